@@ -1,0 +1,85 @@
+package io.kubepekko.api.registry;
+
+import java.util.List;
+
+import static io.kubepekko.api.registry.ResourceType.builder;
+
+/**
+ * The built-in kinds, as Kubernetes registers them: names, short names, categories, scope, verbs and
+ * subresources. Preferred group order follows kube-apiserver's discovery.
+ */
+public final class BuiltinKinds {
+    private BuiltinKinds() {}
+
+    private static final String[] NO_DELETECOLLECTION =
+            {"create", "delete", "get", "list", "patch", "update", "watch"};
+
+    public static List<ResourceType> all() {
+        return List.of(
+                // core/v1
+                builder("", "v1", "ConfigMap", "configmaps").shortNames("cm").build(),
+                builder("", "v1", "Endpoints", "endpoints").shortNames("ep").allowCreateOnUpdate().build(),
+                builder("", "v1", "Event", "events").shortNames("ev").allowCreateOnUpdate()
+                        .selectableFields("involvedObject.kind", "involvedObject.namespace", "involvedObject.name",
+                                "involvedObject.uid", "involvedObject.apiVersion", "involvedObject.resourceVersion",
+                                "involvedObject.fieldPath", "reason", "reportingComponent", "source", "type")
+                        .build(),
+                builder("", "v1", "LimitRange", "limitranges").shortNames("limits").allowCreateOnUpdate().build(),
+                builder("", "v1", "Namespace", "namespaces").clusterScoped().shortNames("ns")
+                        .verbs(NO_DELETECOLLECTION).status().nameRule(NameRule.DNS_LABEL)
+                        .selectableFields("status.phase").build(),
+                builder("", "v1", "Node", "nodes").clusterScoped().shortNames("no").status()
+                        .selectableFields("spec.unschedulable").build(),
+                builder("", "v1", "PersistentVolumeClaim", "persistentvolumeclaims").shortNames("pvc").status().build(),
+                builder("", "v1", "PersistentVolume", "persistentvolumes").clusterScoped().shortNames("pv").status().build(),
+                builder("", "v1", "Pod", "pods").shortNames("po").categories("all").status().tracksGeneration()
+                        .selectableFields("spec.nodeName", "spec.restartPolicy", "spec.schedulerName",
+                                "spec.serviceAccountName", "spec.hostNetwork", "status.phase", "status.podIP",
+                                "status.nominatedNodeName")
+                        .build(),
+                builder("", "v1", "ResourceQuota", "resourcequotas").shortNames("quota").status().build(),
+                builder("", "v1", "Secret", "secrets").selectableFields("type").build(),
+                builder("", "v1", "ServiceAccount", "serviceaccounts").shortNames("sa").allowCreateOnUpdate().build(),
+                builder("", "v1", "Service", "services").shortNames("svc").categories("all").status()
+                        .nameRule(NameRule.DNS1035_LABEL).allowCreateOnUpdate().build(),
+                // apps/v1
+                builder("apps", "v1", "DaemonSet", "daemonsets").shortNames("ds").categories("all").status()
+                        .tracksGeneration().build(),
+                builder("apps", "v1", "Deployment", "deployments").shortNames("deploy").categories("all").status()
+                        .scale(ScaleSpec.WORKLOAD).tracksGeneration().build(),
+                builder("apps", "v1", "ReplicaSet", "replicasets").shortNames("rs").categories("all").status()
+                        .scale(ScaleSpec.WORKLOAD).tracksGeneration().selectableFields("status.replicas").build(),
+                builder("apps", "v1", "StatefulSet", "statefulsets").shortNames("sts").categories("all").status()
+                        .scale(ScaleSpec.WORKLOAD).tracksGeneration().build(),
+                // batch/v1
+                builder("batch", "v1", "CronJob", "cronjobs").shortNames("cj").categories("all").status()
+                        .tracksGeneration().build(),
+                builder("batch", "v1", "Job", "jobs").categories("all").status().tracksGeneration()
+                        .selectableFields("status.successful").build(),
+                // coordination.k8s.io/v1
+                builder("coordination.k8s.io", "v1", "Lease", "leases").allowCreateOnUpdate().build(),
+                // networking.k8s.io/v1
+                builder("networking.k8s.io", "v1", "Ingress", "ingresses").shortNames("ing").status()
+                        .tracksGeneration().build(),
+                builder("networking.k8s.io", "v1", "NetworkPolicy", "networkpolicies").shortNames("netpol")
+                        .tracksGeneration().build(),
+                // policy/v1
+                builder("policy", "v1", "PodDisruptionBudget", "poddisruptionbudgets").shortNames("pdb").status()
+                        .tracksGeneration().allowCreateOnUpdate().build(),
+                // rbac.authorization.k8s.io/v1
+                builder("rbac.authorization.k8s.io", "v1", "ClusterRoleBinding", "clusterrolebindings").clusterScoped()
+                        .nameRule(NameRule.PATH_SEGMENT).allowCreateOnUpdate().build(),
+                builder("rbac.authorization.k8s.io", "v1", "ClusterRole", "clusterroles").clusterScoped()
+                        .nameRule(NameRule.PATH_SEGMENT).allowCreateOnUpdate().build(),
+                builder("rbac.authorization.k8s.io", "v1", "RoleBinding", "rolebindings")
+                        .nameRule(NameRule.PATH_SEGMENT).allowCreateOnUpdate().build(),
+                builder("rbac.authorization.k8s.io", "v1", "Role", "roles")
+                        .nameRule(NameRule.PATH_SEGMENT).allowCreateOnUpdate().build(),
+                // scheduling.k8s.io/v1
+                builder("scheduling.k8s.io", "v1", "PriorityClass", "priorityclasses").clusterScoped().shortNames("pc")
+                        .build(),
+                // storage.k8s.io/v1
+                builder("storage.k8s.io", "v1", "StorageClass", "storageclasses").clusterScoped().shortNames("sc")
+                        .build());
+    }
+}

@@ -1,0 +1,174 @@
+package io.kubepekko.api.registry;
+
+import io.kubepekko.api.GroupResource;
+import io.kubepekko.api.GroupVersionKind;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A registry entry: everything the server needs to know to serve one resource type. A new built-in
+ * kind is one of these (plus a {@link Strategy} only where it differs from the generic one).
+ *
+ * @param selectableFields   field-selector labels beyond {@code metadata.name}/{@code metadata.namespace};
+ *                           each is a dotted JSON path into the object (e.g. {@code spec.nodeName})
+ * @param tracksGeneration   whether {@code metadata.generation} starts at 1 and is bumped on spec changes
+ * @param allowCreateOnUpdate whether a PUT of a missing object creates it (otherwise 404)
+ * @param scale              where {@code /scale} reads and writes, or {@code null} without that subresource
+ */
+public record ResourceType(
+        String group,
+        String version,
+        String kind,
+        String listKind,
+        String resource,
+        String singular,
+        List<String> shortNames,
+        List<String> categories,
+        boolean namespaced,
+        List<String> verbs,
+        Set<String> subresources,
+        List<String> selectableFields,
+        boolean tracksGeneration,
+        boolean allowCreateOnUpdate,
+        NameRule nameRule,
+        ScaleSpec scale,
+        Strategy strategy) {
+
+    /** The verbs of an ordinary resource, sorted as discovery lists them. */
+    public static final List<String> ALL_VERBS =
+            List.of("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch");
+
+    public ResourceType {
+        shortNames = List.copyOf(shortNames);
+        categories = List.copyOf(categories);
+        verbs = List.copyOf(verbs);
+        subresources = Set.copyOf(subresources);
+        selectableFields = List.copyOf(selectableFields);
+        strategy = strategy == null ? Strategy.GENERIC : strategy;
+        nameRule = nameRule == null ? NameRule.DNS_SUBDOMAIN : nameRule;
+    }
+
+    public GroupResource groupResource() {
+        return new GroupResource(group, resource);
+    }
+
+    public GroupVersionKind gvk() {
+        return new GroupVersionKind(group, version, kind);
+    }
+
+    public String apiVersion() {
+        return gvk().apiVersion();
+    }
+
+    public boolean hasStatus() {
+        return subresources.contains("status");
+    }
+
+    public boolean hasScale() {
+        return scale != null && subresources.contains("scale");
+    }
+
+    public boolean supports(String verb) {
+        return verbs.contains(verb);
+    }
+
+    /** Starts an entry with the common defaults: all verbs, no subresources, subdomain names. */
+    public static Builder builder(String group, String version, String kind, String resource) {
+        return new Builder(group, version, kind, resource);
+    }
+
+    /** Fluent construction of registry entries, so the built-in table reads as data. */
+    public static final class Builder {
+        private final String group;
+        private final String version;
+        private final String kind;
+        private final String resource;
+        private String singular;
+        private List<String> shortNames = List.of();
+        private List<String> categories = List.of();
+        private boolean namespaced = true;
+        private List<String> verbs = ALL_VERBS;
+        private Set<String> subresources = Set.of();
+        private List<String> selectableFields = List.of();
+        private boolean tracksGeneration;
+        private boolean allowCreateOnUpdate;
+        private NameRule nameRule = NameRule.DNS_SUBDOMAIN;
+        private ScaleSpec scale;
+        private Strategy strategy = Strategy.GENERIC;
+
+        private Builder(String group, String version, String kind, String resource) {
+            this.group = group;
+            this.version = version;
+            this.kind = kind;
+            this.resource = resource;
+            this.singular = kind.toLowerCase(java.util.Locale.ROOT);
+        }
+
+        public Builder clusterScoped() {
+            this.namespaced = false;
+            return this;
+        }
+
+        public Builder shortNames(String... names) {
+            this.shortNames = List.of(names);
+            return this;
+        }
+
+        public Builder categories(String... categories) {
+            this.categories = List.of(categories);
+            return this;
+        }
+
+        public Builder verbs(String... verbs) {
+            this.verbs = List.of(verbs);
+            return this;
+        }
+
+        public Builder status() {
+            var s = new java.util.HashSet<>(subresources);
+            s.add("status");
+            this.subresources = s;
+            return this;
+        }
+
+        public Builder scale(ScaleSpec scale) {
+            var s = new java.util.HashSet<>(subresources);
+            s.add("scale");
+            this.subresources = s;
+            this.scale = scale;
+            return this;
+        }
+
+        public Builder selectableFields(String... fields) {
+            this.selectableFields = List.of(fields);
+            return this;
+        }
+
+        public Builder tracksGeneration() {
+            this.tracksGeneration = true;
+            return this;
+        }
+
+        public Builder allowCreateOnUpdate() {
+            this.allowCreateOnUpdate = true;
+            return this;
+        }
+
+        public Builder nameRule(NameRule rule) {
+            this.nameRule = rule;
+            return this;
+        }
+
+        public Builder strategy(Strategy strategy) {
+            this.strategy = strategy;
+            return this;
+        }
+
+        public ResourceType build() {
+            return new ResourceType(group, version, kind, kind + "List", resource, singular, shortNames,
+                    categories, namespaced, verbs, subresources, selectableFields, tracksGeneration,
+                    allowCreateOnUpdate, nameRule, scale, strategy);
+        }
+    }
+}
