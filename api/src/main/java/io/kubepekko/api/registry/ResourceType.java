@@ -95,7 +95,7 @@ public record ResourceType(
         private boolean allowCreateOnUpdate;
         private NameRule nameRule = NameRule.DNS_SUBDOMAIN;
         private ScaleSpec scale;
-        private Strategy strategy = Strategy.GENERIC;
+        private Strategy strategy;
 
         private Builder(String group, String version, String kind, String resource) {
             this.group = group;
@@ -166,9 +166,10 @@ public record ResourceType(
         }
 
         public ResourceType build() {
+            Strategy s = strategy != null ? strategy : io.kubepekko.api.kinds.KindStrategies.of(group, kind);
             return new ResourceType(group, version, kind, kind + "List", resource, singular, shortNames,
                     categories, namespaced, verbs, subresources, selectableFields, tracksGeneration,
-                    allowCreateOnUpdate, nameRule, scale, strategy);
+                    allowCreateOnUpdate, nameRule, scale, s);
         }
     }
 }
