@@ -1,0 +1,326 @@
+package io.kubepekko.api.store;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.meta.Json;
+import io.kubepekko.api.meta.ObjectMeta;
+import io.kubepekko.api.patch.JsonPatch;
+import io.kubepekko.api.patch.MergePatch;
+import io.kubepekko.api.registry.ResourceType;
+import io.kubepekko.api.status.ApiStatus;
+import io.kubepekko.api.status.FieldError;
+import io.kubepekko.api.validation.ObjectMetaValidation;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The generic write pipeline, executed by the single writer of a collection: fill system fields,
+ * prepare (status split, generation), default, validate, check uniqueness and preconditions. Pure:
+ * the current objects come from a lookup, time and randomness from {@link Env}.
+ */
+public final class ObjectWrites {
+
+    /**
+     * Removes fields the kind's schema does not know from an object produced by a patch, and reports
+     * them per {@code fieldValidation}: returns warnings, or throws 400 under {@code Strict}.
+     */
+    @FunctionalInterface
+    public interface FieldPruner {
+        FieldPruner NONE = (type, obj, fieldValidation) -> List.of();
+
+        List<String> prune(ResourceType type, ObjectNode obj, String fieldValidation);
+    }
+
+    /** What one write may observe besides the collection: the clock and the sources of randomness. */
+    public record Env(Instant now, Supplier<String> uids, Supplier<String> nameSuffixes) {}
+
+    private static final int GENERATE_NAME_ATTEMPTS = 8;
+
+    private final FieldPruner pruner;
+
+    public ObjectWrites(FieldPruner pruner) {
+        this.pruner = pruner;
+    }
+
+    /**
+     * Executes {@code op} against the collection {@code namespace} of {@code type}.
+     *
+     * @param current the stored object by name, or {@code null}; the result is not mutated
+     * @throws io.kubepekko.api.status.ApiException when the write is refused
+     */
+    public WriteOutcome execute(ResourceType type, String namespace, Function<String, ObjectNode> current,
+                                WriteOp op, Env env) {
+        if (op instanceof WriteOp.Create c) {
+            return create(type, namespace, current, c.object().deepCopy(), env);
+        } else if (op instanceof WriteOp.Update u) {
+            return update(type, namespace, current, u.name(), u.object().deepCopy(), u.subresource(), List.of(), env);
+        } else if (op instanceof WriteOp.Patch p) {
+            return patch(type, namespace, current, p, env);
+        }
+        return delete(type, current, (WriteOp.Delete) op, env);
+    }
+
+    private WriteOutcome create(ResourceType type, String namespace, Function<String, ObjectNode> current,
+                                ObjectNode obj, Env env) {
+        checkNamespace(type, namespace, obj);
+        ObjectNode meta = ObjectMeta.of(obj);
+        String rv = ObjectMeta.resourceVersion(obj);
+        if (rv != null && !rv.isEmpty()) {
+            throw ApiStatus.badRequest("resourceVersion should not be set on objects to be created").exception();
+        }
+        String name = ObjectMeta.name(obj);
+        String generateName = ObjectMeta.generateName(obj);
+        if ((name == null || name.isEmpty()) && generateName != null && !generateName.isEmpty()) {
+            name = generateUnusedName(generateName, current, env);
+            meta.put("name", name);
+        }
+        meta.put("uid", env.uids().get());
+        meta.put("creationTimestamp", Timestamps.format(env.now()));
+        meta.remove(List.of("deletionTimestamp", "deletionGracePeriodSeconds", "selfLink", "resourceVersion"));
+        if (type.tracksGeneration()) {
+            meta.put("generation", 1);
+        } else {
+            meta.remove("generation");
+        }
+        if (type.hasStatus()) {
+            JsonNode initial = type.strategy().initialStatus(obj);
+            if (initial == null) {
+                obj.remove("status");
+            } else {
+                obj.set("status", initial.deepCopy());
+            }
+        }
+        type.strategy().applyDefaults(obj);
+        List<FieldError> errors = new ArrayList<>(ObjectMetaValidation.validateCreate(type, obj));
+        errors.addAll(type.strategy().validateCreate(obj));
+        throwIfInvalid(type, name, errors);
+        if (current.apply(name) != null) {
+            throw ApiStatus.alreadyExists(type.groupResource(), name).exception();
+        }
+        return new WriteOutcome(null, obj, false, WriteOutcome.ResponseView.OBJECT, true, true, List.of());
+    }
+
+    private static String generateUnusedName(String prefix, Function<String, ObjectNode> current, Env env) {
+        String base = prefix.length() > 58 ? prefix.substring(0, 58) : prefix;
+        String candidate = base + env.nameSuffixes().get();
+        for (int i = 1; i < GENERATE_NAME_ATTEMPTS && current.apply(candidate) != null; i++) {
+            candidate = base + env.nameSuffixes().get();
+        }
+        return candidate;
+    }
+
+    private WriteOutcome update(ResourceType type, String namespace, Function<String, ObjectNode> current,
+                                String name, ObjectNode incoming, String subresource, List<String> warnings,
+                                Env env) {
+        checkNamespace(type, namespace, incoming);
+        checkName(name, incoming);
+        ObjectNode existing = current.apply(name);
+        if (existing == null) {
+            if (type.allowCreateOnUpdate() && subresource == null) {
+                WriteOutcome created = create(type, namespace, current, incoming, env);
+                return withWarnings(created, warnings);
+            }
+            throw ApiStatus.notFound(type.groupResource(), name).exception();
+        }
+        checkResourceVersion(type, name, incoming, existing);
+        checkUid(type, name, incoming, existing);
+        WriteOutcome.ResponseView view = WriteOutcome.ResponseView.OBJECT;
+        ObjectNode updated;
+        if ("status".equals(subresource)) {
+            updated = existing.deepCopy();
+            JsonNode status = incoming.get("status");
+            if (status == null || status.isNull()) {
+                updated.remove("status");
+            } else {
+                updated.set("status", status);
+            }
+        } else if ("scale".equals(subresource)) {
+            updated = ScaleConversion.applyScale(type, existing, incoming);
+            view = WriteOutcome.ResponseView.SCALE;
+        } else {
+            updated = incoming;
+            copySystemFields(existing, updated);
+            if (type.hasStatus()) {
+                JsonNode status = existing.get("status");
+                if (status == null) {
+                    updated.remove("status");
+                } else {
+                    updated.set("status", status);
+                }
+            }
+            type.strategy().applyDefaults(updated);
+        }
+        if (type.tracksGeneration() && specChanged(existing, updated)) {
+            ObjectMeta.of(updated).put("generation", ObjectMeta.generation(existing) + 1);
+        }
+        List<FieldError> errors = new ArrayList<>(ObjectMetaValidation.validateUpdate(type, updated, existing));
+        errors.addAll(type.strategy().validateUpdate(updated, existing));
+        throwIfInvalid(type, name, errors);
+        if (isTerminating(updated) && finalizers(updated).isEmpty()) {
+            // The last finalizer is gone: the two-phase deletion completes with this write.
+            return new WriteOutcome(existing, updated, true, WriteOutcome.ResponseView.OBJECT, false, true, warnings);
+        }
+        boolean changed = !updated.equals(existing);
+        return new WriteOutcome(existing, changed ? updated : existing, false, view, false, changed, warnings);
+    }
+
+    private WriteOutcome patch(ResourceType type, String namespace, Function<String, ObjectNode> current,
+                               WriteOp.Patch p, Env env) {
+        ObjectNode existing = current.apply(p.name());
+        if (existing == null) {
+            throw ApiStatus.notFound(type.groupResource(), p.name()).exception();
+        }
+        boolean scale = "scale".equals(p.subresource());
+        ObjectNode base = scale ? ScaleConversion.toScale(type, existing) : existing;
+        JsonNode patched = switch (p.type()) {
+            case JSON_PATCH -> JsonPatch.apply(base, p.patch());
+            case MERGE_PATCH -> MergePatch.apply(base, MergePatch.parse(p.patch()));
+            default -> throw ApiStatus.unsupportedMediaType("the body of the request was in an unknown format - "
+                    + "accepted media types include: application/json-patch+json, application/merge-patch+json")
+                    .exception();
+        };
+        if (!(patched instanceof ObjectNode obj)) {
+            throw ApiStatus.badRequest("the patched object is not a JSON object").exception();
+        }
+        List<String> warnings = scale ? List.of() : pruner.prune(type, obj, p.options().fieldValidation());
+        return update(type, namespace, current, p.name(), obj, p.subresource(), warnings, env);
+    }
+
+    private WriteOutcome delete(ResourceType type, Function<String, ObjectNode> current, WriteOp.Delete d, Env env) {
+        ObjectNode existing = current.apply(d.name());
+        if (existing == null) {
+            throw ApiStatus.notFound(type.groupResource(), d.name()).exception();
+        }
+        Preconditions pre = d.preconditions() == null ? Preconditions.NONE : d.preconditions();
+        String uid = ObjectMeta.uid(existing);
+        if (pre.uid() != null && !pre.uid().equals(uid)) {
+            throw ApiStatus.conflict(type.groupResource(), d.name(), "Precondition failed: UID in precondition: "
+                    + pre.uid() + ", UID in object meta: " + uid).exception();
+        }
+        String rv = ObjectMeta.resourceVersion(existing);
+        if (pre.resourceVersion() != null && !pre.resourceVersion().equals(rv)) {
+            throw ApiStatus.conflict(type.groupResource(), d.name(), "Precondition failed: ResourceVersion in "
+                    + "precondition: " + pre.resourceVersion() + ", ResourceVersion in meta: " + rv).exception();
+        }
+        if (!finalizers(existing).isEmpty()) {
+            if (isTerminating(existing)) {
+                return new WriteOutcome(existing, existing, false, WriteOutcome.ResponseView.OBJECT, false, false, List.of());
+            }
+            ObjectNode terminating = existing.deepCopy();
+            ObjectNode meta = ObjectMeta.of(terminating);
+            meta.put("deletionTimestamp", Timestamps.format(env.now()));
+            meta.put("deletionGracePeriodSeconds", 0);
+            if (type.tracksGeneration()) {
+                meta.put("generation", ObjectMeta.generation(existing) + 1);
+            }
+            return new WriteOutcome(existing, terminating, false, WriteOutcome.ResponseView.OBJECT, false, true, List.of());
+        }
+        return new WriteOutcome(existing, existing.deepCopy(), true, WriteOutcome.ResponseView.DELETED, false, true, List.of());
+    }
+
+    private static WriteOutcome withWarnings(WriteOutcome o, List<String> warnings) {
+        if (warnings.isEmpty()) {
+            return o;
+        }
+        List<String> all = new ArrayList<>(warnings);
+        all.addAll(o.warnings());
+        return new WriteOutcome(o.before(), o.after(), o.removes(), o.view(), o.created(), o.changed(), all);
+    }
+
+    /** A namespaced object takes the request's namespace; a different one in the body is refused. */
+    static void checkNamespace(ResourceType type, String namespace, ObjectNode obj) {
+        ObjectNode meta = ObjectMeta.of(obj);
+        String bodyNs = ObjectMeta.namespace(obj);
+        if (type.namespaced()) {
+            if (bodyNs == null || bodyNs.isEmpty()) {
+                meta.put("namespace", namespace);
+            } else if (!bodyNs.equals(namespace)) {
+                throw ApiStatus.badRequest(
+                        "the namespace of the provided object does not match the namespace sent on the request")
+                        .exception();
+            }
+        } else {
+            meta.remove("namespace");
+        }
+    }
+
+    private static void checkName(String urlName, ObjectNode obj) {
+        String name = ObjectMeta.name(obj);
+        if (name == null || name.isEmpty()) {
+            ObjectMeta.of(obj).put("name", urlName);
+        } else if (!name.equals(urlName)) {
+            throw ApiStatus.badRequest("the name of the object (" + name + ") does not match the name on the URL ("
+                    + urlName + ")").exception();
+        }
+    }
+
+    private static void checkResourceVersion(ResourceType type, String name, ObjectNode incoming, ObjectNode existing) {
+        String want = ObjectMeta.resourceVersion(incoming);
+        if (want != null && !want.isEmpty() && !want.equals(ObjectMeta.resourceVersion(existing))) {
+            throw ApiStatus.staleResourceVersion(type.groupResource(), name).exception();
+        }
+    }
+
+    private static void checkUid(ResourceType type, String name, ObjectNode incoming, ObjectNode existing) {
+        String want = ObjectMeta.uid(incoming);
+        String have = ObjectMeta.uid(existing);
+        if (want != null && !want.isEmpty() && !want.equals(have)) {
+            throw ApiStatus.conflict(type.groupResource(), name, "Precondition failed: UID in precondition: "
+                    + want + ", UID in object meta: " + have).exception();
+        }
+    }
+
+    /** Fields only the server sets are carried over from the stored object, whatever the client sent. */
+    private static void copySystemFields(ObjectNode from, ObjectNode to) {
+        ObjectNode src = ObjectMeta.of(from);
+        ObjectNode dst = ObjectMeta.of(to);
+        for (String f : List.of("uid", "creationTimestamp", "generation", "deletionTimestamp",
+                "deletionGracePeriodSeconds", "resourceVersion")) {
+            JsonNode v = src.get(f);
+            if (v == null) {
+                dst.remove(f);
+            } else {
+                dst.set(f, v);
+            }
+        }
+        dst.remove("selfLink");
+    }
+
+    /** Whether anything but metadata and status differs: the changes that bump {@code generation}. */
+    private static boolean specChanged(ObjectNode before, ObjectNode after) {
+        ObjectNode a = before.deepCopy();
+        ObjectNode b = after.deepCopy();
+        a.remove(List.of("metadata", "status"));
+        b.remove(List.of("metadata", "status"));
+        return !a.equals(b) || deletionRequested(before, after);
+    }
+
+    private static boolean deletionRequested(ObjectNode before, ObjectNode after) {
+        return !isTerminating(before) && isTerminating(after);
+    }
+
+    private static boolean isTerminating(ObjectNode obj) {
+        return obj.path("metadata").hasNonNull("deletionTimestamp");
+    }
+
+    private static List<String> finalizers(ObjectNode obj) {
+        List<String> out = new ArrayList<>();
+        obj.path("metadata").path("finalizers").forEach(f -> out.add(f.asText()));
+        return out;
+    }
+
+    private static void throwIfInvalid(ResourceType type, String name, List<FieldError> errors) {
+        if (!errors.isEmpty()) {
+            throw ApiStatus.invalid(type.group(), type.kind(), name, errors).exception();
+        }
+    }
+
+    /** Copies an object through JSON bytes (used by tests and callers that need a detached tree). */
+    public static ObjectNode copy(ObjectNode obj) {
+        return Json.parseTrusted(Json.bytes(obj));
+    }
+}

@@ -1,0 +1,33 @@
+package io.kubepekko.api.store;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * One write against a collection, as the single writer of that collection executes it. Values
+ * only: the decoding of the request has already happened.
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "op")
+@JsonSubTypes({
+        @JsonSubTypes.Type(value = WriteOp.Create.class, name = "create"),
+        @JsonSubTypes.Type(value = WriteOp.Update.class, name = "update"),
+        @JsonSubTypes.Type(value = WriteOp.Patch.class, name = "patch"),
+        @JsonSubTypes.Type(value = WriteOp.Delete.class, name = "delete")})
+public sealed interface WriteOp {
+
+    WriteOptions options();
+
+    /** POST of a new object. */
+    record Create(ObjectNode object, WriteOptions options) implements WriteOp {}
+
+    /** PUT of a whole object (or of its {@code status} / {@code scale} subresource). */
+    record Update(String name, ObjectNode object, String subresource, WriteOptions options) implements WriteOp {}
+
+    /** PATCH of an object or subresource; applied to the current object inside the single writer. */
+    record Patch(String name, PatchType type, byte[] patch, String subresource, WriteOptions options)
+            implements WriteOp {}
+
+    /** DELETE of one object. */
+    record Delete(String name, Preconditions preconditions, WriteOptions options) implements WriteOp {}
+}
