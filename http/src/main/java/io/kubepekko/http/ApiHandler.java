@@ -1,0 +1,128 @@
+package io.kubepekko.http;
+
+import io.kubepekko.api.status.ApiException;
+import io.kubepekko.api.status.ApiStatus;
+import org.apache.pekko.http.javadsl.model.HttpRequest;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.Query;
+import org.apache.pekko.stream.Materializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+/**
+ * The API server's request handler: reads the body, routes by path to version, health, discovery,
+ * OpenAPI or resource handling, and turns every failure into a {@code Status}.
+ */
+final class ApiHandler implements Function<HttpRequest, CompletionStage<HttpResponse>> {
+    private static final Logger log = LoggerFactory.getLogger(ApiHandler.class);
+
+    /** Kubernetes' request body limit. */
+    static final long MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+    private final Materializer materializer;
+    private final ResourceHandler resources;
+    private final DocumentHandler documents;
+    private final HealthChecks livez;
+    private final HealthChecks readyz;
+
+    ApiHandler(Materializer materializer, ResourceHandler resources, DocumentHandler documents, HealthChecks livez,
+               HealthChecks readyz) {
+        this.materializer = materializer;
+        this.resources = resources;
+        this.documents = documents;
+        this.livez = livez;
+        this.readyz = readyz;
+    }
+
+    @Override
+    public CompletionStage<HttpResponse> apply(HttpRequest request) {
+        String accept = request.getHeader("Accept").map(h -> h.value()).orElse("");
+        CompletionStage<HttpResponse> response;
+        try {
+            response = route(request, accept);
+        } catch (RuntimeException e) {
+            response = CompletableFuture.failedFuture(e);
+        }
+        return response.exceptionally(e -> failure(e, accept));
+    }
+
+    private CompletionStage<HttpResponse> route(HttpRequest request, String accept) {
+        String path = request.getUri().getPathString();
+        Query query = request.getUri().query();
+        String method = request.method().value();
+        boolean watch = query.get("watch").map(v -> v.equals("true") || v.equals("1")).orElse(false);
+        Optional<RequestInfo> info = RequestInfoParser.parse(method, path, watch);
+        if (info.isPresent()) {
+            Negotiation.Format format = Negotiation.objectFormat(accept);
+            boolean pretty = query.get("pretty").map(v -> v.isEmpty() || v.equals("true") || v.equals("1")).orElse(false);
+            String contentType = request.entity().getContentType().mediaType().toString();
+            return request.entity().toStrict(30_000, MAX_BODY_BYTES, materializer)
+                    .thenCompose(strict -> resources.handle(new ResourceHandler.Request(info.get(), query, contentType,
+                            strict.getData().toArray(), format, pretty)));
+        }
+        if (!method.equals("GET") && !method.equals("HEAD")) {
+            return CompletableFuture.completedFuture(documents.notFound(accept));
+        }
+        return CompletableFuture.completedFuture(switch (firstSegment(path)) {
+            case "healthz" -> health("healthz", path, query, livez, true);
+            case "livez" -> health("livez", path, query, livez, true);
+            case "readyz" -> health("readyz", path, query, readyz, false);
+            default -> documents.handle(path, query, request, accept);
+        });
+    }
+
+    private static String firstSegment(String path) {
+        return Arrays.stream(path.split("/")).filter(s -> !s.isEmpty()).findFirst().orElse("");
+    }
+
+    private HttpResponse health(String endpoint, String path, Query query, HealthChecks checks, boolean live) {
+        List<String> parts = Arrays.stream(path.split("/")).filter(s -> !s.isEmpty()).toList();
+        if (parts.size() == 2) {
+            return checks.one(parts.get(1), live)
+                    .map(r -> Encoder.text(r.code(), r.body()))
+                    .orElseGet(() -> Encoder.status(ApiStatus.pathNotFound(), Negotiation.Format.JSON));
+        }
+        if (parts.size() > 2) {
+            return Encoder.status(ApiStatus.pathNotFound(), Negotiation.Format.JSON);
+        }
+        boolean verbose = query.get("verbose").isPresent();
+        List<String> exclude = query.getAll("exclude");
+        HealthChecks.Result r = checks.all(endpoint, verbose, exclude, live);
+        return Encoder.text(r.code(), r.body());
+    }
+
+    private HttpResponse failure(Throwable e, String accept) {
+        Throwable cause = e;
+        while ((cause instanceof CompletionException || cause instanceof java.util.concurrent.ExecutionException)
+                && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        ApiStatus status;
+        if (cause instanceof ApiException api) {
+            status = api.status();
+        } else if (cause instanceof TimeoutException) {
+            status = ApiStatus.timeout("Timeout: request did not complete within the allowed duration", 1);
+        } else if (cause instanceof org.apache.pekko.http.scaladsl.model.EntityStreamSizeException) {
+            status = ApiStatus.requestEntityTooLarge("the request body is larger than " + MAX_BODY_BYTES + " bytes");
+        } else {
+            log.error("request failed", cause);
+            status = ApiStatus.internal(cause.getClass().getSimpleName() + ": " + cause.getMessage());
+        }
+        Negotiation.Format format;
+        try {
+            format = Negotiation.objectFormat(accept);
+        } catch (ApiException notAcceptable) {
+            format = Negotiation.Format.JSON;
+        }
+        return Encoder.status(status, format);
+    }
+}

@@ -1,0 +1,205 @@
+package io.kubepekko.http;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import io.kubepekko.actors.ControlPlane;
+import io.kubepekko.actors.Environment;
+import io.kubepekko.api.registry.Registry;
+import io.kubepekko.api.store.ObjectWrites;
+import io.kubepekko.persistence.EmbeddedSchema;
+import io.kubepekko.persistence.StorageProbe;
+import io.kubepekko.persistence.StorageSettings;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.cluster.MemberStatus;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Join;
+import org.apache.pekko.http.javadsl.Http;
+import org.apache.pekko.http.javadsl.ServerBinding;
+import org.apache.pekko.stream.Materializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+
+/**
+ * One API server: an actor system forming a one-node cluster on the embedded journal, the control
+ * plane on top, and the HTTP listener. {@link #start} returns once the server answers requests.
+ */
+public final class ApiServer implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(ApiServer.class);
+
+    private final ActorSystem<Void> system;
+    private final ServerBinding binding;
+    private final ScheduledExecutorService probes;
+    private final AtomicBoolean shuttingDown;
+    private final ApiServerSettings settings;
+    private final Path kubeconfig;
+    private final String url;
+
+    private ApiServer(ActorSystem<Void> system, ServerBinding binding, ScheduledExecutorService probes,
+                      AtomicBoolean shuttingDown, ApiServerSettings settings, Path kubeconfig, String url) {
+        this.system = system;
+        this.binding = binding;
+        this.probes = probes;
+        this.shuttingDown = shuttingDown;
+        this.settings = settings;
+        this.kubeconfig = kubeconfig;
+        this.url = url;
+    }
+
+    public static ApiServer start(ApiServerSettings settings) throws Exception {
+        Files.createDirectories(settings.dataDir());
+        Config config = new StorageSettings(settings.dataDir()).toConfig()
+                .withFallback(ConfigFactory.parseResources("kubepekko-server.conf"))
+                .withFallback(ConfigFactory.load())
+                .resolve();
+        ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "kubepekko", config);
+        try {
+            return boot(settings, config, system);
+        } catch (Exception | Error e) {
+            system.terminate();
+            throw e;
+        }
+    }
+
+    private static ApiServer boot(ApiServerSettings settings, Config config, ActorSystem<Void> system) throws Exception {
+        Cluster cluster = Cluster.get(system);
+        cluster.manager().tell(Join.create(cluster.selfMember().address()));
+        EmbeddedSchema.createIfNotExists(system).toCompletableFuture().get(60, TimeUnit.SECONDS);
+
+        Duration askTimeout = config.getDuration("kubepekko.http.ask-timeout");
+        Registry registry = Registry.builtin();
+        ControlPlane controlPlane = ControlPlane.start(system, registry, new ObjectWrites(ObjectWrites.FieldPruner.NONE),
+                Environment.system(), askTimeout);
+
+        AtomicBoolean shuttingDown = new AtomicBoolean(false);
+        AtomicBoolean bootstrapped = new AtomicBoolean(false);
+        AtomicReference<Optional<String>> storage = new AtomicReference<>(Optional.of("not probed yet"));
+        StorageProbe probe = StorageProbe.embedded(config);
+        ScheduledExecutorService probes = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "kubepekko-storage-probe");
+            t.setDaemon(true);
+            return t;
+        });
+        probes.scheduleWithFixedDelay(() -> storage.set(probe.check()), 0, 2, TimeUnit.SECONDS);
+
+        Supplier<Optional<String>> ping = Optional::empty;
+        Supplier<Optional<String>> sharding = () -> cluster.selfMember().status() == MemberStatus.up()
+                ? Optional.empty() : Optional.of("cluster member is not up");
+        Supplier<Optional<String>> bootstrap = () -> bootstrapped.get() ? Optional.empty()
+                : Optional.of("system namespaces not created yet");
+        Map<String, Supplier<Optional<String>>> live = new LinkedHashMap<>();
+        live.put("ping", ping);
+        live.put("sharding", sharding);
+        live.put("poststarthook/bootstrap-namespaces", bootstrap);
+        Map<String, Supplier<Optional<String>>> ready = new LinkedHashMap<>(live);
+        ready.put("storage", storage::get);
+        ready.put("shutdown", () -> shuttingDown.get() ? Optional.of("shutting down") : Optional.empty());
+        Set<String> startup = Set.of("sharding", "poststarthook/bootstrap-namespaces");
+        HealthChecks livez = new HealthChecks(live, startup, Clock.systemUTC(), settings.livezGracePeriod());
+        HealthChecks readyz = new HealthChecks(ready, Set.of(), Clock.systemUTC(), Duration.ZERO);
+
+        ApiHandler handler = new ApiHandler(Materializer.matFromSystem(system), new ResourceHandler(controlPlane),
+                new DocumentHandler(), livez, readyz);
+        ServerBinding binding = Http.get(system).newServerAt(settings.bindAddress(), settings.port())
+                .bind(handler::apply).toCompletableFuture().get(30, TimeUnit.SECONDS);
+
+        awaitUp(cluster, Duration.ofSeconds(60));
+        bootstrapWithRetry(controlPlane, Duration.ofSeconds(60));
+        bootstrapped.set(true);
+
+        int port = binding.localAddress().getPort();
+        String host = settings.bindAddress().equals("0.0.0.0") || settings.bindAddress().equals("::")
+                ? "127.0.0.1" : settings.bindAddress();
+        String url = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+        Path kubeconfig = Kubeconfig.write(settings.dataDir(), url);
+        log.info("kubepekko apiserver listening on {} (data dir {}, kubeconfig {})", url,
+                settings.dataDir().toAbsolutePath(), kubeconfig.toAbsolutePath());
+        return new ApiServer(system, binding, probes, shuttingDown, settings, kubeconfig, url);
+    }
+
+    private static void awaitUp(Cluster cluster, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (cluster.selfMember().status() != MemberStatus.up()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the cluster did not come up within " + timeout);
+            }
+            Thread.onSpinWait();
+            TimeUnit.MILLISECONDS.sleep(20);
+        }
+    }
+
+    private static void bootstrapWithRetry(ControlPlane controlPlane, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            try {
+                controlPlane.bootstrap().toCompletableFuture().get(timeout.toSeconds(), TimeUnit.SECONDS);
+                return;
+            } catch (Exception e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    public int port() {
+        return binding.localAddress().getPort();
+    }
+
+    public String url() {
+        return url;
+    }
+
+    public Path kubeconfig() {
+        return kubeconfig;
+    }
+
+    public ApiServerSettings settings() {
+        return settings;
+    }
+
+    /**
+     * Graceful shutdown: /readyz fails at once, requests are still served for the shutdown delay,
+     * then the listener and the actor system stop.
+     */
+    @Override
+    public void close() {
+        shuttingDown.set(true);
+        try {
+            if (!settings.shutdownDelay().isZero()) {
+                TimeUnit.MILLISECONDS.sleep(settings.shutdownDelay().toMillis());
+            }
+            binding.terminate(Duration.ofSeconds(5)).toCompletableFuture().get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            log.warn("unbinding failed", e);
+        }
+        probes.shutdownNow();
+        system.terminate();
+        try {
+            system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            log.warn("actor system did not terminate in time", e);
+        }
+    }
+
+    static CompletableFuture<Void> noop() {
+        return CompletableFuture.completedFuture(null);
+    }
+}

@@ -1,0 +1,125 @@
+package io.kubepekko.http;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * Command-line flags of the API server, named as kube-apiserver names them. Accepts {@code --flag value}
+ * and {@code --flag=value}.
+ */
+final class ApiServerFlags {
+    private ApiServerFlags() {}
+
+    /** A flag problem: the message is printed as one line and the process exits 2. */
+    static final class UsageException extends Exception {
+        UsageException(String message) {
+            super(message);
+        }
+    }
+
+    /** The outcome of parsing: settings to run with, or help/version to print. */
+    record Parsed(ApiServerSettings settings, boolean help, boolean version) {}
+
+    static final String USAGE = """
+            Usage: apiserver [flags]
+
+            Starts a Kubernetes-compatible API server on the embedded storage profile.
+
+            Flags:
+              --data-dir string                   directory for the database and admin.kubeconfig (default "./data")
+              --bind-address string               address to listen on (default "127.0.0.1")
+              --port int                          plain HTTP port; 0 picks a free port (default 8080)
+              --livez-grace-period duration       time after start during which /livez ignores unfinished start-up (default 0s)
+              --shutdown-delay-duration duration  time to keep serving, with /readyz failing, after a shutdown signal (default 0s)
+              -h, --help                          print this help and exit
+                  --version                       print the version and exit
+            """;
+
+    static Parsed parse(String[] args) throws UsageException {
+        ApiServerSettings d = ApiServerSettings.defaults();
+        Path dataDir = d.dataDir();
+        String bind = d.bindAddress();
+        int port = d.port();
+        Duration grace = d.livezGracePeriod();
+        Duration delay = d.shutdownDelay();
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (arg.equals("-h") || arg.equals("--help")) {
+                return new Parsed(null, true, false);
+            }
+            if (arg.equals("--version")) {
+                return new Parsed(null, false, true);
+            }
+            if (!arg.startsWith("--")) {
+                throw new UsageException("unexpected argument \"" + arg + "\"");
+            }
+            String name = arg;
+            String value = null;
+            int eq = arg.indexOf('=');
+            if (eq > 0) {
+                name = arg.substring(0, eq);
+                value = arg.substring(eq + 1);
+            }
+            if (!java.util.Set.of("--data-dir", "--bind-address", "--port", "--livez-grace-period",
+                    "--shutdown-delay-duration").contains(name)) {
+                throw new UsageException("unknown flag: " + name);
+            }
+            if (value == null) {
+                if (i + 1 >= args.length) {
+                    throw new UsageException("flag needs an argument: " + name);
+                }
+                value = args[++i];
+            }
+            switch (name) {
+                case "--data-dir" -> {
+                    if (value.isEmpty()) {
+                        throw new UsageException("invalid argument \"\" for \"--data-dir\" flag: must not be empty");
+                    }
+                    dataDir = Path.of(value);
+                }
+                case "--bind-address" -> bind = address(value);
+                case "--port" -> port = port(value);
+                case "--livez-grace-period" -> grace = duration(name, value);
+                default -> delay = duration(name, value);
+            }
+        }
+        return new Parsed(new ApiServerSettings(dataDir, bind, port, grace, delay), false, false);
+    }
+
+    private static String address(String value) throws UsageException {
+        if (!value.matches("[0-9.]+|[0-9a-fA-F:]+") || value.isEmpty()) {
+            throw new UsageException("invalid argument \"" + value + "\" for \"--bind-address\" flag: not an IP address");
+        }
+        try {
+            java.net.InetAddress.getByName(value);
+        } catch (java.net.UnknownHostException e) {
+            throw new UsageException("invalid argument \"" + value + "\" for \"--bind-address\" flag: not an IP address");
+        }
+        return value;
+    }
+
+    private static int port(String value) throws UsageException {
+        try {
+            int p = Integer.parseInt(value);
+            if (p < 0 || p > 65535) {
+                throw new NumberFormatException();
+            }
+            return p;
+        } catch (NumberFormatException e) {
+            throw new UsageException("invalid argument \"" + value + "\" for \"--port\" flag: must be a port number 0-65535");
+        }
+    }
+
+    private static Duration duration(String flag, String value) throws UsageException {
+        try {
+            Duration d = GoDuration.parse(value);
+            if (d.isNegative()) {
+                throw new IllegalArgumentException();
+            }
+            return d;
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("invalid argument \"" + value + "\" for \"" + flag + "\" flag: time: invalid duration \""
+                    + value + "\"");
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package io.kubepekko.http;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Parses {@code /api/v1/...} and {@code /apis/{group}/{version}/...} resource paths the way
+ * kube-apiserver does, including its special case for namespace subresources.
+ */
+final class RequestInfoParser {
+    private RequestInfoParser() {}
+
+    /** Subresources of the namespace object itself, not namespaced resources named like them. */
+    private static final Set<String> NAMESPACE_SUBRESOURCES = Set.of("status", "finalize");
+
+    /** Empty when the path is not a resource path (discovery, health, unknown). */
+    static Optional<RequestInfo> parse(String method, String path, boolean watch) {
+        List<String> parts = Arrays.stream(path.split("/")).filter(s -> !s.isEmpty()).toList();
+        String group;
+        int i;
+        if (parts.size() >= 3 && parts.get(0).equals("api")) {
+            group = "";
+            i = 1;
+        } else if (parts.size() >= 4 && parts.get(0).equals("apis")) {
+            group = parts.get(1);
+            i = 2;
+        } else {
+            return Optional.empty();
+        }
+        String version = parts.get(i);
+        List<String> rest = parts.subList(i + 1, parts.size());
+        String namespace = null;
+        if (rest.get(0).equals("namespaces") && rest.size() > 1) {
+            namespace = rest.get(1);
+            if (rest.size() > 2 && !NAMESPACE_SUBRESOURCES.contains(rest.get(2))) {
+                rest = rest.subList(2, rest.size());
+            } else {
+                // the namespace object itself: /namespaces/{name}[/status]
+                namespace = null;
+            }
+        }
+        if (rest.size() > 3) {
+            return Optional.empty();
+        }
+        String resource = rest.get(0);
+        String name = rest.size() > 1 ? rest.get(1) : null;
+        String sub = rest.size() > 2 ? rest.get(2) : null;
+        String verb = switch (method) {
+            case "GET", "HEAD" -> name == null ? (watch ? "watch" : "list") : (watch ? "watch" : "get");
+            case "POST" -> "create";
+            case "PUT" -> "update";
+            case "PATCH" -> "patch";
+            case "DELETE" -> name == null ? "deletecollection" : "delete";
+            default -> "unknown";
+        };
+        return Optional.of(new RequestInfo(verb, group, version, resource, namespace, name, sub));
+    }
+}

@@ -1,0 +1,245 @@
+package io.kubepekko.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.actors.ControlPlane;
+import io.kubepekko.api.meta.Json;
+import io.kubepekko.api.registry.ResourceType;
+import io.kubepekko.api.status.ApiStatus;
+import io.kubepekko.api.store.PatchType;
+import io.kubepekko.api.store.Preconditions;
+import io.kubepekko.api.store.ScaleConversion;
+import io.kubepekko.api.store.TypeMeta;
+import io.kubepekko.api.store.WriteOp;
+import io.kubepekko.api.store.WriteOptions;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.Query;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Serves the resource endpoints: a named pipeline per verb — resolve the type, check scope and verb,
+ * decode, call the {@link ControlPlane}, encode.
+ */
+final class ResourceHandler {
+
+    private static final String NOT_ALLOWED = "the server does not allow this method on the requested resource";
+
+    private final ControlPlane controlPlane;
+
+    ResourceHandler(ControlPlane controlPlane) {
+        this.controlPlane = controlPlane;
+    }
+
+    /** The parts of a request the handler reads. */
+    record Request(RequestInfo info, Query query, String contentType, byte[] body, Negotiation.Format format,
+                   boolean pretty) {
+        Optional<String> param(String name) {
+            return query.get(name);
+        }
+    }
+
+    CompletionStage<HttpResponse> handle(Request r) {
+        RequestInfo info = r.info();
+        ResourceType type = controlPlane.registry().find(info.group(), info.version(), info.resource())
+                .orElseThrow(() -> ApiStatus.pathNotFound().exception());
+        checkScope(type, info);
+        if (info.subresource() != null) {
+            return subresource(type, r);
+        }
+        if (!type.supports(info.verb()) && !info.verb().equals("watch")) {
+            throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
+        }
+        return switch (info.verb()) {
+            case "get" -> get(type, r);
+            case "list" -> list(type, r);
+            case "watch" -> throw ApiStatus.badRequest("watch is not supported by this server yet").exception();
+            case "create" -> create(type, r);
+            case "update" -> write(type, r, new WriteOp.Update(info.name(), decode(type, r), null, writeOptions(r)));
+            case "patch" -> patch(type, r, null);
+            case "delete" -> delete(type, r);
+            case "deletecollection" -> deleteCollection(type, r);
+            default -> throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
+        };
+    }
+
+    private static void checkScope(ResourceType type, RequestInfo info) {
+        if (!type.namespaced() && info.namespace() != null) {
+            throw ApiStatus.pathNotFound().exception();
+        }
+        if (type.namespaced() && info.namespace() == null) {
+            if (info.hasName()) {
+                throw ApiStatus.pathNotFound().exception();
+            }
+            if (!info.verb().equals("list") && !info.verb().equals("watch")) {
+                throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
+            }
+        }
+    }
+
+    private CompletionStage<HttpResponse> get(ResourceType type, Request r) {
+        String name = r.info().name();
+        return controlPlane.get(type, r.info().namespace(), name).thenApply(found -> {
+            byte[] obj = found.orElseThrow(() -> ApiStatus.notFound(type.groupResource(), name).exception());
+            return Encoder.json(200, obj, r.format(), r.pretty(), List.of());
+        });
+    }
+
+    private CompletionStage<HttpResponse> list(ResourceType type, Request r) {
+        return controlPlane.list(type, r.info().namespace(), r.param("labelSelector").orElse(null),
+                r.param("fieldSelector").orElse(null)).thenApply(l ->
+                Encoder.json(200, Encoder.listBytes(type.apiVersion(), type.listKind(), l.resourceVersion(), l.items()),
+                        r.format(), r.pretty(), List.of()));
+    }
+
+    private CompletionStage<HttpResponse> create(ResourceType type, Request r) {
+        if (r.info().hasName()) {
+            throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
+        }
+        RequestBodies.Decoded d = decodeWithWarnings(type, r);
+        return write(type, r, new WriteOp.Create(d.object(), writeOptions(r)), d.warnings());
+    }
+
+    private CompletionStage<HttpResponse> patch(ResourceType type, Request r, String subresource) {
+        String mediaType = r.contentType();
+        PatchType patchType = PatchType.fromMediaType(mediaType == null ? "" : mediaType)
+                .filter(t -> t == PatchType.JSON_PATCH || t == PatchType.MERGE_PATCH)
+                .orElseThrow(() -> ApiStatus.unsupportedMediaType("the body of the request was in an unknown format - "
+                        + "accepted media types include: application/json-patch+json, application/merge-patch+json")
+                        .exception());
+        if (r.param("force").isPresent()) {
+            throw ApiStatus.invalidRequest("PatchOptions.meta.k8s.io \"\" is invalid: force: Forbidden: may not be "
+                    + "specified for non-apply patch", List.of(io.kubepekko.api.status.FieldError.forbidden("force",
+                    "may not be specified for non-apply patch"))).exception();
+        }
+        return write(type, r, new WriteOp.Patch(r.info().name(), patchType, r.body(), subresource, writeOptions(r)));
+    }
+
+    private CompletionStage<HttpResponse> delete(ResourceType type, Request r) {
+        DeleteOptions opts = DeleteOptions.parse(r);
+        return write(type, r, new WriteOp.Delete(r.info().name(), opts.preconditions(),
+                new WriteOptions(opts.dryRun(), null, "Ignore")));
+    }
+
+    private CompletionStage<HttpResponse> deleteCollection(ResourceType type, Request r) {
+        DeleteOptions opts = DeleteOptions.parse(r);
+        return controlPlane.deleteCollection(type, r.info().namespace(), r.param("labelSelector").orElse(null),
+                        r.param("fieldSelector").orElse(null), opts.preconditions(),
+                        new WriteOptions(opts.dryRun(), null, "Ignore"))
+                .thenApply(l -> Encoder.json(200,
+                        Encoder.listBytes(type.apiVersion(), type.listKind(), l.resourceVersion(), l.items()),
+                        r.format(), r.pretty(), List.of()));
+    }
+
+    private CompletionStage<HttpResponse> subresource(ResourceType type, Request r) {
+        String sub = r.info().subresource();
+        if (!type.subresources().contains(sub)) {
+            throw ApiStatus.pathNotFound().exception();
+        }
+        boolean scale = sub.equals("scale");
+        return switch (r.info().verb()) {
+            case "get" -> controlPlane.get(type, r.info().namespace(), r.info().name()).thenApply(found -> {
+                byte[] obj = found.orElseThrow(() -> ApiStatus.notFound(type.groupResource(), r.info().name()).exception());
+                return scale
+                        ? Encoder.json(200, ScaleConversion.toScale(type, Json.parseTrusted(obj)), r.format(), r.pretty())
+                        : Encoder.json(200, obj, r.format(), r.pretty(), List.of());
+            });
+            case "update" -> {
+                ObjectNode body = RequestBodies.decode(r.contentType(), r.body(), type, fieldValidation(r)).object();
+                if (scale) {
+                    TypeMeta.check(ScaleConversion.API_VERSION, ScaleConversion.KIND, body);
+                } else {
+                    TypeMeta.check(type.apiVersion(), type.kind(), body);
+                }
+                yield write(type, r, new WriteOp.Update(r.info().name(), body, sub, writeOptions(r)));
+            }
+            case "patch" -> patch(type, r, sub);
+            default -> throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
+        };
+    }
+
+    private CompletionStage<HttpResponse> write(ResourceType type, Request r, WriteOp op) {
+        return write(type, r, op, List.of());
+    }
+
+    private CompletionStage<HttpResponse> write(ResourceType type, Request r, WriteOp op, List<String> decodeWarnings) {
+        return controlPlane.write(type, r.info().namespace(), op).thenApply(w -> {
+            List<String> warnings = decodeWarnings;
+            if (!w.warnings().isEmpty()) {
+                warnings = new java.util.ArrayList<>(decodeWarnings);
+                warnings.addAll(w.warnings());
+            }
+            return Encoder.json(w.code(), w.body(), r.format(), r.pretty(), warnings);
+        });
+    }
+
+    private ObjectNode decode(ResourceType type, Request r) {
+        RequestBodies.Decoded d = decodeWithWarnings(type, r);
+        return d.object();
+    }
+
+    private RequestBodies.Decoded decodeWithWarnings(ResourceType type, Request r) {
+        RequestBodies.Decoded d = RequestBodies.decode(r.contentType(), r.body(), type, fieldValidation(r));
+        TypeMeta.check(type.apiVersion(), type.kind(), d.object());
+        return d;
+    }
+
+    static String fieldValidation(Request r) {
+        String v = r.param("fieldValidation").orElse("");
+        return switch (v) {
+            case "", "Warn", "warn" -> "Warn";
+            case "Strict", "strict" -> "Strict";
+            case "Ignore", "ignore" -> "Ignore";
+            default -> throw ApiStatus.badRequest("fieldValidation: Unsupported value: \"" + v
+                    + "\": supported values: \"Ignore\", \"Strict\", \"Warn\"").exception();
+        };
+    }
+
+    static boolean dryRun(Optional<String> value) {
+        if (value.isEmpty()) {
+            return false;
+        }
+        return switch (value.get()) {
+            case "All", "" -> true;
+            default -> throw ApiStatus.badRequest("Invalid dryRun value: \"" + value.get()
+                    + "\": supported values: \"All\"").exception();
+        };
+    }
+
+    private static WriteOptions writeOptions(Request r) {
+        return new WriteOptions(dryRun(r.param("dryRun")), r.param("fieldManager").orElse(null), fieldValidation(r));
+    }
+
+    /** DeleteOptions from the body (JSON) and the query; the query wins where both say something. */
+    record DeleteOptions(Preconditions preconditions, boolean dryRun) {
+        static DeleteOptions parse(Request r) {
+            JsonNode body = Json.MAPPER.createObjectNode();
+            if (r.body().length > 0) {
+                try {
+                    body = Json.MAPPER.readTree(r.body());
+                } catch (IOException e) {
+                    throw ApiStatus.badRequest("error decoding DeleteOptions: " + e.getMessage()).exception();
+                }
+                if (!body.isObject()) {
+                    throw ApiStatus.badRequest("the body of a DELETE must be a DeleteOptions object").exception();
+                }
+            }
+            JsonNode pre = body.path("preconditions");
+            Preconditions p = new Preconditions(pre.hasNonNull("uid") ? pre.get("uid").asText() : null,
+                    pre.hasNonNull("resourceVersion") ? pre.get("resourceVersion").asText() : null);
+            boolean dry = ResourceHandler.dryRun(r.param("dryRun"));
+            for (JsonNode d : body.path("dryRun")) {
+                dry |= ResourceHandler.dryRun(Optional.of(d.asText()));
+            }
+            return new DeleteOptions(p, dry);
+        }
+    }
+
+    static <T> CompletionStage<T> failed(Throwable t) {
+        return CompletableFuture.failedFuture(t);
+    }
+}
