@@ -1,0 +1,44 @@
+package io.kubepekko.api.openapi;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.GroupVersionKind;
+
+import java.util.Map;
+
+/**
+ * Where the OpenAPI documents get each kind's schema. The default, {@link MinimalSchemaSource},
+ * describes only the top-level fields; a richer source (derived from the client models, or from a
+ * CustomResourceDefinition's {@code openAPIV3Schema}) plugs in here without touching how paths and
+ * operations are generated.
+ *
+ * <p>Implementations must be pure and deterministic: the documents are hashed, and the hash is what
+ * clients cache by.
+ */
+public interface SchemaSource {
+
+    /**
+     * The schema of one kind: {@code type}, {@code description}, {@code properties} and anything
+     * else OpenAPI 3.0 allows ({@code required}, extensions). The caller copies it and adds
+     * {@code x-kubernetes-group-version-kind}; it fills {@code type}, {@code description} and
+     * {@code properties} if they are missing. It may refer with
+     * {@code $ref: "#/components/schemas/<name>"} to the schemas of {@link #definitions(GroupVersionKind)}
+     * and to the meta schemas every document carries ({@link SchemaNames#OBJECT_META},
+     * {@link SchemaNames#LIST_META}, {@link SchemaNames#STATUS}, {@link SchemaNames#DELETE_OPTIONS},
+     * {@link SchemaNames#PATCH}, {@link SchemaNames#WATCH_EVENT}).
+     */
+    ObjectNode schema(GroupVersionKind gvk);
+
+    /**
+     * Further component schemas, by name, that {@link #schema(GroupVersionKind)} of this kind refers
+     * to ({@code io.k8s.api.core.v1.PodSpec}…). Kinds of one group-version may share entries; a name
+     * must then map to the same schema.
+     */
+    default Map<String, ObjectNode> definitions(GroupVersionKind gvk) {
+        return Map.of();
+    }
+
+    /** The default source: top-level fields only. */
+    static SchemaSource minimal() {
+        return MinimalSchemaSource.INSTANCE;
+    }
+}
