@@ -132,6 +132,17 @@ public record ResourceType(
             return this;
         }
 
+        /**
+         * Adds a subresource served with the owner's kind or a fixed one (e.g. {@code log});
+         * {@link #status()} and {@link #scale(ScaleSpec)} cover the two that carry data.
+         */
+        public Builder subresource(String name) {
+            var s = new java.util.HashSet<>(subresources);
+            s.add(name);
+            this.subresources = s;
+            return this;
+        }
+
         public Builder scale(ScaleSpec scale) {
             var s = new java.util.HashSet<>(subresources);
             s.add("scale");

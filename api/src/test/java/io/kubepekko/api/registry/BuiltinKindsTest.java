@@ -1,0 +1,210 @@
+package io.kubepekko.api.registry;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The built-in table against Kubernetes 1.35 ({@code kubectl api-resources -o wide} and the strategies). */
+class BuiltinKindsTest {
+
+    private static final Registry REGISTRY = Registry.builtin();
+
+    private static ResourceType type(String group, String resource) {
+        return REGISTRY.find(group, "v1", resource)
+                .orElseThrow(() -> new AssertionError("missing " + resource + "." + group));
+    }
+
+    private static Set<String> resourcesWhere(java.util.function.Predicate<ResourceType> p) {
+        return REGISTRY.all().stream().filter(p).map(ResourceType::resource).collect(Collectors.toSet());
+    }
+
+    @ParameterizedTest(name = "{2}.{0}/{1} is kind {3}, list kind {3}List, singular {4}")
+    @CsvSource({
+            "'', v1, configmaps, ConfigMap, configmap",
+            "'', v1, endpoints, Endpoints, endpoints",
+            "'', v1, events, Event, event",
+            "'', v1, limitranges, LimitRange, limitrange",
+            "'', v1, namespaces, Namespace, namespace",
+            "'', v1, nodes, Node, node",
+            "'', v1, persistentvolumeclaims, PersistentVolumeClaim, persistentvolumeclaim",
+            "'', v1, persistentvolumes, PersistentVolume, persistentvolume",
+            "'', v1, pods, Pod, pod",
+            "'', v1, resourcequotas, ResourceQuota, resourcequota",
+            "'', v1, secrets, Secret, secret",
+            "'', v1, serviceaccounts, ServiceAccount, serviceaccount",
+            "'', v1, services, Service, service",
+            "apps, v1, daemonsets, DaemonSet, daemonset",
+            "apps, v1, deployments, Deployment, deployment",
+            "apps, v1, replicasets, ReplicaSet, replicaset",
+            "apps, v1, statefulsets, StatefulSet, statefulset",
+            "batch, v1, cronjobs, CronJob, cronjob",
+            "batch, v1, jobs, Job, job",
+            "networking.k8s.io, v1, ingresses, Ingress, ingress",
+            "networking.k8s.io, v1, networkpolicies, NetworkPolicy, networkpolicy",
+            "policy, v1, poddisruptionbudgets, PodDisruptionBudget, poddisruptionbudget",
+            "rbac.authorization.k8s.io, v1, clusterrolebindings, ClusterRoleBinding, clusterrolebinding",
+            "rbac.authorization.k8s.io, v1, clusterroles, ClusterRole, clusterrole",
+            "rbac.authorization.k8s.io, v1, rolebindings, RoleBinding, rolebinding",
+            "rbac.authorization.k8s.io, v1, roles, Role, role",
+            "storage.k8s.io, v1, storageclasses, StorageClass, storageclass",
+            "scheduling.k8s.io, v1, priorityclasses, PriorityClass, priorityclass",
+            "coordination.k8s.io, v1, leases, Lease, lease",
+    })
+    void servesEveryBuiltinKind(String group, String version, String resource, String kind, String singular) {
+        ResourceType t = REGISTRY.find(group, version, resource).orElseThrow();
+        assertEquals(kind, t.kind());
+        assertEquals(kind + "List", t.listKind());
+        assertEquals(singular, t.singular());
+    }
+
+    @Test
+    void listsExactlyTheTwentyNineBuiltinKinds() {
+        assertEquals(29, REGISTRY.all().size());
+    }
+
+    @ParameterizedTest(name = "{1}.{0}: short names [{2}], categories [{3}]")
+    @CsvSource({
+            "'', configmaps, cm, ''",
+            "'', endpoints, ep, ''",
+            "'', events, ev, ''",
+            "'', limitranges, limits, ''",
+            "'', namespaces, ns, ''",
+            "'', nodes, no, ''",
+            "'', persistentvolumeclaims, pvc, ''",
+            "'', persistentvolumes, pv, ''",
+            "'', pods, po, all",
+            "'', resourcequotas, quota, ''",
+            "'', secrets, '', ''",
+            "'', serviceaccounts, sa, ''",
+            "'', services, svc, all",
+            "apps, daemonsets, ds, all",
+            "apps, deployments, deploy, all",
+            "apps, replicasets, rs, all",
+            "apps, statefulsets, sts, all",
+            "batch, cronjobs, cj, all",
+            "batch, jobs, '', all",
+            "networking.k8s.io, ingresses, ing, ''",
+            "networking.k8s.io, networkpolicies, netpol, ''",
+            "policy, poddisruptionbudgets, pdb, ''",
+            "rbac.authorization.k8s.io, roles, '', ''",
+            "storage.k8s.io, storageclasses, sc, ''",
+            "scheduling.k8s.io, priorityclasses, pc, ''",
+            "coordination.k8s.io, leases, '', ''",
+    })
+    void hasKubectlShortNamesAndCategories(String group, String resource, String shortNames, String categories) {
+        ResourceType t = type(group, resource);
+        assertEquals(split(shortNames), t.shortNames());
+        assertEquals(split(categories), t.categories());
+    }
+
+    private static List<String> split(String csv) {
+        return csv.isEmpty() ? List.of() : List.of(csv.split(" "));
+    }
+
+    @Test
+    void namespacesAloneLackDeleteCollection() {
+        assertEquals(Set.of("namespaces"), resourcesWhere(t -> !t.supports("deletecollection")));
+        assertEquals(List.of("create", "delete", "get", "list", "patch", "update", "watch"),
+                type("", "namespaces").verbs());
+        assertEquals(ResourceType.ALL_VERBS, type("", "services").verbs());
+    }
+
+    @Test
+    void clusterScopedKindsAreTheSevenKubernetesDeclares() {
+        assertEquals(Set.of("namespaces", "nodes", "persistentvolumes", "clusterroles", "clusterrolebindings",
+                "storageclasses", "priorityclasses"), resourcesWhere(t -> !t.namespaced()));
+    }
+
+    @Test
+    void statusSubresourceOnlyWhereKubernetesServesIt() {
+        assertEquals(Set.of("namespaces", "nodes", "persistentvolumeclaims", "persistentvolumes", "pods",
+                "resourcequotas", "services", "daemonsets", "deployments", "replicasets", "statefulsets",
+                "cronjobs", "jobs", "ingresses", "poddisruptionbudgets"), resourcesWhere(ResourceType::hasStatus));
+    }
+
+    @Test
+    void scaleSubresourceOnWorkloadsWithReplicas() {
+        assertEquals(Set.of("deployments", "replicasets", "statefulsets"), resourcesWhere(ResourceType::hasScale));
+        assertEquals(ScaleSpec.WORKLOAD, type("apps", "deployments").scale());
+    }
+
+    @Test
+    void podsAdvertiseTheirLogSubresource() {
+        assertEquals(Set.of("log", "status"), type("", "pods").subresources());
+    }
+
+    @Test
+    void createOnUpdateOnlyWhereTheStrategyAllowsIt() {
+        assertEquals(Set.of("endpoints", "events", "limitranges", "services", "leases", "roles", "rolebindings",
+                "clusterroles", "clusterrolebindings"), resourcesWhere(ResourceType::allowCreateOnUpdate));
+    }
+
+    @Test
+    void generationTrackedByStrategiesThatSetItOnCreate() {
+        assertEquals(Set.of("pods", "daemonsets", "deployments", "replicasets", "statefulsets", "cronjobs", "jobs",
+                "ingresses", "networkpolicies", "poddisruptionbudgets"), resourcesWhere(ResourceType::tracksGeneration));
+    }
+
+    static Stream<Arguments> nameRules() {
+        return Stream.of(
+                Arguments.of("", "namespaces", NameRule.DNS_LABEL),
+                Arguments.of("apps", "statefulsets", NameRule.DNS_LABEL),
+                Arguments.of("", "services", NameRule.DNS1035_LABEL),
+                Arguments.of("", "events", NameRule.PATH_SEGMENT),
+                Arguments.of("policy", "poddisruptionbudgets", NameRule.PATH_SEGMENT),
+                Arguments.of("rbac.authorization.k8s.io", "roles", NameRule.PATH_SEGMENT),
+                Arguments.of("rbac.authorization.k8s.io", "clusterrolebindings", NameRule.PATH_SEGMENT),
+                Arguments.of("", "configmaps", NameRule.DNS_SUBDOMAIN),
+                Arguments.of("", "persistentvolumes", NameRule.DNS_SUBDOMAIN),
+                Arguments.of("apps", "deployments", NameRule.DNS_SUBDOMAIN),
+                Arguments.of("batch", "cronjobs", NameRule.DNS_SUBDOMAIN));
+    }
+
+    @ParameterizedTest(name = "{1}.{0} names follow {2}")
+    @MethodSource("nameRules")
+    void namesFollowTheKindsValidateNameFunc(String group, String resource, NameRule rule) {
+        assertEquals(rule, type(group, resource).nameRule());
+    }
+
+    static Stream<Arguments> selectableFields() {
+        return Stream.of(
+                Arguments.of("", "services", List.of("spec.clusterIP", "spec.type")),
+                Arguments.of("", "secrets", List.of("type")),
+                Arguments.of("", "namespaces", List.of("status.phase")),
+                Arguments.of("", "nodes", List.of("spec.unschedulable")),
+                Arguments.of("batch", "jobs", List.of("status.successful")),
+                Arguments.of("apps", "replicasets", List.of()),
+                Arguments.of("batch", "cronjobs", List.of()),
+                Arguments.of("", "configmaps", List.of()));
+    }
+
+    @ParameterizedTest(name = "{1}.{0} selects on {2}")
+    @MethodSource("selectableFields")
+    void fieldSelectorsMatchTheFieldLabelConversions(String group, String resource, List<String> fields) {
+        assertEquals(fields, type(group, resource).selectableFields());
+    }
+
+    @Test
+    void podFieldSelectorsIncludeNodeNameAndPhase() {
+        List<String> fields = type("", "pods").selectableFields();
+        assertTrue(fields.containsAll(List.of("spec.nodeName", "status.phase", "status.podIP", "spec.hostNetwork")));
+        assertFalse(fields.contains("metadata.name"), "metadata fields are implied, not listed");
+    }
+
+    @Test
+    void groupsFollowKubeApiserverDiscoveryOrder() {
+        assertEquals(List.of("", "apps", "batch", "networking.k8s.io", "policy", "rbac.authorization.k8s.io",
+                "storage.k8s.io", "scheduling.k8s.io", "coordination.k8s.io"), REGISTRY.groups());
+    }
+}
