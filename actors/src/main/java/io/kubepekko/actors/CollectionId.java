@@ -13,11 +13,11 @@ public record CollectionId(GroupResource groupResource, String namespace) {
     }
 
     public String entityId() {
-        return groupResource + "|" + namespace;
+        return groupResource + "/" + namespace;
     }
 
     public static CollectionId parse(String entityId) {
-        int bar = entityId.indexOf('|');
+        int bar = entityId.indexOf('/');
         return new CollectionId(GroupResource.parse(entityId.substring(0, bar)), entityId.substring(bar + 1));
     }
 }

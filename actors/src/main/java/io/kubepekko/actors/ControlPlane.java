@@ -192,7 +192,15 @@ public final class ControlPlane {
             ObjectNode ns = Json.MAPPER.createObjectNode();
             ns.put("apiVersion", "v1").put("kind", "Namespace").putObject("metadata").put("name", name);
             creates.add(write(namespaces, "", new WriteOp.Create(ns, WriteOptions.DEFAULT)).toCompletableFuture()
-                    .exceptionally(e -> null));
+                    .exceptionally(e -> {
+                        Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
+                                ? e.getCause() : e;
+                        if (cause instanceof io.kubepekko.api.status.ApiException api
+                                && api.status().code() == 409) {
+                            return null; // already there from an earlier start
+                        }
+                        throw new java.util.concurrent.CompletionException(cause);
+                    }));
         }
         return CompletableFuture.allOf(creates.toArray(CompletableFuture[]::new));
     }

@@ -116,7 +116,7 @@ public final class ApiServer implements AutoCloseable {
         HealthChecks readyz = new HealthChecks(ready, Set.of(), Clock.systemUTC(), Duration.ZERO);
 
         ApiHandler handler = new ApiHandler(Materializer.matFromSystem(system), new ResourceHandler(controlPlane),
-                new DocumentHandler(), livez, readyz);
+                new DocumentHandler(registry), livez, readyz);
         ServerBinding binding = Http.get(system).newServerAt(settings.bindAddress(), settings.port())
                 .bind(handler::apply).toCompletableFuture().get(30, TimeUnit.SECONDS);
 

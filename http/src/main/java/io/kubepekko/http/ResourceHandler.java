@@ -137,7 +137,7 @@ final class ResourceHandler {
 
     private CompletionStage<HttpResponse> subresource(ResourceType type, Request r) {
         String sub = r.info().subresource();
-        if (!type.subresources().contains(sub)) {
+        if (!type.subresources().contains(sub) || !(sub.equals("status") || sub.equals("scale"))) {
             throw ApiStatus.pathNotFound().exception();
         }
         boolean scale = sub.equals("scale");
