@@ -1,0 +1,326 @@
+package io.kubepekko.bench;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Load generator comparing our API server with etcd on this machine: create, get and update of
+ * 2 KiB ConfigMaps at several concurrencies over 1 and 100 namespaces, plus single-object GET
+ * throughput, reported as a Markdown table against the project's targets. Run it with
+ * {@code bench/run --help}.
+ */
+public final class LoadBench {
+
+  /** The operation a cell measures. */
+  enum Op { CREATE, GET, UPDATE, GET_ONE }
+
+  /** One measurement: an operation at a concurrency over a number of namespaces. */
+  record Cell(Op op, int concurrency, int namespaces) {
+    String label() {
+      return (op == Op.GET_ONE ? "get one object" : op.name().toLowerCase(Locale.ROOT))
+          + ", c=" + concurrency + ", " + namespaces + " ns";
+    }
+  }
+
+  /** Command-line settings; see {@link #USAGE}. */
+  record Options(URI serverUrl, URI etcdUrl, boolean runOurs, boolean runEtcd, Path apiserver,
+      Duration duration, Duration warmup, long count, List<Integer> concurrency,
+      List<Integer> namespaces, int getConnections, int pool, int objectBytes,
+      Duration startTimeout, Path out) { }
+
+  static final String USAGE = """
+      usage: bench/run [options]
+        --server-url URL        benchmark a running server instead of starting one
+        --apiserver PATH        launch script (default cluster-config/bin/apiserver)
+        --etcd-url URL          benchmark a running etcd instead of starting one
+        --etcd-only             measure etcd only
+        --server-only           measure our server only (no ratios)
+        --duration D            measured time per cell (default 6s; e.g. 500ms, 10s, 1m)
+        --warmup D              unmeasured run before each cell (default 2s)
+        --count N               measure N calls per cell instead of a duration
+        --concurrency LIST      connections per cell (default 1,16,64)
+        --namespaces LIST       namespace layouts (default 1,100)
+        --get-connections N     connections for the single-object GET (default 50)
+        --pool N                objects per layout that get/update pick from (default 1000)
+        --object-bytes N        ConfigMap data size (default 2048)
+        --start-timeout D       deadline for a process to become ready (default 300s)
+        --out FILE              also append the report to FILE
+      """;
+
+  private final Options options;
+  private final Workload workload;
+  private final AtomicInteger phases = new AtomicInteger();
+
+  private LoadBench(Options options) {
+    this.options = options;
+    this.workload = new Workload("b" + Long.toString(System.currentTimeMillis(), 36),
+        options.objectBytes(), options.pool());
+  }
+
+  public static void main(String[] args) throws Exception {
+    Options options;
+    try {
+      options = parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.err.print(USAGE);
+      System.exit(2);
+      return;
+    }
+    String command = System.getProperty("bench.command",
+        "LoadBench " + String.join(" ", args));
+    try {
+      new LoadBench(options).run(command);
+    } catch (IOException e) {
+      System.err.println("bench: " + e.getMessage());
+      System.exit(1);
+    }
+  }
+
+  private void run(String command) throws Exception {
+    // Other work on the machine skews every figure; the report says how busy it was.
+    String loadAtStart = Report.loadAverage();
+    List<Cell> cells = cells();
+    Map<Cell, Workers.Result> etcd = new LinkedHashMap<>();
+    Map<Cell, Workers.Result> ours = new LinkedHashMap<>();
+    String etcdVersion = "not run";
+    // Measured one after the other so that neither store competes with the other for the CPUs.
+    if (options.runEtcd()) {
+      if (options.etcdUrl() != null) {
+        etcdVersion = "external at " + options.etcdUrl();
+        Processes.awaitHttp(options.etcdUrl(), "/health", HttpConn.Response::ok, null,
+            Duration.ofSeconds(10));
+        measure(new EtcdTarget(options.etcdUrl()), cells, etcd);
+      } else {
+        try (EtcdProcess process = closeOnExit(EtcdProcess.start(options.startTimeout()))) {
+          etcdVersion = process.version();
+          measure(new EtcdTarget(process.clientUrl()), cells, etcd);
+        }
+      }
+    }
+    if (options.runOurs()) {
+      if (options.serverUrl() != null) {
+        Processes.awaitHttp(options.serverUrl(), "/readyz", r -> r.status() == 200, null,
+            Duration.ofSeconds(10));
+        measure(new KubeTarget(options.serverUrl()), cells, ours);
+      } else {
+        try (ServerProcess process =
+            closeOnExit(ServerProcess.start(options.apiserver(), options.startTimeout()))) {
+          measure(new KubeTarget(process.url()), cells, ours);
+        }
+      }
+    }
+    String report = new Report(cells, ours, etcd, options).markdown(command, etcdVersion, loadAtStart);
+    System.out.print(report);
+    if (options.out() != null) {
+      Path parent = options.out().toAbsolutePath().getParent();
+      Files.createDirectories(parent);
+      Files.writeString(options.out(), "\n" + report,
+          StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+      System.err.println("appended to " + options.out());
+    }
+  }
+
+  /** Stops the child process even when the run is interrupted with Ctrl-C. */
+  private static <T extends AutoCloseable> T closeOnExit(T process) {
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      try {
+        process.close();
+      } catch (Exception e) {
+        // exiting anyway
+      }
+    }));
+    return process;
+  }
+
+  private List<Cell> cells() {
+    List<Cell> cells = new ArrayList<>();
+    for (Op op : List.of(Op.CREATE, Op.GET, Op.UPDATE)) {
+      for (int namespaces : options.namespaces()) {
+        for (int concurrency : options.concurrency()) {
+          cells.add(new Cell(op, concurrency, namespaces));
+        }
+      }
+    }
+    cells.add(new Cell(Op.GET_ONE, options.getConnections(), 1));
+    return cells;
+  }
+
+  private void measure(Target target, List<Cell> cells, Map<Cell, Workers.Result> results)
+      throws IOException, InterruptedException {
+    prepare(target);
+    for (Cell cell : cells) {
+      if (!options.warmup().isZero()) {
+        Workers.run(cell.concurrency(), Workers.Budget.of(options.warmup()),
+            target::newConnection, op(target, cell));
+      }
+      Workers.Budget budget = options.count() > 0
+          ? Workers.Budget.ofCount(options.count()) : Workers.Budget.of(options.duration());
+      Workers.Result result = Workers.run(cell.concurrency(), budget, target::newConnection,
+          op(target, cell));
+      results.put(cell, result);
+      System.err.printf(Locale.ROOT, "%-5s %-30s %9.0f ops/s  p50 %7.2f ms  p99 %7.2f ms%s%n",
+          target.name(), cell.label(), result.throughput(), result.p50Millis(),
+          result.p99Millis(), result.errors() > 0 ? "  errors " + result.errors() : "");
+    }
+  }
+
+  /** Creates the namespaces and the objects that get and update work on. */
+  private void prepare(Target target) throws IOException, InterruptedException {
+    TreeSet<Integer> layouts = new TreeSet<>(options.namespaces());
+    layouts.add(1); // the single-object GET reads pool object 0 of the one-namespace layout
+    try (HttpConn conn = target.newConnection()) {
+      for (int i = 0; i < layouts.last(); i++) {
+        if (!target.ensureNamespace(conn, Workload.namespace(i))) {
+          throw new IOException(target.name() + ": could not create namespace "
+              + Workload.namespace(i));
+        }
+      }
+    }
+    for (int namespaces : layouts) {
+      AtomicInteger next = new AtomicInteger();
+      Workers.Result seeded = Workers.run(Math.min(16, workload.poolSize()),
+          Workers.Budget.ofCount(workload.poolSize()), target::newConnection,
+          (conn, worker, seq) -> {
+            Workload.Ref ref = workload.pooled(next.getAndIncrement(), namespaces);
+            return target.create(conn, ref, workload.configMap(ref));
+          });
+      if (seeded.errors() > 0) {
+        throw new IOException(target.name() + ": " + seeded.errors() + " of "
+            + workload.poolSize() + " seed objects failed to create");
+      }
+    }
+  }
+
+  private Workers.Op op(Target target, Cell cell) {
+    int namespaces = cell.namespaces();
+    int pool = workload.poolSize();
+    return switch (cell.op()) {
+      case CREATE -> {
+        String phase = "p" + phases.incrementAndGet();
+        yield (conn, worker, seq) -> {
+          Workload.Ref ref = workload.fresh(phase, worker, seq, namespaces);
+          return target.create(conn, ref, workload.configMap(ref));
+        };
+      }
+      case GET -> (conn, worker, seq) ->
+          target.get(conn, workload.pooled(ThreadLocalRandom.current().nextInt(pool), namespaces));
+      case UPDATE -> (conn, worker, seq) -> {
+        Workload.Ref ref = workload.pooled(ThreadLocalRandom.current().nextInt(pool), namespaces);
+        return target.update(conn, ref, workload.configMap(ref));
+      };
+      case GET_ONE -> (conn, worker, seq) -> target.get(conn, workload.pooled(0, 1));
+    };
+  }
+
+  static Options parse(String[] args) {
+    Map<String, String> flags = new LinkedHashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      if (!arg.startsWith("--")) {
+        throw new IllegalArgumentException("unexpected argument: " + arg);
+      }
+      int eq = arg.indexOf('=');
+      if (eq > 0) {
+        flags.put(arg.substring(2, eq), arg.substring(eq + 1));
+      } else if (Arrays.asList("etcd-only", "server-only", "help").contains(arg.substring(2))) {
+        flags.put(arg.substring(2), "true");
+      } else if (i + 1 < args.length) {
+        flags.put(arg.substring(2), args[++i]);
+      } else {
+        throw new IllegalArgumentException("missing value for " + arg);
+      }
+    }
+    if (flags.containsKey("help")) {
+      System.out.print(USAGE);
+      System.exit(0);
+    }
+    List<String> known = List.of("server-url", "apiserver", "etcd-url", "etcd-only", "server-only",
+        "duration", "warmup", "count", "concurrency", "namespaces", "get-connections", "pool",
+        "object-bytes", "start-timeout", "out");
+    for (String flag : flags.keySet()) {
+      if (!known.contains(flag)) {
+        throw new IllegalArgumentException("unknown flag --" + flag);
+      }
+    }
+    boolean etcdOnly = flags.containsKey("etcd-only");
+    boolean serverOnly = flags.containsKey("server-only");
+    if (etcdOnly && serverOnly) {
+      throw new IllegalArgumentException("--etcd-only and --server-only exclude each other");
+    }
+    Path root = Path.of(System.getProperty("bench.root", "."));
+    Options options = new Options(
+        uri(flags.get("server-url")),
+        uri(flags.get("etcd-url")),
+        !etcdOnly,
+        !serverOnly,
+        flags.containsKey("apiserver") ? Path.of(flags.get("apiserver"))
+            : root.resolve("cluster-config/bin/apiserver"),
+        duration(flags.getOrDefault("duration", "6s")),
+        duration(flags.getOrDefault("warmup", "2s")),
+        Long.parseLong(flags.getOrDefault("count", "0")),
+        ints(flags.getOrDefault("concurrency", "1,16,64")),
+        ints(flags.getOrDefault("namespaces", "1,100")),
+        Integer.parseInt(flags.getOrDefault("get-connections", "50")),
+        Integer.parseInt(flags.getOrDefault("pool", "1000")),
+        Integer.parseInt(flags.getOrDefault("object-bytes", "2048")),
+        duration(flags.getOrDefault("start-timeout", "300s")),
+        flags.containsKey("out") ? Path.of(flags.get("out")) : null);
+    if (options.pool() < 1) {
+      throw new IllegalArgumentException("--pool must be at least 1");
+    }
+    return options;
+  }
+
+  private static URI uri(String value) {
+    if (value == null) {
+      return null;
+    }
+    URI uri = URI.create(value);
+    if (!"http".equals(uri.getScheme()) || uri.getHost() == null) {
+      throw new IllegalArgumentException("expected http://host:port, got " + value);
+    }
+    return uri;
+  }
+
+  static Duration duration(String value) {
+    String v = value.trim().toLowerCase(Locale.ROOT);
+    try {
+      if (v.endsWith("ms")) {
+        return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
+      } else if (v.endsWith("s")) {
+        return Duration.ofMillis(Math.round(Double.parseDouble(v.substring(0, v.length() - 1)) * 1000));
+      } else if (v.endsWith("m")) {
+        return Duration.ofSeconds(Long.parseLong(v.substring(0, v.length() - 1)) * 60);
+      }
+      return Duration.ofSeconds(Long.parseLong(v));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("not a duration: " + value);
+    }
+  }
+
+  private static List<Integer> ints(String csv) {
+    List<Integer> values = new ArrayList<>();
+    for (String part : csv.split(",")) {
+      int n = Integer.parseInt(part.trim());
+      if (n < 1) {
+        throw new IllegalArgumentException("expected positive numbers, got " + csv);
+      }
+      values.add(n);
+    }
+    return values;
+  }
+}

@@ -1,0 +1,148 @@
+package io.kubepekko.bench;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Our API server as a separate process, started through {@code cluster-config/bin/apiserver
+ * --data-dir <tmp> --port 0}. Its address comes from the log line {@code listening on
+ * http://127.0.0.1:<port>}, or from {@code server:} in {@code <data-dir>/admin.kubeconfig},
+ * whichever shows first; it is ready when {@code /readyz} answers 200.
+ */
+final class ServerProcess implements AutoCloseable {
+
+  private static final Pattern LISTENING = Pattern.compile("listening on (http://[^\\s/]+:\\d+)");
+  private static final Pattern KUBECONFIG_SERVER = Pattern.compile("(?m)^\\s*server:\\s*(\\S+)");
+  private static final int LOG_TAIL_LINES = 40;
+
+  private final Process process;
+  private final Path dataDir;
+  private final Deque<String> logTail = new ArrayDeque<>();
+  private final CompletableFuture<URI> announced = new CompletableFuture<>();
+  private volatile boolean ready;
+  private URI url;
+
+  private ServerProcess(Process process, Path dataDir) {
+    this.process = process;
+    this.dataDir = dataDir;
+  }
+
+  static ServerProcess start(Path script, Duration timeout) throws IOException, InterruptedException {
+    if (!Files.isExecutable(script)) {
+      throw new IOException(script + " is missing or not executable; use --server-url to target"
+          + " a running server");
+    }
+    Path dataDir = Files.createTempDirectory("bench-apiserver-");
+    Process process = new ProcessBuilder(script.toString(),
+        "--data-dir", dataDir.toString(), "--port", "0")
+        .redirectErrorStream(true)
+        .start();
+    ServerProcess server = new ServerProcess(process, dataDir);
+    Thread reader = new Thread(server::readLog, "apiserver-log");
+    reader.setDaemon(true);
+    reader.start();
+    try {
+      long deadline = System.nanoTime() + timeout.toNanos();
+      server.url = server.awaitAddress(deadline);
+      Processes.awaitHttp(server.url, "/readyz", r -> r.status() == 200, process,
+          Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+      server.ready = true;
+      System.err.println("apiserver ready at " + server.url);
+      return server;
+    } catch (IOException | RuntimeException e) {
+      server.printLogTail();
+      server.close();
+      throw e;
+    }
+  }
+
+  URI url() {
+    return url;
+  }
+
+  /** Echoes the start-up output (it may include a build) and keeps a tail for failure reports. */
+  private void readLog() {
+    try (BufferedReader lines = new BufferedReader(
+        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+      for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+        if (!ready) {
+          System.err.println("[apiserver] " + line);
+        }
+        synchronized (logTail) {
+          logTail.addLast(line);
+          if (logTail.size() > LOG_TAIL_LINES) {
+            logTail.removeFirst();
+          }
+        }
+        Matcher m = LISTENING.matcher(line);
+        if (m.find()) {
+          announced.complete(URI.create(m.group(1)));
+        }
+      }
+    } catch (IOException e) {
+      // the stream closes when the process ends; nothing more to read
+    }
+  }
+
+  private URI awaitAddress(long deadline) throws IOException, InterruptedException {
+    Path kubeconfig = dataDir.resolve("admin.kubeconfig");
+    while (System.nanoTime() < deadline) {
+      try {
+        return announced.get(100, TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        Optional<URI> fromFile = serverIn(kubeconfig);
+        if (fromFile.isPresent()) {
+          return fromFile.get();
+        }
+        if (!process.isAlive()) {
+          throw new IOException("apiserver exited with code " + process.exitValue()
+              + " before announcing its address");
+        }
+      } catch (java.util.concurrent.ExecutionException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    throw new IOException("apiserver did not announce its address in time");
+  }
+
+  private static Optional<URI> serverIn(Path kubeconfig) {
+    try {
+      if (!Files.exists(kubeconfig)) {
+        return Optional.empty();
+      }
+      Matcher m = KUBECONFIG_SERVER.matcher(Files.readString(kubeconfig));
+      return m.find() ? Optional.of(URI.create(m.group(1).replace("\"", ""))) : Optional.empty();
+    } catch (IOException | UncheckedIOException e) {
+      // being written right now; try again on the next poll
+      return Optional.empty();
+    }
+  }
+
+  private void printLogTail() {
+    System.err.println("--- apiserver output (last lines) ---");
+    synchronized (logTail) {
+      logTail.forEach(System.err::println);
+    }
+  }
+
+  @Override
+  public void close() {
+    Processes.killTree(process, Duration.ofSeconds(15));
+    Processes.deleteTree(dataDir);
+  }
+}
