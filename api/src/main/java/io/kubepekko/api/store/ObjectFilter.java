@@ -1,8 +1,8 @@
 package io.kubepekko.api.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.ResourceType;
+import io.kubepekko.api.selector.FieldSelector;
 import io.kubepekko.api.selector.LabelSelector;
 
 import java.util.function.Predicate;
@@ -17,9 +17,10 @@ public final class ObjectFilter {
      */
     public static Predicate<ObjectNode> of(ResourceType type, String labelSelector, String fieldSelector) {
         LabelSelector labels = LabelSelector.parse(labelSelector == null ? "" : labelSelector);
-        if (labels.isEmpty()) {
+        FieldSelector fields = FieldSelector.parse(fieldSelector == null ? "" : fieldSelector).forType(type);
+        if (labels.isEmpty() && fields.isEmpty()) {
             return o -> true;
         }
-        return o -> labels.matches(ObjectMeta.labels(o));
+        return o -> labels.matchesObject(o) && fields.matches(o);
     }
 }

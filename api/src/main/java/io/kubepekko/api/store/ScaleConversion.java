@@ -36,7 +36,7 @@ public final class ScaleConversion {
         status.put("replicas", at(obj, spec.statusReplicasPath()).asInt(0));
         JsonNode selector = at(obj, spec.selectorPath());
         if (selector.isObject()) {
-            status.put("selector", LabelSelector.fromObject(selector).toString());
+            status.put("selector", LabelSelector.format(selector));
         }
         return scale;
     }
