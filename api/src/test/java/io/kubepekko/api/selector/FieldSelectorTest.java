@@ -108,8 +108,7 @@ class FieldSelectorTest {
                 arguments("events by source", "events", "source=kubelet"),
                 arguments("nodes by unschedulable", "nodes", "spec.unschedulable=true"),
                 arguments("namespaces by phase", "namespaces", "status.phase=Active"),
-                arguments("jobs by successful", "jobs.batch", "status.successful=1"),
-                arguments("replicasets by replicas", "replicasets.apps", "status.replicas=0"));
+                arguments("jobs by successful", "jobs.batch", "status.successful=1"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -192,9 +191,6 @@ class FieldSelectorTest {
                 arguments("job successful reads status.succeeded", "jobs.batch", "status.successful=3",
                         "{\"status\":{\"succeeded\":3}}", true),
                 arguments("job successful absent reads zero", "jobs.batch", "status.successful=0", "{\"status\":{}}", true),
-                arguments("replicaset replicas absent reads zero", "replicasets.apps", "status.replicas=0", "{}", true),
-                arguments("replicaset replicas number", "replicasets.apps", "status.replicas=2",
-                        "{\"status\":{\"replicas\":2}}", true),
                 arguments("secret type", "secrets", "type=Opaque", "{\"type\":\"Opaque\"}", true));
     }
 
