@@ -14,7 +14,7 @@ public record StorageSettings(Path dataDir) {
     /** Config overrides that point the embedded journal at {@code <dataDir>/kubepekko.mv.db}. */
     public Config toConfig() {
         Path db = dataDir.toAbsolutePath().resolve("kubepekko");
-        String url = "jdbc:h2:file:" + db + ";DATABASE_TO_UPPER=false;WRITE_DELAY=0";
+        String url = "jdbc:h2:file:" + db + ";DATABASE_TO_UPPER=false;WRITE_DELAY=0;MAX_LENGTH_INPLACE_LOB=1048576";
         return ConfigFactory.parseString("kubepekko.storage.embedded.url = \"" + url.replace("\\", "\\\\") + "\"");
     }
 }
