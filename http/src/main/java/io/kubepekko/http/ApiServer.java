@@ -85,7 +85,7 @@ public final class ApiServer implements AutoCloseable {
 
         Duration askTimeout = config.getDuration("kubepekko.http.ask-timeout");
         Registry registry = Registry.builtin();
-        ControlPlane controlPlane = ControlPlane.start(system, registry, new ObjectWrites(ObjectWrites.FieldPruner.NONE),
+        ControlPlane controlPlane = ControlPlane.start(system, registry, new ObjectWrites(ObjectWrites.SCHEMA_PRUNER),
                 Environment.system(), askTimeout);
 
         AtomicBoolean shuttingDown = new AtomicBoolean(false);

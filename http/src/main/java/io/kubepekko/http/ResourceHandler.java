@@ -3,6 +3,8 @@ package io.kubepekko.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.actors.ControlPlane;
+import io.kubepekko.api.GroupVersionKind;
+import io.kubepekko.api.codec.FieldValidation;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
@@ -59,7 +61,7 @@ final class ResourceHandler {
             case "list" -> list(type, r);
             case "watch" -> throw ApiStatus.badRequest("watch is not supported by this server yet").exception();
             case "create" -> create(type, r);
-            case "update" -> write(type, r, new WriteOp.Update(info.name(), decode(type, r), null, writeOptions(r)));
+            case "update" -> update(type, r);
             case "patch" -> patch(type, r, null);
             case "delete" -> delete(type, r);
             case "deletecollection" -> deleteCollection(type, r);
@@ -100,8 +102,13 @@ final class ResourceHandler {
         if (r.info().hasName()) {
             throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
         }
-        RequestBodies.Decoded d = decodeWithWarnings(type, r);
+        RequestBodies.Decoded d = decodeWithWarnings(type, r, "CreateOptions");
         return write(type, r, new WriteOp.Create(d.object(), writeOptions(r)), d.warnings());
+    }
+
+    private CompletionStage<HttpResponse> update(ResourceType type, Request r) {
+        RequestBodies.Decoded d = decodeWithWarnings(type, r, "UpdateOptions");
+        return write(type, r, new WriteOp.Update(r.info().name(), d.object(), null, writeOptions(r)), d.warnings());
     }
 
     private CompletionStage<HttpResponse> patch(ResourceType type, Request r, String subresource) {
@@ -149,12 +156,10 @@ final class ResourceHandler {
                         : Encoder.json(200, obj, r.format(), r.pretty(), List.of());
             });
             case "update" -> {
-                ObjectNode body = RequestBodies.decode(r.contentType(), r.body(), type, fieldValidation(r)).object();
-                if (scale) {
-                    TypeMeta.check(ScaleConversion.API_VERSION, ScaleConversion.KIND, body);
-                } else {
-                    TypeMeta.check(type.apiVersion(), type.kind(), body);
-                }
+                GroupVersionKind kind = scale ? ScaleConversion.GVK : type.gvk();
+                ObjectNode body = RequestBodies.decode(r.contentType(), r.body(), kind,
+                        FieldValidation.parse(fieldValidation(r), "UpdateOptions")).object();
+                TypeMeta.check(kind.apiVersion(), kind.kind(), body);
                 yield write(type, r, new WriteOp.Update(r.info().name(), body, sub, writeOptions(r)));
             }
             case "patch" -> patch(type, r, sub);
@@ -177,26 +182,16 @@ final class ResourceHandler {
         });
     }
 
-    private ObjectNode decode(ResourceType type, Request r) {
-        RequestBodies.Decoded d = decodeWithWarnings(type, r);
-        return d.object();
-    }
-
-    private RequestBodies.Decoded decodeWithWarnings(ResourceType type, Request r) {
-        RequestBodies.Decoded d = RequestBodies.decode(r.contentType(), r.body(), type, fieldValidation(r));
+    private RequestBodies.Decoded decodeWithWarnings(ResourceType type, Request r, String optionsKind) {
+        RequestBodies.Decoded d = RequestBodies.decode(r.contentType(), r.body(), type.gvk(),
+                FieldValidation.parse(fieldValidation(r), optionsKind));
         TypeMeta.check(type.apiVersion(), type.kind(), d.object());
         return d;
     }
 
+    /** The raw {@code fieldValidation} value; {@link FieldValidation#parse} validates it (422 when unsupported). */
     static String fieldValidation(Request r) {
-        String v = r.param("fieldValidation").orElse("");
-        return switch (v) {
-            case "", "Warn", "warn" -> "Warn";
-            case "Strict", "strict" -> "Strict";
-            case "Ignore", "ignore" -> "Ignore";
-            default -> throw ApiStatus.badRequest("fieldValidation: Unsupported value: \"" + v
-                    + "\": supported values: \"Ignore\", \"Strict\", \"Warn\"").exception();
-        };
+        return r.param("fieldValidation").orElse("");
     }
 
     static boolean dryRun(Optional<String> value) {
@@ -211,7 +206,16 @@ final class ResourceHandler {
     }
 
     private static WriteOptions writeOptions(Request r) {
-        return new WriteOptions(dryRun(r.param("dryRun")), r.param("fieldManager").orElse(null), fieldValidation(r));
+        String fv = FieldValidation.parse(fieldValidation(r), optionsKind(r.info().verb())).queryValue();
+        return new WriteOptions(dryRun(r.param("dryRun")), r.param("fieldManager").orElse(null), fv);
+    }
+
+    private static String optionsKind(String verb) {
+        return switch (verb) {
+            case "create" -> "CreateOptions";
+            case "patch" -> "PatchOptions";
+            default -> "UpdateOptions";
+        };
     }
 
     /** DeleteOptions from the body (JSON) and the query; the query wins where both say something. */

@@ -2,6 +2,9 @@ package io.kubepekko.api.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.codec.BodyDecoder;
+import io.kubepekko.api.codec.DecodedBody;
+import io.kubepekko.api.codec.FieldValidation;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.patch.JsonPatch;
@@ -30,10 +33,20 @@ public final class ObjectWrites {
      */
     @FunctionalInterface
     public interface FieldPruner {
-        FieldPruner NONE = (type, obj, fieldValidation) -> List.of();
+        FieldPruner NONE = (type, obj, fieldValidation) -> new Pruned(obj, List.of());
 
-        List<String> prune(ResourceType type, ObjectNode obj, String fieldValidation);
+        Pruned prune(ResourceType type, ObjectNode obj, String fieldValidation);
     }
+
+    /** An object with unknown fields removed, and the warnings to send about them. */
+    public record Pruned(ObjectNode object, List<String> warnings) {}
+
+    /** The pruner backed by the kinds' structural schemas ({@link BodyDecoder#prune}). */
+    public static final FieldPruner SCHEMA_PRUNER = (type, obj, fieldValidation) -> {
+        DecodedBody d = BodyDecoder.forKind(type.gvk()).prune(obj,
+                FieldValidation.parse(fieldValidation == null ? "" : fieldValidation, "PatchOptions"));
+        return new Pruned(d.object(), d.warnings());
+    };
 
     /** What one write may observe besides the collection: the clock and the sources of randomness. */
     public record Env(Instant now, Supplier<String> uids, Supplier<String> nameSuffixes) {}
@@ -186,8 +199,11 @@ public final class ObjectWrites {
         if (!(patched instanceof ObjectNode obj)) {
             throw ApiStatus.badRequest("the patched object is not a JSON object").exception();
         }
-        List<String> warnings = scale ? List.of() : pruner.prune(type, obj, p.options().fieldValidation());
-        return update(type, namespace, current, p.name(), obj, p.subresource(), warnings, env);
+        if (scale) {
+            return update(type, namespace, current, p.name(), obj, p.subresource(), List.of(), env);
+        }
+        Pruned pruned = pruner.prune(type, obj, p.options().fieldValidation());
+        return update(type, namespace, current, p.name(), pruned.object(), p.subresource(), pruned.warnings(), env);
     }
 
     private WriteOutcome delete(ResourceType type, Function<String, ObjectNode> current, WriteOp.Delete d, Env env) {

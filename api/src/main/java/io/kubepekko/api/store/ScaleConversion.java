@@ -17,6 +17,8 @@ public final class ScaleConversion {
 
     public static final String API_VERSION = "autoscaling/v1";
     public static final String KIND = "Scale";
+    public static final io.kubepekko.api.GroupVersionKind GVK =
+            new io.kubepekko.api.GroupVersionKind("autoscaling", "v1", KIND);
 
     /** The Scale view of {@code obj}; replicas absent from the object read as Kubernetes' default of 1. */
     public static ObjectNode toScale(ResourceType type, ObjectNode obj) {
