@@ -83,9 +83,14 @@ final class Nodes {
         }
     }
 
+    /** Stored as an int node when it fits, as the JSON parser would, so defaulted and parsed trees compare equal. */
     static void defaultInt(ObjectNode n, String field, long value) {
         if (!has(n, field)) {
-            n.put(field, value);
+            if (value == (int) value) {
+                n.put(field, (int) value);
+            } else {
+                n.put(field, value);
+            }
         }
     }
 
