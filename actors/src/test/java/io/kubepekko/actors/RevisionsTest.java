@@ -2,8 +2,11 @@ package io.kubepekko.actors;
 
 import io.kubepekko.api.GroupResource;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
 import org.apache.pekko.persistence.typed.PersistenceId;
+import org.apache.pekko.serialization.Serialization;
+import org.apache.pekko.serialization.SerializationExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -57,6 +60,17 @@ class RevisionsTest {
 
     private long latest() {
         return testKit.<Revisions.Latest>runCommand(Revisions.GetLatest::new).reply().resourceVersion();
+    }
+
+    /** The serialization checks below are meaningful only if our messages reach the CBOR binding. */
+    @Test
+    void protocolIsBoundToJacksonCbor() {
+        Serialization serialization = SerializationExtension.get(Adapter.toClassic(actorTestKit.system()));
+        for (Object message : List.of(Revisions.State.EMPTY, new Revisions.BlockReserved(1),
+                new Revisions.Committed(1), new Revisions.Latest(1))) {
+            assertEquals("JacksonCborSerializer", serialization.findSerializerFor(message).getClass().getSimpleName(),
+                    message.getClass().getName());
+        }
     }
 
     @Test
