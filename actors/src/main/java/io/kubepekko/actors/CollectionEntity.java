@@ -50,6 +50,9 @@ import java.util.function.Predicate;
  * <p>Writes are batched: while one batch waits for its resourceVersions and its journal write, new
  * writes queue up and go together in the next batch, persisted atomically. Each write in a batch sees
  * the outcome of the ones before it, so uniqueness and preconditions hold as if they ran one by one.
+ * A write to an object that an earlier write of the batch changes waits for the next batch: its
+ * answer, its preconditions and its event's {@code before} must see that change committed, with its
+ * resourceVersion.
  * The queue is bounded: beyond {@link #MAX_QUEUE} writes the entity answers 429.
  */
 public final class CollectionEntity
@@ -152,6 +155,8 @@ public final class CollectionEntity
     private final ArrayDeque<Write> queue = new ArrayDeque<>();
     private List<Pending> inFlight;
     private long lastSnapshotSeqNr;
+    /** Events applied by this incarnation; at recovery's end, those replayed after the snapshot. */
+    private long eventsApplied;
 
     public static Behavior<Command> create(CollectionId id, ResourceType type, ObjectWrites writes,
                                            Environment environment, RecipientRef<Revisions.Command> revisions) {
@@ -196,9 +201,14 @@ public final class CollectionEntity
     @Override
     public SignalHandler<State> signalHandler() {
         return newSignalHandlerBuilder()
+                // The events replayed after the snapshot count towards the next one, or an entity that
+                // restarts (passivation) before each thousandth event would never snapshot.
                 .onSignal(RecoveryCompleted.instance(),
-                        state -> lastSnapshotSeqNr = lastSequenceNumber(context))
-                .onSignal(PreRestart.instance(), state -> failOutstanding("the storage write failed"))
+                        state -> lastSnapshotSeqNr = lastSequenceNumber(context) - eventsApplied)
+                .onSignal(PreRestart.instance(), state -> {
+                    eventsApplied = 0;
+                    failOutstanding("the storage write failed");
+                })
                 .onSignal(PostStop.instance(), state -> failOutstanding("the collection stopped"))
                 .build();
     }
@@ -261,6 +271,9 @@ public final class CollectionEntity
         List<Pending> pending = new ArrayList<>();
         ObjectWrites.Env env = environment.env();
         while (!queue.isEmpty() && pending.size() < MAX_BATCH) {
+            if (overlay.containsKey(targetName(queue.peek().op()))) {
+                break; // it must see that earlier write committed (see the class comment)
+            }
             Write w = queue.poll();
             WriteOutcome outcome;
             try {
@@ -290,6 +303,18 @@ public final class CollectionEntity
                 (ok, err) -> ok != null ? new Allocated(ok.first())
                         : new AllocationFailed(String.valueOf(err.getMessage())));
         return Effect().noReply();
+    }
+
+    /** The object a write addresses; {@code null} for a create whose name is still to be generated. */
+    private static String targetName(WriteOp op) {
+        if (op instanceof WriteOp.Create c) {
+            return ObjectMeta.name(c.object());
+        } else if (op instanceof WriteOp.Update u) {
+            return u.name();
+        } else if (op instanceof WriteOp.Patch p) {
+            return p.name();
+        }
+        return ((WriteOp.Delete) op).name();
     }
 
     private ReplyEffect<Event, State> onAllocated(State state, Allocated a) {
@@ -341,6 +366,9 @@ public final class CollectionEntity
 
     @Override
     public EventHandler<State, Event> eventHandler() {
-        return newEventHandlerBuilder().forAnyState().onAnyEvent(State::apply);
+        return newEventHandlerBuilder().forAnyState().onAnyEvent((state, event) -> {
+            eventsApplied++;
+            return state.apply(event);
+        });
     }
 }

@@ -1,0 +1,514 @@
+package io.kubepekko.actors;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.GroupResource;
+import io.kubepekko.api.meta.Json;
+import io.kubepekko.api.meta.ObjectMeta;
+import io.kubepekko.api.registry.Registry;
+import io.kubepekko.api.registry.ResourceType;
+import io.kubepekko.api.status.ApiStatus;
+import io.kubepekko.api.status.Reason;
+import io.kubepekko.api.store.ObjectWrites;
+import io.kubepekko.api.store.Preconditions;
+import io.kubepekko.api.store.WriteOp;
+import io.kubepekko.api.store.WriteOptions;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
+import org.apache.pekko.persistence.testkit.javadsl.PersistenceTestKit;
+import org.apache.pekko.persistence.typed.PersistenceId;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link CollectionEntity} on the in-memory persistence test kit.
+ *
+ * <p>One write at a time runs through the {@link EventSourcedBehaviorTestKit} with serialization checks
+ * on. It can drive the entity's internal round trip to {@link Revisions}: a write's reply is sent
+ * only after its events are persisted, and the test kit waits for the reply before it reads the new
+ * events and state. The entity asks a real {@link Revisions} spawned in the same system (its own
+ * persistence id per test), so versions start at 1 and are deterministic.
+ *
+ * <p>Bursts — several writes sent before any reply — are what the test kit cannot express (it sends
+ * one command and waits for its reply). For those the entity is spawned directly with an
+ * {@link ActorTestKit}, its events read with the {@link PersistenceTestKit}, and a {@link TestProbe}
+ * stands in for {@link Revisions}: the test answers each allocation itself, so every write of the
+ * burst is queued before the first batch completes, whatever the scheduling.
+ */
+class CollectionEntityTest {
+
+    private static final Instant NOW = Instant.parse("2025-03-04T05:06:07Z");
+    private static final ResourceType CONFIG_MAPS =
+            Registry.builtin().find(new GroupResource("", "configmaps")).orElseThrow();
+    private static final ObjectWrites WRITES = new ObjectWrites(ObjectWrites.FieldPruner.NONE);
+    private static final AtomicInteger COLLECTIONS = new AtomicInteger();
+
+    private static ActorTestKit actorTestKit;
+
+    private String namespace;
+    private String persistenceId;
+    private CollectionId id;
+    private ActorRef<Revisions.Command> revisions;
+    private EventSourcedBehaviorTestKit<CollectionEntity.Command, CollectionEntity.Event, CollectionEntity.State> testKit;
+
+    @BeforeAll
+    static void startSystem() {
+        actorTestKit = ActorTestKit.create(EventSourcedBehaviorTestKit.config());
+    }
+
+    @AfterAll
+    static void stopSystem() {
+        actorTestKit.shutdownTestKit();
+    }
+
+    /** A fresh collection and sequencer per test: their own persistence ids within the shared system. */
+    @BeforeEach
+    void spawnEntity() {
+        int n = COLLECTIONS.incrementAndGet();
+        namespace = "team-" + n;
+        id = new CollectionId(CONFIG_MAPS.groupResource(), namespace);
+        persistenceId = PersistenceId.of("Collection", id.entityId()).id();
+        revisions = actorTestKit.spawn(Revisions.create(new GroupResource("test.kubepekko.io", "revisions" + n)));
+        testKit = EventSourcedBehaviorTestKit.create(actorTestKit.system(),
+                CollectionEntity.create(id, CONFIG_MAPS, WRITES, fixedEnvironment(), revisions),
+                EventSourcedBehaviorTestKit.enabledSerializationSettings());
+    }
+
+    @AfterEach
+    void stopRevisions() {
+        actorTestKit.stop(revisions);
+    }
+
+    /** A stopped clock, uids {@code uid-1, uid-2, …} and name suffixes {@code 00001, 00002, …}. */
+    private static Environment fixedEnvironment() {
+        AtomicInteger uids = new AtomicInteger();
+        AtomicInteger suffixes = new AtomicInteger();
+        return new Environment(Clock.fixed(NOW, ZoneOffset.UTC), () -> "uid-" + uids.incrementAndGet(),
+                () -> String.format("%05d", suffixes.incrementAndGet()));
+    }
+
+    // ---- single writes through the EventSourcedBehaviorTestKit ----
+
+    @Test
+    void createAnswers201WithSystemFieldsAndTheAllocatedVersion() {
+        var result = write(create(configMap("settings", "mode", "fast")));
+
+        CollectionEntity.Written written = result.replyOfType(CollectionEntity.Written.class);
+        assertEquals(201, written.code());
+        assertEquals(1, written.resourceVersion());
+        ObjectNode body = Json.parseTrusted(written.body());
+        assertEquals("settings", ObjectMeta.name(body));
+        assertEquals(namespace, ObjectMeta.namespace(body));
+        assertEquals("uid-1", ObjectMeta.uid(body));
+        assertEquals("2025-03-04T05:06:07Z", body.path("metadata").path("creationTimestamp").asText());
+        assertEquals("1", ObjectMeta.resourceVersion(body));
+        assertEquals("fast", body.path("data").path("mode").asText());
+    }
+
+    @Test
+    void createPersistsTheObjectAsStored() {
+        var result = write(create(configMap("settings", "mode", "fast")));
+
+        byte[] body = result.replyOfType(CollectionEntity.Written.class).body();
+        CollectionEntity.ObjectChanged event = onlyEvent(result);
+        assertEquals(1, event.resourceVersion());
+        assertEquals("settings", event.name());
+        assertNull(event.before());
+        assertArrayEquals(body, event.after());
+        assertFalse(event.removed());
+        assertArrayEquals(body, result.state().objects().get("settings"));
+    }
+
+    @Test
+    void createOfAnExistingNameIsRefusedAlreadyExists() {
+        write(create(configMap("settings", "mode", "fast")));
+        CollectionEntity.State before = testKit.getState();
+
+        var result = write(create(configMap("settings", "mode", "slow")));
+
+        ApiStatus status = refusal(result);
+        assertEquals(409, status.code());
+        assertEquals(Reason.ALREADY_EXISTS, status.reason());
+        assertEquals("configmaps \"settings\" already exists", status.message());
+        assertTrue(result.hasNoEvents(), () -> "persisted " + result.events());
+        assertEquals(objects(before), objects(result.state()));
+    }
+
+    @Test
+    void updatePersistsTheObjectBeforeAndAfter() {
+        byte[] stored = written(write(create(configMap("settings", "mode", "fast")))).body();
+
+        var result = write(update(withResourceVersion(configMap("settings", "mode", "slow"), "1")));
+
+        CollectionEntity.Written written = written(result);
+        assertEquals(200, written.code());
+        assertEquals(2, written.resourceVersion());
+        CollectionEntity.ObjectChanged event = onlyEvent(result);
+        assertEquals(2, event.resourceVersion());
+        assertArrayEquals(stored, event.before());
+        assertArrayEquals(written.body(), event.after());
+        assertFalse(event.removed());
+        ObjectNode after = Json.parseTrusted(event.after());
+        assertEquals("slow", after.path("data").path("mode").asText());
+        assertEquals("2", ObjectMeta.resourceVersion(after));
+        assertEquals("uid-1", ObjectMeta.uid(after), "an update keeps the uid");
+    }
+
+    @Test
+    void updateWithAStaleResourceVersionIsRefusedConflict() {
+        write(create(configMap("settings", "mode", "fast")));
+        write(update(withResourceVersion(configMap("settings", "mode", "slow"), "1")));
+        CollectionEntity.State before = testKit.getState();
+
+        var result = write(update(withResourceVersion(configMap("settings", "mode", "fastest"), "1")));
+
+        ApiStatus status = refusal(result);
+        assertEquals(409, status.code());
+        assertEquals(Reason.CONFLICT, status.reason());
+        assertEquals("Operation cannot be fulfilled on configmaps \"settings\": the object has been modified; "
+                + "please apply your changes to the latest version and try again", status.message());
+        assertTrue(result.hasNoEvents(), () -> "persisted " + result.events());
+        assertEquals(objects(before), objects(result.state()));
+    }
+
+    @Test
+    void updateThatChangesNothingAnswersTheStoredObjectWithoutPersisting() {
+        byte[] stored = written(write(create(configMap("settings", "mode", "fast")))).body();
+
+        var result = write(update(configMap("settings", "mode", "fast")));
+
+        CollectionEntity.Written written = written(result);
+        assertEquals(200, written.code());
+        assertEquals(0, written.resourceVersion());
+        assertEquals(Json.parseTrusted(stored), Json.parseTrusted(written.body()));
+        assertTrue(result.hasNoEvents(), () -> "persisted " + result.events());
+    }
+
+    @Test
+    void deletePersistsARemovalWithTheFinalStateAndForgetsTheObject() {
+        byte[] stored = written(write(create(configMap("settings", "mode", "fast")))).body();
+
+        var result = write(new WriteOp.Delete("settings", Preconditions.NONE, WriteOptions.DEFAULT));
+
+        CollectionEntity.Written written = written(result);
+        assertEquals(200, written.code());
+        assertEquals(2, written.resourceVersion());
+        ObjectNode status = Json.parseTrusted(written.body());
+        assertEquals("Status", status.path("kind").asText());
+        assertEquals("Success", status.path("status").asText());
+        assertEquals("settings", status.path("details").path("name").asText());
+        CollectionEntity.ObjectChanged event = onlyEvent(result);
+        assertTrue(event.removed());
+        assertEquals(2, event.resourceVersion());
+        assertArrayEquals(stored, event.before());
+        ObjectNode finalState = Json.parseTrusted(event.after());
+        assertEquals("2", ObjectMeta.resourceVersion(finalState), "a DELETED watch event carries the deletion's version");
+        assertEquals("fast", finalState.path("data").path("mode").asText());
+        assertFalse(result.state().objects().containsKey("settings"));
+    }
+
+    @Test
+    void dryRunCreateAnswersButPersistsNothing() {
+        var result = write(new WriteOp.Create(configMap("settings", "mode", "fast"),
+                new WriteOptions(true, null, "Warn")));
+
+        CollectionEntity.Written written = written(result);
+        assertEquals(201, written.code());
+        assertEquals(0, written.resourceVersion());
+        assertEquals("settings", ObjectMeta.name(Json.parseTrusted(written.body())));
+        assertTrue(result.hasNoEvents(), () -> "persisted " + result.events());
+        assertTrue(result.state().objects().isEmpty());
+    }
+
+    @Test
+    void generatedNamesComeFromTheInjectedSuffixes() {
+        ObjectNode obj = configMap(null, "mode", "fast");
+        ObjectMeta.of(obj).put("generateName", "settings-");
+
+        var result = write(create(obj));
+
+        assertEquals("settings-00001", ObjectMeta.name(Json.parseTrusted(written(result).body())));
+        assertEquals("settings-00001", onlyEvent(result).name());
+    }
+
+    @Test
+    void restartRecoversTheObjects() {
+        write(create(configMap("a", "k", "1")));
+        write(create(configMap("b", "k", "1")));
+        write(create(configMap("c", "k", "1")));
+        write(update(configMap("b", "k", "2")));
+        write(new WriteOp.Delete("c", Preconditions.NONE, WriteOptions.DEFAULT));
+        Map<String, String> before = objects(testKit.getState());
+
+        var restarted = testKit.restart();
+
+        assertEquals(before, objects(restarted.state()));
+        assertEquals(List.of("a", "b"), List.copyOf(before.keySet()));
+        var get = testKit.<CollectionEntity.GetReply>runCommand(r -> new CollectionEntity.Get("b", r));
+        assertEquals("2", Json.parseTrusted(get.reply().object()).path("data").path("k").asText());
+    }
+
+    @Test
+    void writesAfterARestartGetHigherVersions() {
+        long before = written(write(create(configMap("a", "k", "1")))).resourceVersion();
+
+        testKit.restart();
+        long after = written(write(update(configMap("a", "k", "2")))).resourceVersion();
+
+        assertTrue(after > before, after + " <= " + before);
+    }
+
+    /**
+     * A thousand events since the last snapshot trigger one, counted across a restart: the entity
+     * is stopped after 600 (as sharding's passivation does), and the snapshot still follows at 1000.
+     */
+    @Test
+    void snapshotsAfterAThousandEventsEvenAcrossARestart() {
+        write(create(configMap("counter", "n", "0")));
+        updateCounter(1, 599);
+        testKit.restart();
+
+        updateCounter(600, 999);
+
+        var snapshots = testKit.snapshotTestKit().orElseThrow().persistedInStorage(persistenceId);
+        assertEquals(List.of(1000L), snapshots.stream().map(s -> s.first().sequenceNr()).toList());
+    }
+
+    @Test
+    void restartRecoversFromTheSnapshotAndTheEventsAfterIt() {
+        write(create(configMap("other", "k", "v")));
+        write(create(configMap("counter", "n", "0")));
+        updateCounter(1, 998);
+        updateCounter(999, 1003);
+        Map<String, String> before = objects(testKit.getState());
+        assertEquals(1, testKit.snapshotTestKit().orElseThrow().persistedInStorage(persistenceId).size());
+
+        ReplayedEvents replayed = ReplayedEvents.recordOn(testKit.persistenceTestKit(), persistenceId);
+        var restarted = testKit.restart();
+        testKit.persistenceTestKit().resetPolicy();
+
+        assertEquals(5, replayed.count(), "only the events after the snapshot at 1000 are replayed");
+        assertEquals(before, objects(restarted.state()));
+        assertEquals("1003", Json.parseTrusted(restarted.state().objects().get("counter")).path("data").path("n").asText());
+    }
+
+    @Test
+    void writeWhoseJournalWriteFailsIsRefusedAndTheEntityRecovers() {
+        write(create(configMap("a", "k", "1")));
+        testKit.persistenceTestKit().failNextPersisted(persistenceId);
+
+        var failed = write(create(configMap("b", "k", "1")));
+
+        ApiStatus status = refusal(failed);
+        assertEquals(503, status.code());
+        assertEquals(Reason.SERVICE_UNAVAILABLE, status.reason());
+        assertTrue(failed.hasNoEvents(), () -> "persisted " + failed.events());
+        var retried = write(create(configMap("b", "k", "1")));
+        assertEquals(201, written(retried).code());
+        assertEquals(List.of("a", "b"), List.copyOf(objects(retried.state()).keySet()));
+    }
+
+    private void updateCounter(int from, int to) {
+        for (int n = from; n <= to; n++) {
+            written(write(update(configMap("counter", "n", Integer.toString(n)))));
+        }
+    }
+
+    // ---- bursts: several writes before any reply ----
+
+    /**
+     * The first write goes alone; the next four queue behind it and go together, the generated name
+     * avoiding the one an earlier write of the same batch takes; the update of {@code a} and the
+     * second create of {@code b} wait until the creates they depend on are committed.
+     */
+    @Test
+    void burstOfWritesIsAnsweredWithIncreasingVersionsAndUniqueNames() {
+        Burst burst = new Burst();
+        var first = burst.send(create(configMap("first", "k", "1")));
+        var a = burst.send(create(configMap("a", "k", "1")));
+        var b = burst.send(create(configMap("b", "k", "1")));
+        var explicitName = burst.send(create(configMap("a00001", "k", "1")));
+        ObjectNode generated = configMap(null, "k", "1");
+        ObjectMeta.of(generated).put("generateName", "a");
+        var generatedName = burst.send(create(generated));
+        var updateA = burst.send(update(configMap("a", "k", "2")));
+        var duplicateB = burst.send(create(configMap("b", "k", "other")));
+
+        List<Integer> batchSizes = burst.allocateUntil(6);
+
+        List<CollectionEntity.Written> persisted = List.of(written(first), written(a), written(b),
+                written(explicitName), written(generatedName), written(updateA));
+        List<Long> versions = persisted.stream().map(CollectionEntity.Written::resourceVersion).toList();
+        assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L), versions, "versions follow the order the writes were sent in");
+        assertEquals(List.of(201, 201, 201, 201, 201, 200),
+                persisted.stream().map(CollectionEntity.Written::code).toList());
+        assertEquals(Reason.ALREADY_EXISTS, refusal(duplicateB).reason());
+        assertEquals(List.of(1, 4, 1), batchSizes);
+
+        List<CollectionEntity.ObjectChanged> events = burst.events();
+        assertEquals(versions, events.stream().map(CollectionEntity.ObjectChanged::resourceVersion).toList());
+        assertEquals(List.of("first", "a", "b", "a00001", "a00002", "a"),
+                events.stream().map(CollectionEntity.ObjectChanged::name).toList());
+        for (int i = 0; i < persisted.size(); i++) {
+            assertArrayEquals(persisted.get(i).body(), events.get(i).after(), "event " + i + " stores what was answered");
+        }
+        assertArrayEquals(events.get(1).after(), events.get(5).before(),
+                "the update's before is the object as its create stored it");
+        assertEquals("1", burst.get("b").path("data").path("k").asText(), "the duplicate create changed nothing");
+        assertEquals("2", burst.get("a").path("data").path("k").asText());
+    }
+
+    @Test
+    void noOpUpdateRightAfterACreateAnswersWithTheStoredObject() {
+        Burst burst = new Burst();
+        var first = burst.send(create(configMap("first", "k", "1")));
+        var create = burst.send(create(configMap("a", "k", "1")));
+        var noOp = burst.send(update(configMap("a", "k", "1")));
+
+        burst.allocateUntil(2);
+
+        assertEquals(1, written(first).resourceVersion());
+        CollectionEntity.Written created = written(create);
+        assertEquals(2, created.resourceVersion());
+        CollectionEntity.Written unchanged = written(noOp);
+        assertEquals(200, unchanged.code());
+        assertEquals(0, unchanged.resourceVersion());
+        assertEquals(Json.parseTrusted(created.body()), Json.parseTrusted(unchanged.body()),
+                "the answer shows the object as stored, resourceVersion included");
+        assertEquals(2, burst.events().size());
+    }
+
+    /**
+     * An entity spawned directly, whose {@link Revisions} is a probe the test answers: writes sent
+     * through {@link #send} all queue behind the first batch, which waits for its versions.
+     */
+    private final class Burst {
+        /** A collection of its own, so that it is not also the one the behaviour test kit drives. */
+        private final CollectionId burstId = new CollectionId(CONFIG_MAPS.groupResource(), namespace + "-burst");
+        private final TestProbe<Revisions.Command> revisionsProbe = actorTestKit.createTestProbe();
+        private final ActorRef<CollectionEntity.Command> entity = actorTestKit.spawn(CollectionEntity.create(
+                burstId, CONFIG_MAPS, WRITES, fixedEnvironment(), revisionsProbe.ref()));
+        private final PersistenceTestKit journal = PersistenceTestKit.create(actorTestKit.system());
+
+        TestProbe<CollectionEntity.WriteReply> send(WriteOp op) {
+            TestProbe<CollectionEntity.WriteReply> replyTo = actorTestKit.createTestProbe();
+            entity.tell(new CollectionEntity.Write(op, replyTo.ref()));
+            return replyTo;
+        }
+
+        /** Answers allocations with consecutive versions from 1 until {@code total} are handed out. */
+        List<Integer> allocateUntil(int total) {
+            List<Integer> sizes = new ArrayList<>();
+            long next = 1;
+            while (next <= total) {
+                Revisions.Command c = revisionsProbe.receiveMessage();
+                if (c instanceof Revisions.Allocate allocate) {
+                    assertEquals(burstId.namespace(), allocate.namespace());
+                    sizes.add(allocate.count());
+                    allocate.replyTo().tell(new Revisions.Allocated(next));
+                    next += allocate.count();
+                } else {
+                    assertInstanceOf(Revisions.Committed.class, c);
+                }
+            }
+            return sizes;
+        }
+
+        List<CollectionEntity.ObjectChanged> events() {
+            return journal.persistedInStorage(PersistenceId.of("Collection", burstId.entityId()).id()).stream()
+                    .map(CollectionEntity.ObjectChanged.class::cast).toList();
+        }
+
+        ObjectNode get(String name) {
+            TestProbe<CollectionEntity.GetReply> probe = actorTestKit.createTestProbe();
+            entity.tell(new CollectionEntity.Get(name, probe.ref()));
+            return Json.parseTrusted(probe.receiveMessage().object());
+        }
+    }
+
+    // ---- helpers ----
+
+    private EventSourcedBehaviorTestKit.CommandResultWithReply<CollectionEntity.Command, CollectionEntity.Event,
+            CollectionEntity.State, CollectionEntity.WriteReply> write(WriteOp op) {
+        return testKit.runCommand(replyTo -> new CollectionEntity.Write(op, replyTo));
+    }
+
+    private static WriteOp create(ObjectNode obj) {
+        return new WriteOp.Create(obj, WriteOptions.DEFAULT);
+    }
+
+    private static WriteOp update(ObjectNode obj) {
+        return new WriteOp.Update(ObjectMeta.name(obj), obj, null, WriteOptions.DEFAULT);
+    }
+
+    private static ObjectNode configMap(String name, String key, String value) {
+        ObjectNode obj = Json.MAPPER.createObjectNode();
+        obj.put("apiVersion", "v1");
+        obj.put("kind", "ConfigMap");
+        ObjectNode meta = obj.putObject("metadata");
+        if (name != null) {
+            meta.put("name", name);
+        }
+        obj.putObject("data").put(key, value);
+        return obj;
+    }
+
+    private static ObjectNode withResourceVersion(ObjectNode obj, String resourceVersion) {
+        ObjectMeta.of(obj).put("resourceVersion", resourceVersion);
+        return obj;
+    }
+
+    private static CollectionEntity.Written written(
+            EventSourcedBehaviorTestKit.CommandResultWithReply<?, ?, ?, CollectionEntity.WriteReply> result) {
+        return assertInstanceOf(CollectionEntity.Written.class, result.reply(), () -> "reply " + result.reply());
+    }
+
+    private static CollectionEntity.Written written(TestProbe<CollectionEntity.WriteReply> replyTo) {
+        CollectionEntity.WriteReply reply = replyTo.receiveMessage();
+        return assertInstanceOf(CollectionEntity.Written.class, reply, () -> "reply " + reply);
+    }
+
+    private static ApiStatus refusal(
+            EventSourcedBehaviorTestKit.CommandResultWithReply<?, ?, ?, CollectionEntity.WriteReply> result) {
+        return assertInstanceOf(CollectionEntity.Refused.class, result.reply(), () -> "reply " + result.reply()).status();
+    }
+
+    private static ApiStatus refusal(TestProbe<CollectionEntity.WriteReply> replyTo) {
+        CollectionEntity.WriteReply reply = replyTo.receiveMessage();
+        return assertInstanceOf(CollectionEntity.Refused.class, reply, () -> "reply " + reply).status();
+    }
+
+    private static CollectionEntity.ObjectChanged onlyEvent(
+            EventSourcedBehaviorTestKit.CommandResult<?, CollectionEntity.Event, ?> result) {
+        assertEquals(1, result.events().size(), () -> "events " + result.events());
+        return assertInstanceOf(CollectionEntity.ObjectChanged.class, result.events().get(0));
+    }
+
+    /** The state's objects as JSON text by name: byte arrays compare by identity, text by value. */
+    private static Map<String, String> objects(CollectionEntity.State state) {
+        Map<String, String> out = new TreeMap<>();
+        state.objects().forEach((name, bytes) -> out.put(name, new String(bytes, StandardCharsets.UTF_8)));
+        return out;
+    }
+}

@@ -1,0 +1,212 @@
+package io.kubepekko.actors;
+
+import io.kubepekko.api.GroupResource;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
+import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
+import org.apache.pekko.persistence.typed.PersistenceId;
+import org.apache.pekko.serialization.Serialization;
+import org.apache.pekko.serialization.SerializationExtension;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link Revisions} through the {@link EventSourcedBehaviorTestKit}, with serialization checks on:
+ * every command, reply, event and state goes through the Jackson CBOR binding of
+ * {@code CborSerializable} that the persistence module's {@code reference.conf} declares (the test
+ * system takes the reference configuration as fallback, so nothing is repeated here).
+ */
+class RevisionsTest {
+
+    private static final AtomicInteger GROUP_RESOURCES = new AtomicInteger();
+
+    private static ActorTestKit actorTestKit;
+
+    private EventSourcedBehaviorTestKit<Revisions.Command, Revisions.Event, Revisions.State> testKit;
+    private String persistenceId;
+
+    @BeforeAll
+    static void startSystem() {
+        actorTestKit = ActorTestKit.create(EventSourcedBehaviorTestKit.config());
+    }
+
+    @AfterAll
+    static void stopSystem() {
+        actorTestKit.shutdownTestKit();
+    }
+
+    /** Each test gets its own group-resource, hence its own persistence id, within the shared system. */
+    @BeforeEach
+    void spawnRevisions() {
+        GroupResource gr = new GroupResource("test.kubepekko.io", "things" + GROUP_RESOURCES.incrementAndGet());
+        persistenceId = PersistenceId.of("Revisions", gr.toString()).id();
+        testKit = EventSourcedBehaviorTestKit.create(actorTestKit.system(), Revisions.create(gr),
+                EventSourcedBehaviorTestKit.enabledSerializationSettings());
+    }
+
+    private EventSourcedBehaviorTestKit.CommandResultWithReply<Revisions.Command, Revisions.Event, Revisions.State,
+            Revisions.Allocated> allocate(int count, String namespace) {
+        return testKit.runCommand(replyTo -> new Revisions.Allocate(count, namespace, replyTo));
+    }
+
+    private long latest() {
+        return testKit.<Revisions.Latest>runCommand(Revisions.GetLatest::new).reply().resourceVersion();
+    }
+
+    /** The serialization checks below are meaningful only if our messages reach the CBOR binding. */
+    @Test
+    void protocolIsBoundToJacksonCbor() {
+        Serialization serialization = SerializationExtension.get(Adapter.toClassic(actorTestKit.system()));
+        for (Object message : List.of(Revisions.State.EMPTY, new Revisions.BlockReserved(1),
+                new Revisions.Committed(1), new Revisions.Latest(1))) {
+            assertEquals("JacksonCborSerializer", serialization.findSerializerFor(message).getClass().getSimpleName(),
+                    message.getClass().getName());
+        }
+    }
+
+    @Test
+    void allocateRepliesConsecutiveVersions() {
+        assertEquals(1, allocate(3, "a").reply().first());
+        assertEquals(4, allocate(2, "a").reply().first());
+        assertEquals(6, allocate(1, "b").reply().first());
+        assertEquals(7, allocate(1, "a").reply().first());
+    }
+
+    @Test
+    void firstAllocationReservesABlockAndRecordsTheNamespace() {
+        var result = allocate(2, "team-a");
+
+        assertEquals(List.of(new Revisions.BlockReserved(2 + Revisions.BLOCK), new Revisions.CollectionAdded("team-a")),
+                result.events());
+        assertEquals(2 + Revisions.BLOCK, result.state().reservedUpTo());
+        assertEquals(Set.of("team-a"), Set.copyOf(result.state().namespaces()));
+    }
+
+    @Test
+    void allocationsInsideTheReservedBlockPersistNothing() {
+        allocate(1, "team-a");
+
+        // Versions 2..BLOCK+1 end exactly at the reserved bound.
+        var inside = allocate((int) Revisions.BLOCK, "team-a");
+
+        assertTrue(inside.hasNoEvents(), () -> "persisted " + inside.events());
+        assertEquals(2, inside.reply().first());
+        assertEquals(1 + Revisions.BLOCK, inside.state().reservedUpTo());
+    }
+
+    @Test
+    void allocationBeyondTheReservedBlockReservesAnotherOne() {
+        allocate(1, "team-a");
+        allocate((int) Revisions.BLOCK, "team-a");
+
+        var beyond = allocate(1, "team-a");
+
+        assertEquals(Revisions.BLOCK + 2, beyond.reply().first());
+        assertEquals(List.of(new Revisions.BlockReserved(2 * Revisions.BLOCK + 2)), beyond.events());
+    }
+
+    @Test
+    void allocationForANewNamespaceRecordsOnlyTheNamespace() {
+        allocate(1, "team-a");
+
+        var other = allocate(1, "team-b");
+
+        assertEquals(2, other.reply().first());
+        assertEquals(List.of(new Revisions.CollectionAdded("team-b")), other.events());
+        assertEquals(Set.of("team-a", "team-b"), Set.copyOf(other.state().namespaces()));
+    }
+
+    @Test
+    void restartAllocatesAboveEverythingHandedOutBefore() {
+        long highest = 0;
+        for (int i = 0; i < 5; i++) {
+            var r = allocate(3, "team-a");
+            highest = r.reply().first() + 2;
+        }
+        long reservedUpTo = testKit.getState().reservedUpTo();
+
+        var restarted = testKit.restart();
+        var next = allocate(1, "team-a");
+
+        assertEquals(reservedUpTo, restarted.state().reservedUpTo());
+        assertTrue(next.reply().first() > highest, "next " + next.reply().first() + " <= handed out " + highest);
+        assertTrue(next.reply().first() > reservedUpTo, "next " + next.reply().first() + " <= reserved " + reservedUpTo);
+        assertEquals(List.of(new Revisions.BlockReserved(next.reply().first() + Revisions.BLOCK)), next.events());
+    }
+
+    @Test
+    void restartRemembersTheNamespaces() {
+        allocate(1, "team-b");
+        allocate(1, "team-a");
+
+        testKit.restart();
+        var namespaces = testKit.<Revisions.Namespaces>runCommand(Revisions.GetNamespaces::new);
+
+        assertEquals(List.of("team-a", "team-b"), namespaces.reply().namespaces());
+    }
+
+    @Test
+    void latestIsTheHighestCommittedVersion() {
+        allocate(5, "team-a");
+        assertEquals(0, latest());
+
+        assertTrue(testKit.runCommand(new Revisions.Committed(3)).hasNoEvents());
+        assertEquals(3, latest());
+
+        testKit.runCommand(new Revisions.Committed(2));
+        assertEquals(3, latest(), "a late commit of a lower version must not move latest back");
+
+        testKit.runCommand(new Revisions.Committed(5));
+        assertEquals(5, latest());
+    }
+
+    @Test
+    void latestAfterRestartCoversEverythingThePreviousIncarnationMayHaveCommitted() {
+        allocate(5, "team-a");
+        testKit.runCommand(new Revisions.Committed(5));
+
+        testKit.restart();
+
+        assertEquals(testKit.getState().reservedUpTo(), latest());
+    }
+
+    @Test
+    void namespacesAreListedSortedAndOnce() {
+        for (String ns : List.of("zeta", "alpha", "", "mid", "alpha")) {
+            allocate(1, ns);
+        }
+
+        var namespaces = testKit.<Revisions.Namespaces>runCommand(Revisions.GetNamespaces::new);
+
+        assertEquals(List.of("", "alpha", "mid", "zeta"), namespaces.reply().namespaces());
+        assertTrue(namespaces.hasNoEvents());
+    }
+
+    @Test
+    void recoversFromTheSnapshotAndTheEventsAfterIt() {
+        for (int i = 0; i < 120; i++) {
+            allocate(1, String.format("ns-%03d", i));
+        }
+        // One BlockReserved and 120 CollectionAdded: the snapshot is taken at 100, 21 events follow it.
+        Revisions.State before = testKit.getState();
+        var snapshots = testKit.snapshotTestKit().orElseThrow().persistedInStorage(persistenceId);
+        assertEquals(List.of(100L), snapshots.stream().map(s -> s.first().sequenceNr()).toList());
+
+        ReplayedEvents replayed = ReplayedEvents.recordOn(testKit.persistenceTestKit(), persistenceId);
+        var restarted = testKit.restart();
+
+        assertEquals(21, replayed.count());
+        assertEquals(before.reservedUpTo(), restarted.state().reservedUpTo());
+        assertEquals(before.namespaces(), restarted.state().namespaces());
+        assertEquals(120, restarted.state().namespaces().size());
+    }
+}
