@@ -65,10 +65,10 @@ public final class ApiServer implements AutoCloseable {
 
     public static ApiServer start(ApiServerSettings settings) throws Exception {
         Files.createDirectories(settings.dataDir());
-        Config config = new StorageSettings(settings.dataDir()).toConfig()
-                .withFallback(ConfigFactory.parseResources("kubepekko-server.conf"))
-                .withFallback(ConfigFactory.load())
-                .resolve();
+        // load(...) resolves substitutions after layering, so reference.conf's ${kubepekko.storage...}
+        // sees the data directory's URL rather than its default.
+        Config config = ConfigFactory.load(new StorageSettings(settings.dataDir()).toConfig()
+                .withFallback(ConfigFactory.parseResources("kubepekko-server.conf")));
         ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "kubepekko", config);
         try {
             return boot(settings, config, system);
