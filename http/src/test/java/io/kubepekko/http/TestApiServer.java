@@ -142,10 +142,15 @@ final class TestApiServer implements AutoCloseable {
         }
     }
 
-    /** Parses JSON text written in a test, with single quotes for readability. */
-    static ObjectNode obj(String json) {
+    /** JSON written in a test with single quotes for readability ({@code {'a':'b'}}). */
+    static String json(String singleQuoted) {
+        return singleQuoted.replace('\'', '"');
+    }
+
+    /** Parses JSON written with single quotes. */
+    static ObjectNode obj(String singleQuoted) {
         try {
-            return (ObjectNode) Json.MAPPER.readTree(json);
+            return (ObjectNode) Json.MAPPER.readTree(json(singleQuoted));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
