@@ -65,10 +65,10 @@ public final class ApiServer implements AutoCloseable {
 
     public static ApiServer start(ApiServerSettings settings) throws Exception {
         Files.createDirectories(settings.dataDir());
-        Config config = new StorageSettings(settings.dataDir()).toConfig()
-                .withFallback(ConfigFactory.parseResources("kubepekko-server.conf"))
-                .withFallback(ConfigFactory.load())
-                .resolve();
+        // load(overrides) resolves reference.conf together with the overrides: layering them over an
+        // already resolved ConfigFactory.load() kept the default ./data database whatever the data dir.
+        Config config = ConfigFactory.load(new StorageSettings(settings.dataDir()).toConfig()
+                .withFallback(ConfigFactory.parseResources("kubepekko-server.conf")));
         ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "kubepekko", config);
         try {
             return boot(settings, config, system);
