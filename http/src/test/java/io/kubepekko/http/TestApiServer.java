@@ -40,6 +40,11 @@ final class TestApiServer implements AutoCloseable {
     static TestApiServer start() throws Exception {
         Path dir = Files.createTempDirectory("kubepekko-it-");
         ApiServer server = ApiServer.start(new ApiServerSettings(dir, "127.0.0.1", 0, Duration.ZERO, Duration.ZERO));
+        if (!Files.exists(dir.resolve("kubepekko.mv.db"))) {
+            server.close();
+            // Otherwise every test class would share one database and see the others' objects.
+            throw new IllegalStateException("the server did not put its database in its data dir " + dir);
+        }
         return new TestApiServer(dir, server);
     }
 
