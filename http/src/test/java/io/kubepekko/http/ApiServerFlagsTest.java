@@ -1,0 +1,178 @@
+package io.kubepekko.http;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Named.named;
+
+/** Command-line flags of the API server, parsed as kube-apiserver (pflag) parses them. */
+class ApiServerFlagsTest {
+
+    private static ApiServerSettings settings(String... args) throws ApiServerFlags.UsageException {
+        ApiServerFlags.Parsed p = ApiServerFlags.parse(args);
+        assertFalse(p.help());
+        assertFalse(p.version());
+        return p.settings();
+    }
+
+    private static String error(String... args) {
+        return assertThrows(ApiServerFlags.UsageException.class, () -> ApiServerFlags.parse(args)).getMessage();
+    }
+
+    @Test
+    void noFlagsGiveTheDefaults() throws Exception {
+        assertEquals(new ApiServerSettings(Path.of("data"), "127.0.0.1", 8080, Duration.ZERO, Duration.ZERO), settings());
+    }
+
+    static Stream<Arguments> everyFlag() {
+        return Stream.of(
+                Arguments.of(named("--data-dir", new String[] {"--data-dir", "/var/lib/kp"}),
+                        ApiServerSettings.defaults().withDataDir(Path.of("/var/lib/kp"))),
+                Arguments.of(named("--bind-address IPv4", new String[] {"--bind-address", "0.0.0.0"}),
+                        new ApiServerSettings(Path.of("data"), "0.0.0.0", 8080, Duration.ZERO, Duration.ZERO)),
+                Arguments.of(named("--bind-address IPv6", new String[] {"--bind-address", "::1"}),
+                        new ApiServerSettings(Path.of("data"), "::1", 8080, Duration.ZERO, Duration.ZERO)),
+                Arguments.of(named("--port", new String[] {"--port", "6443"}),
+                        ApiServerSettings.defaults().withPort(6443)),
+                Arguments.of(named("--port 0 picks a free port", new String[] {"--port", "0"}),
+                        ApiServerSettings.defaults().withPort(0)),
+                Arguments.of(named("--livez-grace-period", new String[] {"--livez-grace-period", "1m30s"}),
+                        new ApiServerSettings(Path.of("data"), "127.0.0.1", 8080, Duration.ofSeconds(90), Duration.ZERO)),
+                Arguments.of(named("--shutdown-delay-duration", new String[] {"--shutdown-delay-duration", "250ms"}),
+                        new ApiServerSettings(Path.of("data"), "127.0.0.1", 8080, Duration.ZERO, Duration.ofMillis(250))));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("everyFlag")
+    void parsesFlagWithSeparateValue(String[] args, ApiServerSettings expected) throws Exception {
+        assertEquals(expected, settings(args));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("everyFlag")
+    void parsesFlagWithEqualsValue(String[] args, ApiServerSettings expected) throws Exception {
+        assertEquals(expected, settings(args[0] + "=" + args[1]));
+    }
+
+    @Test
+    void parsesAllFlagsTogether() throws Exception {
+        assertEquals(new ApiServerSettings(Path.of("d"), "0.0.0.0", 1234, Duration.ofSeconds(10), Duration.ofSeconds(5)),
+                settings("--data-dir=d", "--bind-address", "0.0.0.0", "--port=1234", "--livez-grace-period", "10s",
+                        "--shutdown-delay-duration=5s"));
+    }
+
+    @Test
+    void lastOccurrenceOfAFlagWins() throws Exception {
+        assertEquals(7, settings("--port", "6", "--port=7").port());
+    }
+
+    @Test
+    void valueAfterEqualsMayContainEquals() throws Exception {
+        assertEquals(Path.of("a=b"), settings("--data-dir=a=b").dataDir());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"-h", "--help"})
+    void helpStopsParsing(String flag) throws Exception {
+        ApiServerFlags.Parsed p = ApiServerFlags.parse(new String[] {flag, "--no-such-flag"});
+        assertTrue(p.help());
+        assertTrue(ApiServerFlags.USAGE.contains("--shutdown-delay-duration"));
+    }
+
+    @Test
+    void versionIsReported() throws Exception {
+        assertTrue(ApiServerFlags.parse(new String[] {"--version"}).version());
+    }
+
+    @Test
+    void rejectsUnknownFlag() {
+        assertEquals("unknown flag: --secure-port", error("--secure-port", "6443"));
+    }
+
+    @Test
+    void rejectsUnknownFlagWithEqualsValue() {
+        assertEquals("unknown flag: --secure-port", error("--secure-port=6443"));
+    }
+
+    @Test
+    void rejectsPositionalArgument() {
+        assertEquals("unexpected argument \"serve\"", error("serve"));
+    }
+
+    @Test
+    void rejectsFlagWithoutItsValue() {
+        assertEquals("flag needs an argument: --port", error("--port"));
+    }
+
+    static Stream<Arguments> badValues() {
+        return Stream.of(
+                Arguments.of(named("port not a number", new String[] {"--port", "http"}),
+                        "invalid argument \"http\" for \"--port\" flag: "),
+                Arguments.of(named("port above 65535", new String[] {"--port=65536"}),
+                        "invalid argument \"65536\" for \"--port\" flag: "),
+                Arguments.of(named("negative port", new String[] {"--port=-1"}),
+                        "invalid argument \"-1\" for \"--port\" flag: "),
+                Arguments.of(named("bind address a host name", new String[] {"--bind-address", "localhost"}),
+                        "invalid argument \"localhost\" for \"--bind-address\" flag: "),
+                Arguments.of(named("bind address out of range", new String[] {"--bind-address", "256.1.1.1"}),
+                        "invalid argument \"256.1.1.1\" for \"--bind-address\" flag: "),
+                Arguments.of(named("empty bind address", new String[] {"--bind-address="}),
+                        "invalid argument \"\" for \"--bind-address\" flag: "),
+                Arguments.of(named("empty data dir", new String[] {"--data-dir="}),
+                        "invalid argument \"\" for \"--data-dir\" flag: "),
+                Arguments.of(named("duration without unit", new String[] {"--livez-grace-period", "10"}),
+                        "invalid argument \"10\" for \"--livez-grace-period\" flag: time: "),
+                Arguments.of(named("duration garbage", new String[] {"--shutdown-delay-duration=soon"}),
+                        "invalid argument \"soon\" for \"--shutdown-delay-duration\" flag: time: invalid duration \"soon\""),
+                Arguments.of(named("negative duration", new String[] {"--shutdown-delay-duration=-5s"}),
+                        "invalid argument \"-5s\" for \"--shutdown-delay-duration\" flag: "));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badValues")
+    void rejectsBadValueNamingFlagAndValue(String[] args, String messagePrefix) {
+        String message = error(args);
+        assertTrue(message.startsWith(messagePrefix), () -> "<" + message + "> should start with <" + messagePrefix + ">");
+    }
+
+    static Stream<Arguments> goDurations() {
+        return Stream.of(
+                Arguments.of("0", Duration.ZERO),
+                Arguments.of("0s", Duration.ZERO),
+                Arguments.of("42ns", Duration.ofNanos(42)),
+                Arguments.of("100us", Duration.ofNanos(100_000)),
+                Arguments.of("100µs", Duration.ofNanos(100_000)),
+                Arguments.of("250ms", Duration.ofMillis(250)),
+                Arguments.of("10s", Duration.ofSeconds(10)),
+                Arguments.of("1.5s", Duration.ofMillis(1500)),
+                Arguments.of(".5s", Duration.ofMillis(500)),
+                Arguments.of("1m30s", Duration.ofSeconds(90)),
+                Arguments.of("2h45m", Duration.ofMinutes(165)),
+                Arguments.of("1h0m0s", Duration.ofHours(1)),
+                Arguments.of("1.5h", Duration.ofMinutes(90)),
+                Arguments.of("1s500ms", Duration.ofMillis(1500)));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("goDurations")
+    void parsesGoDuration(String text, Duration expected) {
+        assertEquals(expected, GoDuration.parse(text));
+    }
+
+    @ParameterizedTest(name = "\"{0}\"")
+    @ValueSource(strings = {"", "10", "s", "1x", "1d", "1s2", "abc", "1 s", "s1"})
+    void rejectsMalformedGoDuration(String text) {
+        assertThrows(IllegalArgumentException.class, () -> GoDuration.parse(text));
+    }
+}

@@ -1,0 +1,163 @@
+package io.kubepekko.http;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.meta.Json;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * An API server started in-process on a free port with its own temporary data directory, and a
+ * plain HTTP/1.1 client to talk to it. One per test class: starting the actor system and the
+ * embedded journal takes seconds.
+ */
+final class TestApiServer implements AutoCloseable {
+
+    private final Path dataDir;
+    private final ApiServer server;
+    private final HttpClient client;
+
+    private TestApiServer(Path dataDir, ApiServer server) {
+        this.dataDir = dataDir;
+        this.server = server;
+        // HTTP/1.1 only: the default client would ask for an h2c upgrade on every request.
+        this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(10)).build();
+    }
+
+    static TestApiServer start() throws Exception {
+        Path dir = Files.createTempDirectory("kubepekko-it-");
+        ApiServer server = ApiServer.start(new ApiServerSettings(dir, "127.0.0.1", 0, Duration.ZERO, Duration.ZERO));
+        if (!Files.exists(dir.resolve("kubepekko.mv.db"))) {
+            server.close();
+            // Otherwise every test class would share one database and see the others' objects.
+            throw new IllegalStateException("the server did not put its database in its data dir " + dir);
+        }
+        return new TestApiServer(dir, server);
+    }
+
+    String url() {
+        return server.url();
+    }
+
+    /** A request to {@code path} (with its query) on this server. */
+    Call call(String method, String path) {
+        return new Call(method, path);
+    }
+
+    Response get(String path) {
+        return call("GET", path).send();
+    }
+
+    Response get(String path, String accept) {
+        return call("GET", path).header("Accept", accept).send();
+    }
+
+    Response post(String path, String json) {
+        return call("POST", path).json(json).send();
+    }
+
+    Response put(String path, String json) {
+        return call("PUT", path).json(json).send();
+    }
+
+    Response patch(String path, String contentType, String body) {
+        return call("PATCH", path).body(contentType, body).send();
+    }
+
+    Response delete(String path) {
+        return call("DELETE", path).send();
+    }
+
+    /** Creates an object and fails the test unless the server answers 201. */
+    ObjectNode create(String collectionPath, String json) {
+        Response r = post(collectionPath, json);
+        if (r.code() != 201) {
+            throw new AssertionError("create at " + collectionPath + " answered " + r.code() + ": " + r.text());
+        }
+        return r.json();
+    }
+
+    @Override
+    public void close() throws IOException {
+        server.close();
+        try (Stream<Path> files = Files.walk(dataDir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+
+    /** One request being built. */
+    final class Call {
+        private final String method;
+        private final String path;
+        private final Map<String, String> headers = new LinkedHashMap<>();
+        private byte[] body;
+
+        private Call(String method, String path) {
+            this.method = method;
+            this.path = path;
+        }
+
+        Call header(String name, String value) {
+            headers.put(name, value);
+            return this;
+        }
+
+        /** A body sent without any Content-Type header. */
+        Call rawBody(String text) {
+            this.body = text.getBytes(StandardCharsets.UTF_8);
+            return this;
+        }
+
+        Call body(String contentType, String text) {
+            return header("Content-Type", contentType).rawBody(text);
+        }
+
+        Call json(String text) {
+            return body("application/json", text);
+        }
+
+        Response send() {
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.url() + path))
+                    .timeout(Duration.ofSeconds(60))
+                    .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                            : HttpRequest.BodyPublishers.ofByteArray(body));
+            headers.forEach(b::header);
+            try {
+                HttpResponse<byte[]> r = client.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+                return new Response(r.statusCode(), r.headers(), r.body());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    /** JSON written in a test with single quotes for readability ({@code {'a':'b'}}). */
+    static String json(String singleQuoted) {
+        return singleQuoted.replace('\'', '"');
+    }
+
+    /** Parses JSON written with single quotes. */
+    static ObjectNode obj(String singleQuoted) {
+        try {
+            return (ObjectNode) Json.MAPPER.readTree(json(singleQuoted));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
