@@ -15,6 +15,11 @@ public record StorageSettings(Path dataDir) {
     public Config toConfig() {
         Path db = dataDir.toAbsolutePath().resolve("kubepekko");
         String url = "jdbc:h2:file:" + db + ";DATABASE_TO_UPPER=false;WRITE_DELAY=0";
-        return ConfigFactory.parseString("kubepekko.storage.embedded.url = \"" + url.replace("\\", "\\\\") + "\"");
+        String quoted = "\"" + url.replace("\\", "\\\\") + "\"";
+        // The slick URL is set too: reference.conf's ${kubepekko.storage.embedded.url} substitution is
+        // already resolved (to ./data) when ConfigFactory.load() returns, so overriding only the source
+        // key left the journal in the working directory whatever --data-dir said.
+        return ConfigFactory.parseString("kubepekko.storage.embedded.url = " + quoted + "\n"
+                + "pekko-persistence-jdbc.shared-databases.slick.db.url = " + quoted);
     }
 }
