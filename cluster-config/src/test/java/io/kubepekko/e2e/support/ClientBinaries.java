@@ -30,9 +30,12 @@ public record ClientBinaries(Path kubectl, Path helm) {
     public static synchronized ClientBinaries require() {
         if (installed == null && unavailable == null) {
             fetch();
+            if (unavailable != null) {
+                // Once on the console, besides every skipped test's message in the report.
+                System.err.println("[kubepekko e2e] client tests are SKIPPED: " + unavailable);
+            }
         }
         if (unavailable != null) {
-            System.err.println("[kubepekko e2e] SKIPPED: " + unavailable);
             Assumptions.abort(unavailable);
         }
         return installed;
