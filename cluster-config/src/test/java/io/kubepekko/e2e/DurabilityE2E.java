@@ -82,6 +82,7 @@ class DurabilityE2E {
         }
 
         assertEquals(OBJECTS, configMapCount());
+        assertEquals(SYSTEM_NAMESPACES, namespaceNames(), "bootstrap after restart must not duplicate namespaces");
 
         long newest = acknowledged.values().stream()
                 .mapToLong(o -> Long.parseLong(o.at("/metadata/resourceVersion").asText())).max().orElseThrow();
