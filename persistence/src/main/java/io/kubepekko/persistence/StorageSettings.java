@@ -15,6 +15,10 @@ public record StorageSettings(Path dataDir) {
     public Config toConfig() {
         Path db = dataDir.toAbsolutePath().resolve("kubepekko");
         String url = "jdbc:h2:file:" + db + ";DATABASE_TO_UPPER=false;WRITE_DELAY=0;MAX_LENGTH_INPLACE_LOB=1048576";
-        return ConfigFactory.parseString("kubepekko.storage.embedded.url = \"" + url.replace("\\", "\\\\") + "\"");
+        String quoted = "\"" + url.replace("\\", "\\\\") + "\"";
+        // The slick URL is set too, so the override holds even for a caller that layers it over an
+        // already-resolved config (where reference.conf's substitution would have picked ./data).
+        return ConfigFactory.parseString("kubepekko.storage.embedded.url = " + quoted + "\n"
+                + "pekko-persistence-jdbc.shared-databases.slick.db.url = " + quoted);
     }
 }

@@ -1,0 +1,180 @@
+package io.kubepekko.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.e2e.support.ServerProcess;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.StreamSupport;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What the server acknowledged survives a hard kill: objects created with a 201 are all there after
+ * SIGKILL and a restart on the same data directory, unchanged, and resourceVersions keep growing.
+ */
+class DurabilityE2E {
+    private static final int OBJECTS = 200;
+    private static final int WRITERS = 8;
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+    private static final List<String> SYSTEM_NAMESPACES = List.of("default", "kube-node-lease", "kube-public",
+            "kube-system");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+
+    @TempDir
+    Path scratch;
+
+    private ServerProcess server;
+
+    @AfterEach
+    void killServer() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void acknowledgedCreatesSurviveKill9AndRestart() throws Exception {
+        server = ServerProcess.start(scratch.resolve("data"));
+        assertEquals(0, configMapCount(), "a server on a fresh data directory must start without configmaps");
+        Map<String, JsonNode> acknowledged = createConcurrently();
+        assertEquals(OBJECTS, acknowledged.values().stream()
+                .map(o -> o.at("/metadata/resourceVersion").asText()).distinct().count(),
+                "every acknowledged create has a resourceVersion of its own");
+
+        server.kill9();
+        server.restart();
+
+        for (Map.Entry<String, JsonNode> entry : acknowledged.entrySet()) {
+            HttpResponse<String> response = send(get("/api/v1/namespaces/default/configmaps/" + entry.getKey()));
+            assertEquals(200, response.statusCode(), entry.getKey() + " lost after kill -9: " + response.body());
+            JsonNode stored = JSON.readTree(response.body());
+            JsonNode created = entry.getValue();
+            assertEquals(created.path("data"), stored.path("data"), entry.getKey());
+            assertEquals(created.at("/metadata/labels"), stored.at("/metadata/labels"), entry.getKey());
+            assertEquals(created.at("/metadata/uid"), stored.at("/metadata/uid"), entry.getKey());
+            assertEquals(created.at("/metadata/resourceVersion"), stored.at("/metadata/resourceVersion"), entry.getKey());
+            assertEquals(created.at("/metadata/creationTimestamp"), stored.at("/metadata/creationTimestamp"),
+                    entry.getKey());
+        }
+
+        assertEquals(OBJECTS, configMapCount());
+        assertEquals(SYSTEM_NAMESPACES, namespaceNames(), "bootstrap after restart must not duplicate namespaces");
+
+        long newest = acknowledged.values().stream()
+                .mapToLong(o -> Long.parseLong(o.at("/metadata/resourceVersion").asText())).max().orElseThrow();
+        HttpResponse<String> after = send(create("after-restart"));
+        assertEquals(201, after.statusCode(), after.body());
+        long next = Long.parseLong(JSON.readTree(after.body()).at("/metadata/resourceVersion").asText());
+        assertTrue(next > newest, "resourceVersion " + next + " after restart is not above " + newest);
+    }
+
+    @Test
+    void systemNamespacesExistExactlyOnceAfterKill9AndRestart() throws Exception {
+        server = ServerProcess.start(scratch.resolve("data"));
+        assertEquals(SYSTEM_NAMESPACES, namespaceNames());
+
+        server.kill9();
+        server.restart();
+
+        assertEquals(SYSTEM_NAMESPACES, namespaceNames());
+    }
+
+    @Test
+    void serversOnDifferentDataDirectoriesShareNothing() throws Exception {
+        server = ServerProcess.start(scratch.resolve("first"));
+        HttpResponse<String> created = send(create("only-in-first"));
+        assertEquals(201, created.statusCode(), created.body());
+        server.kill9();
+
+        server = ServerProcess.start(scratch.resolve("second"));
+        HttpResponse<String> response = send(get("/api/v1/namespaces/default/configmaps/only-in-first"));
+        assertEquals(404, response.statusCode(), "an object created on another data directory is visible: "
+                + response.body());
+        assertEquals(SYSTEM_NAMESPACES, namespaceNames());
+    }
+
+    private int configMapCount() throws IOException, InterruptedException {
+        HttpResponse<String> list = send(get("/api/v1/namespaces/default/configmaps?labelSelector=e2e%3Ddurability"));
+        assertEquals(200, list.statusCode(), list.body());
+        return JSON.readTree(list.body()).path("items").size();
+    }
+
+    private Map<String, JsonNode> createConcurrently() throws Exception {
+        Map<String, JsonNode> acknowledged = new ConcurrentHashMap<>();
+        ExecutorService writers = Executors.newFixedThreadPool(WRITERS);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int w = 0; w < WRITERS; w++) {
+                int writer = w;
+                futures.add(writers.submit(() -> {
+                    for (int i = writer; i < OBJECTS; i += WRITERS) {
+                        String name = "durable-%03d".formatted(i);
+                        HttpResponse<String> response = send(create(name));
+                        assertEquals(201, response.statusCode(), name + ": " + response.body());
+                        acknowledged.put(name, JSON.readTree(response.body()));
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> future : futures) {
+                future.get(5, TimeUnit.MINUTES);
+            }
+        } finally {
+            writers.shutdownNow();
+        }
+        assertEquals(OBJECTS, acknowledged.size());
+        return new TreeMap<>(acknowledged);
+    }
+
+    private List<String> namespaceNames() throws IOException, InterruptedException {
+        HttpResponse<String> response = send(get("/api/v1/namespaces"));
+        assertEquals(200, response.statusCode(), response.body());
+        return StreamSupport.stream(JSON.readTree(response.body()).path("items").spliterator(), false)
+                .map(ns -> ns.at("/metadata/name").asText()).sorted().toList();
+    }
+
+    private HttpRequest create(String name) {
+        ObjectNode body = JSON.createObjectNode().put("apiVersion", "v1").put("kind", "ConfigMap");
+        body.putObject("metadata").put("name", name).putObject("labels").put("e2e", "durability");
+        body.putObject("data").put("name", name).put("payload", "x".repeat(256) + name);
+        return HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/namespaces/default/configmaps"))
+                .timeout(REQUEST_TIMEOUT)
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
+                .build();
+    }
+
+    private HttpRequest get(String path) {
+        return HttpRequest.newBuilder(URI.create(server.url() + path)).timeout(REQUEST_TIMEOUT)
+                .header("Accept", "application/json").GET().build();
+    }
+
+    private HttpResponse<String> send(HttpRequest request) throws IOException, InterruptedException {
+        return http.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+}

@@ -1,0 +1,182 @@
+package io.kubepekko.e2e.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ConnectException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * An API server in a JVM of its own ({@code io.kubepekko.http.ApiServerMain} on the test classpath), so a
+ * test can kill it the hard way and start it again on the same data directory and port. Its output goes
+ * to {@code server-<n>.log} next to the data directory.
+ */
+public final class ServerProcess implements AutoCloseable {
+    /** How long a (re)start may take until /readyz answers 200: JVM start, cluster formation, journal. */
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
+    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
+    private static final String MAIN_CLASS = "io.kubepekko.http.ApiServerMain";
+
+    private final Path dataDir;
+    private final int port;
+    private final HttpClient http;
+    private Process process;
+    private int starts;
+
+    private ServerProcess(Path dataDir, int port) {
+        this.dataDir = dataDir;
+        this.port = port;
+        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(PROBE_TIMEOUT).build();
+    }
+
+    /** Starts a server on {@code dataDir} and a free port, and returns once /readyz answers 200. */
+    public static ServerProcess start(Path dataDir) {
+        ServerProcess server = new ServerProcess(dataDir, freePort());
+        server.launch();
+        return server;
+    }
+
+    /** The command line that runs the server's entry point with {@code args}, on the test classpath. */
+    public static List<String> command(String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        // Small heap and quick JIT: these servers hold little data and the machine is shared.
+        command.add("-Xms64m");
+        command.add("-Xmx512m");
+        command.add("-XX:TieredStopAtLevel=1");
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(MAIN_CLASS);
+        command.addAll(List.of(args));
+        return command;
+    }
+
+    public String url() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    /** The kubeconfig the server writes into its data directory. */
+    public Path kubeconfig() {
+        return dataDir.resolve("admin.kubeconfig");
+    }
+
+    /** The log file of the current (or last) run. */
+    public Path log() {
+        return logOf(starts);
+    }
+
+    /** SIGKILL to the server and anything it started: no shutdown hook, no flush, no goodbye. */
+    public void kill9() {
+        if (process != null) {
+            Processes.killTree(process);
+            process = null;
+        }
+    }
+
+    /** Starts the server again on the same data directory and port; kills a running one first. */
+    public void restart() {
+        kill9();
+        launch();
+    }
+
+    @Override
+    public void close() {
+        kill9();
+    }
+
+    private void launch() {
+        starts++;
+        try {
+            Files.createDirectories(dataDir);
+            process = new ProcessBuilder(command("--data-dir", dataDir.toString(), "--port", Integer.toString(port)))
+                    .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
+                    .redirectErrorStream(true)
+                    .redirectOutput(logOf(starts).toFile())
+                    .start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start the server JVM", e);
+        }
+        try {
+            awaitReady();
+        } catch (RuntimeException | Error e) {
+            kill9();
+            throw e;
+        }
+    }
+
+    private void awaitReady() {
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        HttpRequest probe = HttpRequest.newBuilder(URI.create(url() + "/readyz")).timeout(PROBE_TIMEOUT).GET().build();
+        String last = "no answer yet";
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("the server exited with code " + process.exitValue()
+                        + " before it was ready\n" + logTail());
+            }
+            try {
+                HttpResponse<String> response = http.send(probe, HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() == 200) {
+                    return;
+                }
+                last = response.statusCode() + " " + response.body();
+            } catch (ConnectException e) {
+                last = "connection refused";
+            } catch (IOException e) {
+                last = e.toString();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for the server", e);
+            }
+            // Waiting on the process rather than sleeping: it returns at once if the server dies meanwhile.
+            try {
+                process.waitFor(100, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for the server", e);
+            }
+        }
+        throw new IllegalStateException("the server was not ready within " + READY_TIMEOUT + " (last /readyz: "
+                + last + ")\n" + logTail());
+    }
+
+    private String logTail() {
+        try {
+            List<String> lines = Files.readAllLines(log(), StandardCharsets.UTF_8);
+            return "--- " + log() + " (last 40 lines) ---\n"
+                    + String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+        } catch (IOException e) {
+            return "(no log: " + e + ")";
+        }
+    }
+
+    private Path logOf(int run) {
+        return dataDir.resolveSibling(dataDir.getFileName() + "-server-" + run + ".log");
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free port", e);
+        }
+    }
+}
