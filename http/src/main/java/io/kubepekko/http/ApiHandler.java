@@ -65,6 +65,9 @@ final class ApiHandler implements Function<HttpRequest, CompletionStage<HttpResp
             Negotiation.Format format = Negotiation.objectFormat(accept);
             boolean pretty = query.get("pretty").map(v -> v.isEmpty() || v.equals("true") || v.equals("1")).orElse(false);
             String contentType = request.entity().getContentType().mediaType().toString();
+            if (request.entity().getContentLengthOption().orElse(0L) > MAX_BODY_BYTES) {
+                throw tooLarge().exception();
+            }
             return request.entity().toStrict(30_000, MAX_BODY_BYTES, materializer)
                     .thenCompose(strict -> resources.handle(new ResourceHandler.Request(info.get(), query, contentType,
                             strict.getData().toArray(), format, pretty)));
@@ -100,6 +103,10 @@ final class ApiHandler implements Function<HttpRequest, CompletionStage<HttpResp
         return Encoder.text(r.code(), r.body());
     }
 
+    private static ApiStatus tooLarge() {
+        return ApiStatus.requestEntityTooLarge("the request body is larger than " + MAX_BODY_BYTES + " bytes");
+    }
+
     private HttpResponse failure(Throwable e, String accept) {
         Throwable cause = e;
         while ((cause instanceof CompletionException || cause instanceof java.util.concurrent.ExecutionException)
@@ -111,8 +118,10 @@ final class ApiHandler implements Function<HttpRequest, CompletionStage<HttpResp
             status = api.status();
         } else if (cause instanceof TimeoutException) {
             status = ApiStatus.timeout("Timeout: request did not complete within the allowed duration", 1);
-        } else if (cause instanceof org.apache.pekko.http.scaladsl.model.EntityStreamSizeException) {
-            status = ApiStatus.requestEntityTooLarge("the request body is larger than " + MAX_BODY_BYTES + " bytes");
+        } else if (cause instanceof org.apache.pekko.http.scaladsl.model.EntityStreamSizeException
+                || (cause instanceof org.apache.pekko.http.scaladsl.model.EntityStreamException
+                        && String.valueOf(cause.getMessage()).contains("too large"))) {
+            status = tooLarge();
         } else {
             log.error("request failed", cause);
             status = ApiStatus.internal(cause.getClass().getSimpleName() + ": " + cause.getMessage());

@@ -87,9 +87,19 @@ final class Encoder {
         }
     }
 
+    /** Go's {@code json.MarshalIndent(v, "", "  ")} layout, which {@code ?pretty} produces in Kubernetes. */
+    private static final com.fasterxml.jackson.core.util.DefaultPrettyPrinter GO_INDENT =
+            new com.fasterxml.jackson.core.util.DefaultPrettyPrinter(
+                    com.fasterxml.jackson.core.util.Separators.createDefaultInstance()
+                            .withObjectFieldValueSpacing(com.fasterxml.jackson.core.util.Separators.Spacing.AFTER)
+                            .withObjectEmptySeparator("")
+                            .withArrayEmptySeparator(""))
+                    .withArrayIndenter(new com.fasterxml.jackson.core.util.DefaultIndenter("  ", "\n"))
+                    .withObjectIndenter(new com.fasterxml.jackson.core.util.DefaultIndenter("  ", "\n"));
+
     private static byte[] prettyJson(byte[] json) {
         try {
-            return Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(Json.MAPPER.readTree(json));
+            return Json.MAPPER.writer(GO_INDENT).writeValueAsBytes(Json.MAPPER.readTree(json));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

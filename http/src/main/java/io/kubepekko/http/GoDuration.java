@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
 final class GoDuration {
     private GoDuration() {}
 
-    private static final Pattern PART = Pattern.compile("(\\d+(?:\\.\\d+)?)(ns|us|µs|ms|s|m|h)");
+    private static final Pattern PART = Pattern.compile("(\\d+(?:\\.\\d*)?|\\.\\d+)(ns|us|µs|ms|s|m|h)");
 
     static Duration parse(String text) {
         if (text.equals("0")) {

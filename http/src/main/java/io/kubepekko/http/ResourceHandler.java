@@ -56,6 +56,13 @@ final class ResourceHandler {
         if (!type.supports(info.verb()) && !info.verb().equals("watch")) {
             throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
         }
+        boolean itemVerb = info.verb().equals("update") || info.verb().equals("patch");
+        if ((itemVerb && !info.hasName()) || (info.verb().equals("create") && info.hasName())) {
+            throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
+        }
+        if (info.verb().equals("list") || info.verb().equals("deletecollection")) {
+            ListQuery.validate(r.query());
+        }
         return switch (info.verb()) {
             case "get" -> get(type, r);
             case "list" -> list(type, r);
@@ -99,9 +106,6 @@ final class ResourceHandler {
     }
 
     private CompletionStage<HttpResponse> create(ResourceType type, Request r) {
-        if (r.info().hasName()) {
-            throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
-        }
         RequestBodies.Decoded d = decodeWithWarnings(type, r, "CreateOptions");
         return write(type, r, new WriteOp.Create(d.object(), writeOptions(r)), d.warnings());
     }
@@ -194,20 +198,30 @@ final class ResourceHandler {
         return r.param("fieldValidation").orElse("");
     }
 
-    static boolean dryRun(Optional<String> value) {
-        if (value.isEmpty()) {
+    /**
+     * {@code dryRun}: absent means a real write; {@code All} (or the bare parameter) a dry run; any
+     * other value is invalid options, 422 as kube-apiserver answers.
+     */
+    static boolean dryRun(List<String> values, String optionsKind) {
+        if (values.isEmpty()) {
             return false;
         }
-        return switch (value.get()) {
-            case "All", "" -> true;
-            default -> throw ApiStatus.badRequest("Invalid dryRun value: \"" + value.get()
-                    + "\": supported values: \"All\"").exception();
-        };
+        for (String v : values) {
+            if (!v.equals("All") && !v.isEmpty()) {
+                com.fasterxml.jackson.databind.node.ArrayNode bad = Json.MAPPER.createArrayNode();
+                values.forEach(bad::add);
+                throw ApiStatus.invalid("meta.k8s.io", optionsKind, "", List.of(io.kubepekko.api.status.FieldError
+                        .notSupported("dryRun", io.kubepekko.api.validation.BadValue.of(bad), List.of("All"))))
+                        .exception();
+            }
+        }
+        return true;
     }
 
     private static WriteOptions writeOptions(Request r) {
-        String fv = FieldValidation.parse(fieldValidation(r), optionsKind(r.info().verb())).queryValue();
-        return new WriteOptions(dryRun(r.param("dryRun")), r.param("fieldManager").orElse(null), fv);
+        String kind = optionsKind(r.info().verb());
+        String fv = FieldValidation.parse(fieldValidation(r), kind).queryValue();
+        return new WriteOptions(dryRun(r.query().getAll("dryRun"), kind), r.param("fieldManager").orElse(null), fv);
     }
 
     private static String optionsKind(String verb) {
@@ -218,28 +232,21 @@ final class ResourceHandler {
         };
     }
 
-    /** DeleteOptions from the body (JSON) and the query; the query wins where both say something. */
+    /** DeleteOptions from the body (decoded against its schema) and the query. */
     record DeleteOptions(Preconditions preconditions, boolean dryRun) {
+        static final GroupVersionKind GVK = new GroupVersionKind("meta.k8s.io", "v1", "DeleteOptions");
+
         static DeleteOptions parse(Request r) {
             JsonNode body = Json.MAPPER.createObjectNode();
             if (r.body().length > 0) {
-                try {
-                    body = Json.MAPPER.readTree(r.body());
-                } catch (IOException e) {
-                    throw ApiStatus.badRequest("error decoding DeleteOptions: " + e.getMessage()).exception();
-                }
-                if (!body.isObject()) {
-                    throw ApiStatus.badRequest("the body of a DELETE must be a DeleteOptions object").exception();
-                }
+                body = RequestBodies.decode(r.contentType(), r.body(), GVK, FieldValidation.STRICT).object();
             }
             JsonNode pre = body.path("preconditions");
             Preconditions p = new Preconditions(pre.hasNonNull("uid") ? pre.get("uid").asText() : null,
                     pre.hasNonNull("resourceVersion") ? pre.get("resourceVersion").asText() : null);
-            boolean dry = ResourceHandler.dryRun(r.param("dryRun"));
-            for (JsonNode d : body.path("dryRun")) {
-                dry |= ResourceHandler.dryRun(Optional.of(d.asText()));
-            }
-            return new DeleteOptions(p, dry);
+            java.util.List<String> dry = new java.util.ArrayList<>(r.query().getAll("dryRun"));
+            body.path("dryRun").forEach(d -> dry.add(d.asText()));
+            return new DeleteOptions(p, ResourceHandler.dryRun(dry, "DeleteOptions"));
         }
     }
 

@@ -59,6 +59,19 @@ final class WorkloadStrategy implements Strategy {
         PodDefaults.defaultPodTemplate(Nodes.obj(spec, "template"));
     }
 
+    /**
+     * Deployments also count annotation changes: they are copied onto the ReplicaSets the controller
+     * makes, so a rollout is needed (Kubernetes' deployment strategy does the same).
+     */
+    @Override
+    public boolean generationChanged(ObjectNode old, ObjectNode updated) {
+        if (kind == Kind.DEPLOYMENT
+                && !old.path("metadata").path("annotations").equals(updated.path("metadata").path("annotations"))) {
+            return true;
+        }
+        return Strategy.specDiffers(old, updated);
+    }
+
     @Override
     public List<FieldError> validateCreate(ObjectNode obj) {
         JsonNode spec = obj.path("spec");

@@ -35,4 +35,21 @@ public interface Strategy {
     default JsonNode initialStatus(ObjectNode obj) {
         return null;
     }
+
+    /**
+     * Whether an update changes what {@code metadata.generation} counts, for kinds that track it:
+     * by default anything outside {@code metadata} and {@code status}.
+     */
+    default boolean generationChanged(ObjectNode old, ObjectNode updated) {
+        return specDiffers(old, updated);
+    }
+
+    /** Whether anything but metadata and status differs between two versions of an object. */
+    static boolean specDiffers(ObjectNode old, ObjectNode updated) {
+        ObjectNode a = old.deepCopy();
+        ObjectNode b = updated.deepCopy();
+        a.remove(java.util.List.of("metadata", "status"));
+        b.remove(java.util.List.of("metadata", "status"));
+        return !a.equals(b);
+    }
 }

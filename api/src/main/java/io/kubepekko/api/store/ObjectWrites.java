@@ -70,6 +70,7 @@ public final class ObjectWrites {
         if (op instanceof WriteOp.Create c) {
             return create(type, namespace, current, c.object().deepCopy(), env);
         } else if (op instanceof WriteOp.Update u) {
+            checkNamespace(type, namespace, u.object().deepCopy(), false);
             return update(type, namespace, current, u.name(), u.object().deepCopy(), u.subresource(), List.of(), env);
         } else if (op instanceof WriteOp.Patch p) {
             return patch(type, namespace, current, p, env);
@@ -79,7 +80,7 @@ public final class ObjectWrites {
 
     private WriteOutcome create(ResourceType type, String namespace, Function<String, ObjectNode> current,
                                 ObjectNode obj, Env env) {
-        checkNamespace(type, namespace, obj);
+        checkNamespace(type, namespace, obj, true);
         ObjectNode meta = ObjectMeta.of(obj);
         String rv = ObjectMeta.resourceVersion(obj);
         if (rv != null && !rv.isEmpty()) {
@@ -129,7 +130,8 @@ public final class ObjectWrites {
     private WriteOutcome update(ResourceType type, String namespace, Function<String, ObjectNode> current,
                                 String name, ObjectNode incoming, String subresource, List<String> warnings,
                                 Env env) {
-        checkNamespace(type, namespace, incoming);
+        // PUT bodies were checked with the handler's wording already; a patched object gets the storage's.
+        checkNamespace(type, namespace, incoming, true);
         checkName(name, incoming);
         ObjectNode existing = current.apply(name);
         if (existing == null) {
@@ -167,7 +169,8 @@ public final class ObjectWrites {
             }
             type.strategy().applyDefaults(updated);
         }
-        if (type.tracksGeneration() && specChanged(existing, updated)) {
+        if (type.tracksGeneration()
+                && (type.strategy().generationChanged(existing, updated) || deletionRequested(existing, updated))) {
             ObjectMeta.of(updated).put("generation", ObjectMeta.generation(existing) + 1);
         }
         List<FieldError> errors = new ArrayList<>(ObjectMetaValidation.validateUpdate(type, updated, existing));
@@ -248,16 +251,17 @@ public final class ObjectWrites {
     }
 
     /** A namespaced object takes the request's namespace; a different one in the body is refused. */
-    static void checkNamespace(ResourceType type, String namespace, ObjectNode obj) {
+    static void checkNamespace(ResourceType type, String namespace, ObjectNode obj, boolean create) {
         ObjectNode meta = ObjectMeta.of(obj);
         String bodyNs = ObjectMeta.namespace(obj);
         if (type.namespaced()) {
             if (bodyNs == null || bodyNs.isEmpty()) {
                 meta.put("namespace", namespace);
             } else if (!bodyNs.equals(namespace)) {
-                throw ApiStatus.badRequest(
-                        "the namespace of the provided object does not match the namespace sent on the request")
-                        .exception();
+                throw ApiStatus.badRequest(create
+                        ? "the namespace of the provided object does not match the namespace sent on the request"
+                        : "the namespace of the object (" + bodyNs + ") does not match the namespace on the request ("
+                                + namespace + ")").exception();
             }
         } else {
             meta.remove("namespace");
@@ -266,9 +270,10 @@ public final class ObjectWrites {
 
     private static void checkName(String urlName, ObjectNode obj) {
         String name = ObjectMeta.name(obj);
-        if (name == null || name.isEmpty()) {
-            ObjectMeta.of(obj).put("name", urlName);
-        } else if (!name.equals(urlName)) {
+        if (name == null) {
+            name = "";
+        }
+        if (!name.equals(urlName)) {
             throw ApiStatus.badRequest("the name of the object (" + name + ") does not match the name on the URL ("
                     + urlName + ")").exception();
         }
@@ -304,15 +309,6 @@ public final class ObjectWrites {
             }
         }
         dst.remove("selfLink");
-    }
-
-    /** Whether anything but metadata and status differs: the changes that bump {@code generation}. */
-    private static boolean specChanged(ObjectNode before, ObjectNode after) {
-        ObjectNode a = before.deepCopy();
-        ObjectNode b = after.deepCopy();
-        a.remove(List.of("metadata", "status"));
-        b.remove(List.of("metadata", "status"));
-        return !a.equals(b) || deletionRequested(before, after);
     }
 
     private static boolean deletionRequested(ObjectNode before, ObjectNode after) {
