@@ -70,7 +70,8 @@ public final class ObjectWrites {
         if (op instanceof WriteOp.Create c) {
             return create(type, namespace, current, c.object().deepCopy(), env);
         } else if (op instanceof WriteOp.Update u) {
-            checkNamespace(type, namespace, u.object().deepCopy(), false);
+            // kube-apiserver's update handler checks name, then namespace, before storage sees the body.
+            checkName(u.name(), type.namespaced() ? namespace : null, u.object());
             return update(type, namespace, current, u.name(), u.object().deepCopy(), u.subresource(), List.of(), env);
         } else if (op instanceof WriteOp.Patch p) {
             return patch(type, namespace, current, p, env);
@@ -100,6 +101,10 @@ public final class ObjectWrites {
         } else {
             meta.remove("generation");
         }
+        // Kubernetes defaults while decoding, before PrepareForCreate derives the initial status from
+        // the spec (a pod's qosClass counts requests defaulted from limits). Defaults run again below
+        // because some depend on the status the object is created with; they only fill unset fields.
+        type.strategy().applyDefaults(obj);
         if (type.hasStatus()) {
             JsonNode initial = type.strategy().initialStatus(obj);
             if (initial == null) {
@@ -132,17 +137,22 @@ public final class ObjectWrites {
                                 Env env) {
         // PUT bodies were checked with the handler's wording already; a patched object gets the storage's.
         checkNamespace(type, namespace, incoming, true);
-        checkName(name, incoming);
+        checkName(name, null, incoming);
         ObjectNode existing = current.apply(name);
         if (existing == null) {
             if (type.allowCreateOnUpdate() && subresource == null) {
+                // The uid precondition is checked against the absent object; the resourceVersion is
+                // dropped, as storage does for a create through update.
+                checkUid(type, name, incoming, null);
+                ObjectMeta.of(incoming).remove("resourceVersion");
                 WriteOutcome created = create(type, namespace, current, incoming, env);
                 return withWarnings(created, warnings);
             }
             throw ApiStatus.notFound(type.groupResource(), name).exception();
         }
-        checkResourceVersion(type, name, incoming, existing);
+        // Storage checks the uid precondition before the update function compares resourceVersions.
         checkUid(type, name, incoming, existing);
+        checkResourceVersion(type, name, incoming, existing);
         WriteOutcome.ResponseView view = WriteOutcome.ResponseView.OBJECT;
         ObjectNode updated;
         if ("status".equals(subresource)) {
@@ -268,7 +278,11 @@ public final class ObjectWrites {
         }
     }
 
-    private static void checkName(String urlName, ObjectNode obj) {
+    /**
+     * The request handler's check of an update or patch: the body names the URL's object (an absent
+     * name is taken from the URL) and no other namespace than the request's.
+     */
+    private static void checkName(String urlName, String namespace, ObjectNode obj) {
         String name = ObjectMeta.name(obj);
         if (name == null) {
             name = "";
@@ -276,6 +290,12 @@ public final class ObjectWrites {
         if (!name.equals(urlName)) {
             throw ApiStatus.badRequest("the name of the object (" + name + ") does not match the name on the URL ("
                     + urlName + ")").exception();
+        }
+        String bodyNs = ObjectMeta.namespace(obj);
+        if (namespace != null && !namespace.isEmpty() && bodyNs != null && !bodyNs.isEmpty()
+                && !bodyNs.equals(namespace)) {
+            throw ApiStatus.badRequest("the namespace of the object (" + bodyNs
+                    + ") does not match the namespace on the request (" + namespace + ")").exception();
         }
     }
 
@@ -286,9 +306,10 @@ public final class ObjectWrites {
         }
     }
 
+    /** {@code existing} is {@code null} when the update would create the object: its uid is empty. */
     private static void checkUid(ResourceType type, String name, ObjectNode incoming, ObjectNode existing) {
         String want = ObjectMeta.uid(incoming);
-        String have = ObjectMeta.uid(existing);
+        String have = existing == null || ObjectMeta.uid(existing) == null ? "" : ObjectMeta.uid(existing);
         if (want != null && !want.isEmpty() && !want.equals(have)) {
             throw ApiStatus.conflict(type.groupResource(), name, "Precondition failed: UID in precondition: "
                     + want + ", UID in object meta: " + have).exception();
