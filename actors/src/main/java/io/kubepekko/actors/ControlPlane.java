@@ -84,8 +84,8 @@ public final class ControlPlane {
 
     /** The object's JSON at its latest committed state, or empty. */
     public CompletionStage<Optional<byte[]>> get(ResourceType type, String namespace, String name) {
-        return collection(type, namespace)
-                .<CollectionEntity.GetReply>ask(r -> new CollectionEntity.Get(name, r), askTimeout)
+        return Futures.plain(collection(type, namespace)
+                .<CollectionEntity.GetReply>ask(r -> new CollectionEntity.Get(name, r), askTimeout))
                 .thenApply(reply -> Optional.ofNullable(reply.object()));
     }
 
@@ -100,19 +100,19 @@ public final class ControlPlane {
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        CompletionStage<Long> latest = revisions(type)
-                .<Revisions.Latest>ask(Revisions.GetLatest::new, askTimeout)
+        CompletionStage<Long> latest = Futures.plain(revisions(type)
+                .<Revisions.Latest>ask(Revisions.GetLatest::new, askTimeout))
                 .thenApply(Revisions.Latest::resourceVersion);
         CompletionStage<List<String>> namespacesToAsk = namespace != null || !type.namespaced()
                 ? CompletableFuture.completedFuture(List.of(namespace == null ? "" : namespace))
-                : revisions(type).<Revisions.Namespaces>ask(Revisions.GetNamespaces::new, askTimeout)
+                : Futures.plain(revisions(type).<Revisions.Namespaces>ask(Revisions.GetNamespaces::new, askTimeout))
                         .thenApply(Revisions.Namespaces::namespaces);
         return latest.thenCompose(rv -> namespacesToAsk.thenCompose(nss -> {
             List<CompletableFuture<CollectionEntity.Items>> parts = new ArrayList<>();
             for (String ns : nss) {
-                parts.add(collection(type, ns)
+                parts.add(Futures.plain(collection(type, ns)
                         .<CollectionEntity.Items>ask(r -> new CollectionEntity.ListObjects(labelSelector, fieldSelector, r),
-                                askTimeout)
+                                askTimeout))
                         .toCompletableFuture());
             }
             return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply(v -> {
@@ -131,8 +131,8 @@ public final class ControlPlane {
         CompletionStage<Void> admitted = type.namespaced() && mayCreate
                 ? admitNamespace(namespace, op instanceof WriteOp.Create)
                 : CompletableFuture.completedFuture(null);
-        return admitted.thenCompose(v -> collection(type, namespace)
-                .<CollectionEntity.WriteReply>ask(r -> new CollectionEntity.Write(op, r), askTimeout)
+        return admitted.thenCompose(v -> Futures.plain(collection(type, namespace)
+                .<CollectionEntity.WriteReply>ask(r -> new CollectionEntity.Write(op, r), askTimeout))
                 .thenApply(reply -> {
                     if (reply instanceof CollectionEntity.Refused refused) {
                         throw refused.status().exception();

@@ -220,7 +220,8 @@ public final class LoadBench {
           target.get(conn, workload.pooled(ThreadLocalRandom.current().nextInt(pool), namespaces));
       case UPDATE -> (conn, worker, seq) -> {
         Workload.Ref ref = workload.pooled(ThreadLocalRandom.current().nextInt(pool), namespaces);
-        return target.update(conn, ref, workload.configMap(ref));
+        // Every update changes the object (a per-call revision label), so neither store can skip it.
+        return target.update(conn, ref, workload.configMap(ref, worker + "-" + seq));
       };
       case GET_ONE -> (conn, worker, seq) -> target.get(conn, workload.pooled(0, 1));
     };

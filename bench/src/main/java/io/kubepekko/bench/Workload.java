@@ -48,10 +48,16 @@ final class Workload {
     return new Ref(namespace(i % namespaces), runId + "-pool" + namespaces + "-" + i);
   }
 
-  /** The ConfigMap as sent on create and update, and as stored in etcd. */
+  /** The ConfigMap as sent on create, and as stored in etcd. */
   byte[] configMap(Ref ref) {
+    return configMap(ref, null);
+  }
+
+  /** The ConfigMap with label {@code rev=<revision>}: an update that really changes the object. */
+  byte[] configMap(Ref ref, String revision) {
+    String labels = revision == null ? "" : ",\"labels\":{\"rev\":\"" + revision + "\"}";
     return ("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"" + ref.name()
-        + "\",\"namespace\":\"" + ref.namespace() + "\"},\"data\":" + dataJson + "}")
+        + "\",\"namespace\":\"" + ref.namespace() + "\"" + labels + "},\"data\":" + dataJson + "}")
         .getBytes(StandardCharsets.UTF_8);
   }
 

@@ -68,7 +68,7 @@ final class ApiHandler implements Function<HttpRequest, CompletionStage<HttpResp
             if (request.entity().getContentLengthOption().orElse(0L) > MAX_BODY_BYTES) {
                 throw tooLarge().exception();
             }
-            return request.entity().toStrict(30_000, MAX_BODY_BYTES, materializer)
+            return io.kubepekko.actors.Futures.plain(request.entity().toStrict(30_000, MAX_BODY_BYTES, materializer))
                     .thenCompose(strict -> resources.handle(new ResourceHandler.Request(info.get(), query, contentType,
                             strict.getData().toArray(), format, pretty)));
         }
