@@ -101,11 +101,11 @@ public final class CollectionEntity
     /** Executes one write. */
     public record Write(WriteOp op, ActorRef<WriteReply> replyTo) implements Command {}
 
-    /** Internal: the versions for the batch in flight. */
-    public record Allocated(long first) implements Command {}
+    /** Internal: the versions for batch {@code batchId}, and the Revisions instance that gave them. */
+    public record Allocated(long first, long batchId, ActorRef<Revisions.Command> from) implements Command {}
 
-    /** Internal: Revisions did not answer; the batch in flight fails. */
-    public record AllocationFailed(String reason) implements Command {}
+    /** Internal: Revisions did not answer batch {@code batchId} in time; that batch fails. */
+    public record AllocationFailed(long batchId, String reason) implements Command {}
 
     /** Internal: start the next batch if writes are queued. */
     public enum Flush implements Command { INSTANCE }
@@ -153,7 +153,16 @@ public final class CollectionEntity
     private final Environment environment;
     private final RecipientRef<Revisions.Command> revisions;
     private final ArrayDeque<Write> queue = new ArrayDeque<>();
+    private final ActorRef<Revisions.Allocated> allocations;
     private List<Pending> inFlight;
+    private long batchId;
+    private org.apache.pekko.actor.Cancellable allocationTimeout;
+    /**
+     * The Revisions instance that answered last: asked directly, which saves the two sharding hops
+     * per batch. Forgotten when it does not answer in time, so a moved instance is found again
+     * through sharding.
+     */
+    private ActorRef<Revisions.Command> directRevisions;
     private long lastSnapshotSeqNr;
     /** Events applied by this incarnation; at recovery's end, those replayed after the snapshot. */
     private long eventsApplied;
@@ -173,6 +182,8 @@ public final class CollectionEntity
         this.writes = writes;
         this.environment = environment;
         this.revisions = revisions;
+        this.allocations = context.messageAdapter(Revisions.Allocated.class,
+                a -> new Allocated(a.first(), a.requestId(), a.from()));
     }
 
     @Override
@@ -223,7 +234,10 @@ public final class CollectionEntity
                 .onCommand(Flush.class, (state, c) -> inFlight == null ? startBatch(state) : Effect().noReply())
                 .onCommand(Allocated.class, this::onAllocated)
                 .onCommand(AllocationFailed.class, (state, c) -> {
-                    failOutstanding("could not allocate a resourceVersion: " + c.reason());
+                    if (inFlight != null && c.batchId() == batchId) {
+                        directRevisions = null;
+                        failOutstanding("could not allocate a resourceVersion: " + c.reason());
+                    }
                     return Effect().noReply();
                 })
                 .build();
@@ -298,10 +312,15 @@ public final class CollectionEntity
             return Effect().noReply();
         }
         inFlight = pending;
-        context.ask(Revisions.Allocated.class, revisions, ALLOCATE_TIMEOUT,
-                replyTo -> new Revisions.Allocate(pending.size(), id.namespace(), replyTo),
-                (ok, err) -> ok != null ? new Allocated(ok.first())
-                        : new AllocationFailed(String.valueOf(err.getMessage())));
+        batchId++;
+        Revisions.Allocate ask = new Revisions.Allocate(pending.size(), id.namespace(), batchId, allocations);
+        if (directRevisions != null) {
+            directRevisions.tell(ask);
+        } else {
+            revisions.tell(ask);
+        }
+        allocationTimeout = context.scheduleOnce(ALLOCATE_TIMEOUT, context.getSelf(),
+                new AllocationFailed(batchId, "no answer within " + ALLOCATE_TIMEOUT.toSeconds() + "s"));
         return Effect().noReply();
     }
 
@@ -319,9 +338,12 @@ public final class CollectionEntity
 
     private ReplyEffect<Event, State> onAllocated(State state, Allocated a) {
         List<Pending> batch = inFlight;
-        if (batch == null) {
+        if (batch == null || a.batchId() != batchId) {
+            // A late answer for a batch that already failed: those versions stay unused (gaps are fine).
             return Effect().noReply();
         }
+        allocationTimeout.cancel();
+        directRevisions = a.from();
         List<Event> events = new ArrayList<>(batch.size());
         long rv = a.first();
         for (Pending p : batch) {
@@ -338,7 +360,12 @@ public final class CollectionEntity
                         Pending p = batch.get(i);
                         p.write().replyTo().tell(written(p.outcome(), a.first() + i));
                     }
-                    revisions.tell(new Revisions.Committed(last));
+                    Revisions.Committed committed = new Revisions.Committed(last);
+                    if (directRevisions != null) {
+                        directRevisions.tell(committed);
+                    } else {
+                        revisions.tell(committed);
+                    }
                     inFlight = null;
                     if (!queue.isEmpty()) {
                         context.getSelf().tell(Flush.INSTANCE);
@@ -355,6 +382,9 @@ public final class CollectionEntity
     /** Answers every write that can no longer complete; a refusal, never a false success. */
     private void failOutstanding(String why) {
         ApiStatus status = ApiStatus.serviceUnavailable("storage unavailable for " + type.groupResource() + ": " + why);
+        if (allocationTimeout != null) {
+            allocationTimeout.cancel();
+        }
         if (inFlight != null) {
             inFlight.forEach(p -> p.write().replyTo().tell(new Refused(status)));
             inFlight = null;

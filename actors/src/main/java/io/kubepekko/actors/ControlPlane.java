@@ -58,8 +58,11 @@ public final class ControlPlane {
     public static ControlPlane start(ActorSystem<?> system, Registry registry, ObjectWrites writes,
                                      Environment environment, Duration askTimeout) {
         ClusterSharding sharding = ClusterSharding.get(system);
+        // Revisions is never passivated: collections talk to it directly once they know it.
         sharding.init(Entity.of(Revisions.TYPE_KEY,
-                ctx -> Revisions.create(GroupResource.parse(ctx.getEntityId()))));
+                ctx -> Revisions.create(GroupResource.parse(ctx.getEntityId())))
+                .withSettings(org.apache.pekko.cluster.sharding.typed.ClusterShardingSettings.create(system)
+                        .withNoPassivationStrategy()));
         sharding.init(Entity.of(CollectionEntity.TYPE_KEY, ctx -> {
             CollectionId id = CollectionId.parse(ctx.getEntityId());
             ResourceType type = registry.find(id.groupResource()).orElseThrow();

@@ -71,8 +71,12 @@ public final class Revisions
     public sealed interface Command extends CborSerializable
             permits Allocate, Committed, GetLatest, GetNamespaces {}
 
-    /** Allocates {@code count} consecutive versions for a write from collection {@code namespace}. */
-    public record Allocate(int count, String namespace, ActorRef<Allocated> replyTo) implements Command {}
+    /**
+     * Allocates {@code count} consecutive versions for a write from collection {@code namespace};
+     * {@code requestId} is echoed so the asker can match the answer to its batch.
+     */
+    public record Allocate(int count, String namespace, long requestId, ActorRef<Allocated> replyTo)
+            implements Command {}
 
     /** Reports that versions up to {@code resourceVersion} were persisted (or abandoned). */
     public record Committed(long resourceVersion) implements Command {}
@@ -85,8 +89,11 @@ public final class Revisions
 
     // ---- replies ----
 
-    /** Versions {@code first} to {@code first + count - 1} belong to the asker. */
-    public record Allocated(long first) implements CborSerializable {}
+    /**
+     * Versions {@code first} to {@code first + count - 1} belong to the asker. {@code from} is this
+     * instance, so that the asker can send its next request directly instead of through sharding.
+     */
+    public record Allocated(long first, long requestId, ActorRef<Command> from) implements CborSerializable {}
 
     public record Latest(long resourceVersion) implements CborSerializable {}
 
@@ -107,13 +114,16 @@ public final class Revisions
     private long next = 1;
     private long latestCommitted;
 
+    private final ActorRef<Command> self;
+
     public static Behavior<Command> create(GroupResource groupResource) {
-        return Behaviors.setup(ctx -> new Revisions(groupResource));
+        return Behaviors.setup(ctx -> new Revisions(groupResource, ctx.getSelf()));
     }
 
-    private Revisions(GroupResource groupResource) {
+    private Revisions(GroupResource groupResource, ActorRef<Command> self) {
         super(PersistenceId.of("Revisions", groupResource.toString()),
                 SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
+        this.self = self;
     }
 
     @Override
@@ -162,10 +172,11 @@ public final class Revisions
         if (!state.namespaces().contains(c.namespace())) {
             events.add(new CollectionAdded(c.namespace()));
         }
+        Allocated reply = new Allocated(first, c.requestId(), self);
         if (events.isEmpty()) {
-            return Effect().reply(c.replyTo(), new Allocated(first));
+            return Effect().reply(c.replyTo(), reply);
         }
-        return Effect().persist(events).thenReply(c.replyTo(), s -> new Allocated(first));
+        return Effect().persist(events).thenReply(c.replyTo(), s -> reply);
     }
 
     @Override

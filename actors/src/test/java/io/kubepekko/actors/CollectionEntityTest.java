@@ -426,7 +426,7 @@ class CollectionEntityTest {
                 if (c instanceof Revisions.Allocate allocate) {
                     assertEquals(burstId.namespace(), allocate.namespace());
                     sizes.add(allocate.count());
-                    allocate.replyTo().tell(new Revisions.Allocated(next));
+                    allocate.replyTo().tell(new Revisions.Allocated(next, allocate.requestId(), revisionsProbe.ref()));
                     next += allocate.count();
                 } else {
                     assertInstanceOf(Revisions.Committed.class, c);

@@ -55,7 +55,7 @@ class RevisionsTest {
 
     private EventSourcedBehaviorTestKit.CommandResultWithReply<Revisions.Command, Revisions.Event, Revisions.State,
             Revisions.Allocated> allocate(int count, String namespace) {
-        return testKit.runCommand(replyTo -> new Revisions.Allocate(count, namespace, replyTo));
+        return testKit.runCommand(replyTo -> new Revisions.Allocate(count, namespace, 0, replyTo));
     }
 
     private long latest() {
