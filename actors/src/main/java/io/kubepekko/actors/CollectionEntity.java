@@ -301,7 +301,7 @@ public final class CollectionEntity
                 continue;
             }
             if (!outcome.changed() || w.op().options().dryRun()) {
-                w.replyTo().tell(written(outcome, 0));
+                w.replyTo().tell(written(outcome, 0, null));
                 continue;
             }
             String name = ObjectMeta.name(outcome.after());
@@ -351,6 +351,7 @@ public final class CollectionEntity
             ObjectMeta.of(after).put("resourceVersion", Long.toString(rv));
             byte[] before = p.outcome().before() == null ? null : Json.bytes(p.outcome().before());
             events.add(new ObjectChanged(rv, ObjectMeta.name(after), before, Json.bytes(after), p.outcome().removes()));
+
             rv++;
         }
         long last = rv - 1;
@@ -358,7 +359,8 @@ public final class CollectionEntity
                 .thenRun(s -> {
                     for (int i = 0; i < batch.size(); i++) {
                         Pending p = batch.get(i);
-                        p.write().replyTo().tell(written(p.outcome(), a.first() + i));
+                        ObjectChanged event = (ObjectChanged) events.get(i);
+                        p.write().replyTo().tell(written(p.outcome(), a.first() + i, event.after()));
                     }
                     Revisions.Committed committed = new Revisions.Committed(last);
                     if (directRevisions != null) {
@@ -374,9 +376,13 @@ public final class CollectionEntity
                 .thenNoReply();
     }
 
-    private Written written(WriteOutcome outcome, long resourceVersion) {
+    /** The reply to one write; {@code storedBytes}, when given, is the object's JSON as just persisted. */
+    private Written written(WriteOutcome outcome, long resourceVersion, byte[] storedBytes) {
         int code = outcome.created() ? 201 : 200;
-        return new Written(code, Json.bytes(Responses.render(type, outcome)), outcome.warnings(), resourceVersion);
+        byte[] body = storedBytes != null && outcome.view() == WriteOutcome.ResponseView.OBJECT
+                ? storedBytes // the response is the stored object: no second serialization
+                : Json.bytes(Responses.render(type, outcome));
+        return new Written(code, body, outcome.warnings(), resourceVersion);
     }
 
     /** Answers every write that can no longer complete; a refusal, never a false success. */

@@ -64,8 +64,24 @@ final class Negotiation {
         return out;
     }
 
+    /** Clients repeat the same few Accept headers: remember the last answer per header value. */
+    private static final java.util.concurrent.ConcurrentHashMap<String, Format> FORMATS = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final int MAX_REMEMBERED = 64;
+
     /** The format for an object/list/Status response. */
     static Format objectFormat(String accept) {
+        Format known = FORMATS.get(accept);
+        if (known != null) {
+            return known;
+        }
+        Format f = negotiateObjectFormat(accept); // throws 406: never remembered
+        if (FORMATS.size() < MAX_REMEMBERED) {
+            FORMATS.put(accept, f);
+        }
+        return f;
+    }
+
+    private static Format negotiateObjectFormat(String accept) {
         List<MediaRange> ranges = parseAccept(accept);
         if (ranges.isEmpty()) {
             return Format.JSON;

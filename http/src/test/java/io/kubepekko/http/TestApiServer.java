@@ -38,8 +38,13 @@ final class TestApiServer implements AutoCloseable {
     }
 
     static TestApiServer start() throws Exception {
+        return start(Duration.ZERO);
+    }
+
+    /** A server that keeps serving for {@code shutdownDelay} after {@link #close()} begins. */
+    static TestApiServer start(Duration shutdownDelay) throws Exception {
         Path dir = Files.createTempDirectory("kubepekko-it-");
-        ApiServer server = ApiServer.start(new ApiServerSettings(dir, "127.0.0.1", 0, Duration.ZERO, Duration.ZERO));
+        ApiServer server = ApiServer.start(new ApiServerSettings(dir, "127.0.0.1", 0, Duration.ZERO, shutdownDelay));
         if (!Files.exists(dir.resolve("kubepekko.mv.db"))) {
             server.close();
             // Otherwise every test class would share one database and see the others' objects.
