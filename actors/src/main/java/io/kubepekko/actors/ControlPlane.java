@@ -45,6 +45,7 @@ public final class ControlPlane {
     private final Registry registry;
     private final ResourceType namespaces;
     private final Duration askTimeout;
+    private final LiveNamespaces liveNamespaces = new LiveNamespaces(java.time.Clock.systemUTC(), Duration.ofSeconds(2));
 
     private ControlPlane(ActorSystem<?> system, Registry registry, Duration askTimeout) {
         this.system = system;
@@ -131,10 +132,15 @@ public final class ControlPlane {
     /** Executes a write; creates of namespaced objects first check that their namespace exists and is live. */
     public CompletionStage<WriteResult> write(ResourceType type, String namespace, WriteOp op) {
         boolean mayCreate = op instanceof WriteOp.Create || (op instanceof WriteOp.Update && type.allowCreateOnUpdate());
+        boolean namespaceWrite = type.groupResource().equals(namespaces.groupResource());
+        String namespaceName = namespaceWrite ? targetName(op) : null;
+        if (namespaceName != null) {
+            liveNamespaces.forget(namespaceName);
+        }
         CompletionStage<Void> admitted = type.namespaced() && mayCreate
                 ? admitNamespace(namespace, op instanceof WriteOp.Create)
                 : CompletableFuture.completedFuture(null);
-        return admitted.thenCompose(v -> Futures.plain(collection(type, namespace)
+        CompletionStage<WriteResult> result = admitted.thenCompose(v -> Futures.plain(collection(type, namespace)
                 .<CollectionEntity.WriteReply>ask(r -> new CollectionEntity.Write(op, r), askTimeout))
                 .thenApply(reply -> {
                     if (reply instanceof CollectionEntity.Refused refused) {
@@ -143,9 +149,29 @@ public final class ControlPlane {
                     CollectionEntity.Written w = (CollectionEntity.Written) reply;
                     return new WriteResult(w.code(), w.body(), w.warnings());
                 }));
+        if (namespaceName != null) {
+            // Again once the write is done: an admission that read the namespace before it changed may
+            // have marked it live in between.
+            result = result.whenComplete((r, e) -> liveNamespaces.forget(namespaceName));
+        }
+        return result;
+    }
+
+    private static String targetName(WriteOp op) {
+        if (op instanceof WriteOp.Update u) {
+            return u.name();
+        } else if (op instanceof WriteOp.Patch p) {
+            return p.name();
+        } else if (op instanceof WriteOp.Delete d) {
+            return d.name();
+        }
+        return ObjectMeta.name(((WriteOp.Create) op).object());
     }
 
     private CompletionStage<Void> admitNamespace(String namespace, boolean strict) {
+        if (liveNamespaces.isKnownLive(namespace)) {
+            return CompletableFuture.completedFuture(null);
+        }
         return get(namespaces, "", namespace).thenApply(found -> {
             if (found.isEmpty()) {
                 if (strict) {
@@ -160,6 +186,7 @@ public final class ControlPlane {
                         "unable to create new content in namespace " + namespace + " because it is being terminated")
                         .exception();
             }
+            liveNamespaces.markLive(namespace);
             return null;
         });
     }

@@ -134,6 +134,15 @@ class ResourceVerbsIT {
         }
 
         @Test
+        void createInANamespaceDeletedJustBeforeIsNotFound() {
+            api.create("/api/v1/namespaces", json("{'apiVersion':'v1','kind':'Namespace','metadata':{'name':'short-lived'}}"));
+            api.create("/api/v1/namespaces/short-lived/configmaps", configMap("before", "{}"));
+            api.delete("/api/v1/namespaces/short-lived").assertCode(200);
+            api.post("/api/v1/namespaces/short-lived/configmaps", configMap("after", "{}"))
+                    .assertStatus(404, "NotFound", "namespaces \"short-lived\" not found");
+        }
+
+        @Test
         void createWithBodyNamespaceOtherThanPathIsBadRequest() {
             api.post(CMS, json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'x','namespace':'kube-system'}}"))
                     .assertStatus(400, "BadRequest",
