@@ -6,6 +6,7 @@ import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
 
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
@@ -112,6 +113,22 @@ final class FieldLabels {
             return source.absent();
         }
         return node.isValueNode() ? node.asText() : "";
+    }
+
+    /**
+     * Every label this type accepts with its value on {@code object}, read once so that a watch
+     * cache can match selectors later without the tree. Empty for {@link #GENERIC}, which has no
+     * fixed label set.
+     */
+    Map<String, String> values(JsonNode object) {
+        if (allowed == null) {
+            return Map.of();
+        }
+        Map<String, String> out = new HashMap<>(allowed.size() * 2);
+        for (String label : allowed) {
+            out.put(label, valueOf(object, label));
+        }
+        return Map.copyOf(out);
     }
 
     /** Built-in kinds by {@code group/Kind}: only they may use Kubernetes' default conversion. */

@@ -8,7 +8,9 @@ import io.kubepekko.api.status.ApiStatus;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -94,6 +96,30 @@ public final class FieldSelector {
             }
         }
         return true;
+    }
+
+    /**
+     * Whether pre-extracted label values (from {@link #valueReader}) satisfy every term. A label
+     * missing from {@code values} reads as empty, as an absent plain path does in {@link #matches}.
+     */
+    public boolean matchesValues(Map<String, String> values) {
+        for (Term t : terms) {
+            boolean equal = values.getOrDefault(t.label(), "").equals(t.value());
+            if (equal == t.negated()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Reads every field-selector label {@code type} supports ({@code metadata.name}, {@code
+     * metadata.namespace} where accepted, and its selectable fields, with Kubernetes' per-kind
+     * quirks) from an object into an immutable map, for {@link #matchesValues} on a selector bound
+     * to the same type. A watch cache calls it once per stored object instead of keeping the tree.
+     */
+    public static Function<JsonNode, Map<String, String>> valueReader(ResourceType type) {
+        return FieldLabels.of(type)::values;
     }
 
     /** The name a {@code metadata.name=} term pins, so a watch cache can serve one key instead of a scan. */

@@ -1,0 +1,245 @@
+package io.kubepekko.api.watch;
+
+import io.kubepekko.api.registry.ResourceType;
+import org.pcollections.TreePMap;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The data of one group-resource's watch cache: the current objects sorted by key, and a window
+ * of recent events, each with the collection's state right after it. Serves lists at the latest
+ * version or at an exact recent one, paging snapshots, and watch replay.
+ *
+ * <p><b>Immutable.</b> Every change ({@link #apply}, {@link #advance}, {@link #expire},
+ * {@link #rebuild}) returns a new state; the maps are persistent, so a new version costs a few
+ * tree nodes and older versions ({@link Snapshot}s) stay valid and may be read from any thread
+ * while the owner moves on.
+ *
+ * <p><b>Versions.</b> Events must arrive in strictly increasing resourceVersion; anything else
+ * means the ordering protocol broke, so it is an {@link IllegalStateException}, never skipped.
+ * The state is known at every version from {@link #oldestVersion()} to {@link #resourceVersion()}
+ * (versions are global, so the versions between this collection's events are known too);
+ * outside that range callers answer 410 Expired (too old) or wait (too new).
+ */
+public final class CacheState {
+
+    /** One retained event, when it was applied, and the objects right after it. */
+    private record Retained(CachedEvent event, Instant appliedAt, TreePMap<ObjectKey, CachedObject> objectsAfter) {}
+
+    private final CachedObjectReader reader;
+    private final Retention retention;
+    private final TreePMap<ObjectKey, CachedObject> objects;
+    private final long resourceVersion;
+    private final TreePMap<Long, Retained> window;
+    /** The version just before the oldest retained event: the last dropped event's, or the start. */
+    private final long oldestVersion;
+    private final TreePMap<ObjectKey, CachedObject> oldestObjects;
+
+    private CacheState(CachedObjectReader reader, Retention retention, TreePMap<ObjectKey, CachedObject> objects,
+                       long resourceVersion, TreePMap<Long, Retained> window,
+                       long oldestVersion, TreePMap<ObjectKey, CachedObject> oldestObjects) {
+        this.reader = reader;
+        this.retention = retention;
+        this.objects = objects;
+        this.resourceVersion = resourceVersion;
+        this.window = window;
+        this.oldestVersion = oldestVersion;
+        this.oldestObjects = oldestObjects;
+    }
+
+    /** An empty collection known up to {@code resourceVersion}. */
+    public static CacheState empty(ResourceType type, Retention retention, long resourceVersion) {
+        return build(new CachedObjectReader(type), retention, List.of(), resourceVersion);
+    }
+
+    /**
+     * A state holding {@code storedObjects} (their JSON as persisted) as of {@code resourceVersion},
+     * with no history: watches must start at or after that version.
+     *
+     * @throws IllegalStateException if two objects share a key or one is newer than {@code resourceVersion}
+     */
+    public static CacheState build(ResourceType type, Retention retention, Iterable<byte[]> storedObjects,
+                                   long resourceVersion) {
+        return build(new CachedObjectReader(type), retention, storedObjects, resourceVersion);
+    }
+
+    /** The same type and retention, started afresh from durable state (after an epoch change). */
+    public CacheState rebuild(Iterable<byte[]> storedObjects, long resourceVersion) {
+        return build(reader, retention, storedObjects, resourceVersion);
+    }
+
+    private static CacheState build(CachedObjectReader reader, Retention retention, Iterable<byte[]> storedObjects,
+                                    long resourceVersion) {
+        Objects.requireNonNull(retention, "retention");
+        TreePMap<ObjectKey, CachedObject> objects = TreePMap.empty();
+        for (byte[] json : storedObjects) {
+            CachedObject o = reader.read(json);
+            if (o.resourceVersion() > resourceVersion) {
+                throw new IllegalStateException(o + " is newer than the rebuild version " + resourceVersion);
+            }
+            if (objects.containsKey(o.key())) {
+                throw new IllegalStateException("two stored objects for " + o.key());
+            }
+            objects = objects.plus(o.key(), o);
+        }
+        return new CacheState(reader, retention, objects, resourceVersion, TreePMap.empty(), resourceVersion, objects);
+    }
+
+    /**
+     * Applies one committed event at {@code now} and retires history that has grown too old or
+     * too long.
+     *
+     * @throws IllegalStateException if the event is not newer than {@link #resourceVersion()}
+     */
+    public CacheState apply(WatchEvent event, Instant now) {
+        if (event.resourceVersion() <= resourceVersion) {
+            throw new IllegalStateException("event " + event + " is not after the cache's version " + resourceVersion);
+        }
+        ObjectKey key = event.key();
+        CachedObject previous = objects.get(key);
+        if (previous == null && event.previous() != null) {
+            previous = reader.read(event.previous());
+        }
+        CachedObject object = reader.read(event.object(), key, event.resourceVersion());
+        TreePMap<ObjectKey, CachedObject> next = event.type() == WatchEvent.Type.DELETED
+                ? objects.minus(key)
+                : objects.plus(key, object);
+        CachedEvent cached = new CachedEvent(event.type(), event.resourceVersion(), object, previous);
+        TreePMap<Long, Retained> grown = window.plus(event.resourceVersion(), new Retained(cached, now, next));
+        return new CacheState(reader, retention, next, event.resourceVersion(), grown, oldestVersion, oldestObjects)
+                .trimmed(now);
+    }
+
+    /**
+     * Records that every event up to {@code resourceVersion} has been applied although none of
+     * them touched this collection (a progress notification), so a list waiting for that version
+     * can be served.
+     *
+     * @throws IllegalStateException if {@code resourceVersion} is below the current one
+     */
+    public CacheState advance(long resourceVersion, Instant now) {
+        if (resourceVersion < this.resourceVersion) {
+            throw new IllegalStateException("cannot go back from " + this.resourceVersion + " to " + resourceVersion);
+        }
+        return new CacheState(reader, retention, objects, resourceVersion, window, oldestVersion, oldestObjects)
+                .trimmed(now);
+    }
+
+    /** Drops events that have become too old by {@code now}, for a cache that receives no writes. */
+    public CacheState expire(Instant now) {
+        return trimmed(now);
+    }
+
+    private CacheState trimmed(Instant now) {
+        TreePMap<Long, Retained> w = window;
+        long oldest = oldestVersion;
+        TreePMap<ObjectKey, CachedObject> oldestState = oldestObjects;
+        Instant cutoff = now.minus(retention.maxAge());
+        while (!w.isEmpty()) {
+            Map.Entry<Long, Retained> first = w.firstEntry();
+            boolean tooMany = w.size() > retention.maxEvents();
+            boolean tooOld = !first.getValue().appliedAt().isAfter(cutoff);
+            if (!tooMany && !tooOld) {
+                break;
+            }
+            oldest = first.getKey();
+            oldestState = first.getValue().objectsAfter();
+            w = w.minusFirstEntry();
+        }
+        if (w == window) {
+            return this;
+        }
+        return new CacheState(reader, retention, objects, resourceVersion, w, oldest, oldestState);
+    }
+
+    /** The latest version the cache has applied (or started from). */
+    public long resourceVersion() {
+        return resourceVersion;
+    }
+
+    /** The oldest version the cache can serve exactly or replay from; older ones are Expired. */
+    public long oldestVersion() {
+        return oldestVersion;
+    }
+
+    /** How many events the window holds. */
+    public int retainedEvents() {
+        return window.size();
+    }
+
+    /** The newest retained event (right after {@link #apply}, the one just applied). */
+    public Optional<CachedEvent> latestEvent() {
+        return window.isEmpty() ? Optional.empty() : Optional.of(window.lastEntry().getValue().event());
+    }
+
+    public Snapshot snapshotLatest() {
+        return new Snapshot(resourceVersion, objects);
+    }
+
+    /**
+     * The collection exactly at {@code resourceVersion}, or empty when that is outside
+     * [{@link #oldestVersion()}, {@link #resourceVersion()}]: callers answer 410 Expired when it is
+     * older, and wait for the cache when it is newer.
+     */
+    public Optional<Snapshot> snapshot(long resourceVersion) {
+        if (resourceVersion < oldestVersion || resourceVersion > this.resourceVersion) {
+            return Optional.empty();
+        }
+        Map.Entry<Long, Retained> atOrBefore = window.floorEntry(resourceVersion);
+        return Optional.of(new Snapshot(resourceVersion,
+                atOrBefore == null ? oldestObjects : atOrBefore.getValue().objectsAfter()));
+    }
+
+    /** {@link Snapshot#list}, for callers holding the cache. */
+    public Page list(Snapshot snapshot, String namespace, Selection selection, int limit, String startAfterKey) {
+        return snapshot.list(namespace, selection, limit, startAfterKey);
+    }
+
+    /**
+     * What a watch started at {@code resourceVersion} replays: the retained events after it, in
+     * order, as {@code selection} sees them ({@link #deliver}). Empty when events after that
+     * version have been dropped (410 Expired). A version newer than {@link #resourceVersion()}
+     * yields an empty list; callers wait for it instead.
+     */
+    public Optional<List<Delivery>> eventsAfter(long resourceVersion, Selection selection) {
+        if (resourceVersion < oldestVersion) {
+            return Optional.empty();
+        }
+        List<Delivery> out = new ArrayList<>();
+        for (Retained r : window.tailMap(resourceVersion, false).values()) {
+            deliver(r.event(), selection).ifPresent(out::add);
+        }
+        return Optional.of(out);
+    }
+
+    /**
+     * How one event looks to a watcher with {@code selection}, comparing the states before and
+     * after as kube-apiserver's cacher does: matching after but not before is ADDED, before but
+     * not after (including any deletion of a matching object) is DELETED, both is MODIFIED,
+     * neither is nothing.
+     *
+     * <p>The object sent is always the state after the event. Kubernetes sends the previous state
+     * with its resourceVersion rewritten when an object stops matching; we never re-serialize, and
+     * the new state carries the version a watcher must resume from.
+     */
+    public static Optional<Delivery> deliver(CachedEvent event, Selection selection) {
+        boolean deleted = event.type() == WatchEvent.Type.DELETED;
+        boolean matchesAfter = !deleted && selection.matches(event.object());
+        CachedObject before = event.previous() != null ? event.previous() : deleted ? event.object() : null;
+        boolean matchedBefore = before != null && selection.matches(before);
+        WatchEvent.Type type;
+        if (matchesAfter) {
+            type = matchedBefore ? WatchEvent.Type.MODIFIED : WatchEvent.Type.ADDED;
+        } else if (matchedBefore) {
+            type = WatchEvent.Type.DELETED;
+        } else {
+            return Optional.empty();
+        }
+        return Optional.of(new Delivery(type, event.resourceVersion(), event.object()));
+    }
+}

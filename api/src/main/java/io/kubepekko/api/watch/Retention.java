@@ -1,0 +1,24 @@
+package io.kubepekko.api.watch;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How much history a watch cache keeps: events younger than {@code maxAge}, at most
+ * {@code maxEvents} of them (overflow drops the oldest). Older versions answer 410 Expired.
+ */
+public record Retention(Duration maxAge, int maxEvents) {
+
+    /** Five minutes, as kube-apiserver's watch cache aims for, capped so a write burst stays bounded. */
+    public static final Retention DEFAULT = new Retention(Duration.ofMinutes(5), 10_000);
+
+    public Retention {
+        Objects.requireNonNull(maxAge, "maxAge");
+        if (maxAge.isNegative() || maxAge.isZero()) {
+            throw new IllegalArgumentException("maxAge must be positive: " + maxAge);
+        }
+        if (maxEvents < 1) {
+            throw new IllegalArgumentException("maxEvents must be at least 1: " + maxEvents);
+        }
+    }
+}
