@@ -163,6 +163,8 @@ public final class CollectionEntity
      * through sharding.
      */
     private ActorRef<Revisions.Command> directRevisions;
+    /** The first version allocated to the batch being persisted, or 0. */
+    private long allocatedFirst;
     private long lastSnapshotSeqNr;
     /** Events applied by this incarnation; at recovery's end, those replayed after the snapshot. */
     private long eventsApplied;
@@ -339,11 +341,14 @@ public final class CollectionEntity
     private ReplyEffect<Event, State> onAllocated(State state, Allocated a) {
         List<Pending> batch = inFlight;
         if (batch == null || a.batchId() != batchId) {
-            // A late answer for a batch that already failed: those versions stay unused (gaps are fine).
+            // A late answer for a batch that already failed: those versions stay unused (gaps are
+            // fine), and Revisions must not wait for them.
+            a.from().tell(new Revisions.Abandoned(a.first()));
             return Effect().noReply();
         }
         allocationTimeout.cancel();
         directRevisions = a.from();
+        allocatedFirst = a.first();
         List<Event> events = new ArrayList<>(batch.size());
         long rv = a.first();
         for (Pending p : batch) {
@@ -362,18 +367,29 @@ public final class CollectionEntity
                         ObjectChanged event = (ObjectChanged) events.get(i);
                         p.write().replyTo().tell(written(p.outcome(), a.first() + i, event.after()));
                     }
-                    Revisions.Committed committed = new Revisions.Committed(last);
-                    if (directRevisions != null) {
-                        directRevisions.tell(committed);
-                    } else {
-                        revisions.tell(committed);
+                    List<PublishedEvent> published = new ArrayList<>(events.size());
+                    for (Event e : events) {
+                        ObjectChanged c = (ObjectChanged) e;
+                        String kind = c.removed() ? "DELETED" : c.before() == null ? "ADDED" : "MODIFIED";
+                        published.add(new PublishedEvent(c.resourceVersion(), id.namespace(), c.name(), kind,
+                                c.after(), c.before()));
                     }
+                    allocatedFirst = 0;
+                    tellRevisions(new Revisions.Committed(a.first(), published));
                     inFlight = null;
                     if (!queue.isEmpty()) {
                         context.getSelf().tell(Flush.INSTANCE);
                     }
                 })
                 .thenNoReply();
+    }
+
+    private void tellRevisions(Revisions.Command c) {
+        if (directRevisions != null) {
+            directRevisions.tell(c);
+        } else {
+            revisions.tell(c);
+        }
     }
 
     /** The reply to one write; {@code storedBytes}, when given, is the object's JSON as just persisted. */
@@ -390,6 +406,11 @@ public final class CollectionEntity
         ApiStatus status = ApiStatus.serviceUnavailable("storage unavailable for " + type.groupResource() + ": " + why);
         if (allocationTimeout != null) {
             allocationTimeout.cancel();
+        }
+        if (allocatedFirst != 0) {
+            // The journal refused the batch (or the entity is stopping before it was written).
+            tellRevisions(new Revisions.Abandoned(allocatedFirst));
+            allocatedFirst = 0;
         }
         if (inFlight != null) {
             inFlight.forEach(p -> p.write().replyTo().tell(new Refused(status)));

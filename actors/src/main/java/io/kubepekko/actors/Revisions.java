@@ -19,6 +19,7 @@ import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
 import org.pcollections.HashTreePSet;
 import org.pcollections.PSet;
+import io.kubepekko.api.watch.PublicationOrder;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -69,7 +70,7 @@ public final class Revisions
 
     /** Protocol of {@link Revisions}. */
     public sealed interface Command extends CborSerializable
-            permits Allocate, Committed, GetLatest, GetNamespaces {}
+            permits Allocate, Committed, Abandoned, Subscribe, Unsubscribe, CheckOverdue, GetLatest, GetNamespaces {}
 
     /**
      * Allocates {@code count} consecutive versions for a write from collection {@code namespace};
@@ -78,8 +79,23 @@ public final class Revisions
     public record Allocate(int count, String namespace, long requestId, ActorRef<Allocated> replyTo)
             implements Command {}
 
-    /** Reports that versions up to {@code resourceVersion} were persisted (or abandoned). */
-    public record Committed(long resourceVersion) implements Command {}
+    /** The allocation starting at {@code first} was persisted with these events (one per version, in order). */
+    public record Committed(long first, java.util.List<PublishedEvent> events) implements Command {}
+
+    /** The allocation starting at {@code first} will never be persisted. */
+    public record Abandoned(long first) implements Command {}
+
+    /**
+     * Registers a reader of the ordered change stream; it receives every {@link Published} batch from now
+     * on. A reader joining later, or a new incarnation of Revisions, means the reader must rebuild.
+     */
+    public record Subscribe(ActorRef<Published> subscriber) implements Command {}
+
+    /** Internal: a subscriber stopped. */
+    public record Unsubscribe(ActorRef<Published> subscriber) implements Command {}
+
+    /** Internal: look for allocations left unresolved too long. */
+    public enum CheckOverdue implements Command { INSTANCE }
 
     /** Asks for the highest version known to be committed. */
     public record GetLatest(ActorRef<Latest> replyTo) implements Command {}
@@ -99,6 +115,12 @@ public final class Revisions
 
     public record Namespaces(List<String> namespaces) implements CborSerializable {}
 
+    /**
+     * Changes released in order: every version up to {@code upTo} is resolved, and {@code events} are the
+     * committed ones since the previous batch. {@code epoch} changes when Revisions restarts.
+     */
+    public record Published(String epoch, long upTo, List<PublishedEvent> events) implements CborSerializable {}
+
     // ---- events ----
 
     /** Events of {@link Revisions}; facts, never renamed. */
@@ -110,20 +132,30 @@ public final class Revisions
 
     // ---- behaviour ----
 
+    /** How long an allocation may stay unresolved before it is given up (see {@link #onOverdue}). */
+    static final Duration RESOLVE_DEADLINE = Duration.ofSeconds(30);
+
     /** Versions handed out so far in this incarnation: the next one to give is {@code next}. */
     private long next = 1;
-    private long latestCommitted;
+    private PublicationOrder<PublishedEvent> order = new PublicationOrder<>(0);
+    private final String epoch = java.util.UUID.randomUUID().toString();
+    private final java.util.Set<ActorRef<Published>> subscribers = new java.util.HashSet<>();
+    private final org.apache.pekko.actor.typed.javadsl.ActorContext<Command> context;
 
     private final ActorRef<Command> self;
 
     public static Behavior<Command> create(GroupResource groupResource) {
-        return Behaviors.setup(ctx -> new Revisions(groupResource, ctx.getSelf()));
+        return Behaviors.withTimers(timers -> {
+            timers.startTimerWithFixedDelay(CheckOverdue.INSTANCE, Duration.ofSeconds(1));
+            return Behaviors.setup(ctx -> new Revisions(groupResource, ctx));
+        });
     }
 
-    private Revisions(GroupResource groupResource, ActorRef<Command> self) {
+    private Revisions(GroupResource groupResource, org.apache.pekko.actor.typed.javadsl.ActorContext<Command> context) {
         super(PersistenceId.of("Revisions", groupResource.toString()),
                 SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
-        this.self = self;
+        this.self = context.getSelf();
+        this.context = context;
     }
 
     @Override
@@ -142,7 +174,7 @@ public final class Revisions
                 .onSignal(RecoveryCompleted.instance(), state -> {
                     // Whatever the previous incarnation handed out is at most reservedUpTo.
                     next = state.reservedUpTo() + 1;
-                    latestCommitted = state.reservedUpTo();
+                    order = new PublicationOrder<>(state.reservedUpTo());
                 })
                 .build();
     }
@@ -151,20 +183,55 @@ public final class Revisions
     public CommandHandlerWithReply<Command, Event, State> commandHandler() {
         return newCommandHandlerWithReplyBuilder().forAnyState()
                 .onCommand(Allocate.class, this::onAllocate)
-                .onCommand(Committed.class, (state, c) -> {
-                    latestCommitted = Math.max(latestCommitted, c.resourceVersion());
+                .onCommand(Committed.class, (state, c) -> publish(order.committed(c.first(), c.events())))
+                .onCommand(Abandoned.class, (state, c) -> publish(order.abandoned(c.first())))
+                .onCommand(Subscribe.class, (state, c) -> {
+                    subscribers.add(c.subscriber());
+                    context.watchWith(c.subscriber(), new Unsubscribe(c.subscriber()));
                     return Effect().noReply();
                 })
-                .onCommand(GetLatest.class, (state, c) -> Effect().reply(c.replyTo(), new Latest(latestCommitted)))
+                .onCommand(Unsubscribe.class, (state, c) -> {
+                    subscribers.remove(c.subscriber());
+                    return Effect().noReply();
+                })
+                .onCommand(CheckOverdue.class, (state, c) -> onOverdue())
+                .onCommand(GetLatest.class, (state, c) ->
+                        Effect().reply(c.replyTo(), new Latest(order.publishedUpTo())))
                 .onCommand(GetNamespaces.class, (state, c) ->
                         Effect().reply(c.replyTo(), new Namespaces(new ArrayList<>(new TreeSet<>(state.namespaces())))))
                 .build();
+    }
+
+    private ReplyEffect<Event, State> publish(List<PublishedEvent> released) {
+        if (!released.isEmpty() || !subscribers.isEmpty()) {
+            Published batch = new Published(epoch, order.publishedUpTo(), released);
+            subscribers.forEach(s -> s.tell(batch));
+        }
+        return Effect().noReply();
+    }
+
+    /**
+     * Gives up allocations nobody resolved within {@link #RESOLVE_DEADLINE}, so one lost report cannot
+     * stall the stream. On one node every write reports Committed or Abandoned (also when its entity
+     * restarts), so this only fires for a collection that vanished mid-write; the clustered deployment
+     * will replace it by asking the collection's journal.
+     */
+    private ReplyEffect<Event, State> onOverdue() {
+        java.time.Instant now = java.time.Instant.now();
+        List<PublishedEvent> released = new ArrayList<>();
+        for (PublicationOrder.Range r : order.overdue(now, RESOLVE_DEADLINE)) {
+            context.getLog().warn("resourceVersions {}..{} unresolved after {}: given up", r.first(), r.last(),
+                    RESOLVE_DEADLINE);
+            released.addAll(order.abandoned(r.first()));
+        }
+        return released.isEmpty() ? Effect().noReply() : publish(released);
     }
 
     private ReplyEffect<Event, State> onAllocate(State state, Allocate c) {
         long first = next;
         long last = first + c.count() - 1;
         next = last + 1;
+        order.allocated(first, last, java.time.Instant.now());
         List<Event> events = new ArrayList<>(2);
         if (last > state.reservedUpTo()) {
             events.add(new BlockReserved(last + BLOCK));

@@ -67,7 +67,8 @@ class RevisionsTest {
     void protocolIsBoundToJacksonCbor() {
         Serialization serialization = SerializationExtension.get(Adapter.toClassic(actorTestKit.system()));
         for (Object message : List.of(Revisions.State.EMPTY, new Revisions.BlockReserved(1),
-                new Revisions.Committed(1), new Revisions.Latest(1))) {
+                new Revisions.Committed(1, List.of()), new Revisions.Abandoned(1), new Revisions.Latest(1),
+                new Revisions.Published("e", 1, List.of()))) {
             assertEquals("JacksonCborSerializer", serialization.findSerializerFor(message).getClass().getSimpleName(),
                     message.getClass().getName());
         }
@@ -155,24 +156,47 @@ class RevisionsTest {
     }
 
     @Test
-    void latestIsTheHighestCommittedVersion() {
-        allocate(5, "team-a");
-        assertEquals(0, latest());
+    void latestIsTheHighestVersionBelowWhichEverythingIsResolved() {
+        long a = allocate(2, "team-a").reply().first();
+        long b = allocate(1, "team-b").reply().first();
+        long c = allocate(1, "team-a").reply().first();
+        long before = a - 1;
+        assertEquals(before, latest());
 
-        assertTrue(testKit.runCommand(new Revisions.Committed(3)).hasNoEvents());
-        assertEquals(3, latest());
+        assertTrue(testKit.runCommand(new Revisions.Committed(b, List.of(event(b)))).hasNoEvents());
+        assertEquals(before, latest(), "a commit above an unresolved allocation is not published yet");
 
-        testKit.runCommand(new Revisions.Committed(2));
-        assertEquals(3, latest(), "a late commit of a lower version must not move latest back");
+        testKit.runCommand(new Revisions.Abandoned(a));
+        assertEquals(b, latest(), "abandoning the lower allocation releases the one after it");
 
-        testKit.runCommand(new Revisions.Committed(5));
-        assertEquals(5, latest());
+        testKit.runCommand(new Revisions.Committed(c, List.of(event(c))));
+        assertEquals(c, latest());
+    }
+
+    @Test
+    void subscribersReceiveCommittedEventsInVersionOrder() {
+        org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Published> reader =
+                actorTestKit.createTestProbe();
+        testKit.runCommand(new Revisions.Subscribe(reader.ref()));
+        long a = allocate(1, "team-a").reply().first();
+        long b = allocate(1, "team-b").reply().first();
+        testKit.runCommand(new Revisions.Committed(b, List.of(event(b))));
+        Revisions.Published first = reader.receiveMessage();
+        assertEquals(List.of(), first.events(), "nothing may go out before the lower version resolves");
+        testKit.runCommand(new Revisions.Committed(a, List.of(event(a))));
+        Revisions.Published second = reader.receiveMessage();
+        assertEquals(List.of(a, b), second.events().stream().map(PublishedEvent::resourceVersion).toList());
+        assertEquals(b, second.upTo());
+    }
+
+    private static PublishedEvent event(long rv) {
+        return new PublishedEvent(rv, "team-a", "o" + rv, "ADDED", new byte[] {'{', '}'}, null);
     }
 
     @Test
     void latestAfterRestartCoversEverythingThePreviousIncarnationMayHaveCommitted() {
-        allocate(5, "team-a");
-        testKit.runCommand(new Revisions.Committed(5));
+        long first = allocate(5, "team-a").reply().first();
+        testKit.runCommand(new Revisions.Committed(first, List.of()));
 
         testKit.restart();
 

@@ -1,0 +1,14 @@
+package io.kubepekko.actors;
+
+import io.kubepekko.persistence.CborSerializable;
+
+/**
+ * One committed change as Revisions publishes it, in resourceVersion order, to the readers of a
+ * group-resource.
+ *
+ * @param type     {@code ADDED}, {@code MODIFIED} or {@code DELETED}
+ * @param object   the object's JSON after the change (for DELETED, its final state)
+ * @param previous the object's JSON before the change, or {@code null} for ADDED
+ */
+public record PublishedEvent(long resourceVersion, String namespace, String name, String type, byte[] object,
+                             byte[] previous) implements CborSerializable {}
