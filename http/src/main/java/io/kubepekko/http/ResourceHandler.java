@@ -61,7 +61,13 @@ final class ResourceHandler {
             throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
         }
         if (info.verb().equals("list") || info.verb().equals("deletecollection")) {
-            ListQuery.validate(r.query());
+            // Validates the read options as kube-apiserver does (400 malformed numbers, 422 invalid
+            // combinations); paging and resourceVersion modes are served once the watch cache lands.
+            io.kubepekko.api.watch.ReadOptions.parse("list", r.query().toMultiMap(),
+                    io.kubepekko.api.watch.FeatureGates.defaults());
+        } else if (info.verb().equals("get")) {
+            io.kubepekko.api.watch.ReadOptions.parse("get", r.query().toMultiMap(),
+                    io.kubepekko.api.watch.FeatureGates.defaults());
         }
         return switch (info.verb()) {
             case "get" -> get(type, r);
