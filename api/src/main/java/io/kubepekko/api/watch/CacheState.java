@@ -39,10 +39,22 @@ public final class CacheState {
     /** The version just before the oldest retained event: the last dropped event's, or the start. */
     private final long oldestVersion;
     private final TreePMap<ObjectKey, CachedObject> oldestObjects;
+    /**
+     * During a warm start ({@link #warmStart}), the version the cache must reach before it may serve;
+     * 0 once it is ready.
+     */
+    private final long readyAt;
 
     private CacheState(CachedObjectReader reader, Retention retention, TreePMap<ObjectKey, CachedObject> objects,
                        long resourceVersion, TreePMap<Long, Retained> window,
                        long oldestVersion, TreePMap<ObjectKey, CachedObject> oldestObjects) {
+        this(reader, retention, objects, resourceVersion, window, oldestVersion, oldestObjects, 0);
+    }
+
+    private CacheState(CachedObjectReader reader, Retention retention, TreePMap<ObjectKey, CachedObject> objects,
+                       long resourceVersion, TreePMap<Long, Retained> window,
+                       long oldestVersion, TreePMap<ObjectKey, CachedObject> oldestObjects, long readyAt) {
+        this.readyAt = readyAt;
         this.reader = reader;
         this.retention = retention;
         this.objects = objects;
@@ -111,8 +123,8 @@ public final class CacheState {
                 : objects.plus(key, object);
         CachedEvent cached = new CachedEvent(event.type(), event.resourceVersion(), object, previous);
         TreePMap<Long, Retained> grown = window.plus(event.resourceVersion(), new Retained(cached, now, next));
-        return new CacheState(reader, retention, next, event.resourceVersion(), grown, oldestVersion, oldestObjects)
-                .trimmed(now);
+        return new CacheState(reader, retention, next, event.resourceVersion(), grown, oldestVersion, oldestObjects,
+                readyAt).trimmed(now);
     }
 
     /**
@@ -126,8 +138,8 @@ public final class CacheState {
         if (resourceVersion < this.resourceVersion) {
             throw new IllegalStateException("cannot go back from " + this.resourceVersion + " to " + resourceVersion);
         }
-        return new CacheState(reader, retention, objects, resourceVersion, window, oldestVersion, oldestObjects)
-                .trimmed(now);
+        return new CacheState(reader, retention, objects, resourceVersion, window, oldestVersion, oldestObjects,
+                readyAt).trimmed(now);
     }
 
     /** Drops events that have become too old by {@code now}, for a cache that receives no writes. */
@@ -154,7 +166,60 @@ public final class CacheState {
         if (w == window) {
             return this;
         }
-        return new CacheState(reader, retention, objects, resourceVersion, w, oldest, oldestState);
+        return new CacheState(reader, retention, objects, resourceVersion, w, oldest, oldestState, readyAt);
+    }
+
+    /**
+     * A cache started from objects read <em>after</em> subscribing to the ordered stream, which had
+     * been released up to {@code startVersion}: some objects may already be newer than that. Feed
+     * the stream through {@link #catchUp}; the cache is {@link #ready()} once it has reached the
+     * newest object read, and its history starts there, so every snapshot it serves is exact.
+     */
+    public static CacheState warmStart(ResourceType type, Retention retention, Iterable<byte[]> storedObjects,
+                                       long startVersion) {
+        CachedObjectReader reader = new CachedObjectReader(type);
+        TreePMap<ObjectKey, CachedObject> objects = TreePMap.empty();
+        long newest = startVersion;
+        for (byte[] json : storedObjects) {
+            CachedObject o = reader.read(json);
+            if (objects.containsKey(o.key())) {
+                throw new IllegalStateException("two stored objects for " + o.key());
+            }
+            objects = objects.plus(o.key(), o);
+            newest = Math.max(newest, o.resourceVersion());
+        }
+        CacheState s = new CacheState(reader, Objects.requireNonNull(retention, "retention"), objects, startVersion,
+                TreePMap.empty(), startVersion, objects, newest);
+        return s.settledIfReady();
+    }
+
+    /**
+     * Applies one event of the ordered stream to a warm-starting (or ready) cache: events at or below
+     * the cache's version are already reflected; an event whose object the cache already holds at
+     * that version or later only advances the version; anything else is applied.
+     */
+    public CacheState catchUp(WatchEvent event, Instant now) {
+        if (event.resourceVersion() <= resourceVersion) {
+            return this;
+        }
+        CachedObject cached = objects.get(event.key());
+        CacheState next = cached != null && cached.resourceVersion() >= event.resourceVersion()
+                ? advance(event.resourceVersion(), now)
+                : apply(event, now);
+        return next.settledIfReady();
+    }
+
+    /** Whether a warm start has caught up, so the cache may serve reads and watches. */
+    public boolean ready() {
+        return readyAt == 0;
+    }
+
+    /** Once a warm start reaches its target, history restarts at that point so snapshots stay exact. */
+    private CacheState settledIfReady() {
+        if (readyAt == 0 || resourceVersion < readyAt) {
+            return this;
+        }
+        return new CacheState(reader, retention, objects, resourceVersion, TreePMap.empty(), resourceVersion, objects, 0);
     }
 
     /** The latest version the cache has applied (or started from). */
