@@ -29,7 +29,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -199,7 +198,4 @@ public final class ApiServer implements AutoCloseable {
         }
     }
 
-    static CompletableFuture<Void> noop() {
-        return CompletableFuture.completedFuture(null);
-    }
 }

@@ -20,7 +20,6 @@ import org.apache.pekko.http.javadsl.model.Query;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -256,7 +255,4 @@ final class ResourceHandler {
         }
     }
 
-    static <T> CompletionStage<T> failed(Throwable t) {
-        return CompletableFuture.failedFuture(t);
-    }
 }

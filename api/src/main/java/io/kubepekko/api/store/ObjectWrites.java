@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.codec.BodyDecoder;
 import io.kubepekko.api.codec.DecodedBody;
 import io.kubepekko.api.codec.FieldValidation;
-import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.patch.JsonPatch;
 import io.kubepekko.api.patch.MergePatch;
@@ -352,8 +351,4 @@ public final class ObjectWrites {
         }
     }
 
-    /** Copies an object through JSON bytes (used by tests and callers that need a detached tree). */
-    public static ObjectNode copy(ObjectNode obj) {
-        return Json.parseTrusted(Json.bytes(obj));
-    }
 }
