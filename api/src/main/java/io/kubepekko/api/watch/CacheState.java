@@ -139,7 +139,7 @@ public final class CacheState {
             throw new IllegalStateException("cannot go back from " + this.resourceVersion + " to " + resourceVersion);
         }
         return new CacheState(reader, retention, objects, resourceVersion, window, oldestVersion, oldestObjects,
-                readyAt).trimmed(now);
+                readyAt).trimmed(now).settledIfReady();
     }
 
     /** Drops events that have become too old by {@code now}, for a cache that receives no writes. */
