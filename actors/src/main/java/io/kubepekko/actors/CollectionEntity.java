@@ -362,11 +362,8 @@ public final class CollectionEntity
         long last = rv - 1;
         return Effect().persist(events)
                 .thenRun(s -> {
-                    for (int i = 0; i < batch.size(); i++) {
-                        Pending p = batch.get(i);
-                        ObjectChanged event = (ObjectChanged) events.get(i);
-                        p.write().replyTo().tell(written(p.outcome(), a.first() + i, event.after()));
-                    }
+                    // Revisions hears of the commit before any writer does, so a list that a writer
+                    // starts after its acknowledgement already counts this version as committed.
                     List<PublishedEvent> published = new ArrayList<>(events.size());
                     for (Event e : events) {
                         ObjectChanged c = (ObjectChanged) e;
@@ -376,6 +373,11 @@ public final class CollectionEntity
                     }
                     allocatedFirst = 0;
                     tellRevisions(new Revisions.Committed(a.first(), published));
+                    for (int i = 0; i < batch.size(); i++) {
+                        Pending p = batch.get(i);
+                        ObjectChanged event = (ObjectChanged) events.get(i);
+                        p.write().replyTo().tell(written(p.outcome(), a.first() + i, event.after()));
+                    }
                     inFlight = null;
                     if (!queue.isEmpty()) {
                         context.getSelf().tell(Flush.INSTANCE);

@@ -97,7 +97,10 @@ public final class Revisions
     /** Internal: look for allocations left unresolved too long. */
     public enum CheckOverdue implements Command { INSTANCE }
 
-    /** Asks for the highest version known to be committed. */
+    /**
+     * Asks for the version a "Most Recent" read must reflect: the highest committed one (at least the
+     * published one).
+     */
     public record GetLatest(ActorRef<Latest> replyTo) implements Command {}
 
     /** Asks for the namespaces whose collections have held objects of this group-resource. */
@@ -138,6 +141,12 @@ public final class Revisions
     /** Versions handed out so far in this incarnation: the next one to give is {@code next}. */
     private long next = 1;
     private PublicationOrder<PublishedEvent> order = new PublicationOrder<>(0);
+    /**
+     * The highest version any collection reported committed. "Most Recent" reads wait until the
+     * ordered stream has reached it, so they reflect every acknowledged write, even one released
+     * later than its version because a lower one is still in flight.
+     */
+    private long highestCommitted;
     private final String epoch = java.util.UUID.randomUUID().toString();
     private final java.util.Set<ActorRef<Published>> subscribers = new java.util.HashSet<>();
     private final org.apache.pekko.actor.typed.javadsl.ActorContext<Command> context;
@@ -175,6 +184,7 @@ public final class Revisions
                     // Whatever the previous incarnation handed out is at most reservedUpTo.
                     next = state.reservedUpTo() + 1;
                     order = new PublicationOrder<>(state.reservedUpTo());
+                    highestCommitted = state.reservedUpTo();
                 })
                 .build();
     }
@@ -183,7 +193,12 @@ public final class Revisions
     public CommandHandlerWithReply<Command, Event, State> commandHandler() {
         return newCommandHandlerWithReplyBuilder().forAnyState()
                 .onCommand(Allocate.class, this::onAllocate)
-                .onCommand(Committed.class, (state, c) -> publish(order.committed(c.first(), c.events())))
+                .onCommand(Committed.class, (state, c) -> {
+                    long last = c.events().isEmpty() ? c.first()
+                            : c.events().get(c.events().size() - 1).resourceVersion();
+                    highestCommitted = Math.max(highestCommitted, last);
+                    return publish(order.committed(c.first(), c.events()));
+                })
                 .onCommand(Abandoned.class, (state, c) -> publish(order.abandoned(c.first())))
                 .onCommand(Subscribe.class, (state, c) -> {
                     subscribers.add(c.subscriber());
@@ -195,8 +210,8 @@ public final class Revisions
                     return Effect().noReply();
                 })
                 .onCommand(CheckOverdue.class, (state, c) -> onOverdue())
-                .onCommand(GetLatest.class, (state, c) ->
-                        Effect().reply(c.replyTo(), new Latest(order.publishedUpTo())))
+                .onCommand(GetLatest.class, (state, c) -> Effect().reply(c.replyTo(),
+                        new Latest(Math.max(highestCommitted, order.publishedUpTo()))))
                 .onCommand(GetNamespaces.class, (state, c) ->
                         Effect().reply(c.replyTo(), new Namespaces(new ArrayList<>(new TreeSet<>(state.namespaces())))))
                 .build();
