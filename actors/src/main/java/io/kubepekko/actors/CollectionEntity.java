@@ -287,7 +287,7 @@ public final class CollectionEntity
         List<Pending> pending = new ArrayList<>();
         ObjectWrites.Env env = environment.env();
         while (!queue.isEmpty() && pending.size() < MAX_BATCH) {
-            if (overlay.containsKey(targetName(queue.peek().op()))) {
+            if (overlay.containsKey(queue.peek().op().targetName())) {
                 break; // it must see that earlier write committed (see the class comment)
             }
             Write w = queue.poll();
@@ -327,16 +327,6 @@ public final class CollectionEntity
     }
 
     /** The object a write addresses; {@code null} for a create whose name is still to be generated. */
-    private static String targetName(WriteOp op) {
-        if (op instanceof WriteOp.Create c) {
-            return ObjectMeta.name(c.object());
-        } else if (op instanceof WriteOp.Update u) {
-            return u.name();
-        } else if (op instanceof WriteOp.Patch p) {
-            return p.name();
-        }
-        return ((WriteOp.Delete) op).name();
-    }
 
     private ReplyEffect<Event, State> onAllocated(State state, Allocated a) {
         List<Pending> batch = inFlight;

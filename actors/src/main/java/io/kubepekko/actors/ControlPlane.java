@@ -133,7 +133,7 @@ public final class ControlPlane {
     public CompletionStage<WriteResult> write(ResourceType type, String namespace, WriteOp op) {
         boolean mayCreate = op instanceof WriteOp.Create || (op instanceof WriteOp.Update && type.allowCreateOnUpdate());
         boolean namespaceWrite = type.groupResource().equals(namespaces.groupResource());
-        String namespaceName = namespaceWrite ? targetName(op) : null;
+        String namespaceName = namespaceWrite ? op.targetName() : null;
         if (namespaceName != null) {
             liveNamespaces.forget(namespaceName);
         }
@@ -157,16 +157,6 @@ public final class ControlPlane {
         return result;
     }
 
-    private static String targetName(WriteOp op) {
-        if (op instanceof WriteOp.Update u) {
-            return u.name();
-        } else if (op instanceof WriteOp.Patch p) {
-            return p.name();
-        } else if (op instanceof WriteOp.Delete d) {
-            return d.name();
-        }
-        return ObjectMeta.name(((WriteOp.Create) op).object());
-    }
 
     private CompletionStage<Void> admitNamespace(String namespace, boolean strict) {
         if (liveNamespaces.isKnownLive(namespace)) {

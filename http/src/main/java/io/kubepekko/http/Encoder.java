@@ -30,7 +30,7 @@ final class Encoder {
         if (!warnings.isEmpty()) {
             List<HttpHeader> headers = new ArrayList<>();
             for (String w : warnings) {
-                headers.add(RawHeader.create("Warning", "299 - " + goQuote(w)));
+                headers.add(RawHeader.create("Warning", "299 - " + io.kubepekko.api.status.FieldError.quote(w)));
             }
             r = r.addHeaders(headers);
         }
@@ -105,8 +105,4 @@ final class Encoder {
         }
     }
 
-    /** Go's {@code strconv.Quote} for warning texts, as kube-apiserver formats Warning headers. */
-    static String goQuote(String s) {
-        return io.kubepekko.api.status.FieldError.quote(s);
-    }
 }

@@ -8,6 +8,7 @@ import io.kubepekko.api.codec.FieldValidation;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
+import io.kubepekko.api.store.DryRun;
 import io.kubepekko.api.store.PatchType;
 import io.kubepekko.api.store.Preconditions;
 import io.kubepekko.api.store.ScaleConversion;
@@ -203,30 +204,11 @@ final class ResourceHandler {
         return r.param("fieldValidation").orElse("");
     }
 
-    /**
-     * {@code dryRun}: absent means a real write; {@code All} (or the bare parameter) a dry run; any
-     * other value is invalid options, 422 as kube-apiserver answers.
-     */
-    static boolean dryRun(List<String> values, String optionsKind) {
-        if (values.isEmpty()) {
-            return false;
-        }
-        for (String v : values) {
-            if (!v.equals("All") && !v.isEmpty()) {
-                com.fasterxml.jackson.databind.node.ArrayNode bad = Json.MAPPER.createArrayNode();
-                values.forEach(bad::add);
-                throw ApiStatus.invalid("meta.k8s.io", optionsKind, "", List.of(io.kubepekko.api.status.FieldError
-                        .notSupported("dryRun", io.kubepekko.api.validation.BadValue.of(bad), List.of("All"))))
-                        .exception();
-            }
-        }
-        return true;
-    }
 
     private static WriteOptions writeOptions(Request r) {
         String kind = optionsKind(r.info().verb());
         String fv = FieldValidation.parse(fieldValidation(r), kind).queryValue();
-        return new WriteOptions(dryRun(r.query().getAll("dryRun"), kind), r.param("fieldManager").orElse(null), fv);
+        return new WriteOptions(DryRun.parse(r.query().getAll("dryRun"), kind), r.param("fieldManager").orElse(null), fv);
     }
 
     private static String optionsKind(String verb) {
@@ -251,7 +233,7 @@ final class ResourceHandler {
                     pre.hasNonNull("resourceVersion") ? pre.get("resourceVersion").asText() : null);
             java.util.List<String> dry = new java.util.ArrayList<>(r.query().getAll("dryRun"));
             body.path("dryRun").forEach(d -> dry.add(d.asText()));
-            return new DeleteOptions(p, ResourceHandler.dryRun(dry, "DeleteOptions"));
+            return new DeleteOptions(p, DryRun.parse(dry, "DeleteOptions"));
         }
     }
 

@@ -18,16 +18,39 @@ public sealed interface WriteOp {
 
     WriteOptions options();
 
+    /** The name of the object the write targets; {@code null} for a create that generates its name. */
+    String targetName();
+
     /** POST of a new object. */
-    record Create(ObjectNode object, WriteOptions options) implements WriteOp {}
+    record Create(ObjectNode object, WriteOptions options) implements WriteOp {
+        @Override
+        public String targetName() {
+            return io.kubepekko.api.meta.ObjectMeta.name(object);
+        }
+    }
 
     /** PUT of a whole object (or of its {@code status} / {@code scale} subresource). */
-    record Update(String name, ObjectNode object, String subresource, WriteOptions options) implements WriteOp {}
+    record Update(String name, ObjectNode object, String subresource, WriteOptions options) implements WriteOp {
+        @Override
+        public String targetName() {
+            return name;
+        }
+    }
 
     /** PATCH of an object or subresource; applied to the current object inside the single writer. */
     record Patch(String name, PatchType type, byte[] patch, String subresource, WriteOptions options)
-            implements WriteOp {}
+            implements WriteOp {
+        @Override
+        public String targetName() {
+            return name;
+        }
+    }
 
     /** DELETE of one object. */
-    record Delete(String name, Preconditions preconditions, WriteOptions options) implements WriteOp {}
+    record Delete(String name, Preconditions preconditions, WriteOptions options) implements WriteOp {
+        @Override
+        public String targetName() {
+            return name;
+        }
+    }
 }

@@ -1,0 +1,33 @@
+package io.kubepekko.api.store;
+
+import io.kubepekko.api.status.ApiException;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class DryRunTest {
+
+    @Test
+    void absentIsARealWrite() {
+        assertFalse(DryRun.parse(List.of(), "CreateOptions"));
+    }
+
+    @Test
+    void allAndTheBareParameterAreDryRuns() {
+        assertTrue(DryRun.parse(List.of("All"), "CreateOptions"));
+        assertTrue(DryRun.parse(List.of(""), "UpdateOptions"));
+    }
+
+    @Test
+    void anyOtherValueIsInvalidOptionsNamingTheKind() {
+        ApiException e = assertThrows(ApiException.class, () -> DryRun.parse(List.of("bogus"), "DeleteOptions"));
+        assertEquals(422, e.status().code());
+        assertEquals("DeleteOptions.meta.k8s.io \"\" is invalid: dryRun: Unsupported value: [\"bogus\"]: "
+                + "supported values: \"All\"", e.status().message());
+    }
+}
