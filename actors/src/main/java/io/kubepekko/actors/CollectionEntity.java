@@ -66,13 +66,17 @@ public final class CollectionEntity
 
     // ---- state ----
 
-    /** The live objects of the collection by name, as stored JSON bytes. */
-    public record State(TreePMap<String, byte[]> objects) implements CborSerializable {
-        static final State EMPTY = new State(TreePMap.empty());
+    /**
+     * The live objects of the collection by name, as stored JSON bytes, and the version of the last
+     * change applied (a removal leaves no object behind to tell it).
+     */
+    public record State(TreePMap<String, byte[]> objects, long lastVersion) implements CborSerializable {
+        static final State EMPTY = new State(TreePMap.empty(), 0);
 
         @JsonCreator
-        static State fromJson(@JsonProperty("objects") Map<String, byte[]> objects) {
-            return new State(TreePMap.from(objects == null ? Map.of() : objects));
+        static State fromJson(@JsonProperty("objects") Map<String, byte[]> objects,
+                              @JsonProperty("lastVersion") long lastVersion) {
+            return new State(TreePMap.from(objects == null ? Map.of() : objects), lastVersion);
         }
 
         @JsonProperty("objects")
@@ -82,7 +86,8 @@ public final class CollectionEntity
 
         State apply(Event event) {
             ObjectChanged c = (ObjectChanged) event;
-            return new State(c.removed() ? objects.minus(c.name()) : objects.plus(c.name(), c.after()));
+            return new State(c.removed() ? objects.minus(c.name()) : objects.plus(c.name(), c.after()),
+                    Math.max(lastVersion, c.resourceVersion()));
         }
     }
 
@@ -115,8 +120,11 @@ public final class CollectionEntity
     /** The object's JSON, or {@code null} when it does not exist. */
     public record GetReply(byte[] object) implements CborSerializable {}
 
-    /** The selected objects' JSON, sorted by name. */
-    public record Items(List<byte[]> items) implements CborSerializable {}
+    /**
+     * The selected objects' JSON, sorted by name, and {@link State#lastVersion}: the list reflects
+     * every change of the collection up to it.
+     */
+    public record Items(List<byte[]> items, long lastVersion) implements CborSerializable {}
 
     /** The answer to a {@link Write}. */
     public sealed interface WriteReply extends CborSerializable permits Written, Refused {}
@@ -250,7 +258,7 @@ public final class CollectionEntity
         try {
             filter = ObjectFilter.of(type, c.labelSelector(), c.fieldSelector());
         } catch (ApiException e) {
-            return Effect().reply(c.replyTo(), new Items(List.of()));
+            return Effect().reply(c.replyTo(), new Items(List.of(), state.lastVersion()));
         }
         boolean selectAll = (c.labelSelector() == null || c.labelSelector().isEmpty())
                 && (c.fieldSelector() == null || c.fieldSelector().isEmpty());
@@ -260,7 +268,7 @@ public final class CollectionEntity
                 out.add(obj);
             }
         }
-        return Effect().reply(c.replyTo(), new Items(out));
+        return Effect().reply(c.replyTo(), new Items(out, state.lastVersion()));
     }
 
     private ReplyEffect<Event, State> onWrite(State state, Write w) {

@@ -7,11 +7,24 @@ import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.Registry;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
-import io.kubepekko.api.store.ObjectFilter;
 import io.kubepekko.api.store.ObjectWrites;
 import io.kubepekko.api.store.Preconditions;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOptions;
+import io.kubepekko.api.watch.FeatureGates;
+import io.kubepekko.api.watch.CacheRead;
+import io.kubepekko.api.watch.CachedObject;
+import io.kubepekko.api.watch.ListChunk;
+import io.kubepekko.api.watch.ObjectKey;
+import io.kubepekko.api.watch.ReadOptions;
+import io.kubepekko.api.watch.Selection;
+import io.kubepekko.api.watch.Snapshot;
+import io.kubepekko.api.watch.StreamEvent;
+import io.kubepekko.api.watch.WatchFilter;
+import io.kubepekko.api.watch.WatchStart;
+import org.apache.pekko.NotUsed;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.apache.pekko.stream.javadsl.Source;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
@@ -40,24 +53,47 @@ public final class ControlPlane {
     /** Objects of a list (JSON each) and the list's resourceVersion. */
     public record ObjectList(List<byte[]> items, long resourceVersion) {}
 
+    /**
+     * How reads are served.
+     *
+     * @param askTimeout how long a call waits for an actor's answer
+     * @param cache      the watch caches' behaviour
+     * @param gates      the server's feature gates
+     */
+    public record ReadSettings(Duration askTimeout, WatchCache.Settings cache, FeatureGates gates) {
+        public static ReadSettings defaults(Duration askTimeout) {
+            return new ReadSettings(askTimeout, WatchCache.Settings.defaults(), FeatureGates.defaults());
+        }
+    }
+
     private final ActorSystem<?> system;
     private final ClusterSharding sharding;
     private final Registry registry;
     private final ResourceType namespaces;
     private final Duration askTimeout;
+    private final ReadSettings readSettings;
+    private final WatchCaches caches;
     private final LiveNamespaces liveNamespaces = new LiveNamespaces(java.time.Clock.systemUTC(), Duration.ofSeconds(2));
 
-    private ControlPlane(ActorSystem<?> system, Registry registry, Duration askTimeout) {
+    private ControlPlane(ActorSystem<?> system, Registry registry, ReadSettings readSettings, WatchCaches caches) {
         this.system = system;
         this.sharding = ClusterSharding.get(system);
         this.registry = registry;
         this.namespaces = registry.find(new GroupResource("", "namespaces")).orElseThrow();
-        this.askTimeout = askTimeout;
+        this.askTimeout = readSettings.askTimeout();
+        this.readSettings = readSettings;
+        this.caches = caches;
     }
 
-    /** Starts sharding of the entities on this node and returns the facade. */
+    /** Starts sharding of the entities and this node's watch caches, and returns the facade. */
     public static ControlPlane start(ActorSystem<?> system, Registry registry, ObjectWrites writes,
                                      Environment environment, Duration askTimeout) {
+        return start(system, registry, writes, environment, ReadSettings.defaults(askTimeout));
+    }
+
+    /** Starts sharding of the entities and this node's watch caches, and returns the facade. */
+    public static ControlPlane start(ActorSystem<?> system, Registry registry, ObjectWrites writes,
+                                     Environment environment, ReadSettings readSettings) {
         ClusterSharding sharding = ClusterSharding.get(system);
         // Revisions is never passivated: collections talk to it directly once they know it.
         sharding.init(Entity.of(Revisions.TYPE_KEY,
@@ -70,7 +106,18 @@ public final class ControlPlane {
             return CollectionEntity.create(id, type, writes, environment,
                     sharding.entityRefFor(Revisions.TYPE_KEY, id.groupResource().toString()));
         }));
-        return new ControlPlane(system, registry, askTimeout);
+        WatchCaches caches = WatchCaches.start(system, registry, readSettings.cache(), environment.clock(),
+                readSettings.askTimeout());
+        return new ControlPlane(system, registry, readSettings, caches);
+    }
+
+    /** This node's watch caches (for readiness). */
+    public WatchCaches caches() {
+        return caches;
+    }
+
+    public FeatureGates featureGates() {
+        return readSettings.gates();
     }
 
     public Registry registry() {
@@ -94,39 +141,90 @@ public final class ControlPlane {
     }
 
     /**
-     * Lists one namespace's objects, or all namespaces' when {@code namespace} is null. Selectors are
-     * validated here first, so that a bad one answers 400 before any entity is asked.
+     * A read at the version {@code options} ask for: the latest committed state from the object's
+     * collection ("Most Recent"), or this node's watch cache ("Any", "Not older than").
      */
-    public CompletionStage<ObjectList> list(ResourceType type, String namespace, String labelSelector,
-                                            String fieldSelector) {
+    public CompletionStage<Optional<byte[]>> get(ResourceType type, String namespace, String name,
+                                                 ReadOptions options) {
+        if (options.mode() instanceof ReadOptions.Mode.MostRecent) {
+            return get(type, namespace, name);
+        }
+        ObjectKey key = new ObjectKey(type.namespaced() ? namespace : "", name);
+        return snapshot(type, CacheRead.of(options.mode(), 0), readSettings.cache().waitLimit())
+                .thenApply(s -> s.get(key).map(CachedObject::json));
+    }
+
+    /**
+     * One list response from this node's watch cache, at the version and page {@code options} ask
+     * for. A "Most Recent" list first learns the highest committed version and waits until the cache
+     * reflects it, so it contains every write acknowledged before it began.
+     *
+     * @param namespace the namespace listed, or {@code null} for all
+     */
+    public CompletionStage<ListChunk> list(ResourceType type, String namespace, ReadOptions options) {
+        Selection selection;
         try {
-            ObjectFilter.of(type, labelSelector, fieldSelector);
+            selection = Selection.parse(type, options.labelSelector(), options.fieldSelector());
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        CompletionStage<Long> latest = Futures.plain(revisions(type)
-                .<Revisions.Latest>ask(Revisions.GetLatest::new, askTimeout))
+        String ns = type.namespaced() ? namespace : null;
+        return latestCommittedIf(type, CacheRead.needsLatestCommitted(options.mode())).thenCompose(latest ->
+                snapshot(type, CacheRead.of(options.mode(), latest), waitFor(options.mode())))
+                .thenApply(s -> ListChunk.of(s, ns, selection, options, readSettings.gates()));
+    }
+
+    /**
+     * Starts a watch from this node's watch cache. Problems found before the stream starts (a bad
+     * selector, a version the cache did not reach in time) fail the stage; a version older than the
+     * retained history is the stream's one ERROR event, as in Kubernetes.
+     */
+    public CompletionStage<Source<StreamEvent, NotUsed>> watch(ResourceType type, String namespace,
+                                                                ReadOptions options) {
+        WatchFilter filter;
+        try {
+            filter = new WatchFilter(type.namespaced() ? namespace : null,
+                    Selection.parse(type, options.labelSelector(), options.fieldSelector()));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        boolean consistent = options.mode() instanceof ReadOptions.Mode.MostRecent;
+        return latestCommittedIf(type, consistent).thenCompose(latest -> Futures.plain(AskPattern.<WatchCache.Command, WatchCache.WatchReply>ask(
+                        caches.cache(type.groupResource()),
+                        r -> new WatchCache.Watch(WatchStart.of(options, latest), filter, options.allowWatchBookmarks(),
+                                options.initialEventsEndBookmark(), waitFor(options.mode()), r),
+                        askTimeout, system.scheduler())))
+                .thenApply(reply -> {
+                    if (reply instanceof WatchCache.WatchFailed f) {
+                        throw f.status().exception();
+                    }
+                    return ((WatchCache.Watching) reply).events();
+                });
+    }
+
+    private Duration waitFor(ReadOptions.Mode mode) {
+        return mode instanceof ReadOptions.Mode.MostRecent ? readSettings.cache().consistentWaitLimit()
+                : readSettings.cache().waitLimit();
+    }
+
+    private CompletionStage<Long> latestCommittedIf(ResourceType type, boolean needed) {
+        if (!needed) {
+            return CompletableFuture.completedFuture(0L);
+        }
+        return Futures.plain(revisions(type).<Revisions.Latest>ask(Revisions.GetLatest::new, askTimeout))
                 .thenApply(Revisions.Latest::resourceVersion);
-        CompletionStage<List<String>> namespacesToAsk = namespace != null || !type.namespaced()
-                ? CompletableFuture.completedFuture(List.of(namespace == null ? "" : namespace))
-                : Futures.plain(revisions(type).<Revisions.Namespaces>ask(Revisions.GetNamespaces::new, askTimeout))
-                        .thenApply(Revisions.Namespaces::namespaces);
-        return latest.thenCompose(rv -> namespacesToAsk.thenCompose(nss -> {
-            List<CompletableFuture<CollectionEntity.Items>> parts = new ArrayList<>();
-            for (String ns : nss) {
-                parts.add(Futures.plain(collection(type, ns)
-                        .<CollectionEntity.Items>ask(r -> new CollectionEntity.ListObjects(labelSelector, fieldSelector, r),
-                                askTimeout))
-                        .toCompletableFuture());
-            }
-            return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply(v -> {
-                List<byte[]> items = new ArrayList<>();
-                for (CompletableFuture<CollectionEntity.Items> p : parts) {
-                    items.addAll(p.join().items());
-                }
-                return new ObjectList(items, rv);
-            });
-        }));
+    }
+
+    private CompletionStage<Snapshot> snapshot(ResourceType type, CacheRead read, Duration wait) {
+        return Futures.plain(AskPattern.<WatchCache.Command, WatchCache.ReadReply>ask(
+                        caches.cache(type.groupResource()), r -> new WatchCache.Read(read, wait, r), askTimeout,
+                        system.scheduler()))
+                .thenApply(reply -> {
+                    if (reply instanceof WatchCache.ReadFailed f) {
+                        throw f.status().exception();
+                    }
+                    return ((WatchCache.Snapshotted) reply).snapshot();
+                });
     }
 
     /** Executes a write; creates of namespaced objects first check that their namespace exists and is live. */
@@ -185,7 +283,9 @@ public final class ControlPlane {
     public CompletionStage<ObjectList> deleteCollection(ResourceType type, String namespace, String labelSelector,
                                                         String fieldSelector, Preconditions preconditions,
                                                         WriteOptions options) {
-        return list(type, namespace, labelSelector, fieldSelector).thenCompose(listed -> {
+        ReadOptions all = new ReadOptions(ReadOptions.Verb.LIST, ReadOptions.MOST_RECENT, 0, false, false, null,
+                labelSelector == null ? "" : labelSelector, fieldSelector == null ? "" : fieldSelector);
+        return list(type, namespace, all).thenCompose(listed -> {
             List<CompletableFuture<WriteResult>> deletes = new ArrayList<>();
             for (byte[] item : listed.items()) {
                 ObjectNode obj = Json.parseTrusted(item);

@@ -86,8 +86,11 @@ public final class Revisions
     public record Abandoned(long first) implements Command {}
 
     /**
-     * Registers a reader of the ordered change stream; it receives every {@link Published} batch from now
-     * on. A reader joining later, or a new incarnation of Revisions, means the reader must rebuild.
+     * Registers a reader of the ordered change stream. It first receives an empty {@link Published}
+     * naming the epoch and the version released so far, then every batch after it, and an empty
+     * batch about every second when nothing changes (so a reader that hears nothing for a while
+     * subscribes again). Subscribing again is harmless. A batch with another epoch means the reader
+     * must rebuild from the collections.
      */
     public record Subscribe(ActorRef<Published> subscriber) implements Command {}
 
@@ -147,7 +150,15 @@ public final class Revisions
      * later than its version because a lower one is still in flight.
      */
     private long highestCommitted;
-    private final String epoch = java.util.UUID.randomUUID().toString();
+    private String epoch = java.util.UUID.randomUUID().toString();
+    /**
+     * Every version up to this one may have been handed out by an earlier incarnation, whose
+     * allocations this one does not know: a commit of such a version arrives here unannounced and
+     * cannot be published in order, so readers must rebuild from the collections (a new epoch).
+     */
+    private long inheritedUpTo;
+    /** Whether a batch went out since the last heartbeat tick. */
+    private boolean publishedSinceTick;
     private final java.util.Set<ActorRef<Published>> subscribers = new java.util.HashSet<>();
     private final org.apache.pekko.actor.typed.javadsl.ActorContext<Command> context;
 
@@ -185,6 +196,7 @@ public final class Revisions
                     next = state.reservedUpTo() + 1;
                     order = new PublicationOrder<>(state.reservedUpTo());
                     highestCommitted = state.reservedUpTo();
+                    inheritedUpTo = state.reservedUpTo();
                 })
                 .build();
     }
@@ -197,19 +209,30 @@ public final class Revisions
                     long last = c.events().isEmpty() ? c.first()
                             : c.events().get(c.events().size() - 1).resourceVersion();
                     highestCommitted = Math.max(highestCommitted, last);
+                    if (c.first() <= inheritedUpTo && !c.events().isEmpty()) {
+                        return newEpoch(c.first());
+                    }
                     return publish(order.committed(c.first(), c.events()));
                 })
                 .onCommand(Abandoned.class, (state, c) -> publish(order.abandoned(c.first())))
                 .onCommand(Subscribe.class, (state, c) -> {
-                    subscribers.add(c.subscriber());
-                    context.watchWith(c.subscriber(), new Unsubscribe(c.subscriber()));
+                    if (subscribers.add(c.subscriber())) {
+                        context.watchWith(c.subscriber(), new Unsubscribe(c.subscriber()));
+                    }
+                    c.subscriber().tell(new Published(epoch, order.publishedUpTo(), List.of()));
                     return Effect().noReply();
                 })
                 .onCommand(Unsubscribe.class, (state, c) -> {
                     subscribers.remove(c.subscriber());
                     return Effect().noReply();
                 })
-                .onCommand(CheckOverdue.class, (state, c) -> onOverdue())
+                .onCommand(CheckOverdue.class, (state, c) -> {
+                    if (!publishedSinceTick) {
+                        publish(List.of()); // a heartbeat: readers that hear nothing subscribe again
+                    }
+                    publishedSinceTick = false;
+                    return onOverdue();
+                })
                 .onCommand(GetLatest.class, (state, c) -> Effect().reply(c.replyTo(),
                         new Latest(Math.max(highestCommitted, order.publishedUpTo()))))
                 .onCommand(GetNamespaces.class, (state, c) ->
@@ -221,8 +244,21 @@ public final class Revisions
         if (!released.isEmpty() || !subscribers.isEmpty()) {
             Published batch = new Published(epoch, order.publishedUpTo(), released);
             subscribers.forEach(s -> s.tell(batch));
+            publishedSinceTick = true;
         }
         return Effect().noReply();
+    }
+
+    /**
+     * A version handed out by an earlier incarnation was committed after this one started: its
+     * event can never be published in order, so readers rebuild from the collections, which now
+     * hold it (a collection reports a commit only after it has applied it).
+     */
+    private ReplyEffect<Event, State> newEpoch(long lateVersion) {
+        context.getLog().info("resourceVersion {} of an earlier incarnation committed late: starting a new epoch",
+                lateVersion);
+        epoch = java.util.UUID.randomUUID().toString();
+        return publish(List.of());
     }
 
     /**

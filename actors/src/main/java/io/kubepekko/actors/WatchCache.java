@@ -1,135 +1,328 @@
 package io.kubepekko.actors;
 
 import io.kubepekko.api.registry.ResourceType;
-import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
+import io.kubepekko.api.watch.CacheRead;
 import io.kubepekko.api.watch.CacheState;
+import io.kubepekko.api.watch.CachedEvent;
+import io.kubepekko.api.watch.Delivery;
 import io.kubepekko.api.watch.ObjectKey;
-import io.kubepekko.api.watch.Page;
 import io.kubepekko.api.watch.Retention;
-import io.kubepekko.api.watch.Selection;
+import io.kubepekko.api.watch.Snapshot;
+import io.kubepekko.api.watch.StreamEvent;
 import io.kubepekko.api.watch.WatchEvent;
-import io.kubepekko.persistence.CborSerializable;
+import io.kubepekko.api.watch.WatchFilter;
+import io.kubepekko.api.watch.WatchStart;
+import org.apache.pekko.Done;
+import org.apache.pekko.NotUsed;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PostStop;
+import org.apache.pekko.actor.typed.PreRestart;
 import org.apache.pekko.actor.typed.RecipientRef;
+import org.apache.pekko.actor.typed.SupervisorStrategy;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.japi.Pair;
+import org.apache.pekko.japi.pf.PFBuilder;
+import org.apache.pekko.stream.BoundedSourceQueue;
+import org.apache.pekko.stream.Materializer;
+import org.apache.pekko.stream.QueueOfferResult;
+import org.apache.pekko.stream.javadsl.Source;
 
 import java.time.Clock;
-import java.util.ArrayDeque;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The node-local cache of one group-resource (work in progress for the list/watch issue: not yet
- * used by the request path). It subscribes to the ordered stream of its {@link Revisions}, loads
- * the collections' objects, catches up with the stream ({@link CacheState#warmStart}), and then
- * serves reads that must reflect at least a given version, parking them (bounded) until the cache
- * has caught up.
+ * The node-local cache of one group-resource: the current objects and a window of recent events,
+ * fed in resourceVersion order by its {@link Revisions}. It serves list and get snapshots
+ * ({@link Read}) and watches ({@link Watch}); both wait (bounded) until the cache has reached the
+ * version they need.
+ *
+ * <p>Start: it subscribes to the ordered stream; the acknowledgement names the version L released so
+ * far, every later change arrives through the stream. It then reads every collection (which may
+ * already be newer than L), catches up with the stream ({@link CacheState#warmStart}) and serves.
+ * A batch with a new epoch (Revisions restarted) means events may be missing: the cache ends every
+ * watch with 410 Expired and loads again. A cache that hears nothing for a while subscribes again.
+ *
+ * <p>Watchers get a bounded queue each; one that cannot keep up is cut off with a 410 Expired
+ * event, never buffered without limit.
  */
 public final class WatchCache {
     private WatchCache() {}
 
-    /** Parked reads beyond this answer 429. */
+    /** Parked reads and watches beyond this answer 429. */
     static final int MAX_PARKED = 10_000;
     /** Stream batches buffered while loading; beyond this the load starts over. */
     static final int MAX_BUFFERED = 10_000;
 
-    /** Protocol of {@link WatchCache}. */
-    public sealed interface Command extends CborSerializable permits Stream, Loaded, LoadFailed, ReadLatest {}
+    /**
+     * How a cache behaves.
+     *
+     * @param retention           how much history the window keeps
+     * @param continueTokenTtl    how long a continue token's snapshot stays readable once superseded
+     * @param waitLimit           how long a read at a version the cache has not reached waits (then 504)
+     * @param consistentWaitLimit how long a consistent read waits for the latest committed version
+     * @param watcherBuffer       events queued per watcher before it is cut off
+     * @param bookmarkInterval    how often a quiet watcher that accepts bookmarks gets one
+     * @param progressBookmarks   EfficientWatchResumption: bookmarks carry the cache's progress, not
+     *                            only the last change's version
+     * @param tick                how often timers (bookmarks, wait deadlines, window age) are checked
+     * @param resubscribeAfter    silence from Revisions after which the cache subscribes again
+     */
+    public record Settings(Retention retention, Duration continueTokenTtl, Duration waitLimit,
+                           Duration consistentWaitLimit, int watcherBuffer, Duration bookmarkInterval,
+                           boolean progressBookmarks, Duration tick, Duration resubscribeAfter) {
+
+        public static Settings defaults() {
+            return new Settings(Retention.DEFAULT, Duration.ofMinutes(5), Duration.ofSeconds(3), Duration.ofSeconds(10),
+                    1000, Duration.ofMinutes(1), true, Duration.ofMillis(250), Duration.ofSeconds(5));
+        }
+
+        public Settings withRetention(Retention r) {
+            return new Settings(r, continueTokenTtl, waitLimit, consistentWaitLimit, watcherBuffer, bookmarkInterval,
+                    progressBookmarks, tick, resubscribeAfter);
+        }
+
+        public Settings withBookmarkInterval(Duration d) {
+            return new Settings(retention, continueTokenTtl, waitLimit, consistentWaitLimit, watcherBuffer, d,
+                    progressBookmarks, tick, resubscribeAfter);
+        }
+
+        public Settings withWatcherBuffer(int n) {
+            return new Settings(retention, continueTokenTtl, waitLimit, consistentWaitLimit, n, bookmarkInterval,
+                    progressBookmarks, tick, resubscribeAfter);
+        }
+
+        public Settings withContinueTokenTtl(Duration d) {
+            return new Settings(retention, d, waitLimit, consistentWaitLimit, watcherBuffer, bookmarkInterval,
+                    progressBookmarks, tick, resubscribeAfter);
+        }
+
+        public Settings withProgressBookmarks(boolean on) {
+            return new Settings(retention, continueTokenTtl, waitLimit, consistentWaitLimit, watcherBuffer,
+                    bookmarkInterval, on, tick, resubscribeAfter);
+        }
+
+        public Settings withWaitLimit(Duration d) {
+            return new Settings(retention, continueTokenTtl, d, consistentWaitLimit, watcherBuffer, bookmarkInterval,
+                    progressBookmarks, tick, resubscribeAfter);
+        }
+    }
+
+    /** Protocol of {@link WatchCache}. Node-local: its replies carry snapshots and stream sources. */
+    public sealed interface Command permits Stream, Loaded, LoadFailed, Tick, Read, Watch, WatcherGone {}
 
     /** Internal: a batch of the ordered stream. */
     public record Stream(Revisions.Published batch) implements Command {}
 
-    /** Internal: the collections' objects, read after the stream had been released up to {@code startVersion}. */
-    public record Loaded(long startVersion, List<byte[]> objects) implements Command {}
+    /** Internal: the collections' objects, read after the subscription was acknowledged. */
+    public record Loaded(long generation, Contents contents) implements Command {}
 
     /** Internal: loading failed; it starts over. */
-    public record LoadFailed(String reason) implements Command {}
+    public record LoadFailed(long generation, String reason) implements Command {}
+
+    /** Internal: check timers. */
+    public enum Tick implements Command { INSTANCE }
+
+    /** Internal: a watcher's stream ended. */
+    public record WatcherGone(long id) implements Command {}
 
     /**
-     * Lists the objects selected in {@code namespace} (null: all) once the cache reflects at least
-     * {@code atLeast}.
+     * Asks for the snapshot a list or get is served from; waits up to {@code maxWait} for the cache to
+     * reach the version {@code read} needs.
      */
-    public record ReadLatest(long atLeast, String namespace, String labelSelector, String fieldSelector,
-                             ActorRef<ReadReply> replyTo) implements Command {}
+    public record Read(CacheRead read, Duration maxWait, ActorRef<ReadReply> replyTo) implements Command {}
 
-    /** The answer to a {@link ReadLatest}. */
-    public sealed interface ReadReply extends CborSerializable permits Listed, ReadFailed {}
+    /** The answer to a {@link Read}. */
+    public sealed interface ReadReply permits Snapshotted, ReadFailed {}
 
-    public record Listed(long resourceVersion, List<byte[]> items) implements ReadReply {}
+    public record Snapshotted(Snapshot snapshot) implements ReadReply {}
 
     public record ReadFailed(ApiStatus status) implements ReadReply {}
+
+    /**
+     * Starts a watch of what {@code filter} selects from {@code start}; waits up to {@code maxWait} for
+     * the cache to reach the version it needs.
+     *
+     * @param bookmarks        whether the watcher accepts BOOKMARK events
+     * @param initialEventsEnd whether the initial events end with the WatchList bookmark
+     */
+    public record Watch(WatchStart start, WatchFilter filter, boolean bookmarks, boolean initialEventsEnd,
+                        Duration maxWait, ActorRef<WatchReply> replyTo) implements Command {}
+
+    /** The answer to a {@link Watch}. */
+    public sealed interface WatchReply permits Watching, WatchFailed {}
+
+    /** The watch's events; the stream ends after a {@link StreamEvent.Failure}. */
+    public record Watching(Source<StreamEvent, NotUsed> events) implements WatchReply {}
+
+    public record WatchFailed(ApiStatus status) implements WatchReply {}
+
+    /**
+     * Every object of the group-resource's collections, and the highest version of a change they
+     * had applied when read.
+     */
+    public record Contents(List<byte[]> objects, long readVersion) {}
 
     /** Where the cache reads from: its Revisions and a full read of the group-resource's collections. */
     public interface Sources {
         RecipientRef<Revisions.Command> revisions();
 
-        /** Asks Revisions for its published version L, then reads every collection's objects. */
-        CompletionStage<Loaded> load();
+        /** Reads every collection's objects (called after the subscription was acknowledged). */
+        CompletionStage<Contents> load();
     }
 
-    public static Behavior<Command> create(ResourceType type, Sources sources, Retention retention, Clock clock) {
-        return Behaviors.setup(ctx -> new Instance(ctx, type, sources, retention, clock).loading());
+    public static Behavior<Command> create(ResourceType type, Sources sources, Settings settings, Clock clock,
+                                           AtomicBoolean ready) {
+        Behavior<Command> cache = Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
+            timers.startTimerWithFixedDelay(Tick.INSTANCE, settings.tick());
+            return new Instance(ctx, type, sources, settings, clock, ready).loading();
+        }));
+        return Behaviors.supervise(cache).onFailure(SupervisorStrategy.restart());
     }
+
+    /** The ordering protocol broke or the watcher's queue is full: the stream ends with 410. */
+    private static final class CutOff extends RuntimeException {
+        final ApiStatus status;
+
+        CutOff(ApiStatus status) {
+            super(status.message(), null, false, false);
+            this.status = status;
+        }
+    }
+
+    /** One registered watcher. */
+    private static final class Watcher {
+        final long id;
+        final WatchFilter filter;
+        final boolean bookmarks;
+        final BoundedSourceQueue<StreamEvent> queue;
+        /** Live events up to this version are not for this watcher; bookmarks must be above it. */
+        final long liveAfter;
+        Instant lastSent;
+
+        Watcher(long id, WatchFilter filter, boolean bookmarks, BoundedSourceQueue<StreamEvent> queue, long liveAfter,
+                Instant now) {
+            this.id = id;
+            this.filter = filter;
+            this.bookmarks = bookmarks;
+            this.queue = queue;
+            this.liveAfter = liveAfter;
+            this.lastSent = now;
+        }
+    }
+
+    /** A read or watch waiting for the cache to reach its version. */
+    private record Parked(Command request, Instant deadline) {}
 
     private static final class Instance {
         private final ActorContext<Command> ctx;
         private final ResourceType type;
         private final Sources sources;
-        private final Retention retention;
+        private final Settings settings;
         private final Clock clock;
-        private final ArrayDeque<ReadLatest> parked = new ArrayDeque<>();
+        private final AtomicBoolean ready;
+        private final Materializer materializer;
+        private final ActorRef<Revisions.Published> stream;
+        private final List<Parked> parked = new ArrayList<>();
         private final List<Revisions.Published> buffered = new ArrayList<>();
+        private final Map<Long, Watcher> watchers = new HashMap<>();
+        private long generation;
+        private long nextWatcherId;
         private String epoch;
+        private long startVersion;
         private CacheState state;
+        /** The version of the last change applied: bookmarks carry it when progress bookmarks are off. */
+        private long lastChangeVersion;
+        private Instant lastHeard;
 
-        Instance(ActorContext<Command> ctx, ResourceType type, Sources sources, Retention retention, Clock clock) {
+        Instance(ActorContext<Command> ctx, ResourceType type, Sources sources, Settings settings, Clock clock,
+                 AtomicBoolean ready) {
             this.ctx = ctx;
             this.type = type;
             this.sources = sources;
-            this.retention = retention;
+            this.settings = settings;
             this.clock = clock;
-            ActorRef<Revisions.Published> stream = ctx.messageAdapter(Revisions.Published.class, Stream::new);
+            this.ready = ready;
+            this.materializer = Materializer.createMaterializer(ctx);
+            this.stream = ctx.messageAdapter(Revisions.Published.class, Stream::new);
+            subscribe();
+        }
+
+        private void subscribe() {
+            lastHeard = clock.instant();
             sources.revisions().tell(new Revisions.Subscribe(stream));
         }
 
-        /** Subscribed: buffer the stream while the objects are read. */
+        /** Waiting for the subscription's acknowledgement, then for the collections' objects. */
         Behavior<Command> loading() {
+            generation++;
             buffered.clear();
             state = null;
-            epoch = null; // the first batch after (re)loading names the epoch the load belongs to
-            ctx.pipeToSelf(sources.load(), (loaded, error) -> loaded != null ? loaded
-                    : new LoadFailed(String.valueOf(error == null ? null : error.getMessage())));
+            epoch = null; // the next batch (the acknowledgement) names the epoch and the start version
+            ready.set(false);
             return Behaviors.receive(Command.class)
                     .onMessage(Stream.class, s -> {
-                        if (buffered.size() >= MAX_BUFFERED) {
+                        lastHeard = clock.instant();
+                        Revisions.Published batch = s.batch();
+                        if (epoch == null || !epoch.equals(batch.epoch())) {
+                            epoch = batch.epoch();
+                            startVersion = batch.upTo();
+                            buffered.clear();
+                            startLoad();
+                        } else if (buffered.size() >= MAX_BUFFERED) {
                             return loading();
+                        } else {
+                            buffered.add(batch);
                         }
-                        buffered.add(s.batch());
                         return Behaviors.same();
                     })
                     .onMessage(Loaded.class, this::onLoaded)
                     .onMessage(LoadFailed.class, f -> {
-                        ctx.getLog().warn("loading the {} cache failed, starting over: {}", type.groupResource(), f.reason());
+                        if (f.generation() != generation) {
+                            return Behaviors.same();
+                        }
+                        ctx.getLog().warn("loading the {} cache failed, starting over: {}", type.groupResource(),
+                                f.reason());
                         return loading();
                     })
-                    .onMessage(ReadLatest.class, this::park)
+                    .onMessage(Read.class, r -> park(r, r.maxWait()))
+                    .onMessage(Watch.class, w -> park(w, w.maxWait()))
+                    .onMessage(Tick.class, t -> onTick())
+                    .onMessage(WatcherGone.class, g -> Behaviors.same())
+                    .onSignal(PreRestart.class, s -> stopAll())
+                    .onSignal(PostStop.class, s -> stopAll())
                     .build();
         }
 
+        private void startLoad() {
+            long g = ++generation;
+            ctx.pipeToSelf(sources.load(), (contents, error) -> contents != null ? new Loaded(g, contents)
+                    : new LoadFailed(g, String.valueOf(error == null ? null : error.getMessage())));
+        }
+
         private Behavior<Command> onLoaded(Loaded loaded) {
-            state = CacheState.warmStart(type, retention, loaded.objects(), loaded.startVersion());
+            if (loaded.generation() != generation) {
+                return Behaviors.same();
+            }
+            Contents c = loaded.contents();
+            state = CacheState.warmStart(type, settings.retention(), c.objects(), startVersion, c.readVersion());
+            lastChangeVersion = state.resourceVersion();
             for (Revisions.Published batch : buffered) {
-                if (!sameEpoch(batch)) {
-                    return loading();
-                }
                 apply(batch);
             }
             buffered.clear();
+            ready.set(state.ready());
             answerParked();
             return running();
         }
@@ -137,74 +330,248 @@ public final class WatchCache {
         Behavior<Command> running() {
             return Behaviors.receive(Command.class)
                     .onMessage(Stream.class, s -> {
-                        if (!sameEpoch(s.batch())) {
-                            ctx.getLog().info("{}: Revisions restarted, rebuilding the cache", type.groupResource());
-                            return loading();
+                        lastHeard = clock.instant();
+                        if (!epoch.equals(s.batch().epoch())) {
+                            ctx.getLog().info("{}: the change stream has a new epoch, rebuilding the cache",
+                                    type.groupResource());
+                            cutOffAll(ApiStatus.expired("the watch cache of " + type.groupResource()
+                                    + " is rebuilding; list again and watch from the new resourceVersion"));
+                            Behavior<Command> next = loading();
+                            // This batch acknowledges the new epoch: load from its version.
+                            epoch = s.batch().epoch();
+                            startVersion = s.batch().upTo();
+                            startLoad();
+                            return next;
                         }
                         apply(s.batch());
+                        ready.set(state.ready());
                         answerParked();
                         return Behaviors.same();
                     })
-                    .onMessage(ReadLatest.class, r -> {
-                        if (state.ready() && state.resourceVersion() >= r.atLeast()) {
-                            answer(r);
-                            return Behaviors.same();
-                        }
-                        return park(r);
+                    .onMessage(Read.class, r -> {
+                        onRead(r);
+                        return Behaviors.same();
                     })
+                    .onMessage(Watch.class, w -> {
+                        onWatch(w);
+                        return Behaviors.same();
+                    })
+                    .onMessage(WatcherGone.class, g -> {
+                        watchers.remove(g.id());
+                        return Behaviors.same();
+                    })
+                    .onMessage(Tick.class, t -> onTick())
                     .onMessage(Loaded.class, l -> Behaviors.same())
                     .onMessage(LoadFailed.class, l -> Behaviors.same())
+                    .onSignal(PreRestart.class, s -> stopAll())
+                    .onSignal(PostStop.class, s -> stopAll())
                     .build();
         }
 
-        private boolean sameEpoch(Revisions.Published batch) {
-            if (epoch == null) {
-                epoch = batch.epoch();
-            }
-            return epoch.equals(batch.epoch());
+        private Behavior<Command> stopAll() {
+            cutOffAll(ApiStatus.expired("the watch cache of " + type.groupResource()
+                    + " restarted; list again and watch from the new resourceVersion"));
+            ready.set(false);
+            return Behaviors.same();
         }
 
         private void apply(Revisions.Published batch) {
+            Instant now = clock.instant();
             for (PublishedEvent e : batch.events()) {
                 WatchEvent.Type t = WatchEvent.Type.valueOf(e.type());
+                CacheState before = state;
                 state = state.catchUp(new WatchEvent(t, e.resourceVersion(), new ObjectKey(e.namespace(), e.name()),
-                        e.object(), e.previous()), clock.instant());
+                        e.object(), e.previous()), now);
+                Optional<CachedEvent> applied = state.latestEvent();
+                if (state != before && applied.isPresent() && applied.get().resourceVersion() == e.resourceVersion()) {
+                    lastChangeVersion = e.resourceVersion();
+                    deliver(applied.get(), now);
+                }
             }
             if (batch.upTo() > state.resourceVersion()) {
-                state = state.advance(batch.upTo(), clock.instant());
+                state = state.advance(batch.upTo(), now);
             }
         }
 
-        private Behavior<Command> park(ReadLatest r) {
+        private void deliver(CachedEvent event, Instant now) {
+            if (watchers.isEmpty()) {
+                return;
+            }
+            for (Iterator<Watcher> it = watchers.values().iterator(); it.hasNext(); ) {
+                Watcher w = it.next();
+                if (event.resourceVersion() <= w.liveAfter) {
+                    continue;
+                }
+                Optional<Delivery> d = w.filter.deliver(event);
+                if (d.isPresent() && !offer(w, d.get(), now)) {
+                    it.remove();
+                }
+            }
+        }
+
+        /** Queues one event for a watcher; false when the watcher is gone or has just been cut off. */
+        private boolean offer(Watcher w, StreamEvent event, Instant now) {
+            QueueOfferResult result = w.queue.offer(event);
+            if (result == QueueOfferResult.enqueued()) {
+                w.lastSent = now;
+                return true;
+            }
+            if (result == QueueOfferResult.dropped()) {
+                w.queue.fail(new CutOff(ApiStatus.expired("the watcher of " + type.groupResource()
+                        + " could not keep up; watch again from the last resourceVersion it received")));
+            }
+            return false;
+        }
+
+        private void cutOffAll(ApiStatus status) {
+            for (Watcher w : watchers.values()) {
+                w.queue.fail(new CutOff(status));
+            }
+            watchers.clear();
+        }
+
+        private Behavior<Command> park(Command request, Duration wait) {
             if (parked.size() >= MAX_PARKED) {
-                r.replyTo().tell(new ReadFailed(ApiStatus.tooManyRequests(
-                        "too many reads wait for the " + type.groupResource() + " cache", 1)));
+                ApiStatus busy = ApiStatus.tooManyRequests("too many requests wait for the " + type.groupResource()
+                        + " cache", 1);
+                if (request instanceof Read r) {
+                    r.replyTo().tell(new ReadFailed(busy));
+                } else {
+                    ((Watch) request).replyTo().tell(new WatchFailed(busy));
+                }
             } else {
-                parked.add(r);
+                parked.add(new Parked(request, clock.instant().plus(wait)));
             }
             return Behaviors.same();
         }
 
         private void answerParked() {
-            if (state == null || !state.ready()) {
+            if (parked.isEmpty() || state == null || !state.ready()) {
                 return;
             }
-            for (Iterator<ReadLatest> it = parked.iterator(); it.hasNext(); ) {
-                ReadLatest r = it.next();
-                if (state.resourceVersion() >= r.atLeast()) {
-                    it.remove();
-                    answer(r);
+            List<Parked> waiting = new ArrayList<>(parked);
+            parked.clear();
+            for (Parked p : waiting) {
+                if (p.request() instanceof Read r) {
+                    if (!tryRead(r)) {
+                        parked.add(p);
+                    }
+                } else if (!tryWatch((Watch) p.request())) {
+                    parked.add(p);
                 }
             }
         }
 
-        private void answer(ReadLatest r) {
-            try {
-                Selection selection = Selection.parse(type, r.labelSelector(), r.fieldSelector());
-                Page page = state.snapshotLatest().list(r.namespace(), selection, 0, null);
-                r.replyTo().tell(new Listed(state.resourceVersion(), page.items()));
-            } catch (ApiException e) {
-                r.replyTo().tell(new ReadFailed(e.status()));
+        private void onRead(Read r) {
+            if (!tryRead(r)) {
+                park(r, r.maxWait());
+            }
+        }
+
+        /** Answers the read if the cache can; false when it must wait. */
+        private boolean tryRead(Read r) {
+            CacheRead.Outcome o = r.read().resolve(state, clock.instant(), settings.continueTokenTtl());
+            if (o instanceof CacheRead.Outcome.Ready ready) {
+                r.replyTo().tell(new Snapshotted(ready.snapshot()));
+                return true;
+            }
+            if (o instanceof CacheRead.Outcome.Failed failed) {
+                r.replyTo().tell(new ReadFailed(failed.status()));
+                return true;
+            }
+            return false;
+        }
+
+        private void onWatch(Watch w) {
+            if (!tryWatch(w)) {
+                park(w, w.maxWait());
+            }
+        }
+
+        /** Starts the watch if the cache can; false when it must wait. */
+        private boolean tryWatch(Watch w) {
+            WatchStart.Outcome o = w.start().resolve(state, w.filter());
+            if (o instanceof WatchStart.Outcome.Wait) {
+                return false;
+            }
+            if (o instanceof WatchStart.Outcome.TooOld tooOld) {
+                w.replyTo().tell(new Watching(Source.single(new StreamEvent.Failure(tooOld.status()))));
+                return true;
+            }
+            WatchStart.Outcome.Ready ready = (WatchStart.Outcome.Ready) o;
+            w.replyTo().tell(new Watching(register(w, ready)));
+            return true;
+        }
+
+        /** Registers the watcher for live events and returns its whole stream. */
+        private Source<StreamEvent, NotUsed> register(Watch w, WatchStart.Outcome.Ready ready) {
+            long id = ++nextWatcherId;
+            Pair<BoundedSourceQueue<StreamEvent>, Source<StreamEvent, NotUsed>> queue =
+                    Source.<StreamEvent>queue(settings.watcherBuffer()).preMaterialize(materializer);
+            watchers.put(id, new Watcher(id, w.filter(), w.bookmarks(), queue.first(), ready.liveAfter(),
+                    clock.instant()));
+            Source<StreamEvent, NotUsed> initial = Source.from(ready.initial()).map(d -> (StreamEvent) d);
+            if (w.initialEventsEnd()) {
+                initial = initial.concat(Source.single(new StreamEvent.Bookmark(ready.startVersion(), true)));
+            }
+            ActorRef<Command> self = ctx.getSelf();
+            Source<StreamEvent, NotUsed> live = queue.second()
+                    .recover(new PFBuilder<Throwable, StreamEvent>()
+                            .match(CutOff.class, e -> new StreamEvent.Failure(e.status)).build());
+            return initial
+                    .concat(Source.from(ready.replay()).map(d -> (StreamEvent) d))
+                    .concat(live)
+                    .watchTermination((notUsed, done) -> {
+                        done.whenComplete((Done d, Throwable t) -> self.tell(new WatcherGone(id)));
+                        return NotUsed.getInstance();
+                    });
+        }
+
+        private Behavior<Command> onTick() {
+            Instant now = clock.instant();
+            if (now.isAfter(lastHeard.plus(settings.resubscribeAfter()))) {
+                ctx.getLog().debug("{}: no word from Revisions for {}, subscribing again", type.groupResource(),
+                        settings.resubscribeAfter());
+                subscribe();
+            }
+            if (state != null) {
+                state = state.expire(now);
+                if (state.ready()) {
+                    sendBookmarks(now);
+                }
+            }
+            expireParked(now);
+            return Behaviors.same();
+        }
+
+        private void sendBookmarks(Instant now) {
+            long version = settings.progressBookmarks() ? state.resourceVersion() : lastChangeVersion;
+            StreamEvent bookmark = new StreamEvent.Bookmark(version, false);
+            Instant due = now.minus(settings.bookmarkInterval());
+            for (Iterator<Watcher> it = watchers.values().iterator(); it.hasNext(); ) {
+                Watcher w = it.next();
+                if (w.bookmarks && version > w.liveAfter && !w.lastSent.isAfter(due) && !offer(w, bookmark, now)) {
+                    it.remove();
+                }
+            }
+        }
+
+        private void expireParked(Instant now) {
+            if (parked.isEmpty()) {
+                return;
+            }
+            for (Iterator<Parked> it = parked.iterator(); it.hasNext(); ) {
+                Parked p = it.next();
+                if (p.deadline().isAfter(now)) {
+                    continue;
+                }
+                it.remove();
+                if (p.request() instanceof Read r) {
+                    r.replyTo().tell(new ReadFailed(r.read().timedOut(state)));
+                } else {
+                    Watch w = (Watch) p.request();
+                    w.replyTo().tell(new Watching(Source.single(new StreamEvent.Failure(w.start().timedOut(state)))));
+                }
             }
         }
     }

@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -178,8 +179,11 @@ class RevisionsTest {
         org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Published> reader =
                 actorTestKit.createTestProbe();
         testKit.runCommand(new Revisions.Subscribe(reader.ref()));
+        Revisions.Published ack = reader.receiveMessage();
+        assertEquals(List.of(), ack.events(), "the acknowledgement names the epoch and the version released so far");
         long a = allocate(1, "team-a").reply().first();
         long b = allocate(1, "team-b").reply().first();
+        assertEquals(a - 1, ack.upTo());
         testKit.runCommand(new Revisions.Committed(b, List.of(event(b))));
         Revisions.Published first = reader.receiveMessage();
         assertEquals(List.of(), first.events(), "nothing may go out before the lower version resolves");
@@ -187,6 +191,42 @@ class RevisionsTest {
         Revisions.Published second = reader.receiveMessage();
         assertEquals(List.of(a, b), second.events().stream().map(PublishedEvent::resourceVersion).toList());
         assertEquals(b, second.upTo());
+    }
+
+    @Test
+    void quietSubscribersGetAHeartbeatEveryTick() {
+        org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Published> reader =
+                actorTestKit.createTestProbe();
+        testKit.runCommand(new Revisions.Subscribe(reader.ref()));
+        Revisions.Published ack = reader.receiveMessage();
+        testKit.runCommand(Revisions.CheckOverdue.INSTANCE);
+        Revisions.Published heartbeat = reader.receiveMessage();
+        assertEquals(ack.epoch(), heartbeat.epoch());
+        assertEquals(ack.upTo(), heartbeat.upTo());
+        assertEquals(List.of(), heartbeat.events());
+    }
+
+    @Test
+    void aLateCommitOfAnEarlierIncarnationStartsANewEpoch() {
+        long inherited = allocate(1, "team-a").reply().first();
+        testKit.restart();
+        org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Published> reader =
+                actorTestKit.createTestProbe();
+        testKit.runCommand(new Revisions.Subscribe(reader.ref()));
+        Revisions.Published ack = reader.receiveMessage();
+        assertTrue(ack.upTo() >= inherited, "the new incarnation starts above everything it may have handed out");
+
+        // The earlier incarnation's allocation is persisted now: it cannot be published in order.
+        testKit.runCommand(new Revisions.Committed(inherited, List.of(event(inherited))));
+        Revisions.Published next = reader.receiveMessage();
+        assertNotEquals(ack.epoch(), next.epoch(), "readers must rebuild from the collections");
+        assertEquals(List.of(), next.events());
+
+        long fresh = allocate(1, "team-a").reply().first();
+        testKit.runCommand(new Revisions.Committed(fresh, List.of(event(fresh))));
+        Revisions.Published later = reader.receiveMessage();
+        assertEquals(next.epoch(), later.epoch());
+        assertEquals(List.of(fresh), later.events().stream().map(PublishedEvent::resourceVersion).toList());
     }
 
     private static PublishedEvent event(long rv) {

@@ -2,11 +2,23 @@ package io.kubepekko.actors;
 
 import io.kubepekko.api.registry.Registry;
 import io.kubepekko.api.registry.ResourceType;
+import io.kubepekko.api.watch.CacheRead;
+import io.kubepekko.api.watch.Delivery;
+import io.kubepekko.api.watch.ReadOptions;
 import io.kubepekko.api.watch.Retention;
+import io.kubepekko.api.watch.Selection;
+import io.kubepekko.api.watch.Snapshot;
+import io.kubepekko.api.watch.StreamEvent;
+import io.kubepekko.api.watch.WatchFilter;
+import io.kubepekko.api.watch.WatchStart;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.RecipientRef;
+import org.apache.pekko.stream.Materializer;
+import org.apache.pekko.stream.javadsl.Sink;
+import org.apache.pekko.stream.javadsl.Source;
+import org.apache.pekko.stream.javadsl.SinkQueueWithCancel;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -14,47 +26,85 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@link WatchCache}: warm start from objects newer than the stream's start, catching up in order,
- * parking reads until the cache reflects the version they need, and rebuilding on a new epoch.
+ * reads and watches that wait for the version they need, bookmarks, slow watchers, re-subscription
+ * and rebuilding on a new epoch.
  */
 class WatchCacheTest {
 
     private static final ActorTestKit testKit = ActorTestKit.create();
+    private static final Materializer materializer = Materializer.matFromSystem(testKit.system());
     private static final ResourceType CONFIGMAPS = Registry.builtin().find("", "v1", "configmaps").orElseThrow();
-    private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-11-22T00:00:00Z"), ZoneOffset.UTC);
+    private static final WatchFilter ALL = new WatchFilter(null, Selection.everything());
 
     @AfterAll
     static void stop() {
         testKit.shutdownTestKit();
     }
 
+    /** A clock the test moves by hand. */
+    private static final class TestClock extends Clock {
+        private volatile Instant now = Instant.parse("2026-11-22T00:00:00Z");
+
+        void advance(Duration d) {
+            now = now.plus(d);
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+
     private static byte[] cm(String name, long rv) {
+        return cm(name, rv, "a");
+    }
+
+    private static byte[] cm(String name, long rv, String app) {
         return ("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"" + name
-                + "\",\"namespace\":\"default\",\"resourceVersion\":\"" + rv + "\"}}").getBytes(StandardCharsets.UTF_8);
+                + "\",\"namespace\":\"default\",\"resourceVersion\":\"" + rv + "\",\"labels\":{\"app\":\"" + app
+                + "\"}}}").getBytes(StandardCharsets.UTF_8);
     }
 
     private static PublishedEvent event(String type, String name, long rv) {
         return new PublishedEvent(rv, "default", name, type, cm(name, rv), null);
     }
 
-    /** Sources backed by probes: the test plays Revisions and decides what a load returns. */
-    private static final class Fake implements WatchCache.Sources {
-        private final TestProbe<Revisions.Command> probe;
-        private final CompletableFuture<WatchCache.Loaded> loaded;
-
-        Fake(TestProbe<Revisions.Command> probe, CompletableFuture<WatchCache.Loaded> loaded) {
-            this.probe = probe;
-            this.loaded = loaded;
+    /** Sources backed by probes: the test plays Revisions and decides what each load returns. */
+    private record Fake(TestProbe<Revisions.Command> probe, List<CompletableFuture<WatchCache.Contents>> loads)
+            implements WatchCache.Sources {
+        Fake(TestProbe<Revisions.Command> probe, WatchCache.Contents... contents) {
+            this(probe, new ArrayList<>());
+            for (WatchCache.Contents c : contents) {
+                loads.add(CompletableFuture.completedFuture(c));
+            }
         }
 
         @Override
@@ -63,94 +113,298 @@ class WatchCacheTest {
         }
 
         @Override
-        public CompletionStage<WatchCache.Loaded> load() {
-            return loaded;
+        public synchronized CompletionStage<WatchCache.Contents> load() {
+            return loads.size() > 1 ? loads.remove(0) : loads.get(0);
         }
+    }
+
+    private record Started(ActorRef<WatchCache.Command> cache, ActorRef<Revisions.Published> stream,
+                           TestProbe<Revisions.Command> revisions, AtomicBoolean ready) {}
+
+    private static Started start(WatchCache.Settings settings, Clock clock, WatchCache.Contents... contents) {
+        TestProbe<Revisions.Command> revisions = testKit.createTestProbe();
+        AtomicBoolean ready = new AtomicBoolean();
+        ActorRef<WatchCache.Command> cache = testKit.spawn(WatchCache.create(CONFIGMAPS, new Fake(revisions, contents),
+                settings, clock, ready));
+        ActorRef<Revisions.Published> stream = subscribed(revisions);
+        return new Started(cache, stream, revisions, ready);
     }
 
     private static ActorRef<Revisions.Published> subscribed(TestProbe<Revisions.Command> revisions) {
         return assertInstanceOf(Revisions.Subscribe.class, revisions.receiveMessage()).subscriber();
     }
 
+    private static WatchCache.Settings settings() {
+        return WatchCache.Settings.defaults();
+    }
+
+    private static WatchCache.Contents contents(long readVersion, byte[]... objects) {
+        return new WatchCache.Contents(List.of(objects), readVersion);
+    }
+
+    private static WatchCache.ReadReply read(ActorRef<WatchCache.Command> cache, CacheRead read, Duration wait) {
+        TestProbe<WatchCache.ReadReply> reader = testKit.createTestProbe();
+        cache.tell(new WatchCache.Read(read, wait, reader.ref()));
+        return reader.receiveMessage(Duration.ofSeconds(10));
+    }
+
     private static List<String> names(WatchCache.ReadReply reply) {
-        return assertInstanceOf(WatchCache.Listed.class, reply).items().stream()
+        Snapshot s = assertInstanceOf(WatchCache.Snapshotted.class, reply).snapshot();
+        return s.list(null, Selection.everything(), 0, null).items().stream()
                 .map(b -> new String(b, StandardCharsets.UTF_8).replaceAll(".*\"name\":\"([^\"]+)\".*", "$1")).toList();
+    }
+
+    private static Source<StreamEvent, ?> watch(ActorRef<WatchCache.Command> cache, WatchStart start, boolean bookmarks,
+                                                boolean initialEnd) {
+        TestProbe<WatchCache.WatchReply> watcher = testKit.createTestProbe();
+        cache.tell(new WatchCache.Watch(start, ALL, bookmarks, initialEnd, Duration.ofSeconds(5), watcher.ref()));
+        return assertInstanceOf(WatchCache.Watching.class, watcher.receiveMessage(Duration.ofSeconds(10))).events();
+    }
+
+    private static String describe(StreamEvent e) {
+        if (e instanceof Delivery d) {
+            return d.type() + " " + d.object().key().name() + "@" + d.resourceVersion();
+        }
+        if (e instanceof StreamEvent.Bookmark b) {
+            return "BOOKMARK@" + b.resourceVersion() + (b.initialEventsEnd() ? " end" : "");
+        }
+        return "ERROR " + ((StreamEvent.Failure) e).status().code();
+    }
+
+    /** A running watch the test pulls events from. */
+    private record Watched(SinkQueueWithCancel<StreamEvent> queue) {
+        Optional<StreamEvent> pull(Duration within) {
+            try {
+                return queue.pull().toCompletableFuture().get(within.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (Exception e) {
+                throw new AssertionError("no event within " + within, e);
+            }
+        }
+
+        StreamEvent next() {
+            return pull(Duration.ofSeconds(10)).orElseThrow(() -> new AssertionError("the stream ended"));
+        }
+
+        void expectComplete() {
+            assertEquals(Optional.empty(), pull(Duration.ofSeconds(10)));
+        }
+
+        /** Nothing arrives within {@code d} (the pending pull is then abandoned with the stream). */
+        void expectNothingFor(Duration d) {
+            CompletableFuture<Optional<StreamEvent>> f = queue.pull().toCompletableFuture();
+            try {
+                Optional<StreamEvent> got = f.get(d.toMillis(), TimeUnit.MILLISECONDS);
+                throw new AssertionError("unexpected " + got.map(WatchCacheTest::describe));
+            } catch (java.util.concurrent.TimeoutException expected) {
+                queue.cancel();
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        }
+
+        void cancel() {
+            queue.cancel();
+        }
+    }
+
+    private static Watched run(Source<StreamEvent, ?> events) {
+        return new Watched(events.runWith(Sink.queue(), materializer));
+    }
+
+    private static List<String> next(Watched w, int n) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(describe(w.next()));
+        }
+        return out;
     }
 
     @Test
     void readsWaitUntilTheCacheHasCaughtUpWithTheVersionTheyNeed() {
-        TestProbe<Revisions.Command> revisions = testKit.createTestProbe();
-        CompletableFuture<WatchCache.Loaded> load = new CompletableFuture<>();
-        ActorRef<WatchCache.Command> cache = testKit.spawn(WatchCache.create(CONFIGMAPS, new Fake(revisions, load),
-                Retention.DEFAULT, CLOCK));
-        ActorRef<Revisions.Published> stream = subscribed(revisions);
+        Started s = start(settings(), Clock.systemUTC(), contents(11, cm("a", 11)));
+        // Released up to 10 when subscribed; "a" was changed at 11 before the collections were read.
+        s.stream().tell(new Revisions.Published("e1", 10, List.of()));
+        s.stream().tell(new Revisions.Published("e1", 11, List.of(event("MODIFIED", "a", 11))));
+
         TestProbe<WatchCache.ReadReply> reader = testKit.createTestProbe();
-
-        // Released up to 10 when the objects were read; "a" was already changed at 12 by then.
-        stream.tell(new Revisions.Published("e1", 11, List.of(event("MODIFIED", "a", 11))));
-        load.complete(new WatchCache.Loaded(10, List.of(cm("a", 12))));
-        cache.tell(new WatchCache.ReadLatest(12, null, null, null, reader.ref()));
+        s.cache().tell(new WatchCache.Read(new CacheRead(CacheRead.Target.LATEST, 12), Duration.ofSeconds(10),
+                reader.ref()));
         reader.expectNoMessage(Duration.ofMillis(100));
-
-        stream.tell(new Revisions.Published("e1", 12, List.of(event("MODIFIED", "a", 12))));
-        WatchCache.ReadReply first = reader.receiveMessage();
-        assertEquals(12, ((WatchCache.Listed) first).resourceVersion());
-        assertEquals(List.of("a"), names(first));
-
-        cache.tell(new WatchCache.ReadLatest(13, null, null, null, reader.ref()));
-        reader.expectNoMessage(Duration.ofMillis(100));
-        stream.tell(new Revisions.Published("e1", 13, List.of(event("ADDED", "b", 13))));
+        s.stream().tell(new Revisions.Published("e1", 12, List.of(event("ADDED", "b", 12))));
         assertEquals(List.of("a", "b"), names(reader.receiveMessage()));
+        assertEquals(12, ((WatchCache.Snapshotted) read(s.cache(), new CacheRead(CacheRead.Target.LATEST, 0),
+                Duration.ofSeconds(1))).snapshot().resourceVersion());
+        assertTrue(s.ready().get());
     }
 
     @Test
-    void aBadSelectorIsRefusedWithoutStoppingTheCache() {
-        TestProbe<Revisions.Command> revisions = testKit.createTestProbe();
-        ActorRef<WatchCache.Command> cache = testKit.spawn(WatchCache.create(CONFIGMAPS,
-                new Fake(revisions, CompletableFuture.completedFuture(new WatchCache.Loaded(5, List.of(cm("a", 5))))),
-                Retention.DEFAULT, CLOCK));
-        subscribed(revisions);
+    void aRemovalBeforeTheLoadIsNotServedAsIfTheObjectStillExisted() {
+        // The collection deleted "gone" at 12 before it was read: nothing is left to show 12 but the
+        // collection's reported version, so the cache waits for the stream to pass 12.
+        Started s = start(settings(), Clock.systemUTC(), contents(12, cm("a", 5)));
+        s.stream().tell(new Revisions.Published("e1", 10, List.of()));
         TestProbe<WatchCache.ReadReply> reader = testKit.createTestProbe();
-        cache.tell(new WatchCache.ReadLatest(5, null, "a in (", null, reader.ref()));
-        WatchCache.ReadFailed failed = assertInstanceOf(WatchCache.ReadFailed.class, reader.receiveMessage());
-        assertEquals(400, failed.status().code());
-        cache.tell(new WatchCache.ReadLatest(5, "default", null, null, reader.ref()));
-        assertEquals(List.of("a"), names(reader.receiveMessage()));
+        s.cache().tell(new WatchCache.Read(new CacheRead(CacheRead.Target.EXACT, 10), Duration.ofSeconds(10),
+                reader.ref()));
+        reader.expectNoMessage(Duration.ofMillis(100));
+        assertFalse(s.ready().get());
+        s.stream().tell(new Revisions.Published("e1", 12, List.of(event("ADDED", "gone", 11),
+                new PublishedEvent(12, "default", "gone", "DELETED", cm("gone", 12), cm("gone", 11)))));
+        WatchCache.ReadFailed before = assertInstanceOf(WatchCache.ReadFailed.class, reader.receiveMessage());
+        assertEquals(410, before.status().code(), "history starts where the load is known to be exact");
+        assertEquals(List.of("a"), names(read(s.cache(), new CacheRead(CacheRead.Target.EXACT, 12), Duration.ofSeconds(1))));
     }
 
     @Test
-    void aNewEpochMakesTheCacheLoadAgain() {
-        TestProbe<Revisions.Command> revisions = testKit.createTestProbe();
-        java.util.concurrent.atomic.AtomicInteger loads = new java.util.concurrent.atomic.AtomicInteger();
-        WatchCache.Sources sources = new WatchCache.Sources() {
-            @Override
-            public RecipientRef<Revisions.Command> revisions() {
-                return revisions.ref();
-            }
+    void aReadAtAVersionTheCacheDoesNotReachAnswers504() {
+        Started s = start(settings(), Clock.systemUTC(), contents(5, cm("a", 5)));
+        s.stream().tell(new Revisions.Published("e1", 5, List.of()));
+        WatchCache.ReadFailed failed = assertInstanceOf(WatchCache.ReadFailed.class,
+                read(s.cache(), new CacheRead(CacheRead.Target.LATEST, 9), Duration.ofMillis(300)));
+        assertEquals(504, failed.status().code());
+        assertEquals("Timeout: Too large resource version: 9, current: 5", failed.status().message());
+    }
 
-            @Override
-            public CompletionStage<WatchCache.Loaded> load() {
-                int n = loads.incrementAndGet();
-                return CompletableFuture.completedFuture(n == 1
-                        ? new WatchCache.Loaded(5, List.of(cm("a", 5)))
-                        : new WatchCache.Loaded(2000, List.of(cm("a", 5), cm("z", 1500))));
-            }
-        };
-        ActorRef<WatchCache.Command> cache = testKit.spawn(WatchCache.create(CONFIGMAPS, sources, Retention.DEFAULT, CLOCK));
-        ActorRef<Revisions.Published> stream = subscribed(revisions);
-        TestProbe<WatchCache.ReadReply> reader = testKit.createTestProbe();
-        stream.tell(new Revisions.Published("e1", 6, List.of(event("ADDED", "b", 6))));
-        cache.tell(new WatchCache.ReadLatest(6, null, null, null, reader.ref()));
-        assertEquals(List.of("a", "b"), names(reader.receiveMessage()));
+    @Test
+    void aNewEpochEndsEveryWatchWith410AndLoadsAgain() {
+        Started s = start(settings(), Clock.systemUTC(), contents(5, cm("a", 5)),
+                contents(1500, cm("a", 5), cm("z", 1500)));
+        s.stream().tell(new Revisions.Published("e1", 5, List.of()));
+        Watched w = run(watch(s.cache(), new WatchStart(WatchStart.Target.AFTER, 5, false),
+                false, false));
+        s.stream().tell(new Revisions.Published("e1", 6, List.of(event("ADDED", "b", 6))));
+        assertEquals(List.of("ADDED b@6"), next(w, 1));
 
-        stream.tell(new Revisions.Published("e2", 2000, List.of()));
-        cache.tell(new WatchCache.ReadLatest(2000, null, null, null, reader.ref()));
-        WatchCache.ReadReply after = reader.receiveMessage();
+        s.stream().tell(new Revisions.Published("e2", 2000, List.of()));
+        assertEquals(List.of("ERROR 410"), next(w, 1));
+        w.expectComplete();
+
+        WatchCache.ReadReply after = read(s.cache(), new CacheRead(CacheRead.Target.LATEST, 2000), Duration.ofSeconds(5));
         assertEquals(List.of("a", "z"), names(after), "rebuilt from the collections, not patched");
-        assertTrue(loads.get() >= 2);
+        s.stream().tell(new Revisions.Published("e2", 2001, List.of(event("ADDED", "c", 2001))));
+        assertEquals(List.of("a", "c", "z"),
+                names(read(s.cache(), new CacheRead(CacheRead.Target.LATEST, 2001), Duration.ofSeconds(5))));
+    }
 
-        stream.tell(new Revisions.Published("e2", 2001, List.of(event("ADDED", "c", 2001))));
-        cache.tell(new WatchCache.ReadLatest(2001, null, null, null, reader.ref()));
-        assertEquals(List.of("a", "c", "z"), names(reader.receiveMessage()), "the new epoch's stream is followed");
+    @Test
+    void aWatchListSendsTheStateThenTheEndBookmarkThenLiveEvents() {
+        Started s = start(settings(), Clock.systemUTC(), contents(7, cm("a", 3), cm("b", 7)));
+        s.stream().tell(new Revisions.Published("e1", 7, List.of()));
+        Watched w = run(watch(s.cache(), new WatchStart(WatchStart.Target.LATEST, 7, true),
+                true, true));
+        assertEquals(List.of("ADDED a@3", "ADDED b@7", "BOOKMARK@7 end"), next(w, 3));
+        s.stream().tell(new Revisions.Published("e1", 9, List.of(event("MODIFIED", "a", 8),
+                new PublishedEvent(9, "default", "b", "DELETED", cm("b", 9), cm("b", 7)))));
+        assertEquals(List.of("MODIFIED a@8", "DELETED b@9"), next(w, 2));
+        w.cancel();
+    }
+
+    @Test
+    void aWatchFromAVersionReplaysTheRetainedEventsAfterIt() {
+        Started s = start(settings(), Clock.systemUTC(), contents(2, cm("a", 2)));
+        s.stream().tell(new Revisions.Published("e1", 2, List.of()));
+        s.stream().tell(new Revisions.Published("e1", 5, List.of(event("ADDED", "b", 3), event("ADDED", "c", 4),
+                event("MODIFIED", "a", 5))));
+        read(s.cache(), new CacheRead(CacheRead.Target.LATEST, 5), Duration.ofSeconds(5));
+        Watched w = run(watch(s.cache(), new WatchStart(WatchStart.Target.AFTER, 3, false),
+                false, false));
+        assertEquals(List.of("ADDED c@4", "MODIFIED a@5"), next(w, 2));
+        s.stream().tell(new Revisions.Published("e1", 6, List.of(event("ADDED", "d", 6))));
+        assertEquals(List.of("ADDED d@6"), next(w, 1));
+        w.cancel();
+    }
+
+    @Test
+    void aWatchFromBeforeTheWindowGetsOne410Event() {
+        Started s = start(settings().withRetention(new Retention(Duration.ofMinutes(5), 2)), Clock.systemUTC(),
+                contents(2, cm("a", 2)));
+        s.stream().tell(new Revisions.Published("e1", 2, List.of()));
+        s.stream().tell(new Revisions.Published("e1", 5, List.of(event("ADDED", "b", 3), event("ADDED", "c", 4),
+                event("ADDED", "d", 5))));
+        read(s.cache(), new CacheRead(CacheRead.Target.LATEST, 5), Duration.ofSeconds(5));
+        Watched w = run(watch(s.cache(), new WatchStart(WatchStart.Target.AFTER, 2, false),
+                false, false));
+        StreamEvent.Failure f = assertInstanceOf(StreamEvent.Failure.class, w.next());
+        assertEquals(410, f.status().code());
+        assertEquals("Expired", f.status().reason().toString());
+        w.expectComplete();
+    }
+
+    @Test
+    void aWatcherThatCannotKeepUpIsCutOffWith410() {
+        Started s = start(settings().withWatcherBuffer(2), Clock.systemUTC(), contents(1, cm("a", 1)));
+        s.stream().tell(new Revisions.Published("e1", 1, List.of()));
+        Source<StreamEvent, ?> events = watch(s.cache(), new WatchStart(WatchStart.Target.AFTER, 1, false), false, false);
+        // Nobody reads the stream yet: the third event overflows the watcher's queue.
+        s.stream().tell(new Revisions.Published("e1", 4, List.of(event("ADDED", "b", 2), event("ADDED", "c", 3),
+                event("ADDED", "d", 4))));
+        read(s.cache(), new CacheRead(CacheRead.Target.LATEST, 4), Duration.ofSeconds(5));
+        Watched w = run(events);
+        StreamEvent last = w.next();
+        assertEquals(410, assertInstanceOf(StreamEvent.Failure.class, last).status().code());
+        w.expectComplete();
+    }
+
+    @Test
+    void quietWatchersThatAcceptBookmarksGetThemPeriodically() {
+        TestClock clock = new TestClock();
+        Started s = start(settings().withBookmarkInterval(Duration.ofSeconds(30)), clock, contents(4, cm("a", 4)));
+        s.stream().tell(new Revisions.Published("e1", 4, List.of()));
+        Watched withBookmarks = run(watch(s.cache(),
+                new WatchStart(WatchStart.Target.AFTER, 4, false), true, false));
+        Watched without = run(watch(s.cache(),
+                new WatchStart(WatchStart.Target.AFTER, 4, false), false, false));
+        // Progress without changes of this group-resource: the bookmark carries it.
+        s.stream().tell(new Revisions.Published("e1", 9, List.of()));
+        read(s.cache(), new CacheRead(CacheRead.Target.LATEST, 9), Duration.ofSeconds(5));
+        clock.advance(Duration.ofSeconds(31));
+        assertEquals(List.of("BOOKMARK@9"), next(withBookmarks, 1));
+        without.expectNothingFor(Duration.ofMillis(600));
+        withBookmarks.cancel();
+    }
+
+    @Test
+    void withoutProgressBookmarksABookmarkCarriesTheLastChange() {
+        TestClock clock = new TestClock();
+        Started s = start(settings().withBookmarkInterval(Duration.ofSeconds(30)).withProgressBookmarks(false), clock,
+                contents(4, cm("a", 4)));
+        s.stream().tell(new Revisions.Published("e1", 4, List.of()));
+        Watched w = run(watch(s.cache(), new WatchStart(WatchStart.Target.AFTER, 4, false),
+                true, false));
+        s.stream().tell(new Revisions.Published("e1", 6, List.of(event("ADDED", "b", 5))));
+        assertEquals(List.of("ADDED b@5"), next(w, 1));
+        clock.advance(Duration.ofSeconds(31));
+        assertEquals(List.of("BOOKMARK@5"), next(w, 1));
+        w.cancel();
+    }
+
+    @Test
+    void aCacheThatHearsNothingSubscribesAgain() {
+        TestClock clock = new TestClock();
+        Started s = start(settings(), clock, contents(4, cm("a", 4)));
+        s.stream().tell(new Revisions.Published("e1", 4, List.of()));
+        clock.advance(Duration.ofSeconds(6));
+        assertInstanceOf(Revisions.Subscribe.class, s.revisions().receiveMessage(Duration.ofSeconds(5)));
+    }
+
+    @Test
+    void aStoppedWatchIsForgotten() throws Exception {
+        Started s = start(settings(), Clock.systemUTC(), contents(4, cm("a", 4)));
+        s.stream().tell(new Revisions.Published("e1", 4, List.of()));
+        Source<StreamEvent, ?> events = watch(s.cache(), new WatchStart(WatchStart.Target.AFTER, 4, false), false, false);
+        events.take(1).runWith(Sink.ignore(), materializer);
+        s.stream().tell(new Revisions.Published("e1", 5, List.of(event("ADDED", "b", 5))));
+        // Many more events than the buffer holds: a forgotten watcher no longer queues anything.
+        for (long rv = 6; rv < 3000; rv++) {
+            s.stream().tell(new Revisions.Published("e1", rv, List.of(event("ADDED", "x" + rv, rv))));
+        }
+        assertEquals(2999, ((WatchCache.Snapshotted) read(s.cache(), new CacheRead(CacheRead.Target.LATEST, 2999),
+                Duration.ofSeconds(10))).snapshot().resourceVersion());
+    }
+
+    @Test
+    void readOptionsMapToCacheReads() {
+        assertEquals(new CacheRead(CacheRead.Target.LATEST, 42), CacheRead.of(ReadOptions.MOST_RECENT, 42));
+        assertEquals(new CacheRead(CacheRead.Target.LATEST, 0), CacheRead.of(ReadOptions.ANY, 42));
     }
 }

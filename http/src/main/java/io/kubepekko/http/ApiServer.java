@@ -4,6 +4,9 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.kubepekko.actors.ControlPlane;
 import io.kubepekko.actors.Environment;
+import io.kubepekko.actors.WatchCache;
+import io.kubepekko.api.watch.FeatureGates;
+import io.kubepekko.api.watch.Retention;
 import io.kubepekko.api.registry.Registry;
 import io.kubepekko.api.store.ObjectWrites;
 import io.kubepekko.persistence.EmbeddedSchema;
@@ -66,7 +69,8 @@ public final class ApiServer implements AutoCloseable {
         Files.createDirectories(settings.dataDir());
         // load(...) resolves substitutions after layering, so reference.conf's ${kubepekko.storage...}
         // sees the data directory's URL rather than its default.
-        Config config = ConfigFactory.load(new StorageSettings(settings.dataDir()).toConfig()
+        Config config = ConfigFactory.load(settings.overrides()
+                .withFallback(new StorageSettings(settings.dataDir()).toConfig())
                 .withFallback(ConfigFactory.parseResources("kubepekko-server.conf")));
         ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "kubepekko", config);
         try {
@@ -85,7 +89,7 @@ public final class ApiServer implements AutoCloseable {
         Duration askTimeout = config.getDuration("kubepekko.http.ask-timeout");
         Registry registry = Registry.builtin();
         ControlPlane controlPlane = ControlPlane.start(system, registry, new ObjectWrites(ObjectWrites.SCHEMA_PRUNER),
-                Environment.system(), askTimeout);
+                Environment.system(), readSettings(settings, config, askTimeout));
 
         AtomicBoolean shuttingDown = new AtomicBoolean(false);
         AtomicBoolean bootstrapped = new AtomicBoolean(false);
@@ -109,12 +113,14 @@ public final class ApiServer implements AutoCloseable {
         live.put("poststarthook/bootstrap-namespaces", bootstrap);
         Map<String, Supplier<Optional<String>>> ready = new LinkedHashMap<>(live);
         ready.put("storage", storage::get);
+        ready.put("watch-caches", controlPlane.caches()::readiness);
         ready.put("shutdown", () -> shuttingDown.get() ? Optional.of("shutting down") : Optional.empty());
         Set<String> startup = Set.of("sharding", "poststarthook/bootstrap-namespaces");
         HealthChecks livez = new HealthChecks(live, startup, Clock.systemUTC(), settings.livezGracePeriod());
         HealthChecks readyz = new HealthChecks(ready, Set.of(), Clock.systemUTC(), Duration.ZERO);
 
-        ApiHandler handler = new ApiHandler(Materializer.matFromSystem(system), new ResourceHandler(controlPlane),
+        ApiHandler handler = new ApiHandler(Materializer.matFromSystem(system),
+                new ResourceHandler(controlPlane, new WatchTimeouts(config.getDuration("kubepekko.watch.min-request-timeout"))),
                 new DocumentHandler(registry), livez, readyz);
         ServerBinding binding = Http.get(system).newServerAt(settings.bindAddress(), settings.port())
                 .bind(handler::apply).toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -122,6 +128,7 @@ public final class ApiServer implements AutoCloseable {
         awaitUp(cluster, Duration.ofSeconds(60));
         bootstrapWithRetry(controlPlane, Duration.ofSeconds(60));
         bootstrapped.set(true);
+        awaitCaches(controlPlane, Duration.ofSeconds(120));
 
         int port = binding.localAddress().getPort();
         String host = settings.bindAddress().equals("0.0.0.0") || settings.bindAddress().equals("::")
@@ -142,6 +149,31 @@ public final class ApiServer implements AutoCloseable {
             Thread.onSpinWait();
             TimeUnit.MILLISECONDS.sleep(20);
         }
+    }
+
+    /** Reads and watches are served from the caches: the server announces itself once they are ready. */
+    private static void awaitCaches(ControlPlane controlPlane, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!controlPlane.caches().notReady().isEmpty()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the watch caches did not load within " + timeout + ": "
+                        + controlPlane.caches().notReady());
+            }
+            TimeUnit.MILLISECONDS.sleep(20);
+        }
+    }
+
+    static ControlPlane.ReadSettings readSettings(ApiServerSettings settings, Config config, Duration askTimeout) {
+        Config watch = config.getConfig("kubepekko.watch");
+        ApiServerSettings.ReadFlags reads = settings.reads();
+        FeatureGates gates = reads.featureGates();
+        WatchCache.Settings cache = new WatchCache.Settings(
+                new Retention(reads.watchCacheWindow(), watch.getInt("max-events")),
+                reads.continueTokenTtl(), watch.getDuration("wait-limit"), watch.getDuration("consistent-wait-limit"),
+                watch.getInt("watcher-buffer"), watch.getDuration("bookmark-interval"),
+                gates.enabled(FeatureGates.EFFICIENT_WATCH_RESUMPTION), watch.getDuration("tick"),
+                watch.getDuration("resubscribe-after"));
+        return new ControlPlane.ReadSettings(askTimeout, cache, gates);
     }
 
     private static void bootstrapWithRetry(ControlPlane controlPlane, Duration timeout) throws Exception {

@@ -31,6 +31,13 @@ final class ApiServerFlags {
               --port int                          plain HTTP port; 0 picks a free port (default 8080)
               --livez-grace-period duration       time after start during which /livez ignores unfinished start-up (default 0s)
               --shutdown-delay-duration duration  time to keep serving, with /readyz failing, after a shutdown signal (default 0s)
+              --watch-cache-window duration       how long the watch cache keeps events in memory (default 5m0s)
+              --watch-history-retention duration  how far back a watch may resume, read from the journal beyond the
+                                                  cache window (default 5m0s)
+              --continue-token-ttl duration       how long a list continue token stays valid (default 5m0s)
+              --feature-gates mapStringBool       comma list of key=value pairs for the gates APIListChunking,
+                                                  EfficientWatchResumption, RemainingItemCount, RemoveSelfLink
+                                                  (all beta, default true), AllBeta, AllAlpha
               -h, --help                          print this help and exit
                   --version                       print the version and exit
             """;
@@ -42,6 +49,11 @@ final class ApiServerFlags {
         int port = d.port();
         Duration grace = d.livezGracePeriod();
         Duration delay = d.shutdownDelay();
+        ApiServerSettings.ReadFlags reads = d.reads();
+        Duration window = reads.watchCacheWindow();
+        Duration ttl = reads.continueTokenTtl();
+        Duration retention = reads.watchHistoryRetention();
+        io.kubepekko.api.watch.FeatureGates gates = reads.featureGates();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             if (arg.equals("-h") || arg.equals("--help")) {
@@ -61,7 +73,8 @@ final class ApiServerFlags {
                 value = arg.substring(eq + 1);
             }
             if (!java.util.Set.of("--data-dir", "--bind-address", "--port", "--livez-grace-period",
-                    "--shutdown-delay-duration").contains(name)) {
+                    "--shutdown-delay-duration", "--watch-cache-window", "--watch-history-retention",
+                    "--continue-token-ttl", "--feature-gates").contains(name)) {
                 throw new UsageException("unknown flag: " + name);
             }
             if (value == null) {
@@ -80,10 +93,19 @@ final class ApiServerFlags {
                 case "--bind-address" -> bind = address(value);
                 case "--port" -> port = port(value);
                 case "--livez-grace-period" -> grace = duration(name, value);
+                case "--watch-cache-window" -> window = positive(name, value);
+                case "--watch-history-retention" -> retention = positive(name, value);
+                case "--continue-token-ttl" -> ttl = positive(name, value);
+                case "--feature-gates" -> gates = featureGates(value);
                 default -> delay = duration(name, value);
             }
         }
-        return new Parsed(new ApiServerSettings(dataDir, bind, port, grace, delay), false, false);
+        if (retention.compareTo(window) < 0) {
+            retention = window; // the window is always resumable; the retention only reaches further back
+        }
+        return new Parsed(new ApiServerSettings(dataDir, bind, port, grace, delay,
+                new ApiServerSettings.ReadFlags(window, ttl, retention, gates), com.typesafe.config.ConfigFactory.empty()),
+                false, false);
     }
 
     private static String address(String value) throws UsageException {
@@ -107,6 +129,22 @@ final class ApiServerFlags {
             return p;
         } catch (NumberFormatException e) {
             throw new UsageException("invalid argument \"" + value + "\" for \"--port\" flag: must be a port number 0-65535");
+        }
+    }
+
+    private static Duration positive(String flag, String value) throws UsageException {
+        Duration d = duration(flag, value);
+        if (d.isZero()) {
+            throw new UsageException("invalid argument \"" + value + "\" for \"" + flag + "\" flag: must be positive");
+        }
+        return d;
+    }
+
+    private static io.kubepekko.api.watch.FeatureGates featureGates(String value) throws UsageException {
+        try {
+            return io.kubepekko.api.watch.FeatureGates.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("invalid argument \"" + value + "\" for \"--feature-gates\" flag: " + e.getMessage());
         }
     }
 

@@ -1,5 +1,9 @@
 package io.kubepekko.http;
 
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import io.kubepekko.api.watch.FeatureGates;
+
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -11,19 +15,51 @@ import java.time.Duration;
  * @param port               the plain-HTTP port; 0 picks a free one
  * @param livezGracePeriod   how long after start /livez treats unfinished start-up as passing
  * @param shutdownDelay      how long the server keeps serving, with /readyz failing, after a shutdown starts
+ * @param reads              the list/watch flags
+ * @param overrides          configuration layered over the server's own (tests tune timers with it)
  */
 public record ApiServerSettings(Path dataDir, String bindAddress, int port, Duration livezGracePeriod,
-                                Duration shutdownDelay) {
+                                Duration shutdownDelay, ReadFlags reads, Config overrides) {
+
+    /**
+     * The list/watch flags.
+     *
+     * @param watchCacheWindow      how long the watch cache keeps events in memory ({@code --watch-cache-window})
+     * @param continueTokenTtl      how long a continue token stays valid ({@code --continue-token-ttl})
+     * @param watchHistoryRetention how far back a watch may resume, from the journal when older than
+     *                              the window ({@code --watch-history-retention})
+     * @param featureGates          {@code --feature-gates}
+     */
+    public record ReadFlags(Duration watchCacheWindow, Duration continueTokenTtl, Duration watchHistoryRetention,
+                            FeatureGates featureGates) {
+        public static final ReadFlags DEFAULT = new ReadFlags(Duration.ofMinutes(5), Duration.ofMinutes(5),
+                Duration.ofMinutes(5), FeatureGates.defaults());
+    }
+
+    public ApiServerSettings(Path dataDir, String bindAddress, int port, Duration livezGracePeriod,
+                             Duration shutdownDelay) {
+        this(dataDir, bindAddress, port, livezGracePeriod, shutdownDelay, ReadFlags.DEFAULT, ConfigFactory.empty());
+    }
 
     public static ApiServerSettings defaults() {
         return new ApiServerSettings(Path.of("data"), "127.0.0.1", 8080, Duration.ZERO, Duration.ZERO);
     }
 
     public ApiServerSettings withDataDir(Path dir) {
-        return new ApiServerSettings(dir, bindAddress, port, livezGracePeriod, shutdownDelay);
+        return new ApiServerSettings(dir, bindAddress, port, livezGracePeriod, shutdownDelay, reads, overrides);
     }
 
     public ApiServerSettings withPort(int p) {
-        return new ApiServerSettings(dataDir, bindAddress, p, livezGracePeriod, shutdownDelay);
+        return new ApiServerSettings(dataDir, bindAddress, p, livezGracePeriod, shutdownDelay, reads, overrides);
+    }
+
+    public ApiServerSettings withReads(ReadFlags r) {
+        return new ApiServerSettings(dataDir, bindAddress, port, livezGracePeriod, shutdownDelay, r, overrides);
+    }
+
+    /** Layers {@code hocon} over the configuration (later calls win). */
+    public ApiServerSettings withConfig(String hocon) {
+        return new ApiServerSettings(dataDir, bindAddress, port, livezGracePeriod, shutdownDelay, reads,
+                ConfigFactory.parseString(hocon).withFallback(overrides));
     }
 }

@@ -5,6 +5,11 @@ import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.status.ApiStatus;
 import org.apache.pekko.http.javadsl.model.ContentType;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
+import org.apache.pekko.http.javadsl.model.HttpEntities;
+import io.kubepekko.api.watch.ListChunk;
+import org.apache.pekko.NotUsed;
+import org.apache.pekko.stream.javadsl.Source;
+import org.apache.pekko.util.ByteString;
 import org.apache.pekko.http.javadsl.model.HttpHeader;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.MediaTypes;
@@ -63,20 +68,68 @@ final class Encoder {
                 .addHeader(RawHeader.create("X-Content-Type-Options", "nosniff"));
     }
 
+    /** Lists above this size are streamed from the items' bytes instead of being copied into one array. */
+    static final int STREAM_LISTS_ABOVE = 256 * 1024;
+
     /** A list body assembled from the items' stored bytes, without parsing them. */
     static byte[] listBytes(String apiVersion, String listKind, long resourceVersion, List<byte[]> items) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(64 + items.stream().mapToInt(i -> i.length + 1).sum());
-        out.writeBytes(("{\"kind\":\"" + listKind + "\",\"apiVersion\":\"" + apiVersion
-                + "\",\"metadata\":{\"resourceVersion\":\"" + resourceVersion + "\"},\"items\":[")
-                .getBytes(StandardCharsets.UTF_8));
+        return listBytes(apiVersion, listKind, new ListChunk(items, resourceVersion, null, null));
+    }
+
+    static byte[] listBytes(String apiVersion, String listKind, ListChunk chunk) {
+        byte[] head = listHead(apiVersion, listKind, chunk);
+        ByteArrayOutputStream out = new ByteArrayOutputStream(head.length + 2
+                + chunk.items().stream().mapToInt(i -> i.length + 1).sum());
+        out.writeBytes(head);
+        List<byte[]> items = chunk.items();
         for (int i = 0; i < items.size(); i++) {
             if (i > 0) {
                 out.write(',');
             }
             out.writeBytes(items.get(i));
         }
-        out.writeBytes("]}".getBytes(StandardCharsets.UTF_8));
+        out.writeBytes(LIST_TAIL);
         return out.toByteArray();
+    }
+
+    private static final byte[] LIST_TAIL = "]}".getBytes(StandardCharsets.UTF_8);
+    private static final ByteString COMMA = ByteString.fromString(",");
+
+    private static byte[] listHead(String apiVersion, String listKind, ListChunk chunk) {
+        StringBuilder b = new StringBuilder(128).append("{\"kind\":\"").append(listKind)
+                .append("\",\"apiVersion\":\"").append(apiVersion)
+                .append("\",\"metadata\":{\"resourceVersion\":\"").append(chunk.resourceVersion()).append('"');
+        if (chunk.continueToken() != null) {
+            b.append(",\"continue\":\"").append(chunk.continueToken()).append('"');
+        }
+        if (chunk.remainingItemCount() != null) {
+            b.append(",\"remainingItemCount\":").append(chunk.remainingItemCount());
+        }
+        return b.append("},\"items\":[").toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * A list response. A large JSON list is streamed from the items' stored bytes (with its length
+     * known up front), so the response is never a second copy of the data.
+     */
+    static HttpResponse list(String apiVersion, String listKind, ListChunk chunk, Negotiation.Format format,
+                             boolean pretty) {
+        long size = 0;
+        for (byte[] item : chunk.items()) {
+            size += item.length + 1;
+        }
+        if (format != Negotiation.Format.JSON || pretty || size < STREAM_LISTS_ABOVE) {
+            return json(200, listBytes(apiVersion, listKind, chunk), format, pretty, List.of());
+        }
+        byte[] head = listHead(apiVersion, listKind, chunk);
+        long length = head.length + Math.max(0, size - 1) + LIST_TAIL.length;
+        List<byte[]> items = chunk.items();
+        Source<ByteString, NotUsed> body = Source.single(ByteString.fromArrayUnsafe(head))
+                .concat(Source.range(0, items.size() - 1).map(i -> i == 0 ? ByteString.fromArrayUnsafe(items.get(0))
+                        : COMMA.concat(ByteString.fromArrayUnsafe(items.get(i)))))
+                .concat(Source.single(ByteString.fromArrayUnsafe(LIST_TAIL)));
+        return HttpResponse.create().withStatus(200)
+                .withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON, length, body));
     }
 
     private static byte[] yaml(byte[] json) {

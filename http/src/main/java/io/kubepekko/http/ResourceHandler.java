@@ -18,7 +18,12 @@ import io.kubepekko.api.store.WriteOptions;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.Query;
 
+import io.kubepekko.api.watch.ReadOptions;
+import org.apache.pekko.http.javadsl.model.ContentTypes;
+import org.apache.pekko.http.javadsl.model.HttpEntities;
+
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
@@ -32,9 +37,11 @@ final class ResourceHandler {
     private static final String NOT_ALLOWED = "the server does not allow this method on the requested resource";
 
     private final ControlPlane controlPlane;
+    private final WatchTimeouts watchTimeouts;
 
-    ResourceHandler(ControlPlane controlPlane) {
+    ResourceHandler(ControlPlane controlPlane, WatchTimeouts watchTimeouts) {
         this.controlPlane = controlPlane;
+        this.watchTimeouts = watchTimeouts;
     }
 
     /** The parts of a request the handler reads. */
@@ -60,19 +67,14 @@ final class ResourceHandler {
         if ((itemVerb && !info.hasName()) || (info.verb().equals("create") && info.hasName())) {
             throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
         }
-        if (info.verb().equals("list") || info.verb().equals("deletecollection")) {
-            // Validates the read options as kube-apiserver does (400 malformed numbers, 422 invalid
-            // combinations); paging and resourceVersion modes are served once the watch cache lands.
-            io.kubepekko.api.watch.ReadOptions.parse("list", r.query().toMultiMap(),
-                    io.kubepekko.api.watch.FeatureGates.defaults());
-        } else if (info.verb().equals("get")) {
-            io.kubepekko.api.watch.ReadOptions.parse("get", r.query().toMultiMap(),
-                    io.kubepekko.api.watch.FeatureGates.defaults());
+        if (info.verb().equals("deletecollection")) {
+            // Validates the list options as kube-apiserver does (400 malformed numbers, 422 invalid combinations).
+            readOptions("list", r);
         }
         return switch (info.verb()) {
             case "get" -> get(type, r);
             case "list" -> list(type, r);
-            case "watch" -> throw ApiStatus.badRequest("watch is not supported by this server yet").exception();
+            case "watch" -> watch(type, r);
             case "create" -> create(type, r);
             case "update" -> update(type, r);
             case "patch" -> patch(type, r, null);
@@ -96,19 +98,41 @@ final class ResourceHandler {
         }
     }
 
+    private ReadOptions readOptions(String verb, Request r) {
+        return ReadOptions.parse(verb, r.query().toMultiMap(), controlPlane.featureGates());
+    }
+
     private CompletionStage<HttpResponse> get(ResourceType type, Request r) {
         String name = r.info().name();
-        return controlPlane.get(type, r.info().namespace(), name).thenApply(found -> {
+        return controlPlane.get(type, r.info().namespace(), name, readOptions("get", r)).thenApply(found -> {
             byte[] obj = found.orElseThrow(() -> ApiStatus.notFound(type.groupResource(), name).exception());
             return Encoder.json(200, obj, r.format(), r.pretty(), List.of());
         });
     }
 
     private CompletionStage<HttpResponse> list(ResourceType type, Request r) {
-        return controlPlane.list(type, r.info().namespace(), r.param("labelSelector").orElse(null),
-                r.param("fieldSelector").orElse(null)).thenApply(l ->
-                Encoder.json(200, Encoder.listBytes(type.apiVersion(), type.listKind(), l.resourceVersion(), l.items()),
-                        r.format(), r.pretty(), List.of()));
+        return controlPlane.list(type, r.info().namespace(), readOptions("list", r)).thenApply(chunk ->
+                Encoder.list(type.apiVersion(), type.listKind(), chunk, r.format(), r.pretty()));
+    }
+
+    /**
+     * A chunked stream of JSON watch events. A watch of a named object ({@code GET .../name?watch})
+     * is a watch of the collection selected by {@code metadata.name}, as in kube-apiserver.
+     */
+    private CompletionStage<HttpResponse> watch(ResourceType type, Request r) {
+        if (r.format() != Negotiation.Format.JSON) {
+            throw ApiStatus.notAcceptable("only the following media types are accepted: application/json, "
+                    + "application/json;stream=watch").exception();
+        }
+        ReadOptions options = readOptions("watch", r);
+        if (r.info().hasName()) {
+            options = options.withFieldSelector(ReadOptions.namedSelector(options.fieldSelector(), r.info().name()));
+        }
+        Duration timeout = watchTimeouts.of(options.timeoutSeconds());
+        WatchFraming framing = new WatchFraming(type.kind(), type.apiVersion());
+        return controlPlane.watch(type, r.info().namespace(), options).thenApply(events ->
+                HttpResponse.create().withStatus(200).withEntity(HttpEntities.createChunked(ContentTypes.APPLICATION_JSON,
+                        events.takeWithin(timeout).map(framing::frame))));
     }
 
     private CompletionStage<HttpResponse> create(ResourceType type, Request r) {

@@ -14,7 +14,7 @@ import java.util.Set;
  * ({@code kind: Status}). Factories reproduce kube-apiserver's messages exactly, because clients
  * print them verbatim.
  */
-public record ApiStatus(int code, String reason, String message, Details details) {
+public record ApiStatus(int code, String reason, String message, Details details, String listContinue) {
 
     /** {@code Status.details}; {@code kind} is the plural resource except for Invalid, which uses the Kind. */
     public record Details(String name, String group, String kind, String uid, List<StatusCause> causes,
@@ -28,6 +28,18 @@ public record ApiStatus(int code, String reason, String message, Details details
 
     public ApiStatus {
         details = details == null ? Details.EMPTY : details;
+    }
+
+    public ApiStatus(int code, String reason, String message, Details details) {
+        this(code, reason, message, details, null);
+    }
+
+    /**
+     * The same Status with {@code metadata.continue} set: kube-apiserver offers a token to go on
+     * (inconsistently) with an expired list.
+     */
+    public ApiStatus withListContinue(String token) {
+        return new ApiStatus(code, reason, message, details, token);
     }
 
     public ApiException exception() {
@@ -147,7 +159,10 @@ public record ApiStatus(int code, String reason, String message, Details details
         ObjectNode n = f.objectNode();
         n.put("kind", "Status");
         n.put("apiVersion", "v1");
-        n.putObject("metadata");
+        ObjectNode metadata = n.putObject("metadata");
+        if (listContinue != null) {
+            metadata.put("continue", listContinue);
+        }
         n.put("status", code >= 200 && code < 300 ? "Success" : "Failure");
         if (message != null) {
             n.put("message", message);

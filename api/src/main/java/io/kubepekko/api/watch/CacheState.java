@@ -177,9 +177,19 @@ public final class CacheState {
      */
     public static CacheState warmStart(ResourceType type, Retention retention, Iterable<byte[]> storedObjects,
                                        long startVersion) {
+        return warmStart(type, retention, storedObjects, startVersion, 0);
+    }
+
+    /**
+     * {@link #warmStart(ResourceType, Retention, Iterable, long)} where the collections read had
+     * applied changes up to {@code readVersion}. A removal leaves no object behind to say how new
+     * the read was, so the readers report it; the cache is ready no earlier than that version.
+     */
+    public static CacheState warmStart(ResourceType type, Retention retention, Iterable<byte[]> storedObjects,
+                                       long startVersion, long readVersion) {
         CachedObjectReader reader = new CachedObjectReader(type);
         TreePMap<ObjectKey, CachedObject> objects = TreePMap.empty();
-        long newest = startVersion;
+        long newest = Math.max(startVersion, readVersion);
         for (byte[] json : storedObjects) {
             CachedObject o = reader.read(json);
             if (objects.containsKey(o.key())) {
@@ -260,6 +270,16 @@ public final class CacheState {
                 atOrBefore == null ? oldestObjects : atOrBefore.getValue().objectsAfter()));
     }
 
+    /**
+     * When version {@code resourceVersion} stopped being the latest: the time the first retained
+     * event after it was applied. Empty while it is still the latest (or newer); a version older
+     * than {@link #oldestVersion()} has no answer and is expired anyway.
+     */
+    public Optional<Instant> supersededAt(long resourceVersion) {
+        Map.Entry<Long, Retained> next = window.higherEntry(resourceVersion);
+        return next == null ? Optional.empty() : Optional.of(next.getValue().appliedAt());
+    }
+
     /** {@link Snapshot#list}, for callers holding the cache. */
     public Page list(Snapshot snapshot, String namespace, Selection selection, int limit, String startAfterKey) {
         return snapshot.list(namespace, selection, limit, startAfterKey);
@@ -288,23 +308,22 @@ public final class CacheState {
      * not after (including any deletion of a matching object) is DELETED, both is MODIFIED,
      * neither is nothing.
      *
-     * <p>The object sent is always the state after the event. Kubernetes sends the previous state
-     * with its resourceVersion rewritten when an object stops matching; we never re-serialize, and
-     * the new state carries the version a watcher must resume from.
+     * <p>A deletion sends the object's final state; an object that merely stopped matching is sent
+     * in its previous state with the event's resourceVersion, as Kubernetes does.
      */
     public static Optional<Delivery> deliver(CachedEvent event, Selection selection) {
         boolean deleted = event.type() == WatchEvent.Type.DELETED;
         boolean matchesAfter = !deleted && selection.matches(event.object());
         CachedObject before = event.previous() != null ? event.previous() : deleted ? event.object() : null;
         boolean matchedBefore = before != null && selection.matches(before);
-        WatchEvent.Type type;
         if (matchesAfter) {
-            type = matchedBefore ? WatchEvent.Type.MODIFIED : WatchEvent.Type.ADDED;
-        } else if (matchedBefore) {
-            type = WatchEvent.Type.DELETED;
-        } else {
+            return Optional.of(new Delivery(matchedBefore ? WatchEvent.Type.MODIFIED : WatchEvent.Type.ADDED,
+                    event.resourceVersion(), event.object()));
+        }
+        if (!matchedBefore) {
             return Optional.empty();
         }
-        return Optional.of(new Delivery(type, event.resourceVersion(), event.object()));
+        CachedObject sent = deleted ? event.object() : event.previousAtThisVersion();
+        return Optional.of(new Delivery(WatchEvent.Type.DELETED, event.resourceVersion(), sent));
     }
 }

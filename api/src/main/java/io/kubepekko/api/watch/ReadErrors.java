@@ -25,6 +25,19 @@ public final class ReadErrors {
     }
 
     /**
+     * 410 Expired for a continue token whose snapshot is gone, offering {@code latestToken} (a token
+     * at the latest version, from the same key) to go on with an inconsistent list, as
+     * kube-apiserver does.
+     */
+    public static ApiStatus continueExpired(String latestToken) {
+        return ApiStatus.expired("The provided continue parameter is too old to display a consistent list result. "
+                + "You can start a new list without the continue parameter, or use the continue token in this "
+                + "response to retrieve the remainder of the results. Continuing with the provided token results in "
+                + "an inconsistent list - objects that were created, modified, or deleted between the time the "
+                + "first chunk was returned and now may show up in the list.").withListContinue(latestToken);
+    }
+
+    /**
      * 410 Expired for a watch (or exact read) below the oldest retained version; informers relist
      * on it. {@code oldest} is the newest version the server can no longer start after.
      */

@@ -58,6 +58,30 @@ public record ReadOptions(Verb verb, Mode mode, long limit, boolean allowWatchBo
     public static final Mode MOST_RECENT = new Mode.MostRecent();
     public static final Mode ANY = new Mode.Any();
 
+    /** The same options with another field selector. */
+    public ReadOptions withFieldSelector(String selector) {
+        return new ReadOptions(verb, mode, limit, allowWatchBookmarks, sendInitialEvents, timeoutSeconds, labelSelector,
+                selector);
+    }
+
+    /**
+     * The field selector of a get-style read of the object {@code name} ({@code GET .../name?watch}):
+     * kube-apiserver selects {@code metadata.name=<name>}, and a field selector the client gave must
+     * already require exactly that name.
+     *
+     * @throws io.kubepekko.api.status.ApiException 400 when the given selector names another object
+     */
+    public static String namedSelector(String fieldSelector, String name) {
+        if (fieldSelector == null || fieldSelector.isEmpty()) {
+            return "metadata.name=" + io.kubepekko.api.selector.FieldSelector.escape(name);
+        }
+        String selected = io.kubepekko.api.selector.FieldSelector.parse(fieldSelector).exactName().orElse(null);
+        if (!name.equals(selected)) {
+            throw ApiStatus.badRequest("fieldSelector metadata.name doesn't match requested name").exception();
+        }
+        return fieldSelector;
+    }
+
     /** Whether a list is paged. */
     public boolean paged() {
         return limit > 0;

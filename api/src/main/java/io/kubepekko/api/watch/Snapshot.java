@@ -45,10 +45,23 @@ public final class Snapshot {
      *                      the beginning; it need not still exist
      */
     public Page list(String namespace, Selection selection, int limit, String startAfterKey) {
+        return list(namespace, selection, limit, startAfterKey == null ? null : ObjectKey.parse(startAfterKey), false);
+    }
+
+    /**
+     * One page starting where a continue token points: its {@link ContinueToken#startKey()} is the
+     * first key to read (inclusive), as kube-apiserver writes it (the previous page's last key with
+     * a NUL appended).
+     */
+    public Page continueAt(String namespace, Selection selection, int limit, String startKey) {
+        return list(namespace, selection, limit, ObjectKey.parse(startKey), true);
+    }
+
+    private Page list(String namespace, Selection selection, int limit, ObjectKey from, boolean inclusive) {
         TreePMap<ObjectKey, CachedObject> range = namespace == null ? objects
                 : objects.subMap(ObjectKey.firstIn(namespace), true, ObjectKey.afterAllIn(namespace), false);
-        if (startAfterKey != null) {
-            range = range.tailMap(ObjectKey.parse(startAfterKey), false);
+        if (from != null) {
+            range = range.tailMap(from, inclusive);
         }
         List<byte[]> items = new ArrayList<>();
         ObjectKey last = null;
@@ -62,6 +75,47 @@ public final class Snapshot {
         }
         long remaining = remaining(range, it, last, selection);
         return new Page(items, remaining > 0 ? last.toString() : null, remaining);
+    }
+
+    /**
+     * The matching objects of {@code namespace} (null: all) in key order, read lazily from this
+     * immutable snapshot: a watch's initial events or a large list stream from it without copying.
+     */
+    public Iterable<CachedObject> matching(String namespace, Selection selection) {
+        TreePMap<ObjectKey, CachedObject> range = namespace == null ? objects
+                : objects.subMap(ObjectKey.firstIn(namespace), true, ObjectKey.afterAllIn(namespace), false);
+        if (selection.isEverything()) {
+            return range.values();
+        }
+        return () -> new Iterator<>() {
+            private final Iterator<CachedObject> all = range.values().iterator();
+            private CachedObject next = advance();
+
+            private CachedObject advance() {
+                while (all.hasNext()) {
+                    CachedObject o = all.next();
+                    if (selection.matches(o)) {
+                        return o;
+                    }
+                }
+                return null;
+            }
+
+            @Override
+            public boolean hasNext() {
+                return next != null;
+            }
+
+            @Override
+            public CachedObject next() {
+                if (next == null) {
+                    throw new java.util.NoSuchElementException();
+                }
+                CachedObject o = next;
+                next = advance();
+                return o;
+            }
+        };
     }
 
     /** Without a selection the persistent tree knows sub-range sizes, so no scan is needed. */

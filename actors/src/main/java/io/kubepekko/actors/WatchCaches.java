@@ -1,0 +1,117 @@
+package io.kubepekko.actors;
+
+import io.kubepekko.api.GroupResource;
+import io.kubepekko.api.registry.Registry;
+import io.kubepekko.api.registry.ResourceType;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Props;
+import org.apache.pekko.actor.typed.RecipientRef;
+import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * This node's watch caches: one {@link WatchCache} per registered group-resource, started with the
+ * node, each loading from the group-resource's collections through Cluster Sharding.
+ */
+public final class WatchCaches {
+
+    private record Entry(ActorRef<WatchCache.Command> cache, AtomicBoolean ready) {}
+
+    private final Map<GroupResource, Entry> caches;
+
+    private WatchCaches(Map<GroupResource, Entry> caches) {
+        this.caches = caches;
+    }
+
+    /** Spawns a cache for every kind of {@code registry}. */
+    static WatchCaches start(ActorSystem<?> system, Registry registry, WatchCache.Settings settings, Clock clock,
+                             Duration askTimeout) {
+        ClusterSharding sharding = ClusterSharding.get(system);
+        Map<GroupResource, Entry> caches = new LinkedHashMap<>();
+        for (ResourceType type : registry.all()) {
+            if (caches.containsKey(type.groupResource())) {
+                continue;
+            }
+            AtomicBoolean ready = new AtomicBoolean();
+            WatchCache.Sources sources = new CollectionSources(sharding, type, askTimeout);
+            ActorRef<WatchCache.Command> cache = system.systemActorOf(
+                    WatchCache.create(type, sources, settings, clock, ready),
+                    "watch-cache-" + type.groupResource().toString().replaceAll("[^A-Za-z0-9-]", "_"),
+                    Props.empty());
+            caches.put(type.groupResource(), new Entry(cache, ready));
+        }
+        return new WatchCaches(caches);
+    }
+
+    ActorRef<WatchCache.Command> cache(GroupResource groupResource) {
+        Entry e = caches.get(groupResource);
+        if (e == null) {
+            throw new IllegalArgumentException("no watch cache for " + groupResource);
+        }
+        return e.cache();
+    }
+
+    /** The group-resources whose caches are not ready yet (empty once every cache serves). */
+    public List<GroupResource> notReady() {
+        List<GroupResource> out = new ArrayList<>();
+        caches.forEach((gr, e) -> {
+            if (!e.ready().get()) {
+                out.add(gr);
+            }
+        });
+        return out;
+    }
+
+    /** A health check: empty when every cache is ready, else which are not. */
+    public Optional<String> readiness() {
+        List<GroupResource> waiting = notReady();
+        return waiting.isEmpty() ? Optional.empty()
+                : Optional.of("watch caches not ready: " + waiting.size() + " of " + caches.size());
+    }
+
+    /** Reads a group-resource's collections through sharding: the namespaces Revisions knows, then each one's objects. */
+    private record CollectionSources(ClusterSharding sharding, ResourceType type, Duration askTimeout)
+            implements WatchCache.Sources {
+
+        @Override
+        public RecipientRef<Revisions.Command> revisions() {
+            return sharding.entityRefFor(Revisions.TYPE_KEY, type.groupResource().toString());
+        }
+
+        @Override
+        public CompletionStage<WatchCache.Contents> load() {
+            return Futures.plain(sharding.entityRefFor(Revisions.TYPE_KEY, type.groupResource().toString())
+                            .<Revisions.Namespaces>ask(Revisions.GetNamespaces::new, askTimeout))
+                    .thenCompose(namespaces -> {
+                        List<CompletableFuture<CollectionEntity.Items>> parts = new ArrayList<>();
+                        for (String ns : namespaces.namespaces()) {
+                            String id = new CollectionId(type.groupResource(), ns).entityId();
+                            parts.add(Futures.plain(sharding.entityRefFor(CollectionEntity.TYPE_KEY, id)
+                                    .<CollectionEntity.Items>ask(r -> new CollectionEntity.ListObjects(null, null, r),
+                                            askTimeout)).toCompletableFuture());
+                        }
+                        return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply(v -> {
+                            List<byte[]> objects = new ArrayList<>();
+                            long readVersion = 0;
+                            for (CompletableFuture<CollectionEntity.Items> p : parts) {
+                                CollectionEntity.Items items = p.join();
+                                objects.addAll(items.items());
+                                readVersion = Math.max(readVersion, items.lastVersion());
+                            }
+                            return new WatchCache.Contents(objects, readVersion);
+                        });
+                    });
+        }
+    }
+}
