@@ -249,6 +249,7 @@ public final class WatchCache {
         Instance(ActorContext<Command> ctx, ResourceType type, Sources sources, Settings settings, Clock clock,
                  AtomicBoolean ready) {
             this.ctx = ctx;
+            ctx.setLoggerName(WatchCache.class);
             this.type = type;
             this.sources = sources;
             this.settings = settings;
@@ -417,17 +418,26 @@ public final class WatchCache {
                 return true;
             }
             if (result == QueueOfferResult.dropped()) {
-                w.queue.fail(new CutOff(ApiStatus.expired("the watcher of " + type.groupResource()
-                        + " could not keep up; watch again from the last resourceVersion it received")));
+                cutOff(w, ApiStatus.expired("the watcher of " + type.groupResource()
+                        + " could not keep up; watch again from the last resourceVersion it received"));
             }
             return false;
         }
 
         private void cutOffAll(ApiStatus status) {
             for (Watcher w : watchers.values()) {
-                w.queue.fail(new CutOff(status));
+                cutOff(w, status);
             }
             watchers.clear();
+        }
+
+        /** Ends a watcher's stream with {@code status}; a stream that already ended stays ended. */
+        private static void cutOff(Watcher w, ApiStatus status) {
+            try {
+                w.queue.fail(new CutOff(status));
+            } catch (IllegalStateException alreadyEnded) {
+                // the client went away, or the stream was stopped with the actor system
+            }
         }
 
         private Behavior<Command> park(Command request, Duration wait) {

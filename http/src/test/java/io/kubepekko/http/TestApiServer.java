@@ -43,8 +43,15 @@ final class TestApiServer implements AutoCloseable {
 
     /** A server that keeps serving for {@code shutdownDelay} after {@link #close()} begins. */
     static TestApiServer start(Duration shutdownDelay) throws Exception {
+        return start(s -> new ApiServerSettings(s.dataDir(), s.bindAddress(), s.port(), s.livezGracePeriod(),
+                shutdownDelay, s.reads(), s.overrides()));
+    }
+
+    /** A server with settings adjusted by {@code tune} (flags, configuration overrides). */
+    static TestApiServer start(java.util.function.UnaryOperator<ApiServerSettings> tune) throws Exception {
         Path dir = Files.createTempDirectory("kubepekko-it-");
-        ApiServer server = ApiServer.start(new ApiServerSettings(dir, "127.0.0.1", 0, Duration.ZERO, shutdownDelay));
+        ApiServer server = ApiServer.start(tune.apply(new ApiServerSettings(dir, "127.0.0.1", 0, Duration.ZERO,
+                Duration.ZERO)));
         if (!Files.exists(dir.resolve("kubepekko.mv.db"))) {
             server.close();
             // Otherwise every test class would share one database and see the others' objects.
