@@ -49,15 +49,28 @@ public final class Kubectl {
 
     /** Runs {@code kubectl <args>} and returns what it printed; never throws for a non-zero exit. */
     public ProcessResult run(String... args) {
+        return Processes.run(command(args), workDir, environment(), timeout);
+    }
+
+    /** Starts {@code kubectl <args>} in the background (a watch, a wait); the caller closes it. */
+    public RunningProcess start(String... args) {
+        return RunningProcess.start(command(args), workDir, environment());
+    }
+
+    private List<String> command(String... args) {
         List<String> command = new ArrayList<>();
         command.add(binary.toString());
         command.add("--kubeconfig=" + kubeconfig);
         command.add("--cache-dir=" + cacheDir);
         command.addAll(Arrays.asList(args));
+        return command;
+    }
+
+    private Map<String, String> environment() {
         Map<String, String> env = new HashMap<>();
         env.put("HOME", cacheDir.getParent().toString());
         env.put("KUBECONFIG", null);
         env.put("KUBERC", "off");
-        return Processes.run(command, workDir, env, timeout);
+        return env;
     }
 }
