@@ -145,10 +145,19 @@ public final class CollectionEntity
 
     /**
      * One object changed at {@code resourceVersion}. {@code after} is its state after the change — for
-     * a removal, its final state, which a DELETED watch event carries.
+     * a removal, its final state, which a DELETED watch event carries. {@code committedAt} (epoch
+     * milliseconds, 0 in events written before it existed) is when the change was made: how old a
+     * watch's missed history is, when it resumes from the journal.
      */
-    public record ObjectChanged(long resourceVersion, String name, byte[] before, byte[] after, boolean removed)
-            implements Event {}
+    public record ObjectChanged(long resourceVersion, String name, byte[] before, byte[] after, boolean removed,
+                                long committedAt) implements Event {
+
+        /** The change as the ordered stream publishes it. */
+        PublishedEvent published(String namespace) {
+            String type = removed ? "DELETED" : before == null ? "ADDED" : "MODIFIED";
+            return new PublishedEvent(resourceVersion, namespace, name, type, after, before);
+        }
+    }
 
     // ---- behaviour ----
 
@@ -349,11 +358,13 @@ public final class CollectionEntity
         allocatedFirst = a.first();
         List<Event> events = new ArrayList<>(batch.size());
         long rv = a.first();
+        long now = environment.clock().millis();
         for (Pending p : batch) {
             ObjectNode after = p.outcome().after();
             ObjectMeta.of(after).put("resourceVersion", Long.toString(rv));
             byte[] before = p.outcome().before() == null ? null : Json.bytes(p.outcome().before());
-            events.add(new ObjectChanged(rv, ObjectMeta.name(after), before, Json.bytes(after), p.outcome().removes()));
+            events.add(new ObjectChanged(rv, ObjectMeta.name(after), before, Json.bytes(after), p.outcome().removes(),
+                    now));
 
             rv++;
         }
@@ -364,10 +375,7 @@ public final class CollectionEntity
                     // starts after its acknowledgement already counts this version as committed.
                     List<PublishedEvent> published = new ArrayList<>(events.size());
                     for (Event e : events) {
-                        ObjectChanged c = (ObjectChanged) e;
-                        String kind = c.removed() ? "DELETED" : c.before() == null ? "ADDED" : "MODIFIED";
-                        published.add(new PublishedEvent(c.resourceVersion(), id.namespace(), c.name(), kind,
-                                c.after(), c.before()));
+                        published.add(((ObjectChanged) e).published(id.namespace()));
                     }
                     allocatedFirst = 0;
                     tellRevisions(new Revisions.Committed(a.first(), published));

@@ -12,6 +12,7 @@ import io.kubepekko.api.store.Preconditions;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOptions;
 import io.kubepekko.api.watch.FeatureGates;
+import io.kubepekko.persistence.JournalReader;
 import io.kubepekko.api.watch.CacheRead;
 import io.kubepekko.api.watch.CachedObject;
 import io.kubepekko.api.watch.ListChunk;
@@ -88,12 +89,17 @@ public final class ControlPlane {
     /** Starts sharding of the entities and this node's watch caches, and returns the facade. */
     public static ControlPlane start(ActorSystem<?> system, Registry registry, ObjectWrites writes,
                                      Environment environment, Duration askTimeout) {
-        return start(system, registry, writes, environment, ReadSettings.defaults(askTimeout));
+        return start(system, registry, writes, environment, ReadSettings.defaults(askTimeout), null);
     }
 
-    /** Starts sharding of the entities and this node's watch caches, and returns the facade. */
+    /**
+     * Starts sharding of the entities and this node's watch caches, and returns the facade.
+     *
+     * @param journal reads the journal for watches older than the caches' windows; null: such
+     *                watches answer 410
+     */
     public static ControlPlane start(ActorSystem<?> system, Registry registry, ObjectWrites writes,
-                                     Environment environment, ReadSettings readSettings) {
+                                     Environment environment, ReadSettings readSettings, JournalReader journal) {
         ClusterSharding sharding = ClusterSharding.get(system);
         // Revisions is never passivated: collections talk to it directly once they know it.
         sharding.init(Entity.of(Revisions.TYPE_KEY,
@@ -107,7 +113,7 @@ public final class ControlPlane {
                     sharding.entityRefFor(Revisions.TYPE_KEY, id.groupResource().toString()));
         }));
         WatchCaches caches = WatchCaches.start(system, registry, readSettings.cache(), environment.clock(),
-                readSettings.askTimeout());
+                readSettings.askTimeout(), journal);
         return new ControlPlane(system, registry, readSettings, caches);
     }
 

@@ -45,7 +45,11 @@ public final class Revisions
 
     /** Durable state: the highest reserved version and the namespaces that have been written. */
     public record State(long reservedUpTo, PSet<String> namespaces) implements CborSerializable {
-        static final State EMPTY = new State(0, HashTreePSet.empty());
+        /**
+         * A group-resource never written is at version 1, not 0: a list's resourceVersion "0" would
+         * mean "any version" to a client that watches from it.
+         */
+        static final State EMPTY = new State(1, HashTreePSet.empty());
 
         @JsonCreator
         static State fromJson(@JsonProperty("reservedUpTo") long reservedUpTo,

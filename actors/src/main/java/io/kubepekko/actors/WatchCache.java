@@ -24,6 +24,7 @@ import org.apache.pekko.actor.typed.SupervisorStrategy;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.japi.Pair;
+import org.apache.pekko.persistence.query.Offset;
 import org.apache.pekko.japi.pf.PFBuilder;
 import org.apache.pekko.stream.BoundedSourceQueue;
 import org.apache.pekko.stream.Materializer;
@@ -78,49 +79,82 @@ public final class WatchCache {
      *                            only the last change's version
      * @param tick                how often timers (bookmarks, wait deadlines, window age) are checked
      * @param resubscribeAfter    silence from Revisions after which the cache subscribes again
+     * @param history             how watches older than the window resume from the journal
      */
     public record Settings(Retention retention, Duration continueTokenTtl, Duration waitLimit,
                            Duration consistentWaitLimit, int watcherBuffer, Duration bookmarkInterval,
-                           boolean progressBookmarks, Duration tick, Duration resubscribeAfter) {
+                           boolean progressBookmarks, Duration tick, Duration resubscribeAfter,
+                           HistorySettings history) {
 
         public static Settings defaults() {
             return new Settings(Retention.DEFAULT, Duration.ofMinutes(5), Duration.ofSeconds(3), Duration.ofSeconds(10),
-                    1000, Duration.ofMinutes(1), true, Duration.ofMillis(250), Duration.ofSeconds(5));
+                    1000, Duration.ofMinutes(1), true, Duration.ofMillis(250), Duration.ofSeconds(5),
+                    HistorySettings.DEFAULT);
         }
 
         public Settings withRetention(Retention r) {
             return new Settings(r, continueTokenTtl, waitLimit, consistentWaitLimit, watcherBuffer, bookmarkInterval,
-                    progressBookmarks, tick, resubscribeAfter);
+                    progressBookmarks, tick, resubscribeAfter, history);
         }
 
         public Settings withBookmarkInterval(Duration d) {
             return new Settings(retention, continueTokenTtl, waitLimit, consistentWaitLimit, watcherBuffer, d,
-                    progressBookmarks, tick, resubscribeAfter);
+                    progressBookmarks, tick, resubscribeAfter, history);
         }
 
         public Settings withWatcherBuffer(int n) {
             return new Settings(retention, continueTokenTtl, waitLimit, consistentWaitLimit, n, bookmarkInterval,
-                    progressBookmarks, tick, resubscribeAfter);
+                    progressBookmarks, tick, resubscribeAfter, history);
         }
 
         public Settings withContinueTokenTtl(Duration d) {
             return new Settings(retention, d, waitLimit, consistentWaitLimit, watcherBuffer, bookmarkInterval,
-                    progressBookmarks, tick, resubscribeAfter);
+                    progressBookmarks, tick, resubscribeAfter, history);
         }
 
         public Settings withProgressBookmarks(boolean on) {
             return new Settings(retention, continueTokenTtl, waitLimit, consistentWaitLimit, watcherBuffer,
-                    bookmarkInterval, on, tick, resubscribeAfter);
+                    bookmarkInterval, on, tick, resubscribeAfter, history);
         }
 
         public Settings withWaitLimit(Duration d) {
             return new Settings(retention, continueTokenTtl, d, consistentWaitLimit, watcherBuffer, bookmarkInterval,
-                    progressBookmarks, tick, resubscribeAfter);
+                    progressBookmarks, tick, resubscribeAfter, history);
+        }
+
+        public Settings withHistory(HistorySettings h) {
+            return new Settings(retention, continueTokenTtl, waitLimit, consistentWaitLimit, watcherBuffer,
+                    bookmarkInterval, progressBookmarks, tick, resubscribeAfter, h);
+        }
+    }
+
+    /**
+     * Journal-backed resume.
+     *
+     * @param retention          how long after a change a watch may still resume from before it
+     *                           ({@code --watch-history-retention}); older is 410
+     * @param maxEvents          the most events one resume reads from the journal; more is 410 (a
+     *                           relist is then cheaper)
+     * @param checkpointInterval how often the cache notes where the journal is, so a resume reads
+     *                           from near its version instead of from the beginning
+     * @param checkpointMargin   how long after noting a journal position the cache pairs it with its
+     *                           version: longer than a committed change can wait to be published
+     */
+    public record HistorySettings(Duration retention, int maxEvents, Duration checkpointInterval,
+                                  Duration checkpointMargin) {
+        public static final HistorySettings DEFAULT = new HistorySettings(Duration.ofMinutes(5), 20_000,
+                Duration.ofSeconds(30), Duration.ofSeconds(35));
+
+        public HistorySettings withRetention(Duration r) {
+            return new HistorySettings(r, maxEvents, checkpointInterval, checkpointMargin);
         }
     }
 
     /** Protocol of {@link WatchCache}. Node-local: its replies carry snapshots and stream sources. */
-    public sealed interface Command permits Stream, Loaded, LoadFailed, Tick, Read, Watch, WatcherGone {}
+    public sealed interface Command permits Stream, Loaded, LoadFailed, Tick, Read, Watch, WatcherGone, PositionRead {}
+
+    /** Internal: where the journal was at {@code at} (a checkpoint once the margin has passed). */
+    public record PositionRead(Instant at, Offset offset) implements Command {}
 
     /** Internal: a batch of the ordered stream. */
     public record Stream(Revisions.Published batch) implements Command {}
@@ -180,7 +214,30 @@ public final class WatchCache {
 
         /** Reads every collection's objects (called after the subscription was acknowledged). */
         CompletionStage<Contents> load();
+
+        /** The journal's history of the group-resource, for watches older than the window; none by default. */
+        default Optional<History> history() {
+            return Optional.empty();
+        }
     }
+
+    /** One change read back from the journal, with when it was committed (epoch milliseconds). */
+    public record Historic(PublishedEvent event, long committedAt) {}
+
+    /** A group-resource's history as the journal holds it. */
+    public interface History {
+        /** Where the journal is now: every change persisted later is read from this position. */
+        CompletionStage<Offset> position();
+
+        /**
+         * The committed changes with versions in ({@code after}, {@code upTo}], read from
+         * {@code from} on, in version order; empty when there are more than {@code max}.
+         */
+        CompletionStage<Optional<List<Historic>>> between(long after, long upTo, Offset from, int max);
+    }
+
+    /** A journal position paired with the cache's version: every change after the version is after it. */
+    private record Checkpoint(long version, Offset offset, Instant at) {}
 
     public static Behavior<Command> create(ResourceType type, Sources sources, Settings settings, Clock clock,
                                            AtomicBoolean ready) {
@@ -207,17 +264,20 @@ public final class WatchCache {
         final WatchFilter filter;
         final boolean bookmarks;
         final BoundedSourceQueue<StreamEvent> queue;
-        /** Live events up to this version are not for this watcher; bookmarks must be above it. */
+        /** Live events up to this version are not for this watcher (it got them otherwise, or started after them). */
         final long liveAfter;
+        /** The version the watch started from: like kube-apiserver, bookmarks are only sent above it. */
+        final long startVersion;
         Instant lastSent;
 
         Watcher(long id, WatchFilter filter, boolean bookmarks, BoundedSourceQueue<StreamEvent> queue, long liveAfter,
-                Instant now) {
+                long startVersion, Instant now) {
             this.id = id;
             this.filter = filter;
             this.bookmarks = bookmarks;
             this.queue = queue;
             this.liveAfter = liveAfter;
+            this.startVersion = startVersion;
             this.lastSent = now;
         }
     }
@@ -242,6 +302,10 @@ public final class WatchCache {
         private String epoch;
         private long startVersion;
         private CacheState state;
+        /** Checkpoints by version (ascending), and a journal position waiting for its margin to pass. */
+        private final java.util.TreeMap<Long, Checkpoint> checkpoints = new java.util.TreeMap<>();
+        private PositionRead pendingPosition;
+        private Instant lastPositionRequest = Instant.MIN;
         /** The version of the last change applied: bookmarks carry it when progress bookmarks are off. */
         private long lastChangeVersion;
         private Instant lastHeard;
@@ -301,6 +365,7 @@ public final class WatchCache {
                     .onMessage(Watch.class, w -> park(w, w.maxWait()))
                     .onMessage(Tick.class, t -> onTick())
                     .onMessage(WatcherGone.class, g -> Behaviors.same())
+                    .onMessage(PositionRead.class, p -> Behaviors.same())
                     .onSignal(PreRestart.class, s -> stopAll())
                     .onSignal(PostStop.class, s -> stopAll())
                     .build();
@@ -362,6 +427,10 @@ public final class WatchCache {
                         return Behaviors.same();
                     })
                     .onMessage(Tick.class, t -> onTick())
+                    .onMessage(PositionRead.class, p -> {
+                        pendingPosition = p.offset() == null ? null : p; // a failed read: try again next interval
+                        return Behaviors.same();
+                    })
                     .onMessage(Loaded.class, l -> Behaviors.same())
                     .onMessage(LoadFailed.class, l -> Behaviors.same())
                     .onSignal(PreRestart.class, s -> stopAll())
@@ -505,21 +574,24 @@ public final class WatchCache {
                 return false;
             }
             if (o instanceof WatchStart.Outcome.TooOld tooOld) {
-                w.replyTo().tell(new Watching(Source.single(new StreamEvent.Failure(tooOld.status()))));
+                Optional<History> history = sources.history();
+                w.replyTo().tell(new Watching(history.isPresent()
+                        ? resumeFromJournal(w, history.get(), tooOld.status())
+                        : Source.single(new StreamEvent.Failure(tooOld.status()))));
                 return true;
             }
             WatchStart.Outcome.Ready ready = (WatchStart.Outcome.Ready) o;
-            w.replyTo().tell(new Watching(register(w, ready)));
+            w.replyTo().tell(new Watching(register(w, ready, ready.startVersion())));
             return true;
         }
 
-        /** Registers the watcher for live events and returns its whole stream. */
-        private Source<StreamEvent, NotUsed> register(Watch w, WatchStart.Outcome.Ready ready) {
+        /** Registers the watcher for live events and returns its whole stream; it started at {@code startVersion}. */
+        private Source<StreamEvent, NotUsed> register(Watch w, WatchStart.Outcome.Ready ready, long startVersion) {
             long id = ++nextWatcherId;
             Pair<BoundedSourceQueue<StreamEvent>, Source<StreamEvent, NotUsed>> queue =
                     Source.<StreamEvent>queue(settings.watcherBuffer()).preMaterialize(materializer);
             watchers.put(id, new Watcher(id, w.filter(), w.bookmarks(), queue.first(), ready.liveAfter(),
-                    clock.instant()));
+                    startVersion, clock.instant()));
             Source<StreamEvent, NotUsed> initial = Source.from(ready.initial()).map(d -> (StreamEvent) d);
             if (w.initialEventsEnd()) {
                 initial = initial.concat(Source.single(new StreamEvent.Bookmark(ready.startVersion(), true)));
@@ -537,8 +609,86 @@ public final class WatchCache {
                     });
         }
 
+        /**
+         * A watch from before the window: the journal's events up to the window's start, then the
+         * window's, then live ones. The watcher is registered now, so nothing between the parts is
+         * lost; its queue holds the live events while the journal is read (bounded as always).
+         */
+        private Source<StreamEvent, NotUsed> resumeFromJournal(Watch w, History history, ApiStatus tooOld) {
+            long from = w.start().version();
+            long windowStart = state.oldestVersion();
+            Instant now = clock.instant();
+            Instant horizon = now.minus(settings.history().retention());
+            Map.Entry<Long, Checkpoint> floor = checkpoints.floorEntry(from);
+            Map.Entry<Long, Checkpoint> first = checkpoints.firstEntry();
+            if (floor == null && first != null && first.getValue().at().isBefore(horizon)) {
+                // The cache was already past this version before the retention horizon.
+                return Source.single(new StreamEvent.Failure(tooOld));
+            }
+            Offset offset = floor == null ? Offset.noOffset() : floor.getValue().offset();
+            ctx.getLog().debug("{}: a watch from {} resumes from the journal at {} (the window starts at {})",
+                    type.groupResource(), from, offset, windowStart);
+            WatchStart.Outcome.Ready window = (WatchStart.Outcome.Ready)
+                    new WatchStart(WatchStart.Target.AFTER, windowStart, false).resolve(state, w.filter());
+            Source<StreamEvent, NotUsed> journal = Source.completionStage(
+                            history.between(from, windowStart, offset, settings.history().maxEvents()))
+                    .mapConcat(events -> journalDeliveries(events, w.filter(), horizon, tooOld));
+            Source<StreamEvent, NotUsed> rest = register(w, window, from);
+            return journal.concat(rest).takeWhile(e -> !(e instanceof StreamEvent.Failure), true);
+        }
+
+        /** The journal's events as the watcher sees them, or 410 when they are too many or too old. */
+        private List<StreamEvent> journalDeliveries(Optional<List<Historic>> events, WatchFilter filter,
+                                                    Instant horizon, ApiStatus tooOld) {
+            if (events.isEmpty()
+                    || !events.get().isEmpty() && Instant.ofEpochMilli(events.get().get(0).committedAt()).isBefore(horizon)) {
+                return List.of(new StreamEvent.Failure(tooOld));
+            }
+            io.kubepekko.api.watch.CachedObjectReader reader = new io.kubepekko.api.watch.CachedObjectReader(type);
+            List<StreamEvent> out = new ArrayList<>();
+            for (Historic h : events.get()) {
+                PublishedEvent e = h.event();
+                io.kubepekko.api.watch.CachedObject object = reader.read(e.object(),
+                        new ObjectKey(e.namespace(), e.name()), e.resourceVersion());
+                io.kubepekko.api.watch.CachedObject previous = e.previous() == null ? null : reader.read(e.previous());
+                filter.deliver(new CachedEvent(WatchEvent.Type.valueOf(e.type()), e.resourceVersion(), object, previous))
+                        .ifPresent(out::add);
+            }
+            return out;
+        }
+
+        /** Notes where the journal is now and then, and pairs each position with the version reached a margin later. */
+        private void checkpoint(Instant now) {
+            Optional<History> history = sources.history();
+            if (history.isEmpty() || state == null || !state.ready()) {
+                return;
+            }
+            HistorySettings h = settings.history();
+            if (pendingPosition != null && !now.isBefore(pendingPosition.at().plus(h.checkpointMargin()))) {
+                checkpoints.put(state.resourceVersion(),
+                        new Checkpoint(state.resourceVersion(), pendingPosition.offset(), now));
+                pendingPosition = null;
+            }
+            if (pendingPosition == null && !now.isBefore(lastPositionRequest.plus(h.checkpointInterval()))) {
+                lastPositionRequest = now;
+                ctx.pipeToSelf(history.get().position(), (offset, error) -> offset != null
+                        ? new PositionRead(now, offset) : new PositionRead(now, null));
+            }
+            // Keep those inside the retention and the newest one older: it proves older versions expired.
+            Instant horizon = now.minus(h.retention());
+            while (checkpoints.size() > 1) {
+                Map.Entry<Long, Checkpoint> oldest = checkpoints.firstEntry();
+                Map.Entry<Long, Checkpoint> next = checkpoints.higherEntry(oldest.getKey());
+                if (next == null || !next.getValue().at().isBefore(horizon)) {
+                    break;
+                }
+                checkpoints.pollFirstEntry();
+            }
+        }
+
         private Behavior<Command> onTick() {
             Instant now = clock.instant();
+            checkpoint(now);
             if (now.isAfter(lastHeard.plus(settings.resubscribeAfter()))) {
                 ctx.getLog().debug("{}: no word from Revisions for {}, subscribing again", type.groupResource(),
                         settings.resubscribeAfter());
@@ -560,7 +710,7 @@ public final class WatchCache {
             Instant due = now.minus(settings.bookmarkInterval());
             for (Iterator<Watcher> it = watchers.values().iterator(); it.hasNext(); ) {
                 Watcher w = it.next();
-                if (w.bookmarks && version > w.liveAfter && !w.lastSent.isAfter(due) && !offer(w, bookmark, now)) {
+                if (w.bookmarks && version > w.startVersion && !w.lastSent.isAfter(due) && !offer(w, bookmark, now)) {
                     it.remove();
                 }
             }

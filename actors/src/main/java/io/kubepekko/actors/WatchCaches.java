@@ -8,6 +8,8 @@ import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
+import org.apache.pekko.stream.Materializer;
+import io.kubepekko.persistence.JournalReader;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -36,7 +38,8 @@ public final class WatchCaches {
 
     /** Spawns a cache for every kind of {@code registry}. */
     static WatchCaches start(ActorSystem<?> system, Registry registry, WatchCache.Settings settings, Clock clock,
-                             Duration askTimeout) {
+                             Duration askTimeout, JournalReader journal) {
+        Materializer materializer = Materializer.matFromSystem(system);
         ClusterSharding sharding = ClusterSharding.get(system);
         Map<GroupResource, Entry> caches = new LinkedHashMap<>();
         for (ResourceType type : registry.all()) {
@@ -44,7 +47,9 @@ public final class WatchCaches {
                 continue;
             }
             AtomicBoolean ready = new AtomicBoolean();
-            WatchCache.Sources sources = new CollectionSources(sharding, type, askTimeout);
+            Optional<WatchCache.History> history = journal == null ? Optional.empty()
+                    : Optional.of(new JournalHistory(journal, type.groupResource().toString(), materializer));
+            WatchCache.Sources sources = new CollectionSources(sharding, type, askTimeout, history);
             ActorRef<WatchCache.Command> cache = system.systemActorOf(
                     WatchCache.create(type, sources, settings, clock, ready),
                     "watch-cache-" + type.groupResource().toString().replaceAll("[^A-Za-z0-9-]", "_"),
@@ -81,8 +86,8 @@ public final class WatchCaches {
     }
 
     /** Reads a group-resource's collections through sharding: the namespaces Revisions knows, then each one's objects. */
-    private record CollectionSources(ClusterSharding sharding, ResourceType type, Duration askTimeout)
-            implements WatchCache.Sources {
+    private record CollectionSources(ClusterSharding sharding, ResourceType type, Duration askTimeout,
+                                     Optional<WatchCache.History> history) implements WatchCache.Sources {
 
         @Override
         public RecipientRef<Revisions.Command> revisions() {

@@ -10,6 +10,7 @@ import io.kubepekko.api.watch.Retention;
 import io.kubepekko.api.registry.Registry;
 import io.kubepekko.api.store.ObjectWrites;
 import io.kubepekko.persistence.EmbeddedSchema;
+import io.kubepekko.persistence.JournalReader;
 import io.kubepekko.persistence.StorageProbe;
 import io.kubepekko.persistence.StorageSettings;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -66,6 +67,11 @@ public final class ApiServer implements AutoCloseable {
     }
 
     public static ApiServer start(ApiServerSettings settings) throws Exception {
+        return start(settings, Environment.system());
+    }
+
+    /** Starts a server whose clock and randomness come from {@code environment} (tests inject them). */
+    public static ApiServer start(ApiServerSettings settings, Environment environment) throws Exception {
         Files.createDirectories(settings.dataDir());
         // load(...) resolves substitutions after layering, so reference.conf's ${kubepekko.storage...}
         // sees the data directory's URL rather than its default.
@@ -74,14 +80,15 @@ public final class ApiServer implements AutoCloseable {
                 .withFallback(ConfigFactory.parseResources("kubepekko-server.conf")));
         ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "kubepekko", config);
         try {
-            return boot(settings, config, system);
+            return boot(settings, config, system, environment);
         } catch (Exception | Error e) {
             system.terminate();
             throw e;
         }
     }
 
-    private static ApiServer boot(ApiServerSettings settings, Config config, ActorSystem<Void> system) throws Exception {
+    private static ApiServer boot(ApiServerSettings settings, Config config, ActorSystem<Void> system,
+                                  Environment environment) throws Exception {
         Cluster cluster = Cluster.get(system);
         cluster.manager().tell(Join.create(cluster.selfMember().address()));
         EmbeddedSchema.createIfNotExists(system).toCompletableFuture().get(60, TimeUnit.SECONDS);
@@ -89,7 +96,7 @@ public final class ApiServer implements AutoCloseable {
         Duration askTimeout = config.getDuration("kubepekko.http.ask-timeout");
         Registry registry = Registry.builtin();
         ControlPlane controlPlane = ControlPlane.start(system, registry, new ObjectWrites(ObjectWrites.SCHEMA_PRUNER),
-                Environment.system(), readSettings(settings, config, askTimeout));
+                environment, readSettings(settings, config, askTimeout), JournalReader.embedded(system, config));
 
         AtomicBoolean shuttingDown = new AtomicBoolean(false);
         AtomicBoolean bootstrapped = new AtomicBoolean(false);
@@ -172,7 +179,9 @@ public final class ApiServer implements AutoCloseable {
                 reads.continueTokenTtl(), watch.getDuration("wait-limit"), watch.getDuration("consistent-wait-limit"),
                 watch.getInt("watcher-buffer"), watch.getDuration("bookmark-interval"),
                 gates.enabled(FeatureGates.EFFICIENT_WATCH_RESUMPTION), watch.getDuration("tick"),
-                watch.getDuration("resubscribe-after"));
+                watch.getDuration("resubscribe-after"),
+                new WatchCache.HistorySettings(reads.watchHistoryRetention(), watch.getInt("max-history-events"),
+                        watch.getDuration("checkpoint-interval"), watch.getDuration("checkpoint-margin")));
         return new ControlPlane.ReadSettings(askTimeout, cache, gates);
     }
 

@@ -26,11 +26,16 @@ import java.util.stream.Stream;
 final class TestApiServer implements AutoCloseable {
 
     private final Path dataDir;
-    private final ApiServer server;
+    private final ApiServerSettings settings;
+    private final io.kubepekko.actors.Environment environment;
+    private ApiServer server;
     private final HttpClient client;
 
-    private TestApiServer(Path dataDir, ApiServer server) {
+    private TestApiServer(Path dataDir, ApiServerSettings settings, io.kubepekko.actors.Environment environment,
+                          ApiServer server) {
         this.dataDir = dataDir;
+        this.settings = settings;
+        this.environment = environment;
         this.server = server;
         // HTTP/1.1 only: the default client would ask for an h2c upgrade on every request.
         this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -49,15 +54,27 @@ final class TestApiServer implements AutoCloseable {
 
     /** A server with settings adjusted by {@code tune} (flags, configuration overrides). */
     static TestApiServer start(java.util.function.UnaryOperator<ApiServerSettings> tune) throws Exception {
+        return start(tune, io.kubepekko.actors.Environment.system());
+    }
+
+    /** A server with tuned settings whose clock and randomness come from {@code environment}. */
+    static TestApiServer start(java.util.function.UnaryOperator<ApiServerSettings> tune,
+                               io.kubepekko.actors.Environment environment) throws Exception {
         Path dir = Files.createTempDirectory("kubepekko-it-");
-        ApiServer server = ApiServer.start(tune.apply(new ApiServerSettings(dir, "127.0.0.1", 0, Duration.ZERO,
-                Duration.ZERO)));
+        ApiServerSettings settings = tune.apply(new ApiServerSettings(dir, "127.0.0.1", 0, Duration.ZERO, Duration.ZERO));
+        ApiServer server = ApiServer.start(settings, environment);
         if (!Files.exists(dir.resolve("kubepekko.mv.db"))) {
             server.close();
             // Otherwise every test class would share one database and see the others' objects.
             throw new IllegalStateException("the server did not put its database in its data dir " + dir);
         }
-        return new TestApiServer(dir, server);
+        return new TestApiServer(dir, settings, environment, server);
+    }
+
+    /** Stops the server and starts it again on the same data directory (another port). */
+    void restart() throws Exception {
+        server.close();
+        server = ApiServer.start(settings, environment);
     }
 
     String url() {

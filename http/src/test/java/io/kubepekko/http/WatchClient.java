@@ -28,8 +28,6 @@ import java.util.concurrent.TimeUnit;
 final class WatchClient implements AutoCloseable {
 
     private static final ObjectNode END = Json.MAPPER.createObjectNode();
-    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(10)).build();
 
     private final int code;
     private final HttpHeaders headers;
@@ -53,8 +51,11 @@ final class WatchClient implements AutoCloseable {
 
     static WatchClient open(String url, String path, String accept) {
         HttpRequest request = HttpRequest.newBuilder(URI.create(url + path)).header("Accept", accept).GET().build();
+        // A client of its own: the connection of an abandoned watch is never pooled for another request.
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(10)).build();
         try {
-            return new WatchClient(CLIENT.send(request, HttpResponse.BodyHandlers.ofInputStream()));
+            return new WatchClient(client.send(request, HttpResponse.BodyHandlers.ofInputStream()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -100,6 +101,19 @@ final class WatchClient implements AutoCloseable {
         if (e == END) {
             events.add(END);
             throw new AssertionError("the watch stream ended");
+        }
+        return e;
+    }
+
+    /** The next event if one arrives within {@code within}, else null; fails if the stream has ended. */
+    ObjectNode poll(Duration within, boolean failAtEnd) {
+        ObjectNode e = poll(within);
+        if (e == END) {
+            events.add(END);
+            if (failAtEnd) {
+                throw new AssertionError("the watch stream ended");
+            }
+            return null;
         }
         return e;
     }
