@@ -116,13 +116,13 @@ class CollectionEntityTest {
 
         CollectionEntity.Written written = result.replyOfType(CollectionEntity.Written.class);
         assertEquals(201, written.code());
-        assertEquals(1, written.resourceVersion());
+        assertEquals(2, written.resourceVersion());
         ObjectNode body = Json.parseTrusted(written.body());
         assertEquals("settings", ObjectMeta.name(body));
         assertEquals(namespace, ObjectMeta.namespace(body));
         assertEquals("uid-1", ObjectMeta.uid(body));
         assertEquals("2025-03-04T05:06:07Z", body.path("metadata").path("creationTimestamp").asText());
-        assertEquals("1", ObjectMeta.resourceVersion(body));
+        assertEquals("2", ObjectMeta.resourceVersion(body));
         assertEquals("fast", body.path("data").path("mode").asText());
     }
 
@@ -132,7 +132,7 @@ class CollectionEntityTest {
 
         byte[] body = result.replyOfType(CollectionEntity.Written.class).body();
         CollectionEntity.ObjectChanged event = onlyEvent(result);
-        assertEquals(1, event.resourceVersion());
+        assertEquals(2, event.resourceVersion());
         assertEquals("settings", event.name());
         assertNull(event.before());
         assertArrayEquals(body, event.after());
@@ -159,29 +159,29 @@ class CollectionEntityTest {
     void updatePersistsTheObjectBeforeAndAfter() {
         byte[] stored = written(write(create(configMap("settings", "mode", "fast")))).body();
 
-        var result = write(update(withResourceVersion(configMap("settings", "mode", "slow"), "1")));
+        var result = write(update(withResourceVersion(configMap("settings", "mode", "slow"), "2")));
 
         CollectionEntity.Written written = written(result);
         assertEquals(200, written.code());
-        assertEquals(2, written.resourceVersion());
+        assertEquals(3, written.resourceVersion());
         CollectionEntity.ObjectChanged event = onlyEvent(result);
-        assertEquals(2, event.resourceVersion());
+        assertEquals(3, event.resourceVersion());
         assertArrayEquals(stored, event.before());
         assertArrayEquals(written.body(), event.after());
         assertFalse(event.removed());
         ObjectNode after = Json.parseTrusted(event.after());
         assertEquals("slow", after.path("data").path("mode").asText());
-        assertEquals("2", ObjectMeta.resourceVersion(after));
+        assertEquals("3", ObjectMeta.resourceVersion(after));
         assertEquals("uid-1", ObjectMeta.uid(after), "an update keeps the uid");
     }
 
     @Test
     void updateWithAStaleResourceVersionIsRefusedConflict() {
         write(create(configMap("settings", "mode", "fast")));
-        write(update(withResourceVersion(configMap("settings", "mode", "slow"), "1")));
+        write(update(withResourceVersion(configMap("settings", "mode", "slow"), "2")));
         CollectionEntity.State before = testKit.getState();
 
-        var result = write(update(withResourceVersion(configMap("settings", "mode", "fastest"), "1")));
+        var result = write(update(withResourceVersion(configMap("settings", "mode", "fastest"), "2")));
 
         ApiStatus status = refusal(result);
         assertEquals(409, status.code());
@@ -213,17 +213,17 @@ class CollectionEntityTest {
 
         CollectionEntity.Written written = written(result);
         assertEquals(200, written.code());
-        assertEquals(2, written.resourceVersion());
+        assertEquals(3, written.resourceVersion());
         ObjectNode status = Json.parseTrusted(written.body());
         assertEquals("Status", status.path("kind").asText());
         assertEquals("Success", status.path("status").asText());
         assertEquals("settings", status.path("details").path("name").asText());
         CollectionEntity.ObjectChanged event = onlyEvent(result);
         assertTrue(event.removed());
-        assertEquals(2, event.resourceVersion());
+        assertEquals(3, event.resourceVersion());
         assertArrayEquals(stored, event.before());
         ObjectNode finalState = Json.parseTrusted(event.after());
-        assertEquals("2", ObjectMeta.resourceVersion(finalState), "a DELETED watch event carries the deletion's version");
+        assertEquals("3", ObjectMeta.resourceVersion(finalState), "a DELETED watch event carries the deletion's version");
         assertEquals("fast", finalState.path("data").path("mode").asText());
         assertFalse(result.state().objects().containsKey("settings"));
     }

@@ -76,20 +76,21 @@ class RevisionsTest {
     }
 
     @Test
-    void allocateRepliesConsecutiveVersions() {
-        assertEquals(1, allocate(3, "a").reply().first());
-        assertEquals(4, allocate(2, "a").reply().first());
-        assertEquals(6, allocate(1, "b").reply().first());
-        assertEquals(7, allocate(1, "a").reply().first());
+    void allocateRepliesConsecutiveVersionsAfterTheGenesisVersion() {
+        assertEquals(1, latest(), "a group-resource never written is at 1, never \"0\" (which means any)");
+        assertEquals(2, allocate(3, "a").reply().first());
+        assertEquals(5, allocate(2, "a").reply().first());
+        assertEquals(7, allocate(1, "b").reply().first());
+        assertEquals(8, allocate(1, "a").reply().first());
     }
 
     @Test
     void firstAllocationReservesABlockAndRecordsTheNamespace() {
         var result = allocate(2, "team-a");
 
-        assertEquals(List.of(new Revisions.BlockReserved(2 + Revisions.BLOCK), new Revisions.CollectionAdded("team-a")),
+        assertEquals(List.of(new Revisions.BlockReserved(3 + Revisions.BLOCK), new Revisions.CollectionAdded("team-a")),
                 result.events());
-        assertEquals(2 + Revisions.BLOCK, result.state().reservedUpTo());
+        assertEquals(3 + Revisions.BLOCK, result.state().reservedUpTo());
         assertEquals(Set.of("team-a"), Set.copyOf(result.state().namespaces()));
     }
 
@@ -97,12 +98,12 @@ class RevisionsTest {
     void allocationsInsideTheReservedBlockPersistNothing() {
         allocate(1, "team-a");
 
-        // Versions 2..BLOCK+1 end exactly at the reserved bound.
+        // Versions 3..BLOCK+2 end exactly at the reserved bound.
         var inside = allocate((int) Revisions.BLOCK, "team-a");
 
         assertTrue(inside.hasNoEvents(), () -> "persisted " + inside.events());
-        assertEquals(2, inside.reply().first());
-        assertEquals(1 + Revisions.BLOCK, inside.state().reservedUpTo());
+        assertEquals(3, inside.reply().first());
+        assertEquals(2 + Revisions.BLOCK, inside.state().reservedUpTo());
     }
 
     @Test
@@ -112,8 +113,8 @@ class RevisionsTest {
 
         var beyond = allocate(1, "team-a");
 
-        assertEquals(Revisions.BLOCK + 2, beyond.reply().first());
-        assertEquals(List.of(new Revisions.BlockReserved(2 * Revisions.BLOCK + 2)), beyond.events());
+        assertEquals(Revisions.BLOCK + 3, beyond.reply().first());
+        assertEquals(List.of(new Revisions.BlockReserved(2 * Revisions.BLOCK + 3)), beyond.events());
     }
 
     @Test
@@ -122,7 +123,7 @@ class RevisionsTest {
 
         var other = allocate(1, "team-b");
 
-        assertEquals(2, other.reply().first());
+        assertEquals(3, other.reply().first());
         assertEquals(List.of(new Revisions.CollectionAdded("team-b")), other.events());
         assertEquals(Set.of("team-a", "team-b"), Set.copyOf(other.state().namespaces()));
     }

@@ -335,13 +335,22 @@ class WatchCacheTest {
         Started s = start(settings().withWatcherBuffer(2), Clock.systemUTC(), contents(1, cm("a", 1)));
         s.stream().tell(new Revisions.Published("e1", 1, List.of()));
         Source<StreamEvent, ?> events = watch(s.cache(), new WatchStart(WatchStart.Target.AFTER, 1, false), false, false);
-        // Nobody reads the stream yet: the third event overflows the watcher's queue.
-        s.stream().tell(new Revisions.Published("e1", 4, List.of(event("ADDED", "b", 2), event("ADDED", "c", 3),
-                event("ADDED", "d", 4))));
-        read(s.cache(), new CacheRead(CacheRead.Target.LATEST, 4), Duration.ofSeconds(5));
+        // Nobody reads the stream yet: its queue (plus the stream's own small buffers) overflows.
+        List<PublishedEvent> many = new ArrayList<>();
+        for (long rv = 2; rv <= 101; rv++) {
+            many.add(event("ADDED", "x" + rv, rv));
+        }
+        s.stream().tell(new Revisions.Published("e1", 101, many));
+        read(s.cache(), new CacheRead(CacheRead.Target.LATEST, 101), Duration.ofSeconds(5));
         Watched w = run(events);
         StreamEvent last = w.next();
+        int delivered = 0;
+        while (last instanceof Delivery) {
+            delivered++;
+            last = w.next();
+        }
         assertEquals(410, assertInstanceOf(StreamEvent.Failure.class, last).status().code());
+        assertTrue(delivered < 100, "cut off, not buffered without limit: " + delivered);
         w.expectComplete();
     }
 
@@ -383,6 +392,7 @@ class WatchCacheTest {
         TestClock clock = new TestClock();
         Started s = start(settings(), clock, contents(4, cm("a", 4)));
         s.stream().tell(new Revisions.Published("e1", 4, List.of()));
+        read(s.cache(), new CacheRead(CacheRead.Target.LATEST, 4), Duration.ofSeconds(5)); // it heard the batch
         clock.advance(Duration.ofSeconds(6));
         assertInstanceOf(Revisions.Subscribe.class, s.revisions().receiveMessage(Duration.ofSeconds(5)));
     }
