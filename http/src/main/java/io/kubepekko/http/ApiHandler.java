@@ -2,6 +2,7 @@ package io.kubepekko.http;
 
 import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
+import org.apache.pekko.http.javadsl.model.AttributeKeys;
 import org.apache.pekko.http.javadsl.model.HttpEntity;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
@@ -72,7 +73,8 @@ final class ApiHandler implements Function<HttpRequest, CompletionStage<HttpResp
             }
             return strictEntity(request.entity())
                     .thenCompose(strict -> resources.handle(new ResourceHandler.Request(info.get(), query, contentType,
-                            strict.getData().toArray(), format, pretty)));
+                            strict.getData().toArray(), format, pretty,
+                            request.getAttribute(AttributeKeys.webSocketUpgrade).orElse(null))));
         }
         if (!method.equals("GET") && !method.equals("HEAD")) {
             return CompletableFuture.completedFuture(documents.notFound(accept));

@@ -21,6 +21,10 @@ import org.apache.pekko.http.javadsl.model.Query;
 import io.kubepekko.api.watch.ReadOptions;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
+import org.apache.pekko.http.javadsl.model.ws.Message;
+import org.apache.pekko.http.javadsl.model.ws.TextMessage;
+import org.apache.pekko.http.javadsl.model.ws.WebSocketUpgrade;
+import org.apache.pekko.stream.javadsl.Sink;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -44,9 +48,18 @@ final class ResourceHandler {
         this.watchTimeouts = watchTimeouts;
     }
 
-    /** The parts of a request the handler reads. */
+    /**
+     * The parts of a request the handler reads.
+     *
+     * @param webSocket the WebSocket upgrade the client asked for (a watch over WebSocket), or null
+     */
     record Request(RequestInfo info, Query query, String contentType, byte[] body, Negotiation.Format format,
-                   boolean pretty) {
+                   boolean pretty, WebSocketUpgrade webSocket) {
+        Request(RequestInfo info, Query query, String contentType, byte[] body, Negotiation.Format format,
+                boolean pretty) {
+            this(info, query, contentType, body, format, pretty, null);
+        }
+
         Optional<String> param(String name) {
             return query.get(name);
         }
@@ -116,7 +129,8 @@ final class ResourceHandler {
     }
 
     /**
-     * A chunked stream of JSON watch events. A watch of a named object ({@code GET .../name?watch})
+     * A chunked stream of JSON watch events, or the same events as WebSocket text messages when the
+     * client asked to upgrade. A watch of a named object ({@code GET .../name?watch})
      * is a watch of the collection selected by {@code metadata.name}, as in kube-apiserver.
      */
     private CompletionStage<HttpResponse> watch(ResourceType type, Request r) {
@@ -130,9 +144,15 @@ final class ResourceHandler {
         }
         Duration timeout = watchTimeouts.of(options.timeoutSeconds());
         WatchFraming framing = new WatchFraming(type.kind(), type.apiVersion());
-        return controlPlane.watch(type, r.info().namespace(), options).thenApply(events ->
-                HttpResponse.create().withStatus(200).withEntity(HttpEntities.createChunked(ContentTypes.APPLICATION_JSON,
-                        events.takeWithin(timeout).map(framing::frame))));
+        return controlPlane.watch(type, r.info().namespace(), options).thenApply(events -> {
+            if (r.webSocket() != null) {
+                // As kube-apiserver: one text message per event (clients like fabric8 watch this way).
+                return r.webSocket().handleMessagesWith(Sink.ignore(), events.takeWithin(timeout)
+                        .map(e -> (Message) TextMessage.create(framing.frame(e).utf8String())));
+            }
+            return HttpResponse.create().withStatus(200).withEntity(HttpEntities.createChunked(
+                    ContentTypes.APPLICATION_JSON, events.takeWithin(timeout).map(framing::frame)));
+        });
     }
 
     private CompletionStage<HttpResponse> create(ResourceType type, Request r) {

@@ -455,6 +455,41 @@ class ListWatchIT {
         }
 
         @Test
+        void aWatchOverWebSocketSendsOneTextMessagePerEvent() throws Exception {
+            String ns = newNamespace();
+            ObjectNode a = createCm(ns, "a", "web");
+            java.util.concurrent.BlockingQueue<String> messages = new java.util.concurrent.LinkedBlockingQueue<>();
+            java.net.http.WebSocket ws = java.net.http.HttpClient.newHttpClient().newWebSocketBuilder()
+                    .buildAsync(java.net.URI.create(api.url().replace("http://", "ws://") + cms(ns)
+                            + "?watch=true&resourceVersion=0"), new java.net.http.WebSocket.Listener() {
+                        private final StringBuilder partial = new StringBuilder();
+
+                        @Override
+                        public java.util.concurrent.CompletionStage<?> onText(java.net.http.WebSocket w,
+                                                                              CharSequence data, boolean last) {
+                            partial.append(data);
+                            if (last) {
+                                messages.add(partial.toString());
+                                partial.setLength(0);
+                            }
+                            w.request(1);
+                            return null;
+                        }
+                    }).get(10, java.util.concurrent.TimeUnit.SECONDS);
+            try {
+                ObjectNode first = (ObjectNode) io.kubepekko.api.meta.Json.MAPPER.readTree(
+                        messages.poll(10, java.util.concurrent.TimeUnit.SECONDS));
+                assertEquals("ADDED a@" + rv(a), WatchClient.describe(first));
+                ObjectNode b = createCm(ns, "b", "web");
+                ObjectNode second = (ObjectNode) io.kubepekko.api.meta.Json.MAPPER.readTree(
+                        messages.poll(10, java.util.concurrent.TimeUnit.SECONDS));
+                assertEquals("ADDED b@" + rv(b), WatchClient.describe(second));
+            } finally {
+                ws.abort();
+            }
+        }
+
+        @Test
         void aWatchCannotBeYaml() {
             String ns = newNamespace();
             Response r = api.get(cms(ns) + "?watch=true", "application/yaml");
@@ -479,23 +514,40 @@ class ListWatchIT {
         }
     }
 
-    /** Behaviour at the edge of the retained history, on a server with a tiny window. */
+    /**
+     * Behaviour at the edge of the retained history, on a server whose window holds 3 events and
+     * which reads at most 2 more from the journal for one watch.
+     */
     @Nested
     class History {
         @Test
-        void aWatchOrExactListOlderThanTheWindowIsExpired() throws Exception {
-            try (TestApiServer small = TestApiServer.start(s -> s.withConfig("kubepekko.watch.max-events = 3"))) {
+        void olderThanTheWindowAWatchReadsTheJournalUpToItsLimitThenIsExpired() throws Exception {
+            try (TestApiServer small = TestApiServer.start(s -> s.withConfig(
+                    "kubepekko.watch { max-events = 3, max-history-events = 2 }"))) {
                 String ns = "hist";
                 small.create("/api/v1/namespaces", json("{'apiVersion':'v1','kind':'Namespace','metadata':{'name':'"
                         + ns + "'}}"));
                 String path = "/api/v1/namespaces/" + ns + "/configmaps";
-                ObjectNode first = small.create(path, json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'c0'}}"));
-                for (int i = 1; i < 6; i++) {
-                    small.create(path, json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'c" + i + "'}}"));
+                List<ObjectNode> created = new ArrayList<>();
+                for (int i = 0; i < 8; i++) {
+                    created.add(small.create(path, json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'c"
+                            + i + "'}}")));
                 }
-                small.get(path + "?resourceVersionMatch=Exact&resourceVersion=" + rv(first)).assertStatus(410, "Expired",
+                long first = rv(created.get(0));
+                small.get(path + "?resourceVersionMatch=Exact&resourceVersion=" + first).assertStatus(410, "Expired",
                         "The resourceVersion for the provided list is too old.");
-                try (WatchClient w = WatchClient.open(small.url(), path + "?watch=true&resourceVersion=" + rv(first))) {
+
+                // c3 and c4 come from the journal, c5..c7 from the window.
+                try (WatchClient w = WatchClient.open(small.url(), path + "?watch=true&resourceVersion="
+                        + rv(created.get(2)))) {
+                    List<String> expected = new ArrayList<>();
+                    for (int i = 3; i < 8; i++) {
+                        expected.add("ADDED c" + i + "@" + rv(created.get(i)));
+                    }
+                    assertEquals(expected, w.next(5));
+                }
+                // Four events are missing before the window: more than one watch may read back.
+                try (WatchClient w = WatchClient.open(small.url(), path + "?watch=true&resourceVersion=" + first)) {
                     assertEquals(200, w.code());
                     ObjectNode error = w.next();
                     assertEquals("ERROR", error.path("type").asText());
@@ -504,7 +556,7 @@ class ListWatchIT {
                     assertEquals(410, status.path("code").asInt());
                     assertEquals("Expired", status.path("reason").asText());
                     assertNotNull(status.path("message").asText());
-                    assertTrue(status.path("message").asText().startsWith("too old resource version: " + rv(first) + " ("),
+                    assertTrue(status.path("message").asText().startsWith("too old resource version: " + first + " ("),
                             status.toString());
                     w.expectEnd();
                 }
