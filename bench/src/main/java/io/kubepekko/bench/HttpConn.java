@@ -26,6 +26,18 @@ import java.util.Locale;
  */
 final class HttpConn implements Closeable {
 
+  /**
+   * Receives a response body piece by piece as it arrives: a list of 100,000 objects need never be
+   * held whole, and a watch stream can be read event by event while it stays open.
+   */
+  interface BodySink {
+    /** Called once, when the status line and headers have been read. */
+    default void status(int status) throws IOException { }
+
+    /** The next bytes of the body, de-chunked; {@code buffer} is reused after the call returns. */
+    void accept(byte[] buffer, int offset, int length) throws IOException;
+  }
+
   /** A response: status code and the whole body (bodies here are a few KiB at most). */
   record Response(int status, byte[] body) {
     boolean ok() {
@@ -39,11 +51,14 @@ final class HttpConn implements Closeable {
 
   private static final int CONNECT_TIMEOUT_MS = 5_000;
   private static final int READ_TIMEOUT_MS = 60_000;
+  private static final int STREAM_BUFFER = 64 * 1024;
 
   private final String host;
   private final int port;
   private final byte[] hostHeader;
-  private Socket socket;
+  private int readTimeoutMillis = READ_TIMEOUT_MS;
+  /** Volatile so that {@link #abort()} from another thread sees the socket a reader opened. */
+  private volatile Socket socket;
   private InputStream in;
   private OutputStream out;
   /** Requests sent on the current socket; a failure on the first one is not a stale keep-alive. */
@@ -55,6 +70,14 @@ final class HttpConn implements Closeable {
     this.hostHeader = ("Host: " + host + ":" + port + "\r\n").getBytes(StandardCharsets.US_ASCII);
   }
 
+  /**
+   * How long a read may block; 0 waits forever. Watches that may stay quiet for longer than the
+   * default use this; applies to the next socket opened.
+   */
+  void readTimeout(int millis) {
+    this.readTimeoutMillis = millis;
+  }
+
   /** Opens the socket now, so that connecting is not timed as part of the first request. */
   void connect() throws IOException {
     if (socket != null) {
@@ -64,7 +87,7 @@ final class HttpConn implements Closeable {
     s.setTcpNoDelay(true);
     s.setKeepAlive(true);
     s.connect(new InetSocketAddress(host, port), CONNECT_TIMEOUT_MS);
-    s.setSoTimeout(READ_TIMEOUT_MS);
+    s.setSoTimeout(readTimeoutMillis);
     socket = s;
     in = new BufferedInputStream(s.getInputStream(), 64 * 1024);
     out = new BufferedOutputStream(s.getOutputStream(), 16 * 1024);
@@ -94,7 +117,88 @@ final class HttpConn implements Closeable {
     return send("GET", path, null);
   }
 
+  /**
+   * Sends one request and hands the body to {@code sink} as it arrives, returning the status once
+   * the body has ended. As with {@link #send}, a stale keep-alive socket is retried once, but only
+   * while nothing has reached the sink yet.
+   */
+  int stream(String method, String path, byte[] body, BodySink sink) throws IOException {
+    connect();
+    boolean reused = sentOnSocket > 0;
+    Head head;
+    try {
+      writeRequest(method, path, body);
+      head = readHead();
+    } catch (IOException e) {
+      close();
+      if (!reused) {
+        throw e;
+      }
+      connect();
+      writeRequest(method, path, body);
+      head = readHead();
+    }
+    sink.status(head.status());
+    byte[] buffer = new byte[STREAM_BUFFER];
+    boolean close = head.close();
+    if (!hasBody(method, head.status())) {
+      // nothing follows the headers
+    } else if (head.chunked()) {
+      for (int size = readChunkSize(); size > 0; size = readChunkSize()) {
+        pipe(size, buffer, sink);
+        readLine();
+      }
+      while (!readLine().isEmpty()) {
+        // trailers carry nothing we need
+      }
+    } else if (head.length() >= 0) {
+      pipe(head.length(), buffer, sink);
+    } else {
+      for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+        sink.accept(buffer, 0, n);
+      }
+      close = true;
+    }
+    if (close) {
+      close();
+    }
+    return head.status();
+  }
+
+  /**
+   * Closes the socket from another thread, which makes a reader blocked in {@link #stream} fail
+   * with an IOException: the way to end a watch that the server would keep open.
+   */
+  void abort() {
+    Socket s = socket;
+    if (s != null) {
+      try {
+        s.close();
+      } catch (IOException ignored) {
+        // abandoning it anyway
+      }
+    }
+  }
+
+  /** Copies {@code length} body bytes to the sink, each read as soon as it arrives. */
+  private void pipe(long length, byte[] buffer, BodySink sink) throws IOException {
+    long left = length;
+    while (left > 0) {
+      int n = in.read(buffer, 0, (int) Math.min(buffer.length, left));
+      if (n < 0) {
+        throw new EOFException("connection closed mid-body");
+      }
+      sink.accept(buffer, 0, n);
+      left -= n;
+    }
+  }
+
   private Response exchange(String method, String path, byte[] body) throws IOException {
+    writeRequest(method, path, body);
+    return readResponse(method);
+  }
+
+  private void writeRequest(String method, String path, byte[] body) throws IOException {
     sentOnSocket++;
     StringBuilder head = new StringBuilder(128)
         .append(method).append(' ').append(path).append(" HTTP/1.1\r\n");
@@ -109,10 +213,12 @@ final class HttpConn implements Closeable {
       out.write(body);
     }
     out.flush();
-    return readResponse(method);
   }
 
-  private Response readResponse(String method) throws IOException {
+  /** The status line and the headers that decide how the body is framed. */
+  private record Head(int status, long length, boolean chunked, boolean close) { }
+
+  private Head readHead() throws IOException {
     String statusLine = readLine();
     // "HTTP/1.1 200 OK": the code is the second token.
     int status = Integer.parseInt(statusLine.substring(9, 12));
@@ -130,10 +236,22 @@ final class HttpConn implements Closeable {
         default -> { }
       }
     }
+    return new Head(status, length, chunked, close);
+  }
+
+  private static boolean hasBody(String method, int status) {
+    return !(method.equals("HEAD") || status == 204 || status == 304 || status / 100 == 1);
+  }
+
+  private Response readResponse(String method) throws IOException {
+    Head head = readHead();
+    int status = head.status();
+    long length = head.length();
+    boolean close = head.close();
     byte[] body;
-    if (method.equals("HEAD") || status == 204 || status == 304 || status / 100 == 1) {
+    if (!hasBody(method, status)) {
       body = new byte[0];
-    } else if (chunked) {
+    } else if (head.chunked()) {
       body = readChunked();
     } else if (length >= 0) {
       body = in.readNBytes((int) length);
@@ -152,17 +270,7 @@ final class HttpConn implements Closeable {
 
   private byte[] readChunked() throws IOException {
     ByteArrayOutputStream body = new ByteArrayOutputStream(4096);
-    while (true) {
-      String sizeLine = readLine();
-      int semicolon = sizeLine.indexOf(';');
-      int size = Integer.parseInt(
-          (semicolon < 0 ? sizeLine : sizeLine.substring(0, semicolon)).trim(), 16);
-      if (size == 0) {
-        while (!readLine().isEmpty()) {
-          // trailers carry nothing we need
-        }
-        return body.toByteArray();
-      }
+    for (int size = readChunkSize(); size > 0; size = readChunkSize()) {
       byte[] chunk = in.readNBytes(size);
       if (chunk.length != size) {
         throw new EOFException("connection closed mid-chunk");
@@ -170,6 +278,17 @@ final class HttpConn implements Closeable {
       body.write(chunk);
       readLine();
     }
+    while (!readLine().isEmpty()) {
+      // trailers carry nothing we need
+    }
+    return body.toByteArray();
+  }
+
+  /** A chunk's size line, without any chunk extension; 0 is the last chunk. */
+  private int readChunkSize() throws IOException {
+    String sizeLine = readLine();
+    int semicolon = sizeLine.indexOf(';');
+    return Integer.parseInt((semicolon < 0 ? sizeLine : sizeLine.substring(0, semicolon)).trim(), 16);
   }
 
   /** Reads one CRLF-terminated line of ASCII header text, without the terminator. */

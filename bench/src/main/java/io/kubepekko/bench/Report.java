@@ -161,11 +161,11 @@ final class Report {
     }
   }
 
-  private static String cpuModel() {
+  static String cpuModel() {
     return procField("/proc/cpuinfo", "model name").orElse(System.getProperty("os.arch"));
   }
 
-  private static String memory() {
+  static String memory() {
     return procField("/proc/meminfo", "MemTotal")
         .map(kb -> String.format(Locale.ROOT, "%.1f GiB",
             Long.parseLong(kb.replaceAll("[^0-9]", "")) / 1024.0 / 1024.0))

@@ -23,6 +23,10 @@ import java.util.regex.Pattern;
  * --data-dir <tmp> --port 0}. Its address comes from the log line {@code listening on
  * http://127.0.0.1:<port>}, or from {@code server:} in {@code <data-dir>/admin.kubeconfig},
  * whichever shows first; it is ready when {@code /readyz} answers 200.
+ *
+ * <p>For a restart on the same data (a warm start), start it on a data directory and fixed port of
+ * the caller's choosing, {@link #stop(Duration)} it (the data stays), and start it again with the same two.
+ * {@link #close()} always deletes the data directory.
  */
 final class ServerProcess implements AutoCloseable {
 
@@ -35,6 +39,9 @@ final class ServerProcess implements AutoCloseable {
   private final Deque<String> logTail = new ArrayDeque<>();
   private final CompletableFuture<URI> announced = new CompletableFuture<>();
   private volatile boolean ready;
+  /** When the launch script exec'd java, by System.nanoTime(); 0 until seen. */
+  private volatile long jvmStartNanos;
+  private volatile boolean rebuilt;
   private URI url;
 
   private ServerProcess(Process process, Path dataDir) {
@@ -43,22 +50,34 @@ final class ServerProcess implements AutoCloseable {
   }
 
   static ServerProcess start(Path script, Duration timeout) throws IOException, InterruptedException {
+    return start(script, Files.createTempDirectory("bench-apiserver-"), 0, timeout);
+  }
+
+  /**
+   * Starts the server on {@code dataDir}. With a fixed {@code port} (not 0) the address is known
+   * up front, so readiness is polled on {@code /readyz} from the start instead of waiting for the
+   * log line, which the server prints only once it is ready; a warm start is timed by the former.
+   */
+  static ServerProcess start(Path script, Path dataDir, int port, Duration timeout)
+      throws IOException, InterruptedException {
     if (!Files.isExecutable(script)) {
       throw new IOException(script + " is missing or not executable; use --server-url to target"
           + " a running server");
     }
-    Path dataDir = Files.createTempDirectory("bench-apiserver-");
     Process process = new ProcessBuilder(script.toString(),
-        "--data-dir", dataDir.toString(), "--port", "0")
+        "--data-dir", dataDir.toString(), "--port", Integer.toString(port))
         .redirectErrorStream(true)
         .start();
     ServerProcess server = new ServerProcess(process, dataDir);
     Thread reader = new Thread(server::readLog, "apiserver-log");
     reader.setDaemon(true);
     reader.start();
+    Thread exec = new Thread(server::awaitJvm, "apiserver-exec");
+    exec.setDaemon(true);
+    exec.start();
     try {
       long deadline = System.nanoTime() + timeout.toNanos();
-      server.url = server.awaitAddress(deadline);
+      server.url = port > 0 ? URI.create("http://127.0.0.1:" + port) : server.awaitAddress(deadline);
       Processes.awaitHttp(server.url, "/readyz", r -> r.status() == 200, process,
           Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
       server.ready = true;
@@ -69,6 +88,58 @@ final class ServerProcess implements AutoCloseable {
       server.close();
       throw e;
     }
+  }
+
+  /** The JVM's process id: the launch script {@code exec}s java, so it is the child's own. */
+  long pid() {
+    return process.pid();
+  }
+
+  /**
+   * When the JVM started, as {@link System#nanoTime()}, or 0 if that could not be seen. The launch
+   * script may build the project before it execs java (it does whenever any source, the bench's
+   * included, is newer than its last build), so a start timed from the process's start would
+   * time Maven too; this is the server's own start.
+   */
+  long jvmStartNanos() {
+    return jvmStartNanos;
+  }
+
+  /** Whether the launch script built the project before starting the server. */
+  boolean rebuilt() {
+    return rebuilt;
+  }
+
+  /**
+   * Watches for the script's {@code exec java}: the process keeps its pid, and its executable
+   * ({@code /proc/<pid>/exe}, Linux) turns from bash into java. Polled every 2 ms.
+   */
+  private void awaitJvm() {
+    Path exe = Path.of("/proc", Long.toString(process.pid()), "exe");
+    try {
+      while (process.isAlive() && !ready) {
+        try {
+          if (Files.readSymbolicLink(exe).getFileName().toString().equals("java")) {
+            jvmStartNanos = System.nanoTime();
+            return;
+          }
+        } catch (IOException | UnsupportedOperationException e) {
+          // not readable (yet, or not Linux): try again, or give up when the server is ready
+        }
+        Thread.sleep(2);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Stops the server politely (SIGTERM, which runs its shutdown hook) and waits for it to exit,
+   * keeping the data directory for a restart. Returns the exit code (143 after a clean SIGTERM).
+   */
+  int stop(Duration grace) throws InterruptedException {
+    Processes.killTree(process, grace);
+    return process.waitFor(5, TimeUnit.SECONDS) ? process.exitValue() : -1;
   }
 
   URI url() {
@@ -82,6 +153,9 @@ final class ServerProcess implements AutoCloseable {
       for (String line = lines.readLine(); line != null; line = lines.readLine()) {
         if (!ready) {
           System.err.println("[apiserver] " + line);
+          if (line.contains("building kubepekko")) {
+            rebuilt = true;
+          }
         }
         synchronized (logTail) {
           logTail.addLast(line);
