@@ -90,12 +90,13 @@ class KubectlWatchE2E {
         String ns = namespace("watch-one");
         configMap(ns, "mine", "a");
         configMap(ns, "other", "b");
-        try (RunningProcess watch = kubectl.start("get", "cm", "mine", "-n", ns, "-w", "-o", "name")) {
-            watch.awaitLine("configmap/mine"::equals, WITHIN);
-            ok("label", "cm", "other", "-n", ns, "x=1");
-            ok("label", "cm", "mine", "-n", ns, "x=1");
-            watch.awaitLine(l -> watch.lines().stream().filter("configmap/mine"::equals).count() >= 2, WITHIN);
-            assertTrue(watch.lines().stream().noneMatch(l -> l.contains("other")), watch.lines().toString());
+        try (RunningProcess watch = kubectl.start("get", "cm", "mine", "-n", ns, "-w", "-o",
+                "jsonpath={.metadata.name}={.metadata.labels.x}{\"\\n\"}", "-v=6")) {
+            watch.awaitErrorLine(l -> l.contains("watch=true") && l.contains("200 OK"), WITHIN);
+            ok("label", "cm", "other", "-n", ns, "x=other");
+            ok("label", "cm", "mine", "-n", ns, "x=mine");
+            watch.awaitLine("mine=mine"::equals, WITHIN);
+            assertTrue(watch.lines().stream().allMatch(l -> l.startsWith("mine=")), watch.lines().toString());
         }
     }
 
@@ -103,12 +104,15 @@ class KubectlWatchE2E {
     void waitForDeleteReturnsOnceTheObjectIsGone() {
         String ns = namespace("wait-delete");
         configMap(ns, "doomed", "v");
-        try (RunningProcess wait = kubectl.start("wait", "--for=delete", "cm/doomed", "-n", ns, "--timeout=60s")) {
-            // kubectl waits on the WatchList stream; the object exists until we delete it.
+        try (RunningProcess wait = kubectl.start("wait", "--for=delete", "cm/doomed", "-n", ns, "--timeout=60s",
+                "-v=6")) {
+            // Once kubectl's WatchList request is answered (its verbose log says so), delete the object.
+            wait.awaitErrorLine(l -> l.contains("watch=true") && l.contains("200 OK"), WITHIN);
             ok("delete", "cm", "doomed", "-n", ns, "--wait=false");
             ProcessResult result = wait.awaitExit(WITHIN);
             assertEquals(0, result.exitCode(), result.describe());
-            assertEquals("configmap/doomed condition met", result.stdoutText());
+            assertEquals("configmap/doomed condition met", result.stdout().lines()
+                    .filter(l -> l.startsWith("configmap/")).findFirst().orElse(""), result.describe());
         }
     }
 
@@ -124,11 +128,13 @@ class KubectlWatchE2E {
         String ns = namespace("wait-jsonpath");
         configMap(ns, "flag", "waiting");
         try (RunningProcess wait = kubectl.start("wait", "--for=jsonpath={.data.key}=done", "cm/flag", "-n", ns,
-                "--timeout=60s")) {
+                "--timeout=60s", "-v=6")) {
+            wait.awaitErrorLine(l -> l.contains("watch=true") && l.contains("200 OK"), WITHIN);
             ok("patch", "cm", "flag", "-n", ns, "--type", "merge", "-p", "{\"data\":{\"key\":\"done\"}}");
             ProcessResult result = wait.awaitExit(WITHIN);
             assertEquals(0, result.exitCode(), result.describe());
-            assertEquals("configmap/flag condition met", result.stdoutText());
+            assertEquals("configmap/flag condition met", result.stdout().lines()
+                    .filter(l -> l.startsWith("configmap/")).findFirst().orElse(""), result.describe());
         }
     }
 

@@ -73,11 +73,11 @@ final class Encoder {
 
     /** A list body assembled from the items' stored bytes, without parsing them. */
     static byte[] listBytes(String apiVersion, String listKind, long resourceVersion, List<byte[]> items) {
-        return listBytes(apiVersion, listKind, new ListChunk(items, resourceVersion, null, null));
+        return listBytes(apiVersion, listKind, new ListChunk(items, resourceVersion, null, null), null);
     }
 
-    static byte[] listBytes(String apiVersion, String listKind, ListChunk chunk) {
-        byte[] head = listHead(apiVersion, listKind, chunk);
+    static byte[] listBytes(String apiVersion, String listKind, ListChunk chunk, String selfLink) {
+        byte[] head = listHead(apiVersion, listKind, chunk, selfLink);
         ByteArrayOutputStream out = new ByteArrayOutputStream(head.length + 2
                 + chunk.items().stream().mapToInt(i -> i.length + 1).sum());
         out.writeBytes(head);
@@ -95,10 +95,13 @@ final class Encoder {
     private static final byte[] LIST_TAIL = "]}".getBytes(StandardCharsets.UTF_8);
     private static final ByteString COMMA = ByteString.fromString(",");
 
-    private static byte[] listHead(String apiVersion, String listKind, ListChunk chunk) {
+    private static byte[] listHead(String apiVersion, String listKind, ListChunk chunk, String selfLink) {
         StringBuilder b = new StringBuilder(128).append("{\"kind\":\"").append(listKind)
-                .append("\",\"apiVersion\":\"").append(apiVersion)
-                .append("\",\"metadata\":{\"resourceVersion\":\"").append(chunk.resourceVersion()).append('"');
+                .append("\",\"apiVersion\":\"").append(apiVersion).append("\",\"metadata\":{");
+        if (selfLink != null) {
+            b.append("\"selfLink\":\"").append(selfLink).append("\",");
+        }
+        b.append("\"resourceVersion\":\"").append(chunk.resourceVersion()).append('"');
         if (chunk.continueToken() != null) {
             b.append(",\"continue\":\"").append(chunk.continueToken()).append('"');
         }
@@ -112,16 +115,16 @@ final class Encoder {
      * A list response. A large JSON list is streamed from the items' stored bytes (with its length
      * known up front), so the response is never a second copy of the data.
      */
-    static HttpResponse list(String apiVersion, String listKind, ListChunk chunk, Negotiation.Format format,
-                             boolean pretty) {
+    static HttpResponse list(String apiVersion, String listKind, ListChunk chunk, String selfLink,
+                             Negotiation.Format format, boolean pretty) {
         long size = 0;
         for (byte[] item : chunk.items()) {
             size += item.length + 1;
         }
         if (format != Negotiation.Format.JSON || pretty || size < STREAM_LISTS_ABOVE) {
-            return json(200, listBytes(apiVersion, listKind, chunk), format, pretty, List.of());
+            return json(200, listBytes(apiVersion, listKind, chunk, selfLink), format, pretty, List.of());
         }
-        byte[] head = listHead(apiVersion, listKind, chunk);
+        byte[] head = listHead(apiVersion, listKind, chunk, selfLink);
         long length = head.length + Math.max(0, size - 1) + LIST_TAIL.length;
         List<byte[]> items = chunk.items();
         Source<ByteString, NotUsed> body = Source.single(ByteString.fromArrayUnsafe(head))

@@ -18,6 +18,9 @@ import io.kubepekko.api.store.WriteOptions;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.Query;
 
+import io.kubepekko.api.meta.SelfLinks;
+import io.kubepekko.api.watch.FeatureGates;
+import io.kubepekko.api.watch.ListChunk;
 import io.kubepekko.api.watch.ReadOptions;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
@@ -42,10 +45,13 @@ final class ResourceHandler {
 
     private final ControlPlane controlPlane;
     private final WatchTimeouts watchTimeouts;
+    /** RemoveSelfLink off: reads carry {@code metadata.selfLink} again. */
+    private final boolean selfLinks;
 
     ResourceHandler(ControlPlane controlPlane, WatchTimeouts watchTimeouts) {
         this.controlPlane = controlPlane;
         this.watchTimeouts = watchTimeouts;
+        this.selfLinks = !controlPlane.featureGates().enabled(FeatureGates.REMOVE_SELF_LINK);
     }
 
     /**
@@ -119,13 +125,21 @@ final class ResourceHandler {
         String name = r.info().name();
         return controlPlane.get(type, r.info().namespace(), name, readOptions("get", r)).thenApply(found -> {
             byte[] obj = found.orElseThrow(() -> ApiStatus.notFound(type.groupResource(), name).exception());
-            return Encoder.json(200, obj, r.format(), r.pretty(), List.of());
+            return Encoder.json(200, selfLinks ? SelfLinks.withSelfLink(type, obj) : obj, r.format(), r.pretty(),
+                    List.of());
         });
     }
 
     private CompletionStage<HttpResponse> list(ResourceType type, Request r) {
-        return controlPlane.list(type, r.info().namespace(), readOptions("list", r)).thenApply(chunk ->
-                Encoder.list(type.apiVersion(), type.listKind(), chunk, r.format(), r.pretty()));
+        return controlPlane.list(type, r.info().namespace(), readOptions("list", r)).thenApply(chunk -> {
+            if (!selfLinks) {
+                return Encoder.list(type.apiVersion(), type.listKind(), chunk, null, r.format(), r.pretty());
+            }
+            ListChunk linked = new ListChunk(chunk.items().stream().map(i -> SelfLinks.withSelfLink(type, i)).toList(),
+                    chunk.resourceVersion(), chunk.continueToken(), chunk.remainingItemCount());
+            return Encoder.list(type.apiVersion(), type.listKind(), linked,
+                    SelfLinks.collection(type, r.info().namespace()), r.format(), r.pretty());
+        });
     }
 
     /**
@@ -143,7 +157,8 @@ final class ResourceHandler {
             options = options.withFieldSelector(ReadOptions.namedSelector(options.fieldSelector(), r.info().name()));
         }
         Duration timeout = watchTimeouts.of(options.timeoutSeconds());
-        WatchFraming framing = new WatchFraming(type.kind(), type.apiVersion());
+        WatchFraming framing = new WatchFraming(type.kind(), type.apiVersion(),
+                selfLinks ? json -> SelfLinks.withSelfLink(type, json) : json -> json);
         return controlPlane.watch(type, r.info().namespace(), options).thenApply(events -> {
             if (r.webSocket() != null) {
                 // As kube-apiserver: one text message per event (clients like fabric8 watch this way).

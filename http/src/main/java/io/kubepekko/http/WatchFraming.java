@@ -25,11 +25,16 @@ final class WatchFraming {
 
     private final String kind;
     private final String apiVersion;
+    private final java.util.function.UnaryOperator<byte[]> objects;
 
-    /** Frames events of one kind; bookmarks carry its kind and apiVersion. */
-    WatchFraming(String kind, String apiVersion) {
+    /**
+     * Frames events of one kind; bookmarks carry its kind and apiVersion. {@code objects} may
+     * decorate each object's JSON (selfLink with RemoveSelfLink off); usually it is the identity.
+     */
+    WatchFraming(String kind, String apiVersion, java.util.function.UnaryOperator<byte[]> objects) {
         this.kind = kind;
         this.apiVersion = apiVersion;
+        this.objects = objects;
     }
 
     private static ByteString prefix(String type) {
@@ -38,7 +43,7 @@ final class WatchFraming {
 
     ByteString frame(StreamEvent event) {
         if (event instanceof Delivery d) {
-            return PREFIXES[d.type().ordinal()].concat(ByteString.fromArrayUnsafe(d.object().json())).concat(SUFFIX);
+            return PREFIXES[d.type().ordinal()].concat(ByteString.fromArrayUnsafe(objects.apply(d.object().json()))).concat(SUFFIX);
         }
         if (event instanceof StreamEvent.Bookmark b) {
             ObjectNode object = Json.MAPPER.createObjectNode().put("kind", kind).put("apiVersion", apiVersion);

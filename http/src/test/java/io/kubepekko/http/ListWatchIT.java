@@ -514,6 +514,42 @@ class ListWatchIT {
         }
     }
 
+    /** The gates the list/watch issue names, switched off. */
+    @Nested
+    class Gates {
+        @Test
+        void withTheGatesOffListsAreWholeUncountedAndSelfLinked() throws Exception {
+            try (TestApiServer gated = TestApiServer.start(s -> s.withReads(new ApiServerSettings.ReadFlags(
+                    s.reads().watchCacheWindow(), s.reads().continueTokenTtl(), s.reads().watchHistoryRetention(),
+                    io.kubepekko.api.watch.FeatureGates.parse("APIListChunking=false,RemoveSelfLink=false"))))) {
+                String path = "/api/v1/namespaces/default/configmaps";
+                for (String n : List.of("a", "b", "c")) {
+                    gated.create(path, json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'" + n + "'}}"));
+                }
+                ObjectNode list = gated.get(path + "?limit=1").assertCode(200).json();
+                assertEquals(List.of("a", "b", "c"), itemNames(list), "APIListChunking off: limit is ignored");
+                assertFalse(list.path("metadata").has("continue"));
+                assertEquals(path, list.path("metadata").path("selfLink").asText());
+                assertEquals(path + "/a", list.path("items").path(0).path("metadata").path("selfLink").asText());
+                assertEquals(path + "/b", gated.get(path + "/b?resourceVersion=0").assertCode(200).json()
+                        .path("metadata").path("selfLink").asText());
+            }
+            try (TestApiServer uncounted = TestApiServer.start(s -> s.withReads(new ApiServerSettings.ReadFlags(
+                    s.reads().watchCacheWindow(), s.reads().continueTokenTtl(), s.reads().watchHistoryRetention(),
+                    io.kubepekko.api.watch.FeatureGates.parse("RemainingItemCount=false"))))) {
+                String path = "/api/v1/namespaces/default/configmaps";
+                for (String n : List.of("a", "b", "c")) {
+                    uncounted.create(path, json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'" + n + "'}}"));
+                }
+                ObjectNode page = uncounted.get(path + "?limit=1").assertCode(200).json();
+                assertEquals(List.of("a"), itemNames(page));
+                assertTrue(page.path("metadata").has("continue"));
+                assertFalse(page.path("metadata").has("remainingItemCount"), "RemainingItemCount off");
+                assertFalse(page.path("metadata").has("selfLink"), "RemoveSelfLink on by default");
+            }
+        }
+    }
+
     /**
      * Behaviour at the edge of the retained history, on a server whose window holds 3 events and
      * which reads at most 2 more from the journal for one watch.

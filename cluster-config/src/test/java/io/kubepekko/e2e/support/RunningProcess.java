@@ -62,15 +62,29 @@ public final class RunningProcess implements AutoCloseable {
         return read(out).lines().toList();
     }
 
+    /** Everything written to standard error so far, line by line. */
+    public List<String> errorLines() {
+        return read(err).lines().toList();
+    }
+
     /** Waits until some output line satisfies {@code line}, failing with the output after {@code within}. */
     public void awaitLine(Predicate<String> line, Duration within) {
+        awaitIn(out, line, within);
+    }
+
+    /** Waits until some line of standard error (a client's verbose log, say) satisfies {@code line}. */
+    public void awaitErrorLine(Predicate<String> line, Duration within) {
+        awaitIn(err, line, within);
+    }
+
+    private void awaitIn(Path file, Predicate<String> line, Duration within) {
         await().atMost(within).pollInterval(Duration.ofMillis(50))
                 .alias("output of " + String.join(" ", command))
                 .until(() -> {
-                    if (lines().stream().anyMatch(line)) {
+                    if (read(file).lines().anyMatch(line)) {
                         return true;
                     }
-                    if (!process.isAlive() && lines().stream().noneMatch(line)) {
+                    if (!process.isAlive() && read(file).lines().noneMatch(line)) {
                         throw new AssertionError("the process ended first\n" + result(false).describe());
                     }
                     return false;
