@@ -248,6 +248,25 @@ class ListWatchIT {
         }
 
         @Test
+        void aLargeListIsStreamedWithItsLengthKnown() {
+            String ns = newNamespace();
+            String data = "x".repeat(2048);
+            for (int i = 0; i < 200; i++) {
+                api.create(cms(ns), json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'big-" + i
+                        + "'},'data':{'k':'" + data + "'}}"));
+            }
+            Response r = api.get(cms(ns)).assertCode(200);
+            assertTrue(r.body().length > Encoder.STREAM_LISTS_ABOVE, "large enough to be streamed");
+            assertEquals(String.valueOf(r.body().length), r.header("Content-Length").orElse(""));
+            ObjectNode list = r.json();
+            assertEquals(200, list.path("items").size());
+            assertEquals("big-0", list.path("items").path(0).path("metadata").path("name").asText());
+            ObjectNode paged = api.get(cms(ns) + "?limit=150").assertCode(200).json();
+            assertEquals(150, paged.path("items").size());
+            assertEquals(50, paged.path("metadata").path("remainingItemCount").asInt());
+        }
+
+        @Test
         void allNamespacesAndClusterScopedListsComeFromTheCache() {
             String ns = newNamespace();
             createCm(ns, "x", "web");
