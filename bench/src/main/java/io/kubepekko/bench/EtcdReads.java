@@ -59,21 +59,21 @@ final class EtcdReads implements ReadStore {
   }
 
   @Override
-  public Listing listPods(HttpConn conn, ListMode mode, int pageSize) throws IOException {
+  public Listing listPods(HttpConn conn, ListMode mode, int pageSize, boolean countItems) throws IOException {
     String range = "\"key\":\"" + b64(PODS) + "\",\"range_end\":\"" + b64(prefixEnd(PODS)) + "\"";
     return switch (mode) {
-      case CONSISTENT -> once(conn, "{" + range + "}");
-      case CACHED -> once(conn, "{" + range + ",\"serializable\":true}");
-      case PAGED -> paged(conn, pageSize);
+      case CONSISTENT -> once(conn, "{" + range + "}", countItems);
+      case CACHED -> once(conn, "{" + range + ",\"serializable\":true}", countItems);
+      case PAGED -> paged(conn, pageSize, countItems);
     };
   }
 
-  private static Listing once(HttpConn conn, String request) throws IOException {
-    ListBody body = range(conn, request);
+  private static Listing once(HttpConn conn, String request, boolean count) throws IOException {
+    ListBody body = range(conn, request, count);
     return new Listing(body.items(), body.bytes(), 1);
   }
 
-  private static Listing paged(HttpConn conn, int pageSize) throws IOException {
+  private static Listing paged(HttpConn conn, int pageSize, boolean count) throws IOException {
     long items = 0;
     long bytes = 0;
     int pages = 0;
@@ -82,7 +82,7 @@ final class EtcdReads implements ReadStore {
     while (true) {
       ListBody body = range(conn, "{\"key\":\"" + b64(from) + "\",\"range_end\":\""
           + b64(prefixEnd(PODS)) + "\",\"limit\":" + pageSize
-          + (revision == null ? "" : ",\"revision\":" + revision) + "}");
+          + (revision == null ? "" : ",\"revision\":" + revision) + "}", count);
       items += body.items();
       bytes += body.bytes();
       pages++;
@@ -91,7 +91,7 @@ final class EtcdReads implements ReadStore {
       }
       String tail = body.tail();
       if (!tail.contains("\"more\":true")) {
-        return new Listing(items, bytes, pages);
+        return new Listing(count ? items : -1, bytes, pages);
       }
       int last = tail.lastIndexOf(KEY_MARKER);
       if (last < 0) {
@@ -104,8 +104,8 @@ final class EtcdReads implements ReadStore {
     }
   }
 
-  private static ListBody range(HttpConn conn, String request) throws IOException {
-    ListBody body = new ListBody(KEY_MARKER);
+  private static ListBody range(HttpConn conn, String request, boolean count) throws IOException {
+    ListBody body = new ListBody(KEY_MARKER, count);
     int status = conn.stream("POST", "/v3/kv/range", request.getBytes(StandardCharsets.UTF_8), body);
     if (status != 200) {
       throw new IOException("etcd range answered " + status + ": " + KubeReads.abbreviate(body.head()));

@@ -45,20 +45,20 @@ final class KubeReads implements ReadStore {
   }
 
   @Override
-  public Listing listPods(HttpConn conn, ListMode mode, int pageSize) throws IOException {
+  public Listing listPods(HttpConn conn, ListMode mode, int pageSize, boolean countItems) throws IOException {
     return switch (mode) {
-      case CONSISTENT -> once(conn, "/api/v1/pods");
-      case CACHED -> once(conn, "/api/v1/pods?resourceVersion=0");
-      case PAGED -> paged(conn, pageSize);
+      case CONSISTENT -> once(conn, "/api/v1/pods", countItems);
+      case CACHED -> once(conn, "/api/v1/pods?resourceVersion=0", countItems);
+      case PAGED -> paged(conn, pageSize, countItems);
     };
   }
 
-  private static Listing once(HttpConn conn, String path) throws IOException {
-    ListBody body = get(conn, path);
+  private static Listing once(HttpConn conn, String path, boolean count) throws IOException {
+    ListBody body = get(conn, path, count);
     return new Listing(body.items(), body.bytes(), 1);
   }
 
-  private static Listing paged(HttpConn conn, int pageSize) throws IOException {
+  private static Listing paged(HttpConn conn, int pageSize, boolean count) throws IOException {
     long items = 0;
     long bytes = 0;
     int pages = 0;
@@ -66,7 +66,7 @@ final class KubeReads implements ReadStore {
     do {
       String path = "/api/v1/pods?limit=" + pageSize
           + (token == null ? "" : "&continue=" + URLEncoder.encode(token, StandardCharsets.UTF_8));
-      ListBody body = get(conn, path);
+      ListBody body = get(conn, path, count);
       items += body.items();
       bytes += body.bytes();
       pages++;
@@ -75,11 +75,11 @@ final class KubeReads implements ReadStore {
       int itemsAt = head.indexOf("\"items\":");
       token = ListBody.stringField(itemsAt < 0 ? head : head.substring(0, itemsAt), "continue");
     } while (token != null && !token.isEmpty());
-    return new Listing(items, bytes, pages);
+    return new Listing(count ? items : -1, bytes, pages);
   }
 
-  private static ListBody get(HttpConn conn, String path) throws IOException {
-    ListBody body = new ListBody(PodFixture.ITEM_MARKER);
+  private static ListBody get(HttpConn conn, String path, boolean count) throws IOException {
+    ListBody body = new ListBody(PodFixture.ITEM_MARKER, count);
     int status = conn.stream("GET", path, null, body);
     if (status != 200) {
       throw new IOException("GET " + path + " answered " + status + ": " + abbreviate(body.head()));

@@ -25,7 +25,15 @@ final class ListBody implements HttpConn.BodySink {
   private int headLength;
   private final byte[] tail = new byte[TAIL_BYTES];
 
+  /** Whether items are counted: a byte-by-byte scan, which costs the client CPU that a timed list should not share. */
+  private final boolean count;
+
   ListBody(String marker) {
+    this(marker, true);
+  }
+
+  ListBody(String marker, boolean count) {
+    this.count = count;
     this.marker = marker.getBytes(StandardCharsets.UTF_8);
     this.fallback = new int[this.marker.length];
     for (int i = 1, k = 0; i < this.marker.length; i++) {
@@ -47,7 +55,7 @@ final class ListBody implements HttpConn.BodySink {
   @Override
   public void accept(byte[] buffer, int offset, int length) {
     int end = offset + length;
-    for (int i = offset; i < end; i++) {
+    for (int i = count ? offset : end; i < end; i++) {
       byte b = buffer[i];
       while (matched > 0 && b != marker[matched]) {
         matched = fallback[matched - 1];
@@ -79,8 +87,9 @@ final class ListBody implements HttpConn.BodySink {
     return status;
   }
 
+  /** The items counted, or -1 when not counting. */
   long items() {
-    return items;
+    return count ? items : -1;
   }
 
   long bytes() {

@@ -52,7 +52,7 @@ interface ReadStore {
   Created createPod(HttpConn conn, PodFixture fixture, long seq) throws IOException;
 
   /** Lists every pod of every namespace; fails unless each request answered 200. */
-  Listing listPods(HttpConn conn, ListMode mode, int pageSize) throws IOException;
+  Listing listPods(HttpConn conn, ListMode mode, int pageSize, boolean countItems) throws IOException;
 
   /** Creates a ConfigMap, the object the watch benchmark writes. */
   boolean createConfigMap(HttpConn conn, Workload.Ref ref, byte[] json) throws IOException;

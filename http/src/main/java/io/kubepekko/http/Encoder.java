@@ -139,7 +139,7 @@ final class Encoder {
      * item would cost more than the copy it avoids. The pieces are ropes over the items' own arrays.
      */
     private static final class Pieces implements java.util.Iterator<ByteString> {
-        static final int PIECE = 64 * 1024;
+        static final int PIECE = 512 * 1024;
         private final List<byte[]> items;
         private int next;
 
