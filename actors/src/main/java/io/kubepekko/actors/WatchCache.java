@@ -107,24 +107,9 @@ public final class WatchCache {
                     progressBookmarks, tick, resubscribeAfter, history);
         }
 
-        public Settings withContinueTokenTtl(Duration d) {
-            return new Settings(retention, d, waitLimit, consistentWaitLimit, watcherBuffer, bookmarkInterval,
-                    progressBookmarks, tick, resubscribeAfter, history);
-        }
-
         public Settings withProgressBookmarks(boolean on) {
             return new Settings(retention, continueTokenTtl, waitLimit, consistentWaitLimit, watcherBuffer,
                     bookmarkInterval, on, tick, resubscribeAfter, history);
-        }
-
-        public Settings withWaitLimit(Duration d) {
-            return new Settings(retention, continueTokenTtl, d, consistentWaitLimit, watcherBuffer, bookmarkInterval,
-                    progressBookmarks, tick, resubscribeAfter, history);
-        }
-
-        public Settings withHistory(HistorySettings h) {
-            return new Settings(retention, continueTokenTtl, waitLimit, consistentWaitLimit, watcherBuffer,
-                    bookmarkInterval, progressBookmarks, tick, resubscribeAfter, h);
         }
     }
 
@@ -144,10 +129,6 @@ public final class WatchCache {
                                   Duration checkpointMargin) {
         public static final HistorySettings DEFAULT = new HistorySettings(Duration.ofMinutes(5), 20_000,
                 Duration.ofSeconds(30), Duration.ofSeconds(35));
-
-        public HistorySettings withRetention(Duration r) {
-            return new HistorySettings(r, maxEvents, checkpointInterval, checkpointMargin);
-        }
     }
 
     /** Protocol of {@link WatchCache}. Node-local: its replies carry snapshots and stream sources. */

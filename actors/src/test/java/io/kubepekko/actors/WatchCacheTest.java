@@ -4,7 +4,6 @@ import io.kubepekko.api.registry.Registry;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.watch.CacheRead;
 import io.kubepekko.api.watch.Delivery;
-import io.kubepekko.api.watch.ReadOptions;
 import io.kubepekko.api.watch.Retention;
 import io.kubepekko.api.watch.Selection;
 import io.kubepekko.api.watch.Snapshot;
@@ -410,11 +409,5 @@ class WatchCacheTest {
         }
         assertEquals(2999, ((WatchCache.Snapshotted) read(s.cache(), new CacheRead(CacheRead.Target.LATEST, 2999),
                 Duration.ofSeconds(10))).snapshot().resourceVersion());
-    }
-
-    @Test
-    void readOptionsMapToCacheReads() {
-        assertEquals(new CacheRead(CacheRead.Target.LATEST, 42), CacheRead.of(ReadOptions.MOST_RECENT, 42));
-        assertEquals(new CacheRead(CacheRead.Target.LATEST, 0), CacheRead.of(ReadOptions.ANY, 42));
     }
 }
