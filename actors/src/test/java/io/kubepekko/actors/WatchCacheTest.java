@@ -25,8 +25,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -56,30 +54,6 @@ class WatchCacheTest {
     @AfterAll
     static void stop() {
         testKit.shutdownTestKit();
-    }
-
-    /** A clock the test moves by hand. */
-    private static final class TestClock extends Clock {
-        private volatile Instant now = Instant.parse("2026-11-22T00:00:00Z");
-
-        void advance(Duration d) {
-            now = now.plus(d);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
     }
 
     private static byte[] cm(String name, long rv) {
@@ -355,7 +329,7 @@ class WatchCacheTest {
 
     @Test
     void quietWatchersThatAcceptBookmarksGetThemPeriodically() {
-        TestClock clock = new TestClock();
+        ManualClock clock = new ManualClock(Instant.parse("2026-11-22T00:00:00Z"));
         Started s = start(settings().withBookmarkInterval(Duration.ofSeconds(30)), clock, contents(4, cm("a", 4)));
         s.stream().tell(new Revisions.Published("e1", 4, List.of()));
         Watched withBookmarks = run(watch(s.cache(),
@@ -373,7 +347,7 @@ class WatchCacheTest {
 
     @Test
     void withoutProgressBookmarksABookmarkCarriesTheLastChange() {
-        TestClock clock = new TestClock();
+        ManualClock clock = new ManualClock(Instant.parse("2026-11-22T00:00:00Z"));
         Started s = start(settings().withBookmarkInterval(Duration.ofSeconds(30)).withProgressBookmarks(false), clock,
                 contents(4, cm("a", 4)));
         s.stream().tell(new Revisions.Published("e1", 4, List.of()));
@@ -388,7 +362,7 @@ class WatchCacheTest {
 
     @Test
     void aCacheThatHearsNothingSubscribesAgain() {
-        TestClock clock = new TestClock();
+        ManualClock clock = new ManualClock(Instant.parse("2026-11-22T00:00:00Z"));
         Started s = start(settings(), clock, contents(4, cm("a", 4)));
         s.stream().tell(new Revisions.Published("e1", 4, List.of()));
         read(s.cache(), new CacheRead(CacheRead.Target.LATEST, 4), Duration.ofSeconds(5)); // it heard the batch

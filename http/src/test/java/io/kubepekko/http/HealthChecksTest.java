@@ -2,11 +2,9 @@ package io.kubepekko.http;
 
 import org.junit.jupiter.api.Test;
 
-import java.time.Clock;
+import io.kubepekko.actors.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,31 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Rendering of health checks, failures and the livez grace period, with an injected clock. */
 class HealthChecksTest {
 
-    /** A clock tests move by hand. */
-    private static final class ManualClock extends Clock {
-        private Instant now = Instant.parse("2026-01-01T00:00:00Z");
-
-        void advance(Duration d) {
-            now = now.plus(d);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    }
-
-    private final ManualClock clock = new ManualClock();
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
 
     private static Map<String, Supplier<Optional<String>>> checks(String failing) {
         Map<String, Supplier<Optional<String>>> m = new LinkedHashMap<>();

@@ -1,18 +1,16 @@
 package io.kubepekko.http;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.actors.Environment;
+import io.kubepekko.actors.ManualClock;
 import org.junit.jupiter.api.Test;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 
 import static io.kubepekko.http.TestApiServer.json;
+import static io.kubepekko.http.TestApiServer.rv;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -24,31 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 class JournalResumeIT {
 
-    /** A clock the test moves by hand. */
-    static final class TestClock extends Clock {
-        private volatile Instant now = Instant.parse("2026-11-22T08:00:00Z");
-
-        void advance(Duration d) {
-            now = now.plus(d);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    }
-
-    private static TestApiServer start(TestClock clock) throws Exception {
+    private static TestApiServer start(ManualClock clock) throws Exception {
         Environment system = Environment.system();
         return TestApiServer.start(s -> s.withReads(new ApiServerSettings.ReadFlags(Duration.ofMinutes(1),
                         Duration.ofMinutes(5), Duration.ofHours(2), s.reads().featureGates()))
@@ -62,10 +36,6 @@ class JournalResumeIT {
         return api.create(CMS, json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'" + name + "'}}"));
     }
 
-    private static long rv(JsonNode o) {
-        return Long.parseLong(o.path("metadata").path("resourceVersion").asText());
-    }
-
     /** The window no longer holds {@code version}: an exact list there is 410. */
     private static void awaitOutsideWindow(TestApiServer api, long version) {
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
@@ -74,7 +44,7 @@ class JournalResumeIT {
 
     @Test
     void aWatchFromAnHourAgoReplaysTheJournalThenGoesLiveAndOlderThanTheRetentionIs410() throws Exception {
-        TestClock clock = new TestClock();
+        ManualClock clock = new ManualClock(Instant.parse("2026-11-22T08:00:00Z"));
         try (TestApiServer api = start(clock)) {
             ObjectNode a = create(api, "a");
             ObjectNode b = create(api, "b");
@@ -117,7 +87,7 @@ class JournalResumeIT {
 
     @Test
     void aWatchFromBeforeARestartResumesFromTheJournal() throws Exception {
-        TestClock clock = new TestClock();
+        ManualClock clock = new ManualClock(Instant.parse("2026-11-22T08:00:00Z"));
         try (TestApiServer api = start(clock)) {
             ObjectNode a = create(api, "a");
             ObjectNode b = create(api, "b");

@@ -15,7 +15,9 @@ import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static io.kubepekko.http.TestApiServer.itemNames;
 import static io.kubepekko.http.TestApiServer.json;
+import static io.kubepekko.http.TestApiServer.rv;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -64,16 +66,6 @@ class ListWatchIT {
                 json("{'metadata':{'labels':{'app':'" + app + "'}}}"));
         r.assertCode(200);
         return r.json();
-    }
-
-    private static long rv(JsonNode obj) {
-        return Long.parseLong(obj.path("metadata").path("resourceVersion").asText());
-    }
-
-    private static List<String> itemNames(ObjectNode list) {
-        List<String> out = new ArrayList<>();
-        list.path("items").forEach(i -> out.add(i.path("metadata").path("name").asText()));
-        return out;
     }
 
     private static String enc(String s) {

@@ -15,7 +15,9 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.kubepekko.http.Response.assertDetails;
+import static io.kubepekko.http.TestApiServer.itemNames;
 import static io.kubepekko.http.TestApiServer.json;
+import static io.kubepekko.http.TestApiServer.rv;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -63,16 +65,6 @@ class ResourceVerbsIT {
         String ns = unique("ns");
         api.create("/api/v1/namespaces", json("{'apiVersion':'v1','kind':'Namespace','metadata':{'name':'" + ns + "'}}"));
         return ns;
-    }
-
-    private static long rv(JsonNode obj) {
-        return Long.parseLong(obj.path("metadata").path("resourceVersion").asText());
-    }
-
-    private static List<String> itemNames(ObjectNode list) {
-        List<String> out = new ArrayList<>();
-        list.path("items").forEach(i -> out.add(i.path("metadata").path("name").asText()));
-        return out;
     }
 
     @Nested

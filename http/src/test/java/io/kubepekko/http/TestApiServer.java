@@ -176,6 +176,18 @@ final class TestApiServer implements AutoCloseable {
         }
     }
 
+    /** An object's {@code metadata.resourceVersion} as a number. */
+    static long rv(com.fasterxml.jackson.databind.JsonNode object) {
+        return Long.parseLong(object.path("metadata").path("resourceVersion").asText());
+    }
+
+    /** The names of a list's items, in order. */
+    static java.util.List<String> itemNames(ObjectNode list) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        list.path("items").forEach(i -> out.add(i.path("metadata").path("name").asText()));
+        return out;
+    }
+
     /** JSON written in a test with single quotes for readability ({@code {'a':'b'}}). */
     static String json(String singleQuoted) {
         return singleQuoted.replace('\'', '"');

@@ -33,21 +33,7 @@ public final class Processes {
         try {
             out = Files.createTempFile("kubepekko-e2e-", ".out");
             err = Files.createTempFile("kubepekko-e2e-", ".err");
-            ProcessBuilder builder = new ProcessBuilder(command)
-                    .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
-                    .redirectOutput(out.toFile())
-                    .redirectError(err.toFile());
-            if (workDir != null) {
-                builder.directory(workDir.toFile());
-            }
-            environment.forEach((name, value) -> {
-                if (value == null) {
-                    builder.environment().remove(name);
-                } else {
-                    builder.environment().put(name, value);
-                }
-            });
-            Process process = builder.start();
+            Process process = builder(command, workDir, environment, out, err).start();
             boolean finished;
             try {
                 finished = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -68,6 +54,29 @@ public final class Processes {
             deleteQuietly(out);
             deleteQuietly(err);
         }
+    }
+
+    /**
+     * A child process reading nothing, writing to {@code out} and {@code err}, in {@code workDir} (null:
+     * ours), with {@code environment} applied (a null value removes the variable).
+     */
+    static ProcessBuilder builder(List<String> command, Path workDir, Map<String, String> environment, Path out,
+                                  Path err) {
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile());
+        if (workDir != null) {
+            builder.directory(workDir.toFile());
+        }
+        environment.forEach((name, value) -> {
+            if (value == null) {
+                builder.environment().remove(name);
+            } else {
+                builder.environment().put(name, value);
+            }
+        });
+        return builder;
     }
 
     /**

@@ -37,21 +37,8 @@ public final class RunningProcess implements AutoCloseable {
         try {
             Path out = Files.createTempFile("kubepekko-e2e-", ".out");
             Path err = Files.createTempFile("kubepekko-e2e-", ".err");
-            ProcessBuilder builder = new ProcessBuilder(command)
-                    .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
-                    .redirectOutput(out.toFile())
-                    .redirectError(err.toFile());
-            if (workDir != null) {
-                builder.directory(workDir.toFile());
-            }
-            environment.forEach((name, value) -> {
-                if (value == null) {
-                    builder.environment().remove(name);
-                } else {
-                    builder.environment().put(name, value);
-                }
-            });
-            return new RunningProcess(List.copyOf(command), builder.start(), out, err);
+            return new RunningProcess(List.copyOf(command),
+                    Processes.builder(command, workDir, environment, out, err).start(), out, err);
         } catch (IOException e) {
             throw new UncheckedIOException("could not start " + command, e);
         }
