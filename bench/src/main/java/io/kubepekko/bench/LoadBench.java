@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -246,40 +245,12 @@ public final class LoadBench {
   }
 
   static Options parse(String[] args) {
-    Map<String, String> flags = new LinkedHashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      String arg = args[i];
-      if (!arg.startsWith("--")) {
-        throw new IllegalArgumentException("unexpected argument: " + arg);
-      }
-      int eq = arg.indexOf('=');
-      if (eq > 0) {
-        flags.put(arg.substring(2, eq), arg.substring(eq + 1));
-      } else if (Arrays.asList("etcd-only", "server-only", "help").contains(arg.substring(2))) {
-        flags.put(arg.substring(2), "true");
-      } else if (i + 1 < args.length) {
-        flags.put(arg.substring(2), args[++i]);
-      } else {
-        throw new IllegalArgumentException("missing value for " + arg);
-      }
-    }
-    if (flags.containsKey("help")) {
-      System.out.print(USAGE);
-      System.exit(0);
-    }
-    List<String> known = List.of("server-url", "apiserver", "etcd-url", "etcd-only", "server-only",
+    Map<String, String> flags = BenchFlags.parse(args, List.of(
+        "server-url", "apiserver", "etcd-url", "etcd-only", "server-only",
         "duration", "warmup", "count", "concurrency", "namespaces", "get-connections", "pool",
-        "object-bytes", "start-timeout", "out");
-    for (String flag : flags.keySet()) {
-      if (!known.contains(flag)) {
-        throw new IllegalArgumentException("unknown flag --" + flag);
-      }
-    }
+        "object-bytes", "start-timeout", "out"), USAGE);
     boolean etcdOnly = flags.containsKey("etcd-only");
     boolean serverOnly = flags.containsKey("server-only");
-    if (etcdOnly && serverOnly) {
-      throw new IllegalArgumentException("--etcd-only and --server-only exclude each other");
-    }
     Path root = Path.of(System.getProperty("bench.root", "."));
     Options options = new Options(
         uri(flags.get("server-url")),

@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -427,40 +426,12 @@ public final class ReadBench {
   }
 
   static Options parse(String[] args) {
-    Map<String, String> flags = new LinkedHashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      String arg = args[i];
-      if (!arg.startsWith("--")) {
-        throw new IllegalArgumentException("unexpected argument: " + arg);
-      }
-      int eq = arg.indexOf('=');
-      if (eq > 0) {
-        flags.put(arg.substring(2, eq), arg.substring(eq + 1));
-      } else if (Arrays.asList("etcd-only", "server-only", "help").contains(arg.substring(2))) {
-        flags.put(arg.substring(2), "true");
-      } else if (i + 1 < args.length) {
-        flags.put(arg.substring(2), args[++i]);
-      } else {
-        throw new IllegalArgumentException("missing value for " + arg);
-      }
-    }
-    if (flags.containsKey("help")) {
-      System.out.print(USAGE);
-      System.exit(0);
-    }
-    List<String> known = List.of("only", "server-only", "etcd-only", "apiserver", "list-sizes",
+    Map<String, String> flags = BenchFlags.parse(args, List.of(
+        "only", "server-only", "etcd-only", "apiserver", "list-sizes",
         "list-reps", "page-size", "namespaces", "object-bytes", "connections", "watch-writes",
-        "fanout", "fanout-writes", "heap-objects", "warm-objects", "start-timeout", "out");
-    for (String flag : flags.keySet()) {
-      if (!known.contains(flag)) {
-        throw new IllegalArgumentException("unknown flag --" + flag);
-      }
-    }
+        "fanout", "fanout-writes", "heap-objects", "warm-objects", "start-timeout", "out"), USAGE);
     boolean etcdOnly = flags.containsKey("etcd-only");
     boolean serverOnly = flags.containsKey("server-only");
-    if (etcdOnly && serverOnly) {
-      throw new IllegalArgumentException("--etcd-only and --server-only exclude each other");
-    }
     Path root = Path.of(System.getProperty("bench.root", "."));
     try {
       return new Options(
