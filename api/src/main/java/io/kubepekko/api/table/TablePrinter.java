@@ -1,0 +1,46 @@
+package io.kubepekko.api.table;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * How the objects of one kind print as Table rows: the columns, and each object's cells. This is
+ * the SPI a kind implements to look in {@code kubectl get} as it does against Kubernetes; kinds
+ * without one get {@link #DEFAULT} (Name, Created At), as kube-apiserver's default convertor does.
+ *
+ * <p>Implementations are pure and stateless; they read the stored JSON and never fail on a missing
+ * or oddly typed field (a cell shows what kube's printer shows for an unset field instead).
+ */
+public interface TablePrinter {
+
+    /** The columns, in order. */
+    List<Column> columns();
+
+    /**
+     * The cells of one object, one per column in the same order: {@code String}, {@code Long} or
+     * {@code Integer}, {@code Boolean}, or {@code null}.
+     *
+     * @param now the time ages are measured to
+     */
+    List<Object> cells(JsonNode object, Instant now);
+
+    /** Name and creation time (as an RFC 3339 string), for kinds without their own printer. */
+    TablePrinter DEFAULT = new TablePrinter() {
+        private final List<Column> columns = List.of(Column.NAME,
+                new Column("Created At", "date", "", Descriptions.CREATION_TIMESTAMP, 0));
+
+        @Override
+        public List<Column> columns() {
+            return columns;
+        }
+
+        @Override
+        public List<Object> cells(JsonNode object, Instant now) {
+            JsonNode meta = object.path("metadata");
+            return java.util.Arrays.asList(meta.path("name").asText(""),
+                    meta.path("creationTimestamp").isTextual() ? meta.path("creationTimestamp").asText() : null);
+        }
+    };
+}
