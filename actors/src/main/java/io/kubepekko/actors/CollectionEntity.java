@@ -169,6 +169,7 @@ public final class CollectionEntity
     private final ObjectWrites writes;
     private final Environment environment;
     private final RecipientRef<Revisions.Command> revisions;
+    private final CommittedObjects committed;
     private final ArrayDeque<Write> queue = new ArrayDeque<>();
     private final ActorRef<Revisions.Allocated> allocations;
     private List<Pending> inFlight;
@@ -188,11 +189,19 @@ public final class CollectionEntity
 
     public static Behavior<Command> create(CollectionId id, ResourceType type, ObjectWrites writes,
                                            Environment environment, RecipientRef<Revisions.Command> revisions) {
-        return Behaviors.setup(ctx -> new CollectionEntity(ctx, id, type, writes, environment, revisions));
+        return create(id, type, writes, environment, revisions, new CommittedObjects());
+    }
+
+    /** @param committed where this entity publishes its committed objects for message-free reads */
+    public static Behavior<Command> create(CollectionId id, ResourceType type, ObjectWrites writes,
+                                           Environment environment, RecipientRef<Revisions.Command> revisions,
+                                           CommittedObjects committed) {
+        return Behaviors.setup(ctx -> new CollectionEntity(ctx, id, type, writes, environment, revisions, committed));
     }
 
     private CollectionEntity(ActorContext<Command> context, CollectionId id, ResourceType type, ObjectWrites writes,
-                             Environment environment, RecipientRef<Revisions.Command> revisions) {
+                             Environment environment, RecipientRef<Revisions.Command> revisions,
+                             CommittedObjects committed) {
         super(PersistenceId.of("Collection", id.entityId()),
                 SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
         this.context = context;
@@ -201,6 +210,7 @@ public final class CollectionEntity
         this.writes = writes;
         this.environment = environment;
         this.revisions = revisions;
+        this.committed = committed;
         this.allocations = context.messageAdapter(Revisions.Allocated.class,
                 a -> new Allocated(a.first(), a.requestId(), a.from()));
     }
@@ -233,13 +243,19 @@ public final class CollectionEntity
         return newSignalHandlerBuilder()
                 // The events replayed after the snapshot count towards the next one, or an entity that
                 // restarts (passivation) before each thousandth event would never snapshot.
-                .onSignal(RecoveryCompleted.instance(),
-                        state -> lastSnapshotSeqNr = lastSequenceNumber(context) - eventsApplied)
+                .onSignal(RecoveryCompleted.instance(), state -> {
+                    lastSnapshotSeqNr = lastSequenceNumber(context) - eventsApplied;
+                    committed.publish(id.entityId(), this, state.objects());
+                })
                 .onSignal(PreRestart.instance(), state -> {
+                    committed.withdraw(id.entityId(), this);
                     eventsApplied = 0;
                     failOutstanding("the storage write failed");
                 })
-                .onSignal(PostStop.instance(), state -> failOutstanding("the collection stopped"))
+                .onSignal(PostStop.instance(), state -> {
+                    committed.withdraw(id.entityId(), this);
+                    failOutstanding("the collection stopped");
+                })
                 .build();
     }
 
@@ -371,6 +387,8 @@ public final class CollectionEntity
         long last = rv - 1;
         return Effect().persist(events)
                 .thenRun(s -> {
+                    // Published before any writer hears of its write: see CommittedObjects.
+                    committed.publish(id.entityId(), this, s.objects());
                     // Revisions hears of the commit before any writer does, so a list that a writer
                     // starts after its acknowledgement already counts this version as committed.
                     List<PublishedEvent> published = new ArrayList<>(events.size());

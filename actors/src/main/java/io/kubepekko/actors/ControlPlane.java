@@ -74,10 +74,13 @@ public final class ControlPlane {
     private final Duration askTimeout;
     private final ReadSettings readSettings;
     private final WatchCaches caches;
+    private final CommittedObjects committed;
     private final LiveNamespaces liveNamespaces = new LiveNamespaces(java.time.Clock.systemUTC(), Duration.ofSeconds(2));
 
-    private ControlPlane(ActorSystem<?> system, Registry registry, ReadSettings readSettings, WatchCaches caches) {
+    private ControlPlane(ActorSystem<?> system, Registry registry, ReadSettings readSettings, WatchCaches caches,
+                         CommittedObjects committed) {
         this.system = system;
+        this.committed = committed;
         this.sharding = ClusterSharding.get(system);
         this.registry = registry;
         this.namespaces = registry.find(new GroupResource("", "namespaces")).orElseThrow();
@@ -106,15 +109,16 @@ public final class ControlPlane {
                 ctx -> Revisions.create(GroupResource.parse(ctx.getEntityId())))
                 .withSettings(org.apache.pekko.cluster.sharding.typed.ClusterShardingSettings.create(system)
                         .withNoPassivationStrategy()));
+        CommittedObjects committed = new CommittedObjects();
         sharding.init(Entity.of(CollectionEntity.TYPE_KEY, ctx -> {
             CollectionId id = CollectionId.parse(ctx.getEntityId());
             ResourceType type = registry.find(id.groupResource()).orElseThrow();
             return CollectionEntity.create(id, type, writes, environment,
-                    sharding.entityRefFor(Revisions.TYPE_KEY, id.groupResource().toString()));
+                    sharding.entityRefFor(Revisions.TYPE_KEY, id.groupResource().toString()), committed);
         }));
         WatchCaches caches = WatchCaches.start(system, registry, readSettings.cache(), environment.clock(),
                 readSettings.askTimeout(), journal);
-        return new ControlPlane(system, registry, readSettings, caches);
+        return new ControlPlane(system, registry, readSettings, caches, committed);
     }
 
     /** This node's watch caches (for readiness). */
@@ -131,16 +135,26 @@ public final class ControlPlane {
     }
 
     private EntityRef<CollectionEntity.Command> collection(ResourceType type, String namespace) {
-        return sharding.entityRefFor(CollectionEntity.TYPE_KEY,
-                new CollectionId(type.groupResource(), type.namespaced() ? namespace : "").entityId());
+        return sharding.entityRefFor(CollectionEntity.TYPE_KEY, collectionId(type, namespace));
+    }
+
+    private static String collectionId(ResourceType type, String namespace) {
+        return new CollectionId(type.groupResource(), type.namespaced() ? namespace : "").entityId();
     }
 
     private EntityRef<Revisions.Command> revisions(ResourceType type) {
         return sharding.entityRefFor(Revisions.TYPE_KEY, type.groupResource().toString());
     }
 
-    /** The object's JSON at its latest committed state, or empty. */
+    /**
+     * The object's JSON at its latest committed state, or empty: read without a message when the
+     * collection's entity runs on this node (see {@link CommittedObjects}), else asked of it.
+     */
     public CompletionStage<Optional<byte[]>> get(ResourceType type, String namespace, String name) {
+        var objects = committed.of(collectionId(type, namespace));
+        if (objects != null) {
+            return CompletableFuture.completedFuture(Optional.ofNullable(objects.get(name)));
+        }
         return Futures.plain(collection(type, namespace)
                 .<CollectionEntity.GetReply>ask(r -> new CollectionEntity.Get(name, r), askTimeout))
                 .thenApply(reply -> Optional.ofNullable(reply.object()));

@@ -70,6 +70,7 @@ class CollectionEntityTest {
     private String persistenceId;
     private CollectionId id;
     private ActorRef<Revisions.Command> revisions;
+    private CommittedObjects committed;
     private EventSourcedBehaviorTestKit<CollectionEntity.Command, CollectionEntity.Event, CollectionEntity.State> testKit;
 
     @BeforeAll
@@ -90,8 +91,9 @@ class CollectionEntityTest {
         id = new CollectionId(CONFIG_MAPS.groupResource(), namespace);
         persistenceId = PersistenceId.of("Collection", id.entityId()).id();
         revisions = actorTestKit.spawn(Revisions.create(new GroupResource("test.kubepekko.io", "revisions" + n)));
+        committed = new CommittedObjects();
         testKit = EventSourcedBehaviorTestKit.create(actorTestKit.system(),
-                CollectionEntity.create(id, CONFIG_MAPS, WRITES, fixedEnvironment(), revisions),
+                CollectionEntity.create(id, CONFIG_MAPS, WRITES, fixedEnvironment(), revisions, committed),
                 EventSourcedBehaviorTestKit.enabledSerializationSettings());
     }
 
@@ -124,6 +126,31 @@ class CollectionEntityTest {
         assertEquals("2025-03-04T05:06:07Z", body.path("metadata").path("creationTimestamp").asText());
         assertEquals("2", ObjectMeta.resourceVersion(body));
         assertEquals("fast", body.path("data").path("mode").asText());
+    }
+
+    @Test
+    void committedObjectsArePublishedBeforeTheReplyAndAgainAfterRecovery() {
+        assertTrue(committed.of(id.entityId()).isEmpty(), "an empty collection publishes once recovered");
+        var result = write(create(configMap("settings", "mode", "fast")));
+
+        byte[] body = result.replyOfType(CollectionEntity.Written.class).body();
+        assertArrayEquals(body, committed.of(id.entityId()).get("settings"), "readable without a message");
+        testKit.restart();
+        assertArrayEquals(body, committed.of(id.entityId()).get("settings"), "published again after replay");
+    }
+
+    @Test
+    void aStoppedCollectionWithdrawsItsObjects() {
+        CommittedObjects own = new CommittedObjects();
+        CollectionId other = new CollectionId(CONFIG_MAPS.groupResource(), namespace + "-stopping");
+        ActorRef<CollectionEntity.Command> entity = actorTestKit.spawn(CollectionEntity.create(other, CONFIG_MAPS,
+                WRITES, fixedEnvironment(), revisions, own));
+        var probe = actorTestKit.<CollectionEntity.GetReply>createTestProbe();
+        entity.tell(new CollectionEntity.Get("x", probe.ref()));
+        probe.receiveMessage();
+        assertTrue(own.of(other.entityId()) != null, "published once recovered");
+        actorTestKit.stop(entity);
+        assertNull(own.of(other.entityId()), "a stopped entity's objects are read through sharding again");
     }
 
     @Test
