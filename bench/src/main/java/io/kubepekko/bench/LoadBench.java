@@ -7,10 +7,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -38,7 +40,7 @@ public final class LoadBench {
   record Options(URI serverUrl, URI etcdUrl, boolean runOurs, boolean runEtcd, Path apiserver,
       Duration duration, Duration warmup, long count, List<Integer> concurrency,
       List<Integer> namespaces, int getConnections, int pool, int objectBytes,
-      Duration startTimeout, Path out) { }
+      Duration startTimeout, Path out, Set<Op> ops) { }
 
   static final String USAGE = """
       usage: bench/run [options]
@@ -57,6 +59,7 @@ public final class LoadBench {
         --object-bytes N        ConfigMap data size (default 2048)
         --start-timeout D       deadline for a process to become ready (default 300s)
         --out FILE              also append the report to FILE
+        --ops LIST              operations measured (default create,get,update,get-one)
       """;
 
   private final Options options;
@@ -148,13 +151,18 @@ public final class LoadBench {
   private List<Cell> cells() {
     List<Cell> cells = new ArrayList<>();
     for (Op op : List.of(Op.CREATE, Op.GET, Op.UPDATE)) {
+      if (!options.ops().contains(op)) {
+        continue;
+      }
       for (int namespaces : options.namespaces()) {
         for (int concurrency : options.concurrency()) {
           cells.add(new Cell(op, concurrency, namespaces));
         }
       }
     }
-    cells.add(new Cell(Op.GET_ONE, options.getConnections(), 1));
+    if (options.ops().contains(Op.GET_ONE)) {
+      cells.add(new Cell(Op.GET_ONE, options.getConnections(), 1));
+    }
     return cells;
   }
 
@@ -248,7 +256,7 @@ public final class LoadBench {
     Map<String, String> flags = BenchFlags.parse(args, List.of(
         "server-url", "apiserver", "etcd-url", "etcd-only", "server-only",
         "duration", "warmup", "count", "concurrency", "namespaces", "get-connections", "pool",
-        "object-bytes", "start-timeout", "out"), USAGE);
+        "object-bytes", "start-timeout", "out", "ops"), USAGE);
     boolean etcdOnly = flags.containsKey("etcd-only");
     boolean serverOnly = flags.containsKey("server-only");
     Path root = Path.of(System.getProperty("bench.root", "."));
@@ -268,11 +276,25 @@ public final class LoadBench {
         Integer.parseInt(flags.getOrDefault("pool", "1000")),
         Integer.parseInt(flags.getOrDefault("object-bytes", "2048")),
         duration(flags.getOrDefault("start-timeout", "300s")),
-        flags.containsKey("out") ? Path.of(flags.get("out")) : null);
+        flags.containsKey("out") ? Path.of(flags.get("out")) : null,
+        ops(flags.getOrDefault("ops", "create,get,update,get-one")));
     if (options.pool() < 1) {
       throw new IllegalArgumentException("--pool must be at least 1");
     }
     return options;
+  }
+
+  private static Set<Op> ops(String csv) {
+    Set<Op> ops = EnumSet.noneOf(Op.class);
+    for (String part : csv.split(",")) {
+      try {
+        ops.add(Op.valueOf(part.trim().toUpperCase(Locale.ROOT).replace('-', '_')));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--ops: unknown operation " + part.trim()
+            + " (expected create, get, update or get-one)");
+      }
+    }
+    return ops;
   }
 
   private static URI uri(String value) {
