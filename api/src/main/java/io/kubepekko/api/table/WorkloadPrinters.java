@@ -6,5 +6,11 @@ import java.util.Map;
 final class WorkloadPrinters {
     private WorkloadPrinters() {}
 
-    static final Map<String, TablePrinter> ALL = Map.of();
+    static final Map<String, TablePrinter> ALL = Map.of(
+            "apps/Deployment", new DeploymentPrinter(),
+            "apps/ReplicaSet", new ReplicaSetPrinter(),
+            "apps/StatefulSet", new StatefulSetPrinter(),
+            "apps/DaemonSet", new DaemonSetPrinter(),
+            "batch/Job", new JobPrinter(),
+            "batch/CronJob", new CronJobPrinter());
 }
