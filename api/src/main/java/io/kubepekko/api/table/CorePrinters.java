@@ -6,5 +6,11 @@ import java.util.Map;
 final class CorePrinters {
     private CorePrinters() {}
 
-    static final Map<String, TablePrinter> ALL = Map.of();
+    static final Map<String, TablePrinter> ALL = Map.of(
+            "/Pod", PodPrinter.INSTANCE,
+            "/Node", NodePrinter.INSTANCE,
+            "/Service", ServicePrinter.INSTANCE,
+            "/Endpoints", EndpointsPrinter.INSTANCE,
+            "/Event", EventPrinter.INSTANCE,
+            "/Namespace", NamespacePrinter.INSTANCE);
 }
