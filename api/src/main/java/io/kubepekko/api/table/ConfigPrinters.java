@@ -6,5 +6,12 @@ import java.util.Map;
 final class ConfigPrinters {
     private ConfigPrinters() {}
 
-    static final Map<String, TablePrinter> ALL = Map.of();
+    static final Map<String, TablePrinter> ALL = Map.of(
+            "/ConfigMap", new ConfigMapPrinter(),
+            "/Secret", new SecretPrinter(),
+            "/ServiceAccount", new ServiceAccountPrinter(),
+            "/PersistentVolume", new PersistentVolumePrinter(),
+            "/PersistentVolumeClaim", new PersistentVolumeClaimPrinter(),
+            "/LimitRange", new LimitRangePrinter(),
+            "/ResourceQuota", new ResourceQuotaPrinter());
 }
