@@ -65,7 +65,7 @@ final class ApiHandler implements Function<HttpRequest, CompletionStage<HttpResp
         boolean watch = query.get("watch").map(v -> v.equals("true") || v.equals("1")).orElse(false);
         Optional<RequestInfo> info = RequestInfoParser.parse(method, path, watch);
         if (info.isPresent()) {
-            Negotiation.Format format = Negotiation.objectFormat(accept);
+            Negotiation.Representation representation = Negotiation.representation(accept);
             boolean pretty = query.get("pretty").map(v -> v.isEmpty() || v.equals("true") || v.equals("1")).orElse(false);
             String contentType = request.entity().getContentType().mediaType().toString();
             if (request.entity().getContentLengthOption().orElse(0L) > MAX_BODY_BYTES) {
@@ -73,7 +73,7 @@ final class ApiHandler implements Function<HttpRequest, CompletionStage<HttpResp
             }
             return strictEntity(request.entity())
                     .thenCompose(strict -> resources.handle(new ResourceHandler.Request(info.get(), query, contentType,
-                            strict.getData().toArray(), format, pretty,
+                            strict.getData().toArray(), representation, pretty,
                             request.getAttribute(AttributeKeys.webSocketUpgrade).orElse(null))));
         }
         if (!method.equals("GET") && !method.equals("HEAD")) {

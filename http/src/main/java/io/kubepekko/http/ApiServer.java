@@ -127,7 +127,8 @@ public final class ApiServer implements AutoCloseable {
         HealthChecks readyz = new HealthChecks(ready, Set.of(), Clock.systemUTC(), Duration.ZERO);
 
         ApiHandler handler = new ApiHandler(Materializer.matFromSystem(system),
-                new ResourceHandler(controlPlane, new WatchTimeouts(config.getDuration("kubepekko.watch.min-request-timeout"))),
+                new ResourceHandler(controlPlane, new WatchTimeouts(config.getDuration("kubepekko.watch.min-request-timeout")),
+                        environment.clock()),
                 new DocumentHandler(registry), livez, readyz);
         ServerBinding binding = Http.get(system).newServerAt(settings.bindAddress(), settings.port())
                 .bind(handler::apply).toCompletableFuture().get(30, TimeUnit.SECONDS);

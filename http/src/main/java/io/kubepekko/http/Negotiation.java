@@ -10,14 +10,24 @@ import java.util.TreeMap;
 
 /**
  * Content negotiation for object responses: picks the first acceptable representation in the order
- * the client listed them. Representations not served yet (Table, protobuf) are skipped so that a
- * JSON fallback later in the list wins; with no acceptable entry the answer is 406.
+ * the client listed them. A {@code meta.k8s.io} Table ({@code as=Table;g=meta.k8s.io;v=v1|v1beta1})
+ * is acceptable for reads; representations not served (protobuf, PartialObjectMetadata) are
+ * skipped so that a fallback later in the list wins; with no acceptable entry the answer is 406.
  */
 final class Negotiation {
     private Negotiation() {}
 
-    /** The representations the server can write. */
+    /** The encodings the server can write. */
     enum Format { JSON, YAML }
+
+    /**
+     * What a read answers with: the object (or list) itself, or a Table of it in {@code metaVersion}
+     * ({@code v1} or {@code v1beta1}); either encoded as {@code format}.
+     */
+    record Representation(Format format, boolean table, String metaVersion) {
+        static final Representation JSON = new Representation(Format.JSON, false, null);
+        static final Representation YAML = new Representation(Format.YAML, false, null);
+    }
 
     /** One entry of an Accept header. */
     record MediaRange(String type, Map<String, String> params, double q) {
@@ -65,40 +75,54 @@ final class Negotiation {
     }
 
     /** Clients repeat the same few Accept headers: remember the last answer per header value. */
-    private static final java.util.concurrent.ConcurrentHashMap<String, Format> FORMATS = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final java.util.concurrent.ConcurrentHashMap<String, Representation> REMEMBERED =
+            new java.util.concurrent.ConcurrentHashMap<>();
     private static final int MAX_REMEMBERED = 64;
 
-    /** The format for an object/list/Status response. */
+    /** The encoding for an object/list/Status response (a Table's encoding, when one was asked for). */
     static Format objectFormat(String accept) {
-        Format known = FORMATS.get(accept);
+        return representation(accept).format();
+    }
+
+    /** The representation of a read's response. */
+    static Representation representation(String accept) {
+        Representation known = REMEMBERED.get(accept);
         if (known != null) {
             return known;
         }
-        Format f = negotiateObjectFormat(accept); // throws 406: never remembered
-        if (FORMATS.size() < MAX_REMEMBERED) {
-            FORMATS.put(accept, f);
+        Representation r = negotiate(accept); // throws 406: never remembered
+        if (REMEMBERED.size() < MAX_REMEMBERED) {
+            REMEMBERED.put(accept, r);
         }
-        return f;
+        return r;
     }
 
-    private static Format negotiateObjectFormat(String accept) {
+    private static Representation negotiate(String accept) {
         List<MediaRange> ranges = parseAccept(accept);
         if (ranges.isEmpty()) {
-            return Format.JSON;
+            return Representation.JSON;
         }
         for (MediaRange r : ranges) {
-            if (r.q() <= 0 || r.param("as") != null) {
-                continue; // Table / PartialObjectMetadata: not served yet; fall through to the next entry
+            if (r.q() <= 0) {
+                continue;
             }
-            switch (r.type()) {
-                case "application/json", "application/*", "*/*" -> {
-                    return Format.JSON;
-                }
-                case "application/yaml" -> {
-                    return Format.YAML;
-                }
-                default -> { }
+            Format format = switch (r.type()) {
+                case "application/json", "application/*", "*/*" -> Format.JSON;
+                case "application/yaml" -> Format.YAML;
+                default -> null;
+            };
+            if (format == null) {
+                continue;
             }
+            String as = r.param("as");
+            if (as == null) {
+                return format == Format.JSON ? Representation.JSON : Representation.YAML;
+            }
+            if (as.equals("Table") && "meta.k8s.io".equals(r.param("g"))
+                    && ("v1".equals(r.param("v")) || "v1beta1".equals(r.param("v")))) {
+                return new Representation(format, true, r.param("v"));
+            }
+            // Other transformations (PartialObjectMetadata) are not served: try the next entry.
         }
         throw ApiStatus.notAcceptable(
                 "only the following media types are accepted: application/json, application/yaml").exception();

@@ -29,7 +29,12 @@ import org.apache.pekko.http.javadsl.model.ws.TextMessage;
 import org.apache.pekko.http.javadsl.model.ws.WebSocketUpgrade;
 import org.apache.pekko.stream.javadsl.Sink;
 
+import io.kubepekko.api.table.IncludeObject;
+import io.kubepekko.api.table.TablePrinters;
+import io.kubepekko.api.table.Tables;
+
 import java.io.IOException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -48,9 +53,13 @@ final class ResourceHandler {
     /** RemoveSelfLink off: reads carry {@code metadata.selfLink} again. */
     private final boolean selfLinks;
 
-    ResourceHandler(ControlPlane controlPlane, WatchTimeouts watchTimeouts) {
+    /** Ages in Tables are measured to this clock's now. */
+    private final Clock clock;
+
+    ResourceHandler(ControlPlane controlPlane, WatchTimeouts watchTimeouts, Clock clock) {
         this.controlPlane = controlPlane;
         this.watchTimeouts = watchTimeouts;
+        this.clock = clock;
         this.selfLinks = !controlPlane.featureGates().enabled(FeatureGates.REMOVE_SELF_LINK);
     }
 
@@ -59,11 +68,17 @@ final class ResourceHandler {
      *
      * @param webSocket the WebSocket upgrade the client asked for (a watch over WebSocket), or null
      */
-    record Request(RequestInfo info, Query query, String contentType, byte[] body, Negotiation.Format format,
-                   boolean pretty, WebSocketUpgrade webSocket) {
+    record Request(RequestInfo info, Query query, String contentType, byte[] body,
+                   Negotiation.Representation representation, boolean pretty, WebSocketUpgrade webSocket) {
         Request(RequestInfo info, Query query, String contentType, byte[] body, Negotiation.Format format,
                 boolean pretty) {
-            this(info, query, contentType, body, format, pretty, null);
+            this(info, query, contentType, body, format == Negotiation.Format.YAML ? Negotiation.Representation.YAML
+                    : Negotiation.Representation.JSON, pretty, null);
+        }
+
+        /** The encoding of the response. */
+        Negotiation.Format format() {
+            return representation.format();
         }
 
         Optional<String> param(String name) {
@@ -123,15 +138,38 @@ final class ResourceHandler {
 
     private CompletionStage<HttpResponse> get(ResourceType type, Request r) {
         String name = r.info().name();
+        IncludeObject include = includeObject(r);
         return controlPlane.get(type, r.info().namespace(), name, readOptions("get", r)).thenApply(found -> {
             byte[] obj = found.orElseThrow(() -> ApiStatus.notFound(type.groupResource(), name).exception());
-            return Encoder.json(200, selfLinks ? SelfLinks.withSelfLink(type, obj) : obj, r.format(), r.pretty(),
-                    List.of());
+            obj = selfLinks ? SelfLinks.withSelfLink(type, obj) : obj;
+            if (r.representation().table()) {
+                return Encoder.json(200, Tables.renderObject(r.representation().metaVersion(), printer(type), obj,
+                        include, clock.instant()), r.format(), r.pretty(), List.of());
+            }
+            return Encoder.json(200, obj, r.format(), r.pretty(), List.of());
         });
     }
 
+    /** The includeObject of a Table read (validated on every read, as kube-apiserver does for Tables). */
+    private static IncludeObject includeObject(Request r) {
+        return r.representation().table() ? IncludeObject.parse(r.param("includeObject").orElse(null))
+                : IncludeObject.METADATA;
+    }
+
+    private static io.kubepekko.api.table.TablePrinter printer(ResourceType type) {
+        return TablePrinters.of(type.groupResource().group(), type.kind());
+    }
+
     private CompletionStage<HttpResponse> list(ResourceType type, Request r) {
+        IncludeObject include = includeObject(r);
         return controlPlane.list(type, r.info().namespace(), readOptions("list", r)).thenApply(chunk -> {
+            if (r.representation().table()) {
+                List<byte[]> items = selfLinks
+                        ? chunk.items().stream().map(i -> SelfLinks.withSelfLink(type, i)).toList() : chunk.items();
+                return Encoder.json(200, Tables.render(r.representation().metaVersion(), printer(type), items, include,
+                        new Tables.ListMeta(Long.toString(chunk.resourceVersion()), chunk.continueToken(),
+                                chunk.remainingItemCount()), true, clock.instant()), r.format(), r.pretty(), List.of());
+            }
             if (!selfLinks) {
                 return Encoder.list(type.apiVersion(), type.listKind(), chunk, null, r.format(), r.pretty());
             }
@@ -157,8 +195,12 @@ final class ResourceHandler {
             options = options.withFieldSelector(ReadOptions.namedSelector(options.fieldSelector(), r.info().name()));
         }
         Duration timeout = watchTimeouts.of(options.timeoutSeconds());
-        WatchFraming framing = new WatchFraming(type.kind(), type.apiVersion(),
-                selfLinks ? json -> SelfLinks.withSelfLink(type, json) : json -> json);
+        java.util.function.UnaryOperator<byte[]> objects = selfLinks ? json -> SelfLinks.withSelfLink(type, json)
+                : json -> json;
+        WatchFraming framing = r.representation().table()
+                ? WatchFraming.table(type.kind(), type.apiVersion(), objects, new WatchFraming.TableRows(
+                        r.representation().metaVersion(), printer(type), includeObject(r), clock))
+                : new WatchFraming(type.kind(), type.apiVersion(), objects);
         return controlPlane.watch(type, r.info().namespace(), options).thenApply(events -> {
             if (r.webSocket() != null) {
                 // As kube-apiserver: one text message per event (clients like fabric8 watch this way).

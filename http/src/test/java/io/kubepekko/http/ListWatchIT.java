@@ -508,16 +508,6 @@ class ListWatchIT {
             assertEquals("NotAcceptable", r.yaml().path("reason").asText(), "a watch is never a YAML stream");
         }
 
-        @Test
-        void aWatchAskingForTableFallsBackToJsonEvents() {
-            String ns = newNamespace();
-            ObjectNode a = createCm(ns, "a", "web");
-            try (WatchClient w = WatchClient.open(api.url(), cms(ns) + "?watch=true&resourceVersion=0",
-                    "application/json;as=Table;v=v1;g=meta.k8s.io,application/json")) {
-                assertEquals(List.of("ADDED a@" + rv(a)), w.next(1));
-            }
-        }
-
         private static List<String> fieldNames(JsonNode n) {
             List<String> out = new ArrayList<>();
             n.fieldNames().forEachRemaining(out::add);

@@ -39,8 +39,9 @@ public interface TablePrinter {
         @Override
         public List<Object> cells(JsonNode object, Instant now) {
             JsonNode meta = object.path("metadata");
-            return java.util.Arrays.asList(meta.path("name").asText(""),
-                    meta.path("creationTimestamp").isTextual() ? meta.path("creationTimestamp").asText() : null);
+            // Go's zero time when unset, as kube's default convertor prints it.
+            return List.of(meta.path("name").asText(""), meta.path("creationTimestamp").isTextual()
+                    ? meta.path("creationTimestamp").asText() : "0001-01-01T00:00:00Z");
         }
     };
 }

@@ -1,0 +1,225 @@
+package io.kubepekko.e2e;
+
+import io.kubepekko.e2e.support.ClientBinaries;
+import io.kubepekko.e2e.support.Kubectl;
+import io.kubepekko.e2e.support.ProcessResult;
+import io.kubepekko.e2e.support.RunningProcess;
+import io.kubepekko.http.ApiServer;
+import io.kubepekko.http.ApiServerSettings;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The real kubectl's human-readable output, which comes from the server's Tables: the column headers
+ * users know for each kind, {@code -o wide}, {@code -A}, {@code --show-labels}, cells derived from
+ * status (a pending pod, a deployment's readiness) and {@code get -w} rows.
+ */
+class KubectlTableE2E {
+    private static final Duration WITHIN = Duration.ofSeconds(30);
+    private static final String NS = "tables";
+
+    @TempDir
+    static Path scratch;
+
+    private static ApiServer server;
+    private static Kubectl kubectl;
+    private static Path manifests;
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        server = ApiServer.start(ApiServerSettings.defaults().withDataDir(scratch.resolve("data")).withPort(0));
+        manifests = Files.createDirectories(scratch.resolve("manifests"));
+    }
+
+    /** The objects every test prints, created once with the real kubectl. */
+    @BeforeEach
+    void requireKubectlAndObjects() {
+        if (kubectl != null) {
+            return;
+        }
+        kubectl = new Kubectl(ClientBinaries.require().kubectl(), server.kubeconfig(), scratch, manifests);
+        apply("ns.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: " + NS + "\n");
+        apply("objects.yaml", """
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: web-0, namespace: tables, labels: {app: web}}
+                spec:
+                  containers: [{name: app, image: nginx:1.27}]
+                ---
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata: {name: web, namespace: tables}
+                spec:
+                  replicas: 2
+                  selector: {matchLabels: {app: web}}
+                  template:
+                    metadata: {labels: {app: web}}
+                    spec:
+                      containers: [{name: app, image: nginx:1.27}]
+                ---
+                apiVersion: v1
+                kind: Service
+                metadata: {name: web, namespace: tables}
+                spec:
+                  selector: {app: web}
+                  ports: [{port: 80, protocol: TCP}]
+                ---
+                apiVersion: v1
+                kind: ConfigMap
+                metadata: {name: settings, namespace: tables, labels: {tier: config}}
+                data: {a: "1", b: "2"}
+                ---
+                apiVersion: v1
+                kind: Secret
+                metadata: {name: token, namespace: tables}
+                type: Opaque
+                stringData: {password: s3cret}
+                ---
+                apiVersion: v1
+                kind: Event
+                metadata: {name: web-0.started, namespace: tables}
+                involvedObject: {kind: Pod, name: web-0, namespace: tables}
+                reason: Started
+                message: Started container app
+                type: Normal
+                count: 1
+                ---
+                apiVersion: v1
+                kind: Node
+                metadata: {name: worker-1, labels: {node-role.kubernetes.io/worker: ""}}
+                """);
+    }
+
+    @AfterAll
+    static void stopServer() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "pods         | NAME READY STATUS RESTARTS AGE",
+            "deployments  | NAME READY UP-TO-DATE AVAILABLE AGE",
+            "services     | NAME TYPE CLUSTER-IP EXTERNAL-IP PORT(S) AGE",
+            "configmaps   | NAME DATA AGE",
+            "secrets      | NAME TYPE DATA AGE",
+            "events       | LAST SEEN TYPE REASON OBJECT MESSAGE"})
+    void namespacedKindsPrintTheirColumns(String resource, String header) {
+        ProcessResult result = ok("get", resource, "-n", NS);
+        assertEquals(header, words(result.stdout().lines().findFirst().orElse("")), result.describe());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "nodes        | NAME STATUS ROLES AGE VERSION",
+            "namespaces   | NAME STATUS AGE"})
+    void clusterKindsPrintTheirColumns(String resource, String header) {
+        ProcessResult result = ok("get", resource);
+        assertEquals(header, words(result.stdout().lines().findFirst().orElse("")), result.describe());
+    }
+
+    @Test
+    void cellsAreDerivedFromTheObjects() {
+        assertEquals("web-0 0/1 Pending 0", firstCells(ok("get", "pod", "web-0", "-n", NS), 4));
+        assertEquals("web 0/2 0 0", firstCells(ok("get", "deployment", "web", "-n", NS), 4));
+        assertEquals("settings 2", firstCells(ok("get", "cm", "settings", "-n", NS), 2));
+        assertEquals("token Opaque 1", firstCells(ok("get", "secret", "token", "-n", NS), 3));
+        assertEquals("worker-1 Unknown worker", firstCells(ok("get", "node", "worker-1"), 3));
+        String svc = firstCells(ok("get", "svc", "web", "-n", NS), 5);
+        assertTrue(svc.matches("web ClusterIP \\S+ <none> 80/TCP"), svc);
+    }
+
+    @Test
+    void wideOutputAddsThePriorityColumns() {
+        ProcessResult pods = ok("get", "pods", "-n", NS, "-o", "wide");
+        assertEquals("NAME READY STATUS RESTARTS AGE IP NODE NOMINATED NODE READINESS GATES",
+                words(pods.stdout().lines().findFirst().orElse("")), pods.describe());
+        ProcessResult deployments = ok("get", "deployments", "-n", NS, "-o", "wide");
+        assertEquals("NAME READY UP-TO-DATE AVAILABLE AGE CONTAINERS IMAGES SELECTOR",
+                words(deployments.stdout().lines().findFirst().orElse("")), deployments.describe());
+        assertTrue(deployments.stdout().contains("nginx:1.27") && deployments.stdout().contains("app=web"),
+                deployments.describe());
+    }
+
+    @Test
+    void allNamespacesAddsTheNamespaceColumnFromTheRowObjects() {
+        ProcessResult result = ok("get", "pods", "-A");
+        assertTrue(words(result.stdout().lines().findFirst().orElse("")).startsWith("NAMESPACE NAME READY"),
+                result.describe());
+        assertTrue(result.stdout().lines().anyMatch(l -> l.matches("tables\\s+web-0\\s+0/1\\s+Pending.*")),
+                result.describe());
+    }
+
+    @Test
+    void showLabelsAddsTheLabelsFromTheRowObjects() {
+        ProcessResult result = ok("get", "cm", "settings", "-n", NS, "--show-labels");
+        assertTrue(words(result.stdout().lines().findFirst().orElse("")).endsWith("AGE LABELS"), result.describe());
+        assertTrue(result.stdout().lines().anyMatch(l -> l.startsWith("settings") && l.endsWith("tier=config")),
+                result.describe());
+    }
+
+    @Test
+    void watchPrintsARowPerEventUnderOneHeader() {
+        write("cm-watched.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: watched\n  namespace: " + NS
+                + "\ndata:\n  k: v\n");
+        try (RunningProcess watch = kubectl.start("get", "cm", "-n", NS, "-w", "--output-watch-events", "-v=6")) {
+            watch.awaitErrorLine(l -> l.contains("watch=true") && l.contains("200 OK"), WITHIN);
+            ok("create", "-f", "cm-watched.yaml");
+            watch.awaitLine(l -> l.matches("ADDED\\s+watched\\s+1\\s+\\d+s"), WITHIN);
+            ok("label", "cm", "watched", "-n", NS, "x=y");
+            watch.awaitLine(l -> l.matches("MODIFIED\\s+watched\\s+1\\s+\\d+s"), WITHIN);
+            ok("delete", "cm", "watched", "-n", NS);
+            watch.awaitLine(l -> l.matches("DELETED\\s+watched\\s+1\\s+\\d+s"), WITHIN);
+            assertEquals(1, watch.lines().stream().filter(l -> l.startsWith("EVENT")).count(), watch.lines().toString());
+        }
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    /** A line's words, single-spaced (kubectl pads columns with runs of spaces). */
+    private static String words(String line) {
+        return line.trim().replaceAll("\\s+", " ");
+    }
+
+    /** The first {@code n} cells of the first row. */
+    private static String firstCells(ProcessResult result, int n) {
+        String row = result.stdout().lines().skip(1).findFirst().orElse("");
+        return String.join(" ", Arrays.asList(row.trim().split("\\s+")).subList(0, Math.min(n,
+                row.trim().split("\\s+").length)));
+    }
+
+    private static ProcessResult ok(String... args) {
+        ProcessResult result = kubectl.run(args);
+        assertEquals(0, result.exitCode(), result.describe());
+        return result;
+    }
+
+    private static void apply(String file, String content) {
+        write(file, content);
+        ok("create", "-f", file);
+    }
+
+    private static void write(String file, String content) {
+        try {
+            Files.writeString(manifests.resolve(file), content);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
