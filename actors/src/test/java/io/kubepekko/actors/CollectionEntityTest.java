@@ -130,6 +130,7 @@ class CollectionEntityTest {
 
     @Test
     void committedObjectsArePublishedBeforeTheReplyAndAgainAfterRecovery() {
+        testKit.<CollectionEntity.GetReply>runCommand(r -> new CollectionEntity.Get("settings", r)); // recovered
         assertTrue(committed.of(id.entityId()).isEmpty(), "an empty collection publishes once recovered");
         var result = write(create(configMap("settings", "mode", "fast")));
 
