@@ -1,0 +1,27 @@
+package io.kubepekko.api.protobuf;
+
+import java.util.Map;
+
+/**
+ * Which message carries a kind: {@code <package>.<Kind>}, the package named after the API group
+ * ({@code core.v1} for the core group, {@code apps.v1}, {@code rbac.v1}, ...). Kinds without a
+ * definition (custom resources) have no protobuf form.
+ */
+public final class ProtoKinds {
+    private ProtoKinds() {}
+
+    private static final Map<String, String> PACKAGES = Map.of(
+            "", "core", "apps", "apps", "batch", "batch", "networking.k8s.io", "networking", "policy", "policy",
+            "rbac.authorization.k8s.io", "rbac", "storage.k8s.io", "storage", "scheduling.k8s.io", "scheduling",
+            "coordination.k8s.io", "coordination", "meta.k8s.io", "meta");
+
+    /** The qualified message of a kind, or null when it has no protobuf definition. */
+    public static String message(ProtoSchema schema, String group, String version, String kind) {
+        String pkg = PACKAGES.get(group == null ? "" : group);
+        if (pkg == null) {
+            return null;
+        }
+        String name = pkg.equals("meta") ? "meta." + kind : pkg + "." + version + "." + kind;
+        return schema.message(name) == null ? null : name;
+    }
+}
