@@ -1,5 +1,7 @@
 package io.kubepekko.http;
 
+import io.kubepekko.api.protobuf.ProtobufBodies;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.status.ApiStatus;
@@ -29,7 +31,15 @@ final class Encoder {
     static final ContentType YAML = MediaTypes.applicationWithOpenCharset("yaml")
             .toContentType(org.apache.pekko.http.javadsl.model.HttpCharsets.UTF_8);
 
-    /** Writes JSON bytes produced elsewhere; re-encodes only for YAML or {@code pretty}. */
+    /** Kubernetes' protobuf media type. */
+    static final ContentType PROTOBUF = ContentTypes.create(
+            MediaTypes.customBinary("application", "vnd.kubernetes.protobuf", false));
+
+    /**
+     * Writes JSON bytes produced elsewhere; re-encodes only for YAML, protobuf or {@code pretty}.
+     * An object whose kind has no protobuf form is written as JSON even when protobuf was asked for
+     * (the handlers have already refused it when the client accepts nothing else).
+     */
     static HttpResponse json(int code, byte[] json, Negotiation.Format format, boolean pretty, List<String> warnings) {
         HttpResponse r = HttpResponse.create().withStatus(code);
         if (!warnings.isEmpty()) {
@@ -41,6 +51,13 @@ final class Encoder {
         }
         if (format == Negotiation.Format.YAML) {
             return r.withEntity(YAML, yaml(json));
+        }
+        if (format == Negotiation.Format.PROTOBUF) {
+            com.fasterxml.jackson.databind.node.ObjectNode object = Json.parseTrusted(json);
+            io.kubepekko.api.GroupVersionKind kind = ProtobufBodies.kindOf(object);
+            if (ProtobufBodies.builtin().supports(kind)) {
+                return r.withEntity(PROTOBUF, ProtobufBodies.builtin().encode(object, kind));
+            }
         }
         if (pretty) {
             return r.withEntity(ContentTypes.APPLICATION_JSON, prettyJson(json));
@@ -121,6 +138,9 @@ final class Encoder {
         for (byte[] item : chunk.items()) {
             size += item.length + 1;
         }
+        if (format == Negotiation.Format.PROTOBUF) {
+            return protobufList(apiVersion, listKind, chunk, selfLink);
+        }
         if (format != Negotiation.Format.JSON || pretty || size < STREAM_LISTS_ABOVE) {
             return json(200, listBytes(apiVersion, listKind, chunk, selfLink), format, pretty, List.of());
         }
@@ -163,6 +183,26 @@ final class Encoder {
             }
             return piece.result();
         }
+    }
+
+    private static HttpResponse protobufList(String apiVersion, String listKind, ListChunk chunk, String selfLink) {
+        com.fasterxml.jackson.databind.node.ObjectNode meta = Json.MAPPER.createObjectNode();
+        if (selfLink != null) {
+            meta.put("selfLink", selfLink);
+        }
+        meta.put("resourceVersion", Long.toString(chunk.resourceVersion()));
+        if (chunk.continueToken() != null) {
+            meta.put("continue", chunk.continueToken());
+        }
+        if (chunk.remainingItemCount() != null) {
+            meta.put("remainingItemCount", chunk.remainingItemCount());
+        }
+        int slash = apiVersion.indexOf('/');
+        io.kubepekko.api.GroupVersionKind itemKind = new io.kubepekko.api.GroupVersionKind(
+                slash < 0 ? "" : apiVersion.substring(0, slash), apiVersion.substring(slash + 1),
+                listKind.substring(0, listKind.length() - "List".length()));
+        return HttpResponse.create().withStatus(200).withEntity(PROTOBUF,
+                ProtobufBodies.builtin().encodeList(itemKind, listKind, meta, chunk.items()));
     }
 
     private static byte[] yaml(byte[] json) {

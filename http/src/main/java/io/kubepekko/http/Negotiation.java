@@ -18,16 +18,40 @@ final class Negotiation {
     private Negotiation() {}
 
     /** The encodings the server can write. */
-    enum Format { JSON, YAML }
+    enum Format { JSON, YAML, PROTOBUF }
 
     /**
      * What a read answers with: the object (or list) itself, or a Table of it in {@code metaVersion}
-     * ({@code v1} or {@code v1beta1}); either encoded as {@code format}.
+     * ({@code v1} or {@code v1beta1}); either encoded as {@code format}. Protobuf is chosen per
+     * kind: {@code fallback} is the next acceptable representation, for kinds without a protobuf
+     * form (null: none, 406).
      */
-    record Representation(Format format, boolean table, String metaVersion) {
-        static final Representation JSON = new Representation(Format.JSON, false, null);
-        static final Representation YAML = new Representation(Format.YAML, false, null);
+    record Representation(Format format, boolean table, String metaVersion, Representation fallback) {
+        static final Representation JSON = new Representation(Format.JSON, false, null, null);
+        static final Representation YAML = new Representation(Format.YAML, false, null, null);
+
+        Representation(Format format, boolean table, String metaVersion) {
+            this(format, table, metaVersion, null);
+        }
+
+        /**
+         * The representation for a kind: protobuf only if the kind has a protobuf form, else the
+         * fallback; without one, 406.
+         */
+        Representation forKind(boolean kindHasProtobuf) {
+            if (format != Format.PROTOBUF || kindHasProtobuf) {
+                return this;
+            }
+            if (fallback == null) {
+                throw ApiStatus.notAcceptable(
+                        "only the following media types are accepted: application/json, application/yaml").exception();
+            }
+            return fallback;
+        }
     }
+
+    /** Kubernetes' protobuf media type. */
+    static final String PROTOBUF = "application/vnd.kubernetes.protobuf";
 
     /** One entry of an Accept header. */
     record MediaRange(String type, Map<String, String> params, double q) {
@@ -102,9 +126,19 @@ final class Negotiation {
         if (ranges.isEmpty()) {
             return Representation.JSON;
         }
-        for (MediaRange r : ranges) {
+        for (int i = 0; i < ranges.size(); i++) {
+            MediaRange r = ranges.get(i);
             if (r.q() <= 0) {
                 continue;
+            }
+            if (r.type().equals(PROTOBUF) && r.param("as") == null) {
+                Representation fallback;
+                try {
+                    fallback = negotiate(ranges.subList(i + 1, ranges.size()));
+                } catch (io.kubepekko.api.status.ApiException none) {
+                    fallback = null;
+                }
+                return new Representation(Format.PROTOBUF, false, null, fallback);
             }
             Format format = switch (r.type()) {
                 case "application/json", "application/*", "*/*" -> Format.JSON;
@@ -126,5 +160,19 @@ final class Negotiation {
         }
         throw ApiStatus.notAcceptable(
                 "only the following media types are accepted: application/json, application/yaml").exception();
+    }
+
+    /** The first acceptable representation among {@code ranges} (already in preference order). */
+    private static Representation negotiate(List<MediaRange> ranges) {
+        if (ranges.isEmpty()) {
+            throw ApiStatus.notAcceptable("none left").exception();
+        }
+        StringBuilder accept = new StringBuilder();
+        for (MediaRange r : ranges) {
+            accept.append(accept.length() == 0 ? "" : ",").append(r.type());
+            r.params().forEach((k, v) -> accept.append(';').append(k).append('=').append(v));
+            accept.append(";q=").append(r.q());
+        }
+        return negotiate(accept.toString());
     }
 }

@@ -29,6 +29,7 @@ import org.apache.pekko.http.javadsl.model.ws.TextMessage;
 import org.apache.pekko.http.javadsl.model.ws.WebSocketUpgrade;
 import org.apache.pekko.stream.javadsl.Sink;
 
+import io.kubepekko.api.protobuf.ProtobufBodies;
 import io.kubepekko.api.table.IncludeObject;
 import io.kubepekko.api.table.TablePrinters;
 import io.kubepekko.api.table.Tables;
@@ -45,6 +46,11 @@ import java.util.concurrent.CompletionStage;
  * decode, call the {@link ControlPlane}, encode.
  */
 final class ResourceHandler {
+
+    private static final org.apache.pekko.http.javadsl.model.ContentType PROTOBUF_WATCH = ContentTypes.create(
+            org.apache.pekko.http.javadsl.model.MediaTypes.customBinary("application", "vnd.kubernetes.protobuf",
+                    false, java.util.Map.of("stream", "watch"),
+                    false));
 
     private static final String NOT_ALLOWED = "the server does not allow this method on the requested resource";
 
@@ -81,15 +87,23 @@ final class ResourceHandler {
             return representation.format();
         }
 
+        Request withRepresentation(Negotiation.Representation other) {
+            return other == representation ? this
+                    : new Request(info, query, contentType, body, other, pretty, webSocket);
+        }
+
         Optional<String> param(String name) {
             return query.get(name);
         }
     }
 
-    CompletionStage<HttpResponse> handle(Request r) {
-        RequestInfo info = r.info();
+    CompletionStage<HttpResponse> handle(Request request) {
+        RequestInfo info = request.info();
         ResourceType type = controlPlane.registry().find(info.group(), info.version(), info.resource())
                 .orElseThrow(() -> ApiStatus.pathNotFound().exception());
+        // Protobuf only for kinds that have a protobuf form; others get the client's fallback, or 406.
+        Request r = request.withRepresentation(request.representation()
+                .forKind(ProtobufBodies.builtin().supports(type.gvk())));
         checkScope(type, info);
         if (info.subresource() != null) {
             return subresource(type, r);
@@ -186,9 +200,11 @@ final class ResourceHandler {
      * is a watch of the collection selected by {@code metadata.name}, as in kube-apiserver.
      */
     private CompletionStage<HttpResponse> watch(ResourceType type, Request r) {
-        if (r.format() != Negotiation.Format.JSON) {
+        if (r.format() == Negotiation.Format.YAML || (r.format() == Negotiation.Format.PROTOBUF
+                && (r.webSocket() != null || r.representation().table()))) {
             throw ApiStatus.notAcceptable("only the following media types are accepted: application/json, "
-                    + "application/json;stream=watch").exception();
+                    + "application/json;stream=watch, application/vnd.kubernetes.protobuf, "
+                    + "application/vnd.kubernetes.protobuf;stream=watch").exception();
         }
         ReadOptions options = readOptions("watch", r);
         if (r.info().hasName()) {
@@ -197,7 +213,9 @@ final class ResourceHandler {
         Duration timeout = watchTimeouts.of(options.timeoutSeconds());
         java.util.function.UnaryOperator<byte[]> objects = selfLinks ? json -> SelfLinks.withSelfLink(type, json)
                 : json -> json;
-        WatchFraming framing = r.representation().table()
+        WatchFraming framing = r.format() == Negotiation.Format.PROTOBUF
+                ? WatchFraming.protobuf(type.kind(), type.apiVersion(), objects)
+                : r.representation().table()
                 ? WatchFraming.table(type.kind(), type.apiVersion(), objects, new WatchFraming.TableRows(
                         r.representation().metaVersion(), printer(type), includeObject(r), clock))
                 : new WatchFraming(type.kind(), type.apiVersion(), objects);
@@ -208,7 +226,8 @@ final class ResourceHandler {
                         .map(e -> (Message) TextMessage.create(framing.frame(e).utf8String())));
             }
             return HttpResponse.create().withStatus(200).withEntity(HttpEntities.createChunked(
-                    ContentTypes.APPLICATION_JSON, events.takeWithin(timeout).map(framing::frame)));
+                    r.format() == Negotiation.Format.PROTOBUF ? PROTOBUF_WATCH : ContentTypes.APPLICATION_JSON,
+                    events.takeWithin(timeout).map(framing::frame)));
         });
     }
 

@@ -6,6 +6,7 @@ import io.kubepekko.api.watch.Delivery;
 import io.kubepekko.api.watch.StreamEvent;
 import org.apache.pekko.util.ByteString;
 
+import io.kubepekko.api.protobuf.ProtobufBodies;
 import io.kubepekko.api.table.IncludeObject;
 import io.kubepekko.api.table.TablePrinter;
 import io.kubepekko.api.table.Tables;
@@ -33,6 +34,8 @@ final class WatchFraming {
     private final java.util.function.UnaryOperator<byte[]> objects;
     /** Set when events are Tables of one row each; null for plain objects. */
     private final TableRows tableRows;
+    /** Length-prefixed protobuf WatchEvents instead of JSON lines. */
+    private final boolean protobuf;
     /** Whether the column definitions went out already: only the stream's first Table carries them. */
     private boolean columnsSent;
 
@@ -48,15 +51,25 @@ final class WatchFraming {
      * decorate each object's JSON (selfLink with RemoveSelfLink off); usually it is the identity.
      */
     WatchFraming(String kind, String apiVersion, java.util.function.UnaryOperator<byte[]> objects) {
-        this(kind, apiVersion, objects, null);
+        this(kind, apiVersion, objects, null, false);
     }
 
     private WatchFraming(String kind, String apiVersion, java.util.function.UnaryOperator<byte[]> objects,
-                         TableRows tableRows) {
+                         TableRows tableRows, boolean protobuf) {
         this.kind = kind;
         this.apiVersion = apiVersion;
         this.objects = objects;
         this.tableRows = tableRows;
+        this.protobuf = protobuf;
+    }
+
+    /**
+     * Frames events as kube-apiserver's protobuf watch stream: each a 4-byte big-endian length, then
+     * a bare {@code WatchEvent{type, object: RawExtension{raw}}} whose raw is the object in the
+     * protobuf envelope.
+     */
+    static WatchFraming protobuf(String kind, String apiVersion, java.util.function.UnaryOperator<byte[]> objects) {
+        return new WatchFraming(kind, apiVersion, objects, null, true);
     }
 
     /**
@@ -66,7 +79,7 @@ final class WatchFraming {
      */
     static WatchFraming table(String kind, String apiVersion, java.util.function.UnaryOperator<byte[]> objects,
                               TableRows rows) {
-        return new WatchFraming(kind, apiVersion, objects, rows);
+        return new WatchFraming(kind, apiVersion, objects, rows, false);
     }
 
     private static ByteString prefix(String type) {
@@ -74,6 +87,9 @@ final class WatchFraming {
     }
 
     ByteString frame(StreamEvent event) {
+        if (protobuf) {
+            return protobufFrame(event);
+        }
         if (tableRows != null && !(event instanceof StreamEvent.Failure)) {
             return tableFrame(event);
         }
@@ -92,6 +108,43 @@ final class WatchFraming {
         }
         StreamEvent.Failure f = (StreamEvent.Failure) event;
         return ERROR.concat(ByteString.fromArrayUnsafe(Json.bytes(f.status().toJson()))).concat(SUFFIX);
+    }
+
+    private ByteString protobufFrame(StreamEvent event) {
+        String type;
+        com.fasterxml.jackson.databind.JsonNode object;
+        if (event instanceof Delivery d) {
+            type = d.type().name();
+            object = Json.parseTrusted(objects.apply(d.object().json()));
+        } else if (event instanceof StreamEvent.Bookmark b) {
+            type = "BOOKMARK";
+            ObjectNode o = Json.MAPPER.createObjectNode().put("kind", kind).put("apiVersion", apiVersion);
+            ObjectNode metadata = o.putObject("metadata").put("resourceVersion", Long.toString(b.resourceVersion()));
+            if (b.initialEventsEnd()) {
+                metadata.putObject("annotations").put(INITIAL_EVENTS_END, "true");
+            }
+            object = o;
+        } else {
+            type = "ERROR";
+            object = ((StreamEvent.Failure) event).status().toJson();
+        }
+        byte[] enveloped = ProtobufBodies.builtin().encode(object, ProtobufBodies.kindOf(object));
+        try {
+            java.io.ByteArrayOutputStream raw = new java.io.ByteArrayOutputStream(enveloped.length + 8);
+            com.google.protobuf.CodedOutputStream ext = com.google.protobuf.CodedOutputStream.newInstance(raw);
+            ext.writeByteArray(1, enveloped);
+            ext.flush();
+            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(enveloped.length + 32);
+            com.google.protobuf.CodedOutputStream out = com.google.protobuf.CodedOutputStream.newInstance(bytes);
+            out.writeString(1, type);
+            out.writeByteArray(2, raw.toByteArray());
+            out.flush();
+            byte[] message = bytes.toByteArray();
+            return ByteString.fromArrayUnsafe(java.nio.ByteBuffer.allocate(4).putInt(message.length).array())
+                    .concat(ByteString.fromArrayUnsafe(message));
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private ByteString tableFrame(StreamEvent event) {

@@ -150,6 +150,12 @@ final class TestApiServer implements AutoCloseable {
             return this;
         }
 
+        /** A binary body (protobuf), sent without a Content-Type unless one is set. */
+        Call bytes(byte[] bytes) {
+            this.body = bytes;
+            return this;
+        }
+
         Call body(String contentType, String text) {
             return header("Content-Type", contentType).rawBody(text);
         }

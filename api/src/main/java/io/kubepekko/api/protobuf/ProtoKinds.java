@@ -22,6 +22,10 @@ public final class ProtoKinds {
             return null;
         }
         String name = pkg.equals("meta") ? "meta." + kind : pkg + "." + version + "." + kind;
-        return schema.message(name) == null ? null : name;
+        if (schema.message(name) != null) {
+            return name;
+        }
+        // Status and DeleteOptions travel as v1 kinds of the core group too.
+        return pkg.equals("core") && schema.message("meta." + kind) != null ? "meta." + kind : null;
     }
 }

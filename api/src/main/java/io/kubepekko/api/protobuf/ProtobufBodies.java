@@ -75,6 +75,43 @@ public final class ProtobufBodies {
         return object;
     }
 
+    /** The kind an object names in its {@code apiVersion} and {@code kind}. */
+    public static GroupVersionKind kindOf(JsonNode object) {
+        String apiVersion = object.path("apiVersion").asText("");
+        int slash = apiVersion.indexOf('/');
+        return new GroupVersionKind(slash < 0 ? "" : apiVersion.substring(0, slash),
+                apiVersion.substring(slash + 1), object.path("kind").asText(""));
+    }
+
+    /**
+     * A list as a protobuf body: Kubernetes' list messages are all {@code metadata} = 1 (ListMeta)
+     * and {@code items} = 2 (the kind's message, repeated).
+     */
+    public byte[] encodeList(GroupVersionKind itemKind, String listKind, JsonNode listMeta,
+                             java.util.List<byte[]> items) {
+        String message = message(itemKind);
+        if (message == null) {
+            throw new IllegalArgumentException(itemKind + " has no protobuf form");
+        }
+        try {
+            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+            com.google.protobuf.CodedOutputStream out = com.google.protobuf.CodedOutputStream.newInstance(bytes);
+            out.writeByteArray(1, codec.encode(listMeta, "meta.ListMeta"));
+            for (byte[] item : items) {
+                out.writeByteArray(2, codec.encode(io.kubepekko.api.meta.Json.parseTrusted(item), message));
+            }
+            out.flush();
+            return Envelope.encode(itemKind.apiVersion(), listKind, bytes.toByteArray());
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** An object's message bytes without the envelope (a watch event's object is enveloped on its own). */
+    public byte[] encodeRaw(JsonNode object, GroupVersionKind kind) {
+        return codec.encode(object, message(kind));
+    }
+
     /** An object of {@code kind} as a protobuf body. */
     public byte[] encode(JsonNode object, GroupVersionKind kind) {
         String message = message(kind);
