@@ -74,7 +74,10 @@ public final class ProtoCodec {
             if (field == null) {
                 throw errors.unknownField(message.name(), number);
             }
-            if (field.isMap()) {
+            if (field.inline()) {
+                expect(wireType, WireFormat.WIRETYPE_LENGTH_DELIMITED, message, field, errors);
+                out.setAll(decodeMessage(in.readByteArray(), message(field.type()), errors));
+            } else if (field.isMap()) {
                 expect(wireType, WireFormat.WIRETYPE_LENGTH_DELIMITED, message, field, errors);
                 decodeMapEntry(in.readByteArray(), field, message, out, errors);
             } else if (field.repeated()) {
@@ -198,6 +201,14 @@ public final class ProtoCodec {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         CodedOutputStream out = CodedOutputStream.newInstance(bytes);
         for (ProtoField field : message.fields()) {
+            if (field.inline()) {
+                // The embedded struct's fields sit in this object; written only when it has some.
+                byte[] embedded = encodeMessage(object, message(field.type()), errors);
+                if (embedded.length > 0) {
+                    out.writeByteArray(field.number(), embedded);
+                }
+                continue;
+            }
             JsonNode value = object.get(field.jsonName());
             if (value == null || value.isNull()) {
                 continue;

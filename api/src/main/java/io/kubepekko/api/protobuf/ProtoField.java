@@ -10,9 +10,11 @@ package io.kubepekko.api.protobuf;
  * @param presence whether the field's presence is significant (a Go pointer): its zero value is kept.
  *                 Other scalar fields are always written by Kubernetes' clients, so their zero value
  *                 means "unset" and is left out of the JSON, as the JSON field's {@code omitempty} does
+ * @param inline   a Go struct embedded with {@code json:",inline"}: a field of its own on the wire, but
+ *                 its fields are the enclosing object's in JSON (e.g. a Volume's VolumeSource)
  */
 public record ProtoField(int number, String jsonName, String type, boolean repeated, String mapValue,
-                         boolean presence) {
+                         boolean presence, boolean inline) {
 
     static boolean isScalar(String type) {
         return switch (type) {

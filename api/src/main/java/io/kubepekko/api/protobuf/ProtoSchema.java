@@ -24,9 +24,10 @@ import java.util.Set;
  *   10 deletionGracePeriodSeconds int64?
  * </pre>
  *
- * Each field line is {@code number jsonName type}: {@code []T} is repeated, {@code map<string,V>} a
- * map, a trailing {@code ?} marks a field whose presence matters (a Go pointer: its zero value is
- * kept). Message names are resolved within their package first, then as qualified names
+ * Each field line is {@code number jsonName type [inline]}: {@code []T} is repeated,
+ * {@code map<string,V>} a map, a trailing {@code ?} marks a field whose presence matters (a Go
+ * pointer: its zero value is kept), and {@code inline} a struct Go embeds with
+ * {@code json:",inline"}, whose fields are the enclosing object's in JSON. Message names are resolved within their package first, then as qualified names
  * ({@code meta.Time}). A few messages with a JSON form of their own ({@link SpecialTypes}) are
  * built in.
  */
@@ -117,7 +118,8 @@ public final class ProtoSchema {
                 if (messages.put(current.name(), current) != null) {
                     throw new IllegalArgumentException(file + ":" + lineNo + ": " + current.name() + " defined twice");
                 }
-            } else if (parts.length == 3 && current != null && parts[0].matches("\\d+")) {
+            } else if ((parts.length == 3 || (parts.length == 4 && parts[3].equals("inline"))) && current != null
+                    && parts[0].matches("\\d+")) {
                 pending.add(new String[] {pkg, current.name(), line});
             } else {
                 throw new IllegalArgumentException(file + ":" + lineNo + ": cannot read \"" + line + "\"");
@@ -144,7 +146,12 @@ public final class ProtoSchema {
         } else {
             type = qualify(pkg, type, messages, message, line);
         }
-        message.add(new ProtoField(number, parts[1], type, repeated, mapValue, presence));
+        boolean inline = parts.length == 4;
+        if (inline && (repeated || mapValue != null || ProtoField.isScalar(type) || SpecialTypes.isSpecial(type))) {
+            throw new IllegalArgumentException(message.name() + ": only a single message can be inline: \"" + line
+                    + "\"");
+        }
+        message.add(new ProtoField(number, parts[1], type, repeated, mapValue, presence, inline));
     }
 
     private static String qualify(String pkg, String type, Map<String, ProtoMessage> messages, ProtoMessage in,

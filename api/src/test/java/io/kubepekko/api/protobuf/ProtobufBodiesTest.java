@@ -123,4 +123,38 @@ class ProtobufBodiesTest {
         ObjectNode back = BODIES.decode(body, CONFIG_MAP);
         assertEquals(json, back, "decode(encode(x)) == x");
     }
+
+    @Test
+    void inlineStructsAreFlattenedAsGoDoesAndEncodedBack() throws Exception {
+        V1.Pod pod = V1.Pod.newBuilder()
+                .setMetadata(Meta.ObjectMeta.newBuilder().setName("p"))
+                .setSpec(V1.PodSpec.newBuilder()
+                        .addContainers(V1.Container.newBuilder().setName("app").setImage("nginx:1.27")
+                                .setReadinessProbe(V1.Probe.newBuilder().setPeriodSeconds(5).setHandler(
+                                        V1.ProbeHandler.newBuilder().setHttpGet(V1.HTTPGetAction.newBuilder()
+                                                .setPath("/healthz").setPort(io.kubernetes.client.proto.IntStr.IntOrString
+                                                        .newBuilder().setType(0).setIntVal(8080)))))
+                                .addEnv(V1.EnvVar.newBuilder().setName("MODE").setValueFrom(V1.EnvVarSource.newBuilder()
+                                        .setConfigMapKeyRef(V1.ConfigMapKeySelector.newBuilder().setKey("mode")
+                                                .setLocalObjectReference(V1.LocalObjectReference.newBuilder()
+                                                        .setName("settings"))))))
+                        .addVolumes(V1.Volume.newBuilder().setName("config").setVolumeSource(
+                                V1.VolumeSource.newBuilder().setConfigMap(V1.ConfigMapVolumeSource.newBuilder()
+                                        .setLocalObjectReference(V1.LocalObjectReference.newBuilder()
+                                                .setName("settings"))))))
+                .build();
+        GroupVersionKind podKind = new GroupVersionKind("", "v1", "Pod");
+        ObjectNode json = BODIES.decode(Envelope.encode("v1", "Pod", pod.toByteArray()), podKind);
+        JsonNode container = json.at("/spec/containers/0");
+        assertEquals("/healthz", container.at("/readinessProbe/httpGet/path").asText(), "Probe's handler is inline");
+        assertEquals(8080, container.at("/readinessProbe/httpGet/port").asInt());
+        assertEquals("settings", container.at("/env/0/valueFrom/configMapKeyRef/name").asText());
+        assertEquals("settings", json.at("/spec/volumes/0/configMap/name").asText(), "Volume's source is inline");
+        assertFalse(json.at("/spec/volumes/0").has("volumeSource"));
+
+        V1.Pod back = V1.Pod.parseFrom(Envelope.decode(BODIES.encode(json, podKind)).raw());
+        assertEquals("settings", back.getSpec().getVolumes(0).getVolumeSource().getConfigMap()
+                .getLocalObjectReference().getName());
+        assertEquals("/healthz", back.getSpec().getContainers(0).getReadinessProbe().getHandler().getHttpGet().getPath());
+    }
 }
