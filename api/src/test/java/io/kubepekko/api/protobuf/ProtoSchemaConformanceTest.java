@@ -33,10 +33,12 @@ class ProtoSchemaConformanceTest {
             Map.entry("rbac.v1.", "k8s.io.api.rbac.v1."),
             Map.entry("storage.v1.", "k8s.io.api.storage.v1."),
             Map.entry("scheduling.v1.", "k8s.io.api.scheduling.v1."),
-            Map.entry("coordination.v1.", "k8s.io.api.coordination.v1."));
+            Map.entry("coordination.v1.", "k8s.io.api.coordination.v1."),
+            Map.entry("autoscaling.v1.", "k8s.io.api.autoscaling.v1."));
 
     private static final List<String> THEIR_FILES = List.of("Meta", "Runtime", "IntStr", "Resource", "V1",
-            "V1Apps", "V1Batch", "V1Networking", "V1Policy", "V1Rbac", "V1Storage", "V1Scheduling", "V1Coordination");
+            "V1Apps", "V1Batch", "V1Networking", "V1Policy", "V1Rbac", "V1Storage", "V1Scheduling", "V1Coordination",
+            "V1Autoscaling");
 
     private static Map<String, Descriptor> theirs() throws Exception {
         Map<String, Descriptor> out = new HashMap<>();
