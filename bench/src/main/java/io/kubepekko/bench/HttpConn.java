@@ -57,6 +57,7 @@ final class HttpConn implements Closeable {
   private final int port;
   private final byte[] hostHeader;
   private int readTimeoutMillis = READ_TIMEOUT_MS;
+  private byte[] acceptHeader = "Accept: application/json\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
   /** Volatile so that {@link #abort()} from another thread sees the socket a reader opened. */
   private volatile Socket socket;
   private InputStream in;
@@ -76,6 +77,11 @@ final class HttpConn implements Closeable {
    */
   void readTimeout(int millis) {
     this.readTimeoutMillis = millis;
+  }
+
+  /** The Accept header of later requests (default {@code application/json}). */
+  void accept(String mediaTypes) {
+    this.acceptHeader = ("Accept: " + mediaTypes + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
   }
 
   /** Opens the socket now, so that connecting is not timed as part of the first request. */
@@ -208,7 +214,7 @@ final class HttpConn implements Closeable {
       out.write(("Content-Type: application/json\r\nContent-Length: " + body.length + "\r\n")
           .getBytes(StandardCharsets.US_ASCII));
     }
-    out.write("Accept: application/json\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+    out.write(acceptHeader);
     if (body != null) {
       out.write(body);
     }

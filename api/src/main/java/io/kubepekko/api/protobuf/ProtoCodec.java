@@ -24,6 +24,11 @@ import java.util.Map;
  */
 public final class ProtoCodec {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+    /**
+     * Buffer of each nested message's stream: most are a few dozen bytes, and protobuf-java's
+     * default of 4 KiB per stream made encoding a pod five times slower than writing its JSON.
+     */
+    private static final int SMALL_BUFFER = 128;
 
     private final ProtoSchema schema;
 
@@ -199,7 +204,7 @@ public final class ProtoCodec {
 
     private byte[] encodeMessage(JsonNode object, ProtoMessage message, ProtoErrors errors) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+        CodedOutputStream out = CodedOutputStream.newInstance(bytes, SMALL_BUFFER);
         for (ProtoField field : message.fields()) {
             if (field.inline()) {
                 // The embedded struct's fields sit in this object; written only when it has some.
@@ -218,7 +223,7 @@ public final class ProtoCodec {
                 while (entries.hasNext()) {
                     Map.Entry<String, JsonNode> e = entries.next();
                     ByteArrayOutputStream entryBytes = new ByteArrayOutputStream();
-                    CodedOutputStream entry = CodedOutputStream.newInstance(entryBytes);
+                    CodedOutputStream entry = CodedOutputStream.newInstance(entryBytes, SMALL_BUFFER);
                     entry.writeString(1, e.getKey());
                     writeValue(entry, 2, field.mapValue(), e.getValue(), errors);
                     entry.flush();

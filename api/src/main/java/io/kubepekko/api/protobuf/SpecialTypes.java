@@ -118,7 +118,7 @@ final class SpecialTypes {
     /** The wire message of one special value. */
     static byte[] encode(String type, JsonNode value, ProtoErrors errors) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+        CodedOutputStream out = CodedOutputStream.newInstance(bytes, 64);
         switch (type) {
             case TIME, MICRO_TIME -> {
                 Instant t = Instant.parse(value.asText());
