@@ -1,0 +1,144 @@
+package io.kubepekko.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kubepekko.e2e.support.ClientBinaries;
+import io.kubepekko.e2e.support.Kubectl;
+import io.kubepekko.e2e.support.ProcessResult;
+import io.kubepekko.http.ApiServer;
+import io.kubepekko.http.ApiServerSettings;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * kubectl's typed commands, which send protobuf bodies ({@code kubectl create <generator>}): each
+ * creates its object, and the stored object has what the command asked for.
+ */
+class KubectlProtobufE2E {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String NS = "typed";
+
+    @TempDir
+    static Path scratch;
+
+    private static ApiServer server;
+    private static Kubectl kubectl;
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        server = ApiServer.start(ApiServerSettings.defaults().withDataDir(scratch.resolve("data")).withPort(0));
+    }
+
+    @BeforeEach
+    void requireKubectl() throws IOException {
+        if (kubectl == null) {
+            kubectl = new Kubectl(ClientBinaries.require().kubectl(), server.kubeconfig(), scratch,
+                    Files.createDirectories(scratch.resolve("work")));
+            ok("create", "namespace", NS);
+        }
+    }
+
+    @AfterAll
+    static void stopServer() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void theBodiesAreProtobuf() {
+        ProcessResult result = ok("create", "configmap", "traced", "-n", NS, "--from-literal=a=b", "-v=8");
+        assertTrue(result.stderr().contains("Content-Type: application/vnd.kubernetes.protobuf"), result.describe());
+    }
+
+    @Test
+    void createConfigMapAndSecret() {
+        ok("create", "configmap", "settings", "-n", NS, "--from-literal=mode=fast", "--from-literal=level=3");
+        JsonNode cm = get("configmap", "settings");
+        assertEquals("fast", cm.at("/data/mode").asText());
+        assertEquals("3", cm.at("/data/level").asText());
+        ok("create", "secret", "generic", "creds", "-n", NS, "--from-literal=password=s3cret");
+        JsonNode secret = get("secret", "creds");
+        assertEquals("Opaque", secret.at("/type").asText());
+        assertEquals("czNjcmV0", secret.at("/data/password").asText());
+    }
+
+    @Test
+    void createNamespaceAndServiceAccount() {
+        ok("create", "namespace", "typed-ns");
+        assertEquals("Active", parse(ok("get", "namespace", "typed-ns", "-o", "json")).at("/status/phase").asText());
+        ok("create", "serviceaccount", "robot", "-n", NS);
+        assertEquals("robot", get("serviceaccount", "robot").at("/metadata/name").asText());
+    }
+
+    @Test
+    void createDeploymentWithItsPodTemplate() {
+        ok("create", "deployment", "web", "-n", NS, "--image=nginx:1.27", "--replicas=2", "--port=80");
+        JsonNode d = get("deployment", "web");
+        assertEquals(2, d.at("/spec/replicas").asInt());
+        assertEquals("nginx:1.27", d.at("/spec/template/spec/containers/0/image").asText());
+        assertEquals(80, d.at("/spec/template/spec/containers/0/ports/0/containerPort").asInt());
+        assertEquals("web", d.at("/spec/selector/matchLabels/app").asText());
+    }
+
+    @Test
+    void createDeploymentWithZeroReplicasKeepsTheZero() {
+        ok("create", "deployment", "idle", "-n", NS, "--image=nginx:1.27", "--replicas=0");
+        assertEquals(0, get("deployment", "idle").at("/spec/replicas").asInt(-1),
+                "a pointer's zero survives protobuf");
+    }
+
+    @Test
+    void createServiceJobAndCronJob() {
+        ok("create", "service", "clusterip", "api", "-n", NS, "--tcp=80:8080");
+        JsonNode svc = get("service", "api");
+        assertEquals(8080, svc.at("/spec/ports/0/targetPort").asInt());
+        assertEquals("ClusterIP", svc.at("/spec/type").asText());
+        ok("create", "job", "once", "-n", NS, "--image=busybox:1.36", "--", "echo", "hi");
+        assertEquals("echo", get("job", "once").at("/spec/template/spec/containers/0/command/0").asText());
+        ok("create", "cronjob", "nightly", "-n", NS, "--image=busybox:1.36", "--schedule=0 3 * * *", "--", "date");
+        assertEquals("0 3 * * *", get("cronjob", "nightly").at("/spec/schedule").asText());
+    }
+
+    @Test
+    void createRoleAndRoleBinding() {
+        ok("create", "role", "reader", "-n", NS, "--verb=get,list", "--resource=pods");
+        JsonNode role = get("role", "reader");
+        assertEquals("pods", role.at("/rules/0/resources/0").asText());
+        ok("create", "rolebinding", "readers", "-n", NS, "--role=reader", "--user=alice");
+        JsonNode binding = get("rolebinding", "readers");
+        assertEquals("reader", binding.at("/roleRef/name").asText());
+        assertEquals("alice", binding.at("/subjects/0/name").asText());
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private static JsonNode get(String kind, String name) {
+        return parse(ok("get", kind, name, "-n", NS, "-o", "json"));
+    }
+
+    private static JsonNode parse(ProcessResult result) {
+        try {
+            return JSON.readTree(result.stdout());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static ProcessResult ok(String... args) {
+        ProcessResult result = kubectl.run(args);
+        assertEquals(0, result.exitCode(), result.describe());
+        return result;
+    }
+}
