@@ -12,11 +12,18 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import io.kubepekko.e2e.support.RepositoryRoot;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -60,6 +67,50 @@ class KubectlProtobufE2E {
     void theBodiesAreProtobuf() {
         ProcessResult result = ok("create", "configmap", "traced", "-n", NS, "--from-literal=a=b", "-v=8");
         assertTrue(result.stderr().contains("Content-Type: application/vnd.kubernetes.protobuf"), result.describe());
+    }
+
+    /** The commands whose bodies are kept as fixtures (api test resources, protobuf/kubectl/create-*.hex). */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "configmap      | create configmap settings --from-literal=mode=fast --from-literal=level=3",
+            "secret         | create secret generic creds --from-literal=password=s3cret",
+            "namespace      | create namespace team-a",
+            "serviceaccount | create serviceaccount robot",
+            "deployment     | create deployment web --image=nginx:1.27 --replicas=0 --port=80",
+            "service        | create service clusterip api --tcp=80:8080",
+            "job            | create job once --image=busybox:1.36 -- echo hi",
+            "cronjob        | create cronjob nightly --image=busybox:1.36 --schedule=0_3_*_*_* -- date",
+            "role           | create role reader --verb=get,list --resource=pods",
+            "rolebinding    | create rolebinding readers --role=reader --user=alice"})
+    void theFixturesAreWhatKubectlSends(String kind, String command) throws IOException {
+        List<String> args = new ArrayList<>();
+        for (String word : command.split(" ")) {
+            args.add(word.replace('_', ' '));
+        }
+        // Flags before the command, since everything after "--" is the container's command.
+        args.addAll(1, List.of("--dry-run=server", "-v=9"));
+        if (!kind.equals("namespace")) {
+            args.addAll(1, List.of("-n", "default"));
+        }
+        ProcessResult result = ok(args.toArray(String[]::new));
+        String fixture = Files.readString(RepositoryRoot.find().resolve(
+                "api/src/test/resources/io/kubepekko/api/protobuf/kubectl/create-" + kind + ".hex")).trim();
+        assertEquals(fixture, requestBodyHex(result.stderr()), result.describe());
+    }
+
+    /** The request body kubectl's -v=9 log shows as a hex dump. */
+    private static String requestBodyHex(String log) {
+        Matcher dump = Pattern.compile("\"Request Body\" body=<\n(.*?)\n\\s*>", Pattern.DOTALL).matcher(log);
+        assertTrue(dump.find(), "kubectl logged a request body");
+        StringBuilder hex = new StringBuilder();
+        Pattern bytes = Pattern.compile("^\\s*[0-9a-f]{8}\\s+((?:[0-9a-f]{2}\\s+)+)");
+        for (String line : dump.group(1).split("\n")) {
+            Matcher m = bytes.matcher(line);
+            if (m.find()) {
+                hex.append(m.group(1).replaceAll("\\s+", ""));
+            }
+        }
+        return hex.toString();
     }
 
     @Test
