@@ -96,6 +96,7 @@ class ErrorsIT {
     /** A client accepting nothing the server writes gets 406, not a body it cannot read. */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"text/html", "application/xml",
+            "application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io",
             "application/json;q=0"})
     void unacceptableMediaTypeIsNotAcceptable(String accept) {
         api.get(CMS + "/fixture", accept).assertStatusMessageStartsWith(406, "NotAcceptable",
