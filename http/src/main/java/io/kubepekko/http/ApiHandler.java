@@ -68,8 +68,9 @@ final class ApiHandler implements Function<HttpRequest, CompletionStage<HttpResp
             Negotiation.Representation representation = Negotiation.representation(accept);
             boolean pretty = query.get("pretty").map(v -> v.isEmpty() || v.equals("true") || v.equals("1")).orElse(false);
             String contentType = request.entity().getContentType().mediaType().toString();
-            if (request.entity().getContentLengthOption().orElse(0L) > MAX_BODY_BYTES) {
-                throw tooLarge().exception();
+            long length = request.entity().getContentLengthOption().orElse(0L);
+            if (length > MAX_BODY_BYTES) {
+                return refuseUnread(request.entity(), length);
             }
             return strictEntity(request.entity())
                     .thenCompose(strict -> resources.handle(new ResourceHandler.Request(info.get(), query, contentType,
@@ -85,6 +86,25 @@ final class ApiHandler implements Function<HttpRequest, CompletionStage<HttpResp
             case "readyz" -> health("readyz", path, query, readyz, false);
             default -> documents.handle(path, query, request, accept);
         });
+    }
+
+    /** Bodies up to this size are read and dropped before a 413, so the client sees the answer. */
+    private static final long DRAIN_TOO_LARGE_UP_TO = 16L * 1024 * 1024;
+
+    /**
+     * A 413 for a body over the limit. Answering while the client is still sending can reset the
+     * connection before it reads the answer, so a moderately large body is read and dropped first,
+     * as Go's server also reads some of an unread body before closing.
+     */
+    private CompletionStage<HttpResponse> refuseUnread(RequestEntity entity, long length) {
+        if (length > DRAIN_TOO_LARGE_UP_TO) {
+            return CompletableFuture.failedFuture(tooLarge().exception());
+        }
+        return entity.withoutSizeLimit().getDataBytes()
+                .runWith(org.apache.pekko.stream.javadsl.Sink.ignore(), materializer)
+                .handle((done, failure) -> {
+                    throw tooLarge().exception();
+                });
     }
 
     /**
