@@ -99,7 +99,8 @@ public final class ProtoCodec {
                 }
             } else {
                 JsonNode value = value(in, wireType, field.type(), message, field, errors);
-                if (value != null && (field.presence() || !isZero(value))) {
+                if (value != null && (field.presence() || !isZero(value) || RequiredFields.of(message).contains(
+                        field.jsonName()))) {
                     out.set(field.jsonName(), value);
                 } else {
                     out.remove(field.jsonName());

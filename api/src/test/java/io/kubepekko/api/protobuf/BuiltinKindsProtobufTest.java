@@ -94,7 +94,7 @@ class BuiltinKindsProtobufTest {
                  "affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":
                    [{"matchExpressions":[{"key":"zone","operator":"In","values":["a","b"]}]}]}}}},
                  "status":{"phase":"Running","podIP":"10.0.0.1","startTime":"2026-11-23T10:00:00Z",
-                   "containerStatuses":[{"name":"app","ready":true,"restartCount":3,"image":"nginx:1.27",
+                   "containerStatuses":[{"name":"app","ready":false,"restartCount":0,"image":"nginx:1.27","imageID":"",
                    "state":{"running":{"startedAt":"2026-11-23T10:00:01Z"}}}]}}""",
                 """
                 {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d"},"spec":{"replicas":0,
@@ -133,6 +133,18 @@ class BuiltinKindsProtobufTest {
         GroupVersionKind kind = ProtobufBodies.kindOf(object);
         JsonNode back = BODIES.decode(BODIES.encode(object, kind), kind);
         assertEquals(object, back);
+    }
+
+    @Test
+    void zerosOfFieldsWithoutOmitemptyAreKeptAsGoWritesThem() throws Exception {
+        ObjectNode pod = (ObjectNode) Json.MAPPER.readTree("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":"
+                + "{\"name\":\"p\"},\"status\":{\"containerStatuses\":[{\"name\":\"c\",\"ready\":false,"
+                + "\"restartCount\":0,\"image\":\"i\",\"imageID\":\"\",\"started\":false}]}}");
+        JsonNode back = BODIES.decode(BODIES.encode(pod, ProtobufBodies.kindOf(pod)), ProtobufBodies.kindOf(pod));
+        JsonNode status = back.at("/status/containerStatuses/0");
+        assertTrue(status.has("ready") && status.has("restartCount") && status.has("imageID"),
+                "ready, restartCount and imageID have no omitempty: " + status);
+        assertTrue(status.has("started"), "started is a pointer");
     }
 
     @Test
