@@ -27,8 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The real helm 4's release bookkeeping, which goes through its typed client in protobuf: the
  * release Secrets are created (POST), superseded (PUT), listed, and deleted with protobuf
  * DeleteOptions on uninstall. Chart resources go through client-side apply here
- * ({@code --server-side=false}), unchanged by the upgrade; server-side apply and strategic merge
- * patches are the apply issue's.
+ * ({@code --server-side=false}: creates, then strategic merge patches); server-side apply is the
+ * apply issue's.
  */
 class HelmReleaseE2E {
     private static final Duration TIMEOUT = Duration.ofSeconds(90);
@@ -61,8 +61,8 @@ class HelmReleaseE2E {
         String chartDir = chart.getParent().toString();
 
         ok(helm(clients, "install", "r1", chartDir, "--server-side=false"));
-        // Same values: changing an object would need a strategic merge patch (the apply issue's).
-        ok(helm(clients, "upgrade", "r1", chartDir, "--server-side=false"));
+        // A changed value: helm sends the ConfigMap a three-way strategic merge patch.
+        ok(helm(clients, "upgrade", "r1", chartDir, "--server-side=false", "--set", "mode=slow"));
         ProcessResult list = ok(helm(clients, "list"));
         assertTrue(list.stdout().lines().anyMatch(l -> l.matches("r1\\s+default\\s+2\\s+.*deployed\\s+demo-0.1.0.*")),
                 list.describe());
@@ -71,7 +71,7 @@ class HelmReleaseE2E {
         assertEquals(List.of("sh.helm.release.v1.r1.v1 helm.sh/release.v1 superseded",
                 "sh.helm.release.v1.r1.v2 helm.sh/release.v1 deployed"), secrets.stdout().lines().toList(),
                 secrets.describe());
-        assertEquals("fast", ok(kubectl.run("get", "cm", "r1-settings", "-o", "jsonpath={.data.mode}")).stdoutText());
+        assertEquals("slow", ok(kubectl.run("get", "cm", "r1-settings", "-o", "jsonpath={.data.mode}")).stdoutText());
 
         ok(helm(clients, "uninstall", "r1"));
         assertEquals("", ok(kubectl.run("get", "secrets,cm", "-l", "owner=helm", "-o", "name")).stdoutText());

@@ -244,10 +244,10 @@ final class ResourceHandler {
     private CompletionStage<HttpResponse> patch(ResourceType type, Request r, String subresource) {
         String mediaType = r.contentType();
         PatchType patchType = PatchType.fromMediaType(mediaType == null ? "" : mediaType)
-                .filter(t -> t == PatchType.JSON_PATCH || t == PatchType.MERGE_PATCH)
+                .filter(t -> t != PatchType.APPLY_PATCH)
                 .orElseThrow(() -> ApiStatus.unsupportedMediaType("the body of the request was in an unknown format - "
-                        + "accepted media types include: application/json-patch+json, application/merge-patch+json")
-                        .exception());
+                        + "accepted media types include: application/json-patch+json, application/merge-patch+json, "
+                        + "application/strategic-merge-patch+json").exception());
         if (r.param("force").isPresent()) {
             throw ApiStatus.invalidRequest("PatchOptions.meta.k8s.io \"\" is invalid: force: Forbidden: may not be "
                     + "specified for non-apply patch", List.of(io.kubepekko.api.status.FieldError.forbidden("force",

@@ -476,10 +476,28 @@ class ResourceVerbsIT {
                             "the namespace of the provided object does not match the namespace sent on the request");
         }
 
-        /** Strategic merge patch and apply are not served yet: until they are, clients get a clean 415. */
+        @Test
+        void strategicMergePatchMergesContainersByName() {
+            String name = unique("dep");
+            String deployments = "/apis/apps/v1/namespaces/default/deployments";
+            api.create(deployments, json("{'apiVersion':'apps/v1','kind':'Deployment','metadata':{'name':'" + name
+                    + "'},'spec':{'selector':{'matchLabels':{'app':'w'}},'template':{'metadata':{'labels':{'app':'w'}},"
+                    + "'spec':{'containers':[{'name':'app','image':'app:1'},{'name':'side','image':'side:1'}]}}}}"));
+            ObjectNode patched = api.patch(deployments + "/" + name, "application/strategic-merge-patch+json",
+                    json("{'spec':{'template':{'spec':{'containers':[{'name':'app','image':'app:2'}]}}}}"))
+                    .assertCode(200).json();
+            JsonNode containers = patched.at("/spec/template/spec/containers");
+            assertEquals(2, containers.size(), "merged by name, not replaced");
+            assertEquals("app:2", containers.path(0).path("image").asText());
+            assertEquals("side:1", containers.path(1).path("image").asText());
+            api.patch(deployments + "/" + name, "application/strategic-merge-patch+json",
+                    json("{'metadata':{'resourceVersion':'1'},'spec':{'replicas':3}}"))
+                    .assertStatusMessageStartsWith(409, "Conflict", "Operation cannot be fulfilled on deployments");
+        }
+
+        /** Apply is not served yet: until it is, clients get a clean 415. */
         @ParameterizedTest(name = "{0}")
-        @ValueSource(strings = {"application/strategic-merge-patch+json", "application/apply-patch+yaml",
-                "application/json", "text/plain"})
+        @ValueSource(strings = {"application/apply-patch+yaml", "application/json", "text/plain"})
         void unsupportedPatchTypeIsUnsupportedMediaType(String contentType) {
             String name = unique("cm");
             createConfigMap(name);

@@ -23,7 +23,7 @@ public record ProtoField(int number, String jsonName, String type, boolean repea
         };
     }
 
-    boolean isMap() {
+    public boolean isMap() {
         return mapValue != null;
     }
 }
