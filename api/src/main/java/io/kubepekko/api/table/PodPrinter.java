@@ -34,6 +34,17 @@ final class PodPrinter implements TablePrinter {
     }
 
     @Override
+    public List<RowCondition> conditions(JsonNode pod) {
+        // As kube's printer: a finished pod's row is Completed, with why.
+        return switch (pod.path("status").path("phase").asText("")) {
+            case "Succeeded" -> List.of(new RowCondition("Completed", "True", "Succeeded",
+                    "The pod has completed successfully."));
+            case "Failed" -> List.of(new RowCondition("Completed", "True", "Failed", "The pod failed."));
+            default -> List.of();
+        };
+    }
+
+    @Override
     public List<Object> cells(JsonNode pod, Instant now) {
         CorePodSummary summary = CorePodSummary.of(pod);
         JsonNode spec = pod.path("spec");

@@ -26,6 +26,17 @@ public interface TablePrinter {
      */
     List<Object> cells(JsonNode object, Instant now);
 
+    /**
+     * The row's conditions ({@code type}, {@code status}, {@code reason}, {@code message}); most kinds
+     * have none. kube-apiserver marks finished pods {@code Completed} this way.
+     */
+    default List<RowCondition> conditions(JsonNode object) {
+        return List.of();
+    }
+
+    /** One condition of a Table row. */
+    record RowCondition(String type, String status, String reason, String message) {}
+
     /** Name and creation time (as an RFC 3339 string), for kinds without their own printer. */
     TablePrinter DEFAULT = new TablePrinter() {
         private final List<Column> columns = List.of(Column.NAME,

@@ -96,6 +96,14 @@ public final class Tables {
             for (Object cell : printer.cells(object, now)) {
                 cells.add(cell(cell));
             }
+            List<TablePrinter.RowCondition> conditions = printer.conditions(object);
+            if (!conditions.isEmpty()) {
+                ArrayNode c = row.putArray("conditions");
+                for (TablePrinter.RowCondition rc : conditions) {
+                    c.addObject().put("type", rc.type()).put("status", rc.status()).put("reason", rc.reason())
+                            .put("message", rc.message());
+                }
+            }
             switch (include) {
                 case OBJECT -> row.set("object", object);
                 case METADATA -> row.set("object", partialObjectMetadata(apiVersion, object));

@@ -80,4 +80,20 @@ class TablesTest {
         assertEquals(400, e.status().code());
         assertEquals("unrecognized includeObject value: \"object\"", e.status().message());
     }
+
+    @Test
+    void finishedPodRowsAreMarkedCompletedAsKubeDoes() {
+        byte[] succeeded = ("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"done\"},"
+                + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]},\"status\":{\"phase\":\"Succeeded\"}}")
+                .getBytes(StandardCharsets.UTF_8);
+        byte[] running = ("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"up\"},"
+                + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]},\"status\":{\"phase\":\"Running\"}}")
+                .getBytes(StandardCharsets.UTF_8);
+        JsonNode table = parse(Tables.render("v1", TablePrinters.of("", "Pod"), List.of(succeeded, running),
+                IncludeObject.NONE, new Tables.ListMeta("5", null, null), true, NOW));
+        assertEquals("[{\"type\":\"Completed\",\"status\":\"True\",\"reason\":\"Succeeded\","
+                + "\"message\":\"The pod has completed successfully.\"}]",
+                table.path("rows").path(0).path("conditions").toString());
+        assertFalse(table.path("rows").path(1).has("conditions"), "a running pod's row has none");
+    }
 }
