@@ -76,6 +76,33 @@ public final class MergeMetadata {
         return new Field(FieldMerge.NONE, null);
     }
 
+    /** Whether the type is declared {@code +structType=atomic} (owned and replaced as a whole). */
+    public boolean atomicStruct(String type) {
+        FieldMerge whole = byType.getOrDefault(type, Map.of()).get("*");
+        return whole != null && "atomic".equals(whole.structType());
+    }
+
+    /** The protobuf field behind a JSON field of a type, through inline embeddings; null when unknown. */
+    public ProtoField protoField(String type, String jsonName) {
+        ProtoMessage message = type == null ? null : schema.message(type);
+        if (message == null) {
+            return null;
+        }
+        ProtoField f = message.field(jsonName);
+        if (f != null && !f.inline()) {
+            return f;
+        }
+        for (ProtoField candidate : message.fields()) {
+            if (candidate.inline()) {
+                ProtoField inner = protoField(candidate.type(), jsonName);
+                if (inner != null) {
+                    return inner;
+                }
+            }
+        }
+        return null;
+    }
+
     /** Whether {@code type} defines {@code jsonName} itself. */
     private boolean hasField(String type, String jsonName) {
         ProtoMessage m = schema.message(type);
