@@ -75,7 +75,8 @@ final class ApiHandler implements Function<HttpRequest, CompletionStage<HttpResp
             return strictEntity(request.entity())
                     .thenCompose(strict -> resources.handle(new ResourceHandler.Request(info.get(), query, contentType,
                             strict.getData().toArray(), representation, pretty,
-                            request.getAttribute(AttributeKeys.webSocketUpgrade).orElse(null))));
+                            request.getAttribute(AttributeKeys.webSocketUpgrade).orElse(null),
+                            request.getHeader("User-Agent").map(h -> h.value()).orElse(null))));
         }
         if (!method.equals("GET") && !method.equals("HEAD")) {
             return CompletableFuture.completedFuture(documents.notFound(accept));

@@ -75,11 +75,12 @@ final class ResourceHandler {
      * @param webSocket the WebSocket upgrade the client asked for (a watch over WebSocket), or null
      */
     record Request(RequestInfo info, Query query, String contentType, byte[] body,
-                   Negotiation.Representation representation, boolean pretty, WebSocketUpgrade webSocket) {
+                   Negotiation.Representation representation, boolean pretty, WebSocketUpgrade webSocket,
+                   String userAgent) {
         Request(RequestInfo info, Query query, String contentType, byte[] body, Negotiation.Format format,
                 boolean pretty) {
             this(info, query, contentType, body, format == Negotiation.Format.YAML ? Negotiation.Representation.YAML
-                    : Negotiation.Representation.JSON, pretty, null);
+                    : Negotiation.Representation.JSON, pretty, null, null);
         }
 
         /** The encoding of the response. */
@@ -89,7 +90,7 @@ final class ResourceHandler {
 
         Request withRepresentation(Negotiation.Representation other) {
             return other == representation ? this
-                    : new Request(info, query, contentType, body, other, pretty, webSocket);
+                    : new Request(info, query, contentType, body, other, pretty, webSocket, userAgent);
         }
 
         Optional<String> param(String name) {
@@ -328,7 +329,18 @@ final class ResourceHandler {
     private static WriteOptions writeOptions(Request r) {
         String kind = optionsKind(r.info().verb());
         String fv = FieldValidation.parse(fieldValidation(r), kind).queryValue();
-        return new WriteOptions(DryRun.parse(r.query().getAll("dryRun"), kind), r.param("fieldManager").orElse(null), fv);
+        return new WriteOptions(DryRun.parse(r.query().getAll("dryRun"), kind),
+                r.param("fieldManager").orElseGet(() -> managerFromUserAgent(r.userAgent())), fv);
+    }
+
+    /** Without {@code fieldManager}, the manager is the User-Agent up to its first "/", as kube-apiserver names it. */
+    static String managerFromUserAgent(String userAgent) {
+        if (userAgent == null || userAgent.isEmpty()) {
+            return null;
+        }
+        int slash = userAgent.indexOf('/');
+        String name = slash < 0 ? userAgent : userAgent.substring(0, slash);
+        return name.length() > 128 ? name.substring(0, 128) : name;
     }
 
     private static String optionsKind(String verb) {

@@ -70,6 +70,22 @@ class ResourceVerbsIT {
     @Nested
     class Create {
         @Test
+        void writesRecordTheirManagerFromFieldManagerOrTheUserAgent() {
+            String name = unique("cm");
+            ObjectNode created = api.call("POST", CMS).header("User-Agent", "my-tool/1.2 (linux)")
+                    .json(json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'" + name
+                            + "'},'data':{'a':'1'}}")).send().assertCode(201).json();
+            JsonNode entry = created.at("/metadata/managedFields/0");
+            assertEquals("my-tool", entry.path("manager").asText());
+            assertEquals("Update", entry.path("operation").asText());
+            assertEquals("FieldsV1", entry.path("fieldsType").asText());
+            assertEquals(json("{'f:data':{'.':{},'f:a':{}}}"), entry.path("fieldsV1").toString());
+            ObjectNode labeled = api.patch(CMS + "/" + name + "?fieldManager=labeler", "application/merge-patch+json",
+                    json("{'metadata':{'labels':{'x':'y'}}}")).assertCode(200).json();
+            assertEquals("labeler", labeled.at("/metadata/managedFields/1/manager").asText());
+        }
+
+        @Test
         void createAnswers201WithSystemFields() {
             String name = unique("cm");
             Response r = api.post(CMS, configMap(name, "{'a':'1'}")).assertCode(201);

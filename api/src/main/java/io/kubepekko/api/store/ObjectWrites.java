@@ -66,6 +66,11 @@ public final class ObjectWrites {
      */
     public WriteOutcome execute(ResourceType type, String namespace, Function<String, ObjectNode> current,
                                 WriteOp op, Env env) {
+        return ManagedFieldsRecorder.record(type, op, dispatch(type, namespace, current, op, env), env.now());
+    }
+
+    private WriteOutcome dispatch(ResourceType type, String namespace, Function<String, ObjectNode> current,
+                                  WriteOp op, Env env) {
         if (op instanceof WriteOp.Create c) {
             return create(type, namespace, current, c.object().deepCopy(), env);
         } else if (op instanceof WriteOp.Update u) {
@@ -168,6 +173,15 @@ public final class ObjectWrites {
         } else {
             updated = incoming;
             copySystemFields(existing, updated);
+            JsonNode managed = ObjectMeta.of(updated).get("managedFields");
+            if (managed == null && ObjectMeta.of(existing).has("managedFields")) {
+                // A body without managedFields keeps the recorded ones, as kube-apiserver does.
+                ObjectMeta.of(updated).set("managedFields", ObjectMeta.of(existing).get("managedFields"));
+            } else if (managed != null && managed.isArray() && managed.size() == 1 && managed.get(0).isObject()
+                    && managed.get(0).isEmpty()) {
+                // [{}] clears the record; an empty list passes validation and tells the recorder.
+                ObjectMeta.of(updated).putArray("managedFields");
+            }
             if (type.hasStatus()) {
                 JsonNode status = existing.get("status");
                 if (status == null) {

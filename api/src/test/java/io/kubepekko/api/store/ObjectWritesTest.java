@@ -534,7 +534,10 @@ class ObjectWritesTest {
         WriteOutcome out = update("pods", "p", body, "status");
 
         assertEquals(obj("{'phase':'Running','podIP':'10.0.0.7'}"), out.after().get("status"));
-        assertEquals(stored.get("metadata"), out.after().get("metadata"));
+        assertEquals(withoutManagedFields(stored.get("metadata")), withoutManagedFields(out.after().get("metadata")));
+        JsonNode statusEntry = out.after().at("/metadata/managedFields").get(1);
+        assertEquals("status", statusEntry.path("subresource").asText(), "the status writer owns status");
+        assertEquals(List.of("f:status"), fieldNames(statusEntry.path("fieldsV1")));
         assertEquals(stored.get("spec"), out.after().get("spec"));
         assertEquals(WriteOutcome.ResponseView.OBJECT, out.view());
     }
@@ -714,7 +717,10 @@ class ObjectWritesTest {
                 "{'status':{'phase':'Running'},'metadata':{'labels':{'a':'b'}}}", "status", "Warn");
         assertEquals("Running", out.after().path("status").path("phase").asText());
         assertEquals("BestEffort", out.after().path("status").path("qosClass").asText());
-        assertEquals(stored.get("metadata"), out.after().get("metadata"));
+        assertEquals(withoutManagedFields(stored.get("metadata")), withoutManagedFields(out.after().get("metadata")));
+        JsonNode statusEntry = out.after().at("/metadata/managedFields").get(1);
+        assertEquals("status", statusEntry.path("subresource").asText(), "the status writer owns status");
+        assertEquals(List.of("f:status"), fieldNames(statusEntry.path("fieldsV1")));
     }
 
     // ---- scale subresource -----------------------------------------------------------------------------
@@ -947,5 +953,17 @@ class ObjectWritesTest {
     void filterRefusesAFieldTheKindDoesNotSupport() {
         ApiStatus s = refused(() -> ObjectFilter.of(type("pods"), "", "spec.bogus=1"));
         assertStatus(s, 400, "BadRequest", "field label not supported: spec.bogus");
+    }
+
+    private static JsonNode withoutManagedFields(JsonNode metadata) {
+        com.fasterxml.jackson.databind.node.ObjectNode copy = metadata.deepCopy();
+        copy.remove("managedFields");
+        return copy;
+    }
+
+    private static List<String> fieldNames(JsonNode node) {
+        List<String> out = new java.util.ArrayList<>();
+        node.fieldNames().forEachRemaining(out::add);
+        return out;
     }
 }

@@ -1,0 +1,89 @@
+package io.kubepekko.api.store;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.managed.ManagedFields;
+import io.kubepekko.api.managed.TypedFields;
+import io.kubepekko.api.merge.MergeMetadata;
+import io.kubepekko.api.meta.ObjectMeta;
+import io.kubepekko.api.protobuf.ProtoKinds;
+import io.kubepekko.api.protobuf.ProtoSchema;
+import io.kubepekko.api.registry.ResourceType;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Keeps {@code metadata.managedFields} on every create and update (an Update operation by the
+ * write's field manager), as kube-apiserver does. A body that sets managedFields to {@code [{}]}
+ * clears them; a body that explicitly changes them is taken as it is (kubectl's migration from
+ * client-side to server-side apply relies on both). Writes that change nothing leave them alone.
+ */
+final class ManagedFieldsRecorder {
+    private ManagedFieldsRecorder() {}
+
+    private static final TypedFields FIELDS = new TypedFields(MergeMetadata.builtin());
+
+    static WriteOutcome record(ResourceType type, WriteOp op, WriteOutcome out, Instant now) {
+        if (op instanceof WriteOp.Delete || !out.changed() || out.removes() || out.after() == null) {
+            return out;
+        }
+        String message = ProtoKinds.message(ProtoSchema.builtin(), type.gvk().group(), type.gvk().version(),
+                type.gvk().kind());
+        if (message == null) {
+            return out; // a kind without merge metadata: nothing to track by
+        }
+        ObjectNode after = out.after();
+        ObjectNode meta = ObjectMeta.of(after);
+        JsonNode supplied = meta.get("managedFields");
+        ObjectNode before = out.before();
+        if (before != null && supplied != null) {
+            if (isReset(supplied)) {
+                meta.remove("managedFields");
+                return out;
+            }
+            if (!supplied.equals(before.path("metadata").get("managedFields"))) {
+                return out; // explicitly changed by the client: taken as is
+            }
+        }
+        List<ManagedFields.Entry> entries = before == null ? List.of() : ManagedFields.of(before);
+        ObjectNode plainBefore = before == null ? null : withoutManagedFields(before);
+        TypedFields.Comparison changes = FIELDS.compare(plainBefore, withoutManagedFields(after), message);
+        List<ManagedFields.Entry> updated = ManagedFields.update(entries, manager(op), subresource(op),
+                type.apiVersion(), Timestamps.format(now), changes);
+        if (updated.isEmpty()) {
+            meta.remove("managedFields");
+        } else {
+            meta.set("managedFields", ManagedFields.render(updated));
+        }
+        return out;
+    }
+
+    /** {@code [{}]} as sent, or the empty list the update step turns it into before validation. */
+    private static boolean isReset(JsonNode supplied) {
+        return supplied.isArray() && (supplied.isEmpty()
+                || (supplied.size() == 1 && supplied.get(0).isObject() && supplied.get(0).isEmpty()));
+    }
+
+    private static ObjectNode withoutManagedFields(ObjectNode object) {
+        ObjectNode copy = object.deepCopy();
+        ObjectMeta.of(copy).remove("managedFields");
+        return copy;
+    }
+
+    private static String manager(WriteOp op) {
+        String m = op.options() == null ? null : op.options().fieldManager();
+        return m == null || m.isEmpty() ? "unknown" : m;
+    }
+
+    private static String subresource(WriteOp op) {
+        if (op instanceof WriteOp.Update u) {
+            return u.subresource();
+        }
+        if (op instanceof WriteOp.Patch p) {
+            return p.subresource();
+        }
+        return null;
+    }
+
+}
