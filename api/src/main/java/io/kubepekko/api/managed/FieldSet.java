@@ -55,6 +55,27 @@ public final class FieldSet {
         return node;
     }
 
+    /** Builds a set path by path without an intermediate set per path (the write path computes these). */
+    public static final class Builder {
+        private boolean member;
+        private final TreeMap<String, Builder> children = new TreeMap<>(ORDER);
+
+        public Builder add(List<String> path) {
+            Builder node = this;
+            for (String element : path) {
+                node = node.children.computeIfAbsent(element, e -> new Builder());
+            }
+            node.member = true;
+            return this;
+        }
+
+        public FieldSet build() {
+            TreeMap<String, FieldSet> c = new TreeMap<>(ORDER);
+            children.forEach((k, v) -> c.put(k, v.build()));
+            return new FieldSet(member, c);
+        }
+    }
+
     public boolean isEmpty() {
         return !member && children.isEmpty();
     }

@@ -42,32 +42,32 @@ public final class TypedFields {
     public Comparison compare(ObjectNode before, ObjectNode after, String type) {
         Map<List<String>, JsonNode> a = before == null ? Map.of() : flatten(before, type);
         Map<List<String>, JsonNode> b = flatten(after, type);
-        FieldSet added = FieldSet.EMPTY;
-        FieldSet modified = FieldSet.EMPTY;
-        FieldSet removed = FieldSet.EMPTY;
+        FieldSet.Builder added = new FieldSet.Builder();
+        FieldSet.Builder modified = new FieldSet.Builder();
+        FieldSet.Builder removed = new FieldSet.Builder();
         for (Map.Entry<List<String>, JsonNode> e : b.entrySet()) {
             JsonNode old = a.get(e.getKey());
             if (old == null) {
-                added = added.union(FieldSet.of(e.getKey()));
+                added.add(e.getKey());
             } else if (!old.equals(e.getValue())) {
-                modified = modified.union(FieldSet.of(e.getKey()));
+                modified.add(e.getKey());
             }
         }
         for (List<String> path : a.keySet()) {
             if (!b.containsKey(path)) {
-                removed = removed.union(FieldSet.of(path));
+                removed.add(path);
             }
         }
-        return new Comparison(added, modified, removed);
+        return new Comparison(added.build(), modified.build(), removed.build());
     }
 
     /** Every tracked field of an object (its field set). */
     public FieldSet fields(ObjectNode object, String type) {
-        FieldSet out = FieldSet.EMPTY;
+        FieldSet.Builder out = new FieldSet.Builder();
         for (List<String> path : flatten(object, type).keySet()) {
-            out = out.union(FieldSet.of(path));
+            out.add(path);
         }
-        return out;
+        return out.build();
     }
 
     private Map<List<String>, JsonNode> flatten(ObjectNode object, String type) {
