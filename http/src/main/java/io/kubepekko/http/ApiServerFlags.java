@@ -150,7 +150,7 @@ final class ApiServerFlags {
 
     private static Duration duration(String flag, String value) throws UsageException {
         try {
-            Duration d = GoDuration.parse(value);
+            Duration d = Duration.ofNanos(io.kubepekko.api.meta.GoDurations.parse(value));
             if (d.isNegative()) {
                 throw new IllegalArgumentException();
             }

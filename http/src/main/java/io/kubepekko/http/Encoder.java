@@ -132,14 +132,15 @@ final class Encoder {
      * A list response. A large JSON list is streamed from the items' stored bytes (with its length
      * known up front), so the response is never a second copy of the data.
      */
-    static HttpResponse list(String apiVersion, String listKind, ListChunk chunk, String selfLink,
-                             Negotiation.Format format, boolean pretty) {
+    static HttpResponse list(io.kubepekko.api.GroupVersionKind itemKind, String listKind, ListChunk chunk,
+                             String selfLink, Negotiation.Format format, boolean pretty) {
+        String apiVersion = itemKind.apiVersion();
         long size = 0;
         for (byte[] item : chunk.items()) {
             size += item.length + 1;
         }
         if (format == Negotiation.Format.PROTOBUF) {
-            return protobufList(apiVersion, listKind, chunk, selfLink);
+            return protobufList(itemKind, listKind, chunk, selfLink);
         }
         if (format != Negotiation.Format.JSON || pretty || size < STREAM_LISTS_ABOVE) {
             return json(200, listBytes(apiVersion, listKind, chunk, selfLink), format, pretty, List.of());
@@ -185,7 +186,8 @@ final class Encoder {
         }
     }
 
-    private static HttpResponse protobufList(String apiVersion, String listKind, ListChunk chunk, String selfLink) {
+    private static HttpResponse protobufList(io.kubepekko.api.GroupVersionKind itemKind, String listKind,
+                                             ListChunk chunk, String selfLink) {
         com.fasterxml.jackson.databind.node.ObjectNode meta = Json.MAPPER.createObjectNode();
         if (selfLink != null) {
             meta.put("selfLink", selfLink);
@@ -197,10 +199,6 @@ final class Encoder {
         if (chunk.remainingItemCount() != null) {
             meta.put("remainingItemCount", chunk.remainingItemCount());
         }
-        int slash = apiVersion.indexOf('/');
-        io.kubepekko.api.GroupVersionKind itemKind = new io.kubepekko.api.GroupVersionKind(
-                slash < 0 ? "" : apiVersion.substring(0, slash), apiVersion.substring(slash + 1),
-                listKind.substring(0, listKind.length() - "List".length()));
         return HttpResponse.create().withStatus(200).withEntity(PROTOBUF,
                 ProtobufBodies.builtin().encodeList(itemKind, listKind, meta, chunk.items()));
     }

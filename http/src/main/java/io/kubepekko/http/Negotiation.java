@@ -126,19 +126,26 @@ final class Negotiation {
         if (ranges.isEmpty()) {
             return Representation.JSON;
         }
-        for (int i = 0; i < ranges.size(); i++) {
+        Representation r = firstAcceptable(ranges, 0);
+        if (r == null) {
+            throw ApiStatus.notAcceptable(
+                    "only the following media types are accepted: application/json, application/yaml").exception();
+        }
+        return r;
+    }
+
+    /**
+     * The first representation served among {@code ranges} from {@code from} on (they are in
+     * preference order), or null. Protobuf carries the next acceptable entry as its fallback.
+     */
+    private static Representation firstAcceptable(List<MediaRange> ranges, int from) {
+        for (int i = from; i < ranges.size(); i++) {
             MediaRange r = ranges.get(i);
             if (r.q() <= 0) {
                 continue;
             }
             if (r.type().equals(PROTOBUF) && r.param("as") == null) {
-                Representation fallback;
-                try {
-                    fallback = negotiate(ranges.subList(i + 1, ranges.size()));
-                } catch (io.kubepekko.api.status.ApiException none) {
-                    fallback = null;
-                }
-                return new Representation(Format.PROTOBUF, false, null, fallback);
+                return new Representation(Format.PROTOBUF, false, null, firstAcceptable(ranges, i + 1));
             }
             Format format = switch (r.type()) {
                 case "application/json", "application/*", "*/*" -> Format.JSON;
@@ -158,21 +165,6 @@ final class Negotiation {
             }
             // Other transformations (PartialObjectMetadata) are not served: try the next entry.
         }
-        throw ApiStatus.notAcceptable(
-                "only the following media types are accepted: application/json, application/yaml").exception();
-    }
-
-    /** The first acceptable representation among {@code ranges} (already in preference order). */
-    private static Representation negotiate(List<MediaRange> ranges) {
-        if (ranges.isEmpty()) {
-            throw ApiStatus.notAcceptable("none left").exception();
-        }
-        StringBuilder accept = new StringBuilder();
-        for (MediaRange r : ranges) {
-            accept.append(accept.length() == 0 ? "" : ",").append(r.type());
-            r.params().forEach((k, v) -> accept.append(';').append(k).append('=').append(v));
-            accept.append(";q=").append(r.q());
-        }
-        return negotiate(accept.toString());
+        return null;
     }
 }

@@ -186,11 +186,11 @@ final class ResourceHandler {
                                 chunk.remainingItemCount()), true, clock.instant()), r.format(), r.pretty(), List.of());
             }
             if (!selfLinks) {
-                return Encoder.list(type.apiVersion(), type.listKind(), chunk, null, r.format(), r.pretty());
+                return Encoder.list(type.gvk(), type.listKind(), chunk, null, r.format(), r.pretty());
             }
             ListChunk linked = new ListChunk(chunk.items().stream().map(i -> SelfLinks.withSelfLink(type, i)).toList(),
                     chunk.resourceVersion(), chunk.continueToken(), chunk.remainingItemCount());
-            return Encoder.list(type.apiVersion(), type.listKind(), linked,
+            return Encoder.list(type.gvk(), type.listKind(), linked,
                     SelfLinks.collection(type, r.info().namespace()), r.format(), r.pretty());
         });
     }

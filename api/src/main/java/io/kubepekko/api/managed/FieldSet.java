@@ -20,9 +20,8 @@ public final class FieldSet {
 
     /** Field names first, then keys, values and indexes, as Kubernetes orders path elements. */
     static final Comparator<String> ORDER = Comparator.<String>comparingInt(FieldSet::rank)
-            .thenComparing((a, b) -> a.startsWith("i:") && b.startsWith("i:")
-                    ? Integer.compare(Integer.parseInt(a.substring(2)), Integer.parseInt(b.substring(2)))
-                    : a.compareTo(b));
+            .thenComparingLong(FieldSet::index)
+            .thenComparing(Comparator.naturalOrder());
 
     public static final FieldSet EMPTY = new FieldSet(false, new TreeMap<>(ORDER));
 
@@ -32,6 +31,21 @@ public final class FieldSet {
     private FieldSet(boolean member, TreeMap<String, FieldSet> children) {
         this.member = member;
         this.children = children;
+    }
+
+    /**
+     * An {@code i:} element's index, so {@code i:2} sorts before {@code i:10}; 0 for other elements and
+     * for a malformed index (managedFields a client sent are taken as they are, and must not fail a write).
+     */
+    private static long index(String element) {
+        if (!element.startsWith("i:")) {
+            return 0;
+        }
+        try {
+            return Long.parseLong(element.substring(2));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     private static int rank(String element) {

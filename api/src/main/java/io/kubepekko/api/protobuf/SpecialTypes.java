@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.CodedOutputStream;
+import io.kubepekko.api.meta.GoDurations;
 import io.kubepekko.api.meta.Json;
 
 import java.io.ByteArrayOutputStream;

@@ -2,7 +2,7 @@ package io.kubepekko.api.table;
 
 import java.util.Map;
 
-/** The Table printers of the core/v1 configuration and storage kinds: ConfigMap, Secret, ServiceAccount, PersistentVolume, PersistentVolumeClaim, LimitRange, ResourceQuota (keys "/Kind"). */
+/** The Table printers of the core/v1 configuration and storage kinds: ConfigMap, Secret, ServiceAccount, PersistentVolume, PersistentVolumeClaim, ResourceQuota (keys "/Kind"); LimitRange has none of its own in kube either. */
 final class ConfigPrinters {
     private ConfigPrinters() {}
 
@@ -12,6 +12,5 @@ final class ConfigPrinters {
             "/ServiceAccount", new ServiceAccountPrinter(),
             "/PersistentVolume", new PersistentVolumePrinter(),
             "/PersistentVolumeClaim", new PersistentVolumeClaimPrinter(),
-            "/LimitRange", new LimitRangePrinter(),
             "/ResourceQuota", new ResourceQuotaPrinter());
 }

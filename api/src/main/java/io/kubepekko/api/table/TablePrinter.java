@@ -37,8 +37,14 @@ public interface TablePrinter {
     /** One condition of a Table row. */
     record RowCondition(String type, String status, String reason, String message) {}
 
-    /** Name and creation time (as an RFC 3339 string), for kinds without their own printer. */
+    /**
+     * Name and creation time, for kinds without their own printer, as kube-apiserver's default
+     * convertor prints them: the time in UTC to the second, Go's zero time when unset.
+     */
     TablePrinter DEFAULT = new TablePrinter() {
+        private static final String ZERO_TIME = "0001-01-01T00:00:00Z";
+        private static final java.time.format.DateTimeFormatter RFC3339 = java.time.format.DateTimeFormatter
+                .ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'").withZone(java.time.ZoneOffset.UTC);
         private final List<Column> columns = List.of(Column.NAME,
                 new Column("Created At", "date", "", Descriptions.CREATION_TIMESTAMP, 0));
 
@@ -50,9 +56,16 @@ public interface TablePrinter {
         @Override
         public List<Object> cells(JsonNode object, Instant now) {
             JsonNode meta = object.path("metadata");
-            // Go's zero time when unset, as kube's default convertor prints it.
-            return List.of(meta.path("name").asText(""), meta.path("creationTimestamp").isTextual()
-                    ? meta.path("creationTimestamp").asText() : "0001-01-01T00:00:00Z");
+            return List.of(meta.path("name").asText(""), createdAt(meta.path("creationTimestamp").asText("")));
+        }
+
+        private String createdAt(String text) {
+            try {
+                return text.isEmpty() ? ZERO_TIME
+                        : RFC3339.format(Instant.parse(text).truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
+            } catch (java.time.format.DateTimeParseException e) {
+                return ZERO_TIME;
+            }
         }
     };
 }

@@ -114,4 +114,11 @@ class ManagedFieldsTest {
         assertEquals(List.of("f:metadata.f:finalizers", "f:metadata.f:finalizers.v:\"example.com/hold\""),
                 set.difference(labels).paths());
     }
+
+    @Test
+    void malformedFieldsV1FromAClientIsReadWithoutFailing() {
+        FieldSet odd = FieldSet.fromFieldsV1(json("""
+                {"f:spec":{"i:x":{},"i:10":{},"i:2":{},"f:a":5}}"""));
+        assertEquals(List.of("f:spec.f:a", "f:spec.i:x", "f:spec.i:2", "f:spec.i:10"), odd.paths());
+    }
 }

@@ -43,8 +43,9 @@ class ConfigPrintersTest {
 
     @Test
     void everyKindOfTheFamilyIsRegistered() {
+        assertSame(TablePrinter.DEFAULT, printer("LimitRange"), "kube prints LimitRanges with its default convertor");
         for (String kind : List.of("ConfigMap", "Secret", "ServiceAccount", "PersistentVolume",
-                "PersistentVolumeClaim", "LimitRange", "ResourceQuota")) {
+                "PersistentVolumeClaim", "ResourceQuota")) {
             assertTrue(ConfigPrinters.ALL.containsKey("/" + kind), kind);
             assertSame(ConfigPrinters.ALL.get("/" + kind), printer(kind), kind);
         }

@@ -1,11 +1,14 @@
-package io.kubepekko.api.protobuf;
+package io.kubepekko.api.meta;
 
-/** Go's {@code time.Duration} text form ({@code 1h2m3.5s}), which metav1.Duration uses in JSON. */
-final class GoDurations {
+/**
+ * Go's {@code time.Duration} text form ({@code 1h2m3.5s}): metav1.Duration's JSON, and the syntax of
+ * kube-apiserver's duration flags.
+ */
+public final class GoDurations {
     private GoDurations() {}
 
     /** Formats nanoseconds as Go's {@code Duration.String()} does. */
-    static String format(long nanos) {
+    public static String format(long nanos) {
         if (nanos == 0) {
             return "0s";
         }
@@ -53,24 +56,25 @@ final class GoDurations {
         return whole + "." + digits.replaceAll("0+$", "");
     }
 
-    /** Parses Go's duration syntax ({@code 300ms}, {@code -1.5h}, {@code 2h45m}) to nanoseconds. */
-    static long parse(String text) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("([0-9]*\\.?[0-9]+)(ns|us|µs|ms|s|m|h)")
-                .matcher(text);
-        String s = text.startsWith("-") || text.startsWith("+") ? text.substring(1) : text;
+    private static final java.util.regex.Pattern PART =
+            java.util.regex.Pattern.compile("(\\d+(?:\\.\\d*)?|\\.\\d+)(ns|us|µs|ms|s|m|h)");
+
+    /**
+     * Parses Go's duration syntax ({@code 0}, {@code 300ms}, {@code -1.5h}, {@code 2h45m}) to nanoseconds.
+     *
+     * @throws IllegalArgumentException {@code invalid duration "<text>"}
+     */
+    public static long parse(String text) {
+        boolean negative = text.startsWith("-");
+        String s = negative || text.startsWith("+") ? text.substring(1) : text;
         if (s.equals("0")) {
             return 0;
         }
-        m.reset(s);
-        double total = 0;
-        int end = 0;
-        while (m.find()) {
-            if (m.start() != end) {
-                throw new IllegalArgumentException("invalid duration " + text);
-            }
-            end = m.end();
-            double v = Double.parseDouble(m.group(1));
-            total += v * switch (m.group(2)) {
+        java.util.regex.Matcher m = PART.matcher(s);
+        int pos = 0;
+        double nanos = 0;
+        while (m.find() && m.start() == pos) {
+            nanos += Double.parseDouble(m.group(1)) * switch (m.group(2)) {
                 case "ns" -> 1d;
                 case "us", "µs" -> 1e3;
                 case "ms" -> 1e6;
@@ -78,10 +82,11 @@ final class GoDurations {
                 case "m" -> 60e9;
                 default -> 3600e9;
             };
+            pos = m.end();
         }
-        if (end != s.length() || end == 0) {
-            throw new IllegalArgumentException("invalid duration " + text);
+        if (pos == 0 || pos != s.length()) {
+            throw new IllegalArgumentException("invalid duration \"" + text + "\"");
         }
-        return Math.round(text.startsWith("-") ? -total : total);
+        return Math.round(negative ? -nanos : nanos);
     }
 }
