@@ -1,13 +1,11 @@
 package io.kubepekko.api.merge;
 
+import io.kubepekko.api.meta.DefinitionLines;
+
 import io.kubepekko.api.protobuf.ProtoField;
 import io.kubepekko.api.protobuf.ProtoMessage;
 import io.kubepekko.api.protobuf.ProtoSchema;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -23,7 +21,8 @@ import java.util.Map;
  */
 public final class MergeMetadata {
 
-    private static final MergeMetadata BUILTIN = new MergeMetadata(ProtoSchema.builtin(), read("merge-metadata.txt"));
+    private static final MergeMetadata BUILTIN = new MergeMetadata(ProtoSchema.builtin(),
+            DefinitionLines.resource(MergeMetadata.class, "merge-metadata.txt"));
 
     private final ProtoSchema schema;
     private final Map<String, Map<String, FieldMerge>> byType;
@@ -51,29 +50,36 @@ public final class MergeMetadata {
      * type or field we do not know, no metadata and no value type (merged as unstructured JSON).
      */
     public Field field(String type, String jsonName) {
-        if (type == null) {
+        Declared d = declared(type, jsonName);
+        if (d == null) {
             return new Field(FieldMerge.NONE, null);
         }
-        ProtoMessage message = schema.message(type);
+        FieldMerge merge = byType.getOrDefault(d.type(), Map.of()).getOrDefault(jsonName, FieldMerge.NONE);
+        String valueType = d.field().isMap() ? d.field().mapValue() : d.field().type();
+        return new Field(merge, schema.message(valueType) == null ? null : valueType);
+    }
+
+    /** A JSON field and the type that declares it (the type itself, or a struct it embeds inline). */
+    private record Declared(String type, ProtoField field) {}
+
+    private Declared declared(String type, String jsonName) {
+        ProtoMessage message = type == null ? null : schema.message(type);
         if (message == null) {
-            return new Field(FieldMerge.NONE, null);
+            return null;
         }
         ProtoField f = message.field(jsonName);
         if (f != null && !f.inline()) {
-            FieldMerge merge = byType.getOrDefault(type, Map.of()).getOrDefault(jsonName, FieldMerge.NONE);
-            String valueType = f.isMap() ? f.mapValue() : f.type();
-            return new Field(merge, schema.message(valueType) == null ? null : valueType);
+            return new Declared(type, f);
         }
         for (ProtoField candidate : message.fields()) {
             if (candidate.inline()) {
-                Field inner = field(candidate.type(), jsonName);
-                if (inner.valueType() != null || inner.merge() != FieldMerge.NONE
-                        || hasField(candidate.type(), jsonName)) {
+                Declared inner = declared(candidate.type(), jsonName);
+                if (inner != null) {
                     return inner;
                 }
             }
         }
-        return new Field(FieldMerge.NONE, null);
+        return null;
     }
 
     /** Whether the type is declared {@code +structType=atomic} (owned and replaced as a whole). */
@@ -84,41 +90,15 @@ public final class MergeMetadata {
 
     /** The protobuf field behind a JSON field of a type, through inline embeddings; null when unknown. */
     public ProtoField protoField(String type, String jsonName) {
-        ProtoMessage message = type == null ? null : schema.message(type);
-        if (message == null) {
-            return null;
-        }
-        ProtoField f = message.field(jsonName);
-        if (f != null && !f.inline()) {
-            return f;
-        }
-        for (ProtoField candidate : message.fields()) {
-            if (candidate.inline()) {
-                ProtoField inner = protoField(candidate.type(), jsonName);
-                if (inner != null) {
-                    return inner;
-                }
-            }
-        }
-        return null;
-    }
-
-    /** Whether {@code type} defines {@code jsonName} itself. */
-    private boolean hasField(String type, String jsonName) {
-        ProtoMessage m = schema.message(type);
-        return m != null && m.field(jsonName) != null;
+        Declared d = declared(type, jsonName);
+        return d == null ? null : d.field();
     }
 
     private static Map<String, Map<String, FieldMerge>> parse(String text) {
         Map<String, Map<String, FieldMerge>> out = new HashMap<>();
-        int lineNo = 0;
-        for (String raw : text.split("\n")) {
-            lineNo++;
-            int hash = raw.indexOf('#');
-            String line = (hash >= 0 ? raw.substring(0, hash) : raw).trim();
-            if (line.isEmpty()) {
-                continue;
-            }
+        for (DefinitionLines.Line l : DefinitionLines.of(text)) {
+            int lineNo = l.number();
+            String line = l.text();
             String[] parts = line.split("\\s+");
             if (parts.length < 3) {
                 throw new IllegalArgumentException("merge-metadata.txt:" + lineNo + ": cannot read \"" + line + "\"");
@@ -151,11 +131,4 @@ public final class MergeMetadata {
         return out;
     }
 
-    private static String read(String file) {
-        try (InputStream in = MergeMetadata.class.getResourceAsStream(file)) {
-            return in == null ? null : new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 }

@@ -1,9 +1,7 @@
 package io.kubepekko.api.protobuf;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import io.kubepekko.api.meta.DefinitionLines;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -66,7 +64,7 @@ public final class ProtoSchema {
         List<String[]> pending = new ArrayList<>(); // {package, message, line} to resolve once all are read
         Map<String, ProtoMessage> messages = new HashMap<>();
         for (String file : files) {
-            String text = read(file);
+            String text = DefinitionLines.resource(ProtoSchema.class, file);
             if (text == null) {
                 continue; // a package not written yet
             }
@@ -89,25 +87,13 @@ public final class ProtoSchema {
         return new ProtoSchema(Map.copyOf(messages));
     }
 
-    private static String read(String file) {
-        try (InputStream in = ProtoSchema.class.getResourceAsStream(file)) {
-            return in == null ? null : new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 
     private static void parse(String file, String text, Map<String, ProtoMessage> messages, List<String[]> pending) {
         String pkg = null;
         ProtoMessage current = null;
-        int lineNo = 0;
-        for (String raw : text.split("\n")) {
-            lineNo++;
-            int hash = raw.indexOf('#');
-            String line = (hash >= 0 ? raw.substring(0, hash) : raw).trim();
-            if (line.isEmpty()) {
-                continue;
-            }
+        for (DefinitionLines.Line l : DefinitionLines.of(text)) {
+            int lineNo = l.number();
+            String line = l.text();
             String[] parts = line.split("\\s+");
             if (parts[0].equals("package") && parts.length == 2) {
                 pkg = parts[1];
