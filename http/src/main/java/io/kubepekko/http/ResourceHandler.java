@@ -245,16 +245,38 @@ final class ResourceHandler {
     private CompletionStage<HttpResponse> patch(ResourceType type, Request r, String subresource) {
         String mediaType = r.contentType();
         PatchType patchType = PatchType.fromMediaType(mediaType == null ? "" : mediaType)
-                .filter(t -> t != PatchType.APPLY_PATCH)
                 .orElseThrow(() -> ApiStatus.unsupportedMediaType("the body of the request was in an unknown format - "
                         + "accepted media types include: application/json-patch+json, application/merge-patch+json, "
-                        + "application/strategic-merge-patch+json").exception());
-        if (r.param("force").isPresent()) {
+                        + "application/strategic-merge-patch+json, application/apply-patch+yaml").exception());
+        boolean apply = patchType == PatchType.APPLY_PATCH;
+        if (apply && "scale".equals(subresource)) {
+            throw ApiStatus.unsupportedMediaType("the body of the request was in an unknown format - accepted media "
+                    + "types include: application/json-patch+json, application/merge-patch+json, "
+                    + "application/strategic-merge-patch+json").exception();
+        }
+        if (apply && r.param("fieldManager").filter(m -> !m.isEmpty()).isEmpty()) {
+            throw ApiStatus.invalidRequest("PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: "
+                    + "is required for apply patch", List.of(io.kubepekko.api.status.FieldError.required("fieldManager",
+                    "is required for apply patch"))).exception();
+        }
+        if (!apply && r.param("force").isPresent()) {
             throw ApiStatus.invalidRequest("PatchOptions.meta.k8s.io \"\" is invalid: force: Forbidden: may not be "
                     + "specified for non-apply patch", List.of(io.kubepekko.api.status.FieldError.forbidden("force",
                     "may not be specified for non-apply patch"))).exception();
         }
-        return write(type, r, new WriteOp.Patch(r.info().name(), patchType, r.body(), subresource, writeOptions(r)));
+        boolean force = r.param("force").map(ResourceHandler::parseBool).orElse(false);
+        return write(type, r, new WriteOp.Patch(r.info().name(), patchType, r.body(), subresource, writeOptions(r),
+                force));
+    }
+
+    /** A boolean query parameter as Go's strconv.ParseBool reads it; anything else is a 400. */
+    static boolean parseBool(String v) {
+        return switch (v) {
+            case "1", "t", "T", "TRUE", "true", "True" -> true;
+            case "0", "f", "F", "FALSE", "false", "False", "" -> false;
+            default -> throw ApiStatus.badRequest("strconv.ParseBool: parsing " + io.kubepekko.api.status.FieldError
+                    .quote(v) + ": invalid syntax").exception();
+        };
     }
 
     private CompletionStage<HttpResponse> delete(ResourceType type, Request r) {

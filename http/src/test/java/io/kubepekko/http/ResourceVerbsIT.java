@@ -82,7 +82,10 @@ class ResourceVerbsIT {
             assertEquals(json("{'f:data':{'.':{},'f:a':{}}}"), entry.path("fieldsV1").toString());
             ObjectNode labeled = api.patch(CMS + "/" + name + "?fieldManager=labeler", "application/merge-patch+json",
                     json("{'metadata':{'labels':{'x':'y'}}}")).assertCode(200).json();
-            assertEquals("labeler", labeled.at("/metadata/managedFields/1/manager").asText());
+            java.util.List<String> managers = new java.util.ArrayList<>();
+            labeled.at("/metadata/managedFields").forEach(e -> managers.add(e.path("manager").asText()));
+            // kube sorts entries by operation, time to the second, then manager: both wrote within a second.
+            assertTrue(managers.containsAll(java.util.List.of("labeler", "my-tool")), managers.toString());
         }
 
         @Test
@@ -511,9 +514,8 @@ class ResourceVerbsIT {
                     .assertStatusMessageStartsWith(409, "Conflict", "Operation cannot be fulfilled on deployments");
         }
 
-        /** Apply is not served yet: until it is, clients get a clean 415. */
         @ParameterizedTest(name = "{0}")
-        @ValueSource(strings = {"application/apply-patch+yaml", "application/json", "text/plain"})
+        @ValueSource(strings = {"application/json", "text/plain"})
         void unsupportedPatchTypeIsUnsupportedMediaType(String contentType) {
             String name = unique("cm");
             createConfigMap(name);

@@ -90,6 +90,21 @@ public final class FieldSet {
         }
     }
 
+    /** Whether this node's own path is in the set (a leaf, or a node carrying {@code "."}). */
+    boolean member() {
+        return member;
+    }
+
+    /** The child nodes by path element, in Kubernetes' order. */
+    Map<String, FieldSet> children() {
+        return java.util.Collections.unmodifiableMap(children);
+    }
+
+    /** The node at {@code element}, or null. */
+    FieldSet child(String element) {
+        return children.get(element);
+    }
+
     public boolean isEmpty() {
         return !member && children.isEmpty();
     }
@@ -177,6 +192,24 @@ public final class FieldSet {
             }
         }
         return new FieldSet(member, c);
+    }
+
+    /** Every member path as its path elements, in the set's order. */
+    public List<List<String>> memberPaths() {
+        List<List<String>> out = new ArrayList<>();
+        collectPaths(new ArrayList<>(), out);
+        return out;
+    }
+
+    private void collectPaths(List<String> prefix, List<List<String>> out) {
+        children.forEach((k, v) -> {
+            prefix.add(k);
+            if (v.member) {
+                out.add(List.copyOf(prefix));
+            }
+            v.collectPaths(prefix, out);
+            prefix.remove(prefix.size() - 1);
+        });
     }
 
     /** Every member path, as dotted strings ({@code f:metadata.f:labels.f:app}), for tests and messages. */

@@ -5,7 +5,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 
@@ -79,10 +82,33 @@ public final class ManagedFields {
         return statusWrite ? fields.only("f:status") : fields.without("f:status");
     }
 
-    /** The entries as {@code metadata.managedFields} JSON. */
+    /**
+     * Kubernetes' order of entries (it keeps managers in a map and sorts them when it writes them):
+     * by operation (Apply before Update), time to the second, manager, apiVersion and subresource.
+     */
+    static final Comparator<Entry> ORDER = Comparator.comparing(Entry::operation)
+            .thenComparingLong(e -> epochSecond(e.time()))
+            .thenComparing(Entry::manager)
+            .thenComparing(Entry::apiVersion)
+            .thenComparing(e -> e.subresource() == null ? "" : e.subresource());
+
+    private static long epochSecond(String time) {
+        if (time == null) {
+            return 0;
+        }
+        try {
+            return Instant.parse(time).getEpochSecond();
+        } catch (DateTimeParseException e) {
+            return 0; // client-supplied entries are taken as they are
+        }
+    }
+
+    /** The entries as {@code metadata.managedFields} JSON, in Kubernetes' order. */
     public static ArrayNode render(List<Entry> entries) {
         ArrayNode out = JsonNodeFactory.instance.arrayNode();
-        for (Entry e : entries) {
+        List<Entry> sorted = new ArrayList<>(entries);
+        sorted.sort(ORDER);
+        for (Entry e : sorted) {
             ObjectNode o = out.addObject();
             o.put("manager", e.manager());
             o.put("operation", e.operation());

@@ -3,10 +3,7 @@ package io.kubepekko.api.managed;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kubepekko.api.merge.FieldMerge;
 import io.kubepekko.api.merge.MergeMetadata;
-import io.kubepekko.api.meta.Json;
-import io.kubepekko.api.protobuf.ProtoField;
 
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -14,7 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * The fields of an object as server-side apply sees them, by its type's merge metadata: leaves
@@ -29,6 +25,8 @@ public final class TypedFields {
 
     /** A node that is a member itself (a map, a list item): equal in both versions whatever its content. */
     private static final JsonNode NODE = JsonNodeFactory.instance.textNode("\u0000node");
+    /** A granular map: a member of an updater's set, but not of an applier's. */
+    private static final JsonNode MAP_NODE = JsonNodeFactory.instance.textNode("\u0000map");
     private static final Set<String> UNTRACKED_META = Set.of("name", "namespace", "creationTimestamp", "selfLink",
             "uid", "clusterName", "generation", "managedFields", "resourceVersion");
 
@@ -70,6 +68,20 @@ public final class TypedFields {
         return out.build();
     }
 
+    /**
+     * The fields an applied configuration sets, as server-side apply records an applier's ownership:
+     * like {@link #fields}, except that a granular map is not a member itself (only its entries are).
+     */
+    public FieldSet applied(ObjectNode config, String type) {
+        FieldSet.Builder out = new FieldSet.Builder();
+        for (Map.Entry<List<String>, JsonNode> e : flatten(config, type).entrySet()) {
+            if (e.getValue() != MAP_NODE) {
+                out.add(e.getKey());
+            }
+        }
+        return out.build();
+    }
+
     private Map<List<String>, JsonNode> flatten(ObjectNode object, String type) {
         Map<List<String>, JsonNode> out = new LinkedHashMap<>();
         Iterator<Map.Entry<String, JsonNode>> it = object.fields();
@@ -104,74 +116,48 @@ public final class TypedFields {
 
     private void walkField(JsonNode value, String type, String name, List<String> path,
                            Map<List<String>, JsonNode> out) {
-        MergeMetadata.Field field = metadata.field(type, name);
-        ProtoField proto = metadata.protoField(type, name);
-        FieldMerge merge = field.merge();
-        if (proto == null) {
-            if (value.isObject() && type == null && !value.isEmpty()) {
-                walkStruct(value, null, path, out); // untyped: granular as JSON
-            } else {
-                out.put(path, value);
-            }
-            return;
-        }
-        if (proto.isMap()) {
-            if ("atomic".equals(merge.mapType()) || !value.isObject()) {
-                out.put(path, value);
-                return;
-            }
-            out.put(path, NODE);
-            Iterator<Map.Entry<String, JsonNode>> it = value.fields();
-            while (it.hasNext()) {
-                Map.Entry<String, JsonNode> e = it.next();
-                List<String> p = append(path, "f:" + e.getKey());
-                if (field.valueType() != null && e.getValue().isObject() && !e.getValue().isEmpty()) {
-                    walkStruct(e.getValue(), field.valueType(), p, out);
+        FieldShape shape = FieldShape.of(metadata, type, name, value);
+        switch (shape.kind()) {
+            case STRUCT -> {
+                if (value.isObject() && !value.isEmpty()) {
+                    walkStruct(value, shape.valueType(), path, out); // a struct is not a member itself
                 } else {
-                    out.put(p, e.getValue());
+                    out.put(path, value);
                 }
             }
-            return;
-        }
-        if (proto.repeated()) {
-            List<String> keys = !merge.listMapKeys().isEmpty() ? merge.listMapKeys()
-                    : merge.patchMergeKey() == null ? List.of() : List.of(merge.patchMergeKey());
-            String listType = merge.listType() != null ? merge.listType()
-                    : merge.mergesList() ? (keys.isEmpty() ? "set" : "map") : "atomic";
-            if (!value.isArray() || listType.equals("atomic")) {
-                out.put(path, value);
-                return;
+            case MAP -> {
+                if (!value.isObject()) {
+                    out.put(path, value);
+                    return;
+                }
+                out.put(path, MAP_NODE);
+                Iterator<Map.Entry<String, JsonNode>> it = value.fields();
+                while (it.hasNext()) {
+                    Map.Entry<String, JsonNode> e = it.next();
+                    List<String> p = append(path, "f:" + e.getKey());
+                    FieldShape entry = shape.entry(e.getValue());
+                    if (entry.kind() == FieldShape.Kind.STRUCT && !e.getValue().isEmpty()) {
+                        walkStruct(e.getValue(), entry.valueType(), p, out);
+                    } else {
+                        out.put(p, e.getValue());
+                    }
+                }
             }
-            for (JsonNode item : value) {
-                if (listType.equals("map") && item.isObject()) {
-                    List<String> p = append(path, keyElement(item, keys));
+            case LIST_MAP, LIST_SET -> {
+                if (!value.isArray()) {
+                    out.put(path, value);
+                    return;
+                }
+                for (JsonNode item : value) {
+                    List<String> p = append(path, shape.itemElement(item));
                     out.put(p, NODE);
-                    walkStruct(item, field.valueType(), p, out);
-                } else {
-                    out.put(append(path, "v:" + Json.string(item)), NODE);
+                    if (shape.structItems(item)) {
+                        walkStruct(item, shape.valueType(), p, out);
+                    }
                 }
             }
-            return;
+            default -> out.put(path, value);
         }
-        if (field.valueType() != null && value.isObject() && !value.isEmpty()
-                && !metadata.atomicStruct(field.valueType()) && !"atomic".equals(merge.structType())) {
-            walkStruct(value, field.valueType(), path, out); // a struct is not a member itself
-            return;
-        }
-        out.put(path, value);
-    }
-
-    /** {@code k:} with the item's key fields, sorted by name, as compact JSON. */
-    private static String keyElement(JsonNode item, List<String> keys) {
-        TreeMap<String, JsonNode> sorted = new TreeMap<>();
-        for (String k : keys) {
-            if (item.has(k)) {
-                sorted.put(k, item.get(k));
-            }
-        }
-        ObjectNode key = JsonNodeFactory.instance.objectNode();
-        sorted.forEach(key::set);
-        return "k:" + Json.string(key);
     }
 
     private static List<String> append(List<String> path, String element) {

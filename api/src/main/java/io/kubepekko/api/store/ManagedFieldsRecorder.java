@@ -36,17 +36,23 @@ final class ManagedFieldsRecorder {
         ObjectNode after = out.after();
         ObjectNode meta = ObjectMeta.of(after);
         JsonNode supplied = meta.get("managedFields");
-        ObjectNode before = out.before();
-        if (before != null && supplied != null) {
-            if (isReset(supplied)) {
+        if (op instanceof WriteOp.Patch p && p.type() == PatchType.APPLY_PATCH) {
+            // Server-side apply has recorded its managers already; an empty list means none are left.
+            if (supplied != null && supplied.isEmpty()) {
                 meta.remove("managedFields");
-                return out;
             }
-            if (!supplied.equals(before.path("metadata").get("managedFields"))) {
+            return out;
+        }
+        ObjectNode before = out.before();
+        boolean reset = false;
+        if (before != null && supplied != null) {
+            reset = isReset(supplied);
+            if (!reset && !supplied.equals(before.path("metadata").get("managedFields"))) {
                 return out; // explicitly changed by the client: taken as is
             }
         }
-        List<ManagedFields.Entry> entries = before == null ? List.of() : ManagedFields.of(before);
+        // A reset happens first: the writer then owns what else this request changed.
+        List<ManagedFields.Entry> entries = before == null || reset ? List.of() : ManagedFields.of(before);
         ObjectNode plainBefore = before == null ? null : withoutManagedFields(before);
         TypedFields.Comparison changes = FIELDS.compare(plainBefore, withoutManagedFields(after), message);
         List<ManagedFields.Entry> updated = ManagedFields.update(entries, manager(op), subresource(op),

@@ -209,6 +209,9 @@ public final class ObjectWrites {
 
     private WriteOutcome patch(ResourceType type, String namespace, Function<String, ObjectNode> current,
                                WriteOp.Patch p, Env env) {
+        if (p.type() == PatchType.APPLY_PATCH) {
+            return apply(type, namespace, current, p, env);
+        }
         ObjectNode existing = current.apply(p.name());
         if (existing == null) {
             throw ApiStatus.notFound(type.groupResource(), p.name()).exception();
@@ -231,6 +234,37 @@ public final class ObjectWrites {
         }
         Pruned pruned = pruner.prune(type, obj, p.options().fieldValidation());
         return update(type, namespace, current, p.name(), pruned.object(), p.subresource(), pruned.warnings(), env);
+    }
+
+    /**
+     * Server-side apply: the configuration (with its unknown fields handled per fieldValidation) is
+     * merged into the object, or creates it when absent, then takes the ordinary update or create path.
+     */
+    private WriteOutcome apply(ResourceType type, String namespace, Function<String, ObjectNode> current,
+                               WriteOp.Patch p, Env env) {
+        ObjectNode config = ApplyPatches.config(type, p);
+        boolean status = "status".equals(p.subresource());
+        Pruned pruned = status ? new Pruned(config, List.of())
+                : pruner.prune(type, config, p.options().fieldValidation());
+        ObjectNode existing = current.apply(p.name());
+        if (existing == null) {
+            if (p.subresource() != null) {
+                throw ApiStatus.notFound(type.groupResource(), p.name()).exception();
+            }
+            ObjectNode created = ApplyPatches.apply(type, null, pruned.object(), p, env.now());
+            return withWarnings(create(type, namespace, current, created, env), pruned.warnings());
+        }
+        ObjectNode applied = ApplyPatches.apply(type, existing, pruned.object(), p, env.now());
+        WriteOutcome out = update(type, namespace, current, p.name(), applied, p.subresource(), pruned.warnings(), env);
+        if (!status || out.removes()) {
+            return out;
+        }
+        // A status write keeps the stored metadata; the apply's record of managers is the exception.
+        ObjectNode after = out.after().deepCopy();
+        ObjectMeta.of(after).set("managedFields", ObjectMeta.of(applied).get("managedFields"));
+        boolean changed = !after.equals(existing);
+        return new WriteOutcome(existing, changed ? after : existing, false, out.view(), false, changed,
+                out.warnings());
     }
 
     /**

@@ -37,9 +37,16 @@ public sealed interface WriteOp {
         }
     }
 
-    /** PATCH of an object or subresource; applied to the current object inside the single writer. */
-    record Patch(String name, PatchType type, byte[] patch, String subresource, WriteOptions options)
+    /**
+     * PATCH of an object or subresource; applied to the current object inside the single writer.
+     * {@code force} (server-side apply only) takes conflicting fields from their owners.
+     */
+    record Patch(String name, PatchType type, byte[] patch, String subresource, WriteOptions options, boolean force)
             implements WriteOp {
+        public Patch(String name, PatchType type, byte[] patch, String subresource, WriteOptions options) {
+            this(name, type, patch, subresource, options, false);
+        }
+
         @Override
         public String targetName() {
             return name;

@@ -88,9 +88,19 @@ class ManagedFieldsRecorderTest {
     @Test
     void managedFieldsSetToAnEmptyEntryAreCleared() {
         create();
-        ObjectNode after = update("{'metadata':{'name':'cm','labels':{'a':'1'},'managedFields':[{}]},'data':{'k':'w'}}",
+        ObjectNode after = update("{'metadata':{'name':'cm','labels':{'a':'1'},'managedFields':[{}]},'data':{'k':'v'}}",
                 "editor");
         assertTrue(managed(after).isMissingNode(), "[{}] resets the record: " + after);
+    }
+
+    @Test
+    void aResetHappensFirstSoTheWriterOwnsWhatElseItChanged() {
+        create();
+        ObjectNode after = update("{'metadata':{'name':'cm','labels':{'a':'1'},'managedFields':[{}]},'data':{'k':'w'}}",
+                "editor");
+        assertEquals(1, managed(after).size(), after.toString());
+        assertEquals("editor", managed(after).get(0).path("manager").asText());
+        assertEquals(obj("{'f:data':{'f:k':{}}}"), managed(after).get(0).path("fieldsV1"));
     }
 
     @Test

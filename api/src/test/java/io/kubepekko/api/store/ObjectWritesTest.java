@@ -696,20 +696,6 @@ class ObjectWritesTest {
         assertStatus(s, 422, "Invalid", JsonPatch.APPLY_FAILED);
     }
 
-    static Stream<Arguments> unsupportedPatchTypes() {
-        return Stream.of(Arguments.of(PatchType.APPLY_PATCH));
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("unsupportedPatchTypes")
-    void unsupportedPatchTypesAreUnsupportedMediaType(PatchType type) {
-        seed("configmaps", CONFIGMAP);
-        ApiStatus s = refused(() -> patch("configmaps", "cm", type, "{'data':{'k':'w'}}", null, "Warn"));
-        assertStatus(s, 415, "UnsupportedMediaType", "the body of the request was in an unknown format - accepted "
-                + "media types include: application/json-patch+json, application/merge-patch+json, "
-                + "application/strategic-merge-patch+json");
-    }
-
     @Test
     void statusPatchChangesOnlyTheStatus() {
         ObjectNode stored = seed("pods", POD);

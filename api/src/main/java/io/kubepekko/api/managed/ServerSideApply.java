@@ -1,0 +1,203 @@
+package io.kubepekko.api.managed;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.merge.MergeMetadata;
+import io.kubepekko.api.meta.Json;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Server-side apply (structured-merge-diff's Apply): merges an applied configuration into the live
+ * object, records the applier as owner of exactly the fields it applied, removes fields it applied
+ * before and omits now when nobody else owns them, and refuses, with one conflict per field, to
+ * change a value another manager owns unless forced. Forcing moves those fields to the applier;
+ * applying a value equal to the live one shares ownership.
+ *
+ * <p>For the manager {@code kubectl}, fields whose value still matches the object's
+ * {@code kubectl.kubernetes.io/last-applied-configuration} do not conflict, and that annotation is
+ * kept in step with what is applied, as kube-apiserver does for clients moving from client-side
+ * to server-side apply.
+ */
+public final class ServerSideApply {
+
+    /** The annotation client-side apply keeps; kubectl's server-side apply keeps it current. */
+    public static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
+    private static final String KUBECTL = "kubectl";
+
+    /**
+     * One apply.
+     *
+     * @param manager     the applier ({@code fieldManager})
+     * @param subresource {@code status} for an apply to the status subresource, else null
+     * @param apiVersion  the group version applied
+     * @param time        the write's time, RFC 3339
+     * @param force       whether conflicts move ownership instead of failing
+     */
+    public record Request(String manager, String subresource, String apiVersion, String time, boolean force) {}
+
+    /** The merged object (without managedFields) and the managers after the apply. */
+    public record Result(ObjectNode object, List<ManagedFields.Entry> entries) {}
+
+    private final TypedFields fields;
+    private final StructuredMerge merge;
+    private final FieldRemoval removal;
+
+    public ServerSideApply(MergeMetadata metadata) {
+        this.fields = new TypedFields(metadata);
+        this.merge = new StructuredMerge(metadata);
+        this.removal = new FieldRemoval(metadata);
+    }
+
+    /**
+     * Applies {@code config} to {@code live} (without managedFields; an empty object for a create).
+     *
+     * @param type the protobuf message of the kind, or null for an untyped object
+     * @throws io.kubepekko.api.status.ApiException 409 Conflict listing the conflicting fields
+     */
+    public Result apply(ObjectNode live, List<ManagedFields.Entry> entries, ObjectNode config, String type,
+                        Request request) {
+        boolean status = "status".equals(request.subresource());
+        ObjectNode scoped = scope(config, status);
+        ObjectNode merged = merge.merge(live, scoped, type);
+        FieldSet applied = fields.applied(scoped, type);
+
+        ManagedFields.Entry own = null;
+        List<ManagedFields.Entry> others = new ArrayList<>();
+        for (ManagedFields.Entry e : entries) {
+            if (e.sameOwner(request.manager(), "Apply", request.subresource())) {
+                own = e;
+            } else {
+                others.add(e);
+            }
+        }
+        if (own != null && !own.fields().isEmpty()) {
+            FieldSet owned = applied;
+            for (ManagedFields.Entry e : others) {
+                owned = owned.union(e.fields());
+            }
+            removal.remove(merged, type, own.fields().difference(owned), owned);
+        }
+
+        TypedFields.Comparison changes = fields.compare(live, merged, type);
+        FieldSet changed = changes.added().union(changes.modified());
+        Map<ManagedFields.Entry, FieldSet> conflicts = new LinkedHashMap<>();
+        for (ManagedFields.Entry e : others) {
+            FieldSet c = e.fields().intersection(changed);
+            if (!c.isEmpty()) {
+                conflicts.put(e, c);
+            }
+        }
+        if (!conflicts.isEmpty() && !request.force() && !allowedByLastApplied(live, conflicts, type, request)) {
+            throw ApplyConflicts.status(ApplyConflicts.sorted(conflicts)).exception();
+        }
+
+        boolean objectChanged = !live.equals(merged);
+        List<ManagedFields.Entry> out = new ArrayList<>();
+        if (!applied.isEmpty()) {
+            String time = objectChanged || own == null || own.time() == null ? request.time() : own.time();
+            out.add(new ManagedFields.Entry(request.manager(), "Apply", request.apiVersion(), time,
+                    request.subresource(), applied));
+        }
+        for (ManagedFields.Entry e : others) {
+            FieldSet taken = conflicts.getOrDefault(e, FieldSet.EMPTY);
+            FieldSet kept = e.fields().difference(taken).difference(changes.removed());
+            if (!kept.isEmpty()) {
+                out.add(kept.equals(e.fields()) ? e : new ManagedFields.Entry(e.manager(), e.operation(),
+                        e.apiVersion(), e.time(), e.subresource(), kept));
+            }
+        }
+        if (KUBECTL.equals(request.manager()) && lastApplied(live) != null) {
+            ObjectNode annotations = (ObjectNode) merged.with("metadata").with("annotations");
+            annotations.put(LAST_APPLIED, lastAppliedValue(config));
+        }
+        return new Result(merged, out);
+    }
+
+    /** What an apply may set: the main resource never takes status from it, the status subresource only status. */
+    private static ObjectNode scope(ObjectNode config, boolean status) {
+        ObjectNode scoped = config.deepCopy();
+        if (status) {
+            scoped.retain("apiVersion", "kind", "metadata", "status");
+            JsonNode meta = scoped.get("metadata");
+            if (meta instanceof ObjectNode m) {
+                m.retain("name", "namespace");
+            }
+        } else {
+            scoped.remove("status");
+        }
+        return scoped;
+    }
+
+    /**
+     * kubectl moving an object from client-side apply: conflicts are forgiven when every conflicting
+     * field is one the last-applied configuration set and the live object still has that value.
+     */
+    private boolean allowedByLastApplied(ObjectNode live, Map<ManagedFields.Entry, FieldSet> conflicts, String type,
+                                         Request request) {
+        if (!KUBECTL.equals(request.manager())) {
+            return false;
+        }
+        String text = lastApplied(live);
+        if (text == null) {
+            return false;
+        }
+        ObjectNode last;
+        try {
+            last = Json.parseTrusted(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        } catch (RuntimeException e) {
+            return false; // not JSON: nothing to forgive by
+        }
+        if (!request.apiVersion().equals(last.path("apiVersion").asText())) {
+            return false;
+        }
+        TypedFields.Comparison differences = fields.compare(last, live, type);
+        FieldSet allowed = fields.fields(last, type).difference(differences.modified())
+                .difference(differences.added()).difference(differences.removed());
+        for (FieldSet c : conflicts.values()) {
+            if (!c.difference(allowed).isEmpty()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String lastApplied(ObjectNode object) {
+        JsonNode v = object.path("metadata").path("annotations").get(LAST_APPLIED);
+        return v != null && v.isTextual() && !v.asText().isEmpty() ? v.asText() : null;
+    }
+
+    /** The applied configuration as the annotation holds it: compact JSON, keys sorted, without itself. */
+    private static String lastAppliedValue(ObjectNode config) {
+        ObjectNode copy = config.deepCopy();
+        JsonNode annotations = copy.path("metadata").get("annotations");
+        if (annotations instanceof ObjectNode a) {
+            a.remove(LAST_APPLIED);
+            if (a.isEmpty()) {
+                ((ObjectNode) copy.get("metadata")).remove("annotations");
+            }
+        }
+        return Json.string(sortedKeys(copy)) + "\n";
+    }
+
+    private static JsonNode sortedKeys(JsonNode node) {
+        if (node.isObject()) {
+            TreeMap<String, JsonNode> sorted = new TreeMap<>();
+            node.fields().forEachRemaining(e -> sorted.put(e.getKey(), sortedKeys(e.getValue())));
+            ObjectNode out = JsonNodeFactory.instance.objectNode();
+            sorted.forEach(out::set);
+            return out;
+        }
+        if (node.isArray()) {
+            var out = JsonNodeFactory.instance.arrayNode();
+            node.forEach(v -> out.add(sortedKeys(v)));
+            return out;
+        }
+        return node;
+    }
+}

@@ -1,0 +1,106 @@
+package io.kubepekko.api.store;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.managed.ManagedFields;
+import io.kubepekko.api.managed.ServerSideApply;
+import io.kubepekko.api.merge.MergeMetadata;
+import io.kubepekko.api.meta.Json;
+import io.kubepekko.api.meta.ObjectMeta;
+import io.kubepekko.api.protobuf.ProtoKinds;
+import io.kubepekko.api.protobuf.ProtoSchema;
+import io.kubepekko.api.registry.ResourceType;
+import io.kubepekko.api.status.ApiStatus;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The apply-specific part of a server-side apply PATCH ({@code application/apply-patch+yaml}):
+ * decoding the configuration (YAML or JSON), the checks kube-apiserver makes on it, and the
+ * structured merge. What comes out goes through the ordinary create or update pipeline.
+ */
+final class ApplyPatches {
+    private ApplyPatches() {}
+
+    private static final ServerSideApply APPLY = new ServerSideApply(MergeMetadata.builtin());
+
+    /** The applied configuration of {@code p}, checked against the URL's kind and name. */
+    static ObjectNode config(ResourceType type, WriteOp.Patch p) {
+        JsonNode parsed;
+        try {
+            parsed = Json.YAML.readTree(p.patch());
+        } catch (IOException e) {
+            throw ApiStatus.badRequest("error decoding patch: " + firstLine(e.getMessage())).exception();
+        }
+        if (parsed == null || parsed.isMissingNode() || parsed.isNull()) {
+            parsed = Json.MAPPER.createObjectNode();
+        }
+        if (!(parsed instanceof ObjectNode config)) {
+            throw ApiStatus.badRequest("error decoding patch: the applied configuration is not an object").exception();
+        }
+        String apiVersion = config.path("apiVersion").asText("");
+        if (!apiVersion.equals(type.apiVersion())) {
+            throw ApiStatus.badRequest("Incorrect version specified in apply patch. Specified patch version: "
+                    + apiVersion + ", expected: " + type.apiVersion()).exception();
+        }
+        String kind = config.path("kind").asText("");
+        if (!kind.equals(type.kind())) {
+            throw ApiStatus.badRequest("Object 'Kind' is missing or wrong in apply patch: expected " + type.kind()
+                    + ", got \"" + kind + "\"").exception();
+        }
+        JsonNode meta = config.get("metadata");
+        if (meta != null && !meta.isNull() && !meta.isObject()) {
+            throw ApiStatus.badRequest("error decoding patch: metadata must be an object").exception();
+        }
+        if (meta != null && meta.has("managedFields") && !meta.get("managedFields").isNull()) {
+            throw ApiStatus.badRequest("metadata.managedFields must be nil").exception();
+        }
+        String name = ObjectMeta.name(config);
+        if (name != null && !name.isEmpty() && !name.equals(p.name())) {
+            throw ApiStatus.badRequest("the name of the object (" + name + ") does not match the name on the URL ("
+                    + p.name() + ")").exception();
+        }
+        return config;
+    }
+
+    /**
+     * {@code config} applied to {@code existing} (null: the object is created), with the new
+     * managedFields set on the result (an empty list when no manager is left, which the pipeline
+     * takes as "none").
+     */
+    static ObjectNode apply(ResourceType type, ObjectNode existing, ObjectNode config, WriteOp.Patch p,
+                            Instant now) {
+        ObjectNode live;
+        List<ManagedFields.Entry> entries;
+        if (existing == null) {
+            live = Json.MAPPER.createObjectNode();
+            entries = List.of();
+        } else {
+            live = existing.deepCopy();
+            entries = ManagedFields.of(existing);
+            ObjectMeta.of(live).remove("managedFields");
+        }
+        String message = ProtoKinds.message(ProtoSchema.builtin(), type.gvk().group(), type.gvk().version(),
+                type.gvk().kind());
+        String manager = p.options().fieldManager();
+        ServerSideApply.Result result = APPLY.apply(live, entries, config, message, new ServerSideApply.Request(
+                manager, p.subresource(), type.apiVersion(), Timestamps.format(now), p.force()));
+        ObjectNode out = result.object();
+        ObjectNode meta = ObjectMeta.of(out);
+        if (ObjectMeta.name(out) == null || ObjectMeta.name(out).isEmpty()) {
+            meta.put("name", p.name());
+        }
+        meta.set("managedFields", ManagedFields.render(result.entries()));
+        return out;
+    }
+
+    private static String firstLine(String message) {
+        if (message == null) {
+            return "invalid YAML";
+        }
+        int nl = message.indexOf('\n');
+        return nl < 0 ? message : message.substring(0, nl);
+    }
+}

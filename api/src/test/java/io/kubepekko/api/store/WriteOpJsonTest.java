@@ -1,0 +1,28 @@
+package io.kubepekko.api.store;
+
+import io.kubepekko.api.meta.Json;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Writes travel between cluster nodes as Jackson-serialized messages: a patch keeps every field. */
+class WriteOpJsonTest {
+
+    @Test
+    void anApplyPatchRoundTripsWithItsForceFlag() throws Exception {
+        WriteOp.Patch p = new WriteOp.Patch("cm", PatchType.APPLY_PATCH, "a: b".getBytes(StandardCharsets.UTF_8),
+                "status", new WriteOptions(true, "helm", "Strict"), true);
+        byte[] bytes = Json.MAPPER.writerFor(WriteOp.class).writeValueAsBytes(p);
+        WriteOp.Patch back = (WriteOp.Patch) Json.MAPPER.readValue(bytes, WriteOp.class);
+        assertEquals(p.name(), back.name());
+        assertEquals(p.type(), back.type());
+        assertArrayEquals(p.patch(), back.patch());
+        assertEquals(p.subresource(), back.subresource());
+        assertEquals(p.options(), back.options());
+        assertTrue(back.force());
+    }
+}
