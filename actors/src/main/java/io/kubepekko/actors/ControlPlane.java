@@ -9,6 +9,7 @@ import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.store.ObjectWrites;
 import io.kubepekko.api.store.Preconditions;
+import io.kubepekko.api.store.PatchType;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOptions;
 import io.kubepekko.api.watch.FeatureGates;
@@ -257,6 +258,10 @@ public final class ControlPlane {
         }
         CompletionStage<Void> admitted = type.namespaced() && mayCreate
                 ? admitNamespace(namespace, op instanceof WriteOp.Create)
+                : type.namespaced() && createsWhenAbsent(op)
+                // An apply creates only when the object is absent; only then is it a create to admit.
+                ? get(type, namespace, op.targetName()).thenCompose(found -> found.isPresent()
+                        ? CompletableFuture.<Void>completedFuture(null) : admitNamespace(namespace, true))
                 : CompletableFuture.completedFuture(null);
         CompletionStage<WriteResult> result = admitted.thenCompose(v -> Futures.plain(collection(type, namespace)
                 .<CollectionEntity.WriteReply>ask(r -> new CollectionEntity.Write(op, r), askTimeout))
@@ -275,6 +280,11 @@ public final class ControlPlane {
         return result;
     }
 
+
+    /** Server-side apply of the main resource creates the object when it is absent. */
+    private static boolean createsWhenAbsent(WriteOp op) {
+        return op instanceof WriteOp.Patch p && p.type() == PatchType.APPLY_PATCH && p.subresource() == null;
+    }
 
     private CompletionStage<Void> admitNamespace(String namespace, boolean strict) {
         if (liveNamespaces.isKnownLive(namespace)) {

@@ -74,6 +74,12 @@ class ServerSideApplyIT {
     }
 
     @Test
+    void applyCannotCreateInAMissingNamespace() {
+        api.patch("/api/v1/namespaces/nowhere/configmaps/x?fieldManager=m", APPLY, yaml("x", "  a: x\n"))
+                .assertStatus(404, "NotFound", "namespaces \"nowhere\" not found");
+    }
+
+    @Test
     void fieldManagerIsRequired() {
         String name = unique();
         api.patch(CMS + "/" + name, APPLY, yaml(name, "  a: x\n")).assertStatus(422, "Invalid",
