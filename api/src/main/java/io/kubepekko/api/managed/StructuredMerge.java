@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiFunction;
 
 /**
  * Server-side apply's merge of an applied configuration into the live object, by the type's merge
@@ -37,6 +38,15 @@ public final class StructuredMerge {
     }
 
     private ObjectNode mergeStruct(ObjectNode live, ObjectNode config, String type) {
+        return mergeKeys(live, config, (key, applied) -> FieldShape.of(metadata, type, key, applied));
+    }
+
+    private ObjectNode mergeMap(ObjectNode live, ObjectNode config, FieldShape shape) {
+        return mergeKeys(live, config, (key, applied) -> shape.entry(applied));
+    }
+
+    /** Key by key: live keys in their order, then the configuration's new ones; a null removes its key. */
+    private ObjectNode mergeKeys(ObjectNode live, ObjectNode config, BiFunction<String, JsonNode, FieldShape> shapes) {
         ObjectNode out = JsonNodeFactory.instance.objectNode();
         Iterator<Map.Entry<String, JsonNode>> it = live.fields();
         while (it.hasNext()) {
@@ -45,8 +55,7 @@ public final class StructuredMerge {
             if (applied == null) {
                 out.set(e.getKey(), e.getValue().deepCopy());
             } else if (!applied.isNull()) {
-                out.set(e.getKey(), mergeValue(e.getValue(), applied,
-                        FieldShape.of(metadata, type, e.getKey(), applied)));
+                out.set(e.getKey(), mergeValue(e.getValue(), applied, shapes.apply(e.getKey(), applied)));
             }
         }
         Iterator<Map.Entry<String, JsonNode>> added = config.fields();
@@ -79,28 +88,6 @@ public final class StructuredMerge {
             default -> { }
         }
         return withoutNulls(applied);
-    }
-
-    private ObjectNode mergeMap(ObjectNode live, ObjectNode config, FieldShape shape) {
-        ObjectNode out = JsonNodeFactory.instance.objectNode();
-        Iterator<Map.Entry<String, JsonNode>> it = live.fields();
-        while (it.hasNext()) {
-            Map.Entry<String, JsonNode> e = it.next();
-            JsonNode applied = config.get(e.getKey());
-            if (applied == null) {
-                out.set(e.getKey(), e.getValue().deepCopy());
-            } else if (!applied.isNull()) {
-                out.set(e.getKey(), mergeValue(e.getValue(), applied, shape.entry(applied)));
-            }
-        }
-        Iterator<Map.Entry<String, JsonNode>> added = config.fields();
-        while (added.hasNext()) {
-            Map.Entry<String, JsonNode> e = added.next();
-            if (!live.has(e.getKey()) && !e.getValue().isNull()) {
-                out.set(e.getKey(), withoutNulls(e.getValue()));
-            }
-        }
-        return out;
     }
 
     /**
