@@ -9,6 +9,7 @@ import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.protobuf.ProtoField;
 
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 
 /**
@@ -20,8 +21,9 @@ import java.util.TreeMap;
  * @param kind      how the field merges
  * @param valueType the protobuf message of the struct, of a map's values or of a list's items (null: none or untyped)
  * @param keys      the key fields of an associative list
+ * @param keyDefaults the declared defaults of key fields, by name, which complete a key an item leaves out
  */
-public record FieldShape(Kind kind, String valueType, List<String> keys) {
+public record FieldShape(Kind kind, String valueType, List<String> keys, Map<String, String> keyDefaults) {
 
     /** The ways a field merges. */
     public enum Kind {
@@ -37,8 +39,8 @@ public record FieldShape(Kind kind, String valueType, List<String> keys) {
         LIST_SET
     }
 
-    private static final FieldShape LEAF = new FieldShape(Kind.LEAF, null, List.of());
-    private static final FieldShape UNTYPED_STRUCT = new FieldShape(Kind.STRUCT, null, List.of());
+    private static final FieldShape LEAF = new FieldShape(Kind.LEAF, null, List.of(), Map.of());
+    private static final FieldShape UNTYPED_STRUCT = new FieldShape(Kind.STRUCT, null, List.of(), Map.of());
 
     /**
      * The shape of field {@code name} of {@code type} holding {@code value}. Fields below an untyped
@@ -52,7 +54,7 @@ public record FieldShape(Kind kind, String valueType, List<String> keys) {
             return type == null && value != null && value.isObject() ? UNTYPED_STRUCT : LEAF;
         }
         if (proto.isMap()) {
-            return "atomic".equals(merge.mapType()) ? LEAF : new FieldShape(Kind.MAP, field.valueType(), List.of());
+            return "atomic".equals(merge.mapType()) ? LEAF : new FieldShape(Kind.MAP, field.valueType(), List.of(), Map.of());
         }
         if (proto.repeated()) {
             List<String> keys = !merge.listMapKeys().isEmpty() ? merge.listMapKeys()
@@ -60,22 +62,34 @@ public record FieldShape(Kind kind, String valueType, List<String> keys) {
             String listType = merge.listType() != null ? merge.listType()
                     : merge.mergesList() ? (keys.isEmpty() ? "set" : "map") : "atomic";
             return switch (listType) {
-                case "map" -> new FieldShape(Kind.LIST_MAP, field.valueType(), keys);
-                case "set" -> new FieldShape(Kind.LIST_SET, field.valueType(), List.of());
+                case "map" -> new FieldShape(Kind.LIST_MAP, field.valueType(), keys,
+                        keyDefaults(metadata, field.valueType(), keys));
+                case "set" -> new FieldShape(Kind.LIST_SET, field.valueType(), List.of(), Map.of());
                 default -> LEAF;
             };
         }
         if (field.valueType() != null && !metadata.atomicStruct(field.valueType())
                 && !"atomic".equals(merge.structType())) {
-            return new FieldShape(Kind.STRUCT, field.valueType(), List.of());
+            return new FieldShape(Kind.STRUCT, field.valueType(), List.of(), Map.of());
         }
         return LEAF;
+    }
+
+    private static Map<String, String> keyDefaults(MergeMetadata metadata, String itemType, List<String> keys) {
+        Map<String, String> out = new TreeMap<>();
+        for (String k : keys) {
+            String d = metadata.field(itemType, k).merge().defaultValue();
+            if (d != null) {
+                out.put(k, d);
+            }
+        }
+        return Map.copyOf(out);
     }
 
     /** The shape of one entry of a granular map: a struct when the map's values are structs, else a leaf. */
     public FieldShape entry(JsonNode value) {
         return valueType != null && value != null && value.isObject()
-                ? new FieldShape(Kind.STRUCT, valueType, List.of()) : LEAF;
+                ? new FieldShape(Kind.STRUCT, valueType, List.of(), Map.of()) : LEAF;
     }
 
     /** The path element of one item of this list: {@code k:} with its key fields, or {@code v:} with its value. */
@@ -83,8 +97,10 @@ public record FieldShape(Kind kind, String valueType, List<String> keys) {
         if (kind == Kind.LIST_MAP && item.isObject()) {
             TreeMap<String, JsonNode> sorted = new TreeMap<>();
             for (String k : keys) {
-                if (item.has(k)) {
+                if (item.hasNonNull(k)) {
                     sorted.put(k, item.get(k));
+                } else if (keyDefaults.containsKey(k)) {
+                    sorted.put(k, JsonNodeFactory.instance.textNode(keyDefaults.get(k)));
                 }
             }
             ObjectNode key = JsonNodeFactory.instance.objectNode();
