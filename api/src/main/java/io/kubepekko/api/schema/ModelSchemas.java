@@ -67,6 +67,19 @@ public final class ModelSchemas {
         return built;
     }
 
+    /**
+     * The schema of a model that is not a kind, by its class's simple name ({@code V1ListMeta}), or
+     * empty when the client has no such model.
+     */
+    public static Optional<SchemaNode> forModel(String simpleName) {
+        try {
+            Class<?> c = Class.forName(MODELS + simpleName, false, ModelSchemas.class.getClassLoader());
+            return Optional.of(build(c));
+        } catch (ClassNotFoundException e) {
+            return Optional.empty();
+        }
+    }
+
     /** The model class that describes a kind, if any. */
     public static Optional<Class<?>> modelClass(GroupVersionKind gvk) {
         String override = CLASS_OVERRIDES.get(gvk);
@@ -171,9 +184,9 @@ public final class ModelSchemas {
             return SchemaNode.scalar(SchemaNode.Type.QUANTITY, "resource.Quantity", description);
         }
         if (c.getName().startsWith(MODELS)) {
-            SchemaNode shared = objectSchema(c);
-            // The field's own description is more specific than the type's.
-            return description == null ? shared : SchemaNode.described(shared, description);
+            // A view with the field's own description (null if it has none), so a field never
+            // passes its type's description off as its own.
+            return SchemaNode.described(objectSchema(c), description);
         }
         // Object (RawExtension, FieldsV1, JSON) and anything unrecognised: keep what was sent.
         return SchemaNode.any(description);

@@ -118,9 +118,20 @@ public final class SchemaNode {
         return type;
     }
 
-    /** The human description (from the API's documentation), or {@code null}. */
+    /**
+     * The human description (from the API's documentation), or {@code null}. For a property, this
+     * is the property's own description; see {@link #typeDescription()} for its type's.
+     */
     public String description() {
         return description;
+    }
+
+    /**
+     * For an OBJECT, the description of its type ({@code PodSpec is a description of a pod.}) rather
+     * than of the field holding it; for other nodes the same as {@link #description()}.
+     */
+    public String typeDescription() {
+        return structure != null ? structure.description : description;
     }
 
     /**
