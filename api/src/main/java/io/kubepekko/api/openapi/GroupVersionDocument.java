@@ -19,9 +19,10 @@ import java.util.TreeMap;
  *
  * <p>Patch operations deliberately list no {@code application/strategic-merge-patch+json} request
  * body. kubectl computes client-side apply and edit patches from these schemas when that media type
- * is listed, which needs complete schemas with patch strategies and merge keys. Without it, kubectl
- * uses the strategic-merge metadata compiled into it for built-in kinds (and JSON merge patch for
- * others), which is correct. The server still accepts strategic merge patches.
+ * is listed; without it, kubectl uses the strategic-merge metadata compiled into it for built-in
+ * kinds (and JSON merge patch for others), which is Kubernetes' own and stays right even where our
+ * schemas lag behind a kubectl release, and custom kinds (minimal schemas) never get a strategic
+ * merge patch they could not merge. The server still accepts strategic merge patches.
  */
 final class GroupVersionDocument {
     private static final List<String> OBJECT_MEDIA =
@@ -169,16 +170,8 @@ final class GroupVersionDocument {
         putSchema(SchemaNames.of(gvk), schema);
         source.definitions(gvk).forEach((name, s) -> putSchema(name, s.deepCopy()));
 
-        ObjectNode list = Schemas.typed("object", "A list of " + gvk.kind() + " objects.");
-        ObjectNode p = list.putObject("properties");
-        p.set("apiVersion", Schemas.typed("string", gvk.apiVersion()));
-        ObjectNode itemRef = Json.MAPPER.createObjectNode();
-        itemRef.putArray("allOf").add(Schemas.refOnly(SchemaNames.of(gvk)));
-        p.set("items", Schemas.arrayOf(itemRef, "The " + gvk.kind() + " objects."));
-        p.set("kind", Schemas.typed("string", t.listKind()));
-        p.set("metadata", Schemas.ref(SchemaNames.LIST_META, "List metadata: resourceVersion and continue."));
-        list.putArray("required").add("items");
         GroupVersionKind listGvk = new GroupVersionKind(gvk.group(), gvk.version(), t.listKind());
+        ObjectNode list = source.listSchema(gvk, t.listKind()).deepCopy();
         list.set(Schemas.GVK_EXTENSION, Schemas.gvkList(List.of(listGvk)));
         putSchema(SchemaNames.of(listGvk), list);
     }

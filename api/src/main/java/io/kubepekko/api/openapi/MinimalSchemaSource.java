@@ -30,7 +30,9 @@ public final class MinimalSchemaSource implements SchemaSource {
         ObjectNode properties = schema.putObject("properties");
         properties.set("apiVersion", string("The versioned schema of this object: " + gvk.apiVersion() + "."));
         properties.set("kind", string("The type of this object: " + gvk.kind() + "."));
-        properties.set("metadata", Schemas.ref(SchemaNames.OBJECT_META, "Standard object metadata."));
+        ObjectNode metadata = Schemas.ref(SchemaNames.OBJECT_META, "Standard object metadata.");
+        metadata.putObject("default");
+        properties.set("metadata", metadata);
         properties.set("spec", Schemas.openObject("The desired state."));
         properties.set("status", Schemas.openObject("The observed state, written by controllers."));
         schema.put("x-kubernetes-preserve-unknown-fields", true);

@@ -23,7 +23,8 @@ import java.util.TreeMap;
  * only when a path's {@code patch} operation carries that kind as {@code x-kubernetes-group-version-kind}
  * and a {@code fieldValidation} query parameter. Every patch operation here does; the server then
  * validates. Patch operations list no strategic-merge-patch request body, so kubectl keeps using its
- * compiled-in patch metadata rather than our incomplete schemas (see {@link GroupVersionDocument}).
+ * compiled-in patch metadata rather than computing patches from these schemas (see
+ * {@link GroupVersionDocument}); {@code kubectl explain} reads the schemas.
  *
  * <p>When the registry changes (custom resources), build a new instance.
  */
@@ -46,9 +47,12 @@ public final class OpenApiV3 {
         this.root = Document.of(rootJson);
     }
 
-    /** The documents of {@code registry} with the minimal schemas. */
+    /**
+     * The documents of {@code registry}: the built-in kinds with their full schemas
+     * ({@link SchemaSource#models()}), any other kind with the minimal one.
+     */
     public static OpenApiV3 of(Registry registry) {
-        return of(registry, SchemaSource.minimal());
+        return of(registry, SchemaSource.models());
     }
 
     public static OpenApiV3 of(Registry registry, SchemaSource schemas) {

@@ -6,10 +6,11 @@ import io.kubepekko.api.GroupVersionKind;
 import java.util.Map;
 
 /**
- * Where the OpenAPI documents get each kind's schema. The default, {@link MinimalSchemaSource},
- * describes only the top-level fields; a richer source (derived from the client models, or from a
- * CustomResourceDefinition's {@code openAPIV3Schema}) plugs in here without touching how paths and
- * operations are generated.
+ * Where the OpenAPI documents get each kind's schema. {@link ModelSchemaSource} describes the
+ * built-in kinds fully (from the client models and our merge metadata); {@link MinimalSchemaSource}
+ * describes only the top-level fields and is what any other kind gets. A source for custom resources
+ * (from a CustomResourceDefinition's {@code openAPIV3Schema}) plugs in here without touching how
+ * paths and operations are generated.
  *
  * <p>Implementations must be pure and deterministic: the documents are hashed, and the hash is what
  * clients cache by.
@@ -37,8 +38,22 @@ public interface SchemaSource {
         return Map.of();
     }
 
-    /** The default source: top-level fields only. */
+    /**
+     * The schema of the list kind {@code listKind} of {@code gvk}: {@code apiVersion}, {@code kind},
+     * {@code metadata} ({@link SchemaNames#LIST_META}) and {@code items} referring to the kind's
+     * schema. The caller copies it and adds {@code x-kubernetes-group-version-kind}.
+     */
+    default ObjectNode listSchema(GroupVersionKind gvk, String listKind) {
+        return Schemas.list(gvk, listKind);
+    }
+
+    /** Top-level fields only. */
     static SchemaSource minimal() {
         return MinimalSchemaSource.INSTANCE;
+    }
+
+    /** The built-in kinds described fully, and any other kind by {@link #minimal()}. */
+    static SchemaSource models() {
+        return ModelSchemaSource.builtin();
     }
 }

@@ -1,11 +1,15 @@
 package io.kubepekko.api.openapi;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.meta.Json;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** Small builders for the schema fragments the documents repeat. */
 final class Schemas {
@@ -13,11 +17,56 @@ final class Schemas {
 
     static final String GVK_EXTENSION = "x-kubernetes-group-version-kind";
 
+    /** What a {@code $ref} to a component starts with. */
+    static final String REF_PREFIX = "#/components/schemas/";
+
     /** {@code {"$ref": "#/components/schemas/<name>"}}. */
     static ObjectNode refOnly(String schemaName) {
         ObjectNode ref = Json.MAPPER.createObjectNode();
-        ref.put("$ref", "#/components/schemas/" + schemaName);
+        ref.put("$ref", REF_PREFIX + schemaName);
         return ref;
+    }
+
+    /**
+     * {@code schema} with a {@code $ref} that has siblings (description, default, extensions) moved
+     * into {@code allOf}: OpenAPI 3.0 ignores the siblings of a {@code $ref}, so kube-apiserver writes
+     * {@code {"allOf": [{"$ref": ...}], "description": ...}}, and a bare {@code $ref} only when it is
+     * alone. Changes and returns {@code schema}.
+     */
+    static ObjectNode refInAllOf(ObjectNode schema) {
+        if (schema.has("$ref") && schema.size() > 1) {
+            JsonNode ref = schema.remove("$ref");
+            schema.putArray("allOf").addObject().set("$ref", ref);
+        }
+        return schema;
+    }
+
+    /**
+     * A copy of {@code node} with the keys of every object in it sorted (array order kept), as
+     * Kubernetes writes its documents, so the bytes never depend on the order fields were found in.
+     */
+    static ObjectNode sortedKeys(ObjectNode node) {
+        ObjectNode out = Json.MAPPER.createObjectNode();
+        new TreeMap<String, JsonNode>(toMap(node)).forEach((k, v) -> out.set(k, sortedKeys(v)));
+        return out;
+    }
+
+    private static JsonNode sortedKeys(JsonNode node) {
+        if (node instanceof ObjectNode o) {
+            return sortedKeys(o);
+        }
+        if (node instanceof ArrayNode a) {
+            ArrayNode out = Json.MAPPER.createArrayNode();
+            a.forEach(e -> out.add(sortedKeys(e)));
+            return out;
+        }
+        return node;
+    }
+
+    private static Map<String, JsonNode> toMap(ObjectNode node) {
+        Map<String, JsonNode> out = new HashMap<>();
+        node.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue()));
+        return out;
     }
 
     /**
@@ -40,35 +89,10 @@ final class Schemas {
         return s;
     }
 
-    /** A schema with only a type, for list items. */
-    static ObjectNode plain(String type) {
-        ObjectNode s = Json.MAPPER.createObjectNode();
-        s.put("type", type);
-        return s;
-    }
-
     static ObjectNode typed(String type, String description) {
         ObjectNode s = Json.MAPPER.createObjectNode();
         s.put("description", description);
         s.put("type", type);
-        return s;
-    }
-
-    static ObjectNode int64(String description) {
-        ObjectNode s = typed("integer", description);
-        s.put("format", "int64");
-        return s;
-    }
-
-    static ObjectNode int32(String description) {
-        ObjectNode s = typed("integer", description);
-        s.put("format", "int32");
-        return s;
-    }
-
-    static ObjectNode dateTime(String description) {
-        ObjectNode s = typed("string", description);
-        s.put("format", "date-time");
         return s;
     }
 
@@ -78,18 +102,28 @@ final class Schemas {
         return s;
     }
 
-    static ObjectNode stringMap(String description) {
-        ObjectNode s = typed("object", description);
-        s.putObject("additionalProperties").put("type", "string");
-        return s;
+    /** A list kind's schema in kube-apiserver's shape, for kinds without a model of their list. */
+    static ObjectNode list(GroupVersionKind gvk, String listKind) {
+        ObjectNode list = typed("object", listKind + " is a list of " + gvk.kind() + " objects.");
+        ObjectNode p = list.putObject("properties");
+        p.set("apiVersion", typed("string", "The versioned schema of this object: " + gvk.apiVersion() + "."));
+        ObjectNode item = refOnly(SchemaNames.of(gvk));
+        item.putObject("default");
+        p.set("items", arrayOf(refInAllOf(item), "The " + gvk.kind() + " objects."));
+        p.set("kind", typed("string", "The type of this object: " + listKind + "."));
+        ObjectNode metadata = ref(SchemaNames.LIST_META, "Standard list metadata: resourceVersion and continue.");
+        metadata.putObject("default");
+        p.set("metadata", metadata);
+        list.putArray("required").add("items");
+        return sortedKeys(list);
     }
 
     /** The GVK as an object: the form operations carry and kubectl's validator reads. */
     static ObjectNode gvkObject(GroupVersionKind gvk) {
         ObjectNode o = Json.MAPPER.createObjectNode();
         o.put("group", gvk.group());
-        o.put("version", gvk.version());
         o.put("kind", gvk.kind());
+        o.put("version", gvk.version());
         return o;
     }
 
