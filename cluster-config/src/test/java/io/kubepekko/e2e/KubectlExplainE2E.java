@@ -1,0 +1,124 @@
+package io.kubepekko.e2e;
+
+import io.kubepekko.e2e.support.ClientBinaries;
+import io.kubepekko.e2e.support.Kubectl;
+import io.kubepekko.e2e.support.ProcessResult;
+import io.kubepekko.http.ApiServer;
+import io.kubepekko.http.ApiServerSettings;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The real kubectl v1.35's {@code explain}, which reads nothing but the {@code /openapi/v3} documents:
+ * the kind's component (found by its {@code x-kubernetes-group-version-kind} list), then each field
+ * path through {@code $ref}s, array items and map values, printing types, descriptions and required
+ * marks from the schemas.
+ */
+class KubectlExplainE2E {
+    @TempDir
+    static Path scratch;
+
+    private static ApiServer server;
+    private static Kubectl kubectl;
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        server = ApiServer.start(ApiServerSettings.defaults().withDataDir(scratch.resolve("data")).withPort(0));
+    }
+
+    @BeforeEach
+    void requireKubectl() throws Exception {
+        if (kubectl == null) {
+            kubectl = new Kubectl(ClientBinaries.require().kubectl(), server.kubeconfig(), scratch,
+                    Files.createDirectories(scratch.resolve("work")));
+        }
+    }
+
+    @AfterAll
+    static void stopServer() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void explainsANestedListFieldWithItsTypeDescriptionAndFields() {
+        List<String> lines = ok("explain", "deployment.spec.template.spec.containers").stdout().lines().toList();
+
+        assertEquals("GROUP:      apps", lines.get(0));
+        assertEquals("KIND:       Deployment", lines.get(1));
+        assertEquals("VERSION:    v1", lines.get(2));
+        assertTrue(lines.contains("FIELD: containers <[]Container>"), String.join("\n", lines));
+        assertTrue(lines.contains("    List of containers belonging to the pod. Containers cannot currently be"),
+                String.join("\n", lines));
+        assertTrue(lines.contains("FIELDS:"), String.join("\n", lines));
+        assertTrue(lines.contains("  image\t<string>"), String.join("\n", lines));
+        assertTrue(lines.contains("  name\t<string> -required-"), String.join("\n", lines));
+        assertTrue(lines.contains("  ports\t<[]ContainerPort>"), String.join("\n", lines));
+        assertTrue(lines.contains("  resources\t<ResourceRequirements>"), String.join("\n", lines));
+    }
+
+    @Test
+    void explainsAKindWithItsTopLevelFields() {
+        List<String> lines = ok("explain", "pods").stdout().lines().toList();
+
+        assertEquals("KIND:       Pod", lines.get(0), "the core group prints no GROUP line");
+        assertEquals("VERSION:    v1", lines.get(1));
+        assertTrue(lines.contains("    Pod is a collection of containers that can run on a host. This resource is"),
+                String.join("\n", lines));
+        for (String field : List.of("  apiVersion\t<string>", "  kind\t<string>", "  metadata\t<ObjectMeta>",
+                "  spec\t<PodSpec>", "  status\t<PodStatus>")) {
+            assertTrue(lines.contains(field), field + " in\n" + String.join("\n", lines));
+        }
+    }
+
+    @Test
+    void explainsServicePortsByShortNameWithIntOrStringAndRequiredPort() {
+        List<String> lines = ok("explain", "svc.spec.ports").stdout().lines().toList();
+
+        assertEquals("KIND:       Service", lines.get(0));
+        assertTrue(lines.contains("FIELD: ports <[]ServicePort>"), String.join("\n", lines));
+        assertTrue(lines.contains("  port\t<integer> -required-"), String.join("\n", lines));
+        assertTrue(lines.contains("  targetPort\t<IntOrString>"), String.join("\n", lines));
+        assertTrue(lines.contains("  protocol\t<string>"), String.join("\n", lines));
+    }
+
+    @Test
+    void explainsAKindRecursivelyDownToMetadataFields() {
+        List<String> lines = ok("explain", "configmap", "--recursive").stdout().lines().toList();
+
+        assertEquals("KIND:       ConfigMap", lines.get(0));
+        for (String field : List.of("  data\t<map[string]string>", "  immutable\t<boolean>",
+                "  metadata\t<ObjectMeta>", "    labels\t<map[string]string>",
+                "    ownerReferences\t<[]OwnerReference>", "      uid\t<string> -required-",
+                "    managedFields\t<[]ManagedFieldsEntry>")) {
+            assertTrue(lines.contains(field), field + " in\n" + String.join("\n", lines));
+        }
+    }
+
+    @Test
+    void explainsAMapOfQuantitiesAndAnUnknownFieldFails() {
+        ProcessResult limits = ok("explain", "deployment.spec.template.spec.containers.resources.limits");
+        assertTrue(limits.stdout().lines().anyMatch("FIELD: limits <map[string]Quantity>"::equals), limits.describe());
+
+        ProcessResult unknown = kubectl.run("explain", "deployment.spec.nonsense");
+        assertEquals(1, unknown.exitCode(), unknown.describe());
+        assertEquals("error: field \"nonsense\" does not exist", unknown.stderrText());
+    }
+
+    private static ProcessResult ok(String... args) {
+        ProcessResult result = kubectl.run(args);
+        assertEquals(0, result.exitCode(), result.describe());
+        return result;
+    }
+}
