@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.api.meta.DefinitionLines;
 import io.kubepekko.api.meta.Json;
 
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -35,6 +36,11 @@ final class FieldDefaults {
     JsonNode of(String type, String jsonField) {
         JsonNode own = byField.get(type + " " + jsonField);
         return own != null ? own : byField.get("* " + jsonField);
+    }
+
+    /** Every listed default, keyed {@code "<type> <jsonField>"} (tests check each one is used). */
+    Map<String, JsonNode> entries() {
+        return Collections.unmodifiableMap(byField);
     }
 
     private static Map<String, JsonNode> parse(String text) {

@@ -18,7 +18,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -121,6 +123,25 @@ class ModelSchemaSourceTest {
         assertTrue(field(APPS, "io.k8s.api.apps.v1.Deployment", "spec.selector").path("default").isMissingNode());
         assertTrue(field(APPS, "io.k8s.api.apps.v1.Deployment", "spec.template.spec.securityContext")
                 .path("default").isMissingNode());
+    }
+
+    /** A line naming a type or field that does not exist would silently do nothing. */
+    @Test
+    void everyListedFieldDefaultIsPublishedWhereItIsListed() {
+        Map<String, JsonNode> components = new HashMap<>();
+        for (String gv : OPENAPI.groupVersionPaths()) {
+            parse(OPENAPI.groupVersion(gv).orElseThrow()).path("components").path("schemas").fields()
+                    .forEachRemaining(e -> components.put(e.getKey(), e.getValue()));
+        }
+        FieldDefaults.builtin().entries().forEach((key, value) -> {
+            String[] typeAndField = key.split(" ");
+            if (typeAndField[0].equals("*")) {
+                return;
+            }
+            JsonNode component = components.get(ComponentNames.of(typeAndField[0]));
+            assertTrue(component != null, "no component for " + key);
+            assertEquals(value, component.path("properties").path(typeAndField[1]).path("default"), key);
+        });
     }
 
     @Test
