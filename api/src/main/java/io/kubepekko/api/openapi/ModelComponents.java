@@ -152,7 +152,9 @@ final class ModelComponents {
     }
 
     private void fill(ObjectNode schema, SchemaNode model, Fields fields, Optional<GroupVersionKind> gvk) {
-        schema.put("description", model.typeDescription());
+        if (model.typeDescription() != null) {
+            schema.put("description", model.typeDescription());
+        }
         ObjectNode properties = schema.putObject("properties");
         new TreeMap<>(model.properties()).forEach((json, field) ->
                 properties.set(json, property(field, fields, json, model.required().contains(json))));
