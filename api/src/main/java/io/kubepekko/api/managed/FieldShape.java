@@ -7,6 +7,7 @@ import io.kubepekko.api.merge.FieldMerge;
 import io.kubepekko.api.merge.MergeMetadata;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.protobuf.ProtoField;
+import io.kubepekko.api.schema.FieldDefaults;
 
 import java.util.List;
 import java.util.Map;
@@ -23,7 +24,7 @@ import java.util.TreeMap;
  * @param keys      the key fields of an associative list
  * @param keyDefaults the declared defaults of key fields, by name, which complete a key an item leaves out
  */
-public record FieldShape(Kind kind, String valueType, List<String> keys, Map<String, String> keyDefaults) {
+public record FieldShape(Kind kind, String valueType, List<String> keys, Map<String, JsonNode> keyDefaults) {
 
     /** The ways a field merges. */
     public enum Kind {
@@ -63,7 +64,7 @@ public record FieldShape(Kind kind, String valueType, List<String> keys, Map<Str
                     : merge.mergesList() ? (keys.isEmpty() ? "set" : "map") : "atomic";
             return switch (listType) {
                 case "map" -> new FieldShape(Kind.LIST_MAP, field.valueType(), keys,
-                        keyDefaults(metadata, field.valueType(), keys));
+                        keyDefaults(field.valueType(), keys));
                 case "set" -> new FieldShape(Kind.LIST_SET, field.valueType(), List.of(), Map.of());
                 default -> LEAF;
             };
@@ -75,11 +76,11 @@ public record FieldShape(Kind kind, String valueType, List<String> keys, Map<Str
         return LEAF;
     }
 
-    private static Map<String, String> keyDefaults(MergeMetadata metadata, String itemType, List<String> keys) {
-        Map<String, String> out = new TreeMap<>();
+    private static Map<String, JsonNode> keyDefaults(String itemType, List<String> keys) {
+        Map<String, JsonNode> out = new TreeMap<>();
         for (String k : keys) {
-            String d = metadata.field(itemType, k).merge().defaultValue();
-            if (d != null) {
+            JsonNode d = itemType == null ? null : FieldDefaults.builtin().of(itemType, k);
+            if (d != null && d.isValueNode()) {
                 out.put(k, d);
             }
         }
@@ -100,7 +101,7 @@ public record FieldShape(Kind kind, String valueType, List<String> keys, Map<Str
                 if (item.hasNonNull(k)) {
                     sorted.put(k, item.get(k));
                 } else if (keyDefaults.containsKey(k)) {
-                    sorted.put(k, JsonNodeFactory.instance.textNode(keyDefaults.get(k)));
+                    sorted.put(k, keyDefaults.get(k));
                 }
             }
             ObjectNode key = JsonNodeFactory.instance.objectNode();

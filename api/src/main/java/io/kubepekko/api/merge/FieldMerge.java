@@ -5,15 +5,13 @@ import java.util.List;
 /**
  * How one field merges, as Kubernetes declares it on the Go type: the strategic-merge-patch tags
  * ({@code patchStrategy}, {@code patchMergeKey}) and the server-side-apply markers ({@code listType},
- * {@code listMapKey}, {@code mapType}, {@code structType}), and the {@code +default} of a scalar that
- * is a list-map key (server-side apply completes a key the applier left out with it, so a port applied
- * without {@code protocol} is the stored {@code TCP} port). Absent values are null (or empty).
+ * {@code listMapKey}, {@code mapType}, {@code structType}). Absent values are null (or empty).
  */
 public record FieldMerge(String patchStrategy, String patchMergeKey, String listType, List<String> listMapKeys,
-                         String mapType, String structType, String defaultValue) {
+                         String mapType, String structType) {
 
     /** A field without any marker: lists are replaced whole by a patch, maps and structs merge. */
-    public static final FieldMerge NONE = new FieldMerge(null, null, null, List.of(), null, null, null);
+    public static final FieldMerge NONE = new FieldMerge(null, null, null, List.of(), null, null);
 
     /** Whether a strategic merge patch merges this list (instead of replacing it). */
     public boolean mergesList() {

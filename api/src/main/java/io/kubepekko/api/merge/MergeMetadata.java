@@ -109,7 +109,6 @@ public final class MergeMetadata {
             List<String> keys = List.of();
             String map = null;
             String struct = null;
-            String defaultValue = null;
             for (int i = 2; i < parts.length; i++) {
                 int eq = parts[i].indexOf('=');
                 if (eq <= 0) {
@@ -123,13 +122,11 @@ public final class MergeMetadata {
                     case "keys" -> keys = Arrays.asList(value.split(","));
                     case "map" -> map = value;
                     case "struct" -> struct = value;
-                    case "default" -> defaultValue = value;
                     default -> throw new IllegalArgumentException("merge-metadata.txt:" + lineNo + ": " + parts[i]);
                 }
             }
             out.computeIfAbsent(parts[0], t -> new HashMap<>())
-                    .put(parts[1], new FieldMerge(patch, key, list, List.copyOf(keys), map, struct,
-                            defaultValue));
+                    .put(parts[1], new FieldMerge(patch, key, list, List.copyOf(keys), map, struct));
         }
         return out;
     }

@@ -1,5 +1,6 @@
 package io.kubepekko.api.openapi;
 
+import io.kubepekko.api.schema.FieldDefaults;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupVersionKind;

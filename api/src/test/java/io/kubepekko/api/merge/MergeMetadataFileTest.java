@@ -97,7 +97,6 @@ class MergeMetadataFileTest {
                     case "key", "keys" -> assertTrue(v.matches("[a-zA-Z]+(,[a-zA-Z]+)*"), where + a.getKey() + "=" + v);
                     case "list" -> assertTrue(LIST.contains(v), where + "list=" + v);
                     case "map", "struct" -> assertTrue(GRANULARITY.contains(v), where + a.getKey() + "=" + v);
-                    case "default" -> assertTrue(v.matches("[A-Za-z0-9]+"), where + "default=" + v);
                     default -> fail(where + "unknown attribute " + a.getKey());
                 }
             }

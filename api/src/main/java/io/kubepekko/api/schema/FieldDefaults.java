@@ -1,4 +1,4 @@
-package io.kubepekko.api.openapi;
+package io.kubepekko.api.schema;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -13,19 +13,20 @@ import java.util.Map;
  * The field defaults of {@code field-defaults.txt}: what Kubernetes' OpenAPI publishes as
  * {@code default} beyond what the schema derivation works out itself (which struct fields Go holds
  * by value, {@code +default=} markers, optional scalars without omitempty). Lines are
- * {@code <type> <jsonField> <JSON value>}, with {@code *} for every type.
+ * {@code <type> <jsonField> <JSON value>}, with {@code *} for every type. The OpenAPI documents publish
+ * them; server-side apply completes list-map keys an applier leaves out with them.
  */
-final class FieldDefaults {
+public final class FieldDefaults {
     private static final FieldDefaults BUILTIN =
             new FieldDefaults(DefinitionLines.resource(FieldDefaults.class, "field-defaults.txt"));
 
     private final Map<String, JsonNode> byField;
 
-    FieldDefaults(String text) {
+    public FieldDefaults(String text) {
         this.byField = parse(text == null ? "" : text);
     }
 
-    static FieldDefaults builtin() {
+    public static FieldDefaults builtin() {
         return BUILTIN;
     }
 
@@ -33,13 +34,13 @@ final class FieldDefaults {
      * The listed default of a field of {@code type} (as JSON shows it, after inlining), or null. The
      * caller checks that the value fits the field.
      */
-    JsonNode of(String type, String jsonField) {
+    public JsonNode of(String type, String jsonField) {
         JsonNode own = byField.get(type + " " + jsonField);
         return own != null ? own : byField.get("* " + jsonField);
     }
 
     /** Every listed default, keyed {@code "<type> <jsonField>"} (tests check each one is used). */
-    Map<String, JsonNode> entries() {
+    public Map<String, JsonNode> entries() {
         return Collections.unmodifiableMap(byField);
     }
 
