@@ -1,13 +1,18 @@
 package io.kubepekko.bench;
 
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
  * The command line of a benchmark program: {@code --name value}, {@code --name=value}, and the
  * valueless {@code --etcd-only}, {@code --server-only} and {@code --help}. Names are checked
- * against the program's own list; {@code --help} prints its usage and exits.
+ * against the program's own list; {@code --help} prints its usage and exits. The value parsers
+ * below are shared by every benchmark, so that a duration or a list reads the same in all of them.
  */
 final class BenchFlags {
   private static final List<String> SWITCHES = List.of("etcd-only", "server-only", "help");
@@ -49,5 +54,51 @@ final class BenchFlags {
       throw new IllegalArgumentException("--etcd-only and --server-only exclude each other");
     }
     return flags;
+  }
+
+  /** {@code http://host:port}, or null when the flag was not given. */
+  static URI uri(String value) {
+    if (value == null) {
+      return null;
+    }
+    URI uri = URI.create(value);
+    if (!"http".equals(uri.getScheme()) || uri.getHost() == null) {
+      throw new IllegalArgumentException("expected http://host:port, got " + value);
+    }
+    return uri;
+  }
+
+  /** {@code 500ms}, {@code 6s}, {@code 1.5s}, {@code 2m}, or plain seconds. */
+  static Duration duration(String value) {
+    String v = value.trim().toLowerCase(Locale.ROOT);
+    try {
+      if (v.endsWith("ms")) {
+        return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
+      } else if (v.endsWith("s")) {
+        return Duration.ofMillis(Math.round(Double.parseDouble(v.substring(0, v.length() - 1)) * 1000));
+      } else if (v.endsWith("m")) {
+        return Duration.ofSeconds(Long.parseLong(v.substring(0, v.length() - 1)) * 60);
+      }
+      return Duration.ofSeconds(Long.parseLong(v));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("not a duration: " + value);
+    }
+  }
+
+  static int positive(String value) {
+    int n = Integer.parseInt(value.trim());
+    if (n < 1) {
+      throw new IllegalArgumentException("expected a positive number, got " + value);
+    }
+    return n;
+  }
+
+  /** A comma-separated list of positive numbers. */
+  static List<Integer> positives(String csv) {
+    List<Integer> values = new ArrayList<>();
+    for (String part : csv.split(",")) {
+      values.add(positive(part));
+    }
+    return values;
   }
 }

@@ -7,9 +7,7 @@ import io.kubepekko.api.protobuf.ProtobufBodies;
 
 import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -56,8 +54,8 @@ public final class CodecBench {
   public static void main(String[] args) throws Exception {
     Map<String, String> flags = BenchFlags.parse(args, List.of("duration", "warmup", "pods", "list-reps",
         "object-bytes", "apiserver", "server-url", "out"), USAGE);
-    Duration duration = LoadBench.duration(flags.getOrDefault("duration", "5s"));
-    Duration warmup = LoadBench.duration(flags.getOrDefault("warmup", "2s"));
+    Duration duration = BenchFlags.duration(flags.getOrDefault("duration", "5s"));
+    Duration warmup = BenchFlags.duration(flags.getOrDefault("warmup", "2s"));
     int pods = Integer.parseInt(flags.getOrDefault("pods", "1000"));
     int reps = Integer.parseInt(flags.getOrDefault("list-reps", "50"));
     int objectBytes = Integer.parseInt(flags.getOrDefault("object-bytes", "2048"));
@@ -81,10 +79,7 @@ public final class CodecBench {
     }
     String report = report(System.getProperty("bench.command", "bench/codec"), loadAtStart, objectBytes, pods,
         codec, lists);
-    System.out.print(report);
-    if (flags.containsKey("out")) {
-      Files.writeString(Path.of(flags.get("out")), report, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-    }
+    Report.print(report, flags.containsKey("out") ? Path.of(flags.get("out")) : null);
   }
 
   /** Encode and decode of one stored pod, each measured alone. */

@@ -2,9 +2,7 @@ package io.kubepekko.bench;
 
 import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -107,7 +105,7 @@ public final class LoadBench {
             Duration.ofSeconds(10));
         measure(new EtcdTarget(options.etcdUrl()), cells, etcd);
       } else {
-        try (EtcdProcess process = closeOnExit(EtcdProcess.start(options.startTimeout()))) {
+        try (EtcdProcess process = Processes.closeOnExit(EtcdProcess.start(options.startTimeout()))) {
           etcdVersion = process.version();
           measure(new EtcdTarget(process.clientUrl()), cells, etcd);
         }
@@ -120,32 +118,13 @@ public final class LoadBench {
         measure(new KubeTarget(options.serverUrl()), cells, ours);
       } else {
         try (ServerProcess process =
-            closeOnExit(ServerProcess.start(options.apiserver(), options.startTimeout()))) {
+            Processes.closeOnExit(ServerProcess.start(options.apiserver(), options.startTimeout()))) {
           measure(new KubeTarget(process.url()), cells, ours);
         }
       }
     }
     String report = new Report(cells, ours, etcd, options).markdown(command, etcdVersion, loadAtStart);
-    System.out.print(report);
-    if (options.out() != null) {
-      Path parent = options.out().toAbsolutePath().getParent();
-      Files.createDirectories(parent);
-      Files.writeString(options.out(), "\n" + report,
-          StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-      System.err.println("appended to " + options.out());
-    }
-  }
-
-  /** Stops the child process even when the run is interrupted with Ctrl-C. */
-  private static <T extends AutoCloseable> T closeOnExit(T process) {
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      try {
-        process.close();
-      } catch (Exception e) {
-        // exiting anyway
-      }
-    }));
-    return process;
+    Report.print(report, options.out());
   }
 
   private List<Cell> cells() {
@@ -261,21 +240,21 @@ public final class LoadBench {
     boolean serverOnly = flags.containsKey("server-only");
     Path root = Path.of(System.getProperty("bench.root", "."));
     Options options = new Options(
-        uri(flags.get("server-url")),
-        uri(flags.get("etcd-url")),
+        BenchFlags.uri(flags.get("server-url")),
+        BenchFlags.uri(flags.get("etcd-url")),
         !etcdOnly,
         !serverOnly,
         flags.containsKey("apiserver") ? Path.of(flags.get("apiserver"))
             : root.resolve("cluster-config/bin/apiserver"),
-        duration(flags.getOrDefault("duration", "6s")),
-        duration(flags.getOrDefault("warmup", "2s")),
+        BenchFlags.duration(flags.getOrDefault("duration", "6s")),
+        BenchFlags.duration(flags.getOrDefault("warmup", "2s")),
         Long.parseLong(flags.getOrDefault("count", "0")),
-        ints(flags.getOrDefault("concurrency", "1,16,64")),
-        ints(flags.getOrDefault("namespaces", "1,100")),
+        BenchFlags.positives(flags.getOrDefault("concurrency", "1,16,64")),
+        BenchFlags.positives(flags.getOrDefault("namespaces", "1,100")),
         Integer.parseInt(flags.getOrDefault("get-connections", "50")),
         Integer.parseInt(flags.getOrDefault("pool", "1000")),
         Integer.parseInt(flags.getOrDefault("object-bytes", "2048")),
-        duration(flags.getOrDefault("start-timeout", "300s")),
+        BenchFlags.duration(flags.getOrDefault("start-timeout", "300s")),
         flags.containsKey("out") ? Path.of(flags.get("out")) : null,
         ops(flags.getOrDefault("ops", "create,get,update,get-one")));
     if (options.pool() < 1) {
@@ -295,44 +274,5 @@ public final class LoadBench {
       }
     }
     return ops;
-  }
-
-  private static URI uri(String value) {
-    if (value == null) {
-      return null;
-    }
-    URI uri = URI.create(value);
-    if (!"http".equals(uri.getScheme()) || uri.getHost() == null) {
-      throw new IllegalArgumentException("expected http://host:port, got " + value);
-    }
-    return uri;
-  }
-
-  static Duration duration(String value) {
-    String v = value.trim().toLowerCase(Locale.ROOT);
-    try {
-      if (v.endsWith("ms")) {
-        return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
-      } else if (v.endsWith("s")) {
-        return Duration.ofMillis(Math.round(Double.parseDouble(v.substring(0, v.length() - 1)) * 1000));
-      } else if (v.endsWith("m")) {
-        return Duration.ofSeconds(Long.parseLong(v.substring(0, v.length() - 1)) * 60);
-      }
-      return Duration.ofSeconds(Long.parseLong(v));
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("not a duration: " + value);
-    }
-  }
-
-  private static List<Integer> ints(String csv) {
-    List<Integer> values = new ArrayList<>();
-    for (String part : csv.split(",")) {
-      int n = Integer.parseInt(part.trim());
-      if (n < 1) {
-        throw new IllegalArgumentException("expected positive numbers, got " + csv);
-      }
-      values.add(n);
-    }
-    return values;
   }
 }

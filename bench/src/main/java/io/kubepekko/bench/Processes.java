@@ -59,6 +59,18 @@ final class Processes {
     throw new IOException(base + path + " not ready after " + timeout.toSeconds() + "s: " + last);
   }
 
+  /** Stops the child process even when the run is interrupted with Ctrl-C. */
+  static <T extends AutoCloseable> T closeOnExit(T process) {
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      try {
+        process.close();
+      } catch (Exception e) {
+        // exiting anyway
+      }
+    }));
+    return process;
+  }
+
   /** Ends the process and everything it started: politely first, forcibly after a grace period. */
   static void killTree(Process process, Duration grace) {
     List<ProcessHandle> tree = process.descendants().toList();

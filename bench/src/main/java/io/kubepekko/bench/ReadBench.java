@@ -3,9 +3,7 @@ package io.kubepekko.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -138,14 +136,7 @@ public final class ReadBench {
       }
     }
     String report = new ReadReport(options, results).markdown(command, loadAtStart);
-    System.out.print(report);
-    if (options.out() != null) {
-      Path parent = options.out().toAbsolutePath().getParent();
-      Files.createDirectories(parent);
-      Files.writeString(options.out(), "\n" + report,
-          StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-      System.err.println("appended to " + options.out());
-    }
+    Report.print(report, options.out());
     return results.problems.stream().noneMatch(p -> p.startsWith("phase "));
   }
 
@@ -167,7 +158,7 @@ public final class ReadBench {
    */
   private void bothStores(Phase phase, StorePhase work) throws InterruptedException {
     if (options.runEtcd()) {
-      try (EtcdProcess etcd = closeOnExit(EtcdProcess.start(options.startTimeout()))) {
+      try (EtcdProcess etcd = Processes.closeOnExit(EtcdProcess.start(options.startTimeout()))) {
         results.etcdVersion = etcd.version();
         work.run(new EtcdReads(etcd.clientUrl()));
       } catch (IOException | RuntimeException e) {
@@ -176,7 +167,7 @@ public final class ReadBench {
     }
     if (options.runOurs()) {
       try (ServerProcess server =
-          closeOnExit(ServerProcess.start(options.apiserver(), options.startTimeout()))) {
+          Processes.closeOnExit(ServerProcess.start(options.apiserver(), options.startTimeout()))) {
         work.run(new KubeReads(server.url()));
       } catch (IOException | RuntimeException e) {
         failed(phase, "ours", e);
@@ -303,7 +294,7 @@ public final class ReadBench {
    */
   private void heapPhase() throws IOException, InterruptedException {
     try (ServerProcess server =
-        closeOnExit(ServerProcess.start(options.apiserver(), options.startTimeout()))) {
+        Processes.closeOnExit(ServerProcess.start(options.apiserver(), options.startTimeout()))) {
       Jcmd.verify(server.pid(), "ApiServerMain");
       Jcmd jcmd = new Jcmd(server.pid());
       ReadStore store = new KubeReads(server.url());
@@ -343,7 +334,7 @@ public final class ReadBench {
     long stop;
     int exitCode;
     try {
-      closeOnExit(first);
+      Processes.closeOnExit(first);
       ReadStore store = new KubeReads(first.url());
       createNamespaces(store);
       seeded = Seeder.create(store, pods, 0, options.warmObjects(), options.connections());
@@ -358,7 +349,7 @@ public final class ReadBench {
       throw e;
     }
     long w0 = System.nanoTime();
-    try (ServerProcess second = closeOnExit(ServerProcess.start(options.apiserver(), dataDir, port,
+    try (ServerProcess second = Processes.closeOnExit(ServerProcess.start(options.apiserver(), dataDir, port,
         options.startTimeout()))) {
       ReadResults.Start warm = started(second, w0);
       System.err.printf(Locale.ROOT, "ours: warm start with %,d pods took %.2f s from the JVM's"
@@ -413,18 +404,6 @@ public final class ReadBench {
     }
   }
 
-  /** Stops the child process even when the run is interrupted with Ctrl-C. */
-  private static <T extends AutoCloseable> T closeOnExit(T process) {
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      try {
-        process.close();
-      } catch (Exception e) {
-        // exiting anyway
-      }
-    }));
-    return process;
-  }
-
   static Options parse(String[] args) {
     Map<String, String> flags = BenchFlags.parse(args, List.of(
         "only", "server-only", "etcd-only", "apiserver", "list-sizes",
@@ -440,18 +419,18 @@ public final class ReadBench {
           flags.containsKey("apiserver") ? Path.of(flags.get("apiserver"))
               : root.resolve("cluster-config/bin/apiserver"),
           phases(flags.getOrDefault("only", "list,watch,heap,warmstart")),
-          positives(flags.getOrDefault("list-sizes", "10000,100000")),
+          BenchFlags.positives(flags.getOrDefault("list-sizes", "10000,100000")),
           Integer.parseInt(flags.getOrDefault("list-reps", "0")),
-          positive(flags.getOrDefault("page-size", "500")),
-          positive(flags.getOrDefault("namespaces", "100")),
-          positive(flags.getOrDefault("object-bytes", "2048")),
-          positive(flags.getOrDefault("connections", "32")),
-          positive(flags.getOrDefault("watch-writes", "500")),
-          positives(flags.getOrDefault("fanout", "100,1000")),
-          positive(flags.getOrDefault("fanout-writes", "50")),
-          positive(flags.getOrDefault("heap-objects", "20000")),
-          positive(flags.getOrDefault("warm-objects", "100000")),
-          LoadBench.duration(flags.getOrDefault("start-timeout", "300s")),
+          BenchFlags.positive(flags.getOrDefault("page-size", "500")),
+          BenchFlags.positive(flags.getOrDefault("namespaces", "100")),
+          BenchFlags.positive(flags.getOrDefault("object-bytes", "2048")),
+          BenchFlags.positive(flags.getOrDefault("connections", "32")),
+          BenchFlags.positive(flags.getOrDefault("watch-writes", "500")),
+          BenchFlags.positives(flags.getOrDefault("fanout", "100,1000")),
+          BenchFlags.positive(flags.getOrDefault("fanout-writes", "50")),
+          BenchFlags.positive(flags.getOrDefault("heap-objects", "20000")),
+          BenchFlags.positive(flags.getOrDefault("warm-objects", "100000")),
+          BenchFlags.duration(flags.getOrDefault("start-timeout", "300s")),
           flags.containsKey("out") ? Path.of(flags.get("out")) : null);
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("not a number: " + e.getMessage());
@@ -468,21 +447,5 @@ public final class ReadBench {
       }
     }
     return phases;
-  }
-
-  private static int positive(String value) {
-    int n = Integer.parseInt(value.trim());
-    if (n < 1) {
-      throw new IllegalArgumentException("expected a positive number, got " + value);
-    }
-    return n;
-  }
-
-  private static List<Integer> positives(String csv) {
-    List<Integer> values = new ArrayList<>();
-    for (String part : csv.split(",")) {
-      values.add(positive(part));
-    }
-    return values;
   }
 }

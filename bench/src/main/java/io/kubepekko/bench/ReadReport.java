@@ -40,10 +40,7 @@ final class ReadReport {
     md.append("## Read-path benchmark ").append(ZonedDateTime.now(ZoneOffset.UTC)
         .format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm'Z'"))).append("\n\n");
     md.append("- command: `").append(command).append("`\n");
-    md.append("- machine: ").append(Runtime.getRuntime().availableProcessors()).append(" CPUs (")
-        .append(Report.cpuModel()).append("), ").append(Report.memory()).append(" RAM, ")
-        .append(System.getProperty("os.name")).append(' ').append(System.getProperty("os.version"))
-        .append(", load average at start ").append(loadAtStart).append('\n');
+    md.append("- machine: ").append(Report.machine(loadAtStart)).append('\n');
     md.append("- client and stores share this machine; Java ").append(System.getProperty("java.version"))
         .append("; etcd: ").append(results.etcdVersion).append('\n');
     boolean lists = options.phases().contains(ReadBench.Phase.LIST);

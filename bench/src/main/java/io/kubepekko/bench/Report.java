@@ -5,6 +5,7 @@ import io.kubepekko.bench.LoadBench.Op;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -54,10 +55,7 @@ final class Report {
     md.append("## Benchmark ").append(ZonedDateTime.now(ZoneOffset.UTC)
         .format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm'Z'"))).append("\n\n");
     md.append("- command: `").append(command).append("`\n");
-    md.append("- machine: ").append(Runtime.getRuntime().availableProcessors()).append(" CPUs (")
-        .append(cpuModel()).append("), ").append(memory()).append(" RAM, ")
-        .append(System.getProperty("os.name")).append(' ').append(System.getProperty("os.version"))
-        .append(", load average at start ").append(loadAtStart).append('\n');
+    md.append("- machine: ").append(machine(loadAtStart)).append('\n');
     md.append("- client and stores share this machine; Java ").append(System.getProperty("java.version"))
         .append("; etcd: ").append(etcdVersion).append('\n');
     md.append("- per cell: ").append(options.count() > 0 ? options.count() + " calls"
@@ -149,6 +147,27 @@ final class Report {
       return "—";
     }
     return String.format(Locale.ROOT, "%.2f×", ours / etcd);
+  }
+
+  /**
+   * Prints the report and, when {@code out} is set, appends it to that file: every benchmark's
+   * report is kept the same way, one after the other in a Markdown file.
+   */
+  static void print(String report, Path out) throws IOException {
+    System.out.print(report);
+    if (out != null) {
+      Path parent = out.toAbsolutePath().getParent();
+      Files.createDirectories(parent);
+      Files.writeString(out, "\n" + report, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+      System.err.println("appended to " + out);
+    }
+  }
+
+  /** The report's machine line: CPUs, memory, kernel and how busy the machine was at the start. */
+  static String machine(String loadAtStart) {
+    return Runtime.getRuntime().availableProcessors() + " CPUs (" + cpuModel() + "), " + memory()
+        + " RAM, " + System.getProperty("os.name") + ' ' + System.getProperty("os.version")
+        + ", load average at start " + loadAtStart;
   }
 
   /** The 1, 5 and 15 minute load averages, as the kernel reports them. */
