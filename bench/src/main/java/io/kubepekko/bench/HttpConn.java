@@ -49,6 +49,7 @@ final class HttpConn implements Closeable {
     }
   }
 
+  private static final String JSON = "application/json";
   private static final int CONNECT_TIMEOUT_MS = 5_000;
   private static final int READ_TIMEOUT_MS = 60_000;
   private static final int STREAM_BUFFER = 64 * 1024;
@@ -100,22 +101,28 @@ final class HttpConn implements Closeable {
     sentOnSocket = 0;
   }
 
-  /**
-   * Sends one request and reads the whole response. A request that fails on a reused socket is
-   * retried once on a fresh one, because the server may have closed an idle keep-alive connection.
-   */
+  /** Sends one request with a JSON body (or none) and reads the whole response; see below. */
   Response send(String method, String path, byte[] body) throws IOException {
+    return send(method, path, JSON, body);
+  }
+
+  /**
+   * Sends one request with a body of the given media type (a PATCH says its patch type this way)
+   * and reads the whole response. A request that fails on a reused socket is retried once on a
+   * fresh one, because the server may have closed an idle keep-alive connection.
+   */
+  Response send(String method, String path, String contentType, byte[] body) throws IOException {
     connect();
     boolean reused = sentOnSocket > 0;
     try {
-      return exchange(method, path, body);
+      return exchange(method, path, contentType, body);
     } catch (IOException e) {
       close();
       if (!reused) {
         throw e;
       }
       connect();
-      return exchange(method, path, body);
+      return exchange(method, path, contentType, body);
     }
   }
 
@@ -133,7 +140,7 @@ final class HttpConn implements Closeable {
     boolean reused = sentOnSocket > 0;
     Head head;
     try {
-      writeRequest(method, path, body);
+      writeRequest(method, path, JSON, body);
       head = readHead();
     } catch (IOException e) {
       close();
@@ -141,7 +148,7 @@ final class HttpConn implements Closeable {
         throw e;
       }
       connect();
-      writeRequest(method, path, body);
+      writeRequest(method, path, JSON, body);
       head = readHead();
     }
     sink.status(head.status());
@@ -199,19 +206,21 @@ final class HttpConn implements Closeable {
     }
   }
 
-  private Response exchange(String method, String path, byte[] body) throws IOException {
-    writeRequest(method, path, body);
+  private Response exchange(String method, String path, String contentType, byte[] body)
+      throws IOException {
+    writeRequest(method, path, contentType, body);
     return readResponse(method);
   }
 
-  private void writeRequest(String method, String path, byte[] body) throws IOException {
+  private void writeRequest(String method, String path, String contentType, byte[] body)
+      throws IOException {
     sentOnSocket++;
     StringBuilder head = new StringBuilder(128)
         .append(method).append(' ').append(path).append(" HTTP/1.1\r\n");
     out.write(head.toString().getBytes(StandardCharsets.US_ASCII));
     out.write(hostHeader);
     if (body != null) {
-      out.write(("Content-Type: application/json\r\nContent-Length: " + body.length + "\r\n")
+      out.write(("Content-Type: " + contentType + "\r\nContent-Length: " + body.length + "\r\n")
           .getBytes(StandardCharsets.US_ASCII));
     }
     out.write(acceptHeader);
