@@ -53,8 +53,8 @@ final class ManagedFieldsRecorder {
         }
         // A reset happens first: the writer then owns what else this request changed.
         List<ManagedFields.Entry> entries = before == null || reset ? List.of() : ManagedFields.of(before);
-        ObjectNode plainBefore = before == null ? null : withoutManagedFields(before);
-        TypedFields.Comparison changes = FIELDS.compare(plainBefore, withoutManagedFields(after), message);
+        // managedFields themselves are never tracked, so the objects are compared as they are.
+        TypedFields.Comparison changes = FIELDS.compare(before, after, message);
         List<ManagedFields.Entry> updated = ManagedFields.update(entries, manager(op), subresource(op),
                 type.apiVersion(), Timestamps.format(now), changes);
         if (updated.isEmpty()) {
@@ -69,12 +69,6 @@ final class ManagedFieldsRecorder {
     private static boolean isReset(JsonNode supplied) {
         return supplied.isArray() && (supplied.isEmpty()
                 || (supplied.size() == 1 && supplied.get(0).isObject() && supplied.get(0).isEmpty()));
-    }
-
-    private static ObjectNode withoutManagedFields(ObjectNode object) {
-        ObjectNode copy = object.deepCopy();
-        ObjectMeta.of(copy).remove("managedFields");
-        return copy;
     }
 
     private static String manager(WriteOp op) {
