@@ -16,7 +16,9 @@ import java.util.Set;
 
 /**
  * Services: the spec defaults Kubernetes fills (type, session affinity, port protocol and
- * targetPort, traffic policies) and port/type validation. Cluster IP allocation is not done here.
+ * targetPort, traffic policies), the normalization of the linked cluster IP fields, and validation.
+ * The values a Service holds across the cluster (cluster IP, node ports) are declared by
+ * {@link #clusterValues()} and allocated by the collection's writer, not here.
  */
 final class ServiceStrategy implements Strategy {
 
@@ -62,6 +64,46 @@ final class ServiceStrategy implements Strategy {
         }
     }
 
+    /** {@code PrepareForCreate}: {@code clusterIPs} follows a {@code clusterIP} set alone. */
+    @Override
+    public void prepareForCreate(ObjectNode obj) {
+        ServiceClusterIps.normalize(Nodes.obj(obj, "spec"), null);
+    }
+
+    /**
+     * kube-apiserver's {@code beginUpdate} and {@code PrepareForUpdate}, in that order: allocated
+     * values the client left out are carried over, the cluster IP fields normalized, values a type
+     * change makes meaningless cleared, and a switch to SingleStack trims the secondary values.
+     */
+    @Override
+    public void prepareForUpdate(ObjectNode obj, ObjectNode old) {
+        ObjectNode spec = Nodes.obj(obj, "spec");
+        JsonNode oldSpec = old.path("spec");
+        ServiceClusterIps.patchAllocated(spec, oldSpec);
+        ServiceClusterIps.normalize(spec, oldSpec);
+        ServiceClusterIps.dropTypeDependent(spec, oldSpec);
+        ServiceClusterIps.trimForSingleStack(spec, oldSpec);
+    }
+
+    @Override
+    public io.kubepekko.api.alloc.ClusterValues clusterValues() {
+        return ServiceValues.INSTANCE;
+    }
+
+    /** {@code ValidateServiceUpdate}: the cluster IPs and IP families may not change once set, nor a health check node port. */
+    @Override
+    public List<FieldError> validateUpdate(ObjectNode obj, ObjectNode old) {
+        JsonNode spec = obj.path("spec");
+        JsonNode oldSpec = old.path("spec");
+        List<FieldError> errs = new ArrayList<>(ServiceClusterIps.validateUpdate(spec, oldSpec));
+        if (ServiceClusterIps.needsHealthCheck(spec) && ServiceClusterIps.needsHealthCheck(oldSpec)
+                && spec.path("healthCheckNodePort").asLong(0) != oldSpec.path("healthCheckNodePort").asLong(0)) {
+            errs.add(FieldError.forbidden(SPEC.child("healthCheckNodePort").toString(), "field is immutable"));
+        }
+        errs.addAll(validateCreate(obj));
+        return errs;
+    }
+
     @Override
     public List<FieldError> validateCreate(ObjectNode obj) {
         JsonNode spec = obj.path("spec");
@@ -88,6 +130,9 @@ final class ServiceStrategy implements Strategy {
         }
         errs.addAll(LabelValidation.labels(spec.get("selector"), SPEC.child("selector")));
         errs.addAll(sessionAffinity(spec));
+        if (!type.equals("ExternalName")) {
+            errs.addAll(ServiceClusterIps.validate(spec));
+        }
         errs.addAll(PodSpecValidation.enumField(spec, "type", TYPES, SPEC));
         if (type.equals("ClusterIP")) {
             for (int i = 0; i < ports.size(); i++) {
@@ -103,6 +148,11 @@ final class ServiceStrategy implements Strategy {
                     "may only be used when `type` is 'LoadBalancer'"));
         }
         errs.addAll(trafficPolicies(spec, type));
+        long healthCheck = spec.path("healthCheckNodePort").asLong(0);
+        if (healthCheck != 0 && !ServiceClusterIps.needsHealthCheck(spec)) {
+            errs.add(FieldError.invalid(SPEC.child("healthCheckNodePort").toString(), healthCheck,
+                    "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'"));
+        }
         return errs;
     }
 

@@ -17,6 +17,19 @@ public interface Strategy {
     /** Fills defaults visible to clients (Service type, container imagePullPolicy…). Mutates {@code obj}. */
     default void applyDefaults(ObjectNode obj) {}
 
+    /**
+     * Kubernetes' {@code PrepareForCreate}: normalizes linked fields of a new object after defaulting
+     * and before validation (a Service's {@code clusterIPs} from its {@code clusterIP}). Mutates {@code obj}.
+     */
+    default void prepareForCreate(ObjectNode obj) {}
+
+    /**
+     * Kubernetes' {@code PrepareForUpdate} for writes of the main resource (not its subresources):
+     * carries over values the server filled that the client left out and clears those a type change
+     * makes meaningless, after defaulting and before validation. Mutates {@code obj}.
+     */
+    default void prepareForUpdate(ObjectNode obj, ObjectNode old) {}
+
     /** Kind-specific validation of a new object, after defaulting; metadata is validated generically. */
     default List<FieldError> validateCreate(ObjectNode obj) {
         return List.of();
@@ -33,6 +46,14 @@ public interface Strategy {
      * {@code Pending}, namespaces {@code Active}.
      */
     default JsonNode initialStatus(ObjectNode obj) {
+        return null;
+    }
+
+    /**
+     * The values this kind's objects hold that must be unique across the cluster, or {@code null} for
+     * kinds (nearly all) whose objects hold none.
+     */
+    default io.kubepekko.api.alloc.ClusterValues clusterValues() {
         return null;
     }
 

@@ -118,6 +118,7 @@ public final class ObjectWrites {
             }
         }
         type.strategy().applyDefaults(obj);
+        type.strategy().prepareForCreate(obj);
         List<FieldError> errors = new ArrayList<>(ObjectMetaValidation.validateCreate(type, obj));
         errors.addAll(type.strategy().validateCreate(obj));
         throwIfInvalid(type, name, errors);
@@ -191,6 +192,7 @@ public final class ObjectWrites {
                 }
             }
             type.strategy().applyDefaults(updated);
+            type.strategy().prepareForUpdate(updated, existing);
         }
         if (type.tracksGeneration()
                 && (type.strategy().generationChanged(existing, updated) || deletionRequested(existing, updated))) {

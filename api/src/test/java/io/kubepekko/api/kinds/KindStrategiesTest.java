@@ -32,11 +32,12 @@ class KindStrategiesTest {
         }
     }
 
-    /** Defaults, then create validation, as the write pipeline runs them. */
+    /** Defaults, preparation, then create validation, as the write pipeline runs them. */
     static List<String> create(String group, String kind, String json) {
         Strategy s = KindStrategies.of(group, kind);
         ObjectNode o = obj(json);
         s.applyDefaults(o);
+        s.prepareForCreate(o);
         return s.validateCreate(o).stream().map(FieldError::toString).toList();
     }
 
@@ -45,7 +46,9 @@ class KindStrategiesTest {
         ObjectNode old = obj(oldJson);
         ObjectNode now = obj(newJson);
         s.applyDefaults(old);
+        s.prepareForCreate(old);
         s.applyDefaults(now);
+        s.prepareForUpdate(now, old);
         return s.validateUpdate(now, old).stream().map(FieldError::toString).toList();
     }
 
