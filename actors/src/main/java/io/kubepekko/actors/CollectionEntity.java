@@ -3,6 +3,10 @@ package io.kubepekko.actors;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.alloc.ClaimResult;
+import io.kubepekko.api.alloc.ClusterValues;
+import io.kubepekko.api.alloc.ValuePlan;
+import io.kubepekko.api.alloc.ValueRequest;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.ResourceType;
@@ -54,6 +58,12 @@ import java.util.function.Predicate;
  * answer, its preconditions and its event's {@code before} must see that change committed, with its
  * resourceVersion.
  * The queue is bounded: beyond {@link #MAX_QUEUE} writes the entity answers 429.
+ *
+ * <p>For kinds whose objects hold cluster-wide values ({@link ClusterValues}: a Service's cluster IP
+ * and node ports), a batch first claims what its writes plan from the {@link ValueAllocator}; a
+ * write whose claim is refused answers the kind's error and leaves the batch. Once the batch is
+ * persisted the entity settles the claim (and releases what its objects stopped holding) before it
+ * answers anyone; a batch that fails abandons it. Dry runs ask the allocator to evaluate only.
  */
 public final class CollectionEntity
         extends EventSourcedBehaviorWithEnforcedReplies<CollectionEntity.Command, CollectionEntity.Event, CollectionEntity.State> {
@@ -95,7 +105,8 @@ public final class CollectionEntity
 
     /** Protocol of {@link CollectionEntity}. */
     public sealed interface Command extends CborSerializable
-            permits Get, ListObjects, Write, Allocated, AllocationFailed, Flush {}
+            permits Get, ListObjects, Write, Allocated, AllocationFailed, Flush, ReportHoldings, ClaimAnswered,
+            ClaimTimedOut, DryRunAnswered {}
 
     /** Reads one object at its latest committed state. */
     public record Get(String name, ActorRef<GetReply> replyTo) implements Command {}
@@ -114,6 +125,21 @@ public final class CollectionEntity
 
     /** Internal: start the next batch if writes are queued. */
     public enum Flush implements Command { INSTANCE }
+
+    /**
+     * Asks which cluster-wide values the collection's stored objects hold, and which claim is in
+     * flight (claimed, not yet settled or abandoned): what a {@link ValueAllocator} reconciles against.
+     */
+    public record ReportHoldings(ActorRef<Holdings> replyTo) implements Command {}
+
+    /** Internal: the allocator's answer to the batch's claim. */
+    public record ClaimAnswered(ValueAllocator.Claimed reply) implements Command {}
+
+    /** Internal: the allocator did not answer claim {@code claimId} in time. */
+    public record ClaimTimedOut(String claimId) implements Command {}
+
+    /** Internal: the allocator's evaluation of a dry run, or why there is none. */
+    public record DryRunAnswered(String claimId, ValueAllocator.Claimed reply, String failure) implements Command {}
 
     // ---- replies ----
 
@@ -138,6 +164,12 @@ public final class CollectionEntity
 
     public record Refused(ApiStatus status) implements WriteReply {}
 
+    /**
+     * @param held     the {@link io.kubepekko.api.alloc.Claims#key keys} the stored objects hold
+     * @param inFlight the claim whose batch is not yet settled or abandoned (at most one)
+     */
+    public record Holdings(List<String> held, List<String> inFlight) implements CborSerializable {}
+
     // ---- events ----
 
     /** Events of {@link CollectionEntity}; facts, never renamed. */
@@ -161,7 +193,10 @@ public final class CollectionEntity
 
     // ---- behaviour ----
 
-    private record Pending(Write write, WriteOutcome outcome) {}
+    private record Pending(Write write, WriteOutcome outcome, ValuePlan plan) {}
+
+    /** A dry run waiting for the allocator's evaluation of its plan. */
+    private record DryRun(Write write, WriteOutcome outcome, ValuePlan plan) {}
 
     private final ActorContext<Command> context;
     private final CollectionId id;
@@ -170,6 +205,15 @@ public final class CollectionEntity
     private final Environment environment;
     private final RecipientRef<Revisions.Command> revisions;
     private final CommittedObjects committed;
+    /** The kind's cluster-wide values, or null; then {@link #allocator} is unused. */
+    private final ClusterValues values;
+    private final RecipientRef<ValueAllocator.Command> allocator;
+    private final ActorRef<ValueAllocator.Claimed> claims;
+    /** The claim of the batch in flight, from its sending until it is settled or abandoned; else null. */
+    private String claimId;
+    private boolean awaitingClaim;
+    private org.apache.pekko.actor.Cancellable claimTimeout;
+    private final Map<String, DryRun> dryRuns = new HashMap<>();
     private final ArrayDeque<Write> queue = new ArrayDeque<>();
     private final ActorRef<Revisions.Allocated> allocations;
     private List<Pending> inFlight;
@@ -196,12 +240,26 @@ public final class CollectionEntity
     public static Behavior<Command> create(CollectionId id, ResourceType type, ObjectWrites writes,
                                            Environment environment, RecipientRef<Revisions.Command> revisions,
                                            CommittedObjects committed) {
-        return Behaviors.setup(ctx -> new CollectionEntity(ctx, id, type, writes, environment, revisions, committed));
+        return create(id, type, writes, environment, revisions, committed, null);
+    }
+
+    /**
+     * @param allocator where the kind's cluster-wide values are claimed; required when the kind
+     *                  declares {@link ClusterValues}, unused otherwise
+     */
+    public static Behavior<Command> create(CollectionId id, ResourceType type, ObjectWrites writes,
+                                           Environment environment, RecipientRef<Revisions.Command> revisions,
+                                           CommittedObjects committed, RecipientRef<ValueAllocator.Command> allocator) {
+        if (type.strategy().clusterValues() != null && allocator == null) {
+            throw new IllegalArgumentException(type.groupResource() + " holds cluster-wide values: an allocator is required");
+        }
+        return Behaviors.setup(ctx -> new CollectionEntity(ctx, id, type, writes, environment, revisions, committed,
+                allocator));
     }
 
     private CollectionEntity(ActorContext<Command> context, CollectionId id, ResourceType type, ObjectWrites writes,
                              Environment environment, RecipientRef<Revisions.Command> revisions,
-                             CommittedObjects committed) {
+                             CommittedObjects committed, RecipientRef<ValueAllocator.Command> allocator) {
         super(PersistenceId.of("Collection", id.entityId()),
                 SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
         this.context = context;
@@ -213,6 +271,9 @@ public final class CollectionEntity
         this.committed = committed;
         this.allocations = context.messageAdapter(Revisions.Allocated.class,
                 a -> new Allocated(a.first(), a.requestId(), a.from()));
+        this.values = type.strategy().clusterValues();
+        this.allocator = allocator;
+        this.claims = context.messageAdapter(ValueAllocator.Claimed.class, ClaimAnswered::new);
     }
 
     @Override
@@ -268,6 +329,15 @@ public final class CollectionEntity
                 .onCommand(Write.class, this::onWrite)
                 .onCommand(Flush.class, (state, c) -> inFlight == null ? startBatch(state) : Effect().noReply())
                 .onCommand(Allocated.class, this::onAllocated)
+                .onCommand(ReportHoldings.class, this::onReportHoldings)
+                .onCommand(ClaimAnswered.class, this::onClaimAnswered)
+                .onCommand(ClaimTimedOut.class, (state, c) -> {
+                    if (awaitingClaim && c.claimId().equals(claimId)) {
+                        failBatch("the value allocator did not answer within " + ALLOCATE_TIMEOUT.toSeconds() + "s");
+                    }
+                    return Effect().noReply();
+                })
+                .onCommand(DryRunAnswered.class, this::onDryRunAnswered)
                 .onCommand(AllocationFailed.class, (state, c) -> {
                     if (inFlight != null && c.batchId() == batchId) {
                         directRevisions = null;
@@ -325,8 +395,12 @@ public final class CollectionEntity
             }
             Write w = queue.poll();
             WriteOutcome outcome;
+            ValuePlan plan = ValuePlan.NONE;
             try {
                 outcome = writes.execute(type, id.namespace(), lookup, w.op(), env);
+                if (values != null && outcome.changed() && !outcome.removes()) {
+                    plan = values.plan(outcome.before(), outcome.after());
+                }
             } catch (ApiException e) {
                 w.replyTo().tell(new Refused(e.status()));
                 continue;
@@ -335,20 +409,153 @@ public final class CollectionEntity
                 w.replyTo().tell(new Refused(ApiStatus.internal(String.valueOf(e.getMessage()))));
                 continue;
             }
+            if (w.op().options().dryRun() && !plan.isEmpty()) {
+                evaluateDryRun(new DryRun(w, outcome, plan));
+                continue;
+            }
             if (!outcome.changed() || w.op().options().dryRun()) {
                 w.replyTo().tell(written(outcome, 0, null));
                 continue;
             }
             String name = ObjectMeta.name(outcome.after());
             overlay.put(name, outcome.removes() ? null : outcome.after());
-            pending.add(new Pending(w, outcome));
+            pending.add(new Pending(w, outcome, plan));
         }
         if (pending.isEmpty()) {
             return Effect().noReply();
         }
         inFlight = pending;
         batchId++;
-        Revisions.Allocate ask = new Revisions.Allocate(pending.size(), id.namespace(), batchId, allocations);
+        if (pending.stream().anyMatch(p -> !p.plan().isEmpty())) {
+            claimValues(pending);
+            return Effect().noReply();
+        }
+        askVersions(pending.size());
+        return Effect().noReply();
+    }
+
+    /** Claims every write's planned values in one message; the answer continues the batch. */
+    private void claimValues(List<Pending> batch) {
+        claimId = java.util.UUID.randomUUID().toString();
+        awaitingClaim = true;
+        List<List<ValueRequest>> requests = batch.stream().map(p -> p.plan().requests()).toList();
+        allocator.tell(new ValueAllocator.Claim(id.entityId(), claimId, requests, false, claims));
+        claimTimeout = context.scheduleOnce(ALLOCATE_TIMEOUT, context.getSelf(), new ClaimTimedOut(claimId));
+    }
+
+    /**
+     * Granted writes get their values filled in; refused ones answer the kind's error and leave the
+     * batch (no later write of the batch depends on them: a write to the same object waits for the
+     * next batch). What is left asks for its versions.
+     */
+    private ReplyEffect<Event, State> onClaimAnswered(State state, ClaimAnswered a) {
+        ValueAllocator.Claimed reply = a.reply();
+        if (!awaitingClaim || !reply.claimId().equals(claimId)) {
+            // The batch failed meanwhile: whatever was granted is not going to be stored.
+            allocator.tell(new ValueAllocator.Abandon(id.entityId(), reply.claimId()));
+            return Effect().noReply();
+        }
+        awaitingClaim = false;
+        claimTimeout.cancel();
+        if (reply.unavailable() != null) {
+            failBatch(reply.unavailable());
+            return Effect().noReply();
+        }
+        List<Pending> kept = new ArrayList<>(inFlight.size());
+        for (int i = 0; i < inFlight.size(); i++) {
+            Pending p = inFlight.get(i);
+            ClaimResult r = reply.results().get(i);
+            if (p.plan().isEmpty() || r.isGranted()) {
+                if (!p.plan().isEmpty()) {
+                    values.fill(p.outcome().after(), p.plan(), r.granted());
+                }
+                kept.add(p);
+            } else {
+                p.write().replyTo().tell(new Refused(
+                        values.refused(p.outcome().after(), p.plan(), r.refusedIndex(), r.refusal())));
+            }
+        }
+        if (kept.isEmpty()) {
+            // Nothing was granted, so nothing is held: the claim needs no settling.
+            claimId = null;
+            inFlight = null;
+            context.getSelf().tell(Flush.INSTANCE);
+            return Effect().noReply();
+        }
+        inFlight = kept;
+        askVersions(kept.size());
+        return Effect().noReply();
+    }
+
+    /** Answers the writes of the batch in flight with 503 and abandons its claim; queued writes go on. */
+    private void failBatch(String why) {
+        ApiStatus status = ApiStatus.serviceUnavailable("cannot allocate values for " + type.groupResource() + ": " + why);
+        inFlight.forEach(p -> p.write().replyTo().tell(new Refused(status)));
+        inFlight = null;
+        awaitingClaim = false;
+        abandonClaim();
+        context.getSelf().tell(Flush.INSTANCE);
+    }
+
+    private void abandonClaim() {
+        if (claimId != null) {
+            allocator.tell(new ValueAllocator.Abandon(id.entityId(), claimId));
+            claimId = null;
+        }
+    }
+
+    private void evaluateDryRun(DryRun d) {
+        if (dryRuns.size() >= MAX_QUEUE) {
+            d.write().replyTo().tell(new Refused(ApiStatus.tooManyRequests(
+                    "too many dry runs are waiting for " + type.groupResource() + ", please try again later", 1)));
+            return;
+        }
+        String key = java.util.UUID.randomUUID().toString();
+        dryRuns.put(key, d);
+        context.ask(ValueAllocator.Claimed.class, allocator, ALLOCATE_TIMEOUT,
+                r -> new ValueAllocator.Claim(id.entityId(), key, List.of(d.plan().requests()), true, r),
+                (reply, failure) -> new DryRunAnswered(key, reply, failure == null ? null : String.valueOf(failure)));
+    }
+
+    /** A dry run answers with the values Kubernetes' dry-run allocators show, or the refusal it would get. */
+    private ReplyEffect<Event, State> onDryRunAnswered(State state, DryRunAnswered a) {
+        DryRun d = dryRuns.remove(a.claimId());
+        if (d == null) {
+            return Effect().noReply();
+        }
+        ValueAllocator.Claimed reply = a.reply();
+        if (reply == null || reply.unavailable() != null) {
+            String why = reply == null ? a.failure() : reply.unavailable();
+            d.write().replyTo().tell(new Refused(ApiStatus.serviceUnavailable(
+                    "cannot allocate values for " + type.groupResource() + ": " + why)));
+            return Effect().noReply();
+        }
+        ClaimResult r = reply.results().get(0);
+        if (!r.isGranted()) {
+            d.write().replyTo().tell(new Refused(values.refused(d.outcome().after(), d.plan(), r.refusedIndex(),
+                    r.refusal())));
+            return Effect().noReply();
+        }
+        values.fill(d.outcome().after(), d.plan(), r.granted());
+        d.write().replyTo().tell(written(d.outcome(), 0, null));
+        return Effect().noReply();
+    }
+
+    /** The collection's holdings, computed from its stored objects by the kind's {@link ClusterValues}. */
+    private ReplyEffect<Event, State> onReportHoldings(State state, ReportHoldings r) {
+        java.util.Set<String> held = new java.util.TreeSet<>();
+        if (values != null) {
+            for (byte[] stored : state.objects().values()) {
+                held.addAll(values.held(Json.parseTrusted(stored)));
+            }
+        }
+        List<String> inFlightClaims = claimId == null ? List.of() : List.of(claimId);
+        return Effect().reply(r.replyTo(), new Holdings(new ArrayList<>(held), inFlightClaims));
+    }
+
+    /** Asks Revisions for the batch's versions (directly once the instance is known). */
+    private void askVersions(int count) {
+        Revisions.Allocate ask = new Revisions.Allocate(count, id.namespace(), batchId, allocations);
         if (directRevisions != null) {
             directRevisions.tell(ask);
         } else {
@@ -356,7 +563,6 @@ public final class CollectionEntity
         }
         allocationTimeout = context.scheduleOnce(ALLOCATE_TIMEOUT, context.getSelf(),
                 new AllocationFailed(batchId, "no answer within " + ALLOCATE_TIMEOUT.toSeconds() + "s"));
-        return Effect().noReply();
     }
 
     /** The object a write addresses; {@code null} for a create whose name is still to be generated. */
@@ -397,6 +603,9 @@ public final class CollectionEntity
                     }
                     allocatedFirst = 0;
                     tellRevisions(new Revisions.Committed(a.first(), published));
+                    // The allocator hears of the values kept and freed before any writer hears of its
+                    // write, so a client that deletes a Service and then asks for its IP gets it.
+                    settleClaim(batch);
                     for (int i = 0; i < batch.size(); i++) {
                         Pending p = batch.get(i);
                         ObjectChanged event = (ObjectChanged) events.get(i);
@@ -408,6 +617,25 @@ public final class CollectionEntity
                     }
                 })
                 .thenNoReply();
+    }
+
+    /** Tells the allocator the batch's claim is held and which values its objects stopped holding. */
+    private void settleClaim(List<Pending> batch) {
+        if (values == null) {
+            return;
+        }
+        List<String> released = new ArrayList<>();
+        for (Pending p : batch) {
+            ObjectNode before = p.outcome().before();
+            if (before != null) {
+                java.util.Set<String> kept = p.outcome().removes() ? java.util.Set.of() : values.held(p.outcome().after());
+                values.held(before).stream().filter(k -> !kept.contains(k)).forEach(released::add);
+            }
+        }
+        if (claimId != null || !released.isEmpty()) {
+            allocator.tell(new ValueAllocator.Settle(id.entityId(), claimId, released));
+        }
+        claimId = null;
     }
 
     private void tellRevisions(Revisions.Command c) {
@@ -432,6 +660,13 @@ public final class CollectionEntity
         ApiStatus status = ApiStatus.serviceUnavailable("storage unavailable for " + type.groupResource() + ": " + why);
         if (allocationTimeout != null) {
             allocationTimeout.cancel();
+        }
+        if (claimTimeout != null) {
+            claimTimeout.cancel();
+        }
+        awaitingClaim = false;
+        if (values != null) {
+            abandonClaim();
         }
         if (allocatedFirst != 0) {
             // The journal refused the batch (or the entity is stopping before it was written).

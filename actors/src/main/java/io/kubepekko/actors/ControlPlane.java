@@ -2,6 +2,7 @@ package io.kubepekko.actors;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupResource;
+import io.kubepekko.api.alloc.ValuePool;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.Registry;
@@ -35,6 +36,7 @@ import org.apache.pekko.cluster.sharding.typed.javadsl.EntityRef;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -93,7 +95,7 @@ public final class ControlPlane {
     /** Starts sharding of the entities and this node's watch caches, and returns the facade. */
     public static ControlPlane start(ActorSystem<?> system, Registry registry, ObjectWrites writes,
                                      Environment environment, Duration askTimeout) {
-        return start(system, registry, writes, environment, ReadSettings.defaults(askTimeout), null);
+        return start(system, registry, writes, environment, ReadSettings.defaults(askTimeout), null, Map.of());
     }
 
     /**
@@ -101,10 +103,14 @@ public final class ControlPlane {
      *
      * @param journal reads the journal for watches older than the caches' windows; null: such
      *                watches answer 410
+     * @param pools   the cluster-wide value pools by name (Service cluster IPs and node ports), for
+     *                the kinds that declare {@link io.kubepekko.api.alloc.ClusterValues}
      */
     public static ControlPlane start(ActorSystem<?> system, Registry registry, ObjectWrites writes,
-                                     Environment environment, ReadSettings readSettings, JournalReader journal) {
+                                     Environment environment, ReadSettings readSettings, JournalReader journal,
+                                     Map<String, ValuePool> pools) {
         ClusterSharding sharding = ClusterSharding.get(system);
+        startAllocators(sharding, system, registry, environment, pools);
         // Revisions is never passivated: collections talk to it directly once they know it.
         sharding.init(Entity.of(Revisions.TYPE_KEY,
                 ctx -> Revisions.create(GroupResource.parse(ctx.getEntityId())))
@@ -114,12 +120,36 @@ public final class ControlPlane {
         sharding.init(Entity.of(CollectionEntity.TYPE_KEY, ctx -> {
             CollectionId id = CollectionId.parse(ctx.getEntityId());
             ResourceType type = registry.find(id.groupResource()).orElseThrow();
+            var values = type.strategy().clusterValues();
             return CollectionEntity.create(id, type, writes, environment,
-                    sharding.entityRefFor(Revisions.TYPE_KEY, id.groupResource().toString()), committed);
+                    sharding.entityRefFor(Revisions.TYPE_KEY, id.groupResource().toString()), committed,
+                    values == null ? null : sharding.entityRefFor(ValueAllocator.TYPE_KEY, values.allocator()));
         }));
         WatchCaches caches = WatchCaches.start(system, registry, readSettings.cache(), environment.clock(),
                 readSettings.askTimeout(), journal);
         return new ControlPlane(system, registry, readSettings, caches, committed);
+    }
+
+    /**
+     * One {@link ValueAllocator} per allocator name the registry's kinds declare, never passivated
+     * (like Revisions); each reconciles against the collections of the kinds that use it.
+     */
+    private static void startAllocators(ClusterSharding sharding, ActorSystem<?> system, Registry registry,
+                                        Environment environment, Map<String, ValuePool> pools) {
+        Map<String, List<GroupResource>> users = new java.util.TreeMap<>();
+        for (ResourceType type : registry.all()) {
+            var values = type.strategy().clusterValues();
+            if (values != null) {
+                users.computeIfAbsent(values.allocator(), a -> new ArrayList<>()).add(type.groupResource());
+            }
+        }
+        sharding.init(Entity.of(ValueAllocator.TYPE_KEY, ctx -> ValueAllocator.create(ctx.getEntityId(), pools,
+                        new ValueAllocator.Directory(users.getOrDefault(ctx.getEntityId(), List.of()),
+                                gr -> sharding.entityRefFor(Revisions.TYPE_KEY, gr.toString()),
+                                collection -> sharding.entityRefFor(CollectionEntity.TYPE_KEY, collection)),
+                        environment.clock(), environment.random()))
+                .withSettings(org.apache.pekko.cluster.sharding.typed.ClusterShardingSettings.create(system)
+                        .withNoPassivationStrategy()));
     }
 
     /** This node's watch caches (for readiness). */

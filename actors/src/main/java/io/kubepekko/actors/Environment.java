@@ -6,6 +6,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.UUID;
 import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
 
 /**
  * Time and randomness for writes, injected so that tests are deterministic.
@@ -13,8 +14,15 @@ import java.util.function.Supplier;
  * @param clock        the source of creation and deletion timestamps
  * @param uids         generator of {@code metadata.uid}
  * @param nameSuffixes generator of {@code generateName} suffixes
+ * @param random       where cluster-wide values (Service cluster IPs, node ports) are picked at random;
+ *                     used by one actor at a time
  */
-public record Environment(Clock clock, Supplier<String> uids, Supplier<String> nameSuffixes) {
+public record Environment(Clock clock, Supplier<String> uids, Supplier<String> nameSuffixes, RandomGenerator random) {
+
+    public Environment(Clock clock, Supplier<String> uids, Supplier<String> nameSuffixes) {
+        this(clock, uids, nameSuffixes, new java.util.Random());
+    }
+
 
     /** Kubernetes' alphabet for generated names: no vowels, no confusable characters. */
     private static final String ALPHABET = "bcdfghjklmnpqrstvwxz2456789";

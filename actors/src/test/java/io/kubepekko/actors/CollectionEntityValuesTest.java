@@ -1,0 +1,184 @@
+package io.kubepekko.actors;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.GroupResource;
+import io.kubepekko.api.alloc.ClaimResult;
+import io.kubepekko.api.alloc.Refusal;
+import io.kubepekko.api.alloc.ValueRequest;
+import io.kubepekko.api.kinds.ServiceNetwork;
+import io.kubepekko.api.meta.Json;
+import io.kubepekko.api.registry.Registry;
+import io.kubepekko.api.registry.ResourceType;
+import io.kubepekko.api.store.ObjectWrites;
+import io.kubepekko.api.store.WriteOp;
+import io.kubepekko.api.store.WriteOptions;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
+import org.apache.pekko.persistence.testkit.javadsl.PersistenceTestKit;
+import org.apache.pekko.persistence.typed.PersistenceId;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link CollectionEntity} of a kind that holds cluster-wide values (Services), with a
+ * {@link TestProbe} standing in for the {@link ValueAllocator}: what a batch claims, how grants
+ * and refusals reach the writers, and that the claim is settled before anyone is answered.
+ */
+class CollectionEntityValuesTest {
+
+    private static final ResourceType SERVICES = Registry.builtin().find(new GroupResource("", "services")).orElseThrow();
+    private static final AtomicInteger N = new AtomicInteger();
+    private static final String IP = ServiceNetwork.CLUSTER_IPS + "/10.0.0.7";
+
+    private static ActorTestKit kit;
+    private static PersistenceTestKit journal;
+
+    private ActorRef<Revisions.Command> revisions;
+    private ActorRef<CollectionEntity.Command> entity;
+    private TestProbe<ValueAllocator.Command> allocator;
+    private TestProbe<CollectionEntity.WriteReply> writer;
+    private CollectionId id;
+
+    @BeforeAll
+    static void startSystem() {
+        kit = ActorTestKit.create(EventSourcedBehaviorTestKit.config());
+        journal = PersistenceTestKit.create(kit.system());
+    }
+
+    @AfterAll
+    static void stopSystem() {
+        kit.shutdownTestKit();
+    }
+
+    @BeforeEach
+    void spawn() {
+        int n = N.incrementAndGet();
+        id = new CollectionId(SERVICES.groupResource(), "team-" + n);
+        revisions = kit.spawn(Revisions.create(new GroupResource("test.kubepekko.io", "values" + n)));
+        allocator = kit.createTestProbe();
+        writer = kit.createTestProbe();
+        entity = kit.spawn(CollectionEntity.create(id, SERVICES, new ObjectWrites(ObjectWrites.FieldPruner.NONE),
+                new Environment(java.time.Clock.systemUTC(), () -> "uid-" + N.incrementAndGet(), () -> "x"),
+                revisions, new CommittedObjects(), allocator.ref()));
+    }
+
+    @AfterEach
+    void stop() {
+        kit.stop(entity);
+        kit.stop(revisions);
+    }
+
+    private String persistenceId() {
+        return PersistenceId.of("Collection", id.entityId()).id();
+    }
+
+    private static ObjectNode service(String name) {
+        return Json.parseTrusted(("{'apiVersion':'v1','kind':'Service','metadata':{'name':'" + name
+                + "'},'spec':{'ports':[{'port':80}]}}").replace('\'', '"').getBytes());
+    }
+
+    private void write(WriteOp op) {
+        entity.tell(new CollectionEntity.Write(op, writer.ref()));
+    }
+
+    private ValueAllocator.Claim expectClaim() {
+        return assertInstanceOf(ValueAllocator.Claim.class, allocator.receiveMessage());
+    }
+
+    private CollectionEntity.Written createGranted(String name) {
+        write(new WriteOp.Create(service(name), WriteOptions.DEFAULT));
+        ValueAllocator.Claim claim = expectClaim();
+        claim.replyTo().tell(new ValueAllocator.Claimed(claim.claimId(), List.of(ClaimResult.granted(List.of("10.0.0.7"))),
+                null));
+        allocator.expectMessage(new ValueAllocator.Settle(id.entityId(), claim.claimId(), List.of()));
+        return assertInstanceOf(CollectionEntity.Written.class, writer.receiveMessage());
+    }
+
+    @Test
+    void aCreateClaimsItsValuesStoresTheGrantAndSettlesBeforeAnswering() {
+        write(new WriteOp.Create(service("web"), WriteOptions.DEFAULT));
+        ValueAllocator.Claim claim = expectClaim();
+        assertEquals(id.entityId(), claim.collection());
+        assertEquals(List.of(List.of(ValueRequest.any(ServiceNetwork.CLUSTER_IPS))), claim.writes());
+        writer.expectNoMessage(Duration.ofMillis(100));
+        claim.replyTo().tell(new ValueAllocator.Claimed(claim.claimId(), List.of(ClaimResult.granted(List.of("10.0.0.7"))),
+                null));
+        CollectionEntity.Written written = assertInstanceOf(CollectionEntity.Written.class, writer.receiveMessage());
+        allocator.expectMessage(new ValueAllocator.Settle(id.entityId(), claim.claimId(), List.of()));
+        ObjectNode body = Json.parseTrusted(written.body());
+        assertEquals("10.0.0.7", body.at("/spec/clusterIP").asText());
+        assertEquals("[\"IPv4\"]", body.at("/spec/ipFamilies").toString());
+        CollectionEntity.ObjectChanged event = journal.expectNextPersistedClass(persistenceId(),
+                CollectionEntity.ObjectChanged.class);
+        assertEquals("10.0.0.7", Json.parseTrusted(event.after()).at("/spec/clusterIP").asText());
+    }
+
+    @Test
+    void aRefusedClaimAnswersKubernetesErrorAndStoresNothing() {
+        write(new WriteOp.Create(service("web"), WriteOptions.DEFAULT));
+        ValueAllocator.Claim claim = expectClaim();
+        claim.replyTo().tell(new ValueAllocator.Claimed(claim.claimId(), List.of(ClaimResult.refused(0,
+                new Refusal(Refusal.Reason.FULL, "range is full"))), null));
+        CollectionEntity.Refused refused = assertInstanceOf(CollectionEntity.Refused.class, writer.receiveMessage());
+        assertEquals(500, refused.status().code());
+        assertEquals("Internal error occurred: failed to allocate a serviceIP: range is full", refused.status().message());
+        journal.expectNothingPersisted(persistenceId(), Duration.ofMillis(200));
+        allocator.expectNoMessage(Duration.ofMillis(100)); // nothing granted, nothing to settle
+    }
+
+    @Test
+    void deleteReleasesTheValuesOnceTheRemovalIsPersisted() {
+        createGranted("web");
+        write(new WriteOp.Delete("web", null, WriteOptions.DEFAULT));
+        allocator.expectMessage(new ValueAllocator.Settle(id.entityId(), null, List.of(IP)));
+        assertInstanceOf(CollectionEntity.Written.class, writer.receiveMessage());
+    }
+
+    @Test
+    void holdingsNameTheStoredValuesAndTheClaimInFlight() {
+        createGranted("web");
+        write(new WriteOp.Create(service("api"), WriteOptions.DEFAULT));
+        ValueAllocator.Claim inFlight = expectClaim();
+        TestProbe<CollectionEntity.Holdings> holdings = kit.createTestProbe();
+        entity.tell(new CollectionEntity.ReportHoldings(holdings.ref()));
+        assertEquals(new CollectionEntity.Holdings(List.of(IP), List.of(inFlight.claimId())), holdings.receiveMessage());
+    }
+
+    @Test
+    void aClaimAnsweredTooLateIsAbandoned() {
+        write(new WriteOp.Create(service("web"), WriteOptions.DEFAULT));
+        ValueAllocator.Claim claim = expectClaim();
+        entity.tell(new CollectionEntity.ClaimTimedOut(claim.claimId()));
+        assertEquals(503, assertInstanceOf(CollectionEntity.Refused.class, writer.receiveMessage()).status().code());
+        allocator.expectMessage(new ValueAllocator.Abandon(id.entityId(), claim.claimId()));
+        claim.replyTo().tell(new ValueAllocator.Claimed(claim.claimId(), List.of(ClaimResult.granted(List.of("10.0.0.7"))),
+                null));
+        allocator.expectMessage(new ValueAllocator.Abandon(id.entityId(), claim.claimId()));
+    }
+
+    @Test
+    void aDryRunIsEvaluatedNotClaimedAndStoresNothing() {
+        write(new WriteOp.Create(service("web"), new WriteOptions(true, null, "Warn")));
+        ValueAllocator.Claim claim = expectClaim();
+        assertTrue(claim.dryRun());
+        claim.replyTo().tell(new ValueAllocator.Claimed(claim.claimId(), List.of(ClaimResult.granted(List.of("10.0.0.0"))),
+                null));
+        CollectionEntity.Written written = assertInstanceOf(CollectionEntity.Written.class, writer.receiveMessage());
+        assertEquals("10.0.0.0", Json.parseTrusted(written.body()).at("/spec/clusterIP").asText());
+        journal.expectNothingPersisted(persistenceId(), Duration.ofMillis(200));
+        allocator.expectNoMessage(Duration.ofMillis(100));
+    }
+}

@@ -1,0 +1,202 @@
+package io.kubepekko.actors;
+
+import io.kubepekko.api.GroupResource;
+import io.kubepekko.api.alloc.ClaimResult;
+import io.kubepekko.api.alloc.Refusal;
+import io.kubepekko.api.alloc.ValueRequest;
+import io.kubepekko.api.kinds.ServiceNetwork;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
+import org.apache.pekko.persistence.testkit.javadsl.PersistenceTestKit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link ValueAllocator} on the in-memory persistence test kit: claims are durable before they are
+ * answered, restarts reconcile against the collections (a {@link TestProbe} answers for them), and
+ * dry runs record nothing.
+ */
+class ValueAllocatorTest {
+
+    private static final String IPS = ServiceNetwork.CLUSTER_IPS;
+    private static final String PORTS = ServiceNetwork.NODE_PORTS;
+    private static final String TEAM_A = "/services/team-a";
+    private static final String TEAM_B = "/services/team-b";
+    private static final AtomicInteger NAMES = new AtomicInteger();
+
+    private static ActorTestKit kit;
+    private static PersistenceTestKit journal;
+
+    private String name;
+    private TestProbe<CollectionEntity.Command> collections;
+    private TestProbe<ValueAllocator.Claimed> replies;
+
+    @BeforeAll
+    static void startSystem() {
+        kit = ActorTestKit.create(EventSourcedBehaviorTestKit.config());
+        journal = PersistenceTestKit.create(kit.system());
+    }
+
+    @AfterAll
+    static void stopSystem() {
+        kit.shutdownTestKit();
+    }
+
+    @BeforeEach
+    void names() {
+        name = "allocator-" + NAMES.incrementAndGet();
+        collections = kit.createTestProbe();
+        replies = kit.createTestProbe();
+    }
+
+    /** An allocator whose collections are the probe, reconciling against no sequencer. */
+    private ActorRef<ValueAllocator.Command> spawn() {
+        return kit.spawn(ValueAllocator.create(name, ServiceNetwork.defaultPools(),
+                new ValueAllocator.Directory(List.<GroupResource>of(), gr -> null, c -> collections.ref()),
+                Clock.systemUTC(), new Random(11)));
+    }
+
+    private ClaimResult claim(ActorRef<ValueAllocator.Command> allocator, String collection, String claimId,
+                              ValueRequest... requests) {
+        allocator.tell(new ValueAllocator.Claim(collection, claimId, List.of(List.of(requests)), false, replies.ref()));
+        ValueAllocator.Claimed reply = replies.receiveMessage();
+        assertEquals(claimId, reply.claimId());
+        return reply.results().get(0);
+    }
+
+    /** Answers the allocator's question to one collection, as the collection would. */
+    private void report(List<String> held, List<String> inFlight) {
+        CollectionEntity.ReportHoldings ask = assertInstanceOf(CollectionEntity.ReportHoldings.class,
+                collections.receiveMessage());
+        ask.replyTo().tell(new CollectionEntity.Holdings(held, inFlight));
+    }
+
+    private ActorRef<ValueAllocator.Command> restart(ActorRef<ValueAllocator.Command> allocator) {
+        kit.stop(allocator);
+        return spawn();
+    }
+
+    @Test
+    void grantsEachValueOnceAndPersistsItBeforeAnswering() {
+        ActorRef<ValueAllocator.Command> allocator = spawn();
+        ClaimResult first = claim(allocator, TEAM_A, "c1", ValueRequest.specific(IPS, "10.0.0.5"), ValueRequest.any(PORTS));
+        assertTrue(first.isGranted());
+        journal.expectNextPersisted("ValueAllocator|" + name, new ValueAllocator.ValuesClaimed(TEAM_A, "c1",
+                List.of(IPS + "/10.0.0.5", PORTS + "/" + first.granted().get(1))));
+
+        ClaimResult again = claim(allocator, TEAM_B, "c2", ValueRequest.specific(IPS, "10.0.0.5"));
+        assertEquals(new Refusal(Refusal.Reason.TAKEN, "provided IP is already allocated"), again.refusal());
+        ClaimResult port = claim(allocator, TEAM_B, "c3", ValueRequest.any(IPS),
+                ValueRequest.specific(PORTS, first.granted().get(1)));
+        assertFalse(port.isGranted());
+        assertEquals(1, port.refusedIndex(), "all or nothing: the IP of the refused write is not kept either");
+        ClaimResult any = claim(allocator, TEAM_B, "c4", ValueRequest.any(IPS));
+        assertNotEquals("10.0.0.5", any.granted().get(0));
+    }
+
+    @Test
+    void aSettledValueIsReleasedWhenItsObjectStopsHoldingIt() {
+        ActorRef<ValueAllocator.Command> allocator = spawn();
+        assertTrue(claim(allocator, TEAM_A, "c1", ValueRequest.specific(IPS, "10.0.0.5")).isGranted());
+        allocator.tell(new ValueAllocator.Settle(TEAM_A, "c1", List.of()));
+        assertFalse(claim(allocator, TEAM_B, "c2", ValueRequest.specific(IPS, "10.0.0.5")).isGranted());
+        allocator.tell(new ValueAllocator.Settle(TEAM_B, null, List.of(IPS + "/10.0.0.5")));
+        assertFalse(claim(allocator, TEAM_B, "c3", ValueRequest.specific(IPS, "10.0.0.5")).isGranted(),
+                "only its owner releases a value");
+        allocator.tell(new ValueAllocator.Settle(TEAM_A, null, List.of(IPS + "/10.0.0.5")));
+        assertTrue(claim(allocator, TEAM_B, "c4", ValueRequest.specific(IPS, "10.0.0.5")).isGranted());
+    }
+
+    @Test
+    void anAbandonedClaimFreesItsValues() {
+        ActorRef<ValueAllocator.Command> allocator = spawn();
+        assertTrue(claim(allocator, TEAM_A, "c1", ValueRequest.specific(PORTS, "30007")).isGranted());
+        allocator.tell(new ValueAllocator.Abandon(TEAM_A, "c1"));
+        assertTrue(claim(allocator, TEAM_B, "c2", ValueRequest.specific(PORTS, "30007")).isGranted());
+    }
+
+    @Test
+    void afterARestartValuesHeldByObjectsStayTaken() {
+        ActorRef<ValueAllocator.Command> allocator = spawn();
+        assertTrue(claim(allocator, TEAM_A, "c1", ValueRequest.specific(IPS, "10.0.0.5")).isGranted());
+        allocator.tell(new ValueAllocator.Settle(TEAM_A, "c1", List.of()));
+        allocator = restart(allocator);
+        allocator.tell(new ValueAllocator.Claim(TEAM_B, "c2", List.of(List.of(ValueRequest.specific(IPS, "10.0.0.5"))),
+                false, replies.ref()));
+        replies.expectNoMessage(Duration.ofMillis(200)); // claims wait for the first reconciliation
+        report(List.of(IPS + "/10.0.0.5"), List.of());
+        assertEquals(Refusal.Reason.TAKEN, replies.receiveMessage().results().get(0).refusal().reason());
+    }
+
+    @Test
+    void afterARestartAValueNoObjectHoldsIsReleased() {
+        ActorRef<ValueAllocator.Command> allocator = spawn();
+        assertTrue(claim(allocator, TEAM_A, "c1", ValueRequest.specific(IPS, "10.0.0.5")).isGranted());
+        allocator = restart(allocator); // the settlement was lost: the collection never stored it
+        report(List.of(), List.of());
+        assertTrue(claim(allocator, TEAM_B, "c2", ValueRequest.specific(IPS, "10.0.0.5")).isGranted());
+    }
+
+    @Test
+    void afterARestartAClaimStillInFlightStaysTakenUntilAbandoned() {
+        ActorRef<ValueAllocator.Command> allocator = spawn();
+        assertTrue(claim(allocator, TEAM_A, "c1", ValueRequest.specific(IPS, "10.0.0.5")).isGranted());
+        allocator = restart(allocator);
+        report(List.of(), List.of("c1"));
+        assertFalse(claim(allocator, TEAM_B, "c2", ValueRequest.specific(IPS, "10.0.0.5")).isGranted());
+        allocator.tell(new ValueAllocator.Abandon(TEAM_A, "c1"));
+        assertTrue(claim(allocator, TEAM_B, "c3", ValueRequest.specific(IPS, "10.0.0.5")).isGranted());
+    }
+
+    @Test
+    void aReportOlderThanTheCollectionsLastChangeIsAskedForAgain() {
+        ActorRef<ValueAllocator.Command> allocator = spawn();
+        assertTrue(claim(allocator, TEAM_A, "c1", ValueRequest.specific(IPS, "10.0.0.5")).isGranted());
+        allocator = restart(allocator);
+        CollectionEntity.ReportHoldings ask = assertInstanceOf(CollectionEntity.ReportHoldings.class,
+                collections.receiveMessage());
+        // The collection's batch is persisted and settled after it answered "in flight, nothing held".
+        allocator.tell(new ValueAllocator.Settle(TEAM_A, "c1", List.of()));
+        ask.replyTo().tell(new CollectionEntity.Holdings(List.of(), List.of("c1")));
+        report(List.of(IPS + "/10.0.0.5"), List.of()); // asked again: now it holds the value
+        assertFalse(claim(allocator, TEAM_B, "c2", ValueRequest.specific(IPS, "10.0.0.5")).isGranted());
+    }
+
+    @Test
+    void valuesStoredBeforeTheAllocatorKnewThemAreAdopted() {
+        ActorRef<ValueAllocator.Command> allocator = spawn();
+        assertTrue(claim(allocator, TEAM_A, "c1", ValueRequest.specific(IPS, "10.0.0.5")).isGranted());
+        allocator = restart(allocator);
+        report(List.of(IPS + "/10.0.0.5", IPS + "/10.0.0.6"), List.of());
+        assertFalse(claim(allocator, TEAM_B, "c2", ValueRequest.specific(IPS, "10.0.0.6")).isGranted());
+    }
+
+    @Test
+    void aDryRunShowsKubernetesPlaceholdersAndRecordsNothing() {
+        ActorRef<ValueAllocator.Command> allocator = spawn();
+        assertTrue(claim(allocator, TEAM_A, "c1", ValueRequest.specific(PORTS, "30001")).isGranted());
+        journal.expectNextPersistedClass("ValueAllocator|" + name, ValueAllocator.ValuesClaimed.class);
+        allocator.tell(new ValueAllocator.Claim(TEAM_B, "d1", List.of(List.of(ValueRequest.any(IPS),
+                ValueRequest.any(PORTS)), List.of(ValueRequest.specific(PORTS, "30001"))), true, replies.ref()));
+        ValueAllocator.Claimed dry = replies.receiveMessage();
+        assertEquals(List.of("10.0.0.0", "32769"), dry.results().get(0).granted());
+        assertEquals(Refusal.Reason.TAKEN, dry.results().get(1).refusal().reason());
+        journal.expectNothingPersisted("ValueAllocator|" + name, Duration.ofMillis(200));
+    }
+}
