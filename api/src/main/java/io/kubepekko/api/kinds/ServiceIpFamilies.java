@@ -39,6 +39,8 @@ final class ServiceIpFamilies {
                 spec.put("ipFamilyPolicy", headlessSelectorless ? "RequireDualStack" : "SingleStack");
             }
         }
+        // Loose pre-validation, so that what follows need not consider malformed values.
+        throwIfAny(ServiceClusterIps.validate(spec), name);
         String policy = Nodes.text(spec, "ipFamilyPolicy");
         List<FieldError> errs = new ArrayList<>();
         if (oldSpec != null) {

@@ -71,9 +71,10 @@ final class ServiceStrategy implements Strategy {
     }
 
     /**
-     * kube-apiserver's {@code beginUpdate} and {@code PrepareForUpdate}, in that order: allocated
-     * values the client left out are carried over, the cluster IP fields normalized, values a type
-     * change makes meaningless cleared, and a switch to SingleStack trims the secondary values.
+     * kube-apiserver's {@code beginUpdate} and {@code PrepareForUpdate}: allocated values the client
+     * left out are carried over, the cluster IP fields normalized, values a type change makes
+     * meaningless cleared, a switch to SingleStack trims the secondary values, and the IP family
+     * fields are kept or initialized — so a PUT of what was created changes nothing.
      */
     @Override
     public void prepareForUpdate(ObjectNode obj, ObjectNode old) {
@@ -83,6 +84,7 @@ final class ServiceStrategy implements Strategy {
         ServiceClusterIps.normalize(spec, oldSpec);
         ServiceClusterIps.dropTypeDependent(spec, oldSpec);
         ServiceClusterIps.trimForSingleStack(spec, oldSpec);
+        ServiceIpFamilies.init(spec, oldSpec, io.kubepekko.api.meta.ObjectMeta.name(obj));
     }
 
     @Override

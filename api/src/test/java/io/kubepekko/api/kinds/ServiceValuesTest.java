@@ -181,6 +181,7 @@ class ServiceValuesTest {
         assertEquals(List.of(), update(old, now));
         assertEquals("10.0.0.9", now.at("/spec/clusterIP").asText());
         assertEquals(31000, now.at("/spec/ports/0/nodePort").asInt());
+        assertEquals(old.get("spec"), now.get("spec"), "IP families kept too: the PUT changes nothing");
         assertTrue(VALUES.plan(old, now).isEmpty(), "nothing new to claim");
         assertEquals(VALUES.held(old), VALUES.held(now));
     }
