@@ -5,6 +5,7 @@ import com.typesafe.config.ConfigFactory;
 import io.kubepekko.actors.ControlPlane;
 import io.kubepekko.actors.Environment;
 import io.kubepekko.actors.WatchCache;
+import io.kubepekko.api.kinds.ServiceNetwork;
 import io.kubepekko.api.watch.FeatureGates;
 import io.kubepekko.api.watch.Retention;
 import io.kubepekko.api.registry.Registry;
@@ -96,7 +97,8 @@ public final class ApiServer implements AutoCloseable {
         Duration askTimeout = config.getDuration("kubepekko.http.ask-timeout");
         Registry registry = Registry.builtin();
         ControlPlane controlPlane = ControlPlane.start(system, registry, new ObjectWrites(ObjectWrites.SCHEMA_PRUNER),
-                environment, readSettings(settings, config, askTimeout), JournalReader.embedded(system, config));
+                environment, readSettings(settings, config, askTimeout), JournalReader.embedded(system, config),
+                ServiceNetwork.pools(settings.services().clusterIpRange(), settings.services().nodePortRange()));
 
         AtomicBoolean shuttingDown = new AtomicBoolean(false);
         AtomicBoolean bootstrapped = new AtomicBoolean(false);

@@ -38,6 +38,11 @@ final class ApiServerFlags {
               --feature-gates mapStringBool       comma list of key=value pairs for the gates APIListChunking,
                                                   EfficientWatchResumption, RemainingItemCount, RemoveSelfLink
                                                   (all beta, default true), AllBeta, AllAlpha
+              --service-cluster-ip-range string   IPv4 CIDR range from which Service cluster IPs are assigned; its
+                                                  first address is kept for the kubernetes Service (default "10.0.0.0/24")
+              --service-node-port-range portRange port range (low-high, low+offset or one port, both ends
+                                                  included) from which NodePort and LoadBalancer Services get node
+                                                  ports (default 30000-32767)
               -h, --help                          print this help and exit
                   --version                       print the version and exit
             """;
@@ -54,6 +59,7 @@ final class ApiServerFlags {
         Duration ttl = reads.continueTokenTtl();
         Duration retention = reads.watchHistoryRetention();
         io.kubepekko.api.watch.FeatureGates gates = reads.featureGates();
+        ApiServerSettings.ServiceRanges services = d.services();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             if (arg.equals("-h") || arg.equals("--help")) {
@@ -74,7 +80,8 @@ final class ApiServerFlags {
             }
             if (!java.util.Set.of("--data-dir", "--bind-address", "--port", "--livez-grace-period",
                     "--shutdown-delay-duration", "--watch-cache-window", "--watch-history-retention",
-                    "--continue-token-ttl", "--feature-gates").contains(name)) {
+                    "--continue-token-ttl", "--feature-gates", "--service-cluster-ip-range",
+                    "--service-node-port-range").contains(name)) {
                 throw new UsageException("unknown flag: " + name);
             }
             if (value == null) {
@@ -97,6 +104,10 @@ final class ApiServerFlags {
                 case "--watch-history-retention" -> retention = positive(name, value);
                 case "--continue-token-ttl" -> ttl = positive(name, value);
                 case "--feature-gates" -> gates = featureGates(value);
+                case "--service-cluster-ip-range" ->
+                        services = new ApiServerSettings.ServiceRanges(clusterIpRange(value), services.nodePortRange());
+                case "--service-node-port-range" ->
+                        services = new ApiServerSettings.ServiceRanges(services.clusterIpRange(), nodePortRange(value));
                 default -> delay = duration(name, value);
             }
         }
@@ -104,8 +115,36 @@ final class ApiServerFlags {
             retention = window; // the window is always resumable; the retention only reaches further back
         }
         return new Parsed(new ApiServerSettings(dataDir, bind, port, grace, delay,
-                new ApiServerSettings.ReadFlags(window, ttl, retention, gates), com.typesafe.config.ConfigFactory.empty()),
-                false, false);
+                new ApiServerSettings.ReadFlags(window, ttl, retention, gates), com.typesafe.config.ConfigFactory.empty(),
+                services), false, false);
+    }
+
+    /**
+     * One IPv4 CIDR. kube-apiserver's own refusal of a malformed value is kept; IPv6 and a second
+     * (dual-stack) range, which kube-apiserver accepts, are refused as not supported here.
+     */
+    private static io.kubepekko.api.alloc.Ipv4Cidr clusterIpRange(String value) throws UsageException {
+        String flag = "invalid argument \"" + value + "\" for \"--service-cluster-ip-range\" flag: ";
+        if (value.contains(",")) {
+            throw new UsageException(flag + "dual-stack service CIDRs are not supported, give one IPv4 range");
+        }
+        if (value.contains(":")) {
+            throw new UsageException(flag + "IPv6 service CIDRs are not supported, give an IPv4 range");
+        }
+        try {
+            return io.kubepekko.api.alloc.Ipv4Cidr.parse(value.trim());
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(flag + "service-cluster-ip-range[0] is not a valid cidr");
+        }
+    }
+
+    private static io.kubepekko.api.alloc.PortRange nodePortRange(String value) throws UsageException {
+        try {
+            return io.kubepekko.api.alloc.PortRange.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("invalid argument \"" + value + "\" for \"--service-node-port-range\" flag: "
+                    + e.getMessage());
+        }
     }
 
     private static String address(String value) throws UsageException {

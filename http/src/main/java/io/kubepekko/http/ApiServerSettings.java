@@ -2,6 +2,9 @@ package io.kubepekko.http;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import io.kubepekko.api.alloc.Ipv4Cidr;
+import io.kubepekko.api.alloc.PortRange;
+import io.kubepekko.api.kinds.ServiceNetwork;
 import io.kubepekko.api.watch.FeatureGates;
 
 import java.nio.file.Path;
@@ -17,9 +20,26 @@ import java.time.Duration;
  * @param shutdownDelay      how long the server keeps serving, with /readyz failing, after a shutdown starts
  * @param reads              the list/watch flags
  * @param overrides          configuration layered over the server's own (tests tune timers with it)
+ * @param services           where Service cluster IPs and node ports come from
  */
 public record ApiServerSettings(Path dataDir, String bindAddress, int port, Duration livezGracePeriod,
-                                Duration shutdownDelay, ReadFlags reads, Config overrides) {
+                                Duration shutdownDelay, ReadFlags reads, Config overrides, ServiceRanges services) {
+
+    /**
+     * The Service ranges.
+     *
+     * @param clusterIpRange {@code --service-cluster-ip-range}, kube-apiserver's default 10.0.0.0/24
+     * @param nodePortRange  {@code --service-node-port-range}, default 30000-32767
+     */
+    public record ServiceRanges(Ipv4Cidr clusterIpRange, PortRange nodePortRange) {
+        public static final ServiceRanges DEFAULT = new ServiceRanges(ServiceNetwork.DEFAULT_CLUSTER_IP_RANGE,
+                PortRange.DEFAULT_NODE_PORTS);
+    }
+
+    public ApiServerSettings(Path dataDir, String bindAddress, int port, Duration livezGracePeriod,
+                             Duration shutdownDelay, ReadFlags reads, Config overrides) {
+        this(dataDir, bindAddress, port, livezGracePeriod, shutdownDelay, reads, overrides, ServiceRanges.DEFAULT);
+    }
 
     /**
      * The list/watch flags.
@@ -46,20 +66,24 @@ public record ApiServerSettings(Path dataDir, String bindAddress, int port, Dura
     }
 
     public ApiServerSettings withDataDir(Path dir) {
-        return new ApiServerSettings(dir, bindAddress, port, livezGracePeriod, shutdownDelay, reads, overrides);
+        return new ApiServerSettings(dir, bindAddress, port, livezGracePeriod, shutdownDelay, reads, overrides, services);
     }
 
     public ApiServerSettings withPort(int p) {
-        return new ApiServerSettings(dataDir, bindAddress, p, livezGracePeriod, shutdownDelay, reads, overrides);
+        return new ApiServerSettings(dataDir, bindAddress, p, livezGracePeriod, shutdownDelay, reads, overrides, services);
     }
 
     public ApiServerSettings withReads(ReadFlags r) {
-        return new ApiServerSettings(dataDir, bindAddress, port, livezGracePeriod, shutdownDelay, r, overrides);
+        return new ApiServerSettings(dataDir, bindAddress, port, livezGracePeriod, shutdownDelay, r, overrides, services);
     }
 
     /** Layers {@code hocon} over the configuration (later calls win). */
     public ApiServerSettings withConfig(String hocon) {
         return new ApiServerSettings(dataDir, bindAddress, port, livezGracePeriod, shutdownDelay, reads,
-                ConfigFactory.parseString(hocon).withFallback(overrides));
+                ConfigFactory.parseString(hocon).withFallback(overrides), services);
+    }
+
+    public ApiServerSettings withServices(ServiceRanges s) {
+        return new ApiServerSettings(dataDir, bindAddress, port, livezGracePeriod, shutdownDelay, reads, overrides, s);
     }
 }

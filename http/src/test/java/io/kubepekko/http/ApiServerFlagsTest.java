@@ -1,5 +1,7 @@
 package io.kubepekko.http;
 
+import io.kubepekko.api.alloc.Ipv4Cidr;
+import io.kubepekko.api.alloc.PortRange;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -50,7 +52,28 @@ class ApiServerFlagsTest {
                 Arguments.of(named("--livez-grace-period", new String[] {"--livez-grace-period", "1m30s"}),
                         new ApiServerSettings(Path.of("data"), "127.0.0.1", 8080, Duration.ofSeconds(90), Duration.ZERO)),
                 Arguments.of(named("--shutdown-delay-duration", new String[] {"--shutdown-delay-duration", "250ms"}),
-                        new ApiServerSettings(Path.of("data"), "127.0.0.1", 8080, Duration.ZERO, Duration.ofMillis(250))));
+                        new ApiServerSettings(Path.of("data"), "127.0.0.1", 8080, Duration.ZERO, Duration.ofMillis(250))),
+                Arguments.of(named("--service-cluster-ip-range", new String[] {"--service-cluster-ip-range", "10.96.0.0/12"}),
+                        ApiServerSettings.defaults().withServices(new ApiServerSettings.ServiceRanges(
+                                Ipv4Cidr.parse("10.96.0.0/12"), PortRange.DEFAULT_NODE_PORTS))),
+                Arguments.of(named("--service-node-port-range", new String[] {"--service-node-port-range", "20000-20100"}),
+                        ApiServerSettings.defaults().withServices(new ApiServerSettings.ServiceRanges(
+                                Ipv4Cidr.parse("10.0.0.0/24"), new PortRange(20000, 101)))));
+    }
+
+    @Test
+    void serviceRangesDefaultAsKubeApiserversDo() throws Exception {
+        ApiServerSettings.ServiceRanges services = settings().services();
+        assertEquals("10.0.0.0/24", services.clusterIpRange().toString());
+        assertEquals("30000-32767", services.nodePortRange().toString());
+    }
+
+    @Test
+    void helpDocumentsTheServiceRanges() {
+        assertTrue(ApiServerFlags.USAGE.contains("--service-cluster-ip-range string"));
+        assertTrue(ApiServerFlags.USAGE.contains("(default \"10.0.0.0/24\")"));
+        assertTrue(ApiServerFlags.USAGE.contains("--service-node-port-range portRange"));
+        assertTrue(ApiServerFlags.USAGE.contains("(default 30000-32767)"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -136,7 +159,21 @@ class ApiServerFlagsTest {
                 Arguments.of(named("duration garbage", new String[] {"--shutdown-delay-duration=soon"}),
                         "invalid argument \"soon\" for \"--shutdown-delay-duration\" flag: time: invalid duration \"soon\""),
                 Arguments.of(named("negative duration", new String[] {"--shutdown-delay-duration=-5s"}),
-                        "invalid argument \"-5s\" for \"--shutdown-delay-duration\" flag: "));
+                        "invalid argument \"-5s\" for \"--shutdown-delay-duration\" flag: "),
+                Arguments.of(named("cluster IP range not a CIDR", new String[] {"--service-cluster-ip-range=10.0.0.1"}),
+                        "invalid argument \"10.0.0.1\" for \"--service-cluster-ip-range\" flag: "
+                                + "service-cluster-ip-range[0] is not a valid cidr"),
+                Arguments.of(named("cluster IP range IPv6", new String[] {"--service-cluster-ip-range", "fd00::/108"}),
+                        "invalid argument \"fd00::/108\" for \"--service-cluster-ip-range\" flag: IPv6"),
+                Arguments.of(named("cluster IP range dual-stack", new String[] {"--service-cluster-ip-range",
+                        "10.0.0.0/24,fd00::/108"}), "invalid argument \"10.0.0.0/24,fd00::/108\" for "
+                        + "\"--service-cluster-ip-range\" flag: dual-stack"),
+                Arguments.of(named("node port range reversed", new String[] {"--service-node-port-range=32767-30000"}),
+                        "invalid argument \"32767-30000\" for \"--service-node-port-range\" flag: "
+                                + "end port cannot be less than start port: 32767-30000"),
+                Arguments.of(named("node port range garbage", new String[] {"--service-node-port-range", "high"}),
+                        "invalid argument \"high\" for \"--service-node-port-range\" flag: strconv.Atoi: "
+                                + "parsing \"high\": invalid syntax"));
     }
 
     @ParameterizedTest(name = "{0}")
