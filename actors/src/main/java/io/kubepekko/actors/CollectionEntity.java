@@ -398,7 +398,7 @@ public final class CollectionEntity
             ValuePlan plan = ValuePlan.NONE;
             try {
                 outcome = writes.execute(type, id.namespace(), lookup, w.op(), env);
-                if (values != null && outcome.changed() && !outcome.removes()) {
+                if (values != null && outcome.changed() && !outcome.removes() && !isSubresourceWrite(w.op())) {
                     plan = values.plan(outcome.before(), outcome.after());
                 }
             } catch (ApiException e) {
@@ -432,6 +432,12 @@ public final class CollectionEntity
         }
         askVersions(pending.size());
         return Effect().noReply();
+    }
+
+    /** Writes to {@code /status} or {@code /scale} keep the spec, so they never claim values. */
+    private static boolean isSubresourceWrite(WriteOp op) {
+        return (op instanceof WriteOp.Update u && u.subresource() != null)
+                || (op instanceof WriteOp.Patch p && p.subresource() != null);
     }
 
     /** Claims every write's planned values in one message; the answer continues the batch. */

@@ -161,7 +161,7 @@ public final class ValueAllocator
     /** Internal: the namespaces whose collections of {@code resource} may hold values, or a failure. */
     public record NamespacesListed(String resource, List<String> namespaces, String failure) implements Command {}
 
-    /** Internal: a collection's report, asked for when {@link #tick} was {@code asked}, or a failure. */
+    /** Internal: a collection's report, asked for when the allocator had processed {@code asked} items, or a failure. */
     public record HoldingsReported(String collection, long asked, CollectionEntity.Holdings holdings, String failure)
             implements Command {}
 
@@ -212,9 +212,9 @@ public final class ValueAllocator
     /** Claims that arrived before the first reconciliation finished. */
     private final ArrayDeque<Claim> waiting = new ArrayDeque<>();
     private final Map<String, Pending> pending = new HashMap<>();
-    /** The collections asked for a report, with the {@link #tick} at which they were asked and the attempts so far. */
+    /** The collections asked for a report: the {@code tick} they were asked at (-1: not out) and the attempts so far. */
     private final Map<String, long[]> asked = new HashMap<>();
-    /** The {@link #tick} at which something of each collection was last processed. */
+    /** The {@code tick} at which something of each collection was last processed. */
     private final Map<String, Long> touched = new HashMap<>();
     /** What the first reconciliation still waits for: namespace lists and collections. */
     private final Set<String> outstanding = new HashSet<>();

@@ -148,6 +148,16 @@ class CollectionEntityValuesTest {
     }
 
     @Test
+    void aStatusWriteClaimsNothing() {
+        ObjectNode stored = Json.parseTrusted(createGranted("web").body());
+        ObjectNode status = stored.deepCopy();
+        ((ObjectNode) status.get("status")).putObject("loadBalancer").putArray("ingress").addObject().put("ip", "1.2.3.4");
+        write(new WriteOp.Update("web", status, "status", WriteOptions.DEFAULT));
+        assertInstanceOf(CollectionEntity.Written.class, writer.receiveMessage());
+        allocator.expectNoMessage(Duration.ofMillis(100));
+    }
+
+    @Test
     void holdingsNameTheStoredValuesAndTheClaimInFlight() {
         createGranted("web");
         write(new WriteOp.Create(service("api"), WriteOptions.DEFAULT));
