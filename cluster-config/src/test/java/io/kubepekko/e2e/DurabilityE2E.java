@@ -92,6 +92,52 @@ class DurabilityE2E {
         assertTrue(next > newest, "resourceVersion " + next + " after restart is not above " + newest);
     }
 
+    /**
+     * Service cluster IPs are claimed durably before a create is answered: after SIGKILL no address an
+     * acknowledged Service holds is handed out again, asked for or picked.
+     */
+    @Test
+    void acknowledgedServiceAddressesAreNeverHandedOutAgainAfterKill9() throws Exception {
+        server = ServerProcess.start(scratch.resolve("data"));
+        Map<String, String> addresses = new ConcurrentHashMap<>();
+        ExecutorService writers = Executors.newFixedThreadPool(WRITERS);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int i = 0; i < 60; i++) {
+                String name = "svc-%02d".formatted(i);
+                futures.add(writers.submit(() -> {
+                    HttpResponse<String> response = send(createService(name, null));
+                    assertEquals(201, response.statusCode(), name + ": " + response.body());
+                    addresses.put(name, JSON.readTree(response.body()).at("/spec/clusterIP").asText());
+                    return null;
+                }));
+            }
+            for (Future<?> future : futures) {
+                future.get(5, TimeUnit.MINUTES);
+            }
+        } finally {
+            writers.shutdownNow();
+        }
+        assertEquals(60, new java.util.HashSet<>(addresses.values()).size(), "distinct addresses: " + addresses);
+
+        server.kill9();
+        server.restart();
+
+        for (Map.Entry<String, String> e : new TreeMap<>(addresses).entrySet()) {
+            HttpResponse<String> stored = send(get("/api/v1/namespaces/default/services/" + e.getKey()));
+            assertEquals(e.getValue(), JSON.readTree(stored.body()).at("/spec/clusterIP").asText(), e.getKey());
+            HttpResponse<String> thief = send(createService("thief-" + e.getKey(), e.getValue()));
+            assertEquals(422, thief.statusCode(), e.getValue() + " handed out again: " + thief.body());
+            assertTrue(thief.body().contains("provided IP is already allocated"), thief.body());
+        }
+        for (int i = 0; i < 60; i++) {
+            HttpResponse<String> fresh = send(createService("fresh-" + i, null));
+            assertEquals(201, fresh.statusCode(), fresh.body());
+            String ip = JSON.readTree(fresh.body()).at("/spec/clusterIP").asText();
+            assertTrue(!addresses.containsValue(ip), ip + " picked again after kill -9");
+        }
+    }
+
     @Test
     void systemNamespacesExistExactlyOnceAfterKill9AndRestart() throws Exception {
         server = ServerProcess.start(scratch.resolve("data"));
@@ -162,6 +208,22 @@ class DurabilityE2E {
         body.putObject("metadata").put("name", name).putObject("labels").put("e2e", "durability");
         body.putObject("data").put("name", name).put("payload", "x".repeat(256) + name);
         return HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/namespaces/default/configmaps"))
+                .timeout(REQUEST_TIMEOUT)
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
+                .build();
+    }
+
+    private HttpRequest createService(String name, String clusterIp) {
+        ObjectNode body = JSON.createObjectNode().put("apiVersion", "v1").put("kind", "Service");
+        body.putObject("metadata").put("name", name);
+        ObjectNode spec = body.putObject("spec");
+        if (clusterIp != null) {
+            spec.put("clusterIP", clusterIp);
+        }
+        spec.putArray("ports").addObject().put("port", 80);
+        return HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/namespaces/default/services"))
                 .timeout(REQUEST_TIMEOUT)
                 .header("Content-Type", "application/json")
                 .header("Accept", "application/json")
