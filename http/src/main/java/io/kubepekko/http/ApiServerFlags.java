@@ -40,9 +40,9 @@ final class ApiServerFlags {
                                                   (all beta, default true), AllBeta, AllAlpha
               --service-cluster-ip-range string   IPv4 CIDR range from which Service cluster IPs are assigned; its
                                                   first address is kept for the kubernetes Service (default "10.0.0.0/24")
-              --service-node-port-range portRange port range (low-high, low+offset or one port, both ends
-                                                  included) from which NodePort and LoadBalancer Services get node
-                                                  ports (default 30000-32767)
+              --service-node-port-range portRange where NodePort and LoadBalancer Services get node ports:
+                                                  low-high, low+offset or one port, both ends included
+                                                  (default 30000-32767)
               -h, --help                          print this help and exit
                   --version                       print the version and exit
             """;
