@@ -26,6 +26,11 @@ import java.util.TreeMap;
  */
 public record FieldShape(Kind kind, String valueType, List<String> keys, Map<String, JsonNode> keyDefaults) {
 
+    /** The shape of a struct of protobuf message {@code type} (null: an untyped object). */
+    public static FieldShape struct(String type) {
+        return new FieldShape(Kind.STRUCT, type, List.of());
+    }
+
     /** The ways a field merges. */
     public enum Kind {
         /** Replaced whole: scalars, atomic lists, maps and structs, and unknown fields of typed structs. */

@@ -64,7 +64,6 @@ public final class ServerSideApply {
                         Request request) {
         boolean status = "status".equals(request.subresource());
         ObjectNode scoped = scope(config, status);
-        ObjectNode merged = merge.merge(live, scoped, type);
         FieldSet applied = fields.applied(scoped, type);
 
         ManagedFields.Entry own = null;
@@ -76,12 +75,13 @@ public final class ServerSideApply {
                 others.add(e);
             }
         }
-        if (own != null && !own.fields().isEmpty()) {
+        ObjectNode merged = merge.merge(live, scoped, type);
+        if (own != null) {
             FieldSet owned = applied;
             for (ManagedFields.Entry e : others) {
                 owned = owned.union(e.fields());
             }
-            removal.remove(merged, type, own.fields().difference(owned), owned);
+            merged = removal.prune(merged, type, own.fields(), owned);
         }
 
         TypedFields.Comparison changes = fields.compare(live, merged, type);
