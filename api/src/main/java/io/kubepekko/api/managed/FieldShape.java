@@ -28,7 +28,7 @@ public record FieldShape(Kind kind, String valueType, List<String> keys, Map<Str
 
     /** The shape of a struct of protobuf message {@code type} (null: an untyped object). */
     public static FieldShape struct(String type) {
-        return new FieldShape(Kind.STRUCT, type, List.of());
+        return new FieldShape(Kind.STRUCT, type, List.of(), Map.of());
     }
 
     /** The ways a field merges. */
