@@ -97,6 +97,21 @@ public final class BodyDecoder {
         return conclude(outcome, validation, null);
     }
 
+    /**
+     * As {@link #prune}, for a server-side apply configuration: empty maps and lists stay, because
+     * they take part in the merge (an applied {@code tolerations: []} replaces the live list); the
+     * merged object is pruned afterwards like any other write.
+     */
+    public DecodedBody pruneAppliedConfiguration(ObjectNode config, FieldValidation validation) {
+        SchemaDecoding.Outcome outcome;
+        try (JsonParser parser = config.traverse(Json.MAPPER)) {
+            outcome = SchemaDecoding.decodeKeepingEmpty(parser, schema);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return conclude(outcome, validation, null);
+    }
+
     private DecodedBody conclude(SchemaDecoding.Outcome o, FieldValidation validation, byte[] body) {
         if (o.interpretError() != null) {
             throw unrecognized("couldn't get version/kind; json parse error: " + o.interpretError(), body);

@@ -54,6 +54,8 @@ final class SchemaDecoding {
 
     private final JsonParser p;
     private final boolean yaml;
+    /** Whether empty maps and lists of omitempty fields are left out, as Go's encoding of the result does. */
+    private final boolean omitEmpty;
     private final JsonNodeFactory nodes = Json.MAPPER.getNodeFactory();
 
     private final List<StrictProblem> strict = new ArrayList<>();
@@ -71,9 +73,10 @@ final class SchemaDecoding {
     private String structName;
     private final List<String> fieldStack = new ArrayList<>();
 
-    private SchemaDecoding(JsonParser p, boolean yaml) {
+    private SchemaDecoding(JsonParser p, boolean yaml, boolean omitEmpty) {
         this.p = p;
         this.yaml = yaml;
+        this.omitEmpty = omitEmpty;
     }
 
     /**
@@ -81,7 +84,16 @@ final class SchemaDecoding {
      * surface as the parser's {@link IOException}.
      */
     static Outcome decode(JsonParser parser, boolean yaml, SchemaNode root) throws IOException {
-        return new SchemaDecoding(parser, yaml).run(root);
+        return new SchemaDecoding(parser, yaml, true).run(root);
+    }
+
+    /**
+     * As {@link #decode}, keeping empty maps and lists in {@code omitempty} fields: for a server-side
+     * apply configuration, where an empty atomic list still replaces the live one before the merged
+     * object is encoded.
+     */
+    static Outcome decodeKeepingEmpty(JsonParser parser, SchemaNode root) throws IOException {
+        return new SchemaDecoding(parser, false, false).run(root);
     }
 
     private Outcome run(SchemaNode root) throws IOException {
@@ -164,13 +176,25 @@ final class SchemaDecoding {
             structName = savedStruct;
             fieldStack.subList(savedStack, fieldStack.size()).clear();
             strictPath.setLength(savedPath);
-            if (v == null) {
+            if (v == null || (omitEmpty && omittedWhenEmpty(s, key, field, v))) {
                 out.remove(key);
             } else {
                 out.set(key, v);
             }
         }
         return out;
+    }
+
+    /**
+     * Whether Go leaves this field out when it encodes the decoded object: an empty map or list in
+     * an {@code omitempty} field (every field the schema does not require), such as the
+     * {@code "annotations": {}} kubectl's client-side apply and diff send. Kubernetes stores the
+     * encoding, so the field is gone and a write that only adds it changes nothing.
+     */
+    private static boolean omittedWhenEmpty(SchemaNode struct, String key, SchemaNode field, JsonNode v) {
+        boolean emptyContainer = (field.type() == SchemaNode.Type.MAP && v.isObject() && v.isEmpty())
+                || (field.type() == SchemaNode.Type.ARRAY && v.isArray() && v.isEmpty());
+        return emptyContainer && !struct.required().contains(key);
     }
 
     private ObjectNode map(SchemaNode s, ObjectNode out) throws IOException, Fatal {

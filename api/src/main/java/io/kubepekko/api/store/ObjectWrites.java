@@ -35,16 +35,37 @@ public final class ObjectWrites {
         FieldPruner NONE = (type, obj, fieldValidation) -> new Pruned(obj, List.of());
 
         Pruned prune(ResourceType type, ObjectNode obj, String fieldValidation);
+
+        /**
+         * As {@link #prune}, for a server-side apply configuration, which keeps its empty maps and
+         * lists for the merge; by default the same as {@link #prune}.
+         */
+        default Pruned pruneAppliedConfiguration(ResourceType type, ObjectNode config, String fieldValidation) {
+            return prune(type, config, fieldValidation);
+        }
     }
 
     /** An object with unknown fields removed, and the warnings to send about them. */
     public record Pruned(ObjectNode object, List<String> warnings) {}
 
     /** The pruner backed by the kinds' structural schemas ({@link BodyDecoder#prune}). */
-    public static final FieldPruner SCHEMA_PRUNER = (type, obj, fieldValidation) -> {
-        DecodedBody d = BodyDecoder.forKind(type.gvk()).prune(obj,
-                FieldValidation.parse(fieldValidation == null ? "" : fieldValidation, "PatchOptions"));
-        return new Pruned(d.object(), d.warnings());
+    public static final FieldPruner SCHEMA_PRUNER = new FieldPruner() {
+        @Override
+        public Pruned prune(ResourceType type, ObjectNode obj, String fieldValidation) {
+            DecodedBody d = BodyDecoder.forKind(type.gvk()).prune(obj, validation(fieldValidation));
+            return new Pruned(d.object(), d.warnings());
+        }
+
+        @Override
+        public Pruned pruneAppliedConfiguration(ResourceType type, ObjectNode config, String fieldValidation) {
+            DecodedBody d = BodyDecoder.forKind(type.gvk()).pruneAppliedConfiguration(config,
+                    validation(fieldValidation));
+            return new Pruned(d.object(), d.warnings());
+        }
+
+        private static FieldValidation validation(String fieldValidation) {
+            return FieldValidation.parse(fieldValidation == null ? "" : fieldValidation, "PatchOptions");
+        }
     };
 
     /** What one write may observe besides the collection: the clock and the sources of randomness. */
@@ -247,26 +268,40 @@ public final class ObjectWrites {
         ObjectNode config = ApplyPatches.config(type, p);
         boolean status = "status".equals(p.subresource());
         Pruned pruned = status ? new Pruned(config, List.of())
-                : pruner.prune(type, config, p.options().fieldValidation());
+                : pruner.pruneAppliedConfiguration(type, config, p.options().fieldValidation());
         ObjectNode existing = current.apply(p.name());
         if (existing == null) {
             if (p.subresource() != null) {
                 throw ApiStatus.notFound(type.groupResource(), p.name()).exception();
             }
-            ObjectNode created = ApplyPatches.apply(type, null, pruned.object(), p, env.now());
+            ObjectNode created = encoded(type, ApplyPatches.apply(type, null, pruned.object(), p, env.now()));
             return withWarnings(create(type, namespace, current, created, env), pruned.warnings());
         }
-        ObjectNode applied = ApplyPatches.apply(type, existing, pruned.object(), p, env.now());
+        ObjectNode applied = encoded(type, ApplyPatches.apply(type, existing, pruned.object(), p, env.now()));
         WriteOutcome out = update(type, namespace, current, p.name(), applied, p.subresource(), pruned.warnings(), env);
         if (!status || out.removes()) {
             return out;
         }
         // A status write keeps the stored metadata; the apply's record of managers is the exception.
         ObjectNode after = out.after().deepCopy();
-        ObjectMeta.of(after).set("managedFields", ObjectMeta.of(applied).get("managedFields"));
+        JsonNode managers = ObjectMeta.of(applied).get("managedFields");
+        if (managers == null) {
+            ObjectMeta.of(after).remove("managedFields");
+        } else {
+            ObjectMeta.of(after).set("managedFields", managers);
+        }
         boolean changed = !after.equals(existing);
         return new WriteOutcome(existing, changed ? after : existing, false, out.view(), false, changed,
                 out.warnings());
+    }
+
+    /**
+     * A merged apply result as Kubernetes stores it: the typed object's encoding, which leaves out
+     * the empty maps and lists the configuration kept for the merge. Its unknown fields went with
+     * the configuration's, so nothing is reported here.
+     */
+    private ObjectNode encoded(ResourceType type, ObjectNode merged) {
+        return pruner.prune(type, merged, "Ignore").object();
     }
 
     /**

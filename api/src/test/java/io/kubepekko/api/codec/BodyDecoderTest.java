@@ -91,6 +91,33 @@ class BodyDecoderTest {
         assertTrue(decoded.object().at("/metadata/managedFields/0/fieldsV1/f:metadata/f:labels").has("f:app"));
     }
 
+    @Test
+    void emptyMapsAndListsOfOmitemptyFieldsAreLeftOutAsGoEncodesThem() {
+        String body = """
+                {"metadata":{"name":"c","annotations":{},"labels":{},"finalizers":[]},"data":{}}""";
+        DecodedBody decoded = decode(CONFIG_MAP, body, JSON, FieldValidation.STRICT);
+        assertEquals(Json.parseTrusted("{\"metadata\":{\"name\":\"c\"}}".getBytes(StandardCharsets.UTF_8)),
+                decoded.object());
+        ObjectNode pruned = BodyDecoder.forKind(CONFIG_MAP).prune(
+                Json.parseTrusted(body.getBytes(StandardCharsets.UTF_8)), FieldValidation.STRICT).object();
+        assertEquals(decoded.object(), pruned, "a patch result is stored as the same encoding");
+    }
+
+    @Test
+    void emptyListsOfFieldsWithoutOmitemptyStay() {
+        // PodSpec.containers has no omitempty: Go writes an empty list as [].
+        DecodedBody decoded = decode(POD, "{\"spec\":{\"containers\":[]}}", JSON, FieldValidation.STRICT);
+        assertTrue(decoded.object().at("/spec/containers").isArray());
+    }
+
+    @Test
+    void anAppliedConfigurationKeepsItsEmptyListsForTheMerge() {
+        ObjectNode config = Json.parseTrusted("""
+                {"spec":{"template":{"spec":{"tolerations":[],"nodeSelector":{}}}}}""".getBytes(StandardCharsets.UTF_8));
+        DecodedBody decoded = BodyDecoder.forKind(DEPLOYMENT).pruneAppliedConfiguration(config, FieldValidation.STRICT);
+        assertEquals(config, decoded.object());
+    }
+
     // ---- duplicates ----
 
     @Test

@@ -31,6 +31,7 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Server-side apply scenarios written as operation scripts: each file under
@@ -45,7 +46,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * {@code create} or {@code update}, and optionally {@code conflicts} (the expected cause fields),
  * {@code message} (the expected Status message) or {@code status} (another expected failure code);
  * {@code expect.object} (each field given must equal the object's: top-level names, dotted paths such
- * as {@code spec.ports}, and for {@code metadata} each field given) and {@code expect.managedFields} (manager, operation, optional subresource, fieldsV1;
+ * as {@code spec.ports}, and for {@code metadata} each field given; {@code null} means absent) and {@code expect.managedFields} (manager, operation, optional subresource, fieldsV1;
  * compared in order).
  */
 class ServerSideApplyScenariosTest {
@@ -126,14 +127,14 @@ class ServerSideApplyScenariosTest {
         while (fields.hasNext()) {
             Map.Entry<String, JsonNode> f = fields.next();
             if (f.getKey().equals("metadata")) {
-                f.getValue().fields().forEachRemaining(m -> assertEquals(m.getValue(),
+                f.getValue().fields().forEachRemaining(m -> assertField(m.getValue(),
                         live.path("metadata").path(m.getKey()), "metadata." + m.getKey() + " in " + live));
             } else {
                 JsonNode at = live;
                 for (String part : f.getKey().split("\\.")) {
                     at = at.path(part);
                 }
-                assertEquals(f.getValue(), at, f.getKey() + " in " + live);
+                assertField(f.getValue(), at, f.getKey() + " in " + live);
             }
         }
         if (expect.has("managedFields")) {
@@ -153,6 +154,15 @@ class ServerSideApplyScenariosTest {
             assertEquals("FieldsV1", e.path("fieldsType").asText());
             assertEquals(type.apiVersion(), e.path("apiVersion").asText());
             assertEquals("2026-05-06T07:08:09Z", e.path("time").asText());
+        }
+    }
+
+    /** An expected {@code null} means the field is absent. */
+    private static void assertField(JsonNode expected, JsonNode actual, String what) {
+        if (expected.isNull()) {
+            assertTrue(actual.isMissingNode(), what + " is absent");
+        } else {
+            assertEquals(expected, actual, what);
         }
     }
 

@@ -941,6 +941,17 @@ class ObjectWritesTest {
         assertStatus(s, 400, "BadRequest", "field label not supported: spec.bogus");
     }
 
+    @Test
+    void patchAddingOnlyAnEmptyAnnotationsMapChangesNothing() {
+        // kubectl diff's client-side patch of an object made by server-side apply: {"metadata":{"annotations":{}}}.
+        ObjectNode before = seed("deployments", DEPLOYMENT);
+        WriteOutcome out = patch("deployments", "web", PatchType.STRATEGIC_MERGE_PATCH,
+                "{'metadata':{'annotations':{},'resourceVersion':'5'}}", null, "Strict");
+        assertFalse(out.changed(), out.after().toString());
+        assertEquals(before, out.after());
+        assertEquals(1, out.after().at("/metadata/generation").asInt());
+    }
+
     private static JsonNode withoutManagedFields(JsonNode metadata) {
         com.fasterxml.jackson.databind.node.ObjectNode copy = metadata.deepCopy();
         copy.remove("managedFields");
