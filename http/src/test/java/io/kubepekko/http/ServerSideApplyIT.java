@@ -9,6 +9,8 @@ import org.junit.jupiter.api.Test;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.kubepekko.http.TestApiServer.json;
+import static io.kubepekko.http.TestApiServer.obj;
+import static io.kubepekko.http.TestApiServer.rv;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -22,6 +24,7 @@ class ServerSideApplyIT {
 
     private static final String APPLY = "application/apply-patch+yaml";
     private static final String CMS = "/api/v1/namespaces/default/configmaps";
+    private static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
     private static final AtomicInteger names = new AtomicInteger();
     private static TestApiServer api;
 
@@ -169,5 +172,70 @@ class ServerSideApplyIT {
         assertEquals(1, d.at("/spec/replicas").asInt(), "defaults apply to objects created by apply");
         assertEquals("25%", d.at("/spec/strategy/rollingUpdate/maxSurge").asText());
         assertTrue(d.at("/metadata/managedFields/0/fieldsV1/f:spec/f:template").isObject());
+    }
+
+    /**
+     * The requests of {@code kubectl apply} followed by {@code kubectl apply --server-side} (kubectl
+     * 1.35, CLIENT-CONTRACT §4.7): the apply, kubectl-last-applied saving the annotation, the
+     * csaupgrade JSON patch giving kubectl's Apply entry the client-side manager's fields (maps as
+     * nodes), and the apply sent again. The object keeps its data and labels, and a further apply
+     * finds nothing left to migrate (the annotation has an Apply owner).
+     */
+    @Test
+    void kubectlMigrationFromClientSideApplyKeepsTheObjectAndSettles() {
+        String name = unique();
+        String lastApplied = "{\"apiVersion\":\"v1\",\"data\":{\"key\":\"v1\"},\"kind\":\"ConfigMap\",\"metadata\":"
+                + "{\"annotations\":{},\"labels\":{\"app\":\"demo\"},\"name\":\"" + name + "\",\"namespace\":\"default\"}}\n";
+        ObjectNode csa = obj("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'" + name + "',"
+                + "'labels':{'app':'demo'}},'data':{'key':'v1'}}");
+        ((ObjectNode) csa.get("metadata")).putObject("annotations").put(LAST_APPLIED, lastApplied);
+        api.post(CMS + "?fieldManager=kubectl-client-side-apply&fieldValidation=Strict", csa.toString()).assertCode(201);
+
+        String config = json("{'apiVersion':'v1','data':{'key':'v2'},'kind':'ConfigMap','metadata':{'labels':"
+                + "{'app':'demo'},'name':'" + name + "','namespace':'default'}}");
+        String url = CMS + "/" + name + "?fieldManager=kubectl&fieldValidation=Strict&force=false";
+        ObjectNode applied = api.patch(url, APPLY, config).assertCode(200).json();
+        ObjectNode annotation = obj("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'" + name
+                + "','namespace':'default'}}");
+        ((ObjectNode) annotation.get("metadata")).putObject("annotations").put(LAST_APPLIED,
+                applied.at("/metadata/annotations").path(LAST_APPLIED).asText());
+        ObjectNode saved = api.patch(CMS + "/" + name + "?fieldManager=kubectl-last-applied&fieldValidation=Strict",
+                APPLY, annotation.toString()).assertCode(200).json();
+        String migration = json("[{'op':'replace','path':'/metadata/managedFields','value':["
+                + "{'manager':'kubectl','operation':'Apply','apiVersion':'v1','time':'2026-01-01T00:00:00Z',"
+                + "'fieldsType':'FieldsV1','fieldsV1':{'f:data':{'.':{},'f:key':{}},'f:metadata':{'f:annotations':"
+                + "{'.':{},'f:kubectl.kubernetes.io/last-applied-configuration':{}},'f:labels':{'.':{},'f:app':{}}}}},"
+                + "{'manager':'kubectl-last-applied','operation':'Apply','apiVersion':'v1','time':'2026-01-01T00:00:00Z',"
+                + "'fieldsType':'FieldsV1','fieldsV1':{'f:metadata':{'f:annotations':"
+                + "{'f:kubectl.kubernetes.io/last-applied-configuration':{}}}}}]},"
+                + "{'op':'replace','path':'/metadata/resourceVersion','value':'" + rv(saved) + "'}]");
+        api.patch(CMS + "/" + name + "?fieldManager=kubectl&fieldValidation=Strict", "application/json-patch+json",
+                migration).assertCode(200);
+
+        ObjectNode reapplied = api.patch(url, APPLY, config).assertCode(200).json();
+        assertEquals(json("{'key':'v2'}"), reapplied.path("data").toString());
+        assertEquals(json("{'app':'demo'}"), reapplied.at("/metadata/labels").toString());
+        JsonNode entries = reapplied.at("/metadata/managedFields");
+        assertEquals(2, entries.size(), entries.toString());
+        assertEquals("kubectl", entries.get(0).path("manager").asText());
+        assertEquals(json("{'f:data':{'f:key':{}},'f:metadata':{'f:labels':{'f:app':{}}}}"),
+                entries.get(0).path("fieldsV1").toString());
+        assertEquals("kubectl-last-applied", entries.get(1).path("manager").asText());
+        assertTrue(reapplied.at("/metadata/annotations").path(LAST_APPLIED).asText().contains("\"key\":\"v2\""));
+    }
+
+    @Test
+    void aPortWithoutProtocolIsTheLivePortWithTheDefaultProtocol() {
+        String name = unique();
+        String url = "/apis/apps/v1/namespaces/default/deployments/" + name + "?fieldManager=m";
+        String deployment = "{'apiVersion':'apps/v1','kind':'Deployment','metadata':{'name':'" + name + "'},'spec':{"
+                + "'selector':{'matchLabels':{'app':'w'}},'template':{'metadata':{'labels':{'app':'w'}},"
+                + "'spec':{'containers':[{'name':'c','image':'%s','ports':[{'containerPort':80}]}]}}}}";
+        api.patch(url, APPLY, json(deployment.formatted("nginx:1"))).assertCode(201);
+        ObjectNode d = api.patch(url, APPLY, json(deployment.formatted("nginx:2"))).assertCode(200).json();
+        assertEquals(json("[{'containerPort':80,'protocol':'TCP'}]"),
+                d.at("/spec/template/spec/containers/0/ports").toString());
+        assertTrue(d.at("/metadata/managedFields/0/fieldsV1/f:spec/f:template/f:spec/f:containers/k:{\"name\":\"c\"}"
+                + "/f:ports").has("k:{\"containerPort\":80,\"protocol\":\"TCP\"}"));
     }
 }
