@@ -22,6 +22,7 @@ public final class Kubectl {
     private final Path cacheDir;
     private final Path workDir;
     private final Duration timeout;
+    private final Map<String, String> extraEnvironment;
 
     /**
      * @param binary     the kubectl executable
@@ -31,20 +32,29 @@ public final class Kubectl {
      * @param workDir    the working directory, where relative manifest paths are resolved
      */
     public Kubectl(Path binary, Path kubeconfig, Path scratchDir, Path workDir) {
-        this(binary, kubeconfig, scratchDir.resolve("kubectl-cache"), workDir, DEFAULT_TIMEOUT);
+        this(binary, kubeconfig, scratchDir.resolve("kubectl-cache"), workDir, DEFAULT_TIMEOUT, Map.of());
     }
 
-    private Kubectl(Path binary, Path kubeconfig, Path cacheDir, Path workDir, Duration timeout) {
+    private Kubectl(Path binary, Path kubeconfig, Path cacheDir, Path workDir, Duration timeout,
+                    Map<String, String> extraEnvironment) {
         this.binary = binary;
         this.kubeconfig = kubeconfig;
         this.cacheDir = cacheDir;
         this.workDir = workDir;
         this.timeout = timeout;
+        this.extraEnvironment = extraEnvironment;
     }
 
     /** The same kubectl with another per-command deadline. */
     public Kubectl withTimeout(Duration perCommand) {
-        return new Kubectl(binary, kubeconfig, cacheDir, workDir, perCommand);
+        return new Kubectl(binary, kubeconfig, cacheDir, workDir, perCommand, extraEnvironment);
+    }
+
+    /** The same kubectl with one more environment variable ({@code KUBE_EDITOR}, {@code KUBECTL_EXTERNAL_DIFF}). */
+    public Kubectl withEnvironment(String name, String value) {
+        Map<String, String> env = new HashMap<>(extraEnvironment);
+        env.put(name, value);
+        return new Kubectl(binary, kubeconfig, cacheDir, workDir, timeout, Map.copyOf(env));
     }
 
     /** Runs {@code kubectl <args>} and returns what it printed; never throws for a non-zero exit. */
@@ -71,6 +81,7 @@ public final class Kubectl {
         env.put("HOME", cacheDir.getParent().toString());
         env.put("KUBECONFIG", null);
         env.put("KUBERC", "off");
+        env.putAll(extraEnvironment);
         return env;
     }
 }
