@@ -1,15 +1,12 @@
 package io.kubepekko.e2e;
 
 import io.kubepekko.e2e.support.ClientBinaries;
+import io.kubepekko.e2e.support.InProcessServer;
 import io.kubepekko.e2e.support.Kubectl;
 import io.kubepekko.e2e.support.ProcessResult;
 import io.kubepekko.e2e.support.Processes;
-import io.kubepekko.http.ApiServer;
-import io.kubepekko.http.ApiServerSettings;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -33,31 +30,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class HelmReleaseE2E {
     private static final Duration TIMEOUT = Duration.ofSeconds(90);
 
-    @TempDir
-    static Path scratch;
-
-    private static ApiServer server;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = ApiServer.start(ApiServerSettings.defaults().withDataDir(scratch.resolve("data")).withPort(0));
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    static final InProcessServer SERVER = new InProcessServer();
 
     @Test
     void installUpgradeAndUninstallKeepTheReleaseSecrets() throws IOException {
         ClientBinaries clients = ClientBinaries.require();
-        Path chart = Files.createDirectories(scratch.resolve("chart/templates"));
+        Path chart = Files.createDirectories(SERVER.scratch().resolve("chart/templates"));
         Files.writeString(chart.getParent().resolve("Chart.yaml"), "apiVersion: v2\nname: demo\nversion: 0.1.0\n");
         Files.writeString(chart.resolve("cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n"
                 + "  name: {{ .Release.Name }}-settings\ndata:\n  mode: {{ .Values.mode | default \"fast\" }}\n");
-        Kubectl kubectl = new Kubectl(clients.kubectl(), server.kubeconfig(), scratch, scratch);
+        Kubectl kubectl = new Kubectl(clients.kubectl(), SERVER.server().kubeconfig(), SERVER.scratch(),
+                SERVER.scratch());
         String chartDir = chart.getParent().toString();
 
         ok(helm(clients, "install", "r1", chartDir, "--server-side=false"));
@@ -80,15 +64,15 @@ class HelmReleaseE2E {
 
     private static ProcessResult helm(ClientBinaries clients, String... args) {
         List<String> command = new ArrayList<>(List.of(clients.helm().toString(),
-                "--kubeconfig", server.kubeconfig().toString()));
+                "--kubeconfig", SERVER.server().kubeconfig().toString()));
         command.addAll(List.of(args));
         Map<String, String> env = new HashMap<>();
-        env.put("HOME", scratch.toString());
+        env.put("HOME", SERVER.scratch().toString());
         env.put("KUBECONFIG", null);
-        env.put("HELM_CACHE_HOME", scratch.resolve("helm-cache").toString());
-        env.put("HELM_CONFIG_HOME", scratch.resolve("helm-config").toString());
-        env.put("HELM_DATA_HOME", scratch.resolve("helm-data").toString());
-        return Processes.run(command, scratch, env, TIMEOUT);
+        env.put("HELM_CACHE_HOME", SERVER.scratch().resolve("helm-cache").toString());
+        env.put("HELM_CONFIG_HOME", SERVER.scratch().resolve("helm-config").toString());
+        env.put("HELM_DATA_HOME", SERVER.scratch().resolve("helm-data").toString());
+        return Processes.run(command, SERVER.scratch(), env, TIMEOUT);
     }
 
     private static ProcessResult ok(ProcessResult result) {

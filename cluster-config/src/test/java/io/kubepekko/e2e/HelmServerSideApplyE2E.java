@@ -3,15 +3,12 @@ package io.kubepekko.e2e;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kubepekko.e2e.support.ClientBinaries;
+import io.kubepekko.e2e.support.InProcessServer;
 import io.kubepekko.e2e.support.Helm;
 import io.kubepekko.e2e.support.Kubectl;
 import io.kubepekko.e2e.support.ProcessResult;
-import io.kubepekko.http.ApiServer;
-import io.kubepekko.http.ApiServerSettings;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -37,31 +34,18 @@ class HelmServerSideApplyE2E {
             "serviceaccount/r1-sa", "role.rbac.authorization.k8s.io/r1-role",
             "rolebinding.rbac.authorization.k8s.io/r1-rb", "service/r1-svc", "deployment.apps/r1-web");
 
-    @TempDir
-    static Path scratch;
-
-    private static ApiServer server;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = ApiServer.start(ApiServerSettings.defaults().withDataDir(scratch.resolve("data")).withPort(0));
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    static final InProcessServer SERVER = new InProcessServer();
 
     @Test
     void releaseLifecycleAppliesTheChartServerSide() {
         ClientBinaries clients = ClientBinaries.require();
-        Helm helm = new Helm(clients.helm(), server.kubeconfig(), scratch);
-        Kubectl kubectl = new Kubectl(clients.kubectl(), server.kubeconfig(), scratch, scratch);
+        Helm helm = new Helm(clients.helm(), SERVER.server().kubeconfig(), SERVER.scratch());
+        Kubectl kubectl = new Kubectl(clients.kubectl(), SERVER.server().kubeconfig(), SERVER.scratch(),
+                SERVER.scratch());
         String chart = writeChart().toString();
 
-        ProcessResult install = ok(helm.run(scratch, "install", "r1", chart));
+        ProcessResult install = ok(helm.run(SERVER.scratch(), "install", "r1", chart));
         assertTrue(install.stdout().contains("STATUS: deployed"), install.describe());
         assertValues(kubectl, "fast", 1, "nginx:1.27");
         for (String object : OBJECTS) {
@@ -74,38 +58,38 @@ class HelmServerSideApplyE2E {
         assertEquals("Helm", web.at("/metadata/labels/app.kubernetes.io~1managed-by").asText());
         assertEquals("r1", web.at("/metadata/annotations/meta.helm.sh~1release-name").asText());
 
-        ProcessResult list = ok(helm.run(scratch, "list"));
+        ProcessResult list = ok(helm.run(SERVER.scratch(), "list"));
         assertTrue(list.stdout().lines().anyMatch(l -> l.matches("r1\\s+default\\s+1\\s+.*deployed\\s+demo-0.1.0.*")),
                 list.describe());
-        ProcessResult status = ok(helm.run(scratch, "status", "r1"));
+        ProcessResult status = ok(helm.run(SERVER.scratch(), "status", "r1"));
         assertTrue(status.stdout().contains("STATUS: deployed"), status.describe());
         for (String name : List.of("r1-config", "r1-secret", "r1-sa", "r1-role", "r1-rb", "r1-svc", "r1-web")) {
             assertTrue(status.stdout().lines().anyMatch(l -> l.startsWith(name + " ")), name + " in\n"
                     + status.describe());
         }
 
-        ok(helm.run(scratch, "upgrade", "r1", chart, "--set", "mode=slow", "--set", "replicas=2",
+        ok(helm.run(SERVER.scratch(), "upgrade", "r1", chart, "--set", "mode=slow", "--set", "replicas=2",
                 "--set", "image=nginx:1.28"));
         assertValues(kubectl, "slow", 2, "nginx:1.28");
         JsonNode upgraded = get(kubectl, "deployment.apps/r1-web").at("/metadata/managedFields");
         assertEquals(1, upgraded.size(), "the upgrade applied as helm again: " + upgraded);
         assertEquals("Apply", upgraded.get(0).path("operation").asText());
 
-        ok(helm.run(scratch, "rollback", "r1", "1"));
+        ok(helm.run(SERVER.scratch(), "rollback", "r1", "1"));
         assertValues(kubectl, "fast", 1, "nginx:1.27");
         ProcessResult history = ok(kubectl.run("get", "secrets", "-l", "owner=helm,name=r1",
                 "-o", "jsonpath={range .items[*]}{.metadata.labels.version} {.metadata.labels.status}{\"\\n\"}{end}"));
         assertEquals(List.of("1 superseded", "2 superseded", "3 deployed"), history.stdout().lines().sorted().toList(),
                 history.describe());
 
-        ok(helm.run(scratch, "uninstall", "r1"));
+        ok(helm.run(SERVER.scratch(), "uninstall", "r1"));
         for (String object : OBJECTS) {
             ProcessResult gone = kubectl.run("get", object);
             assertEquals(1, gone.exitCode(), object + " is deleted\n" + gone.describe());
         }
         assertEquals("", ok(kubectl.run("get", "secrets", "-l", "owner=helm", "-o", "name")).stdoutText(),
                 "the release secrets are deleted");
-        assertEquals("", ok(helm.run(scratch, "list", "-q")).stdoutText());
+        assertEquals("", ok(helm.run(SERVER.scratch(), "list", "-q")).stdoutText());
     }
 
     // ---------------------------------------------------------------- helpers
@@ -123,7 +107,7 @@ class HelmServerSideApplyE2E {
     }
 
     private static Path writeChart() {
-        Path chart = scratch.resolve("chart");
+        Path chart = SERVER.scratch().resolve("chart");
         write(chart.resolve("Chart.yaml"), "apiVersion: v2\nname: demo\nversion: 0.1.0\n");
         write(chart.resolve("values.yaml"), "mode: fast\nreplicas: 1\nimage: nginx:1.27\n");
         write(chart.resolve("templates/config.yaml"), """

@@ -2,21 +2,14 @@ package io.kubepekko.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.kubepekko.e2e.support.ClientBinaries;
-import io.kubepekko.e2e.support.Kubectl;
+import io.kubepekko.e2e.support.InProcessServer;
 import io.kubepekko.e2e.support.ProcessResult;
-import io.kubepekko.http.ApiServer;
-import io.kubepekko.http.ApiServerSettings;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -29,32 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class KubectlApplyE2E {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    @TempDir
-    static Path scratch;
-
-    private static ApiServer server;
-    private static Kubectl kubectl;
-    private static Path manifests;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = ApiServer.start(ApiServerSettings.defaults().withDataDir(scratch.resolve("data")).withPort(0));
-        manifests = Files.createDirectories(scratch.resolve("manifests"));
-    }
-
-    @BeforeEach
-    void requireKubectl() {
-        if (kubectl == null) {
-            kubectl = new Kubectl(ClientBinaries.require().kubectl(), server.kubeconfig(), scratch, manifests);
-        }
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    static final InProcessServer SERVER = new InProcessServer();
 
     private static String deployment(String image, String extraEnv, String extraContainer) {
         return """
@@ -115,14 +84,14 @@ class KubectlApplyE2E {
     }
 
     private static ProcessResult ok(String... args) {
-        ProcessResult result = kubectl.run(args);
+        ProcessResult result = SERVER.kubectl().run(args);
         assertEquals(0, result.exitCode(), result.describe());
         return result;
     }
 
     private static void write(String file, String content) {
         try {
-            Files.writeString(manifests.resolve(file), content);
+            Files.writeString(SERVER.manifests().resolve(file), content);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

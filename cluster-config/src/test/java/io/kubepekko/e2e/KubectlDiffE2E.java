@@ -1,17 +1,13 @@
 package io.kubepekko.e2e;
 
-import io.kubepekko.e2e.support.ClientBinaries;
+import io.kubepekko.e2e.support.InProcessServer;
 import io.kubepekko.e2e.support.Kubectl;
 import io.kubepekko.e2e.support.LoggedRequests;
 import io.kubepekko.e2e.support.ProcessResult;
 import io.kubepekko.e2e.support.RunningProcess;
-import io.kubepekko.http.ApiServer;
-import io.kubepekko.http.ApiServerSettings;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.File;
 import java.io.IOException;
@@ -34,31 +30,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class KubectlDiffE2E {
     private static final Duration WITHIN = Duration.ofSeconds(30);
 
-    @TempDir
-    static Path scratch;
-
-    private static ApiServer server;
+    @RegisterExtension
+    static final InProcessServer SERVER = new InProcessServer();
     private static Kubectl kubectl;
-    private static Path manifests;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = ApiServer.start(ApiServerSettings.defaults().withDataDir(scratch.resolve("data")).withPort(0));
-        manifests = Files.createDirectories(scratch.resolve("manifests"));
-    }
 
     @BeforeEach
     void requireKubectl() {
         if (kubectl == null) {
-            kubectl = withDiffProgram(new Kubectl(ClientBinaries.require().kubectl(), server.kubeconfig(), scratch,
-                    manifests));
-        }
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
+            kubectl = withDiffProgram(SERVER.kubectl());
         }
     }
 
@@ -90,7 +69,7 @@ class KubectlDiffE2E {
             watch.awaitLine(l -> l.matches("ADDED\\s+csa\\s.*"), WITHIN);
             watch.awaitLine(l -> l.matches("ADDED\\s+ssa\\s.*"), WITHIN);
 
-            // Unchanged manifests: exit code 0, no output.
+            // Unchanged SERVER.manifests(): exit code 0, no output.
             ProcessResult same = kubectl.run("diff", "-f", "csa.yaml");
             assertEquals(0, same.exitCode(), same.describe());
             assertEquals("", same.stdoutText(), same.describe());
@@ -98,7 +77,7 @@ class KubectlDiffE2E {
             assertEquals(0, sameServerSide.exitCode(), sameServerSide.describe());
             assertEquals("", sameServerSide.stdoutText(), sameServerSide.describe());
 
-            // Changed manifests: exit code 1 and the change, computed by dry-run requests.
+            // Changed SERVER.manifests(): exit code 1 and the change, computed by dry-run requests.
             write("csa.yaml", configMap(ns, "csa", "two"));
             ProcessResult changed = kubectl.run("diff", "-f", "csa.yaml", "-v=6");
             assertEquals(1, changed.exitCode(), changed.describe());
@@ -212,7 +191,7 @@ class KubectlDiffE2E {
                 return kubectl;
             }
         }
-        Path script = scratch.resolve("fake-diff.sh");
+        Path script = SERVER.scratch().resolve("fake-diff.sh");
         write(script, """
                 #!/bin/sh
                 # usage: fake-diff.sh [flags] LIVE MERGED
@@ -247,7 +226,7 @@ class KubectlDiffE2E {
     }
 
     private static void write(String file, String content) {
-        write(manifests.resolve(file), content);
+        write(SERVER.manifests().resolve(file), content);
     }
 
     private static void write(Path file, String content) {

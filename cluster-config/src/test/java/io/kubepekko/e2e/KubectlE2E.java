@@ -3,16 +3,11 @@ package io.kubepekko.e2e;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import io.kubepekko.e2e.support.ClientBinaries;
+import io.kubepekko.e2e.support.InProcessServer;
 import io.kubepekko.e2e.support.Kubectl;
 import io.kubepekko.e2e.support.ProcessResult;
-import io.kubepekko.http.ApiServer;
-import io.kubepekko.http.ApiServerSettings;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -20,7 +15,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -39,32 +33,11 @@ class KubectlE2E {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final ObjectMapper YAML = new YAMLMapper();
 
-    @TempDir
-    static Path scratch;
+    @RegisterExtension
+    static final InProcessServer SERVER = new InProcessServer();
 
-    private static ApiServer server;
-    private static Kubectl kubectl;
-    private static Path manifests;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = ApiServer.start(ApiServerSettings.defaults().withDataDir(scratch.resolve("data")).withPort(0));
-        manifests = Files.createDirectories(scratch.resolve("manifests"));
-    }
-
-    /** Per test rather than per class, so that missing clients show up as skipped tests in the report. */
-    @BeforeEach
-    void requireKubectl() {
-        if (kubectl == null) {
-            kubectl = new Kubectl(ClientBinaries.require().kubectl(), server.kubeconfig(), scratch, manifests);
-        }
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
+    private static Kubectl kubectl() {
+        return SERVER.kubectl();
     }
 
     // ---------------------------------------------------------------- discovery
@@ -540,13 +513,13 @@ class KubectlE2E {
     // ---------------------------------------------------------------- helpers
 
     private static ProcessResult ok(String... args) {
-        ProcessResult result = kubectl.run(args);
+        ProcessResult result = kubectl().run(args);
         assertEquals(0, result.exitCode(), result.describe());
         return result;
     }
 
     private static ProcessResult fails(String... args) {
-        ProcessResult result = kubectl.run(args);
+        ProcessResult result = kubectl().run(args);
         assertEquals(1, result.exitCode(), result.describe());
         return result;
     }
@@ -596,7 +569,7 @@ class KubectlE2E {
 
     private static void write(String file, String content) {
         try {
-            Files.writeString(manifests.resolve(file), content);
+            Files.writeString(SERVER.manifests().resolve(file), content);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

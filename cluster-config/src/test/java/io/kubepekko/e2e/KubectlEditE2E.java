@@ -2,17 +2,12 @@ package io.kubepekko.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.kubepekko.e2e.support.ClientBinaries;
+import io.kubepekko.e2e.support.InProcessServer;
 import io.kubepekko.e2e.support.Kubectl;
 import io.kubepekko.e2e.support.LoggedRequests;
 import io.kubepekko.e2e.support.ProcessResult;
-import io.kubepekko.http.ApiServer;
-import io.kubepekko.http.ApiServerSettings;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -33,36 +28,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class KubectlEditE2E {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    @TempDir
-    static Path scratch;
+    @RegisterExtension
+    static final InProcessServer SERVER = new InProcessServer();
 
-    private static ApiServer server;
-    private static Kubectl kubectl;
-    private static Path manifests;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = ApiServer.start(ApiServerSettings.defaults().withDataDir(scratch.resolve("data")).withPort(0));
-        manifests = Files.createDirectories(scratch.resolve("manifests"));
-    }
-
-    @BeforeEach
-    void requireKubectl() {
-        if (kubectl == null) {
-            kubectl = new Kubectl(ClientBinaries.require().kubectl(), server.kubeconfig(), scratch, manifests);
-        }
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
+    private static Kubectl kubectl() {
+        return SERVER.kubectl();
     }
 
     @Test
     void editSavesTheChangeAsKubectlEdit() {
-        write(manifests.resolve("cm.yaml"), """
+        write(SERVER.manifests().resolve("cm.yaml"), """
                 apiVersion: v1
                 kind: ConfigMap
                 metadata:
@@ -71,10 +46,10 @@ class KubectlEditE2E {
                   mode: fast
                   size: small
                 """);
-        ok(kubectl, "apply", "--server-side", "-f", "cm.yaml");
+        ok(kubectl(), "apply", "--server-side", "-f", "cm.yaml");
         Path editor = script("edit-mode.sh", "sed -i 's/^  mode: fast$/  mode: edited/' \"$1\"\n");
 
-        ProcessResult edited = ok(kubectl.withEnvironment("KUBE_EDITOR", editor.toString()),
+        ProcessResult edited = ok(kubectl().withEnvironment("KUBE_EDITOR", editor.toString()),
                 "edit", "configmap", "settings", "-v=6");
         assertEquals("configmap/settings edited", edited.stdoutText(), edited.describe());
         List<LoggedRequests.Exchange> patches = LoggedRequests.of(edited, "PATCH");
@@ -99,7 +74,7 @@ class KubectlEditE2E {
 
     @Test
     void anEditThatChangesNothingIsCancelled() {
-        write(manifests.resolve("other.yaml"), """
+        write(SERVER.manifests().resolve("other.yaml"), """
                 apiVersion: v1
                 kind: ConfigMap
                 metadata:
@@ -107,11 +82,11 @@ class KubectlEditE2E {
                 data:
                   mode: fast
                 """);
-        ok(kubectl, "apply", "--server-side", "-f", "other.yaml");
+        ok(kubectl(), "apply", "--server-side", "-f", "other.yaml");
         String before = get("configmap/untouched").at("/metadata/resourceVersion").asText();
         Path editor = script("no-change.sh", "exit 0\n");
 
-        ProcessResult result = ok(kubectl.withEnvironment("KUBE_EDITOR", editor.toString()),
+        ProcessResult result = ok(kubectl().withEnvironment("KUBE_EDITOR", editor.toString()),
                 "edit", "configmap", "untouched", "-v=6");
         assertTrue(result.stderr().contains("Edit cancelled, no changes made."), result.describe());
         assertEquals(List.of(), LoggedRequests.of(result, "PATCH"));
@@ -122,7 +97,7 @@ class KubectlEditE2E {
 
     /** An editor: a shell script kubectl runs with the temporary file's path as its argument. */
     private static Path script(String name, String body) {
-        Path file = scratch.resolve(name);
+        Path file = SERVER.scratch().resolve(name);
         write(file, "#!/bin/sh\n" + body);
         try {
             Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -134,7 +109,7 @@ class KubectlEditE2E {
 
     private static JsonNode get(String object) {
         try {
-            return JSON.readTree(ok(kubectl, "get", object, "-o", "json", "--show-managed-fields").stdout());
+            return JSON.readTree(ok(kubectl(), "get", object, "-o", "json", "--show-managed-fields").stdout());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

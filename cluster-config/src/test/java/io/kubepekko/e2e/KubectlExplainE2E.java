@@ -1,18 +1,11 @@
 package io.kubepekko.e2e;
 
-import io.kubepekko.e2e.support.ClientBinaries;
+import io.kubepekko.e2e.support.InProcessServer;
 import io.kubepekko.e2e.support.Kubectl;
 import io.kubepekko.e2e.support.ProcessResult;
-import io.kubepekko.http.ApiServer;
-import io.kubepekko.http.ApiServerSettings;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -25,30 +18,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * marks from the schemas.
  */
 class KubectlExplainE2E {
-    @TempDir
-    static Path scratch;
+    @RegisterExtension
+    static final InProcessServer SERVER = new InProcessServer();
 
-    private static ApiServer server;
-    private static Kubectl kubectl;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = ApiServer.start(ApiServerSettings.defaults().withDataDir(scratch.resolve("data")).withPort(0));
-    }
-
-    @BeforeEach
-    void requireKubectl() throws Exception {
-        if (kubectl == null) {
-            kubectl = new Kubectl(ClientBinaries.require().kubectl(), server.kubeconfig(), scratch,
-                    Files.createDirectories(scratch.resolve("work")));
-        }
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
+    private static Kubectl kubectl() {
+        return SERVER.kubectl();
     }
 
     @Test
@@ -111,13 +85,13 @@ class KubectlExplainE2E {
         ProcessResult limits = ok("explain", "deployment.spec.template.spec.containers.resources.limits");
         assertTrue(limits.stdout().lines().anyMatch("FIELD: limits <map[string]Quantity>"::equals), limits.describe());
 
-        ProcessResult unknown = kubectl.run("explain", "deployment.spec.nonsense");
+        ProcessResult unknown = kubectl().run("explain", "deployment.spec.nonsense");
         assertEquals(1, unknown.exitCode(), unknown.describe());
         assertEquals("error: field \"nonsense\" does not exist", unknown.stderrText());
     }
 
     private static ProcessResult ok(String... args) {
-        ProcessResult result = kubectl.run(args);
+        ProcessResult result = kubectl().run(args);
         assertEquals(0, result.exitCode(), result.describe());
         return result;
     }

@@ -2,16 +2,11 @@ package io.kubepekko.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.kubepekko.e2e.support.ClientBinaries;
-import io.kubepekko.e2e.support.Kubectl;
+import io.kubepekko.e2e.support.InProcessServer;
 import io.kubepekko.e2e.support.ProcessResult;
-import io.kubepekko.http.ApiServer;
-import io.kubepekko.http.ApiServerSettings;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import io.kubepekko.e2e.support.RepositoryRoot;
@@ -19,7 +14,6 @@ import io.kubepekko.e2e.support.RepositoryRoot;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -36,30 +30,15 @@ class KubectlProtobufE2E {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String NS = "typed";
 
-    @TempDir
-    static Path scratch;
-
-    private static ApiServer server;
-    private static Kubectl kubectl;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = ApiServer.start(ApiServerSettings.defaults().withDataDir(scratch.resolve("data")).withPort(0));
-    }
+    @RegisterExtension
+    static final InProcessServer SERVER = new InProcessServer();
+    private static boolean namespaceCreated;
 
     @BeforeEach
-    void requireKubectl() throws IOException {
-        if (kubectl == null) {
-            kubectl = new Kubectl(ClientBinaries.require().kubectl(), server.kubeconfig(), scratch,
-                    Files.createDirectories(scratch.resolve("work")));
+    void createNamespace() {
+        if (!namespaceCreated) {
             ok("create", "namespace", NS);
-        }
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
+            namespaceCreated = true;
         }
     }
 
@@ -188,7 +167,7 @@ class KubectlProtobufE2E {
     }
 
     private static ProcessResult ok(String... args) {
-        ProcessResult result = kubectl.run(args);
+        ProcessResult result = SERVER.kubectl().run(args);
         assertEquals(0, result.exitCode(), result.describe());
         return result;
     }

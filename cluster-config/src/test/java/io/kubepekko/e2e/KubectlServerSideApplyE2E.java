@@ -2,22 +2,16 @@ package io.kubepekko.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.kubepekko.e2e.support.ClientBinaries;
+import io.kubepekko.e2e.support.InProcessServer;
 import io.kubepekko.e2e.support.Kubectl;
 import io.kubepekko.e2e.support.LoggedRequests;
 import io.kubepekko.e2e.support.ProcessResult;
-import io.kubepekko.http.ApiServer;
-import io.kubepekko.http.ApiServerSettings;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -36,31 +30,11 @@ class KubectlServerSideApplyE2E {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
 
-    @TempDir
-    static Path scratch;
+    @RegisterExtension
+    static final InProcessServer SERVER = new InProcessServer();
 
-    private static ApiServer server;
-    private static Kubectl kubectl;
-    private static Path manifests;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = ApiServer.start(ApiServerSettings.defaults().withDataDir(scratch.resolve("data")).withPort(0));
-        manifests = Files.createDirectories(scratch.resolve("manifests"));
-    }
-
-    @BeforeEach
-    void requireKubectl() {
-        if (kubectl == null) {
-            kubectl = new Kubectl(ClientBinaries.require().kubectl(), server.kubeconfig(), scratch, manifests);
-        }
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
+    private static Kubectl kubectl() {
+        return SERVER.kubectl();
     }
 
     private static String configMap(String ns, String key, String other) {
@@ -158,7 +132,7 @@ class KubectlServerSideApplyE2E {
         ok("apply", "--server-side", "-f", "cm.yaml");
 
         write("other.yaml", configMap(ns, "theirs", "x"));
-        ProcessResult refused = kubectl.run("apply", "--server-side", "--field-manager=other", "-f", "other.yaml");
+        ProcessResult refused = kubectl().run("apply", "--server-side", "--field-manager=other", "-f", "other.yaml");
         assertEquals(1, refused.exitCode(), refused.describe());
         List<String> lines = refused.stderr().lines().toList();
         assertEquals("error: Apply failed with 1 conflict: conflict with \"kubectl\": .data.key", lines.get(0),
@@ -184,7 +158,7 @@ class KubectlServerSideApplyE2E {
                 otherEntry.path("fieldsV1"));
 
         // Now kubectl is the one that conflicts.
-        ProcessResult back = kubectl.run("apply", "--server-side", "-f", "cm.yaml");
+        ProcessResult back = kubectl().run("apply", "--server-side", "-f", "cm.yaml");
         assertEquals(1, back.exitCode(), back.describe());
         assertTrue(back.stderr().startsWith("error: Apply failed with 1 conflict: conflict with \"other\": .data.key"),
                 back.describe());
@@ -274,7 +248,7 @@ class KubectlServerSideApplyE2E {
     }
 
     private static ProcessResult ok(String... args) {
-        ProcessResult result = kubectl.run(args);
+        ProcessResult result = kubectl().run(args);
         assertEquals(0, result.exitCode(), result.describe());
         return result;
     }
@@ -286,7 +260,7 @@ class KubectlServerSideApplyE2E {
 
     private static void write(String file, String content) {
         try {
-            Files.writeString(manifests.resolve(file), content);
+            Files.writeString(SERVER.manifests().resolve(file), content);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

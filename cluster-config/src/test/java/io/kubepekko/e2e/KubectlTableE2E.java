@@ -1,23 +1,18 @@
 package io.kubepekko.e2e;
 
-import io.kubepekko.e2e.support.ClientBinaries;
+import io.kubepekko.e2e.support.InProcessServer;
 import io.kubepekko.e2e.support.Kubectl;
 import io.kubepekko.e2e.support.ProcessResult;
 import io.kubepekko.e2e.support.RunningProcess;
-import io.kubepekko.http.ApiServer;
-import io.kubepekko.http.ApiServerSettings;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 
@@ -33,26 +28,21 @@ class KubectlTableE2E {
     private static final Duration WITHIN = Duration.ofSeconds(30);
     private static final String NS = "tables";
 
-    @TempDir
-    static Path scratch;
+    @RegisterExtension
+    static final InProcessServer SERVER = new InProcessServer();
 
-    private static ApiServer server;
-    private static Kubectl kubectl;
-    private static Path manifests;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = ApiServer.start(ApiServerSettings.defaults().withDataDir(scratch.resolve("data")).withPort(0));
-        manifests = Files.createDirectories(scratch.resolve("manifests"));
+    private static Kubectl kubectl() {
+        return SERVER.kubectl();
     }
+    private static boolean objectsCreated;
 
     /** The objects every test prints, created once with the real kubectl. */
     @BeforeEach
     void requireKubectlAndObjects() {
-        if (kubectl != null) {
+        if (objectsCreated) {
             return;
         }
-        kubectl = new Kubectl(ClientBinaries.require().kubectl(), server.kubeconfig(), scratch, manifests);
+        objectsCreated = true;
         apply("ns.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: " + NS + "\n");
         apply("objects.yaml", """
                 apiVersion: v1
@@ -103,13 +93,6 @@ class KubectlTableE2E {
                 kind: Node
                 metadata: {name: worker-1, labels: {node-role.kubernetes.io/worker: ""}}
                 """);
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
     }
 
     @ParameterizedTest(name = "{0}")
@@ -178,7 +161,7 @@ class KubectlTableE2E {
     void watchPrintsARowPerEventUnderOneHeader() {
         write("cm-watched.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: watched\n  namespace: " + NS
                 + "\ndata:\n  k: v\n");
-        try (RunningProcess watch = kubectl.start("get", "cm", "-n", NS, "-w", "--output-watch-events", "-v=6")) {
+        try (RunningProcess watch = kubectl().start("get", "cm", "-n", NS, "-w", "--output-watch-events", "-v=6")) {
             watch.awaitErrorLine(l -> l.contains("watch=true") && l.contains("200 OK"), WITHIN);
             ok("create", "-f", "cm-watched.yaml");
             watch.awaitLine(l -> l.matches("ADDED\\s+watched\\s+1\\s+\\d+s"), WITHIN);
@@ -205,7 +188,7 @@ class KubectlTableE2E {
     }
 
     private static ProcessResult ok(String... args) {
-        ProcessResult result = kubectl.run(args);
+        ProcessResult result = kubectl().run(args);
         assertEquals(0, result.exitCode(), result.describe());
         return result;
     }
@@ -217,7 +200,7 @@ class KubectlTableE2E {
 
     private static void write(String file, String content) {
         try {
-            Files.writeString(manifests.resolve(file), content);
+            Files.writeString(SERVER.manifests().resolve(file), content);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

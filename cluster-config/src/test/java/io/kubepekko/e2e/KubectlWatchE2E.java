@@ -1,21 +1,15 @@
 package io.kubepekko.e2e;
 
-import io.kubepekko.e2e.support.ClientBinaries;
+import io.kubepekko.e2e.support.InProcessServer;
 import io.kubepekko.e2e.support.Kubectl;
 import io.kubepekko.e2e.support.ProcessResult;
 import io.kubepekko.e2e.support.RunningProcess;
-import io.kubepekko.http.ApiServer;
-import io.kubepekko.http.ApiServerSettings;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
@@ -30,38 +24,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class KubectlWatchE2E {
     private static final Duration WITHIN = Duration.ofSeconds(30);
 
-    @TempDir
-    static Path scratch;
+    @RegisterExtension
+    static final InProcessServer SERVER = new InProcessServer();
 
-    private static ApiServer server;
-    private static Kubectl kubectl;
-    private static Path manifests;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = ApiServer.start(ApiServerSettings.defaults().withDataDir(scratch.resolve("data")).withPort(0));
-        manifests = Files.createDirectories(scratch.resolve("manifests"));
-    }
-
-    @BeforeEach
-    void requireKubectl() {
-        if (kubectl == null) {
-            kubectl = new Kubectl(ClientBinaries.require().kubectl(), server.kubeconfig(), scratch, manifests);
-        }
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
+    private static Kubectl kubectl() {
+        return SERVER.kubectl();
     }
 
     @Test
     void getWatchPrintsTheListThenEveryChange() {
         String ns = namespace("watch-get");
         configMap(ns, "first", "one");
-        try (RunningProcess watch = kubectl.start("get", "cm", "-n", ns, "-w")) {
+        try (RunningProcess watch = kubectl().start("get", "cm", "-n", ns, "-w")) {
             watch.awaitLine(l -> l.startsWith("first "), WITHIN);
             configMap(ns, "second", "two");
             watch.awaitLine(l -> l.startsWith("second "), WITHIN);
@@ -75,7 +49,7 @@ class KubectlWatchE2E {
     @Test
     void outputWatchEventsNamesEveryEventType() {
         String ns = namespace("watch-events");
-        try (RunningProcess watch = kubectl.start("get", "cm", "-n", ns, "-w", "--output-watch-events")) {
+        try (RunningProcess watch = kubectl().start("get", "cm", "-n", ns, "-w", "--output-watch-events")) {
             configMap(ns, "evt", "v"); // printed as ADDED whether it arrives in the list or the watch
             watch.awaitLine(l -> l.matches("ADDED\\s+evt\\s.*"), WITHIN);
             ok("annotate", "cm", "evt", "-n", ns, "note=x");
@@ -90,7 +64,7 @@ class KubectlWatchE2E {
         String ns = namespace("watch-one");
         configMap(ns, "mine", "a");
         configMap(ns, "other", "b");
-        try (RunningProcess watch = kubectl.start("get", "cm", "mine", "-n", ns, "-w", "-o",
+        try (RunningProcess watch = kubectl().start("get", "cm", "mine", "-n", ns, "-w", "-o",
                 "jsonpath={.metadata.name}={.metadata.labels.x}{\"\\n\"}", "-v=6")) {
             watch.awaitErrorLine(l -> l.contains("watch=true") && l.contains("200 OK"), WITHIN);
             ok("label", "cm", "other", "-n", ns, "x=other");
@@ -104,7 +78,7 @@ class KubectlWatchE2E {
     void waitForDeleteReturnsOnceTheObjectIsGone() {
         String ns = namespace("wait-delete");
         configMap(ns, "doomed", "v");
-        try (RunningProcess wait = kubectl.start("wait", "--for=delete", "cm/doomed", "-n", ns, "--timeout=60s",
+        try (RunningProcess wait = kubectl().start("wait", "--for=delete", "cm/doomed", "-n", ns, "--timeout=60s",
                 "-v=6")) {
             // Once kubectl's WatchList request is answered (its verbose log says so), delete the object.
             wait.awaitErrorLine(l -> l.contains("watch=true") && l.contains("200 OK"), WITHIN);
@@ -119,7 +93,7 @@ class KubectlWatchE2E {
     @Test
     void waitForDeleteOfAnAbsentObjectSucceedsAtOnce() {
         String ns = namespace("wait-absent");
-        ProcessResult result = kubectl.run("wait", "--for=delete", "cm/never", "-n", ns, "--timeout=20s");
+        ProcessResult result = kubectl().run("wait", "--for=delete", "cm/never", "-n", ns, "--timeout=20s");
         assertEquals(0, result.exitCode(), result.describe());
     }
 
@@ -127,7 +101,7 @@ class KubectlWatchE2E {
     void waitForJsonpathSeesTheChangeItWaitsFor() {
         String ns = namespace("wait-jsonpath");
         configMap(ns, "flag", "waiting");
-        try (RunningProcess wait = kubectl.start("wait", "--for=jsonpath={.data.key}=done", "cm/flag", "-n", ns,
+        try (RunningProcess wait = kubectl().start("wait", "--for=jsonpath={.data.key}=done", "cm/flag", "-n", ns,
                 "--timeout=60s", "-v=6")) {
             wait.awaitErrorLine(l -> l.contains("watch=true") && l.contains("200 OK"), WITHIN);
             ok("patch", "cm", "flag", "-n", ns, "--type", "merge", "-p", "{\"data\":{\"key\":\"done\"}}");
@@ -142,7 +116,7 @@ class KubectlWatchE2E {
     void waitForAConditionAlreadyMetReturnsAtOnce() {
         String ns = namespace("wait-met");
         configMap(ns, "ready", "done");
-        ProcessResult result = kubectl.run("wait", "--for=jsonpath={.data.key}=done", "cm/ready", "-n", ns,
+        ProcessResult result = kubectl().run("wait", "--for=jsonpath={.data.key}=done", "cm/ready", "-n", ns,
                 "--timeout=20s");
         assertEquals(0, result.exitCode(), result.describe());
     }
@@ -164,7 +138,7 @@ class KubectlWatchE2E {
     // ---------------------------------------------------------------- helpers
 
     private static ProcessResult ok(String... args) {
-        ProcessResult result = kubectl.run(args);
+        ProcessResult result = kubectl().run(args);
         assertEquals(0, result.exitCode(), result.describe());
         return result;
     }
@@ -184,7 +158,7 @@ class KubectlWatchE2E {
 
     private static void write(String file, String content) {
         try {
-            Files.writeString(manifests.resolve(file), content);
+            Files.writeString(SERVER.manifests().resolve(file), content);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
