@@ -83,6 +83,14 @@ class ServerSideApplyIT {
     }
 
     @Test
+    void yamlFlowStyleIsYamlToo() {
+        String name = unique();
+        ObjectNode cm = api.patch(CMS + "/" + name + "?fieldManager=m", APPLY,
+                "{apiVersion: v1, kind: ConfigMap, data: {a: flow}}").assertCode(201).json();
+        assertEquals("flow", cm.at("/data/a").asText());
+    }
+
+    @Test
     void fieldManagerIsRequired() {
         String name = unique();
         api.patch(CMS + "/" + name, APPLY, yaml(name, "  a: x\n")).assertStatus(422, "Invalid",

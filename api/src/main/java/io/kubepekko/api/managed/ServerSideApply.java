@@ -76,7 +76,8 @@ public final class ServerSideApply {
             }
         }
         ObjectNode merged = merge.merge(live, scoped, type);
-        if (own != null) {
+        // Nothing to remove when this apply names everything the last one did (the usual re-apply).
+        if (own != null && !own.fields().difference(applied).isEmpty()) {
             FieldSet owned = applied;
             for (ManagedFields.Entry e : others) {
                 owned = owned.union(e.fields());

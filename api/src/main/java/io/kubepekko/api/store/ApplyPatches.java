@@ -30,7 +30,7 @@ final class ApplyPatches {
     static ObjectNode config(ResourceType type, WriteOp.Patch p) {
         JsonNode parsed;
         try {
-            parsed = Json.YAML.readTree(p.patch());
+            parsed = read(p.patch());
         } catch (IOException e) {
             throw ApiStatus.badRequest("error decoding patch: " + firstLine(e.getMessage())).exception();
         }
@@ -94,6 +94,30 @@ final class ApplyPatches {
         }
         meta.set("managedFields", ManagedFields.render(result.entries()));
         return out;
+    }
+
+    /**
+     * JSON is YAML, but the JSON parser reads it several times faster, and clients mostly send JSON;
+     * a body the JSON parser refuses (YAML flow style such as {@code {a: b}}) is read as YAML.
+     */
+    private static JsonNode read(byte[] body) throws IOException {
+        if (looksLikeJson(body)) {
+            try {
+                return Json.MAPPER.readTree(body);
+            } catch (IOException notJson) {
+                // fall through to YAML
+            }
+        }
+        return Json.YAML.readTree(body);
+    }
+
+    private static boolean looksLikeJson(byte[] body) {
+        for (byte b : body) {
+            if (b != ' ' && b != '\t' && b != '\r' && b != '\n') {
+                return b == '{';
+            }
+        }
+        return false;
     }
 
     private static String firstLine(String message) {
