@@ -87,9 +87,26 @@ public final class FieldSet {
             return this;
         }
 
+        /** The node at {@code element} below this one, made when absent (a path built step by step). */
+        public Builder child(String element) {
+            return children.computeIfAbsent(element, e -> new Builder());
+        }
+
+        /** Marks this node's own path as in the set. */
+        public Builder member() {
+            member = true;
+            return this;
+        }
+
+        /** The set; nodes that hold no member (a walk that found nothing below them) are left out. */
         public FieldSet build() {
             TreeMap<String, FieldSet> c = new TreeMap<>(ORDER);
-            children.forEach((k, v) -> c.put(k, v.build()));
+            children.forEach((k, v) -> {
+                FieldSet child = v.build();
+                if (!child.isEmpty()) {
+                    c.put(k, child);
+                }
+            });
             return new FieldSet(member, c);
         }
     }

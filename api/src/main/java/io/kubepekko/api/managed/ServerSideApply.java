@@ -41,8 +41,11 @@ public final class ServerSideApply {
      */
     public record Request(String manager, String subresource, String apiVersion, String time, boolean force) {}
 
-    /** The merged object (without managedFields) and the managers after the apply. */
-    public record Result(ObjectNode object, List<ManagedFields.Entry> entries) {}
+    /**
+     * The merged object (without managedFields), the managers after the apply, and whether fields
+     * the applier stopped applying were removed (which may leave empty maps or lists behind).
+     */
+    public record Result(ObjectNode object, List<ManagedFields.Entry> entries, boolean removed) {}
 
     private final TypedFields fields;
     private final StructuredMerge merge;
@@ -77,7 +80,8 @@ public final class ServerSideApply {
         }
         ObjectNode merged = merge.merge(live, scoped, type);
         // Nothing to remove when this apply names everything the last one did (the usual re-apply).
-        if (own != null && !own.fields().difference(applied).isEmpty()) {
+        boolean removes = own != null && !own.fields().difference(applied).isEmpty();
+        if (removes) {
             FieldSet owned = applied;
             for (ManagedFields.Entry e : others) {
                 owned = owned.union(e.fields());
@@ -117,7 +121,7 @@ public final class ServerSideApply {
             ObjectNode annotations = (ObjectNode) merged.with("metadata").with("annotations");
             annotations.put(LAST_APPLIED, lastAppliedValue(config));
         }
-        return new Result(merged, out);
+        return new Result(merged, out, removes);
     }
 
     /** What an apply may set: the main resource never takes status from it, the status subresource only status. */

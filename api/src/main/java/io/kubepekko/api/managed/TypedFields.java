@@ -25,8 +25,8 @@ public final class TypedFields {
 
     /** A node that is a member itself (a map, a list item): equal in both versions whatever its content. */
     private static final JsonNode NODE = JsonNodeFactory.instance.textNode("\u0000node");
-    /** A granular map: a member of an updater's set, but not of an applier's. */
-    private static final JsonNode MAP_NODE = JsonNodeFactory.instance.textNode("\u0000map");
+    /** A granular map in {@link #flatten}: a member of an updater's set, but not of an applier's. */
+    static final JsonNode MAP_NODE = JsonNodeFactory.instance.textNode("\u0000map");
     private static final Set<String> UNTRACKED_META = Set.of("name", "namespace", "creationTimestamp", "selfLink",
             "uid", "clusterName", "generation", "managedFields", "resourceVersion");
 
@@ -135,13 +135,79 @@ public final class TypedFields {
      * like {@link #fields}, except that a granular map is not a member itself (only its entries are).
      */
     public FieldSet applied(ObjectNode config, String type) {
-        FieldSet.Builder out = new FieldSet.Builder();
-        for (Map.Entry<List<String>, JsonNode> e : flatten(config, type).entrySet()) {
-            if (e.getValue() != MAP_NODE) {
-                out.add(e.getKey());
+        // Walked straight into the set (no flattened paths): every apply computes this.
+        FieldSet.Builder root = new FieldSet.Builder();
+        Iterator<Map.Entry<String, JsonNode>> it = config.fields();
+        while (it.hasNext()) {
+            Map.Entry<String, JsonNode> e = it.next();
+            String name = e.getKey();
+            JsonNode value = e.getValue();
+            if (name.equals("apiVersion") || name.equals("kind") || value.isNull()) {
+                continue;
             }
+            if (name.equals("metadata") && value.isObject()) {
+                FieldShape meta = FieldShape.of(metadata, type, name, value);
+                FieldSet.Builder node = root.child("f:metadata");
+                value.fields().forEachRemaining(m -> {
+                    if (!UNTRACKED_META.contains(m.getKey()) && !m.getValue().isNull()) {
+                        appliedField(m.getValue(), meta.valueType(), m.getKey(), node.child("f:" + m.getKey()));
+                    }
+                });
+                continue;
+            }
+            appliedField(value, type, name, root.child("f:" + name));
         }
-        return out.build();
+        return root.build();
+    }
+
+    /** {@link #walkField}'s walk with the applied-set rule (a granular map is not a member), into {@code node}. */
+    private void appliedField(JsonNode value, String type, String name, FieldSet.Builder node) {
+        FieldShape shape = FieldShape.of(metadata, type, name, value);
+        switch (shape.kind()) {
+            case STRUCT -> {
+                if (value.isObject() && !value.isEmpty()) {
+                    appliedStruct(value, shape.valueType(), node);
+                } else {
+                    node.member();
+                }
+            }
+            case MAP -> {
+                if (!value.isObject()) {
+                    node.member();
+                    return;
+                }
+                value.fields().forEachRemaining(e -> {
+                    FieldSet.Builder entryNode = node.child("f:" + e.getKey());
+                    FieldShape entry = shape.entry(e.getValue());
+                    if (entry.kind() == FieldShape.Kind.STRUCT && !e.getValue().isEmpty()) {
+                        appliedStruct(e.getValue(), entry.valueType(), entryNode);
+                    } else {
+                        entryNode.member();
+                    }
+                });
+            }
+            case LIST_MAP, LIST_SET -> {
+                if (!value.isArray()) {
+                    node.member();
+                    return;
+                }
+                for (JsonNode item : value) {
+                    FieldSet.Builder itemNode = node.child(shape.itemElement(item)).member();
+                    if (shape.structItems(item)) {
+                        appliedStruct(item, shape.valueType(), itemNode);
+                    }
+                }
+            }
+            default -> node.member();
+        }
+    }
+
+    private void appliedStruct(JsonNode object, String type, FieldSet.Builder node) {
+        object.fields().forEachRemaining(e -> {
+            if (!e.getValue().isNull()) {
+                appliedField(e.getValue(), type, e.getKey(), node.child("f:" + e.getKey()));
+            }
+        });
     }
 
     Map<List<String>, JsonNode> flatten(ObjectNode object, String type) {

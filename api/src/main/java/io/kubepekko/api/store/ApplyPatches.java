@@ -66,12 +66,19 @@ final class ApplyPatches {
     }
 
     /**
+     * An apply's result: the object, and whether it may hold empty maps or lists that Kubernetes'
+     * encoding leaves out (only the configuration's own, or a removal, can bring them: the live
+     * object is stored encoded).
+     */
+    record Applied(ObjectNode object, boolean needsEncoding) {}
+
+    /**
      * {@code config} applied to {@code existing} (null: the object is created), with the new
      * managedFields set on the result (an empty list when no manager is left, which the pipeline
      * takes as "none").
      */
-    static ObjectNode apply(ResourceType type, ObjectNode existing, ObjectNode config, WriteOp.Patch p,
-                            Instant now) {
+    static Applied apply(ResourceType type, ObjectNode existing, ObjectNode config, WriteOp.Patch p,
+                         Instant now) {
         ObjectNode live;
         List<ManagedFields.Entry> entries;
         if (existing == null) {
@@ -93,7 +100,21 @@ final class ApplyPatches {
             meta.put("name", p.name());
         }
         meta.set("managedFields", ManagedFields.render(result.entries()));
-        return out;
+        return new Applied(out, result.removed() || holdsEmptyOrNull(config));
+    }
+
+    private static boolean holdsEmptyOrNull(JsonNode node) {
+        if (node.isNull() || (node.isContainerNode() && node.isEmpty())) {
+            return true;
+        }
+        if (node.isContainerNode()) {
+            for (JsonNode child : node) {
+                if (holdsEmptyOrNull(child)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**

@@ -300,8 +300,8 @@ public final class ObjectWrites {
      * the empty maps and lists the configuration kept for the merge. Its unknown fields went with
      * the configuration's, so nothing is reported here.
      */
-    private ObjectNode encoded(ResourceType type, ObjectNode merged) {
-        return pruner.prune(type, merged, "Ignore").object();
+    private ObjectNode encoded(ResourceType type, ApplyPatches.Applied applied) {
+        return applied.needsEncoding() ? pruner.prune(type, applied.object(), "Ignore").object() : applied.object();
     }
 
     /**

@@ -17,8 +17,9 @@ import java.util.Random;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * {@link TypedFields#compare} skips equal subtrees and descends into structs; it must give exactly
- * what comparing the two objects' flattened fields gives. Checked on random edits of a Deployment.
+ * {@link TypedFields#compare} skips equal subtrees and descends into structs, and
+ * {@link TypedFields#applied} walks straight into a set; both must give exactly what the objects'
+ * flattened fields give. Checked on random edits of a Deployment.
  */
 class TypedFieldsCompareTest {
 
@@ -52,6 +53,22 @@ class TypedFieldsCompareTest {
             TypedFields.Comparison fast = fields.compare(before, after, TYPE);
             TypedFields.Comparison reference = reference(before, after);
             assertEquals(reference, fast, "edit " + i + "\nbefore " + before + "\nafter  " + after);
+        }
+    }
+
+    @Test
+    void theAppliedSetIsTheFlattenedFieldsWithoutMapNodes() {
+        ObjectNode base = Json.parseTrusted(DEPLOYMENT.getBytes());
+        Random random = new Random(7);
+        for (int i = 0; i < 400; i++) {
+            ObjectNode config = mutate(base, random, 1 + random.nextInt(4));
+            FieldSet.Builder reference = new FieldSet.Builder();
+            fields.flatten(config, TYPE).forEach((path, value) -> {
+                if (value != TypedFields.MAP_NODE) {
+                    reference.add(path);
+                }
+            });
+            assertEquals(reference.build(), fields.applied(config, TYPE), "config " + i + ": " + config);
         }
     }
 
