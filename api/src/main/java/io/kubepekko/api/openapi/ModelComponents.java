@@ -1,6 +1,7 @@
 package io.kubepekko.api.openapi;
 
 import io.kubepekko.api.schema.FieldDefaults;
+import io.kubepekko.api.schema.FieldEnums;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupVersionKind;
@@ -36,7 +37,7 @@ import java.util.TreeSet;
  *   <li>our merge metadata ({@link MergeMetadata}): the {@code x-kubernetes-*} list, map and patch
  *       markers, which the models do not carry;</li>
  * </ul>
- * plus {@link FieldDefaults} for the defaults none of them can tell.
+ * plus {@link FieldDefaults} for the defaults and {@link FieldEnums} for the enums none of them can tell.
  *
  * <p>A component is built once, with every component it refers to, and kept; callers get shared
  * nodes and must copy before changing them. Property keys are sorted, as in Kubernetes' documents,
@@ -44,17 +45,20 @@ import java.util.TreeSet;
  */
 final class ModelComponents {
     private static final ModelComponents BUILTIN =
-            new ModelComponents(ProtoSchema.builtin(), MergeMetadata.builtin(), FieldDefaults.builtin());
+            new ModelComponents(ProtoSchema.builtin(), MergeMetadata.builtin(), FieldDefaults.builtin(),
+                    FieldEnums.builtin());
 
     private final ProtoSchema proto;
     private final MergeMetadata merge;
     private final FieldDefaults defaults;
+    private final FieldEnums enums;
     private final Map<String, ObjectNode> components = new HashMap<>();
 
-    ModelComponents(ProtoSchema proto, MergeMetadata merge, FieldDefaults defaults) {
+    ModelComponents(ProtoSchema proto, MergeMetadata merge, FieldDefaults defaults, FieldEnums enums) {
         this.proto = proto;
         this.merge = merge;
         this.defaults = defaults;
+        this.enums = enums;
     }
 
     static ModelComponents builtin() {
@@ -176,6 +180,7 @@ final class ModelComponents {
     private ObjectNode property(SchemaNode field, Fields fields, String json, boolean required) {
         FieldFacts facts = fields.field(json);
         ObjectNode s = value(field, facts == null ? null : facts.valueType());
+        putEnum(s, field, enums.of(fields.name(), json));
         String description = description(field);
         if (description != null) {
             s.put("description", description);
@@ -232,6 +237,30 @@ final class ModelComponents {
             case BOOLEAN -> Json.MAPPER.getNodeFactory().booleanNode(false);
             default -> null;
         };
+    }
+
+    /**
+     * Publishes a field's listed enum where its strings are: on the field itself, or on its list items
+     * or map values, as kube-openapi does wherever an enum type is used. A listed field that holds no
+     * strings gets nothing (the tests check that every listed enum is published).
+     */
+    private static void putEnum(ObjectNode s, SchemaNode field, List<String> values) {
+        if (values.isEmpty()) {
+            return;
+        }
+        ObjectNode holder = switch (field.type()) {
+            case STRING -> s;
+            case ARRAY -> ifStrings(field.items(), s.get("items"));
+            case MAP -> ifStrings(field.items(), s.get("additionalProperties"));
+            default -> null;
+        };
+        if (holder != null) {
+            values.forEach(holder.putArray("enum")::add);
+        }
+    }
+
+    private static ObjectNode ifStrings(SchemaNode element, JsonNode schema) {
+        return element.type() == SchemaNode.Type.STRING ? (ObjectNode) schema : null;
     }
 
     private static void markers(ObjectNode s, FieldMerge m) {
@@ -320,7 +349,7 @@ final class ModelComponents {
 
     /** The fields of one object type, as our definitions describe them. */
     private interface Fields {
-        /** The type's name for {@link FieldDefaults}. */
+        /** The type's name for {@link FieldDefaults} and {@link FieldEnums}. */
         String name();
 
         /** Facts about a JSON field, or null when the type does not define it. */

@@ -1,6 +1,7 @@
 package io.kubepekko.api.openapi;
 
 import io.kubepekko.api.schema.FieldDefaults;
+import io.kubepekko.api.schema.FieldEnums;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.merge.MergeMetadata;
@@ -39,6 +40,7 @@ class ModelSchemaSourceTest {
     private static final OpenApiV3 OPENAPI = OpenApiV3.of(REGISTRY);
     private static final JsonNode APPS = parse(OPENAPI.groupVersion("apis/apps/v1").orElseThrow());
     private static final JsonNode CORE = parse(OPENAPI.groupVersion("api/v1").orElseThrow());
+    private static final JsonNode NETWORKING = parse(OPENAPI.groupVersion("apis/networking.k8s.io/v1").orElseThrow());
 
     static Stream<Arguments> kinds() {
         return REGISTRY.all().stream().map(t -> Arguments.of(Named.of(t.apiVersion() + " " + t.kind(), t)));
@@ -145,6 +147,73 @@ class ModelSchemaSourceTest {
         });
     }
 
+    // --- enums (field-enums.txt), as a live kube-apiserver publishes them
+
+    @ParameterizedTest(name = "{0}.{1}")
+    @CsvSource(delimiter = '|', value = {
+            // type                          | field path                            | where   | values
+            "io.k8s.api.core.v1.Pod          | spec.containers.imagePullPolicy       | field   | Always,IfNotPresent,Never",
+            "io.k8s.api.core.v1.Pod          | spec.ephemeralContainers.imagePullPolicy | field | Always,IfNotPresent,Never",
+            "io.k8s.api.core.v1.Service      | spec.type                             | field   | ClusterIP,ExternalName,LoadBalancer,NodePort",
+            "io.k8s.api.core.v1.Service      | spec.ports.protocol                   | field   | SCTP,TCP,UDP",
+            "io.k8s.api.core.v1.Pod          | spec.containers.livenessProbe.httpGet.scheme | field | HTTP,HTTPS",
+            "io.k8s.api.core.v1.PersistentVolumeClaim | spec.accessModes             | items   | ReadOnlyMany,ReadWriteMany,ReadWriteOnce,ReadWriteOncePod",
+            "io.k8s.api.core.v1.PersistentVolumeClaim | status.allocatedResourceStatuses | values | ControllerResizeInProgress,ControllerResizeInfeasible,NodeResizeInProgress,NodeResizeInfeasible,NodeResizePending",
+            "io.k8s.api.networking.v1.NetworkPolicy | spec.ingress.ports.protocol    | field   | SCTP,TCP,UDP",
+    })
+    void enumFieldsPublishTheirValuesInKubernetesOrder(String type, String path, String where, String values) {
+        JsonNode doc = type.contains(".networking.") ? NETWORKING : CORE;
+        JsonNode field = field(doc, type, path);
+
+        assertEquals(List.of(values.split(",")), texts(enumOf(field, where)));
+    }
+
+    @Test
+    void anEmptyStringValueIsPublishedFirst() {
+        JsonNode families = field(CORE, "io.k8s.api.core.v1.Service", "spec.ipFamilies");
+        assertEquals(List.of("", "IPv4", "IPv6"), texts(families.path("items").path("enum")));
+        assertEquals("string", families.path("items").path("type").asText());
+    }
+
+    @Test
+    void fieldsWhoseGoTypeIsNoEnumPublishNone() {
+        // ContainerRestartPolicy and PodConditionType have well-known values but no +enum marker.
+        assertTrue(field(CORE, "io.k8s.api.core.v1.Pod", "spec.containers.restartPolicy").path("enum").isMissingNode());
+        assertTrue(field(CORE, "io.k8s.api.core.v1.Pod", "status.conditions.type").path("enum").isMissingNode());
+        assertTrue(field(CORE, "io.k8s.api.core.v1.Secret", "type").path("enum").isMissingNode());
+    }
+
+    /** A line naming a type or field that does not exist, or holds no strings, would silently do nothing. */
+    @Test
+    void everyListedEnumIsPublishedWhereItIsListed() {
+        Map<String, JsonNode> components = new HashMap<>();
+        for (String gv : OPENAPI.groupVersionPaths()) {
+            parse(OPENAPI.groupVersion(gv).orElseThrow()).path("components").path("schemas").fields()
+                    .forEachRemaining(e -> components.put(e.getKey(), e.getValue()));
+        }
+        assertFalse(FieldEnums.builtin().entries().isEmpty());
+        FieldEnums.builtin().entries().forEach((key, values) -> {
+            String[] typeAndField = key.split(" ");
+            JsonNode component = components.get(ComponentNames.of(typeAndField[0]));
+            assertTrue(component != null, "no component for " + key);
+            JsonNode property = component.path("properties").path(typeAndField[1]);
+            assertFalse(property.isMissingNode(), "no field " + key);
+            JsonNode published = property.has("enum") ? property.get("enum")
+                    : property.path("items").has("enum") ? property.get("items").get("enum")
+                    : property.path("additionalProperties").path("enum");
+            assertEquals(values, texts(published), key);
+        });
+    }
+
+    /** kube-openapi sorts an enum type's values; a hand-edited line out of order would not match a live server. */
+    @Test
+    void everyListedEnumIsInKubernetesOrderWithoutDuplicates() {
+        FieldEnums.builtin().entries().forEach((key, values) -> {
+            List<String> sorted = values.stream().sorted().distinct().toList();
+            assertEquals(sorted, values, key);
+        });
+    }
+
     @Test
     void requiredScalarsDefaultToTheirZeroValueInDeclarationOrder() {
         JsonNode status = component(CORE, "io.k8s.api.core.v1.ContainerStatus");
@@ -244,7 +313,7 @@ class ModelSchemaSourceTest {
     @Test
     void aFreshBuildInAnotherOrderIsByteIdentical() {
         ModelComponents fresh = new ModelComponents(ProtoSchema.builtin(), MergeMetadata.builtin(),
-                FieldDefaults.builtin());
+                FieldDefaults.builtin(), FieldEnums.builtin());
         List<ResourceType> reversed = new ArrayList<>(REGISTRY.all());
         Collections.reverse(reversed);
         // Build every kind in the opposite order first, so components are met in another order.
@@ -301,6 +370,14 @@ class ModelSchemaSourceTest {
     private static JsonNode gvks(GroupVersionKind gvk) {
         return Json.MAPPER.createArrayNode().add(Json.MAPPER.createObjectNode()
                 .put("group", gvk.group()).put("kind", gvk.kind()).put("version", gvk.version()));
+    }
+
+    private static JsonNode enumOf(JsonNode field, String where) {
+        return switch (where) {
+            case "items" -> field.path("items").path("enum");
+            case "values" -> field.path("additionalProperties").path("enum");
+            default -> field.path("enum");
+        };
     }
 
     private static List<String> texts(JsonNode array) {
