@@ -68,6 +68,17 @@ class KubectlExplainE2E {
     }
 
     @Test
+    void explainsAnEnumFieldWithItsValuesUnderEnum() {
+        List<String> lines = ok("explain", "pod.spec.containers.imagePullPolicy").stdout().lines().toList();
+
+        assertEquals("KIND:       Pod", lines.get(0));
+        int field = lines.indexOf("FIELD: imagePullPolicy <string>");
+        assertTrue(field > 0, String.join("\n", lines));
+        assertEquals(List.of("ENUM:", "    Always", "    IfNotPresent", "    Never", "", "DESCRIPTION:"),
+                lines.subList(field + 1, field + 7), String.join("\n", lines));
+    }
+
+    @Test
     void explainsAKindRecursivelyDownToMetadataFields() {
         List<String> lines = ok("explain", "configmap", "--recursive").stdout().lines().toList();
 
