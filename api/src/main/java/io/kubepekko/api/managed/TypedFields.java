@@ -43,7 +43,7 @@ public final class TypedFields {
         FieldSet.Builder removed = new FieldSet.Builder();
         Diff diff = new Diff(added, modified, removed);
         if (before == null) {
-            flatten(after, type).keySet().forEach(added::add);
+            return new Comparison(fields(after, type), FieldSet.EMPTY, FieldSet.EMPTY);
         } else {
             diffStruct(before, after, type, List.of(), TOP_LEVEL_UNTRACKED, diff);
         }
@@ -121,13 +121,9 @@ public final class TypedFields {
         return v == null || v.isNull() ? null : v;
     }
 
-    /** Every tracked field of an object (its field set). */
+    /** Every tracked field of an object (its field set): what a create's writer owns. */
     public FieldSet fields(ObjectNode object, String type) {
-        FieldSet.Builder out = new FieldSet.Builder();
-        for (List<String> path : flatten(object, type).keySet()) {
-            out.add(path);
-        }
-        return out.build();
+        return walkInto(object, type, true);
     }
 
     /**
@@ -135,9 +131,16 @@ public final class TypedFields {
      * like {@link #fields}, except that a granular map is not a member itself (only its entries are).
      */
     public FieldSet applied(ObjectNode config, String type) {
-        // Walked straight into the set (no flattened paths): every apply computes this.
+        return walkInto(config, type, false);
+    }
+
+    /**
+     * The object's fields walked straight into a set (no flattened paths: every write computes one),
+     * with granular maps as members themselves or not.
+     */
+    private FieldSet walkInto(ObjectNode object, String type, boolean mapMembers) {
         FieldSet.Builder root = new FieldSet.Builder();
-        Iterator<Map.Entry<String, JsonNode>> it = config.fields();
+        Iterator<Map.Entry<String, JsonNode>> it = object.fields();
         while (it.hasNext()) {
             Map.Entry<String, JsonNode> e = it.next();
             String name = e.getKey();
@@ -150,23 +153,24 @@ public final class TypedFields {
                 FieldSet.Builder node = root.child("f:metadata");
                 value.fields().forEachRemaining(m -> {
                     if (!UNTRACKED_META.contains(m.getKey()) && !m.getValue().isNull()) {
-                        appliedField(m.getValue(), meta.valueType(), m.getKey(), node.child("f:" + m.getKey()));
+                        setField(m.getValue(), meta.valueType(), m.getKey(), node.child("f:" + m.getKey()),
+                                mapMembers);
                     }
                 });
                 continue;
             }
-            appliedField(value, type, name, root.child("f:" + name));
+            setField(value, type, name, root.child("f:" + name), mapMembers);
         }
         return root.build();
     }
 
-    /** {@link #walkField}'s walk with the applied-set rule (a granular map is not a member), into {@code node}. */
-    private void appliedField(JsonNode value, String type, String name, FieldSet.Builder node) {
+    /** {@link #walkField}'s walk into {@code node}; a granular map is a member when {@code mapMembers}. */
+    private void setField(JsonNode value, String type, String name, FieldSet.Builder node, boolean mapMembers) {
         FieldShape shape = FieldShape.of(metadata, type, name, value);
         switch (shape.kind()) {
             case STRUCT -> {
                 if (value.isObject() && !value.isEmpty()) {
-                    appliedStruct(value, shape.valueType(), node);
+                    setStruct(value, shape.valueType(), node, mapMembers);
                 } else {
                     node.member();
                 }
@@ -176,11 +180,14 @@ public final class TypedFields {
                     node.member();
                     return;
                 }
+                if (mapMembers) {
+                    node.member();
+                }
                 value.fields().forEachRemaining(e -> {
                     FieldSet.Builder entryNode = node.child("f:" + e.getKey());
                     FieldShape entry = shape.entry(e.getValue());
                     if (entry.kind() == FieldShape.Kind.STRUCT && !e.getValue().isEmpty()) {
-                        appliedStruct(e.getValue(), entry.valueType(), entryNode);
+                        setStruct(e.getValue(), entry.valueType(), entryNode, mapMembers);
                     } else {
                         entryNode.member();
                     }
@@ -194,7 +201,7 @@ public final class TypedFields {
                 for (JsonNode item : value) {
                     FieldSet.Builder itemNode = node.child(shape.itemElement(item)).member();
                     if (shape.structItems(item)) {
-                        appliedStruct(item, shape.valueType(), itemNode);
+                        setStruct(item, shape.valueType(), itemNode, mapMembers);
                     }
                 }
             }
@@ -202,10 +209,10 @@ public final class TypedFields {
         }
     }
 
-    private void appliedStruct(JsonNode object, String type, FieldSet.Builder node) {
+    private void setStruct(JsonNode object, String type, FieldSet.Builder node, boolean mapMembers) {
         object.fields().forEachRemaining(e -> {
             if (!e.getValue().isNull()) {
-                appliedField(e.getValue(), type, e.getKey(), node.child("f:" + e.getKey()));
+                setField(e.getValue(), type, e.getKey(), node.child("f:" + e.getKey()), mapMembers);
             }
         });
     }

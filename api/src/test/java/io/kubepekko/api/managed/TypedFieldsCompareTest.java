@@ -73,6 +73,19 @@ class TypedFieldsCompareTest {
     }
 
     @Test
+    void theFieldSetIsTheFlattenedFields() {
+        ObjectNode base = Json.parseTrusted(DEPLOYMENT.getBytes());
+        Random random = new Random(11);
+        for (int i = 0; i < 400; i++) {
+            ObjectNode object = mutate(base, random, 1 + random.nextInt(4));
+            FieldSet.Builder reference = new FieldSet.Builder();
+            fields.flatten(object, TYPE).keySet().forEach(reference::add);
+            assertEquals(reference.build(), fields.fields(object, TYPE), "object " + i + ": " + object);
+            assertEquals(reference.build(), fields.compare(null, object, TYPE).added(), "a create adds them all");
+        }
+    }
+
+    @Test
     void anEqualObjectHasNoChanges() {
         ObjectNode base = Json.parseTrusted(DEPLOYMENT.getBytes());
         TypedFields.Comparison c = fields.compare(base, base.deepCopy(), TYPE);
