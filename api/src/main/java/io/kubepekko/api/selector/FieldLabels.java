@@ -131,6 +131,21 @@ final class FieldLabels {
         return Map.copyOf(out);
     }
 
+    /**
+     * The JSON paths (dotted) {@link #values} reads: a reader may skip the rest of an object. Null for
+     * {@link #GENERIC}, which reads none.
+     */
+    Set<String> paths() {
+        if (allowed == null) {
+            return null;
+        }
+        Set<String> out = new LinkedHashSet<>();
+        for (String label : allowed) {
+            out.add(sources.getOrDefault(label, new Source(label, "")).path());
+        }
+        return Set.copyOf(out);
+    }
+
     /** Built-in kinds by {@code group/Kind}: only they may use Kubernetes' default conversion. */
     private static final class Builtins {
         static final Set<String> KINDS = BuiltinKinds.all().stream()

@@ -10,6 +10,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -120,6 +121,11 @@ public final class FieldSelector {
      */
     public static Function<JsonNode, Map<String, String>> valueReader(ResourceType type) {
         return FieldLabels.of(type)::values;
+    }
+
+    /** The dotted JSON paths {@link #valueReader} reads for {@code type}: everything else may be skipped. */
+    public static Set<String> valuePaths(ResourceType type) {
+        return FieldLabels.of(type).paths();
     }
 
     /** The name a {@code metadata.name=} term pins, so a watch cache can serve one key instead of a scan. */
