@@ -50,15 +50,7 @@ public final class ApplyBench {
   }
 
   public static void main(String[] args) throws Exception {
-    Options options;
-    try {
-      options = parse(args);
-    } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
-      System.err.print(USAGE);
-      System.exit(2);
-      return;
-    }
+    Options options = BenchFlags.parseOrExit(args, ApplyBench::parse, USAGE);
     String command = System.getProperty("bench.command", "ApplyBench " + String.join(" ", args));
     try {
       boolean clean = new ApplyBench(options).run(command);

@@ -58,6 +58,21 @@ final class BenchFlags {
   }
 
   /** {@code http://host:port}, or null when the flag was not given. */
+  /**
+   * The options of a benchmark's command line, or, when they do not parse, the reason and the usage
+   * on stderr and exit status 2 (the scripts' convention for a bad flag).
+   */
+  static <T> T parseOrExit(String[] args, java.util.function.Function<String[], T> parser, String usage) {
+    try {
+      return parser.apply(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.err.print(usage);
+      System.exit(2);
+      throw e; // not reached
+    }
+  }
+
   static URI uri(String value) {
     if (value == null) {
       return null;

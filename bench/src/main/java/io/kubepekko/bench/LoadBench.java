@@ -71,15 +71,7 @@ public final class LoadBench {
   }
 
   public static void main(String[] args) throws Exception {
-    Options options;
-    try {
-      options = parse(args);
-    } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
-      System.err.print(USAGE);
-      System.exit(2);
-      return;
-    }
+    Options options = BenchFlags.parseOrExit(args, LoadBench::parse, USAGE);
     String command = System.getProperty("bench.command",
         "LoadBench " + String.join(" ", args));
     try {

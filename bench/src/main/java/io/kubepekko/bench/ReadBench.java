@@ -107,15 +107,7 @@ public final class ReadBench {
   }
 
   public static void main(String[] args) throws Exception {
-    Options options;
-    try {
-      options = parse(args);
-    } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
-      System.err.print(USAGE);
-      System.exit(2);
-      return;
-    }
+    Options options = BenchFlags.parseOrExit(args, ReadBench::parse, USAGE);
     String command = System.getProperty("bench.command", "ReadBench " + String.join(" ", args));
     boolean complete = new ReadBench(options).run(command);
     System.exit(complete ? 0 : 1);
