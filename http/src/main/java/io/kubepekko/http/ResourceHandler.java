@@ -8,6 +8,7 @@ import io.kubepekko.api.codec.FieldValidation;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
+import io.kubepekko.api.store.DeletionOptions;
 import io.kubepekko.api.store.DryRun;
 import io.kubepekko.api.store.PatchType;
 import io.kubepekko.api.store.Preconditions;
@@ -377,17 +378,13 @@ final class ResourceHandler {
     record DeleteOptions(Preconditions preconditions, boolean dryRun) {
         static final GroupVersionKind GVK = new GroupVersionKind("meta.k8s.io", "v1", "DeleteOptions");
 
+        /** As kube-apiserver reads them: the body when there is one, else the query ({@link DeletionOptions}). */
         static DeleteOptions parse(Request r) {
-            JsonNode body = Json.MAPPER.createObjectNode();
-            if (r.body().length > 0) {
-                body = RequestBodies.decode(r.contentType(), r.body(), GVK, FieldValidation.STRICT).object();
-            }
-            JsonNode pre = body.path("preconditions");
-            Preconditions p = new Preconditions(pre.hasNonNull("uid") ? pre.get("uid").asText() : null,
-                    pre.hasNonNull("resourceVersion") ? pre.get("resourceVersion").asText() : null);
-            java.util.List<String> dry = new java.util.ArrayList<>(r.query().getAll("dryRun"));
-            body.path("dryRun").forEach(d -> dry.add(d.asText()));
-            return new DeleteOptions(p, DryRun.parse(dry, "DeleteOptions"));
+            DeletionOptions options = r.body().length > 0
+                    ? DeletionOptions.fromBody(RequestBodies.decode(r.contentType(), r.body(), GVK,
+                            FieldValidation.STRICT).object())
+                    : DeletionOptions.fromQuery(name -> r.query().getAll(name));
+            return new DeleteOptions(options.preconditions(), options.dryRun());
         }
     }
 

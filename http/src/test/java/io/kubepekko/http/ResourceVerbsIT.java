@@ -527,6 +527,23 @@ class ResourceVerbsIT {
     @Nested
     class Delete {
         @Test
+        void invalidDeleteOptionsAre422Or400AndDeleteNothing() {
+            String name = unique("cm");
+            createConfigMap(name);
+            api.call("DELETE", CMS + "/" + name).json(json("{'propagationPolicy':'Sometimes'}")).send()
+                    .assertStatus(422, "Invalid", "DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: "
+                            + "Unsupported value: \"Sometimes\": supported values: \"Foreground\", \"Background\", "
+                            + "\"Orphan\", \"nil\"");
+            api.delete(CMS + "/" + name + "?orphanDependents=true&propagationPolicy=Orphan").assertStatus(422,
+                    "Invalid", "DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: Invalid value: "
+                            + "\"Orphan\": orphanDependents and deletionPropagation cannot be both set");
+            api.delete(CMS + "/" + name + "?gracePeriodSeconds=soon").assertStatus(400, "BadRequest",
+                    "strconv.ParseInt: parsing \"soon\": invalid syntax");
+            api.get(CMS + "/" + name).assertCode(200);
+            api.delete(CMS + "/" + name + "?propagationPolicy=Background&gracePeriodSeconds=0").assertCode(200);
+        }
+
+        @Test
         void deleteAnswersSuccessStatusAndRemovesTheObject() {
             ObjectNode o = createConfigMap(unique("cm"));
             String name = o.path("metadata").path("name").asText();
