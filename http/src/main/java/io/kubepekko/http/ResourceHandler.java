@@ -265,19 +265,10 @@ final class ResourceHandler {
                     + "specified for non-apply patch", List.of(io.kubepekko.api.status.FieldError.forbidden("force",
                     "may not be specified for non-apply patch"))).exception();
         }
-        boolean force = r.param("force").map(ResourceHandler::parseBool).orElse(false);
+        boolean force = r.param("force").filter(v -> !v.isEmpty()).map(io.kubepekko.api.meta.GoStrconv::parseBool)
+                .orElse(false);
         return write(type, r, new WriteOp.Patch(r.info().name(), patchType, r.body(), subresource, writeOptions(r),
                 force));
-    }
-
-    /** A boolean query parameter as Go's strconv.ParseBool reads it; anything else is a 400. */
-    static boolean parseBool(String v) {
-        return switch (v) {
-            case "1", "t", "T", "TRUE", "true", "True" -> true;
-            case "0", "f", "F", "FALSE", "false", "False", "" -> false;
-            default -> throw ApiStatus.badRequest("strconv.ParseBool: parsing " + io.kubepekko.api.status.FieldError
-                    .quote(v) + ": invalid syntax").exception();
-        };
     }
 
     private CompletionStage<HttpResponse> delete(ResourceType type, Request r) {

@@ -1,6 +1,7 @@
 package io.kubepekko.api.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kubepekko.api.meta.GoStrconv;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
 
@@ -39,9 +40,9 @@ public record DeletionOptions(Preconditions preconditions, boolean dryRun, Long 
     /** Options from the query parameters (all values of one name, in order). */
     public static DeletionOptions fromQuery(Function<String, List<String>> query) {
         return validated(Preconditions.NONE, query.apply("dryRun"),
-                first(query, "gracePeriodSeconds").map(DeletionOptions::parseInt).orElse(null),
+                first(query, "gracePeriodSeconds").map(GoStrconv::parseInt).orElse(null),
                 first(query, "propagationPolicy").orElse(null),
-                first(query, "orphanDependents").map(DeletionOptions::parseBool).orElse(null));
+                first(query, "orphanDependents").map(GoStrconv::parseBool).orElse(null));
     }
 
     private static DeletionOptions validated(Preconditions preconditions, List<String> dryRun, Long grace,
@@ -66,23 +67,5 @@ public record DeletionOptions(Preconditions preconditions, boolean dryRun, Long 
     private static java.util.Optional<String> first(Function<String, List<String>> query, String name) {
         List<String> values = query.apply(name);
         return values == null || values.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(values.get(0));
-    }
-
-    private static long parseInt(String v) {
-        try {
-            return Long.parseLong(v);
-        } catch (NumberFormatException e) {
-            throw ApiStatus.badRequest("strconv.ParseInt: parsing " + FieldError.quote(v) + ": invalid syntax")
-                    .exception();
-        }
-    }
-
-    private static boolean parseBool(String v) {
-        return switch (v) {
-            case "1", "t", "T", "TRUE", "true", "True" -> true;
-            case "0", "f", "F", "FALSE", "false", "False" -> false;
-            default -> throw ApiStatus.badRequest("strconv.ParseBool: parsing " + FieldError.quote(v)
-                    + ": invalid syntax").exception();
-        };
     }
 }
