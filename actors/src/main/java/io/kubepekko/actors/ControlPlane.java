@@ -10,7 +10,6 @@ import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.store.ObjectWrites;
 import io.kubepekko.api.store.Preconditions;
-import io.kubepekko.api.store.PatchType;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOptions;
 import io.kubepekko.api.watch.FeatureGates;
@@ -280,19 +279,19 @@ public final class ControlPlane {
 
     /** Executes a write; creates of namespaced objects first check that their namespace exists and is live. */
     public CompletionStage<WriteResult> write(ResourceType type, String namespace, WriteOp op) {
-        boolean mayCreate = op instanceof WriteOp.Create || (op instanceof WriteOp.Update && type.allowCreateOnUpdate());
         boolean namespaceWrite = type.groupResource().equals(namespaces.groupResource());
         String namespaceName = namespaceWrite ? op.targetName() : null;
         if (namespaceName != null) {
             liveNamespaces.forget(namespaceName);
         }
-        CompletionStage<Void> admitted = type.namespaced() && mayCreate
-                ? admitNamespace(namespace, op instanceof WriteOp.Create)
-                : type.namespaced() && createsWhenAbsent(op)
-                // An apply creates only when the object is absent; only then is it a create to admit.
-                ? get(type, namespace, op.targetName()).thenCompose(found -> found.isPresent()
-                        ? CompletableFuture.<Void>completedFuture(null) : admitNamespace(namespace, true))
-                : CompletableFuture.completedFuture(null);
+        CompletionStage<Void> admitted = !type.namespaced() ? CompletableFuture.completedFuture(null)
+                : switch (op.creation(type)) {
+                    case YES -> admitNamespace(namespace, true);
+                    case ON_UPDATE -> admitNamespace(namespace, false);
+                    case WHEN_ABSENT -> get(type, namespace, op.targetName()).thenCompose(found -> found.isPresent()
+                            ? CompletableFuture.<Void>completedFuture(null) : admitNamespace(namespace, true));
+                    case NO -> CompletableFuture.<Void>completedFuture(null);
+                };
         CompletionStage<WriteResult> result = admitted.thenCompose(v -> Futures.plain(collection(type, namespace)
                 .<CollectionEntity.WriteReply>ask(r -> new CollectionEntity.Write(op, r), askTimeout))
                 .thenApply(reply -> {
@@ -310,11 +309,6 @@ public final class ControlPlane {
         return result;
     }
 
-
-    /** Server-side apply of the main resource creates the object when it is absent. */
-    private static boolean createsWhenAbsent(WriteOp op) {
-        return op instanceof WriteOp.Patch p && p.type() == PatchType.APPLY_PATCH && p.subresource() == null;
-    }
 
     private CompletionStage<Void> admitNamespace(String namespace, boolean strict) {
         if (liveNamespaces.isKnownLive(namespace)) {

@@ -9,7 +9,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -84,16 +83,10 @@ class KubectlApplyE2E {
     }
 
     private static ProcessResult ok(String... args) {
-        ProcessResult result = SERVER.kubectl().run(args);
-        assertEquals(0, result.exitCode(), result.describe());
-        return result;
+        return SERVER.ok(args);
     }
 
     private static void write(String file, String content) {
-        try {
-            Files.writeString(SERVER.manifests().resolve(file), content);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        SERVER.write(file, content);
     }
 }

@@ -13,8 +13,6 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -513,9 +511,7 @@ class KubectlE2E {
     // ---------------------------------------------------------------- helpers
 
     private static ProcessResult ok(String... args) {
-        ProcessResult result = kubectl().run(args);
-        assertEquals(0, result.exitCode(), result.describe());
-        return result;
+        return SERVER.ok(args);
     }
 
     private static ProcessResult fails(String... args) {
@@ -568,11 +564,7 @@ class KubectlE2E {
     }
 
     private static void write(String file, String content) {
-        try {
-            Files.writeString(SERVER.manifests().resolve(file), content);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        SERVER.write(file, content);
     }
 
     private static List<String> concat(List<String> a, List<String> b, List<String> c) {

@@ -167,8 +167,6 @@ class KubectlProtobufE2E {
     }
 
     private static ProcessResult ok(String... args) {
-        ProcessResult result = SERVER.kubectl().run(args);
-        assertEquals(0, result.exitCode(), result.describe());
-        return result;
+        return SERVER.ok(args);
     }
 }

@@ -11,7 +11,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -248,9 +247,7 @@ class KubectlServerSideApplyE2E {
     }
 
     private static ProcessResult ok(String... args) {
-        ProcessResult result = kubectl().run(args);
-        assertEquals(0, result.exitCode(), result.describe());
-        return result;
+        return SERVER.ok(args);
     }
 
     private static String namespace(String name) {
@@ -259,10 +256,6 @@ class KubectlServerSideApplyE2E {
     }
 
     private static void write(String file, String content) {
-        try {
-            Files.writeString(SERVER.manifests().resolve(file), content);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        SERVER.write(file, content);
     }
 }

@@ -10,9 +10,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Arrays;
 
@@ -188,9 +185,7 @@ class KubectlTableE2E {
     }
 
     private static ProcessResult ok(String... args) {
-        ProcessResult result = kubectl().run(args);
-        assertEquals(0, result.exitCode(), result.describe());
-        return result;
+        return SERVER.ok(args);
     }
 
     private static void apply(String file, String content) {
@@ -199,10 +194,6 @@ class KubectlTableE2E {
     }
 
     private static void write(String file, String content) {
-        try {
-            Files.writeString(SERVER.manifests().resolve(file), content);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        SERVER.write(file, content);
     }
 }

@@ -7,9 +7,6 @@ import io.kubepekko.e2e.support.RunningProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 
@@ -138,9 +135,7 @@ class KubectlWatchE2E {
     // ---------------------------------------------------------------- helpers
 
     private static ProcessResult ok(String... args) {
-        ProcessResult result = kubectl().run(args);
-        assertEquals(0, result.exitCode(), result.describe());
-        return result;
+        return SERVER.ok(args);
     }
 
     private static String namespace(String name) {
@@ -157,10 +152,6 @@ class KubectlWatchE2E {
     }
 
     private static void write(String file, String content) {
-        try {
-            Files.writeString(SERVER.manifests().resolve(file), content);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        SERVER.write(file, content);
     }
 }

@@ -24,7 +24,11 @@ public final class FieldPaths {
                 out.append('.').append(body);
             } else if (e.startsWith("k:")) {
                 out.append('[');
-                JsonNode key = Json.parseTrusted(body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                JsonNode key = keyFields(body);
+                if (key == null) {
+                    out.append(body).append(']'); // a client-supplied entry that is not a key: shown as it is
+                    continue;
+                }
                 Iterator<Map.Entry<String, JsonNode>> it = key.fields();
                 boolean first = true;
                 while (it.hasNext()) {
@@ -45,5 +49,18 @@ public final class FieldPaths {
             }
         }
         return out.toString();
+    }
+
+    /**
+     * The key fields of a {@code k:} element, or null when it is not a JSON object: managedFields a
+     * client supplied are stored as given, and a conflict naming one must not fail the request.
+     */
+    private static JsonNode keyFields(String body) {
+        try {
+            JsonNode key = Json.MAPPER.readTree(body);
+            return key != null && key.isObject() ? key : null;
+        } catch (java.io.IOException e) {
+            return null;
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.kubepekko.api.openapi;
 
+import io.kubepekko.api.protobuf.WellKnownTypes;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupVersionKind;
 
@@ -26,7 +27,7 @@ final class MetaSchemas {
         out.putAll(c.closure(c.model("V1ListMeta", "meta.ListMeta")));
         out.putAll(c.closure(kind(c, new GroupVersionKind("", "v1", "Status"))));
         out.putAll(c.closure(kind(c, new GroupVersionKind("", "v1", "DeleteOptions"))));
-        out.putAll(c.closure(c.wellKnown(WellKnownSchemas.RAW_EXTENSION)));
+        out.putAll(c.closure(c.wellKnown(WellKnownTypes.RAW_EXTENSION)));
         if (withScale) {
             out.putAll(c.closure(kind(c, SchemaNames.SCALE_GVK)));
         }
@@ -36,7 +37,7 @@ final class MetaSchemas {
         out.get(SchemaNames.DELETE_OPTIONS).set(Schemas.GVK_EXTENSION, Schemas.gvkList(inEveryGroup(gv, "DeleteOptions")));
         out.put(SchemaNames.PATCH, Schemas.typed("object",
                 "A patch; its format is given by the request's Content-Type."));
-        out.put(SchemaNames.WATCH_EVENT, watchEvent(gv, c.wellKnown(WellKnownSchemas.RAW_EXTENSION)));
+        out.put(SchemaNames.WATCH_EVENT, watchEvent(gv, c.wellKnown(WellKnownTypes.RAW_EXTENSION)));
         return out;
     }
 

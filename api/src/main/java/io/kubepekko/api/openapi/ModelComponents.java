@@ -1,5 +1,6 @@
 package io.kubepekko.api.openapi;
 
+import io.kubepekko.api.protobuf.WellKnownTypes;
 import io.kubepekko.api.schema.FieldDefaults;
 import io.kubepekko.api.schema.FieldEnums;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -313,9 +314,9 @@ final class ModelComponents {
             case NUMBER -> s.put("format", node.goType().equals("float32") ? "float" : "double").put("type", "number");
             case BYTES -> s.put("format", "byte").put("type", "string");
             case DATE_TIME -> s.put("$ref", Schemas.REF_PREFIX
-                    + wellKnown(WellKnownSchemas.MICRO_TIME.equals(type) ? type : WellKnownSchemas.TIME));
-            case INT_OR_STRING -> s.put("$ref", Schemas.REF_PREFIX + wellKnown(WellKnownSchemas.INT_OR_STRING));
-            case QUANTITY -> s.put("$ref", Schemas.REF_PREFIX + wellKnown(WellKnownSchemas.QUANTITY));
+                    + wellKnown(WellKnownTypes.MICRO_TIME.equals(type) ? type : WellKnownTypes.TIME));
+            case INT_OR_STRING -> s.put("$ref", Schemas.REF_PREFIX + wellKnown(WellKnownTypes.INT_OR_STRING));
+            case QUANTITY -> s.put("$ref", Schemas.REF_PREFIX + wellKnown(WellKnownTypes.QUANTITY));
             case ANY -> {
                 if (type != null && WellKnownSchemas.isWellKnown(type)) {
                     s.put("$ref", Schemas.REF_PREFIX + wellKnown(type));

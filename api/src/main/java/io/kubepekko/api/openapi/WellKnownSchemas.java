@@ -4,6 +4,14 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.Json;
 
+import static io.kubepekko.api.protobuf.WellKnownTypes.DURATION;
+import static io.kubepekko.api.protobuf.WellKnownTypes.FIELDS_V1;
+import static io.kubepekko.api.protobuf.WellKnownTypes.INT_OR_STRING;
+import static io.kubepekko.api.protobuf.WellKnownTypes.MICRO_TIME;
+import static io.kubepekko.api.protobuf.WellKnownTypes.QUANTITY;
+import static io.kubepekko.api.protobuf.WellKnownTypes.RAW_EXTENSION;
+import static io.kubepekko.api.protobuf.WellKnownTypes.TIME;
+
 /**
  * The components of the apimachinery types that have a JSON form of their own instead of fields
  * (timestamps, int-or-string, quantities, field sets, embedded objects), shaped as kube-apiserver
@@ -14,13 +22,6 @@ import io.kubepekko.api.meta.Json;
 final class WellKnownSchemas {
     private WellKnownSchemas() {}
 
-    static final String TIME = "meta.Time";
-    static final String MICRO_TIME = "meta.MicroTime";
-    static final String DURATION = "meta.Duration";
-    static final String FIELDS_V1 = "meta.FieldsV1";
-    static final String INT_OR_STRING = "intstr.IntOrString";
-    static final String QUANTITY = "resource.Quantity";
-    static final String RAW_EXTENSION = "runtime.RawExtension";
 
     /** The component of a well-known type of our message definitions, or null for any other type. */
     static ObjectNode of(String type) {

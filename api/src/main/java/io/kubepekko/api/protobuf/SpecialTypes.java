@@ -15,6 +15,14 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.Set;
 
+import static io.kubepekko.api.protobuf.WellKnownTypes.DURATION;
+import static io.kubepekko.api.protobuf.WellKnownTypes.FIELDS_V1;
+import static io.kubepekko.api.protobuf.WellKnownTypes.INT_OR_STRING;
+import static io.kubepekko.api.protobuf.WellKnownTypes.MICRO_TIME;
+import static io.kubepekko.api.protobuf.WellKnownTypes.QUANTITY;
+import static io.kubepekko.api.protobuf.WellKnownTypes.RAW_EXTENSION;
+import static io.kubepekko.api.protobuf.WellKnownTypes.TIME;
+
 /**
  * The messages whose JSON form is not an object of their fields: times, durations, IntOrString,
  * Quantity, FieldsV1 and RawExtension. Each converts between its wire message and its JSON value.
@@ -22,13 +30,6 @@ import java.util.Set;
 final class SpecialTypes {
     private SpecialTypes() {}
 
-    static final String TIME = "meta.Time";
-    static final String MICRO_TIME = "meta.MicroTime";
-    static final String DURATION = "meta.Duration";
-    static final String INT_OR_STRING = "intstr.IntOrString";
-    static final String QUANTITY = "resource.Quantity";
-    static final String FIELDS_V1 = "meta.FieldsV1";
-    static final String RAW_EXTENSION = "runtime.RawExtension";
 
     private static final Set<String> ALL = Set.of(TIME, MICRO_TIME, DURATION, INT_OR_STRING, QUANTITY, FIELDS_V1,
             RAW_EXTENSION);

@@ -18,6 +18,32 @@ public sealed interface WriteOp {
 
     WriteOptions options();
 
+    /** Whether a write can bring an object into being, which is what a namespace's admission checks. */
+    enum Creation {
+        /** Never creates. */
+        NO,
+        /** Always creates (POST): the namespace must exist and not be terminating. */
+        YES,
+        /** PUT of a kind that creates on update: a terminating namespace refuses, a missing one is left to the write. */
+        ON_UPDATE,
+        /** Server-side apply: creates only when the object is absent, and is then admitted as a create. */
+        WHEN_ABSENT
+    }
+
+    /** How this write may create an object of {@code type}. */
+    default Creation creation(io.kubepekko.api.registry.ResourceType type) {
+        if (this instanceof Create) {
+            return Creation.YES;
+        }
+        if (this instanceof Update && type.allowCreateOnUpdate()) {
+            return Creation.ON_UPDATE;
+        }
+        if (this instanceof Patch p && p.type() == PatchType.APPLY_PATCH && p.subresource() == null) {
+            return Creation.WHEN_ABSENT;
+        }
+        return Creation.NO;
+    }
+
     /** The name of the object the write targets; {@code null} for a create that generates its name. */
     String targetName();
 

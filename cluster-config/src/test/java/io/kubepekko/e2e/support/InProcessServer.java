@@ -59,6 +59,24 @@ public final class InProcessServer implements BeforeAllCallback, AfterAllCallbac
         return manifests;
     }
 
+    /** Runs kubectl and fails the test unless it exits 0. */
+    public ProcessResult ok(String... args) {
+        ProcessResult result = kubectl().run(args);
+        if (result.exitCode() != 0) {
+            throw new AssertionError("kubectl exited " + result.exitCode() + ": " + result.describe());
+        }
+        return result;
+    }
+
+    /** Writes a manifest into {@link #manifests()}. */
+    public void write(String file, String content) {
+        try {
+            Files.writeString(manifests.resolve(file), content);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /**
      * The real kubectl against this server, made on first use: called from a test (not from
      * {@code @BeforeAll}), missing client binaries then show as skipped tests.
