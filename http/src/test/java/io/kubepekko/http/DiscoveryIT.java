@@ -2,9 +2,8 @@ package io.kubepekko.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -34,17 +33,8 @@ class DiscoveryIT {
     /** What kubectl 1.35 sends for /api and /apis. */
     private static final String KUBECTL = V2 + "," + V2BETA1 + ",application/json";
 
-    private static TestApiServer api;
-
-    @BeforeAll
-    static void start() throws Exception {
-        api = TestApiServer.start();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        api.close();
-    }
+    @RegisterExtension
+    static final TestApiServer api = TestApiServer.perClass();
 
     private static Map<String, String> aggregatedParams(String version) {
         return Map.of("g", "apidiscovery.k8s.io", "v", version, "as", "APIGroupDiscoveryList");

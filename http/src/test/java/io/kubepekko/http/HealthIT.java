@@ -1,8 +1,7 @@
 package io.kubepekko.http;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -14,17 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** {@code /healthz}, {@code /livez} and {@code /readyz} of a running server, rendered as kube-apiserver renders them. */
 class HealthIT {
 
-    private static TestApiServer api;
-
-    @BeforeAll
-    static void start() throws Exception {
-        api = TestApiServer.start();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        api.close();
-    }
+    @RegisterExtension
+    static final TestApiServer api = TestApiServer.perClass();
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"/healthz", "/livez", "/readyz"})

@@ -2,10 +2,9 @@ package io.kubepekko.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -31,20 +30,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ListWatchIT {
 
     private static final AtomicInteger names = new AtomicInteger();
-    private static TestApiServer api;
 
-    @BeforeAll
-    static void start() throws Exception {
-        api = TestApiServer.start(s -> s
-                .withReads(new ApiServerSettings.ReadFlags(Duration.ofMinutes(5), Duration.ofSeconds(2),
-                        Duration.ofMinutes(5), s.reads().featureGates()))
-                .withConfig("kubepekko.watch { wait-limit = 500ms, bookmark-interval = 1s }"));
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        api.close();
-    }
+    @RegisterExtension
+    static final TestApiServer api = TestApiServer.perClass(s -> s
+            .withReads(new ApiServerSettings.ReadFlags(Duration.ofMinutes(5), Duration.ofSeconds(2),
+                    Duration.ofMinutes(5), s.reads().featureGates()))
+            .withConfig("kubepekko.watch { wait-limit = 500ms, bookmark-interval = 1s }"));
 
     private static String newNamespace() {
         String ns = "lw-" + names.incrementAndGet();

@@ -6,9 +6,8 @@ import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.protobuf.Envelope;
 import io.kubepekko.api.protobuf.ProtobufBodies;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -35,17 +34,9 @@ class ProtobufIT {
     private static final GroupVersionKind CONFIG_MAP = new GroupVersionKind("", "v1", "ConfigMap");
     private static final GroupVersionKind SECRET = new GroupVersionKind("", "v1", "Secret");
     private static final AtomicInteger names = new AtomicInteger();
-    private static TestApiServer api;
 
-    @BeforeAll
-    static void start() throws Exception {
-        api = TestApiServer.start();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        api.close();
-    }
+    @RegisterExtension
+    static final TestApiServer api = TestApiServer.perClass();
 
     private static String newNamespace() {
         String ns = "pb-" + names.incrementAndGet();

@@ -3,10 +3,9 @@ package io.kubepekko.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.Json;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -36,17 +35,8 @@ class ResourceVerbsIT {
             + "and try again";
     private static final AtomicInteger names = new AtomicInteger();
 
-    private static TestApiServer api;
-
-    @BeforeAll
-    static void start() throws Exception {
-        api = TestApiServer.start();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        api.close();
-    }
+    @RegisterExtension
+    static final TestApiServer api = TestApiServer.perClass();
 
     /** A name no other test uses, so tests sharing the server stay independent. */
     private static String unique(String prefix) {

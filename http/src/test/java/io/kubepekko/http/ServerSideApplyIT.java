@@ -2,9 +2,8 @@ package io.kubepekko.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -26,17 +25,9 @@ class ServerSideApplyIT {
     private static final String CMS = "/api/v1/namespaces/default/configmaps";
     private static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
     private static final AtomicInteger names = new AtomicInteger();
-    private static TestApiServer api;
 
-    @BeforeAll
-    static void start() throws Exception {
-        api = TestApiServer.start();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        api.close();
-    }
+    @RegisterExtension
+    static final TestApiServer api = TestApiServer.perClass();
 
     private static String unique() {
         return "ssa-" + names.incrementAndGet();

@@ -4,10 +4,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.alloc.Ipv4;
 import io.kubepekko.api.alloc.Ipv4Cidr;
 import io.kubepekko.api.alloc.PortRange;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,17 +38,9 @@ class ServiceAllocationIT {
     private static final Ipv4Cidr CIDR = Ipv4Cidr.parse(RANGE);
     private static final AtomicInteger NAMES = new AtomicInteger();
 
-    private static TestApiServer api;
-
-    @BeforeAll
-    static void start() throws Exception {
-        api = TestApiServer.start(s -> s.withServices(new ApiServerSettings.ServiceRanges(CIDR, PortRange.DEFAULT_NODE_PORTS)));
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        api.close();
-    }
+    @RegisterExtension
+    static final TestApiServer api = TestApiServer.perClass(
+            s -> s.withServices(new ApiServerSettings.ServiceRanges(CIDR, PortRange.DEFAULT_NODE_PORTS)));
 
     private static String unique(String prefix) {
         return prefix + "-" + NAMES.incrementAndGet();

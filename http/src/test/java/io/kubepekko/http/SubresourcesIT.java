@@ -3,10 +3,9 @@ package io.kubepekko.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.Json;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -24,17 +23,8 @@ class SubresourcesIT {
     private static final String DEPLOYMENTS = "/apis/apps/v1/namespaces/default/deployments";
     private static final AtomicInteger names = new AtomicInteger();
 
-    private static TestApiServer api;
-
-    @BeforeAll
-    static void start() throws Exception {
-        api = TestApiServer.start();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        api.close();
-    }
+    @RegisterExtension
+    static final TestApiServer api = TestApiServer.perClass();
 
     private static String deployment(String name, int replicas) {
         return json("{'apiVersion':'apps/v1','kind':'Deployment','metadata':{'name':'" + name + "','labels':{'app':'web'}},"

@@ -2,9 +2,8 @@ package io.kubepekko.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -29,17 +28,9 @@ class TablesIT {
     static final String KUBECTL = "application/json;as=Table;v=v1;g=meta.k8s.io,"
             + "application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
     private static final AtomicInteger names = new AtomicInteger();
-    private static TestApiServer api;
 
-    @BeforeAll
-    static void start() throws Exception {
-        api = TestApiServer.start();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        api.close();
-    }
+    @RegisterExtension
+    static final TestApiServer api = TestApiServer.perClass();
 
     private static String newNamespace() {
         String ns = "tbl-" + names.incrementAndGet();

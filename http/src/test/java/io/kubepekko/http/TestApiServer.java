@@ -3,6 +3,10 @@ package io.kubepekko.http;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.Json;
 
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -23,23 +27,52 @@ import java.util.stream.Stream;
  * plain HTTP/1.1 client to talk to it. One per test class: starting the actor system and the
  * embedded journal takes seconds.
  */
-final class TestApiServer implements AutoCloseable {
+final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
 
-    private final Path dataDir;
-    private final ApiServerSettings settings;
+    private final java.util.function.UnaryOperator<ApiServerSettings> tune;
     private final io.kubepekko.actors.Environment environment;
+    // HTTP/1.1 only: the default client would ask for an h2c upgrade on every request.
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10)).build();
+    private Path dataDir;
+    private ApiServerSettings settings;
     private ApiServer server;
-    private final HttpClient client;
 
-    private TestApiServer(Path dataDir, ApiServerSettings settings, io.kubepekko.actors.Environment environment,
-                          ApiServer server) {
-        this.dataDir = dataDir;
-        this.settings = settings;
+    private TestApiServer(java.util.function.UnaryOperator<ApiServerSettings> tune,
+                          io.kubepekko.actors.Environment environment) {
+        this.tune = tune;
         this.environment = environment;
-        this.server = server;
-        // HTTP/1.1 only: the default client would ask for an h2c upgrade on every request.
-        this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(10)).build();
+    }
+
+    /**
+     * A server for one test class, as a JUnit extension: register it in a static field with
+     * {@code @RegisterExtension}; it starts before the class's tests and stops after them.
+     */
+    static TestApiServer perClass() {
+        return perClass(s -> s);
+    }
+
+    /** {@link #perClass()} with settings adjusted by {@code tune}. */
+    static TestApiServer perClass(java.util.function.UnaryOperator<ApiServerSettings> tune) {
+        return new TestApiServer(tune, io.kubepekko.actors.Environment.system());
+    }
+
+    /** The class that started the server: @Nested classes inherit the extension and must not start another. */
+    private String owner;
+
+    @Override
+    public void beforeAll(ExtensionContext context) throws Exception {
+        if (server == null) {
+            boot();
+            owner = context.getUniqueId();
+        }
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) throws IOException {
+        if (context.getUniqueId().equals(owner)) {
+            close();
+        }
     }
 
     static TestApiServer start() throws Exception {
@@ -60,15 +93,20 @@ final class TestApiServer implements AutoCloseable {
     /** A server with tuned settings whose clock and randomness come from {@code environment}. */
     static TestApiServer start(java.util.function.UnaryOperator<ApiServerSettings> tune,
                                io.kubepekko.actors.Environment environment) throws Exception {
-        Path dir = Files.createTempDirectory("kubepekko-it-");
-        ApiServerSettings settings = tune.apply(new ApiServerSettings(dir, "127.0.0.1", 0, Duration.ZERO, Duration.ZERO));
-        ApiServer server = ApiServer.start(settings, environment);
-        if (!Files.exists(dir.resolve("kubepekko.mv.db"))) {
+        TestApiServer t = new TestApiServer(tune, environment);
+        t.boot();
+        return t;
+    }
+
+    private void boot() throws Exception {
+        dataDir = Files.createTempDirectory("kubepekko-it-");
+        settings = tune.apply(new ApiServerSettings(dataDir, "127.0.0.1", 0, Duration.ZERO, Duration.ZERO));
+        server = ApiServer.start(settings, environment);
+        if (!Files.exists(dataDir.resolve("kubepekko.mv.db"))) {
             server.close();
             // Otherwise every test class would share one database and see the others' objects.
-            throw new IllegalStateException("the server did not put its database in its data dir " + dir);
+            throw new IllegalStateException("the server did not put its database in its data dir " + dataDir);
         }
-        return new TestApiServer(dir, settings, environment, server);
     }
 
     /** Stops the server and starts it again on the same data directory (another port). */
