@@ -10,6 +10,7 @@ import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.store.ObjectWrites;
 import io.kubepekko.api.store.Preconditions;
+import io.kubepekko.api.store.DeletionOptions;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOptions;
 import io.kubepekko.api.watch.FeatureGates;
@@ -335,15 +336,14 @@ public final class ControlPlane {
 
     /** Deletes every selected object, one write each; answers the deleted objects. */
     public CompletionStage<ObjectList> deleteCollection(ResourceType type, String namespace, String labelSelector,
-                                                        String fieldSelector, Preconditions preconditions,
-                                                        WriteOptions options) {
+                                                        String fieldSelector, DeletionOptions deletion) {
         ReadOptions all = new ReadOptions(ReadOptions.Verb.LIST, ReadOptions.MOST_RECENT, 0, false, false, null,
                 labelSelector == null ? "" : labelSelector, fieldSelector == null ? "" : fieldSelector);
         return list(type, namespace, all).thenCompose(listed -> {
             List<CompletableFuture<WriteResult>> deletes = new ArrayList<>();
             for (byte[] item : listed.items()) {
                 ObjectNode obj = Json.parseTrusted(item);
-                WriteOp op = new WriteOp.Delete(ObjectMeta.name(obj), preconditions, options);
+                WriteOp op = WriteOp.Delete.of(ObjectMeta.name(obj), deletion);
                 deletes.add(write(type, ObjectMeta.namespace(obj), op).toCompletableFuture()
                         .exceptionally(e -> null));
             }

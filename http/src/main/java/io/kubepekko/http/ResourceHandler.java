@@ -272,16 +272,12 @@ final class ResourceHandler {
     }
 
     private CompletionStage<HttpResponse> delete(ResourceType type, Request r) {
-        DeleteOptions opts = DeleteOptions.parse(r);
-        return write(type, r, new WriteOp.Delete(r.info().name(), opts.preconditions(),
-                new WriteOptions(opts.dryRun(), null, "Ignore")));
+        return write(type, r, WriteOp.Delete.of(r.info().name(), deletionOptions(r)));
     }
 
     private CompletionStage<HttpResponse> deleteCollection(ResourceType type, Request r) {
-        DeleteOptions opts = DeleteOptions.parse(r);
         return controlPlane.deleteCollection(type, r.info().namespace(), r.param("labelSelector").orElse(null),
-                        r.param("fieldSelector").orElse(null), opts.preconditions(),
-                        new WriteOptions(opts.dryRun(), null, "Ignore"))
+                        r.param("fieldSelector").orElse(null), deletionOptions(r))
                 .thenApply(l -> Encoder.json(200,
                         Encoder.listBytes(type.apiVersion(), type.listKind(), l.resourceVersion(), l.items()),
                         r.format(), r.pretty(), List.of()));
@@ -365,18 +361,13 @@ final class ResourceHandler {
         };
     }
 
-    /** DeleteOptions from the body (decoded against its schema) and the query. */
-    record DeleteOptions(Preconditions preconditions, boolean dryRun) {
-        static final GroupVersionKind GVK = new GroupVersionKind("meta.k8s.io", "v1", "DeleteOptions");
+    private static final GroupVersionKind DELETE_OPTIONS = new GroupVersionKind("meta.k8s.io", "v1", "DeleteOptions");
 
-        /** As kube-apiserver reads them: the body when there is one, else the query ({@link DeletionOptions}). */
-        static DeleteOptions parse(Request r) {
-            DeletionOptions options = r.body().length > 0
-                    ? DeletionOptions.fromBody(RequestBodies.decode(r.contentType(), r.body(), GVK,
-                            FieldValidation.STRICT).object())
-                    : DeletionOptions.fromQuery(name -> r.query().getAll(name));
-            return new DeleteOptions(options.preconditions(), options.dryRun());
-        }
+    /** As kube-apiserver reads them: the body (decoded against its schema) when there is one, else the query. */
+    private static DeletionOptions deletionOptions(Request r) {
+        return r.body().length > 0
+                ? DeletionOptions.fromBody(RequestBodies.decode(r.contentType(), r.body(), DELETE_OPTIONS,
+                        FieldValidation.STRICT).object())
+                : DeletionOptions.fromQuery(name -> r.query().getAll(name));
     }
-
 }

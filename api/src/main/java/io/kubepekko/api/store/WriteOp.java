@@ -79,8 +79,27 @@ public sealed interface WriteOp {
         }
     }
 
-    /** DELETE of one object. */
-    record Delete(String name, Preconditions preconditions, WriteOptions options) implements WriteOp {
+    /**
+     * DELETE of one object.
+     *
+     * @param gracePeriodSeconds as the client gave it; null for the kind's (or object's) default
+     * @param propagationPolicy  {@code Foreground}, {@code Background}, {@code Orphan}, or null for the kind's default
+     * @param orphanDependents   the deprecated flag, or null; never set together with a policy
+     */
+    record Delete(String name, Preconditions preconditions, WriteOptions options, Long gracePeriodSeconds,
+                  String propagationPolicy, Boolean orphanDependents) implements WriteOp {
+
+        /** A delete with the kind's default grace period and propagation. */
+        public Delete(String name, Preconditions preconditions, WriteOptions options) {
+            this(name, preconditions, options, null, null, null);
+        }
+
+        /** A delete of {@code name} with the options of a DELETE request. */
+        public static Delete of(String name, DeletionOptions d) {
+            return new Delete(name, d.preconditions(), new WriteOptions(d.dryRun(), null, "Ignore"),
+                    d.gracePeriodSeconds(), d.propagationPolicy(), d.orphanDependents());
+        }
+
         @Override
         public String targetName() {
             return name;
