@@ -13,12 +13,14 @@ public final class DryRun {
     private DryRun() {}
 
     /**
-     * Absent means a real write; {@code All} (or the bare parameter) a dry run; any other value is
-     * invalid options — 422 on {@code <optionsKind>.meta.k8s.io}, as kube-apiserver answers.
+     * No value means a real write; values that are all {@code All} a dry run. Anything else is
+     * invalid options — 422 on {@code <optionsKind>.meta.k8s.io}, as kube-apiserver answers. That
+     * includes the bare parameter ({@code ?dryRun} or {@code ?dryRun=}): Go's query parser reads it
+     * as one empty value, which kube-apiserver's option validation does not allow either.
      */
     public static boolean parse(List<String> values, String optionsKind) {
         for (String v : values) {
-            if (!v.equals("All") && !v.isEmpty()) {
+            if (!v.equals("All")) {
                 ArrayNode bad = Json.MAPPER.createArrayNode();
                 values.forEach(bad::add);
                 throw ApiStatus.invalid("meta.k8s.io", optionsKind, "",

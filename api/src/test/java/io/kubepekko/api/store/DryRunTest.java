@@ -18,9 +18,24 @@ class DryRunTest {
     }
 
     @Test
-    void allAndTheBareParameterAreDryRuns() {
+    void allIsADryRunAsOftenAsItIsGiven() {
         assertTrue(DryRun.parse(List.of("All"), "CreateOptions"));
-        assertTrue(DryRun.parse(List.of(""), "UpdateOptions"));
+        assertTrue(DryRun.parse(List.of("All", "All"), "UpdateOptions"));
+    }
+
+    @Test
+    void theBareParameterIsAnUnsupportedEmptyValue() {
+        ApiException e = assertThrows(ApiException.class, () -> DryRun.parse(List.of(""), "UpdateOptions"));
+        assertEquals(422, e.status().code());
+        assertEquals("UpdateOptions.meta.k8s.io \"\" is invalid: dryRun: Unsupported value: [\"\"]: "
+                + "supported values: \"All\"", e.status().message());
+    }
+
+    @Test
+    void oneUnsupportedValueAmongAllIsInvalidAndNamesThemAll() {
+        ApiException e = assertThrows(ApiException.class, () -> DryRun.parse(List.of("All", "x"), "PatchOptions"));
+        assertEquals("PatchOptions.meta.k8s.io \"\" is invalid: dryRun: Unsupported value: [\"All\",\"x\"]: "
+                + "supported values: \"All\"", e.status().message());
     }
 
     @Test
