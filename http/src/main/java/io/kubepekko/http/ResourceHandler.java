@@ -339,7 +339,7 @@ final class ResourceHandler {
     private static WriteOptions writeOptions(Request r) {
         String kind = optionsKind(r.info().verb());
         String fv = FieldValidation.parse(fieldValidation(r), kind).queryValue();
-        return new WriteOptions(DryRun.parse(r.query().getAll("dryRun"), kind),
+        return new WriteOptions(DryRun.parse(values(r, "dryRun"), kind),
                 r.param("fieldManager").orElseGet(() -> managerFromUserAgent(r.userAgent())), fv);
     }
 
@@ -368,6 +368,15 @@ final class ResourceHandler {
         return r.body().length > 0
                 ? DeletionOptions.fromBody(RequestBodies.decode(r.contentType(), r.body(), DELETE_OPTIONS,
                         FieldValidation.STRICT).object())
-                : DeletionOptions.fromQuery(name -> r.query().getAll(name));
+                : DeletionOptions.fromQuery(name -> values(r, name));
+    }
+
+    /**
+     * Every value of a query parameter in the order the client sent them, as Go's query parser
+     * keeps them ({@code Query.getAll} answers them reversed): the first is the one a single-valued
+     * option takes, and a 422 lists them as sent.
+     */
+    private static List<String> values(Request r, String name) {
+        return r.query().toMultiMap().getOrDefault(name, List.of());
     }
 }
