@@ -3,6 +3,7 @@ package io.kubepekko.http;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.kubepekko.actors.ControlPlane;
+import io.kubepekko.actors.Controllers;
 import io.kubepekko.actors.Environment;
 import io.kubepekko.actors.WatchCache;
 import io.kubepekko.api.kinds.ServiceNetwork;
@@ -55,9 +56,11 @@ public final class ApiServer implements AutoCloseable {
     private final ApiServerSettings settings;
     private final Path kubeconfig;
     private final String url;
+    private final Controllers controllers;
 
     private ApiServer(ActorSystem<Void> system, ServerBinding binding, ScheduledExecutorService probes,
-                      AtomicBoolean shuttingDown, ApiServerSettings settings, Path kubeconfig, String url) {
+                      AtomicBoolean shuttingDown, ApiServerSettings settings, Path kubeconfig, String url,
+                      Controllers controllers) {
         this.system = system;
         this.binding = binding;
         this.probes = probes;
@@ -65,6 +68,7 @@ public final class ApiServer implements AutoCloseable {
         this.settings = settings;
         this.kubeconfig = kubeconfig;
         this.url = url;
+        this.controllers = controllers;
     }
 
     public static ApiServer start(ApiServerSettings settings) throws Exception {
@@ -139,6 +143,8 @@ public final class ApiServer implements AutoCloseable {
         bootstrapWithRetry(controlPlane, Duration.ofSeconds(60));
         bootstrapped.set(true);
         awaitCaches(controlPlane, Duration.ofSeconds(120));
+        // After bootstrap, like kube-controller-manager against a serving apiserver.
+        Controllers controllers = Controllers.start(controlPlane, Controllers.Settings.DEFAULT);
 
         int port = binding.localAddress().getPort();
         String host = settings.bindAddress().equals("0.0.0.0") || settings.bindAddress().equals("::")
@@ -147,7 +153,7 @@ public final class ApiServer implements AutoCloseable {
         Path kubeconfig = Kubeconfig.write(settings.dataDir(), url);
         log.info("kubepekko apiserver listening on {} (data dir {}, kubeconfig {})", url,
                 settings.dataDir().toAbsolutePath(), kubeconfig.toAbsolutePath());
-        return new ApiServer(system, binding, probes, shuttingDown, settings, kubeconfig, url);
+        return new ApiServer(system, binding, probes, shuttingDown, settings, kubeconfig, url, controllers);
     }
 
     private static void awaitUp(Cluster cluster, Duration timeout) throws InterruptedException {
@@ -225,6 +231,8 @@ public final class ApiServer implements AutoCloseable {
     @Override
     public void close() {
         shuttingDown.set(true);
+        // The controllers write through the control plane: stop them before it goes away.
+        controllers.close();
         try {
             if (!settings.shutdownDelay().isZero()) {
                 TimeUnit.MILLISECONDS.sleep(settings.shutdownDelay().toMillis());

@@ -44,6 +44,22 @@ public final class Registry {
         return Optional.ofNullable(byGroupResource.get(gr));
     }
 
+    /**
+     * The entry serving {@code kind} at exactly {@code apiVersion} (an owner reference's coordinates),
+     * as a REST mapping resolves them; subresource-only kinds have no entry of their own.
+     */
+    public Optional<ResourceType> findKind(String apiVersion, String kind) {
+        int slash = apiVersion == null ? -1 : apiVersion.indexOf('/');
+        String group = slash < 0 ? "" : apiVersion.substring(0, slash);
+        String version = slash < 0 ? apiVersion : apiVersion.substring(slash + 1);
+        for (ResourceType t : byGvr.values()) {
+            if (t.kind().equals(kind) && t.group().equals(group) && t.version().equals(version)) {
+                return Optional.of(t);
+            }
+        }
+        return Optional.empty();
+    }
+
     public List<ResourceType> all() {
         return Collections.unmodifiableList(new ArrayList<>(byGvr.values()));
     }

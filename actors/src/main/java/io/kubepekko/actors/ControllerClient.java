@@ -1,0 +1,68 @@
+package io.kubepekko.actors;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.meta.Json;
+import io.kubepekko.api.registry.ResourceType;
+import io.kubepekko.api.status.ApiException;
+import io.kubepekko.api.store.PatchType;
+import io.kubepekko.api.store.Preconditions;
+import io.kubepekko.api.store.WriteOp;
+import io.kubepekko.api.store.WriteOptions;
+
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The reads and writes the built-in controllers make through {@link ControlPlane}, as
+ * kube-controller-manager makes them: reads at "Most Recent", deletes guarded by the object's uid,
+ * and every write recorded under the manager name kube's controllers get from their user agent.
+ */
+final class ControllerClient {
+
+    /** kube's controllers write with user agent {@code kube-controller-manager/v… (…)/<controller>}. */
+    static final String FIELD_MANAGER = "kube-controller-manager";
+    private static final WriteOptions OPTIONS = new WriteOptions(false, FIELD_MANAGER, "Warn");
+
+    private final ControlPlane controlPlane;
+
+    ControllerClient(ControlPlane controlPlane) {
+        this.controlPlane = controlPlane;
+    }
+
+    ControlPlane controlPlane() {
+        return controlPlane;
+    }
+
+    /** The object as last committed, or empty. */
+    CompletionStage<Optional<ObjectNode>> get(ResourceType type, String namespace, String name) {
+        return controlPlane.get(type, namespace, name).thenApply(found -> found.map(Json::parseTrusted));
+    }
+
+    /** Deletes the object named {@code name} only while it is the one with {@code uid}. */
+    CompletionStage<ControlPlane.WriteResult> delete(ResourceType type, String namespace, String name, String uid,
+                                                     String propagationPolicy) {
+        return controlPlane.write(type, namespace, new WriteOp.Delete(name, new Preconditions(uid, null), OPTIONS,
+                null, propagationPolicy, null));
+    }
+
+    /** A JSON merge patch of the object itself. */
+    CompletionStage<ControlPlane.WriteResult> mergePatch(ResourceType type, String namespace, String name, byte[] patch) {
+        return controlPlane.write(type, namespace, new WriteOp.Patch(name, PatchType.MERGE_PATCH, patch, null, OPTIONS));
+    }
+
+    /** A PUT of the whole object, or of {@code subresource} ({@code status}, {@code finalize}). */
+    CompletionStage<ControlPlane.WriteResult> update(ResourceType type, String namespace, String name, ObjectNode obj,
+                                                     String subresource) {
+        return controlPlane.write(type, namespace, new WriteOp.Update(name, obj, subresource, OPTIONS));
+    }
+
+    /** The HTTP code of a failed call's {@code Status}, or 0 when it failed otherwise. */
+    static int code(Throwable failure) {
+        Throwable t = failure;
+        while (t instanceof CompletionException && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t instanceof ApiException api ? api.status().code() : 0;
+    }
+}
