@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The built-in controllers of this API server (kube-controller-manager's share of the deletion
- * lifecycle): the {@link GarbageCollector}, under one parent
+ * lifecycle): the {@link GarbageCollector} and the {@link NamespaceController}, under one parent
  * that restarts a failed controller with back-off. One instance per server: in a clustered
  * deployment this parent is what would become a Cluster Singleton, so that one node collects.
  */
@@ -26,8 +26,9 @@ public final class Controllers implements AutoCloseable {
     public record Stop(ActorRef<Done> replyTo) implements Command {}
 
     /** How the controllers work. */
-    public record Settings(GarbageCollector.Settings gc) {
-        public static final Settings DEFAULT = new Settings(GarbageCollector.Settings.DEFAULT);
+    public record Settings(GarbageCollector.Settings gc, NamespaceController.Settings namespaces) {
+        public static final Settings DEFAULT = new Settings(GarbageCollector.Settings.DEFAULT,
+                NamespaceController.Settings.DEFAULT);
     }
 
     private final ControlPlane controlPlane;
@@ -38,18 +39,24 @@ public final class Controllers implements AutoCloseable {
         this.parent = parent;
     }
 
-    /** Starts the controllers on {@code controlPlane}'s actor system. */
-    public static Controllers start(ControlPlane controlPlane, Settings settings) {
-        return new Controllers(controlPlane, controlPlane.system().systemActorOf(parent(controlPlane, settings),
+    /**
+     * Starts the controllers on {@code controlPlane}'s actor system.
+     *
+     * @param clock the time written into status conditions
+     */
+    public static Controllers start(ControlPlane controlPlane, Settings settings, java.time.Clock clock) {
+        return new Controllers(controlPlane, controlPlane.system().systemActorOf(parent(controlPlane, settings, clock),
                 "controllers", Props.empty()));
     }
 
-    private static Behavior<Command> parent(ControlPlane controlPlane, Settings settings) {
+    private static Behavior<Command> parent(ControlPlane controlPlane, Settings settings, java.time.Clock clock) {
         return Behaviors.setup(ctx -> {
             SupervisorStrategy restart = SupervisorStrategy.restartWithBackoff(Duration.ofSeconds(1),
                     Duration.ofSeconds(30), 0.2);
             ctx.spawn(Behaviors.supervise(GarbageCollector.create(controlPlane, settings.gc())).onFailure(restart),
                     "garbage-collector");
+            ctx.spawn(Behaviors.supervise(NamespaceController.create(controlPlane, settings.namespaces(), clock))
+                    .onFailure(restart), "namespace-controller");
             return Behaviors.receive(Command.class)
                     .onMessage(Stop.class, stop -> {
                         stop.replyTo().tell(Done.getInstance());

@@ -144,7 +144,7 @@ public final class ApiServer implements AutoCloseable {
         bootstrapped.set(true);
         awaitCaches(controlPlane, Duration.ofSeconds(120));
         // After bootstrap, like kube-controller-manager against a serving apiserver.
-        Controllers controllers = Controllers.start(controlPlane, Controllers.Settings.DEFAULT);
+        Controllers controllers = Controllers.start(controlPlane, Controllers.Settings.DEFAULT, environment.clock());
 
         int port = binding.localAddress().getPort();
         String host = settings.bindAddress().equals("0.0.0.0") || settings.bindAddress().equals("::")
