@@ -11,6 +11,7 @@ import io.kubepekko.api.gc.OwnerReference;
 import io.kubepekko.api.gc.OwnerState;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.Registry;
+import io.kubepekko.api.watch.PartialJson;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.watch.WatchEvent;
 import org.apache.pekko.actor.typed.Behavior;
@@ -78,6 +79,14 @@ public final class GarbageCollector extends AbstractBehavior<GarbageCollector.Co
         }
     }
 
+    /**
+     * What the graph needs of an object. The collector sees every write of every kind, so it parses only
+     * these instead of whole objects (managedFields alone are often most of one).
+     */
+    private static final PartialJson OWNERSHIP = PartialJson.keeping(Set.of("apiVersion", "kind", "metadata.name",
+            "metadata.namespace", "metadata.uid", "metadata.ownerReferences", "metadata.finalizers",
+            "metadata.deletionTimestamp"));
+
     private final Registry registry;
     private final ControllerClient client;
     private final Settings settings;
@@ -105,7 +114,7 @@ public final class GarbageCollector extends AbstractBehavior<GarbageCollector.Co
         for (ResourceType type : registry.all()) {
             // One informer per group-resource (the registry may serve several versions of one).
             if (type.supports("list") && type.supports("watch") && unsynced.add(type.groupResource())) {
-                ctx.spawn(Informer.create(source, type, events, settings.informer()),
+                ctx.spawn(Informer.create(source, type, events, settings.informer(), OWNERSHIP::parse),
                         "informer-" + type.groupResource().toString().replace('/', '.'));
             }
         }

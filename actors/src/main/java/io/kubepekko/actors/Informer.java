@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 
 /**
  * A list-watch client of one resource type's watch cache, as a client-go informer: it lists
@@ -113,22 +114,33 @@ public final class Informer extends AbstractBehavior<Informer.Command> {
     private final ActorRef<Event> consumer;
     private final Backoff backoff;
     private final TimerScheduler<Command> timers;
+    private final Function<byte[], ObjectNode> reader;
     private long resourceVersion;
     /** Every list or watch attempt gets a number; messages of older ones are ignored. */
     private long run;
     private int failures;
     private UniqueKillSwitch stream;
 
-    /** An informer of {@code type} telling {@code consumer}. */
+    /** An informer of {@code type} telling {@code consumer} the objects, parsed whole. */
     public static Behavior<Command> create(ListWatch source, ResourceType type, ActorRef<Event> consumer,
                                            Backoff backoff) {
+        return create(source, type, consumer, backoff, Json::parseTrusted);
+    }
+
+    /**
+     * An informer whose objects are what {@code reader} makes of the stored JSON: a consumer that needs
+     * only metadata parses only metadata (it sees every write of the kind).
+     */
+    public static Behavior<Command> create(ListWatch source, ResourceType type, ActorRef<Event> consumer,
+                                           Backoff backoff, Function<byte[], ObjectNode> reader) {
         return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
-                new Informer(ctx, source, type, consumer, backoff, timers)));
+                new Informer(ctx, source, type, consumer, backoff, reader, timers)));
     }
 
     private Informer(ActorContext<Command> ctx, ListWatch source, ResourceType type, ActorRef<Event> consumer,
-                     Backoff backoff, TimerScheduler<Command> timers) {
+                     Backoff backoff, Function<byte[], ObjectNode> reader, TimerScheduler<Command> timers) {
         super(ctx);
+        this.reader = reader;
         this.source = source;
         this.type = type;
         this.consumer = consumer;
@@ -162,7 +174,7 @@ public final class Informer extends AbstractBehavior<Informer.Command> {
     private Behavior<Command> onListed(Listed listed) {
         List<ObjectNode> objects = new ArrayList<>(listed.items().size());
         for (byte[] item : listed.items()) {
-            objects.add(Json.parseTrusted(item));
+            objects.add(reader.apply(item));
         }
         resourceVersion = listed.resourceVersion();
         failures = 0;
@@ -209,7 +221,7 @@ public final class Informer extends AbstractBehavior<Informer.Command> {
         }
         if (event instanceof Delivery d) {
             resourceVersion = d.resourceVersion();
-            consumer.tell(new Changed(type, d.type(), Json.parseTrusted(d.object().json())));
+            consumer.tell(new Changed(type, d.type(), reader.apply(d.object().json())));
         } else if (event instanceof StreamEvent.Bookmark b) {
             resourceVersion = Math.max(resourceVersion, b.resourceVersion());
         } else if (event instanceof StreamEvent.Failure f) {

@@ -1,8 +1,5 @@
 package io.kubepekko.api.watch;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.filter.FilteringParserDelegate;
-import com.fasterxml.jackson.core.filter.TokenFilter;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.Json;
@@ -10,7 +7,6 @@ import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.selector.FieldSelector;
 
-import java.io.IOException;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +22,7 @@ public final class CachedObjectReader {
 
     private final Function<JsonNode, Map<String, String>> fieldValues;
     /** What {@link #read} needs of an object; the rest (the bulk of it: spec, managedFields) is skipped. */
-    private final PathFilter needed;
+    private final PartialJson needed;
 
     public CachedObjectReader(ResourceType type) {
         this.fieldValues = FieldSelector.valueReader(type);
@@ -36,7 +32,7 @@ public final class CachedObjectReader {
         if (selectable != null) {
             paths.addAll(selectable);
         }
-        this.needed = PathFilter.of(paths);
+        this.needed = PartialJson.keeping(paths);
     }
 
     /** Reads key and version from the object's own metadata (a stored object, as on a rebuild). */
@@ -56,16 +52,7 @@ public final class CachedObjectReader {
 
     /** Only the parts of the object {@link #needed}: a few nodes instead of the whole tree. */
     private ObjectNode parse(byte[] json) {
-        try (JsonParser p = new FilteringParserDelegate(Json.MAPPER.createParser(json), needed,
-                TokenFilter.Inclusion.INCLUDE_ALL_AND_PATH, true)) {
-            JsonNode tree = Json.MAPPER.readTree(p);
-            if (tree instanceof ObjectNode o) {
-                return o;
-            }
-            throw new IllegalArgumentException("stored object is not a JSON object");
-        } catch (IOException e) {
-            throw new IllegalArgumentException("stored object is not JSON", e);
-        }
+        return needed.parse(json);
     }
 
     private CachedObject build(ObjectNode tree, byte[] json, ObjectKey key, long resourceVersion) {
