@@ -1,6 +1,8 @@
 package io.kubepekko.api.kinds;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.registry.DeletionRules;
+import io.kubepekko.api.registry.GarbageCollectionPolicy;
 import io.kubepekko.api.registry.Strategy;
 import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.validation.FieldPath;
@@ -14,6 +16,19 @@ import java.util.List;
  * (with {@code eventTime}) also need reportingComponent, reportingInstance, action and reason.
  */
 final class EventStrategy implements Strategy {
+
+    /** Events take part in no garbage collection: a delete never adds a GC finalizer. */
+    private static final DeletionRules DELETION = new DeletionRules() {
+        @Override
+        public GarbageCollectionPolicy defaultGarbageCollectionPolicy() {
+            return GarbageCollectionPolicy.UNSUPPORTED;
+        }
+    };
+
+    @Override
+    public DeletionRules deletion() {
+        return DELETION;
+    }
 
     static final String NAMESPACE_MISMATCH = "does not match event.namespace";
     private static final int REPORTING_INSTANCE_MAX = 128;

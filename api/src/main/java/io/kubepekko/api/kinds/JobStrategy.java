@@ -2,6 +2,7 @@ package io.kubepekko.api.kinds;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.registry.DeletionRules;
 import io.kubepekko.api.registry.Strategy;
 import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.validation.BadValue;
@@ -17,6 +18,14 @@ import java.util.List;
  * template whose restartPolicy is OnFailure or Never; selector, template and completion mode are immutable.
  */
 final class JobStrategy implements Strategy {
+
+    private static final DeletionRules DELETION = new OrphaningDeletion();
+
+    /** batch/v1 Jobs orphan their pods by default (see {@link OrphaningDeletion}). */
+    @Override
+    public DeletionRules deletion() {
+        return DELETION;
+    }
 
     static final String CONTROLLER_UID_LABEL = "batch.kubernetes.io/controller-uid";
     static final String JOB_NAME_LABEL = "batch.kubernetes.io/job-name";

@@ -3,6 +3,7 @@ package io.kubepekko.api.kinds;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.registry.DeletionRules;
 import io.kubepekko.api.registry.Strategy;
 import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.validation.FieldPath;
@@ -14,7 +15,8 @@ import java.util.Set;
 
 /**
  * Namespaces: the {@code kubernetes} finalizer in {@code spec.finalizers} and phase {@code Active}
- * from creation; finalizer names validated.
+ * from creation; finalizer names validated; {@code spec.finalizers} kept by main-resource writes; the
+ * namespace lifecycle on delete ({@link NamespaceDeletion}).
  */
 final class NamespaceStrategy implements Strategy {
 
@@ -22,18 +24,38 @@ final class NamespaceStrategy implements Strategy {
     private static final Set<String> STANDARD_FINALIZERS = Set.of("kubernetes", "orphan", "foregroundDeletion");
 
     /**
-     * Kubernetes adds the {@code kubernetes} finalizer on create only; the namespace controller removes
-     * it through {@code /finalize} while the namespace terminates. Without a create-only hook we add it
-     * when missing unless the namespace is already terminating, which has the same effect because a
-     * plain update never changes {@code spec} of a live namespace.
+     * Kubernetes adds the {@code kubernetes} finalizer on create only (its {@code PrepareForCreate});
+     * the namespace controller removes it through {@code /finalize} while the namespace terminates.
      */
     @Override
-    public void applyDefaults(ObjectNode obj) {
-        if (isTerminating(obj)) {
-            return;
-        }
+    public void prepareForCreate(ObjectNode obj) {
         ensureKubernetesFinalizer(obj);
     }
+
+    /**
+     * A write of the main resource keeps {@code spec.finalizers} (only {@code /finalize} changes them)
+     * and the status (only {@code /status} changes it), as Kubernetes' namespace strategy does.
+     */
+    @Override
+    public void prepareForUpdate(ObjectNode obj, ObjectNode old) {
+        JsonNode finalizers = old.path("spec").get("finalizers");
+        ObjectNode spec = Nodes.obj(obj, "spec");
+        if (finalizers == null) {
+            spec.remove("finalizers");
+        } else {
+            spec.set("finalizers", finalizers.deepCopy());
+        }
+        if (spec.isEmpty() && !old.has("spec")) {
+            obj.remove("spec");
+        }
+    }
+
+    @Override
+    public DeletionRules deletion() {
+        return DELETION;
+    }
+
+    private static final DeletionRules DELETION = new NamespaceDeletion();
 
     static void ensureKubernetesFinalizer(ObjectNode obj) {
         ArrayNode finalizers = Nodes.arr(Nodes.obj(obj, "spec"), "finalizers");
@@ -43,11 +65,6 @@ final class NamespaceStrategy implements Strategy {
             }
         }
         finalizers.add(KUBERNETES_FINALIZER);
-    }
-
-    private static boolean isTerminating(ObjectNode obj) {
-        return !Nodes.text(obj.path("metadata"), "deletionTimestamp").isEmpty()
-                || Nodes.text(obj.path("status"), "phase").equals("Terminating");
     }
 
     /** Unlike metadata.finalizers, spec.finalizers errors name the list, not the item. */
@@ -66,9 +83,13 @@ final class NamespaceStrategy implements Strategy {
         return errs;
     }
 
+    /**
+     * {@code ValidateNamespace} again: a main-resource update keeps the stored finalizers, so this only
+     * ever refuses names a {@code /finalize} write brings.
+     */
     @Override
     public List<FieldError> validateUpdate(ObjectNode obj, ObjectNode old) {
-        return List.of();
+        return validateCreate(obj);
     }
 
     @Override

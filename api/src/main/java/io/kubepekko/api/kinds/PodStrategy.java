@@ -3,6 +3,7 @@ package io.kubepekko.api.kinds;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.registry.DeletionRules;
 import io.kubepekko.api.registry.Strategy;
 import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.validation.FieldPath;
@@ -21,6 +22,13 @@ final class PodStrategy implements Strategy {
             + "`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)";
 
     private static final FieldPath SPEC = FieldPath.of("spec");
+
+    private static final DeletionRules DELETION = new PodDeletion();
+
+    @Override
+    public DeletionRules deletion() {
+        return DELETION;
+    }
 
     @Override
     public void applyDefaults(ObjectNode obj) {

@@ -7,7 +7,7 @@ import static io.kubepekko.api.registry.ResourceType.builder;
 /**
  * The built-in kinds, as Kubernetes 1.35 registers them: names, short names, categories, scope, verbs,
  * subresources, and the strategy facts the generic write path needs (create-on-update, generation
- * tracking, name rule, field-selector labels).
+ * tracking, name rule, field-selector labels, whether a removing DELETE answers with the object).
  *
  * <p>Groups appear in kube-apiserver's discovery order (apps, batch, networking.k8s.io, policy,
  * rbac.authorization.k8s.io, storage.k8s.io, scheduling.k8s.io, coordination.k8s.io), because
@@ -41,23 +41,27 @@ public final class BuiltinKinds {
                         .build(),
                 builder("", "v1", "LimitRange", "limitranges").shortNames("limits").allowCreateOnUpdate().build(),
                 builder("", "v1", "Namespace", "namespaces").clusterScoped().shortNames("ns")
-                        .verbs(NO_DELETECOLLECTION).status().nameRule(NameRule.DNS_LABEL)
+                        .verbs(NO_DELETECOLLECTION).status().subresource("finalize")
+                        .returnsDeletedObject().nameRule(NameRule.DNS_LABEL)
                         .selectableFields("status.phase").build(),
                 builder("", "v1", "Node", "nodes").clusterScoped().shortNames("no").status()
                         .selectableFields("spec.unschedulable").build(),
-                builder("", "v1", "PersistentVolumeClaim", "persistentvolumeclaims").shortNames("pvc").status().build(),
-                builder("", "v1", "PersistentVolume", "persistentvolumes").clusterScoped().shortNames("pv").status().build(),
+                builder("", "v1", "PersistentVolumeClaim", "persistentvolumeclaims").shortNames("pvc").status()
+                        .returnsDeletedObject().build(),
+                builder("", "v1", "PersistentVolume", "persistentvolumes").clusterScoped().shortNames("pv").status()
+                        .returnsDeletedObject().build(),
                 builder("", "v1", "Pod", "pods").shortNames("po").categories("all").status().subresource("log")
-                        .tracksGeneration()
+                        .tracksGeneration().returnsDeletedObject()
                         .selectableFields("spec.nodeName", "spec.restartPolicy", "spec.schedulerName",
                                 "spec.serviceAccountName", "spec.hostNetwork", "status.phase", "status.podIP",
                                 "status.nominatedNodeName")
                         .build(),
-                builder("", "v1", "ResourceQuota", "resourcequotas").shortNames("quota").status().build(),
+                builder("", "v1", "ResourceQuota", "resourcequotas").shortNames("quota").status().returnsDeletedObject()
+                        .build(),
                 builder("", "v1", "Secret", "secrets").selectableFields("type").build(),
-                builder("", "v1", "ServiceAccount", "serviceaccounts").shortNames("sa").build(),
+                builder("", "v1", "ServiceAccount", "serviceaccounts").shortNames("sa").returnsDeletedObject().build(),
                 builder("", "v1", "Service", "services").shortNames("svc").categories("all").status()
-                        .nameRule(NameRule.DNS1035_LABEL).allowCreateOnUpdate()
+                        .nameRule(NameRule.DNS1035_LABEL).allowCreateOnUpdate().returnsDeletedObject()
                         .selectableFields("spec.clusterIP", "spec.type").build(),
                 // apps/v1
                 builder("apps", "v1", "DaemonSet", "daemonsets").shortNames("ds").categories("all").status()
@@ -95,7 +99,7 @@ public final class BuiltinKinds {
                         .nameRule(NameRule.PATH_SEGMENT).allowCreateOnUpdate().build(),
                 // storage.k8s.io/v1
                 builder("storage.k8s.io", "v1", "StorageClass", "storageclasses").clusterScoped().shortNames("sc")
-                        .build(),
+                        .returnsDeletedObject().build(),
                 // scheduling.k8s.io/v1
                 builder("scheduling.k8s.io", "v1", "PriorityClass", "priorityclasses").clusterScoped().shortNames("pc")
                         .build(),

@@ -15,6 +15,8 @@ import java.util.Set;
  * @param tracksGeneration   whether {@code metadata.generation} starts at 1 and is bumped on spec changes
  * @param allowCreateOnUpdate whether a PUT of a missing object creates it (otherwise 404)
  * @param scale              where {@code /scale} reads and writes, or {@code null} without that subresource
+ * @param returnsDeletedObject whether a DELETE that removes the object answers with it rather than a
+ *                           {@code Status} (the generic store's {@code ReturnDeletedObject})
  */
 public record ResourceType(
         String group,
@@ -33,7 +35,8 @@ public record ResourceType(
         boolean allowCreateOnUpdate,
         NameRule nameRule,
         ScaleSpec scale,
-        Strategy strategy) {
+        Strategy strategy,
+        boolean returnsDeletedObject) {
 
     /** The verbs of an ordinary resource, sorted as discovery lists them. */
     public static final List<String> ALL_VERBS =
@@ -96,6 +99,7 @@ public record ResourceType(
         private NameRule nameRule = NameRule.DNS_SUBDOMAIN;
         private ScaleSpec scale;
         private Strategy strategy;
+        private boolean returnsDeletedObject;
 
         private Builder(String group, String version, String kind, String resource) {
             this.group = group;
@@ -171,6 +175,12 @@ public record ResourceType(
             return this;
         }
 
+        /** A removing DELETE answers with the object, as the stores of pods, services and a few others do. */
+        public Builder returnsDeletedObject() {
+            this.returnsDeletedObject = true;
+            return this;
+        }
+
         public Builder strategy(Strategy strategy) {
             this.strategy = strategy;
             return this;
@@ -180,7 +190,7 @@ public record ResourceType(
             Strategy s = strategy != null ? strategy : io.kubepekko.api.kinds.KindStrategies.of(group, kind);
             return new ResourceType(group, version, kind, kind + "List", resource, singular, shortNames,
                     categories, namespaced, verbs, subresources, selectableFields, tracksGeneration,
-                    allowCreateOnUpdate, nameRule, scale, s);
+                    allowCreateOnUpdate, nameRule, scale, s, returnsDeletedObject);
         }
     }
 }

@@ -57,6 +57,11 @@ public interface Strategy {
         return null;
     }
 
+    /** How this kind's DELETE differs from the generic store's; {@link DeletionRules#GENERIC} for most kinds. */
+    default DeletionRules deletion() {
+        return DeletionRules.GENERIC;
+    }
+
     /**
      * Whether an update changes what {@code metadata.generation} counts, for kinds that track it:
      * by default anything outside {@code metadata} and {@code status}.

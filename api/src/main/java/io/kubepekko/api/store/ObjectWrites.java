@@ -193,6 +193,9 @@ public final class ObjectWrites {
             updated = ScaleConversion.applyScale(type, existing, incoming);
             view = WriteOutcome.ResponseView.SCALE;
         } else {
+            // The main resource, or a namespace's /finalize, which writes the same fields but spec.finalizers
+            // (Kubernetes' FinalizeREST: no PrepareForUpdate of the main strategy).
+            boolean finalize = "finalize".equals(subresource);
             updated = incoming;
             copySystemFields(existing, updated);
             JsonNode managed = ObjectMeta.of(updated).get("managedFields");
@@ -213,7 +216,9 @@ public final class ObjectWrites {
                 }
             }
             type.strategy().applyDefaults(updated);
-            type.strategy().prepareForUpdate(updated, existing);
+            if (!finalize) {
+                type.strategy().prepareForUpdate(updated, existing);
+            }
         }
         if (type.tracksGeneration()
                 && (type.strategy().generationChanged(existing, updated) || deletionRequested(existing, updated))) {
@@ -222,7 +227,7 @@ public final class ObjectWrites {
         List<FieldError> errors = new ArrayList<>(ObjectMetaValidation.validateUpdate(type, updated, existing));
         errors.addAll(type.strategy().validateUpdate(updated, existing));
         throwIfInvalid(type, name, errors);
-        if (isTerminating(updated) && finalizers(updated).isEmpty()) {
+        if (Deletion.completesOnUpdate(type, existing, updated)) {
             // The last finalizer is gone: the two-phase deletion completes with this write.
             return new WriteOutcome(existing, updated, true, WriteOutcome.ResponseView.OBJECT, false, true, warnings);
         }
@@ -320,36 +325,9 @@ public final class ObjectWrites {
                 .apply(base, MergePatch.parse(patch), message);
     }
 
-    private WriteOutcome delete(ResourceType type, Function<String, ObjectNode> current, WriteOp.Delete d, Env env) {
-        ObjectNode existing = current.apply(d.name());
-        if (existing == null) {
-            throw ApiStatus.notFound(type.groupResource(), d.name()).exception();
-        }
-        Preconditions pre = d.preconditions() == null ? Preconditions.NONE : d.preconditions();
-        String uid = ObjectMeta.uid(existing);
-        if (pre.uid() != null && !pre.uid().equals(uid)) {
-            throw ApiStatus.conflict(type.groupResource(), d.name(), "Precondition failed: UID in precondition: "
-                    + pre.uid() + ", UID in object meta: " + uid).exception();
-        }
-        String rv = ObjectMeta.resourceVersion(existing);
-        if (pre.resourceVersion() != null && !pre.resourceVersion().equals(rv)) {
-            throw ApiStatus.conflict(type.groupResource(), d.name(), "Precondition failed: ResourceVersion in "
-                    + "precondition: " + pre.resourceVersion() + ", ResourceVersion in meta: " + rv).exception();
-        }
-        if (!finalizers(existing).isEmpty()) {
-            if (isTerminating(existing)) {
-                return new WriteOutcome(existing, existing, false, WriteOutcome.ResponseView.OBJECT, false, false, List.of());
-            }
-            ObjectNode terminating = existing.deepCopy();
-            ObjectNode meta = ObjectMeta.of(terminating);
-            meta.put("deletionTimestamp", Timestamps.format(env.now()));
-            meta.put("deletionGracePeriodSeconds", 0);
-            if (type.tracksGeneration()) {
-                meta.put("generation", ObjectMeta.generation(existing) + 1);
-            }
-            return new WriteOutcome(existing, terminating, false, WriteOutcome.ResponseView.OBJECT, false, true, List.of());
-        }
-        return new WriteOutcome(existing, existing.deepCopy(), true, WriteOutcome.ResponseView.DELETED, false, true, List.of());
+    private static WriteOutcome delete(ResourceType type, Function<String, ObjectNode> current, WriteOp.Delete d,
+                                       Env env) {
+        return Deletion.execute(type, current, d, env.now());
     }
 
     private static WriteOutcome withWarnings(WriteOutcome o, List<String> warnings) {
@@ -438,13 +416,7 @@ public final class ObjectWrites {
     }
 
     private static boolean isTerminating(ObjectNode obj) {
-        return obj.path("metadata").hasNonNull("deletionTimestamp");
-    }
-
-    private static List<String> finalizers(ObjectNode obj) {
-        List<String> out = new ArrayList<>();
-        obj.path("metadata").path("finalizers").forEach(f -> out.add(f.asText()));
-        return out;
+        return Deletion.terminating(obj);
     }
 
     private static void throwIfInvalid(ResourceType type, String name, List<FieldError> errors) {

@@ -15,9 +15,21 @@ import java.util.List;
  * @param created  whether the answer is 201 Created
  * @param changed  {@code false} for a no-op write: nothing is persisted and the resourceVersion stays
  * @param warnings {@code Warning} header texts (unknown fields under {@code Warn})
+ * @param accepted whether the answer is 202 Accepted: a delete that asked for cascading deletion with
+ *                 {@code orphanDependents=false} and left the object in place
  */
 public record WriteOutcome(ObjectNode before, ObjectNode after, boolean removes, ResponseView view, boolean created,
-                           boolean changed, List<String> warnings) {
+                           boolean changed, List<String> warnings, boolean accepted) {
+
+    public WriteOutcome(ObjectNode before, ObjectNode after, boolean removes, ResponseView view, boolean created,
+                        boolean changed, List<String> warnings) {
+        this(before, after, removes, view, created, changed, warnings, false);
+    }
+
+    /** The HTTP status of the answer. */
+    public int code() {
+        return created ? 201 : accepted ? 202 : 200;
+    }
 
     /** What a successful write answers with, rendered once the resourceVersion is known. */
     public enum ResponseView {

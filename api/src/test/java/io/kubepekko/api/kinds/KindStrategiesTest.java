@@ -361,19 +361,32 @@ class KindStrategiesTest {
     }
 
     @Test
-    void namespaceGetsKubernetesFinalizerAndStartsActive() {
+    void namespaceGetsKubernetesFinalizerOnCreateAndStartsActive() {
         Strategy s = KindStrategies.of("", "Namespace");
         ObjectNode ns = obj("{'metadata':{'name':'team'}}");
         s.applyDefaults(ns);
+        s.prepareForCreate(ns);
         assertEquals(obj("{'finalizers':['kubernetes']}"), ns.get("spec"));
         assertEquals(obj("{'phase':'Active'}"), s.initialStatus(ns));
     }
 
     @Test
-    void terminatingNamespaceDoesNotGetItsFinalizerBack() {
+    void namespaceDefaultsDoNotGiveBackTheFinalizerFinalizeRemoved() {
         ObjectNode ns = defaulted("", "Namespace", "{'metadata':{'name':'team','deletionTimestamp':'2024-01-01T00:00:00Z'},"
                 + "'spec':{},'status':{'phase':'Terminating'}}");
         assertEquals(obj("{}"), ns.get("spec"));
+    }
+
+    @Test
+    void namespaceUpdateKeepsTheStoredSpecFinalizers() {
+        Strategy s = KindStrategies.of("", "Namespace");
+        ObjectNode old = obj("{'metadata':{'name':'team'},'spec':{'finalizers':['kubernetes']}}");
+        ObjectNode cleared = obj("{'metadata':{'name':'team'},'spec':{'finalizers':[]}}");
+        s.prepareForUpdate(cleared, old);
+        assertEquals(obj("{'finalizers':['kubernetes']}"), cleared.get("spec"));
+        ObjectNode added = obj("{'metadata':{'name':'team'},'spec':{'finalizers':['example.com/x']}}");
+        s.prepareForUpdate(added, obj("{'metadata':{'name':'team'}}"));
+        assertEquals(null, added.get("spec"));
     }
 
     @Test

@@ -773,14 +773,18 @@ class ObjectWritesTest {
         assertEquals(stored, out.after());
     }
 
+    /** {@code rest.BeforeDelete}'s wording, which names the kind rather than the resource. */
     static Stream<Arguments> failedPreconditions() {
         return Stream.of(
                 Arguments.of("uid", new Preconditions("other", null),
-                        "Precondition failed: UID in precondition: other, UID in object meta: uid-1"),
+                        "the UID in the precondition (other) does not match the UID in record (uid-1). "
+                                + "The object might have been deleted and then recreated"),
                 Arguments.of("resourceVersion", new Preconditions(null, "4"),
-                        "Precondition failed: ResourceVersion in precondition: 4, ResourceVersion in meta: 5"),
+                        "the ResourceVersion in the precondition (4) does not match the ResourceVersion in record (5). "
+                                + "The object might have been modified"),
                 Arguments.of("uid before resourceVersion", new Preconditions("other", "4"),
-                        "Precondition failed: UID in precondition: other, UID in object meta: uid-1"));
+                        "the UID in the precondition (other) does not match the UID in record (uid-1). "
+                                + "The object might have been deleted and then recreated"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -788,8 +792,8 @@ class ObjectWritesTest {
     void deleteWithAFailedPreconditionConflicts(String name, Preconditions preconditions, String why) {
         seed("configmaps", CONFIGMAP);
         ApiStatus s = refused(() -> delete("configmaps", "cm", preconditions));
-        assertStatus(s, 409, "Conflict", "Operation cannot be fulfilled on configmaps \"cm\": " + why);
-        assertDetails(s, "cm", null, "configmaps");
+        assertStatus(s, 409, "Conflict", "Operation cannot be fulfilled on ConfigMap \"cm\": " + why);
+        assertDetails(s, "cm", null, "ConfigMap");
     }
 
     @Test
