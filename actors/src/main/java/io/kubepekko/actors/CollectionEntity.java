@@ -156,7 +156,7 @@ public final class CollectionEntity
     public sealed interface WriteReply extends CborSerializable permits Written, Refused {}
 
     /**
-     * @param code            200 or 201
+     * @param code            200, 201, or 202 (a delete that left the object in place after asking for cascading)
      * @param body            the response body's JSON
      * @param resourceVersion the version assigned, or 0 when nothing was persisted
      */
@@ -654,7 +654,7 @@ public final class CollectionEntity
 
     /** The reply to one write; {@code storedBytes}, when given, is the object's JSON as just persisted. */
     private Written written(WriteOutcome outcome, long resourceVersion, byte[] storedBytes) {
-        int code = outcome.created() ? 201 : 200;
+        int code = outcome.code();
         byte[] body = storedBytes != null && outcome.view() == WriteOutcome.ResponseView.OBJECT
                 ? storedBytes // the response is the stored object: no second serialization
                 : Json.bytes(Responses.render(type, outcome));

@@ -287,10 +287,11 @@ public final class ControlPlane {
         }
         CompletionStage<Void> admitted = !type.namespaced() ? CompletableFuture.completedFuture(null)
                 : switch (op.creation(type)) {
-                    case YES -> admitNamespace(namespace, true);
-                    case ON_UPDATE -> admitNamespace(namespace, false);
+                    case YES -> admitNamespace(type, op.targetName(), namespace, true);
+                    case ON_UPDATE -> admitNamespace(type, op.targetName(), namespace, false);
                     case WHEN_ABSENT -> get(type, namespace, op.targetName()).thenCompose(found -> found.isPresent()
-                            ? CompletableFuture.<Void>completedFuture(null) : admitNamespace(namespace, true));
+                            ? CompletableFuture.<Void>completedFuture(null)
+                            : admitNamespace(type, op.targetName(), namespace, true));
                     case NO -> CompletableFuture.<Void>completedFuture(null);
                 };
         CompletionStage<WriteResult> result = admitted.thenCompose(v -> Futures.plain(collection(type, namespace)
@@ -311,7 +312,12 @@ public final class ControlPlane {
     }
 
 
-    private CompletionStage<Void> admitNamespace(String namespace, boolean strict) {
+    /**
+     * NamespaceLifecycle admission of a write that may create {@code name} of {@code type}: a missing
+     * namespace is 404 (when {@code strict}); a terminating one refuses with 403 naming the object, as
+     * kube-apiserver's admission error does.
+     */
+    private CompletionStage<Void> admitNamespace(ResourceType type, String name, String namespace, boolean strict) {
         if (liveNamespaces.isKnownLive(namespace)) {
             return CompletableFuture.completedFuture(null);
         }
@@ -325,16 +331,24 @@ public final class ControlPlane {
             ObjectNode ns = Json.parseTrusted(found.get());
             if (ns.path("metadata").hasNonNull("deletionTimestamp")
                     || "Terminating".equals(ns.path("status").path("phase").asText())) {
-                throw ApiStatus.forbidden(namespaces.groupResource(), namespace,
-                        "unable to create new content in namespace " + namespace + " because it is being terminated")
-                        .exception();
+                ApiStatus refused = ApiStatus.forbidden(type.groupResource(), name,
+                        "unable to create new content in namespace " + namespace + " because it is being terminated");
+                ApiStatus.Details d = refused.details();
+                throw new ApiStatus(refused.code(), refused.reason(), refused.message(), new ApiStatus.Details(d.name(),
+                        d.group(), d.kind(), d.uid(), List.of(new io.kubepekko.api.status.StatusCause(
+                                "NamespaceTerminating", "namespace " + namespace + " is being terminated",
+                                "metadata.namespace")), null)).exception();
             }
             liveNamespaces.markLive(namespace);
             return null;
         });
     }
 
-    /** Deletes every selected object, one write each; answers the deleted objects. */
+    /**
+     * Deletes every selected object, one write each with the request's options (so each honours its
+     * finalizers, grace period and propagation), and answers the objects as listed, as kube-apiserver's
+     * store does. An object already gone is skipped; any other refusal fails the whole request.
+     */
     public CompletionStage<ObjectList> deleteCollection(ResourceType type, String namespace, String labelSelector,
                                                         String fieldSelector, DeletionOptions deletion) {
         ReadOptions all = new ReadOptions(ReadOptions.Verb.LIST, ReadOptions.MOST_RECENT, 0, false, false, null,
@@ -345,18 +359,21 @@ public final class ControlPlane {
                 ObjectNode obj = Json.parseTrusted(item);
                 WriteOp op = WriteOp.Delete.of(ObjectMeta.name(obj), deletion);
                 deletes.add(write(type, ObjectMeta.namespace(obj), op).toCompletableFuture()
-                        .exceptionally(e -> null));
+                        .exceptionally(ControlPlane::unlessNotFound));
             }
-            return CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new)).thenApply(v -> {
-                List<byte[]> out = new ArrayList<>();
-                for (int i = 0; i < deletes.size(); i++) {
-                    if (deletes.get(i).join() != null) {
-                        out.add(listed.items().get(i));
-                    }
-                }
-                return new ObjectList(out, listed.resourceVersion());
-            });
+            return CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new))
+                    .thenApply(v -> new ObjectList(listed.items(), listed.resourceVersion()));
         });
+    }
+
+    /** A delete that found nothing is no failure of a collection delete; anything else is. */
+    private static WriteResult unlessNotFound(Throwable e) {
+        Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
+                ? e.getCause() : e;
+        if (cause instanceof io.kubepekko.api.status.ApiException api && api.status().code() == 404) {
+            return null;
+        }
+        throw new java.util.concurrent.CompletionException(cause);
     }
 
     /** Creates the system namespaces that do not exist yet. */

@@ -285,8 +285,13 @@ final class ResourceHandler {
 
     private CompletionStage<HttpResponse> subresource(ResourceType type, Request r) {
         String sub = r.info().subresource();
-        if (!type.subresources().contains(sub) || !(sub.equals("status") || sub.equals("scale"))) {
+        if (!type.subresources().contains(sub)
+                || !(sub.equals("status") || sub.equals("scale") || sub.equals("finalize"))) {
             throw ApiStatus.pathNotFound().exception();
+        }
+        if (sub.equals("finalize") && !r.info().verb().equals("update")) {
+            // Kubernetes' FinalizeREST only updates.
+            throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
         }
         boolean scale = sub.equals("scale");
         return switch (r.info().verb()) {

@@ -114,7 +114,7 @@ class ProtobufIT {
         byte[] wrongUid = ProtobufBodies.builtin().encode(TestApiServer.obj(
                 "{'preconditions':{'uid':'not-it'}}"), new GroupVersionKind("", "v1", "DeleteOptions"));
         send("DELETE", cms + "/d", wrongUid).assertStatusMessageStartsWith(409, "Conflict",
-                "Operation cannot be fulfilled on configmaps \"d\": Precondition failed: UID in precondition: not-it");
+                "Operation cannot be fulfilled on ConfigMap \"d\": the UID in the precondition (not-it) does not match");
         byte[] plain = ProtobufBodies.builtin().encode(TestApiServer.obj("{'gracePeriodSeconds':0}"),
                 new GroupVersionKind("", "v1", "DeleteOptions"));
         send("DELETE", cms + "/d", plain).assertCode(200);
