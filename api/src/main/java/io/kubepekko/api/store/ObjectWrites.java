@@ -336,7 +336,8 @@ public final class ObjectWrites {
         }
         List<String> all = new ArrayList<>(warnings);
         all.addAll(o.warnings());
-        return new WriteOutcome(o.before(), o.after(), o.removes(), o.view(), o.created(), o.changed(), all);
+        return new WriteOutcome(o.before(), o.after(), o.removes(), o.view(), o.created(), o.changed(), all,
+                o.accepted());
     }
 
     /** A namespaced object takes the request's namespace; a different one in the body is refused. */
