@@ -144,7 +144,9 @@ public final class ApiServer implements AutoCloseable {
         bootstrapped.set(true);
         awaitCaches(controlPlane, Duration.ofSeconds(120));
         // After bootstrap, like kube-controller-manager against a serving apiserver.
-        Controllers controllers = Controllers.start(controlPlane, Controllers.Settings.DEFAULT, environment.clock());
+        // Off only for tests of the API server's own behaviour (kube-apiserver without a kube-controller-manager).
+        Controllers controllers = config.getBoolean("kubepekko.controllers.enabled")
+                ? Controllers.start(controlPlane, Controllers.Settings.DEFAULT, environment.clock()) : null;
 
         int port = binding.localAddress().getPort();
         String host = settings.bindAddress().equals("0.0.0.0") || settings.bindAddress().equals("::")
@@ -232,7 +234,9 @@ public final class ApiServer implements AutoCloseable {
     public void close() {
         shuttingDown.set(true);
         // The controllers write through the control plane: stop them before it goes away.
-        controllers.close();
+        if (controllers != null) {
+            controllers.close();
+        }
         try {
             if (!settings.shutdownDelay().isZero()) {
                 TimeUnit.MILLISECONDS.sleep(settings.shutdownDelay().toMillis());

@@ -13,8 +13,12 @@ import java.util.Set;
  */
 final class NamespaceDeletion implements DeletionRules {
 
-    /** Kubernetes' immortal namespaces; {@code kube-node-lease} is not among them. */
-    private static final Set<String> IMMORTAL = Set.of("default", "kube-system", "kube-public");
+    /**
+     * Kubernetes' immortal namespaces and {@code kube-node-lease}: kube-apiserver lets that one be deleted
+     * because its system-namespaces controller creates it again; we have no such controller, and node
+     * agents need it for their leases, so it is kept like the others.
+     */
+    private static final Set<String> IMMORTAL = Set.of("default", "kube-system", "kube-public", "kube-node-lease");
 
     @Override
     public String undeletable(String name) {

@@ -527,18 +527,12 @@ class DeletionTest {
     class Namespaces {
 
         @ParameterizedTest(name = "{0}")
-        @ValueSource(strings = {"default", "kube-system", "kube-public"})
-        void theImmortalNamespacesMayNotBeDeleted(String name) {
+        @ValueSource(strings = {"default", "kube-system", "kube-public", "kube-node-lease"})
+        void theSystemNamespacesMayNotBeDeleted(String name) {
             ApiStatus s = refused(() -> run("namespaces", delete(name, null, null, null)));
             assertEquals(403, s.code());
             assertEquals("Forbidden", s.reason());
             assertEquals("namespaces \"" + name + "\" is forbidden: this namespace may not be deleted", s.message());
-        }
-
-        @Test
-        void kubeNodeLeaseIsNotImmortal() {
-            seed("namespaces", "{'metadata':{'name':'kube-node-lease'}}");
-            assertFalse(delete("namespaces", "kube-node-lease").removes());
         }
 
         @Test
