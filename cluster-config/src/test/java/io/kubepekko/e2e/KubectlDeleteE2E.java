@@ -71,8 +71,6 @@ class KubectlDeleteE2E {
     }
 
     private static String namespace(String name) {
-        SERVER.write("ns-" + name + ".yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: " + name + "\n");
-        ok("create", "-f", "ns-" + name + ".yaml");
-        return name;
+        return SERVER.namespace(name);
     }
 }

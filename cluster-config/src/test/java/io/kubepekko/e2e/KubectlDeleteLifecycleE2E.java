@@ -170,9 +170,7 @@ class KubectlDeleteLifecycleE2E {
     }
 
     private static String namespace(String name) {
-        write("ns-" + name + ".yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: " + name + "\n");
-        ok("create", "-f", "ns-" + name + ".yaml");
-        return name;
+        return SERVER.namespace(name);
     }
 
     private static void write(String file, String content) {

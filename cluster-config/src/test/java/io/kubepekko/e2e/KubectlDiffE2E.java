@@ -221,8 +221,7 @@ class KubectlDiffE2E {
     }
 
     private static String namespace(String name) {
-        ok("create", "namespace", name);
-        return name;
+        return SERVER.namespace(name);
     }
 
     private static void write(String file, String content) {

@@ -68,6 +68,12 @@ public final class InProcessServer implements BeforeAllCallback, AfterAllCallbac
         return result;
     }
 
+    /** Creates namespace {@code name} with kubectl and returns its name. */
+    public String namespace(String name) {
+        ok("create", "namespace", name);
+        return name;
+    }
+
     /** Writes a manifest into {@link #manifests()}. */
     public void write(String file, String content) {
         try {
