@@ -1,6 +1,7 @@
 package io.kubepekko.e2e;
 
 import io.kubepekko.e2e.support.InProcessServer;
+import io.kubepekko.e2e.support.Manifests;
 import io.kubepekko.e2e.support.Kubectl;
 import io.kubepekko.e2e.support.LoggedRequests;
 import io.kubepekko.e2e.support.ProcessResult;
@@ -42,15 +43,7 @@ class KubectlDiffE2E {
     }
 
     private static String configMap(String ns, String name, String key) {
-        return """
-                apiVersion: v1
-                kind: ConfigMap
-                metadata:
-                  name: %s
-                  namespace: %s
-                data:
-                  key: %s
-                """.formatted(name, ns, key);
+        return Manifests.configMap(ns, name, key);
     }
 
     @Test

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.kubepekko.e2e.support.InProcessServer;
+import io.kubepekko.e2e.support.Manifests;
 import io.kubepekko.e2e.support.LoggedRequests;
 import io.kubepekko.e2e.support.ProcessResult;
 import io.kubepekko.e2e.support.RunningProcess;
@@ -34,15 +35,7 @@ class KubectlDryRunE2E {
     static final InProcessServer SERVER = new InProcessServer();
 
     private static String configMap(String ns, String name, String value) {
-        return """
-                apiVersion: v1
-                kind: ConfigMap
-                metadata:
-                  name: %s
-                  namespace: %s
-                data:
-                  key: %s
-                """.formatted(name, ns, value);
+        return Manifests.configMap(ns, name, value);
     }
 
     @Test
