@@ -2,7 +2,7 @@ package io.kubepekko.actors;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupResource;
-import io.kubepekko.api.gc.Deletion;
+import io.kubepekko.api.gc.DeletionState;
 import io.kubepekko.api.gc.DependentAction;
 import io.kubepekko.api.gc.GarbageCollection;
 import io.kubepekko.api.gc.MetadataPatches;
@@ -70,8 +70,8 @@ public final class GarbageCollector extends AbstractBehavior<GarbageCollector.Co
                         boolean beingDeleted, boolean deletingDependents, boolean orphaning) {
         static Node of(ResourceType type, ObjectNode obj) {
             return new Node(type, type.namespaced() ? ObjectMeta.namespace(obj) : "", ObjectMeta.name(obj),
-                    ObjectMeta.uid(obj), OwnerReference.of(obj), Deletion.beingDeleted(obj),
-                    Deletion.deletingDependents(obj), Deletion.orphaningDependents(obj));
+                    ObjectMeta.uid(obj), OwnerReference.of(obj), DeletionState.beingDeleted(obj),
+                    DeletionState.deletingDependents(obj), DeletionState.orphaningDependents(obj));
         }
 
         boolean blocks(String ownerUid) {
@@ -258,7 +258,7 @@ public final class GarbageCollector extends AbstractBehavior<GarbageCollector.Co
                 }
             }
             if (blocking.isEmpty()) {
-                return removeFinalizer(node, Deletion.FOREGROUND_FINALIZER);
+                return removeFinalizer(node, DeletionState.FOREGROUND_FINALIZER);
             }
             blocking.stream().filter(d -> !d.deletingDependents()).forEach(d -> queue.add(d.uid()));
             return CompletableFuture.completedFuture(null);
@@ -317,7 +317,7 @@ public final class GarbageCollector extends AbstractBehavior<GarbageCollector.Co
                     .orElse(CompletableFuture.completedFuture(null))).toCompletableFuture());
         }
         return CompletableFuture.allOf(patches.toArray(CompletableFuture[]::new))
-                .thenCompose(v -> removeFinalizer(owner, Deletion.ORPHAN_FINALIZER));
+                .thenCompose(v -> removeFinalizer(owner, DeletionState.ORPHAN_FINALIZER));
     }
 
     private CompletionStage<Void> removeFinalizer(Node node, String finalizer) {

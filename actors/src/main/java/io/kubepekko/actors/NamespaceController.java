@@ -3,7 +3,7 @@ package io.kubepekko.actors;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupResource;
-import io.kubepekko.api.gc.Deletion;
+import io.kubepekko.api.gc.DeletionState;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.namespace.ContentRemaining;
@@ -155,7 +155,7 @@ public final class NamespaceController extends AbstractBehavior<NamespaceControl
     /** One pass over a namespace; answers when to look again (null: nothing more to do). */
     private CompletionStage<Duration> sync(String name) {
         return client.get(namespaces, "", name).thenCompose(found -> {
-            if (found.isEmpty() || !Deletion.beingDeleted(found.get())) {
+            if (found.isEmpty() || !DeletionState.beingDeleted(found.get())) {
                 return CompletableFuture.completedFuture(null);
             }
             return markTerminating(found.get()).thenCompose(ns -> NamespaceDeletion.needsContentDeletion(ns)
@@ -199,9 +199,9 @@ public final class NamespaceController extends AbstractBehavior<NamespaceControl
         return list(type, namespace).thenCompose(items -> {
             List<CompletableFuture<?>> deletes = new ArrayList<>();
             for (ObjectNode item : items) {
-                if (!Deletion.beingDeleted(item)) {
+                if (!DeletionState.beingDeleted(item)) {
                     deletes.add(client.delete(type, namespace, ObjectMeta.name(item), ObjectMeta.uid(item),
-                            Deletion.BACKGROUND).toCompletableFuture().exceptionally(e -> {
+                            DeletionState.BACKGROUND).toCompletableFuture().exceptionally(e -> {
                                 int code = ControllerClient.code(e);
                                 if (code == 404 || code == 409) {
                                     return null; // gone, or replaced by another object: the next list tells

@@ -25,7 +25,7 @@ public final class GarbageCollection {
      */
     public static DependentAction forDependent(ObjectNode latest, Map<String, OwnerState> owners,
                                                boolean hasDependents) {
-        if (Deletion.beingDeleted(latest)) {
+        if (DeletionState.beingDeleted(latest)) {
             return new DependentAction.Keep("being deleted");
         }
         List<OwnerReference> refs = OwnerReference.of(latest);
@@ -55,16 +55,16 @@ public final class GarbageCollection {
             return new DependentAction.RemoveOwnerReferences(remove);
         }
         if (!waiting.isEmpty() && hasDependents) {
-            return new DependentAction.Delete(Deletion.FOREGROUND);
+            return new DependentAction.Delete(DeletionState.FOREGROUND);
         }
         // Collected; a policy its own finalizers already ask for is honoured.
-        if (Deletion.hasFinalizer(latest, Deletion.ORPHAN_FINALIZER)) {
-            return new DependentAction.Delete(Deletion.ORPHAN);
+        if (DeletionState.hasFinalizer(latest, DeletionState.ORPHAN_FINALIZER)) {
+            return new DependentAction.Delete(DeletionState.ORPHAN);
         }
-        if (Deletion.hasFinalizer(latest, Deletion.FOREGROUND_FINALIZER)) {
-            return new DependentAction.Delete(Deletion.FOREGROUND);
+        if (DeletionState.hasFinalizer(latest, DeletionState.FOREGROUND_FINALIZER)) {
+            return new DependentAction.Delete(DeletionState.FOREGROUND);
         }
-        return new DependentAction.Delete(Deletion.BACKGROUND);
+        return new DependentAction.Delete(DeletionState.BACKGROUND);
     }
 
     /**

@@ -19,6 +19,6 @@ public enum OwnerState {
         if (found == null || !ref.uid().equals(ObjectMeta.uid(found))) {
             return DANGLING;
         }
-        return Deletion.deletingDependents(found) ? WAITING_FOR_DEPENDENTS : SOLID;
+        return DeletionState.deletingDependents(found) ? WAITING_FOR_DEPENDENTS : SOLID;
     }
 }

@@ -25,8 +25,8 @@ import java.util.function.Function;
 final class Deletion {
 
     /** The garbage collector's finalizers ({@code metav1.FinalizerOrphanDependents}, {@code FinalizerDeleteDependents}). */
-    static final String ORPHAN = "orphan";
-    static final String FOREGROUND = "foregroundDeletion";
+    static final String ORPHAN = io.kubepekko.api.gc.DeletionState.ORPHAN_FINALIZER;
+    static final String FOREGROUND = io.kubepekko.api.gc.DeletionState.FOREGROUND_FINALIZER;
 
     private final ResourceType type;
     private final DeletionRules rules;

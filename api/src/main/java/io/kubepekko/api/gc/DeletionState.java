@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * The deletion state of an object as the garbage collector reads it: the two finalizers that
  * carry a propagation policy, and whether deletion has begun.
  */
-public final class Deletion {
+public final class DeletionState {
 
     /** Set by a Foreground delete: the object goes once its blocking dependents are gone. */
     public static final String FOREGROUND_FINALIZER = "foregroundDeletion";
@@ -19,7 +19,7 @@ public final class Deletion {
     public static final String FOREGROUND = "Foreground";
     public static final String ORPHAN = "Orphan";
 
-    private Deletion() {}
+    private DeletionState() {}
 
     public static boolean beingDeleted(ObjectNode obj) {
         return obj.path("metadata").hasNonNull("deletionTimestamp");
