@@ -11,8 +11,6 @@ import io.kubepekko.api.watch.FeatureGates;
 import io.kubepekko.api.watch.Retention;
 import io.kubepekko.api.registry.Registry;
 import io.kubepekko.api.store.ObjectWrites;
-import io.kubepekko.persistence.EmbeddedSchema;
-import io.kubepekko.persistence.JournalReader;
 import io.kubepekko.persistence.StorageProbe;
 import io.kubepekko.persistence.StorageSettings;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -43,7 +41,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
- * One API server: an actor system forming a one-node cluster on the embedded journal, the control
+ * One API server: an actor system forming a one-node cluster on its storage profile's journal, the control
  * plane on top, and the HTTP listener. {@link #start} returns once the server answers requests.
  */
 public final class ApiServer implements AutoCloseable {
@@ -78,42 +76,43 @@ public final class ApiServer implements AutoCloseable {
     /** Starts a server whose clock and randomness come from {@code environment} (tests inject them). */
     public static ApiServer start(ApiServerSettings settings, Environment environment) throws Exception {
         Files.createDirectories(settings.dataDir());
+        StorageSettings storage = settings.storageSettings();
         // load(...) resolves substitutions after layering, so reference.conf's ${kubepekko.storage...}
         // sees the data directory's URL rather than its default.
         Config config = ConfigFactory.load(settings.overrides()
-                .withFallback(new StorageSettings(settings.dataDir()).toConfig())
+                .withFallback(storage.toConfig())
                 .withFallback(ConfigFactory.parseResources("kubepekko-server.conf")));
         ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "kubepekko", config);
         try {
-            return boot(settings, config, system, environment);
+            return boot(settings, storage, config, system, environment);
         } catch (Exception | Error e) {
             system.terminate();
             throw e;
         }
     }
 
-    private static ApiServer boot(ApiServerSettings settings, Config config, ActorSystem<Void> system,
-                                  Environment environment) throws Exception {
+    private static ApiServer boot(ApiServerSettings settings, StorageSettings storage, Config config,
+                                  ActorSystem<Void> system, Environment environment) throws Exception {
         Cluster cluster = Cluster.get(system);
         cluster.manager().tell(Join.create(cluster.selfMember().address()));
-        EmbeddedSchema.createIfNotExists(system).toCompletableFuture().get(60, TimeUnit.SECONDS);
+        storage.prepareSchema(system).toCompletableFuture().get(60, TimeUnit.SECONDS);
 
         Duration askTimeout = config.getDuration("kubepekko.http.ask-timeout");
         Registry registry = Registry.builtin();
         ControlPlane controlPlane = ControlPlane.start(system, registry, new ObjectWrites(ObjectWrites.SCHEMA_PRUNER),
-                environment, readSettings(settings, config, askTimeout), JournalReader.embedded(system, config),
+                environment, readSettings(settings, config, askTimeout), storage.journalReader(system, config),
                 ServiceNetwork.pools(settings.services().clusterIpRange(), settings.services().nodePortRange()));
 
         AtomicBoolean shuttingDown = new AtomicBoolean(false);
         AtomicBoolean bootstrapped = new AtomicBoolean(false);
-        AtomicReference<Optional<String>> storage = new AtomicReference<>(Optional.of("not probed yet"));
-        StorageProbe probe = StorageProbe.embedded(config);
+        AtomicReference<Optional<String>> storageHealth = new AtomicReference<>(Optional.of("not probed yet"));
+        StorageProbe probe = storage.probe(system, config);
         ScheduledExecutorService probes = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "kubepekko-storage-probe");
             t.setDaemon(true);
             return t;
         });
-        probes.scheduleWithFixedDelay(() -> storage.set(probe.check()), 0, 2, TimeUnit.SECONDS);
+        probes.scheduleWithFixedDelay(() -> storageHealth.set(probe.check()), 0, 2, TimeUnit.SECONDS);
 
         Supplier<Optional<String>> ping = Optional::empty;
         Supplier<Optional<String>> sharding = () -> cluster.selfMember().status() == MemberStatus.up()
@@ -125,7 +124,7 @@ public final class ApiServer implements AutoCloseable {
         live.put("sharding", sharding);
         live.put("poststarthook/bootstrap-namespaces", bootstrap);
         Map<String, Supplier<Optional<String>>> ready = new LinkedHashMap<>(live);
-        ready.put("storage", storage::get);
+        ready.put("storage", storageHealth::get);
         ready.put("watch-caches", controlPlane.caches()::readiness);
         ready.put("shutdown", () -> shuttingDown.get() ? Optional.of("shutting down") : Optional.empty());
         Set<String> startup = Set.of("sharding", "poststarthook/bootstrap-namespaces");
@@ -153,9 +152,14 @@ public final class ApiServer implements AutoCloseable {
                 ? "127.0.0.1" : settings.bindAddress();
         String url = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
         Path kubeconfig = Kubeconfig.write(settings.dataDir(), url);
-        log.info("kubepekko apiserver listening on {} (data dir {}, kubeconfig {})", url,
-                settings.dataDir().toAbsolutePath(), kubeconfig.toAbsolutePath());
+        log.info("kubepekko apiserver listening on {} (storage {}, data dir {}, kubeconfig {})", url,
+                describe(storage), settings.dataDir().toAbsolutePath(), kubeconfig.toAbsolutePath());
         return new ApiServer(system, binding, probes, shuttingDown, settings, kubeconfig, url, controllers);
+    }
+
+    private static String describe(StorageSettings storage) {
+        return storage instanceof StorageSettings.Cassandra c
+                ? "cassandra " + String.join(",", c.contactPoints()) + " keyspace " + c.keyspace() : "embedded";
     }
 
     private static void awaitUp(Cluster cluster, Duration timeout) throws InterruptedException {

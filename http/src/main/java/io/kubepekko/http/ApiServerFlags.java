@@ -23,7 +23,7 @@ final class ApiServerFlags {
     static final String USAGE = """
             Usage: apiserver [flags]
 
-            Starts a Kubernetes-compatible API server on the embedded storage profile.
+            Starts a Kubernetes-compatible API server.
 
             Flags:
               --data-dir string                   directory for the database and admin.kubeconfig (default "./data")
@@ -43,6 +43,12 @@ final class ApiServerFlags {
               --service-node-port-range portRange where NodePort and LoadBalancer Services get node ports:
                                                   low-high, low+offset or one port, both ends included
                                                   (default 30000-32767)
+              --storage string                    where the journal lives: embedded (an H2 database in --data-dir)
+                                                  or cassandra (default "embedded")
+              --cassandra-contact-points strings  comma list of host:port of Cassandra nodes, for --storage=cassandra
+                                                  (default "127.0.0.1:9042")
+              --cassandra-keyspace string         the keyspace of the journal and snapshots, for --storage=cassandra
+                                                  (default "kubepekko")
               -h, --help                          print this help and exit
                   --version                       print the version and exit
             """;
@@ -60,6 +66,7 @@ final class ApiServerFlags {
         Duration retention = reads.watchHistoryRetention();
         io.kubepekko.api.watch.FeatureGates gates = reads.featureGates();
         ApiServerSettings.ServiceRanges services = d.services();
+        ApiServerSettings.StorageFlags storage = d.storage();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             if (arg.equals("-h") || arg.equals("--help")) {
@@ -81,7 +88,8 @@ final class ApiServerFlags {
             if (!java.util.Set.of("--data-dir", "--bind-address", "--port", "--livez-grace-period",
                     "--shutdown-delay-duration", "--watch-cache-window", "--watch-history-retention",
                     "--continue-token-ttl", "--feature-gates", "--service-cluster-ip-range",
-                    "--service-node-port-range").contains(name)) {
+                    "--service-node-port-range", "--storage", "--cassandra-contact-points",
+                    "--cassandra-keyspace").contains(name)) {
                 throw new UsageException("unknown flag: " + name);
             }
             if (value == null) {
@@ -108,6 +116,12 @@ final class ApiServerFlags {
                         services = new ApiServerSettings.ServiceRanges(clusterIpRange(value), services.nodePortRange());
                 case "--service-node-port-range" ->
                         services = new ApiServerSettings.ServiceRanges(services.clusterIpRange(), nodePortRange(value));
+                case "--storage" -> storage = new ApiServerSettings.StorageFlags(profile(value),
+                        storage.cassandraContactPoints(), storage.cassandraKeyspace());
+                case "--cassandra-contact-points" -> storage = new ApiServerSettings.StorageFlags(storage.profile(),
+                        contactPoints(value), storage.cassandraKeyspace());
+                case "--cassandra-keyspace" -> storage = new ApiServerSettings.StorageFlags(storage.profile(),
+                        storage.cassandraContactPoints(), keyspace(value));
                 default -> delay = duration(name, value);
             }
         }
@@ -116,7 +130,44 @@ final class ApiServerFlags {
         }
         return new Parsed(new ApiServerSettings(dataDir, bind, port, grace, delay,
                 new ApiServerSettings.ReadFlags(window, ttl, retention, gates), com.typesafe.config.ConfigFactory.empty(),
-                services), false, false);
+                services, storage), false, false);
+    }
+
+    private static io.kubepekko.persistence.StorageSettings.Profile profile(String value) throws UsageException {
+        for (io.kubepekko.persistence.StorageSettings.Profile p : io.kubepekko.persistence.StorageSettings.Profile.values()) {
+            if (p.flagValue().equals(value)) {
+                return p;
+            }
+        }
+        throw new UsageException("invalid argument \"" + value + "\" for \"--storage\" flag: must be embedded or cassandra");
+    }
+
+    /** {@code host:port[,host:port...]}; an IPv6 host in brackets ({@code [::1]:9042}). */
+    private static java.util.List<String> contactPoints(String value) throws UsageException {
+        java.util.List<String> points = new java.util.ArrayList<>();
+        for (String raw : value.split(",", -1)) {
+            String point = raw.trim();
+            int colon = point.lastIndexOf(':');
+            String host = colon > 0 ? point.substring(0, colon) : "";
+            boolean portOk = colon > 0 && point.substring(colon + 1).matches("[0-9]{1,5}")
+                    && Integer.parseInt(point.substring(colon + 1)) >= 1 && Integer.parseInt(point.substring(colon + 1)) <= 65535;
+            boolean hostOk = !host.isEmpty() && (host.matches("\\[[0-9a-fA-F:.]+]") || host.matches("[A-Za-z0-9.-]+"));
+            if (!portOk || !hostOk) {
+                throw new UsageException("invalid argument \"" + value + "\" for \"--cassandra-contact-points\" flag: \""
+                        + point + "\" is not host:port");
+            }
+            points.add(point);
+        }
+        return points;
+    }
+
+    /** Cassandra's own rule for keyspace names (the plugin checks the same). */
+    private static String keyspace(String value) throws UsageException {
+        if (!value.matches("[a-zA-Z][a-zA-Z0-9_]{0,47}")) {
+            throw new UsageException("invalid argument \"" + value + "\" for \"--cassandra-keyspace\" flag: "
+                    + "must be a letter followed by at most 47 letters, digits or underscores");
+        }
+        return value;
     }
 
     /**

@@ -7,8 +7,11 @@ import io.kubepekko.api.alloc.PortRange;
 import io.kubepekko.api.kinds.ServiceNetwork;
 import io.kubepekko.api.watch.FeatureGates;
 
+import io.kubepekko.persistence.StorageSettings;
+
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * How an API server runs, read once from its flags.
@@ -21,9 +24,47 @@ import java.time.Duration;
  * @param reads              the list/watch flags
  * @param overrides          configuration layered over the server's own (tests tune timers with it)
  * @param services           where Service cluster IPs and node ports come from
+ * @param storage            which storage profile holds the journal
  */
 public record ApiServerSettings(Path dataDir, String bindAddress, int port, Duration livezGracePeriod,
-                                Duration shutdownDelay, ReadFlags reads, Config overrides, ServiceRanges services) {
+                                Duration shutdownDelay, ReadFlags reads, Config overrides, ServiceRanges services,
+                                StorageFlags storage) {
+
+    /**
+     * The storage flags.
+     *
+     * @param profile                 {@code --storage}: embedded (the default) or cassandra
+     * @param cassandraContactPoints  {@code --cassandra-contact-points}: {@code host:port} of Cassandra nodes
+     * @param cassandraKeyspace       {@code --cassandra-keyspace}
+     */
+    public record StorageFlags(StorageSettings.Profile profile, List<String> cassandraContactPoints,
+                               String cassandraKeyspace) {
+        public static final StorageFlags DEFAULT = new StorageFlags(StorageSettings.Profile.EMBEDDED,
+                List.of("127.0.0.1:9042"), "kubepekko");
+
+        public StorageFlags {
+            cassandraContactPoints = List.copyOf(cassandraContactPoints);
+        }
+
+        /** The cassandra profile on these contact points and keyspace. */
+        public static StorageFlags cassandra(List<String> contactPoints, String keyspace) {
+            return new StorageFlags(StorageSettings.Profile.CASSANDRA, contactPoints, keyspace);
+        }
+    }
+
+    public ApiServerSettings(Path dataDir, String bindAddress, int port, Duration livezGracePeriod,
+                             Duration shutdownDelay, ReadFlags reads, Config overrides, ServiceRanges services) {
+        this(dataDir, bindAddress, port, livezGracePeriod, shutdownDelay, reads, overrides, services,
+                StorageFlags.DEFAULT);
+    }
+
+    /** The storage profile these settings select (the embedded one keeps its database in {@link #dataDir}). */
+    public StorageSettings storageSettings() {
+        return switch (storage.profile()) {
+            case EMBEDDED -> new StorageSettings.Embedded(dataDir);
+            case CASSANDRA -> new StorageSettings.Cassandra(storage.cassandraContactPoints(), storage.cassandraKeyspace());
+        };
+    }
 
     /**
      * The Service ranges.
@@ -66,24 +107,28 @@ public record ApiServerSettings(Path dataDir, String bindAddress, int port, Dura
     }
 
     public ApiServerSettings withDataDir(Path dir) {
-        return new ApiServerSettings(dir, bindAddress, port, livezGracePeriod, shutdownDelay, reads, overrides, services);
+        return new ApiServerSettings(dir, bindAddress, port, livezGracePeriod, shutdownDelay, reads, overrides, services, storage);
     }
 
     public ApiServerSettings withPort(int p) {
-        return new ApiServerSettings(dataDir, bindAddress, p, livezGracePeriod, shutdownDelay, reads, overrides, services);
+        return new ApiServerSettings(dataDir, bindAddress, p, livezGracePeriod, shutdownDelay, reads, overrides, services, storage);
     }
 
     public ApiServerSettings withReads(ReadFlags r) {
-        return new ApiServerSettings(dataDir, bindAddress, port, livezGracePeriod, shutdownDelay, r, overrides, services);
+        return new ApiServerSettings(dataDir, bindAddress, port, livezGracePeriod, shutdownDelay, r, overrides, services, storage);
     }
 
     /** Layers {@code hocon} over the configuration (later calls win). */
     public ApiServerSettings withConfig(String hocon) {
         return new ApiServerSettings(dataDir, bindAddress, port, livezGracePeriod, shutdownDelay, reads,
-                ConfigFactory.parseString(hocon).withFallback(overrides), services);
+                ConfigFactory.parseString(hocon).withFallback(overrides), services, storage);
     }
 
     public ApiServerSettings withServices(ServiceRanges s) {
-        return new ApiServerSettings(dataDir, bindAddress, port, livezGracePeriod, shutdownDelay, reads, overrides, s);
+        return new ApiServerSettings(dataDir, bindAddress, port, livezGracePeriod, shutdownDelay, reads, overrides, s, storage);
+    }
+
+    public ApiServerSettings withStorage(StorageFlags s) {
+        return new ApiServerSettings(dataDir, bindAddress, port, livezGracePeriod, shutdownDelay, reads, overrides, services, s);
     }
 }

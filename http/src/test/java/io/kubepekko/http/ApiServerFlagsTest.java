@@ -8,8 +8,11 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import io.kubepekko.persistence.StorageSettings;
+
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -58,7 +61,49 @@ class ApiServerFlagsTest {
                                 Ipv4Cidr.parse("10.96.0.0/12"), PortRange.DEFAULT_NODE_PORTS))),
                 Arguments.of(named("--service-node-port-range", new String[] {"--service-node-port-range", "20000-20100"}),
                         ApiServerSettings.defaults().withServices(new ApiServerSettings.ServiceRanges(
-                                Ipv4Cidr.parse("10.0.0.0/24"), new PortRange(20000, 101)))));
+                                Ipv4Cidr.parse("10.0.0.0/24"), new PortRange(20000, 101)))),
+                Arguments.of(named("--storage cassandra", new String[] {"--storage", "cassandra"}),
+                        ApiServerSettings.defaults().withStorage(ApiServerSettings.StorageFlags.cassandra(
+                                List.of("127.0.0.1:9042"), "kubepekko"))),
+                Arguments.of(named("--storage embedded", new String[] {"--storage", "embedded"}),
+                        ApiServerSettings.defaults()),
+                Arguments.of(named("--cassandra-contact-points", new String[] {"--cassandra-contact-points",
+                                "10.0.0.1:9042,cass-2.example:9043,[::1]:9044"}),
+                        ApiServerSettings.defaults().withStorage(new ApiServerSettings.StorageFlags(
+                                StorageSettings.Profile.EMBEDDED,
+                                List.of("10.0.0.1:9042", "cass-2.example:9043", "[::1]:9044"), "kubepekko"))),
+                Arguments.of(named("--cassandra-keyspace", new String[] {"--cassandra-keyspace", "prod_1"}),
+                        ApiServerSettings.defaults().withStorage(new ApiServerSettings.StorageFlags(
+                                StorageSettings.Profile.EMBEDDED, List.of("127.0.0.1:9042"), "prod_1"))));
+    }
+
+    @Test
+    void embeddedIsTheDefaultStorage() throws Exception {
+        assertEquals(new StorageSettings.Embedded(Path.of("data")), settings().storageSettings());
+        assertEquals(new StorageSettings.Cassandra(List.of("h:1"), "ks"),
+                settings("--storage=cassandra", "--cassandra-contact-points=h:1", "--cassandra-keyspace=ks")
+                        .storageSettings());
+    }
+
+    static Stream<Arguments> badStorageFlags() {
+        return Stream.of(
+                Arguments.of(new String[] {"--storage", "h2"},
+                        "invalid argument \"h2\" for \"--storage\" flag: must be embedded or cassandra"),
+                Arguments.of(new String[] {"--cassandra-contact-points", "10.0.0.1"},
+                        "invalid argument \"10.0.0.1\" for \"--cassandra-contact-points\" flag: \"10.0.0.1\" is not host:port"),
+                Arguments.of(new String[] {"--cassandra-contact-points", "a:9042,"},
+                        "invalid argument \"a:9042,\" for \"--cassandra-contact-points\" flag: \"\" is not host:port"),
+                Arguments.of(new String[] {"--cassandra-contact-points", "a:99999"},
+                        "invalid argument \"a:99999\" for \"--cassandra-contact-points\" flag: \"a:99999\" is not host:port"),
+                Arguments.of(new String[] {"--cassandra-keyspace", "1abc"},
+                        "invalid argument \"1abc\" for \"--cassandra-keyspace\" flag: must be a letter followed by"
+                                + " at most 47 letters, digits or underscores"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badStorageFlags")
+    void rejectsBadStorageFlags(String[] args, String message) {
+        assertEquals(message, error(args));
     }
 
     @Test

@@ -25,7 +25,8 @@ import java.util.stream.Stream;
 /**
  * An API server started in-process on a free port with its own temporary data directory, and a
  * plain HTTP/1.1 client to talk to it. One per test class: starting the actor system and the
- * embedded journal takes seconds.
+ * embedded journal takes seconds. With {@code -Dkubepekko.it.storage=cassandra} every server runs on
+ * the cassandra profile instead, each in a keyspace of its own (see {@link TestCassandra}).
  */
 final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
 
@@ -82,7 +83,7 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
     /** A server that keeps serving for {@code shutdownDelay} after {@link #close()} begins. */
     static TestApiServer start(Duration shutdownDelay) throws Exception {
         return start(s -> new ApiServerSettings(s.dataDir(), s.bindAddress(), s.port(), s.livezGracePeriod(),
-                shutdownDelay, s.reads(), s.overrides()));
+                shutdownDelay, s.reads(), s.overrides(), s.services(), s.storage()));
     }
 
     /** A server with settings adjusted by {@code tune} (flags, configuration overrides). */
@@ -100,9 +101,14 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
 
     private void boot() throws Exception {
         dataDir = Files.createTempDirectory("kubepekko-it-");
-        settings = tune.apply(new ApiServerSettings(dataDir, "127.0.0.1", 0, Duration.ZERO, Duration.ZERO));
+        ApiServerSettings base = new ApiServerSettings(dataDir, "127.0.0.1", 0, Duration.ZERO, Duration.ZERO);
+        if (TestCassandra.requested()) {
+            base = base.withStorage(TestCassandra.freshKeyspace());
+        }
+        settings = tune.apply(base);
         server = ApiServer.start(settings, environment);
-        if (!Files.exists(dataDir.resolve("kubepekko.mv.db"))) {
+        boolean embedded = settings.storage().profile() == io.kubepekko.persistence.StorageSettings.Profile.EMBEDDED;
+        if (embedded && !Files.exists(dataDir.resolve("kubepekko.mv.db"))) {
             server.close();
             // Otherwise every test class would share one database and see the others' objects.
             throw new IllegalStateException("the server did not put its database in its data dir " + dataDir);

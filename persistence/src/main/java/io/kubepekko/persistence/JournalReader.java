@@ -4,6 +4,7 @@ import com.typesafe.config.Config;
 import org.apache.pekko.NotUsed;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.DispatcherSelector;
+import org.apache.pekko.persistence.cassandra.query.javadsl.CassandraReadJournal;
 import org.apache.pekko.persistence.jdbc.query.javadsl.JdbcReadJournal;
 import org.apache.pekko.persistence.query.EventEnvelope;
 import org.apache.pekko.persistence.query.Offset;
@@ -14,6 +15,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -51,6 +53,29 @@ public interface JournalReader {
                         throw new CompletionException(e);
                     }
                 }, blocking);
+            }
+
+            @Override
+            public Source<EventEnvelope, NotUsed> eventsByTag(String tag, Offset from) {
+                return journal.currentEventsByTag(tag, from);
+            }
+        };
+    }
+
+    /**
+     * The cassandra profile: pekko-persistence-cassandra's read journal, whose offsets are time-based
+     * UUIDs from the writers' clocks. A position is "now" less a margin for clock differences between
+     * writers; reading from it may repeat earlier events, which callers filter by resourceVersion.
+     */
+    static JournalReader cassandra(ActorSystem<?> system, Config config) {
+        CassandraReadJournal journal = PersistenceQuery.get(system)
+                .getReadJournalFor(CassandraReadJournal.class, CassandraReadJournal.Identifier());
+        Duration margin = config.getDuration("kubepekko.storage.cassandra.position-margin");
+        return new JournalReader() {
+            @Override
+            public CompletionStage<Offset> position() {
+                return CompletableFuture.completedFuture(
+                        journal.timeBasedUUIDFrom(System.currentTimeMillis() - margin.toMillis()));
             }
 
             @Override

@@ -2,23 +2,110 @@ package io.kubepekko.persistence;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigValueFactory;
+import org.apache.pekko.actor.typed.ActorSystem;
 
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
 
 /**
- * The storage profile a server runs on. Only the embedded profile exists so far; it keeps the H2
- * database file under the server's data directory.
+ * The storage profile a server runs on, and what the server needs from it: configuration layered
+ * over its own, the schema made sure of at start, a health probe and a journal reader.
  */
-public record StorageSettings(Path dataDir) {
+public sealed interface StorageSettings {
 
-    /** Config overrides that point the embedded journal at {@code <dataDir>/kubepekko.mv.db}. */
-    public Config toConfig() {
-        Path db = dataDir.toAbsolutePath().resolve("kubepekko");
-        String url = "jdbc:h2:file:" + db + ";DATABASE_TO_UPPER=false;WRITE_DELAY=0;MAX_LENGTH_INPLACE_LOB=1048576";
-        String quoted = "\"" + url.replace("\\", "\\\\") + "\"";
-        // The slick URL is set too, so the override holds even for a caller that layers it over an
-        // already-resolved config (where reference.conf's substitution would have picked ./data).
-        return ConfigFactory.parseString("kubepekko.storage.embedded.url = " + quoted + "\n"
-                + "pekko-persistence-jdbc.shared-databases.slick.db.url = " + quoted);
+    /** The profiles, as {@code --storage} names them. */
+    enum Profile {
+        EMBEDDED, CASSANDRA;
+
+        public String flagValue() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /** Config overrides that select and point this profile's plugins (to be layered over reference.conf). */
+    Config toConfig();
+
+    /** Creates (or, where creation is off, checks) the journal's tables; idempotent. */
+    CompletionStage<?> prepareSchema(ActorSystem<?> system);
+
+    /** A probe of the journal's store, for /readyz. */
+    StorageProbe probe(ActorSystem<?> system, Config config);
+
+    /** The read side, for journal-backed watch resume. */
+    JournalReader journalReader(ActorSystem<?> system, Config config);
+
+    /** The embedded profile: pekko-persistence-jdbc on an H2 file database under {@code dataDir}. */
+    record Embedded(Path dataDir) implements StorageSettings {
+
+        /** Points the embedded journal at {@code <dataDir>/kubepekko.mv.db}. */
+        @Override
+        public Config toConfig() {
+            Path db = dataDir.toAbsolutePath().resolve("kubepekko");
+            String url = "jdbc:h2:file:" + db + ";DATABASE_TO_UPPER=false;WRITE_DELAY=0;MAX_LENGTH_INPLACE_LOB=1048576";
+            String quoted = "\"" + url.replace("\\", "\\\\") + "\"";
+            // The slick URL is set too, so the override holds even for a caller that layers it over an
+            // already-resolved config (where reference.conf's substitution would have picked ./data).
+            return ConfigFactory.parseString("kubepekko.storage.embedded.url = " + quoted + "\n"
+                    + "pekko-persistence-jdbc.shared-databases.slick.db.url = " + quoted);
+        }
+
+        @Override
+        public CompletionStage<?> prepareSchema(ActorSystem<?> system) {
+            return EmbeddedSchema.createIfNotExists(system);
+        }
+
+        @Override
+        public StorageProbe probe(ActorSystem<?> system, Config config) {
+            return StorageProbe.embedded(config);
+        }
+
+        @Override
+        public JournalReader journalReader(ActorSystem<?> system, Config config) {
+            return JournalReader.embedded(system, config);
+        }
+    }
+
+    /**
+     * The cassandra profile: pekko-persistence-cassandra. Everything but the contact points and the
+     * keyspace (replication, consistency levels, schema creation, events-by-tag) is configured under
+     * {@code kubepekko.storage.cassandra}.
+     *
+     * @param contactPoints {@code host:port} of one or more nodes
+     * @param keyspace      the keyspace holding the journal, tag views and snapshots
+     */
+    record Cassandra(List<String> contactPoints, String keyspace) implements StorageSettings {
+        public Cassandra {
+            contactPoints = List.copyOf(contactPoints);
+            if (contactPoints.isEmpty()) {
+                throw new IllegalArgumentException("at least one contact point is needed");
+            }
+        }
+
+        @Override
+        public Config toConfig() {
+            return ConfigFactory.empty()
+                    .withValue("kubepekko.storage.profile", ConfigValueFactory.fromAnyRef(Profile.CASSANDRA.flagValue()))
+                    .withValue("kubepekko.storage.cassandra.contact-points", ConfigValueFactory.fromIterable(contactPoints))
+                    .withValue("kubepekko.storage.cassandra.keyspace", ConfigValueFactory.fromAnyRef(keyspace))
+                    .withFallback(ConfigFactory.parseResources(StorageSettings.class, "cassandra-profile.conf",
+                            com.typesafe.config.ConfigParseOptions.defaults().setAllowMissing(false)));
+        }
+
+        @Override
+        public CompletionStage<?> prepareSchema(ActorSystem<?> system) {
+            return CassandraSchema.prepare(system);
+        }
+
+        @Override
+        public StorageProbe probe(ActorSystem<?> system, Config config) {
+            return StorageProbe.cassandra(system);
+        }
+
+        @Override
+        public JournalReader journalReader(ActorSystem<?> system, Config config) {
+            return JournalReader.cassandra(system, config);
+        }
     }
 }

@@ -1,0 +1,46 @@
+package io.kubepekko.http;
+
+import io.kubepekko.persistence.cassandra.LocalCassandra;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The switch that runs the HTTP ITs on the cassandra profile: {@code -Dkubepekko.it.storage=cassandra}.
+ * Servers then get a fresh keyspace each, on the Cassandra at {@code -Dkubepekko.it.cassandra.contact-points}
+ * or, without it, on one local Cassandra started for the whole test JVM (stopped when it exits).
+ */
+final class TestCassandra {
+    private TestCassandra() {}
+
+    private static LocalCassandra shared;
+
+    static boolean requested() {
+        return "cassandra".equals(System.getProperty("kubepekko.it.storage"));
+    }
+
+    /** The cassandra profile on a keyspace no other server uses. */
+    static ApiServerSettings.StorageFlags freshKeyspace() throws Exception {
+        return ApiServerSettings.StorageFlags.cassandra(contactPoints(), keyspace());
+    }
+
+    /** A keyspace name no other test uses. */
+    static String keyspace() {
+        return "it_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+    }
+
+    private static synchronized List<String> contactPoints() throws Exception {
+        String configured = System.getProperty("kubepekko.it.cassandra.contact-points", "");
+        if (!configured.isBlank()) {
+            return Arrays.asList(configured.split(","));
+        }
+        if (shared == null || !shared.isAlive()) {
+            Path dir = Files.createTempDirectory("kubepekko-it-cassandra-");
+            shared = LocalCassandra.start(dir); // its shutdown hook stops it with this JVM
+        }
+        return List.of(shared.contactPoint());
+    }
+}
