@@ -1,5 +1,7 @@
 package io.kubepekko.http;
 
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.persistence.cassandra.LocalCassandra;
 import org.junit.jupiter.api.AfterAll;
@@ -7,6 +9,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -16,6 +20,7 @@ import static io.kubepekko.http.TestApiServer.json;
 import static io.kubepekko.http.TestApiServer.rv;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -98,5 +103,43 @@ class CassandraStorageIT {
                 assertEquals(List.of("ADDED c@" + rv(c)), w.next(1), "a watch after the restart sees new writes");
             }
         }
+    }
+
+    /**
+     * Production: with schema creation off the server refuses an empty keyspace, naming the script;
+     * once {@code cluster-config/cassandra/schema.cql} is applied (its replication filled in), it starts.
+     */
+    @Test
+    void withoutSchemaCreationTheServerNeedsTheProductionScript() throws Exception {
+        ApiServerSettings.StorageFlags storage = ApiServerSettings.StorageFlags.cassandra(
+                List.of(cassandra.contactPoint()), "kubepekko");
+        java.util.function.UnaryOperator<ApiServerSettings> production = s -> s.withStorage(storage)
+                .withConfig("kubepekko.storage.cassandra.schema-autocreate = off");
+        Exception refused = assertThrows(Exception.class, () -> TestApiServer.start(production).close());
+        assertTrue(causes(refused).contains("cluster-config/cassandra/schema.cql"), causes(refused));
+
+        String script = Files.readString(Path.of("..", "cluster-config", "cassandra", "schema.cql"))
+                .replace("{{REPLICATION}}", "{'class': 'SimpleStrategy', 'replication_factor': 1}");
+        try (CqlSession session = CqlSession.builder()
+                .addContactPoint(new InetSocketAddress(cassandra.host(), cassandra.cqlPort()))
+                .withLocalDatacenter("datacenter1").build()) {
+            for (String statement : script.replaceAll("(?m)^--.*$", "").split(";")) {
+                if (!statement.isBlank()) {
+                    session.execute(SimpleStatement.newInstance(statement).setTimeout(Duration.ofSeconds(30)));
+                }
+            }
+        }
+        try (TestApiServer api = TestApiServer.start(production)) {
+            ObjectNode d = configMap(api, "d");
+            assertEquals(rv(d), rv(api.get(CMS + "/d").assertCode(200).json()));
+        }
+    }
+
+    private static String causes(Throwable t) {
+        StringBuilder out = new StringBuilder();
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            out.append(c).append('\n');
+        }
+        return out.toString();
     }
 }
