@@ -91,15 +91,19 @@ public final class LocalCassandra implements AutoCloseable {
     private final int storagePort;
     private final ProcessHandle process;
     private final Thread shutdownHook;
+    /** Held so the pipe to the child's standard input stays open (its end is the child's signal to exit). */
+    @SuppressWarnings({"unused", "FieldCanBeLocal"})
+    private final Process child;
 
     private LocalCassandra(Path dataDir, String host, int cqlPort, int storagePort, ProcessHandle process,
-                           Thread shutdownHook) {
+                           Thread shutdownHook, Process child) {
         this.dataDir = dataDir;
         this.host = host;
         this.cqlPort = cqlPort;
         this.storagePort = storagePort;
         this.process = process;
         this.shutdownHook = shutdownHook;
+        this.child = child;
     }
 
     /** Starts a node with the default options and waits until it accepts CQL clients. */
@@ -140,20 +144,25 @@ public final class LocalCassandra implements AutoCloseable {
         // A lone seed has no peers to wait for: skip the gossip settling pause (about 5 s of start-up).
         command.add("-Dcassandra.skip_wait_for_gossip_to_settle=0");
         command.add("-cp");
-        command.add(classpath);
-        command.add(MAIN_CLASS);
-        Process child = new ProcessBuilder(command)
-                .directory(dir.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(devNull()))
-                .start();
+        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        if (options.stopWithThisJvm()) {
+            // Tied to this JVM through a pipe on its standard input (see ParentWatch).
+            command.add(classpath + java.io.File.pathSeparator + launcherLocation());
+            command.add(ParentWatch.class.getName());
+        } else {
+            command.add(classpath);
+            command.add(MAIN_CLASS);
+            builder.redirectInput(ProcessBuilder.Redirect.from(devNull()));
+        }
+        Process child = builder.start();
         Thread hook = null;
         if (options.stopWithThisJvm()) {
+            // A graceful exit of this JVM also stops it, and waits for it to be gone.
             hook = new Thread(() -> kill(child.toHandle()), "local-cassandra-stop");
             Runtime.getRuntime().addShutdownHook(hook);
         }
-        LocalCassandra node = new LocalCassandra(dir, host, cqlPort, storagePort, child.toHandle(), hook);
+        LocalCassandra node = new LocalCassandra(dir, host, cqlPort, storagePort, child.toHandle(), hook, child);
         try {
             awaitReady(child, log, options.startTimeout());
             node.writeState();
@@ -183,7 +192,7 @@ public final class LocalCassandra implements AutoCloseable {
             return Optional.empty();
         }
         return Optional.of(new LocalCassandra(dir, p.getProperty("host"), Integer.parseInt(p.getProperty("cqlPort")),
-                Integer.parseInt(p.getProperty("storagePort")), handle.get(), null));
+                Integer.parseInt(p.getProperty("storagePort")), handle.get(), null, null));
     }
 
     public String host() {
@@ -213,6 +222,15 @@ public final class LocalCassandra implements AutoCloseable {
 
     public boolean isAlive() {
         return process.isAlive();
+    }
+
+    /** Blocks until the node's process has exited, however it ends. */
+    public void awaitExit() throws InterruptedException {
+        try {
+            process.onExit().get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /**
@@ -325,6 +343,15 @@ public final class LocalCassandra implements AutoCloseable {
             socket.setReuseAddress(false);
             socket.bind(new InetSocketAddress(host, 0));
             return socket.getLocalPort();
+        }
+    }
+
+    /** The directory or jar this class was loaded from: it holds ParentWatch for the child's classpath. */
+    private static String launcherLocation() {
+        try {
+            return Path.of(LocalCassandra.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
         }
     }
 

@@ -6,7 +6,8 @@ import java.util.Optional;
 
 /** The command line of {@link LocalCassandra}, as {@code cluster-config/bin/cassandra} runs it. */
 final class LocalCassandraCli {
-    static final String USAGE = "usage: cassandra start|stop|status [--data-dir DIR] (default DIR: ./data/cassandra)";
+    static final String USAGE = "usage: cassandra start|run|stop|status [--data-dir DIR] (default DIR: ./data/cassandra)\n"
+            + "  start: in the background, prints the CQL port; run: in the foreground until this process ends";
 
     private LocalCassandraCli() {}
 
@@ -44,6 +45,20 @@ final class LocalCassandraCli {
                         (System.nanoTime() - started) / 1e9, node.pid(), node.dataDir(),
                         node.dataDir().resolve("logs").resolve("cassandra.out"));
                 out.println(node.cqlPort());
+                return 0;
+            }
+            case "run" -> {
+                if (running.isPresent()) {
+                    err.println("local Cassandra already runs on " + running.get().dataDir() + " (pid "
+                            + running.get().pid() + ")");
+                    return 1;
+                }
+                LocalCassandra node = LocalCassandra.start(dataDir, LocalCassandra.Options.defaults());
+                err.printf("local Cassandra ready on %s (pid %d, data %s); it ends with this process%n",
+                        node.contactPoint(), node.pid(), node.dataDir());
+                out.println(node.cqlPort());
+                out.flush();
+                node.awaitExit();
                 return 0;
             }
             case "stop" -> {

@@ -4,12 +4,19 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -54,6 +61,44 @@ class LocalCassandraIT {
             return true;
         } catch (IOException e) {
             return false;
+        }
+    }
+
+    /** A Cassandra started by a JVM that is then killed with SIGKILL (no shutdown hook runs) still ends. */
+    @Test
+    void endsWhenTheJvmThatStartedItIsKilled(@TempDir Path data) throws Exception {
+        String launcherClasses = Path.of(LocalCassandra.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                .toString();
+        Process launcher = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Dkubepekko.cassandra.cache=" + LocalCassandra.defaultCacheDir(),
+                "-cp", launcherClasses, LocalCassandra.class.getName(), "run", "--data-dir", data.toString())
+                .redirectError(data.resolve("launcher.err").toFile())
+                .start();
+        Optional<LocalCassandra> node = Optional.empty();
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(launcher.getInputStream(), StandardCharsets.UTF_8));
+            String port = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return out.readLine();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }).get(180, TimeUnit.SECONDS);
+            assertTrue(port != null && port.matches("[0-9]+"), "the launcher printed its CQL port: " + port
+                    + " " + Files.readString(data.resolve("launcher.err")));
+            node = LocalCassandra.attach(data);
+            ProcessHandle cassandra = ProcessHandle.of(node.orElseThrow().pid()).orElseThrow();
+
+            launcher.destroyForcibly().waitFor();
+
+            cassandra.onExit().get(90, TimeUnit.SECONDS);
+            assertFalse(cassandra.isAlive());
+            await().atMost(Duration.ofSeconds(10)).until(() -> !accepts("127.0.0.1", Integer.parseInt(port)));
+        } finally {
+            launcher.destroyForcibly();
+            if (node.isPresent() && node.get().isAlive()) {
+                node.get().stop();
+            }
         }
     }
 }
