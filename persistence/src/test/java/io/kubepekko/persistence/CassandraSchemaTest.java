@@ -29,9 +29,8 @@ class CassandraSchemaTest {
 
     @BeforeAll
     static void start() {
-        // The profile's configuration, but no journal started: statements are built from settings alone.
-        Config config = ConfigFactory.parseString("pekko.persistence.journal.auto-start-journals = []")
-                .withFallback(new StorageSettings.Cassandra(List.of("127.0.0.1:9042"), "kubepekko").toConfig());
+        // The profile's configuration; no journal starts: statements are built from settings alone.
+        Config config = new StorageSettings.Cassandra(List.of("127.0.0.1:9042"), "kubepekko").toConfig();
         kit = ActorTestKit.create(ConfigFactory.load(config));
     }
 
