@@ -41,7 +41,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
- * One API server: an actor system forming a one-node cluster on its storage profile's journal, the control
+ * One API server: an actor system joining a Pekko Cluster (a one-node one of its own without seed nodes)
+ * on its storage profile's journal, the control
  * plane on top, and the HTTP listener. {@link #start} returns once the server answers requests.
  */
 public final class ApiServer implements AutoCloseable {
@@ -80,9 +81,10 @@ public final class ApiServer implements AutoCloseable {
         // load(...) resolves substitutions after layering, so reference.conf's ${kubepekko.storage...}
         // sees the data directory's URL rather than its default.
         Config config = ConfigFactory.load(settings.overrides()
+                .withFallback(settings.cluster().toConfig())
                 .withFallback(storage.toConfig())
                 .withFallback(ConfigFactory.parseResources("kubepekko-server.conf")));
-        ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "kubepekko", config);
+        ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), ApiServerSettings.SYSTEM_NAME, config);
         try {
             return boot(settings, storage, config, system, environment);
         } catch (Exception | Error e) {
@@ -94,7 +96,10 @@ public final class ApiServer implements AutoCloseable {
     private static ApiServer boot(ApiServerSettings settings, StorageSettings storage, Config config,
                                   ActorSystem<Void> system, Environment environment) throws Exception {
         Cluster cluster = Cluster.get(system);
-        cluster.manager().tell(Join.create(cluster.selfMember().address()));
+        if (settings.cluster().seedNodes().isEmpty()) {
+            cluster.manager().tell(Join.create(cluster.selfMember().address()));
+        } // else the configured seed nodes are joined by the cluster extension itself
+
         storage.prepareSchema(system).toCompletableFuture().get(60, TimeUnit.SECONDS);
 
         Duration askTimeout = config.getDuration("kubepekko.http.ask-timeout");
@@ -220,6 +225,17 @@ public final class ApiServer implements AutoCloseable {
 
     public String url() {
         return url;
+    }
+
+    /** The remoting addresses ({@code host:port}) of the cluster members this node sees Up. */
+    public java.util.List<String> upMembers() {
+        java.util.List<String> up = new java.util.ArrayList<>();
+        for (org.apache.pekko.cluster.Member m : Cluster.get(system).state().getMembers()) {
+            if (m.status() == MemberStatus.up()) {
+                up.add(m.address().getHost().get() + ":" + m.address().getPort().get());
+            }
+        }
+        return up;
     }
 
     public Path kubeconfig() {

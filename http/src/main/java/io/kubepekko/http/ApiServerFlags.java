@@ -49,6 +49,12 @@ final class ApiServerFlags {
                                                   (default "127.0.0.1:9042")
               --cassandra-keyspace string         the keyspace of the journal and snapshots, for --storage=cassandra
                                                   (default "kubepekko")
+              --cluster-seed-nodes strings        comma list of host:port Pekko remoting addresses of the seed nodes to join;
+                                                  empty: this server forms a cluster of its own (default ""). Needs
+                                                  --storage=cassandra: every node of a cluster shares one journal
+              --cluster-port int                  the Pekko remoting (artery) port; 0 picks a free one, a seed node
+                                                  needs a fixed one (default 0)
+              --cluster-hostname string           the address other cluster nodes reach this one at (default "127.0.0.1")
               -h, --help                          print this help and exit
                   --version                       print the version and exit
             """;
@@ -67,6 +73,7 @@ final class ApiServerFlags {
         io.kubepekko.api.watch.FeatureGates gates = reads.featureGates();
         ApiServerSettings.ServiceRanges services = d.services();
         ApiServerSettings.StorageFlags storage = d.storage();
+        ApiServerSettings.ClusterFlags cluster = d.cluster();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             if (arg.equals("-h") || arg.equals("--help")) {
@@ -89,7 +96,7 @@ final class ApiServerFlags {
                     "--shutdown-delay-duration", "--watch-cache-window", "--watch-history-retention",
                     "--continue-token-ttl", "--feature-gates", "--service-cluster-ip-range",
                     "--service-node-port-range", "--storage", "--cassandra-contact-points",
-                    "--cassandra-keyspace").contains(name)) {
+                    "--cassandra-keyspace", "--cluster-seed-nodes", "--cluster-port", "--cluster-hostname").contains(name)) {
                 throw new UsageException("unknown flag: " + name);
             }
             if (value == null) {
@@ -106,7 +113,7 @@ final class ApiServerFlags {
                     dataDir = Path.of(value);
                 }
                 case "--bind-address" -> bind = address(value);
-                case "--port" -> port = port(value);
+                case "--port" -> port = port(name, value);
                 case "--livez-grace-period" -> grace = duration(name, value);
                 case "--watch-cache-window" -> window = positive(name, value);
                 case "--watch-history-retention" -> retention = positive(name, value);
@@ -122,15 +129,27 @@ final class ApiServerFlags {
                         contactPoints(value), storage.cassandraKeyspace());
                 case "--cassandra-keyspace" -> storage = new ApiServerSettings.StorageFlags(storage.profile(),
                         storage.cassandraContactPoints(), keyspace(value));
+                case "--cluster-seed-nodes" -> cluster = new ApiServerSettings.ClusterFlags(
+                        value.isBlank() ? java.util.List.of() : hostPorts(name, value), cluster.port(), cluster.hostname());
+                case "--cluster-port" -> cluster = new ApiServerSettings.ClusterFlags(cluster.seedNodes(),
+                        port(name, value), cluster.hostname());
+                case "--cluster-hostname" -> cluster = new ApiServerSettings.ClusterFlags(cluster.seedNodes(),
+                        cluster.port(), hostname(value));
                 default -> delay = duration(name, value);
             }
+        }
+        if (!cluster.seedNodes().isEmpty() && storage.profile() != io.kubepekko.persistence.StorageSettings.Profile.CASSANDRA) {
+            // Each node's embedded journal is its own H2 file: nodes sharing sharding but not the journal
+            // would each recover an entity from different histories.
+            throw new UsageException("invalid argument \"" + String.join(",", cluster.seedNodes())
+                    + "\" for \"--cluster-seed-nodes\" flag: a cluster of several servers needs --storage=cassandra");
         }
         if (retention.compareTo(window) < 0) {
             retention = window; // the window is always resumable; the retention only reaches further back
         }
         return new Parsed(new ApiServerSettings(dataDir, bind, port, grace, delay,
                 new ApiServerSettings.ReadFlags(window, ttl, retention, gates), com.typesafe.config.ConfigFactory.empty(),
-                services, storage), false, false);
+                services, storage, cluster), false, false);
     }
 
     private static io.kubepekko.persistence.StorageSettings.Profile profile(String value) throws UsageException {
@@ -142,8 +161,12 @@ final class ApiServerFlags {
         throw new UsageException("invalid argument \"" + value + "\" for \"--storage\" flag: must be embedded or cassandra");
     }
 
-    /** {@code host:port[,host:port...]}; an IPv6 host in brackets ({@code [::1]:9042}). */
     private static java.util.List<String> contactPoints(String value) throws UsageException {
+        return hostPorts("--cassandra-contact-points", value);
+    }
+
+    /** {@code host:port[,host:port...]}; an IPv6 host in brackets ({@code [::1]:9042}). */
+    private static java.util.List<String> hostPorts(String flag, String value) throws UsageException {
         java.util.List<String> points = new java.util.ArrayList<>();
         for (String raw : value.split(",", -1)) {
             String point = raw.trim();
@@ -153,7 +176,7 @@ final class ApiServerFlags {
                     && Integer.parseInt(point.substring(colon + 1)) >= 1 && Integer.parseInt(point.substring(colon + 1)) <= 65535;
             boolean hostOk = !host.isEmpty() && (host.matches("\\[[0-9a-fA-F:.]+]") || host.matches("[A-Za-z0-9.-]+"));
             if (!portOk || !hostOk) {
-                throw new UsageException("invalid argument \"" + value + "\" for \"--cassandra-contact-points\" flag: \""
+                throw new UsageException("invalid argument \"" + value + "\" for \"" + flag + "\" flag: \""
                         + point + "\" is not host:port");
             }
             points.add(point);
@@ -210,7 +233,16 @@ final class ApiServerFlags {
         return value;
     }
 
-    private static int port(String value) throws UsageException {
+    /** An IP address or a DNS name. */
+    private static String hostname(String value) throws UsageException {
+        if (!value.matches("[A-Za-z0-9.-]+|[0-9a-fA-F:]+") || value.startsWith("-") || value.startsWith(".")) {
+            throw new UsageException("invalid argument \"" + value + "\" for \"--cluster-hostname\" flag: "
+                    + "not an IP address or host name");
+        }
+        return value;
+    }
+
+    private static int port(String flag, String value) throws UsageException {
         try {
             int p = Integer.parseInt(value);
             if (p < 0 || p > 65535) {
@@ -218,7 +250,7 @@ final class ApiServerFlags {
             }
             return p;
         } catch (NumberFormatException e) {
-            throw new UsageException("invalid argument \"" + value + "\" for \"--port\" flag: must be a port number 0-65535");
+            throw new UsageException("invalid argument \"" + value + "\" for \"" + flag + "\" flag: must be a port number 0-65535");
         }
     }
 

@@ -25,10 +25,46 @@ import java.util.List;
  * @param overrides          configuration layered over the server's own (tests tune timers with it)
  * @param services           where Service cluster IPs and node ports come from
  * @param storage            which storage profile holds the journal
+ * @param cluster            how this server's actor system joins the Pekko Cluster
  */
 public record ApiServerSettings(Path dataDir, String bindAddress, int port, Duration livezGracePeriod,
                                 Duration shutdownDelay, ReadFlags reads, Config overrides, ServiceRanges services,
-                                StorageFlags storage) {
+                                StorageFlags storage, ClusterFlags cluster) {
+
+    /** The actor system's name: Pekko refuses a member whose system name differs, so every node uses this one. */
+    public static final String SYSTEM_NAME = "kubepekko";
+
+    /**
+     * The cluster-formation flags.
+     *
+     * @param seedNodes {@code --cluster-seed-nodes}: {@code host:port} remoting addresses of the seed nodes;
+     *                  empty means this node forms a cluster of its own (joins itself)
+     * @param port      {@code --cluster-port}: the artery port; 0 picks a free one (a seed needs a fixed one)
+     * @param hostname  {@code --cluster-hostname}: the address other nodes reach this one at
+     */
+    public record ClusterFlags(List<String> seedNodes, int port, String hostname) {
+        public static final ClusterFlags DEFAULT = new ClusterFlags(List.of(), 0, "127.0.0.1");
+
+        public ClusterFlags {
+            seedNodes = List.copyOf(seedNodes);
+        }
+
+        /** The remoting and seed-node configuration these flags give. */
+        public Config toConfig() {
+            List<String> seeds = seedNodes.stream().map(s -> "pekko://" + SYSTEM_NAME + "@" + s).toList();
+            return ConfigFactory.parseMap(java.util.Map.of(
+                    "pekko.remote.artery.canonical.hostname", hostname,
+                    "pekko.remote.artery.canonical.port", port,
+                    "pekko.cluster.seed-nodes", seeds));
+        }
+    }
+
+    public ApiServerSettings(Path dataDir, String bindAddress, int port, Duration livezGracePeriod,
+                             Duration shutdownDelay, ReadFlags reads, Config overrides, ServiceRanges services,
+                             StorageFlags storage) {
+        this(dataDir, bindAddress, port, livezGracePeriod, shutdownDelay, reads, overrides, services, storage,
+                ClusterFlags.DEFAULT);
+    }
 
     /**
      * The storage flags.
@@ -107,28 +143,32 @@ public record ApiServerSettings(Path dataDir, String bindAddress, int port, Dura
     }
 
     public ApiServerSettings withDataDir(Path dir) {
-        return new ApiServerSettings(dir, bindAddress, port, livezGracePeriod, shutdownDelay, reads, overrides, services, storage);
+        return new ApiServerSettings(dir, bindAddress, port, livezGracePeriod, shutdownDelay, reads, overrides, services, storage, cluster);
     }
 
     public ApiServerSettings withPort(int p) {
-        return new ApiServerSettings(dataDir, bindAddress, p, livezGracePeriod, shutdownDelay, reads, overrides, services, storage);
+        return new ApiServerSettings(dataDir, bindAddress, p, livezGracePeriod, shutdownDelay, reads, overrides, services, storage, cluster);
     }
 
     public ApiServerSettings withReads(ReadFlags r) {
-        return new ApiServerSettings(dataDir, bindAddress, port, livezGracePeriod, shutdownDelay, r, overrides, services, storage);
+        return new ApiServerSettings(dataDir, bindAddress, port, livezGracePeriod, shutdownDelay, r, overrides, services, storage, cluster);
     }
 
     /** Layers {@code hocon} over the configuration (later calls win). */
     public ApiServerSettings withConfig(String hocon) {
         return new ApiServerSettings(dataDir, bindAddress, port, livezGracePeriod, shutdownDelay, reads,
-                ConfigFactory.parseString(hocon).withFallback(overrides), services, storage);
+                ConfigFactory.parseString(hocon).withFallback(overrides), services, storage, cluster);
     }
 
     public ApiServerSettings withServices(ServiceRanges s) {
-        return new ApiServerSettings(dataDir, bindAddress, port, livezGracePeriod, shutdownDelay, reads, overrides, s, storage);
+        return new ApiServerSettings(dataDir, bindAddress, port, livezGracePeriod, shutdownDelay, reads, overrides, s, storage, cluster);
     }
 
     public ApiServerSettings withStorage(StorageFlags s) {
-        return new ApiServerSettings(dataDir, bindAddress, port, livezGracePeriod, shutdownDelay, reads, overrides, services, s);
+        return new ApiServerSettings(dataDir, bindAddress, port, livezGracePeriod, shutdownDelay, reads, overrides, services, s, cluster);
+    }
+
+    public ApiServerSettings withCluster(ClusterFlags c) {
+        return new ApiServerSettings(dataDir, bindAddress, port, livezGracePeriod, shutdownDelay, reads, overrides, services, storage, c);
     }
 }

@@ -221,6 +221,67 @@ class ApiServerFlagsTest {
                                 + "parsing \"high\": invalid syntax"));
     }
 
+    @Test
+    void clusterFlagsDefaultToAOneNodeClusterOnAFreePort() throws Exception {
+        assertEquals(new ApiServerSettings.ClusterFlags(List.of(), 0, "127.0.0.1"), settings().cluster());
+    }
+
+    @Test
+    void parsesClusterFlagsOnCassandra() throws Exception {
+        ApiServerSettings s = settings("--storage=cassandra", "--cluster-seed-nodes", "10.0.0.1:2552,node-2.example:2553",
+                "--cluster-port=2552", "--cluster-hostname", "10.0.0.1");
+        assertEquals(new ApiServerSettings.ClusterFlags(List.of("10.0.0.1:2552", "node-2.example:2553"), 2552, "10.0.0.1"),
+                s.cluster());
+        com.typesafe.config.Config c = s.cluster().toConfig();
+        assertEquals(List.of("pekko://kubepekko@10.0.0.1:2552", "pekko://kubepekko@node-2.example:2553"),
+                c.getStringList("pekko.cluster.seed-nodes"));
+        assertEquals(2552, c.getInt("pekko.remote.artery.canonical.port"));
+        assertEquals("10.0.0.1", c.getString("pekko.remote.artery.canonical.hostname"));
+    }
+
+    @Test
+    void emptySeedNodesMeanJoinSelf() throws Exception {
+        assertEquals(List.of(), settings("--storage=cassandra", "--cluster-seed-nodes=").cluster().seedNodes());
+        assertEquals(List.of(), settings("--cluster-seed-nodes=").cluster().seedNodes(), "allowed on embedded: no peers");
+    }
+
+    @Test
+    void seedNodesNeedTheCassandraProfile() {
+        assertEquals("invalid argument \"127.0.0.1:2552\" for \"--cluster-seed-nodes\" flag: a cluster of several "
+                + "servers needs --storage=cassandra", error("--cluster-seed-nodes=127.0.0.1:2552"));
+        assertEquals("invalid argument \"127.0.0.1:2552\" for \"--cluster-seed-nodes\" flag: a cluster of several "
+                + "servers needs --storage=cassandra", error("--cluster-seed-nodes=127.0.0.1:2552", "--storage=embedded"));
+    }
+
+    @Test
+    void helpDocumentsTheClusterFlags() {
+        assertTrue(ApiServerFlags.USAGE.contains("--cluster-seed-nodes strings"));
+        assertTrue(ApiServerFlags.USAGE.contains("--cluster-port int"));
+        assertTrue(ApiServerFlags.USAGE.contains("--cluster-hostname string"));
+    }
+
+    static Stream<Arguments> badClusterValues() {
+        return Stream.of(
+                Arguments.of(new String[] {"--storage=cassandra", "--cluster-seed-nodes", "10.0.0.1"},
+                        "invalid argument \"10.0.0.1\" for \"--cluster-seed-nodes\" flag: \"10.0.0.1\" is not host:port"),
+                Arguments.of(new String[] {"--storage=cassandra", "--cluster-seed-nodes", "a:2552,,b:2552"},
+                        "invalid argument \"a:2552,,b:2552\" for \"--cluster-seed-nodes\" flag: \"\" is not host:port"),
+                Arguments.of(new String[] {"--cluster-port", "70000"},
+                        "invalid argument \"70000\" for \"--cluster-port\" flag: must be a port number 0-65535"),
+                Arguments.of(new String[] {"--cluster-port=two"},
+                        "invalid argument \"two\" for \"--cluster-port\" flag: must be a port number 0-65535"),
+                Arguments.of(new String[] {"--cluster-hostname="},
+                        "invalid argument \"\" for \"--cluster-hostname\" flag: not an IP address or host name"),
+                Arguments.of(new String[] {"--cluster-hostname", "a b"},
+                        "invalid argument \"a b\" for \"--cluster-hostname\" flag: not an IP address or host name"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("badClusterValues")
+    void rejectsBadClusterFlags(String[] args, String message) {
+        assertEquals(message, error(args));
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("badValues")
     void rejectsBadValueNamingFlagAndValue(String[] args, String messagePrefix) {

@@ -83,7 +83,7 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
     /** A server that keeps serving for {@code shutdownDelay} after {@link #close()} begins. */
     static TestApiServer start(Duration shutdownDelay) throws Exception {
         return start(s -> new ApiServerSettings(s.dataDir(), s.bindAddress(), s.port(), s.livezGracePeriod(),
-                shutdownDelay, s.reads(), s.overrides(), s.services(), s.storage()));
+                shutdownDelay, s.reads(), s.overrides(), s.services(), s.storage(), s.cluster()));
     }
 
     /** A server with settings adjusted by {@code tune} (flags, configuration overrides). */
@@ -119,6 +119,10 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
     void restart() throws Exception {
         server.close();
         server = ApiServer.start(settings, environment);
+    }
+
+    ApiServer server() {
+        return server;
     }
 
     String url() {
