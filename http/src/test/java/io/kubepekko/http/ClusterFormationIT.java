@@ -1,0 +1,90 @@
+package io.kubepekko.http;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.persistence.cassandra.LocalCassandra;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import static io.kubepekko.http.TestApiServer.itemNames;
+import static io.kubepekko.http.TestApiServer.json;
+import static io.kubepekko.http.TestApiServer.rv;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Two API servers in this JVM (each its own actor system) forming one Pekko Cluster on one Cassandra
+ * keyspace: server A is the seed, B joins it. Whatever is written through one node is read and watched
+ * through the other.
+ */
+class ClusterFormationIT {
+
+    private static final String CMS = "/api/v1/namespaces/default/configmaps";
+
+    @TempDir
+    static Path cassandraDir;
+
+    private static LocalCassandra cassandra;
+
+    @BeforeAll
+    static void startCassandra() throws Exception {
+        cassandra = LocalCassandra.start(cassandraDir);
+    }
+
+    @AfterAll
+    static void stopCassandra() {
+        if (cassandra != null) {
+            cassandra.stop();
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static ObjectNode configMap(TestApiServer api, String name) {
+        return api.create(CMS, json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'" + name
+                + "'},'data':{'k':'" + name + "'}}"));
+    }
+
+    @Test
+    void twoServersShareObjectsAndWatches() throws Exception {
+        ApiServerSettings.StorageFlags storage = ApiServerSettings.StorageFlags.cassandra(
+                List.of(cassandra.contactPoint()), TestCassandra.keyspace());
+        String seed = "127.0.0.1:" + freePort();
+        int seedPort = Integer.parseInt(seed.substring(seed.indexOf(':') + 1));
+        try (TestApiServer a = TestApiServer.start(s -> s.withStorage(storage)
+                .withCluster(new ApiServerSettings.ClusterFlags(List.of(seed), seedPort, "127.0.0.1")));
+             TestApiServer b = TestApiServer.start(s -> s.withStorage(storage)
+                     .withCluster(new ApiServerSettings.ClusterFlags(List.of(seed), 0, "127.0.0.1")))) {
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
+                assertEquals(2, a.server().upMembers().size(), "members Up seen by A: " + a.server().upMembers());
+                assertEquals(2, b.server().upMembers().size(), "members Up seen by B: " + b.server().upMembers());
+            });
+
+            ObjectNode x = configMap(a, "x");
+            assertEquals(rv(x), rv(b.get(CMS + "/x").assertCode(200).json()), "B reads what A wrote");
+            ObjectNode list = b.get(CMS).assertCode(200).json();
+            assertEquals(List.of("x"), itemNames(list), "B's list (Most Recent) reflects A's write");
+
+            try (WatchClient w = WatchClient.open(b.url(), CMS + "?watch=true&resourceVersion="
+                    + list.path("metadata").path("resourceVersion").asText())) {
+                assertEquals(200, w.code());
+                ObjectNode y = configMap(a, "y");
+                ObjectNode x2 = b.patch(CMS + "/x", "application/merge-patch+json", json("{'data':{'k':'x2'}}"))
+                        .assertCode(200).json();
+                assertEquals(List.of("ADDED y@" + rv(y), "MODIFIED x@" + rv(x2)), w.next(2),
+                        "a watch on B sees A's create, then B's update, in order");
+            }
+        }
+    }
+}
