@@ -3,27 +3,34 @@ package io.kubepekko.actors;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.SupervisorStrategy;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.ClusterSingleton;
+import org.apache.pekko.cluster.typed.SingletonActor;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The built-in controllers of this API server (kube-controller-manager's share of the deletion
+ * The built-in controllers of the cluster (kube-controller-manager's share of the deletion
  * lifecycle): the {@link GarbageCollector} and the {@link NamespaceController}, under one parent
- * that restarts a failed controller with back-off. One instance per server: in a clustered
- * deployment this parent is what would become a Cluster Singleton, so that one node collects.
+ * that restarts a failed controller with back-off. The parent is a Cluster Singleton: every server
+ * starts its manager, and the parent runs on the oldest member only, so one node collects (two
+ * would race each other's deletions and double the load). When that member leaves, the parent
+ * is stopped there and started on the next oldest.
  */
 public final class Controllers implements AutoCloseable {
 
     /** The parent's protocol. */
-    public sealed interface Command {}
+    public sealed interface Command extends io.kubepekko.persistence.CborSerializable permits Stop, HandOver {}
 
     /** Stops every controller; answers once they have stopped. */
     public record Stop(ActorRef<Done> replyTo) implements Command {}
+
+    /** Sent by the singleton manager when the parent moves to another member: stop here. */
+    public enum HandOver implements Command { INSTANCE }
 
     /** How the controllers work. */
     public record Settings(GarbageCollector.Settings gc, NamespaceController.Settings namespaces) {
@@ -33,10 +40,18 @@ public final class Controllers implements AutoCloseable {
 
     private final ControlPlane controlPlane;
     private final ActorRef<Command> parent;
+    private final java.util.concurrent.atomic.AtomicBoolean activeHere;
 
-    private Controllers(ControlPlane controlPlane, ActorRef<Command> parent) {
+    private Controllers(ControlPlane controlPlane, ActorRef<Command> parent,
+                        java.util.concurrent.atomic.AtomicBoolean activeHere) {
         this.controlPlane = controlPlane;
         this.parent = parent;
+        this.activeHere = activeHere;
+    }
+
+    /** Whether the singleton parent, and so the controllers, run on this node now. */
+    public boolean activeHere() {
+        return activeHere.get();
     }
 
     /**
@@ -45,12 +60,17 @@ public final class Controllers implements AutoCloseable {
      * @param clock the time written into status conditions
      */
     public static Controllers start(ControlPlane controlPlane, Settings settings, java.time.Clock clock) {
-        return new Controllers(controlPlane, controlPlane.system().systemActorOf(parent(controlPlane, settings, clock),
-                "controllers", Props.empty()));
+        java.util.concurrent.atomic.AtomicBoolean activeHere = new java.util.concurrent.atomic.AtomicBoolean();
+        ActorRef<Command> proxy = ClusterSingleton.get(controlPlane.system()).init(
+                SingletonActor.of(parent(controlPlane, settings, clock, activeHere), "controllers")
+                        .withStopMessage(HandOver.INSTANCE));
+        return new Controllers(controlPlane, proxy, activeHere);
     }
 
-    private static Behavior<Command> parent(ControlPlane controlPlane, Settings settings, java.time.Clock clock) {
+    private static Behavior<Command> parent(ControlPlane controlPlane, Settings settings, java.time.Clock clock,
+                                            java.util.concurrent.atomic.AtomicBoolean activeHere) {
         return Behaviors.setup(ctx -> {
+            activeHere.set(true);
             SupervisorStrategy restart = SupervisorStrategy.restartWithBackoff(Duration.ofSeconds(1),
                     Duration.ofSeconds(30), 0.2);
             ctx.spawn(Behaviors.supervise(GarbageCollector.create(controlPlane, settings.gc())).onFailure(restart),
@@ -62,13 +82,27 @@ public final class Controllers implements AutoCloseable {
                         stop.replyTo().tell(Done.getInstance());
                         return Behaviors.stopped();
                     })
+                    .onMessage(HandOver.class, h -> Behaviors.stopped())
+                    .onSignal(org.apache.pekko.actor.typed.PostStop.class, stopped -> {
+                        activeHere.set(false);
+                        return Behaviors.same();
+                    })
                     .build();
         });
     }
 
-    /** Stops the controllers and waits (bounded) until they have. */
+    /**
+     * On the only member of the cluster, stops the controllers and waits (bounded) until they have, so
+     * that they stop writing before the control plane goes away. With other members the singleton may
+     * run elsewhere, and stopping it through the proxy would stop the cluster's controllers: there it
+     * stops when this node leaves, if it runs here, and the next oldest member takes over.
+     */
     @Override
     public void close() {
+        if (java.util.stream.StreamSupport.stream(Cluster.get(controlPlane.system()).state().getMembers().spliterator(), false)
+                .count() > 1) {
+            return;
+        }
         try {
             AskPattern.<Command, Done>ask(parent, Stop::new, Duration.ofSeconds(5), controlPlane.system().scheduler())
                     .toCompletableFuture().get(10, TimeUnit.SECONDS);

@@ -12,6 +12,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * a short window for throughput: a create that races with the namespace's deletion may be admitted.
  * Every write to a namespace through this node forgets it at once, so on one node a namespace deleted
  * before a create began is never admitted; only entries younger than the time-to-live are trusted.
+ * The cache is per node: a namespace deleted through another node is not forgotten here, so for up to
+ * the time-to-live after that delete this node may still admit a create into it (the namespace
+ * controller then deletes what was created, as it does for the race above).
  */
 final class LiveNamespaces {
     private final ConcurrentHashMap<String, Long> seenLiveAt = new ConcurrentHashMap<>();

@@ -238,6 +238,11 @@ public final class ApiServer implements AutoCloseable {
         return up;
     }
 
+    /** Whether the cluster's controllers (a Cluster Singleton) run on this node; false when they are off. */
+    boolean controllersActiveHere() {
+        return controllers != null && controllers.activeHere();
+    }
+
     public Path kubeconfig() {
         return kubeconfig;
     }

@@ -22,7 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /**
  * Two API servers in this JVM (each its own actor system) forming one Pekko Cluster on one Cassandra
  * keyspace: server A is the seed, B joins it. Whatever is written through one node is read and watched
- * through the other.
+ * through the other. Each collection entity and Revisions lives on one of the two nodes, so a write
+ * through one and a read or watch through the other crosses nodes whichever it is.
  */
 class ClusterFormationIT {
 
@@ -85,6 +86,19 @@ class ClusterFormationIT {
                 assertEquals(List.of("ADDED y@" + rv(y), "MODIFIED x@" + rv(x2)), w.next(2),
                         "a watch on B sees A's create, then B's update, in order");
             }
+
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).untilAsserted(() ->
+                    assertEquals(1, (a.server().controllersActiveHere() ? 1 : 0) + (b.server().controllersActiveHere() ? 1 : 0),
+                            "the controllers run on exactly one node"));
+            // The namespace controller (wherever it runs) empties and removes a namespace deleted through either node.
+            a.create("/api/v1/namespaces", json("{'apiVersion':'v1','kind':'Namespace','metadata':{'name':'team'}}"));
+            a.create("/api/v1/namespaces/team/configmaps", json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'c'}}"));
+            b.delete("/api/v1/namespaces/team").assertCode(200);
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+                a.get("/api/v1/namespaces/team").assertCode(404);
+                b.get("/api/v1/namespaces/team").assertCode(404);
+            });
+            assertEquals(List.of(), itemNames(b.get("/api/v1/namespaces/team/configmaps").assertCode(200).json()));
         }
     }
 }
