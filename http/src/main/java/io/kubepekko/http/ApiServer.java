@@ -130,6 +130,7 @@ public final class ApiServer implements AutoCloseable {
         live.put("poststarthook/bootstrap-namespaces", bootstrap);
         Map<String, Supplier<Optional<String>>> ready = new LinkedHashMap<>(live);
         ready.put("storage", storageHealth::get);
+        ready.put("cluster", () -> clusterHealth(cluster));
         ready.put("watch-caches", controlPlane.caches()::readiness);
         ready.put("shutdown", () -> shuttingDown.get() ? Optional.of("shutting down") : Optional.empty());
         Set<String> startup = Set.of("sharding", "poststarthook/bootstrap-namespaces");
@@ -160,6 +161,24 @@ public final class ApiServer implements AutoCloseable {
         log.info("kubepekko apiserver listening on {} (storage {}, data dir {}, kubeconfig {})", url,
                 describe(storage), settings.dataDir().toAbsolutePath(), kubeconfig.toAbsolutePath());
         return new ApiServer(system, binding, probes, shuttingDown, settings, kubeconfig, url, controllers);
+    }
+
+    /**
+     * Ready while this node is Up and sees every member reachable: with an unreachable member, the
+     * shards it hosts answer nothing until the split brain resolver has decided, so this node could
+     * not serve every request.
+     */
+    static Optional<String> clusterHealth(Cluster cluster) {
+        MemberStatus status = cluster.selfMember().status();
+        if (status != MemberStatus.up()) {
+            return Optional.of("this node is " + status + ", not Up");
+        }
+        java.util.List<String> unreachable = new java.util.ArrayList<>();
+        for (org.apache.pekko.cluster.Member m : cluster.state().getUnreachable()) {
+            unreachable.add(m.address().toString());
+        }
+        return unreachable.isEmpty() ? Optional.empty()
+                : Optional.of("unreachable members: " + String.join(", ", unreachable));
     }
 
     private static String describe(StorageSettings storage) {

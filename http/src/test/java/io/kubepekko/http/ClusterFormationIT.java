@@ -18,6 +18,7 @@ import static io.kubepekko.http.TestApiServer.json;
 import static io.kubepekko.http.TestApiServer.rv;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Two API servers in this JVM (each its own actor system) forming one Pekko Cluster on one Cassandra
@@ -71,6 +72,13 @@ class ClusterFormationIT {
                 assertEquals(2, a.server().upMembers().size(), "members Up seen by A: " + a.server().upMembers());
                 assertEquals(2, b.server().upMembers().size(), "members Up seen by B: " + b.server().upMembers());
             });
+            for (TestApiServer node : List.of(a, b)) {
+                await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+                    Response r = node.get("/readyz?verbose");
+                    assertEquals(200, r.code(), r.text());
+                    assertTrue(r.text().lines().anyMatch("[+]cluster ok"::equals), r.text());
+                });
+            }
 
             ObjectNode x = configMap(a, "x");
             assertEquals(rv(x), rv(b.get(CMS + "/x").assertCode(200).json()), "B reads what A wrote");

@@ -40,6 +40,14 @@ class HealthIT {
     }
 
     @Test
+    void readyzVerboseIncludesTheClusterCheck() {
+        String body = api.get("/readyz?verbose").assertCode(200).text();
+        assertTrue(body.lines().anyMatch("[+]cluster ok"::equals), body);
+        assertTrue(api.get("/livez?verbose").assertCode(200).text().lines().noneMatch(l -> l.contains("cluster")),
+                "liveness does not depend on other members");
+    }
+
+    @Test
     void readyzVerboseIncludesTheShutdownCheck() {
         String body = api.get("/readyz?verbose").assertCode(200).text();
         assertTrue(body.lines().anyMatch("[+]shutdown ok"::equals), body);
