@@ -85,14 +85,18 @@ class ClusterFormationIT {
             ObjectNode list = b.get(CMS).assertCode(200).json();
             assertEquals(List.of("x"), itemNames(list), "B's list (Most Recent) reflects A's write");
 
-            try (WatchClient w = WatchClient.open(b.url(), CMS + "?watch=true&resourceVersion="
-                    + list.path("metadata").path("resourceVersion").asText())) {
-                assertEquals(200, w.code());
+            // A watch on each node: Revisions of configmaps lives on one of them, so at least one of the
+            // two watch caches is fed across nodes.
+            String from = CMS + "?watch=true&resourceVersion=" + list.path("metadata").path("resourceVersion").asText();
+            try (WatchClient onB = WatchClient.open(b.url(), from); WatchClient onA = WatchClient.open(a.url(), from)) {
+                assertEquals(200, onB.code());
+                assertEquals(200, onA.code());
                 ObjectNode y = configMap(a, "y");
                 ObjectNode x2 = b.patch(CMS + "/x", "application/merge-patch+json", json("{'data':{'k':'x2'}}"))
                         .assertCode(200).json();
-                assertEquals(List.of("ADDED y@" + rv(y), "MODIFIED x@" + rv(x2)), w.next(2),
-                        "a watch on B sees A's create, then B's update, in order");
+                List<String> expected = List.of("ADDED y@" + rv(y), "MODIFIED x@" + rv(x2));
+                assertEquals(expected, onB.next(2), "a watch on B sees A's create, then B's update, in order");
+                assertEquals(expected, onA.next(2), "so does a watch on A");
             }
 
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).untilAsserted(() ->
