@@ -4,10 +4,8 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.persistence.cassandra.LocalCassandra;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -32,21 +30,11 @@ class CassandraStorageIT {
 
     private static final String CMS = "/api/v1/namespaces/default/configmaps";
 
-    @TempDir
-    static Path cassandraDir;
-
     private static LocalCassandra cassandra;
 
     @BeforeAll
-    static void startCassandra() throws Exception {
-        cassandra = LocalCassandra.start(cassandraDir);
-    }
-
-    @AfterAll
-    static void stopCassandra() {
-        if (cassandra != null) {
-            cassandra.stop();
-        }
+    static void cassandra() throws Exception {
+        cassandra = TestCassandra.local();
     }
 
     private static ObjectNode configMap(TestApiServer api, String name) {

@@ -2,14 +2,11 @@ package io.kubepekko.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.persistence.cassandra.LocalCassandra;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
@@ -30,21 +27,11 @@ class ClusterFormationIT {
 
     private static final String CMS = "/api/v1/namespaces/default/configmaps";
 
-    @TempDir
-    static Path cassandraDir;
-
     private static LocalCassandra cassandra;
 
     @BeforeAll
-    static void startCassandra() throws Exception {
-        cassandra = LocalCassandra.start(cassandraDir);
-    }
-
-    @AfterAll
-    static void stopCassandra() {
-        if (cassandra != null) {
-            cassandra.stop();
-        }
+    static void cassandra() throws Exception {
+        cassandra = TestCassandra.local();
     }
 
     private static int freePort() throws IOException {
