@@ -197,13 +197,15 @@ class ServiceAllocationIT {
             assertInRange(a.path("spec").path("clusterIP").asText());
         }
 
+        // Requested node ports in these tests (30010-30013) sit in the range's static band (KEP-3668),
+        // which automatic allocation takes last: another test's Service cannot have been given one first.
         @Test
         void aRequestedPortIsHonouredOnceAndThenAlreadyAllocated() {
-            ObjectNode first = create(namespace(), "first", "{'type':'NodePort','ports':[{'port':80,'nodePort':30999}]}");
-            assertEquals(30999, nodePort(first, 0));
-            api.post(services(namespace()), service("second", "{'type':'NodePort','ports':[{'port':8080,'nodePort':30999}]}"))
+            ObjectNode first = create(namespace(), "first", "{'type':'NodePort','ports':[{'port':80,'nodePort':30013}]}");
+            assertEquals(30013, nodePort(first, 0));
+            api.post(services(namespace()), service("second", "{'type':'NodePort','ports':[{'port':8080,'nodePort':30013}]}"))
                     .assertStatus(422, "Invalid", "Service \"second\" is invalid: spec.ports[0].nodePort: Invalid value: "
-                            + "30999: provided port is already allocated");
+                            + "30013: provided port is already allocated");
         }
 
         @Test
@@ -277,12 +279,12 @@ class ServiceAllocationIT {
         void deleteReleasesAddressAndPorts() {
             String ns = namespace();
             String ip = freshIp();
-            create(ns, "web", "{'clusterIP':'" + ip + "','type':'NodePort','ports':[{'port':80,'nodePort':30998}]}");
+            create(ns, "web", "{'clusterIP':'" + ip + "','type':'NodePort','ports':[{'port':80,'nodePort':30012}]}");
             api.delete(services(ns) + "/web").assertCode(200);
             ObjectNode again = create(namespace(), "again", "{'clusterIP':'" + ip + "','type':'NodePort',"
-                    + "'ports':[{'port':80,'nodePort':30998}]}");
+                    + "'ports':[{'port':80,'nodePort':30012}]}");
             assertEquals(ip, again.path("spec").path("clusterIP").asText());
-            assertEquals(30998, nodePort(again, 0));
+            assertEquals(30012, nodePort(again, 0));
         }
 
         @Test
@@ -322,10 +324,10 @@ class ServiceAllocationIT {
             long at = Long.parseLong(api.get(list).json().path("metadata").path("resourceVersion").asText());
             try (WatchClient watch = WatchClient.open(api.url(), list + "?watch=true&resourceVersion=" + at)) {
                 ObjectNode dry = api.post(list + "?dryRun=All", service("dry", "{'clusterIP':'" + ip + "','type':'NodePort',"
-                        + "'ports':[{'port':80,'nodePort':30997}]}")).assertCode(201).json();
+                        + "'ports':[{'port':80,'nodePort':30011}]}")).assertCode(201).json();
                 assertEquals(ip, dry.path("spec").path("clusterIP").asText());
                 ObjectNode real = create(ns, "real", "{'clusterIP':'" + ip + "','type':'NodePort',"
-                        + "'ports':[{'port':80,'nodePort':30997}]}");
+                        + "'ports':[{'port':80,'nodePort':30011}]}");
                 assertEquals(ip, real.path("spec").path("clusterIP").asText(), "the dry run took nothing");
                 assertEquals("ADDED real@" + rv(real), WatchClient.describe(watch.next(Duration.ofSeconds(10))),
                         "the dry run sent no event");
@@ -334,10 +336,10 @@ class ServiceAllocationIT {
 
         @Test
         void aDryRunStillRefusesATakenNodePort() {
-            create(namespace(), "holder", "{'type':'NodePort','ports':[{'port':80,'nodePort':30996}]}");
+            create(namespace(), "holder", "{'type':'NodePort','ports':[{'port':80,'nodePort':30010}]}");
             api.post(services(namespace()) + "?dryRun=All", service("dry", "{'type':'NodePort','ports':[{'port':80,"
-                    + "'nodePort':30996}]}")).assertStatus(422, "Invalid", "Service \"dry\" is invalid: "
-                    + "spec.ports[0].nodePort: Invalid value: 30996: provided port is already allocated");
+                    + "'nodePort':30010}]}")).assertStatus(422, "Invalid", "Service \"dry\" is invalid: "
+                    + "spec.ports[0].nodePort: Invalid value: 30010: provided port is already allocated");
         }
     }
 
