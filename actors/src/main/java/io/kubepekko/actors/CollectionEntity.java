@@ -106,7 +106,7 @@ public final class CollectionEntity
     /** Protocol of {@link CollectionEntity}. */
     public sealed interface Command extends CborSerializable
             permits Get, ListObjects, Write, Allocated, AllocationFailed, Flush, ReportHoldings, ClaimAnswered,
-            ClaimTimedOut, DryRunAnswered {}
+            ClaimTimedOut, DryRunAnswered, Resolve, RevisionsStopped {}
 
     /** Reads one object at its latest committed state. */
     public record Get(String name, ActorRef<GetReply> replyTo) implements Command {}
@@ -122,6 +122,19 @@ public final class CollectionEntity
 
     /** Internal: Revisions did not answer batch {@code batchId} in time; that batch fails. */
     public record AllocationFailed(long batchId, String reason) implements Command {}
+
+    /**
+     * Revisions asks what became of versions {@code first..last}, allocated to this collection's request
+     * {@code requestId}, because neither a commit nor an abandonment was reported in time (the report
+     * was lost, or the entity that made the request died: then sharding has just restarted this one
+     * from its journal). The answer is a {@link Revisions.Resolved}, or none while that request is
+     * still in flight: its own report follows.
+     */
+    public record Resolve(long first, long last, long requestId, ActorRef<Revisions.Command> replyTo)
+            implements Command {}
+
+    /** Internal: the Revisions instance asked directly stopped (its node left); ask through sharding. */
+    public record RevisionsStopped(ActorRef<Revisions.Command> instance) implements Command {}
 
     /** Internal: start the next batch if writes are queued. */
     public enum Flush implements Command { INSTANCE }
@@ -217,7 +230,11 @@ public final class CollectionEntity
     private final ArrayDeque<Write> queue = new ArrayDeque<>();
     private final ActorRef<Revisions.Allocated> allocations;
     private List<Pending> inFlight;
-    private long batchId;
+    /**
+     * Starts at random, so that an answer or a question about a request of an earlier incarnation of this
+     * collection never matches one of this incarnation.
+     */
+    private long batchId = java.util.concurrent.ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE / 2);
     private org.apache.pekko.actor.Cancellable allocationTimeout;
     /**
      * The Revisions instance that answered last: asked directly, which saves the two sharding hops
@@ -338,6 +355,13 @@ public final class CollectionEntity
                     return Effect().noReply();
                 })
                 .onCommand(DryRunAnswered.class, this::onDryRunAnswered)
+                .onCommand(Resolve.class, this::onResolve)
+                .onCommand(RevisionsStopped.class, (state, c) -> {
+                    if (c.instance().equals(directRevisions)) {
+                        directRevisions = null;
+                    }
+                    return Effect().noReply();
+                })
                 .onCommand(AllocationFailed.class, (state, c) -> {
                     if (inFlight != null && c.batchId() == batchId) {
                         directRevisions = null;
@@ -582,7 +606,12 @@ public final class CollectionEntity
             return Effect().noReply();
         }
         allocationTimeout.cancel();
-        directRevisions = a.from();
+        if (!a.from().equals(directRevisions)) {
+            directRevisions = a.from();
+            // Its node may leave the cluster: then Revisions is found again through sharding at once
+            // instead of after a timed-out allocation.
+            context.watchWith(directRevisions, new RevisionsStopped(directRevisions));
+        }
         allocatedFirst = a.first();
         List<Event> events = new ArrayList<>(batch.size());
         long rv = a.first();
@@ -623,6 +652,26 @@ public final class CollectionEntity
                     }
                 })
                 .thenNoReply();
+    }
+
+    /**
+     * Answers Revisions about an allocation whose report it never got. A collection's versions grow with
+     * every batch it persists, so when nothing at or above {@code first} is in the journal (this
+     * incarnation recovered it all), the allocation was not persisted; and as its request is not in
+     * flight, it never will be (a late allocation is abandoned on arrival). Otherwise the journal may
+     * hold it, and the events of an earlier incarnation are not kept in memory: Revisions then starts a
+     * new epoch and readers rebuild from the collections.
+     */
+    private ReplyEffect<Event, State> onResolve(State state, Resolve r) {
+        boolean persisting = allocatedFirst == r.first();
+        boolean awaitingIt = inFlight != null && allocatedFirst == 0 && batchId == r.requestId();
+        if (persisting || awaitingIt) {
+            return Effect().noReply(); // its own Committed or Abandoned follows
+        }
+        Revisions.Resolution resolution = state.lastVersion() < r.first()
+                ? Revisions.Resolution.NOT_PERSISTED : Revisions.Resolution.UNKNOWN;
+        r.replyTo().tell(new Revisions.Resolved(r.first(), resolution));
+        return Effect().noReply();
     }
 
     /** Tells the allocator the batch's claim is held and which values its objects stopped holding. */

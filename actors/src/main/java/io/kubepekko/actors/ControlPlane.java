@@ -112,8 +112,12 @@ public final class ControlPlane {
         ClusterSharding sharding = ClusterSharding.get(system);
         startAllocators(sharding, system, registry, environment, pools);
         // Revisions is never passivated: collections talk to it directly once they know it.
-        sharding.init(Entity.of(Revisions.TYPE_KEY,
-                ctx -> Revisions.create(GroupResource.parse(ctx.getEntityId())))
+        sharding.init(Entity.of(Revisions.TYPE_KEY, ctx -> {
+                    GroupResource gr = GroupResource.parse(ctx.getEntityId());
+                    // Real time, not the environment's clock: overdue is about messages really lost.
+                    return Revisions.create(gr, java.time.Clock.systemUTC(), namespace -> sharding.entityRefFor(
+                            CollectionEntity.TYPE_KEY, new CollectionId(gr, namespace).entityId()));
+                })
                 .withSettings(org.apache.pekko.cluster.sharding.typed.ClusterShardingSettings.create(system)
                         .withNoPassivationStrategy()));
         CommittedObjects committed = new CommittedObjects();

@@ -6,6 +6,7 @@ import io.kubepekko.api.GroupResource;
 import io.kubepekko.persistence.CborSerializable;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.actor.typed.SupervisorStrategy;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
@@ -23,7 +24,10 @@ import io.kubepekko.api.watch.PublicationOrder;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -74,7 +78,8 @@ public final class Revisions
 
     /** Protocol of {@link Revisions}. */
     public sealed interface Command extends CborSerializable
-            permits Allocate, Committed, Abandoned, Subscribe, Unsubscribe, CheckOverdue, GetLatest, GetNamespaces {}
+            permits Allocate, Committed, Abandoned, Resolved, Subscribe, Unsubscribe, CheckOverdue, GetLatest,
+            GetNamespaces {}
 
     /**
      * Allocates {@code count} consecutive versions for a write from collection {@code namespace};
@@ -88,6 +93,23 @@ public final class Revisions
 
     /** The allocation starting at {@code first} will never be persisted. */
     public record Abandoned(long first) implements Command {}
+
+    /**
+     * A collection's answer about an allocation this instance asked it to resolve (it reported neither a
+     * commit nor an abandonment in time): see {@link CollectionEntity.Resolve}.
+     */
+    public record Resolved(long first, Resolution resolution) implements Command {}
+
+    /** What a collection knows of an allocation it holds or held. */
+    public enum Resolution {
+        /** Nothing of it was persisted, and nothing ever will be. */
+        NOT_PERSISTED,
+        /**
+         * It may have been persisted (the collection's journal holds versions at or above it), but the
+         * collection no longer has its events: readers must rebuild from the collections.
+         */
+        UNKNOWN
+    }
 
     /**
      * Registers a reader of the ordered change stream. It first receives an empty {@link Published}
@@ -142,8 +164,21 @@ public final class Revisions
 
     // ---- behaviour ----
 
-    /** How long an allocation may stay unresolved before it is given up (see {@link #onOverdue}). */
-    static final Duration RESOLVE_DEADLINE = Duration.ofSeconds(30);
+    /**
+     * How long an allocation may stay unresolved before its collection is asked about it (again at every
+     * tick until it answers): a commit is normally reported within milliseconds.
+     */
+    static final Duration ASK_AFTER = Duration.ofSeconds(2);
+
+    /**
+     * How long an allocation may stay unresolved before it is given up without an answer: longer than
+     * the split-brain resolver takes to down a dead node (20 s) plus the shard's move, after which the
+     * collection answers from another node. Giving up starts a new epoch, so it loses nothing either.
+     */
+    static final Duration RESOLVE_DEADLINE = Duration.ofSeconds(45);
+
+    /** Who holds an unresolved allocation: its collection's namespace and the request's id. */
+    private record Holder(String namespace, long requestId) {}
 
     /** Versions handed out so far in this incarnation: the next one to give is {@code next}. */
     private long next = 1;
@@ -165,21 +200,46 @@ public final class Revisions
     private boolean publishedSinceTick;
     private final java.util.Set<ActorRef<Published>> subscribers = new java.util.HashSet<>();
     private final org.apache.pekko.actor.typed.javadsl.ActorContext<Command> context;
+    private final java.time.Clock clock;
+    /** Reaches the collection of a namespace (through sharding: it starts it from its journal if need be). */
+    private final Function<String, RecipientRef<CollectionEntity.Command>> collections;
+    /** The collection that holds each unresolved allocation, by first version. */
+    private final Map<Long, Holder> holders = new HashMap<>();
+    /**
+     * Allocations given up unanswered (oldest dropped beyond {@link #MAX_GIVEN_UP}): a commit of one
+     * that arrives after all could not be published in order, so it starts a new epoch.
+     */
+    private final java.util.TreeSet<Long> givenUp = new java.util.TreeSet<>();
+    private static final int MAX_GIVEN_UP = 1024;
 
     private final ActorRef<Command> self;
 
+    /** A sequencer that cannot ask collections about overdue allocations: it gives them up (tests). */
     public static Behavior<Command> create(GroupResource groupResource) {
+        return create(groupResource, java.time.Clock.systemUTC(), namespace -> null);
+    }
+
+    /**
+     * @param clock       when allocations become overdue
+     * @param collections the collection entity of a namespace of this group-resource, reached through
+     *                    sharding (or {@code null}: overdue allocations there are given up)
+     */
+    public static Behavior<Command> create(GroupResource groupResource, java.time.Clock clock,
+                                           Function<String, RecipientRef<CollectionEntity.Command>> collections) {
         return Behaviors.withTimers(timers -> {
             timers.startTimerWithFixedDelay(CheckOverdue.INSTANCE, Duration.ofSeconds(1));
-            return Behaviors.setup(ctx -> new Revisions(groupResource, ctx));
+            return Behaviors.setup(ctx -> new Revisions(groupResource, ctx, clock, collections));
         });
     }
 
-    private Revisions(GroupResource groupResource, org.apache.pekko.actor.typed.javadsl.ActorContext<Command> context) {
+    private Revisions(GroupResource groupResource, org.apache.pekko.actor.typed.javadsl.ActorContext<Command> context,
+                      java.time.Clock clock, Function<String, RecipientRef<CollectionEntity.Command>> collections) {
         super(PersistenceId.of("Revisions", groupResource.toString()),
                 SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
         this.self = context.getSelf();
         this.context = context;
+        this.clock = clock;
+        this.collections = collections;
     }
 
     @Override
@@ -213,12 +273,20 @@ public final class Revisions
                     long last = c.events().isEmpty() ? c.first()
                             : c.events().get(c.events().size() - 1).resourceVersion();
                     highestCommitted = Math.max(highestCommitted, last);
+                    holders.remove(c.first());
                     if (c.first() <= inheritedUpTo && !c.events().isEmpty()) {
-                        return newEpoch(c.first());
+                        return newEpoch("resourceVersion " + c.first() + " of an earlier incarnation committed late");
+                    }
+                    if (givenUp.remove(c.first()) && !c.events().isEmpty()) {
+                        return newEpoch("resourceVersion " + c.first() + " committed after it was given up");
                     }
                     return publish(order.committed(c.first(), c.events()));
                 })
-                .onCommand(Abandoned.class, (state, c) -> publish(order.abandoned(c.first())))
+                .onCommand(Abandoned.class, (state, c) -> {
+                    holders.remove(c.first());
+                    return publish(order.abandoned(c.first()));
+                })
+                .onCommand(Resolved.class, this::onResolved)
                 .onCommand(Subscribe.class, (state, c) -> {
                     if (subscribers.add(c.subscriber())) {
                         context.watchWith(c.subscriber(), new Unsubscribe(c.subscriber()));
@@ -254,39 +322,74 @@ public final class Revisions
     }
 
     /**
-     * A version handed out by an earlier incarnation was committed after this one started: its
-     * event can never be published in order, so readers rebuild from the collections, which now
-     * hold it (a collection reports a commit only after it has applied it).
+     * Some committed change cannot be published in order — a version handed out by an earlier
+     * incarnation committed after this one started, or a version given up or unaccounted for — so
+     * readers rebuild from the collections, which hold every persisted change (a collection reports
+     * a commit only after it has applied it, and answers reads only between writes).
      */
-    private ReplyEffect<Event, State> newEpoch(long lateVersion) {
-        context.getLog().info("resourceVersion {} of an earlier incarnation committed late: starting a new epoch",
-                lateVersion);
+    private ReplyEffect<Event, State> newEpoch(String why) {
+        context.getLog().info("{}: starting a new epoch", why);
         epoch = java.util.UUID.randomUUID().toString();
         return publish(List.of());
     }
 
     /**
-     * Gives up allocations nobody resolved within {@link #RESOLVE_DEADLINE}, so one lost report cannot
-     * stall the stream. On one node every write reports Committed or Abandoned (also when its entity
-     * restarts), so this only fires for a collection that vanished mid-write; the clustered deployment
-     * will replace it by asking the collection's journal.
+     * Asks the collection holding an allocation that is overdue what became of it (ordering protocol,
+     * point 3): its commit or abandonment report was lost, typically because the node running the
+     * collection died. Sharding restarts that collection from its journal elsewhere, and the journal is
+     * the judge. One nobody answers within {@link #RESOLVE_DEADLINE} is given up and a new epoch starts,
+     * so one lost report can neither stall the stream for long nor lose an acknowledged write to readers.
      */
     private ReplyEffect<Event, State> onOverdue() {
-        java.time.Instant now = java.time.Instant.now();
+        java.time.Instant now = clock.instant();
         List<PublishedEvent> released = new ArrayList<>();
-        for (PublicationOrder.Range r : order.overdue(now, RESOLVE_DEADLINE)) {
-            context.getLog().warn("resourceVersions {}..{} unresolved after {}: given up", r.first(), r.last(),
-                    RESOLVE_DEADLINE);
+        boolean gaveUp = false;
+        for (PublicationOrder.Range r : order.overdue(now, ASK_AFTER)) {
+            Holder holder = holders.get(r.first());
+            RecipientRef<CollectionEntity.Command> collection = holder == null ? null
+                    : collections.apply(holder.namespace());
+            if (!r.allocatedAt().plus(RESOLVE_DEADLINE).isBefore(now)) {
+                if (collection != null) {
+                    collection.tell(new CollectionEntity.Resolve(r.first(), r.last(), holder.requestId(), self));
+                }
+                continue;
+            }
+            context.getLog().warn("resourceVersions {}..{} unresolved after {}: given up, starting a new epoch",
+                    r.first(), r.last(), java.time.Duration.between(r.allocatedAt(), now));
+            holders.remove(r.first());
+            givenUp.add(r.first());
+            if (givenUp.size() > MAX_GIVEN_UP) {
+                givenUp.pollFirst();
+            }
             released.addAll(order.abandoned(r.first()));
+            gaveUp = true;
         }
-        return released.isEmpty() ? Effect().noReply() : publish(released);
+        if (released.isEmpty() && !gaveUp) {
+            return Effect().noReply();
+        }
+        publish(released);
+        // Readers rebuild from the collections, which hold whatever of the given-up versions was persisted.
+        return gaveUp ? newEpoch("unresolved resourceVersions given up") : Effect().noReply();
+    }
+
+    private ReplyEffect<Event, State> onResolved(State state, Resolved r) {
+        if (holders.remove(r.first()) == null) {
+            return Effect().noReply(); // resolved meanwhile (a late report, or an earlier answer)
+        }
+        List<PublishedEvent> released = order.abandoned(r.first());
+        if (r.resolution() == Resolution.NOT_PERSISTED) {
+            return publish(released);
+        }
+        publish(released);
+        return newEpoch("resourceVersion " + r.first() + " may have been persisted without a report");
     }
 
     private ReplyEffect<Event, State> onAllocate(State state, Allocate c) {
         long first = next;
         long last = first + c.count() - 1;
         next = last + 1;
-        order.allocated(first, last, java.time.Instant.now());
+        order.allocated(first, last, clock.instant());
+        holders.put(first, new Holder(c.namespace(), c.requestId()));
         List<Event> events = new ArrayList<>(2);
         if (last > state.reservedUpTo()) {
             events.add(new BlockReserved(last + BLOCK));

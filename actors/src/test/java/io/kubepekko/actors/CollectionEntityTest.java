@@ -427,6 +427,52 @@ class CollectionEntityTest {
         assertEquals(2, burst.events().size());
     }
 
+    // ---- resolving an allocation whose report Revisions never got ----
+
+    @Test
+    void aRequestStillInFlightIsNotAnsweredThenItsVersionsMayBePersisted() {
+        Burst burst = new Burst();
+        var write = burst.send(create(configMap("a", "k", "1")));
+        Revisions.Allocate asked = (Revisions.Allocate) burst.revisionsProbe.receiveMessage();
+        TestProbe<Revisions.Command> answers = actorTestKit.createTestProbe();
+
+        burst.entity.tell(new CollectionEntity.Resolve(7, 7, asked.requestId(), answers.ref()));
+        answers.expectNoMessage(java.time.Duration.ofMillis(200));
+
+        asked.replyTo().tell(new Revisions.Allocated(7, asked.requestId(), burst.revisionsProbe.ref()));
+        assertEquals(7, written(write).resourceVersion());
+        burst.entity.tell(new CollectionEntity.Resolve(7, 7, asked.requestId(), answers.ref()));
+        assertEquals(new Revisions.Resolved(7, Revisions.Resolution.UNKNOWN), answers.receiveMessage(),
+                "the journal holds version 7, whose events this collection does not keep");
+    }
+
+    @Test
+    void anAllocationAboveEverythingPersistedAndNotInFlightWasNeverPersisted() {
+        Burst burst = new Burst();
+        var write = burst.send(create(configMap("a", "k", "1")));
+        burst.allocateUntil(1);
+        assertEquals(1, written(write).resourceVersion());
+        TestProbe<Revisions.Command> answers = actorTestKit.createTestProbe();
+
+        // An allocation whose answer never reached this collection (a request it gave up on).
+        burst.entity.tell(new CollectionEntity.Resolve(5, 6, 12345, answers.ref()));
+
+        assertEquals(new Revisions.Resolved(5, Revisions.Resolution.NOT_PERSISTED), answers.receiveMessage());
+    }
+
+    @Test
+    void aRestartedCollectionAnswersFromItsJournal() {
+        var created = write(create(configMap("a", "k", "1")));
+        long rv = written(created).resourceVersion();
+        testKit.restart();
+        TestProbe<Revisions.Command> answers = actorTestKit.createTestProbe();
+
+        testKit.runCommand(new CollectionEntity.Resolve(rv, rv, 1, answers.ref()));
+        assertEquals(new Revisions.Resolved(rv, Revisions.Resolution.UNKNOWN), answers.receiveMessage());
+        testKit.runCommand(new CollectionEntity.Resolve(rv + 1, rv + 1, 1, answers.ref()));
+        assertEquals(new Revisions.Resolved(rv + 1, Revisions.Resolution.NOT_PERSISTED), answers.receiveMessage());
+    }
+
     /**
      * An entity spawned directly, whose {@link Revisions} is a probe the test answers: writes sent
      * through {@link #send} all queue behind the first batch, which waits for its versions.

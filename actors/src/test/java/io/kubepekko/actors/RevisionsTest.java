@@ -230,6 +230,142 @@ class RevisionsTest {
         assertEquals(List.of(fresh), later.events().stream().map(PublishedEvent::resourceVersion).toList());
     }
 
+    // ---- overdue allocations (ordering protocol, point 3) ----
+
+    /** A sequencer on a manual clock whose collections are probes, one per namespace. */
+    private record Resolving(EventSourcedBehaviorTestKit<Revisions.Command, Revisions.Event, Revisions.State> kit,
+                             ManualClock clock,
+                             java.util.Map<String, org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<CollectionEntity.Command>> collections,
+                             org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Published> reader) {
+
+        long allocate(int count, String namespace, long requestId) {
+            return kit.<Revisions.Allocated>runCommand(r -> new Revisions.Allocate(count, namespace, requestId, r))
+                    .reply().first();
+        }
+
+        /** The next batch that is not a heartbeat of {@code epoch} (the real timer may add those at any time). */
+        Revisions.Published next(String epoch) {
+            while (true) {
+                Revisions.Published p = reader.receiveMessage();
+                if (!p.events().isEmpty() || !p.epoch().equals(epoch)) {
+                    return p;
+                }
+            }
+        }
+    }
+
+    private Resolving resolving(String... namespaces) {
+        ManualClock clock = new ManualClock(java.time.Instant.parse("2026-01-01T00:00:00Z"));
+        java.util.Map<String, org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<CollectionEntity.Command>> probes =
+                new java.util.HashMap<>();
+        for (String ns : namespaces) {
+            probes.put(ns, actorTestKit.createTestProbe());
+        }
+        GroupResource gr = new GroupResource("test.kubepekko.io", "resolving" + GROUP_RESOURCES.incrementAndGet());
+        var kit = EventSourcedBehaviorTestKit.<Revisions.Command, Revisions.Event, Revisions.State>create(
+                actorTestKit.system(),
+                Revisions.create(gr, clock, ns -> probes.containsKey(ns) ? probes.get(ns).ref() : null),
+                EventSourcedBehaviorTestKit.enabledSerializationSettings());
+        org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Published> reader =
+                actorTestKit.createTestProbe();
+        kit.runCommand(new Revisions.Subscribe(reader.ref()));
+        return new Resolving(kit, clock, probes, reader);
+    }
+
+    @Test
+    void anOverdueAllocationIsAskedOfTheCollectionHoldingIt() {
+        Resolving r = resolving("team-a", "team-b");
+        long a = r.allocate(2, "team-a", 7);
+        r.allocate(1, "team-b", 8);
+        r.kit().runCommand(new Revisions.Committed(a + 2, List.of(event(a + 2))));
+
+        r.kit().runCommand(Revisions.CheckOverdue.INSTANCE);
+        r.collections().get("team-a").expectNoMessage(java.time.Duration.ofMillis(100));
+
+        r.clock().advance(Revisions.ASK_AFTER.plusSeconds(1));
+        r.kit().runCommand(Revisions.CheckOverdue.INSTANCE);
+        CollectionEntity.Resolve asked = (CollectionEntity.Resolve) r.collections().get("team-a").receiveMessage();
+        assertEquals(List.of(a, a + 1, 7L), List.of(asked.first(), asked.last(), asked.requestId()));
+        r.collections().get("team-b").expectNoMessage(java.time.Duration.ofMillis(100));
+    }
+
+    @Test
+    void anAllocationNeverPersistedIsReleasedInTheSameEpoch() {
+        Resolving r = resolving("team-a", "team-b");
+        String epoch = r.reader().receiveMessage().epoch();
+        long a = r.allocate(1, "team-a", 1);
+        long b = r.allocate(1, "team-b", 2);
+        r.kit().runCommand(new Revisions.Committed(b, List.of(event(b))));
+
+        r.kit().runCommand(new Revisions.Resolved(a, Revisions.Resolution.NOT_PERSISTED));
+
+        Revisions.Published out = r.next(epoch);
+        assertEquals(epoch, out.epoch(), "nothing was lost: readers go on");
+        assertEquals(List.of(b), out.events().stream().map(PublishedEvent::resourceVersion).toList());
+        assertEquals(b, out.upTo());
+    }
+
+    @Test
+    void anAllocationThatMayHaveBeenPersistedStartsANewEpoch() {
+        Resolving r = resolving("team-a", "team-b");
+        String epoch = r.reader().receiveMessage().epoch();
+        long a = r.allocate(1, "team-a", 1);
+        long b = r.allocate(1, "team-b", 2);
+        r.kit().runCommand(new Revisions.Committed(b, List.of(event(b))));
+
+        r.kit().runCommand(new Revisions.Resolved(a, Revisions.Resolution.UNKNOWN));
+
+        Revisions.Published released = r.next(epoch);
+        assertEquals(List.of(b), released.events().stream().map(PublishedEvent::resourceVersion).toList());
+        Revisions.Published rebuild = r.next(epoch);
+        assertNotEquals(epoch, rebuild.epoch(), "the journal may hold version " + a + ": readers rebuild");
+        assertEquals(b, rebuild.upTo());
+    }
+
+    @Test
+    void anAllocationNobodyResolvesIsGivenUpWithANewEpochAndALateCommitStartsAnother() {
+        Resolving r = resolving("team-a");
+        String epoch = r.reader().receiveMessage().epoch();
+        long a = r.allocate(1, "team-a", 1);
+        long b = r.allocate(1, "team-a", 2);
+        r.kit().runCommand(new Revisions.Committed(b, List.of(event(b))));
+
+        r.clock().advance(Revisions.RESOLVE_DEADLINE.plusSeconds(1));
+        r.kit().runCommand(Revisions.CheckOverdue.INSTANCE);
+
+        Revisions.Published released = r.next(epoch);
+        assertEquals(List.of(b), released.events().stream().map(PublishedEvent::resourceVersion).toList());
+        Revisions.Published rebuild = r.next(epoch);
+        assertNotEquals(epoch, rebuild.epoch());
+
+        r.kit().runCommand(new Revisions.Committed(a, List.of(event(a))));
+        Revisions.Published again = r.next(rebuild.epoch());
+        assertNotEquals(rebuild.epoch(), again.epoch(), "version " + a + " was persisted after all: rebuild again");
+        assertEquals(List.of(), again.events());
+
+        long c = r.allocate(1, "team-a", 3);
+        r.kit().runCommand(new Revisions.Committed(c, List.of(event(c))));
+        Revisions.Published live = r.next(again.epoch());
+        assertEquals(again.epoch(), live.epoch());
+        assertEquals(List.of(c), live.events().stream().map(PublishedEvent::resourceVersion).toList());
+    }
+
+    @Test
+    void anAnswerAfterTheReportChangesNothing() {
+        Resolving r = resolving("team-a");
+        String epoch = r.reader().receiveMessage().epoch();
+        long a = r.allocate(1, "team-a", 1);
+        r.kit().runCommand(new Revisions.Committed(a, List.of(event(a))));
+        assertEquals(List.of(a), r.next(epoch).events().stream().map(PublishedEvent::resourceVersion).toList());
+
+        r.kit().runCommand(new Revisions.Resolved(a, Revisions.Resolution.UNKNOWN));
+        long b = r.allocate(1, "team-a", 2);
+        r.kit().runCommand(new Revisions.Committed(b, List.of(event(b))));
+        Revisions.Published next = r.next(epoch);
+        assertEquals(epoch, next.epoch(), "a stale answer must not force readers to rebuild");
+        assertEquals(List.of(b), next.events().stream().map(PublishedEvent::resourceVersion).toList());
+    }
+
     private static PublishedEvent event(long rv) {
         return new PublishedEvent(rv, "team-a", "o" + rv, "ADDED", new byte[] {'{', '}'}, null);
     }
