@@ -12,7 +12,6 @@ import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
-import io.kubepekko.api.store.ObjectFilter;
 import io.kubepekko.api.store.ObjectWrites;
 import io.kubepekko.api.store.Responses;
 import io.kubepekko.api.store.WriteOp;
@@ -45,7 +44,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
-import java.util.function.Predicate;
 
 /**
  * The single writer of one collection (a group-resource in one namespace). It holds the live objects
@@ -111,8 +109,11 @@ public final class CollectionEntity
     /** Reads one object at its latest committed state. */
     public record Get(String name, ActorRef<GetReply> replyTo) implements Command {}
 
-    /** Lists the objects selected by the label and field selectors (strings, already validated). */
-    public record ListObjects(String labelSelector, String fieldSelector, ActorRef<Items> replyTo) implements Command {}
+    /**
+     * Lists the objects named after {@code after} (from the first when null), in name order, up to about
+     * {@code maxBytes} of JSON (at least one object): a page small enough to cross between nodes.
+     */
+    public record ListObjects(String after, int maxBytes, ActorRef<Items> replyTo) implements Command {}
 
     /** Executes one write. */
     public record Write(WriteOp op, ActorRef<WriteReply> replyTo) implements Command {}
@@ -160,10 +161,11 @@ public final class CollectionEntity
     public record GetReply(byte[] object) implements CborSerializable {}
 
     /**
-     * The selected objects' JSON, sorted by name, and {@link State#lastVersion}: the list reflects
-     * every change of the collection up to it.
+     * A page of objects' JSON, sorted by name, and {@link State#lastVersion}: the page reflects every
+     * change of the collection up to it. {@code next} is the name to list after for the next page, or
+     * null on the last page.
      */
-    public record Items(List<byte[]> items, long lastVersion) implements CborSerializable {}
+    public record Items(List<byte[]> items, long lastVersion, String next) implements CborSerializable {}
 
     /** The answer to a {@link Write}. */
     public sealed interface WriteReply extends CborSerializable permits Written, Refused {}
@@ -373,21 +375,19 @@ public final class CollectionEntity
     }
 
     private ReplyEffect<Event, State> onList(State state, ListObjects c) {
-        Predicate<ObjectNode> filter;
-        try {
-            filter = ObjectFilter.of(type, c.labelSelector(), c.fieldSelector());
-        } catch (ApiException e) {
-            return Effect().reply(c.replyTo(), new Items(List.of(), state.lastVersion()));
-        }
-        boolean selectAll = (c.labelSelector() == null || c.labelSelector().isEmpty())
-                && (c.fieldSelector() == null || c.fieldSelector().isEmpty());
-        List<byte[]> out = new ArrayList<>(state.objects().size());
-        for (byte[] obj : state.objects().values()) {
-            if (selectAll || filter.test(Json.parseTrusted(obj))) {
-                out.add(obj);
+        var from = c.after() == null ? state.objects() : state.objects().tailMap(c.after(), false);
+        List<byte[]> out = new ArrayList<>();
+        long bytes = 0;
+        String last = null;
+        for (Map.Entry<String, byte[]> e : from.entrySet()) {
+            if (!out.isEmpty() && bytes + e.getValue().length > c.maxBytes()) {
+                return Effect().reply(c.replyTo(), new Items(out, state.lastVersion(), last));
             }
+            out.add(e.getValue());
+            bytes += e.getValue().length;
+            last = e.getKey();
         }
-        return Effect().reply(c.replyTo(), new Items(out, state.lastVersion()));
+        return Effect().reply(c.replyTo(), new Items(out, state.lastVersion(), null));
     }
 
     private ReplyEffect<Event, State> onWrite(State state, Write w) {

@@ -149,9 +149,30 @@ public final class Revisions
 
     /**
      * Changes released in order: every version up to {@code upTo} is resolved, and {@code events} are the
-     * committed ones since the previous batch. {@code epoch} changes when Revisions restarts.
+     * committed ones in ({@code after}, {@code upTo}]. {@code epoch} changes when Revisions restarts.
+     * Consecutive batches of one epoch chain: each one's {@code after} is the previous one's {@code upTo}
+     * (a subscription's acknowledgement has {@code after == upTo}). A reader that sees a batch whose
+     * {@code after} is above what it has must have lost a message (messages between nodes may be lost)
+     * and rebuilds, as for a new epoch.
      */
-    public record Published(String epoch, long upTo, List<PublishedEvent> events) implements CborSerializable {}
+    public record Published(String epoch, long after, long upTo, List<PublishedEvent> events)
+            implements CborSerializable {
+
+        @com.fasterxml.jackson.annotation.JsonCreator
+        public Published {
+        }
+
+        /** A batch following the one that ended just below its first event (or at {@code upTo} when empty). */
+        public Published(String epoch, long upTo, List<PublishedEvent> events) {
+            this(epoch, events.isEmpty() ? upTo : events.get(0).resourceVersion() - 1, upTo, events);
+        }
+    }
+
+    /**
+     * A published batch's events are split into messages of about this many bytes of objects (at least one
+     * event each): a message between nodes must stay well under Artery's frame size, or it is dropped.
+     */
+    static final int PUBLISH_CHUNK_BYTES = 512 * 1024;
 
     // ---- events ----
 
@@ -196,6 +217,8 @@ public final class Revisions
      * cannot be published in order, so readers must rebuild from the collections (a new epoch).
      */
     private long inheritedUpTo;
+    /** The {@code upTo} of the last batch published (sent, or due but with nobody to send it to). */
+    private long sentUpTo;
     /** Whether a batch went out since the last heartbeat tick. */
     private boolean publishedSinceTick;
     private final java.util.Set<ActorRef<Published>> subscribers = new java.util.HashSet<>();
@@ -259,6 +282,7 @@ public final class Revisions
                     // Whatever the previous incarnation handed out is at most reservedUpTo.
                     next = state.reservedUpTo() + 1;
                     order = new PublicationOrder<>(state.reservedUpTo());
+                    sentUpTo = state.reservedUpTo();
                     highestCommitted = state.reservedUpTo();
                     inheritedUpTo = state.reservedUpTo();
                 })
@@ -291,7 +315,7 @@ public final class Revisions
                     if (subscribers.add(c.subscriber())) {
                         context.watchWith(c.subscriber(), new Unsubscribe(c.subscriber()));
                     }
-                    c.subscriber().tell(new Published(epoch, order.publishedUpTo(), List.of()));
+                    c.subscriber().tell(new Published(epoch, sentUpTo, sentUpTo, List.of()));
                     return Effect().noReply();
                 })
                 .onCommand(Unsubscribe.class, (state, c) -> {
@@ -313,12 +337,40 @@ public final class Revisions
     }
 
     private ReplyEffect<Event, State> publish(List<PublishedEvent> released) {
-        if (!released.isEmpty() || !subscribers.isEmpty()) {
-            Published batch = new Published(epoch, order.publishedUpTo(), released);
-            subscribers.forEach(s -> s.tell(batch));
+        long upTo = order.publishedUpTo();
+        if (!subscribers.isEmpty()) {
+            for (Published batch : chunks(epoch, sentUpTo, upTo, released)) {
+                subscribers.forEach(s -> s.tell(batch));
+            }
             publishedSinceTick = true;
         }
+        sentUpTo = upTo;
         return Effect().noReply();
+    }
+
+    /**
+     * The batch ({@code after}, {@code upTo}] as messages of about {@link #PUBLISH_CHUNK_BYTES} each, chained:
+     * every version up to a chunk's last event is resolved, since released events are in version order.
+     */
+    static List<Published> chunks(String epoch, long after, long upTo, List<PublishedEvent> released) {
+        List<Published> out = new ArrayList<>(1);
+        int start = 0;
+        long size = 0;
+        long chunkAfter = after;
+        for (int i = 0; i < released.size(); i++) {
+            PublishedEvent e = released.get(i);
+            long bytes = (e.object() == null ? 0 : e.object().length) + (e.previous() == null ? 0 : e.previous().length);
+            if (i > start && size + bytes > PUBLISH_CHUNK_BYTES) {
+                long chunkUpTo = released.get(i - 1).resourceVersion();
+                out.add(new Published(epoch, chunkAfter, chunkUpTo, List.copyOf(released.subList(start, i))));
+                chunkAfter = chunkUpTo;
+                start = i;
+                size = 0;
+            }
+            size += bytes;
+        }
+        out.add(new Published(epoch, chunkAfter, upTo, start == 0 ? released : List.copyOf(released.subList(start, released.size()))));
+        return out;
     }
 
     /**

@@ -281,6 +281,8 @@ public final class WatchCache {
         private long generation;
         private long nextWatcherId;
         private String epoch;
+        /** The {@code upTo} of the last batch received in this epoch: the next one must follow on from it. */
+        private long streamUpTo;
         private long startVersion;
         private CacheState state;
         /** Checkpoints by version (ascending), and a journal position waiting for its margin to pass. */
@@ -324,12 +326,14 @@ public final class WatchCache {
                         if (epoch == null || !epoch.equals(batch.epoch())) {
                             epoch = batch.epoch();
                             startVersion = batch.upTo();
+                            streamUpTo = batch.upTo();
                             buffered.clear();
                             startLoad();
-                        } else if (buffered.size() >= MAX_BUFFERED) {
-                            return loading();
+                        } else if (buffered.size() >= MAX_BUFFERED || batch.after() > streamUpTo) {
+                            return loading(); // too far behind, or a batch was lost: start over
                         } else {
                             buffered.add(batch);
+                            streamUpTo = Math.max(streamUpTo, batch.upTo());
                         }
                         return Behaviors.same();
                     })
@@ -378,18 +382,22 @@ public final class WatchCache {
             return Behaviors.receive(Command.class)
                     .onMessage(Stream.class, s -> {
                         lastHeard = clock.instant();
-                        if (!epoch.equals(s.batch().epoch())) {
-                            ctx.getLog().info("{}: the change stream has a new epoch, rebuilding the cache",
-                                    type.groupResource());
+                        boolean newEpoch = !epoch.equals(s.batch().epoch());
+                        if (newEpoch || s.batch().after() > streamUpTo) {
+                            ctx.getLog().info(newEpoch ? "{}: the change stream has a new epoch, rebuilding the cache"
+                                    : "{}: changes after {} were lost on their way, rebuilding the cache",
+                                    type.groupResource(), streamUpTo);
                             cutOffAll(ApiStatus.expired("the watch cache of " + type.groupResource()
                                     + " is rebuilding; list again and watch from the new resourceVersion"));
                             Behavior<Command> next = loading();
                             // This batch acknowledges the new epoch: load from its version.
                             epoch = s.batch().epoch();
                             startVersion = s.batch().upTo();
+                            streamUpTo = s.batch().upTo();
                             startLoad();
                             return next;
                         }
+                        streamUpTo = Math.max(streamUpTo, s.batch().upTo());
                         apply(s.batch());
                         ready.set(state.ready());
                         answerParked();

@@ -30,6 +30,9 @@ public final class WatchCaches {
 
     private record Entry(ActorRef<WatchCache.Command> cache, AtomicBoolean ready) {}
 
+    /** About how much JSON one page of a collection's load carries: well under Artery's frame size. */
+    static final int PAGE_BYTES = 1024 * 1024;
+
     private final Map<GroupResource, Entry> caches;
 
     private WatchCaches(Map<GroupResource, Entry> caches) {
@@ -99,23 +102,40 @@ public final class WatchCaches {
             return Futures.plain(sharding.entityRefFor(Revisions.TYPE_KEY, type.groupResource().toString())
                             .<Revisions.Namespaces>ask(Revisions.GetNamespaces::new, askTimeout))
                     .thenCompose(namespaces -> {
-                        List<CompletableFuture<CollectionEntity.Items>> parts = new ArrayList<>();
+                        List<CompletableFuture<WatchCache.Contents>> parts = new ArrayList<>();
                         for (String ns : namespaces.namespaces()) {
                             String id = new CollectionId(type.groupResource(), ns).entityId();
-                            parts.add(Futures.plain(sharding.entityRefFor(CollectionEntity.TYPE_KEY, id)
-                                    .<CollectionEntity.Items>ask(r -> new CollectionEntity.ListObjects(null, null, r),
-                                            askTimeout)).toCompletableFuture());
+                            parts.add(loadCollection(id, null, new ArrayList<>(), 0).toCompletableFuture());
                         }
                         return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply(v -> {
                             List<byte[]> objects = new ArrayList<>();
                             long readVersion = 0;
-                            for (CompletableFuture<CollectionEntity.Items> p : parts) {
-                                CollectionEntity.Items items = p.join();
-                                objects.addAll(items.items());
-                                readVersion = Math.max(readVersion, items.lastVersion());
+                            for (CompletableFuture<WatchCache.Contents> p : parts) {
+                                WatchCache.Contents c = p.join();
+                                objects.addAll(c.objects());
+                                readVersion = Math.max(readVersion, c.readVersion());
                             }
                             return new WatchCache.Contents(objects, readVersion);
                         });
+                    });
+        }
+
+        /**
+         * One collection's objects, page after page. Pages read at different times need not agree: every
+         * change a page may have missed is above the version the cache loads from, so the stream brings it
+         * (as it does for collections read at different times).
+         */
+        private CompletionStage<WatchCache.Contents> loadCollection(String id, String after, List<byte[]> objects,
+                                                                    long readVersion) {
+            return Futures.plain(sharding.entityRefFor(CollectionEntity.TYPE_KEY, id)
+                            .<CollectionEntity.Items>ask(r -> new CollectionEntity.ListObjects(after, PAGE_BYTES, r),
+                                    askTimeout))
+                    .thenCompose(page -> {
+                        objects.addAll(page.items());
+                        long read = Math.max(readVersion, page.lastVersion());
+                        return page.next() == null
+                                ? CompletableFuture.completedFuture(new WatchCache.Contents(objects, read))
+                                : loadCollection(id, page.next(), objects, read);
                     });
         }
     }

@@ -427,6 +427,31 @@ class CollectionEntityTest {
         assertEquals(2, burst.events().size());
     }
 
+    @Test
+    void listObjectsPagesInNameOrderByBytes() {
+        for (String name : List.of("d", "a", "c", "b", "e")) {
+            write(create(configMap(name, "k", "v")));
+        }
+        long size = testKit.getState().objects().get("a").length;
+
+        List<List<String>> pages = new ArrayList<>();
+        String after = null;
+        do {
+            String from = after;
+            CollectionEntity.Items page = testKit.<CollectionEntity.Items>runCommand(
+                    r -> new CollectionEntity.ListObjects(from, (int) (size * 2), r)).reply();
+            pages.add(page.items().stream().map(b -> ObjectMeta.name(Json.parseTrusted(b))).toList());
+            assertEquals(testKit.getState().lastVersion(), page.lastVersion());
+            after = page.next();
+        } while (after != null);
+
+        assertEquals(List.of(List.of("a", "b"), List.of("c", "d"), List.of("e")), pages);
+        CollectionEntity.Items tiny = testKit.<CollectionEntity.Items>runCommand(
+                r -> new CollectionEntity.ListObjects(null, 1, r)).reply();
+        assertEquals(1, tiny.items().size(), "at least one object per page");
+        assertEquals("a", tiny.next());
+    }
+
     // ---- resolving an allocation whose report Revisions never got ----
 
     @Test

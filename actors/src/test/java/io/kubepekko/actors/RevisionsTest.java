@@ -366,6 +366,54 @@ class RevisionsTest {
         assertEquals(List.of(b), next.events().stream().map(PublishedEvent::resourceVersion).toList());
     }
 
+    @Test
+    void consecutiveBatchesChainSoThatALostOneIsNoticed() {
+        org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Published> reader =
+                actorTestKit.createTestProbe();
+        testKit.runCommand(new Revisions.Subscribe(reader.ref()));
+        Revisions.Published ack = reader.receiveMessage();
+        assertEquals(ack.upTo(), ack.after());
+        long a = allocate(1, "team-a").reply().first();
+        long b = allocate(1, "team-a").reply().first();
+        testKit.runCommand(new Revisions.Abandoned(a));
+        testKit.runCommand(new Revisions.Committed(b, List.of(event(b))));
+        Revisions.Published first = nextProgress(reader);
+        Revisions.Published second = nextProgress(reader);
+        assertEquals(List.of(ack.upTo(), a), List.of(first.after(), first.upTo()), "the abandoned version alone");
+        assertEquals(List.of(a, b), List.of(second.after(), second.upTo()));
+    }
+
+    /** The next batch that moves the stream on, skipping the real timer's heartbeats. */
+    private static Revisions.Published nextProgress(
+            org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Published> reader) {
+        while (true) {
+            Revisions.Published p = reader.receiveMessage();
+            if (!p.events().isEmpty() || p.upTo() != p.after()) {
+                return p;
+            }
+        }
+    }
+
+    @Test
+    void aLargeReleaseIsSplitIntoChainedMessagesOfBoundedSize() {
+        byte[] big = new byte[Revisions.PUBLISH_CHUNK_BYTES / 3];
+        List<PublishedEvent> released = new java.util.ArrayList<>();
+        for (long rv = 11; rv <= 17; rv++) {
+            released.add(new PublishedEvent(rv, "team-a", "o" + rv, "MODIFIED", big, big));
+        }
+
+        List<Revisions.Published> chunks = Revisions.chunks("e", 10, 20, released);
+
+        assertEquals(List.of(10L, 11L, 12L, 13L, 14L, 15L, 16L), chunks.stream().map(Revisions.Published::after).toList());
+        assertEquals(List.of(11L, 12L, 13L, 14L, 15L, 16L, 20L), chunks.stream().map(Revisions.Published::upTo).toList(),
+                "two thirds of a chunk each: one event per message; the last one reaches the batch's end");
+        assertEquals(released, chunks.stream().flatMap(c -> c.events().stream()).toList());
+
+        List<Revisions.Published> small = Revisions.chunks("e", 10, 20, List.of(event(11), event(12)));
+        assertEquals(1, small.size());
+        assertEquals(List.of(10L, 20L), List.of(small.get(0).after(), small.get(0).upTo()));
+    }
+
     private static PublishedEvent event(long rv) {
         return new PublishedEvent(rv, "team-a", "o" + rv, "ADDED", new byte[] {'{', '}'}, null);
     }

@@ -239,6 +239,25 @@ class WatchCacheTest {
     }
 
     @Test
+    void aLostBatchEndsEveryWatchWith410AndLoadsAgain() {
+        Started s = start(settings(), Clock.systemUTC(), contents(5, cm("a", 5)),
+                contents(9, cm("a", 5), cm("b", 6), cm("x", 8), cm("c", 9)));
+        s.stream().tell(new Revisions.Published("e1", 5, List.of()));
+        Watched w = run(watch(s.cache(), new WatchStart(WatchStart.Target.AFTER, 5, false),
+                false, false));
+        s.stream().tell(new Revisions.Published("e1", 5, 6, List.of(event("ADDED", "b", 6))));
+        assertEquals(List.of("ADDED b@6"), next(w, 1));
+
+        // The batch (6, 8] never arrived (a message between nodes was dropped): this one follows on from 8.
+        s.stream().tell(new Revisions.Published("e1", 8, 9, List.of(event("ADDED", "c", 9))));
+        assertEquals(List.of("ERROR 410"), next(w, 1), "x@8 is missing: the watch must not go on past it");
+        w.expectComplete();
+        assertEquals(List.of("a", "b", "c", "x"),
+                names(read(s.cache(), new CacheRead(CacheRead.Target.LATEST, 9), Duration.ofSeconds(5))),
+                "rebuilt from the collections");
+    }
+
+    @Test
     void aNewEpochEndsEveryWatchWith410AndLoadsAgain() {
         Started s = start(settings(), Clock.systemUTC(), contents(5, cm("a", 5)),
                 contents(1500, cm("a", 5), cm("z", 1500)));
@@ -337,7 +356,7 @@ class WatchCacheTest {
         Watched without = run(watch(s.cache(),
                 new WatchStart(WatchStart.Target.AFTER, 4, false), false, false));
         // Progress without changes of this group-resource: the bookmark carries it.
-        s.stream().tell(new Revisions.Published("e1", 9, List.of()));
+        s.stream().tell(new Revisions.Published("e1", 4, 9, List.of()));
         read(s.cache(), new CacheRead(CacheRead.Target.LATEST, 9), Duration.ofSeconds(5));
         clock.advance(Duration.ofSeconds(31));
         assertEquals(List.of("BOOKMARK@9"), next(withBookmarks, 1));
