@@ -244,6 +244,8 @@ public final class CollectionEntity
      * through sharding.
      */
     private ActorRef<Revisions.Command> directRevisions;
+    /** Whether the batch in flight waits for versions asked of {@link #directRevisions}. */
+    private boolean askedDirectly;
     /** The first version allocated to the batch being persisted, or 0. */
     private long allocatedFirst;
     private long lastSnapshotSeqNr;
@@ -361,12 +363,20 @@ public final class CollectionEntity
                 .onCommand(RevisionsStopped.class, (state, c) -> {
                     if (c.instance().equals(directRevisions)) {
                         directRevisions = null;
+                        if (askedDirectly) {
+                            // The ask may have died with it: ask its successor rather than wait for the timeout.
+                            // Should both answer, the second finds the batch allocated and is abandoned.
+                            askedDirectly = false;
+                            revisions.tell(new Revisions.Allocate(inFlight.size(), id.namespace(), batchId,
+                                    allocations));
+                        }
                     }
                     return Effect().noReply();
                 })
                 .onCommand(AllocationFailed.class, (state, c) -> {
                     if (inFlight != null && c.batchId() == batchId) {
                         directRevisions = null;
+                        askedDirectly = false;
                         failOutstanding("could not allocate a resourceVersion: " + c.reason());
                     }
                     return Effect().noReply();
@@ -586,6 +596,7 @@ public final class CollectionEntity
     /** Asks Revisions for the batch's versions (directly once the instance is known). */
     private void askVersions(int count) {
         Revisions.Allocate ask = new Revisions.Allocate(count, id.namespace(), batchId, allocations);
+        askedDirectly = directRevisions != null;
         if (directRevisions != null) {
             directRevisions.tell(ask);
         } else {
@@ -599,13 +610,23 @@ public final class CollectionEntity
 
     private ReplyEffect<Event, State> onAllocated(State state, Allocated a) {
         List<Pending> batch = inFlight;
-        if (batch == null || a.batchId() != batchId) {
+        if (a.first() == Revisions.Allocated.MOVING) {
+            // That instance is handing over: ask again through sharding, which delivers to its successor.
+            directRevisions = null;
+            if (batch != null && a.batchId() == batchId && allocatedFirst == 0) {
+                askedDirectly = false;
+                revisions.tell(new Revisions.Allocate(batch.size(), id.namespace(), batchId, allocations));
+            }
+            return Effect().noReply();
+        }
+        if (batch == null || a.batchId() != batchId || allocatedFirst != 0) {
             // A late answer for a batch that already failed: those versions stay unused (gaps are
             // fine), and Revisions must not wait for them.
             a.from().tell(new Revisions.Abandoned(a.first()));
             return Effect().noReply();
         }
         allocationTimeout.cancel();
+        askedDirectly = false;
         if (!a.from().equals(directRevisions)) {
             directRevisions = a.from();
             // Its node may leave the cluster: then Revisions is found again through sharding at once
@@ -712,6 +733,7 @@ public final class CollectionEntity
 
     /** Answers every write that can no longer complete; a refusal, never a false success. */
     private void failOutstanding(String why) {
+        askedDirectly = false;
         ApiStatus status = ApiStatus.serviceUnavailable("storage unavailable for " + type.groupResource() + ": " + why);
         if (allocationTimeout != null) {
             allocationTimeout.cancel();

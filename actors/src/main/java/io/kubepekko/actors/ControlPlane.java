@@ -118,6 +118,8 @@ public final class ControlPlane {
                     return Revisions.create(gr, java.time.Clock.systemUTC(), namespace -> sharding.entityRefFor(
                             CollectionEntity.TYPE_KEY, new CollectionId(gr, namespace).entityId()));
                 })
+                // Moved (rebalance, a node leaving): hand over in order, so readers keep their stream.
+                .withStopMessage(Revisions.HandOver.INSTANCE)
                 .withSettings(org.apache.pekko.cluster.sharding.typed.ClusterShardingSettings.create(system)
                         .withNoPassivationStrategy()));
         CommittedObjects committed = new CommittedObjects();

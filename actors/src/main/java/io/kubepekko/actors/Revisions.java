@@ -47,18 +47,22 @@ public final class Revisions
 
     // ---- state ----
 
-    /** Durable state: the highest reserved version and the namespaces that have been written. */
-    public record State(long reservedUpTo, PSet<String> namespaces) implements CborSerializable {
+    /**
+     * Durable state: the highest reserved version, the namespaces that have been written, and — only
+     * right after an orderly hand-over, until the next event — where the stream stood (see {@link HandedOver}).
+     */
+    public record State(long reservedUpTo, PSet<String> namespaces, HandedOver handedOver) implements CborSerializable {
         /**
          * A group-resource never written is at version 1, not 0: a list's resourceVersion "0" would
          * mean "any version" to a client that watches from it.
          */
-        static final State EMPTY = new State(1, HashTreePSet.empty());
+        static final State EMPTY = new State(1, HashTreePSet.empty(), null);
 
         @JsonCreator
         static State fromJson(@JsonProperty("reservedUpTo") long reservedUpTo,
-                              @JsonProperty("namespaces") Set<String> namespaces) {
-            return new State(reservedUpTo, HashTreePSet.from(namespaces == null ? Set.of() : namespaces));
+                              @JsonProperty("namespaces") Set<String> namespaces,
+                              @JsonProperty("handedOver") HandedOver handedOver) {
+            return new State(reservedUpTo, HashTreePSet.from(namespaces == null ? Set.of() : namespaces), handedOver);
         }
 
         @JsonProperty("namespaces")
@@ -68,9 +72,12 @@ public final class Revisions
 
         State apply(Event event) {
             if (event instanceof BlockReserved b) {
-                return new State(b.upTo(), namespaces);
+                return new State(b.upTo(), namespaces, null);
             }
-            return new State(reservedUpTo, namespaces.plus(((CollectionAdded) event).namespace()));
+            if (event instanceof HandedOver h) {
+                return new State(reservedUpTo, namespaces, h);
+            }
+            return new State(reservedUpTo, namespaces.plus(((CollectionAdded) event).namespace()), null);
         }
     }
 
@@ -79,7 +86,7 @@ public final class Revisions
     /** Protocol of {@link Revisions}. */
     public sealed interface Command extends CborSerializable
             permits Allocate, Committed, Abandoned, Resolved, Subscribe, Unsubscribe, CheckOverdue, GetLatest,
-            GetNamespaces {}
+            GetNamespaces, HandOver {}
 
     /**
      * Allocates {@code count} consecutive versions for a write from collection {@code namespace};
@@ -127,6 +134,13 @@ public final class Revisions
     public enum CheckOverdue implements Command { INSTANCE }
 
     /**
+     * Sharding's stop message (the entity moves to another node, or its node leaves): stop handing out
+     * versions, let every allocation resolve, record where the stream stands and who reads it, and stop.
+     * The next incarnation then carries on with the same epoch, so no reader has to rebuild.
+     */
+    public enum HandOver implements Command { INSTANCE }
+
+    /**
      * Asks for the version a "Most Recent" read must reflect: the highest committed one (at least the
      * published one).
      */
@@ -140,8 +154,13 @@ public final class Revisions
     /**
      * Versions {@code first} to {@code first + count - 1} belong to the asker. {@code from} is this
      * instance, so that the asker can send its next request directly instead of through sharding.
+     * {@code first == 0} ({@link #MOVING}) allocates nothing: this instance is handing over, so ask
+     * again through sharding, which delivers to the next incarnation.
      */
-    public record Allocated(long first, long requestId, ActorRef<Command> from) implements CborSerializable {}
+    public record Allocated(long first, long requestId, ActorRef<Command> from) implements CborSerializable {
+        /** The value of {@code first} that means "ask again through sharding". */
+        public static final long MOVING = 0;
+    }
 
     public record Latest(long resourceVersion) implements CborSerializable {}
 
@@ -177,11 +196,17 @@ public final class Revisions
     // ---- events ----
 
     /** Events of {@link Revisions}; facts, never renamed. */
-    public sealed interface Event extends CborSerializable permits BlockReserved, CollectionAdded {}
+    public sealed interface Event extends CborSerializable permits BlockReserved, CollectionAdded, HandedOver {}
 
     public record BlockReserved(long upTo) implements Event {}
 
     public record CollectionAdded(String namespace) implements Event {}
+
+    /**
+     * An orderly hand-over: nothing was left unresolved, the stream of {@code epoch} was published up to
+     * {@code sentUpTo}, and {@code subscribers} were reading it. Valid only as the last event.
+     */
+    public record HandedOver(String epoch, long sentUpTo, List<ActorRef<Published>> subscribers) implements Event {}
 
     // ---- behaviour ----
 
@@ -217,6 +242,8 @@ public final class Revisions
      * cannot be published in order, so readers must rebuild from the collections (a new epoch).
      */
     private long inheritedUpTo;
+    /** Whether sharding asked this instance to stop ({@link HandOver}). */
+    private boolean handingOver;
     /** The {@code upTo} of the last batch published (sent, or due but with nobody to send it to). */
     private long sentUpTo;
     /** Whether a batch went out since the last heartbeat tick. */
@@ -285,6 +312,19 @@ public final class Revisions
                     sentUpTo = state.reservedUpTo();
                     highestCommitted = state.reservedUpTo();
                     inheritedUpTo = state.reservedUpTo();
+                    HandedOver h = state.handedOver();
+                    if (h != null) {
+                        // Nothing was in flight: the versions after sentUpTo were never handed out, so the
+                        // same stream goes on, from where its readers are.
+                        epoch = h.epoch();
+                        sentUpTo = h.sentUpTo();
+                        for (ActorRef<Published> s : h.subscribers()) {
+                            if (subscribers.add(s)) {
+                                context.watchWith(s, new Unsubscribe(s));
+                            }
+                        }
+                        publish(List.of());
+                    }
                 })
                 .build();
     }
@@ -331,6 +371,10 @@ public final class Revisions
                 })
                 .onCommand(GetLatest.class, (state, c) -> Effect().reply(c.replyTo(),
                         new Latest(Math.max(highestCommitted, order.publishedUpTo()))))
+                .onCommand(HandOver.class, (state, c) -> {
+                    handingOver = true;
+                    return handOverIfSettled();
+                })
                 .onCommand(GetNamespaces.class, (state, c) ->
                         Effect().reply(c.replyTo(), new Namespaces(new ArrayList<>(new TreeSet<>(state.namespaces())))))
                 .build();
@@ -345,7 +389,7 @@ public final class Revisions
             publishedSinceTick = true;
         }
         sentUpTo = upTo;
-        return Effect().noReply();
+        return handOverIfSettled();
     }
 
     /**
@@ -436,7 +480,22 @@ public final class Revisions
         return newEpoch("resourceVersion " + r.first() + " may have been persisted without a report");
     }
 
+    /**
+     * Once handing over and nothing is unresolved: records where the stream stands and stops. Until
+     * then allocations keep resolving (or are given up by {@link #onOverdue}).
+     */
+    private ReplyEffect<Event, State> handOverIfSettled() {
+        if (!handingOver || order.pendingCount() > 0) {
+            return Effect().noReply();
+        }
+        context.getLog().debug("handing over at {} (epoch {})", sentUpTo, epoch);
+        return Effect().persist(new HandedOver(epoch, sentUpTo, List.copyOf(subscribers))).thenStop().thenNoReply();
+    }
+
     private ReplyEffect<Event, State> onAllocate(State state, Allocate c) {
+        if (handingOver) {
+            return Effect().reply(c.replyTo(), new Allocated(Allocated.MOVING, c.requestId(), self));
+        }
         long first = next;
         long last = first + c.count() - 1;
         next = last + 1;

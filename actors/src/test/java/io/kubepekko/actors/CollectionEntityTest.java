@@ -472,6 +472,31 @@ class CollectionEntityTest {
     }
 
     @Test
+    void aRevisionsInstanceThatIsMovingIsAskedAgainThroughSharding() {
+        Burst burst = new Burst();
+        var first = burst.send(create(configMap("a", "k", "1")));
+        burst.allocateUntil(1); // from now on the entity asks that instance directly
+        assertEquals(1, written(first).resourceVersion());
+        TestProbe<Revisions.Command> moving = actorTestKit.createTestProbe();
+        var second = burst.send(create(configMap("b", "k", "1")));
+        Revisions.Command m = burst.revisionsProbe.receiveMessage();
+        while (!(m instanceof Revisions.Allocate)) {
+            m = burst.revisionsProbe.receiveMessage(); // the first write's commit report
+        }
+        Revisions.Allocate direct = (Revisions.Allocate) m;
+
+        direct.replyTo().tell(new Revisions.Allocated(Revisions.Allocated.MOVING, direct.requestId(), moving.ref()));
+        Revisions.Allocate again = (Revisions.Allocate) burst.revisionsProbe.receiveMessage();
+        assertEquals(direct.requestId(), again.requestId(), "the same request, through sharding (the probe)");
+        again.replyTo().tell(new Revisions.Allocated(5, again.requestId(), burst.revisionsProbe.ref()));
+        assertEquals(5, written(second).resourceVersion());
+
+        // A second answer to the same request (the first instance allocated after all): abandoned.
+        again.replyTo().tell(new Revisions.Allocated(9, again.requestId(), moving.ref()));
+        assertEquals(new Revisions.Abandoned(9), moving.receiveMessage());
+    }
+
+    @Test
     void anAllocationAboveEverythingPersistedAndNotInFlightWasNeverPersisted() {
         Burst burst = new Burst();
         var write = burst.send(create(configMap("a", "k", "1")));

@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -381,6 +382,99 @@ class RevisionsTest {
         Revisions.Published second = nextProgress(reader);
         assertEquals(List.of(ack.upTo(), a), List.of(first.after(), first.upTo()), "the abandoned version alone");
         assertEquals(List.of(a, b), List.of(second.after(), second.upTo()));
+    }
+
+    // ---- orderly hand-over (sharding moves the entity) ----
+
+    /**
+     * Revisions spawned directly (it stops itself on hand-over, which the behaviour test kit cannot
+     * follow), one incarnation after another on the same persistence id.
+     */
+    private final class Incarnations {
+        final GroupResource gr = new GroupResource("test.kubepekko.io", "handover" + GROUP_RESOURCES.incrementAndGet());
+        final org.apache.pekko.persistence.testkit.javadsl.PersistenceTestKit journal =
+                org.apache.pekko.persistence.testkit.javadsl.PersistenceTestKit.create(actorTestKit.system());
+        org.apache.pekko.actor.typed.ActorRef<Revisions.Command> current = actorTestKit.spawn(Revisions.create(gr));
+
+        void next() {
+            current = actorTestKit.spawn(Revisions.create(gr));
+        }
+
+        long allocate(int count) {
+            org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Allocated> r = actorTestKit.createTestProbe();
+            current.tell(new Revisions.Allocate(count, "team-a", 0, r.ref()));
+            return r.receiveMessage().first();
+        }
+
+        void awaitStopped() {
+            actorTestKit.createTestProbe().expectTerminated(current);
+        }
+
+        List<Object> events() {
+            return journal.persistedInStorage(PersistenceId.of("Revisions", gr.toString()).id());
+        }
+    }
+
+    @Test
+    void anOrderlyHandOverKeepsTheEpochAndItsReaders() {
+        Incarnations r = new Incarnations();
+        org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Published> reader =
+                actorTestKit.createTestProbe();
+        r.current.tell(new Revisions.Subscribe(reader.ref()));
+        Revisions.Published ack = reader.receiveMessage();
+        long a = r.allocate(1);
+        r.current.tell(new Revisions.Committed(a, List.of(event(a))));
+        assertEquals(List.of(a), nextProgress(reader).events().stream().map(PublishedEvent::resourceVersion).toList());
+
+        r.current.tell(Revisions.HandOver.INSTANCE);
+        r.awaitStopped();
+        Revisions.HandedOver recorded = assertInstanceOf(Revisions.HandedOver.class, r.events().get(r.events().size() - 1));
+        assertEquals(List.of(ack.epoch(), a), List.of(recorded.epoch(), recorded.sentUpTo()));
+        assertEquals(List.of(reader.ref()), recorded.subscribers());
+
+        r.next();
+        Revisions.Published resumed = nextProgress(reader);
+        assertEquals(ack.epoch(), resumed.epoch(), "the successor carries on with the same stream");
+        assertEquals(a, resumed.after(), "following on from the last batch its readers got");
+        long b = r.allocate(1);
+        assertTrue(b > resumed.upTo());
+        r.current.tell(new Revisions.Committed(b, List.of(event(b))));
+        Revisions.Published next = nextProgress(reader);
+        assertEquals(List.of(ack.epoch(), resumed.upTo(), b), List.of(next.epoch(), next.after(), next.upTo()));
+        assertEquals(List.of(b), next.events().stream().map(PublishedEvent::resourceVersion).toList());
+    }
+
+    @Test
+    void aHandOverWaitsForWhatIsInFlightAndSendsNewRequestsToTheSuccessor() {
+        Incarnations r = new Incarnations();
+        long a = r.allocate(1);
+
+        r.current.tell(Revisions.HandOver.INSTANCE);
+        assertEquals(Revisions.Allocated.MOVING, r.allocate(1), "asked again through sharding, to the successor");
+        assertTrue(r.events().stream().noneMatch(Revisions.HandedOver.class::isInstance), a + " is in flight");
+
+        r.current.tell(new Revisions.Committed(a, List.of(event(a))));
+        r.awaitStopped();
+        assertInstanceOf(Revisions.HandedOver.class, r.events().get(r.events().size() - 1));
+    }
+
+    @Test
+    void aCrashAfterAHandOverIsANewEpochAgain() {
+        Incarnations r = new Incarnations();
+        org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Published> reader =
+                actorTestKit.createTestProbe();
+        r.current.tell(new Revisions.Subscribe(reader.ref()));
+        String epoch = reader.receiveMessage().epoch();
+        r.current.tell(Revisions.HandOver.INSTANCE);
+        r.awaitStopped();
+        r.next();
+        r.allocate(Math.toIntExact(Revisions.BLOCK + 1)); // a new block: the hand-over is history
+        actorTestKit.stop(r.current); // not a hand-over: as if its node died
+        r.next();
+
+        org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Published> later = actorTestKit.createTestProbe();
+        r.current.tell(new Revisions.Subscribe(later.ref()));
+        assertNotEquals(epoch, later.receiveMessage().epoch());
     }
 
     /** The next batch that moves the stream on, skipping the real timer's heartbeats. */

@@ -1,6 +1,7 @@
 package io.kubepekko.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.meta.Json;
 import io.kubepekko.persistence.cassandra.LocalCassandra;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -99,5 +100,96 @@ class ClusterFormationIT {
             });
             assertEquals(List.of(), itemNames(b.get("/api/v1/namespaces/team/configmaps").assertCode(200).json()));
         }
+    }
+
+    /** Kinds with trivial bodies, by collection path in namespace default and the body to create one. */
+    private static final java.util.Map<String, String> KINDS = new java.util.LinkedHashMap<>();
+
+    static {
+        KINDS.put("/api/v1/namespaces/default/configmaps", "{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'%s'}}");
+        KINDS.put("/api/v1/namespaces/default/secrets", "{'apiVersion':'v1','kind':'Secret','metadata':{'name':'%s'}}");
+        KINDS.put("/api/v1/namespaces/default/serviceaccounts",
+                "{'apiVersion':'v1','kind':'ServiceAccount','metadata':{'name':'%s'}}");
+        KINDS.put("/api/v1/namespaces/default/endpoints", "{'apiVersion':'v1','kind':'Endpoints','metadata':{'name':'%s'}}");
+        KINDS.put("/apis/coordination.k8s.io/v1/namespaces/default/leases",
+                "{'apiVersion':'coordination.k8s.io/v1','kind':'Lease','metadata':{'name':'%s'}}");
+        KINDS.put("/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles",
+                "{'apiVersion':'rbac.authorization.k8s.io/v1','kind':'Role','metadata':{'name':'%s'}}");
+    }
+
+    /**
+     * A node leaving in order hands its resourceVersion sequencers over (sharding's stop message): their
+     * successors on the other node carry on with the same change stream, so watches of those kinds go
+     * on without a 410. When B starts, every sequencer already runs on A (A's watch caches started them),
+     * so closing A moves each one that rebalancing has not moved to B already — every move a hand-over.
+     */
+    @Test
+    void watchesGoOnWhenTheirSequencersMoveInOrder() throws Exception {
+        ApiServerSettings.StorageFlags storage = ApiServerSettings.StorageFlags.cassandra(
+                List.of(cassandra.contactPoint()), TestCassandra.keyspace());
+        int seedPort = freePort();
+        String seed = "127.0.0.1:" + seedPort;
+        TestApiServer a = TestApiServer.start(s -> s.withStorage(storage)
+                .withCluster(new ApiServerSettings.ClusterFlags(List.of(seed), seedPort, "127.0.0.1")));
+        boolean aClosed = false;
+        try (TestApiServer b = TestApiServer.start(s -> s.withStorage(storage)
+                .withCluster(new ApiServerSettings.ClusterFlags(List.of(seed), 0, "127.0.0.1")))) {
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).untilAsserted(() ->
+                    assertEquals(2, b.server().upMembers().size()));
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).untilAsserted(() ->
+                    assertEquals(200, b.get("/readyz").code()));
+
+            java.util.Map<String, WatchClient> watches = new java.util.LinkedHashMap<>();
+            try {
+                for (var kind : KINDS.entrySet()) {
+                    String path = kind.getKey();
+                    b.create(path, json(kind.getValue().formatted("before")));
+                    String from = b.get(path).assertCode(200).json().path("metadata").path("resourceVersion").asText();
+                    WatchClient w = WatchClient.open(b.url(), path + "?watch=true&resourceVersion=" + from);
+                    assertEquals(200, w.code());
+                    watches.put(path, w);
+                }
+
+                a.close();
+                aClosed = true;
+                await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).untilAsserted(() ->
+                        assertEquals(1, b.server().upMembers().size()));
+
+                for (var kind : KINDS.entrySet()) {
+                    ObjectNode created = createRetrying(b, kind.getKey(), kind.getValue().formatted("after"));
+                    assertEquals(List.of("ADDED after@" + rv(created)), watches.get(kind.getKey()).next(1),
+                            kind.getKey() + ": the watch goes on, with no 410, after its sequencer moved");
+                }
+            } finally {
+                for (WatchClient w : watches.values()) {
+                    w.close();
+                }
+            }
+        } finally {
+            if (!aClosed) {
+                a.close();
+            }
+        }
+    }
+
+    /** A create that tries again while the collection's shard is still moving (503/504 meanwhile). */
+    private static ObjectNode createRetrying(TestApiServer api, String path, String body) {
+        ObjectNode[] created = new ObjectNode[1];
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
+            Response r = api.post(path, json(body));
+            if (r.code() == 201) {
+                created[0] = r.json();
+                return true;
+            }
+            if (r.code() == 409) { // an earlier try that timed out was done after all
+                String name = Json.parseTrusted(json(body).getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                        .path("metadata").path("name").asText();
+                created[0] = api.get(path + "/" + name).assertCode(200).json();
+                return true;
+            }
+            assertTrue(r.code() == 503 || r.code() == 504, path + ": " + r.code() + " " + r.text());
+            return false;
+        });
+        return created[0];
     }
 }
