@@ -70,6 +70,8 @@ public final class CollectionEntity
 
     static final int MAX_QUEUE = 10_000;
     static final int MAX_BATCH = 256;
+    /** A commit report goes to Revisions in messages of about this many bytes of objects (see Committed#parts). */
+    static final long COMMIT_PART_BYTES = 2L * 1024 * 1024;
     static final Duration ALLOCATE_TIMEOUT = Duration.ofSeconds(10);
 
     // ---- state ----
@@ -658,7 +660,9 @@ public final class CollectionEntity
                         published.add(((ObjectChanged) e).published(id.namespace()));
                     }
                     allocatedFirst = 0;
-                    tellRevisions(new Revisions.Committed(a.first(), published));
+                    for (Revisions.Committed part : Revisions.Committed.parts(a.first(), published, COMMIT_PART_BYTES)) {
+                        tellRevisions(part);
+                    }
                     // The allocator hears of the values kept and freed before any writer hears of its
                     // write, so a client that deletes a Service and then asks for its IP gets it.
                     settleClaim(batch);

@@ -11,4 +11,11 @@ import io.kubepekko.persistence.CborSerializable;
  * @param previous the object's JSON before the change, or {@code null} for ADDED
  */
 public record PublishedEvent(long resourceVersion, String namespace, String name, String type, byte[] object,
-                             byte[] previous) implements CborSerializable {}
+                             byte[] previous) implements CborSerializable {
+
+    /** About how many bytes the event takes in a message: its objects' JSON. */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    long size() {
+        return (object == null ? 0 : object.length) + (previous == null ? 0 : previous.length);
+    }
+}

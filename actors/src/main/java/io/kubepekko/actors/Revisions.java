@@ -96,7 +96,39 @@ public final class Revisions
             implements Command {}
 
     /** The allocation starting at {@code first} was persisted with these events (one per version, in order). */
-    public record Committed(long first, java.util.List<PublishedEvent> events) implements Command {}
+    public record Committed(long first, java.util.List<PublishedEvent> events, boolean more) implements Command {
+
+        @com.fasterxml.jackson.annotation.JsonCreator
+        public Committed {
+        }
+
+        /** The whole allocation's events in one message. */
+        public Committed(long first, java.util.List<PublishedEvent> events) {
+            this(first, events, false);
+        }
+
+        /**
+         * The allocation's events in order, as messages of about {@code maxBytes} of objects each (at least
+         * one event each; every one but the last with {@code more}): a message between nodes must stay
+         * well under Artery's frame size.
+         */
+        public static List<Committed> parts(long first, List<PublishedEvent> events, long maxBytes) {
+            List<Committed> out = new ArrayList<>(1);
+            int start = 0;
+            long size = 0;
+            for (int i = 0; i < events.size(); i++) {
+                long bytes = events.get(i).size();
+                if (i > start && size + bytes > maxBytes) {
+                    out.add(new Committed(first, List.copyOf(events.subList(start, i)), true));
+                    start = i;
+                    size = 0;
+                }
+                size += bytes;
+            }
+            out.add(new Committed(first, start == 0 ? events : List.copyOf(events.subList(start, events.size())), false));
+            return out;
+        }
+    }
 
     /** The allocation starting at {@code first} will never be persisted. */
     public record Abandoned(long first) implements Command {}
@@ -242,6 +274,8 @@ public final class Revisions
      * cannot be published in order, so readers must rebuild from the collections (a new epoch).
      */
     private long inheritedUpTo;
+    /** The events of commits reported in several parts, until their last part arrives. */
+    private final Map<Long, List<PublishedEvent>> parts = new HashMap<>();
     /** Whether sharding asked this instance to stop ({@link HandOver}). */
     private boolean handingOver;
     /** The {@code upTo} of the last batch published (sent, or due but with nobody to send it to). */
@@ -333,10 +367,16 @@ public final class Revisions
     public CommandHandlerWithReply<Command, Event, State> commandHandler() {
         return newCommandHandlerWithReplyBuilder().forAnyState()
                 .onCommand(Allocate.class, this::onAllocate)
-                .onCommand(Committed.class, (state, c) -> {
-                    long last = c.events().isEmpty() ? c.first()
-                            : c.events().get(c.events().size() - 1).resourceVersion();
+                .onCommand(Committed.class, (state, c0) -> {
+                    long last = c0.events().isEmpty() ? c0.first()
+                            : c0.events().get(c0.events().size() - 1).resourceVersion();
                     highestCommitted = Math.max(highestCommitted, last);
+                    if (c0.more()) {
+                        parts.computeIfAbsent(c0.first(), f -> new ArrayList<>()).addAll(c0.events());
+                        return Effect().noReply();
+                    }
+                    List<PublishedEvent> earlier = parts.remove(c0.first());
+                    Committed c = earlier == null ? c0 : new Committed(c0.first(), concat(earlier, c0.events()));
                     holders.remove(c.first());
                     if (c.first() <= inheritedUpTo && !c.events().isEmpty()) {
                         return newEpoch("resourceVersion " + c.first() + " of an earlier incarnation committed late");
@@ -392,6 +432,13 @@ public final class Revisions
         return handOverIfSettled();
     }
 
+    private static List<PublishedEvent> concat(List<PublishedEvent> a, List<PublishedEvent> b) {
+        List<PublishedEvent> all = new ArrayList<>(a.size() + b.size());
+        all.addAll(a);
+        all.addAll(b);
+        return all;
+    }
+
     /**
      * The batch ({@code after}, {@code upTo}] as messages of about {@link #PUBLISH_CHUNK_BYTES} each, chained:
      * every version up to a chunk's last event is resolved, since released events are in version order.
@@ -403,7 +450,7 @@ public final class Revisions
         long chunkAfter = after;
         for (int i = 0; i < released.size(); i++) {
             PublishedEvent e = released.get(i);
-            long bytes = (e.object() == null ? 0 : e.object().length) + (e.previous() == null ? 0 : e.previous().length);
+            long bytes = e.size();
             if (i > start && size + bytes > PUBLISH_CHUNK_BYTES) {
                 long chunkUpTo = released.get(i - 1).resourceVersion();
                 out.add(new Published(epoch, chunkAfter, chunkUpTo, List.copyOf(released.subList(start, i))));

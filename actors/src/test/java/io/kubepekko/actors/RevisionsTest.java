@@ -489,6 +489,29 @@ class RevisionsTest {
     }
 
     @Test
+    void aCommitReportedInPartsIsPublishedOnceComplete() {
+        org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Published> reader =
+                actorTestKit.createTestProbe();
+        testKit.runCommand(new Revisions.Subscribe(reader.ref()));
+        reader.receiveMessage();
+        long a = allocate(3, "team-a").reply().first();
+        byte[] big = new byte[1000];
+        List<PublishedEvent> events = List.of(new PublishedEvent(a, "team-a", "x", "ADDED", big, null),
+                new PublishedEvent(a + 1, "team-a", "y", "ADDED", big, null),
+                new PublishedEvent(a + 2, "team-a", "z", "ADDED", big, null));
+        List<Revisions.Committed> parts = Revisions.Committed.parts(a, events, 1500);
+        assertEquals(List.of(true, true, false), parts.stream().map(Revisions.Committed::more).toList());
+
+        testKit.runCommand(parts.get(0));
+        testKit.runCommand(parts.get(1));
+        assertEquals(a + 1, latest(), "committed, though not complete: Most Recent reads wait for it");
+        testKit.runCommand(parts.get(2));
+
+        Revisions.Published out = nextProgress(reader);
+        assertEquals(List.of(a, a + 1, a + 2), out.events().stream().map(PublishedEvent::resourceVersion).toList());
+    }
+
+    @Test
     void aLargeReleaseIsSplitIntoChainedMessagesOfBoundedSize() {
         byte[] big = new byte[Revisions.PUBLISH_CHUNK_BYTES / 3];
         List<PublishedEvent> released = new java.util.ArrayList<>();
