@@ -40,7 +40,7 @@ class HelmReleaseE2E {
         Files.writeString(chart.getParent().resolve("Chart.yaml"), "apiVersion: v2\nname: demo\nversion: 0.1.0\n");
         Files.writeString(chart.resolve("cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n"
                 + "  name: {{ .Release.Name }}-settings\ndata:\n  mode: {{ .Values.mode | default \"fast\" }}\n");
-        Kubectl kubectl = new Kubectl(clients.kubectl(), SERVER.server().kubeconfig(), SERVER.scratch(),
+        Kubectl kubectl = new Kubectl(clients.kubectl(), SERVER.kubeconfig(), SERVER.scratch(),
                 SERVER.scratch());
         String chartDir = chart.getParent().toString();
 
@@ -64,7 +64,7 @@ class HelmReleaseE2E {
 
     private static ProcessResult helm(ClientBinaries clients, String... args) {
         List<String> command = new ArrayList<>(List.of(clients.helm().toString(),
-                "--kubeconfig", SERVER.server().kubeconfig().toString()));
+                "--kubeconfig", SERVER.kubeconfig().toString()));
         command.addAll(List.of(args));
         Map<String, String> env = new HashMap<>();
         env.put("HOME", SERVER.scratch().toString());

@@ -40,8 +40,8 @@ class HelmServerSideApplyE2E {
     @Test
     void releaseLifecycleAppliesTheChartServerSide() {
         ClientBinaries clients = ClientBinaries.require();
-        Helm helm = new Helm(clients.helm(), SERVER.server().kubeconfig(), SERVER.scratch());
-        Kubectl kubectl = new Kubectl(clients.kubectl(), SERVER.server().kubeconfig(), SERVER.scratch(),
+        Helm helm = new Helm(clients.helm(), SERVER.kubeconfig(), SERVER.scratch());
+        Kubectl kubectl = new Kubectl(clients.kubectl(), SERVER.kubeconfig(), SERVER.scratch(),
                 SERVER.scratch());
         String chart = writeChart().toString();
 

@@ -18,23 +18,38 @@ import java.util.stream.Stream;
  * temporary directory, and the real kubectl pointed at it. Register it as a static field with
  * {@code @RegisterExtension}; the server starts before the class's tests and is stopped, and its
  * directory removed, after them.
+ *
+ * <p>With {@code -Dkubepekko.e2e.target=cluster} the class gets a {@link LocalServerCluster} instead:
+ * three clustered servers on Cassandra behind a round-robin proxy, which {@link #kubeconfig()} points
+ * at, so that the same tests prove the same behaviour whichever node serves each request.
  */
 public final class InProcessServer implements BeforeAllCallback, AfterAllCallback {
     private Path scratch;
     private Path manifests;
     private ApiServer server;
+    private LocalServerCluster cluster;
+    private Path kubeconfig;
     private Kubectl kubectl;
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
         scratch = Files.createTempDirectory("kubepekko-e2e-");
         manifests = Files.createDirectories(scratch.resolve("manifests"));
-        server = ApiServer.start(ApiServerSettings.defaults().withDataDir(scratch.resolve("data")).withPort(0));
+        if (LocalServerCluster.requested()) {
+            cluster = LocalServerCluster.start(scratch.resolve("cluster"));
+            server = cluster.node(0);
+            kubeconfig = cluster.kubeconfig();
+        } else {
+            server = ApiServer.start(ApiServerSettings.defaults().withDataDir(scratch.resolve("data")).withPort(0));
+            kubeconfig = server.kubeconfig();
+        }
     }
 
     @Override
     public void afterAll(ExtensionContext context) throws IOException {
-        if (server != null) {
+        if (cluster != null) {
+            cluster.close();
+        } else if (server != null) {
             server.close();
         }
         try (Stream<Path> files = Files.walk(scratch)) {
@@ -44,9 +59,14 @@ public final class InProcessServer implements BeforeAllCallback, AfterAllCallbac
         }
     }
 
-    /** The running server. */
+    /** The running server; in cluster mode the first node (kubectl goes through {@link #kubeconfig()}). */
     public ApiServer server() {
         return server;
+    }
+
+    /** The kubeconfig kubectl and helm use: the server's own, or in cluster mode the proxy's. */
+    public Path kubeconfig() {
+        return kubeconfig;
     }
 
     /** A directory of this class's own: kubectl's and helm's caches and homes live below it. */
@@ -89,7 +109,7 @@ public final class InProcessServer implements BeforeAllCallback, AfterAllCallbac
      */
     public Kubectl kubectl() {
         if (kubectl == null) {
-            kubectl = new Kubectl(ClientBinaries.require().kubectl(), server.kubeconfig(), scratch, manifests);
+            kubectl = new Kubectl(ClientBinaries.require().kubectl(), kubeconfig, scratch, manifests);
         }
         return kubectl;
     }

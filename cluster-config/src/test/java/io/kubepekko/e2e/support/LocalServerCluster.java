@@ -1,0 +1,162 @@
+package io.kubepekko.e2e.support;
+
+import io.kubepekko.http.ApiServer;
+import io.kubepekko.http.ApiServerSettings;
+import io.kubepekko.persistence.cassandra.LocalCassandra;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Three API servers in this JVM, each its own actor system, forming one Pekko Cluster on one fresh
+ * Cassandra keyspace, behind a {@link RoundRobinProxy}: the kubeconfig points at the proxy, so
+ * consecutive kubectl connections are served by different nodes.
+ *
+ * <p>Chosen for the kubectl suite with {@code -Dkubepekko.e2e.target=cluster} (see
+ * {@link #requested()}). The Cassandra is the test JVM's one local node, started on first use and
+ * shared by every cluster of the JVM (each on a keyspace of its own); it stops with the JVM.
+ */
+public final class LocalServerCluster implements AutoCloseable {
+    /** The system property that selects the deployment the kubectl suite runs against. */
+    public static final String TARGET_PROPERTY = "kubepekko.e2e.target";
+    public static final int NODES = 3;
+    private static final Duration FORMATION_TIMEOUT = Duration.ofSeconds(60);
+
+    private static LocalCassandra cassandra;
+
+    private final List<ApiServer> nodes;
+    private final RoundRobinProxy proxy;
+    private final Path kubeconfig;
+
+    private LocalServerCluster(List<ApiServer> nodes, RoundRobinProxy proxy, Path kubeconfig) {
+        this.nodes = List.copyOf(nodes);
+        this.proxy = proxy;
+        this.kubeconfig = kubeconfig;
+    }
+
+    /** Whether {@code -Dkubepekko.e2e.target=cluster} asks for a cluster instead of one embedded server. */
+    public static boolean requested() {
+        return "cluster".equals(System.getProperty(TARGET_PROPERTY, "embedded"));
+    }
+
+    /**
+     * Starts the nodes with their data directories under {@code dir}, waits until each sees all of
+     * them Up and answers {@code /readyz} with 200, and opens the proxy. Whatever started is stopped
+     * again if a later step fails.
+     */
+    public static LocalServerCluster start(Path dir) throws Exception {
+        ApiServerSettings.StorageFlags storage = ApiServerSettings.StorageFlags.cassandra(
+                List.of(sharedCassandra().contactPoint()),
+                "e2e_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16));
+        int seedPort = freePort();
+        List<String> seeds = List.of("127.0.0.1:" + seedPort);
+        List<ApiServer> nodes = new ArrayList<>();
+        RoundRobinProxy proxy = null;
+        try {
+            // One after the other: the first creates the keyspace's tables, which the others then find.
+            for (int i = 0; i < NODES; i++) {
+                int clusterPort = i == 0 ? seedPort : 0;
+                nodes.add(ApiServer.start(ApiServerSettings.defaults()
+                        .withDataDir(dir.resolve("node-" + i))
+                        .withPort(0)
+                        .withStorage(storage)
+                        .withCluster(new ApiServerSettings.ClusterFlags(seeds, clusterPort, "127.0.0.1"))));
+            }
+            awaitFormed(nodes);
+            List<InetSocketAddress> backends = new ArrayList<>();
+            for (ApiServer node : nodes) {
+                backends.add(new InetSocketAddress(InetAddress.getLoopbackAddress(), node.port()));
+            }
+            proxy = RoundRobinProxy.start(backends);
+            Path kubeconfig = writeKubeconfig(dir, proxy.url());
+            return new LocalServerCluster(nodes, proxy, kubeconfig);
+        } catch (Exception | Error e) {
+            if (proxy != null) {
+                proxy.close();
+            }
+            nodes.forEach(ApiServer::close);
+            throw e;
+        }
+    }
+
+    private static void awaitFormed(List<ApiServer> nodes) {
+        await().atMost(FORMATION_TIMEOUT).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+            for (int i = 0; i < nodes.size(); i++) {
+                assertEquals(NODES, nodes.get(i).upMembers().size(),
+                        "members Up seen by node " + i + ": " + nodes.get(i).upMembers());
+            }
+        });
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5)).build();
+        for (ApiServer node : nodes) {
+            HttpRequest readyz = HttpRequest.newBuilder(URI.create(node.url() + "/readyz?verbose"))
+                    .timeout(Duration.ofSeconds(5)).build();
+            await().atMost(FORMATION_TIMEOUT).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+                HttpResponse<String> r = http.send(readyz, HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, r.statusCode(), node.url() + "/readyz: " + r.body());
+            });
+        }
+    }
+
+    /** The admin kubeconfig of the cluster: the one of each node, but pointing at the proxy. */
+    private static Path writeKubeconfig(Path dir, String serverUrl) throws IOException {
+        String text = Files.readString(dir.resolve("node-0").resolve("admin.kubeconfig"));
+        String rewritten = text.replaceFirst("(?m)^(\\s*server:\\s*).*$", "$1" + serverUrl);
+        if (rewritten.equals(text)) {
+            throw new IllegalStateException("no server: line to point at the proxy in\n" + text);
+        }
+        return Files.writeString(dir.resolve("cluster.kubeconfig"), rewritten);
+    }
+
+    private static synchronized LocalCassandra sharedCassandra() throws Exception {
+        if (cassandra == null || !cassandra.isAlive()) {
+            cassandra = LocalCassandra.start(Files.createTempDirectory("kubepekko-e2e-cassandra-"));
+        }
+        return cassandra;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** Node {@code i}, 0 being the first seed (and so, while it runs, the oldest member). */
+    public ApiServer node(int i) {
+        return nodes.get(i);
+    }
+
+    /** The kubeconfig whose server is the proxy in front of all nodes. */
+    public Path kubeconfig() {
+        return kubeconfig;
+    }
+
+    /** The proxy in front of the nodes. */
+    public RoundRobinProxy proxy() {
+        return proxy;
+    }
+
+    @Override
+    public void close() {
+        proxy.close();
+        // The joiners leave first, so the seed (holding the controllers' singleton) goes last.
+        for (int i = nodes.size() - 1; i >= 0; i--) {
+            nodes.get(i).close();
+        }
+    }
+}
