@@ -63,6 +63,7 @@ public final class LocalServerCluster implements AutoCloseable {
         ApiServerSettings.StorageFlags storage = ApiServerSettings.StorageFlags.cassandra(
                 List.of(sharedCassandra().contactPoint()),
                 "e2e_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16));
+        long t0 = System.nanoTime();
         int seedPort = freePort();
         List<String> seeds = List.of("127.0.0.1:" + seedPort);
         List<ApiServer> nodes = new ArrayList<>();
@@ -70,14 +71,18 @@ public final class LocalServerCluster implements AutoCloseable {
         try {
             // One after the other: the first creates the keyspace's tables, which the others then find.
             for (int i = 0; i < NODES; i++) {
+                long started = System.nanoTime();
                 int clusterPort = i == 0 ? seedPort : 0;
                 nodes.add(ApiServer.start(ApiServerSettings.defaults()
                         .withDataDir(dir.resolve("node-" + i))
                         .withPort(0)
                         .withStorage(storage)
                         .withCluster(new ApiServerSettings.ClusterFlags(seeds, clusterPort, "127.0.0.1"))));
+                System.err.printf("[kubepekko e2e] node %d started in %.1f s%n", i, (System.nanoTime() - started) / 1e9);
             }
             awaitFormed(nodes);
+            System.err.printf("[kubepekko e2e] cluster of %d formed in %.1f s on keyspace %s%n", NODES,
+                    (System.nanoTime() - t0) / 1e9, storage.cassandraKeyspace());
             List<InetSocketAddress> backends = new ArrayList<>();
             for (ApiServer node : nodes) {
                 backends.add(new InetSocketAddress(InetAddress.getLoopbackAddress(), node.port()));
@@ -151,12 +156,36 @@ public final class LocalServerCluster implements AutoCloseable {
         return proxy;
     }
 
+    /**
+     * Stops the proxy, then the joiners together, then the seed: the joiners' leaving completes at
+     * once while the seed (the leader) still runs, and the seed then leaves a cluster of one. Stopping
+     * all three together would leave no leader to move the leaving members on, and each would wait
+     * out its shutdown phase's timeout.
+     */
     @Override
     public void close() {
+        long t0 = System.nanoTime();
         proxy.close();
-        // The joiners leave first, so the seed (holding the controllers' singleton) goes last.
-        for (int i = nodes.size() - 1; i >= 0; i--) {
-            nodes.get(i).close();
+        List<Thread> stopping = new ArrayList<>();
+        for (ApiServer node : nodes.subList(1, nodes.size())) {
+            Thread t = new Thread(node::close, "stop-" + node.url());
+            t.start();
+            stopping.add(t);
         }
+        boolean interrupted = false;
+        for (Thread t : stopping) {
+            while (t.isAlive()) {
+                try {
+                    t.join();
+                } catch (InterruptedException e) {
+                    interrupted = true; // finish stopping first: a node left running would outlive the class
+                }
+            }
+        }
+        nodes.get(0).close();
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        System.err.printf("[kubepekko e2e] cluster of %d stopped in %.1f s%n", nodes.size(), (System.nanoTime() - t0) / 1e9);
     }
 }
