@@ -3,14 +3,28 @@ package io.kubepekko.bench;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
-/** Our API server, driven through the Kubernetes REST paths for namespaces and ConfigMaps. */
+/**
+ * Our API server, driven through the Kubernetes REST paths for namespaces and ConfigMaps. Given
+ * several servers (the nodes of one cluster), each new connection goes to the next of them in turn,
+ * as behind a plain TCP load balancer.
+ */
 final class KubeTarget implements Target {
 
-  private final URI base;
+  private final List<URI> bases;
+  private final AtomicInteger next = new AtomicInteger();
 
   KubeTarget(URI base) {
-    this.base = base;
+    this(List.of(base));
+  }
+
+  KubeTarget(List<URI> bases) {
+    if (bases.isEmpty()) {
+      throw new IllegalArgumentException("no server to target");
+    }
+    this.bases = List.copyOf(bases);
   }
 
   @Override
@@ -20,7 +34,7 @@ final class KubeTarget implements Target {
 
   @Override
   public HttpConn newConnection() {
-    return new HttpConn(base);
+    return new HttpConn(bases.get(Math.floorMod(next.getAndIncrement(), bases.size())));
   }
 
   @Override

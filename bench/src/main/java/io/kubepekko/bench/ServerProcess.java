@@ -10,7 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -60,12 +62,23 @@ final class ServerProcess implements AutoCloseable {
    */
   static ServerProcess start(Path script, Path dataDir, int port, Duration timeout)
       throws IOException, InterruptedException {
+    return start(script, dataDir, port, List.of(), timeout);
+  }
+
+  /**
+   * {@link #start(Path, Path, int, Duration)} with more of the server's flags, e.g. the storage or
+   * cluster ones.
+   */
+  static ServerProcess start(Path script, Path dataDir, int port, List<String> flags,
+      Duration timeout) throws IOException, InterruptedException {
     if (!Files.isExecutable(script)) {
       throw new IOException(script + " is missing or not executable; use --server-url to target"
           + " a running server");
     }
-    Process process = new ProcessBuilder(script.toString(),
-        "--data-dir", dataDir.toString(), "--port", Integer.toString(port))
+    List<String> command = new ArrayList<>(List.of(script.toString(),
+        "--data-dir", dataDir.toString(), "--port", Integer.toString(port)));
+    command.addAll(flags);
+    Process process = new ProcessBuilder(command)
         .redirectErrorStream(true)
         .start();
     ServerProcess server = new ServerProcess(process, dataDir);
