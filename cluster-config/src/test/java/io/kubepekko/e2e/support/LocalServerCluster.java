@@ -130,9 +130,28 @@ public final class LocalServerCluster implements AutoCloseable {
 
     private static synchronized LocalCassandra sharedCassandra() throws Exception {
         if (cassandra == null || !cassandra.isAlive()) {
-            cassandra = LocalCassandra.start(Files.createTempDirectory("kubepekko-e2e-cassandra-"));
+            Path dir = Files.createTempDirectory("kubepekko-e2e-cassandra-");
+            LocalCassandra started = LocalCassandra.start(dir); // its own hook stops it with this JVM
+            // Stopping is idempotent: this hook stops it too, so that its files can go once it is gone.
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    started.stop();
+                    deleteTree(dir);
+                } catch (RuntimeException e) {
+                    // it did not stop: leave its files to whoever looks into why
+                }
+            }, "e2e-cassandra-cleanup"));
+            cassandra = started;
         }
         return cassandra;
+    }
+
+    private static void deleteTree(Path dir) {
+        try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | java.io.UncheckedIOException e) {
+            // best effort while the JVM exits
+        }
     }
 
     private static int freePort() throws IOException {
