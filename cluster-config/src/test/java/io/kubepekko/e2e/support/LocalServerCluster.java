@@ -79,16 +79,16 @@ public final class LocalServerCluster implements AutoCloseable {
         List<String> seeds = List.of("127.0.0.1:" + seedPort);
         List<ApiServer> nodes = new ArrayList<>();
         RoundRobinProxy proxy = null;
+        ApiServerSettings base = ApiServerSettings.defaults();
+        if (!"on".equals(System.getProperty(REBALANCE_PROPERTY, "off"))) {
+            base = base.withConfig("pekko.cluster.sharding.rebalance-interval = 1d");
+        }
         try {
             // One after the other: the first creates the keyspace's tables, which the others then find.
             for (int i = 0; i < NODES; i++) {
                 long started = System.nanoTime();
                 int clusterPort = i == 0 ? seedPort : 0;
-                ApiServerSettings settings = ApiServerSettings.defaults();
-                if (!"on".equals(System.getProperty(REBALANCE_PROPERTY, "off"))) {
-                    settings = settings.withConfig("pekko.cluster.sharding.rebalance-interval = 1d");
-                }
-                nodes.add(ApiServer.start(settings
+                nodes.add(ApiServer.start(base
                         .withDataDir(dir.resolve("node-" + i))
                         .withPort(0)
                         .withStorage(storage)
