@@ -34,17 +34,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 public final class LocalServerCluster implements AutoCloseable {
     /** The system property that selects the deployment the kubectl suite runs against. */
     public static final String TARGET_PROPERTY = "kubepekko.e2e.target";
-    /**
-     * {@code -Dkubepekko.e2e.cluster.rebalance=on} keeps Pekko's shard rebalancing (every 10 s). By
-     * default the test cluster does not rebalance: shards stay where they were first allocated (those
-     * used during the seed's start on the seed, later ones spread over the least loaded nodes). A
-     * rebalance moves a kind's Revisions sequencer, whose new incarnation starts a new epoch: every
-     * node's watch cache of that kind rebuilds and its watches end with 410 Expired, which ends a
-     * {@code kubectl get -w} (and a write racing the move can wait out the 10 s allocation timeout).
-     * Those are the server's behaviour on a node joining, not what the kubectl suite is about; the
-     * property reproduces them.
-     */
-    public static final String REBALANCE_PROPERTY = "kubepekko.e2e.cluster.rebalance";
     public static final int NODES = 3;
     private static final Duration FORMATION_TIMEOUT = Duration.ofSeconds(60);
 
@@ -79,10 +68,9 @@ public final class LocalServerCluster implements AutoCloseable {
         List<String> seeds = List.of("127.0.0.1:" + seedPort);
         List<ApiServer> nodes = new ArrayList<>();
         RoundRobinProxy proxy = null;
+        // Pekko's shard rebalancing stays on, as in production: within the first minute shards move to the
+        // joined nodes while the tests run, Revisions sequencers included (handed over in order).
         ApiServerSettings base = ApiServerSettings.defaults();
-        if (!"on".equals(System.getProperty(REBALANCE_PROPERTY, "off"))) {
-            base = base.withConfig("pekko.cluster.sharding.rebalance-interval = 1d");
-        }
         try {
             // One after the other: the first creates the keyspace's tables, which the others then find.
             for (int i = 0; i < NODES; i++) {
