@@ -3,6 +3,7 @@ package io.kubepekko.persistence.cassandra;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * The files a local single-node Cassandra runs from, all under one data directory: a minimal
@@ -56,6 +57,28 @@ final class CassandraNodeFiles {
                   <root level="INFO"><appender-ref ref="STDOUT"/></root>
                 </configuration>
                 """);
+    }
+
+    /**
+     * The storage and CQL ports (in that order) of the {@code cassandra.yaml} an earlier start wrote into
+     * {@code dataDir}; empty when there is none or it names no ports.
+     */
+    static Optional<int[]> ports(Path dataDir) throws IOException {
+        Path yaml = yaml(dataDir);
+        if (!Files.isRegularFile(yaml)) {
+            return Optional.empty();
+        }
+        Integer storage = null;
+        Integer cql = null;
+        for (String line : Files.readAllLines(yaml)) {
+            String l = line.strip();
+            if (l.startsWith("storage_port:")) {
+                storage = Integer.valueOf(l.substring("storage_port:".length()).strip());
+            } else if (l.startsWith("native_transport_port:")) {
+                cql = Integer.valueOf(l.substring("native_transport_port:".length()).strip());
+            }
+        }
+        return storage == null || cql == null ? Optional.empty() : Optional.of(new int[] {storage, cql});
     }
 
     private static String quoted(Path p) {

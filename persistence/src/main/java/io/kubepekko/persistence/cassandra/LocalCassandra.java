@@ -70,18 +70,26 @@ public final class LocalCassandra implements AutoCloseable {
      * @param startTimeout  how long to wait for CQL clients to be accepted before giving up (and killing it)
      * @param cacheDir      where the resolved classpath is remembered
      * @param stopWithThisJvm whether a shutdown hook of this JVM stops it (tests); off for a detached start
+     * @param reusePorts    whether to listen on the ports of the data directory's previous run (when it had
+     *                      one) instead of free ones: clients that know the old CQL port reconnect by themselves
      */
-    public record Options(String heap, Duration startTimeout, Path cacheDir, boolean stopWithThisJvm) {
+    public record Options(String heap, Duration startTimeout, Path cacheDir, boolean stopWithThisJvm,
+                          boolean reusePorts) {
         public static Options defaults() {
-            return new Options("512M", Duration.ofSeconds(120), defaultCacheDir(), true);
+            return new Options("512M", Duration.ofSeconds(120), defaultCacheDir(), true, false);
         }
 
         public Options detached() {
-            return new Options(heap, startTimeout, cacheDir, false);
+            return new Options(heap, startTimeout, cacheDir, false, reusePorts);
         }
 
         public Options withCacheDir(Path dir) {
-            return new Options(heap, startTimeout, dir, stopWithThisJvm);
+            return new Options(heap, startTimeout, dir, stopWithThisJvm, reusePorts);
+        }
+
+        /** The storage and CQL ports of the data directory's previous run, if any; free ones otherwise. */
+        public Options reusingPorts() {
+            return new Options(heap, startTimeout, cacheDir, stopWithThisJvm, true);
         }
     }
 
@@ -125,8 +133,9 @@ public final class LocalCassandra implements AutoCloseable {
         }
         String classpath = CassandraClasspath.resolve(options.cacheDir(), options.startTimeout().toSeconds() + 600);
         String host = "127.0.0.1";
-        int storagePort = freePort(host);
-        int cqlPort = freePort(host);
+        Optional<int[]> previous = options.reusePorts() ? CassandraNodeFiles.ports(dir) : Optional.empty();
+        int storagePort = previous.isPresent() ? previous.get()[0] : freePort(host);
+        int cqlPort = previous.isPresent() ? previous.get()[1] : freePort(host);
         CassandraNodeFiles.write(dir, host, storagePort, cqlPort);
         Path log = dir.resolve("logs").resolve("cassandra.out");
         Files.createDirectories(log.getParent());
