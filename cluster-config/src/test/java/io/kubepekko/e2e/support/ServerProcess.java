@@ -29,20 +29,40 @@ public final class ServerProcess implements AutoCloseable {
 
     private final Path dataDir;
     private final int port;
+    private final List<String> extraArgs;
     private final HttpClient http;
     private Process process;
     private int starts;
 
-    private ServerProcess(Path dataDir, int port) {
+    private ServerProcess(Path dataDir, int port, List<String> extraArgs) {
         this.dataDir = dataDir;
         this.port = port;
+        this.extraArgs = List.copyOf(extraArgs);
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(PROBE_TIMEOUT).build();
     }
 
     /** Starts a server on {@code dataDir} and a free port, and returns once /readyz answers 200. */
     public static ServerProcess start(Path dataDir) {
-        ServerProcess server = new ServerProcess(dataDir, freePort());
-        server.launch();
+        return start(dataDir, List.of());
+    }
+
+    /**
+     * Starts a server on {@code dataDir} and a free port with flags of its own ({@code --storage}, the
+     * cluster's), and returns once /readyz answers 200. A restart passes the same flags again.
+     */
+    public static ServerProcess start(Path dataDir, List<String> extraArgs) {
+        ServerProcess server = spawn(dataDir, freePort(), extraArgs);
+        server.awaitReady();
+        return server;
+    }
+
+    /**
+     * Starts a server on {@code dataDir} and {@code port} with flags of its own, without waiting for it:
+     * several can start side by side, then each is {@link #awaitReady() awaited}.
+     */
+    public static ServerProcess spawn(Path dataDir, int port, List<String> extraArgs) {
+        ServerProcess server = new ServerProcess(dataDir, port, extraArgs);
+        server.launchProcess();
         return server;
     }
 
@@ -91,10 +111,16 @@ public final class ServerProcess implements AutoCloseable {
         }
     }
 
-    /** Starts the server again on the same data directory and port; kills a running one first. */
+    /** Starts the server again on the same data directory, port and flags; kills a running one first. */
     public void restart() {
         kill9();
-        launch();
+        launchProcess();
+        awaitReady();
+    }
+
+    /** Whether the server's JVM runs. */
+    public boolean isAlive() {
+        return process != null && process.isAlive();
     }
 
     @Override
@@ -102,11 +128,13 @@ public final class ServerProcess implements AutoCloseable {
         kill9();
     }
 
-    private void launch() {
+    private void launchProcess() {
         starts++;
+        List<String> args = new ArrayList<>(List.of("--data-dir", dataDir.toString(), "--port", Integer.toString(port)));
+        args.addAll(extraArgs);
         try {
             Files.createDirectories(dataDir);
-            process = new ProcessBuilder(command("--data-dir", dataDir.toString(), "--port", Integer.toString(port)))
+            process = new ProcessBuilder(command(args.toArray(String[]::new)))
                     .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
                     .redirectErrorStream(true)
                     .redirectOutput(logOf(starts).toFile())
@@ -114,15 +142,22 @@ public final class ServerProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("could not start the server JVM", e);
         }
+    }
+
+    /**
+     * Returns once /readyz answers 200; kills the server and fails with its log's end if it exits first
+     * or is not ready in time.
+     */
+    public void awaitReady() {
         try {
-            awaitReady();
+            pollReady();
         } catch (RuntimeException | Error e) {
             kill9();
             throw e;
         }
     }
 
-    private void awaitReady() {
+    private void pollReady() {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         HttpRequest probe = HttpRequest.newBuilder(URI.create(url() + "/readyz")).timeout(PROBE_TIMEOUT).GET().build();
         String last = "no answer yet";
@@ -171,7 +206,8 @@ public final class ServerProcess implements AutoCloseable {
         return dataDir.resolveSibling(dataDir.getFileName() + "-server-" + run + ".log");
     }
 
-    private static int freePort() {
+    /** A port nobody listens on at this moment, on loopback. */
+    public static int freePort() {
         try (ServerSocket socket = new ServerSocket(0)) {
             socket.setReuseAddress(true);
             return socket.getLocalPort();

@@ -1,0 +1,389 @@
+package io.kubepekko.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kubepekko.e2e.support.ApiCalls;
+import io.kubepekko.e2e.support.ConfigMapLoad;
+import io.kubepekko.e2e.support.InformerWatcher;
+import io.kubepekko.e2e.support.LocalCluster;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A clustered deployment's failure modes, end to end: a local Cassandra and three API server JVMs on one
+ * keyspace ({@link LocalCluster}), one cluster for all the tests. Each test leaves the cluster whole
+ * (every node ready, Cassandra up) for the next.
+ *
+ * <p>Failed requests are expected while a node is down or shards move (a refused connection to the dead
+ * node, a 5xx Status from the others); what must never happen is a false success: an acknowledged write
+ * that is not stored afterwards, or resourceVersions going backwards.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ClusterFailoverIT {
+    private static final int NODES = 3;
+    /** Longer than the server's own deadlines (ask timeout 30 s, HTTP request timeout 60 s). */
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(75);
+    /** Failover takes failure detection plus the split brain resolver's stable-after (20 s), then shard recovery. */
+    private static final Duration FAILOVER_TIMEOUT = Duration.ofMinutes(3);
+    private static final Duration POLL = Duration.ofMillis(200);
+
+    private static Path dir;
+    private static LocalCluster cluster;
+    private static final ApiCalls api = new ApiCalls(REQUEST_TIMEOUT);
+
+    @BeforeAll
+    static void startCluster() throws IOException {
+        dir = Files.createTempDirectory("kubepekko-cluster-failover-");
+        cluster = LocalCluster.start(dir, NODES);
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        if (cluster != null) {
+            cluster.close();
+        }
+        System.out.println("ClusterFailoverIT: logs under " + dir);
+    }
+
+    // ---- a. reads and watches across nodes ---------------------------------------------------------------
+
+    @Test
+    @Order(1)
+    void writesThroughOneNodeAreReadAndWatchedInOrderThroughTheOthers() {
+        String a = cluster.node(0).url();
+        String b = cluster.node(1).url();
+        String c = cluster.node(2).url();
+        String ns = createNamespace("across");
+        String path = "/api/v1/namespaces/" + ns + "/configmaps";
+
+        List<Written> before = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            before.add(createOrUpdate(i % 2 == 0 ? a : c, path, "before-" + (i / 2), i));
+        }
+        for (Written w : before) {
+            for (String node : List.of(b, c)) {
+                ApiCalls.Reply got = api.get(node, path + "/" + w.name());
+                assertEquals(200, got.status(), "GET " + w.name() + " through " + node + ": " + got);
+                assertTrue(rv(got.json()) >= w.rv(), node + " serves " + w.name() + " older than written: " + got);
+            }
+        }
+
+        try (InformerWatcher onB = InformerWatcher.start(api, b, path)) {
+            await().atMost(Duration.ofSeconds(30)).pollInterval(POLL).until(() -> onB.lists() >= 1);
+            Map<String, Long> listed = onB.state();
+            Map<String, Long> expectedListed = new TreeMap<>();
+            before.forEach(w -> expectedListed.merge(w.name(), w.rv(), Math::max));
+            assertEquals(expectedListed, new TreeMap<>(listed), "B's list holds everything written through A and C");
+
+            List<Written> after = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                after.add(createOrUpdate(i % 2 == 0 ? a : c, path, "after-" + (i / 3), 100 + i));
+            }
+            List<String> expected = after.stream().map(Written::event).toList();
+            await().atMost(Duration.ofSeconds(60)).pollInterval(POLL).untilAsserted(() ->
+                    assertEquals(expected, onB.sessions().get(0).stream().map(Object::toString).toList(),
+                            "B's watch: every acknowledged write through A and C, in resourceVersion order, no gap"));
+            assertEquals(List.of(), onB.orderViolations());
+            assertEquals(1, onB.sessions().size(), "one watch session: " + onB.incidents());
+        }
+    }
+
+    /** A write acknowledged by the server: the event a watch must show for it. */
+    private record Written(String type, String name, long rv) {
+        String event() {
+            return type + " " + name + "@" + rv;
+        }
+    }
+
+    /** Creates {@code name} if this is its first write, else updates it; asserts acknowledgement. */
+    private static Written createOrUpdate(String node, String path, String name, int value) {
+        ApiCalls.Reply exists = api.get(node, path + "/" + name);
+        ApiCalls.Reply reply = exists.status() == 404
+                ? api.post(node, path, configMap(name, value))
+                : api.mergePatch(node, path + "/" + name, "{\"data\":{\"v\":\"" + value + "\"}}");
+        assertTrue(reply.ok(), "write of " + name + " through " + node + ": " + reply);
+        return new Written(exists.status() == 404 ? "ADDED" : "MODIFIED", name, rv(reply.json()));
+    }
+
+    // ---- b. kill -9 of a node under load -------------------------------------------------------------------
+
+    @Test
+    @Order(2)
+    void acknowledgedWritesSurviveKill9OfANodeUnderLoadAndTheNodeRejoins() {
+        int victim = 1;
+        List<String> survivors = List.of(cluster.node(0).url(), cluster.node(2).url());
+        String ns = createNamespace("kill9");
+        ConfigMapLoad load = ConfigMapLoad.start(api, cluster.urls(), ns, 3);
+        List<InformerWatcher> watchers = survivors.stream()
+                .map(url -> InformerWatcher.start(api, url, load.collectionPath())).toList();
+        try {
+            long start = System.nanoTime();
+            awaitAcknowledged(load, start, 30, "before the kill");
+
+            cluster.kill9(victim);
+            long killed = System.nanoTime();
+            // Enough writes after the kill that the dead node's shards must have moved to the survivors.
+            awaitAcknowledged(load, killed, 60, "after the kill of node " + victim);
+
+            cluster.restart(victim);
+            long rejoined = System.nanoTime();
+            String back = cluster.node(victim).url();
+            await().atMost(FAILOVER_TIMEOUT).pollInterval(POLL).alias("a write acknowledged by the restarted node")
+                    .until(() -> load.acknowledgedSince(rejoined, back) >= 3);
+        } finally {
+            load.stop();
+        }
+        try {
+            Map<String, JsonNode> stored = list(survivors.get(0), load.collectionPath());
+            List<ConfigMapLoad.Op> ops = load.ops();
+            report("b", ops);
+            assertEquals(List.of(), load.inconsistencies(stored), "acknowledged writes against the store" + logs());
+            assertDistinctAcknowledgedVersions(ops);
+            assertEquals(names(stored), names(list(cluster.node(victim).url(), load.collectionPath())),
+                    "the restarted node serves the same objects");
+            for (String node : cluster.urls()) {
+                assertEquals(versions(stored), versions(list(node, load.collectionPath())), "the list through " + node);
+            }
+            for (InformerWatcher w : watchers) {
+                await().atMost(Duration.ofSeconds(60)).pollInterval(POLL).alias(w + " catching up with the list")
+                        .untilAsserted(() -> assertEquals(versions(stored), new TreeMap<>(w.state()), w.toString()));
+                assertEquals(List.of(), w.orderViolations(), w + " (incidents: " + w.incidents() + ")");
+                System.out.println("ClusterFailoverIT b: " + w + ": " + w.sessions().size() + " watch sessions, incidents "
+                        + w.incidents());
+            }
+        } finally {
+            watchers.forEach(InformerWatcher::close);
+        }
+    }
+
+    // ---- c. resourceVersions across failover --------------------------------------------------------------
+
+    @Test
+    @Order(3)
+    void resourceVersionsKeepIncreasingAcrossTheFailoverOfTheFirstSeed() {
+        int victim = 0;
+        String ns = createNamespace("sequential");
+        ConfigMapLoad writer = ConfigMapLoad.start(api, cluster.urls(), ns, 1);
+        try {
+            long start = System.nanoTime();
+            awaitAcknowledged(writer, start, 10, "before the kill");
+            cluster.kill9(victim);
+            long killed = System.nanoTime();
+            awaitAcknowledged(writer, killed, 30, "after the kill of node " + victim);
+            cluster.restart(victim);
+            long rejoined = System.nanoTime();
+            String back = cluster.node(victim).url();
+            await().atMost(FAILOVER_TIMEOUT).pollInterval(POLL).alias("a write acknowledged by the restarted node")
+                    .until(() -> writer.acknowledgedSince(rejoined, back) >= 2);
+        } finally {
+            writer.stop();
+        }
+        List<ConfigMapLoad.Op> ops = writer.ops();
+        report("c", ops);
+        long previous = 0;
+        List<String> backwards = new ArrayList<>();
+        ConfigMapLoad.Op previousOp = null;
+        for (ConfigMapLoad.Op op : ops) {
+            if (!op.acknowledged()) {
+                continue;
+            }
+            if (op.resourceVersion() <= previous) {
+                backwards.add(op + "\n  after " + previousOp);
+            }
+            previous = op.resourceVersion();
+            previousOp = op;
+        }
+        assertEquals(List.of(), backwards, "acknowledged resourceVersions must strictly increase" + logs());
+        assertEquals(List.of(), writer.inconsistencies(list(cluster.node(1).url(), writer.collectionPath())),
+                "acknowledged writes against the store" + logs());
+    }
+
+    // ---- d. Cassandra restart under load ------------------------------------------------------------------
+
+    @Test
+    @Order(4)
+    void aCassandraRestartFailsWritesCleanlyAndLosesNothingAcknowledged() {
+        String ns = createNamespace("cassandra-restart");
+        ConfigMapLoad load = ConfigMapLoad.start(api, cluster.urls(), ns, 3);
+        LivenessProbe livez = LivenessProbe.start(cluster.urls());
+        long stopped;
+        long restarting;
+        try {
+            awaitAcknowledged(load, System.nanoTime(), 20, "before the Cassandra restart");
+            cluster.stopCassandra();
+            stopped = System.nanoTime();
+            // Let the load meet the outage: some writes sent after Cassandra is gone must have ended.
+            await().atMost(FAILOVER_TIMEOUT).pollInterval(POLL).alias("writes answered during the outage")
+                    .until(() -> load.ops().stream().filter(o -> o.started() >= stopped).count() >= 6);
+            restarting = System.nanoTime();
+            cluster.startCassandra();
+            long restarted = System.nanoTime();
+            for (String node : cluster.urls()) {
+                await().atMost(FAILOVER_TIMEOUT).pollInterval(POLL).alias("a write acknowledged by " + node
+                        + " after the Cassandra restart").until(() -> load.acknowledgedSince(restarted, node) >= 1);
+            }
+        } finally {
+            load.stop();
+            livez.close();
+        }
+        List<ConfigMapLoad.Op> ops = load.ops();
+        report("d", ops);
+        List<ConfigMapLoad.Op> duringOutage = ops.stream()
+                .filter(o -> o.started() >= stopped && o.ended() <= restarting).toList();
+        assertTrue(!duringOutage.isEmpty(), "no write fell entirely within the outage");
+        List<ConfigMapLoad.Op> unexpected = duringOutage.stream()
+                .filter(Predicate.not(o -> !o.acknowledged()
+                        && (o.reply().timedOut() || o.reply().status() >= 500 && o.reply().isStatusBody())))
+                .toList();
+        assertEquals(List.of(), unexpected,
+                "writes during the outage must fail with a 5xx Status (or time out), never succeed" + logs());
+        System.out.println("ClusterFailoverIT d: during the outage " + duringOutage.stream()
+                .collect(Collectors.groupingBy(o -> o.reply().status() < 0 ? "timeout" : Integer.toString(o.reply().status()),
+                        TreeMap::new, Collectors.counting())));
+        assertEquals(List.of(), livez.failures(), "/livez of every server stays 200 during the outage");
+        assertTrue(livez.probes() > 0, "livez was probed");
+        Map<String, JsonNode> stored = list(cluster.node(0).url(), load.collectionPath());
+        assertEquals(List.of(), load.inconsistencies(stored), "acknowledged writes against the store" + logs());
+        assertDistinctAcknowledgedVersions(ops);
+        cluster.awaitWhole();
+    }
+
+    /** Polls /livez of every node in turn until closed, recording every answer other than 200. */
+    private static final class LivenessProbe implements AutoCloseable {
+        private final CountDownLatch stop = new CountDownLatch(1);
+        private final List<String> failures = new ArrayList<>();
+        private final Thread thread;
+        private int probes;
+
+        private LivenessProbe(List<String> nodes) {
+            ApiCalls probeApi = new ApiCalls(Duration.ofSeconds(10));
+            thread = new Thread(() -> {
+                try {
+                    while (!stop.await(POLL.toMillis(), TimeUnit.MILLISECONDS)) {
+                        for (String node : nodes) {
+                            ApiCalls.Reply r = probeApi.get(node, "/livez");
+                            synchronized (this) {
+                                probes++;
+                                if (r.status() != 200) {
+                                    failures.add(node + ": " + r);
+                                }
+                            }
+                        }
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "livez-probe");
+            thread.setDaemon(true);
+        }
+
+        static LivenessProbe start(List<String> nodes) {
+            LivenessProbe probe = new LivenessProbe(nodes);
+            probe.thread.start();
+            return probe;
+        }
+
+        synchronized List<String> failures() {
+            return List.copyOf(failures);
+        }
+
+        synchronized int probes() {
+            return probes;
+        }
+
+        @Override
+        public void close() {
+            stop.countDown();
+            try {
+                thread.join(Duration.ofSeconds(30).toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    // ---- helpers -------------------------------------------------------------------------------------------
+
+    private static String createNamespace(String name) {
+        ApiCalls.Reply r = api.post(cluster.node(0).url(), "/api/v1/namespaces",
+                "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"" + name + "\"}}");
+        assertEquals(201, r.status(), "create namespace " + name + ": " + r);
+        return name;
+    }
+
+    private static String configMap(String name, int value) {
+        return "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"" + name
+                + "\"},\"data\":{\"v\":\"" + value + "\"}}";
+    }
+
+    private static long rv(JsonNode object) {
+        return Long.parseLong(object.path("metadata").path("resourceVersion").asText());
+    }
+
+    private static void awaitAcknowledged(ConfigMapLoad load, long since, int count, String when) {
+        await().atMost(FAILOVER_TIMEOUT).pollInterval(POLL)
+                .alias(count + " writes acknowledged " + when + " (" + load.ops().size() + " sent so far)")
+                .until(() -> load.acknowledgedSince(since) >= count);
+    }
+
+    /** The collection through {@code node} (a consistent list), by name; fails unless the list answers 200. */
+    private static Map<String, JsonNode> list(String node, String path) {
+        ApiCalls.Reply r = await().atMost(Duration.ofSeconds(60)).pollInterval(POLL)
+                .until(() -> api.get(node, path), reply -> reply.status() == 200);
+        Map<String, JsonNode> byName = new TreeMap<>();
+        r.json().path("items").forEach(item -> byName.put(item.path("metadata").path("name").asText(), item));
+        return byName;
+    }
+
+    private static List<String> names(Map<String, JsonNode> objects) {
+        return List.copyOf(objects.keySet());
+    }
+
+    private static Map<String, Long> versions(Map<String, JsonNode> objects) {
+        Map<String, Long> versions = new TreeMap<>();
+        objects.forEach((name, o) -> versions.put(name, rv(o)));
+        return versions;
+    }
+
+    /** Two acknowledged writes never share a resourceVersion, whichever nodes they went through. */
+    private static void assertDistinctAcknowledgedVersions(List<ConfigMapLoad.Op> ops) {
+        Map<Long, List<ConfigMapLoad.Op>> byVersion = ops.stream().filter(ConfigMapLoad.Op::acknowledged)
+                .collect(Collectors.groupingBy(ConfigMapLoad.Op::resourceVersion));
+        List<String> shared = byVersion.values().stream().filter(l -> l.size() > 1).map(Object::toString).toList();
+        assertEquals(List.of(), shared, "acknowledged writes sharing a resourceVersion" + logs());
+    }
+
+    /** What the load saw, by outcome: the report's numbers. */
+    private static void report(String test, List<ConfigMapLoad.Op> ops) {
+        Map<String, Long> outcomes = ops.stream().collect(Collectors.groupingBy(o -> o.reply().status() < 0
+                ? "no response (" + o.reply().failure().split(":")[0] + ")"
+                : Integer.toString(o.reply().status()), TreeMap::new, Collectors.counting()));
+        System.out.println("ClusterFailoverIT " + test + ": " + ops.size() + " writes, outcomes " + outcomes);
+        ops.stream().filter(o -> !o.acknowledged() && o.reply().status() >= 0).limit(5)
+                .forEach(o -> System.out.println("  e.g. " + o));
+    }
+
+    private static String logs() {
+        return "\n(logs: " + cluster.logs() + ")";
+    }
+}

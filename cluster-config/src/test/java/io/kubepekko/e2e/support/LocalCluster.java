@@ -1,0 +1,201 @@
+package io.kubepekko.e2e.support;
+
+import io.kubepekko.persistence.cassandra.LocalCassandra;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A local Cassandra and N API servers, each in a JVM of its own on loopback, forming one Pekko Cluster on
+ * one keyspace: what a clustered deployment is, on one machine, for tests that kill a node with SIGKILL
+ * or restart Cassandra. Every node lists all the nodes' cluster ports as seed nodes, so whichever is
+ * killed can restart (same data directory and ports) and join the others again. {@link #close()} stops
+ * everything it started.
+ */
+public final class LocalCluster implements AutoCloseable {
+    /** A cluster start (Cassandra, schema, N JVMs on a shared 2-core machine) and a rejoin may take this long. */
+    public static final Duration WHOLE_TIMEOUT = Duration.ofMinutes(3);
+
+    private final Path dir;
+    private final String keyspace;
+    private final List<Integer> clusterPorts = new ArrayList<>();
+    private final List<ServerProcess> nodes = new ArrayList<>();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2)).build();
+    private LocalCassandra cassandra;
+
+    private LocalCluster(Path dir) {
+        this.dir = dir;
+        this.keyspace = "e2e_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    }
+
+    /**
+     * Starts Cassandra under {@code dir/cassandra}, then node 0 (it creates the keyspace's schema), then the
+     * others side by side, and returns once every node's /readyz is 200 with its {@code cluster} check ok.
+     */
+    public static LocalCluster start(Path dir, int size) {
+        LocalCluster cluster = new LocalCluster(dir);
+        try {
+            cluster.cassandra = LocalCassandra.start(dir.resolve("cassandra"));
+            for (int i = 0; i < size; i++) {
+                cluster.clusterPorts.add(ServerProcess.freePort());
+            }
+            cluster.nodes.add(ServerProcess.spawn(dir.resolve("node-0"), ServerProcess.freePort(), cluster.flags(0)));
+            cluster.nodes.get(0).awaitReady();
+            for (int i = 1; i < size; i++) {
+                cluster.nodes.add(ServerProcess.spawn(dir.resolve("node-" + i), ServerProcess.freePort(), cluster.flags(i)));
+            }
+            for (ServerProcess node : cluster.nodes) {
+                node.awaitReady();
+            }
+            cluster.awaitWhole();
+            return cluster;
+        } catch (RuntimeException | Error e) {
+            cluster.close();
+            throw e;
+        } catch (InterruptedException e) {
+            cluster.close();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while starting the local cluster", e);
+        } catch (Exception e) {
+            cluster.close();
+            throw new IllegalStateException("the local cluster did not start", e);
+        }
+    }
+
+    private List<String> flags(int node) {
+        String seeds = clusterPorts.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
+        return List.of("--storage=cassandra", "--cassandra-contact-points", cassandra.contactPoint(),
+                "--cassandra-keyspace", keyspace, "--cluster-seed-nodes", seeds,
+                "--cluster-port", Integer.toString(clusterPorts.get(node)), "--cluster-hostname", "127.0.0.1");
+    }
+
+    public int size() {
+        return nodes.size();
+    }
+
+    public ServerProcess node(int i) {
+        return nodes.get(i);
+    }
+
+    /** The nodes' base URLs, in node order. */
+    public List<String> urls() {
+        return nodes.stream().map(ServerProcess::url).toList();
+    }
+
+    public LocalCassandra cassandra() {
+        return cassandra;
+    }
+
+    public String keyspace() {
+        return keyspace;
+    }
+
+    /** SIGKILL to node {@code i}'s JVM. */
+    public void kill9(int i) {
+        nodes.get(i).kill9();
+    }
+
+    /** Starts node {@code i} again (same data directory, ports and flags) and waits until the cluster is whole. */
+    public void restart(int i) {
+        nodes.get(i).restart();
+        awaitWhole();
+    }
+
+    /** Stops Cassandra the graceful way (it drains and flushes); the servers keep running. */
+    public void stopCassandra() {
+        cassandra.stop();
+    }
+
+    /** Starts Cassandra again on its data directory and its previous ports, where the servers look for it. */
+    public void startCassandra() {
+        int port = cassandra.cqlPort();
+        try {
+            cassandra = LocalCassandra.start(dir.resolve("cassandra"), LocalCassandra.Options.defaults().reusingPorts());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException(e);
+        }
+        if (cassandra.cqlPort() != port) {
+            throw new IllegalStateException("Cassandra came back on CQL port " + cassandra.cqlPort() + ", not " + port);
+        }
+    }
+
+    /**
+     * Waits until every node runs and answers /readyz with 200 and its {@code cluster} check ok: it is Up
+     * and sees no member unreachable. (The servers expose no member list over HTTP; with every node Up and
+     * only the first seed able to form a cluster, all are members of the one cluster.)
+     */
+    public void awaitWhole() {
+        await().atMost(WHOLE_TIMEOUT).pollInterval(Duration.ofMillis(250))
+                .alias("every node ready with its cluster check ok")
+                .until(() -> nodes.stream().allMatch(node -> node.isAlive() && readyInCluster(node)));
+    }
+
+    /** The verbose /readyz of node {@code i}, or why there was none. */
+    public String readyz(int i) {
+        HttpRequest probe = HttpRequest.newBuilder(URI.create(nodes.get(i).url() + "/readyz?verbose"))
+                .timeout(Duration.ofSeconds(5)).GET().build();
+        try {
+            HttpResponse<String> r = http.send(probe, HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() + "\n" + r.body();
+        } catch (ConnectException e) {
+            return "connection refused";
+        } catch (IOException e) {
+            return e.toString();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
+        }
+    }
+
+    private boolean readyInCluster(ServerProcess node) {
+        String r = readyz(nodes.indexOf(node));
+        return r.startsWith("200\n") && r.lines().anyMatch("[+]cluster ok"::equals);
+    }
+
+    /** Where each node's and Cassandra's logs are, for failure messages. */
+    public String logs() {
+        StringBuilder b = new StringBuilder("cassandra: ").append(dir.resolve("cassandra/logs/cassandra.out"));
+        for (int i = 0; i < nodes.size(); i++) {
+            b.append("\nnode ").append(i).append(" (").append(nodes.get(i).url()).append("): ").append(nodes.get(i).log());
+        }
+        return b.toString();
+    }
+
+    /** Kills every server JVM, then stops Cassandra. */
+    @Override
+    public void close() {
+        RuntimeException failure = null;
+        for (ServerProcess node : nodes) {
+            try {
+                node.close();
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+        }
+        if (cassandra != null && cassandra.isAlive()) {
+            cassandra.stop();
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+}
