@@ -11,9 +11,9 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,13 +47,14 @@ class ClusterFailoverIT {
     private static final Duration FAILOVER_TIMEOUT = Duration.ofMinutes(3);
     private static final Duration POLL = Duration.ofMillis(200);
 
-    private static Path dir;
+    /** Kept when a test fails: the nodes' and Cassandra's logs are there (failure messages name them). */
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+    static Path dir;
     private static LocalCluster cluster;
     private static final ApiCalls api = new ApiCalls(REQUEST_TIMEOUT);
 
     @BeforeAll
-    static void startCluster() throws IOException {
-        dir = Files.createTempDirectory("kubepekko-cluster-failover-");
+    static void startCluster() {
         cluster = LocalCluster.start(dir, NODES);
     }
 
@@ -62,7 +63,6 @@ class ClusterFailoverIT {
         if (cluster != null) {
             cluster.close();
         }
-        System.out.println("ClusterFailoverIT: logs under " + dir);
     }
 
     // ---- a. reads and watches across nodes ---------------------------------------------------------------
@@ -100,11 +100,26 @@ class ClusterFailoverIT {
                 after.add(createOrUpdate(i % 2 == 0 ? a : c, path, "after-" + (i / 3), 100 + i));
             }
             List<String> expected = after.stream().map(Written::event).toList();
+            Map<String, Long> expectedState = new TreeMap<>(expectedListed);
+            after.forEach(w -> expectedState.put(w.name(), w.rv()));
             await().atMost(Duration.ofSeconds(60)).pollInterval(POLL).untilAsserted(() ->
-                    assertEquals(expected, onB.sessions().get(0).stream().map(Object::toString).toList(),
-                            "B's watch: every acknowledged write through A and C, in resourceVersion order, no gap"));
+                    assertEquals(expectedState, new TreeMap<>(onB.state()), "B's informer state"));
+            List<List<String>> sessions = onB.sessions().stream()
+                    .map(events -> events.stream().map(Object::toString).toList()).toList();
             assertEquals(List.of(), onB.orderViolations());
-            assertEquals(1, onB.sessions().size(), "one watch session: " + onB.incidents());
+            if (sessions.size() == 1) {
+                assertEquals(expected, sessions.get(0),
+                        "B's watch: every acknowledged write through A and C, in resourceVersion order, no gap");
+            } else {
+                // A shard moved meanwhile (the cluster rebalances after forming) and B's cache answered 410:
+                // the informer listed again. Each session must still be a gap-free run of the writes.
+                System.out.println("ClusterFailoverIT a: " + sessions.size() + " watch sessions: " + onB.incidents());
+                for (List<String> session : sessions) {
+                    assertTrue(session.isEmpty() || java.util.Collections.indexOfSubList(expected, session) >= 0,
+                            "a watch session of B is not a gap-free run of the acknowledged writes " + expected
+                                    + ": " + session);
+                }
+            }
         }
     }
 
@@ -234,13 +249,16 @@ class ClusterFailoverIT {
             stopped = System.nanoTime();
             // Let the load meet the outage: some writes sent after Cassandra is gone must have ended.
             await().atMost(FAILOVER_TIMEOUT).pollInterval(POLL).alias("writes answered during the outage")
-                    .until(() -> load.ops().stream().filter(o -> o.started() >= stopped).count() >= 6);
+                    .until(() -> load.ops().stream().filter(o -> o.started() >= stopped).count() >= 3);
             restarting = System.nanoTime();
             cluster.startCassandra();
             long restarted = System.nanoTime();
+            System.out.printf("ClusterFailoverIT d: Cassandra down for %.1f s%n", (restarted - stopped) / 1e9);
             for (String node : cluster.urls()) {
                 await().atMost(FAILOVER_TIMEOUT).pollInterval(POLL).alias("a write acknowledged by " + node
                         + " after the Cassandra restart").until(() -> load.acknowledgedSince(restarted, node) >= 1);
+                System.out.printf("ClusterFailoverIT d: %s acknowledged a write %.1f s after Cassandra was back%n", node,
+                        (System.nanoTime() - restarted) / 1e9);
             }
         } finally {
             load.stop();

@@ -6,6 +6,8 @@ import io.kubepekko.e2e.support.Processes;
 import io.kubepekko.e2e.support.RepositoryRoot;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -34,13 +36,16 @@ class ClusterScriptE2E {
     private static final Pattern NODE_LINE = Pattern.compile("node (\\d+): (http://127\\.0\\.0\\.1:\\d+)  kubeconfig (\\S+)");
 
     private final Path script = RepositoryRoot.find().resolve("cluster-config/bin/cluster");
-    private Path dir;
+    /** Kept when the test fails: the nodes' logs are there. */
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+    Path dir;
+    private boolean started;
     /** Every process id the script recorded, so a failed test still ends them. */
     private final List<Long> pids = new ArrayList<>();
 
     @AfterEach
     void stopWhatRemains() throws IOException {
-        if (dir == null) {
+        if (!started) {
             return;
         }
         recordPids();
@@ -54,19 +59,18 @@ class ClusterScriptE2E {
 
     @Test
     void startsTwoNodesThatShareObjectsAndStopsLeavingNoProcess() throws IOException {
-        dir = Files.createTempDirectory("kubepekko-cluster-script-");
-
-        ProcessResult started = cluster("start", START_TIMEOUT, "--nodes", "2");
-        assertEquals(0, started.exitCode(), started.describe());
+        started = true;
+        ProcessResult start = cluster("start", START_TIMEOUT, "--nodes", "2");
+        assertEquals(0, start.exitCode(), start.describe());
         List<String> urls = new ArrayList<>();
-        Matcher m = NODE_LINE.matcher(started.stdout());
+        Matcher m = NODE_LINE.matcher(start.stdout());
         while (m.find()) {
-            assertEquals(urls.size(), Integer.parseInt(m.group(1)), started.describe());
+            assertEquals(urls.size(), Integer.parseInt(m.group(1)), start.describe());
             urls.add(m.group(2));
-            assertTrue(Files.isRegularFile(Path.of(m.group(3))), "kubeconfig " + m.group(3) + "\n" + started.describe());
+            assertTrue(Files.isRegularFile(Path.of(m.group(3))), "kubeconfig " + m.group(3) + "\n" + start.describe());
         }
-        assertEquals(2, urls.size(), started.describe());
-        assertTrue(started.stdout().contains("cassandra: 127.0.0.1:"), started.describe());
+        assertEquals(2, urls.size(), start.describe());
+        assertTrue(start.stdout().contains("cassandra: 127.0.0.1:"), start.describe());
         recordPids();
         assertEquals(3, pids.size(), "two servers and Cassandra recorded: " + pids);
         assertTrue(Files.isRegularFile(dir.resolve("node-0.log")) && Files.isRegularFile(dir.resolve("node-1.log")));
