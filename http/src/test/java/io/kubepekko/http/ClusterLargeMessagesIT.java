@@ -1,0 +1,73 @@
+package io.kubepekko.http;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.persistence.cassandra.LocalCassandra;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.List;
+
+import static io.kubepekko.http.TestApiServer.json;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Messages between clustered servers larger than Artery's default frame (256 KiB): a namespace's collection
+ * that a joining server's watch cache loads from another node, and one large object written through a
+ * node that does not host its collection. Artery drops an oversized message, so without a larger frame
+ * the second server never gets ready (its cache load times out again and again) and the write times out.
+ */
+class ClusterLargeMessagesIT {
+
+    private static final String CMS = "/api/v1/namespaces/default/configmaps";
+    /** About 400 KiB of ConfigMaps in one namespace: above the default frame, far below the configured one. */
+    private static final int OBJECTS = 400;
+    private static final String KIB = "x".repeat(1024);
+
+    private static LocalCassandra cassandra;
+
+    @BeforeAll
+    static void cassandra() throws Exception {
+        cassandra = TestCassandra.local();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    @Test
+    void aJoiningServerLoadsALargeCollectionAndLargeObjectsCrossNodes() throws Exception {
+        ApiServerSettings.StorageFlags storage = ApiServerSettings.StorageFlags.cassandra(
+                List.of(cassandra.contactPoint()), TestCassandra.keyspace());
+        int seedPort = freePort();
+        List<String> seeds = List.of("127.0.0.1:" + seedPort);
+        try (TestApiServer a = TestApiServer.start(s -> s.withStorage(storage)
+                .withCluster(new ApiServerSettings.ClusterFlags(seeds, seedPort, "127.0.0.1")))) {
+            // Alone in the cluster, A hosts the collection's entity.
+            for (int i = 0; i < OBJECTS; i++) {
+                a.create(CMS, json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'cm-" + i
+                        + "'},'data':{'k':'" + KIB + "'}}"));
+            }
+            // B's start includes loading its watch caches, this collection's from A.
+            try (TestApiServer b = TestApiServer.start(s -> s.withStorage(storage)
+                    .withCluster(new ApiServerSettings.ClusterFlags(seeds, 0, "127.0.0.1")))) {
+                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).untilAsserted(() ->
+                        assertEquals(2, b.server().upMembers().size(), "members Up seen by B"));
+                ObjectNode list = b.get(CMS).assertCode(200).json();
+                assertEquals(OBJECTS, list.path("items").size(), "B lists the whole collection");
+
+                String large = "y".repeat(1024 * 1024);
+                ObjectNode created = b.create(CMS, json("{'apiVersion':'v1','kind':'ConfigMap','metadata':"
+                        + "{'name':'large'},'data':{'k':'" + large + "'}}"));
+                assertEquals(large, created.path("data").path("k").asText());
+                assertEquals(large, a.get(CMS + "/large").assertCode(200).json().path("data").path("k").asText(),
+                        "A serves the 1 MiB object written through B");
+            }
+        }
+    }
+}
