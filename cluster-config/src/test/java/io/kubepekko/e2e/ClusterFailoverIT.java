@@ -7,6 +7,7 @@ import io.kubepekko.e2e.support.InformerWatcher;
 import io.kubepekko.e2e.support.LocalCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -56,6 +57,12 @@ class ClusterFailoverIT {
     @BeforeAll
     static void startCluster() {
         cluster = LocalCluster.start(dir, NODES);
+    }
+
+    /** A test that failed half-way may have left a node or Cassandra down: the next one starts whole again. */
+    @BeforeEach
+    void wholeCluster() {
+        cluster.ensureWhole();
     }
 
     @AfterAll

@@ -115,6 +115,22 @@ public final class LocalCluster implements AutoCloseable {
         awaitWhole();
     }
 
+    /**
+     * Brings back whatever an earlier (failed) test left down: Cassandra, then every node not running;
+     * then waits until the cluster is whole. Lets each test start from a whole cluster.
+     */
+    public void ensureWhole() {
+        if (!cassandra.isAlive()) {
+            startCassandra();
+        }
+        for (ServerProcess node : nodes) {
+            if (!node.isAlive()) {
+                node.restart();
+            }
+        }
+        awaitWhole();
+    }
+
     /** Stops Cassandra the graceful way (it drains and flushes); the servers keep running. */
     public void stopCassandra() {
         cassandra.stop();
