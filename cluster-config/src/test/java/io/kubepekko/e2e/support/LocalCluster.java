@@ -36,10 +36,16 @@ public final class LocalCluster implements AutoCloseable {
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2)).build();
     private LocalCassandra cassandra;
+    /**
+     * Kills the server JVMs if this JVM exits without {@link #close()} (a test run cut short): unlike the
+     * local Cassandra, they are not tied to it.
+     */
+    private final Thread exitHook = new Thread(this::killNodes, "local-cluster-stop");
 
     private LocalCluster(Path dir) {
         this.dir = dir;
         this.keyspace = "e2e_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        Runtime.getRuntime().addShutdownHook(exitHook);
     }
 
     /**
@@ -199,19 +205,20 @@ public final class LocalCluster implements AutoCloseable {
     /** Kills every server JVM, then stops Cassandra. */
     @Override
     public void close() {
-        RuntimeException failure = null;
-        for (ServerProcess node : nodes) {
-            try {
-                node.close();
-            } catch (RuntimeException e) {
-                failure = e;
-            }
+        killNodes();
+        try {
+            Runtime.getRuntime().removeShutdownHook(exitHook);
+        } catch (IllegalStateException alreadyExiting) {
+            // the hook runs anyway
         }
         if (cassandra != null && cassandra.isAlive()) {
             cassandra.stop();
         }
-        if (failure != null) {
-            throw failure;
+    }
+
+    private void killNodes() {
+        for (ServerProcess node : List.copyOf(nodes)) {
+            node.close();
         }
     }
 }
