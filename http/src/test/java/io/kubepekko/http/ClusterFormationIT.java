@@ -52,9 +52,9 @@ class ClusterFormationIT {
                 List.of(cassandra.contactPoint()), TestCassandra.keyspace());
         String seed = "127.0.0.1:" + freePort();
         int seedPort = Integer.parseInt(seed.substring(seed.indexOf(':') + 1));
-        try (TestApiServer a = TestApiServer.start(s -> s.withStorage(storage)
+        try (TestApiServer a = TestApiServer.startSingle(s -> s.withStorage(storage)
                 .withCluster(new ApiServerSettings.ClusterFlags(List.of(seed), seedPort, "127.0.0.1")));
-             TestApiServer b = TestApiServer.start(s -> s.withStorage(storage)
+             TestApiServer b = TestApiServer.startSingle(s -> s.withStorage(storage)
                      .withCluster(new ApiServerSettings.ClusterFlags(List.of(seed), 0, "127.0.0.1")))) {
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
                 assertEquals(2, a.server().upMembers().size(), "members Up seen by A: " + a.server().upMembers());

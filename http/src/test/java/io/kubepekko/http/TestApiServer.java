@@ -17,32 +17,53 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * An API server started in-process on a free port with its own temporary data directory, and a
  * plain HTTP/1.1 client to talk to it. One per test class: starting the actor system and the
  * embedded journal takes seconds. With {@code -Dkubepekko.it.storage=cassandra} every server runs on
  * the cassandra profile instead, each in a keyspace of its own (see {@link TestCassandra}).
+ *
+ * <p>With {@code -Dkubepekko.it.target=cluster} (see {@link TestTarget}) it is three servers instead,
+ * each its own actor system, forming one Pekko Cluster on one fresh Cassandra keyspace, and every
+ * request goes to the next node in turn: consecutive requests of a test are served by different
+ * nodes, so a test passes only if any node answers any request as one server would.
  */
 final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
 
     private final java.util.function.UnaryOperator<ApiServerSettings> tune;
     private final io.kubepekko.actors.Environment environment;
+    private final int size;
     // HTTP/1.1 only: the default client would ask for an h2c upgrade on every request.
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10)).build();
-    private Path dataDir;
-    private ApiServerSettings settings;
-    private ApiServer server;
+    /** Which node the next request goes to (round-robin over {@link #nodes}). */
+    private final AtomicInteger turn = new AtomicInteger();
+    private final List<Path> dataDirs = new ArrayList<>();
+    private final List<ApiServerSettings> settings = new ArrayList<>();
+    /** The running nodes in start order: the seed first. */
+    private volatile List<ApiServer> nodes = List.of();
 
     private TestApiServer(java.util.function.UnaryOperator<ApiServerSettings> tune,
-                          io.kubepekko.actors.Environment environment) {
+                          io.kubepekko.actors.Environment environment, int size) {
         this.tune = tune;
         this.environment = environment;
+        this.size = size;
     }
 
     /**
@@ -55,7 +76,7 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
 
     /** {@link #perClass()} with settings adjusted by {@code tune}. */
     static TestApiServer perClass(java.util.function.UnaryOperator<ApiServerSettings> tune) {
-        return new TestApiServer(tune, io.kubepekko.actors.Environment.system());
+        return new TestApiServer(tune, io.kubepekko.actors.Environment.system(), TestTarget.size());
     }
 
     /** The class that started the server: @Nested classes inherit the extension and must not start another. */
@@ -63,7 +84,7 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
-        if (server == null) {
+        if (nodes.isEmpty()) {
             boot();
             owner = context.getUniqueId();
         }
@@ -94,20 +115,42 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
     /** A server with tuned settings whose clock and randomness come from {@code environment}. */
     static TestApiServer start(java.util.function.UnaryOperator<ApiServerSettings> tune,
                                io.kubepekko.actors.Environment environment) throws Exception {
-        TestApiServer t = new TestApiServer(tune, environment);
+        return started(new TestApiServer(tune, environment, TestTarget.size()));
+    }
+
+    /**
+     * One server whatever the target: for tests that set up their own cluster or storage in
+     * {@code tune} and would make no sense multiplied.
+     */
+    static TestApiServer startSingle(java.util.function.UnaryOperator<ApiServerSettings> tune) throws Exception {
+        return started(new TestApiServer(tune, io.kubepekko.actors.Environment.system(), 1));
+    }
+
+    private static TestApiServer started(TestApiServer t) throws Exception {
         t.boot();
         return t;
     }
 
     private void boot() throws Exception {
-        dataDir = Files.createTempDirectory("kubepekko-it-");
+        if (size == 1) {
+            bootOne();
+        } else {
+            bootCluster();
+        }
+    }
+
+    private void bootOne() throws Exception {
+        Path dataDir = Files.createTempDirectory("kubepekko-it-");
+        dataDirs.add(dataDir);
         ApiServerSettings base = new ApiServerSettings(dataDir, "127.0.0.1", 0, Duration.ZERO, Duration.ZERO);
         if (TestCassandra.requested()) {
             base = base.withStorage(TestCassandra.freshKeyspace());
         }
-        settings = tune.apply(base);
-        server = ApiServer.start(settings, environment);
-        boolean embedded = settings.storage().profile() == io.kubepekko.persistence.StorageSettings.Profile.EMBEDDED;
+        ApiServerSettings tuned = tune.apply(base);
+        settings.add(tuned);
+        ApiServer server = ApiServer.start(tuned, environment);
+        nodes = List.of(server);
+        boolean embedded = tuned.storage().profile() == io.kubepekko.persistence.StorageSettings.Profile.EMBEDDED;
         if (embedded && !Files.exists(dataDir.resolve("kubepekko.mv.db"))) {
             server.close();
             // Otherwise every test class would share one database and see the others' objects.
@@ -115,18 +158,123 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
         }
     }
 
-    /** Stops the server and starts it again on the same data directory (another port). */
+    /** {@link #size} nodes on one fresh keyspace, the first the seed of the others; each its own data dir. */
+    private void bootCluster() throws Exception {
+        ApiServerSettings.StorageFlags storage = TestCassandra.freshKeyspace();
+        int seedPort = freePort();
+        List<String> seeds = List.of("127.0.0.1:" + seedPort);
+        for (int i = 0; i < size; i++) {
+            Path dataDir = Files.createTempDirectory("kubepekko-it-node" + i + "-");
+            dataDirs.add(dataDir);
+            settings.add(tune.apply(new ApiServerSettings(dataDir, "127.0.0.1", 0, Duration.ZERO, Duration.ZERO)
+                    .withStorage(storage)
+                    .withCluster(new ApiServerSettings.ClusterFlags(seeds, i == 0 ? seedPort : 0, "127.0.0.1"))));
+        }
+        startNodes();
+    }
+
+    /**
+     * The seed first, alone: it creates the keyspace's tables, which the others would race to create.
+     * Then the others together (joining is mostly waiting for gossip), then until every node sees all
+     * of them Up and is ready: only then does any node serve every request.
+     */
+    private void startNodes() throws Exception {
+        List<ApiServer> started = new ArrayList<>();
+        try {
+            started.add(ApiServer.start(settings.get(0), environment));
+            // Threads of their own: the common pool may have a single thread on a small machine.
+            ExecutorService starter = Executors.newFixedThreadPool(settings.size() - 1);
+            List<CompletableFuture<ApiServer>> joining = new ArrayList<>();
+            for (ApiServerSettings s : settings.subList(1, settings.size())) {
+                joining.add(CompletableFuture.supplyAsync(() -> startNode(s), starter));
+            }
+            starter.shutdown();
+            RuntimeException failed = null;
+            for (CompletableFuture<ApiServer> j : joining) {
+                try {
+                    started.add(j.join());
+                } catch (RuntimeException e) {
+                    failed = e;
+                }
+            }
+            if (failed != null) {
+                throw failed;
+            }
+            awaitFormed(started);
+        } catch (Exception | Error e) {
+            closeNewestFirst(started);
+            throw e;
+        }
+        nodes = List.copyOf(started);
+    }
+
+    private ApiServer startNode(ApiServerSettings s) {
+        try {
+            return ApiServer.start(s, environment);
+        } catch (Exception e) {
+            throw new IllegalStateException("a cluster node did not start", e);
+        }
+    }
+
+    private void awaitFormed(List<ApiServer> members) {
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
+            for (ApiServer node : members) {
+                assertEquals(members.size(), node.upMembers().size(), "members Up seen by " + node.url()
+                        + ": " + node.upMembers());
+                Response r = send(node, "GET", "/readyz?verbose", Map.of(), null);
+                assertEquals(200, r.code(), node.url() + ": " + r.text());
+            }
+        });
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    /**
+     * Stops the server and starts it again on the same data directory (another port); a cluster stops
+     * every node and starts them all again on the same keyspace, like a whole-cluster restart.
+     */
     void restart() throws Exception {
-        server.close();
-        server = ApiServer.start(settings, environment);
+        closeNewestFirst(nodes);
+        nodes = List.of();
+        if (size == 1) {
+            nodes = List.of(ApiServer.start(settings.get(0), environment));
+        } else {
+            startNodes();
+        }
     }
 
+    /**
+     * The newest first: a node leaving a cluster whose oldest member (the one that decides) is still
+     * there leaves at once; leaving after the oldest waits for cluster-exiting timeouts instead.
+     */
+    private static void closeNewestFirst(List<ApiServer> servers) {
+        for (int i = servers.size() - 1; i >= 0; i--) {
+            servers.get(i).close();
+        }
+    }
+
+    /** The first node (the seed of a cluster): for tests that look at one server's internals. */
     ApiServer server() {
-        return server;
+        return nodes.get(0);
     }
 
+    /** Every node, in start order. */
+    List<ApiServer> servers() {
+        return nodes;
+    }
+
+    /** The URL of the node whose turn it is: a watch or raw connection opened with it takes a turn too. */
     String url() {
-        return server.url();
+        return next().url();
+    }
+
+    private ApiServer next() {
+        List<ApiServer> current = nodes;
+        return current.get(Math.floorMod(turn.getAndIncrement(), current.size()));
     }
 
     /** A request to {@code path} (with its query) on this server. */
@@ -169,9 +317,29 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
 
     @Override
     public void close() throws IOException {
-        server.close();
-        try (Stream<Path> files = Files.walk(dataDir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        closeNewestFirst(nodes);
+        nodes = List.of();
+        for (Path dataDir : dataDirs) {
+            try (Stream<Path> files = Files.walk(dataDir)) {
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    private Response send(ApiServer node, String method, String path, Map<String, String> headers, byte[] body) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(node.url() + path))
+                .timeout(Duration.ofSeconds(60))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofByteArray(body));
+        headers.forEach(b::header);
+        try {
+            HttpResponse<byte[]> r = client.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+            return new Response(r.statusCode(), r.headers(), r.body());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 
@@ -212,21 +380,9 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
             return body("application/json", text);
         }
 
+        /** Sends the request to the node whose turn it is. */
         Response send() {
-            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.url() + path))
-                    .timeout(Duration.ofSeconds(60))
-                    .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                            : HttpRequest.BodyPublishers.ofByteArray(body));
-            headers.forEach(b::header);
-            try {
-                HttpResponse<byte[]> r = client.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
-                return new Response(r.statusCode(), r.headers(), r.body());
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
+            return TestApiServer.this.send(next(), method, path, headers, body);
         }
     }
 
