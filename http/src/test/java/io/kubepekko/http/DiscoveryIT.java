@@ -136,16 +136,27 @@ class DiscoveryIT {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("etagDocuments")
     void matchingIfNoneMatchAnswersNotModified(String path, String accept) {
-        Response first = api.get(path, accept).assertCode(200);
+        Response first = etagCall(path, accept).send().assertCode(200);
         String etag = first.header("ETag").orElseThrow(() -> new AssertionError("no ETag on " + path));
         assertTrue(etag.matches("\"[^\"]+\""), () -> "a strong, quoted ETag: " + etag);
-        Response again = api.call("GET", path).header("Accept", accept).header("If-None-Match", etag).send();
+        Response again = etagCall(path, accept).header("If-None-Match", etag).send();
         again.assertCode(304);
         assertEquals(0, again.body().length, "304 has no body");
         assertEquals(etag, again.header("ETag").orElse(null));
-        Response stale = api.call("GET", path).header("Accept", accept).header("If-None-Match", "\"stale\"").send();
+        Response stale = etagCall(path, accept).header("If-None-Match", "\"stale\"").send();
         stale.assertCode(200);
         assertEquals(first.json(), stale.json());
+    }
+
+    /**
+     * A GET of a document with an ETag. The legacy {@code /api} names the server answering it
+     * ({@code serverAddressByClientCIDRs}, as each kube-apiserver advertises its own address), so on a
+     * cluster its ETag differs per node: its requests all go to one node; every other document is the
+     * same on every node, so its requests take turns and an ETag from one node is matched by another.
+     */
+    private static TestApiServer.Call etagCall(String path, String accept) {
+        TestApiServer.Call call = api.call("GET", path).header("Accept", accept);
+        return path.equals("/api") && accept.equals("application/json") ? call.on(api.server()) : call;
     }
 
     static Stream<Arguments> etagDocuments() {

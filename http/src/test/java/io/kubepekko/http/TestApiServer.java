@@ -349,6 +349,7 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
         private final String path;
         private final Map<String, String> headers = new LinkedHashMap<>();
         private byte[] body;
+        private ApiServer node;
 
         private Call(String method, String path) {
             this.method = method;
@@ -380,9 +381,15 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
             return body("application/json", text);
         }
 
-        /** Sends the request to the node whose turn it is. */
+        /** Sends it to {@code node} (one of {@link #servers()}) instead of the node whose turn it is. */
+        Call on(ApiServer node) {
+            this.node = node;
+            return this;
+        }
+
+        /** Sends the request to the node whose turn it is, unless {@link #on} chose one. */
         Response send() {
-            return TestApiServer.this.send(next(), method, path, headers, body);
+            return TestApiServer.this.send(node != null ? node : next(), method, path, headers, body);
         }
     }
 
