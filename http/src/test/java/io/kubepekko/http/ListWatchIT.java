@@ -3,6 +3,7 @@ package io.kubepekko.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -507,7 +508,9 @@ class ListWatchIT {
     }
 
     /** The gates the list/watch issue names, switched off. */
+    /** Starts servers of its own (a cluster each with {@code -Dkubepekko.it.target=cluster}): left out of the CI cluster subset. */
     @Nested
+    @Tag("own-servers")
     class Gates {
         @Test
         void withTheGatesOffListsAreWholeUncountedAndSelfLinked() throws Exception {
@@ -546,7 +549,9 @@ class ListWatchIT {
      * Behaviour at the edge of the retained history, on a server whose window holds 3 events and
      * which reads at most 2 more from the journal for one watch.
      */
+    /** Starts servers of its own (a cluster each with {@code -Dkubepekko.it.target=cluster}): left out of the CI cluster subset. */
     @Nested
+    @Tag("own-servers")
     class History {
         @Test
         void olderThanTheWindowAWatchReadsTheJournalUpToItsLimitThenIsExpired() throws Exception {
