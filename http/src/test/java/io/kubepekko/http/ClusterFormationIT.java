@@ -129,10 +129,10 @@ class ClusterFormationIT {
                 List.of(cassandra.contactPoint()), TestCassandra.keyspace());
         int seedPort = freePort();
         String seed = "127.0.0.1:" + seedPort;
-        TestApiServer a = TestApiServer.start(s -> s.withStorage(storage)
+        TestApiServer a = TestApiServer.startSingle(s -> s.withStorage(storage)
                 .withCluster(new ApiServerSettings.ClusterFlags(List.of(seed), seedPort, "127.0.0.1")));
         boolean aClosed = false;
-        try (TestApiServer b = TestApiServer.start(s -> s.withStorage(storage)
+        try (TestApiServer b = TestApiServer.startSingle(s -> s.withStorage(storage)
                 .withCluster(new ApiServerSettings.ClusterFlags(List.of(seed), 0, "127.0.0.1")))) {
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).untilAsserted(() ->
                     assertEquals(2, b.server().upMembers().size()));

@@ -15,17 +15,17 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * Messages between clustered servers larger than Artery's default frame (256 KiB): a namespace's collection
- * that a joining server's watch cache loads from another node, and one large object written through a
- * node that does not host its collection. Artery drops an oversized message, so without a larger frame
- * the second server never gets ready (its cache load times out again and again) and the write times out.
+ * Messages between clustered servers that would not fit one Artery frame (8 MiB here, 256 KiB by default;
+ * Artery drops an oversized message and the asker only sees a timeout): a namespace's collection of about
+ * 10 MiB that a joining server's watch cache loads from another node (it must come in pages, or the
+ * server never gets ready), and one large object written through a node that does not host its collection.
  */
 class ClusterLargeMessagesIT {
 
     private static final String CMS = "/api/v1/namespaces/default/configmaps";
-    /** About 400 KiB of ConfigMaps in one namespace: above the default frame, far below the configured one. */
-    private static final int OBJECTS = 400;
-    private static final String KIB = "x".repeat(1024);
+    /** About 10 MiB of ConfigMaps in one namespace: more than one frame, so only a paged load gets through. */
+    private static final int OBJECTS = 1200;
+    private static final String VALUE = "x".repeat(8 * 1024);
 
     private static LocalCassandra cassandra;
 
@@ -46,15 +46,15 @@ class ClusterLargeMessagesIT {
                 List.of(cassandra.contactPoint()), TestCassandra.keyspace());
         int seedPort = freePort();
         List<String> seeds = List.of("127.0.0.1:" + seedPort);
-        try (TestApiServer a = TestApiServer.start(s -> s.withStorage(storage)
+        try (TestApiServer a = TestApiServer.startSingle(s -> s.withStorage(storage)
                 .withCluster(new ApiServerSettings.ClusterFlags(seeds, seedPort, "127.0.0.1")))) {
             // Alone in the cluster, A hosts the collection's entity.
             for (int i = 0; i < OBJECTS; i++) {
                 a.create(CMS, json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'cm-" + i
-                        + "'},'data':{'k':'" + KIB + "'}}"));
+                        + "'},'data':{'k':'" + VALUE + "'}}"));
             }
             // B's start includes loading its watch caches, this collection's from A.
-            try (TestApiServer b = TestApiServer.start(s -> s.withStorage(storage)
+            try (TestApiServer b = TestApiServer.startSingle(s -> s.withStorage(storage)
                     .withCluster(new ApiServerSettings.ClusterFlags(seeds, 0, "127.0.0.1")))) {
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).untilAsserted(() ->
                         assertEquals(2, b.server().upMembers().size(), "members Up seen by B"));
