@@ -159,19 +159,8 @@ class ClusterFailoverIT {
         List<InformerWatcher> watchers = survivors.stream()
                 .map(url -> InformerWatcher.start(api, url, load.collectionPath())).toList();
         try {
-            long start = System.nanoTime();
-            awaitAcknowledged(load, start, 30, "before the kill");
-
-            cluster.kill9(victim);
-            long killed = System.nanoTime();
             // Enough writes after the kill that the dead node's shards must have moved to the survivors.
-            awaitAcknowledged(load, killed, 60, "after the kill of node " + victim);
-
-            cluster.restart(victim);
-            long rejoined = System.nanoTime();
-            String back = cluster.node(victim).url();
-            await().atMost(FAILOVER_TIMEOUT).pollInterval(POLL).alias("a write acknowledged by the restarted node")
-                    .until(() -> load.acknowledgedSince(rejoined, back) >= 3);
+            killAndRestartUnderLoad(load, victim, 30, 60, 3);
         } finally {
             load.stop();
         }
@@ -207,16 +196,7 @@ class ClusterFailoverIT {
         String ns = createNamespace("sequential");
         ConfigMapLoad writer = ConfigMapLoad.start(api, cluster.urls(), ns, 1);
         try {
-            long start = System.nanoTime();
-            awaitAcknowledged(writer, start, 10, "before the kill");
-            cluster.kill9(victim);
-            long killed = System.nanoTime();
-            awaitAcknowledged(writer, killed, 30, "after the kill of node " + victim);
-            cluster.restart(victim);
-            long rejoined = System.nanoTime();
-            String back = cluster.node(victim).url();
-            await().atMost(FAILOVER_TIMEOUT).pollInterval(POLL).alias("a write acknowledged by the restarted node")
-                    .until(() -> writer.acknowledgedSince(rejoined, back) >= 2);
+            killAndRestartUnderLoad(writer, victim, 10, 30, 2);
         } finally {
             writer.stop();
         }
@@ -380,6 +360,22 @@ class ClusterFailoverIT {
 
     private static long rv(JsonNode object) {
         return Long.parseLong(object.path("metadata").path("resourceVersion").asText());
+    }
+
+    /**
+     * With {@code load} running: waits for {@code before} acknowledged writes, kills node {@code victim}
+     * with SIGKILL, waits for {@code after} more, restarts it on its data directory and ports, and waits
+     * until it has acknowledged {@code rejoined} writes itself.
+     */
+    private static void killAndRestartUnderLoad(ConfigMapLoad load, int victim, int before, int after, int rejoined) {
+        awaitAcknowledged(load, System.nanoTime(), before, "before the kill");
+        cluster.kill9(victim);
+        awaitAcknowledged(load, System.nanoTime(), after, "after the kill of node " + victim);
+        cluster.restart(victim);
+        long back = System.nanoTime();
+        String url = cluster.node(victim).url();
+        await().atMost(FAILOVER_TIMEOUT).pollInterval(POLL).alias("a write acknowledged by the restarted node")
+                .until(() -> load.acknowledgedSince(back, url) >= rejoined);
     }
 
     private static void awaitAcknowledged(ConfigMapLoad load, long since, int count, String when) {

@@ -6,8 +6,6 @@ import io.kubepekko.persistence.cassandra.LocalCassandra;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 
@@ -35,11 +33,6 @@ class ClusterFormationIT {
         cassandra = TestCassandra.local();
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
 
     private static ObjectNode configMap(TestApiServer api, String name) {
         return api.create(CMS, json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'" + name
@@ -50,7 +43,7 @@ class ClusterFormationIT {
     void twoServersShareObjectsAndWatches() throws Exception {
         ApiServerSettings.StorageFlags storage = ApiServerSettings.StorageFlags.cassandra(
                 List.of(cassandra.contactPoint()), TestCassandra.keyspace());
-        String seed = "127.0.0.1:" + freePort();
+        String seed = "127.0.0.1:" + TestApiServer.freePort();
         int seedPort = Integer.parseInt(seed.substring(seed.indexOf(':') + 1));
         try (TestApiServer a = TestApiServer.startSingle(s -> s.withStorage(storage)
                 .withCluster(new ApiServerSettings.ClusterFlags(List.of(seed), seedPort, "127.0.0.1")));
@@ -127,7 +120,7 @@ class ClusterFormationIT {
     void watchesGoOnWhenTheirSequencersMoveInOrder() throws Exception {
         ApiServerSettings.StorageFlags storage = ApiServerSettings.StorageFlags.cassandra(
                 List.of(cassandra.contactPoint()), TestCassandra.keyspace());
-        int seedPort = freePort();
+        int seedPort = TestApiServer.freePort();
         String seed = "127.0.0.1:" + seedPort;
         TestApiServer a = TestApiServer.startSingle(s -> s.withStorage(storage)
                 .withCluster(new ApiServerSettings.ClusterFlags(List.of(seed), seedPort, "127.0.0.1")));

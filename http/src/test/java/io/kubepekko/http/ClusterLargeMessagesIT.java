@@ -5,8 +5,6 @@ import io.kubepekko.persistence.cassandra.LocalCassandra;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 
@@ -34,17 +32,12 @@ class ClusterLargeMessagesIT {
         cassandra = TestCassandra.local();
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
 
     @Test
     void aJoiningServerLoadsALargeCollectionAndLargeObjectsCrossNodes() throws Exception {
         ApiServerSettings.StorageFlags storage = ApiServerSettings.StorageFlags.cassandra(
                 List.of(cassandra.contactPoint()), TestCassandra.keyspace());
-        int seedPort = freePort();
+        int seedPort = TestApiServer.freePort();
         List<String> seeds = List.of("127.0.0.1:" + seedPort);
         try (TestApiServer a = TestApiServer.startSingle(s -> s.withStorage(storage)
                 .withCluster(new ApiServerSettings.ClusterFlags(seeds, seedPort, "127.0.0.1")))) {

@@ -227,7 +227,8 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
         });
     }
 
-    private static int freePort() throws IOException {
+    /** A free port on the loopback address (for a cluster node's remoting). */
+    static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }
