@@ -173,8 +173,12 @@ public final class Revisions
     public enum HandOver implements Command { INSTANCE }
 
     /**
-     * Asks for the version a "Most Recent" read must reflect: the highest committed one (at least the
-     * published one).
+     * Asks for the version a "Most Recent" read must reflect: the highest one handed out (at least the
+     * published one). Every write acknowledged before the read began got its version here before this
+     * question arrived — this one actor handed it out — so a read that waits until the ordered stream has
+     * passed it reflects every such write, whichever node wrote it and however late its commit report
+     * travels (reports from other nodes come by other paths than the question, in no agreed order). It
+     * may also wait for writes still in flight; they resolve within a journal write.
      */
     public record GetLatest(ActorRef<Latest> replyTo) implements Command {}
 
@@ -261,12 +265,6 @@ public final class Revisions
     /** Versions handed out so far in this incarnation: the next one to give is {@code next}. */
     private long next = 1;
     private PublicationOrder<PublishedEvent> order = new PublicationOrder<>(0);
-    /**
-     * The highest version any collection reported committed. "Most Recent" reads wait until the
-     * ordered stream has reached it, so they reflect every acknowledged write, even one released
-     * later than its version because a lower one is still in flight.
-     */
-    private long highestCommitted;
     private String epoch = java.util.UUID.randomUUID().toString();
     /**
      * Every version up to this one may have been handed out by an earlier incarnation, whose
@@ -344,7 +342,6 @@ public final class Revisions
                     next = state.reservedUpTo() + 1;
                     order = new PublicationOrder<>(state.reservedUpTo());
                     sentUpTo = state.reservedUpTo();
-                    highestCommitted = state.reservedUpTo();
                     inheritedUpTo = state.reservedUpTo();
                     HandedOver h = state.handedOver();
                     if (h != null) {
@@ -368,9 +365,6 @@ public final class Revisions
         return newCommandHandlerWithReplyBuilder().forAnyState()
                 .onCommand(Allocate.class, this::onAllocate)
                 .onCommand(Committed.class, (state, c0) -> {
-                    long last = c0.events().isEmpty() ? c0.first()
-                            : c0.events().get(c0.events().size() - 1).resourceVersion();
-                    highestCommitted = Math.max(highestCommitted, last);
                     if (c0.more()) {
                         parts.computeIfAbsent(c0.first(), f -> new ArrayList<>()).addAll(c0.events());
                         return Effect().noReply();
@@ -410,7 +404,7 @@ public final class Revisions
                     return onOverdue();
                 })
                 .onCommand(GetLatest.class, (state, c) -> Effect().reply(c.replyTo(),
-                        new Latest(Math.max(highestCommitted, order.publishedUpTo()))))
+                        new Latest(Math.max(next - 1, order.publishedUpTo()))))
                 .onCommand(HandOver.class, (state, c) -> {
                     handingOver = true;
                     return handOverIfSettled();
