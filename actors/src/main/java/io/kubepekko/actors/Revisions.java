@@ -371,7 +371,7 @@ public final class Revisions
                     }
                     List<PublishedEvent> earlier = parts.remove(c0.first());
                     Committed c = earlier == null ? c0 : new Committed(c0.first(), concat(earlier, c0.events()));
-                    holders.remove(c.first());
+                    forget(c.first());
                     if (c.first() <= inheritedUpTo && !c.events().isEmpty()) {
                         return newEpoch("resourceVersion " + c.first() + " of an earlier incarnation committed late");
                     }
@@ -381,7 +381,7 @@ public final class Revisions
                     return publish(order.committed(c.first(), c.events()));
                 })
                 .onCommand(Abandoned.class, (state, c) -> {
-                    holders.remove(c.first());
+                    forget(c.first());
                     return publish(order.abandoned(c.first()));
                 })
                 .onCommand(Resolved.class, this::onResolved)
@@ -424,6 +424,15 @@ public final class Revisions
         }
         sentUpTo = upTo;
         return handOverIfSettled();
+    }
+
+    /**
+     * Drops what is kept about an allocation once it is resolved: its holder, and the parts of a commit
+     * report whose last part never came (its collection died between parts), which would otherwise stay.
+     */
+    private Holder forget(long first) {
+        parts.remove(first);
+        return holders.remove(first);
     }
 
     private static List<PublishedEvent> concat(List<PublishedEvent> a, List<PublishedEvent> b) {
@@ -493,7 +502,7 @@ public final class Revisions
             }
             context.getLog().warn("resourceVersions {}..{} unresolved after {}: given up, starting a new epoch",
                     r.first(), r.last(), java.time.Duration.between(r.allocatedAt(), now));
-            holders.remove(r.first());
+            forget(r.first());
             givenUp.add(r.first());
             if (givenUp.size() > MAX_GIVEN_UP) {
                 givenUp.pollFirst();
@@ -510,7 +519,7 @@ public final class Revisions
     }
 
     private ReplyEffect<Event, State> onResolved(State state, Resolved r) {
-        if (holders.remove(r.first()) == null) {
+        if (forget(r.first()) == null) {
             return Effect().noReply(); // resolved meanwhile (a late report, or an earlier answer)
         }
         List<PublishedEvent> released = order.abandoned(r.first());

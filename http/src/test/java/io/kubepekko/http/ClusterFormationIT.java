@@ -33,7 +33,6 @@ class ClusterFormationIT {
         cassandra = TestCassandra.local();
     }
 
-
     private static ObjectNode configMap(TestApiServer api, String name) {
         return api.create(CMS, json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'" + name
                 + "'},'data':{'k':'" + name + "'}}"));
