@@ -1,7 +1,6 @@
 package io.kubepekko.http;
 
 import com.typesafe.config.Config;
-import com.typesafe.config.ConfigFactory;
 import io.kubepekko.actors.ControlPlane;
 import io.kubepekko.actors.Controllers;
 import io.kubepekko.actors.Environment;
@@ -77,26 +76,23 @@ public final class ApiServer implements AutoCloseable {
     /** Starts a server whose clock and randomness come from {@code environment} (tests inject them). */
     public static ApiServer start(ApiServerSettings settings, Environment environment) throws Exception {
         Files.createDirectories(settings.dataDir());
-        StorageSettings storage = settings.storageSettings();
-        // load(...) resolves substitutions after layering, so reference.conf's ${kubepekko.storage...}
-        // sees the data directory's URL rather than its default.
-        Config config = ConfigFactory.load(settings.overrides()
-                .withFallback(settings.cluster().toConfig())
-                .withFallback(storage.toConfig())
-                .withFallback(ConfigFactory.parseResources("kubepekko-server.conf")));
-        ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), ApiServerSettings.SYSTEM_NAME, config);
+        ApiServerSettings.Resolved resolved = settings.resolve();
+        ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), ApiServerSettings.SYSTEM_NAME,
+                resolved.config());
         try {
-            return boot(settings, storage, config, system, environment);
+            return boot(settings, resolved, system, environment);
         } catch (Exception | Error e) {
             system.terminate();
             throw e;
         }
     }
 
-    private static ApiServer boot(ApiServerSettings settings, StorageSettings storage, Config config,
+    private static ApiServer boot(ApiServerSettings settings, ApiServerSettings.Resolved resolved,
                                   ActorSystem<Void> system, Environment environment) throws Exception {
+        StorageSettings storage = resolved.storage();
+        Config config = resolved.config();
         Cluster cluster = Cluster.get(system);
-        if (settings.cluster().seedNodes().isEmpty()) {
+        if (resolved.seedNodes().isEmpty()) {
             cluster.manager().tell(Join.create(cluster.selfMember().address()));
         } // else the configured seed nodes are joined by the cluster extension itself
 

@@ -55,11 +55,20 @@ final class ApiServerFlags {
               --cluster-port int                  the Pekko remoting (artery) port; 0 picks a free one, a seed node
                                                   needs a fixed one (default 0)
               --cluster-hostname string           the address other cluster nodes reach this one at (default "127.0.0.1")
+              --config string                     a HOCON configuration file (e.g. cluster-config/profiles/seed-nodes.conf)
+                                                  layered under the flags given and over the built-in configuration;
+                                                  it may select the storage profile and the seed nodes (default none;
+                                                  -Dconfig.file=FILE names it too, but not together with --config)
               -h, --help                          print this help and exit
                   --version                       print the version and exit
             """;
 
     static Parsed parse(String[] args) throws UsageException {
+        return parse(args, System.getProperties());
+    }
+
+    /** Parses {@code args}; {@code systemProperties} may name the configuration file ({@code config.file}). */
+    static Parsed parse(String[] args, java.util.Properties systemProperties) throws UsageException {
         ApiServerSettings d = ApiServerSettings.defaults();
         Path dataDir = d.dataDir();
         String bind = d.bindAddress();
@@ -74,6 +83,7 @@ final class ApiServerFlags {
         ApiServerSettings.ServiceRanges services = d.services();
         ApiServerSettings.StorageFlags storage = d.storage();
         ApiServerSettings.ClusterFlags cluster = d.cluster();
+        com.typesafe.config.Config file = null;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             if (arg.equals("-h") || arg.equals("--help")) {
@@ -96,7 +106,7 @@ final class ApiServerFlags {
                     "--shutdown-delay-duration", "--watch-cache-window", "--watch-history-retention",
                     "--continue-token-ttl", "--feature-gates", "--service-cluster-ip-range",
                     "--service-node-port-range", "--storage", "--cassandra-contact-points",
-                    "--cassandra-keyspace", "--cluster-seed-nodes", "--cluster-port", "--cluster-hostname").contains(name)) {
+                    "--cassandra-keyspace", "--cluster-seed-nodes", "--cluster-port", "--cluster-hostname", "--config").contains(name)) {
                 throw new UsageException("unknown flag: " + name);
             }
             if (value == null) {
@@ -135,30 +145,71 @@ final class ApiServerFlags {
                         port(name, value), cluster.hostname());
                 case "--cluster-hostname" -> cluster = new ApiServerSettings.ClusterFlags(cluster.seedNodes(),
                         cluster.port(), hostname(value));
+                case "--config" -> file = configFile("invalid argument \"" + value + "\" for \"--config\" flag: ", value);
                 default -> delay = duration(name, value);
             }
         }
-        if (!cluster.seedNodes().isEmpty() && storage.profile() != io.kubepekko.persistence.StorageSettings.Profile.CASSANDRA) {
-            // Each node's embedded journal is its own H2 file: nodes sharing sharding but not the journal
-            // would each recover an entity from different histories.
-            throw new UsageException("invalid argument \"" + String.join(",", cluster.seedNodes())
-                    + "\" for \"--cluster-seed-nodes\" flag: a cluster of several servers needs --storage=cassandra");
-        }
+        file = fileFromSystemProperties(file, systemProperties);
         if (retention.compareTo(window) < 0) {
             retention = window; // the window is always resumable; the retention only reaches further back
         }
-        return new Parsed(new ApiServerSettings(dataDir, bind, port, grace, delay,
-                new ApiServerSettings.ReadFlags(window, ttl, retention, gates), com.typesafe.config.ConfigFactory.empty(),
-                services, storage, cluster), false, false);
+        ApiServerSettings settings = new ApiServerSettings(dataDir, bind, port, grace, delay,
+                new ApiServerSettings.ReadFlags(window, ttl, retention, gates),
+                file == null ? com.typesafe.config.ConfigFactory.empty() : file, services, storage, cluster);
+        try {
+            settings.resolve(); // the flags and the file together: a file may select the profile and the seeds
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        } catch (com.typesafe.config.ConfigException e) {
+            throw new UsageException(ApiServerSettings.INVALID + oneLine(e.getMessage()));
+        }
+        return new Parsed(settings, false, false);
+    }
+
+    /**
+     * {@code -Dconfig.file} names the configuration file as {@code --config} does (Typesafe Config's own
+     * property, which the server's layered configuration would otherwise ignore); both at once, or the
+     * resource and URL forms, are refused rather than one silently ignored.
+     */
+    private static com.typesafe.config.Config fileFromSystemProperties(com.typesafe.config.Config flag,
+                                                                        java.util.Properties properties)
+            throws UsageException {
+        for (String unsupported : java.util.List.of("config.resource", "config.url")) {
+            if (properties.getProperty(unsupported) != null) {
+                throw new UsageException("-D" + unsupported + " is not supported: name the file with --config");
+            }
+        }
+        String path = properties.getProperty("config.file");
+        if (path == null) {
+            return flag;
+        }
+        if (flag != null) {
+            throw new UsageException("--config and -Dconfig.file both name a configuration file: give one");
+        }
+        return configFile("invalid value \"" + path + "\" for -Dconfig.file: ", path);
+    }
+
+    /** The operator's HOCON file, parsed (its includes relative to it); resolved later, over the rest. */
+    private static com.typesafe.config.Config configFile(String problem, String value) throws UsageException {
+        java.nio.file.Path path = Path.of(value);
+        if (!java.nio.file.Files.isRegularFile(path)) {
+            throw new UsageException(problem + (java.nio.file.Files.exists(path) ? "not a file" : "no such file"));
+        }
+        try {
+            return com.typesafe.config.ConfigFactory.parseFile(path.toFile(),
+                    com.typesafe.config.ConfigParseOptions.defaults().setAllowMissing(false));
+        } catch (com.typesafe.config.ConfigException e) {
+            throw new UsageException(problem + oneLine(e.getMessage()));
+        }
+    }
+
+    private static String oneLine(String message) {
+        return message.replaceAll("\\s*\\R\\s*", " ");
     }
 
     private static io.kubepekko.persistence.StorageSettings.Profile profile(String value) throws UsageException {
-        for (io.kubepekko.persistence.StorageSettings.Profile p : io.kubepekko.persistence.StorageSettings.Profile.values()) {
-            if (p.flagValue().equals(value)) {
-                return p;
-            }
-        }
-        throw new UsageException("invalid argument \"" + value + "\" for \"--storage\" flag: must be embedded or cassandra");
+        return io.kubepekko.persistence.StorageSettings.Profile.named(value).orElseThrow(() -> new UsageException(
+                "invalid argument \"" + value + "\" for \"--storage\" flag: must be embedded or cassandra"));
     }
 
     private static java.util.List<String> contactPoints(String value) throws UsageException {

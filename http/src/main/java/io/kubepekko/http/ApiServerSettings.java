@@ -2,6 +2,7 @@ package io.kubepekko.http;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigParseOptions;
 import io.kubepekko.api.alloc.Ipv4Cidr;
 import io.kubepekko.api.alloc.PortRange;
 import io.kubepekko.api.kinds.ServiceNetwork;
@@ -11,7 +12,9 @@ import io.kubepekko.persistence.StorageSettings;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * How an API server runs, read once from its flags.
@@ -22,7 +25,8 @@ import java.util.List;
  * @param livezGracePeriod   how long after start /livez treats unfinished start-up as passing
  * @param shutdownDelay      how long the server keeps serving, with /readyz failing, after a shutdown starts
  * @param reads              the list/watch flags
- * @param overrides          configuration layered over the server's own (tests tune timers with it)
+ * @param overrides          configuration layered over the server's own, under the flags given: the
+ *                           {@code --config} file, and tests' tuning (see {@link #resolve()})
  * @param services           where Service cluster IPs and node ports come from
  * @param storage            which storage profile holds the journal
  * @param cluster            how this server's actor system joins the Pekko Cluster
@@ -35,29 +39,44 @@ public record ApiServerSettings(Path dataDir, String bindAddress, int port, Dura
     public static final String SYSTEM_NAME = "kubepekko";
 
     /**
-     * The cluster-formation flags.
+     * The cluster-formation flags the operator gave; a null one was not given, and the configuration decides
+     * (the {@code --config} file's {@code pekko.cluster.seed-nodes} and {@code pekko.remote.artery.canonical},
+     * else the built-in: no seed nodes, port 0, 127.0.0.1).
      *
      * @param seedNodes {@code --cluster-seed-nodes}: {@code host:port} remoting addresses of the seed nodes;
      *                  empty means this node forms a cluster of its own (joins itself)
      * @param port      {@code --cluster-port}: the artery port; 0 picks a free one (a seed needs a fixed one)
      * @param hostname  {@code --cluster-hostname}: the address other nodes reach this one at
      */
-    public record ClusterFlags(List<String> seedNodes, int port, String hostname) {
-        public static final ClusterFlags DEFAULT = new ClusterFlags(List.of(), 0, "127.0.0.1");
+    public record ClusterFlags(List<String> seedNodes, Integer port, String hostname) {
+        /** No cluster flag given. */
+        public static final ClusterFlags DEFAULT = new ClusterFlags(null, null, null);
 
         public ClusterFlags {
-            seedNodes = List.copyOf(seedNodes);
+            seedNodes = seedNodes == null ? null : List.copyOf(seedNodes);
         }
 
-        /** The remoting and seed-node configuration these flags give. */
+        /** The remoting and seed-node configuration of the flags given. */
         public Config toConfig() {
-            List<String> seeds = seedNodes.stream().map(s -> "pekko://" + SYSTEM_NAME + "@" + s).toList();
-            return ConfigFactory.parseMap(java.util.Map.of(
-                    "pekko.remote.artery.canonical.hostname", hostname,
-                    "pekko.remote.artery.canonical.port", port,
-                    "pekko.cluster.seed-nodes", seeds));
+            Map<String, Object> given = new LinkedHashMap<>();
+            if (hostname != null) {
+                given.put(HOSTNAME, hostname);
+            }
+            if (port != null) {
+                given.put(PORT, port);
+            }
+            if (seedNodes != null) {
+                given.put(SEED_NODES, seedNodes.stream().map(s -> "pekko://" + SYSTEM_NAME + "@" + s).toList());
+            }
+            return ConfigFactory.parseMap(given, "cluster flags");
         }
     }
+
+    private static final String SEED_NODES = "pekko.cluster.seed-nodes";
+    /** How a problem of the layered configuration (rather than of one flag) starts. */
+    static final String INVALID = "invalid configuration: ";
+    private static final String HOSTNAME = "pekko.remote.artery.canonical.hostname";
+    private static final String PORT = "pekko.remote.artery.canonical.port";
 
     public ApiServerSettings(Path dataDir, String bindAddress, int port, Duration livezGracePeriod,
                              Duration shutdownDelay, ReadFlags reads, Config overrides, ServiceRanges services,
@@ -67,24 +86,41 @@ public record ApiServerSettings(Path dataDir, String bindAddress, int port, Dura
     }
 
     /**
-     * The storage flags.
+     * The storage flags the operator gave; a null one was not given, and the configuration decides
+     * ({@code kubepekko.storage.profile}, {@code kubepekko.storage.cassandra.contact-points} and
+     * {@code .keyspace}: by default embedded, 127.0.0.1:9042, kubepekko).
      *
-     * @param profile                 {@code --storage}: embedded (the default) or cassandra
+     * @param profile                 {@code --storage}: embedded or cassandra
      * @param cassandraContactPoints  {@code --cassandra-contact-points}: {@code host:port} of Cassandra nodes
      * @param cassandraKeyspace       {@code --cassandra-keyspace}
      */
     public record StorageFlags(StorageSettings.Profile profile, List<String> cassandraContactPoints,
                                String cassandraKeyspace) {
-        public static final StorageFlags DEFAULT = new StorageFlags(StorageSettings.Profile.EMBEDDED,
-                List.of("127.0.0.1:9042"), "kubepekko");
+        /** No storage flag given. */
+        public static final StorageFlags DEFAULT = new StorageFlags(null, null, null);
 
         public StorageFlags {
-            cassandraContactPoints = List.copyOf(cassandraContactPoints);
+            cassandraContactPoints = cassandraContactPoints == null ? null : List.copyOf(cassandraContactPoints);
         }
 
         /** The cassandra profile on these contact points and keyspace. */
         public static StorageFlags cassandra(List<String> contactPoints, String keyspace) {
             return new StorageFlags(StorageSettings.Profile.CASSANDRA, contactPoints, keyspace);
+        }
+
+        /** The storage configuration of the flags given. */
+        public Config toConfig() {
+            Map<String, Object> given = new LinkedHashMap<>();
+            if (profile != null) {
+                given.put(StorageSettings.PROFILE, profile.flagValue());
+            }
+            if (cassandraContactPoints != null) {
+                given.put(StorageSettings.CASSANDRA_CONTACT_POINTS, cassandraContactPoints);
+            }
+            if (cassandraKeyspace != null) {
+                given.put(StorageSettings.CASSANDRA_KEYSPACE, cassandraKeyspace);
+            }
+            return ConfigFactory.parseMap(given, "storage flags");
         }
     }
 
@@ -96,10 +132,81 @@ public record ApiServerSettings(Path dataDir, String bindAddress, int port, Dura
 
     /** The storage profile these settings select (the embedded one keeps its database in {@link #dataDir}). */
     public StorageSettings storageSettings() {
-        return switch (storage.profile()) {
-            case EMBEDDED -> new StorageSettings.Embedded(dataDir);
-            case CASSANDRA -> new StorageSettings.Cassandra(storage.cassandraContactPoints(), storage.cassandraKeyspace());
-        };
+        return resolve().storage();
+    }
+
+    /**
+     * What the settings add up to: the actor system's configuration and the storage profile it selects.
+     *
+     * @param config    the resolved configuration
+     * @param storage   the storage profile
+     * @param seedNodes the seed nodes' addresses ({@code pekko://kubepekko@host:port}); empty: this node
+     *                  forms a cluster of its own
+     */
+    public record Resolved(Config config, StorageSettings storage, List<String> seedNodes) {}
+
+    /**
+     * Layers the configuration, highest first: the flags given ({@link #cluster}, {@link #storage}), the
+     * {@link #overrides} (the {@code --config} file, tests' tuning), the built-in {@code kubepekko-server.conf}
+     * with the selected storage profile's wiring, then the modules' {@code reference.conf}. A flag left at
+     * its default sets nothing, so a file's storage profile or seed nodes hold unless a flag says otherwise.
+     * Java system properties ({@code -D}) beat every layer, as Typesafe Config loads them.
+     *
+     * @throws IllegalArgumentException when the layers together make no valid server: a storage profile
+     *         that is not one, or seed nodes on the embedded profile (the message names the flag or the
+     *         setting and where it was set); {@link com.typesafe.config.ConfigException} when a file's
+     *         value has the wrong type or a substitution is left unresolved
+     */
+    public Resolved resolve() {
+        Config given = cluster.toConfig().withFallback(storage.toConfig()).withFallback(overrides);
+        Config builtIn = ConfigFactory.parseResources("kubepekko-server.conf",
+                ConfigParseOptions.defaults().setAllowMissing(false));
+        StorageSettings profile;
+        try {
+            profile = StorageSettings.fromConfig(ConfigFactory.load(given.withFallback(builtIn)), dataDir);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(INVALID + e.getMessage(), e);
+        }
+        // The embedded database follows --data-dir (a flag: above the file); the cassandra profile's wiring
+        // is built-in configuration (below the file, which may tune the driver), its values those selected.
+        // load(...) resolves substitutions after layering, so reference.conf's ${kubepekko.storage...}
+        // sees the data directory's URL rather than its default.
+        Config config = profile instanceof StorageSettings.Embedded
+                ? ConfigFactory.load(profile.toConfig().withFallback(given).withFallback(builtIn))
+                : ConfigFactory.load(given.withFallback(profile.toConfig()).withFallback(builtIn));
+        List<String> seeds = config.getStringList(SEED_NODES);
+        for (String seed : seeds) {
+            checkSeedNode(seed, config);
+        }
+        if (!seeds.isEmpty() && profile instanceof StorageSettings.Embedded) {
+            // Each node's embedded journal is its own H2 file: nodes sharing sharding but not the journal
+            // would each recover an entity from different histories.
+            throw new IllegalArgumentException(cluster.seedNodes() != null
+                    ? "invalid argument \"" + String.join(",", cluster.seedNodes()) + "\" for \"--cluster-seed-nodes\" "
+                            + "flag: a cluster of several servers needs --storage=cassandra"
+                    : INVALID + SEED_NODES + " (" + config.getValue(SEED_NODES).origin().description()
+                            + ") on the embedded storage profile: a cluster of several servers needs " + StorageSettings.PROFILE
+                            + " = cassandra (or --storage=cassandra)");
+        }
+        return new Resolved(config, profile, seeds);
+    }
+
+    /**
+     * A seed node must be a member of this system: Pekko refuses to join one of another name, and a node
+     * given only such seeds would wait for ever.
+     */
+    private static void checkSeedNode(String seed, Config config) {
+        org.apache.pekko.actor.Address address;
+        try {
+            address = org.apache.pekko.actor.AddressFromURIString.parse(seed);
+        } catch (RuntimeException e) {
+            address = null;
+        }
+        if (address == null || !address.system().equals(SYSTEM_NAME) || address.getHost().isEmpty()
+                || address.getPort().isEmpty()) {
+            throw new IllegalArgumentException(INVALID + SEED_NODES + " (" + config.getValue(SEED_NODES).origin()
+                    .description() + "): \"" + seed + "\" is not pekko://" + SYSTEM_NAME + "@host:port");
+        }
     }
 
     /**

@@ -2,7 +2,10 @@ package io.kubepekko.http;
 
 import io.kubepekko.api.alloc.Ipv4Cidr;
 import io.kubepekko.api.alloc.PortRange;
+import com.typesafe.config.Config;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -10,6 +13,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import io.kubepekko.persistence.StorageSettings;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -63,18 +67,18 @@ class ApiServerFlagsTest {
                         ApiServerSettings.defaults().withServices(new ApiServerSettings.ServiceRanges(
                                 Ipv4Cidr.parse("10.0.0.0/24"), new PortRange(20000, 101)))),
                 Arguments.of(named("--storage cassandra", new String[] {"--storage", "cassandra"}),
-                        ApiServerSettings.defaults().withStorage(ApiServerSettings.StorageFlags.cassandra(
-                                List.of("127.0.0.1:9042"), "kubepekko"))),
+                        ApiServerSettings.defaults().withStorage(new ApiServerSettings.StorageFlags(
+                                StorageSettings.Profile.CASSANDRA, null, null))),
                 Arguments.of(named("--storage embedded", new String[] {"--storage", "embedded"}),
-                        ApiServerSettings.defaults()),
+                        ApiServerSettings.defaults().withStorage(new ApiServerSettings.StorageFlags(
+                                StorageSettings.Profile.EMBEDDED, null, null))),
                 Arguments.of(named("--cassandra-contact-points", new String[] {"--cassandra-contact-points",
                                 "10.0.0.1:9042,cass-2.example:9043,[::1]:9044"}),
-                        ApiServerSettings.defaults().withStorage(new ApiServerSettings.StorageFlags(
-                                StorageSettings.Profile.EMBEDDED,
-                                List.of("10.0.0.1:9042", "cass-2.example:9043", "[::1]:9044"), "kubepekko"))),
+                        ApiServerSettings.defaults().withStorage(new ApiServerSettings.StorageFlags(null,
+                                List.of("10.0.0.1:9042", "cass-2.example:9043", "[::1]:9044"), null))),
                 Arguments.of(named("--cassandra-keyspace", new String[] {"--cassandra-keyspace", "prod_1"}),
                         ApiServerSettings.defaults().withStorage(new ApiServerSettings.StorageFlags(
-                                StorageSettings.Profile.EMBEDDED, List.of("127.0.0.1:9042"), "prod_1"))));
+                                null, null, "prod_1"))));
     }
 
     @Test
@@ -223,7 +227,11 @@ class ApiServerFlagsTest {
 
     @Test
     void clusterFlagsDefaultToAOneNodeClusterOnAFreePort() throws Exception {
-        assertEquals(new ApiServerSettings.ClusterFlags(List.of(), 0, "127.0.0.1"), settings().cluster());
+        assertEquals(new ApiServerSettings.ClusterFlags(null, null, null), settings().cluster(), "no flag given");
+        ApiServerSettings.Resolved resolved = settings().resolve();
+        assertEquals(List.of(), resolved.seedNodes());
+        assertEquals(0, resolved.config().getInt("pekko.remote.artery.canonical.port"));
+        assertEquals("127.0.0.1", resolved.config().getString("pekko.remote.artery.canonical.hostname"));
     }
 
     @Test
@@ -287,6 +295,177 @@ class ApiServerFlagsTest {
     void rejectsBadValueNamingFlagAndValue(String[] args, String messagePrefix) {
         String message = error(args);
         assertTrue(message.startsWith(messagePrefix), () -> "<" + message + "> should start with <" + messagePrefix + ">");
+    }
+
+    /**
+     * {@code --config FILE}: an operator's HOCON file layered under the flags given and over the built-in
+     * configuration. A flag at its default sets nothing, so the file may choose the storage profile and the
+     * seed nodes.
+     */
+    @Nested
+    class ConfigFile {
+        @TempDir
+        Path dir;
+
+        private String file(String name, String hocon) throws java.io.IOException {
+            Path f = dir.resolve(name);
+            Files.writeString(f, hocon);
+            return f.toString();
+        }
+
+        private static final String CLUSTERED = """
+                kubepekko.storage {
+                  profile = cassandra
+                  cassandra { contact-points = ["cass-1:9042", "cass-2:9042"], keyspace = from_file }
+                }
+                pekko.cluster.seed-nodes = ["pekko://kubepekko@10.0.0.1:2552", "pekko://kubepekko@10.0.0.2:2552"]
+                pekko.remote.artery.canonical { hostname = "10.0.0.1", port = 2552 }
+                """;
+
+        private ApiServerSettings.Resolved resolved(String... args) throws Exception {
+            return settings(args).resolve();
+        }
+
+        @Test
+        void theFileBeatsTheBuiltInConfiguration() throws Exception {
+            String f = file("watch.conf", "kubepekko.watch.max-events = 7\npekko.loglevel = WARNING");
+            Config c = resolved("--config", f).config();
+            assertEquals(7, c.getInt("kubepekko.watch.max-events"), "built-in: 10000");
+            assertEquals("WARNING", c.getString("pekko.loglevel"), "built-in: INFO");
+            assertEquals("3s", c.getString("kubepekko.watch.wait-limit"), "what the file leaves out stays built-in");
+            assertEquals(settings("--config=" + f), settings("--config", f));
+        }
+
+        @Test
+        void flagsLeftOutDoNotOverrideTheFile() throws Exception {
+            ApiServerSettings.Resolved r = resolved("--config", file("clustered.conf", CLUSTERED));
+            assertEquals(new StorageSettings.Cassandra(List.of("cass-1:9042", "cass-2:9042"), "from_file"), r.storage(),
+                    "not the default of --storage (embedded) nor of the cassandra flags");
+            assertEquals(List.of("pekko://kubepekko@10.0.0.1:2552", "pekko://kubepekko@10.0.0.2:2552"), r.seedNodes());
+            assertEquals(2552, r.config().getInt("pekko.remote.artery.canonical.port"), "not --cluster-port's 0");
+            assertEquals("10.0.0.1", r.config().getString("pekko.remote.artery.canonical.hostname"));
+            assertEquals("cassandra", r.config().getString("kubepekko.storage.profile"));
+            assertEquals("pekko.persistence.cassandra.journal", r.config().getString("pekko.persistence.journal.plugin"),
+                    "the profile the file selects brings its wiring");
+        }
+
+        @Test
+        void flagsGivenBeatTheFile() throws Exception {
+            String f = file("clustered.conf", CLUSTERED + "kubepekko.watch.max-events = 7");
+            ApiServerSettings.Resolved r = resolved("--config", f, "--cassandra-keyspace", "from_flag",
+                    "--cluster-port", "2600", "--cluster-hostname", "node-3.example", "--cluster-seed-nodes", "node-3.example:2600");
+            assertEquals(new StorageSettings.Cassandra(List.of("cass-1:9042", "cass-2:9042"), "from_flag"), r.storage());
+            assertEquals("from_flag", r.config().getString("pekko.persistence.cassandra.journal.keyspace"));
+            assertEquals(List.of("pekko://kubepekko@node-3.example:2600"), r.seedNodes());
+            assertEquals(2600, r.config().getInt("pekko.remote.artery.canonical.port"));
+            assertEquals("node-3.example", r.config().getString("pekko.remote.artery.canonical.hostname"));
+            assertEquals(7, r.config().getInt("kubepekko.watch.max-events"));
+
+            ApiServerSettings.Resolved joinSelf = resolved("--config", f, "--cluster-seed-nodes=");
+            assertEquals(List.of(), joinSelf.seedNodes(), "an empty flag is given too: this node forms a cluster of its own");
+            assertEquals(new StorageSettings.Embedded(Path.of("data")),
+                    resolved("--config", file("profile.conf", "kubepekko.storage.profile = cassandra"),
+                            "--storage=embedded").storage());
+        }
+
+        @Test
+        void theEmbeddedDatabaseFollowsTheDataDirWhateverTheFileSays() throws Exception {
+            Config c = resolved("--data-dir", dir.resolve("d").toString(), "--config",
+                    file("h2.conf", "kubepekko.storage.embedded.url = \"jdbc:h2:mem:elsewhere\"")).config();
+            assertTrue(c.getString("kubepekko.storage.embedded.url").startsWith("jdbc:h2:file:" + dir.resolve("d")),
+                    c.getString("kubepekko.storage.embedded.url"));
+            assertEquals(c.getString("kubepekko.storage.embedded.url"),
+                    c.getString("pekko-persistence-jdbc.shared-databases.slick.db.url"));
+        }
+
+        @Test
+        void seedNodesFromTheFileNeedTheCassandraProfile() throws Exception {
+            String f = file("seeds.conf", "pekko.cluster.seed-nodes = [\"pekko://kubepekko@10.0.0.1:2552\"]");
+            String message = error("--config", f);
+            assertEquals("invalid configuration: pekko.cluster.seed-nodes (" + f + ": 1) on the embedded storage profile: "
+                    + "a cluster of several servers needs kubepekko.storage.profile = cassandra (or --storage=cassandra)", message);
+            assertEquals(List.of("pekko://kubepekko@10.0.0.1:2552"),
+                    resolved("--config", f, "--storage", "cassandra").seedNodes(), "the flag may give the profile");
+            String both = file("both.conf", CLUSTERED);
+            assertTrue(error("--config", both, "--storage=embedded").contains("on the embedded storage profile"));
+            assertEquals("invalid argument \"h:1\" for \"--cluster-seed-nodes\" flag: a cluster of several servers "
+                            + "needs --storage=cassandra",
+                    error("--config", file("other.conf", "kubepekko.watch.max-events = 7"), "--cluster-seed-nodes=h:1"));
+            assertEquals(List.of("pekko://kubepekko@h:1"), resolved("--config",
+                    file("cassandra.conf", "kubepekko.storage.profile = cassandra"), "--cluster-seed-nodes=h:1").seedNodes(),
+                    "seed nodes by flag, the profile from the file");
+        }
+
+        static Stream<Arguments> badFiles() {
+            return Stream.of(
+                    Arguments.of(named("unparsable", "kubepekko.watch { max-events = 7"),
+                            "for \"--config\" flag: "),
+                    Arguments.of(named("a value of the wrong type", "pekko.cluster.seed-nodes = 3"),
+                            "invalid configuration: "),
+                    Arguments.of(named("no such storage profile", "kubepekko.storage.profile = h2"),
+                            "invalid configuration: kubepekko.storage.profile = \"h2\" ("),
+                    Arguments.of(named("a seed node of another actor system",
+                                    "kubepekko.storage.profile = cassandra\n"
+                                            + "pekko.cluster.seed-nodes = [\"pekko://ClusterSystem@10.0.0.1:2552\"]"),
+                            "invalid configuration: pekko.cluster.seed-nodes ("),
+                    Arguments.of(named("an unresolved substitution", "pekko.remote.artery.canonical.hostname = ${NO_SUCH_VARIABLE_HERE}"),
+                            "invalid configuration: "),
+                    Arguments.of(named("a missing required include", "include required(file(\"/no/such/dir/node.conf\"))"),
+                            "for \"--config\" flag: "));
+        }
+
+        @ParameterizedTest(name = "{0}")
+        @MethodSource("badFiles")
+        void refusesABadFileInOneLineNamingIt(String hocon, String expected) throws Exception {
+            String f = file("bad.conf", hocon);
+            String message = error("--config", f);
+            assertTrue(message.contains(expected), message);
+            assertTrue(message.contains("bad.conf"), () -> "names the file: " + message);
+            assertEquals(1, message.lines().count(), message);
+        }
+
+        @Test
+        void refusesAMissingFileOrADirectory() {
+            String missing = dir.resolve("none.conf").toString();
+            assertEquals("invalid argument \"" + missing + "\" for \"--config\" flag: no such file", error("--config", missing));
+            assertEquals("invalid argument \"" + dir + "\" for \"--config\" flag: not a file", error("--config=" + dir));
+            assertEquals("flag needs an argument: --config", error("--config"));
+        }
+
+        @Test
+        void includesAreFoundNextToTheFile() throws Exception {
+            file("common.conf", "kubepekko.watch.max-events = 7\nkubepekko.watch.watcher-buffer = 5");
+            String node = file("node.conf", "include \"common.conf\"\nkubepekko.watch.watcher-buffer = 6");
+            Config c = resolved("--config", node).config();
+            assertEquals(7, c.getInt("kubepekko.watch.max-events"));
+            assertEquals(6, c.getInt("kubepekko.watch.watcher-buffer"), "the including file's later value wins");
+        }
+
+        @Test
+        void systemPropertyConfigFileNamesTheFileToo() throws Exception {
+            String f = file("watch.conf", "kubepekko.watch.max-events = 7");
+            java.util.Properties props = new java.util.Properties();
+            props.setProperty("config.file", f);
+            assertEquals(settings("--config", f), ApiServerFlags.parse(new String[0], props).settings());
+            assertEquals("--config and -Dconfig.file both name a configuration file: give one",
+                    assertThrows(ApiServerFlags.UsageException.class,
+                            () -> ApiServerFlags.parse(new String[] {"--config", f}, props)).getMessage());
+            props.setProperty("config.file", dir.resolve("none.conf").toString());
+            assertEquals("invalid value \"" + dir.resolve("none.conf") + "\" for -Dconfig.file: no such file",
+                    assertThrows(ApiServerFlags.UsageException.class,
+                            () -> ApiServerFlags.parse(new String[0], props)).getMessage());
+            java.util.Properties resource = new java.util.Properties();
+            resource.setProperty("config.resource", "application.conf");
+            assertEquals("-Dconfig.resource is not supported: name the file with --config",
+                    assertThrows(ApiServerFlags.UsageException.class,
+                            () -> ApiServerFlags.parse(new String[0], resource)).getMessage());
+        }
+
+        @Test
+        void helpDocumentsTheConfigFlag() {
+            assertTrue(ApiServerFlags.USAGE.contains("--config string"));
+            assertTrue(ApiServerFlags.USAGE.contains("-Dconfig.file"));
+        }
     }
 
     static Stream<Arguments> goDurations() {

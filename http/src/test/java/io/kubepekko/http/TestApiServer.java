@@ -150,7 +150,7 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
         settings.add(tuned);
         ApiServer server = ApiServer.start(tuned, environment);
         nodes = List.of(server);
-        boolean embedded = tuned.storage().profile() == io.kubepekko.persistence.StorageSettings.Profile.EMBEDDED;
+        boolean embedded = tuned.storageSettings() instanceof io.kubepekko.persistence.StorageSettings.Embedded;
         if (embedded && !Files.exists(dataDir.resolve("kubepekko.mv.db"))) {
             server.close();
             // Otherwise every test class would share one database and see the others' objects.

@@ -22,7 +22,42 @@ public sealed interface StorageSettings {
         public String flagValue() {
             return name().toLowerCase(java.util.Locale.ROOT);
         }
+
+        /** The profile {@code --storage} or {@code kubepekko.storage.profile} names, if any. */
+        public static java.util.Optional<Profile> named(String value) {
+            for (Profile p : values()) {
+                if (p.flagValue().equals(value)) {
+                    return java.util.Optional.of(p);
+                }
+            }
+            return java.util.Optional.empty();
+        }
     }
+
+    /**
+     * The profile a resolved configuration selects with {@code kubepekko.storage.profile}, pointed by
+     * {@code kubepekko.storage.cassandra.contact-points} and {@code .keyspace}; the embedded one keeps its
+     * database in {@code dataDir}.
+     *
+     * @throws IllegalArgumentException when the setting names no profile (the message says where it was set)
+     */
+    static StorageSettings fromConfig(Config config, Path dataDir) {
+        String name = config.getString(PROFILE);
+        Profile profile = Profile.named(name).orElseThrow(() -> new IllegalArgumentException(PROFILE + " = \"" + name
+                + "\" (" + config.getValue(PROFILE).origin().description() + "): must be embedded or cassandra"));
+        return switch (profile) {
+            case EMBEDDED -> new Embedded(dataDir);
+            case CASSANDRA -> new Cassandra(config.getStringList(CASSANDRA_CONTACT_POINTS),
+                    config.getString(CASSANDRA_KEYSPACE));
+        };
+    }
+
+    /** The setting that selects the profile. */
+    String PROFILE = "kubepekko.storage.profile";
+    /** The cassandra profile's contact points ({@code host:port} strings). */
+    String CASSANDRA_CONTACT_POINTS = "kubepekko.storage.cassandra.contact-points";
+    /** The cassandra profile's keyspace. */
+    String CASSANDRA_KEYSPACE = "kubepekko.storage.cassandra.keyspace";
 
     /** Config overrides that select and point this profile's plugins (to be layered over reference.conf). */
     Config toConfig();
@@ -86,9 +121,9 @@ public sealed interface StorageSettings {
         @Override
         public Config toConfig() {
             return ConfigFactory.empty()
-                    .withValue("kubepekko.storage.profile", ConfigValueFactory.fromAnyRef(Profile.CASSANDRA.flagValue()))
-                    .withValue("kubepekko.storage.cassandra.contact-points", ConfigValueFactory.fromIterable(contactPoints))
-                    .withValue("kubepekko.storage.cassandra.keyspace", ConfigValueFactory.fromAnyRef(keyspace))
+                    .withValue(PROFILE, ConfigValueFactory.fromAnyRef(Profile.CASSANDRA.flagValue()))
+                    .withValue(CASSANDRA_CONTACT_POINTS, ConfigValueFactory.fromIterable(contactPoints))
+                    .withValue(CASSANDRA_KEYSPACE, ConfigValueFactory.fromAnyRef(keyspace))
                     .withFallback(ConfigFactory.parseResources(StorageSettings.class, "cassandra-profile.conf",
                             com.typesafe.config.ConfigParseOptions.defaults().setAllowMissing(false)));
         }
