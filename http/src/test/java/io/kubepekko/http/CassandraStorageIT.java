@@ -1,15 +1,10 @@
 package io.kubepekko.http;
 
-import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.persistence.cassandra.LocalCassandra;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.net.InetSocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
@@ -106,17 +101,7 @@ class CassandraStorageIT {
         Exception refused = assertThrows(Exception.class, () -> TestApiServer.start(production).close());
         assertTrue(causes(refused).contains("cluster-config/cassandra/schema.cql"), causes(refused));
 
-        String script = Files.readString(Path.of("..", "cluster-config", "cassandra", "schema.cql"))
-                .replace("{{REPLICATION}}", "{'class': 'SimpleStrategy', 'replication_factor': 1}");
-        try (CqlSession session = CqlSession.builder()
-                .addContactPoint(new InetSocketAddress(cassandra.host(), cassandra.cqlPort()))
-                .withLocalDatacenter("datacenter1").build()) {
-            for (String statement : script.replaceAll("(?m)^--.*$", "").split(";")) {
-                if (!statement.isBlank()) {
-                    session.execute(SimpleStatement.newInstance(statement).setTimeout(Duration.ofSeconds(30)));
-                }
-            }
-        }
+        TestCassandra.applySchemaScript(cassandra, "kubepekko", "{'class': 'SimpleStrategy', 'replication_factor': 1}");
         try (TestApiServer api = TestApiServer.start(production)) {
             ObjectNode d = configMap(api, "d");
             assertEquals(rv(d), rv(api.get(CMS + "/d").assertCode(200).json()));

@@ -1,9 +1,13 @@
 package io.kubepekko.http;
 
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.kubepekko.persistence.cassandra.LocalCassandra;
 
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
@@ -38,6 +42,27 @@ final class TestCassandra {
             return Arrays.asList(configured.split(","));
         }
         return List.of(local().contactPoint());
+    }
+
+    /**
+     * Creates {@code keyspace} and its tables as production does, with {@code cluster-config/cassandra/schema.cql}
+     * (its keyspace renamed, {@code replication} filled in: e.g. {@code {'class': 'SimpleStrategy',
+     * 'replication_factor': 1}}), for servers running with schema creation off.
+     */
+    static void applySchemaScript(LocalCassandra cassandra, String keyspace, String replication) throws Exception {
+        String script = Files.readString(Path.of("..", "cluster-config", "cassandra", "schema.cql"))
+                .replaceAll("(?m)^--.*$", "")
+                .replace("{{REPLICATION}}", replication)
+                .replaceAll("\\bkubepekko\\b", keyspace);
+        try (CqlSession session = CqlSession.builder()
+                .addContactPoint(new InetSocketAddress(cassandra.host(), cassandra.cqlPort()))
+                .withLocalDatacenter("datacenter1").build()) {
+            for (String statement : script.split(";")) {
+                if (!statement.isBlank()) {
+                    session.execute(SimpleStatement.newInstance(statement).setTimeout(Duration.ofSeconds(30)));
+                }
+            }
+        }
     }
 
     /**
