@@ -1,0 +1,109 @@
+package io.kubepekko.http;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.persistence.StorageSettings;
+import io.kubepekko.persistence.cassandra.LocalCassandra;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+
+import static io.kubepekko.http.SeedNodesProfileTest.PROFILE;
+import static io.kubepekko.http.TestApiServer.itemNames;
+import static io.kubepekko.http.TestApiServer.json;
+import static io.kubepekko.http.TestApiServer.rv;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Two API servers started from the shipped profile {@code cluster-config/profiles/seed-nodes.conf} the two
+ * ways it tells an operator to, through the server's own flags, form one Pekko Cluster on the test's local
+ * Cassandra: node A runs with a per-node file that includes the profile, node B with the profile itself
+ * and its per-node values as flags (and no {@code --storage}: the profile selects Cassandra). Only what
+ * this machine needs differs from the profile: loopback addresses and free ports, the local Cassandra's
+ * contact point and a fresh keyspace, created as the profile says, with {@code schema.cql}.
+ */
+class SeedNodesProfileIT {
+
+    private static final String CMS = "/api/v1/namespaces/default/configmaps";
+
+    @Test
+    void twoServersStartedFromTheProfileFormOneCluster(@TempDir Path dir) throws Exception {
+        LocalCassandra cassandra = TestCassandra.local();
+        String keyspace = TestCassandra.keyspace();
+        TestCassandra.applySchemaScript(cassandra, keyspace, "{'class': 'SimpleStrategy', 'replication_factor': 1}");
+        int portA = TestApiServer.freePort();
+        int portB = TestApiServer.freePort();
+        Path nodeA = dir.resolve("node-a.conf");
+        Files.writeString(nodeA, """
+                include required(file("%s"))
+                pekko.remote.artery.canonical { hostname = "127.0.0.1", port = %d }
+                pekko.cluster.seed-nodes = ["pekko://kubepekko@127.0.0.1:%d", "pekko://kubepekko@127.0.0.1:%d"]
+                kubepekko.storage.cassandra { contact-points = ["%s"], keyspace = %s }
+                """.formatted(PROFILE, portA, portA, portB, cassandra.contactPoint(), keyspace));
+
+        // A is the first seed: it forms the cluster once B, the other seed, does not answer.
+        try (TestApiServer a = TestApiServer.startSingle(s -> fromFlags(s, "--config", nodeA.toString()));
+             TestApiServer b = TestApiServer.startSingle(s -> fromFlags(s, "--config", PROFILE.toString(),
+                     "--cluster-hostname", "127.0.0.1", "--cluster-port", Integer.toString(portB),
+                     "--cluster-seed-nodes", "127.0.0.1:" + portA + ",127.0.0.1:" + portB,
+                     "--cassandra-contact-points", cassandra.contactPoint(), "--cassandra-keyspace", keyspace))) {
+            assertNull(b.server().settings().storage().profile(), "B was given no --storage flag");
+            for (TestApiServer node : List.of(a, b)) {
+                assertEquals(new StorageSettings.Cassandra(List.of(cassandra.contactPoint()), keyspace),
+                        node.server().settings().resolve().storage());
+            }
+            List<String> both = sorted(List.of("127.0.0.1:" + portA, "127.0.0.1:" + portB));
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
+                assertEquals(both, sorted(a.server().upMembers()), "members Up seen by A");
+                assertEquals(both, sorted(b.server().upMembers()), "members Up seen by B");
+            });
+            for (TestApiServer node : List.of(a, b)) {
+                await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+                    Response r = node.get("/readyz?verbose");
+                    assertEquals(200, r.code(), r.text());
+                    assertTrue(r.text().lines().anyMatch("[+]cluster ok"::equals), r.text());
+                });
+            }
+
+            // One cluster, not two on one keyspace: B's list and watch are fed by the sequencer that A's
+            // writes go through, wherever sharding placed it.
+            ObjectNode x = configMap(a, "x");
+            assertEquals(rv(x), rv(b.get(CMS + "/x").assertCode(200).json()), "B reads what A wrote");
+            ObjectNode list = b.get(CMS).assertCode(200).json();
+            assertEquals(List.of("x"), itemNames(list), "B's list (Most Recent) reflects A's write");
+            String from = list.path("metadata").path("resourceVersion").asText();
+            try (WatchClient onB = WatchClient.open(b.url(), CMS + "?watch=true&resourceVersion=" + from)) {
+                assertEquals(200, onB.code());
+                ObjectNode y = configMap(a, "y");
+                assertEquals(List.of("ADDED y@" + rv(y)), onB.next(1), "a watch on B sees A's create");
+            }
+        }
+    }
+
+    /** The settings the server's command line gives, in the test server's data directory on a free port. */
+    private static ApiServerSettings fromFlags(ApiServerSettings base, String... flags) {
+        List<String> args = new ArrayList<>(List.of("--data-dir", base.dataDir().toString(), "--port", "0"));
+        args.addAll(List.of(flags));
+        try {
+            return ApiServerFlags.parse(args.toArray(String[]::new), new Properties()).settings();
+        } catch (ApiServerFlags.UsageException e) {
+            throw new AssertionError("the server would exit 2: " + e.getMessage(), e);
+        }
+    }
+
+    private static List<String> sorted(List<String> members) {
+        return members.stream().sorted().toList();
+    }
+
+    private static ObjectNode configMap(TestApiServer api, String name) {
+        return api.create(CMS, json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'" + name + "'}}"));
+    }
+}
