@@ -4,9 +4,12 @@ import io.kubepekko.e2e.support.ProcessResult;
 import io.kubepekko.e2e.support.Processes;
 import io.kubepekko.e2e.support.ServerProcess;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +48,7 @@ class ApiServerFlagsE2E {
             "--shutdown-delay-duration -1s | --shutdown-delay-duration",
             "--bind-address not-an-ip     | --bind-address",
             "--data-dir                   | --data-dir",
+            "--config /no/such/kubepekko.conf | --config",
     })
     void badFlagPrintsOneLineNamingItAndExitsTwo(String args, String flag) {
         ProcessResult result = server(args.split(" "));
@@ -53,6 +57,18 @@ class ApiServerFlagsE2E {
         List<String> lines = result.stderrText().lines().toList();
         assertEquals(1, lines.size(), result.describe());
         assertTrue(lines.get(0).contains(flag), result.describe());
+    }
+
+    @Test
+    void unparsableConfigFilePrintsOneLineNamingItAndExitsTwo(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("broken.conf");
+        Files.writeString(file, "pekko.cluster {\n  seed-nodes = [\n");
+        ProcessResult result = server("--config", file.toString());
+        assertEquals(2, result.exitCode(), result.describe());
+        List<String> lines = result.stderrText().lines().toList();
+        assertEquals(1, lines.size(), result.describe());
+        assertTrue(lines.get(0).startsWith("Error: invalid argument \"" + file + "\" for \"--config\" flag: "),
+                result.describe());
     }
 
     private static ProcessResult server(String... args) {
