@@ -33,9 +33,41 @@ class ClusterFormationIT {
         cassandra = TestCassandra.local();
     }
 
-    private static ObjectNode configMap(TestApiServer api, String name) {
+    static ObjectNode configMap(TestApiServer api, String name) {
         return api.create(CMS, json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'" + name
                 + "'},'data':{'k':'" + name + "'}}"));
+    }
+
+    /**
+     * Waits until each of these servers (started alone, as one cluster's members) sees all of them Up and
+     * passes /readyz with its {@code cluster} check.
+     */
+    static void awaitOneCluster(TestApiServer... members) {
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
+            for (TestApiServer node : members) {
+                assertEquals(members.length, node.server().upMembers().size(),
+                        "members Up seen by " + node.server().url() + ": " + node.server().upMembers());
+            }
+        });
+        for (TestApiServer node : members) {
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+                Response r = node.get("/readyz?verbose");
+                assertEquals(200, r.code(), r.text());
+                assertTrue(r.text().lines().anyMatch("[+]cluster ok"::equals), r.text());
+            });
+        }
+    }
+
+    /**
+     * Creates ConfigMap x in namespace default through {@code writer}; {@code reader} gets it and lists it
+     * (at Most Recent). Returns the reader's list.
+     */
+    static ObjectNode writtenOnOneReadOnTheOther(TestApiServer writer, TestApiServer reader) {
+        ObjectNode x = configMap(writer, "x");
+        assertEquals(rv(x), rv(reader.get(CMS + "/x").assertCode(200).json()), "the reader gets what the writer wrote");
+        ObjectNode list = reader.get(CMS).assertCode(200).json();
+        assertEquals(List.of("x"), itemNames(list), "the reader's list (Most Recent) reflects the write");
+        return list;
     }
 
     @Test
@@ -48,22 +80,8 @@ class ClusterFormationIT {
                 .withCluster(new ApiServerSettings.ClusterFlags(List.of(seed), seedPort, "127.0.0.1")));
              TestApiServer b = TestApiServer.startSingle(s -> s.withStorage(storage)
                      .withCluster(new ApiServerSettings.ClusterFlags(List.of(seed), 0, "127.0.0.1")))) {
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
-                assertEquals(2, a.server().upMembers().size(), "members Up seen by A: " + a.server().upMembers());
-                assertEquals(2, b.server().upMembers().size(), "members Up seen by B: " + b.server().upMembers());
-            });
-            for (TestApiServer node : List.of(a, b)) {
-                await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-                    Response r = node.get("/readyz?verbose");
-                    assertEquals(200, r.code(), r.text());
-                    assertTrue(r.text().lines().anyMatch("[+]cluster ok"::equals), r.text());
-                });
-            }
-
-            ObjectNode x = configMap(a, "x");
-            assertEquals(rv(x), rv(b.get(CMS + "/x").assertCode(200).json()), "B reads what A wrote");
-            ObjectNode list = b.get(CMS).assertCode(200).json();
-            assertEquals(List.of("x"), itemNames(list), "B's list (Most Recent) reflects A's write");
+            awaitOneCluster(a, b);
+            ObjectNode list = writtenOnOneReadOnTheOther(a, b);
 
             // A watch on each node: Revisions of configmaps lives on one of them, so at least one of the
             // two watch caches is fed across nodes.

@@ -8,19 +8,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 
 import static io.kubepekko.http.SeedNodesProfileTest.PROFILE;
-import static io.kubepekko.http.TestApiServer.itemNames;
-import static io.kubepekko.http.TestApiServer.json;
 import static io.kubepekko.http.TestApiServer.rv;
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Two API servers started from the shipped profile {@code cluster-config/profiles/seed-nodes.conf} the two
@@ -60,29 +55,18 @@ class SeedNodesProfileIT {
                 assertEquals(new StorageSettings.Cassandra(List.of(cassandra.contactPoint()), keyspace),
                         node.server().settings().resolve().storage());
             }
+            ClusterFormationIT.awaitOneCluster(a, b);
             List<String> both = sorted(List.of("127.0.0.1:" + portA, "127.0.0.1:" + portB));
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
-                assertEquals(both, sorted(a.server().upMembers()), "members Up seen by A");
-                assertEquals(both, sorted(b.server().upMembers()), "members Up seen by B");
-            });
-            for (TestApiServer node : List.of(a, b)) {
-                await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-                    Response r = node.get("/readyz?verbose");
-                    assertEquals(200, r.code(), r.text());
-                    assertTrue(r.text().lines().anyMatch("[+]cluster ok"::equals), r.text());
-                });
-            }
+            assertEquals(both, sorted(a.server().upMembers()), "A and B at the addresses they were given");
+            assertEquals(both, sorted(b.server().upMembers()));
 
             // One cluster, not two on one keyspace: B's list and watch are fed by the sequencer that A's
             // writes go through, wherever sharding placed it.
-            ObjectNode x = configMap(a, "x");
-            assertEquals(rv(x), rv(b.get(CMS + "/x").assertCode(200).json()), "B reads what A wrote");
-            ObjectNode list = b.get(CMS).assertCode(200).json();
-            assertEquals(List.of("x"), itemNames(list), "B's list (Most Recent) reflects A's write");
+            ObjectNode list = ClusterFormationIT.writtenOnOneReadOnTheOther(a, b);
             String from = list.path("metadata").path("resourceVersion").asText();
             try (WatchClient onB = WatchClient.open(b.url(), CMS + "?watch=true&resourceVersion=" + from)) {
                 assertEquals(200, onB.code());
-                ObjectNode y = configMap(a, "y");
+                ObjectNode y = ClusterFormationIT.configMap(a, "y");
                 assertEquals(List.of("ADDED y@" + rv(y)), onB.next(1), "a watch on B sees A's create");
             }
         }
@@ -101,9 +85,5 @@ class SeedNodesProfileIT {
 
     private static List<String> sorted(List<String> members) {
         return members.stream().sorted().toList();
-    }
-
-    private static ObjectNode configMap(TestApiServer api, String name) {
-        return api.create(CMS, json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'" + name + "'}}"));
     }
 }
