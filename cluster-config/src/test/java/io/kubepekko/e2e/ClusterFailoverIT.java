@@ -25,6 +25,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -218,6 +219,42 @@ class ClusterFailoverIT {
         assertEquals(List.of(), backwards, "acknowledged resourceVersions must strictly increase" + logs());
         assertEquals(List.of(), writer.inconsistencies(list(cluster.node(1).url(), writer.collectionPath())),
                 "acknowledged writes against the store" + logs());
+    }
+
+    // ---- e. a node the others removed exits -----------------------------------------------------------------
+
+    /**
+     * A node that stops answering (SIGSTOP: a long pause, or a partition) is downed by the majority's split
+     * brain resolver and removed. When it runs again it finds itself removed and its actor system stops; its
+     * process must then exit (code 1), so that a supervisor starts a fresh server, instead of staying alive
+     * with nothing listening.
+     */
+    @Test
+    @Order(5)
+    void aNodeTheOthersRemovedExitsWhenItRunsAgain() {
+        int victim = 2;
+        List<Integer> others = IntStream.range(0, NODES).filter(i -> i != victim).boxed().toList();
+        cluster.node(victim).pause();
+        try {
+            // First the others' failure detectors find it unreachable (their cluster check fails), then their
+            // split brain resolver downs it and it is removed (the check passes again).
+            await().atMost(FAILOVER_TIMEOUT).pollInterval(POLL)
+                    .alias("the paused node seen unreachable by the others")
+                    .until(() -> others.stream().allMatch(i -> !clusterOk(i)));
+            await().atMost(FAILOVER_TIMEOUT).pollInterval(POLL)
+                    .alias("the paused node downed and removed by the others")
+                    .until(() -> others.stream().allMatch(ClusterFailoverIT::clusterOk));
+        } finally {
+            cluster.node(victim).resume();
+        }
+        int code = cluster.node(victim).awaitExit(FAILOVER_TIMEOUT);
+        assertEquals(1, code, "exit code of the removed node" + logs());
+        cluster.restart(victim);
+    }
+
+    private static boolean clusterOk(int node) {
+        String readyz = cluster.readyz(node);
+        return readyz.startsWith("200\n") && readyz.lines().anyMatch("[+]cluster ok"::equals);
     }
 
     // ---- d. Cassandra restart under load ------------------------------------------------------------------

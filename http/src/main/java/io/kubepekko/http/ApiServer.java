@@ -12,6 +12,7 @@ import io.kubepekko.api.registry.Registry;
 import io.kubepekko.api.store.ObjectWrites;
 import io.kubepekko.persistence.StorageProbe;
 import io.kubepekko.persistence.StorageSettings;
+import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.MemberStatus;
@@ -32,6 +33,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -267,11 +269,31 @@ public final class ApiServer implements AutoCloseable {
     }
 
     /**
+     * Completes when this server's actor system has terminated: after {@link #close()}, or on its own when
+     * the cluster downed or removed this node (the split brain resolver on the minority side, a node
+     * marked down by the others after a long pause). Nothing is served after that.
+     */
+    public CompletionStage<Done> whenTerminated() {
+        return system.getWhenTerminated();
+    }
+
+    /** Whether {@link #close()} has been called: a termination without it was the cluster's doing. */
+    public boolean closing() {
+        return shuttingDown.get();
+    }
+
+    /**
      * Graceful shutdown: /readyz fails at once, requests are still served for the shutdown delay,
-     * then the listener and the actor system stop.
+     * then the listener and the actor system stop. Returns at once if the actor system has already
+     * terminated (the cluster downed this node): there is nothing left to drain, and unbinding through a
+     * terminated system would only wait out its timeout.
      */
     @Override
     public void close() {
+        if (system.getWhenTerminated().toCompletableFuture().isDone()) {
+            shuttingDown.set(true);
+            return;
+        }
         shuttingDown.set(true);
         // The controllers write through the control plane: stop them before it goes away.
         if (controllers != null) {

@@ -23,8 +23,18 @@ public final class ApiServerMain {
         }
         ApiServer server = ApiServer.start(parsed.settings());
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "kubepekko-shutdown"));
-        Thread.currentThread().join();
+        server.whenTerminated().toCompletableFuture().join();
+        if (!server.closing()) {
+            // The cluster downed or removed this node and its actor system stopped: nothing is served any
+            // more. Exiting (rather than idling on) lets the supervisor see it and start a fresh server,
+            // which joins the cluster again.
+            System.err.println("kubepekko apiserver: this node was removed from the cluster and has stopped; exiting");
+            System.exit(EXIT_REMOVED_FROM_CLUSTER);
+        }
     }
+
+    /** The exit code of a server that stopped because the cluster downed or removed it. */
+    static final int EXIT_REMOVED_FROM_CLUSTER = 1;
 
     static String version() {
         String v = ApiServerMain.class.getPackage().getImplementationVersion();

@@ -111,6 +111,49 @@ public final class ServerProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * SIGSTOP to the server's JVM: it stays alive but answers nothing, as a machine in a long pause or cut
+     * off by a partition, until {@link #resume()}.
+     */
+    public void pause() {
+        signal("STOP");
+    }
+
+    /** SIGCONT: a {@link #pause() paused} server goes on from where it stopped. */
+    public void resume() {
+        signal("CONT");
+    }
+
+    private void signal(String name) {
+        if (process == null) {
+            throw new IllegalStateException("the server is not running");
+        }
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Waits until the server's JVM exits by itself and returns its exit code; fails after {@code timeout}. */
+    public int awaitExit(Duration timeout) {
+        try {
+            if (process == null || !process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("the server did not exit within " + timeout + "\n" + logTail());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        return process.exitValue();
+    }
+
     /** Starts the server again on the same data directory, port and flags; kills a running one first. */
     public void restart() {
         kill9();
