@@ -290,11 +290,11 @@ public final class ApiServer implements AutoCloseable {
      */
     @Override
     public void close() {
+        shuttingDown.set(true);
         if (system.getWhenTerminated().toCompletableFuture().isDone()) {
-            shuttingDown.set(true);
+            probes.shutdownNow();
             return;
         }
-        shuttingDown.set(true);
         // The controllers write through the control plane: stop them before it goes away.
         if (controllers != null) {
             controllers.close();

@@ -1,7 +1,14 @@
 package io.kubepekko.http;
 
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigParseOptions;
+
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Properties;
 
 /**
  * Command-line flags of the API server, named as kube-apiserver names them. Accepts {@code --flag value}
@@ -68,7 +75,7 @@ final class ApiServerFlags {
     }
 
     /** Parses {@code args}; {@code systemProperties} may name the configuration file ({@code config.file}). */
-    static Parsed parse(String[] args, java.util.Properties systemProperties) throws UsageException {
+    static Parsed parse(String[] args, Properties systemProperties) throws UsageException {
         ApiServerSettings d = ApiServerSettings.defaults();
         Path dataDir = d.dataDir();
         String bind = d.bindAddress();
@@ -83,7 +90,7 @@ final class ApiServerFlags {
         ApiServerSettings.ServiceRanges services = d.services();
         ApiServerSettings.StorageFlags storage = d.storage();
         ApiServerSettings.ClusterFlags cluster = d.cluster();
-        com.typesafe.config.Config file = null;
+        Config file = null;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             if (arg.equals("-h") || arg.equals("--help")) {
@@ -155,12 +162,12 @@ final class ApiServerFlags {
         }
         ApiServerSettings settings = new ApiServerSettings(dataDir, bind, port, grace, delay,
                 new ApiServerSettings.ReadFlags(window, ttl, retention, gates),
-                file == null ? com.typesafe.config.ConfigFactory.empty() : file, services, storage, cluster);
+                file == null ? ConfigFactory.empty() : file, services, storage, cluster);
         try {
             settings.resolve(); // the flags and the file together: a file may select the profile and the seeds
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
-        } catch (com.typesafe.config.ConfigException e) {
+        } catch (ConfigException e) {
             throw new UsageException(ApiServerSettings.INVALID + oneLine(e.getMessage()));
         }
         return new Parsed(settings, false, false);
@@ -171,8 +178,8 @@ final class ApiServerFlags {
      * property, which the server's layered configuration would otherwise ignore); both at once, or the
      * resource and URL forms, are refused rather than one silently ignored.
      */
-    private static com.typesafe.config.Config fileFromSystemProperties(com.typesafe.config.Config flag,
-                                                                        java.util.Properties properties)
+    private static Config fileFromSystemProperties(Config flag,
+                                                                        Properties properties)
             throws UsageException {
         for (String unsupported : java.util.List.of("config.resource", "config.url")) {
             if (properties.getProperty(unsupported) != null) {
@@ -190,15 +197,15 @@ final class ApiServerFlags {
     }
 
     /** The operator's HOCON file, parsed (its includes relative to it); resolved later, over the rest. */
-    private static com.typesafe.config.Config configFile(String problem, String value) throws UsageException {
-        java.nio.file.Path path = Path.of(value);
-        if (!java.nio.file.Files.isRegularFile(path)) {
-            throw new UsageException(problem + (java.nio.file.Files.exists(path) ? "not a file" : "no such file"));
+    private static Config configFile(String problem, String value) throws UsageException {
+        Path path = Path.of(value);
+        if (!Files.isRegularFile(path)) {
+            throw new UsageException(problem + (Files.exists(path) ? "not a file" : "no such file"));
         }
         try {
-            return com.typesafe.config.ConfigFactory.parseFile(path.toFile(),
-                    com.typesafe.config.ConfigParseOptions.defaults().setAllowMissing(false));
-        } catch (com.typesafe.config.ConfigException e) {
+            return ConfigFactory.parseFile(path.toFile(),
+                    ConfigParseOptions.defaults().setAllowMissing(false));
+        } catch (ConfigException e) {
             throw new UsageException(problem + oneLine(e.getMessage()));
         }
     }
