@@ -15,10 +15,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -34,6 +36,8 @@ class ClusterScriptE2E {
     private static final Duration START_TIMEOUT = Duration.ofMinutes(6);
     private static final Duration STOP_TIMEOUT = Duration.ofMinutes(3);
     private static final Pattern NODE_LINE = Pattern.compile("node (\\d+): (http://127\\.0\\.0\\.1:\\d+)  kubeconfig (\\S+)");
+    private static final Pattern PORTS_LINE = Pattern.compile("node \\d+: pid \\d+, http (\\d+), cluster (\\d+)");
+    private static final Path EPHEMERAL_RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
 
     private final Path script = RepositoryRoot.find().resolve("cluster-config/bin/cluster");
     /** Kept when the test fails: the nodes' logs are there. */
@@ -70,6 +74,7 @@ class ClusterScriptE2E {
             assertTrue(Files.isRegularFile(Path.of(m.group(3))), "kubeconfig " + m.group(3) + "\n" + start.describe());
         }
         assertEquals(2, urls.size(), start.describe());
+        assertFreePortsDistinctAndBelowEphemeralRange(start);
         assertTrue(start.stdout().contains("cassandra: 127.0.0.1:"), start.describe());
         recordPids();
         assertEquals(3, pids.size(), "two servers and Cassandra recorded: " + pids);
@@ -111,6 +116,31 @@ class ClusterScriptE2E {
                 Duration.ofSeconds(30));
         assertEquals(2, bad.exitCode(), bad.describe());
         assertTrue(bad.stderr().contains("--nodes"), bad.describe());
+    }
+
+    /**
+     * The script's free ports are distinct and lie below the kernel's ephemeral range: one inside it can be
+     * taken by another process's outgoing connection before the node binds it (a start failed so once).
+     */
+    private static void assertFreePortsDistinctAndBelowEphemeralRange(ProcessResult start) throws IOException {
+        Set<Integer> ports = new HashSet<>();
+        Matcher m = PORTS_LINE.matcher(start.stderr());
+        while (m.find()) {
+            ports.add(Integer.parseInt(m.group(1)));
+            ports.add(Integer.parseInt(m.group(2)));
+        }
+        assertEquals(4, ports.size(), "four distinct ports for two nodes\n" + start.describe());
+        if (!Files.isReadable(EPHEMERAL_RANGE)) {
+            return;
+        }
+        int ephemeralLow = Integer.parseInt(Files.readString(EPHEMERAL_RANGE).trim().split("\\s+")[0]);
+        if (ephemeralLow < 12000) {
+            return; // no room below it: the script then picks as it always did
+        }
+        for (int port : ports) {
+            assertTrue(port < ephemeralLow, "port " + port + " is in the ephemeral range from " + ephemeralLow
+                    + "\n" + start.describe());
+        }
     }
 
     private ProcessResult cluster(String command, Duration timeout, String... args) {
