@@ -1,10 +1,14 @@
 package io.kubepekko.persistence;
 
+import org.apache.pekko.NotUsed;
+import org.apache.pekko.persistence.PersistentRepr;
+import org.apache.pekko.persistence.jdbc.PekkoSerialization$;
 import org.apache.pekko.persistence.jdbc.config.JournalConfig;
 import org.apache.pekko.persistence.jdbc.journal.dao.DefaultJournalDao;
 import org.apache.pekko.persistence.jdbc.journal.dao.JournalTables.JournalPekkoSerializationRow;
 import org.apache.pekko.serialization.Serialization;
 import org.apache.pekko.stream.Materializer;
+import org.apache.pekko.stream.scaladsl.Source;
 import scala.Tuple2;
 import scala.collection.immutable.Seq;
 import scala.collection.immutable.Set;
@@ -12,9 +16,15 @@ import scala.concurrent.ExecutionContext;
 import scala.concurrent.Future;
 import scala.jdk.javaapi.CollectionConverters;
 import scala.runtime.BoxedUnit;
+import scala.util.Try;
+import slick.dbio.DBIOAction;
+import slick.jdbc.SimpleJdbcAction;
+import scala.jdk.javaapi.FutureConverters;
 import slick.jdbc.JdbcBackend;
 import slick.jdbc.JdbcProfile;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -30,16 +40,28 @@ import java.util.List;
  * thread that drains what has queued and commits it as one transaction, as the plugin's stream batches
  * did; the DAO's own completion steps run on that thread ({@code parasitic}) instead of being
  * dispatched again.
+ *
+ * <p>Reads by persistence id (replay, highest sequence number) go through {@link PidIndex}, the journal's
+ * bulk-filled index, which the writer maintains in place of a unique index on the journal table.
  */
 public class DirectWriteJournalDao extends DefaultJournalDao {
+    /** Rows written between two bulk additions to the persistence-id index (see {@link PidIndex}). */
+    static final String INDEX_EVERY = "kubepekko.storage.embedded.journal-index-every";
+
     private final JournalBatchWriter writer;
+    private final PidIndex index;
+    private final JdbcBackend.JdbcDatabaseDef database;
+    private final Serialization serialization;
 
     /** The signature pekko-persistence-jdbc instantiates a configured DAO with. */
     public DirectWriteJournalDao(JdbcBackend.JdbcDatabaseDef db, JdbcProfile profile, JournalConfig config,
                                  Serialization serialization, ExecutionContext ec, Materializer mat) {
         super(db, profile, config, serialization, ExecutionContext.parasitic$.MODULE$, mat);
-        this.writer = new JournalBatchWriter(db.source()::createConnection, JournalInserts.of(config),
-                config.daoConfig().batchSize());
+        this.index = PidIndex.of(config);
+        this.database = db;
+        this.serialization = serialization;
+        this.writer = new JournalBatchWriter(db.source()::createConnection, JournalInserts.of(config), index,
+                config.daoConfig().batchSize(), mat.system().settings().config().getInt(INDEX_EVERY));
         mat.system().registerOnTermination(writer::stop);
     }
 
@@ -50,5 +72,46 @@ public class DirectWriteJournalDao extends DefaultJournalDao {
             out.add(new JournalBatchWriter.Row(row._1(), List.copyOf(CollectionConverters.asJava(row._2()))));
         }
         return writer.write(out);
+    }
+
+    @Override
+    public Source<Try<Tuple2<PersistentRepr, Object>>, NotUsed> messages(String persistenceId, long fromSequenceNr,
+                                                                         long toSequenceNr, long max) {
+        Future<List<JournalPekkoSerializationRow>> rows =
+                run(c -> index.messages(c, persistenceId, fromSequenceNr, toSequenceNr, max));
+        return org.apache.pekko.stream.javadsl.Source.completionStage(FutureConverters.asJava(rows))
+                .mapConcat(list -> list)
+                .map(row -> PekkoSerialization$.MODULE$.fromRow(serialization, row))
+                .asScala();
+    }
+
+    @Override
+    public Future<Object> highestSequenceNr(String persistenceId, long fromSequenceNr) {
+        Future<Long> highest = run(c -> index.highestSequenceNumber(c, persistenceId));
+        return highest.map(n -> (Object) n, ExecutionContext.parasitic$.MODULE$);
+    }
+
+    /** A read on one of the plugin's pooled connections, run on its database threads as its own reads are. */
+    private interface Read<R> {
+        R apply(Connection c) throws SQLException;
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private <R> Future<R> run(Read<R> read) {
+        DBIOAction action = SimpleJdbcAction.apply(ctx -> {
+            try {
+                return read.apply(((JdbcBackend.JdbcActionContext) ctx).connection());
+            } catch (SQLException e) {
+                throw new JournalReadException(e);
+            }
+        });
+        return (Future<R>) database.run(action);
+    }
+
+    /** A failed read by persistence id; its cause is the database's error. */
+    static final class JournalReadException extends RuntimeException {
+        JournalReadException(SQLException cause) {
+            super(cause.getMessage(), cause);
+        }
     }
 }

@@ -15,7 +15,11 @@ import java.util.concurrent.CompletionStage;
  * script: the same columns, shaped for H2, which rewrites every index a commit touches:
  * <ul>
  *   <li>{@code ordering} is the journal's primary key, so rows are stored by it and H2 needs no hidden
- *   row id; {@code (persistence_id, sequence_number)} stays unique through its own index.</li>
+ *   row id. The journal has no index by {@code (persistence_id, sequence_number)}: that lookup goes
+ *   through {@code event_journal_by_pid}, filled in bulk by the writer (see {@link PidIndex}), and the
+ *   writer keeps each persistence id's sequence numbers unique. A database of an earlier version gets
+ *   its rows copied into that table and its old index dropped, once (the copy is skipped when the mark
+ *   table has its row, and repeats harmlessly if a start died before writing it).</li>
  *   <li>Its counter is recorded durably once per 1000 numbers instead of H2's default 32 (each record
  *   is a whole extra store commit). A crash skips at most that many; the journal's readers tolerate
  *   gaps in the ordering. The {@code ALTER} also applies this to tables made by earlier versions.</li>

@@ -9,9 +9,13 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLIntegrityConstraintViolationException;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.LinkedBlockingQueue;
 
 /**
@@ -22,6 +26,12 @@ import java.util.concurrent.LinkedBlockingQueue;
  *
  * <p>Writes are committed in the order they were queued, and one at a time, so the journal's ordering
  * column grows in commit order (what the read journal's by-tag queries rely on).
+ *
+ * <p>It also keeps the journal's {@link PidIndex}: once {@code indexEvery} rows are unindexed it adds their
+ * entries and moves the mark in the transaction of the next write. And it enforces what the journal's
+ * unique index used to: each persistence id's sequence numbers grow. A write that would repeat or go
+ * below one fails alone (an {@link SQLIntegrityConstraintViolationException}), before anything is
+ * inserted; the others in its batch are committed.
  */
 final class JournalBatchWriter {
 
@@ -41,18 +51,29 @@ final class JournalBatchWriter {
     private final LinkedBlockingQueue<Write> queue = new LinkedBlockingQueue<>();
     private final ConnectionSource connections;
     private final JournalInserts inserts;
+    private final PidIndex index;
     private final int maxRows;
+    private final int indexEvery;
     private final Thread thread;
 
     private boolean stopped; // guarded by this: no write is queued behind STOP
     private Connection connection;
     private PreparedStatement insertEvent;
     private PreparedStatement insertTag;
+    private PreparedStatement insertEntry;
+    private PreparedStatement updateMark;
+    /** Committed rows without an index entry yet, in ordering order; reloaded with each connection. */
+    private final List<PidIndex.Entry> unindexed = new ArrayList<>();
+    /** The highest sequence number committed per persistence id, for those looked up since connecting. */
+    private final Map<String, Long> highest = new HashMap<>();
 
-    JournalBatchWriter(ConnectionSource connections, JournalInserts inserts, int maxRows) {
+    JournalBatchWriter(ConnectionSource connections, JournalInserts inserts, PidIndex index, int maxRows,
+                       int indexEvery) {
         this.connections = connections;
         this.inserts = inserts;
+        this.index = index;
         this.maxRows = Math.max(1, maxRows);
+        this.indexEvery = Math.max(1, indexEvery);
         this.thread = new Thread(this::run, "kubepekko-journal-writer");
         thread.setDaemon(true);
         thread.start();
@@ -81,6 +102,12 @@ final class JournalBatchWriter {
         }
     }
 
+    /** Waits up to {@code millis} for the thread to end after {@link #stop()}; whether it did. */
+    boolean awaitStopped(long millis) throws InterruptedException {
+        thread.join(millis);
+        return !thread.isAlive();
+    }
+
     private void run() {
         List<Write> batch = new ArrayList<>();
         boolean stopping = false;
@@ -104,7 +131,21 @@ final class JournalBatchWriter {
             commit(batch);
             batch.clear();
         }
+        indexBeforeStopping();
         closeConnection();
+    }
+
+    /** So that a clean restart finds nothing unindexed; after a crash the next writer indexes the rest. */
+    private void indexBeforeStopping() {
+        if (connection == null || unindexed.isEmpty()) {
+            return;
+        }
+        try {
+            addEntries();
+            connection.commit();
+        } catch (SQLException | RuntimeException e) {
+            // left for the next writer, which reloads the rows after the mark
+        }
     }
 
     private Write take() {
@@ -118,23 +159,114 @@ final class JournalBatchWriter {
     }
 
     private void commit(List<Write> batch) {
+        List<Write> accepted = new ArrayList<>(batch.size());
+        Map<String, Long> raised = new HashMap<>();
         try {
-            insert(batch);
+            open();
+            for (Write w : batch) {
+                SQLException refused = checkSequence(w, raised);
+                if (refused == null) {
+                    accepted.add(w);
+                } else {
+                    w.done().failure(refused);
+                }
+            }
+            if (!accepted.isEmpty()) {
+                insert(accepted);
+            }
         } catch (Exception | LinkageError e) {
             closeConnection();
-            batch.forEach(w -> w.done().failure(e));
+            // every write not refused above: those accepted and those not yet checked
+            batch.forEach(w -> w.done().tryFailure(e));
             return;
         }
-        batch.forEach(w -> w.done().success(BoxedUnit.UNIT));
+        highest.putAll(raised);
+        accepted.forEach(w -> w.done().success(BoxedUnit.UNIT));
     }
 
-    private void insert(List<Write> batch) throws SQLException {
-        if (connection == null) {
-            connection = connections.open();
+    /**
+     * Refuses a write that would not raise its persistence ids' sequence numbers, given what is
+     * committed and what the writes before it in this batch ({@code raised}) add; otherwise records it.
+     */
+    private SQLException checkSequence(Write w, Map<String, Long> raised) throws SQLException {
+        Map<String, Long> mine = new HashMap<>();
+        for (Row r : w.rows()) {
+            String pid = r.row().persistenceId();
+            long seq = r.row().sequenceNumber();
+            Long before = mine.get(pid);
+            if (before == null) {
+                before = raised.get(pid);
+            }
+            if (before == null) {
+                before = highest(pid);
+            }
+            if (seq <= before) {
+                return new SQLIntegrityConstraintViolationException("persistence id " + pid + " already has sequence number "
+                        + before + "; refusing " + seq + " (a second writer for the same persistence id?)", "23505");
+            }
+            mine.put(pid, seq);
+        }
+        raised.putAll(mine);
+        return null;
+    }
+
+    private long highest(String pid) throws SQLException {
+        Long known = highest.get(pid);
+        if (known == null) {
+            // The rows after the mark are all in the map (loaded on connecting), so the index has the rest.
+            known = index.highestIndexed(connection, pid);
+            highest.put(pid, known);
+        }
+        return known;
+    }
+
+    private void open() throws SQLException {
+        if (connection != null) {
+            return;
+        }
+        connection = connections.open();
+        try {
             connection.setAutoCommit(false);
             insertEvent = connection.prepareStatement(inserts.event(), new String[] {inserts.orderingColumn()});
             insertTag = connection.prepareStatement(inserts.tag());
+            insertEntry = connection.prepareStatement(index.insertEntry());
+            updateMark = connection.prepareStatement(index.updateMark());
+            // What a failed transaction or an earlier process left unindexed; the database is the truth.
+            unindexed.clear();
+            highest.clear();
+            unindexed.addAll(index.unindexed(connection, index.readMark(connection)));
+            for (PidIndex.Entry e : unindexed) {
+                highest.merge(e.persistenceId(), e.sequenceNumber(), Math::max);
+            }
+            connection.commit();
+        } catch (SQLException | RuntimeException e) {
+            closeConnection();
+            throw e;
         }
+    }
+
+    /** Adds the unindexed rows' entries, sorted so each index page is touched once, and moves the mark. */
+    private void addEntries() throws SQLException {
+        List<PidIndex.Entry> sorted = new ArrayList<>(unindexed);
+        sorted.sort(BY_KEY);
+        long mark = 0;
+        for (PidIndex.Entry e : sorted) {
+            insertEntry.setString(1, e.persistenceId());
+            insertEntry.setLong(2, e.sequenceNumber());
+            insertEntry.setLong(3, e.ordering());
+            insertEntry.addBatch();
+            mark = Math.max(mark, e.ordering());
+        }
+        insertEntry.executeBatch();
+        updateMark.setLong(1, mark);
+        updateMark.executeUpdate();
+        unindexed.clear();
+    }
+
+    private static final Comparator<PidIndex.Entry> BY_KEY =
+            Comparator.comparing(PidIndex.Entry::persistenceId).thenComparingLong(PidIndex.Entry::sequenceNumber);
+
+    private void insert(List<Write> batch) throws SQLException {
         try {
             List<Row> rows = new ArrayList<>();
             for (Write w : batch) {
@@ -152,6 +284,7 @@ final class JournalBatchWriter {
                         throw new SQLException("the database returned fewer generated keys than rows inserted");
                     }
                     long ordering = keys.getLong(1);
+                    unindexed.add(new PidIndex.Entry(r.row().persistenceId(), r.row().sequenceNumber(), ordering));
                     for (String tag : r.tags()) {
                         insertTag.setLong(1, ordering);
                         insertTag.setString(2, tag);
@@ -162,6 +295,9 @@ final class JournalBatchWriter {
             }
             if (tagged > 0) {
                 insertTag.executeBatch();
+            }
+            if (unindexed.size() >= indexEvery) {
+                addEntries();
             }
             connection.commit();
         } catch (SQLException | RuntimeException e) {
@@ -211,6 +347,11 @@ final class JournalBatchWriter {
             connection = null;
             insertEvent = null;
             insertTag = null;
+            insertEntry = null;
+            updateMark = null;
+            // unindexed and highest may hold rows of the failed transaction: reloaded on connecting
+            unindexed.clear();
+            highest.clear();
         }
     }
 }

@@ -13,8 +13,29 @@ CREATE TABLE IF NOT EXISTS PUBLIC."event_journal" (
     "meta_ser_id" INTEGER,
     "meta_ser_manifest" VARCHAR
 );
-CREATE UNIQUE INDEX IF NOT EXISTS "event_journal_pid_seq_idx" ON PUBLIC."event_journal" ("persistence_id", "sequence_number");
 ALTER TABLE PUBLIC."event_journal" ALTER COLUMN "ordering" SET CACHE 1000;
+
+CREATE TABLE IF NOT EXISTS PUBLIC."event_journal_by_pid" (
+    "persistence_id" VARCHAR(255) NOT NULL,
+    "sequence_number" BIGINT NOT NULL,
+    "ordering" BIGINT NOT NULL,
+    PRIMARY KEY ("persistence_id", "sequence_number")
+);
+
+CREATE TABLE IF NOT EXISTS PUBLIC."event_journal_by_pid_mark" (
+    "id" INT PRIMARY KEY,
+    "ordering" BIGINT NOT NULL
+);
+
+MERGE INTO PUBLIC."event_journal_by_pid" KEY ("persistence_id", "sequence_number")
+    SELECT j."persistence_id", j."sequence_number", j."ordering" FROM PUBLIC."event_journal" j
+    WHERE NOT EXISTS (SELECT 1 FROM PUBLIC."event_journal_by_pid_mark");
+
+INSERT INTO PUBLIC."event_journal_by_pid_mark" ("id", "ordering")
+    SELECT 1, (SELECT COALESCE(MAX(j."ordering"), 0) FROM PUBLIC."event_journal" j) FROM (VALUES (1)) v
+    WHERE NOT EXISTS (SELECT 1 FROM PUBLIC."event_journal_by_pid_mark");
+
+DROP INDEX IF EXISTS PUBLIC."event_journal_pid_seq_idx";
 
 CREATE TABLE IF NOT EXISTS PUBLIC."event_tag" (
     "event_id" BIGINT NOT NULL,

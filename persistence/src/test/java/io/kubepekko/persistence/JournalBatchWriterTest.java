@@ -18,6 +18,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLIntegrityConstraintViolationException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,8 +50,16 @@ class JournalBatchWriterTest {
                 }
             }
         }
-        JournalConfig config = new JournalConfig(ConfigFactory.load().getConfig("jdbc-journal"));
-        writer = new JournalBatchWriter(this::connect, JournalInserts.of(config), 400);
+        writer = newWriter(this::connect, INDEX_EVERY);
+    }
+
+    /** Small, so that tests see rows both indexed and not. */
+    private static final int INDEX_EVERY = 3;
+    private static final JournalConfig CONFIG = new JournalConfig(ConfigFactory.load().getConfig("jdbc-journal"));
+    private static final PidIndex INDEX = PidIndex.of(CONFIG);
+
+    private static JournalBatchWriter newWriter(JournalBatchWriter.ConnectionSource connections, int indexEvery) {
+        return new JournalBatchWriter(connections, JournalInserts.of(CONFIG), INDEX, 400, indexEvery);
     }
 
     @AfterEach
@@ -154,10 +163,12 @@ class JournalBatchWriterTest {
     @Test
     void aFailedWriteLeavesNoneOfItsRowsAndTheNextWriteSucceeds() throws Exception {
         await(writer.write(List.of(row("a", 1, "t"))));
-        // (a, 1) exists: the unique index refuses the whole write, including (a, 2) before it.
+        // (a, 1) exists: the whole write is refused, including (a, 2) before it.
         Future<BoxedUnit> failed = writer.write(List.of(row("a", 2, "t"), row("a", 1, "t")));
         Exception e = assertThrows(Exception.class, () -> await(failed));
-        assertTrue(e instanceof SQLException, e.toString());
+        assertTrue(e instanceof SQLIntegrityConstraintViolationException, e.toString());
+        assertEquals("persistence id a already has sequence number 2; refusing 1 (a second writer for the same "
+                + "persistence id?)", e.getMessage());
         await(writer.write(List.of(row("a", 2, "t"), row("b", 1, "t"))));
         assertEquals(List.of("a#1", "a#2", "b#1"), new ArrayList<>(orderings().keySet()));
         assertEquals(List.of("a#1", "a#2", "b#1"), tagged("t"));
@@ -167,13 +178,12 @@ class JournalBatchWriterTest {
     void aWriteThatCannotConnectFailsAndALaterOneConnects() throws Exception {
         writer.stop();
         boolean[] down = {true};
-        JournalConfig config = new JournalConfig(ConfigFactory.load().getConfig("jdbc-journal"));
-        writer = new JournalBatchWriter(() -> {
+        writer = newWriter(() -> {
             if (down[0]) {
                 throw new SQLException("database unreachable");
             }
             return connect();
-        }, JournalInserts.of(config), 400);
+        }, INDEX_EVERY);
         Exception e = assertThrows(Exception.class, () -> await(writer.write(List.of(row("a", 1)))));
         assertEquals("database unreachable", e.getMessage());
         down[0] = false;
@@ -187,5 +197,130 @@ class JournalBatchWriterTest {
         Future<BoxedUnit> late = writer.write(List.of(row("a", 1)));
         Exception e = assertThrows(Exception.class, () -> await(late));
         assertEquals("the journal writer has stopped", e.getMessage());
+    }
+
+    private List<String> indexEntries() throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Connection c = connect(); Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("SELECT i.\"persistence_id\", i.\"sequence_number\", i.\"ordering\", "
+                     + "j.\"persistence_id\", j.\"sequence_number\" FROM \"event_journal_by_pid\" i "
+                     + "JOIN \"event_journal\" j ON j.\"ordering\" = i.\"ordering\" ORDER BY i.\"persistence_id\", "
+                     + "i.\"sequence_number\"")) {
+            while (r.next()) {
+                // each entry points at its own row
+                assertEquals(r.getString(1) + "#" + r.getLong(2), r.getString(4) + "#" + r.getLong(5));
+                out.add(r.getString(1) + "#" + r.getLong(2));
+            }
+        }
+        return out;
+    }
+
+    private long mark() throws SQLException {
+        try (Connection c = connect()) {
+            return INDEX.readMark(c);
+        }
+    }
+
+    private List<String> replay(String pid, long from, long to, long max) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Connection c = connect()) {
+            for (JournalPekkoSerializationRow r : INDEX.messages(c, pid, from, to, max)) {
+                assertArrayEquals((r.persistenceId() + "#" + r.sequenceNumber()).getBytes(), r.eventPayload());
+                out.add(r.persistenceId() + "#" + r.sequenceNumber());
+            }
+        }
+        return out;
+    }
+
+    private long highest(String pid) throws SQLException {
+        try (Connection c = connect()) {
+            return INDEX.highestSequenceNumber(c, pid);
+        }
+    }
+
+    @Test
+    void rowsAreIndexedInBulkOnceEnoughAreUnindexedAndTheMarkCoversThem() throws Exception {
+        await(writer.write(List.of(row("b", 1))));
+        await(writer.write(List.of(row("a", 1))));
+        assertEquals(List.of(), indexEntries());
+        assertEquals(0, mark());
+        await(writer.write(List.of(row("b", 2))));
+        assertEquals(List.of("a#1", "b#1", "b#2"), indexEntries());
+        assertEquals(orderings().get("b#2"), mark());
+        await(writer.write(List.of(row("a", 2))));
+        assertEquals(3, indexEntries().size());
+        assertEquals(orderings().get("b#2"), mark());
+    }
+
+    @Test
+    void readsByPersistenceIdSeeIndexedAndUnindexedRowsEachOnceInSequenceOrder() throws Exception {
+        for (int seq = 1; seq <= 4; seq++) {
+            await(writer.write(List.of(row("a", seq), row("b", seq))));
+        }
+        await(writer.write(List.of(row("a", 5))));
+        // a#1..a#4 indexed (eight rows, entries added at every third); a#5 is after the mark
+        assertTrue(indexEntries().contains("a#4"));
+        assertTrue(!indexEntries().contains("a#5"));
+        assertEquals(List.of("a#1", "a#2", "a#3", "a#4", "a#5"), replay("a", 1, Long.MAX_VALUE, Long.MAX_VALUE));
+        assertEquals(List.of("a#3", "a#4", "a#5"), replay("a", 3, 5, 10));
+        assertEquals(List.of("a#4", "a#5"), replay("a", 4, Long.MAX_VALUE, 2));
+        assertEquals(List.of("a#2", "a#3"), replay("a", 2, 3, 10));
+        assertEquals(List.of("b#1", "b#2", "b#3", "b#4"), replay("b", 0, Long.MAX_VALUE, 100));
+        assertEquals(List.of(), replay("c", 0, Long.MAX_VALUE, 100));
+        assertEquals(5, highest("a"));
+        assertEquals(4, highest("b"));
+        assertEquals(0, highest("c"));
+        // deleted rows are not replayed but still count towards the highest, as with the plugin's queries
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            s.executeUpdate("UPDATE \"event_journal\" SET \"deleted\" = TRUE WHERE \"persistence_id\" = 'a' "
+                    + "AND \"sequence_number\" IN (1, 5)");
+        }
+        assertEquals(List.of("a#2", "a#3", "a#4"), replay("a", 1, Long.MAX_VALUE, 100));
+        assertEquals(5, highest("a"));
+    }
+
+    @Test
+    void aWriteThatDoesNotRaiseItsSequenceNumbersIsRefusedAlsoByTheNextWriter() throws Exception {
+        await(writer.write(List.of(row("a", 1), row("a", 2))));
+        await(writer.write(List.of(row("a", 3))));
+        await(writer.write(List.of(row("a", 4)))); // a#1..a#3 indexed, a#4 not
+        assertThrows(SQLIntegrityConstraintViolationException.class, () -> await(writer.write(List.of(row("a", 4)))));
+        assertThrows(SQLIntegrityConstraintViolationException.class, () -> await(writer.write(List.of(row("a", 2)))));
+        writer.stop();
+        writer = newWriter(this::connect, 100);
+        // the next writer knows them from the index (stopping indexed a#4)
+        assertThrows(SQLIntegrityConstraintViolationException.class, () -> await(writer.write(List.of(row("a", 4)))));
+        assertThrows(SQLIntegrityConstraintViolationException.class, () -> await(writer.write(List.of(row("a", 3)))));
+        await(writer.write(List.of(row("a", 5))));
+        assertEquals(List.of("a#1", "a#2", "a#3", "a#4", "a#5"), new ArrayList<>(orderings().keySet()));
+    }
+
+    @Test
+    void theNextWriterIndexesRowsAnEarlierProcessLeftUnindexed() throws Exception {
+        writer.stop();
+        // as if a process died after committing these rows and before indexing them
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            for (int seq = 1; seq <= 2; seq++) {
+                s.executeUpdate("INSERT INTO \"event_journal\" (\"persistence_id\", \"sequence_number\", \"writer\", "
+                        + "\"write_timestamp\", \"adapter_manifest\", \"event_payload\", \"event_ser_id\", "
+                        + "\"event_ser_manifest\") VALUES ('a', " + seq + ", 'w', 0, '', X'00', 1, 'm')");
+            }
+        }
+        assertEquals(2, highest("a")); // readers find them after the mark
+        writer = newWriter(this::connect, 2);
+        assertThrows(SQLIntegrityConstraintViolationException.class, () -> await(writer.write(List.of(row("a", 2)))));
+        await(writer.write(List.of(row("b", 1))));
+        assertEquals(List.of("a#1", "a#2", "b#1"), indexEntries());
+        assertEquals(orderings().get("b#1"), mark());
+    }
+
+    @Test
+    void stoppingIndexesWhatIsLeft() throws Exception {
+        await(writer.write(List.of(row("a", 1))));
+        assertEquals(List.of(), indexEntries());
+        writer.stop();
+        assertTrue(writer.awaitStopped(10_000));
+        assertEquals(List.of("a#1"), indexEntries());
+        assertEquals(orderings().get("a#1"), mark());
     }
 }

@@ -1,0 +1,134 @@
+package io.kubepekko.persistence;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.persistence.typed.PersistenceId;
+import org.apache.pekko.persistence.typed.javadsl.CommandHandler;
+import org.apache.pekko.persistence.typed.javadsl.EventHandler;
+import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehavior;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * The embedded journal end to end through Pekko Persistence: writes go through the writer (which fills
+ * the persistence-id index), and recovery replays through the index and the unindexed rows.
+ */
+class DirectWriteJournalDaoTest {
+
+    @TempDir
+    Path dir;
+    private ActorTestKit kit;
+
+    record Added(int n) implements CborSerializable {}
+
+    record Add(int n, ActorRef<Integer> replyTo) {}
+
+    /** Sums what it is given; replies with the sum once the event is persisted. */
+    static final class Counter extends EventSourcedBehavior<Add, Added, Integer> {
+        Counter(String id) {
+            super(PersistenceId.ofUniqueId(id));
+        }
+
+        static Behavior<Add> create(String id) {
+            return new Counter(id);
+        }
+
+        @Override
+        public Integer emptyState() {
+            return 0;
+        }
+
+        @Override
+        public CommandHandler<Add, Added, Integer> commandHandler() {
+            return newCommandHandlerBuilder().forAnyState()
+                    .onCommand(Add.class, (sum, c) -> Effect().persist(new Added(c.n())).thenRun(s -> c.replyTo().tell(s)))
+                    .build();
+        }
+
+        @Override
+        public EventHandler<Integer, Added> eventHandler() {
+            return newEventHandlerBuilder().forAnyState().onEvent(Added.class, (sum, e) -> sum + e.n()).build();
+        }
+    }
+
+    private Config config() {
+        return new StorageSettings.Embedded(dir).toConfig()
+                .withFallback(ConfigFactory.parseString("kubepekko.storage.embedded.journal-index-every = 3\n"
+                        + "pekko.actor.provider = local"))
+                .withFallback(ConfigFactory.load())
+                .resolve();
+    }
+
+    private ActorTestKit start() throws Exception {
+        ActorTestKit k = ActorTestKit.create(config());
+        EmbeddedSchema.createIfNotExists(k.system()).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        return k;
+    }
+
+    @AfterEach
+    void stop() {
+        if (kit != null) {
+            kit.shutdownTestKit();
+        }
+    }
+
+    private int add(ActorRef<Add> counter, int n) {
+        TestProbe<Integer> probe = kit.createTestProbe();
+        counter.tell(new Add(n, probe.getRef()));
+        return probe.receiveMessage(Duration.ofSeconds(10));
+    }
+
+    private long count(String table) throws SQLException {
+        try (Connection c = DriverManager.getConnection(config().getString("kubepekko.storage.embedded.url"), "sa", "");
+             Statement s = c.createStatement(); ResultSet r = s.executeQuery("SELECT COUNT(*) FROM \"" + table + "\"")) {
+            r.next();
+            return r.getLong(1);
+        }
+    }
+
+    @Test
+    void eventsAreIndexedByTheWriterAndReplayedFromTheIndexAndTheRowsAfterIt() throws Exception {
+        kit = start();
+        ActorRef<Add> a = kit.spawn(Counter.create("a"));
+        ActorRef<Add> b = kit.spawn(Counter.create("b"));
+        add(a, 1);
+        add(b, 1);
+        add(a, 2);
+        add(b, 2);
+        add(a, 3);
+        add(a, 4);
+        assertEquals(15, add(a, 5));
+        // seven rows: the writer indexed them three at a time, the seventh waits
+        assertEquals(7, count("event_journal"));
+        assertEquals(6, count("event_journal_by_pid"));
+
+        // a recovers from six indexed rows and the unindexed one, and goes on from its highest number
+        kit.stop(a);
+        ActorRef<Add> again = kit.spawn(Counter.create("a"));
+        assertEquals(25, add(again, 10));
+
+        // a new system on the same files (the stopped writer indexed the rest)
+        kit.shutdownTestKit();
+        kit = start();
+        assertEquals(8, count("event_journal"));
+        assertEquals(8, count("event_journal_by_pid"));
+        assertEquals(26, add(kit.spawn(Counter.create("a")), 1));
+        assertEquals(4, add(kit.spawn(Counter.create("b")), 1));
+    }
+}
