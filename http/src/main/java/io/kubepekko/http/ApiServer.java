@@ -141,6 +141,13 @@ public final class ApiServer implements AutoCloseable {
                 new DocumentHandler(registry), livez, readyz);
         ServerBinding binding = Http.get(system).newServerAt(settings.bindAddress(), settings.port())
                 .bind(handler::apply).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        int port = binding.localAddress().getPort();
+        String host = settings.bindAddress().equals("0.0.0.0") || settings.bindAddress().equals("::")
+                ? "127.0.0.1" : settings.bindAddress();
+        String url = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+        // Before anything can make /readyz answer 200: whoever waits for readiness (cluster-config/bin/cluster,
+        // a supervisor) then hands out the kubeconfig, which must exist by then.
+        Path kubeconfig = Kubeconfig.write(settings.dataDir(), url);
 
         awaitUp(cluster, Duration.ofSeconds(60));
         bootstrapWithRetry(controlPlane, Duration.ofSeconds(60));
@@ -151,11 +158,6 @@ public final class ApiServer implements AutoCloseable {
         Controllers controllers = config.getBoolean("kubepekko.controllers.enabled")
                 ? Controllers.start(controlPlane, Controllers.Settings.DEFAULT, environment.clock()) : null;
 
-        int port = binding.localAddress().getPort();
-        String host = settings.bindAddress().equals("0.0.0.0") || settings.bindAddress().equals("::")
-                ? "127.0.0.1" : settings.bindAddress();
-        String url = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
-        Path kubeconfig = Kubeconfig.write(settings.dataDir(), url);
         log.info("kubepekko apiserver listening on {} (storage {}, data dir {}, kubeconfig {})", url,
                 describe(storage), settings.dataDir().toAbsolutePath(), kubeconfig.toAbsolutePath());
         return new ApiServer(system, binding, probes, shuttingDown, settings, kubeconfig, url, controllers);
