@@ -45,7 +45,7 @@ import java.util.List;
  * bulk-filled index, which the writer maintains in place of a unique index on the journal table.
  */
 public class DirectWriteJournalDao extends DefaultJournalDao {
-    /** Rows written between two bulk additions to the persistence-id index (see {@link PidIndex}). */
+    /** Config key: rows written between two bulk additions to the persistence-id index (see {@link PidIndex}). */
     static final String INDEX_EVERY = "kubepekko.storage.embedded.journal-index-every";
 
     private final JournalBatchWriter writer;

@@ -30,7 +30,8 @@ record JournalInserts(String event, String orderingColumn, String tag) {
         return new JournalInserts(event, c.ordering(), tag);
     }
 
-    private static String q(String name) {
+    /** Quotes an SQL identifier as Slick's H2 profile does. */
+    static String q(String name) {
         return '"' + name.replace("\"", "\"\"") + '"';
     }
 

@@ -13,6 +13,8 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 
+import static io.kubepekko.persistence.JournalInserts.q;
+
 /**
  * The embedded journal's index by persistence id, kept in its own table and filled in bulk.
  *
@@ -159,9 +161,5 @@ record PidIndex(String journal, String entries, String mark, String ordering, St
         return new JournalPekkoSerializationRow(r.getLong(1), r.getBoolean(2), r.getString(3), r.getLong(4),
                 r.getString(5), r.getLong(6), r.getString(7), r.getBytes(8), r.getInt(9), r.getString(10),
                 Option.apply(metaPayload), metaSerIdOption, Option.apply(r.getString(13)));
-    }
-
-    private static String q(String name) {
-        return '"' + name.replace("\"", "\"\"") + '"';
     }
 }
