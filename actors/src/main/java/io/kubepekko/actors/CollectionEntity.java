@@ -251,6 +251,13 @@ public final class CollectionEntity
     /** The first version allocated to the batch being persisted, or 0. */
     private long allocatedFirst;
     private long lastSnapshotSeqNr;
+    /**
+     * How much later than "as many events as objects" the next snapshot comes: drawn in [1, 2) for each
+     * snapshot. Pekko stashes a collection's commands while its snapshot is saved, so collections that
+     * grow in step (a client spreading its writes over namespaces) must not all snapshot at once: a
+     * hundred saves queue behind each other and stall every one of those collections together.
+     */
+    private double snapshotSpread;
     /** Events applied by this incarnation; at recovery's end, those replayed after the snapshot. */
     private long eventsApplied;
 
@@ -297,6 +304,7 @@ public final class CollectionEntity
         this.values = type.strategy().clusterValues();
         this.allocator = allocator;
         this.claims = context.messageAdapter(ValueAllocator.Claimed.class, ClaimAnswered::new);
+        this.snapshotSpread = 1 + environment.random().nextDouble();
     }
 
     @Override
@@ -310,13 +318,15 @@ public final class CollectionEntity
     }
 
     /**
-     * Snapshot once the events since the last one outnumber the live objects (and at least 1000), so
-     * a restart replays at most about as many events as there are objects.
+     * Snapshot once the events since the last one outnumber the live objects (and at least 1000) times
+     * {@link #snapshotSpread}, so a restart replays at most about twice as many events as there are
+     * objects, and each snapshot's cost is spread over at least as many writes as it has objects.
      */
     @Override
     public boolean shouldSnapshot(State state, Event event, long sequenceNr) {
-        if (sequenceNr - lastSnapshotSeqNr >= Math.max(1000, state.objects().size())) {
+        if (sequenceNr - lastSnapshotSeqNr >= snapshotSpread * Math.max(1000, state.objects().size())) {
             lastSnapshotSeqNr = sequenceNr;
+            snapshotSpread = 1 + environment.random().nextDouble();
             return true;
         }
         return false;

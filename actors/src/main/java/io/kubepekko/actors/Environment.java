@@ -14,8 +14,9 @@ import java.util.random.RandomGenerator;
  * @param clock        the source of creation and deletion timestamps
  * @param uids         generator of {@code metadata.uid}
  * @param nameSuffixes generator of {@code generateName} suffixes
- * @param random       where cluster-wide values (Service cluster IPs, node ports) are picked at random;
- *                     used by one actor at a time
+ * @param random       where cluster-wide values (Service cluster IPs, node ports) are picked at random,
+ *                     and how far apart each collection's snapshots fall; drawn from by many actors at
+ *                     once, so it must be thread-safe (as {@link java.util.Random} is)
  */
 public record Environment(Clock clock, Supplier<String> uids, Supplier<String> nameSuffixes, RandomGenerator random) {
 

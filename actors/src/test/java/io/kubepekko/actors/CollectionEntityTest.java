@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.random.RandomGenerator;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -102,12 +103,28 @@ class CollectionEntityTest {
         actorTestKit.stop(revisions);
     }
 
-    /** A stopped clock, uids {@code uid-1, uid-2, …} and name suffixes {@code 00001, 00002, …}. */
-    private static Environment fixedEnvironment() {
+    /**
+     * A stopped clock, uids {@code uid-1, uid-2, …}, name suffixes {@code 00001, 00002, …}, and random
+     * draws {@code draws} then 0 (so snapshots come exactly every 1000 events unless a test says otherwise).
+     */
+    private static Environment fixedEnvironment(double... draws) {
         AtomicInteger uids = new AtomicInteger();
         AtomicInteger suffixes = new AtomicInteger();
+        AtomicInteger drawn = new AtomicInteger();
+        RandomGenerator random = new RandomGenerator() {
+            @Override
+            public long nextLong() {
+                throw new UnsupportedOperationException("this test draws doubles only");
+            }
+
+            @Override
+            public double nextDouble() {
+                int i = drawn.getAndIncrement();
+                return i < draws.length ? draws[i] : 0;
+            }
+        };
         return new Environment(Clock.fixed(NOW, ZoneOffset.UTC), () -> "uid-" + uids.incrementAndGet(),
-                () -> String.format("%05d", suffixes.incrementAndGet()));
+                () -> String.format("%05d", suffixes.incrementAndGet()), random);
     }
 
     // ---- single writes through the EventSourcedBehaviorTestKit ----
@@ -321,6 +338,23 @@ class CollectionEntityTest {
 
         var snapshots = testKit.snapshotTestKit().orElseThrow().persistedInStorage(persistenceId);
         assertEquals(List.of(1000L), snapshots.stream().map(s -> s.first().sequenceNr()).toList());
+    }
+
+    /**
+     * Each snapshot comes later than the last by the objects (at least 1000) times a factor drawn in
+     * [1, 2), drawn again after every snapshot: collections written in step do not snapshot together.
+     */
+    @Test
+    void snapshotsAreSpreadByADrawnFactorDrawnAgainAfterEach() {
+        testKit = EventSourcedBehaviorTestKit.create(actorTestKit.system(),
+                CollectionEntity.create(id, CONFIG_MAPS, WRITES, fixedEnvironment(0.5, 0.25), revisions, committed),
+                EventSourcedBehaviorTestKit.enabledSerializationSettings());
+        write(create(configMap("counter", "n", "0")));
+
+        updateCounter(1, 2749);
+
+        var snapshots = testKit.snapshotTestKit().orElseThrow().persistedInStorage(persistenceId);
+        assertEquals(List.of(1500L, 2750L), snapshots.stream().map(s -> s.first().sequenceNr()).toList());
     }
 
     @Test
