@@ -106,7 +106,7 @@ public final class CollectionEntity
     /** Protocol of {@link CollectionEntity}. */
     public sealed interface Command extends CborSerializable
             permits Get, ListObjects, Write, Allocated, AllocationFailed, Flush, ReportHoldings, ClaimAnswered,
-            ClaimTimedOut, DryRunAnswered, Resolve, RevisionsStopped {}
+            ClaimTimedOut, DryRunAnswered, Resolve, RevisionsStopped, SnapshotSaved {}
 
     /** Reads one object at its latest committed state. */
     public record Get(String name, ActorRef<GetReply> replyTo) implements Command {}
@@ -138,6 +138,9 @@ public final class CollectionEntity
 
     /** Internal: the Revisions instance asked directly stopped (its node left); ask through sharding. */
     public record RevisionsStopped(ActorRef<Revisions.Command> instance) implements Command {}
+
+    /** Internal: the snapshot store's answer to the save at {@code sequenceNr}; {@code failure} null on success. */
+    public record SnapshotSaved(long sequenceNr, String failure) implements Command {}
 
     /** Internal: start the next batch if writes are queued. */
     public enum Flush implements Command { INSTANCE }
@@ -253,11 +256,11 @@ public final class CollectionEntity
     private long lastSnapshotSeqNr;
     /**
      * How much later than "as many events as objects" the next snapshot comes: drawn in [1, 2) for each
-     * snapshot. Pekko stashes a collection's commands while its snapshot is saved, so collections that
-     * grow in step (a client spreading its writes over namespaces) must not all snapshot at once: a
-     * hundred saves queue behind each other and stall every one of those collections together.
+     * snapshot, so that collections that grow in step (a client spreading its writes over namespaces) do
+     * not all snapshot at once, queueing their saves behind each other in the snapshot store.
      */
     private double snapshotSpread;
+    private final BackgroundSnapshots snapshots;
     /** Events applied by this incarnation; at recovery's end, those replayed after the snapshot. */
     private long eventsApplied;
 
@@ -305,6 +308,7 @@ public final class CollectionEntity
         this.allocator = allocator;
         this.claims = context.messageAdapter(ValueAllocator.Claimed.class, ClaimAnswered::new);
         this.snapshotSpread = 1 + environment.random().nextDouble();
+        this.snapshots = new BackgroundSnapshots(context, persistenceId().id(), snapshotPluginId(), SnapshotSaved::new);
     }
 
     @Override
@@ -318,18 +322,21 @@ public final class CollectionEntity
     }
 
     /**
-     * Snapshot once the events since the last one outnumber the live objects (and at least 1000) times
-     * {@link #snapshotSpread}, so a restart replays at most about twice as many events as there are
-     * objects, and each snapshot's cost is spread over at least as many writes as it has objects.
+     * Snapshots {@code state}, whose events are all persisted, once the events since the last snapshot
+     * outnumber the live objects (and at least 1000) times {@link #snapshotSpread}: a restart replays at
+     * most about twice as many events as there are objects, and each snapshot's cost is spread over at
+     * least as many writes as it has objects. Saved in the background (not through Pekko's
+     * {@code shouldSnapshot}, which stops the collection's writes until the save is done); while one save
+     * is in flight, the next waits for the first write after it.
      */
-    @Override
-    public boolean shouldSnapshot(State state, Event event, long sequenceNr) {
-        if (sequenceNr - lastSnapshotSeqNr >= snapshotSpread * Math.max(1000, state.objects().size())) {
+    private void snapshotIfDue(State state) {
+        long sequenceNr = lastSequenceNumber(context);
+        if (!snapshots.saving()
+                && sequenceNr - lastSnapshotSeqNr >= snapshotSpread * Math.max(1000, state.objects().size())) {
+            snapshots.save(sequenceNr, state);
             lastSnapshotSeqNr = sequenceNr;
             snapshotSpread = 1 + environment.random().nextDouble();
-            return true;
         }
-        return false;
     }
 
     @Override
@@ -343,6 +350,7 @@ public final class CollectionEntity
                 })
                 .onSignal(PreRestart.instance(), state -> {
                     committed.withdraw(id.entityId(), this);
+                    snapshots.forget();
                     eventsApplied = 0;
                     failOutstanding("the storage write failed");
                 })
@@ -361,6 +369,16 @@ public final class CollectionEntity
                 .onCommand(ListObjects.class, this::onList)
                 .onCommand(Write.class, this::onWrite)
                 .onCommand(Flush.class, (state, c) -> inFlight == null ? startBatch(state) : Effect().noReply())
+                .onCommand(SnapshotSaved.class, (state, c) -> {
+                    snapshots.answered();
+                    if (c.failure() != null) {
+                        // Only recovery time suffers; the next snapshot is due an interval later, as if this
+                        // one had been saved (a state too large to save must not be retried on every write).
+                        context.getLog().warn("{}: saving the snapshot at {} failed: {}", id.entityId(),
+                                c.sequenceNr(), c.failure());
+                    }
+                    return Effect().noReply();
+                })
                 .onCommand(Allocated.class, this::onAllocated)
                 .onCommand(ReportHoldings.class, this::onReportHoldings)
                 .onCommand(ClaimAnswered.class, this::onClaimAnswered)
@@ -685,6 +703,7 @@ public final class CollectionEntity
                     if (!queue.isEmpty()) {
                         context.getSelf().tell(Flush.INSTANCE);
                     }
+                    snapshotIfDue(s);
                 })
                 .thenNoReply();
     }

@@ -15,6 +15,12 @@ import io.kubepekko.api.store.WriteOptions;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.persistence.testkit.ProcessingPolicy;
+import org.apache.pekko.persistence.testkit.ProcessingResult;
+import org.apache.pekko.persistence.testkit.ProcessingSuccess;
+import org.apache.pekko.persistence.testkit.SnapshotOperation;
+import org.apache.pekko.persistence.testkit.StorageFailure;
+import org.apache.pekko.persistence.testkit.WriteSnapshot;
 import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
 import org.apache.pekko.persistence.testkit.javadsl.PersistenceTestKit;
 import org.apache.pekko.persistence.typed.PersistenceId;
@@ -26,12 +32,15 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.random.RandomGenerator;
 
@@ -336,8 +345,7 @@ class CollectionEntityTest {
 
         updateCounter(600, 999);
 
-        var snapshots = testKit.snapshotTestKit().orElseThrow().persistedInStorage(persistenceId);
-        assertEquals(List.of(1000L), snapshots.stream().map(s -> s.first().sequenceNr()).toList());
+        awaitSnapshots(List.of(1000L));
     }
 
     /**
@@ -351,10 +359,52 @@ class CollectionEntityTest {
                 EventSourcedBehaviorTestKit.enabledSerializationSettings());
         write(create(configMap("counter", "n", "0")));
 
-        updateCounter(1, 2749);
+        updateCounter(1, 1499);
+        awaitSnapshots(List.of(1500L));
+        updateCounter(1500, 2749);
 
-        var snapshots = testKit.snapshotTestKit().orElseThrow().persistedInStorage(persistenceId);
-        assertEquals(List.of(1500L, 2750L), snapshots.stream().map(s -> s.first().sequenceNr()).toList());
+        awaitSnapshots(List.of(1500L, 2750L));
+    }
+
+    /**
+     * The collection goes on answering writes while its snapshot is being saved (Pekko's own snapshots
+     * stash every command until the save is done; for a large collection that took seconds).
+     */
+    @Test
+    void writesAreAnsweredWhileASnapshotIsBeingSaved() throws InterruptedException {
+        var snapshotStore = testKit.snapshotTestKit().orElseThrow();
+        CountDownLatch saveStarted = new CountDownLatch(1);
+        CountDownLatch finishSave = new CountDownLatch(1);
+        snapshotStore.withPolicy(new ProcessingPolicy<SnapshotOperation>() {
+            @Override
+            public ProcessingResult tryProcess(String pid, SnapshotOperation operation) {
+                if (pid.equals(persistenceId) && operation instanceof WriteSnapshot) {
+                    saveStarted.countDown();
+                    try {
+                        if (!finishSave.await(30, TimeUnit.SECONDS)) {
+                            return StorageFailure.create();
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                return ProcessingSuccess.getInstance();
+            }
+        });
+        try {
+            write(create(configMap("counter", "n", "0")));
+            updateCounter(1, 999);
+            assertTrue(saveStarted.await(10, TimeUnit.SECONDS), "the snapshot at 1000 was not saved");
+
+            updateCounter(1000, 1010);
+
+            assertEquals(List.of(), snapshotStore.persistedInStorage(persistenceId), "the save is still held");
+        } finally {
+            finishSave.countDown();
+            snapshotStore.resetPolicy();
+        }
+        awaitSnapshots(List.of(1000L));
+        assertEquals("1010", Json.parseTrusted(testKit.getState().objects().get("counter")).path("data").path("n").asText());
     }
 
     @Test
@@ -364,7 +414,7 @@ class CollectionEntityTest {
         updateCounter(1, 998);
         updateCounter(999, 1003);
         Map<String, String> before = objects(testKit.getState());
-        assertEquals(1, testKit.snapshotTestKit().orElseThrow().persistedInStorage(persistenceId).size());
+        awaitSnapshots(List.of(1000L));
 
         ReplayedEvents replayed = ReplayedEvents.recordOn(testKit.persistenceTestKit(), persistenceId);
         var restarted = testKit.restart();
@@ -389,6 +439,15 @@ class CollectionEntityTest {
         var retried = write(create(configMap("b", "k", "1")));
         assertEquals(201, written(retried).code());
         assertEquals(List.of("a", "b"), List.copyOf(objects(retried.state()).keySet()));
+    }
+
+    /** Snapshots are saved in the background: waits (bounded) until exactly these are stored. */
+    private void awaitSnapshots(List<Long> sequenceNrs) {
+        actorTestKit.createTestProbe().awaitAssert(Duration.ofSeconds(10), () -> {
+            var stored = testKit.snapshotTestKit().orElseThrow().persistedInStorage(persistenceId);
+            assertEquals(sequenceNrs, stored.stream().map(s -> s.first().sequenceNr()).toList());
+            return null;
+        });
     }
 
     private void updateCounter(int from, int to) {
