@@ -31,12 +31,12 @@ final class BackgroundSnapshots {
     private final String persistenceId;
     private final org.apache.pekko.actor.ActorRef store;
     private final org.apache.pekko.actor.ActorRef replies;
-    private long saving;
+    private boolean saving;
 
     /**
      * @param pluginId the snapshot plugin of the actor ("" for the default one)
      * @param answer   turns the store's answer (the sequence number saved, and why it failed or null) into
-     *                 the actor's command; the actor then calls {@link #answered}
+     *                 the actor's command; the actor then calls {@link #forget}
      */
     <C> BackgroundSnapshots(ActorContext<C> context, String persistenceId, String pluginId,
                             BiFunction<Long, String, C> answer) {
@@ -57,23 +57,21 @@ final class BackgroundSnapshots {
 
     /** Whether a save is in flight. */
     boolean saving() {
-        return saving != 0;
+        return saving;
     }
 
     /** Saves {@code state} as the snapshot at {@code sequenceNr}, whose events must all be persisted. */
     void save(long sequenceNr, Object state) {
-        saving = sequenceNr;
+        saving = true;
         store.tell(new SnapshotProtocol.SaveSnapshot(new SnapshotMetadata(persistenceId, sequenceNr, 0L), state),
                 replies);
     }
 
-    /** The store answered the save in flight; another may start. */
-    void answered() {
-        saving = 0;
-    }
-
-    /** Forgets the save in flight: after a restart its answer may never come. */
+    /**
+     * Forgets the save in flight, so that another may start: the store answered it, or the actor restarted
+     * and its answer may never come.
+     */
     void forget() {
-        saving = 0;
+        saving = false;
     }
 }

@@ -307,7 +307,7 @@ public final class CollectionEntity
         this.values = type.strategy().clusterValues();
         this.allocator = allocator;
         this.claims = context.messageAdapter(ValueAllocator.Claimed.class, ClaimAnswered::new);
-        this.snapshotSpread = 1 + environment.random().nextDouble();
+        this.snapshotSpread = drawSnapshotSpread();
         this.snapshots = new BackgroundSnapshots(context, persistenceId().id(), snapshotPluginId(), SnapshotSaved::new);
     }
 
@@ -335,8 +335,12 @@ public final class CollectionEntity
                 && sequenceNr - lastSnapshotSeqNr >= snapshotSpread * Math.max(1000, state.objects().size())) {
             snapshots.save(sequenceNr, state);
             lastSnapshotSeqNr = sequenceNr;
-            snapshotSpread = 1 + environment.random().nextDouble();
+            snapshotSpread = drawSnapshotSpread();
         }
+    }
+
+    private double drawSnapshotSpread() {
+        return 1 + environment.random().nextDouble();
     }
 
     @Override
@@ -370,7 +374,7 @@ public final class CollectionEntity
                 .onCommand(Write.class, this::onWrite)
                 .onCommand(Flush.class, (state, c) -> inFlight == null ? startBatch(state) : Effect().noReply())
                 .onCommand(SnapshotSaved.class, (state, c) -> {
-                    snapshots.answered();
+                    snapshots.forget();
                     if (c.failure() != null) {
                         // Only recovery time suffers; the next snapshot is due an interval later, as if this
                         // one had been saved (a state too large to save must not be retried on every write).

@@ -407,6 +407,22 @@ class CollectionEntityTest {
         assertEquals("1010", Json.parseTrusted(testKit.getState().objects().get("counter")).path("data").path("n").asText());
     }
 
+    /** A failed save leaves the collection working; the next snapshot is due an interval later. */
+    @Test
+    void aFailedSnapshotSaveIsRetriedAnIntervalLater() {
+        var snapshotStore = testKit.snapshotTestKit().orElseThrow();
+        snapshotStore.failNextPersisted(persistenceId);
+        try {
+            write(create(configMap("counter", "n", "0")));
+            updateCounter(1, 1999);
+        } finally {
+            snapshotStore.resetPolicy();
+        }
+
+        awaitSnapshots(List.of(2000L));
+        assertEquals("1999", Json.parseTrusted(testKit.getState().objects().get("counter")).path("data").path("n").asText());
+    }
+
     @Test
     void restartRecoversFromTheSnapshotAndTheEventsAfterIt() {
         write(create(configMap("other", "k", "v")));
