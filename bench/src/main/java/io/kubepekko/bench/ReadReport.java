@@ -62,9 +62,10 @@ final class ReadReport {
     if (watches) {
       md.append(String.format(Locale.ROOT, "- watch: ConfigMaps with %,d bytes of data; timed"
               + " from just before the create is sent until its ADDED event is read, after 5 s of"
-              + " unmeasured creates and unmeasured watched creates; 1 watcher over %d sequential"
-              + " creates; fan-out %s watchers over %d creates each%n",
-          options.objectBytes(), options.watchWrites(), options.fanout(), options.fanoutWrites()));
+              + " unmeasured creates at 4 connections with one watcher; 1 watcher over %d sequential"
+              + " creates after %,d unmeasured ones; fan-out %s watchers over %d creates each%n",
+          options.objectBytes(), options.watchWrites(), options.watchWarmups(), options.fanout(),
+          options.fanoutWrites()));
     }
     md.append('\n');
 
