@@ -1,6 +1,6 @@
 package io.kubepekko.api.selector;
 
-import java.nio.charset.StandardCharsets;
+import io.kubepekko.api.validation.NameValidation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -106,6 +106,6 @@ final class LabelRules {
 
     /** Kubernetes limits lengths in bytes, as Go's {@code len} counts them. */
     private static int byteLength(String s) {
-        return s.getBytes(StandardCharsets.UTF_8).length;
+        return NameValidation.byteLength(s);
     }
 }

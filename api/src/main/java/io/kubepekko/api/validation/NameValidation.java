@@ -2,7 +2,6 @@ package io.kubepekko.api.validation;
 
 import io.kubepekko.api.registry.NameRule;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -282,8 +281,31 @@ public final class NameValidation {
         return "must be no more than " + length + " bytes";
     }
 
+    /**
+     * The length of {@code s} in UTF-8 bytes, as Go's {@code len} counts a string, without encoding it:
+     * it is called for every ConfigMap value and label on each write. An unpaired surrogate counts as
+     * the one byte Java's encoder replaces it with ('?').
+     */
     public static int byteLength(String s) {
-        return s.getBytes(StandardCharsets.UTF_8).length;
+        int n = s.length();
+        int bytes = n;
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                continue;
+            }
+            if (c < 0x800) {
+                bytes += 1;
+            } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+                bytes += 2; // the pair is 2 chars and 4 bytes
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                // unpaired: encoded as '?', one byte
+            } else {
+                bytes += 2;
+            }
+        }
+        return bytes;
     }
 
     /** Lower-cases ASCII only, as Go's {@code strings.ToLower} does for the names we check. */

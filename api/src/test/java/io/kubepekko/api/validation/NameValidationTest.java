@@ -119,4 +119,11 @@ class NameValidationTest {
     void portNumberOutOfRangeSaysTheRange() {
         assertEquals(List.of("must be between 1 and 65535, inclusive"), NameValidation.portNumber(0));
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "abc", "caf\u00e9", "\u20ac5", "\ud83d\ude00 smile", "x\ud83dy", "\ude00", "end\ud83d",
+            "\u0000\u007f\u0080\u07ff\u0800\uffff"})
+    void byteLengthCountsUtf8BytesAsTheEncoderDoes(String s) {
+        assertEquals(s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length, NameValidation.byteLength(s), s);
+    }
 }
