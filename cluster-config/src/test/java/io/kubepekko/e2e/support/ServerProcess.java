@@ -119,6 +119,11 @@ public final class ServerProcess implements AutoCloseable {
         signal("STOP");
     }
 
+    /** SIGTERM, as a process manager stops the server: its graceful shutdown runs; see {@link #awaitExit}. */
+    public void terminate() {
+        signal("TERM");
+    }
+
     /** SIGCONT: a {@link #pause() paused} server goes on from where it stopped. */
     public void resume() {
         signal("CONT");
