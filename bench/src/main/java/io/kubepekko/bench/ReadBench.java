@@ -256,11 +256,11 @@ public final class ReadBench {
   }
 
   /**
-   * Creates ConfigMaps for a few seconds, unmeasured, with one watcher reading their events: a
-   * freshly started JVM answers its first thousand sequential creates several times slower than
-   * later ones, and delivers its first thousands of watch events slower too, which would be timed
-   * as watch latency otherwise. Without the watcher only the write path was warm, and one watcher's
-   * create-to-event p50 measured 1.4 ms where the same server, warm, delivers in 0.75 ms.
+   * Creates ConfigMaps for a few seconds, unmeasured, with one watcher reading their events, so
+   * that a freshly started JVM has compiled its write and event delivery paths before anything is
+   * timed. It does not warm the sequential path enough for the one-watcher figure (1.3 ms after
+   * this burst where the same server, warm, answers in 0.7 ms): that is what the one watcher's own
+   * unmeasured writes ({@code --watch-warmups}) are for.
    */
   private void warmUpWrites(ReadStore store) throws IOException, InterruptedException {
     String namespace = "warmup";
