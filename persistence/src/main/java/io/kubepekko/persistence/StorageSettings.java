@@ -78,10 +78,9 @@ public sealed interface StorageSettings {
         @Override
         public Config toConfig() {
             Path db = dataDir.toAbsolutePath().resolve("kubepekko");
-            // DB_CLOSE_ON_EXIT=FALSE: see reference.conf (H2's own shutdown hook closed the database
-            // while the graceful shutdown still served writes).
+            // The H2 settings, and why each, are in reference.conf: one list for both URLs.
             String url = "jdbc:h2:file:" + db
-                    + ";DATABASE_TO_UPPER=false;WRITE_DELAY=0;MAX_LENGTH_INPLACE_LOB=1048576;DB_CLOSE_ON_EXIT=FALSE";
+                    + ConfigFactory.defaultReference().getString("kubepekko.storage.embedded.options");
             String quoted = "\"" + url.replace("\\", "\\\\") + "\"";
             // The slick URL is set too, so the override holds even for a caller that layers it over an
             // already-resolved config (where reference.conf's substitution would have picked ./data).
