@@ -93,8 +93,8 @@ public final class ReadBench {
   static final int LIST_WARMUP_ROUNDS = 2;
   static final Duration LIST_WARMUP = Duration.ofSeconds(5);
   /** An unmeasured burst of creates before the watch figures, so both stores are measured warm. */
-  private static final Duration WRITE_WARMUP = Duration.ofSeconds(5);
-  private static final int WRITE_WARMUP_CONNECTIONS = 4;
+  static final Duration WRITE_WARMUP = Duration.ofSeconds(5);
+  static final int WRITE_WARMUP_CONNECTIONS = 4;
   private static final Duration STOP_GRACE = Duration.ofSeconds(60);
 
   private final Options options;

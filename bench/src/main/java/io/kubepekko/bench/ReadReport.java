@@ -61,11 +61,11 @@ final class ReadReport {
     }
     if (watches) {
       md.append(String.format(Locale.ROOT, "- watch: ConfigMaps with %,d bytes of data; timed"
-              + " from just before the create is sent until its ADDED event is read, after 5 s of"
-              + " unmeasured creates at 4 connections with one watcher; 1 watcher over %d sequential"
+              + " from just before the create is sent until its ADDED event is read, after %d s of"
+              + " unmeasured creates at %d connections with one watcher; 1 watcher over %d sequential"
               + " creates after %,d unmeasured ones; fan-out %s watchers over %d creates each%n",
-          options.objectBytes(), options.watchWrites(), options.watchWarmups(), options.fanout(),
-          options.fanoutWrites()));
+          options.objectBytes(), ReadBench.WRITE_WARMUP.toSeconds(), ReadBench.WRITE_WARMUP_CONNECTIONS,
+          options.watchWrites(), options.watchWarmups(), options.fanout(), options.fanoutWrites()));
     }
     md.append('\n');
 
