@@ -238,6 +238,15 @@ public final class ControlPlane {
      */
     public CompletionStage<Source<StreamEvent, NotUsed>> watch(ResourceType type, String namespace,
                                                                 ReadOptions options) {
+        return watch(type, namespace, options, Duration.ZERO);
+    }
+
+    /**
+     * {@link #watch(ResourceType, String, ReadOptions)} for a stream the caller ends {@code timeout} after it
+     * starts: a watcher that accepts bookmarks gets one shortly before then, so it resumes from a fresh version.
+     */
+    public CompletionStage<Source<StreamEvent, NotUsed>> watch(ResourceType type, String namespace,
+                                                                ReadOptions options, Duration timeout) {
         WatchFilter filter;
         try {
             filter = new WatchFilter(type.namespaced() ? namespace : null,
@@ -249,7 +258,7 @@ public final class ControlPlane {
         return latestCommittedIf(type, consistent).thenCompose(latest -> Futures.plain(AskPattern.<WatchCache.Command, WatchCache.WatchReply>ask(
                         caches.cache(type.groupResource()),
                         r -> new WatchCache.Watch(WatchStart.of(options, latest), filter, options.allowWatchBookmarks(),
-                                options.initialEventsEndBookmark(), waitFor(options.mode()), r),
+                                options.initialEventsEndBookmark(), waitFor(options.mode()), timeout, r),
                         askTimeout, system.scheduler())))
                 .thenApply(reply -> {
                     if (reply instanceof WatchCache.WatchFailed f) {

@@ -2,6 +2,7 @@ package io.kubepekko.actors;
 
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
+import io.kubepekko.api.watch.BookmarkSchedule;
 import io.kubepekko.api.watch.CacheRead;
 import io.kubepekko.api.watch.CacheState;
 import io.kubepekko.api.watch.CachedEvent;
@@ -171,9 +172,18 @@ public final class WatchCache {
      *
      * @param bookmarks        whether the watcher accepts BOOKMARK events
      * @param initialEventsEnd whether the initial events end with the WatchList bookmark
+     * @param timeout          how long the watch stays open once started (the caller ends the stream then),
+     *                         or zero when it has no deadline: a watcher that accepts bookmarks gets one
+     *                         shortly before it ({@link BookmarkSchedule})
      */
     public record Watch(WatchStart start, WatchFilter filter, boolean bookmarks, boolean initialEventsEnd,
-                        Duration maxWait, ActorRef<WatchReply> replyTo) implements Command {}
+                        Duration maxWait, Duration timeout, ActorRef<WatchReply> replyTo) implements Command {
+        /** A watch without a deadline. */
+        public Watch(WatchStart start, WatchFilter filter, boolean bookmarks, boolean initialEventsEnd,
+                     Duration maxWait, ActorRef<WatchReply> replyTo) {
+            this(start, filter, bookmarks, initialEventsEnd, maxWait, Duration.ZERO, replyTo);
+        }
+    }
 
     /** The answer to a {@link Watch}. */
     public sealed interface WatchReply permits Watching, WatchFailed {}
@@ -244,6 +254,7 @@ public final class WatchCache {
         final long id;
         final WatchFilter filter;
         final boolean bookmarks;
+        final BookmarkSchedule bookmarkSchedule;
         final BoundedSourceQueue<StreamEvent> queue;
         /** Live events up to this version are not for this watcher (it got them otherwise, or started after them). */
         final long liveAfter;
@@ -251,11 +262,12 @@ public final class WatchCache {
         final long startVersion;
         Instant lastSent;
 
-        Watcher(long id, WatchFilter filter, boolean bookmarks, BoundedSourceQueue<StreamEvent> queue, long liveAfter,
-                long startVersion, Instant now) {
+        Watcher(long id, WatchFilter filter, boolean bookmarks, BookmarkSchedule bookmarkSchedule,
+                BoundedSourceQueue<StreamEvent> queue, long liveAfter, long startVersion, Instant now) {
             this.id = id;
             this.filter = filter;
             this.bookmarks = bookmarks;
+            this.bookmarkSchedule = bookmarkSchedule;
             this.queue = queue;
             this.liveAfter = liveAfter;
             this.startVersion = startVersion;
@@ -579,8 +591,10 @@ public final class WatchCache {
             long id = ++nextWatcherId;
             Pair<BoundedSourceQueue<StreamEvent>, Source<StreamEvent, NotUsed>> queue =
                     Source.<StreamEvent>queue(settings.watcherBuffer()).preMaterialize(materializer);
-            watchers.put(id, new Watcher(id, w.filter(), w.bookmarks(), queue.first(), ready.liveAfter(),
-                    startVersion, clock.instant()));
+            Instant now = clock.instant();
+            watchers.put(id, new Watcher(id, w.filter(), w.bookmarks(),
+                    BookmarkSchedule.of(settings.bookmarkInterval(), now, w.timeout()), queue.first(),
+                    ready.liveAfter(), startVersion, now));
             Source<StreamEvent, NotUsed> initial = Source.from(ready.initial()).map(d -> (StreamEvent) d);
             if (w.initialEventsEnd()) {
                 initial = initial.concat(Source.single(new StreamEvent.Bookmark(ready.startVersion(), true)));
@@ -696,10 +710,10 @@ public final class WatchCache {
         private void sendBookmarks(Instant now) {
             long version = settings.progressBookmarks() ? state.resourceVersion() : lastChangeVersion;
             StreamEvent bookmark = new StreamEvent.Bookmark(version, false);
-            Instant due = now.minus(settings.bookmarkInterval());
             for (Iterator<Watcher> it = watchers.values().iterator(); it.hasNext(); ) {
                 Watcher w = it.next();
-                if (w.bookmarks && version > w.startVersion && !w.lastSent.isAfter(due) && !offer(w, bookmark, now)) {
+                if (w.bookmarks && version > w.startVersion && w.bookmarkSchedule.due(w.lastSent, now)
+                        && !offer(w, bookmark, now)) {
                     it.remove();
                 }
             }

@@ -180,6 +180,17 @@ class WatchCacheTest {
         }
     }
 
+    private static void assertNothingWithin(CompletableFuture<Optional<StreamEvent>> pending, Duration d) {
+        try {
+            Optional<StreamEvent> got = pending.get(d.toMillis(), TimeUnit.MILLISECONDS);
+            throw new AssertionError("unexpected " + got.map(WatchCacheTest::describe));
+        } catch (java.util.concurrent.TimeoutException expected) {
+            // still pending, as it should be
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
     private static Watched run(Source<StreamEvent, ?> events) {
         return new Watched(events.runWith(Sink.queue(), materializer));
     }
@@ -362,6 +373,29 @@ class WatchCacheTest {
         assertEquals(List.of("BOOKMARK@9"), next(withBookmarks, 1));
         without.expectNothingFor(Duration.ofMillis(600));
         withBookmarks.cancel();
+    }
+
+    @Test
+    void aWatcherWithADeadlineGetsABookmarkTwoSecondsBeforeIt() throws Exception {
+        ManualClock clock = new ManualClock(Instant.parse("2026-11-22T00:00:00Z"));
+        Started s = start(settings(), clock, contents(4, cm("a", 4)));
+        s.stream().tell(new Revisions.Published("e1", 4, List.of()));
+        TestProbe<WatchCache.WatchReply> replies = testKit.createTestProbe();
+        s.cache().tell(new WatchCache.Watch(new WatchStart(WatchStart.Target.AFTER, 4, false), ALL, true, false,
+                Duration.ofSeconds(5), Duration.ofSeconds(10), replies.ref()));
+        Watched w = run(assertInstanceOf(WatchCache.Watching.class, replies.receiveMessage(Duration.ofSeconds(10)))
+                .events());
+        s.stream().tell(new Revisions.Published("e1", 4, 9, List.of()));
+        read(s.cache(), new CacheRead(CacheRead.Target.LATEST, 9), Duration.ofSeconds(5));
+        clock.advance(Duration.ofSeconds(7));
+        CompletableFuture<Optional<StreamEvent>> first = w.queue().pull().toCompletableFuture();
+        assertNothingWithin(first, Duration.ofMillis(600));
+        clock.advance(Duration.ofSeconds(1));
+        assertEquals("BOOKMARK@9", describe(first.get(10, TimeUnit.SECONDS).orElseThrow()),
+                "2 s before the 10 s deadline, long before the minute");
+        clock.advance(Duration.ofMillis(1500));
+        w.expectNothingFor(Duration.ofMillis(600));
+        w.cancel();
     }
 
     @Test

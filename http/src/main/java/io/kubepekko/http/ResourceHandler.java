@@ -221,7 +221,7 @@ final class ResourceHandler {
                 ? WatchFraming.table(type.kind(), type.apiVersion(), objects, new WatchFraming.TableRows(
                         r.representation().metaVersion(), printer(type), includeObject(r), clock))
                 : new WatchFraming(type.kind(), type.apiVersion(), objects);
-        return controlPlane.watch(type, r.info().namespace(), options).thenApply(events -> {
+        return controlPlane.watch(type, r.info().namespace(), options, timeout).thenApply(events -> {
             if (r.webSocket() != null) {
                 // As kube-apiserver: one text message per event (clients like fabric8 watch this way).
                 return r.webSocket().handleMessagesWith(Sink.ignore(), events.takeWithin(timeout)
