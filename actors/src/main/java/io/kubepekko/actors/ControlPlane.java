@@ -30,6 +30,7 @@ import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.stream.javadsl.Source;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
+import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityRef;
 
@@ -110,13 +111,15 @@ public final class ControlPlane {
                                      Environment environment, ReadSettings readSettings, JournalReader journal,
                                      Map<String, ValuePool> pools) {
         ClusterSharding sharding = ClusterSharding.get(system);
+        Cluster cluster = Cluster.get(system);
         startAllocators(sharding, system, registry, environment, pools);
         // Revisions is never passivated: collections talk to it directly once they know it.
         sharding.init(Entity.of(Revisions.TYPE_KEY, ctx -> {
                     GroupResource gr = GroupResource.parse(ctx.getEntityId());
                     // Real time, not the environment's clock: overdue is about messages really lost.
                     return Revisions.create(gr, java.time.Clock.systemUTC(), namespace -> sharding.entityRefFor(
-                            CollectionEntity.TYPE_KEY, new CollectionId(gr, namespace).entityId()));
+                            CollectionEntity.TYPE_KEY, new CollectionId(gr, namespace).entityId()),
+                            address -> isMember(cluster, address));
                 })
                 // Moved (rebalance, a node leaving): hand over in order, so readers keep their stream.
                 .withStopMessage(Revisions.HandOver.INSTANCE)
@@ -266,6 +269,16 @@ public final class ControlPlane {
                     }
                     return ((WatchCache.Watching) reply).events();
                 });
+    }
+
+    /** Whether {@code address} belongs to a current member of the cluster (any status), this node included. */
+    private static boolean isMember(Cluster cluster, org.apache.pekko.actor.Address address) {
+        for (org.apache.pekko.cluster.Member m : cluster.state().getMembers()) {
+            if (m.address().equals(address)) {
+                return true;
+            }
+        }
+        return address.equals(cluster.selfMember().address());
     }
 
     private Duration waitFor(ReadOptions.Mode mode) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.persistence.CborSerializable;
+import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.RecipientRef;
@@ -28,6 +29,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -296,32 +298,42 @@ public final class Revisions
 
     private final ActorRef<Command> self;
 
-    /** A sequencer that cannot ask collections about overdue allocations: it gives them up (tests). */
+    /**
+     * A sequencer that cannot ask collections about overdue allocations: it gives them up (tests). Its
+     * system has no other members: a handed-over reader is kept only if it lives in this system.
+     */
     public static Behavior<Command> create(GroupResource groupResource) {
-        return create(groupResource, java.time.Clock.systemUTC(), namespace -> null);
+        return create(groupResource, java.time.Clock.systemUTC(), namespace -> null, address -> false);
     }
 
     /**
      * @param clock       when allocations become overdue
      * @param collections the collection entity of a namespace of this group-resource, reached through
      *                    sharding (or {@code null}: overdue allocations there are given up)
+     * @param member      whether an address is a member of the cluster now: readers recorded by a
+     *                    {@link HandedOver} elsewhere are taken over only if so (see {@link #takeOverReaders})
      */
     public static Behavior<Command> create(GroupResource groupResource, java.time.Clock clock,
-                                           Function<String, RecipientRef<CollectionEntity.Command>> collections) {
+                                           Function<String, RecipientRef<CollectionEntity.Command>> collections,
+                                           Predicate<Address> member) {
         return Behaviors.withTimers(timers -> {
             timers.startTimerWithFixedDelay(CheckOverdue.INSTANCE, Duration.ofSeconds(1));
-            return Behaviors.setup(ctx -> new Revisions(groupResource, ctx, clock, collections));
+            return Behaviors.setup(ctx -> new Revisions(groupResource, ctx, clock, collections, member));
         });
     }
 
+    private final Predicate<Address> member;
+
     private Revisions(GroupResource groupResource, org.apache.pekko.actor.typed.javadsl.ActorContext<Command> context,
-                      java.time.Clock clock, Function<String, RecipientRef<CollectionEntity.Command>> collections) {
+                      java.time.Clock clock, Function<String, RecipientRef<CollectionEntity.Command>> collections,
+                      Predicate<Address> member) {
         super(PersistenceId.of("Revisions", groupResource.toString()),
                 SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
         this.self = context.getSelf();
         this.context = context;
         this.clock = clock;
         this.collections = collections;
+        this.member = member;
     }
 
     @Override
@@ -349,15 +361,26 @@ public final class Revisions
                         // same stream goes on, from where its readers are.
                         epoch = h.epoch();
                         sentUpTo = h.sentUpTo();
-                        for (ActorRef<Published> s : h.subscribers()) {
-                            if (subscribers.add(s)) {
-                                context.watchWith(s, new Unsubscribe(s));
-                            }
-                        }
+                        takeOverReaders(h.subscribers());
                         publish(List.of());
                     }
                 })
                 .build();
+    }
+
+    /**
+     * Subscribes the readers of a hand-over that can still be there: those of this system and of the
+     * cluster's current members. A hand-over is also recorded when the whole cluster stops; the readers
+     * it names then belonged to processes that are gone, and watching one at an address nobody listens
+     * on would only have remoting try to connect to it again and again. Their successors subscribe anew.
+     */
+    private void takeOverReaders(List<ActorRef<Published>> readers) {
+        for (ActorRef<Published> s : readers) {
+            Address address = s.path().address();
+            if ((address.hasLocalScope() || member.test(address)) && subscribers.add(s)) {
+                context.watchWith(s, new Unsubscribe(s));
+            }
+        }
     }
 
     @Override

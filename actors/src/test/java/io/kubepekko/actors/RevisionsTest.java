@@ -265,7 +265,8 @@ class RevisionsTest {
         GroupResource gr = new GroupResource("test.kubepekko.io", "resolving" + GROUP_RESOURCES.incrementAndGet());
         var kit = EventSourcedBehaviorTestKit.<Revisions.Command, Revisions.Event, Revisions.State>create(
                 actorTestKit.system(),
-                Revisions.create(gr, clock, ns -> probes.containsKey(ns) ? probes.get(ns).ref() : null),
+                Revisions.create(gr, clock, ns -> probes.containsKey(ns) ? probes.get(ns).ref() : null,
+                        address -> false),
                 EventSourcedBehaviorTestKit.enabledSerializationSettings());
         org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Published> reader =
                 actorTestKit.createTestProbe();

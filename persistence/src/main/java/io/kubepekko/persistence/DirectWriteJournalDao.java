@@ -1,6 +1,8 @@
 package io.kubepekko.persistence;
 
+import org.apache.pekko.Done;
 import org.apache.pekko.NotUsed;
+import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.persistence.PersistentRepr;
 import org.apache.pekko.persistence.jdbc.PekkoSerialization$;
 import org.apache.pekko.persistence.jdbc.config.JournalConfig;
@@ -27,6 +29,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * pekko-persistence-jdbc's journal DAO with a shorter write path, for the embedded profile (set as
@@ -48,6 +51,9 @@ public class DirectWriteJournalDao extends DefaultJournalDao {
     /** Config key: rows written between two bulk additions to the persistence-id index (see {@link PidIndex}). */
     static final String INDEX_EVERY = "kubepekko.storage.embedded.journal-index-every";
 
+    /** How long the shutdown waits for the writer's last commit (its queue is empty by then: nothing writes). */
+    private static final long STOP_WAIT_MILLIS = 10_000;
+
     private final JournalBatchWriter writer;
     private final PidIndex index;
     private final JdbcBackend.JdbcDatabaseDef database;
@@ -62,6 +68,18 @@ public class DirectWriteJournalDao extends DefaultJournalDao {
         this.serialization = serialization;
         this.writer = new JournalBatchWriter(db.source()::createConnection, JournalInserts.of(config), index,
                 config.daoConfig().batchSize(), mat.system().settings().config().getInt(INDEX_EVERY));
+        // The plugin closes the connection pool when its journal actor stops, as the actor system terminates:
+        // the writer must have finished with its connection before then, or closing it fails on a closed pool.
+        CoordinatedShutdown.get(mat.system()).addTask(CoordinatedShutdown.PhaseBeforeActorSystemTerminate(),
+                "kubepekko-journal-writer-stop", () -> CompletableFuture.supplyAsync(() -> {
+                    writer.stop();
+                    try {
+                        writer.awaitStopped(STOP_WAIT_MILLIS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return Done.getInstance();
+                }));
         mat.system().registerOnTermination(writer::stop);
     }
 

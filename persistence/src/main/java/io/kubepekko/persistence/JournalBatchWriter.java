@@ -341,8 +341,9 @@ final class JournalBatchWriter {
         if (connection != null) {
             try {
                 connection.close(); // closes its statements too
-            } catch (SQLException ignored) {
-                // a broken connection: the next write opens another
+            } catch (SQLException | RuntimeException ignored) {
+                // a broken connection: the next write opens another. RuntimeException: Hikari's close of a
+                // connection whose pool was shut down under it throws a NullPointerException.
             }
             connection = null;
             insertEvent = null;

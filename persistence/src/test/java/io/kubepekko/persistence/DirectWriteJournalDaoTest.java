@@ -131,4 +131,43 @@ class DirectWriteJournalDaoTest {
         assertEquals(26, add(kit.spawn(Counter.create("a")), 1));
         assertEquals(4, add(kit.spawn(Counter.create("b")), 1));
     }
+
+    private static java.util.Set<Thread> writerThreads() {
+        java.util.Set<Thread> out = new java.util.HashSet<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().equals("kubepekko-journal-writer") && t.isAlive()) {
+                out.add(t);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The plugin closes its connection pool as the actor system terminates (a termination callback): the
+     * writer must be done with its connection (last index entries committed, connection returned) before
+     * then. It used to be stopped by a termination callback itself, racing the pool's closing, and closing
+     * its connection on the closed pool threw a NullPointerException at server stops. Checked at the last
+     * phase of the coordinated shutdown, which comes before any termination callback.
+     */
+    @Test
+    void theWriterIsDoneBeforeTheActorSystemTerminates() throws Exception {
+        java.util.Set<Thread> others = writerThreads();
+        kit = start();
+        assertEquals(1, add(kit.spawn(Counter.create("c")), 1));
+        java.util.Set<Thread> mine = writerThreads();
+        mine.removeAll(others);
+        assertEquals(1, mine.size(), "this system's writer thread");
+        Thread writer = mine.iterator().next();
+        java.util.concurrent.CompletableFuture<Boolean> aliveAtTermination = new java.util.concurrent.CompletableFuture<>();
+        org.apache.pekko.actor.CoordinatedShutdown.get(kit.system()).addTask(
+                org.apache.pekko.actor.CoordinatedShutdown.PhaseActorSystemTerminate(), "observe-writer", () -> {
+                    aliveAtTermination.complete(writer.isAlive());
+                    return java.util.concurrent.CompletableFuture.completedFuture(org.apache.pekko.Done.getInstance());
+                });
+        kit.system().terminate();
+        kit.system().getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        org.junit.jupiter.api.Assertions.assertFalse(aliveAtTermination.get(10, TimeUnit.SECONDS),
+                "the writer still ran when the actor system began to terminate");
+        assertEquals(1, count("event_journal_by_pid"), "its last rows indexed on the way out");
+    }
 }
