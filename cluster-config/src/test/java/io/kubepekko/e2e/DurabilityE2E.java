@@ -16,6 +16,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -123,12 +124,43 @@ class DurabilityE2E {
         assertFalse(log.contains("Failed to persist"), log);
         assertFalse(log.contains("not stopped after"), log);
         assertFalse(log.contains("shutdown of shard region timed out"), log);
+        // The journal writer used to close its connection after the pool was gone: a NullPointerException's
+        // stack trace on every stop. A clean stop logs nothing at WARN or above, and no exception at all.
+        assertCleanLog(firstLog);
 
         server.restart();
         for (String name : List.of("before", "during")) {
             HttpResponse<String> stored = send(get("/api/v1/namespaces/default/configmaps/" + name));
             assertEquals(200, stored.statusCode(), name + " lost across the graceful shutdown: " + stored.body());
         }
+        // The restarted server used to take over the watch caches of the stopped one (recorded by the
+        // hand-over) and have remoting try their old cluster port again and again.
+        assertCleanLog(server.log());
+        assertOwnerOnly(server.dataDir());
+    }
+
+    /** No line at WARN or ERROR, and no stack trace. */
+    private static void assertCleanLog(Path log) throws IOException {
+        List<String> bad = Files.readAllLines(log, StandardCharsets.UTF_8).stream()
+                .filter(l -> l.matches("^\\S+ (WARN|ERROR) .*") || l.contains("Exception") || l.startsWith("\tat "))
+                .toList();
+        assertEquals(List.of(), bad, "unexpected lines in " + log);
+    }
+
+    /** The data directory holds Secrets: 0700, and the files in it (database, kubeconfig) 0600. */
+    private static void assertOwnerOnly(Path dataDir) throws IOException {
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dataDir)));
+        try (java.util.stream.Stream<Path> files = Files.list(dataDir)) {
+            List<String> open = files.filter(Files::isRegularFile).filter(f -> {
+                try {
+                    return !PosixFilePermissions.toString(Files.getPosixFilePermissions(f)).equals("rw-------");
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }).map(Path::toString).toList();
+            assertEquals(List.of(), open, "files others can read");
+        }
+        assertTrue(Files.exists(dataDir.resolve("admin.kubeconfig")));
     }
 
     /**

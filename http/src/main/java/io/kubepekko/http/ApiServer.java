@@ -77,7 +77,7 @@ public final class ApiServer implements AutoCloseable {
 
     /** Starts a server whose clock and randomness come from {@code environment} (tests inject them). */
     public static ApiServer start(ApiServerSettings settings, Environment environment) throws Exception {
-        Files.createDirectories(settings.dataDir());
+        DataDirectory.prepare(settings.dataDir());
         ApiServerSettings.Resolved resolved = settings.resolve();
         ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), ApiServerSettings.SYSTEM_NAME,
                 resolved.config());
@@ -99,6 +99,7 @@ public final class ApiServer implements AutoCloseable {
         } // else the configured seed nodes are joined by the cluster extension itself
 
         storage.prepareSchema(system).toCompletableFuture().get(60, TimeUnit.SECONDS);
+        DataDirectory.restrictFiles(settings.dataDir());
 
         Duration askTimeout = config.getDuration("kubepekko.http.ask-timeout");
         Registry registry = Registry.builtin();

@@ -1,11 +1,14 @@
 package io.kubepekko.http;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
-/** Writes the admin kubeconfig that kubectl can use as is (plain HTTP, no credentials). */
+/**
+ * Writes the admin kubeconfig that kubectl can use as is (plain HTTP, no credentials). It says
+ * {@code insecure-skip-tls-verify: true}: there is no TLS to verify, and some clients refuse a plain
+ * {@code http://} server without it ({@code @kubernetes/client-node} 1.x and 2.x: "HTTP protocol is not
+ * allowed when skipTLSVerify is not set or false"); kubectl, helm, client-go and the Java clients accept it.
+ */
 final class Kubeconfig {
     private Kubeconfig() {}
 
@@ -17,6 +20,7 @@ final class Kubeconfig {
                 - name: kubepekko
                   cluster:
                     server: %s
+                    insecure-skip-tls-verify: true
                 contexts:
                 - name: kubepekko
                   context:
@@ -31,12 +35,10 @@ final class Kubeconfig {
                 """.formatted(serverUrl);
     }
 
-    /** Writes atomically, so a client never reads a half-written file. */
+    /** Writes atomically, so a client never reads a half-written file; readable by the owner only. */
     static Path write(Path dataDir, String serverUrl) throws IOException {
         Path file = dataDir.resolve("admin.kubeconfig");
-        Path tmp = dataDir.resolve("admin.kubeconfig.tmp");
-        Files.writeString(tmp, render(serverUrl));
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        DataDirectory.writePrivately(file, render(serverUrl));
         return file;
     }
 }
