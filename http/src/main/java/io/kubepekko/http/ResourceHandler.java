@@ -13,7 +13,6 @@ import io.kubepekko.api.store.DryRun;
 import io.kubepekko.api.store.PatchType;
 import io.kubepekko.api.store.Preconditions;
 import io.kubepekko.api.store.ScaleConversion;
-import io.kubepekko.api.store.TypeMeta;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOptions;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
@@ -305,7 +304,6 @@ final class ResourceHandler {
                 GroupVersionKind kind = scale ? ScaleConversion.GVK : type.gvk();
                 ObjectNode body = RequestBodies.decode(r.contentType(), r.body(), kind,
                         FieldValidation.parse(fieldValidation(r), "UpdateOptions")).object();
-                TypeMeta.check(kind.apiVersion(), kind.kind(), body);
                 yield write(type, r, new WriteOp.Update(r.info().name(), body, sub, writeOptions(r)));
             }
             case "patch" -> patch(type, r, sub);
@@ -329,10 +327,8 @@ final class ResourceHandler {
     }
 
     private RequestBodies.Decoded decodeWithWarnings(ResourceType type, Request r, String optionsKind) {
-        RequestBodies.Decoded d = RequestBodies.decode(r.contentType(), r.body(), type.gvk(),
+        return RequestBodies.decode(r.contentType(), r.body(), type.gvk(),
                 FieldValidation.parse(fieldValidation(r), optionsKind));
-        TypeMeta.check(type.apiVersion(), type.kind(), d.object());
-        return d;
     }
 
     /** The raw {@code fieldValidation} value; {@link FieldValidation#parse} validates it (422 when unsupported). */

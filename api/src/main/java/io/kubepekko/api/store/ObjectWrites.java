@@ -2,6 +2,7 @@ package io.kubepekko.api.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.codec.BodyDecoder;
 import io.kubepekko.api.codec.DecodedBody;
 import io.kubepekko.api.codec.FieldValidation;
@@ -93,11 +94,15 @@ public final class ObjectWrites {
     private WriteOutcome dispatch(ResourceType type, String namespace, Function<String, ObjectNode> current,
                                   WriteOp op, Env env) {
         if (op instanceof WriteOp.Create c) {
-            return create(type, namespace, current, c.object().deepCopy(), env);
+            ObjectNode obj = c.object().deepCopy();
+            TypeMeta.checkBody(type.gvk(), obj);
+            return create(type, namespace, current, obj, env);
         } else if (op instanceof WriteOp.Update u) {
+            ObjectNode obj = u.object().deepCopy();
+            TypeMeta.checkBody("scale".equals(u.subresource()) ? ScaleConversion.GVK : type.gvk(), obj);
             // kube-apiserver's update handler checks name, then namespace, before storage sees the body.
-            checkName(u.name(), type.namespaced() ? namespace : null, u.object());
-            return update(type, namespace, current, u.name(), u.object().deepCopy(), u.subresource(), List.of(), env);
+            checkName(u.name(), type.namespaced() ? namespace : null, obj);
+            return update(type, namespace, current, u.name(), obj, u.subresource(), List.of(), env);
         } else if (op instanceof WriteOp.Patch p) {
             return patch(type, namespace, current, p, env);
         }
@@ -256,6 +261,12 @@ public final class ObjectWrites {
         };
         if (!(patched instanceof ObjectNode obj)) {
             throw ApiStatus.badRequest("the patched object is not a JSON object").exception();
+        }
+        GroupVersionKind served = scale ? ScaleConversion.GVK : type.gvk();
+        if (p.type() == PatchType.STRATEGIC_MERGE_PATCH) {
+            TypeMeta.resetPatched(served, obj);
+        } else {
+            TypeMeta.checkPatched(served, obj);
         }
         if (scale) {
             return update(type, namespace, current, p.name(), obj, p.subresource(), List.of(), env);
