@@ -14,6 +14,7 @@ import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.store.ObjectWrites;
 import io.kubepekko.api.store.Responses;
+import io.kubepekko.api.store.TypeMeta;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOutcome;
 import io.kubepekko.persistence.CborSerializable;
@@ -263,6 +264,16 @@ public final class CollectionEntity
     private final BackgroundSnapshots snapshots;
     /** Events applied by this incarnation; at recovery's end, those replayed after the snapshot. */
     private long eventsApplied;
+    /** Whether recovery is over: then events come from this entity's own writes, whose type meta is checked. */
+    private boolean recovered;
+    /**
+     * Objects whose recovered state (snapshot or event) carried another apiVersion or kind than the
+     * collection's, with the type meta they had: repaired as they are recovered, logged and rewritten
+     * once recovery completes, so that the journal holds them repaired and the next recovery finds nothing.
+     */
+    private final Map<String, String> repairedTypeMeta = new TreeMap<>();
+    /** Repaired objects still to be persisted as they are now (see {@link #repairedTypeMeta}). */
+    private final ArrayDeque<String> rewrites = new ArrayDeque<>();
 
     public static Behavior<Command> create(CollectionId id, ResourceType type, ObjectWrites writes,
                                            Environment environment, RecipientRef<Revisions.Command> revisions) {
@@ -351,11 +362,16 @@ public final class CollectionEntity
                 .onSignal(RecoveryCompleted.instance(), state -> {
                     lastSnapshotSeqNr = lastSequenceNumber(context) - eventsApplied;
                     committed.publish(id.entityId(), this, state.objects());
+                    recovered = true;
+                    scheduleTypeMetaRewrites();
                 })
                 .onSignal(PreRestart.instance(), state -> {
                     committed.withdraw(id.entityId(), this);
                     snapshots.forget();
                     eventsApplied = 0;
+                    recovered = false;
+                    repairedTypeMeta.clear();
+                    rewrites.clear();
                     failOutstanding("the storage write failed");
                 })
                 .onSignal(PostStop.instance(), state -> {
@@ -457,6 +473,13 @@ public final class CollectionEntity
         };
         List<Pending> pending = new ArrayList<>();
         ObjectWrites.Env env = environment.env();
+        while (!rewrites.isEmpty() && pending.size() < MAX_BATCH) {
+            Pending rewrite = typeMetaRewrite(state, rewrites.poll());
+            if (rewrite != null) {
+                overlay.put(ObjectMeta.name(rewrite.outcome().after()), rewrite.outcome().after());
+                pending.add(rewrite);
+            }
+        }
         while (!queue.isEmpty() && pending.size() < MAX_BATCH) {
             if (overlay.containsKey(queue.peek().op().targetName())) {
                 break; // it must see that earlier write committed (see the class comment)
@@ -704,7 +727,7 @@ public final class CollectionEntity
                         p.write().replyTo().tell(written(p.outcome(), a.first() + i, event.after()));
                     }
                     inFlight = null;
-                    if (!queue.isEmpty()) {
+                    if (!queue.isEmpty() || !rewrites.isEmpty()) {
                         context.getSelf().tell(Flush.INSTANCE);
                     }
                     snapshotIfDue(s);
@@ -800,7 +823,76 @@ public final class CollectionEntity
     public EventHandler<State, Event> eventHandler() {
         return newEventHandlerBuilder().forAnyState().onAnyEvent((state, event) -> {
             eventsApplied++;
-            return state.apply(event);
+            return state.apply(recovered ? event : repairTypeMeta((ObjectChanged) event));
         });
+    }
+
+    // ---- type meta of recovered objects ----
+
+    /** A snapshot's objects get the collection's type meta as they are loaded (see {@link #repairedTypeMeta}). */
+    @Override
+    public org.apache.pekko.persistence.typed.SnapshotAdapter<State> snapshotAdapter() {
+        return new org.apache.pekko.persistence.typed.SnapshotAdapter<>() {
+            @Override
+            public Object toJournal(State state) {
+                return state;
+            }
+
+            @Override
+            public State fromJournal(Object from) {
+                State state = (State) from;
+                TreePMap<String, byte[]> objects = state.objects();
+                for (Map.Entry<String, byte[]> e : state.objects().entrySet()) {
+                    byte[] repaired = TypeMeta.repairStored(type.gvk(), e.getValue());
+                    if (repaired != e.getValue()) {
+                        repairedTypeMeta.put(e.getKey(), typeMetaOf(e.getValue()));
+                        objects = objects.plus(e.getKey(), repaired);
+                    }
+                }
+                return objects == state.objects() ? state : new State(objects, state.lastVersion());
+            }
+        };
+    }
+
+    /** A replayed change whose object has another type meta than the collection's, repaired. */
+    private ObjectChanged repairTypeMeta(ObjectChanged c) {
+        byte[] repaired = c.removed() ? c.after() : TypeMeta.repairStored(type.gvk(), c.after());
+        if (repaired == c.after()) {
+            repairedTypeMeta.remove(c.name());
+            return c;
+        }
+        repairedTypeMeta.put(c.name(), typeMetaOf(c.after()));
+        return new ObjectChanged(c.resourceVersion(), c.name(), c.before(), repaired, false, c.committedAt());
+    }
+
+    private static String typeMetaOf(byte[] json) {
+        ObjectNode obj = Json.parseTrusted(json);
+        return "apiVersion " + obj.path("apiVersion") + ", kind " + obj.path("kind");
+    }
+
+    /** Logs each object recovered with another type meta, once, and persists it repaired. */
+    private void scheduleTypeMetaRewrites() {
+        if (repairedTypeMeta.isEmpty()) {
+            return;
+        }
+        repairedTypeMeta.forEach((name, found) -> context.getLog().warn(
+                "{}: the stored object {} had {} instead of {} {}; it is served and rewritten as the collection's kind",
+                id.entityId(), name, found, type.apiVersion(), type.kind()));
+        rewrites.addAll(repairedTypeMeta.keySet());
+        repairedTypeMeta.clear();
+        context.getSelf().tell(Flush.INSTANCE);
+    }
+
+    /** The write that persists a repaired object as it is now; null when it is gone. */
+    private Pending typeMetaRewrite(State state, String name) {
+        byte[] stored = state.objects().get(name);
+        if (stored == null) {
+            return null;
+        }
+        ObjectNode obj = Json.parseTrusted(stored);
+        WriteOp op = new WriteOp.Update(name, obj, null, io.kubepekko.api.store.WriteOptions.DEFAULT);
+        WriteOutcome outcome = new WriteOutcome(obj, obj.deepCopy(), false, WriteOutcome.ResponseView.OBJECT, false,
+                true, List.of());
+        return new Pending(new Write(op, context.getSystem().ignoreRef()), outcome, ValuePlan.NONE);
     }
 }

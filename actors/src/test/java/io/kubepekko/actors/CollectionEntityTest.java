@@ -13,6 +13,7 @@ import io.kubepekko.api.store.Preconditions;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOptions;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.LoggingTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.persistence.testkit.ProcessingPolicy;
@@ -470,6 +471,68 @@ class CollectionEntityTest {
         for (int n = from; n <= to; n++) {
             written(write(update(configMap("counter", "n", Integer.toString(n)))));
         }
+    }
+
+    // ---- recovered objects of another type (stored before every write path checked type meta) ----
+
+    @Test
+    void recoveryRepairsAnObjectJournaledWithAnotherKindAndRewritesItOnce() {
+        byte[] garbage = Json.bytes(configMap("cm", "k", "v").put("kind", "Garbage").put("apiVersion", "v9"));
+        testKit.persistenceTestKit().persistForRecovery(persistenceId,
+                List.of(new CollectionEntity.ObjectChanged(7, "cm", null, garbage, false, 0)));
+
+        var restarted = LoggingTestKit.warn("the stored object cm had apiVersion \"v9\", kind \"Garbage\" instead of "
+                + "v1 ConfigMap").withOccurrences(1).expect(actorTestKit.system(), () -> testKit.restart());
+
+        assertConfigMap(restarted.state().objects().get("cm"));
+        assertConfigMap(testKit.<CollectionEntity.GetReply>runCommand(r -> new CollectionEntity.Get("cm", r))
+                .reply().object());
+        CollectionEntity.ObjectChanged rewrite = awaitEvents(2).get(1);
+        assertConfigMap(rewrite.after());
+        assertEquals("v", Json.parseTrusted(rewrite.after()).path("data").path("k").asText());
+        assertEquals(Long.toString(rewrite.resourceVersion()),
+                Json.parseTrusted(rewrite.after()).path("metadata").path("resourceVersion").asText());
+
+        LoggingTestKit.warn("the stored object").withOccurrences(0)
+                .expect(actorTestKit.system(), () -> testKit.restart());
+        assertEquals(2, journaled().size(), "nothing left to repair after the rewrite");
+    }
+
+    @Test
+    void recoveryRepairsAnObjectOfAnotherKindInTheSnapshot() {
+        byte[] garbage = Json.bytes(configMap("cm", "k", "v").put("kind", "Pod"));
+        var snapshot = new CollectionEntity.State(org.pcollections.TreePMap.<String, byte[]>empty()
+                .plus("cm", garbage).plus("ok", Json.bytes(configMap("ok", "k", "v"))), 7);
+        testKit.snapshotTestKit().orElseThrow().persistForRecovery(persistenceId,
+                List.of(org.apache.pekko.japi.Pair.create(new org.apache.pekko.persistence.testkit.SnapshotMeta(1, 0),
+                        (Object) snapshot)));
+
+        var restarted = LoggingTestKit.warn("the stored object cm had").withOccurrences(1)
+                .expect(actorTestKit.system(), () -> testKit.restart());
+
+        assertConfigMap(restarted.state().objects().get("cm"));
+        assertArrayEquals(Json.bytes(configMap("ok", "k", "v")), restarted.state().objects().get("ok"));
+        assertConfigMap(awaitEvents(1).get(0).after());
+    }
+
+    private static void assertConfigMap(byte[] json) {
+        ObjectNode obj = Json.parseTrusted(json);
+        assertEquals("v1", obj.path("apiVersion").asText());
+        assertEquals("ConfigMap", obj.path("kind").asText());
+    }
+
+    private List<CollectionEntity.ObjectChanged> journaled() {
+        return testKit.persistenceTestKit().persistedInStorage(persistenceId).stream()
+                .map(e -> (CollectionEntity.ObjectChanged) e).toList();
+    }
+
+    /** Waits (bounded) until the journal holds {@code count} events. */
+    private List<CollectionEntity.ObjectChanged> awaitEvents(int count) {
+        return actorTestKit.createTestProbe().awaitAssert(Duration.ofSeconds(10), () -> {
+            List<CollectionEntity.ObjectChanged> events = journaled();
+            assertEquals(count, events.size());
+            return events;
+        });
     }
 
     // ---- bursts: several writes before any reply ----

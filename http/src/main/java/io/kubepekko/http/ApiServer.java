@@ -103,7 +103,8 @@ public final class ApiServer implements AutoCloseable {
 
         Duration askTimeout = config.getDuration("kubepekko.http.ask-timeout");
         Registry registry = Registry.builtin();
-        ControlPlane controlPlane = ControlPlane.start(system, registry, new ObjectWrites(ObjectWrites.SCHEMA_PRUNER),
+        ControlPlane controlPlane = ControlPlane.start(system, registry, new ObjectWrites(ObjectWrites.SCHEMA_PRUNER,
+                        config.getBytes(ApiServerFlags.MAX_OBJECT_BYTES)),
                 environment, readSettings(settings, config, askTimeout), storage.journalReader(system, config),
                 ServiceNetwork.pools(settings.services().clusterIpRange(), settings.services().nodePortRange()));
 

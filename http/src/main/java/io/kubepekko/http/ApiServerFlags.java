@@ -56,6 +56,9 @@ final class ApiServerFlags {
                                                   (default "127.0.0.1:9042")
               --cassandra-keyspace string         the keyspace of the journal and snapshots, for --storage=cassandra
                                                   (default "kubepekko")
+              --storage-max-object-bytes int      the largest object a write may leave stored, in bytes of its JSON;
+                                                  larger ones answer etcd's "request is too large" (default 1572864,
+                                                  etcd's --max-request-bytes)
               --cluster-seed-nodes strings        comma list of host:port Pekko remoting addresses of the seed nodes to join;
                                                   empty: this server forms a cluster of its own (default ""). Needs
                                                   --storage=cassandra: every node of a cluster shares one journal
@@ -69,6 +72,9 @@ final class ApiServerFlags {
               -h, --help                          print this help and exit
                   --version                       print the version and exit
             """;
+
+    /** The configuration key {@code --storage-max-object-bytes} sets (see reference.conf). */
+    static final String MAX_OBJECT_BYTES = "kubepekko.storage.max-object-bytes";
 
     static Parsed parse(String[] args) throws UsageException {
         return parse(args, System.getProperties());
@@ -91,6 +97,7 @@ final class ApiServerFlags {
         ApiServerSettings.StorageFlags storage = d.storage();
         ApiServerSettings.ClusterFlags cluster = d.cluster();
         Config file = null;
+        Long maxObjectBytes = null;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             if (arg.equals("-h") || arg.equals("--help")) {
@@ -113,7 +120,8 @@ final class ApiServerFlags {
                     "--shutdown-delay-duration", "--watch-cache-window", "--watch-history-retention",
                     "--continue-token-ttl", "--feature-gates", "--service-cluster-ip-range",
                     "--service-node-port-range", "--storage", "--cassandra-contact-points",
-                    "--cassandra-keyspace", "--cluster-seed-nodes", "--cluster-port", "--cluster-hostname", "--config").contains(name)) {
+                    "--cassandra-keyspace", "--cluster-seed-nodes", "--cluster-port", "--cluster-hostname", "--config",
+                    "--storage-max-object-bytes").contains(name)) {
                 throw new UsageException("unknown flag: " + name);
             }
             if (value == null) {
@@ -153,10 +161,16 @@ final class ApiServerFlags {
                 case "--cluster-hostname" -> cluster = new ApiServerSettings.ClusterFlags(cluster.seedNodes(),
                         cluster.port(), hostname(value));
                 case "--config" -> file = configFile("invalid argument \"" + value + "\" for \"--config\" flag: ", value);
+                case "--storage-max-object-bytes" -> maxObjectBytes = positiveBytes(name, value);
                 default -> delay = duration(name, value);
             }
         }
         file = fileFromSystemProperties(file, systemProperties);
+        if (maxObjectBytes != null) {
+            // Over the configuration file, as every flag is.
+            Config flag = ConfigFactory.parseMap(java.util.Map.of(MAX_OBJECT_BYTES, maxObjectBytes), "flags");
+            file = file == null ? flag : flag.withFallback(file);
+        }
         if (retention.compareTo(window) < 0) {
             retention = window; // the window is always resumable; the retention only reaches further back
         }
@@ -309,6 +323,20 @@ final class ApiServerFlags {
             return p;
         } catch (NumberFormatException e) {
             throw new UsageException("invalid argument \"" + value + "\" for \"" + flag + "\" flag: must be a port number 0-65535");
+        }
+    }
+
+    /** A byte count as etcd's {@code --max-request-bytes} takes it: a positive decimal integer. */
+    private static long positiveBytes(String flag, String value) throws UsageException {
+        try {
+            long n = Long.parseLong(value);
+            if (n <= 0 || n > Integer.MAX_VALUE) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new UsageException("invalid argument \"" + value + "\" for \"" + flag
+                    + "\" flag: must be a number of bytes from 1 to " + Integer.MAX_VALUE);
         }
     }
 

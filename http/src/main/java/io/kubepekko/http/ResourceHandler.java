@@ -9,11 +9,9 @@ import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.store.DeletionOptions;
-import io.kubepekko.api.store.DryRun;
 import io.kubepekko.api.store.PatchType;
 import io.kubepekko.api.store.Preconditions;
 import io.kubepekko.api.store.ScaleConversion;
-import io.kubepekko.api.store.TypeMeta;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOptions;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
@@ -234,13 +232,15 @@ final class ResourceHandler {
     }
 
     private CompletionStage<HttpResponse> create(ResourceType type, Request r) {
+        WriteOptions options = writeOptions(r, List.of());
         RequestBodies.Decoded d = decodeWithWarnings(type, r, "CreateOptions");
-        return write(type, r, new WriteOp.Create(d.object(), writeOptions(r)), d.warnings());
+        return write(type, r, new WriteOp.Create(d.object(), options), d.warnings());
     }
 
     private CompletionStage<HttpResponse> update(ResourceType type, Request r) {
+        WriteOptions options = writeOptions(r, List.of());
         RequestBodies.Decoded d = decodeWithWarnings(type, r, "UpdateOptions");
-        return write(type, r, new WriteOp.Update(r.info().name(), d.object(), null, writeOptions(r)), d.warnings());
+        return write(type, r, new WriteOp.Update(r.info().name(), d.object(), null, options), d.warnings());
     }
 
     private CompletionStage<HttpResponse> patch(ResourceType type, Request r, String subresource) {
@@ -255,20 +255,18 @@ final class ResourceHandler {
                     + "types include: application/json-patch+json, application/merge-patch+json, "
                     + "application/strategic-merge-patch+json").exception();
         }
+        // kube-apiserver's ValidatePatchOptions: these first, then the options every write has.
+        List<io.kubepekko.api.status.FieldError> leading = new java.util.ArrayList<>();
         if (apply && r.param("fieldManager").filter(m -> !m.isEmpty()).isEmpty()) {
-            throw ApiStatus.invalidRequest("PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: "
-                    + "is required for apply patch", List.of(io.kubepekko.api.status.FieldError.required("fieldManager",
-                    "is required for apply patch"))).exception();
+            leading.add(io.kubepekko.api.status.FieldError.required("fieldManager", "is required for apply patch"));
         }
         if (!apply && r.param("force").isPresent()) {
-            throw ApiStatus.invalidRequest("PatchOptions.meta.k8s.io \"\" is invalid: force: Forbidden: may not be "
-                    + "specified for non-apply patch", List.of(io.kubepekko.api.status.FieldError.forbidden("force",
-                    "may not be specified for non-apply patch"))).exception();
+            leading.add(io.kubepekko.api.status.FieldError.forbidden("force", "may not be specified for non-apply patch"));
         }
+        WriteOptions options = writeOptions(r, leading);
         boolean force = r.param("force").filter(v -> !v.isEmpty()).map(io.kubepekko.api.meta.GoStrconv::parseBool)
                 .orElse(false);
-        return write(type, r, new WriteOp.Patch(r.info().name(), patchType, r.body(), subresource, writeOptions(r),
-                force));
+        return write(type, r, new WriteOp.Patch(r.info().name(), patchType, r.body(), subresource, options, force));
     }
 
     private CompletionStage<HttpResponse> delete(ResourceType type, Request r) {
@@ -303,10 +301,10 @@ final class ResourceHandler {
             });
             case "update" -> {
                 GroupVersionKind kind = scale ? ScaleConversion.GVK : type.gvk();
+                WriteOptions options = writeOptions(r, List.of());
                 ObjectNode body = RequestBodies.decode(r.contentType(), r.body(), kind,
                         FieldValidation.parse(fieldValidation(r), "UpdateOptions")).object();
-                TypeMeta.check(kind.apiVersion(), kind.kind(), body);
-                yield write(type, r, new WriteOp.Update(r.info().name(), body, sub, writeOptions(r)));
+                yield write(type, r, new WriteOp.Update(r.info().name(), body, sub, options));
             }
             case "patch" -> patch(type, r, sub);
             default -> throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
@@ -329,10 +327,8 @@ final class ResourceHandler {
     }
 
     private RequestBodies.Decoded decodeWithWarnings(ResourceType type, Request r, String optionsKind) {
-        RequestBodies.Decoded d = RequestBodies.decode(r.contentType(), r.body(), type.gvk(),
+        return RequestBodies.decode(r.contentType(), r.body(), type.gvk(),
                 FieldValidation.parse(fieldValidation(r), optionsKind));
-        TypeMeta.check(type.apiVersion(), type.kind(), d.object());
-        return d;
     }
 
     /** The raw {@code fieldValidation} value; {@link FieldValidation#parse} validates it (422 when unsupported). */
@@ -341,11 +337,15 @@ final class ResourceHandler {
     }
 
 
-    private static WriteOptions writeOptions(Request r) {
-        String kind = optionsKind(r.info().verb());
-        String fv = FieldValidation.parse(fieldValidation(r), kind).queryValue();
-        return new WriteOptions(DryRun.parse(values(r, "dryRun"), kind),
-                r.param("fieldManager").orElseGet(() -> managerFromUserAgent(r.userAgent())), fv);
+    /**
+     * The write's options, validated before the body is read (422 on the options kind); {@code leading}
+     * are a patch's own problems. Without {@code fieldManager} the User-Agent names the manager.
+     */
+    private static WriteOptions writeOptions(Request r, List<io.kubepekko.api.status.FieldError> leading) {
+        WriteOptions o = WriteOptions.parse(optionsKind(r.info().verb()), leading, r.param("fieldManager").orElse(null),
+                values(r, "dryRun"), fieldValidation(r));
+        return o.fieldManager() != null ? o
+                : new WriteOptions(o.dryRun(), managerFromUserAgent(r.userAgent()), o.fieldValidation());
     }
 
     /** Without {@code fieldManager}, the manager is the User-Agent up to its first "/", as kube-apiserver names it. */

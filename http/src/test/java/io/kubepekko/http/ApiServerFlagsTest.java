@@ -369,6 +369,20 @@ class ApiServerFlagsTest {
         }
 
         @Test
+        void maxObjectBytesDefaultsToEtcdsRequestLimitAndTheFlagBeatsTheFile() throws Exception {
+            String key = "kubepekko.storage.max-object-bytes";
+            assertEquals(1_572_864, resolved().config().getBytes(key));
+            String f = file("limit.conf", key + " = 2m");
+            assertEquals(2 * 1024 * 1024, resolved("--config", f).config().getBytes(key));
+            assertEquals(4096, resolved("--config", f, "--storage-max-object-bytes", "4096").config().getBytes(key));
+            assertEquals(4096, resolved("--storage-max-object-bytes=4096").config().getBytes(key));
+            assertEquals("invalid argument \"0\" for \"--storage-max-object-bytes\" flag: must be a number of bytes "
+                    + "from 1 to 2147483647", error("--storage-max-object-bytes", "0"));
+            assertEquals("invalid argument \"1.5Mi\" for \"--storage-max-object-bytes\" flag: must be a number of "
+                    + "bytes from 1 to 2147483647", error("--storage-max-object-bytes=1.5Mi"));
+        }
+
+        @Test
         void theEmbeddedDatabaseFollowsTheDataDirWhateverTheFileSays() throws Exception {
             Config c = resolved("--data-dir", dir.resolve("d").toString(), "--config",
                     file("h2.conf", "kubepekko.storage.embedded.url = \"jdbc:h2:mem:elsewhere\"")).config();

@@ -109,7 +109,7 @@ class ServerSideApplyIT {
         api.patch(url, APPLY, yaml("other", "  a: x\n")).assertStatus(400, "BadRequest",
                 "the name of the object (other) does not match the name on the URL (" + name + ")");
         api.patch(url, APPLY, "apiVersion: apps/v1\nkind: ConfigMap\n").assertStatus(400, "BadRequest",
-                "Incorrect version specified in apply patch. Specified patch version: apps/v1, expected: v1");
+                "invalid object type: apps/v1, Kind=ConfigMap");
         api.patch(url, APPLY, "data: [unclosed").assertStatusMessageStartsWith(400, "BadRequest", "error decoding patch: ");
         api.patch(url + "&fieldValidation=Strict", APPLY, yaml(name, "  a: x\nspec: {}\n"))
                 .assertFailure(400, "BadRequest");

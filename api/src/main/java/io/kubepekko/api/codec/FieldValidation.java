@@ -45,6 +45,10 @@ public enum FieldValidation {
      * @param optionsKind {@code CreateOptions}, {@code UpdateOptions} or {@code PatchOptions}
      */
     public static FieldValidation parse(String queryValue, String optionsKind) {
+        List<FieldError> errors = errors(queryValue);
+        if (!errors.isEmpty()) {
+            throw ApiStatus.invalid("meta.k8s.io", optionsKind, "", errors).exception();
+        }
         if (queryValue == null || queryValue.isEmpty()) {
             return WARN;
         }
@@ -53,7 +57,19 @@ public enum FieldValidation {
                 return v;
             }
         }
-        throw ApiStatus.invalid("meta.k8s.io", optionsKind, "",
-                List.of(FieldError.notSupported("fieldValidation", queryValue, SUPPORTED))).exception();
+        throw new IllegalStateException(queryValue);
+    }
+
+    /** kube-apiserver's {@code ValidateFieldValidation}: empty, or one of the three values. */
+    public static List<FieldError> errors(String queryValue) {
+        if (queryValue == null || queryValue.isEmpty()) {
+            return List.of();
+        }
+        for (FieldValidation v : values()) {
+            if (v.queryValue.equals(queryValue)) {
+                return List.of();
+            }
+        }
+        return List.of(FieldError.notSupported("fieldValidation", queryValue, SUPPORTED));
     }
 }

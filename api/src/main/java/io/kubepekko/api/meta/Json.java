@@ -40,6 +40,28 @@ public final class Json {
         }
     }
 
+    /** The length of {@link #bytes}, counted without keeping them. */
+    public static long byteSize(JsonNode node) {
+        long[] count = new long[1];
+        java.io.OutputStream counter = new java.io.OutputStream() {
+            @Override
+            public void write(int b) {
+                count[0]++;
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) {
+                count[0] += len;
+            }
+        };
+        try {
+            MAPPER.writeValue(counter, node);
+        } catch (java.io.IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return count[0];
+    }
+
     public static String string(JsonNode node) {
         try {
             return MAPPER.writeValueAsString(node);

@@ -31,8 +31,8 @@ public final class StrategicMergePatch {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final String PATCH = "$patch";
     private static final String RETAIN_KEYS = "$retainKeys";
-    private static final String SET_ELEMENT_ORDER = "$setElementOrder/";
-    private static final String DELETE_FROM_PRIMITIVE_LIST = "$deleteFromPrimitiveList/";
+    private static final String SET_ELEMENT_ORDER = "$setElementOrder";
+    private static final String DELETE_FROM_PRIMITIVE_LIST = "$deleteFromPrimitiveList";
 
     private final MergeMetadata metadata;
 
@@ -56,40 +56,31 @@ public final class StrategicMergePatch {
     private JsonNode mergeObject(ObjectNode target, ObjectNode patch, String type) {
         JsonNode directive = patch.get(PATCH);
         if (directive != null) {
-            switch (directive.asText()) {
-                case "delete" -> {
-                    return null;
-                }
-                case "replace" -> {
-                    ObjectNode replacement = patch.deepCopy();
-                    replacement.remove(PATCH);
-                    return stripDirectives(replacement);
-                }
-                case "merge" -> { }
-                default -> throw bad("Unknown patch type: " + directive.asText() + " in map: " + patch);
+            String d = directive.isTextual() ? directive.asText() : "";
+            if (d.equals("delete")) {
+                return null;
             }
+            if (d.equals("replace")) {
+                ObjectNode replacement = patch.deepCopy();
+                replacement.remove(PATCH);
+                return stripDirectives(replacement);
+            }
+            // Kubernetes' mergeMap: a map takes only replace or delete ("merge" too is refused).
+            throw unknownPatchType(directive, patch);
         }
-        Map<String, JsonNode> orders = new LinkedHashMap<>();
-        Map<String, JsonNode> deletions = new LinkedHashMap<>();
-        JsonNode retainKeys = null;
+        applyRetainKeys(target, patch);
+        Map<String, ArrayNode> orders = setElementOrders(patch);
         Iterator<Map.Entry<String, JsonNode>> fields = patch.fields();
         while (fields.hasNext()) {
             Map.Entry<String, JsonNode> e = fields.next();
             String key = e.getKey();
             JsonNode value = e.getValue();
-            if (key.equals(PATCH)) {
-                continue;
-            }
-            if (key.equals(RETAIN_KEYS)) {
-                retainKeys = value;
-                continue;
-            }
-            if (key.startsWith(SET_ELEMENT_ORDER)) {
-                orders.put(key.substring(SET_ELEMENT_ORDER.length()), value);
+            if (key.equals(PATCH) || key.equals(RETAIN_KEYS) || key.startsWith(SET_ELEMENT_ORDER)) {
                 continue;
             }
             if (key.startsWith(DELETE_FROM_PRIMITIVE_LIST)) {
-                deletions.put(key.substring(DELETE_FROM_PRIMITIVE_LIST.length()), value);
+                deleteFromPrimitiveList(target, directiveKey(key, DELETE_FROM_PRIMITIVE_LIST,
+                        "invalid patch format of primitive list"), value, type);
                 continue;
             }
             if (value.isNull()) {
@@ -105,45 +96,133 @@ public final class StrategicMergePatch {
                 target.set(key, merged);
             }
         }
-        for (Map.Entry<String, JsonNode> d : deletions.entrySet()) {
-            JsonNode list = target.get(d.getKey());
-            if (!d.getValue().isArray()) {
-                throw bad("invalid " + DELETE_FROM_PRIMITIVE_LIST + d.getKey() + ": must be a list");
-            }
-            if (list != null && list.isArray()) {
-                Set<JsonNode> drop = new HashSet<>();
-                d.getValue().forEach(drop::add);
-                ArrayNode kept = NODES.arrayNode();
-                list.forEach(item -> {
-                    if (!drop.contains(item)) {
-                        kept.add(item);
-                    }
-                });
-                target.set(d.getKey(), kept);
-            }
-        }
-        for (Map.Entry<String, JsonNode> o : orders.entrySet()) {
+        for (Map.Entry<String, ArrayNode> o : orders.entrySet()) {
             JsonNode list = target.get(o.getKey());
             if (list != null && list.isArray()) {
                 MergeMetadata.Field field = metadata.field(type, o.getKey());
                 target.set(o.getKey(), order((ArrayNode) list, o.getValue(), field.merge().patchMergeKey()));
             }
         }
-        if (retainKeys != null) {
-            if (!retainKeys.isArray()) {
-                throw bad("invalid " + RETAIN_KEYS + ": must be a list");
+        return target;
+    }
+
+    /**
+     * {@code $retainKeys}: a list naming every key the map keeps; each key the patch sets must be in it
+     * (400 {@code invalid patch format of retainKeys} otherwise, as for a value that is not a list).
+     */
+    private static void applyRetainKeys(ObjectNode target, ObjectNode patch) {
+        JsonNode retainKeys = patch.get(RETAIN_KEYS);
+        if (retainKeys == null) {
+            return;
+        }
+        if (!retainKeys.isArray()) {
+            throw ApiStatus.badRequest("invalid patch format of retainKeys").exception();
+        }
+        Set<JsonNode> keep = new HashSet<>();
+        retainKeys.forEach(keep::add);
+        Iterator<Map.Entry<String, JsonNode>> fields = patch.fields();
+        while (fields.hasNext()) {
+            Map.Entry<String, JsonNode> e = fields.next();
+            String k = e.getKey();
+            if (e.getValue().isNull() || k.equals(RETAIN_KEYS) || k.startsWith(DELETE_FROM_PRIMITIVE_LIST)
+                    || k.startsWith(SET_ELEMENT_ORDER)) {
+                continue;
             }
-            Set<String> keep = new HashSet<>();
-            retainKeys.forEach(k -> keep.add(k.asText()));
-            List<String> names = new ArrayList<>();
-            target.fieldNames().forEachRemaining(names::add);
-            for (String n : names) {
-                if (!keep.contains(n)) {
-                    target.remove(n);
-                }
+            if (!keep.contains(NODES.textNode(k))) {
+                throw ApiStatus.badRequest("invalid patch format of retainKeys").exception();
             }
         }
-        return target;
+        List<String> names = new ArrayList<>();
+        target.fieldNames().forEachRemaining(names::add);
+        for (String n : names) {
+            if (!keep.contains(NODES.textNode(n))) {
+                target.remove(n);
+            }
+        }
+    }
+
+    /** The {@code $setElementOrder/<field>} lists of a map, by field; refused as Kubernetes refuses them. */
+    private static Map<String, ArrayNode> setElementOrders(ObjectNode patch) {
+        Map<String, ArrayNode> orders = new LinkedHashMap<>();
+        Iterator<Map.Entry<String, JsonNode>> fields = patch.fields();
+        while (fields.hasNext()) {
+            Map.Entry<String, JsonNode> e = fields.next();
+            if (!e.getKey().startsWith(SET_ELEMENT_ORDER)) {
+                continue;
+            }
+            if (!e.getValue().isArray()) {
+                throw ApiStatus.unclassified("expected a []interface {}, but received a " + goType(e.getValue()))
+                        .exception();
+            }
+            orders.put(directiveKey(e.getKey(), SET_ELEMENT_ORDER, "invalid patch format of setElementOrder list"),
+                    (ArrayNode) e.getValue());
+        }
+        return orders;
+    }
+
+    /**
+     * {@code $deleteFromPrimitiveList/<field>}: Kubernetes takes it as {@code <field>} merged in "delete"
+     * mode. A list drops the values listed; a value of another type than the field's is ignored (so is
+     * one for an absent field); null removes the field; a map merges into it, a scalar replaces it.
+     */
+    private void deleteFromPrimitiveList(ObjectNode target, String key, JsonNode value, String type) {
+        if (value.isNull()) {
+            target.remove(key);
+            return;
+        }
+        JsonNode current = target.get(key);
+        if (current == null || !goType(current).equals(goType(value))) {
+            return;
+        }
+        if (value.isArray()) {
+            Set<JsonNode> drop = new HashSet<>();
+            value.forEach(drop::add);
+            ArrayNode kept = NODES.arrayNode();
+            current.forEach(item -> {
+                if (!drop.contains(item)) {
+                    kept.add(item);
+                }
+            });
+            target.set(key, kept);
+        } else if (value.isObject()) {
+            JsonNode merged = mergeObject(((ObjectNode) current).deepCopy(), (ObjectNode) value,
+                    metadata.field(type, key).valueType());
+            target.set(key, merged == null ? NODES.objectNode() : merged);
+        } else {
+            target.set(key, value);
+        }
+    }
+
+    /** The field a directive key names ({@code $setElementOrder/<field>}); 400 {@code problem} when malformed. */
+    private static String directiveKey(String key, String prefix, String problem) {
+        int slash = key.indexOf('/');
+        if (slash < 0 || !key.substring(0, slash).equals(prefix)) {
+            throw ApiStatus.badRequest(problem).exception();
+        }
+        return key.substring(slash + 1);
+    }
+
+    /** The Go type {@code encoding/json} decodes a value to, as Kubernetes' patch errors name it. */
+    private static String goType(JsonNode value) {
+        if (value.isObject()) {
+            return "map[string]interface {}";
+        } else if (value.isArray()) {
+            return "[]interface {}";
+        } else if (value.isTextual()) {
+            return "string";
+        } else if (value.isBoolean()) {
+            return "bool";
+        } else if (value.isIntegralNumber() && value.canConvertToLong()) {
+            return "int64";
+        } else if (value.isNumber()) {
+            return "float64";
+        }
+        return "%!s(<nil>)";
+    }
+
+    private static io.kubepekko.api.status.ApiException unknownPatchType(JsonNode directive, JsonNode map) {
+        return ApiStatus.unclassified("unknown patch type: " + GoFormat.s(directive) + " in map: " + GoFormat.v(map))
+                .exception();
     }
 
     private JsonNode mergeValue(JsonNode current, JsonNode patch, MergeMetadata.Field field) {
@@ -175,13 +254,47 @@ public final class StrategicMergePatch {
 
     private JsonNode mergeList(ArrayNode current, ArrayNode patch, MergeMetadata.Field field) {
         String key = field.merge().patchMergeKey();
-        for (JsonNode item : patch) {
-            if (item.isObject() && item.size() == 1 && "replace".equals(item.path(PATCH).asText())) {
-                return stripDirectives(replacementList(patch));
+        boolean objects = key != null && !key.isEmpty();
+        if (!objects) {
+            for (JsonNode item : patch) {
+                if (item.isObject() && item.size() == 1 && "replace".equals(item.path(PATCH).asText())) {
+                    return stripDirectives(replacementList(patch));
+                }
             }
         }
-        boolean objects = key != null && !key.isEmpty();
         ArrayNode result = current.deepCopy();
+        if (objects) {
+            // Kubernetes' mergeSliceWithSpecialElements: deletions and a replace first, refusing any other $patch.
+            ArrayNode plain = NODES.arrayNode();
+            boolean replace = false;
+            for (JsonNode item : patch) {
+                JsonNode directive = item.isObject() ? item.get(PATCH) : null;
+                if (directive == null) {
+                    plain.add(item);
+                    continue;
+                }
+                String d = directive.isTextual() ? directive.asText() : "";
+                if (d.equals("delete")) {
+                    JsonNode id = item.get(key);
+                    if (id == null) {
+                        throw bad("map: " + item + " does not contain declared merge key: " + key);
+                    }
+                    for (int at = indexOf(result, key, id); at >= 0; at = indexOf(result, key, id)) {
+                        result.remove(at);
+                    }
+                } else if (d.equals("replace")) {
+                    replace = true;
+                } else if (d.equals("merge")) {
+                    throw ApiStatus.unclassified("merging lists cannot yet be specified in the patch").exception();
+                } else {
+                    throw unknownPatchType(directive, item);
+                }
+            }
+            if (replace) {
+                return stripDirectives(plain);
+            }
+            patch = plain;
+        }
         if (!objects) {
             // A merged list of primitives is a set: new values are appended once.
             Set<JsonNode> present = new HashSet<>();
@@ -205,12 +318,6 @@ public final class StrategicMergePatch {
                 throw bad("map: " + item + " does not contain declared merge key: " + key);
             }
             int at = indexOf(result, key, id);
-            if ("delete".equals(item.path(PATCH).asText())) {
-                if (at >= 0) {
-                    result.remove(at);
-                }
-                continue;
-            }
             if (at >= 0) {
                 JsonNode merged = mergeObject(((ObjectNode) result.get(at)).deepCopy(), (ObjectNode) item,
                         field.valueType());
@@ -235,9 +342,6 @@ public final class StrategicMergePatch {
      * is placed before another when both were in the live list in that order).
      */
     private static ArrayNode order(ArrayNode merged, JsonNode order, String key) {
-        if (!order.isArray()) {
-            throw bad("invalid " + SET_ELEMENT_ORDER + ": must be a list");
-        }
         List<JsonNode> inOrder = new ArrayList<>();
         List<JsonNode> others = new ArrayList<>();
         List<JsonNode> orderIds = new ArrayList<>();

@@ -147,6 +147,16 @@ public record ApiStatus(int code, String reason, String message, Details details
         return new ApiStatus(503, Reason.SERVICE_UNAVAILABLE, message, null);
     }
 
+    /**
+     * kube-apiserver's answer to an error its storage or patch code returns as a plain Go error rather
+     * than a Status ({@code responsewriters.ErrorToAPIStatus}): 500, no reason, the error's text. Kept
+     * where clients see exactly that from Kubernetes (etcd's "request is too large", strategic merge
+     * patch errors kube does not classify).
+     */
+    public static ApiStatus unclassified(String message) {
+        return new ApiStatus(500, null, message, null);
+    }
+
     /** 500; the message never carries a stack trace. */
     public static ApiStatus internal(String message) {
         return new ApiStatus(500, Reason.INTERNAL_ERROR, "Internal error occurred: " + message,
@@ -171,18 +181,11 @@ public record ApiStatus(int code, String reason, String message, Details details
             n.put("reason", reason);
         }
         ObjectNode d = n.putObject("details");
-        if (details.name() != null) {
-            d.put("name", details.name());
-        }
-        if (details.group() != null) {
-            d.put("group", details.group());
-        }
-        if (details.kind() != null) {
-            d.put("kind", details.kind());
-        }
-        if (details.uid() != null) {
-            d.put("uid", details.uid());
-        }
+        // Every field of Kubernetes' StatusDetails is omitempty.
+        putIfNotEmpty(d, "name", details.name());
+        putIfNotEmpty(d, "group", details.group());
+        putIfNotEmpty(d, "kind", details.kind());
+        putIfNotEmpty(d, "uid", details.uid());
         if (!details.causes().isEmpty()) {
             ArrayNode causes = d.putArray("causes");
             for (StatusCause c : details.causes()) {
@@ -203,6 +206,12 @@ public record ApiStatus(int code, String reason, String message, Details details
         }
         n.put("code", code);
         return n;
+    }
+
+    private static void putIfNotEmpty(ObjectNode n, String field, String value) {
+        if (value != null && !value.isEmpty()) {
+            n.put(field, value);
+        }
     }
 
     /** A {@code Status} with {@code status: Success}, as returned by some deletes. */

@@ -40,16 +40,7 @@ final class ApplyPatches {
         if (!(parsed instanceof ObjectNode config)) {
             throw ApiStatus.badRequest("error decoding patch: the applied configuration is not an object").exception();
         }
-        String apiVersion = config.path("apiVersion").asText("");
-        if (!apiVersion.equals(type.apiVersion())) {
-            throw ApiStatus.badRequest("Incorrect version specified in apply patch. Specified patch version: "
-                    + apiVersion + ", expected: " + type.apiVersion()).exception();
-        }
-        String kind = config.path("kind").asText("");
-        if (!kind.equals(type.kind())) {
-            throw ApiStatus.badRequest("Object 'Kind' is missing or wrong in apply patch: expected " + type.kind()
-                    + ", got \"" + kind + "\"").exception();
-        }
+        TypeMeta.checkApplied(type.gvk(), config);
         JsonNode meta = config.get("metadata");
         if (meta != null && !meta.isNull() && !meta.isObject()) {
             throw ApiStatus.badRequest("error decoding patch: metadata must be an object").exception();

@@ -19,14 +19,22 @@ public final class DryRun {
      * as one empty value, which kube-apiserver's option validation does not allow either.
      */
     public static boolean parse(List<String> values, String optionsKind) {
+        List<FieldError> errors = errors(values);
+        if (!errors.isEmpty()) {
+            throw ApiStatus.invalid("meta.k8s.io", optionsKind, "", errors).exception();
+        }
+        return !values.isEmpty();
+    }
+
+    /** kube-apiserver's {@code ValidateDryRun}: every value must be {@code All}. */
+    static List<FieldError> errors(List<String> values) {
         for (String v : values) {
             if (!v.equals("All")) {
                 ArrayNode bad = Json.MAPPER.createArrayNode();
                 values.forEach(bad::add);
-                throw ApiStatus.invalid("meta.k8s.io", optionsKind, "",
-                        List.of(FieldError.notSupported("dryRun", BadValue.of(bad), List.of("All")))).exception();
+                return List.of(FieldError.notSupported("dryRun", BadValue.of(bad), List.of("All")));
             }
         }
-        return !values.isEmpty();
+        return List.of();
     }
 }

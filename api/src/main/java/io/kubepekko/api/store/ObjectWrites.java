@@ -2,9 +2,11 @@ package io.kubepekko.api.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.codec.BodyDecoder;
 import io.kubepekko.api.codec.DecodedBody;
 import io.kubepekko.api.codec.FieldValidation;
+import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.patch.JsonPatch;
 import io.kubepekko.api.patch.MergePatch;
@@ -73,10 +75,33 @@ public final class ObjectWrites {
 
     private static final int GENERATE_NAME_ATTEMPTS = 8;
 
+    /**
+     * The default {@link #maxObjectBytes}: etcd's default request limit ({@code --max-request-bytes}),
+     * which is what bounds an object kube-apiserver stores.
+     */
+    public static final long DEFAULT_MAX_OBJECT_BYTES = 1_572_864;
+
+    /** What etcd answers for a value over its limit, and kube-apiserver passes on. */
+    static final String TOO_LARGE = "etcdserver: request is too large";
+
     private final FieldPruner pruner;
+    private final long maxObjectBytes;
 
     public ObjectWrites(FieldPruner pruner) {
+        this(pruner, DEFAULT_MAX_OBJECT_BYTES);
+    }
+
+    /**
+     * @param maxObjectBytes the largest object a write may leave stored: its JSON as the pipeline
+     *                       produces it, managedFields included, before the resourceVersion (and a
+     *                       Service's allocated IPs and ports) are filled in
+     */
+    public ObjectWrites(FieldPruner pruner, long maxObjectBytes) {
+        if (maxObjectBytes <= 0) {
+            throw new IllegalArgumentException("the object size limit must be positive: " + maxObjectBytes);
+        }
         this.pruner = pruner;
+        this.maxObjectBytes = maxObjectBytes;
     }
 
     /**
@@ -87,17 +112,44 @@ public final class ObjectWrites {
      */
     public WriteOutcome execute(ResourceType type, String namespace, Function<String, ObjectNode> current,
                                 WriteOp op, Env env) {
-        return ManagedFieldsRecorder.record(type, op, dispatch(type, namespace, current, op, env), env.now());
+        return fitStorage(op, ManagedFieldsRecorder.record(type, op, dispatch(type, namespace, current, op, env),
+                env.now()));
+    }
+
+    /**
+     * Refuses a write that would leave an object over {@link #maxObjectBytes}, as etcd refuses it and
+     * kube-apiserver answers (500, {@code etcdserver: request is too large}). Like kube-apiserver's
+     * create, update and patch handlers (not apply, not delete), it first tries the object without its
+     * managedFields, which can be large. A dry run never reaches etcd, so it is not refused.
+     */
+    private WriteOutcome fitStorage(WriteOp op, WriteOutcome out) {
+        if (op.options().dryRun() || !out.changed() || out.removes() || out.after() == null
+                || Json.byteSize(out.after()) <= maxObjectBytes) {
+            return out;
+        }
+        boolean apply = op instanceof WriteOp.Patch p && p.type() == PatchType.APPLY_PATCH;
+        ObjectNode meta = ObjectMeta.of(out.after());
+        if (!apply && !(op instanceof WriteOp.Delete) && meta.has("managedFields")) {
+            meta.remove("managedFields");
+            if (Json.byteSize(out.after()) <= maxObjectBytes) {
+                return out;
+            }
+        }
+        throw ApiStatus.unclassified(TOO_LARGE).exception();
     }
 
     private WriteOutcome dispatch(ResourceType type, String namespace, Function<String, ObjectNode> current,
                                   WriteOp op, Env env) {
         if (op instanceof WriteOp.Create c) {
-            return create(type, namespace, current, c.object().deepCopy(), env);
+            ObjectNode obj = c.object().deepCopy();
+            TypeMeta.checkBody(type.gvk(), obj);
+            return create(type, namespace, current, obj, env);
         } else if (op instanceof WriteOp.Update u) {
+            ObjectNode obj = u.object().deepCopy();
+            TypeMeta.checkBody("scale".equals(u.subresource()) ? ScaleConversion.GVK : type.gvk(), obj);
             // kube-apiserver's update handler checks name, then namespace, before storage sees the body.
-            checkName(u.name(), type.namespaced() ? namespace : null, u.object());
-            return update(type, namespace, current, u.name(), u.object().deepCopy(), u.subresource(), List.of(), env);
+            checkName(u.name(), type.namespaced() ? namespace : null, obj);
+            return update(type, namespace, current, u.name(), obj, u.subresource(), List.of(), env);
         } else if (op instanceof WriteOp.Patch p) {
             return patch(type, namespace, current, p, env);
         }
@@ -256,6 +308,12 @@ public final class ObjectWrites {
         };
         if (!(patched instanceof ObjectNode obj)) {
             throw ApiStatus.badRequest("the patched object is not a JSON object").exception();
+        }
+        GroupVersionKind served = scale ? ScaleConversion.GVK : type.gvk();
+        if (p.type() == PatchType.STRATEGIC_MERGE_PATCH) {
+            TypeMeta.resetPatched(served, obj);
+        } else {
+            TypeMeta.checkPatched(served, obj);
         }
         if (scale) {
             return update(type, namespace, current, p.name(), obj, p.subresource(), List.of(), env);

@@ -1,5 +1,13 @@
 package io.kubepekko.api.store;
 
+import io.kubepekko.api.codec.FieldValidation;
+import io.kubepekko.api.status.ApiStatus;
+import io.kubepekko.api.status.FieldError;
+import io.kubepekko.api.validation.FieldManagerValidation;
+
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * Options every write carries.
  *
@@ -9,4 +17,28 @@ package io.kubepekko.api.store;
  */
 public record WriteOptions(boolean dryRun, String fieldManager, String fieldValidation) {
     public static final WriteOptions DEFAULT = new WriteOptions(false, null, "Warn");
+
+    /**
+     * The options of a create, update or patch request, validated as kube-apiserver's
+     * {@code Validate{Create,Update,Patch}Options} do before the body is read: every problem, in
+     * kube's order, in one 422 on {@code <optionsKind>.meta.k8s.io}.
+     *
+     * @param optionsKind     {@code CreateOptions}, {@code UpdateOptions} or {@code PatchOptions}
+     * @param leading         problems a patch's options have first (force, or the apply's missing manager)
+     * @param fieldManager    as the client gave it, or null; empty counts as not given
+     * @param dryRun          every {@code dryRun} value, in the client's order
+     * @param fieldValidation as the client gave it, or null
+     */
+    public static WriteOptions parse(String optionsKind, List<FieldError> leading, String fieldManager,
+                                     List<String> dryRun, String fieldValidation) {
+        List<FieldError> errors = new ArrayList<>(leading);
+        errors.addAll(FieldManagerValidation.validate(fieldManager));
+        errors.addAll(DryRun.errors(dryRun));
+        errors.addAll(FieldValidation.errors(fieldValidation));
+        if (!errors.isEmpty()) {
+            throw ApiStatus.invalid("meta.k8s.io", optionsKind, "", errors).exception();
+        }
+        return new WriteOptions(!dryRun.isEmpty(), fieldManager == null || fieldManager.isEmpty() ? null : fieldManager,
+                FieldValidation.parse(fieldValidation, optionsKind).queryValue());
+    }
 }

@@ -5,8 +5,12 @@ import io.kubepekko.api.merge.MergeMetadata;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.status.ApiException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -122,10 +126,68 @@ class StrategicMergePatchTest {
         assertEquals(json("{'type':'Recreate'}"), recreate.at("/spec/strategy"));
     }
 
+    /**
+     * Malformed directives get k8s.io/apimachinery strategicpatch's errors. Those kube-apiserver classifies
+     * (handlers/patch.go interpretStrategicMergePatchError) are 400; the rest reach the client as the
+     * plain error they are: 500 without a reason.
+     */
+    static Stream<Arguments> malformedDirectives() {
+        return Stream.of(
+                Arguments.of("$setElementOrder that is a string", "{'metadata':{'$setElementOrder/finalizers':'x'}}",
+                        500, null, "expected a []interface {}, but received a string"),
+                Arguments.of("$setElementOrder that is a map", "{'metadata':{'$setElementOrder/finalizers':{'a':1}}}",
+                        500, null, "expected a []interface {}, but received a map[string]interface {}"),
+                Arguments.of("$setElementOrder that is null", "{'metadata':{'$setElementOrder/finalizers':null}}",
+                        500, null, "expected a []interface {}, but received a %!s(<nil>)"),
+                Arguments.of("$setElementOrder without its slash", "{'metadata':{'$setElementOrderfinalizers':['a']}}",
+                        400, "BadRequest", "invalid patch format of setElementOrder list"),
+                Arguments.of("unknown $patch of a map", "{'metadata':{'$patch':'shuffle'}}",
+                        500, null, "unknown patch type: shuffle in map: map[$patch:shuffle]"),
+                Arguments.of("$patch merge of a map", "{'metadata':{'labels':{'a':'b','n':1.5},'$patch':'merge'}}",
+                        500, null, "unknown patch type: merge in map: map[$patch:merge labels:map[a:b n:1.5]]"),
+                Arguments.of("$patch that is a number", "{'metadata':{'$patch':5}}",
+                        500, null, "unknown patch type: %!s(int64=5) in map: map[$patch:5]"),
+                Arguments.of("$patch merge of a list item", "{'spec':{'containers':[{'name':'app','$patch':'merge'}]}}",
+                        500, null, "merging lists cannot yet be specified in the patch"),
+                Arguments.of("unknown $patch of a list item", "{'spec':{'containers':[{'name':'app','$patch':'x'}]}}",
+                        500, null, "unknown patch type: x in map: map[$patch:x name:app]"),
+                Arguments.of("$retainKeys that is not a list",
+                        "{'spec':{'volumes':[{'name':'data','$retainKeys':'emptyDir','emptyDir':{}}]}}",
+                        400, "BadRequest", "invalid patch format of retainKeys"),
+                Arguments.of("$retainKeys without a key the patch sets",
+                        "{'spec':{'volumes':[{'name':'data','$retainKeys':['name'],'emptyDir':{}}]}}",
+                        400, "BadRequest", "invalid patch format of retainKeys"),
+                Arguments.of("$deleteFromPrimitiveList without its slash",
+                        "{'metadata':{'$deleteFromPrimitiveListfinalizers':['a.io/x']}}",
+                        400, "BadRequest", "invalid patch format of primitive list"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("malformedDirectives")
+    void malformedDirectivesAreRefusedAsKubernetesRefusesThem(String name, String patch, int code, String reason,
+                                                              String message) {
+        ApiException e = assertThrows(ApiException.class, () -> patch(patch));
+        assertEquals(code, e.status().code());
+        assertEquals(reason, e.status().reason());
+        assertEquals(message, e.status().message());
+    }
+
+    static Stream<Arguments> deleteFromPrimitiveList() {
+        return Stream.of(
+                Arguments.of("a list drops its values", "['a.io/x','b']", "[]"),
+                Arguments.of("a value that is not a list is ignored", "'a.io/x'", "['a.io/x']"),
+                Arguments.of("null removes the field", "null", null));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("deleteFromPrimitiveList")
+    void deleteFromPrimitiveListAsKubernetesMergesIt(String name, String value, String finalizers) {
+        ObjectNode out = patch("{'metadata':{'$deleteFromPrimitiveList/finalizers':" + value + "}}");
+        assertEquals(finalizers == null ? null : json(finalizers), out.path("metadata").get("finalizers"));
+    }
+
     @Test
-    void malformedDirectivesAreBadRequests() {
-        ApiException unknown = assertThrows(ApiException.class, () -> patch("{'metadata':{'$patch':'shuffle'}}"));
-        assertEquals(400, unknown.status().code());
+    void listItemsWithoutTheirMergeKeyAreBadRequests() {
         ApiException noKey = assertThrows(ApiException.class, () -> patch("{'spec':{'containers':[{'image':'x'}]}}"));
         assertEquals(400, noKey.status().code());
         assertEquals("map: {\"image\":\"x\"} does not contain declared merge key: name", noKey.status().message());
