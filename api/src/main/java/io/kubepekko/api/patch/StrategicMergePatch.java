@@ -151,7 +151,7 @@ public final class StrategicMergePatch {
                 continue;
             }
             if (!e.getValue().isArray()) {
-                throw ApiStatus.unclassified("expected a []interface {}, but received a " + goType(e.getValue()))
+                throw ApiStatus.badRequest("expected a []interface {}, but received a " + goType(e.getValue()))
                         .exception();
             }
             orders.put(directiveKey(e.getKey(), SET_ELEMENT_ORDER, "invalid patch format of setElementOrder list"),
@@ -221,7 +221,7 @@ public final class StrategicMergePatch {
     }
 
     private static io.kubepekko.api.status.ApiException unknownPatchType(JsonNode directive, JsonNode map) {
-        return ApiStatus.unclassified("unknown patch type: " + GoFormat.s(directive) + " in map: " + GoFormat.v(map))
+        return ApiStatus.badRequest("unknown patch type: " + GoFormat.s(directive) + " in map: " + GoFormat.v(map))
                 .exception();
     }
 
@@ -285,7 +285,7 @@ public final class StrategicMergePatch {
                 } else if (d.equals("replace")) {
                     replace = true;
                 } else if (d.equals("merge")) {
-                    throw ApiStatus.unclassified("merging lists cannot yet be specified in the patch").exception();
+                    throw ApiStatus.badRequest("merging lists cannot yet be specified in the patch").exception();
                 } else {
                     throw unknownPatchType(directive, item);
                 }

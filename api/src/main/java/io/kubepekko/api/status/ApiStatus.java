@@ -147,16 +147,6 @@ public record ApiStatus(int code, String reason, String message, Details details
         return new ApiStatus(503, Reason.SERVICE_UNAVAILABLE, message, null);
     }
 
-    /**
-     * kube-apiserver's answer to an error its storage or patch code returns as a plain Go error rather
-     * than a Status ({@code responsewriters.ErrorToAPIStatus}): 500, no reason, the error's text. Kept
-     * where clients see exactly that from Kubernetes (etcd's "request is too large", strategic merge
-     * patch errors kube does not classify).
-     */
-    public static ApiStatus unclassified(String message) {
-        return new ApiStatus(500, null, message, null);
-    }
-
     /** 500; the message never carries a stack trace. */
     public static ApiStatus internal(String message) {
         return new ApiStatus(500, Reason.INTERNAL_ERROR, "Internal error occurred: " + message,

@@ -81,7 +81,10 @@ public final class ObjectWrites {
      */
     public static final long DEFAULT_MAX_OBJECT_BYTES = 1_572_864;
 
-    /** What etcd answers for a value over its limit, and kube-apiserver passes on. */
+    /**
+     * What etcd answers for a value over its limit. kube-apiserver passes it on as a 500; here it is a 413,
+     * since the request made the object too large (a 5xx is the server's fault), with etcd's words.
+     */
     static final String TOO_LARGE = "etcdserver: request is too large";
 
     private final FieldPruner pruner;
@@ -135,7 +138,7 @@ public final class ObjectWrites {
                 return out;
             }
         }
-        throw ApiStatus.unclassified(TOO_LARGE).exception();
+        throw ApiStatus.requestEntityTooLarge(TOO_LARGE).exception();
     }
 
     private WriteOutcome dispatch(ResourceType type, String namespace, Function<String, ObjectNode> current,

@@ -127,30 +127,30 @@ class StrategicMergePatchTest {
     }
 
     /**
-     * Malformed directives get k8s.io/apimachinery strategicpatch's errors. Those kube-apiserver classifies
-     * (handlers/patch.go interpretStrategicMergePatchError) are 400; the rest reach the client as the
-     * plain error they are: 500 without a reason.
+     * Malformed directives get k8s.io/apimachinery strategicpatch's errors, as 400s. kube-apiserver answers
+     * those it classifies (handlers/patch.go interpretStrategicMergePatchError) with 400 and passes the rest
+     * on as 500s; the patch is the client's mistake, so all are 400 here.
      */
     static Stream<Arguments> malformedDirectives() {
         return Stream.of(
                 Arguments.of("$setElementOrder that is a string", "{'metadata':{'$setElementOrder/finalizers':'x'}}",
-                        500, null, "expected a []interface {}, but received a string"),
+                        400, "BadRequest", "expected a []interface {}, but received a string"),
                 Arguments.of("$setElementOrder that is a map", "{'metadata':{'$setElementOrder/finalizers':{'a':1}}}",
-                        500, null, "expected a []interface {}, but received a map[string]interface {}"),
+                        400, "BadRequest", "expected a []interface {}, but received a map[string]interface {}"),
                 Arguments.of("$setElementOrder that is null", "{'metadata':{'$setElementOrder/finalizers':null}}",
-                        500, null, "expected a []interface {}, but received a %!s(<nil>)"),
+                        400, "BadRequest", "expected a []interface {}, but received a %!s(<nil>)"),
                 Arguments.of("$setElementOrder without its slash", "{'metadata':{'$setElementOrderfinalizers':['a']}}",
                         400, "BadRequest", "invalid patch format of setElementOrder list"),
                 Arguments.of("unknown $patch of a map", "{'metadata':{'$patch':'shuffle'}}",
-                        500, null, "unknown patch type: shuffle in map: map[$patch:shuffle]"),
+                        400, "BadRequest", "unknown patch type: shuffle in map: map[$patch:shuffle]"),
                 Arguments.of("$patch merge of a map", "{'metadata':{'labels':{'a':'b','n':1.5},'$patch':'merge'}}",
-                        500, null, "unknown patch type: merge in map: map[$patch:merge labels:map[a:b n:1.5]]"),
+                        400, "BadRequest", "unknown patch type: merge in map: map[$patch:merge labels:map[a:b n:1.5]]"),
                 Arguments.of("$patch that is a number", "{'metadata':{'$patch':5}}",
-                        500, null, "unknown patch type: %!s(int64=5) in map: map[$patch:5]"),
+                        400, "BadRequest", "unknown patch type: %!s(int64=5) in map: map[$patch:5]"),
                 Arguments.of("$patch merge of a list item", "{'spec':{'containers':[{'name':'app','$patch':'merge'}]}}",
-                        500, null, "merging lists cannot yet be specified in the patch"),
+                        400, "BadRequest", "merging lists cannot yet be specified in the patch"),
                 Arguments.of("unknown $patch of a list item", "{'spec':{'containers':[{'name':'app','$patch':'x'}]}}",
-                        500, null, "unknown patch type: x in map: map[$patch:x name:app]"),
+                        400, "BadRequest", "unknown patch type: x in map: map[$patch:x name:app]"),
                 Arguments.of("$retainKeys that is not a list",
                         "{'spec':{'volumes':[{'name':'data','$retainKeys':'emptyDir','emptyDir':{}}]}}",
                         400, "BadRequest", "invalid patch format of retainKeys"),

@@ -18,13 +18,12 @@ import static io.kubepekko.api.store.ObjectWritesTest.obj;
 import static io.kubepekko.api.store.ObjectWritesTest.type;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * One limit on the object a write leaves stored, after every write path: what etcd refuses beyond its
- * request limit and kube-apiserver answers with etcd's error (500, no reason).
+ * request limit; the answer is etcd's error as a 413 (kube-apiserver passes it on as a 500).
  */
 class ObjectSizeLimitTest {
 
@@ -69,8 +68,8 @@ class ObjectSizeLimitTest {
 
     private static void assertTooLarge(Executable write) {
         ApiStatus s = assertThrows(ApiException.class, write).status();
-        assertEquals(500, s.code());
-        assertNull(s.reason(), "kube-apiserver passes etcd's error on without a reason");
+        assertEquals(413, s.code(), "kube-apiserver passes etcd's error on as a 500: the client's object is too large");
+        assertEquals("RequestEntityTooLarge", s.reason());
         assertEquals("etcdserver: request is too large", s.message());
     }
 
