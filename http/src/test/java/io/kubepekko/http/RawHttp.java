@@ -1,0 +1,188 @@
+package io.kubepekko.http;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.net.http.HttpHeaders;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * One plain TCP connection to the server, for requests no HTTP client library would send: malformed
+ * request lines, oversized heads, heads that never end. Reads responses as HTTP/1.1 frames them
+ * (Content-Length, chunked, or until the server closes).
+ */
+final class RawHttp implements AutoCloseable {
+    private final Socket socket;
+    private final InputStream in;
+    private final OutputStream out;
+
+    private RawHttp(Socket socket) throws IOException {
+        this.socket = socket;
+        this.in = socket.getInputStream();
+        this.out = socket.getOutputStream();
+    }
+
+    /** A connection to the server at {@code url} (http://host:port). */
+    static RawHttp open(String url) {
+        URI u = URI.create(url);
+        try {
+            Socket s = new Socket(u.getHost(), u.getPort());
+            s.setTcpNoDelay(true);
+            s.setSoTimeout(60_000);
+            return new RawHttp(s);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    RawHttp send(String text) {
+        return send(text.getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    RawHttp send(byte[] bytes) {
+        try {
+            out.write(bytes);
+            out.flush();
+            return this;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A GET of {@code target} with a Host header and nothing else. */
+    RawHttp get(String target) {
+        return send("GET " + target + " HTTP/1.1\r\nHost: test\r\n\r\n");
+    }
+
+    /** The next response on this connection, its body read completely. */
+    Response response() {
+        try {
+            String head = readHead();
+            if (head == null) {
+                fail("the server closed the connection without answering");
+            }
+            String[] lines = head.split("\r\n");
+            String[] statusLine = lines[0].split(" ", 3);
+            int code = Integer.parseInt(statusLine[1]);
+            Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+            for (int i = 1; i < lines.length; i++) {
+                int colon = lines[i].indexOf(':');
+                headers.computeIfAbsent(lines[i].substring(0, colon).trim(), k -> new ArrayList<>())
+                        .add(lines[i].substring(colon + 1).trim());
+            }
+            byte[] body;
+            String length = first(headers, "Content-Length");
+            if (length != null) {
+                body = in.readNBytes(Integer.parseInt(length));
+            } else if ("chunked".equalsIgnoreCase(first(headers, "Transfer-Encoding"))) {
+                body = readChunks();
+            } else if (code == 101 || code == 204 || code == 304) {
+                body = new byte[0];
+            } else {
+                body = in.readAllBytes();
+            }
+            return new Response(code, HttpHeaders.of(headers, (a, b) -> true), body);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Waits up to {@code deadline} for the server to close the connection, failing if it does not or
+     * if it answers anything first.
+     */
+    void awaitClosedWithin(Duration deadline) {
+        try {
+            socket.setSoTimeout(Math.toIntExact(deadline.toMillis()));
+            int b = in.read();
+            if (b != -1) {
+                fail("expected the server to close the connection, but it sent: " + (char) b
+                        + new String(in.readNBytes(Math.min(200, in.available())), StandardCharsets.ISO_8859_1));
+            }
+        } catch (SocketTimeoutException e) {
+            fail("the server kept the connection open for more than " + deadline);
+        } catch (SocketException reset) {
+            // closed with a reset: closed all the same
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private String readHead() throws IOException {
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        int matched = 0;
+        while (matched < 4) {
+            int b = in.read();
+            if (b == -1) {
+                return head.size() == 0 ? null : failTruncated(head);
+            }
+            head.write(b);
+            matched = (b == (matched % 2 == 0 ? '\r' : '\n')) ? matched + 1 : (b == '\r' ? 1 : 0);
+        }
+        String s = head.toString(StandardCharsets.ISO_8859_1);
+        return s.substring(0, s.length() - 4);
+    }
+
+    private static String failTruncated(ByteArrayOutputStream head) {
+        fail("the connection closed in a response head: " + head.toString(StandardCharsets.ISO_8859_1));
+        return null;
+    }
+
+    private byte[] readChunks() throws IOException {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        while (true) {
+            String sizeLine = readLine();
+            int semicolon = sizeLine.indexOf(';');
+            int size = Integer.parseInt((semicolon < 0 ? sizeLine : sizeLine.substring(0, semicolon)).trim(), 16);
+            if (size == 0) {
+                while (!readLine().isEmpty()) {
+                    // trailers: none expected
+                }
+                return body.toByteArray();
+            }
+            body.write(in.readNBytes(size));
+            readLine();
+        }
+    }
+
+    private String readLine() throws IOException {
+        StringBuilder line = new StringBuilder();
+        int b;
+        while ((b = in.read()) != '\n') {
+            if (b == -1) {
+                fail("the connection closed in a chunked body after: " + line);
+            }
+            if (b != '\r') {
+                line.append((char) b);
+            }
+        }
+        return line.toString();
+    }
+
+    private static String first(Map<String, List<String>> headers, String name) {
+        List<String> values = headers.get(name);
+        return values == null || values.isEmpty() ? null : values.get(0);
+    }
+
+    @Override
+    public void close() {
+        try {
+            socket.close();
+        } catch (IOException e) {
+            // nothing left to release
+        }
+    }
+}
