@@ -34,9 +34,10 @@ import java.time.Duration;
  *
  * <p>It sits between Pekko HTTP's server layer and the request handler, one instance per connection,
  * and sees parsed requests going in and responses going out. While a request is being served (a
- * body being read, a watch streaming for an hour) no deadline runs; after a WebSocket upgrade none
- * runs again. Pekko HTTP's own {@code idle-timeout} stays the backstop for a connection quiet in the
- * middle of a request.
+ * body being read, a watch streaming for an hour) no deadline runs. After a WebSocket upgrade the
+ * connection's bytes no longer pass through the HTTP layer: a deadline that completes this stage then
+ * leaves the WebSocket as it is (ProtocolEdgesIT holds a WebSocket watch past both deadlines). Pekko
+ * HTTP's own {@code idle-timeout} stays the backstop for a connection quiet in the middle of a request.
  */
 final class HeaderDeadline extends GraphStage<BidiShape<HttpRequest, HttpRequest, HttpResponse, HttpResponse>> {
     private static final Logger log = LoggerFactory.getLogger(HeaderDeadline.class);
@@ -73,7 +74,6 @@ final class HeaderDeadline extends GraphStage<BidiShape<HttpRequest, HttpRequest
         return new TimerGraphStageLogic(shape) {
             /** Requests handed to the handler whose responses have not been sent in full. */
             private int open;
-            private boolean upgraded;
             private AsyncCallback<Done> responseSent;
 
             {
@@ -107,9 +107,6 @@ final class HeaderDeadline extends GraphStage<BidiShape<HttpRequest, HttpRequest
                     @Override
                     public void onPush() {
                         HttpResponse response = grab(responsesIn);
-                        if (response.status().intValue() == 101) {
-                            upgraded = true; // the connection now carries WebSocket frames, not requests
-                        }
                         ResponseEntity entity = response.entity();
                         if (entity instanceof HttpEntity.Strict) {
                             push(responsesOut, response);
@@ -156,7 +153,7 @@ final class HeaderDeadline extends GraphStage<BidiShape<HttpRequest, HttpRequest
 
             private void sent() {
                 open--;
-                if (open == 0 && !upgraded) {
+                if (open == 0) {
                     scheduleOnce(DEADLINE, idleTimeout.plus(headerTimeout));
                 }
             }

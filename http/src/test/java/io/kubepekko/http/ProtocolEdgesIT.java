@@ -9,8 +9,14 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
 import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -279,6 +285,35 @@ class ProtocolEdgesIT {
                 Response watch = c.get(CMS + "?watch=1&resourceVersion=0&timeoutSeconds=3").response();
                 assertEquals(200, watch.code());
                 c.get("/api").response().assertCode(200);
+            }
+        }
+
+        @Test
+        void aWebSocketWatchOutlivesTheHeadAndKeepAliveDeadlines() throws Exception {
+            String name = freshName();
+            BlockingQueue<String> messages = new LinkedBlockingQueue<>();
+            WebSocket ws = HttpClient.newHttpClient().newWebSocketBuilder().buildAsync(
+                    URI.create(api.url().replace("http://", "ws://") + CMS + "?watch=1&labelSelector=edge%3D" + name),
+                    new WebSocket.Listener() {
+                        @Override
+                        public CompletionStage<?> onText(WebSocket w, CharSequence data, boolean last) {
+                            messages.add(data.toString());
+                            w.request(1);
+                            return null;
+                        }
+                    }).get(10, TimeUnit.SECONDS);
+            try {
+                // Past both deadlines a connection that is still speaking HTTP would have (1 s + 6 s).
+                try (WatchClient clock = WatchClient.open(api.url(), CMS + "?watch=1&" + NOTHING + "&timeoutSeconds="
+                        + KEEP_ALIVE.plus(HEADER_TIMEOUT).plusSeconds(1).toSeconds())) {
+                    clock.expectEnd(KEEP_ALIVE.multipliedBy(3));
+                }
+                api.create(CMS, json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'" + name
+                        + "','labels':{'edge':'" + name + "'}}}"));
+                String event = messages.poll(10, TimeUnit.SECONDS);
+                assertTrue(event != null && event.contains("\"ADDED\"") && event.contains(name), () -> "got " + event);
+            } finally {
+                ws.abort();
             }
         }
 
