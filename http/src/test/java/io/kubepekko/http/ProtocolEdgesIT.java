@@ -210,6 +210,13 @@ class ProtocolEdgesIT {
             rawExchange(request("GET", CMS, headers)).assertCode(200);
         }
 
+        @ParameterizedTest(name = "{0}")
+        @ValueSource(strings = {"GET /api HTTP/1.0\r\n\r\n", "GET /api HTTP/1.1\r\nHost:\r\nConnection: close\r\n\r\n"})
+        void aRequestWithoutAHostNameIsServedWhereGoServesIt(String request) {
+            // Go's server requires a Host header only in HTTP/1.1, and takes an empty one.
+            rawExchange(request).assertCode(200);
+        }
+
         static Stream<Arguments> malformed() {
             String tooManyHeaders = IntStream.range(0, 300).mapToObj(i -> "X-H" + i + ": v\r\n")
                     .collect(Collectors.joining());
