@@ -67,7 +67,7 @@ final class ApiHandler implements Function<HttpRequest, CompletionStage<HttpResp
         if (info.isPresent()) {
             Negotiation.Representation representation = Negotiation.representation(accept);
             boolean pretty = query.get("pretty").map(v -> v.isEmpty() || v.equals("true") || v.equals("1")).orElse(false);
-            String contentType = request.entity().getContentType().mediaType().toString();
+            String contentType = RequestBodies.contentType(request);
             long length = request.entity().getContentLengthOption().orElse(0L);
             if (length > MAX_BODY_BYTES) {
                 return refuseUnread(request.entity(), length);
@@ -159,6 +159,9 @@ final class ApiHandler implements Function<HttpRequest, CompletionStage<HttpResp
                 || (cause instanceof org.apache.pekko.http.scaladsl.model.EntityStreamException
                         && String.valueOf(cause.getMessage()).contains("too large"))) {
             status = tooLarge();
+        } else if (cause instanceof org.apache.pekko.http.scaladsl.model.EntityStreamException malformed) {
+            // The body broke HTTP's framing (a chunk size "zz"): the client's fault, not the server's.
+            status = ApiStatus.badRequest(malformed.info().summary());
         } else {
             log.error("request failed", cause);
             status = ApiStatus.internal(cause.getClass().getSimpleName() + ": " + cause.getMessage());
@@ -166,7 +169,8 @@ final class ApiHandler implements Function<HttpRequest, CompletionStage<HttpResp
         Negotiation.Format format;
         try {
             format = Negotiation.objectFormat(accept);
-        } catch (ApiException notAcceptable) {
+        } catch (RuntimeException notAcceptable) {
+            // 406, or an Accept header this server could not read: the error still goes out, as JSON.
             format = Negotiation.Format.JSON;
         }
         return Encoder.status(status, format);

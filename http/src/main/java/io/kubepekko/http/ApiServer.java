@@ -20,6 +20,9 @@ import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
 import org.apache.pekko.http.javadsl.Http;
 import org.apache.pekko.http.javadsl.ServerBinding;
+import org.apache.pekko.http.javadsl.model.HttpRequest;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.stream.javadsl.Flow;
 import org.apache.pekko.stream.Materializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -141,8 +144,13 @@ public final class ApiServer implements AutoCloseable {
                 new ResourceHandler(controlPlane, new WatchTimeouts(config.getDuration("kubepekko.watch.min-request-timeout")),
                         environment.clock()),
                 new DocumentHandler(registry), livez, readyz);
+        // One request at a time per connection, as pipelining-limit = 1 has it.
+        Flow<HttpRequest, HttpResponse, ?> perConnection = HeaderDeadline.around(
+                Flow.<HttpRequest>create().mapAsync(1, handler::apply),
+                config.getDuration("kubepekko.http.read-header-timeout"),
+                config.getDuration("kubepekko.http.keep-alive-timeout"));
         ServerBinding binding = Http.get(system).newServerAt(settings.bindAddress(), settings.port())
-                .bind(handler::apply).toCompletableFuture().get(30, TimeUnit.SECONDS);
+                .bindFlow(perConnection).toCompletableFuture().get(30, TimeUnit.SECONDS);
         int port = binding.localAddress().getPort();
         String host = settings.bindAddress().equals("0.0.0.0") || settings.bindAddress().equals("::")
                 ? "127.0.0.1" : settings.bindAddress();

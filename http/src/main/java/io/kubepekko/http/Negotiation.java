@@ -65,8 +65,9 @@ final class Negotiation {
         if (accept == null || accept.isBlank()) {
             return out;
         }
-        for (String entry : accept.split(",")) {
-            String[] pieces = entry.split(";");
+        // -1: keep empty pieces (";;;" and "," are entries without a media range, skipped below, not a crash).
+        for (String entry : accept.split(",", -1)) {
+            String[] pieces = entry.split(";", -1);
             String type = pieces[0].trim().toLowerCase(Locale.ROOT);
             if (type.isEmpty()) {
                 continue;
@@ -102,6 +103,8 @@ final class Negotiation {
     private static final java.util.concurrent.ConcurrentHashMap<String, Representation> REMEMBERED =
             new java.util.concurrent.ConcurrentHashMap<>();
     private static final int MAX_REMEMBERED = 64;
+    /** Headers may be up to 1 MiB: only short ones are remembered, so the cache stays a few KiB. */
+    private static final int MAX_REMEMBERED_LENGTH = 256;
 
     /** The encoding for an object/list/Status response (a Table's encoding, when one was asked for). */
     static Format objectFormat(String accept) {
@@ -115,18 +118,19 @@ final class Negotiation {
             return known;
         }
         Representation r = negotiate(accept); // throws 406: never remembered
-        if (REMEMBERED.size() < MAX_REMEMBERED) {
+        if (REMEMBERED.size() < MAX_REMEMBERED && accept.length() <= MAX_REMEMBERED_LENGTH) {
             REMEMBERED.put(accept, r);
         }
         return r;
     }
 
     private static Representation negotiate(String accept) {
-        List<MediaRange> ranges = parseAccept(accept);
-        if (ranges.isEmpty()) {
+        if (accept == null || accept.isBlank()) {
             return Representation.JSON;
         }
-        Representation r = firstAcceptable(ranges, 0);
+        // A header without one media range (";;;", ",") accepts nothing: 406, as kube-apiserver answers.
+        List<MediaRange> ranges = parseAccept(accept);
+        Representation r = ranges.isEmpty() ? null : firstAcceptable(ranges, 0);
         if (r == null) {
             throw ApiStatus.notAcceptable(
                     "only the following media types are accepted: application/json, application/yaml").exception();

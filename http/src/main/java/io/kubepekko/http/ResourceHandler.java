@@ -244,8 +244,11 @@ final class ResourceHandler {
     }
 
     private CompletionStage<HttpResponse> patch(ResourceType type, Request r, String subresource) {
-        String mediaType = r.contentType();
-        PatchType patchType = PatchType.fromMediaType(mediaType == null ? "" : mediaType)
+        // As kube-apiserver's PatchResource: the value up to its first ";", compared as it is.
+        String mediaType = r.contentType() == null ? "" : r.contentType();
+        int semicolon = mediaType.indexOf(';');
+        String patchMediaType = semicolon > 0 ? mediaType.substring(0, semicolon) : mediaType;
+        PatchType patchType = PatchType.fromMediaType(patchMediaType).filter(t -> t.mediaType.equals(patchMediaType))
                 .orElseThrow(() -> ApiStatus.unsupportedMediaType("the body of the request was in an unknown format - "
                         + "accepted media types include: application/json-patch+json, application/merge-patch+json, "
                         + "application/strategic-merge-patch+json, application/apply-patch+yaml").exception());

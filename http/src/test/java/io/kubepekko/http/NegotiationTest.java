@@ -2,6 +2,8 @@ package io.kubepekko.http;
 
 import io.kubepekko.api.status.ApiException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -36,5 +38,18 @@ class NegotiationTest {
                         + "application/json;as=Table;v=v1;g=meta.k8s.io, application/json");
         assertTrue(table.table(), "a protobuf Table is not served: the JSON Table after it is");
         assertEquals(Negotiation.Format.JSON, table.format());
+    }
+
+    @ParameterizedTest(name = "Accept: \"{0}\"")
+    @ValueSource(strings = {";;;", ",", ";", " , ; ", ";q=1", ",,"})
+    void aHeaderWithoutAMediaRangeIsNotAcceptable(String accept) {
+        ApiException e = assertThrows(ApiException.class, () -> Negotiation.representation(accept));
+        assertEquals(406, e.status().code());
+    }
+
+    @ParameterizedTest(name = "Accept: \"{0}\"")
+    @ValueSource(strings = {"", " ", "application/json, \u00fc/\u00fc", ";;;, application/json", "application/json;;;"})
+    void emptyAndUnreadableRangesBesideJsonGiveJson(String accept) {
+        assertEquals(Negotiation.Format.JSON, Negotiation.representation(accept).format());
     }
 }

@@ -4,145 +4,200 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.net.http.HttpHeaders;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
-import java.util.Locale;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * HTTP/1.1 over a plain socket, one request per connection: the request goes out byte for byte as
- * given (unnormalised paths, malformed request lines and headers, any body), which no HTTP client
- * library allows. The answer is read up to its end, or only up to its headers for a stream the caller
- * does not want to wait for.
+ * One plain TCP connection to the server, for requests no HTTP client library would send: malformed
+ * request lines, oversized heads, heads that never end. Reads responses as HTTP/1.1 frames them
+ * (Content-Length, chunked, or until the server closes).
  */
-final class RawHttp {
-    private RawHttp() {}
+final class RawHttp implements AutoCloseable {
+    private final Socket socket;
+    private final InputStream in;
+    private final OutputStream out;
 
-    /** What came back; {@code code} is -1 when the server closed the connection without answering. */
-    record Answer(int code, Map<String, String> headers, byte[] body) {
-        static final Answer NONE = new Answer(-1, Map.of(), new byte[0]);
+    private RawHttp(Socket socket) throws IOException {
+        this.socket = socket;
+        this.in = socket.getInputStream();
+        this.out = socket.getOutputStream();
+    }
 
-        String header(String name) {
-            return headers.get(name.toLowerCase(Locale.ROOT));
+    /** A connection to the server at {@code url} (http://host:port). */
+    static RawHttp open(String url) {
+        URI u = URI.create(url);
+        try {
+            Socket s = new Socket(u.getHost(), u.getPort());
+            s.setTcpNoDelay(true);
+            s.setSoTimeout(60_000);
+            return new RawHttp(s);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
+    }
 
-        String text() {
-            return new String(body, StandardCharsets.UTF_8);
+    RawHttp send(String text) {
+        return send(text.getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    RawHttp send(byte[] bytes) {
+        try {
+            out.write(bytes);
+            out.flush();
+            return this;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A GET of {@code target} with a Host header and nothing else. */
+    RawHttp get(String target) {
+        return send("GET " + target + " HTTP/1.1\r\nHost: test\r\n\r\n");
+    }
+
+    /** The next response on this connection, its body read completely. */
+    Response response() {
+        Response r = answer(false);
+        if (r == null) {
+            fail("the server closed the connection without answering");
+        }
+        return r;
+    }
+
+    /**
+     * The next response, or null when the server closed the connection without answering.
+     *
+     * @param headOnly read the status and headers only (a watch, whose body goes on), the body left empty
+     */
+    Response answer(boolean headOnly) {
+        try {
+            String head = readHead();
+            if (head == null) {
+                return null;
+            }
+            String[] lines = head.split("\r\n");
+            String[] statusLine = lines[0].split(" ", 3);
+            int code = Integer.parseInt(statusLine[1]);
+            Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+            for (int i = 1; i < lines.length; i++) {
+                int colon = lines[i].indexOf(':');
+                headers.computeIfAbsent(lines[i].substring(0, colon).trim(), k -> new ArrayList<>())
+                        .add(lines[i].substring(colon + 1).trim());
+            }
+            byte[] body;
+            String length = first(headers, "Content-Length");
+            if (headOnly) {
+                body = new byte[0];
+            } else if (length != null) {
+                body = in.readNBytes(Integer.parseInt(length));
+            } else if ("chunked".equalsIgnoreCase(first(headers, "Transfer-Encoding"))) {
+                body = readChunks();
+            } else if (code == 101 || code == 204 || code == 304) {
+                body = new byte[0];
+            } else {
+                body = in.readAllBytes();
+            }
+            return new Response(code, HttpHeaders.of(headers, (a, b) -> true), body);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
     /**
-     * Sends {@code head} (request line and headers, each line ending in CRLF, without the blank line)
-     * then a blank line and {@code body}, and reads the answer.
-     *
-     * @param headersOnly stop after the response headers (a watch that would go on streaming)
+     * Waits up to {@code deadline} for the server to close the connection, failing if it does not or
+     * if it answers anything first.
      */
-    static Answer exchange(int port, String head, byte[] body, boolean headersOnly, int readTimeoutMillis)
-            throws IOException {
-        try (Socket socket = new Socket("127.0.0.1", port)) {
-            socket.setSoTimeout(readTimeoutMillis);
-            OutputStream out = socket.getOutputStream();
-            try {
-                out.write((head + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
-                if (body != null && body.length > 0) {
-                    out.write(body);
-                }
-                out.flush();
-            } catch (IOException e) {
-                // The server may answer (413, 400) and close before the whole body is sent: read what it said.
-            }
-            return read(socket.getInputStream(), headersOnly);
-        }
-    }
-
-    private static Answer read(InputStream in, boolean headersOnly) throws IOException {
-        byte[] headBytes;
+    void awaitClosedWithin(Duration deadline) {
         try {
-            headBytes = readHead(in);
+            socket.setSoTimeout(Math.toIntExact(deadline.toMillis()));
+            int b = in.read();
+            if (b != -1) {
+                fail("expected the server to close the connection, but it sent: " + (char) b
+                        + new String(in.readNBytes(Math.min(200, in.available())), StandardCharsets.ISO_8859_1));
+            }
         } catch (SocketTimeoutException e) {
-            throw new IOException("no response headers within the read timeout", e);
+            fail("the server kept the connection open for more than " + deadline);
+        } catch (SocketException reset) {
+            // closed with a reset: closed all the same
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        if (headBytes == null) {
-            return Answer.NONE;
-        }
-        String[] lines = new String(headBytes, StandardCharsets.ISO_8859_1).split("\r\n");
-        String[] status = lines[0].split(" ", 3);
-        int code = Integer.parseInt(status[1]);
-        Map<String, String> headers = new LinkedHashMap<>();
-        for (int i = 1; i < lines.length; i++) {
-            int colon = lines[i].indexOf(':');
-            if (colon > 0) {
-                headers.put(lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT),
-                        lines[i].substring(colon + 1).trim());
-            }
-        }
-        if (headersOnly) {
-            return new Answer(code, headers, new byte[0]);
-        }
-        String length = headers.get("content-length");
-        byte[] body;
-        if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
-            body = dechunk(in);
-        } else if (length != null) {
-            body = in.readNBytes(Integer.parseInt(length));
-        } else {
-            body = in.readAllBytes();
-        }
-        return new Answer(code, headers, body);
     }
 
-    /** The bytes before the blank line ending the headers; null when the stream ends before any byte. */
-    private static byte[] readHead(InputStream in) throws IOException {
+    private String readHead() throws IOException {
         ByteArrayOutputStream head = new ByteArrayOutputStream();
-        int last4 = 0;
-        int b;
-        while ((b = in.read()) != -1) {
+        int matched = 0;
+        while (matched < 4) {
+            int b = in.read();
+            if (b == -1) {
+                return head.size() == 0 ? null : failTruncated(head);
+            }
             head.write(b);
-            last4 = (last4 << 8) | b;
-            if (last4 == 0x0d0a0d0a) {
-                byte[] all = head.toByteArray();
-                return java.util.Arrays.copyOf(all, all.length - 4);
-            }
-            if (head.size() > 1 << 20) {
-                throw new IOException("response headers over 1 MiB");
-            }
+            matched = (b == (matched % 2 == 0 ? '\r' : '\n')) ? matched + 1 : (b == '\r' ? 1 : 0);
         }
-        if (head.size() == 0) {
-            return null;
-        }
-        throw new IOException("the connection ended inside the response headers: " + head);
+        String s = head.toString(StandardCharsets.ISO_8859_1);
+        return s.substring(0, s.length() - 4);
     }
 
-    private static byte[] dechunk(InputStream in) throws IOException {
+    private static String failTruncated(ByteArrayOutputStream head) {
+        fail("the connection closed in a response head: " + head.toString(StandardCharsets.ISO_8859_1));
+        return null;
+    }
+
+    private byte[] readChunks() throws IOException {
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         while (true) {
-            String sizeLine = readLine(in);
+            String sizeLine = readLine();
             int semicolon = sizeLine.indexOf(';');
             int size = Integer.parseInt((semicolon < 0 ? sizeLine : sizeLine.substring(0, semicolon)).trim(), 16);
             if (size == 0) {
-                while (!readLine(in).isEmpty()) {
-                    // trailers
+                while (!readLine().isEmpty()) {
+                    // trailers: none expected
                 }
                 return body.toByteArray();
             }
             body.write(in.readNBytes(size));
-            readLine(in);
+            readLine();
         }
     }
 
-    private static String readLine(InputStream in) throws IOException {
-        ByteArrayOutputStream line = new ByteArrayOutputStream();
+    private String readLine() throws IOException {
+        StringBuilder line = new StringBuilder();
         int b;
-        while ((b = in.read()) != -1 && b != '\n') {
+        while ((b = in.read()) != '\n') {
+            if (b == -1) {
+                fail("the connection closed in a chunked body after: " + line);
+            }
             if (b != '\r') {
-                line.write(b);
+                line.append((char) b);
             }
         }
-        if (b == -1 && line.size() == 0) {
-            throw new IOException("the connection ended inside a chunked body");
+        return line.toString();
+    }
+
+    private static String first(Map<String, List<String>> headers, String name) {
+        List<String> values = headers.get(name);
+        return values == null || values.isEmpty() ? null : values.get(0);
+    }
+
+    @Override
+    public void close() {
+        try {
+            socket.close();
+        } catch (IOException e) {
+            // nothing left to release
         }
-        return line.toString(StandardCharsets.ISO_8859_1);
     }
 }

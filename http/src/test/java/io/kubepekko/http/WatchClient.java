@@ -140,7 +140,12 @@ final class WatchClient implements AutoCloseable {
 
     /** Asserts that the server ends the stream (within 10 s) with no further event. */
     void expectEnd() {
-        ObjectNode e = poll(Duration.ofSeconds(10));
+        expectEnd(Duration.ofSeconds(10));
+    }
+
+    /** Asserts that the server ends the stream within {@code within} with no further event. */
+    void expectEnd(Duration within) {
+        ObjectNode e = poll(within);
         if (e != END) {
             throw new AssertionError(e == null ? "the stream did not end" : "unexpected event " + e);
         }

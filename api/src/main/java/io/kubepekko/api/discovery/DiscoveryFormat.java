@@ -79,7 +79,7 @@ public enum DiscoveryFormat {
     }
 
     private static Optional<DiscoveryFormat> match(String range) {
-        String[] parts = range.split(";");
+        String[] parts = range.split(";", -1); // -1: ";;;" keeps its (empty) media range instead of none
         String type = parts[0].trim().toLowerCase(Locale.ROOT);
         Map<String, String> params = new HashMap<>();
         for (int i = 1; i < parts.length; i++) {

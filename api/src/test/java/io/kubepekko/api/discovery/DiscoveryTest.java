@@ -372,7 +372,7 @@ class DiscoveryTest {
     @ParameterizedTest(name = "nothing servable in \"{0}\"")
     @ValueSource(strings = {"application/vnd.kubernetes.protobuf", "application/yaml", "text/html",
             "application/json;as=Table;v=v1;g=meta.k8s.io", "application/json;q=0",
-            "application/json;g=apidiscovery.k8s.io;v=v2"})
+            "application/json;g=apidiscovery.k8s.io;v=v2", ";;;", ",", ";"})
     void negotiationFindsNothingForUnservableAccept(String accept) {
         assertEquals(Optional.empty(), DiscoveryFormat.negotiate(accept));
     }
