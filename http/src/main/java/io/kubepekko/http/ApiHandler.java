@@ -12,7 +12,6 @@ import org.apache.pekko.stream.Materializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -59,7 +58,7 @@ final class ApiHandler implements Function<HttpRequest, CompletionStage<HttpResp
     }
 
     private CompletionStage<HttpResponse> route(HttpRequest request, String accept) {
-        String path = request.getUri().getPathString();
+        String path = RequestPath.of(request);
         Query query = request.getUri().query();
         String method = request.method().value();
         boolean watch = query.get("watch").map(v -> v.equals("true") || v.equals("1")).orElse(false);
@@ -120,18 +119,28 @@ final class ApiHandler implements Function<HttpRequest, CompletionStage<HttpResp
         return io.kubepekko.actors.Futures.plain(entity.toStrict(30_000, MAX_BODY_BYTES, materializer));
     }
 
+    /** The first segment of a path that starts with one slash ("" for "//x"). */
     private static String firstSegment(String path) {
-        return Arrays.stream(path.split("/")).filter(s -> !s.isEmpty()).findFirst().orElse("");
+        int next = path.indexOf('/', 1);
+        return path.length() < 2 ? "" : path.substring(1, next < 0 ? path.length() : next);
     }
 
+    /**
+     * {@code /healthz} or {@code /healthz/{check}} exactly, as kube-apiserver registers them (check
+     * names may hold a slash, {@code poststarthook/...}): any other path under it names no check.
+     */
     private HttpResponse health(String endpoint, String path, Query query, HealthChecks checks, boolean live) {
-        List<String> parts = Arrays.stream(path.split("/")).filter(s -> !s.isEmpty()).toList();
-        if (parts.size() == 2) {
-            return checks.one(parts.get(1), live)
+        String root = "/" + endpoint;
+        if (path.startsWith(root + "/")) {
+            String check = path.substring(root.length() + 1);
+            if (check.isEmpty()) {
+                return Encoder.status(ApiStatus.pathNotFound(), Negotiation.Format.JSON);
+            }
+            return checks.one(check, live)
                     .map(r -> Encoder.text(r.code(), r.body()))
                     .orElseGet(() -> Encoder.status(ApiStatus.pathNotFound(), Negotiation.Format.JSON));
         }
-        if (parts.size() > 2) {
+        if (!path.equals(root)) {
             return Encoder.status(ApiStatus.pathNotFound(), Negotiation.Format.JSON);
         }
         boolean verbose = query.get("verbose").isPresent();

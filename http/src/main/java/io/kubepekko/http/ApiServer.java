@@ -139,7 +139,9 @@ public final class ApiServer implements AutoCloseable {
                 new ResourceHandler(controlPlane, new WatchTimeouts(config.getDuration("kubepekko.watch.min-request-timeout")),
                         environment.clock()),
                 new DocumentHandler(registry), livez, readyz);
+        // Routing reads the request target as sent (RequestPath): never configurable off.
         ServerBinding binding = Http.get(system).newServerAt(settings.bindAddress(), settings.port())
+                .adaptSettings(s -> s.withRawRequestUriHeader(true))
                 .bind(handler::apply).toCompletableFuture().get(30, TimeUnit.SECONDS);
         int port = binding.localAddress().getPort();
         String host = settings.bindAddress().equals("0.0.0.0") || settings.bindAddress().equals("::")

@@ -8,6 +8,8 @@ import io.kubepekko.api.codec.FieldValidation;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
+import io.kubepekko.api.status.FieldError;
+import io.kubepekko.api.validation.NameValidation;
 import io.kubepekko.api.store.DeletionOptions;
 import io.kubepekko.api.store.DryRun;
 import io.kubepekko.api.store.PatchType;
@@ -94,6 +96,10 @@ final class ResourceHandler {
                     : new Request(info, query, contentType, body, other, pretty, webSocket, userAgent);
         }
 
+        Request withInfo(RequestInfo other) {
+            return new Request(other, query, contentType, body, representation, pretty, webSocket, userAgent);
+        }
+
         Optional<String> param(String name) {
             return query.get(name);
         }
@@ -117,6 +123,7 @@ final class ResourceHandler {
         if ((itemVerb && !info.hasName()) || (info.verb().equals("create") && info.hasName())) {
             throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
         }
+        r = withPathNames(r);
         if (info.verb().equals("deletecollection")) {
             // Validates the list options as kube-apiserver does (400 malformed numbers, 422 invalid combinations).
             readOptions("list", r);
@@ -132,6 +139,41 @@ final class ResourceHandler {
             case "deletecollection" -> deleteCollection(type, r);
             default -> throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
         };
+    }
+
+    /**
+     * The request with its namespace and name segments checked as kube-apiserver's storage keys
+     * them: an object name may not be {@code .} or {@code ..} nor hold {@code /} or {@code %}
+     * ({@code Name parameter invalid}), an empty name segment ({@code pods//status}) names nothing,
+     * and an empty namespace segment ({@code namespaces//configmaps}) is no namespace: every
+     * namespace for a list or watch, an error otherwise. A namespace {@code .} or {@code ..} is
+     * refused with 400 too (kube-apiserver fails with 500 {@code invalid key} there).
+     */
+    private static Request withPathNames(Request r) {
+        RequestInfo info = r.info();
+        String namespace = info.namespace();
+        if (namespace != null && namespace.isEmpty()) {
+            if (!info.verb().equals("list") && !info.verb().equals("watch")) {
+                throw ApiStatus.badRequest("Namespace parameter required.").exception();
+            }
+            r = r.withInfo(new RequestInfo(info.verb(), info.group(), info.version(), info.resource(), null,
+                    info.name(), info.subresource()));
+        } else if (namespace != null && (namespace.equals(".") || namespace.equals(".."))) {
+            throw ApiStatus.badRequest("Namespace parameter invalid: " + FieldError.quote(namespace) + ": may not be '"
+                    + namespace + "'").exception();
+        }
+        String name = info.name();
+        if (name != null) {
+            if (name.isEmpty()) {
+                throw ApiStatus.badRequest("name must be provided").exception();
+            }
+            List<String> problems = NameValidation.pathSegmentName(name);
+            if (!problems.isEmpty()) {
+                throw ApiStatus.badRequest("Name parameter invalid: " + FieldError.quote(name) + ": "
+                        + String.join(";", problems)).exception();
+            }
+        }
+        return r;
     }
 
     private static void checkScope(ResourceType type, RequestInfo info) {
@@ -293,6 +335,7 @@ final class ResourceHandler {
             // Kubernetes' FinalizeREST only updates.
             throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
         }
+        withPathNames(r); // a subresource is never listed: the request comes back unchanged or not at all
         boolean scale = sub.equals("scale");
         return switch (r.info().verb()) {
             case "get" -> controlPlane.get(type, r.info().namespace(), r.info().name()).thenApply(found -> {
