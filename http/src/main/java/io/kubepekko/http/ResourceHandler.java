@@ -10,6 +10,7 @@ import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.validation.NameValidation;
+import io.kubepekko.api.store.DeleteOptionsType;
 import io.kubepekko.api.store.DeletionOptions;
 import io.kubepekko.api.store.DryRun;
 import io.kubepekko.api.store.PatchType;
@@ -411,12 +412,19 @@ final class ResourceHandler {
 
     private static final GroupVersionKind DELETE_OPTIONS = new GroupVersionKind("meta.k8s.io", "v1", "DeleteOptions");
 
-    /** As kube-apiserver reads them: the body (decoded against its schema) when there is one, else the query. */
+    /**
+     * As kube-apiserver reads them: the body when there is one, else the query. The body must
+     * declare DeleteOptions (or nothing); it is decoded against its schema leniently, as kube's
+     * delete handler uses the non-strict decoder (unknown fields are dropped).
+     */
     private static DeletionOptions deletionOptions(Request r) {
-        return r.body().length > 0
-                ? DeletionOptions.fromBody(RequestBodies.decode(r.contentType(), r.body(), DELETE_OPTIONS,
-                        FieldValidation.STRICT).object())
-                : DeletionOptions.fromQuery(name -> values(r, name));
+        if (r.body().length == 0) {
+            return DeletionOptions.fromQuery(name -> values(r, name));
+        }
+        ObjectNode body = RequestBodies.decode(r.contentType(), r.body(), DELETE_OPTIONS, FieldValidation.IGNORE)
+                .object();
+        DeleteOptionsType.check(body, r.body());
+        return DeletionOptions.fromBody(body);
     }
 
     /**
