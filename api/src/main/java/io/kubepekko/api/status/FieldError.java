@@ -108,26 +108,60 @@ public record FieldError(Type type, String field, Object badValue, String detail
         return new StatusCause(type.causeReason, body(), field);
     }
 
-    /** Go's {@code %q} for the strings we print: escapes quotes, backslashes and control characters. */
+    /**
+     * Go's {@code %q} ({@code strconv.Quote}): quotes and backslashes escaped, printable characters
+     * (letters, marks, numbers, punctuation, symbols and the ASCII space) as they are, the rest as
+     * Go escapes them: {@code \a}-style, {@code \xNN} for ASCII controls, else the code point in hex
+     * after a backslash and {@code u} (four digits) or {@code U} (eight).
+     */
     public static String quote(String s) {
         StringBuilder b = new StringBuilder(s.length() + 2).append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
+        for (int i = 0; i < s.length(); ) {
+            int c = s.codePointAt(i);
+            i += Character.charCount(c);
             switch (c) {
                 case '"' -> b.append("\\\"");
                 case '\\' -> b.append("\\\\");
+                case 0x07 -> b.append("\\a");
+                case '\b' -> b.append("\\b");
+                case '\f' -> b.append("\\f");
                 case '\n' -> b.append("\\n");
-                case '\t' -> b.append("\\t");
                 case '\r' -> b.append("\\r");
+                case '\t' -> b.append("\\t");
+                case 0x0b -> b.append("\\v");
                 default -> {
-                    if (c < 0x20) {
-                        b.append(String.format("\\x%02x", (int) c));
+                    if (c < 0x20 || c == 0x7f) {
+                        b.append(String.format("\\x%02x", c));
+                    } else if (printable(c)) {
+                        b.appendCodePoint(c);
+                    } else if (Character.isSurrogate((char) c) && c < 0x10000) {
+                        b.append("\\ufffd"); // not a character: Go's string would hold U+FFFD
+                    } else if (c < 0x10000) {
+                        b.append(String.format("\\u%04x", c));
                     } else {
-                        b.append(c);
+                        b.append(String.format("\\U%08x", c));
                     }
                 }
             }
         }
         return b.append('"').toString();
+    }
+
+    /** Go's {@code unicode.IsPrint}. */
+    private static boolean printable(int c) {
+        if (c == ' ') {
+            return true;
+        }
+        return switch (Character.getType(c)) {
+            case Character.UPPERCASE_LETTER, Character.LOWERCASE_LETTER, Character.TITLECASE_LETTER,
+                    Character.MODIFIER_LETTER, Character.OTHER_LETTER, Character.NON_SPACING_MARK,
+                    Character.ENCLOSING_MARK, Character.COMBINING_SPACING_MARK, Character.DECIMAL_DIGIT_NUMBER,
+                    Character.LETTER_NUMBER, Character.OTHER_NUMBER, Character.CONNECTOR_PUNCTUATION,
+                    Character.DASH_PUNCTUATION, Character.START_PUNCTUATION, Character.END_PUNCTUATION,
+                    Character.INITIAL_QUOTE_PUNCTUATION, Character.FINAL_QUOTE_PUNCTUATION,
+                    Character.OTHER_PUNCTUATION, Character.MATH_SYMBOL, Character.CURRENCY_SYMBOL,
+                    Character.MODIFIER_SYMBOL, Character.OTHER_SYMBOL -> true;
+            default -> false;
+        };
     }
 }
