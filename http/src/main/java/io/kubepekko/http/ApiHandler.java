@@ -47,7 +47,7 @@ final class ApiHandler implements Function<HttpRequest, CompletionStage<HttpResp
 
     @Override
     public CompletionStage<HttpResponse> apply(HttpRequest request) {
-        String accept = request.getHeader("Accept").map(h -> h.value()).orElse("");
+        String accept = accept(request);
         CompletionStage<HttpResponse> response;
         try {
             response = route(request, accept);
@@ -55,6 +55,30 @@ final class ApiHandler implements Function<HttpRequest, CompletionStage<HttpResp
             response = CompletableFuture.failedFuture(e);
         }
         return response.exceptionally(e -> failure(e, accept));
+    }
+
+    /**
+     * The Accept header's value. Pekko parses a well-formed one into media ranges and renders it back
+     * with each q rounded to three decimals ({@code q=0.0001} became {@code q=0.0}, not acceptable), so
+     * the ranges are written out again here with their q in full.
+     */
+    static String accept(HttpRequest request) {
+        Optional<org.apache.pekko.http.javadsl.model.headers.Accept> modeled =
+                request.getHeader(org.apache.pekko.http.javadsl.model.headers.Accept.class);
+        if (modeled.isEmpty()) {
+            return request.getHeader("Accept").map(h -> h.value()).orElse("");
+        }
+        StringBuilder b = new StringBuilder();
+        for (org.apache.pekko.http.javadsl.model.MediaRange range : modeled.get().getMediaRanges()) {
+            if (b.length() > 0) {
+                b.append(", ");
+            }
+            b.append(((org.apache.pekko.http.scaladsl.model.MediaRange) range.withQValue(1f)).value());
+            if (range.qValue() != 1f) {
+                b.append(";q=").append(new java.math.BigDecimal(Float.toString(range.qValue())).toPlainString());
+            }
+        }
+        return b.toString();
     }
 
     private CompletionStage<HttpResponse> route(HttpRequest request, String accept) {

@@ -6,6 +6,7 @@ import io.kubepekko.actors.ControlPlane;
 import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.codec.FieldValidation;
 import io.kubepekko.api.meta.Json;
+import io.kubepekko.api.meta.PartialObjects;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
@@ -205,8 +206,28 @@ final class ResourceHandler {
                 return Encoder.json(200, Tables.renderObject(r.representation().metaVersion(), printer(type), obj,
                         include, clock.instant()), r.format(), r.pretty(), List.of());
             }
-            return Encoder.json(200, obj, r.format(), r.pretty(), List.of());
+            return Encoder.json(200, partialObject(type, type.kind(), r, obj), r.format(), r.pretty(), List.of());
         });
+    }
+
+    /**
+     * A single object as the client asked: itself, or its PartialObjectMetadata; a
+     * PartialObjectMetadataList of it is a 406, as in kube-apiserver (the object is not a list).
+     */
+    private static byte[] partialObject(ResourceType type, String kind, Request r, byte[] obj) {
+        String partial = r.representation().partial();
+        if (partial == null) {
+            return obj;
+        }
+        if (!partial.equals(PartialObjects.KIND)) {
+            throw PartialObjects.mismatch(true, PartialObjects.goType(hasProtobuf(type), type.version(), kind, false))
+                    .exception();
+        }
+        return PartialObjects.of(r.representation().metaVersion(), obj);
+    }
+
+    private static boolean hasProtobuf(ResourceType type) {
+        return ProtobufBodies.builtin().supports(type.gvk());
     }
 
     /** The includeObject of a Table read (validated on every read, as kube-apiserver does for Tables). */
@@ -228,6 +249,25 @@ final class ResourceHandler {
                 return Encoder.json(200, Tables.render(r.representation().metaVersion(), printer(type), items, include,
                         new Tables.ListMeta(Long.toString(chunk.resourceVersion()), chunk.continueToken(),
                                 chunk.remainingItemCount()), true, clock.instant()), r.format(), r.pretty(), List.of());
+            }
+            String partial = r.representation().partial();
+            if (partial != null) {
+                if (!partial.equals(PartialObjects.LIST_KIND)) {
+                    throw PartialObjects.mismatch(false, PartialObjects.goType(hasProtobuf(type), type.version(),
+                            type.listKind(), true)).exception();
+                }
+                List<byte[]> items = selfLinks
+                        ? chunk.items().stream().map(i -> SelfLinks.withSelfLink(type, i)).toList() : chunk.items();
+                ObjectNode meta = Json.MAPPER.createObjectNode().put("resourceVersion",
+                        Long.toString(chunk.resourceVersion()));
+                if (chunk.continueToken() != null) {
+                    meta.put("continue", chunk.continueToken());
+                }
+                if (chunk.remainingItemCount() != null) {
+                    meta.put("remainingItemCount", chunk.remainingItemCount());
+                }
+                return Encoder.json(200, PartialObjects.list(r.representation().metaVersion(), meta, items), r.format(),
+                        r.pretty());
             }
             if (!selfLinks) {
                 return Encoder.list(type.gvk(), type.listKind(), chunk, null, r.format(), r.pretty());
@@ -258,12 +298,23 @@ final class ResourceHandler {
         Duration timeout = watchTimeouts.of(options.timeoutSeconds());
         java.util.function.UnaryOperator<byte[]> objects = selfLinks ? json -> SelfLinks.withSelfLink(type, json)
                 : json -> json;
+        String kind = type.kind();
+        String apiVersion = type.apiVersion();
+        if (PartialObjects.KIND.equals(r.representation().partial())) {
+            // Each event's object as its PartialObjectMetadata; a PartialObjectMetadataList watch gets the
+            // objects themselves, as kube-apiserver falls back when the per-event conversion fails.
+            String metaVersion = r.representation().metaVersion();
+            java.util.function.UnaryOperator<byte[]> whole = objects;
+            objects = json -> PartialObjects.of(metaVersion, whole.apply(json));
+            kind = PartialObjects.KIND;
+            apiVersion = PartialObjects.apiVersion(metaVersion);
+        }
         WatchFraming framing = r.format() == Negotiation.Format.PROTOBUF
-                ? WatchFraming.protobuf(type.kind(), type.apiVersion(), objects)
+                ? WatchFraming.protobuf(kind, apiVersion, objects)
                 : r.representation().table()
                 ? WatchFraming.table(type.kind(), type.apiVersion(), objects, new WatchFraming.TableRows(
                         r.representation().metaVersion(), printer(type), includeObject(r), clock))
-                : new WatchFraming(type.kind(), type.apiVersion(), objects);
+                : new WatchFraming(kind, apiVersion, objects);
         return controlPlane.watch(type, r.info().namespace(), options).thenApply(events -> {
             if (r.webSocket() != null) {
                 // As kube-apiserver: one text message per event (clients like fabric8 watch this way).
@@ -341,9 +392,9 @@ final class ResourceHandler {
         return switch (r.info().verb()) {
             case "get" -> controlPlane.get(type, r.info().namespace(), r.info().name()).thenApply(found -> {
                 byte[] obj = found.orElseThrow(() -> ApiStatus.notFound(type.groupResource(), r.info().name()).exception());
-                return scale
-                        ? Encoder.json(200, ScaleConversion.toScale(type, Json.parseTrusted(obj)), r.format(), r.pretty())
-                        : Encoder.json(200, obj, r.format(), r.pretty(), List.of());
+                byte[] answer = scale ? Json.bytes(ScaleConversion.toScale(type, Json.parseTrusted(obj))) : obj;
+                return Encoder.json(200, partialObject(type, scale ? ScaleConversion.GVK.kind() : type.kind(), r,
+                        answer), r.format(), r.pretty(), List.of());
             });
             case "update" -> {
                 GroupVersionKind kind = scale ? ScaleConversion.GVK : type.gvk();
