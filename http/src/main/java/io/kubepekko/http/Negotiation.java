@@ -115,9 +115,30 @@ final class Negotiation {
             new java.util.concurrent.ConcurrentHashMap<>();
     private static final int MAX_REMEMBERED = 64;
 
-    /** The encoding for an object/list/Status response (a Table's encoding, when one was asked for). */
+    /**
+     * The encoding of a Status. kube-apiserver negotiates an error's encoding without
+     * transformations, so entries asking for one ({@code as=Table}, {@code as=PartialObjectMetadata})
+     * are passed over; with no plain entry acceptable the Status is JSON.
+     */
     static Format objectFormat(String accept) {
-        return representation(accept).format();
+        for (MediaRange r : parseAccept(accept)) {
+            if (r.q() <= 0 || r.param("as") != null || r.param("g") != null || r.param("v") != null) {
+                continue;
+            }
+            switch (r.type()) {
+                case "application/json", "application/*", "*/*" -> {
+                    return Format.JSON;
+                }
+                case "application/yaml" -> {
+                    return Format.YAML;
+                }
+                case PROTOBUF -> {
+                    return Format.PROTOBUF;
+                }
+                default -> { }
+            }
+        }
+        return Format.JSON;
     }
 
     /** The representation of a read's response. */

@@ -122,6 +122,9 @@ class PartialObjectMetadataIT {
                 "you requested PartialObjectMetadata, but the requested object is a list (*v1.DeploymentList)");
         // A missing object is still a 404 first: the conversion comes after the read.
         api.get(CMS + "/absent", LIST).assertStatus(404, "NotFound", "configmaps \"absent\" not found");
+        // Errors are negotiated without transformations: a Status in JSON, not in the partial protobuf.
+        api.get(CMS + "/absent", "application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1")
+                .assertStatus(404, "NotFound", "configmaps \"absent\" not found");
     }
 
     @Test
