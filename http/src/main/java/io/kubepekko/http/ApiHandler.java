@@ -12,7 +12,6 @@ import org.apache.pekko.stream.Materializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -48,7 +47,7 @@ final class ApiHandler implements Function<HttpRequest, CompletionStage<HttpResp
 
     @Override
     public CompletionStage<HttpResponse> apply(HttpRequest request) {
-        String accept = request.getHeader("Accept").map(h -> h.value()).orElse("");
+        String accept = accept(request);
         CompletionStage<HttpResponse> response;
         try {
             response = route(request, accept);
@@ -58,8 +57,32 @@ final class ApiHandler implements Function<HttpRequest, CompletionStage<HttpResp
         return response.exceptionally(e -> failure(e, accept));
     }
 
+    /**
+     * The Accept header's value. Pekko parses a well-formed one into media ranges and renders it back
+     * with each q rounded to three decimals ({@code q=0.0001} became {@code q=0.0}, not acceptable), so
+     * the ranges are written out again here with their q in full.
+     */
+    static String accept(HttpRequest request) {
+        Optional<org.apache.pekko.http.javadsl.model.headers.Accept> modeled =
+                request.getHeader(org.apache.pekko.http.javadsl.model.headers.Accept.class);
+        if (modeled.isEmpty()) {
+            return request.getHeader("Accept").map(h -> h.value()).orElse("");
+        }
+        StringBuilder b = new StringBuilder();
+        for (org.apache.pekko.http.javadsl.model.MediaRange range : modeled.get().getMediaRanges()) {
+            if (b.length() > 0) {
+                b.append(", ");
+            }
+            b.append(((org.apache.pekko.http.scaladsl.model.MediaRange) range.withQValue(1f)).value());
+            if (range.qValue() != 1f) {
+                b.append(";q=").append(new java.math.BigDecimal(Float.toString(range.qValue())).toPlainString());
+            }
+        }
+        return b.toString();
+    }
+
     private CompletionStage<HttpResponse> route(HttpRequest request, String accept) {
-        String path = request.getUri().getPathString();
+        String path = RequestPath.of(request);
         Query query = request.getUri().query();
         String method = request.method().value();
         boolean watch = query.get("watch").map(v -> v.equals("true") || v.equals("1")).orElse(false);
@@ -120,18 +143,28 @@ final class ApiHandler implements Function<HttpRequest, CompletionStage<HttpResp
         return io.kubepekko.actors.Futures.plain(entity.toStrict(30_000, MAX_BODY_BYTES, materializer));
     }
 
+    /** The first segment of a path that starts with one slash ("" for "//x"). */
     private static String firstSegment(String path) {
-        return Arrays.stream(path.split("/")).filter(s -> !s.isEmpty()).findFirst().orElse("");
+        int next = path.indexOf('/', 1);
+        return path.length() < 2 ? "" : path.substring(1, next < 0 ? path.length() : next);
     }
 
+    /**
+     * {@code /healthz} or {@code /healthz/{check}} exactly, as kube-apiserver registers them (check
+     * names may hold a slash, {@code poststarthook/...}): any other path under it names no check.
+     */
     private HttpResponse health(String endpoint, String path, Query query, HealthChecks checks, boolean live) {
-        List<String> parts = Arrays.stream(path.split("/")).filter(s -> !s.isEmpty()).toList();
-        if (parts.size() == 2) {
-            return checks.one(parts.get(1), live)
+        String root = "/" + endpoint;
+        if (path.startsWith(root + "/")) {
+            String check = path.substring(root.length() + 1);
+            if (check.isEmpty()) {
+                return Encoder.status(ApiStatus.pathNotFound(), Negotiation.Format.JSON);
+            }
+            return checks.one(check, live)
                     .map(r -> Encoder.text(r.code(), r.body()))
                     .orElseGet(() -> Encoder.status(ApiStatus.pathNotFound(), Negotiation.Format.JSON));
         }
-        if (parts.size() > 2) {
+        if (!path.equals(root)) {
             return Encoder.status(ApiStatus.pathNotFound(), Negotiation.Format.JSON);
         }
         boolean verbose = query.get("verbose").isPresent();

@@ -149,7 +149,9 @@ public final class ApiServer implements AutoCloseable {
                 Flow.<HttpRequest>create().mapAsync(1, handler::apply),
                 config.getDuration("kubepekko.http.read-header-timeout"),
                 config.getDuration("kubepekko.http.keep-alive-timeout"));
+        // Routing reads the request target as sent (RequestPath): never configurable off.
         ServerBinding binding = Http.get(system).newServerAt(settings.bindAddress(), settings.port())
+                .adaptSettings(s -> s.withRawRequestUriHeader(true))
                 .bindFlow(perConnection).toCompletableFuture().get(30, TimeUnit.SECONDS);
         int port = binding.localAddress().getPort();
         String host = settings.bindAddress().equals("0.0.0.0") || settings.bindAddress().equals("::")

@@ -11,8 +11,10 @@ import java.util.TreeMap;
 /**
  * Content negotiation for object responses: picks the first acceptable representation in the order
  * the client listed them. A {@code meta.k8s.io} Table ({@code as=Table;g=meta.k8s.io;v=v1|v1beta1})
- * is acceptable for reads; representations not served (protobuf, PartialObjectMetadata) are
- * skipped so that a fallback later in the list wins; with no acceptable entry the answer is 406.
+ * is acceptable in JSON and YAML, PartialObjectMetadata and PartialObjectMetadataList (same
+ * {@code g} and {@code v}) in JSON, YAML and protobuf; other transformations (another {@code as},
+ * group or version) are skipped so that a fallback later in the list wins; with no acceptable entry
+ * the answer is 406.
  */
 final class Negotiation {
     private Negotiation() {}
@@ -21,25 +23,35 @@ final class Negotiation {
     enum Format { JSON, YAML, PROTOBUF }
 
     /**
-     * What a read answers with: the object (or list) itself, or a Table of it in {@code metaVersion}
-     * ({@code v1} or {@code v1beta1}); either encoded as {@code format}. Protobuf is chosen per
-     * kind: {@code fallback} is the next acceptable representation, for kinds without a protobuf
-     * form (null: none, 406).
+     * What a read answers with: the object (or list) itself, a Table of it, or its metadata only
+     * ({@code partial}: {@code PartialObjectMetadata} or {@code PartialObjectMetadataList}), the last
+     * two in {@code meta.k8s.io/metaVersion} ({@code v1} or {@code v1beta1}); either encoded as
+     * {@code format}. Protobuf of the object itself is chosen per kind: {@code fallback} is the next
+     * acceptable representation, for kinds without a protobuf form (null: none, 406).
      */
-    record Representation(Format format, boolean table, String metaVersion, Representation fallback) {
+    record Representation(Format format, boolean table, String metaVersion, Representation fallback, String partial) {
         static final Representation JSON = new Representation(Format.JSON, false, null, null);
         static final Representation YAML = new Representation(Format.YAML, false, null, null);
 
         Representation(Format format, boolean table, String metaVersion) {
-            this(format, table, metaVersion, null);
+            this(format, table, metaVersion, null, null);
+        }
+
+        Representation(Format format, boolean table, String metaVersion, Representation fallback) {
+            this(format, table, metaVersion, fallback, null);
+        }
+
+        /** Metadata only, as {@code kind} (PartialObjectMetadata or PartialObjectMetadataList). */
+        static Representation partial(Format format, String kind, String metaVersion) {
+            return new Representation(format, false, metaVersion, null, kind);
         }
 
         /**
-         * The representation for a kind: protobuf only if the kind has a protobuf form, else the
-         * fallback; without one, 406.
+         * The representation for a kind: protobuf only if the kind has a protobuf form (the partial
+         * kinds always have one), else the fallback; without one, 406.
          */
         Representation forKind(boolean kindHasProtobuf) {
-            if (format != Format.PROTOBUF || kindHasProtobuf) {
+            if (format != Format.PROTOBUF || kindHasProtobuf || partial != null) {
                 return this;
             }
             if (fallback == null) {
@@ -106,9 +118,30 @@ final class Negotiation {
     /** Headers may be up to 1 MiB: only short ones are remembered, so the cache stays a few KiB. */
     private static final int MAX_REMEMBERED_LENGTH = 256;
 
-    /** The encoding for an object/list/Status response (a Table's encoding, when one was asked for). */
+    /**
+     * The encoding of a Status. kube-apiserver negotiates an error's encoding without
+     * transformations, so entries asking for one ({@code as=Table}, {@code as=PartialObjectMetadata})
+     * are passed over; with no plain entry acceptable the Status is JSON.
+     */
     static Format objectFormat(String accept) {
-        return representation(accept).format();
+        for (MediaRange r : parseAccept(accept)) {
+            if (r.q() <= 0 || r.param("as") != null || r.param("g") != null || r.param("v") != null) {
+                continue;
+            }
+            switch (r.type()) {
+                case "application/json", "application/*", "*/*" -> {
+                    return Format.JSON;
+                }
+                case "application/yaml" -> {
+                    return Format.YAML;
+                }
+                case PROTOBUF -> {
+                    return Format.PROTOBUF;
+                }
+                default -> { }
+            }
+        }
+        return Format.JSON;
     }
 
     /** The representation of a read's response. */
@@ -148,26 +181,34 @@ final class Negotiation {
             if (r.q() <= 0) {
                 continue;
             }
-            if (r.type().equals(PROTOBUF) && r.param("as") == null) {
-                return new Representation(Format.PROTOBUF, false, null, firstAcceptable(ranges, i + 1));
-            }
             Format format = switch (r.type()) {
                 case "application/json", "application/*", "*/*" -> Format.JSON;
                 case "application/yaml" -> Format.YAML;
+                case PROTOBUF -> Format.PROTOBUF;
                 default -> null;
             };
             if (format == null) {
                 continue;
             }
             String as = r.param("as");
-            if (as == null) {
-                return format == Format.JSON ? Representation.JSON : Representation.YAML;
+            if (as == null && r.param("g") == null && r.param("v") == null) {
+                return switch (format) {
+                    case JSON -> Representation.JSON;
+                    case YAML -> Representation.YAML;
+                    case PROTOBUF -> new Representation(Format.PROTOBUF, false, null, firstAcceptable(ranges, i + 1));
+                };
             }
-            if (as.equals("Table") && "meta.k8s.io".equals(r.param("g"))
-                    && ("v1".equals(r.param("v")) || "v1beta1".equals(r.param("v")))) {
+            // A transformation: kube-apiserver serves the meta.k8s.io v1 and v1beta1 ones only.
+            if (as == null || !"meta.k8s.io".equals(r.param("g"))
+                    || !("v1".equals(r.param("v")) || "v1beta1".equals(r.param("v")))) {
+                continue;
+            }
+            if (as.equals("Table") && format != Format.PROTOBUF) {
                 return new Representation(format, true, r.param("v"));
             }
-            // Other transformations (PartialObjectMetadata) are not served: try the next entry.
+            if (as.equals("PartialObjectMetadata") || as.equals("PartialObjectMetadataList")) {
+                return Representation.partial(format, as, r.param("v"));
+            }
         }
         return null;
     }

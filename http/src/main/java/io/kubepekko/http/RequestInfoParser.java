@@ -8,6 +8,11 @@ import java.util.Set;
 /**
  * Parses {@code /api/v1/...} and {@code /apis/{group}/{version}/...} resource paths the way
  * kube-apiserver does, including its special case for namespace subresources.
+ *
+ * <p>The path is the decoded one ({@link RequestPath}) and its segments are taken as they are:
+ * {@code .} and {@code ..} are never resolved (they are names, which the handler refuses), and an
+ * empty segment between two slashes stays an empty segment, as in kube-apiserver's request-info
+ * parser and router; only slashes at either end are dropped.
  */
 final class RequestInfoParser {
     private RequestInfoParser() {}
@@ -17,7 +22,12 @@ final class RequestInfoParser {
 
     /** Empty when the path is not a resource path (discovery, health, unknown). */
     static Optional<RequestInfo> parse(String method, String path, boolean watch) {
-        List<String> parts = Arrays.stream(path.split("/")).filter(s -> !s.isEmpty()).toList();
+        // kube-apiserver's router serves resources under /api/{version} and /apis/{group}/{version} only;
+        // "//api/v1/..." does not start with either root.
+        if (!path.startsWith("/api/") && !path.startsWith("/apis/")) {
+            return Optional.empty();
+        }
+        List<String> parts = segments(path);
         String group;
         int i;
         if (parts.size() >= 3 && parts.get(0).equals("api")) {
@@ -30,6 +40,9 @@ final class RequestInfoParser {
             return Optional.empty();
         }
         String version = parts.get(i);
+        if (group.isEmpty() && i == 2 || version.isEmpty()) {
+            return Optional.empty();
+        }
         List<String> rest = parts.subList(i + 1, parts.size());
         String namespace = null;
         if (rest.get(0).equals("namespaces") && rest.size() > 1) {
@@ -56,5 +69,21 @@ final class RequestInfoParser {
             default -> "unknown";
         };
         return Optional.of(new RequestInfo(verb, group, version, resource, namespace, name, sub));
+    }
+
+    /**
+     * The segments between the slashes, without the slashes at either end (Go's
+     * {@code strings.Split(strings.Trim(path, "/"), "/")}); inner empty segments are kept.
+     */
+    static List<String> segments(String path) {
+        int from = 0;
+        int to = path.length();
+        while (from < to && path.charAt(from) == '/') {
+            from++;
+        }
+        while (to > from && path.charAt(to - 1) == '/') {
+            to--;
+        }
+        return from == to ? List.of() : Arrays.asList(path.substring(from, to).split("/", -1));
     }
 }

@@ -6,8 +6,12 @@ import io.kubepekko.actors.ControlPlane;
 import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.codec.FieldValidation;
 import io.kubepekko.api.meta.Json;
+import io.kubepekko.api.meta.PartialObjects;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
+import io.kubepekko.api.status.FieldError;
+import io.kubepekko.api.validation.NameValidation;
+import io.kubepekko.api.store.DeleteOptionsType;
 import io.kubepekko.api.store.DeletionOptions;
 import io.kubepekko.api.store.PatchType;
 import io.kubepekko.api.store.Preconditions;
@@ -92,6 +96,10 @@ final class ResourceHandler {
                     : new Request(info, query, contentType, body, other, pretty, webSocket, userAgent);
         }
 
+        Request withInfo(RequestInfo other) {
+            return new Request(other, query, contentType, body, representation, pretty, webSocket, userAgent);
+        }
+
         Optional<String> param(String name) {
             return query.get(name);
         }
@@ -115,6 +123,7 @@ final class ResourceHandler {
         if ((itemVerb && !info.hasName()) || (info.verb().equals("create") && info.hasName())) {
             throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
         }
+        r = withPathNames(r);
         if (info.verb().equals("deletecollection")) {
             // Validates the list options as kube-apiserver does (400 malformed numbers, 422 invalid combinations).
             readOptions("list", r);
@@ -130,6 +139,41 @@ final class ResourceHandler {
             case "deletecollection" -> deleteCollection(type, r);
             default -> throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
         };
+    }
+
+    /**
+     * The request with its namespace and name segments checked as kube-apiserver's storage keys
+     * them: an object name may not be {@code .} or {@code ..} nor hold {@code /} or {@code %}
+     * ({@code Name parameter invalid}), an empty name segment ({@code pods//status}) names nothing,
+     * and an empty namespace segment ({@code namespaces//configmaps}) is no namespace: every
+     * namespace for a list or watch, an error otherwise. A namespace {@code .} or {@code ..} is
+     * refused with 400 too (kube-apiserver fails with 500 {@code invalid key} there).
+     */
+    private static Request withPathNames(Request r) {
+        RequestInfo info = r.info();
+        String namespace = info.namespace();
+        if (namespace != null && namespace.isEmpty()) {
+            if (!info.verb().equals("list") && !info.verb().equals("watch")) {
+                throw ApiStatus.badRequest("Namespace parameter required.").exception();
+            }
+            r = r.withInfo(new RequestInfo(info.verb(), info.group(), info.version(), info.resource(), null,
+                    info.name(), info.subresource()));
+        } else if (namespace != null && (namespace.equals(".") || namespace.equals(".."))) {
+            throw ApiStatus.badRequest("Namespace parameter invalid: " + FieldError.quote(namespace) + ": may not be '"
+                    + namespace + "'").exception();
+        }
+        String name = info.name();
+        if (name != null) {
+            if (name.isEmpty()) {
+                throw ApiStatus.badRequest("name must be provided").exception();
+            }
+            List<String> problems = NameValidation.pathSegmentName(name);
+            if (!problems.isEmpty()) {
+                throw ApiStatus.badRequest("Name parameter invalid: " + FieldError.quote(name) + ": "
+                        + String.join(";", problems)).exception();
+            }
+        }
+        return r;
     }
 
     private static void checkScope(ResourceType type, RequestInfo info) {
@@ -160,8 +204,28 @@ final class ResourceHandler {
                 return Encoder.json(200, Tables.renderObject(r.representation().metaVersion(), printer(type), obj,
                         include, clock.instant()), r.format(), r.pretty(), List.of());
             }
-            return Encoder.json(200, obj, r.format(), r.pretty(), List.of());
+            return Encoder.json(200, partialObject(type, type.kind(), r, obj), r.format(), r.pretty(), List.of());
         });
+    }
+
+    /**
+     * A single object as the client asked: itself, or its PartialObjectMetadata; a
+     * PartialObjectMetadataList of it is a 406, as in kube-apiserver (the object is not a list).
+     */
+    private static byte[] partialObject(ResourceType type, String kind, Request r, byte[] obj) {
+        String partial = r.representation().partial();
+        if (partial == null) {
+            return obj;
+        }
+        if (!partial.equals(PartialObjects.KIND)) {
+            throw PartialObjects.mismatch(true, PartialObjects.goType(hasProtobuf(type), type.version(), kind, false))
+                    .exception();
+        }
+        return PartialObjects.of(r.representation().metaVersion(), obj);
+    }
+
+    private static boolean hasProtobuf(ResourceType type) {
+        return ProtobufBodies.builtin().supports(type.gvk());
     }
 
     /** The includeObject of a Table read (validated on every read, as kube-apiserver does for Tables). */
@@ -183,6 +247,25 @@ final class ResourceHandler {
                 return Encoder.json(200, Tables.render(r.representation().metaVersion(), printer(type), items, include,
                         new Tables.ListMeta(Long.toString(chunk.resourceVersion()), chunk.continueToken(),
                                 chunk.remainingItemCount()), true, clock.instant()), r.format(), r.pretty(), List.of());
+            }
+            String partial = r.representation().partial();
+            if (partial != null) {
+                if (!partial.equals(PartialObjects.LIST_KIND)) {
+                    throw PartialObjects.mismatch(false, PartialObjects.goType(hasProtobuf(type), type.version(),
+                            type.listKind(), true)).exception();
+                }
+                List<byte[]> items = selfLinks
+                        ? chunk.items().stream().map(i -> SelfLinks.withSelfLink(type, i)).toList() : chunk.items();
+                ObjectNode meta = Json.MAPPER.createObjectNode().put("resourceVersion",
+                        Long.toString(chunk.resourceVersion()));
+                if (chunk.continueToken() != null) {
+                    meta.put("continue", chunk.continueToken());
+                }
+                if (chunk.remainingItemCount() != null) {
+                    meta.put("remainingItemCount", chunk.remainingItemCount());
+                }
+                return Encoder.json(200, PartialObjects.list(r.representation().metaVersion(), meta, items), r.format(),
+                        r.pretty());
             }
             if (!selfLinks) {
                 return Encoder.list(type.gvk(), type.listKind(), chunk, null, r.format(), r.pretty());
@@ -213,12 +296,23 @@ final class ResourceHandler {
         Duration timeout = watchTimeouts.of(options.timeoutSeconds());
         java.util.function.UnaryOperator<byte[]> objects = selfLinks ? json -> SelfLinks.withSelfLink(type, json)
                 : json -> json;
+        String kind = type.kind();
+        String apiVersion = type.apiVersion();
+        if (PartialObjects.KIND.equals(r.representation().partial())) {
+            // Each event's object as its PartialObjectMetadata; a PartialObjectMetadataList watch gets the
+            // objects themselves, as kube-apiserver falls back when the per-event conversion fails.
+            String metaVersion = r.representation().metaVersion();
+            java.util.function.UnaryOperator<byte[]> whole = objects;
+            objects = json -> PartialObjects.of(metaVersion, whole.apply(json));
+            kind = PartialObjects.KIND;
+            apiVersion = PartialObjects.apiVersion(metaVersion);
+        }
         WatchFraming framing = r.format() == Negotiation.Format.PROTOBUF
-                ? WatchFraming.protobuf(type.kind(), type.apiVersion(), objects)
+                ? WatchFraming.protobuf(kind, apiVersion, objects)
                 : r.representation().table()
                 ? WatchFraming.table(type.kind(), type.apiVersion(), objects, new WatchFraming.TableRows(
                         r.representation().metaVersion(), printer(type), includeObject(r), clock))
-                : new WatchFraming(type.kind(), type.apiVersion(), objects);
+                : new WatchFraming(kind, apiVersion, objects);
         return controlPlane.watch(type, r.info().namespace(), options, timeout).thenApply(events -> {
             if (r.webSocket() != null) {
                 // As kube-apiserver: one text message per event (clients like fabric8 watch this way).
@@ -294,13 +388,14 @@ final class ResourceHandler {
             // Kubernetes' FinalizeREST only updates.
             throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
         }
+        withPathNames(r); // a subresource is never listed: the request comes back unchanged or not at all
         boolean scale = sub.equals("scale");
         return switch (r.info().verb()) {
             case "get" -> controlPlane.get(type, r.info().namespace(), r.info().name()).thenApply(found -> {
                 byte[] obj = found.orElseThrow(() -> ApiStatus.notFound(type.groupResource(), r.info().name()).exception());
-                return scale
-                        ? Encoder.json(200, ScaleConversion.toScale(type, Json.parseTrusted(obj)), r.format(), r.pretty())
-                        : Encoder.json(200, obj, r.format(), r.pretty(), List.of());
+                byte[] answer = scale ? Json.bytes(ScaleConversion.toScale(type, Json.parseTrusted(obj))) : obj;
+                return Encoder.json(200, partialObject(type, scale ? ScaleConversion.GVK.kind() : type.kind(), r,
+                        answer), r.format(), r.pretty(), List.of());
             });
             case "update" -> {
                 GroupVersionKind kind = scale ? ScaleConversion.GVK : type.gvk();
@@ -371,12 +466,19 @@ final class ResourceHandler {
 
     private static final GroupVersionKind DELETE_OPTIONS = new GroupVersionKind("meta.k8s.io", "v1", "DeleteOptions");
 
-    /** As kube-apiserver reads them: the body (decoded against its schema) when there is one, else the query. */
+    /**
+     * As kube-apiserver reads them: the body when there is one, else the query. The body must
+     * declare DeleteOptions (or nothing); it is decoded against its schema leniently, as kube's
+     * delete handler uses the non-strict decoder (unknown fields are dropped).
+     */
     private static DeletionOptions deletionOptions(Request r) {
-        return r.body().length > 0
-                ? DeletionOptions.fromBody(RequestBodies.decode(r.contentType(), r.body(), DELETE_OPTIONS,
-                        FieldValidation.STRICT).object())
-                : DeletionOptions.fromQuery(name -> values(r, name));
+        if (r.body().length == 0) {
+            return DeletionOptions.fromQuery(name -> values(r, name));
+        }
+        ObjectNode body = RequestBodies.decode(r.contentType(), r.body(), DELETE_OPTIONS, FieldValidation.IGNORE)
+                .object();
+        DeleteOptionsType.check(body, r.body());
+        return DeletionOptions.fromBody(body);
     }
 
     /**

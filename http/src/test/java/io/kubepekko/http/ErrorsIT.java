@@ -104,7 +104,7 @@ class ErrorsIT {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1, application/json",
+    @ValueSource(strings = {"application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1alpha1, application/json",
             "application/json;as=Table;v=v9;g=meta.k8s.io,application/json",
             "application/json, application/vnd.kubernetes.protobuf", "application/json, */*", "*/*"})
     void acceptListWithJsonFallbackAnswersJson(String accept) {

@@ -52,4 +52,34 @@ class NegotiationTest {
     void emptyAndUnreadableRangesBesideJsonGiveJson(String accept) {
         assertEquals(Negotiation.Format.JSON, Negotiation.representation(accept).format());
     }
+
+    @Test
+    void thePartialKindsAreServedInEveryEncodingAndVersionOfMetaOnly() {
+        Negotiation.Representation protobuf = Negotiation.representation(
+                "application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1, application/json");
+        assertEquals(Negotiation.Format.PROTOBUF, protobuf.forKind(false).format(), "a meta kind: protobuf for every kind");
+        assertEquals("PartialObjectMetadataList", protobuf.partial());
+        Negotiation.Representation beta = Negotiation.representation(
+                "application/yaml;as=PartialObjectMetadata;g=meta.k8s.io;v=v1beta1");
+        assertEquals(Negotiation.Format.YAML, beta.format());
+        assertEquals("v1beta1", beta.metaVersion());
+        assertNull(Negotiation.representation("application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1alpha1, "
+                + "application/json").partial());
+        assertNull(Negotiation.representation("application/json;g=meta.k8s.io;v=v1, application/yaml").partial());
+        assertEquals(Negotiation.Format.YAML,
+                Negotiation.representation("application/json;g=meta.k8s.io;v=v1, application/yaml").format());
+    }
+
+    @Test
+    void aStatusIsEncodedAsTheFirstEntryWithoutTransformationElseJson() {
+        assertEquals(Negotiation.Format.JSON, Negotiation.objectFormat(
+                "application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1"));
+        assertEquals(Negotiation.Format.JSON, Negotiation.objectFormat("application/yaml;as=Table;g=meta.k8s.io;v=v1"));
+        assertEquals(Negotiation.Format.YAML, Negotiation.objectFormat(
+                "application/json;as=Table;g=meta.k8s.io;v=v1, application/yaml"));
+        assertEquals(Negotiation.Format.PROTOBUF, Negotiation.objectFormat(
+                "application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1, "
+                        + "application/vnd.kubernetes.protobuf, application/json"));
+        assertEquals(Negotiation.Format.JSON, Negotiation.objectFormat("text/html"));
+    }
 }

@@ -48,6 +48,33 @@ final class RawHttp implements AutoCloseable {
         }
     }
 
+    /**
+     * One request on a connection of its own ({@code Connection: close}), its target sent byte for byte
+     * as given (as {@code curl --path-as-is} does), and its whole answer.
+     *
+     * @param body sent with a Content-Length when not null
+     */
+    static Response send(String baseUrl, String method, String target, Map<String, String> headers, String body) {
+        URI base = URI.create(baseUrl);
+        byte[] payload = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
+        StringBuilder head = new StringBuilder(method).append(' ').append(target).append(" HTTP/1.1\r\n")
+                .append("Host: ").append(base.getHost()).append(':').append(base.getPort()).append("\r\n")
+                .append("Connection: close\r\n");
+        headers.forEach((k, v) -> head.append(k).append(": ").append(v).append("\r\n"));
+        if (body != null) {
+            head.append("Content-Length: ").append(payload.length).append("\r\n");
+        }
+        try (RawHttp connection = open(baseUrl)) {
+            connection.send(head.append("\r\n").toString()).send(payload);
+            return connection.response();
+        }
+    }
+
+    /** The headers of a JSON body. */
+    static Map<String, String> json() {
+        return Map.of("Content-Type", "application/json");
+    }
+
     RawHttp send(String text) {
         return send(text.getBytes(StandardCharsets.ISO_8859_1));
     }

@@ -150,7 +150,7 @@ class TablesIT {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"application/json;as=Table;v=v9;g=meta.k8s.io",
             "application/json;as=Table;v=v1;g=example.com", "application/json;as=Table",
-            "application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io"})
+            "application/json;as=PartialObjectMetadataList;v=v1alpha1;g=meta.k8s.io"})
     void aTransformationNotServedWithoutFallbackIsNotAcceptable(String accept) {
         String ns = newNamespace();
         api.get(cms(ns), accept).assertStatusMessageStartsWith(406, "NotAcceptable",

@@ -23,6 +23,9 @@ public final class ProtoKinds {
         if (pkg == null) {
             return null;
         }
+        if (pkg.equals("meta") && schema.message("meta." + version + "." + kind) != null) {
+            return "meta." + version + "." + kind; // a meta kind whose message differs in this version
+        }
         String name = pkg.equals("meta") ? "meta." + kind : pkg + "." + version + "." + kind;
         if (schema.message(name) != null) {
             return name;

@@ -32,7 +32,7 @@ import java.util.Set;
 public final class ProtoSchema {
 
     /** The definition files, in load order. */
-    static final List<String> FILES = List.of("meta.wire", "core-v1.wire", "core-v1-pod.wire",
+    static final List<String> FILES = List.of("meta.wire", "meta-v1beta1.wire", "core-v1.wire", "core-v1-pod.wire",
             "core-v1-cluster.wire", "apps-v1.wire", "batch-v1.wire", "networking-v1.wire", "policy-v1.wire",
             "rbac-v1.wire", "storage-v1.wire", "scheduling-v1.wire", "coordination-v1.wire",
             "autoscaling-v1.wire");

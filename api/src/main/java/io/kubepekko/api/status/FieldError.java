@@ -132,6 +132,8 @@ public record FieldError(Type type, String field, Object badValue, String detail
                         b.appendCodePoint(c);
                     } else if (c < 0x20 || c == 0x7f) {
                         b.append(String.format("\\x%02x", c));
+                    } else if (Character.isSurrogate((char) c) && c < 0x10000) {
+                        b.append("\\ufffd"); // not a character: Go's string would hold U+FFFD
                     } else if (c < 0x10000) {
                         b.append(String.format("\\u%04x", c));
                     } else {
