@@ -106,9 +106,9 @@ final class RawHttp implements AutoCloseable {
     /**
      * The next response, or null when the server closed the connection without answering.
      *
-     * @param headOnly read the status and headers only (a watch, whose body goes on), the body left empty
+     * @param streamWhenOk a 200's status and headers only, its body left empty (a watch, whose body goes on)
      */
-    Response answer(boolean headOnly) {
+    Response answer(boolean streamWhenOk) {
         try {
             String head = readHead();
             if (head == null) {
@@ -125,7 +125,7 @@ final class RawHttp implements AutoCloseable {
             }
             byte[] body;
             String length = first(headers, "Content-Length");
-            if (headOnly) {
+            if (streamWhenOk && code == 200) {
                 body = new byte[0];
             } else if (length != null) {
                 body = in.readNBytes(Integer.parseInt(length));

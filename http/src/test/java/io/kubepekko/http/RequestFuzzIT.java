@@ -125,7 +125,11 @@ class RequestFuzzIT {
             return r.framing() ? java.util.Optional.empty()
                     : java.util.Optional.of("no answer: the connection was closed");
         }
-        if (a.code() >= 500 && !(a.code() == 504 && r.target().contains("resourceVersion="))) {
+        boolean timedOutWaiting = a.code() == 504 && r.target().contains("resourceVersion=");
+        // 505 for a request line that is not "METHOD target HTTP/1.x": Go's server answers 505 for a well-formed
+        // other version, 400 for a malformed one; Pekko's parser says 505 for both (a known difference).
+        boolean badVersion = a.code() == 505 && (r.target().contains(" ") || r.method().equals("GARBAGE"));
+        if (a.code() >= 500 && !timedOutWaiting && !badVersion) {
             return java.util.Optional.of("answered " + a.code() + ": " + abbreviate(a.text()));
         }
         if (a.code() < 400 || r.method().equals("HEAD")) {
