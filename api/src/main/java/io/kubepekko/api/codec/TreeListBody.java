@@ -2,6 +2,7 @@ package io.kubepekko.api.codec;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.io.IOException;
@@ -48,13 +49,14 @@ public final class TreeListBody implements ListBody {
     @Override
     public Writer open(OutputStream out) {
         JsonGenerator gen = format.generator(out);
+        SerializerProvider serializers = format.serializers();
         try {
             gen.writeStartObject();
             Iterator<Map.Entry<String, JsonNode>> fields = head.fields();
             while (fields.hasNext()) {
                 Map.Entry<String, JsonNode> f = fields.next();
                 gen.writeFieldName(f.getKey());
-                gen.writeTree(f.getValue());
+                f.getValue().serialize(gen, serializers);
             }
             gen.writeFieldName(arrayField);
             gen.writeStartArray();
@@ -69,7 +71,7 @@ public final class TreeListBody implements ListBody {
             public boolean writeNext() {
                 try {
                     if (next < items.size()) {
-                        gen.writeTree(element.apply(items.get(next++)));
+                        element.apply(items.get(next++)).serialize(gen, serializers);
                         gen.flush();
                         return true;
                     }
