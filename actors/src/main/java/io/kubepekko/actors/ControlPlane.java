@@ -382,12 +382,14 @@ public final class ControlPlane {
         ReadOptions all = new ReadOptions(ReadOptions.Verb.LIST, ReadOptions.MOST_RECENT, 0, false, false, null,
                 labelSelector == null ? "" : labelSelector, fieldSelector == null ? "" : fieldSelector);
         return list(type, namespace, all).thenCompose(listed -> {
-            List<CompletableFuture<WriteResult>> deletes = new ArrayList<>();
+            List<CompletableFuture<Void>> deletes = new ArrayList<>();
             for (byte[] item : listed.items()) {
                 ObjectNode obj = Json.parseTrusted(item);
                 WriteOp op = WriteOp.Delete.of(ObjectMeta.name(obj), deletion);
+                // Each delete's answer (the object again) is dropped when it arrives: the response is
+                // the listed items, and holding every answer until the last one would copy the collection.
                 deletes.add(write(type, ObjectMeta.namespace(obj), op).toCompletableFuture()
-                        .exceptionally(ControlPlane::unlessNotFound));
+                        .exceptionally(ControlPlane::unlessNotFound).thenApply(written -> null));
             }
             return CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new))
                     .thenApply(v -> new ObjectList(listed.items(), listed.resourceVersion()));

@@ -1,5 +1,9 @@
 package io.kubepekko.http;
 
+import io.kubepekko.api.codec.ListBodies;
+import io.kubepekko.api.codec.ListBody;
+import io.kubepekko.api.codec.ListHead;
+import io.kubepekko.api.codec.TextFormat;
 import io.kubepekko.api.protobuf.ProtobufBodies;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -17,12 +21,12 @@ import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.MediaTypes;
 import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /** Turns objects, lists and Status values into HTTP responses in the negotiated format. */
 final class Encoder {
@@ -85,75 +89,126 @@ final class Encoder {
                 .addHeader(RawHeader.create("X-Content-Type-Options", "nosniff"));
     }
 
-    /** Lists above this size are streamed from the items' bytes instead of being copied into one array. */
+    /** Compact JSON lists above this size are streamed from the items' bytes instead of being copied into one array. */
     static final int STREAM_LISTS_ABOVE = 256 * 1024;
 
-    /** A list body assembled from the items' stored bytes, without parsing them. */
-    static byte[] listBytes(String apiVersion, String listKind, long resourceVersion, List<byte[]> items) {
-        return listBytes(apiVersion, listKind, new ListChunk(items, resourceVersion, null, null), null);
+    /**
+     * Encoded list bodies (YAML, pretty JSON, Tables, protobuf) up to this size are sent whole;
+     * larger ones are sent as they are encoded, so a list response holds about this much and one
+     * item, never the list. Also the most a protobuf list keeps of its items encoded while sizing
+     * them (a list within it is encoded once).
+     */
+    static final int BUFFER_UP_TO = 4 * 1024 * 1024;
+
+    /**
+     * A list response. A large compact JSON list is streamed from the items' stored bytes (with its
+     * length known up front), so the response is never a second copy of the data; other encodings
+     * are written item by item ({@link #body}).
+     *
+     * @param perItem applied to each item's stored JSON before it is written (the selfLink), or null
+     */
+    static HttpResponse list(io.kubepekko.api.GroupVersionKind itemKind, String listKind, ListChunk chunk,
+                             String selfLink, UnaryOperator<byte[]> perItem, Negotiation.Format format,
+                             boolean pretty) {
+        ListHead head = new ListHead(itemKind.apiVersion(), listKind, selfLink, chunk.resourceVersion(),
+                chunk.continueToken(), chunk.remainingItemCount());
+        List<byte[]> items = chunk.items();
+        if (format == Negotiation.Format.PROTOBUF) {
+            return body(PROTOBUF, ProtobufBodies.builtin().listBody(itemKind, listKind, head.metadata(), items,
+                    perItem, BUFFER_UP_TO));
+        }
+        TextFormat text = textFormat(format, pretty);
+        if (text != TextFormat.JSON || perItem != null) {
+            return body(contentType(format), ListBodies.of(text, head, items, perItem));
+        }
+        long size = 0;
+        for (byte[] item : items) {
+            size += item.length + 1;
+        }
+        if (size < STREAM_LISTS_ABOVE) {
+            return HttpResponse.create().withStatus(200)
+                    .withEntity(ContentTypes.APPLICATION_JSON, ListBodies.json(head, items));
+        }
+        long length = ListBodies.of(TextFormat.JSON, head, items, null).length();
+        Source<ByteString, NotUsed> stream = Source.single(ByteString.fromArrayUnsafe(head.json()))
+                .concat(Source.fromIterator(() -> new Pieces(items)))
+                .concat(Source.single(ByteString.fromArrayUnsafe(LIST_TAIL)));
+        return HttpResponse.create().withStatus(200)
+                .withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON, length, stream));
     }
 
-    static byte[] listBytes(String apiVersion, String listKind, ListChunk chunk, String selfLink) {
-        byte[] head = listHead(apiVersion, listKind, chunk, selfLink);
-        ByteArrayOutputStream out = new ByteArrayOutputStream(head.length + 2
-                + chunk.items().stream().mapToInt(i -> i.length + 1).sum());
-        out.writeBytes(head);
-        List<byte[]> items = chunk.items();
-        for (int i = 0; i < items.size(); i++) {
-            if (i > 0) {
-                out.write(',');
-            }
-            out.writeBytes(items.get(i));
+    /** A list as a Table (a {@code meta.k8s.io} Table is JSON or YAML). */
+    static HttpResponse table(ListBody table, Negotiation.Format format) {
+        return body(contentType(format), table);
+    }
+
+    /** The text encoding of a list or Table response. */
+    static TextFormat textFormat(Negotiation.Format format, boolean pretty) {
+        return format == Negotiation.Format.YAML ? TextFormat.YAML : pretty ? TextFormat.PRETTY_JSON : TextFormat.JSON;
+    }
+
+    private static ContentType contentType(Negotiation.Format format) {
+        return format == Negotiation.Format.YAML ? YAML : ContentTypes.APPLICATION_JSON;
+    }
+
+    /**
+     * A body written item by item. Written into a buffer first: a body that ends within
+     * {@link #BUFFER_UP_TO} is sent whole; a longer one goes on being written as the client reads it,
+     * in pieces of about {@link Pieces#PIECE} bytes, with its length when known before (protobuf),
+     * else chunked, as kube-apiserver streams large lists. Whatever may fail has failed before this
+     * (protobuf sizes every item when the body is made; the text encodings write stored JSON, and
+     * Table printers never fail on a stored object), so no error can come after the first byte.
+     */
+    static HttpResponse body(ContentType type, ListBody body) {
+        BodyBuffer buffer = new BodyBuffer();
+        ListBody.Writer writer = body.open(buffer);
+        boolean more = true;
+        while (more && buffer.length() <= BUFFER_UP_TO) {
+            more = writer.writeNext();
         }
-        out.writeBytes(LIST_TAIL);
-        return out.toByteArray();
+        if (!more) {
+            return HttpResponse.create().withStatus(200).withEntity(HttpEntities.create(type, buffer.take()));
+        }
+        java.util.concurrent.atomic.AtomicBoolean started = new java.util.concurrent.atomic.AtomicBoolean();
+        Source<ByteString, NotUsed> stream = Source.fromIterator(() -> {
+            if (started.compareAndSet(false, true)) {
+                return new Parts(buffer, writer);
+            }
+            // Materialized again: the body from its start.
+            BodyBuffer again = new BodyBuffer();
+            return new Parts(again, body.open(again));
+        });
+        return HttpResponse.create().withStatus(200).withEntity(body.length() >= 0
+                ? HttpEntities.create(type, body.length(), stream) : HttpEntities.createChunked(type, stream));
+    }
+
+    /** A body's writer drained in pieces of about {@link Pieces#PIECE} bytes. */
+    private static final class Parts implements java.util.Iterator<ByteString> {
+        private final BodyBuffer buffer;
+        private final ListBody.Writer writer;
+        private boolean more = true;
+
+        Parts(BodyBuffer buffer, ListBody.Writer writer) {
+            this.buffer = buffer;
+            this.writer = writer;
+        }
+
+        @Override
+        public boolean hasNext() {
+            return more || buffer.length() > 0;
+        }
+
+        @Override
+        public ByteString next() {
+            while (more && buffer.length() < Pieces.PIECE) {
+                more = writer.writeNext();
+            }
+            return buffer.take();
+        }
     }
 
     private static final byte[] LIST_TAIL = "]}".getBytes(StandardCharsets.UTF_8);
     private static final ByteString COMMA = ByteString.fromString(",");
-
-    private static byte[] listHead(String apiVersion, String listKind, ListChunk chunk, String selfLink) {
-        StringBuilder b = new StringBuilder(128).append("{\"kind\":\"").append(listKind)
-                .append("\",\"apiVersion\":\"").append(apiVersion).append("\",\"metadata\":{");
-        if (selfLink != null) {
-            b.append("\"selfLink\":\"").append(selfLink).append("\",");
-        }
-        b.append("\"resourceVersion\":\"").append(chunk.resourceVersion()).append('"');
-        if (chunk.continueToken() != null) {
-            b.append(",\"continue\":\"").append(chunk.continueToken()).append('"');
-        }
-        if (chunk.remainingItemCount() != null) {
-            b.append(",\"remainingItemCount\":").append(chunk.remainingItemCount());
-        }
-        return b.append("},\"items\":[").toString().getBytes(StandardCharsets.UTF_8);
-    }
-
-    /**
-     * A list response. A large JSON list is streamed from the items' stored bytes (with its length
-     * known up front), so the response is never a second copy of the data.
-     */
-    static HttpResponse list(io.kubepekko.api.GroupVersionKind itemKind, String listKind, ListChunk chunk,
-                             String selfLink, Negotiation.Format format, boolean pretty) {
-        String apiVersion = itemKind.apiVersion();
-        long size = 0;
-        for (byte[] item : chunk.items()) {
-            size += item.length + 1;
-        }
-        if (format == Negotiation.Format.PROTOBUF) {
-            return protobufList(itemKind, listKind, chunk, selfLink);
-        }
-        if (format != Negotiation.Format.JSON || pretty || size < STREAM_LISTS_ABOVE) {
-            return json(200, listBytes(apiVersion, listKind, chunk, selfLink), format, pretty, List.of());
-        }
-        byte[] head = listHead(apiVersion, listKind, chunk, selfLink);
-        long length = head.length + Math.max(0, size - 1) + LIST_TAIL.length;
-        List<byte[]> items = chunk.items();
-        Source<ByteString, NotUsed> body = Source.single(ByteString.fromArrayUnsafe(head))
-                .concat(Source.fromIterator(() -> new Pieces(items)))
-                .concat(Source.single(ByteString.fromArrayUnsafe(LIST_TAIL)));
-        return HttpResponse.create().withStatus(200)
-                .withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON, length, body));
-    }
 
     /**
      * The items, comma-separated, in pieces of about {@link #PIECE} bytes: one stream element per
@@ -186,47 +241,19 @@ final class Encoder {
         }
     }
 
-    private static HttpResponse protobufList(io.kubepekko.api.GroupVersionKind itemKind, String listKind,
-                                             ListChunk chunk, String selfLink) {
-        com.fasterxml.jackson.databind.node.ObjectNode meta = Json.MAPPER.createObjectNode();
-        if (selfLink != null) {
-            meta.put("selfLink", selfLink);
-        }
-        meta.put("resourceVersion", Long.toString(chunk.resourceVersion()));
-        if (chunk.continueToken() != null) {
-            meta.put("continue", chunk.continueToken());
-        }
-        if (chunk.remainingItemCount() != null) {
-            meta.put("remainingItemCount", chunk.remainingItemCount());
-        }
-        return HttpResponse.create().withStatus(200).withEntity(PROTOBUF,
-                ProtobufBodies.builtin().encodeList(itemKind, listKind, meta, chunk.items()));
-    }
-
     private static byte[] yaml(byte[] json) {
         try {
-            return Json.YAML.writeValueAsBytes(Json.MAPPER.readTree(json));
+            return TextFormat.YAML.bytes(Json.MAPPER.readTree(json));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
-
-    /** Go's {@code json.MarshalIndent(v, "", "  ")} layout, which {@code ?pretty} produces in Kubernetes. */
-    private static final com.fasterxml.jackson.core.util.DefaultPrettyPrinter GO_INDENT =
-            new com.fasterxml.jackson.core.util.DefaultPrettyPrinter(
-                    com.fasterxml.jackson.core.util.Separators.createDefaultInstance()
-                            .withObjectFieldValueSpacing(com.fasterxml.jackson.core.util.Separators.Spacing.AFTER)
-                            .withObjectEmptySeparator("")
-                            .withArrayEmptySeparator(""))
-                    .withArrayIndenter(new com.fasterxml.jackson.core.util.DefaultIndenter("  ", "\n"))
-                    .withObjectIndenter(new com.fasterxml.jackson.core.util.DefaultIndenter("  ", "\n"));
 
     private static byte[] prettyJson(byte[] json) {
         try {
-            return Json.MAPPER.writer(GO_INDENT).writeValueAsBytes(Json.MAPPER.readTree(json));
+            return TextFormat.PRETTY_JSON.bytes(Json.MAPPER.readTree(json));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
-
 }

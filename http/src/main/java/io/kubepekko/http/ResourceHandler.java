@@ -43,6 +43,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
+import java.util.function.UnaryOperator;
 
 /**
  * Serves the resource endpoints: a named pipeline per verb — resolve the type, check scope and verb,
@@ -241,12 +242,13 @@ final class ResourceHandler {
     private CompletionStage<HttpResponse> list(ResourceType type, Request r) {
         IncludeObject include = includeObject(r);
         return controlPlane.list(type, r.info().namespace(), readOptions("list", r)).thenApply(chunk -> {
+            // The selfLink goes into each item as it is written: never a second copy of the list.
+            UnaryOperator<byte[]> links = selfLinks ? json -> SelfLinks.withSelfLink(type, json) : null;
             if (r.representation().table()) {
-                List<byte[]> items = selfLinks
-                        ? chunk.items().stream().map(i -> SelfLinks.withSelfLink(type, i)).toList() : chunk.items();
-                return Encoder.json(200, Tables.render(r.representation().metaVersion(), printer(type), items, include,
+                return Encoder.table(Tables.listBody(Encoder.textFormat(r.format(), r.pretty()),
+                        r.representation().metaVersion(), printer(type), chunk.items(), include,
                         new Tables.ListMeta(Long.toString(chunk.resourceVersion()), chunk.continueToken(),
-                                chunk.remainingItemCount()), true, clock.instant()), r.format(), r.pretty(), List.of());
+                                chunk.remainingItemCount()), clock.instant(), links), r.format());
             }
             String partial = r.representation().partial();
             if (partial != null) {
@@ -254,26 +256,15 @@ final class ResourceHandler {
                     throw PartialObjects.mismatch(false, PartialObjects.goType(hasProtobuf(type), type.version(),
                             type.listKind(), true)).exception();
                 }
-                List<byte[]> items = selfLinks
-                        ? chunk.items().stream().map(i -> SelfLinks.withSelfLink(type, i)).toList() : chunk.items();
-                ObjectNode meta = Json.MAPPER.createObjectNode().put("resourceVersion",
-                        Long.toString(chunk.resourceVersion()));
-                if (chunk.continueToken() != null) {
-                    meta.put("continue", chunk.continueToken());
-                }
-                if (chunk.remainingItemCount() != null) {
-                    meta.put("remainingItemCount", chunk.remainingItemCount());
-                }
-                return Encoder.json(200, PartialObjects.list(r.representation().metaVersion(), meta, items), r.format(),
-                        r.pretty());
+                String metaVersion = r.representation().metaVersion();
+                UnaryOperator<byte[]> partialItem = links == null ? json -> PartialObjects.of(metaVersion, json)
+                        : json -> PartialObjects.of(metaVersion, links.apply(json));
+                return Encoder.list(new GroupVersionKind(PartialObjects.GROUP, metaVersion, PartialObjects.KIND),
+                        PartialObjects.LIST_KIND, chunk, null, partialItem, r.format(), r.pretty());
             }
-            if (!selfLinks) {
-                return Encoder.list(type.gvk(), type.listKind(), chunk, null, r.format(), r.pretty());
-            }
-            ListChunk linked = new ListChunk(chunk.items().stream().map(i -> SelfLinks.withSelfLink(type, i)).toList(),
-                    chunk.resourceVersion(), chunk.continueToken(), chunk.remainingItemCount());
-            return Encoder.list(type.gvk(), type.listKind(), linked,
-                    SelfLinks.collection(type, r.info().namespace()), r.format(), r.pretty());
+            return Encoder.list(type.gvk(), type.listKind(), chunk,
+                    selfLinks ? SelfLinks.collection(type, r.info().namespace()) : null, links, r.format(),
+                    r.pretty());
         });
     }
 
@@ -373,9 +364,9 @@ final class ResourceHandler {
     private CompletionStage<HttpResponse> deleteCollection(ResourceType type, Request r) {
         return controlPlane.deleteCollection(type, r.info().namespace(), r.param("labelSelector").orElse(null),
                         r.param("fieldSelector").orElse(null), deletionOptions(r))
-                .thenApply(l -> Encoder.json(200,
-                        Encoder.listBytes(type.apiVersion(), type.listKind(), l.resourceVersion(), l.items()),
-                        r.format(), r.pretty(), List.of()));
+                .thenApply(l -> Encoder.list(type.gvk(), type.listKind(),
+                        new ListChunk(l.items(), l.resourceVersion(), null, null), null, null, r.format(),
+                        r.pretty()));
     }
 
     private CompletionStage<HttpResponse> subresource(ResourceType type, Request r) {

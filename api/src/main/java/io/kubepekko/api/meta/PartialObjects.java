@@ -1,11 +1,9 @@
 package io.kubepekko.api.meta;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.status.ApiStatus;
 
-import java.util.List;
 
 /**
  * Objects and lists as {@code meta.k8s.io} {@code PartialObjectMetadata} and
@@ -41,22 +39,6 @@ public final class PartialObjects {
     /** {@link #of(String, JsonNode)} of stored JSON bytes, as JSON bytes. */
     public static byte[] of(String metaVersion, byte[] object) {
         return Json.bytes(of(metaVersion, Json.parseTrusted(object)));
-    }
-
-    /**
-     * A list's items as a {@code PartialObjectMetadataList} of {@code metaVersion}; each item a
-     * {@code PartialObjectMetadata} carrying its kind and apiVersion, as kube-apiserver sets them.
-     *
-     * @param listMeta the list's {@code metadata} (resourceVersion, continue, remainingItemCount)
-     */
-    public static ObjectNode list(String metaVersion, ObjectNode listMeta, List<byte[]> items) {
-        ObjectNode list = Json.MAPPER.createObjectNode().put("kind", LIST_KIND).put("apiVersion", apiVersion(metaVersion));
-        list.set("metadata", listMeta);
-        ArrayNode out = list.putArray("items");
-        for (byte[] item : items) {
-            out.add(of(metaVersion, Json.parseTrusted(item)));
-        }
-        return list;
     }
 
     /**

@@ -79,24 +79,58 @@ public final class Envelope {
     /** Wraps an object's message bytes in the envelope, as Kubernetes writes it. */
     public static byte[] encode(String apiVersion, String kind, byte[] raw) {
         try {
-            ByteArrayOutputStream typeMeta = new ByteArrayOutputStream();
-            CodedOutputStream tm = CodedOutputStream.newInstance(typeMeta);
-            tm.writeString(1, apiVersion);
-            tm.writeString(2, kind);
-            tm.flush();
+            byte[] typeMeta = typeMeta(apiVersion, kind);
             ByteArrayOutputStream bytes = new ByteArrayOutputStream(raw.length + 64);
-            bytes.write(MAGIC);
             CodedOutputStream out = CodedOutputStream.newInstance(bytes);
-            out.writeByteArray(1, typeMeta.toByteArray());
-            out.writeByteArray(2, raw);
-            out.writeString(3, "");
-            out.writeString(4, "");
+            writeHead(out, typeMeta, raw.length);
+            out.writeRawBytes(raw);
+            writeTail(out);
             out.flush();
             return bytes.toByteArray();
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
     }
+
+    /** The {@code typeMeta} message of an envelope. */
+    static byte[] typeMeta(String apiVersion, String kind) {
+        try {
+            ByteArrayOutputStream typeMeta = new ByteArrayOutputStream();
+            CodedOutputStream tm = CodedOutputStream.newInstance(typeMeta);
+            tm.writeString(1, apiVersion);
+            tm.writeString(2, kind);
+            tm.flush();
+            return typeMeta.toByteArray();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The length of an envelope around {@code rawLength} bytes of message. */
+    static long length(byte[] typeMeta, long rawLength) {
+        return MAGIC.length + fieldLength(1, typeMeta.length) + fieldLength(2, rawLength) + TAIL_LENGTH;
+    }
+
+    /** The length of a length-delimited field of {@code length} bytes, with its tag and length prefix. */
+    static long fieldLength(int number, long length) {
+        return CodedOutputStream.computeTagSize(number) + CodedOutputStream.computeUInt64SizeNoTag(length) + length;
+    }
+
+    /** The magic, the type and the {@code raw} field's tag and length: what comes before the message. */
+    static void writeHead(CodedOutputStream out, byte[] typeMeta, long rawLength) throws IOException {
+        out.writeRawBytes(MAGIC);
+        out.writeByteArray(1, typeMeta);
+        out.writeTag(2, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+        out.writeUInt64NoTag(rawLength);
+    }
+
+    /** What follows the message: empty {@code contentEncoding} and {@code contentType}, as Kubernetes writes them. */
+    static void writeTail(CodedOutputStream out) throws IOException {
+        out.writeString(3, "");
+        out.writeString(4, "");
+    }
+
+    private static final int TAIL_LENGTH = 4;
 
     /** The first bytes of a body, as kube's error summaries show them. */
     private static String summary(byte[] body) {

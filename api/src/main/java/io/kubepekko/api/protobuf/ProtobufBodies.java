@@ -3,7 +3,10 @@ package io.kubepekko.api.protobuf;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupVersionKind;
+import io.kubepekko.api.codec.ListBody;
 import io.kubepekko.api.status.ApiStatus;
+
+import java.util.function.UnaryOperator;
 
 /**
  * Request and response bodies in Kubernetes' protobuf ({@value #MEDIA_TYPE}): the envelope around
@@ -105,6 +108,34 @@ public final class ProtobufBodies {
         } catch (java.io.IOException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * A list as a protobuf body written item by item, byte for byte {@link #encodeList}'s. Every
+     * item is encoded here once (the length prefixes need their sizes, and an item that cannot be
+     * encoded fails here, before anything is written); the encoded items are kept while they add up
+     * to at most {@code keepUpTo} bytes, else each is encoded again as the body is written.
+     *
+     * @param perItem applied to each item's stored JSON before it is encoded (the selfLink), or null
+     */
+    public ListBody listBody(GroupVersionKind itemKind, String listKind, JsonNode listMeta,
+                             java.util.List<byte[]> items, UnaryOperator<byte[]> perItem, long keepUpTo) {
+        String message = message(itemKind);
+        if (message == null) {
+            throw new IllegalArgumentException(itemKind + " has no protobuf form");
+        }
+        return new ProtobufListBody(codec, message, itemKind.apiVersion(), listKind,
+                listFields(itemKind, listKind), codec.encode(listMeta, "meta.ListMeta"), items, perItem, keepUpTo);
+    }
+
+    /** Where the list message of {@code listKind} has its metadata and items (kinds' lists have no message here). */
+    private ProtobufListBody.Fields listFields(GroupVersionKind itemKind, String listKind) {
+        String name = ProtoKinds.message(schema, itemKind.group(), itemKind.version(), listKind);
+        ProtoMessage list = name == null ? null : schema.message(name);
+        if (list == null || list.field("metadata") == null || list.field("items") == null) {
+            return ProtobufListBody.Fields.USUAL;
+        }
+        return new ProtobufListBody.Fields(list.field("metadata").number(), list.field("items").number());
     }
 
     /** An object's message bytes without the envelope (a watch event's object is enveloped on its own). */

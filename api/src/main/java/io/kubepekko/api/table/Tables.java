@@ -4,10 +4,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.codec.ListBody;
+import io.kubepekko.api.codec.TextFormat;
+import io.kubepekko.api.codec.TreeListBody;
 import io.kubepekko.api.meta.Json;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * Renders objects as a {@code meta.k8s.io} Table (v1 or v1beta1), the representation
@@ -64,10 +68,35 @@ public final class Tables {
                 new ListMeta(resourceVersion, null, null), false, Instant.EPOCH);
     }
 
+    /**
+     * A Table of {@code objects} in {@code format}, one row at a time: only one object's tree
+     * exists at a time, however long the list. Written whole, it is byte for byte what
+     * {@link #render} gives in that format.
+     *
+     * @param perItem applied to each object's stored JSON before its row is made (the selfLink), or null
+     */
+    public static ListBody listBody(TextFormat format, String metaVersion, TablePrinter printer, List<byte[]> objects,
+                                    IncludeObject include, ListMeta meta, Instant now, UnaryOperator<byte[]> perItem) {
+        String apiVersion = "meta.k8s.io/" + metaVersion;
+        return new TreeListBody(format, head(apiVersion, printer, meta, true), "rows", objects,
+                bytes -> row(apiVersion, printer, Json.parseTrusted(perItem == null ? bytes : perItem.apply(bytes)),
+                        include, now));
+    }
+
     private static ObjectNode table(String metaVersion, TablePrinter printer, List<ObjectNode> objects,
                                     IncludeObject include, ListMeta meta, boolean columns, Instant now) {
-        ObjectNode table = NODES.objectNode();
         String apiVersion = "meta.k8s.io/" + metaVersion;
+        ObjectNode table = head(apiVersion, printer, meta, columns);
+        ArrayNode rows = table.putArray("rows");
+        for (ObjectNode object : objects) {
+            rows.add(row(apiVersion, printer, object, include, now));
+        }
+        return table;
+    }
+
+    /** The Table's fields before its rows. */
+    private static ObjectNode head(String apiVersion, TablePrinter printer, ListMeta meta, boolean columns) {
+        ObjectNode table = NODES.objectNode();
         table.put("kind", "Table");
         table.put("apiVersion", apiVersion);
         ObjectNode m = table.putObject("metadata");
@@ -89,28 +118,30 @@ public final class Tables {
         } else {
             table.putNull("columnDefinitions");
         }
-        ArrayNode rows = table.putArray("rows");
-        for (ObjectNode object : objects) {
-            ObjectNode row = rows.addObject();
-            ArrayNode cells = row.putArray("cells");
-            for (Object cell : printer.cells(object, now)) {
-                cells.add(cell(cell));
-            }
-            List<TablePrinter.RowCondition> conditions = printer.conditions(object);
-            if (!conditions.isEmpty()) {
-                ArrayNode c = row.putArray("conditions");
-                for (TablePrinter.RowCondition rc : conditions) {
-                    c.addObject().put("type", rc.type()).put("status", rc.status()).put("reason", rc.reason())
-                            .put("message", rc.message());
-                }
-            }
-            switch (include) {
-                case OBJECT -> row.set("object", object);
-                case METADATA -> row.set("object", partialObjectMetadata(apiVersion, object));
-                case NONE -> { }
+        return table;
+    }
+
+    private static ObjectNode row(String apiVersion, TablePrinter printer, ObjectNode object, IncludeObject include,
+                                  Instant now) {
+        ObjectNode row = NODES.objectNode();
+        ArrayNode cells = row.putArray("cells");
+        for (Object cell : printer.cells(object, now)) {
+            cells.add(cell(cell));
+        }
+        List<TablePrinter.RowCondition> conditions = printer.conditions(object);
+        if (!conditions.isEmpty()) {
+            ArrayNode c = row.putArray("conditions");
+            for (TablePrinter.RowCondition rc : conditions) {
+                c.addObject().put("type", rc.type()).put("status", rc.status()).put("reason", rc.reason())
+                        .put("message", rc.message());
             }
         }
-        return table;
+        switch (include) {
+            case OBJECT -> row.set("object", object);
+            case METADATA -> row.set("object", partialObjectMetadata(apiVersion, object));
+            case NONE -> { }
+        }
+        return row;
     }
 
     /** The object's metadata alone, as kind PartialObjectMetadata of {@code apiVersion}. */

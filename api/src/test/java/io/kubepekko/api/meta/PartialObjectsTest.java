@@ -3,6 +3,9 @@ package io.kubepekko.api.meta;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.CodedInputStream;
 import io.kubepekko.api.GroupVersionKind;
+import io.kubepekko.api.codec.ListBodies;
+import io.kubepekko.api.codec.ListHead;
+import io.kubepekko.api.codec.TextFormat;
 import io.kubepekko.api.protobuf.Envelope;
 import io.kubepekko.api.protobuf.ProtobufBodies;
 import io.kubernetes.client.proto.Meta;
@@ -25,6 +28,20 @@ class PartialObjectsTest {
                 .put("remainingItemCount", 3);
     }
 
+
+    /** A list as the server answers it: written item by item, each item reduced as it is written. */
+    private static ObjectNode list(String metaVersion, List<byte[]> items) {
+        ListHead head = new ListHead(PartialObjects.apiVersion(metaVersion), PartialObjects.LIST_KIND, null, 9, "c", 3L);
+        return Json.parseTrusted(ListBodies.of(TextFormat.JSON, head, items, json -> PartialObjects.of(metaVersion, json))
+                .toBytes());
+    }
+
+    private static Envelope.Unknown protobufList(String metaVersion, List<byte[]> items) {
+        return Envelope.decode(ProtobufBodies.builtin().listBody(
+                new GroupVersionKind(PartialObjects.GROUP, metaVersion, PartialObjects.KIND), PartialObjects.LIST_KIND,
+                listMeta(), items, json -> PartialObjects.of(metaVersion, json), 0).toBytes());
+    }
+
     @Test
     void anObjectBecomesItsMetadataOnlyWithTheMetaKind() {
         assertEquals("{\"kind\":\"PartialObjectMetadata\",\"apiVersion\":\"meta.k8s.io/v1\",\"metadata\":{\"name\":\"a\","
@@ -35,7 +52,7 @@ class PartialObjectsTest {
 
     @Test
     void aListKeepsItsListMetaAndEachItemCarriesItsKind() {
-        ObjectNode list = PartialObjects.list("v1", listMeta(), List.of(CM, CM));
+        ObjectNode list = list("v1", List.of(CM, CM));
         assertEquals("PartialObjectMetadataList", list.path("kind").asText());
         assertEquals("meta.k8s.io/v1", list.path("apiVersion").asText());
         assertEquals(listMeta(), list.path("metadata"));
@@ -43,7 +60,7 @@ class PartialObjectsTest {
         assertEquals("PartialObjectMetadata", list.path("items").path(1).path("kind").asText());
         assertEquals("meta.k8s.io/v1", list.path("items").path(1).path("apiVersion").asText());
         assertEquals("a", list.path("items").path(1).path("metadata").path("name").asText());
-        assertEquals(0, PartialObjects.list("v1", listMeta(), List.of()).path("items").size());
+        assertEquals(0, list("v1", List.of()).path("items").size());
     }
 
     @Test
@@ -60,8 +77,7 @@ class PartialObjectsTest {
 
     @Test
     void protobufOfAV1ListIsKubernetesMessage() throws Exception {
-        ObjectNode list = PartialObjects.list("v1", listMeta(), List.of(CM));
-        Envelope.Unknown unknown = Envelope.decode(ProtobufBodies.builtin().encode(list, ProtobufBodies.kindOf(list)));
+        Envelope.Unknown unknown = protobufList("v1", List.of(CM));
         assertEquals("PartialObjectMetadataList", unknown.kind());
         Meta.PartialObjectMetadataList theirs = Meta.PartialObjectMetadataList.parseFrom(unknown.raw());
         assertEquals("9", theirs.getMetadata().getResourceVersion());
@@ -72,10 +88,9 @@ class PartialObjectsTest {
     /** meta.k8s.io/v1beta1's list numbers its fields the other way round: items 1, metadata 2. */
     @Test
     void protobufOfAV1beta1ListHasItsOwnFieldNumbers() throws Exception {
-        ObjectNode list = PartialObjects.list("v1beta1", listMeta(), List.of(CM));
-        GroupVersionKind kind = ProtobufBodies.kindOf(list);
-        assertEquals(new GroupVersionKind("meta.k8s.io", "v1beta1", "PartialObjectMetadataList"), kind);
-        Envelope.Unknown unknown = Envelope.decode(ProtobufBodies.builtin().encode(list, kind));
+        Envelope.Unknown unknown = protobufList("v1beta1", List.of(CM));
+        assertEquals("meta.k8s.io/v1beta1", unknown.apiVersion());
+        assertEquals("PartialObjectMetadataList", unknown.kind());
         CodedInputStream in = CodedInputStream.newInstance(unknown.raw());
         Meta.PartialObjectMetadata item = null;
         Meta.ListMeta meta = null;

@@ -1,0 +1,365 @@
+package io.kubepekko.e2e;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.WireFormat;
+import io.kubepekko.e2e.support.ClientBinaries;
+import io.kubepekko.e2e.support.Kubectl;
+import io.kubepekko.e2e.support.ProcessResult;
+import io.kubepekko.e2e.support.RepositoryRoot;
+import io.kubepekko.e2e.support.RunningProcess;
+import io.kubepekko.e2e.support.ServerProcess;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A list that does not fit in the heap is served in every representation. The server runs in a JVM
+ * of its own, started by {@code cluster-config/bin/apiserver} with a 256 MiB heap, and holds 330
+ * ConfigMaps of about 420 KB: the stored objects take most of the heap, and each unpaged list is
+ * about twice what is left of it. Every representation is read to its end and its items counted
+ * (JSON, pretty JSON, YAML, protobuf, Tables v1 and v1beta1 with each {@code includeObject}, and
+ * kubectl's Table); after each, the server is up and ready and never ran out of memory. Before lists
+ * were streamed, all but compact JSON answered 500 OutOfMemoryError here.
+ *
+ * <p>No deletecollection here: it goes through the same list encoding (LargeListsIT shows its response
+ * streamed), but on a heap this full the storage itself runs out of room writing a burst of deletes.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class LargeListMemoryE2E {
+    private static final String HEAP = "-Xmx256m";
+    private static final int OBJECTS = 330;
+    /**
+     * Most of each object is data; a part is an annotation, so that Tables with metadata are large too.
+     * Objects stay under half a G1 region (512 KiB in this heap): larger ones each take regions of their
+     * own, which a full collection does not move, and the storage's multi-megabyte buffers then find no
+     * room in a heap this full (H2 closes its database when an allocation fails).
+     */
+    private static final String DATA = "d".repeat(340_000);
+    private static final String NOTE = "n".repeat(80_000);
+    private static final String NS = "big";
+    private static final String COLLECTION = "/api/v1/namespaces/" + NS + "/configmaps";
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(120);
+    /** Leaves the body open at its end, so the test can see that nothing follows the list. */
+    private static final ObjectMapper JSON = new ObjectMapper(com.fasterxml.jackson.core.JsonFactory.builder()
+            .disable(com.fasterxml.jackson.core.StreamReadFeature.AUTO_CLOSE_SOURCE).build());
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+
+    @TempDir
+    static Path scratch;
+
+    private static RunningProcess server;
+    private static String url;
+    private static Path dataDir;
+    private static Set<String> names;
+
+    @BeforeAll
+    static void startAndFill() throws Exception {
+        dataDir = scratch.resolve("data");
+        Files.createDirectories(dataDir);
+        int port = ServerProcess.freePort();
+        Path root = RepositoryRoot.find();
+        server = RunningProcess.start(List.of(root.resolve("cluster-config/bin/apiserver").toString(),
+                        "--data-dir", dataDir.toString(), "--port", Integer.toString(port)), root,
+                // The build running this test has just packaged the server: no rebuild from within it.
+                Map.of("KUBEPEKKO_SKIP_BUILD", "1", "KUBEPEKKO_JAVA_OPTS", HEAP));
+        url = "http://127.0.0.1:" + port;
+        await().atMost(READY_TIMEOUT).pollInterval(Duration.ofMillis(200)).alias("the server is ready")
+                .until(() -> {
+                    assertTrue(server.isAlive(), "the server exited while starting\n" + serverOutput());
+                    return ready();
+                });
+        send("POST", "/api/v1/namespaces", "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\""
+                + NS + "\"}}", 201);
+        names = new TreeSet<>();
+        for (int i = 0; i < OBJECTS; i++) {
+            String name = String.format("big-%03d", i);
+            send("POST", COLLECTION, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"" + name
+                    + "\",\"annotations\":{\"note\":\"" + NOTE + "\"}},\"data\":{\"k\":\"" + DATA + "\"}}", 201);
+            names.add(name);
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    /** JSON (compact and pretty), YAML and protobuf lists, each read to its end. */
+    @Order(1)
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "application/json                      | ''",
+            "application/json                      | pretty=true",
+            "application/yaml                      | ''",
+            "application/vnd.kubernetes.protobuf   | ''"})
+    void everyListEncodingIsServedWhole(String accept, String query) throws Exception {
+        Listed listed = list(accept, query);
+        assertEquals(names, listed.names(), accept + " " + query);
+        assertTrue(listed.bytes() > (long) OBJECTS * DATA.length(), "every object whole: " + listed.bytes());
+        assertServerUp();
+    }
+
+    @Order(2)
+    @ParameterizedTest(name = "Table {0} includeObject={1}")
+    @CsvSource({"v1,None", "v1,Metadata", "v1,Object", "v1beta1,None", "v1beta1,Metadata", "v1beta1,Object"})
+    void everyTableIsServedWhole(String version, String include) throws Exception {
+        Listed listed = list("application/json;as=Table;g=meta.k8s.io;v=" + version, "includeObject=" + include);
+        assertEquals(names, listed.names());
+        long least = switch (include) {
+            case "Object" -> (long) OBJECTS * (DATA.length() + NOTE.length());
+            case "Metadata" -> (long) OBJECTS * NOTE.length();
+            default -> 0;
+        };
+        assertTrue(listed.bytes() > least, include + ": " + listed.bytes() + " bytes");
+        assertServerUp();
+    }
+
+    /** kubectl reads the Table of metadata (27 MB, so sent as it is encoded) as it reads kube-apiserver's. */
+    @Order(3)
+    @Test
+    void kubectlGetPrintsEveryRow() throws Exception {
+        Kubectl kubectl = new Kubectl(ClientBinaries.require().kubectl(), dataDir.resolve("admin.kubeconfig"),
+                scratch, scratch).withTimeout(REQUEST_TIMEOUT);
+        ProcessResult get = kubectl.run("get", "configmaps", "-n", NS, "--chunk-size=0", "--no-headers");
+        assertEquals(0, get.exitCode(), get.describe());
+        List<String> printed = get.stdoutText().lines().map(l -> l.split("\\s+")[0]).toList();
+        assertEquals(new ArrayList<>(names), printed, get.describe());
+        assertServerUp();
+    }
+
+    private static String status(InputStream body) {
+        try {
+            return new String(body.readNBytes(2000), StandardCharsets.UTF_8) + "\n" + tail(serverOutput());
+        } catch (IOException e) {
+            return e.toString();
+        }
+    }
+
+    private record Listed(Set<String> names, long bytes) {}
+
+    private static Listed list(String accept, String query) throws Exception {
+        HttpResponse<InputStream> response = call(request("GET", COLLECTION + (query.isEmpty() ? "" : "?" + query))
+                .header("Accept", accept).build());
+        try (CountingStream body = new CountingStream(response.body())) {
+            if (response.statusCode() != 200) {
+                throw new AssertionError(accept + " answered " + response.statusCode() + ": " + status(body));
+            }
+            Set<String> listed = accept.contains("protobuf") ? protobufNames(body).names()
+                    : accept.contains("yaml") ? yamlNames(body) : jsonNames(body, accept.contains("as=Table"));
+            assertEquals(-1, body.read(), "nothing after the list");
+            return new Listed(listed, body.count);
+        } catch (IOException e) {
+            throw new AssertionError(accept + " " + query + ": the body broke off: " + e + "\n"
+                    + tail(serverOutput()), e);
+        }
+    }
+
+    /** The names in a JSON list (its items) or Table (its rows' first cells), read as a stream. */
+    private static Set<String> jsonNames(InputStream body, boolean table) throws IOException {
+        Set<String> listed = new HashSet<>();
+        JsonParser p = JSON.getFactory().createParser(body);
+        assertEquals(JsonToken.START_OBJECT, p.nextToken());
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            p.nextToken();
+            if (!field.equals(table ? "rows" : "items")) {
+                p.skipChildren();
+                continue;
+            }
+            while (p.nextToken() != JsonToken.END_ARRAY) {
+                JsonNode element = p.readValueAsTree();
+                String name = table ? element.path("cells").path(0).asText()
+                        : element.path("metadata").path("name").asText();
+                assertTrue(listed.add(name), "listed twice: " + name);
+            }
+        }
+        assertEquals(null, p.nextToken(), "the list ends the body");
+        return listed;
+    }
+
+    /**
+     * The names in a YAML list, read line by line (a YAML parser reads 150 MB slower than the server
+     * writes it): the list's fields come first and {@code items} last, one {@code - } entry per item,
+     * its name indented under its metadata. That the YAML is the list, byte for byte, the unit tests show.
+     */
+    private static Set<String> yamlNames(InputStream body) throws IOException {
+        java.io.BufferedReader lines = new java.io.BufferedReader(new java.io.InputStreamReader(body,
+                StandardCharsets.UTF_8));
+        assertEquals("kind: ConfigMapList", lines.readLine());
+        Set<String> listed = new HashSet<>();
+        int entries = 0;
+        boolean inItems = false;
+        for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+            if (line.equals("items:")) {
+                inItems = true;
+            } else if (inItems && line.startsWith("- ")) {
+                entries++;
+            } else if (inItems && line.startsWith("    name: ")) {
+                assertTrue(listed.add(line.substring("    name: ".length())), "listed twice: " + line);
+            }
+        }
+        assertEquals(listed.size(), entries, "one name per item");
+        return listed;
+    }
+
+    /**
+     * The names in a protobuf list, read as a stream: the envelope's {@code raw} (field 2) is the list
+     * message, whose {@code items} (field 2) are ConfigMaps with their {@code metadata.name} at 1.1.
+     */
+    private static Listed protobufNames(InputStream body) throws IOException {
+        assertEquals("6b387300", java.util.HexFormat.of().formatHex(body.readNBytes(4)), "the k8s\\0 magic");
+        CodedInputStream in = CodedInputStream.newInstance(body);
+        Set<String> listed = new HashSet<>();
+        for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
+            if (WireFormat.getTagFieldNumber(tag) != 2) {
+                in.skipField(tag);
+                continue;
+            }
+            int end = in.pushLimit(in.readRawVarint32());
+            while (!in.isAtEnd()) {
+                int itemTag = in.readTag();
+                if (WireFormat.getTagFieldNumber(itemTag) != 2) {
+                    in.skipField(itemTag);
+                    continue;
+                }
+                String name = nameOf(in.readByteArray());
+                assertTrue(listed.add(name), "listed twice: " + name);
+            }
+            in.popLimit(end);
+        }
+        return new Listed(listed, in.getTotalBytesRead());
+    }
+
+    private static String nameOf(byte[] configMap) throws IOException {
+        CodedInputStream item = CodedInputStream.newInstance(configMap);
+        for (int tag = item.readTag(); tag != 0; tag = item.readTag()) {
+            if (WireFormat.getTagFieldNumber(tag) == 1) {
+                CodedInputStream meta = CodedInputStream.newInstance(item.readByteArray());
+                for (int t = meta.readTag(); t != 0; t = meta.readTag()) {
+                    if (WireFormat.getTagFieldNumber(t) == 1) {
+                        return meta.readString();
+                    }
+                    meta.skipField(t);
+                }
+            } else {
+                item.skipField(tag);
+            }
+        }
+        return "";
+    }
+
+    private static void assertServerUp() throws Exception {
+        assertTrue(server.isAlive(), "the server's JVM exited\n" + serverOutput());
+        assertTrue(ready(), "/readyz answers 200");
+        String output = serverOutput();
+        assertFalse(output.contains("OutOfMemoryError"), "the server ran out of memory\n" + tail(output));
+    }
+
+    private static boolean ready() {
+        try {
+            return HTTP.send(request("GET", "/readyz").build(), HttpResponse.BodyHandlers.discarding())
+                    .statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String serverOutput() {
+        return String.join("\n", server.lines()) + "\n" + String.join("\n", server.errorLines());
+    }
+
+    private static String tail(String output) {
+        List<String> lines = output.lines().toList();
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
+    }
+
+    /** Sends a request; a failure to get an answer fails with the end of the server's output. */
+    private static HttpResponse<InputStream> call(HttpRequest request) throws InterruptedException {
+        try {
+            return HTTP.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        } catch (IOException e) {
+            throw new AssertionError(request.method() + " " + request.uri() + " got no answer: " + e
+                    + "\n" + tail(serverOutput()), e);
+        }
+    }
+
+    private static HttpRequest.Builder request(String method, String path) {
+        return HttpRequest.newBuilder(URI.create(url + path)).timeout(REQUEST_TIMEOUT)
+                .method(method, HttpRequest.BodyPublishers.noBody());
+    }
+
+    private static void send(String method, String path, String body, int expected) throws Exception {
+        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(url + path))
+                .timeout(REQUEST_TIMEOUT).header("Content-Type", "application/json")
+                .method(method, HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(expected, response.statusCode(), method + " " + path + ": " + response.body());
+    }
+
+    /** Counts what is read through it. */
+    private static final class CountingStream extends java.io.FilterInputStream {
+        long count;
+
+        CountingStream(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) {
+                count++;
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            if (n > 0) {
+                count += n;
+            }
+            return n;
+        }
+    }
+}
