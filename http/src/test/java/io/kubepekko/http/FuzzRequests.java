@@ -125,7 +125,17 @@ final class FuzzRequests {
             "[{\"op\":\"remove\",\"path\":\"/metadata\"}]", "[{\"op\":\"test\",\"path\":\"/x\",\"value\":1}]", "{}",
             "[{\"op\":\"move\",\"from\":\"/metadata/name\",\"path\":\"/metadata/x\"}]",
             "[{\"op\":\"add\",\"path\":\"/metadata/labels/~2\",\"value\":\"x\"}]",
-            "[{\"op\":\"copy\",\"from\":\"/metadata\",\"path\":\"/metadata/labels/m\"}]"};
+            "[{\"op\":\"copy\",\"from\":\"/metadata\",\"path\":\"/metadata/labels/m\"}]", copyBomb()};
+
+    /** Copies that double the object each time: unbounded, thirty of them would need terabytes. */
+    private static String copyBomb() {
+        StringBuilder patch = new StringBuilder("[");
+        for (int i = 0; i < 30; i++) {
+            patch.append(i == 0 ? "" : ",").append("{\"op\":\"copy\",\"from\":\"/metadata\",\"path\":\"/metadata/annotations/c")
+                    .append(i).append("\"}");
+        }
+        return patch.append("]").toString();
+    }
     private static final String[] MALFORMED = {"", "{", "}", "[]", "null", "1", "\"s\"", "{}}", "{\"a\":1,}",
             "\uFEFF{}", "{\"metadata\":{\"name\":\"\\u0000\"}}", "{\"metadata\":\"x\"}", "{\"kind\":5}",
             "a: b\nc", "a: &a [*a]", "{\"apiVersion\":\"v1\",\"kind\":\"DeleteOptions\",\"gracePeriodSeconds\":\"x\"}"};

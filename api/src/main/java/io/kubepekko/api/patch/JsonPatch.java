@@ -93,24 +93,61 @@ public final class JsonPatch {
     }
 
     /**
-     * Applies decoded operations to {@code target} without modifying it.
+     * Applies decoded operations to {@code target} without modifying it. {@code copy} operations may add
+     * at most {@link #MAX_COPY_BYTES} between them (the size of each value copied, as JSON): a few
+     * operations that copy a value into itself again and again would otherwise grow one small patch
+     * into more than any heap holds.
      *
-     * @throws ApiException 422 Invalid when an operation does not apply
+     * @throws ApiException 422 Invalid when an operation does not apply, or the copies add too much
      */
     public static JsonNode apply(JsonNode target, ArrayNode operations) {
         for (JsonNode op : operations) {
-            if (!op.isObject()) {
+            if (!op.isObject() || !pointer(op.path("path")) || op.has("from") && !pointer(op.get("from"))) {
                 // A null operation decodes to an empty one, which Kubernetes rejects as an unknown kind.
                 throw applyFailed();
             }
         }
+        // Under a wrapper, so that operations on the whole document ("") apply in place like the others.
+        com.fasterxml.jackson.databind.node.ObjectNode doc = JsonNodeFactory.instance.objectNode();
+        doc.set(ROOT, target.deepCopy());
+        long copied = 0;
         try {
-            return com.flipkart.zjsonpatch.JsonPatch.apply(operations, target, EVANPHX_COMPATIBLE);
+            for (JsonNode op : operations) {
+                com.fasterxml.jackson.databind.node.ObjectNode rooted = ((com.fasterxml.jackson.databind.node.ObjectNode) op)
+                        .deepCopy();
+                rooted.put("path", "/" + ROOT + op.path("path").asText());
+                if (op.has("from")) {
+                    rooted.put("from", "/" + ROOT + op.get("from").asText());
+                    if ("copy".equals(op.path("op").asText())) {
+                        JsonNode value = doc.at(rooted.get("from").asText());
+                        copied += value.isMissingNode() ? 0 : io.kubepekko.api.meta.Json.byteSize(value);
+                        if (copied > MAX_COPY_BYTES) {
+                            throw applyFailed();
+                        }
+                    }
+                }
+                com.flipkart.zjsonpatch.JsonPatch.applyInPlace(JsonNodeFactory.instance.arrayNode().add(rooted), doc,
+                        EVANPHX_COMPATIBLE);
+            }
         } catch (JsonPatchApplicationException | IllegalArgumentException e) {
             // Includes unknown ops, missing paths, malformed pointers and failed tests: every failure
             // to apply is the client's, as in kube-apiserver.
             throw applyFailed();
         }
+        return doc.get(ROOT);
+    }
+
+    /**
+     * kube-apiserver's {@code JSONPatchMaxCopyBytes} (3 MiB), the limit it sets on the json-patch library's
+     * accumulated copy size.
+     */
+    public static final long MAX_COPY_BYTES = 3L * 1024 * 1024;
+
+    private static final String ROOT = "r";
+
+    /** A JSON pointer: empty (the whole document) or starting with a slash (a missing one fails, as in Go). */
+    private static boolean pointer(JsonNode path) {
+        return path.isTextual() && (path.asText().isEmpty() || path.asText().startsWith("/"));
     }
 
     private static ApiException applyFailed() {

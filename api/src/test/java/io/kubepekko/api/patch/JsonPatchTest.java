@@ -83,6 +83,11 @@ class JsonPatchTest {
                         "[{\"op\":\"replace\",\"path\":\"/b\",\"value\":2}]", "{\"a\":1,\"b\":2}"),
                 arguments("add without value adds null, as evanphx/json-patch does", "{\"a\":1}",
                         "[{\"op\":\"add\",\"path\":\"/b\"}]", "{\"a\":1,\"b\":null}"),
+                arguments("replace of the whole document", "{\"a\":1}",
+                        "[{\"op\":\"replace\",\"path\":\"\",\"value\":{\"b\":2}}]", "{\"b\":2}"),
+                arguments("test of the whole document, then a copy of it into itself", "{\"a\":1}",
+                        "[{\"op\":\"test\",\"path\":\"\",\"value\":{\"a\":1}},{\"op\":\"copy\",\"from\":\"\",\"path\":\"/c\"}]",
+                        "{\"a\":1,\"c\":{\"a\":1}}"),
                 arguments("null body is no operations", "{\"a\":1}", "null", "{\"a\":1}"),
                 arguments("empty list is no operations", "{\"a\":1}", "[]", "{\"a\":1}"));
     }
@@ -196,5 +201,30 @@ class JsonPatchTest {
             body.append(i == 0 ? "" : ",").append("{\"op\":\"test\",\"path\":\"/a\",\"value\":1}");
         }
         assertEquals(JsonPatch.MAX_OPERATIONS, JsonPatch.parse(bytes(body.append("]").toString())).size());
+    }
+
+    /** Each copy doubles the object: without a limit twenty of them need more than a heap. */
+    private static String doublingCopies(int times) {
+        StringBuilder patch = new StringBuilder("[");
+        for (int i = 0; i < times; i++) {
+            patch.append(i == 0 ? "" : ",").append("{\"op\":\"copy\",\"from\":\"/a\",\"path\":\"/a/c").append(i)
+                    .append("\"}");
+        }
+        return patch.append("]").toString();
+    }
+
+    @Test
+    void copiesThatAddMoreThanThreeMebibytesAreRefusedBeforeTheyAreMade() {
+        String target = "{\"a\":{\"x\":\"" + "v".repeat(1000) + "\"}}";
+        ApiException e = assertThrows(ApiException.class, () -> JsonPatch.apply(json(target), bytes(doublingCopies(40))));
+        assertEquals(422, e.status().code());
+        assertEquals("the server rejected our request due to an error in our request", e.status().message());
+    }
+
+    @Test
+    void copiesUpToTheLimitApply() {
+        String target = "{\"a\":{\"x\":\"" + "v".repeat(1000) + "\"}}";
+        JsonNode patched = JsonPatch.apply(json(target), bytes(doublingCopies(10))); // ~1 MiB copied
+        assertEquals(1024 * 1010, Json.byteSize(patched.get("a")), 1024 * 40);
     }
 }
