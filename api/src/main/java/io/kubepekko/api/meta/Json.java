@@ -26,10 +26,13 @@ public final class Json {
             .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
             .build();
 
-    public static final ObjectMapper YAML = YAMLMapper.builder(new YAMLFactory()
+    /** YAML as kube-apiserver writes it: no document marker, strings plain unless a reader could take them for another type. */
+    public static final ObjectMapper YAML = YAMLMapper.builder(YAMLFactory.builder()
                     .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
                     .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
-                    .disable(YAMLGenerator.Feature.SPLIT_LINES))
+                    .disable(YAMLGenerator.Feature.SPLIT_LINES)
+                    .stringQuotingChecker(YamlQuoting.INSTANCE)
+                    .build())
             .build();
 
     public static byte[] bytes(JsonNode node) {
