@@ -31,8 +31,13 @@ final class DataDirectory {
 
     /** Creates the directory (and its parents) if needed, and makes it the owner's only. */
     static void prepare(Path dir) throws IOException {
-        Files.createDirectories(dir);
         if (!posix()) {
+            Files.createDirectories(dir);
+            return;
+        }
+        if (!Files.isDirectory(dir)) {
+            Files.createDirectories(dir); // parents as the umask has them
+            Files.setPosixFilePermissions(dir, DIRECTORY);
             return;
         }
         Set<PosixFilePermission> before = Files.getPosixFilePermissions(dir);
