@@ -133,6 +133,24 @@ class BindingIT {
                 .assertStatus(404, "NotFound", "namespaces \"no-such-ns\" not found");
     }
 
+    /** NamespaceLifecycle admission names the resource the request addressed, as kube-apiserver's does. */
+    @Test
+    void aTerminatingNamespaceRefusesBindings() {
+        String ns = "bind-" + names.incrementAndGet();
+        api.create("/api/v1/namespaces", json("{'apiVersion':'v1','kind':'Namespace','metadata':{'name':'" + ns
+                + "','finalizers':['example.com/keep-ns']}}"));
+        api.delete("/api/v1/namespaces/" + ns).assertCode(200);
+        String why = " is forbidden: unable to create new content in namespace " + ns + " because it is being terminated";
+        ObjectNode legacy = api.post("/api/v1/namespaces/" + ns + "/bindings", binding("p", "node-1"))
+                .assertStatus(403, "Forbidden", "bindings \"p\"" + why);
+        assertDetails(legacy, "p", null, "bindings");
+        assertEquals("NamespaceTerminating", legacy.path("details").path("causes").path(0).path("reason").asText());
+        api.post("/api/v1/namespaces/" + ns + "/pods/p/binding", binding("p", "node-1"))
+                .assertStatus(403, "Forbidden", "pods \"p\"" + why);
+        api.patch("/api/v1/namespaces/" + ns, "application/merge-patch+json", json("{'metadata':{'finalizers':null}}"))
+                .assertCode(200);
+    }
+
     @Test
     void theNameInTheUrlMustBeTheBindings() {
         String name = fresh();
@@ -217,6 +235,15 @@ class BindingIT {
         assertEquals("Success", status.path("status").asText());
         assertEquals(201, status.path("code").asInt());
         assertEquals("node-4", stored(name).path("spec").path("nodeName").asText());
+    }
+
+    @Test
+    void aYamlBindingBinds() {
+        String name = fresh();
+        pod(name);
+        api.call("POST", BINDINGS).body("application/yaml", "apiVersion: v1\nkind: Binding\nmetadata:\n  name: " + name
+                + "\ntarget:\n  kind: Node\n  name: node-5\n").send().assertCode(201);
+        assertEquals("node-5", stored(name).path("spec").path("nodeName").asText());
     }
 
     @Test
