@@ -525,10 +525,11 @@ public final class CollectionEntity
         return Effect().noReply();
     }
 
-    /** Writes to {@code /status} or {@code /scale} keep the spec, so they never claim values. */
+    /** Writes through a subresource ({@code /status}, {@code /scale}, {@code /binding}) never claim values. */
     private static boolean isSubresourceWrite(WriteOp op) {
         return (op instanceof WriteOp.Update u && u.subresource() != null)
-                || (op instanceof WriteOp.Patch p && p.subresource() != null);
+                || (op instanceof WriteOp.Patch p && p.subresource() != null)
+                || op instanceof WriteOp.CreateSubresource;
     }
 
     /** Claims every write's planned values in one message; the answer continues the batch. */

@@ -315,11 +315,11 @@ public final class ControlPlane {
         }
         CompletionStage<Void> admitted = !type.namespaced() ? CompletableFuture.completedFuture(null)
                 : switch (op.creation(type)) {
-                    case YES -> admitNamespace(type, op.targetName(), namespace, true);
-                    case ON_UPDATE -> admitNamespace(type, op.targetName(), namespace, false);
+                    case YES -> admitNamespace(op.addressed(type), op.targetName(), namespace, true);
+                    case ON_UPDATE -> admitNamespace(op.addressed(type), op.targetName(), namespace, false);
                     case WHEN_ABSENT -> get(type, namespace, op.targetName()).thenCompose(found -> found.isPresent()
                             ? CompletableFuture.<Void>completedFuture(null)
-                            : admitNamespace(type, op.targetName(), namespace, true));
+                            : admitNamespace(op.addressed(type), op.targetName(), namespace, true));
                     case NO -> CompletableFuture.<Void>completedFuture(null);
                 };
         CompletionStage<WriteResult> result = admitted.thenCompose(v -> Futures.plain(collection(type, namespace)
@@ -345,7 +345,8 @@ public final class ControlPlane {
      * namespace is 404 (when {@code strict}); a terminating one refuses with 403 naming the object, as
      * kube-apiserver's admission error does.
      */
-    private CompletionStage<Void> admitNamespace(ResourceType type, String name, String namespace, boolean strict) {
+    private CompletionStage<Void> admitNamespace(GroupResource resource, String name, String namespace,
+                                                 boolean strict) {
         if (liveNamespaces.isKnownLive(namespace)) {
             return CompletableFuture.completedFuture(null);
         }
@@ -359,7 +360,7 @@ public final class ControlPlane {
             ObjectNode ns = Json.parseTrusted(found.get());
             if (ns.path("metadata").hasNonNull("deletionTimestamp")
                     || "Terminating".equals(ns.path("status").path("phase").asText())) {
-                ApiStatus refused = ApiStatus.forbidden(type.groupResource(), name,
+                ApiStatus refused = ApiStatus.forbidden(resource, name,
                         "unable to create new content in namespace " + namespace + " because it is being terminated");
                 ApiStatus.Details d = refused.details();
                 throw new ApiStatus(refused.code(), refused.reason(), refused.message(), new ApiStatus.Details(d.name(),

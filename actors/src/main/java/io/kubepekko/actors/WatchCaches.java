@@ -39,13 +39,13 @@ public final class WatchCaches {
         this.caches = caches;
     }
 
-    /** Spawns a cache for every kind of {@code registry}. */
+    /** Spawns a cache for every stored kind of {@code registry}. */
     static WatchCaches start(ActorSystem<?> system, Registry registry, WatchCache.Settings settings, Clock clock,
                              Duration askTimeout, JournalReader journal) {
         Materializer materializer = Materializer.matFromSystem(system);
         ClusterSharding sharding = ClusterSharding.get(system);
         Map<GroupResource, Entry> caches = new LinkedHashMap<>();
-        for (ResourceType type : registry.all()) {
+        for (ResourceType type : registry.stored()) {
             if (caches.containsKey(type.groupResource())) {
                 continue;
             }

@@ -48,6 +48,7 @@ class KubectlE2E {
 
     @ParameterizedTest(name = "{0} is {1}")
     @CsvSource({
+            "bindings,               '',     v1,      true,  Binding",
             "configmaps,             cm,     v1,      true,  ConfigMap",
             "pods,                   po,     v1,      true,  Pod",
             "services,               svc,    v1,      true,  Service",
@@ -424,6 +425,45 @@ class KubectlE2E {
     })
     void getMissingObjectIsNotFound(String resource, String printed) {
         assertEquals(printed, fails("get", resource, "nope").stderrText());
+    }
+
+    /**
+     * Scheduling by hand: a Binding from a file binds the pod it names. kubectl prints the Status that
+     * kube-apiserver answers as {@code status/<unknown>}. Its default validation would first fetch
+     * {@code /openapi/v2} (a kind without a PATCH operation is checked against it), which is not served.
+     */
+    @Test
+    void createBindingFromFileAssignsThePodAndASecondConflicts() {
+        write("bound-pod.yaml", """
+                apiVersion: v1
+                kind: Pod
+                metadata:
+                  name: bound-by-hand
+                spec:
+                  containers:
+                  - name: c
+                    image: nginx:1.27
+                """);
+        ok("create", "-f", "bound-pod.yaml");
+        write("binding.yaml", """
+                apiVersion: v1
+                kind: Binding
+                metadata:
+                  name: bound-by-hand
+                target:
+                  apiVersion: v1
+                  kind: Node
+                  name: node01
+                """);
+        assertEquals("status/<unknown> created", ok("create", "-f", "binding.yaml", "--validate=false").stdoutText());
+        assertEquals("node01", ok("get", "pod", "bound-by-hand", "-o", "jsonpath={.spec.nodeName}").stdoutText());
+        assertEquals("True", ok("get", "pod", "bound-by-hand", "-o",
+                "jsonpath={.status.conditions[?(@.type==\"PodScheduled\")].status}").stdoutText());
+        assertEquals("Error from server (Conflict): error when creating \"binding.yaml\": Operation cannot be fulfilled "
+                + "on pods/binding \"bound-by-hand\": pod bound-by-hand is already assigned to node \"node01\"",
+                fails("create", "-f", "binding.yaml", "--validate=false").stderrText());
+        assertEquals("Error from server (MethodNotAllowed): the server does not allow this method on the requested "
+                + "resource", fails("get", "bindings").stderrText());
     }
 
     @Test

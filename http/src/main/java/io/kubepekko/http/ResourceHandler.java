@@ -7,7 +7,10 @@ import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.codec.FieldValidation;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.PartialObjects;
+import io.kubepekko.api.meta.ObjectMeta;
+import io.kubepekko.api.registry.ForwardedCreate;
 import io.kubepekko.api.registry.ResourceType;
+import io.kubepekko.api.registry.SubresourceCreate;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.validation.NameValidation;
@@ -57,6 +60,9 @@ final class ResourceHandler {
                     false));
 
     private static final String NOT_ALLOWED = "the server does not allow this method on the requested resource";
+
+    /** The verbs kube-apiserver routes on an object's own path ({@code .../{resource}/{name}}). */
+    private static final List<String> ITEM_VERBS = List.of("get", "update", "patch", "delete");
 
     private final ControlPlane controlPlane;
     private final WatchTimeouts watchTimeouts;
@@ -117,7 +123,11 @@ final class ResourceHandler {
         if (info.subresource() != null) {
             return subresource(type, r);
         }
-        if (!type.supports(info.verb()) && !info.verb().equals("watch")) {
+        if (info.hasName() && ITEM_VERBS.stream().noneMatch(type::supports)) {
+            // kube-apiserver registers no route under a resource it only creates (bindings/{name}).
+            throw ApiStatus.pathNotFound().exception();
+        }
+        if (!type.supports(info.verb())) {
             throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
         }
         boolean itemVerb = info.verb().equals("update") || info.verb().equals("patch");
@@ -133,7 +143,7 @@ final class ResourceHandler {
             case "get" -> get(type, r);
             case "list" -> list(type, r);
             case "watch" -> watch(type, r);
-            case "create" -> create(type, r);
+            case "create" -> type.forwardedCreate() != null ? forwardedCreate(type, r) : create(type, r);
             case "update" -> update(type, r);
             case "patch" -> patch(type, r, null);
             case "delete" -> delete(type, r);
@@ -182,7 +192,8 @@ final class ResourceHandler {
             throw ApiStatus.pathNotFound().exception();
         }
         if (type.namespaced() && info.namespace() == null) {
-            if (info.hasName()) {
+            // Across namespaces kube-apiserver routes only list and watch, of kinds that have them.
+            if (info.hasName() || !type.supports("list")) {
                 throw ApiStatus.pathNotFound().exception();
             }
             if (!info.verb().equals("list") && !info.verb().equals("watch")) {
@@ -322,6 +333,30 @@ final class ResourceHandler {
         return write(type, r, new WriteOp.Create(d.object(), options), d.warnings());
     }
 
+    /**
+     * A create of a resource without objects (bindings): the create of its subresource (pods/binding) on
+     * the object the body names.
+     */
+    private CompletionStage<HttpResponse> forwardedCreate(ResourceType type, Request r) {
+        ForwardedCreate forward = type.forwardedCreate();
+        ResourceType target = controlPlane.registry().find(type.group(), type.version(), forward.resource())
+                .orElseThrow(() -> new IllegalStateException(type.resource() + " forwards to an unserved resource"));
+        WriteOptions options = writeOptions(r, List.of());
+        RequestBodies.Decoded d = decodeWithWarnings(type, r, "CreateOptions");
+        String name = ObjectMeta.name(d.object());
+        return write(target, r, new WriteOp.CreateSubresource(name == null ? "" : name, forward.subresource(),
+                d.object(), type.resource(), options), d.warnings());
+    }
+
+    /** A create through a subresource of the named object (pods/{name}/binding). */
+    private CompletionStage<HttpResponse> createSubresource(ResourceType type, Request r, SubresourceCreate creation) {
+        WriteOptions options = writeOptions(r, List.of());
+        RequestBodies.Decoded d = RequestBodies.decode(r.contentType(), r.body(), creation.bodyKind(),
+                FieldValidation.parse(fieldValidation(r), "CreateOptions"));
+        return write(type, r, new WriteOp.CreateSubresource(r.info().name(), r.info().subresource(), d.object(), null,
+                options), d.warnings());
+    }
+
     private CompletionStage<HttpResponse> update(ResourceType type, Request r) {
         WriteOptions options = writeOptions(r, List.of());
         RequestBodies.Decoded d = decodeWithWarnings(type, r, "UpdateOptions");
@@ -371,6 +406,15 @@ final class ResourceHandler {
 
     private CompletionStage<HttpResponse> subresource(ResourceType type, Request r) {
         String sub = r.info().subresource();
+        SubresourceCreate creation = type.subresources().contains(sub) ? type.strategy().subresourceCreate(sub) : null;
+        if (creation != null) {
+            // Only created (kube's NamedCreater): any other method finds the POST route and is refused.
+            if (!r.info().verb().equals("create")) {
+                throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
+            }
+            withPathNames(r);
+            return createSubresource(type, r, creation);
+        }
         if (!type.subresources().contains(sub)
                 || !(sub.equals("status") || sub.equals("scale") || sub.equals("finalize"))) {
             throw ApiStatus.pathNotFound().exception();

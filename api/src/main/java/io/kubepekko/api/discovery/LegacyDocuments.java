@@ -105,7 +105,10 @@ final class LegacyDocuments {
         if (!t.categories().isEmpty()) {
             strings(r, "categories", t.categories());
         }
-        r.put("storageVersionHash", storageVersionHash(t.gvk()));
+        if (t.stored()) {
+            // Only a storage has a storage version: kube's bindings resource lists none.
+            r.put("storageVersionHash", storageVersionHash(t.gvk()));
+        }
         return r;
     }
 

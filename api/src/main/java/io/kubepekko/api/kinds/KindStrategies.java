@@ -12,6 +12,7 @@ public final class KindStrategies {
     private KindStrategies() {}
 
     private static final Map<String, Strategy> BY_KIND = Map.ofEntries(
+            Map.entry("/Binding", new BindingStrategy()),
             Map.entry("/ConfigMap", new ConfigMapStrategy()),
             Map.entry("/Endpoints", new EndpointsStrategy()),
             Map.entry("/Event", new EventStrategy()),

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.registry.DeletionRules;
 import io.kubepekko.api.registry.Strategy;
+import io.kubepekko.api.registry.SubresourceCreate;
 import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.validation.FieldPath;
 
@@ -12,8 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Pods: pod-spec defaults and validation, the narrow set of spec fields an update may change, and
- * the initial status {@code {"phase":"Pending","qosClass":...}}.
+ * Pods: pod-spec defaults and validation, the narrow set of spec fields an update may change,
+ * the initial status {@code {"phase":"Pending","qosClass":...}}, and binding to a node
+ * ({@link PodBinding}).
  */
 final class PodStrategy implements Strategy {
 
@@ -28,6 +30,11 @@ final class PodStrategy implements Strategy {
     @Override
     public DeletionRules deletion() {
         return DELETION;
+    }
+
+    @Override
+    public SubresourceCreate subresourceCreate(String name) {
+        return name.equals("binding") ? PodBinding.INSTANCE : null;
     }
 
     @Override

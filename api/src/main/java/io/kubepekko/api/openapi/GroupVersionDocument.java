@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.registry.ResourceType;
+import io.kubepekko.api.registry.SubresourceCreate;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -75,7 +76,9 @@ final class GroupVersionDocument {
             c.put("delete", ops.deleteCollection(namespaced));
         }
 
-        PathItem i = path(item, t, Shape.ITEM);
+        // A resource that is only created (bindings) has no item path at all.
+        PathItem i = List.of("get", "update", "delete", "patch").stream().anyMatch(t::supports)
+                ? path(item, t, Shape.ITEM) : null;
         if (t.supports("get")) {
             i.put("get", ops.read(namespaced + t.kind(), "Reads the named " + t.kind() + ".", t.gvk(),
                     SchemaNames.of(t.gvk())));
@@ -114,6 +117,16 @@ final class GroupVersionDocument {
         }
         if (t.hasScale()) {
             addSubresource(item + "/scale", t, ops, namespaced + t.kind() + "Scale", "scale", SchemaNames.SCALE_GVK);
+        }
+        for (String sub : t.subresources().stream().sorted().toList()) {
+            SubresourceCreate creation = t.strategy().subresourceCreate(sub);
+            if (creation != null) {
+                GroupVersionKind of = creation.bodyKind();
+                addObjectSchema(of);
+                path(item + "/" + sub, t, Shape.ITEM).put("post", ops.write("create",
+                        namespaced + t.kind() + of.kind(), "Creates a " + of.kind() + " of the named " + t.kind() + ".",
+                        "create", of, SchemaNames.of(of), Parameters.CREATE, "200", "201", "202"));
+            }
         }
     }
 
@@ -162,6 +175,18 @@ final class GroupVersionDocument {
 
     private void addKindSchemas(ResourceType t) {
         GroupVersionKind gvk = t.gvk();
+        addObjectSchema(gvk);
+        if (!t.supports("list")) {
+            return; // a kind that is never listed (Binding) has no list type
+        }
+        GroupVersionKind listGvk = new GroupVersionKind(gvk.group(), gvk.version(), t.listKind());
+        ObjectNode list = source.listSchema(gvk, t.listKind()).deepCopy();
+        list.set(Schemas.GVK_EXTENSION, Schemas.gvkList(List.of(listGvk)));
+        putSchema(SchemaNames.of(listGvk), list);
+    }
+
+    /** The schema of {@code gvk} and of the types it refers to. */
+    private void addObjectSchema(GroupVersionKind gvk) {
         ObjectNode schema = source.schema(gvk).deepCopy();
         schema.putIfAbsent("description", Json.MAPPER.getNodeFactory().textNode(gvk.kind()));
         schema.putIfAbsent("type", Json.MAPPER.getNodeFactory().textNode("object"));
@@ -169,11 +194,6 @@ final class GroupVersionDocument {
         schema.set(Schemas.GVK_EXTENSION, Schemas.gvkList(List.of(gvk)));
         putSchema(SchemaNames.of(gvk), schema);
         source.definitions(gvk).forEach((name, s) -> putSchema(name, s.deepCopy()));
-
-        GroupVersionKind listGvk = new GroupVersionKind(gvk.group(), gvk.version(), t.listKind());
-        ObjectNode list = source.listSchema(gvk, t.listKind()).deepCopy();
-        list.set(Schemas.GVK_EXTENSION, Schemas.gvkList(List.of(listGvk)));
-        putSchema(SchemaNames.of(listGvk), list);
     }
 
     private void putSchema(String name, ObjectNode schema) {

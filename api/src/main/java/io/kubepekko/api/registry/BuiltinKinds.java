@@ -28,7 +28,8 @@ public final class BuiltinKinds {
     /** Every built-in kind, core group first, then named groups in discovery order. */
     public static List<ResourceType> all() {
         return List.of(
-                // core/v1
+                // core/v1: bindings hold nothing; a create binds the pod it names (pods/{name}/binding).
+                builder("", "v1", "Binding", "bindings").forwardsCreateTo("pods", "binding").build(),
                 builder("", "v1", "ConfigMap", "configmaps").shortNames("cm").build(),
                 builder("", "v1", "Endpoints", "endpoints").shortNames("ep").allowCreateOnUpdate().build(),
                 // core/v1 events validate only the generic path-segment name rule (strict names are
@@ -51,6 +52,7 @@ public final class BuiltinKinds {
                 builder("", "v1", "PersistentVolume", "persistentvolumes").clusterScoped().shortNames("pv").status()
                         .returnsDeletedObject().build(),
                 builder("", "v1", "Pod", "pods").shortNames("po").categories("all").status().subresource("log")
+                        .subresource("binding")
                         .tracksGeneration().returnsDeletedObject()
                         .selectableFields("spec.nodeName", "spec.restartPolicy", "spec.schedulerName",
                                 "spec.serviceAccountName", "spec.hostNetwork", "status.phase", "status.podIP",

@@ -46,22 +46,29 @@ public final class Registry {
 
     /**
      * The entry serving {@code kind} at exactly {@code apiVersion} (an owner reference's coordinates),
-     * as a REST mapping resolves them; subresource-only kinds have no entry of their own.
+     * as a REST mapping resolves them; subresource-only kinds have no entry of their own, and kinds
+     * without stored objects (Binding) none that could be an owner.
      */
     public Optional<ResourceType> findKind(String apiVersion, String kind) {
         int slash = apiVersion == null ? -1 : apiVersion.indexOf('/');
         String group = slash < 0 ? "" : apiVersion.substring(0, slash);
         String version = slash < 0 ? apiVersion : apiVersion.substring(slash + 1);
         for (ResourceType t : byGvr.values()) {
-            if (t.kind().equals(kind) && t.group().equals(group) && t.version().equals(version)) {
+            if (t.stored() && t.kind().equals(kind) && t.group().equals(group) && t.version().equals(version)) {
                 return Optional.of(t);
             }
         }
         return Optional.empty();
     }
 
+    /** Every served resource, those without objects of their own ({@link ResourceType#stored()}) included. */
     public List<ResourceType> all() {
         return Collections.unmodifiableList(new ArrayList<>(byGvr.values()));
+    }
+
+    /** The resources whose objects are stored: each has collections, a watch cache, namespace cleanup. */
+    public List<ResourceType> stored() {
+        return byGvr.values().stream().filter(ResourceType::stored).toList();
     }
 
     /** Group names in the order discovery lists them (core group, "", first). */

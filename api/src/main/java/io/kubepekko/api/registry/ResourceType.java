@@ -17,6 +17,8 @@ import java.util.Set;
  * @param scale              where {@code /scale} reads and writes, or {@code null} without that subresource
  * @param returnsDeletedObject whether a DELETE that removes the object answers with it rather than a
  *                           {@code Status} (the generic store's {@code ReturnDeletedObject})
+ * @param forwardedCreate    for a resource without objects of its own, where its creates go; {@code null}
+ *                           for every stored kind
  */
 public record ResourceType(
         String group,
@@ -36,7 +38,8 @@ public record ResourceType(
         NameRule nameRule,
         ScaleSpec scale,
         Strategy strategy,
-        boolean returnsDeletedObject) {
+        boolean returnsDeletedObject,
+        ForwardedCreate forwardedCreate) {
 
     /** The verbs of an ordinary resource, sorted as discovery lists them. */
     public static final List<String> ALL_VERBS =
@@ -76,6 +79,14 @@ public record ResourceType(
         return verbs.contains(verb);
     }
 
+    /**
+     * Whether objects of this kind are stored (a collection, a watch cache, discovery's storage version
+     * hash); {@code false} for a resource that only forwards its creates ({@link #forwardedCreate()}).
+     */
+    public boolean stored() {
+        return forwardedCreate == null;
+    }
+
     /** Starts an entry with the common defaults: all verbs, no subresources, subdomain names. */
     public static Builder builder(String group, String version, String kind, String resource) {
         return new Builder(group, version, kind, resource);
@@ -100,6 +111,7 @@ public record ResourceType(
         private ScaleSpec scale;
         private Strategy strategy;
         private boolean returnsDeletedObject;
+        private ForwardedCreate forwardedCreate;
 
         private Builder(String group, String version, String kind, String resource) {
             this.group = group;
@@ -181,6 +193,16 @@ public record ResourceType(
             return this;
         }
 
+        /**
+         * A resource without objects of its own, whose only verb, create, acts through {@code subresource}
+         * of the {@code resource} object the body names (core/v1 {@code bindings}).
+         */
+        public Builder forwardsCreateTo(String resource, String subresource) {
+            this.forwardedCreate = new ForwardedCreate(resource, subresource);
+            this.verbs = List.of("create");
+            return this;
+        }
+
         public Builder strategy(Strategy strategy) {
             this.strategy = strategy;
             return this;
@@ -190,7 +212,7 @@ public record ResourceType(
             Strategy s = strategy != null ? strategy : io.kubepekko.api.kinds.KindStrategies.of(group, kind);
             return new ResourceType(group, version, kind, kind + "List", resource, singular, shortNames,
                     categories, namespaced, verbs, subresources, selectableFields, tracksGeneration,
-                    allowCreateOnUpdate, nameRule, scale, s, returnsDeletedObject);
+                    allowCreateOnUpdate, nameRule, scale, s, returnsDeletedObject, forwardedCreate);
         }
     }
 }

@@ -57,6 +57,14 @@ public interface Strategy {
         return null;
     }
 
+    /**
+     * What a POST to this kind's subresource {@code name} does to the object it addresses (Pod's
+     * {@code binding}), or {@code null} when that subresource takes no create.
+     */
+    default SubresourceCreate subresourceCreate(String name) {
+        return null;
+    }
+
     /** How this kind's DELETE differs from the generic store's; {@link DeletionRules#GENERIC} for most kinds. */
     default DeletionRules deletion() {
         return DeletionRules.GENERIC;

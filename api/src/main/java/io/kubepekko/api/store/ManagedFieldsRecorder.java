@@ -25,7 +25,9 @@ final class ManagedFieldsRecorder {
     private static final TypedFields FIELDS = new TypedFields(MergeMetadata.builtin());
 
     static WriteOutcome record(ResourceType type, WriteOp op, WriteOutcome out, Instant now) {
-        if (op instanceof WriteOp.Delete || !out.changed() || out.removes() || out.after() == null) {
+        // A subresource's create (pods/binding) is written straight to storage by kube-apiserver, past
+        // the field manager: the object's managedFields stay as they were.
+        if (op instanceof WriteOp.Delete || op instanceof WriteOp.CreateSubresource || !out.changed() || out.removes() || out.after() == null) {
             return out;
         }
         String message = ProtoKinds.message(ProtoSchema.builtin(), type.gvk().group(), type.gvk().version(),

@@ -11,8 +11,10 @@ import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.patch.JsonPatch;
 import io.kubepekko.api.patch.MergePatch;
 import io.kubepekko.api.registry.ResourceType;
+import io.kubepekko.api.registry.SubresourceCreate;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
+import io.kubepekko.api.validation.NameValidation;
 import io.kubepekko.api.validation.ObjectMetaValidation;
 
 import java.time.Instant;
@@ -155,8 +157,91 @@ public final class ObjectWrites {
             return update(type, namespace, current, u.name(), obj, u.subresource(), List.of(), env);
         } else if (op instanceof WriteOp.Patch p) {
             return patch(type, namespace, current, p, env);
+        } else if (op instanceof WriteOp.CreateSubresource c) {
+            return createSubresource(type, namespace, current, c, env);
         }
         return delete(type, current, (WriteOp.Delete) op, env);
+    }
+
+    /**
+     * A create through a subresource of an existing object (pods/binding), in kube-apiserver's order:
+     * the create handler's checks of the body (type meta, namespace; system fields wiped unless the
+     * subresource keeps them), then the subresource's (the name matches the URL's, the body is valid),
+     * the storage key's (a usable name), and storage's update: the object exists, the preconditions hold,
+     * and the subresource changes it.
+     */
+    private static WriteOutcome createSubresource(ResourceType type, String namespace,
+                                                  Function<String, ObjectNode> current, WriteOp.CreateSubresource op,
+                                                  Env env) {
+        SubresourceCreate creation = type.strategy().subresourceCreate(op.subresource());
+        if (creation == null) {
+            throw ApiStatus.pathNotFound().exception();
+        }
+        GroupVersionKind kind = creation.bodyKind();
+        ObjectNode body = op.body().deepCopy();
+        TypeMeta.checkBody(kind, body);
+        checkNamespace(type, namespace, body, true);
+        boolean forwarded = op.forwardedFrom() != null;
+        if (forwarded || !creation.takesPreconditionsFromBody()) {
+            ObjectMeta.of(body).remove(List.of("creationTimestamp", "uid", "deletionTimestamp",
+                    "deletionGracePeriodSeconds", "selfLink"));
+        }
+        String name = ObjectMeta.name(body) == null ? "" : ObjectMeta.name(body);
+        if (!forwarded && !name.equals(op.name())) {
+            throw ApiStatus.badRequest("name in URL does not match name in " + kind.kind() + " object").exception();
+        }
+        // kube-apiserver answers these with 500 (an aggregate, not a Status); a request's fault is a 422 here.
+        throwIfInvalid(kind.group(), kind.kind(), name, creation.validate(body));
+        checkStorageKey(name);
+        ObjectNode existing = current.apply(name);
+        if (existing == null) {
+            throw ApiStatus.notFound(type.groupResource(), name).exception();
+        }
+        if (creation.takesPreconditionsFromBody()) {
+            checkStoragePreconditions(type, namespace, name, body, existing);
+        }
+        ObjectNode after = creation.apply(existing.deepCopy(), body, Timestamps.format(env.now()));
+        return new WriteOutcome(existing, after, false, WriteOutcome.ResponseView.SUCCESS, true, true, List.of());
+    }
+
+    /** The object name as kube-apiserver's storage key function takes it (400 otherwise). */
+    private static void checkStorageKey(String name) {
+        if (name.isEmpty()) {
+            throw ApiStatus.badRequest("Name parameter required.").exception();
+        }
+        List<String> problems = NameValidation.pathSegmentName(name);
+        if (!problems.isEmpty()) {
+            throw ApiStatus.badRequest("Name parameter invalid: " + FieldError.quote(name) + ": "
+                    + String.join(";", problems)).exception();
+        }
+    }
+
+    /**
+     * A uid or resourceVersion the body carries must be the object's, as storage's {@code Preconditions}
+     * check them; kube-apiserver passes storage's error text on in the 409.
+     */
+    private static void checkStoragePreconditions(ResourceType type, String namespace, String name, ObjectNode body,
+                                                  ObjectNode existing) {
+        String uid = ObjectMeta.uid(body);
+        String problem = null;
+        if (uid != null && !uid.isEmpty() && !uid.equals(orEmpty(ObjectMeta.uid(existing)))) {
+            problem = "UID in precondition: " + uid + ", UID in object meta: " + orEmpty(ObjectMeta.uid(existing));
+        } else {
+            String rv = ObjectMeta.resourceVersion(body);
+            String have = orEmpty(ObjectMeta.resourceVersion(existing));
+            if (rv != null && !rv.isEmpty() && !rv.equals(have)) {
+                problem = "ResourceVersion in precondition: " + rv + ", ResourceVersion in object meta: " + have;
+            }
+        }
+        if (problem != null) {
+            String key = "/registry/" + type.resource() + (type.namespaced() ? "/" + namespace : "") + "/" + name;
+            throw ApiStatus.conflict(type.groupResource(), name, "StorageError: invalid object, Code: 4, Key: " + key
+                    + ", ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: " + problem).exception();
+        }
+    }
+
+    private static String orEmpty(String s) {
+        return s == null ? "" : s;
     }
 
     private WriteOutcome create(ResourceType type, String namespace, Function<String, ObjectNode> current,
@@ -482,8 +567,12 @@ public final class ObjectWrites {
     }
 
     private static void throwIfInvalid(ResourceType type, String name, List<FieldError> errors) {
+        throwIfInvalid(type.group(), type.kind(), name, errors);
+    }
+
+    private static void throwIfInvalid(String group, String kind, String name, List<FieldError> errors) {
         if (!errors.isEmpty()) {
-            throw ApiStatus.invalid(type.group(), type.kind(), name, errors).exception();
+            throw ApiStatus.invalid(group, kind, name, errors).exception();
         }
     }
 

@@ -15,6 +15,20 @@ public final class Responses {
             case SCALE -> ScaleConversion.toScale(type, outcome.after());
             case DELETED -> ApiStatus.success(type.groupResource(), ObjectMeta.name(outcome.after()),
                     ObjectMeta.uid(outcome.after()));
+            case SUCCESS -> success(outcome.code());
         };
+    }
+
+    /**
+     * {@code {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Success","code":201}}: the
+     * {@code metav1.Status{Status: Success}} a subresource's create returns, whose code kube-apiserver's
+     * create handler fills in; it has no details.
+     */
+    static ObjectNode success(int code) {
+        ObjectNode n = io.kubepekko.api.meta.Json.MAPPER.createObjectNode();
+        n.put("kind", "Status").put("apiVersion", "v1");
+        n.putObject("metadata");
+        n.put("status", "Success").put("code", code);
+        return n;
     }
 }

@@ -13,7 +13,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
         @JsonSubTypes.Type(value = WriteOp.Create.class, name = "create"),
         @JsonSubTypes.Type(value = WriteOp.Update.class, name = "update"),
         @JsonSubTypes.Type(value = WriteOp.Patch.class, name = "patch"),
-        @JsonSubTypes.Type(value = WriteOp.Delete.class, name = "delete")})
+        @JsonSubTypes.Type(value = WriteOp.Delete.class, name = "delete"),
+        @JsonSubTypes.Type(value = WriteOp.CreateSubresource.class, name = "createSubresource")})
 public sealed interface WriteOp {
 
     WriteOptions options();
@@ -32,7 +33,7 @@ public sealed interface WriteOp {
 
     /** How this write may create an object of {@code type}. */
     default Creation creation(io.kubepekko.api.registry.ResourceType type) {
-        if (this instanceof Create) {
+        if (this instanceof Create || this instanceof CreateSubresource) {
             return Creation.YES;
         }
         if (this instanceof Update && type.allowCreateOnUpdate()) {
@@ -46,6 +47,14 @@ public sealed interface WriteOp {
 
     /** The name of the object the write targets; {@code null} for a create that generates its name. */
     String targetName();
+
+    /**
+     * The resource the request addressed, which admission errors name: {@code type}'s, except for a
+     * create forwarded to it by a resource without objects ({@code bindings} for {@code pods}).
+     */
+    default io.kubepekko.api.GroupResource addressed(io.kubepekko.api.registry.ResourceType type) {
+        return type.groupResource();
+    }
 
     /** POST of a new object. */
     record Create(ObjectNode object, WriteOptions options) implements WriteOp {
@@ -103,6 +112,31 @@ public sealed interface WriteOp {
         @Override
         public String targetName() {
             return name;
+        }
+    }
+
+    /**
+     * POST of a subresource that acts on an existing object ({@code pods/{name}/binding}; see
+     * {@link io.kubepekko.api.registry.SubresourceCreate}), or of a resource without objects that forwards
+     * its creates there ({@code bindings}).
+     *
+     * @param name          the object's name: the URL's, or for a forwarded create the body's ("" when it has none)
+     * @param subresource   the subresource that acts, e.g. {@code binding}
+     * @param body          the request's object (a Binding), decoded
+     * @param forwardedFrom the resource the request addressed when it was forwarded (e.g. {@code bindings}),
+     *                      else {@code null}
+     */
+    record CreateSubresource(String name, String subresource, ObjectNode body, String forwardedFrom,
+                             WriteOptions options) implements WriteOp {
+        @Override
+        public String targetName() {
+            return name;
+        }
+
+        @Override
+        public io.kubepekko.api.GroupResource addressed(io.kubepekko.api.registry.ResourceType type) {
+            return forwardedFrom == null ? type.groupResource() : new io.kubepekko.api.GroupResource(type.group(),
+                    forwardedFrom);
         }
     }
 }

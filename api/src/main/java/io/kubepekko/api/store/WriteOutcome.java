@@ -38,6 +38,8 @@ public record WriteOutcome(ObjectNode before, ObjectNode after, boolean removes,
         /** The stored object as an {@code autoscaling/v1 Scale}. */
         SCALE,
         /** The object just removed, as a {@code Status} of success. */
-        DELETED
+        DELETED,
+        /** Only a {@code Status} of success with the answer's code (a create through a subresource). */
+        SUCCESS
     }
 }

@@ -101,7 +101,8 @@ class DiscoveryTest {
         List<String> names = new ArrayList<>();
         list.get("resources").forEach(r -> names.add(r.get("name").asText()));
         assertEquals(names.stream().sorted().toList(), names);
-        assertTrue(names.containsAll(List.of("pods", "pods/log", "pods/status", "namespaces/status", "services/status")));
+        assertTrue(names.containsAll(List.of("bindings", "pods", "pods/binding", "pods/log", "pods/status",
+                "namespaces/status", "services/status")));
     }
 
     @Test
@@ -129,6 +130,22 @@ class DiscoveryTest {
         assertEquals(json("{\"name\":\"namespaces/status\",\"singularName\":\"\",\"namespaced\":false,"
                 + "\"kind\":\"Namespace\",\"verbs\":[\"get\",\"patch\",\"update\"]}"),
                 entry(resources, "name", "namespaces/status"));
+    }
+
+    /** As kube-apiserver lists its LegacyBindingREST and pods/binding: create only, no storage version. */
+    @Test
+    void bindingsAreACreateOnlyResourceAndAPodSubresource() {
+        JsonNode resources = tree(DISCOVERY.resourceList("", "v1").orElseThrow()).get("resources");
+        assertEquals("bindings", resources.get(0).get("name").asText());
+        assertEquals(json("{\"name\":\"bindings\",\"singularName\":\"binding\",\"namespaced\":true,"
+                + "\"kind\":\"Binding\",\"verbs\":[\"create\"]}"), entry(resources, "name", "bindings"));
+        assertEquals(json("{\"name\":\"pods/binding\",\"singularName\":\"\",\"namespaced\":true,"
+                + "\"kind\":\"Binding\",\"verbs\":[\"create\"]}"), entry(resources, "name", "pods/binding"));
+        JsonNode aggregated = tree(DISCOVERY.aggregatedApi("v2")).get("items").get(0).get("versions").get(0)
+                .get("resources");
+        assertEquals(json("{\"resource\":\"bindings\",\"responseKind\":{\"group\":\"\",\"version\":\"v1\","
+                + "\"kind\":\"Binding\"},\"scope\":\"Namespaced\",\"singularResource\":\"binding\","
+                + "\"verbs\":[\"create\"]}"), entry(aggregated, "resource", "bindings"));
     }
 
     @Test
@@ -183,11 +200,12 @@ class DiscoveryTest {
     }
 
     @Test
-    void aggregatedPodListsLogAndStatusSubresources() {
+    void aggregatedPodListsBindingLogAndStatusSubresources() {
         JsonNode resources = tree(DISCOVERY.aggregatedApi("v2")).get("items").get(0).get("versions").get(0).get("resources");
         JsonNode pods = entry(resources, "resource", "pods");
         assertEquals(List.of("all"), texts(pods.get("categories")));
-        assertEquals(json("[{\"subresource\":\"log\",\"responseKind\":{\"group\":\"\",\"version\":\"v1\",\"kind\":\"Pod\"},"
+        assertEquals(json("[{\"subresource\":\"binding\",\"responseKind\":{\"group\":\"\",\"version\":\"v1\","
+                + "\"kind\":\"Binding\"},\"verbs\":[\"create\"]},{\"subresource\":\"log\",\"responseKind\":{\"group\":\"\",\"version\":\"v1\",\"kind\":\"Pod\"},"
                 + "\"verbs\":[\"get\"]},{\"subresource\":\"status\",\"responseKind\":{\"group\":\"\",\"version\":\"v1\","
                 + "\"kind\":\"Pod\"},\"verbs\":[\"get\",\"patch\",\"update\"]}]"), pods.get("subresources"));
         assertFalse(entry(resources, "resource", "configmaps").has("subresources"));

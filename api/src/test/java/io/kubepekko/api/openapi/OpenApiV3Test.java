@@ -36,8 +36,9 @@ class OpenApiV3Test {
     private static final OpenApiV3 OPENAPI = OpenApiV3.of(REGISTRY);
     private static final List<String> METHODS = List.of("get", "put", "post", "delete", "patch");
 
+    /** The stored kinds, which have every operation; bindings (create only) are tested on their own. */
     static Stream<Arguments> kinds() {
-        return REGISTRY.all().stream().map(t -> Arguments.of(Named.of(t.apiVersion() + " " + t.kind(), t)));
+        return REGISTRY.stored().stream().map(t -> Arguments.of(Named.of(t.apiVersion() + " " + t.kind(), t)));
     }
 
     // --- what kubectl and helm check before skipping client-side validation
@@ -164,6 +165,42 @@ class OpenApiV3Test {
         JsonNode allNamespaces = paths.path(prefix + "/" + t.resource());
         assertEquals("list", allNamespaces.path("get").path("x-kubernetes-action").asText());
         assertFalse(parameterNames(allNamespaces.path("parameters")).contains("namespace"));
+    }
+
+    /**
+     * bindings are only created (kube's LegacyBindingREST): one POST on the collection, no item path and
+     * no list type; a pod's binding is a POST on its /binding path.
+     */
+    @Test
+    void bindingsAreOnlyPostedToTheCollectionAndToAPodsBinding() {
+        ResourceType bindings = REGISTRY.find("", "v1", "bindings").orElseThrow();
+        JsonNode doc = document(bindings);
+        JsonNode paths = doc.path("paths");
+        JsonNode collection = paths.path("/api/v1/namespaces/{namespace}/bindings");
+        assertEquals(List.of("post", "parameters"), fieldNames(collection));
+        assertEquals("createCoreV1NamespacedBinding", collection.path("post").path("operationId").asText());
+        assertEquals(gvkJson(bindings.gvk()), collection.path("post").path("x-kubernetes-group-version-kind"));
+        assertFalse(paths.has("/api/v1/namespaces/{namespace}/bindings/{name}"));
+        assertFalse(paths.has("/api/v1/bindings"));
+        assertFalse(paths.has("/api/v1/watch/namespaces/{namespace}/bindings"));
+        JsonNode schemas = doc.path("components").path("schemas");
+        assertTrue(schemas.has("io.k8s.api.core.v1.Binding"));
+        assertTrue(schemas.path("io.k8s.api.core.v1.Binding").path("properties").has("target"));
+        assertFalse(schemas.has("io.k8s.api.core.v1.BindingList"));
+
+        JsonNode podBinding = paths.path("/api/v1/namespaces/{namespace}/pods/{name}/binding");
+        assertEquals(List.of("post", "parameters"), fieldNames(podBinding));
+        assertEquals("createCoreV1NamespacedPodBinding", podBinding.path("post").path("operationId").asText());
+        assertEquals(gvkJson(bindings.gvk()), podBinding.path("post").path("x-kubernetes-group-version-kind"));
+        assertEquals("#/components/schemas/io.k8s.api.core.v1.Binding", podBinding.path("post").path("requestBody")
+                .path("content").path("application/json").path("schema").path("$ref").asText());
+        assertTrue(hasQueryParameter(podBinding.path("post"), "dryRun"));
+    }
+
+    private static List<String> fieldNames(JsonNode node) {
+        List<String> out = new ArrayList<>();
+        node.fieldNames().forEachRemaining(out::add);
+        return out;
     }
 
     @ParameterizedTest

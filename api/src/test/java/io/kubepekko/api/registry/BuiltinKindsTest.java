@@ -69,8 +69,24 @@ class BuiltinKindsTest {
     }
 
     @Test
-    void listsExactlyTheTwentyNineBuiltinKinds() {
-        assertEquals(29, REGISTRY.all().size());
+    void listsExactlyTheTwentyNineBuiltinKindsAndBindings() {
+        assertEquals(29, REGISTRY.stored().size());
+        assertEquals(30, REGISTRY.all().size());
+    }
+
+    /** kube-apiserver's LegacyBindingREST: a create-only resource whose create is a pod's binding. */
+    @Test
+    void bindingsAreOnlyCreatedThroughThePodsBindingSubresource() {
+        ResourceType bindings = type("", "bindings");
+        assertEquals("Binding", bindings.kind());
+        assertEquals("binding", bindings.singular());
+        assertTrue(bindings.namespaced());
+        assertEquals(List.of("create"), bindings.verbs());
+        assertEquals(new ForwardedCreate("pods", "binding"), bindings.forwardedCreate());
+        assertFalse(bindings.stored());
+        assertFalse(REGISTRY.stored().contains(bindings));
+        assertEquals(java.util.Optional.empty(), REGISTRY.findKind("v1", "Binding"), "never an owner");
+        assertTrue(type("", "pods").stored());
     }
 
     @ParameterizedTest(name = "{1}.{0}: short names [{2}], categories [{3}]")
@@ -114,7 +130,7 @@ class BuiltinKindsTest {
 
     @Test
     void namespacesAloneLackDeleteCollection() {
-        assertEquals(Set.of("namespaces"), resourcesWhere(t -> !t.supports("deletecollection")));
+        assertEquals(Set.of("namespaces"), resourcesWhere(t -> t.stored() && !t.supports("deletecollection")));
         assertEquals(List.of("create", "delete", "get", "list", "patch", "update", "watch"),
                 type("", "namespaces").verbs());
         assertEquals(ResourceType.ALL_VERBS, type("", "services").verbs());
@@ -140,8 +156,8 @@ class BuiltinKindsTest {
     }
 
     @Test
-    void podsAdvertiseTheirLogSubresource() {
-        assertEquals(Set.of("log", "status"), type("", "pods").subresources());
+    void podsAdvertiseTheirBindingAndLogSubresources() {
+        assertEquals(Set.of("binding", "log", "status"), type("", "pods").subresources());
     }
 
     @Test

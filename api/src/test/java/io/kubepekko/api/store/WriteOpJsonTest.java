@@ -25,4 +25,14 @@ class WriteOpJsonTest {
         assertEquals(p.options(), back.options());
         assertTrue(back.force());
     }
+
+    @Test
+    void aSubresourceCreateRoundTripsWithItsBodyAndForwarder() throws Exception {
+        WriteOp.CreateSubresource c = new WriteOp.CreateSubresource("web", "binding",
+                (com.fasterxml.jackson.databind.node.ObjectNode) Json.MAPPER.readTree(
+                        "{\"metadata\":{\"name\":\"web\"},\"target\":{\"name\":\"n1\"}}"),
+                "bindings", new WriteOptions(true, "scheduler", "Strict"));
+        byte[] bytes = Json.MAPPER.writerFor(WriteOp.class).writeValueAsBytes(c);
+        assertEquals(c, Json.MAPPER.readValue(bytes, WriteOp.class));
+    }
 }
