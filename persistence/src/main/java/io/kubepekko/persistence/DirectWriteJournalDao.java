@@ -1,6 +1,8 @@
 package io.kubepekko.persistence;
 
 import org.apache.pekko.NotUsed;
+import org.apache.pekko.actor.Scheduler;
+import org.apache.pekko.japi.Pair;
 import org.apache.pekko.persistence.PersistentRepr;
 import org.apache.pekko.persistence.jdbc.PekkoSerialization$;
 import org.apache.pekko.persistence.jdbc.config.JournalConfig;
@@ -9,11 +11,13 @@ import org.apache.pekko.persistence.jdbc.journal.dao.JournalTables.JournalPekkoS
 import org.apache.pekko.serialization.Serialization;
 import org.apache.pekko.stream.Materializer;
 import org.apache.pekko.stream.scaladsl.Source;
+import scala.Option;
 import scala.Tuple2;
 import scala.collection.immutable.Seq;
 import scala.collection.immutable.Set;
 import scala.concurrent.ExecutionContext;
 import scala.concurrent.Future;
+import scala.concurrent.duration.FiniteDuration;
 import scala.jdk.javaapi.CollectionConverters;
 import scala.runtime.BoxedUnit;
 import scala.util.Try;
@@ -27,6 +31,8 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * pekko-persistence-jdbc's journal DAO with a shorter write path, for the embedded profile (set as
@@ -47,11 +53,14 @@ import java.util.List;
 public class DirectWriteJournalDao extends DefaultJournalDao {
     /** Config key: rows written between two bulk additions to the persistence-id index (see {@link PidIndex}). */
     static final String INDEX_EVERY = "kubepekko.storage.embedded.journal-index-every";
+    /** Config key: about how many bytes of events one page of a replay reads (see {@link #messagesWithBatch}). */
+    static final String REPLAY_PAGE_BYTES = "kubepekko.storage.embedded.replay-page-bytes";
 
     private final JournalBatchWriter writer;
     private final PidIndex index;
     private final JdbcBackend.JdbcDatabaseDef database;
     private final Serialization serialization;
+    private final long replayPageBytes;
 
     /** The signature pekko-persistence-jdbc instantiates a configured DAO with. */
     public DirectWriteJournalDao(JdbcBackend.JdbcDatabaseDef db, JdbcProfile profile, JournalConfig config,
@@ -63,6 +72,7 @@ public class DirectWriteJournalDao extends DefaultJournalDao {
         this.writer = new JournalBatchWriter(db.source()::createConnection, JournalInserts.of(config), index,
                 config.daoConfig().batchSize(), mat.system().settings().config().getInt(INDEX_EVERY));
         mat.system().registerOnTermination(writer::stop);
+        this.replayPageBytes = mat.system().settings().config().getBytes(REPLAY_PAGE_BYTES);
     }
 
     @Override
@@ -84,6 +94,47 @@ public class DirectWriteJournalDao extends DefaultJournalDao {
                 .map(row -> PekkoSerialization$.MODULE$.fromRow(serialization, row))
                 .asScala();
     }
+
+    /**
+     * A replay, read in pages of about {@code kubepekko.storage.embedded.replay-page-bytes} of events
+     * (and at most {@code batchSize} sequence numbers) instead of the plugin's pages of {@code batchSize}
+     * events whatever their size: a collection of 1 MB objects replayed 400 MB at a time, and the server
+     * that had held the collection ran out of memory recovering it. Each page is deserialized and handed
+     * on before the next is read. Live queries ({@code refreshInterval} set) are the plugin's.
+     */
+    @Override
+    public Source<Try<Tuple2<PersistentRepr, Object>>, NotUsed> messagesWithBatch(
+            String persistenceId, long fromSequenceNr, long toSequenceNr, int batchSize,
+            Option<Tuple2<FiniteDuration, Scheduler>> refreshInterval) {
+        if (refreshInterval.isDefined()) {
+            return super.messagesWithBatch(persistenceId, fromSequenceNr, toSequenceNr, batchSize, refreshInterval);
+        }
+        long first = Math.max(1, fromSequenceNr);
+        // The first page also finds the highest number stored, so that a replay "to the end" (Long.MAX_VALUE)
+        // stops there instead of walking empty windows.
+        return org.apache.pekko.stream.javadsl.Source.<ReplayPage, ReplayPage>unfoldAsync(
+                        new ReplayPage(first, -1, List.of()), at -> {
+                            if (at.last() >= 0 && at.next() > at.last()) {
+                                return CompletableFuture.completedFuture(Optional.empty());
+                            }
+                            return FutureConverters.asJava(run(c -> {
+                                long last = at.last() >= 0 ? at.last()
+                                        : Math.min(toSequenceNr, index.highestSequenceNumber(c, persistenceId));
+                                if (at.next() > last) {
+                                    return new ReplayPage(at.next(), last, List.of());
+                                }
+                                long end = index.pageEnd(c, persistenceId, at.next(), last, batchSize, replayPageBytes);
+                                return new ReplayPage(end + 1, last,
+                                        index.messages(c, persistenceId, at.next(), end, Long.MAX_VALUE));
+                            })).thenApply(page -> Optional.of(Pair.create(page, page)));
+                        })
+                .mapConcat(ReplayPage::rows)
+                .map(row -> PekkoSerialization$.MODULE$.fromRow(serialization, row))
+                .asScala();
+    }
+
+    /** A page of a replay: its rows, where the next page starts, and the last sequence number to read (-1: not yet known). */
+    private record ReplayPage(long next, long last, List<JournalPekkoSerializationRow> rows) {}
 
     @Override
     public Future<Object> highestSequenceNr(String persistenceId, long fromSequenceNr) {
