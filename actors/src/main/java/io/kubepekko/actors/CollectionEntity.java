@@ -17,6 +17,8 @@ import io.kubepekko.api.store.Responses;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOutcome;
 import io.kubepekko.persistence.CborSerializable;
+import io.kubepekko.persistence.PartedSnapshotStore;
+import io.kubepekko.persistence.SnapshotInParts;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.PostStop;
@@ -80,7 +82,7 @@ public final class CollectionEntity
      * The live objects of the collection by name, as stored JSON bytes, and the version of the last
      * change applied (a removal leaves no object behind to tell it).
      */
-    public record State(TreePMap<String, byte[]> objects, long lastVersion) implements CborSerializable {
+    public record State(TreePMap<String, byte[]> objects, long lastVersion) implements CborSerializable, SnapshotInParts {
         static final State EMPTY = new State(TreePMap.empty(), 0);
 
         @JsonCreator
@@ -99,7 +101,74 @@ public final class CollectionEntity
             return new State(c.removed() ? objects.minus(c.name()) : objects.plus(c.name(), c.after()),
                     Math.max(lastVersion, c.resourceVersion()));
         }
+
+        @Override
+        public long sizeInBytes() {
+            long bytes = 0;
+            for (Map.Entry<String, byte[]> e : objects.entrySet()) {
+                bytes += e.getKey().length() + e.getValue().length;
+            }
+            return bytes;
+        }
+
+        /** The objects in name order, a part of about {@code maxBytes} at a time (see {@link SnapshotPart}). */
+        @Override
+        public java.util.Iterator<SnapshotPart> parts(long maxBytes) {
+            var entries = objects.entrySet().iterator();
+            return new java.util.Iterator<>() {
+                @Override
+                public boolean hasNext() {
+                    return entries.hasNext();
+                }
+
+                @Override
+                public SnapshotPart next() {
+                    Map<String, byte[]> part = new TreeMap<>();
+                    long bytes = 0;
+                    while (entries.hasNext() && (part.isEmpty() || bytes < maxBytes)) {
+                        Map.Entry<String, byte[]> e = entries.next();
+                        part.put(e.getKey(), e.getValue());
+                        bytes += e.getKey().length() + e.getValue().length;
+                    }
+                    if (part.isEmpty()) {
+                        throw new java.util.NoSuchElementException();
+                    }
+                    return new SnapshotPart(part);
+                }
+            };
+        }
+
+        @Override
+        public SnapshotHeader header(int count) {
+            return new SnapshotHeader(count, lastVersion);
+        }
     }
+
+    /**
+     * The record a collection's snapshot saved in parts starts with (see {@link PartedSnapshotStore}): how
+     * many {@link SnapshotPart}s it has, and {@link State#lastVersion}.
+     */
+    public record SnapshotHeader(int parts, long lastVersion) implements CborSerializable, SnapshotInParts.Header {
+        @Override
+        public SnapshotInParts.Assembly assemble() {
+            return new SnapshotInParts.Assembly() {
+                private TreePMap<String, byte[]> objects = TreePMap.empty();
+
+                @Override
+                public void add(Object part) {
+                    objects = objects.plusAll(((SnapshotPart) part).objects());
+                }
+
+                @Override
+                public Object result() {
+                    return new State(objects, lastVersion);
+                }
+            };
+        }
+    }
+
+    /** Some of a collection's objects by name: a part of a snapshot saved in parts. */
+    public record SnapshotPart(Map<String, byte[]> objects) implements CborSerializable {}
 
     // ---- commands ----
 
