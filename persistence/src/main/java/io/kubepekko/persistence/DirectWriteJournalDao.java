@@ -53,6 +53,8 @@ import java.util.concurrent.CompletableFuture;
 public class DirectWriteJournalDao extends DefaultJournalDao {
     /** Config key: rows written between two bulk additions to the persistence-id index (see {@link PidIndex}). */
     static final String INDEX_EVERY = "kubepekko.storage.embedded.journal-index-every";
+    /** Config key: payload bytes written between two bulk additions to the persistence-id index, at most. */
+    static final String INDEX_EVERY_BYTES = "kubepekko.storage.embedded.journal-index-every-bytes";
     /** Config key: about how many bytes of events one page of a replay reads (see {@link #messagesWithBatch}). */
     static final String REPLAY_PAGE_BYTES = "kubepekko.storage.embedded.replay-page-bytes";
 
@@ -70,7 +72,8 @@ public class DirectWriteJournalDao extends DefaultJournalDao {
         this.database = db;
         this.serialization = serialization;
         this.writer = new JournalBatchWriter(db.source()::createConnection, JournalInserts.of(config), index,
-                config.daoConfig().batchSize(), mat.system().settings().config().getInt(INDEX_EVERY));
+                config.daoConfig().batchSize(), mat.system().settings().config().getInt(INDEX_EVERY),
+                mat.system().settings().config().getBytes(INDEX_EVERY_BYTES));
         mat.system().registerOnTermination(writer::stop);
         this.replayPageBytes = mat.system().settings().config().getBytes(REPLAY_PAGE_BYTES);
     }

@@ -73,18 +73,22 @@ record PidIndex(String journal, String entries, String mark, String ordering, St
         }
     }
 
-    /** One journal row's key: persistence id, sequence number and where it is stored. */
-    record Entry(String persistenceId, long sequenceNumber, long ordering) {}
+    /**
+     * One journal row's key: persistence id, sequence number and where it is stored; and its payload's
+     * length (how much a scan of the unindexed rows reads for it).
+     */
+    record Entry(String persistenceId, long sequenceNumber, long ordering, long payloadBytes) {}
 
     /** The rows after {@code mark}, in ordering order: those the index does not cover yet. */
     List<Entry> unindexed(Connection c, long mark) throws SQLException {
         List<Entry> out = new ArrayList<>();
         try (PreparedStatement s = c.prepareStatement("SELECT " + persistenceId + ", " + sequenceNumber + ", "
-                + ordering + " FROM " + journal + " WHERE " + ordering + " > ? ORDER BY " + ordering)) {
+                + ordering + ", OCTET_LENGTH(" + payload + ") FROM " + journal + " WHERE " + ordering + " > ? ORDER BY "
+                + ordering)) {
             s.setLong(1, mark);
             try (ResultSet r = s.executeQuery()) {
                 while (r.next()) {
-                    out.add(new Entry(r.getString(1), r.getLong(2), r.getLong(3)));
+                    out.add(new Entry(r.getString(1), r.getLong(2), r.getLong(3), r.getLong(4)));
                 }
             }
         }
