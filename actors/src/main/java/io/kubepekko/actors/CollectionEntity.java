@@ -64,6 +64,9 @@ import java.util.function.Function;
  * write whose claim is refused answers the kind's error and leaves the batch. Once the batch is
  * persisted the entity settles the claim (and releases what its objects stopped holding) before it
  * answers anyone; a batch that fails abandons it. Dry runs ask the allocator to evaluate only.
+ *
+ * <p>A write that would grow the stored objects past the {@link StorageQuota} is refused (507) before it
+ * joins a batch; deletes, writes that do not grow the collection, and dry runs are never refused for it.
  */
 public final class CollectionEntity
         extends EventSourcedBehaviorWithEnforcedReplies<CollectionEntity.Command, CollectionEntity.Event, CollectionEntity.State> {
@@ -298,6 +301,7 @@ public final class CollectionEntity
     private final ClusterValues values;
     private final RecipientRef<ValueAllocator.Command> allocator;
     private final ActorRef<ValueAllocator.Claimed> claims;
+    private final StorageQuota quota;
     /** The claim of the batch in flight, from its sending until it is settled or abandoned; else null. */
     private String claimId;
     private boolean awaitingClaim;
@@ -352,16 +356,25 @@ public final class CollectionEntity
     public static Behavior<Command> create(CollectionId id, ResourceType type, ObjectWrites writes,
                                            Environment environment, RecipientRef<Revisions.Command> revisions,
                                            CommittedObjects committed, RecipientRef<ValueAllocator.Command> allocator) {
+        return create(id, type, writes, environment, revisions, committed, allocator, StorageQuota.unlimited());
+    }
+
+    /** @param quota the storage quota writes are admitted against */
+    public static Behavior<Command> create(CollectionId id, ResourceType type, ObjectWrites writes,
+                                           Environment environment, RecipientRef<Revisions.Command> revisions,
+                                           CommittedObjects committed, RecipientRef<ValueAllocator.Command> allocator,
+                                           StorageQuota quota) {
         if (type.strategy().clusterValues() != null && allocator == null) {
             throw new IllegalArgumentException(type.groupResource() + " holds cluster-wide values: an allocator is required");
         }
         return Behaviors.setup(ctx -> new CollectionEntity(ctx, id, type, writes, environment, revisions, committed,
-                allocator));
+                allocator, quota));
     }
 
     private CollectionEntity(ActorContext<Command> context, CollectionId id, ResourceType type, ObjectWrites writes,
                              Environment environment, RecipientRef<Revisions.Command> revisions,
-                             CommittedObjects committed, RecipientRef<ValueAllocator.Command> allocator) {
+                             CommittedObjects committed, RecipientRef<ValueAllocator.Command> allocator,
+                             StorageQuota quota) {
         super(PersistenceId.of("Collection", id.entityId()),
                 SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
         this.context = context;
@@ -376,6 +389,7 @@ public final class CollectionEntity
         this.values = type.strategy().clusterValues();
         this.allocator = allocator;
         this.claims = context.messageAdapter(ValueAllocator.Claimed.class, ClaimAnswered::new);
+        this.quota = quota;
         this.snapshotSpread = drawSnapshotSpread();
         this.snapshots = new BackgroundSnapshots(context, persistenceId().id(), snapshotPluginId(), SnapshotSaved::new);
     }
@@ -526,6 +540,7 @@ public final class CollectionEntity
         };
         List<Pending> pending = new ArrayList<>();
         ObjectWrites.Env env = environment.env();
+        long growth = 0; // what the writes admitted so far add to the stored objects (bounded above when not measured)
         while (!queue.isEmpty() && pending.size() < MAX_BATCH) {
             if (overlay.containsKey(queue.peek().op().targetName())) {
                 break; // it must see that earlier write committed (see the class comment)
@@ -535,6 +550,9 @@ public final class CollectionEntity
             ValuePlan plan = ValuePlan.NONE;
             try {
                 outcome = writes.execute(type, id.namespace(), lookup, w.op(), env);
+                if (outcome.changed() && !w.op().options().dryRun()) {
+                    growth += admit(state, w.op(), outcome, growth);
+                }
                 if (values != null && outcome.changed() && !outcome.removes() && !isSubresourceWrite(w.op())) {
                     plan = values.plan(outcome.before(), outcome.after());
                 }
@@ -569,6 +587,27 @@ public final class CollectionEntity
         }
         askVersions(pending.size());
         return Effect().noReply();
+    }
+
+    /**
+     * How many bytes a write adds to the stored objects, when {@code pending} bytes of earlier writes are not
+     * yet counted by the {@link StorageQuota}; far below the quota, without measuring, an upper bound.
+     *
+     * @throws ApiException (507) when the write would take the stored objects past the quota
+     */
+    private long admit(State state, WriteOp op, WriteOutcome outcome, long pending) {
+        if (op instanceof WriteOp.Delete || outcome.removes() || !quota.limited()) {
+            return 0; // a delete, even one that only marks its object terminating, must work on a full server
+        }
+        if (quota.farBelow(pending)) {
+            return StorageQuota.UNMEASURED_GROWTH;
+        }
+        byte[] stored = state.objects().get(ObjectMeta.name(outcome.after()));
+        long growth = Json.bytes(outcome.after()).length - (stored == null ? 0 : stored.length);
+        quota.refusal(pending, growth).ifPresent(status -> {
+            throw status.exception();
+        });
+        return Math.max(0, growth);
     }
 
     /** Writes to {@code /status} or {@code /scale} keep the spec, so they never claim values. */

@@ -51,7 +51,7 @@ public final class WatchCaches {
 
     /** Spawns a cache for every kind of {@code registry}. */
     static WatchCaches start(ActorSystem<?> system, Registry registry, WatchCache.Settings settings, Clock clock,
-                             Duration askTimeout, JournalReader journal) {
+                             Duration askTimeout, JournalReader journal, StorageQuota quota) {
         Materializer materializer = Materializer.matFromSystem(system);
         ClusterSharding sharding = ClusterSharding.get(system);
         AsyncLimiter loads = new AsyncLimiter(LOAD_PARALLELISM, MAX_QUEUED_LOADS, materializer);
@@ -65,7 +65,7 @@ public final class WatchCaches {
                     : Optional.of(new JournalHistory(journal, type.groupResource().toString(), materializer));
             WatchCache.Sources sources = new CollectionSources(sharding, type, askTimeout, history, loads);
             ActorRef<WatchCache.Command> cache = system.systemActorOf(
-                    WatchCache.create(type, sources, settings, clock, ready),
+                    WatchCache.create(type, sources, settings, clock, ready, quota),
                     "watch-cache-" + type.groupResource().toString().replaceAll("[^A-Za-z0-9-]", "_"),
                     Props.empty());
             caches.put(type.groupResource(), new Entry(cache, ready));

@@ -457,6 +457,67 @@ class CollectionEntityTest {
         assertEquals(List.of("a", "b"), List.copyOf(objects(retried.state()).keySet()));
     }
 
+    // ---- the storage quota ----
+
+    /** The entity under test with {@code quota}; the caches' count is set by the test through the quota. */
+    private StorageQuota withQuota(long limit) {
+        StorageQuota quota = StorageQuota.of(limit);
+        testKit = EventSourcedBehaviorTestKit.create(actorTestKit.system(),
+                CollectionEntity.create(id, CONFIG_MAPS, WRITES, fixedEnvironment(), revisions, committed, null, quota),
+                EventSourcedBehaviorTestKit.enabledSerializationSettings());
+        return quota;
+    }
+
+    @Test
+    void aWriteThatWouldGrowTheStoredObjectsPastTheQuotaIsRefusedWith507() {
+        StorageQuota quota = withQuota(100_000);
+        write(create(configMap("a", "v", "x".repeat(1000))));
+        quota.record(CONFIG_MAPS.groupResource(), 99_000); // what the caches count: a and everything else
+
+        var create = write(create(configMap("b", "v", "x".repeat(1000))));
+        ApiStatus refused = refusal(create);
+        assertEquals(507, refused.code());
+        assertTrue(refused.message().startsWith("database space exceeded: the stored objects would take "),
+                refused.message());
+        assertTrue(refused.message().contains("over the storage quota of 100000 bytes (--storage-quota-bytes)"),
+                refused.message());
+        assertTrue(create.hasNoEvents());
+        var growing = write(update(configMap("a", "v", "x".repeat(3000))));
+        assertEquals(507, refusal(growing).code(), "an update that grows the object by 2000 bytes");
+        assertTrue(growing.hasNoEvents());
+        assertTrue(quota.readiness().isPresent(), "the refusal raised the alarm");
+    }
+
+    @Test
+    void shrinkingWritesDeletesAndDryRunsAreNeverRefusedForTheQuota() {
+        StorageQuota quota = withQuota(100_000);
+        write(create(configMap("a", "v", "x".repeat(1000))));
+        write(create(configMap("b", "v", "x".repeat(1000))));
+        quota.record(CONFIG_MAPS.groupResource(), 100_500); // over it already (a smaller quota after a restart)
+
+        assertEquals(200, written(write(update(configMap("a", "v", "x".repeat(10))))).code());
+        var dryRun = write(new WriteOp.Create(configMap("c", "v", "x".repeat(5000)), new WriteOptions(true, null, "Warn")));
+        assertEquals(201, written(dryRun).code());
+        assertTrue(dryRun.hasNoEvents(), "a dry run is answered, never stored");
+        assertEquals(200, written(write(new WriteOp.Delete("b", Preconditions.NONE, WriteOptions.DEFAULT))).code());
+        assertEquals(List.of("a"), List.copyOf(objects(testKit.getState()).keySet()));
+    }
+
+    @Test
+    void farBelowTheQuotaWritesAreAdmittedAndAtTheQuotaTheyAreMeasured() {
+        StorageQuota quota = withQuota(StorageQuota.UNMEASURED_GROWTH + 10_000);
+        assertEquals(201, written(write(create(configMap("a", "v", "x".repeat(20_000))))).code(),
+                "nothing counted yet: admitted unmeasured");
+        quota.record(CONFIG_MAPS.groupResource(), StorageQuota.UNMEASURED_GROWTH);
+        assertEquals(201, written(write(create(configMap("b", "v", "x".repeat(9_000))))).code(),
+                "measured: 9 kB fit in the 10 kB left");
+        quota.record(CONFIG_MAPS.groupResource(), StorageQuota.UNMEASURED_GROWTH + 9_500);
+        assertEquals(507, refusal(write(create(configMap("c", "v", "x".repeat(1_000))))).code());
+        assertTrue(quota.readiness().isPresent());
+        quota.record(CONFIG_MAPS.groupResource(), StorageQuota.UNMEASURED_GROWTH);
+        assertTrue(quota.readiness().isEmpty(), "the alarm clears once the refused write would fit");
+    }
+
     /** Snapshots are saved in the background: waits (bounded) until exactly these are stored. */
     private void awaitSnapshots(List<Long> sequenceNrs) {
         actorTestKit.createTestProbe().awaitAssert(Duration.ofSeconds(10), () -> {

@@ -620,4 +620,46 @@ class CacheStateTest {
 
         assertEquals(List.of("z", "a/b", "a/z", "a-b/z", "b/a"), Arrays.stream(keys).map(ObjectKey::toString).toList());
     }
+
+    // ---- bytes: what the storage quota counts ----
+
+    @Test
+    void bytesAreTheLiveObjectsJsonThroughCreatesGrowingAndShrinkingUpdatesAndDeletes() {
+        byte[] a = pod("ns", "a", 1, "");
+        CacheState s = CacheState.build(PODS, ROOMY, List.of(a), 1);
+        assertEquals(a.length, s.bytes());
+
+        s = s.apply(added(2, "ns", "b", "x=y"), T0);
+        long b = pod("ns", "b", 2, "x=y").length;
+        assertEquals(a.length + b, s.bytes(), "a create adds its object");
+
+        s = s.apply(modified(3, "ns", "b", "x=y,more=labels,and=more"), T0);
+        long grown = pod("ns", "b", 3, "x=y,more=labels,and=more").length;
+        assertEquals(a.length + grown, s.bytes(), "a growing update counts the new size, not both");
+
+        s = s.apply(modified(4, "ns", "b", ""), T0);
+        long shrunk = pod("ns", "b", 4, "").length;
+        assertEquals(a.length + shrunk, s.bytes(), "a shrinking update gives bytes back");
+
+        s = s.apply(deleted(5, "ns", "a", ""), T0);
+        assertEquals(shrunk, s.bytes(), "a delete gives its object's bytes back");
+
+        s = s.advance(9, T0.plusSeconds(1000)).expire(T0.plusSeconds(1000));
+        assertEquals(shrunk, s.bytes(), "history moving on changes nothing");
+    }
+
+    @Test
+    void aWarmStartCountsWhatItReadAndCatchingUpOnObjectsItHoldsCountsNothingTwice() {
+        byte[] a = pod("ns", "a", 3, "");
+        byte[] b = pod("ns", "b", 1, "");
+        CacheState s = CacheState.warmStart(PODS, ROOMY, List.of(a, b), 2, 3);
+        assertEquals(a.length + b.length, s.bytes());
+
+        // the stream brings a's change at 3, already read
+        s = s.catchUp(added(3, "ns", "a", ""), T0);
+        assertEquals(a.length + b.length, s.bytes());
+        s = s.catchUp(deleted(4, "ns", "b", ""), T0);
+        assertEquals(a.length, s.bytes());
+        assertEquals(0, CacheState.empty(PODS, ROOMY, 7).bytes());
+    }
 }

@@ -1,0 +1,137 @@
+package io.kubepekko.actors;
+
+import io.kubepekko.api.GroupResource;
+import io.kubepekko.api.status.ApiStatus;
+
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The storage quota ({@code --storage-quota-bytes}): a limit on the JSON bytes of the live stored objects,
+ * past which writes that would grow them are refused, as etcd refuses writes past its
+ * {@code --quota-backend-bytes} ({@code mvcc: database space exceeded}). Deletes, and writes that shrink
+ * what is stored, always go ahead, so a full server can be emptied.
+ *
+ * <p>What is counted: the objects this node's watch caches hold ({@link io.kubepekko.api.watch.CacheState#bytes}),
+ * which every cache reports after each change it applies. Every node's caches hold every object of the
+ * cluster, so this is the whole cluster's data on every node (and each node's heap must hold all of it):
+ * the limit is on the total, and every node checks the writes its collections execute against what its
+ * caches hold. The count follows the commits by the time a change takes to reach the caches; writes
+ * racing past the quota together can overshoot it by what they add.
+ *
+ * <p>Like etcd's {@code NOSPACE} alarm, a refusal raises an alarm that fails the {@code storage-quota}
+ * check of /readyz; here it clears itself once a write as large as the refused one would fit again (etcd's
+ * waits for an operator to compact and disarm it, a step this server has no need for).
+ *
+ * <p>Thread-safe: caches report from their actors, collections check from theirs, /readyz reads it.
+ */
+public final class StorageQuota {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(StorageQuota.class);
+
+    /** The flag that sets the quota. */
+    public static final String FLAG = "--storage-quota-bytes";
+
+    /**
+     * A write further than this below the quota is admitted without measuring its object: no object grows by
+     * more in one write (request bodies are at most 3 MiB, and stored objects are limited to less).
+     */
+    static final long UNMEASURED_GROWTH = 8L * 1024 * 1024;
+
+    private static final StorageQuota UNLIMITED = new StorageQuota(Long.MAX_VALUE);
+
+    private final long limit;
+    private final ConcurrentHashMap<GroupResource, Long> byResource = new ConcurrentHashMap<>();
+    private final AtomicLong used = new AtomicLong();
+    /** The growth of the write whose refusal raised the alarm; 0 while none is raised. */
+    private final AtomicLong alarm = new AtomicLong();
+
+    private StorageQuota(long limit) {
+        this.limit = limit;
+    }
+
+    /** A quota of {@code limitBytes} (positive). */
+    public static StorageQuota of(long limitBytes) {
+        if (limitBytes <= 0) {
+            throw new IllegalArgumentException("a storage quota must be positive: " + limitBytes);
+        }
+        return new StorageQuota(limitBytes);
+    }
+
+    /** No quota: every write is admitted (tests, and embedders that size the heap themselves). */
+    public static StorageQuota unlimited() {
+        return UNLIMITED;
+    }
+
+    public boolean limited() {
+        return limit != Long.MAX_VALUE;
+    }
+
+    /** The quota in bytes ({@link Long#MAX_VALUE} when unlimited). */
+    public long limit() {
+        return limit;
+    }
+
+    /** The JSON bytes of the live objects, as this node's caches hold them now. */
+    public long used() {
+        return used.get();
+    }
+
+    /** Records that the cache of {@code groupResource} now holds {@code bytes} of objects. */
+    void record(GroupResource groupResource, long bytes) {
+        if (this == UNLIMITED) {
+            return; // shared by every unlimited server in a JVM: nothing to count
+        }
+        Long before = byResource.put(groupResource, bytes);
+        used.addAndGet(bytes - (before == null ? 0 : before));
+    }
+
+    /**
+     * Whether a write may grow the stored objects by {@code growth} bytes when writes admitted before it and
+     * not yet counted grow them by {@code pending}; empty when it may, else the 507 it is answered with.
+     */
+    Optional<ApiStatus> refusal(long pending, long growth) {
+        if (growth <= 0) {
+            return Optional.empty();
+        }
+        long after = used.get() + pending + growth;
+        if (after <= limit) {
+            return Optional.empty();
+        }
+        if (alarm.getAndSet(growth) == 0) {
+            log.warn("storage quota alarm raised: a write of {} more bytes was refused, the stored objects take {} of"
+                    + " {} bytes ({}); /readyz fails its storage-quota check until there is room again",
+                    growth, used.get(), limit, FLAG);
+        }
+        return Optional.of(exceeded(after));
+    }
+
+    /** Whether a write that grows the stored objects by at most {@link #UNMEASURED_GROWTH} is surely admitted. */
+    boolean farBelow(long pending) {
+        return !limited() || used.get() + pending + UNMEASURED_GROWTH <= limit;
+    }
+
+    private ApiStatus exceeded(long after) {
+        return new ApiStatus(507, null, "database space exceeded: the stored objects would take " + after
+                + " bytes, over the storage quota of " + limit + " bytes (" + FLAG + "); delete objects, or give the"
+                + " server a larger heap and quota", null);
+    }
+
+    /**
+     * The {@code storage-quota} check of /readyz: failing while the stored objects are over the quota, or
+     * while the alarm a refusal raised is on (until a write as large as the refused one would fit).
+     */
+    public Optional<String> readiness() {
+        long now = used.get();
+        long refused = alarm.get();
+        if (refused > 0 && now + refused <= limit && alarm.compareAndSet(refused, 0)) {
+            log.info("storage quota alarm cleared: the stored objects take {} of {} bytes", now, limit);
+            refused = 0;
+        }
+        if (now <= limit && refused == 0) {
+            return Optional.empty();
+        }
+        return Optional.of("database space exceeded: the stored objects take " + now + " bytes of the storage quota"
+                + " of " + limit + " bytes (" + FLAG + "); writes that add data are refused until objects are deleted");
+    }
+}
