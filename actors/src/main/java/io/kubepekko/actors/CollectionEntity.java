@@ -540,7 +540,7 @@ public final class CollectionEntity
         };
         List<Pending> pending = new ArrayList<>();
         ObjectWrites.Env env = environment.env();
-        long growth = 0; // what the writes admitted so far add to the stored objects (bounded above when not measured)
+        StorageQuota.Admission admission = quota.admission();
         while (!queue.isEmpty() && pending.size() < MAX_BATCH) {
             if (overlay.containsKey(queue.peek().op().targetName())) {
                 break; // it must see that earlier write committed (see the class comment)
@@ -550,8 +550,10 @@ public final class CollectionEntity
             ValuePlan plan = ValuePlan.NONE;
             try {
                 outcome = writes.execute(type, id.namespace(), lookup, w.op(), env);
-                if (outcome.changed() && !w.op().options().dryRun()) {
-                    growth += admit(state, w.op(), outcome, growth);
+                if (outcome.changed() && !w.op().options().dryRun() && !(w.op() instanceof WriteOp.Delete)
+                        && !outcome.removes() && !admission.admit(() -> growth(state, outcome)) && !pending.isEmpty()) {
+                    queue.addFirst(w); // it fits once the batch before it is counted: it goes first in the next
+                    break;
                 }
                 if (values != null && outcome.changed() && !outcome.removes() && !isSubresourceWrite(w.op())) {
                     plan = values.plan(outcome.before(), outcome.after());
@@ -590,24 +592,13 @@ public final class CollectionEntity
     }
 
     /**
-     * How many bytes a write adds to the stored objects, when {@code pending} bytes of earlier writes are not
-     * yet counted by the {@link StorageQuota}; far below the quota, without measuring, an upper bound.
-     *
-     * @throws ApiException (507) when the write would take the stored objects past the quota
+     * How many bytes a write adds to the stored objects (negative when it shrinks them), for the
+     * {@link StorageQuota}: measured only near the quota. Deletes are never asked, even those that only mark
+     * their object terminating: they must work on a full server.
      */
-    private long admit(State state, WriteOp op, WriteOutcome outcome, long pending) {
-        if (op instanceof WriteOp.Delete || outcome.removes() || !quota.limited()) {
-            return 0; // a delete, even one that only marks its object terminating, must work on a full server
-        }
-        if (quota.farBelow(pending)) {
-            return StorageQuota.UNMEASURED_GROWTH;
-        }
+    private static long growth(State state, WriteOutcome outcome) {
         byte[] stored = state.objects().get(ObjectMeta.name(outcome.after()));
-        long growth = Json.bytes(outcome.after()).length - (stored == null ? 0 : stored.length);
-        quota.refusal(pending, growth).ifPresent(status -> {
-            throw status.exception();
-        });
-        return Math.max(0, growth);
+        return Json.bytes(outcome.after()).length - (stored == null ? 0 : stored.length);
     }
 
     /** Writes to {@code /status} or {@code /scale} keep the spec, so they never claim values. */

@@ -107,8 +107,53 @@ public final class StorageQuota {
     }
 
     /** Whether a write that grows the stored objects by at most {@link #UNMEASURED_GROWTH} is surely admitted. */
-    boolean farBelow(long pending) {
-        return !limited() || used.get() + pending + UNMEASURED_GROWTH <= limit;
+    private boolean farBelow(long pending) {
+        return used.get() + pending + UNMEASURED_GROWTH <= limit;
+    }
+
+    /** The admission of the writes of one batch, which the caches count only once it is committed. */
+    Admission admission() {
+        return new Admission();
+    }
+
+    /** What the writes admitted into one batch add to the stored objects. */
+    final class Admission {
+        /** The growth of the writes measured so far. */
+        private long measured;
+        /** How many writes were admitted far below the quota, unmeasured: each adds at most {@link #UNMEASURED_GROWTH}. */
+        private int unmeasured;
+
+        private Admission() {}
+
+        /**
+         * Admits a write that grows the stored objects by {@code growth} bytes, measured only near the quota.
+         *
+         * @return true when admitted; false when it fits after the writes measured so far, but perhaps not after
+         *         those admitted unmeasured: it should wait for the next batch, when they are counted
+         * @throws io.kubepekko.api.status.ApiException the 507 refusal, when it does not fit
+         */
+        boolean admit(java.util.function.LongSupplier growth) {
+            if (!limited()) {
+                return true;
+            }
+            long unmeasuredBound = unmeasured * UNMEASURED_GROWTH;
+            if (farBelow(measured + unmeasuredBound)) {
+                unmeasured++;
+                return true;
+            }
+            long g = growth.getAsLong();
+            if (g <= 0) {
+                return true;
+            }
+            refusal(measured, g).ifPresent(status -> {
+                throw status.exception();
+            });
+            if (unmeasured > 0 && used.get() + measured + unmeasuredBound + g > limit) {
+                return false;
+            }
+            measured += g;
+            return true;
+        }
     }
 
     private ApiStatus exceeded(long after) {

@@ -577,6 +577,23 @@ class CollectionEntityTest {
         assertEquals("2", burst.get("a").path("data").path("k").asText());
     }
 
+    /**
+     * Far below the quota writes join a batch unmeasured (each counted as the most a write can add); a write
+     * that fits only if those add less waits for the next batch, when they are counted, instead of a 507.
+     */
+    @Test
+    void nearTheQuotaAWriteThatMayNotFitAfterUnmeasuredOnesWaitsForTheNextBatch() {
+        Burst burst = new Burst(StorageQuota.of(StorageQuota.UNMEASURED_GROWTH + 100));
+        var first = burst.send(create(configMap("first", "k", "1")));
+        var b = burst.send(create(configMap("b", "k", "1")));
+        var c = burst.send(create(configMap("c", "k", "1")));
+
+        assertEquals(List.of(1, 1, 1), burst.allocateUntil(3));
+
+        assertEquals(List.of(201, 201, 201), List.of(written(first).code(), written(b).code(), written(c).code()));
+        assertEquals(List.of("first", "b", "c"), burst.events().stream().map(CollectionEntity.ObjectChanged::name).toList());
+    }
+
     @Test
     void noOpUpdateRightAfterACreateAnswersWithTheStoredObject() {
         Burst burst = new Burst();
@@ -701,9 +718,17 @@ class CollectionEntityTest {
         /** A collection of its own, so that it is not also the one the behaviour test kit drives. */
         private final CollectionId burstId = new CollectionId(CONFIG_MAPS.groupResource(), namespace + "-burst");
         private final TestProbe<Revisions.Command> revisionsProbe = actorTestKit.createTestProbe();
-        private final ActorRef<CollectionEntity.Command> entity = actorTestKit.spawn(CollectionEntity.create(
-                burstId, CONFIG_MAPS, WRITES, fixedEnvironment(), revisionsProbe.ref()));
+        private final ActorRef<CollectionEntity.Command> entity;
         private final PersistenceTestKit journal = PersistenceTestKit.create(actorTestKit.system());
+
+        Burst() {
+            this(StorageQuota.unlimited());
+        }
+
+        Burst(StorageQuota quota) {
+            entity = actorTestKit.spawn(CollectionEntity.create(burstId, CONFIG_MAPS, WRITES, fixedEnvironment(),
+                    revisionsProbe.ref(), new CommittedObjects(), null, quota));
+        }
 
         TestProbe<CollectionEntity.WriteReply> send(WriteOp op) {
             TestProbe<CollectionEntity.WriteReply> replyTo = actorTestKit.createTestProbe();
