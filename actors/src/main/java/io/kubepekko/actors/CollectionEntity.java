@@ -302,6 +302,8 @@ public final class CollectionEntity
     private final RecipientRef<ValueAllocator.Command> allocator;
     private final ActorRef<ValueAllocator.Claimed> claims;
     private final StorageQuota quota;
+    /** The quota reservations of the batch in flight; released when it ends. */
+    private StorageQuota.Admission admission;
     /** The claim of the batch in flight, from its sending until it is settled or abandoned; else null. */
     private String claimId;
     private boolean awaitingClaim;
@@ -540,7 +542,7 @@ public final class CollectionEntity
         };
         List<Pending> pending = new ArrayList<>();
         ObjectWrites.Env env = environment.env();
-        StorageQuota.Admission admission = quota.admission();
+        admission = quota.admission();
         while (!queue.isEmpty() && pending.size() < MAX_BATCH) {
             if (overlay.containsKey(queue.peek().op().targetName())) {
                 break; // it must see that earlier write committed (see the class comment)
@@ -579,6 +581,7 @@ public final class CollectionEntity
             pending.add(new Pending(w, outcome, plan));
         }
         if (pending.isEmpty()) {
+            endAdmission();
             return Effect().noReply();
         }
         inFlight = pending;
@@ -589,6 +592,14 @@ public final class CollectionEntity
         }
         askVersions(pending.size());
         return Effect().noReply();
+    }
+
+    /** Ends the quota reservations of the batch in flight (committed, failed, or left empty). */
+    private void endAdmission() {
+        if (admission != null) {
+            admission.release();
+            admission = null;
+        }
     }
 
     /**
@@ -652,6 +663,7 @@ public final class CollectionEntity
             // Nothing was granted, so nothing is held: the claim needs no settling.
             claimId = null;
             inFlight = null;
+            endAdmission();
             context.getSelf().tell(Flush.INSTANCE);
             return Effect().noReply();
         }
@@ -665,6 +677,7 @@ public final class CollectionEntity
         ApiStatus status = ApiStatus.serviceUnavailable("cannot allocate values for " + type.groupResource() + ": " + why);
         inFlight.forEach(p -> p.write().replyTo().tell(new Refused(status)));
         inFlight = null;
+        endAdmission();
         awaitingClaim = false;
         abandonClaim();
         context.getSelf().tell(Flush.INSTANCE);
@@ -803,6 +816,7 @@ public final class CollectionEntity
                         p.write().replyTo().tell(written(p.outcome(), a.first() + i, event.after()));
                     }
                     inFlight = null;
+                    endAdmission();
                     if (!queue.isEmpty()) {
                         context.getSelf().tell(Flush.INSTANCE);
                     }
@@ -890,6 +904,7 @@ public final class CollectionEntity
             inFlight.forEach(p -> p.write().replyTo().tell(new Refused(status)));
             inFlight = null;
         }
+        endAdmission();
         while (!queue.isEmpty()) {
             queue.poll().replyTo().tell(new Refused(status));
         }

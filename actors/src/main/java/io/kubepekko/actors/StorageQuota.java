@@ -17,8 +17,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * which every cache reports after each change it applies. Every node's caches hold every object of the
  * cluster, so this is the whole cluster's data on every node (and each node's heap must hold all of it):
  * the limit is on the total, and every node checks the writes its collections execute against what its
- * caches hold. The count follows the commits by the time a change takes to reach the caches; writes
- * racing past the quota together can overshoot it by what they add.
+ * caches hold. Writes in flight reserve what they may add until their batch ends (see {@link Admission}); a
+ * batch's growth is counted twice for the moment between its commit and the caches applying it, and not
+ * at all if the caches lag further (then writes can pass the quota by about what was committed meanwhile).
  *
  * <p>Like etcd's {@code NOSPACE} alarm, a refusal raises an alarm that fails the {@code storage-quota}
  * check of /readyz; here it clears itself once a write as large as the refused one would fit again (etcd's
@@ -43,6 +44,9 @@ public final class StorageQuota {
     private final long limit;
     private final ConcurrentHashMap<GroupResource, Long> byResource = new ConcurrentHashMap<>();
     private final AtomicLong used = new AtomicLong();
+    /** What the batches in flight may add: measured growth, and the bound of writes admitted unmeasured. */
+    private final AtomicLong reservedMeasured = new AtomicLong();
+    private final AtomicLong reservedUnmeasured = new AtomicLong();
     /** The growth of the write whose refusal raised the alarm; 0 while none is raised. */
     private final AtomicLong alarm = new AtomicLong();
 
@@ -90,7 +94,7 @@ public final class StorageQuota {
      * Whether a write may grow the stored objects by {@code growth} bytes when writes admitted before it and
      * not yet counted grow them by {@code pending}; empty when it may, else the 507 it is answered with.
      */
-    Optional<ApiStatus> refusal(long pending, long growth) {
+    private Optional<ApiStatus> refusal(long pending, long growth) {
         if (growth <= 0) {
             return Optional.empty();
         }
@@ -106,53 +110,83 @@ public final class StorageQuota {
         return Optional.of(exceeded(after));
     }
 
-    /** Whether a write that grows the stored objects by at most {@link #UNMEASURED_GROWTH} is surely admitted. */
-    private boolean farBelow(long pending) {
-        return used.get() + pending + UNMEASURED_GROWTH <= limit;
-    }
-
-    /** The admission of the writes of one batch, which the caches count only once it is committed. */
+    /** The admission of the writes of one batch; {@link Admission#release() released} when the batch ends. */
     Admission admission() {
         return new Admission();
     }
 
-    /** What the writes admitted into one batch add to the stored objects. */
+    /**
+     * Reserves {@code bytes} on {@code counter} if the stored objects and every reservation leave room for
+     * them.
+     */
+    private boolean reserve(AtomicLong counter, long bytes) {
+        while (true) {
+            long held = counter.get();
+            if (used.get() + reservedMeasured.get() + reservedUnmeasured.get() + bytes > limit) {
+                return false;
+            }
+            if (counter.compareAndSet(held, held + bytes)) {
+                return true;
+            }
+        }
+    }
+
+    /**
+     * What the writes admitted into one batch may add to the stored objects, reserved on the node's quota from
+     * their admission until the batch ends (committed: the caches count it a moment later; or failed): writes
+     * racing to the quota from several collections are admitted against each other's reservations, not
+     * only against what the caches have counted.
+     */
     final class Admission {
-        /** The growth of the writes measured so far. */
-        private long measured;
-        /** How many writes were admitted far below the quota, unmeasured: each adds at most {@link #UNMEASURED_GROWTH}. */
-        private int unmeasured;
+        private long heldMeasured;
+        private long heldUnmeasured;
 
         private Admission() {}
 
         /**
-         * Admits a write that grows the stored objects by {@code growth} bytes, measured only near the quota.
+         * Admits a write that grows the stored objects by {@code growth} bytes. Far below the quota it is
+         * admitted unmeasured, reserving the most a write can add ({@link #UNMEASURED_GROWTH}); nearer, it is
+         * measured and reserves that.
          *
-         * @return true when admitted; false when it fits after the writes measured so far, but perhaps not after
-         *         those admitted unmeasured: it should wait for the next batch, when they are counted
-         * @throws io.kubepekko.api.status.ApiException the 507 refusal, when it does not fit
+         * @return true when admitted; false when it would fit but for the reservations of unmeasured writes,
+         *         this batch holding some: it should go first in the next batch, once this one has ended
+         * @throws io.kubepekko.api.status.ApiException the 507 refusal, when it does not fit in what is stored
+         *         and reserved by measured writes
          */
         boolean admit(java.util.function.LongSupplier growth) {
             if (!limited()) {
                 return true;
             }
-            long unmeasuredBound = unmeasured * UNMEASURED_GROWTH;
-            if (farBelow(measured + unmeasuredBound)) {
-                unmeasured++;
+            if (reserve(reservedUnmeasured, UNMEASURED_GROWTH)) {
+                heldUnmeasured += UNMEASURED_GROWTH;
                 return true;
             }
             long g = growth.getAsLong();
             if (g <= 0) {
                 return true;
             }
-            refusal(measured, g).ifPresent(status -> {
+            if (reserve(reservedMeasured, g)) {
+                heldMeasured += g;
+                return true;
+            }
+            refusal(reservedMeasured.get(), g).ifPresent(status -> {
                 throw status.exception();
             });
-            if (unmeasured > 0 && used.get() + measured + unmeasuredBound + g > limit) {
+            if (heldMeasured + heldUnmeasured > 0) {
                 return false;
             }
-            measured += g;
+            // It fits unless the unmeasured writes of other batches add much more than they usually do.
+            reservedMeasured.addAndGet(g);
+            heldMeasured += g;
             return true;
+        }
+
+        /** Ends the batch's reservations. */
+        void release() {
+            reservedMeasured.addAndGet(-heldMeasured);
+            reservedUnmeasured.addAndGet(-heldUnmeasured);
+            heldMeasured = 0;
+            heldUnmeasured = 0;
         }
     }
 
