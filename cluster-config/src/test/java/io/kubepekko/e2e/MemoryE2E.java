@@ -110,8 +110,8 @@ class MemoryE2E {
         Matcher quota = QUOTA.matcher(message);
         assertTrue(quota.find(), message);
         long quotaBytes = Long.parseLong(quota.group(1));
-        assertTrue(quotaBytes > MAX_HEAP * 38 / 100 && quotaBytes <= MAX_HEAP * 40 / 100,
-                "the default quota is 40% of the 512 MiB heap: " + quotaBytes);
+        assertTrue(quotaBytes > MAX_HEAP * 28 / 100 && quotaBytes <= MAX_HEAP * 30 / 100,
+                "the default quota is 30% of the 512 MiB heap: " + quotaBytes);
         assertTrue(created.size() >= quotaBytes / OBJECT_BYTES - 2 * WRITERS,
                 "filled close to the quota: " + created.size() + " objects of " + OBJECT_BYTES + " bytes");
         assertEquals(500, send(get("/readyz/storage-quota")).statusCode(), "the refusal fails the readyz check");

@@ -58,7 +58,7 @@ final class ApiServerFlags {
                                                   (default "kubepekko")
               --storage-quota-bytes int           the most bytes the stored objects may take (their JSON, counted
                                                   over the whole cluster); writes that would add more are refused
-                                                  with 507 "database space exceeded". 0: 40% of the JVM's maximum
+                                                  with 507 "database space exceeded". 0: 30% of the JVM's maximum
                                                   heap (-Xmx), which a server filled to it restarts in (default 0)
               --cluster-seed-nodes strings        comma list of host:port Pekko remoting addresses of the seed nodes to join;
                                                   empty: this server forms a cluster of its own (default ""). Needs

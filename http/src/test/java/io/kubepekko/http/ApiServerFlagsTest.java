@@ -86,10 +86,10 @@ class ApiServerFlagsTest {
 
     /** Without the flag (or with 0) the quota is a share of the heap; the flag's value reaches the server. */
     @Test
-    void theStorageQuotaIsTheFlagsValueOrFortyPercentOfTheMaxHeap() throws Exception {
+    void theStorageQuotaIsTheFlagsValueOrThirtyPercentOfTheMaxHeap() throws Exception {
         long heap = 512L * 1024 * 1024;
-        assertEquals(heap / 100 * 40, ApiServer.storageQuota(settings().resolve().config(), heap).limit());
-        assertEquals(heap / 100 * 40,
+        assertEquals(heap / 100 * 30, ApiServer.storageQuota(settings().resolve().config(), heap).limit());
+        assertEquals(heap / 100 * 30,
                 ApiServer.storageQuota(settings("--storage-quota-bytes=0").resolve().config(), heap).limit());
         assertEquals(1000, ApiServer.storageQuota(settings("--storage-quota-bytes=1000").resolve().config(), heap)
                 .limit());
