@@ -35,9 +35,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Why: a collection's state was saved as one value, which the serializer wrote into one array, the JDBC
  * driver copied and H2 buffered again: 2-3 times the collection's size in transient heap (a 280 MB
- * collection) on a heap that already held the collection; and on Cassandra one row is one mutation,
- * refused above half a commit log segment (16 MiB by default), so a large collection could not be
- * snapshotted at all. Parts are saved one after another, each once the previous one is stored, and loaded
+ * collection) on a heap that already held the collection; and on Cassandra one snapshot is one row written
+ * in one request, which Cassandra 5.0 refuses above 12.8 MiB (and any version above half a commit log
+ * segment, 16 MiB by default), so a large collection could not be snapshotted at all. Parts are saved one after another, each once the previous one is stored, and loaded
  * the same way: the transient heap of a save or a load is about one part.
  *
  * <p>Layout: part {@code i} of the snapshot of {@code pid} at sequence number {@code n} is the underlying

@@ -5,7 +5,8 @@ import java.util.Iterator;
 /**
  * A snapshot that {@link PartedSnapshotStore} may save, and load back, as several smaller snapshots, so that
  * no single array ever holds all of it: neither the serializer's output, nor the database driver's copy,
- * nor a Cassandra mutation (whose size is limited to half a commit log segment, 16 MiB by default).
+ * nor one Cassandra request (Cassandra 5.0 refuses CQL messages over 12.8 MiB; mutations are limited to
+ * half a commit log segment, 16 MiB by default).
  *
  * <p>A snapshot larger than the store's part size is saved as its {@link #parts parts}, each under a
  * persistence id of its own, and then its {@link #header header} under the actor's persistence id and
