@@ -229,8 +229,10 @@ public final class ApiServer implements AutoCloseable {
         Config watch = config.getConfig("kubepekko.watch");
         ApiServerSettings.ReadFlags reads = settings.reads();
         FeatureGates gates = reads.featureGates();
+        long retainedBytes = watch.getBytes("max-retained-bytes");
         WatchCache.Settings cache = new WatchCache.Settings(
-                new Retention(reads.watchCacheWindow(), watch.getInt("max-events")),
+                new Retention(reads.watchCacheWindow(), watch.getInt("max-events"),
+                        retainedBytes > 0 ? retainedBytes : Math.max(1, Runtime.getRuntime().maxMemory() / 20)),
                 reads.continueTokenTtl(), watch.getDuration("wait-limit"), watch.getDuration("consistent-wait-limit"),
                 watch.getInt("watcher-buffer"), watch.getDuration("bookmark-interval"),
                 gates.enabled(FeatureGates.EFFICIENT_WATCH_RESUMPTION), watch.getDuration("tick"),

@@ -28,8 +28,13 @@ import java.util.Optional;
  */
 public final class CacheState {
 
-    /** One retained event, when it was applied, and the objects right after it. */
-    private record Retained(CachedEvent event, Instant appliedAt, TreePMap<ObjectKey, CachedObject> objectsAfter) {}
+    /**
+     * One retained event, when it was applied, and the objects right after it; {@code bytes} is what only
+     * the window keeps alive because of it (the version it superseded, or the object it deleted), and
+     * {@code bytesUpTo} the sum of that over the window's events up to this one (since the window began).
+     */
+    private record Retained(CachedEvent event, Instant appliedAt, TreePMap<ObjectKey, CachedObject> objectsAfter,
+                            long bytes, long bytesUpTo) {}
 
     private final CachedObjectReader reader;
     private final Retention retention;
@@ -129,7 +134,10 @@ public final class CacheState {
         TreePMap<ObjectKey, CachedObject> next = deleted ? objects.minus(key) : objects.plus(key, object);
         long nextBytes = bytes - (held == null ? 0 : held.json().length) + (deleted ? 0 : object.json().length);
         CachedEvent cached = new CachedEvent(event.type(), event.resourceVersion(), object, previous);
-        TreePMap<Long, Retained> grown = window.plus(event.resourceVersion(), new Retained(cached, now, next));
+        long superseded = (previous == null ? 0 : previous.json().length) + (deleted ? object.json().length : 0);
+        long upTo = (window.isEmpty() ? 0 : window.lastEntry().getValue().bytesUpTo()) + superseded;
+        TreePMap<Long, Retained> grown = window.plus(event.resourceVersion(),
+                new Retained(cached, now, next, superseded, upTo));
         return new CacheState(reader, retention, next, nextBytes, event.resourceVersion(), grown, oldestVersion,
                 oldestObjects, readyAt).trimmed(now);
     }
@@ -163,7 +171,8 @@ public final class CacheState {
             Map.Entry<Long, Retained> first = w.firstEntry();
             boolean tooMany = w.size() > retention.maxEvents();
             boolean tooOld = !first.getValue().appliedAt().isAfter(cutoff);
-            if (!tooMany && !tooOld) {
+            boolean tooLarge = w.size() > 1 && retainedBytes(w) > retention.maxBytes();
+            if (!tooMany && !tooOld && !tooLarge) {
                 break;
             }
             oldest = first.getKey();
@@ -174,6 +183,17 @@ public final class CacheState {
             return this;
         }
         return new CacheState(reader, retention, objects, bytes, resourceVersion, w, oldest, oldestState, readyAt);
+    }
+
+    /** What the window alone keeps alive: the versions its events superseded and the objects they deleted. */
+    private static long retainedBytes(TreePMap<Long, Retained> w) {
+        Retained first = w.firstEntry().getValue();
+        return w.lastEntry().getValue().bytesUpTo() - first.bytesUpTo() + first.bytes();
+    }
+
+    /** The bytes of superseded and deleted objects the window of recent events keeps (see {@link Retention#maxBytes}). */
+    public long retainedBytes() {
+        return window.isEmpty() ? 0 : retainedBytes(window);
     }
 
     /**

@@ -662,4 +662,32 @@ class CacheStateTest {
         assertEquals(a.length, s.bytes());
         assertEquals(0, CacheState.empty(PODS, ROOMY, 7).bytes());
     }
+
+    /**
+     * The window keeps at most maxBytes of objects the live state no longer holds (superseded versions,
+     * deleted objects): rewriting large objects drops the oldest events instead of filling the heap.
+     */
+    @Test
+    void theWindowDropsItsOldestEventsOnceTheVersionsTheySupersededExceedMaxBytes() {
+        long size = pod("ns", "a", 5, "").length; // every version here has a one-digit resourceVersion
+        Retention retention = new Retention(Duration.ofMinutes(5), 1_000, 3 * size + size / 2);
+        CacheState s = CacheState.build(PODS, retention, List.of(pod("ns", "a", 1, "")), 1);
+        for (long rv = 2; rv <= 6; rv++) {
+            s = s.apply(modified(rv, "ns", "a", ""), T0);
+        }
+        assertEquals(3, s.retainedEvents(), "each update supersedes one version: three fit in 3.5 versions");
+        assertEquals(3 * size, s.retainedBytes());
+        assertEquals(3, s.oldestVersion());
+        assertEquals(pod("ns", "a", 6, "").length, s.bytes(), "the live state is whole");
+
+        s = s.apply(deleted(7, "ns", "a", ""), T0);
+        assertEquals(2, s.retainedEvents(), "a delete keeps the last version and the final state");
+        assertTrue(s.retainedBytes() <= retention.maxBytes());
+        assertEquals(0, s.bytes());
+
+        Retention tiny = new Retention(Duration.ofMinutes(5), 1_000, 1);
+        CacheState t = CacheState.build(PODS, tiny, List.of(pod("ns", "a", 1, "")), 1)
+                .apply(modified(2, "ns", "a", ""), T0);
+        assertEquals(1, t.retainedEvents(), "the newest event is always kept");
+    }
 }
