@@ -553,9 +553,8 @@ public final class CollectionEntity
             try {
                 outcome = writes.execute(type, id.namespace(), lookup, w.op(), env);
                 if (outcome.changed() && !w.op().options().dryRun() && !(w.op() instanceof WriteOp.Delete)
-                        && !outcome.removes() && !admission.admit(() -> growth(state, outcome)) && !pending.isEmpty()) {
-                    queue.addFirst(w); // it fits once the batch before it is counted: it goes first in the next
-                    break;
+                        && !outcome.removes()) {
+                    admission.admit(() -> growth(state, outcome));
                 }
                 if (values != null && outcome.changed() && !outcome.removes() && !isSubresourceWrite(w.op())) {
                     plan = values.plan(outcome.before(), outcome.after());

@@ -17,9 +17,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * which every cache reports after each change it applies. Every node's caches hold every object of the
  * cluster, so this is the whole cluster's data on every node (and each node's heap must hold all of it):
  * the limit is on the total, and every node checks the writes its collections execute against what its
- * caches hold. Writes in flight reserve what they may add until their batch ends (see {@link Admission}); a
- * batch's growth is counted twice for the moment between its commit and the caches applying it, and not
- * at all if the caches lag further (then writes can pass the quota by about what was committed meanwhile).
+ * caches hold. Near the quota, writes in flight reserve what they add until their batch ends (see
+ * {@link Admission}); a batch's growth is counted twice for the moment between its commit and the caches
+ * applying it, and not at all if the caches lag further (then writes can pass the quota by about what was
+ * committed meanwhile). Far below it writes are not measured at all ({@link #MAX_MARGIN}).
  *
  * <p>Like etcd's {@code NOSPACE} alarm, a refusal raises an alarm that fails the {@code storage-quota}
  * check of /readyz; here it clears itself once a write as large as the refused one would fit again (etcd's
@@ -34,24 +35,29 @@ public final class StorageQuota {
     public static final String FLAG = "--storage-quota-bytes";
 
     /**
-     * A write further than this below the quota is admitted without measuring its object: no object grows by
-     * more in one write (request bodies are at most 3 MiB, and stored objects are limited to less).
+     * While the stored objects and the measured reservations are further than this below the quota (or an
+     * eighth of the quota, when that is less), writes are admitted without serializing their objects to
+     * measure them; nearer, every growing write is measured and reserves what it adds. Unmeasured writes
+     * still in flight when the count enters the margin are not reserved: the quota can be passed by what
+     * of them exceeds the margin (more than 64 MiB of writes in flight at once).
      */
-    static final long UNMEASURED_GROWTH = 8L * 1024 * 1024;
+    static final long MAX_MARGIN = 64L * 1024 * 1024;
 
     private static final StorageQuota UNLIMITED = new StorageQuota(Long.MAX_VALUE);
 
     private final long limit;
+    /** See {@link #MAX_MARGIN}. */
+    private final long margin;
     private final ConcurrentHashMap<GroupResource, Long> byResource = new ConcurrentHashMap<>();
     private final AtomicLong used = new AtomicLong();
-    /** What the batches in flight may add: measured growth, and the bound of writes admitted unmeasured. */
-    private final AtomicLong reservedMeasured = new AtomicLong();
-    private final AtomicLong reservedUnmeasured = new AtomicLong();
+    /** What the writes admitted near the quota and not yet counted add (see {@link Admission}). */
+    private final AtomicLong reserved = new AtomicLong();
     /** The growth of the write whose refusal raised the alarm; 0 while none is raised. */
     private final AtomicLong alarm = new AtomicLong();
 
     private StorageQuota(long limit) {
         this.limit = limit;
+        this.margin = Math.min(MAX_MARGIN, limit / 8);
     }
 
     /** A quota of {@code limitBytes} (positive). */
@@ -90,24 +96,14 @@ public final class StorageQuota {
         used.addAndGet(bytes - (before == null ? 0 : before));
     }
 
-    /**
-     * Whether a write may grow the stored objects by {@code growth} bytes when writes admitted before it and
-     * not yet counted grow them by {@code pending}; empty when it may, else the 507 it is answered with.
-     */
-    private Optional<ApiStatus> refusal(long pending, long growth) {
-        if (growth <= 0) {
-            return Optional.empty();
-        }
-        long after = used.get() + pending + growth;
-        if (after <= limit) {
-            return Optional.empty();
-        }
+    /** The 507 a write that would take the stored objects to {@code after} bytes gets; raises the alarm. */
+    private ApiStatus refusal(long after, long growth) {
         if (alarm.getAndSet(growth) == 0) {
             log.warn("storage quota alarm raised: a write of {} more bytes was refused, the stored objects take {} of"
                     + " {} bytes ({}); /readyz fails its storage-quota check until there is room again",
                     growth, used.get(), limit, FLAG);
         }
-        return Optional.of(exceeded(after));
+        return exceeded(after);
     }
 
     /** The admission of the writes of one batch; {@link Admission#release() released} when the batch ends. */
@@ -115,78 +111,53 @@ public final class StorageQuota {
         return new Admission();
     }
 
-    /**
-     * Reserves {@code bytes} on {@code counter} if the stored objects and every reservation leave room for
-     * them.
-     */
-    private boolean reserve(AtomicLong counter, long bytes) {
+    /** Reserves {@code bytes} if the stored objects and the other reservations leave room for them. */
+    private boolean reserve(long bytes) {
         while (true) {
-            long held = counter.get();
-            if (used.get() + reservedMeasured.get() + reservedUnmeasured.get() + bytes > limit) {
+            long held = reserved.get();
+            if (used.get() + held + bytes > limit) {
                 return false;
             }
-            if (counter.compareAndSet(held, held + bytes)) {
+            if (reserved.compareAndSet(held, held + bytes)) {
                 return true;
             }
         }
     }
 
     /**
-     * What the writes admitted into one batch may add to the stored objects, reserved on the node's quota from
-     * their admission until the batch ends (committed: the caches count it a moment later; or failed): writes
-     * racing to the quota from several collections are admitted against each other's reservations, not
-     * only against what the caches have counted.
+     * The writes admitted into one batch near the quota reserve what they add on the node's quota, from
+     * their admission until the batch ends (committed: the caches count it a moment later; or failed), so
+     * collections writing near the quota at once are admitted against each other's writes, not only against
+     * what the caches have counted.
      */
     final class Admission {
-        private long heldMeasured;
-        private long heldUnmeasured;
+        private long held;
 
         private Admission() {}
 
         /**
-         * Admits a write that grows the stored objects by {@code growth} bytes. Far below the quota it is
-         * admitted unmeasured, reserving the most a write can add ({@link #UNMEASURED_GROWTH}); nearer, it is
-         * measured and reserves that.
+         * Admits a write that grows the stored objects by {@code growth} bytes, measured only near the quota.
          *
-         * @return true when admitted; false when it would fit but for the reservations of unmeasured writes,
-         *         this batch holding some: it should go first in the next batch, once this one has ended
-         * @throws io.kubepekko.api.status.ApiException the 507 refusal, when it does not fit in what is stored
-         *         and reserved by measured writes
+         * @throws io.kubepekko.api.status.ApiException the 507 refusal, when it does not fit
          */
-        boolean admit(java.util.function.LongSupplier growth) {
-            if (!limited()) {
-                return true;
-            }
-            if (reserve(reservedUnmeasured, UNMEASURED_GROWTH)) {
-                heldUnmeasured += UNMEASURED_GROWTH;
-                return true;
+        void admit(java.util.function.LongSupplier growth) {
+            if (!limited() || used.get() + reserved.get() + margin <= limit) {
+                return;
             }
             long g = growth.getAsLong();
             if (g <= 0) {
-                return true;
+                return;
             }
-            if (reserve(reservedMeasured, g)) {
-                heldMeasured += g;
-                return true;
+            if (!reserve(g)) {
+                throw refusal(used.get() + reserved.get() + g, g).exception();
             }
-            refusal(reservedMeasured.get(), g).ifPresent(status -> {
-                throw status.exception();
-            });
-            if (heldMeasured + heldUnmeasured > 0) {
-                return false;
-            }
-            // It fits unless the unmeasured writes of other batches add much more than they usually do.
-            reservedMeasured.addAndGet(g);
-            heldMeasured += g;
-            return true;
+            held += g;
         }
 
         /** Ends the batch's reservations. */
         void release() {
-            reservedMeasured.addAndGet(-heldMeasured);
-            reservedUnmeasured.addAndGet(-heldUnmeasured);
-            heldMeasured = 0;
-            heldUnmeasured = 0;
+            reserved.addAndGet(-held);
+            held = 0;
         }
     }
 

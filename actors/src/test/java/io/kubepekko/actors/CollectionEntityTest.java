@@ -504,17 +504,17 @@ class CollectionEntityTest {
     }
 
     @Test
-    void farBelowTheQuotaWritesAreAdmittedAndAtTheQuotaTheyAreMeasured() {
-        StorageQuota quota = withQuota(StorageQuota.UNMEASURED_GROWTH + 10_000);
-        assertEquals(201, written(write(create(configMap("a", "v", "x".repeat(20_000))))).code(),
+    void farBelowTheQuotaWritesAreAdmittedAndNearItTheyAreMeasured() {
+        StorageQuota quota = withQuota(1_000_000); // a margin of an eighth: 125 kB
+        assertEquals(201, written(write(create(configMap("a", "v", "x".repeat(200_000))))).code(),
                 "nothing counted yet: admitted unmeasured");
-        quota.record(CONFIG_MAPS.groupResource(), StorageQuota.UNMEASURED_GROWTH);
+        quota.record(CONFIG_MAPS.groupResource(), 880_000);
         assertEquals(201, written(write(create(configMap("b", "v", "x".repeat(9_000))))).code(),
-                "measured: 9 kB fit in the 10 kB left");
-        quota.record(CONFIG_MAPS.groupResource(), StorageQuota.UNMEASURED_GROWTH + 9_500);
-        assertEquals(507, refusal(write(create(configMap("c", "v", "x".repeat(1_000))))).code());
+                "measured: 9 kB fit in the 120 kB left");
+        quota.record(CONFIG_MAPS.groupResource(), 995_000);
+        assertEquals(507, refusal(write(create(configMap("c", "v", "x".repeat(9_000))))).code());
         assertTrue(quota.readiness().isPresent());
-        quota.record(CONFIG_MAPS.groupResource(), StorageQuota.UNMEASURED_GROWTH);
+        quota.record(CONFIG_MAPS.groupResource(), 880_000);
         assertTrue(quota.readiness().isEmpty(), "the alarm clears once the refused write would fit");
     }
 
@@ -578,20 +578,23 @@ class CollectionEntityTest {
     }
 
     /**
-     * Far below the quota writes join a batch unmeasured (each counted as the most a write can add); a write
-     * that fits only if those add less waits for the next batch, when they are counted, instead of a 507.
+     * Near the quota the writes of a batch reserve what they add until the batch ends: the second of two
+     * writes that each fit alone is refused, though the caches have counted neither.
      */
     @Test
-    void nearTheQuotaAWriteThatMayNotFitAfterUnmeasuredOnesWaitsForTheNextBatch() {
-        Burst burst = new Burst(StorageQuota.of(StorageQuota.UNMEASURED_GROWTH + 100));
-        var first = burst.send(create(configMap("first", "k", "1")));
-        var b = burst.send(create(configMap("b", "k", "1")));
-        var c = burst.send(create(configMap("c", "k", "1")));
+    void nearTheQuotaEachWriteOfABatchCountsTheOnesBeforeIt() {
+        StorageQuota quota = StorageQuota.of(100_000); // a margin of 12.5 kB
+        quota.record(CONFIG_MAPS.groupResource(), 98_000);
+        Burst burst = new Burst(quota);
+        var first = burst.send(create(configMap("first", "v", "x".repeat(800))));
+        var b = burst.send(create(configMap("b", "v", "x".repeat(800))));
+        var c = burst.send(create(configMap("c", "v", "x".repeat(800))));
 
-        assertEquals(List.of(1, 1, 1), burst.allocateUntil(3));
+        assertEquals(List.of(1, 1), burst.allocateUntil(2));
 
-        assertEquals(List.of(201, 201, 201), List.of(written(first).code(), written(b).code(), written(c).code()));
-        assertEquals(List.of("first", "b", "c"), burst.events().stream().map(CollectionEntity.ObjectChanged::name).toList());
+        assertEquals(201, written(first).code());
+        assertEquals(201, written(b).code());
+        assertEquals(507, refusal(c).code(), "b is reserved until its batch ends");
     }
 
     @Test

@@ -5,7 +5,6 @@ import io.kubepekko.api.status.ApiException;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -33,31 +32,33 @@ class StorageQuotaTest {
         StorageQuota.Admission first = quota.admission();
         StorageQuota.Admission second = quota.admission();
 
-        assertTrue(first.admit(() -> MB + MB / 2));
+        first.admit(() -> MB + MB / 2);
         ApiException refused = assertThrows(ApiException.class, () -> second.admit(() -> MB));
         assertEquals(507, refused.status().code());
+        assertTrue(refused.status().message().contains("would take 20500000 bytes"), refused.status().message());
 
         first.release();
         quota.record(CONFIG_MAPS, 19 * MB + MB / 2); // the caches counted the first batch
-        assertTrue(quota.admission().admit(() -> MB / 2), "exactly at the quota is within it");
+        quota.admission().admit(() -> MB / 2); // exactly at the quota is within it
     }
 
     @Test
-    void farBelowTheQuotaWritesReserveTheBoundUnmeasuredAndNearItTheyAreMeasured() {
-        StorageQuota quota = StorageQuota.of(2 * StorageQuota.UNMEASURED_GROWTH + MB);
-        StorageQuota.Admission batch = quota.admission();
-        assertTrue(batch.admit(() -> {
+    void farBelowTheQuotaWritesAreNotMeasuredAndWithinTheMarginTheyAre() {
+        StorageQuota quota = StorageQuota.of(80 * MB); // a margin of an eighth: 10 MB
+        quota.admission().admit(() -> {
             throw new AssertionError("measured far below the quota");
-        }));
-        assertTrue(batch.admit(() -> {
-            throw new AssertionError("measured far below the quota");
-        }));
-        // a third bound does not fit: measured, it fits in what the caches count but maybe not after the two
-        assertFalse(batch.admit(() -> MB + 1), "waits for the next batch");
-        batch.release();
-        assertTrue(quota.admission().admit(() -> {
-            throw new AssertionError("far below again once the batch ended");
-        }));
+        });
+        quota.record(PODS, 69 * MB);
+        quota.admission().admit(() -> {
+            throw new AssertionError("measured 11 MB below the quota");
+        });
+        quota.record(PODS, 71 * MB);
+        boolean[] measured = {false};
+        quota.admission().admit(() -> {
+            measured[0] = true;
+            return MB;
+        });
+        assertTrue(measured[0], "9 MB below the quota");
     }
 
     @Test
@@ -75,6 +76,6 @@ class StorageQuotaTest {
 
         quota.record(PODS, 11 * MB); // over it, e.g. restarted with a smaller quota
         assertTrue(quota.readiness().isPresent());
-        assertTrue(quota.admission().admit(() -> -MB), "a shrinking write is admitted even over the quota");
+        quota.admission().admit(() -> -MB); // a shrinking write is admitted even over the quota
     }
 }
