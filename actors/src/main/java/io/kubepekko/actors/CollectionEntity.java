@@ -18,6 +18,8 @@ import io.kubepekko.api.store.TypeMeta;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOutcome;
 import io.kubepekko.persistence.CborSerializable;
+import io.kubepekko.persistence.PartedSnapshotStore;
+import io.kubepekko.persistence.SnapshotInParts;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.PostStop;
@@ -63,6 +65,9 @@ import java.util.function.Function;
  * write whose claim is refused answers the kind's error and leaves the batch. Once the batch is
  * persisted the entity settles the claim (and releases what its objects stopped holding) before it
  * answers anyone; a batch that fails abandons it. Dry runs ask the allocator to evaluate only.
+ *
+ * <p>A write that would grow the stored objects past the {@link StorageQuota} is refused (507) before it
+ * joins a batch; deletes, writes that do not grow the collection, and dry runs are never refused for it.
  */
 public final class CollectionEntity
         extends EventSourcedBehaviorWithEnforcedReplies<CollectionEntity.Command, CollectionEntity.Event, CollectionEntity.State> {
@@ -81,7 +86,7 @@ public final class CollectionEntity
      * The live objects of the collection by name, as stored JSON bytes, and the version of the last
      * change applied (a removal leaves no object behind to tell it).
      */
-    public record State(TreePMap<String, byte[]> objects, long lastVersion) implements CborSerializable {
+    public record State(TreePMap<String, byte[]> objects, long lastVersion) implements CborSerializable, SnapshotInParts {
         static final State EMPTY = new State(TreePMap.empty(), 0);
 
         @JsonCreator
@@ -100,7 +105,74 @@ public final class CollectionEntity
             return new State(c.removed() ? objects.minus(c.name()) : objects.plus(c.name(), c.after()),
                     Math.max(lastVersion, c.resourceVersion()));
         }
+
+        @Override
+        public long sizeInBytes() {
+            long bytes = 0;
+            for (Map.Entry<String, byte[]> e : objects.entrySet()) {
+                bytes += e.getKey().length() + e.getValue().length;
+            }
+            return bytes;
+        }
+
+        /** The objects in name order, a part of about {@code maxBytes} at a time (see {@link SnapshotPart}). */
+        @Override
+        public java.util.Iterator<SnapshotPart> parts(long maxBytes) {
+            var entries = objects.entrySet().iterator();
+            return new java.util.Iterator<>() {
+                @Override
+                public boolean hasNext() {
+                    return entries.hasNext();
+                }
+
+                @Override
+                public SnapshotPart next() {
+                    Map<String, byte[]> part = new TreeMap<>();
+                    long bytes = 0;
+                    while (entries.hasNext() && (part.isEmpty() || bytes < maxBytes)) {
+                        Map.Entry<String, byte[]> e = entries.next();
+                        part.put(e.getKey(), e.getValue());
+                        bytes += e.getKey().length() + e.getValue().length;
+                    }
+                    if (part.isEmpty()) {
+                        throw new java.util.NoSuchElementException();
+                    }
+                    return new SnapshotPart(part);
+                }
+            };
+        }
+
+        @Override
+        public SnapshotHeader header(int count) {
+            return new SnapshotHeader(count, lastVersion);
+        }
     }
+
+    /**
+     * The record a collection's snapshot saved in parts starts with (see {@link PartedSnapshotStore}): how
+     * many {@link SnapshotPart}s it has, and {@link State#lastVersion}.
+     */
+    public record SnapshotHeader(int parts, long lastVersion) implements CborSerializable, SnapshotInParts.Header {
+        @Override
+        public SnapshotInParts.Assembly assemble() {
+            return new SnapshotInParts.Assembly() {
+                private TreePMap<String, byte[]> objects = TreePMap.empty();
+
+                @Override
+                public void add(Object part) {
+                    objects = objects.plusAll(((SnapshotPart) part).objects());
+                }
+
+                @Override
+                public Object result() {
+                    return new State(objects, lastVersion);
+                }
+            };
+        }
+    }
+
+    /** Some of a collection's objects by name: a part of a snapshot saved in parts. */
+    public record SnapshotPart(Map<String, byte[]> objects) implements CborSerializable {}
 
     // ---- commands ----
 
@@ -230,6 +302,9 @@ public final class CollectionEntity
     private final ClusterValues values;
     private final RecipientRef<ValueAllocator.Command> allocator;
     private final ActorRef<ValueAllocator.Claimed> claims;
+    private final StorageQuota quota;
+    /** The quota reservations of the batch in flight; released when it ends. */
+    private StorageQuota.Admission admission;
     /** The claim of the batch in flight, from its sending until it is settled or abandoned; else null. */
     private String claimId;
     private boolean awaitingClaim;
@@ -294,16 +369,25 @@ public final class CollectionEntity
     public static Behavior<Command> create(CollectionId id, ResourceType type, ObjectWrites writes,
                                            Environment environment, RecipientRef<Revisions.Command> revisions,
                                            CommittedObjects committed, RecipientRef<ValueAllocator.Command> allocator) {
+        return create(id, type, writes, environment, revisions, committed, allocator, StorageQuota.unlimited());
+    }
+
+    /** @param quota the storage quota writes are admitted against */
+    public static Behavior<Command> create(CollectionId id, ResourceType type, ObjectWrites writes,
+                                           Environment environment, RecipientRef<Revisions.Command> revisions,
+                                           CommittedObjects committed, RecipientRef<ValueAllocator.Command> allocator,
+                                           StorageQuota quota) {
         if (type.strategy().clusterValues() != null && allocator == null) {
             throw new IllegalArgumentException(type.groupResource() + " holds cluster-wide values: an allocator is required");
         }
         return Behaviors.setup(ctx -> new CollectionEntity(ctx, id, type, writes, environment, revisions, committed,
-                allocator));
+                allocator, quota));
     }
 
     private CollectionEntity(ActorContext<Command> context, CollectionId id, ResourceType type, ObjectWrites writes,
                              Environment environment, RecipientRef<Revisions.Command> revisions,
-                             CommittedObjects committed, RecipientRef<ValueAllocator.Command> allocator) {
+                             CommittedObjects committed, RecipientRef<ValueAllocator.Command> allocator,
+                             StorageQuota quota) {
         super(PersistenceId.of("Collection", id.entityId()),
                 SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
         this.context = context;
@@ -318,6 +402,7 @@ public final class CollectionEntity
         this.values = type.strategy().clusterValues();
         this.allocator = allocator;
         this.claims = context.messageAdapter(ValueAllocator.Claimed.class, ClaimAnswered::new);
+        this.quota = quota;
         this.snapshotSpread = drawSnapshotSpread();
         this.snapshots = new BackgroundSnapshots(context, persistenceId().id(), snapshotPluginId(), SnapshotSaved::new);
     }
@@ -480,6 +565,7 @@ public final class CollectionEntity
                 pending.add(rewrite);
             }
         }
+        admission = quota.admission();
         while (!queue.isEmpty() && pending.size() < MAX_BATCH) {
             if (overlay.containsKey(queue.peek().op().targetName())) {
                 break; // it must see that earlier write committed (see the class comment)
@@ -489,6 +575,10 @@ public final class CollectionEntity
             ValuePlan plan = ValuePlan.NONE;
             try {
                 outcome = writes.execute(type, id.namespace(), lookup, w.op(), env);
+                if (outcome.changed() && !w.op().options().dryRun() && !(w.op() instanceof WriteOp.Delete)
+                        && !outcome.removes()) {
+                    admission.admit(() -> growth(state, outcome));
+                }
                 if (values != null && outcome.changed() && !outcome.removes() && !isSubresourceWrite(w.op())) {
                     plan = values.plan(outcome.before(), outcome.after());
                 }
@@ -513,6 +603,7 @@ public final class CollectionEntity
             pending.add(new Pending(w, outcome, plan));
         }
         if (pending.isEmpty()) {
+            endAdmission();
             return Effect().noReply();
         }
         inFlight = pending;
@@ -523,6 +614,24 @@ public final class CollectionEntity
         }
         askVersions(pending.size());
         return Effect().noReply();
+    }
+
+    /** Ends the quota reservations of the batch in flight (committed, failed, or left empty). */
+    private void endAdmission() {
+        if (admission != null) {
+            admission.release();
+            admission = null;
+        }
+    }
+
+    /**
+     * How many bytes a write adds to the stored objects (negative when it shrinks them), for the
+     * {@link StorageQuota}: measured only near the quota. Deletes are never asked, even those that only mark
+     * their object terminating: they must work on a full server.
+     */
+    private static long growth(State state, WriteOutcome outcome) {
+        byte[] stored = state.objects().get(ObjectMeta.name(outcome.after()));
+        return Json.bytes(outcome.after()).length - (stored == null ? 0 : stored.length);
     }
 
     /** Writes through a subresource ({@code /status}, {@code /scale}, {@code /binding}) never claim values. */
@@ -577,6 +686,7 @@ public final class CollectionEntity
             // Nothing was granted, so nothing is held: the claim needs no settling.
             claimId = null;
             inFlight = null;
+            endAdmission();
             context.getSelf().tell(Flush.INSTANCE);
             return Effect().noReply();
         }
@@ -590,6 +700,7 @@ public final class CollectionEntity
         ApiStatus status = ApiStatus.serviceUnavailable("cannot allocate values for " + type.groupResource() + ": " + why);
         inFlight.forEach(p -> p.write().replyTo().tell(new Refused(status)));
         inFlight = null;
+        endAdmission();
         awaitingClaim = false;
         abandonClaim();
         context.getSelf().tell(Flush.INSTANCE);
@@ -728,6 +839,7 @@ public final class CollectionEntity
                         p.write().replyTo().tell(written(p.outcome(), a.first() + i, event.after()));
                     }
                     inFlight = null;
+                    endAdmission();
                     if (!queue.isEmpty() || !rewrites.isEmpty()) {
                         context.getSelf().tell(Flush.INSTANCE);
                     }
@@ -815,6 +927,7 @@ public final class CollectionEntity
             inFlight.forEach(p -> p.write().replyTo().tell(new Refused(status)));
             inFlight = null;
         }
+        endAdmission();
         while (!queue.isEmpty()) {
             queue.poll().replyTo().tell(new Refused(status));
         }

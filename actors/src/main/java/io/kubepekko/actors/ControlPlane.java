@@ -110,6 +110,16 @@ public final class ControlPlane {
     public static ControlPlane start(ActorSystem<?> system, Registry registry, ObjectWrites writes,
                                      Environment environment, ReadSettings readSettings, JournalReader journal,
                                      Map<String, ValuePool> pools) {
+        return start(system, registry, writes, environment, readSettings, journal, pools, StorageQuota.unlimited());
+    }
+
+    /**
+     * As {@link #start(ActorSystem, Registry, ObjectWrites, Environment, ReadSettings, JournalReader, Map)},
+     * with writes admitted against {@code quota}, which this node's watch caches count.
+     */
+    public static ControlPlane start(ActorSystem<?> system, Registry registry, ObjectWrites writes,
+                                     Environment environment, ReadSettings readSettings, JournalReader journal,
+                                     Map<String, ValuePool> pools, StorageQuota quota) {
         ClusterSharding sharding = ClusterSharding.get(system);
         Cluster cluster = Cluster.get(system);
         startAllocators(sharding, system, registry, environment, pools);
@@ -132,10 +142,11 @@ public final class ControlPlane {
             var values = type.strategy().clusterValues();
             return CollectionEntity.create(id, type, writes, environment,
                     sharding.entityRefFor(Revisions.TYPE_KEY, id.groupResource().toString()), committed,
-                    values == null ? null : sharding.entityRefFor(ValueAllocator.TYPE_KEY, values.allocator()));
+                    values == null ? null : sharding.entityRefFor(ValueAllocator.TYPE_KEY, values.allocator()),
+                    quota);
         }));
         WatchCaches caches = WatchCaches.start(system, registry, readSettings.cache(), environment.clock(),
-                readSettings.askTimeout(), journal);
+                readSettings.askTimeout(), journal, quota);
         return new ControlPlane(system, registry, readSettings, caches, committed);
     }
 

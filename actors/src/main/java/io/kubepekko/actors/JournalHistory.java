@@ -20,6 +20,13 @@ final class JournalHistory implements WatchCache.History {
 
     private static final String PERSISTENCE_ID_PREFIX = "Collection|";
 
+    /**
+     * The most bytes of objects (before and after each change) a resume reads into memory: more answers as
+     * more than {@code max} events does (the watch gets 410 and lists again). 20,000 changes of 1 MB objects
+     * would otherwise have been 20-40 GB on the heap, from one watch request.
+     */
+    static final long MAX_BYTES = 64L * 1024 * 1024;
+
     private final JournalReader reader;
     private final String tag;
     private final Materializer materializer;
@@ -37,16 +44,23 @@ final class JournalHistory implements WatchCache.History {
 
     @Override
     public CompletionStage<Optional<List<WatchCache.Historic>>> between(long after, long upTo, Offset from, int max) {
+        long[] bytes = {0}; // this call's stream only
         return reader.eventsByTag(tag, from)
                 .filter(e -> e.event() instanceof CollectionEntity.ObjectChanged c
                         && c.resourceVersion() > after && c.resourceVersion() <= upTo)
                 .take(max + 1L)
+                .takeWhile(e -> (bytes[0] += bytes((CollectionEntity.ObjectChanged) e.event())) <= MAX_BYTES, true)
                 .runWith(Sink.fold(new TreeMap<Long, WatchCache.Historic>(), (sorted, e) -> {
                     sorted.put(((CollectionEntity.ObjectChanged) e.event()).resourceVersion(), historic(e));
                     return sorted;
                 }), materializer)
-                .thenApply(sorted -> sorted.size() > max ? Optional.<List<WatchCache.Historic>>empty()
+                .thenApply(sorted -> sorted.size() > max || bytes[0] > MAX_BYTES
+                        ? Optional.<List<WatchCache.Historic>>empty()
                         : Optional.of(new ArrayList<>(sorted.values())));
+    }
+
+    private static long bytes(CollectionEntity.ObjectChanged c) {
+        return (c.after() == null ? 0 : c.after().length) + (c.before() == null ? 0 : c.before().length);
     }
 
     private static WatchCache.Historic historic(EventEnvelope e) {

@@ -232,9 +232,15 @@ public final class WatchCache {
 
     public static Behavior<Command> create(ResourceType type, Sources sources, Settings settings, Clock clock,
                                            AtomicBoolean ready) {
+        return create(type, sources, settings, clock, ready, StorageQuota.unlimited());
+    }
+
+    /** @param quota where the cache reports the bytes of the objects it holds, after every change */
+    public static Behavior<Command> create(ResourceType type, Sources sources, Settings settings, Clock clock,
+                                           AtomicBoolean ready, StorageQuota quota) {
         Behavior<Command> cache = Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
             timers.startTimerWithFixedDelay(Tick.INSTANCE, settings.tick());
-            return new Instance(ctx, type, sources, settings, clock, ready).loading();
+            return new Instance(ctx, type, sources, settings, clock, ready, quota).loading();
         }));
         return Behaviors.supervise(cache).onFailure(SupervisorStrategy.restart());
     }
@@ -285,6 +291,7 @@ public final class WatchCache {
         private final Settings settings;
         private final Clock clock;
         private final AtomicBoolean ready;
+        private final StorageQuota quota;
         private final Materializer materializer;
         private final ActorRef<Revisions.Published> stream;
         private final List<Parked> parked = new ArrayList<>();
@@ -306,7 +313,8 @@ public final class WatchCache {
         private Instant lastHeard;
 
         Instance(ActorContext<Command> ctx, ResourceType type, Sources sources, Settings settings, Clock clock,
-                 AtomicBoolean ready) {
+                 AtomicBoolean ready, StorageQuota quota) {
+            this.quota = quota;
             this.ctx = ctx;
             ctx.setLoggerName(WatchCache.class);
             this.type = type;
@@ -385,6 +393,7 @@ public final class WatchCache {
                 apply(batch);
             }
             buffered.clear();
+            quota.record(type.groupResource(), state.bytes());
             ready.set(state.ready());
             answerParked();
             return running();
@@ -462,6 +471,7 @@ public final class WatchCache {
             if (batch.upTo() > state.resourceVersion()) {
                 state = state.advance(batch.upTo(), now);
             }
+            quota.record(type.groupResource(), state.bytes());
         }
 
         private void deliver(CachedEvent event, Instant now) {

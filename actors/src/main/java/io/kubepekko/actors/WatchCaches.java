@@ -33,6 +33,16 @@ public final class WatchCaches {
     /** About how much JSON one page of a collection's load carries: well under Artery's frame size. */
     static final int PAGE_BYTES = 1024 * 1024;
 
+    /**
+     * How many collections this node's caches load at once, all caches together. Loading a collection
+     * recovers its entity, which holds a snapshot part or a page of events in transient heap besides the
+     * objects it keeps: 50 namespaces of 1 MB ConfigMaps recovering at once (300 MB of objects) filled a
+     * 512 MiB heap and timed out the journal's reads, where one by one they fit.
+     */
+    static final int LOAD_PARALLELISM = 4;
+    /** Collection loads waiting for their turn, beyond which a cache's load fails and starts over. */
+    static final int MAX_QUEUED_LOADS = 100_000;
+
     private final Map<GroupResource, Entry> caches;
 
     private WatchCaches(Map<GroupResource, Entry> caches) {
@@ -41,9 +51,10 @@ public final class WatchCaches {
 
     /** Spawns a cache for every stored kind of {@code registry}. */
     static WatchCaches start(ActorSystem<?> system, Registry registry, WatchCache.Settings settings, Clock clock,
-                             Duration askTimeout, JournalReader journal) {
+                             Duration askTimeout, JournalReader journal, StorageQuota quota) {
         Materializer materializer = Materializer.matFromSystem(system);
         ClusterSharding sharding = ClusterSharding.get(system);
+        AsyncLimiter loads = new AsyncLimiter(LOAD_PARALLELISM, MAX_QUEUED_LOADS, materializer);
         Map<GroupResource, Entry> caches = new LinkedHashMap<>();
         for (ResourceType type : registry.stored()) {
             if (caches.containsKey(type.groupResource())) {
@@ -52,9 +63,9 @@ public final class WatchCaches {
             AtomicBoolean ready = new AtomicBoolean();
             Optional<WatchCache.History> history = journal == null ? Optional.empty()
                     : Optional.of(new JournalHistory(journal, type.groupResource().toString(), materializer));
-            WatchCache.Sources sources = new CollectionSources(sharding, type, askTimeout, history);
+            WatchCache.Sources sources = new CollectionSources(sharding, type, askTimeout, history, loads);
             ActorRef<WatchCache.Command> cache = system.systemActorOf(
-                    WatchCache.create(type, sources, settings, clock, ready),
+                    WatchCache.create(type, sources, settings, clock, ready, quota),
                     "watch-cache-" + type.groupResource().toString().replaceAll("[^A-Za-z0-9-]", "_"),
                     Props.empty());
             caches.put(type.groupResource(), new Entry(cache, ready));
@@ -90,7 +101,8 @@ public final class WatchCaches {
 
     /** Reads a group-resource's collections through sharding: the namespaces Revisions knows, then each one's objects. */
     private record CollectionSources(ClusterSharding sharding, ResourceType type, Duration askTimeout,
-                                     Optional<WatchCache.History> history) implements WatchCache.Sources {
+                                     Optional<WatchCache.History> history, AsyncLimiter loads)
+            implements WatchCache.Sources {
 
         @Override
         public RecipientRef<Revisions.Command> revisions() {
@@ -105,7 +117,8 @@ public final class WatchCaches {
                         List<CompletableFuture<WatchCache.Contents>> parts = new ArrayList<>();
                         for (String ns : namespaces.namespaces()) {
                             String id = new CollectionId(type.groupResource(), ns).entityId();
-                            parts.add(loadCollection(id, null, new ArrayList<>(), 0).toCompletableFuture());
+                            parts.add(loads.submit(() -> loadCollection(id, null, new ArrayList<>(), 0))
+                                    .toCompletableFuture());
                         }
                         return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply(v -> {
                             List<byte[]> objects = new ArrayList<>();

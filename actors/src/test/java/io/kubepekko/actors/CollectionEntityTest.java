@@ -458,6 +458,67 @@ class CollectionEntityTest {
         assertEquals(List.of("a", "b"), List.copyOf(objects(retried.state()).keySet()));
     }
 
+    // ---- the storage quota ----
+
+    /** The entity under test with {@code quota}; the caches' count is set by the test through the quota. */
+    private StorageQuota withQuota(long limit) {
+        StorageQuota quota = StorageQuota.of(limit);
+        testKit = EventSourcedBehaviorTestKit.create(actorTestKit.system(),
+                CollectionEntity.create(id, CONFIG_MAPS, WRITES, fixedEnvironment(), revisions, committed, null, quota),
+                EventSourcedBehaviorTestKit.enabledSerializationSettings());
+        return quota;
+    }
+
+    @Test
+    void aWriteThatWouldGrowTheStoredObjectsPastTheQuotaIsRefusedWith507() {
+        StorageQuota quota = withQuota(100_000);
+        write(create(configMap("a", "v", "x".repeat(1000))));
+        quota.record(CONFIG_MAPS.groupResource(), 99_000); // what the caches count: a and everything else
+
+        var create = write(create(configMap("b", "v", "x".repeat(1000))));
+        ApiStatus refused = refusal(create);
+        assertEquals(507, refused.code());
+        assertTrue(refused.message().startsWith("database space exceeded: the stored objects would take "),
+                refused.message());
+        assertTrue(refused.message().contains("over the storage quota of 100000 bytes (--storage-quota-bytes)"),
+                refused.message());
+        assertTrue(create.hasNoEvents());
+        var growing = write(update(configMap("a", "v", "x".repeat(3000))));
+        assertEquals(507, refusal(growing).code(), "an update that grows the object by 2000 bytes");
+        assertTrue(growing.hasNoEvents());
+        assertTrue(quota.readiness().isPresent(), "the refusal raised the alarm");
+    }
+
+    @Test
+    void shrinkingWritesDeletesAndDryRunsAreNeverRefusedForTheQuota() {
+        StorageQuota quota = withQuota(100_000);
+        write(create(configMap("a", "v", "x".repeat(1000))));
+        write(create(configMap("b", "v", "x".repeat(1000))));
+        quota.record(CONFIG_MAPS.groupResource(), 100_500); // over it already (a smaller quota after a restart)
+
+        assertEquals(200, written(write(update(configMap("a", "v", "x".repeat(10))))).code());
+        var dryRun = write(new WriteOp.Create(configMap("c", "v", "x".repeat(5000)), new WriteOptions(true, null, "Warn")));
+        assertEquals(201, written(dryRun).code());
+        assertTrue(dryRun.hasNoEvents(), "a dry run is answered, never stored");
+        assertEquals(200, written(write(new WriteOp.Delete("b", Preconditions.NONE, WriteOptions.DEFAULT))).code());
+        assertEquals(List.of("a"), List.copyOf(objects(testKit.getState()).keySet()));
+    }
+
+    @Test
+    void farBelowTheQuotaWritesAreAdmittedAndNearItTheyAreMeasured() {
+        StorageQuota quota = withQuota(1_000_000); // a margin of an eighth: 125 kB
+        assertEquals(201, written(write(create(configMap("a", "v", "x".repeat(200_000))))).code(),
+                "nothing counted yet: admitted unmeasured");
+        quota.record(CONFIG_MAPS.groupResource(), 880_000);
+        assertEquals(201, written(write(create(configMap("b", "v", "x".repeat(9_000))))).code(),
+                "measured: 9 kB fit in the 120 kB left");
+        quota.record(CONFIG_MAPS.groupResource(), 995_000);
+        assertEquals(507, refusal(write(create(configMap("c", "v", "x".repeat(9_000))))).code());
+        assertTrue(quota.readiness().isPresent());
+        quota.record(CONFIG_MAPS.groupResource(), 880_000);
+        assertTrue(quota.readiness().isEmpty(), "the alarm clears once the refused write would fit");
+    }
+
     /** Snapshots are saved in the background: waits (bounded) until exactly these are stored. */
     private void awaitSnapshots(List<Long> sequenceNrs) {
         actorTestKit.createTestProbe().awaitAssert(Duration.ofSeconds(10), () -> {
@@ -577,6 +638,26 @@ class CollectionEntityTest {
                 "the update's before is the object as its create stored it");
         assertEquals("1", burst.get("b").path("data").path("k").asText(), "the duplicate create changed nothing");
         assertEquals("2", burst.get("a").path("data").path("k").asText());
+    }
+
+    /**
+     * Near the quota the writes of a batch reserve what they add until the batch ends: the second of two
+     * writes that each fit alone is refused, though the caches have counted neither.
+     */
+    @Test
+    void nearTheQuotaEachWriteOfABatchCountsTheOnesBeforeIt() {
+        StorageQuota quota = StorageQuota.of(100_000); // a margin of 12.5 kB
+        quota.record(CONFIG_MAPS.groupResource(), 98_000);
+        Burst burst = new Burst(quota);
+        var first = burst.send(create(configMap("first", "v", "x".repeat(800))));
+        var b = burst.send(create(configMap("b", "v", "x".repeat(800))));
+        var c = burst.send(create(configMap("c", "v", "x".repeat(800))));
+
+        assertEquals(List.of(1, 1), burst.allocateUntil(2));
+
+        assertEquals(201, written(first).code());
+        assertEquals(201, written(b).code());
+        assertEquals(507, refusal(c).code(), "b is reserved until its batch ends");
     }
 
     @Test
@@ -703,9 +784,17 @@ class CollectionEntityTest {
         /** A collection of its own, so that it is not also the one the behaviour test kit drives. */
         private final CollectionId burstId = new CollectionId(CONFIG_MAPS.groupResource(), namespace + "-burst");
         private final TestProbe<Revisions.Command> revisionsProbe = actorTestKit.createTestProbe();
-        private final ActorRef<CollectionEntity.Command> entity = actorTestKit.spawn(CollectionEntity.create(
-                burstId, CONFIG_MAPS, WRITES, fixedEnvironment(), revisionsProbe.ref()));
+        private final ActorRef<CollectionEntity.Command> entity;
         private final PersistenceTestKit journal = PersistenceTestKit.create(actorTestKit.system());
+
+        Burst() {
+            this(StorageQuota.unlimited());
+        }
+
+        Burst(StorageQuota quota) {
+            entity = actorTestKit.spawn(CollectionEntity.create(burstId, CONFIG_MAPS, WRITES, fixedEnvironment(),
+                    revisionsProbe.ref(), new CommittedObjects(), null, quota));
+        }
 
         TestProbe<CollectionEntity.WriteReply> send(WriteOp op) {
             TestProbe<CollectionEntity.WriteReply> replyTo = actorTestKit.createTestProbe();

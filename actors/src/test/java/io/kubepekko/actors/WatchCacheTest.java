@@ -203,6 +203,44 @@ class WatchCacheTest {
         return out;
     }
 
+    /** The storage quota counts the objects the caches hold: after a load, after each change, after a restart. */
+    @Test
+    void theCacheReportsTheBytesOfItsObjectsToTheStorageQuota() {
+        StorageQuota quota = StorageQuota.of(1_000_000);
+        WatchCache.Contents held = contents(11, cm("a", 11), cm("b", 5));
+        TestProbe<Revisions.Command> revisions = testKit.createTestProbe();
+        ActorRef<WatchCache.Command> cache = testKit.spawn(WatchCache.create(CONFIGMAPS, new Fake(revisions, held),
+                settings(), Clock.systemUTC(), new AtomicBoolean(), quota));
+        ActorRef<Revisions.Published> stream = subscribed(revisions);
+        stream.tell(new Revisions.Published("e1", 10, List.of()));
+        long loaded = cm("a", 11).length + cm("b", 5).length;
+        testKit.createTestProbe().awaitAssert(Duration.ofSeconds(10), () -> {
+            assertEquals(loaded, quota.used());
+            return null;
+        });
+
+        stream.tell(new Revisions.Published("e1", 11, List.of(event("MODIFIED", "a", 11))));
+        stream.tell(new Revisions.Published("e1", 11, 13, List.of(
+                new PublishedEvent(12, "default", "c", "ADDED", cm("c", 12, "a-longer-label"), null),
+                new PublishedEvent(13, "default", "b", "DELETED", cm("b", 13), cm("b", 5)))));
+        long changed = cm("a", 11).length + cm("c", 12, "a-longer-label").length;
+        testKit.createTestProbe().awaitAssert(Duration.ofSeconds(10), () -> {
+            assertEquals(changed, quota.used());
+            return null;
+        });
+
+        // a cache started again (on another node, or after a restart) counts the same objects once
+        testKit.stop(cache);
+        TestProbe<Revisions.Command> again = testKit.createTestProbe();
+        testKit.spawn(WatchCache.create(CONFIGMAPS, new Fake(again, contents(13, cm("a", 11),
+                cm("c", 12, "a-longer-label"))), settings(), Clock.systemUTC(), new AtomicBoolean(), quota));
+        subscribed(again).tell(new Revisions.Published("e2", 13, List.of()));
+        testKit.createTestProbe().awaitAssert(Duration.ofSeconds(10), () -> {
+            assertEquals(changed, quota.used());
+            return null;
+        });
+    }
+
     @Test
     void readsWaitUntilTheCacheHasCaughtUpWithTheVersionTheyNeed() {
         Started s = start(settings(), Clock.systemUTC(), contents(11, cm("a", 11)));

@@ -4,6 +4,7 @@ import com.typesafe.config.Config;
 import io.kubepekko.actors.ControlPlane;
 import io.kubepekko.actors.Controllers;
 import io.kubepekko.actors.Environment;
+import io.kubepekko.actors.StorageQuota;
 import io.kubepekko.actors.WatchCache;
 import io.kubepekko.api.kinds.ServiceNetwork;
 import io.kubepekko.api.watch.FeatureGates;
@@ -106,10 +107,11 @@ public final class ApiServer implements AutoCloseable {
 
         Duration askTimeout = config.getDuration("kubepekko.http.ask-timeout");
         Registry registry = Registry.builtin();
+        StorageQuota quota = storageQuota(config, Runtime.getRuntime().maxMemory());
         ControlPlane controlPlane = ControlPlane.start(system, registry, new ObjectWrites(ObjectWrites.SCHEMA_PRUNER,
                         config.getBytes(ApiServerFlags.MAX_OBJECT_BYTES)),
                 environment, readSettings(settings, config, askTimeout), storage.journalReader(system, config),
-                ServiceNetwork.pools(settings.services().clusterIpRange(), settings.services().nodePortRange()));
+                ServiceNetwork.pools(settings.services().clusterIpRange(), settings.services().nodePortRange()), quota);
 
         AtomicBoolean shuttingDown = new AtomicBoolean(false);
         AtomicBoolean bootstrapped = new AtomicBoolean(false);
@@ -135,6 +137,7 @@ public final class ApiServer implements AutoCloseable {
         ready.put("storage", storageHealth::get);
         ready.put("cluster", () -> clusterHealth(cluster));
         ready.put("watch-caches", controlPlane.caches()::readiness);
+        ready.put("storage-quota", quota::readiness);
         ready.put("shutdown", () -> shuttingDown.get() ? Optional.of("shutting down") : Optional.empty());
         Set<String> startup = Set.of("sharding", "poststarthook/bootstrap-namespaces");
         HealthChecks livez = new HealthChecks(live, startup, Clock.systemUTC(), settings.livezGracePeriod());
@@ -170,9 +173,22 @@ public final class ApiServer implements AutoCloseable {
         Controllers controllers = config.getBoolean("kubepekko.controllers.enabled")
                 ? Controllers.start(controlPlane, Controllers.Settings.DEFAULT, environment.clock()) : null;
 
-        log.info("kubepekko apiserver listening on {} (storage {}, data dir {}, kubeconfig {})", url,
-                describe(storage), settings.dataDir().toAbsolutePath(), kubeconfig.toAbsolutePath());
+        log.info("kubepekko apiserver listening on {} (storage {}, data dir {}, kubeconfig {}, storage quota {} bytes"
+                        + " of which {} used)", url, describe(storage), settings.dataDir().toAbsolutePath(),
+                kubeconfig.toAbsolutePath(), quota.limit(), quota.used());
         return new ApiServer(system, binding, probes, shuttingDown, settings, kubeconfig, url, controllers);
+    }
+
+    /**
+     * The storage quota {@code config} sets ({@code --storage-quota-bytes}), or by default
+     * {@code kubepekko.storage.quota-heap-percent} of {@code maxHeap}.
+     */
+    static StorageQuota storageQuota(Config config, long maxHeap) {
+        long bytes = config.getBytes(ApiServerSettings.StorageFlags.QUOTA_BYTES);
+        if (bytes > 0) {
+            return StorageQuota.of(bytes);
+        }
+        return StorageQuota.of(Math.max(1, maxHeap / 100 * config.getInt("kubepekko.storage.quota-heap-percent")));
     }
 
     /**
@@ -225,8 +241,10 @@ public final class ApiServer implements AutoCloseable {
         Config watch = config.getConfig("kubepekko.watch");
         ApiServerSettings.ReadFlags reads = settings.reads();
         FeatureGates gates = reads.featureGates();
+        long retainedBytes = watch.getBytes("max-retained-bytes");
         WatchCache.Settings cache = new WatchCache.Settings(
-                new Retention(reads.watchCacheWindow(), watch.getInt("max-events")),
+                new Retention(reads.watchCacheWindow(), watch.getInt("max-events"),
+                        retainedBytes > 0 ? retainedBytes : Math.max(1, Runtime.getRuntime().maxMemory() / 20)),
                 reads.continueTokenTtl(), watch.getDuration("wait-limit"), watch.getDuration("consistent-wait-limit"),
                 watch.getInt("watcher-buffer"), watch.getDuration("bookmark-interval"),
                 gates.enabled(FeatureGates.EFFICIENT_WATCH_RESUMPTION), watch.getDuration("tick"),

@@ -59,6 +59,10 @@ final class ApiServerFlags {
               --storage-max-object-bytes int      the largest object a write may leave stored, in bytes of its JSON;
                                                   larger ones answer etcd's "request is too large" (default 1572864,
                                                   etcd's --max-request-bytes)
+              --storage-quota-bytes int           the most bytes the stored objects may take (their JSON, counted
+                                                  over the whole cluster); writes that would add more are refused
+                                                  with 507 "database space exceeded". 0: 30% of the JVM's maximum
+                                                  heap (-Xmx), which a server filled to it restarts in (default 0)
               --cluster-seed-nodes strings        comma list of host:port Pekko remoting addresses of the seed nodes to join;
                                                   empty: this server forms a cluster of its own (default ""). Needs
                                                   --storage=cassandra: every node of a cluster shares one journal
@@ -120,8 +124,8 @@ final class ApiServerFlags {
                     "--shutdown-delay-duration", "--watch-cache-window", "--watch-history-retention",
                     "--continue-token-ttl", "--feature-gates", "--service-cluster-ip-range",
                     "--service-node-port-range", "--storage", "--cassandra-contact-points",
-                    "--cassandra-keyspace", "--cluster-seed-nodes", "--cluster-port", "--cluster-hostname", "--config",
-                    "--storage-max-object-bytes").contains(name)) {
+                    "--cassandra-keyspace", "--storage-quota-bytes", "--cluster-seed-nodes", "--cluster-port",
+                    "--cluster-hostname", "--config", "--storage-max-object-bytes").contains(name)) {
                 throw new UsageException("unknown flag: " + name);
             }
             if (value == null) {
@@ -149,11 +153,12 @@ final class ApiServerFlags {
                 case "--service-node-port-range" ->
                         services = new ApiServerSettings.ServiceRanges(services.clusterIpRange(), nodePortRange(value));
                 case "--storage" -> storage = new ApiServerSettings.StorageFlags(profile(value),
-                        storage.cassandraContactPoints(), storage.cassandraKeyspace());
+                        storage.cassandraContactPoints(), storage.cassandraKeyspace(), storage.quotaBytes());
                 case "--cassandra-contact-points" -> storage = new ApiServerSettings.StorageFlags(storage.profile(),
-                        contactPoints(value), storage.cassandraKeyspace());
+                        contactPoints(value), storage.cassandraKeyspace(), storage.quotaBytes());
                 case "--cassandra-keyspace" -> storage = new ApiServerSettings.StorageFlags(storage.profile(),
-                        storage.cassandraContactPoints(), keyspace(value));
+                        storage.cassandraContactPoints(), keyspace(value), storage.quotaBytes());
+                case "--storage-quota-bytes" -> storage = storage.withQuotaBytes(quotaBytes(value));
                 case "--cluster-seed-nodes" -> cluster = new ApiServerSettings.ClusterFlags(
                         value.isBlank() ? java.util.List.of() : hostPorts(name, value), cluster.port(), cluster.hostname());
                 case "--cluster-port" -> cluster = new ApiServerSettings.ClusterFlags(cluster.seedNodes(),
@@ -231,6 +236,20 @@ final class ApiServerFlags {
     private static io.kubepekko.persistence.StorageSettings.Profile profile(String value) throws UsageException {
         return io.kubepekko.persistence.StorageSettings.Profile.named(value).orElseThrow(() -> new UsageException(
                 "invalid argument \"" + value + "\" for \"--storage\" flag: must be embedded or cassandra"));
+    }
+
+    /** A byte count, as etcd's {@code --quota-backend-bytes} takes it (0: the default). */
+    private static long quotaBytes(String value) throws UsageException {
+        try {
+            long bytes = Long.parseLong(value);
+            if (bytes < 0) {
+                throw new NumberFormatException();
+            }
+            return bytes;
+        } catch (NumberFormatException e) {
+            throw new UsageException("invalid argument \"" + value + "\" for \"--storage-quota-bytes\" flag: "
+                    + "must be a number of bytes, 0 or more");
+        }
     }
 
     private static java.util.List<String> contactPoints(String value) throws UsageException {

@@ -93,19 +93,33 @@ public record ApiServerSettings(Path dataDir, String bindAddress, int port, Dura
      * @param profile                 {@code --storage}: embedded or cassandra
      * @param cassandraContactPoints  {@code --cassandra-contact-points}: {@code host:port} of Cassandra nodes
      * @param cassandraKeyspace       {@code --cassandra-keyspace}
+     * @param quotaBytes              {@code --storage-quota-bytes}: the storage quota; 0 for the default
+     *                                (a share of the heap, see {@link #QUOTA_BYTES})
      */
     public record StorageFlags(StorageSettings.Profile profile, List<String> cassandraContactPoints,
-                               String cassandraKeyspace) {
+                               String cassandraKeyspace, Long quotaBytes) {
         /** No storage flag given. */
-        public static final StorageFlags DEFAULT = new StorageFlags(null, null, null);
+        public static final StorageFlags DEFAULT = new StorageFlags(null, null, null, null);
+
+        /** The setting {@code --storage-quota-bytes} sets (reference.conf says how its default is derived). */
+        public static final String QUOTA_BYTES = "kubepekko.storage.quota-bytes";
 
         public StorageFlags {
             cassandraContactPoints = cassandraContactPoints == null ? null : List.copyOf(cassandraContactPoints);
         }
 
+        public StorageFlags(StorageSettings.Profile profile, List<String> cassandraContactPoints,
+                            String cassandraKeyspace) {
+            this(profile, cassandraContactPoints, cassandraKeyspace, null);
+        }
+
+        public StorageFlags withQuotaBytes(Long bytes) {
+            return new StorageFlags(profile, cassandraContactPoints, cassandraKeyspace, bytes);
+        }
+
         /** The cassandra profile on these contact points and keyspace. */
         public static StorageFlags cassandra(List<String> contactPoints, String keyspace) {
-            return new StorageFlags(StorageSettings.Profile.CASSANDRA, contactPoints, keyspace);
+            return new StorageFlags(StorageSettings.Profile.CASSANDRA, contactPoints, keyspace, null);
         }
 
         /** The storage configuration of the flags given. */
@@ -119,6 +133,9 @@ public record ApiServerSettings(Path dataDir, String bindAddress, int port, Dura
             }
             if (cassandraKeyspace != null) {
                 given.put(StorageSettings.CASSANDRA_KEYSPACE, cassandraKeyspace);
+            }
+            if (quotaBytes != null) {
+                given.put(QUOTA_BYTES, quotaBytes);
             }
             return ConfigFactory.parseMap(given, "storage flags");
         }

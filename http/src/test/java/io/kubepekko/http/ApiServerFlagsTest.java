@@ -78,7 +78,21 @@ class ApiServerFlagsTest {
                                 List.of("10.0.0.1:9042", "cass-2.example:9043", "[::1]:9044"), null))),
                 Arguments.of(named("--cassandra-keyspace", new String[] {"--cassandra-keyspace", "prod_1"}),
                         ApiServerSettings.defaults().withStorage(new ApiServerSettings.StorageFlags(
-                                null, null, "prod_1"))));
+                                null, null, "prod_1"))),
+                Arguments.of(named("--storage-quota-bytes", new String[] {"--storage-quota-bytes", "536870912"}),
+                        ApiServerSettings.defaults().withStorage(new ApiServerSettings.StorageFlags(
+                                null, null, null, 536870912L))));
+    }
+
+    /** Without the flag (or with 0) the quota is a share of the heap; the flag's value reaches the server. */
+    @Test
+    void theStorageQuotaIsTheFlagsValueOrThirtyPercentOfTheMaxHeap() throws Exception {
+        long heap = 512L * 1024 * 1024;
+        assertEquals(heap / 100 * 30, ApiServer.storageQuota(settings().resolve().config(), heap).limit());
+        assertEquals(heap / 100 * 30,
+                ApiServer.storageQuota(settings("--storage-quota-bytes=0").resolve().config(), heap).limit());
+        assertEquals(1000, ApiServer.storageQuota(settings("--storage-quota-bytes=1000").resolve().config(), heap)
+                .limit());
     }
 
     @Test
@@ -101,7 +115,11 @@ class ApiServerFlagsTest {
                         "invalid argument \"a:99999\" for \"--cassandra-contact-points\" flag: \"a:99999\" is not host:port"),
                 Arguments.of(new String[] {"--cassandra-keyspace", "1abc"},
                         "invalid argument \"1abc\" for \"--cassandra-keyspace\" flag: must be a letter followed by"
-                                + " at most 47 letters, digits or underscores"));
+                                + " at most 47 letters, digits or underscores"),
+                Arguments.of(new String[] {"--storage-quota-bytes", "-1"},
+                        "invalid argument \"-1\" for \"--storage-quota-bytes\" flag: must be a number of bytes, 0 or more"),
+                Arguments.of(new String[] {"--storage-quota-bytes", "2Gi"},
+                        "invalid argument \"2Gi\" for \"--storage-quota-bytes\" flag: must be a number of bytes, 0 or more"));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -3,6 +3,8 @@ package io.kubepekko.persistence;
 import org.apache.pekko.Done;
 import org.apache.pekko.NotUsed;
 import org.apache.pekko.actor.CoordinatedShutdown;
+import org.apache.pekko.actor.Scheduler;
+import org.apache.pekko.japi.Pair;
 import org.apache.pekko.persistence.PersistentRepr;
 import org.apache.pekko.persistence.jdbc.PekkoSerialization$;
 import org.apache.pekko.persistence.jdbc.config.JournalConfig;
@@ -11,11 +13,13 @@ import org.apache.pekko.persistence.jdbc.journal.dao.JournalTables.JournalPekkoS
 import org.apache.pekko.serialization.Serialization;
 import org.apache.pekko.stream.Materializer;
 import org.apache.pekko.stream.scaladsl.Source;
+import scala.Option;
 import scala.Tuple2;
 import scala.collection.immutable.Seq;
 import scala.collection.immutable.Set;
 import scala.concurrent.ExecutionContext;
 import scala.concurrent.Future;
+import scala.concurrent.duration.FiniteDuration;
 import scala.jdk.javaapi.CollectionConverters;
 import scala.runtime.BoxedUnit;
 import scala.util.Try;
@@ -29,6 +33,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -50,6 +55,10 @@ import java.util.concurrent.CompletableFuture;
 public class DirectWriteJournalDao extends DefaultJournalDao {
     /** Config key: rows written between two bulk additions to the persistence-id index (see {@link PidIndex}). */
     static final String INDEX_EVERY = "kubepekko.storage.embedded.journal-index-every";
+    /** Config key: payload bytes written between two bulk additions to the persistence-id index, at most. */
+    static final String INDEX_EVERY_BYTES = "kubepekko.storage.embedded.journal-index-every-bytes";
+    /** Config key: about how many bytes of events one page of a replay reads (see {@link #messagesWithBatch}). */
+    static final String REPLAY_PAGE_BYTES = "kubepekko.storage.embedded.replay-page-bytes";
 
     /** How long the shutdown waits for the writer's last commit (its queue is empty by then: nothing writes). */
     private static final long STOP_WAIT_MILLIS = 10_000;
@@ -58,6 +67,7 @@ public class DirectWriteJournalDao extends DefaultJournalDao {
     private final PidIndex index;
     private final JdbcBackend.JdbcDatabaseDef database;
     private final Serialization serialization;
+    private final long replayPageBytes;
 
     /** The signature pekko-persistence-jdbc instantiates a configured DAO with. */
     public DirectWriteJournalDao(JdbcBackend.JdbcDatabaseDef db, JdbcProfile profile, JournalConfig config,
@@ -67,7 +77,8 @@ public class DirectWriteJournalDao extends DefaultJournalDao {
         this.database = db;
         this.serialization = serialization;
         this.writer = new JournalBatchWriter(db.source()::createConnection, JournalInserts.of(config), index,
-                config.daoConfig().batchSize(), mat.system().settings().config().getInt(INDEX_EVERY));
+                config.daoConfig().batchSize(), mat.system().settings().config().getInt(INDEX_EVERY),
+                mat.system().settings().config().getBytes(INDEX_EVERY_BYTES));
         // The plugin closes the connection pool when its journal actor stops, as the actor system terminates:
         // the writer must have finished with its connection before then, or closing it fails on a closed pool.
         CoordinatedShutdown.get(mat.system()).addTask(CoordinatedShutdown.PhaseBeforeActorSystemTerminate(),
@@ -81,6 +92,7 @@ public class DirectWriteJournalDao extends DefaultJournalDao {
                     return Done.getInstance();
                 }));
         mat.system().registerOnTermination(writer::stop);
+        this.replayPageBytes = mat.system().settings().config().getBytes(REPLAY_PAGE_BYTES);
     }
 
     @Override
@@ -102,6 +114,47 @@ public class DirectWriteJournalDao extends DefaultJournalDao {
                 .map(row -> PekkoSerialization$.MODULE$.fromRow(serialization, row))
                 .asScala();
     }
+
+    /**
+     * A replay, read in pages of about {@code kubepekko.storage.embedded.replay-page-bytes} of events
+     * (and at most {@code batchSize} sequence numbers) instead of the plugin's pages of {@code batchSize}
+     * events whatever their size: a collection of 1 MB objects replayed 400 MB at a time, and the server
+     * that had held the collection ran out of memory recovering it. Each page is deserialized and handed
+     * on before the next is read. Live queries ({@code refreshInterval} set) are the plugin's.
+     */
+    @Override
+    public Source<Try<Tuple2<PersistentRepr, Object>>, NotUsed> messagesWithBatch(
+            String persistenceId, long fromSequenceNr, long toSequenceNr, int batchSize,
+            Option<Tuple2<FiniteDuration, Scheduler>> refreshInterval) {
+        if (refreshInterval.isDefined()) {
+            return super.messagesWithBatch(persistenceId, fromSequenceNr, toSequenceNr, batchSize, refreshInterval);
+        }
+        long first = Math.max(1, fromSequenceNr);
+        // The first page also finds the highest number stored, so that a replay "to the end" (Long.MAX_VALUE)
+        // stops there instead of walking empty windows.
+        return org.apache.pekko.stream.javadsl.Source.<ReplayPage, ReplayPage>unfoldAsync(
+                        new ReplayPage(first, -1, List.of()), at -> {
+                            if (at.last() >= 0 && at.next() > at.last()) {
+                                return CompletableFuture.completedFuture(Optional.empty());
+                            }
+                            return FutureConverters.asJava(run(c -> {
+                                long last = at.last() >= 0 ? at.last()
+                                        : Math.min(toSequenceNr, index.highestSequenceNumber(c, persistenceId));
+                                if (at.next() > last) {
+                                    return new ReplayPage(at.next(), last, List.of());
+                                }
+                                long end = index.pageEnd(c, persistenceId, at.next(), last, batchSize, replayPageBytes);
+                                return new ReplayPage(end + 1, last,
+                                        index.messages(c, persistenceId, at.next(), end, Long.MAX_VALUE));
+                            })).thenApply(page -> Optional.of(Pair.create(page, page)));
+                        })
+                .mapConcat(ReplayPage::rows)
+                .map(row -> PekkoSerialization$.MODULE$.fromRow(serialization, row))
+                .asScala();
+    }
+
+    /** A page of a replay: its rows, where the next page starts, and the last sequence number to read (-1: not yet known). */
+    private record ReplayPage(long next, long last, List<JournalPekkoSerializationRow> rows) {}
 
     @Override
     public Future<Object> highestSequenceNr(String persistenceId, long fromSequenceNr) {

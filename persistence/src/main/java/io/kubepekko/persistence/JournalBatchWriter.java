@@ -27,8 +27,10 @@ import java.util.concurrent.LinkedBlockingQueue;
  * <p>Writes are committed in the order they were queued, and one at a time, so the journal's ordering
  * column grows in commit order (what the read journal's by-tag queries rely on).
  *
- * <p>It also keeps the journal's {@link PidIndex}: once {@code indexEvery} rows are unindexed it adds their
- * entries and moves the mark in the transaction of the next write. And it enforces what the journal's
+ * <p>It also keeps the journal's {@link PidIndex}: once {@code indexEvery} rows, or rows holding
+ * {@code indexEveryBytes} of payload, are unindexed it adds their entries and moves the mark in the
+ * transaction of the next write. (Every read by persistence id scans the unindexed rows, payloads
+ * included: 300 unindexed events of 1 MB objects made each of a restart's recoveries read 300 MB.) And it enforces what the journal's
  * unique index used to: each persistence id's sequence numbers grow. A write that would repeat or go
  * below one fails alone (an {@link SQLIntegrityConstraintViolationException}), before anything is
  * inserted; the others in its batch are committed.
@@ -54,6 +56,7 @@ final class JournalBatchWriter {
     private final PidIndex index;
     private final int maxRows;
     private final int indexEvery;
+    private final long indexEveryBytes;
     private final Thread thread;
 
     private boolean stopped; // guarded by this: no write is queued behind STOP
@@ -64,16 +67,24 @@ final class JournalBatchWriter {
     private PreparedStatement updateMark;
     /** Committed rows without an index entry yet, in ordering order; reloaded with each connection. */
     private final List<PidIndex.Entry> unindexed = new ArrayList<>();
+    /** The payload bytes of {@link #unindexed}. */
+    private long unindexedBytes;
     /** The highest sequence number committed per persistence id, for those looked up since connecting. */
     private final Map<String, Long> highest = new HashMap<>();
 
     JournalBatchWriter(ConnectionSource connections, JournalInserts inserts, PidIndex index, int maxRows,
                        int indexEvery) {
+        this(connections, inserts, index, maxRows, indexEvery, Long.MAX_VALUE);
+    }
+
+    JournalBatchWriter(ConnectionSource connections, JournalInserts inserts, PidIndex index, int maxRows,
+                       int indexEvery, long indexEveryBytes) {
         this.connections = connections;
         this.inserts = inserts;
         this.index = index;
         this.maxRows = Math.max(1, maxRows);
         this.indexEvery = Math.max(1, indexEvery);
+        this.indexEveryBytes = Math.max(1, indexEveryBytes);
         this.thread = new Thread(this::run, "kubepekko-journal-writer");
         thread.setDaemon(true);
         thread.start();
@@ -233,10 +244,12 @@ final class JournalBatchWriter {
             updateMark = connection.prepareStatement(index.updateMark());
             // What a failed transaction or an earlier process left unindexed; the database is the truth.
             unindexed.clear();
+            unindexedBytes = 0;
             highest.clear();
             unindexed.addAll(index.unindexed(connection, index.readMark(connection)));
             for (PidIndex.Entry e : unindexed) {
                 highest.merge(e.persistenceId(), e.sequenceNumber(), Math::max);
+                unindexedBytes += e.payloadBytes();
             }
             connection.commit();
         } catch (SQLException | RuntimeException e) {
@@ -261,6 +274,7 @@ final class JournalBatchWriter {
         updateMark.setLong(1, mark);
         updateMark.executeUpdate();
         unindexed.clear();
+        unindexedBytes = 0;
     }
 
     private static final Comparator<PidIndex.Entry> BY_KEY =
@@ -284,7 +298,9 @@ final class JournalBatchWriter {
                         throw new SQLException("the database returned fewer generated keys than rows inserted");
                     }
                     long ordering = keys.getLong(1);
-                    unindexed.add(new PidIndex.Entry(r.row().persistenceId(), r.row().sequenceNumber(), ordering));
+                    unindexed.add(new PidIndex.Entry(r.row().persistenceId(), r.row().sequenceNumber(), ordering,
+                            r.row().eventPayload().length));
+                    unindexedBytes += r.row().eventPayload().length;
                     for (String tag : r.tags()) {
                         insertTag.setLong(1, ordering);
                         insertTag.setString(2, tag);
@@ -296,7 +312,7 @@ final class JournalBatchWriter {
             if (tagged > 0) {
                 insertTag.executeBatch();
             }
-            if (unindexed.size() >= indexEvery) {
+            if (unindexed.size() >= indexEvery || unindexedBytes >= indexEveryBytes) {
                 addEntries();
             }
             connection.commit();
@@ -352,6 +368,7 @@ final class JournalBatchWriter {
             updateMark = null;
             // unindexed and highest may hold rows of the failed transaction: reloaded on connecting
             unindexed.clear();
+            unindexedBytes = 0;
             highest.clear();
         }
     }

@@ -34,7 +34,7 @@ import static io.kubepekko.persistence.JournalInserts.q;
  * inserts; the index table's primary key is the second line.
  */
 record PidIndex(String journal, String entries, String mark, String ordering, String persistenceId,
-                String sequenceNumber, String deleted, String columns) {
+                String sequenceNumber, String deleted, String payload, String columns) {
 
     /** Entries: persistence id, sequence number, ordering. */
     static final String ENTRIES_SUFFIX = "_by_pid";
@@ -52,7 +52,7 @@ record PidIndex(String journal, String entries, String mark, String ordering, St
                 "j." + q(c.metaSerManifest()));
         return new PidIndex(prefix + q(t.tableName()), prefix + q(t.tableName() + ENTRIES_SUFFIX),
                 prefix + q(t.tableName() + MARK_SUFFIX), q(c.ordering()), q(c.persistenceId()),
-                q(c.sequenceNumber()), q(c.deleted()), columns);
+                q(c.sequenceNumber()), q(c.deleted()), q(c.eventPayload()), columns);
     }
 
     /** Adds one entry: persistence id, sequence number, ordering. */
@@ -73,18 +73,22 @@ record PidIndex(String journal, String entries, String mark, String ordering, St
         }
     }
 
-    /** One journal row's key: persistence id, sequence number and where it is stored. */
-    record Entry(String persistenceId, long sequenceNumber, long ordering) {}
+    /**
+     * One journal row's key: persistence id, sequence number and where it is stored; and its payload's
+     * length (how much a scan of the unindexed rows reads for it).
+     */
+    record Entry(String persistenceId, long sequenceNumber, long ordering, long payloadBytes) {}
 
     /** The rows after {@code mark}, in ordering order: those the index does not cover yet. */
     List<Entry> unindexed(Connection c, long mark) throws SQLException {
         List<Entry> out = new ArrayList<>();
         try (PreparedStatement s = c.prepareStatement("SELECT " + persistenceId + ", " + sequenceNumber + ", "
-                + ordering + " FROM " + journal + " WHERE " + ordering + " > ? ORDER BY " + ordering)) {
+                + ordering + ", OCTET_LENGTH(" + payload + ") FROM " + journal + " WHERE " + ordering + " > ? ORDER BY "
+                + ordering)) {
             s.setLong(1, mark);
             try (ResultSet r = s.executeQuery()) {
                 while (r.next()) {
-                    out.add(new Entry(r.getString(1), r.getLong(2), r.getLong(3)));
+                    out.add(new Entry(r.getString(1), r.getLong(2), r.getLong(3), r.getLong(4)));
                 }
             }
         }
@@ -118,6 +122,49 @@ record PidIndex(String journal, String entries, String mark, String ordering, St
             try (ResultSet r = s.executeQuery()) {
                 return r.next() ? r.getLong(1) : 0;
             }
+        }
+    }
+
+    /**
+     * Where a replay page that starts at {@code from} ends: the highest sequence number such that the rows
+     * (not deleted) in {@code [from, end]} hold at most {@code maxBytes} of payload, or the first row's
+     * number when that one alone holds more. Only numbers up to {@code min(to, from + window - 1)} are
+     * looked at; when none is stored there, that bound. Reads the rows' lengths, not their payloads.
+     *
+     * <p>Why two queries per page: H2 sorts the union of indexed and unindexed rows in memory before
+     * applying a {@code LIMIT}, payloads included, so a page bounded by a row count alone held up to that
+     * many events of whatever size (400 events of 1 MB objects: more than a 512 MiB heap).
+     */
+    long pageEnd(Connection c, String pid, long from, long to, int window, long maxBytes) throws SQLException {
+        long last = window <= 0 || Long.MAX_VALUE - window < from ? to : Math.min(to, from + window - 1);
+        String range = " BETWEEN ? AND ?";
+        String sql = "SELECT s, n FROM ("
+                + "SELECT j." + sequenceNumber + " s, OCTET_LENGTH(j." + payload + ") n FROM " + entries + " i JOIN "
+                + journal + " j ON j." + ordering + " = i." + ordering + " WHERE i." + persistenceId + " = ? AND i."
+                + sequenceNumber + range + " AND j." + deleted + " = FALSE"
+                + " UNION ALL SELECT j." + sequenceNumber + " s, OCTET_LENGTH(j." + payload + ") n FROM " + journal
+                + " j WHERE j." + ordering + " > (SELECT m." + ordering + " FROM " + mark + " m WHERE m.\"id\" = 1)"
+                + " AND j." + persistenceId + " = ? AND j." + sequenceNumber + range + " AND j." + deleted
+                + " = FALSE) t ORDER BY s";
+        try (PreparedStatement s = c.prepareStatement(sql)) {
+            s.setString(1, pid);
+            s.setLong(2, from);
+            s.setLong(3, last);
+            s.setString(4, pid);
+            s.setLong(5, from);
+            s.setLong(6, last);
+            long bytes = 0;
+            long end = -1;
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    bytes += r.getLong(2);
+                    if (end >= 0 && bytes > maxBytes) {
+                        return end;
+                    }
+                    end = r.getLong(1);
+                }
+            }
+            return last;
         }
     }
 

@@ -39,14 +39,25 @@ class DirectWriteJournalDaoTest {
 
     record Add(int n, ActorRef<Integer> replyTo) {}
 
+    /** An event carrying {@code pad} bytes besides its number: a large object's change. */
+    record Padded(int n, byte[] pad) implements CborSerializable {}
+
+    record AddPadded(int n, int padBytes, ActorRef<Integer> replyTo) {}
+
     /** Sums what it is given; replies with the sum once the event is persisted. */
-    static final class Counter extends EventSourcedBehavior<Add, Added, Integer> {
+    static final class Counter extends EventSourcedBehavior<Object, Object, Integer> {
         Counter(String id) {
             super(PersistenceId.ofUniqueId(id));
         }
 
+        @SuppressWarnings("unchecked")
         static Behavior<Add> create(String id) {
-            return new Counter(id);
+            return (Behavior<Add>) (Behavior<?>) new Counter(id);
+        }
+
+        @SuppressWarnings("unchecked")
+        static Behavior<AddPadded> padded(String id) {
+            return (Behavior<AddPadded>) (Behavior<?>) new Counter(id);
         }
 
         @Override
@@ -55,21 +66,27 @@ class DirectWriteJournalDaoTest {
         }
 
         @Override
-        public CommandHandler<Add, Added, Integer> commandHandler() {
+        public CommandHandler<Object, Object, Integer> commandHandler() {
             return newCommandHandlerBuilder().forAnyState()
                     .onCommand(Add.class, (sum, c) -> Effect().persist(new Added(c.n())).thenRun(s -> c.replyTo().tell(s)))
+                    .onCommand(AddPadded.class, (sum, c) -> Effect().persist(new Padded(c.n(), new byte[c.padBytes()]))
+                            .thenRun(s -> c.replyTo().tell(s)))
                     .build();
         }
 
         @Override
-        public EventHandler<Integer, Added> eventHandler() {
-            return newEventHandlerBuilder().forAnyState().onEvent(Added.class, (sum, e) -> sum + e.n()).build();
+        public EventHandler<Integer, Object> eventHandler() {
+            return newEventHandlerBuilder().forAnyState()
+                    .onEvent(Added.class, (sum, e) -> sum + e.n())
+                    .onEvent(Padded.class, (sum, e) -> sum + e.n())
+                    .build();
         }
     }
 
     private Config config() {
         return new StorageSettings.Embedded(dir).toConfig()
                 .withFallback(ConfigFactory.parseString("kubepekko.storage.embedded.journal-index-every = 3\n"
+                        + "kubepekko.storage.embedded.replay-page-bytes = 250000\n"
                         + "pekko.actor.provider = local"))
                 .withFallback(ConfigFactory.load())
                 .resolve();
@@ -169,5 +186,39 @@ class DirectWriteJournalDaoTest {
         org.junit.jupiter.api.Assertions.assertFalse(aliveAtTermination.get(10, TimeUnit.SECONDS),
                 "the writer still ran when the actor system began to terminate");
         assertEquals(1, count("event_journal_by_pid"), "its last rows indexed on the way out");
+    }
+
+    @Test
+    void replayReadsPagesOfBoundedBytesAndMissesNoEvent() throws Exception {
+        kit = start();
+        ActorRef<AddPadded> a = kit.spawn(Counter.padded("big"));
+        int sum = 0;
+        for (int i = 1; i <= 25; i++) {
+            TestProbe<Integer> probe = kit.createTestProbe();
+            a.tell(new AddPadded(i, 100_000, probe.getRef()));
+            sum = probe.receiveMessage(Duration.ofSeconds(10));
+        }
+        assertEquals(325, sum);
+
+        // about 100 kB per event and pages of 250 kB: two events a page, whether indexed (the first 24) or not
+        PidIndex index = PidIndex.of(new org.apache.pekko.persistence.jdbc.config.JournalConfig(
+                config().getConfig("jdbc-journal")));
+        try (Connection c = DriverManager.getConnection(config().getString("kubepekko.storage.embedded.url"), "sa", "")) {
+            assertEquals(2, index.pageEnd(c, "big", 1, 25, 400, 250_000));
+            assertEquals(25, index.pageEnd(c, "big", 25, 25, 400, 250_000));
+            // one event larger than a page is a page of its own
+            assertEquals(7, index.pageEnd(c, "big", 7, 25, 400, 1000));
+            // the window bounds a page of small events, and a window past the last event ends at its bound
+            assertEquals(12, index.pageEnd(c, "big", 10, 25, 3, Long.MAX_VALUE));
+            assertEquals(40, index.pageEnd(c, "big", 26, 40, 400, 250_000));
+        }
+
+        // the replay pages through all 25 and goes on from the 25th
+        kit.stop(a);
+        ActorRef<Add> again = kit.spawn(Counter.create("big"));
+        assertEquals(326, add(again, 1));
+        kit.shutdownTestKit();
+        kit = start();
+        assertEquals(327, add(kit.spawn(Counter.create("big")), 1));
     }
 }

@@ -252,6 +252,30 @@ class JournalBatchWriterTest {
         assertEquals(orderings().get("b#2"), mark());
     }
 
+    /** Reads scan the unindexed rows' payloads: large rows are indexed sooner than the row count says. */
+    @Test
+    void rowsAreIndexedOnceTheirPayloadsReachTheByteBoundWhateverTheirNumber() throws Exception {
+        writer.stop();
+        writer = new JournalBatchWriter(this::connect, JournalInserts.of(CONFIG), INDEX, 400, 1000, 10);
+        await(writer.write(List.of(row("a", 1)))); // "a#1": 3 bytes
+        await(writer.write(List.of(row("a", 2)))); // 6
+        await(writer.write(List.of(row("b", 1)))); // 9
+        assertEquals(List.of(), indexEntries());
+        await(writer.write(List.of(row("b", 2)))); // 12: at least 10
+        assertEquals(List.of("a#1", "a#2", "b#1", "b#2"), indexEntries());
+        assertEquals(orderings().get("b#2"), mark());
+        // a writer that reconnects counts what it finds unindexed
+        writer.stop();
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            s.executeUpdate("INSERT INTO \"event_journal\" (\"persistence_id\", \"sequence_number\", \"writer\", "
+                    + "\"write_timestamp\", \"adapter_manifest\", \"event_payload\", \"event_ser_id\", "
+                    + "\"event_ser_manifest\") VALUES ('c', 1, 'w', 0, '', X'00112233445566778899', 1, 'm')");
+        }
+        writer = new JournalBatchWriter(this::connect, JournalInserts.of(CONFIG), INDEX, 400, 1000, 10);
+        await(writer.write(List.of(row("a", 3))));
+        assertEquals(List.of("a#1", "a#2", "a#3", "b#1", "b#2", "c#1"), indexEntries());
+    }
+
     @Test
     void readsByPersistenceIdSeeIndexedAndUnindexedRowsEachOnceInSequenceOrder() throws Exception {
         for (int seq = 1; seq <= 4; seq++) {

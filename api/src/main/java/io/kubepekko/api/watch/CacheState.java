@@ -28,8 +28,13 @@ import java.util.Optional;
  */
 public final class CacheState {
 
-    /** One retained event, when it was applied, and the objects right after it. */
-    private record Retained(CachedEvent event, Instant appliedAt, TreePMap<ObjectKey, CachedObject> objectsAfter) {}
+    /**
+     * One retained event, when it was applied, and the objects right after it; {@code bytes} is what only
+     * the window keeps alive because of it (the version it superseded, or the object it deleted), and
+     * {@code bytesUpTo} the sum of that over the window's events up to this one (since the window began).
+     */
+    private record Retained(CachedEvent event, Instant appliedAt, TreePMap<ObjectKey, CachedObject> objectsAfter,
+                            long bytes, long bytesUpTo) {}
 
     private final CachedObjectReader reader;
     private final Retention retention;
@@ -44,17 +49,20 @@ public final class CacheState {
      * 0 once it is ready.
      */
     private final long readyAt;
+    /** The JSON bytes of {@link #objects}: what the collection's live objects take, as stored. */
+    private final long bytes;
 
     private CacheState(CachedObjectReader reader, Retention retention, TreePMap<ObjectKey, CachedObject> objects,
-                       long resourceVersion, TreePMap<Long, Retained> window,
+                       long bytes, long resourceVersion, TreePMap<Long, Retained> window,
                        long oldestVersion, TreePMap<ObjectKey, CachedObject> oldestObjects) {
-        this(reader, retention, objects, resourceVersion, window, oldestVersion, oldestObjects, 0);
+        this(reader, retention, objects, bytes, resourceVersion, window, oldestVersion, oldestObjects, 0);
     }
 
     private CacheState(CachedObjectReader reader, Retention retention, TreePMap<ObjectKey, CachedObject> objects,
-                       long resourceVersion, TreePMap<Long, Retained> window,
+                       long bytes, long resourceVersion, TreePMap<Long, Retained> window,
                        long oldestVersion, TreePMap<ObjectKey, CachedObject> oldestObjects, long readyAt) {
         this.readyAt = readyAt;
+        this.bytes = bytes;
         this.reader = reader;
         this.retention = retention;
         this.objects = objects;
@@ -89,6 +97,7 @@ public final class CacheState {
                                     long resourceVersion) {
         Objects.requireNonNull(retention, "retention");
         TreePMap<ObjectKey, CachedObject> objects = TreePMap.empty();
+        long bytes = 0;
         for (byte[] json : storedObjects) {
             CachedObject o = reader.read(json);
             if (o.resourceVersion() > resourceVersion) {
@@ -98,8 +107,10 @@ public final class CacheState {
                 throw new IllegalStateException("two stored objects for " + o.key());
             }
             objects = objects.plus(o.key(), o);
+            bytes += json.length;
         }
-        return new CacheState(reader, retention, objects, resourceVersion, TreePMap.empty(), resourceVersion, objects);
+        return new CacheState(reader, retention, objects, bytes, resourceVersion, TreePMap.empty(), resourceVersion,
+                objects);
     }
 
     /**
@@ -113,18 +124,22 @@ public final class CacheState {
             throw new IllegalStateException("event " + event + " is not after the cache's version " + resourceVersion);
         }
         ObjectKey key = event.key();
-        CachedObject previous = objects.get(key);
+        CachedObject held = objects.get(key);
+        CachedObject previous = held;
         if (previous == null && event.previous() != null) {
             previous = reader.read(event.previous());
         }
         CachedObject object = reader.read(event.object(), key, event.resourceVersion());
-        TreePMap<ObjectKey, CachedObject> next = event.type() == WatchEvent.Type.DELETED
-                ? objects.minus(key)
-                : objects.plus(key, object);
+        boolean deleted = event.type() == WatchEvent.Type.DELETED;
+        TreePMap<ObjectKey, CachedObject> next = deleted ? objects.minus(key) : objects.plus(key, object);
+        long nextBytes = bytes - (held == null ? 0 : held.json().length) + (deleted ? 0 : object.json().length);
         CachedEvent cached = new CachedEvent(event.type(), event.resourceVersion(), object, previous);
-        TreePMap<Long, Retained> grown = window.plus(event.resourceVersion(), new Retained(cached, now, next));
-        return new CacheState(reader, retention, next, event.resourceVersion(), grown, oldestVersion, oldestObjects,
-                readyAt).trimmed(now);
+        long superseded = (previous == null ? 0 : previous.json().length) + (deleted ? object.json().length : 0);
+        long upTo = (window.isEmpty() ? 0 : window.lastEntry().getValue().bytesUpTo()) + superseded;
+        TreePMap<Long, Retained> grown = window.plus(event.resourceVersion(),
+                new Retained(cached, now, next, superseded, upTo));
+        return new CacheState(reader, retention, next, nextBytes, event.resourceVersion(), grown, oldestVersion,
+                oldestObjects, readyAt).trimmed(now);
     }
 
     /**
@@ -138,7 +153,7 @@ public final class CacheState {
         if (resourceVersion < this.resourceVersion) {
             throw new IllegalStateException("cannot go back from " + this.resourceVersion + " to " + resourceVersion);
         }
-        return new CacheState(reader, retention, objects, resourceVersion, window, oldestVersion, oldestObjects,
+        return new CacheState(reader, retention, objects, bytes, resourceVersion, window, oldestVersion, oldestObjects,
                 readyAt).trimmed(now).settledIfReady();
     }
 
@@ -156,7 +171,8 @@ public final class CacheState {
             Map.Entry<Long, Retained> first = w.firstEntry();
             boolean tooMany = w.size() > retention.maxEvents();
             boolean tooOld = !first.getValue().appliedAt().isAfter(cutoff);
-            if (!tooMany && !tooOld) {
+            boolean tooLarge = w.size() > 1 && retainedBytes(w) > retention.maxBytes();
+            if (!tooMany && !tooOld && !tooLarge) {
                 break;
             }
             oldest = first.getKey();
@@ -166,7 +182,18 @@ public final class CacheState {
         if (w == window) {
             return this;
         }
-        return new CacheState(reader, retention, objects, resourceVersion, w, oldest, oldestState, readyAt);
+        return new CacheState(reader, retention, objects, bytes, resourceVersion, w, oldest, oldestState, readyAt);
+    }
+
+    /** What the window alone keeps alive: the versions its events superseded and the objects they deleted. */
+    private static long retainedBytes(TreePMap<Long, Retained> w) {
+        Retained first = w.firstEntry().getValue();
+        return w.lastEntry().getValue().bytesUpTo() - first.bytesUpTo() + first.bytes();
+    }
+
+    /** The bytes of superseded and deleted objects the window of recent events keeps (see {@link Retention#maxBytes}). */
+    public long retainedBytes() {
+        return window.isEmpty() ? 0 : retainedBytes(window);
     }
 
     /**
@@ -190,6 +217,7 @@ public final class CacheState {
         CachedObjectReader reader = new CachedObjectReader(type);
         TreePMap<ObjectKey, CachedObject> objects = TreePMap.empty();
         long newest = Math.max(startVersion, readVersion);
+        long bytes = 0;
         for (byte[] json : storedObjects) {
             CachedObject o = reader.read(json);
             if (objects.containsKey(o.key())) {
@@ -197,9 +225,10 @@ public final class CacheState {
             }
             objects = objects.plus(o.key(), o);
             newest = Math.max(newest, o.resourceVersion());
+            bytes += json.length;
         }
-        CacheState s = new CacheState(reader, Objects.requireNonNull(retention, "retention"), objects, startVersion,
-                TreePMap.empty(), startVersion, objects, newest);
+        CacheState s = new CacheState(reader, Objects.requireNonNull(retention, "retention"), objects, bytes,
+                startVersion, TreePMap.empty(), startVersion, objects, newest);
         return s.settledIfReady();
     }
 
@@ -229,7 +258,16 @@ public final class CacheState {
         if (readyAt == 0 || resourceVersion < readyAt) {
             return this;
         }
-        return new CacheState(reader, retention, objects, resourceVersion, TreePMap.empty(), resourceVersion, objects, 0);
+        return new CacheState(reader, retention, objects, bytes, resourceVersion, TreePMap.empty(), resourceVersion,
+                objects, 0);
+    }
+
+    /**
+     * The JSON bytes of the live objects, as stored: what the collection's objects take in memory here
+     * and in their collections, and what the storage quota counts.
+     */
+    public long bytes() {
+        return bytes;
     }
 
     /** The latest version the cache has applied (or started from). */

@@ -5,9 +5,11 @@ import java.util.Objects;
 
 /**
  * How much history a watch cache keeps: events younger than {@code maxAge}, at most
- * {@code maxEvents} of them (overflow drops the oldest). Older versions answer 410 Expired.
+ * {@code maxEvents} of them, keeping at most {@code maxBytes} of objects alive that the live state no longer
+ * holds (the versions its events superseded and the objects they deleted; the newest event is always kept).
+ * Overflow drops the oldest. Older versions answer 410 Expired.
  */
-public record Retention(Duration maxAge, int maxEvents) {
+public record Retention(Duration maxAge, int maxEvents, long maxBytes) {
 
     /** Five minutes, as kube-apiserver's watch cache aims for, capped so a write burst stays bounded. */
     public static final Retention DEFAULT = new Retention(Duration.ofMinutes(5), 10_000);
@@ -20,5 +22,13 @@ public record Retention(Duration maxAge, int maxEvents) {
         if (maxEvents < 1) {
             throw new IllegalArgumentException("maxEvents must be at least 1: " + maxEvents);
         }
+        if (maxBytes < 1) {
+            throw new IllegalArgumentException("maxBytes must be at least 1: " + maxBytes);
+        }
+    }
+
+    /** No bound on the bytes kept. */
+    public Retention(Duration maxAge, int maxEvents) {
+        this(maxAge, maxEvents, Long.MAX_VALUE);
     }
 }

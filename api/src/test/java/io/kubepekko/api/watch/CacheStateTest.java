@@ -620,4 +620,74 @@ class CacheStateTest {
 
         assertEquals(List.of("z", "a/b", "a/z", "a-b/z", "b/a"), Arrays.stream(keys).map(ObjectKey::toString).toList());
     }
+
+    // ---- bytes: what the storage quota counts ----
+
+    @Test
+    void bytesAreTheLiveObjectsJsonThroughCreatesGrowingAndShrinkingUpdatesAndDeletes() {
+        byte[] a = pod("ns", "a", 1, "");
+        CacheState s = CacheState.build(PODS, ROOMY, List.of(a), 1);
+        assertEquals(a.length, s.bytes());
+
+        s = s.apply(added(2, "ns", "b", "x=y"), T0);
+        long b = pod("ns", "b", 2, "x=y").length;
+        assertEquals(a.length + b, s.bytes(), "a create adds its object");
+
+        s = s.apply(modified(3, "ns", "b", "x=y,more=labels,and=more"), T0);
+        long grown = pod("ns", "b", 3, "x=y,more=labels,and=more").length;
+        assertEquals(a.length + grown, s.bytes(), "a growing update counts the new size, not both");
+
+        s = s.apply(modified(4, "ns", "b", ""), T0);
+        long shrunk = pod("ns", "b", 4, "").length;
+        assertEquals(a.length + shrunk, s.bytes(), "a shrinking update gives bytes back");
+
+        s = s.apply(deleted(5, "ns", "a", ""), T0);
+        assertEquals(shrunk, s.bytes(), "a delete gives its object's bytes back");
+
+        s = s.advance(9, T0.plusSeconds(1000)).expire(T0.plusSeconds(1000));
+        assertEquals(shrunk, s.bytes(), "history moving on changes nothing");
+    }
+
+    @Test
+    void aWarmStartCountsWhatItReadAndCatchingUpOnObjectsItHoldsCountsNothingTwice() {
+        byte[] a = pod("ns", "a", 3, "");
+        byte[] b = pod("ns", "b", 1, "");
+        CacheState s = CacheState.warmStart(PODS, ROOMY, List.of(a, b), 2, 3);
+        assertEquals(a.length + b.length, s.bytes());
+
+        // the stream brings a's change at 3, already read
+        s = s.catchUp(added(3, "ns", "a", ""), T0);
+        assertEquals(a.length + b.length, s.bytes());
+        s = s.catchUp(deleted(4, "ns", "b", ""), T0);
+        assertEquals(a.length, s.bytes());
+        assertEquals(0, CacheState.empty(PODS, ROOMY, 7).bytes());
+    }
+
+    /**
+     * The window keeps at most maxBytes of objects the live state no longer holds (superseded versions,
+     * deleted objects): rewriting large objects drops the oldest events instead of filling the heap.
+     */
+    @Test
+    void theWindowDropsItsOldestEventsOnceTheVersionsTheySupersededExceedMaxBytes() {
+        long size = pod("ns", "a", 5, "").length; // every version here has a one-digit resourceVersion
+        Retention retention = new Retention(Duration.ofMinutes(5), 1_000, 3 * size + size / 2);
+        CacheState s = CacheState.build(PODS, retention, List.of(pod("ns", "a", 1, "")), 1);
+        for (long rv = 2; rv <= 6; rv++) {
+            s = s.apply(modified(rv, "ns", "a", ""), T0);
+        }
+        assertEquals(3, s.retainedEvents(), "each update supersedes one version: three fit in 3.5 versions");
+        assertEquals(3 * size, s.retainedBytes());
+        assertEquals(3, s.oldestVersion());
+        assertEquals(pod("ns", "a", 6, "").length, s.bytes(), "the live state is whole");
+
+        s = s.apply(deleted(7, "ns", "a", ""), T0);
+        assertEquals(2, s.retainedEvents(), "a delete keeps the last version and the final state");
+        assertTrue(s.retainedBytes() <= retention.maxBytes());
+        assertEquals(0, s.bytes());
+
+        Retention tiny = new Retention(Duration.ofMinutes(5), 1_000, 1);
+        CacheState t = CacheState.build(PODS, tiny, List.of(pod("ns", "a", 1, "")), 1)
+                .apply(modified(2, "ns", "a", ""), T0);
+        assertEquals(1, t.retainedEvents(), "the newest event is always kept");
+    }
 }

@@ -31,6 +31,8 @@ public final class ServerProcess implements AutoCloseable {
     private final int port;
     private final List<String> extraArgs;
     private final HttpClient http;
+    /** What must answer 200 for the server to count as ready. */
+    private String readyPath = "/readyz";
     private Process process;
     private int starts;
 
@@ -52,6 +54,19 @@ public final class ServerProcess implements AutoCloseable {
      */
     public static ServerProcess start(Path dataDir, List<String> extraArgs) {
         ServerProcess server = spawn(dataDir, freePort(), extraArgs);
+        server.awaitReady();
+        return server;
+    }
+
+    /**
+     * Starts a server on {@code dataDir} and a free port with flags of its own, and returns once
+     * {@code readyPath} (e.g. {@code /readyz?exclude=storage-quota}: a full server is up, not ready for more
+     * data) answers 200, as every restart then does.
+     */
+    public static ServerProcess start(Path dataDir, List<String> extraArgs, String readyPath) {
+        ServerProcess server = new ServerProcess(dataDir, freePort(), extraArgs);
+        server.readyPath = readyPath;
+        server.launchProcess();
         server.awaitReady();
         return server;
     }
@@ -207,7 +222,7 @@ public final class ServerProcess implements AutoCloseable {
 
     private void pollReady() {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-        HttpRequest probe = HttpRequest.newBuilder(URI.create(url() + "/readyz")).timeout(PROBE_TIMEOUT).GET().build();
+        HttpRequest probe = HttpRequest.newBuilder(URI.create(url() + readyPath)).timeout(PROBE_TIMEOUT).GET().build();
         String last = "no answer yet";
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
@@ -236,7 +251,7 @@ public final class ServerProcess implements AutoCloseable {
                 throw new IllegalStateException("interrupted while waiting for the server", e);
             }
         }
-        throw new IllegalStateException("the server was not ready within " + READY_TIMEOUT + " (last /readyz: "
+        throw new IllegalStateException("the server was not ready within " + READY_TIMEOUT + " (last " + readyPath + ": "
                 + last + ")\n" + logTail());
     }
 

@@ -1,0 +1,81 @@
+package io.kubepekko.actors;
+
+import io.kubepekko.api.GroupResource;
+import io.kubepekko.api.status.ApiException;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@link StorageQuota}: what the caches count, what batches in flight reserve, and the readiness alarm. */
+class StorageQuotaTest {
+
+    private static final GroupResource PODS = GroupResource.parse("pods");
+    private static final GroupResource CONFIG_MAPS = GroupResource.parse("configmaps");
+    private static final long MB = 1_000_000;
+
+    @Test
+    void usedIsWhatEachCacheLastReportedSummedOverTheCaches() {
+        StorageQuota quota = StorageQuota.of(100 * MB);
+        quota.record(PODS, 10 * MB);
+        quota.record(CONFIG_MAPS, 5 * MB);
+        quota.record(PODS, 7 * MB);
+        assertEquals(12 * MB, quota.used());
+    }
+
+    /** Two collections' batches near the quota: the second is refused, not admitted past it. */
+    @Test
+    void batchesOfDifferentCollectionsAreAdmittedAgainstEachOthersReservations() {
+        StorageQuota quota = StorageQuota.of(20 * MB);
+        quota.record(CONFIG_MAPS, 18 * MB);
+        StorageQuota.Admission first = quota.admission();
+        StorageQuota.Admission second = quota.admission();
+
+        first.admit(() -> MB + MB / 2);
+        ApiException refused = assertThrows(ApiException.class, () -> second.admit(() -> MB));
+        assertEquals(507, refused.status().code());
+        assertTrue(refused.status().message().contains("would take 20500000 bytes"), refused.status().message());
+
+        first.release();
+        quota.record(CONFIG_MAPS, 19 * MB + MB / 2); // the caches counted the first batch
+        quota.admission().admit(() -> MB / 2); // exactly at the quota is within it
+    }
+
+    @Test
+    void farBelowTheQuotaWritesAreNotMeasuredAndWithinTheMarginTheyAre() {
+        StorageQuota quota = StorageQuota.of(80 * MB); // a margin of an eighth: 10 MB
+        quota.admission().admit(() -> {
+            throw new AssertionError("measured far below the quota");
+        });
+        quota.record(PODS, 69 * MB);
+        quota.admission().admit(() -> {
+            throw new AssertionError("measured 11 MB below the quota");
+        });
+        quota.record(PODS, 71 * MB);
+        boolean[] measured = {false};
+        quota.admission().admit(() -> {
+            measured[0] = true;
+            return MB;
+        });
+        assertTrue(measured[0], "9 MB below the quota");
+    }
+
+    @Test
+    void aRefusalRaisesTheAlarmUntilAWriteAsLargeWouldFit() {
+        StorageQuota quota = StorageQuota.of(10 * MB);
+        quota.record(PODS, 9 * MB);
+        assertTrue(quota.readiness().isEmpty());
+
+        assertThrows(ApiException.class, () -> quota.admission().admit(() -> 2 * MB));
+        assertTrue(quota.readiness().orElseThrow().startsWith("database space exceeded"));
+        quota.record(PODS, 8 * MB + 1);
+        assertTrue(quota.readiness().isPresent(), "2 MB do not fit yet");
+        quota.record(PODS, 8 * MB);
+        assertTrue(quota.readiness().isEmpty());
+
+        quota.record(PODS, 11 * MB); // over it, e.g. restarted with a smaller quota
+        assertTrue(quota.readiness().isPresent());
+        quota.admission().admit(() -> -MB); // a shrinking write is admitted even over the quota
+    }
+}
