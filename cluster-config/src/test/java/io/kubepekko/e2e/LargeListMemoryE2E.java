@@ -1,17 +1,12 @@
 package io.kubepekko.e2e;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.google.protobuf.CodedInputStream;
-import com.google.protobuf.WireFormat;
 import io.kubepekko.e2e.support.ClientBinaries;
 import io.kubepekko.e2e.support.Kubectl;
 import io.kubepekko.e2e.support.ProcessResult;
 import io.kubepekko.e2e.support.RepositoryRoot;
 import io.kubepekko.e2e.support.RunningProcess;
 import io.kubepekko.e2e.support.ServerProcess;
+import io.kubepekko.e2e.support.StreamedLists;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -33,7 +28,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -72,9 +66,6 @@ class LargeListMemoryE2E {
     private static final String COLLECTION = "/api/v1/namespaces/" + NS + "/configmaps";
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(120);
-    /** Leaves the body open at its end, so the test can see that nothing follows the list. */
-    private static final ObjectMapper JSON = new ObjectMapper(com.fasterxml.jackson.core.JsonFactory.builder()
-            .disable(com.fasterxml.jackson.core.StreamReadFeature.AUTO_CLOSE_SOURCE).build());
 
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
@@ -181,108 +172,13 @@ class LargeListMemoryE2E {
             if (response.statusCode() != 200) {
                 throw new AssertionError(accept + " answered " + response.statusCode() + ": " + status(body));
             }
-            Set<String> listed = accept.contains("protobuf") ? protobufNames(body).names()
-                    : accept.contains("yaml") ? yamlNames(body) : jsonNames(body, accept.contains("as=Table"));
+            Set<String> listed = StreamedLists.names(accept, body);
             assertEquals(-1, body.read(), "nothing after the list");
             return new Listed(listed, body.count);
         } catch (IOException e) {
             throw new AssertionError(accept + " " + query + ": the body broke off: " + e + "\n"
                     + tail(serverOutput()), e);
         }
-    }
-
-    /** The names in a JSON list (its items) or Table (its rows' first cells), read as a stream. */
-    private static Set<String> jsonNames(InputStream body, boolean table) throws IOException {
-        Set<String> listed = new HashSet<>();
-        JsonParser p = JSON.getFactory().createParser(body);
-        assertEquals(JsonToken.START_OBJECT, p.nextToken());
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String field = p.currentName();
-            p.nextToken();
-            if (!field.equals(table ? "rows" : "items")) {
-                p.skipChildren();
-                continue;
-            }
-            while (p.nextToken() != JsonToken.END_ARRAY) {
-                JsonNode element = p.readValueAsTree();
-                String name = table ? element.path("cells").path(0).asText()
-                        : element.path("metadata").path("name").asText();
-                assertTrue(listed.add(name), "listed twice: " + name);
-            }
-        }
-        assertEquals(null, p.nextToken(), "the list ends the body");
-        return listed;
-    }
-
-    /**
-     * The names in a YAML list, read line by line (a YAML parser reads 150 MB slower than the server
-     * writes it): the list's fields come first and {@code items} last, one {@code - } entry per item,
-     * its name indented under its metadata. That the YAML is the list, byte for byte, the unit tests show.
-     */
-    private static Set<String> yamlNames(InputStream body) throws IOException {
-        java.io.BufferedReader lines = new java.io.BufferedReader(new java.io.InputStreamReader(body,
-                StandardCharsets.UTF_8));
-        assertEquals("kind: ConfigMapList", lines.readLine());
-        Set<String> listed = new HashSet<>();
-        int entries = 0;
-        boolean inItems = false;
-        for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-            if (line.equals("items:")) {
-                inItems = true;
-            } else if (inItems && line.startsWith("- ")) {
-                entries++;
-            } else if (inItems && line.startsWith("    name: ")) {
-                assertTrue(listed.add(line.substring("    name: ".length())), "listed twice: " + line);
-            }
-        }
-        assertEquals(listed.size(), entries, "one name per item");
-        return listed;
-    }
-
-    /**
-     * The names in a protobuf list, read as a stream: the envelope's {@code raw} (field 2) is the list
-     * message, whose {@code items} (field 2) are ConfigMaps with their {@code metadata.name} at 1.1.
-     */
-    private static Listed protobufNames(InputStream body) throws IOException {
-        assertEquals("6b387300", java.util.HexFormat.of().formatHex(body.readNBytes(4)), "the k8s\\0 magic");
-        CodedInputStream in = CodedInputStream.newInstance(body);
-        Set<String> listed = new HashSet<>();
-        for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
-            if (WireFormat.getTagFieldNumber(tag) != 2) {
-                in.skipField(tag);
-                continue;
-            }
-            int end = in.pushLimit(in.readRawVarint32());
-            while (!in.isAtEnd()) {
-                int itemTag = in.readTag();
-                if (WireFormat.getTagFieldNumber(itemTag) != 2) {
-                    in.skipField(itemTag);
-                    continue;
-                }
-                String name = nameOf(in.readByteArray());
-                assertTrue(listed.add(name), "listed twice: " + name);
-            }
-            in.popLimit(end);
-        }
-        return new Listed(listed, in.getTotalBytesRead());
-    }
-
-    private static String nameOf(byte[] configMap) throws IOException {
-        CodedInputStream item = CodedInputStream.newInstance(configMap);
-        for (int tag = item.readTag(); tag != 0; tag = item.readTag()) {
-            if (WireFormat.getTagFieldNumber(tag) == 1) {
-                CodedInputStream meta = CodedInputStream.newInstance(item.readByteArray());
-                for (int t = meta.readTag(); t != 0; t = meta.readTag()) {
-                    if (WireFormat.getTagFieldNumber(t) == 1) {
-                        return meta.readString();
-                    }
-                    meta.skipField(t);
-                }
-            } else {
-                item.skipField(tag);
-            }
-        }
-        return "";
     }
 
     private static void assertServerUp() throws Exception {

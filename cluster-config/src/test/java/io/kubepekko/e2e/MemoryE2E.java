@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kubepekko.e2e.support.ServerProcess;
+import io.kubepekko.e2e.support.StreamedLists;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,7 +43,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A server with a 512 MiB heap (what {@link ServerProcess} gives it), filled with 1 MB ConfigMaps up to its
  * default storage quota: the next write is refused with 507 instead of the heap running out, and the server
- * restarts with all of it (twice, after kill -9), lists everything, and takes deletes and new writes.
+ * restarts with all of it (twice, after kill -9), lists everything unpaged in every representation (JSON,
+ * pretty JSON, YAML, protobuf, PartialObjectMetadataList, Tables) and stays up, and takes deletes and new writes.
  * Before the quota and the bounded recovery, such a server took writes until it failed, and a server that
  * had held its data could not always read it back.
  */
@@ -57,17 +59,31 @@ class MemoryE2E {
             + "\\(--storage-quota-bytes\\)");
 
     /**
-     * The representations a list of every object is read back in, each with how to find the items' names in
-     * the streamed body (a list of 200 MB is never held whole, here or in the server).
+     * A way a list of every object is read back, with how to find the items' names in the streamed body (a
+     * list of 150 MB is never held whole, here or in the server).
      */
-    private record Representation(String accept, ItemNames names) {}
+    private record Representation(String accept, String query, ItemNames names) {}
 
     private interface ItemNames {
-        List<String> read(InputStream body) throws IOException;
+        java.util.Collection<String> read(InputStream body) throws IOException;
     }
 
-    private static final List<Representation> LISTED_AS = List.of(
-            new Representation("application/json", MemoryE2E::jsonItemNames));
+    /** Compact JSON, each item's data checked too: after every restart. */
+    private static final Representation JSON_LIST = new Representation("application/json", "", MemoryE2E::jsonItemNames);
+
+    /** Every other representation of a list: after the last restart, each once. */
+    private static final List<Representation> OTHERS = List.of(
+            streamed("application/json", "pretty=true"),
+            streamed("application/yaml", ""),
+            streamed("application/vnd.kubernetes.protobuf", ""),
+            streamed("application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1", ""),
+            streamed("application/json;as=Table;g=meta.k8s.io;v=v1", ""),
+            streamed("application/json;as=Table;g=meta.k8s.io;v=v1", "includeObject=Object"),
+            streamed("application/json;as=Table;g=meta.k8s.io;v=v1beta1", "includeObject=None"));
+
+    private static Representation streamed(String accept, String query) {
+        return new Representation(accept, query, body -> StreamedLists.names(accept, body));
+    }
 
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
@@ -122,12 +138,18 @@ class MemoryE2E {
             server.restart(); // waits for /readyz (but the quota): the caches hold every object again
             System.out.printf("[memory e2e] restart %d ready in %d s%n", restart,
                     TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - restarting));
-            for (Representation r : LISTED_AS) {
-                assertEquals(created, new TreeSet<>(listAll(r)), "listed as " + r.accept() + " after restart " + restart);
-            }
+            assertEquals(created, new TreeSet<>(listAll(JSON_LIST)), "listed after restart " + restart);
             HttpResponse<String> more = send(post("/api/v1/namespaces/fill-0/configmaps", configMap("more-" + restart)));
             assertEquals(507, more.statusCode(), "still full after restart " + restart + ": " + more.body());
         }
+        for (Representation r : OTHERS) {
+            long listing = System.nanoTime();
+            assertEquals(created, new TreeSet<>(listAll(r)), "listed as " + r.accept() + " " + r.query());
+            System.out.printf("[memory e2e] listed as %s %s in %d ms%n", r.accept(), r.query(),
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - listing));
+            assertTrue(server.isAlive(), "the server is up after the list as " + r.accept() + " " + r.query());
+        }
+        assertEquals(200, send(get("/readyz?exclude=storage-quota")).statusCode(), "ready after every list");
 
         List<String> deleted = new ArrayList<>(created).subList(0, 3);
         for (String name : deleted) {
@@ -140,7 +162,7 @@ class MemoryE2E {
         HttpResponse<String> after = send(post("/api/v1/namespaces/fill-0/configmaps", configMap("after-deletes")));
         assertEquals(201, after.statusCode(), after.body());
         created.add("after-deletes");
-        assertEquals(created, new TreeSet<>(listAll(LISTED_AS.get(0))));
+        assertEquals(created, new TreeSet<>(listAll(JSON_LIST)));
         assertTrue(server.isAlive());
         for (int run = 1; run <= 3; run++) {
             Path log = scratch.resolve("data-server-" + run + ".log");
@@ -194,7 +216,9 @@ class MemoryE2E {
 
     /** Every ConfigMap of the fill namespaces, by name, listed unpaged in {@code representation}. */
     private List<String> listAll(Representation representation) throws Exception {
-        HttpRequest list = HttpRequest.newBuilder(uri("/api/v1/configmaps")).timeout(Duration.ofMinutes(2))
+        HttpRequest list = HttpRequest.newBuilder(uri("/api/v1/configmaps"
+                        + (representation.query().isEmpty() ? "" : "?" + representation.query())))
+                .timeout(Duration.ofMinutes(2))
                 .header("Accept", representation.accept()).GET().build();
         HttpResponse<InputStream> response = http.send(list, HttpResponse.BodyHandlers.ofInputStream());
         try (InputStream body = response.body()) {

@@ -89,6 +89,7 @@ public final class ServerProcess implements AutoCloseable {
         command.add("-Xms64m");
         command.add("-Xmx512m");
         command.add("-XX:TieredStopAtLevel=1");
+        command.add("-XX:+ExitOnOutOfMemoryError"); // as cluster-config/bin/apiserver runs it
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(MAIN_CLASS);
