@@ -109,6 +109,26 @@ class DurabilityE2E {
         HttpResponse<String> before = send(create("before"));
         assertEquals(201, before.statusCode(), before.body());
         Path firstLog = server.log();
+        // Watches open at the stop (a chunked one and a WebSocket one, as fabric8 watches) end in order: the
+        // server ends them before its listener and actor system stop, instead of tearing them down (an ERROR line).
+        HttpResponse<java.io.InputStream> chunked = http.send(get("/api/v1/namespaces/default/configmaps?watch=true"),
+                HttpResponse.BodyHandlers.ofInputStream());
+        assertEquals(200, chunked.statusCode());
+        java.util.concurrent.CompletableFuture<Integer> closed = new java.util.concurrent.CompletableFuture<>();
+        http.newWebSocketBuilder().buildAsync(URI.create(server.url().replace("http://", "ws://")
+                + "/api/v1/namespaces/default/configmaps?watch=true"), new java.net.http.WebSocket.Listener() {
+                    @Override
+                    public java.util.concurrent.CompletionStage<?> onClose(java.net.http.WebSocket ws, int code,
+                                                                          String reason) {
+                        closed.complete(code);
+                        return null;
+                    }
+
+                    @Override
+                    public void onError(java.net.http.WebSocket ws, Throwable error) {
+                        closed.completeExceptionally(error);
+                    }
+                }).get(30, TimeUnit.SECONDS);
 
         server.terminate();
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
@@ -119,6 +139,10 @@ class DurabilityE2E {
         assertEquals(201, during.statusCode(), during.body());
 
         assertEquals(143, server.awaitExit(Duration.ofSeconds(120)), "exit code after SIGTERM");
+        assertEquals(1000, closed.get(30, TimeUnit.SECONDS), "the WebSocket watch closed normally");
+        try (java.io.InputStream body = chunked.body()) {
+            body.readAllBytes(); // the chunked watch ended with its last chunk (a torn-down one throws here)
+        }
         String log = Files.readString(firstLog, StandardCharsets.UTF_8);
         assertFalse(log.contains("Database is already closed"), log);
         assertFalse(log.contains("Failed to persist"), log);

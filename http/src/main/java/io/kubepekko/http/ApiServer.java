@@ -61,10 +61,12 @@ public final class ApiServer implements AutoCloseable {
     private final Path kubeconfig;
     private final String url;
     private final Controllers controllers;
+    private final ResourceHandler resources;
 
     private ApiServer(ActorSystem<Void> system, ServerBinding binding, ScheduledExecutorService probes,
                       AtomicBoolean shuttingDown, ApiServerSettings settings, Path kubeconfig, String url,
-                      Controllers controllers) {
+                      Controllers controllers,
+                      ResourceHandler resources) {
         this.system = system;
         this.binding = binding;
         this.probes = probes;
@@ -73,6 +75,7 @@ public final class ApiServer implements AutoCloseable {
         this.kubeconfig = kubeconfig;
         this.url = url;
         this.controllers = controllers;
+        this.resources = resources;
     }
 
     public static ApiServer start(ApiServerSettings settings) throws Exception {
@@ -143,9 +146,9 @@ public final class ApiServer implements AutoCloseable {
         HealthChecks livez = new HealthChecks(live, startup, Clock.systemUTC(), settings.livezGracePeriod());
         HealthChecks readyz = new HealthChecks(ready, Set.of(), Clock.systemUTC(), Duration.ZERO);
 
-        ApiHandler handler = new ApiHandler(Materializer.matFromSystem(system),
-                new ResourceHandler(controlPlane, new WatchTimeouts(config.getDuration("kubepekko.watch.min-request-timeout")),
-                        environment.clock()),
+        ResourceHandler resources = new ResourceHandler(controlPlane,
+                new WatchTimeouts(config.getDuration("kubepekko.watch.min-request-timeout")), environment.clock());
+        ApiHandler handler = new ApiHandler(Materializer.matFromSystem(system), resources,
                 new DocumentHandler(registry), livez, readyz);
         // One request at a time per connection, as pipelining-limit = 1 has it.
         Flow<HttpRequest, HttpResponse, ?> perConnection = HeaderDeadline.around(
@@ -176,7 +179,7 @@ public final class ApiServer implements AutoCloseable {
         log.info("kubepekko apiserver listening on {} (storage {}, data dir {}, kubeconfig {}, storage quota {} bytes"
                         + " of which {} used)", url, describe(storage), settings.dataDir().toAbsolutePath(),
                 kubeconfig.toAbsolutePath(), quota.limit(), quota.used());
-        return new ApiServer(system, binding, probes, shuttingDown, settings, kubeconfig, url, controllers);
+        return new ApiServer(system, binding, probes, shuttingDown, settings, kubeconfig, url, controllers, resources);
     }
 
     /**
@@ -335,6 +338,7 @@ public final class ApiServer implements AutoCloseable {
             if (!settings.shutdownDelay().isZero()) {
                 TimeUnit.MILLISECONDS.sleep(settings.shutdownDelay().toMillis());
             }
+            resources.endWatches();
             binding.terminate(Duration.ofSeconds(5)).toCompletableFuture().get(10, TimeUnit.SECONDS);
         } catch (Exception e) {
             log.warn("unbinding failed", e);

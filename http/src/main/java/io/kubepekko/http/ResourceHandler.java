@@ -66,6 +66,8 @@ final class ResourceHandler {
 
     private final ControlPlane controlPlane;
     private final WatchTimeouts watchTimeouts;
+    /** Ends every watch stream at shutdown ({@link #endWatches}). */
+    private final org.apache.pekko.stream.SharedKillSwitch watches = org.apache.pekko.stream.KillSwitches.shared("watches");
     /** RemoveSelfLink off: reads carry {@code metadata.selfLink} again. */
     private final boolean selfLinks;
 
@@ -318,13 +320,22 @@ final class ResourceHandler {
         return controlPlane.watch(type, r.info().namespace(), options, timeout).thenApply(events -> {
             if (r.webSocket() != null) {
                 // As kube-apiserver: one text message per event (clients like fabric8 watch this way).
-                return r.webSocket().handleMessagesWith(Sink.ignore(), events.takeWithin(timeout)
+                return r.webSocket().handleMessagesWith(Sink.ignore(), events.takeWithin(timeout).via(watches.flow())
                         .map(e -> (Message) TextMessage.create(framing.frame(e).utf8String())));
             }
             return HttpResponse.create().withStatus(200).withEntity(HttpEntities.createChunked(
                     r.format() == Negotiation.Format.PROTOBUF ? PROTOBUF_WATCH : ContentTypes.APPLICATION_JSON,
-                    events.takeWithin(timeout).map(framing::frame)));
+                    events.takeWithin(timeout).via(watches.flow()).map(framing::frame)));
         });
+    }
+
+    /**
+     * Ends every watch stream as if its timeout had come (the chunked body or the WebSocket closes in order),
+     * and any watch started later at once: the server is stopping, and clients watch again elsewhere. Streams
+     * still open when the actor system terminates would be torn down and logged as failures.
+     */
+    void endWatches() {
+        watches.shutdown();
     }
 
     private CompletionStage<HttpResponse> create(ResourceType type, Request r) {
