@@ -122,8 +122,8 @@ public final class ObjectWrites {
     }
 
     /**
-     * Refuses a write that would leave an object over {@link #maxObjectBytes}, as etcd refuses it and
-     * kube-apiserver answers (500, {@code etcdserver: request is too large}). Like kube-apiserver's
+     * Refuses a write that would leave an object over {@link #maxObjectBytes}, as etcd refuses it, with etcd's
+     * words ({@code etcdserver: request is too large}) as a 413 (kube-apiserver passes them on as a 500). Like kube-apiserver's
      * create, update and patch handlers (not apply, not delete), it first tries the object without its
      * managedFields, which can be large. A dry run never reaches etcd, so it is not refused.
      */

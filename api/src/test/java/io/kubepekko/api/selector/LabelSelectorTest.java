@@ -22,10 +22,12 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 class LabelSelectorTest {
 
-    private static final String KEY_NAME_RULE = "must consist of alphanumeric characters, '-', '_' or '.', and must "
+    /** apimachinery's message for a qualified name's name part (shared with {@link SelectorCharactersTest}). */
+    static final String KEY_NAME_RULE = "must consist of alphanumeric characters, '-', '_' or '.', and must "
             + "start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used "
             + "for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
-    private static final String VALUE_RULE = "a valid label must be an empty string or consist of alphanumeric "
+    /** apimachinery's message for a label value. */
+    static final String VALUE_RULE = "a valid label must be an empty string or consist of alphanumeric "
             + "characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  "
             + "or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
     private static final String SUBDOMAIN_RULE = "a lowercase RFC 1123 subdomain must consist of lower case "

@@ -20,12 +20,8 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
  */
 class SelectorCharactersTest {
 
-    private static final String KEY_NAME_RULE = "must consist of alphanumeric characters, '-', '_' or '.', and must "
-            + "start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used "
-            + "for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
-    private static final String VALUE_RULE = "a valid label must be an empty string or consist of alphanumeric "
-            + "characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  "
-            + "or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+    private static final String KEY_NAME_RULE = LabelSelectorTest.KEY_NAME_RULE;
+    private static final String VALUE_RULE = LabelSelectorTest.VALUE_RULE;
 
     static Stream<Arguments> labelSelectorsThatSelectEverything() {
         return Stream.of(
