@@ -14,11 +14,9 @@ import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.store.ObjectWrites;
 import io.kubepekko.api.store.Responses;
-import io.kubepekko.api.store.TypeMeta;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOutcome;
 import io.kubepekko.persistence.CborSerializable;
-import io.kubepekko.persistence.PartedSnapshotStore;
 import io.kubepekko.persistence.SnapshotInParts;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -30,6 +28,7 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.persistence.typed.PersistenceId;
+import org.apache.pekko.persistence.typed.EventAdapter;
 import org.apache.pekko.persistence.typed.RecoveryCompleted;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
@@ -108,71 +107,19 @@ public final class CollectionEntity
 
         @Override
         public long sizeInBytes() {
-            long bytes = 0;
-            for (Map.Entry<String, byte[]> e : objects.entrySet()) {
-                bytes += e.getKey().length() + e.getValue().length;
-            }
-            return bytes;
-        }
-
-        /** The objects in name order, a part of about {@code maxBytes} at a time (see {@link SnapshotPart}). */
-        @Override
-        public java.util.Iterator<SnapshotPart> parts(long maxBytes) {
-            var entries = objects.entrySet().iterator();
-            return new java.util.Iterator<>() {
-                @Override
-                public boolean hasNext() {
-                    return entries.hasNext();
-                }
-
-                @Override
-                public SnapshotPart next() {
-                    Map<String, byte[]> part = new TreeMap<>();
-                    long bytes = 0;
-                    while (entries.hasNext() && (part.isEmpty() || bytes < maxBytes)) {
-                        Map.Entry<String, byte[]> e = entries.next();
-                        part.put(e.getKey(), e.getValue());
-                        bytes += e.getKey().length() + e.getValue().length;
-                    }
-                    if (part.isEmpty()) {
-                        throw new java.util.NoSuchElementException();
-                    }
-                    return new SnapshotPart(part);
-                }
-            };
+            return CollectionSnapshotParts.size(objects);
         }
 
         @Override
-        public SnapshotHeader header(int count) {
-            return new SnapshotHeader(count, lastVersion);
+        public java.util.Iterator<CollectionSnapshotParts.Part> parts(long maxBytes) {
+            return CollectionSnapshotParts.parts(objects, maxBytes);
+        }
+
+        @Override
+        public CollectionSnapshotParts.Header header(int count) {
+            return new CollectionSnapshotParts.Header(count, lastVersion);
         }
     }
-
-    /**
-     * The record a collection's snapshot saved in parts starts with (see {@link PartedSnapshotStore}): how
-     * many {@link SnapshotPart}s it has, and {@link State#lastVersion}.
-     */
-    public record SnapshotHeader(int parts, long lastVersion) implements CborSerializable, SnapshotInParts.Header {
-        @Override
-        public SnapshotInParts.Assembly assemble() {
-            return new SnapshotInParts.Assembly() {
-                private TreePMap<String, byte[]> objects = TreePMap.empty();
-
-                @Override
-                public void add(Object part) {
-                    objects = objects.plusAll(((SnapshotPart) part).objects());
-                }
-
-                @Override
-                public Object result() {
-                    return new State(objects, lastVersion);
-                }
-            };
-        }
-    }
-
-    /** Some of a collection's objects by name: a part of a snapshot saved in parts. */
-    public record SnapshotPart(Map<String, byte[]> objects) implements CborSerializable {}
 
     // ---- commands ----
 
@@ -339,15 +286,9 @@ public final class CollectionEntity
     private final BackgroundSnapshots snapshots;
     /** Events applied by this incarnation; at recovery's end, those replayed after the snapshot. */
     private long eventsApplied;
-    /** Whether recovery is over: then events come from this entity's own writes, whose type meta is checked. */
-    private boolean recovered;
-    /**
-     * Objects whose recovered state (snapshot or event) carried another apiVersion or kind than the
-     * collection's, with the type meta they had: repaired as they are recovered, logged and rewritten
-     * once recovery completes, so that the journal holds them repaired and the next recovery finds nothing.
-     */
-    private final Map<String, String> repairedTypeMeta = new TreeMap<>();
-    /** Repaired objects still to be persisted as they are now (see {@link #repairedTypeMeta}). */
+    /** Repairs the type meta of recovered objects (see {@link TypeMetaRepair}). */
+    private final TypeMetaRepair typeMetaRepair;
+    /** Objects repaired at recovery, still to be persisted as they are now. */
     private final ArrayDeque<String> rewrites = new ArrayDeque<>();
 
     public static Behavior<Command> create(CollectionId id, ResourceType type, ObjectWrites writes,
@@ -403,6 +344,7 @@ public final class CollectionEntity
         this.allocator = allocator;
         this.claims = context.messageAdapter(ValueAllocator.Claimed.class, ClaimAnswered::new);
         this.quota = quota;
+        this.typeMetaRepair = new TypeMetaRepair(type.gvk());
         this.snapshotSpread = drawSnapshotSpread();
         this.snapshots = new BackgroundSnapshots(context, persistenceId().id(), snapshotPluginId(), SnapshotSaved::new);
     }
@@ -447,15 +389,13 @@ public final class CollectionEntity
                 .onSignal(RecoveryCompleted.instance(), state -> {
                     lastSnapshotSeqNr = lastSequenceNumber(context) - eventsApplied;
                     committed.publish(id.entityId(), this, state.objects());
-                    recovered = true;
                     scheduleTypeMetaRewrites();
                 })
                 .onSignal(PreRestart.instance(), state -> {
                     committed.withdraw(id.entityId(), this);
                     snapshots.forget();
                     eventsApplied = 0;
-                    recovered = false;
-                    repairedTypeMeta.clear();
+                    typeMetaRepair.drain();
                     rewrites.clear();
                     failOutstanding("the storage write failed");
                 })
@@ -937,63 +877,32 @@ public final class CollectionEntity
     public EventHandler<State, Event> eventHandler() {
         return newEventHandlerBuilder().forAnyState().onAnyEvent((state, event) -> {
             eventsApplied++;
-            return state.apply(recovered ? event : repairTypeMeta((ObjectChanged) event));
+            return state.apply(event);
         });
     }
 
     // ---- type meta of recovered objects ----
 
-    /** A snapshot's objects get the collection's type meta as they are loaded (see {@link #repairedTypeMeta}). */
+    @Override
+    public EventAdapter<Event, ?> eventAdapter() {
+        return typeMetaRepair.events();
+    }
+
     @Override
     public org.apache.pekko.persistence.typed.SnapshotAdapter<State> snapshotAdapter() {
-        return new org.apache.pekko.persistence.typed.SnapshotAdapter<>() {
-            @Override
-            public Object toJournal(State state) {
-                return state;
-            }
-
-            @Override
-            public State fromJournal(Object from) {
-                State state = (State) from;
-                TreePMap<String, byte[]> objects = state.objects();
-                for (Map.Entry<String, byte[]> e : state.objects().entrySet()) {
-                    byte[] repaired = TypeMeta.repairStored(type.gvk(), e.getValue());
-                    if (repaired != e.getValue()) {
-                        repairedTypeMeta.put(e.getKey(), typeMetaOf(e.getValue()));
-                        objects = objects.plus(e.getKey(), repaired);
-                    }
-                }
-                return objects == state.objects() ? state : new State(objects, state.lastVersion());
-            }
-        };
-    }
-
-    /** A replayed change whose object has another type meta than the collection's, repaired. */
-    private ObjectChanged repairTypeMeta(ObjectChanged c) {
-        byte[] repaired = c.removed() ? c.after() : TypeMeta.repairStored(type.gvk(), c.after());
-        if (repaired == c.after()) {
-            repairedTypeMeta.remove(c.name());
-            return c;
-        }
-        repairedTypeMeta.put(c.name(), typeMetaOf(c.after()));
-        return new ObjectChanged(c.resourceVersion(), c.name(), c.before(), repaired, false, c.committedAt());
-    }
-
-    private static String typeMetaOf(byte[] json) {
-        ObjectNode obj = Json.parseTrusted(json);
-        return "apiVersion " + obj.path("apiVersion") + ", kind " + obj.path("kind");
+        return typeMetaRepair.snapshots();
     }
 
     /** Logs each object recovered with another type meta, once, and persists it repaired. */
     private void scheduleTypeMetaRewrites() {
-        if (repairedTypeMeta.isEmpty()) {
+        Map<String, String> repaired = typeMetaRepair.drain();
+        if (repaired.isEmpty()) {
             return;
         }
-        repairedTypeMeta.forEach((name, found) -> context.getLog().warn(
+        repaired.forEach((name, found) -> context.getLog().warn(
                 "{}: the stored object {} had {} instead of {} {}; it is served and rewritten as the collection's kind",
                 id.entityId(), name, found, type.apiVersion(), type.kind()));
-        rewrites.addAll(repairedTypeMeta.keySet());
-        repairedTypeMeta.clear();
+        rewrites.addAll(repaired.keySet());
         context.getSelf().tell(Flush.INSTANCE);
     }
 
