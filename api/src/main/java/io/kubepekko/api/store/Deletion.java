@@ -78,17 +78,10 @@ final class Deletion {
     // ---- the namespace storage's Delete -------------------------------------------------------------------
 
     private WriteOutcome terminateFirst(ObjectNode existing) {
-        Preconditions pre = preconditions();
-        String uid = text(existing, "uid");
-        String rv = text(existing, "resourceVersion");
-        if (pre.uid() != null && !pre.uid().equals(uid)) {
-            throw ApiStatus.conflict(type.groupResource(), request.name(), "Precondition failed: UID in precondition: "
-                    + pre.uid() + ", UID in object meta: " + uid).exception();
-        }
-        if (pre.resourceVersion() != null && !pre.resourceVersion().equals(rv)) {
-            throw ApiStatus.conflict(type.groupResource(), request.name(), "Precondition failed: ResourceVersion in "
-                    + "precondition: " + pre.resourceVersion() + ", ResourceVersion in object meta: " + rv).exception();
-        }
+        preconditions().violatedBy(existing).ifPresent(problem -> {
+            throw ApiStatus.conflict(type.groupResource(), request.name(), "Precondition failed: " + problem)
+                    .exception();
+        });
         if (!terminating(existing)) {
             ObjectNode marked = existing.deepCopy();
             ObjectMeta.of(marked).put("deletionTimestamp", Timestamps.format(now));

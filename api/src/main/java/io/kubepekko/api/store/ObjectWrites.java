@@ -6,15 +6,12 @@ import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.codec.BodyDecoder;
 import io.kubepekko.api.codec.DecodedBody;
 import io.kubepekko.api.codec.FieldValidation;
-import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.patch.JsonPatch;
 import io.kubepekko.api.patch.MergePatch;
 import io.kubepekko.api.registry.ResourceType;
-import io.kubepekko.api.registry.SubresourceCreate;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
-import io.kubepekko.api.validation.NameValidation;
 import io.kubepekko.api.validation.ObjectMetaValidation;
 
 import java.time.Instant;
@@ -77,20 +74,11 @@ public final class ObjectWrites {
 
     private static final int GENERATE_NAME_ATTEMPTS = 8;
 
-    /**
-     * The default {@link #maxObjectBytes}: etcd's default request limit ({@code --max-request-bytes}),
-     * which is what bounds an object kube-apiserver stores.
-     */
-    public static final long DEFAULT_MAX_OBJECT_BYTES = 1_572_864;
-
-    /**
-     * What etcd answers for a value over its limit. kube-apiserver passes it on as a 500; here it is a 413,
-     * since the request made the object too large (a 5xx is the server's fault), with etcd's words.
-     */
-    static final String TOO_LARGE = "etcdserver: request is too large";
+    /** The default object size limit (see {@link ObjectSizeLimit}). */
+    public static final long DEFAULT_MAX_OBJECT_BYTES = ObjectSizeLimit.DEFAULT_MAX_OBJECT_BYTES;
 
     private final FieldPruner pruner;
-    private final long maxObjectBytes;
+    private final ObjectSizeLimit sizeLimit;
 
     public ObjectWrites(FieldPruner pruner) {
         this(pruner, DEFAULT_MAX_OBJECT_BYTES);
@@ -102,11 +90,8 @@ public final class ObjectWrites {
      *                       Service's allocated IPs and ports) are filled in
      */
     public ObjectWrites(FieldPruner pruner, long maxObjectBytes) {
-        if (maxObjectBytes <= 0) {
-            throw new IllegalArgumentException("the object size limit must be positive: " + maxObjectBytes);
-        }
         this.pruner = pruner;
-        this.maxObjectBytes = maxObjectBytes;
+        this.sizeLimit = new ObjectSizeLimit(maxObjectBytes);
     }
 
     /**
@@ -117,30 +102,8 @@ public final class ObjectWrites {
      */
     public WriteOutcome execute(ResourceType type, String namespace, Function<String, ObjectNode> current,
                                 WriteOp op, Env env) {
-        return fitStorage(op, ManagedFieldsRecorder.record(type, op, dispatch(type, namespace, current, op, env),
+        return sizeLimit.fit(op, ManagedFieldsRecorder.record(type, op, dispatch(type, namespace, current, op, env),
                 env.now()));
-    }
-
-    /**
-     * Refuses a write that would leave an object over {@link #maxObjectBytes}, as etcd refuses it, with etcd's
-     * words ({@code etcdserver: request is too large}) as a 413 (kube-apiserver passes them on as a 500). Like kube-apiserver's
-     * create, update and patch handlers (not apply, not delete), it first tries the object without its
-     * managedFields, which can be large. A dry run never reaches etcd, so it is not refused.
-     */
-    private WriteOutcome fitStorage(WriteOp op, WriteOutcome out) {
-        if (op.options().dryRun() || !out.changed() || out.removes() || out.after() == null
-                || Json.byteSize(out.after()) <= maxObjectBytes) {
-            return out;
-        }
-        boolean apply = op instanceof WriteOp.Patch p && p.type() == PatchType.APPLY_PATCH;
-        ObjectNode meta = ObjectMeta.of(out.after());
-        if (!apply && !(op instanceof WriteOp.Delete) && meta.has("managedFields")) {
-            meta.remove("managedFields");
-            if (Json.byteSize(out.after()) <= maxObjectBytes) {
-                return out;
-            }
-        }
-        throw ApiStatus.requestEntityTooLarge(TOO_LARGE).exception();
     }
 
     private WriteOutcome dispatch(ResourceType type, String namespace, Function<String, ObjectNode> current,
@@ -158,90 +121,9 @@ public final class ObjectWrites {
         } else if (op instanceof WriteOp.Patch p) {
             return patch(type, namespace, current, p, env);
         } else if (op instanceof WriteOp.CreateSubresource c) {
-            return createSubresource(type, namespace, current, c, env);
+            return SubresourceCreates.execute(type, namespace, current, c, env);
         }
         return delete(type, current, (WriteOp.Delete) op, env);
-    }
-
-    /**
-     * A create through a subresource of an existing object (pods/binding), in kube-apiserver's order:
-     * the create handler's checks of the body (type meta, namespace; system fields wiped unless the
-     * subresource keeps them), then the subresource's (the name matches the URL's, the body is valid),
-     * the storage key's (a usable name), and storage's update: the object exists, the preconditions hold,
-     * and the subresource changes it.
-     */
-    private static WriteOutcome createSubresource(ResourceType type, String namespace,
-                                                  Function<String, ObjectNode> current, WriteOp.CreateSubresource op,
-                                                  Env env) {
-        SubresourceCreate creation = type.strategy().subresourceCreate(op.subresource());
-        if (creation == null) {
-            throw ApiStatus.pathNotFound().exception();
-        }
-        GroupVersionKind kind = creation.bodyKind();
-        ObjectNode body = op.body().deepCopy();
-        TypeMeta.checkBody(kind, body);
-        checkNamespace(type, namespace, body, true);
-        boolean forwarded = op.forwardedFrom() != null;
-        if (forwarded || !creation.takesPreconditionsFromBody()) {
-            ObjectMeta.of(body).remove(List.of("creationTimestamp", "uid", "deletionTimestamp",
-                    "deletionGracePeriodSeconds", "selfLink"));
-        }
-        String name = ObjectMeta.name(body) == null ? "" : ObjectMeta.name(body);
-        if (!forwarded && !name.equals(op.name())) {
-            throw ApiStatus.badRequest("name in URL does not match name in " + kind.kind() + " object").exception();
-        }
-        // kube-apiserver answers these with 500 (an aggregate, not a Status); a request's fault is a 422 here.
-        throwIfInvalid(kind.group(), kind.kind(), name, creation.validate(body));
-        checkStorageKey(name);
-        ObjectNode existing = current.apply(name);
-        if (existing == null) {
-            throw ApiStatus.notFound(type.groupResource(), name).exception();
-        }
-        if (creation.takesPreconditionsFromBody()) {
-            checkStoragePreconditions(type, namespace, name, body, existing);
-        }
-        ObjectNode after = creation.apply(existing.deepCopy(), body, Timestamps.format(env.now()));
-        return new WriteOutcome(existing, after, false, WriteOutcome.ResponseView.SUCCESS, true, true, List.of());
-    }
-
-    /** The object name as kube-apiserver's storage key function takes it (400 otherwise). */
-    private static void checkStorageKey(String name) {
-        if (name.isEmpty()) {
-            throw ApiStatus.badRequest("Name parameter required.").exception();
-        }
-        List<String> problems = NameValidation.pathSegmentName(name);
-        if (!problems.isEmpty()) {
-            throw ApiStatus.badRequest("Name parameter invalid: " + FieldError.quote(name) + ": "
-                    + String.join(";", problems)).exception();
-        }
-    }
-
-    /**
-     * A uid or resourceVersion the body carries must be the object's, as storage's {@code Preconditions}
-     * check them; kube-apiserver passes storage's error text on in the 409.
-     */
-    private static void checkStoragePreconditions(ResourceType type, String namespace, String name, ObjectNode body,
-                                                  ObjectNode existing) {
-        String uid = ObjectMeta.uid(body);
-        String problem = null;
-        if (uid != null && !uid.isEmpty() && !uid.equals(orEmpty(ObjectMeta.uid(existing)))) {
-            problem = "UID in precondition: " + uid + ", UID in object meta: " + orEmpty(ObjectMeta.uid(existing));
-        } else {
-            String rv = ObjectMeta.resourceVersion(body);
-            String have = orEmpty(ObjectMeta.resourceVersion(existing));
-            if (rv != null && !rv.isEmpty() && !rv.equals(have)) {
-                problem = "ResourceVersion in precondition: " + rv + ", ResourceVersion in object meta: " + have;
-            }
-        }
-        if (problem != null) {
-            String key = "/registry/" + type.resource() + (type.namespaced() ? "/" + namespace : "") + "/" + name;
-            throw ApiStatus.conflict(type.groupResource(), name, "StorageError: invalid object, Code: 4, Key: " + key
-                    + ", ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: " + problem).exception();
-        }
-    }
-
-    private static String orEmpty(String s) {
-        return s == null ? "" : s;
     }
 
     private WriteOutcome create(ResourceType type, String namespace, Function<String, ObjectNode> current,
@@ -570,7 +452,7 @@ public final class ObjectWrites {
         throwIfInvalid(type.group(), type.kind(), name, errors);
     }
 
-    private static void throwIfInvalid(String group, String kind, String name, List<FieldError> errors) {
+    static void throwIfInvalid(String group, String kind, String name, List<FieldError> errors) {
         if (!errors.isEmpty()) {
             throw ApiStatus.invalid(group, kind, name, errors).exception();
         }

@@ -1,0 +1,75 @@
+package io.kubepekko.api.store;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.GroupVersionKind;
+import io.kubepekko.api.meta.ObjectMeta;
+import io.kubepekko.api.registry.ResourceType;
+import io.kubepekko.api.registry.SubresourceCreate;
+import io.kubepekko.api.status.ApiStatus;
+
+import java.util.List;
+import java.util.function.Function;
+
+/** Writes that create through a subresource of an existing object ({@code pods/binding}): one step of {@link ObjectWrites}. */
+final class SubresourceCreates {
+    private SubresourceCreates() {}
+
+    /**
+     * A create through a subresource of an existing object (pods/binding), in kube-apiserver's order:
+     * the create handler's checks of the body (type meta, namespace; system fields wiped unless the
+     * subresource keeps them), then the subresource's (the name matches the URL's, the body is valid),
+     * the storage key's (a usable name), and storage's update: the object exists, the preconditions hold,
+     * and the subresource changes it.
+     */
+    static WriteOutcome execute(ResourceType type, String namespace, Function<String, ObjectNode> current,
+                                WriteOp.CreateSubresource op, ObjectWrites.Env env) {
+        SubresourceCreate creation = type.strategy().subresourceCreate(op.subresource());
+        if (creation == null) {
+            throw ApiStatus.pathNotFound().exception();
+        }
+        GroupVersionKind kind = creation.bodyKind();
+        ObjectNode body = op.body().deepCopy();
+        TypeMeta.checkBody(kind, body);
+        ObjectWrites.checkNamespace(type, namespace, body, true);
+        boolean forwarded = op.forwardedFrom() != null;
+        if (forwarded || !creation.takesPreconditionsFromBody()) {
+            ObjectMeta.of(body).remove(List.of("creationTimestamp", "uid", "deletionTimestamp",
+                    "deletionGracePeriodSeconds", "selfLink"));
+        }
+        String name = ObjectMeta.name(body) == null ? "" : ObjectMeta.name(body);
+        if (!forwarded && !name.equals(op.name())) {
+            throw ApiStatus.badRequest("name in URL does not match name in " + kind.kind() + " object").exception();
+        }
+        // kube-apiserver answers these with 500 (an aggregate, not a Status); a request's fault is a 422 here.
+        ObjectWrites.throwIfInvalid(kind.group(), kind.kind(), name, creation.validate(body));
+        StorageKeys.checkName(name);
+        ObjectNode existing = current.apply(name);
+        if (existing == null) {
+            throw ApiStatus.notFound(type.groupResource(), name).exception();
+        }
+        if (creation.takesPreconditionsFromBody()) {
+            checkStoragePreconditions(type, namespace, name, body, existing);
+        }
+        ObjectNode after = creation.apply(existing.deepCopy(), body, Timestamps.format(env.now()));
+        return new WriteOutcome(existing, after, false, WriteOutcome.ResponseView.SUCCESS, true, true, List.of());
+    }
+
+    /**
+     * A uid or resourceVersion the body carries must be the object's, as storage's {@code Preconditions}
+     * check them; kube-apiserver passes storage's error text on in the 409.
+     */
+    private static void checkStoragePreconditions(ResourceType type, String namespace, String name, ObjectNode body,
+                                                  ObjectNode existing) {
+        new Preconditions(emptyAsNull(ObjectMeta.uid(body)), emptyAsNull(ObjectMeta.resourceVersion(body)))
+                .violatedBy(existing).ifPresent(problem -> {
+                    String key = "/registry/" + type.resource() + (type.namespaced() ? "/" + namespace : "") + "/" + name;
+                    throw ApiStatus.conflict(type.groupResource(), name, "StorageError: invalid object, Code: 4, Key: "
+                            + key + ", ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: " + problem)
+                            .exception();
+                });
+    }
+
+    private static String emptyAsNull(String s) {
+        return s == null || s.isEmpty() ? null : s;
+    }
+}
