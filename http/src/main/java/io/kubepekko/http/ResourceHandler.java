@@ -1,52 +1,36 @@
 package io.kubepekko.http;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.actors.ControlPlane;
 import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.codec.FieldValidation;
 import io.kubepekko.api.meta.Json;
-import io.kubepekko.api.meta.PartialObjects;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.ForwardedCreate;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.registry.SubresourceCreate;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
-import io.kubepekko.api.validation.NameValidation;
 import io.kubepekko.api.store.DeleteOptionsType;
 import io.kubepekko.api.store.DeletionOptions;
+import io.kubepekko.api.store.StorageKeys;
 import io.kubepekko.api.store.PatchType;
-import io.kubepekko.api.store.Preconditions;
 import io.kubepekko.api.store.ScaleConversion;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOptions;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.Query;
 
-import io.kubepekko.api.meta.SelfLinks;
-import io.kubepekko.api.watch.FeatureGates;
 import io.kubepekko.api.watch.ListChunk;
 import io.kubepekko.api.watch.ReadOptions;
-import org.apache.pekko.http.javadsl.model.ContentTypes;
-import org.apache.pekko.http.javadsl.model.HttpEntities;
-import org.apache.pekko.http.javadsl.model.ws.Message;
-import org.apache.pekko.http.javadsl.model.ws.TextMessage;
 import org.apache.pekko.http.javadsl.model.ws.WebSocketUpgrade;
-import org.apache.pekko.stream.javadsl.Sink;
 
 import io.kubepekko.api.protobuf.ProtobufBodies;
-import io.kubepekko.api.table.IncludeObject;
-import io.kubepekko.api.table.TablePrinters;
-import io.kubepekko.api.table.Tables;
 
-import java.io.IOException;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
-import java.util.function.UnaryOperator;
 
 /**
  * Serves the resource endpoints: a named pipeline per verb — resolve the type, check scope and verb,
@@ -54,31 +38,23 @@ import java.util.function.UnaryOperator;
  */
 final class ResourceHandler {
 
-    private static final org.apache.pekko.http.javadsl.model.ContentType PROTOBUF_WATCH = ContentTypes.create(
-            org.apache.pekko.http.javadsl.model.MediaTypes.customBinary("application", "vnd.kubernetes.protobuf",
-                    false, java.util.Map.of("stream", "watch"),
-                    false));
-
     private static final String NOT_ALLOWED = "the server does not allow this method on the requested resource";
 
     /** The verbs kube-apiserver routes on an object's own path ({@code .../{resource}/{name}}). */
     private static final List<String> ITEM_VERBS = List.of("get", "update", "patch", "delete");
 
     private final ControlPlane controlPlane;
-    private final WatchTimeouts watchTimeouts;
-    /** Ends every watch stream at shutdown ({@link #endWatches}). */
-    private final org.apache.pekko.stream.SharedKillSwitch watches = org.apache.pekko.stream.KillSwitches.shared("watches");
-    /** RemoveSelfLink off: reads carry {@code metadata.selfLink} again. */
-    private final boolean selfLinks;
-
-    /** Ages in Tables are measured to this clock's now. */
-    private final Clock clock;
+    /** get, list and watch. */
+    private final ReadHandler reads;
 
     ResourceHandler(ControlPlane controlPlane, WatchTimeouts watchTimeouts, Clock clock) {
         this.controlPlane = controlPlane;
-        this.watchTimeouts = watchTimeouts;
-        this.clock = clock;
-        this.selfLinks = !controlPlane.featureGates().enabled(FeatureGates.REMOVE_SELF_LINK);
+        this.reads = new ReadHandler(controlPlane, watchTimeouts, clock);
+    }
+
+    /** Ends every watch stream (see {@link ReadHandler#endWatches}). */
+    void endWatches() {
+        reads.endWatches();
     }
 
     /**
@@ -139,12 +115,12 @@ final class ResourceHandler {
         r = withPathNames(r);
         if (info.verb().equals("deletecollection")) {
             // Validates the list options as kube-apiserver does (400 malformed numbers, 422 invalid combinations).
-            readOptions("list", r);
+            ReadOptions.parse("list", r.query().toMultiMap(), controlPlane.featureGates());
         }
         return switch (info.verb()) {
-            case "get" -> get(type, r);
-            case "list" -> list(type, r);
-            case "watch" -> watch(type, r);
+            case "get" -> reads.get(type, r);
+            case "list" -> reads.list(type, r);
+            case "watch" -> reads.watch(type, r);
             case "create" -> type.forwardedCreate() != null ? forwardedCreate(type, r) : create(type, r);
             case "update" -> update(type, r);
             case "patch" -> patch(type, r, null);
@@ -171,20 +147,15 @@ final class ResourceHandler {
             }
             r = r.withInfo(new RequestInfo(info.verb(), info.group(), info.version(), info.resource(), null,
                     info.name(), info.subresource()));
-        } else if (namespace != null && (namespace.equals(".") || namespace.equals(".."))) {
-            throw ApiStatus.badRequest("Namespace parameter invalid: " + FieldError.quote(namespace) + ": may not be '"
-                    + namespace + "'").exception();
+        } else if (namespace != null) {
+            StorageKeys.checkNamespace(namespace);
         }
         String name = info.name();
         if (name != null) {
             if (name.isEmpty()) {
                 throw ApiStatus.badRequest("name must be provided").exception();
             }
-            List<String> problems = NameValidation.pathSegmentName(name);
-            if (!problems.isEmpty()) {
-                throw ApiStatus.badRequest("Name parameter invalid: " + FieldError.quote(name) + ": "
-                        + String.join(";", problems)).exception();
-            }
+            StorageKeys.checkName(name);
         }
         return r;
     }
@@ -202,140 +173,6 @@ final class ResourceHandler {
                 throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
             }
         }
-    }
-
-    private ReadOptions readOptions(String verb, Request r) {
-        return ReadOptions.parse(verb, r.query().toMultiMap(), controlPlane.featureGates());
-    }
-
-    private CompletionStage<HttpResponse> get(ResourceType type, Request r) {
-        String name = r.info().name();
-        IncludeObject include = includeObject(r);
-        return controlPlane.get(type, r.info().namespace(), name, readOptions("get", r)).thenApply(found -> {
-            byte[] obj = found.orElseThrow(() -> ApiStatus.notFound(type.groupResource(), name).exception());
-            obj = selfLinks ? SelfLinks.withSelfLink(type, obj) : obj;
-            if (r.representation().table()) {
-                return Encoder.json(200, Tables.renderObject(r.representation().metaVersion(), printer(type), obj,
-                        include, clock.instant()), r.format(), r.pretty(), List.of());
-            }
-            return Encoder.json(200, partialObject(type, type.kind(), r, obj), r.format(), r.pretty(), List.of());
-        });
-    }
-
-    /**
-     * A single object as the client asked: itself, or its PartialObjectMetadata; a
-     * PartialObjectMetadataList of it is a 406, as in kube-apiserver (the object is not a list).
-     */
-    private static byte[] partialObject(ResourceType type, String kind, Request r, byte[] obj) {
-        String partial = r.representation().partial();
-        if (partial == null) {
-            return obj;
-        }
-        if (!partial.equals(PartialObjects.KIND)) {
-            throw PartialObjects.mismatch(true, PartialObjects.goType(hasProtobuf(type), type.version(), kind, false))
-                    .exception();
-        }
-        return PartialObjects.of(r.representation().metaVersion(), obj);
-    }
-
-    private static boolean hasProtobuf(ResourceType type) {
-        return ProtobufBodies.builtin().supports(type.gvk());
-    }
-
-    /** The includeObject of a Table read (validated on every read, as kube-apiserver does for Tables). */
-    private static IncludeObject includeObject(Request r) {
-        return r.representation().table() ? IncludeObject.parse(r.param("includeObject").orElse(null))
-                : IncludeObject.METADATA;
-    }
-
-    private static io.kubepekko.api.table.TablePrinter printer(ResourceType type) {
-        return TablePrinters.of(type.groupResource().group(), type.kind());
-    }
-
-    private CompletionStage<HttpResponse> list(ResourceType type, Request r) {
-        IncludeObject include = includeObject(r);
-        return controlPlane.list(type, r.info().namespace(), readOptions("list", r)).thenApply(chunk -> {
-            // The selfLink goes into each item as it is written: never a second copy of the list.
-            UnaryOperator<byte[]> links = selfLinks ? json -> SelfLinks.withSelfLink(type, json) : null;
-            if (r.representation().table()) {
-                return Encoder.table(Tables.listBody(Encoder.textFormat(r.format(), r.pretty()),
-                        r.representation().metaVersion(), printer(type), chunk.items(), include,
-                        new Tables.ListMeta(Long.toString(chunk.resourceVersion()), chunk.continueToken(),
-                                chunk.remainingItemCount()), clock.instant(), links), r.format());
-            }
-            String partial = r.representation().partial();
-            if (partial != null) {
-                if (!partial.equals(PartialObjects.LIST_KIND)) {
-                    throw PartialObjects.mismatch(false, PartialObjects.goType(hasProtobuf(type), type.version(),
-                            type.listKind(), true)).exception();
-                }
-                String metaVersion = r.representation().metaVersion();
-                UnaryOperator<byte[]> partialItem = links == null ? json -> PartialObjects.of(metaVersion, json)
-                        : json -> PartialObjects.of(metaVersion, links.apply(json));
-                return Encoder.list(new GroupVersionKind(PartialObjects.GROUP, metaVersion, PartialObjects.KIND),
-                        PartialObjects.LIST_KIND, chunk, null, partialItem, r.format(), r.pretty());
-            }
-            return Encoder.list(type.gvk(), type.listKind(), chunk,
-                    selfLinks ? SelfLinks.collection(type, r.info().namespace()) : null, links, r.format(),
-                    r.pretty());
-        });
-    }
-
-    /**
-     * A chunked stream of JSON watch events, or the same events as WebSocket text messages when the
-     * client asked to upgrade. A watch of a named object ({@code GET .../name?watch})
-     * is a watch of the collection selected by {@code metadata.name}, as in kube-apiserver.
-     */
-    private CompletionStage<HttpResponse> watch(ResourceType type, Request r) {
-        if (r.format() == Negotiation.Format.YAML || (r.format() == Negotiation.Format.PROTOBUF
-                && (r.webSocket() != null || r.representation().table()))) {
-            throw ApiStatus.notAcceptable("only the following media types are accepted: application/json, "
-                    + "application/json;stream=watch, application/vnd.kubernetes.protobuf, "
-                    + "application/vnd.kubernetes.protobuf;stream=watch").exception();
-        }
-        ReadOptions options = readOptions("watch", r);
-        if (r.info().hasName()) {
-            options = options.withFieldSelector(ReadOptions.namedSelector(options.fieldSelector(), r.info().name()));
-        }
-        Duration timeout = watchTimeouts.of(options.timeoutSeconds());
-        java.util.function.UnaryOperator<byte[]> objects = selfLinks ? json -> SelfLinks.withSelfLink(type, json)
-                : json -> json;
-        String kind = type.kind();
-        String apiVersion = type.apiVersion();
-        if (PartialObjects.KIND.equals(r.representation().partial())) {
-            // Each event's object as its PartialObjectMetadata; a PartialObjectMetadataList watch gets the
-            // objects themselves, as kube-apiserver falls back when the per-event conversion fails.
-            String metaVersion = r.representation().metaVersion();
-            java.util.function.UnaryOperator<byte[]> whole = objects;
-            objects = json -> PartialObjects.of(metaVersion, whole.apply(json));
-            kind = PartialObjects.KIND;
-            apiVersion = PartialObjects.apiVersion(metaVersion);
-        }
-        WatchFraming framing = r.format() == Negotiation.Format.PROTOBUF
-                ? WatchFraming.protobuf(kind, apiVersion, objects)
-                : r.representation().table()
-                ? WatchFraming.table(type.kind(), type.apiVersion(), objects, new WatchFraming.TableRows(
-                        r.representation().metaVersion(), printer(type), includeObject(r), clock))
-                : new WatchFraming(kind, apiVersion, objects);
-        return controlPlane.watch(type, r.info().namespace(), options, timeout).thenApply(events -> {
-            if (r.webSocket() != null) {
-                // As kube-apiserver: one text message per event (clients like fabric8 watch this way).
-                return r.webSocket().handleMessagesWith(Sink.ignore(), events.takeWithin(timeout).via(watches.flow())
-                        .map(e -> (Message) TextMessage.create(framing.frame(e).utf8String())));
-            }
-            return HttpResponse.create().withStatus(200).withEntity(HttpEntities.createChunked(
-                    r.format() == Negotiation.Format.PROTOBUF ? PROTOBUF_WATCH : ContentTypes.APPLICATION_JSON,
-                    events.takeWithin(timeout).via(watches.flow()).map(framing::frame)));
-        });
-    }
-
-    /**
-     * Ends every watch stream as if its timeout had come (the chunked body or the WebSocket closes in order),
-     * and any watch started later at once: the server is stopping, and clients watch again elsewhere. Streams
-     * still open when the actor system terminates would be torn down and logged as failures.
-     */
-    void endWatches() {
-        watches.shutdown();
     }
 
     private CompletionStage<HttpResponse> create(ResourceType type, Request r) {
@@ -390,12 +227,12 @@ final class ResourceHandler {
                     + "application/strategic-merge-patch+json").exception();
         }
         // kube-apiserver's ValidatePatchOptions: these first, then the options every write has.
-        List<io.kubepekko.api.status.FieldError> leading = new java.util.ArrayList<>();
+        List<FieldError> leading = new java.util.ArrayList<>();
         if (apply && r.param("fieldManager").filter(m -> !m.isEmpty()).isEmpty()) {
-            leading.add(io.kubepekko.api.status.FieldError.required("fieldManager", "is required for apply patch"));
+            leading.add(FieldError.required("fieldManager", "is required for apply patch"));
         }
         if (!apply && r.param("force").isPresent()) {
-            leading.add(io.kubepekko.api.status.FieldError.forbidden("force", "may not be specified for non-apply patch"));
+            leading.add(FieldError.forbidden("force", "may not be specified for non-apply patch"));
         }
         WriteOptions options = writeOptions(r, leading);
         boolean force = r.param("force").filter(v -> !v.isEmpty()).map(io.kubepekko.api.meta.GoStrconv::parseBool)
@@ -440,7 +277,7 @@ final class ResourceHandler {
             case "get" -> controlPlane.get(type, r.info().namespace(), r.info().name()).thenApply(found -> {
                 byte[] obj = found.orElseThrow(() -> ApiStatus.notFound(type.groupResource(), r.info().name()).exception());
                 byte[] answer = scale ? Json.bytes(ScaleConversion.toScale(type, Json.parseTrusted(obj))) : obj;
-                return Encoder.json(200, partialObject(type, scale ? ScaleConversion.GVK.kind() : type.kind(), r,
+                return Encoder.json(200, ReadHandler.partialObject(type, scale ? ScaleConversion.GVK.kind() : type.kind(), r,
                         answer), r.format(), r.pretty(), List.of());
             });
             case "update" -> {
@@ -485,7 +322,7 @@ final class ResourceHandler {
      * The write's options, validated before the body is read (422 on the options kind); {@code leading}
      * are a patch's own problems. Without {@code fieldManager} the User-Agent names the manager.
      */
-    private static WriteOptions writeOptions(Request r, List<io.kubepekko.api.status.FieldError> leading) {
+    private static WriteOptions writeOptions(Request r, List<FieldError> leading) {
         WriteOptions o = WriteOptions.parse(optionsKind(r.info().verb()), leading, r.param("fieldManager").orElse(null),
                 values(r, "dryRun"), fieldValidation(r));
         return o.fieldManager() != null ? o
