@@ -103,6 +103,11 @@ final class ServerProcess implements AutoCloseable {
     }
   }
 
+  /** The server's process (the launch script, which becomes the JVM). */
+  Process process() {
+    return process;
+  }
+
   /** The JVM's process id: the launch script {@code exec}s java, so it is the child's own. */
   long pid() {
     return process.pid();

@@ -6,6 +6,7 @@ import io.kubepekko.actors.Controllers;
 import io.kubepekko.actors.Environment;
 import io.kubepekko.actors.StorageQuota;
 import io.kubepekko.actors.WatchCache;
+import io.kubepekko.actors.fencing.PeerContact;
 import io.kubepekko.api.kinds.ServiceNetwork;
 import io.kubepekko.api.watch.FeatureGates;
 import io.kubepekko.api.watch.Retention;
@@ -13,8 +14,11 @@ import io.kubepekko.api.registry.Registry;
 import io.kubepekko.api.store.ObjectWrites;
 import io.kubepekko.persistence.StorageProbe;
 import io.kubepekko.persistence.StorageSettings;
+import io.kubepekko.persistence.fencing.WritePermit;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Props;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.MemberStatus;
 import org.apache.pekko.cluster.typed.Cluster;
@@ -104,6 +108,7 @@ public final class ApiServer implements AutoCloseable {
         if (resolved.seedNodes().isEmpty()) {
             cluster.manager().tell(Join.create(cluster.selfMember().address()));
         } // else the configured seed nodes are joined by the cluster extension itself
+        startWriteLease(system, config);
 
         storage.prepareSchema(system).toCompletableFuture().get(60, TimeUnit.SECONDS);
         DataDirectory.restrictFiles(settings.dataDir());
@@ -180,6 +185,18 @@ public final class ApiServer implements AutoCloseable {
                         + " of which {} used)", url, describe(storage), settings.dataDir().toAbsolutePath(),
                 kubeconfig.toAbsolutePath(), quota.limit(), quota.used());
         return new ApiServer(system, binding, probes, shuttingDown, settings, kubeconfig, url, controllers, resources);
+    }
+
+    /**
+     * Keeps this server's journal writes behind a lease on the cluster's majority, so that a server the
+     * others may replace (cut off, or paused) stops writing before its successor starts.
+     */
+    private static void startWriteLease(ActorSystem<Void> system, Config config) {
+        Duration lease = config.getDuration("kubepekko.cluster.write-lease.duration");
+        PeerContact.checkLease(lease, config.getDuration("pekko.cluster.failure-detector.acceptable-heartbeat-pause"),
+                config.getDuration("pekko.cluster.split-brain-resolver.stable-after"));
+        system.systemActorOf(PeerContact.create(WritePermit.ID.of(Adapter.toClassic(system)),
+                config.getDuration("kubepekko.cluster.write-lease.interval"), lease), PeerContact.NAME, Props.empty());
     }
 
     /**
@@ -277,6 +294,11 @@ public final class ApiServer implements AutoCloseable {
 
     public String url() {
         return url;
+    }
+
+    /** Whether this server may write to the journal now (the write lease of a clustered server). */
+    public WritePermit writePermit() {
+        return WritePermit.ID.of(Adapter.toClassic(system));
     }
 
     /** The remoting addresses ({@code host:port}) of the cluster members this node sees Up. */

@@ -64,8 +64,15 @@ class SeedNodesProfileTest {
 
         assertEquals("org.apache.pekko.cluster.sbr.SplitBrainResolverProvider", c.getString("pekko.cluster.downing-provider-class"));
         assertEquals("keep-majority", c.getString("pekko.cluster.split-brain-resolver.active-strategy"));
-        assertEquals(Duration.ofSeconds(20), c.getDuration("pekko.cluster.split-brain-resolver.stable-after"));
-        assertEquals(Duration.ofSeconds(3), c.getDuration("pekko.cluster.failure-detector.acceptable-heartbeat-pause"));
+        assertEquals(Duration.ofSeconds(3), c.getDuration("pekko.cluster.split-brain-resolver.stable-after"));
+        assertEquals(Duration.ofSeconds(2), c.getDuration("pekko.cluster.failure-detector.acceptable-heartbeat-pause"));
+        assertEquals(Duration.ofMillis(500), c.getDuration("pekko.cluster.down-removal-margin"));
+        assertTrue(c.getDuration("kubepekko.cluster.write-lease.duration").compareTo(
+                c.getDuration("pekko.cluster.failure-detector.acceptable-heartbeat-pause")
+                        .plus(c.getDuration("pekko.cluster.split-brain-resolver.stable-after"))) < 0,
+                "the write lease ends before the others may replace a server they no longer hear from");
+        assertEquals("io.kubepekko.persistence.fencing.FencedCassandraJournal",
+                c.getString("pekko.persistence.cassandra.journal.class"), "the journal is behind the write permit");
         assertEquals(Duration.ofSeconds(10), c.getDuration("pekko.cluster.sharding.rebalance-interval"));
         assertEquals(1, c.getInt("pekko.cluster.sharding.least-shard-allocation-strategy.rebalance-threshold"));
         assertEquals(3, c.getInt("pekko.cluster.sharding.least-shard-allocation-strategy.max-simultaneous-rebalance"));

@@ -1,0 +1,19 @@
+package io.kubepekko.actors.fencing;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class PeerContactTest {
+    @Test
+    void aLeaseThatCouldOutlastTheTimeBeforeTheOthersReplaceAServerIsRefused() {
+        assertDoesNotThrow(() -> PeerContact.checkLease(Duration.ofSeconds(2), Duration.ofSeconds(2), Duration.ofSeconds(3)));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> PeerContact.checkLease(Duration.ofSeconds(5), Duration.ofSeconds(2), Duration.ofSeconds(3)));
+        assertTrue(e.getMessage().contains("must be shorter than"), e.getMessage());
+    }
+}
