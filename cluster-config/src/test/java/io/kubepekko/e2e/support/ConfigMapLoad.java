@@ -54,19 +54,29 @@ public final class ConfigMapLoad implements AutoCloseable {
     private final ApiCalls api;
     private final List<String> nodes;
     private final String namespace;
+    private final String prefix;
     private final List<Thread> threads = new ArrayList<>();
     private final AtomicBoolean stop = new AtomicBoolean();
     private final List<Op> ops = new ArrayList<>(); // guarded by itself
 
-    private ConfigMapLoad(ApiCalls api, List<String> nodes, String namespace) {
+    private ConfigMapLoad(ApiCalls api, List<String> nodes, String namespace, String prefix) {
         this.api = api;
         this.nodes = List.copyOf(nodes);
         this.namespace = namespace;
+        this.prefix = prefix;
     }
 
     /** Starts {@code writers} writers sending requests to {@code nodes} (base URLs) in turn. */
     public static ConfigMapLoad start(ApiCalls api, List<String> nodes, String namespace, int writers) {
-        ConfigMapLoad load = new ConfigMapLoad(api, nodes, namespace);
+        return start(api, nodes, namespace, writers, "w");
+    }
+
+    /**
+     * {@link #start(ApiCalls, List, String, int)} with names that start with {@code prefix}, so that several
+     * loads can write to one namespace (compare each with {@link #mine} of the stored objects).
+     */
+    public static ConfigMapLoad start(ApiCalls api, List<String> nodes, String namespace, int writers, String prefix) {
+        ConfigMapLoad load = new ConfigMapLoad(api, nodes, namespace, prefix);
         for (int w = 0; w < writers; w++) {
             int writer = w;
             Thread t = new Thread(() -> load.write(writer), "configmap-writer-" + namespace + "-" + w);
@@ -96,7 +106,7 @@ public final class ConfigMapLoad implements AutoCloseable {
                         "{\"data\":{\"v\":\"" + value + "\"}}");
                 op = new Op(writer, seq, node, "update", name, value, started, System.nanoTime(), reply);
             } else {
-                String name = "w" + writer + "-" + created++;
+                String name = prefix + writer + "-" + created++;
                 next.put(name, 0);
                 ApiCalls.Reply reply = api.post(node, collectionPath(), "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
                         + "\"metadata\":{\"name\":\"" + name + "\"},\"data\":{\"v\":\"0\",\"writer\":\"" + writer + "\"}}");
@@ -144,6 +154,17 @@ public final class ConfigMapLoad implements AutoCloseable {
     @Override
     public void close() {
         stop();
+    }
+
+    /** The objects of {@code stored} that this load names. */
+    public Map<String, JsonNode> mine(Map<String, JsonNode> stored) {
+        Map<String, JsonNode> mine = new TreeMap<>();
+        stored.forEach((name, object) -> {
+            if (name.matches(java.util.regex.Pattern.quote(prefix) + "[0-9]+-[0-9]+")) {
+                mine.put(name, object);
+            }
+        });
+        return mine;
     }
 
     /**
