@@ -73,6 +73,8 @@ class SeedNodesProfileTest {
                 "the write lease ends before the others may replace a server they no longer hear from");
         assertEquals("io.kubepekko.persistence.fencing.FencedCassandraJournal",
                 c.getString("pekko.persistence.cassandra.journal.class"), "the journal is behind the write permit");
+        assertEquals("io.kubepekko.persistence.fencing.FencedCassandraSnapshotStore",
+                c.getString("pekko.persistence.cassandra.snapshot.class"), "so is the snapshot store");
         assertEquals(Duration.ofSeconds(10), c.getDuration("pekko.cluster.sharding.rebalance-interval"));
         assertEquals(1, c.getInt("pekko.cluster.sharding.least-shard-allocation-strategy.rebalance-threshold"));
         assertEquals(3, c.getInt("pekko.cluster.sharding.least-shard-allocation-strategy.max-simultaneous-rebalance"));

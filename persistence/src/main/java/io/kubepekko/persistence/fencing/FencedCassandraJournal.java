@@ -11,7 +11,7 @@ import scala.util.Try;
 import java.util.Optional;
 
 /**
- * The Cassandra journal, refusing writes while this server's {@link WritePermit} has lapsed. The check is
+ * The Cassandra journal, refusing writes and deletions while this server's {@link WritePermit} has lapsed. The check is
  * the last step before the plugin hands the events to the driver, so nothing that ran before it (an entity
  * that queued a write before a pause) can slip past. A refused write fails like a lost connection to
  * Cassandra: the entity restarts and its writers get a 503, never a false success.
@@ -34,9 +34,18 @@ public final class FencedCassandraJournal extends CassandraJournal {
         return super.asyncWriteMessages(messages);
     }
 
+    @Override
+    public Future<BoxedUnit> asyncDeleteMessagesTo(String persistenceId, long toSequenceNr) {
+        Optional<String> refusal = permit.refusal();
+        if (refusal.isPresent()) {
+            return scala.concurrent.Future$.MODULE$.failed(new FencedException(refusal.get()));
+        }
+        return super.asyncDeleteMessagesTo(persistenceId, toSequenceNr);
+    }
+
     /** A write refused because this server may have been replaced by another member. */
     public static final class FencedException extends RuntimeException {
-        FencedException(String why) {
+        public FencedException(String why) {
             super("this server may not write to the journal now: " + why, null, false, false);
         }
     }
