@@ -858,11 +858,11 @@ public final class CollectionEntity
         if (values != null) {
             abandonClaim();
         }
-        if (allocatedFirst != 0) {
-            // The journal refused the batch (or the entity is stopping before it was written).
-            tellRevisions(new Revisions.Abandoned(allocatedFirst));
-            allocatedFirst = 0;
-        }
+        // A batch whose journal write failed may be stored all the same (a write that timed out can still
+        // land): it is not reported abandoned. Revisions asks about it once it is overdue (Resolve), and the
+        // collection, recovered from its journal, answers from what is stored: not persisted, or unknown
+        // (a new epoch, whose rebuild reads the object).
+        allocatedFirst = 0;
         if (inFlight != null) {
             inFlight.forEach(p -> p.write().replyTo().tell(new Refused(status)));
             inFlight = null;

@@ -225,10 +225,8 @@ public final class ValueAllocator
 
     public static Behavior<Command> create(String name, Map<String, ValuePool> pools, Directory directory,
                                            Clock clock, RandomGenerator random) {
-        return Behaviors.withTimers(timers -> {
-            timers.startTimerWithFixedDelay(Tick.INSTANCE, TICK);
-            return Behaviors.setup(ctx -> new ValueAllocator(name, ctx, timers, pools, directory, clock, random));
-        });
+        return Behaviors.withTimers(timers ->
+                Behaviors.setup(ctx -> new ValueAllocator(name, ctx, timers, pools, directory, clock, random)));
     }
 
     private ValueAllocator(String name, ActorContext<Command> context, TimerScheduler<Command> timers,
@@ -256,7 +254,12 @@ public final class ValueAllocator
     @Override
     public SignalHandler<State> signalHandler() {
         return newSignalHandlerBuilder()
-                .onSignal(RecoveryCompleted.instance(), this::reconcileAll)
+                .onSignal(RecoveryCompleted.instance(), state -> {
+                    // Started at every recovery: the restart that follows a journal failure cancels the
+                    // actor's timers, and without the tick unsettled claims would never be checked again.
+                    timers.startTimerWithFixedDelay(Tick.INSTANCE, TICK);
+                    reconcileAll(state);
+                })
                 .build();
     }
 
