@@ -316,17 +316,19 @@ public final class Revisions
     public static Behavior<Command> create(GroupResource groupResource, java.time.Clock clock,
                                            Function<String, RecipientRef<CollectionEntity.Command>> collections,
                                            Predicate<Address> member) {
-        return Behaviors.withTimers(timers -> {
-            timers.startTimerWithFixedDelay(CheckOverdue.INSTANCE, Duration.ofSeconds(1));
-            return Behaviors.setup(ctx -> new Revisions(groupResource, ctx, clock, collections, member));
-        });
+        return Behaviors.withTimers(timers -> Behaviors.setup(ctx ->
+                new Revisions(groupResource, ctx, clock, collections, member, timers)));
     }
 
+    /** How often overdue allocations are looked for and quiet readers get a heartbeat. */
+    static final Duration TICK = Duration.ofSeconds(1);
+
     private final Predicate<Address> member;
+    private final org.apache.pekko.actor.typed.javadsl.TimerScheduler<Command> timers;
 
     private Revisions(GroupResource groupResource, org.apache.pekko.actor.typed.javadsl.ActorContext<Command> context,
                       java.time.Clock clock, Function<String, RecipientRef<CollectionEntity.Command>> collections,
-                      Predicate<Address> member) {
+                      Predicate<Address> member, org.apache.pekko.actor.typed.javadsl.TimerScheduler<Command> timers) {
         super(PersistenceId.of("Revisions", groupResource.toString()),
                 SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
         this.self = context.getSelf();
@@ -334,6 +336,7 @@ public final class Revisions
         this.clock = clock;
         this.collections = collections;
         this.member = member;
+        this.timers = timers;
     }
 
     @Override
@@ -350,6 +353,17 @@ public final class Revisions
     public SignalHandler<State> signalHandler() {
         return newSignalHandlerBuilder()
                 .onSignal(RecoveryCompleted.instance(), state -> {
+                    // Started at every recovery: when the journal fails (a persist, or the recovery itself),
+                    // Pekko restarts this behaviour with back-off and cancels every timer of the actor. A
+                    // sequencer without its tick sends no heartbeat, never resolves an allocation whose
+                    // report was lost, and never retries a hand-over: its stream stalls for good.
+                    timers.startTimerWithFixedDelay(CheckOverdue.INSTANCE, TICK);
+                    // The fields outlive such a restart, but the allocations they tracked do not: this life
+                    // starts like a new incarnation, above everything the earlier one may have handed out,
+                    // in a new epoch (unless the hand-over was recorded).
+                    epoch = java.util.UUID.randomUUID().toString();
+                    holders.clear();
+                    parts.clear();
                     // Whatever the previous incarnation handed out is at most reservedUpTo.
                     next = state.reservedUpTo() + 1;
                     order = new PublicationOrder<>(state.reservedUpTo());
@@ -424,7 +438,9 @@ public final class Revisions
                         publish(List.of()); // a heartbeat: readers that hear nothing subscribe again
                     }
                     publishedSinceTick = false;
-                    return onOverdue();
+                    onOverdue();
+                    // Also retries a hand-over whose record the journal refused: nothing else may come.
+                    return handOverIfSettled();
                 })
                 .onCommand(GetLatest.class, (state, c) -> Effect().reply(c.replyTo(),
                         new Latest(Math.max(next - 1, order.publishedUpTo()))))
@@ -509,7 +525,7 @@ public final class Revisions
      * the judge. One nobody answers within {@link #RESOLVE_DEADLINE} is given up and a new epoch starts,
      * so one lost report can neither stall the stream for long nor lose an acknowledged write to readers.
      */
-    private ReplyEffect<Event, State> onOverdue() {
+    private void onOverdue() {
         java.time.Instant now = clock.instant();
         List<PublishedEvent> released = new ArrayList<>();
         boolean gaveUp = false;
@@ -533,12 +549,12 @@ public final class Revisions
             released.addAll(order.abandoned(r.first()));
             gaveUp = true;
         }
-        if (released.isEmpty() && !gaveUp) {
-            return Effect().noReply();
+        if (!gaveUp) {
+            return;
         }
         publish(released);
         // Readers rebuild from the collections, which hold whatever of the given-up versions was persisted.
-        return gaveUp ? newEpoch("unresolved resourceVersions given up") : Effect().noReply();
+        newEpoch("unresolved resourceVersions given up");
     }
 
     private ReplyEffect<Event, State> onResolved(State state, Resolved r) {

@@ -55,6 +55,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * already be newer than L), catches up with the stream ({@link CacheState#warmStart}) and serves.
  * A batch with a new epoch (Revisions restarted) means events may be missing: the cache ends every
  * watch with 410 Expired and loads again. A cache that hears nothing for a while subscribes again.
+ * A load that fails is tried again with back-off until it succeeds; a cache that does not serve for
+ * long says why in the log (rate-limited) and, when its stream does not reach what it loaded,
+ * subscribes again although it is not silent.
  *
  * <p>Watchers get a bounded queue each; one that cannot keep up is cut off with a 410 Expired
  * event, never buffered without limit.
@@ -66,6 +69,18 @@ public final class WatchCache {
     static final int MAX_PARKED = 10_000;
     /** Stream batches buffered while loading; beyond this the load starts over. */
     static final int MAX_BUFFERED = 10_000;
+    /**
+     * How long a failed load waits before the next attempt: doubling from 1 s up to 30 s, so a storage
+     * outage costs the storage a few reads per cache and minute, and a cache loads soon after it is back.
+     */
+    static final Informer.Backoff LOAD_BACKOFF = new Informer.Backoff(Duration.ofSeconds(1), Duration.ofSeconds(30));
+    /**
+     * How long a cache may wait for its stream to reach the version it loaded before it warns and subscribes
+     * again: longer than a normal catch-up, shorter than Revisions' 45 s resolve deadline plus a rebuild.
+     */
+    static final Duration CATCH_UP_PATIENCE = Duration.ofSeconds(30);
+    /** At most one warning per cache per interval about why it does not serve. */
+    static final Duration WARN_INTERVAL = Duration.ofMinutes(1);
 
     /**
      * How a cache behaves.
@@ -311,6 +326,15 @@ public final class WatchCache {
         /** The version of the last change applied: bookmarks carry it when progress bookmarks are off. */
         private long lastChangeVersion;
         private Instant lastHeard;
+        private Instant lastSubscribed;
+        /** Whether the load of the current {@code generation} is under way. */
+        private boolean loadInFlight;
+        /** Loads failed in a row, and when the next may start. */
+        private int loadFailures;
+        private Instant loadAfter = Instant.MIN;
+        /** Since when the cache has not served (null while it serves). */
+        private Instant unreadySince;
+        private final RateLimitedWarning notServing = new RateLimitedWarning(WARN_INTERVAL);
 
         Instance(ActorContext<Command> ctx, ResourceType type, Sources sources, Settings settings, Clock clock,
                  AtomicBoolean ready, StorageQuota quota) {
@@ -329,6 +353,7 @@ public final class WatchCache {
 
         private void subscribe() {
             lastHeard = clock.instant();
+            lastSubscribed = lastHeard;
             sources.revisions().tell(new Revisions.Subscribe(stream));
         }
 
@@ -338,7 +363,8 @@ public final class WatchCache {
             buffered.clear();
             state = null;
             epoch = null; // the next batch (the acknowledgement) names the epoch and the start version
-            ready.set(false);
+            loadInFlight = false;
+            updateReady();
             return Behaviors.receive(Command.class)
                     .onMessage(Stream.class, s -> {
                         lastHeard = clock.instant();
@@ -348,7 +374,7 @@ public final class WatchCache {
                             startVersion = batch.upTo();
                             streamUpTo = batch.upTo();
                             buffered.clear();
-                            startLoad();
+                            load();
                         } else if (buffered.size() >= MAX_BUFFERED || batch.after() > streamUpTo) {
                             return loading(); // too far behind, or a batch was lost: start over
                         } else {
@@ -358,14 +384,7 @@ public final class WatchCache {
                         return Behaviors.same();
                     })
                     .onMessage(Loaded.class, this::onLoaded)
-                    .onMessage(LoadFailed.class, f -> {
-                        if (f.generation() != generation) {
-                            return Behaviors.same();
-                        }
-                        ctx.getLog().warn("loading the {} cache failed, starting over: {}", type.groupResource(),
-                                f.reason());
-                        return loading();
-                    })
+                    .onMessage(LoadFailed.class, this::onLoadFailed)
                     .onMessage(Read.class, r -> park(r, r.maxWait()))
                     .onMessage(Watch.class, w -> park(w, w.maxWait()))
                     .onMessage(Tick.class, t -> onTick())
@@ -376,16 +395,46 @@ public final class WatchCache {
                     .build();
         }
 
+        /** Loads the collections now, or once the back-off after failed loads is over ({@link #onTick}). */
+        private void load() {
+            generation++; // a load still under way belongs to an earlier start: its answer is ignored
+            loadInFlight = false;
+            if (!clock.instant().isBefore(loadAfter)) {
+                startLoad();
+            }
+        }
+
         private void startLoad() {
-            long g = ++generation;
+            long g = generation;
+            loadInFlight = true;
             ctx.pipeToSelf(sources.load(), (contents, error) -> contents != null ? new Loaded(g, contents)
                     : new LoadFailed(g, String.valueOf(error == null ? null : error.getMessage())));
+        }
+
+        /**
+         * A failed load is tried again after a back-off, from the same start: the stream's batches since the
+         * acknowledgement stay buffered, and objects read later may only be newer, which the catch-up allows.
+         */
+        private Behavior<Command> onLoadFailed(LoadFailed f) {
+            if (f.generation() != generation) {
+                return Behaviors.same();
+            }
+            Instant now = clock.instant();
+            loadInFlight = false;
+            Duration wait = LOAD_BACKOFF.after(loadFailures++);
+            loadAfter = now.plus(wait);
+            notServing.warn(ctx.getLog(), now, "the {} cache cannot load its collections ({} failed attempts in a row),"
+                    + " trying again in {}: {}", type.groupResource(), loadFailures, wait, f.reason());
+            return Behaviors.same();
         }
 
         private Behavior<Command> onLoaded(Loaded loaded) {
             if (loaded.generation() != generation) {
                 return Behaviors.same();
             }
+            loadInFlight = false;
+            loadFailures = 0;
+            loadAfter = Instant.MIN;
             Contents c = loaded.contents();
             state = CacheState.warmStart(type, settings.retention(), c.objects(), startVersion, c.readVersion());
             lastChangeVersion = state.resourceVersion();
@@ -394,7 +443,7 @@ public final class WatchCache {
             }
             buffered.clear();
             quota.record(type.groupResource(), state.bytes());
-            ready.set(state.ready());
+            updateReady();
             answerParked();
             return running();
         }
@@ -415,12 +464,12 @@ public final class WatchCache {
                             epoch = s.batch().epoch();
                             startVersion = s.batch().upTo();
                             streamUpTo = s.batch().upTo();
-                            startLoad();
+                            load();
                             return next;
                         }
                         streamUpTo = Math.max(streamUpTo, s.batch().upTo());
                         apply(s.batch());
-                        ready.set(state.ready());
+                        updateReady();
                         answerParked();
                         return Behaviors.same();
                     })
@@ -707,6 +756,10 @@ public final class WatchCache {
                         settings.resubscribeAfter());
                 subscribe();
             }
+            if (state == null && epoch != null && !loadInFlight && !now.isBefore(loadAfter)) {
+                startLoad(); // the back-off after a failed load is over
+            }
+            checkServing(now);
             if (state != null) {
                 state = state.expire(now);
                 if (state.ready()) {
@@ -715,6 +768,54 @@ public final class WatchCache {
             }
             expireParked(now);
             return Behaviors.same();
+        }
+
+        /** Publishes whether the cache serves ({@code /readyz}), and says so in the log once it serves again. */
+        private void updateReady() {
+            boolean serving = state != null && state.ready();
+            ready.set(serving);
+            Instant now = clock.instant();
+            if (!serving) {
+                if (unreadySince == null) {
+                    unreadySince = now;
+                }
+            } else if (unreadySince != null) {
+                if (notServing.clear()) {
+                    ctx.getLog().info("the {} cache serves again, after {} without", type.groupResource(),
+                            Duration.between(unreadySince, now));
+                }
+                unreadySince = null;
+            }
+        }
+
+        /**
+         * A cache that has loaded but not caught up for long waits for a version its stream does not reach:
+         * its sequencer has not resolved a version below it (it gives one up after 45 s and starts a new
+         * epoch, or its storage is down). It says so, and subscribes again now and then even though the
+         * stream is not silent: the acknowledgement comes from whoever sequences the group-resource now, so
+         * a stream that stopped moving (or a sequencer that was replaced) shows as a new epoch or a gap.
+         * One that gets no answer to its subscription says so too. A load that fails says why itself.
+         */
+        private void checkServing(Instant now) {
+            if (unreadySince == null || now.isBefore(unreadySince.plus(CATCH_UP_PATIENCE))) {
+                return;
+            }
+            Duration waited = Duration.between(unreadySince, now);
+            if (state != null && !state.ready()) {
+                notServing.warn(ctx.getLog(), now, "the {} cache has not served for {}: it waits for the change"
+                                + " stream to reach resourceVersion {} (the newest its collections held when read),"
+                                + " but the stream of epoch {} is at {}, last heard from {} ago; an earlier version"
+                                + " is unresolved (is the storage down?); subscribing again",
+                        type.groupResource(), waited, state.readyAt(), epoch, state.resourceVersion(),
+                        Duration.between(lastHeard, now));
+                if (!now.isBefore(lastSubscribed.plus(settings.resubscribeAfter()))) {
+                    subscribe();
+                }
+            } else if (epoch == null) {
+                notServing.warn(ctx.getLog(), now, "the {} cache has not served for {}: its sequencer (Revisions) has"
+                        + " not answered its subscription (is the storage down?); subscribing again every {}",
+                        type.groupResource(), waited, settings.resubscribeAfter());
+            }
         }
 
         private void sendBookmarks(Instant now) {

@@ -478,6 +478,91 @@ class RevisionsTest {
         assertNotEquals(epoch, later.receiveMessage().epoch());
     }
 
+    // ---- journal failures: Pekko restarts the entity's behaviour (and cancels the actor's timers) ----
+
+    @Test
+    void aHandOverWhoseRecordFailsToPersistIsRecordedOnceTheJournalWorksAndTheSuccessorCarriesOn() {
+        Incarnations r = new Incarnations();
+        org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Published> reader =
+                actorTestKit.createTestProbe();
+        r.current.tell(new Revisions.Subscribe(reader.ref()));
+        reader.receiveMessage();
+        long a = r.allocate(1);
+        r.current.tell(Revisions.HandOver.INSTANCE);
+
+        // Settled: it persists HandedOver, which the storage refuses (Cassandra went down meanwhile).
+        r.journal.failNextPersisted(PersistenceId.of("Revisions", r.gr.toString()).id());
+        r.current.tell(new Revisions.Committed(a, List.of(event(a))));
+
+        // Nothing else is sent to it: it must try again by itself (else sharding's hand-off timeout stops it
+        // unrecorded, and its successor has no tick either, see below).
+        actorTestKit.createTestProbe().expectTerminated(r.current, java.time.Duration.ofSeconds(15));
+        Revisions.HandedOver recorded =
+                assertInstanceOf(Revisions.HandedOver.class, r.events().get(r.events().size() - 1));
+
+        assertEquals(List.of(a), nextWithEvents(reader).events().stream().map(PublishedEvent::resourceVersion).toList());
+
+        r.next();
+        long b = r.allocate(1);
+        r.current.tell(new Revisions.Committed(b, List.of(event(b))));
+        Revisions.Published next = nextWithEvents(reader);
+        assertEquals(List.of(b), next.events().stream().map(PublishedEvent::resourceVersion).toList());
+        assertEquals(recorded.epoch(), next.epoch(), "the successor carries on with the stream the hand-over recorded");
+    }
+
+    @Test
+    void aSequencerWhoseRecoveryFailedStillHeartbeatsAndGivesUpWhatNobodyResolves() {
+        GroupResource gr = new GroupResource("test.kubepekko.io", "recovering" + GROUP_RESOURCES.incrementAndGet());
+        String pid = PersistenceId.of("Revisions", gr.toString()).id();
+        ManualClock clock = new ManualClock(java.time.Instant.parse("2026-01-01T00:00:00Z"));
+        org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<CollectionEntity.Command> collection =
+                actorTestKit.createTestProbe();
+        // The storage is down when sharding starts it: its first recovery fails (in the report, the Cassandra
+        // snapshot store's "Circuit Breaker is open"), and Pekko restarts it with back-off.
+        org.apache.pekko.persistence.testkit.javadsl.SnapshotTestKit.create(actorTestKit.system()).failNextRead(pid);
+        org.apache.pekko.actor.typed.ActorRef<Revisions.Command> revisions = actorTestKit.spawn(
+                Revisions.create(gr, clock, ns -> collection.ref(), address -> false));
+        org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Published> reader =
+                actorTestKit.createTestProbe();
+        revisions.tell(new Revisions.Subscribe(reader.ref()));
+        Revisions.Published ack = reader.receiveMessage(java.time.Duration.ofSeconds(10));
+
+        Revisions.Published heartbeat = reader.receiveMessage(java.time.Duration.ofSeconds(5));
+        assertEquals(List.of(ack.epoch(), ack.upTo()), List.of(heartbeat.epoch(), heartbeat.upTo()),
+                "quiet readers hear it every second, or they subscribe again and again");
+
+        // A write whose report is lost (its collection's journal write timed out with the storage down).
+        org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Allocated> writer =
+                actorTestKit.createTestProbe();
+        revisions.tell(new Revisions.Allocate(1, "team-a", 1, writer.ref()));
+        long lost = writer.receiveMessage().first();
+        clock.advance(Revisions.ASK_AFTER.plusSeconds(1));
+        CollectionEntity.Resolve asked = (CollectionEntity.Resolve) collection.fishForMessage(
+                java.time.Duration.ofSeconds(5), m -> m instanceof CollectionEntity.Resolve
+                        ? org.apache.pekko.actor.testkit.typed.javadsl.FishingOutcomes.complete()
+                        : org.apache.pekko.actor.testkit.typed.javadsl.FishingOutcomes.continueAndIgnore()).get(0);
+        assertEquals(lost, asked.first());
+
+        clock.advance(Revisions.RESOLVE_DEADLINE);
+        Revisions.Published out = reader.fishForMessage(java.time.Duration.ofSeconds(10),
+                p -> p.epoch().equals(ack.epoch())
+                        ? org.apache.pekko.actor.testkit.typed.javadsl.FishingOutcomes.continueAndIgnore()
+                        : org.apache.pekko.actor.testkit.typed.javadsl.FishingOutcomes.complete()).get(0);
+        assertEquals(lost, out.upTo(), "given up: the stream moves on past the lost version in a new epoch"
+                + " (readers rebuild from the collections), it never waits for it for good");
+    }
+
+    /** The next batch with events, skipping heartbeats. */
+    private static Revisions.Published nextWithEvents(
+            org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Published> reader) {
+        while (true) {
+            Revisions.Published p = reader.receiveMessage(java.time.Duration.ofSeconds(10));
+            if (!p.events().isEmpty()) {
+                return p;
+            }
+        }
+    }
+
     /** The next batch that moves the stream on, skipping the real timer's heartbeats. */
     private static Revisions.Published nextProgress(
             org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Published> reader) {

@@ -461,6 +461,102 @@ class WatchCacheTest {
         assertInstanceOf(Revisions.Subscribe.class, s.revisions().receiveMessage(Duration.ofSeconds(5)));
     }
 
+    // ---- a storage outage: loads that fail, a stream that does not reach what was loaded ----
+
+    /** Sources whose loads answer the given outcomes in turn (the last one again and again), counted. */
+    private record Flaky(TestProbe<Revisions.Command> probe, java.util.Deque<CompletableFuture<WatchCache.Contents>> outcomes,
+                         AtomicInteger loads) implements WatchCache.Sources {
+        @Override
+        public RecipientRef<Revisions.Command> revisions() {
+            return probe.ref();
+        }
+
+        @Override
+        public synchronized CompletionStage<WatchCache.Contents> load() {
+            loads.incrementAndGet();
+            return outcomes.size() > 1 ? outcomes.poll() : outcomes.peek();
+        }
+    }
+
+    private static void awaitLoads(AtomicInteger loads, int n) {
+        testKit.createTestProbe().awaitAssert(Duration.ofSeconds(10), () -> {
+            assertEquals(n, loads.get());
+            return null;
+        });
+    }
+
+    /**
+     * Returns once the cache has handled what it was sent before and one tick after (a read it cannot serve
+     * at once answers at the next tick): a failed load's answer, queued as the load started, is handled.
+     */
+    private static void settled(ActorRef<WatchCache.Command> cache) {
+        read(cache, new CacheRead(CacheRead.Target.LATEST, 0), Duration.ZERO);
+    }
+
+    @Test
+    void aFailedLoadIsTriedAgainWithBackOffUntilItSucceedsAndWarnedAboutOnce() {
+        ManualClock clock = new ManualClock(Instant.parse("2026-11-22T00:00:00Z"));
+        CompletableFuture<WatchCache.Contents> timedOut = CompletableFuture.failedFuture(new java.util.concurrent.TimeoutException(
+                "Ask timed out on [Collection|configmaps/default] after [30000 ms]"));
+        java.util.Deque<CompletableFuture<WatchCache.Contents>> outcomes = new java.util.ArrayDeque<>(List.of(
+                timedOut, timedOut, timedOut, CompletableFuture.completedFuture(contents(5, cm("a", 5)))));
+        AtomicInteger loads = new AtomicInteger();
+        TestProbe<Revisions.Command> revisions = testKit.createTestProbe();
+        AtomicBoolean ready = new AtomicBoolean();
+        ActorRef<WatchCache.Command> cache = testKit.spawn(WatchCache.create(CONFIGMAPS,
+                new Flaky(revisions, outcomes, loads), settings(), clock, ready));
+
+        org.apache.pekko.actor.testkit.typed.javadsl.LoggingTestKit.warn("cannot load its collections")
+                .withMessageRegex("Ask timed out")
+                .expect(testKit.system(), () -> {
+                    subscribed(revisions).tell(new Revisions.Published("e1", 5, List.of()));
+                    awaitLoads(loads, 1);
+                    // No batch comes from the stream (its sequencer may be as stuck as the storage): the cache
+                    // tries again on its own, after 1 s, 2 s, 4 s.
+                    settled(cache);
+                    clock.advance(Duration.ofSeconds(1));
+                    awaitLoads(loads, 2);
+                    settled(cache);
+                    clock.advance(Duration.ofSeconds(1));
+                    settled(cache);
+                    assertEquals(2, loads.get(), "the second wait is longer");
+                    clock.advance(Duration.ofSeconds(1));
+                    awaitLoads(loads, 3);
+                    settled(cache);
+                    clock.advance(Duration.ofSeconds(4));
+                    awaitLoads(loads, 4);
+                    return null;
+                });
+        assertEquals(List.of("a"), names(read(cache, new CacheRead(CacheRead.Target.LATEST, 0), Duration.ofSeconds(5))));
+        assertTrue(ready.get());
+    }
+
+    @Test
+    void aCacheThatCannotCatchUpSaysWhyAndSubscribesAgainAlthoughItsStreamHeartbeats() {
+        ManualClock clock = new ManualClock(Instant.parse("2026-11-22T00:00:00Z"));
+        // Its collections hold 2027, but the stream stays at 2004: its sequencer never resolves 2005.
+        Started s = start(settings(), clock, contents(2027, cm("a", 2027)));
+        s.stream().tell(new Revisions.Published("e1", 2004, List.of()));
+
+        org.apache.pekko.actor.testkit.typed.javadsl.LoggingTestKit.warn("resourceVersion 2027")
+                .withMessageRegex("is at 2004")
+                .expect(testKit.system(), () -> {
+                    for (int i = 0; i < 25; i++) {
+                        clock.advance(Duration.ofSeconds(2));
+                        s.stream().tell(new Revisions.Published("e1", 2004, List.of())); // a heartbeat
+                    }
+                    assertInstanceOf(Revisions.Subscribe.class, s.revisions().receiveMessage(Duration.ofSeconds(10)));
+                    return null;
+                });
+        assertFalse(s.ready().get());
+
+        // Whoever sequences the group-resource now answers: a new epoch, and the cache serves again.
+        s.stream().tell(new Revisions.Published("e2", 2030, List.of()));
+        assertEquals(List.of("a"), names(read(s.cache(), new CacheRead(CacheRead.Target.LATEST, 0),
+                Duration.ofSeconds(5))));
+        assertTrue(s.ready().get());
+    }
+
     @Test
     void aStoppedWatchIsForgotten() throws Exception {
         Started s = start(settings(), Clock.systemUTC(), contents(4, cm("a", 4)));

@@ -253,6 +253,11 @@ public final class CacheState {
         return readyAt == 0;
     }
 
+    /** The version a warm start must reach before the cache serves; 0 once it is {@link #ready()}. */
+    public long readyAt() {
+        return readyAt;
+    }
+
     /** Once a warm start reaches its target, history restarts at that point so snapshots stay exact. */
     private CacheState settledIfReady() {
         if (readyAt == 0 || resourceVersion < readyAt) {
