@@ -749,6 +749,36 @@ class CollectionEntityTest {
         assertEquals(new Revisions.Abandoned(9), moving.receiveMessage());
     }
 
+    /**
+     * A journal write that fails may have been stored all the same (a write that timed out can still land),
+     * so the collection does not report its versions abandoned: the sequencer would publish past them and the
+     * watch caches would never see an object that storage holds. It leaves them to the sequencer's question,
+     * which the restarted collection answers from its journal.
+     */
+    @Test
+    void aBatchWhoseJournalWriteFailedIsLeftToTheSequencersQuestionNotReportedAbandoned() {
+        Burst burst = new Burst();
+        var first = burst.send(create(configMap("a", "k", "1")));
+        burst.allocateUntil(1);
+        assertEquals(1, written(first).resourceVersion());
+        burst.journal.failNextPersisted(PersistenceId.of("Collection", burst.burstId.entityId()).id());
+
+        var failed = burst.send(create(configMap("b", "k", "1")));
+        Revisions.Command m = burst.revisionsProbe.receiveMessage();
+        while (!(m instanceof Revisions.Allocate)) {
+            m = burst.revisionsProbe.receiveMessage(); // the first write's commit report
+        }
+        Revisions.Allocate allocate = (Revisions.Allocate) m;
+        allocate.replyTo().tell(new Revisions.Allocated(2, allocate.requestId(), burst.revisionsProbe.ref()));
+        assertEquals(503, refusal(failed).code());
+        burst.revisionsProbe.expectNoMessage(Duration.ofMillis(300));
+
+        TestProbe<Revisions.Command> answers = actorTestKit.createTestProbe();
+        burst.entity.tell(new CollectionEntity.Resolve(2, 2, allocate.requestId(), answers.ref()));
+        assertEquals(new Revisions.Resolved(2, Revisions.Resolution.NOT_PERSISTED), answers.receiveMessage(),
+                "the restarted collection finds nothing at version 2 in its journal");
+    }
+
     @Test
     void anAllocationAboveEverythingPersistedAndNotInFlightWasNeverPersisted() {
         Burst burst = new Burst();
