@@ -255,9 +255,10 @@ public final class Revisions
     static final Duration ASK_AFTER = Duration.ofSeconds(2);
 
     /**
-     * How long an allocation may stay unresolved before it is given up without an answer: longer than
-     * the split-brain resolver takes to down a dead node (20 s) plus the shard's move, after which the
-     * collection answers from another node. Giving up starts a new epoch, so it loses nothing either.
+     * How long an allocation may stay unresolved before it is given up without an answer: well beyond the
+     * ~10 s a dead node's shards take to move (failure detection, the split-brain resolver's stable-after,
+     * removal), after which the collection answers from another node, and beyond a short storage outage.
+     * Giving up starts a new epoch, so it loses nothing either.
      */
     static final Duration RESOLVE_DEADLINE = Duration.ofSeconds(45);
 
