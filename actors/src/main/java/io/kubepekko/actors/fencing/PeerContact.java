@@ -84,6 +84,7 @@ public final class PeerContact {
         ActorRef<Pong> replies = context.getSelf().narrow();
         org.apache.pekko.actor.ActorSystem classic = Adapter.toClassic(context.getSystem());
         boolean[] writing = {true};
+        boolean[] joined = {false};
         return Behaviors.receive(Command.class)
                 .onMessageEquals(Tick.INSTANCE, () -> {
                     long now = System.nanoTime();
@@ -108,9 +109,12 @@ public final class PeerContact {
                     }
                     contact.forgetAllBut(present);
                     MemberStatus selfStatus = cluster.selfMember().status();
+                    joined[0] |= selfStatus == MemberStatus.up();
                     MajorityContact.Lease lease;
-                    if (selfStatus == MemberStatus.joining() || selfStatus == MemberStatus.weaklyUp()) {
-                        lease = MajorityContact.Lease.UNCONDITIONAL; // sharding places nothing here yet
+                    if (selfStatus == MemberStatus.joining() || selfStatus == MemberStatus.weaklyUp()
+                            || (selfStatus == MemberStatus.removed() && !joined[0])) {
+                        // Sharding places nothing here yet (before it joins, a server sees itself as removed).
+                        lease = MajorityContact.Lease.UNCONDITIONAL;
                     } else if (selfStatus == MemberStatus.down() || selfStatus == MemberStatus.removed()) {
                         lease = new MajorityContact.Lease(false, Long.MIN_VALUE, "this server was downed by the cluster");
                     } else {
