@@ -36,7 +36,7 @@ public final class FailoverBench {
 
   /** Command-line settings; see {@link #USAGE}. */
   record Options(int nodes, int kills, int namespaces, Duration settle, Duration requestTimeout,
-      Duration gapTimeout, Path apiserver, Path cassandraCache, Duration startTimeout, Path out) { }
+      Duration gapTimeout, Path apiserver, Path cassandraCache, Duration startTimeout, Path logs, Path out) { }
 
   /** One kill: which server, and when each namespace wrote again (ms after the kill; -1: never). */
   record Kill(int victim, long[] namespaceGapsMillis) {
@@ -56,6 +56,7 @@ public final class FailoverBench {
         --gap-timeout D         a kill whose writes are not back after this fails (default 180s)
         --apiserver PATH        launch script (default cluster-config/bin/apiserver)
         --start-timeout D       deadline for each process to become ready (default 300s)
+        --logs DIR              keep each server's log in DIR/node-<i>.log (default: not kept)
         --out FILE              also append the report to FILE
       The servers' JVM flags come from KUBEPEKKO_JAVA_OPTS (e.g. -D overrides of the cluster timings).
       """;
@@ -111,7 +112,7 @@ public final class FailoverBench {
             "--cassandra-keyspace=" + keyspace, "--cluster-seed-nodes=" + seeds,
             "--cluster-port=" + clusterPorts.get(i)));
         servers.add(ServerProcess.start(options.apiserver(), dataDirs.get(i), httpPorts.get(i),
-            flags.get(i), options.startTimeout()));
+            flags.get(i), options.startTimeout(), logFile(i)));
         urls.add(servers.get(i).url());
       }
       for (URI url : urls) {
@@ -142,7 +143,7 @@ public final class FailoverBench {
         System.err.printf(Locale.ROOT, "bench: kill %d of server %d: writes back in every namespace after %s%n",
             k + 1, victim, kill.gapMillis() < 0 ? "(never)" : kill.gapMillis() + " ms");
         servers.set(victim, ServerProcess.start(options.apiserver(), dataDirs.get(victim),
-            httpPorts.get(victim), flags.get(victim), options.startTimeout()));
+            httpPorts.get(victim), flags.get(victim), options.startTimeout(), logFile(victim)));
         down.remove(victim);
       }
       writing = false;
@@ -160,6 +161,14 @@ public final class FailoverBench {
       cassandra.stop();
       Processes.deleteTree(cassandraDir);
     }
+  }
+
+  private Path logFile(int node) throws IOException {
+    if (options.logs() == null) {
+      return null;
+    }
+    Files.createDirectories(options.logs());
+    return options.logs().resolve("node-" + node + ".log");
   }
 
   /** Waits until every namespace has written after {@code since}; the gap of each, in ms. */
@@ -275,7 +284,7 @@ public final class FailoverBench {
 
   static Options parse(String[] args) {
     Map<String, String> flags = BenchFlags.parse(args, List.of("nodes", "kills", "namespaces", "settle",
-        "request-timeout", "gap-timeout", "apiserver", "start-timeout", "out"), USAGE);
+        "request-timeout", "gap-timeout", "apiserver", "start-timeout", "logs", "out"), USAGE);
     Path root = Path.of(System.getProperty("bench.root", "."));
     return new Options(
         BenchFlags.positive(flags.getOrDefault("nodes", "3")),
@@ -288,6 +297,7 @@ public final class FailoverBench {
             : root.resolve("cluster-config/bin/apiserver"),
         root.resolve(".cache/cassandra"),
         BenchFlags.duration(flags.getOrDefault("start-timeout", "300s")),
+        flags.containsKey("logs") ? Path.of(flags.get("logs")) : null,
         flags.containsKey("out") ? Path.of(flags.get("out")) : null);
   }
 }

@@ -44,6 +44,7 @@ final class ServerProcess implements AutoCloseable {
   /** When the launch script exec'd java, by System.nanoTime(); 0 until seen. */
   private volatile long jvmStartNanos;
   private volatile boolean rebuilt;
+  private volatile Path logFile;
   private URI url;
 
   private ServerProcess(Process process, Path dataDir) {
@@ -71,6 +72,15 @@ final class ServerProcess implements AutoCloseable {
    */
   static ServerProcess start(Path script, Path dataDir, int port, List<String> flags,
       Duration timeout) throws IOException, InterruptedException {
+    return start(script, dataDir, port, flags, timeout, null);
+  }
+
+  /**
+   * {@link #start(Path, Path, int, List, Duration)} that also appends every line the server logs to
+   * {@code logFile} (when not null), for a look at what happened afterwards.
+   */
+  static ServerProcess start(Path script, Path dataDir, int port, List<String> flags,
+      Duration timeout, Path logFile) throws IOException, InterruptedException {
     if (!Files.isExecutable(script)) {
       throw new IOException(script + " is missing or not executable; use --server-url to target"
           + " a running server");
@@ -82,6 +92,7 @@ final class ServerProcess implements AutoCloseable {
         .redirectErrorStream(true)
         .start();
     ServerProcess server = new ServerProcess(process, dataDir);
+    server.logFile = logFile;
     Thread reader = new Thread(server::readLog, "apiserver-log");
     reader.setDaemon(true);
     reader.start();
@@ -168,7 +179,12 @@ final class ServerProcess implements AutoCloseable {
   private void readLog() {
     try (BufferedReader lines = new BufferedReader(
         new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+      java.io.Writer log = logFile == null ? java.io.Writer.nullWriter()
+          : Files.newBufferedWriter(logFile, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
+              java.nio.file.StandardOpenOption.APPEND);
       for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+        log.write(line + "\n");
+        log.flush();
         if (!ready) {
           System.err.println("[apiserver] " + line);
           if (line.contains("building kubepekko")) {
