@@ -85,6 +85,7 @@ public final class PeerContact {
         org.apache.pekko.actor.ActorSystem classic = Adapter.toClassic(context.getSystem());
         boolean[] writing = {true};
         boolean[] joined = {false};
+        java.util.Set<org.apache.pekko.cluster.UniqueAddress> known = new java.util.HashSet<>();
         return Behaviors.receive(Command.class)
                 .onMessageEquals(Tick.INSTANCE, () -> {
                     long now = System.nanoTime();
@@ -99,6 +100,14 @@ public final class PeerContact {
                         present.add(address);
                         if (COUNTED.contains(status)) {
                             counted.add(address);
+                            if (known.add(m.uniqueAddress())) {
+                                // A member that has just come Up counts as having answered now: it cannot
+                                // have started to replace this server before now plus the failure detector's
+                                // pause and stable-after, which the lease is shorter than. Without this, the
+                                // first server of a cluster would refuse writes until the second one's first
+                                // answer arrives.
+                                contact.answered(address, now);
+                            }
                         }
                         // Joining members are asked too, so that their answers are there when they come Up.
                         if (!address.equals(self)) {
@@ -108,6 +117,7 @@ public final class PeerContact {
                         }
                     }
                     contact.forgetAllBut(present);
+                    known.removeIf(u -> !present.contains(u.address().toString()));
                     MemberStatus selfStatus = cluster.selfMember().status();
                     joined[0] |= selfStatus == MemberStatus.up();
                     MajorityContact.Lease lease;
