@@ -326,6 +326,7 @@ public final class ApiServer implements AutoCloseable {
     @Override
     public void close() {
         shuttingDown.set(true);
+        ShutdownLogFilter.serverStopping();
         if (system.getWhenTerminated().toCompletableFuture().isDone()) {
             probes.shutdownNow();
             return;
