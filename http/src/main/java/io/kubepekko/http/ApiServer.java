@@ -101,6 +101,7 @@ public final class ApiServer implements AutoCloseable {
         StorageSettings storage = resolved.storage();
         Config config = resolved.config();
         Cluster cluster = Cluster.get(system);
+        ShutdownLogFilter.followMembers(system);
         if (resolved.seedNodes().isEmpty()) {
             cluster.manager().tell(Join.create(cluster.selfMember().address()));
         } // else the configured seed nodes are joined by the cluster extension itself
