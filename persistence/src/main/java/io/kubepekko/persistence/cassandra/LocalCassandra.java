@@ -308,8 +308,8 @@ public final class LocalCassandra implements AutoCloseable {
                 exit.get(100, TimeUnit.MILLISECONDS);
                 return true;
             } catch (TimeoutException e) {
-                if (zombie(process.pid())) {
-                    return true;
+                if (zombie(process.pid()) && !childOfThisJvm(process)) {
+                    return true; // a child of this JVM is reaped by the JDK at once, and onExit completes
                 }
                 if (System.nanoTime() > deadline) {
                     return false;
@@ -321,6 +321,10 @@ public final class LocalCassandra implements AutoCloseable {
                 return !process.isAlive();
             }
         }
+    }
+
+    private static boolean childOfThisJvm(ProcessHandle process) {
+        return process.parent().map(p -> p.pid() == ProcessHandle.current().pid()).orElse(false);
     }
 
     /**
