@@ -6,6 +6,7 @@ import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.SupervisorStrategy;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.cluster.MemberStatus;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.ClusterSingleton;
 import org.apache.pekko.cluster.typed.SingletonActor;
@@ -92,15 +93,22 @@ public final class Controllers implements AutoCloseable {
     }
 
     /**
-     * On the only member of the cluster, stops the controllers and waits (bounded) until they have, so
-     * that they stop writing before the control plane goes away. With other members the singleton may
-     * run elsewhere, and stopping it through the proxy would stop the cluster's controllers: there it
-     * stops when this node leaves, if it runs here, and the next oldest member takes over.
+     * On the last member of the cluster, stops the controllers and waits (bounded) until they have, so
+     * that they stop writing (and reading: an informer's consistent list asks a sequencer through
+     * sharding, which on a member shutting down alone finds no home and holds up the shard region's
+     * shutdown) before the control plane goes away. With another member that can take the singleton
+     * over, it may run elsewhere, and stopping it through the proxy would stop the cluster's controllers:
+     * there it stops when this node leaves, if it runs here, and the next oldest member takes over. A
+     * member that is leaving too (one that has just left may still be listed, Exiting) takes nothing over.
      */
     @Override
     public void close() {
-        if (java.util.stream.StreamSupport.stream(Cluster.get(controlPlane.system()).state().getMembers().spliterator(), false)
-                .count() > 1) {
+        Cluster cluster = Cluster.get(controlPlane.system());
+        boolean successor = java.util.stream.StreamSupport.stream(cluster.state().getMembers().spliterator(), false)
+                .anyMatch(m -> !m.uniqueAddress().equals(cluster.selfMember().uniqueAddress())
+                        && (m.status() == MemberStatus.up() || m.status() == MemberStatus.weaklyUp()
+                        || m.status() == MemberStatus.joining()));
+        if (successor) {
             return;
         }
         try {

@@ -3,10 +3,13 @@ package io.kubepekko.actors;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.registry.Registry;
 import io.kubepekko.api.registry.ResourceType;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.RecipientRef;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.stream.Materializer;
 import io.kubepekko.persistence.JournalReader;
@@ -70,7 +73,24 @@ public final class WatchCaches {
                     Props.empty());
             caches.put(type.groupResource(), new Entry(cache, ready));
         }
+        stopBeforeShardingStops(system, caches);
         return new WatchCaches(caches);
+    }
+
+    /**
+     * A stopping node stops its caches before its shard regions hand their entities over. A cache that hears
+     * nothing from its Revisions (handed over by this node or one that left before) subscribes again, and a
+     * region completes its graceful shutdown only once no message waits for a shard's home: on the last
+     * member, whose region is the only one and is shutting down, none comes until the phase times out.
+     * Nothing reads the caches by then: the server has stopped serving.
+     */
+    private static void stopBeforeShardingStops(ActorSystem<?> system, Map<GroupResource, Entry> caches) {
+        List<ActorRef<WatchCache.Command>> refs = caches.values().stream().map(Entry::cache).toList();
+        CoordinatedShutdown.get(system).addTask(CoordinatedShutdown.PhaseServiceStop(), "stop-watch-caches", () -> {
+            org.apache.pekko.actor.ActorSystem classic = Adapter.toClassic(system);
+            refs.forEach(ref -> classic.stop(Adapter.toClassic(ref)));
+            return CompletableFuture.completedFuture(Done.getInstance());
+        });
     }
 
     ActorRef<WatchCache.Command> cache(GroupResource groupResource) {

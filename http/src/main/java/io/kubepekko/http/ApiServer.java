@@ -105,6 +105,7 @@ public final class ApiServer implements AutoCloseable {
         StorageSettings storage = resolved.storage();
         Config config = resolved.config();
         Cluster cluster = Cluster.get(system);
+        ShutdownLogFilter.followMembers(system);
         if (resolved.seedNodes().isEmpty()) {
             cluster.manager().tell(Join.create(cluster.selfMember().address()));
         } // else the configured seed nodes are joined by the cluster extension itself
@@ -348,6 +349,7 @@ public final class ApiServer implements AutoCloseable {
     @Override
     public void close() {
         shuttingDown.set(true);
+        ShutdownLogFilter.serverStopping();
         if (system.getWhenTerminated().toCompletableFuture().isDone()) {
             probes.shutdownNow();
             return;

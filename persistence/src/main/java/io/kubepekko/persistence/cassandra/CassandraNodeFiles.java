@@ -60,10 +60,10 @@ final class CassandraNodeFiles {
     }
 
     /**
-     * The storage and CQL ports (in that order) of the {@code cassandra.yaml} an earlier start wrote into
-     * {@code dataDir}; empty when there is none or it names no ports.
+     * The storage and CQL ports of the {@code cassandra.yaml} an earlier start wrote into {@code dataDir}:
+     * the data directory's memory of where its clients found it. Empty when there is none or it names no ports.
      */
-    static Optional<int[]> ports(Path dataDir) throws IOException {
+    static Optional<NodePorts> ports(Path dataDir) throws IOException {
         Path yaml = yaml(dataDir);
         if (!Files.isRegularFile(yaml)) {
             return Optional.empty();
@@ -78,7 +78,7 @@ final class CassandraNodeFiles {
                 cql = Integer.valueOf(l.substring("native_transport_port:".length()).strip());
             }
         }
-        return storage == null || cql == null ? Optional.empty() : Optional.of(new int[] {storage, cql});
+        return storage == null || cql == null ? Optional.empty() : Optional.of(new NodePorts(storage, cql));
     }
 
     private static String quoted(Path p) {

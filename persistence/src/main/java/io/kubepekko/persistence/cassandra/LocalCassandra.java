@@ -72,24 +72,41 @@ public final class LocalCassandra implements AutoCloseable {
      * @param stopWithThisJvm whether a shutdown hook of this JVM stops it (tests); off for a detached start
      * @param reusePorts    whether to listen on the ports of the data directory's previous run (when it had
      *                      one) instead of free ones: clients that know the old CQL port reconnect by themselves
+     * @param ports         ports to listen on whatever the previous run used; 0 for one not given
      */
     public record Options(String heap, Duration startTimeout, Path cacheDir, boolean stopWithThisJvm,
-                          boolean reusePorts) {
+                          boolean reusePorts, NodePorts ports) {
         public static Options defaults() {
-            return new Options("512M", Duration.ofSeconds(120), defaultCacheDir(), true, false);
+            return new Options("512M", Duration.ofSeconds(120), defaultCacheDir(), true, false, NodePorts.ANY);
         }
 
         public Options detached() {
-            return new Options(heap, startTimeout, cacheDir, false, reusePorts);
+            return new Options(heap, startTimeout, cacheDir, false, reusePorts, ports);
         }
 
         public Options withCacheDir(Path dir) {
-            return new Options(heap, startTimeout, dir, stopWithThisJvm, reusePorts);
+            return new Options(heap, startTimeout, dir, stopWithThisJvm, reusePorts, ports);
         }
 
-        /** The storage and CQL ports of the data directory's previous run, if any; free ones otherwise. */
+        /**
+         * The storage and CQL ports of the data directory's previous run, if any; free ones otherwise. A
+         * remembered port that another process holds fails the start ({@link PortInUseException}): a free
+         * one instead would leave the clients that know the old one retrying it for good.
+         */
         public Options reusingPorts() {
-            return new Options(heap, startTimeout, cacheDir, stopWithThisJvm, true);
+            return new Options(heap, startTimeout, cacheDir, stopWithThisJvm, true, ports);
+        }
+
+        /** These ports (0: the remembered or a free one), whatever the previous run used. */
+        public Options onPorts(NodePorts given) {
+            return new Options(heap, startTimeout, cacheDir, stopWithThisJvm, reusePorts, given);
+        }
+    }
+
+    /** A port the node must listen on (given, or remembered from its previous run) is held by another process. */
+    public static final class PortInUseException extends IOException {
+        public PortInUseException(String message) {
+            super(message);
         }
     }
 
@@ -131,11 +148,12 @@ public final class LocalCassandra implements AutoCloseable {
             throw new IllegalStateException("a local Cassandra already runs on " + dir + " (pid "
                     + running.get().pid() + ", CQL port " + running.get().cqlPort() + ")");
         }
-        String classpath = CassandraClasspath.resolve(options.cacheDir(), options.startTimeout().toSeconds() + 600);
         String host = "127.0.0.1";
-        Optional<int[]> previous = options.reusePorts() ? CassandraNodeFiles.ports(dir) : Optional.empty();
-        int storagePort = previous.isPresent() ? previous.get()[0] : freePort(host);
-        int cqlPort = previous.isPresent() ? previous.get()[1] : freePort(host);
+        NodePorts wanted = NodePorts.choose(options.ports(), CassandraNodeFiles.ports(dir), options.reusePorts());
+        int storagePort = wanted.storage() != 0 ? requireFree(host, wanted.storage(), "storage", options, dir)
+                : freePort(host);
+        int cqlPort = wanted.cql() != 0 ? requireFree(host, wanted.cql(), "CQL", options, dir) : freePort(host);
+        String classpath = CassandraClasspath.resolve(options.cacheDir(), options.startTimeout().toSeconds() + 600);
         CassandraNodeFiles.write(dir, host, storagePort, cqlPort);
         Path log = dir.resolve("logs").resolve("cassandra.out");
         Files.createDirectories(log.getParent());
@@ -150,8 +168,10 @@ public final class LocalCassandra implements AutoCloseable {
         command.add("-Dcassandra-foreground=yes");
         command.add("-Dlogback.configurationFile=" + CassandraNodeFiles.logback(dir).toUri());
         command.add("-Dcassandra.logdir=" + log.getParent());
-        // A lone seed has no peers to wait for: skip the gossip settling pause (about 5 s of start-up).
+        // A lone seed has no peers to wait for: skip the gossip settling pause (about 5 s of start-up), and
+        // it has none to tell that it shuts down (a 2 s pause of every stop).
         command.add("-Dcassandra.skip_wait_for_gossip_to_settle=0");
+        command.add("-Dcassandra.shutdown_announce_in_ms=0");
         command.add("-cp");
         ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())
                 .redirectErrorStream(true).redirectOutput(log.toFile());
@@ -281,16 +301,44 @@ public final class LocalCassandra implements AutoCloseable {
     }
 
     private static boolean awaitExit(ProcessHandle process, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        java.util.concurrent.CompletableFuture<ProcessHandle> exit = process.onExit();
+        while (true) {
+            try {
+                exit.get(100, TimeUnit.MILLISECONDS);
+                return true;
+            } catch (TimeoutException e) {
+                if (zombie(process.pid()) && !childOfThisJvm(process)) {
+                    return true; // a child of this JVM is reaped by the JDK at once, and onExit completes
+                }
+                if (System.nanoTime() > deadline) {
+                    return false;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return !process.isAlive();
+            } catch (java.util.concurrent.ExecutionException e) {
+                return !process.isAlive();
+            }
+        }
+    }
+
+    private static boolean childOfThisJvm(ProcessHandle process) {
+        return process.parent().map(p -> p.pid() == ProcessHandle.current().pid()).orElse(false);
+    }
+
+    /**
+     * Whether the process has exited but is not reaped yet: a detached node's parent is pid 1, which may take
+     * seconds to reap it, and the JDK counts it alive until then. Linux only; elsewhere false.
+     */
+    private static boolean zombie(long pid) {
         try {
-            process.onExit().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            return true;
-        } catch (TimeoutException e) {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            // "pid (command) state ...": the command may hold spaces and parentheses.
+            int end = stat.lastIndexOf(')');
+            return end > 0 && stat.length() > end + 2 && stat.charAt(end + 2) == 'Z';
+        } catch (IOException | RuntimeException e) {
             return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return !process.isAlive();
-        } catch (java.util.concurrent.ExecutionException e) {
-            return !process.isAlive();
         }
     }
 
@@ -345,6 +393,24 @@ public final class LocalCassandra implements AutoCloseable {
      */
     private static boolean sameStart(ProcessHandle handle, String recorded) {
         return handle.info().startInstant().map(Object::toString).map(recorded::equals).orElse(true);
+    }
+
+    /**
+     * {@code port}, if nothing listens on it; else fails naming it. Binds as Cassandra will (address reuse on):
+     * connections its previous run left in TIME_WAIT do not count.
+     */
+    private static int requireFree(String host, int port, String name, Options options, Path dir)
+            throws PortInUseException {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(true);
+            socket.bind(new InetSocketAddress(host, port));
+            return port;
+        } catch (IOException e) {
+            boolean given = name.equals("CQL") ? options.ports().cql() != 0 : options.ports().storage() != 0;
+            throw new PortInUseException(name + " port " + port + " is in use by another process; the local Cassandra"
+                    + " on " + dir + " must listen there (" + (given ? "as asked"
+                    : "as in its previous run: its clients look for it there") + ")");
+        }
     }
 
     private static int freePort(String host) throws IOException {

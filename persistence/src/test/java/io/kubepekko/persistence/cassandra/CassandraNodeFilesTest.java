@@ -5,7 +5,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class CassandraNodeFilesTest {
@@ -17,6 +17,6 @@ class CassandraNodeFilesTest {
     void thePortsOfTheLastWrittenConfigurationAreReadBack() throws Exception {
         assertTrue(CassandraNodeFiles.ports(dir).isEmpty(), "a directory Cassandra never ran in has no ports");
         CassandraNodeFiles.write(dir, "127.0.0.1", 41001, 41002);
-        assertArrayEquals(new int[] {41001, 41002}, CassandraNodeFiles.ports(dir).orElseThrow());
+        assertEquals(new NodePorts(41001, 41002), CassandraNodeFiles.ports(dir).orElseThrow());
     }
 }
