@@ -44,12 +44,14 @@ public final class PeerContact {
     private enum Tick implements Command { INSTANCE }
 
     /**
-     * The members whose answers count towards the majority. Joining members host nothing yet; a member
-     * marked down counts until it is removed, so that a server cannot make itself a majority by downing
-     * the others.
+     * The members whose answers count towards the majority. Joining members host nothing yet, and exiting
+     * ones have handed their shards over and stop answering when they go; a member marked down counts until
+     * it is removed, so that a server cannot make itself a majority by downing the others.
      */
     private static final java.util.Set<MemberStatus> COUNTED = java.util.Set.of(MemberStatus.up(),
-            MemberStatus.leaving(), MemberStatus.exiting(), MemberStatus.down());
+            MemberStatus.leaving(), MemberStatus.down());
+
+    private static final String LEFT = "this server has left the cluster";
 
     private PeerContact() {}
 
@@ -125,8 +127,11 @@ public final class PeerContact {
                             || (selfStatus == MemberStatus.removed() && !joined[0])) {
                         // Sharding places nothing here yet (before it joins, a server sees itself as removed).
                         lease = MajorityContact.Lease.UNCONDITIONAL;
-                    } else if (selfStatus == MemberStatus.down() || selfStatus == MemberStatus.removed()) {
+                    } else if (selfStatus == MemberStatus.down()) {
                         lease = new MajorityContact.Lease(false, Long.MIN_VALUE, "this server was downed by the cluster");
+                    } else if (selfStatus == MemberStatus.exiting() || selfStatus == MemberStatus.removed()) {
+                        // Left in order: its shards were handed over before it got here.
+                        lease = new MajorityContact.Lease(false, Long.MIN_VALUE, LEFT);
                     } else {
                         lease = contact.lease(self, counted, leaseNanos);
                     }
@@ -135,6 +140,8 @@ public final class PeerContact {
                         writing[0] = valid;
                         if (valid) {
                             context.getLog().info("journal writes allowed again: a majority of the cluster answers");
+                        } else if (lease.why().equals(LEFT)) {
+                            context.getLog().info("journal writes end: {}", LEFT);
                         } else {
                             context.getLog().warn("journal writes refused until a majority of the cluster answers: {}",
                                     permit.refusal(now).orElse(""));
