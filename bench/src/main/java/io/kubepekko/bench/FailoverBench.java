@@ -92,8 +92,28 @@ public final class FailoverBench {
     Path cassandraDir = Files.createTempDirectory("bench-cassandra-");
     LocalCassandra cassandra = LocalCassandra.start(cassandraDir,
         LocalCassandra.Options.defaults().withCacheDir(options.cassandraCache()));
-    List<ServerProcess> servers = new ArrayList<>();
-    List<Path> dataDirs = new ArrayList<>();
+    List<ServerProcess> servers = java.util.Collections.synchronizedList(new ArrayList<>());
+    List<Path> dataDirs = java.util.Collections.synchronizedList(new ArrayList<>());
+    // Stopped on Ctrl-C or SIGTERM too (the servers would outlive the benchmark), and once only.
+    java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
+    AutoCloseable stopAll = Processes.closeOnExit(() -> {
+      if (!stopped.compareAndSet(false, true)) {
+        return;
+      }
+      writing = false;
+      List<ServerProcess> running;
+      synchronized (servers) {
+        running = new ArrayList<>(servers);
+      }
+      for (int i = running.size() - 1; i >= 0; i--) {
+        Processes.killTree(running.get(i).process(), Duration.ofSeconds(15));
+      }
+      synchronized (dataDirs) {
+        dataDirs.forEach(Processes::deleteTree);
+      }
+      cassandra.stop();
+      Processes.deleteTree(cassandraDir);
+    });
     List<List<String>> flags = new ArrayList<>();
     List<Integer> httpPorts = new ArrayList<>();
     List<Kill> kills = new ArrayList<>();
@@ -153,13 +173,7 @@ public final class FailoverBench {
       long lost = countLost();
       Report.print(markdown(command, loadAtStart, kills, lost), options.out());
     } finally {
-      writing = false;
-      for (int i = servers.size() - 1; i >= 0; i--) {
-        Processes.killTree(servers.get(i).process(), Duration.ofSeconds(15));
-      }
-      dataDirs.forEach(Processes::deleteTree);
-      cassandra.stop();
-      Processes.deleteTree(cassandraDir);
+      stopAll.close();
     }
   }
 

@@ -8,7 +8,6 @@ import scala.concurrent.Future;
 import scala.runtime.BoxedUnit;
 import scala.util.Try;
 
-import java.util.Optional;
 
 /**
  * The Cassandra journal, refusing writes and deletions while this server's {@link WritePermit} has lapsed. The check is
@@ -27,20 +26,12 @@ public final class FencedCassandraJournal extends CassandraJournal {
 
     @Override
     public Future<Seq<Try<BoxedUnit>>> asyncWriteMessages(Seq<AtomicWrite> messages) {
-        Optional<String> refusal = permit.refusal();
-        if (refusal.isPresent()) {
-            return scala.concurrent.Future$.MODULE$.failed(new FencedException(refusal.get()));
-        }
-        return super.asyncWriteMessages(messages);
+        return Fence.<Seq<Try<BoxedUnit>>>refused(permit).orElseGet(() -> super.asyncWriteMessages(messages));
     }
 
     @Override
     public Future<BoxedUnit> asyncDeleteMessagesTo(String persistenceId, long toSequenceNr) {
-        Optional<String> refusal = permit.refusal();
-        if (refusal.isPresent()) {
-            return scala.concurrent.Future$.MODULE$.failed(new FencedException(refusal.get()));
-        }
-        return super.asyncDeleteMessagesTo(persistenceId, toSequenceNr);
+        return Fence.<BoxedUnit>refused(permit).orElseGet(() -> super.asyncDeleteMessagesTo(persistenceId, toSequenceNr));
     }
 
     /** A write refused because this server may have been replaced by another member. */

@@ -7,7 +7,6 @@ import org.apache.pekko.persistence.cassandra.snapshot.CassandraSnapshotStore;
 import scala.concurrent.Future;
 import scala.runtime.BoxedUnit;
 
-import java.util.Optional;
 
 /**
  * The Cassandra snapshot store, refusing saves and deletions while this server's {@link WritePermit} has
@@ -25,21 +24,16 @@ public final class FencedCassandraSnapshotStore extends CassandraSnapshotStore {
 
     @Override
     public Future<BoxedUnit> saveAsync(SnapshotMetadata metadata, Object snapshot) {
-        return refused().orElseGet(() -> super.saveAsync(metadata, snapshot));
+        return Fence.<BoxedUnit>refused(permit).orElseGet(() -> super.saveAsync(metadata, snapshot));
     }
 
     @Override
     public Future<BoxedUnit> deleteAsync(SnapshotMetadata metadata) {
-        return refused().orElseGet(() -> super.deleteAsync(metadata));
+        return Fence.<BoxedUnit>refused(permit).orElseGet(() -> super.deleteAsync(metadata));
     }
 
     @Override
     public Future<BoxedUnit> deleteAsync(String persistenceId, SnapshotSelectionCriteria criteria) {
-        return refused().orElseGet(() -> super.deleteAsync(persistenceId, criteria));
-    }
-
-    private Optional<Future<BoxedUnit>> refused() {
-        return permit.refusal().map(why -> scala.concurrent.Future$.MODULE$.failed(
-                new FencedCassandraJournal.FencedException(why)));
+        return Fence.<BoxedUnit>refused(permit).orElseGet(() -> super.deleteAsync(persistenceId, criteria));
     }
 }
