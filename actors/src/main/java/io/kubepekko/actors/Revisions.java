@@ -379,6 +379,8 @@ public final class Revisions
                         takeOverReaders(h.subscribers());
                         publish(List.of());
                     }
+                    context.getLog().debug("sequencing from {} in epoch {} ({})", next, epoch,
+                            h != null ? "handed over, " + subscribers.size() + " readers" : "new epoch");
                 })
                 .build();
     }
@@ -446,6 +448,8 @@ public final class Revisions
                 .onCommand(GetLatest.class, (state, c) -> Effect().reply(c.replyTo(),
                         new Latest(Math.max(next - 1, order.publishedUpTo()))))
                 .onCommand(HandOver.class, (state, c) -> {
+                    context.getLog().debug("asked to hand over at {} (epoch {}), {} allocations unresolved",
+                            sentUpTo, epoch, order.pendingCount());
                     handingOver = true;
                     return handOverIfSettled();
                 })
