@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * Just enough of {@code resource.Quantity} for validation and QoS: parsing to an exact value and
  * comparing. A full Quantity type (canonical form, arithmetic) belongs to its own package.
  */
-final class Quantities {
+public final class Quantities {
     private Quantities() {}
 
     private static final Pattern QUANTITY =
@@ -37,7 +37,8 @@ final class Quantities {
         return parse(v.asText());
     }
 
-    static BigDecimal parse(String s) {
+    /** The exact value of a quantity's text ({@code 10Mi}, {@code 500m}), or {@code null} when it is not one. */
+    public static BigDecimal parse(String s) {
         Matcher m = QUANTITY.matcher(s.trim());
         if (!m.matches()) {
             return null;

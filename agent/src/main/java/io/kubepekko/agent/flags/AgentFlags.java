@@ -1,0 +1,268 @@
+package io.kubepekko.agent.flags;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+
+import java.net.InetAddress;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The agent's command-line flags, named and defaulted as the kubelet's (SPEC "Node agent options"). Each
+ * flag is declared once below, as data; parsing, defaults and {@code --help} all come from that table.
+ * picocli does the syntax ({@code --flag value}, {@code --flag=value}, repeats, unknown and missing
+ * arguments); the values are converted here, so errors read as the kubelet's (pflag's).
+ */
+public final class AgentFlags {
+    private AgentFlags() {}
+
+    static final Flag<Optional<Path>> KUBECONFIG = new Flag<>("kubeconfig", "string", null,
+            "Path to a kubeconfig file, specifying how to connect to the API server. Providing --kubeconfig enables"
+                    + " API server mode, omitting --kubeconfig enables standalone mode.",
+            false, false, FlagValues.optional(FlagValues::path));
+    static final Flag<Optional<String>> HOSTNAME_OVERRIDE = new Flag<>("hostname-override", "string", null,
+            "If non-empty, will use this string as identification instead of the actual hostname.",
+            false, false, given -> given.isEmpty() ? Optional.empty() : FlagValues.hostname(given.get(given.size() - 1)));
+    static final Flag<Optional<String>> PROVIDER_ID = new Flag<>("provider-id", "string", null,
+            "Unique identifier for identifying the node in a machine database, i.e cloudprovider.",
+            false, false, given -> given.isEmpty() ? Optional.empty() : FlagValues.nonEmpty(given.get(given.size() - 1)));
+    static final Flag<List<InetAddress>> NODE_IP = new Flag<>("node-ip", "string", "",
+            "IP address (or comma-separated dual-stack IP addresses) of the node. If unset, the agent uses the"
+                    + " node's default IPv4 address, if any, or its default IPv6 address.",
+            false, false, FlagValues.last(FlagValues::nodeIps));
+    static final Flag<Map<String, String>> NODE_LABELS = new Flag<>("node-labels", "mapStringString", null,
+            "Labels to add when registering the node in the cluster. Labels must be key=value pairs separated by ','."
+                    + " Labels in the 'kubernetes.io' namespace must begin with an allowed prefix ("
+                    + String.join(", ", FlagValues.KUBELET_LABEL_NAMESPACES) + ") or be in the specifically allowed set ("
+                    + String.join(", ", FlagValues.KUBELET_LABELS) + ")",
+            false, true, FlagValues.nodeLabels());
+    static final Flag<Boolean> REGISTER_NODE = new Flag<>("register-node", "", "true",
+            "Register the node with the apiserver. If --kubeconfig is not provided, this flag is irrelevant, as the"
+                    + " agent won't have an apiserver to register with.",
+            true, false, FlagValues.last(FlagValues::bool));
+    static final Flag<Boolean> REGISTER_SCHEDULABLE = new Flag<>("register-schedulable", "", "true",
+            "Register the node as schedulable. Won't have any effect if register-node is false.",
+            true, false, FlagValues.last(FlagValues::bool));
+    static final Flag<Duration> NODE_STATUS_UPDATE_FREQUENCY = new Flag<>("node-status-update-frequency", "duration", "10s",
+            "Specifies how often the agent posts node status to the master.",
+            false, false, FlagValues.last(FlagValues::period));
+    static final Flag<Integer> MAX_PODS = new Flag<>("max-pods", "int32", "110",
+            "Number of Pods that can run on this agent.",
+            false, false, FlagValues.last(text -> {
+                int n = FlagValues.int32(text);
+                if (n < 0) {
+                    throw new Flag.InvalidValue(text, "maxPods must not be a negative number");
+                }
+                return n;
+            }));
+    static final Flag<Optional<Path>> POD_MANIFEST_PATH = new Flag<>("pod-manifest-path", "string", null,
+            "Path to the directory containing static pod files to run, or the path to a single static pod file."
+                    + " Files starting with dots will be ignored.",
+            false, false, FlagValues.optional(FlagValues::path));
+    static final Flag<Duration> FILE_CHECK_FREQUENCY = new Flag<>("file-check-frequency", "duration", "20s",
+            "Duration between checking config files for new data.",
+            false, false, FlagValues.last(FlagValues::period));
+    static final Flag<Optional<URI>> MANIFEST_URL = new Flag<>("manifest-url", "string", null,
+            "URL for accessing additional Pod specifications to run.",
+            false, false, FlagValues.optional(FlagValues::httpUrl));
+    static final Flag<Map<String, List<String>>> MANIFEST_URL_HEADER = new Flag<>("manifest-url-header",
+            "colonSeparatedMultimapStringString", null,
+            "Comma-separated list of HTTP headers to use when accessing the url provided to --manifest-url. Multiple"
+                    + " headers with the same name will be added in the same order provided. This flag can be repeatedly"
+                    + " invoked. For example: --manifest-url-header 'a:hello,b:again,c:world' --manifest-url-header 'b:beautiful'",
+            false, true, FlagValues.colonSeparatedMultimap());
+    static final Flag<Duration> HTTP_CHECK_FREQUENCY = new Flag<>("http-check-frequency", "duration", "20s",
+            "Duration between checking http for new data.",
+            false, false, FlagValues.last(FlagValues::period));
+    static final Flag<URI> CONTAINER_RUNTIME_ENDPOINT = new Flag<>("container-runtime-endpoint", "string",
+            "unix:///run/containerd/containerd.sock",
+            "The endpoint of container runtime service. Unix Domain Sockets are supported. Example: 'unix:///path/to/runtime.sock'.",
+            false, false, FlagValues.last(FlagValues::runtimeEndpoint));
+    static final Flag<Path> ROOT_DIR = new Flag<>("root-dir", "string", "/var/lib/kubelet",
+            "Directory path for managing the agent's files (pod directories, volumes, container logs).",
+            false, false, FlagValues.last(FlagValues::path));
+    static final Flag<Long> CONTAINER_LOG_MAX_SIZE = new Flag<>("container-log-max-size", "string", "10Mi",
+            "Set the maximum size (e.g. 10Mi) of container log file before it is rotated.",
+            false, false, FlagValues.last(FlagValues::bytes));
+    static final Flag<Integer> CONTAINER_LOG_MAX_FILES = new Flag<>("container-log-max-files", "int32", "5",
+            "Set the maximum number of container log files that can be present for a container. The number must be >= 2.",
+            false, false, FlagValues.last(text -> {
+                int n = FlagValues.int32(text);
+                if (n <= 1) {
+                    throw new Flag.InvalidValue(text, "containerLogMaxFiles must be greater than 1");
+                }
+                return n;
+            }));
+
+    /** Every flag, in the order help lists them (pflag sorts by name). */
+    static final List<Flag<?>> ALL = sorted(List.of(KUBECONFIG, HOSTNAME_OVERRIDE, PROVIDER_ID, NODE_IP, NODE_LABELS,
+            REGISTER_NODE, REGISTER_SCHEDULABLE, NODE_STATUS_UPDATE_FREQUENCY, MAX_PODS, POD_MANIFEST_PATH,
+            FILE_CHECK_FREQUENCY, MANIFEST_URL, MANIFEST_URL_HEADER, HTTP_CHECK_FREQUENCY, CONTAINER_RUNTIME_ENDPOINT,
+            ROOT_DIR, CONTAINER_LOG_MAX_SIZE, CONTAINER_LOG_MAX_FILES));
+
+    private static List<Flag<?>> sorted(List<Flag<?>> flags) {
+        List<Flag<?>> s = new ArrayList<>(flags);
+        s.sort(Comparator.comparing(Flag::name));
+        return List.copyOf(s);
+    }
+
+    /** The outcome of parsing the command line. */
+    public sealed interface Parsed {
+        /** Run with these settings. */
+        record Run(AgentSettings settings) implements Parsed {}
+
+        /** {@code -h}/{@code --help}: print {@link #usage()} and exit 0. */
+        record Help() implements Parsed {}
+
+        /** {@code --version}: print the version and exit 0. */
+        record Version() implements Parsed {}
+
+        /** A usage error: print the one-line message and exit 2. */
+        record Invalid(String message) implements Parsed {}
+    }
+
+    public static Parsed parse(String... args) {
+        CommandLine cl = commandLine();
+        CommandLine.ParseResult result;
+        try {
+            result = cl.parseArgs(normalizeBooleans(args));
+        } catch (CommandLine.UnmatchedArgumentException e) {
+            return new Parsed.Invalid(unmatched(e.getUnmatched().isEmpty() ? "" : e.getUnmatched().get(0)));
+        } catch (CommandLine.MissingParameterException e) {
+            var missing = e.getMissing().get(0);
+            return new Parsed.Invalid("flag needs an argument: "
+                    + (missing instanceof OptionSpec o ? o.longestName() : missing.paramLabel()));
+        } catch (CommandLine.ParameterException e) {
+            return new Parsed.Invalid(e.getMessage());
+        }
+        if (result.isUsageHelpRequested()) {
+            return new Parsed.Help();
+        }
+        if (result.isVersionHelpRequested()) {
+            return new Parsed.Version();
+        }
+        Map<Flag<?>, Object> values = new HashMap<>();
+        for (Flag<?> flag : ALL) {
+            OptionSpec matched = result.matchedOption(flag.option());
+            List<String> given = matched == null ? defaults(flag) : matched.stringValues();
+            try {
+                values.put(flag, flag.conversion().convert(given));
+            } catch (Flag.InvalidValue e) {
+                return new Parsed.Invalid("invalid argument \"" + e.value() + "\" for \"" + flag.option() + "\" flag: "
+                        + e.getMessage());
+            }
+        }
+        return new Parsed.Run(settings(values));
+    }
+
+    private static List<String> defaults(Flag<?> flag) {
+        return flag.defaultText() == null ? List.of() : List.of(flag.defaultText());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T get(Map<Flag<?>, Object> values, Flag<T> flag) {
+        return (T) values.get(flag);
+    }
+
+    private static AgentSettings settings(Map<Flag<?>, Object> v) {
+        return new AgentSettings(get(v, KUBECONFIG), get(v, HOSTNAME_OVERRIDE), get(v, PROVIDER_ID), get(v, NODE_IP),
+                get(v, NODE_LABELS), get(v, REGISTER_NODE), get(v, REGISTER_SCHEDULABLE),
+                get(v, NODE_STATUS_UPDATE_FREQUENCY), get(v, MAX_PODS), get(v, POD_MANIFEST_PATH),
+                get(v, FILE_CHECK_FREQUENCY), get(v, MANIFEST_URL), get(v, MANIFEST_URL_HEADER),
+                get(v, HTTP_CHECK_FREQUENCY), get(v, CONTAINER_RUNTIME_ENDPOINT), get(v, ROOT_DIR),
+                get(v, CONTAINER_LOG_MAX_SIZE), get(v, CONTAINER_LOG_MAX_FILES));
+    }
+
+    private static CommandLine commandLine() {
+        CommandSpec spec = CommandSpec.create();
+        for (Flag<?> flag : ALL) {
+            OptionSpec.Builder b = OptionSpec.builder(flag.option()).paramLabel(flag.type());
+            if (flag.boolean_()) {
+                // Any text is let through here (converted with Go's ParseBool later); arity 0..1 with only the
+                // attached form reaching it (see normalizeBooleans) is pflag's rule: "--flag false" leaves "false".
+                b.type(boolean.class).arity("0..1").converters(text -> Boolean.TRUE);
+            } else if (flag.repeatable()) {
+                b.type(List.class).auxiliaryTypes(String.class).arity("1");
+            } else {
+                b.type(String.class).arity("1");
+            }
+            spec.addOption(b.build());
+        }
+        spec.addOption(OptionSpec.builder("-h", "--help").usageHelp(true).build());
+        spec.addOption(OptionSpec.builder("--version").versionHelp(true).build());
+        CommandLine cl = new CommandLine(spec);
+        cl.setOverwrittenOptionsAllowed(true); // pflag: the last occurrence wins
+        cl.setExpandAtFiles(false); // "@file" is a plain argument in pflag
+        cl.setAllowOptionsAsOptionParameters(true); // pflag takes the next argument as the value, whatever it is
+        cl.setPosixClusteredShortOptionsAllowed(false);
+        return cl;
+    }
+
+    /** {@code --flag} alone becomes {@code --flag=true}, so that a boolean never takes the next argument. */
+    private static String[] normalizeBooleans(String[] args) {
+        String[] out = args.clone();
+        for (int i = 0; i < out.length; i++) {
+            if (out[i].equals("--")) {
+                break;
+            }
+            for (Flag<?> flag : ALL) {
+                if (flag.boolean_() && out[i].equals(flag.option())) {
+                    out[i] = flag.option() + "=true";
+                }
+            }
+        }
+        return out;
+    }
+
+    /** pflag's and the kubelet's words for an argument nobody takes. */
+    private static String unmatched(String arg) {
+        if (arg.startsWith("--") && arg.length() > 2) {
+            int eq = arg.indexOf('=');
+            return "unknown flag: " + (eq < 0 ? arg : arg.substring(0, eq));
+        }
+        if (arg.startsWith("-") && arg.length() > 1) {
+            return "unknown shorthand flag: '" + arg.charAt(1) + "' in " + arg;
+        }
+        return "unknown command \"" + arg + "\"";
+    }
+
+    /** {@code --help}, laid out as pflag's flag usages. */
+    public static String usage() {
+        StringBuilder out = new StringBuilder("""
+                Usage: agent [flags]
+
+                The node agent: registers this node with the API server and runs the pods bound to it, and static pods,
+                through a CRI container runtime (containerd). Without --kubeconfig it runs static pods alone.
+
+                Flags:
+                """);
+        List<String[]> rows = new ArrayList<>();
+        for (Flag<?> flag : ALL) {
+            rows.add(new String[] {"      " + flag.option() + (flag.type().isEmpty() ? "" : " " + flag.type()),
+                    flag.help() + defaultNote(flag)});
+        }
+        rows.add(new String[] {"  -h, --help", "help for agent"});
+        rows.add(new String[] {"      --version", "Print version information and quit"});
+        int width = rows.stream().mapToInt(r -> r[0].length()).max().orElse(0);
+        for (String[] r : rows) {
+            out.append(r[0]).append(" ".repeat(width - r[0].length() + 3)).append(r[1]).append('\n');
+        }
+        return out.toString();
+    }
+
+    private static String defaultNote(Flag<?> flag) {
+        String d = flag.defaultText();
+        if (d == null || d.isEmpty()) {
+            return "";
+        }
+        return flag.type().equals("string") ? " (default \"" + d + "\")" : " (default " + d + ")";
+    }
+}
