@@ -12,6 +12,9 @@ import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -152,6 +155,29 @@ class ContainerdLocalE2E {
             ProcessResult exited = run.awaitExit(AWAIT);
             assertEquals(0, exited.exitCode(), exited.describe());
         }
+    }
+
+    /** A socket path someone else listens on is not taken over: one line names it, exit 1, nothing started. */
+    @Test
+    void startRefusesASocketAnotherProcessListensOn(@TempDir Path other) throws IOException {
+        Path socket = other.toRealPath().resolve("containerd.sock");
+        try (ServerSocketChannel listener = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+            listener.bind(UnixDomainSocketAddress.of(socket));
+            ProcessResult start = LocalContainerd.run(LocalContainerd.START_TIMEOUT, "start", "--dir", other.toString());
+            assertEquals(1, start.exitCode(), start.describe());
+            assertEquals("", start.stdout(), start.describe());
+            assertEquals(List.of("containerd-local: " + socket
+                    + " is in use by another process; stop it or use another --dir"),
+                    start.stderrText().lines().toList(), start.describe());
+            assertFalse(Files.exists(other.resolve("containerd.pid")), "nothing started");
+        }
+    }
+
+    @Test
+    void anUnknownFlagIsNamedAndExitsTwo() {
+        ProcessResult start = LocalContainerd.run(Duration.ofMinutes(1), "start", "--bogus");
+        assertEquals(2, start.exitCode(), start.describe());
+        assertEquals("containerd-local: unknown flag \"--bogus\"", start.stderrText(), start.describe());
     }
 
     /** A long-running busybox and a pause container, started detached; returns their ids. */
