@@ -2,6 +2,7 @@ package io.kubepekko.e2e;
 
 import io.kubepekko.e2e.support.LocalContainerd;
 import io.kubepekko.e2e.support.ProcessResult;
+import io.kubepekko.e2e.support.Processes;
 import io.kubepekko.e2e.support.RunningProcess;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -155,6 +156,43 @@ class ContainerdLocalE2E {
             ProcessResult exited = run.awaitExit(AWAIT);
             assertEquals(0, exited.exitCode(), exited.describe());
         }
+    }
+
+    /**
+     * As the real pause, PID 1 of a pod reaps what is orphaned in its PID namespace: a process left behind
+     * there is adopted by pause and, once killed, does not stay a zombie.
+     */
+    @Test
+    void pauseReapsAnOrphanAdoptedInItsPidNamespace() {
+        LocalContainerd containerd = start();
+        String id = "pause-" + UUID.randomUUID();
+        ProcessResult run = containerd.ctr("-n", "k8s.io", "run", "-d", PAUSE, id);
+        assertEquals(0, run.exitCode(), run.describe());
+        await().atMost(AWAIT).until(() -> taskStatus(containerd, id).equals("RUNNING"));
+        String pause = taskPid(containerd, id);
+        // sh starts in pause's PID namespace, leaves a sleep behind and exits: the orphan goes to pause.
+        ProcessResult orphan = Processes.run(List.of("nsenter", "--target", pause, "--pid", "--",
+                "sh", "-c", "sleep 3600 & exit 0"), null, Map.of(), AWAIT);
+        assertEquals(0, orphan.exitCode(), orphan.describe());
+        await().atMost(AWAIT).until(() -> childrenOf(pause).size() == 1);
+        long adopted = Long.parseLong(childrenOf(pause).get(0).split("\\s+")[0]);
+        ProcessHandle.of(adopted).ifPresent(ProcessHandle::destroyForcibly);
+        await().atMost(AWAIT).until(() -> childrenOf(pause).isEmpty());
+    }
+
+    /** "pid stat" of each child of {@code pid}, zombies included. */
+    private static List<String> childrenOf(String pid) {
+        ProcessResult ps = Processes.run(List.of("ps", "-o", "pid=,stat=", "--ppid", pid), null, Map.of(), AWAIT);
+        return ps.stdoutText().lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+    }
+
+    private static String taskPid(LocalContainerd containerd, String id) {
+        ProcessResult tasks = containerd.ctr("-n", "k8s.io", "tasks", "ls");
+        return tasks.stdoutText().lines()
+                .map(line -> line.trim().split("\\s+"))
+                .filter(columns -> columns.length == 3 && columns[0].equals(id))
+                .map(columns -> columns[1])
+                .findFirst().orElseThrow(() -> new AssertionError("no task " + id + "\n" + tasks.describe()));
     }
 
     /** A socket path someone else listens on is not taken over: one line names it, exit 1, nothing started. */
