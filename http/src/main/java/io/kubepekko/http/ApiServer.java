@@ -90,8 +90,14 @@ public final class ApiServer implements AutoCloseable {
     public static ApiServer start(ApiServerSettings settings, Environment environment) throws Exception {
         DataDirectory.prepare(settings.dataDir());
         ApiServerSettings.Resolved resolved = settings.resolve();
+        Config systemConfig = resolved.config();
+        if (storageJoins(resolved)) {
+            // The storage decides whether this server forms the cluster or joins it (ClusterJoin), not Pekko.
+            systemConfig = systemConfig.withValue(ClusterJoin.SEED_NODES,
+                    com.typesafe.config.ConfigValueFactory.fromIterable(java.util.List.of()));
+        }
         ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), ApiServerSettings.SYSTEM_NAME,
-                resolved.config());
+                systemConfig);
         try {
             return boot(settings, resolved, system, environment);
         } catch (Exception | Error e) {
@@ -106,12 +112,14 @@ public final class ApiServer implements AutoCloseable {
         Config config = resolved.config();
         Cluster cluster = Cluster.get(system);
         ShutdownLogFilter.followMembers(system);
+        storage.prepareSchema(system).toCompletableFuture().get(60, TimeUnit.SECONDS);
         if (resolved.seedNodes().isEmpty()) {
             cluster.manager().tell(Join.create(cluster.selfMember().address()));
+        } else if (storageJoins(resolved)) {
+            ClusterJoin.join(system, resolved.seedNodes(), config);
         } // else the configured seed nodes are joined by the cluster extension itself
         startWriteLease(system, config);
 
-        storage.prepareSchema(system).toCompletableFuture().get(60, TimeUnit.SECONDS);
         DataDirectory.restrictFiles(settings.dataDir());
 
         Duration askTimeout = config.getDuration("kubepekko.http.ask-timeout");
@@ -186,6 +194,11 @@ public final class ApiServer implements AutoCloseable {
                         + " of which {} used)", url, describe(storage), settings.dataDir().toAbsolutePath(),
                 kubeconfig.toAbsolutePath(), quota.limit(), quota.used());
         return new ApiServer(system, binding, probes, shuttingDown, settings, kubeconfig, url, controllers, resources);
+    }
+
+    /** Whether the storage arbitrates the cluster's formation: seed nodes on Cassandra. */
+    private static boolean storageJoins(ApiServerSettings.Resolved resolved) {
+        return !resolved.seedNodes().isEmpty() && resolved.storage() instanceof StorageSettings.Cassandra;
     }
 
     /**

@@ -35,6 +35,9 @@ public final class CassandraSchema {
         all.addAll(s.getCreateJournalTablesStatements());
         all.add(s.createSnapshotKeyspaceStatement());
         all.addAll(s.getCreateSnapshotTablesStatements());
+        // Which cluster owns the keyspace (io.kubepekko.persistence.fencing.FormationTable).
+        all.addAll(io.kubepekko.persistence.fencing.FormationTable.statements(
+                system.settings().config().getString("kubepekko.storage.cassandra.keyspace")));
         // The journal and the snapshots share the keyspace: its statement comes twice (spaced differently).
         Set<String> seen = new java.util.HashSet<>();
         List<String> distinct = new ArrayList<>();
@@ -66,7 +69,8 @@ public final class CassandraSchema {
                 .thenApply(rows -> {
                     Set<String> tables = new java.util.TreeSet<>();
                     rows.forEach(r -> tables.add(r.getString("table_name")));
-                    for (String needed : List.of("messages", "tag_views", "snapshots")) {
+                    for (String needed : List.of("messages", "tag_views", "snapshots", "cluster_formation",
+                            "cluster_beats")) {
                         if (!tables.contains(needed)) {
                             throw new IllegalStateException("keyspace " + keyspace + " has no table " + needed
                                     + " (found " + tables + "): create the schema with cluster-config/cassandra/schema.cql"

@@ -22,6 +22,12 @@ import java.util.Optional;
  * while the process is paused: a server that wakes up after a long pause finds its permit expired before
  * it can write.
  *
+ * <p>A second lease guards against a whole other cluster on the same storage: a server that formed a new
+ * cluster because this one looked dead (every member silent, e.g. all paused) records a newer generation in
+ * the storage, and {@code io.kubepekko.actors.fencing.GenerationWatch} renews {@link #grantGenerationUntil}
+ * only while the storage still names this cluster's generation; once it names a newer one the permit ends
+ * for good ({@link #supersede}).
+ *
  * <p>Until a lease takes over ({@link #grantUntil}), the permit is unconditional: one server on its own
  * storage has nobody to be fenced from.
  */
@@ -32,6 +38,10 @@ public final class WritePermit implements Extension {
     private volatile boolean leased;
     private volatile long validUntilNanos;
     private volatile String lapsed = "";
+    private volatile boolean generationLeased;
+    private volatile long generationValidUntilNanos;
+    private volatile String generationLapsed = "";
+    private volatile String superseded;
 
     /** Why this server may not write now; empty when it may. */
     public Optional<String> refusal() {
@@ -40,10 +50,16 @@ public final class WritePermit implements Extension {
 
     /** {@link #refusal()} at {@code nowNanos} (a {@link System#nanoTime()} reading). */
     public Optional<String> refusal(long nowNanos) {
-        if (!leased || nowNanos - validUntilNanos < 0) {
-            return Optional.empty();
+        if (superseded != null) {
+            return Optional.of(superseded);
         }
-        return Optional.of(lapsed);
+        if (leased && nowNanos - validUntilNanos >= 0) {
+            return Optional.of(lapsed);
+        }
+        if (generationLeased && nowNanos - generationValidUntilNanos >= 0) {
+            return Optional.of(generationLapsed);
+        }
+        return Optional.empty();
     }
 
     /**
@@ -59,6 +75,21 @@ public final class WritePermit implements Extension {
     /** Lets this server write with no time limit (a cluster of one). */
     public void grantAlways() {
         leased = false;
+    }
+
+    /**
+     * Lets this server write until {@code nanos} as far as the storage's cluster generation goes (the majority
+     * lease still applies); after it, writes are refused with {@code whyAfter}.
+     */
+    public void grantGenerationUntil(long nanos, String whyAfter) {
+        generationLapsed = whyAfter;
+        generationValidUntilNanos = nanos;
+        generationLeased = true;
+    }
+
+    /** Ends the permit for good: another cluster owns the storage now. */
+    public void supersede(String why) {
+        superseded = why;
     }
 
     /** Ends the permit now, for good unless granted again. */

@@ -30,4 +30,25 @@ class WritePermitTest {
         permit.revoke("removed");
         assertEquals(Optional.of("removed"), permit.refusal());
     }
+
+    @Test
+    void bothLeasesMustHoldAndTheFirstToLapseIsNamed() {
+        WritePermit permit = new WritePermit();
+        permit.grantUntil(9_000, "no majority");
+        permit.grantGenerationUntil(5_000, "generation unconfirmed");
+        assertEquals(Optional.empty(), permit.refusal(4_999));
+        assertEquals(Optional.of("generation unconfirmed"), permit.refusal(5_000));
+        permit.grantGenerationUntil(20_000, "generation unconfirmed");
+        assertEquals(Optional.of("no majority"), permit.refusal(9_000));
+    }
+
+    @Test
+    void aSupersededPermitRefusesForGoodWhateverIsGrantedLater() {
+        WritePermit permit = new WritePermit();
+        permit.supersede("another cluster formed");
+        permit.grantUntil(Long.MAX_VALUE, "no majority");
+        permit.grantGenerationUntil(Long.MAX_VALUE, "generation unconfirmed");
+        permit.grantAlways();
+        assertEquals(Optional.of("another cluster formed"), permit.refusal(0));
+    }
 }
