@@ -40,13 +40,8 @@ public record CriEndpoint(Path socket) {
     return new CriEndpoint(Path.of(path));
   }
 
-  /** The gRPC target grpc-java resolves to this socket. */
-  String target() {
-    return SCHEME + socket;
-  }
-
   @Override
   public String toString() {
-    return target();
+    return SCHEME + socket;
   }
 }

@@ -1,8 +1,14 @@
 package io.kubepekko.agent.cri;
 
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.netty.channel.ChannelOption;
+import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.epoll.Epoll;
+import io.grpc.netty.shaded.io.netty.channel.epoll.EpollDomainSocketChannel;
+import io.grpc.netty.shaded.io.netty.channel.epoll.EpollEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.unix.DomainSocketAddress;
+import io.grpc.netty.shaded.io.netty.util.concurrent.DefaultThreadFactory;
 import io.grpc.stub.AbstractStub;
 import io.grpc.stub.StreamObserver;
 import io.kubepekko.agent.cri.v1.AuthConfig;
@@ -84,12 +90,14 @@ public final class CriRuntime implements AutoCloseable {
   private final CriEndpoint endpoint;
   private final Duration requestTimeout;
   private final ManagedChannel channel;
+  private final EventLoopGroup group;
   private final RuntimeServiceGrpc.RuntimeServiceStub runtime;
   private final ImageServiceGrpc.ImageServiceStub images;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private CriRuntime(CriEndpoint endpoint, Duration requestTimeout, ManagedChannel channel) {
+  private CriRuntime(CriEndpoint endpoint, Duration requestTimeout, ManagedChannel channel, EventLoopGroup group) {
     this.endpoint = endpoint;
+    this.group = group;
     this.requestTimeout = requestTimeout;
     this.channel = channel;
     this.runtime = RuntimeServiceGrpc.newStub(channel);
@@ -104,12 +112,24 @@ public final class CriRuntime implements AutoCloseable {
     if (requestTimeout.isNegative() || requestTimeout.isZero()) {
       throw new IllegalArgumentException("the runtime request timeout must be positive: " + requestTimeout);
     }
-    // grpc-netty-shaded resolves unix:// targets itself (epoll domain sockets on Linux).
-    ManagedChannel channel = Grpc.newChannelBuilder(endpoint.target(), InsecureChannelCredentials.create())
+    if (!Epoll.isAvailable()) {
+      throw new IllegalStateException("unix domain sockets need netty's epoll transport (Linux)",
+          Epoll.unavailabilityCause());
+    }
+    // One thread is plenty for CRI traffic; the channel is ours alone, so is the group.
+    EventLoopGroup group = new EpollEventLoopGroup(1, new DefaultThreadFactory("cri-client", true));
+    ManagedChannel channel = NettyChannelBuilder.forAddress(new DomainSocketAddress(endpoint.socket().toString()))
+        .channelType(EpollDomainSocketChannel.class)
+        .eventLoopGroup(group)
+        // grpc-java sets SO_KEEPALIVE on every connection, which a unix socket does not have: netty would warn
+        // at each (re)connect. Null removes the option.
+        .withOption(ChannelOption.SO_KEEPALIVE, null)
+        .usePlaintext()
+        // As the kubelet (and what grpc-go servers expect): not the socket path.
         .overrideAuthority("localhost")
         .maxInboundMessageSize(MAX_INBOUND_MESSAGE_BYTES)
         .build();
-    return new CriRuntime(endpoint, requestTimeout, channel);
+    return new CriRuntime(endpoint, requestTimeout, channel, group);
   }
 
   public CriEndpoint endpoint() {
@@ -290,6 +310,7 @@ public final class CriRuntime implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    group.shutdownGracefully(0, 5, TimeUnit.SECONDS);
   }
 
   private static ImageSpec imageSpec(String image) {

@@ -11,6 +11,7 @@ import io.grpc.ServerInterceptors;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.channel.ChannelOption;
 import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.epoll.EpollEventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.epoll.EpollServerDomainSocketChannel;
@@ -148,6 +149,8 @@ public final class FakeCri implements AutoCloseable {
           .channelType(EpollServerDomainSocketChannel.class)
           .bossEventLoopGroup(boss)
           .workerEventLoopGroup(workers)
+          // grpc-java sets SO_KEEPALIVE on accepted connections; a unix socket has none (netty would warn).
+          .withChildOption(ChannelOption.SO_KEEPALIVE, null)
           .addService(ServerInterceptors.intercept(new Runtime(), new Controls()))
           .addService(ServerInterceptors.intercept(new Images(), new Controls()))
           .build()
