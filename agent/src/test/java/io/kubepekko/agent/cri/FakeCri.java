@@ -252,7 +252,10 @@ public final class FakeCri implements AutoCloseable {
     state.failStarts(containerName, message);
   }
 
-  /** Containers of that name ignore SIGTERM: StopContainer with a grace period ends them with SIGKILL (137). */
+  /**
+   * Containers of that name ignore SIGTERM: StopContainer with a grace period ends them with SIGKILL (137). Others
+   * exit 143 on SIGTERM. A busybox {@code sh} running as PID 1 ignores it on real containerd.
+   */
   public void ignoreSigterm(String containerName) {
     state.ignoreSigterm(containerName);
   }

@@ -89,7 +89,8 @@ class FakeCriTest {
 
     CriError restart = failure(cri.startContainer(first));
     assertEquals(CriError.Code.UNKNOWN, restart.code());
-    assertEquals("container is in CONTAINER_EXITED state", restart.message());
+    assertEquals("failed to set starting state for container \"" + first + "\": container is in CONTAINER_EXITED state",
+        restart.message());
 
     CriError sameAttempt = failure(cri.createContainer(sandboxId, container(pod, "app", 0, "busybox:1.36"), pod));
     assertEquals(CriError.Code.UNKNOWN, sameAttempt.code());
@@ -264,7 +265,7 @@ class FakeCriTest {
     var busybox = await(cri.imageStatus("busybox:1.36")).orElseThrow();
     assertTrue(busybox.getId().matches("sha256:[0-9a-f]{64}"), busybox.getId());
     assertEquals(busybox.getId(), await(cri.imageStatus(busybox.getId())).orElseThrow().getId());
-    assertEquals(busybox.getId(), await(cri.imageStatus(busybox.getRepoDigests(0))).orElseThrow().getId());
+    assertEquals(0, busybox.getRepoDigestsCount());
     assertFalse(await(cri.imageStatus("busybox:latest")).isPresent());
 
     // An imported image is not in any registry: containerd on these machines fails to pull it.
@@ -274,9 +275,16 @@ class FakeCriTest {
 
     fake.addRegistryImage("quay.io/org/tool:2");
     String ref = await(cri.pullImage("quay.io/org/tool:2", null, null));
-    assertEquals(ref, await(cri.imageStatus("quay.io/org/tool:2")).orElseThrow().getId());
+    var tool = await(cri.imageStatus("quay.io/org/tool:2")).orElseThrow();
+    assertEquals(ref, tool.getId());
+    assertEquals(ref, await(cri.imageStatus(tool.getRepoDigests(0))).orElseThrow().getId());
     String created = await(cri.createContainer(sandboxId, container(pod, "tool", 0, "quay.io/org/tool:2"), pod));
-    assertEquals("quay.io/org/tool:2", await(cri.containerStatus(created)).getImage().getImage());
+    ContainerStatus status = await(cri.containerStatus(created));
+    assertEquals("quay.io/org/tool:2", status.getImage().getImage());
+    assertEquals(tool.getRepoDigests(0), status.getImageRef());
+    // An imported image has no digest: its id stands in.
+    String imported = run("app", 0);
+    assertEquals(busybox.getId(), await(cri.containerStatus(imported)).getImageRef());
   }
 
   @Test

@@ -227,7 +227,7 @@ final class FakeRuntimeState {
   synchronized void startContainer(String id) {
     Ctr c = container(id, "an error occurred when try to find container %s: %s");
     if (c.state != ContainerState.CONTAINER_CREATED) {
-      throw unknown("container is in %s state", c.state.name());
+      throw unknown("failed to set starting state for container %s: container is in %s state", q(id), c.state.name());
     }
     Sandbox sandbox = sandboxes.get(c.sandboxId);
     String failure = sandbox.state != PodSandboxState.SANDBOX_READY
@@ -297,9 +297,10 @@ final class FakeRuntimeState {
         .setMetadata(c.config.getMetadata())
         .setState(c.state)
         .setCreatedAt(c.createdAt)
-        // containerd 1.6 answers the tag as image and the digest as image_ref, and leaves image_id unset.
+        // containerd 1.6 answers the tag as image, the digest (the id for an imported image, which has none) as
+        // image_ref, and leaves image_id unset.
         .setImage(ImageSpec.newBuilder().setImage(c.image.repoTag()))
-        .setImageRef(c.image.repoDigest())
+        .setImageRef(c.image.repoDigest().isEmpty() ? c.image.id() : c.image.repoDigest())
         .putAllLabels(c.config.getLabelsMap())
         .putAllAnnotations(c.config.getAnnotationsMap())
         .addAllMounts(c.config.getMountsList())
@@ -388,13 +389,13 @@ final class FakeRuntimeState {
   // ---------------------------------------------------------------- test controls
 
   synchronized String addLocalImage(String ref, long size) {
-    FakeImage image = FakeImage.of(ref, size);
+    FakeImage image = FakeImage.of(ref, size, false);
     localImages.put(image.id(), image);
     return image.id();
   }
 
   synchronized void addRegistryImage(String ref, long size) {
-    FakeImage image = FakeImage.of(ref, size);
+    FakeImage image = FakeImage.of(ref, size, true);
     registry.put(image.repoTag(), image);
   }
 
@@ -468,7 +469,7 @@ final class FakeRuntimeState {
     }
     String normalized = ImageRefs.normalize(ref);
     return localImages.values().stream()
-        .filter(i -> i.repoTag().equals(normalized) || i.repoDigest().equals(normalized))
+        .filter(i -> i.repoTag().equals(normalized) || (!i.repoDigest().isEmpty() && i.repoDigest().equals(normalized)))
         .findFirst();
   }
 
@@ -557,22 +558,29 @@ final class FakeRuntimeState {
     }
   }
 
-  /** An image: id and digest derived from its reference, so the same reference always has the same id. */
+  /**
+   * An image: id and digest derived from its reference, so the same reference always has the same id. Only a
+   * pulled image has a repo digest: one imported from an archive has none (repoDigest empty), as in containerd.
+   */
   record FakeImage(String id, String repoTag, String repoDigest, long size) {
-    static FakeImage of(String ref, long size) {
+    static FakeImage of(String ref, long size, boolean fromRegistry) {
       String normalized = ImageRefs.normalize(ref);
-      return new FakeImage("sha256:" + sha256Hex("image/" + normalized), normalized,
-          ImageRefs.repository(normalized) + "@sha256:" + sha256Hex("manifest/" + normalized), size);
+      String digest = fromRegistry
+          ? ImageRefs.repository(normalized) + "@sha256:" + sha256Hex("manifest/" + normalized)
+          : "";
+      return new FakeImage("sha256:" + sha256Hex("image/" + normalized), normalized, digest, size);
     }
 
     Image toProto() {
-      return Image.newBuilder()
+      Image.Builder image = Image.newBuilder()
           .setId(id)
           .addRepoTags(repoTag)
-          .addRepoDigests(repoDigest)
           .setSize(size)
-          .setSpec(ImageSpec.newBuilder().setImage(id))
-          .build();
+          .setSpec(ImageSpec.newBuilder().setImage(id));
+      if (!repoDigest.isEmpty()) {
+        image.addRepoDigests(repoDigest);
+      }
+      return image.build();
     }
   }
 }
