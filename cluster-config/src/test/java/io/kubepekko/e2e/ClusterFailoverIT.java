@@ -685,4 +685,56 @@ class ClusterFailoverIT {
         }
         return counts;
     }
+
+    // ---- g. the first seed restarted while the others are silent ---------------------------------------------
+
+    /**
+     * Pekko lets the first seed node form a new cluster when no other seed answers within seed-node-timeout:
+     * restarted while the others are slow (an overloaded machine; here SIGSTOP), it formed a cluster of its
+     * own beside theirs, on the same journal — two sequencers per kind. Now the storage decides: the others
+     * did not beat while paused, so the restarted seed forms a cluster under a new generation, and when the
+     * paused members run again they find that generation, stop writing, and exit; restarted, they join it.
+     * Nothing sent to a paused member during its pause is acknowledged, and no resourceVersion twice.
+     */
+    @Test
+    @Order(21)
+    void theFirstSeedRestartedWhileTheOthersAreSilentLeavesOneClusterWriting() {
+        int seed = 0;
+        List<Integer> others = IntStream.range(0, NODES).filter(i -> i != seed).boxed().toList();
+        String ns = createNamespace("silent");
+        String otherUrl = cluster.node(others.get(0)).url();
+        ConfigMapLoad throughOther = ConfigMapLoad.start(api, List.of(otherUrl), ns, 2, "o");
+        long paused;
+        try {
+            awaitAcknowledged(throughOther, System.nanoTime(), 10, "through a non-seed node before the kill");
+            cluster.kill9(seed);
+            await().atMost(FAILOVER_TIMEOUT).pollInterval(POLL).alias("the killed seed seen unreachable by the others")
+                    .until(() -> others.stream().allMatch(i -> !clusterOk(i)));
+            await().atMost(FAILOVER_TIMEOUT).pollInterval(POLL).alias("the killed seed downed and removed by the others")
+                    .until(() -> others.stream().allMatch(ClusterFailoverIT::clusterOk));
+            others.forEach(i -> cluster.node(i).pause());
+            paused = System.nanoTime();
+            try {
+                cluster.node(seed).restart(); // returns once it serves: a cluster of its own
+            } finally {
+                others.forEach(i -> cluster.node(i).resume());
+            }
+            for (int i : others) {
+                assertEquals(1, cluster.node(i).awaitExit(FAILOVER_TIMEOUT),
+                        "exit code of node " + i + ", of the cluster the restarted seed superseded" + logs());
+            }
+        } finally {
+            throughOther.stop();
+        }
+        List<ConfigMapLoad.Op> ops = throughOther.ops();
+        report("g (through a paused member)", ops);
+        assertEquals(List.of(), ops.stream().filter(o -> o.started() >= paused && o.acknowledged()).toList(),
+                "a member of the superseded cluster acknowledged writes sent during and after its pause" + logs());
+        others.forEach(i -> cluster.node(i).restart());
+        cluster.awaitWhole();
+        Map<String, JsonNode> stored = list(cluster.node(seed).url(), throughOther.collectionPath());
+        assertEquals(List.of(), throughOther.inconsistencies(throughOther.mine(stored)),
+                "writes through the superseded member against the store" + logs());
+        assertDistinctAcknowledgedVersions(ops);
+    }
 }
