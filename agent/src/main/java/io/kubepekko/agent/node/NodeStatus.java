@@ -127,8 +127,16 @@ public final class NodeStatus {
      * (conditions compared by type, whatever their order).
      */
     public static boolean hasChanged(JsonNode before, JsonNode after) {
-        return !withoutHeartbeats(before).equals(withoutHeartbeats(after));
+        return !withoutHeartbeats(before).equals(SAME_NUMBER, withoutHeartbeats(after));
     }
+
+    /** Numbers by value: a status read back from the server has {@code int}s where the agent wrote {@code long}s. */
+    private static final Comparator<JsonNode> SAME_NUMBER = (a, b) -> {
+        if (a.isNumber() && b.isNumber()) {
+            return a.decimalValue().compareTo(b.decimalValue());
+        }
+        return a.equals(b) ? 0 : 1;
+    };
 
     private static JsonNode withoutHeartbeats(JsonNode status) {
         if (!(status instanceof ObjectNode o)) {

@@ -71,6 +71,8 @@ class NodeStatusTest {
         ObjectNode first = NodeStatus.compute(Json.MAPPER.createObjectNode(), HOST, in, T0);
         ObjectNode again = NodeStatus.compute(first, HOST, in, T0.plusSeconds(10));
         assertFalse(NodeStatus.hasChanged(first, again));
+        // As read back from the server: numbers parsed as ints where the agent wrote longs.
+        assertFalse(NodeStatus.hasChanged(io.kubepekko.api.meta.Json.parseTrusted(io.kubepekko.api.meta.Json.bytes(first)), again));
         ObjectNode upgraded = NodeStatus.compute(first, HOST,
                 inputs(Optional.of(new RuntimeFacts.Version("containerd", "1.7.0")), List.of()), T0.plusSeconds(10));
         assertTrue(NodeStatus.hasChanged(first, upgraded));
