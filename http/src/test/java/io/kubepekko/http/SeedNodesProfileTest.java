@@ -64,7 +64,7 @@ class SeedNodesProfileTest {
 
         assertEquals("org.apache.pekko.cluster.sbr.SplitBrainResolverProvider", c.getString("pekko.cluster.downing-provider-class"));
         assertEquals("keep-majority", c.getString("pekko.cluster.split-brain-resolver.active-strategy"));
-        assertEquals(Duration.ofSeconds(2), c.getDuration("pekko.cluster.split-brain-resolver.stable-after"));
+        assertEquals(Duration.ofMillis(1500), c.getDuration("pekko.cluster.split-brain-resolver.stable-after"));
         assertEquals(Duration.ofSeconds(2), c.getDuration("pekko.cluster.failure-detector.acceptable-heartbeat-pause"));
         assertEquals(Duration.ofMillis(500), c.getDuration("pekko.cluster.down-removal-margin"));
         assertTrue(c.getDuration("kubepekko.cluster.write-lease.duration").compareTo(
