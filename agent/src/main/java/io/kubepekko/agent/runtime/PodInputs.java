@@ -1,0 +1,82 @@
+package io.kubepekko.agent.runtime;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The ConfigMaps and Secrets of the pod's namespace that its environment and volumes refer to, fetched by the caller.
+ * A name absent here is an object that does not exist (kube's {@code configmap "x" not found}).
+ */
+public record PodInputs(Map<String, ConfigMapData> configMaps, Map<String, SecretData> secrets) {
+
+    public static final PodInputs NONE = new PodInputs(Map.of(), Map.of());
+
+    public PodInputs {
+        configMaps = Map.copyOf(configMaps);
+        secrets = Map.copyOf(secrets);
+    }
+
+    /** A ConfigMap's {@code data} (text) and {@code binaryData} (bytes). */
+    public record ConfigMapData(Map<String, String> data, Map<String, byte[]> binaryData) {
+        public ConfigMapData {
+            data = Map.copyOf(data);
+            binaryData = Map.copyOf(binaryData);
+        }
+
+        public static ConfigMapData of(Map<String, String> data) {
+            return new ConfigMapData(data, Map.of());
+        }
+
+        /** Reads a ConfigMap object as the API serves it. */
+        public static ConfigMapData of(JsonNode configMap) {
+            Map<String, byte[]> binary = new LinkedHashMap<>();
+            Json.stringMap(configMap, "binaryData").forEach((k, v) -> binary.put(k, Base64.getDecoder().decode(v)));
+            return new ConfigMapData(Json.stringMap(configMap, "data"), binary);
+        }
+    }
+
+    /** A Secret's {@code data}, decoded. */
+    public record SecretData(Map<String, byte[]> data) {
+        public SecretData {
+            data = Map.copyOf(data);
+        }
+
+        public static SecretData ofStrings(Map<String, String> data) {
+            Map<String, byte[]> out = new HashMap<>();
+            data.forEach((k, v) -> out.put(k, v.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            return new SecretData(out);
+        }
+
+        /** Reads a Secret object as the API serves it ({@code data} base64; {@code stringData} is never stored). */
+        public static SecretData of(JsonNode secret) {
+            Map<String, byte[]> out = new LinkedHashMap<>();
+            Json.stringMap(secret, "data").forEach((k, v) -> out.put(k, Base64.getDecoder().decode(v)));
+            return new SecretData(out);
+        }
+    }
+
+    public Optional<ConfigMapData> configMap(String name) {
+        return Optional.ofNullable(configMaps.get(name));
+    }
+
+    public Optional<SecretData> secret(String name) {
+        return Optional.ofNullable(secrets.get(name));
+    }
+
+    public PodInputs withConfigMap(String name, ConfigMapData cm) {
+        Map<String, ConfigMapData> m = new HashMap<>(configMaps);
+        m.put(name, cm);
+        return new PodInputs(m, secrets);
+    }
+
+    public PodInputs withSecret(String name, SecretData s) {
+        Map<String, SecretData> m = new HashMap<>(secrets);
+        m.put(name, s);
+        return new PodInputs(configMaps, m);
+    }
+}

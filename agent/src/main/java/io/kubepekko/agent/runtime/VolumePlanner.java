@@ -1,0 +1,251 @@
+package io.kubepekko.agent.runtime;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kubepekko.agent.cri.v1.Mount;
+import io.kubepekko.agent.cri.v1.MountPropagation;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Plans a pod's volumes and a container's mounts as the kubelet's volume plugins and {@code makeMounts}
+ * (kubelet_pods.go) decide them: host paths under {@code <root-dir>/pods/<uid>/volumes/kubernetes.io~<plugin>/<name>},
+ * file payloads as the configmap/secret/downwardapi/projected plugins build them ({@code MakePayload},
+ * {@code CollectData}), and failures with the plugins' messages ({@code configmap "x" not found},
+ * {@code configmap references non-existent config key: k}, {@code references non-existent secret key: k}).
+ * Volumes the agent does not support (persistentVolumeClaim, csi, ...) are planned as nothing and a mount of one
+ * fails with kube's {@code cannot find volume} message.
+ */
+public final class VolumePlanner {
+    private VolumePlanner() {}
+
+    /** kube's default file mode for configMap, secret, downwardAPI and projected volumes (0644). */
+    public static final int DEFAULT_MODE = 0644;
+
+    public static VolumePlan plan(JsonNode pod, PodInputs inputs, NodeContext node, List<String> podIps)
+            throws PodConfigException {
+        String uid = Json.text(pod, "metadata", "uid");
+        Path volumesDir = node.podDir(uid).resolve("volumes");
+        Map<String, VolumePlan.Volume> out = new LinkedHashMap<>();
+        for (JsonNode v : Json.items(pod, "spec", "volumes")) {
+            String name = Json.text(v, "name");
+            if (v.has("emptyDir")) {
+                out.put(name, new VolumePlan.EmptyDir(name, volumesDir.resolve("kubernetes.io~empty-dir").resolve(name)));
+            } else if (v.has("hostPath")) {
+                out.put(name, new VolumePlan.HostPath(name, Path.of(Json.text(v, "hostPath", "path")),
+                        Json.text(v, "hostPath", "type")));
+            } else if (v.has("configMap")) {
+                JsonNode src = v.get("configMap");
+                Map<String, VolumePlan.FileContent> files = new TreeMap<>();
+                try {
+                    configMapFiles(src, mode(src, "defaultMode", DEFAULT_MODE), inputs, files);
+                } catch (SourceError e) {
+                    throw PodConfigException.mount(name, e.getMessage());
+                }
+                out.put(name, new VolumePlan.Content(name, volumesDir.resolve("kubernetes.io~configmap").resolve(name), files));
+            } else if (v.has("secret")) {
+                JsonNode src = v.get("secret");
+                Map<String, VolumePlan.FileContent> files = new TreeMap<>();
+                try {
+                    secretFiles(src, Json.text(src, "secretName"), mode(src, "defaultMode", DEFAULT_MODE), inputs, files);
+                } catch (SourceError e) {
+                    throw PodConfigException.mount(name, e.getMessage());
+                }
+                out.put(name, new VolumePlan.Content(name, volumesDir.resolve("kubernetes.io~secret").resolve(name), files));
+            } else if (v.has("downwardAPI")) {
+                JsonNode src = v.get("downwardAPI");
+                Map<String, VolumePlan.FileContent> files = new TreeMap<>();
+                try {
+                    downwardFiles(pod, src, mode(src, "defaultMode", DEFAULT_MODE), node, podIps, files);
+                } catch (SourceError e) {
+                    throw PodConfigException.mount(name, e.getMessage());
+                }
+                out.put(name, new VolumePlan.Content(name, volumesDir.resolve("kubernetes.io~downward-api").resolve(name), files));
+            } else if (v.has("projected")) {
+                JsonNode src = v.get("projected");
+                int defaultMode = mode(src, "defaultMode", DEFAULT_MODE);
+                Map<String, VolumePlan.FileContent> files = new TreeMap<>();
+                List<String> errors = new ArrayList<>();
+                for (JsonNode s : Json.items(src, "sources")) {
+                    try {
+                        if (s.has("configMap")) {
+                            configMapFiles(s.get("configMap"), defaultMode, inputs, files);
+                        } else if (s.has("secret")) {
+                            secretFiles(s.get("secret"), Json.text(s, "secret", "name"), defaultMode, inputs, files);
+                        } else if (s.has("downwardAPI")) {
+                            downwardFiles(pod, s.get("downwardAPI"), defaultMode, node, podIps, files);
+                        }
+                    } catch (SourceError e) {
+                        errors.add(e.getMessage());
+                    }
+                }
+                if (!errors.isEmpty()) {
+                    // utilerrors.NewAggregate: one error reads as itself, several as "[a, b]"
+                    throw PodConfigException.mount(name, errors.size() == 1 ? errors.get(0) : "[" + String.join(", ", errors) + "]");
+                }
+                out.put(name, new VolumePlan.Content(name, volumesDir.resolve("kubernetes.io~projected").resolve(name), files));
+            }
+        }
+        return new VolumePlan(out);
+    }
+
+    /** A container's mounts of the planned volumes, and the subPath directories that must exist before it starts. */
+    public record ContainerMounts(List<Mount> mounts, List<SubPathDir> subPathDirs) {
+        public ContainerMounts {
+            mounts = List.copyOf(mounts);
+            subPathDirs = List.copyOf(subPathDirs);
+        }
+    }
+
+    /** A subPath under a volume, created with the volume's directory mode when missing (kube's SafeMakeDir). */
+    public record SubPathDir(Path volumePath, String subPath, int mode) {}
+
+    /** {@code makeMounts}: one CRI mount per {@code volumeMounts} entry, in order. */
+    public static ContainerMounts mounts(JsonNode container, VolumePlan plan) throws PodConfigException {
+        String containerName = Json.text(container, "name");
+        List<Mount> mounts = new ArrayList<>();
+        List<SubPathDir> dirs = new ArrayList<>();
+        for (JsonNode m : Json.items(container, "volumeMounts")) {
+            String volumeName = Json.text(m, "name");
+            Optional<VolumePlan.Volume> vol = plan.volume(volumeName);
+            if (vol.isEmpty()) {
+                throw PodConfigException.containerConfig(
+                        "cannot find volume \"" + volumeName + "\" to mount into container \"" + containerName + "\"");
+            }
+            Path hostPath = vol.get().hostPath();
+            String subPath = Json.text(m, "subPath");
+            if (!subPath.isEmpty()) {
+                if (subPath.startsWith("/")) {
+                    throw PodConfigException.containerConfig("error SubPath `" + subPath + "` must not be an absolute path");
+                }
+                for (String part : subPath.split("/")) {
+                    if (part.equals("..")) {
+                        throw PodConfigException.containerConfig(
+                                "unable to provision SubPath `" + subPath + "`: must not contain '..'");
+                    }
+                }
+                hostPath = hostPath.resolve(subPath);
+                dirs.add(new SubPathDir(vol.get().hostPath(), subPath, vol.get().directoryMode()));
+            }
+            String mountPath = Json.text(m, "mountPath");
+            mounts.add(Mount.newBuilder()
+                    .setContainerPath(mountPath.startsWith("/") ? mountPath : "/" + mountPath)
+                    .setHostPath(hostPath.toString())
+                    .setReadonly(Json.bool(m, "readOnly") || vol.get().readOnly())
+                    .setPropagation(propagation(Json.text(m, "mountPropagation")))
+                    .build());
+        }
+        return new ContainerMounts(mounts, dirs);
+    }
+
+    private static MountPropagation propagation(String mode) throws PodConfigException {
+        return switch (mode) {
+            case "", "None" -> MountPropagation.PROPAGATION_PRIVATE;
+            case "HostToContainer" -> MountPropagation.PROPAGATION_HOST_TO_CONTAINER;
+            case "Bidirectional" -> MountPropagation.PROPAGATION_BIDIRECTIONAL;
+            default -> throw PodConfigException.containerConfig("invalid MountPropagation mode: \"" + mode + "\"");
+        };
+    }
+
+    /** A source that could not be read; the volume's setup fails with this message. */
+    private static final class SourceError extends Exception {
+        SourceError(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private static int mode(JsonNode n, String field, int dflt) {
+        JsonNode v = n.get(field);
+        return v != null && v.isNumber() ? v.intValue() : dflt;
+    }
+
+    private static void configMapFiles(JsonNode src, int defaultMode, PodInputs inputs,
+                                       Map<String, VolumePlan.FileContent> files) throws SourceError {
+        String name = Json.text(src, "name");
+        boolean optional = Json.bool(src, "optional");
+        Optional<PodInputs.ConfigMapData> cm = inputs.configMap(name);
+        if (cm.isEmpty()) {
+            if (optional) {
+                return;
+            }
+            throw new SourceError("configmap \"" + name + "\" not found");
+        }
+        Map<String, byte[]> all = new TreeMap<>();
+        cm.get().data().forEach((k, v) -> all.put(k, v.getBytes(StandardCharsets.UTF_8)));
+        all.putAll(cm.get().binaryData());
+        List<JsonNode> items = Json.items(src, "items");
+        if (items.isEmpty()) {
+            all.forEach((k, v) -> files.put(k, new VolumePlan.FileContent(v, defaultMode)));
+            return;
+        }
+        for (JsonNode item : items) {
+            String key = Json.text(item, "key");
+            byte[] data = all.get(key);
+            if (data == null) {
+                if (optional) {
+                    continue;
+                }
+                throw new SourceError("configmap references non-existent config key: " + key);
+            }
+            files.put(Json.text(item, "path"), new VolumePlan.FileContent(data, mode(item, "mode", defaultMode)));
+        }
+    }
+
+    private static void secretFiles(JsonNode src, String name, int defaultMode, PodInputs inputs,
+                                    Map<String, VolumePlan.FileContent> files) throws SourceError {
+        boolean optional = Json.bool(src, "optional");
+        Optional<PodInputs.SecretData> secret = inputs.secret(name);
+        if (secret.isEmpty()) {
+            if (optional) {
+                return;
+            }
+            throw new SourceError("secret \"" + name + "\" not found");
+        }
+        List<JsonNode> items = Json.items(src, "items");
+        if (items.isEmpty()) {
+            new TreeMap<>(secret.get().data()).forEach((k, v) -> files.put(k, new VolumePlan.FileContent(v, defaultMode)));
+            return;
+        }
+        for (JsonNode item : items) {
+            String key = Json.text(item, "key");
+            byte[] data = secret.get().data().get(key);
+            if (data == null) {
+                if (optional) {
+                    continue;
+                }
+                throw new SourceError("references non-existent secret key: " + key);
+            }
+            files.put(Json.text(item, "path"), new VolumePlan.FileContent(data, mode(item, "mode", defaultMode)));
+        }
+    }
+
+    private static void downwardFiles(JsonNode pod, JsonNode src, int defaultMode, NodeContext node, List<String> podIps,
+                                      Map<String, VolumePlan.FileContent> files) throws SourceError {
+        for (JsonNode item : Json.items(src, "items")) {
+            String value;
+            try {
+                if (item.has("fieldRef")) {
+                    value = DownwardApi.field(pod, Json.text(item, "fieldRef", "fieldPath"), node, podIps);
+                } else if (item.has("resourceFieldRef")) {
+                    JsonNode ref = item.get("resourceFieldRef");
+                    String containerName = Json.text(ref, "containerName");
+                    JsonNode container = EnvironmentBuilder.findContainer(pod, containerName)
+                            .orElseThrow(() -> new SourceError("container " + containerName + " not found"));
+                    value = DownwardApi.resource(container, Json.text(ref, "resource"), Json.text(ref, "divisor"), node);
+                } else {
+                    continue;
+                }
+            } catch (PodConfigException e) {
+                throw new SourceError(e.getMessage());
+            }
+            files.put(Json.text(item, "path"),
+                    new VolumePlan.FileContent(value.getBytes(StandardCharsets.UTF_8), mode(item, "mode", defaultMode)));
+        }
+    }
+}
