@@ -7,8 +7,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Entry point of {@code cluster-config/bin/agent}. For now it reads the flags and says what it would run
- * with; the actors that register the node and run pods are wired in here later.
+ * Entry point of {@code cluster-config/bin/agent}: reads the flags, connects to the container runtime and,
+ * with a kubeconfig, starts the node's actors (registration, status, lease) in an actor system that runs until
+ * the process is stopped. Pod workers and static pod sources are not wired yet (docs/agent.md).
  */
 public final class AgentMain {
     private AgentMain() {}
@@ -37,14 +38,50 @@ public final class AgentMain {
         } else if (parsed instanceof AgentFlags.Parsed.Version) {
             System.out.println(version());
         } else if (parsed instanceof AgentFlags.Parsed.Run run) {
-            start(run.settings());
+            return start(run.settings());
         }
         return 0;
     }
 
-    private static void start(AgentSettings settings) {
+    private static int start(AgentSettings settings) {
         LOG.info("kubepekko agent {} starting ({} mode) with {}", versionNumber(),
                 settings.standalone() ? "standalone" : "API server", settings);
+        io.kubepekko.agent.cri.CriRuntime runtime = io.kubepekko.agent.cri.CriRuntime.connect(
+                io.kubepekko.agent.cri.CriEndpoint.parse(settings.containerRuntimeEndpoint().toString()),
+                io.kubepekko.agent.cri.CriRuntime.DEFAULT_REQUEST_TIMEOUT);
+        if (settings.standalone()) {
+            LOG.warn("no --kubeconfig: standalone mode, and static pods are not run yet; nothing to do");
+            runtime.close();
+            return 0;
+        }
+        io.kubepekko.agent.api.ApiClient client;
+        try {
+            client = io.kubepekko.agent.api.ApiClient.create(
+                    io.kubepekko.agent.api.Kubeconfig.load(settings.kubeconfig().orElseThrow()), versionNumber());
+        } catch (io.kubepekko.agent.api.Kubeconfig.Invalid | java.security.GeneralSecurityException e) {
+            System.err.println("Error: invalid --kubeconfig " + settings.kubeconfig().orElseThrow() + ": " + e.getMessage());
+            runtime.close();
+            return EXIT_USAGE;
+        }
+        io.kubepekko.agent.node.NodeAgentSettings node = io.kubepekko.agent.node.NodeAgentSettings.of(settings,
+                io.kubepekko.agent.node.HostFacts.hostName(), versionNumber());
+        org.apache.pekko.actor.typed.ActorSystem<Void> system = org.apache.pekko.actor.typed.ActorSystem.create(
+                org.apache.pekko.actor.typed.javadsl.Behaviors.setup(ctx -> {
+                    ctx.spawn(io.kubepekko.agent.node.NodeAgent.create(client,
+                            new io.kubepekko.agent.cri.CriRuntimeFacts(runtime), node,
+                            ctx.getSystem().ignoreRef(), java.time.Clock.systemUTC()), "node");
+                    return org.apache.pekko.actor.typed.javadsl.Behaviors.empty();
+                }), "kubepekko-agent",
+                // The hook below stops the system; Pekko's own would race it and warn at exit.
+                com.typesafe.config.ConfigFactory.parseString("pekko.jvm-shutdown-hooks = off")
+                        .withFallback(com.typesafe.config.ConfigFactory.load()));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            system.terminate();
+            runtime.close();
+        }, "kubepekko-agent-shutdown"));
+        LOG.info("kubepekko agent runs node {} on runtime {}", node.identity().name(), settings.containerRuntimeEndpoint());
+        system.getWhenTerminated().toCompletableFuture().join();
+        return 0;
     }
 
     static String version() {

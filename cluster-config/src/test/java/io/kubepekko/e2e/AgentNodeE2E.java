@@ -1,0 +1,118 @@
+package io.kubepekko.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kubepekko.e2e.support.ApiCalls;
+import io.kubepekko.e2e.support.LocalContainerd;
+import io.kubepekko.e2e.support.RepositoryRoot;
+import io.kubepekko.e2e.support.ServerProcess;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The agent as a user starts it: the project's containerd ({@code bin/containerd-local}), an API server, and
+ * {@code bin/agent --kubeconfig}: the Node registers Ready with the runtime's version and images, and its Lease in
+ * {@code kube-node-lease} is renewed. Needs root (containerd); skipped otherwise and with {@code -DskipE2E}.
+ */
+@DisabledIfSystemProperty(named = "skipE2E", matches = "true")
+class AgentNodeE2E {
+    private static final Duration AWAIT = Duration.ofSeconds(90);
+    private static final String NODE = "e2e-node";
+
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+    Path dir;
+
+    @Test
+    void anAgentOnContainerdRegistersItsNodeReadyWithTheRuntimeAndRenewsItsLease() throws Exception {
+        Assumptions.assumeTrue((Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid") == 0,
+                "containerd and runc need root");
+        ApiCalls api = new ApiCalls(Duration.ofSeconds(10));
+        try (LocalContainerd containerd = LocalContainerd.start(dir.resolve("containerd"));
+             ServerProcess server = ServerProcess.start(dir.resolve("server"))) {
+            Path log = dir.resolve("agent.log");
+            ProcessBuilder builder = new ProcessBuilder("bash",
+                    RepositoryRoot.find().resolve("cluster-config/bin/agent").toString(),
+                    "--kubeconfig", server.kubeconfig().toString(),
+                    "--container-runtime-endpoint", containerd.endpoint(),
+                    "--root-dir", dir.resolve("agent").toString(),
+                    "--hostname-override", NODE)
+                    .redirectErrorStream(true).redirectOutput(log.toFile());
+            // The build running this test has just packaged the agent: the script must not build again.
+            builder.environment().put("KUBEPEKKO_SKIP_BUILD", "1");
+            Process agent = builder.start();
+            try {
+                JsonNode node = await().atMost(AWAIT).pollInterval(Duration.ofMillis(500))
+                        .alias("node " + NODE + " Ready with a containerd runtime version")
+                        .until(() -> nodeIfReady(api, server.url()), n -> n != null);
+                assertTrue(node.at("/status/nodeInfo/containerRuntimeVersion").asText().startsWith("containerd://1."),
+                        node.toString());
+                assertEquals(NODE, node.at("/metadata/labels/kubernetes.io~1hostname").asText(), node.toString());
+                List<String> images = names(node);
+                assertTrue(images.contains("docker.io/library/busybox:1.36"), images.toString());
+
+                String path = "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/" + NODE;
+                String first = await().atMost(AWAIT).pollInterval(Duration.ofMillis(500)).alias("the node's Lease")
+                        .until(() -> renewTime(api, server.url(), path), r -> r != null);
+                await().atMost(AWAIT).pollInterval(Duration.ofMillis(500)).alias("the Lease renewed")
+                        .until(() -> renewTime(api, server.url(), path), r -> r != null && !r.equals(first));
+                JsonNode lease = api.get(server.url(), path).json();
+                assertEquals(40, lease.at("/spec/leaseDurationSeconds").asInt(), lease.toString());
+                assertEquals(node.at("/metadata/uid").asText(), lease.at("/metadata/ownerReferences/0/uid").asText(),
+                        lease.toString());
+            } finally {
+                agent.destroy();
+                if (!agent.waitFor(30, TimeUnit.SECONDS)) {
+                    agent.destroyForcibly();
+                }
+                System.out.println("AgentNodeE2E: agent log " + log + "\n" + tail(log));
+            }
+        }
+    }
+
+    private static JsonNode nodeIfReady(ApiCalls api, String url) {
+        ApiCalls.Reply r = api.get(url, "/api/v1/nodes/" + NODE);
+        if (r.status() != 200) {
+            return null;
+        }
+        JsonNode node = r.json();
+        for (JsonNode c : node.at("/status/conditions")) {
+            if (c.path("type").asText().equals("Ready") && c.path("status").asText().equals("True")
+                    && !node.at("/status/nodeInfo/containerRuntimeVersion").asText().isEmpty()) {
+                return node;
+            }
+        }
+        return null;
+    }
+
+    private static List<String> names(JsonNode node) {
+        List<String> out = new java.util.ArrayList<>();
+        for (JsonNode image : node.at("/status/images")) {
+            image.path("names").forEach(n -> out.add(n.asText()));
+        }
+        return out;
+    }
+
+    private static String renewTime(ApiCalls api, String url, String path) {
+        ApiCalls.Reply r = api.get(url, path);
+        return r.status() == 200 && r.json().at("/spec/renewTime").isTextual() ? r.json().at("/spec/renewTime").asText()
+                : null;
+    }
+
+    private static String tail(Path log) throws IOException {
+        List<String> lines = Files.exists(log) ? Files.readAllLines(log) : List.of();
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+    }
+}
