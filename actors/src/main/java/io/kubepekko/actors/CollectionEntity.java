@@ -78,6 +78,13 @@ public final class CollectionEntity
     /** A commit report goes to Revisions in messages of about this many bytes of objects (see Committed#parts). */
     static final long COMMIT_PART_BYTES = 2L * 1024 * 1024;
     static final Duration ALLOCATE_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * How long a batch waits for its versions before asking again through sharding. An ask can be lost when
+     * the Revisions instance's node dies: sent directly, or through a region that has not yet learnt that the
+     * shard's home is gone (the death watch that re-asks races the region's own news). A second answer is
+     * harmless: a batch takes the first, and gives the other back ({@link Revisions.Abandoned}).
+     */
+    static final Duration ASK_AGAIN = Duration.ofSeconds(1);
 
     // ---- state ----
 
@@ -125,8 +132,8 @@ public final class CollectionEntity
 
     /** Protocol of {@link CollectionEntity}. */
     public sealed interface Command extends CborSerializable
-            permits Get, ListObjects, Write, Allocated, AllocationFailed, Flush, ReportHoldings, ClaimAnswered,
-            ClaimTimedOut, DryRunAnswered, Resolve, RevisionsStopped, SnapshotSaved {}
+            permits Get, ListObjects, Write, Allocated, AllocationFailed, AskVersionsAgain, Flush, ReportHoldings,
+            ClaimAnswered, ClaimTimedOut, DryRunAnswered, Resolve, RevisionsStopped, SnapshotSaved {}
 
     /** Reads one object at its latest committed state. */
     public record Get(String name, ActorRef<GetReply> replyTo) implements Command {}
@@ -145,6 +152,9 @@ public final class CollectionEntity
 
     /** Internal: Revisions did not answer batch {@code batchId} in time; that batch fails. */
     public record AllocationFailed(long batchId, String reason) implements Command {}
+
+    /** Internal: batch {@code batchId} has no versions yet: ask again through sharding (see {@link #ASK_AGAIN}). */
+    public record AskVersionsAgain(long batchId) implements Command {}
 
     /**
      * Revisions asks what became of versions {@code first..last}, allocated to this collection's request
@@ -448,6 +458,15 @@ public final class CollectionEntity
                     }
                     return Effect().noReply();
                 })
+                .onCommand(AskVersionsAgain.class, (state, c) -> {
+                    if (inFlight != null && c.batchId() == batchId && allocatedFirst == 0) {
+                        directRevisions = null;
+                        askedDirectly = false;
+                        revisions.tell(new Revisions.Allocate(inFlight.size(), id.namespace(), batchId, allocations));
+                        context.scheduleOnce(ASK_AGAIN, context.getSelf(), new AskVersionsAgain(batchId));
+                    }
+                    return Effect().noReply();
+                })
                 .onCommand(AllocationFailed.class, (state, c) -> {
                     if (inFlight != null && c.batchId() == batchId) {
                         directRevisions = null;
@@ -713,6 +732,7 @@ public final class CollectionEntity
         }
         allocationTimeout = context.scheduleOnce(ALLOCATE_TIMEOUT, context.getSelf(),
                 new AllocationFailed(batchId, "no answer within " + ALLOCATE_TIMEOUT.toSeconds() + "s"));
+        context.scheduleOnce(ASK_AGAIN, context.getSelf(), new AskVersionsAgain(batchId));
     }
 
     /** The object a write addresses; {@code null} for a create whose name is still to be generated. */

@@ -750,6 +750,28 @@ class CollectionEntityTest {
     }
 
     /**
+     * An ask for versions can be lost with the node of the Revisions instance it went to (sent directly, or
+     * through a region that had not yet learnt the shard's home was gone): seen in bench/failover as writes to
+     * collections on surviving servers stalled for the whole allocation time-out (10 s) after a kill. The
+     * batch asks again through sharding after a second, and gives back the versions of a late second answer.
+     */
+    @Test
+    void anAskForVersionsLostWithItsInstanceIsAskedAgainThroughShardingAfterASecond() {
+        Burst burst = new Burst();
+        var write = burst.send(create(configMap("a", "k", "1")));
+        Revisions.Allocate lost = (Revisions.Allocate) burst.revisionsProbe.receiveMessage();
+
+        Revisions.Allocate again = (Revisions.Allocate) burst.revisionsProbe.receiveMessage(Duration.ofSeconds(5));
+        assertEquals(lost.requestId(), again.requestId(), "the same batch, asked again");
+        again.replyTo().tell(new Revisions.Allocated(3, again.requestId(), burst.revisionsProbe.ref()));
+        assertEquals(3, written(write).resourceVersion());
+
+        TestProbe<Revisions.Command> late = actorTestKit.createTestProbe();
+        lost.replyTo().tell(new Revisions.Allocated(8, lost.requestId(), late.ref()));
+        assertEquals(new Revisions.Abandoned(8), late.receiveMessage(), "the late answer's versions given back");
+    }
+
+    /**
      * A journal write that fails may have been stored all the same (a write that timed out can still land),
      * so the collection does not report its versions abandoned: the sequencer would publish past them and the
      * watch caches would never see an object that storage holds. It leaves them to the sequencer's question,
