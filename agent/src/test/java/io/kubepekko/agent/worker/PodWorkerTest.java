@@ -61,8 +61,11 @@ class PodWorkerTest {
                 ResolvConf.parse("nameserver 10.0.0.2\n"), 8L << 30, 4000, 8L << 30, 100L << 30);
     }
 
+    private final List<ActorRef<PodWorker.Command>> workers = new CopyOnWriteArrayList<>();
+
     @AfterEach
     void stop() {
+        workers.forEach(KIT::stop);
         cri.close();
         fake.close();
     }
@@ -261,7 +264,9 @@ class PodWorkerTest {
     // ---------------------------------------------------------------- helpers
 
     private ActorRef<PodWorker.Command> spawn(JsonNode pod, PodInputs inputs) {
-        return KIT.spawn(PodWorker.create(pod, inputs, cri, node, sink, clock, settings));
+        ActorRef<PodWorker.Command> worker = KIT.spawn(PodWorker.create(pod, inputs, cri, node, sink, clock, settings));
+        workers.add(worker);
+        return worker;
     }
 
     static JsonNode pod(String name, String uid, String restartPolicy, String specBody) {
