@@ -129,7 +129,8 @@ public final class PodStatusBuilder {
                     }
                 }
                 default -> {
-                    Waiting w = in.reasons().getOrDefault(spec.name(), new Waiting(CONTAINER_CREATING, ""));
+                    // Created but not started (or unknown): the kubelet shows an empty waiting state.
+                    Waiting w = in.reasons().getOrDefault(spec.name(), new Waiting("", ""));
                     state = waiting(w);
                     phaseState = new io.kubepekko.agent.pod.ContainerState.Waiting(w.reason());
                 }
@@ -159,7 +160,9 @@ public final class PodStatusBuilder {
     private static ObjectNode waiting(Waiting w) {
         ObjectNode state = JSON.objectNode();
         ObjectNode waiting = state.putObject("waiting");
-        waiting.put("reason", w.reason());
+        if (!w.reason().isEmpty()) {
+            waiting.put("reason", w.reason());
+        }
         if (!w.message().isEmpty()) {
             waiting.put("message", w.message());
         }

@@ -138,4 +138,13 @@ class PodStatusBuilderTest {
         assertEquals("PodInitializing",
                 status.path("containerStatuses").get(0).path("state").path("waiting").path("reason").asText());
     }
+
+    @Test
+    void aCreatedContainerNotYetStartedWaitsWithoutAReason() {
+        ContainerStatus created = ContainerStatus.newBuilder().setId("c1").setState(ContainerState.CONTAINER_CREATED)
+                .setMetadata(ContainerMetadata.newBuilder().setName("app")).build();
+        JsonNode app = build(pod("Always", ONE), Map.of("app", List.of(created)), Map.of())
+                .path("containerStatuses").get(0);
+        assertEquals("{\"waiting\":{}}", app.path("state").toString());
+    }
 }
