@@ -74,7 +74,7 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * its result comes back as a message. A failure is logged once per streak and retried at the next relist.
  *
  * <p>{@link Terminate} stops the containers with the grace period, then stops and removes the sandboxes,
- * replies and stops the worker. Not yet: preStop hooks, probes, pod conditions, image pull back-off
+ * replies and stops the worker; it does not wait for a sync step in flight (whose result is then dropped). Not yet: preStop hooks, probes, pod conditions, image pull back-off
  * ({@code ImagePullBackOff}), sandbox re-creation when the sandbox dies.
  */
 public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
@@ -179,13 +179,13 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
                 .onMessage(Update.class, this::onUpdate)
                 .onMessage(Terminate.class, this::onTerminate)
                 .onMessageEquals(Tick.INSTANCE, this::onTick)
-                .onMessage(Relisted.class, this::onRelisted)
-                .onMessage(SandboxRan.class, this::onSandboxRan)
-                .onMessage(ImageChecked.class, this::onImageChecked)
-                .onMessage(ImageReady.class, this::onImageReady)
-                .onMessage(Prepared.class, this::onPrepared)
-                .onMessage(Created.class, this::onCreated)
-                .onMessage(Started.class, this::onStarted)
+                .onMessage(Relisted.class, syncing(this::onRelisted))
+                .onMessage(SandboxRan.class, syncing(this::onSandboxRan))
+                .onMessage(ImageChecked.class, syncing(this::onImageChecked))
+                .onMessage(ImageReady.class, syncing(this::onImageReady))
+                .onMessage(Prepared.class, syncing(this::onPrepared))
+                .onMessage(Created.class, syncing(this::onCreated))
+                .onMessage(Started.class, syncing(this::onStarted))
                 .onMessage(StepFailed.class, this::onStepFailed)
                 .onMessage(TerminationDone.class, this::onTerminationDone)
                 .onMessageEquals(RetryTerminate.INSTANCE, () -> {
@@ -193,6 +193,15 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
                     return this;
                 })
                 .build();
+    }
+
+    /**
+     * A sync step's result, dropped once the pod terminates: termination does not wait for a sync in flight (a
+     * pull has no deadline); whatever that sync still creates in the sandbox goes with the sandbox.
+     */
+    private <M> org.apache.pekko.japi.function.Function<M, Behavior<Command>> syncing(
+            org.apache.pekko.japi.function.Function<M, Behavior<Command>> handler) {
+        return m -> terminating != null ? this : handler.apply(m);
     }
 
     // ---------------------------------------------------------------- commands
@@ -215,9 +224,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
             terminating = terminate;
             timers.cancelAll();
             pass.clear();
-            if (!busy) {
-                terminate();
-            }
+            terminate();
         }
         return this;
     }
@@ -292,10 +299,6 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
         succeeded("relist");
         observed = relisted.observed();
         publishStatus();
-        if (terminating != null) {
-            terminate();
-            return this;
-        }
         if (observed.readySandbox().isEmpty()) {
             runSandbox();
             return this;
@@ -405,11 +408,6 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     // ---------------------------------------------------------------- starting a container
 
     private void nextJob() {
-        if (terminating != null) {
-            pass.clear();
-            terminate();
-            return;
-        }
         Job job = pass.poll();
         if (job == null) {
             endPass();
@@ -509,6 +507,14 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     }
 
     private Behavior<Command> onStepFailed(StepFailed failure) {
+        if (failure.step().equals("terminate")) {
+            logFailure(failure.step(), failure.step() + ": " + failure.message());
+            timers.startSingleTimer("terminate", RetryTerminate.INSTANCE, settings.relistPeriod());
+            return this;
+        }
+        if (terminating != null) {
+            return this;
+        }
         if (failure.job() != null) {
             String name = failure.job().spec().name();
             logFailure(name, failure.step() + " of container " + name + ": " + failure.message());
@@ -518,10 +524,6 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
             nextJob(); // one container's trouble does not hold the others up
         } else {
             logFailure(failure.step(), failure.step() + ": " + failure.message());
-            if (failure.step().equals("terminate")) {
-                timers.startSingleTimer("terminate", RetryTerminate.INSTANCE, settings.relistPeriod());
-                return this;
-            }
             endPass();
         }
         return this;
@@ -530,9 +532,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     private void endPass() {
         busy = false;
         publishStatus();
-        if (terminating != null) {
-            terminate();
-        } else if (progressed) {
+        if (progressed) {
             getContext().getSelf().tell(Tick.INSTANCE); // see at once what the steps did
         }
     }
@@ -551,7 +551,6 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     // ---------------------------------------------------------------- termination
 
     private void terminate() {
-        busy = true;
         Duration grace = terminating.gracePeriod();
         Map<String, String> mine = Map.of(SandboxConfigs.POD_UID_LABEL, uid);
         CompletionStage<Void> done = cri.listContainers(ContainerFilter.newBuilder().putAllLabelSelector(mine).build())

@@ -261,6 +261,22 @@ class PodWorkerTest {
         assertEquals(1, fake.stalledCalls(), "the stuck worker sent no second pull (one sync at a time)");
     }
 
+    @Test
+    void terminateDoesNotWaitForAStalledCriCall() {
+        fake.addRegistryImage("docker.io/library/alpine:3.20");
+        fake.stall("PullImage");
+        ActorRef<PodWorker.Command> worker = spawn(pod("stuck", "u12", "Always",
+                "containers: [{name: 'app', image: 'docker.io/library/alpine:3.20', imagePullPolicy: 'Always'}]"),
+                PodInputs.NONE);
+        await().atMost(WAIT).until(() -> fake.stalledCalls() == 1);
+
+        TestProbe<PodWorker.Terminated> probe = KIT.createTestProbe();
+        worker.tell(new PodWorker.Terminate(Duration.ofSeconds(30), probe.getRef()));
+
+        assertEquals("u12", probe.receiveMessage(WAIT).uid());
+        assertTrue(fake.sandboxes().isEmpty(), "sandbox removed while the pull still hangs");
+    }
+
     // ---------------------------------------------------------------- helpers
 
     private ActorRef<PodWorker.Command> spawn(JsonNode pod, PodInputs inputs) {
