@@ -69,13 +69,14 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * <p>Every relist period (and at once after a step that changed something) it relists the pod's sandboxes and
  * containers, publishes the status when it changed, and runs one sync pass: the sandbox first; then the init
  * containers in order, each to completion; then the app containers that should (re)start, a restarted one with
- * attempt + 1 once its {@link CrashLoopBackOff} has passed. A container that cannot start records why (its
+ * attempt + 1 once its {@link CrashLoopBackOff} has passed; a failed pull is retried after its own back-off
+ * ({@code ImagePullBackOff} meanwhile). A container that cannot start records why (its
  * waiting reason) and the pass goes on with the next. One pass at a time; every CRI call is asynchronous and
  * its result comes back as a message. A failure is logged once per streak and retried at the next relist.
  *
  * <p>{@link Terminate} stops the containers with the grace period, then stops and removes the sandboxes,
- * replies and stops the worker; it does not wait for a sync step in flight (whose result is then dropped). Not yet: preStop hooks, probes, pod conditions, image pull back-off
- * ({@code ImagePullBackOff}), sandbox re-creation when the sandbox dies.
+ * replies and stops the worker; it does not wait for a sync step in flight (whose result is then dropped). Not yet:
+ * preStop hooks, probes, pod conditions, sandbox re-creation when the sandbox dies.
  */
 public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
 
@@ -120,6 +121,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
 
     public static final String ERR_IMAGE_NEVER_PULL = "ErrImageNeverPull";
     public static final String ERR_IMAGE_PULL = "ErrImagePull";
+    public static final String IMAGE_PULL_BACK_OFF = "ImagePullBackOff";
     public static final String CREATE_CONTAINER_CONFIG_ERROR = "CreateContainerConfigError";
     public static final String CREATE_CONTAINER_ERROR = "CreateContainerError";
     public static final String RUN_CONTAINER_ERROR = "RunContainerError";
@@ -146,6 +148,8 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     private ObservedPod observed = ObservedPod.NOTHING;
     private CrashLoopBackOff backOff;
     private final Map<String, Waiting> reasons = new HashMap<>();
+    /** Per image, the pull back-off after a failed pull (the kubelet's image manager keys it by uid and image). */
+    private final Map<String, CrashLoopBackOff.Entry> pullBackOff = new HashMap<>();
     private final Set<String> failing = new HashSet<>();
     private final Deque<Job> pass = new ArrayDeque<>();
     private boolean busy;
@@ -431,6 +435,14 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
             String message = "Container image \"" + image + "\" is not present with pull policy of Never";
             return onStepFailed(new StepFailed("image", message, job, new Waiting(ERR_IMAGE_NEVER_PULL, message)));
         }
+        Instant now = clock.instant();
+        CrashLoopBackOff.Entry pullWait = pullBackOff.get(image);
+        if (pullWait != null && Duration.between(pullWait.lastUpdate(), now).compareTo(pullWait.backOff()) < 0) {
+            String message = "Back-off pulling image \"" + image + "\"";
+            timers.startSingleTimer("pull " + image, Tick.INSTANCE,
+                    Duration.between(now, pullWait.lastUpdate().plus(pullWait.backOff())).plusMillis(1));
+            return onStepFailed(new StepFailed("image", message, job, new Waiting(IMAGE_PULL_BACK_OFF, message)));
+        }
         getContext().pipeToSelf(cri.pullImage(image, null, job.sandboxConfig()), (ref, t) -> {
             if (t == null) {
                 return new ImageReady(job, ref);
@@ -444,6 +456,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
 
     private Behavior<Command> onImageReady(ImageReady ready) {
         Job job = ready.job();
+        pullBackOff.remove(job.spec().image());
         JsonNode podNow = pod;
         PodInputs inputsNow = inputs;
         // Volumes and files on disk: on the blocking dispatcher, never on the actor's thread.
@@ -517,6 +530,9 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
         }
         if (failure.job() != null) {
             String name = failure.job().spec().name();
+            if (failure.step().equals("pull")) {
+                pullFailed(failure.job().spec().image());
+            }
             logFailure(name, failure.step() + " of container " + name + ": " + failure.message());
             if (failure.waiting() != null) {
                 reasons.put(name, failure.waiting());
@@ -535,6 +551,17 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
         if (progressed) {
             getContext().getSelf().tell(Tick.INSTANCE); // see at once what the steps did
         }
+    }
+
+    /** client-go's Backoff.Next as the image manager uses it: doubling to the cap, reset after 2 × cap idle. */
+    private void pullFailed(String image) {
+        Instant now = clock.instant();
+        CrashLoopBackOff.Entry e = pullBackOff.get(image);
+        Duration next = e == null || Duration.between(e.lastUpdate(), now).compareTo(settings.backOffMax().multipliedBy(2)) > 0
+                ? settings.backOffInitial()
+                : e.backOff().multipliedBy(2).compareTo(settings.backOffMax()) > 0
+                        ? settings.backOffMax() : e.backOff().multipliedBy(2);
+        pullBackOff.put(image, new CrashLoopBackOff.Entry(next, now));
     }
 
     // ---------------------------------------------------------------- status

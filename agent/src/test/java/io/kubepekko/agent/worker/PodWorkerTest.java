@@ -200,14 +200,26 @@ class PodWorkerTest {
     }
 
     @Test
-    void anImageThatCannotBePulledWaitsWithErrImagePull() {
+    void anImageThatCannotBePulledWaitsWithErrImagePullThenImagePullBackOff() {
         spawn(pod("pull", "u10", "Always", "containers: [{name: 'app', image: 'example.com/nothing:1',"
                 + " imagePullPolicy: 'IfNotPresent'}]"), PodInputs.NONE);
 
-        ObjectNode status = awaitLatest("u10",
-                s -> app(s).path("state").path("waiting").path("reason").asText().equals("ErrImagePull"));
-        assertTrue(app(status).path("state").path("waiting").path("message").asText()
-                .startsWith("rpc error: code = Unknown desc = failed to pull and unpack image"), status.toString());
+        await().atMost(WAIT).until(() -> sink.all("u10").stream().anyMatch(
+                s -> app(s).path("state").path("waiting").path("reason").asText().equals("ErrImagePull")));
+        ObjectNode failed = sink.all("u10").stream().filter(
+                s -> app(s).path("state").path("waiting").path("reason").asText().equals("ErrImagePull")).findFirst().orElseThrow();
+        assertTrue(app(failed).path("state").path("waiting").path("message").asText()
+                .startsWith("rpc error: code = Unknown desc = failed to pull and unpack image"), failed.toString());
+
+        // The clock stands still: the next syncs wait out the pull back-off instead of pulling again.
+        ObjectNode backingOff = awaitLatest("u10",
+                s -> app(s).path("state").path("waiting").path("reason").asText().equals("ImagePullBackOff"));
+        assertEquals("Back-off pulling image \"example.com/nothing:1\"",
+                app(backingOff).path("state").path("waiting").path("message").asText());
+        assertEquals(1, fake.calls("PullImage").size());
+
+        clock.advance(Duration.ofSeconds(11));
+        await().atMost(WAIT).until(() -> fake.calls("PullImage").size() == 2);
     }
 
     @Test
@@ -316,6 +328,10 @@ class PodWorkerTest {
         @Override
         public void podStatus(String namespace, String name, String uid, ObjectNode status) {
             sent.computeIfAbsent(uid, k -> new CopyOnWriteArrayList<>()).add(status);
+        }
+
+        List<ObjectNode> all(String uid) {
+            return List.copyOf(sent.getOrDefault(uid, List.of()));
         }
 
         Optional<ObjectNode> latest(String uid) {
