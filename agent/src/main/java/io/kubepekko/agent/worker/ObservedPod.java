@@ -24,8 +24,8 @@ public record ObservedPod(Optional<Sandbox> readySandbox, List<String> sandboxId
         containers = Map.copyOf(containers);
     }
 
-    /** A ready sandbox and its addresses, primary first. */
-    public record Sandbox(String id, List<String> ips) {
+    /** A ready sandbox, the attempt it was created as, and its addresses, primary first. */
+    public record Sandbox(String id, int attempt, List<String> ips) {
         public Sandbox {
             ips = List.copyOf(ips);
         }

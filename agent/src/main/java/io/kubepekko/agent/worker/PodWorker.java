@@ -268,7 +268,8 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
             return CompletableFuture.completedFuture(Optional.empty());
         }
         String id = ready.get().getId();
-        return cri.podSandboxStatus(id).thenApply(r -> Optional.of(new ObservedPod.Sandbox(id, ips(r))));
+        int attempt = ready.get().getMetadata().getAttempt();
+        return cri.podSandboxStatus(id).thenApply(r -> Optional.of(new ObservedPod.Sandbox(id, attempt, ips(r))));
     }
 
     private static List<String> ips(PodSandboxStatusResponse response) {
@@ -348,7 +349,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     private List<Job> plan(ObservedPod.Sandbox sandbox) {
         PodSandboxConfig config;
         try {
-            config = sandboxConfig(Math.max(0, observed.sandboxIds().size() - 1));
+            config = sandboxConfig(sandbox.attempt()); // as the sandbox was created: CreateContainer gets it too
         } catch (PodConfigException e) {
             logFailure("sandbox", e.eventMessage());
             return List.of();

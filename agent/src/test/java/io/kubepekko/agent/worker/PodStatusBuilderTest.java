@@ -22,7 +22,7 @@ class PodStatusBuilderTest {
 
     private static final long T0 = Instant.parse("2026-01-02T03:04:05.678Z").getEpochSecond() * 1_000_000_000L
             + 678_000_000L;
-    private static final ObservedPod.Sandbox SANDBOX = new ObservedPod.Sandbox("sb", List.of("10.88.0.5"));
+    private static final ObservedPod.Sandbox SANDBOX = new ObservedPod.Sandbox("sb", 0, List.of("10.88.0.5"));
 
     private static JsonNode pod(String policy, String containers) {
         return PodWorkerTest.pod("web", "uid-1", policy, containers);

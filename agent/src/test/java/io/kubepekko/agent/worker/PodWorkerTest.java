@@ -12,6 +12,8 @@ import io.kubepekko.agent.cri.CriRuntime;
 import io.kubepekko.agent.cri.FakeCri;
 import io.kubepekko.agent.cri.v1.Container;
 import io.kubepekko.agent.cri.v1.ContainerState;
+import io.kubepekko.agent.cri.v1.CreateContainerRequest;
+import io.kubepekko.agent.cri.v1.RunPodSandboxRequest;
 import io.kubepekko.agent.cri.v1.StopContainerRequest;
 import io.kubepekko.agent.runtime.NodeContext;
 import io.kubepekko.agent.runtime.PodInputs;
@@ -96,6 +98,10 @@ class PodWorkerTest {
         assertEquals("BestEffort", status.path("qosClass").asText());
         assertEquals("2026-01-02T03:04:05Z", status.path("startTime").asText());
         assertEquals(1, fake.sandboxes().size());
+        CreateContainerRequest create = (CreateContainerRequest) fake.calls("CreateContainer").get(0).request();
+        RunPodSandboxRequest run = (RunPodSandboxRequest) fake.calls("RunPodSandbox").get(0).request();
+        assertEquals(run.getConfig(), create.getSandboxConfig(), "containers are created with the sandbox's config");
+        assertEquals(List.of("sleep", "3600"), create.getConfig().getCommandList());
     }
 
     @Test
