@@ -67,6 +67,8 @@ class SeedNodesProfileTest {
         assertEquals(Duration.ofMillis(1500), c.getDuration("pekko.cluster.split-brain-resolver.stable-after"));
         assertEquals(Duration.ofSeconds(2), c.getDuration("pekko.cluster.failure-detector.acceptable-heartbeat-pause"));
         assertEquals(Duration.ofMillis(500), c.getDuration("pekko.cluster.down-removal-margin"));
+        assertEquals(0, c.getInt("pekko.cluster.sharding.coordinator-state.write-majority-plus"),
+                "a dead member must not block the coordinator's writes until it is removed");
         assertTrue(c.getDuration("kubepekko.cluster.write-lease.duration").compareTo(
                 c.getDuration("pekko.cluster.failure-detector.acceptable-heartbeat-pause")
                         .plus(c.getDuration("pekko.cluster.split-brain-resolver.stable-after"))) < 0,
