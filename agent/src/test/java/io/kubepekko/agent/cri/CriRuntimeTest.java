@@ -44,12 +44,11 @@ class CriRuntimeTest {
   @BeforeEach
   void start() {
     fake = FakeCri.start(dir.resolve("cri.sock"));
-    cri = CriRuntime.connect(CriEndpoint.parse("unix://" + fake.socket()), Duration.ofSeconds(10));
+    cri = fake.client();
   }
 
   @AfterEach
   void stop() {
-    cri.close();
     fake.close();
   }
 

@@ -1,5 +1,7 @@
 package io.kubepekko.agent.cri;
 
+import java.time.Duration;
+
 import com.google.protobuf.Message;
 import io.grpc.ForwardingServerCallListener;
 import io.grpc.Metadata;
@@ -184,7 +186,17 @@ public final class FakeCri implements AutoCloseable {
 
   @Override
   public void close() {
+    clients.forEach(CriRuntime::close);
     stopServer();
+  }
+
+  private final java.util.List<CriRuntime> clients = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  /** A client of this runtime over its socket (10 s request timeout), closed with it. */
+  public CriRuntime client() {
+    CriRuntime client = CriRuntime.connect(endpoint(), Duration.ofSeconds(10));
+    clients.add(client);
+    return client;
   }
 
   // ---------------------------------------------------------------- controls

@@ -34,12 +34,11 @@ class RuntimeConfigsOnFakeCriTest {
     @BeforeEach
     void start() {
         fake = FakeCri.start(dir.resolve("cri.sock"));
-        cri = CriRuntime.connect(CriEndpoint.parse("unix://" + fake.socket()), Duration.ofSeconds(10));
+        cri = fake.client();
     }
 
     @AfterEach
     void stop() {
-        cri.close();
         fake.close();
     }
 

@@ -58,7 +58,7 @@ class PodWorkerTest {
     @BeforeEach
     void start() {
         fake = FakeCri.start(dir.resolve("cri.sock"), clock);
-        cri = CriRuntime.connect(fake.endpoint(), Duration.ofSeconds(10));
+        cri = fake.client();
         node = new NodeContext("node-1", dir.resolve("root"), List.of("192.168.1.10"), List.of(), "",
                 ResolvConf.parse("nameserver 10.0.0.2\n"), 8L << 30, 4000, 8L << 30, 100L << 30);
     }
@@ -68,7 +68,6 @@ class PodWorkerTest {
     @AfterEach
     void stop() {
         workers.forEach(KIT::stop);
-        cri.close();
         fake.close();
     }
 
