@@ -8,12 +8,8 @@ import io.kubepekko.agent.cri.v1.ContainerFilter;
 import io.kubepekko.agent.cri.v1.ContainerState;
 import io.kubepekko.agent.cri.v1.ContainerStatus;
 import io.kubepekko.agent.cri.v1.Image;
-import io.kubepekko.agent.cri.v1.PodIP;
-import io.kubepekko.agent.cri.v1.PodSandbox;
 import io.kubepekko.agent.cri.v1.PodSandboxConfig;
 import io.kubepekko.agent.cri.v1.PodSandboxFilter;
-import io.kubepekko.agent.cri.v1.PodSandboxState;
-import io.kubepekko.agent.cri.v1.PodSandboxStatusResponse;
 import io.kubepekko.agent.pod.ContainerRestarts;
 import io.kubepekko.agent.pod.ContainerSpec;
 import io.kubepekko.agent.pod.CrashLoopBackOff;
@@ -36,11 +32,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -50,7 +44,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
-import java.util.stream.Collectors;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -246,58 +239,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     // ---------------------------------------------------------------- relist
 
     private void relist() {
-        getContext().pipeToSelf(observe(), (o, t) -> t == null ? new Relisted(o) : failed("relist", t, null, null));
-    }
-
-    /** The pod's sandboxes and containers, found by the pod's uid label. */
-    private CompletionStage<ObservedPod> observe() {
-        Map<String, String> mine = Map.of(SandboxConfigs.POD_UID_LABEL, uid);
-        return cri.listPodSandbox(PodSandboxFilter.newBuilder().putAllLabelSelector(mine).build())
-                .thenCompose(sandboxes -> readySandbox(sandboxes).thenCompose(ready ->
-                        cri.listContainers(ContainerFilter.newBuilder().putAllLabelSelector(mine).build())
-                                .thenCompose(this::statuses)
-                                .thenApply(byName -> new ObservedPod(ready,
-                                        sandboxes.stream().map(PodSandbox::getId).toList(), byName))));
-    }
-
-    private CompletionStage<Optional<ObservedPod.Sandbox>> readySandbox(List<PodSandbox> sandboxes) {
-        Optional<PodSandbox> ready = sandboxes.stream()
-                .filter(s -> s.getState() == PodSandboxState.SANDBOX_READY)
-                .max(Comparator.comparingLong(PodSandbox::getCreatedAt));
-        if (ready.isEmpty()) {
-            return CompletableFuture.completedFuture(Optional.empty());
-        }
-        String id = ready.get().getId();
-        int attempt = ready.get().getMetadata().getAttempt();
-        return cri.podSandboxStatus(id).thenApply(r -> Optional.of(new ObservedPod.Sandbox(id, attempt, ips(r))));
-    }
-
-    private static List<String> ips(PodSandboxStatusResponse response) {
-        var network = response.getStatus().getNetwork();
-        List<String> ips = new ArrayList<>();
-        if (!network.getIp().isEmpty()) {
-            ips.add(network.getIp());
-        }
-        network.getAdditionalIpsList().stream().map(PodIP::getIp).forEach(ips::add);
-        return ips;
-    }
-
-    /** Per container name the two newest instances' statuses (the current one and the one lastState shows). */
-    private CompletionStage<Map<String, List<ContainerStatus>>> statuses(List<Container> containers) {
-        Map<String, List<Container>> byName = containers.stream().collect(Collectors.groupingBy(
-                c -> c.getMetadata().getName(), LinkedHashMap::new, Collectors.toList()));
-        Map<String, List<CompletableFuture<ContainerStatus>>> pending = new LinkedHashMap<>();
-        byName.forEach((name, list) -> pending.put(name, list.stream()
-                .sorted(Comparator.comparingInt((Container c) -> c.getMetadata().getAttempt()).reversed())
-                .limit(2)
-                .map(c -> cri.containerStatus(c.getId()).toCompletableFuture())
-                .toList()));
-        CompletableFuture<?>[] all = pending.values().stream().flatMap(List::stream).toArray(CompletableFuture[]::new);
-        return CompletableFuture.allOf(all).thenApply(v -> {
-            Map<String, List<ContainerStatus>> out = new HashMap<>();
-            pending.forEach((name, futures) -> out.put(name, futures.stream().map(CompletableFuture::join).toList()));
-            return out;
-        });
+        getContext().pipeToSelf(Relister.observe(cri, uid), (o, t) -> t == null ? new Relisted(o) : failed("relist", t, null, null));
     }
 
     private Behavior<Command> onRelisted(Relisted relisted) {
