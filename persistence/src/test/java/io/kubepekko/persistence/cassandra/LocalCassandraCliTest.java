@@ -39,7 +39,8 @@ class LocalCassandraCliTest {
         try (ServerSocket other = new ServerSocket()) {
             other.bind(new InetSocketAddress("127.0.0.1", 0));
             int taken = other.getLocalPort();
-            int storage = taken == 65535 ? taken - 1 : taken + 1;
+            // The neighbouring port may belong to anyone (CI failed on that once): take one the system just freed.
+            int storage = freePort();
             CassandraNodeFiles.write(dir, "127.0.0.1", storage, taken);
             String before = Files.readString(CassandraNodeFiles.yaml(dir));
 
@@ -53,6 +54,13 @@ class LocalCassandraCliTest {
             assertEquals("", out.toString(StandardCharsets.UTF_8), "no port printed");
             assertEquals(before, Files.readString(CassandraNodeFiles.yaml(dir)), "the remembered ports are kept");
             assertFalse(Files.exists(dir.resolve(LocalCassandra.STATE_FILE)), "nothing started");
+        }
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket probe = new ServerSocket()) {
+            probe.bind(new InetSocketAddress("127.0.0.1", 0));
+            return probe.getLocalPort();
         }
     }
 
