@@ -34,6 +34,9 @@ import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityRef;
 
+import io.kubepekko.actors.failover.RemovedMembers;
+import io.kubepekko.actors.failover.StrandedAsks;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -79,11 +82,13 @@ public final class ControlPlane {
     private final ReadSettings readSettings;
     private final WatchCaches caches;
     private final CommittedObjects committed;
+    private final StrandedAsks stranded;
     private final LiveNamespaces liveNamespaces = new LiveNamespaces(java.time.Clock.systemUTC(), Duration.ofSeconds(2));
 
     private ControlPlane(ActorSystem<?> system, Registry registry, ReadSettings readSettings, WatchCaches caches,
-                         CommittedObjects committed) {
+                         CommittedObjects committed, StrandedAsks stranded) {
         this.system = system;
+        this.stranded = stranded;
         this.committed = committed;
         this.sharding = ClusterSharding.get(system);
         this.registry = registry;
@@ -147,7 +152,17 @@ public final class ControlPlane {
         }));
         WatchCaches caches = WatchCaches.start(system, registry, readSettings.cache(), environment.clock(),
                 readSettings.askTimeout(), journal, quota);
-        return new ControlPlane(system, registry, readSettings, caches, committed);
+        StrandedAsks stranded = new StrandedAsks(System::nanoTime);
+        system.systemActorOf(RemovedMembers.create(stranded, strandedAskGrace(system), System::nanoTime),
+                RemovedMembers.NAME, org.apache.pekko.actor.typed.Props.empty());
+        return new ControlPlane(system, registry, readSettings, caches, committed, stranded);
+    }
+
+    /** {@code kubepekko.cluster.stranded-ask-grace}, 500 ms where the server's configuration is not loaded. */
+    private static Duration strandedAskGrace(ActorSystem<?> system) {
+        String path = "kubepekko.cluster.stranded-ask-grace";
+        var config = system.settings().config();
+        return config.hasPath(path) ? config.getDuration(path) : Duration.ofMillis(500);
     }
 
     /**
@@ -206,7 +221,7 @@ public final class ControlPlane {
         if (objects != null) {
             return CompletableFuture.completedFuture(Optional.ofNullable(objects.get(name)));
         }
-        return Futures.plain(collection(type, namespace)
+        return stranded.read(() -> collection(type, namespace)
                 .<CollectionEntity.GetReply>ask(r -> new CollectionEntity.Get(name, r), askTimeout))
                 .thenApply(reply -> Optional.ofNullable(reply.object()));
     }
@@ -301,7 +316,7 @@ public final class ControlPlane {
         if (!needed) {
             return CompletableFuture.completedFuture(0L);
         }
-        return Futures.plain(revisions(type).<Revisions.Latest>ask(Revisions.GetLatest::new, askTimeout))
+        return stranded.read(() -> revisions(type).<Revisions.Latest>ask(Revisions.GetLatest::new, askTimeout))
                 .thenApply(Revisions.Latest::resourceVersion);
     }
 
@@ -333,7 +348,7 @@ public final class ControlPlane {
                             : admitNamespace(op.addressed(type), op.targetName(), namespace, true));
                     case NO -> CompletableFuture.<Void>completedFuture(null);
                 };
-        CompletionStage<WriteResult> result = admitted.thenCompose(v -> Futures.plain(collection(type, namespace)
+        CompletionStage<WriteResult> result = admitted.thenCompose(v -> stranded.write(() -> collection(type, namespace)
                 .<CollectionEntity.WriteReply>ask(r -> new CollectionEntity.Write(op, r), askTimeout))
                 .thenApply(reply -> {
                     if (reply instanceof CollectionEntity.Refused refused) {

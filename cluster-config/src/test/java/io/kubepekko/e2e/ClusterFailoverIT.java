@@ -159,13 +159,42 @@ class ClusterFailoverIT {
         int victim = 1;
         List<String> survivors = List.of(cluster.node(0).url(), cluster.node(2).url());
         String ns = createNamespace("kill9");
+        // Collections spread over the nodes (a read starts each): about a third live on the victim.
+        List<String> spread = java.util.stream.IntStream.range(0, 24).mapToObj(i -> createNamespace("spread-" + i))
+                .toList();
+        spread.forEach(n -> api.get(survivors.get(0), "/api/v1/namespaces/" + n + "/configmaps/probe"));
         ConfigMapLoad load = ConfigMapLoad.start(api, cluster.urls(), ns, 3);
         List<InformerWatcher> watchers = survivors.stream()
                 .map(url -> InformerWatcher.start(api, url, load.collectionPath())).toList();
+        java.util.concurrent.ExecutorService strays = java.util.concurrent.Executors.newFixedThreadPool(spread.size());
         try {
+            awaitAcknowledged(load, System.nanoTime(), 30, "before the kill");
+            cluster.kill9(victim);
+            // One create per spread namespace through a survivor, sent while the victim is dead but not yet removed:
+            // those for its collections are lost in sharding until the removal.
+            List<java.util.concurrent.Future<ApiCalls.Reply>> sent = spread.stream().map(n -> strays.submit(() ->
+                    api.post(survivors.get(0), "/api/v1/namespaces/" + n + "/configmaps", configMap("stray", 0))))
+                    .toList();
             // Enough writes after the kill that the dead node's shards must have moved to the survivors.
-            killAndRestartUnderLoad(load, victim, 30, 60, 3);
+            awaitAcknowledged(load, System.nanoTime(), 60, "after the kill of node " + victim);
+            List<ApiCalls.Reply> replies = new ArrayList<>();
+            for (var f : sent) {
+                replies.add(f.get());
+            }
+            Map<String, Long> outcomes = replies.stream().collect(Collectors.groupingBy(
+                    r -> r.status() == 504 && r.body().contains("failed and was removed from the cluster")
+                            ? "504 stranded" : String.valueOf(r.status()), TreeMap::new, Collectors.counting()));
+            System.out.println("ClusterFailoverIT b: creates sent into the victim's death: " + outcomes);
+            // Answered at the victim's removal, not when the 30 s ask timed out (or never).
+            assertEquals(List.of(), replies.stream().filter(r -> r.status() != 201
+                    && !(r.status() == 504 && r.body().contains("failed and was removed from the cluster"))).toList(),
+                    "creates sent while the victim was dead" + logs());
+            assertTrue(outcomes.containsKey("504 stranded"), "some collections lived on the victim: " + outcomes);
+            restartAndAwaitRejoined(load, victim, 3);
+        } catch (InterruptedException | java.util.concurrent.ExecutionException e) {
+            throw new AssertionError(e);
         } finally {
+            strays.shutdownNow();
             load.stop();
         }
         try {
@@ -475,6 +504,11 @@ class ClusterFailoverIT {
         awaitAcknowledged(load, System.nanoTime(), before, "before the kill");
         cluster.kill9(victim);
         awaitAcknowledged(load, System.nanoTime(), after, "after the kill of node " + victim);
+        restartAndAwaitRejoined(load, victim, rejoined);
+    }
+
+    /** Restarts node {@code victim} on its data directory and ports; waits until it acknowledged {@code rejoined}. */
+    private static void restartAndAwaitRejoined(ConfigMapLoad load, int victim, int rejoined) {
         cluster.restart(victim);
         long back = System.nanoTime();
         String url = cluster.node(victim).url();
