@@ -52,7 +52,10 @@ public final class RemovedMembers {
 
     /** The behaviour without the cluster subscription ({@link Removed} sent by the caller). */
     static Behavior<Command> behavior(StrandedAsks asks, Duration grace) {
-        return Behaviors.setup(context -> Behaviors.withTimers(timers -> Behaviors.receive(Command.class)
+        return Behaviors.setup(context -> {
+            // A functional behaviour's logger would be named after Pekko's class (logged at WARN only).
+            context.setLoggerName(RemovedMembers.class);
+            return Behaviors.withTimers(timers -> Behaviors.receive(Command.class)
                 .onMessage(Removed.class, r -> {
                     if (r.downed()) {
                         timers.startSingleTimer(r, new Strand(r.member(), r.removedAt()), grace);
@@ -68,6 +71,7 @@ public final class RemovedMembers {
                     }
                     return Behaviors.same();
                 })
-                .build()));
+                .build());
+        });
     }
 }

@@ -47,6 +47,8 @@ public final class GenerationWatch {
     public static Behavior<Command> create(Store store, WritePermit permit, String self, Optional<Long> joinedUnder,
                                            Duration interval, Duration lease, Runnable onSuperseded) {
         return Behaviors.setup(context -> Behaviors.withTimers(timers -> {
+            // Else the logger is named after Pekko's behaviour class, which logs at WARN only.
+            context.setLoggerName(GenerationWatch.class);
             timers.startTimerWithFixedDelay(Tick.INSTANCE, interval);
             return new GenerationWatch.Running(context, store, permit, self, joinedUnder, lease.toNanos(),
                     onSuperseded).behavior();

@@ -62,6 +62,8 @@ public final class PeerContact {
      */
     public static Behavior<Command> create(WritePermit permit, Duration interval, Duration lease) {
         return Behaviors.setup(context -> Behaviors.withTimers(timers -> {
+            // Else the logger is named after Pekko's behaviour class, which logs at WARN only.
+            context.setLoggerName(PeerContact.class);
             timers.startTimerWithFixedDelay(Tick.INSTANCE, interval);
             return running(context, permit, new MajorityContact(), lease.toNanos());
         }));
