@@ -46,7 +46,7 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  *
  * <p>{@link Terminate} stops the containers with the grace period, then stops and removes the sandboxes,
  * replies and stops the worker; it does not wait for a sync step in flight (whose result is then dropped). Not yet:
- * preStop hooks, probes, pod conditions, sandbox re-creation when the sandbox dies.
+ * preStop hooks, probes, sandbox re-creation when the sandbox dies.
  */
 public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
 
@@ -137,7 +137,8 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
         this.spec = PodSpec.of(pod.path("spec"));
         this.inputs = inputs;
         this.uid = pod.path("metadata").path("uid").asText();
-        this.startTime = clock.instant();
+        // Set once: a pod the API already shows started (an agent restart) keeps its time.
+        this.startTime = PodStatusBuilder.parseTime(pod.path("status").path("startTime").asText("")).orElse(clock.instant());
         this.backOff = settings.newBackOff();
         this.failures = new FailureStreaks(ctx.getLog(), uid);
         timers.startTimerWithFixedDelay("relist", Tick.INSTANCE, settings.relistPeriod());
@@ -364,8 +365,10 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     // ---------------------------------------------------------------- status
 
     private void publishStatus() {
+        // No probe results yet (probes are not wired): a container with a readiness probe is not ready, as kube starts.
+        JsonNode previous = lastStatus != null ? lastStatus.path("conditions") : pod.path("status").path("conditions");
         ObjectNode status = PodStatusBuilder.build(new PodStatusBuilder.Input(pod, spec, observed, Map.copyOf(reasons),
-                node.hostIps(), Optional.of(startTime), settings.runtimeName()));
+                node.hostIps(), Optional.of(startTime), settings.runtimeName(), Map.of(), previous, clock.instant()));
         if (!status.equals(lastStatus)) {
             lastStatus = status;
             sink.podStatus(namespace(), podName(), uid, status.deepCopy());
