@@ -226,37 +226,35 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
             runSandbox();
             return this;
         }
-        PodSandboxConfig config;
-        try {
-            config = sandboxConfig(sandbox.get().attempt()); // as the sandbox was created: CreateContainer gets it too
-        } catch (PodConfigException e) {
-            failures.failed("sandbox", e.eventMessage());
-            nextJob();
-            return this;
-        }
-        PassPlanner.Plan plan = PassPlanner.plan(pod, spec, observed, backOff, clock.instant());
-        backOff = plan.backOff();
-        reasons.putAll(plan.waits());
-        plan.wakeUps().forEach((name, wait) -> timers.startSingleTimer("back-off " + name, Tick.INSTANCE, wait.plusMillis(1)));
-        plan.starts().forEach(s -> pass.add(new Job(s.container(), s.spec(), s.attempt(), sandbox.get(), config)));
+        // As the sandbox was created: CreateContainer gets its config too.
+        sandboxConfig(sandbox.get().attempt()).ifPresent(config -> {
+            PassPlanner.Plan plan = PassPlanner.plan(pod, spec, observed, backOff, clock.instant());
+            backOff = plan.backOff();
+            reasons.putAll(plan.waits());
+            plan.wakeUps().forEach((name, wait) -> timers.startSingleTimer("back-off " + name, Tick.INSTANCE, wait.plusMillis(1)));
+            plan.starts().forEach(s -> pass.add(new Job(s.container(), s.spec(), s.attempt(), sandbox.get(), config)));
+        });
         nextJob();
         return this;
     }
 
-    private PodSandboxConfig sandboxConfig(int attempt) throws PodConfigException {
-        return SandboxConfigs.build(pod, attempt, node).config();
+    /** The sandbox's config as created for {@code attempt}; empty (the failure logged) if the pod cannot have one. */
+    private Optional<PodSandboxConfig> sandboxConfig(int attempt) {
+        try {
+            return Optional.of(SandboxConfigs.build(pod, attempt, node).config());
+        } catch (PodConfigException e) {
+            failures.failed("sandbox", e.eventMessage());
+            return Optional.empty();
+        }
     }
 
     private void runSandbox() {
-        PodSandboxConfig config;
-        try {
-            config = sandboxConfig(observed.sandboxIds().size());
-        } catch (PodConfigException e) {
-            failures.failed("sandbox", e.eventMessage());
+        Optional<PodSandboxConfig> config = sandboxConfig(observed.sandboxIds().size());
+        if (config.isEmpty()) {
             endPass();
             return;
         }
-        getContext().pipeToSelf(steps.runSandbox(config, settings.runtimeHandler()),
+        getContext().pipeToSelf(steps.runSandbox(config.get(), settings.runtimeHandler()),
                 (id, t) -> t == null ? new SandboxRan(id) : failed("sandbox", t, null, null));
     }
 
@@ -371,7 +369,8 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
                 node.hostIps(), Optional.of(startTime), settings.runtimeName(), Map.of(), previous, clock.instant()));
         if (!status.equals(lastStatus)) {
             lastStatus = status;
-            sink.podStatus(namespace(), podName(), uid, status.deepCopy());
+            JsonNode meta = pod.path("metadata");
+            sink.podStatus(meta.path("namespace").asText(), meta.path("name").asText(), uid, status.deepCopy());
         }
     }
 
@@ -392,13 +391,5 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
 
     private static StepFailed failed(String step, Throwable t, Job job, String waitingReason) {
         return new StepFailed(step, job, ContainerSteps.criFailure(t, waitingReason));
-    }
-
-    private String podName() {
-        return pod.path("metadata").path("name").asText();
-    }
-
-    private String namespace() {
-        return pod.path("metadata").path("namespace").asText();
     }
 }
