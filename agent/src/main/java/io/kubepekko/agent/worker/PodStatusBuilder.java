@@ -48,37 +48,59 @@ public final class PodStatusBuilder {
      * @param hostIps     the node's addresses
      * @param startTime   when the agent first saw the pod, if it has
      * @param runtimeName the scheme of container ids
+     * @param readiness   per container id, its readiness probe's last result (the prober's results cache); a
+     *                    running container without one is ready unless it has a readiness probe (kube's initial
+     *                    result: not ready)
+     * @param previousConditions the conditions last published for the pod, else those the API has (transition
+     *                    times of unchanged conditions are kept)
+     * @param now         the time of a condition's transition
      */
     public record Input(JsonNode pod, PodSpec spec, ObservedPod observed, Map<String, Waiting> reasons,
-                        List<String> hostIps, Optional<Instant> startTime, String runtimeName) {}
+                        List<String> hostIps, Optional<Instant> startTime, String runtimeName,
+                        Map<String, Boolean> readiness, JsonNode previousConditions, Instant now) {}
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
     public static ObjectNode build(Input in) {
         List<io.kubepekko.agent.pod.ContainerStatus> forPhase = new ArrayList<>();
+        List<JsonNode> all = new ArrayList<>();
         boolean hasInit = !in.spec().initContainers().isEmpty();
         ArrayNode init = JSON.arrayNode();
         for (ContainerSpec c : in.spec().initContainers()) {
             init.add(container(in, c, true, hasInit, forPhase));
+            all.add(init.get(init.size() - 1));
         }
         ArrayNode app = JSON.arrayNode();
         boolean initialized = false;
         for (ContainerSpec c : in.spec().containers()) {
             app.add(container(in, c, false, hasInit, forPhase));
+            all.add(app.get(app.size() - 1));
             initialized |= in.observed().newest(c.name()).isPresent();
         }
         PodPhase phase = PodPhase.of(in.spec(), forPhase, false, initialized, false);
 
         ObjectNode status = JSON.objectNode();
+        long generation = in.pod().path("metadata").path("generation").asLong(0);
+        if (generation > 0) {
+            status.put("observedGeneration", generation);
+        }
         status.put("phase", phase.toString());
+        boolean hostNetwork = in.pod().path("spec").path("hostNetwork").asBoolean(false);
+        boolean sandboxReady = in.observed().readySandbox().filter(s -> hostNetwork || !s.ips().isEmpty()).isPresent();
+        status.set("conditions", PodConditions.render(in.pod(), PodConditions.generate(in.pod(), all, phase, sandboxReady),
+                in.previousConditions(), in.now()));
         if (!in.hostIps().isEmpty()) {
             status.put("hostIP", in.hostIps().get(0));
             status.set("hostIPs", ips(in.hostIps()));
         }
-        in.observed().readySandbox().filter(s -> !s.ips().isEmpty()).ifPresent(s -> {
-            status.put("podIP", s.ips().get(0));
-            status.set("podIPs", ips(s.ips()));
-        });
+        List<String> podIps = in.observed().readySandbox().map(ObservedPod.Sandbox::ips).orElse(List.of());
+        if (podIps.isEmpty() && hostNetwork) {
+            podIps = in.hostIps(); // a host-network pod has the node's addresses
+        }
+        if (!podIps.isEmpty()) {
+            status.put("podIP", podIps.get(0));
+            status.set("podIPs", ips(podIps));
+        }
         in.startTime().ifPresent(t -> status.put("startTime", time(t)));
         if (hasInit) {
             status.set("initContainerStatuses", init);
@@ -137,11 +159,12 @@ public final class PodStatusBuilder {
             }
         }
         boolean started = running && spec.probe(ProbeKind.STARTUP).isEmpty();
-        // Without a readiness probe a running container is ready (the prober's default); with one, the probes
-        // decide (not wired yet: not ready). An init container is ready once it completed.
-        boolean ready = init
+        // The prober manager's UpdatePodStatus: a regular init container is ready once it completed; any other
+        // is ready while running if it has no readiness probe, else when its probe last succeeded.
+        boolean ready = init && !spec.sidecar()
                 ? phaseState instanceof io.kubepekko.agent.pod.ContainerState.Terminated t && t.exitCode() == 0
-                : running && spec.probe(ProbeKind.READINESS).isEmpty();
+                : running && (spec.probe(ProbeKind.READINESS).isEmpty()
+                        || Boolean.TRUE.equals(in.readiness().get(newest.get().getId())));
         forPhase.add(new io.kubepekko.agent.pod.ContainerStatus(spec.name(), phaseState, phaseLast, started));
 
         ObjectNode out = JSON.objectNode();
@@ -205,6 +228,15 @@ public final class PodStatusBuilder {
     /** A CRI timestamp (Unix nanoseconds). */
     static Instant instant(long nanos) {
         return Instant.ofEpochSecond(0, nanos);
+    }
+
+    /** A metav1.Time as the API serves it, if it is one. */
+    static Optional<Instant> parseTime(String text) {
+        try {
+            return text.isEmpty() ? Optional.empty() : Optional.of(Instant.parse(text));
+        } catch (java.time.format.DateTimeParseException e) {
+            return Optional.empty();
+        }
     }
 
     /** As metav1.Time serialises: RFC 3339 in UTC, whole seconds. */

@@ -32,7 +32,25 @@ class PodStatusBuilderTest {
                                     Map<String, Waiting> reasons) {
         return PodStatusBuilder.build(new PodStatusBuilder.Input(pod, PodSpec.of(pod.path("spec")),
                 new ObservedPod(Optional.of(SANDBOX), List.of("sb"), containers), reasons, List.of("192.168.1.10"),
-                Optional.of(Instant.ofEpochSecond(1000)), "containerd"));
+                Optional.of(Instant.ofEpochSecond(1000)), "containerd", Map.of(), pod.path("status").path("conditions"),
+                Instant.ofEpochSecond(2000)));
+    }
+
+    private static ObjectNode build(JsonNode pod, Map<String, List<ContainerStatus>> containers,
+                                    Map<String, Boolean> readiness, Optional<ObservedPod.Sandbox> sandbox) {
+        return PodStatusBuilder.build(new PodStatusBuilder.Input(pod, PodSpec.of(pod.path("spec")),
+                new ObservedPod(sandbox, List.of("sb"), containers), Map.of(), List.of("192.168.1.10"),
+                Optional.of(Instant.ofEpochSecond(1000)), "containerd", readiness, pod.path("status").path("conditions"),
+                Instant.ofEpochSecond(2000)));
+    }
+
+    private static String condition(JsonNode status, String type) {
+        for (JsonNode c : status.path("conditions")) {
+            if (c.path("type").asText().equals(type)) {
+                return c.path("status").asText() + " " + c.path("reason").asText("") + " " + c.path("message").asText("");
+            }
+        }
+        return "absent";
     }
 
     private static ContainerStatus running(String id, int attempt) {
@@ -146,5 +164,62 @@ class PodStatusBuilderTest {
         JsonNode app = build(pod("Always", ONE), Map.of("app", List.of(created)), Map.of())
                 .path("containerStatuses").get(0);
         assertEquals("{\"waiting\":{}}", app.path("state").toString());
+    }
+
+    @Test
+    void aProbedContainerIsReadyOnceItsReadinessResultSaysSoAndThenThePodIsReady() {
+        JsonNode pod = pod("Always", "containers: [{name: 'app', image: 'busybox:1.36',"
+                + " readinessProbe: {exec: {command: ['true']}}}]");
+        Map<String, List<ContainerStatus>> containers = Map.of("app", List.of(running("c1", 0)));
+
+        ObjectNode initial = build(pod, containers, Map.of(), Optional.of(SANDBOX));
+        assertEquals("False ContainersNotReady containers with unready status: [app]", condition(initial, "Ready"));
+        ObjectNode failing = build(pod, containers, Map.of("c1", false), Optional.of(SANDBOX));
+        assertEquals("False ContainersNotReady containers with unready status: [app]", condition(failing, "ContainersReady"));
+        ObjectNode passing = build(pod, containers, Map.of("c1", true), Optional.of(SANDBOX));
+        assertTrue(passing.path("containerStatuses").get(0).path("ready").asBoolean());
+        assertEquals("True  ", condition(passing, "Ready"));
+        assertEquals("True  ", condition(passing, "ContainersReady"));
+    }
+
+    @Test
+    void theStatusCarriesEveryKubeletConditionAndTheObservedGeneration() {
+        JsonNode pod = PodWorkerTest.pod("web", "uid-1", "Always", ONE);
+        ((ObjectNode) pod.path("metadata")).put("generation", 2);
+        ObjectNode status = build(pod, Map.of("app", List.of(running("c1", 0))), Map.of(), Optional.of(SANDBOX));
+        assertEquals(2, status.path("observedGeneration").asLong());
+        assertEquals("True  ", condition(status, "PodReadyToStartContainers"));
+        assertEquals("True  ", condition(status, "Initialized"));
+        assertEquals("True  ", condition(status, "PodScheduled"));
+        assertEquals("1970-01-01T00:33:20Z", status.path("conditions").get(0).path("lastTransitionTime").asText());
+        assertEquals(2, status.path("conditions").get(0).path("observedGeneration").asLong());
+    }
+
+    @Test
+    void withoutASandboxThePodIsNotReadyToStartContainersAndHasNoPodIp() {
+        ObjectNode status = build(pod("Always", ONE), Map.of(), Map.of(), Optional.empty());
+        assertEquals("False  ", condition(status, "PodReadyToStartContainers"));
+        assertFalse(status.has("podIP"));
+    }
+
+    @Test
+    void aHostNetworkPodHasTheNodesAddressesAsPodIps() {
+        JsonNode pod = pod("Always", "hostNetwork: true, " + ONE);
+        ObjectNode status = build(pod, Map.of(), Map.of(), Optional.of(new ObservedPod.Sandbox("sb", 0, List.of())));
+        assertEquals("192.168.1.10", status.path("podIP").asText());
+        assertEquals("192.168.1.10", status.path("podIPs").get(0).path("ip").asText());
+        assertEquals("True  ", condition(status, "PodReadyToStartContainers"));
+    }
+
+    @Test
+    void aRunningSidecarWithoutAReadinessProbeIsReady() {
+        JsonNode pod = pod("Always", "initContainers: [{name: 'side', image: 'busybox:1.36', restartPolicy: 'Always'}],"
+                + " containers: [{name: 'main', image: 'busybox:1.36'}]");
+        ContainerStatus side = running("s1", 0).toBuilder()
+                .setMetadata(ContainerMetadata.newBuilder().setName("side")).build();
+        ObjectNode status = build(pod, Map.of("side", List.of(side)), Map.of(), Optional.of(SANDBOX));
+        assertTrue(status.path("initContainerStatuses").get(0).path("ready").asBoolean());
+        assertEquals("True  ", condition(status, "Initialized"));
+        assertEquals("False ContainersNotReady containers with unready status: [main]", condition(status, "ContainersReady"));
     }
 }

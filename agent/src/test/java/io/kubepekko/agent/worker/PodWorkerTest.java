@@ -294,7 +294,72 @@ class PodWorkerTest {
         assertTrue(fake.sandboxes().isEmpty(), "sandbox removed while the pull still hangs");
     }
 
+    @Test
+    void readyAndContainersReadyTurnTrueOnceTheContainersRun() {
+        spawn(pod("ready", "u13", "Always", "containers: [{name: 'a', image: '" + FakeCri.BUSYBOX_IMAGE + "',"
+                + " imagePullPolicy: 'IfNotPresent'}, {name: 'b', image: '" + FakeCri.BUSYBOX_IMAGE + "',"
+                + " imagePullPolicy: 'IfNotPresent'}]"), PodInputs.NONE);
+
+        await().atMost(WAIT).until(() -> !sink.all("u13").isEmpty());
+        ObjectNode first = sink.all("u13").get(0);
+        assertEquals("False", condition(first, "PodReadyToStartContainers").path("status").asText());
+        assertEquals("containers with unready status: [a b]", condition(first, "Ready").path("message").asText());
+        assertEquals("ContainersNotReady", condition(first, "ContainersReady").path("reason").asText());
+
+        ObjectNode ready = awaitLatest("u13", s -> condition(s, "Ready").path("status").asText().equals("True"));
+        assertEquals("True", condition(ready, "ContainersReady").path("status").asText());
+        assertEquals("True", condition(ready, "PodReadyToStartContainers").path("status").asText());
+        assertEquals("True", condition(ready, "Initialized").path("status").asText());
+        assertEquals("True", condition(ready, "PodScheduled").path("status").asText());
+        assertEquals("2026-01-02T03:04:05Z", condition(ready, "Ready").path("lastTransitionTime").asText());
+    }
+
+    @Test
+    void initializedTurnsTrueOnceTheInitContainersComplete() {
+        spawn(pod("inited", "u14", "Always",
+                "initContainers: [{name: 'setup', image: '" + FakeCri.BUSYBOX_IMAGE + "', imagePullPolicy: 'IfNotPresent'}],"
+                        + "containers: [{name: 'app', image: '" + FakeCri.BUSYBOX_IMAGE + "', imagePullPolicy: 'IfNotPresent'}]"),
+                PodInputs.NONE);
+        Container setup = awaitContainer("setup", ContainerState.CONTAINER_RUNNING);
+        ObjectNode initializing = awaitLatest("u14",
+                s -> s.path("initContainerStatuses").get(0).path("state").has("running"));
+        JsonNode notYet = condition(initializing, "Initialized");
+        assertEquals("False", notYet.path("status").asText());
+        assertEquals("ContainersNotInitialized", notYet.path("reason").asText());
+        assertEquals("containers with incomplete status: [setup]", notYet.path("message").asText());
+
+        clock.advance(Duration.ofSeconds(3));
+        fake.exitContainer(setup.getId(), 0);
+
+        ObjectNode running = awaitLatest("u14", s -> condition(s, "Ready").path("status").asText().equals("True"));
+        assertEquals("True", condition(running, "Initialized").path("status").asText());
+        assertEquals("2026-01-02T03:04:08Z", condition(running, "Initialized").path("lastTransitionTime").asText(),
+                "the time it turned True");
+        assertEquals("2026-01-02T03:04:05Z", condition(running, "PodScheduled").path("lastTransitionTime").asText(),
+                "unchanged since the first status");
+    }
+
+    @Test
+    void startTimeIsKeptFromThePodTheApiAlreadyShowsStarted() {
+        JsonNode pod = pod("restarted", "u15", "Always", "containers: [{name: 'app', image: '" + FakeCri.BUSYBOX_IMAGE
+                + "', imagePullPolicy: 'IfNotPresent'}]");
+        ((ObjectNode) pod).putObject("status").put("startTime", "2025-12-31T23:00:00Z");
+        spawn(pod, PodInputs.NONE);
+
+        ObjectNode status = awaitLatest("u15", s -> s.path("phase").asText().equals("Running"));
+        assertEquals("2025-12-31T23:00:00Z", status.path("startTime").asText());
+    }
+
     // ---------------------------------------------------------------- helpers
+
+    private static JsonNode condition(JsonNode status, String type) {
+        for (JsonNode c : status.path("conditions")) {
+            if (c.path("type").asText().equals(type)) {
+                return c;
+            }
+        }
+        return MAPPER.createObjectNode();
+    }
 
     private ActorRef<PodWorker.Command> spawn(JsonNode pod, PodInputs inputs) {
         ActorRef<PodWorker.Command> worker = KIT.spawn(PodWorker.create(pod, inputs, cri, node, sink, clock, settings));

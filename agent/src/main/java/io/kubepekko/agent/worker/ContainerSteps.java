@@ -1,0 +1,142 @@
+package io.kubepekko.agent.worker;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kubepekko.agent.cri.CriError;
+import io.kubepekko.agent.cri.CriRuntime;
+import io.kubepekko.agent.cri.v1.Image;
+import io.kubepekko.agent.cri.v1.PodSandboxConfig;
+import io.kubepekko.agent.pod.ContainerSpec;
+import io.kubepekko.agent.runtime.ContainerConfigs;
+import io.kubepekko.agent.runtime.NodeContext;
+import io.kubepekko.agent.runtime.PodConfigException;
+import io.kubepekko.agent.runtime.PodInputs;
+import io.kubepekko.agent.runtime.VolumePlan;
+import io.kubepekko.agent.runtime.VolumePlanner;
+import io.kubepekko.agent.runtime.VolumeWriter;
+import io.kubepekko.agent.worker.PodStatusBuilder.Waiting;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+
+/**
+ * The runtime steps of a sync pass: the sandbox, and those that start one container, as kuberuntime's {@code startContainer}: image status (then a pull if the
+ * {@link ImageStep} says so), its config and files on disk, create, start. Each step is one asynchronous call whose
+ * result the pod worker receives as a message, so a pod being terminated can drop what comes back. Disk work runs
+ * on the blocking executor, never on the actor's thread.
+ */
+final class ContainerSteps {
+
+    /** One container to start in a pass, into which sandbox (created with which config). */
+    record Job(JsonNode container, ContainerSpec spec, int attempt, ObservedPod.Sandbox sandbox,
+               PodSandboxConfig sandboxConfig) {}
+
+    /** Why a step failed, and what the container shows for it (empty: it stays as it was). */
+    record Failure(String message, Optional<Waiting> waiting) {}
+
+    private final CriRuntime cri;
+    private final NodeContext node;
+    private final Executor blocking;
+
+    ContainerSteps(CriRuntime cri, NodeContext node, Executor blocking) {
+        this.cri = cri;
+        this.node = node;
+        this.blocking = blocking;
+    }
+
+    /** Runs the pod's sandbox; its id. The kubelet creates the pod's log directory before it asks for it. */
+    CompletionStage<String> runSandbox(PodSandboxConfig config, String runtimeHandler) {
+        return CompletableFuture.runAsync(() -> createDirectories(Path.of(config.getLogDirectory())), blocking)
+                .thenCompose(v -> cri.runPodSandbox(config, runtimeHandler));
+    }
+
+    CompletionStage<Optional<Image>> imageStatus(Job job) {
+        return cri.imageStatus(job.spec().image());
+    }
+
+    /** Pulls the job's image; the image reference on success. */
+    CompletionStage<String> pull(Job job) {
+        return cri.pullImage(job.spec().image(), null, job.sandboxConfig());
+    }
+
+    /** The kubelet shows a pull error as grpc-go words it, waiting {@code ErrImagePull}. */
+    static Failure pullFailure(Throwable t) {
+        String message = grpcText(CriError.of(t));
+        return new Failure(message, Optional.of(new Waiting(PodWorker.ERR_IMAGE_PULL, message)));
+    }
+
+    /** The volumes written, the container's config built, its log directory made. */
+    CompletionStage<ContainerConfigs.Plan> prepare(Job job, String imageRef, JsonNode pod, PodInputs inputs) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                List<String> ips = job.sandbox().ips();
+                VolumePlan volumes = VolumePlanner.plan(pod, inputs, node, ips);
+                VolumeWriter.materialize(volumes);
+                ContainerConfigs.Plan plan = ContainerConfigs.build(pod, job.container(), job.attempt(),
+                        imageRef, ips, inputs, volumes, node, UUID.randomUUID().toString().substring(0, 8));
+                VolumeWriter.ensureSubPaths(plan.mounts());
+                if (plan.terminationLogHostPath().isPresent()) {
+                    VolumeWriter.createTerminationLog(plan.terminationLogHostPath().get());
+                }
+                createDirectories(Path.of(job.sandboxConfig().getLogDirectory(), job.spec().name()));
+                return plan;
+            } catch (PodConfigException e) {
+                throw new CompletionException(e);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }, blocking);
+    }
+
+    /** A config error waits {@code CreateContainerConfigError}; a failed mount leaves the container as it was. */
+    static Failure prepareFailure(Throwable t) {
+        Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+        if (cause instanceof PodConfigException e) {
+            Optional<Waiting> waiting = e.reason() == PodConfigException.Reason.CREATE_CONTAINER_CONFIG_ERROR
+                    ? Optional.of(new Waiting(PodWorker.CREATE_CONTAINER_CONFIG_ERROR, e.eventMessage()))
+                    : Optional.empty(); // ContainerCreating
+            return new Failure(e.eventMessage(), waiting);
+        }
+        return new Failure(String.valueOf(cause), Optional.empty());
+    }
+
+    /** Creates the container in the job's sandbox; its id. */
+    CompletionStage<String> create(Job job, ContainerConfigs.Plan plan) {
+        return cri.createContainer(job.sandbox().id(), plan.config(), job.sandboxConfig());
+    }
+
+    CompletionStage<Void> start(String containerId) {
+        return cri.startContainer(containerId);
+    }
+
+    /** A failed CRI call; the container waits with {@code waitingReason} and the runtime's message, if given. */
+    static Failure criFailure(Throwable t, String waitingReason) {
+        CriError error = CriError.of(t);
+        return new Failure(error.toString(), Optional.ofNullable(waitingReason).map(r -> new Waiting(r, error.message())));
+    }
+
+    /** How grpc-go prints a status error: {@code rpc error: code = Unknown desc = ...}. */
+    static String grpcText(CriError error) {
+        StringBuilder code = new StringBuilder();
+        for (String part : error.code().name().split("_")) {
+            code.append(part.charAt(0)).append(part.substring(1).toLowerCase(Locale.ROOT));
+        }
+        return "rpc error: code = " + code + " desc = " + error.message();
+    }
+
+    private static void createDirectories(Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
