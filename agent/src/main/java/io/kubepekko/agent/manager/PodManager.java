@@ -125,6 +125,11 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
     private final Map<String, PodEntry> pods = new HashMap<>();
     /** {@code namespace/name} → uid of the pod of that name the manager runs. */
     private final Map<String, String> names = new HashMap<>();
+    /**
+     * Uids the manager is done with whose object may still show up (an event already in flight when it deleted the
+     * object): not run again. One leaves when the API says its pod is gone (a {@code DELETED} event, a relist).
+     */
+    private final Set<String> finished = new HashSet<>();
     private long seq;
 
     private PodManager(ActorContext<Command> ctx, TimerScheduler<Command> timers, ApiClient client, CriRuntime cri,
@@ -195,6 +200,7 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
                 seen(pod);
             }
         }
+        finished.retainAll(present);
         for (PodEntry e : new ArrayList<>(pods.values())) {
             if (!present.contains(e.uid)) {
                 vanished(e, "no longer listed");
@@ -206,6 +212,7 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
     private Behavior<Command> onEvent(Event event) {
         WatchEvent e = event.event();
         if ("DELETED".equals(e.type())) {
+            finished.remove(PodChange.uid(e.object()));
             PodEntry entry = pods.get(PodChange.uid(e.object()));
             if (entry != null) {
                 vanished(entry, "deleted from the API");
@@ -224,6 +231,9 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
 
     private void seen(JsonNode pod) {
         String uid = PodChange.uid(pod);
+        if (finished.contains(uid)) {
+            return;
+        }
         String key = PodChange.key(pod);
         String previous = names.put(key, uid);
         if (previous != null && !previous.equals(uid)) {
@@ -352,7 +362,7 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
 
     private void spawn(PodEntry e, PodInputs inputs) {
         e.worker = getContext().spawn(PodWorker.create(e.pod, inputs, cri, node, StatusManager.sink(status), clock,
-                settings), "pod-" + e.uid);
+                settings), "pod-" + e.uid + "-" + (++seq)); // unique: a stopping worker may still hold its name
     }
 
     private void terminate(PodEntry e, Duration grace, boolean deleteWhenDone) {
@@ -408,6 +418,7 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
 
     private void forget(PodEntry e) {
         pods.remove(e.uid);
+        finished.add(e.uid);
         names.remove(PodChange.key(e.pod), e.uid);
         timers.cancel("resolve-" + e.uid);
         timers.cancel("delete-" + e.uid);
