@@ -8,8 +8,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Entry point of {@code cluster-config/bin/agent}: reads the flags, connects to the container runtime and,
- * with a kubeconfig, starts the node's actors (registration, status, lease) in an actor system that runs until
- * the process is stopped. Pod workers and static pod sources are not wired yet (docs/agent.md).
+ * with a kubeconfig, starts the node's actors (registration, status, lease) and its pod actors (the pods bound to the
+ * node from the API, one worker each, their statuses written back) in an actor system that runs until the process is
+ * stopped. Static pod sources are not wired yet (docs/agent.md).
  */
 public final class AgentMain {
     private AgentMain() {}
@@ -65,11 +66,22 @@ public final class AgentMain {
         }
         io.kubepekko.agent.node.NodeAgentSettings node = io.kubepekko.agent.node.NodeAgentSettings.of(settings,
                 io.kubepekko.agent.node.HostFacts.hostName(), versionNumber());
+        io.kubepekko.agent.runtime.NodeContext podNode = nodeContext(settings, node.identity().name());
+        java.util.concurrent.ScheduledExecutorService scheduler = java.util.concurrent.Executors
+                .newSingleThreadScheduledExecutor(r -> {
+                    Thread t = new Thread(r, "kubepekko-agent-reflector");
+                    t.setDaemon(true);
+                    return t;
+                });
         org.apache.pekko.actor.typed.ActorSystem<Void> system = org.apache.pekko.actor.typed.ActorSystem.create(
                 org.apache.pekko.actor.typed.javadsl.Behaviors.setup(ctx -> {
                     ctx.spawn(io.kubepekko.agent.node.NodeAgent.create(client,
                             new io.kubepekko.agent.cri.CriRuntimeFacts(runtime), node,
                             ctx.getSystem().ignoreRef(), java.time.Clock.systemUTC()), "node");
+                    var status = ctx.spawn(io.kubepekko.agent.manager.StatusManager.create(client), "pod-status");
+                    ctx.spawn(io.kubepekko.agent.manager.PodManager.create(client, runtime, podNode, status,
+                            java.time.Clock.systemUTC(), io.kubepekko.agent.worker.PodWorkerSettings.DEFAULT,
+                            scheduler), "pods");
                     return org.apache.pekko.actor.typed.javadsl.Behaviors.empty();
                 }), "kubepekko-agent",
                 // The hook below stops the system; Pekko's own would race it and warn at exit.
@@ -82,6 +94,29 @@ public final class AgentMain {
         LOG.info("kubepekko agent runs node {} on runtime {}", node.identity().name(), settings.containerRuntimeEndpoint());
         system.getWhenTerminated().toCompletableFuture().join();
         return 0;
+    }
+
+    /**
+     * What the node gives its pods: {@code --node-ip} (else the host's addresses, as the Node's InternalIPs) as their
+     * {@code hostIP}, the host's resolver, memory and the allocatable amounts the Node reports (the kubelet's default
+     * eviction thresholds: 100 MiB of memory, 10 % of the root dir's file system). No cluster DNS yet.
+     */
+    static io.kubepekko.agent.runtime.NodeContext nodeContext(AgentSettings settings, String nodeName) {
+        io.kubepekko.agent.node.HostFacts host = io.kubepekko.agent.node.HostFacts.read(settings.rootDir());
+        java.util.List<String> ips = (settings.nodeIps().isEmpty() ? host.internalIps() : settings.nodeIps()).stream()
+                .map(java.net.InetAddress::getHostAddress).toList();
+        io.kubepekko.agent.runtime.ResolvConf resolv;
+        try {
+            resolv = io.kubepekko.agent.runtime.ResolvConf.parse(
+                    java.nio.file.Files.readString(java.nio.file.Path.of("/etc/resolv.conf")));
+        } catch (java.io.IOException e) {
+            LOG.warn("cannot read /etc/resolv.conf ({}): pods get no DNS servers", e.toString());
+            resolv = io.kubepekko.agent.runtime.ResolvConf.EMPTY;
+        }
+        long memory = host.memoryBytes();
+        return new io.kubepekko.agent.runtime.NodeContext(nodeName, settings.rootDir(), ips, java.util.List.of(), "",
+                resolv, memory, host.cpuCores() * 1000L, Math.max(0, memory - 100L * 1024 * 1024),
+                (long) (host.ephemeralStorageBytes() * 0.9));
     }
 
     static String version() {

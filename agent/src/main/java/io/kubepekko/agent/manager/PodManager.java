@@ -1,0 +1,427 @@
+package io.kubepekko.agent.manager;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.agent.api.ApiClient;
+import io.kubepekko.agent.api.ApiError;
+import io.kubepekko.agent.api.Backoff;
+import io.kubepekko.agent.api.DeleteOptions;
+import io.kubepekko.agent.api.ListOptions;
+import io.kubepekko.agent.api.Reflector;
+import io.kubepekko.agent.api.Resource;
+import io.kubepekko.agent.api.WatchEvent;
+import io.kubepekko.agent.cri.CriRuntime;
+import io.kubepekko.agent.runtime.NodeContext;
+import io.kubepekko.agent.runtime.PodInputs;
+import io.kubepekko.agent.worker.PodWorker;
+import io.kubepekko.agent.worker.PodWorkerSettings;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PostStop;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * The node's pod manager: the kubelet's API config source ({@code pods?fieldSelector=spec.nodeName=<node>}, all
+ * namespaces, through a {@link Reflector}) feeding one {@link PodWorker} per pod uid, as the kubelet's
+ * {@code HandlePodAdditions/Updates/Removes} and pod workers do.
+ *
+ * <ul>
+ *   <li>A new uid: its ConfigMaps and Secrets ({@link PodReferences}) are read, then its worker is spawned; one
+ *       that does not exist is left out of the {@link PodInputs}, so the worker reports
+ *       {@code CreateContainerConfigError} as kube does. A read that fails otherwise is retried with back-off.</li>
+ *   <li>A change of what the worker acts on ({@link PodChange}): inputs read again, then {@code Update}.</li>
+ *   <li>{@code metadata.deletionTimestamp}: {@code Terminate} with the {@link GracePeriod}; once the worker answers
+ *       {@code Terminated}, the pod object is deleted with grace 0 and a {@code preconditions.uid} guard (the kubelet's
+ *       status manager does this once the pod can be deleted); a failed delete is retried with back-off.</li>
+ *   <li>A pod no longer listed or a {@code DELETED} event (the object is gone: a forced delete) and a pod whose
+ *       name now has another uid: {@code Terminate} with grace 0, no delete.</li>
+ * </ul>
+ * Not yet: a periodic resync re-reading ConfigMaps and Secrets (the kubelet's configmap/secret managers watch them),
+ * a shorter grace period of a second delete while terminating, admission (max pods, resources).
+ */
+public final class PodManager extends AbstractBehavior<PodManager.Command> {
+
+    /** The pod manager's protocol (all messages are its own or its reflector's). */
+    public sealed interface Command {}
+
+    private record Listed(List<ObjectNode> pods) implements Command {}
+
+    private record Event(WatchEvent event) implements Command {}
+
+    private record Resolved(String uid, long seq, PodInputs inputs) implements Command {}
+
+    private record ResolveFailed(String uid, long seq, ApiError error) implements Command {}
+
+    private record Resolve(String uid) implements Command {}
+
+    private record WorkerTerminated(PodWorker.Terminated terminated) implements Command {}
+
+    private record Deleted(String uid, Optional<ApiError> error) implements Command {}
+
+    private record RetryDelete(String uid) implements Command {}
+
+    /** What is known of one pod uid. */
+    private static final class PodEntry {
+        final String uid;
+        JsonNode pod;
+        ActorRef<PodWorker.Command> worker;
+        /** Which input read is the newest (a result of an older one is stale). */
+        long resolving;
+        Backoff backoff = new Backoff(Duration.ofMillis(800), Duration.ofSeconds(30), 0);
+        boolean terminating;
+        /** Whether the object is still in the API once the worker is done (then it is deleted). */
+        boolean deleteWhenDone;
+
+        PodEntry(String uid, JsonNode pod) {
+            this.uid = uid;
+            this.pod = pod;
+        }
+    }
+
+    private static final Resource CONFIG_MAPS = new Resource("", "v1", "configmaps", true);
+    private static final Resource SECRETS = new Resource("", "v1", "secrets", true);
+
+    /** Each watch asks the server to end it after this; the reflector resumes it (client-go: 5 to 10 min). */
+    static final Duration WATCH_TIMEOUT = Duration.ofMinutes(5);
+
+    /** The collection and selector of the pods bound to {@code nodeName}. */
+    public static ListOptions boundTo(String nodeName) {
+        return ListOptions.ALL.withFieldSelector("spec.nodeName=" + nodeName);
+    }
+
+    public static Behavior<Command> create(ApiClient client, CriRuntime cri, NodeContext node,
+                                           ActorRef<StatusManager.Command> status, Clock clock,
+                                           PodWorkerSettings settings, ScheduledExecutorService scheduler) {
+        return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
+                new PodManager(ctx, timers, client, cri, node, status, clock, settings, scheduler)));
+    }
+
+    private final TimerScheduler<Command> timers;
+    private final ApiClient client;
+    private final CriRuntime cri;
+    private final NodeContext node;
+    private final ActorRef<StatusManager.Command> status;
+    private final Clock clock;
+    private final PodWorkerSettings settings;
+    private final Reflector reflector;
+    private final ActorRef<PodWorker.Terminated> terminatedAdapter;
+    private final Map<String, PodEntry> pods = new HashMap<>();
+    /** {@code namespace/name} → uid of the pod of that name the manager runs. */
+    private final Map<String, String> names = new HashMap<>();
+    /**
+     * Uids the manager is done with whose object may still show up (an event already in flight when it deleted the
+     * object): not run again. One leaves when the API says its pod is gone (a {@code DELETED} event, a relist).
+     */
+    private final Set<String> finished = new HashSet<>();
+    private long seq;
+
+    private PodManager(ActorContext<Command> ctx, TimerScheduler<Command> timers, ApiClient client, CriRuntime cri,
+                       NodeContext node, ActorRef<StatusManager.Command> status, Clock clock,
+                       PodWorkerSettings settings, ScheduledExecutorService scheduler) {
+        super(ctx);
+        this.timers = timers;
+        this.client = client;
+        this.cri = cri;
+        this.node = node;
+        this.status = status;
+        this.clock = clock;
+        this.settings = settings;
+        this.terminatedAdapter = ctx.messageAdapter(PodWorker.Terminated.class, WorkerTerminated::new);
+        ActorRef<Command> self = ctx.getSelf();
+        this.reflector = new Reflector(client, Resource.PODS.collection(null), boundTo(node.nodeName()), WATCH_TIMEOUT,
+                new Reflector.Handler() {
+                    @Override
+                    public void listed(List<ObjectNode> items, String resourceVersion) {
+                        self.tell(new Listed(items));
+                    }
+
+                    @Override
+                    public void event(WatchEvent event) {
+                        self.tell(new Event(event));
+                    }
+                }, scheduler);
+        reflector.start();
+    }
+
+    @Override
+    public Receive<Command> createReceive() {
+        return newReceiveBuilder()
+                .onMessage(Listed.class, this::onListed)
+                .onMessage(Event.class, this::onEvent)
+                .onMessage(Resolve.class, r -> {
+                    PodEntry e = pods.get(r.uid());
+                    if (e != null && !e.terminating) {
+                        resolve(e);
+                    }
+                    return this;
+                })
+                .onMessage(Resolved.class, this::onResolved)
+                .onMessage(ResolveFailed.class, this::onResolveFailed)
+                .onMessage(WorkerTerminated.class, this::onWorkerTerminated)
+                .onMessage(Deleted.class, this::onDeleted)
+                .onMessage(RetryDelete.class, r -> {
+                    PodEntry e = pods.get(r.uid());
+                    if (e != null) {
+                        deleteObject(e);
+                    }
+                    return this;
+                })
+                .onSignal(PostStop.class, s -> {
+                    reflector.stop();
+                    return this;
+                })
+                .build();
+    }
+
+    // ---------------------------------------------------------------- the source
+
+    private Behavior<Command> onListed(Listed listed) {
+        Set<String> present = new HashSet<>();
+        for (ObjectNode pod : listed.pods()) {
+            if (mine(pod)) {
+                present.add(PodChange.uid(pod));
+                seen(pod);
+            }
+        }
+        finished.retainAll(present);
+        for (PodEntry e : new ArrayList<>(pods.values())) {
+            if (!present.contains(e.uid)) {
+                vanished(e, "no longer listed");
+            }
+        }
+        return this;
+    }
+
+    private Behavior<Command> onEvent(Event event) {
+        WatchEvent e = event.event();
+        if ("DELETED".equals(e.type())) {
+            finished.remove(PodChange.uid(e.object()));
+            PodEntry entry = pods.get(PodChange.uid(e.object()));
+            if (entry != null) {
+                vanished(entry, "deleted from the API");
+            }
+        } else if (mine(e.object())) {
+            seen(e.object());
+        }
+        return this;
+    }
+
+    /** The field selector already filters; a pod bound elsewhere is never run whatever the server sends. */
+    private boolean mine(JsonNode pod) {
+        return node.nodeName().equals(pod.path("spec").path("nodeName").asText(""))
+                && !PodChange.uid(pod).isEmpty();
+    }
+
+    private void seen(JsonNode pod) {
+        String uid = PodChange.uid(pod);
+        if (finished.contains(uid)) {
+            return;
+        }
+        String key = PodChange.key(pod);
+        String previous = names.put(key, uid);
+        if (previous != null && !previous.equals(uid)) {
+            PodEntry old = pods.get(previous);
+            if (old != null) {
+                vanished(old, "replaced by uid " + uid);
+            }
+        }
+        PodEntry e = pods.get(uid);
+        if (e == null) {
+            e = new PodEntry(uid, pod);
+            pods.put(uid, e);
+            getContext().getLog().info("pod {} (uid {}) bound to this node", key, uid);
+            if (PodChange.deleting(pod)) {
+                // Seen only once deleting (e.g. after a restart): a worker still cleans up what the runtime has.
+                spawn(e, PodInputs.NONE);
+                terminate(e, GracePeriod.of(pod), true);
+            } else {
+                resolve(e);
+            }
+            return;
+        }
+        if (e.terminating) {
+            return;
+        }
+        JsonNode before = e.pod;
+        e.pod = pod;
+        if (PodChange.deleting(pod)) {
+            if (e.worker == null) {
+                spawn(e, PodInputs.NONE);
+            }
+            terminate(e, GracePeriod.of(pod), true);
+        } else if (PodChange.changed(before, pod)) {
+            resolve(e);
+        }
+    }
+
+    private void vanished(PodEntry e, String why) {
+        getContext().getLog().info("pod {} (uid {}) {}: stopping it at once", PodChange.key(e.pod), e.uid, why);
+        names.remove(PodChange.key(e.pod), e.uid);
+        if (e.terminating) {
+            e.deleteWhenDone = false;
+            return;
+        }
+        if (e.worker == null) {
+            forget(e); // never started: nothing in the runtime
+            return;
+        }
+        terminate(e, Duration.ZERO, false);
+    }
+
+    // ---------------------------------------------------------------- inputs and workers
+
+    private void resolve(PodEntry e) {
+        long mine = ++seq;
+        e.resolving = mine;
+        JsonNode pod = e.pod;
+        String ns = pod.path("metadata").path("namespace").asText("");
+        PodReferences refs = PodReferences.of(pod);
+        Map<String, CompletableFuture<Optional<ObjectNode>>> cms = new HashMap<>();
+        Map<String, CompletableFuture<Optional<ObjectNode>>> secrets = new HashMap<>();
+        refs.configMaps().forEach(n -> cms.put(n, optional(client.get(CONFIG_MAPS.object(ns, n)))));
+        refs.secrets().forEach(n -> secrets.put(n, optional(client.get(SECRETS.object(ns, n)))));
+        List<CompletableFuture<?>> all = new ArrayList<>(cms.values());
+        all.addAll(secrets.values());
+        CompletableFuture<PodInputs> inputs = CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).thenApply(v -> {
+            PodInputs in = PodInputs.NONE;
+            for (var c : cms.entrySet()) {
+                Optional<ObjectNode> o = c.getValue().join();
+                if (o.isPresent()) {
+                    in = in.withConfigMap(c.getKey(), PodInputs.ConfigMapData.of(o.get()));
+                }
+            }
+            for (var s : secrets.entrySet()) {
+                Optional<ObjectNode> o = s.getValue().join();
+                if (o.isPresent()) {
+                    in = in.withSecret(s.getKey(), PodInputs.SecretData.of(o.get()));
+                }
+            }
+            return in;
+        });
+        getContext().pipeToSelf(inputs, (in, t) -> t == null ? new Resolved(e.uid, mine, in)
+                : new ResolveFailed(e.uid, mine, ApiError.of(t)));
+    }
+
+    /** A read whose 404 is an answer (the object does not exist), not a failure. */
+    private static CompletableFuture<Optional<ObjectNode>> optional(CompletionStage<ObjectNode> get) {
+        return get.handle((o, t) -> {
+            if (t == null) {
+                return Optional.of(o);
+            }
+            if (ApiError.of(t).isNotFound()) {
+                return Optional.<ObjectNode>empty();
+            }
+            throw new java.util.concurrent.CompletionException(t);
+        }).toCompletableFuture();
+    }
+
+    private Behavior<Command> onResolved(Resolved r) {
+        PodEntry e = pods.get(r.uid());
+        if (e == null || e.terminating || e.resolving != r.seq()) {
+            return this;
+        }
+        e.backoff = e.backoff.succeeded();
+        if (e.worker == null) {
+            spawn(e, r.inputs());
+        } else {
+            e.worker.tell(new PodWorker.Update(e.pod, r.inputs()));
+        }
+        return this;
+    }
+
+    private Behavior<Command> onResolveFailed(ResolveFailed f) {
+        PodEntry e = pods.get(f.uid());
+        if (e == null || e.terminating || e.resolving != f.seq()) {
+            return this;
+        }
+        e.backoff = e.backoff.failed();
+        if (e.backoff.firstOfStreak()) {
+            getContext().getLog().warn("pod {}: reading its ConfigMaps and Secrets failed, retrying with back-off: {}",
+                    PodChange.key(e.pod), f.error());
+        }
+        timers.startSingleTimer("resolve-" + e.uid, new Resolve(e.uid), e.backoff.delay());
+        return this;
+    }
+
+    private void spawn(PodEntry e, PodInputs inputs) {
+        e.worker = getContext().spawn(PodWorker.create(e.pod, inputs, cri, node, StatusManager.sink(status), clock,
+                settings), "pod-" + e.uid + "-" + (++seq)); // unique: a stopping worker may still hold its name
+    }
+
+    private void terminate(PodEntry e, Duration grace, boolean deleteWhenDone) {
+        e.terminating = true;
+        e.deleteWhenDone = deleteWhenDone;
+        timers.cancel("resolve-" + e.uid);
+        getContext().getLog().info("pod {} (uid {}): terminating with grace period {} s", PodChange.key(e.pod), e.uid,
+                grace.toSeconds());
+        e.worker.tell(new PodWorker.Terminate(grace, terminatedAdapter));
+    }
+
+    private Behavior<Command> onWorkerTerminated(WorkerTerminated t) {
+        PodEntry e = pods.get(t.terminated().uid());
+        if (e == null) {
+            return this;
+        }
+        e.worker = null;
+        if (e.deleteWhenDone) {
+            e.backoff = e.backoff.succeeded();
+            deleteObject(e);
+        } else {
+            forget(e);
+        }
+        return this;
+    }
+
+    private void deleteObject(PodEntry e) {
+        String ns = e.pod.path("metadata").path("namespace").asText("");
+        String name = e.pod.path("metadata").path("name").asText("");
+        getContext().pipeToSelf(client.delete(Resource.PODS.object(ns, name), DeleteOptions.immediate(e.uid)),
+                (o, t) -> new Deleted(e.uid, t == null ? Optional.empty() : Optional.of(ApiError.of(t))));
+    }
+
+    private Behavior<Command> onDeleted(Deleted d) {
+        PodEntry e = pods.get(d.uid());
+        if (e == null) {
+            return this;
+        }
+        // 404: already gone; 409: the name has another pod now (the uid precondition failed). Both end it.
+        if (d.error().isEmpty() || d.error().get().isNotFound() || d.error().get().isConflict()) {
+            getContext().getLog().info("pod {} (uid {}) deleted", PodChange.key(e.pod), e.uid);
+            forget(e);
+            return this;
+        }
+        e.backoff = e.backoff.failed();
+        if (e.backoff.firstOfStreak()) {
+            getContext().getLog().warn("pod {}: delete failed, retrying with back-off: {}", PodChange.key(e.pod),
+                    d.error().get());
+        }
+        timers.startSingleTimer("delete-" + e.uid, new RetryDelete(e.uid), e.backoff.delay());
+        return this;
+    }
+
+    private void forget(PodEntry e) {
+        pods.remove(e.uid);
+        finished.add(e.uid);
+        names.remove(PodChange.key(e.pod), e.uid);
+        timers.cancel("resolve-" + e.uid);
+        timers.cancel("delete-" + e.uid);
+        status.tell(new StatusManager.Forget(e.uid));
+    }
+}

@@ -1,0 +1,236 @@
+package io.kubepekko.agent.manager;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.kubepekko.agent.api.ApiClient;
+import io.kubepekko.agent.api.ApiError;
+import io.kubepekko.agent.api.DeleteOptions;
+import io.kubepekko.agent.api.Kubeconfig;
+import io.kubepekko.agent.api.Resource;
+import io.kubepekko.agent.api.TokenBucket;
+import io.kubepekko.agent.cri.FakeCri;
+import io.kubepekko.agent.cri.v1.StopContainerRequest;
+import io.kubepekko.agent.runtime.NodeContext;
+import io.kubepekko.agent.runtime.ResolvConf;
+import io.kubepekko.agent.worker.PodWorkerSettings;
+import io.kubepekko.http.ApiServer;
+import io.kubepekko.http.ApiServerSettings;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The pod and status managers against a real API server in-process and {@link FakeCri}: pods bound to the node run
+ * and their status reaches the API; a deleted pod is stopped and its object removed; a pod bound elsewhere never runs.
+ */
+class PodManagerIT {
+
+    private static final Duration DEADLINE = Duration.ofSeconds(30);
+    private static final String NODE = "node-a";
+    private static final String HOST_IP = "192.168.1.10";
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+    private static ActorTestKit kit;
+    private static ApiServer server;
+    private static ApiClient client;
+    private static FakeCri fake;
+    private static ScheduledExecutorService scheduler;
+    private static ActorRef<StatusManager.Command> status;
+
+    @BeforeAll
+    static void start() throws Exception {
+        kit = ActorTestKit.create();
+        Path dir = Files.createTempDirectory("kubepekko-podmanager-it-");
+        server = ApiServer.start(new ApiServerSettings(dir.resolve("data"), "127.0.0.1", 0, Duration.ZERO, Duration.ZERO));
+        client = new ApiClient(Kubeconfig.plain(URI.create(server.url())), ApiClient.userAgent("test"),
+                new TokenBucket(1000, 1000, System.nanoTime()), Duration.ofSeconds(10));
+        fake = FakeCri.start(dir.resolve("cri.sock"));
+        scheduler = Executors.newSingleThreadScheduledExecutor();
+        NodeContext node = new NodeContext(NODE, dir.resolve("root"), List.of(HOST_IP), List.of(), "",
+                ResolvConf.parse("nameserver 10.0.0.2\n"), 8L << 30, 4000, 8L << 30, 100L << 30);
+        status = kit.spawn(StatusManager.create(client), "status");
+        kit.spawn(PodManager.create(client, fake.client(), node, status, Clock.systemUTC(),
+                PodWorkerSettings.DEFAULT.withRelistPeriod(Duration.ofMillis(100)), scheduler), "pods");
+    }
+
+    @AfterAll
+    static void stop() {
+        kit.shutdownTestKit();
+        scheduler.shutdownNow();
+        fake.close();
+        server.close();
+    }
+
+    private static ObjectNode yaml(String s) {
+        try {
+            return (ObjectNode) YAML.readTree(s);
+        } catch (Exception e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+
+    private static <T> T sync(java.util.concurrent.CompletionStage<T> stage) throws Exception {
+        return stage.toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    private static ObjectNode createPod(String name, String nodeName, String containers) throws Exception {
+        return sync(client.create(Resource.PODS.collection("default"), yaml("{apiVersion: v1, kind: Pod,"
+                + " metadata: {name: " + name + "}, spec: {nodeName: " + nodeName + ", containers: " + containers + "}}")));
+    }
+
+    private static String busybox(String extra) {
+        return "[{name: app, image: '" + FakeCri.BUSYBOX_IMAGE + "', imagePullPolicy: IfNotPresent,"
+                + " command: [sleep, '3600']" + extra + "}]";
+    }
+
+    private static Optional<ObjectNode> pod(String name) throws Exception {
+        try {
+            return Optional.of(sync(client.get(Resource.PODS.object("default", name))));
+        } catch (ExecutionException e) {
+            if (ApiError.of(e).isNotFound()) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+
+    private static ObjectNode awaitStatus(String name, java.util.function.Predicate<JsonNode> ok) {
+        ObjectNode[] seen = new ObjectNode[1];
+        await().atMost(DEADLINE).pollInterval(Duration.ofMillis(50)).until(() -> {
+            Optional<ObjectNode> p = pod(name);
+            p.ifPresent(o -> seen[0] = o);
+            return p.isPresent() && ok.test(p.get().path("status"));
+        });
+        return seen[0];
+    }
+
+    private static boolean hasSandbox(String uid) {
+        return fake.sandboxes().stream().anyMatch(s -> s.getMetadata().getUid().equals(uid));
+    }
+
+    @Test
+    void aPodBoundToTheNodeRunsAndItsStatusReachesTheApiServer() throws Exception {
+        ObjectNode created = createPod("web", NODE, busybox(""));
+        String uid = PodChange.uid(created);
+
+        ObjectNode running = awaitStatus("web", s -> s.path("phase").asText().equals("Running"));
+        JsonNode status = running.path("status");
+        assertEquals(HOST_IP, status.path("hostIP").asText());
+        assertEquals(HOST_IP, status.path("hostIPs").get(0).path("ip").asText());
+        assertFalse(status.path("podIP").asText().isEmpty(), status.toString());
+        assertEquals(status.path("podIP").asText(), status.path("podIPs").get(0).path("ip").asText());
+        JsonNode app = status.path("containerStatuses").get(0);
+        assertEquals("app", app.path("name").asText());
+        assertTrue(app.path("state").has("running"), app.toString());
+        assertTrue(app.path("ready").asBoolean(), app.toString());
+        assertTrue(app.path("containerID").asText().startsWith("containerd://"), app.toString());
+        assertTrue(hasSandbox(uid));
+    }
+
+    @Test
+    void aDeletedPodIsStoppedWithItsGracePeriodThenItsObjectIsRemoved() throws Exception {
+        ObjectNode created = createPod("doomed", NODE, busybox(""));
+        String uid = PodChange.uid(created);
+        awaitStatus("doomed", s -> s.path("phase").asText().equals("Running"));
+
+        ObjectNode deleting = sync(client.delete(Resource.PODS.object("default", "doomed"), DeleteOptions.NONE));
+        assertTrue(PodChange.deleting(deleting), "a running pod bound to a node is deleted gracefully: " + deleting);
+        assertEquals(30, deleting.path("metadata").path("deletionGracePeriodSeconds").asInt());
+
+        // The API server keeps the object for its 30 s grace period; only the agent's zero-grace delete removes it.
+        await().atMost(Duration.ofSeconds(15)).until(() -> pod("doomed").isEmpty());
+        assertFalse(hasSandbox(uid), "the sandbox is gone: " + fake.sandboxes());
+        assertTrue(fake.calls("StopContainer").stream().map(c -> (StopContainerRequest) c.request())
+                .anyMatch(r -> r.getTimeout() == 30), "containers are stopped with the pod's grace period");
+    }
+
+    @Test
+    void aForceDeletedPodIsStoppedAtOnce() throws Exception {
+        ObjectNode created = createPod("forced", NODE, busybox(""));
+        String uid = PodChange.uid(created);
+        awaitStatus("forced", s -> s.path("phase").asText().equals("Running"));
+
+        sync(client.delete(Resource.PODS.object("default", "forced"),
+                new DeleteOptions(Optional.empty(), Optional.of(0L))));
+
+        assertTrue(pod("forced").isEmpty(), "a zero-grace delete removes the object at once");
+        await().atMost(DEADLINE).until(() -> !hasSandbox(uid));
+    }
+
+    @Test
+    void aPodWhoseConfigMapLacksTheKeyWaitsWithCreateContainerConfigError() throws Exception {
+        sync(client.create("/api/v1/namespaces/default/configmaps",
+                yaml("{apiVersion: v1, kind: ConfigMap, metadata: {name: settings}, data: {present: x}}")));
+        createPod("misconfigured", NODE, busybox(", env: [{name: MODE, valueFrom: {configMapKeyRef: {name: settings,"
+                + " key: absent}}}]"));
+
+        ObjectNode p = awaitStatus("misconfigured", s -> s.path("containerStatuses").path(0).path("state")
+                .path("waiting").path("reason").asText().equals("CreateContainerConfigError"));
+        JsonNode waiting = p.path("status").path("containerStatuses").get(0).path("state").path("waiting");
+        assertEquals("couldn't find key absent in ConfigMap default/settings", waiting.path("message").asText());
+        assertEquals("Pending", p.path("status").path("phase").asText());
+    }
+
+    @Test
+    void aPodReferringToAMissingConfigMapWaitsWithCreateContainerConfigError() throws Exception {
+        createPod("orphaned", NODE, busybox(", envFrom: [{configMapRef: {name: nowhere}}]"));
+
+        ObjectNode p = awaitStatus("orphaned", s -> s.path("containerStatuses").path(0).path("state")
+                .path("waiting").path("reason").asText().equals("CreateContainerConfigError"));
+        assertEquals("configmap \"nowhere\" not found", p.path("status").path("containerStatuses").get(0)
+                .path("state").path("waiting").path("message").asText());
+    }
+
+    @Test
+    void aPodBoundToAnotherNodeIsNeverRun() throws Exception {
+        ObjectNode elsewhere = createPod("elsewhere", "node-b", busybox(""));
+        // A pod of this node created after it: once it runs, the agent has seen everything before it.
+        createPod("marker", NODE, busybox(""));
+        awaitStatus("marker", s -> s.path("phase").asText().equals("Running"));
+
+        assertFalse(hasSandbox(PodChange.uid(elsewhere)));
+        JsonNode status = pod("elsewhere").orElseThrow().path("status");
+        assertFalse(status.has("containerStatuses") || status.has("hostIP"), "no status written: " + status);
+    }
+
+    @Test
+    void aStatusWriteIsGuardedByThePodsUid() throws Exception {
+        ObjectNode unbound = sync(client.create(Resource.PODS.collection("default"), yaml("{apiVersion: v1, kind: Pod,"
+                + " metadata: {name: guarded}, spec: {containers: " + busybox("") + "}}")));
+        String uid = PodChange.uid(unbound);
+
+        try {
+            sync(client.patch(Resource.PODS.subresource("default", "guarded", "status"),
+                    io.kubepekko.agent.api.PatchType.MERGE, StatusPatch.body("another-uid", yaml("{phase: Failed}"))));
+            throw new AssertionError("a patch guarded by another uid was accepted");
+        } catch (ExecutionException e) {
+            assertEquals(409, ApiError.of(e).code(), ApiError.of(e).toString());
+        }
+
+        status.tell(new StatusManager.Write("default", "guarded", "another-uid", yaml("{phase: Failed}")));
+        status.tell(new StatusManager.Write("default", "guarded", uid, yaml("{phase: Pending, message: written}")));
+        ObjectNode p = awaitStatus("guarded", s -> s.path("message").asText().equals("written"));
+        assertEquals("Pending", p.path("status").path("phase").asText());
+    }
+}

@@ -1,0 +1,127 @@
+package io.kubepekko.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kubepekko.e2e.support.ApiCalls;
+import io.kubepekko.e2e.support.ClientBinaries;
+import io.kubepekko.e2e.support.Kubectl;
+import io.kubepekko.e2e.support.LocalContainerd;
+import io.kubepekko.e2e.support.ProcessResult;
+import io.kubepekko.e2e.support.RepositoryRoot;
+import io.kubepekko.e2e.support.ServerProcess;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A pod through the whole stack: the real kubectl applies a busybox pod bound to the agent's node, the agent
+ * ({@code bin/agent}) runs it on the project's containerd ({@code bin/containerd-local}) and writes its status back
+ * (Running, a pod IP from the CNI bridge); {@code kubectl delete} (default grace) returns once the agent has stopped
+ * it and deleted the object, and containerd is left with none of its containers. Needs root (containerd); skipped
+ * otherwise and with {@code -DskipE2E}.
+ */
+@DisabledIfSystemProperty(named = "skipE2E", matches = "true")
+class AgentPodE2E {
+    private static final Duration AWAIT = Duration.ofSeconds(120);
+    private static final String NODE = "e2e-pod-node";
+
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+    Path dir;
+
+    @Test
+    void aBusyboxPodAppliedWithKubectlRunsOnTheAgentAndKubectlDeleteRemovesIt() throws Exception {
+        Assumptions.assumeTrue((Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid") == 0,
+                "containerd and runc need root");
+        ClientBinaries clients = ClientBinaries.require();
+        ApiCalls api = new ApiCalls(Duration.ofSeconds(10));
+        try (LocalContainerd containerd = LocalContainerd.start(dir.resolve("containerd"));
+             ServerProcess server = ServerProcess.start(dir.resolve("server"))) {
+            Kubectl kubectl = new Kubectl(clients.kubectl(), server.kubeconfig(), dir, dir).withTimeout(AWAIT);
+            Path log = dir.resolve("agent.log");
+            ProcessBuilder builder = new ProcessBuilder("bash",
+                    RepositoryRoot.find().resolve("cluster-config/bin/agent").toString(),
+                    "--kubeconfig", server.kubeconfig().toString(),
+                    "--container-runtime-endpoint", containerd.endpoint(),
+                    "--root-dir", dir.resolve("agent").toString(),
+                    "--hostname-override", NODE)
+                    .redirectErrorStream(true).redirectOutput(log.toFile());
+            // The build running this test has just packaged the agent: the script must not build again.
+            builder.environment().put("KUBEPEKKO_SKIP_BUILD", "1");
+            Process agent = builder.start();
+            try {
+                Path manifest = dir.resolve("pod.yaml");
+                Files.writeString(manifest, """
+                        apiVersion: v1
+                        kind: Pod
+                        metadata:
+                          name: hello
+                          namespace: default
+                        spec:
+                          nodeName: %s
+                          containers:
+                          - name: app
+                            image: docker.io/library/busybox:1.36
+                            imagePullPolicy: IfNotPresent
+                            command: ["sh", "-c", "trap 'exit 0' TERM; while true; do sleep 1; done"]
+                        """.formatted(NODE));
+                ProcessResult apply = kubectl.run("apply", "-f", manifest.toString());
+                assertEquals(0, apply.exitCode(), apply.describe());
+                assertEquals("pod/hello created", apply.stdoutText(), apply.describe());
+
+                JsonNode pod = await().atMost(AWAIT).pollInterval(Duration.ofMillis(500))
+                        .alias("pod hello Running with a pod IP")
+                        .until(() -> runningPod(api, server.url()), p -> p != null);
+                JsonNode app = pod.at("/status/containerStatuses/0");
+                assertTrue(app.at("/state/running").isObject(), pod.toString());
+                assertTrue(app.path("containerID").asText().startsWith("containerd://"), pod.toString());
+                assertFalse(pod.at("/status/hostIP").asText().isEmpty(), pod.toString());
+
+                ProcessResult get = kubectl.run("get", "pod", "hello", "-o", "jsonpath={.status.phase} {.status.podIP}");
+                assertEquals("Running " + pod.at("/status/podIP").asText(), get.stdoutText(), get.describe());
+
+                // kubectl waits until the object is gone: only the agent's zero-grace delete removes it.
+                ProcessResult delete = kubectl.run("delete", "pod", "hello");
+                assertEquals(0, delete.exitCode(), delete.describe());
+                assertEquals("pod \"hello\" deleted from default namespace", delete.stdoutText().strip(), delete.describe());
+                assertEquals(404, api.get(server.url(), "/api/v1/namespaces/default/pods/hello").status());
+                ProcessResult containers = containerd.ctr("-n", "k8s.io", "containers", "ls", "-q");
+                assertEquals(0, containers.exitCode(), containers.describe());
+                assertEquals("", containers.stdoutText().strip(), "no container or sandbox left: " + containers.describe());
+            } finally {
+                agent.destroy();
+                if (!agent.waitFor(30, TimeUnit.SECONDS)) {
+                    agent.destroyForcibly();
+                }
+                System.out.println("AgentPodE2E: agent log " + log + "\n" + tail(log));
+            }
+        }
+    }
+
+    private static JsonNode runningPod(ApiCalls api, String url) {
+        ApiCalls.Reply r = api.get(url, "/api/v1/namespaces/default/pods/hello");
+        if (r.status() != 200) {
+            return null;
+        }
+        JsonNode pod = r.json();
+        return pod.at("/status/phase").asText().equals("Running") && !pod.at("/status/podIP").asText().isEmpty()
+                ? pod : null;
+    }
+
+    private static String tail(Path log) throws IOException {
+        List<String> lines = Files.exists(log) ? Files.readAllLines(log) : List.of();
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+    }
+}
