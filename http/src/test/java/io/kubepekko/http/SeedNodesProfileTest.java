@@ -67,8 +67,15 @@ class SeedNodesProfileTest {
         assertEquals(Duration.ofMillis(1500), c.getDuration("pekko.cluster.split-brain-resolver.stable-after"));
         assertEquals(Duration.ofSeconds(2), c.getDuration("pekko.cluster.failure-detector.acceptable-heartbeat-pause"));
         assertEquals(Duration.ofMillis(500), c.getDuration("pekko.cluster.down-removal-margin"));
-        assertEquals(0, c.getInt("pekko.cluster.sharding.coordinator-state.write-majority-plus"),
-                "a dead member must not block the coordinator's writes until it is removed");
+        for (int members = 3; members <= 7; members++) {
+            // Pekko's ddata: min(N, max(N / 2 + 1 + plus, min-cap)) members must acknowledge a write.
+            int required = Math.min(members, Math.max(members / 2 + 1
+                    + c.getInt("pekko.cluster.sharding.coordinator-state.write-majority-plus"),
+                    c.getInt("pekko.cluster.sharding.distributed-data.majority-min-cap")));
+            assertEquals(members / 2 + 1, required,
+                    "a dead member must not block the coordinator's writes until it is removed (" + members + ")");
+        }
+        assertEquals(Duration.ofSeconds(2), c.getDuration("pekko.cluster.sharding.updating-state-timeout"));
         assertTrue(c.getDuration("kubepekko.cluster.write-lease.duration").compareTo(
                 c.getDuration("pekko.cluster.failure-detector.acceptable-heartbeat-pause")
                         .plus(c.getDuration("pekko.cluster.split-brain-resolver.stable-after"))) < 0,
