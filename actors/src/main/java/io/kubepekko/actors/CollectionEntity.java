@@ -287,6 +287,8 @@ public final class CollectionEntity
     /** The first version allocated to the batch being persisted, or 0. */
     private long allocatedFirst;
     private long lastSnapshotSeqNr;
+    /** The objects the last snapshot held (estimated from below after a recovery). */
+    private int lastSnapshotObjects;
     /**
      * How much later than "as many events as objects" the next snapshot comes: drawn in [1, 2) for each
      * snapshot, so that collections that grow in step (a client spreading its writes over namespaces) do
@@ -371,18 +373,21 @@ public final class CollectionEntity
 
     /**
      * Snapshots {@code state}, whose events are all persisted, once the events since the last snapshot
-     * outnumber the live objects (and at least 1000) times {@link #snapshotSpread}: a restart replays at
-     * most about twice as many events as there are objects, and each snapshot's cost is spread over at
-     * least as many writes as it has objects. Saved in the background (not through Pekko's
-     * {@code shouldSnapshot}, which stops the collection's writes until the save is done); while one save
-     * is in flight, the next waits for the first write after it.
+     * outnumber the objects that snapshot held (and at least 1000) times {@link #snapshotSpread}: a restart
+     * loads the last snapshot and replays at most about twice as many events as it held objects, and each
+     * snapshot's cost is spread over about as many writes as it has objects. (Counted against the live
+     * objects instead, a collection that only grows never snapshots: its replay after a failover was all of
+     * its history.) Saved in the background (not through Pekko's {@code shouldSnapshot}, which stops the
+     * collection's writes until the save is done); while one save is in flight, the next waits for the first
+     * write after it.
      */
     private void snapshotIfDue(State state) {
         long sequenceNr = lastSequenceNumber(context);
         if (!snapshots.saving()
-                && sequenceNr - lastSnapshotSeqNr >= snapshotSpread * Math.max(1000, state.objects().size())) {
+                && sequenceNr - lastSnapshotSeqNr >= snapshotSpread * Math.max(1000, lastSnapshotObjects)) {
             snapshots.save(sequenceNr, state);
             lastSnapshotSeqNr = sequenceNr;
+            lastSnapshotObjects = state.objects().size();
             snapshotSpread = drawSnapshotSpread();
         }
     }
@@ -398,6 +403,8 @@ public final class CollectionEntity
                 // restarts (passivation) before each thousandth event would never snapshot.
                 .onSignal(RecoveryCompleted.instance(), state -> {
                     lastSnapshotSeqNr = lastSequenceNumber(context) - eventsApplied;
+                    // Each replayed event added at most one object.
+                    lastSnapshotObjects = (int) Math.max(0, state.objects().size() - eventsApplied);
                     committed.publish(id.entityId(), this, state.objects());
                     scheduleTypeMetaRewrites();
                 })

@@ -350,6 +350,20 @@ class CollectionEntityTest {
     }
 
     /**
+     * A collection that only grows snapshots too: the next snapshot is due after as many events as the last
+     * one held objects (at least 1000), not as many as there are now, which a growing collection never
+     * reaches (its failover replayed all of its history).
+     */
+    @Test
+    void aCollectionThatOnlyGrowsSnapshotsAsItGrows() {
+        for (int i = 0; i < 2000; i++) {
+            write(create(configMap("c-" + i, "k", "v")));
+        }
+
+        awaitSnapshots(List.of(1000L, 2000L));
+    }
+
+    /**
      * Each snapshot comes later than the last by the objects (at least 1000) times a factor drawn in
      * [1, 2), drawn again after every snapshot: collections written in step do not snapshot together.
      */
