@@ -42,6 +42,9 @@ public final class LocalCluster implements AutoCloseable {
      */
     private final Thread exitHook = new Thread(this::killNodes, "local-cluster-stop");
 
+    /** The servers' extra settings file, or null. */
+    private Path settings;
+
     private LocalCluster(Path dir) {
         this.dir = dir;
         this.keyspace = "e2e_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
@@ -53,8 +56,20 @@ public final class LocalCluster implements AutoCloseable {
      * others side by side, and returns once every node's /readyz is 200 with its {@code cluster} check ok.
      */
     public static LocalCluster start(Path dir, int size) {
+        return start(dir, size, "");
+    }
+
+    /**
+     * As {@link #start(Path, int)}, every server with {@code settings} (HOCON, layered under the flags through
+     * {@code --config}; empty: none).
+     */
+    public static LocalCluster start(Path dir, int size, String settings) {
         LocalCluster cluster = new LocalCluster(dir);
         try {
+            if (!settings.isEmpty()) {
+                java.nio.file.Files.createDirectories(dir);
+                cluster.settings = java.nio.file.Files.writeString(dir.resolve("server-settings.conf"), settings);
+            }
             cluster.cassandra = LocalCassandra.start(dir.resolve("cassandra"));
             for (int i = 0; i < size; i++) {
                 cluster.clusterPorts.add(ServerProcess.freePort());
@@ -84,9 +99,13 @@ public final class LocalCluster implements AutoCloseable {
 
     private List<String> flags(int node) {
         String seeds = clusterPorts.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
-        return List.of("--storage=cassandra", "--cassandra-contact-points", cassandra.contactPoint(),
-                "--cassandra-keyspace", keyspace, "--cluster-seed-nodes", seeds,
-                "--cluster-port", Integer.toString(clusterPorts.get(node)), "--cluster-hostname", "127.0.0.1");
+        List<String> flags = new java.util.ArrayList<>(List.of("--storage=cassandra", "--cassandra-contact-points",
+                cassandra.contactPoint(), "--cassandra-keyspace", keyspace, "--cluster-seed-nodes", seeds,
+                "--cluster-port", Integer.toString(clusterPorts.get(node)), "--cluster-hostname", "127.0.0.1"));
+        if (settings != null) {
+            flags.addAll(List.of("--config", settings.toString()));
+        }
+        return List.copyOf(flags);
     }
 
     public int size() {
