@@ -37,7 +37,8 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
  * <p>Effects as the kubelet's: readiness and startup results go to the worker as {@link ProbeResults} whenever one
  * changes; a liveness or startup probe failing {@code failureThreshold} times stops the container with the pod's
  * grace period (the probe's own {@code terminationGracePeriodSeconds} if set, at least 2 s) and asks the worker to
- * relist, whose sync then restarts it under the restart policy (attempt + 1).
+ * relist, whose sync then restarts it under the restart policy (attempt + 1). Not yet: the kubelet's events
+ * ({@code Unhealthy}, {@code Killing}, {@code ProbeWarning}) and its immediate readiness probe once a container started.
  */
 final class ProbeManager extends AbstractBehavior<ProbeManager.Command> {
 
@@ -222,8 +223,10 @@ final class ProbeManager extends AbstractBehavior<ProbeManager.Command> {
     private void kill(Key key, String containerId) {
         String what = key.kind().field().replace("Probe", "");
         getContext().getLog().info("Container {} failed {} probe, will be restarted", key.container(), what);
+        // setTerminationGracePeriod: a deleting pod's grace, else the probe's own, else the pod's.
+        JsonNode deleting = seen.pod().path("metadata").path("deletionGracePeriodSeconds");
         JsonNode override = slots.get(key).worker.spec().handler().path("terminationGracePeriodSeconds");
-        long grace = override.canConvertToLong() ? override.asLong()
+        long grace = deleting.canConvertToLong() ? deleting.asLong() : override.canConvertToLong() ? override.asLong()
                 : seen.pod().path("spec").path("terminationGracePeriodSeconds").asLong(30);
         getContext().pipeToSelf(cri.stopContainer(containerId, Duration.ofSeconds(Math.max(MINIMUM_GRACE_SECONDS, grace))),
                 (v, t) -> new Killed(key.container(), containerId, Optional.ofNullable(t).map(CriError::of)));
