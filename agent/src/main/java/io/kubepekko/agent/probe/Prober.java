@@ -9,9 +9,8 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * Runs one probe's handler against one container instance, as the kubelet's prober ({@code runProbe},
- * pkg/kubelet/prober/prober.go): {@code exec}, {@code httpGet} or {@code tcpSocket}. Asynchronous; the stage never
- * fails (a prober error is an {@link ProbeResult#UNKNOWN} outcome). {@code grpc} probes are not supported yet: they
- * error, so their result stays the kind's initial one.
+ * pkg/kubelet/prober/prober.go): {@code exec}, {@code httpGet}, {@code tcpSocket} or {@code grpc}. Asynchronous; the
+ * stage never fails (a prober error is an {@link ProbeResult#UNKNOWN} outcome).
  */
 public final class Prober {
 
@@ -45,7 +44,8 @@ public final class Prober {
             String host = tcp.path("host").asText("");
             running = TcpProbe.run(host.isEmpty() ? podIp : host, ((ProbePort.Resolved.Port) port).number(), spec.timeout());
         } else if (h.path("grpc").isObject()) {
-            return CompletableFuture.completedFuture(ProbeOutcome.error("grpc probes are not supported by this agent"));
+            JsonNode grpc = h.path("grpc");
+            running = GrpcProbe.run(podIp, grpc.path("port").asInt(), grpc.path("service").asText(""), spec.timeout());
         } else {
             return CompletableFuture.completedFuture(ProbeOutcome.error("missing probe handler"));
         }

@@ -197,11 +197,54 @@ class ProbeRunnersTest {
         }
     }
 
+    // ---------------------------------------------------------------- grpc
+
     @Test
-    void grpcProbesAreReportedUnsupported() {
-        ProbeSpec spec = ProbeSpec.of(ProbeKind.LIVENESS, json("{grpc: {port: 9000}}"));
-        ProbeOutcome o = await(new Prober(null).run(spec, json("{}"), "c1", "127.0.0.1"));
-        assertEquals(ProbeResult.UNKNOWN, o.result());
+    void grpcPassesWhenTheHealthServiceSaysServingAndFailsOtherwise() throws IOException {
+        io.grpc.Server health = io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder
+                .forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+                .addService(new io.kubepekko.agent.probe.health.v1.HealthGrpc.HealthImplBase() {
+                    @Override
+                    public void check(io.kubepekko.agent.probe.health.v1.HealthCheckRequest request,
+                                      io.grpc.stub.StreamObserver<io.kubepekko.agent.probe.health.v1.HealthCheckResponse> out) {
+                        out.onNext(io.kubepekko.agent.probe.health.v1.HealthCheckResponse.newBuilder()
+                                .setStatus(request.getService().isEmpty()
+                                        ? io.kubepekko.agent.probe.health.v1.HealthCheckResponse.ServingStatus.SERVING
+                                        : io.kubepekko.agent.probe.health.v1.HealthCheckResponse.ServingStatus.NOT_SERVING)
+                                .build());
+                        out.onCompleted();
+                    }
+                }).build().start();
+        try {
+            Prober prober = new Prober(null);
+            ProbeSpec serving = ProbeSpec.of(ProbeKind.LIVENESS, json("{grpc: {port: " + health.getPort() + "}}"));
+            assertEquals(ProbeOutcome.success("service healthy"), await(prober.run(serving, json("{}"), "c1", "127.0.0.1")));
+            ProbeSpec named = ProbeSpec.of(ProbeKind.LIVENESS,
+                    json("{grpc: {port: " + health.getPort() + ", service: 'db'}}"));
+            assertEquals(ProbeOutcome.failure("service unhealthy (responded with \"NOT_SERVING\")"),
+                    await(prober.run(named, json("{}"), "c1", "127.0.0.1")));
+        } finally {
+            health.shutdownNow();
+        }
+    }
+
+    @Test
+    void grpcFailsOnAServerWithoutTheHealthServiceAndOnAClosedPort() throws IOException {
+        io.grpc.Server bare = io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder
+                .forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).build().start();
+        try {
+            ProbeOutcome o = await(GrpcProbe.run("127.0.0.1", bare.getPort(), "", TIMEOUT));
+            assertEquals(ProbeResult.FAILURE, o.result());
+            assertTrue(o.output().startsWith("error: this server does not implement the grpc health protocol"
+                    + " (grpc.health.v1.Health): "), o.output());
+        } finally {
+            bare.shutdownNow();
+        }
+        int closed = closedPort();
+        ProbeOutcome refused = await(GrpcProbe.run("127.0.0.1", closed, "", TIMEOUT));
+        assertEquals(ProbeResult.FAILURE, refused.result());
+        assertTrue(refused.output().startsWith("error: failed to connect service at \"127.0.0.1:" + closed + "\": "),
+                refused.output());
     }
 
     private static int closedPort() throws IOException {
