@@ -54,10 +54,21 @@ public final class PodStatusBuilder {
      * @param previousConditions the conditions last published for the pod, else those the API has (transition
      *                    times of unchanged conditions are kept)
      * @param now         the time of a condition's transition
+     * @param started     per container id, whether its startup probe has passed (the startup results cache); a
+     *                    running container with a startup probe has not started until it says so
      */
     public record Input(JsonNode pod, PodSpec spec, ObservedPod observed, Map<String, Waiting> reasons,
                         List<String> hostIps, Optional<Instant> startTime, String runtimeName,
-                        Map<String, Boolean> readiness, JsonNode previousConditions, Instant now) {}
+                        Map<String, Boolean> readiness, JsonNode previousConditions, Instant now,
+                        Map<String, Boolean> started) {
+
+        /** Without startup probe results. */
+        public Input(JsonNode pod, PodSpec spec, ObservedPod observed, Map<String, Waiting> reasons,
+                     List<String> hostIps, Optional<Instant> startTime, String runtimeName,
+                     Map<String, Boolean> readiness, JsonNode previousConditions, Instant now) {
+            this(pod, spec, observed, reasons, hostIps, startTime, runtimeName, readiness, previousConditions, now, Map.of());
+        }
+    }
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
@@ -158,12 +169,13 @@ public final class PodStatusBuilder {
                 }
             }
         }
-        boolean started = running && spec.probe(ProbeKind.STARTUP).isEmpty();
+        boolean started = running && (spec.probe(ProbeKind.STARTUP).isEmpty()
+                || Boolean.TRUE.equals(in.started().get(newest.get().getId())));
         // The prober manager's UpdatePodStatus: a regular init container is ready once it completed; any other
-        // is ready while running if it has no readiness probe, else when its probe last succeeded.
+        // is ready once started if it has no readiness probe, else when its probe last succeeded.
         boolean ready = init && !spec.sidecar()
                 ? phaseState instanceof io.kubepekko.agent.pod.ContainerState.Terminated t && t.exitCode() == 0
-                : running && (spec.probe(ProbeKind.READINESS).isEmpty()
+                : started && (spec.probe(ProbeKind.READINESS).isEmpty()
                         || Boolean.TRUE.equals(in.readiness().get(newest.get().getId())));
         forPhase.add(new io.kubepekko.agent.pod.ContainerStatus(spec.name(), phaseState, phaseLast, started));
 

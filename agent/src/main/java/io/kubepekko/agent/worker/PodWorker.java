@@ -45,8 +45,9 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * its result comes back as a message. A failure is logged once per streak and retried at the next relist.
  *
  * <p>{@link Terminate} stops the containers with the grace period, then stops and removes the sandboxes,
- * replies and stops the worker; it does not wait for a sync step in flight (whose result is then dropped). Not yet:
- * preStop hooks, probes, sandbox re-creation when the sandbox dies.
+ * replies and stops the worker; it does not wait for a sync step in flight (whose result is then dropped). Probes run
+ * in a child {@link ProbeManager}: its results feed the status; a container it stopped is restarted by the next pass.
+ * Not yet: preStop hooks, sandbox re-creation when the sandbox dies.
  */
 public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
 
@@ -85,6 +86,8 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
 
     private enum RetryTerminate implements Command { INSTANCE }
 
+    private record Probed(ProbeManager.Report report) implements Command {}
+
     public static final String ERR_IMAGE_NEVER_PULL = "ErrImageNeverPull";
     public static final String ERR_IMAGE_PULL = "ErrImagePull";
     public static final String IMAGE_PULL_BACK_OFF = "ImagePullBackOff";
@@ -121,6 +124,8 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     private boolean progressed;
     private ObjectNode lastStatus;
     private Terminate terminating;
+    private final ActorRef<ProbeManager.Command> probes;
+    private ProbeResults probeResults = ProbeResults.NONE;
 
     private PodWorker(ActorContext<Command> ctx, TimerScheduler<Command> timers, JsonNode pod, PodInputs inputs,
                       CriRuntime cri, NodeContext node, StatusSink sink, Clock clock, PodWorkerSettings settings) {
@@ -142,6 +147,8 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
         this.backOff = settings.newBackOff();
         this.failures = new FailureStreaks(ctx.getLog(), uid);
         timers.startTimerWithFixedDelay("relist", Tick.INSTANCE, settings.relistPeriod());
+        this.probes = ctx.spawn(ProbeManager.create(cri, clock, settings.relistPeriod(),
+                ctx.messageAdapter(ProbeManager.Report.class, Probed::new), node.hostIps()), "probes");
         ctx.getSelf().tell(Tick.INSTANCE);
     }
 
@@ -160,10 +167,8 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
                 .onMessage(Started.class, syncing(this::onStarted))
                 .onMessage(StepFailed.class, this::onStepFailed)
                 .onMessage(TerminationDone.class, this::onTerminationDone)
-                .onMessageEquals(RetryTerminate.INSTANCE, () -> {
-                    terminate();
-                    return this;
-                })
+                .onMessage(Probed.class, syncing(this::onProbed))
+                .onMessageEquals(RetryTerminate.INSTANCE, this::terminate)
                 .build();
     }
 
@@ -221,6 +226,8 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
         failures.succeeded("relist");
         observed = relisted.observed();
         publishStatus();
+        String phase = lastStatus.path("phase").asText();
+        probes.tell(new ProbeManager.Seen(pod, spec, observed, phase.equals("Succeeded") || phase.equals("Failed")));
         Optional<ObservedPod.Sandbox> sandbox = observed.readySandbox();
         if (sandbox.isEmpty()) {
             runSandbox();
@@ -362,11 +369,20 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
 
     // ---------------------------------------------------------------- status
 
+    private Behavior<Command> onProbed(Probed probed) {
+        probeResults = probed.report().results();
+        publishStatus();
+        if (probed.report().relist()) {
+            getContext().getSelf().tell(Tick.INSTANCE); // a container was stopped: restart it now
+        }
+        return this;
+    }
+
     private void publishStatus() {
-        // No probe results yet (probes are not wired): a container with a readiness probe is not ready, as kube starts.
         JsonNode previous = lastStatus != null ? lastStatus.path("conditions") : pod.path("status").path("conditions");
         ObjectNode status = PodStatusBuilder.build(new PodStatusBuilder.Input(pod, spec, observed, Map.copyOf(reasons),
-                node.hostIps(), Optional.of(startTime), settings.runtimeName(), Map.of(), previous, clock.instant()));
+                node.hostIps(), Optional.of(startTime), settings.runtimeName(), probeResults.readiness(), previous, clock.instant(),
+                probeResults.started()));
         if (!status.equals(lastStatus)) {
             lastStatus = status;
             JsonNode meta = pod.path("metadata");
@@ -376,9 +392,10 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
 
     // ---------------------------------------------------------------- termination
 
-    private void terminate() {
+    private Behavior<Command> terminate() {
         getContext().pipeToSelf(PodTermination.run(cri, uid, terminating.gracePeriod()),
                 (v, t) -> t == null ? new TerminationDone() : failed("terminate", t, null, null));
+        return this;
     }
 
     private Behavior<Command> onTerminationDone(TerminationDone done) {

@@ -183,6 +183,23 @@ class PodStatusBuilderTest {
     }
 
     @Test
+    void aContainerWithAStartupProbeIsNeitherStartedNorReadyUntilItsStartupResultSaysSo() {
+        JsonNode pod = pod("Always", "containers: [{name: 'app', image: 'busybox:1.36',"
+                + " startupProbe: {exec: {command: ['true']}}}]");
+        ObservedPod observed = new ObservedPod(Optional.of(SANDBOX), List.of("sb"), Map.of("app", List.of(running("c1", 0))));
+        java.util.function.Function<Map<String, Boolean>, JsonNode> app = started -> PodStatusBuilder.build(
+                new PodStatusBuilder.Input(pod, PodSpec.of(pod.path("spec")), observed, Map.of(), List.of("192.168.1.10"),
+                        Optional.empty(), "containerd", Map.of(), pod.path("status").path("conditions"),
+                        Instant.ofEpochSecond(2000), started)).path("containerStatuses").get(0);
+
+        assertEquals("false false", app.apply(Map.of()).path("started") + " " + app.apply(Map.of()).path("ready"));
+        assertEquals("false false", app.apply(Map.of("c1", false)).path("started") + " "
+                + app.apply(Map.of("c1", false)).path("ready"));
+        assertEquals("true true", app.apply(Map.of("c1", true)).path("started") + " "
+                + app.apply(Map.of("c1", true)).path("ready"), "no readiness probe: ready once started");
+    }
+
+    @Test
     void theStatusCarriesEveryKubeletConditionAndTheObservedGeneration() {
         JsonNode pod = PodWorkerTest.pod("web", "uid-1", "Always", ONE);
         ((ObjectNode) pod.path("metadata")).put("generation", 2);
