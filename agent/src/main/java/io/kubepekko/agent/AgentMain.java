@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
  * Entry point of {@code cluster-config/bin/agent}: reads the flags, connects to the container runtime and,
  * with a kubeconfig, starts the node's actors (registration, status, lease) and its pod actors (the pods bound to the
  * node from the API, one worker each, their statuses written back) in an actor system that runs until the process is
- * stopped. Static pod sources are not wired yet (docs/agent.md).
+ * stopped, with the container log manager rotating their logs. Static pod sources are not wired yet (docs/agent.md).
  */
 public final class AgentMain {
     private AgentMain() {}
@@ -82,6 +82,10 @@ public final class AgentMain {
                     ctx.spawn(io.kubepekko.agent.manager.PodManager.create(client, runtime, podNode, status,
                             java.time.Clock.systemUTC(), io.kubepekko.agent.worker.PodWorkerSettings.DEFAULT,
                             scheduler), "pods");
+                    ctx.spawn(io.kubepekko.agent.logs.ContainerLogManager.create(runtime, podNode.podLogsDir(),
+                            io.kubepekko.agent.logs.LogRotationPolicy.of(settings),
+                            io.kubepekko.agent.logs.ContainerLogManager.MONITOR_PERIOD, java.time.Clock.systemDefaultZone()),
+                            "container-logs");
                     return org.apache.pekko.actor.typed.javadsl.Behaviors.empty();
                 }), "kubepekko-agent",
                 // The hook below stops the system; Pekko's own would race it and warn at exit.

@@ -30,7 +30,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A pod through the whole stack: the real kubectl applies a busybox pod bound to the agent's node, the agent
  * ({@code bin/agent}) runs it on the project's containerd ({@code bin/containerd-local}) and writes its status back
  * (Running, a pod IP from the CNI bridge); {@code kubectl delete} (default grace) returns once the agent has stopped
- * it and deleted the object, and containerd is left with none of its containers. Needs root (containerd); skipped
+ * it and deleted the object, and containerd is left with none of its containers. The app's output is in CRI format
+ * under the agent's {@code --root-dir}, rotated at {@code --container-log-max-size}, and its log directory goes with
+ * the pod. Needs root (containerd); skipped
  * otherwise and with {@code -DskipE2E}.
  */
 @DisabledIfSystemProperty(named = "skipE2E", matches = "true")
@@ -56,7 +58,9 @@ class AgentPodE2E {
                     "--kubeconfig", server.kubeconfig().toString(),
                     "--container-runtime-endpoint", containerd.endpoint(),
                     "--root-dir", dir.resolve("agent").toString(),
-                    "--hostname-override", NODE)
+                    "--hostname-override", NODE,
+                    // small enough that the app's output is rotated within the test
+                    "--container-log-max-size", "1Ki", "--container-log-max-files", "2")
                     .redirectErrorStream(true).redirectOutput(log.toFile());
             // The build running this test has just packaged the agent: the script must not build again.
             builder.environment().put("KUBEPEKKO_SKIP_BUILD", "1");
@@ -75,7 +79,7 @@ class AgentPodE2E {
                           - name: app
                             image: docker.io/library/busybox:1.36
                             imagePullPolicy: IfNotPresent
-                            command: ["sh", "-c", "trap 'exit 0' TERM; while true; do sleep 1; done"]
+                            command: ["sh", "-c", "trap 'exit 0' TERM; i=0; while true; do echo hello-from-app $i; i=$((i+1)); sleep 1; done"]
                         """.formatted(NODE));
                 ProcessResult apply = kubectl.run("apply", "-f", manifest.toString());
                 assertEquals(0, apply.exitCode(), apply.describe());
@@ -92,6 +96,16 @@ class AgentPodE2E {
                 ProcessResult get = kubectl.run("get", "pod", "hello", "-o", "jsonpath={.status.phase} {.status.podIP}");
                 assertEquals("Running " + pod.at("/status/podIP").asText(), get.stdoutText(), get.describe());
 
+                // containerd writes the app's output in CRI format under the agent's root dir; the agent rotates it.
+                Path logs = dir.resolve("agent/pod-logs/default_hello_" + pod.at("/metadata/uid").asText());
+                Path appLogs = logs.resolve("app");
+                await().atMost(AWAIT).pollInterval(Duration.ofMillis(500)).alias("the app's output in 0.log")
+                        .until(() -> Files.exists(appLogs.resolve("0.log"))
+                                && Files.readString(appLogs.resolve("0.log")).matches("(?s)\\S+ stdout F hello-from-app \\d+\n.*"));
+                await().atMost(AWAIT).pollInterval(Duration.ofMillis(500)).alias("0.log rotated to 0.log.<timestamp>")
+                        .until(() -> names(appLogs).stream().anyMatch(n -> n.matches("0\\.log\\.\\d{8}-\\d{6}")));
+                assertTrue(names(appLogs).size() <= 2, "at most --container-log-max-files: " + names(appLogs));
+
                 // kubectl waits until the object is gone: only the agent's zero-grace delete removes it.
                 ProcessResult delete = kubectl.run("delete", "pod", "hello");
                 assertEquals(0, delete.exitCode(), delete.describe());
@@ -100,6 +114,8 @@ class AgentPodE2E {
                 ProcessResult containers = containerd.ctr("-n", "k8s.io", "containers", "ls", "-q");
                 assertEquals(0, containers.exitCode(), containers.describe());
                 assertEquals("", containers.stdoutText().strip(), "no container or sandbox left: " + containers.describe());
+                await().atMost(Duration.ofSeconds(10)).alias("the pod's log directory goes with it")
+                        .until(() -> !Files.exists(logs));
             } finally {
                 agent.destroy();
                 if (!agent.waitFor(30, TimeUnit.SECONDS)) {
@@ -118,6 +134,12 @@ class AgentPodE2E {
         JsonNode pod = r.json();
         return pod.at("/status/phase").asText().equals("Running") && !pod.at("/status/podIP").asText().isEmpty()
                 ? pod : null;
+    }
+
+    private static List<String> names(Path d) throws IOException {
+        try (java.util.stream.Stream<Path> s = Files.list(d)) {
+            return s.map(p -> p.getFileName().toString()).sorted().toList();
+        }
     }
 
     private static String tail(Path log) throws IOException {

@@ -38,6 +38,7 @@ import io.kubepekko.agent.cri.v1.PullImageRequest;
 import io.kubepekko.agent.cri.v1.RemoveContainerRequest;
 import io.kubepekko.agent.cri.v1.RemoveImageRequest;
 import io.kubepekko.agent.cri.v1.RemovePodSandboxRequest;
+import io.kubepekko.agent.cri.v1.ReopenContainerLogRequest;
 import io.kubepekko.agent.cri.v1.RunPodSandboxRequest;
 import io.kubepekko.agent.cri.v1.RunPodSandboxResponse;
 import io.kubepekko.agent.cri.v1.RuntimeServiceGrpc;
@@ -233,6 +234,16 @@ public final class CriRuntime implements AutoCloseable {
     ContainerStatusRequest request = ContainerStatusRequest.newBuilder().setContainerId(containerId).build();
     return call("ContainerStatus", bounded(runtime, requestTimeout)::containerStatus, request)
         .thenApply(r -> r.getStatus());
+  }
+
+  /**
+   * Asks the runtime to reopen the container's log file at its log path (a new file once the old one was renamed
+   * away by log rotation). containerd refuses it for a container that is not running.
+   */
+  public CompletionStage<Void> reopenContainerLog(String containerId) {
+    ReopenContainerLogRequest request = ReopenContainerLogRequest.newBuilder().setContainerId(containerId).build();
+    return call("ReopenContainerLog", bounded(runtime, requestTimeout)::reopenContainerLog, request)
+        .thenApply(r -> null);
   }
 
   /**

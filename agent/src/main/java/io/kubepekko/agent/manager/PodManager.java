@@ -11,12 +11,15 @@ import io.kubepekko.agent.api.Reflector;
 import io.kubepekko.agent.api.Resource;
 import io.kubepekko.agent.api.WatchEvent;
 import io.kubepekko.agent.cri.CriRuntime;
+import io.kubepekko.agent.logs.PodLogs;
 import io.kubepekko.agent.runtime.NodeContext;
 import io.kubepekko.agent.runtime.PodInputs;
+import io.kubepekko.agent.runtime.SandboxConfigs;
 import io.kubepekko.agent.worker.PodWorker;
 import io.kubepekko.agent.worker.PodWorkerSettings;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.actor.typed.PostStop;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
@@ -24,6 +27,7 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,7 +53,8 @@ import java.util.concurrent.ScheduledExecutorService;
  *   <li>A change of what the worker acts on ({@link PodChange}): inputs read again, then {@code Update}.</li>
  *   <li>{@code metadata.deletionTimestamp}: {@code Terminate} with the {@link GracePeriod}; once the worker answers
  *       {@code Terminated}, the pod object is deleted with grace 0 and a {@code preconditions.uid} guard (the kubelet's
- *       status manager does this once the pod can be deleted); a failed delete is retried with back-off.</li>
+ *       status manager does this once the pod can be deleted); a failed delete is retried with back-off. Once the
+ *       worker is done, the pod's log directory is removed.</li>
  *   <li>A pod no longer listed or a {@code DELETED} event (the object is gone: a forced delete) and a pod whose
  *       name now has another uid: {@code Terminate} with grace 0, no delete.</li>
  * </ul>
@@ -380,6 +385,7 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
             return this;
         }
         e.worker = null;
+        removeLogs(e.pod);
         if (e.deleteWhenDone) {
             e.backoff = e.backoff.succeeded();
             deleteObject(e);
@@ -387,6 +393,23 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
             forget(e);
         }
         return this;
+    }
+
+    /**
+     * The worker has torn the pod down (its sandbox is removed) and the pod is being deleted or is gone: its log
+     * directory goes too, as the kubelet's {@code evictPodLogsDirectories} removes it once the pod's content may be.
+     */
+    private void removeLogs(JsonNode pod) {
+        Path dir = SandboxConfigs.podLogDirectory(node, pod.path("metadata").path("namespace").asText(""),
+                pod.path("metadata").path("name").asText(""), PodChange.uid(pod));
+        org.slf4j.Logger log = getContext().getLog();
+        CompletableFuture.runAsync(() -> {
+            try {
+                PodLogs.removeDirectory(dir);
+            } catch (java.io.IOException ex) {
+                log.warn("cannot remove the pod log directory {}: {}", dir, ex.toString());
+            }
+        }, getContext().getSystem().dispatchers().lookup(DispatcherSelector.blocking()));
     }
 
     private void deleteObject(PodEntry e) {

@@ -50,6 +50,8 @@ import io.kubepekko.agent.cri.v1.RemoveImageRequest;
 import io.kubepekko.agent.cri.v1.RemoveImageResponse;
 import io.kubepekko.agent.cri.v1.RemovePodSandboxRequest;
 import io.kubepekko.agent.cri.v1.RemovePodSandboxResponse;
+import io.kubepekko.agent.cri.v1.ReopenContainerLogRequest;
+import io.kubepekko.agent.cri.v1.ReopenContainerLogResponse;
 import io.kubepekko.agent.cri.v1.RunPodSandboxRequest;
 import io.kubepekko.agent.cri.v1.RunPodSandboxResponse;
 import io.kubepekko.agent.cri.v1.RuntimeServiceGrpc;
@@ -86,8 +88,8 @@ import java.util.function.Supplier;
  * state, sandbox and exact labels; images are present locally or not, and PullImage succeeds only for images
  * put in the fake registry, failing otherwise as containerd does without registry access.
  *
- * <p>Test controls: make a running container exit (with a code, or OOM-killed), script ExecSync answers per
- * container name, make starts of a container name fail, make every call UNAVAILABLE, stall one method (never
+ * <p>Test controls: make a running container exit (with a code, or OOM-killed), write lines to its log file,
+ * script ExecSync answers per container name, make starts of a container name fail, make every call UNAVAILABLE, stall one method (never
  * answered, for deadline tests), stop and restart the server while keeping the state (a runtime restart), and
  * read the calls it served.
  */
@@ -240,6 +242,11 @@ public final class FakeCri implements AutoCloseable {
   }
 
   /** The kernel's OOM killer ends a running container: exit 137, reason OOMKilled. */
+  /** The container writes {@code text} as one line of stdout to its log file (CRI format, as containerd). */
+  public void writeLog(String containerId, String text) {
+    state.writeLog(containerId, text);
+  }
+
   public void oomKill(String containerId) {
     exitContainer(containerId, 137, "OOMKilled");
   }
@@ -461,6 +468,14 @@ public final class FakeCri implements AutoCloseable {
       answer(o, () -> ContainerStatusResponse.newBuilder()
           .setStatus(state.containerStatus(request.getContainerId()))
           .build());
+    }
+
+    @Override
+    public void reopenContainerLog(ReopenContainerLogRequest request, StreamObserver<ReopenContainerLogResponse> o) {
+      answer(o, () -> {
+        state.reopenContainerLog(request.getContainerId());
+        return ReopenContainerLogResponse.getDefaultInstance();
+      });
     }
 
     @Override

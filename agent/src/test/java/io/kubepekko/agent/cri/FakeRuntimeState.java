@@ -30,7 +30,11 @@ import io.kubepekko.agent.cri.v1.RuntimeStatus;
 import io.kubepekko.agent.cri.v1.StatusResponse;
 import io.kubepekko.agent.cri.v1.UInt64Value;
 import io.kubepekko.agent.cri.v1.VersionResponse;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
@@ -258,6 +262,36 @@ final class FakeRuntimeState {
     stop(c, 0);
     containers.remove(id);
     containerNames.remove(containerName(c.config, sandboxes.get(c.sandboxId).config.getMetadata()));
+  }
+
+  /**
+   * containerd's {@code ReopenContainerLog}: refused unless the container runs; otherwise the log path is opened
+   * again for appending (created when it was renamed away).
+   */
+  synchronized void reopenContainerLog(String id) {
+    Ctr c = container(id, "an error occurred when try to find container %s: %s");
+    if (c.state != ContainerState.CONTAINER_RUNNING) {
+      throw unknown("container is not running");
+    }
+    appendLog(c, "");
+  }
+
+  /** Appends {@code text} as one CRI log line of stdout to the container's log file, as containerd writes it. */
+  synchronized void writeLog(String id, String text) {
+    Ctr c = container(id, "an error occurred when try to find container %s: %s");
+    appendLog(c, clock.instant() + " stdout F " + text + "\n");
+  }
+
+  private static void appendLog(Ctr c, String line) {
+    if (c.logPath.isEmpty()) {
+      throw unknown("container %s has no log path", q(c.id));
+    }
+    try {
+      Files.writeString(Path.of(c.logPath), line, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+          StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+    } catch (IOException e) {
+      throw unknown("failed to create and open log file: %s", e.toString());
+    }
   }
 
   synchronized List<Container> listContainers(ContainerFilter filter) {

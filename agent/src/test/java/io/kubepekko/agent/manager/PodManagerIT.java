@@ -57,6 +57,7 @@ class PodManagerIT {
     private static FakeCri fake;
     private static ScheduledExecutorService scheduler;
     private static ActorRef<StatusManager.Command> status;
+    private static Path root;
 
     @BeforeAll
     static void start() throws Exception {
@@ -67,7 +68,8 @@ class PodManagerIT {
                 new TokenBucket(1000, 1000, System.nanoTime()), Duration.ofSeconds(10));
         fake = FakeCri.start(dir.resolve("cri.sock"));
         scheduler = Executors.newSingleThreadScheduledExecutor();
-        NodeContext node = new NodeContext(NODE, dir.resolve("root"), List.of(HOST_IP), List.of(), "",
+        root = dir.resolve("root");
+        NodeContext node = new NodeContext(NODE, root, List.of(HOST_IP), List.of(), "",
                 ResolvConf.parse("nameserver 10.0.0.2\n"), 8L << 30, 4000, 8L << 30, 100L << 30);
         status = kit.spawn(StatusManager.create(client), "status");
         kit.spawn(PodManager.create(client, fake.client(), node, status, Clock.systemUTC(),
@@ -176,6 +178,20 @@ class PodManagerIT {
 
         assertTrue(pod("forced").isEmpty(), "a zero-grace delete removes the object at once");
         await().atMost(DEADLINE).until(() -> !hasSandbox(uid));
+    }
+
+    @Test
+    void aPodsLogDirectoryIsUnderTheRootDirAndGoesWithThePod() throws Exception {
+        ObjectNode created = createPod("logged", NODE, busybox(""));
+        String uid = PodChange.uid(created);
+        awaitStatus("logged", s -> s.path("phase").asText().equals("Running"));
+        Path logs = root.resolve("pod-logs").resolve("default_logged_" + uid);
+        assertTrue(Files.isDirectory(logs.resolve("app")), "the container's log directory exists: " + logs);
+
+        sync(client.delete(Resource.PODS.object("default", "logged"),
+                new DeleteOptions(Optional.empty(), Optional.of(0L))));
+
+        await().atMost(DEADLINE).until(() -> !hasSandbox(uid) && !Files.exists(logs));
     }
 
     @Test
