@@ -187,6 +187,13 @@ class StaticPodIT {
         assertEquals(NODE, mirror.path("spec").path("nodeName").asText());
         assertEquals("app", mirror.path("status").path("containerStatuses").get(0).path("name").asText());
         assertTrue(hasSandbox(hash), "the static pod runs under its hash as uid");
+
+        // An API pod created after the mirror: once it runs, the agent has seen the mirror's events too.
+        sync(client.create(Resource.PODS.collection("default"), yaml("{apiVersion: v1, kind: Pod, metadata: {name: marker},"
+                + " spec: {nodeName: " + NODE + ", containers: [{name: app, image: '" + FakeCri.BUSYBOX_IMAGE + "',"
+                + " imagePullPolicy: IfNotPresent, command: [sleep, '3600']}]}}")));
+        awaitMirror("marker", StaticPodIT::running);
+        assertFalse(hasSandbox(mirror.path("metadata").path("uid").asText()), "a mirror pod is never run as a pod");
     }
 
     @Test
