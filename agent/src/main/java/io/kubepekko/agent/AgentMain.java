@@ -10,7 +10,9 @@ import org.slf4j.LoggerFactory;
  * Entry point of {@code cluster-config/bin/agent}: reads the flags, connects to the container runtime and,
  * with a kubeconfig, starts the node's actors (registration, status, lease) and its pod actors (the pods bound to the
  * node from the API, one worker each, their statuses written back) in an actor system that runs until the process is
- * stopped, with the container log manager rotating their logs. Static pod sources are not wired yet (docs/agent.md).
+ * stopped, with the container log manager rotating their logs; the static pod sources ({@code --pod-manifest-path},
+ * {@code --manifest-url}) feed the same pod manager, which mirrors their pods in the API. Without a kubeconfig only
+ * the static pods run (standalone mode).
  */
 public final class AgentMain {
     private AgentMain() {}
@@ -51,9 +53,16 @@ public final class AgentMain {
                 io.kubepekko.agent.cri.CriEndpoint.parse(settings.containerRuntimeEndpoint().toString()),
                 io.kubepekko.agent.cri.CriRuntime.DEFAULT_REQUEST_TIMEOUT);
         if (settings.standalone()) {
-            LOG.warn("no --kubeconfig: standalone mode, and static pods are not run yet; nothing to do");
-            runtime.close();
-            return 0;
+            String nodeName = io.kubepekko.agent.node.NodeAgentSettings.of(settings,
+                    io.kubepekko.agent.node.HostFacts.hostName(), versionNumber()).identity().name();
+            io.kubepekko.agent.runtime.NodeContext podNode = nodeContext(settings, nodeName);
+            LOG.info("no --kubeconfig: standalone mode, running only the static pods of node {}", nodeName);
+            return runSystem(settings, runtime, ctx -> {
+                var pods = ctx.spawn(io.kubepekko.agent.manager.PodManager.standalone(runtime, podNode,
+                        java.time.Clock.systemUTC(), io.kubepekko.agent.worker.PodWorkerSettings.DEFAULT), "pods");
+                startStaticSources(ctx, settings, nodeName, pods);
+                startLogRotation(ctx, settings, runtime, podNode);
+            });
         }
         io.kubepekko.agent.api.ApiClient client;
         try {
@@ -73,19 +82,49 @@ public final class AgentMain {
                     t.setDaemon(true);
                     return t;
                 });
+        LOG.info("kubepekko agent runs node {} on runtime {}", node.identity().name(), settings.containerRuntimeEndpoint());
+        return runSystem(settings, runtime, ctx -> {
+            ctx.spawn(io.kubepekko.agent.node.NodeAgent.create(client,
+                    new io.kubepekko.agent.cri.CriRuntimeFacts(runtime), node,
+                    ctx.getSystem().ignoreRef(), java.time.Clock.systemUTC()), "node");
+            var status = ctx.spawn(io.kubepekko.agent.manager.StatusManager.create(client), "pod-status");
+            var pods = ctx.spawn(io.kubepekko.agent.manager.PodManager.create(client, runtime, podNode, status,
+                    java.time.Clock.systemUTC(), io.kubepekko.agent.worker.PodWorkerSettings.DEFAULT,
+                    scheduler), "pods");
+            startStaticSources(ctx, settings, node.identity().name(), pods);
+            startLogRotation(ctx, settings, runtime, podNode);
+        });
+    }
+
+    /** The static pod sources the flags name, each sending its pods to {@code pods}. */
+    private static void startStaticSources(org.apache.pekko.actor.typed.javadsl.ActorContext<Void> ctx,
+                                           AgentSettings settings, String nodeName,
+                                           org.apache.pekko.actor.typed.ActorRef<io.kubepekko.agent.manager.PodManager.Command> pods) {
+        java.util.function.Consumer<io.kubepekko.agent.manifest.StaticPodSet> target =
+                set -> pods.tell(new io.kubepekko.agent.manager.PodManager.StaticPods(set));
+        settings.podManifestPath().ifPresent(path -> ctx.spawn(io.kubepekko.agent.manifest.StaticPodSource.files(path,
+                settings.fileCheckFrequency(), nodeName, java.time.Clock.systemUTC(), target), "static-file"));
+        settings.manifestUrl().ifPresent(url -> ctx.spawn(io.kubepekko.agent.manifest.StaticPodSource.url(url,
+                settings.manifestUrlHeaders(), settings.httpCheckFrequency(), nodeName, java.time.Clock.systemUTC(),
+                target), "static-http"));
+    }
+
+    /** The container log manager, rotating the logs of the pods' containers under the pod log directory. */
+    private static void startLogRotation(org.apache.pekko.actor.typed.javadsl.ActorContext<Void> ctx,
+                                         AgentSettings settings, io.kubepekko.agent.cri.CriRuntime runtime,
+                                         io.kubepekko.agent.runtime.NodeContext podNode) {
+        ctx.spawn(io.kubepekko.agent.logs.ContainerLogManager.create(runtime, podNode.podLogsDir(),
+                io.kubepekko.agent.logs.LogRotationPolicy.of(settings),
+                io.kubepekko.agent.logs.ContainerLogManager.MONITOR_PERIOD, java.time.Clock.systemDefaultZone()),
+                "container-logs");
+    }
+
+    /** Runs the agent's actors (spawned by {@code start}) until the process is stopped. */
+    private static int runSystem(AgentSettings settings, io.kubepekko.agent.cri.CriRuntime runtime,
+                                 java.util.function.Consumer<org.apache.pekko.actor.typed.javadsl.ActorContext<Void>> start) {
         org.apache.pekko.actor.typed.ActorSystem<Void> system = org.apache.pekko.actor.typed.ActorSystem.create(
                 org.apache.pekko.actor.typed.javadsl.Behaviors.setup(ctx -> {
-                    ctx.spawn(io.kubepekko.agent.node.NodeAgent.create(client,
-                            new io.kubepekko.agent.cri.CriRuntimeFacts(runtime), node,
-                            ctx.getSystem().ignoreRef(), java.time.Clock.systemUTC()), "node");
-                    var status = ctx.spawn(io.kubepekko.agent.manager.StatusManager.create(client), "pod-status");
-                    ctx.spawn(io.kubepekko.agent.manager.PodManager.create(client, runtime, podNode, status,
-                            java.time.Clock.systemUTC(), io.kubepekko.agent.worker.PodWorkerSettings.DEFAULT,
-                            scheduler), "pods");
-                    ctx.spawn(io.kubepekko.agent.logs.ContainerLogManager.create(runtime, podNode.podLogsDir(),
-                            io.kubepekko.agent.logs.LogRotationPolicy.of(settings),
-                            io.kubepekko.agent.logs.ContainerLogManager.MONITOR_PERIOD, java.time.Clock.systemDefaultZone()),
-                            "container-logs");
+                    start.accept(ctx);
                     return org.apache.pekko.actor.typed.javadsl.Behaviors.empty();
                 }), "kubepekko-agent",
                 // The hook below stops the system; Pekko's own would race it and warn at exit.
@@ -95,7 +134,6 @@ public final class AgentMain {
             system.terminate();
             runtime.close();
         }, "kubepekko-agent-shutdown"));
-        LOG.info("kubepekko agent runs node {} on runtime {}", node.identity().name(), settings.containerRuntimeEndpoint());
         system.getWhenTerminated().toCompletableFuture().join();
         return 0;
     }

@@ -12,6 +12,9 @@ import io.kubepekko.agent.api.Resource;
 import io.kubepekko.agent.api.WatchEvent;
 import io.kubepekko.agent.cri.CriRuntime;
 import io.kubepekko.agent.logs.PodLogs;
+import io.kubepekko.agent.manifest.ManifestOrigin;
+import io.kubepekko.agent.manifest.StaticPodAnnotations;
+import io.kubepekko.agent.manifest.StaticPodSet;
 import io.kubepekko.agent.runtime.NodeContext;
 import io.kubepekko.agent.runtime.PodInputs;
 import io.kubepekko.agent.runtime.SandboxConfigs;
@@ -58,6 +61,13 @@ import java.util.concurrent.ScheduledExecutorService;
  *   <li>A pod no longer listed or a {@code DELETED} event (the object is gone: a forced delete) and a pod whose
  *       name now has another uid: {@code Terminate} with grace 0, no delete.</li>
  * </ul>
+ * Static pods ({@link StaticPods}, from {@code agent/manifest}'s sources) run the same way, a worker per uid, without
+ * ConfigMaps or Secrets; a uid a source no longer lists is stopped with its grace period. With an API server each
+ * gets its mirror pod ({@link MirrorPods}: same name and spec, annotation {@code kubernetes.io/config.mirror}, owned
+ * by the Node), kept while the static pod runs (recreated when deleted, replaced when its hash changed), deleted once
+ * it stopped; the static pod's status is written to its mirror. Pods of the API with the mirror annotation are never
+ * run (they belong to a static pod), as in the kubelet. Without an API server ({@link #standalone}) only static pods
+ * run and nothing is written.
  * Not yet: a periodic resync re-reading ConfigMaps and Secrets (the kubelet's configmap/secret managers watch them),
  * a shorter grace period of a second delete while terminating, admission (max pods, resources).
  */
@@ -66,7 +76,14 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
     /** The pod manager's protocol (all messages are its own or its reflector's). */
     public sealed interface Command {}
 
+    /** A static source's whole set of pods now (the kubelet's {@code SET} update of one source). */
+    public record StaticPods(StaticPodSet set) implements Command {}
+
     private record Listed(List<ObjectNode> pods) implements Command {}
+
+    private record StaticStatus(String uid, ObjectNode status) implements Command {}
+
+    private record Mirror(MirrorPods.Command command) implements Command {}
 
     private record Event(WatchEvent event) implements Command {}
 
@@ -93,6 +110,8 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
         boolean terminating;
         /** Whether the object is still in the API once the worker is done (then it is deleted). */
         boolean deleteWhenDone;
+        /** From a static source (a file or URL), not from the API. */
+        boolean isStatic;
 
         PodEntry(String uid, JsonNode pod) {
             this.uid = uid;
@@ -118,6 +137,13 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
                 new PodManager(ctx, timers, client, cri, node, status, clock, settings, scheduler)));
     }
 
+    /** Without an API server: only the static pods its sources send run, and no status is written anywhere. */
+    public static Behavior<Command> standalone(CriRuntime cri, NodeContext node, Clock clock,
+                                               PodWorkerSettings settings) {
+        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new PodManager(ctx, timers, null, cri, node,
+                ctx.getSystem().ignoreRef(), clock, settings, null)));
+    }
+
     private final TimerScheduler<Command> timers;
     private final ApiClient client;
     private final CriRuntime cri;
@@ -125,7 +151,12 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
     private final ActorRef<StatusManager.Command> status;
     private final Clock clock;
     private final PodWorkerSettings settings;
+    /** Absent in standalone mode. */
     private final Reflector reflector;
+    /** Absent in standalone mode. */
+    private final MirrorPods mirrors;
+    /** The static pod uids each source listed last. */
+    private final Map<ManifestOrigin.Kind, Set<String>> staticUids = new HashMap<>();
     private final ActorRef<PodWorker.Terminated> terminatedAdapter;
     private final Map<String, PodEntry> pods = new HashMap<>();
     /** {@code namespace/name} → uid of the pod of that name the manager runs. */
@@ -150,6 +181,13 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
         this.settings = settings;
         this.terminatedAdapter = ctx.messageAdapter(PodWorker.Terminated.class, WorkerTerminated::new);
         ActorRef<Command> self = ctx.getSelf();
+        if (client == null) {
+            this.reflector = null;
+            this.mirrors = null;
+            return;
+        }
+        this.mirrors = new MirrorPods(ctx, client, node.nodeName(), ctx.messageAdapter(MirrorPods.Command.class, Mirror::new),
+                status);
         this.reflector = new Reflector(client, Resource.PODS.collection(null), boundTo(node.nodeName()), WATCH_TIMEOUT,
                 new Reflector.Handler() {
                     @Override
@@ -169,6 +207,12 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
     public Receive<Command> createReceive() {
         return newReceiveBuilder()
                 .onMessage(Listed.class, this::onListed)
+                .onMessage(StaticPods.class, this::onStaticPods)
+                .onMessage(StaticStatus.class, this::onStaticStatus)
+                .onMessage(Mirror.class, m -> {
+                    mirrors.on(m.command(), this::wantedMirror);
+                    return this;
+                })
                 .onMessage(Event.class, this::onEvent)
                 .onMessage(Resolve.class, r -> {
                     PodEntry e = pods.get(r.uid());
@@ -189,7 +233,9 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
                     return this;
                 })
                 .onSignal(PostStop.class, s -> {
-                    reflector.stop();
+                    if (reflector != null) {
+                        reflector.stop();
+                    }
                     return this;
                 })
                 .build();
@@ -199,6 +245,7 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
 
     private Behavior<Command> onListed(Listed listed) {
         Set<String> present = new HashSet<>();
+        mirrors.listed(listed.pods().stream().filter(StaticPodAnnotations::isMirror).toList(), this::wantedMirror);
         for (ObjectNode pod : listed.pods()) {
             if (mine(pod)) {
                 present.add(PodChange.uid(pod));
@@ -207,7 +254,7 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
         }
         finished.retainAll(present);
         for (PodEntry e : new ArrayList<>(pods.values())) {
-            if (!present.contains(e.uid)) {
+            if (!e.isStatic && !present.contains(e.uid)) {
                 vanished(e, "no longer listed");
             }
         }
@@ -216,7 +263,9 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
 
     private Behavior<Command> onEvent(Event event) {
         WatchEvent e = event.event();
-        if ("DELETED".equals(e.type())) {
+        if (StaticPodAnnotations.isMirror(e.object())) {
+            mirrors.event(e, this::wantedMirror); // a static pod's, never run as a pod of its own
+        } else if ("DELETED".equals(e.type())) {
             finished.remove(PodChange.uid(e.object()));
             PodEntry entry = pods.get(PodChange.uid(e.object()));
             if (entry != null) {
@@ -231,7 +280,7 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
     /** The field selector already filters; a pod bound elsewhere is never run whatever the server sends. */
     private boolean mine(JsonNode pod) {
         return node.nodeName().equals(pod.path("spec").path("nodeName").asText(""))
-                && !PodChange.uid(pod).isEmpty();
+                && !PodChange.uid(pod).isEmpty() && !StaticPodAnnotations.isMirror(pod);
     }
 
     private void seen(JsonNode pod) {
@@ -288,6 +337,64 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
             return;
         }
         terminate(e, Duration.ZERO, false);
+    }
+
+    // ---------------------------------------------------------------- static pods
+
+    private Behavior<Command> onStaticPods(StaticPods m) {
+        Set<String> now = new HashSet<>();
+        for (ObjectNode pod : m.set().pods()) {
+            String uid = PodChange.uid(pod);
+            now.add(uid);
+            if (pods.containsKey(uid)) {
+                continue; // the same manifest read again (only config.seen differs)
+            }
+            String key = PodChange.key(pod);
+            String previous = names.put(key, uid);
+            PodEntry old = previous == null ? null : pods.get(previous);
+            if (old != null && !old.terminating) {
+                stopStatic(old, "replaced by uid " + uid);
+            }
+            PodEntry e = new PodEntry(uid, pod);
+            e.isStatic = true;
+            pods.put(uid, e);
+            getContext().getLog().info("static pod {} (uid {}) from {}", key, uid, m.set().source().configSource());
+            spawn(e, PodInputs.NONE);
+            if (mirrors != null) {
+                mirrors.reconcile(key, this::wantedMirror);
+            }
+        }
+        Set<String> before = staticUids.put(m.set().source(), now);
+        if (before != null) {
+            for (String uid : before) {
+                PodEntry e = pods.get(uid);
+                if (!now.contains(uid) && e != null && !e.terminating) {
+                    stopStatic(e, "no longer in its source");
+                }
+            }
+        }
+        return this;
+    }
+
+    private void stopStatic(PodEntry e, String why) {
+        getContext().getLog().info("static pod {} (uid {}) {}: stopping it", PodChange.key(e.pod), e.uid, why);
+        names.remove(PodChange.key(e.pod), e.uid);
+        terminate(e, GracePeriod.of(e.pod), false);
+    }
+
+    /** The static pod a mirror of {@code key} should mirror now: one of ours that runs and is not stopping. */
+    private Optional<JsonNode> wantedMirror(String key) {
+        String uid = names.get(key);
+        PodEntry e = uid == null ? null : pods.get(uid);
+        return e != null && e.isStatic && !e.terminating ? Optional.of(e.pod) : Optional.empty();
+    }
+
+    private Behavior<Command> onStaticStatus(StaticStatus s) {
+        PodEntry e = pods.get(s.uid());
+        if (e != null && mirrors != null) {
+            mirrors.status(PodChange.key(e.pod), s.uid(), s.status());
+        }
+        return this;
     }
 
     // ---------------------------------------------------------------- inputs and workers
@@ -366,7 +473,12 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
     }
 
     private void spawn(PodEntry e, PodInputs inputs) {
-        e.worker = getContext().spawn(PodWorker.create(e.pod, inputs, cri, node, StatusManager.sink(status), clock,
+        ActorRef<Command> self = getContext().getSelf();
+        // A static pod's status goes to its mirror pod (known only here), not to a pod of its own uid.
+        io.kubepekko.agent.worker.StatusSink sink = e.isStatic
+                ? (namespace, name, uid, st) -> self.tell(new StaticStatus(uid, st))
+                : StatusManager.sink(status);
+        e.worker = getContext().spawn(PodWorker.create(e.pod, inputs, cri, node, sink, clock,
                 settings), "pod-" + e.uid + "-" + (++seq)); // unique: a stopping worker may still hold its name
     }
 
@@ -441,6 +553,13 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
 
     private void forget(PodEntry e) {
         pods.remove(e.uid);
+        if (e.isStatic) {
+            names.remove(PodChange.key(e.pod), e.uid);
+            if (mirrors != null) {
+                mirrors.stopped(PodChange.key(e.pod), e.uid, this::wantedMirror);
+            }
+            return;
+        }
         finished.add(e.uid);
         names.remove(PodChange.key(e.pod), e.uid);
         timers.cancel("resolve-" + e.uid);
