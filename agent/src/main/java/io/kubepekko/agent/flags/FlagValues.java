@@ -83,12 +83,17 @@ final class FlagValues {
         return d;
     }
 
+    /**
+     * A path made absolute against the working directory once, here: the runtime resolves the paths the agent
+     * hands it (mounts, log directories) against its own directories, so a relative {@code --root-dir} made
+     * every container's mounts point nowhere.
+     */
     static Path path(String text) throws Flag.InvalidValue {
         if (text.isEmpty()) {
             throw new Flag.InvalidValue(text, "must not be empty");
         }
         try {
-            return Path.of(text);
+            return Path.of(text).toAbsolutePath().normalize();
         } catch (java.nio.file.InvalidPathException e) {
             throw new Flag.InvalidValue(text, e.getMessage());
         }

@@ -106,6 +106,11 @@ class AgentFlagsTest {
                 Arguments.of(List.of("--container-runtime-endpoint=/tmp/c/containerd.sock"),
                         (Function<AgentSettings, Object>) AgentSettings::containerRuntimeEndpoint, URI.create("unix:///tmp/c/containerd.sock")),
                 Arguments.of(List.of("--root-dir", "/tmp/agent"), (Function<AgentSettings, Object>) AgentSettings::rootDir, Path.of("/tmp/agent")),
+                // Relative paths are made absolute: the runtime resolves mount sources against its own directories.
+                Arguments.of(List.of("--root-dir", "./data/agent/../agent"), (Function<AgentSettings, Object>) AgentSettings::rootDir,
+                        Path.of("").toAbsolutePath().resolve("data/agent")),
+                Arguments.of(List.of("--pod-manifest-path", "manifests"), (Function<AgentSettings, Object>) AgentSettings::podManifestPath,
+                        java.util.Optional.of(Path.of("").toAbsolutePath().resolve("manifests"))),
                 Arguments.of(List.of("--container-log-max-size", "1.5Ki"),
                         (Function<AgentSettings, Object>) AgentSettings::containerLogMaxSizeBytes, 1536L),
                 Arguments.of(List.of("--container-log-max-size=1G"),
