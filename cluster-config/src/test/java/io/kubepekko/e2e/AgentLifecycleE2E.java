@@ -140,7 +140,7 @@ class AgentLifecycleE2E {
                         s -> s.matches("([2-9]|\\d{2,}) CrashLoopBackOff .*"));
         // The first restart is at once, each later one waits 10 s doubled per restart before it.
         int restarts = Integer.parseInt(waiting.split(" ")[0]);
-        assertEquals(restarts + " CrashLoopBackOff back-off " + (10 << (restarts - 1)) + "s restarting failed"
+        assertEquals(restarts + " CrashLoopBackOff back-off " + goSeconds(10 << (restarts - 1)) + " restarting failed"
                 + " container=app pod=crash_default(" + get("crash", "{.metadata.uid}") + ")", waiting);
         assertEquals("3 Error", get("crash", "{.status.containerStatuses[0].lastState.terminated.exitCode} "
                 + "{.status.containerStatuses[0].lastState.terminated.reason}"));
@@ -301,8 +301,10 @@ class AgentLifecycleE2E {
                         + "{.metadata.ownerReferences[0].kind}"));
         String uid = get(mirror, "{.metadata.uid}");
 
-        // kubectl waits for this uid to be gone; the agent then posts a new mirror of the same static pod.
-        delete(mirror);
+        // Without --wait=false kubectl could wait forever: it lists by name after its delete, and when the agent has
+        // already replaced the mirror (it does so at once, as the kubelet's syncPod) it waits for that one to go.
+        ProcessResult delete = kubectl.run("delete", "pod", mirror, "--wait=false");
+        assertEquals(0, delete.exitCode(), delete.describe());
         await().atMost(AWAIT).pollInterval(POLL).alias("mirror recreated")
                 .until(() -> get(mirror, "{.metadata.uid}"), u -> !u.isEmpty() && !u.equals(uid));
         assertEquals(hash, get(mirror, "{.metadata.annotations.kubernetes\\.io/config\\.mirror}"));
@@ -379,6 +381,11 @@ class AgentLifecycleE2E {
             return "";
         }
         return get.stdoutText();
+    }
+
+    /** Seconds as Go's {@code time.Duration} prints them, as the kubelet's back-off message does: 80 → 1m20s. */
+    private static String goSeconds(int seconds) {
+        return seconds < 60 ? seconds + "s" : seconds / 60 + "m" + seconds % 60 + "s";
     }
 
     private static String tail(Path log) throws IOException {
