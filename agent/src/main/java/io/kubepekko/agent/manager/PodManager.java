@@ -59,6 +59,9 @@ import java.util.concurrent.ScheduledExecutorService;
  *       {@code Terminated}, the pod object is deleted with grace 0 and a {@code preconditions.uid} guard (the kubelet's
  *       status manager does this once the pod can be deleted); a failed delete is retried with back-off. Once the
  *       worker is done, the pod's log directory is removed.</li>
+ *   <li>After a restart: a new worker adopts what its pod has in the runtime (found by the uid label). Once the API's
+ *       first list and each declared static source's first set came, what the node holds of any other uid is removed
+ *       ({@link OrphanedPods}).</li>
  *   <li>A pod no longer listed or a {@code DELETED} event (the object is gone: a forced delete) and a pod whose
  *       name now has another uid: {@code Terminate} with grace 0, no delete.</li>
  * </ul>
