@@ -59,7 +59,8 @@ public final class AgentMain {
             LOG.info("no --kubeconfig: standalone mode, running only the static pods of node {}", nodeName);
             return runSystem(settings, runtime, ctx -> {
                 var pods = ctx.spawn(io.kubepekko.agent.manager.PodManager.standalone(runtime, podNode,
-                        java.time.Clock.systemUTC(), io.kubepekko.agent.worker.PodWorkerSettings.DEFAULT), "pods");
+                        java.time.Clock.systemUTC(), io.kubepekko.agent.worker.PodWorkerSettings.DEFAULT,
+                        staticSources(settings)), "pods");
                 startStaticSources(ctx, settings, nodeName, pods);
                 startLogRotation(ctx, settings, runtime, podNode);
             });
@@ -90,10 +91,18 @@ public final class AgentMain {
             var status = ctx.spawn(io.kubepekko.agent.manager.StatusManager.create(client), "pod-status");
             var pods = ctx.spawn(io.kubepekko.agent.manager.PodManager.create(client, runtime, podNode, status,
                     java.time.Clock.systemUTC(), io.kubepekko.agent.worker.PodWorkerSettings.DEFAULT,
-                    scheduler), "pods");
+                    scheduler, staticSources(settings)), "pods");
             startStaticSources(ctx, settings, node.identity().name(), pods);
             startLogRotation(ctx, settings, runtime, podNode);
         });
+    }
+
+    /** The kinds of static pod source the flags name (the pod manager waits for each before removing orphans). */
+    private static java.util.Set<io.kubepekko.agent.manifest.ManifestOrigin.Kind> staticSources(AgentSettings settings) {
+        var kinds = java.util.EnumSet.noneOf(io.kubepekko.agent.manifest.ManifestOrigin.Kind.class);
+        settings.podManifestPath().ifPresent(p -> kinds.add(io.kubepekko.agent.manifest.ManifestOrigin.Kind.FILE));
+        settings.manifestUrl().ifPresent(u -> kinds.add(io.kubepekko.agent.manifest.ManifestOrigin.Kind.HTTP));
+        return kinds;
     }
 
     /** The static pod sources the flags name, each sending its pods to {@code pods}. */

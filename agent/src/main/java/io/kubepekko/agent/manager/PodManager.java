@@ -34,6 +34,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -58,6 +59,9 @@ import java.util.concurrent.ScheduledExecutorService;
  *       {@code Terminated}, the pod object is deleted with grace 0 and a {@code preconditions.uid} guard (the kubelet's
  *       status manager does this once the pod can be deleted); a failed delete is retried with back-off. Once the
  *       worker is done, the pod's log directory is removed.</li>
+ *   <li>After a restart: a new worker adopts what its pod has in the runtime (found by the uid label). Once the API's
+ *       first list and each declared static source's first set came, what the node holds of any other uid is removed
+ *       ({@link OrphanedPods}).</li>
  *   <li>A pod no longer listed or a {@code DELETED} event (the object is gone: a forced delete) and a pod whose
  *       name now has another uid: {@code Terminate} with grace 0, no delete.</li>
  * </ul>
@@ -99,6 +103,14 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
 
     private record RetryDelete(String uid) implements Command {}
 
+    private enum SweepOrphans implements Command { INSTANCE }
+
+    private record OrphansFound(OrphanedPods.Found found) implements Command {}
+
+    private record OrphanRemoved(String uid) implements Command {}
+
+    private record OrphanStepFailed(String what, Throwable error) implements Command {}
+
     /** What is known of one pod uid. */
     private static final class PodEntry {
         final String uid;
@@ -122,6 +134,9 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
     private static final Resource CONFIG_MAPS = new Resource("", "v1", "configmaps", true);
     private static final Resource SECRETS = new Resource("", "v1", "secrets", true);
 
+    /** After a failed look for orphans (the runtime unreachable), the next one (the kubelet's housekeeping: 2 s). */
+    static final Duration ORPHAN_RETRY = Duration.ofSeconds(2);
+
     /** Each watch asks the server to end it after this; the reflector resumes it (client-go: 5 to 10 min). */
     static final Duration WATCH_TIMEOUT = Duration.ofMinutes(5);
 
@@ -130,18 +145,36 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
         return ListOptions.ALL.withFieldSelector("spec.nodeName=" + nodeName);
     }
 
+    /** Without static pod sources. */
     public static Behavior<Command> create(ApiClient client, CriRuntime cri, NodeContext node,
                                            ActorRef<StatusManager.Command> status, Clock clock,
                                            PodWorkerSettings settings, ScheduledExecutorService scheduler) {
+        return create(client, cri, node, status, clock, settings, scheduler, Set.of());
+    }
+
+    /**
+     * The pods of the API server and of the {@code staticSources} that will send {@link StaticPods}: what the runtime
+     * holds of other pods is removed once the API's first list and each of these sources' first set came.
+     */
+    public static Behavior<Command> create(ApiClient client, CriRuntime cri, NodeContext node,
+                                           ActorRef<StatusManager.Command> status, Clock clock,
+                                           PodWorkerSettings settings, ScheduledExecutorService scheduler,
+                                           Set<ManifestOrigin.Kind> staticSources) {
         return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
-                new PodManager(ctx, timers, client, cri, node, status, clock, settings, scheduler)));
+                new PodManager(ctx, timers, client, cri, node, status, clock, settings, scheduler, staticSources)));
     }
 
     /** Without an API server: only the static pods its sources send run, and no status is written anywhere. */
     public static Behavior<Command> standalone(CriRuntime cri, NodeContext node, Clock clock,
-                                               PodWorkerSettings settings) {
+                                               PodWorkerSettings settings, Set<ManifestOrigin.Kind> staticSources) {
         return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new PodManager(ctx, timers, null, cri, node,
-                ctx.getSystem().ignoreRef(), clock, settings, null)));
+                ctx.getSystem().ignoreRef(), clock, settings, null, staticSources)));
+    }
+
+    /** Without an API server, sources not declared: nothing is removed as an orphan until a source sent its set. */
+    public static Behavior<Command> standalone(CriRuntime cri, NodeContext node, Clock clock,
+                                               PodWorkerSettings settings) {
+        return standalone(cri, node, clock, settings, EnumSet.allOf(ManifestOrigin.Kind.class));
     }
 
     private final TimerScheduler<Command> timers;
@@ -167,10 +200,14 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
      */
     private final Set<String> finished = new HashSet<>();
     private long seq;
+    /** The sources not heard from yet (the kubelet's {@code sourcesReady}): no orphan is removed before all were. */
+    private final Set<Object> unseenSources = new HashSet<>();
+    private boolean orphansSwept;
 
     private PodManager(ActorContext<Command> ctx, TimerScheduler<Command> timers, ApiClient client, CriRuntime cri,
                        NodeContext node, ActorRef<StatusManager.Command> status, Clock clock,
-                       PodWorkerSettings settings, ScheduledExecutorService scheduler) {
+                       PodWorkerSettings settings, ScheduledExecutorService scheduler,
+                       Set<ManifestOrigin.Kind> staticSources) {
         super(ctx);
         this.timers = timers;
         this.client = client;
@@ -181,11 +218,14 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
         this.settings = settings;
         this.terminatedAdapter = ctx.messageAdapter(PodWorker.Terminated.class, WorkerTerminated::new);
         ActorRef<Command> self = ctx.getSelf();
+        unseenSources.addAll(staticSources);
         if (client == null) {
             this.reflector = null;
             this.mirrors = null;
+            sourceSeen(null);
             return;
         }
+        unseenSources.add(Resource.PODS);
         this.mirrors = new MirrorPods(ctx, client, node.nodeName(), ctx.messageAdapter(MirrorPods.Command.class, Mirror::new),
                 status);
         this.reflector = new Reflector(client, Resource.PODS.collection(null), boundTo(node.nodeName()), WATCH_TIMEOUT,
@@ -225,6 +265,10 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
                 .onMessage(ResolveFailed.class, this::onResolveFailed)
                 .onMessage(WorkerTerminated.class, this::onWorkerTerminated)
                 .onMessage(Deleted.class, this::onDeleted)
+                .onMessageEquals(SweepOrphans.INSTANCE, this::sweepOrphans)
+                .onMessage(OrphansFound.class, this::onOrphansFound)
+                .onMessage(OrphanRemoved.class, this::onOrphanRemoved)
+                .onMessage(OrphanStepFailed.class, this::onOrphanStepFailed)
                 .onMessage(RetryDelete.class, r -> {
                     PodEntry e = pods.get(r.uid());
                     if (e != null) {
@@ -258,6 +302,7 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
                 vanished(e, "no longer listed");
             }
         }
+        sourceSeen(Resource.PODS);
         return this;
     }
 
@@ -373,6 +418,7 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
                 }
             }
         }
+        sourceSeen(m.set().source());
         return this;
     }
 
@@ -522,6 +568,56 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
                 log.warn("cannot remove the pod log directory {}: {}", dir, ex.toString());
             }
         }, getContext().getSystem().dispatchers().lookup(DispatcherSelector.blocking()));
+    }
+
+    // ---------------------------------------------------------------- orphans (an earlier run's pods)
+
+    /** {@code source} (the API's pods, a static source's kind; null: none) was heard from. */
+    private void sourceSeen(Object source) {
+        unseenSources.remove(source);
+        if (unseenSources.isEmpty() && !orphansSwept) {
+            orphansSwept = true;
+            getContext().getSelf().tell(SweepOrphans.INSTANCE);
+        }
+    }
+
+    /**
+     * Once every source has told its pods, what the node still holds of any other pod (an earlier run's pod deleted
+     * while the agent was down) goes, as the kubelet's housekeeping does once its sources are ready. The pods the
+     * manager runs are adopted by their workers, which find their sandboxes and containers by the uid label.
+     */
+    private Behavior<Command> sweepOrphans() {
+        getContext().pipeToSelf(OrphanedPods.find(cri, node, blocking()), (found, t) -> t == null
+                ? new OrphansFound(found) : new OrphanStepFailed("looking for orphaned pods", t));
+        return this;
+    }
+
+    private Behavior<Command> onOrphansFound(OrphansFound m) {
+        // Decided here, not when the read began: a pod added meanwhile is known by now, before its worker wrote anything.
+        for (String uid : m.found().uids()) {
+            if (!pods.containsKey(uid)) {
+                getContext().getLog().info("pod uid {} is in no source: removing what the node holds of it", uid);
+                getContext().pipeToSelf(OrphanedPods.remove(cri, m.found(), uid, blocking()),
+                        (v, t) -> t == null ? new OrphanRemoved(uid) : new OrphanStepFailed("removing orphaned pod uid " + uid, t));
+            }
+        }
+        return this;
+    }
+
+    private Behavior<Command> onOrphanRemoved(OrphanRemoved m) {
+        getContext().getLog().info("orphaned pod uid {} removed", m.uid());
+        return this;
+    }
+
+    /** Looked for again a little later: whatever is still there, and still nobody's, is found again. */
+    private Behavior<Command> onOrphanStepFailed(OrphanStepFailed m) {
+        getContext().getLog().warn("{} failed, looking again in {} s: {}", m.what(), ORPHAN_RETRY.toSeconds(), m.error().toString());
+        timers.startSingleTimer("orphans", SweepOrphans.INSTANCE, ORPHAN_RETRY);
+        return this;
+    }
+
+    private java.util.concurrent.Executor blocking() {
+        return getContext().getSystem().dispatchers().lookup(DispatcherSelector.blocking());
     }
 
     private void deleteObject(PodEntry e) {

@@ -15,10 +15,11 @@ import java.util.concurrent.CompletionStage;
  * grace period (SIGTERM, SIGKILL after it), then its sandboxes are stopped and removed (taking the containers
  * with them). Everything is found by the pod's uid label, so a container a sync step created late goes too.
  */
-final class PodTermination {
+public final class PodTermination {
     private PodTermination() {}
 
-    static CompletionStage<Void> run(CriRuntime cri, String uid, Duration grace) {
+    /** Tears the pod of {@code uid} down, its running containers stopped with {@code grace}. */
+    public static CompletionStage<Void> run(CriRuntime cri, String uid, Duration grace) {
         Map<String, String> mine = Map.of(SandboxConfigs.POD_UID_LABEL, uid);
         return cri.listContainers(ContainerFilter.newBuilder().putAllLabelSelector(mine).build())
                 .thenCompose(containers -> CompletableFuture.allOf(containers.stream()

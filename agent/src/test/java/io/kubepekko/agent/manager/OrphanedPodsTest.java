@@ -1,0 +1,23 @@
+package io.kubepekko.agent.manager;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class OrphanedPodsTest {
+
+    @Test
+    void aPodLogDirectoryNamesItsUidLast() {
+        assertEquals(Optional.of("4f9c-11"), OrphanedPods.uidOfLogDirectory("default_web_4f9c-11"));
+        assertEquals(Optional.of("0a1b"), OrphanedPods.uidOfLogDirectory("kube-system_etcd-node-a_0a1b"));
+    }
+
+    @Test
+    void aDirectoryNotNamedLikeAPodLogDirectoryIsNoPods() {
+        assertEquals(Optional.empty(), OrphanedPods.uidOfLogDirectory("lost+found"));
+        assertEquals(Optional.empty(), OrphanedPods.uidOfLogDirectory("default_web_"));
+        assertEquals(Optional.empty(), OrphanedPods.uidOfLogDirectory("a_b_c_d"));
+    }
+}

@@ -1,0 +1,162 @@
+package io.kubepekko.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kubepekko.e2e.support.ApiCalls;
+import io.kubepekko.e2e.support.ClientBinaries;
+import io.kubepekko.e2e.support.Kubectl;
+import io.kubepekko.e2e.support.LocalContainerd;
+import io.kubepekko.e2e.support.ProcessResult;
+import io.kubepekko.e2e.support.RepositoryRoot;
+import io.kubepekko.e2e.support.ServerProcess;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The agent killed with SIGKILL ({@code bin/agent} execs the JVM) while a busybox pod runs on the project's containerd,
+ * then started again on the same {@code --root-dir}: the pod's container keeps running and is adopted (same container
+ * id, restartCount unchanged, its status written again), and a pod force-deleted while the agent was down is removed
+ * from containerd with its log directory. Needs root (containerd); skipped otherwise and with {@code -DskipE2E}.
+ */
+@DisabledIfSystemProperty(named = "skipE2E", matches = "true")
+class AgentRestartE2E {
+    private static final Duration AWAIT = Duration.ofSeconds(120);
+    private static final String NODE = "e2e-restart-node";
+
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+    Path dir;
+
+    @Test
+    void aKilledAgentRestartedAdoptsTheRunningContainerAndRemovesAPodDeletedMeanwhile() throws Exception {
+        Assumptions.assumeTrue((Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid") == 0,
+                "containerd and runc need root");
+        ClientBinaries clients = ClientBinaries.require();
+        ApiCalls api = new ApiCalls(Duration.ofSeconds(10));
+        try (LocalContainerd containerd = LocalContainerd.start(dir.resolve("containerd"));
+             ServerProcess server = ServerProcess.start(dir.resolve("server"))) {
+            Kubectl kubectl = new Kubectl(clients.kubectl(), server.kubeconfig(), dir, dir).withTimeout(AWAIT);
+            Process first = startAgent(server, containerd, dir.resolve("agent-1.log"));
+            JsonNode steady;
+            JsonNode gone;
+            try {
+                Path manifest = dir.resolve("pods.yaml");
+                Files.writeString(manifest, pod("steady") + "---\n" + pod("gone"));
+                ProcessResult apply = kubectl.run("apply", "-f", manifest.toString());
+                assertEquals(0, apply.exitCode(), apply.describe());
+                steady = await().atMost(AWAIT).pollInterval(Duration.ofMillis(500)).alias("pod steady Running")
+                        .until(() -> runningPod(api, server.url(), "steady"), p -> p != null);
+                gone = await().atMost(AWAIT).pollInterval(Duration.ofMillis(500)).alias("pod gone Running")
+                        .until(() -> runningPod(api, server.url(), "gone"), p -> p != null);
+            } finally {
+                first.destroyForcibly(); // SIGKILL: no shutdown hook, nothing stopped on the way out
+                first.waitFor(30, TimeUnit.SECONDS);
+            }
+            String steadyId = containerId(steady);
+            String goneId = containerId(gone);
+            assertTrue(containers(containerd).contains(steadyId), "the container outlives the agent");
+
+            // While the agent is down: the status it wrote goes stale, and one pod is force-deleted.
+            ApiCalls.Reply patched = api.mergePatch(server.url(), "/api/v1/namespaces/default/pods/steady/status",
+                    "{\"status\":{\"containerStatuses\":[]}}");
+            assertEquals(200, patched.status(), patched.toString());
+            ProcessResult delete = kubectl.run("delete", "pod", "gone", "--grace-period=0", "--force");
+            assertEquals(0, delete.exitCode(), delete.describe());
+            Path goneLogs = dir.resolve("agent/pod-logs/default_gone_" + gone.at("/metadata/uid").asText());
+            assertTrue(Files.isDirectory(goneLogs), goneLogs.toString());
+
+            Path log = dir.resolve("agent-2.log");
+            Process second = startAgent(server, containerd, log);
+            try {
+                JsonNode adopted = await().atMost(AWAIT).pollInterval(Duration.ofMillis(500))
+                        .alias("pod steady's status written again")
+                        .until(() -> runningPod(api, server.url(), "steady"), p -> p != null);
+                JsonNode app = adopted.at("/status/containerStatuses/0");
+                assertEquals("containerd://" + steadyId, app.path("containerID").asText(), adopted.toString());
+                assertEquals(steady.at("/status/containerStatuses/0/restartCount").asInt(),
+                        app.path("restartCount").asInt(), adopted.toString());
+                await().atMost(AWAIT).pollInterval(Duration.ofMillis(500)).alias("the deleted pod's container removed")
+                        .until(() -> !containers(containerd).contains(goneId) && !Files.exists(goneLogs));
+                assertTrue(containers(containerd).contains(steadyId), "the adopted container still there");
+
+                ProcessResult cleanup = kubectl.run("delete", "pod", "steady");
+                assertEquals(0, cleanup.exitCode(), cleanup.describe());
+            } finally {
+                second.destroy();
+                if (!second.waitFor(30, TimeUnit.SECONDS)) {
+                    second.destroyForcibly();
+                }
+                System.out.println("AgentRestartE2E: agent log " + log + "\n" + tail(log));
+            }
+        }
+    }
+
+    private Process startAgent(ServerProcess server, LocalContainerd containerd, Path log) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder("bash",
+                RepositoryRoot.find().resolve("cluster-config/bin/agent").toString(),
+                "--kubeconfig", server.kubeconfig().toString(),
+                "--container-runtime-endpoint", containerd.endpoint(),
+                "--root-dir", dir.resolve("agent").toString(),
+                "--hostname-override", NODE)
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        // The build running this test has just packaged the agent: the script must not build again.
+        builder.environment().put("KUBEPEKKO_SKIP_BUILD", "1");
+        return builder.start();
+    }
+
+    private static String pod(String name) {
+        return """
+                apiVersion: v1
+                kind: Pod
+                metadata:
+                  name: %s
+                  namespace: default
+                spec:
+                  nodeName: %s
+                  terminationGracePeriodSeconds: 1
+                  containers:
+                  - name: app
+                    image: docker.io/library/busybox:1.36
+                    imagePullPolicy: IfNotPresent
+                    command: ["sleep", "3600"]
+                """.formatted(name, NODE);
+    }
+
+    private static String containerId(JsonNode pod) {
+        return pod.at("/status/containerStatuses/0/containerID").asText().substring("containerd://".length());
+    }
+
+    private static List<String> containers(LocalContainerd containerd) {
+        ProcessResult ls = containerd.ctr("-n", "k8s.io", "containers", "ls", "-q");
+        assertEquals(0, ls.exitCode(), ls.describe());
+        return ls.stdoutText().lines().map(String::strip).filter(s -> !s.isEmpty()).toList();
+    }
+
+    /** The pod once Running with a running container (its status as the agent wrote it), else null. */
+    private static JsonNode runningPod(ApiCalls api, String url, String name) {
+        ApiCalls.Reply r = api.get(url, "/api/v1/namespaces/default/pods/" + name);
+        if (r.status() != 200) {
+            return null;
+        }
+        JsonNode pod = r.json();
+        return pod.at("/status/phase").asText().equals("Running")
+                && pod.at("/status/containerStatuses/0/state/running").isObject() ? pod : null;
+    }
+
+    private static String tail(Path log) throws IOException {
+        List<String> lines = Files.exists(log) ? Files.readAllLines(log) : List.of();
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+    }
+}
