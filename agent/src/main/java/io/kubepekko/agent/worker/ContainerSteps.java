@@ -64,9 +64,16 @@ final class ContainerSteps {
         return cri.imageStatus(job.spec().image());
     }
 
-    /** Pulls the job's image; the image reference on success. */
-    CompletionStage<String> pull(Job job) {
-        return cri.pullImage(job.spec().image(), null, job.sandboxConfig());
+    /** Pulls the job's image (events Pulling, then Pulled with how long it took); the image reference on success. */
+    CompletionStage<String> pull(Job job, PodEvents events, Clock clock) {
+        String name = job.spec().name();
+        String image = job.spec().image();
+        events.pulling(name, image);
+        java.time.Instant began = clock.instant();
+        return cri.pullImage(image, null, job.sandboxConfig()).thenApply(ref -> {
+            events.pulled(name, image, Duration.between(began, clock.instant()));
+            return ref;
+        });
     }
 
     /** The kubelet shows a pull error as grpc-go words it, waiting {@code ErrImagePull}. */

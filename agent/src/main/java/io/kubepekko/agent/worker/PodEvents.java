@@ -91,6 +91,15 @@ final class PodEvents {
         record(container, NORMAL, "Killing", message);
     }
 
+    /** {@code BackOff} for each container whose crash-loop back-off begins (once per back-off, not per relist). */
+    void backOffs(java.util.Map<String, PodStatusBuilder.Waiting> waits, java.util.Map<String, PodStatusBuilder.Waiting> before) {
+        waits.forEach((name, w) -> {
+            if (w.reason().equals("CrashLoopBackOff") && !w.equals(before.get(name))) {
+                backOff(name);
+            }
+        });
+    }
+
     void backOff(String container) {
         record(container, WARNING, "BackOff", "Back-off restarting failed container " + container + " in pod " + podText());
     }

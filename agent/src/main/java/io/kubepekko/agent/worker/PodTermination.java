@@ -23,7 +23,9 @@ final class PodTermination {
     private PodTermination() {}
 
     static CompletionStage<Void> run(CriRuntime cri, Clock clock, PodEvents events, String uid, Duration grace,
-                                     String podIp) {
+                                     ObservedPod observed) {
+        String podIp = observed.readySandbox().map(ObservedPod.Sandbox::ips).filter(ips -> !ips.isEmpty())
+                .map(ips -> ips.get(0)).orElse(""); // an httpGet preStop's host
         Map<String, String> mine = Map.of(SandboxConfigs.POD_UID_LABEL, uid);
         return cri.listContainers(ContainerFilter.newBuilder().putAllLabelSelector(mine).build())
                 .thenCompose(containers -> CompletableFuture.allOf(containers.stream()

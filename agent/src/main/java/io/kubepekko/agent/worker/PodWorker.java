@@ -98,11 +98,6 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     public static final String POST_START_HOOK_ERROR = "PostStartHookError";
 
     public static Behavior<Command> create(JsonNode pod, PodInputs inputs, CriRuntime cri, NodeContext node,
-                                           StatusSink sink, Clock clock, PodWorkerSettings settings) {
-        return create(pod, inputs, cri, node, sink, EventSink.NONE, clock, settings);
-    }
-
-    public static Behavior<Command> create(JsonNode pod, PodInputs inputs, CriRuntime cri, NodeContext node,
                                            StatusSink sink, EventSink events, Clock clock, PodWorkerSettings settings) {
         return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
                 new PodWorker(ctx, timers, pod, inputs, cri, node, sink, new PodEvents(events, pod), clock, settings)));
@@ -248,11 +243,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
         sandboxConfig(sandbox.get().attempt()).ifPresent(config -> {
             PassPlanner.Plan plan = PassPlanner.plan(pod, spec, observed, backOff, clock.instant());
             backOff = plan.backOff();
-            plan.waits().forEach((name, w) -> {
-                if (w.reason().equals("CrashLoopBackOff") && !w.equals(reasons.get(name))) {
-                    events.backOff(name); // once per back-off, not per relist
-                }
-            });
+            events.backOffs(plan.waits(), reasons);
             reasons.putAll(plan.waits());
             plan.wakeUps().forEach((name, wait) -> timers.startSingleTimer("back-off " + name, Tick.INSTANCE, wait.plusMillis(1)));
             plan.starts().forEach(s -> pass.add(new Job(s.container(), s.spec(), s.attempt(), sandbox.get(), config)));
@@ -315,16 +306,9 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
             return onStepFailed(new StepFailed("image", job,
                     new ContainerSteps.Failure(refuse.waiting().message(), Optional.of(refuse.waiting()))));
         }
-        events.pulling(job.spec().name(), image);
-        Instant began = clock.instant();
-        getContext().pipeToSelf(steps.pull(job), (ref, t) -> t == null
-                ? pulled(job, ref, began) : new StepFailed("pull", job, ContainerSteps.pullFailure(t)));
+        getContext().pipeToSelf(steps.pull(job, events, clock), (ref, t) -> t == null ? new ImageReady(job, ref)
+                : new StepFailed("pull", job, ContainerSteps.pullFailure(t)));
         return this;
-    }
-
-    private ImageReady pulled(Job job, String ref, Instant began) {
-        events.pulled(job.spec().name(), job.spec().image(), Duration.between(began, clock.instant()));
-        return new ImageReady(job, ref);
     }
 
     private Behavior<Command> onImageReady(ImageReady ready) {
@@ -419,9 +403,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     // ---------------------------------------------------------------- termination
 
     private Behavior<Command> terminate() {
-        String podIp = observed.readySandbox().map(ObservedPod.Sandbox::ips).filter(ips -> !ips.isEmpty())
-                .map(ips -> ips.get(0)).orElse("");
-        getContext().pipeToSelf(PodTermination.run(cri, clock, events, uid, terminating.gracePeriod(), podIp),
+        getContext().pipeToSelf(PodTermination.run(cri, clock, events, uid, terminating.gracePeriod(), observed),
                 (v, t) -> t == null ? new TerminationDone() : failed("terminate", t, null, null));
         return this;
     }
