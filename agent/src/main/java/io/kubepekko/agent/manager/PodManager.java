@@ -184,6 +184,8 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
     private final ActorRef<StatusManager.Command> status;
     private final Clock clock;
     private final PodWorkerSettings settings;
+    /** Where workers record events: nowhere in standalone mode. */
+    private final io.kubepekko.agent.worker.EventSink events;
     /** Absent in standalone mode. */
     private final Reflector reflector;
     /** Absent in standalone mode. */
@@ -219,6 +221,9 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
         this.terminatedAdapter = ctx.messageAdapter(PodWorker.Terminated.class, WorkerTerminated::new);
         ActorRef<Command> self = ctx.getSelf();
         unseenSources.addAll(staticSources);
+        this.events = client == null ? io.kubepekko.agent.worker.EventSink.NONE
+                : io.kubepekko.agent.events.EventRecorder.sink(ctx.spawn(
+                        io.kubepekko.agent.events.EventRecorder.create(client, node.nodeName(), clock), "events"));
         if (client == null) {
             this.reflector = null;
             this.mirrors = null;
@@ -524,7 +529,7 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
         io.kubepekko.agent.worker.StatusSink sink = e.isStatic
                 ? (namespace, name, uid, st) -> self.tell(new StaticStatus(uid, st))
                 : StatusManager.sink(status);
-        e.worker = getContext().spawn(PodWorker.create(e.pod, inputs, cri, node, sink, clock,
+        e.worker = getContext().spawn(PodWorker.create(e.pod, inputs, cri, node, sink, events, clock,
                 settings), "pod-" + e.uid + "-" + (++seq)); // unique: a stopping worker may still hold its name
     }
 

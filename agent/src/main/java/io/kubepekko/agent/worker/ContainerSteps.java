@@ -18,6 +18,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -62,9 +64,16 @@ final class ContainerSteps {
         return cri.imageStatus(job.spec().image());
     }
 
-    /** Pulls the job's image; the image reference on success. */
-    CompletionStage<String> pull(Job job) {
-        return cri.pullImage(job.spec().image(), null, job.sandboxConfig());
+    /** Pulls the job's image (events Pulling, then Pulled with how long it took); the image reference on success. */
+    CompletionStage<String> pull(Job job, PodEvents events, Clock clock) {
+        String name = job.spec().name();
+        String image = job.spec().image();
+        events.pulling(name, image);
+        java.time.Instant began = clock.instant();
+        return cri.pullImage(image, null, job.sandboxConfig()).thenApply(ref -> {
+            events.pulled(name, image, Duration.between(began, clock.instant()));
+            return ref;
+        });
     }
 
     /** The kubelet shows a pull error as grpc-go words it, waiting {@code ErrImagePull}. */
@@ -113,8 +122,53 @@ final class ContainerSteps {
         return cri.createContainer(job.sandbox().id(), plan.config(), job.sandboxConfig());
     }
 
-    CompletionStage<Void> start(String containerId) {
-        return cri.startContainer(containerId);
+    /**
+     * Starts the created container, then runs its postStart hook (kuberuntime's {@code startContainer} step 4): a
+     * failing hook kills the container (it restarts by the pod's policy) and fails the step with
+     * {@link PostStartHookFailed}.
+     */
+    CompletionStage<Void> start(Job job, String containerId, PodEvents events, Clock clock) {
+        String name = job.spec().name();
+        return cri.startContainer(containerId).thenCompose(v -> {
+            events.started(name);
+            JsonNode hook = job.container().path("lifecycle").get("postStart");
+            if (hook == null) {
+                return CompletableFuture.completedFuture(null);
+            }
+            LifecycleHooks.Target target = new LifecycleHooks.Target(name, containerId, job.container(),
+                    job.sandbox().ips().isEmpty() ? "" : job.sandbox().ips().get(0));
+            return LifecycleHooks.run(cri, hook, target, events.podText(), HOOK_TIMEOUT).thenCompose(failure -> {
+                if (failure.isEmpty()) {
+                    return CompletableFuture.<Void>completedFuture(null);
+                }
+                events.failedPostStartHook(name);
+                JsonNode pod = events.pod();
+                long grace = pod.path("spec").path("terminationGracePeriodSeconds").asLong(30);
+                return LifecycleHooks.kill(cri, clock, events, target, Duration.ofSeconds(grace), "FailedPostStartHook")
+                        .handle((x, t) -> {
+                            throw new CompletionException(new PostStartHookFailed(failure.get()));
+                        });
+            });
+        });
+    }
+
+    /** A postStart hook that has no deadline of its own is not left to hang a pass forever. */
+    static final Duration HOOK_TIMEOUT = Duration.ofMinutes(2);
+
+    /** The container's postStart hook failed (the message is the kubelet's); the container was killed. */
+    static final class PostStartHookFailed extends RuntimeException {
+        PostStartHookFailed(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** A failed start: a failed postStart hook waits {@code PostStartHookError}, a CRI error {@code RunContainerError}. */
+    static Failure startFailure(Throwable t) {
+        Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+        if (cause instanceof PostStartHookFailed hook) {
+            return new Failure(hook.getMessage(), Optional.of(new Waiting(PodWorker.POST_START_HOOK_ERROR, hook.getMessage())));
+        }
+        return criFailure(t, PodWorker.RUN_CONTAINER_ERROR);
     }
 
     /** A failed CRI call; the container waits with {@code waitingReason} and the runtime's message, if given. */

@@ -47,7 +47,8 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * <p>{@link Terminate} stops the containers with the grace period, then stops and removes the sandboxes,
  * replies and stops the worker; it does not wait for a sync step in flight (whose result is then dropped). Probes run
  * in a child {@link ProbeManager}: its results feed the status; a container it stopped is restarted by the next pass.
- * Not yet: preStop hooks, sandbox re-creation when the sandbox dies.
+ * Containers run their postStart and preStop hooks ({@link LifecycleHooks}); what happens is reported to the
+ * {@link EventSink} as the kubelet's events. Not yet: sandbox re-creation when the sandbox dies.
  */
 public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
 
@@ -94,17 +95,19 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     public static final String CREATE_CONTAINER_CONFIG_ERROR = "CreateContainerConfigError";
     public static final String CREATE_CONTAINER_ERROR = "CreateContainerError";
     public static final String RUN_CONTAINER_ERROR = "RunContainerError";
+    public static final String POST_START_HOOK_ERROR = "PostStartHookError";
 
     public static Behavior<Command> create(JsonNode pod, PodInputs inputs, CriRuntime cri, NodeContext node,
-                                           StatusSink sink, Clock clock, PodWorkerSettings settings) {
+                                           StatusSink sink, EventSink events, Clock clock, PodWorkerSettings settings) {
         return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
-                new PodWorker(ctx, timers, pod, inputs, cri, node, sink, clock, settings)));
+                new PodWorker(ctx, timers, pod, inputs, cri, node, sink, new PodEvents(events, pod), clock, settings)));
     }
 
     private final TimerScheduler<Command> timers;
     private final CriRuntime cri;
     private final NodeContext node;
     private final StatusSink sink;
+    private final PodEvents events;
     private final Clock clock;
     private final PodWorkerSettings settings;
     private final ContainerSteps steps;
@@ -128,12 +131,14 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     private ProbeResults probeResults = ProbeResults.NONE;
 
     private PodWorker(ActorContext<Command> ctx, TimerScheduler<Command> timers, JsonNode pod, PodInputs inputs,
-                      CriRuntime cri, NodeContext node, StatusSink sink, Clock clock, PodWorkerSettings settings) {
+                      CriRuntime cri, NodeContext node, StatusSink sink, PodEvents events, Clock clock,
+                      PodWorkerSettings settings) {
         super(ctx);
         this.timers = timers;
         this.cri = cri;
         this.node = node;
         this.sink = sink;
+        this.events = events;
         this.clock = clock;
         this.settings = settings;
         this.steps = new ContainerSteps(cri, node, ctx.getSystem().dispatchers().lookup(DispatcherSelector.blocking()));
@@ -147,7 +152,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
         this.backOff = settings.newBackOff();
         this.failures = new FailureStreaks(ctx.getLog(), uid);
         timers.startTimerWithFixedDelay("relist", Tick.INSTANCE, settings.relistPeriod());
-        this.probes = ctx.spawn(ProbeManager.create(cri, clock, settings.relistPeriod(),
+        this.probes = ctx.spawn(ProbeManager.create(cri, clock, events, settings.relistPeriod(),
                 ctx.messageAdapter(ProbeManager.Report.class, Probed::new), node.hostIps()), "probes");
         ctx.getSelf().tell(Tick.INSTANCE);
     }
@@ -191,6 +196,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
         }
         pod = update.pod();
         spec = PodSpec.of(pod.path("spec"));
+        events.pod(pod);
         inputs = update.inputs();
         getContext().getSelf().tell(Tick.INSTANCE);
         return this;
@@ -237,6 +243,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
         sandboxConfig(sandbox.get().attempt()).ifPresent(config -> {
             PassPlanner.Plan plan = PassPlanner.plan(pod, spec, observed, backOff, clock.instant());
             backOff = plan.backOff();
+            events.backOffs(plan.waits(), reasons);
             reasons.putAll(plan.waits());
             plan.wakeUps().forEach((name, wait) -> timers.startSingleTimer("back-off " + name, Tick.INSTANCE, wait.plusMillis(1)));
             plan.starts().forEach(s -> pass.add(new Job(s.container(), s.spec(), s.attempt(), sandbox.get(), config)));
@@ -291,6 +298,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
         ImageStep.Decision decision = images.decide(image, ImageStep.pullPolicy(job.container()),
                 checked.image().map(Image::getId), clock.instant());
         if (decision instanceof ImageStep.Decision.Use use) {
+            events.alreadyPresent(job.spec().name(), image);
             return onImageReady(new ImageReady(job, use.imageRef()));
         }
         if (decision instanceof ImageStep.Decision.Refuse refuse) {
@@ -298,7 +306,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
             return onStepFailed(new StepFailed("image", job,
                     new ContainerSteps.Failure(refuse.waiting().message(), Optional.of(refuse.waiting()))));
         }
-        getContext().pipeToSelf(steps.pull(job), (ref, t) -> t == null ? new ImageReady(job, ref)
+        getContext().pipeToSelf(steps.pull(job, events, clock), (ref, t) -> t == null ? new ImageReady(job, ref)
                 : new StepFailed("pull", job, ContainerSteps.pullFailure(t)));
         return this;
     }
@@ -320,8 +328,9 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
 
     private Behavior<Command> onCreated(Created created) {
         Job job = created.job();
-        getContext().pipeToSelf(steps.start(created.containerId()),
-                (v, t) -> t == null ? new Started(job) : failed("start", t, job, RUN_CONTAINER_ERROR));
+        events.created(job.spec().name());
+        getContext().pipeToSelf(steps.start(job, created.containerId(), events, clock), (v, t) -> t == null
+                ? new Started(job) : new StepFailed("start", job, ContainerSteps.startFailure(t)));
         return this;
     }
 
@@ -350,6 +359,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
                 images.pullFailed(failure.job().spec().image(), clock.instant());
             }
             failures.failed(name, failure.step() + " of container " + name + ": " + failure.failure().message());
+            events.stepFailed(failure.step(), name, failure.failure());
             failure.failure().waiting().ifPresent(w -> reasons.put(name, w));
             nextJob(); // one container's trouble does not hold the others up
         } else {
@@ -393,7 +403,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     // ---------------------------------------------------------------- termination
 
     private Behavior<Command> terminate() {
-        getContext().pipeToSelf(PodTermination.run(cri, uid, terminating.gracePeriod()),
+        getContext().pipeToSelf(PodTermination.run(cri, clock, events, uid, terminating.gracePeriod(), observed),
                 (v, t) -> t == null ? new TerminationDone() : failed("terminate", t, null, null));
         return this;
     }

@@ -77,31 +77,30 @@ final class ProbeManager extends AbstractBehavior<ProbeManager.Command> {
         }
     }
 
-    /** The kubelet's floor for a kill's grace period (kuberuntime's {@code minimumGracePeriodInSeconds}). */
-    static final long MINIMUM_GRACE_SECONDS = 2;
-
-    static Behavior<Command> create(CriRuntime cri, Clock clock, Duration checkEvery, ActorRef<Report> worker,
-                                    List<String> hostIps) {
+    static Behavior<Command> create(CriRuntime cri, Clock clock, PodEvents events, Duration checkEvery,
+                                    ActorRef<Report> worker, List<String> hostIps) {
         return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
             timers.startTimerWithFixedDelay("probe-tick", Tick.INSTANCE, checkEvery);
-            return new ProbeManager(ctx, cri, clock, worker, hostIps);
+            return new ProbeManager(ctx, cri, clock, events, worker, hostIps);
         }));
     }
 
     private final CriRuntime cri;
     private final Prober prober;
     private final Clock clock;
+    private final PodEvents events;
     private final ActorRef<Report> worker;
     private final List<String> hostIps;
     private final Map<Key, Slot> slots = new LinkedHashMap<>();
     private Seen seen;
 
-    private ProbeManager(ActorContext<Command> ctx, CriRuntime cri, Clock clock, ActorRef<Report> worker,
-                         List<String> hostIps) {
+    private ProbeManager(ActorContext<Command> ctx, CriRuntime cri, Clock clock, PodEvents events,
+                         ActorRef<Report> worker, List<String> hostIps) {
         super(ctx);
         this.cri = cri;
         this.prober = new Prober(cri);
         this.clock = clock;
+        this.events = events;
         this.worker = worker;
         this.hostIps = List.copyOf(hostIps);
     }
@@ -204,6 +203,7 @@ final class ProbeManager extends AbstractBehavior<ProbeManager.Command> {
         String name = probed.key().container();
         if (outcome.result() == ProbeResult.FAILURE) {
             getContext().getLog().info("{} probe of container {} failed: {}", capital(what), name, outcome.output());
+            events.unhealthy(name, capital(what), outcome.output());
         } else if (outcome.result() == ProbeResult.UNKNOWN) {
             getContext().getLog().warn("{} probe of container {} errored: {}", capital(what), name, outcome.output());
         }
@@ -228,7 +228,10 @@ final class ProbeManager extends AbstractBehavior<ProbeManager.Command> {
         JsonNode override = slots.get(key).worker.spec().handler().path("terminationGracePeriodSeconds");
         long grace = deleting.canConvertToLong() ? deleting.asLong() : override.canConvertToLong() ? override.asLong()
                 : seen.pod().path("spec").path("terminationGracePeriodSeconds").asLong(30);
-        getContext().pipeToSelf(cri.stopContainer(containerId, Duration.ofSeconds(Math.max(MINIMUM_GRACE_SECONDS, grace))),
+        LifecycleHooks.Target target = new LifecycleHooks.Target(key.container(), containerId,
+                slots.get(key).container, podIp());
+        getContext().pipeToSelf(LifecycleHooks.kill(cri, clock, events, target, Duration.ofSeconds(grace),
+                        "Container " + key.container() + " failed " + what + " probe, will be restarted"),
                 (v, t) -> new Killed(key.container(), containerId, Optional.ofNullable(t).map(CriError::of)));
     }
 

@@ -337,6 +337,11 @@ public final class FakeCri implements AutoCloseable {
     public static ExecAnswer timesOut() {
       return new ExecAnswer(new FakeRuntimeState.ExecOutcome.TimesOut());
     }
+
+    /** Runs {@code effect} as the command runs (a test moves its clock: the command took that long), then answers. */
+    public static ExecAnswer after(Runnable effect, ExecAnswer then) {
+      return new ExecAnswer(new FakeRuntimeState.ExecOutcome.After(effect, then.outcome));
+    }
   }
 
   // ---------------------------------------------------------------- gRPC plumbing

@@ -64,6 +64,9 @@ final class FakeRuntimeState {
     record Exit(int exitCode, String stdout, String stderr) implements ExecOutcome {}
 
     record TimesOut() implements ExecOutcome {}
+
+    /** Runs {@code effect} (e.g. moves a manual clock: the command took that long), then answers {@code then}. */
+    record After(Runnable effect, ExecOutcome then) implements ExecOutcome {}
   }
 
   private static final String NOT_FOUND = "not found";
@@ -364,6 +367,10 @@ final class FakeRuntimeState {
     ExecOutcome outcome = script == null || script.isEmpty()
         ? new ExecOutcome.Exit(0, "", "")
         : script.size() > 1 ? script.poll() : script.peek();
+    if (outcome instanceof ExecOutcome.After after) {
+      after.effect().run();
+      outcome = after.then();
+    }
     if (outcome instanceof ExecOutcome.Exit exit) {
       return ExecSyncResponse.newBuilder()
           .setExitCode(exit.exitCode())

@@ -249,4 +249,46 @@ class PodManagerIT {
         ObjectNode p = awaitStatus("guarded", s -> s.path("message").asText().equals("written"));
         assertEquals("Pending", p.path("status").path("phase").asText());
     }
+
+    private static List<String> eventsOf(String uid) throws Exception {
+        ObjectNode list = sync(client.list("/api/v1/namespaces/default/events", io.kubepekko.agent.api.ListOptions.ALL));
+        List<String> out = new java.util.ArrayList<>();
+        for (JsonNode e : list.path("items")) {
+            if (e.path("involvedObject").path("uid").asText().equals(uid)) {
+                out.add(e.path("reason").asText() + "|" + e.path("message").asText());
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void aRunningPodHasPulledCreatedStartedEventsAndKillingWhenDeleted() throws Exception {
+        ObjectNode created = createPod("noted", NODE, busybox(""));
+        String uid = PodChange.uid(created);
+        awaitStatus("noted", s -> s.path("phase").asText().equals("Running"));
+
+        await().atMost(DEADLINE).until(() -> eventsOf(uid).contains("Started|Container started"));
+        List<String> events = eventsOf(uid);
+        assertTrue(events.contains("Pulled|Container image \"" + FakeCri.BUSYBOX_IMAGE
+                + "\" already present on machine and can be accessed by the pod"), events.toString());
+        assertTrue(events.contains("Created|Container created"), events.toString());
+        ObjectNode list = sync(client.list("/api/v1/namespaces/default/events", io.kubepekko.agent.api.ListOptions.ALL));
+        JsonNode started = null;
+        for (JsonNode e : list.path("items")) {
+            if (e.path("reason").asText().equals("Started") && e.path("involvedObject").path("uid").asText().equals(uid)) {
+                started = e;
+            }
+        }
+        assertEquals("Pod", started.path("involvedObject").path("kind").asText());
+        assertEquals("noted", started.path("involvedObject").path("name").asText());
+        assertEquals("spec.containers{app}", started.path("involvedObject").path("fieldPath").asText());
+        assertEquals("kubelet", started.path("source").path("component").asText());
+        assertEquals(NODE, started.path("source").path("host").asText());
+        assertEquals("kubelet", started.path("reportingComponent").asText());
+        assertEquals(NODE, started.path("reportingInstance").asText());
+        assertEquals("Normal", started.path("type").asText());
+
+        sync(client.delete(Resource.PODS.object("default", "noted"), DeleteOptions.NONE));
+        await().atMost(DEADLINE).until(() -> eventsOf(uid).contains("Killing|Stopping container app"));
+    }
 }

@@ -362,7 +362,7 @@ class PodWorkerTest {
     }
 
     private ActorRef<PodWorker.Command> spawn(JsonNode pod, PodInputs inputs) {
-        ActorRef<PodWorker.Command> worker = KIT.spawn(PodWorker.create(pod, inputs, cri, node, sink, clock, settings));
+        ActorRef<PodWorker.Command> worker = KIT.spawn(PodWorker.create(pod, inputs, cri, node, sink, EventSink.NONE, clock, settings));
         workers.add(worker);
         return worker;
     }

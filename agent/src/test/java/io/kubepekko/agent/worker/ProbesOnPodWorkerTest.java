@@ -155,7 +155,7 @@ class ProbesOnPodWorkerTest {
         JsonNode pod = PodWorkerTest.pod(name, uid, "Always", podFields + ", containers: [{name: 'app', image: '"
                 + FakeCri.BUSYBOX_IMAGE + "', imagePullPolicy: 'IfNotPresent', " + probes + "}]");
         PodWorkerSettings settings = PodWorkerSettings.DEFAULT.withRelistPeriod(Duration.ofMillis(50));
-        workers.add(KIT.spawn(PodWorker.create(pod, PodInputs.NONE, cri, node, sink, clock, settings)));
+        workers.add(KIT.spawn(PodWorker.create(pod, PodInputs.NONE, cri, node, sink, EventSink.NONE, clock, settings)));
     }
 
     /** Moves the clock one period on and waits until the probe whose command starts with {@code command} ran. */
