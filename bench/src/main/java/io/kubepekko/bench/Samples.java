@@ -19,6 +19,10 @@ final class Samples {
     values[count++] = nanos;
   }
 
+  int count() {
+    return count;
+  }
+
   /** The nearest-rank value at quantile {@code q} in milliseconds; NaN when empty. */
   double millis(double q) {
     if (count == 0) {

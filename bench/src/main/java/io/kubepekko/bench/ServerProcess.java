@@ -175,6 +175,11 @@ final class ServerProcess implements AutoCloseable {
     return url;
   }
 
+  /** The admin kubeconfig the server writes into its data directory (for a client process such as the agent). */
+  Path kubeconfig() {
+    return dataDir.resolve("admin.kubeconfig");
+  }
+
   /** Echoes the start-up output (it may include a build) and keeps a tail for failure reports. */
   private void readLog() {
     try (BufferedReader lines = new BufferedReader(

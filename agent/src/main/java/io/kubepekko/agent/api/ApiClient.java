@@ -26,7 +26,7 @@ import java.util.function.LongSupplier;
 /**
  * The agent's asynchronous REST client of the API server, over the JDK's {@link HttpClient} with JSON
  * bodies as Jackson trees. Every call first takes a token from a {@link TokenBucket} (client-go's
- * throttle: the SPEC's 5 per second, burst 10), then completes with the answer's object, or fails with
+ * throttle: the kubelet's 50 per second, burst 100), then completes with the answer's object, or fails with
  * an {@link ApiCallFailed} whose {@link ApiError} carries the server's {@code Status}.
  *
  * <p>HTTP/1.1 only (the JDK would otherwise try an h2c upgrade on a plain connection); https with the

@@ -24,9 +24,13 @@ public final class TokenBucket {
         this.lastNanos = nowNanos;
     }
 
-    /** The SPEC's agent defaults (the kubelet's kubeAPIQPS 5, kubeAPIBurst 10). */
+    /**
+     * The kubelet's defaults since Kubernetes 1.27, kubeAPIQPS 50 and kubeAPIBurst 100
+     * (pkg/kubelet/apis/config/v1beta1/defaults.go); the older 5 and 10 held 30 pods started at once
+     * back by some 20 s of queued status writes.
+     */
     public static TokenBucket agentDefaults(long nowNanos) {
-        return new TokenBucket(5, 10, nowNanos);
+        return new TokenBucket(50, 100, nowNanos);
     }
 
     /**

@@ -10,13 +10,13 @@ class TokenBucketTest {
     private static final long SECOND = 1_000_000_000L;
 
     @Test
-    void aBurstOfTenGoesAtOnceThenFivePerSecond() {
+    void theKubeletsDefaultsABurstOfAHundredGoesAtOnceThenFiftyPerSecond() {
         TokenBucket b = TokenBucket.agentDefaults(0);
-        for (int i = 0; i < 10; i++) {
+        for (int i = 0; i < 100; i++) {
             assertEquals(0, b.reserve(0), "request " + i + " of the burst");
         }
-        assertEquals(SECOND / 5, b.reserve(0));
-        assertEquals(2 * SECOND / 5, b.reserve(0), "callers queue behind each other");
+        assertEquals(SECOND / 50, b.reserve(0));
+        assertEquals(2 * SECOND / 50, b.reserve(0), "callers queue behind each other");
     }
 
     @Test
