@@ -1,16 +1,11 @@
 package io.kubepekko.agent.manager;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.kubepekko.agent.api.ApiClient;
-import io.kubepekko.agent.api.ApiError;
 import io.kubepekko.agent.api.DeleteOptions;
-import io.kubepekko.agent.api.Kubeconfig;
 import io.kubepekko.agent.api.PatchType;
 import io.kubepekko.agent.api.Resource;
-import io.kubepekko.agent.api.TokenBucket;
 import io.kubepekko.agent.cri.FakeCri;
 import io.kubepekko.agent.cri.v1.Container;
 import io.kubepekko.agent.cri.v1.ContainerConfig;
@@ -24,7 +19,6 @@ import io.kubepekko.agent.runtime.ResolvConf;
 import io.kubepekko.agent.runtime.SandboxConfigs;
 import io.kubepekko.agent.worker.PodWorkerSettings;
 import io.kubepekko.http.ApiServer;
-import io.kubepekko.http.ApiServerSettings;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.junit.jupiter.api.AfterAll;
@@ -34,19 +28,17 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Test;
 
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
+import static io.kubepekko.agent.manager.TestApi.sync;
+import static io.kubepekko.agent.manager.TestApi.yaml;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -61,12 +53,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class AgentRestartIT {
 
     private static final Duration DEADLINE = Duration.ofSeconds(30);
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final PodWorkerSettings SETTINGS = PodWorkerSettings.DEFAULT
             .withRelistPeriod(Duration.ofMillis(100)).withBackOff(Duration.ofMillis(10), Duration.ofMillis(20));
 
     private static Path dir;
     private static ApiServer server;
+    private static TestApi api;
     private static ApiClient client;
     private static ScheduledExecutorService scheduler;
 
@@ -78,9 +70,9 @@ class AgentRestartIT {
     @BeforeAll
     static void startServer() throws Exception {
         dir = Files.createTempDirectory("kubepekko-agent-restart-it-");
-        server = ApiServer.start(new ApiServerSettings(dir.resolve("data"), "127.0.0.1", 0, Duration.ZERO, Duration.ZERO));
-        client = new ApiClient(Kubeconfig.plain(URI.create(server.url())), ApiClient.userAgent("test"),
-                new TokenBucket(1000, 1000, System.nanoTime()), Duration.ofSeconds(10));
+        api = TestApi.start(dir);
+        server = api.server;
+        client = api.client;
         scheduler = Executors.newSingleThreadScheduledExecutor();
     }
 
@@ -123,18 +115,6 @@ class AgentRestartIT {
         agent = null;
     }
 
-    private static ObjectNode yaml(String s) {
-        try {
-            return (ObjectNode) YAML.readTree(s);
-        } catch (Exception e) {
-            throw new IllegalArgumentException(e);
-        }
-    }
-
-    private static <T> T sync(CompletionStage<T> stage) throws Exception {
-        return stage.toCompletableFuture().get(10, TimeUnit.SECONDS);
-    }
-
     private String createPod(String name) throws Exception {
         ObjectNode created = sync(client.create(Resource.PODS.collection("default"), yaml("{apiVersion: v1, kind: Pod,"
                 + " metadata: {name: " + name + "}, spec: {nodeName: " + nodeName + ", containers: [{name: app,"
@@ -143,14 +123,7 @@ class AgentRestartIT {
     }
 
     private static Optional<ObjectNode> pod(String name) throws Exception {
-        try {
-            return Optional.of(sync(client.get(Resource.PODS.object("default", name))));
-        } catch (ExecutionException e) {
-            if (ApiError.of(e).isNotFound()) {
-                return Optional.empty();
-            }
-            throw e;
-        }
+        return api.pod(name);
     }
 
     private static JsonNode awaitApp(String name, java.util.function.Predicate<JsonNode> ok) {

@@ -1,29 +1,23 @@
 package io.kubepekko.agent.manager;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.kubepekko.agent.api.ApiClient;
 import io.kubepekko.agent.api.ApiError;
 import io.kubepekko.agent.api.DeleteOptions;
-import io.kubepekko.agent.api.Kubeconfig;
 import io.kubepekko.agent.api.Resource;
-import io.kubepekko.agent.api.TokenBucket;
 import io.kubepekko.agent.cri.FakeCri;
 import io.kubepekko.agent.cri.v1.StopContainerRequest;
 import io.kubepekko.agent.runtime.NodeContext;
 import io.kubepekko.agent.runtime.ResolvConf;
 import io.kubepekko.agent.worker.PodWorkerSettings;
 import io.kubepekko.http.ApiServer;
-import io.kubepekko.http.ApiServerSettings;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -33,8 +27,9 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
+import static io.kubepekko.agent.manager.TestApi.sync;
+import static io.kubepekko.agent.manager.TestApi.yaml;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -49,10 +44,10 @@ class PodManagerIT {
     private static final Duration DEADLINE = Duration.ofSeconds(30);
     private static final String NODE = "node-a";
     private static final String HOST_IP = "192.168.1.10";
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     private static ActorTestKit kit;
     private static ApiServer server;
+    private static TestApi api;
     private static ApiClient client;
     private static FakeCri fake;
     private static ScheduledExecutorService scheduler;
@@ -63,9 +58,9 @@ class PodManagerIT {
     static void start() throws Exception {
         kit = ActorTestKit.create();
         Path dir = Files.createTempDirectory("kubepekko-podmanager-it-");
-        server = ApiServer.start(new ApiServerSettings(dir.resolve("data"), "127.0.0.1", 0, Duration.ZERO, Duration.ZERO));
-        client = new ApiClient(Kubeconfig.plain(URI.create(server.url())), ApiClient.userAgent("test"),
-                new TokenBucket(1000, 1000, System.nanoTime()), Duration.ofSeconds(10));
+        api = TestApi.start(dir);
+        server = api.server;
+        client = api.client;
         fake = FakeCri.start(dir.resolve("cri.sock"));
         scheduler = Executors.newSingleThreadScheduledExecutor();
         root = dir.resolve("root");
@@ -84,18 +79,6 @@ class PodManagerIT {
         server.close();
     }
 
-    private static ObjectNode yaml(String s) {
-        try {
-            return (ObjectNode) YAML.readTree(s);
-        } catch (Exception e) {
-            throw new IllegalArgumentException(e);
-        }
-    }
-
-    private static <T> T sync(java.util.concurrent.CompletionStage<T> stage) throws Exception {
-        return stage.toCompletableFuture().get(10, TimeUnit.SECONDS);
-    }
-
     private static ObjectNode createPod(String name, String nodeName, String containers) throws Exception {
         return sync(client.create(Resource.PODS.collection("default"), yaml("{apiVersion: v1, kind: Pod,"
                 + " metadata: {name: " + name + "}, spec: {nodeName: " + nodeName + ", containers: " + containers + "}}")));
@@ -107,14 +90,7 @@ class PodManagerIT {
     }
 
     private static Optional<ObjectNode> pod(String name) throws Exception {
-        try {
-            return Optional.of(sync(client.get(Resource.PODS.object("default", name))));
-        } catch (ExecutionException e) {
-            if (ApiError.of(e).isNotFound()) {
-                return Optional.empty();
-            }
-            throw e;
-        }
+        return api.pod(name);
     }
 
     private static ObjectNode awaitStatus(String name, java.util.function.Predicate<JsonNode> ok) {

@@ -1,23 +1,17 @@
 package io.kubepekko.agent.manager;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.sun.net.httpserver.HttpServer;
 import io.kubepekko.agent.api.ApiClient;
-import io.kubepekko.agent.api.ApiError;
 import io.kubepekko.agent.api.DeleteOptions;
-import io.kubepekko.agent.api.Kubeconfig;
 import io.kubepekko.agent.api.Resource;
-import io.kubepekko.agent.api.TokenBucket;
 import io.kubepekko.agent.cri.FakeCri;
 import io.kubepekko.agent.manifest.StaticPodSource;
 import io.kubepekko.agent.runtime.NodeContext;
 import io.kubepekko.agent.runtime.ResolvConf;
 import io.kubepekko.agent.worker.PodWorkerSettings;
 import io.kubepekko.http.ApiServer;
-import io.kubepekko.http.ApiServerSettings;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.junit.jupiter.api.AfterAll;
@@ -34,13 +28,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
+import static io.kubepekko.agent.manager.TestApi.sync;
+import static io.kubepekko.agent.manager.TestApi.yaml;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -56,10 +49,10 @@ class StaticPodIT {
 
     private static final Duration DEADLINE = Duration.ofSeconds(30);
     private static final String NODE = "node-s";
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     private static ActorTestKit kit;
     private static ApiServer server;
+    private static TestApi api;
     private static ApiClient client;
     private static FakeCri fake;
     private static ScheduledExecutorService scheduler;
@@ -75,9 +68,9 @@ class StaticPodIT {
         kit = ActorTestKit.create();
         dir = Files.createTempDirectory("kubepekko-staticpod-it-");
         manifestDir = Files.createDirectories(dir.resolve("manifests"));
-        server = ApiServer.start(new ApiServerSettings(dir.resolve("data"), "127.0.0.1", 0, Duration.ZERO, Duration.ZERO));
-        client = new ApiClient(Kubeconfig.plain(URI.create(server.url())), ApiClient.userAgent("test"),
-                new TokenBucket(1000, 1000, System.nanoTime()), Duration.ofSeconds(10));
+        api = TestApi.start(dir);
+        server = api.server;
+        client = api.client;
         fake = FakeCri.start(dir.resolve("cri.sock"));
         scheduler = Executors.newSingleThreadScheduledExecutor();
         nodeUid = sync(client.create(Resource.NODES.collection(null),
@@ -115,18 +108,6 @@ class StaticPodIT {
         server.close();
     }
 
-    private static ObjectNode yaml(String s) {
-        try {
-            return (ObjectNode) YAML.readTree(s);
-        } catch (Exception e) {
-            throw new IllegalArgumentException(e);
-        }
-    }
-
-    private static <T> T sync(CompletionStage<T> stage) throws Exception {
-        return stage.toCompletableFuture().get(10, TimeUnit.SECONDS);
-    }
-
     private static String manifest(String name, String sleep) {
         return "apiVersion: v1\nkind: Pod\nmetadata:\n  name: " + name + "\nspec:\n  containers:\n  - name: app\n"
                 + "    image: '" + FakeCri.BUSYBOX_IMAGE + "'\n    imagePullPolicy: IfNotPresent\n"
@@ -134,14 +115,7 @@ class StaticPodIT {
     }
 
     private static Optional<ObjectNode> pod(String name) throws Exception {
-        try {
-            return Optional.of(sync(client.get(Resource.PODS.object("default", name))));
-        } catch (ExecutionException e) {
-            if (ApiError.of(e).isNotFound()) {
-                return Optional.empty();
-            }
-            throw e;
-        }
+        return api.pod(name);
     }
 
     /** The mirror pod of {@code name} once it satisfies {@code ok}. */

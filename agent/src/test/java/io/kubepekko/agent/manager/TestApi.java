@@ -1,0 +1,73 @@
+package io.kubepekko.agent.manager;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.kubepekko.agent.api.ApiClient;
+import io.kubepekko.agent.api.ApiError;
+import io.kubepekko.agent.api.Kubeconfig;
+import io.kubepekko.agent.api.Resource;
+import io.kubepekko.agent.api.TokenBucket;
+import io.kubepekko.http.ApiServer;
+import io.kubepekko.http.ApiServerSettings;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What the agent's ITs share: an API server in this JVM (embedded storage under {@code dir/data}, a free port)
+ * and an unthrottled client of it, with the calls every test makes.
+ */
+final class TestApi implements AutoCloseable {
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+    final ApiServer server;
+    final ApiClient client;
+
+    private TestApi(ApiServer server, ApiClient client) {
+        this.server = server;
+        this.client = client;
+    }
+
+    static TestApi start(Path dir) throws Exception {
+        ApiServer server = ApiServer.start(new ApiServerSettings(dir.resolve("data"), "127.0.0.1", 0, Duration.ZERO,
+                Duration.ZERO));
+        return new TestApi(server, new ApiClient(Kubeconfig.plain(URI.create(server.url())), ApiClient.userAgent("test"),
+                new TokenBucket(1000, 1000, System.nanoTime()), Duration.ofSeconds(10)));
+    }
+
+    /** The call's result, waited for at most 10 s. */
+    static <T> T sync(CompletionStage<T> stage) throws Exception {
+        return stage.toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    static ObjectNode yaml(String s) {
+        try {
+            return (ObjectNode) YAML.readTree(s);
+        } catch (Exception e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+
+    /** The pod {@code name} of namespace {@code default}, or empty once it is gone. */
+    Optional<ObjectNode> pod(String name) throws Exception {
+        try {
+            return Optional.of(sync(client.get(Resource.PODS.object("default", name))));
+        } catch (ExecutionException e) {
+            if (ApiError.of(e).isNotFound()) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}
