@@ -1,14 +1,13 @@
 package io.kubepekko.e2e;
 
 import com.sun.net.httpserver.HttpServer;
+import io.kubepekko.e2e.support.AgentProcess;
 import io.kubepekko.e2e.support.ClientBinaries;
 import io.kubepekko.e2e.support.Kubectl;
 import io.kubepekko.e2e.support.LocalContainerd;
 import io.kubepekko.e2e.support.ProcessResult;
-import io.kubepekko.e2e.support.RepositoryRoot;
 import io.kubepekko.e2e.support.ServerProcess;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
@@ -22,9 +21,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -59,7 +55,7 @@ class AgentLifecycleE2E {
 
     private static LocalContainerd containerd;
     private static ServerProcess server;
-    private static Process agent;
+    private static AgentProcess agent;
     private static HttpServer manifests;
     private static Kubectl kubectl;
     private static Path agentLog;
@@ -68,8 +64,7 @@ class AgentLifecycleE2E {
 
     @BeforeAll
     static void startNode() throws Exception {
-        Assumptions.assumeTrue((Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid") == 0,
-                "containerd and runc need root");
+        AgentProcess.assumeRoot();
         ClientBinaries clients = ClientBinaries.require();
         manifestDir = Files.createDirectories(dir.resolve("manifests"));
         markerDir = Files.createDirectories(dir.resolve("markers"));
@@ -78,19 +73,10 @@ class AgentLifecycleE2E {
         server = ServerProcess.start(dir.resolve("server"));
         kubectl = new Kubectl(clients.kubectl(), server.kubeconfig(), dir, dir).withTimeout(AWAIT);
         agentLog = dir.resolve("agent.log");
-        ProcessBuilder builder = new ProcessBuilder("bash",
-                RepositoryRoot.find().resolve("cluster-config/bin/agent").toString(),
-                "--kubeconfig", server.kubeconfig().toString(),
-                "--container-runtime-endpoint", containerd.endpoint(),
-                "--root-dir", dir.resolve("agent").toString(),
-                "--hostname-override", NODE,
+        agent = AgentProcess.start(server.kubeconfig(), containerd.endpoint(), dir.resolve("agent"), NODE, agentLog,
                 "--pod-manifest-path", manifestDir.toString(), "--file-check-frequency", "1s",
                 "--manifest-url", "http://127.0.0.1:" + manifests.getAddress().getPort() + "/pods",
-                "--manifest-url-header", URL_HEADER + ":" + URL_TOKEN, "--http-check-frequency", "1s")
-                .redirectErrorStream(true).redirectOutput(agentLog.toFile());
-        // The build running this test has just packaged the agent: the script must not build again.
-        builder.environment().put("KUBEPEKKO_SKIP_BUILD", "1");
-        agent = builder.start();
+                "--manifest-url-header", URL_HEADER + ":" + URL_TOKEN, "--http-check-frequency", "1s");
         apply("crash", """
                 apiVersion: v1
                 kind: Pod
@@ -111,11 +97,7 @@ class AgentLifecycleE2E {
     static void stopNode() throws Exception {
         try {
             if (agent != null) {
-                agent.destroy();
-                if (!agent.waitFor(30, TimeUnit.SECONDS)) {
-                    agent.destroyForcibly();
-                }
-                System.out.println("AgentLifecycleE2E: agent log " + agentLog + "\n" + tail(agentLog));
+                agent.close();
             }
         } finally {
             if (manifests != null) {
@@ -388,8 +370,4 @@ class AgentLifecycleE2E {
         return seconds < 60 ? seconds + "s" : seconds / 60 + "m" + seconds % 60 + "s";
     }
 
-    private static String tail(Path log) throws IOException {
-        List<String> lines = Files.exists(log) ? Files.readAllLines(log) : new ArrayList<>();
-        return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
-    }
 }

@@ -1,22 +1,18 @@
 package io.kubepekko.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kubepekko.e2e.support.AgentProcess;
 import io.kubepekko.e2e.support.ApiCalls;
 import io.kubepekko.e2e.support.LocalContainerd;
-import io.kubepekko.e2e.support.RepositoryRoot;
 import io.kubepekko.e2e.support.ServerProcess;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -37,23 +33,13 @@ class AgentNodeE2E {
 
     @Test
     void anAgentOnContainerdRegistersItsNodeReadyWithTheRuntimeAndRenewsItsLease() throws Exception {
-        Assumptions.assumeTrue((Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid") == 0,
-                "containerd and runc need root");
+        AgentProcess.assumeRoot();
         ApiCalls api = new ApiCalls(Duration.ofSeconds(10));
         try (LocalContainerd containerd = LocalContainerd.start(dir.resolve("containerd"));
              ServerProcess server = ServerProcess.start(dir.resolve("server"))) {
             Path log = dir.resolve("agent.log");
-            ProcessBuilder builder = new ProcessBuilder("bash",
-                    RepositoryRoot.find().resolve("cluster-config/bin/agent").toString(),
-                    "--kubeconfig", server.kubeconfig().toString(),
-                    "--container-runtime-endpoint", containerd.endpoint(),
-                    "--root-dir", dir.resolve("agent").toString(),
-                    "--hostname-override", NODE)
-                    .redirectErrorStream(true).redirectOutput(log.toFile());
-            // The build running this test has just packaged the agent: the script must not build again.
-            builder.environment().put("KUBEPEKKO_SKIP_BUILD", "1");
-            Process agent = builder.start();
-            try {
+            try (AgentProcess agent = AgentProcess.start(server.kubeconfig(), containerd.endpoint(), dir.resolve("agent"), NODE,
+                    log)) {
                 JsonNode node = await().atMost(AWAIT).pollInterval(Duration.ofMillis(500))
                         .alias("node " + NODE + " Ready with a containerd runtime version")
                         .until(() -> nodeIfReady(api, server.url()), n -> n != null);
@@ -72,12 +58,6 @@ class AgentNodeE2E {
                 assertEquals(40, lease.at("/spec/leaseDurationSeconds").asInt(), lease.toString());
                 assertEquals(node.at("/metadata/uid").asText(), lease.at("/metadata/ownerReferences/0/uid").asText(),
                         lease.toString());
-            } finally {
-                agent.destroy();
-                if (!agent.waitFor(30, TimeUnit.SECONDS)) {
-                    agent.destroyForcibly();
-                }
-                System.out.println("AgentNodeE2E: agent log " + log + "\n" + tail(log));
             }
         }
     }
@@ -111,8 +91,4 @@ class AgentNodeE2E {
                 : null;
     }
 
-    private static String tail(Path log) throws IOException {
-        List<String> lines = Files.exists(log) ? Files.readAllLines(log) : List.of();
-        return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
-    }
 }

@@ -1,14 +1,13 @@
 package io.kubepekko.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kubepekko.e2e.support.AgentProcess;
 import io.kubepekko.e2e.support.ApiCalls;
 import io.kubepekko.e2e.support.ClientBinaries;
 import io.kubepekko.e2e.support.Kubectl;
 import io.kubepekko.e2e.support.LocalContainerd;
 import io.kubepekko.e2e.support.ProcessResult;
-import io.kubepekko.e2e.support.RepositoryRoot;
 import io.kubepekko.e2e.support.ServerProcess;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.io.CleanupMode;
@@ -19,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -45,27 +43,16 @@ class AgentPodE2E {
 
     @Test
     void aBusyboxPodAppliedWithKubectlRunsOnTheAgentAndKubectlDeleteRemovesIt() throws Exception {
-        Assumptions.assumeTrue((Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid") == 0,
-                "containerd and runc need root");
+        AgentProcess.assumeRoot();
         ClientBinaries clients = ClientBinaries.require();
         ApiCalls api = new ApiCalls(Duration.ofSeconds(10));
         try (LocalContainerd containerd = LocalContainerd.start(dir.resolve("containerd"));
              ServerProcess server = ServerProcess.start(dir.resolve("server"))) {
             Kubectl kubectl = new Kubectl(clients.kubectl(), server.kubeconfig(), dir, dir).withTimeout(AWAIT);
             Path log = dir.resolve("agent.log");
-            ProcessBuilder builder = new ProcessBuilder("bash",
-                    RepositoryRoot.find().resolve("cluster-config/bin/agent").toString(),
-                    "--kubeconfig", server.kubeconfig().toString(),
-                    "--container-runtime-endpoint", containerd.endpoint(),
-                    "--root-dir", dir.resolve("agent").toString(),
-                    "--hostname-override", NODE,
-                    // small enough that the app's output is rotated within the test
-                    "--container-log-max-size", "1Ki", "--container-log-max-files", "2")
-                    .redirectErrorStream(true).redirectOutput(log.toFile());
-            // The build running this test has just packaged the agent: the script must not build again.
-            builder.environment().put("KUBEPEKKO_SKIP_BUILD", "1");
-            Process agent = builder.start();
-            try {
+            // small enough that the app's output is rotated within the test
+            try (AgentProcess agent = AgentProcess.start(server.kubeconfig(), containerd.endpoint(), dir.resolve("agent"),
+                    NODE, log, "--container-log-max-size", "1Ki", "--container-log-max-files", "2")) {
                 Path manifest = dir.resolve("pod.yaml");
                 Files.writeString(manifest, """
                         apiVersion: v1
@@ -116,12 +103,6 @@ class AgentPodE2E {
                 assertEquals("", containers.stdoutText().strip(), "no container or sandbox left: " + containers.describe());
                 await().atMost(Duration.ofSeconds(10)).alias("the pod's log directory goes with it")
                         .until(() -> !Files.exists(logs));
-            } finally {
-                agent.destroy();
-                if (!agent.waitFor(30, TimeUnit.SECONDS)) {
-                    agent.destroyForcibly();
-                }
-                System.out.println("AgentPodE2E: agent log " + log + "\n" + tail(log));
             }
         }
     }
@@ -142,8 +123,4 @@ class AgentPodE2E {
         }
     }
 
-    private static String tail(Path log) throws IOException {
-        List<String> lines = Files.exists(log) ? Files.readAllLines(log) : List.of();
-        return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-    }
 }

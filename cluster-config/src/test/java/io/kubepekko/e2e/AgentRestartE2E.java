@@ -1,14 +1,13 @@
 package io.kubepekko.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kubepekko.e2e.support.AgentProcess;
 import io.kubepekko.e2e.support.ApiCalls;
 import io.kubepekko.e2e.support.ClientBinaries;
 import io.kubepekko.e2e.support.Kubectl;
 import io.kubepekko.e2e.support.LocalContainerd;
 import io.kubepekko.e2e.support.ProcessResult;
-import io.kubepekko.e2e.support.RepositoryRoot;
 import io.kubepekko.e2e.support.ServerProcess;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.io.CleanupMode;
@@ -19,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -41,14 +39,13 @@ class AgentRestartE2E {
 
     @Test
     void aKilledAgentRestartedAdoptsTheRunningContainerAndRemovesAPodDeletedMeanwhile() throws Exception {
-        Assumptions.assumeTrue((Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid") == 0,
-                "containerd and runc need root");
+        AgentProcess.assumeRoot();
         ClientBinaries clients = ClientBinaries.require();
         ApiCalls api = new ApiCalls(Duration.ofSeconds(10));
         try (LocalContainerd containerd = LocalContainerd.start(dir.resolve("containerd"));
              ServerProcess server = ServerProcess.start(dir.resolve("server"))) {
             Kubectl kubectl = new Kubectl(clients.kubectl(), server.kubeconfig(), dir, dir).withTimeout(AWAIT);
-            Process first = startAgent(server, containerd, dir.resolve("agent-1.log"));
+            AgentProcess first = startAgent(server, containerd, dir.resolve("agent-1.log"));
             JsonNode steady;
             JsonNode gone;
             try {
@@ -61,8 +58,7 @@ class AgentRestartE2E {
                 gone = await().atMost(AWAIT).pollInterval(Duration.ofMillis(500)).alias("pod gone Running")
                         .until(() -> runningPod(api, server.url(), "gone"), p -> p != null);
             } finally {
-                first.destroyForcibly(); // SIGKILL: no shutdown hook, nothing stopped on the way out
-                first.waitFor(30, TimeUnit.SECONDS);
+                first.kill();
             }
             String steadyId = containerId(steady);
             String goneId = containerId(gone);
@@ -78,8 +74,7 @@ class AgentRestartE2E {
             assertTrue(Files.isDirectory(goneLogs), goneLogs.toString());
 
             Path log = dir.resolve("agent-2.log");
-            Process second = startAgent(server, containerd, log);
-            try {
+            try (AgentProcess second = startAgent(server, containerd, log)) {
                 JsonNode adopted = await().atMost(AWAIT).pollInterval(Duration.ofMillis(500))
                         .alias("pod steady's status written again")
                         .until(() -> runningPod(api, server.url(), "steady"), p -> p != null);
@@ -93,27 +88,12 @@ class AgentRestartE2E {
 
                 ProcessResult cleanup = kubectl.run("delete", "pod", "steady");
                 assertEquals(0, cleanup.exitCode(), cleanup.describe());
-            } finally {
-                second.destroy();
-                if (!second.waitFor(30, TimeUnit.SECONDS)) {
-                    second.destroyForcibly();
-                }
-                System.out.println("AgentRestartE2E: agent log " + log + "\n" + tail(log));
             }
         }
     }
 
-    private Process startAgent(ServerProcess server, LocalContainerd containerd, Path log) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder("bash",
-                RepositoryRoot.find().resolve("cluster-config/bin/agent").toString(),
-                "--kubeconfig", server.kubeconfig().toString(),
-                "--container-runtime-endpoint", containerd.endpoint(),
-                "--root-dir", dir.resolve("agent").toString(),
-                "--hostname-override", NODE)
-                .redirectErrorStream(true).redirectOutput(log.toFile());
-        // The build running this test has just packaged the agent: the script must not build again.
-        builder.environment().put("KUBEPEKKO_SKIP_BUILD", "1");
-        return builder.start();
+    private AgentProcess startAgent(ServerProcess server, LocalContainerd containerd, Path log) throws IOException {
+        return AgentProcess.start(server.kubeconfig(), containerd.endpoint(), dir.resolve("agent"), NODE, log);
     }
 
     private static String pod(String name) {
@@ -155,8 +135,4 @@ class AgentRestartE2E {
                 && pod.at("/status/containerStatuses/0/state/running").isObject() ? pod : null;
     }
 
-    private static String tail(Path log) throws IOException {
-        List<String> lines = Files.exists(log) ? Files.readAllLines(log) : List.of();
-        return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-    }
 }
