@@ -152,17 +152,7 @@ public final class ControlPlane {
         }));
         WatchCaches caches = WatchCaches.start(system, registry, readSettings.cache(), environment.clock(),
                 readSettings.askTimeout(), journal, quota);
-        StrandedAsks stranded = new StrandedAsks(System::nanoTime);
-        system.systemActorOf(RemovedMembers.create(stranded, strandedAskGrace(system), System::nanoTime),
-                RemovedMembers.NAME, org.apache.pekko.actor.typed.Props.empty());
-        return new ControlPlane(system, registry, readSettings, caches, committed, stranded);
-    }
-
-    /** {@code kubepekko.cluster.stranded-ask-grace}, 500 ms where the server's configuration is not loaded. */
-    private static Duration strandedAskGrace(ActorSystem<?> system) {
-        String path = "kubepekko.cluster.stranded-ask-grace";
-        var config = system.settings().config();
-        return config.hasPath(path) ? config.getDuration(path) : Duration.ofMillis(500);
+        return new ControlPlane(system, registry, readSettings, caches, committed, RemovedMembers.start(system));
     }
 
     /**

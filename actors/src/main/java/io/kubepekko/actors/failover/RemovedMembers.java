@@ -1,7 +1,10 @@
 package io.kubepekko.actors.failover;
 
+import com.typesafe.config.Config;
 import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.ClusterEvent;
 import org.apache.pekko.cluster.MemberStatus;
@@ -37,6 +40,23 @@ public final class RemovedMembers {
     private record Strand(String member, long removedAt) implements Command {}
 
     private RemovedMembers() {}
+
+    /** The configuration key of the grace, 500 ms where the server's configuration is not loaded. */
+    static final String GRACE_PATH = "kubepekko.cluster.stranded-ask-grace";
+
+    /**
+     * Starts the actor under {@code /system} with the grace {@code kubepekko.cluster.stranded-ask-grace} of the
+     * system's configuration and returns the tracker the server's requests register their asks with.
+     */
+    public static StrandedAsks start(ActorSystem<?> system) {
+        StrandedAsks asks = new StrandedAsks(System::nanoTime);
+        system.systemActorOf(create(asks, grace(system.settings().config()), System::nanoTime), NAME, Props.empty());
+        return asks;
+    }
+
+    static Duration grace(Config config) {
+        return config.hasPath(GRACE_PATH) ? config.getDuration(GRACE_PATH) : Duration.ofMillis(500);
+    }
 
     /** Subscribes to this server's view of removals. */
     public static Behavior<Command> create(StrandedAsks asks, Duration grace, LongSupplier nanoClock) {

@@ -57,4 +57,11 @@ class RemovedMembersTest {
         await().atMost(Duration.ofSeconds(10)).until(marker::isDone);
         assertFalse(open.isDone(), "the member that left in order stranded nothing");
     }
+
+    @Test
+    void theGraceComesFromTheConfigurationAndIs500msWithoutIt() {
+        assertEquals(Duration.ofMillis(500), RemovedMembers.grace(com.typesafe.config.ConfigFactory.empty()));
+        assertEquals(Duration.ofSeconds(2), RemovedMembers.grace(com.typesafe.config.ConfigFactory.parseString(
+                RemovedMembers.GRACE_PATH + " = 2s")));
+    }
 }
