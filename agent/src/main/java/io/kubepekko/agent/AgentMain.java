@@ -23,6 +23,10 @@ public final class AgentMain {
     static final int EXIT_USAGE = 2;
 
     public static void main(String[] args) {
+        // Before any HTTP client loads: an httpGet probe's Host header is sent, as the kubelet's.
+        if (System.getProperty(io.kubepekko.agent.probe.HttpProbe.HOST_HEADER_PROPERTY) == null) {
+            System.setProperty(io.kubepekko.agent.probe.HttpProbe.HOST_HEADER_PROPERTY, "host");
+        }
         int code = run(args);
         if (code != 0) {
             System.exit(code);

@@ -33,8 +33,13 @@ import javax.net.ssl.X509ExtendedTrustManager;
  * to the same host is followed (at most 10), one to another host is not and its 3xx passes (the kubelet's
  * "Probe terminated redirects" warning); anything else, or no answer within the timeout, fails.
  *
- * <p>Not as the kubelet: a {@code Host} header is not sent (the JDK client refuses to set it); the JDK client may
- * reuse a connection where the kubelet opens a new one per probe.
+ * A {@code Host} header among {@code httpHeaders} is the request's host, as the kubelet's {@code req.Host}: the JDK
+ * client sends it only in a JVM started with {@code jdk.httpclient.allowRestrictedHeaders=host} ({@link #HOST_HEADER_PROPERTY},
+ * which the agent's main sets first thing); elsewhere it is left out. At most 10 KiB of the body are read, the rest is
+ * dropped (the kubelet's {@code maxRespBodyLength} and its "non fatal body truncation"): a container answering without
+ * end cannot fill the agent's heap.
+ *
+ * <p>Not as the kubelet: the JDK client may reuse a connection where the kubelet opens a new one per probe.
  */
 public final class HttpProbe {
     private HttpProbe() {}
@@ -44,8 +49,14 @@ public final class HttpProbe {
 
     private static final int MAX_REDIRECTS = 10;
 
-    /** Headers the JDK client will not let a caller set. */
-    private static final Set<String> RESTRICTED = Set.of("connection", "content-length", "expect", "host", "upgrade");
+    /** The most of a response body a probe reads, as the kubelet's {@code maxRespBodyLength}. */
+    static final int MAX_BODY_BYTES = 10 * 1024;
+
+    /** The JDK client's switch that lets a request carry a {@code Host} header; read once, when the client loads. */
+    public static final String HOST_HEADER_PROPERTY = "jdk.httpclient.allowRestrictedHeaders";
+
+    /** Headers the JDK client will not let a caller set ({@code Host} is handled on its own). */
+    private static final Set<String> RESTRICTED = Set.of("connection", "content-length", "expect", "upgrade");
 
     private static final class Shared {
         static final HttpClient CLIENT = HttpClient.newBuilder()
@@ -90,7 +101,11 @@ public final class HttpProbe {
                 }
             }
             if (!name.isEmpty() && !RESTRICTED.contains(lower)) {
-                template.header(name, h.path("value").asText(""));
+                try {
+                    template.header(name, h.path("value").asText(""));
+                } catch (IllegalArgumentException notAllowed) {
+                    // Host in a JVM without HOST_HEADER_PROPERTY, or a name the client refuses: sent without it.
+                }
             }
         }
         if (!userAgent) {
@@ -106,7 +121,7 @@ public final class HttpProbe {
 
     private static CompletableFuture<ProbeOutcome> get(HttpRequest.Builder template, URI first, URI uri, int redirects) {
         HttpRequest request = template.copy().uri(uri).build();
-        return Shared.CLIENT.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).handle((response, failure) -> {
+        return Shared.CLIENT.sendAsync(request, info -> new BoundedBody(MAX_BODY_BYTES)).handle((response, failure) -> {
             if (failure != null) {
                 return CompletableFuture.completedFuture(ProbeOutcome.failure("Get \"" + uri + "\": " + goError(failure, uri)));
             }

@@ -55,6 +55,18 @@ class ProbeRunnersTest {
             answer(ex, 200, "fine");
         });
         server.createContext("/broken", ex -> answer(ex, 500, "secret body"));
+        server.createContext("/huge", ex -> {
+            // A body without end: the probe must stop reading it.
+            ex.sendResponseHeaders(200, 0);
+            byte[] chunk = "a".repeat(64 * 1024).getBytes(StandardCharsets.UTF_8);
+            try (OutputStream out = ex.getResponseBody()) {
+                while (true) {
+                    out.write(chunk);
+                }
+            } catch (IOException dropped) {
+                ex.close();
+            }
+        });
         server.createContext("/moved", ex -> {
             ex.getResponseHeaders().add("Location", "/ok");
             answer(ex, 302, "");
@@ -116,6 +128,20 @@ class ProbeRunnersTest {
         assertEquals("yes", seenHeaders.get("x-custom"));
         assertEquals("kube-probe/1.35", seenHeaders.get("user-agent"));
         assertEquals("*/*", seenHeaders.get("accept"));
+    }
+
+    @Test
+    void httpGetSendsAHostHeaderFromTheProbesHeadersAsTheKubeletsRequestHost() {
+        assertEquals(ProbeResult.SUCCESS, http("{path: '/ok', port: " + port
+                + ", httpHeaders: [{name: 'Host', value: 'www.example.test'}]}", "{}").result());
+        assertEquals("www.example.test", seenHeaders.get("host"));
+    }
+
+    @Test
+    void httpGetReadsAtMost10KiBOfABodyWithoutEndAndPassesWithTheTruncatedBody() {
+        ProbeOutcome o = http("{path: '/huge', port: " + port + "}", "{}");
+        assertEquals(ProbeResult.SUCCESS, o.result());
+        assertEquals("a".repeat(10 * 1024), o.output());
     }
 
     @Test
