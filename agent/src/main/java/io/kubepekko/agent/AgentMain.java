@@ -171,7 +171,7 @@ public final class AgentMain {
         long memory = host.memoryBytes();
         return new io.kubepekko.agent.runtime.NodeContext(nodeName, settings.rootDir(), ips, java.util.List.of(), "",
                 resolv, memory, host.cpuCores() * 1000L, Math.max(0, memory - 100L * 1024 * 1024),
-                (long) (host.ephemeralStorageBytes() * 0.9));
+                (long) (host.ephemeralStorageBytes() * 0.9), io.kubepekko.agent.runtime.PodCgroups.ofNode());
     }
 
     static String version() {

@@ -6,6 +6,7 @@ import io.kubepekko.e2e.support.ApiCalls;
 import io.kubepekko.e2e.support.ClientBinaries;
 import io.kubepekko.e2e.support.Kubectl;
 import io.kubepekko.e2e.support.LocalContainerd;
+import io.kubepekko.e2e.support.NodeCgroups;
 import io.kubepekko.e2e.support.ProcessResult;
 import io.kubepekko.e2e.support.ServerProcess;
 import org.junit.jupiter.api.Test;
@@ -28,7 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A pod through the whole stack: the real kubectl applies a busybox pod bound to the agent's node, the agent
  * ({@code bin/agent}) runs it on the project's containerd ({@code bin/containerd-local}) and writes its status back
  * (Running, a pod IP from the CNI bridge); {@code kubectl delete} (default grace) returns once the agent has stopped
- * it and deleted the object, and containerd is left with none of its containers. The app's output is in CRI format
+ * it and deleted the object, and containerd is left with none of its containers and the node with none of its
+ * cgroups. The app's output is in CRI format
  * under the agent's {@code --root-dir}, rotated at {@code --container-log-max-size}, and its log directory goes with
  * the pod. Needs root (containerd); skipped
  * otherwise and with {@code -DskipE2E}.
@@ -80,6 +82,9 @@ class AgentPodE2E {
                 assertTrue(app.path("containerID").asText().startsWith("containerd://"), pod.toString());
                 assertFalse(pod.at("/status/hostIP").asText().isEmpty(), pod.toString());
 
+                String uid = pod.at("/metadata/uid").asText();
+                assertFalse(NodeCgroups.ofPod(uid).isEmpty(), "the pod runs in its cgroup kubepods/besteffort/pod" + uid);
+
                 ProcessResult get = kubectl.run("get", "pod", "hello", "-o", "jsonpath={.status.phase} {.status.podIP}");
                 assertEquals("Running " + pod.at("/status/podIP").asText(), get.stdoutText(), get.describe());
 
@@ -101,6 +106,8 @@ class AgentPodE2E {
                 ProcessResult containers = containerd.ctr("-n", "k8s.io", "containers", "ls", "-q");
                 assertEquals(0, containers.exitCode(), containers.describe());
                 assertEquals("", containers.stdoutText().strip(), "no container or sandbox left: " + containers.describe());
+                // removed before the object was: kubectl returned after that
+                assertEquals(List.of(), NodeCgroups.ofPod(uid), "the pod's cgroup is gone from every hierarchy");
                 await().atMost(Duration.ofSeconds(10)).alias("the pod's log directory goes with it")
                         .until(() -> !Files.exists(logs));
             }

@@ -6,6 +6,7 @@ import io.kubepekko.e2e.support.ApiCalls;
 import io.kubepekko.e2e.support.ClientBinaries;
 import io.kubepekko.e2e.support.Kubectl;
 import io.kubepekko.e2e.support.LocalContainerd;
+import io.kubepekko.e2e.support.NodeCgroups;
 import io.kubepekko.e2e.support.ProcessResult;
 import io.kubepekko.e2e.support.ServerProcess;
 import org.junit.jupiter.api.Test;
@@ -27,7 +28,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The agent killed with SIGKILL ({@code bin/agent} execs the JVM) while a busybox pod runs on the project's containerd,
  * then started again on the same {@code --root-dir}: the pod's container keeps running and is adopted (same container
  * id, restartCount unchanged, its status written again), and a pod force-deleted while the agent was down is removed
- * from containerd with its log directory. Needs root (containerd); skipped otherwise and with {@code -DskipE2E}.
+ * from containerd with its log directory and its cgroup (the pod adopted goes with its cgroup when deleted; after
+ * {@code containerd-local stop} no empty cgroup is left under {@code kubepods}). Needs root (containerd); skipped
+ * otherwise and with {@code -DskipE2E}.
  */
 @DisabledIfSystemProperty(named = "skipE2E", matches = "true")
 class AgentRestartE2E {
@@ -82,14 +85,19 @@ class AgentRestartE2E {
                 assertEquals("containerd://" + steadyId, app.path("containerID").asText(), adopted.toString());
                 assertEquals(steady.at("/status/containerStatuses/0/restartCount").asInt(),
                         app.path("restartCount").asInt(), adopted.toString());
+                String goneUid = gone.at("/metadata/uid").asText();
                 await().atMost(AWAIT).pollInterval(Duration.ofMillis(500)).alias("the deleted pod's container removed")
-                        .until(() -> !containers(containerd).contains(goneId) && !Files.exists(goneLogs));
+                        .until(() -> !containers(containerd).contains(goneId) && !Files.exists(goneLogs)
+                                && NodeCgroups.ofPod(goneUid).isEmpty());
                 assertTrue(containers(containerd).contains(steadyId), "the adopted container still there");
 
                 ProcessResult cleanup = kubectl.run("delete", "pod", "steady");
                 assertEquals(0, cleanup.exitCode(), cleanup.describe());
+                assertEquals(List.of(), NodeCgroups.ofPod(steady.at("/metadata/uid").asText()),
+                        "the adopted pod's cgroup went with it");
             }
         }
+        assertEquals(List.of(), NodeCgroups.emptyUnderKubepods(), "containerd-local stop left no empty cgroup under kubepods");
     }
 
     private AgentProcess startAgent(ServerProcess server, LocalContainerd containerd, Path log) throws IOException {

@@ -1,6 +1,7 @@
 package io.kubepekko.e2e;
 
 import io.kubepekko.e2e.support.LocalContainerd;
+import io.kubepekko.e2e.support.NodeCgroups;
 import io.kubepekko.e2e.support.ProcessResult;
 import io.kubepekko.e2e.support.Processes;
 import io.kubepekko.e2e.support.RunningProcess;
@@ -34,7 +35,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code cluster-config/bin/containerd-local}, the project's own containerd for the node agent: it starts and
  * answers on the endpoint it prints last, holds both locally built images in {@code k8s.io}, runs a container
  * from the busybox image, starts idempotently, and its stop leaves no process, mount or cgroup of its — also
- * after containerd itself was killed. The pause image's program exits 0 on SIGTERM.
+ * after containerd itself was killed — and no empty cgroup under {@code kubepods} in any hierarchy. The pause image's program exits 0 on SIGTERM.
  *
  * <p>One directory for the class: the images are built on the first start and reused by the others (which
  * proves the cache). Each test stops what it started. Needs root (as containerd does); skipped otherwise, and
@@ -122,9 +123,18 @@ class ContainerdLocalE2E {
     void stopLeavesNoProcessMountOrCgroupOfItsOwn() throws IOException {
         LocalContainerd containerd = start();
         List<String> ids = runDetached(containerd);
+        // As an agent's sandboxes leave them (the pod level, which no container's spec names) in every hierarchy.
+        List<Path> leftovers = new ArrayList<>();
+        String uid = UUID.randomUUID().toString();
+        for (Path hierarchy : NodeCgroups.hierarchies()) {
+            leftovers.add(Files.createDirectories(hierarchy.resolve("kubepods/besteffort/pod" + uid + "/0123abcd")));
+            leftovers.add(Files.createDirectories(hierarchy.resolve("kubepods/pod" + uid)));
+        }
         ProcessResult stop = containerd.stop();
         assertEquals(0, stop.exitCode(), stop.describe());
         assertNothingLeft(containerd, ids);
+        assertEquals(List.of(), leftovers.stream().filter(Files::exists).toList(), "the pods' cgroups are gone");
+        assertEquals(List.of(), NodeCgroups.emptyUnderKubepods(), "no empty cgroup under kubepods");
     }
 
     /** A crashed containerd leaves its shims and containers running: stop finds them by their socket. */

@@ -7,6 +7,7 @@ import io.kubepekko.agent.cri.v1.PodSandbox;
 import io.kubepekko.agent.cri.v1.PodSandboxFilter;
 import io.kubepekko.agent.logs.PodLogs;
 import io.kubepekko.agent.runtime.NodeContext;
+import io.kubepekko.agent.runtime.PodCgroups;
 import io.kubepekko.agent.runtime.SandboxConfigs;
 import io.kubepekko.agent.worker.PodTermination;
 import java.io.IOException;
@@ -31,8 +32,9 @@ import java.util.stream.Stream;
  * (pkg/kubelet/kubelet_pods.go: runtime pods no pod worker knows are killed; {@code cleanupOrphanedPodDirs} and the
  * container GC's {@code evictPodLogsDirectories} remove their directories): sandboxes and containers carrying the
  * pod-uid label (anything without it is not the agent's and is never looked at further), the pod directories
- * {@code <root-dir>/pods/<uid>} and the pod log directories {@code <root-dir>/pod-logs/<ns>_<name>_<uid>}. Which of
- * these are orphans the caller decides, against the pods it runs at that moment.
+ * {@code <root-dir>/pods/<uid>}, the pod log directories {@code <root-dir>/pod-logs/<ns>_<name>_<uid>} and the pod
+ * cgroups {@code kubepods/<qos>/pod<uid>} ({@code cleanupOrphanedPodCgroups}; {@link PodCgroups}). Which of these are
+ * orphans the caller decides, against the pods it runs at that moment.
  */
 final class OrphanedPods {
     private OrphanedPods() {}
@@ -42,38 +44,47 @@ final class OrphanedPods {
      *
      * @param inRuntime   the uids that have sandboxes or containers
      * @param directories per uid, its pod and pod log directories
+     * @param cgroups     the uids that have a pod cgroup in some hierarchy
      */
-    record Found(Set<String> inRuntime, Map<String, List<Path>> directories) {
+    record Found(Set<String> inRuntime, Map<String, List<Path>> directories, Set<String> cgroups) {
         Set<String> uids() {
             Set<String> all = new HashSet<>(inRuntime);
             all.addAll(directories.keySet());
+            all.addAll(cgroups);
             return all;
         }
     }
 
-    /** Reads the runtime's sandboxes and containers and the agent's directories (on {@code blocking}). */
+    /** Reads the runtime's sandboxes and containers, the agent's directories and the pod cgroups (on {@code blocking}). */
     static CompletionStage<Found> find(CriRuntime cri, NodeContext node, Executor blocking) {
         CompletableFuture<List<PodSandbox>> sandboxes = cri.listPodSandbox(PodSandboxFilter.getDefaultInstance())
                 .toCompletableFuture();
         CompletableFuture<List<Container>> containers = cri.listContainers(ContainerFilter.getDefaultInstance())
                 .toCompletableFuture();
         CompletableFuture<Map<String, List<Path>>> dirs = CompletableFuture.supplyAsync(() -> directories(node), blocking);
-        return CompletableFuture.allOf(sandboxes, containers, dirs).thenApply(v -> {
+        CompletableFuture<Set<String>> cgroups = CompletableFuture.supplyAsync(() -> node.cgroups().podUids(), blocking);
+        return CompletableFuture.allOf(sandboxes, containers, dirs, cgroups).thenApply(v -> {
             Set<String> uids = new HashSet<>();
             sandboxes.join().forEach(s -> podUid(s.getLabelsMap()).ifPresent(uids::add));
             containers.join().forEach(c -> podUid(c.getLabelsMap()).ifPresent(uids::add));
-            return new Found(uids, dirs.join());
+            return new Found(uids, dirs.join(), cgroups.join());
         });
     }
 
     /**
      * Tears the pod down in the runtime if it has anything there (its containers stopped at once: the pod is gone
-     * from every source, as after a forced delete), then removes its directories.
+     * from every source, as after a forced delete; that drops its cgroup too), else only its cgroup if it has one, then
+     * removes its directories. A cgroup that cannot go is logged, never fails the removal.
      */
-    static CompletionStage<Void> remove(CriRuntime cri, Found found, String uid, Executor blocking) {
-        CompletionStage<Void> runtime = found.inRuntime().contains(uid)
-                ? PodTermination.run(cri, uid, Duration.ZERO)
-                : CompletableFuture.completedFuture(null);
+    static CompletionStage<Void> remove(CriRuntime cri, NodeContext node, Found found, String uid, Executor blocking) {
+        CompletionStage<Void> runtime;
+        if (found.inRuntime().contains(uid)) {
+            runtime = PodTermination.run(cri, node.cgroups(), blocking, uid, Duration.ZERO);
+        } else if (found.cgroups().contains(uid)) {
+            runtime = CompletableFuture.runAsync(() -> PodTermination.removeCgroups(node.cgroups(), uid), blocking);
+        } else {
+            runtime = CompletableFuture.completedFuture(null);
+        }
         List<Path> dirs = found.directories().getOrDefault(uid, List.of());
         return runtime.thenRunAsync(() -> dirs.forEach(OrphanedPods::removeDirectory), blocking);
     }

@@ -602,7 +602,7 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
         for (String uid : m.found().uids()) {
             if (!pods.containsKey(uid)) {
                 getContext().getLog().info("pod uid {} is in no source: removing what the node holds of it", uid);
-                getContext().pipeToSelf(OrphanedPods.remove(cri, m.found(), uid, blocking()),
+                getContext().pipeToSelf(OrphanedPods.remove(cri, node, m.found(), uid, blocking()),
                         (v, t) -> t == null ? new OrphanRemoved(uid) : new OrphanStepFailed("removing orphaned pod uid " + uid, t));
             }
         }

@@ -17,14 +17,30 @@ import java.util.List;
  * @param allocatableMilliCpu node allocatable cpu, for {@code resourceFieldRef} on unset limits
  * @param allocatableMemory  node allocatable memory in bytes
  * @param allocatableEphemeralStorage node allocatable ephemeral storage in bytes
+ * @param cgroups            the pods' cgroups, dropped once a pod is gone ({@link PodCgroups#ofNode()} on a node)
  */
 public record NodeContext(String nodeName, Path rootDir, List<String> hostIps, List<String> clusterDns,
                           String clusterDomain, ResolvConf hostResolvConf, long memoryCapacity,
-                          long allocatableMilliCpu, long allocatableMemory, long allocatableEphemeralStorage) {
+                          long allocatableMilliCpu, long allocatableMemory, long allocatableEphemeralStorage,
+                          PodCgroups cgroups) {
 
     public NodeContext {
         hostIps = List.copyOf(hostIps);
         clusterDns = List.copyOf(clusterDns);
+    }
+
+    /** A node whose pods' cgroups are left alone ({@link PodCgroups#NONE}): pods run against a fake runtime. */
+    public NodeContext(String nodeName, Path rootDir, List<String> hostIps, List<String> clusterDns,
+                       String clusterDomain, ResolvConf hostResolvConf, long memoryCapacity,
+                       long allocatableMilliCpu, long allocatableMemory, long allocatableEphemeralStorage) {
+        this(nodeName, rootDir, hostIps, clusterDns, clusterDomain, hostResolvConf, memoryCapacity,
+                allocatableMilliCpu, allocatableMemory, allocatableEphemeralStorage, PodCgroups.NONE);
+    }
+
+    /** The same node with {@code cgroups} as its pods' cgroups. */
+    public NodeContext withCgroups(PodCgroups cgroups) {
+        return new NodeContext(nodeName, rootDir, hostIps, clusterDns, clusterDomain, hostResolvConf, memoryCapacity,
+                allocatableMilliCpu, allocatableMemory, allocatableEphemeralStorage, cgroups);
     }
 
     /**

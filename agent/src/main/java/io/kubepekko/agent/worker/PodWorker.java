@@ -403,7 +403,9 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     // ---------------------------------------------------------------- termination
 
     private Behavior<Command> terminate() {
-        getContext().pipeToSelf(PodTermination.run(cri, clock, events, uid, terminating.gracePeriod(), observed),
+        getContext().pipeToSelf(PodTermination.run(cri, node.cgroups(),
+                        getContext().getSystem().dispatchers().lookup(DispatcherSelector.blocking()), clock, events, uid,
+                        terminating.gracePeriod(), observed),
                 (v, t) -> t == null ? new TerminationDone() : failed("terminate", t, null, null));
         return this;
     }

@@ -15,6 +15,7 @@ import io.kubepekko.agent.cri.v1.ImageSpec;
 import io.kubepekko.agent.cri.v1.PodSandboxConfig;
 import io.kubepekko.agent.cri.v1.PodSandboxMetadata;
 import io.kubepekko.agent.runtime.NodeContext;
+import io.kubepekko.agent.runtime.PodCgroups;
 import io.kubepekko.agent.runtime.ResolvConf;
 import io.kubepekko.agent.runtime.SandboxConfigs;
 import io.kubepekko.agent.worker.PodWorkerSettings;
@@ -65,6 +66,8 @@ class AgentRestartIT {
     private String nodeName;
     private FakeCri fake;
     private Path root;
+    private Path memoryCgroups;
+    private Path unifiedCgroups;
     private ActorTestKit agent;
 
     @BeforeAll
@@ -89,6 +92,8 @@ class AgentRestartIT {
         Path mine = Files.createDirectories(dir.resolve(nodeName));
         fake = FakeCri.start(mine.resolve("cri.sock"));
         root = mine.resolve("root");
+        memoryCgroups = mine.resolve("cgroup/memory");
+        unifiedCgroups = mine.resolve("cgroup/unified");
     }
 
     @AfterEach
@@ -104,7 +109,8 @@ class AgentRestartIT {
     private void startAgent() {
         agent = ActorTestKit.create();
         NodeContext node = new NodeContext(nodeName, root, List.of("192.168.1.10"), List.of(), "",
-                ResolvConf.parse("nameserver 10.0.0.2\n"), 8L << 30, 4000, 8L << 30, 100L << 30);
+                ResolvConf.parse("nameserver 10.0.0.2\n"), 8L << 30, 4000, 8L << 30, 100L << 30,
+                PodCgroups.of(List.of(memoryCgroups, unifiedCgroups)));
         ActorRef<StatusManager.Command> status = agent.spawn(StatusManager.create(client), "status");
         agent.spawn(PodManager.create(client, fake.client(), node, status, Clock.systemUTC(), SETTINGS, scheduler), "pods");
     }
@@ -225,14 +231,22 @@ class AgentRestartIT {
         Path logs = root.resolve("pod-logs").resolve("default_gone_" + gone);
         Path podDir = root.resolve("pods").resolve(gone);
         assertTrue(Files.isDirectory(logs) && Files.isDirectory(podDir), "the pod had its directories");
+        // The runtime makes the pods' cgroups (FakeCri does not); one is of a pod the node has nothing else of.
+        Path keptCgroup = Files.createDirectories(memoryCgroups.resolve("kubepods/besteffort/pod" + kept));
+        Path goneCgroup = Files.createDirectories(memoryCgroups.resolve("kubepods/besteffort/pod" + gone));
+        Path goneUnified = Files.createDirectories(unifiedCgroups.resolve("kubepods/besteffort/pod" + gone));
+        Path strayCgroup = Files.createDirectories(unifiedCgroups.resolve("kubepods/podstray-uid"));
 
         startAgent();
 
         await().atMost(DEADLINE).until(() -> !hasSandbox(gone) && !hasContainer(gone)
                 && !Files.exists(logs) && !Files.exists(podDir));
+        await().atMost(DEADLINE).until(() -> !Files.exists(goneCgroup) && !Files.exists(goneUnified)
+                && !Files.exists(strayCgroup));
         assertEquals(keptApp.path("containerID").asText(), awaitApp("kept", AgentRestartIT::running)
                 .path("containerID").asText(), "the other pod is adopted");
         assertTrue(Files.isDirectory(root.resolve("pods").resolve(kept)), "the kept pod keeps its directory");
+        assertTrue(Files.isDirectory(keptCgroup), "and its cgroup");
     }
 
     @Test

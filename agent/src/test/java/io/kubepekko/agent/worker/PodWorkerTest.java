@@ -2,6 +2,7 @@ package io.kubepekko.agent.worker;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.core.json.JsonReadFeature;
@@ -16,8 +17,10 @@ import io.kubepekko.agent.cri.v1.CreateContainerRequest;
 import io.kubepekko.agent.cri.v1.RunPodSandboxRequest;
 import io.kubepekko.agent.cri.v1.StopContainerRequest;
 import io.kubepekko.agent.runtime.NodeContext;
+import io.kubepekko.agent.runtime.PodCgroups;
 import io.kubepekko.agent.runtime.PodInputs;
 import io.kubepekko.agent.runtime.ResolvConf;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -258,6 +261,29 @@ class PodWorkerTest {
         assertTrue(fake.sandboxes().isEmpty(), "sandbox removed");
         assertTrue(fake.containers().isEmpty(), "its containers went with it");
         probe.expectTerminated(worker, WAIT);
+    }
+
+    @Test
+    void terminateRemovesThePodsCgroupsAndOneStillInUseDoesNotFailIt() throws Exception {
+        Path memory = dir.resolve("cgroup/memory");
+        Path unified = dir.resolve("cgroup/unified");
+        node = node.withCgroups(PodCgroups.of(List.of(memory, unified)));
+        // The runtime made them for the sandbox (FakeCri makes none); in unified, a process is left in one.
+        Path memoryPod = Files.createDirectories(memory.resolve("kubepods/besteffort/podu8c"));
+        Path busy = Files.createDirectories(unified.resolve("kubepods/besteffort/podu8c/stray"));
+        Files.writeString(busy.resolve("cgroup.procs"), "4242\n");
+        ActorRef<PodWorker.Command> worker = spawn(pod("bye", "u8c", "Always", "containers: [{name: 'app', image: '"
+                + FakeCri.BUSYBOX_IMAGE + "', imagePullPolicy: 'IfNotPresent'}]"), PodInputs.NONE);
+        awaitContainer("app", ContainerState.CONTAINER_RUNNING);
+        assertTrue(Files.isDirectory(memoryPod), "nothing is removed while the pod runs");
+
+        TestProbe<PodWorker.Terminated> probe = KIT.createTestProbe();
+        worker.tell(new PodWorker.Terminate(Duration.ofSeconds(30), probe.getRef()));
+
+        assertEquals("u8c", probe.receiveMessage(WAIT).uid());
+        assertTrue(fake.sandboxes().isEmpty(), "sandbox removed");
+        assertFalse(Files.exists(memoryPod), "the pod's cgroup went with its sandbox");
+        assertTrue(Files.exists(busy.resolve("cgroup.procs")), "a cgroup in use is left alone");
     }
 
     @Test
