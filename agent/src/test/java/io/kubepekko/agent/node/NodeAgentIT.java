@@ -74,6 +74,13 @@ class NodeAgentIT {
         volatile boolean down;
 
         @Override
+        public CompletionStage<List<Condition>> status() {
+            return down ? CompletableFuture.failedFuture(new IllegalStateException("connection refused"))
+                    : CompletableFuture.completedFuture(List.of(new Condition("RuntimeReady", true, "", ""),
+                            new Condition("NetworkReady", true, "", "")));
+        }
+
+        @Override
         public CompletionStage<Version> version() {
             return down ? CompletableFuture.failedFuture(new IllegalStateException("connection refused"))
                     : CompletableFuture.completedFuture(new Version("containerd", version));
