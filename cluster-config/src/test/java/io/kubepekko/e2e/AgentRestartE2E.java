@@ -29,8 +29,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * then started again on the same {@code --root-dir}: the pod's container keeps running and is adopted (same container
  * id, restartCount unchanged, its status written again), and a pod force-deleted while the agent was down is removed
  * from containerd with its log directory and its cgroup (the pod adopted goes with its cgroup when deleted; after
- * {@code containerd-local stop} no empty cgroup is left under {@code kubepods}). Needs root (containerd); skipped
- * otherwise and with {@code -DskipE2E}.
+ * {@code containerd-local stop} no empty cgroup is left under {@code kubepods}). Then containerd itself is stopped
+ * under the agent (the daemon only, as {@code systemctl restart containerd}): the Node goes not Ready as the kubelet
+ * says it, the pod keeps running unchanged, and once containerd is back the Node is Ready again and the agent runs
+ * new pods on it. Needs root (containerd); skipped otherwise and with {@code -DskipE2E}.
  */
 @DisabledIfSystemProperty(named = "skipE2E", matches = "true")
 class AgentRestartE2E {
@@ -41,7 +43,8 @@ class AgentRestartE2E {
     Path dir;
 
     @Test
-    void aKilledAgentRestartedAdoptsTheRunningContainerAndRemovesAPodDeletedMeanwhile() throws Exception {
+    void aKilledAgentRestartedAdoptsTheRunningContainerAndRemovesAPodDeletedMeanwhileAndOutlivesAContainerdRestart()
+            throws Exception {
         AgentProcess.assumeRoot();
         ClientBinaries clients = ClientBinaries.require();
         ApiCalls api = new ApiCalls(Duration.ofSeconds(10));
@@ -77,7 +80,8 @@ class AgentRestartE2E {
             assertTrue(Files.isDirectory(goneLogs), goneLogs.toString());
 
             Path log = dir.resolve("agent-2.log");
-            try (AgentProcess second = startAgent(server, containerd, log)) {
+            // A short status period: the Node's Ready follows the runtime within seconds of the kubelet's 30 s.
+            try (AgentProcess second = startAgent(server, containerd, log, "--node-status-update-frequency", "2s")) {
                 JsonNode adopted = await().atMost(AWAIT).pollInterval(Duration.ofMillis(500))
                         .alias("pod steady's status written again")
                         .until(() -> runningPod(api, server.url(), "steady"), p -> p != null);
@@ -91,6 +95,8 @@ class AgentRestartE2E {
                                 && NodeCgroups.ofPod(goneUid).isEmpty());
                 assertTrue(containers(containerd).contains(steadyId), "the adopted container still there");
 
+                containerdRestartedUnderTheAgent(api, server, containerd, kubectl, steadyId, app.path("restartCount").asInt());
+
                 ProcessResult cleanup = kubectl.run("delete", "pod", "steady");
                 assertEquals(0, cleanup.exitCode(), cleanup.describe());
                 assertEquals(List.of(), NodeCgroups.ofPod(steady.at("/metadata/uid").asText()),
@@ -100,8 +106,63 @@ class AgentRestartE2E {
         assertEquals(List.of(), NodeCgroups.emptyUnderKubepods(), "containerd-local stop left no empty cgroup under kubepods");
     }
 
-    private AgentProcess startAgent(ServerProcess server, LocalContainerd containerd, Path log) throws IOException {
-        return AgentProcess.start(server.kubeconfig(), containerd.endpoint(), dir.resolve("agent"), NODE, log);
+    /**
+     * containerd's daemon stopped while pod steady runs: after the kubelet's 30 s without an answer the Node is not
+     * Ready with the kubelet's reason and message (pkg/kubelet/nodestatus/setters.go ReadyCondition with
+     * pkg/kubelet/runtime.go's "container runtime is down"), and the pod's status is left as it was; started again,
+     * containerd still runs the same container, the Node is Ready again and the agent's CRI client works (a new
+     * pod runs).
+     */
+    private void containerdRestartedUnderTheAgent(ApiCalls api, ServerProcess server, LocalContainerd containerd,
+                                                  Kubectl kubectl, String steadyId, int restarts) throws Exception {
+        await().atMost(AWAIT).pollInterval(Duration.ofMillis(500)).alias("node Ready")
+                .until(() -> "True".equals(ready(api, server.url()).path("status").asText()));
+        ProcessResult stopped = containerd.stopDaemon();
+        assertEquals(0, stopped.exitCode(), stopped.describe());
+        JsonNode notReady = await().atMost(AWAIT).pollInterval(Duration.ofMillis(500)).alias("node not Ready")
+                .until(() -> ready(api, server.url()), c -> "False".equals(c.path("status").asText()));
+        assertEquals("KubeletNotReady", notReady.path("reason").asText(), notReady.toString());
+        assertEquals("container runtime is down", notReady.path("message").asText(), notReady.toString());
+        JsonNode meanwhile = runningPod(api, server.url(), "steady");
+        assertTrue(meanwhile != null, "pod steady still Running while containerd is down");
+        assertEquals("containerd://" + steadyId, meanwhile.at("/status/containerStatuses/0/containerID").asText());
+
+        ProcessResult started = containerd.startAgain();
+        assertTrue(LocalContainerd.endpointOf(started).isPresent(), started.describe());
+        await().atMost(AWAIT).pollInterval(Duration.ofMillis(500)).alias("node Ready again")
+                .until(() -> "True".equals(ready(api, server.url()).path("status").asText()));
+        JsonNode after = runningPod(api, server.url(), "steady");
+        assertTrue(after != null, "pod steady Running after containerd's restart");
+        assertEquals("containerd://" + steadyId, after.at("/status/containerStatuses/0/containerID").asText(),
+                after.toString());
+        assertEquals(restarts, after.at("/status/containerStatuses/0/restartCount").asInt(), after.toString());
+        assertTrue(containers(containerd).contains(steadyId), "the container survived containerd's restart");
+
+        Path later = dir.resolve("later.yaml");
+        Files.writeString(later, pod("later"));
+        ProcessResult apply = kubectl.run("apply", "-f", later.toString());
+        assertEquals(0, apply.exitCode(), apply.describe());
+        await().atMost(AWAIT).pollInterval(Duration.ofMillis(500)).alias("a pod created after the restart Running")
+                .until(() -> runningPod(api, server.url(), "later"), p -> p != null);
+        ProcessResult delete = kubectl.run("delete", "pod", "later");
+        assertEquals(0, delete.exitCode(), delete.describe());
+    }
+
+    private static JsonNode ready(ApiCalls api, String url) {
+        ApiCalls.Reply r = api.get(url, "/api/v1/nodes/" + NODE);
+        if (r.status() == 200) {
+            for (JsonNode c : r.json().at("/status/conditions")) {
+                if ("Ready".equals(c.path("type").asText())) {
+                    return c;
+                }
+            }
+        }
+        return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+    }
+
+    private AgentProcess startAgent(ServerProcess server, LocalContainerd containerd, Path log, String... flags)
+            throws IOException {
+        return AgentProcess.start(server.kubeconfig(), containerd.endpoint(), dir.resolve("agent"), NODE, log, flags);
     }
 
     private static String pod(String name) {

@@ -221,6 +221,44 @@ class ContainerdLocalE2E {
         }
     }
 
+    /** As systemctl restart containerd (KillMode=process): the daemon goes, its containers stay and are taken back. */
+    @Test
+    void stopKeepingContainersAndRestartLeaveTheContainersRunningAndAPlainStopStillEndsThem() throws IOException {
+        LocalContainerd containerd = start();
+        List<String> ids = runDetached(containerd);
+        String sleeperPid = taskPid(containerd, ids.get(0));
+        ProcessHandle daemon = ProcessHandle.of(containerd.pid()).orElseThrow();
+
+        ProcessResult stopDaemon = containerd.stopDaemon();
+        assertEquals(0, stopDaemon.exitCode(), stopDaemon.describe());
+        assertFalse(running(daemon), "containerd stopped");
+        assertFalse(Files.exists(containerd.socket()), "its socket removed");
+        assertTrue(ProcessHandle.of(Long.parseLong(sleeperPid)).map(ContainerdLocalE2E::running).orElse(false),
+                "the container runs on without containerd");
+
+        ProcessResult again = containerd.startAgain();
+        assertTrue(LocalContainerd.endpointOf(again).isPresent(), again.describe());
+        for (String id : ids) {
+            assertEquals("RUNNING", taskStatus(containerd, id), "taken back: " + id);
+        }
+        assertEquals(sleeperPid, taskPid(containerd, ids.get(0)), "the same process");
+
+        ProcessResult restart = LocalContainerd.run(LocalContainerd.START_TIMEOUT, "restart", "--dir", dir.toString());
+        assertTrue(LocalContainerd.endpointOf(restart).isPresent(), restart.describe());
+        assertEquals(sleeperPid, taskPid(containerd, ids.get(0)), "restart keeps the container too");
+
+        ProcessResult stop = containerd.stop();
+        assertEquals(0, stop.exitCode(), stop.describe());
+        assertNothingLeft(containerd, ids);
+    }
+
+    @Test
+    void keepContainersIsAFlagOfStopOnly() {
+        ProcessResult start = LocalContainerd.run(Duration.ofMinutes(1), "start", "--keep-containers");
+        assertEquals(2, start.exitCode(), start.describe());
+        assertEquals("containerd-local: --keep-containers is a flag of stop", start.stderrText(), start.describe());
+    }
+
     @Test
     void anUnknownFlagIsNamedAndExitsTwo() {
         ProcessResult start = LocalContainerd.run(Duration.ofMinutes(1), "start", "--bogus");

@@ -5,12 +5,18 @@ import io.kubepekko.agent.node.RuntimeFacts;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 
-/** The node status's view of the runtime ({@link RuntimeFacts}), answered by CRI {@code Version} and {@code ListImages}. */
+/** The node status's view of the runtime ({@link RuntimeFacts}), answered by CRI {@code Status}, {@code Version} and {@code ListImages}. */
 public final class CriRuntimeFacts implements RuntimeFacts {
     private final CriRuntime runtime;
 
     public CriRuntimeFacts(CriRuntime runtime) {
         this.runtime = runtime;
+    }
+
+    @Override
+    public CompletionStage<List<Condition>> status() {
+        return runtime.status().thenApply(r -> r.getStatus().getConditionsList().stream()
+                .map(c -> new Condition(c.getType(), c.getStatus(), c.getReason(), c.getMessage())).toList());
     }
 
     @Override

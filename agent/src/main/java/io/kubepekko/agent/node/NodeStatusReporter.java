@@ -25,7 +25,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Keeps the Node's status as the kubelet's {@code syncNodeStatus} does: every status update period it
- * reads the Node, asks the runtime for its version and images, computes the status ({@link NodeStatus})
+ * reads the Node, asks the runtime for its status (RuntimeReady, NetworkReady: {@link RuntimeHealth}), version
+ * and images, computes the status ({@link NodeStatus})
  * and patches {@code nodes/{name}/status} when it changed — or when the last report is older than the
  * report frequency (5 minutes), so heartbeat times still move. A Node that is not there (404) is handed
  * to {@link NodeRegistration}. Failures are retried on the next period and logged once per streak.
@@ -37,8 +38,9 @@ public final class NodeStatusReporter extends AbstractBehavior<NodeStatusReporte
 
     private enum Sync implements Command { INSTANCE }
 
-    private record Gathered(ObjectNode node, HostFacts host, Optional<RuntimeFacts.Version> version,
-                            Optional<List<RuntimeFacts.Image>> images) implements Command {}
+    private record Gathered(ObjectNode node, HostFacts host, Optional<List<RuntimeFacts.Condition>> conditions,
+                            Optional<RuntimeFacts.Version> version, Optional<List<RuntimeFacts.Image>> images)
+            implements Command {}
 
     private record Patched(ObjectNode status, Instant at) implements Command {}
 
@@ -125,12 +127,13 @@ public final class NodeStatusReporter extends AbstractBehavior<NodeStatusReporte
 
     /** Everything a status needs, asked for at once: the Node, the host's facts, the runtime's answers. */
     private void gather() {
+        CompletableFuture<Optional<List<RuntimeFacts.Condition>>> conditions = optional(runtime.status().toCompletableFuture());
         CompletableFuture<Optional<RuntimeFacts.Version>> version = optional(runtime.version().toCompletableFuture());
         CompletableFuture<Optional<List<RuntimeFacts.Image>>> images = optional(runtime.images().toCompletableFuture());
         CompletableFuture<HostFacts> host = CompletableFuture.supplyAsync(() -> HostFacts.read(settings.rootDir()));
         CompletableFuture<ObjectNode> node = client.get(nodePath).toCompletableFuture();
-        CompletableFuture<Gathered> all = node.thenCompose(n -> CompletableFuture.allOf(version, images, host)
-                .thenApply(x -> new Gathered(n, host.join(), version.join(), images.join())));
+        CompletableFuture<Gathered> all = node.thenCompose(n -> CompletableFuture.allOf(conditions, version, images, host)
+                .thenApply(x -> new Gathered(n, host.join(), conditions.join(), version.join(), images.join())));
         getContext().pipeToSelf(all, (g, t) -> t == null ? g : new Failed("get node", ApiError.of(t)));
     }
 
@@ -141,18 +144,17 @@ public final class NodeStatusReporter extends AbstractBehavior<NodeStatusReporte
 
     private Behavior<Command> onGathered(Gathered g) {
         Instant now = clock.instant();
-        if (g.version().isPresent()) {
-            health = health.answered(now);
+        if (g.conditions().isPresent()) {
+            health = health.answered(g.conditions().get(), now);
             if (runtimeFailing) {
                 getContext().getLog().info("Container runtime answers again");
             }
             runtimeFailing = false;
         } else if (!runtimeFailing) {
             runtimeFailing = true;
-            getContext().getLog().warn("Container runtime did not answer its version");
+            getContext().getLog().warn("Container runtime did not answer its status");
         }
-        List<String> notReady = new ArrayList<>();
-        health.error(now).ifPresent(notReady::add);
+        List<String> notReady = new ArrayList<>(health.errors(now));
         NodeStatus.Inputs in = new NodeStatus.Inputs(settings.nodeIps(), settings.maxPods(), settings.kubeletPort(),
                 settings.agentVersion(), g.version(), g.images(), notReady);
         ObjectNode before = g.node().path("status") instanceof ObjectNode s ? s : g.node().putObject("status");

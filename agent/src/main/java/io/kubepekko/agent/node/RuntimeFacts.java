@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 /**
- * What the node's status needs from the container runtime (CRI {@code Version} and {@code ListImages});
+ * What the node's status needs from the container runtime (CRI {@code Status}, {@code Version} and {@code ListImages});
  * wired to the CRI client by the agent, faked in tests. A failed stage means the runtime did not answer.
  */
 public interface RuntimeFacts {
@@ -24,6 +24,12 @@ public interface RuntimeFacts {
             repoDigests = List.copyOf(repoDigests);
         }
     }
+
+    /** One of CRI {@code RuntimeStatus.conditions} ({@code RuntimeReady}, {@code NetworkReady}). */
+    record Condition(String type, boolean status, String reason, String message) {}
+
+    /** CRI {@code Status}: the runtime's conditions. */
+    CompletionStage<List<Condition>> status();
 
     CompletionStage<Version> version();
 

@@ -35,7 +35,12 @@ final class TestApi implements AutoCloseable {
     }
 
     static TestApi start(Path dir) throws Exception {
-        ApiServer server = ApiServer.start(new ApiServerSettings(dir.resolve("data"), "127.0.0.1", 0, Duration.ZERO,
+        return start(dir, 0);
+    }
+
+    /** As {@link #start(Path)} on {@code port} (0: a free one): again on the same dir and port, the same server. */
+    static TestApi start(Path dir, int port) throws Exception {
+        ApiServer server = ApiServer.start(new ApiServerSettings(dir.resolve("data"), "127.0.0.1", port, Duration.ZERO,
                 Duration.ZERO));
         return new TestApi(server, new ApiClient(Kubeconfig.plain(URI.create(server.url())), ApiClient.userAgent("test"),
                 new TokenBucket(1000, 1000, System.nanoTime()), Duration.ofSeconds(10)));

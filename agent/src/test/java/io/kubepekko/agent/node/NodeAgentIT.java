@@ -72,6 +72,16 @@ class NodeAgentIT {
     static final class FakeRuntime implements RuntimeFacts {
         volatile String version = "1.6.20";
         volatile boolean down;
+        volatile boolean networkReady = true;
+
+        @Override
+        public CompletionStage<List<Condition>> status() {
+            Condition network = networkReady ? new Condition("NetworkReady", true, "", "")
+                    : new Condition("NetworkReady", false, "NetworkPluginNotReady",
+                            "Network plugin returns error: cni plugin not initialized");
+            return down ? CompletableFuture.failedFuture(new IllegalStateException("connection refused"))
+                    : CompletableFuture.completedFuture(List.of(new Condition("RuntimeReady", true, "", ""), network));
+        }
 
         @Override
         public CompletionStage<Version> version() {
@@ -197,6 +207,23 @@ class NodeAgentIT {
         assertEquals("container runtime is down", ready.path("message").asText());
         runtime.down = false;
         await().atMost(DEADLINE).until(() -> condition(node("node-c"), "Ready").path("status").asText().equals("True"));
+    }
+
+    @Test
+    void aRuntimeThatAnswersWithoutANetworkMakesTheNodeNotReadyWithTheRuntimesCondition() throws Exception {
+        FakeRuntime runtime = new FakeRuntime();
+        runtime.networkReady = false;
+        start(client, runtime, settings("node-d", true, Duration.ofSeconds(30)));
+        await().atMost(DEADLINE).until(() -> get(Resource.NODES.object(null, "node-d"))
+                .map(n -> condition(n, "Ready").path("message").asText().startsWith("container runtime network"))
+                .orElse(false));
+        JsonNode ready = condition(node("node-d"), "Ready");
+        assertEquals("False", ready.path("status").asText());
+        assertEquals("KubeletNotReady", ready.path("reason").asText());
+        assertEquals("container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady "
+                + "message:Network plugin returns error: cni plugin not initialized", ready.path("message").asText());
+        runtime.networkReady = true;
+        await().atMost(DEADLINE).until(() -> condition(node("node-d"), "Ready").path("status").asText().equals("True"));
     }
 
     @Test

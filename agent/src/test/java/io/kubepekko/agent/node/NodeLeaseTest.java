@@ -37,13 +37,4 @@ class NodeLeaseTest {
         ObjectNode again = NodeLease.renewed(owned, "node-a", Optional.of("uid-3"), T0.plusSeconds(20));
         assertEquals("uid-2", again.path("metadata").path("ownerReferences").get(0).path("uid").asText());
     }
-
-    @Test
-    void theRuntimeIsDownAfterThirtySecondsWithoutAnAnswer() {
-        RuntimeHealth h = RuntimeHealth.unchecked(RuntimeHealth.KUBELET_THRESHOLD);
-        assertEquals(Optional.of("container runtime status check may not have completed yet"), h.error(T0));
-        h = h.answered(T0);
-        assertEquals(Optional.empty(), h.error(T0.plusSeconds(29)));
-        assertEquals(Optional.of("container runtime is down"), h.error(T0.plusSeconds(30)));
-    }
 }

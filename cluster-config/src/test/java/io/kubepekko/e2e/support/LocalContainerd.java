@@ -111,6 +111,19 @@ public final class LocalContainerd implements AutoCloseable {
         return Processes.run(command, null, Map.of(), timeout);
     }
 
+    /**
+     * Stops only the containerd daemon ({@code stop --keep-containers}): its containers keep running under their
+     * shims, as after {@code systemctl stop containerd}. {@link #startAgain()} brings it back.
+     */
+    public ProcessResult stopDaemon() {
+        return run(STOP_TIMEOUT, "stop", "--keep-containers", "--dir", dir.toString());
+    }
+
+    /** Starts the daemon again on the same directory (after {@link #stopDaemon()}); it takes its containers back. */
+    public ProcessResult startAgain() {
+        return run(START_TIMEOUT, "start", "--dir", dir.toString());
+    }
+
     /** Runs the script's {@code stop}; the result says whether everything went. */
     public ProcessResult stop() {
         closed = true;
