@@ -1,0 +1,28 @@
+package io.kubepekko.agent.manager;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kubepekko.agent.worker.PodWorker;
+import org.apache.pekko.actor.typed.ActorRef;
+
+/** What the {@link PodManager} knows of one pod uid. */
+final class PodEntry {
+    final String uid;
+    /** From a static source (a file or URL), not from the API. */
+    final boolean isStatic;
+    JsonNode pod;
+    /** Absent before the inputs are read and once the worker is done. */
+    ActorRef<PodWorker.Command> worker;
+    boolean terminating;
+    /** Whether the object is still in the API once the worker is done (then it is deleted). */
+    boolean deleteWhenDone;
+
+    PodEntry(String uid, JsonNode pod, boolean isStatic) {
+        this.uid = uid;
+        this.pod = pod;
+        this.isStatic = isStatic;
+    }
+
+    String key() {
+        return PodChange.key(pod);
+    }
+}
