@@ -15,11 +15,24 @@ final class PodEntry {
     boolean terminating;
     /** Whether the object is still in the API once the worker is done (then it is deleted). */
     boolean deleteWhenDone;
+    /** Not admitted ({@link PodAdmission}): never gets a worker. */
+    boolean rejected;
 
     PodEntry(String uid, JsonNode pod, boolean isStatic) {
         this.uid = uid;
         this.pod = pod;
         this.isStatic = isStatic;
+    }
+
+    /**
+     * Whether the pod holds a place on the node for admission (the kubelet's {@code filterOutInactivePods}): admitted,
+     * not yet done terminating, and not in a terminal phase unless it is terminating.
+     */
+    boolean active() {
+        if (rejected || (terminating && worker == null)) {
+            return false;
+        }
+        return terminating || !PodAdmission.terminal(pod);
     }
 
     String key() {

@@ -29,6 +29,7 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -60,8 +61,9 @@ import java.util.concurrent.ScheduledExecutorService;
  * ({@link MirrorPods}), kept while the static pod runs; the static pod's status is written to its mirror. Pods of the
  * API with the mirror annotation are never run (they belong to a static pod), as in the kubelet. Without an API server
  * ({@link #standalone}) only static pods run and nothing is written.
+ * A new pod beyond {@code --max-pods} is rejected ({@link PodAdmission}) and never runs.
  * Not yet: a periodic resync re-reading ConfigMaps and Secrets (the kubelet's configmap/secret managers watch them),
- * a shorter grace period of a second delete while terminating, admission (max pods, resources).
+ * a shorter grace period of a second delete while terminating, admission by resources (cpu, memory).
  */
 public final class PodManager extends AbstractBehavior<PodManager.Command> {
 
@@ -92,6 +94,9 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
         return ApiPodSource.boundTo(nodeName);
     }
 
+    /** The kubelet's default {@code --max-pods}. */
+    public static final int DEFAULT_MAX_PODS = 110;
+
     /** Without static pod sources. */
     public static Behavior<Command> create(ApiClient client, CriRuntime cri, NodeContext node,
                                            ActorRef<StatusManager.Command> status, Clock clock,
@@ -107,15 +112,30 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
                                            ActorRef<StatusManager.Command> status, Clock clock,
                                            PodWorkerSettings settings, ScheduledExecutorService scheduler,
                                            Set<ManifestOrigin.Kind> staticSources) {
+        return create(client, cri, node, status, clock, settings, scheduler, staticSources, DEFAULT_MAX_PODS);
+    }
+
+    /** As above, admitting at most {@code maxPods} pods at once ({@code --max-pods}, {@link PodAdmission}). */
+    public static Behavior<Command> create(ApiClient client, CriRuntime cri, NodeContext node,
+                                           ActorRef<StatusManager.Command> status, Clock clock,
+                                           PodWorkerSettings settings, ScheduledExecutorService scheduler,
+                                           Set<ManifestOrigin.Kind> staticSources, int maxPods) {
         return Behaviors.setup(ctx -> new PodManager(ctx, client, cri, node, status, clock, settings, scheduler,
-                staticSources));
+                staticSources, maxPods));
     }
 
     /** Without an API server: only the static pods its sources send run, and no status is written anywhere. */
     public static Behavior<Command> standalone(CriRuntime cri, NodeContext node, Clock clock,
                                                PodWorkerSettings settings, Set<ManifestOrigin.Kind> staticSources) {
+        return standalone(cri, node, clock, settings, staticSources, DEFAULT_MAX_PODS);
+    }
+
+    /** As above, admitting at most {@code maxPods} pods at once ({@code --max-pods}, {@link PodAdmission}). */
+    public static Behavior<Command> standalone(CriRuntime cri, NodeContext node, Clock clock,
+                                               PodWorkerSettings settings, Set<ManifestOrigin.Kind> staticSources,
+                                               int maxPods) {
         return Behaviors.setup(ctx -> new PodManager(ctx, null, cri, node, ctx.getSystem().ignoreRef(), clock,
-                settings, null, staticSources));
+                settings, null, staticSources, maxPods));
     }
 
     /** Without an API server, sources not declared: nothing is removed as an orphan until a source sent its set. */
@@ -129,6 +149,7 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
     private final ActorRef<StatusManager.Command> status;
     private final Clock clock;
     private final PodWorkerSettings settings;
+    private final int maxPods;
     /** Where workers record events: nowhere in standalone mode. */
     private final EventSink events;
     /** Absent in standalone mode. */
@@ -156,8 +177,9 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
 
     private PodManager(ActorContext<Command> ctx, ApiClient client, CriRuntime cri, NodeContext node,
                        ActorRef<StatusManager.Command> status, Clock clock, PodWorkerSettings settings,
-                       ScheduledExecutorService scheduler, Set<ManifestOrigin.Kind> staticSourceKinds) {
+                       ScheduledExecutorService scheduler, Set<ManifestOrigin.Kind> staticSourceKinds, int maxPods) {
         super(ctx);
+        this.maxPods = maxPods;
         this.cri = cri;
         this.node = node;
         this.status = status;
@@ -231,7 +253,10 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
     private Behavior<Command> onListed(Listed listed) {
         Set<String> present = new HashSet<>();
         mirrors.listed(listed.pods().stream().filter(StaticPodAnnotations::isMirror).toList(), this::wantedMirror);
-        for (ObjectNode pod : listed.pods()) {
+        // Oldest first, as the kubelet's HandlePodAdditions: after a restart the pods that ran keep their places.
+        List<ObjectNode> byAge = new ArrayList<>(listed.pods());
+        byAge.sort(Comparator.comparing(p -> p.path("metadata").path("creationTimestamp").asText("")));
+        for (ObjectNode pod : byAge) {
             if (ApiPodSource.runsHere(pod, node.nodeName())) {
                 present.add(PodChange.uid(pod));
                 seen(pod);
@@ -281,20 +306,31 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
             e = new PodEntry(uid, pod, false);
             pods.put(uid, e);
             getContext().getLog().info("pod {} (uid {}) bound to this node", key, uid);
-            if (PodChange.deleting(pod)) {
+            if (PodAdmission.rejectedBefore(pod)) {
+                e.rejected = true; // rejected by an earlier run: never admitted again
+            } else if (PodChange.deleting(pod)) {
                 // Seen only once deleting (e.g. after a restart): a worker still cleans up what the runtime has.
                 spawn(e, PodInputs.NONE);
                 terminate(e, GracePeriod.of(pod), true);
-            } else {
+                return;
+            } else if (PodAdmission.terminal(pod) || admit(e)) { // a terminal pod is not admitted, as in kubelet
                 inputs.resolve(uid, pod);
+                return;
             }
-            return;
         }
         if (e.terminating) {
             return;
         }
         JsonNode before = e.pod;
         e.pod = pod;
+        if (e.rejected) {
+            if (PodChange.deleting(pod)) {
+                // Nothing ran: the object goes at once, as the kubelet's status manager deletes a finished pod.
+                e.terminating = true;
+                deletions.delete(uid, pod);
+            }
+            return;
+        }
         if (PodChange.deleting(pod)) {
             if (e.worker == null) {
                 spawn(e, PodInputs.NONE);
@@ -322,9 +358,32 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
         terminate(e, Duration.ZERO, false);
     }
 
+    /**
+     * Admits {@code e} if the node has room ({@link PodAdmission}); else rejects it as the kubelet's {@code rejectPod}
+     * does: a Warning Event, the status {@code Failed} with the reason and message, and no worker ever.
+     */
+    private boolean admit(PodEntry e) {
+        int admitted = (int) pods.values().stream().filter(o -> o != e && o.active()).count();
+        Optional<PodAdmission.Rejection> rejection = PodAdmission.admit(maxPods, admitted);
+        if (rejection.isEmpty()) {
+            return true;
+        }
+        PodAdmission.Rejection r = rejection.get();
+        e.rejected = true;
+        getContext().getLog().info("pod {} (uid {}) not admitted: {}: {}", e.key(), e.uid, r.reason(), r.message());
+        events.event(e.pod, "", "Warning", r.reason(), r.message());
+        if (!e.isStatic) {
+            // A static pod's status would go to its mirror, which only a running static pod gets (as in the kubelet).
+            JsonNode meta = e.pod.path("metadata");
+            status.tell(new StatusManager.Write(meta.path("namespace").asText(""), meta.path("name").asText(""), e.uid,
+                    r.status(e.pod, clock.instant())));
+        }
+        return false;
+    }
+
     private void onResolved(String uid, PodInputs in) {
         PodEntry e = pods.get(uid);
-        if (e == null || e.terminating) {
+        if (e == null || e.terminating || e.rejected) {
             return;
         }
         if (e.worker == null) {
@@ -353,6 +412,9 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
             PodEntry e = new PodEntry(uid, pod, true);
             pods.put(uid, e);
             getContext().getLog().info("static pod {} (uid {}) from {}", key, uid, m.set().source().configSource());
+            if (!admit(e)) {
+                continue;
+            }
             spawn(e, PodInputs.NONE);
             if (mirrors != null) {
                 mirrors.reconcile(key, this::wantedMirror);
@@ -371,6 +433,10 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
     private void stopStatic(PodEntry e, String why) {
         getContext().getLog().info("static pod {} (uid {}) {}: stopping it", e.key(), e.uid, why);
         names.remove(e.key(), e.uid);
+        if (e.rejected) {
+            forget(e); // never ran
+            return;
+        }
         terminate(e, GracePeriod.of(e.pod), false);
     }
 
@@ -378,7 +444,7 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
     private Optional<JsonNode> wantedMirror(String key) {
         String uid = names.get(key);
         PodEntry e = uid == null ? null : pods.get(uid);
-        return e != null && e.isStatic && !e.terminating ? Optional.of(e.pod) : Optional.empty();
+        return e != null && e.isStatic && !e.terminating && !e.rejected ? Optional.of(e.pod) : Optional.empty();
     }
 
     private Behavior<Command> onStaticStatus(StaticStatus s) {

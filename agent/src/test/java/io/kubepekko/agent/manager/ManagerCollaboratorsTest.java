@@ -111,4 +111,48 @@ class ManagerCollaboratorsTest {
         OrphanedPods.Found found = new OrphanedPods.Found(Set.of("a", "b"), Map.of("c", List.of(Path.of("/x/c"))));
         assertEquals(Set.of("b", "c"), OrphanSweep.orphans(found, "a"::equals));
     }
+
+    // ---------------------------------------------------------------- admission
+
+    @Test
+    void aPodFitsWhileTheAdmittedPodsLeaveRoomUnderMaxPods() {
+        assertTrue(PodAdmission.admit(2, 0).isEmpty());
+        assertTrue(PodAdmission.admit(2, 1).isEmpty());
+    }
+
+    @Test
+    void aPodBeyondMaxPodsIsRejectedOutOfpodsWithTheSchedulersMessage() {
+        PodAdmission.Rejection r = PodAdmission.admit(2, 2).orElseThrow();
+        assertEquals("OutOfpods", r.reason());
+        assertEquals("Node didn't have enough resource: pods, requested: 1, used: 2, capacity: 2", r.message());
+        assertEquals("Node didn't have enough resource: pods, requested: 1, used: 0, capacity: 0",
+                PodAdmission.admit(0, 0).orElseThrow().message(), "max-pods 0 admits nothing");
+    }
+
+    @Test
+    void aRejectedPodsStatusIsFailedWithThePrefixedMessageItsQosClassAndAStartTime() {
+        ObjectNode pod = json("{metadata: {name: p}, spec: {containers: [{name: c, image: i}]}}");
+        ObjectNode status = PodAdmission.admit(1, 1).orElseThrow()
+                .status(pod, java.time.Instant.parse("2026-01-02T03:04:05.678Z"));
+        assertEquals(json("{phase: Failed, reason: OutOfpods,"
+                + " message: \"Pod was rejected: Node didn't have enough resource: pods, requested: 1, used: 1, capacity: 1\","
+                + " qosClass: BestEffort, startTime: '2026-01-02T03:04:05Z'}"), status);
+        assertTrue(PodAdmission.rejectedBefore(json("{status: {phase: Failed, reason: OutOfpods,"
+                + " message: 'Pod was rejected: x'}}")));
+        assertFalse(PodAdmission.rejectedBefore(json("{status: {phase: Failed, reason: Error, message: boom}}")));
+    }
+
+    @Test
+    void onlyAdmittedPodsNotDoneHoldAPlace() {
+        PodEntry running = new PodEntry("a", json("{status: {phase: Running}}"), false);
+        assertTrue(running.active(), "admitted, waiting for its inputs or running");
+        PodEntry rejected = new PodEntry("b", json("{status: {phase: Failed}}"), false);
+        rejected.rejected = true;
+        assertFalse(rejected.active());
+        PodEntry succeeded = new PodEntry("c", json("{status: {phase: Succeeded}}"), false);
+        assertFalse(succeeded.active(), "a terminal pod holds no place");
+        PodEntry done = new PodEntry("d", json("{status: {phase: Running}}"), false);
+        done.terminating = true;
+        assertFalse(done.active(), "terminated: its worker is gone, only the object's delete is left");
+    }
 }
