@@ -13,6 +13,8 @@ final class PodEntry {
     /** Absent before the inputs are read and once the worker is done. */
     ActorRef<PodWorker.Command> worker;
     boolean terminating;
+    /** The grace period the worker was last told to terminate with. */
+    java.time.Duration grace;
     /** Whether the object is still in the API once the worker is done (then it is deleted). */
     boolean deleteWhenDone;
     /** Not admitted ({@link PodAdmission}): never gets a worker. */

@@ -62,8 +62,9 @@ import java.util.concurrent.ScheduledExecutorService;
  * API with the mirror annotation are never run (they belong to a static pod), as in the kubelet. Without an API server
  * ({@link #standalone}) only static pods run and nothing is written.
  * A new pod beyond {@code --max-pods} is rejected ({@link PodAdmission}) and never runs.
+ * A second delete with a shorter grace period while the pod terminates shortens the termination.
  * Not yet: a periodic resync re-reading ConfigMaps and Secrets (the kubelet's configmap/secret managers watch them),
- * a shorter grace period of a second delete while terminating, admission by resources (cpu, memory).
+ * admission by resources (cpu, memory).
  */
 public final class PodManager extends AbstractBehavior<PodManager.Command> {
 
@@ -319,6 +320,10 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
             }
         }
         if (e.terminating) {
+            if (e.worker != null && PodChange.deleting(pod) && GracePeriod.of(pod).compareTo(e.grace) < 0) {
+                e.pod = pod; // a second delete with a shorter grace period: the kubelet honours the shorter one
+                terminate(e, GracePeriod.of(pod), e.deleteWhenDone);
+            }
             return;
         }
         JsonNode before = e.pod;
@@ -470,6 +475,7 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
     private void terminate(PodEntry e, Duration grace, boolean deleteWhenDone) {
         e.terminating = true;
         e.deleteWhenDone = deleteWhenDone;
+        e.grace = grace;
         if (inputs != null) {
             inputs.cancel(e.uid);
         }

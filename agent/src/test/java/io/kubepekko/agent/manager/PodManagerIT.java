@@ -320,4 +320,24 @@ class PodManagerIT {
             smallCri.close();
         }
     }
+
+    @Test
+    void aSecondDeleteWithAShorterGracePeriodShortensTheRunningTermination() throws Exception {
+        // The preStop hook sleeps through the whole 300 s grace period: only a shorter one ends the pod sooner.
+        ObjectNode created = sync(client.create(Resource.PODS.collection("default"), yaml("{apiVersion: v1, kind: Pod,"
+                + " metadata: {name: lingering}, spec: {nodeName: " + NODE + ", terminationGracePeriodSeconds: 300,"
+                + " containers: " + busybox(", lifecycle: {preStop: {sleep: {seconds: 300}}}") + "}}")));
+        String uid = PodChange.uid(created);
+        awaitStatus("lingering", s -> s.path("phase").asText().equals("Running"));
+
+        sync(client.delete(Resource.PODS.object("default", "lingering"), DeleteOptions.NONE));
+        await().atMost(DEADLINE).until(() -> eventsOf(uid).contains("Killing|Stopping container app"));
+        assertTrue(hasSandbox(uid), "still in its preStop hook");
+
+        ObjectNode shorter = sync(client.delete(Resource.PODS.object("default", "lingering"),
+                new DeleteOptions(Optional.empty(), Optional.of(1L))));
+        assertEquals(1, shorter.path("metadata").path("deletionGracePeriodSeconds").asInt(), shorter.toString());
+        await().atMost(DEADLINE).until(() -> pod("lingering").isEmpty());
+        assertFalse(hasSandbox(uid), "the sandbox is gone: " + fake.sandboxes());
+    }
 }
