@@ -58,7 +58,8 @@ import java.util.concurrent.ScheduledExecutorService;
  * </ul>
  * Static pods run the same way, a worker per uid, without ConfigMaps or Secrets; a uid a source no longer lists
  * ({@link StaticPodSources}) is stopped with its grace period. With an API server each gets its mirror pod
- * ({@link MirrorPods}), kept while the static pod runs; the static pod's status is written to its mirror. Pods of the
+ * ({@link MirrorPods}), kept while the static pod runs and until it finished stopping; the static pod's status is
+ * written to its mirror. Pods of the
  * API with the mirror annotation are never run (they belong to a static pod), as in the kubelet. Without an API server
  * ({@link #standalone}) only static pods run and nothing is written.
  * A new pod beyond {@code --max-pods} is rejected ({@link PodAdmission}) and never runs.
@@ -443,13 +444,24 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
             return;
         }
         terminate(e, GracePeriod.of(e.pod), false);
+        if (mirrors != null) {
+            mirrors.reconcile(e.key(), this::wantedMirror);
+        }
     }
 
-    /** The static pod a mirror of {@code key} should mirror now: one of ours that runs and is not stopping. */
+    /**
+     * The static pod a mirror of {@code key} should mirror now: the one of that name that runs, else one still
+     * stopping (the kubelet removes an orphaned mirror only once no static pod of its full name is terminating:
+     * {@code IsPodForMirrorPodTerminatingByFullName}).
+     */
     private Optional<JsonNode> wantedMirror(String key) {
         String uid = names.get(key);
         PodEntry e = uid == null ? null : pods.get(uid);
-        return e != null && e.isStatic && !e.terminating && !e.rejected ? Optional.of(e.pod) : Optional.empty();
+        if (e != null && e.isStatic && e.worker != null && !e.terminating) {
+            return Optional.of(e.pod);
+        }
+        return pods.values().stream().filter(o -> o.isStatic && o.terminating && o.worker != null && o.key().equals(key))
+                .findFirst().map(o -> o.pod);
     }
 
     private Behavior<Command> onStaticStatus(StaticStatus s) {

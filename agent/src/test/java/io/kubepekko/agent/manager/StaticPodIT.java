@@ -212,6 +212,29 @@ class StaticPodIT {
         await().atMost(DEADLINE).until(() -> pod("gone-" + NODE).isEmpty() && !hasSandbox(hash));
     }
 
+    /** A pod whose preStop hook sleeps {@code seconds} (its whole grace period) before its container is stopped. */
+    private static String slowToStop(String name, String sleep, int seconds) {
+        return manifest(name, sleep).replace("spec:\n", "spec:\n  terminationGracePeriodSeconds: " + seconds + "\n")
+                + "    lifecycle: {preStop: {sleep: {seconds: " + seconds + "}}}\n";
+    }
+
+    @Test
+    void theMirrorOfARemovedStaticPodIsKeptUntilThePodHasStopped() throws Exception {
+        Path file = manifestDir.resolve("slow.yaml");
+        Files.writeString(file, slowToStop("slow", "3600", 3));
+        String hash = annotation(awaitMirror("slow-" + NODE, StaticPodIT::running), "kubernetes.io/config.hash");
+
+        Files.delete(file);
+
+        // Read in this order, a mirror gone while the sandbox is still there means it went before the pod stopped.
+        await().atMost(DEADLINE).pollInterval(Duration.ofMillis(50)).until(() -> {
+            boolean mirror = pod("slow-" + NODE).isPresent();
+            boolean sandbox = hasSandbox(hash);
+            assertTrue(mirror || !sandbox, "the mirror went while its static pod was still stopping");
+            return !mirror && !sandbox;
+        });
+    }
+
     @Test
     void aBadManifestDoesNotKeepTheOthersFromRunning() throws Exception {
         Files.writeString(manifestDir.resolve("bad.yaml"), "apiVersion: v1\nkind: Pod\nmetadata: {name: [\n");
