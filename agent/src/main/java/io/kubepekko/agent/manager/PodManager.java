@@ -57,7 +57,8 @@ import java.util.concurrent.ScheduledExecutorService;
  *       name now has another uid: {@code Terminate} with grace 0, no delete.</li>
  * </ul>
  * Static pods run the same way, a worker per uid, without ConfigMaps or Secrets; a uid a source no longer lists
- * ({@link StaticPodSources}) is stopped with its grace period. With an API server each gets its mirror pod
+ * ({@link StaticPodSources}) is stopped with its grace period; a new uid of a name (a changed manifest) starts only
+ * once the previous one has stopped. With an API server each gets its mirror pod
  * ({@link MirrorPods}), kept while the static pod runs and until it finished stopping; the static pod's status is
  * written to its mirror. Pods of the
  * API with the mirror annotation are never run (they belong to a static pod), as in the kubelet. Without an API server
@@ -421,6 +422,11 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
             if (!admit(e)) {
                 continue;
             }
+            if (stillStopping(e)) {
+                // The kubelet starts one static pod per full name: the new uid waits for the old one to finish.
+                getContext().getLog().info("static pod {} (uid {}) waits for its previous version to stop", key, uid);
+                continue;
+            }
             spawn(e, PodInputs.NONE);
             if (mirrors != null) {
                 mirrors.reconcile(key, this::wantedMirror);
@@ -439,13 +445,29 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
     private void stopStatic(PodEntry e, String why) {
         getContext().getLog().info("static pod {} (uid {}) {}: stopping it", e.key(), e.uid, why);
         names.remove(e.key(), e.uid);
-        if (e.rejected) {
-            forget(e); // never ran
+        if (e.worker == null) {
+            forget(e); // never ran (rejected, or waiting for its previous version)
             return;
         }
         terminate(e, GracePeriod.of(e.pod), false);
         if (mirrors != null) {
             mirrors.reconcile(e.key(), this::wantedMirror);
+        }
+    }
+
+    /** Whether another static pod of {@code e}'s name is still stopping (its worker is not done). */
+    private boolean stillStopping(PodEntry e) {
+        return pods.values().stream().anyMatch(o -> o != e && o.isStatic && o.worker != null && o.key().equals(e.key()));
+    }
+
+    /** Starts the static pod of {@code key} that waited for its previous version to stop, once none is left. */
+    private void startWaiting(String key) {
+        String uid = names.get(key);
+        PodEntry next = uid == null ? null : pods.get(uid);
+        if (next != null && next.isStatic && next.worker == null && !next.terminating && !next.rejected
+                && !stillStopping(next)) {
+            getContext().getLog().info("static pod {} (uid {}): its previous version stopped, starting it", key, uid);
+            spawn(next, PodInputs.NONE);
         }
     }
 
@@ -516,6 +538,7 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
         pods.remove(e.uid);
         names.remove(e.key(), e.uid);
         if (e.isStatic) {
+            startWaiting(e.key());
             if (mirrors != null) {
                 mirrors.stopped(e.key(), e.uid, this::wantedMirror);
             }

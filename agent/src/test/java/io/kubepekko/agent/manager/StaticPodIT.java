@@ -236,6 +236,38 @@ class StaticPodIT {
     }
 
     @Test
+    void aChangedManifestStartsTheNewPodOnlyOnceTheOldOneHasStopped() throws Exception {
+        Path file = manifestDir.resolve("swap.yaml");
+        Files.writeString(file, slowToStop("swap", "3600", 3));
+        String before = annotation(awaitMirror("swap-" + NODE, StaticPodIT::running), "kubernetes.io/config.hash");
+        String oldSandbox = fake.sandboxes().stream().filter(sb -> sb.getMetadata().getUid().equals(before))
+                .findFirst().orElseThrow().getId();
+
+        Files.writeString(file, slowToStop("swap", "7200", 3));
+
+        ObjectNode after = awaitMirror("swap-" + NODE, p -> running(p)
+                && !annotation(p, "kubernetes.io/config.mirror").equals(before));
+        String now = annotation(after, "kubernetes.io/config.hash");
+        assertTrue(hasSandbox(now));
+        assertFalse(hasSandbox(before));
+        List<FakeCri.Call> calls = fake.calls();
+        int removed = -1;
+        int created = -1;
+        for (int i = 0; i < calls.size(); i++) {
+            if (calls.get(i).request() instanceof io.kubepekko.agent.cri.v1.RemovePodSandboxRequest r
+                    && r.getPodSandboxId().equals(oldSandbox)) {
+                removed = i;
+            }
+            if (calls.get(i).request() instanceof io.kubepekko.agent.cri.v1.RunPodSandboxRequest r
+                    && r.getConfig().getMetadata().getUid().equals(now) && created < 0) {
+                created = i;
+            }
+        }
+        assertTrue(removed >= 0 && created > removed,
+                "the new version's sandbox (call " + created + ") came after the old one's removal (call " + removed + ")");
+    }
+
+    @Test
     void aBadManifestDoesNotKeepTheOthersFromRunning() throws Exception {
         Files.writeString(manifestDir.resolve("bad.yaml"), "apiVersion: v1\nkind: Pod\nmetadata: {name: [\n");
         Files.writeString(manifestDir.resolve(".hidden.yaml"), manifest("hidden", "3600"));
