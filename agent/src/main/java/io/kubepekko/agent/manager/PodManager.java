@@ -31,10 +31,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
@@ -167,14 +165,7 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
     private final SourcesReady sourcesReady;
     private final StaticPodSources staticSources = new StaticPodSources();
     private final ActorRef<PodWorker.Terminated> terminatedAdapter;
-    private final Map<String, PodEntry> pods = new HashMap<>();
-    /** {@code namespace/name} → uid of the pod of that name the manager runs. */
-    private final Map<String, String> names = new HashMap<>();
-    /**
-     * Uids the manager is done with whose object may still show up (an event already in flight when it deleted the
-     * object): not run again. One leaves when the API says its pod is gone (a {@code DELETED} event, a relist).
-     */
-    private final Set<String> finished = new HashSet<>();
+    private final PodTable pods = new PodTable();
     /** Makes worker names unique: a stopping worker may still hold its name. */
     private long workers;
 
@@ -239,7 +230,7 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
                     return this;
                 })
                 .onMessage(Orphans.class, m -> {
-                    orphans.on(m.command(), pods::containsKey);
+                    orphans.on(m.command(), pods::contains);
                     return this;
                 })
                 .onSignal(PostStop.class, s -> {
@@ -265,8 +256,8 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
                 seen(pod);
             }
         }
-        finished.retainAll(present);
-        for (PodEntry e : new ArrayList<>(pods.values())) {
+        pods.onlyPresent(present);
+        for (PodEntry e : pods.all()) {
             if (!e.isStatic && !present.contains(e.uid)) {
                 vanished(e, "no longer listed");
             }
@@ -280,7 +271,7 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
         if (StaticPodAnnotations.isMirror(e.object())) {
             mirrors.event(e, this::wantedMirror); // a static pod's, never run as a pod of its own
         } else if ("DELETED".equals(e.type())) {
-            finished.remove(PodChange.uid(e.object()));
+            pods.gone(PodChange.uid(e.object()));
             PodEntry entry = pods.get(PodChange.uid(e.object()));
             if (entry != null) {
                 vanished(entry, "deleted from the API");
@@ -293,21 +284,15 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
 
     private void seen(JsonNode pod) {
         String uid = PodChange.uid(pod);
-        if (finished.contains(uid)) {
+        if (pods.finished(uid)) {
             return;
         }
         String key = PodChange.key(pod);
-        String previous = names.put(key, uid);
-        if (previous != null && !previous.equals(uid)) {
-            PodEntry old = pods.get(previous);
-            if (old != null) {
-                vanished(old, "replaced by uid " + uid);
-            }
-        }
+        pods.claimName(key, uid).ifPresent(old -> vanished(old, "replaced by uid " + uid));
         PodEntry e = pods.get(uid);
         if (e == null) {
             e = new PodEntry(uid, pod, false);
-            pods.put(uid, e);
+            pods.add(e);
             getContext().getLog().info("pod {} (uid {}) bound to this node", key, uid);
             if (PodAdmission.rejectedBefore(pod)) {
                 e.rejected = true; // rejected by an earlier run: never admitted again
@@ -350,7 +335,7 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
 
     private void vanished(PodEntry e, String why) {
         getContext().getLog().info("pod {} (uid {}) {}: stopping it at once", e.key(), e.uid, why);
-        names.remove(e.key(), e.uid);
+        pods.releaseName(e);
         if (e.terminating) {
             e.deleteWhenDone = false;
             if (e.worker == null) {
@@ -370,8 +355,7 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
      * does: a Warning Event, the status {@code Failed} with the reason and message, and no worker ever.
      */
     private boolean admit(PodEntry e) {
-        int admitted = (int) pods.values().stream().filter(o -> o != e && o.active()).count();
-        Optional<PodAdmission.Rejection> rejection = PodAdmission.admit(maxPods, admitted);
+        Optional<PodAdmission.Rejection> rejection = PodAdmission.admit(maxPods, pods.admittedBesides(e));
         if (rejection.isEmpty()) {
             return true;
         }
@@ -407,22 +391,19 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
         for (ObjectNode pod : m.set().pods()) {
             String uid = PodChange.uid(pod);
             now.add(uid);
-            if (pods.containsKey(uid)) {
+            if (pods.contains(uid)) {
                 continue; // the same manifest read again (only config.seen differs)
             }
             String key = PodChange.key(pod);
-            String previous = names.put(key, uid);
-            PodEntry old = previous == null ? null : pods.get(previous);
-            if (old != null && !old.terminating) {
-                stopStatic(old, "replaced by uid " + uid);
-            }
+            pods.claimName(key, uid).filter(old -> !old.terminating)
+                    .ifPresent(old -> stopStatic(old, "replaced by uid " + uid));
             PodEntry e = new PodEntry(uid, pod, true);
-            pods.put(uid, e);
+            pods.add(e);
             getContext().getLog().info("static pod {} (uid {}) from {}", key, uid, m.set().source().configSource());
             if (!admit(e)) {
                 continue;
             }
-            if (stillStopping(e)) {
+            if (pods.anotherStaticStopping(e)) {
                 // The kubelet starts one static pod per full name: the new uid waits for the old one to finish.
                 getContext().getLog().info("static pod {} (uid {}) waits for its previous version to stop", key, uid);
                 continue;
@@ -444,7 +425,7 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
 
     private void stopStatic(PodEntry e, String why) {
         getContext().getLog().info("static pod {} (uid {}) {}: stopping it", e.key(), e.uid, why);
-        names.remove(e.key(), e.uid);
+        pods.releaseName(e);
         if (e.worker == null) {
             forget(e); // never ran (rejected, or waiting for its previous version)
             return;
@@ -455,35 +436,19 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
         }
     }
 
-    /** Whether another static pod of {@code e}'s name is still stopping (its worker is not done). */
-    private boolean stillStopping(PodEntry e) {
-        return pods.values().stream().anyMatch(o -> o != e && o.isStatic && o.worker != null && o.key().equals(e.key()));
-    }
-
     /** Starts the static pod of {@code key} that waited for its previous version to stop, once none is left. */
     private void startWaiting(String key) {
-        String uid = names.get(key);
-        PodEntry next = uid == null ? null : pods.get(uid);
-        if (next != null && next.isStatic && next.worker == null && !next.terminating && !next.rejected
-                && !stillStopping(next)) {
-            getContext().getLog().info("static pod {} (uid {}): its previous version stopped, starting it", key, uid);
-            spawn(next, PodInputs.NONE);
-        }
+        pods.holder(key).filter(next -> next.isStatic && next.worker == null && !next.terminating && !next.rejected
+                && !pods.anotherStaticStopping(next)).ifPresent(next -> {
+                    getContext().getLog().info("static pod {} (uid {}): its previous version stopped, starting it", key,
+                            next.uid);
+                    spawn(next, PodInputs.NONE);
+                });
     }
 
-    /**
-     * The static pod a mirror of {@code key} should mirror now: the one of that name that runs, else one still
-     * stopping (the kubelet removes an orphaned mirror only once no static pod of its full name is terminating:
-     * {@code IsPodForMirrorPodTerminatingByFullName}).
-     */
+    /** The static pod a mirror of {@code key} should show now ({@link PodTable#mirrored}). */
     private Optional<JsonNode> wantedMirror(String key) {
-        String uid = names.get(key);
-        PodEntry e = uid == null ? null : pods.get(uid);
-        if (e != null && e.isStatic && e.worker != null && !e.terminating) {
-            return Optional.of(e.pod);
-        }
-        return pods.values().stream().filter(o -> o.isStatic && o.terminating && o.worker != null && o.key().equals(key))
-                .findFirst().map(o -> o.pod);
+        return pods.mirrored(key);
     }
 
     private Behavior<Command> onStaticStatus(StaticStatus s) {
@@ -535,8 +500,7 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
     }
 
     private void forget(PodEntry e) {
-        pods.remove(e.uid);
-        names.remove(e.key(), e.uid);
+        pods.remove(e, !e.isStatic);
         if (e.isStatic) {
             startWaiting(e.key());
             if (mirrors != null) {
@@ -544,7 +508,6 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
             }
             return;
         }
-        finished.add(e.uid);
         inputs.cancel(e.uid);
         deletions.cancel(e.uid);
         status.tell(new StatusManager.Forget(e.uid));
