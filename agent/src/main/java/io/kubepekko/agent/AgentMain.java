@@ -64,7 +64,7 @@ public final class AgentMain {
             return runSystem(settings, runtime, ctx -> {
                 var pods = ctx.spawn(io.kubepekko.agent.manager.PodManager.standalone(runtime, podNode,
                         java.time.Clock.systemUTC(), io.kubepekko.agent.worker.PodWorkerSettings.DEFAULT,
-                        staticSources(settings)), "pods");
+                        staticSources(settings), settings.maxPods()), "pods");
                 startStaticSources(ctx, settings, nodeName, pods);
                 startLogRotation(ctx, settings, runtime, podNode);
             });
@@ -95,7 +95,7 @@ public final class AgentMain {
             var status = ctx.spawn(io.kubepekko.agent.manager.StatusManager.create(client), "pod-status");
             var pods = ctx.spawn(io.kubepekko.agent.manager.PodManager.create(client, runtime, podNode, status,
                     java.time.Clock.systemUTC(), io.kubepekko.agent.worker.PodWorkerSettings.DEFAULT,
-                    scheduler, staticSources(settings)), "pods");
+                    scheduler, staticSources(settings), settings.maxPods()), "pods");
             startStaticSources(ctx, settings, node.identity().name(), pods);
             startLogRotation(ctx, settings, runtime, podNode);
         });

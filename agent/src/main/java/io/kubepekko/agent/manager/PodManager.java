@@ -3,23 +3,20 @@ package io.kubepekko.agent.manager;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.agent.api.ApiClient;
-import io.kubepekko.agent.api.ApiError;
-import io.kubepekko.agent.api.Backoff;
-import io.kubepekko.agent.api.DeleteOptions;
 import io.kubepekko.agent.api.ListOptions;
-import io.kubepekko.agent.api.Reflector;
 import io.kubepekko.agent.api.Resource;
 import io.kubepekko.agent.api.WatchEvent;
 import io.kubepekko.agent.cri.CriRuntime;
-import io.kubepekko.agent.logs.PodLogs;
+import io.kubepekko.agent.events.EventRecorder;
 import io.kubepekko.agent.manifest.ManifestOrigin;
 import io.kubepekko.agent.manifest.StaticPodAnnotations;
 import io.kubepekko.agent.manifest.StaticPodSet;
 import io.kubepekko.agent.runtime.NodeContext;
 import io.kubepekko.agent.runtime.PodInputs;
-import io.kubepekko.agent.runtime.SandboxConfigs;
+import io.kubepekko.agent.worker.EventSink;
 import io.kubepekko.agent.worker.PodWorker;
 import io.kubepekko.agent.worker.PodWorkerSettings;
+import io.kubepekko.agent.worker.StatusSink;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.DispatcherSelector;
@@ -28,56 +25,50 @@ import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
-import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
- * The node's pod manager: the kubelet's API config source ({@code pods?fieldSelector=spec.nodeName=<node>}, all
- * namespaces, through a {@link Reflector}) feeding one {@link PodWorker} per pod uid, as the kubelet's
- * {@code HandlePodAdditions/Updates/Removes} and pod workers do.
- *
+ * The node's pod manager: the one actor that orders what happens to the node's pods, as the kubelet's
+ * {@code HandlePodAdditions/Updates/Removes} and pod workers do. It feeds one {@link PodWorker} per pod uid from the
+ * API ({@link ApiPodSource}) and from the static sources ({@link StaticPods}); the work is done by collaborators that
+ * run inside this actor:
  * <ul>
- *   <li>A new uid: its ConfigMaps and Secrets ({@link PodReferences}) are read, then its worker is spawned; one
- *       that does not exist is left out of the {@link PodInputs}, so the worker reports
- *       {@code CreateContainerConfigError} as kube does. A read that fails otherwise is retried with back-off.</li>
- *   <li>A change of what the worker acts on ({@link PodChange}): inputs read again, then {@code Update}.</li>
+ *   <li>{@link PodInputsResolution}: a new uid's ConfigMaps and Secrets are read, then its worker is spawned; a
+ *       change of what the worker acts on ({@link PodChange}): inputs read again, then {@code Update}.</li>
  *   <li>{@code metadata.deletionTimestamp}: {@code Terminate} with the {@link GracePeriod}; once the worker answers
- *       {@code Terminated}, the pod object is deleted with grace 0 and a {@code preconditions.uid} guard (the kubelet's
- *       status manager does this once the pod can be deleted); a failed delete is retried with back-off. Once the
- *       worker is done, the pod's log directory is removed.</li>
- *   <li>After a restart: a new worker adopts what its pod has in the runtime (found by the uid label). Once the API's
- *       first list and each declared static source's first set came, what the node holds of any other uid is removed
- *       ({@link OrphanedPods}).</li>
+ *       {@code Terminated}, {@link PodDeletions} deletes the object (grace 0, uid precondition, retried) and
+ *       {@link PodLogDirectories} removes the pod's log directory.</li>
+ *   <li>After a restart: a new worker adopts what its pod has in the runtime (found by the uid label). Once every
+ *       source was heard from ({@link SourcesReady}), {@link OrphanSweep} removes what the node holds of any other
+ *       uid.</li>
  *   <li>A pod no longer listed or a {@code DELETED} event (the object is gone: a forced delete) and a pod whose
  *       name now has another uid: {@code Terminate} with grace 0, no delete.</li>
  * </ul>
- * Static pods ({@link StaticPods}, from {@code agent/manifest}'s sources) run the same way, a worker per uid, without
- * ConfigMaps or Secrets; a uid a source no longer lists is stopped with its grace period. With an API server each
- * gets its mirror pod ({@link MirrorPods}: same name and spec, annotation {@code kubernetes.io/config.mirror}, owned
- * by the Node), kept while the static pod runs (recreated when deleted, replaced when its hash changed), deleted once
- * it stopped; the static pod's status is written to its mirror. Pods of the API with the mirror annotation are never
- * run (they belong to a static pod), as in the kubelet. Without an API server ({@link #standalone}) only static pods
- * run and nothing is written.
+ * Static pods run the same way, a worker per uid, without ConfigMaps or Secrets; a uid a source no longer lists
+ * ({@link StaticPodSources}) is stopped with its grace period; a new uid of a name (a changed manifest) starts only
+ * once the previous one has stopped. With an API server each gets its mirror pod
+ * ({@link MirrorPods}), kept while the static pod runs and until it finished stopping; the static pod's status is
+ * written to its mirror. Pods of the
+ * API with the mirror annotation are never run (they belong to a static pod), as in the kubelet. Without an API server
+ * ({@link #standalone}) only static pods run and nothing is written.
+ * A new pod beyond {@code --max-pods} is rejected ({@link PodAdmission}) and never runs.
+ * A second delete with a shorter grace period while the pod terminates shortens the termination.
  * Not yet: a periodic resync re-reading ConfigMaps and Secrets (the kubelet's configmap/secret managers watch them),
- * a shorter grace period of a second delete while terminating, admission (max pods, resources).
+ * admission by resources (cpu, memory).
  */
 public final class PodManager extends AbstractBehavior<PodManager.Command> {
 
-    /** The pod manager's protocol (all messages are its own or its reflector's). */
+    /** The pod manager's protocol (all messages are its own, its reflector's or its helpers'). */
     public sealed interface Command {}
 
     /** A static source's whole set of pods now (the kubelet's {@code SET} update of one source). */
@@ -85,65 +76,27 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
 
     private record Listed(List<ObjectNode> pods) implements Command {}
 
-    private record StaticStatus(String uid, ObjectNode status) implements Command {}
-
-    private record Mirror(MirrorPods.Command command) implements Command {}
-
     private record Event(WatchEvent event) implements Command {}
 
-    private record Resolved(String uid, long seq, PodInputs inputs) implements Command {}
-
-    private record ResolveFailed(String uid, long seq, ApiError error) implements Command {}
-
-    private record Resolve(String uid) implements Command {}
+    private record StaticStatus(String uid, ObjectNode status) implements Command {}
 
     private record WorkerTerminated(PodWorker.Terminated terminated) implements Command {}
 
-    private record Deleted(String uid, Optional<ApiError> error) implements Command {}
+    private record Mirror(MirrorPods.Command command) implements Command {}
 
-    private record RetryDelete(String uid) implements Command {}
+    private record Inputs(PodInputsResolution.Command command) implements Command {}
 
-    private enum SweepOrphans implements Command { INSTANCE }
+    private record Deletion(PodDeletions.Command command) implements Command {}
 
-    private record OrphansFound(OrphanedPods.Found found) implements Command {}
-
-    private record OrphanRemoved(String uid) implements Command {}
-
-    private record OrphanStepFailed(String what, Throwable error) implements Command {}
-
-    /** What is known of one pod uid. */
-    private static final class PodEntry {
-        final String uid;
-        JsonNode pod;
-        ActorRef<PodWorker.Command> worker;
-        /** Which input read is the newest (a result of an older one is stale). */
-        long resolving;
-        Backoff backoff = new Backoff(Duration.ofMillis(800), Duration.ofSeconds(30), 0);
-        boolean terminating;
-        /** Whether the object is still in the API once the worker is done (then it is deleted). */
-        boolean deleteWhenDone;
-        /** From a static source (a file or URL), not from the API. */
-        boolean isStatic;
-
-        PodEntry(String uid, JsonNode pod) {
-            this.uid = uid;
-            this.pod = pod;
-        }
-    }
-
-    private static final Resource CONFIG_MAPS = new Resource("", "v1", "configmaps", true);
-    private static final Resource SECRETS = new Resource("", "v1", "secrets", true);
-
-    /** After a failed look for orphans (the runtime unreachable), the next one (the kubelet's housekeeping: 2 s). */
-    static final Duration ORPHAN_RETRY = Duration.ofSeconds(2);
-
-    /** Each watch asks the server to end it after this; the reflector resumes it (client-go: 5 to 10 min). */
-    static final Duration WATCH_TIMEOUT = Duration.ofMinutes(5);
+    private record Orphans(OrphanSweep.Command command) implements Command {}
 
     /** The collection and selector of the pods bound to {@code nodeName}. */
     public static ListOptions boundTo(String nodeName) {
-        return ListOptions.ALL.withFieldSelector("spec.nodeName=" + nodeName);
+        return ApiPodSource.boundTo(nodeName);
     }
+
+    /** The kubelet's default {@code --max-pods}. */
+    public static final int DEFAULT_MAX_PODS = 110;
 
     /** Without static pod sources. */
     public static Behavior<Command> create(ApiClient client, CriRuntime cri, NodeContext node,
@@ -160,15 +113,30 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
                                            ActorRef<StatusManager.Command> status, Clock clock,
                                            PodWorkerSettings settings, ScheduledExecutorService scheduler,
                                            Set<ManifestOrigin.Kind> staticSources) {
-        return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
-                new PodManager(ctx, timers, client, cri, node, status, clock, settings, scheduler, staticSources)));
+        return create(client, cri, node, status, clock, settings, scheduler, staticSources, DEFAULT_MAX_PODS);
+    }
+
+    /** As above, admitting at most {@code maxPods} pods at once ({@code --max-pods}, {@link PodAdmission}). */
+    public static Behavior<Command> create(ApiClient client, CriRuntime cri, NodeContext node,
+                                           ActorRef<StatusManager.Command> status, Clock clock,
+                                           PodWorkerSettings settings, ScheduledExecutorService scheduler,
+                                           Set<ManifestOrigin.Kind> staticSources, int maxPods) {
+        return Behaviors.setup(ctx -> new PodManager(ctx, client, cri, node, status, clock, settings, scheduler,
+                staticSources, maxPods));
     }
 
     /** Without an API server: only the static pods its sources send run, and no status is written anywhere. */
     public static Behavior<Command> standalone(CriRuntime cri, NodeContext node, Clock clock,
                                                PodWorkerSettings settings, Set<ManifestOrigin.Kind> staticSources) {
-        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new PodManager(ctx, timers, null, cri, node,
-                ctx.getSystem().ignoreRef(), clock, settings, null, staticSources)));
+        return standalone(cri, node, clock, settings, staticSources, DEFAULT_MAX_PODS);
+    }
+
+    /** As above, admitting at most {@code maxPods} pods at once ({@code --max-pods}, {@link PodAdmission}). */
+    public static Behavior<Command> standalone(CriRuntime cri, NodeContext node, Clock clock,
+                                               PodWorkerSettings settings, Set<ManifestOrigin.Kind> staticSources,
+                                               int maxPods) {
+        return Behaviors.setup(ctx -> new PodManager(ctx, null, cri, node, ctx.getSystem().ignoreRef(), clock,
+                settings, null, staticSources, maxPods));
     }
 
     /** Without an API server, sources not declared: nothing is removed as an orphan until a source sent its set. */
@@ -177,132 +145,119 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
         return standalone(cri, node, clock, settings, EnumSet.allOf(ManifestOrigin.Kind.class));
     }
 
-    private final TimerScheduler<Command> timers;
-    private final ApiClient client;
     private final CriRuntime cri;
     private final NodeContext node;
     private final ActorRef<StatusManager.Command> status;
     private final Clock clock;
     private final PodWorkerSettings settings;
+    private final int maxPods;
     /** Where workers record events: nowhere in standalone mode. */
-    private final io.kubepekko.agent.worker.EventSink events;
+    private final EventSink events;
     /** Absent in standalone mode. */
-    private final Reflector reflector;
+    private final ApiPodSource source;
     /** Absent in standalone mode. */
     private final MirrorPods mirrors;
-    /** The static pod uids each source listed last. */
-    private final Map<ManifestOrigin.Kind, Set<String>> staticUids = new HashMap<>();
+    /** Absent in standalone mode. */
+    private final PodInputsResolution inputs;
+    /** Absent in standalone mode. */
+    private final PodDeletions deletions;
+    private final OrphanSweep orphans;
+    private final SourcesReady sourcesReady;
+    private final StaticPodSources staticSources = new StaticPodSources();
     private final ActorRef<PodWorker.Terminated> terminatedAdapter;
-    private final Map<String, PodEntry> pods = new HashMap<>();
-    /** {@code namespace/name} → uid of the pod of that name the manager runs. */
-    private final Map<String, String> names = new HashMap<>();
-    /**
-     * Uids the manager is done with whose object may still show up (an event already in flight when it deleted the
-     * object): not run again. One leaves when the API says its pod is gone (a {@code DELETED} event, a relist).
-     */
-    private final Set<String> finished = new HashSet<>();
-    private long seq;
-    /** The sources not heard from yet (the kubelet's {@code sourcesReady}): no orphan is removed before all were. */
-    private final Set<Object> unseenSources = new HashSet<>();
-    private boolean orphansSwept;
+    private final PodTable pods = new PodTable();
+    /** Makes worker names unique: a stopping worker may still hold its name. */
+    private long workers;
 
-    private PodManager(ActorContext<Command> ctx, TimerScheduler<Command> timers, ApiClient client, CriRuntime cri,
-                       NodeContext node, ActorRef<StatusManager.Command> status, Clock clock,
-                       PodWorkerSettings settings, ScheduledExecutorService scheduler,
-                       Set<ManifestOrigin.Kind> staticSources) {
+    private PodManager(ActorContext<Command> ctx, ApiClient client, CriRuntime cri, NodeContext node,
+                       ActorRef<StatusManager.Command> status, Clock clock, PodWorkerSettings settings,
+                       ScheduledExecutorService scheduler, Set<ManifestOrigin.Kind> staticSourceKinds, int maxPods) {
         super(ctx);
-        this.timers = timers;
-        this.client = client;
+        this.maxPods = maxPods;
         this.cri = cri;
         this.node = node;
         this.status = status;
         this.clock = clock;
         this.settings = settings;
         this.terminatedAdapter = ctx.messageAdapter(PodWorker.Terminated.class, WorkerTerminated::new);
-        ActorRef<Command> self = ctx.getSelf();
-        unseenSources.addAll(staticSources);
-        this.events = client == null ? io.kubepekko.agent.worker.EventSink.NONE
-                : io.kubepekko.agent.events.EventRecorder.sink(ctx.spawn(
-                        io.kubepekko.agent.events.EventRecorder.create(client, node.nodeName(), clock), "events"));
+        this.orphans = new OrphanSweep(ctx, cri, node, ctx.messageAdapter(OrphanSweep.Command.class, Orphans::new));
+        Set<Object> sources = new HashSet<>(staticSourceKinds);
         if (client == null) {
-            this.reflector = null;
+            this.events = EventSink.NONE;
+            this.source = null;
             this.mirrors = null;
+            this.inputs = null;
+            this.deletions = null;
+            this.sourcesReady = new SourcesReady(sources);
             sourceSeen(null);
             return;
         }
-        unseenSources.add(Resource.PODS);
+        sources.add(Resource.PODS);
+        this.sourcesReady = new SourcesReady(sources);
+        this.events = EventRecorder.sink(ctx.spawn(EventRecorder.create(client, node.nodeName(), clock), "events"));
         this.mirrors = new MirrorPods(ctx, client, node.nodeName(), ctx.messageAdapter(MirrorPods.Command.class, Mirror::new),
                 status);
-        this.reflector = new Reflector(client, Resource.PODS.collection(null), boundTo(node.nodeName()), WATCH_TIMEOUT,
-                new Reflector.Handler() {
-                    @Override
-                    public void listed(List<ObjectNode> items, String resourceVersion) {
-                        self.tell(new Listed(items));
-                    }
-
-                    @Override
-                    public void event(WatchEvent event) {
-                        self.tell(new Event(event));
-                    }
-                }, scheduler);
-        reflector.start();
+        this.inputs = new PodInputsResolution(ctx, client, ctx.messageAdapter(PodInputsResolution.Command.class, Inputs::new));
+        this.deletions = new PodDeletions(ctx, client, ctx.messageAdapter(PodDeletions.Command.class, Deletion::new));
+        ActorRef<Command> self = ctx.getSelf();
+        this.source = ApiPodSource.start(client, node.nodeName(), scheduler, items -> self.tell(new Listed(items)),
+                e -> self.tell(new Event(e)));
     }
 
     @Override
     public Receive<Command> createReceive() {
         return newReceiveBuilder()
                 .onMessage(Listed.class, this::onListed)
+                .onMessage(Event.class, this::onEvent)
                 .onMessage(StaticPods.class, this::onStaticPods)
                 .onMessage(StaticStatus.class, this::onStaticStatus)
+                .onMessage(WorkerTerminated.class, this::onWorkerTerminated)
                 .onMessage(Mirror.class, m -> {
                     mirrors.on(m.command(), this::wantedMirror);
                     return this;
                 })
-                .onMessage(Event.class, this::onEvent)
-                .onMessage(Resolve.class, r -> {
-                    PodEntry e = pods.get(r.uid());
-                    if (e != null && !e.terminating) {
-                        resolve(e);
-                    }
+                .onMessage(Inputs.class, m -> {
+                    inputs.on(m.command(), this::onResolved);
                     return this;
                 })
-                .onMessage(Resolved.class, this::onResolved)
-                .onMessage(ResolveFailed.class, this::onResolveFailed)
-                .onMessage(WorkerTerminated.class, this::onWorkerTerminated)
-                .onMessage(Deleted.class, this::onDeleted)
-                .onMessageEquals(SweepOrphans.INSTANCE, this::sweepOrphans)
-                .onMessage(OrphansFound.class, this::onOrphansFound)
-                .onMessage(OrphanRemoved.class, this::onOrphanRemoved)
-                .onMessage(OrphanStepFailed.class, this::onOrphanStepFailed)
-                .onMessage(RetryDelete.class, r -> {
-                    PodEntry e = pods.get(r.uid());
-                    if (e != null) {
-                        deleteObject(e);
-                    }
+                .onMessage(Deletion.class, m -> {
+                    deletions.on(m.command(), uid -> {
+                        PodEntry e = pods.get(uid);
+                        if (e != null) {
+                            forget(e);
+                        }
+                    });
+                    return this;
+                })
+                .onMessage(Orphans.class, m -> {
+                    orphans.on(m.command(), pods::contains);
                     return this;
                 })
                 .onSignal(PostStop.class, s -> {
-                    if (reflector != null) {
-                        reflector.stop();
+                    if (source != null) {
+                        source.stop();
                     }
                     return this;
                 })
                 .build();
     }
 
-    // ---------------------------------------------------------------- the source
+    // ---------------------------------------------------------------- the API source
 
     private Behavior<Command> onListed(Listed listed) {
         Set<String> present = new HashSet<>();
         mirrors.listed(listed.pods().stream().filter(StaticPodAnnotations::isMirror).toList(), this::wantedMirror);
-        for (ObjectNode pod : listed.pods()) {
-            if (mine(pod)) {
+        // Oldest first, as the kubelet's HandlePodAdditions: after a restart the pods that ran keep their places.
+        List<ObjectNode> byAge = new ArrayList<>(listed.pods());
+        byAge.sort(Comparator.comparing(p -> p.path("metadata").path("creationTimestamp").asText("")));
+        for (ObjectNode pod : byAge) {
+            if (ApiPodSource.runsHere(pod, node.nodeName())) {
                 present.add(PodChange.uid(pod));
                 seen(pod);
             }
         }
-        finished.retainAll(present);
-        for (PodEntry e : new ArrayList<>(pods.values())) {
+        pods.onlyPresent(present);
+        for (PodEntry e : pods.all()) {
             if (!e.isStatic && !present.contains(e.uid)) {
                 vanished(e, "no longer listed");
             }
@@ -316,70 +271,76 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
         if (StaticPodAnnotations.isMirror(e.object())) {
             mirrors.event(e, this::wantedMirror); // a static pod's, never run as a pod of its own
         } else if ("DELETED".equals(e.type())) {
-            finished.remove(PodChange.uid(e.object()));
+            pods.gone(PodChange.uid(e.object()));
             PodEntry entry = pods.get(PodChange.uid(e.object()));
             if (entry != null) {
                 vanished(entry, "deleted from the API");
             }
-        } else if (mine(e.object())) {
+        } else if (ApiPodSource.runsHere(e.object(), node.nodeName())) {
             seen(e.object());
         }
         return this;
     }
 
-    /** The field selector already filters; a pod bound elsewhere is never run whatever the server sends. */
-    private boolean mine(JsonNode pod) {
-        return node.nodeName().equals(pod.path("spec").path("nodeName").asText(""))
-                && !PodChange.uid(pod).isEmpty() && !StaticPodAnnotations.isMirror(pod);
-    }
-
     private void seen(JsonNode pod) {
         String uid = PodChange.uid(pod);
-        if (finished.contains(uid)) {
+        if (pods.finished(uid)) {
             return;
         }
         String key = PodChange.key(pod);
-        String previous = names.put(key, uid);
-        if (previous != null && !previous.equals(uid)) {
-            PodEntry old = pods.get(previous);
-            if (old != null) {
-                vanished(old, "replaced by uid " + uid);
-            }
-        }
+        pods.claimName(key, uid).ifPresent(old -> vanished(old, "replaced by uid " + uid));
         PodEntry e = pods.get(uid);
         if (e == null) {
-            e = new PodEntry(uid, pod);
-            pods.put(uid, e);
+            e = new PodEntry(uid, pod, false);
+            pods.add(e);
             getContext().getLog().info("pod {} (uid {}) bound to this node", key, uid);
-            if (PodChange.deleting(pod)) {
+            if (PodAdmission.rejectedBefore(pod)) {
+                e.rejected = true; // rejected by an earlier run: never admitted again
+            } else if (PodChange.deleting(pod)) {
                 // Seen only once deleting (e.g. after a restart): a worker still cleans up what the runtime has.
                 spawn(e, PodInputs.NONE);
                 terminate(e, GracePeriod.of(pod), true);
-            } else {
-                resolve(e);
+                return;
+            } else if (PodAdmission.terminal(pod) || admit(e)) { // a terminal pod is not admitted, as in kubelet
+                inputs.resolve(uid, pod);
+                return;
             }
-            return;
         }
         if (e.terminating) {
+            if (e.worker != null && PodChange.deleting(pod) && GracePeriod.of(pod).compareTo(e.grace) < 0) {
+                e.pod = pod; // a second delete with a shorter grace period: the kubelet honours the shorter one
+                terminate(e, GracePeriod.of(pod), e.deleteWhenDone);
+            }
             return;
         }
         JsonNode before = e.pod;
         e.pod = pod;
+        if (e.rejected) {
+            if (PodChange.deleting(pod)) {
+                // Nothing ran: the object goes at once, as the kubelet's status manager deletes a finished pod.
+                e.terminating = true;
+                deletions.delete(uid, pod);
+            }
+            return;
+        }
         if (PodChange.deleting(pod)) {
             if (e.worker == null) {
                 spawn(e, PodInputs.NONE);
             }
             terminate(e, GracePeriod.of(pod), true);
         } else if (PodChange.changed(before, pod)) {
-            resolve(e);
+            inputs.resolve(uid, pod);
         }
     }
 
     private void vanished(PodEntry e, String why) {
-        getContext().getLog().info("pod {} (uid {}) {}: stopping it at once", PodChange.key(e.pod), e.uid, why);
-        names.remove(PodChange.key(e.pod), e.uid);
+        getContext().getLog().info("pod {} (uid {}) {}: stopping it at once", e.key(), e.uid, why);
+        pods.releaseName(e);
         if (e.terminating) {
             e.deleteWhenDone = false;
+            if (e.worker == null) {
+                forget(e); // its delete was under way: the object is gone already
+            }
             return;
         }
         if (e.worker == null) {
@@ -389,6 +350,40 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
         terminate(e, Duration.ZERO, false);
     }
 
+    /**
+     * Admits {@code e} if the node has room ({@link PodAdmission}); else rejects it as the kubelet's {@code rejectPod}
+     * does: a Warning Event, the status {@code Failed} with the reason and message, and no worker ever.
+     */
+    private boolean admit(PodEntry e) {
+        Optional<PodAdmission.Rejection> rejection = PodAdmission.admit(maxPods, pods.admittedBesides(e));
+        if (rejection.isEmpty()) {
+            return true;
+        }
+        PodAdmission.Rejection r = rejection.get();
+        e.rejected = true;
+        getContext().getLog().info("pod {} (uid {}) not admitted: {}: {}", e.key(), e.uid, r.reason(), r.message());
+        events.event(e.pod, "", "Warning", r.reason(), r.message());
+        if (!e.isStatic) {
+            // A static pod's status would go to its mirror, which only a running static pod gets (as in the kubelet).
+            JsonNode meta = e.pod.path("metadata");
+            status.tell(new StatusManager.Write(meta.path("namespace").asText(""), meta.path("name").asText(""), e.uid,
+                    r.status(e.pod, clock.instant())));
+        }
+        return false;
+    }
+
+    private void onResolved(String uid, PodInputs in) {
+        PodEntry e = pods.get(uid);
+        if (e == null || e.terminating || e.rejected) {
+            return;
+        }
+        if (e.worker == null) {
+            spawn(e, in);
+        } else {
+            e.worker.tell(new PodWorker.Update(e.pod, in));
+        }
+    }
+
     // ---------------------------------------------------------------- static pods
 
     private Behavior<Command> onStaticPods(StaticPods m) {
@@ -396,31 +391,32 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
         for (ObjectNode pod : m.set().pods()) {
             String uid = PodChange.uid(pod);
             now.add(uid);
-            if (pods.containsKey(uid)) {
+            if (pods.contains(uid)) {
                 continue; // the same manifest read again (only config.seen differs)
             }
             String key = PodChange.key(pod);
-            String previous = names.put(key, uid);
-            PodEntry old = previous == null ? null : pods.get(previous);
-            if (old != null && !old.terminating) {
-                stopStatic(old, "replaced by uid " + uid);
-            }
-            PodEntry e = new PodEntry(uid, pod);
-            e.isStatic = true;
-            pods.put(uid, e);
+            pods.claimName(key, uid).filter(old -> !old.terminating)
+                    .ifPresent(old -> stopStatic(old, "replaced by uid " + uid));
+            PodEntry e = new PodEntry(uid, pod, true);
+            pods.add(e);
             getContext().getLog().info("static pod {} (uid {}) from {}", key, uid, m.set().source().configSource());
+            if (!admit(e)) {
+                continue;
+            }
+            if (pods.anotherStaticStopping(e)) {
+                // The kubelet starts one static pod per full name: the new uid waits for the old one to finish.
+                getContext().getLog().info("static pod {} (uid {}) waits for its previous version to stop", key, uid);
+                continue;
+            }
             spawn(e, PodInputs.NONE);
             if (mirrors != null) {
                 mirrors.reconcile(key, this::wantedMirror);
             }
         }
-        Set<String> before = staticUids.put(m.set().source(), now);
-        if (before != null) {
-            for (String uid : before) {
-                PodEntry e = pods.get(uid);
-                if (!now.contains(uid) && e != null && !e.terminating) {
-                    stopStatic(e, "no longer in its source");
-                }
+        for (String uid : staticSources.replace(m.set().source(), now)) {
+            PodEntry e = pods.get(uid);
+            if (e != null && !e.terminating) {
+                stopStatic(e, "no longer in its source");
             }
         }
         sourceSeen(m.set().source());
@@ -428,116 +424,61 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
     }
 
     private void stopStatic(PodEntry e, String why) {
-        getContext().getLog().info("static pod {} (uid {}) {}: stopping it", PodChange.key(e.pod), e.uid, why);
-        names.remove(PodChange.key(e.pod), e.uid);
+        getContext().getLog().info("static pod {} (uid {}) {}: stopping it", e.key(), e.uid, why);
+        pods.releaseName(e);
+        if (e.worker == null) {
+            forget(e); // never ran (rejected, or waiting for its previous version)
+            return;
+        }
         terminate(e, GracePeriod.of(e.pod), false);
+        if (mirrors != null) {
+            mirrors.reconcile(e.key(), this::wantedMirror);
+        }
     }
 
-    /** The static pod a mirror of {@code key} should mirror now: one of ours that runs and is not stopping. */
+    /** Starts the static pod of {@code key} that waited for its previous version to stop, once none is left. */
+    private void startWaiting(String key) {
+        pods.holder(key).filter(next -> next.isStatic && next.worker == null && !next.terminating && !next.rejected
+                && !pods.anotherStaticStopping(next)).ifPresent(next -> {
+                    getContext().getLog().info("static pod {} (uid {}): its previous version stopped, starting it", key,
+                            next.uid);
+                    spawn(next, PodInputs.NONE);
+                });
+    }
+
+    /** The static pod a mirror of {@code key} should show now ({@link PodTable#mirrored}). */
     private Optional<JsonNode> wantedMirror(String key) {
-        String uid = names.get(key);
-        PodEntry e = uid == null ? null : pods.get(uid);
-        return e != null && e.isStatic && !e.terminating ? Optional.of(e.pod) : Optional.empty();
+        return pods.mirrored(key);
     }
 
     private Behavior<Command> onStaticStatus(StaticStatus s) {
         PodEntry e = pods.get(s.uid());
         if (e != null && mirrors != null) {
-            mirrors.status(PodChange.key(e.pod), s.uid(), s.status());
+            mirrors.status(e.key(), s.uid(), s.status());
         }
         return this;
     }
 
-    // ---------------------------------------------------------------- inputs and workers
+    // ---------------------------------------------------------------- workers
 
-    private void resolve(PodEntry e) {
-        long mine = ++seq;
-        e.resolving = mine;
-        JsonNode pod = e.pod;
-        String ns = pod.path("metadata").path("namespace").asText("");
-        PodReferences refs = PodReferences.of(pod);
-        Map<String, CompletableFuture<Optional<ObjectNode>>> cms = new HashMap<>();
-        Map<String, CompletableFuture<Optional<ObjectNode>>> secrets = new HashMap<>();
-        refs.configMaps().forEach(n -> cms.put(n, optional(client.get(CONFIG_MAPS.object(ns, n)))));
-        refs.secrets().forEach(n -> secrets.put(n, optional(client.get(SECRETS.object(ns, n)))));
-        List<CompletableFuture<?>> all = new ArrayList<>(cms.values());
-        all.addAll(secrets.values());
-        CompletableFuture<PodInputs> inputs = CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).thenApply(v -> {
-            PodInputs in = PodInputs.NONE;
-            for (var c : cms.entrySet()) {
-                Optional<ObjectNode> o = c.getValue().join();
-                if (o.isPresent()) {
-                    in = in.withConfigMap(c.getKey(), PodInputs.ConfigMapData.of(o.get()));
-                }
-            }
-            for (var s : secrets.entrySet()) {
-                Optional<ObjectNode> o = s.getValue().join();
-                if (o.isPresent()) {
-                    in = in.withSecret(s.getKey(), PodInputs.SecretData.of(o.get()));
-                }
-            }
-            return in;
-        });
-        getContext().pipeToSelf(inputs, (in, t) -> t == null ? new Resolved(e.uid, mine, in)
-                : new ResolveFailed(e.uid, mine, ApiError.of(t)));
-    }
-
-    /** A read whose 404 is an answer (the object does not exist), not a failure. */
-    private static CompletableFuture<Optional<ObjectNode>> optional(CompletionStage<ObjectNode> get) {
-        return get.handle((o, t) -> {
-            if (t == null) {
-                return Optional.of(o);
-            }
-            if (ApiError.of(t).isNotFound()) {
-                return Optional.<ObjectNode>empty();
-            }
-            throw new java.util.concurrent.CompletionException(t);
-        }).toCompletableFuture();
-    }
-
-    private Behavior<Command> onResolved(Resolved r) {
-        PodEntry e = pods.get(r.uid());
-        if (e == null || e.terminating || e.resolving != r.seq()) {
-            return this;
-        }
-        e.backoff = e.backoff.succeeded();
-        if (e.worker == null) {
-            spawn(e, r.inputs());
-        } else {
-            e.worker.tell(new PodWorker.Update(e.pod, r.inputs()));
-        }
-        return this;
-    }
-
-    private Behavior<Command> onResolveFailed(ResolveFailed f) {
-        PodEntry e = pods.get(f.uid());
-        if (e == null || e.terminating || e.resolving != f.seq()) {
-            return this;
-        }
-        e.backoff = e.backoff.failed();
-        if (e.backoff.firstOfStreak()) {
-            getContext().getLog().warn("pod {}: reading its ConfigMaps and Secrets failed, retrying with back-off: {}",
-                    PodChange.key(e.pod), f.error());
-        }
-        timers.startSingleTimer("resolve-" + e.uid, new Resolve(e.uid), e.backoff.delay());
-        return this;
-    }
-
-    private void spawn(PodEntry e, PodInputs inputs) {
+    private void spawn(PodEntry e, PodInputs in) {
         ActorRef<Command> self = getContext().getSelf();
         // A static pod's status goes to its mirror pod (known only here), not to a pod of its own uid.
-        io.kubepekko.agent.worker.StatusSink sink = e.isStatic
+        StatusSink sink = e.isStatic
                 ? (namespace, name, uid, st) -> self.tell(new StaticStatus(uid, st))
                 : StatusManager.sink(status);
-        e.worker = getContext().spawn(PodWorker.create(e.pod, inputs, cri, node, sink, events, clock,
-                settings), "pod-" + e.uid + "-" + (++seq)); // unique: a stopping worker may still hold its name
+        e.worker = getContext().spawn(PodWorker.create(e.pod, in, cri, node, sink, events, clock, settings),
+                "pod-" + e.uid + "-" + (++workers));
     }
 
     private void terminate(PodEntry e, Duration grace, boolean deleteWhenDone) {
         e.terminating = true;
         e.deleteWhenDone = deleteWhenDone;
-        timers.cancel("resolve-" + e.uid);
-        getContext().getLog().info("pod {} (uid {}): terminating with grace period {} s", PodChange.key(e.pod), e.uid,
+        e.grace = grace;
+        if (inputs != null) {
+            inputs.cancel(e.uid);
+        }
+        getContext().getLog().info("pod {} (uid {}): terminating with grace period {} s", e.key(), e.uid,
                 grace.toSeconds());
         e.worker.tell(new PodWorker.Terminate(grace, terminatedAdapter));
     }
@@ -548,123 +489,36 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
             return this;
         }
         e.worker = null;
-        removeLogs(e.pod);
+        PodLogDirectories.removeLater(node, e.pod, getContext().getSystem().dispatchers()
+                .lookup(DispatcherSelector.blocking()), getContext().getLog());
         if (e.deleteWhenDone) {
-            e.backoff = e.backoff.succeeded();
-            deleteObject(e);
+            deletions.delete(e.uid, e.pod);
         } else {
             forget(e);
         }
         return this;
     }
 
-    /**
-     * The worker has torn the pod down (its sandbox is removed) and the pod is being deleted or is gone: its log
-     * directory goes too, as the kubelet's {@code evictPodLogsDirectories} removes it once the pod's content may be.
-     */
-    private void removeLogs(JsonNode pod) {
-        Path dir = SandboxConfigs.podLogDirectory(node, pod.path("metadata").path("namespace").asText(""),
-                pod.path("metadata").path("name").asText(""), PodChange.uid(pod));
-        org.slf4j.Logger log = getContext().getLog();
-        CompletableFuture.runAsync(() -> {
-            try {
-                PodLogs.removeDirectory(dir);
-            } catch (java.io.IOException ex) {
-                log.warn("cannot remove the pod log directory {}: {}", dir, ex.toString());
+    private void forget(PodEntry e) {
+        pods.remove(e, !e.isStatic);
+        if (e.isStatic) {
+            startWaiting(e.key());
+            if (mirrors != null) {
+                mirrors.stopped(e.key(), e.uid, this::wantedMirror);
             }
-        }, getContext().getSystem().dispatchers().lookup(DispatcherSelector.blocking()));
+            return;
+        }
+        inputs.cancel(e.uid);
+        deletions.cancel(e.uid);
+        status.tell(new StatusManager.Forget(e.uid));
     }
 
     // ---------------------------------------------------------------- orphans (an earlier run's pods)
 
     /** {@code source} (the API's pods, a static source's kind; null: none) was heard from. */
     private void sourceSeen(Object source) {
-        unseenSources.remove(source);
-        if (unseenSources.isEmpty() && !orphansSwept) {
-            orphansSwept = true;
-            getContext().getSelf().tell(SweepOrphans.INSTANCE);
+        if (sourcesReady.seen(source)) {
+            orphans.start();
         }
-    }
-
-    /**
-     * Once every source has told its pods, what the node still holds of any other pod (an earlier run's pod deleted
-     * while the agent was down) goes, as the kubelet's housekeeping does once its sources are ready. The pods the
-     * manager runs are adopted by their workers, which find their sandboxes and containers by the uid label.
-     */
-    private Behavior<Command> sweepOrphans() {
-        getContext().pipeToSelf(OrphanedPods.find(cri, node, blocking()), (found, t) -> t == null
-                ? new OrphansFound(found) : new OrphanStepFailed("looking for orphaned pods", t));
-        return this;
-    }
-
-    private Behavior<Command> onOrphansFound(OrphansFound m) {
-        // Decided here, not when the read began: a pod added meanwhile is known by now, before its worker wrote anything.
-        for (String uid : m.found().uids()) {
-            if (!pods.containsKey(uid)) {
-                getContext().getLog().info("pod uid {} is in no source: removing what the node holds of it", uid);
-                getContext().pipeToSelf(OrphanedPods.remove(cri, node, m.found(), uid, blocking()),
-                        (v, t) -> t == null ? new OrphanRemoved(uid) : new OrphanStepFailed("removing orphaned pod uid " + uid, t));
-            }
-        }
-        return this;
-    }
-
-    private Behavior<Command> onOrphanRemoved(OrphanRemoved m) {
-        getContext().getLog().info("orphaned pod uid {} removed", m.uid());
-        return this;
-    }
-
-    /** Looked for again a little later: whatever is still there, and still nobody's, is found again. */
-    private Behavior<Command> onOrphanStepFailed(OrphanStepFailed m) {
-        getContext().getLog().warn("{} failed, looking again in {} s: {}", m.what(), ORPHAN_RETRY.toSeconds(), m.error().toString());
-        timers.startSingleTimer("orphans", SweepOrphans.INSTANCE, ORPHAN_RETRY);
-        return this;
-    }
-
-    private java.util.concurrent.Executor blocking() {
-        return getContext().getSystem().dispatchers().lookup(DispatcherSelector.blocking());
-    }
-
-    private void deleteObject(PodEntry e) {
-        String ns = e.pod.path("metadata").path("namespace").asText("");
-        String name = e.pod.path("metadata").path("name").asText("");
-        getContext().pipeToSelf(client.delete(Resource.PODS.object(ns, name), DeleteOptions.immediate(e.uid)),
-                (o, t) -> new Deleted(e.uid, t == null ? Optional.empty() : Optional.of(ApiError.of(t))));
-    }
-
-    private Behavior<Command> onDeleted(Deleted d) {
-        PodEntry e = pods.get(d.uid());
-        if (e == null) {
-            return this;
-        }
-        // 404: already gone; 409: the name has another pod now (the uid precondition failed). Both end it.
-        if (d.error().isEmpty() || d.error().get().isNotFound() || d.error().get().isConflict()) {
-            getContext().getLog().info("pod {} (uid {}) deleted", PodChange.key(e.pod), e.uid);
-            forget(e);
-            return this;
-        }
-        e.backoff = e.backoff.failed();
-        if (e.backoff.firstOfStreak()) {
-            getContext().getLog().warn("pod {}: delete failed, retrying with back-off: {}", PodChange.key(e.pod),
-                    d.error().get());
-        }
-        timers.startSingleTimer("delete-" + e.uid, new RetryDelete(e.uid), e.backoff.delay());
-        return this;
-    }
-
-    private void forget(PodEntry e) {
-        pods.remove(e.uid);
-        if (e.isStatic) {
-            names.remove(PodChange.key(e.pod), e.uid);
-            if (mirrors != null) {
-                mirrors.stopped(PodChange.key(e.pod), e.uid, this::wantedMirror);
-            }
-            return;
-        }
-        finished.add(e.uid);
-        names.remove(PodChange.key(e.pod), e.uid);
-        timers.cancel("resolve-" + e.uid);
-        timers.cancel("delete-" + e.uid);
-        status.tell(new StatusManager.Forget(e.uid));
     }
 }

@@ -45,7 +45,7 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * its result comes back as a message. A failure is logged once per streak and retried at the next relist.
  *
  * <p>{@link Terminate} stops the containers with the grace period, then stops and removes the sandboxes,
- * replies and stops the worker; it does not wait for a sync step in flight (whose result is then dropped). Probes run
+ * replies and stops the worker (a later {@code Terminate} with a shorter grace period kills again with it); it does not wait for a sync step in flight (whose result is then dropped). Probes run
  * in a child {@link ProbeManager}: its results feed the status; a container it stopped is restarted by the next pass.
  * Containers run their postStart and preStop hooks ({@link LifecycleHooks}); what happens is reported to the
  * {@link EventSink} as the kubelet's events. Not yet: sandbox re-creation when the sandbox dies.
@@ -207,6 +207,11 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
             terminating = terminate;
             timers.cancelAll();
             pass.clear();
+            terminate();
+        } else if (terminate.gracePeriod().compareTo(terminating.gracePeriod()) < 0) {
+            // A shorter grace period (a second delete) cuts the running termination short, as the kubelet's pod
+            // workers restart SyncTerminatingPod with it: what still runs is killed again with the shorter period.
+            terminating = new Terminate(terminate.gracePeriod(), terminating.replyTo());
             terminate();
         }
         return this;

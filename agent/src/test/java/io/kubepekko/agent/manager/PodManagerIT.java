@@ -267,4 +267,77 @@ class PodManagerIT {
         sync(client.delete(Resource.PODS.object("default", "noted"), DeleteOptions.NONE));
         await().atMost(DEADLINE).until(() -> eventsOf(uid).contains("Killing|Stopping container app"));
     }
+
+    @Test
+    void aPodBeyondMaxPodsIsRejectedOutOfpodsAndNeverRunsEvenOnceThereIsRoom() throws Exception {
+        String small = "node-small";
+        Path dir = Files.createTempDirectory("kubepekko-maxpods-it-");
+        FakeCri smallCri = FakeCri.start(dir.resolve("cri.sock"));
+        try {
+            NodeContext node = new NodeContext(small, dir.resolve("root"), List.of(HOST_IP), List.of(), "",
+                    ResolvConf.parse("nameserver 10.0.0.2\n"), 8L << 30, 4000, 8L << 30, 100L << 30);
+            kit.spawn(PodManager.create(client, smallCri.client(), node, status, Clock.systemUTC(),
+                    PodWorkerSettings.DEFAULT.withRelistPeriod(Duration.ofMillis(100)), scheduler,
+                    java.util.Set.of(), 2), "pods-small");
+            java.util.function.Predicate<String> runs = uid -> smallCri.sandboxes().stream()
+                    .anyMatch(sb -> sb.getMetadata().getUid().equals(uid));
+            String first = PodChange.uid(createPod("small-1", small, busybox("")));
+            awaitStatus("small-1", st -> st.path("phase").asText().equals("Running"));
+            createPod("small-2", small, busybox(""));
+            awaitStatus("small-2", st -> st.path("phase").asText().equals("Running"));
+
+            String third = PodChange.uid(createPod("small-3", small, busybox("")));
+            ObjectNode rejected = awaitStatus("small-3", st -> st.path("phase").asText().equals("Failed"));
+            JsonNode st = rejected.path("status");
+            String message = "Node didn't have enough resource: pods, requested: 1, used: 2, capacity: 2";
+            assertEquals("OutOfpods", st.path("reason").asText(), st.toString());
+            assertEquals("Pod was rejected: " + message, st.path("message").asText());
+            assertEquals("BestEffort", st.path("qosClass").asText());
+            assertFalse(st.path("startTime").asText().isEmpty(), st.toString());
+            assertFalse(st.has("containerStatuses"), "no container was started: " + st);
+            assertFalse(runs.test(third));
+            await().atMost(DEADLINE).until(() -> eventsOf(third).contains("OutOfpods|" + message));
+
+            // Room again: a new pod is admitted, the rejected one never is.
+            sync(client.delete(Resource.PODS.object("default", "small-1"),
+                    new DeleteOptions(Optional.empty(), Optional.of(0L))));
+            await().atMost(DEADLINE).until(() -> !runs.test(first));
+            String fourth = PodChange.uid(createPod("small-4", small, busybox("")));
+            awaitStatus("small-4", s4 -> s4.path("phase").asText().equals("Running"));
+            assertTrue(runs.test(fourth));
+            assertFalse(runs.test(third), "a rejected pod is never admitted again");
+            assertEquals("Failed", pod("small-3").orElseThrow().path("status").path("phase").asText());
+
+            // Deleted, the rejected pod goes without anything to stop.
+            sync(client.delete(Resource.PODS.object("default", "small-3"), DeleteOptions.NONE));
+            await().atMost(DEADLINE).until(() -> pod("small-3").isEmpty());
+            assertFalse(runs.test(third));
+        } finally {
+            for (String name : List.of("small-2", "small-4")) {
+                sync(client.delete(Resource.PODS.object("default", name),
+                        new DeleteOptions(Optional.empty(), Optional.of(0L))));
+            }
+            smallCri.close();
+        }
+    }
+
+    @Test
+    void aSecondDeleteWithAShorterGracePeriodShortensTheRunningTermination() throws Exception {
+        // The preStop hook sleeps through the whole 300 s grace period: only a shorter one ends the pod sooner.
+        ObjectNode created = sync(client.create(Resource.PODS.collection("default"), yaml("{apiVersion: v1, kind: Pod,"
+                + " metadata: {name: lingering}, spec: {nodeName: " + NODE + ", terminationGracePeriodSeconds: 300,"
+                + " containers: " + busybox(", lifecycle: {preStop: {sleep: {seconds: 300}}}") + "}}")));
+        String uid = PodChange.uid(created);
+        awaitStatus("lingering", s -> s.path("phase").asText().equals("Running"));
+
+        sync(client.delete(Resource.PODS.object("default", "lingering"), DeleteOptions.NONE));
+        await().atMost(DEADLINE).until(() -> eventsOf(uid).contains("Killing|Stopping container app"));
+        assertTrue(hasSandbox(uid), "still in its preStop hook");
+
+        ObjectNode shorter = sync(client.delete(Resource.PODS.object("default", "lingering"),
+                new DeleteOptions(Optional.empty(), Optional.of(1L))));
+        assertEquals(1, shorter.path("metadata").path("deletionGracePeriodSeconds").asInt(), shorter.toString());
+        await().atMost(DEADLINE).until(() -> pod("lingering").isEmpty());
+        assertFalse(hasSandbox(uid), "the sandbox is gone: " + fake.sandboxes());
+    }
 }

@@ -212,6 +212,61 @@ class StaticPodIT {
         await().atMost(DEADLINE).until(() -> pod("gone-" + NODE).isEmpty() && !hasSandbox(hash));
     }
 
+    /** A pod whose preStop hook sleeps {@code seconds} (its whole grace period) before its container is stopped. */
+    private static String slowToStop(String name, String sleep, int seconds) {
+        return manifest(name, sleep).replace("spec:\n", "spec:\n  terminationGracePeriodSeconds: " + seconds + "\n")
+                + "    lifecycle: {preStop: {sleep: {seconds: " + seconds + "}}}\n";
+    }
+
+    @Test
+    void theMirrorOfARemovedStaticPodIsKeptUntilThePodHasStopped() throws Exception {
+        Path file = manifestDir.resolve("slow.yaml");
+        Files.writeString(file, slowToStop("slow", "3600", 3));
+        String hash = annotation(awaitMirror("slow-" + NODE, StaticPodIT::running), "kubernetes.io/config.hash");
+
+        Files.delete(file);
+
+        // Read in this order, a mirror gone while the sandbox is still there means it went before the pod stopped.
+        await().atMost(DEADLINE).pollInterval(Duration.ofMillis(50)).until(() -> {
+            boolean mirror = pod("slow-" + NODE).isPresent();
+            boolean sandbox = hasSandbox(hash);
+            assertTrue(mirror || !sandbox, "the mirror went while its static pod was still stopping");
+            return !mirror && !sandbox;
+        });
+    }
+
+    @Test
+    void aChangedManifestStartsTheNewPodOnlyOnceTheOldOneHasStopped() throws Exception {
+        Path file = manifestDir.resolve("swap.yaml");
+        Files.writeString(file, slowToStop("swap", "3600", 3));
+        String before = annotation(awaitMirror("swap-" + NODE, StaticPodIT::running), "kubernetes.io/config.hash");
+        String oldSandbox = fake.sandboxes().stream().filter(sb -> sb.getMetadata().getUid().equals(before))
+                .findFirst().orElseThrow().getId();
+
+        Files.writeString(file, slowToStop("swap", "7200", 3));
+
+        ObjectNode after = awaitMirror("swap-" + NODE, p -> running(p)
+                && !annotation(p, "kubernetes.io/config.mirror").equals(before));
+        String now = annotation(after, "kubernetes.io/config.hash");
+        assertTrue(hasSandbox(now));
+        assertFalse(hasSandbox(before));
+        List<FakeCri.Call> calls = fake.calls();
+        int removed = -1;
+        int created = -1;
+        for (int i = 0; i < calls.size(); i++) {
+            if (calls.get(i).request() instanceof io.kubepekko.agent.cri.v1.RemovePodSandboxRequest r
+                    && r.getPodSandboxId().equals(oldSandbox)) {
+                removed = i;
+            }
+            if (calls.get(i).request() instanceof io.kubepekko.agent.cri.v1.RunPodSandboxRequest r
+                    && r.getConfig().getMetadata().getUid().equals(now) && created < 0) {
+                created = i;
+            }
+        }
+        assertTrue(removed >= 0 && created > removed,
+                "the new version's sandbox (call " + created + ") came after the old one's removal (call " + removed + ")");
+    }
+
     @Test
     void aBadManifestDoesNotKeepTheOthersFromRunning() throws Exception {
         Files.writeString(manifestDir.resolve("bad.yaml"), "apiVersion: v1\nkind: Pod\nmetadata: {name: [\n");

@@ -1,0 +1,160 @@
+package io.kubepekko.agent.manager;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.agent.api.ApiClient;
+import io.kubepekko.agent.api.ApiError;
+import io.kubepekko.agent.api.Backoff;
+import io.kubepekko.agent.api.Resource;
+import io.kubepekko.agent.runtime.PodInputs;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.function.BiConsumer;
+
+/**
+ * Reads the ConfigMaps and Secrets a pod refers to ({@link PodReferences}) into its {@link PodInputs}, inside the
+ * {@link PodManager}'s actor. One that does not exist is left out (the worker then reports
+ * {@code CreateContainerConfigError}, as kube does); a read that fails otherwise is retried with back-off. Only the
+ * newest read of a uid counts: the result of an older one, or of one {@link #cancel cancelled}, is dropped.
+ */
+final class PodInputsResolution {
+
+    /** Results of this helper's own reads and timers, delivered to the pod manager's actor. */
+    sealed interface Command {}
+
+    private record Resolved(String uid, long seq, PodInputs inputs) implements Command {}
+
+    private record Failed(String uid, long seq, ApiError error) implements Command {}
+
+    private record Retry(String uid, long seq) implements Command {}
+
+    private static final class State {
+        long seq;
+        JsonNode pod;
+        Backoff backoff = new Backoff(Duration.ofMillis(800), Duration.ofSeconds(30), 0);
+    }
+
+    private static final Resource CONFIG_MAPS = new Resource("", "v1", "configmaps", true);
+    private static final Resource SECRETS = new Resource("", "v1", "secrets", true);
+
+    private final ActorContext<?> ctx;
+    private final ApiClient client;
+    private final ActorRef<Command> self;
+    private final Map<String, State> reads = new HashMap<>();
+    private long seq;
+
+    PodInputsResolution(ActorContext<?> ctx, ApiClient client, ActorRef<Command> self) {
+        this.ctx = ctx;
+        this.client = client;
+        this.self = self;
+    }
+
+    /** Reads the inputs of {@code pod} (uid {@code uid}) now; an earlier read's result no longer counts. */
+    void resolve(String uid, JsonNode pod) {
+        State s = reads.computeIfAbsent(uid, u -> new State());
+        s.pod = pod;
+        start(uid, s);
+    }
+
+    /** No result of {@code uid}'s reads is delivered any more. */
+    void cancel(String uid) {
+        reads.remove(uid);
+    }
+
+    /** Handles one of this helper's messages; {@code resolved} gets a uid's inputs once they are read. */
+    void on(Command c, BiConsumer<String, PodInputs> resolved) {
+        if (c instanceof Resolved r) {
+            State s = current(r.uid(), r.seq());
+            if (s != null) {
+                reads.remove(r.uid());
+                resolved.accept(r.uid(), r.inputs());
+            }
+        } else if (c instanceof Failed f) {
+            State s = current(f.uid(), f.seq());
+            if (s != null) {
+                s.backoff = s.backoff.failed();
+                if (s.backoff.firstOfStreak()) {
+                    ctx.getLog().warn("pod {}: reading its ConfigMaps and Secrets failed, retrying with back-off: {}",
+                            PodChange.key(s.pod), f.error());
+                }
+                ctx.scheduleOnce(s.backoff.delay(), self, new Retry(f.uid(), f.seq()));
+            }
+        } else if (c instanceof Retry r) {
+            State s = current(r.uid(), r.seq());
+            if (s != null) {
+                start(r.uid(), s);
+            }
+        }
+    }
+
+    private State current(String uid, long seq) {
+        State s = reads.get(uid);
+        return s != null && s.seq == seq ? s : null;
+    }
+
+    private void start(String uid, State s) {
+        long mine = ++seq;
+        s.seq = mine;
+        read(client, s.pod).whenComplete((in, t) -> self.tell(t == null ? new Resolved(uid, mine, in)
+                : new Failed(uid, mine, ApiError.of(t))));
+    }
+
+    /** The pod's ConfigMaps and Secrets, read from its namespace. */
+    static CompletionStage<PodInputs> read(ApiClient client, JsonNode pod) {
+        String ns = pod.path("metadata").path("namespace").asText("");
+        PodReferences refs = PodReferences.of(pod);
+        Map<String, CompletableFuture<Optional<ObjectNode>>> cms = new HashMap<>();
+        Map<String, CompletableFuture<Optional<ObjectNode>>> secrets = new HashMap<>();
+        refs.configMaps().forEach(n -> cms.put(n, optional(client.get(CONFIG_MAPS.object(ns, n)))));
+        refs.secrets().forEach(n -> secrets.put(n, optional(client.get(SECRETS.object(ns, n)))));
+        List<CompletableFuture<?>> all = new ArrayList<>(cms.values());
+        all.addAll(secrets.values());
+        return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new))
+                .thenApply(v -> inputs(joined(cms), joined(secrets)));
+    }
+
+    /** The inputs of what was read: a name whose object does not exist (empty) is left out. */
+    static PodInputs inputs(Map<String, Optional<ObjectNode>> configMaps, Map<String, Optional<ObjectNode>> secrets) {
+        PodInputs in = PodInputs.NONE;
+        for (var c : configMaps.entrySet()) {
+            if (c.getValue().isPresent()) {
+                in = in.withConfigMap(c.getKey(), PodInputs.ConfigMapData.of(c.getValue().get()));
+            }
+        }
+        for (var s : secrets.entrySet()) {
+            if (s.getValue().isPresent()) {
+                in = in.withSecret(s.getKey(), PodInputs.SecretData.of(s.getValue().get()));
+            }
+        }
+        return in;
+    }
+
+    private static Map<String, Optional<ObjectNode>> joined(Map<String, CompletableFuture<Optional<ObjectNode>>> reads) {
+        Map<String, Optional<ObjectNode>> out = new HashMap<>();
+        reads.forEach((name, f) -> out.put(name, f.join()));
+        return out;
+    }
+
+    /** A read whose 404 is an answer (the object does not exist), not a failure. */
+    private static CompletableFuture<Optional<ObjectNode>> optional(CompletionStage<ObjectNode> get) {
+        return get.handle((o, t) -> {
+            if (t == null) {
+                return Optional.of(o);
+            }
+            if (ApiError.of(t).isNotFound()) {
+                return Optional.<ObjectNode>empty();
+            }
+            throw new CompletionException(t);
+        }).toCompletableFuture();
+    }
+}
