@@ -193,6 +193,8 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
     /** The static pod uids each source listed last. */
     private final Map<ManifestOrigin.Kind, Set<String>> staticUids = new HashMap<>();
     private final ActorRef<PodWorker.Terminated> terminatedAdapter;
+    /** The node-wide relist (the kubelet's PLEG) that tells each worker when its pod changed in the runtime. */
+    private final ActorRef<io.kubepekko.agent.pleg.PodLifecycleEvents.Command> lifecycle;
     private final Map<String, PodEntry> pods = new HashMap<>();
     /** {@code namespace/name} → uid of the pod of that name the manager runs. */
     private final Map<String, String> names = new HashMap<>();
@@ -219,6 +221,8 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
         this.clock = clock;
         this.settings = settings;
         this.terminatedAdapter = ctx.messageAdapter(PodWorker.Terminated.class, WorkerTerminated::new);
+        this.lifecycle = ctx.spawn(io.kubepekko.agent.pleg.PodLifecycleEvents.create(cri, settings.relistPeriod()),
+                "pod-lifecycle-events");
         ActorRef<Command> self = ctx.getSelf();
         unseenSources.addAll(staticSources);
         this.events = client == null ? io.kubepekko.agent.worker.EventSink.NONE
@@ -530,7 +534,7 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
                 ? (namespace, name, uid, st) -> self.tell(new StaticStatus(uid, st))
                 : StatusManager.sink(status);
         e.worker = getContext().spawn(PodWorker.create(e.pod, inputs, cri, node, sink, events, clock,
-                settings), "pod-" + e.uid + "-" + (++seq)); // unique: a stopping worker may still hold its name
+                settings, lifecycle), "pod-" + e.uid + "-" + (++seq)); // unique: a stopping worker may still hold its name
     }
 
     private void terminate(PodEntry e, Duration grace, boolean deleteWhenDone) {
