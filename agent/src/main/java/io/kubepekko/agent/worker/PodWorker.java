@@ -301,6 +301,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
             endPass();
             return;
         }
+        getContext().getLog().debug("pod {} sandbox requested", uid); // with the "running" line: the runtime's time
         getContext().pipeToSelf(steps.runSandbox(config.get(), settings.runtimeHandler()),
                 (id, t) -> t == null ? new SandboxRan(id) : failed("sandbox", t, null, null));
     }
@@ -354,6 +355,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
 
     private Behavior<Command> onPrepared(Prepared prepared) {
         Job job = prepared.job();
+        getContext().getLog().debug("pod {} container {} create requested", uid, job.spec().name());
         getContext().pipeToSelf(steps.create(job, prepared.plan()),
                 (id, t) -> t == null ? new Created(job, id) : failed("create", t, job, CREATE_CONTAINER_ERROR));
         return this;
@@ -362,6 +364,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     private Behavior<Command> onCreated(Created created) {
         Job job = created.job();
         events.created(job.spec().name());
+        getContext().getLog().debug("pod {} container {} created, start requested", uid, job.spec().name());
         getContext().pipeToSelf(steps.start(job, created.containerId(), events, clock), (v, t) -> t == null
                 ? new Started(job) : new StepFailed("start", job, ContainerSteps.startFailure(t)));
         return this;
