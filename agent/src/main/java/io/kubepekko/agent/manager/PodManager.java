@@ -168,6 +168,8 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
     private final PodTable pods = new PodTable();
     /** Makes worker names unique: a stopping worker may still hold its name. */
     private long workers;
+    /** The node-wide relist (the kubelet's PLEG) that tells each worker when its pod changed in the runtime. */
+    private final ActorRef<io.kubepekko.agent.pleg.PodLifecycleEvents.Command> lifecycle;
 
     private PodManager(ActorContext<Command> ctx, ApiClient client, CriRuntime cri, NodeContext node,
                        ActorRef<StatusManager.Command> status, Clock clock, PodWorkerSettings settings,
@@ -181,6 +183,8 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
         this.settings = settings;
         this.terminatedAdapter = ctx.messageAdapter(PodWorker.Terminated.class, WorkerTerminated::new);
         this.orphans = new OrphanSweep(ctx, cri, node, ctx.messageAdapter(OrphanSweep.Command.class, Orphans::new));
+        this.lifecycle = ctx.spawn(io.kubepekko.agent.pleg.PodLifecycleEvents.create(cri, settings.relistPeriod()),
+                "pod-lifecycle-events");
         Set<Object> sources = new HashSet<>(staticSourceKinds);
         if (client == null) {
             this.events = EventSink.NONE;
@@ -467,8 +471,8 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
         StatusSink sink = e.isStatic
                 ? (namespace, name, uid, st) -> self.tell(new StaticStatus(uid, st))
                 : StatusManager.sink(status);
-        e.worker = getContext().spawn(PodWorker.create(e.pod, in, cri, node, sink, events, clock, settings),
-                "pod-" + e.uid + "-" + (++workers));
+        e.worker = getContext().spawn(PodWorker.create(e.pod, in, cri, node, sink, events, clock, settings,
+                lifecycle), "pod-" + e.uid + "-" + (++workers));
     }
 
     private void terminate(PodEntry e, Duration grace, boolean deleteWhenDone) {

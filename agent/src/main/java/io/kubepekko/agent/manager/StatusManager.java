@@ -164,6 +164,8 @@ public final class StatusManager extends AbstractBehavior<StatusManager.Command>
             }
             e.backoff = e.backoff.succeeded();
             e.written = w.status();
+            getContext().getLog().debug("status of pod {}/{} written, phase {}", e.namespace, e.name,
+                    w.status().path("phase").asText());
             send(w.uid(), e);
         });
         return this;

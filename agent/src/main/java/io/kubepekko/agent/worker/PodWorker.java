@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.agent.cri.CriRuntime;
 import io.kubepekko.agent.cri.v1.Image;
 import io.kubepekko.agent.cri.v1.PodSandboxConfig;
+import io.kubepekko.agent.pleg.PodLifecycleEvents;
 import io.kubepekko.agent.pod.CrashLoopBackOff;
 import io.kubepekko.agent.pod.PodSpec;
 import io.kubepekko.agent.runtime.ContainerConfigs;
@@ -25,6 +26,7 @@ import java.util.Optional;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.DispatcherSelector;
+import org.apache.pekko.actor.typed.PostStop;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -36,13 +38,17 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * (pkg/kubelet/kuberuntime/kuberuntime_manager.go) run it, against the runtime only: it finds what is the pod's
  * by CRI labels and never touches anything else.
  *
- * <p>Every relist period (and at once after a step that changed something) it relists the pod's sandboxes and
- * containers, publishes the status when it changed, and runs one sync pass: the sandbox first; then the init
+ * <p>It relists the pod's sandboxes and containers, publishes the status when it changed, and runs one sync pass
+ * when the node's {@link PodLifecycleEvents} says the runtime's view of the pod changed, when its spec changes, at
+ * once after a step that changed something, one relist period after a pass that failed or left a container backing
+ * off, when a back-off expires, when a probe stopped a container, and every {@link PodWorkerSettings#resyncPeriod()}
+ * (the kubelet's pod worker: PLEG events, its work queue's requeues, {@code --sync-frequency}); a healthy pod is
+ * not relisted every period. A pass is: the sandbox first; then the init
  * containers in order, each to completion; then the app containers that should (re)start, a restarted one with
  * attempt + 1 once its {@link CrashLoopBackOff} has passed; a failed pull is retried after its own back-off
  * ({@code ImagePullBackOff} meanwhile). A container that cannot start records why (its
  * waiting reason) and the pass goes on with the next. One pass at a time; every CRI call is asynchronous and
- * its result comes back as a message. A failure is logged once per streak and retried at the next relist.
+ * its result comes back as a message. A failure is logged once per streak and retried a relist period later.
  *
  * <p>{@link Terminate} stops the containers with the grace period, then stops and removes the sandboxes,
  * replies and stops the worker (a later {@code Terminate} with a shorter grace period kills again with it); it does not wait for a sync step in flight (whose result is then dropped). Probes run
@@ -97,10 +103,15 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     public static final String RUN_CONTAINER_ERROR = "RunContainerError";
     public static final String POST_START_HOOK_ERROR = "PostStartHookError";
 
+    /**
+     * A worker for {@code pod}; it subscribes to {@code lifecycle} (the node's relist) by the pod's uid while it
+     * lives.
+     */
     public static Behavior<Command> create(JsonNode pod, PodInputs inputs, CriRuntime cri, NodeContext node,
-                                           StatusSink sink, EventSink events, Clock clock, PodWorkerSettings settings) {
-        return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
-                new PodWorker(ctx, timers, pod, inputs, cri, node, sink, new PodEvents(events, pod), clock, settings)));
+                                           StatusSink sink, EventSink events, Clock clock, PodWorkerSettings settings,
+                                           ActorRef<PodLifecycleEvents.Command> lifecycle) {
+        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new PodWorker(ctx, timers, pod, inputs, cri,
+                node, sink, new PodEvents(events, pod), clock, settings, lifecycle)));
     }
 
     private final TimerScheduler<Command> timers;
@@ -125,14 +136,20 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     private final Deque<Job> pass = new ArrayDeque<>();
     private boolean busy;
     private boolean progressed;
+    /** A relist was asked for while a pass ran: the pass relists again when it ends. */
+    private boolean relistAgain;
+    /** The pass met a failure or a back-off wait: sync again one relist period later. */
+    private boolean retry;
     private ObjectNode lastStatus;
     private Terminate terminating;
     private final ActorRef<ProbeManager.Command> probes;
     private ProbeResults probeResults = ProbeResults.NONE;
+    private final ActorRef<PodLifecycleEvents.Command> lifecycle;
+    private final ActorRef<PodLifecycleEvents.PodChanged> changes;
 
     private PodWorker(ActorContext<Command> ctx, TimerScheduler<Command> timers, JsonNode pod, PodInputs inputs,
                       CriRuntime cri, NodeContext node, StatusSink sink, PodEvents events, Clock clock,
-                      PodWorkerSettings settings) {
+                      PodWorkerSettings settings, ActorRef<PodLifecycleEvents.Command> lifecycle) {
         super(ctx);
         this.timers = timers;
         this.cri = cri;
@@ -151,7 +168,10 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
         this.startTime = PodStatusBuilder.parseTime(pod.path("status").path("startTime").asText("")).orElse(clock.instant());
         this.backOff = settings.newBackOff();
         this.failures = new FailureStreaks(ctx.getLog(), uid);
-        timers.startTimerWithFixedDelay("relist", Tick.INSTANCE, settings.relistPeriod());
+        timers.startTimerWithFixedDelay("resync", Tick.INSTANCE, settings.resyncPeriod());
+        this.lifecycle = lifecycle;
+        this.changes = ctx.messageAdapter(PodLifecycleEvents.PodChanged.class, c -> Tick.INSTANCE);
+        lifecycle.tell(new PodLifecycleEvents.Subscribe(uid, changes));
         this.probes = ctx.spawn(ProbeManager.create(cri, clock, events, settings.relistPeriod(),
                 ctx.messageAdapter(ProbeManager.Report.class, Probed::new), node.hostIps()), "probes");
         ctx.getSelf().tell(Tick.INSTANCE);
@@ -174,6 +194,10 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
                 .onMessage(TerminationDone.class, this::onTerminationDone)
                 .onMessage(Probed.class, syncing(this::onProbed))
                 .onMessageEquals(RetryTerminate.INSTANCE, this::terminate)
+                .onSignal(PostStop.class, s -> {
+                    lifecycle.tell(new PodLifecycleEvents.Unsubscribe(uid, changes));
+                    return this;
+                })
                 .build();
     }
 
@@ -218,11 +242,18 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     }
 
     private Behavior<Command> onTick() {
-        if (busy || terminating != null) {
-            return this; // one sync at a time; the pass in flight relists when it ends
+        if (terminating != null) {
+            return this;
+        }
+        if (busy) {
+            relistAgain = true; // one sync at a time; the pass in flight relists when it ends
+            return this;
         }
         busy = true;
         progressed = false;
+        relistAgain = false;
+        retry = false;
+        timers.cancel("retry");
         relist();
         return this;
     }
@@ -249,6 +280,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
             PassPlanner.Plan plan = PassPlanner.plan(pod, spec, observed, backOff, clock.instant());
             backOff = plan.backOff();
             events.backOffs(plan.waits(), reasons);
+            retry |= !plan.waits().isEmpty();
             reasons.putAll(plan.waits());
             plan.wakeUps().forEach((name, wait) -> timers.startSingleTimer("back-off " + name, Tick.INSTANCE, wait.plusMillis(1)));
             plan.starts().forEach(s -> pass.add(new Job(s.container(), s.spec(), s.attempt(), sandbox.get(), config)));
@@ -262,6 +294,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
         try {
             return Optional.of(SandboxConfigs.build(pod, attempt, node).config());
         } catch (PodConfigException e) {
+            retry = true;
             failures.failed("sandbox", e.eventMessage());
             return Optional.empty();
         }
@@ -273,6 +306,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
             endPass();
             return;
         }
+        getContext().getLog().debug("pod {} sandbox requested", uid); // with the "running" line: the runtime's time
         getContext().pipeToSelf(steps.runSandbox(config.get(), settings.runtimeHandler()),
                 (id, t) -> t == null ? new SandboxRan(id) : failed("sandbox", t, null, null));
     }
@@ -326,6 +360,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
 
     private Behavior<Command> onPrepared(Prepared prepared) {
         Job job = prepared.job();
+        getContext().getLog().debug("pod {} container {} create requested", uid, job.spec().name());
         getContext().pipeToSelf(steps.create(job, prepared.plan()),
                 (id, t) -> t == null ? new Created(job, id) : failed("create", t, job, CREATE_CONTAINER_ERROR));
         return this;
@@ -334,6 +369,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     private Behavior<Command> onCreated(Created created) {
         Job job = created.job();
         events.created(job.spec().name());
+        getContext().getLog().debug("pod {} container {} created, start requested", uid, job.spec().name());
         getContext().pipeToSelf(steps.start(job, created.containerId(), events, clock), (v, t) -> t == null
                 ? new Started(job) : new StepFailed("start", job, ContainerSteps.startFailure(t)));
         return this;
@@ -358,6 +394,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
         if (terminating != null) {
             return this;
         }
+        retry = true;
         if (failure.job() != null) {
             String name = failure.job().spec().name();
             if (failure.step().equals("pull")) {
@@ -377,8 +414,10 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     private void endPass() {
         busy = false;
         publishStatus();
-        if (progressed) {
+        if (progressed || relistAgain) {
             getContext().getSelf().tell(Tick.INSTANCE); // see at once what the steps did
+        } else if (retry) {
+            timers.startSingleTimer("retry", Tick.INSTANCE, settings.relistPeriod());
         }
     }
 

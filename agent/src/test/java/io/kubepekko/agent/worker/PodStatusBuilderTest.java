@@ -25,7 +25,7 @@ class PodStatusBuilderTest {
     private static final ObservedPod.Sandbox SANDBOX = new ObservedPod.Sandbox("sb", 0, List.of("10.88.0.5"));
 
     private static JsonNode pod(String policy, String containers) {
-        return PodWorkerTest.pod("web", "uid-1", policy, containers);
+        return PodWorkerFixture.pod("web", "uid-1", policy, containers);
     }
 
     private static ObjectNode build(JsonNode pod, Map<String, List<ContainerStatus>> containers,
@@ -201,7 +201,7 @@ class PodStatusBuilderTest {
 
     @Test
     void theStatusCarriesEveryKubeletConditionAndTheObservedGeneration() {
-        JsonNode pod = PodWorkerTest.pod("web", "uid-1", "Always", ONE);
+        JsonNode pod = PodWorkerFixture.pod("web", "uid-1", "Always", ONE);
         ((ObjectNode) pod.path("metadata")).put("generation", 2);
         ObjectNode status = build(pod, Map.of("app", List.of(running("c1", 0))), Map.of(), Optional.of(SANDBOX));
         assertEquals(2, status.path("observedGeneration").asLong());

@@ -1,35 +1,28 @@
 package io.kubepekko.agent.worker;
 
+import static io.kubepekko.agent.worker.PodWorkerFixture.app;
+import static io.kubepekko.agent.worker.PodWorkerFixture.condition;
+import static io.kubepekko.agent.worker.PodWorkerFixture.pod;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kubepekko.agent.cri.CriRuntime;
 import io.kubepekko.agent.cri.FakeCri;
 import io.kubepekko.agent.cri.v1.Container;
 import io.kubepekko.agent.cri.v1.ContainerState;
 import io.kubepekko.agent.cri.v1.CreateContainerRequest;
 import io.kubepekko.agent.cri.v1.RunPodSandboxRequest;
 import io.kubepekko.agent.cri.v1.StopContainerRequest;
-import io.kubepekko.agent.runtime.NodeContext;
 import io.kubepekko.agent.runtime.PodCgroups;
 import io.kubepekko.agent.runtime.PodInputs;
-import io.kubepekko.agent.runtime.ResolvConf;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Predicate;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -43,35 +36,21 @@ import org.junit.jupiter.api.io.TempDir;
 class PodWorkerTest {
 
     private static final ActorTestKit KIT = ActorTestKit.create();
-    private static final JsonMapper MAPPER = JsonMapper.builder()
-            .enable(JsonReadFeature.ALLOW_SINGLE_QUOTES, JsonReadFeature.ALLOW_UNQUOTED_FIELD_NAMES)
-            .build();
-    private static final Duration WAIT = Duration.ofSeconds(15);
+    private static final Duration WAIT = PodWorkerFixture.WAIT;
 
     @TempDir
     Path dir;
 
-    private final ManualClock clock = new ManualClock(Instant.parse("2026-01-02T03:04:05Z"));
-    private final RecordingSink sink = new RecordingSink();
-    private FakeCri fake;
-    private CriRuntime cri;
-    private NodeContext node;
-    private final PodWorkerSettings settings = PodWorkerSettings.DEFAULT.withRelistPeriod(Duration.ofMillis(50));
+    private PodWorkerFixture f;
 
     @BeforeEach
     void start() {
-        fake = FakeCri.start(dir.resolve("cri.sock"), clock);
-        cri = fake.client();
-        node = new NodeContext("node-1", dir.resolve("root"), List.of("192.168.1.10"), List.of(), "",
-                ResolvConf.parse("nameserver 10.0.0.2\n"), 8L << 30, 4000, 8L << 30, 100L << 30);
+        f = new PodWorkerFixture(KIT, dir);
     }
-
-    private final List<ActorRef<PodWorker.Command>> workers = new CopyOnWriteArrayList<>();
 
     @AfterEach
     void stop() {
-        workers.forEach(KIT::stop);
-        fake.close();
+        f.close();
     }
 
     @AfterAll
@@ -79,115 +58,113 @@ class PodWorkerTest {
         KIT.shutdownTestKit();
     }
 
-    // ---------------------------------------------------------------- tests
-
     @Test
     void aPodWithOneBusyboxContainerGoesRunning() {
-        spawn(pod("web", "u1", "Always", "containers: [{name: 'app', image: '" + FakeCri.BUSYBOX_IMAGE + "',"
+        f.spawn(pod("web", "u1", "Always", "containers: [{name: 'app', image: '" + FakeCri.BUSYBOX_IMAGE + "',"
                 + " imagePullPolicy: 'IfNotPresent', command: ['sleep', '3600']}]"), PodInputs.NONE);
 
-        ObjectNode status = awaitLatest("u1", s -> s.path("phase").asText().equals("Running"));
+        ObjectNode status = f.awaitLatest("u1", s -> s.path("phase").asText().equals("Running"));
         JsonNode app = status.path("containerStatuses").get(0);
         assertEquals("app", app.path("name").asText());
         assertTrue(app.path("state").has("running"), app.toString());
         assertEquals(0, app.path("restartCount").asInt());
         assertTrue(app.path("ready").asBoolean());
         assertTrue(app.path("started").asBoolean());
-        assertEquals("containerd://" + fake.latestContainer("app").orElseThrow().getId(),
+        assertEquals("containerd://" + f.fake.latestContainer("app").orElseThrow().getId(),
                 app.path("containerID").asText());
         assertEquals("192.168.1.10", status.path("hostIP").asText());
         assertTrue(!status.path("podIP").asText().isEmpty(), status.toString());
         assertEquals("BestEffort", status.path("qosClass").asText());
         assertEquals("2026-01-02T03:04:05Z", status.path("startTime").asText());
-        assertEquals(1, fake.sandboxes().size());
-        CreateContainerRequest create = (CreateContainerRequest) fake.calls("CreateContainer").get(0).request();
-        RunPodSandboxRequest run = (RunPodSandboxRequest) fake.calls("RunPodSandbox").get(0).request();
+        assertEquals(1, f.fake.sandboxes().size());
+        CreateContainerRequest create = (CreateContainerRequest) f.fake.calls("CreateContainer").get(0).request();
+        RunPodSandboxRequest run = (RunPodSandboxRequest) f.fake.calls("RunPodSandbox").get(0).request();
         assertEquals(run.getConfig(), create.getSandboxConfig(), "containers are created with the sandbox's config");
         assertEquals(List.of("sleep", "3600"), create.getConfig().getCommandList());
     }
 
     @Test
     void anInitContainerRunsToCompletionBeforeTheAppContainer() {
-        spawn(pod("init", "u2", "Always",
+        f.spawn(pod("init", "u2", "Always",
                 "initContainers: [{name: 'setup', image: '" + FakeCri.BUSYBOX_IMAGE + "', imagePullPolicy: 'IfNotPresent'}],"
                         + "containers: [{name: 'app', image: '" + FakeCri.BUSYBOX_IMAGE + "', imagePullPolicy: 'IfNotPresent'}]"),
                 PodInputs.NONE);
 
-        Container setup = awaitContainer("setup", ContainerState.CONTAINER_RUNNING);
-        ObjectNode pending = awaitLatest("u2", s -> s.path("initContainerStatuses").get(0).path("state").has("running"));
+        Container setup = f.awaitContainer("setup", ContainerState.CONTAINER_RUNNING);
+        ObjectNode pending = f.awaitLatest("u2", s -> s.path("initContainerStatuses").get(0).path("state").has("running"));
         assertEquals("Pending", pending.path("phase").asText());
         assertEquals("PodInitializing",
                 pending.path("containerStatuses").get(0).path("state").path("waiting").path("reason").asText());
-        assertTrue(fake.latestContainer("app").isEmpty(), "the app container waits for the init container");
+        assertTrue(f.fake.latestContainer("app").isEmpty(), "the app container waits for the init container");
 
-        fake.exitContainer(setup.getId(), 0);
+        f.fake.exitContainer(setup.getId(), 0);
 
-        ObjectNode running = awaitLatest("u2", s -> s.path("phase").asText().equals("Running"));
+        ObjectNode running = f.awaitLatest("u2", s -> s.path("phase").asText().equals("Running"));
         JsonNode init = running.path("initContainerStatuses").get(0);
         assertEquals("Completed", init.path("state").path("terminated").path("reason").asText());
         assertTrue(init.path("ready").asBoolean());
         assertTrue(running.path("containerStatuses").get(0).path("state").has("running"));
-        assertEquals(1, fake.calls("CreateContainer").stream().filter(c -> c.request().toString().contains("setup"))
+        assertEquals(1, f.fake.calls("CreateContainer").stream().filter(c -> c.request().toString().contains("setup"))
                 .count(), "a completed init container is not run again");
     }
 
     @Test
     void aContainerThatExitsIsRestartedThenBacksOffWithCrashLoopBackOff() {
-        spawn(pod("crash", "u3", "Always", "containers: [{name: 'app', image: '" + FakeCri.BUSYBOX_IMAGE + "',"
+        f.spawn(pod("crash", "u3", "Always", "containers: [{name: 'app', image: '" + FakeCri.BUSYBOX_IMAGE + "',"
                 + " imagePullPolicy: 'IfNotPresent'}]"), PodInputs.NONE);
-        Container first = awaitContainer("app", ContainerState.CONTAINER_RUNNING);
+        Container first = f.awaitContainer("app", ContainerState.CONTAINER_RUNNING);
 
         // The first crash restarts at once (no back-off yet), as the kubelet does.
-        fake.exitContainer(first.getId(), 1);
-        ObjectNode restarted = awaitLatest("u3", s -> app(s).path("restartCount").asInt() == 1
+        f.fake.exitContainer(first.getId(), 1);
+        ObjectNode restarted = f.awaitLatest("u3", s -> app(s).path("restartCount").asInt() == 1
                 && app(s).path("state").has("running"));
         assertEquals(1, app(restarted).path("lastState").path("terminated").path("exitCode").asInt());
         assertEquals("Error", app(restarted).path("lastState").path("terminated").path("reason").asText());
 
         // The second crash within the back-off waits: CrashLoopBackOff with the kubelet's message.
-        Container second = awaitContainer("app", ContainerState.CONTAINER_RUNNING);
+        Container second = f.awaitContainer("app", ContainerState.CONTAINER_RUNNING);
         assertEquals(1, second.getMetadata().getAttempt());
-        fake.exitContainer(second.getId(), 1);
-        ObjectNode backingOff = awaitLatest("u3",
+        f.fake.exitContainer(second.getId(), 1);
+        ObjectNode backingOff = f.awaitLatest("u3",
                 s -> app(s).path("state").path("waiting").path("reason").asText().equals("CrashLoopBackOff"));
         assertEquals("back-off 10s restarting failed container=app pod=crash_default(u3)",
                 app(backingOff).path("state").path("waiting").path("message").asText());
         assertEquals(1, app(backingOff).path("restartCount").asInt());
         assertEquals(1, app(backingOff).path("lastState").path("terminated").path("exitCode").asInt());
         assertEquals("Running", backingOff.path("phase").asText());
-        assertEquals(2, fake.calls("CreateContainer").size(), "no restart while backing off");
+        assertEquals(2, f.fake.calls("CreateContainer").size(), "no restart while backing off");
 
-        clock.advance(Duration.ofSeconds(11));
-        ObjectNode again = awaitLatest("u3", s -> app(s).path("restartCount").asInt() == 2
+        f.clock.advance(Duration.ofSeconds(11));
+        ObjectNode again = f.awaitLatest("u3", s -> app(s).path("restartCount").asInt() == 2
                 && app(s).path("state").has("running"));
-        assertEquals(3, fake.calls("CreateContainer").size());
-        assertEquals(2, fake.latestContainer("app").orElseThrow().getMetadata().getAttempt());
+        assertEquals(3, f.fake.calls("CreateContainer").size());
+        assertEquals(2, f.fake.latestContainer("app").orElseThrow().getMetadata().getAttempt());
         assertTrue(again.path("containerStatuses").get(0).path("lastState").has("terminated"));
     }
 
     @Test
     void restartPolicyNeverAndExitZeroSucceeds() {
-        spawn(pod("job", "u4", "Never", "containers: [{name: 'app', image: '" + FakeCri.BUSYBOX_IMAGE + "',"
+        f.spawn(pod("job", "u4", "Never", "containers: [{name: 'app', image: '" + FakeCri.BUSYBOX_IMAGE + "',"
                 + " imagePullPolicy: 'IfNotPresent'}]"), PodInputs.NONE);
-        Container c = awaitContainer("app", ContainerState.CONTAINER_RUNNING);
-        fake.exitContainer(c.getId(), 0);
+        Container c = f.awaitContainer("app", ContainerState.CONTAINER_RUNNING);
+        f.fake.exitContainer(c.getId(), 0);
 
-        ObjectNode done = awaitLatest("u4", s -> s.path("phase").asText().equals("Succeeded"));
+        ObjectNode done = f.awaitLatest("u4", s -> s.path("phase").asText().equals("Succeeded"));
         JsonNode terminated = app(done).path("state").path("terminated");
         assertEquals(0, terminated.path("exitCode").asInt());
         assertEquals("Completed", terminated.path("reason").asText());
         assertEquals(0, app(done).path("restartCount").asInt());
-        assertEquals(1, fake.calls("CreateContainer").size(), "never restarted");
+        assertEquals(1, f.fake.calls("CreateContainer").size(), "never restarted");
     }
 
     @Test
     void anOomKilledContainerShowsOomKilledInLastState() {
-        spawn(pod("oom", "u5", "Always", "containers: [{name: 'app', image: '" + FakeCri.BUSYBOX_IMAGE + "',"
+        f.spawn(pod("oom", "u5", "Always", "containers: [{name: 'app', image: '" + FakeCri.BUSYBOX_IMAGE + "',"
                 + " imagePullPolicy: 'IfNotPresent'}]"), PodInputs.NONE);
-        Container c = awaitContainer("app", ContainerState.CONTAINER_RUNNING);
-        fake.oomKill(c.getId());
+        Container c = f.awaitContainer("app", ContainerState.CONTAINER_RUNNING);
+        f.fake.oomKill(c.getId());
 
-        ObjectNode restarted = awaitLatest("u5", s -> app(s).path("restartCount").asInt() == 1);
+        ObjectNode restarted = f.awaitLatest("u5", s -> app(s).path("restartCount").asInt() == 1);
         JsonNode last = app(restarted).path("lastState").path("terminated");
         assertEquals("OOMKilled", last.path("reason").asText());
         assertEquals(137, last.path("exitCode").asInt());
@@ -196,70 +173,70 @@ class PodWorkerTest {
 
     @Test
     void anAbsentImageWithPullPolicyNeverWaitsWithErrImageNeverPull() {
-        spawn(pod("never", "u6", "Always", "containers: [{name: 'app', image: 'example.com/nothing:1',"
+        f.spawn(pod("never", "u6", "Always", "containers: [{name: 'app', image: 'example.com/nothing:1',"
                 + " imagePullPolicy: 'Never'}]"), PodInputs.NONE);
 
-        ObjectNode status = awaitLatest("u6",
+        ObjectNode status = f.awaitLatest("u6",
                 s -> app(s).path("state").path("waiting").path("reason").asText().equals("ErrImageNeverPull"));
         assertEquals("Container image \"example.com/nothing:1\" is not present with pull policy of Never",
                 app(status).path("state").path("waiting").path("message").asText());
         assertEquals("Pending", status.path("phase").asText());
-        assertTrue(fake.calls("PullImage").isEmpty(), "Never never pulls");
+        assertTrue(f.fake.calls("PullImage").isEmpty(), "Never never pulls");
     }
 
     @Test
     void anImageThatCannotBePulledWaitsWithErrImagePullThenImagePullBackOff() {
-        spawn(pod("pull", "u10", "Always", "containers: [{name: 'app', image: 'example.com/nothing:1',"
+        f.spawn(pod("pull", "u10", "Always", "containers: [{name: 'app', image: 'example.com/nothing:1',"
                 + " imagePullPolicy: 'IfNotPresent'}]"), PodInputs.NONE);
 
-        await().atMost(WAIT).until(() -> sink.all("u10").stream().anyMatch(
+        await().atMost(WAIT).until(() -> f.sink.all("u10").stream().anyMatch(
                 s -> app(s).path("state").path("waiting").path("reason").asText().equals("ErrImagePull")));
-        ObjectNode failed = sink.all("u10").stream().filter(
+        ObjectNode failed = f.sink.all("u10").stream().filter(
                 s -> app(s).path("state").path("waiting").path("reason").asText().equals("ErrImagePull")).findFirst().orElseThrow();
         assertTrue(app(failed).path("state").path("waiting").path("message").asText()
                 .startsWith("rpc error: code = Unknown desc = failed to pull and unpack image"), failed.toString());
 
         // The clock stands still: the next syncs wait out the pull back-off instead of pulling again.
-        ObjectNode backingOff = awaitLatest("u10",
+        ObjectNode backingOff = f.awaitLatest("u10",
                 s -> app(s).path("state").path("waiting").path("reason").asText().equals("ImagePullBackOff"));
         assertEquals("Back-off pulling image \"example.com/nothing:1\"",
                 app(backingOff).path("state").path("waiting").path("message").asText());
-        assertEquals(1, fake.calls("PullImage").size());
+        assertEquals(1, f.fake.calls("PullImage").size());
 
-        clock.advance(Duration.ofSeconds(11));
-        await().atMost(WAIT).until(() -> fake.calls("PullImage").size() == 2);
+        f.clock.advance(Duration.ofSeconds(11));
+        await().atMost(WAIT).until(() -> f.fake.calls("PullImage").size() == 2);
     }
 
     @Test
     void aMissingConfigMapKeyWaitsWithCreateContainerConfigError() {
         PodInputs inputs = PodInputs.NONE.withConfigMap("cfg", PodInputs.ConfigMapData.of(Map.of("other", "x")));
-        spawn(pod("cfg", "u7", "Always", "containers: [{name: 'app', image: '" + FakeCri.BUSYBOX_IMAGE + "',"
+        f.spawn(pod("cfg", "u7", "Always", "containers: [{name: 'app', image: '" + FakeCri.BUSYBOX_IMAGE + "',"
                 + " imagePullPolicy: 'IfNotPresent', env: [{name: 'X', valueFrom: {configMapKeyRef: {name: 'cfg',"
                 + " key: 'missing'}}}]}]"), inputs);
 
-        ObjectNode status = awaitLatest("u7", s -> app(s).path("state").path("waiting").path("reason").asText()
+        ObjectNode status = f.awaitLatest("u7", s -> app(s).path("state").path("waiting").path("reason").asText()
                 .equals("CreateContainerConfigError"));
         assertEquals("couldn't find key missing in ConfigMap default/cfg",
                 app(status).path("state").path("waiting").path("message").asText());
-        assertTrue(fake.calls("CreateContainer").isEmpty());
+        assertTrue(f.fake.calls("CreateContainer").isEmpty());
     }
 
     @Test
     void terminateStopsTheContainersAndRemovesTheSandbox() {
-        ActorRef<PodWorker.Command> worker = spawn(pod("bye", "u8", "Always", "containers: [{name: 'app', image: '"
+        ActorRef<PodWorker.Command> worker = f.spawn(pod("bye", "u8", "Always", "containers: [{name: 'app', image: '"
                 + FakeCri.BUSYBOX_IMAGE + "', imagePullPolicy: 'IfNotPresent'}]"), PodInputs.NONE);
-        Container c = awaitContainer("app", ContainerState.CONTAINER_RUNNING);
+        Container c = f.awaitContainer("app", ContainerState.CONTAINER_RUNNING);
 
         TestProbe<PodWorker.Terminated> probe = KIT.createTestProbe();
         worker.tell(new PodWorker.Terminate(Duration.ofSeconds(30), probe.getRef()));
 
         assertEquals("u8", probe.receiveMessage(WAIT).uid());
-        StopContainerRequest stop = (StopContainerRequest) fake.calls("StopContainer").get(0).request();
+        StopContainerRequest stop = (StopContainerRequest) f.fake.calls("StopContainer").get(0).request();
         assertEquals(c.getId(), stop.getContainerId());
         assertEquals(30, stop.getTimeout());
-        assertEquals(1, fake.calls("StopPodSandbox").size());
-        assertTrue(fake.sandboxes().isEmpty(), "sandbox removed");
-        assertTrue(fake.containers().isEmpty(), "its containers went with it");
+        assertEquals(1, f.fake.calls("StopPodSandbox").size());
+        assertTrue(f.fake.sandboxes().isEmpty(), "sandbox removed");
+        assertTrue(f.fake.containers().isEmpty(), "its containers went with it");
         probe.expectTerminated(worker, WAIT);
     }
 
@@ -267,72 +244,69 @@ class PodWorkerTest {
     void terminateRemovesThePodsCgroupsAndOneStillInUseDoesNotFailIt() throws Exception {
         Path memory = dir.resolve("cgroup/memory");
         Path unified = dir.resolve("cgroup/unified");
-        node = node.withCgroups(PodCgroups.of(List.of(memory, unified)));
+        f.node = f.node.withCgroups(PodCgroups.of(List.of(memory, unified)));
         // The runtime made them for the sandbox (FakeCri makes none); in unified, a process is left in one.
         Path memoryPod = Files.createDirectories(memory.resolve("kubepods/besteffort/podu8c"));
         Path busy = Files.createDirectories(unified.resolve("kubepods/besteffort/podu8c/stray"));
         Files.writeString(busy.resolve("cgroup.procs"), "4242\n");
-        ActorRef<PodWorker.Command> worker = spawn(pod("bye", "u8c", "Always", "containers: [{name: 'app', image: '"
+        ActorRef<PodWorker.Command> worker = f.spawn(pod("bye", "u8c", "Always", "containers: [{name: 'app', image: '"
                 + FakeCri.BUSYBOX_IMAGE + "', imagePullPolicy: 'IfNotPresent'}]"), PodInputs.NONE);
-        awaitContainer("app", ContainerState.CONTAINER_RUNNING);
+        f.awaitContainer("app", ContainerState.CONTAINER_RUNNING);
         assertTrue(Files.isDirectory(memoryPod), "nothing is removed while the pod runs");
 
-        TestProbe<PodWorker.Terminated> probe = KIT.createTestProbe();
-        worker.tell(new PodWorker.Terminate(Duration.ofSeconds(30), probe.getRef()));
-
-        assertEquals("u8c", probe.receiveMessage(WAIT).uid());
-        assertTrue(fake.sandboxes().isEmpty(), "sandbox removed");
+        assertEquals("u8c", f.terminate(worker, Duration.ofSeconds(30)).uid());
+        assertTrue(f.fake.sandboxes().isEmpty(), "sandbox removed");
         assertFalse(Files.exists(memoryPod), "the pod's cgroup went with its sandbox");
         assertTrue(Files.exists(busy.resolve("cgroup.procs")), "a cgroup in use is left alone");
     }
 
     @Test
     void aPodStuckInACriCallDoesNotHoldUpAnother() {
-        fake.addRegistryImage("docker.io/library/alpine:3.20");
-        fake.stall("PullImage");
-        spawn(pod("stuck", "u9", "Always", "containers: [{name: 'app', image: 'docker.io/library/alpine:3.20',"
+        f.fake.addRegistryImage("docker.io/library/alpine:3.20");
+        f.fake.stall("PullImage");
+        f.spawn(pod("stuck", "u9", "Always", "containers: [{name: 'app', image: 'docker.io/library/alpine:3.20',"
                 + " imagePullPolicy: 'Always'}]"), PodInputs.NONE);
-        await().atMost(WAIT).until(() -> fake.stalledCalls() == 1);
+        await().atMost(WAIT).until(() -> f.fake.stalledCalls() == 1);
 
-        spawn(pod("free", "u11", "Always", "containers: [{name: 'app', image: '" + FakeCri.BUSYBOX_IMAGE + "',"
+        f.spawn(pod("free", "u11", "Always", "containers: [{name: 'app', image: '" + FakeCri.BUSYBOX_IMAGE + "',"
                 + " imagePullPolicy: 'IfNotPresent'}]"), PodInputs.NONE);
 
-        awaitLatest("u11", s -> s.path("phase").asText().equals("Running"));
-        ObjectNode stuck = sink.latest("u9").orElseThrow();
+        f.awaitLatest("u11", s -> s.path("phase").asText().equals("Running"));
+        ObjectNode stuck = f.sink.latest("u9").orElseThrow();
         assertEquals("Pending", stuck.path("phase").asText());
         assertEquals("ContainerCreating", app(stuck).path("state").path("waiting").path("reason").asText());
-        assertEquals(1, fake.stalledCalls(), "the stuck worker sent no second pull (one sync at a time)");
+        assertEquals(1, f.fake.stalledCalls(), "the stuck worker sent no second pull (one sync at a time)");
     }
 
     @Test
     void terminateDoesNotWaitForAStalledCriCall() {
-        fake.addRegistryImage("docker.io/library/alpine:3.20");
-        fake.stall("PullImage");
-        ActorRef<PodWorker.Command> worker = spawn(pod("stuck", "u12", "Always",
+        f.fake.addRegistryImage("docker.io/library/alpine:3.20");
+        f.fake.stall("PullImage");
+        ActorRef<PodWorker.Command> worker = f.spawn(pod("stuck", "u12", "Always",
                 "containers: [{name: 'app', image: 'docker.io/library/alpine:3.20', imagePullPolicy: 'Always'}]"),
                 PodInputs.NONE);
-        await().atMost(WAIT).until(() -> fake.stalledCalls() == 1);
+        await().atMost(WAIT).until(() -> f.fake.stalledCalls() == 1);
 
         TestProbe<PodWorker.Terminated> probe = KIT.createTestProbe();
         worker.tell(new PodWorker.Terminate(Duration.ofSeconds(30), probe.getRef()));
 
         assertEquals("u12", probe.receiveMessage(WAIT).uid());
-        assertTrue(fake.sandboxes().isEmpty(), "sandbox removed while the pull still hangs");
+        assertTrue(f.fake.sandboxes().isEmpty(), "sandbox removed while the pull still hangs");
     }
 
     @Test
     void readyAndContainersReadyTurnTrueOnceTheContainersRun() {
-        spawn(pod("ready", "u13", "Always", "containers: [{name: 'a', image: '" + FakeCri.BUSYBOX_IMAGE + "',"
+        f.spawn(pod("ready", "u13", "Always", "containers: [{name: 'a', image: '" + FakeCri.BUSYBOX_IMAGE + "',"
                 + " imagePullPolicy: 'IfNotPresent'}, {name: 'b', image: '" + FakeCri.BUSYBOX_IMAGE + "',"
                 + " imagePullPolicy: 'IfNotPresent'}]"), PodInputs.NONE);
 
-        await().atMost(WAIT).until(() -> !sink.all("u13").isEmpty());
-        ObjectNode first = sink.all("u13").get(0);
+        await().atMost(WAIT).until(() -> !f.sink.all("u13").isEmpty());
+        ObjectNode first = f.sink.all("u13").get(0);
         assertEquals("False", condition(first, "PodReadyToStartContainers").path("status").asText());
         assertEquals("containers with unready status: [a b]", condition(first, "Ready").path("message").asText());
         assertEquals("ContainersNotReady", condition(first, "ContainersReady").path("reason").asText());
 
-        ObjectNode ready = awaitLatest("u13", s -> condition(s, "Ready").path("status").asText().equals("True"));
+        ObjectNode ready = f.awaitLatest("u13", s -> condition(s, "Ready").path("status").asText().equals("True"));
         assertEquals("True", condition(ready, "ContainersReady").path("status").asText());
         assertEquals("True", condition(ready, "PodReadyToStartContainers").path("status").asText());
         assertEquals("True", condition(ready, "Initialized").path("status").asText());
@@ -342,22 +316,22 @@ class PodWorkerTest {
 
     @Test
     void initializedTurnsTrueOnceTheInitContainersComplete() {
-        spawn(pod("inited", "u14", "Always",
+        f.spawn(pod("inited", "u14", "Always",
                 "initContainers: [{name: 'setup', image: '" + FakeCri.BUSYBOX_IMAGE + "', imagePullPolicy: 'IfNotPresent'}],"
                         + "containers: [{name: 'app', image: '" + FakeCri.BUSYBOX_IMAGE + "', imagePullPolicy: 'IfNotPresent'}]"),
                 PodInputs.NONE);
-        Container setup = awaitContainer("setup", ContainerState.CONTAINER_RUNNING);
-        ObjectNode initializing = awaitLatest("u14",
+        Container setup = f.awaitContainer("setup", ContainerState.CONTAINER_RUNNING);
+        ObjectNode initializing = f.awaitLatest("u14",
                 s -> s.path("initContainerStatuses").get(0).path("state").has("running"));
         JsonNode notYet = condition(initializing, "Initialized");
         assertEquals("False", notYet.path("status").asText());
         assertEquals("ContainersNotInitialized", notYet.path("reason").asText());
         assertEquals("containers with incomplete status: [setup]", notYet.path("message").asText());
 
-        clock.advance(Duration.ofSeconds(3));
-        fake.exitContainer(setup.getId(), 0);
+        f.clock.advance(Duration.ofSeconds(3));
+        f.fake.exitContainer(setup.getId(), 0);
 
-        ObjectNode running = awaitLatest("u14", s -> condition(s, "Ready").path("status").asText().equals("True"));
+        ObjectNode running = f.awaitLatest("u14", s -> condition(s, "Ready").path("status").asText().equals("True"));
         assertEquals("True", condition(running, "Initialized").path("status").asText());
         assertEquals("2026-01-02T03:04:08Z", condition(running, "Initialized").path("lastTransitionTime").asText(),
                 "the time it turned True");
@@ -370,69 +344,10 @@ class PodWorkerTest {
         JsonNode pod = pod("restarted", "u15", "Always", "containers: [{name: 'app', image: '" + FakeCri.BUSYBOX_IMAGE
                 + "', imagePullPolicy: 'IfNotPresent'}]");
         ((ObjectNode) pod).putObject("status").put("startTime", "2025-12-31T23:00:00Z");
-        spawn(pod, PodInputs.NONE);
+        f.spawn(pod, PodInputs.NONE);
 
-        ObjectNode status = awaitLatest("u15", s -> s.path("phase").asText().equals("Running"));
+        ObjectNode status = f.awaitLatest("u15", s -> s.path("phase").asText().equals("Running"));
         assertEquals("2025-12-31T23:00:00Z", status.path("startTime").asText());
     }
 
-    // ---------------------------------------------------------------- helpers
-
-    private static JsonNode condition(JsonNode status, String type) {
-        for (JsonNode c : status.path("conditions")) {
-            if (c.path("type").asText().equals(type)) {
-                return c;
-            }
-        }
-        return MAPPER.createObjectNode();
-    }
-
-    private ActorRef<PodWorker.Command> spawn(JsonNode pod, PodInputs inputs) {
-        ActorRef<PodWorker.Command> worker = KIT.spawn(PodWorker.create(pod, inputs, cri, node, sink, EventSink.NONE, clock, settings));
-        workers.add(worker);
-        return worker;
-    }
-
-    static JsonNode pod(String name, String uid, String restartPolicy, String specBody) {
-        try {
-            return MAPPER.readTree("{apiVersion: 'v1', kind: 'Pod', metadata: {name: '" + name
-                    + "', namespace: 'default', uid: '" + uid + "'}, spec: {restartPolicy: '" + restartPolicy
-                    + "', nodeName: 'node-1', " + specBody + "}}");
-        } catch (Exception e) {
-            throw new IllegalArgumentException(e);
-        }
-    }
-
-    private static JsonNode app(JsonNode status) {
-        return status.path("containerStatuses").get(0);
-    }
-
-    private ObjectNode awaitLatest(String uid, Predicate<ObjectNode> condition) {
-        await().atMost(WAIT).until(() -> sink.latest(uid).filter(condition).isPresent());
-        return sink.latest(uid).orElseThrow();
-    }
-
-    private Container awaitContainer(String name, ContainerState state) {
-        await().atMost(WAIT).until(() -> fake.latestContainer(name).filter(c -> c.getState() == state).isPresent());
-        return fake.latestContainer(name).orElseThrow();
-    }
-
-    /** Keeps every status sent, per pod uid. */
-    static final class RecordingSink implements StatusSink {
-        private final Map<String, List<ObjectNode>> sent = new ConcurrentHashMap<>();
-
-        @Override
-        public void podStatus(String namespace, String name, String uid, ObjectNode status) {
-            sent.computeIfAbsent(uid, k -> new CopyOnWriteArrayList<>()).add(status);
-        }
-
-        List<ObjectNode> all(String uid) {
-            return List.copyOf(sent.getOrDefault(uid, List.of()));
-        }
-
-        Optional<ObjectNode> latest(String uid) {
-            List<ObjectNode> list = sent.getOrDefault(uid, List.of());
-            return list.isEmpty() ? Optional.empty() : Optional.of(list.get(list.size() - 1));
-        }
-    }
 }
