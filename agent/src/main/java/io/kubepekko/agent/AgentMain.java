@@ -11,8 +11,9 @@ import org.slf4j.LoggerFactory;
  * with a kubeconfig, starts the node's actors (registration, status, lease) and its pod actors (the pods bound to the
  * node from the API, one worker each, their statuses written back) in an actor system that runs until the process is
  * stopped, with the container log manager rotating their logs; the static pod sources ({@code --pod-manifest-path},
- * {@code --manifest-url}) feed the same pod manager, which mirrors their pods in the API. Without a kubeconfig only
- * the static pods run (standalone mode).
+ * {@code --manifest-url}, and manifests posted to the agent's own server on {@code --address}:{@code --port}) feed the
+ * same pod manager, which mirrors their pods in the API. Without a kubeconfig only the static pods run (standalone
+ * mode).
  */
 public final class AgentMain {
     private AgentMain() {}
@@ -67,7 +68,10 @@ public final class AgentMain {
                         staticSources(settings), settings.maxPods()), "pods");
                 startStaticSources(ctx, settings, nodeName, pods);
                 startLogRotation(ctx, settings, runtime, podNode);
-            });
+                if (startServer(ctx, settings, nodeName, pods).isEmpty()) {
+                    serverFailed.set(true);
+                }
+            }) == 0 && !serverFailed.get() ? 0 : 1;
         }
         io.kubepekko.agent.api.ApiClient client;
         try {
@@ -89,16 +93,58 @@ public final class AgentMain {
                 });
         LOG.info("kubepekko agent runs node {} on runtime {}", node.identity().name(), settings.containerRuntimeEndpoint());
         return runSystem(settings, runtime, ctx -> {
-            ctx.spawn(io.kubepekko.agent.node.NodeAgent.create(client,
-                    new io.kubepekko.agent.cri.CriRuntimeFacts(runtime), node,
-                    ctx.getSystem().ignoreRef(), java.time.Clock.systemUTC()), "node");
             var status = ctx.spawn(io.kubepekko.agent.manager.StatusManager.create(client), "pod-status");
             var pods = ctx.spawn(io.kubepekko.agent.manager.PodManager.create(client, runtime, podNode, status,
                     java.time.Clock.systemUTC(), io.kubepekko.agent.worker.PodWorkerSettings.DEFAULT,
                     scheduler, staticSources(settings), settings.maxPods()), "pods");
             startStaticSources(ctx, settings, node.identity().name(), pods);
             startLogRotation(ctx, settings, runtime, podNode);
-        });
+            // The Node reports the port the server bound, so the server comes first.
+            java.util.OptionalInt port = startServer(ctx, settings, node.identity().name(), pods);
+            if (port.isEmpty()) {
+                serverFailed.set(true);
+                return;
+            }
+            ctx.spawn(io.kubepekko.agent.node.NodeAgent.create(client,
+                    new io.kubepekko.agent.cri.CriRuntimeFacts(runtime), node.withKubeletPort(port.getAsInt()),
+                    ctx.getSystem().ignoreRef(), java.time.Clock.systemUTC()), "node");
+        }) == 0 && !serverFailed.get() ? 0 : 1;
+    }
+
+    /** Set when the agent's server could not be bound: the agent stops and exits 1, as the kubelet does. */
+    private static final java.util.concurrent.atomic.AtomicBoolean serverFailed =
+            new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * The source of manifests posted to the agent and the agent's own server ({@code --address}, {@code --port}),
+     * bound before this returns: the bound port, or empty (logged, the system stopping) when it cannot be bound.
+     */
+    private static java.util.OptionalInt startServer(org.apache.pekko.actor.typed.javadsl.ActorContext<Void> ctx,
+                                                     AgentSettings settings, String nodeName,
+                                                     org.apache.pekko.actor.typed.ActorRef<io.kubepekko.agent.manager.PodManager.Command> pods) {
+        var posted = ctx.spawn(io.kubepekko.agent.manifest.PostedPodSource.create(
+                io.kubepekko.agent.manifest.PostedManifests.under(settings.rootDir()), nodeName,
+                java.time.Clock.systemUTC(), set -> pods.tell(new io.kubepekko.agent.manager.PodManager.StaticPods(set)),
+                io.kubepekko.agent.manifest.BoundedBytes.MAX_MANIFEST_BYTES), "static-server");
+        String address = settings.address().getHostAddress();
+        try {
+            // Blocks the guardian's start briefly: the Node must not be registered with a port not yet bound.
+            org.apache.pekko.http.javadsl.ServerBinding binding = io.kubepekko.agent.server.AgentServer.bind(
+                    ctx.getSystem(), address, settings.port(), posted,
+                    io.kubepekko.agent.server.AgentServer.LOOPBACK_WRITERS,
+                    io.kubepekko.agent.manifest.BoundedBytes.MAX_MANIFEST_BYTES)
+                    .toCompletableFuture().get(30, java.util.concurrent.TimeUnit.SECONDS);
+            int port = binding.localAddress().getPort();
+            LOG.info("agent server listening on {}:{} (healthz, static pod manifests from loopback)", address, port);
+            return java.util.OptionalInt.of(port);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            LOG.error("failed to listen on {}:{}: {}", address, settings.port(), cause.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        ctx.getSystem().terminate();
+        return java.util.OptionalInt.empty();
     }
 
     /** The kinds of static pod source the flags name (the pod manager waits for each before removing orphans). */
@@ -106,6 +152,7 @@ public final class AgentMain {
         var kinds = java.util.EnumSet.noneOf(io.kubepekko.agent.manifest.ManifestOrigin.Kind.class);
         settings.podManifestPath().ifPresent(p -> kinds.add(io.kubepekko.agent.manifest.ManifestOrigin.Kind.FILE));
         settings.manifestUrl().ifPresent(u -> kinds.add(io.kubepekko.agent.manifest.ManifestOrigin.Kind.HTTP));
+        kinds.add(io.kubepekko.agent.manifest.ManifestOrigin.Kind.SERVER); // the agent's own server always runs
         return kinds;
     }
 

@@ -146,6 +146,8 @@ public final class PodStartBench {
           "--container-runtime-endpoint", containerd[0].endpoint(),
           "--root-dir", tmp.resolve("agent").toString(),
           "--hostname-override", NODE,
+          // the agent's own server: loopback and a free port (10250 may be taken on a shared machine)
+          "--address", "127.0.0.1", "--port", "0",
           "--max-pods", Integer.toString(options.maxPods())), agentLog);
       started.add(agent);
       long agentStarted = System.nanoTime();

@@ -305,6 +305,46 @@ class AgentLifecycleE2E {
         assertNotEquals("", get(mirror, "{.metadata.annotations.kubernetes\\.io/config\\.mirror}"));
     }
 
+    @Test
+    void aManifestPostedToTheAgentsOwnServerRunsWithAMirrorAndStopsWithItsDelete() throws Exception {
+        // --port 0: the Node reports the port the agent bound, and the agent answers there.
+        String port = await().atMost(AWAIT).pollInterval(POLL).alias("the Node's daemonEndpoints")
+                .until(() -> kubectl.run("get", "node", NODE, "-o",
+                        "jsonpath={.status.daemonEndpoints.kubeletEndpoint.Port}").stdoutText().strip(), p -> !p.isEmpty());
+        java.net.URI agentServer = java.net.URI.create("http://127.0.0.1:" + Integer.parseInt(port));
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        assertEquals("ok", http.send(java.net.http.HttpRequest.newBuilder(agentServer.resolve("/healthz")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString()).body());
+
+        String manifest = """
+                apiVersion: v1
+                kind: Pod
+                metadata:
+                  name: posted
+                spec:
+                  terminationGracePeriodSeconds: 1
+                  containers:
+                  - name: app
+                    image: %s
+                    imagePullPolicy: IfNotPresent
+                    command: ["sh", "-c", "trap 'exit 0' TERM; while true; do sleep 1; done"]
+                """.formatted(IMAGE);
+        var put = http.send(java.net.http.HttpRequest.newBuilder(agentServer.resolve("/static-pods/posted"))
+                .PUT(java.net.http.HttpRequest.BodyPublishers.ofString(manifest)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(201, put.statusCode(), put.body());
+        String mirror = "posted-" + NODE;
+        await().atMost(AWAIT).pollInterval(POLL).alias("mirror " + mirror + " Running")
+                .until(() -> get(mirror, "{.status.phase}"), "Running"::equals);
+        assertEquals("server", get(mirror, "{.metadata.annotations.kubernetes\\.io/config\\.source}"));
+
+        var delete = http.send(java.net.http.HttpRequest.newBuilder(agentServer.resolve("/static-pods/posted"))
+                .DELETE().build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, delete.statusCode(), delete.body());
+        await().atMost(AWAIT).pollInterval(POLL).alias("mirror gone with the posted manifest")
+                .until(() -> kubectl.run("get", "pod", mirror).stderrText().contains("not found"));
+    }
+
     /** A URL source on 127.0.0.1 that answers the static pod only to a request with the agent's header. */
     private static HttpServer urlSource() throws IOException {
         byte[] pod = """

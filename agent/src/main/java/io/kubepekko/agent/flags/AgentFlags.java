@@ -102,11 +102,20 @@ public final class AgentFlags {
                 return n;
             }));
 
+    static final Flag<InetAddress> ADDRESS = new Flag<>("address", "ip", "0.0.0.0",
+            "The IP address for the agent to serve on (set to '0.0.0.0' or '::' for listening on all interfaces and IP"
+                    + " families)",
+            false, false, FlagValues.last(FlagValues::ip));
+    static final Flag<Integer> PORT = new Flag<>("port", "int32", "10250",
+            "The port for the agent to serve on; 0 picks a free port (logged, and reported in the Node's"
+                    + " daemonEndpoints).",
+            false, false, FlagValues.last(FlagValues::port));
+
     /** Every flag, in the order help lists them (pflag sorts by name). */
     static final List<Flag<?>> ALL = sorted(List.of(KUBECONFIG, HOSTNAME_OVERRIDE, PROVIDER_ID, NODE_IP, NODE_LABELS,
             REGISTER_NODE, REGISTER_SCHEDULABLE, NODE_STATUS_UPDATE_FREQUENCY, MAX_PODS, POD_MANIFEST_PATH,
             FILE_CHECK_FREQUENCY, MANIFEST_URL, MANIFEST_URL_HEADER, HTTP_CHECK_FREQUENCY, CONTAINER_RUNTIME_ENDPOINT,
-            ROOT_DIR, CONTAINER_LOG_MAX_SIZE, CONTAINER_LOG_MAX_FILES));
+            ROOT_DIR, CONTAINER_LOG_MAX_SIZE, CONTAINER_LOG_MAX_FILES, ADDRESS, PORT));
 
     private static List<Flag<?>> sorted(List<Flag<?>> flags) {
         List<Flag<?>> s = new ArrayList<>(flags);
@@ -178,7 +187,7 @@ public final class AgentFlags {
                 get(v, NODE_STATUS_UPDATE_FREQUENCY), get(v, MAX_PODS), get(v, POD_MANIFEST_PATH),
                 get(v, FILE_CHECK_FREQUENCY), get(v, MANIFEST_URL), get(v, MANIFEST_URL_HEADER),
                 get(v, HTTP_CHECK_FREQUENCY), get(v, CONTAINER_RUNTIME_ENDPOINT), get(v, ROOT_DIR),
-                get(v, CONTAINER_LOG_MAX_SIZE), get(v, CONTAINER_LOG_MAX_FILES));
+                get(v, CONTAINER_LOG_MAX_SIZE), get(v, CONTAINER_LOG_MAX_FILES), get(v, ADDRESS), get(v, PORT));
     }
 
     private static CommandLine commandLine() {

@@ -29,6 +29,8 @@ import java.util.Optional;
  * @param rootDir                    the agent's own state (pod directories, logs, checkpoints)
  * @param containerLogMaxSizeBytes   a container log file is rotated at this size; 0 or less turns rotation off, as in the kubelet
  * @param containerLogMaxFiles       log files kept per container (at least 2)
+ * @param address                    the address the agent's own server listens on
+ * @param port                       the agent's own server's port; 0 picks a free one
  */
 public record AgentSettings(
         Optional<Path> kubeconfig,
@@ -48,7 +50,9 @@ public record AgentSettings(
         URI containerRuntimeEndpoint,
         Path rootDir,
         long containerLogMaxSizeBytes,
-        int containerLogMaxFiles) {
+        int containerLogMaxFiles,
+        InetAddress address,
+        int port) {
 
     public AgentSettings {
         nodeIps = List.copyOf(nodeIps);

@@ -135,6 +135,24 @@ final class FlagValues {
         return ips;
     }
 
+    /** {@code utilflag.IPVar} ({@code --address}): one IP literal. */
+    static InetAddress ip(String text) throws Flag.InvalidValue {
+        try {
+            return ipLiteral(text, text.trim());
+        } catch (Flag.InvalidValue e) {
+            throw new Flag.InvalidValue(text, "\"" + text + "\" is not a valid IP address");
+        }
+    }
+
+    /** A TCP port to serve on; 0 (ours, not the kubelet's) picks a free one. */
+    static int port(String text) throws Flag.InvalidValue {
+        int port = int32(text);
+        if (port < 0 || port > 65535) {
+            throw new Flag.InvalidValue(text, "port (--port) " + port + " must be between 0 and 65535, inclusive");
+        }
+        return port;
+    }
+
     private static InetAddress ipLiteral(String whole, String ip) throws Flag.InvalidValue {
         // Only literals reach InetAddress.getByName, so it never resolves a name.
         if (IPV4.matcher(ip).matches() || IPV6_CHARS.matcher(ip).matches()) {

@@ -8,7 +8,7 @@ public final class StaticPodAnnotations {
 
     /** The static pod's hash (its uid); on the mirror, the same value. */
     public static final String CONFIG_HASH = "kubernetes.io/config.hash";
-    /** {@code file} or {@code http}. */
+    /** {@code file}, {@code http} or {@code server} ({@link ManifestOrigin.Kind#configSource()}). */
     public static final String CONFIG_SOURCE = "kubernetes.io/config.source";
     /** When the agent first saw the pod (RFC 3339 with nanoseconds). */
     public static final String CONFIG_SEEN = "kubernetes.io/config.seen";
@@ -25,9 +25,14 @@ public final class StaticPodAnnotations {
         return pod.path("metadata").path("annotations").path(CONFIG_MIRROR).asText("");
     }
 
-    /** Whether {@code pod} is a static pod (from a file or URL, not from the API). */
+    /** Whether {@code pod} is a static pod (from a file, a URL or posted to the agent; not from the API). */
     public static boolean isStatic(JsonNode pod) {
         String source = pod.path("metadata").path("annotations").path(CONFIG_SOURCE).asText("");
-        return source.equals("file") || source.equals("http");
+        for (ManifestOrigin.Kind kind : ManifestOrigin.Kind.values()) {
+            if (kind.configSource().equals(source)) {
+                return true;
+            }
+        }
+        return false;
     }
 }

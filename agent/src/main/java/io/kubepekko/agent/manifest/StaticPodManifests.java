@@ -28,7 +28,7 @@ import java.util.TreeMap;
 /**
  * Static pod manifests read into pods as the kubelet's {@code pkg/kubelet/config} does ({@code applyDefaults},
  * {@code tryDecodeSinglePod}, {@code tryDecodePodList}): YAML or JSON (the YAML parser reads both), one {@code Pod},
- * or from a URL also a {@code PodList} (or {@code List}) of pods. Each pod:
+ * or from a URL (and from a manifest posted to the agent) also a {@code PodList} (or {@code List}) of pods. Each pod:
  * <ul>
  *   <li>without a uid gets the md5 of {@code host:<node>file:<path>} (a file) or {@code url:<url>} followed by the
  *       manifest's pod: the same manifest always gives the same uid, any change a new one (a new pod);</li>
@@ -62,38 +62,38 @@ public final class StaticPodManifests {
         try {
             doc = YAML.readTree(data);
         } catch (IOException e) {
-            return invalid(origin, "couldn't parse as YAML or JSON: " + firstLine(e));
+            return invalid(origin, ManifestError.Problem.MALFORMED, "couldn't parse as YAML or JSON: " + firstLine(e));
         }
         if (doc == null || !doc.isObject()) {
-            return invalid(origin, "couldn't parse as pod: not an object");
+            return invalid(origin, ManifestError.Problem.NOT_A_POD, "couldn't parse as pod: not an object");
         }
         String apiVersion = doc.path("apiVersion").asText("");
         String kind = doc.path("kind").asText("");
         if (kind.isEmpty()) {
-            return invalid(origin, "couldn't parse as pod: Object 'Kind' is missing");
+            return invalid(origin, ManifestError.Problem.NOT_A_POD, "couldn't parse as pod: Object 'Kind' is missing");
         }
         if (!apiVersion.equals("v1")) {
-            return invalid(origin, "couldn't parse as pod: apiVersion \"" + apiVersion + "\" is not v1");
+            return invalid(origin, ManifestError.Problem.NOT_A_POD, "couldn't parse as pod: apiVersion \"" + apiVersion + "\" is not v1");
         }
         List<JsonNode> items = new ArrayList<>();
         if (kind.equals("Pod")) {
             items.add(doc);
-        } else if ((kind.equals("PodList") || kind.equals("List")) && origin.kind() == ManifestOrigin.Kind.HTTP) {
+        } else if ((kind.equals("PodList") || kind.equals("List")) && origin.kind() != ManifestOrigin.Kind.FILE) {
             doc.path("items").forEach(items::add);
         } else {
-            return invalid(origin, "couldn't parse as pod: kind " + kind + " is not Pod");
+            return invalid(origin, ManifestError.Problem.NOT_A_POD, "couldn't parse as pod: kind " + kind + " is not Pod");
         }
         List<ObjectNode> pods = new ArrayList<>();
         for (JsonNode item : items) {
             if (!item.isObject() || !item.path("kind").asText("Pod").equals("Pod")) {
-                return invalid(origin, "invalid pods list: an item is not a Pod");
+                return invalid(origin, ManifestError.Problem.NOT_A_POD, "invalid pods list: an item is not a Pod");
             }
             ObjectNode pod = ((ObjectNode) item).deepCopy();
             pod.put("apiVersion", "v1");
             pod.put("kind", "Pod");
             List<String> errors = applyDefaults(pod, origin, nodeName, seen);
             if (!errors.isEmpty()) {
-                return invalid(origin, "invalid pod: " + errors);
+                return invalid(origin, ManifestError.Problem.INVALID, "invalid pod: " + errors);
             }
             pods.add(pod);
         }
@@ -108,9 +108,12 @@ public final class StaticPodManifests {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java platform has MD5", e);
         }
-        String prefix = origin.kind() == ManifestOrigin.Kind.FILE
-                ? "host:" + nodeName + "file:" + origin.location()
-                : "url:" + origin.location();
+        String prefix = switch (origin.kind()) {
+            case FILE -> "host:" + nodeName + "file:" + origin.location();
+            case HTTP -> "url:" + origin.location();
+            // Our own: like a file, the node and the manifest's name (the kubelet has no posted source any more).
+            case SERVER -> "host:" + nodeName + "server:" + origin.location();
+        };
         md5.update(prefix.getBytes(StandardCharsets.UTF_8));
         try {
             md5.update(JSON.writeValueAsBytes(canonical(pod)));
@@ -203,8 +206,8 @@ public final class StaticPodManifests {
         return node;
     }
 
-    private static ManifestResult invalid(ManifestOrigin origin, String reason) {
-        return new ManifestResult.Invalid(new ManifestError(origin, reason));
+    private static ManifestResult invalid(ManifestOrigin origin, ManifestError.Problem problem, String reason) {
+        return new ManifestResult.Invalid(new ManifestError(origin, reason, problem));
     }
 
     private static String firstLine(Exception e) {

@@ -32,6 +32,8 @@ import java.util.stream.Stream;
  * {@code --manifest-url} fetched every {@code --http-check-frequency} with the {@code --manifest-url-header}s. Each
  * read hands the source's whole {@link StaticPodSet} on. A bad manifest file is logged and left out (its pod stops,
  * as in the kubelet); the others run. A URL that cannot be fetched or parsed sends nothing (its pods keep running).
+ * Files and bodies over {@link BoundedBytes#MAX_MANIFEST_BYTES} are refused as bad manifests without being read
+ * whole (the kubelet reads them whole; a hostile URL or file must not fill the heap).
  */
 public final class StaticPodSource {
     private StaticPodSource() {}
@@ -48,6 +50,12 @@ public final class StaticPodSource {
     /** The file source of {@code path}. */
     public static Behavior<Command> files(Path path, Duration period, String nodeName, Clock clock,
                                           Consumer<StaticPodSet> target) {
+        return files(path, period, nodeName, clock, target, BoundedBytes.MAX_MANIFEST_BYTES);
+    }
+
+    /** The file source of {@code path}, reading files of at most {@code limit} bytes. */
+    public static Behavior<Command> files(Path path, Duration period, String nodeName, Clock clock,
+                                          Consumer<StaticPodSet> target, int limit) {
         return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
             timers.startTimerWithFixedDelay(READ, period);
             WatchService watcher = watch(ctx, path);
@@ -57,7 +65,7 @@ public final class StaticPodSource {
                     .onMessage(Read.class, r -> {
                         List<ObjectNode> pods = new ArrayList<>();
                         List<String> errors = new ArrayList<>();
-                        readPath(path, nodeName, clock, pods, errors);
+                        readPath(path, nodeName, clock, pods, errors, limit);
                         if (!errors.equals(lastErrors)) {
                             errors.forEach(e -> ctx.getLog().warn("static pod manifest not run: {}", e));
                             lastErrors.clear();
@@ -83,6 +91,12 @@ public final class StaticPodSource {
     /** The URL source: {@code headers} are sent with every request, each name with its values in order. */
     public static Behavior<Command> url(URI url, Map<String, List<String>> headers, Duration period, String nodeName,
                                         Clock clock, Consumer<StaticPodSet> target) {
+        return url(url, headers, period, nodeName, clock, target, BoundedBytes.MAX_MANIFEST_BYTES);
+    }
+
+    /** The URL source, reading bodies of at most {@code limit} bytes. */
+    public static Behavior<Command> url(URI url, Map<String, List<String>> headers, Duration period, String nodeName,
+                                        Clock clock, Consumer<StaticPodSet> target, int limit) {
         return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
             timers.startTimerWithFixedDelay(READ, period);
             HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
@@ -94,13 +108,16 @@ public final class StaticPodSource {
                     .onMessage(Read.class, r -> {
                         if (!inFlight[0]) {
                             inFlight[0] = true;
-                            ctx.pipeToSelf(fetch(http, url, headers), (resp, t) -> t != null
+                            ctx.pipeToSelf(fetch(http, url, headers, limit), (resp, t) -> t != null
                                     ? new Fetched(null, origin + ": " + t)
                                     : resp.statusCode() != 200
                                     ? new Fetched(null, origin + ": " + resp.statusCode() + " from the server")
-                                    : resp.body().length == 0
+                                    : resp.body().isEmpty()
+                                    ? new Fetched(new ManifestResult.Invalid(new ManifestError(origin,
+                                    BoundedBytes.tooLarge(limit), ManifestError.Problem.TOO_LARGE)), "")
+                                    : resp.body().get().length == 0
                                     ? new Fetched(new ManifestResult.Pods(List.of()), "")
-                                    : new Fetched(StaticPodManifests.parse(resp.body(), origin, nodeName,
+                                    : new Fetched(StaticPodManifests.parse(resp.body().get(), origin, nodeName,
                                     clock.instant()), ""));
                         }
                         return Behaviors.same();
@@ -124,15 +141,17 @@ public final class StaticPodSource {
         }));
     }
 
-    private static CompletionStage<HttpResponse<byte[]>> fetch(HttpClient http, URI url,
-                                                                Map<String, List<String>> headers) {
+    private static CompletionStage<HttpResponse<java.util.Optional<byte[]>>> fetch(HttpClient http, URI url,
+                                                                                Map<String, List<String>> headers,
+                                                                                int limit) {
         HttpRequest.Builder request = HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(30)).GET();
         headers.forEach((name, values) -> values.forEach(v -> request.header(name, v)));
-        return http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+        return http.sendAsync(request.build(), BoundedBytes.bodyHandler(limit));
     }
 
     /** The kubelet's {@code extractFromPath}: a missing path is an empty set; a bad file is an error, not a stop. */
-    static void readPath(Path path, String nodeName, Clock clock, List<ObjectNode> pods, List<String> errors) {
+    static void readPath(Path path, String nodeName, Clock clock, List<ObjectNode> pods, List<String> errors,
+                         int limit) {
         if (Files.isDirectory(path)) {
             List<Path> files;
             try (Stream<Path> s = Files.list(path)) {
@@ -143,23 +162,29 @@ public final class StaticPodSource {
             }
             for (Path f : files) {
                 if (Files.isRegularFile(f)) {
-                    readFile(f, nodeName, clock, pods, errors);
+                    readFile(f, nodeName, clock, pods, errors, limit);
                 }
             }
         } else if (Files.isRegularFile(path)) {
-            readFile(path, nodeName, clock, pods, errors);
+            readFile(path, nodeName, clock, pods, errors, limit);
         }
     }
 
-    private static void readFile(Path file, String nodeName, Clock clock, List<ObjectNode> pods, List<String> errors) {
-        byte[] data;
+    private static void readFile(Path file, String nodeName, Clock clock, List<ObjectNode> pods, List<String> errors,
+                                 int limit) {
+        ManifestOrigin origin = ManifestOrigin.file(file);
+        java.util.Optional<byte[]> data;
         try {
-            data = Files.readAllBytes(file);
+            data = BoundedBytes.readFile(file, limit);
         } catch (IOException e) {
-            errors.add(ManifestOrigin.file(file) + ": " + e);
+            errors.add(origin + ": " + e);
             return;
         }
-        ManifestResult r = StaticPodManifests.parse(data, ManifestOrigin.file(file), nodeName, clock.instant());
+        if (data.isEmpty()) {
+            errors.add(new ManifestError(origin, BoundedBytes.tooLarge(limit), ManifestError.Problem.TOO_LARGE).toString());
+            return;
+        }
+        ManifestResult r = StaticPodManifests.parse(data.get(), origin, nodeName, clock.instant());
         if (r instanceof ManifestResult.Pods p) {
             pods.addAll(p.pods());
         } else if (r instanceof ManifestResult.Invalid invalid) {

@@ -38,8 +38,14 @@ public record NodeAgentSettings(NodeIdentity identity, boolean register, List<In
     }
 
     public static NodeAgentSettings of(AgentSettings s, String hostname, String agentVersion) {
-        return new NodeAgentSettings(NodeIdentity.of(s, hostname), s.registerNode(), s.nodeIps(), s.maxPods(), KUBELET_PORT,
+        return new NodeAgentSettings(NodeIdentity.of(s, hostname), s.registerNode(), s.nodeIps(), s.maxPods(), s.port(),
                 agentVersion, s.nodeStatusUpdateFrequency(), REPORT_FREQUENCY, NodeLease.RENEW_INTERVAL,
                 RuntimeHealth.KUBELET_THRESHOLD, s.rootDir());
+    }
+
+    /** The same with the port the agent's server actually bound ({@code --port 0} picks one). */
+    public NodeAgentSettings withKubeletPort(int port) {
+        return new NodeAgentSettings(identity, register, nodeIps, maxPods, port, agentVersion, statusUpdateFrequency,
+                statusReportFrequency, leaseRenewInterval, runtimeDownAfter, rootDir);
     }
 }

@@ -57,6 +57,8 @@ class AgentFlagsTest {
         assertEquals(Path.of("/var/lib/kubelet"), s.rootDir());
         assertEquals(10L * 1024 * 1024, s.containerLogMaxSizeBytes());
         assertEquals(5, s.containerLogMaxFiles());
+        assertEquals(InetAddress.getByName("0.0.0.0"), s.address());
+        assertEquals(10250, s.port());
     }
 
     static Stream<Arguments> everyFlag() throws Exception {
@@ -67,6 +69,12 @@ class AgentFlagsTest {
                         (Function<AgentSettings, Object>) AgentSettings::hostnameOverride, Optional.of("node-a")),
                 Arguments.of(List.of("--provider-id", "kubepekko://node-a"),
                         (Function<AgentSettings, Object>) AgentSettings::providerId, Optional.of("kubepekko://node-a")),
+                Arguments.of(List.of("--address", "127.0.0.1"),
+                        (Function<AgentSettings, Object>) AgentSettings::address, InetAddress.getByName("127.0.0.1")),
+                Arguments.of(List.of("--address=::"),
+                        (Function<AgentSettings, Object>) AgentSettings::address, InetAddress.getByName("::")),
+                Arguments.of(List.of("--port", "0"), (Function<AgentSettings, Object>) AgentSettings::port, 0),
+                Arguments.of(List.of("--port=10251"), (Function<AgentSettings, Object>) AgentSettings::port, 10251),
                 Arguments.of(List.of("--node-ip", "10.0.0.7"),
                         (Function<AgentSettings, Object>) AgentSettings::nodeIps, List.of(InetAddress.getByName("10.0.0.7"))),
                 Arguments.of(List.of("--node-ip=10.0.0.7,fd00::7"),
@@ -196,7 +204,11 @@ class AgentFlagsTest {
                         "invalid argument \"10MB\" for \"--container-log-max-size\" flag: quantities must match the regular expression"
                                 + " '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
                 Arguments.of(List.of("--container-log-max-files", "1"),
-                        "invalid argument \"1\" for \"--container-log-max-files\" flag: containerLogMaxFiles must be greater than 1"));
+                        "invalid argument \"1\" for \"--container-log-max-files\" flag: containerLogMaxFiles must be greater than 1"),
+                Arguments.of(List.of("--address", "localhost"),
+                        "invalid argument \"localhost\" for \"--address\" flag: \"localhost\" is not a valid IP address"),
+                Arguments.of(List.of("--port", "65536"),
+                        "invalid argument \"65536\" for \"--port\" flag: port (--port) 65536 must be between 0 and 65535, inclusive"));
     }
 
     @ParameterizedTest(name = "{0}")

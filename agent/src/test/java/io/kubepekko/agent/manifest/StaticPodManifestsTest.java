@@ -128,4 +128,36 @@ class StaticPodManifestsTest {
         assertTrue(error("{apiVersion: v1, kind: Pod, metadata: {name: x}, spec: {containers: []}}", URL)
                 .startsWith("http http://127.0.0.1:8080/pods: invalid pod: [spec.containers: Required value"));
     }
+
+    private static final ManifestOrigin POSTED = ManifestOrigin.posted("web");
+
+    @Test
+    void aPostedManifestIsAServerSourcePodMayBeAListAndHashesApartFromAFileOfTheSameName() {
+        ObjectNode pod = one(WEB, POSTED);
+        assertEquals("server", pod.path("metadata").path("annotations").path("kubernetes.io/config.source").asText());
+        assertTrue(StaticPodAnnotations.isStatic(pod));
+        assertEquals("web-node-a", pod.path("metadata").path("name").asText());
+        assertTrue(pod.path("spec").path("tolerations").isMissingNode(), "only file pods get the NoExecute toleration");
+        assertEquals(uid(WEB, POSTED, "node-a", SEEN), uid(WEB, ManifestOrigin.posted("web"), "node-a", SEEN.plusSeconds(9)),
+                "the same manifest under the same name gives the same uid (a restarted agent keeps its pod)");
+        assertNotEquals(uid(WEB, POSTED, "node-a", SEEN), uid(WEB, ManifestOrigin.posted("web2"), "node-a", SEEN));
+        assertNotEquals(uid(WEB, POSTED, "node-a", SEEN), uid(WEB, ManifestOrigin.file(Path.of("web")), "node-a", SEEN));
+
+        String list = "{apiVersion: v1, kind: List, items: [" + asFlow("a") + ", " + asFlow("b") + "]}";
+        ManifestResult r = parse(list, POSTED, "node-a");
+        assertEquals(2, assertInstanceOf(ManifestResult.Pods.class, r, r.toString()).pods().size());
+    }
+
+    @Test
+    void anErrorSaysWhatKindOfProblemItIs() {
+        assertEquals(ManifestError.Problem.MALFORMED, problem("metadata: {name: ["));
+        assertEquals(ManifestError.Problem.NOT_A_POD, problem("{apiVersion: v1, kind: Service, metadata: {name: x}}"));
+        assertEquals(ManifestError.Problem.NOT_A_POD, problem("[1, 2]"));
+        assertEquals(ManifestError.Problem.INVALID, problem("{apiVersion: v1, kind: Pod, spec: {containers: []}}"));
+    }
+
+    private static ManifestError.Problem problem(String text) {
+        ManifestResult r = parse(text, POSTED, "node-a");
+        return assertInstanceOf(ManifestResult.Invalid.class, r, r.toString()).error().problem();
+    }
 }

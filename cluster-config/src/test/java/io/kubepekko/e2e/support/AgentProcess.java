@@ -37,7 +37,9 @@ public final class AgentProcess implements AutoCloseable {
                 "--kubeconfig", kubeconfig.toString(),
                 "--container-runtime-endpoint", runtimeEndpoint,
                 "--root-dir", rootDir.toString(),
-                "--hostname-override", node));
+                "--hostname-override", node,
+                // The agent's own server: loopback only, a free port (tests and helpers share the machine).
+                "--address", "127.0.0.1", "--port", "0"));
         command.addAll(List.of(flags));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         // The build running the test has just packaged the agent: the script must not build again.
