@@ -1,7 +1,6 @@
 package io.kubepekko.agent.worker;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.agent.cri.CriRuntime;
 import io.kubepekko.agent.cri.v1.Image;
 import io.kubepekko.agent.cri.v1.PodSandboxConfig;
@@ -38,12 +37,10 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * (pkg/kubelet/kuberuntime/kuberuntime_manager.go) run it, against the runtime only: it finds what is the pod's
  * by CRI labels and never touches anything else.
  *
- * <p>It relists the pod's sandboxes and containers, publishes the status when it changed, and runs one sync pass
- * when the node's {@link PodLifecycleEvents} says the runtime's view of the pod changed, when its spec changes, at
- * once after a step that changed something, one relist period after a pass that failed or left a container backing
- * off, when a back-off expires, when a probe stopped a container, and every {@link PodWorkerSettings#resyncPeriod()}
- * (the kubelet's pod worker: PLEG events, its work queue's requeues, {@code --sync-frequency}); a healthy pod is
- * not relisted every period. A pass is: the sandbox first; then the init
+ * <p>It relists the pod's sandboxes and containers, publishes the status when it changed ({@link StatusPublisher}),
+ * and runs one sync pass when {@link SyncTriggers} says (the node's relist saw the pod change, its spec changed, a
+ * step changed something, a failure or a back-off to retry, a probe stopped a container, the resync period); a
+ * healthy pod is not relisted every period. A pass is: the sandbox first; then the init
  * containers in order, each to completion; then the app containers that should (re)start, a restarted one with
  * attempt + 1 once its {@link CrashLoopBackOff} has passed; a failed pull is retried after its own back-off
  * ({@code ImagePullBackOff} meanwhile). A container that cannot start records why (its
@@ -51,7 +48,8 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * its result comes back as a message. A failure is logged once per streak and retried a relist period later.
  *
  * <p>{@link Terminate} stops the containers with the grace period, then stops and removes the sandboxes,
- * replies and stops the worker (a later {@code Terminate} with a shorter grace period kills again with it); it does not wait for a sync step in flight (whose result is then dropped). Probes run
+ * replies and stops the worker (a later {@code Terminate} with a shorter grace period kills again with it:
+ * {@link TerminationRequests}); it does not wait for a sync step in flight (whose result is then dropped). Probes run
  * in a child {@link ProbeManager}: its results feed the status; a container it stopped is restarted by the next pass.
  * Containers run their postStart and preStop hooks ({@link LifecycleHooks}); what happens is reported to the
  * {@link EventSink} as the kubelet's events. Not yet: sandbox re-creation when the sandbox dies.
@@ -117,7 +115,6 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     private final TimerScheduler<Command> timers;
     private final CriRuntime cri;
     private final NodeContext node;
-    private final StatusSink sink;
     private final PodEvents events;
     private final Clock clock;
     private final PodWorkerSettings settings;
@@ -126,6 +123,9 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     private final FailureStreaks failures;
     private final String uid;
     private final Instant startTime;
+    private final StatusPublisher status;
+    private final SyncTriggers<Command> sync;
+    private final TerminationRequests terminating = new TerminationRequests();
 
     private JsonNode pod;
     private PodSpec spec;
@@ -134,18 +134,8 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     private CrashLoopBackOff backOff;
     private final Map<String, Waiting> reasons = new HashMap<>();
     private final Deque<Job> pass = new ArrayDeque<>();
-    private boolean busy;
-    private boolean progressed;
-    /** A relist was asked for while a pass ran: the pass relists again when it ends. */
-    private boolean relistAgain;
-    /** The pass met a failure or a back-off wait: sync again one relist period later. */
-    private boolean retry;
-    private ObjectNode lastStatus;
-    private Terminate terminating;
     private final ActorRef<ProbeManager.Command> probes;
     private ProbeResults probeResults = ProbeResults.NONE;
-    private final ActorRef<PodLifecycleEvents.Command> lifecycle;
-    private final ActorRef<PodLifecycleEvents.PodChanged> changes;
 
     private PodWorker(ActorContext<Command> ctx, TimerScheduler<Command> timers, JsonNode pod, PodInputs inputs,
                       CriRuntime cri, NodeContext node, StatusSink sink, PodEvents events, Clock clock,
@@ -154,7 +144,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
         this.timers = timers;
         this.cri = cri;
         this.node = node;
-        this.sink = sink;
+        this.status = new StatusPublisher(sink);
         this.events = events;
         this.clock = clock;
         this.settings = settings;
@@ -168,13 +158,9 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
         this.startTime = PodStatusBuilder.parseTime(pod.path("status").path("startTime").asText("")).orElse(clock.instant());
         this.backOff = settings.newBackOff();
         this.failures = new FailureStreaks(ctx.getLog(), uid);
-        timers.startTimerWithFixedDelay("resync", Tick.INSTANCE, settings.resyncPeriod());
-        this.lifecycle = lifecycle;
-        this.changes = ctx.messageAdapter(PodLifecycleEvents.PodChanged.class, c -> Tick.INSTANCE);
-        lifecycle.tell(new PodLifecycleEvents.Subscribe(uid, changes));
+        this.sync = new SyncTriggers<>(ctx, timers, Tick.INSTANCE, settings, uid, lifecycle);
         this.probes = ctx.spawn(ProbeManager.create(cri, clock, events, settings.relistPeriod(),
                 ctx.messageAdapter(ProbeManager.Report.class, Probed::new), node.hostIps()), "probes");
-        ctx.getSelf().tell(Tick.INSTANCE);
     }
 
     @Override
@@ -195,7 +181,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
                 .onMessage(Probed.class, syncing(this::onProbed))
                 .onMessageEquals(RetryTerminate.INSTANCE, this::terminate)
                 .onSignal(PostStop.class, s -> {
-                    lifecycle.tell(new PodLifecycleEvents.Unsubscribe(uid, changes));
+                    sync.unsubscribe();
                     return this;
                 })
                 .build();
@@ -207,7 +193,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
      */
     private <M> org.apache.pekko.japi.function.Function<M, Behavior<Command>> syncing(
             org.apache.pekko.japi.function.Function<M, Behavior<Command>> handler) {
-        return m -> terminating != null ? this : handler.apply(m);
+        return m -> terminating.underWay() ? this : handler.apply(m);
     }
 
     // ---------------------------------------------------------------- commands
@@ -222,39 +208,27 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
         spec = PodSpec.of(pod.path("spec"));
         events.pod(pod);
         inputs = update.inputs();
-        getContext().getSelf().tell(Tick.INSTANCE);
+        sync.now();
         return this;
     }
 
     private Behavior<Command> onTerminate(Terminate terminate) {
-        if (terminating == null) {
-            terminating = terminate;
-            timers.cancelAll();
-            pass.clear();
-            terminate();
-        } else if (terminate.gracePeriod().compareTo(terminating.gracePeriod()) < 0) {
-            // A shorter grace period (a second delete) cuts the running termination short, as the kubelet's pod
-            // workers restart SyncTerminatingPod with it: what still runs is killed again with the shorter period.
-            terminating = new Terminate(terminate.gracePeriod(), terminating.replyTo());
-            terminate();
+        switch (terminating.take(terminate)) {
+            case BEGIN -> {
+                sync.stop();
+                pass.clear();
+                terminate();
+            }
+            case SHORTEN -> terminate(); // what still runs is killed again with the shorter period
+            case NOTHING -> { }
         }
         return this;
     }
 
     private Behavior<Command> onTick() {
-        if (terminating != null) {
-            return this;
+        if (!terminating.underWay() && sync.begin()) {
+            relist();
         }
-        if (busy) {
-            relistAgain = true; // one sync at a time; the pass in flight relists when it ends
-            return this;
-        }
-        busy = true;
-        progressed = false;
-        relistAgain = false;
-        retry = false;
-        timers.cancel("retry");
-        relist();
         return this;
     }
 
@@ -268,7 +242,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
         failures.succeeded("relist");
         observed = relisted.observed();
         publishStatus();
-        String phase = lastStatus.path("phase").asText();
+        String phase = status.last().path("phase").asText();
         probes.tell(new ProbeManager.Seen(pod, spec, observed, phase.equals("Succeeded") || phase.equals("Failed")));
         Optional<ObservedPod.Sandbox> sandbox = observed.readySandbox();
         if (sandbox.isEmpty()) {
@@ -280,9 +254,11 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
             PassPlanner.Plan plan = PassPlanner.plan(pod, spec, observed, backOff, clock.instant());
             backOff = plan.backOff();
             events.backOffs(plan.waits(), reasons);
-            retry |= !plan.waits().isEmpty();
+            if (!plan.waits().isEmpty()) {
+                sync.retryLater();
+            }
             reasons.putAll(plan.waits());
-            plan.wakeUps().forEach((name, wait) -> timers.startSingleTimer("back-off " + name, Tick.INSTANCE, wait.plusMillis(1)));
+            plan.wakeUps().forEach((name, wait) -> sync.wakeUp("back-off " + name, wait));
             plan.starts().forEach(s -> pass.add(new Job(s.container(), s.spec(), s.attempt(), sandbox.get(), config)));
         });
         nextJob();
@@ -294,7 +270,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
         try {
             return Optional.of(SandboxConfigs.build(pod, attempt, node).config());
         } catch (PodConfigException e) {
-            retry = true;
+            sync.retryLater();
             failures.failed("sandbox", e.eventMessage());
             return Optional.empty();
         }
@@ -314,7 +290,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     private Behavior<Command> onSandboxRan(SandboxRan ran) {
         failures.succeeded("sandbox");
         getContext().getLog().info("pod {} sandbox {} running", uid, ran.id());
-        progressed = true;
+        sync.progressed();
         relist();
         return this;
     }
@@ -341,7 +317,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
             return onImageReady(new ImageReady(job, use.imageRef()));
         }
         if (decision instanceof ImageStep.Decision.Refuse refuse) {
-            refuse.retryIn().ifPresent(wait -> timers.startSingleTimer("pull " + image, Tick.INSTANCE, wait.plusMillis(1)));
+            refuse.retryIn().ifPresent(wait -> sync.wakeUp("pull " + image, wait));
             return onStepFailed(new StepFailed("image", job,
                     new ContainerSteps.Failure(refuse.waiting().message(), Optional.of(refuse.waiting()))));
         }
@@ -379,7 +355,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
         Job job = started.job();
         failures.succeeded(job.spec().name());
         reasons.remove(job.spec().name());
-        progressed = true;
+        sync.progressed();
         getContext().getLog().info("pod {} container {} attempt {} started", uid, job.spec().name(), job.attempt());
         nextJob();
         return this;
@@ -391,10 +367,10 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
             timers.startSingleTimer("terminate", RetryTerminate.INSTANCE, settings.relistPeriod());
             return this;
         }
-        if (terminating != null) {
+        if (terminating.underWay()) {
             return this;
         }
-        retry = true;
+        sync.retryLater();
         if (failure.job() != null) {
             String name = failure.job().spec().name();
             if (failure.step().equals("pull")) {
@@ -412,13 +388,8 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     }
 
     private void endPass() {
-        busy = false;
         publishStatus();
-        if (progressed || relistAgain) {
-            getContext().getSelf().tell(Tick.INSTANCE); // see at once what the steps did
-        } else if (retry) {
-            timers.startSingleTimer("retry", Tick.INSTANCE, settings.relistPeriod());
-        }
+        sync.passEnded();
     }
 
     // ---------------------------------------------------------------- status
@@ -427,21 +398,15 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
         probeResults = probed.report().results();
         publishStatus();
         if (probed.report().relist()) {
-            getContext().getSelf().tell(Tick.INSTANCE); // a container was stopped: restart it now
+            sync.now(); // a container was stopped: restart it now
         }
         return this;
     }
 
     private void publishStatus() {
-        JsonNode previous = lastStatus != null ? lastStatus.path("conditions") : pod.path("status").path("conditions");
-        ObjectNode status = PodStatusBuilder.build(new PodStatusBuilder.Input(pod, spec, observed, Map.copyOf(reasons),
-                node.hostIps(), Optional.of(startTime), settings.runtimeName(), probeResults.readiness(), previous, clock.instant(),
-                probeResults.started()));
-        if (!status.equals(lastStatus)) {
-            lastStatus = status;
-            JsonNode meta = pod.path("metadata");
-            sink.podStatus(meta.path("namespace").asText(), meta.path("name").asText(), uid, status.deepCopy());
-        }
+        status.publish(pod, PodStatusBuilder.build(new PodStatusBuilder.Input(pod, spec, observed, Map.copyOf(reasons),
+                node.hostIps(), Optional.of(startTime), settings.runtimeName(), probeResults.readiness(),
+                status.previousConditions(pod), clock.instant(), probeResults.started())));
     }
 
     // ---------------------------------------------------------------- termination
@@ -456,7 +421,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
 
     private Behavior<Command> onTerminationDone(TerminationDone done) {
         getContext().getLog().info("pod {} terminated: containers stopped, sandbox removed", uid);
-        terminating.replyTo().tell(new Terminated(uid));
+        terminating.reply(uid);
         return Behaviors.stopped();
     }
 
