@@ -1,6 +1,7 @@
 package io.kubepekko.agent.probe;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kubepekko.agent.io.BoundedBody;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -121,12 +122,12 @@ public final class HttpProbe {
 
     private static CompletableFuture<ProbeOutcome> get(HttpRequest.Builder template, URI first, URI uri, int redirects) {
         HttpRequest request = template.copy().uri(uri).build();
-        return Shared.CLIENT.sendAsync(request, info -> new BoundedBody(MAX_BODY_BYTES)).handle((response, failure) -> {
+        return Shared.CLIENT.sendAsync(request, BoundedBody.handler(MAX_BODY_BYTES)).handle((response, failure) -> {
             if (failure != null) {
                 return CompletableFuture.completedFuture(ProbeOutcome.failure("Get \"" + uri + "\": " + goError(failure, uri)));
             }
             int code = response.statusCode();
-            String body = new String(response.body(), StandardCharsets.UTF_8);
+            String body = new String(response.body().bytes(), StandardCharsets.UTF_8);
             if (code >= 300 && code < 400 && code != 304) {
                 var location = response.headers().firstValue("Location");
                 if (location.isPresent()) {
