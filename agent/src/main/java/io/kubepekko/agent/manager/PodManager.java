@@ -201,7 +201,8 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
         this.events = EventRecorder.sink(ctx.spawn(EventRecorder.create(client, node.nodeName(), clock), "events"));
         this.mirrors = new MirrorPods(ctx, client, node.nodeName(), ctx.messageAdapter(MirrorPods.Command.class, Mirror::new),
                 status);
-        this.inputs = new PodInputsResolution(ctx, client, ctx.messageAdapter(PodInputsResolution.Command.class, Inputs::new));
+        this.inputs = new PodInputsResolution(ctx, client, ctx.messageAdapter(PodInputsResolution.Command.class, Inputs::new),
+                settings.resyncPeriod());
         this.deletions = new PodDeletions(ctx, client, ctx.messageAdapter(PodDeletions.Command.class, Deletion::new));
         ActorRef<Command> self = ctx.getSelf();
         this.source = ApiPodSource.start(client, node.nodeName(), scheduler, items -> self.tell(new Listed(items)),

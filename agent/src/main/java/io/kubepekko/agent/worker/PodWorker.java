@@ -146,6 +146,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     private ProbeResults probeResults = ProbeResults.NONE;
     private final ActorRef<PodLifecycleEvents.Command> lifecycle;
     private final ActorRef<PodLifecycleEvents.PodChanged> changes;
+    private final VolumeRefresh volumes;
 
     private PodWorker(ActorContext<Command> ctx, TimerScheduler<Command> timers, JsonNode pod, PodInputs inputs,
                       CriRuntime cri, NodeContext node, StatusSink sink, PodEvents events, Clock clock,
@@ -168,6 +169,8 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
         this.startTime = PodStatusBuilder.parseTime(pod.path("status").path("startTime").asText("")).orElse(clock.instant());
         this.backOff = settings.newBackOff();
         this.failures = new FailureStreaks(ctx.getLog(), uid);
+        this.volumes = new VolumeRefresh(node, ctx.getSystem().dispatchers().lookup(DispatcherSelector.blocking()),
+                ctx.getLog(), uid);
         timers.startTimerWithFixedDelay("resync", Tick.INSTANCE, settings.resyncPeriod());
         this.lifecycle = lifecycle;
         this.changes = ctx.messageAdapter(PodLifecycleEvents.PodChanged.class, c -> Tick.INSTANCE);
@@ -222,6 +225,8 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
         spec = PodSpec.of(pod.path("spec"));
         events.pod(pod);
         inputs = update.inputs();
+        // New ConfigMap/Secret content or labels/annotations reach the mounted volumes, never the containers' env.
+        observed.readySandbox().ifPresent(sandbox -> volumes.refresh(pod, inputs, sandbox.ips()));
         getContext().getSelf().tell(Tick.INSTANCE);
         return this;
     }
