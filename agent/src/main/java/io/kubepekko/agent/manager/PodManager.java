@@ -63,7 +63,7 @@ import java.util.concurrent.ScheduledExecutorService;
  * ({@link #standalone}) only static pods run and nothing is written.
  * A new pod beyond {@code --max-pods} is rejected ({@link PodAdmission}) and never runs.
  * A second delete with a shorter grace period while the pod terminates shortens the termination.
- * Not yet: a periodic resync re-reading ConfigMaps and Secrets (the kubelet's configmap/secret managers watch them),
+ * Running pods' ConfigMaps and Secrets are read again every sync period ({@link PodInputsResolution}). Not yet:
  * admission by resources (cpu, memory).
  */
 public final class PodManager extends AbstractBehavior<PodManager.Command> {
