@@ -26,6 +26,11 @@ import java.util.function.BiConsumer;
  * {@link PodManager}'s actor. One that does not exist is left out (the worker then reports
  * {@code CreateContainerConfigError}, as kube does); a read that fails otherwise is retried with back-off. Only the
  * newest read of a uid counts: the result of an older one, or of one {@link #cancel cancelled}, is dropped.
+ *
+ * <p>The inputs of pods that got theirs are read again every refresh period (the kubelet's {@code --sync-frequency},
+ * whose pod syncs remount configMap, secret and projected volumes from its ConfigMap/Secret managers' caches); only
+ * content that differs from what the pod last got is delivered. A failed re-read is logged and waits for the next
+ * period. A ConfigMap or Secret deleted meanwhile is delivered as absent: the worker keeps the volume's last content.
  */
 final class PodInputsResolution {
 
@@ -38,11 +43,18 @@ final class PodInputsResolution {
 
     private record Retry(String uid, long seq) implements Command {}
 
+    private enum Refresh implements Command { INSTANCE }
+
     private static final class State {
         long seq;
         JsonNode pod;
         Backoff backoff = new Backoff(Duration.ofMillis(800), Duration.ofSeconds(30), 0);
+        /** A periodic re-read: delivered only if it differs, not retried. */
+        boolean refresh;
     }
+
+    /** A pod that got its inputs: its newest object and the inputs it got. */
+    private record Delivered(JsonNode pod, PodInputs inputs) {}
 
     private static final Resource CONFIG_MAPS = new Resource("", "v1", "configmaps", true);
     private static final Resource SECRETS = new Resource("", "v1", "secrets", true);
@@ -51,24 +63,31 @@ final class PodInputsResolution {
     private final ApiClient client;
     private final ActorRef<Command> self;
     private final Map<String, State> reads = new HashMap<>();
+    private final Map<String, Delivered> delivered = new HashMap<>();
+    private final Duration refreshPeriod;
     private long seq;
 
-    PodInputsResolution(ActorContext<?> ctx, ApiClient client, ActorRef<Command> self) {
+    /** Inputs read again every {@code refreshPeriod} (the kubelet's sync frequency, 1 min by default). */
+    PodInputsResolution(ActorContext<?> ctx, ApiClient client, ActorRef<Command> self, Duration refreshPeriod) {
         this.ctx = ctx;
         this.client = client;
         this.self = self;
+        this.refreshPeriod = refreshPeriod;
+        ctx.scheduleOnce(refreshPeriod, self, Refresh.INSTANCE);
     }
 
     /** Reads the inputs of {@code pod} (uid {@code uid}) now; an earlier read's result no longer counts. */
     void resolve(String uid, JsonNode pod) {
         State s = reads.computeIfAbsent(uid, u -> new State());
         s.pod = pod;
+        s.refresh = false;
         start(uid, s);
     }
 
-    /** No result of {@code uid}'s reads is delivered any more. */
+    /** No result of {@code uid}'s reads is delivered any more, nor is it read again. */
     void cancel(String uid) {
         reads.remove(uid);
+        delivered.remove(uid);
     }
 
     /** Handles one of this helper's messages; {@code resolved} gets a uid's inputs once they are read. */
@@ -77,11 +96,21 @@ final class PodInputsResolution {
             State s = current(r.uid(), r.seq());
             if (s != null) {
                 reads.remove(r.uid());
-                resolved.accept(r.uid(), r.inputs());
+                Delivered before = delivered.put(r.uid(), new Delivered(s.pod, r.inputs()));
+                if (!s.refresh || before == null || !before.inputs().equals(r.inputs())) {
+                    if (s.refresh) {
+                        ctx.getLog().info("pod {}: its ConfigMaps or Secrets changed", PodChange.key(s.pod));
+                    }
+                    resolved.accept(r.uid(), r.inputs());
+                }
             }
         } else if (c instanceof Failed f) {
             State s = current(f.uid(), f.seq());
-            if (s != null) {
+            if (s != null && s.refresh) {
+                reads.remove(f.uid());
+                ctx.getLog().debug("pod {}: reading its ConfigMaps and Secrets again failed, trying next period: {}",
+                        PodChange.key(s.pod), f.error());
+            } else if (s != null) {
                 s.backoff = s.backoff.failed();
                 if (s.backoff.firstOfStreak()) {
                     ctx.getLog().warn("pod {}: reading its ConfigMaps and Secrets failed, retrying with back-off: {}",
@@ -94,7 +123,29 @@ final class PodInputsResolution {
             if (s != null) {
                 start(r.uid(), s);
             }
+        } else if (c == Refresh.INSTANCE) {
+            refreshAll();
+            ctx.scheduleOnce(refreshPeriod, self, Refresh.INSTANCE);
         }
+    }
+
+    /** Reads again the inputs of each pod that got some and refers to any, unless a read of it is under way. */
+    private void refreshAll() {
+        delivered.forEach((uid, d) -> {
+            if (!reads.containsKey(uid) && needsRefresh(d.pod())) {
+                State s = new State();
+                s.pod = d.pod();
+                s.refresh = true;
+                reads.put(uid, s);
+                start(uid, s);
+            }
+        });
+    }
+
+    /** Whether re-reading can change anything: the pod refers to a ConfigMap or Secret. */
+    static boolean needsRefresh(JsonNode pod) {
+        PodReferences refs = PodReferences.of(pod);
+        return !refs.configMaps().isEmpty() || !refs.secrets().isEmpty();
     }
 
     private State current(String uid, long seq) {

@@ -56,7 +56,7 @@ import java.util.concurrent.ScheduledExecutorService;
  * kubelet. Without an API server ({@link #standalone}) only static pods run and nothing is written.
  * A new pod beyond {@code --max-pods} is rejected ({@link PodAdmitter}) and never runs.
  * A second delete with a shorter grace period while the pod terminates shortens the termination.
- * Not yet: a periodic resync re-reading ConfigMaps and Secrets (the kubelet's configmap/secret managers watch them),
+ * Running pods' ConfigMaps and Secrets are read again every sync period ({@link PodInputsResolution}). Not yet:
  * admission by resources (cpu, memory).
  */
 public final class PodManager extends AbstractBehavior<PodManager.Command> {
@@ -186,7 +186,8 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
         this.sourcesReady = new SourcesReady(sources);
         this.mirrors = new MirrorPods(ctx, client, node.nodeName(), ctx.messageAdapter(MirrorPods.Command.class, Mirror::new),
                 status);
-        this.inputs = new PodInputsResolution(ctx, client, ctx.messageAdapter(PodInputsResolution.Command.class, Inputs::new));
+        this.inputs = new PodInputsResolution(ctx, client, ctx.messageAdapter(PodInputsResolution.Command.class, Inputs::new),
+                settings.resyncPeriod());
         this.deletions = new PodDeletions(ctx, client, ctx.messageAdapter(PodDeletions.Command.class, Deletion::new));
         this.statics = new StaticPodRunner(pods, workers, admitter, mirrors, ctx);
         this.endings = new PodEndings(ctx, node, pods, workers, statics, status, inputs, deletions);

@@ -2,6 +2,7 @@ package io.kubepekko.agent.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -10,7 +11,8 @@ import java.util.Optional;
 
 /**
  * The ConfigMaps and Secrets of the pod's namespace that its environment and volumes refer to, fetched by the caller.
- * A name absent here is an object that does not exist (kube's {@code configmap "x" not found}).
+ * A name absent here is an object that does not exist (kube's {@code configmap "x" not found}). Equal by content, so
+ * inputs read again can be told apart from a change.
  */
 public record PodInputs(Map<String, ConfigMapData> configMaps, Map<String, SecretData> secrets) {
 
@@ -38,6 +40,17 @@ public record PodInputs(Map<String, ConfigMapData> configMaps, Map<String, Secre
             Json.stringMap(configMap, "binaryData").forEach((k, v) -> binary.put(k, Base64.getDecoder().decode(v)));
             return new ConfigMapData(Json.stringMap(configMap, "data"), binary);
         }
+
+        /** By content: the same text and the same bytes (a re-read ConfigMap that did not change is equal). */
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof ConfigMapData c && c.data.equals(data) && sameBytes(c.binaryData, binaryData);
+        }
+
+        @Override
+        public int hashCode() {
+            return data.hashCode() * 31 + bytesHash(binaryData);
+        }
     }
 
     /** A Secret's {@code data}, decoded. */
@@ -58,6 +71,37 @@ public record PodInputs(Map<String, ConfigMapData> configMaps, Map<String, Secre
             Json.stringMap(secret, "data").forEach((k, v) -> out.put(k, Base64.getDecoder().decode(v)));
             return new SecretData(out);
         }
+
+        /** By content: the same keys and bytes (a re-read Secret that did not change is equal). */
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof SecretData d && sameBytes(d.data, data);
+        }
+
+        @Override
+        public int hashCode() {
+            return bytesHash(data);
+        }
+    }
+
+    private static boolean sameBytes(Map<String, byte[]> a, Map<String, byte[]> b) {
+        if (!a.keySet().equals(b.keySet())) {
+            return false;
+        }
+        for (var e : a.entrySet()) {
+            if (!Arrays.equals(e.getValue(), b.get(e.getKey()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int bytesHash(Map<String, byte[]> m) {
+        int h = 0;
+        for (var e : m.entrySet()) {
+            h += e.getKey().hashCode() ^ Arrays.hashCode(e.getValue());
+        }
+        return h;
     }
 
     public Optional<ConfigMapData> configMap(String name) {

@@ -34,84 +34,145 @@ public final class VolumePlanner {
         Path volumesDir = node.podDir(uid).resolve("volumes");
         Map<String, VolumePlan.Volume> out = new LinkedHashMap<>();
         for (JsonNode v : Json.items(pod, "spec", "volumes")) {
-            String name = Json.text(v, "name");
-            if (v.has("emptyDir")) {
-                out.put(name, new VolumePlan.EmptyDir(name, volumesDir.resolve("kubernetes.io~empty-dir").resolve(name)));
-            } else if (v.has("hostPath")) {
-                out.put(name, new VolumePlan.HostPath(name, Path.of(Json.text(v, "hostPath", "path")),
-                        Json.text(v, "hostPath", "type")));
-            } else if (v.has("configMap")) {
-                JsonNode src = v.get("configMap");
-                Map<String, VolumePlan.FileContent> files = new TreeMap<>();
-                try {
-                    configMapFiles(src, mode(src, "defaultMode", DEFAULT_MODE), inputs, files);
-                } catch (SourceError e) {
-                    throw PodConfigException.mount(name, e.getMessage());
-                }
-                out.put(name, new VolumePlan.Content(name, volumesDir.resolve("kubernetes.io~configmap").resolve(name), files));
-            } else if (v.has("secret")) {
-                JsonNode src = v.get("secret");
-                Map<String, VolumePlan.FileContent> files = new TreeMap<>();
-                try {
-                    secretFiles(src, Json.text(src, "secretName"), mode(src, "defaultMode", DEFAULT_MODE), inputs, files);
-                } catch (SourceError e) {
-                    throw PodConfigException.mount(name, e.getMessage());
-                }
-                out.put(name, new VolumePlan.Content(name, volumesDir.resolve("kubernetes.io~secret").resolve(name), files));
-            } else if (v.has("downwardAPI")) {
-                JsonNode src = v.get("downwardAPI");
-                Map<String, VolumePlan.FileContent> files = new TreeMap<>();
-                try {
-                    downwardFiles(pod, src, mode(src, "defaultMode", DEFAULT_MODE), node, podIps, files);
-                } catch (SourceError e) {
-                    throw PodConfigException.mount(name, e.getMessage());
-                }
-                out.put(name, new VolumePlan.Content(name, volumesDir.resolve("kubernetes.io~downward-api").resolve(name), files));
-            } else if (v.has("projected")) {
-                JsonNode src = v.get("projected");
-                int defaultMode = mode(src, "defaultMode", DEFAULT_MODE);
-                Map<String, VolumePlan.FileContent> files = new TreeMap<>();
-                List<String> errors = new ArrayList<>();
-                for (JsonNode s : Json.items(src, "sources")) {
-                    try {
-                        if (s.has("configMap")) {
-                            configMapFiles(s.get("configMap"), defaultMode, inputs, files);
-                        } else if (s.has("secret")) {
-                            secretFiles(s.get("secret"), Json.text(s, "secret", "name"), defaultMode, inputs, files);
-                        } else if (s.has("downwardAPI")) {
-                            downwardFiles(pod, s.get("downwardAPI"), defaultMode, node, podIps, files);
-                        }
-                    } catch (SourceError e) {
-                        errors.add(e.getMessage());
-                    }
-                }
-                if (!errors.isEmpty()) {
-                    // utilerrors.NewAggregate: one error reads as itself, several as "[a, b]"
-                    throw PodConfigException.mount(name, errors.size() == 1 ? errors.get(0) : "[" + String.join(", ", errors) + "]");
-                }
-                out.put(name, new VolumePlan.Content(name, volumesDir.resolve("kubernetes.io~projected").resolve(name), files));
+            Optional<VolumePlan.Volume> planned = volume(pod, v, volumesDir, inputs, node, podIps);
+            if (planned.isPresent()) {
+                out.put(planned.get().name(), planned.get());
             }
         }
         return new VolumePlan(out);
     }
 
-    /** A container's mounts of the planned volumes, and the subPath directories that must exist before it starts. */
-    public record ContainerMounts(List<Mount> mounts, List<SubPathDir> subPathDirs) {
+    /**
+     * The content volumes (configMap, secret, downwardAPI, projected) planned again from the pod and inputs now: what
+     * the kubelet's volume manager remounts on each pod sync ({@code RequiresRemount}). A volume whose setup fails
+     * (a non-optional ConfigMap or Secret deleted meanwhile, a key gone) is in {@code failed} with kube's message,
+     * and is left as it is on disk, as a failed {@code SetUpAt} leaves it.
+     */
+    public static ContentRefresh contentVolumes(JsonNode pod, PodInputs inputs, NodeContext node, List<String> podIps) {
+        Path volumesDir = node.podDir(Json.text(pod, "metadata", "uid")).resolve("volumes");
+        List<VolumePlan.Content> volumes = new ArrayList<>();
+        Map<String, String> failed = new LinkedHashMap<>();
+        for (JsonNode v : Json.items(pod, "spec", "volumes")) {
+            if (!(v.has("configMap") || v.has("secret") || v.has("downwardAPI") || v.has("projected"))) {
+                continue;
+            }
+            try {
+                volume(pod, v, volumesDir, inputs, node, podIps)
+                        .ifPresent(planned -> volumes.add((VolumePlan.Content) planned));
+            } catch (PodConfigException e) {
+                failed.put(Json.text(v, "name"), e.eventMessage());
+            }
+        }
+        return new ContentRefresh(volumes, failed);
+    }
+
+    /** What {@link #contentVolumes} planned: the volumes to write, and those left as they are with why. */
+    public record ContentRefresh(List<VolumePlan.Content> volumes, Map<String, String> failed) {
+        public ContentRefresh {
+            volumes = List.copyOf(volumes);
+            failed = Map.copyOf(failed);
+        }
+    }
+
+    /** One volume of the pod; empty for a kind the agent does not support. */
+    private static Optional<VolumePlan.Volume> volume(JsonNode pod, JsonNode v, Path volumesDir, PodInputs inputs,
+                                                      NodeContext node, List<String> podIps) throws PodConfigException {
+        String name = Json.text(v, "name");
+        if (v.has("emptyDir")) {
+            return Optional.of(new VolumePlan.EmptyDir(name, volumesDir.resolve("kubernetes.io~empty-dir").resolve(name)));
+        } else if (v.has("hostPath")) {
+            return Optional.of(new VolumePlan.HostPath(name, Path.of(Json.text(v, "hostPath", "path")),
+                    Json.text(v, "hostPath", "type")));
+        } else if (v.has("configMap")) {
+            JsonNode src = v.get("configMap");
+            Map<String, VolumePlan.FileContent> files = new TreeMap<>();
+            try {
+                configMapFiles(src, mode(src, "defaultMode", DEFAULT_MODE), inputs, files);
+            } catch (SourceError e) {
+                throw PodConfigException.mount(name, e.getMessage());
+            }
+            return Optional.of(new VolumePlan.Content(name, volumesDir.resolve("kubernetes.io~configmap").resolve(name), files));
+        } else if (v.has("secret")) {
+            JsonNode src = v.get("secret");
+            Map<String, VolumePlan.FileContent> files = new TreeMap<>();
+            try {
+                secretFiles(src, Json.text(src, "secretName"), mode(src, "defaultMode", DEFAULT_MODE), inputs, files);
+            } catch (SourceError e) {
+                throw PodConfigException.mount(name, e.getMessage());
+            }
+            return Optional.of(new VolumePlan.Content(name, volumesDir.resolve("kubernetes.io~secret").resolve(name), files));
+        } else if (v.has("downwardAPI")) {
+            JsonNode src = v.get("downwardAPI");
+            Map<String, VolumePlan.FileContent> files = new TreeMap<>();
+            try {
+                downwardFiles(pod, src, mode(src, "defaultMode", DEFAULT_MODE), node, podIps, files);
+            } catch (SourceError e) {
+                throw PodConfigException.mount(name, e.getMessage());
+            }
+            return Optional.of(new VolumePlan.Content(name, volumesDir.resolve("kubernetes.io~downward-api").resolve(name), files));
+        } else if (v.has("projected")) {
+            JsonNode src = v.get("projected");
+            int defaultMode = mode(src, "defaultMode", DEFAULT_MODE);
+            Map<String, VolumePlan.FileContent> files = new TreeMap<>();
+            List<String> errors = new ArrayList<>();
+            for (JsonNode s : Json.items(src, "sources")) {
+                try {
+                    if (s.has("configMap")) {
+                        configMapFiles(s.get("configMap"), defaultMode, inputs, files);
+                    } else if (s.has("secret")) {
+                        secretFiles(s.get("secret"), Json.text(s, "secret", "name"), defaultMode, inputs, files);
+                    } else if (s.has("downwardAPI")) {
+                        downwardFiles(pod, s.get("downwardAPI"), defaultMode, node, podIps, files);
+                    }
+                } catch (SourceError e) {
+                    errors.add(e.getMessage());
+                }
+            }
+            if (!errors.isEmpty()) {
+                // utilerrors.NewAggregate: one error reads as itself, several as "[a, b]"
+                throw PodConfigException.mount(name, errors.size() == 1 ? errors.get(0) : "[" + String.join(", ", errors) + "]");
+            }
+            return Optional.of(new VolumePlan.Content(name, volumesDir.resolve("kubernetes.io~projected").resolve(name), files));
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * A container's mounts of the planned volumes, the subPath directories that must exist before it starts, and the
+     * subPaths of content volumes that are bound from a copy of their own.
+     */
+    public record ContainerMounts(List<Mount> mounts, List<SubPathDir> subPathDirs, List<SubPathCopy> subPathCopies) {
         public ContainerMounts {
             mounts = List.copyOf(mounts);
             subPathDirs = List.copyOf(subPathDirs);
+            subPathCopies = List.copyOf(subPathCopies);
+        }
+
+        public ContainerMounts(List<Mount> mounts, List<SubPathDir> subPathDirs) {
+            this(mounts, subPathDirs, List.of());
         }
     }
 
     /** A subPath under a volume, created with the volume's directory mode when missing (kube's SafeMakeDir). */
     public record SubPathDir(Path volumePath, String subPath, int mode) {}
 
+    /**
+     * A subPath of a content volume, bound from {@code target}: what {@code subPath} resolves to (through the
+     * {@code ..data} link) when the container is first prepared. The kubelet bind-mounts the resolved file under
+     * {@code <pod>/volume-subpaths/<volume>/<container>/<index>} and reuses that mount when the container restarts,
+     * so a subPath never sees the volume's later updates; a copy made once does the same without a mount.
+     */
+    public record SubPathCopy(Path volumePath, String subPath, Path target) {}
+
     /** {@code makeMounts}: one CRI mount per {@code volumeMounts} entry, in order. */
     public static ContainerMounts mounts(JsonNode container, VolumePlan plan) throws PodConfigException {
         String containerName = Json.text(container, "name");
         List<Mount> mounts = new ArrayList<>();
         List<SubPathDir> dirs = new ArrayList<>();
+        List<SubPathCopy> copies = new ArrayList<>();
+        int index = -1;
         for (JsonNode m : Json.items(container, "volumeMounts")) {
+            index++;
             String volumeName = Json.text(m, "name");
             Optional<VolumePlan.Volume> vol = plan.volume(volumeName);
             if (vol.isEmpty()) {
@@ -132,6 +193,13 @@ public final class VolumePlanner {
                 }
                 hostPath = hostPath.resolve(subPath);
                 dirs.add(new SubPathDir(vol.get().hostPath(), subPath, vol.get().directoryMode()));
+                if (vol.get() instanceof VolumePlan.Content content) {
+                    // <pod>/volumes/kubernetes.io~<plugin>/<name> -> <pod>/volume-subpaths/<name>/<container>/<index>
+                    Path podDir = content.hostPath().getParent().getParent().getParent();
+                    hostPath = podDir.resolve("volume-subpaths").resolve(volumeName).resolve(containerName)
+                            .resolve(Integer.toString(index));
+                    copies.add(new SubPathCopy(content.hostPath(), subPath, hostPath));
+                }
             }
             String mountPath = Json.text(m, "mountPath");
             mounts.add(Mount.newBuilder()
@@ -141,7 +209,7 @@ public final class VolumePlanner {
                     .setPropagation(propagation(Json.text(m, "mountPropagation")))
                     .build());
         }
-        return new ContainerMounts(mounts, dirs);
+        return new ContainerMounts(mounts, dirs, copies);
     }
 
     private static MountPropagation propagation(String mode) throws PodConfigException {

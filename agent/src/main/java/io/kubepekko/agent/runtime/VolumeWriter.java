@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.time.ZoneOffset;
+import java.util.Arrays;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Comparator;
@@ -55,6 +56,32 @@ public final class VolumeWriter {
                 Files.setPosixFilePermissions(p, permissions(d.mode()));
             }
         }
+        for (VolumePlanner.SubPathCopy c : mounts.subPathCopies()) {
+            copySubPath(c);
+        }
+    }
+
+    /** A content volume's subPath copied once, its links resolved; an existing copy is kept (see SubPathCopy). */
+    static void copySubPath(VolumePlanner.SubPathCopy c) throws IOException {
+        if (Files.exists(c.target(), LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        Path volume = c.volumePath().toRealPath();
+        Path source = c.volumePath().resolve(c.subPath()).toRealPath();
+        if (!source.startsWith(volume)) {
+            throw new IOException("subPath " + c.subPath() + " escapes its volume");
+        }
+        Files.createDirectories(c.target().getParent());
+        Path tmp = Files.createTempDirectory(c.target().getParent(), ".copy");
+        Path copy = tmp.resolve("x");
+        try (Stream<Path> all = Files.walk(source)) {
+            for (Path p : (Iterable<Path>) all::iterator) {
+                Path to = copy.resolve(source.relativize(p).toString());
+                Files.copy(p, to, StandardCopyOption.COPY_ATTRIBUTES);
+            }
+        }
+        Files.move(copy, c.target(), StandardCopyOption.ATOMIC_MOVE);
+        Files.delete(tmp);
     }
 
     /** hostPath {@code type} checks (pkg/volume/hostpath {@code checkType}) with kube's messages. */
@@ -123,11 +150,27 @@ public final class VolumeWriter {
         };
     }
 
+    /**
+     * One writer per volume directory at a time: a container being prepared and a refresh of the pod's volumes run on
+     * the blocking pool and may meet (the kubelet serializes operations per volume).
+     */
+    private static final Object[] LOCKS = new Object[64];
+
+    static {
+        Arrays.setAll(LOCKS, i -> new Object());
+    }
+
     /** AtomicWriter's {@code Write}: payload paths are relative, validated, and swapped in as one. */
     public static void writeAtomically(Path dir, Map<String, VolumePlan.FileContent> payload) throws IOException {
         for (String path : payload.keySet()) {
             validatePath(path);
         }
+        synchronized (LOCKS[Math.floorMod(dir.normalize().hashCode(), LOCKS.length)]) {
+            write(dir, payload);
+        }
+    }
+
+    private static void write(Path dir, Map<String, VolumePlan.FileContent> payload) throws IOException {
         Files.createDirectories(dir);
         Path dataLink = dir.resolve(DATA_DIR);
         Path current = Files.isSymbolicLink(dataLink) ? dir.resolve(Files.readSymbolicLink(dataLink)) : null;
@@ -198,7 +241,7 @@ public final class VolumeWriter {
             Path f = dataDir.resolve(e.getKey());
             if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)
                     || !Files.getPosixFilePermissions(f).equals(permissions(e.getValue().mode()))
-                    || !java.util.Arrays.equals(Files.readAllBytes(f), e.getValue().data())) {
+                    || !Arrays.equals(Files.readAllBytes(f), e.getValue().data())) {
                 return false;
             }
         }

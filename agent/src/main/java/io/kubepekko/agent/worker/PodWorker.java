@@ -136,6 +136,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     private final Deque<Job> pass = new ArrayDeque<>();
     private final ActorRef<ProbeManager.Command> probes;
     private ProbeResults probeResults = ProbeResults.NONE;
+    private final VolumeRefresh volumes;
 
     private PodWorker(ActorContext<Command> ctx, TimerScheduler<Command> timers, JsonNode pod, PodInputs inputs,
                       CriRuntime cri, NodeContext node, StatusSink sink, PodEvents events, Clock clock,
@@ -159,6 +160,8 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
         this.backOff = settings.newBackOff();
         this.failures = new FailureStreaks(ctx.getLog(), uid);
         this.sync = new SyncTriggers<>(ctx, timers, Tick.INSTANCE, settings, uid, lifecycle);
+        this.volumes = new VolumeRefresh(node, ctx.getSystem().dispatchers().lookup(DispatcherSelector.blocking()),
+                ctx.getLog(), uid);
         this.probes = ctx.spawn(ProbeManager.create(cri, clock, events, settings.relistPeriod(),
                 ctx.messageAdapter(ProbeManager.Report.class, Probed::new), node.hostIps()), "probes");
     }
@@ -208,6 +211,8 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
         spec = PodSpec.of(pod.path("spec"));
         events.pod(pod);
         inputs = update.inputs();
+        // New ConfigMap/Secret content or labels/annotations reach the mounted volumes, never the containers' env.
+        observed.readySandbox().ifPresent(sandbox -> volumes.refresh(pod, inputs, sandbox.ips()));
         sync.now();
         return this;
     }

@@ -18,6 +18,7 @@ import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The pure rules of the pod manager's collaborators. */
@@ -155,5 +156,24 @@ class ManagerCollaboratorsTest {
         PodEntry done = new PodEntry("d", json("{status: {phase: Running}}"), false);
         done.terminating = true;
         assertFalse(done.active(), "terminated: its worker is gone, only the object's delete is left");
+    }
+
+    @Test
+    void inputsReadAgainAreEqualByContentAndOnlyPodsWithReferencesAreReadAgain() {
+        var cm = PodInputs.ConfigMapData.of((com.fasterxml.jackson.databind.JsonNode)
+                TestApi.yaml("{data: {a: x}, binaryData: {b: AQI=}}"));
+        var sameCm = PodInputs.ConfigMapData.of((com.fasterxml.jackson.databind.JsonNode)
+                TestApi.yaml("{data: {a: x}, binaryData: {b: AQI=}}"));
+        var secret = PodInputs.SecretData.ofStrings(Map.of("k", "v"));
+        var sameSecret = PodInputs.SecretData.ofStrings(Map.of("k", "v"));
+        var in = PodInputs.NONE.withConfigMap("c", cm).withSecret("s", secret);
+        assertEquals(in, PodInputs.NONE.withConfigMap("c", sameCm).withSecret("s", sameSecret));
+        assertNotEquals(in, in.withSecret("s", PodInputs.SecretData.ofStrings(Map.of("k", "w"))));
+        assertNotEquals(in, PodInputs.NONE.withSecret("s", secret), "a ConfigMap deleted");
+
+        assertTrue(PodInputsResolution.needsRefresh(TestApi.yaml(
+                "{spec: {volumes: [{name: v, projected: {sources: [{secret: {name: s}}]}}]}}")));
+        assertFalse(PodInputsResolution.needsRefresh(TestApi.yaml(
+                "{spec: {volumes: [{name: v, downwardAPI: {items: []}}], containers: [{name: a}]}}")));
     }
 }

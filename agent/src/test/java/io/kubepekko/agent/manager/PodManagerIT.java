@@ -7,6 +7,10 @@ import io.kubepekko.agent.api.ApiError;
 import io.kubepekko.agent.api.DeleteOptions;
 import io.kubepekko.agent.api.Resource;
 import io.kubepekko.agent.cri.FakeCri;
+import io.kubepekko.agent.api.PatchType;
+import io.kubepekko.agent.cri.v1.Container;
+import io.kubepekko.agent.cri.v1.CreateContainerRequest;
+import io.kubepekko.agent.cri.v1.Mount;
 import io.kubepekko.agent.cri.v1.StopContainerRequest;
 import io.kubepekko.agent.runtime.NodeContext;
 import io.kubepekko.agent.runtime.ResolvConf;
@@ -44,6 +48,8 @@ class PodManagerIT {
     private static final Duration DEADLINE = Duration.ofSeconds(30);
     private static final String NODE = "node-a";
     private static final String HOST_IP = "192.168.1.10";
+    /** The kubelet's sync frequency, short: how soon a changed ConfigMap reaches a running pod's volumes. */
+    private static final Duration RESYNC = Duration.ofSeconds(1);
 
     private static ActorTestKit kit;
     private static ApiServer server;
@@ -68,7 +74,8 @@ class PodManagerIT {
                 ResolvConf.parse("nameserver 10.0.0.2\n"), 8L << 30, 4000, 8L << 30, 100L << 30);
         status = kit.spawn(StatusManager.create(client), "status");
         kit.spawn(PodManager.create(client, fake.client(), node, status, Clock.systemUTC(),
-                PodWorkerSettings.DEFAULT.withRelistPeriod(Duration.ofMillis(100)), scheduler), "pods");
+                PodWorkerSettings.DEFAULT.withRelistPeriod(Duration.ofMillis(100)).withResyncPeriod(RESYNC), scheduler),
+                "pods");
     }
 
     @AfterAll
@@ -339,5 +346,78 @@ class PodManagerIT {
         assertEquals(1, shorter.path("metadata").path("deletionGracePeriodSeconds").asInt(), shorter.toString());
         await().atMost(DEADLINE).until(() -> pod("lingering").isEmpty());
         assertFalse(hasSandbox(uid), "the sandbox is gone: " + fake.sandboxes());
+    }
+
+    @Test
+    void aChangedConfigMapReachesTheMountedVolumeButNotTheEnvNorASubPathAndNoContainerRestarts() throws Exception {
+        String cms = "/api/v1/namespaces/default/configmaps";
+        sync(client.create(cms, yaml("{apiVersion: v1, kind: ConfigMap, metadata: {name: live-config},"
+                + " data: {greeting: hello, extra: one}}")));
+        ObjectNode created = sync(client.create(Resource.PODS.collection("default"), yaml("{apiVersion: v1, kind: Pod,"
+                + " metadata: {name: live, labels: {tier: a}}, spec: {nodeName: " + NODE + ", containers: "
+                + busybox(", env: [{name: GREETING, valueFrom: {configMapKeyRef: {name: live-config, key: greeting}}}],"
+                + " volumeMounts: [{name: cfg, mountPath: /etc/cfg}, {name: cfg, mountPath: /etc/extra, subPath: extra},"
+                + " {name: info, mountPath: /etc/info}]")
+                + ", volumes: [{name: cfg, configMap: {name: live-config}},"
+                + " {name: info, downwardAPI: {items: [{path: labels, fieldRef: {fieldPath: metadata.labels}}]}}]}}")));
+        String uid = PodChange.uid(created);
+        awaitStatus("live", s -> s.path("phase").asText().equals("Running"));
+        Path volume = root.resolve("pods").resolve(uid).resolve("volumes").resolve("kubernetes.io~configmap").resolve("cfg");
+        Path labels = root.resolve("pods").resolve(uid).resolve("volumes").resolve("kubernetes.io~downward-api")
+                .resolve("info").resolve("labels");
+        assertEquals("hello", Files.readString(volume.resolve("greeting")));
+        Path firstData = Files.readSymbolicLink(volume.resolve("..data"));
+        CreateContainerRequest config = createRequest(uid);
+        Path subPath = Path.of(mount(config, "/etc/extra").getHostPath());
+        assertEquals("one", Files.readString(subPath));
+        String containerId = container(uid).getId();
+
+        sync(client.patch(cms + "/live-config", PatchType.MERGE, yaml("{data: {greeting: bye, extra: two}}")));
+
+        await().atMost(DEADLINE).until(() -> Files.readString(volume.resolve("greeting")).equals("bye"));
+        assertEquals("two", Files.readString(volume.resolve("extra")));
+        assertFalse(Files.readSymbolicLink(volume.resolve("..data")).equals(firstData), "..data swapped to a new dir");
+        assertFalse(Files.exists(volume.resolve(firstData)), "the old payload is gone");
+        assertEquals("one", Files.readString(subPath), "a subPath mount never follows the volume's updates");
+        assertEquals(containerId, container(uid).getId(), "the container was not restarted");
+        assertEquals(0, container(uid).getMetadata().getAttempt());
+        assertEquals(createRequest(uid), config, "the container was created once, its env as it was: " + config);
+        assertTrue(config.getConfig().getEnvsList().stream().anyMatch(kv -> kv.getKey().equals("GREETING")
+                && kv.getValue().toStringUtf8().equals("hello")), config.toString());
+        assertEquals(0, pod("live").orElseThrow().path("status").path("containerStatuses").get(0)
+                .path("restartCount").asInt(-1));
+
+        // The downward API volume follows the pod's labels.
+        sync(client.patch(Resource.PODS.object("default", "live"), PatchType.MERGE, yaml("{metadata: {labels: {tier: b}}}")));
+        await().atMost(DEADLINE).until(() -> Files.readString(labels).strip().equals("tier=\"b\""));
+
+        // Deleted, the non-optional ConfigMap's volume keeps its last content (the kubelet's SetUpAt fails, the
+        // volume stays as it was); a later refresh of the pod's volumes (its labels again) still leaves it.
+        sync(client.delete(cms + "/live-config", DeleteOptions.NONE));
+        sync(client.patch(Resource.PODS.object("default", "live"), PatchType.MERGE, yaml("{metadata: {labels: {tier: c}}}")));
+        await().atMost(DEADLINE).until(() -> Files.readString(labels).strip().equals("tier=\"c\""));
+        assertEquals("bye", Files.readString(volume.resolve("greeting")));
+        assertEquals(containerId, container(uid).getId());
+    }
+
+    private static Container container(String uid) {
+        List<Container> mine = fake.containers().stream()
+                .filter(c -> c.getLabelsMap().get("io.kubernetes.pod.uid").equals(uid)).toList();
+        assertEquals(1, mine.size(), mine.toString());
+        return mine.get(0);
+    }
+
+    /** The one CreateContainer request of the pod {@code uid}. */
+    private static CreateContainerRequest createRequest(String uid) {
+        List<CreateContainerRequest> mine = fake.calls("CreateContainer").stream()
+                .map(c -> (CreateContainerRequest) c.request())
+                .filter(r -> r.getSandboxConfig().getMetadata().getUid().equals(uid)).toList();
+        assertEquals(1, mine.size());
+        return mine.get(0);
+    }
+
+    private static Mount mount(CreateContainerRequest r, String containerPath) {
+        return r.getConfig().getMountsList().stream().filter(m -> m.getContainerPath().equals(containerPath))
+                .findFirst().orElseThrow();
     }
 }

@@ -103,4 +103,34 @@ class VolumePlannerTest {
         assertEquals(Map.of(), ((VolumePlan.Content) plan.volume("c").get()).files());
         assertEquals(Map.of("p", file("s3cret", 0644)), ((VolumePlan.Content) plan.volume("s").get()).files());
     }
+
+    @Test
+    void contentVolumesPlannedAgainKeepThoseWhoseSourceIsGoneAndSkipTheOthers() {
+        PodInputs withoutSettings = PodInputs.NONE
+                .withSecret("creds", PodInputs.SecretData.ofStrings(Map.of("password", "new")));
+        VolumePlanner.ContentRefresh r = VolumePlanner.contentVolumes(POD, withoutSettings, TestPods.node(ROOT),
+                List.of("10.88.0.5"));
+        // cfg, allcfg and the projected volume refer to the deleted ConfigMap: left as they are, with kube's message
+        assertEquals(java.util.Set.of("cfg", "allcfg", "all"), r.failed().keySet());
+        assertEquals("MountVolume.SetUp failed for volume \"allcfg\" : configmap \"settings\" not found",
+                r.failed().get("allcfg"));
+        assertEquals(List.of("sec", "info"), r.volumes().stream().map(VolumePlan.Content::name).toList());
+        assertEquals(file("new", 0644), r.volumes().get(0).files().get("password"));
+    }
+
+    @Test
+    void aSubPathOfAContentVolumeIsBoundFromItsOwnCopyAndOtherSubPathsFromTheVolume() throws Exception {
+        JsonNode container = json("""
+                {name:'app',volumeMounts:[{name:'allcfg',mountPath:'/etc/cfg'},{name:'allcfg',mountPath:'/etc/mode',subPath:'mode'},
+                                          {name:'scratch',mountPath:'/data',subPath:'d'}]}
+                """);
+        VolumePlan plan = VolumePlanner.plan(POD, INPUTS, TestPods.node(ROOT), List.of());
+        VolumePlanner.ContainerMounts m = VolumePlanner.mounts(container, plan);
+        Path pod = ROOT.resolve("pods/u-9");
+        assertEquals(pod.resolve("volumes/kubernetes.io~configmap/allcfg").toString(), m.mounts().get(0).getHostPath());
+        assertEquals(pod.resolve("volume-subpaths/allcfg/app/1").toString(), m.mounts().get(1).getHostPath());
+        assertEquals(pod.resolve("volumes/kubernetes.io~empty-dir/scratch/d").toString(), m.mounts().get(2).getHostPath());
+        assertEquals(List.of(new VolumePlanner.SubPathCopy(pod.resolve("volumes/kubernetes.io~configmap/allcfg"), "mode",
+                pod.resolve("volume-subpaths/allcfg/app/1"))), m.subPathCopies());
+    }
 }

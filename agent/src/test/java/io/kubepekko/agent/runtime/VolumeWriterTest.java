@@ -107,4 +107,20 @@ class VolumeWriterTest {
         VolumeWriter.createTerminationLog(log);
         assertEquals("rw-rw-rw-", perms(log));
     }
+
+    @Test
+    void aSubPathCopyIsMadeOnceFromTheResolvedFileAndKeptThroughLaterUpdates() throws Exception {
+        Path vol = tmp.resolve("vol");
+        VolumeWriter.writeAtomically(vol, Map.of("key", new VolumePlan.FileContent("one".getBytes(StandardCharsets.UTF_8), 0644)));
+        Path target = tmp.resolve("volume-subpaths/vol/app/0");
+        var copy = new VolumePlanner.SubPathCopy(vol, "key", target);
+        VolumeWriter.ensureSubPaths(new VolumePlanner.ContainerMounts(List.of(), List.of(), List.of(copy)));
+        assertEquals("one", Files.readString(target));
+        assertFalse(Files.isSymbolicLink(target));
+
+        VolumeWriter.writeAtomically(vol, Map.of("key", new VolumePlan.FileContent("two".getBytes(StandardCharsets.UTF_8), 0644)));
+        VolumeWriter.ensureSubPaths(new VolumePlanner.ContainerMounts(List.of(), List.of(), List.of(copy)));
+        assertEquals("two", Files.readString(vol.resolve("key")));
+        assertEquals("one", Files.readString(target), "the kubelet reuses a subPath's bind mount on a restart");
+    }
 }
