@@ -32,7 +32,7 @@ class KubectlDryRunE2E {
     private static final ObjectMapper YAML = new YAMLMapper();
 
     @RegisterExtension
-    static final InProcessServer SERVER = new InProcessServer();
+    static final InProcessServer SERVER = InProcessServer.onSharedCluster();
 
     private static String configMap(String ns, String name, String value) {
         return Manifests.configMap(ns, name, value);

@@ -32,10 +32,15 @@ class KubectlE2E {
     private static final ObjectMapper YAML = new YAMLMapper();
 
     @RegisterExtension
-    static final InProcessServer SERVER = new InProcessServer();
+    static final InProcessServer SERVER = InProcessServer.onSharedCluster();
 
     private static Kubectl kubectl() {
         return SERVER.kubectl();
+    }
+
+    /** Where objects without a namespace go: {@code default}, or the class's own on the shared cluster. */
+    private static String defaultNamespace() {
+        return SERVER.defaultNamespace();
     }
 
     // ---------------------------------------------------------------- discovery
@@ -113,7 +118,7 @@ class KubectlE2E {
                             line two
                         """, "configmap/created-cm created", List.of("configmap", "created-cm"),
                         Map.of("/data/key", "value", "/data/multi", "line one\nline two\n",
-                                "/metadata/labels/app", "created", "/metadata/namespace", "default")),
+                                "/metadata/labels/app", "created", "/metadata/namespace", defaultNamespace())),
                 new Creation("create-deploy.yaml", """
                         apiVersion: apps/v1
                         kind: Deployment
@@ -214,11 +219,12 @@ class KubectlE2E {
 
     @Test
     void getPrintsYaml() throws IOException {
-        createConfigMap("as-yaml", "default", Map.of("app", "fmt"));
+        createConfigMap("as-yaml", defaultNamespace(), Map.of("app", "fmt"));
         ProcessResult result = ok("get", "configmap", "as-yaml", "-o", "yaml");
         List<String> lines = result.stdout().lines().toList();
         assertTrue(lines.containsAll(List.of("apiVersion: v1", "kind: ConfigMap", "metadata:", "  name: as-yaml",
-                "  namespace: default", "data:", "  key: value", "  labels:", "    app: fmt")), result.describe());
+                "  namespace: " + defaultNamespace(), "data:", "  key: value", "  labels:", "    app: fmt")),
+                result.describe());
         assertTrue(lines.stream().anyMatch(l -> l.matches("  resourceVersion: \"[0-9]+\"")), result.describe());
         JsonNode parsed = YAML.readTree(result.stdout());
         assertEquals("as-yaml", parsed.at("/metadata/name").asText());
@@ -226,7 +232,7 @@ class KubectlE2E {
 
     @Test
     void getPrintsJson() {
-        createConfigMap("as-json", "default", Map.of("app", "fmt"));
+        createConfigMap("as-json", defaultNamespace(), Map.of("app", "fmt"));
         JsonNode parsed = json(List.of("get", "cm", "as-json", "-o", "json"));
         assertEquals("v1", parsed.path("apiVersion").asText());
         assertEquals("ConfigMap", parsed.path("kind").asText());
@@ -237,20 +243,21 @@ class KubectlE2E {
 
     @Test
     void getPrintsName() {
-        createConfigMap("as-name", "default", Map.of());
+        createConfigMap("as-name", defaultNamespace(), Map.of());
         assertEquals("configmap/as-name", ok("get", "cm", "as-name", "-o", "name").stdoutText());
     }
 
     @Test
     void getAcrossAllNamespacesPrintsNamespaceColumn() {
         createNamespace("e2e-all-ns");
-        createConfigMap("everywhere", "default", Map.of());
+        createConfigMap("everywhere", defaultNamespace(), Map.of());
         createConfigMap("everywhere", "e2e-all-ns", Map.of());
 
         ProcessResult result = ok("get", "configmaps", "-A");
         List<String> lines = result.stdout().lines().toList();
         assertTrue(lines.get(0).matches("NAMESPACE\\s+NAME\\s+.*AGE"), result.describe());
-        assertTrue(lines.stream().anyMatch(l -> l.matches("default\\s+everywhere\\s+.*")), result.describe());
+        assertTrue(lines.stream().anyMatch(l -> l.matches(defaultNamespace() + "\\s+everywhere\\s+.*")),
+                result.describe());
         assertTrue(lines.stream().anyMatch(l -> l.matches("e2e-all-ns\\s+everywhere\\s+.*")), result.describe());
     }
 
@@ -283,7 +290,7 @@ class KubectlE2E {
 
     @Test
     void labelAddsAndRemovesLabel() {
-        createConfigMap("labelled", "default", Map.of("app", "demo"));
+        createConfigMap("labelled", defaultNamespace(), Map.of("app", "demo"));
 
         assertEquals("configmap/labelled labeled", ok("label", "cm", "labelled", "tier=web").stdoutText());
         assertEquals(Map.of("app", "demo", "tier", "web"), labels("labelled"));
@@ -294,7 +301,7 @@ class KubectlE2E {
 
     @Test
     void annotateAddsAnnotation() {
-        createConfigMap("annotated", "default", Map.of());
+        createConfigMap("annotated", defaultNamespace(), Map.of());
 
         assertEquals("configmap/annotated annotated",
                 ok("annotate", "cm", "annotated", "note=hello world").stdoutText());
@@ -304,7 +311,7 @@ class KubectlE2E {
 
     @Test
     void mergePatchSetsAndRemovesKeys() {
-        createConfigMap("merge-patched", "default", Map.of());
+        createConfigMap("merge-patched", defaultNamespace(), Map.of());
 
         assertEquals("configmap/merge-patched patched", ok("patch", "cm", "merge-patched", "--type", "merge",
                 "-p", "{\"data\":{\"added\":\"1\",\"key\":null}}").stdoutText());
@@ -313,7 +320,7 @@ class KubectlE2E {
 
     @Test
     void jsonPatchAppliesOperationsInOrder() {
-        createConfigMap("json-patched", "default", Map.of());
+        createConfigMap("json-patched", defaultNamespace(), Map.of());
 
         assertEquals("configmap/json-patched patched", ok("patch", "cm", "json-patched", "--type", "json", "-p",
                 "[{\"op\":\"test\",\"path\":\"/data/key\",\"value\":\"value\"},"
@@ -335,7 +342,7 @@ class KubectlE2E {
     })
     void jsonPatchThatCannotApplyIsInvalidAndChangesNothing(String operation, String patch) {
         String name = "json-" + operation.replace(' ', '-');
-        createConfigMap(name, "default", Map.of());
+        createConfigMap(name, defaultNamespace(), Map.of());
 
         ProcessResult result = fails("patch", "cm", name, "--type", "json", "-p", patch);
         assertEquals("The request is invalid: the server rejected our request due to an error in our request",
@@ -361,9 +368,10 @@ class KubectlE2E {
 
     @Test
     void deleteByNameRemovesTheObject() {
-        createConfigMap("doomed", "default", Map.of());
+        createConfigMap("doomed", defaultNamespace(), Map.of());
 
-        assertEquals("configmap \"doomed\" deleted from default namespace", ok("delete", "cm", "doomed").stdoutText());
+        assertEquals("configmap \"doomed\" deleted from " + defaultNamespace() + " namespace",
+                ok("delete", "cm", "doomed").stdoutText());
         assertEquals("Error from server (NotFound): configmaps \"doomed\" not found",
                 fails("get", "cm", "doomed").stderrText());
     }
@@ -381,7 +389,7 @@ class KubectlE2E {
         ok("create", "-f", "doomed-file.yaml");
 
         ProcessResult result = ok("delete", "-f", "doomed-file.yaml");
-        assertEquals(List.of("configmap \"doomed-file\" deleted from default namespace",
+        assertEquals(List.of("configmap \"doomed-file\" deleted from " + defaultNamespace() + " namespace",
                 "clusterrole.rbac.authorization.k8s.io \"doomed-role\" deleted"),
                 result.stdout().lines().toList(), result.describe());
         assertEquals("Error from server (NotFound): clusterroles.rbac.authorization.k8s.io \"doomed-role\" not found",
@@ -506,7 +514,7 @@ class KubectlE2E {
 
     @Test
     void replaceWithStaleResourceVersionIsConflict() {
-        createConfigMap("contended", "default", Map.of());
+        createConfigMap("contended", defaultNamespace(), Map.of());
         String staleVersion = ok("get", "cm", "contended", "-o", "jsonpath={.metadata.resourceVersion}").stdout();
         ok("label", "cm", "contended", "bumped=yes");
         write("stale.yaml", """

@@ -30,7 +30,7 @@ class KubectlServerSideApplyE2E {
     private static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
 
     @RegisterExtension
-    static final InProcessServer SERVER = new InProcessServer();
+    static final InProcessServer SERVER = InProcessServer.onSharedCluster();
 
     private static Kubectl kubectl() {
         return SERVER.kubectl();

@@ -26,7 +26,7 @@ class KubectlTableE2E {
     private static final String NS = "tables";
 
     @RegisterExtension
-    static final InProcessServer SERVER = new InProcessServer();
+    static final InProcessServer SERVER = InProcessServer.onSharedCluster();
 
     private static Kubectl kubectl() {
         return SERVER.kubectl();

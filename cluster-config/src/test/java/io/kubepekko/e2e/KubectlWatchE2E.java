@@ -22,7 +22,7 @@ class KubectlWatchE2E {
     private static final Duration WITHIN = Duration.ofSeconds(30);
 
     @RegisterExtension
-    static final InProcessServer SERVER = new InProcessServer();
+    static final InProcessServer SERVER = InProcessServer.onSharedCluster();
 
     private static Kubectl kubectl() {
         return SERVER.kubectl();
