@@ -2,12 +2,10 @@ package io.kubepekko.agent.worker;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.agent.cri.CriRuntime;
-import io.kubepekko.agent.cri.v1.Image;
 import io.kubepekko.agent.cri.v1.PodSandboxConfig;
 import io.kubepekko.agent.pleg.PodLifecycleEvents;
 import io.kubepekko.agent.pod.CrashLoopBackOff;
 import io.kubepekko.agent.pod.PodSpec;
-import io.kubepekko.agent.runtime.ContainerConfigs;
 import io.kubepekko.agent.runtime.NodeContext;
 import io.kubepekko.agent.runtime.PodConfigException;
 import io.kubepekko.agent.runtime.PodInputs;
@@ -17,8 +15,6 @@ import io.kubepekko.agent.worker.PodStatusBuilder.Waiting;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -44,8 +40,9 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * containers in order, each to completion; then the app containers that should (re)start, a restarted one with
  * attempt + 1 once its {@link CrashLoopBackOff} has passed; a failed pull is retried after its own back-off
  * ({@code ImagePullBackOff} meanwhile). A container that cannot start records why (its
- * waiting reason) and the pass goes on with the next. One pass at a time; every CRI call is asynchronous and
- * its result comes back as a message. A failure is logged once per streak and retried a relist period later.
+ * waiting reason) and the pass goes on with the next ({@link ContainerStarts} starts them one after the
+ * other). One pass at a time; every CRI call is asynchronous and its result comes back as a message. A failure
+ * is logged once per streak and retried a relist period later.
  *
  * <p>{@link Terminate} stops the containers with the grace period, then stops and removes the sandboxes,
  * replies and stops the worker (a later {@code Terminate} with a shorter grace period kills again with it:
@@ -74,18 +71,10 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
 
     private record SandboxRan(String id) implements Command {}
 
-    private record ImageChecked(Job job, Optional<Image> image) implements Command {}
+    private record StartStep(ContainerStarts.Step step) implements Command {}
 
-    private record ImageReady(Job job, String imageRef) implements Command {}
-
-    private record Prepared(Job job, ContainerConfigs.Plan plan) implements Command {}
-
-    private record Created(Job job, String containerId) implements Command {}
-
-    private record Started(Job job) implements Command {}
-
-    /** A step failed, of the pod ({@code job} null) or of one container. */
-    private record StepFailed(String step, Job job, ContainerSteps.Failure failure) implements Command {}
+    /** A step of the pod failed (a container's failures are {@link ContainerStarts}'). */
+    private record StepFailed(String step, ContainerSteps.Failure failure) implements Command {}
 
     private record TerminationDone() implements Command {}
 
@@ -119,7 +108,6 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     private final Clock clock;
     private final PodWorkerSettings settings;
     private final ContainerSteps steps;
-    private final ImageStep images;
     private final FailureStreaks failures;
     private final String uid;
     private final Instant startTime;
@@ -133,7 +121,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     private ObservedPod observed = ObservedPod.NOTHING;
     private CrashLoopBackOff backOff;
     private final Map<String, Waiting> reasons = new HashMap<>();
-    private final Deque<Job> pass = new ArrayDeque<>();
+    private final ContainerStarts<Command> starts;
     private final ActorRef<ProbeManager.Command> probes;
     private ProbeResults probeResults = ProbeResults.NONE;
     private final VolumeRefresh volumes;
@@ -150,7 +138,6 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
         this.clock = clock;
         this.settings = settings;
         this.steps = new ContainerSteps(cri, node, ctx.getSystem().dispatchers().lookup(DispatcherSelector.blocking()));
-        this.images = new ImageStep(settings.backOffInitial(), settings.backOffMax());
         this.pod = pod;
         this.spec = PodSpec.of(pod.path("spec"));
         this.inputs = inputs;
@@ -160,6 +147,9 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
         this.backOff = settings.newBackOff();
         this.failures = new FailureStreaks(ctx.getLog(), uid);
         this.sync = new SyncTriggers<>(ctx, timers, Tick.INSTANCE, settings, uid, lifecycle);
+        this.starts = new ContainerStarts<>(ctx, StartStep::new, steps,
+                new ImageStep(settings.backOffInitial(), settings.backOffMax()), events, clock, sync, failures,
+                reasons, uid, () -> this.pod, () -> this.inputs, this::endPass);
         this.volumes = new VolumeRefresh(node, ctx.getSystem().dispatchers().lookup(DispatcherSelector.blocking()),
                 ctx.getLog(), uid);
         this.probes = ctx.spawn(ProbeManager.create(cri, clock, events, settings.relistPeriod(),
@@ -174,11 +164,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
                 .onMessageEquals(Tick.INSTANCE, this::onTick)
                 .onMessage(Relisted.class, syncing(this::onRelisted))
                 .onMessage(SandboxRan.class, syncing(this::onSandboxRan))
-                .onMessage(ImageChecked.class, syncing(this::onImageChecked))
-                .onMessage(ImageReady.class, syncing(this::onImageReady))
-                .onMessage(Prepared.class, syncing(this::onPrepared))
-                .onMessage(Created.class, syncing(this::onCreated))
-                .onMessage(Started.class, syncing(this::onStarted))
+                .onMessage(StartStep.class, syncing(this::onStartStep))
                 .onMessage(StepFailed.class, this::onStepFailed)
                 .onMessage(TerminationDone.class, this::onTerminationDone)
                 .onMessage(Probed.class, syncing(this::onProbed))
@@ -221,7 +207,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
         switch (terminating.take(terminate)) {
             case BEGIN -> {
                 sync.stop();
-                pass.clear();
+                starts.clear();
                 terminate();
             }
             case SHORTEN -> terminate(); // what still runs is killed again with the shorter period
@@ -240,7 +226,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     // ---------------------------------------------------------------- relist, sandbox, plan
 
     private void relist() {
-        getContext().pipeToSelf(Relister.observe(cri, uid), (o, t) -> t == null ? new Relisted(o) : failed("relist", t, null, null));
+        getContext().pipeToSelf(Relister.observe(cri, uid), (o, t) -> t == null ? new Relisted(o) : failed("relist", t));
     }
 
     private Behavior<Command> onRelisted(Relisted relisted) {
@@ -264,9 +250,9 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
             }
             reasons.putAll(plan.waits());
             plan.wakeUps().forEach((name, wait) -> sync.wakeUp("back-off " + name, wait));
-            plan.starts().forEach(s -> pass.add(new Job(s.container(), s.spec(), s.attempt(), sandbox.get(), config)));
+            plan.starts().forEach(s -> starts.add(new Job(s.container(), s.spec(), s.attempt(), sandbox.get(), config)));
         });
-        nextJob();
+        starts.next();
         return this;
     }
 
@@ -289,7 +275,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
         }
         getContext().getLog().debug("pod {} sandbox requested", uid); // with the "running" line: the runtime's time
         getContext().pipeToSelf(steps.runSandbox(config.get(), settings.runtimeHandler()),
-                (id, t) -> t == null ? new SandboxRan(id) : failed("sandbox", t, null, null));
+                (id, t) -> t == null ? new SandboxRan(id) : failed("sandbox", t));
     }
 
     private Behavior<Command> onSandboxRan(SandboxRan ran) {
@@ -300,69 +286,10 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
         return this;
     }
 
-    // ---------------------------------------------------------------- starting a container
+    // ---------------------------------------------------------------- starting containers, a failed step
 
-    private void nextJob() {
-        Job job = pass.poll();
-        if (job == null) {
-            endPass();
-            return;
-        }
-        getContext().pipeToSelf(steps.imageStatus(job),
-                (img, t) -> t == null ? new ImageChecked(job, img) : failed("image status", t, job, null));
-    }
-
-    private Behavior<Command> onImageChecked(ImageChecked checked) {
-        Job job = checked.job();
-        String image = job.spec().image();
-        ImageStep.Decision decision = images.decide(image, ImageStep.pullPolicy(job.container()),
-                checked.image().map(Image::getId), clock.instant());
-        if (decision instanceof ImageStep.Decision.Use use) {
-            events.alreadyPresent(job.spec().name(), image);
-            return onImageReady(new ImageReady(job, use.imageRef()));
-        }
-        if (decision instanceof ImageStep.Decision.Refuse refuse) {
-            refuse.retryIn().ifPresent(wait -> sync.wakeUp("pull " + image, wait));
-            return onStepFailed(new StepFailed("image", job,
-                    new ContainerSteps.Failure(refuse.waiting().message(), Optional.of(refuse.waiting()))));
-        }
-        getContext().pipeToSelf(steps.pull(job, events, clock), (ref, t) -> t == null ? new ImageReady(job, ref)
-                : new StepFailed("pull", job, ContainerSteps.pullFailure(t)));
-        return this;
-    }
-
-    private Behavior<Command> onImageReady(ImageReady ready) {
-        Job job = ready.job();
-        images.ready(job.spec().image());
-        getContext().pipeToSelf(steps.prepare(job, ready.imageRef(), pod, inputs), (plan, t) -> t == null
-                ? new Prepared(job, plan) : new StepFailed("config", job, ContainerSteps.prepareFailure(t)));
-        return this;
-    }
-
-    private Behavior<Command> onPrepared(Prepared prepared) {
-        Job job = prepared.job();
-        getContext().getLog().debug("pod {} container {} create requested", uid, job.spec().name());
-        getContext().pipeToSelf(steps.create(job, prepared.plan()),
-                (id, t) -> t == null ? new Created(job, id) : failed("create", t, job, CREATE_CONTAINER_ERROR));
-        return this;
-    }
-
-    private Behavior<Command> onCreated(Created created) {
-        Job job = created.job();
-        events.created(job.spec().name());
-        getContext().getLog().debug("pod {} container {} created, start requested", uid, job.spec().name());
-        getContext().pipeToSelf(steps.start(job, created.containerId(), events, clock), (v, t) -> t == null
-                ? new Started(job) : new StepFailed("start", job, ContainerSteps.startFailure(t)));
-        return this;
-    }
-
-    private Behavior<Command> onStarted(Started started) {
-        Job job = started.job();
-        failures.succeeded(job.spec().name());
-        reasons.remove(job.spec().name());
-        sync.progressed();
-        getContext().getLog().info("pod {} container {} attempt {} started", uid, job.spec().name(), job.attempt());
-        nextJob();
+    private Behavior<Command> onStartStep(StartStep step) {
+        starts.on(step.step());
         return this;
     }
 
@@ -376,19 +303,8 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
             return this;
         }
         sync.retryLater();
-        if (failure.job() != null) {
-            String name = failure.job().spec().name();
-            if (failure.step().equals("pull")) {
-                images.pullFailed(failure.job().spec().image(), clock.instant());
-            }
-            failures.failed(name, failure.step() + " of container " + name + ": " + failure.failure().message());
-            events.stepFailed(failure.step(), name, failure.failure());
-            failure.failure().waiting().ifPresent(w -> reasons.put(name, w));
-            nextJob(); // one container's trouble does not hold the others up
-        } else {
-            failures.failed(failure.step(), failure.step() + ": " + failure.failure().message());
-            endPass();
-        }
+        failures.failed(failure.step(), failure.step() + ": " + failure.failure().message());
+        endPass();
         return this;
     }
 
@@ -420,7 +336,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
         getContext().pipeToSelf(PodTermination.run(cri, node.cgroups(),
                         getContext().getSystem().dispatchers().lookup(DispatcherSelector.blocking()), clock, events, uid,
                         terminating.gracePeriod(), observed),
-                (v, t) -> t == null ? new TerminationDone() : failed("terminate", t, null, null));
+                (v, t) -> t == null ? new TerminationDone() : failed("terminate", t));
         return this;
     }
 
@@ -432,7 +348,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
 
     // ---------------------------------------------------------------- helpers
 
-    private static StepFailed failed(String step, Throwable t, Job job, String waitingReason) {
-        return new StepFailed(step, job, ContainerSteps.criFailure(t, waitingReason));
+    private static StepFailed failed(String step, Throwable t) {
+        return new StepFailed(step, ContainerSteps.criFailure(t, null));
     }
 }
