@@ -6,7 +6,9 @@ import io.kubepekko.agent.cri.CriEndpoint;
 import io.kubepekko.agent.cri.CriRuntime;
 import io.kubepekko.agent.cri.v1.ContainerConfig;
 import io.kubepekko.agent.cri.v1.Image;
+import io.kubepekko.agent.cri.v1.PodSandbox;
 import io.kubepekko.agent.cri.v1.PodSandboxConfig;
+import io.kubepekko.agent.cri.v1.PodSandboxFilter;
 import io.kubepekko.agent.node.HostFacts;
 import io.kubepekko.agent.runtime.ContainerConfigs;
 import io.kubepekko.agent.runtime.NodeContext;
@@ -247,10 +249,16 @@ final class RuntimeFloor implements AutoCloseable {
     }
   }
 
+  /** Removes what is left; the agent must find containerd as the floor found it, or its times would not compare. */
   @Override
   public void close() throws IOException, InterruptedException {
     try {
       removeAll();
+      List<PodSandbox> left = await(cri.listPodSandbox(PodSandboxFilter.getDefaultInstance()).toCompletableFuture(),
+          timeout, "ListPodSandbox");
+      if (!left.isEmpty()) {
+        throw new IOException("the runtime floor left " + left.size() + " sandboxes in containerd");
+      }
     } finally {
       cri.close();
     }
