@@ -10,13 +10,14 @@ import java.util.Map;
 
 /**
  * The command line of a benchmark program: {@code --name value}, {@code --name=value}, and the
- * valueless {@code --etcd-only}, {@code --server-only}, {@code --smoke} and {@code --help}. Names
+ * valueless {@code --etcd-only}, {@code --server-only}, {@code --smoke}, {@code --no-runtime-floor} and {@code --help}. Names
  * are checked against the program's own list; {@code --help} prints its usage and exits. The value
  * parsers below are shared by every benchmark, so that a duration or a list reads the same in all
  * of them.
  */
 final class BenchFlags {
-  private static final List<String> SWITCHES = List.of("etcd-only", "server-only", "smoke", "help");
+  private static final List<String> SWITCHES = List.of("etcd-only", "server-only", "smoke", "no-runtime-floor",
+      "help");
 
   private BenchFlags() { }
 

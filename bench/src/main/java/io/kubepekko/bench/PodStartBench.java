@@ -1,5 +1,7 @@
 package io.kubepekko.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -27,7 +29,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * agent, all on this machine. A pod's start is timed from the moment its create request is sent (over HTTP, not
  * through kubectl, whose own process start would be timed too) until its {@code Ready=True} condition arrives on a
  * watch opened before the create. Timed: the first pod after the agent started (cold), pods one after another,
- * pods created all at once, and their deletes (request sent until the {@code DELETED} event). Then, optionally,
+ * pods created all at once, and their deletes (request sent until the {@code DELETED} event). Before the agent
+ * starts, the same pods on containerd alone ({@link RuntimeFloor}): the runtime's own floor, measured in the same run.
+ * Then, optionally,
  * a node full of running pods left idle: the agent's CPU over a window and its heap after a full collection.
  * Run it as root (containerd needs it) with {@code bench/podstart --help}.
  */
@@ -36,7 +40,10 @@ public final class PodStartBench {
   /** Command-line settings; see {@link #USAGE}. */
   record Options(int sequential, int burst, int steadyPods, int maxPods, Duration settle, Duration cpuWindow,
       Duration podTimeout, Duration startTimeout, Path apiserver, Path agent, Path containerdLocal,
-      Path agentLog, Path out) { }
+      Path agentLog, Path out, boolean runtimeFloor) { }
+
+  /** The runtime alone ({@link RuntimeFloor}): its first pod, one after another, all at once. */
+  record Floor(RuntimeFloor.Result cold, RuntimeFloor.Result sequential, RuntimeFloor.Result burst) { }
 
   /** Per pod: create request sent, its 201 read, Ready seen on the watch (System.nanoTime()). */
   record PodTimes(long sent, long created, long ready) {
@@ -67,6 +74,8 @@ public final class PodStartBench {
         --agent PATH            agent launch script (default cluster-config/bin/agent)
         --containerd-local PATH containerd script (default cluster-config/bin/containerd-local)
         --agent-log FILE        keep the agent's log there (default: deleted with the run's temp dir)
+        --no-runtime-floor      skip the runtime floor: before the agent starts, the same pods (the agent's own CRI
+                                configs) one after another and all at once on containerd alone, over CRI
         --out FILE              also append the report to FILE
       """;
 
@@ -137,6 +146,7 @@ public final class PodStartBench {
       ServerProcess server = ServerProcess.start(options.apiserver(), options.startTimeout());
       started.add(server);
       base = server.url();
+      Floor floor = options.runtimeFloor() ? runtimeFloor(containerd[0], tmp.resolve("floor")) : null;
       Path agentLog = options.agentLog() != null ? options.agentLog() : tmp.resolve("agent.log");
       if (agentLog.toAbsolutePath().getParent() != null) {
         Files.createDirectories(agentLog.toAbsolutePath().getParent());
@@ -192,7 +202,7 @@ public final class PodStartBench {
         SteadyState steady = options.steadyPods() > 0 ? steady(watch, agent, containerd[0]) : null;
 
         Report.print(markdown(command, loadAtStart, cold, sequential, sequentialCreate, sequentialDelete, burst,
-            burstCreate, burstDelete, steady), options.out());
+            burstCreate, burstDelete, steady, floor), options.out());
       } catch (IOException | RuntimeException e) {
         System.err.println("--- agent log (last lines) ---\n" + agent.tail(40));
         throw e;
@@ -204,6 +214,22 @@ public final class PodStartBench {
 
   // ---------------------------------------------------------------------------------------------------------------
   // The measured steps
+
+  /**
+   * The runtime's floor, before the agent starts (never alongside it: both would share the two cores): the pods the
+   * agent will start, with its configs, on containerd alone; all removed again before the agent comes.
+   */
+  private Floor runtimeFloor(ContainerdLocal containerd, Path dir) throws IOException, InterruptedException {
+    try (RuntimeFloor floor = RuntimeFloor.connect(containerd.endpoint(), storedPod("floor"), dir,
+        options.podTimeout())) {
+      RuntimeFloor.Result cold = floor.sequential("floor-cold-", 1);
+      RuntimeFloor.Result sequential = floor.sequential("floor-seq-", options.sequential());
+      RuntimeFloor.Result burst = floor.atOnce("floor-burst-", options.burst());
+      System.err.printf(Locale.ROOT, "bench: runtime alone: cold %.0f ms, sequential p50 %.0f ms, burst p50 %.0f ms, "
+          + "max %.0f ms%n", cold.total().max(), sequential.total().p50(), burst.total().p50(), burst.total().max());
+      return new Floor(cold, sequential, burst);
+    }
+  }
 
   private PodTimes createAndAwait(PodWatch watch, String name) throws IOException, InterruptedException {
     long sent = System.nanoTime();
@@ -306,17 +332,32 @@ public final class PodStartBench {
   // HTTP
 
   private void create(String name) throws IOException, InterruptedException {
-    String body = """
+    HttpResponse<String> r = http.send(HttpRequest.newBuilder(base.resolve("/api/v1/namespaces/" + NAMESPACE + "/pods"))
+        .timeout(REQUEST_TIMEOUT).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(podBody(name))).build(), HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() != 201) {
+      throw new IOException("creating pod " + name + ": HTTP " + r.statusCode() + " " + r.body());
+    }
+  }
+
+  /** The bench's pod as the server would store it (defaults applied), from a dry-run create: what the agent reads. */
+  private JsonNode storedPod(String name) throws IOException, InterruptedException {
+    HttpResponse<String> r = http.send(HttpRequest.newBuilder(
+        base.resolve("/api/v1/namespaces/" + NAMESPACE + "/pods?dryRun=All")).timeout(REQUEST_TIMEOUT)
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(podBody(name))).build(), HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() != 201) {
+      throw new IOException("dry-run creating pod " + name + ": HTTP " + r.statusCode() + " " + r.body());
+    }
+    return new ObjectMapper().readTree(r.body());
+  }
+
+  private static String podBody(String name) {
+    return """
         {"apiVersion":"v1","kind":"Pod","metadata":{"name":"%s","namespace":"%s"},
          "spec":{"nodeName":"%s","terminationGracePeriodSeconds":5,
           "containers":[{"name":"app","image":"%s","imagePullPolicy":"IfNotPresent","command":%s}]}}
         """.formatted(name, NAMESPACE, NODE, IMAGE, APP_COMMAND);
-    HttpResponse<String> r = http.send(HttpRequest.newBuilder(base.resolve("/api/v1/namespaces/" + NAMESPACE + "/pods"))
-        .timeout(REQUEST_TIMEOUT).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-    if (r.statusCode() != 201) {
-      throw new IOException("creating pod " + name + ": HTTP " + r.statusCode() + " " + r.body());
-    }
   }
 
   private URI podUri(String name) {
@@ -360,7 +401,7 @@ public final class PodStartBench {
 
   private String markdown(String command, String loadAtStart, PodTimes cold, Samples sequential,
       Samples sequentialCreate, Samples sequentialDelete, Samples burst, Samples burstCreate, Samples burstDelete,
-      SteadyState steady) {
+      SteadyState steady, Floor floor) {
     StringBuilder md = new StringBuilder();
     md.append("## Pod start latency: create to Ready on a watch, one node ").append(ZonedDateTime.now(ZoneOffset.UTC)
         .format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm'Z'"))).append("\n\n");
@@ -374,14 +415,39 @@ public final class PodStartBench {
         .append("SIGTERM; no image pull: containerd-local imported the images before the agent started\n");
     md.append("- start: create request sent (HTTP, not kubectl: `kubectl apply` adds its own process start, ")
         .append("~0.1–0.3 s) until `Ready=True` arrives on a watch opened before the create; delete: request sent ")
-        .append("(default grace) until the `DELETED` event. With 30 samples p99 is the slowest.\n\n");
+        .append("(default grace) until the `DELETED` event. With 30 samples p99 is the slowest.\n");
+    if (floor != null) {
+      md.append("- runtime alone (same run, before the agent started; the API server idle): the same pods on ")
+          .append("containerd over CRI, no agent, no API server: the agent's own configs (`SandboxConfigs`, ")
+          .append("`ContainerConfigs` over the pod as the server stores it, same image, cgroup parent ")
+          .append("`/kubepods/besteffort/pod<uid>`, CNI network) through its CRI client; a pod from its RunPodSandbox ")
+          .append("request until StartContainer answers (RunPodSandbox → CreateContainer → StartContainer, nothing ")
+          .append("else); removed through CRI between the modes and before the agent started\n");
+    }
+    md.append('\n');
     md.append("| mode | pods | p50 | p99 | max | create 201 p50 | target |\n|---|---:|---:|---:|---:|---:|---|\n");
     md.append(String.format(Locale.ROOT, "| cold (first pod after the agent started) | 1 | %.0f ms | — | — | %.0f ms | |%n",
         cold.startNanos() / 1e6, cold.createNanos() / 1e6));
+    if (floor != null) {
+      md.append(String.format(Locale.ROOT, "| runtime alone: cold (first pod after containerd started) | 1 | %.0f ms | — "
+          + "| — | — | |%n", floor.cold().total().max()));
+    }
     row(md, "sequential (each after the previous is Ready)", sequential, sequentialCreate, "p99 ≤ 2 s, p50 ≤ 1 s");
+    if (floor != null) {
+      row(md, "runtime alone: sequential (each after the previous started)", floor.sequential().total(), null, "");
+    }
     row(md, "burst (" + options.burst() + " created at once)", burst, burstCreate, "p99 ≤ 2 s, p50 ≤ 1 s");
+    if (floor != null) {
+      row(md, "runtime alone: " + options.burst() + " at once", floor.burst().total(), null, "");
+    }
     if (steady != null) {
       row(md, "fill (" + steady.pods() + " pods, " + STEADY_CREATORS + " creates in flight)", steady.fill(), null, "");
+    }
+    if (floor != null) {
+      md.append("\n| runtime alone, per CRI call (p50 / max) | RunPodSandbox | CreateContainer | StartContainer |\n")
+          .append("|---|---:|---:|---:|\n");
+      callRow(md, "sequential", floor.sequential());
+      callRow(md, options.burst() + " at once", floor.burst());
     }
     md.append("\n| delete to gone | pods | p50 | p99 | max |\n|---|---:|---:|---:|---:|\n");
     deleteRow(md, "sequential, one at a time", sequentialDelete);
@@ -410,6 +476,12 @@ public final class PodStartBench {
         create == null ? "—" : String.format(Locale.ROOT, "%.0f ms", create.p50()), target));
   }
 
+  private static void callRow(StringBuilder md, String mode, RuntimeFloor.Result r) {
+    md.append(String.format(Locale.ROOT, "| %s | %.0f / %.0f ms | %.0f / %.0f ms | %.0f / %.0f ms |%n", mode,
+        r.runSandbox().p50(), r.runSandbox().max(), r.createContainer().p50(), r.createContainer().max(),
+        r.startContainer().p50(), r.startContainer().max()));
+  }
+
   private static void deleteRow(StringBuilder md, String mode, Samples s) {
     md.append(String.format(Locale.ROOT, "| %s | %d | %.0f ms | %.0f ms | %.0f ms |%n", mode, s.count(), s.p50(),
         s.p99(), s.max()));
@@ -418,7 +490,7 @@ public final class PodStartBench {
   static Options parse(String[] args) {
     Map<String, String> flags = BenchFlags.parse(args, List.of("sequential", "burst", "steady-pods", "max-pods",
         "settle", "cpu-window", "pod-timeout", "start-timeout", "apiserver", "agent", "containerd-local",
-        "agent-log", "out"), USAGE);
+        "agent-log", "out", "no-runtime-floor"), USAGE);
     Path root = Path.of(System.getProperty("bench.root", "."));
     int steadyPods = Integer.parseInt(flags.getOrDefault("steady-pods", "110").trim());
     if (steadyPods < 0) {
@@ -437,7 +509,8 @@ public final class PodStartBench {
         path(flags, "agent", root.resolve("cluster-config/bin/agent")),
         path(flags, "containerd-local", root.resolve("cluster-config/bin/containerd-local")),
         flags.containsKey("agent-log") ? Path.of(flags.get("agent-log")).toAbsolutePath() : null,
-        flags.containsKey("out") ? Path.of(flags.get("out")) : null);
+        flags.containsKey("out") ? Path.of(flags.get("out")) : null,
+        !flags.containsKey("no-runtime-floor"));
   }
 
   private static Path path(Map<String, String> flags, String name, Path fallback) {
