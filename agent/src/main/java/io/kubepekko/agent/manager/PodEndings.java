@@ -50,9 +50,14 @@ final class PodEndings {
         ctx.getLog().info("pod {} (uid {}) {}: stopping it at once", e.key(), e.uid, why);
         pods.releaseName(e);
         if (e.terminating) {
-            e.deleteWhenDone = false;
             if (e.worker == null) {
+                e.deleteWhenDone = false;
                 forget(e); // its delete was under way: the object is gone already
+            } else if (e.grace != null && !e.grace.isZero()) {
+                // Gone while it stops (a forced delete): the kubelet's removal kills with the shortest grace.
+                terminate(e, Duration.ZERO, false);
+            } else {
+                e.deleteWhenDone = false;
             }
             return;
         }

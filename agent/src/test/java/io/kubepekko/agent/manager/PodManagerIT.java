@@ -349,6 +349,25 @@ class PodManagerIT {
     }
 
     @Test
+    void aForcedDeleteWhileThePodTerminatesCutsItsGracePeriodShort() throws Exception {
+        // The preStop hook sleeps through the whole 300 s grace period; the object removed by a forced delete
+        // meanwhile makes the kubelet kill with the shortest grace.
+        ObjectNode created = sync(client.create(Resource.PODS.collection("default"), yaml("{apiVersion: v1, kind: Pod,"
+                + " metadata: {name: forced}, spec: {nodeName: " + NODE + ", terminationGracePeriodSeconds: 300,"
+                + " containers: " + busybox(", lifecycle: {preStop: {sleep: {seconds: 300}}}") + "}}")));
+        String uid = PodChange.uid(created);
+        awaitStatus("forced", s -> s.path("phase").asText().equals("Running"));
+
+        sync(client.delete(Resource.PODS.object("default", "forced"), DeleteOptions.NONE));
+        await().atMost(DEADLINE).until(() -> eventsOf(uid).contains("Killing|Stopping container app"));
+        assertTrue(hasSandbox(uid), "still in its preStop hook");
+
+        sync(client.delete(Resource.PODS.object("default", "forced"), new DeleteOptions(Optional.empty(), Optional.of(0L))));
+        assertTrue(pod("forced").isEmpty(), "a forced delete removes the object at once");
+        await().atMost(DEADLINE).until(() -> !hasSandbox(uid));
+    }
+
+    @Test
     void aChangedConfigMapReachesTheMountedVolumeButNotTheEnvNorASubPathAndNoContainerRestarts() throws Exception {
         String cms = "/api/v1/namespaces/default/configmaps";
         sync(client.create(cms, yaml("{apiVersion: v1, kind: ConfigMap, metadata: {name: live-config},"
