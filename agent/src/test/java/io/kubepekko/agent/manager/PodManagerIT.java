@@ -330,16 +330,7 @@ class PodManagerIT {
 
     @Test
     void aSecondDeleteWithAShorterGracePeriodShortensTheRunningTermination() throws Exception {
-        // The preStop hook sleeps through the whole 300 s grace period: only a shorter one ends the pod sooner.
-        ObjectNode created = sync(client.create(Resource.PODS.collection("default"), yaml("{apiVersion: v1, kind: Pod,"
-                + " metadata: {name: lingering}, spec: {nodeName: " + NODE + ", terminationGracePeriodSeconds: 300,"
-                + " containers: " + busybox(", lifecycle: {preStop: {sleep: {seconds: 300}}}") + "}}")));
-        String uid = PodChange.uid(created);
-        awaitStatus("lingering", s -> s.path("phase").asText().equals("Running"));
-
-        sync(client.delete(Resource.PODS.object("default", "lingering"), DeleteOptions.NONE));
-        await().atMost(DEADLINE).until(() -> eventsOf(uid).contains("Killing|Stopping container app"));
-        assertTrue(hasSandbox(uid), "still in its preStop hook");
+        String uid = terminatingInItsPreStopHook("lingering");
 
         ObjectNode shorter = sync(client.delete(Resource.PODS.object("default", "lingering"),
                 new DeleteOptions(Optional.empty(), Optional.of(1L))));
@@ -350,21 +341,28 @@ class PodManagerIT {
 
     @Test
     void aForcedDeleteWhileThePodTerminatesCutsItsGracePeriodShort() throws Exception {
-        // The preStop hook sleeps through the whole 300 s grace period; the object removed by a forced delete
-        // meanwhile makes the kubelet kill with the shortest grace.
-        ObjectNode created = sync(client.create(Resource.PODS.collection("default"), yaml("{apiVersion: v1, kind: Pod,"
-                + " metadata: {name: forced}, spec: {nodeName: " + NODE + ", terminationGracePeriodSeconds: 300,"
-                + " containers: " + busybox(", lifecycle: {preStop: {sleep: {seconds: 300}}}") + "}}")));
-        String uid = PodChange.uid(created);
-        awaitStatus("forced", s -> s.path("phase").asText().equals("Running"));
-
-        sync(client.delete(Resource.PODS.object("default", "forced"), DeleteOptions.NONE));
-        await().atMost(DEADLINE).until(() -> eventsOf(uid).contains("Killing|Stopping container app"));
-        assertTrue(hasSandbox(uid), "still in its preStop hook");
+        // The object removed by a forced delete makes the kubelet kill with the shortest grace.
+        String uid = terminatingInItsPreStopHook("forced");
 
         sync(client.delete(Resource.PODS.object("default", "forced"), new DeleteOptions(Optional.empty(), Optional.of(0L))));
         assertTrue(pod("forced").isEmpty(), "a forced delete removes the object at once");
         await().atMost(DEADLINE).until(() -> !hasSandbox(uid));
+    }
+
+    /**
+     * A running pod deleted with its 300 s grace period, whose preStop hook sleeps through all of it: only a shorter
+     * grace ends it within the test's deadline. Returns its uid once the hook runs.
+     */
+    private String terminatingInItsPreStopHook(String name) throws Exception {
+        ObjectNode created = sync(client.create(Resource.PODS.collection("default"), yaml("{apiVersion: v1, kind: Pod,"
+                + " metadata: {name: " + name + "}, spec: {nodeName: " + NODE + ", terminationGracePeriodSeconds: 300,"
+                + " containers: " + busybox(", lifecycle: {preStop: {sleep: {seconds: 300}}}") + "}}")));
+        String uid = PodChange.uid(created);
+        awaitStatus(name, s -> s.path("phase").asText().equals("Running"));
+        sync(client.delete(Resource.PODS.object("default", name), DeleteOptions.NONE));
+        await().atMost(DEADLINE).until(() -> eventsOf(uid).contains("Killing|Stopping container app"));
+        assertTrue(hasSandbox(uid), "still in its preStop hook");
+        return uid;
     }
 
     @Test
