@@ -125,7 +125,9 @@ public final class AgentMain {
         var posted = ctx.spawn(io.kubepekko.agent.manifest.PostedPodSource.create(
                 io.kubepekko.agent.manifest.PostedManifests.under(settings.rootDir()), nodeName,
                 java.time.Clock.systemUTC(), set -> pods.tell(new io.kubepekko.agent.manager.PodManager.StaticPods(set)),
-                io.kubepekko.agent.manifest.BoundedBytes.MAX_MANIFEST_BYTES), "static-server");
+                io.kubepekko.agent.manifest.BoundedBytes.MAX_MANIFEST_BYTES), "static-server",
+                // It writes and fsyncs the stored manifests itself: not on the dispatcher the other actors share.
+                org.apache.pekko.actor.typed.DispatcherSelector.blocking());
         String address = settings.address().getHostAddress();
         try {
             // Blocks the guardian's start briefly: the Node must not be registered with a port not yet bound.
