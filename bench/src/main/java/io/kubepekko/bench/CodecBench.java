@@ -22,7 +22,7 @@ import java.util.Map;
  * connection).
  *
  * <pre>
- *   bench/codec --out docs/benchmarks.md
+ *   bench/codec --out /tmp/codec.md   (then copy it to the top of docs/benchmarks/codec.md)
  * </pre>
  */
 public final class CodecBench {

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * creating 100,000 pods: once in etcd, twice in ours), a smoke run about two minutes:
  *
  * <pre>
- *   bench/read --out docs/benchmarks.md
+ *   bench/read --out /tmp/read.md     (then copy it to the top of docs/benchmarks/read.md)
  *   bench/read --list-sizes 1000,2000 --fanout 10 --watch-warmups 100 --watch-writes 100 \
  *       --fanout-writes 10 --heap-objects 200 --warm-objects 2000
  * </pre>
@@ -33,7 +33,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *       {@code /registry/pods/}.
  *   <li><b>watch</b>: create-to-ADDED-event latency at one watcher (500 sequential creates, after
  *       15,000 unmeasured ones: our JVM's sequential write path is only compiled for good after
- *       about that many, see docs/benchmarks.md), then
+ *       about that many, see docs/benchmarks/read.md), then
  *       with 100 and 1,000 watchers of one collection, timing each write until the last watcher
  *       has read it (50 writes). etcd watches through {@code POST /v3/watch}.
  *   <li><b>heap</b>: our server's live heap (via {@code jcmd}) before and after 20,000 more pods,
