@@ -1,5 +1,6 @@
 package io.kubepekko.agent.flags;
 
+import io.kubepekko.api.flags.Flag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
