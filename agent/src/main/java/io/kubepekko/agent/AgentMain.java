@@ -46,6 +46,7 @@ public final class AgentMain {
         } else if (parsed instanceof AgentFlags.Parsed.Version) {
             System.out.println(version());
         } else if (parsed instanceof AgentFlags.Parsed.Run run) {
+            run.warnings().forEach(System.err::println);
             return start(run.settings());
         }
         return 0;

@@ -42,6 +42,7 @@ class ApiServerFlagsE2E {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
             "--bogus                      | --bogus",
+            "--shutdown-delay 5s          | --shutdown-delay",
             "--port abc                   | --port",
             "--port=70000                 | --port",
             "--livez-grace-period xyz     | --livez-grace-period",

@@ -4,15 +4,30 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigParseOptions;
+import io.kubepekko.api.alloc.Ipv4Cidr;
+import io.kubepekko.api.alloc.PortRange;
+import io.kubepekko.api.flags.Flag;
+import io.kubepekko.api.flags.FlagSet;
+import io.kubepekko.api.meta.GoDurations;
+import io.kubepekko.api.watch.FeatureGates;
+import io.kubepekko.persistence.StorageSettings;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 
 /**
- * Command-line flags of the API server, named as kube-apiserver names them. Accepts {@code --flag value}
- * and {@code --flag=value}.
+ * Command-line flags of the API server, named as kube-apiserver names them, each declared once below as a
+ * {@link Flag}: its name, type word, default, help and value check. Parsing ({@code --flag value},
+ * {@code --flag=value}), unknown flags and {@code --help} come from the shared {@link FlagSet} (the agent's
+ * too); a flag not declared here is an unknown flag.
  */
 final class ApiServerFlags {
     private ApiServerFlags() {}
@@ -24,61 +39,98 @@ final class ApiServerFlags {
         }
     }
 
-    /** The outcome of parsing: settings to run with, or help/version to print. */
-    record Parsed(ApiServerSettings settings, boolean help, boolean version) {}
-
-    static final String USAGE = """
-            Usage: apiserver [flags]
-
-            Starts a Kubernetes-compatible API server.
-
-            Flags:
-              --data-dir string                   directory for the database and admin.kubeconfig (default "./data")
-              --bind-address string               address to listen on (default "127.0.0.1")
-              --port int                          plain HTTP port; 0 picks a free port (default 8080)
-              --livez-grace-period duration       time after start during which /livez ignores unfinished start-up (default 0s)
-              --shutdown-delay-duration duration  time to keep serving, with /readyz failing, after a shutdown signal (default 0s)
-              --watch-cache-window duration       how long the watch cache keeps events in memory (default 5m0s)
-              --watch-history-retention duration  how far back a watch may resume, read from the journal beyond the
-                                                  cache window (default 5m0s)
-              --continue-token-ttl duration       how long a list continue token stays valid (default 5m0s)
-              --feature-gates mapStringBool       comma list of key=value pairs for the gates APIListChunking,
-                                                  EfficientWatchResumption, RemainingItemCount, RemoveSelfLink
-                                                  (all beta, default true), AllBeta, AllAlpha
-              --service-cluster-ip-range string   IPv4 CIDR range from which Service cluster IPs are assigned; its
-                                                  first address is kept for the kubernetes Service (default "10.0.0.0/24")
-              --service-node-port-range portRange where NodePort and LoadBalancer Services get node ports:
-                                                  low-high, low+offset or one port, both ends included
-                                                  (default 30000-32767)
-              --storage string                    where the journal lives: embedded (an H2 database in --data-dir)
-                                                  or cassandra (default "embedded")
-              --cassandra-contact-points strings  comma list of host:port of Cassandra nodes, for --storage=cassandra
-                                                  (default "127.0.0.1:9042")
-              --cassandra-keyspace string         the keyspace of the journal and snapshots, for --storage=cassandra
-                                                  (default "kubepekko")
-              --storage-max-object-bytes int      the largest object a write may leave stored, in bytes of its JSON;
-                                                  larger ones answer etcd's "request is too large" (default 1572864,
-                                                  etcd's --max-request-bytes)
-              --storage-quota-bytes int           the most bytes the stored objects may take (their JSON, counted
-                                                  over the whole cluster); writes that would add more are refused
-                                                  with 507 "database space exceeded". 0: 30% of the JVM's maximum
-                                                  heap (-Xmx), which a server filled to it restarts in (default 0)
-              --cluster-seed-nodes strings        comma list of host:port Pekko remoting addresses of the seed nodes to join;
-                                                  empty: this server forms a cluster of its own (default ""). Needs
-                                                  --storage=cassandra: every node of a cluster shares one journal
-              --cluster-port int                  the Pekko remoting (artery) port; 0 picks a free one, a seed node
-                                                  needs a fixed one (default 0)
-              --cluster-hostname string           the address other cluster nodes reach this one at (default "127.0.0.1")
-              --config string                     a HOCON configuration file (e.g. cluster-config/profiles/seed-nodes.conf)
-                                                  layered under the flags given and over the built-in configuration;
-                                                  it may select the storage profile and the seed nodes (default none;
-                                                  -Dconfig.file=FILE names it too, but not together with --config)
-              -h, --help                          print this help and exit
-                  --version                       print the version and exit
-            """;
+    /**
+     * The outcome of parsing: settings to run with (after printing the warnings about deprecated flags to
+     * standard error), or help/version to print.
+     */
+    record Parsed(ApiServerSettings settings, boolean help, boolean version, List<String> warnings) {
+        Parsed(ApiServerSettings settings, boolean help, boolean version) {
+            this(settings, help, version, List.of());
+        }
+    }
 
     /** The configuration key {@code --storage-max-object-bytes} sets (see reference.conf). */
     static final String MAX_OBJECT_BYTES = "kubepekko.storage.max-object-bytes";
+
+    private static final String STRING = "string";
+    private static final String DURATION = "duration";
+
+    static final Flag<Path> DATA_DIR = new Flag<>("data-dir", STRING, "data",
+            "directory for the database and admin.kubeconfig", false, false, Flag.last(ApiServerFlags::dataDir));
+    static final Flag<String> BIND_ADDRESS = new Flag<>("bind-address", STRING, "127.0.0.1",
+            "address to listen on", false, false, Flag.last(ApiServerFlags::address));
+    static final Flag<Integer> PORT = new Flag<>("port", "int", "8080",
+            "plain HTTP port; 0 picks a free port", false, false, Flag.last(ApiServerFlags::port));
+    static final Flag<Duration> LIVEZ_GRACE_PERIOD = new Flag<>("livez-grace-period", DURATION, "0s",
+            "time after start during which /livez ignores unfinished start-up", false, false,
+            Flag.last(ApiServerFlags::duration));
+    static final Flag<Duration> SHUTDOWN_DELAY_DURATION = new Flag<>("shutdown-delay-duration", DURATION, "0s",
+            "time to keep serving, with /readyz failing, after a shutdown signal", false, false,
+            Flag.last(ApiServerFlags::duration));
+    static final Flag<Duration> WATCH_CACHE_WINDOW = new Flag<>("watch-cache-window", DURATION, "5m0s",
+            "how long the watch cache keeps events in memory", false, false, Flag.last(ApiServerFlags::positive));
+    static final Flag<Duration> WATCH_HISTORY_RETENTION = new Flag<>("watch-history-retention", DURATION, "5m0s",
+            "how far back a watch may resume, read from the journal beyond the cache window (never less than it)",
+            false, false, Flag.last(ApiServerFlags::positive));
+    static final Flag<Duration> CONTINUE_TOKEN_TTL = new Flag<>("continue-token-ttl", DURATION, "5m0s",
+            "how long a list continue token stays valid", false, false, Flag.last(ApiServerFlags::positive));
+    static final Flag<FeatureGates> FEATURE_GATES = new Flag<>("feature-gates", "mapStringBool", null,
+            "comma list of key=value pairs for the gates APIListChunking, EfficientWatchResumption,"
+                    + " RemainingItemCount, RemoveSelfLink (all beta, default true), AllBeta, AllAlpha",
+            false, false, given -> given.isEmpty() ? FeatureGates.defaults()
+                    : Flag.last(ApiServerFlags::featureGates).convert(given));
+    static final Flag<Ipv4Cidr> SERVICE_CLUSTER_IP_RANGE = new Flag<>("service-cluster-ip-range", STRING,
+            "10.0.0.0/24", "IPv4 CIDR range from which Service cluster IPs are assigned; its first address is kept"
+                    + " for the kubernetes Service", false, false, Flag.last(ApiServerFlags::clusterIpRange));
+    static final Flag<PortRange> SERVICE_NODE_PORT_RANGE = new Flag<>("service-node-port-range", "portRange",
+            "30000-32767", "where NodePort and LoadBalancer Services get node ports: low-high, low+offset or one"
+                    + " port, both ends included", false, false, Flag.last(ApiServerFlags::nodePortRange));
+    // The storage and cluster flags below set only what is given: their defaults are the built-in
+    // configuration's (reference.conf), and a --config file may set them instead.
+    static final Flag<StorageSettings.Profile> STORAGE = new Flag<>("storage", STRING, "embedded",
+            "where the journal lives: embedded (an H2 database in --data-dir) or cassandra", false, false,
+            Flag.last(ApiServerFlags::profile));
+    static final Flag<List<String>> CASSANDRA_CONTACT_POINTS = new Flag<>("cassandra-contact-points", "strings",
+            "127.0.0.1:9042", "comma list of host:port of Cassandra nodes, for --storage=cassandra", false, false,
+            Flag.last(value -> hostPorts(value)));
+    static final Flag<String> CASSANDRA_KEYSPACE = new Flag<>("cassandra-keyspace", STRING, "kubepekko",
+            "the keyspace of the journal and snapshots, for --storage=cassandra", false, false,
+            Flag.last(ApiServerFlags::keyspace));
+    static final Flag<Long> STORAGE_MAX_OBJECT_BYTES = new Flag<>("storage-max-object-bytes", "int", "1572864",
+            "the largest object a write may leave stored, in bytes of its JSON; larger ones answer etcd's"
+                    + " \"request is too large\" (the default is etcd's --max-request-bytes)", false, false,
+            Flag.last(ApiServerFlags::positiveBytes));
+    static final Flag<Long> STORAGE_QUOTA_BYTES = new Flag<>("storage-quota-bytes", "int", "0",
+            "the most bytes the stored objects may take (their JSON, counted over the whole cluster); writes that"
+                    + " would add more are refused with 507 \"database space exceeded\". 0: 30% of the JVM's maximum"
+                    + " heap (-Xmx), which a server filled to it restarts in", false, false,
+            Flag.last(ApiServerFlags::quotaBytes));
+    static final Flag<List<String>> CLUSTER_SEED_NODES = new Flag<>("cluster-seed-nodes", "strings", "",
+            "comma list of host:port Pekko remoting addresses of the seed nodes to join; empty: this server forms"
+                    + " a cluster of its own. Needs --storage=cassandra: every node of a cluster shares one journal",
+            false, false, Flag.last(value -> value.isBlank() ? List.of() : hostPorts(value)));
+    static final Flag<Integer> CLUSTER_PORT = new Flag<>("cluster-port", "int", "0",
+            "the Pekko remoting (artery) port; 0 picks a free one, a seed node needs a fixed one", false, false,
+            Flag.last(ApiServerFlags::port));
+    static final Flag<String> CLUSTER_HOSTNAME = new Flag<>("cluster-hostname", STRING, "127.0.0.1",
+            "the address other cluster nodes reach this one at", false, false, Flag.last(ApiServerFlags::hostname));
+    static final Flag<Optional<Config>> CONFIG = new Flag<>("config", STRING, null,
+            "a HOCON configuration file (e.g. cluster-config/profiles/seed-nodes.conf) layered under the flags given"
+                    + " and over the built-in configuration; it may select the storage profile and the seed nodes"
+                    + " (-Dconfig.file=FILE names it too, but not together with --config)",
+            false, false, Flag.optional(ApiServerFlags::configFile));
+
+    /** The server's command line. */
+    static final FlagSet FLAGS = new FlagSet("apiserver", "Starts a Kubernetes-compatible API server.",
+            List.of(DATA_DIR, BIND_ADDRESS, PORT, LIVEZ_GRACE_PERIOD, SHUTDOWN_DELAY_DURATION, WATCH_CACHE_WINDOW,
+                    WATCH_HISTORY_RETENTION, CONTINUE_TOKEN_TTL, FEATURE_GATES, SERVICE_CLUSTER_IP_RANGE,
+                    SERVICE_NODE_PORT_RANGE, STORAGE, CASSANDRA_CONTACT_POINTS, CASSANDRA_KEYSPACE,
+                    STORAGE_MAX_OBJECT_BYTES, STORAGE_QUOTA_BYTES, CLUSTER_SEED_NODES, CLUSTER_PORT, CLUSTER_HOSTNAME,
+                    CONFIG),
+            arg -> "unexpected argument \"" + arg + "\"");
+
+    /** {@code --help}, generated from the declarations above. */
+    static final String USAGE = FLAGS.usage();
 
     static Parsed parse(String[] args) throws UsageException {
         return parse(args, System.getProperties());
@@ -86,102 +138,34 @@ final class ApiServerFlags {
 
     /** Parses {@code args}; {@code systemProperties} may name the configuration file ({@code config.file}). */
     static Parsed parse(String[] args, Properties systemProperties) throws UsageException {
-        ApiServerSettings d = ApiServerSettings.defaults();
-        Path dataDir = d.dataDir();
-        String bind = d.bindAddress();
-        int port = d.port();
-        Duration grace = d.livezGracePeriod();
-        Duration delay = d.shutdownDelay();
-        ApiServerSettings.ReadFlags reads = d.reads();
-        Duration window = reads.watchCacheWindow();
-        Duration ttl = reads.continueTokenTtl();
-        Duration retention = reads.watchHistoryRetention();
-        io.kubepekko.api.watch.FeatureGates gates = reads.featureGates();
-        ApiServerSettings.ServiceRanges services = d.services();
-        ApiServerSettings.StorageFlags storage = d.storage();
-        ApiServerSettings.ClusterFlags cluster = d.cluster();
-        Config file = null;
-        Long maxObjectBytes = null;
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            if (arg.equals("-h") || arg.equals("--help")) {
-                return new Parsed(null, true, false);
-            }
-            if (arg.equals("--version")) {
-                return new Parsed(null, false, true);
-            }
-            if (!arg.startsWith("--")) {
-                throw new UsageException("unexpected argument \"" + arg + "\"");
-            }
-            String name = arg;
-            String value = null;
-            int eq = arg.indexOf('=');
-            if (eq > 0) {
-                name = arg.substring(0, eq);
-                value = arg.substring(eq + 1);
-            }
-            if (!java.util.Set.of("--data-dir", "--bind-address", "--port", "--livez-grace-period",
-                    "--shutdown-delay-duration", "--watch-cache-window", "--watch-history-retention",
-                    "--continue-token-ttl", "--feature-gates", "--service-cluster-ip-range",
-                    "--service-node-port-range", "--storage", "--cassandra-contact-points",
-                    "--cassandra-keyspace", "--storage-quota-bytes", "--cluster-seed-nodes", "--cluster-port",
-                    "--cluster-hostname", "--config", "--storage-max-object-bytes").contains(name)) {
-                throw new UsageException("unknown flag: " + name);
-            }
-            if (value == null) {
-                if (i + 1 >= args.length) {
-                    throw new UsageException("flag needs an argument: " + name);
-                }
-                value = args[++i];
-            }
-            switch (name) {
-                case "--data-dir" -> {
-                    if (value.isEmpty()) {
-                        throw new UsageException("invalid argument \"\" for \"--data-dir\" flag: must not be empty");
-                    }
-                    dataDir = Path.of(value);
-                }
-                case "--bind-address" -> bind = address(value);
-                case "--port" -> port = port(name, value);
-                case "--livez-grace-period" -> grace = duration(name, value);
-                case "--watch-cache-window" -> window = positive(name, value);
-                case "--watch-history-retention" -> retention = positive(name, value);
-                case "--continue-token-ttl" -> ttl = positive(name, value);
-                case "--feature-gates" -> gates = featureGates(value);
-                case "--service-cluster-ip-range" ->
-                        services = new ApiServerSettings.ServiceRanges(clusterIpRange(value), services.nodePortRange());
-                case "--service-node-port-range" ->
-                        services = new ApiServerSettings.ServiceRanges(services.clusterIpRange(), nodePortRange(value));
-                case "--storage" -> storage = new ApiServerSettings.StorageFlags(profile(value),
-                        storage.cassandraContactPoints(), storage.cassandraKeyspace(), storage.quotaBytes());
-                case "--cassandra-contact-points" -> storage = new ApiServerSettings.StorageFlags(storage.profile(),
-                        contactPoints(value), storage.cassandraKeyspace(), storage.quotaBytes());
-                case "--cassandra-keyspace" -> storage = new ApiServerSettings.StorageFlags(storage.profile(),
-                        storage.cassandraContactPoints(), keyspace(value), storage.quotaBytes());
-                case "--storage-quota-bytes" -> storage = storage.withQuotaBytes(quotaBytes(value));
-                case "--cluster-seed-nodes" -> cluster = new ApiServerSettings.ClusterFlags(
-                        value.isBlank() ? java.util.List.of() : hostPorts(name, value), cluster.port(), cluster.hostname());
-                case "--cluster-port" -> cluster = new ApiServerSettings.ClusterFlags(cluster.seedNodes(),
-                        port(name, value), cluster.hostname());
-                case "--cluster-hostname" -> cluster = new ApiServerSettings.ClusterFlags(cluster.seedNodes(),
-                        cluster.port(), hostname(value));
-                case "--config" -> file = configFile("invalid argument \"" + value + "\" for \"--config\" flag: ", value);
-                case "--storage-max-object-bytes" -> maxObjectBytes = positiveBytes(name, value);
-                default -> delay = duration(name, value);
-            }
+        FlagSet.Parsed parsed = FLAGS.parse(args);
+        if (parsed instanceof FlagSet.Parsed.Invalid invalid) {
+            throw new UsageException(invalid.message());
         }
-        file = fileFromSystemProperties(file, systemProperties);
-        if (maxObjectBytes != null) {
+        if (!(parsed instanceof FlagSet.Parsed.Values v)) {
+            return new Parsed(null, parsed instanceof FlagSet.Parsed.Help, parsed instanceof FlagSet.Parsed.Version);
+        }
+        Config file = fileFromSystemProperties(v.get(CONFIG).orElse(null), systemProperties);
+        if (v.given(STORAGE_MAX_OBJECT_BYTES).isPresent()) {
             // Over the configuration file, as every flag is.
-            Config flag = ConfigFactory.parseMap(java.util.Map.of(MAX_OBJECT_BYTES, maxObjectBytes), "flags");
+            Config flag = ConfigFactory.parseMap(Map.of(MAX_OBJECT_BYTES, v.get(STORAGE_MAX_OBJECT_BYTES)), "flags");
             file = file == null ? flag : flag.withFallback(file);
         }
+        Duration window = v.get(WATCH_CACHE_WINDOW);
+        Duration retention = v.get(WATCH_HISTORY_RETENTION);
         if (retention.compareTo(window) < 0) {
             retention = window; // the window is always resumable; the retention only reaches further back
         }
-        ApiServerSettings settings = new ApiServerSettings(dataDir, bind, port, grace, delay,
-                new ApiServerSettings.ReadFlags(window, ttl, retention, gates),
-                file == null ? ConfigFactory.empty() : file, services, storage, cluster);
+        ApiServerSettings settings = new ApiServerSettings(v.get(DATA_DIR), v.get(BIND_ADDRESS), v.get(PORT),
+                v.get(LIVEZ_GRACE_PERIOD), v.get(SHUTDOWN_DELAY_DURATION),
+                new ApiServerSettings.ReadFlags(window, v.get(CONTINUE_TOKEN_TTL), retention, v.get(FEATURE_GATES)),
+                file == null ? ConfigFactory.empty() : file,
+                new ApiServerSettings.ServiceRanges(v.get(SERVICE_CLUSTER_IP_RANGE), v.get(SERVICE_NODE_PORT_RANGE)),
+                new ApiServerSettings.StorageFlags(v.given(STORAGE).orElse(null),
+                        v.given(CASSANDRA_CONTACT_POINTS).orElse(null), v.given(CASSANDRA_KEYSPACE).orElse(null),
+                        v.given(STORAGE_QUOTA_BYTES).orElse(null)),
+                new ApiServerSettings.ClusterFlags(v.given(CLUSTER_SEED_NODES).orElse(null),
+                        v.given(CLUSTER_PORT).orElse(null), v.given(CLUSTER_HOSTNAME).orElse(null)));
         try {
             settings.resolve(); // the flags and the file together: a file may select the profile and the seeds
         } catch (IllegalArgumentException e) {
@@ -189,7 +173,7 @@ final class ApiServerFlags {
         } catch (ConfigException e) {
             throw new UsageException(ApiServerSettings.INVALID + oneLine(e.getMessage()));
         }
-        return new Parsed(settings, false, false);
+        return new Parsed(settings, false, false, v.warnings());
     }
 
     /**
@@ -197,10 +181,8 @@ final class ApiServerFlags {
      * property, which the server's layered configuration would otherwise ignore); both at once, or the
      * resource and URL forms, are refused rather than one silently ignored.
      */
-    private static Config fileFromSystemProperties(Config flag,
-                                                                        Properties properties)
-            throws UsageException {
-        for (String unsupported : java.util.List.of("config.resource", "config.url")) {
+    private static Config fileFromSystemProperties(Config flag, Properties properties) throws UsageException {
+        for (String unsupported : List.of("config.resource", "config.url")) {
             if (properties.getProperty(unsupported) != null) {
                 throw new UsageException("-D" + unsupported + " is not supported: name the file with --config");
             }
@@ -212,20 +194,23 @@ final class ApiServerFlags {
         if (flag != null) {
             throw new UsageException("--config and -Dconfig.file both name a configuration file: give one");
         }
-        return configFile("invalid value \"" + path + "\" for -Dconfig.file: ", path);
+        try {
+            return configFile(path);
+        } catch (Flag.InvalidValue e) {
+            throw new UsageException("invalid value \"" + path + "\" for -Dconfig.file: " + e.getMessage());
+        }
     }
 
     /** The operator's HOCON file, parsed (its includes relative to it); resolved later, over the rest. */
-    private static Config configFile(String problem, String value) throws UsageException {
+    private static Config configFile(String value) throws Flag.InvalidValue {
         Path path = Path.of(value);
         if (!Files.isRegularFile(path)) {
-            throw new UsageException(problem + (Files.exists(path) ? "not a file" : "no such file"));
+            throw new Flag.InvalidValue(value, Files.exists(path) ? "not a file" : "no such file");
         }
         try {
-            return ConfigFactory.parseFile(path.toFile(),
-                    ConfigParseOptions.defaults().setAllowMissing(false));
+            return ConfigFactory.parseFile(path.toFile(), ConfigParseOptions.defaults().setAllowMissing(false));
         } catch (ConfigException e) {
-            throw new UsageException(problem + oneLine(e.getMessage()));
+            throw new Flag.InvalidValue(value, oneLine(e.getMessage()));
         }
     }
 
@@ -233,42 +218,43 @@ final class ApiServerFlags {
         return message.replaceAll("\\s*\\R\\s*", " ");
     }
 
-    private static io.kubepekko.persistence.StorageSettings.Profile profile(String value) throws UsageException {
-        return io.kubepekko.persistence.StorageSettings.Profile.named(value).orElseThrow(() -> new UsageException(
-                "invalid argument \"" + value + "\" for \"--storage\" flag: must be embedded or cassandra"));
+    private static Path dataDir(String value) throws Flag.InvalidValue {
+        if (value.isEmpty()) {
+            throw new Flag.InvalidValue(value, "must not be empty");
+        }
+        return Path.of(value);
+    }
+
+    private static StorageSettings.Profile profile(String value) throws Flag.InvalidValue {
+        return StorageSettings.Profile.named(value)
+                .orElseThrow(() -> new Flag.InvalidValue(value, "must be embedded or cassandra"));
     }
 
     /** A byte count, as etcd's {@code --quota-backend-bytes} takes it (0: the default). */
-    private static long quotaBytes(String value) throws UsageException {
+    private static long quotaBytes(String value) throws Flag.InvalidValue {
         try {
             long bytes = Long.parseLong(value);
-            if (bytes < 0) {
-                throw new NumberFormatException();
+            if (bytes >= 0) {
+                return bytes;
             }
-            return bytes;
         } catch (NumberFormatException e) {
-            throw new UsageException("invalid argument \"" + value + "\" for \"--storage-quota-bytes\" flag: "
-                    + "must be a number of bytes, 0 or more");
+            // refused below
         }
-    }
-
-    private static java.util.List<String> contactPoints(String value) throws UsageException {
-        return hostPorts("--cassandra-contact-points", value);
+        throw new Flag.InvalidValue(value, "must be a number of bytes, 0 or more");
     }
 
     /** {@code host:port[,host:port...]}; an IPv6 host in brackets ({@code [::1]:9042}). */
-    private static java.util.List<String> hostPorts(String flag, String value) throws UsageException {
-        java.util.List<String> points = new java.util.ArrayList<>();
+    private static List<String> hostPorts(String value) throws Flag.InvalidValue {
+        List<String> points = new ArrayList<>();
         for (String raw : value.split(",", -1)) {
             String point = raw.trim();
             int colon = point.lastIndexOf(':');
             String host = colon > 0 ? point.substring(0, colon) : "";
-            boolean portOk = colon > 0 && point.substring(colon + 1).matches("[0-9]{1,5}")
-                    && Integer.parseInt(point.substring(colon + 1)) >= 1 && Integer.parseInt(point.substring(colon + 1)) <= 65535;
+            String port = colon > 0 ? point.substring(colon + 1) : "";
+            boolean portOk = port.matches("[0-9]{1,5}") && Integer.parseInt(port) >= 1 && Integer.parseInt(port) <= 65535;
             boolean hostOk = !host.isEmpty() && (host.matches("\\[[0-9a-fA-F:.]+]") || host.matches("[A-Za-z0-9.-]+"));
             if (!portOk || !hostOk) {
-                throw new UsageException("invalid argument \"" + value + "\" for \"" + flag + "\" flag: \""
-                        + point + "\" is not host:port");
+                throw new Flag.InvalidValue(value, "\"" + point + "\" is not host:port");
             }
             points.add(point);
         }
@@ -276,10 +262,9 @@ final class ApiServerFlags {
     }
 
     /** Cassandra's own rule for keyspace names (the plugin checks the same). */
-    private static String keyspace(String value) throws UsageException {
+    private static String keyspace(String value) throws Flag.InvalidValue {
         if (!value.matches("[a-zA-Z][a-zA-Z0-9_]{0,47}")) {
-            throw new UsageException("invalid argument \"" + value + "\" for \"--cassandra-keyspace\" flag: "
-                    + "must be a letter followed by at most 47 letters, digits or underscores");
+            throw new Flag.InvalidValue(value, "must be a letter followed by at most 47 letters, digits or underscores");
         }
         return value;
     }
@@ -288,103 +273,99 @@ final class ApiServerFlags {
      * One IPv4 CIDR. kube-apiserver's own refusal of a malformed value is kept; IPv6 and a second
      * (dual-stack) range, which kube-apiserver accepts, are refused as not supported here.
      */
-    private static io.kubepekko.api.alloc.Ipv4Cidr clusterIpRange(String value) throws UsageException {
-        String flag = "invalid argument \"" + value + "\" for \"--service-cluster-ip-range\" flag: ";
+    private static Ipv4Cidr clusterIpRange(String value) throws Flag.InvalidValue {
         if (value.contains(",")) {
-            throw new UsageException(flag + "dual-stack service CIDRs are not supported, give one IPv4 range");
+            throw new Flag.InvalidValue(value, "dual-stack service CIDRs are not supported, give one IPv4 range");
         }
         if (value.contains(":")) {
-            throw new UsageException(flag + "IPv6 service CIDRs are not supported, give an IPv4 range");
+            throw new Flag.InvalidValue(value, "IPv6 service CIDRs are not supported, give an IPv4 range");
         }
         try {
-            return io.kubepekko.api.alloc.Ipv4Cidr.parse(value.trim());
+            return Ipv4Cidr.parse(value.trim());
         } catch (IllegalArgumentException e) {
-            throw new UsageException(flag + "service-cluster-ip-range[0] is not a valid cidr");
+            throw new Flag.InvalidValue(value, "service-cluster-ip-range[0] is not a valid cidr");
         }
     }
 
-    private static io.kubepekko.api.alloc.PortRange nodePortRange(String value) throws UsageException {
+    private static PortRange nodePortRange(String value) throws Flag.InvalidValue {
         try {
-            return io.kubepekko.api.alloc.PortRange.parse(value);
+            return PortRange.parse(value);
         } catch (IllegalArgumentException e) {
-            throw new UsageException("invalid argument \"" + value + "\" for \"--service-node-port-range\" flag: "
-                    + e.getMessage());
+            throw new Flag.InvalidValue(value, e.getMessage());
         }
     }
 
-    private static String address(String value) throws UsageException {
-        if (!value.matches("[0-9.]+|[0-9a-fA-F:]+") || value.isEmpty()) {
-            throw new UsageException("invalid argument \"" + value + "\" for \"--bind-address\" flag: not an IP address");
+    private static String address(String value) throws Flag.InvalidValue {
+        if (value.matches("[0-9.]+|[0-9a-fA-F:]+")) {
+            try {
+                InetAddress.getByName(value); // a literal only (checked above): never a name lookup
+                return value;
+            } catch (UnknownHostException e) {
+                // refused below
+            }
         }
-        try {
-            java.net.InetAddress.getByName(value);
-        } catch (java.net.UnknownHostException e) {
-            throw new UsageException("invalid argument \"" + value + "\" for \"--bind-address\" flag: not an IP address");
-        }
-        return value;
+        throw new Flag.InvalidValue(value, "not an IP address");
     }
 
     /** An IP address or a DNS name. */
-    private static String hostname(String value) throws UsageException {
+    private static String hostname(String value) throws Flag.InvalidValue {
         if (!value.matches("[A-Za-z0-9.-]+|[0-9a-fA-F:]+") || value.startsWith("-") || value.startsWith(".")) {
-            throw new UsageException("invalid argument \"" + value + "\" for \"--cluster-hostname\" flag: "
-                    + "not an IP address or host name");
+            throw new Flag.InvalidValue(value, "not an IP address or host name");
         }
         return value;
     }
 
-    private static int port(String flag, String value) throws UsageException {
+    private static int port(String value) throws Flag.InvalidValue {
         try {
             int p = Integer.parseInt(value);
-            if (p < 0 || p > 65535) {
-                throw new NumberFormatException();
+            if (p >= 0 && p <= 65535) {
+                return p;
             }
-            return p;
         } catch (NumberFormatException e) {
-            throw new UsageException("invalid argument \"" + value + "\" for \"" + flag + "\" flag: must be a port number 0-65535");
+            // refused below
         }
+        throw new Flag.InvalidValue(value, "must be a port number 0-65535");
     }
 
     /** A byte count as etcd's {@code --max-request-bytes} takes it: a positive decimal integer. */
-    private static long positiveBytes(String flag, String value) throws UsageException {
+    private static long positiveBytes(String value) throws Flag.InvalidValue {
         try {
             long n = Long.parseLong(value);
-            if (n <= 0 || n > Integer.MAX_VALUE) {
-                throw new NumberFormatException();
+            if (n > 0 && n <= Integer.MAX_VALUE) {
+                return n;
             }
-            return n;
         } catch (NumberFormatException e) {
-            throw new UsageException("invalid argument \"" + value + "\" for \"" + flag
-                    + "\" flag: must be a number of bytes from 1 to " + Integer.MAX_VALUE);
+            // refused below
         }
+        throw new Flag.InvalidValue(value, "must be a number of bytes from 1 to " + Integer.MAX_VALUE);
     }
 
-    private static Duration positive(String flag, String value) throws UsageException {
-        Duration d = duration(flag, value);
+    private static Duration positive(String value) throws Flag.InvalidValue {
+        Duration d = duration(value);
         if (d.isZero()) {
-            throw new UsageException("invalid argument \"" + value + "\" for \"" + flag + "\" flag: must be positive");
+            throw new Flag.InvalidValue(value, "must be positive");
         }
         return d;
     }
 
-    private static io.kubepekko.api.watch.FeatureGates featureGates(String value) throws UsageException {
+    private static FeatureGates featureGates(String value) throws Flag.InvalidValue {
         try {
-            return io.kubepekko.api.watch.FeatureGates.parse(value);
+            return FeatureGates.parse(value);
         } catch (IllegalArgumentException e) {
-            throw new UsageException("invalid argument \"" + value + "\" for \"--feature-gates\" flag: " + e.getMessage());
+            throw new Flag.InvalidValue(value, e.getMessage());
         }
     }
 
-    private static Duration duration(String flag, String value) throws UsageException {
+    /** A Go duration ({@code 10s}, {@code 1m30s}), not negative. */
+    private static Duration duration(String value) throws Flag.InvalidValue {
         try {
-            Duration d = Duration.ofNanos(io.kubepekko.api.meta.GoDurations.parse(value));
-            if (d.isNegative()) {
-                throw new IllegalArgumentException();
+            Duration d = Duration.ofNanos(GoDurations.parse(value));
+            if (!d.isNegative()) {
+                return d;
             }
-            return d;
         } catch (IllegalArgumentException e) {
-            throw new UsageException("invalid argument \"" + value + "\" for \"" + flag + "\" flag: time: invalid duration \""
-                    + value + "\"");
+            // refused below
         }
+        throw new Flag.InvalidValue(value, "time: invalid duration \"" + value + "\"");
     }
 }

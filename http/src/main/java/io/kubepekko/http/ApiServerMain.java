@@ -21,6 +21,7 @@ public final class ApiServerMain {
             System.out.println("kubepekko " + version() + " (Kubernetes " + DocumentHandler.KUBERNETES_VERSION + ")");
             return;
         }
+        parsed.warnings().forEach(System.err::println);
         ApiServer server = ApiServer.start(parsed.settings());
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "kubepekko-shutdown"));
         server.whenTerminated().toCompletableFuture().join();

@@ -185,6 +185,81 @@ class ApiServerFlagsTest {
         assertTrue(ApiServerFlags.parse(new String[] {"--version"}).version());
     }
 
+    /** Every flag is declared once; --help is generated from the declarations, each with its type and default. */
+    @Test
+    void helpListsEveryDeclaredFlagWithItsDefault() {
+        List<io.kubepekko.api.flags.Flag<?>> flags = ApiServerFlags.FLAGS.flags();
+        assertEquals(20, flags.size());
+        for (io.kubepekko.api.flags.Flag<?> flag : flags) {
+            String line = ApiServerFlags.USAGE.lines().filter(l -> l.startsWith("      " + flag.option() + " "))
+                    .findFirst().orElseThrow(() -> new AssertionError(flag.option() + " missing from\n" + ApiServerFlags.USAGE));
+            assertTrue(line.startsWith("      " + flag.option() + " " + flag.type() + " "), line);
+            if (flag.defaultText() != null && !flag.defaultText().isEmpty()) {
+                assertTrue(line.endsWith("(default " + switch (flag.type()) {
+                    case "string" -> "\"" + flag.defaultText() + "\"";
+                    case "strings" -> "[" + flag.defaultText() + "]";
+                    default -> flag.defaultText();
+                } + ")"), line);
+            }
+        }
+        assertTrue(ApiServerFlags.USAGE.startsWith("Usage: apiserver [flags]\n"));
+        assertTrue(ApiServerFlags.USAGE.contains("(default \"data\")"));
+        assertTrue(ApiServerFlags.USAGE.contains("--port int"));
+        assertTrue(ApiServerFlags.USAGE.contains("(default 8080)"));
+        assertTrue(ApiServerFlags.USAGE.contains("--shutdown-delay-duration duration"));
+        assertTrue(ApiServerFlags.USAGE.contains("(default 5m0s)"));
+        assertTrue(ApiServerFlags.USAGE.contains("--storage-max-object-bytes int"));
+        assertTrue(ApiServerFlags.USAGE.contains("(default 1572864)"));
+        assertTrue(ApiServerFlags.USAGE.contains("  -h, --help"));
+        assertTrue(ApiServerFlags.USAGE.contains("      --version"));
+    }
+
+    /**
+     * The storage and cluster flags set only what is given (a --config file may set the rest), so their
+     * defaults are the built-in configuration's: the help must show those.
+     */
+    @Test
+    void theHelpShowsTheBuiltInConfigurationAsTheDefaultOfTheFileLayeredFlags() throws Exception {
+        Config built = settings().resolve().config();
+        assertEquals(ApiServerFlags.STORAGE.defaultText(), built.getString(StorageSettings.PROFILE));
+        assertEquals(List.of(ApiServerFlags.CASSANDRA_CONTACT_POINTS.defaultText()),
+                built.getStringList(StorageSettings.CASSANDRA_CONTACT_POINTS));
+        assertEquals(ApiServerFlags.CASSANDRA_KEYSPACE.defaultText(), built.getString(StorageSettings.CASSANDRA_KEYSPACE));
+        assertEquals(Long.parseLong(ApiServerFlags.STORAGE_MAX_OBJECT_BYTES.defaultText()),
+                built.getBytes(ApiServerFlags.MAX_OBJECT_BYTES));
+        assertEquals(Long.parseLong(ApiServerFlags.STORAGE_QUOTA_BYTES.defaultText()),
+                built.getBytes(ApiServerSettings.StorageFlags.QUOTA_BYTES));
+        assertEquals(List.of(), built.getStringList("pekko.cluster.seed-nodes"));
+        assertEquals("", ApiServerFlags.CLUSTER_SEED_NODES.defaultText());
+        assertEquals(Integer.parseInt(ApiServerFlags.CLUSTER_PORT.defaultText()),
+                built.getInt("pekko.remote.artery.canonical.port"));
+        assertEquals(ApiServerFlags.CLUSTER_HOSTNAME.defaultText(),
+                built.getString("pekko.remote.artery.canonical.hostname"));
+    }
+
+    /**
+     * The regression of issue 24: any flag missing from the parser's switch was parsed as
+     * --shutdown-delay-duration. Now a name is a flag only if it is declared.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"--shutdown-delay", "--shutdown-delay-durations", "--Port", "--etcd-servers",
+            "--storage-backend", "--cluster-seed-node", "--data"})
+    void aFlagMissingFromTheDeclarationsIsAnUnknownFlag(String flag) {
+        assertEquals("unknown flag: " + flag, error(flag + "=5s"));
+        assertEquals("unknown flag: " + flag, error(flag, "5s"));
+    }
+
+    /** Each declared flag checks its own value and names itself (and the value) when it refuses it. */
+    @Test
+    void aMistypedValueNamesItsFlag() {
+        for (io.kubepekko.api.flags.Flag<?> flag : ApiServerFlags.FLAGS.flags()) {
+            String bad = flag == ApiServerFlags.DATA_DIR ? "" : "%";
+            String message = error(flag.option() + "=" + bad);
+            assertTrue(message.startsWith("invalid argument \"" + bad + "\" for \"" + flag.option() + "\" flag: "),
+                    message);
+        }
+    }
+
     @Test
     void rejectsUnknownFlag() {
         assertEquals("unknown flag: --secure-port", error("--secure-port", "6443"));

@@ -1,25 +1,21 @@
 package io.kubepekko.agent.flags;
 
-import picocli.CommandLine;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Model.OptionSpec;
+import io.kubepekko.api.flags.Flag;
+import io.kubepekko.api.flags.FlagSet;
 
 import java.net.InetAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * The agent's command-line flags, named and defaulted as the kubelet's (SPEC "Node agent options"). Each
- * flag is declared once below, as data; parsing, defaults and {@code --help} all come from that table.
- * picocli does the syntax ({@code --flag value}, {@code --flag=value}, repeats, unknown and missing
- * arguments); the values are converted here, so errors read as the kubelet's (pflag's).
+ * flag is declared once below, as data; parsing, defaults and {@code --help} all come from that table through
+ * the {@link FlagSet} the API server uses too (pflag's syntax and error words); the values are converted here,
+ * so errors read as the kubelet's.
  */
 public final class AgentFlags {
     private AgentFlags() {}
@@ -111,22 +107,27 @@ public final class AgentFlags {
                     + " daemonEndpoints).",
             false, false, FlagValues.last(FlagValues::port));
 
-    /** Every flag, in the order help lists them (pflag sorts by name). */
-    static final List<Flag<?>> ALL = sorted(List.of(KUBECONFIG, HOSTNAME_OVERRIDE, PROVIDER_ID, NODE_IP, NODE_LABELS,
+    /** The agent's command line: every flag above, help listing them by name as pflag sorts them. */
+    static final FlagSet FLAGS = new FlagSet("agent", """
+            The node agent: registers this node with the API server and runs the pods bound to it, and static pods,
+            through a CRI container runtime (containerd). Without --kubeconfig it runs static pods alone.
+            """, List.of(KUBECONFIG, HOSTNAME_OVERRIDE, PROVIDER_ID, NODE_IP, NODE_LABELS,
             REGISTER_NODE, REGISTER_SCHEDULABLE, NODE_STATUS_UPDATE_FREQUENCY, MAX_PODS, POD_MANIFEST_PATH,
             FILE_CHECK_FREQUENCY, MANIFEST_URL, MANIFEST_URL_HEADER, HTTP_CHECK_FREQUENCY, CONTAINER_RUNTIME_ENDPOINT,
-            ROOT_DIR, CONTAINER_LOG_MAX_SIZE, CONTAINER_LOG_MAX_FILES, ADDRESS, PORT));
+            ROOT_DIR, CONTAINER_LOG_MAX_SIZE, CONTAINER_LOG_MAX_FILES, ADDRESS, PORT),
+            arg -> "unknown command \"" + arg + "\"");
 
-    private static List<Flag<?>> sorted(List<Flag<?>> flags) {
-        List<Flag<?>> s = new ArrayList<>(flags);
-        s.sort(Comparator.comparing(Flag::name));
-        return List.copyOf(s);
-    }
+    /** Every flag, in the order help lists them (pflag sorts by name). */
+    static final List<Flag<?>> ALL = FLAGS.flags();
 
     /** The outcome of parsing the command line. */
     public sealed interface Parsed {
-        /** Run with these settings. */
-        record Run(AgentSettings settings) implements Parsed {}
+        /** Run with these settings, after printing the warnings (deprecated flags used) to standard error. */
+        record Run(AgentSettings settings, List<String> warnings) implements Parsed {
+            public Run {
+                warnings = List.copyOf(warnings);
+            }
+        }
 
         /** {@code -h}/{@code --help}: print {@link #usage()} and exit 0. */
         record Help() implements Parsed {}
@@ -139,139 +140,27 @@ public final class AgentFlags {
     }
 
     public static Parsed parse(String... args) {
-        CommandLine cl = commandLine();
-        CommandLine.ParseResult result;
-        try {
-            result = cl.parseArgs(normalizeBooleans(args));
-        } catch (CommandLine.UnmatchedArgumentException e) {
-            return new Parsed.Invalid(unmatched(e.getUnmatched().isEmpty() ? "" : e.getUnmatched().get(0)));
-        } catch (CommandLine.MissingParameterException e) {
-            var missing = e.getMissing().get(0);
-            return new Parsed.Invalid("flag needs an argument: "
-                    + (missing instanceof OptionSpec o ? o.longestName() : missing.paramLabel()));
-        } catch (CommandLine.ParameterException e) {
-            return new Parsed.Invalid(e.getMessage());
+        FlagSet.Parsed parsed = FLAGS.parse(args);
+        if (parsed instanceof FlagSet.Parsed.Values values) {
+            return new Parsed.Run(settings(values), values.warnings());
         }
-        if (result.isUsageHelpRequested()) {
-            return new Parsed.Help();
+        if (parsed instanceof FlagSet.Parsed.Invalid invalid) {
+            return new Parsed.Invalid(invalid.message());
         }
-        if (result.isVersionHelpRequested()) {
-            return new Parsed.Version();
-        }
-        Map<Flag<?>, Object> values = new HashMap<>();
-        for (Flag<?> flag : ALL) {
-            OptionSpec matched = result.matchedOption(flag.option());
-            List<String> given = matched == null ? defaults(flag) : matched.stringValues();
-            try {
-                values.put(flag, flag.conversion().convert(given));
-            } catch (Flag.InvalidValue e) {
-                return new Parsed.Invalid("invalid argument \"" + e.value() + "\" for \"" + flag.option() + "\" flag: "
-                        + e.getMessage());
-            }
-        }
-        return new Parsed.Run(settings(values));
+        return parsed instanceof FlagSet.Parsed.Help ? new Parsed.Help() : new Parsed.Version();
     }
 
-    private static List<String> defaults(Flag<?> flag) {
-        return flag.defaultText() == null ? List.of() : List.of(flag.defaultText());
+    private static AgentSettings settings(FlagSet.Parsed.Values v) {
+        return new AgentSettings(v.get(KUBECONFIG), v.get(HOSTNAME_OVERRIDE), v.get(PROVIDER_ID), v.get(NODE_IP),
+                v.get(NODE_LABELS), v.get(REGISTER_NODE), v.get(REGISTER_SCHEDULABLE),
+                v.get(NODE_STATUS_UPDATE_FREQUENCY), v.get(MAX_PODS), v.get(POD_MANIFEST_PATH),
+                v.get(FILE_CHECK_FREQUENCY), v.get(MANIFEST_URL), v.get(MANIFEST_URL_HEADER),
+                v.get(HTTP_CHECK_FREQUENCY), v.get(CONTAINER_RUNTIME_ENDPOINT), v.get(ROOT_DIR),
+                v.get(CONTAINER_LOG_MAX_SIZE), v.get(CONTAINER_LOG_MAX_FILES), v.get(ADDRESS), v.get(PORT));
     }
 
-    @SuppressWarnings("unchecked")
-    private static <T> T get(Map<Flag<?>, Object> values, Flag<T> flag) {
-        return (T) values.get(flag);
-    }
-
-    private static AgentSettings settings(Map<Flag<?>, Object> v) {
-        return new AgentSettings(get(v, KUBECONFIG), get(v, HOSTNAME_OVERRIDE), get(v, PROVIDER_ID), get(v, NODE_IP),
-                get(v, NODE_LABELS), get(v, REGISTER_NODE), get(v, REGISTER_SCHEDULABLE),
-                get(v, NODE_STATUS_UPDATE_FREQUENCY), get(v, MAX_PODS), get(v, POD_MANIFEST_PATH),
-                get(v, FILE_CHECK_FREQUENCY), get(v, MANIFEST_URL), get(v, MANIFEST_URL_HEADER),
-                get(v, HTTP_CHECK_FREQUENCY), get(v, CONTAINER_RUNTIME_ENDPOINT), get(v, ROOT_DIR),
-                get(v, CONTAINER_LOG_MAX_SIZE), get(v, CONTAINER_LOG_MAX_FILES), get(v, ADDRESS), get(v, PORT));
-    }
-
-    private static CommandLine commandLine() {
-        CommandSpec spec = CommandSpec.create();
-        for (Flag<?> flag : ALL) {
-            OptionSpec.Builder b = OptionSpec.builder(flag.option()).paramLabel(flag.type());
-            if (flag.boolean_()) {
-                // Any text is let through here (converted with Go's ParseBool later); arity 0..1 with only the
-                // attached form reaching it (see normalizeBooleans) is pflag's rule: "--flag false" leaves "false".
-                b.type(boolean.class).arity("0..1").converters(text -> Boolean.TRUE);
-            } else if (flag.repeatable()) {
-                b.type(List.class).auxiliaryTypes(String.class).arity("1");
-            } else {
-                b.type(String.class).arity("1");
-            }
-            spec.addOption(b.build());
-        }
-        spec.addOption(OptionSpec.builder("-h", "--help").usageHelp(true).build());
-        spec.addOption(OptionSpec.builder("--version").versionHelp(true).build());
-        CommandLine cl = new CommandLine(spec);
-        cl.setOverwrittenOptionsAllowed(true); // pflag: the last occurrence wins
-        cl.setExpandAtFiles(false); // "@file" is a plain argument in pflag
-        cl.setAllowOptionsAsOptionParameters(true); // pflag takes the next argument as the value, whatever it is
-        cl.setPosixClusteredShortOptionsAllowed(false);
-        return cl;
-    }
-
-    /** {@code --flag} alone becomes {@code --flag=true}, so that a boolean never takes the next argument. */
-    private static String[] normalizeBooleans(String[] args) {
-        String[] out = args.clone();
-        for (int i = 0; i < out.length; i++) {
-            if (out[i].equals("--")) {
-                break;
-            }
-            for (Flag<?> flag : ALL) {
-                if (flag.boolean_() && out[i].equals(flag.option())) {
-                    out[i] = flag.option() + "=true";
-                }
-            }
-        }
-        return out;
-    }
-
-    /** pflag's and the kubelet's words for an argument nobody takes. */
-    private static String unmatched(String arg) {
-        if (arg.startsWith("--") && arg.length() > 2) {
-            int eq = arg.indexOf('=');
-            return "unknown flag: " + (eq < 0 ? arg : arg.substring(0, eq));
-        }
-        if (arg.startsWith("-") && arg.length() > 1) {
-            return "unknown shorthand flag: '" + arg.charAt(1) + "' in " + arg;
-        }
-        return "unknown command \"" + arg + "\"";
-    }
-
-    /** {@code --help}, laid out as pflag's flag usages. */
+    /** {@code --help}, generated from the declarations. */
     public static String usage() {
-        StringBuilder out = new StringBuilder("""
-                Usage: agent [flags]
-
-                The node agent: registers this node with the API server and runs the pods bound to it, and static pods,
-                through a CRI container runtime (containerd). Without --kubeconfig it runs static pods alone.
-
-                Flags:
-                """);
-        List<String[]> rows = new ArrayList<>();
-        for (Flag<?> flag : ALL) {
-            rows.add(new String[] {"      " + flag.option() + (flag.type().isEmpty() ? "" : " " + flag.type()),
-                    flag.help() + defaultNote(flag)});
-        }
-        rows.add(new String[] {"  -h, --help", "help for agent"});
-        rows.add(new String[] {"      --version", "Print version information and quit"});
-        int width = rows.stream().mapToInt(r -> r[0].length()).max().orElse(0);
-        for (String[] r : rows) {
-            out.append(r[0]).append(" ".repeat(width - r[0].length() + 3)).append(r[1]).append('\n');
-        }
-        return out.toString();
-    }
-
-    private static String defaultNote(Flag<?> flag) {
-        String d = flag.defaultText();
-        if (d == null || d.isEmpty()) {
-            return "";
-        }
-        return flag.type().equals("string") ? " (default \"" + d + "\")" : " (default " + d + ")";
+        return FLAGS.usage();
     }
 }

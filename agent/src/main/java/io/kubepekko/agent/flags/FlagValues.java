@@ -1,5 +1,6 @@
 package io.kubepekko.agent.flags;
 
+import io.kubepekko.api.flags.Flag;
 import io.kubepekko.api.kinds.Quantities;
 import io.kubepekko.api.meta.GoDurations;
 import io.kubepekko.api.validation.NameValidation;
@@ -26,20 +27,14 @@ import java.util.regex.Pattern;
 final class FlagValues {
     private FlagValues() {}
 
-    /** One text to one value; the caller names the flag. */
-    @FunctionalInterface
-    interface Parser<T> {
-        T parse(String text) throws Flag.InvalidValue;
-    }
-
     /** The last text given wins, as in pflag. */
-    static <T> Flag.Conversion<T> last(Parser<T> parser) {
-        return given -> parser.parse(given.get(given.size() - 1));
+    static <T> Flag.Conversion<T> last(Flag.Parser<T> parser) {
+        return Flag.last(parser);
     }
 
     /** Absent (no default, nothing given) means empty. */
-    static <T> Flag.Conversion<Optional<T>> optional(Parser<T> parser) {
-        return given -> given.isEmpty() ? Optional.empty() : Optional.of(parser.parse(given.get(given.size() - 1)));
+    static <T> Flag.Conversion<Optional<T>> optional(Flag.Parser<T> parser) {
+        return Flag.optional(parser);
     }
 
     static String string(String text) {

@@ -1,5 +1,6 @@
 package io.kubepekko.agent.flags;
 
+import io.kubepekko.api.flags.Flag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -154,6 +155,12 @@ class AgentFlagsTest {
                         "invalid argument \"many\" for \"--max-pods\" flag: strconv.ParseInt: parsing \"many\": invalid syntax"),
                 Arguments.of(List.of("--max-pods=99999999999"),
                         "invalid argument \"99999999999\" for \"--max-pods\" flag: strconv.ParseInt: parsing \"99999999999\": value out of range"),
+                Arguments.of(List.of("--max-pods=many", "--max-pods=3"),
+                        "invalid argument \"many\" for \"--max-pods\" flag: strconv.ParseInt: parsing \"many\": invalid syntax"),
+                Arguments.of(List.of("--max-pods=many", "--help"),
+                        "invalid argument \"many\" for \"--max-pods\" flag: strconv.ParseInt: parsing \"many\": invalid syntax"),
+                Arguments.of(List.of("--node-status-update-frequency", "10s", "--pod-manifest-path=/m", "--max-pod=3"),
+                        "unknown flag: --max-pod"),
                 Arguments.of(List.of("--max-pods=-1"),
                         "invalid argument \"-1\" for \"--max-pods\" flag: maxPods must not be a negative number"),
                 Arguments.of(List.of("--register-node=maybe"),
