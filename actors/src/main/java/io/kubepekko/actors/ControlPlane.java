@@ -68,11 +68,7 @@ public final class ControlPlane {
      * @param cache      the watch caches' behaviour
      * @param gates      the server's feature gates
      */
-    public record ReadSettings(Duration askTimeout, WatchCache.Settings cache, FeatureGates gates) {
-        public static ReadSettings defaults(Duration askTimeout) {
-            return new ReadSettings(askTimeout, WatchCache.Settings.defaults(), FeatureGates.defaults());
-        }
-    }
+    public record ReadSettings(Duration askTimeout, WatchCache.Settings cache, FeatureGates gates) {}
 
     private final ActorSystem<?> system;
     private final ClusterSharding sharding;
@@ -96,12 +92,6 @@ public final class ControlPlane {
         this.askTimeout = readSettings.askTimeout();
         this.readSettings = readSettings;
         this.caches = caches;
-    }
-
-    /** Starts sharding of the entities and this node's watch caches, and returns the facade. */
-    public static ControlPlane start(ActorSystem<?> system, Registry registry, ObjectWrites writes,
-                                     Environment environment, Duration askTimeout) {
-        return start(system, registry, writes, environment, ReadSettings.defaults(askTimeout), null, Map.of());
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.kubepekko.actors;
 
+import com.typesafe.config.Config;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -35,8 +36,12 @@ public final class Controllers implements AutoCloseable {
 
     /** How the controllers work. */
     public record Settings(GarbageCollector.Settings gc, NamespaceController.Settings namespaces) {
-        public static final Settings DEFAULT = new Settings(GarbageCollector.Settings.DEFAULT,
-                NamespaceController.Settings.DEFAULT);
+        /** What {@code kubepekko.controllers} of {@code config} sets (the actors' reference.conf has every default). */
+        public static Settings fromConfig(Config config) {
+            Config controllers = config.getConfig("kubepekko.controllers");
+            return new Settings(GarbageCollector.Settings.fromConfig(controllers.getConfig("garbage-collector")),
+                    NamespaceController.Settings.fromConfig(controllers.getConfig("namespace-controller")));
+        }
     }
 
     private final ControlPlane controlPlane;

@@ -1,6 +1,7 @@
 package io.kubepekko.actors;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.typesafe.config.Config;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.gc.DeletionState;
 import io.kubepekko.api.gc.DependentAction;
@@ -61,8 +62,12 @@ public final class GarbageCollector extends AbstractBehavior<GarbageCollector.Co
      * @param retry    back-off of an object whose work failed (doubling, capped)
      */
     public record Settings(int workers, Informer.Backoff informer, Informer.Backoff retry) {
-        public static final Settings DEFAULT = new Settings(4, Informer.Backoff.DEFAULT,
-                new Informer.Backoff(java.time.Duration.ofMillis(50), java.time.Duration.ofSeconds(30)));
+        /** The settings of {@code config}, {@code kubepekko.controllers.garbage-collector} of the server's. */
+        static Settings fromConfig(Config config) {
+            return new Settings(config.getInt("workers"),
+                    Informer.Backoff.fromConfig(config.getConfig("informer-backoff")),
+                    Informer.Backoff.fromConfig(config.getConfig("retry-backoff")));
+        }
     }
 
     /** What the graph knows of one object. */

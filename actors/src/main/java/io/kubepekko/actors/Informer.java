@@ -1,6 +1,7 @@
 package io.kubepekko.actors;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.typesafe.config.Config;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.watch.Delivery;
@@ -101,7 +102,10 @@ public final class Informer extends AbstractBehavior<Informer.Command> {
 
     /** Back-off between failed attempts: doubles from {@code initial} up to {@code max}. */
     public record Backoff(Duration initial, Duration max) {
-        public static final Backoff DEFAULT = new Backoff(Duration.ofMillis(100), Duration.ofSeconds(10));
+        /** The back-off {@code initial} and {@code max} of {@code config} set. */
+        static Backoff fromConfig(Config config) {
+            return new Backoff(config.getDuration("initial"), config.getDuration("max"));
+        }
 
         Duration after(int failures) {
             long ms = initial.toMillis() << Math.min(failures, 20);

@@ -2,6 +2,7 @@ package io.kubepekko.actors;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.typesafe.config.Config;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.gc.DeletionState;
 import io.kubepekko.api.meta.Json;
@@ -60,8 +61,12 @@ public final class NamespaceController extends AbstractBehavior<NamespaceControl
      * @param contentRecheck longest wait before looking again at content held by finalizers
      */
     public record Settings(int workers, Informer.Backoff informer, Informer.Backoff retry, Duration contentRecheck) {
-        public static final Settings DEFAULT = new Settings(2, Informer.Backoff.DEFAULT,
-                new Informer.Backoff(Duration.ofMillis(100), Duration.ofSeconds(30)), Duration.ofSeconds(5));
+        /** The settings of {@code config}, {@code kubepekko.controllers.namespace-controller} of the server's. */
+        static Settings fromConfig(Config config) {
+            return new Settings(config.getInt("workers"),
+                    Informer.Backoff.fromConfig(config.getConfig("informer-backoff")),
+                    Informer.Backoff.fromConfig(config.getConfig("retry-backoff")), config.getDuration("content-recheck"));
+        }
     }
 
     private final ControllerClient client;

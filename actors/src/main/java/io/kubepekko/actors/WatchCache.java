@@ -1,5 +1,6 @@
 package io.kubepekko.actors;
 
+import com.typesafe.config.Config;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.watch.BookmarkSchedule;
@@ -102,10 +103,27 @@ public final class WatchCache {
                            boolean progressBookmarks, Duration tick, Duration resubscribeAfter,
                            HistorySettings history) {
 
-        public static Settings defaults() {
-            return new Settings(Retention.DEFAULT, Duration.ofMinutes(5), Duration.ofSeconds(3), Duration.ofSeconds(10),
-                    1000, Duration.ofMinutes(1), true, Duration.ofMillis(250), Duration.ofSeconds(5),
-                    HistorySettings.DEFAULT);
+        /**
+         * The settings {@code kubepekko.watch} of {@code config} sets (the actors' reference.conf holds every
+         * default), with the values of the server's flags.
+         *
+         * @param window            {@code --watch-cache-window}: how long the window keeps events
+         * @param continueTokenTtl  {@code --continue-token-ttl}
+         * @param historyRetention  {@code --watch-history-retention}
+         * @param progressBookmarks the EfficientWatchResumption feature gate
+         */
+        public static Settings fromConfig(Config config, Duration window, Duration continueTokenTtl,
+                                          Duration historyRetention, boolean progressBookmarks) {
+            Config watch = config.getConfig("kubepekko.watch");
+            long retainedBytes = watch.getBytes("max-retained-bytes");
+            Retention retention = new Retention(window, watch.getInt("max-events"),
+                    retainedBytes > 0 ? retainedBytes : Math.max(1, Runtime.getRuntime().maxMemory() / 20));
+            return new Settings(retention, continueTokenTtl, watch.getDuration("wait-limit"),
+                    watch.getDuration("consistent-wait-limit"), watch.getInt("watcher-buffer"),
+                    watch.getDuration("bookmark-interval"), progressBookmarks, watch.getDuration("tick"),
+                    watch.getDuration("resubscribe-after"),
+                    new HistorySettings(historyRetention, watch.getInt("max-history-events"),
+                            watch.getDuration("checkpoint-interval"), watch.getDuration("checkpoint-margin")));
         }
 
         public Settings withRetention(Retention r) {
@@ -142,10 +160,7 @@ public final class WatchCache {
      *                           version: longer than a committed change can wait to be published
      */
     public record HistorySettings(Duration retention, int maxEvents, Duration checkpointInterval,
-                                  Duration checkpointMargin) {
-        public static final HistorySettings DEFAULT = new HistorySettings(Duration.ofMinutes(5), 20_000,
-                Duration.ofSeconds(30), Duration.ofSeconds(35));
-    }
+                                  Duration checkpointMargin) {}
 
     /** Protocol of {@link WatchCache}. Node-local: its replies carry snapshots and stream sources. */
     public sealed interface Command permits Stream, Loaded, LoadFailed, Tick, Read, Watch, WatcherGone, PositionRead {}

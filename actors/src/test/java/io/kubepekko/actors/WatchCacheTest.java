@@ -1,5 +1,6 @@
 package io.kubepekko.actors;
 
+import com.typesafe.config.ConfigFactory;
 import io.kubepekko.api.registry.Registry;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.watch.CacheRead;
@@ -108,7 +109,8 @@ class WatchCacheTest {
     }
 
     private static WatchCache.Settings settings() {
-        return WatchCache.Settings.defaults();
+        return WatchCache.Settings.fromConfig(ConfigFactory.defaultReference(), Duration.ofMinutes(5),
+                Duration.ofMinutes(5), Duration.ofMinutes(5), true);
     }
 
     private static WatchCache.Contents contents(long readVersion, byte[]... objects) {

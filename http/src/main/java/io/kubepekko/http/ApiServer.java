@@ -9,7 +9,6 @@ import io.kubepekko.actors.WatchCache;
 import io.kubepekko.actors.fencing.PeerContact;
 import io.kubepekko.api.kinds.ServiceNetwork;
 import io.kubepekko.api.watch.FeatureGates;
-import io.kubepekko.api.watch.Retention;
 import io.kubepekko.api.registry.Registry;
 import io.kubepekko.api.store.ObjectWrites;
 import io.kubepekko.persistence.StorageProbe;
@@ -188,7 +187,7 @@ public final class ApiServer implements AutoCloseable {
         // After bootstrap, like kube-controller-manager against a serving apiserver.
         // Off only for tests of the API server's own behaviour (kube-apiserver without a kube-controller-manager).
         Controllers controllers = config.getBoolean("kubepekko.controllers.enabled")
-                ? Controllers.start(controlPlane, Controllers.Settings.DEFAULT, environment.clock()) : null;
+                ? Controllers.start(controlPlane, Controllers.Settings.fromConfig(config), environment.clock()) : null;
 
         log.info("kubepekko apiserver listening on {} (storage {}, data dir {}, kubeconfig {}, storage quota {} bytes"
                         + " of which {} used)", url, describe(storage), settings.dataDir().toAbsolutePath(),
@@ -272,19 +271,11 @@ public final class ApiServer implements AutoCloseable {
     }
 
     static ControlPlane.ReadSettings readSettings(ApiServerSettings settings, Config config, Duration askTimeout) {
-        Config watch = config.getConfig("kubepekko.watch");
         ApiServerSettings.ReadFlags reads = settings.reads();
         FeatureGates gates = reads.featureGates();
-        long retainedBytes = watch.getBytes("max-retained-bytes");
-        WatchCache.Settings cache = new WatchCache.Settings(
-                new Retention(reads.watchCacheWindow(), watch.getInt("max-events"),
-                        retainedBytes > 0 ? retainedBytes : Math.max(1, Runtime.getRuntime().maxMemory() / 20)),
-                reads.continueTokenTtl(), watch.getDuration("wait-limit"), watch.getDuration("consistent-wait-limit"),
-                watch.getInt("watcher-buffer"), watch.getDuration("bookmark-interval"),
-                gates.enabled(FeatureGates.EFFICIENT_WATCH_RESUMPTION), watch.getDuration("tick"),
-                watch.getDuration("resubscribe-after"),
-                new WatchCache.HistorySettings(reads.watchHistoryRetention(), watch.getInt("max-history-events"),
-                        watch.getDuration("checkpoint-interval"), watch.getDuration("checkpoint-margin")));
+        WatchCache.Settings cache = WatchCache.Settings.fromConfig(config, reads.watchCacheWindow(),
+                reads.continueTokenTtl(), reads.watchHistoryRetention(),
+                gates.enabled(FeatureGates.EFFICIENT_WATCH_RESUMPTION));
         return new ControlPlane.ReadSettings(askTimeout, cache, gates);
     }
 

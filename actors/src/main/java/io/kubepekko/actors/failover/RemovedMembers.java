@@ -41,7 +41,7 @@ public final class RemovedMembers {
 
     private RemovedMembers() {}
 
-    /** The configuration key of the grace, 500 ms where the server's configuration is not loaded. */
+    /** The configuration key of the grace (its default is in the actors' reference.conf). */
     static final String GRACE_PATH = "kubepekko.cluster.stranded-ask-grace";
 
     /**
@@ -55,7 +55,7 @@ public final class RemovedMembers {
     }
 
     static Duration grace(Config config) {
-        return config.hasPath(GRACE_PATH) ? config.getDuration(GRACE_PATH) : Duration.ofMillis(500);
+        return config.getDuration(GRACE_PATH);
     }
 
     /** Subscribes to this server's view of removals. */

@@ -59,8 +59,8 @@ class RemovedMembersTest {
     }
 
     @Test
-    void theGraceComesFromTheConfigurationAndIs500msWithoutIt() {
-        assertEquals(Duration.ofMillis(500), RemovedMembers.grace(com.typesafe.config.ConfigFactory.empty()));
+    void theGraceComesFromTheConfigurationAndIs500msByDefault() {
+        assertEquals(Duration.ofMillis(500), RemovedMembers.grace(com.typesafe.config.ConfigFactory.load()));
         assertEquals(Duration.ofSeconds(2), RemovedMembers.grace(com.typesafe.config.ConfigFactory.parseString(
                 RemovedMembers.GRACE_PATH + " = 2s")));
     }

@@ -11,9 +11,6 @@ import java.util.Objects;
  */
 public record Retention(Duration maxAge, int maxEvents, long maxBytes) {
 
-    /** Five minutes, as kube-apiserver's watch cache aims for, capped so a write burst stays bounded. */
-    public static final Retention DEFAULT = new Retention(Duration.ofMinutes(5), 10_000);
-
     public Retention {
         Objects.requireNonNull(maxAge, "maxAge");
         if (maxAge.isNegative() || maxAge.isZero()) {

@@ -120,7 +120,8 @@ class ReadResolutionTest {
 
         @Test
         void aLoadingCacheServesNothing() {
-            CacheState loading = CacheState.warmStart(PODS, Retention.DEFAULT, List.of(pod("a", "x", 9, "web")), 5);
+            CacheState loading = CacheState.warmStart(PODS, new Retention(Duration.ofMinutes(5), 10_000),
+                    List.of(pod("a", "x", 9, "web")), 5);
             assertFalse(loading.ready());
             assertInstanceOf(CacheRead.Outcome.Wait.class,
                     new CacheRead(CacheRead.Target.LATEST, 0).resolve(loading, T0, TTL));

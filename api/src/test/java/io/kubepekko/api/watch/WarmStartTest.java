@@ -5,6 +5,7 @@ import io.kubepekko.api.registry.ResourceType;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -17,6 +18,7 @@ class WarmStartTest {
 
     private static final ResourceType CONFIGMAPS = Registry.builtin().find("", "v1", "configmaps").orElseThrow();
     private static final Instant NOW = Instant.parse("2026-11-22T00:00:00Z");
+    private static final Retention WINDOW = new Retention(Duration.ofMinutes(5), 10_000);
     private static final ObjectKey A = new ObjectKey("default", "a");
     private static final ObjectKey B = new ObjectKey("default", "b");
 
@@ -32,7 +34,7 @@ class WarmStartTest {
 
     @Test
     void eventsTheObjectsAlreadyReflectOnlyAdvanceTheVersion() {
-        CacheState s = CacheState.warmStart(CONFIGMAPS, Retention.DEFAULT, List.of(cm("a", 12, "new")), 10);
+        CacheState s = CacheState.warmStart(CONFIGMAPS, WINDOW, List.of(cm("a", 12, "new")), 10);
         assertFalse(s.ready(), "an object newer than the start version must be reached first");
         s = s.catchUp(new WatchEvent(WatchEvent.Type.MODIFIED, 11, A, cm("a", 11, "old"), null), NOW);
         assertFalse(s.ready());
@@ -46,7 +48,7 @@ class WarmStartTest {
 
     @Test
     void laterEventsAreAppliedAndKeptInTheWindow() {
-        CacheState s = CacheState.warmStart(CONFIGMAPS, Retention.DEFAULT, List.of(cm("a", 5, "v5")), 10);
+        CacheState s = CacheState.warmStart(CONFIGMAPS, WINDOW, List.of(cm("a", 5, "v5")), 10);
         assertTrue(s.ready(), "nothing newer than the start version was read");
         s = s.catchUp(new WatchEvent(WatchEvent.Type.MODIFIED, 13, A, cm("a", 13, "v13"), cm("a", 5, "v5")), NOW);
         s = s.catchUp(new WatchEvent(WatchEvent.Type.ADDED, 14, B, cm("b", 14, "b"), null), NOW);
@@ -58,7 +60,7 @@ class WarmStartTest {
 
     @Test
     void eventsAtOrBelowTheStartVersionAreIgnored() {
-        CacheState s = CacheState.warmStart(CONFIGMAPS, Retention.DEFAULT, List.of(cm("a", 5, "v5")), 10);
+        CacheState s = CacheState.warmStart(CONFIGMAPS, WINDOW, List.of(cm("a", 5, "v5")), 10);
         CacheState after = s.catchUp(new WatchEvent(WatchEvent.Type.DELETED, 9, A, cm("a", 9, "v9"), null), NOW);
         assertEquals(10, after.resourceVersion());
         assertTrue(after.snapshotLatest().get(A).isPresent());
@@ -66,7 +68,7 @@ class WarmStartTest {
 
     @Test
     void aDeletionAfterTheReadStillRemovesTheObject() {
-        CacheState s = CacheState.warmStart(CONFIGMAPS, Retention.DEFAULT, List.of(cm("a", 11, "x")), 10);
+        CacheState s = CacheState.warmStart(CONFIGMAPS, WINDOW, List.of(cm("a", 11, "x")), 10);
         s = s.catchUp(new WatchEvent(WatchEvent.Type.MODIFIED, 11, A, cm("a", 11, "x"), null), NOW);
         assertTrue(s.ready());
         s = s.catchUp(new WatchEvent(WatchEvent.Type.DELETED, 15, A, cm("a", 15, "x"), cm("a", 11, "x")), NOW);
