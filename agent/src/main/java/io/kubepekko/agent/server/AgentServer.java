@@ -250,6 +250,11 @@ public final class AgentServer {
         if (outcome instanceof PostedPodSource.Outcome.Refused refused) {
             return failure(refusal(refused.error(), name));
         }
+        if (outcome instanceof PostedPodSource.Outcome.Duplicate duplicate) {
+            // 409 as for any write that the current state forbids; it names the manifest that has the pod.
+            return failure(ApiStatus.conflict(RESOURCE, name, "pod \"" + duplicate.pod() + "\" is already in the"
+                    + " posted manifest \"" + duplicate.manifest() + "\" (one static pod per namespace and name)"));
+        }
         if (outcome instanceof PostedPodSource.Outcome.Failed failed) {
             return failure(ApiStatus.internal(failed.reason()));
         }
