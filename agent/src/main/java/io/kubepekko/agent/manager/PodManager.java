@@ -177,7 +177,7 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
             this.inputs = null;
             this.deletions = null;
             this.sourcesReady = new SourcesReady(sources);
-            this.statics = new StaticPodRunner(pods, workers, admitter, null, ctx);
+            this.statics = new StaticPodRunner(pods, workers, admitter, null, ctx, events);
             this.endings = new PodEndings(ctx, node, pods, workers, statics, status, null, null);
             sourceSeen(null);
             return;
@@ -189,7 +189,7 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
         this.inputs = new PodInputsResolution(ctx, client, ctx.messageAdapter(PodInputsResolution.Command.class, Inputs::new),
                 settings.resyncPeriod());
         this.deletions = new PodDeletions(ctx, client, ctx.messageAdapter(PodDeletions.Command.class, Deletion::new));
-        this.statics = new StaticPodRunner(pods, workers, admitter, mirrors, ctx);
+        this.statics = new StaticPodRunner(pods, workers, admitter, mirrors, ctx, events);
         this.endings = new PodEndings(ctx, node, pods, workers, statics, status, inputs, deletions);
         this.source = ApiPodSource.start(client, node.nodeName(), scheduler, items -> self.tell(new Listed(items)),
                 e -> self.tell(new Event(e)));

@@ -1,11 +1,16 @@
 package io.kubepekko.agent.manager;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.agent.manifest.ManifestOrigin;
+import io.kubepekko.agent.manifest.StaticPodAnnotations;
 import io.kubepekko.agent.manifest.StaticPodSet;
 import io.kubepekko.agent.runtime.PodInputs;
+import io.kubepekko.agent.worker.EventSink;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 
+import java.util.EnumMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -15,6 +20,11 @@ import java.util.Set;
  * (pod_workers.go {@code allowStaticPodStart}: one static pod per full name). With an API server each gets its mirror
  * ({@link MirrorPods}, absent without one), kept while the static pod runs and until it finished stopping, and the
  * static pod's status is written to it.
+ * <p>
+ * One static pod per full name across the sources: a pod whose full name another pod of the same set already has, or
+ * one that another source's pod runs under, is ignored with a Warning {@code FailedValidation} event (the kubelet's
+ * config merge, {@code filterInvalidPods}; across sources its pod workers start only the first of a full name). An
+ * ignored pod starts once its name is free.
  */
 final class StaticPodRunner {
     private final PodTable pods;
@@ -24,25 +34,40 @@ final class StaticPodRunner {
     private final MirrorPods mirrors;
     private final ActorContext<?> ctx;
     private final StaticPodSources sources = new StaticPodSources();
+    private final EventSink events;
+    /** Each source's last set: an ignored duplicate starts from it once its name is free. */
+    private final Map<ManifestOrigin.Kind, StaticPodSet> lastSets = new EnumMap<>(ManifestOrigin.Kind.class);
+    /** The uids ignored as duplicates, each reported once (the file source reads its directory again and again). */
+    private final Set<String> ignored = new HashSet<>();
 
-    StaticPodRunner(PodTable pods, PodWorkers workers, PodAdmitter admitter, MirrorPods mirrors, ActorContext<?> ctx) {
+    StaticPodRunner(PodTable pods, PodWorkers workers, PodAdmitter admitter, MirrorPods mirrors, ActorContext<?> ctx,
+                    EventSink events) {
         this.pods = pods;
         this.workers = workers;
         this.admitter = admitter;
         this.mirrors = mirrors;
         this.ctx = ctx;
+        this.events = events;
     }
 
     /** A source's whole set of pods now. */
     void set(StaticPodSet set) {
+        lastSets.put(set.source(), set);
         Set<String> now = new HashSet<>();
+        Set<String> names = new HashSet<>();
+        Set<String> stillIgnored = new HashSet<>();
         for (ObjectNode pod : set.pods()) {
             String uid = PodChange.uid(pod);
+            String key = PodChange.key(pod);
+            if (!names.add(key) || heldByAnotherSource(key, set.source())) {
+                ignore(pod, uid, set.source());
+                stillIgnored.add(uid);
+                continue;
+            }
             now.add(uid);
             if (pods.contains(uid)) {
                 continue; // the same manifest read again (only config.seen differs)
             }
-            String key = PodChange.key(pod);
             pods.claimName(key, uid).filter(old -> !old.terminating)
                     .ifPresent(old -> stop(old, "replaced by uid " + uid));
             PodEntry e = new PodEntry(uid, pod, true);
@@ -67,6 +92,32 @@ final class StaticPodRunner {
                 stop(e, "no longer in its source");
             }
         }
+        lastSets.forEach((source, last) -> {
+            if (source != set.source()) {
+                last.pods().forEach(p -> stillIgnored.add(PodChange.uid(p)));
+            }
+        });
+        ignored.retainAll(stillIgnored);
+    }
+
+    /** Whether a static pod of another source runs (or is about to) under {@code key}. */
+    private boolean heldByAnotherSource(String key, ManifestOrigin.Kind source) {
+        return pods.holder(key).filter(e -> e.isStatic && !e.terminating
+                && !source.configSource().equals(e.pod.path("metadata").path("annotations")
+                        .path(StaticPodAnnotations.CONFIG_SOURCE).asText(""))).isPresent();
+    }
+
+    /** The kubelet's words ({@code filterInvalidPods}) for a static pod whose full name another one has. */
+    private void ignore(ObjectNode pod, String uid, ManifestOrigin.Kind source) {
+        if (!ignored.add(uid)) {
+            return;
+        }
+        String name = pod.path("metadata").path("name").asText("");
+        String namespace = pod.path("metadata").path("namespace").asText("");
+        ctx.getLog().warn("static pod {}/{} (uid {}) from {} failed validation due to duplicate pod name, ignoring",
+                namespace, name, uid, source.configSource());
+        events.event(pod, "", "Warning", "FailedValidation", "Error validating pod " + name + "_" + namespace + "("
+                + uid + ") from " + source.configSource() + " due to duplicate pod name \"" + name + "\", ignoring");
     }
 
     /** Stops the static pod {@code e} with its grace period. */
@@ -89,6 +140,15 @@ final class StaticPodRunner {
         startWaiting(e.key());
         if (mirrors != null) {
             mirrors.stopped(e.key(), e.uid, pods::mirrored);
+        }
+        if (pods.holder(e.key()).isEmpty()) {
+            // A duplicate of another source ignored while e held the name takes it now.
+            for (StaticPodSet last : Set.copyOf(lastSets.values())) {
+                if (last.pods().stream().anyMatch(p -> PodChange.key(p).equals(e.key()) && ignored.contains(PodChange.uid(p)))) {
+                    set(last);
+                    return;
+                }
+            }
         }
     }
 

@@ -61,6 +61,12 @@ public final class PostedPodSource {
             }
         }
 
+        /**
+         * Not stored: its pod {@code pod} ({@code namespace/name}) is already in the posted manifest {@code manifest}
+         * (one static pod per full name: the kubelet would ignore the second).
+         */
+        record Duplicate(String pod, String manifest) implements Outcome {}
+
         /** The store could not be written: nothing changed. */
         record Failed(String reason) implements Outcome {}
     }
@@ -107,6 +113,10 @@ public final class PostedPodSource {
             return new Outcome.Refused(invalid.error());
         }
         List<ObjectNode> manifestPods = ((ManifestResult.Pods) parsed).pods();
+        Optional<Outcome.Duplicate> duplicate = duplicate(put.name(), manifestPods, pods);
+        if (duplicate.isPresent()) {
+            return duplicate.get();
+        }
         boolean created;
         try {
             created = store.put(put.name(), put.body());
@@ -119,6 +129,28 @@ public final class PostedPodSource {
         pods.put(put.name(), manifestPods);
         send(pods, target);
         return new Outcome.Stored(created, manifestPods);
+    }
+
+    /** The first of {@code manifestPods} whose full name another posted manifest (or this one, twice) has. */
+    private static Optional<Outcome.Duplicate> duplicate(String name, List<ObjectNode> manifestPods,
+                                                         Map<String, List<ObjectNode>> pods) {
+        Map<String, String> owners = new java.util.HashMap<>();
+        pods.forEach((manifest, its) -> {
+            if (!manifest.equals(name)) {
+                its.forEach(pod -> owners.putIfAbsent(fullName(pod), manifest));
+            }
+        });
+        for (ObjectNode pod : manifestPods) {
+            String owner = owners.putIfAbsent(fullName(pod), name);
+            if (owner != null) {
+                return Optional.of(new Outcome.Duplicate(fullName(pod), owner));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static String fullName(ObjectNode pod) {
+        return pod.path("metadata").path("namespace").asText("") + "/" + pod.path("metadata").path("name").asText("");
     }
 
     private static Outcome onDelete(ActorContext<Command> ctx, PostedManifests store, String name,

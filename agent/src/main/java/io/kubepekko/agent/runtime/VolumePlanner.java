@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
  * Plans a pod's volumes and a container's mounts as the kubelet's volume plugins and {@code makeMounts}
@@ -40,6 +41,59 @@ public final class VolumePlanner {
             }
         }
         return new VolumePlan(out);
+    }
+
+    /**
+     * The volumes for a container about to start in a pod whose volumes may have been set up already: as
+     * {@link #plan}, except that a content volume set up before ({@code setUp} tells from its host path) whose setup
+     * fails now (a non-optional ConfigMap or Secret deleted meanwhile) keeps the content it has. The kubelet's volume
+     * manager blocks only a pod's first mount: a failed remount is a {@code FailedMount} event, the volume stays
+     * mounted and the container starts with it. A volume never set up still fails the start ({@code FailedMount}).
+     */
+    public static Remount planForStart(JsonNode pod, PodInputs inputs, NodeContext node, List<String> podIps,
+                                       Predicate<Path> setUp) throws PodConfigException {
+        Path volumesDir = node.podDir(Json.text(pod, "metadata", "uid")).resolve("volumes");
+        Map<String, VolumePlan.Volume> out = new LinkedHashMap<>();
+        Map<String, String> kept = new LinkedHashMap<>();
+        for (JsonNode v : Json.items(pod, "spec", "volumes")) {
+            try {
+                volume(pod, v, volumesDir, inputs, node, podIps).ifPresent(planned -> out.put(planned.name(), planned));
+            } catch (PodConfigException e) {
+                Optional<Path> dir = contentDir(v, volumesDir);
+                if (dir.isEmpty() || !setUp.test(dir.get())) {
+                    throw e;
+                }
+                String name = Json.text(v, "name");
+                out.put(name, new VolumePlan.Content(name, dir.get(), Map.of()));
+                kept.put(name, e.eventMessage());
+            }
+        }
+        return new Remount(new VolumePlan(out), kept);
+    }
+
+    /**
+     * What {@link #planForStart} planned: every volume (for the container's mounts), and the content volumes that keep
+     * what they have, each with its {@code FailedMount} message.
+     */
+    public record Remount(VolumePlan plan, Map<String, String> kept) {
+        public Remount {
+            kept = Map.copyOf(kept);
+        }
+
+        /** The volumes to set up now: all but the kept ones, which are left as they are. */
+        public VolumePlan toWrite() {
+            Map<String, VolumePlan.Volume> write = new LinkedHashMap<>(plan.volumes());
+            write.keySet().removeAll(kept.keySet());
+            return new VolumePlan(write);
+        }
+    }
+
+    /** Where a content volume lives under the pod's volumes; empty for other kinds. */
+    private static Optional<Path> contentDir(JsonNode v, Path volumesDir) {
+        String plugin = v.has("configMap") ? "kubernetes.io~configmap" : v.has("secret") ? "kubernetes.io~secret"
+                : v.has("downwardAPI") ? "kubernetes.io~downward-api" : v.has("projected") ? "kubernetes.io~projected"
+                : null;
+        return plugin == null ? Optional.empty() : Optional.of(volumesDir.resolve(plugin).resolve(Json.text(v, "name")));
     }
 
     /**

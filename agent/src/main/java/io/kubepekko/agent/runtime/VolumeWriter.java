@@ -44,6 +44,11 @@ public final class VolumeWriter {
         }
     }
 
+    /** Whether the content volume at {@code dir} was set up (its {@code ..data} link is there): mounted, in kube's terms. */
+    public static boolean isSetUp(Path dir) {
+        return Files.isSymbolicLink(dir.resolve(DATA_DIR));
+    }
+
     /** Creates missing subPath directories with the volume's mode (the kubelet does so before the container starts). */
     public static void ensureSubPaths(VolumePlanner.ContainerMounts mounts) throws IOException {
         for (VolumePlanner.SubPathDir d : mounts.subPathDirs()) {

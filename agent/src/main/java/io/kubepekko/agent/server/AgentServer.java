@@ -23,7 +23,9 @@ import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.RemoteAddress;
 import org.apache.pekko.http.javadsl.model.headers.Allow;
+import org.apache.pekko.http.javadsl.model.headers.TimeoutAccess;
 import org.apache.pekko.http.javadsl.settings.ServerSettings;
+import org.apache.pekko.http.scaladsl.model.EntityStreamException;
 import org.apache.pekko.http.scaladsl.model.EntityStreamSizeException;
 import org.apache.pekko.stream.Materializer;
 
@@ -35,6 +37,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 
 /**
@@ -55,8 +58,27 @@ public final class AgentServer {
     /** The path prefix of the posted manifests. */
     public static final String STATIC_PODS = "/static-pods";
     private static final GroupResource RESOURCE = new GroupResource("", "static-pods");
-    private static final Duration ASK_TIMEOUT = Duration.ofSeconds(30);
-    private static final Duration BODY_TIMEOUT = Duration.ofSeconds(60);
+
+    /**
+     * How long a request may take: {@code body} to arrive whole, then {@code answer} for the source to answer it.
+     * Pekko's own request timeout (whose answer is a plain-text 503) is set past both, so a request that stalls
+     * is answered by this server, with a {@code Status}.
+     */
+    public record Timeouts(Duration body, Duration answer) {
+        /** Kube-apiserver reads a body for as long as its 60 s request timeout; ours takes 30 s, as the API server. */
+        public static final Timeouts DEFAULT = new Timeouts(Duration.ofSeconds(30), Duration.ofSeconds(30));
+
+        public Timeouts {
+            if (body.isNegative() || body.isZero() || answer.isNegative() || answer.isZero()) {
+                throw new IllegalArgumentException("timeouts must be positive: " + body + ", " + answer);
+            }
+        }
+
+        /** Pekko's request timeout: past the longest a request can take here. */
+        Duration request() {
+            return body.plus(answer).plusSeconds(5);
+        }
+    }
 
     /** Only the node itself may post manifests (no authentication yet). */
     public static final Predicate<InetAddress> LOOPBACK_WRITERS = InetAddress::isLoopbackAddress;
@@ -70,19 +92,83 @@ public final class AgentServer {
     public static CompletionStage<ServerBinding> bind(ActorSystem<?> system, String address, int port,
                                                       ActorRef<PostedPodSource.Command> posted,
                                                       Predicate<InetAddress> writers, int limit) {
+        return bind(system, address, port, posted, writers, limit, Timeouts.DEFAULT);
+    }
+
+    /** As {@link #bind(ActorSystem, String, int, ActorRef, Predicate, int)}, with the given timeouts. */
+    public static CompletionStage<ServerBinding> bind(ActorSystem<?> system, String address, int port,
+                                                      ActorRef<PostedPodSource.Command> posted,
+                                                      Predicate<InetAddress> writers, int limit, Timeouts timeouts) {
         ServerSettings base = ServerSettings.create(system.classicSystem());
         // The peer's own address (never a forwarding header) decides who may write; bodies are capped per request.
+        // The connection's idle timeout must not cut a request this server is still waiting for.
+        long requestMillis = timeouts.request().toMillis();
+        scala.concurrent.duration.Duration idle = base.getTimeouts().idleTimeout();
         ServerSettings settings = base.withRemoteAddressAttribute(true)
-                .withParserSettings(base.getParserSettings().withMaxContentLength(limit));
+                .withParserSettings(base.getParserSettings().withMaxContentLength(limit))
+                .withTimeouts(base.getTimeouts().withRequestTimeout(millis(requestMillis))
+                        .withIdleTimeout(idle.isFinite() && idle.toMillis() <= requestMillis
+                                ? millis(requestMillis + 5_000) : idle));
         Materializer mat = Materializer.matFromSystem(system);
         org.apache.pekko.japi.function.Function<HttpRequest, CompletionStage<HttpResponse>> handler =
-                request -> handle(request, system, posted, writers, limit, mat);
+                request -> answered(request, () -> handle(request, system, posted, writers, limit, timeouts, mat),
+                        limit);
         return Http.get(system).newServerAt(address, port).withSettings(settings).bind(handler);
+    }
+
+    private static scala.concurrent.duration.FiniteDuration millis(long millis) {
+        return scala.concurrent.duration.FiniteDuration.create(millis, java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Every answer a {@code Status}: a failure of the handler (which Pekko would answer with a plain-text 500) and
+     * Pekko's own request timeout (a plain-text 503) included.
+     */
+    private static CompletionStage<HttpResponse> answered(HttpRequest request,
+                                                          java.util.function.Supplier<CompletionStage<HttpResponse>> handler,
+                                                          int limit) {
+        request.getHeader(TimeoutAccess.class).ifPresent(access ->
+                access.timeoutAccess().updateHandler(timedOut -> failure(timeout())));
+        CompletionStage<HttpResponse> response;
+        try {
+            response = handler.get();
+        } catch (RuntimeException e) {
+            response = CompletableFuture.failedFuture(e);
+        }
+        return response.exceptionally(error -> failure(failed(error, limit)));
+    }
+
+    /** The Status for a request that failed: too slow (504, as kube-apiserver's request timeout), too large, broken. */
+    static ApiStatus failed(Throwable error, int limit) {
+        Throwable cause = error;
+        while (cause instanceof CompletionException && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        if (cause instanceof TimeoutException) {
+            return timeout();
+        }
+        if (cause instanceof EntityStreamSizeException) {
+            return tooLarge(limit);
+        }
+        if (cause instanceof EntityStreamException malformed) {
+            // The body broke HTTP's framing (a chunk size "zz"): the client's fault.
+            return ApiStatus.badRequest(malformed.info().summary());
+        }
+        return ApiStatus.internal(cause.toString());
+    }
+
+    /**
+     * Kube-apiserver's answer to a request that outlives its timeout ({@code apierrors.NewTimeoutError}: 504,
+     * reason Timeout), in our API server's words for a body that does not arrive in time.
+     */
+    static ApiStatus timeout() {
+        return ApiStatus.timeout("Timeout: request did not complete within the allowed duration", 1);
     }
 
     static CompletionStage<HttpResponse> handle(HttpRequest request, ActorSystem<?> system,
                                                 ActorRef<PostedPodSource.Command> posted,
-                                                Predicate<InetAddress> writers, int limit, Materializer mat) {
+                                                Predicate<InetAddress> writers, int limit, Timeouts timeouts,
+                                                Materializer mat) {
         String path = request.getUri().path();
         HttpMethod method = request.method();
         if (path.equals("/healthz")) {
@@ -94,7 +180,7 @@ public final class AgentServer {
                 return refuse(request, mat, notAllowed(HttpMethods.GET));
             }
             request.discardEntityBytes(mat);
-            return ask(system, posted, PostedPodSource.ListNames::new).thenApply(outcome -> {
+            return ask(system, posted, timeouts, PostedPodSource.ListNames::new).thenApply(outcome -> {
                 if (outcome instanceof PostedPodSource.Outcome.Names names) {
                     ObjectNode body = Json.MAPPER.createObjectNode();
                     names.names().forEach(body.putArray("names")::add);
@@ -123,7 +209,7 @@ public final class AgentServer {
         }
         if (method.equals(HttpMethods.DELETE)) {
             request.discardEntityBytes(mat);
-            return ask(system, posted, reply -> new PostedPodSource.Delete(name, reply))
+            return ask(system, posted, timeouts, reply -> new PostedPodSource.Delete(name, reply))
                     .thenApply(outcome -> response(outcome, name));
         }
         OptionalLong declared = request.entity().getContentLengthOption();
@@ -132,26 +218,18 @@ public final class AgentServer {
         }
         // withSizeLimit answers a body past the limit (EntityStreamSizeException); toStrict's own cap (8 MiB by
         // default) is lifted just above it so that it never decides.
-        return request.entity().withSizeLimit(limit).toStrict(BODY_TIMEOUT.toMillis(), limit + 1L, mat)
-                .thenCompose(strict -> ask(system, posted,
+        // A body that stalls fails with a TimeoutException once the body timeout is up (answered by answered()).
+        return request.entity().withSizeLimit(limit).toStrict(timeouts.body().toMillis(), limit + 1L, mat)
+                .thenCompose(strict -> ask(system, posted, timeouts,
                         reply -> new PostedPodSource.Put(name, strict.getData().toArray(), reply)))
-                .handle((outcome, error) -> {
-                    if (error == null) {
-                        return response(outcome, name);
-                    }
-                    Throwable cause = error instanceof CompletionException && error.getCause() != null
-                            ? error.getCause() : error;
-                    if (cause instanceof EntityStreamSizeException) {
-                        return failure(tooLarge(limit));
-                    }
-                    return failure(ApiStatus.internal(cause.toString()));
-                });
+                .thenApply(outcome -> response(outcome, name));
     }
 
+    /** The source's answer; a source that does not answer in time fails it with a TimeoutException (504). */
     private static CompletionStage<PostedPodSource.Outcome> ask(
-            ActorSystem<?> system, ActorRef<PostedPodSource.Command> posted,
+            ActorSystem<?> system, ActorRef<PostedPodSource.Command> posted, Timeouts timeouts,
             org.apache.pekko.japi.function.Function<ActorRef<PostedPodSource.Outcome>, PostedPodSource.Command> message) {
-        return AskPattern.ask(posted, message, ASK_TIMEOUT, system.scheduler());
+        return AskPattern.ask(posted, message, timeouts.answer(), system.scheduler());
     }
 
     /** The answer to a source's outcome. */
@@ -171,6 +249,11 @@ public final class AgentServer {
         }
         if (outcome instanceof PostedPodSource.Outcome.Refused refused) {
             return failure(refusal(refused.error(), name));
+        }
+        if (outcome instanceof PostedPodSource.Outcome.Duplicate duplicate) {
+            // 409 as for any write that the current state forbids; it names the manifest that has the pod.
+            return failure(ApiStatus.conflict(RESOURCE, name, "pod \"" + duplicate.pod() + "\" is already in the"
+                    + " posted manifest \"" + duplicate.manifest() + "\" (one static pod per namespace and name)"));
         }
         if (outcome instanceof PostedPodSource.Outcome.Failed failed) {
             return failure(ApiStatus.internal(failed.reason()));

@@ -9,6 +9,7 @@ import io.kubepekko.agent.worker.PodStatusBuilder.Waiting;
 import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -35,7 +36,7 @@ final class ContainerStarts<M> {
 
     private record ImageReady(Job job, String imageRef) implements Step {}
 
-    private record Prepared(Job job, ContainerConfigs.Plan plan) implements Step {}
+    private record Prepared(Job job, ContainerConfigs.Plan plan, List<String> failedMounts) implements Step {}
 
     private record Created(Job job, String containerId) implements Step {}
 
@@ -143,12 +144,14 @@ final class ContainerStarts<M> {
     private void onImageReady(ImageReady ready) {
         Job job = ready.job();
         images.ready(job.spec().image());
-        ctx.pipeToSelf(steps.prepare(job, ready.imageRef(), pod.get(), inputs.get()), (plan, t) -> wrap.apply(t == null
-                ? new Prepared(job, plan) : new Failed("config", job, ContainerSteps.prepareFailure(t))));
+        ctx.pipeToSelf(steps.prepare(job, ready.imageRef(), pod.get(), inputs.get()), (p, t) -> wrap.apply(t == null
+                ? new Prepared(job, p.plan(), p.failedMounts())
+                : new Failed("config", job, ContainerSteps.prepareFailure(t))));
     }
 
     private void onPrepared(Prepared prepared) {
         Job job = prepared.job();
+        prepared.failedMounts().forEach(events::failedMount);
         ctx.getLog().debug("pod {} container {} create requested", uid, job.spec().name());
         ctx.pipeToSelf(steps.create(job, prepared.plan()), (id, t) -> wrap.apply(t == null ? new Created(job, id)
                 : new Failed("create", job, ContainerSteps.criFailure(t, PodWorker.CREATE_CONTAINER_ERROR))));

@@ -82,13 +82,25 @@ final class ContainerSteps {
         return new Failure(message, Optional.of(new Waiting(PodWorker.ERR_IMAGE_PULL, message)));
     }
 
+    /**
+     * The container's config built and what it needs on disk made. {@code failedMounts}: the {@code FailedMount}
+     * messages of volumes set up before whose source is gone now; they keep their content (see
+     * {@link VolumePlanner#planForStart}).
+     */
+    record Prepared(ContainerConfigs.Plan plan, List<String> failedMounts) {
+        Prepared {
+            failedMounts = List.copyOf(failedMounts);
+        }
+    }
+
     /** The volumes written, the container's config built, its log directory made. */
-    CompletionStage<ContainerConfigs.Plan> prepare(Job job, String imageRef, JsonNode pod, PodInputs inputs) {
+    CompletionStage<Prepared> prepare(Job job, String imageRef, JsonNode pod, PodInputs inputs) {
         return CompletableFuture.supplyAsync(() -> {
             try {
                 List<String> ips = job.sandbox().ips();
-                VolumePlan volumes = VolumePlanner.plan(pod, inputs, node, ips);
-                VolumeWriter.materialize(volumes);
+                VolumePlanner.Remount remount = VolumePlanner.planForStart(pod, inputs, node, ips, VolumeWriter::isSetUp);
+                VolumePlan volumes = remount.plan();
+                VolumeWriter.materialize(remount.toWrite());
                 ContainerConfigs.Plan plan = ContainerConfigs.build(pod, job.container(), job.attempt(),
                         imageRef, ips, inputs, volumes, node, UUID.randomUUID().toString().substring(0, 8));
                 VolumeWriter.ensureSubPaths(plan.mounts());
@@ -96,7 +108,7 @@ final class ContainerSteps {
                     VolumeWriter.createTerminationLog(plan.terminationLogHostPath().get());
                 }
                 createDirectories(Path.of(job.sandboxConfig().getLogDirectory(), job.spec().name()));
-                return plan;
+                return new Prepared(plan, List.copyOf(remount.kept().values()));
             } catch (PodConfigException e) {
                 throw new CompletionException(e);
             } catch (IOException e) {

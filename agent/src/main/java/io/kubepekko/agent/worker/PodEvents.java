@@ -87,6 +87,14 @@ final class PodEvents {
         }
     }
 
+    /**
+     * The volume manager's words for a volume it could not set up again ({@code operation_generator.go}: Warning
+     * {@code FailedMount}, {@code MountVolume.SetUp failed for volume "v" : ...}), about the pod itself.
+     */
+    void failedMount(String message) {
+        sink.event(pod, "", WARNING, "FailedMount", message);
+    }
+
     void killing(String container, String message) {
         record(container, NORMAL, "Killing", message);
     }

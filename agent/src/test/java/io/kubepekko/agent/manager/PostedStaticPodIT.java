@@ -308,6 +308,22 @@ class PostedStaticPodIT {
         awaitMirror("padded-" + nodeName, PostedStaticPodIT::running);
     }
 
+    @Test
+    void aPodAlreadyInAnotherPostedManifestIsAConflictAndChangesNothing() throws Exception {
+        startAgent();
+        assertEquals(201, put("first", manifest("web", "3600")).statusCode());
+        String uid = annotation(awaitMirror("web-" + nodeName, PostedStaticPodIT::running), "kubernetes.io/config.hash");
+
+        assertStatus(put("second", manifest("web", "7200")), 409, "Conflict", "Operation cannot be fulfilled on"
+                + " static-pods \"second\": pod \"default/web-" + nodeName + "\" is already in the posted manifest"
+                + " \"first\"");
+        assertEquals(List.of("first"), names());
+        assertFalse(Files.exists(root.resolve("static-pods/second")), "not stored");
+        HttpResponse<String> replaced = put("first", manifest("web", "7200"));
+        assertEquals(200, replaced.statusCode(), "a manifest may replace its own pod: " + replaced.body());
+        assertFalse(uid.equals(json(replaced).path("items").get(0).path("metadata").path("uid").asText()));
+    }
+
     private static void assertStatus(HttpResponse<String> r, int code, String reason, String messageStart) throws Exception {
         assertEquals(code, r.statusCode(), r.body());
         JsonNode s = json(r);

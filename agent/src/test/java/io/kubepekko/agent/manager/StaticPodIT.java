@@ -62,6 +62,7 @@ class StaticPodIT {
     private static String nodeUid;
     private static final AtomicReference<String> servedManifest = new AtomicReference<>("");
     private static final AtomicReference<String> lastToken = new AtomicReference<>("");
+    private static final java.util.concurrent.atomic.AtomicInteger fetches = new java.util.concurrent.atomic.AtomicInteger();
 
     @BeforeAll
     static void start() throws Exception {
@@ -80,6 +81,7 @@ class StaticPodIT {
         manifests.createContext("/pods", exchange -> {
             String token = String.valueOf(exchange.getRequestHeaders().getFirst("X-Token"));
             lastToken.set(token);
+            fetches.incrementAndGet();
             byte[] body = token.equals("secret") ? servedManifest.get().getBytes(StandardCharsets.UTF_8) : new byte[0];
             exchange.sendResponseHeaders(token.equals("secret") ? 200 : 403, body.length == 0 ? -1 : body.length);
             exchange.getResponseBody().write(body);
@@ -300,5 +302,33 @@ class StaticPodIT {
         await().atMost(DEADLINE).until(() -> fake.sandboxes().stream()
                 .anyMatch(s -> s.getMetadata().getName().equals("solo-node-alone")));
         assertTrue(pod("solo-node-alone").isEmpty(), "nothing is written to the API");
+    }
+
+    @Test
+    void aPodOfAnotherSourceWithTheSameNameIsIgnoredUntilTheNameIsFree() throws Exception {
+        Path file = manifestDir.resolve("twin.yaml");
+        Files.writeString(file, manifest("twin", "3600"));
+        String fileUid = annotation(awaitMirror("twin-" + NODE, StaticPodIT::running), "kubernetes.io/config.hash");
+
+        servedManifest.set(manifest("twin", "7200"));
+        int before = fetches.get();
+        await().atMost(DEADLINE).until(() -> fetches.get() >= before + 5);
+
+        // The first of the name keeps running; the URL's pod is ignored (an event says why), not run beside it.
+        ObjectNode mirror = pod("twin-" + NODE).orElseThrow();
+        assertEquals(fileUid, annotation(mirror, "kubernetes.io/config.hash"));
+        assertTrue(fake.sandboxes().stream().filter(s -> s.getMetadata().getName().equals("twin-" + NODE))
+                .allMatch(s -> s.getMetadata().getUid().equals(fileUid)
+                        && s.getState() == io.kubepekko.agent.cri.v1.PodSandboxState.SANDBOX_READY),
+                "only the file's pod has a sandbox, and it runs");
+        await().atMost(DEADLINE).until(() -> sync(client.list(Resource.EVENTS.collection("default"),
+                io.kubepekko.agent.api.ListOptions.ALL)).path("items").findValues("reason").stream()
+                .anyMatch(r -> r.asText().equals("FailedValidation")));
+
+        Files.delete(file);
+        ObjectNode fromUrl = awaitMirror("twin-" + NODE, p -> running(p)
+                && annotation(p, "kubernetes.io/config.source").equals("http"));
+        assertTrue(hasSandbox(annotation(fromUrl, "kubernetes.io/config.hash")), "the URL's pod runs once the name is free");
+        servedManifest.set("");
     }
 }

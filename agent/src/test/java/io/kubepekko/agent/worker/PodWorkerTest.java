@@ -222,6 +222,38 @@ class PodWorkerTest {
     }
 
     @Test
+    void aContainerRestartedAfterItsConfigMapWasDeletedStartsWithTheVolumeItHad() throws Exception {
+        JsonNode kept = pod("kept", "u30", "Always", "containers: [{name: 'app', image: '" + FakeCri.BUSYBOX_IMAGE + "',"
+                + " imagePullPolicy: 'IfNotPresent', volumeMounts: [{name: 'cfg', mountPath: '/etc/cfg'}]}],"
+                + " volumes: [{name: 'cfg', configMap: {name: 'cfg'}}]");
+        ActorRef<PodWorker.Command> worker = f.spawn(kept,
+                PodInputs.NONE.withConfigMap("cfg", PodInputs.ConfigMapData.of(Map.of("k", "v"))));
+        Container first = f.awaitContainer("app", ContainerState.CONTAINER_RUNNING);
+
+        // The ConfigMap is deleted (the manager delivers it as absent), then the container exits.
+        worker.tell(new PodWorker.Update(kept, PodInputs.NONE));
+        f.fake.exitContainer(first.getId(), 1);
+
+        f.awaitLatest("u30", s -> app(s).path("restartCount").asInt() == 1 && app(s).path("state").has("running"));
+        Path volume = f.node.podDir("u30").resolve("volumes/kubernetes.io~configmap/cfg");
+        assertEquals("v", Files.readString(volume.resolve("k")), "the volume keeps the content it had");
+        assertTrue(f.events.has("FailedMount", "",
+                "MountVolume.SetUp failed for volume \"cfg\" : configmap \"cfg\" not found"), f.events.all::toString);
+    }
+
+    @Test
+    void aFirstMountOfAMissingConfigMapStillWaitsInContainerCreating() {
+        f.spawn(pod("nocfg", "u31", "Always", "containers: [{name: 'app', image: '" + FakeCri.BUSYBOX_IMAGE + "',"
+                + " imagePullPolicy: 'IfNotPresent', volumeMounts: [{name: 'cfg', mountPath: '/etc/cfg'}]}],"
+                + " volumes: [{name: 'cfg', configMap: {name: 'cfg'}}]"), PodInputs.NONE);
+        ObjectNode waiting = f.awaitLatest("u31", s -> app(s).path("state").path("waiting").path("reason").asText()
+                .equals("ContainerCreating") && f.fake.calls("RunPodSandbox").size() == 1);
+        await().atMost(WAIT).until(() -> f.fake.calls("ListContainers").size() > 3);
+        assertEquals("Pending", f.sink.latest("u31").orElseThrow().path("phase").asText());
+        assertTrue(f.fake.calls("CreateContainer").isEmpty(), "no container without its volume: " + waiting);
+    }
+
+    @Test
     void terminateStopsTheContainersAndRemovesTheSandbox() {
         ActorRef<PodWorker.Command> worker = f.spawn(pod("bye", "u8", "Always", "containers: [{name: 'app', image: '"
                 + FakeCri.BUSYBOX_IMAGE + "', imagePullPolicy: 'IfNotPresent'}]"), PodInputs.NONE);
