@@ -274,8 +274,8 @@ class PostedStaticPodIT {
         assertStatus(send(foreign, "DELETE", "/static-pods/web", null), 403, "Forbidden", "static-pods \"web\" is forbidden");
         byte[] tooLarge = new byte[BoundedBytes.MAX_MANIFEST_BYTES + 1];
         java.util.Arrays.fill(tooLarge, (byte) ' ');
-        assertStatus(send(base, "PUT", "/static-pods/web", tooLarge), 413, "RequestEntityTooLarge",
-                "Request entity too large: limit is 10485760");
+        // A declared length over the limit is refused on the head: AgentServerIT proves it over a raw socket (an HTTP
+        // client uploading the whole body races that early answer and may see a broken pipe instead).
         // The same without a Content-Length (chunked): cut off once past the limit.
         HttpResponse<String> chunked = http.send(HttpRequest.newBuilder(base.resolve("/static-pods/web"))
                 .PUT(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(tooLarge)))

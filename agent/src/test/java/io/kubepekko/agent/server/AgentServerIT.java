@@ -87,6 +87,26 @@ class AgentServerIT {
         }
     }
 
+    @Test
+    void aBodyDeclaredOverTheLimitIsRefusedOnItsHeadersWithoutReadingIt() throws Exception {
+        int port = bind(new AgentServer.Timeouts(LONG, LONG));
+        // Only the head is sent: the answer must come from the declared length alone (a client uploading the 10 MiB
+        // would race the early answer, which is why this is not sent through an HTTP client).
+        try (Socket socket = open(port)) {
+            send(socket, "PUT /static-pods/web HTTP/1.1\r\nHost: t\r\nContent-Type: application/yaml\r\nContent-Length: "
+                    + (BoundedBytes.MAX_MANIFEST_BYTES + 1) + "\r\n\r\n");
+            Answer answer = Answer.read(socket.getInputStream());
+            assertEquals(413, answer.code(), answer.toString());
+            assertEquals("application/json", answer.contentType(), answer.toString());
+            JsonNode status = Json.MAPPER.readTree(answer.body());
+            assertEquals("Status", status.path("kind").asText(), answer.toString());
+            assertEquals("RequestEntityTooLarge", status.path("reason").asText(), answer.toString());
+            assertEquals(413, status.path("code").asInt(), answer.toString());
+            assertEquals("Request entity too large: limit is 10485760", status.path("message").asText());
+        }
+        source.expectNoMessage(Duration.ZERO);
+    }
+
     private static Socket open(int port) throws IOException {
         Socket socket = new Socket("127.0.0.1", port);
         // The deadline for an answer, not a pause: a read returns as soon as the server writes.
