@@ -299,6 +299,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
 
     private Behavior<Command> onSandboxObserved(SandboxObserved sandbox) {
         failures.succeeded("sandbox status");
+        getContext().getLog().debug("pod {} sandbox status read", uid);
         return onObserved(sandbox.observed());
     }
 
