@@ -36,7 +36,8 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * <p>It relists the pod's sandboxes and containers, publishes the status when it changed ({@link StatusPublisher}),
  * and runs one sync pass when {@link SyncTriggers} says (the node's relist saw the pod change, its spec changed, a
  * step changed something, a failure or a back-off to retry, a probe stopped a container, the resync period); a
- * healthy pod is not relisted every period. A pass is: the sandbox first; then the init
+ * healthy pod is not relisted every period. A pass is: the sandbox first (a pass that runs it reads its status and
+ * goes on to the containers without relisting, as SyncPod); then the init
  * containers in order, each to completion; then the app containers that should (re)start, a restarted one with
  * attempt + 1 once its {@link CrashLoopBackOff} has passed; a failed pull is retried after its own back-off
  * ({@code ImagePullBackOff} meanwhile). A container that cannot start records why (its
