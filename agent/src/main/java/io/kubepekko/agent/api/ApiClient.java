@@ -58,6 +58,24 @@ public final class ApiClient {
         this.http = b.build();
     }
 
+    private ApiClient(ApiClient shared, TokenBucket bucket) {
+        this.config = shared.config;
+        this.userAgent = shared.userAgent;
+        this.bucket = bucket;
+        this.nanoClock = shared.nanoClock;
+        this.requestTimeout = shared.requestTimeout;
+        this.http = shared.http;
+    }
+
+    /**
+     * The same server and connections with a throttle of its own, as the kubelet's event client is a client apart
+     * from its API client ({@code eventRecordQPS}/{@code eventBurst} beside {@code kubeAPIQPS}/{@code kubeAPIBurst}):
+     * the events of many pods starting at once do not hold their status writes back.
+     */
+    public ApiClient withThrottle(TokenBucket throttle) {
+        return new ApiClient(this, throttle);
+    }
+
     /** A client with the agent's defaults: the SPEC's rate limit and a 60 s request timeout. */
     public static ApiClient create(Kubeconfig config, String agentVersion) throws GeneralSecurityException {
         return new ApiClient(config, userAgent(agentVersion), TokenBucket.agentDefaults(System.nanoTime()),

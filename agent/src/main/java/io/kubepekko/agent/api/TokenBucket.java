@@ -34,6 +34,14 @@ public final class TokenBucket {
     }
 
     /**
+     * The kubelet's event client's defaults, eventRecordQPS 50 and eventBurst 100
+     * (pkg/kubelet/apis/config/v1beta1/defaults.go): a throttle apart from {@link #agentDefaults}'s.
+     */
+    public static TokenBucket eventDefaults(long nowNanos) {
+        return new TokenBucket(50, 100, nowNanos);
+    }
+
+    /**
      * Takes one token at {@code nowNanos} and returns how many nanoseconds from now the request may go
      * (0: at once). Tokens may go negative: later callers queue behind earlier ones.
      */

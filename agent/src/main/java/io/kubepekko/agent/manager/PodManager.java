@@ -3,6 +3,7 @@ package io.kubepekko.agent.manager;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.agent.api.ApiClient;
+import io.kubepekko.agent.api.TokenBucket;
 import io.kubepekko.agent.api.ListOptions;
 import io.kubepekko.agent.api.Resource;
 import io.kubepekko.agent.api.WatchEvent;
@@ -162,9 +163,10 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
         this.node = node;
         this.orphans = new OrphanSweep(ctx, cri, node, ctx.messageAdapter(OrphanSweep.Command.class, Orphans::new));
         Set<Object> sources = new HashSet<>(staticSourceKinds);
-        // Where workers record events: nowhere in standalone mode.
+        // Where workers record events: nowhere in standalone mode; else through a throttle apart (the kubelet's event client).
         EventSink events = client == null ? EventSink.NONE
-                : EventRecorder.sink(ctx.spawn(EventRecorder.create(client, node.nodeName(), clock), "events"));
+                : EventRecorder.sink(ctx.spawn(EventRecorder.create(
+                        client.withThrottle(TokenBucket.eventDefaults(System.nanoTime())), node.nodeName(), clock), "events"));
         ActorRef<Command> self = ctx.getSelf();
         // A static pod's status goes to its mirror pod (known only here), not to a pod of its own uid.
         this.workers = new PodWorkers(ctx, cri, node, StatusManager.sink(status),

@@ -100,6 +100,7 @@ final class ContainerStarts<M> {
             passEnded.run();
             return;
         }
+        ctx.getLog().debug("pod {} container {} image status requested", uid, job.spec().name());
         ctx.pipeToSelf(steps.imageStatus(job), (img, t) -> wrap.apply(t == null ? new ImageChecked(job, img)
                 : new Failed("image status", job, ContainerSteps.criFailure(t, null))));
     }

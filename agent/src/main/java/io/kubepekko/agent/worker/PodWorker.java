@@ -36,7 +36,8 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * <p>It relists the pod's sandboxes and containers, publishes the status when it changed ({@link StatusPublisher}),
  * and runs one sync pass when {@link SyncTriggers} says (the node's relist saw the pod change, its spec changed, a
  * step changed something, a failure or a back-off to retry, a probe stopped a container, the resync period); a
- * healthy pod is not relisted every period. A pass is: the sandbox first; then the init
+ * healthy pod is not relisted every period. A pass is: the sandbox first (a pass that runs it reads its status and
+ * goes on to the containers without relisting, as SyncPod); then the init
  * containers in order, each to completion; then the app containers that should (re)start, a restarted one with
  * attempt + 1 once its {@link CrashLoopBackOff} has passed; a failed pull is retried after its own back-off
  * ({@code ImagePullBackOff} meanwhile). A container that cannot start records why (its
@@ -69,7 +70,10 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
 
     private record Relisted(ObservedPod observed) implements Command {}
 
-    private record SandboxRan(String id) implements Command {}
+    private record SandboxRan(String id, int attempt) implements Command {}
+
+    /** What the pod is with the sandbox just run, its status read (no relist). */
+    private record SandboxObserved(ObservedPod observed) implements Command {}
 
     private record StartStep(ContainerStarts.Step step) implements Command {}
 
@@ -164,6 +168,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
                 .onMessageEquals(Tick.INSTANCE, this::onTick)
                 .onMessage(Relisted.class, syncing(this::onRelisted))
                 .onMessage(SandboxRan.class, syncing(this::onSandboxRan))
+                .onMessage(SandboxObserved.class, syncing(this::onSandboxObserved))
                 .onMessage(StartStep.class, syncing(this::onStartStep))
                 .onMessage(StepFailed.class, this::onStepFailed)
                 .onMessage(TerminationDone.class, this::onTerminationDone)
@@ -231,7 +236,11 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
 
     private Behavior<Command> onRelisted(Relisted relisted) {
         failures.succeeded("relist");
-        observed = relisted.observed();
+        return onObserved(relisted.observed());
+    }
+
+    private Behavior<Command> onObserved(ObservedPod now) {
+        observed = now;
         publishStatus();
         String phase = status.last().path("phase").asText();
         probes.tell(new ProbeManager.Seen(pod, spec, observed, phase.equals("Succeeded") || phase.equals("Failed")));
@@ -268,22 +277,31 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     }
 
     private void runSandbox() {
-        Optional<PodSandboxConfig> config = sandboxConfig(observed.sandboxIds().size());
+        int attempt = observed.sandboxIds().size();
+        Optional<PodSandboxConfig> config = sandboxConfig(attempt);
         if (config.isEmpty()) {
             endPass();
             return;
         }
         getContext().getLog().debug("pod {} sandbox requested", uid); // with the "running" line: the runtime's time
         getContext().pipeToSelf(steps.runSandbox(config.get(), settings.runtimeHandler()),
-                (id, t) -> t == null ? new SandboxRan(id) : failed("sandbox", t));
+                (id, t) -> t == null ? new SandboxRan(id, attempt) : failed("sandbox", t));
     }
 
     private Behavior<Command> onSandboxRan(SandboxRan ran) {
         failures.succeeded("sandbox");
         getContext().getLog().info("pod {} sandbox {} running", uid, ran.id());
         sync.progressed();
-        relist();
+        // As SyncPod: the sandbox's status (its IPs) and on to the containers in the same pass, no relist between.
+        getContext().pipeToSelf(Relister.withSandboxRun(cri, uid, observed, ran.id(), ran.attempt()),
+                (o, t) -> t == null ? new SandboxObserved(o) : failed("sandbox status", t));
         return this;
+    }
+
+    private Behavior<Command> onSandboxObserved(SandboxObserved sandbox) {
+        failures.succeeded("sandbox status");
+        getContext().getLog().debug("pod {} sandbox status read", uid);
+        return onObserved(sandbox.observed());
     }
 
     // ---------------------------------------------------------------- starting containers, a failed step

@@ -28,15 +28,45 @@ import java.util.stream.Collectors;
 final class Relister {
     private Relister() {}
 
-    /** The pod's sandboxes and containers, found by the pod's uid label. */
+    /**
+     * The pod's sandboxes and containers, found by the pod's uid label. The two listings go together, then the
+     * sandbox's and the containers' statuses together: two round trips to the runtime, not four one after the
+     * other (each waits its turn when the runtime is busy starting many pods).
+     */
     static CompletionStage<ObservedPod> observe(CriRuntime cri, String uid) {
         Map<String, String> mine = Map.of(SandboxConfigs.POD_UID_LABEL, uid);
-        return cri.listPodSandbox(PodSandboxFilter.newBuilder().putAllLabelSelector(mine).build())
-                .thenCompose(sandboxes -> readySandbox(cri, sandboxes).thenCompose(ready ->
-                        cri.listContainers(ContainerFilter.newBuilder().putAllLabelSelector(mine).build())
-                                .thenCompose(containers -> statuses(cri, containers))
-                                .thenApply(byName -> new ObservedPod(ready,
-                                        sandboxes.stream().map(PodSandbox::getId).toList(), byName))));
+        CompletableFuture<List<PodSandbox>> sandboxes = cri.listPodSandbox(
+                PodSandboxFilter.newBuilder().putAllLabelSelector(mine).build()).toCompletableFuture();
+        CompletableFuture<List<Container>> containers = cri.listContainers(
+                ContainerFilter.newBuilder().putAllLabelSelector(mine).build()).toCompletableFuture();
+        return sandboxes.thenCombine(containers, Listed::new).thenCompose(listed -> {
+            CompletableFuture<Optional<ObservedPod.Sandbox>> ready = readySandbox(cri, listed.sandboxes()).toCompletableFuture();
+            CompletableFuture<Map<String, List<ContainerStatus>>> byName = statuses(cri, listed.containers()).toCompletableFuture();
+            return ready.thenCombine(byName, (sandbox, statuses) -> new ObservedPod(sandbox,
+                    listed.sandboxes().stream().map(PodSandbox::getId).toList(), statuses));
+        });
+    }
+
+    private record Listed(List<PodSandbox> sandboxes, List<Container> containers) {}
+
+    /**
+     * The sandbox just run as {@code attempt}, with its IPs (PodSandboxStatus, as SyncPod asks right after
+     * RunPodSandbox), added to what {@code before} saw: what the pass starts its containers in, without listing
+     * the pod again.
+     */
+    static CompletionStage<ObservedPod> withSandboxRun(CriRuntime cri, String uid, ObservedPod before, String id,
+                                                       int attempt) {
+        return cri.podSandboxStatus(id).thenCompose(r -> {
+            if (r.getStatus().getState() != PodSandboxState.SANDBOX_READY) {
+                return observe(cri, uid); // gone already: the pod as the runtime has it
+            }
+            List<String> ids = new ArrayList<>(before.sandboxIds());
+            if (!ids.contains(id)) {
+                ids.add(id);
+            }
+            return CompletableFuture.completedFuture(new ObservedPod(
+                    Optional.of(new ObservedPod.Sandbox(id, attempt, ips(r))), ids, before.containers()));
+        });
     }
 
     private static CompletionStage<Optional<ObservedPod.Sandbox>> readySandbox(CriRuntime cri, List<PodSandbox> sandboxes) {

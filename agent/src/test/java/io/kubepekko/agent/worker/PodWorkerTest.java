@@ -14,6 +14,7 @@ import io.kubepekko.agent.cri.FakeCri;
 import io.kubepekko.agent.cri.v1.Container;
 import io.kubepekko.agent.cri.v1.ContainerState;
 import io.kubepekko.agent.cri.v1.CreateContainerRequest;
+import io.kubepekko.agent.cri.v1.PodSandboxStatusRequest;
 import io.kubepekko.agent.cri.v1.RunPodSandboxRequest;
 import io.kubepekko.agent.cri.v1.StopContainerRequest;
 import io.kubepekko.agent.runtime.PodCgroups;
@@ -380,6 +381,38 @@ class PodWorkerTest {
 
         ObjectNode status = f.awaitLatest("u15", s -> s.path("phase").asText().equals("Running"));
         assertEquals("2025-12-31T23:00:00Z", status.path("startTime").asText());
+    }
+
+    @Test
+    void theContainersStartInTheSandboxJustRunWithoutListingThePodAgain() {
+        f.spawn(pod("straight", "u16", "Always", "containers: [{name: 'app', image: '" + FakeCri.BUSYBOX_IMAGE + "',"
+                + " imagePullPolicy: 'IfNotPresent'}]"), PodInputs.NONE);
+        ObjectNode running = f.awaitLatest("u16", s -> s.path("phase").asText().equals("Running"));
+
+        // As SyncPod: RunPodSandbox, PodSandboxStatus (its IP), then the container; the pod is not listed between.
+        List<FakeCri.Call> calls = f.fake.calls();
+        int run = indexOf(calls, "RunPodSandbox");
+        int create = indexOf(calls, "CreateContainer");
+        List<String> between = calls.subList(run + 1, create).stream()
+                .filter(c -> c.request().toString().contains("u16") || !c.method().startsWith("List"))
+                .map(FakeCri.Call::method).toList();
+        assertEquals(List.of("PodSandboxStatus", "ImageStatus"), between);
+        PodSandboxStatusRequest status = (PodSandboxStatusRequest) calls.get(run + 1 + calls.subList(run + 1, create)
+                .stream().map(FakeCri.Call::method).toList().indexOf("PodSandboxStatus")).request();
+        assertEquals(f.fake.sandboxes().get(0).getId(), status.getPodSandboxId());
+        CreateContainerRequest created = (CreateContainerRequest) calls.get(create).request();
+        assertEquals(f.fake.sandboxes().get(0).getId(), created.getPodSandboxId());
+        assertEquals(0, created.getSandboxConfig().getMetadata().getAttempt());
+        assertFalse(running.path("podIP").asText().isEmpty(), running.toString());
+    }
+
+    private static int indexOf(List<FakeCri.Call> calls, String method) {
+        for (int i = 0; i < calls.size(); i++) {
+            if (calls.get(i).method().equals(method)) {
+                return i;
+            }
+        }
+        throw new AssertionError("no " + method + " call in " + calls.stream().map(FakeCri.Call::method).toList());
     }
 
 }
