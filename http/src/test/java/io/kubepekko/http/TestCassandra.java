@@ -1,6 +1,8 @@
 package io.kubepekko.http;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
+import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.kubepekko.persistence.cassandra.LocalCassandra;
 
@@ -54,9 +56,13 @@ final class TestCassandra {
                 .replaceAll("(?m)^--.*$", "")
                 .replace("{{REPLICATION}}", replication)
                 .replaceAll("\\bkubepekko\\b", keyspace);
+        // Each statement completes once the driver has refreshed its schema metadata, which it holds back for
+        // this window (1 s by default, for bursts of other clients' changes): the servers' own setting.
+        DriverConfigLoader config = DriverConfigLoader.programmaticBuilder()
+                .withDuration(DefaultDriverOption.METADATA_SCHEMA_WINDOW, Duration.ofMillis(100)).build();
         try (CqlSession session = CqlSession.builder()
                 .addContactPoint(new InetSocketAddress(cassandra.host(), cassandra.cqlPort()))
-                .withLocalDatacenter("datacenter1").build()) {
+                .withLocalDatacenter("datacenter1").withConfigLoader(config).build()) {
             for (String statement : script.split(";")) {
                 if (!statement.isBlank()) {
                     session.execute(SimpleStatement.newInstance(statement).setTimeout(Duration.ofSeconds(30)));
