@@ -2,6 +2,7 @@ package io.kubepekko.actors;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupResource;
+import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.gc.DeletionState;
 import io.kubepekko.api.gc.DependentAction;
 import io.kubepekko.api.gc.GarbageCollection;
@@ -10,7 +11,6 @@ import io.kubepekko.api.gc.OwnerLocation;
 import io.kubepekko.api.gc.OwnerReference;
 import io.kubepekko.api.gc.OwnerState;
 import io.kubepekko.api.meta.ObjectMeta;
-import io.kubepekko.api.registry.Registry;
 import io.kubepekko.api.watch.PartialJson;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.watch.WatchEvent;
