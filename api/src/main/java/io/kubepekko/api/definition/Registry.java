@@ -18,7 +18,7 @@ import java.util.Optional;
  */
 public final class Registry {
     private final Map<String, KindDefinition> byGvr = new LinkedHashMap<>();
-    private final Map<GroupResource, ResourceType> byGroupResource = new LinkedHashMap<>();
+    private final Map<GroupResource, KindDefinition> byGroupResource = new LinkedHashMap<>();
     private final List<ResourceType> types;
 
     /**
@@ -32,7 +32,7 @@ public final class Registry {
             if (byGvr.putIfAbsent(key, d) != null) {
                 throw new IllegalArgumentException("duplicate registry entry " + key);
             }
-            byGroupResource.putIfAbsent(t.groupResource(), t);
+            byGroupResource.putIfAbsent(t.groupResource(), d);
         }
         for (KindDefinition d : definitions) {
             checkForwardedCreate(d.type());
@@ -71,8 +71,13 @@ public final class Registry {
         return definition(group, version, resource).map(KindDefinition::type);
     }
 
-    public Optional<ResourceType> find(GroupResource gr) {
+    /** The kind serving a group's resource (at its preferred version, the first registered). */
+    public Optional<KindDefinition> definition(GroupResource gr) {
         return Optional.ofNullable(byGroupResource.get(gr));
+    }
+
+    public Optional<ResourceType> find(GroupResource gr) {
+        return definition(gr).map(KindDefinition::type);
     }
 
     /**
