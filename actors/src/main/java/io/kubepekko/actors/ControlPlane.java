@@ -3,9 +3,10 @@ package io.kubepekko.actors;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.alloc.ValuePool;
+import io.kubepekko.api.definition.KindDefinition;
+import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;
-import io.kubepekko.api.registry.Registry;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.store.ObjectWrites;
@@ -133,11 +134,11 @@ public final class ControlPlane {
         CommittedObjects committed = new CommittedObjects();
         sharding.init(Entity.of(CollectionEntity.TYPE_KEY, ctx -> {
             CollectionId id = CollectionId.parse(ctx.getEntityId());
-            ResourceType type = registry.find(id.groupResource()).orElseThrow();
-            var values = type.strategy().clusterValues();
-            return CollectionEntity.create(id, type, writes, environment,
+            KindDefinition kind = registry.definition(id.groupResource()).orElseThrow();
+            return CollectionEntity.create(id, kind.type(), writes, environment,
                     sharding.entityRefFor(Revisions.TYPE_KEY, id.groupResource().toString()), committed,
-                    values == null ? null : sharding.entityRefFor(ValueAllocator.TYPE_KEY, values.allocator()),
+                    kind.clusterValues().map(v -> sharding.entityRefFor(ValueAllocator.TYPE_KEY, v.allocator()))
+                            .orElse(null),
                     quota);
         }));
         WatchCaches caches = WatchCaches.start(system, registry, readSettings.cache(), environment.clock(),
@@ -152,11 +153,9 @@ public final class ControlPlane {
     private static void startAllocators(ClusterSharding sharding, ActorSystem<?> system, Registry registry,
                                         Environment environment, Map<String, ValuePool> pools) {
         Map<String, List<GroupResource>> users = new java.util.TreeMap<>();
-        for (ResourceType type : registry.all()) {
-            var values = type.strategy().clusterValues();
-            if (values != null) {
-                users.computeIfAbsent(values.allocator(), a -> new ArrayList<>()).add(type.groupResource());
-            }
+        for (KindDefinition kind : registry.definitions()) {
+            kind.clusterValues().ifPresent(values -> users.computeIfAbsent(values.allocator(),
+                    a -> new ArrayList<>()).add(kind.type().groupResource()));
         }
         sharding.init(Entity.of(ValueAllocator.TYPE_KEY, ctx -> ValueAllocator.create(ctx.getEntityId(), pools,
                         new ValueAllocator.Directory(users.getOrDefault(ctx.getEntityId(), List.of()),

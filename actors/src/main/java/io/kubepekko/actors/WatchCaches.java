@@ -1,7 +1,7 @@
 package io.kubepekko.actors;
 
 import io.kubepekko.api.GroupResource;
-import io.kubepekko.api.registry.Registry;
+import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.registry.ResourceType;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.CoordinatedShutdown;

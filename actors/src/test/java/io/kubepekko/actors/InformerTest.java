@@ -1,6 +1,6 @@
 package io.kubepekko.actors;
 
-import io.kubepekko.api.registry.Registry;
+import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.watch.CachedObject;

@@ -1,7 +1,7 @@
 package io.kubepekko.actors;
 
 import com.typesafe.config.ConfigFactory;
-import io.kubepekko.api.registry.Registry;
+import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.watch.CacheRead;
 import io.kubepekko.api.watch.Delivery;

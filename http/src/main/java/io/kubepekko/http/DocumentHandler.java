@@ -2,13 +2,13 @@ package io.kubepekko.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.discovery.Discovery;
 import io.kubepekko.api.discovery.DiscoveryDocument;
 import io.kubepekko.api.discovery.DiscoveryFormat;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.openapi.Document;
 import io.kubepekko.api.openapi.OpenApiV3;
-import io.kubepekko.api.registry.Registry;
 import io.kubepekko.api.status.ApiStatus;
 import org.apache.pekko.http.javadsl.model.ContentType;
 import org.apache.pekko.http.javadsl.model.ContentTypes;

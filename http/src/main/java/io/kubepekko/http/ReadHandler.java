@@ -2,13 +2,13 @@ package io.kubepekko.http;
 
 import io.kubepekko.actors.ControlPlane;
 import io.kubepekko.api.GroupVersionKind;
+import io.kubepekko.api.definition.KindDefinition;
 import io.kubepekko.api.meta.PartialObjects;
 import io.kubepekko.api.meta.SelfLinks;
 import io.kubepekko.api.protobuf.ProtobufBodies;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.table.IncludeObject;
-import io.kubepekko.api.table.TablePrinters;
 import io.kubepekko.api.table.Tables;
 import io.kubepekko.api.watch.FeatureGates;
 import io.kubepekko.api.watch.ReadOptions;
@@ -60,15 +60,16 @@ final class ReadHandler {
         return ReadOptions.parse(verb, r.query().toMultiMap(), controlPlane.featureGates());
     }
 
-    CompletionStage<HttpResponse> get(ResourceType type, Request r) {
+    CompletionStage<HttpResponse> get(KindDefinition definition, Request r) {
+        ResourceType type = definition.type();
         String name = r.info().name();
         IncludeObject include = includeObject(r);
         return controlPlane.get(type, r.info().namespace(), name, readOptions("get", r)).thenApply(found -> {
             byte[] obj = found.orElseThrow(() -> ApiStatus.notFound(type.groupResource(), name).exception());
             obj = selfLinks ? SelfLinks.withSelfLink(type, obj) : obj;
             if (r.representation().table()) {
-                return Encoder.json(200, Tables.renderObject(r.representation().metaVersion(), printer(type), obj,
-                        include, clock.instant()), r.format(), r.pretty(), List.of());
+                return Encoder.json(200, Tables.renderObject(r.representation().metaVersion(), definition.printer(),
+                        obj, include, clock.instant()), r.format(), r.pretty(), List.of());
             }
             return Encoder.json(200, partialObject(type, type.kind(), r, obj), r.format(), r.pretty(), List.of());
         });
@@ -100,18 +101,15 @@ final class ReadHandler {
                 : IncludeObject.METADATA;
     }
 
-    private static io.kubepekko.api.table.TablePrinter printer(ResourceType type) {
-        return TablePrinters.of(type.groupResource().group(), type.kind());
-    }
-
-    CompletionStage<HttpResponse> list(ResourceType type, Request r) {
+    CompletionStage<HttpResponse> list(KindDefinition definition, Request r) {
+        ResourceType type = definition.type();
         IncludeObject include = includeObject(r);
         return controlPlane.list(type, r.info().namespace(), readOptions("list", r)).thenApply(chunk -> {
             // The selfLink goes into each item as it is written: never a second copy of the list.
             UnaryOperator<byte[]> links = selfLinks ? json -> SelfLinks.withSelfLink(type, json) : null;
             if (r.representation().table()) {
                 return Encoder.table(Tables.listBody(Encoder.textFormat(r.format(), r.pretty()),
-                        r.representation().metaVersion(), printer(type), chunk.items(), include,
+                        r.representation().metaVersion(), definition.printer(), chunk.items(), include,
                         new Tables.ListMeta(Long.toString(chunk.resourceVersion()), chunk.continueToken(),
                                 chunk.remainingItemCount()), clock.instant(), links), r.format());
             }
@@ -138,7 +136,8 @@ final class ReadHandler {
      * client asked to upgrade. A watch of a named object ({@code GET .../name?watch})
      * is a watch of the collection selected by {@code metadata.name}, as in kube-apiserver.
      */
-    CompletionStage<HttpResponse> watch(ResourceType type, Request r) {
+    CompletionStage<HttpResponse> watch(KindDefinition definition, Request r) {
+        ResourceType type = definition.type();
         if (r.format() == Negotiation.Format.YAML || (r.format() == Negotiation.Format.PROTOBUF
                 && (r.webSocket() != null || r.representation().table()))) {
             throw ApiStatus.notAcceptable("only the following media types are accepted: application/json, "
@@ -167,7 +166,7 @@ final class ReadHandler {
                 ? WatchFraming.protobuf(kind, apiVersion, objects)
                 : r.representation().table()
                 ? WatchFraming.table(type.kind(), type.apiVersion(), objects, new WatchFraming.TableRows(
-                        r.representation().metaVersion(), printer(type), includeObject(r), clock))
+                        r.representation().metaVersion(), definition.printer(), includeObject(r), clock))
                 : new WatchFraming(kind, apiVersion, objects);
         return controlPlane.watch(type, r.info().namespace(), options, timeout).thenApply(events -> {
             if (r.webSocket() != null) {

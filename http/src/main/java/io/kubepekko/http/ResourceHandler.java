@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.actors.ControlPlane;
 import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.codec.FieldValidation;
+import io.kubepekko.api.definition.KindDefinition;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.ForwardedCreate;
@@ -92,8 +93,9 @@ final class ResourceHandler {
 
     CompletionStage<HttpResponse> handle(Request request) {
         RequestInfo info = request.info();
-        ResourceType type = controlPlane.registry().find(info.group(), info.version(), info.resource())
+        KindDefinition kind = controlPlane.registry().definition(info.group(), info.version(), info.resource())
                 .orElseThrow(() -> ApiStatus.pathNotFound().exception());
+        ResourceType type = kind.type();
         // Protobuf only for kinds that have a protobuf form; others get the client's fallback, or 406.
         Request r = request.withRepresentation(request.representation()
                 .forKind(ProtobufBodies.builtin().supports(type.gvk())));
@@ -118,9 +120,9 @@ final class ResourceHandler {
             ReadOptions.parse("list", r.query().toMultiMap(), controlPlane.featureGates());
         }
         return switch (info.verb()) {
-            case "get" -> reads.get(type, r);
-            case "list" -> reads.list(type, r);
-            case "watch" -> reads.watch(type, r);
+            case "get" -> reads.get(kind, r);
+            case "list" -> reads.list(kind, r);
+            case "watch" -> reads.watch(kind, r);
             case "create" -> type.forwardedCreate() != null ? forwardedCreate(type, r) : create(type, r);
             case "update" -> update(type, r);
             case "patch" -> patch(type, r, null);

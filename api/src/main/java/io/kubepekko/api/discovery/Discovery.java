@@ -1,6 +1,6 @@
 package io.kubepekko.api.discovery;
 
-import io.kubepekko.api.registry.Registry;
+import io.kubepekko.api.definition.Registry;
 
 import java.util.Collections;
 import java.util.EnumMap;

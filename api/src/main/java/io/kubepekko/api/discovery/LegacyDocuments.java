@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupVersionKind;
-import io.kubepekko.api.registry.Registry;
+import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.registry.ResourceType;
 
 import java.nio.charset.StandardCharsets;

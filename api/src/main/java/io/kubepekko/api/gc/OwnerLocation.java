@@ -1,6 +1,6 @@
 package io.kubepekko.api.gc;
 
-import io.kubepekko.api.registry.Registry;
+import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.registry.ResourceType;
 
 /**

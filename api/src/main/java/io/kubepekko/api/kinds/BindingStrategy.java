@@ -13,7 +13,7 @@ import java.util.List;
  * {@code pods/{name}/binding} or the {@code bindings} resource that forwards there ({@link PodBinding}).
  * Their only rule of their own is Kubernetes' {@code ValidatePodBinding}.
  */
-final class BindingStrategy implements Strategy {
+public final class BindingStrategy implements Strategy {
 
     private static final List<String> TARGET_KINDS = List.of("Node", "<empty>");
 

@@ -12,7 +12,7 @@ import java.util.Base64;
 import java.util.List;
 
 /** ConfigMaps: key syntax, no key in both data and binaryData, 1 MiB in total, and {@code immutable}. */
-final class ConfigMapStrategy implements Strategy {
+public final class ConfigMapStrategy implements Strategy {
 
     /** Maximum total size of a ConfigMap's or Secret's data, in bytes. */
     static final int MAX_SIZE = 1024 * 1024;

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  * batch/v1 CronJobs: a required, well-formed schedule, a concurrency policy, history limits and a
  * valid job template; names leave room for the Job suffix (at most 52 characters).
  */
-final class CronJobStrategy implements Strategy {
+public final class CronJobStrategy implements Strategy {
 
     static final List<String> CONCURRENCY_POLICIES = List.of("Allow", "Forbid", "Replace");
     static final int MAX_NAME_LENGTH = 52;

@@ -12,7 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Endpoints: every subset has addresses (valid IPs) and valid ports. */
-final class EndpointsStrategy implements Strategy {
+public final class EndpointsStrategy implements Strategy {
 
     @Override
     public void applyDefaults(ObjectNode obj) {

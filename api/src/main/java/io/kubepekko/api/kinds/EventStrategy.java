@@ -15,7 +15,7 @@ import java.util.List;
  * core/v1 Events: the involved object's namespace must agree with the event's; "new-style" events
  * (with {@code eventTime}) also need reportingComponent, reportingInstance, action and reason.
  */
-final class EventStrategy implements Strategy {
+public final class EventStrategy implements Strategy {
 
     /** Events take part in no garbage collection: a delete never adds a GC finalizer. */
     private static final DeletionRules DELETION = new DeletionRules() {

@@ -12,7 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** networking.k8s.io Ingresses: rules or a default backend, hosts, typed absolute paths, one backend each. */
-final class IngressStrategy implements Strategy {
+public final class IngressStrategy implements Strategy {
 
     static final List<String> PATH_TYPES = List.of("Exact", "ImplementationSpecific", "Prefix");
     private static final FieldPath SPEC = FieldPath.of("spec");

@@ -17,7 +17,7 @@ import java.util.List;
  * batch/v1 Jobs: spec defaults, the generated selector (labels tying pods to this Job's uid), a pod
  * template whose restartPolicy is OnFailure or Never; selector, template and completion mode are immutable.
  */
-final class JobStrategy implements Strategy {
+public final class JobStrategy implements Strategy {
 
     private static final DeletionRules DELETION = new OrphaningDeletion();
 

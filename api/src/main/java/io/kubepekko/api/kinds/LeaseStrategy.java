@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** coordination.k8s.io Leases: a positive duration and non-negative transitions when set. */
-final class LeaseStrategy implements Strategy {
+public final class LeaseStrategy implements Strategy {
 
     private static final FieldPath SPEC = FieldPath.of("spec");
 

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Set;
 
 /** LimitRanges: limit types (Pod, Container, PersistentVolumeClaim or qualified), unique, with valid quantities. */
-final class LimitRangeStrategy implements Strategy {
+public final class LimitRangeStrategy implements Strategy {
 
     static final Set<String> STANDARD_TYPES = Set.of("Pod", "Container", "PersistentVolumeClaim");
     private static final String[] QUANTITY_MAPS = {"max", "min", "default", "defaultRequest", "maxLimitRequestRatio"};

@@ -18,7 +18,7 @@ import java.util.Set;
  * from creation; finalizer names validated; {@code spec.finalizers} kept by main-resource writes; the
  * namespace lifecycle on delete ({@link NamespaceDeletion}).
  */
-final class NamespaceStrategy implements Strategy {
+public final class NamespaceStrategy implements Strategy {
 
     static final String KUBERNETES_FINALIZER = "kubernetes";
     private static final Set<String> STANDARD_FINALIZERS = Set.of("kubernetes", "orphan", "foregroundDeletion");

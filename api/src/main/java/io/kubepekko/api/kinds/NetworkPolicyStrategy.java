@@ -13,7 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** NetworkPolicies: selectors, peers, ports and policy types; policyTypes defaulted from the rules. */
-final class NetworkPolicyStrategy implements Strategy {
+public final class NetworkPolicyStrategy implements Strategy {
 
     static final List<String> POLICY_TYPES = List.of("Ingress", "Egress");
     private static final FieldPath SPEC = FieldPath.of("spec");

@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Set;
 
 /** Nodes: pod CIDRs and taints; podCIDR and providerID may only go from unset to set. Status is kept on create. */
-final class NodeStrategy implements Strategy {
+public final class NodeStrategy implements Strategy {
 
     private static final FieldPath SPEC = FieldPath.of("spec");
 

@@ -14,7 +14,7 @@ import java.util.List;
  * PersistentVolumeClaims: access modes and a positive storage request; the spec is immutable except
  * the storage request and binding ({@code volumeName} from unset); phase Pending on create.
  */
-final class PersistentVolumeClaimStrategy implements Strategy {
+public final class PersistentVolumeClaimStrategy implements Strategy {
 
     static final String IMMUTABLE_SPEC =
             "spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims";

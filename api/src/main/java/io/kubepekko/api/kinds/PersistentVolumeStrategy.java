@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** PersistentVolumes: access modes, a storage capacity, exactly one volume source; phase Pending on create. */
-final class PersistentVolumeStrategy implements Strategy {
+public final class PersistentVolumeStrategy implements Strategy {
 
     static final List<String> ACCESS_MODES = List.of("ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod");
     static final List<String> VOLUME_MODES = List.of("Block", "Filesystem");

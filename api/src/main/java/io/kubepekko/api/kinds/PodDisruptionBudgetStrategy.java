@@ -12,7 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** policy/v1 PodDisruptionBudgets: one of minAvailable/maxUnavailable (int or percent up to 100%), a valid selector. */
-final class PodDisruptionBudgetStrategy implements Strategy {
+public final class PodDisruptionBudgetStrategy implements Strategy {
 
     static final List<String> EVICTION_POLICIES = List.of("AlwaysAllow", "IfHealthyBudget");
     private static final FieldPath SPEC = FieldPath.of("spec");

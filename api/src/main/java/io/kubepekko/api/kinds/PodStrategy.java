@@ -17,7 +17,7 @@ import java.util.List;
  * the initial status {@code {"phase":"Pending","qosClass":...}}, and binding to a node
  * ({@link PodBinding}).
  */
-final class PodStrategy implements Strategy {
+public final class PodStrategy implements Strategy {
 
     static final String UPDATABLE_FIELDS = "`spec.containers[*].image`,`spec.initContainers[*].image`,"
             + "`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),"

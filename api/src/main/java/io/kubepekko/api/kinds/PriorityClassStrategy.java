@@ -13,7 +13,7 @@ import java.util.Map;
  * two built-in classes, and an immutable value and preemption policy. A missing value is 0, as in
  * Kubernetes (the field is not a pointer, so the server cannot tell it was omitted).
  */
-final class PriorityClassStrategy implements Strategy {
+public final class PriorityClassStrategy implements Strategy {
 
     static final long HIGHEST_USER_DEFINABLE_PRIORITY = 1_000_000_000L;
     static final List<String> PREEMPTION_POLICIES = List.of("PreemptLowerPriority", "Never");

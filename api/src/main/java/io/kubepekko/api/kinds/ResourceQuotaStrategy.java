@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Set;
 
 /** ResourceQuotas: standard or qualified resource names, non-negative quantities, known scopes; scopes immutable. */
-final class ResourceQuotaStrategy implements Strategy {
+public final class ResourceQuotaStrategy implements Strategy {
 
     static final Set<String> STANDARD_QUOTA_RESOURCES = Set.of("pods", "services", "replicationcontrollers",
             "resourcequotas", "secrets", "configmaps", "persistentvolumeclaims", "services.nodeports",

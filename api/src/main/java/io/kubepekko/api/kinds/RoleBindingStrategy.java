@@ -15,14 +15,14 @@ import java.util.List;
  * RoleBindings and ClusterRoleBindings: a roleRef to an RBAC role (ClusterRole only for cluster
  * bindings) that can never change, and well-formed subjects.
  */
-final class RoleBindingStrategy implements Strategy {
+public final class RoleBindingStrategy implements Strategy {
 
     static final String RBAC_GROUP = "rbac.authorization.k8s.io";
     static final String CANNOT_CHANGE_ROLE_REF = "cannot change roleRef";
 
     private final boolean namespaced;
 
-    RoleBindingStrategy(boolean namespaced) {
+    public RoleBindingStrategy(boolean namespaced) {
         this.namespaced = namespaced;
     }
 

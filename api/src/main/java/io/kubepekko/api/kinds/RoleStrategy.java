@@ -12,11 +12,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Roles and ClusterRoles: every rule has verbs and either resources (with api groups) or, cluster-wide only, URLs. */
-final class RoleStrategy implements Strategy {
+public final class RoleStrategy implements Strategy {
 
     private final boolean namespaced;
 
-    RoleStrategy(boolean namespaced) {
+    public RoleStrategy(boolean namespaced) {
         this.namespaced = namespaced;
     }
 

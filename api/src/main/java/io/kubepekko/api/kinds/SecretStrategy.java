@@ -18,7 +18,7 @@ import java.util.List;
  * 1 MiB in total, the per-type required keys, and the immutability of {@code type} and of
  * {@code immutable} secrets.
  */
-final class SecretStrategy implements Strategy {
+public final class SecretStrategy implements Strategy {
 
     static final String SERVICE_ACCOUNT_NAME_KEY = "kubernetes.io/service-account.name";
     private static final String REDACTED = "<secret contents redacted>";

@@ -20,7 +20,7 @@ import java.util.Set;
  * The values a Service holds across the cluster (cluster IP, node ports) are declared by
  * {@link #clusterValues()} and allocated by the collection's writer, not here.
  */
-final class ServiceStrategy implements Strategy {
+public final class ServiceStrategy implements Strategy {
 
     static final List<String> TYPES = List.of("ClusterIP", "ExternalName", "LoadBalancer", "NodePort");
     private static final List<String> AFFINITIES = List.of("ClientIP", "None");

@@ -13,7 +13,7 @@ import java.util.List;
  * storage.k8s.io StorageClasses: a qualified provisioner name, bounded parameters, reclaim policy and
  * binding mode enums; provisioner, parameters, reclaimPolicy and volumeBindingMode are immutable.
  */
-final class StorageClassStrategy implements Strategy {
+public final class StorageClassStrategy implements Strategy {
 
     static final List<String> RECLAIM_POLICIES = List.of("Delete", "Retain");
     static final List<String> BINDING_MODES = List.of("Immediate", "WaitForFirstConsumer");

@@ -17,10 +17,10 @@ import java.util.List;
  * immutable selector that matches a valid pod template whose restartPolicy is Always, plus each
  * kind's spec defaults and own fields.
  */
-final class WorkloadStrategy implements Strategy {
+public final class WorkloadStrategy implements Strategy {
 
     /** Which workload, with the few messages that differ between them. */
-    enum Kind {
+    public enum Kind {
         DEPLOYMENT("deployment", "activeDeadlineSeconds in ReplicaSet is not Supported"),
         REPLICA_SET("deployment", "activeDeadlineSeconds in ReplicaSet is not Supported"),
         STATEFUL_SET("statefulset", "must not be specified"),
@@ -43,7 +43,7 @@ final class WorkloadStrategy implements Strategy {
 
     private final Kind kind;
 
-    WorkloadStrategy(Kind kind) {
+    public WorkloadStrategy(Kind kind) {
         this.kind = kind;
     }
 

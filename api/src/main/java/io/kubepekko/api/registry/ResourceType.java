@@ -3,15 +3,24 @@ package io.kubepekko.api.registry;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.GroupVersionKind;
 
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
- * A registry entry: everything the server needs to know to serve one resource type. A new built-in
- * kind is one of these (plus a {@link Strategy} only where it differs from the generic one).
+ * A registry entry: the names, scope, verbs and subresources of one resource type and the facts the
+ * generic store reads off it (its {@link Strategy}, its selectable fields). A kind's definition
+ * ({@code io.kubepekko.api.definition.KindDefinition}) assembles it with the kind's other parts; this
+ * package knows nothing of the kinds themselves.
  *
- * @param selectableFields   field-selector labels beyond {@code metadata.name}/{@code metadata.namespace};
- *                           each is a dotted JSON path into the object (e.g. {@code spec.nodeName})
+ * @param selectableFields   field-selector labels beyond {@code metadata.name}/{@code metadata.namespace},
+ *                           each with where its value comes from
+ * @param fieldLabelAliases  old label spellings Kubernetes rewrites before matching ({@code spec.host}
+ *                           for {@code spec.nodeName}), old to current
  * @param tracksGeneration   whether {@code metadata.generation} starts at 1 and is bumped on spec changes
  * @param allowCreateOnUpdate whether a PUT of a missing object creates it (otherwise 404)
  * @param scale              where {@code /scale} reads and writes, or {@code null} without that subresource
@@ -19,6 +28,9 @@ import java.util.Set;
  *                           {@code Status} (the generic store's {@code ReturnDeletedObject})
  * @param forwardedCreate    for a resource without objects of its own, where its creates go; {@code null}
  *                           for every stored kind
+ * @param builtin            served from code rather than defined at run time (a custom resource); only
+ *                           built-in kinds without selectable fields use Kubernetes' default field-label
+ *                           conversion
  */
 public record ResourceType(
         String group,
@@ -32,14 +44,16 @@ public record ResourceType(
         boolean namespaced,
         List<String> verbs,
         Set<String> subresources,
-        List<String> selectableFields,
+        List<SelectableField> selectableFields,
+        Map<String, String> fieldLabelAliases,
         boolean tracksGeneration,
         boolean allowCreateOnUpdate,
         NameRule nameRule,
         ScaleSpec scale,
         Strategy strategy,
         boolean returnsDeletedObject,
-        ForwardedCreate forwardedCreate) {
+        ForwardedCreate forwardedCreate,
+        boolean builtin) {
 
     /** The verbs of an ordinary resource, sorted as discovery lists them. */
     public static final List<String> ALL_VERBS =
@@ -51,6 +65,7 @@ public record ResourceType(
         verbs = List.copyOf(verbs);
         subresources = Set.copyOf(subresources);
         selectableFields = List.copyOf(selectableFields);
+        fieldLabelAliases = Map.copyOf(fieldLabelAliases);
         strategy = strategy == null ? Strategy.GENERIC : strategy;
         nameRule = nameRule == null ? NameRule.DNS_SUBDOMAIN : nameRule;
     }
@@ -73,6 +88,11 @@ public record ResourceType(
 
     public boolean hasScale() {
         return scale != null && subresources.contains("scale");
+    }
+
+    /** The field-selector labels of {@link #selectableFields()}, in order. */
+    public List<String> selectableLabels() {
+        return selectableFields.stream().map(SelectableField::label).toList();
     }
 
     public boolean supports(String verb) {
@@ -104,7 +124,8 @@ public record ResourceType(
         private boolean namespaced = true;
         private List<String> verbs = ALL_VERBS;
         private Set<String> subresources = Set.of();
-        private List<String> selectableFields = List.of();
+        private final List<SelectableField> selectableFields = new ArrayList<>();
+        private final Map<String, String> fieldLabelAliases = new LinkedHashMap<>();
         private boolean tracksGeneration;
         private boolean allowCreateOnUpdate;
         private NameRule nameRule = NameRule.DNS_SUBDOMAIN;
@@ -112,13 +133,14 @@ public record ResourceType(
         private Strategy strategy;
         private boolean returnsDeletedObject;
         private ForwardedCreate forwardedCreate;
+        private boolean builtin;
 
         private Builder(String group, String version, String kind, String resource) {
             this.group = group;
             this.version = version;
             this.kind = kind;
             this.resource = resource;
-            this.singular = kind.toLowerCase(java.util.Locale.ROOT);
+            this.singular = kind.toLowerCase(Locale.ROOT);
         }
 
         public Builder clusterScoped() {
@@ -142,7 +164,7 @@ public record ResourceType(
         }
 
         public Builder status() {
-            var s = new java.util.HashSet<>(subresources);
+            var s = new HashSet<>(subresources);
             s.add("status");
             this.subresources = s;
             return this;
@@ -153,22 +175,43 @@ public record ResourceType(
          * {@link #status()} and {@link #scale(ScaleSpec)} cover the two that carry data.
          */
         public Builder subresource(String name) {
-            var s = new java.util.HashSet<>(subresources);
+            var s = new HashSet<>(subresources);
             s.add(name);
             this.subresources = s;
             return this;
         }
 
         public Builder scale(ScaleSpec scale) {
-            var s = new java.util.HashSet<>(subresources);
+            var s = new HashSet<>(subresources);
             s.add("scale");
             this.subresources = s;
             this.scale = scale;
             return this;
         }
 
-        public Builder selectableFields(String... fields) {
-            this.selectableFields = List.of(fields);
+        /** Adds selectable fields whose labels are their own paths, reading empty when absent. */
+        public Builder selectableFields(String... labels) {
+            for (String label : labels) {
+                selectableFields.add(SelectableField.of(label));
+            }
+            return this;
+        }
+
+        /** Adds a selectable field read from another path or with a value when absent. */
+        public Builder selectableField(String label, String path, String absent) {
+            selectableFields.add(new SelectableField(label, path, absent));
+            return this;
+        }
+
+        /** An old spelling of a selectable field's label that Kubernetes still accepts. */
+        public Builder fieldLabelAlias(String old, String label) {
+            fieldLabelAliases.put(old, label);
+            return this;
+        }
+
+        /** Marks a kind served from code (see {@link ResourceType#builtin()}). */
+        public Builder builtin() {
+            this.builtin = true;
             return this;
         }
 
@@ -208,11 +251,12 @@ public record ResourceType(
             return this;
         }
 
+        /** The entry; without {@link #strategy(Strategy)} it behaves as {@link Strategy#GENERIC}. */
         public ResourceType build() {
-            Strategy s = strategy != null ? strategy : io.kubepekko.api.kinds.KindStrategies.of(group, kind);
             return new ResourceType(group, version, kind, kind + "List", resource, singular, shortNames,
-                    categories, namespaced, verbs, subresources, selectableFields, tracksGeneration,
-                    allowCreateOnUpdate, nameRule, scale, s, returnsDeletedObject, forwardedCreate);
+                    categories, namespaced, verbs, subresources, selectableFields, fieldLabelAliases,
+                    tracksGeneration, allowCreateOnUpdate, nameRule, scale, strategy, returnsDeletedObject,
+                    forwardedCreate, builtin);
         }
     }
 }

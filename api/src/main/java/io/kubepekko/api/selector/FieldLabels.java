@@ -1,8 +1,8 @@
 package io.kubepekko.api.selector;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.kubepekko.api.registry.BuiltinKinds;
 import io.kubepekko.api.registry.ResourceType;
+import io.kubepekko.api.registry.SelectableField;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
 
@@ -10,37 +10,15 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * Which field-selector labels one resource type accepts and where each label's value comes from,
  * mirroring kube-apiserver's field label conversion functions ({@code pkg/apis/*}/v1/conversion.go)
- * and {@code ...ToSelectableFields} ({@code pkg/registry/*}/strategy.go).
- *
- * <p>A label is normally the dotted JSON path of the value. The few labels where Kubernetes
- * differs (a different path, or a value when the field is absent) are data in {@link #SOURCES};
- * old spellings that Kubernetes rewrites are in {@link #ALIASES}.
+ * and {@code ...ToSelectableFields} ({@code pkg/registry/*}/strategy.go). Everything here is read off
+ * the type's registry entry ({@link ResourceType#selectableFields()}, its aliases, whether it is
+ * built in): a kind's definition says which labels it has.
  */
 final class FieldLabels {
-
-    /** Where a label's value lives, and the text Kubernetes reports when the field is absent. */
-    record Source(String path, String absent) {}
-
-    private static final Map<String, Map<String, Source>> SOURCES = Map.of(
-            // PodToSelectableFields reports false when there is no host network setting.
-            "/Pod", Map.of("spec.hostNetwork", new Source("spec.hostNetwork", "false")),
-            // NodeToSelectableFields formats the bool, so absent reads "false".
-            "/Node", Map.of("spec.unschedulable", new Source("spec.unschedulable", "false")),
-            // EventToSelectableFields: "source" is the reporting component.
-            "/Event", Map.of("source", new Source("source.component", "")),
-            // JobToSelectableFields: the label says "successful", the field is status.succeeded (an int).
-            "batch/Job", Map.of("status.successful", new Source("status.succeeded", "0")),
-            "apps/ReplicaSet", Map.of("status.replicas", new Source("status.replicas", "0")),
-            "/ReplicationController", Map.of("status.replicas", new Source("status.replicas", "0")));
-
-    /** Labels kube-apiserver rewrites before matching (old clients' spellings). */
-    private static final Map<String, Map<String, String>> ALIASES = Map.of(
-            "/Pod", Map.of("spec.host", "spec.nodeName"));
 
     private static final String NAME = "metadata.name";
     private static final String NAMESPACE = "metadata.namespace";
@@ -50,11 +28,11 @@ final class FieldLabels {
 
     /** Null for {@link #GENERIC}, which accepts every label. */
     private final Set<String> allowed;
-    private final Map<String, Source> sources;
+    private final Map<String, SelectableField> sources;
     private final Map<String, String> aliases;
     private final boolean customConversion;
 
-    private FieldLabels(Set<String> allowed, Map<String, Source> sources, Map<String, String> aliases,
+    private FieldLabels(Set<String> allowed, Map<String, SelectableField> sources, Map<String, String> aliases,
                         boolean customConversion) {
         this.allowed = allowed;
         this.sources = sources;
@@ -70,16 +48,19 @@ final class FieldLabels {
      * rejects with a message naming them.
      */
     static FieldLabels of(ResourceType type) {
-        String key = type.group() + "/" + type.kind();
-        boolean customConversion = !type.selectableFields().isEmpty() || !Builtins.KINDS.contains(key);
+        boolean customConversion = !type.selectableFields().isEmpty() || !type.builtin();
         Set<String> allowed = new LinkedHashSet<>();
         allowed.add(NAME);
         if (type.namespaced() || !customConversion) {
             allowed.add(NAMESPACE);
         }
-        allowed.addAll(type.selectableFields());
-        return new FieldLabels(Set.copyOf(allowed), SOURCES.getOrDefault(key, Map.of()),
-                ALIASES.getOrDefault(key, Map.of()), customConversion);
+        Map<String, SelectableField> sources = new HashMap<>();
+        for (SelectableField field : type.selectableFields()) {
+            allowed.add(field.label());
+            sources.put(field.label(), field);
+        }
+        return new FieldLabels(Set.copyOf(allowed), Map.copyOf(sources), type.fieldLabelAliases(),
+                customConversion);
     }
 
     /**
@@ -104,7 +85,7 @@ final class FieldLabels {
 
     /** The text a label has on an object: scalars as their JSON text, absent as Kubernetes reports it. */
     String valueOf(JsonNode object, String label) {
-        Source source = sources.getOrDefault(label, new Source(label, ""));
+        SelectableField source = sources.getOrDefault(label, SelectableField.of(label));
         JsonNode node = object;
         for (String part : source.path().split("\\.", -1)) {
             node = node == null ? null : node.get(part);
@@ -141,15 +122,8 @@ final class FieldLabels {
         }
         Set<String> out = new LinkedHashSet<>();
         for (String label : allowed) {
-            out.add(sources.getOrDefault(label, new Source(label, "")).path());
+            out.add(sources.getOrDefault(label, SelectableField.of(label)).path());
         }
         return Set.copyOf(out);
-    }
-
-    /** Built-in kinds by {@code group/Kind}: only they may use Kubernetes' default conversion. */
-    private static final class Builtins {
-        static final Set<String> KINDS = BuiltinKinds.all().stream()
-                .map(t -> t.group() + "/" + t.kind())
-                .collect(Collectors.toUnmodifiableSet());
     }
 }

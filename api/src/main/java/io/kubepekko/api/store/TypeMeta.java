@@ -5,8 +5,9 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupVersionKind;
+import io.kubepekko.api.definition.BuiltinKinds;
+import io.kubepekko.api.definition.KindDefinition;
 import io.kubepekko.api.meta.Json;
-import io.kubepekko.api.registry.BuiltinKinds;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
@@ -245,7 +246,8 @@ public final class TypeMeta {
         private static final Map<String, Set<String>> BY_GROUP = new HashMap<>();
 
         static {
-            for (ResourceType t : BuiltinKinds.all()) {
+            for (KindDefinition d : BuiltinKinds.all()) {
+                ResourceType t = d.type();
                 Set<String> kinds = BY_GROUP.computeIfAbsent(t.group(), g -> new HashSet<>());
                 kinds.add(t.kind());
                 kinds.add(t.listKind());

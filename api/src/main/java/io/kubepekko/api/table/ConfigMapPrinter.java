@@ -6,7 +6,7 @@ import java.time.Instant;
 import java.util.List;
 
 /** ConfigMaps: Name, Data (the number of keys, text and binary together), Age. */
-final class ConfigMapPrinter implements TablePrinter {
+public final class ConfigMapPrinter implements TablePrinter {
 
     private static final String DATA = "Data contains the configuration data. Each key must consist of alphanumeric "
             + "characters, '-', '_' or '.'. Values with non-UTF-8 byte sequences must use the BinaryData field. The "

@@ -10,7 +10,7 @@ import java.util.List;
  * number of Active jobs, Last Schedule, Age, and in wide output the job template's containers,
  * images and selector.
  */
-final class CronJobPrinter implements TablePrinter {
+public final class CronJobPrinter implements TablePrinter {
 
     private static final List<Column> COLUMNS = List.of(
             Column.NAME,

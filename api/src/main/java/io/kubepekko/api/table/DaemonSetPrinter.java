@@ -10,7 +10,7 @@ import java.util.List;
  * Up-to-date, Available, the pod template's Node Selector, Age, and in wide output the containers,
  * images and selector.
  */
-final class DaemonSetPrinter implements TablePrinter {
+public final class DaemonSetPrinter implements TablePrinter {
 
     private static final List<Column> COLUMNS = List.of(
             Column.NAME,

@@ -9,7 +9,7 @@ import java.util.List;
  * apps/v1 Deployments as {@code kubectl get deployments} shows them: Ready as {@code ready/desired},
  * Up-to-date, Available, Age, and in wide output the containers, images and selector.
  */
-final class DeploymentPrinter implements TablePrinter {
+public final class DeploymentPrinter implements TablePrinter {
 
     // Kubernetes declares these two as strings although their cells are integers; clients rely on
     // the declared types only for formatting, so they are kept as kube sends them.

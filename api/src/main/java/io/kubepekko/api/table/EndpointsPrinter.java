@@ -11,9 +11,9 @@ import static io.kubepekko.api.table.CoreCells.items;
 import static io.kubepekko.api.table.CoreCells.text;
 
 /** Endpoints as {@code kubectl get endpoints} shows them: the first few ready addresses with their ports. */
-final class EndpointsPrinter implements TablePrinter {
+public final class EndpointsPrinter implements TablePrinter {
 
-    static final EndpointsPrinter INSTANCE = new EndpointsPrinter();
+    public static final EndpointsPrinter INSTANCE = new EndpointsPrinter();
 
     /** How many endpoints are listed before the rest is summed up as {@code + N more...}. */
     private static final int SHOWN = 3;

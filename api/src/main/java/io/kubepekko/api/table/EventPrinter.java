@@ -15,9 +15,9 @@ import static io.kubepekko.api.table.CoreCells.text;
  * events.k8s.io API lack the old timestamps and count, so those cells fall back to eventTime and
  * the series like kube's.
  */
-final class EventPrinter implements TablePrinter {
+public final class EventPrinter implements TablePrinter {
 
-    static final EventPrinter INSTANCE = new EventPrinter();
+    public static final EventPrinter INSTANCE = new EventPrinter();
 
     private static final List<Column> COLUMNS = List.of(
             Column.string("Last Seen", CoreDescriptions.EVENT_LAST_TIMESTAMP),

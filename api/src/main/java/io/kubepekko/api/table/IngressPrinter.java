@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.TreeSet;
 
 /** networking.k8s.io Ingress: Name, Class, Hosts, Address, Ports, Age. */
-final class IngressPrinter implements TablePrinter {
+public final class IngressPrinter implements TablePrinter {
     /** Hosts beyond this many are summarised as {@code + N more...}. */
     private static final int MAX_HOSTS = 3;
 

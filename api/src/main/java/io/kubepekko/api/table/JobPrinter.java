@@ -11,7 +11,7 @@ import java.util.Optional;
  * batch/v1 Jobs as {@code kubectl get jobs} shows them: a Status derived from the conditions,
  * Completions, Duration, Age, and in wide output the containers, images and selector.
  */
-final class JobPrinter implements TablePrinter {
+public final class JobPrinter implements TablePrinter {
 
     private static final String JOB_SELECTOR = "A label query over pods that should match the pod count. Normally, "
             + "the system sets this field for you." + WorkloadColumns.LABEL_SELECTORS_INFO;

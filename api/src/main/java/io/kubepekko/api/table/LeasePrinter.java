@@ -6,7 +6,7 @@ import java.time.Instant;
 import java.util.List;
 
 /** coordination.k8s.io Lease: Name, Holder, Age. */
-final class LeasePrinter implements TablePrinter {
+public final class LeasePrinter implements TablePrinter {
     private static final List<Column> COLUMNS = List.of(
             Column.NAME,
             Column.string("Holder", "holderIdentity contains the identity of the holder of a current lease. If "

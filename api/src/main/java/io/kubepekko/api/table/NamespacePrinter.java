@@ -8,9 +8,9 @@ import java.util.List;
 import static io.kubepekko.api.table.CoreCells.text;
 
 /** Namespaces as {@code kubectl get namespaces} shows them: the phase (Active, Terminating). */
-final class NamespacePrinter implements TablePrinter {
+public final class NamespacePrinter implements TablePrinter {
 
-    static final NamespacePrinter INSTANCE = new NamespacePrinter();
+    public static final NamespacePrinter INSTANCE = new NamespacePrinter();
 
     private static final List<Column> COLUMNS = List.of(
             Column.NAME,

@@ -6,7 +6,7 @@ import java.time.Instant;
 import java.util.List;
 
 /** networking.k8s.io NetworkPolicy: Name, Pod-Selector, Age. */
-final class NetworkPolicyPrinter implements TablePrinter {
+public final class NetworkPolicyPrinter implements TablePrinter {
     /**
      * Kube describes the column with the podSelector documentation of the long-gone
      * extensions/v1beta1 NetworkPolicySpec, not networking/v1's.

@@ -13,9 +13,9 @@ import static io.kubepekko.api.table.CoreCells.items;
 import static io.kubepekko.api.table.CoreCells.text;
 
 /** Nodes as {@code kubectl get nodes} shows them: readiness, schedulability, roles and what they run. */
-final class NodePrinter implements TablePrinter {
+public final class NodePrinter implements TablePrinter {
 
-    static final NodePrinter INSTANCE = new NodePrinter();
+    public static final NodePrinter INSTANCE = new NodePrinter();
 
     private static final String ROLE_LABEL_PREFIX = "node-role.kubernetes.io/";
     private static final String ROLE_LABEL = "kubernetes.io/role";

@@ -9,7 +9,7 @@ import java.util.List;
  * PersistentVolumeClaims: Name, Status, Volume, Capacity, Access Modes, StorageClass,
  * VolumeAttributesClass, Age, and VolumeMode in wide output.
  */
-final class PersistentVolumeClaimPrinter implements TablePrinter {
+public final class PersistentVolumeClaimPrinter implements TablePrinter {
 
     private static final String PHASE = "phase represents the current phase of PersistentVolumeClaim.";
     private static final String VOLUME_NAME = "volumeName is the binding reference to the PersistentVolume backing "

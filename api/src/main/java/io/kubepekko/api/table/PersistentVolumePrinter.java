@@ -9,7 +9,7 @@ import java.util.List;
  * PersistentVolumes: Name, Capacity, Access Modes, Reclaim Policy, Status, Claim, StorageClass,
  * VolumeAttributesClass, Reason, Age, and VolumeMode in wide output.
  */
-final class PersistentVolumePrinter implements TablePrinter {
+public final class PersistentVolumePrinter implements TablePrinter {
 
     private static final String CAPACITY = "capacity is the description of the persistent volume's resources and "
             + "capacity. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#capacity";

@@ -6,7 +6,7 @@ import java.time.Instant;
 import java.util.List;
 
 /** policy PodDisruptionBudget: Name, Min Available, Max Unavailable, Allowed Disruptions, Age. */
-final class PodDisruptionBudgetPrinter implements TablePrinter {
+public final class PodDisruptionBudgetPrinter implements TablePrinter {
     private static final String UNSET = "N/A";
 
     private static final List<Column> COLUMNS = List.of(

@@ -10,9 +10,9 @@ import static io.kubepekko.api.table.CoreCells.orNone;
 import static io.kubepekko.api.table.CoreCells.text;
 
 /** Pods as {@code kubectl get pods} shows them: readiness, the condensed status, restarts, and where they run. */
-final class PodPrinter implements TablePrinter {
+public final class PodPrinter implements TablePrinter {
 
-    static final PodPrinter INSTANCE = new PodPrinter();
+    public static final PodPrinter INSTANCE = new PodPrinter();
 
     private static final List<Column> COLUMNS = List.of(
             Column.NAME,

@@ -6,7 +6,7 @@ import java.time.Instant;
 import java.util.List;
 
 /** scheduling.k8s.io PriorityClass: Name, Value, Global-Default, Age, PreemptionPolicy. */
-final class PriorityClassPrinter implements TablePrinter {
+public final class PriorityClassPrinter implements TablePrinter {
     private static final List<Column> COLUMNS = List.of(
             Column.NAME,
             Column.integer("Value", "value represents the integer value of this priority class. This is the actual "

@@ -9,7 +9,7 @@ import java.util.List;
  * apps/v1 ReplicaSets as {@code kubectl get replicasets} shows them: Desired, Current, Ready, Age,
  * and in wide output the containers, images and selector.
  */
-final class ReplicaSetPrinter implements TablePrinter {
+public final class ReplicaSetPrinter implements TablePrinter {
 
     private static final List<Column> COLUMNS = List.of(
             Column.NAME,

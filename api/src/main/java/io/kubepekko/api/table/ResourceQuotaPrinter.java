@@ -11,7 +11,7 @@ import java.util.List;
  * order, shows as {@code name: used/hard}; those named {@code limits.*} go to Limit, all others to
  * Request.
  */
-final class ResourceQuotaPrinter implements TablePrinter {
+public final class ResourceQuotaPrinter implements TablePrinter {
 
     private static final String REQUEST = "Request represents a minimum amount of cpu/memory that a container may "
             + "consume.";

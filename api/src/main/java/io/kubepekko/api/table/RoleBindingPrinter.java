@@ -11,14 +11,14 @@ import java.util.List;
  * the Users, Groups and ServiceAccounts among the subjects. The two kinds print alike and differ
  * only in their column descriptions.
  */
-final class RoleBindingPrinter implements TablePrinter {
+public final class RoleBindingPrinter implements TablePrinter {
 
-    static final RoleBindingPrinter ROLE_BINDING = new RoleBindingPrinter(
+    public static final RoleBindingPrinter ROLE_BINDING = new RoleBindingPrinter(
             "roleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. "
                     + "If the RoleRef cannot be resolved, the Authorizer must return an error.",
             "roleBinding");
 
-    static final RoleBindingPrinter CLUSTER_ROLE_BINDING = new RoleBindingPrinter(
+    public static final RoleBindingPrinter CLUSTER_ROLE_BINDING = new RoleBindingPrinter(
             "roleRef can only reference a ClusterRole in the global namespace. "
                     + "If the RoleRef cannot be resolved, the Authorizer must return an error.",
             "clusterRoleBinding");

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Set;
 
 /** Secrets: Name, Type, Data (the number of keys), Age. */
-final class SecretPrinter implements TablePrinter {
+public final class SecretPrinter implements TablePrinter {
 
     private static final String TYPE = "Used to facilitate programmatic handling of secret data. More info: "
             + "https://kubernetes.io/docs/concepts/configuration/secret/#secret-types";

@@ -9,7 +9,7 @@ import java.util.List;
  * ServiceAccounts: Name, Age. Kubernetes 1.35 dropped the Secrets count column (kubernetes#117160):
  * nothing has filled {@code secrets} since 1.24, so the count misled.
  */
-final class ServiceAccountPrinter implements TablePrinter {
+public final class ServiceAccountPrinter implements TablePrinter {
 
     private static final List<Column> COLUMNS = List.of(Column.NAME, ConfigCells.AGE);
 

@@ -12,9 +12,9 @@ import static io.kubepekko.api.table.CoreCells.items;
 import static io.kubepekko.api.table.CoreCells.text;
 
 /** Services as {@code kubectl get services} shows them: type, addresses, ports and selector. */
-final class ServicePrinter implements TablePrinter {
+public final class ServicePrinter implements TablePrinter {
 
-    static final ServicePrinter INSTANCE = new ServicePrinter();
+    public static final ServicePrinter INSTANCE = new ServicePrinter();
 
     private static final List<Column> COLUMNS = List.of(
             Column.NAME,

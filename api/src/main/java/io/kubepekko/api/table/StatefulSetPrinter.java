@@ -9,7 +9,7 @@ import java.util.List;
  * apps/v1 StatefulSets as {@code kubectl get statefulsets} shows them: Ready as
  * {@code ready/desired}, Age, and in wide output the containers and images (no selector, as in kube).
  */
-final class StatefulSetPrinter implements TablePrinter {
+public final class StatefulSetPrinter implements TablePrinter {
 
     private static final List<Column> COLUMNS = List.of(
             Column.NAME,

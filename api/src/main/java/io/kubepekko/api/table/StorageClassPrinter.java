@@ -9,7 +9,7 @@ import java.util.List;
  * storage.k8s.io StorageClass: Name (with {@code (default)} for the default class), Provisioner,
  * ReclaimPolicy, VolumeBindingMode, AllowVolumeExpansion, Age.
  */
-final class StorageClassPrinter implements TablePrinter {
+public final class StorageClassPrinter implements TablePrinter {
     private static final String DEFAULT_ANNOTATION = "storageclass.kubernetes.io/is-default-class";
     private static final String BETA_DEFAULT_ANNOTATION = "storageclass.beta.kubernetes.io/is-default-class";
 

@@ -2,9 +2,10 @@ package io.kubepekko.api.discovery;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.definition.BuiltinKinds;
+import io.kubepekko.api.definition.KindDefinition;
+import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.meta.Json;
-import io.kubepekko.api.registry.BuiltinKinds;
-import io.kubepekko.api.registry.Registry;
 import io.kubepekko.api.registry.ResourceType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -276,7 +277,8 @@ class DiscoveryTest {
 
     @Test
     void everyBuiltinSubresourceHasADiscoveryEntry() {
-        for (ResourceType t : BuiltinKinds.all()) {
+        for (KindDefinition d : BuiltinKinds.all()) {
+            ResourceType t = d.type();
             for (String sub : t.subresources()) {
                 assertEquals(sub, SubresourceInfo.of(t, sub).name());
             }
@@ -321,7 +323,8 @@ class DiscoveryTest {
 
     @Test
     void changedContentChangesTheEtag() {
-        List<ResourceType> fewer = BuiltinKinds.all().stream().filter(t -> !t.resource().equals("leases")).toList();
+        List<KindDefinition> fewer = BuiltinKinds.all().stream()
+                .filter(d -> !d.type().resource().equals("leases")).toList();
         Discovery smaller = Discovery.of(new Registry(fewer));
         assertNotEquals(DISCOVERY.aggregatedApis("v2").etag(), smaller.aggregatedApis("v2").etag());
         assertNotEquals(DISCOVERY.legacyGroups().etag(), smaller.legacyGroups().etag());

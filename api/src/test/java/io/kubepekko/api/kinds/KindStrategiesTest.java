@@ -2,8 +2,10 @@ package io.kubepekko.api.kinds;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.definition.BuiltinDefinitions;
+import io.kubepekko.api.definition.BuiltinKinds;
+import io.kubepekko.api.definition.KindDefinition;
 import io.kubepekko.api.meta.Json;
-import io.kubepekko.api.registry.BuiltinKinds;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.registry.Strategy;
 import io.kubepekko.api.status.FieldError;
@@ -34,7 +36,7 @@ class KindStrategiesTest {
 
     /** Defaults, preparation, then create validation, as the write pipeline runs them. */
     static List<String> create(String group, String kind, String json) {
-        Strategy s = KindStrategies.of(group, kind);
+        Strategy s = BuiltinDefinitions.strategy(group, kind);
         ObjectNode o = obj(json);
         s.applyDefaults(o);
         s.prepareForCreate(o);
@@ -42,7 +44,7 @@ class KindStrategiesTest {
     }
 
     static List<String> update(String group, String kind, String oldJson, String newJson) {
-        Strategy s = KindStrategies.of(group, kind);
+        Strategy s = BuiltinDefinitions.strategy(group, kind);
         ObjectNode old = obj(oldJson);
         ObjectNode now = obj(newJson);
         s.applyDefaults(old);
@@ -54,7 +56,7 @@ class KindStrategiesTest {
 
     static ObjectNode defaulted(String group, String kind, String json) {
         ObjectNode o = obj(json);
-        KindStrategies.of(group, kind).applyDefaults(o);
+        BuiltinDefinitions.strategy(group, kind).applyDefaults(o);
         return o;
     }
 
@@ -354,7 +356,7 @@ class KindStrategiesTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("qosCases")
     void podStartsPendingWithItsQosClass(String name, String resources, String qos) {
-        Strategy s = KindStrategies.of("", "Pod");
+        Strategy s = BuiltinDefinitions.strategy("", "Pod");
         ObjectNode pod = obj("{'spec':{'containers':[{'name':'a','image':'i','resources':" + resources + "}]}}");
         s.applyDefaults(pod);
         assertEquals(obj("{'phase':'Pending','qosClass':'" + qos + "'}"), s.initialStatus(pod));
@@ -362,7 +364,7 @@ class KindStrategiesTest {
 
     @Test
     void namespaceGetsKubernetesFinalizerOnCreateAndStartsActive() {
-        Strategy s = KindStrategies.of("", "Namespace");
+        Strategy s = BuiltinDefinitions.strategy("", "Namespace");
         ObjectNode ns = obj("{'metadata':{'name':'team'}}");
         s.applyDefaults(ns);
         s.prepareForCreate(ns);
@@ -379,7 +381,7 @@ class KindStrategiesTest {
 
     @Test
     void namespaceUpdateKeepsTheStoredSpecFinalizers() {
-        Strategy s = KindStrategies.of("", "Namespace");
+        Strategy s = BuiltinDefinitions.strategy("", "Namespace");
         ObjectNode old = obj("{'metadata':{'name':'team'},'spec':{'finalizers':['kubernetes']}}");
         ObjectNode cleared = obj("{'metadata':{'name':'team'},'spec':{'finalizers':[]}}");
         s.prepareForUpdate(cleared, old);
@@ -400,7 +402,7 @@ class KindStrategiesTest {
         ObjectNode svc = defaulted("", "Service", "{'spec':{'ports':[{'port':80}]}}");
         assertEquals(obj("{'ports':[{'port':80,'protocol':'TCP','targetPort':80}],'sessionAffinity':'None',"
                 + "'type':'ClusterIP','internalTrafficPolicy':'Cluster'}"), svc.get("spec"));
-        assertEquals(obj("{'loadBalancer':{}}"), KindStrategies.of("", "Service").initialStatus(svc));
+        assertEquals(obj("{'loadBalancer':{}}"), BuiltinDefinitions.strategy("", "Service").initialStatus(svc));
     }
 
     @Test
@@ -427,28 +429,29 @@ class KindStrategiesTest {
 
     @Test
     void workloadsStartWithTheirEmptyStatus() {
-        assertEquals(obj("{}"), KindStrategies.of("apps", "Deployment").initialStatus(obj("{}")));
-        assertEquals(obj("{'replicas':0}"), KindStrategies.of("apps", "ReplicaSet").initialStatus(obj("{}")));
-        assertEquals(obj("{'phase':'Pending'}"), KindStrategies.of("", "PersistentVolumeClaim").initialStatus(obj("{}")));
+        assertEquals(obj("{}"), BuiltinDefinitions.strategy("apps", "Deployment").initialStatus(obj("{}")));
+        assertEquals(obj("{'replicas':0}"), BuiltinDefinitions.strategy("apps", "ReplicaSet").initialStatus(obj("{}")));
+        assertEquals(obj("{'phase':'Pending'}"), BuiltinDefinitions.strategy("", "PersistentVolumeClaim").initialStatus(obj("{}")));
     }
 
     @Test
     void nodeKeepsTheStatusItRegistersWith() {
         ObjectNode node = obj("{'status':{'capacity':{'cpu':'4'}}}");
-        assertEquals(obj("{'capacity':{'cpu':'4'}}"), KindStrategies.of("", "Node").initialStatus(node));
+        assertEquals(obj("{'capacity':{'cpu':'4'}}"), BuiltinDefinitions.strategy("", "Node").initialStatus(node));
     }
 
     @Test
     void everyBuiltinKindWithOwnRulesHasAStrategy() {
-        for (ResourceType t : BuiltinKinds.all()) {
-            Strategy s = KindStrategies.of(t.group(), t.kind());
-            if (t.kind().equals("ServiceAccount")) {
+        for (KindDefinition d : BuiltinKinds.all()) {
+            Strategy s = d.strategy();
+            if (d.type().kind().equals("ServiceAccount")) {
                 assertSame(Strategy.GENERIC, s, "ServiceAccount has only metadata rules");
             } else {
-                assertNotSame(Strategy.GENERIC, s, t.kind() + " should have a strategy");
+                assertNotSame(Strategy.GENERIC, s, d.type().kind() + " should have a strategy");
             }
         }
-        assertSame(Strategy.GENERIC, KindStrategies.of("example.com", "Widget"));
+        assertSame(Strategy.GENERIC, ResourceType.builder("example.com", "v1", "Widget", "widgets").build().strategy(),
+                "a kind defined without a strategy behaves generically");
     }
 
     private static JsonNode withoutContainers(JsonNode spec) {

@@ -2,6 +2,7 @@ package io.kubepekko.api.kinds;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.definition.BuiltinDefinitions;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.registry.SubresourceCreate;
 import io.kubepekko.api.status.ApiException;
@@ -25,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** {@code pods/binding}: Kubernetes' ValidatePodBinding and setPodNodeAndMetadata on object trees. */
 class PodBindingTest {
 
-    private static final SubresourceCreate BINDING = KindStrategies.of("", "Pod").subresourceCreate("binding");
+    private static final SubresourceCreate BINDING = BuiltinDefinitions.strategy("", "Pod").subresourceCreate("binding");
     private static final String NOW = "2026-03-04T05:06:07Z";
 
     private static ObjectNode obj(String json) {
@@ -52,9 +53,9 @@ class PodBindingTest {
 
     @Test
     void onlyPodsBindingTakesACreate() {
-        assertSame(BINDING, KindStrategies.of("", "Pod").subresourceCreate("binding"));
-        assertNull(KindStrategies.of("", "Pod").subresourceCreate("status"));
-        assertNull(KindStrategies.of("", "ConfigMap").subresourceCreate("binding"));
+        assertSame(BINDING, BuiltinDefinitions.strategy("", "Pod").subresourceCreate("binding"));
+        assertNull(BuiltinDefinitions.strategy("", "Pod").subresourceCreate("status"));
+        assertNull(BuiltinDefinitions.strategy("", "ConfigMap").subresourceCreate("binding"));
         assertEquals("Binding", BINDING.bodyKind().kind());
         assertTrue(BINDING.takesPreconditionsFromBody());
     }
@@ -80,7 +81,7 @@ class PodBindingTest {
         ObjectNode body = obj("{'metadata':{'name':'web'}}");
         body.set("target", obj(target));
         assertEquals(expected, BINDING.validate(body).stream().map(FieldError::toString).toList());
-        assertEquals(expected, KindStrategies.of("", "Binding").validateCreate(body).stream()
+        assertEquals(expected, BuiltinDefinitions.strategy("", "Binding").validateCreate(body).stream()
                 .map(FieldError::toString).toList());
     }
 

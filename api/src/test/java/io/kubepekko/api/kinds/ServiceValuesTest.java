@@ -5,6 +5,7 @@ import io.kubepekko.api.alloc.ClusterValues;
 import io.kubepekko.api.alloc.Refusal;
 import io.kubepekko.api.alloc.ValuePlan;
 import io.kubepekko.api.alloc.ValueRequest;
+import io.kubepekko.api.definition.BuiltinDefinitions;
 import io.kubepekko.api.registry.Strategy;
 import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
@@ -27,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ServiceValuesTest {
 
-    private static final Strategy SERVICES = KindStrategies.of("", "Service");
+    private static final Strategy SERVICES = BuiltinDefinitions.strategy("", "Service");
     private static final ClusterValues VALUES = SERVICES.clusterValues();
     private static final String IPS = ServiceNetwork.CLUSTER_IPS;
     private static final String PORTS = ServiceNetwork.NODE_PORTS;
@@ -65,9 +66,9 @@ class ServiceValuesTest {
 
     @Test
     void theServiceKindDeclaresItsValuesAndAllocator() {
-        assertSame(VALUES, KindStrategies.of("", "Service").clusterValues());
+        assertSame(VALUES, BuiltinDefinitions.strategy("", "Service").clusterValues());
         assertEquals("services", VALUES.allocator());
-        assertEquals(null, KindStrategies.of("", "ConfigMap").clusterValues());
+        assertEquals(null, BuiltinDefinitions.strategy("", "ConfigMap").clusterValues());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.kubepekko.api.openapi;
 
+import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.schema.FieldDefaults;
 import io.kubepekko.api.schema.FieldEnums;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -7,7 +8,6 @@ import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.merge.MergeMetadata;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.protobuf.ProtoSchema;
-import io.kubepekko.api.registry.Registry;
 import io.kubepekko.api.registry.ResourceType;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;

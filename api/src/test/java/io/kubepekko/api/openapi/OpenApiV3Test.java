@@ -3,9 +3,11 @@ package io.kubepekko.api.openapi;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupVersionKind;
+import io.kubepekko.api.definition.KindDefinition;
+import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.meta.Json;
-import io.kubepekko.api.registry.Registry;
 import io.kubepekko.api.registry.ResourceType;
+import io.kubepekko.api.table.TablePrinter;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -394,7 +396,7 @@ class OpenApiV3Test {
     @Test
     void customResourceGroupsAreNamedByTheirReversedDomain() {
         ResourceType cronTab = ResourceType.builder("stable.example.com", "v1", "CronTab", "crontabs").build();
-        OpenApiV3 openapi = OpenApiV3.of(new Registry(List.of(cronTab)));
+        OpenApiV3 openapi = OpenApiV3.of(new Registry(List.of(new KindDefinition(cronTab, TablePrinter.DEFAULT))));
         JsonNode doc = parse(openapi.groupVersion("apis/stable.example.com/v1").orElseThrow());
 
         assertEquals("listStableExampleComV1NamespacedCronTab", doc.path("paths")

@@ -1,7 +1,8 @@
 package io.kubepekko.api.schema;
 
 import io.kubepekko.api.GroupVersionKind;
-import io.kubepekko.api.registry.BuiltinKinds;
+import io.kubepekko.api.definition.BuiltinKinds;
+import io.kubepekko.api.definition.KindDefinition;
 import io.kubepekko.api.registry.ResourceType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,7 +22,7 @@ class ModelSchemasTest {
     private static final GroupVersionKind POD = new GroupVersionKind("", "v1", "Pod");
 
     static Stream<Arguments> builtinKinds() {
-        return BuiltinKinds.all().stream().map(rt -> Arguments.of(rt.gvk().apiVersion() + " " + rt.kind(), rt));
+        return BuiltinKinds.all().stream().map(KindDefinition::type).map(rt -> Arguments.of(rt.gvk().apiVersion() + " " + rt.kind(), rt));
     }
 
     @ParameterizedTest(name = "{0}")

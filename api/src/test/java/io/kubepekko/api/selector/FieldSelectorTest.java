@@ -2,8 +2,8 @@ package io.kubepekko.api.selector;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupResource;
+import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.meta.Json;
-import io.kubepekko.api.registry.Registry;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiException;
 import org.junit.jupiter.api.Test;

@@ -1,9 +1,9 @@
 package io.kubepekko.api.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;
-import io.kubepekko.api.registry.Registry;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;

@@ -2,6 +2,7 @@ package io.kubepekko.api.table;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kubepekko.api.definition.BuiltinDefinitions;
 import io.kubepekko.api.meta.Json;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -37,7 +38,7 @@ class ClusterPrintersTest {
     }
 
     private static List<Object> cells(String group, String kind, String object) {
-        TablePrinter printer = TablePrinters.of(group, kind);
+        TablePrinter printer = BuiltinDefinitions.printer(group, kind);
         List<Object> cells = printer.cells(json(object), NOW);
         assertEquals(printer.columns().size(), cells.size(), "one cell per column");
         return cells;
@@ -45,8 +46,8 @@ class ClusterPrintersTest {
 
     @Test
     void rolesPrintWithTheDefaultNameAndCreatedAt() {
-        assertSame(TablePrinter.DEFAULT, TablePrinters.of("rbac.authorization.k8s.io", "Role"));
-        assertSame(TablePrinter.DEFAULT, TablePrinters.of("rbac.authorization.k8s.io", "ClusterRole"));
+        assertSame(TablePrinter.DEFAULT, BuiltinDefinitions.printer("rbac.authorization.k8s.io", "Role"));
+        assertSame(TablePrinter.DEFAULT, BuiltinDefinitions.printer("rbac.authorization.k8s.io", "ClusterRole"));
     }
 
     /** Printers read whatever is stored: wrong types and missing parts give kube's unset cells, never an exception. */
@@ -57,7 +58,7 @@ class ClusterPrintersTest {
             "scheduling.k8s.io/PriorityClass", "coordination.k8s.io/Lease"})
     void oddlyTypedObjectsStillPrintOneCellPerColumn(String key) {
         String[] gk = key.split("/");
-        TablePrinter printer = TablePrinters.of(gk[0], gk[1]);
+        TablePrinter printer = BuiltinDefinitions.printer(gk[0], gk[1]);
         for (String odd : List.of("{}", "{'metadata':'x','spec':'y','status':7}",
                 "{'metadata':{'name':5,'annotations':[]},'spec':{'rules':{'host':'a'},'tls':'x',"
                         + "'podSelector':'app=x','minAvailable':true,'holderIdentity':3},"
@@ -72,7 +73,7 @@ class ClusterPrintersTest {
     class Ingress {
         @Test
         void columns() {
-            TablePrinter printer = TablePrinters.of("networking.k8s.io", "Ingress");
+            TablePrinter printer = BuiltinDefinitions.printer("networking.k8s.io", "Ingress");
             assertEquals(List.of("Name", "Class", "Hosts", "Address", "Ports", "Age"), names(printer));
             assertEquals(List.of(0, 0, 0, 0, 0, 0), priorities(printer));
             assertEquals(Column.NAME, printer.columns().get(0));
@@ -125,7 +126,7 @@ class ClusterPrintersTest {
     class NetworkPolicy {
         @Test
         void columns() {
-            TablePrinter printer = TablePrinters.of("networking.k8s.io", "NetworkPolicy");
+            TablePrinter printer = BuiltinDefinitions.printer("networking.k8s.io", "NetworkPolicy");
             assertEquals(List.of("Name", "Pod-Selector", "Age"), names(printer));
             assertEquals(List.of(0, 0, 0), priorities(printer));
             assertEquals(new Column("Pod-Selector", "string", "", NetworkPolicyPrinter.POD_SELECTOR_DESCRIPTION, 0),
@@ -166,7 +167,7 @@ class ClusterPrintersTest {
     class PodDisruptionBudget {
         @Test
         void columns() {
-            TablePrinter printer = TablePrinters.of("policy", "PodDisruptionBudget");
+            TablePrinter printer = BuiltinDefinitions.printer("policy", "PodDisruptionBudget");
             assertEquals(List.of("Name", "Min Available", "Max Unavailable", "Allowed Disruptions", "Age"),
                     names(printer));
             assertEquals(List.of(0, 0, 0, 0, 0), priorities(printer));
@@ -189,7 +190,7 @@ class ClusterPrintersTest {
     class RoleBindings {
         @Test
         void columns() {
-            TablePrinter printer = TablePrinters.of("rbac.authorization.k8s.io", "RoleBinding");
+            TablePrinter printer = BuiltinDefinitions.printer("rbac.authorization.k8s.io", "RoleBinding");
             assertEquals(List.of("Name", "Role", "Age", "Users", "Groups", "ServiceAccounts"), names(printer));
             assertEquals(List.of(0, 0, 0, 1, 1, 1), priorities(printer));
             assertEquals("roleRef can reference a Role in the current namespace or a ClusterRole in the global "
@@ -200,7 +201,7 @@ class ClusterPrintersTest {
 
         @Test
         void clusterRoleBindingColumnsDifferOnlyInDescriptions() {
-            TablePrinter printer = TablePrinters.of("rbac.authorization.k8s.io", "ClusterRoleBinding");
+            TablePrinter printer = BuiltinDefinitions.printer("rbac.authorization.k8s.io", "ClusterRoleBinding");
             assertEquals(List.of("Name", "Role", "Age", "Users", "Groups", "ServiceAccounts"), names(printer));
             assertEquals(List.of(0, 0, 0, 1, 1, 1), priorities(printer));
             assertEquals("roleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot "
@@ -231,7 +232,7 @@ class ClusterPrintersTest {
     class StorageClass {
         @Test
         void columns() {
-            TablePrinter printer = TablePrinters.of("storage.k8s.io", "StorageClass");
+            TablePrinter printer = BuiltinDefinitions.printer("storage.k8s.io", "StorageClass");
             assertEquals(List.of("Name", "Provisioner", "ReclaimPolicy", "VolumeBindingMode", "AllowVolumeExpansion",
                     "Age"), names(printer));
             assertEquals(List.of(0, 0, 0, 0, 0, 0), priorities(printer));
@@ -269,7 +270,7 @@ class ClusterPrintersTest {
     class PriorityClass {
         @Test
         void columns() {
-            TablePrinter printer = TablePrinters.of("scheduling.k8s.io", "PriorityClass");
+            TablePrinter printer = BuiltinDefinitions.printer("scheduling.k8s.io", "PriorityClass");
             assertEquals(List.of("Name", "Value", "Global-Default", "Age", "PreemptionPolicy"), names(printer));
             assertEquals(List.of(0, 0, 0, 0, 0), priorities(printer));
             assertEquals("integer", printer.columns().get(1).type());
@@ -293,7 +294,7 @@ class ClusterPrintersTest {
     class Lease {
         @Test
         void columns() {
-            TablePrinter printer = TablePrinters.of("coordination.k8s.io", "Lease");
+            TablePrinter printer = BuiltinDefinitions.printer("coordination.k8s.io", "Lease");
             assertEquals(List.of("Name", "Holder", "Age"), names(printer));
             assertEquals(List.of(0, 0, 0), priorities(printer));
         }

@@ -1,5 +1,6 @@
 package io.kubepekko.api.table;
 
+import io.kubepekko.api.definition.BuiltinDefinitions;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -29,7 +30,7 @@ class ConfigPrintersTest {
     }
 
     private static TablePrinter printer(String kind) {
-        return TablePrinters.of("", kind);
+        return BuiltinDefinitions.printer("", kind);
     }
 
     private static List<Object> cells(String kind, String object) {
@@ -46,8 +47,7 @@ class ConfigPrintersTest {
         assertSame(TablePrinter.DEFAULT, printer("LimitRange"), "kube prints LimitRanges with its default convertor");
         for (String kind : List.of("ConfigMap", "Secret", "ServiceAccount", "PersistentVolume",
                 "PersistentVolumeClaim", "ResourceQuota")) {
-            assertTrue(ConfigPrinters.ALL.containsKey("/" + kind), kind);
-            assertSame(ConfigPrinters.ALL.get("/" + kind), printer(kind), kind);
+            assertEquals(kind + "Printer", printer(kind).getClass().getSimpleName(), kind);
         }
     }
 

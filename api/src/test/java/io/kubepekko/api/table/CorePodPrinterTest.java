@@ -1,6 +1,7 @@
 package io.kubepekko.api.table;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kubepekko.api.definition.BuiltinDefinitions;
 import io.kubepekko.api.meta.Json;
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +16,7 @@ class CorePodPrinterTest {
 
     static final Instant NOW = Instant.parse("2025-01-01T12:00:00Z");
 
-    private static final TablePrinter PODS = TablePrinters.of("", "Pod");
+    private static final TablePrinter PODS = BuiltinDefinitions.printer("", "Pod");
 
     /** JSON with single quotes for readability. */
     static JsonNode json(String singleQuoted) {

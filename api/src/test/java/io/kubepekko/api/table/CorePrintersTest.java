@@ -1,5 +1,6 @@
 package io.kubepekko.api.table;
 
+import io.kubepekko.api.definition.BuiltinDefinitions;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 
@@ -27,12 +28,12 @@ class CorePrintersTest {
 
     @Test
     void everyCoreKindHasItsOwnPrinter() {
-        assertSame(PodPrinter.INSTANCE, TablePrinters.of("", "Pod"));
-        assertSame(NodePrinter.INSTANCE, TablePrinters.of(null, "Node"));
-        assertSame(ServicePrinter.INSTANCE, TablePrinters.of("", "Service"));
-        assertSame(EndpointsPrinter.INSTANCE, TablePrinters.of("", "Endpoints"));
-        assertSame(EventPrinter.INSTANCE, TablePrinters.of("", "Event"));
-        assertSame(NamespacePrinter.INSTANCE, TablePrinters.of("", "Namespace"));
+        assertSame(PodPrinter.INSTANCE, BuiltinDefinitions.printer("", "Pod"));
+        assertSame(NodePrinter.INSTANCE, BuiltinDefinitions.printer(null, "Node"));
+        assertSame(ServicePrinter.INSTANCE, BuiltinDefinitions.printer("", "Service"));
+        assertSame(EndpointsPrinter.INSTANCE, BuiltinDefinitions.printer("", "Endpoints"));
+        assertSame(EventPrinter.INSTANCE, BuiltinDefinitions.printer("", "Event"));
+        assertSame(NamespacePrinter.INSTANCE, BuiltinDefinitions.printer("", "Namespace"));
     }
 
     @Test
@@ -40,7 +41,7 @@ class CorePrintersTest {
         JsonNode odd = json("{'metadata':[],'spec':'x','status':{'conditions':7,'addresses':[1],'nodeInfo':[]},"
                 + "'subsets':[{'addresses':'a','ports':[{}]}],'involvedObject':3,'series':[]}");
         for (String kind : List.of("Pod", "Node", "Service", "Endpoints", "Event", "Namespace")) {
-            TablePrinter printer = TablePrinters.of("", kind);
+            TablePrinter printer = BuiltinDefinitions.printer("", kind);
             for (JsonNode object : List.of(json("{}"), odd)) {
                 List<Object> cells = assertDoesNotThrow(() -> printer.cells(object, NOW), kind);
                 assertEquals(printer.columns().size(), cells.size(), kind);

@@ -1,6 +1,7 @@
 package io.kubepekko.api.table;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kubepekko.api.definition.BuiltinDefinitions;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.status.ApiException;
 import org.junit.jupiter.api.Test;
@@ -32,7 +33,7 @@ class TablesTest {
 
     @Test
     void kindsWithoutAPrinterShowNameAndCreationTime() {
-        JsonNode table = parse(Tables.render("v1", TablePrinters.of("example.io", "Widget"),
+        JsonNode table = parse(Tables.render("v1", TablePrinter.DEFAULT,
                 List.of(object("w1", "7")), IncludeObject.METADATA, new Tables.ListMeta("9", "tok", 3L), true, NOW));
         assertEquals("Table", table.path("kind").asText());
         assertEquals("meta.k8s.io/v1", table.path("apiVersion").asText());
@@ -89,7 +90,7 @@ class TablesTest {
         byte[] running = ("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"up\"},"
                 + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]},\"status\":{\"phase\":\"Running\"}}")
                 .getBytes(StandardCharsets.UTF_8);
-        JsonNode table = parse(Tables.render("v1", TablePrinters.of("", "Pod"), List.of(succeeded, running),
+        JsonNode table = parse(Tables.render("v1", BuiltinDefinitions.printer("", "Pod"), List.of(succeeded, running),
                 IncludeObject.NONE, new Tables.ListMeta("5", null, null), true, NOW));
         assertEquals("[{\"type\":\"Completed\",\"status\":\"True\",\"reason\":\"Succeeded\","
                 + "\"message\":\"The pod has completed successfully.\"}]",

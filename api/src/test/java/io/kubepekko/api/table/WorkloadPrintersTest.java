@@ -1,5 +1,6 @@
 package io.kubepekko.api.table;
 
+import io.kubepekko.api.definition.BuiltinDefinitions;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
@@ -10,7 +11,7 @@ import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class WorkloadPrintersTest {
@@ -40,21 +41,27 @@ class WorkloadPrintersTest {
 
     // --- lookup
 
+    /** The six printers of the family, as their kinds' definitions carry them. */
+    private static final List<TablePrinter> FAMILY = List.of(BuiltinDefinitions.printer("apps", "Deployment"),
+            BuiltinDefinitions.printer("apps", "ReplicaSet"), BuiltinDefinitions.printer("apps", "StatefulSet"),
+            BuiltinDefinitions.printer("apps", "DaemonSet"), BuiltinDefinitions.printer("batch", "Job"),
+            BuiltinDefinitions.printer("batch", "CronJob"));
+
     @Test
-    void theFamilyMapServesEveryWorkloadKind() {
+    void everyWorkloadKindIsDefinedWithItsOwnPrinter() {
         for (String kind : List.of("Deployment", "ReplicaSet", "StatefulSet", "DaemonSet")) {
-            assertSame(WorkloadPrinters.ALL.get("apps/" + kind), TablePrinters.of("apps", kind), kind);
+            assertEquals(kind + "Printer", BuiltinDefinitions.printer("apps", kind).getClass().getSimpleName(), kind);
         }
-        assertSame(WorkloadPrinters.ALL.get("batch/Job"), TablePrinters.of("batch", "Job"));
-        assertSame(WorkloadPrinters.ALL.get("batch/CronJob"), TablePrinters.of("batch", "CronJob"));
-        assertEquals(6, WorkloadPrinters.ALL.size());
+        assertInstanceOf(JobPrinter.class, BuiltinDefinitions.printer("batch", "Job"));
+        assertInstanceOf(CronJobPrinter.class, BuiltinDefinitions.printer("batch", "CronJob"));
+        assertEquals(6, FAMILY.stream().distinct().count());
     }
 
     // --- Deployment
 
     @Test
     void deploymentColumnsAreKubes() {
-        TablePrinter p = TablePrinters.of("apps", "Deployment");
+        TablePrinter p = BuiltinDefinitions.printer("apps", "Deployment");
         assertEquals(List.of("Name/0", "Ready/0", "Up-to-date/0", "Available/0", "Age/0",
                 "Containers/1", "Images/1", "Selector/1"), header(p));
         assertEquals(Column.NAME, p.columns().get(0));
@@ -74,7 +81,7 @@ class WorkloadPrintersTest {
                 + "'matchExpressions':[{'key':'env','operator':'In','values':['prod','canary']}]}," + TEMPLATE + "},"
                 + "'status':{'readyReplicas':2,'updatedReplicas':3,'availableReplicas':2}}");
         assertEquals(List.of("web", "2/3", 3L, 2L, "4m30s", "web,sidecar", "nginx:1.27,busybox",
-                "app=web,env in (canary,prod),tier=front"), TablePrinters.of("apps", "Deployment").cells(d, NOW));
+                "app=web,env in (canary,prod),tier=front"), BuiltinDefinitions.printer("apps", "Deployment").cells(d, NOW));
     }
 
     @Test
@@ -82,22 +89,22 @@ class WorkloadPrintersTest {
         JsonNode d = json("{'metadata':{'name':'new'},'spec':{}}");
         // replicas defaults to 1; kube prints an empty selector as nothing at all, not <none>
         assertEquals(List.of("new", "0/1", 0L, 0L, "<unknown>", "", "", ""),
-                TablePrinters.of("apps", "Deployment").cells(d, NOW));
+                BuiltinDefinitions.printer("apps", "Deployment").cells(d, NOW));
     }
 
     @Test
     void deploymentWithAnInvalidSelectorSaysInvalid() {
         JsonNode d = json("{'metadata':{'name':'bad'},'spec':{'replicas':0,'selector':{'matchExpressions':"
                 + "[{'key':'app','operator':'In','values':[]}]}}}");
-        assertEquals("<invalid>", TablePrinters.of("apps", "Deployment").cells(d, NOW).get(7));
-        assertEquals("0/0", TablePrinters.of("apps", "Deployment").cells(d, NOW).get(1));
+        assertEquals("<invalid>", BuiltinDefinitions.printer("apps", "Deployment").cells(d, NOW).get(7));
+        assertEquals("0/0", BuiltinDefinitions.printer("apps", "Deployment").cells(d, NOW).get(1));
     }
 
     // --- ReplicaSet
 
     @Test
     void replicaSetColumnsAreKubes() {
-        TablePrinter p = TablePrinters.of("apps", "ReplicaSet");
+        TablePrinter p = BuiltinDefinitions.printer("apps", "ReplicaSet");
         assertEquals(List.of("Name/0", "Desired/0", "Current/0", "Ready/0", "Age/0",
                 "Containers/1", "Images/1", "Selector/1"), header(p));
         assertEquals("integer", column(p, "Desired").type());
@@ -114,12 +121,12 @@ class WorkloadPrintersTest {
                 + "['b','a']},{'key':'app','operator':'Exists'},{'key':'legacy','operator':'DoesNotExist'}]},"
                 + TEMPLATE + "},'status':{'replicas':4,'readyReplicas':1}}");
         assertEquals(List.of("web-5d8f", 4L, 4L, 1L, "2d", "web,sidecar", "nginx:1.27,busybox",
-                "app,!legacy,tier notin (a,b)"), TablePrinters.of("apps", "ReplicaSet").cells(rs, NOW));
+                "app,!legacy,tier notin (a,b)"), BuiltinDefinitions.printer("apps", "ReplicaSet").cells(rs, NOW));
     }
 
     @Test
     void replicaSetSelectorIsNoneWhenEmptyAndErrorWhenInvalid() {
-        TablePrinter p = TablePrinters.of("apps", "ReplicaSet");
+        TablePrinter p = BuiltinDefinitions.printer("apps", "ReplicaSet");
         assertEquals("<none>", p.cells(json("{'spec':{'selector':{}}}"), NOW).get(7));
         assertEquals("<none>", p.cells(json("{'spec':{}}"), NOW).get(7));
         assertEquals("<error>", p.cells(json("{'spec':{'selector':{'matchExpressions':"
@@ -131,7 +138,7 @@ class WorkloadPrintersTest {
 
     @Test
     void statefulSetColumnsAreKubes() {
-        TablePrinter p = TablePrinters.of("apps", "StatefulSet");
+        TablePrinter p = BuiltinDefinitions.printer("apps", "StatefulSet");
         assertEquals(List.of("Name/0", "Ready/0", "Age/0", "Containers/1", "Images/1"), header(p));
         assertEquals("string", column(p, "Ready").type());
     }
@@ -141,14 +148,14 @@ class WorkloadPrintersTest {
         JsonNode s = json("{'metadata':{'name':'db','creationTimestamp':'2025-06-01T09:30:00Z'},"
                 + "'spec':{'replicas':3," + TEMPLATE + "},'status':{'replicas':3,'readyReplicas':3}}");
         assertEquals(List.of("db", "3/3", "150m", "web,sidecar", "nginx:1.27,busybox"),
-                TablePrinters.of("apps", "StatefulSet").cells(s, NOW));
+                BuiltinDefinitions.printer("apps", "StatefulSet").cells(s, NOW));
     }
 
     // --- DaemonSet
 
     @Test
     void daemonSetColumnsAreKubes() {
-        TablePrinter p = TablePrinters.of("apps", "DaemonSet");
+        TablePrinter p = BuiltinDefinitions.printer("apps", "DaemonSet");
         assertEquals(List.of("Name/0", "Desired/0", "Current/0", "Ready/0", "Up-to-date/0", "Available/0",
                 "Node Selector/0", "Age/0", "Containers/1", "Images/1", "Selector/1"), header(p));
         assertEquals("integer", column(p, "Up-to-date").type());
@@ -167,12 +174,12 @@ class WorkloadPrintersTest {
                 + "'updatedNumberScheduled':2,'numberAvailable':1}}");
         // pairs sort as whole strings, as kube's FormatLabels does: "a-b=x" before "a=y"
         assertEquals(List.of("agent", 5L, 4L, 3L, 2L, 1L, "a-b=x,a=y,disk=ssd", "8h", "agent", "agent:2",
-                "app=agent"), TablePrinters.of("apps", "DaemonSet").cells(ds, NOW));
+                "app=agent"), BuiltinDefinitions.printer("apps", "DaemonSet").cells(ds, NOW));
     }
 
     @Test
     void daemonSetWithoutNodeSelectorSaysNone() {
-        List<Object> cells = TablePrinters.of("apps", "DaemonSet").cells(json("{'metadata':{'name':'x'}}"), NOW);
+        List<Object> cells = BuiltinDefinitions.printer("apps", "DaemonSet").cells(json("{'metadata':{'name':'x'}}"), NOW);
         assertEquals(List.of("x", 0L, 0L, 0L, 0L, 0L, "<none>", "<unknown>", "", "", "<none>"), cells);
     }
 
@@ -180,7 +187,7 @@ class WorkloadPrintersTest {
 
     @Test
     void jobColumnsAreKubes() {
-        TablePrinter p = TablePrinters.of("batch", "Job");
+        TablePrinter p = BuiltinDefinitions.printer("batch", "Job");
         assertEquals(List.of("Name/0", "Status/0", "Completions/0", "Duration/0", "Age/0",
                 "Containers/1", "Images/1", "Selector/1"), header(p));
         assertEquals("string", column(p, "Completions").type());
@@ -196,14 +203,14 @@ class WorkloadPrintersTest {
                 + "'status':{'succeeded':1,'startTime':'2025-06-01T11:00:02Z','completionTime':'2025-06-01T11:02:17Z',"
                 + "'conditions':[{'type':'SuccessCriteriaMet','status':'True'},{'type':'Complete','status':'True'}]}}");
         assertEquals(List.of("pi", "Complete", "1/1", "2m15s", "60m", "web,sidecar", "nginx:1.27,busybox",
-                "batch.kubernetes.io/controller-uid=abc"), TablePrinters.of("batch", "Job").cells(job, NOW));
+                "batch.kubernetes.io/controller-uid=abc"), BuiltinDefinitions.printer("batch", "Job").cells(job, NOW));
     }
 
     @Test
     void runningJobDurationIsTimeSinceStart() {
         JsonNode job = json("{'metadata':{'name':'w'},'spec':{'completions':5},"
                 + "'status':{'succeeded':2,'active':3,'startTime':'2025-06-01T11:59:15Z'}}");
-        List<Object> cells = TablePrinters.of("batch", "Job").cells(job, NOW);
+        List<Object> cells = BuiltinDefinitions.printer("batch", "Job").cells(job, NOW);
         assertEquals(List.of("Running", "2/5", "45s"), cells.subList(1, 4));
     }
 
@@ -211,7 +218,7 @@ class WorkloadPrintersTest {
     void unstartedJobHasNoDuration() {
         JsonNode job = json("{'metadata':{'name':'w'},'spec':{'suspend':true,'completions':3},"
                 + "'status':{'conditions':[{'type':'Suspended','status':'True'}]}}");
-        assertEquals(List.of("Suspended", "0/3", ""), TablePrinters.of("batch", "Job").cells(job, NOW).subList(1, 4));
+        assertEquals(List.of("Suspended", "0/3", ""), BuiltinDefinitions.printer("batch", "Job").cells(job, NOW).subList(1, 4));
     }
 
     @Test
@@ -266,14 +273,14 @@ class WorkloadPrintersTest {
 
     @Test
     void cronJobColumnsAreKubes() {
-        TablePrinter p = TablePrinters.of("batch", "CronJob");
+        TablePrinter p = BuiltinDefinitions.printer("batch", "CronJob");
         assertEquals(List.of("Name/0", "Schedule/0", "Timezone/0", "Suspend/0", "Active/0", "Last Schedule/0",
                 "Age/0", "Containers/1", "Images/1", "Selector/1"), header(p));
         assertEquals("boolean", column(p, "Suspend").type());
         assertEquals("integer", column(p, "Active").type());
         assertEquals("This flag tells the controller to suspend subsequent executions, it does not apply to "
                 + "already started executions.  Defaults to false.", column(p, "Suspend").description());
-        assertEquals(column(TablePrinters.of("batch", "Job"), "Selector"), column(p, "Selector"));
+        assertEquals(column(BuiltinDefinitions.printer("batch", "Job"), "Selector"), column(p, "Selector"));
     }
 
     @Test
@@ -285,7 +292,7 @@ class WorkloadPrintersTest {
                 + "'lastScheduleTime':'2025-06-01T03:00:00Z'}}");
         // the Suspend cell is the string kube sends, not a JSON boolean
         assertEquals(List.of("nightly", "0 3 * * *", "Europe/Berlin", "True", 2L, "9h", "31d", "web,sidecar",
-                "nginx:1.27,busybox", "<none>"), TablePrinters.of("batch", "CronJob").cells(cj, NOW));
+                "nginx:1.27,busybox", "<none>"), BuiltinDefinitions.printer("batch", "CronJob").cells(cj, NOW));
     }
 
     @Test
@@ -294,9 +301,9 @@ class WorkloadPrintersTest {
                 + "'spec':{'schedule':'@hourly','suspend':false,'jobTemplate':{'spec':{'selector':"
                 + "{'matchLabels':{'app':'h'}}}}}}");
         assertEquals(List.of("hourly", "@hourly", "<none>", "False", 0L, "<none>", "2s", "", "", "app=h"),
-                TablePrinters.of("batch", "CronJob").cells(cj, NOW));
+                BuiltinDefinitions.printer("batch", "CronJob").cells(cj, NOW));
         // suspend is defaulted to false by the API, so an unset one reads False as well
-        assertEquals("False", TablePrinters.of("batch", "CronJob").cells(json("{}"), NOW).get(3));
+        assertEquals("False", BuiltinDefinitions.printer("batch", "CronJob").cells(json("{}"), NOW).get(3));
     }
 
     // --- robustness
@@ -308,7 +315,7 @@ class WorkloadPrintersTest {
                         + "'nodeSelector':['x']}},'jobTemplate':[]},'status':{'conditions':{},'active':'2',"
                         + "'startTime':'yesterday','lastScheduleTime':5,'succeeded':1.5}}"),
                 json("[1,2]"));
-        for (TablePrinter p : WorkloadPrinters.ALL.values()) {
+        for (TablePrinter p : FAMILY) {
             for (JsonNode o : odd) {
                 List<Object> cells = assertDoesNotThrow(() -> p.cells(o, NOW));
                 assertEquals(p.columns().size(), cells.size());

@@ -1,8 +1,8 @@
 package io.kubepekko.api.validation;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.meta.Json;
-import io.kubepekko.api.registry.Registry;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.FieldError;
 import org.junit.jupiter.api.Test;

@@ -1,8 +1,8 @@
 package io.kubepekko.api.watch;
 
+import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;
-import io.kubepekko.api.registry.Registry;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.selector.FieldSelector;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,5 +1,13 @@
-package io.kubepekko.api.registry;
+package io.kubepekko.api.definition;
 
+import io.kubepekko.api.registry.ForwardedCreate;
+import io.kubepekko.api.registry.NameRule;
+import io.kubepekko.api.registry.ResourceType;
+import io.kubepekko.api.registry.ScaleSpec;
+import io.kubepekko.api.registry.SelectableField;
+import io.kubepekko.api.registry.Strategy;
+import io.kubepekko.api.table.RoleBindingPrinter;
+import io.kubepekko.api.table.TablePrinter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -13,6 +21,7 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The built-in table against Kubernetes 1.35 ({@code kubectl api-resources -o wide} and the strategies). */
@@ -208,12 +217,12 @@ class BuiltinKindsTest {
     @ParameterizedTest(name = "{1}.{0} selects on {2}")
     @MethodSource("selectableFields")
     void fieldSelectorsMatchTheFieldLabelConversions(String group, String resource, List<String> fields) {
-        assertEquals(fields, type(group, resource).selectableFields());
+        assertEquals(fields, type(group, resource).selectableLabels());
     }
 
     @Test
     void podFieldSelectorsIncludeNodeNameAndPhase() {
-        List<String> fields = type("", "pods").selectableFields();
+        List<String> fields = type("", "pods").selectableLabels();
         assertTrue(fields.containsAll(List.of("spec.nodeName", "status.phase", "status.podIP", "spec.hostNetwork")));
         assertFalse(fields.contains("metadata.name"), "metadata fields are implied, not listed");
     }
@@ -222,5 +231,79 @@ class BuiltinKindsTest {
     void groupsFollowKubeApiserverDiscoveryOrder() {
         assertEquals(List.of("", "apps", "batch", "networking.k8s.io", "policy", "rbac.authorization.k8s.io",
                 "storage.k8s.io", "scheduling.k8s.io", "coordination.k8s.io"), REGISTRY.groups());
+    }
+
+    /**
+     * Each kind with its strategy and Table printer, as its definition names them: a kind added without
+     * one of its parts, or wired to another kind's, fails here (and, for a missing part, at start-up).
+     */
+    @ParameterizedTest(name = "{1}.{0}: strategy {2}, printer {3}")
+    @CsvSource({
+            "'', Binding, BindingStrategy, DEFAULT",
+            "'', ConfigMap, ConfigMapStrategy, ConfigMapPrinter",
+            "'', Endpoints, EndpointsStrategy, EndpointsPrinter",
+            "'', Event, EventStrategy, EventPrinter",
+            "'', LimitRange, LimitRangeStrategy, DEFAULT",
+            "'', Namespace, NamespaceStrategy, NamespacePrinter",
+            "'', Node, NodeStrategy, NodePrinter",
+            "'', PersistentVolumeClaim, PersistentVolumeClaimStrategy, PersistentVolumeClaimPrinter",
+            "'', PersistentVolume, PersistentVolumeStrategy, PersistentVolumePrinter",
+            "'', Pod, PodStrategy, PodPrinter",
+            "'', ResourceQuota, ResourceQuotaStrategy, ResourceQuotaPrinter",
+            "'', Secret, SecretStrategy, SecretPrinter",
+            "'', ServiceAccount, GENERIC, ServiceAccountPrinter",
+            "'', Service, ServiceStrategy, ServicePrinter",
+            "apps, DaemonSet, WorkloadStrategy, DaemonSetPrinter",
+            "apps, Deployment, WorkloadStrategy, DeploymentPrinter",
+            "apps, ReplicaSet, WorkloadStrategy, ReplicaSetPrinter",
+            "apps, StatefulSet, WorkloadStrategy, StatefulSetPrinter",
+            "batch, CronJob, CronJobStrategy, CronJobPrinter",
+            "batch, Job, JobStrategy, JobPrinter",
+            "networking.k8s.io, Ingress, IngressStrategy, IngressPrinter",
+            "networking.k8s.io, NetworkPolicy, NetworkPolicyStrategy, NetworkPolicyPrinter",
+            "policy, PodDisruptionBudget, PodDisruptionBudgetStrategy, PodDisruptionBudgetPrinter",
+            "rbac.authorization.k8s.io, ClusterRoleBinding, RoleBindingStrategy, RoleBindingPrinter",
+            "rbac.authorization.k8s.io, ClusterRole, RoleStrategy, DEFAULT",
+            "rbac.authorization.k8s.io, RoleBinding, RoleBindingStrategy, RoleBindingPrinter",
+            "rbac.authorization.k8s.io, Role, RoleStrategy, DEFAULT",
+            "storage.k8s.io, StorageClass, StorageClassStrategy, StorageClassPrinter",
+            "scheduling.k8s.io, PriorityClass, PriorityClassStrategy, PriorityClassPrinter",
+            "coordination.k8s.io, Lease, LeaseStrategy, LeasePrinter",
+    })
+    void everyKindIsDefinedWithItsStrategyAndPrinter(String group, String kind, String strategy, String printer) {
+        KindDefinition d = BuiltinDefinitions.of(group, kind);
+        assertEquals(strategy, d.strategy() == Strategy.GENERIC ? "GENERIC" : d.strategy().getClass().getSimpleName());
+        assertEquals(printer, d.printer() == TablePrinter.DEFAULT ? "DEFAULT" : d.printer().getClass().getSimpleName());
+    }
+
+    @Test
+    void everyDefinitionIsBuiltinCompleteAndListedOnce() {
+        assertEquals(30, BuiltinKinds.all().size());
+        for (KindDefinition d : BuiltinKinds.all()) {
+            assertTrue(d.type().builtin(), d.type().kind());
+            assertEquals(List.of(), KindDefinition.problems(d.type(), d.printer()), d.type().kind());
+            assertSame(d, REGISTRY.definition(d.type().group(), d.type().version(), d.type().resource()).orElseThrow());
+        }
+    }
+
+    @Test
+    void rbacBindingsPrintTheirOwnRoleWords() {
+        assertSame(RoleBindingPrinter.ROLE_BINDING,
+                BuiltinDefinitions.printer("rbac.authorization.k8s.io", "RoleBinding"));
+        assertSame(RoleBindingPrinter.CLUSTER_ROLE_BINDING,
+                BuiltinDefinitions.printer("rbac.authorization.k8s.io", "ClusterRoleBinding"));
+    }
+
+    @Test
+    void fieldLabelsWithTheirOwnSourcesAndAliases() {
+        assertEquals(new SelectableField("status.successful", "status.succeeded", "0"),
+                type("batch", "jobs").selectableFields().get(0));
+        assertEquals(new SelectableField("spec.unschedulable", "spec.unschedulable", "false"),
+                type("", "nodes").selectableFields().get(0));
+        assertTrue(type("", "events").selectableFields()
+                .contains(new SelectableField("source", "source.component", "")));
+        assertTrue(type("", "pods").selectableFields()
+                .contains(new SelectableField("spec.hostNetwork", "spec.hostNetwork", "false")));
+        assertEquals(java.util.Map.of("spec.host", "spec.nodeName"), type("", "pods").fieldLabelAliases());
     }
 }
