@@ -8,6 +8,7 @@ import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.Registry;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
+import io.kubepekko.api.status.Failures;
 import io.kubepekko.api.store.ObjectWrites;
 import io.kubepekko.api.store.Preconditions;
 import io.kubepekko.api.store.DeletionOptions;
@@ -405,8 +406,7 @@ public final class ControlPlane {
 
     /** A delete that found nothing is no failure of a collection delete; anything else is. */
     private static WriteResult unlessNotFound(Throwable e) {
-        Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
-                ? e.getCause() : e;
+        Throwable cause = Failures.unwrap(e);
         if (cause instanceof io.kubepekko.api.status.ApiException api && api.status().code() == 404) {
             return null;
         }
@@ -421,8 +421,7 @@ public final class ControlPlane {
             ns.put("apiVersion", "v1").put("kind", "Namespace").putObject("metadata").put("name", name);
             creates.add(write(namespaces, "", new WriteOp.Create(ns, WriteOptions.DEFAULT)).toCompletableFuture()
                     .exceptionally(e -> {
-                        Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
-                                ? e.getCause() : e;
+                        Throwable cause = Failures.unwrap(e);
                         if (cause instanceof io.kubepekko.api.status.ApiException api
                                 && api.status().code() == 409) {
                             return null; // already there from an earlier start

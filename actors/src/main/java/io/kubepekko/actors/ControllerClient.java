@@ -4,13 +4,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiException;
+import io.kubepekko.api.status.Failures;
 import io.kubepekko.api.store.PatchType;
 import io.kubepekko.api.store.Preconditions;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOptions;
 
 import java.util.Optional;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -59,10 +59,6 @@ final class ControllerClient {
 
     /** The HTTP code of a failed call's {@code Status}, or 0 when it failed otherwise. */
     static int code(Throwable failure) {
-        Throwable t = failure;
-        while (t instanceof CompletionException && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t instanceof ApiException api ? api.status().code() : 0;
+        return Failures.unwrap(failure) instanceof ApiException api ? api.status().code() : 0;
     }
 }

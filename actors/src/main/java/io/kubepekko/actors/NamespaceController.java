@@ -11,6 +11,7 @@ import io.kubepekko.api.namespace.ContentRemaining;
 import io.kubepekko.api.namespace.NamespaceDeletion;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiException;
+import io.kubepekko.api.status.Failures;
 import io.kubepekko.api.store.Timestamps;
 import io.kubepekko.api.watch.ReadOptions;
 import io.kubepekko.api.watch.WatchEvent;
@@ -263,10 +264,7 @@ public final class NamespaceController extends AbstractBehavior<NamespaceControl
     }
 
     private static String message(Throwable failure) {
-        Throwable t = failure;
-        while (t instanceof CompletionException && t.getCause() != null) {
-            t = t.getCause();
-        }
+        Throwable t = Failures.unwrap(failure);
         return t instanceof ApiException api ? api.status().message() : String.valueOf(t.getMessage());
     }
 }

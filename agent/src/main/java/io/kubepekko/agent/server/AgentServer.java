@@ -8,6 +8,7 @@ import io.kubepekko.agent.manifest.PostedPodSource;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.status.ApiStatus;
+import io.kubepekko.api.status.Failures;
 import io.kubepekko.api.status.Reason;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -33,7 +34,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Predicate;
 
@@ -139,8 +139,7 @@ public final class AgentServer {
                     if (error == null) {
                         return response(outcome, name);
                     }
-                    Throwable cause = error instanceof CompletionException && error.getCause() != null
-                            ? error.getCause() : error;
+                    Throwable cause = Failures.unwrap(error);
                     if (cause instanceof EntityStreamSizeException) {
                         return failure(tooLarge(limit));
                     }
