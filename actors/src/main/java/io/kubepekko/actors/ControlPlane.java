@@ -385,11 +385,9 @@ public final class ControlPlane {
      * finalizers, grace period and propagation), and answers the objects as listed, as kube-apiserver's
      * store does. An object already gone is skipped; any other refusal fails the whole request.
      */
-    public CompletionStage<ObjectList> deleteCollection(ResourceType type, String namespace, String labelSelector,
-                                                        String fieldSelector, DeletionOptions deletion) {
-        ReadOptions all = new ReadOptions(ReadOptions.Verb.LIST, ReadOptions.MOST_RECENT, 0, false, false, null,
-                labelSelector == null ? "" : labelSelector, fieldSelector == null ? "" : fieldSelector);
-        return list(type, namespace, all).thenCompose(listed -> {
+    public CompletionStage<ObjectList> deleteCollection(ResourceType type, String namespace, ReadOptions selection,
+                                                        DeletionOptions deletion) {
+        return list(type, namespace, selection.forDeleteCollection()).thenCompose(listed -> {
             List<CompletableFuture<Void>> deletes = new ArrayList<>();
             for (byte[] item : listed.items()) {
                 ObjectNode obj = Json.parseTrusted(item);

@@ -1,6 +1,8 @@
 package io.kubepekko.actors;
 
+import io.kubepekko.api.codec.FieldValidation;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.gc.PropagationPolicy;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiException;
@@ -22,7 +24,7 @@ final class ControllerClient {
 
     /** kube's controllers write with user agent {@code kube-controller-manager/v… (…)/<controller>}. */
     static final String FIELD_MANAGER = "kube-controller-manager";
-    private static final WriteOptions OPTIONS = new WriteOptions(false, FIELD_MANAGER, "Warn");
+    private static final WriteOptions OPTIONS = new WriteOptions(false, FIELD_MANAGER, FieldValidation.WARN);
 
     private final ControlPlane controlPlane;
 
@@ -41,7 +43,7 @@ final class ControllerClient {
 
     /** Deletes the object named {@code name} only while it is the one with {@code uid}. */
     CompletionStage<ControlPlane.WriteResult> delete(ResourceType type, String namespace, String name, String uid,
-                                                     String propagationPolicy) {
+                                                     PropagationPolicy propagationPolicy) {
         return controlPlane.write(type, namespace, new WriteOp.Delete(name, new Preconditions(uid, null), OPTIONS,
                 null, propagationPolicy, null));
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.typesafe.config.Config;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.gc.DeletionState;
+import io.kubepekko.api.gc.PropagationPolicy;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.namespace.ContentRemaining;
@@ -207,7 +208,7 @@ public final class NamespaceController extends AbstractBehavior<NamespaceControl
             for (ObjectNode item : items) {
                 if (!DeletionState.beingDeleted(item)) {
                     deletes.add(client.delete(type, namespace, ObjectMeta.name(item), ObjectMeta.uid(item),
-                            DeletionState.BACKGROUND).toCompletableFuture().exceptionally(e -> {
+                            PropagationPolicy.BACKGROUND).toCompletableFuture().exceptionally(e -> {
                                 int code = ControllerClient.code(e);
                                 if (code == 404 || code == 409) {
                                     return null; // gone, or replaced by another object: the next list tells
