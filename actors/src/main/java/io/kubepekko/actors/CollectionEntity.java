@@ -16,6 +16,7 @@ import io.kubepekko.api.store.ObjectWrites;
 import io.kubepekko.api.store.Responses;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOutcome;
+import io.kubepekko.api.watch.WatchEvent;
 import io.kubepekko.persistence.CborSerializable;
 import io.kubepekko.persistence.SnapshotInParts;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -236,7 +237,8 @@ public final class CollectionEntity
 
         /** The change as the ordered stream publishes it. */
         PublishedEvent published(String namespace) {
-            String type = removed ? "DELETED" : before == null ? "ADDED" : "MODIFIED";
+            WatchEvent.Type type = removed ? WatchEvent.Type.DELETED
+                    : before == null ? WatchEvent.Type.ADDED : WatchEvent.Type.MODIFIED;
             return new PublishedEvent(resourceVersion, namespace, name, type, after, before);
         }
     }

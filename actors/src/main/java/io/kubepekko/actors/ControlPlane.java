@@ -9,6 +9,7 @@ import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
+import io.kubepekko.api.status.Failures;
 import io.kubepekko.api.store.ObjectWrites;
 import io.kubepekko.api.store.Preconditions;
 import io.kubepekko.api.store.DeletionOptions;
@@ -383,11 +384,9 @@ public final class ControlPlane {
      * finalizers, grace period and propagation), and answers the objects as listed, as kube-apiserver's
      * store does. An object already gone is skipped; any other refusal fails the whole request.
      */
-    public CompletionStage<ObjectList> deleteCollection(ResourceType type, String namespace, String labelSelector,
-                                                        String fieldSelector, DeletionOptions deletion) {
-        ReadOptions all = new ReadOptions(ReadOptions.Verb.LIST, ReadOptions.MOST_RECENT, 0, false, false, null,
-                labelSelector == null ? "" : labelSelector, fieldSelector == null ? "" : fieldSelector);
-        return list(type, namespace, all).thenCompose(listed -> {
+    public CompletionStage<ObjectList> deleteCollection(ResourceType type, String namespace, ReadOptions selection,
+                                                        DeletionOptions deletion) {
+        return list(type, namespace, selection.forDeleteCollection()).thenCompose(listed -> {
             List<CompletableFuture<Void>> deletes = new ArrayList<>();
             for (byte[] item : listed.items()) {
                 ObjectNode obj = Json.parseTrusted(item);
@@ -404,8 +403,7 @@ public final class ControlPlane {
 
     /** A delete that found nothing is no failure of a collection delete; anything else is. */
     private static WriteResult unlessNotFound(Throwable e) {
-        Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
-                ? e.getCause() : e;
+        Throwable cause = Failures.unwrap(e);
         if (cause instanceof io.kubepekko.api.status.ApiException api && api.status().code() == 404) {
             return null;
         }
@@ -420,8 +418,7 @@ public final class ControlPlane {
             ns.put("apiVersion", "v1").put("kind", "Namespace").putObject("metadata").put("name", name);
             creates.add(write(namespaces, "", new WriteOp.Create(ns, WriteOptions.DEFAULT)).toCompletableFuture()
                     .exceptionally(e -> {
-                        Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
-                                ? e.getCause() : e;
+                        Throwable cause = Failures.unwrap(e);
                         if (cause instanceof io.kubepekko.api.status.ApiException api
                                 && api.status().code() == 409) {
                             return null; // already there from an earlier start

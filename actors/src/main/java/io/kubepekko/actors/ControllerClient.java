@@ -1,16 +1,18 @@
 package io.kubepekko.actors;
 
+import io.kubepekko.api.codec.FieldValidation;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.gc.PropagationPolicy;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiException;
+import io.kubepekko.api.status.Failures;
 import io.kubepekko.api.store.PatchType;
 import io.kubepekko.api.store.Preconditions;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOptions;
 
 import java.util.Optional;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -22,7 +24,7 @@ final class ControllerClient {
 
     /** kube's controllers write with user agent {@code kube-controller-manager/v… (…)/<controller>}. */
     static final String FIELD_MANAGER = "kube-controller-manager";
-    private static final WriteOptions OPTIONS = new WriteOptions(false, FIELD_MANAGER, "Warn");
+    private static final WriteOptions OPTIONS = new WriteOptions(false, FIELD_MANAGER, FieldValidation.WARN);
 
     private final ControlPlane controlPlane;
 
@@ -41,7 +43,7 @@ final class ControllerClient {
 
     /** Deletes the object named {@code name} only while it is the one with {@code uid}. */
     CompletionStage<ControlPlane.WriteResult> delete(ResourceType type, String namespace, String name, String uid,
-                                                     String propagationPolicy) {
+                                                     PropagationPolicy propagationPolicy) {
         return controlPlane.write(type, namespace, new WriteOp.Delete(name, new Preconditions(uid, null), OPTIONS,
                 null, propagationPolicy, null));
     }
@@ -59,10 +61,6 @@ final class ControllerClient {
 
     /** The HTTP code of a failed call's {@code Status}, or 0 when it failed otherwise. */
     static int code(Throwable failure) {
-        Throwable t = failure;
-        while (t instanceof CompletionException && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t instanceof ApiException api ? api.status().code() : 0;
+        return Failures.unwrap(failure) instanceof ApiException api ? api.status().code() : 0;
     }
 }

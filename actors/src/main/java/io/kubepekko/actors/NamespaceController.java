@@ -5,12 +5,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.typesafe.config.Config;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.gc.DeletionState;
+import io.kubepekko.api.gc.PropagationPolicy;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.namespace.ContentRemaining;
 import io.kubepekko.api.namespace.NamespaceDeletion;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiException;
+import io.kubepekko.api.status.Failures;
 import io.kubepekko.api.store.Timestamps;
 import io.kubepekko.api.watch.ReadOptions;
 import io.kubepekko.api.watch.WatchEvent;
@@ -206,7 +208,7 @@ public final class NamespaceController extends AbstractBehavior<NamespaceControl
             for (ObjectNode item : items) {
                 if (!DeletionState.beingDeleted(item)) {
                     deletes.add(client.delete(type, namespace, ObjectMeta.name(item), ObjectMeta.uid(item),
-                            DeletionState.BACKGROUND).toCompletableFuture().exceptionally(e -> {
+                            PropagationPolicy.BACKGROUND).toCompletableFuture().exceptionally(e -> {
                                 int code = ControllerClient.code(e);
                                 if (code == 404 || code == 409) {
                                     return null; // gone, or replaced by another object: the next list tells
@@ -263,10 +265,7 @@ public final class NamespaceController extends AbstractBehavior<NamespaceControl
     }
 
     private static String message(Throwable failure) {
-        Throwable t = failure;
-        while (t instanceof CompletionException && t.getCause() != null) {
-            t = t.getCause();
-        }
+        Throwable t = Failures.unwrap(failure);
         return t instanceof ApiException api ? api.status().message() : String.valueOf(t.getMessage());
     }
 }

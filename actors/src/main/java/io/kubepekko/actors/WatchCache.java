@@ -522,9 +522,8 @@ public final class WatchCache {
         private void apply(Revisions.Published batch) {
             Instant now = clock.instant();
             for (PublishedEvent e : batch.events()) {
-                WatchEvent.Type t = WatchEvent.Type.valueOf(e.type());
                 CacheState before = state;
-                state = state.catchUp(new WatchEvent(t, e.resourceVersion(), new ObjectKey(e.namespace(), e.name()),
+                state = state.catchUp(new WatchEvent(e.type(), e.resourceVersion(), new ObjectKey(e.namespace(), e.name()),
                         e.object(), e.previous()), now);
                 Optional<CachedEvent> applied = state.latestEvent();
                 if (state != before && applied.isPresent() && applied.get().resourceVersion() == e.resourceVersion()) {
@@ -728,7 +727,7 @@ public final class WatchCache {
                 io.kubepekko.api.watch.CachedObject object = reader.read(e.object(),
                         new ObjectKey(e.namespace(), e.name()), e.resourceVersion());
                 io.kubepekko.api.watch.CachedObject previous = e.previous() == null ? null : reader.read(e.previous());
-                filter.deliver(new CachedEvent(WatchEvent.Type.valueOf(e.type()), e.resourceVersion(), object, previous))
+                filter.deliver(new CachedEvent(e.type(), e.resourceVersion(), object, previous))
                         .ifPresent(out::add);
             }
             return out;

@@ -1,5 +1,6 @@
 package io.kubepekko.actors;
 
+import io.kubepekko.api.codec.FieldValidation;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.definition.Registry;
@@ -286,7 +287,7 @@ class CollectionEntityTest {
     @Test
     void dryRunCreateAnswersButPersistsNothing() {
         var result = write(new WriteOp.Create(configMap("settings", "mode", "fast"),
-                new WriteOptions(true, null, "Warn")));
+                new WriteOptions(true, null, FieldValidation.WARN)));
 
         CollectionEntity.Written written = written(result);
         assertEquals(201, written.code());
@@ -511,7 +512,7 @@ class CollectionEntityTest {
         quota.record(CONFIG_MAPS.groupResource(), 100_500); // over it already (a smaller quota after a restart)
 
         assertEquals(200, written(write(update(configMap("a", "v", "x".repeat(10))))).code());
-        var dryRun = write(new WriteOp.Create(configMap("c", "v", "x".repeat(5000)), new WriteOptions(true, null, "Warn")));
+        var dryRun = write(new WriteOp.Create(configMap("c", "v", "x".repeat(5000)), new WriteOptions(true, null, FieldValidation.WARN)));
         assertEquals(201, written(dryRun).code());
         assertTrue(dryRun.hasNoEvents(), "a dry run is answered, never stored");
         assertEquals(200, written(write(new WriteOp.Delete("b", Preconditions.NONE, WriteOptions.DEFAULT))).code());

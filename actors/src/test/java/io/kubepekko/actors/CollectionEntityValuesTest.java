@@ -1,5 +1,6 @@
 package io.kubepekko.actors;
 
+import io.kubepekko.api.codec.FieldValidation;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.alloc.ClaimResult;
@@ -181,7 +182,7 @@ class CollectionEntityValuesTest {
 
     @Test
     void aDryRunIsEvaluatedNotClaimedAndStoresNothing() {
-        write(new WriteOp.Create(service("web"), new WriteOptions(true, null, "Warn")));
+        write(new WriteOp.Create(service("web"), new WriteOptions(true, null, FieldValidation.WARN)));
         ValueAllocator.Claim claim = expectClaim();
         assertTrue(claim.dryRun());
         claim.replyTo().tell(new ValueAllocator.Claimed(claim.claimId(), List.of(ClaimResult.granted(List.of("10.0.0.0"))),

@@ -1,6 +1,7 @@
 package io.kubepekko.actors;
 
 import io.kubepekko.api.GroupResource;
+import io.kubepekko.api.watch.WatchEvent;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
@@ -582,9 +583,9 @@ class RevisionsTest {
         reader.receiveMessage();
         long a = allocate(3, "team-a").reply().first();
         byte[] big = new byte[1000];
-        List<PublishedEvent> events = List.of(new PublishedEvent(a, "team-a", "x", "ADDED", big, null),
-                new PublishedEvent(a + 1, "team-a", "y", "ADDED", big, null),
-                new PublishedEvent(a + 2, "team-a", "z", "ADDED", big, null));
+        List<PublishedEvent> events = List.of(new PublishedEvent(a, "team-a", "x", WatchEvent.Type.ADDED, big, null),
+                new PublishedEvent(a + 1, "team-a", "y", WatchEvent.Type.ADDED, big, null),
+                new PublishedEvent(a + 2, "team-a", "z", WatchEvent.Type.ADDED, big, null));
         List<Revisions.Committed> parts = Revisions.Committed.parts(a, events, 1500);
         assertEquals(List.of(true, true, false), parts.stream().map(Revisions.Committed::more).toList());
 
@@ -602,7 +603,7 @@ class RevisionsTest {
         byte[] big = new byte[Revisions.PUBLISH_CHUNK_BYTES / 3];
         List<PublishedEvent> released = new java.util.ArrayList<>();
         for (long rv = 11; rv <= 17; rv++) {
-            released.add(new PublishedEvent(rv, "team-a", "o" + rv, "MODIFIED", big, big));
+            released.add(new PublishedEvent(rv, "team-a", "o" + rv, WatchEvent.Type.MODIFIED, big, big));
         }
 
         List<Revisions.Published> chunks = Revisions.chunks("e", 10, 20, released);
@@ -618,7 +619,7 @@ class RevisionsTest {
     }
 
     private static PublishedEvent event(long rv) {
-        return new PublishedEvent(rv, "team-a", "o" + rv, "ADDED", new byte[] {'{', '}'}, null);
+        return new PublishedEvent(rv, "team-a", "o" + rv, WatchEvent.Type.ADDED, new byte[] {'{', '}'}, null);
     }
 
     @Test

@@ -9,6 +9,7 @@ import io.kubepekko.api.watch.Retention;
 import io.kubepekko.api.watch.Selection;
 import io.kubepekko.api.watch.Snapshot;
 import io.kubepekko.api.watch.StreamEvent;
+import io.kubepekko.api.watch.WatchEvent;
 import io.kubepekko.api.watch.WatchFilter;
 import io.kubepekko.api.watch.WatchStart;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
@@ -67,7 +68,7 @@ class WatchCacheTest {
                 + "\"}}}").getBytes(StandardCharsets.UTF_8);
     }
 
-    private static PublishedEvent event(String type, String name, long rv) {
+    private static PublishedEvent event(WatchEvent.Type type, String name, long rv) {
         return new PublishedEvent(rv, "default", name, type, cm(name, rv), null);
     }
 
@@ -221,10 +222,10 @@ class WatchCacheTest {
             return null;
         });
 
-        stream.tell(new Revisions.Published("e1", 11, List.of(event("MODIFIED", "a", 11))));
+        stream.tell(new Revisions.Published("e1", 11, List.of(event(WatchEvent.Type.MODIFIED, "a", 11))));
         stream.tell(new Revisions.Published("e1", 11, 13, List.of(
-                new PublishedEvent(12, "default", "c", "ADDED", cm("c", 12, "a-longer-label"), null),
-                new PublishedEvent(13, "default", "b", "DELETED", cm("b", 13), cm("b", 5)))));
+                new PublishedEvent(12, "default", "c", WatchEvent.Type.ADDED, cm("c", 12, "a-longer-label"), null),
+                new PublishedEvent(13, "default", "b", WatchEvent.Type.DELETED, cm("b", 13), cm("b", 5)))));
         long changed = cm("a", 11).length + cm("c", 12, "a-longer-label").length;
         testKit.createTestProbe().awaitAssert(Duration.ofSeconds(10), () -> {
             assertEquals(changed, quota.used());
@@ -248,13 +249,13 @@ class WatchCacheTest {
         Started s = start(settings(), Clock.systemUTC(), contents(11, cm("a", 11)));
         // Released up to 10 when subscribed; "a" was changed at 11 before the collections were read.
         s.stream().tell(new Revisions.Published("e1", 10, List.of()));
-        s.stream().tell(new Revisions.Published("e1", 11, List.of(event("MODIFIED", "a", 11))));
+        s.stream().tell(new Revisions.Published("e1", 11, List.of(event(WatchEvent.Type.MODIFIED, "a", 11))));
 
         TestProbe<WatchCache.ReadReply> reader = testKit.createTestProbe();
         s.cache().tell(new WatchCache.Read(new CacheRead(CacheRead.Target.LATEST, 12), Duration.ofSeconds(10),
                 reader.ref()));
         reader.expectNoMessage(Duration.ofMillis(100));
-        s.stream().tell(new Revisions.Published("e1", 12, List.of(event("ADDED", "b", 12))));
+        s.stream().tell(new Revisions.Published("e1", 12, List.of(event(WatchEvent.Type.ADDED, "b", 12))));
         assertEquals(List.of("a", "b"), names(reader.receiveMessage()));
         assertEquals(12, ((WatchCache.Snapshotted) read(s.cache(), new CacheRead(CacheRead.Target.LATEST, 0),
                 Duration.ofSeconds(1))).snapshot().resourceVersion());
@@ -272,8 +273,8 @@ class WatchCacheTest {
                 reader.ref()));
         reader.expectNoMessage(Duration.ofMillis(100));
         assertFalse(s.ready().get());
-        s.stream().tell(new Revisions.Published("e1", 12, List.of(event("ADDED", "gone", 11),
-                new PublishedEvent(12, "default", "gone", "DELETED", cm("gone", 12), cm("gone", 11)))));
+        s.stream().tell(new Revisions.Published("e1", 12, List.of(event(WatchEvent.Type.ADDED, "gone", 11),
+                new PublishedEvent(12, "default", "gone", WatchEvent.Type.DELETED, cm("gone", 12), cm("gone", 11)))));
         WatchCache.ReadFailed before = assertInstanceOf(WatchCache.ReadFailed.class, reader.receiveMessage());
         assertEquals(410, before.status().code(), "history starts where the load is known to be exact");
         assertEquals(List.of("a"), names(read(s.cache(), new CacheRead(CacheRead.Target.EXACT, 12), Duration.ofSeconds(1))));
@@ -296,11 +297,11 @@ class WatchCacheTest {
         s.stream().tell(new Revisions.Published("e1", 5, List.of()));
         Watched w = run(watch(s.cache(), new WatchStart(WatchStart.Target.AFTER, 5, false),
                 false, false));
-        s.stream().tell(new Revisions.Published("e1", 5, 6, List.of(event("ADDED", "b", 6))));
+        s.stream().tell(new Revisions.Published("e1", 5, 6, List.of(event(WatchEvent.Type.ADDED, "b", 6))));
         assertEquals(List.of("ADDED b@6"), next(w, 1));
 
         // The batch (6, 8] never arrived (a message between nodes was dropped): this one follows on from 8.
-        s.stream().tell(new Revisions.Published("e1", 8, 9, List.of(event("ADDED", "c", 9))));
+        s.stream().tell(new Revisions.Published("e1", 8, 9, List.of(event(WatchEvent.Type.ADDED, "c", 9))));
         assertEquals(List.of("ERROR 410"), next(w, 1), "x@8 is missing: the watch must not go on past it");
         w.expectComplete();
         assertEquals(List.of("a", "b", "c", "x"),
@@ -315,7 +316,7 @@ class WatchCacheTest {
         s.stream().tell(new Revisions.Published("e1", 5, List.of()));
         Watched w = run(watch(s.cache(), new WatchStart(WatchStart.Target.AFTER, 5, false),
                 false, false));
-        s.stream().tell(new Revisions.Published("e1", 6, List.of(event("ADDED", "b", 6))));
+        s.stream().tell(new Revisions.Published("e1", 6, List.of(event(WatchEvent.Type.ADDED, "b", 6))));
         assertEquals(List.of("ADDED b@6"), next(w, 1));
 
         s.stream().tell(new Revisions.Published("e2", 2000, List.of()));
@@ -324,7 +325,7 @@ class WatchCacheTest {
 
         WatchCache.ReadReply after = read(s.cache(), new CacheRead(CacheRead.Target.LATEST, 2000), Duration.ofSeconds(5));
         assertEquals(List.of("a", "z"), names(after), "rebuilt from the collections, not patched");
-        s.stream().tell(new Revisions.Published("e2", 2001, List.of(event("ADDED", "c", 2001))));
+        s.stream().tell(new Revisions.Published("e2", 2001, List.of(event(WatchEvent.Type.ADDED, "c", 2001))));
         assertEquals(List.of("a", "c", "z"),
                 names(read(s.cache(), new CacheRead(CacheRead.Target.LATEST, 2001), Duration.ofSeconds(5))));
     }
@@ -336,8 +337,8 @@ class WatchCacheTest {
         Watched w = run(watch(s.cache(), new WatchStart(WatchStart.Target.LATEST, 7, true),
                 true, true));
         assertEquals(List.of("ADDED a@3", "ADDED b@7", "BOOKMARK@7 end"), next(w, 3));
-        s.stream().tell(new Revisions.Published("e1", 9, List.of(event("MODIFIED", "a", 8),
-                new PublishedEvent(9, "default", "b", "DELETED", cm("b", 9), cm("b", 7)))));
+        s.stream().tell(new Revisions.Published("e1", 9, List.of(event(WatchEvent.Type.MODIFIED, "a", 8),
+                new PublishedEvent(9, "default", "b", WatchEvent.Type.DELETED, cm("b", 9), cm("b", 7)))));
         assertEquals(List.of("MODIFIED a@8", "DELETED b@9"), next(w, 2));
         w.cancel();
     }
@@ -346,13 +347,13 @@ class WatchCacheTest {
     void aWatchFromAVersionReplaysTheRetainedEventsAfterIt() {
         Started s = start(settings(), Clock.systemUTC(), contents(2, cm("a", 2)));
         s.stream().tell(new Revisions.Published("e1", 2, List.of()));
-        s.stream().tell(new Revisions.Published("e1", 5, List.of(event("ADDED", "b", 3), event("ADDED", "c", 4),
-                event("MODIFIED", "a", 5))));
+        s.stream().tell(new Revisions.Published("e1", 5, List.of(event(WatchEvent.Type.ADDED, "b", 3), event(WatchEvent.Type.ADDED, "c", 4),
+                event(WatchEvent.Type.MODIFIED, "a", 5))));
         read(s.cache(), new CacheRead(CacheRead.Target.LATEST, 5), Duration.ofSeconds(5));
         Watched w = run(watch(s.cache(), new WatchStart(WatchStart.Target.AFTER, 3, false),
                 false, false));
         assertEquals(List.of("ADDED c@4", "MODIFIED a@5"), next(w, 2));
-        s.stream().tell(new Revisions.Published("e1", 6, List.of(event("ADDED", "d", 6))));
+        s.stream().tell(new Revisions.Published("e1", 6, List.of(event(WatchEvent.Type.ADDED, "d", 6))));
         assertEquals(List.of("ADDED d@6"), next(w, 1));
         w.cancel();
     }
@@ -362,8 +363,8 @@ class WatchCacheTest {
         Started s = start(settings().withRetention(new Retention(Duration.ofMinutes(5), 2)), Clock.systemUTC(),
                 contents(2, cm("a", 2)));
         s.stream().tell(new Revisions.Published("e1", 2, List.of()));
-        s.stream().tell(new Revisions.Published("e1", 5, List.of(event("ADDED", "b", 3), event("ADDED", "c", 4),
-                event("ADDED", "d", 5))));
+        s.stream().tell(new Revisions.Published("e1", 5, List.of(event(WatchEvent.Type.ADDED, "b", 3), event(WatchEvent.Type.ADDED, "c", 4),
+                event(WatchEvent.Type.ADDED, "d", 5))));
         read(s.cache(), new CacheRead(CacheRead.Target.LATEST, 5), Duration.ofSeconds(5));
         Watched w = run(watch(s.cache(), new WatchStart(WatchStart.Target.AFTER, 2, false),
                 false, false));
@@ -381,7 +382,7 @@ class WatchCacheTest {
         // Nobody reads the stream yet: its queue (plus the stream's own small buffers) overflows.
         List<PublishedEvent> many = new ArrayList<>();
         for (long rv = 2; rv <= 101; rv++) {
-            many.add(event("ADDED", "x" + rv, rv));
+            many.add(event(WatchEvent.Type.ADDED, "x" + rv, rv));
         }
         s.stream().tell(new Revisions.Published("e1", 101, many));
         read(s.cache(), new CacheRead(CacheRead.Target.LATEST, 101), Duration.ofSeconds(5));
@@ -446,7 +447,7 @@ class WatchCacheTest {
         s.stream().tell(new Revisions.Published("e1", 4, List.of()));
         Watched w = run(watch(s.cache(), new WatchStart(WatchStart.Target.AFTER, 4, false),
                 true, false));
-        s.stream().tell(new Revisions.Published("e1", 6, List.of(event("ADDED", "b", 5))));
+        s.stream().tell(new Revisions.Published("e1", 6, List.of(event(WatchEvent.Type.ADDED, "b", 5))));
         assertEquals(List.of("ADDED b@5"), next(w, 1));
         clock.advance(Duration.ofSeconds(31));
         assertEquals(List.of("BOOKMARK@5"), next(w, 1));
@@ -565,10 +566,10 @@ class WatchCacheTest {
         s.stream().tell(new Revisions.Published("e1", 4, List.of()));
         Source<StreamEvent, ?> events = watch(s.cache(), new WatchStart(WatchStart.Target.AFTER, 4, false), false, false);
         events.take(1).runWith(Sink.ignore(), materializer);
-        s.stream().tell(new Revisions.Published("e1", 5, List.of(event("ADDED", "b", 5))));
+        s.stream().tell(new Revisions.Published("e1", 5, List.of(event(WatchEvent.Type.ADDED, "b", 5))));
         // Many more events than the buffer holds: a forgotten watcher no longer queues anything.
         for (long rv = 6; rv < 3000; rv++) {
-            s.stream().tell(new Revisions.Published("e1", rv, List.of(event("ADDED", "x" + rv, rv))));
+            s.stream().tell(new Revisions.Published("e1", rv, List.of(event(WatchEvent.Type.ADDED, "x" + rv, rv))));
         }
         assertEquals(2999, ((WatchCache.Snapshotted) read(s.cache(), new CacheRead(CacheRead.Target.LATEST, 2999),
                 Duration.ofSeconds(10))).snapshot().resourceVersion());

@@ -2,6 +2,7 @@ package io.kubepekko.http;
 
 import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
+import io.kubepekko.api.status.Failures;
 import org.apache.pekko.http.javadsl.model.AttributeKeys;
 import org.apache.pekko.http.javadsl.model.HttpEntity;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
@@ -15,7 +16,6 @@ import org.slf4j.LoggerFactory;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
@@ -178,11 +178,7 @@ final class ApiHandler implements Function<HttpRequest, CompletionStage<HttpResp
     }
 
     private HttpResponse failure(Throwable e, String accept) {
-        Throwable cause = e;
-        while ((cause instanceof CompletionException || cause instanceof java.util.concurrent.ExecutionException)
-                && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
+        Throwable cause = Failures.unwrap(e);
         ApiStatus status;
         if (cause instanceof ApiException api) {
             status = api.status();

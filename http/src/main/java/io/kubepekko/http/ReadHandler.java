@@ -56,7 +56,7 @@ final class ReadHandler {
         this.selfLinks = !controlPlane.featureGates().enabled(FeatureGates.REMOVE_SELF_LINK);
     }
 
-    private ReadOptions readOptions(String verb, Request r) {
+    private ReadOptions readOptions(ReadOptions.Verb verb, Request r) {
         return ReadOptions.parse(verb, r.query().toMultiMap(), controlPlane.featureGates());
     }
 
@@ -64,7 +64,7 @@ final class ReadHandler {
         ResourceType type = definition.type();
         String name = r.info().name();
         IncludeObject include = includeObject(r);
-        return controlPlane.get(type, r.info().namespace(), name, readOptions("get", r)).thenApply(found -> {
+        return controlPlane.get(type, r.info().namespace(), name, readOptions(ReadOptions.Verb.GET, r)).thenApply(found -> {
             byte[] obj = found.orElseThrow(() -> ApiStatus.notFound(type.groupResource(), name).exception());
             obj = selfLinks ? SelfLinks.withSelfLink(type, obj) : obj;
             if (r.representation().table()) {
@@ -104,7 +104,7 @@ final class ReadHandler {
     CompletionStage<HttpResponse> list(KindDefinition definition, Request r) {
         ResourceType type = definition.type();
         IncludeObject include = includeObject(r);
-        return controlPlane.list(type, r.info().namespace(), readOptions("list", r)).thenApply(chunk -> {
+        return controlPlane.list(type, r.info().namespace(), readOptions(ReadOptions.Verb.LIST, r)).thenApply(chunk -> {
             // The selfLink goes into each item as it is written: never a second copy of the list.
             UnaryOperator<byte[]> links = selfLinks ? json -> SelfLinks.withSelfLink(type, json) : null;
             if (r.representation().table()) {
@@ -144,7 +144,7 @@ final class ReadHandler {
                     + "application/json;stream=watch, application/vnd.kubernetes.protobuf, "
                     + "application/vnd.kubernetes.protobuf;stream=watch").exception();
         }
-        ReadOptions options = readOptions("watch", r);
+        ReadOptions options = readOptions(ReadOptions.Verb.WATCH, r);
         if (r.info().hasName()) {
             options = options.withFieldSelector(ReadOptions.namedSelector(options.fieldSelector(), r.info().name()));
         }

@@ -1,5 +1,6 @@
 package io.kubepekko.http;
 
+import io.kubepekko.api.Verb;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -60,13 +61,13 @@ final class RequestInfoParser {
         String resource = rest.get(0);
         String name = rest.size() > 1 ? rest.get(1) : null;
         String sub = rest.size() > 2 ? rest.get(2) : null;
-        String verb = switch (method) {
-            case "GET", "HEAD" -> name == null ? (watch ? "watch" : "list") : (watch ? "watch" : "get");
-            case "POST" -> "create";
-            case "PUT" -> "update";
-            case "PATCH" -> "patch";
-            case "DELETE" -> name == null ? "deletecollection" : "delete";
-            default -> "unknown";
+        Verb verb = switch (method) {
+            case "GET", "HEAD" -> watch ? Verb.WATCH : name == null ? Verb.LIST : Verb.GET;
+            case "POST" -> Verb.CREATE;
+            case "PUT" -> Verb.UPDATE;
+            case "PATCH" -> Verb.PATCH;
+            case "DELETE" -> name == null ? Verb.DELETECOLLECTION : Verb.DELETE;
+            default -> Verb.UNSUPPORTED;
         };
         return Optional.of(new RequestInfo(verb, group, version, resource, namespace, name, sub));
     }

@@ -3,6 +3,7 @@ package io.kubepekko.http;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.actors.ControlPlane;
 import io.kubepekko.api.GroupVersionKind;
+import io.kubepekko.api.Verb;
 import io.kubepekko.api.codec.FieldValidation;
 import io.kubepekko.api.definition.KindDefinition;
 import io.kubepekko.api.meta.Json;
@@ -42,7 +43,8 @@ final class ResourceHandler {
     private static final String NOT_ALLOWED = "the server does not allow this method on the requested resource";
 
     /** The verbs kube-apiserver routes on an object's own path ({@code .../{resource}/{name}}). */
-    private static final List<String> ITEM_VERBS = List.of("get", "update", "patch", "delete");
+    private static final List<String> ITEM_VERBS = List.of(Verb.GET.wireName(), Verb.UPDATE.wireName(),
+            Verb.PATCH.wireName(), Verb.DELETE.wireName());
 
     private final ControlPlane controlPlane;
     /** get, list and watch. */
@@ -107,28 +109,24 @@ final class ResourceHandler {
             // kube-apiserver registers no route under a resource it only creates (bindings/{name}).
             throw ApiStatus.pathNotFound().exception();
         }
-        if (!type.supports(info.verb())) {
+        if (!type.supports(info.verb().wireName())) {
             throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
         }
-        boolean itemVerb = info.verb().equals("update") || info.verb().equals("patch");
-        if ((itemVerb && !info.hasName()) || (info.verb().equals("create") && info.hasName())) {
+        boolean itemVerb = info.verb() == Verb.UPDATE || info.verb() == Verb.PATCH;
+        if ((itemVerb && !info.hasName()) || (info.verb() == Verb.CREATE && info.hasName())) {
             throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
         }
         r = withPathNames(r);
-        if (info.verb().equals("deletecollection")) {
-            // Validates the list options as kube-apiserver does (400 malformed numbers, 422 invalid combinations).
-            ReadOptions.parse("list", r.query().toMultiMap(), controlPlane.featureGates());
-        }
         return switch (info.verb()) {
-            case "get" -> reads.get(kind, r);
-            case "list" -> reads.list(kind, r);
-            case "watch" -> reads.watch(kind, r);
-            case "create" -> type.forwardedCreate() != null ? forwardedCreate(type, r) : create(type, r);
-            case "update" -> update(type, r);
-            case "patch" -> patch(type, r, null);
-            case "delete" -> delete(type, r);
-            case "deletecollection" -> deleteCollection(type, r);
-            default -> throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
+            case GET -> reads.get(kind, r);
+            case LIST -> reads.list(kind, r);
+            case WATCH -> reads.watch(kind, r);
+            case CREATE -> type.forwardedCreate() != null ? forwardedCreate(type, r) : create(type, r);
+            case UPDATE -> update(type, r);
+            case PATCH -> patch(type, r, null);
+            case DELETE -> delete(type, r);
+            case DELETECOLLECTION -> deleteCollection(type, r);
+            case UNSUPPORTED -> throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
         };
     }
 
@@ -144,7 +142,7 @@ final class ResourceHandler {
         RequestInfo info = r.info();
         String namespace = info.namespace();
         if (namespace != null && namespace.isEmpty()) {
-            if (!info.verb().equals("list") && !info.verb().equals("watch")) {
+            if (info.verb() != Verb.LIST && info.verb() != Verb.WATCH) {
                 throw ApiStatus.badRequest("Namespace parameter required.").exception();
             }
             r = r.withInfo(new RequestInfo(info.verb(), info.group(), info.version(), info.resource(), null,
@@ -171,7 +169,7 @@ final class ResourceHandler {
             if (info.hasName() || !type.supports("list")) {
                 throw ApiStatus.pathNotFound().exception();
             }
-            if (!info.verb().equals("list") && !info.verb().equals("watch")) {
+            if (info.verb() != Verb.LIST && info.verb() != Verb.WATCH) {
                 throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
             }
         }
@@ -179,7 +177,7 @@ final class ResourceHandler {
 
     private CompletionStage<HttpResponse> create(ResourceType type, Request r) {
         WriteOptions options = writeOptions(r, List.of());
-        RequestBodies.Decoded d = decodeWithWarnings(type, r, "CreateOptions");
+        RequestBodies.Decoded d = decodeWithWarnings(type, r, options);
         return write(type, r, new WriteOp.Create(d.object(), options), d.warnings());
     }
 
@@ -192,7 +190,7 @@ final class ResourceHandler {
         ResourceType target = controlPlane.registry().find(type.group(), type.version(), forward.resource())
                 .orElseThrow(() -> new IllegalStateException(type.resource() + " forwards to an unserved resource"));
         WriteOptions options = writeOptions(r, List.of());
-        RequestBodies.Decoded d = decodeWithWarnings(type, r, "CreateOptions");
+        RequestBodies.Decoded d = decodeWithWarnings(type, r, options);
         String name = ObjectMeta.name(d.object());
         return write(target, r, new WriteOp.CreateSubresource(name == null ? "" : name, forward.subresource(),
                 d.object(), type.resource(), options), d.warnings());
@@ -202,14 +200,14 @@ final class ResourceHandler {
     private CompletionStage<HttpResponse> createSubresource(ResourceType type, Request r, SubresourceCreate creation) {
         WriteOptions options = writeOptions(r, List.of());
         RequestBodies.Decoded d = RequestBodies.decode(r.contentType(), r.body(), creation.bodyKind(),
-                FieldValidation.parse(fieldValidation(r), "CreateOptions"));
+                options.fieldValidation());
         return write(type, r, new WriteOp.CreateSubresource(r.info().name(), r.info().subresource(), d.object(), null,
                 options), d.warnings());
     }
 
     private CompletionStage<HttpResponse> update(ResourceType type, Request r) {
         WriteOptions options = writeOptions(r, List.of());
-        RequestBodies.Decoded d = decodeWithWarnings(type, r, "UpdateOptions");
+        RequestBodies.Decoded d = decodeWithWarnings(type, r, options);
         return write(type, r, new WriteOp.Update(r.info().name(), d.object(), null, options), d.warnings());
     }
 
@@ -247,8 +245,11 @@ final class ResourceHandler {
     }
 
     private CompletionStage<HttpResponse> deleteCollection(ResourceType type, Request r) {
-        return controlPlane.deleteCollection(type, r.info().namespace(), r.param("labelSelector").orElse(null),
-                        r.param("fieldSelector").orElse(null), deletionOptions(r))
+        // The list options are validated as kube-apiserver does (400 malformed numbers, 422 invalid
+        // combinations) before the delete options, and the parsed value is what selects the objects.
+        ReadOptions listed = ReadOptions.parse(ReadOptions.Verb.LIST, r.query().toMultiMap(),
+                controlPlane.featureGates());
+        return controlPlane.deleteCollection(type, r.info().namespace(), listed, deletionOptions(r))
                 .thenApply(l -> Encoder.list(type.gvk(), type.listKind(),
                         new ListChunk(l.items(), l.resourceVersion(), null, null), null, null, r.format(),
                         r.pretty()));
@@ -259,7 +260,7 @@ final class ResourceHandler {
         SubresourceCreate creation = type.subresources().contains(sub) ? type.strategy().subresourceCreate(sub) : null;
         if (creation != null) {
             // Only created (kube's NamedCreater): any other method finds the POST route and is refused.
-            if (!r.info().verb().equals("create")) {
+            if (r.info().verb() != Verb.CREATE) {
                 throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
             }
             withPathNames(r);
@@ -269,27 +270,27 @@ final class ResourceHandler {
                 || !(sub.equals("status") || sub.equals("scale") || sub.equals("finalize"))) {
             throw ApiStatus.pathNotFound().exception();
         }
-        if (sub.equals("finalize") && !r.info().verb().equals("update")) {
+        if (sub.equals("finalize") && r.info().verb() != Verb.UPDATE) {
             // Kubernetes' FinalizeREST only updates.
             throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
         }
         withPathNames(r); // a subresource is never listed: the request comes back unchanged or not at all
         boolean scale = sub.equals("scale");
         return switch (r.info().verb()) {
-            case "get" -> controlPlane.get(type, r.info().namespace(), r.info().name()).thenApply(found -> {
+            case GET -> controlPlane.get(type, r.info().namespace(), r.info().name()).thenApply(found -> {
                 byte[] obj = found.orElseThrow(() -> ApiStatus.notFound(type.groupResource(), r.info().name()).exception());
                 byte[] answer = scale ? Json.bytes(ScaleConversion.toScale(type, Json.parseTrusted(obj))) : obj;
                 return Encoder.json(200, ReadHandler.partialObject(type, scale ? ScaleConversion.GVK.kind() : type.kind(), r,
                         answer), r.format(), r.pretty(), List.of());
             });
-            case "update" -> {
+            case UPDATE -> {
                 GroupVersionKind kind = scale ? ScaleConversion.GVK : type.gvk();
                 WriteOptions options = writeOptions(r, List.of());
                 ObjectNode body = RequestBodies.decode(r.contentType(), r.body(), kind,
-                        FieldValidation.parse(fieldValidation(r), "UpdateOptions")).object();
+                        options.fieldValidation()).object();
                 yield write(type, r, new WriteOp.Update(r.info().name(), body, sub, options));
             }
-            case "patch" -> patch(type, r, sub);
+            case PATCH -> patch(type, r, sub);
             default -> throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
         };
     }
@@ -309,14 +310,9 @@ final class ResourceHandler {
         });
     }
 
-    private RequestBodies.Decoded decodeWithWarnings(ResourceType type, Request r, String optionsKind) {
-        return RequestBodies.decode(r.contentType(), r.body(), type.gvk(),
-                FieldValidation.parse(fieldValidation(r), optionsKind));
-    }
-
-    /** The raw {@code fieldValidation} value; {@link FieldValidation#parse} validates it (422 when unsupported). */
-    static String fieldValidation(Request r) {
-        return r.param("fieldValidation").orElse("");
+    /** The body decoded as the already validated {@code fieldValidation} of {@code options} asks. */
+    private RequestBodies.Decoded decodeWithWarnings(ResourceType type, Request r, WriteOptions options) {
+        return RequestBodies.decode(r.contentType(), r.body(), type.gvk(), options.fieldValidation());
     }
 
 
@@ -326,7 +322,7 @@ final class ResourceHandler {
      */
     private static WriteOptions writeOptions(Request r, List<FieldError> leading) {
         WriteOptions o = WriteOptions.parse(optionsKind(r.info().verb()), leading, r.param("fieldManager").orElse(null),
-                values(r, "dryRun"), fieldValidation(r));
+                values(r, "dryRun"), r.param("fieldValidation").orElse(""));
         return o.fieldManager() != null ? o
                 : new WriteOptions(o.dryRun(), managerFromUserAgent(r.userAgent()), o.fieldValidation());
     }
@@ -341,10 +337,10 @@ final class ResourceHandler {
         return name.length() > 128 ? name.substring(0, 128) : name;
     }
 
-    private static String optionsKind(String verb) {
+    private static String optionsKind(Verb verb) {
         return switch (verb) {
-            case "create" -> "CreateOptions";
-            case "patch" -> "PatchOptions";
+            case CREATE -> "CreateOptions";
+            case PATCH -> "PatchOptions";
             default -> "UpdateOptions";
         };
     }

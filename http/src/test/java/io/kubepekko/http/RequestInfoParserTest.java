@@ -17,7 +17,7 @@ class RequestInfoParserTest {
     /** The parse as {@code verb group version resource namespace name subresource}: "-" for none, '' for empty. */
     private static String parsed(String method, String rawPath) {
         Optional<RequestInfo> info = RequestInfoParser.parse(method, RequestPath.decode(rawPath), false);
-        return info.map(i -> String.join(" ", i.verb(), i.group().isEmpty() ? "-" : i.group(), i.version(), dash(i.resource()),
+        return info.map(i -> String.join(" ", i.verb().wireName(), i.group().isEmpty() ? "-" : i.group(), i.version(), dash(i.resource()),
                 dash(i.namespace()), dash(i.name()), dash(i.subresource()))).orElse("not a resource path");
     }
 

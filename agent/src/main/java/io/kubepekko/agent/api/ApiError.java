@@ -1,9 +1,8 @@
 package io.kubepekko.agent.api;
 
 import io.kubepekko.api.status.ApiStatus;
+import io.kubepekko.api.status.Failures;
 
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 
 /**
  * Why an API call failed, as a value: the server answered with a {@code Status} (any non-2xx), or it
@@ -51,10 +50,7 @@ public sealed interface ApiError {
 
     /** The error behind a failed {@link ApiClient} stage; anything unexpected counts as unreachable. */
     static ApiError of(Throwable t) {
-        Throwable cause = t;
-        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
+        Throwable cause = Failures.unwrap(t);
         if (cause instanceof ApiCallFailed f) {
             return f.error();
         }

@@ -3,8 +3,8 @@ package io.kubepekko.agent.cri;
 import io.grpc.Status;
 import io.grpc.StatusException;
 import io.grpc.StatusRuntimeException;
+import io.kubepekko.api.status.Failures;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 
 /**
  * A CRI call that failed, as a value: which call, what kind of failure, and the runtime's own words
@@ -37,10 +37,7 @@ public record CriError(Code code, String method, String message) {
 
   /** The error of a failed CRI stage: unwraps {@link CompletionException} and {@link CriException}. */
   public static CriError of(Throwable failure) {
-    Throwable t = failure;
-    while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
-      t = t.getCause();
-    }
+    Throwable t = Failures.unwrap(failure);
     if (t instanceof CriException cri) {
       return cri.error();
     }

@@ -2,6 +2,7 @@ package io.kubepekko.agent.probe;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.agent.io.BoundedBody;
+import io.kubepekko.api.status.Failures;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -18,7 +19,6 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
@@ -169,7 +169,7 @@ public final class HttpProbe {
     }
 
     private static String goError(Throwable failure, URI uri) {
-        Throwable t = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        Throwable t = Failures.unwrap(failure);
         String address = ProbeAddresses.hostPort(uri.getHost(), uri.getPort());
         if (t instanceof HttpConnectTimeoutException || t instanceof HttpTimeoutException) {
             return "context deadline exceeded (Client.Timeout exceeded while awaiting headers)";

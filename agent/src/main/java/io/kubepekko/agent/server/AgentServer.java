@@ -8,6 +8,7 @@ import io.kubepekko.agent.manifest.PostedPodSource;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.status.ApiStatus;
+import io.kubepekko.api.status.Failures;
 import io.kubepekko.api.status.Reason;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -35,7 +36,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
@@ -140,10 +140,7 @@ public final class AgentServer {
 
     /** The Status for a request that failed: too slow (504, as kube-apiserver's request timeout), too large, broken. */
     static ApiStatus failed(Throwable error, int limit) {
-        Throwable cause = error;
-        while (cause instanceof CompletionException && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
+        Throwable cause = Failures.unwrap(error);
         if (cause instanceof TimeoutException) {
             return timeout();
         }

@@ -14,6 +14,7 @@ import io.kubepekko.agent.runtime.VolumePlan;
 import io.kubepekko.agent.runtime.VolumePlanner;
 import io.kubepekko.agent.runtime.VolumeWriter;
 import io.kubepekko.agent.worker.PodStatusBuilder.Waiting;
+import io.kubepekko.api.status.Failures;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -119,7 +120,7 @@ final class ContainerSteps {
 
     /** A config error waits {@code CreateContainerConfigError}; a failed mount leaves the container as it was. */
     static Failure prepareFailure(Throwable t) {
-        Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+        Throwable cause = Failures.unwrap(t);
         if (cause instanceof PodConfigException e) {
             Optional<Waiting> waiting = e.reason() == PodConfigException.Reason.CREATE_CONTAINER_CONFIG_ERROR
                     ? Optional.of(new Waiting(PodWorker.CREATE_CONTAINER_CONFIG_ERROR, e.eventMessage()))
@@ -176,7 +177,7 @@ final class ContainerSteps {
 
     /** A failed start: a failed postStart hook waits {@code PostStartHookError}, a CRI error {@code RunContainerError}. */
     static Failure startFailure(Throwable t) {
-        Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+        Throwable cause = Failures.unwrap(t);
         if (cause instanceof PostStartHookFailed hook) {
             return new Failure(hook.getMessage(), Optional.of(new Waiting(PodWorker.POST_START_HOOK_ERROR, hook.getMessage())));
         }

@@ -14,11 +14,6 @@ public final class DeletionState {
     /** Set by an Orphan delete: the object goes once its dependents no longer name it as owner. */
     public static final String ORPHAN_FINALIZER = "orphan";
 
-    /** The propagation policies of {@code DeleteOptions}. */
-    public static final String BACKGROUND = "Background";
-    public static final String FOREGROUND = "Foreground";
-    public static final String ORPHAN = "Orphan";
-
     private DeletionState() {}
 
     public static boolean beingDeleted(ObjectNode obj) {

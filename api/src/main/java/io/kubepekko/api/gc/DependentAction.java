@@ -15,5 +15,5 @@ public sealed interface DependentAction {
     record RemoveOwnerReferences(List<String> ownerUids) implements DependentAction {}
 
     /** It is collected, with this propagation policy for its own dependents. */
-    record Delete(String propagationPolicy) implements DependentAction {}
+    record Delete(PropagationPolicy propagationPolicy) implements DependentAction {}
 }

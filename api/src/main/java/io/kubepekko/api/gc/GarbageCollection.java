@@ -55,16 +55,16 @@ public final class GarbageCollection {
             return new DependentAction.RemoveOwnerReferences(remove);
         }
         if (!waiting.isEmpty() && hasDependents) {
-            return new DependentAction.Delete(DeletionState.FOREGROUND);
+            return new DependentAction.Delete(PropagationPolicy.FOREGROUND);
         }
         // Collected; a policy its own finalizers already ask for is honoured.
         if (DeletionState.hasFinalizer(latest, DeletionState.ORPHAN_FINALIZER)) {
-            return new DependentAction.Delete(DeletionState.ORPHAN);
+            return new DependentAction.Delete(PropagationPolicy.ORPHAN);
         }
         if (DeletionState.hasFinalizer(latest, DeletionState.FOREGROUND_FINALIZER)) {
-            return new DependentAction.Delete(DeletionState.FOREGROUND);
+            return new DependentAction.Delete(PropagationPolicy.FOREGROUND);
         }
-        return new DependentAction.Delete(DeletionState.BACKGROUND);
+        return new DependentAction.Delete(PropagationPolicy.BACKGROUND);
     }
 
     /**

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.merge.MergeMetadata;
 import io.kubepekko.api.meta.Json;
 
+import io.kubepekko.api.status.ApiStatus;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,7 +46,22 @@ public final class ServerSideApply {
      * The merged object (without managedFields), the managers after the apply, and whether fields
      * the applier stopped applying were removed (which may leave empty maps or lists behind).
      */
-    public record Result(ObjectNode object, List<ManagedFields.Entry> entries, boolean removed) {}
+    public record Result(ObjectNode object, List<ManagedFields.Entry> entries, boolean removed) implements Outcome {}
+
+    /** What an apply comes to: the merged {@link Result}, or the {@link Conflicts} that refuse it. */
+    public sealed interface Outcome permits Result, Conflicts {}
+
+    /**
+     * The apply is refused: it would change fields other managers own, and it was not forced.
+     *
+     * @param conflicts one per conflicting field, in the order Kubernetes reports them
+     */
+    public record Conflicts(List<ApplyConflicts.Conflict> conflicts) implements Outcome {
+        /** Kubernetes' 409 Conflict listing the fields and their owners. */
+        public ApiStatus status() {
+            return ApplyConflicts.status(conflicts);
+        }
+    }
 
     private final TypedFields fields;
     private final StructuredMerge merge;
@@ -61,9 +77,9 @@ public final class ServerSideApply {
      * Applies {@code config} to {@code live} (without managedFields; an empty object for a create).
      *
      * @param type the protobuf message of the kind, or null for an untyped object
-     * @throws io.kubepekko.api.status.ApiException 409 Conflict listing the conflicting fields
+     * @return the merged result, or the conflicts when the apply may not take fields others own
      */
-    public Result apply(ObjectNode live, List<ManagedFields.Entry> entries, ObjectNode config, String type,
+    public Outcome apply(ObjectNode live, List<ManagedFields.Entry> entries, ObjectNode config, String type,
                         Request request) {
         boolean status = "status".equals(request.subresource());
         ObjectNode scoped = scope(config, status);
@@ -99,7 +115,7 @@ public final class ServerSideApply {
             }
         }
         if (!conflicts.isEmpty() && !request.force() && !allowedByLastApplied(live, conflicts, type, request)) {
-            throw ApplyConflicts.status(ApplyConflicts.sorted(conflicts)).exception();
+            return new Conflicts(ApplyConflicts.sorted(conflicts));
         }
 
         boolean objectChanged = !live.equals(merged);

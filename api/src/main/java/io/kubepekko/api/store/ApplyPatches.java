@@ -83,8 +83,13 @@ final class ApplyPatches {
         String message = ProtoKinds.message(ProtoSchema.builtin(), type.gvk().group(), type.gvk().version(),
                 type.gvk().kind());
         String manager = p.options().fieldManager();
-        ServerSideApply.Result result = APPLY.apply(live, entries, config, message, new ServerSideApply.Request(
+        ServerSideApply.Outcome outcome = APPLY.apply(live, entries, config, message, new ServerSideApply.Request(
                 manager, p.subresource(), type.apiVersion(), Timestamps.format(now), p.force()));
+        if (outcome instanceof ServerSideApply.Conflicts conflicts) {
+            // The write pipeline still refuses by ApiException; the conflicts become its 409 here.
+            throw conflicts.status().exception();
+        }
+        ServerSideApply.Result result = (ServerSideApply.Result) outcome;
         ObjectNode out = result.object();
         ObjectNode meta = ObjectMeta.of(out);
         if (ObjectMeta.name(out) == null || ObjectMeta.name(out).isEmpty()) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupResource;
+import io.kubepekko.api.gc.PropagationPolicy;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.DeletionRules;
 import io.kubepekko.api.registry.GarbageCollectionPolicy;
@@ -89,11 +90,11 @@ final class Deletion {
             // Only options the client gave move the GC finalizers here; the kind's default plays no part.
             List<String> had = finalizers(marked);
             Boolean orphanDependents = request.orphanDependents();
-            String policy = request.propagationPolicy();
+            PropagationPolicy policy = request.propagationPolicy();
             boolean orphan = orphanDependents != null ? orphanDependents
-                    : policy != null ? policy.equals("Orphan") : had.contains(ORPHAN);
+                    : policy != null ? policy == PropagationPolicy.ORPHAN : had.contains(ORPHAN);
             boolean foreground = orphanDependents != null ? !orphanDependents
-                    : policy != null ? policy.equals("Foreground") : had.contains(FOREGROUND);
+                    : policy != null ? policy == PropagationPolicy.FOREGROUND : had.contains(FOREGROUND);
             setIfChanged(marked, had, withGcFinalizers(had, orphan, foreground));
             return kept(existing, marked);
         }
@@ -202,7 +203,7 @@ final class Deletion {
             return request.orphanDependents();
         }
         if (request.propagationPolicy() != null) {
-            return request.propagationPolicy().equals("Orphan");
+            return request.propagationPolicy() == PropagationPolicy.ORPHAN;
         }
         String first = firstGcFinalizer(had);
         if (first != null) {
@@ -217,7 +218,7 @@ final class Deletion {
             return false;
         }
         if (request.propagationPolicy() != null) {
-            return request.propagationPolicy().equals("Foreground");
+            return request.propagationPolicy() == PropagationPolicy.FOREGROUND;
         }
         return FOREGROUND.equals(firstGcFinalizer(had));
     }

@@ -1,6 +1,7 @@
 package io.kubepekko.api.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kubepekko.api.gc.PropagationPolicy;
 import io.kubepekko.api.meta.GoStrconv;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
@@ -16,12 +17,13 @@ import java.util.function.Function;
  * codec reports it.
  *
  * @param gracePeriodSeconds null when not given
- * @param propagationPolicy  {@code Foreground}, {@code Background} or {@code Orphan}; null when not given
+ * @param propagationPolicy  null when not given
  * @param orphanDependents   the deprecated flag; null when not given
  */
 public record DeletionOptions(Preconditions preconditions, boolean dryRun, Long gracePeriodSeconds,
-                              String propagationPolicy, Boolean orphanDependents) {
+                              PropagationPolicy propagationPolicy, Boolean orphanDependents) {
 
+    /** The policies as kube-apiserver lists them in its error. */
     private static final List<String> POLICIES = List.of("Foreground", "Background", "Orphan");
 
     /** Options from a decoded DeleteOptions body (already checked against its schema). */
@@ -53,7 +55,7 @@ public record DeletionOptions(Preconditions preconditions, boolean dryRun, Long 
             errors.add(FieldError.invalid("propagationPolicy", policy,
                     "orphanDependents and deletionPropagation cannot be both set"));
         }
-        if (policy != null && !POLICIES.contains(policy)) {
+        if (policy != null && PropagationPolicy.of(policy).isEmpty()) {
             List<String> supported = new ArrayList<>(POLICIES);
             supported.add("nil");
             errors.add(FieldError.notSupported("propagationPolicy", policy, supported));
@@ -61,7 +63,8 @@ public record DeletionOptions(Preconditions preconditions, boolean dryRun, Long 
         if (!errors.isEmpty()) {
             throw ApiStatus.invalid("meta.k8s.io", "DeleteOptions", "", errors).exception();
         }
-        return new DeletionOptions(preconditions, dry, grace, policy, orphan);
+        return new DeletionOptions(preconditions, dry, grace,
+                policy == null ? null : PropagationPolicy.of(policy).orElseThrow(), orphan);
     }
 
     private static java.util.Optional<String> first(Function<String, List<String>> query, String name) {

@@ -35,13 +35,13 @@ public final class ObjectWrites {
     public interface FieldPruner {
         FieldPruner NONE = (type, obj, fieldValidation) -> new Pruned(obj, List.of());
 
-        Pruned prune(ResourceType type, ObjectNode obj, String fieldValidation);
+        Pruned prune(ResourceType type, ObjectNode obj, FieldValidation fieldValidation);
 
         /**
          * As {@link #prune}, for a server-side apply configuration, which keeps its empty maps and
          * lists for the merge; by default the same as {@link #prune}.
          */
-        default Pruned pruneAppliedConfiguration(ResourceType type, ObjectNode config, String fieldValidation) {
+        default Pruned pruneAppliedConfiguration(ResourceType type, ObjectNode config, FieldValidation fieldValidation) {
             return prune(type, config, fieldValidation);
         }
     }
@@ -52,20 +52,15 @@ public final class ObjectWrites {
     /** The pruner backed by the kinds' structural schemas ({@link BodyDecoder#prune}). */
     public static final FieldPruner SCHEMA_PRUNER = new FieldPruner() {
         @Override
-        public Pruned prune(ResourceType type, ObjectNode obj, String fieldValidation) {
-            DecodedBody d = BodyDecoder.forKind(type.gvk()).prune(obj, validation(fieldValidation));
+        public Pruned prune(ResourceType type, ObjectNode obj, FieldValidation fieldValidation) {
+            DecodedBody d = BodyDecoder.forKind(type.gvk()).prune(obj, fieldValidation);
             return new Pruned(d.object(), d.warnings());
         }
 
         @Override
-        public Pruned pruneAppliedConfiguration(ResourceType type, ObjectNode config, String fieldValidation) {
-            DecodedBody d = BodyDecoder.forKind(type.gvk()).pruneAppliedConfiguration(config,
-                    validation(fieldValidation));
+        public Pruned pruneAppliedConfiguration(ResourceType type, ObjectNode config, FieldValidation fieldValidation) {
+            DecodedBody d = BodyDecoder.forKind(type.gvk()).pruneAppliedConfiguration(config, fieldValidation);
             return new Pruned(d.object(), d.warnings());
-        }
-
-        private static FieldValidation validation(String fieldValidation) {
-            return FieldValidation.parse(fieldValidation == null ? "" : fieldValidation, "PatchOptions");
         }
     };
 
@@ -334,7 +329,7 @@ public final class ObjectWrites {
      * the configuration's, so nothing is reported here.
      */
     private ObjectNode encoded(ResourceType type, ApplyPatches.Applied applied) {
-        return applied.needsEncoding() ? pruner.prune(type, applied.object(), "Ignore").object() : applied.object();
+        return applied.needsEncoding() ? pruner.prune(type, applied.object(), FieldValidation.IGNORE).object() : applied.object();
     }
 
     /**

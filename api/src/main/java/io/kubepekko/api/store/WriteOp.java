@@ -3,6 +3,8 @@ package io.kubepekko.api.store;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.codec.FieldValidation;
+import io.kubepekko.api.gc.PropagationPolicy;
 
 /**
  * One write against a collection, as the single writer of that collection executes it. Values
@@ -92,11 +94,11 @@ public sealed interface WriteOp {
      * DELETE of one object.
      *
      * @param gracePeriodSeconds as the client gave it; null for the kind's (or object's) default
-     * @param propagationPolicy  {@code Foreground}, {@code Background}, {@code Orphan}, or null for the kind's default
+     * @param propagationPolicy  the client's policy, or null for the kind's default
      * @param orphanDependents   the deprecated flag, or null; never set together with a policy
      */
     record Delete(String name, Preconditions preconditions, WriteOptions options, Long gracePeriodSeconds,
-                  String propagationPolicy, Boolean orphanDependents) implements WriteOp {
+                  PropagationPolicy propagationPolicy, Boolean orphanDependents) implements WriteOp {
 
         /** A delete with the kind's default grace period and propagation. */
         public Delete(String name, Preconditions preconditions, WriteOptions options) {
@@ -105,7 +107,7 @@ public sealed interface WriteOp {
 
         /** A delete of {@code name} with the options of a DELETE request. */
         public static Delete of(String name, DeletionOptions d) {
-            return new Delete(name, d.preconditions(), new WriteOptions(d.dryRun(), null, "Ignore"),
+            return new Delete(name, d.preconditions(), new WriteOptions(d.dryRun(), null, FieldValidation.IGNORE),
                     d.gracePeriodSeconds(), d.propagationPolicy(), d.orphanDependents());
         }
 

@@ -13,10 +13,10 @@ import java.util.List;
  *
  * @param dryRun          run every stage but persistence ({@code dryRun=All})
  * @param fieldManager    the manager name recorded for this write (may be null: derived later)
- * @param fieldValidation {@code Strict}, {@code Warn} or {@code Ignore}, already validated
+ * @param fieldValidation what a body's unknown and duplicate fields do
  */
-public record WriteOptions(boolean dryRun, String fieldManager, String fieldValidation) {
-    public static final WriteOptions DEFAULT = new WriteOptions(false, null, "Warn");
+public record WriteOptions(boolean dryRun, String fieldManager, FieldValidation fieldValidation) {
+    public static final WriteOptions DEFAULT = new WriteOptions(false, null, FieldValidation.WARN);
 
     /**
      * The options of a create, update or patch request, validated as kube-apiserver's
@@ -39,6 +39,6 @@ public record WriteOptions(boolean dryRun, String fieldManager, String fieldVali
             throw ApiStatus.invalid("meta.k8s.io", optionsKind, "", errors).exception();
         }
         return new WriteOptions(!dryRun.isEmpty(), fieldManager == null || fieldManager.isEmpty() ? null : fieldManager,
-                FieldValidation.parse(fieldValidation, optionsKind).queryValue());
+                FieldValidation.parse(fieldValidation, optionsKind));
     }
 }

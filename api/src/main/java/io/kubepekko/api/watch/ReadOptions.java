@@ -105,14 +105,32 @@ public record ReadOptions(Verb verb, Mode mode, long limit, boolean allowWatchBo
      *              are ignored
      * @throws io.kubepekko.api.status.ApiException with Kubernetes' status for an invalid request
      */
-    public static ReadOptions parse(String verb, Map<String, List<String>> query, FeatureGates gates) {
+    public static ReadOptions parse(Verb verb, Map<String, List<String>> query, FeatureGates gates) {
         Query q = new Query(query);
         return switch (verb) {
-            case "get" -> get(q);
-            case "list" -> listOrWatch(q, false, gates);
-            case "watch" -> listOrWatch(q, true, gates);
+            case GET -> get(q);
+            case LIST -> listOrWatch(q, false, gates);
+            case WATCH -> listOrWatch(q, true, gates);
+        };
+    }
+
+    /** {@link #parse(Verb, Map, FeatureGates)} with the verb by its wire name ({@code get}, {@code list}, {@code watch}). */
+    public static ReadOptions parse(String verb, Map<String, List<String>> query, FeatureGates gates) {
+        return switch (verb) {
+            case "get" -> parse(Verb.GET, query, gates);
+            case "list" -> parse(Verb.LIST, query, gates);
+            case "watch" -> parse(Verb.WATCH, query, gates);
             default -> throw new IllegalArgumentException("not a read verb: " + verb);
         };
+    }
+
+    /**
+     * The options a collection delete lists its objects with: only the selectors of these list
+     * options count; the objects are read at the latest version, unpaged, as kube-apiserver's
+     * {@code DeleteCollection} does.
+     */
+    public ReadOptions forDeleteCollection() {
+        return new ReadOptions(Verb.LIST, MOST_RECENT, 0, false, false, null, labelSelector, fieldSelector);
     }
 
     private static ReadOptions get(Query q) {

@@ -1,5 +1,6 @@
 package io.kubepekko.api.managed;
 
+import io.kubepekko.api.codec.FieldValidation;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -168,7 +169,7 @@ class ServerSideApplyScenariosTest {
 
     private static WriteOp op(JsonNode s, ResourceType type) {
         String manager = s.path("manager").asText();
-        WriteOptions options = new WriteOptions(false, manager, "Strict");
+        WriteOptions options = new WriteOptions(false, manager, FieldValidation.STRICT);
         String sub = s.has("subresource") ? s.path("subresource").asText() : null;
         if (s.has("apply")) {
             ObjectNode body = withTypeMeta(s.get("apply"), type);

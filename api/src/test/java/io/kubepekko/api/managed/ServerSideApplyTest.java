@@ -3,13 +3,12 @@ package io.kubepekko.api.managed;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.merge.MergeMetadata;
 import io.kubepekko.api.meta.Json;
-import io.kubepekko.api.status.ApiException;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 /**
  * {@link ServerSideApply} on objects without a schema (custom resources without merge metadata):
@@ -23,10 +22,15 @@ class ServerSideApplyTest {
         return Json.parseTrusted(json.replace('\'', '"').getBytes());
     }
 
-    private ServerSideApply.Result run(ObjectNode live, List<ManagedFields.Entry> entries, String config,
-                                       String manager, boolean force) {
+    private ServerSideApply.Outcome outcome(ObjectNode live, List<ManagedFields.Entry> entries, String config,
+                                            String manager, boolean force) {
         return apply.apply(live, entries, obj(config), null,
                 new ServerSideApply.Request(manager, null, "example.com/v1", "2026-01-02T03:04:05Z", force));
+    }
+
+    private ServerSideApply.Result run(ObjectNode live, List<ManagedFields.Entry> entries, String config,
+                                       String manager, boolean force) {
+        return assertInstanceOf(ServerSideApply.Result.class, outcome(live, entries, config, manager, force));
     }
 
     @Test
@@ -52,8 +56,10 @@ class ServerSideApplyTest {
     @Test
     void aListChangeConflictsOnTheWholeList() {
         ServerSideApply.Result first = run(obj("{}"), List.of(), "{'spec':{'tags':['a']}}", "a", false);
-        ApiException e = assertThrows(ApiException.class, () -> run(first.object(), first.entries(),
-                "{'spec':{'tags':['a','b']}}", "b", false));
-        assertEquals("Apply failed with 1 conflict: conflict with \"a\": .spec.tags", e.status().message());
+        ServerSideApply.Conflicts refused = assertInstanceOf(ServerSideApply.Conflicts.class,
+                outcome(first.object(), first.entries(), "{'spec':{'tags':['a','b']}}", "b", false));
+        assertEquals(List.of("a"), refused.conflicts().stream().map(c -> c.owner().manager()).toList());
+        assertEquals(409, refused.status().code());
+        assertEquals("Apply failed with 1 conflict: conflict with \"a\": .spec.tags", refused.status().message());
     }
 }

@@ -1,5 +1,6 @@
 package io.kubepekko.api.store;
 
+import io.kubepekko.api.gc.PropagationPolicy;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.status.ApiException;
 import org.junit.jupiter.api.Test;
@@ -29,7 +30,7 @@ class DeletionOptionsTest {
         DeletionOptions o = body("{'gracePeriodSeconds':5,'propagationPolicy':'Foreground','dryRun':['All'],"
                 + "'preconditions':{'uid':'u','resourceVersion':'7'}}");
         assertEquals(5L, o.gracePeriodSeconds());
-        assertEquals("Foreground", o.propagationPolicy());
+        assertEquals(PropagationPolicy.FOREGROUND, o.propagationPolicy());
         assertTrue(o.dryRun());
         assertEquals(new Preconditions("u", "7"), o.preconditions());
         assertNull(o.orphanDependents());

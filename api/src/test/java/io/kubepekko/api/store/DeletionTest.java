@@ -1,8 +1,10 @@
 package io.kubepekko.api.store;
 
+import io.kubepekko.api.codec.FieldValidation;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.definition.Registry;
+import io.kubepekko.api.gc.PropagationPolicy;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.ResourceType;
@@ -99,7 +101,7 @@ class DeletionTest {
         return store(resource).get(name);
     }
 
-    private static WriteOp.Delete delete(String name, Long grace, String policy, Boolean orphan) {
+    private static WriteOp.Delete delete(String name, Long grace, PropagationPolicy policy, Boolean orphan) {
         return new WriteOp.Delete(name, Preconditions.NONE, WriteOptions.DEFAULT, grace, policy, orphan);
     }
 
@@ -109,7 +111,7 @@ class DeletionTest {
 
     private WriteOutcome mergePatch(String resource, String name, String patch) {
         return commit(resource, new WriteOp.Patch(name, PatchType.MERGE_PATCH,
-                patch.replace('\'', '"').getBytes(StandardCharsets.UTF_8), null, new WriteOptions(false, null, "Warn")));
+                patch.replace('\'', '"').getBytes(StandardCharsets.UTF_8), null, new WriteOptions(false, null, FieldValidation.WARN)));
     }
 
     private static JsonNode meta(ObjectNode obj, String field) {
@@ -274,10 +276,10 @@ class DeletionTest {
         @Test
         void aDryRunDeleteHasTheRealOutcome() {
             seed("configmaps", Json.string(configMap("cm", "['example.com/a']")));
-            WriteOp.Delete dry = new WriteOp.Delete("cm", Preconditions.NONE, new WriteOptions(true, null, "Ignore"),
-                    null, "Foreground", null);
+            WriteOp.Delete dry = new WriteOp.Delete("cm", Preconditions.NONE, new WriteOptions(true, null, FieldValidation.IGNORE),
+                    null, PropagationPolicy.FOREGROUND, null);
             WriteOutcome dryOut = run("configmaps", dry);
-            WriteOutcome real = run("configmaps", delete("cm", null, "Foreground", null));
+            WriteOutcome real = run("configmaps", delete("cm", null, PropagationPolicy.FOREGROUND, null));
             assertEquals(real.after(), dryOut.after());
             assertEquals(real.code(), dryOut.code());
             assertEquals(real.view(), dryOut.view());
@@ -418,7 +420,7 @@ class DeletionTest {
         @Test
         void foregroundAddsItsFinalizerAndKeepsTheObject() {
             seed("configmaps", Json.string(configMap("cm", "[]")));
-            WriteOutcome out = commit("configmaps", delete("cm", null, "Foreground", null));
+            WriteOutcome out = commit("configmaps", delete("cm", null, PropagationPolicy.FOREGROUND, null));
             assertFalse(out.removes());
             assertEquals(List.of("foregroundDeletion"), finalizers(out.after()));
             assertEquals(NOW_TEXT, meta(out.after(), "deletionTimestamp").asText());
@@ -428,7 +430,7 @@ class DeletionTest {
         @Test
         void orphanAddsItsFinalizer() {
             seed("configmaps", Json.string(configMap("cm", "['example.com/a']")));
-            WriteOutcome out = commit("configmaps", delete("cm", null, "Orphan", null));
+            WriteOutcome out = commit("configmaps", delete("cm", null, PropagationPolicy.ORPHAN, null));
             assertEquals(List.of("example.com/a", "orphan"), finalizers(out.after()));
         }
 
@@ -441,13 +443,13 @@ class DeletionTest {
         @Test
         void backgroundAddsNoFinalizer() {
             seed("configmaps", Json.string(configMap("cm", "[]")));
-            assertTrue(commit("configmaps", delete("cm", null, "Background", null)).removes());
+            assertTrue(commit("configmaps", delete("cm", null, PropagationPolicy.BACKGROUND, null)).removes());
         }
 
         @Test
         void anExplicitPolicyReplacesTheOtherGcFinalizer() {
             seed("configmaps", Json.string(configMap("cm", "['orphan']")));
-            WriteOutcome out = commit("configmaps", delete("cm", null, "Foreground", null));
+            WriteOutcome out = commit("configmaps", delete("cm", null, PropagationPolicy.FOREGROUND, null));
             assertEquals(List.of("foregroundDeletion"), finalizers(out.after()));
         }
 
@@ -462,14 +464,14 @@ class DeletionTest {
         @Test
         void backgroundOnAnObjectWithOnlyTheOrphanFinalizerRemovesIt() {
             seed("configmaps", Json.string(configMap("cm", "['orphan']")));
-            assertTrue(commit("configmaps", delete("cm", null, "Background", null)).removes());
+            assertTrue(commit("configmaps", delete("cm", null, PropagationPolicy.BACKGROUND, null)).removes());
         }
 
         @Test
         void aTerminatingObjectStillTakesAnotherGcFinalizer() {
             seed("configmaps", Json.string(configMap("cm", "['example.com/a']")));
             delete("configmaps", "cm");
-            WriteOutcome out = commit("configmaps", delete("cm", null, "Foreground", null));
+            WriteOutcome out = commit("configmaps", delete("cm", null, PropagationPolicy.FOREGROUND, null));
             assertTrue(out.changed());
             assertEquals(List.of("example.com/a", "foregroundDeletion"), finalizers(out.after()));
             assertEquals(NOW_TEXT, meta(out.after(), "deletionTimestamp").asText());
@@ -479,7 +481,7 @@ class DeletionTest {
         void aPodInItsGracePeriodTakesNoGcFinalizer() {
             seed("pods", "{'metadata':{'name':'p'},'spec':{" + CONTAINERS + ",'nodeName':'n1'}}");
             delete("pods", "p");
-            WriteOutcome out = commit("pods", delete("p", null, "Foreground", null));
+            WriteOutcome out = commit("pods", delete("p", null, PropagationPolicy.FOREGROUND, null));
             assertFalse(out.changed());
         }
 
@@ -500,7 +502,7 @@ class DeletionTest {
         @Test
         void aJobDeletedInTheBackgroundGoesWithoutWarning() {
             seed("jobs", JOB);
-            WriteOutcome out = commit("jobs", delete("j", null, "Background", null));
+            WriteOutcome out = commit("jobs", delete("j", null, PropagationPolicy.BACKGROUND, null));
             assertTrue(out.removes());
             assertEquals(List.of(), out.warnings());
         }
@@ -515,9 +517,9 @@ class DeletionTest {
         @Test
         void eventsTakeNoGcFinalizer() {
             seed("events", "{'metadata':{'name':'e'},'involvedObject':{'kind':'Pod','name':'p','namespace':'default'}}");
-            assertTrue(commit("events", delete("e", null, "Orphan", null)).removes());
+            assertTrue(commit("events", delete("e", null, PropagationPolicy.ORPHAN, null)).removes());
             seed("events", "{'metadata':{'name':'f'},'involvedObject':{'kind':'Pod','name':'p','namespace':'default'}}");
-            assertTrue(commit("events", delete("f", null, "Foreground", null)).removes());
+            assertTrue(commit("events", delete("f", null, PropagationPolicy.FOREGROUND, null)).removes());
         }
     }
 
@@ -571,7 +573,7 @@ class DeletionTest {
         @Test
         void explicitPropagationSetsTheGcFinalizer() {
             seed("namespaces", "{'metadata':{'name':'team'}}");
-            WriteOutcome out = commit("namespaces", delete("team", null, "Foreground", null));
+            WriteOutcome out = commit("namespaces", delete("team", null, PropagationPolicy.FOREGROUND, null));
             assertEquals(List.of("foregroundDeletion"), finalizers(out.after()));
         }
 

@@ -1,5 +1,6 @@
 package io.kubepekko.api.store;
 
+import io.kubepekko.api.codec.FieldValidation;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.definition.Registry;
@@ -45,7 +46,7 @@ class ManagedFieldsRecorderTest {
     }
 
     private static WriteOptions by(String manager) {
-        return new WriteOptions(false, manager, "Warn");
+        return new WriteOptions(false, manager, FieldValidation.WARN);
     }
 
     private ObjectNode update(String json, String manager) {

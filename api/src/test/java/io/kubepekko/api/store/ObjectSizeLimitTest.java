@@ -1,5 +1,6 @@
 package io.kubepekko.api.store;
 
+import io.kubepekko.api.codec.FieldValidation;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;
@@ -52,7 +53,7 @@ class ObjectSizeLimitTest {
     }
 
     private static WriteOptions options(boolean dryRun) {
-        return new WriteOptions(dryRun, "test", "Strict");
+        return new WriteOptions(dryRun, "test", FieldValidation.STRICT);
     }
 
     /** A ConfigMap named {@code name} whose data value is {@code size} characters. */

@@ -1,5 +1,6 @@
 package io.kubepekko.api.store;
 
+import io.kubepekko.api.codec.FieldValidation;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.definition.Registry;
@@ -97,7 +98,7 @@ class ObjectWritesTest {
     private WriteOutcome patch(String resource, String name, PatchType type, String patch, String subresource,
                                String fieldValidation) {
         return run(resource, new WriteOp.Patch(name, type, bytes(patch), subresource,
-                new WriteOptions(false, null, fieldValidation)));
+                new WriteOptions(false, null, FieldValidation.parse(fieldValidation))));
     }
 
     private WriteOutcome mergePatch(String resource, String name, String patch) {

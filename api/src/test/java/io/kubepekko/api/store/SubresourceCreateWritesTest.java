@@ -1,5 +1,6 @@
 package io.kubepekko.api.store;
 
+import io.kubepekko.api.codec.FieldValidation;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.meta.Json;
@@ -48,7 +49,7 @@ class SubresourceCreateWritesTest {
     void storeAPod() {
         WriteOutcome created = writes.execute(PODS, "default", store::get, new WriteOp.Create(obj(
                 "{'metadata':{'name':'web'},'spec':{'containers':[{'name':'c','image':'nginx'}]}}"),
-                new WriteOptions(false, "kubectl", "Strict")), env);
+                new WriteOptions(false, "kubectl", FieldValidation.STRICT)), env);
         ObjectNode pod = created.after();
         ObjectMeta.of(pod).put("resourceVersion", "5");
         store.put("web", pod);

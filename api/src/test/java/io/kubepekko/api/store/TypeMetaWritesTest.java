@@ -1,5 +1,6 @@
 package io.kubepekko.api.store;
 
+import io.kubepekko.api.codec.FieldValidation;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.ResourceType;
@@ -59,7 +60,7 @@ class TypeMetaWritesTest {
     }
 
     private static WriteOptions options(boolean dryRun) {
-        return new WriteOptions(dryRun, "test", "Strict");
+        return new WriteOptions(dryRun, "test", FieldValidation.STRICT);
     }
 
     static Stream<Arguments> refusedPatches() {

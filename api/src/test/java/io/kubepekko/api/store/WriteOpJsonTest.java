@@ -1,5 +1,6 @@
 package io.kubepekko.api.store;
 
+import io.kubepekko.api.codec.FieldValidation;
 import io.kubepekko.api.meta.Json;
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +16,7 @@ class WriteOpJsonTest {
     @Test
     void anApplyPatchRoundTripsWithItsForceFlag() throws Exception {
         WriteOp.Patch p = new WriteOp.Patch("cm", PatchType.APPLY_PATCH, "a: b".getBytes(StandardCharsets.UTF_8),
-                "status", new WriteOptions(true, "helm", "Strict"), true);
+                "status", new WriteOptions(true, "helm", FieldValidation.STRICT), true);
         byte[] bytes = Json.MAPPER.writerFor(WriteOp.class).writeValueAsBytes(p);
         WriteOp.Patch back = (WriteOp.Patch) Json.MAPPER.readValue(bytes, WriteOp.class);
         assertEquals(p.name(), back.name());
@@ -31,7 +32,7 @@ class WriteOpJsonTest {
         WriteOp.CreateSubresource c = new WriteOp.CreateSubresource("web", "binding",
                 (com.fasterxml.jackson.databind.node.ObjectNode) Json.MAPPER.readTree(
                         "{\"metadata\":{\"name\":\"web\"},\"target\":{\"name\":\"n1\"}}"),
-                "bindings", new WriteOptions(true, "scheduler", "Strict"));
+                "bindings", new WriteOptions(true, "scheduler", FieldValidation.STRICT));
         byte[] bytes = Json.MAPPER.writerFor(WriteOp.class).writeValueAsBytes(c);
         assertEquals(c, Json.MAPPER.readValue(bytes, WriteOp.class));
     }

@@ -1,5 +1,6 @@
 package io.kubepekko.api.store;
 
+import io.kubepekko.api.codec.FieldValidation;
 import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
@@ -74,11 +75,11 @@ class WriteOptionsTest {
         WriteOptions o = WriteOptions.parse("UpdateOptions", List.of(), "m".repeat(128) , List.of("All"), "Strict");
         assertTrue(o.dryRun());
         assertEquals("m".repeat(128), o.fieldManager());
-        assertEquals("Strict", o.fieldValidation());
+        assertEquals(FieldValidation.STRICT, o.fieldValidation());
         WriteOptions defaults = WriteOptions.parse("UpdateOptions", List.of(), "", List.of(), "");
         assertFalse(defaults.dryRun());
         assertNull(defaults.fieldManager(), "an empty manager is not set: the User-Agent names it");
-        assertEquals("Warn", defaults.fieldValidation());
+        assertEquals(FieldValidation.WARN, defaults.fieldValidation());
         assertEquals("kubectl-client-side-apply", WriteOptions.parse("PatchOptions", List.of(),
                 "kubectl-client-side-apply", List.of(), null).fieldManager());
         assertEquals("日本 ok", WriteOptions.parse("PatchOptions", List.of(), "日本 ok", List.of(), null).fieldManager(),
