@@ -236,7 +236,7 @@ public final class CollectionEntity
                                 long committedAt) implements Event {
 
         /** The change as the ordered stream publishes it. */
-        PublishedEvent published(String namespace) {
+        public PublishedEvent published(String namespace) {
             WatchEvent.Type type = removed ? WatchEvent.Type.DELETED
                     : before == null ? WatchEvent.Type.ADDED : WatchEvent.Type.MODIFIED;
             return new PublishedEvent(resourceVersion, namespace, name, type, after, before);

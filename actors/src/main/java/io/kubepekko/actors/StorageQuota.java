@@ -88,7 +88,7 @@ public final class StorageQuota {
     }
 
     /** Records that the cache of {@code groupResource} now holds {@code bytes} of objects. */
-    void record(GroupResource groupResource, long bytes) {
+    public void record(GroupResource groupResource, long bytes) {
         if (this == UNLIMITED) {
             return; // shared by every unlimited server in a JVM: nothing to count
         }

@@ -2,6 +2,8 @@ package io.kubepekko.actors;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import io.kubepekko.actors.controllers.Controllers;
+import io.kubepekko.actors.watch.WatchCache;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -58,7 +60,7 @@ class SettingsFromConfigTest {
                 """).withFallback(ConfigFactory.defaultReference()));
         assertEquals(7, s.gc().workers());
         Config reference = ConfigFactory.defaultReference().getConfig("kubepekko.controllers");
-        assertEquals(new Informer.Backoff(reference.getDuration("garbage-collector.retry-backoff.initial"),
+        assertEquals(new Backoff(reference.getDuration("garbage-collector.retry-backoff.initial"),
                 Duration.ofSeconds(1)), s.gc().retry());
         assertEquals(Duration.ofSeconds(2), s.namespaces().contentRecheck());
         assertEquals(reference.getInt("namespace-controller.workers"), s.namespaces().workers());

@@ -1,11 +1,11 @@
 package io.kubepekko.http;
 
 import com.typesafe.config.Config;
-import io.kubepekko.actors.ControlPlane;
-import io.kubepekko.actors.Controllers;
+import io.kubepekko.actors.plane.ControlPlane;
+import io.kubepekko.actors.controllers.Controllers;
 import io.kubepekko.actors.Environment;
 import io.kubepekko.actors.StorageQuota;
-import io.kubepekko.actors.WatchCache;
+import io.kubepekko.actors.watch.WatchCache;
 import io.kubepekko.actors.fencing.PeerContact;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.kinds.ServiceNetwork;

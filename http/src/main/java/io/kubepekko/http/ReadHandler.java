@@ -1,6 +1,6 @@
 package io.kubepekko.http;
 
-import io.kubepekko.actors.ControlPlane;
+import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.definition.KindDefinition;
 import io.kubepekko.api.meta.PartialObjects;

@@ -1,7 +1,7 @@
 package io.kubepekko.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kubepekko.actors.ControlPlane;
+import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.Verb;
 import io.kubepekko.api.codec.FieldValidation;

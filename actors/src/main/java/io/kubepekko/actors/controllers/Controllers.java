@@ -1,6 +1,7 @@
-package io.kubepekko.actors;
+package io.kubepekko.actors.controllers;
 
 import com.typesafe.config.Config;
+import io.kubepekko.actors.plane.ControlPlane;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;

@@ -1,4 +1,4 @@
-package io.kubepekko.actors;
+package io.kubepekko.actors.watch;
 
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;

@@ -1,4 +1,4 @@
-package io.kubepekko.actors;
+package io.kubepekko.actors.plane;
 
 import java.time.Clock;
 import java.time.Duration;

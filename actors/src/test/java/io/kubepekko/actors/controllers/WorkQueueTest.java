@@ -1,5 +1,6 @@
-package io.kubepekko.actors;
+package io.kubepekko.actors.controllers;
 
+import io.kubepekko.actors.Backoff;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -12,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 class WorkQueueTest {
 
     private final List<String> scheduled = new ArrayList<>();
-    private final WorkQueue queue = new WorkQueue(2, new Informer.Backoff(Duration.ofMillis(10), Duration.ofMillis(40)),
+    private final WorkQueue queue = new WorkQueue(2, new Backoff(Duration.ofMillis(10), Duration.ofMillis(40)),
             (key, delay) -> scheduled.add(key + "@" + delay.toMillis()));
 
     @Test

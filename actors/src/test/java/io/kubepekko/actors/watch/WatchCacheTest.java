@@ -1,6 +1,10 @@
-package io.kubepekko.actors;
+package io.kubepekko.actors.watch;
 
 import com.typesafe.config.ConfigFactory;
+import io.kubepekko.actors.ManualClock;
+import io.kubepekko.actors.PublishedEvent;
+import io.kubepekko.actors.Revisions;
+import io.kubepekko.actors.StorageQuota;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.watch.CacheRead;

@@ -1,7 +1,8 @@
-package io.kubepekko.actors;
+package io.kubepekko.actors.controllers;
 
-import io.kubepekko.api.codec.FieldValidation;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.actors.plane.ControlPlane;
+import io.kubepekko.api.codec.FieldValidation;
 import io.kubepekko.api.gc.PropagationPolicy;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.registry.ResourceType;

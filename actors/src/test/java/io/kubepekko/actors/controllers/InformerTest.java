@@ -1,5 +1,6 @@
-package io.kubepekko.actors;
+package io.kubepekko.actors.controllers;
 
+import io.kubepekko.actors.Backoff;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
@@ -35,7 +36,7 @@ class InformerTest {
 
     private static final ActorTestKit kit = ActorTestKit.create();
     private static final ResourceType CONFIGMAPS = Registry.builtin().find("", "v1", "configmaps").orElseThrow();
-    private static final Informer.Backoff FAST = new Informer.Backoff(Duration.ofMillis(10), Duration.ofMillis(50));
+    private static final Backoff FAST = new Backoff(Duration.ofMillis(10), Duration.ofMillis(50));
 
     @AfterAll
     static void stop() {

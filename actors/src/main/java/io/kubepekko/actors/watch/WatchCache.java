@@ -1,6 +1,10 @@
-package io.kubepekko.actors;
+package io.kubepekko.actors.watch;
 
 import com.typesafe.config.Config;
+import io.kubepekko.actors.Backoff;
+import io.kubepekko.actors.PublishedEvent;
+import io.kubepekko.actors.Revisions;
+import io.kubepekko.actors.StorageQuota;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.watch.BookmarkSchedule;
@@ -74,7 +78,7 @@ public final class WatchCache {
      * How long a failed load waits before the next attempt: doubling from 1 s up to 30 s, so a storage
      * outage costs the storage a few reads per cache and minute, and a cache loads soon after it is back.
      */
-    static final Informer.Backoff LOAD_BACKOFF = new Informer.Backoff(Duration.ofSeconds(1), Duration.ofSeconds(30));
+    static final Backoff LOAD_BACKOFF = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(30));
     /**
      * How long a cache may wait for its stream to reach the version it loaded before it warns and subscribes
      * again: longer than a normal catch-up, shorter than Revisions' 45 s resolve deadline plus a rebuild.

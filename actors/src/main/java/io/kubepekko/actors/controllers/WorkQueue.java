@@ -1,5 +1,6 @@
-package io.kubepekko.actors;
+package io.kubepekko.actors.controllers;
 
+import io.kubepekko.actors.Backoff;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -19,7 +20,7 @@ import java.util.function.BiConsumer;
 final class WorkQueue {
 
     private final int workers;
-    private final Informer.Backoff retry;
+    private final Backoff retry;
     private final BiConsumer<String, Duration> schedule;
     private final LinkedHashSet<String> queued = new LinkedHashSet<>();
     private final Set<String> working = new HashSet<>();
@@ -29,7 +30,7 @@ final class WorkQueue {
     /**
      * @param schedule adds a key again after a delay (the actor's timer, which calls {@link #add})
      */
-    WorkQueue(int workers, Informer.Backoff retry, BiConsumer<String, Duration> schedule) {
+    WorkQueue(int workers, Backoff retry, BiConsumer<String, Duration> schedule) {
         this.workers = workers;
         this.retry = retry;
         this.schedule = schedule;

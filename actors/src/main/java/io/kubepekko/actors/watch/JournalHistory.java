@@ -1,5 +1,7 @@
-package io.kubepekko.actors;
+package io.kubepekko.actors.watch;
 
+import io.kubepekko.actors.CollectionEntity;
+import io.kubepekko.actors.CollectionId;
 import io.kubepekko.persistence.JournalReader;
 import org.apache.pekko.persistence.query.EventEnvelope;
 import org.apache.pekko.persistence.query.Offset;

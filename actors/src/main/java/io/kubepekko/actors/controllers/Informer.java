@@ -1,7 +1,8 @@
-package io.kubepekko.actors;
+package io.kubepekko.actors.controllers;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.typesafe.config.Config;
+import io.kubepekko.actors.Backoff;
+import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.watch.Delivery;
@@ -99,19 +100,6 @@ public final class Informer extends AbstractBehavior<Informer.Command> {
 
     /** The stream's acknowledgement: the informer is ready for the next event. */
     enum Ack { ACK }
-
-    /** Back-off between failed attempts: doubles from {@code initial} up to {@code max}. */
-    public record Backoff(Duration initial, Duration max) {
-        /** The back-off {@code initial} and {@code max} of {@code config} set. */
-        static Backoff fromConfig(Config config) {
-            return new Backoff(config.getDuration("initial"), config.getDuration("max"));
-        }
-
-        Duration after(int failures) {
-            long ms = initial.toMillis() << Math.min(failures, 20);
-            return Duration.ofMillis(Math.min(ms, max.toMillis()));
-        }
-    }
 
     private final ListWatch source;
     private final ResourceType type;

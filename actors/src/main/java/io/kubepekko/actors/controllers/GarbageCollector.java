@@ -1,7 +1,9 @@
-package io.kubepekko.actors;
+package io.kubepekko.actors.controllers;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.typesafe.config.Config;
+import io.kubepekko.actors.Backoff;
+import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.gc.DeletionState;
@@ -12,8 +14,8 @@ import io.kubepekko.api.gc.OwnerLocation;
 import io.kubepekko.api.gc.OwnerReference;
 import io.kubepekko.api.gc.OwnerState;
 import io.kubepekko.api.meta.ObjectMeta;
-import io.kubepekko.api.watch.PartialJson;
 import io.kubepekko.api.registry.ResourceType;
+import io.kubepekko.api.watch.PartialJson;
 import io.kubepekko.api.watch.WatchEvent;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -61,12 +63,12 @@ public final class GarbageCollector extends AbstractBehavior<GarbageCollector.Co
      * @param informer the informers' back-off
      * @param retry    back-off of an object whose work failed (doubling, capped)
      */
-    public record Settings(int workers, Informer.Backoff informer, Informer.Backoff retry) {
+    public record Settings(int workers, Backoff informer, Backoff retry) {
         /** The settings of {@code config}, {@code kubepekko.controllers.garbage-collector} of the server's. */
         static Settings fromConfig(Config config) {
             return new Settings(config.getInt("workers"),
-                    Informer.Backoff.fromConfig(config.getConfig("informer-backoff")),
-                    Informer.Backoff.fromConfig(config.getConfig("retry-backoff")));
+                    Backoff.fromConfig(config.getConfig("informer-backoff")),
+                    Backoff.fromConfig(config.getConfig("retry-backoff")));
         }
     }
 

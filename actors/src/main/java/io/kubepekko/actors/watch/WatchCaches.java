@@ -1,8 +1,14 @@
-package io.kubepekko.actors;
+package io.kubepekko.actors.watch;
 
+import io.kubepekko.actors.CollectionEntity;
+import io.kubepekko.actors.CollectionId;
+import io.kubepekko.actors.Futures;
+import io.kubepekko.actors.Revisions;
+import io.kubepekko.actors.StorageQuota;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.registry.ResourceType;
+import io.kubepekko.persistence.JournalReader;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -12,7 +18,6 @@ import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.stream.Materializer;
-import io.kubepekko.persistence.JournalReader;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -53,7 +58,7 @@ public final class WatchCaches {
     }
 
     /** Spawns a cache for every stored kind of {@code registry}. */
-    static WatchCaches start(ActorSystem<?> system, Registry registry, WatchCache.Settings settings, Clock clock,
+    public static WatchCaches start(ActorSystem<?> system, Registry registry, WatchCache.Settings settings, Clock clock,
                              Duration askTimeout, JournalReader journal, StorageQuota quota) {
         Materializer materializer = Materializer.matFromSystem(system);
         ClusterSharding sharding = ClusterSharding.get(system);
@@ -93,7 +98,7 @@ public final class WatchCaches {
         });
     }
 
-    ActorRef<WatchCache.Command> cache(GroupResource groupResource) {
+    public ActorRef<WatchCache.Command> cache(GroupResource groupResource) {
         Entry e = caches.get(groupResource);
         if (e == null) {
             throw new IllegalArgumentException("no watch cache for " + groupResource);

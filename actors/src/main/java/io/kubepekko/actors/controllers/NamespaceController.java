@@ -1,8 +1,10 @@
-package io.kubepekko.actors;
+package io.kubepekko.actors.controllers;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.typesafe.config.Config;
+import io.kubepekko.actors.Backoff;
+import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.gc.DeletionState;
 import io.kubepekko.api.gc.PropagationPolicy;
@@ -62,12 +64,12 @@ public final class NamespaceController extends AbstractBehavior<NamespaceControl
      * @param retry          back-off of a namespace whose pass failed
      * @param contentRecheck longest wait before looking again at content held by finalizers
      */
-    public record Settings(int workers, Informer.Backoff informer, Informer.Backoff retry, Duration contentRecheck) {
+    public record Settings(int workers, Backoff informer, Backoff retry, Duration contentRecheck) {
         /** The settings of {@code config}, {@code kubepekko.controllers.namespace-controller} of the server's. */
         static Settings fromConfig(Config config) {
             return new Settings(config.getInt("workers"),
-                    Informer.Backoff.fromConfig(config.getConfig("informer-backoff")),
-                    Informer.Backoff.fromConfig(config.getConfig("retry-backoff")), config.getDuration("content-recheck"));
+                    Backoff.fromConfig(config.getConfig("informer-backoff")),
+                    Backoff.fromConfig(config.getConfig("retry-backoff")), config.getDuration("content-recheck"));
         }
     }
 

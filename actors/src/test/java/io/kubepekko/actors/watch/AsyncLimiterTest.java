@@ -1,4 +1,4 @@
-package io.kubepekko.actors;
+package io.kubepekko.actors.watch;
 
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.stream.Materializer;
