@@ -34,6 +34,8 @@ final class ApiServerFlags {
 
     /** A flag problem: the message is printed as one line and the process exits 2. */
     static final class UsageException extends Exception {
+        private static final long serialVersionUID = 1L;
+
         UsageException(String message) {
             super(message);
         }

@@ -171,7 +171,7 @@ public class DirectWriteJournalDao extends DefaultJournalDao {
     private <R> Future<R> run(Read<R> read) {
         DBIOAction action = SimpleJdbcAction.apply(ctx -> {
             try {
-                return read.apply(((JdbcBackend.JdbcActionContext) ctx).connection());
+                return read.apply(ctx.connection());
             } catch (SQLException e) {
                 throw new JournalReadException(e);
             }
@@ -181,6 +181,8 @@ public class DirectWriteJournalDao extends DefaultJournalDao {
 
     /** A failed read by persistence id; its cause is the database's error. */
     static final class JournalReadException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
         JournalReadException(SQLException cause) {
             super(cause.getMessage(), cause);
         }

@@ -13,6 +13,8 @@ final class GoBase64 {
 
     /** A decoding failure at a byte offset of the input. */
     static final class CorruptInput extends Exception {
+        private static final long serialVersionUID = 1L;
+
         CorruptInput(int offset) {
             super("illegal base64 data at input byte " + offset, null, false, false);
         }

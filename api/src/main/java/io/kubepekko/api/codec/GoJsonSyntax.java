@@ -55,6 +55,8 @@ final class GoJsonSyntax {
     }
 
     private static final class SyntaxFailure extends Exception {
+        private static final long serialVersionUID = 1L;
+
         final Failure failure;
 
         SyntaxFailure(Failure failure) {

@@ -21,6 +21,8 @@ final class GoTimeSyntax {
     }
 
     private static final class Bad extends Exception {
+        private static final long serialVersionUID = 1L;
+
         Bad(String message) {
             super(message, null, false, false);
         }

@@ -47,6 +47,8 @@ final class SchemaDecoding {
 
     /** An error that stops Go's decoder at once (returned by a custom UnmarshalJSON). */
     private static final class Fatal extends Exception {
+        private static final long serialVersionUID = 1L;
+
         Fatal(String message) {
             super(message, null, false, false);
         }

@@ -52,7 +52,7 @@ public final class TreeListBody implements ListBody {
         SerializerProvider serializers = format.serializers();
         try {
             gen.writeStartObject();
-            Iterator<Map.Entry<String, JsonNode>> fields = head.fields();
+            Iterator<Map.Entry<String, JsonNode>> fields = head.properties().iterator();
             while (fields.hasNext()) {
                 Map.Entry<String, JsonNode> f = fields.next();
                 gen.writeFieldName(f.getKey());

@@ -85,6 +85,8 @@ public record Flag<T>(String name, String type, String defaultText, String help,
 
     /** A text a flag does not accept, with the reason in Kubernetes' words. */
     public static final class InvalidValue extends Exception {
+        private static final long serialVersionUID = 1L;
+
         private final String value;
 
         public InvalidValue(String value, String reason) {

@@ -24,7 +24,7 @@ public final class ConfigMapStrategy implements Strategy {
         JsonNode data = obj.path("data");
         JsonNode binary = obj.path("binaryData");
         long total = 0;
-        var it = data.fields();
+        var it = data.properties().iterator();
         while (it.hasNext()) {
             var e = it.next();
             errs.addAll(keyErrors(e.getKey(), FieldPath.of("data")));
@@ -34,7 +34,7 @@ public final class ConfigMapStrategy implements Strategy {
             }
             total += NameValidation.byteLength(e.getValue().asText());
         }
-        var bit = binary.fields();
+        var bit = binary.properties().iterator();
         while (bit.hasNext()) {
             var e = bit.next();
             errs.addAll(keyErrors(e.getKey(), FieldPath.of("binaryData")));

@@ -55,7 +55,7 @@ final class Nodes {
     static Map<String, String> stringMap(JsonNode n) {
         Map<String, String> out = new TreeMap<>();
         if (n != null && n.isObject()) {
-            n.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().isNull() ? "" : e.getValue().asText()));
+            n.properties().iterator().forEachRemaining(e -> out.put(e.getKey(), e.getValue().isNull() ? "" : e.getValue().asText()));
         }
         return out;
     }

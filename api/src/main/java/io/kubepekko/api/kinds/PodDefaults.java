@@ -108,7 +108,7 @@ public final class PodDefaults {
             return;
         }
         ObjectNode requests = Nodes.obj(resources, "requests");
-        limits.fields().forEachRemaining(e -> {
+        limits.properties().iterator().forEachRemaining(e -> {
             if (!requests.has(e.getKey())) {
                 requests.set(e.getKey(), e.getValue().deepCopy());
             }

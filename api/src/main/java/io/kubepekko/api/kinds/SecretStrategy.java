@@ -40,7 +40,7 @@ public final class SecretStrategy implements Strategy {
             return;
         }
         ObjectNode data = Nodes.obj(obj, "data");
-        stringData.fields().forEachRemaining(e -> data.put(e.getKey(),
+        stringData.properties().iterator().forEachRemaining(e -> data.put(e.getKey(),
                 Base64.getEncoder().encodeToString(e.getValue().asText().getBytes(StandardCharsets.UTF_8))));
     }
 
@@ -49,7 +49,7 @@ public final class SecretStrategy implements Strategy {
         List<FieldError> errs = new ArrayList<>();
         JsonNode data = obj.path("data");
         long total = 0;
-        var it = data.fields();
+        var it = data.properties().iterator();
         while (it.hasNext()) {
             var e = it.next();
             errs.addAll(ConfigMapStrategy.keyErrors(e.getKey(), DATA));

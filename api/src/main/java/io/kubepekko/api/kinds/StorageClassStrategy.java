@@ -41,7 +41,7 @@ public final class StorageClassStrategy implements Strategy {
             errs.add(FieldError.tooMany("parameters", params.size(), MAX_PARAMETERS));
         }
         long size = 0;
-        var it = params.fields();
+        var it = params.properties().iterator();
         while (it.hasNext()) {
             var e = it.next();
             if (e.getKey().isEmpty()) {

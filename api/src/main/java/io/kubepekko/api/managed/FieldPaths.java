@@ -29,7 +29,7 @@ public final class FieldPaths {
                     out.append(body).append(']'); // a client-supplied entry that is not a key: shown as it is
                     continue;
                 }
-                Iterator<Map.Entry<String, JsonNode>> it = key.fields();
+                Iterator<Map.Entry<String, JsonNode>> it = key.properties().iterator();
                 boolean first = true;
                 while (it.hasNext()) {
                     Map.Entry<String, JsonNode> k = it.next();

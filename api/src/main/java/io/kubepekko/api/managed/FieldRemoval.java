@@ -80,7 +80,7 @@ final class FieldRemoval {
                     return value;
                 }
                 ObjectNode out = JsonNodeFactory.instance.objectNode();
-                Iterator<Map.Entry<String, JsonNode>> it = value.fields();
+                Iterator<Map.Entry<String, JsonNode>> it = value.properties().iterator();
                 while (it.hasNext()) {
                     Map.Entry<String, JsonNode> e = it.next();
                     FieldSet r = remove.child("f:" + e.getKey());

@@ -203,7 +203,7 @@ public final class FieldSet {
     private static FieldSet read(JsonNode node, boolean leafMember) {
         TreeMap<String, FieldSet> c = new TreeMap<>(ORDER);
         boolean member = leafMember;
-        Iterator<Map.Entry<String, JsonNode>> it = node.fields();
+        Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator();
         while (it.hasNext()) {
             Map.Entry<String, JsonNode> e = it.next();
             if (e.getKey().equals(".")) {

@@ -134,7 +134,7 @@ public final class ServerSideApply {
             }
         }
         if (KUBECTL.equals(request.manager()) && lastApplied(live) != null) {
-            ObjectNode annotations = (ObjectNode) merged.with("metadata").with("annotations");
+            ObjectNode annotations = merged.withObjectProperty("metadata").withObjectProperty("annotations");
             annotations.put(LAST_APPLIED, lastAppliedValue(config));
         }
         return new Result(merged, out, removes);
@@ -209,7 +209,7 @@ public final class ServerSideApply {
     private static JsonNode sortedKeys(JsonNode node) {
         if (node.isObject()) {
             TreeMap<String, JsonNode> sorted = new TreeMap<>();
-            node.fields().forEachRemaining(e -> sorted.put(e.getKey(), sortedKeys(e.getValue())));
+            node.properties().iterator().forEachRemaining(e -> sorted.put(e.getKey(), sortedKeys(e.getValue())));
             ObjectNode out = JsonNodeFactory.instance.objectNode();
             sorted.forEach(out::set);
             return out;

@@ -48,7 +48,7 @@ public final class StructuredMerge {
     /** Key by key: live keys in their order, then the configuration's new ones; a null removes its key. */
     private ObjectNode mergeKeys(ObjectNode live, ObjectNode config, BiFunction<String, JsonNode, FieldShape> shapes) {
         ObjectNode out = JsonNodeFactory.instance.objectNode();
-        Iterator<Map.Entry<String, JsonNode>> it = live.fields();
+        Iterator<Map.Entry<String, JsonNode>> it = live.properties().iterator();
         while (it.hasNext()) {
             Map.Entry<String, JsonNode> e = it.next();
             JsonNode applied = config.get(e.getKey());
@@ -58,7 +58,7 @@ public final class StructuredMerge {
                 out.set(e.getKey(), mergeValue(e.getValue(), applied, shapes.apply(e.getKey(), applied)));
             }
         }
-        Iterator<Map.Entry<String, JsonNode>> added = config.fields();
+        Iterator<Map.Entry<String, JsonNode>> added = config.properties().iterator();
         while (added.hasNext()) {
             Map.Entry<String, JsonNode> e = added.next();
             if (!live.has(e.getKey()) && !e.getValue().isNull()) {
@@ -175,7 +175,7 @@ public final class StructuredMerge {
     private static JsonNode withoutNulls(JsonNode value) {
         if (value.isObject()) {
             ObjectNode out = JsonNodeFactory.instance.objectNode();
-            value.fields().forEachRemaining(e -> {
+            value.properties().iterator().forEachRemaining(e -> {
                 if (!e.getValue().isNull()) {
                     out.set(e.getKey(), withoutNulls(e.getValue()));
                 }

@@ -140,7 +140,7 @@ public final class TypedFields {
      */
     private FieldSet walkInto(ObjectNode object, String type, boolean mapMembers) {
         FieldSet.Builder root = new FieldSet.Builder();
-        Iterator<Map.Entry<String, JsonNode>> it = object.fields();
+        Iterator<Map.Entry<String, JsonNode>> it = object.properties().iterator();
         while (it.hasNext()) {
             Map.Entry<String, JsonNode> e = it.next();
             String name = e.getKey();
@@ -151,7 +151,7 @@ public final class TypedFields {
             if (name.equals("metadata") && value.isObject()) {
                 FieldShape meta = FieldShape.of(metadata, type, name, value);
                 FieldSet.Builder node = root.child("f:metadata");
-                value.fields().forEachRemaining(m -> {
+                value.properties().iterator().forEachRemaining(m -> {
                     if (!UNTRACKED_META.contains(m.getKey()) && !m.getValue().isNull()) {
                         setField(m.getValue(), meta.valueType(), m.getKey(), node.child("f:" + m.getKey()),
                                 mapMembers);
@@ -183,7 +183,7 @@ public final class TypedFields {
                 if (mapMembers) {
                     node.member();
                 }
-                value.fields().forEachRemaining(e -> {
+                value.properties().iterator().forEachRemaining(e -> {
                     FieldSet.Builder entryNode = node.child("f:" + e.getKey());
                     FieldShape entry = shape.entry(e.getValue());
                     if (entry.kind() == FieldShape.Kind.STRUCT && !e.getValue().isEmpty()) {
@@ -210,7 +210,7 @@ public final class TypedFields {
     }
 
     private void setStruct(JsonNode object, String type, FieldSet.Builder node, boolean mapMembers) {
-        object.fields().forEachRemaining(e -> {
+        object.properties().iterator().forEachRemaining(e -> {
             if (!e.getValue().isNull()) {
                 setField(e.getValue(), type, e.getKey(), node.child("f:" + e.getKey()), mapMembers);
             }
@@ -219,7 +219,7 @@ public final class TypedFields {
 
     Map<List<String>, JsonNode> flatten(ObjectNode object, String type) {
         Map<List<String>, JsonNode> out = new LinkedHashMap<>();
-        Iterator<Map.Entry<String, JsonNode>> it = object.fields();
+        Iterator<Map.Entry<String, JsonNode>> it = object.properties().iterator();
         while (it.hasNext()) {
             Map.Entry<String, JsonNode> e = it.next();
             String name = e.getKey();
@@ -240,7 +240,7 @@ public final class TypedFields {
     }
 
     private void walkStruct(JsonNode object, String type, List<String> path, Map<List<String>, JsonNode> out) {
-        Iterator<Map.Entry<String, JsonNode>> it = object.fields();
+        Iterator<Map.Entry<String, JsonNode>> it = object.properties().iterator();
         while (it.hasNext()) {
             Map.Entry<String, JsonNode> e = it.next();
             if (!e.getValue().isNull()) {
@@ -266,7 +266,7 @@ public final class TypedFields {
                     return;
                 }
                 out.put(path, MAP_NODE);
-                Iterator<Map.Entry<String, JsonNode>> it = value.fields();
+                Iterator<Map.Entry<String, JsonNode>> it = value.properties().iterator();
                 while (it.hasNext()) {
                     Map.Entry<String, JsonNode> e = it.next();
                     List<String> p = append(path, "f:" + e.getKey());

@@ -69,7 +69,7 @@ public final class ObjectMeta {
         Map<String, String> out = new TreeMap<>();
         JsonNode m = obj.get("metadata");
         if (m != null && m.get(field) instanceof ObjectNode map) {
-            map.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
+            map.properties().iterator().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
         }
         return out;
     }

@@ -65,7 +65,7 @@ final class Schemas {
 
     private static Map<String, JsonNode> toMap(ObjectNode node) {
         Map<String, JsonNode> out = new HashMap<>();
-        node.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue()));
+        node.properties().iterator().forEachRemaining(e -> out.put(e.getKey(), e.getValue()));
         return out;
     }
 

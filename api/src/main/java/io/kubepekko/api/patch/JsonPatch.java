@@ -74,7 +74,7 @@ public final class JsonPatch {
             if (!op.isObject()) {
                 throw badRequest(GoJson.cannotUnmarshal(op, GO_OPERATION_TYPE));
             }
-            for (Iterator<Map.Entry<String, JsonNode>> it = op.fields(); it.hasNext(); ) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = op.properties().iterator(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> field = it.next();
                 String name = field.getKey();
                 JsonNode value = field.getValue();

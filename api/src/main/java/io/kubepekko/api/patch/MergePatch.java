@@ -54,7 +54,7 @@ public final class MergePatch {
         ObjectNode result = target != null && target.isObject()
                 ? (ObjectNode) target
                 : JsonNodeFactory.instance.objectNode();
-        for (Iterator<Map.Entry<String, JsonNode>> it = patch.fields(); it.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = patch.properties().iterator(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> member = it.next();
             String name = member.getKey();
             JsonNode value = member.getValue();

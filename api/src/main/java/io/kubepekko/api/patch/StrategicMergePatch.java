@@ -70,7 +70,7 @@ public final class StrategicMergePatch {
         }
         applyRetainKeys(target, patch);
         Map<String, ArrayNode> orders = setElementOrders(patch);
-        Iterator<Map.Entry<String, JsonNode>> fields = patch.fields();
+        Iterator<Map.Entry<String, JsonNode>> fields = patch.properties().iterator();
         while (fields.hasNext()) {
             Map.Entry<String, JsonNode> e = fields.next();
             String key = e.getKey();
@@ -120,7 +120,7 @@ public final class StrategicMergePatch {
         }
         Set<JsonNode> keep = new HashSet<>();
         retainKeys.forEach(keep::add);
-        Iterator<Map.Entry<String, JsonNode>> fields = patch.fields();
+        Iterator<Map.Entry<String, JsonNode>> fields = patch.properties().iterator();
         while (fields.hasNext()) {
             Map.Entry<String, JsonNode> e = fields.next();
             String k = e.getKey();
@@ -144,7 +144,7 @@ public final class StrategicMergePatch {
     /** The {@code $setElementOrder/<field>} lists of a map, by field; refused as Kubernetes refuses them. */
     private static Map<String, ArrayNode> setElementOrders(ObjectNode patch) {
         Map<String, ArrayNode> orders = new LinkedHashMap<>();
-        Iterator<Map.Entry<String, JsonNode>> fields = patch.fields();
+        Iterator<Map.Entry<String, JsonNode>> fields = patch.properties().iterator();
         while (fields.hasNext()) {
             Map.Entry<String, JsonNode> e = fields.next();
             if (!e.getKey().startsWith(SET_ELEMENT_ORDER)) {

@@ -225,7 +225,7 @@ public final class ProtoCodec {
                 continue;
             }
             if (field.isMap()) {
-                Iterator<Map.Entry<String, JsonNode>> entries = value.fields();
+                Iterator<Map.Entry<String, JsonNode>> entries = value.properties().iterator();
                 while (entries.hasNext()) {
                     Map.Entry<String, JsonNode> e = entries.next();
                     ByteArrayOutputStream entryBytes = new ByteArrayOutputStream();

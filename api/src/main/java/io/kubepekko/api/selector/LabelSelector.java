@@ -157,7 +157,7 @@ public final class LabelSelector {
         JsonNode matchLabels = labelSelector.path("matchLabels");
         if (matchLabels.isObject()) {
             Map<String, String> sorted = new TreeMap<>();
-            for (Iterator<Map.Entry<String, JsonNode>> it = matchLabels.fields(); it.hasNext(); ) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = matchLabels.properties().iterator(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
                 sorted.put(e.getKey(), textOf(e.getValue(), "matchLabels values must be strings"));
             }
@@ -281,6 +281,8 @@ public final class LabelSelector {
 
     /** A failed {@link #newRequirement}; callers decide how the message is wrapped. */
     static final class RequirementException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
         RequirementException(String message) {
             super(message, null, false, false);
         }
@@ -319,7 +321,7 @@ public final class LabelSelector {
         Map<String, String> labels = new TreeMap<>();
         JsonNode l = object == null ? null : object.path("metadata").path("labels");
         if (l != null && l.isObject()) {
-            l.fields().forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
+            l.properties().iterator().forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
         }
         return matches(labels);
     }

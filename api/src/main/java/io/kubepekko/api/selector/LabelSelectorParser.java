@@ -318,6 +318,8 @@ final class LabelSelectorParser {
 
     /** A grammar error; becomes a 400 at the top. Not an {@link ApiException} so it can be re-wrapped. */
     private static final class SyntaxError extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
         SyntaxError(String message) {
             super(message, null, false, false);
         }

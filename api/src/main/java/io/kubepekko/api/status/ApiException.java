@@ -5,6 +5,8 @@ package io.kubepekko.api.status;
  * HTTP layer must render as a Status; never used for programming errors.
  */
 public final class ApiException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     private final ApiStatus status;
 
     public ApiException(ApiStatus status) {

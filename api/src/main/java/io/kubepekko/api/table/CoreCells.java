@@ -94,7 +94,7 @@ final class CoreCells {
     static String labels(JsonNode map) {
         Map<String, String> sorted = new TreeMap<>();
         if (map != null && map.isObject()) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = map.fields(); it.hasNext(); ) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = map.properties().iterator(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
                 sorted.put(e.getKey(), e.getValue().isTextual() ? e.getValue().asText() : "");
             }

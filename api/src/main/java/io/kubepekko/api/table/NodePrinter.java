@@ -83,7 +83,7 @@ public final class NodePrinter implements TablePrinter {
         if (!labels.isObject()) {
             return roles;
         }
-        for (Iterator<Map.Entry<String, JsonNode>> it = labels.fields(); it.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = labels.properties().iterator(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> label = it.next();
             String key = label.getKey();
             String value = label.getValue().isTextual() ? label.getValue().asText() : "";

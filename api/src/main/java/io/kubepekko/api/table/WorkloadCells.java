@@ -75,7 +75,7 @@ final class WorkloadCells {
             return "<none>";
         }
         List<String> pairs = new ArrayList<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = map.fields(); it.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = map.properties().iterator(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             pairs.add(e.getKey() + "=" + text(e.getValue(), ""));
         }

@@ -22,7 +22,7 @@ public final class LabelValidation {
         if (labels == null || !labels.isObject()) {
             return errs;
         }
-        labels.fields().forEachRemaining(e -> {
+        labels.properties().iterator().forEachRemaining(e -> {
             errs.addAll(labelKey(e.getKey(), path));
             String value = e.getValue().isNull() ? "" : e.getValue().asText();
             for (String msg : NameValidation.labelValue(value)) {
@@ -95,7 +95,7 @@ public final class LabelValidation {
     public static boolean matches(JsonNode selector, Map<String, String> labels) {
         JsonNode ml = selector.get("matchLabels");
         if (ml != null && ml.isObject()) {
-            var it = ml.fields();
+            var it = ml.properties().iterator();
             while (it.hasNext()) {
                 var e = it.next();
                 if (!e.getValue().asText().equals(labels.get(e.getKey()))) {

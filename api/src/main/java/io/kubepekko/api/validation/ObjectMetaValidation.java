@@ -97,7 +97,7 @@ public final class ObjectMetaValidation {
             return errs;
         }
         long total = 0;
-        var it = annotations.fields();
+        var it = annotations.properties().iterator();
         while (it.hasNext()) {
             var e = it.next();
             for (String msg : NameValidation.qualifiedName(NameValidation.lower(e.getKey()))) {

@@ -86,7 +86,7 @@ public record ContinueToken(long resourceVersion, String startKey) {
             }
         } else {
             // Go's decoder matches field names case-insensitively and ignores unknown fields.
-            for (Iterator<Map.Entry<String, JsonNode>> it = tree.fields(); it.hasNext(); ) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = tree.properties().iterator(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> f = it.next();
                 JsonNode v = f.getValue();
                 if (v.isNull()) {

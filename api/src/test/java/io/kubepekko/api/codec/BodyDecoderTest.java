@@ -420,7 +420,7 @@ class BodyDecoderTest {
     @Test
     void pruneRemovesAndReportsFieldsAPatchIntroduced() {
         BodyDecoder decoder = BodyDecoder.forKind(DEPLOYMENT);
-        ObjectNode patched = (ObjectNode) Json.parseTrusted(
+        ObjectNode patched = Json.parseTrusted(
                 "{\"metadata\":{\"name\":\"d\"},\"spec\":{\"replicas\":2,\"replica\":3}}".getBytes(StandardCharsets.UTF_8));
         DecodedBody pruned = decoder.prune(patched, FieldValidation.WARN);
         assertFalse(pruned.object().get("spec").has("replica"));

@@ -124,11 +124,11 @@ class ServerSideApplyScenariosTest {
         }
         ObjectNode live = store.values().stream().findFirst().orElseThrow(() -> new AssertionError("no object"));
         JsonNode expect = script.path("expect");
-        Iterator<Map.Entry<String, JsonNode>> fields = expect.path("object").fields();
+        Iterator<Map.Entry<String, JsonNode>> fields = expect.path("object").properties().iterator();
         while (fields.hasNext()) {
             Map.Entry<String, JsonNode> f = fields.next();
             if (f.getKey().equals("metadata")) {
-                f.getValue().fields().forEachRemaining(m -> assertField(m.getValue(),
+                f.getValue().properties().iterator().forEachRemaining(m -> assertField(m.getValue(),
                         live.path("metadata").path(m.getKey()), "metadata." + m.getKey() + " in " + live));
             } else {
                 JsonNode at = live;
@@ -205,7 +205,7 @@ class ServerSideApplyScenariosTest {
         out.put("kind", type.kind());
         ObjectNode meta = out.putObject("metadata");
         meta.put("name", "obj");
-        body.fields().forEachRemaining(e -> {
+        body.properties().iterator().forEachRemaining(e -> {
             if (e.getKey().equals("metadata")) {
                 meta.setAll((ObjectNode) e.getValue());
             } else {

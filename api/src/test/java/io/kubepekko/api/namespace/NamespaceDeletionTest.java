@@ -100,7 +100,7 @@ class NamespaceDeletionTest {
         assertEquals("T1", second.get(3).path("lastTransitionTime").asText(), "same status: time kept");
         assertEquals("Some resources are remaining: pods. has 2 resource instances",
                 second.get(3).path("message").asText());
-        ns.with("status").set("conditions", second);
+        ns.withObjectProperty("status").set("conditions", second);
         ArrayNode third = NamespaceDeletion.mergeConditions(ns,
                 NamespaceDeletion.summarize(List.of()).conditions(), "T4");
         assertEquals("T4", third.get(3).path("lastTransitionTime").asText(), "status changed");

@@ -369,7 +369,7 @@ class OpenApiV3Test {
             public ObjectNode schema(GroupVersionKind gvk) {
                 ObjectNode s = MinimalSchemaSource.INSTANCE.schema(gvk);
                 if (gvk.kind().equals("Pod")) {
-                    s.with("properties").set("spec", Schemas.ref("io.k8s.api.core.v1.PodSpec", "Pod spec."));
+                    s.withObjectProperty("properties").set("spec", Schemas.ref("io.k8s.api.core.v1.PodSpec", "Pod spec."));
                     s.remove("description");
                 }
                 return s;
@@ -507,7 +507,7 @@ class OpenApiV3Test {
 
     private static List<Map.Entry<String, JsonNode>> fields(JsonNode node) {
         List<Map.Entry<String, JsonNode>> out = new ArrayList<>();
-        node.fields().forEachRemaining(out::add);
+        node.properties().iterator().forEachRemaining(out::add);
         return out;
     }
 

@@ -145,7 +145,7 @@ class SubresourceCreateWritesTest {
     void aForwardedBindingLosesItsUidButKeepsItsResourceVersionPrecondition() {
         WriteOutcome out = forward("{'metadata':{'name':'web','uid':'u9'},'target':{'name':'n1'}}");
         assertEquals("n1", out.after().path("spec").path("nodeName").asText());
-        store.get("web").with("spec").remove("nodeName");
+        store.get("web").withObjectProperty("spec").remove("nodeName");
         ApiStatus status = refused(() -> forward("{'metadata':{'name':'web','resourceVersion':'4'},'target':{'name':'n1'}}"));
         assertEquals(409, status.code());
         assertTrue(status.message().endsWith("ResourceVersion in precondition: 4, ResourceVersion in object meta: 5"),

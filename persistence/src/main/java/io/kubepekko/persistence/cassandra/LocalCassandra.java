@@ -105,6 +105,8 @@ public final class LocalCassandra implements AutoCloseable {
 
     /** A port the node must listen on (given, or remembered from its previous run) is held by another process. */
     public static final class PortInUseException extends IOException {
+        private static final long serialVersionUID = 1L;
+
         public PortInUseException(String message) {
             super(message);
         }

@@ -36,6 +36,8 @@ public final class FencedCassandraJournal extends CassandraJournal {
 
     /** A write refused because this server may have been replaced by another member. */
     public static final class FencedException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
         public FencedException(String why) {
             super("this server may not write to the journal now: " + why, null, false, false);
         }

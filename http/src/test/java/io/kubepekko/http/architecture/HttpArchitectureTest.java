@@ -1,0 +1,88 @@
+package io.kubepekko.http.architecture;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.Set;
+
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+/**
+ * House rule of {@code http/}: routes talk to the control plane through its facade and never reach
+ * into the entities, the watch caches or the controllers' insides. The facade is named by class, not
+ * package, so the rule holds while {@code io.kubepekko.actors} is split into packages: a class keeps its
+ * name when it moves.
+ */
+class HttpArchitectureTest {
+    /**
+     * The actors types http may use, by their top-level class's simple name; all their nested types
+     * (protocol records, settings) come with them. ControlPlane is the facade the routes call; the rest
+     * is the wiring that {@code ApiServer} and {@code ClusterJoin} do at startup: controllers, the clock
+     * and process environment, the storage quota, the failover fencing actors, and one helper that turns
+     * a Pekko future into a CompletionStage.
+     */
+    private static final Set<String> FACADE = Set.of(
+            "ControlPlane", "Controllers", "Environment", "StorageQuota", "Futures",
+            "ClusterFormation", "GenerationWatch", "PeerContact");
+
+    /**
+     * Nested types http may use whose enclosing class is not part of the facade: the watch cache's
+     * settings, which startup builds from configuration (the cache itself stays behind ControlPlane).
+     */
+    private static final Set<String> FACADE_NESTED = Set.of("WatchCache$Settings");
+
+    /**
+     * The watch caches' readiness, which the health checks and startup read through
+     * {@code ControlPlane.caches()}: http may ask these and nothing else of the caches. (A readiness
+     * method on ControlPlane itself would let this entry go.)
+     */
+    private static final Set<String> CACHE_READINESS = Set.of("readiness", "notReady");
+
+    private static JavaClasses http;
+
+    @BeforeAll
+    static void importHttp() {
+        http = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("io.kubepekko.http");
+    }
+
+    @Test
+    void httpUsesOnlyTheControlPlaneFacadeOfActors() {
+        ArchRule rule = noClasses().that().resideInAPackage("io.kubepekko.http..")
+                .should().dependOnClassesThat(resideInAPackage("io.kubepekko.actors..").and(notFacade()))
+                .because("entity internals change with the entities; http sees the protocol through ControlPlane");
+        rule.check(http);
+    }
+
+    @Test
+    void httpAsksTheWatchCachesOnlyWhetherTheyAreReady() {
+        ArchRule rule = noClasses().that().resideInAPackage("io.kubepekko.http..")
+                .should().callMethodWhere(DescribedPredicate.describe(
+                        "the target is WatchCaches and not one of " + CACHE_READINESS, call ->
+                                call.getTargetOwner().getSimpleName().equals("WatchCaches")
+                                        && !CACHE_READINESS.contains(call.getName())))
+                .because("the caches serve reads through ControlPlane; http only reports their readiness");
+        rule.check(http);
+    }
+
+    /** Outside the facade; WatchCaches is in it for its readiness only (the rule above). */
+    private static DescribedPredicate<JavaClass> notFacade() {
+        return DescribedPredicate.describe("are not the control plane facade " + FACADE + ", " + FACADE_NESTED
+                        + " or WatchCaches' readiness",
+                c -> {
+                    String inPackage = c.getName().substring(c.getPackageName().length() + 1);
+                    int nested = inPackage.indexOf('$');
+                    String topLevel = nested < 0 ? inPackage : inPackage.substring(0, nested);
+                    return !FACADE.contains(topLevel) && !FACADE_NESTED.contains(inPackage)
+                            && !inPackage.equals("WatchCaches");
+                });
+    }
+}
