@@ -26,7 +26,8 @@ public final class FencedCassandraJournal extends CassandraJournal {
 
     @Override
     public Future<Seq<Try<BoxedUnit>>> asyncWriteMessages(Seq<AtomicWrite> messages) {
-        return Fence.<Seq<Try<BoxedUnit>>>refused(permit).orElseGet(() -> super.asyncWriteMessages(messages));
+        return Fence.<Seq<Try<BoxedUnit>>>refused(permit)
+                .orElseGet(() -> Fence.confirmed(permit, super.asyncWriteMessages(messages), context().dispatcher()));
     }
 
     @Override
