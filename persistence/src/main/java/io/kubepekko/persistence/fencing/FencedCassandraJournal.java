@@ -26,8 +26,7 @@ public final class FencedCassandraJournal extends CassandraJournal {
 
     @Override
     public Future<Seq<Try<BoxedUnit>>> asyncWriteMessages(Seq<AtomicWrite> messages) {
-        return Fence.<Seq<Try<BoxedUnit>>>refused(permit)
-                .orElseGet(() -> Fence.confirmed(permit, super.asyncWriteMessages(messages), context().dispatcher()));
+        return Fence.<Seq<Try<BoxedUnit>>>refused(permit).orElseGet(() -> super.asyncWriteMessages(messages));
     }
 
     @Override
