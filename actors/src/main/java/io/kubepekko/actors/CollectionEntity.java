@@ -3,19 +3,17 @@ package io.kubepekko.actors;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kubepekko.api.alloc.ClaimResult;
 import io.kubepekko.api.alloc.ClusterValues;
-import io.kubepekko.api.alloc.ValuePlan;
-import io.kubepekko.api.alloc.ValueRequest;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.ResourceType;
-import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.store.ObjectWrites;
 import io.kubepekko.api.store.Responses;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOutcome;
+import io.kubepekko.api.store.batch.BatchAction;
+import io.kubepekko.api.store.batch.WriteBatch;
 import io.kubepekko.api.watch.WatchEvent;
 import io.kubepekko.persistence.CborSerializable;
 import io.kubepekko.persistence.SnapshotInParts;
@@ -28,9 +26,10 @@ import org.apache.pekko.actor.typed.SupervisorStrategy;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
-import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.EventAdapter;
+import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.RecoveryCompleted;
+import org.apache.pekko.persistence.typed.SnapshotAdapter;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
 import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
@@ -38,36 +37,37 @@ import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
 import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
 import org.pcollections.TreePMap;
 
+import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.Function;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The single writer of one collection (a group-resource in one namespace). It holds the live objects
- * as their JSON bytes and executes writes through the pure pipeline in {@code api}.
+ * The single writer of one collection (a group-resource in one namespace): its protocol and its
+ * persistence. It holds the live objects as their JSON bytes and executes writes through the pure
+ * pipeline in {@code api}.
  *
- * <p>Writes are batched: while one batch waits for its resourceVersions and its journal write, new
- * writes queue up and go together in the next batch, persisted atomically. Each write in a batch sees
- * the outcome of the ones before it, so uniqueness and preconditions hold as if they ran one by one.
- * A write to an object that an earlier write of the batch changes waits for the next batch: its
- * answer, its preconditions and its event's {@code before} must see that change committed, with its
- * resourceVersion.
- * The queue is bounded: beyond {@link #MAX_QUEUE} writes the entity answers 429.
+ * <p>Writes are batched ({@link WriteBatch}, the one value that says where the batch in flight is):
+ * while one batch waits for its resourceVersions and its journal write, new writes queue up and go
+ * together in the next batch, persisted atomically ({@link BatchIntake} says which writes join). The
+ * queue is bounded: beyond {@link #MAX_QUEUE} writes the entity answers 429.
  *
  * <p>For kinds whose objects hold cluster-wide values ({@link ClusterValues}: a Service's cluster IP
- * and node ports), a batch first claims what its writes plan from the {@link ValueAllocator}; a
- * write whose claim is refused answers the kind's error and leaves the batch. Once the batch is
- * persisted the entity settles the claim (and releases what its objects stopped holding) before it
- * answers anyone; a batch that fails abandons it. Dry runs ask the allocator to evaluate only.
+ * and node ports), a batch first claims them ({@link ValueClaims}, built only for those kinds).
+ * Versions come from {@link Revisions} ({@link RevisionsRoute}).
  *
  * <p>A write that would grow the stored objects past the {@link StorageQuota} is refused (507) before it
  * joins a batch; deletes, writes that do not grow the collection, and dry runs are never refused for it.
+ *
+ * <p>Replies: commands that carry a {@code replyTo} are answered through the effect, except a
+ * {@link Write} that joins a batch: it is recorded in the {@link WriteBatch} value and answered when its
+ * batch ends ({@link #deferred}). Internal commands carry no {@code replyTo}: their effect is
+ * {@code noReply}.
  */
 public final class CollectionEntity
         extends EventSourcedBehaviorWithEnforcedReplies<CollectionEntity.Command, CollectionEntity.Event, CollectionEntity.State> {
@@ -119,7 +119,7 @@ public final class CollectionEntity
         }
 
         @Override
-        public java.util.Iterator<CollectionSnapshotParts.Part> parts(long maxBytes) {
+        public Iterator<CollectionSnapshotParts.Part> parts(long maxBytes) {
             return CollectionSnapshotParts.parts(objects, maxBytes);
         }
 
@@ -243,67 +243,33 @@ public final class CollectionEntity
         }
     }
 
+
     // ---- behaviour ----
-
-    private record Pending(Write write, WriteOutcome outcome, ValuePlan plan) {}
-
-    /** A dry run waiting for the allocator's evaluation of its plan. */
-    private record DryRun(Write write, WriteOutcome outcome, ValuePlan plan) {}
 
     private final ActorContext<Command> context;
     private final CollectionId id;
     private final ResourceType type;
-    private final ObjectWrites writes;
-    private final Environment environment;
-    private final RecipientRef<Revisions.Command> revisions;
     private final CommittedObjects committed;
-    /** The kind's cluster-wide values, or null; then {@link #allocator} is unused. */
-    private final ClusterValues values;
-    private final RecipientRef<ValueAllocator.Command> allocator;
-    private final ActorRef<ValueAllocator.Claimed> claims;
     private final StorageQuota quota;
-    /** The quota reservations of the batch in flight; released when it ends. */
-    private StorageQuota.Admission admission;
-    /** The claim of the batch in flight, from its sending until it is settled or abandoned; else null. */
-    private String claimId;
-    private boolean awaitingClaim;
-    private org.apache.pekko.actor.Cancellable claimTimeout;
-    private final Map<String, DryRun> dryRuns = new HashMap<>();
-    private final ArrayDeque<Write> queue = new ArrayDeque<>();
+    private final Clock clock;
     private final ActorRef<Revisions.Allocated> allocations;
-    private List<Pending> inFlight;
-    /**
-     * Starts at random, so that an answer or a question about a request of an earlier incarnation of this
-     * collection never matches one of this incarnation.
-     */
-    private long batchId = java.util.concurrent.ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE / 2);
-    private org.apache.pekko.actor.Cancellable allocationTimeout;
-    /**
-     * The Revisions instance that answered last: asked directly, which saves the two sharding hops
-     * per batch. Forgotten when it does not answer in time, so a moved instance is found again
-     * through sharding.
-     */
-    private ActorRef<Revisions.Command> directRevisions;
-    /** Whether the batch in flight waits for versions asked of {@link #directRevisions}. */
-    private boolean askedDirectly;
-    /** The first version allocated to the batch being persisted, or 0. */
-    private long allocatedFirst;
-    private long lastSnapshotSeqNr;
-    /** The objects the last snapshot held (estimated from below after a recovery). */
-    private int lastSnapshotObjects;
-    /**
-     * How much later than "as many events as objects" the next snapshot comes: drawn in [1, 2) for each
-     * snapshot, so that collections that grow in step (a client spreading its writes over namespaces) do
-     * not all snapshot at once, queueing their saves behind each other in the snapshot store.
-     */
-    private double snapshotSpread;
-    private final BackgroundSnapshots snapshots;
-    /** Events applied by this incarnation; at recovery's end, those replayed after the snapshot. */
-    private long eventsApplied;
+    private final RevisionsRoute revisions;
+    /** The kind's value claims, or null when its objects hold no cluster-wide values. */
+    private final ValueClaims claims;
+    private final BatchIntake intake;
+    private final SnapshotSchedule snapshots;
     /** Repairs the type meta of recovered objects (see {@link TypeMetaRepair}). */
     private final TypeMetaRepair typeMetaRepair;
-    /** Objects repaired at recovery, still to be persisted as they are now. */
-    private final ArrayDeque<String> rewrites = new ArrayDeque<>();
+    /**
+     * The queue and the batch in flight. Its first batch id is drawn at random, so that an answer or a
+     * question about a request of an earlier incarnation of this collection never matches this one's.
+     */
+    private WriteBatch<Write, PendingWrite> batch = WriteBatch.idle(ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE / 2));
+    /**
+     * The quota reservations of the batch in flight: a handle on the {@link StorageQuota}, released
+     * whenever {@link #batch} returns to idle.
+     */
+    private StorageQuota.Admission admission;
 
     public static Behavior<Command> create(CollectionId id, ResourceType type, ObjectWrites writes,
                                            Environment environment, RecipientRef<Revisions.Command> revisions) {
@@ -348,19 +314,17 @@ public final class CollectionEntity
         this.context = context;
         this.id = id;
         this.type = type;
-        this.writes = writes;
-        this.environment = environment;
-        this.revisions = revisions;
         this.committed = committed;
+        this.quota = quota;
+        this.clock = environment.clock();
         this.allocations = context.messageAdapter(Revisions.Allocated.class,
                 a -> new Allocated(a.first(), a.requestId(), a.from()));
-        this.values = type.strategy().clusterValues();
-        this.allocator = allocator;
-        this.claims = context.messageAdapter(ValueAllocator.Claimed.class, ClaimAnswered::new);
-        this.quota = quota;
+        this.revisions = new RevisionsRoute(context, revisions);
+        this.claims = ValueClaims.forKind(context, id.entityId(), type, allocator);
+        this.intake = new BatchIntake(context, id, type, writes, environment, claims);
         this.typeMetaRepair = new TypeMetaRepair(type.gvk());
-        this.snapshotSpread = drawSnapshotSpread();
-        this.snapshots = new BackgroundSnapshots(context, persistenceId().id(), snapshotPluginId(), SnapshotSaved::new);
+        this.snapshots = new SnapshotSchedule(new BackgroundSnapshots(context, persistenceId().id(), snapshotPluginId(),
+                SnapshotSaved::new), environment.random());
     }
 
     @Override
@@ -373,49 +337,19 @@ public final class CollectionEntity
         return Set.of(id.groupResource().toString());
     }
 
-    /**
-     * Snapshots {@code state}, whose events are all persisted, once the events since the last snapshot
-     * outnumber the objects that snapshot held (and at least 1000) times {@link #snapshotSpread}: a restart
-     * loads the last snapshot and replays at most about twice as many events as it held objects, and each
-     * snapshot's cost is spread over about as many writes as it has objects. (Counted against the live
-     * objects instead, a collection that only grows never snapshots: its replay after a failover was all of
-     * its history.) Saved in the background (not through Pekko's {@code shouldSnapshot}, which stops the
-     * collection's writes until the save is done); while one save is in flight, the next waits for the first
-     * write after it.
-     */
-    private void snapshotIfDue(State state) {
-        long sequenceNr = lastSequenceNumber(context);
-        if (!snapshots.saving()
-                && sequenceNr - lastSnapshotSeqNr >= snapshotSpread * Math.max(1000, lastSnapshotObjects)) {
-            snapshots.save(sequenceNr, state);
-            lastSnapshotSeqNr = sequenceNr;
-            lastSnapshotObjects = state.objects().size();
-            snapshotSpread = drawSnapshotSpread();
-        }
-    }
-
-    private double drawSnapshotSpread() {
-        return 1 + environment.random().nextDouble();
-    }
-
     @Override
     public SignalHandler<State> signalHandler() {
         return newSignalHandlerBuilder()
-                // The events replayed after the snapshot count towards the next one, or an entity that
-                // restarts (passivation) before each thousandth event would never snapshot.
                 .onSignal(RecoveryCompleted.instance(), state -> {
-                    lastSnapshotSeqNr = lastSequenceNumber(context) - eventsApplied;
-                    // Each replayed event added at most one object.
-                    lastSnapshotObjects = (int) Math.max(0, state.objects().size() - eventsApplied);
+                    snapshots.recovered(lastSequenceNumber(context), state.objects().size());
                     committed.publish(id.entityId(), this, state.objects());
                     scheduleTypeMetaRewrites();
                 })
                 .onSignal(PreRestart.instance(), state -> {
                     committed.withdraw(id.entityId(), this);
-                    snapshots.forget();
-                    eventsApplied = 0;
+                    snapshots.restarting();
                     typeMetaRepair.drain();
-                    rewrites.clear();
+                    intake.forgetRewrites();
                     failOutstanding("the storage write failed");
                 })
                 .onSignal(PostStop.instance(), state -> {
@@ -431,56 +365,51 @@ public final class CollectionEntity
                 .onCommand(Get.class, (state, c) ->
                         Effect().reply(c.replyTo(), new GetReply(state.objects().get(c.name()))))
                 .onCommand(ListObjects.class, this::onList)
+                .onCommand(ReportHoldings.class, (state, c) -> Effect().reply(c.replyTo(), new Holdings(
+                        claims == null ? List.of() : claims.held(state.objects().values()),
+                        batch.claimInFlight() == null ? List.of() : List.of(batch.claimInFlight()))))
+                .onCommand(Resolve.class, this::onResolve)
                 .onCommand(Write.class, this::onWrite)
-                .onCommand(Flush.class, (state, c) -> inFlight == null ? startBatch(state) : Effect().noReply())
+                .onCommand(Flush.class, (state, c) -> batch.inFlight() ? Effect().noReply() : startBatch(state))
+                .onCommand(ClaimAnswered.class, this::onClaimAnswered)
+                .onCommand(ClaimTimedOut.class, (state, c) -> run(batch.claimFailed(c.claimId(),
+                        ValueClaims.cannotAllocate(type, "the value allocator did not answer within "
+                                + ALLOCATE_TIMEOUT.toSeconds() + "s"))))
+                .onCommand(DryRunAnswered.class, this::onDryRunAnswered)
+                .onCommand(Allocated.class, (state, a) -> {
+                    if (a.first() == Revisions.Allocated.MOVING) {
+                        // That instance is handing over: ask through sharding, which delivers to its successor.
+                        revisions.forget();
+                        return run(batch.moving(a.batchId()));
+                    }
+                    return run(batch.allocated(a.batchId(), a.first()), a.from());
+                })
+                .onCommand(RevisionsStopped.class, (state, c) ->
+                        // The ask may have died with it: ask its successor rather than wait for the timeout.
+                        // Should both answer, the second finds the batch allocated and is given back.
+                        revisions.stopped(c.instance()) ? run(batch.revisionsStopped()) : Effect().noReply())
+                .onCommand(AskVersionsAgain.class, (state, c) -> {
+                    WriteBatch.Step<Write, PendingWrite> step = batch.askAgain(c.batchId());
+                    if (!(step.action() instanceof BatchAction.Nothing)) {
+                        revisions.forget();
+                    }
+                    return run(step);
+                })
+                .onCommand(AllocationFailed.class, (state, c) -> {
+                    WriteBatch.Step<Write, PendingWrite> step = batch.allocationFailed(c.batchId(),
+                            storageUnavailable("could not allocate a resourceVersion: " + c.reason()));
+                    if (!(step.action() instanceof BatchAction.Nothing)) {
+                        revisions.forget();
+                    }
+                    return run(step);
+                })
                 .onCommand(SnapshotSaved.class, (state, c) -> {
-                    snapshots.forget();
+                    snapshots.saved();
                     if (c.failure() != null) {
                         // Only recovery time suffers; the next snapshot is due an interval later, as if this
                         // one had been saved (a state too large to save must not be retried on every write).
                         context.getLog().warn("{}: saving the snapshot at {} failed: {}", id.entityId(),
                                 c.sequenceNr(), c.failure());
-                    }
-                    return Effect().noReply();
-                })
-                .onCommand(Allocated.class, this::onAllocated)
-                .onCommand(ReportHoldings.class, this::onReportHoldings)
-                .onCommand(ClaimAnswered.class, this::onClaimAnswered)
-                .onCommand(ClaimTimedOut.class, (state, c) -> {
-                    if (awaitingClaim && c.claimId().equals(claimId)) {
-                        failBatch("the value allocator did not answer within " + ALLOCATE_TIMEOUT.toSeconds() + "s");
-                    }
-                    return Effect().noReply();
-                })
-                .onCommand(DryRunAnswered.class, this::onDryRunAnswered)
-                .onCommand(Resolve.class, this::onResolve)
-                .onCommand(RevisionsStopped.class, (state, c) -> {
-                    if (c.instance().equals(directRevisions)) {
-                        directRevisions = null;
-                        if (askedDirectly) {
-                            // The ask may have died with it: ask its successor rather than wait for the timeout.
-                            // Should both answer, the second finds the batch allocated and is abandoned.
-                            askedDirectly = false;
-                            revisions.tell(new Revisions.Allocate(inFlight.size(), id.namespace(), batchId,
-                                    allocations));
-                        }
-                    }
-                    return Effect().noReply();
-                })
-                .onCommand(AskVersionsAgain.class, (state, c) -> {
-                    if (inFlight != null && c.batchId() == batchId && allocatedFirst == 0) {
-                        directRevisions = null;
-                        askedDirectly = false;
-                        revisions.tell(new Revisions.Allocate(inFlight.size(), id.namespace(), batchId, allocations));
-                        context.scheduleOnce(ASK_AGAIN, context.getSelf(), new AskVersionsAgain(batchId));
-                    }
-                    return Effect().noReply();
-                })
-                .onCommand(AllocationFailed.class, (state, c) -> {
-                    if (inFlight != null && c.batchId() == batchId) {
-                        directRevisions = null;
-                        askedDirectly = false;
-                        failOutstanding("could not allocate a resourceVersion: " + c.reason());
                     }
                     return Effect().noReply();
                 })
@@ -504,118 +433,40 @@ public final class CollectionEntity
     }
 
     private ReplyEffect<Event, State> onWrite(State state, Write w) {
-        if (queue.size() >= MAX_QUEUE) {
-            w.replyTo().tell(new Refused(ApiStatus.tooManyRequests(
+        if (batch.queued().size() >= MAX_QUEUE) {
+            return Effect().reply(w.replyTo(), new Refused(ApiStatus.tooManyRequests(
                     "too many requests are queued for " + type.groupResource() + ", please try again later", 1)));
-            return Effect().noReply();
         }
-        queue.add(w);
-        return inFlight == null ? startBatch(state) : Effect().noReply();
-    }
-
-    /** Runs queued writes through the pipeline; refusals and no-ops answer at once, the rest ask for versions. */
-    private ReplyEffect<Event, State> startBatch(State state) {
-        Map<String, ObjectNode> overlay = new HashMap<>();
-        Function<String, ObjectNode> lookup = name -> {
-            if (overlay.containsKey(name)) {
-                ObjectNode o = overlay.get(name);
-                return o == null ? null : o.deepCopy();
-            }
-            byte[] stored = state.objects().get(name);
-            return stored == null ? null : Json.parseTrusted(stored);
-        };
-        List<Pending> pending = new ArrayList<>();
-        ObjectWrites.Env env = environment.env();
-        while (!rewrites.isEmpty() && pending.size() < MAX_BATCH) {
-            Pending rewrite = typeMetaRewrite(state, rewrites.poll());
-            if (rewrite != null) {
-                overlay.put(ObjectMeta.name(rewrite.outcome().after()), rewrite.outcome().after());
-                pending.add(rewrite);
-            }
-        }
-        admission = quota.admission();
-        while (!queue.isEmpty() && pending.size() < MAX_BATCH) {
-            if (overlay.containsKey(queue.peek().op().targetName())) {
-                break; // it must see that earlier write committed (see the class comment)
-            }
-            Write w = queue.poll();
-            WriteOutcome outcome;
-            ValuePlan plan = ValuePlan.NONE;
-            try {
-                outcome = writes.execute(type, id.namespace(), lookup, w.op(), env);
-                if (outcome.changed() && !w.op().options().dryRun() && !(w.op() instanceof WriteOp.Delete)
-                        && !outcome.removes()) {
-                    admission.admit(() -> growth(state, outcome));
-                }
-                if (values != null && outcome.changed() && !outcome.removes() && !isSubresourceWrite(w.op())) {
-                    plan = values.plan(outcome.before(), outcome.after());
-                }
-            } catch (ApiException e) {
-                w.replyTo().tell(new Refused(e.status()));
-                continue;
-            } catch (RuntimeException e) {
-                context.getLog().error("write to {} failed unexpectedly", id.entityId(), e);
-                w.replyTo().tell(new Refused(ApiStatus.internal(String.valueOf(e.getMessage()))));
-                continue;
-            }
-            if (w.op().options().dryRun() && !plan.isEmpty()) {
-                evaluateDryRun(new DryRun(w, outcome, plan));
-                continue;
-            }
-            if (!outcome.changed() || w.op().options().dryRun()) {
-                w.replyTo().tell(written(outcome, 0, null));
-                continue;
-            }
-            String name = ObjectMeta.name(outcome.after());
-            overlay.put(name, outcome.removes() ? null : outcome.after());
-            pending.add(new Pending(w, outcome, plan));
-        }
-        if (pending.isEmpty()) {
-            endAdmission();
-            return Effect().noReply();
-        }
-        inFlight = pending;
-        batchId++;
-        if (pending.stream().anyMatch(p -> !p.plan().isEmpty())) {
-            claimValues(pending);
-            return Effect().noReply();
-        }
-        askVersions(pending.size());
-        return Effect().noReply();
-    }
-
-    /** Ends the quota reservations of the batch in flight (committed, failed, or left empty). */
-    private void endAdmission() {
-        if (admission != null) {
-            admission.release();
-            admission = null;
-        }
+        batch = batch.enqueue(w);
+        return batch.inFlight() ? deferred() : startBatch(state);
     }
 
     /**
-     * How many bytes a write adds to the stored objects (negative when it shrinks them), for the
-     * {@link StorageQuota}: measured only near the quota. Deletes are never asked, even those that only mark
-     * their object terminating: they must work on a full server.
+     * The reply to a {@link Write} that joined the queue: recorded in {@link #batch}, it is sent when the
+     * write's batch ends, or at once by {@link #startBatch} when the write needs no journal write. One
+     * journal write answers up to {@link #MAX_BATCH} writers, which an effect's single reply cannot carry,
+     * so those answers are sent by the effect's side effects ({@link #answer}).
      */
-    private static long growth(State state, WriteOutcome outcome) {
-        byte[] stored = state.objects().get(ObjectMeta.name(outcome.after()));
-        return Json.bytes(outcome.after()).length - (stored == null ? 0 : stored.length);
+    private ReplyEffect<Event, State> deferred() {
+        return Effect().noReply();
     }
 
-    /** Writes through a subresource ({@code /status}, {@code /scale}, {@code /binding}) never claim values. */
-    private static boolean isSubresourceWrite(WriteOp op) {
-        return (op instanceof WriteOp.Update u && u.subresource() != null)
-                || (op instanceof WriteOp.Patch p && p.subresource() != null)
-                || op instanceof WriteOp.CreateSubresource;
-    }
-
-    /** Claims every write's planned values in one message; the answer continues the batch. */
-    private void claimValues(List<Pending> batch) {
-        claimId = java.util.UUID.randomUUID().toString();
-        awaitingClaim = true;
-        List<List<ValueRequest>> requests = batch.stream().map(p -> p.plan().requests()).toList();
-        allocator.tell(new ValueAllocator.Claim(id.entityId(), claimId, requests, false, claims));
-        claimTimeout = context.scheduleOnce(ALLOCATE_TIMEOUT, context.getSelf(), new ClaimTimedOut(claimId));
+    /** Takes queued writes into a batch; refusals and no-ops answer at once, the rest claim values or ask for versions. */
+    private ReplyEffect<Event, State> startBatch(State state) {
+        admission = quota.admission();
+        BatchIntake.Taken taken = intake.take(state, batch.queued(), MAX_BATCH, admission);
+        batch = batch.dequeue(taken.taken());
+        List<BatchIntake.Answer> answers = new ArrayList<>(taken.answers());
+        for (PendingWrite dryRun : taken.dryRuns()) {
+            ApiStatus tooMany = claims.evaluate(dryRun);
+            if (tooMany != null) {
+                answers.add(new BatchIntake.Answer(dryRun.write().replyTo(), new Refused(tooMany)));
+            }
+        }
+        answers.forEach(BatchIntake.Answer::send); // deferred replies: see #deferred
+        boolean claim = taken.batch().stream().anyMatch(p -> !p.plan().isEmpty());
+        return run(batch.start(taken.batch(), claim ? ValueClaims.newClaimId() : null,
+                revisions.knowsInstance()));
     }
 
     /**
@@ -625,247 +476,155 @@ public final class CollectionEntity
      */
     private ReplyEffect<Event, State> onClaimAnswered(State state, ClaimAnswered a) {
         ValueAllocator.Claimed reply = a.reply();
-        if (!awaitingClaim || !reply.claimId().equals(claimId)) {
-            // The batch failed meanwhile: whatever was granted is not going to be stored.
-            allocator.tell(new ValueAllocator.Abandon(id.entityId(), reply.claimId()));
-            return Effect().noReply();
+        if (!batch.awaitsClaim(reply.claimId())) {
+            return run(batch.lateClaim(reply.claimId()));
         }
-        awaitingClaim = false;
-        claimTimeout.cancel();
         if (reply.unavailable() != null) {
-            failBatch(reply.unavailable());
-            return Effect().noReply();
+            return run(batch.claimFailed(reply.claimId(), ValueClaims.cannotAllocate(type, reply.unavailable())));
         }
-        List<Pending> kept = new ArrayList<>(inFlight.size());
-        for (int i = 0; i < inFlight.size(); i++) {
-            Pending p = inFlight.get(i);
-            ClaimResult r = reply.results().get(i);
-            if (p.plan().isEmpty() || r.isGranted()) {
-                if (!p.plan().isEmpty()) {
-                    values.fill(p.outcome().after(), p.plan(), r.granted());
-                }
-                kept.add(p);
-            } else {
-                p.write().replyTo().tell(new Refused(
-                        values.refused(p.outcome().after(), p.plan(), r.refusedIndex(), r.refusal())));
-            }
-        }
-        if (kept.isEmpty()) {
-            // Nothing was granted, so nothing is held: the claim needs no settling.
-            claimId = null;
-            inFlight = null;
-            endAdmission();
-            context.getSelf().tell(Flush.INSTANCE);
-            return Effect().noReply();
-        }
-        inFlight = kept;
-        askVersions(kept.size());
-        return Effect().noReply();
+        ValueClaims.Granted granted = claims.split(reply, batch.writes());
+        granted.refused().forEach(r -> answer(r.write(), new Refused(r.status())));
+        return run(batch.granted(granted.kept(), revisions.knowsInstance()));
     }
 
-    /** Answers the writes of the batch in flight with 503 and abandons its claim; queued writes go on. */
-    private void failBatch(String why) {
-        ApiStatus status = ApiStatus.serviceUnavailable("cannot allocate values for " + type.groupResource() + ": " + why);
-        inFlight.forEach(p -> p.write().replyTo().tell(new Refused(status)));
-        inFlight = null;
-        endAdmission();
-        awaitingClaim = false;
-        abandonClaim();
-        context.getSelf().tell(Flush.INSTANCE);
-    }
-
-    private void abandonClaim() {
-        if (claimId != null) {
-            allocator.tell(new ValueAllocator.Abandon(id.entityId(), claimId));
-            claimId = null;
-        }
-    }
-
-    private void evaluateDryRun(DryRun d) {
-        if (dryRuns.size() >= MAX_QUEUE) {
-            d.write().replyTo().tell(new Refused(ApiStatus.tooManyRequests(
-                    "too many dry runs are waiting for " + type.groupResource() + ", please try again later", 1)));
-            return;
-        }
-        String key = java.util.UUID.randomUUID().toString();
-        dryRuns.put(key, d);
-        context.ask(ValueAllocator.Claimed.class, allocator, ALLOCATE_TIMEOUT,
-                r -> new ValueAllocator.Claim(id.entityId(), key, List.of(d.plan().requests()), true, r),
-                (reply, failure) -> new DryRunAnswered(key, reply, failure == null ? null : String.valueOf(failure)));
-    }
-
-    /** A dry run answers with the values Kubernetes' dry-run allocators show, or the refusal it would get. */
     private ReplyEffect<Event, State> onDryRunAnswered(State state, DryRunAnswered a) {
-        DryRun d = dryRuns.remove(a.claimId());
-        if (d == null) {
+        ValueClaims.Verdict v = claims.evaluated(a);
+        if (v == null) {
             return Effect().noReply();
         }
-        ValueAllocator.Claimed reply = a.reply();
-        if (reply == null || reply.unavailable() != null) {
-            String why = reply == null ? a.failure() : reply.unavailable();
-            d.write().replyTo().tell(new Refused(ApiStatus.serviceUnavailable(
-                    "cannot allocate values for " + type.groupResource() + ": " + why)));
-            return Effect().noReply();
-        }
-        ClaimResult r = reply.results().get(0);
-        if (!r.isGranted()) {
-            d.write().replyTo().tell(new Refused(values.refused(d.outcome().after(), d.plan(), r.refusedIndex(),
-                    r.refusal())));
-            return Effect().noReply();
-        }
-        values.fill(d.outcome().after(), d.plan(), r.granted());
-        d.write().replyTo().tell(written(d.outcome(), 0, null));
-        return Effect().noReply();
-    }
-
-    /** The collection's holdings, computed from its stored objects by the kind's {@link ClusterValues}. */
-    private ReplyEffect<Event, State> onReportHoldings(State state, ReportHoldings r) {
-        java.util.Set<String> held = new java.util.TreeSet<>();
-        if (values != null) {
-            for (byte[] stored : state.objects().values()) {
-                held.addAll(values.held(Json.parseTrusted(stored)));
-            }
-        }
-        List<String> inFlightClaims = claimId == null ? List.of() : List.of(claimId);
-        return Effect().reply(r.replyTo(), new Holdings(new ArrayList<>(held), inFlightClaims));
-    }
-
-    /** Asks Revisions for the batch's versions (directly once the instance is known). */
-    private void askVersions(int count) {
-        Revisions.Allocate ask = new Revisions.Allocate(count, id.namespace(), batchId, allocations);
-        askedDirectly = directRevisions != null;
-        if (directRevisions != null) {
-            directRevisions.tell(ask);
-        } else {
-            revisions.tell(ask);
-        }
-        allocationTimeout = context.scheduleOnce(ALLOCATE_TIMEOUT, context.getSelf(),
-                new AllocationFailed(batchId, "no answer within " + ALLOCATE_TIMEOUT.toSeconds() + "s"));
-        context.scheduleOnce(ASK_AGAIN, context.getSelf(), new AskVersionsAgain(batchId));
-    }
-
-    /** The object a write addresses; {@code null} for a create whose name is still to be generated. */
-
-    private ReplyEffect<Event, State> onAllocated(State state, Allocated a) {
-        List<Pending> batch = inFlight;
-        if (a.first() == Revisions.Allocated.MOVING) {
-            // That instance is handing over: ask again through sharding, which delivers to its successor.
-            directRevisions = null;
-            if (batch != null && a.batchId() == batchId && allocatedFirst == 0) {
-                askedDirectly = false;
-                revisions.tell(new Revisions.Allocate(batch.size(), id.namespace(), batchId, allocations));
-            }
-            return Effect().noReply();
-        }
-        if (batch == null || a.batchId() != batchId || allocatedFirst != 0) {
-            // A late answer for a batch that already failed: those versions stay unused (gaps are
-            // fine), and Revisions must not wait for them.
-            a.from().tell(new Revisions.Abandoned(a.first()));
-            return Effect().noReply();
-        }
-        allocationTimeout.cancel();
-        askedDirectly = false;
-        if (!a.from().equals(directRevisions)) {
-            directRevisions = a.from();
-            // Its node may leave the cluster: then Revisions is found again through sharding at once
-            // instead of after a timed-out allocation.
-            context.watchWith(directRevisions, new RevisionsStopped(directRevisions));
-        }
-        allocatedFirst = a.first();
-        List<Event> events = new ArrayList<>(batch.size());
-        long rv = a.first();
-        long now = environment.clock().millis();
-        for (Pending p : batch) {
-            ObjectNode after = p.outcome().after();
-            ObjectMeta.of(after).put("resourceVersion", Long.toString(rv));
-            byte[] before = p.outcome().before() == null ? null : Json.bytes(p.outcome().before());
-            events.add(new ObjectChanged(rv, ObjectMeta.name(after), before, Json.bytes(after), p.outcome().removes(),
-                    now));
-
-            rv++;
-        }
-        long last = rv - 1;
-        return Effect().persist(events)
-                .thenRun(s -> {
-                    // Published before any writer hears of its write: see CommittedObjects.
-                    committed.publish(id.entityId(), this, s.objects());
-                    // Revisions hears of the commit before any writer does, so a list that a writer
-                    // starts after its acknowledgement already counts this version as committed.
-                    List<PublishedEvent> published = new ArrayList<>(events.size());
-                    for (Event e : events) {
-                        published.add(((ObjectChanged) e).published(id.namespace()));
-                    }
-                    allocatedFirst = 0;
-                    for (Revisions.Committed part : Revisions.Committed.parts(a.first(), published, COMMIT_PART_BYTES)) {
-                        tellRevisions(part);
-                    }
-                    // The allocator hears of the values kept and freed before any writer hears of its
-                    // write, so a client that deletes a Service and then asks for its IP gets it.
-                    settleClaim(batch);
-                    for (int i = 0; i < batch.size(); i++) {
-                        Pending p = batch.get(i);
-                        ObjectChanged event = (ObjectChanged) events.get(i);
-                        p.write().replyTo().tell(written(p.outcome(), a.first() + i, event.after()));
-                    }
-                    inFlight = null;
-                    endAdmission();
-                    if (!queue.isEmpty() || !rewrites.isEmpty()) {
-                        context.getSelf().tell(Flush.INSTANCE);
-                    }
-                    snapshotIfDue(s);
-                })
-                .thenNoReply();
+        return Effect().reply(v.write().write().replyTo(), v.refusal() != null ? new Refused(v.refusal())
+                : written(type, v.write().outcome(), 0, null));
     }
 
     /**
      * Answers Revisions about an allocation whose report it never got. A collection's versions grow with
      * every batch it persists, so when nothing at or above {@code first} is in the journal (this
      * incarnation recovered it all), the allocation was not persisted; and as its request is not in
-     * flight, it never will be (a late allocation is abandoned on arrival). Otherwise the journal may
+     * flight, it never will be (a late allocation is given back on arrival). Otherwise the journal may
      * hold it, and the events of an earlier incarnation are not kept in memory: Revisions then starts a
      * new epoch and readers rebuild from the collections.
      */
     private ReplyEffect<Event, State> onResolve(State state, Resolve r) {
-        boolean persisting = allocatedFirst == r.first();
-        boolean awaitingIt = inFlight != null && allocatedFirst == 0 && batchId == r.requestId();
-        if (persisting || awaitingIt) {
-            return Effect().noReply(); // its own Committed or Abandoned follows
+        if (batch.awaitsReport(r.first(), r.requestId())) {
+            // Revisions' answer is the batch's own Committed or Abandoned, which follows.
+            return Effect().noReply();
         }
-        Revisions.Resolution resolution = state.lastVersion() < r.first()
-                ? Revisions.Resolution.NOT_PERSISTED : Revisions.Resolution.UNKNOWN;
-        r.replyTo().tell(new Revisions.Resolved(r.first(), resolution));
+        return Effect().reply(r.replyTo(), new Revisions.Resolved(r.first(), state.lastVersion() < r.first()
+                ? Revisions.Resolution.NOT_PERSISTED : Revisions.Resolution.UNKNOWN));
+    }
+
+    /** Takes the next batch value and performs what the transition says. */
+    private ReplyEffect<Event, State> run(WriteBatch.Step<Write, PendingWrite> step) {
+        return run(step, null);
+    }
+
+    /** @param from the Revisions instance whose allocation the step is about, or null */
+    private ReplyEffect<Event, State> run(WriteBatch.Step<Write, PendingWrite> step, ActorRef<Revisions.Command> from) {
+        BatchAction<Write, PendingWrite> action = advance(step);
+        if (action instanceof BatchAction.Persist<Write, PendingWrite> p) {
+            revisions.answeredBy(from);
+            return persist(p.first(), p.writes());
+        }
+        if (action instanceof BatchAction.GiveBack<Write, PendingWrite> g) {
+            // A late answer for a batch that already failed, or a second one: those versions stay unused
+            // (gaps are fine), and Revisions must not wait for them.
+            from.tell(new Revisions.Abandoned(g.first()));
+        } else {
+            perform(action);
+        }
         return Effect().noReply();
     }
 
-    /** Tells the allocator the batch's claim is held and which values its objects stopped holding. */
-    private void settleClaim(List<Pending> batch) {
-        if (values == null) {
-            return;
+    /** Takes the step's batch value; a batch that ended gives back its quota reservations. */
+    private BatchAction<Write, PendingWrite> advance(WriteBatch.Step<Write, PendingWrite> step) {
+        batch = step.batch();
+        if (!batch.inFlight() && admission != null) {
+            admission.release();
+            admission = null;
         }
-        List<String> released = new ArrayList<>();
-        for (Pending p : batch) {
-            ObjectNode before = p.outcome().before();
-            if (before != null) {
-                java.util.Set<String> kept = p.outcome().removes() ? java.util.Set.of() : values.held(p.outcome().after());
-                values.held(before).stream().filter(k -> !kept.contains(k)).forEach(released::add);
-            }
-        }
-        if (claimId != null || !released.isEmpty()) {
-            allocator.tell(new ValueAllocator.Settle(id.entityId(), claimId, released));
-        }
-        claimId = null;
+        return step.action();
     }
 
-    private void tellRevisions(Revisions.Command c) {
-        if (directRevisions != null) {
-            directRevisions.tell(c);
-        } else {
-            revisions.tell(c);
+    private void perform(BatchAction<Write, PendingWrite> action) {
+        if (action instanceof BatchAction.ClaimValues<Write, PendingWrite> c) {
+            claims.claim(c.claimId(), c.writes());
+        } else if (action instanceof BatchAction.AskVersions<Write, PendingWrite> a) {
+            revisions.ask(new Revisions.Allocate(a.count(), id.namespace(), a.batchId(), allocations), a.direct());
+            if (a.startTimeout()) {
+                context.scheduleOnce(ALLOCATE_TIMEOUT, context.getSelf(),
+                        new AllocationFailed(a.batchId(), "no answer within " + ALLOCATE_TIMEOUT.toSeconds() + "s"));
+            }
+            if (a.askAgainLater()) {
+                context.scheduleOnce(ASK_AGAIN, context.getSelf(), new AskVersionsAgain(a.batchId()));
+            }
+        } else if (action instanceof BatchAction.AbandonClaim<Write, PendingWrite> c) {
+            claims.abandon(c.claimId());
+        } else if (action instanceof BatchAction.Fail<Write, PendingWrite> f) {
+            if (f.claimId() != null) {
+                claims.abandon(f.claimId());
+            }
+            Refused refused = new Refused(ApiStatus.serviceUnavailable(f.message()));
+            f.writes().forEach(p -> answer(p, refused));
+            f.queued().forEach(w -> w.replyTo().tell(refused));
+            if (f.next()) {
+                context.getSelf().tell(Flush.INSTANCE);
+            }
+        } else if (action instanceof BatchAction.Next<Write, PendingWrite>) {
+            context.getSelf().tell(Flush.INSTANCE);
+        } else if (!(action instanceof BatchAction.Nothing<Write, PendingWrite>)) {
+            throw new IllegalStateException("not performed here: " + action);
         }
+    }
+
+    /** Writes the batch's events; once stored, readers, Revisions and the allocator hear of it before any writer. */
+    private ReplyEffect<Event, State> persist(long first, List<PendingWrite> writes) {
+        List<Event> events = new ArrayList<>(writes.size());
+        long rv = first;
+        long now = clock.millis();
+        for (PendingWrite p : writes) {
+            ObjectNode after = p.outcome().after();
+            ObjectMeta.of(after).put("resourceVersion", Long.toString(rv));
+            byte[] before = p.outcome().before() == null ? null : Json.bytes(p.outcome().before());
+            events.add(new ObjectChanged(rv, ObjectMeta.name(after), before, Json.bytes(after), p.outcome().removes(),
+                    now));
+            rv++;
+        }
+        return Effect().persist(events).thenRun(s -> {
+            // Published before any writer hears of its write: see CommittedObjects.
+            committed.publish(id.entityId(), this, s.objects());
+            // Revisions hears of the commit before any writer does, so a list that a writer starts after
+            // its acknowledgement already counts this version as committed.
+            List<PublishedEvent> published = new ArrayList<>(events.size());
+            events.forEach(e -> published.add(((ObjectChanged) e).published(id.namespace())));
+            Revisions.Committed.parts(first, published, COMMIT_PART_BYTES).forEach(revisions::tell);
+            finish((BatchAction.Finish<Write, PendingWrite>) advance(batch.persisted()), events);
+            snapshots.saveIfDue(lastSequenceNumber(context), s);
+        }).thenNoReply();
+    }
+
+    /** The batch is stored: the allocator, then each writer hears of it; queued writes go on. */
+    private void finish(BatchAction.Finish<Write, PendingWrite> f, List<Event> events) {
+        if (claims != null) {
+            // The allocator hears of the values kept and freed before any writer hears of its write, so
+            // a client that deletes a Service and then asks for its IP gets it.
+            claims.settle(f.claimId(), f.writes());
+        }
+        for (int i = 0; i < f.writes().size(); i++) {
+            PendingWrite p = f.writes().get(i);
+            answer(p, written(type, p.outcome(), f.first() + i, ((ObjectChanged) events.get(i)).after()));
+        }
+        if (f.more() || intake.hasRewrites()) {
+            context.getSelf().tell(Flush.INSTANCE);
+        }
+    }
+
+    /** Sends a deferred reply to a write of the batch (see {@link #deferred}). */
+    private static void answer(PendingWrite p, WriteReply reply) {
+        p.write().replyTo().tell(reply);
     }
 
     /** The reply to one write; {@code storedBytes}, when given, is the object's JSON as just persisted. */
-    private Written written(WriteOutcome outcome, long resourceVersion, byte[] storedBytes) {
+    static Written written(ResourceType type, WriteOutcome outcome, long resourceVersion, byte[] storedBytes) {
         int code = outcome.code();
         byte[] body = storedBytes != null && outcome.view() == WriteOutcome.ResponseView.OBJECT
                 ? storedBytes // the response is the stored object: no second serialization
@@ -873,52 +632,34 @@ public final class CollectionEntity
         return new Written(code, body, outcome.warnings(), resourceVersion);
     }
 
-    /** Answers every write that can no longer complete; a refusal, never a false success. */
+    private String storageUnavailable(String why) {
+        return "storage unavailable for " + type.groupResource() + ": " + why;
+    }
+
+    /**
+     * Answers every write that can no longer complete; a refusal, never a false success. A batch whose
+     * journal write failed may be stored all the same (a write that timed out can still land): it is not
+     * reported abandoned. Revisions asks about it once it is overdue ({@link Resolve}), and the collection,
+     * recovered from its journal, answers from what is stored.
+     */
     private void failOutstanding(String why) {
-        askedDirectly = false;
-        ApiStatus status = ApiStatus.serviceUnavailable("storage unavailable for " + type.groupResource() + ": " + why);
-        if (allocationTimeout != null) {
-            allocationTimeout.cancel();
-        }
-        if (claimTimeout != null) {
-            claimTimeout.cancel();
-        }
-        awaitingClaim = false;
-        if (values != null) {
-            abandonClaim();
-        }
-        // A batch whose journal write failed may be stored all the same (a write that timed out can still
-        // land): it is not reported abandoned. Revisions asks about it once it is overdue (Resolve), and the
-        // collection, recovered from its journal, answers from what is stored: not persisted, or unknown
-        // (a new epoch, whose rebuild reads the object).
-        allocatedFirst = 0;
-        if (inFlight != null) {
-            inFlight.forEach(p -> p.write().replyTo().tell(new Refused(status)));
-            inFlight = null;
-        }
-        endAdmission();
-        while (!queue.isEmpty()) {
-            queue.poll().replyTo().tell(new Refused(status));
-        }
+        perform(advance(batch.failAll(storageUnavailable(why))));
     }
 
     @Override
     public EventHandler<State, Event> eventHandler() {
-        return newEventHandlerBuilder().forAnyState().onAnyEvent((state, event) -> {
-            eventsApplied++;
-            return state.apply(event);
-        });
+        return newEventHandlerBuilder().forAnyState().onAnyEvent(State::apply);
     }
 
     // ---- type meta of recovered objects ----
 
     @Override
     public EventAdapter<Event, ?> eventAdapter() {
-        return typeMetaRepair.events();
+        return snapshots.countingReplays(typeMetaRepair.events());
     }
 
     @Override
-    public org.apache.pekko.persistence.typed.SnapshotAdapter<State> snapshotAdapter() {
+    public SnapshotAdapter<State> snapshotAdapter() {
         return typeMetaRepair.snapshots();
     }
 
@@ -931,20 +672,7 @@ public final class CollectionEntity
         repaired.forEach((name, found) -> context.getLog().warn(
                 "{}: the stored object {} had {} instead of {} {}; it is served and rewritten as the collection's kind",
                 id.entityId(), name, found, type.apiVersion(), type.kind()));
-        rewrites.addAll(repaired.keySet());
+        intake.rewrite(repaired.keySet());
         context.getSelf().tell(Flush.INSTANCE);
-    }
-
-    /** The write that persists a repaired object as it is now; null when it is gone. */
-    private Pending typeMetaRewrite(State state, String name) {
-        byte[] stored = state.objects().get(name);
-        if (stored == null) {
-            return null;
-        }
-        ObjectNode obj = Json.parseTrusted(stored);
-        WriteOp op = new WriteOp.Update(name, obj, null, io.kubepekko.api.store.WriteOptions.DEFAULT);
-        WriteOutcome outcome = new WriteOutcome(obj, obj.deepCopy(), false, WriteOutcome.ResponseView.OBJECT, false,
-                true, List.of());
-        return new Pending(new Write(op, context.getSystem().ignoreRef()), outcome, ValuePlan.NONE);
     }
 }

@@ -16,7 +16,6 @@ import io.kubepekko.api.store.batch.BatchPhase.Persisting;
 import org.pcollections.PVector;
 import org.pcollections.TreePVector;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -29,18 +28,19 @@ import java.util.List;
  * value and the one {@link BatchAction} the collection performs. Messages about another batch, or
  * arriving in another phase, leave the value as it is: the late answer is given back or ignored.
  *
- * @param <W> what the collection keeps of one write
+ * @param <Q> what the collection keeps of a queued write
+ * @param <W> what the collection keeps of a write of the batch in flight
  */
-public record WriteBatch<W>(PVector<W> queued, BatchPhase<W> phase, long lastBatchId) {
+public record WriteBatch<Q, W>(PVector<Q> queued, BatchPhase<W> phase, long lastBatchId) {
 
     /** A value and what to do. */
-    public record Step<W>(WriteBatch<W> batch, BatchAction<W> action) {}
+    public record Step<Q, W>(WriteBatch<Q, W> batch, BatchAction<Q, W> action) {}
 
     /**
      * No batch and no queue. {@code firstBatchId} should be drawn at random, so that an answer or a
      * question about a request of an earlier incarnation of the collection never matches this one's.
      */
-    public static <W> WriteBatch<W> idle(long firstBatchId) {
+    public static <Q, W> WriteBatch<Q, W> idle(long firstBatchId) {
         return new WriteBatch<>(TreePVector.empty(), new Idle<>(), firstBatchId);
     }
 
@@ -49,12 +49,12 @@ public record WriteBatch<W>(PVector<W> queued, BatchPhase<W> phase, long lastBat
         return !(phase instanceof Idle);
     }
 
-    public WriteBatch<W> enqueue(W write) {
+    public WriteBatch<Q, W> enqueue(Q write) {
         return new WriteBatch<>(queued.plus(write), phase, lastBatchId);
     }
 
     /** Removes the first {@code count} queued writes (taken into a batch, or answered at once). */
-    public WriteBatch<W> dequeue(int count) {
+    public WriteBatch<Q, W> dequeue(int count) {
         return new WriteBatch<>(queued.subList(count, queued.size()), phase, lastBatchId);
     }
 
@@ -63,7 +63,7 @@ public record WriteBatch<W>(PVector<W> queued, BatchPhase<W> phase, long lastBat
      * null, else asking for versions, {@code direct}ly when an instance of Revisions is known. No
      * writes: nothing starts.
      */
-    public Step<W> start(List<W> writes, String claimId, boolean direct) {
+    public Step<Q, W> start(List<W> writes, String claimId, boolean direct) {
         requireIdle();
         if (writes.isEmpty()) {
             return stay();
@@ -81,7 +81,7 @@ public record WriteBatch<W>(PVector<W> queued, BatchPhase<W> phase, long lastBat
     }
 
     /** An answer to a claim no batch waits for: whatever it granted is not going to be stored. */
-    public Step<W> lateClaim(String claimId) {
+    public Step<Q, W> lateClaim(String claimId) {
         return new Step<>(this, new AbandonClaim<>(claimId));
     }
 
@@ -89,7 +89,7 @@ public record WriteBatch<W>(PVector<W> queued, BatchPhase<W> phase, long lastBat
      * The claim was answered; {@code kept} are the writes whose values were granted (or that claimed
      * none). They ask for their versions; when none is left, nothing is held and the next batch starts.
      */
-    public Step<W> granted(List<W> kept, boolean direct) {
+    public Step<Q, W> granted(List<W> kept, boolean direct) {
         Claiming<W> c = (Claiming<W>) phase;
         if (kept.isEmpty()) {
             return step(new Idle<>(), lastBatchId, new Next<>());
@@ -101,16 +101,16 @@ public record WriteBatch<W>(PVector<W> queued, BatchPhase<W> phase, long lastBat
      * The claim {@code claimId} failed (no answer in time, or the allocator unavailable): the batch fails
      * with {@code message}; queued writes go on.
      */
-    public Step<W> claimFailed(String claimId, String message) {
+    public Step<Q, W> claimFailed(String claimId, String message) {
         if (!awaitsClaim(claimId)) {
             return stay();
         }
         Claiming<W> c = (Claiming<W>) phase;
-        return step(new Idle<>(), lastBatchId, new Fail<>(c.writes(), message, c.claimId(), true));
+        return step(new Idle<>(), lastBatchId, new Fail<>(c.writes(), List.of(), message, c.claimId(), true));
     }
 
     /** Versions from {@code first} came for request {@code batchId}: persist, or give them back when late. */
-    public Step<W> allocated(long batchId, long first) {
+    public Step<Q, W> allocated(long batchId, long first) {
         if (!(phase instanceof Allocating<W> a) || a.batchId() != batchId) {
             return new Step<>(this, new GiveBack<>(first));
         }
@@ -119,27 +119,27 @@ public record WriteBatch<W>(PVector<W> queued, BatchPhase<W> phase, long lastBat
     }
 
     /** The instance asked for request {@code batchId} is handing over: ask its successor through sharding. */
-    public Step<W> moving(long batchId) {
+    public Step<Q, W> moving(long batchId) {
         return allocating(batchId) ? reask(false) : stay();
     }
 
     /** The instance last asked directly stopped: when the pending ask went to it, ask through sharding. */
-    public Step<W> revisionsStopped() {
+    public Step<Q, W> revisionsStopped() {
         return phase instanceof Allocating<W> a && a.askedDirectly() ? reask(false) : stay();
     }
 
     /** Request {@code batchId} is still unanswered after a while: ask again through sharding, and later again. */
-    public Step<W> askAgain(long batchId) {
+    public Step<Q, W> askAgain(long batchId) {
         return allocating(batchId) ? reask(true) : stay();
     }
 
     /** Request {@code batchId} got no versions in time: every write in flight or queued fails. */
-    public Step<W> allocationFailed(long batchId, String message) {
+    public Step<Q, W> allocationFailed(long batchId, String message) {
         return allocating(batchId) ? failAll(message) : stay();
     }
 
     /** The batch's events are in the journal: it ends. */
-    public Step<W> persisted() {
+    public Step<Q, W> persisted() {
         Persisting<W> p = (Persisting<W>) phase;
         return step(new Idle<>(), lastBatchId, new Finish<>(p.first(), p.writes(), p.claimId(), !queued.isEmpty()));
     }
@@ -149,11 +149,9 @@ public record WriteBatch<W>(PVector<W> queued, BatchPhase<W> phase, long lastBat
      * queued write fail, and the queue empties. A batch whose journal write failed is not given back:
      * it may be stored all the same, which Revisions learns by asking ({@link #awaitsReport}).
      */
-    public Step<W> failAll(String message) {
-        List<W> all = new ArrayList<>(writes());
-        all.addAll(queued);
+    public Step<Q, W> failAll(String message) {
         return new Step<>(new WriteBatch<>(TreePVector.empty(), new Idle<>(), lastBatchId),
-                new Fail<>(all, message, claimInFlight(), false));
+                new Fail<>(writes(), List.copyOf(queued), message, claimInFlight(), false));
     }
 
     /**
@@ -184,12 +182,12 @@ public record WriteBatch<W>(PVector<W> queued, BatchPhase<W> phase, long lastBat
                 : List.of();
     }
 
-    private Step<W> askFirst(long batchId, List<W> writes, String claimId, boolean direct) {
+    private Step<Q, W> askFirst(long batchId, List<W> writes, String claimId, boolean direct) {
         return step(new Allocating<>(batchId, writes, claimId, direct), batchId,
                 new AskVersions<>(batchId, writes.size(), direct, true, true));
     }
 
-    private Step<W> reask(boolean askAgainLater) {
+    private Step<Q, W> reask(boolean askAgainLater) {
         Allocating<W> a = (Allocating<W>) phase;
         return step(new Allocating<>(a.batchId(), a.writes(), a.claimId(), false), lastBatchId,
                 new AskVersions<>(a.batchId(), a.writes().size(), false, false, askAgainLater));
@@ -199,11 +197,11 @@ public record WriteBatch<W>(PVector<W> queued, BatchPhase<W> phase, long lastBat
         return phase instanceof Allocating<W> a && a.batchId() == batchId;
     }
 
-    private Step<W> step(BatchPhase<W> next, long batchId, BatchAction<W> action) {
+    private Step<Q, W> step(BatchPhase<W> next, long batchId, BatchAction<Q, W> action) {
         return new Step<>(new WriteBatch<>(queued, next, batchId), action);
     }
 
-    private Step<W> stay() {
+    private Step<Q, W> stay() {
         return new Step<>(this, new Nothing<>());
     }
 
