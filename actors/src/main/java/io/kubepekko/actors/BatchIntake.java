@@ -16,7 +16,6 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,8 +66,16 @@ final class BatchIntake {
         this.claims = claims;
     }
 
-    void rewrite(Collection<String> names) {
-        rewrites.addAll(names);
+    /**
+     * Logs each object recovered with another type meta ({@code repaired}: what it had, by name), once, and
+     * queues its rewrite; whether there is any.
+     */
+    boolean rewrite(Map<String, String> repaired) {
+        repaired.forEach((name, found) -> context.getLog().warn(
+                "{}: the stored object {} had {} instead of {} {}; it is served and rewritten as the collection's kind",
+                id.entityId(), name, found, type.apiVersion(), type.kind()));
+        rewrites.addAll(repaired.keySet());
+        return !repaired.isEmpty();
     }
 
     boolean hasRewrites() {

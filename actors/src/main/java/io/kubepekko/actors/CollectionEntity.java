@@ -2,10 +2,8 @@ package io.kubepekko.actors;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.alloc.ClusterValues;
 import io.kubepekko.api.meta.Json;
-import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.store.ObjectWrites;
@@ -45,7 +43,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The single writer of one collection (a group-resource in one namespace): its protocol and its
@@ -250,26 +247,14 @@ public final class CollectionEntity
     private final CollectionId id;
     private final ResourceType type;
     private final CommittedObjects committed;
-    private final StorageQuota quota;
     private final Clock clock;
-    private final ActorRef<Revisions.Allocated> allocations;
-    private final RevisionsRoute revisions;
     /** The kind's value claims, or null when its objects hold no cluster-wide values. */
     private final ValueClaims claims;
     private final BatchIntake intake;
+    private final WriteBatcher batcher;
     private final SnapshotSchedule snapshots;
     /** Repairs the type meta of recovered objects (see {@link TypeMetaRepair}). */
     private final TypeMetaRepair typeMetaRepair;
-    /**
-     * The queue and the batch in flight. Its first batch id is drawn at random, so that an answer or a
-     * question about a request of an earlier incarnation of this collection never matches this one's.
-     */
-    private WriteBatch<Write, PendingWrite> batch = WriteBatch.idle(ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE / 2));
-    /**
-     * The quota reservations of the batch in flight: a handle on the {@link StorageQuota}, released
-     * whenever {@link #batch} returns to idle.
-     */
-    private StorageQuota.Admission admission;
 
     public static Behavior<Command> create(CollectionId id, ResourceType type, ObjectWrites writes,
                                            Environment environment, RecipientRef<Revisions.Command> revisions) {
@@ -315,16 +300,13 @@ public final class CollectionEntity
         this.id = id;
         this.type = type;
         this.committed = committed;
-        this.quota = quota;
         this.clock = environment.clock();
-        this.allocations = context.messageAdapter(Revisions.Allocated.class,
-                a -> new Allocated(a.first(), a.requestId(), a.from()));
-        this.revisions = new RevisionsRoute(context, revisions);
         this.claims = ValueClaims.forKind(context, id.entityId(), type, allocator);
         this.intake = new BatchIntake(context, id, type, writes, environment, claims);
+        this.batcher = new WriteBatcher(context, id, type, quota, new RevisionsRoute(context, revisions), claims, intake);
         this.typeMetaRepair = new TypeMetaRepair(type.gvk());
-        this.snapshots = new SnapshotSchedule(new BackgroundSnapshots(context, persistenceId().id(), snapshotPluginId(),
-                SnapshotSaved::new), environment.random());
+        this.snapshots = new SnapshotSchedule(context, id.entityId(), new BackgroundSnapshots(context,
+                persistenceId().id(), snapshotPluginId(), SnapshotSaved::new), environment.random());
     }
 
     @Override
@@ -350,11 +332,11 @@ public final class CollectionEntity
                     snapshots.restarting();
                     typeMetaRepair.drain();
                     intake.forgetRewrites();
-                    failOutstanding("the storage write failed");
+                    batcher.failOutstanding("the storage write failed");
                 })
                 .onSignal(PostStop.instance(), state -> {
                     committed.withdraw(id.entityId(), this);
-                    failOutstanding("the collection stopped");
+                    batcher.failOutstanding("the collection stopped");
                 })
                 .build();
     }
@@ -367,50 +349,20 @@ public final class CollectionEntity
                 .onCommand(ListObjects.class, this::onList)
                 .onCommand(ReportHoldings.class, (state, c) -> Effect().reply(c.replyTo(), new Holdings(
                         claims == null ? List.of() : claims.held(state.objects().values()),
-                        batch.claimInFlight() == null ? List.of() : List.of(batch.claimInFlight()))))
+                        batcher.claimInFlight() == null ? List.of() : List.of(batcher.claimInFlight()))))
                 .onCommand(Resolve.class, this::onResolve)
                 .onCommand(Write.class, this::onWrite)
-                .onCommand(Flush.class, (state, c) -> batch.inFlight() ? Effect().noReply() : startBatch(state))
-                .onCommand(ClaimAnswered.class, this::onClaimAnswered)
-                .onCommand(ClaimTimedOut.class, (state, c) -> run(batch.claimFailed(c.claimId(),
-                        ValueClaims.cannotAllocate(type, "the value allocator did not answer within "
-                                + ALLOCATE_TIMEOUT.toSeconds() + "s"))))
                 .onCommand(DryRunAnswered.class, this::onDryRunAnswered)
-                .onCommand(Allocated.class, (state, a) -> {
-                    if (a.first() == Revisions.Allocated.MOVING) {
-                        // That instance is handing over: ask through sharding, which delivers to its successor.
-                        revisions.forget();
-                        return run(batch.moving(a.batchId()));
-                    }
-                    return run(batch.allocated(a.batchId(), a.first()), a.from());
-                })
-                .onCommand(RevisionsStopped.class, (state, c) ->
-                        // The ask may have died with it: ask its successor rather than wait for the timeout.
-                        // Should both answer, the second finds the batch allocated and is given back.
-                        revisions.stopped(c.instance()) ? run(batch.revisionsStopped()) : Effect().noReply())
-                .onCommand(AskVersionsAgain.class, (state, c) -> {
-                    WriteBatch.Step<Write, PendingWrite> step = batch.askAgain(c.batchId());
-                    if (!(step.action() instanceof BatchAction.Nothing)) {
-                        revisions.forget();
-                    }
-                    return run(step);
-                })
-                .onCommand(AllocationFailed.class, (state, c) -> {
-                    WriteBatch.Step<Write, PendingWrite> step = batch.allocationFailed(c.batchId(),
-                            storageUnavailable("could not allocate a resourceVersion: " + c.reason()));
-                    if (!(step.action() instanceof BatchAction.Nothing)) {
-                        revisions.forget();
-                    }
-                    return run(step);
-                })
+                .onCommand(Flush.class, (state, c) -> persist(batcher.flush(state)))
+                .onCommand(ClaimAnswered.class, (state, c) -> persist(batcher.claimAnswered(c.reply())))
+                .onCommand(ClaimTimedOut.class, (state, c) -> persist(batcher.claimTimedOut(c.claimId())))
+                .onCommand(Allocated.class, (state, a) -> persist(batcher.allocated(a.batchId(), a.first(), a.from())))
+                .onCommand(RevisionsStopped.class, (state, c) -> persist(batcher.revisionsStopped(c.instance())))
+                .onCommand(AskVersionsAgain.class, (state, c) -> persist(batcher.askAgain(c.batchId())))
+                .onCommand(AllocationFailed.class, (state, c) ->
+                        persist(batcher.allocationFailed(c.batchId(), c.reason())))
                 .onCommand(SnapshotSaved.class, (state, c) -> {
-                    snapshots.saved();
-                    if (c.failure() != null) {
-                        // Only recovery time suffers; the next snapshot is due an interval later, as if this
-                        // one had been saved (a state too large to save must not be retried on every write).
-                        context.getLog().warn("{}: saving the snapshot at {} failed: {}", id.entityId(),
-                                c.sequenceNr(), c.failure());
-                    }
+                    snapshots.saved(c.sequenceNr(), c.failure());
                     return Effect().noReply();
                 })
                 .build();
@@ -432,59 +384,13 @@ public final class CollectionEntity
         return Effect().reply(c.replyTo(), new Items(out, state.lastVersion(), null));
     }
 
+    /** A write joins the queue: its reply is deferred (see {@link WriteBatcher}) unless the queue is full. */
     private ReplyEffect<Event, State> onWrite(State state, Write w) {
-        if (batch.queued().size() >= MAX_QUEUE) {
+        if (batcher.queueFull()) {
             return Effect().reply(w.replyTo(), new Refused(ApiStatus.tooManyRequests(
                     "too many requests are queued for " + type.groupResource() + ", please try again later", 1)));
         }
-        batch = batch.enqueue(w);
-        return batch.inFlight() ? deferred() : startBatch(state);
-    }
-
-    /**
-     * The reply to a {@link Write} that joined the queue: recorded in {@link #batch}, it is sent when the
-     * write's batch ends, or at once by {@link #startBatch} when the write needs no journal write. One
-     * journal write answers up to {@link #MAX_BATCH} writers, which an effect's single reply cannot carry,
-     * so those answers are sent by the effect's side effects ({@link #answer}).
-     */
-    private ReplyEffect<Event, State> deferred() {
-        return Effect().noReply();
-    }
-
-    /** Takes queued writes into a batch; refusals and no-ops answer at once, the rest claim values or ask for versions. */
-    private ReplyEffect<Event, State> startBatch(State state) {
-        admission = quota.admission();
-        BatchIntake.Taken taken = intake.take(state, batch.queued(), MAX_BATCH, admission);
-        batch = batch.dequeue(taken.taken());
-        List<BatchIntake.Answer> answers = new ArrayList<>(taken.answers());
-        for (PendingWrite dryRun : taken.dryRuns()) {
-            ApiStatus tooMany = claims.evaluate(dryRun);
-            if (tooMany != null) {
-                answers.add(new BatchIntake.Answer(dryRun.write().replyTo(), new Refused(tooMany)));
-            }
-        }
-        answers.forEach(BatchIntake.Answer::send); // deferred replies: see #deferred
-        boolean claim = taken.batch().stream().anyMatch(p -> !p.plan().isEmpty());
-        return run(batch.start(taken.batch(), claim ? ValueClaims.newClaimId() : null,
-                revisions.knowsInstance()));
-    }
-
-    /**
-     * Granted writes get their values filled in; refused ones answer the kind's error and leave the
-     * batch (no later write of the batch depends on them: a write to the same object waits for the
-     * next batch). What is left asks for its versions.
-     */
-    private ReplyEffect<Event, State> onClaimAnswered(State state, ClaimAnswered a) {
-        ValueAllocator.Claimed reply = a.reply();
-        if (!batch.awaitsClaim(reply.claimId())) {
-            return run(batch.lateClaim(reply.claimId()));
-        }
-        if (reply.unavailable() != null) {
-            return run(batch.claimFailed(reply.claimId(), ValueClaims.cannotAllocate(type, reply.unavailable())));
-        }
-        ValueClaims.Granted granted = claims.split(reply, batch.writes());
-        granted.refused().forEach(r -> answer(r.write(), new Refused(r.status())));
-        return run(batch.granted(granted.kept(), revisions.knowsInstance()));
+        return persist(batcher.write(state, w));
     }
 
     private ReplyEffect<Event, State> onDryRunAnswered(State state, DryRunAnswered a) {
@@ -505,7 +411,7 @@ public final class CollectionEntity
      * new epoch and readers rebuild from the collections.
      */
     private ReplyEffect<Event, State> onResolve(State state, Resolve r) {
-        if (batch.awaitsReport(r.first(), r.requestId())) {
+        if (batcher.awaitsReport(r.first(), r.requestId())) {
             // Revisions' answer is the batch's own Committed or Abandoned, which follows.
             return Effect().noReply();
         }
@@ -513,114 +419,25 @@ public final class CollectionEntity
                 ? Revisions.Resolution.NOT_PERSISTED : Revisions.Resolution.UNKNOWN));
     }
 
-    /** Takes the next batch value and performs what the transition says. */
-    private ReplyEffect<Event, State> run(WriteBatch.Step<Write, PendingWrite> step) {
-        return run(step, null);
-    }
-
-    /** @param from the Revisions instance whose allocation the step is about, or null */
-    private ReplyEffect<Event, State> run(WriteBatch.Step<Write, PendingWrite> step, ActorRef<Revisions.Command> from) {
-        BatchAction<Write, PendingWrite> action = advance(step);
-        if (action instanceof BatchAction.Persist<Write, PendingWrite> p) {
-            revisions.answeredBy(from);
-            return persist(p.first(), p.writes());
+    /**
+     * Writes the batch's events, if there is a batch to persist; once stored, readers (see
+     * {@link CommittedObjects}), then Revisions, the allocator and the writers hear of it. Every other
+     * reply of a write is deferred (see {@link WriteBatcher}): this command's effect is {@code noReply}.
+     */
+    private ReplyEffect<Event, State> persist(BatchAction.Persist<Write, PendingWrite> batch) {
+        if (batch == null) {
+            return Effect().noReply();
         }
-        if (action instanceof BatchAction.GiveBack<Write, PendingWrite> g) {
-            // A late answer for a batch that already failed, or a second one: those versions stay unused
-            // (gaps are fine), and Revisions must not wait for them.
-            from.tell(new Revisions.Abandoned(g.first()));
-        } else {
-            perform(action);
-        }
-        return Effect().noReply();
-    }
-
-    /** Takes the step's batch value; a batch that ended gives back its quota reservations. */
-    private BatchAction<Write, PendingWrite> advance(WriteBatch.Step<Write, PendingWrite> step) {
-        batch = step.batch();
-        if (!batch.inFlight() && admission != null) {
-            admission.release();
-            admission = null;
-        }
-        return step.action();
-    }
-
-    private void perform(BatchAction<Write, PendingWrite> action) {
-        if (action instanceof BatchAction.ClaimValues<Write, PendingWrite> c) {
-            claims.claim(c.claimId(), c.writes());
-        } else if (action instanceof BatchAction.AskVersions<Write, PendingWrite> a) {
-            revisions.ask(new Revisions.Allocate(a.count(), id.namespace(), a.batchId(), allocations), a.direct());
-            if (a.startTimeout()) {
-                context.scheduleOnce(ALLOCATE_TIMEOUT, context.getSelf(),
-                        new AllocationFailed(a.batchId(), "no answer within " + ALLOCATE_TIMEOUT.toSeconds() + "s"));
-            }
-            if (a.askAgainLater()) {
-                context.scheduleOnce(ASK_AGAIN, context.getSelf(), new AskVersionsAgain(a.batchId()));
-            }
-        } else if (action instanceof BatchAction.AbandonClaim<Write, PendingWrite> c) {
-            claims.abandon(c.claimId());
-        } else if (action instanceof BatchAction.Fail<Write, PendingWrite> f) {
-            if (f.claimId() != null) {
-                claims.abandon(f.claimId());
-            }
-            Refused refused = new Refused(ApiStatus.serviceUnavailable(f.message()));
-            f.writes().forEach(p -> answer(p, refused));
-            f.queued().forEach(w -> w.replyTo().tell(refused));
-            if (f.next()) {
-                context.getSelf().tell(Flush.INSTANCE);
-            }
-        } else if (action instanceof BatchAction.Next<Write, PendingWrite>) {
-            context.getSelf().tell(Flush.INSTANCE);
-        } else if (!(action instanceof BatchAction.Nothing<Write, PendingWrite>)) {
-            throw new IllegalStateException("not performed here: " + action);
-        }
-    }
-
-    /** Writes the batch's events; once stored, readers, Revisions and the allocator hear of it before any writer. */
-    private ReplyEffect<Event, State> persist(long first, List<PendingWrite> writes) {
-        List<Event> events = new ArrayList<>(writes.size());
-        long rv = first;
         long now = clock.millis();
-        for (PendingWrite p : writes) {
-            ObjectNode after = p.outcome().after();
-            ObjectMeta.of(after).put("resourceVersion", Long.toString(rv));
-            byte[] before = p.outcome().before() == null ? null : Json.bytes(p.outcome().before());
-            events.add(new ObjectChanged(rv, ObjectMeta.name(after), before, Json.bytes(after), p.outcome().removes(),
-                    now));
-            rv++;
+        List<ObjectChanged> events = new ArrayList<>(batch.writes().size());
+        for (PendingWrite p : batch.writes()) {
+            events.add(p.changed(batch.first() + events.size(), now));
         }
-        return Effect().persist(events).thenRun(s -> {
-            // Published before any writer hears of its write: see CommittedObjects.
+        return Effect().persist(List.<Event>copyOf(events)).thenRun(s -> {
             committed.publish(id.entityId(), this, s.objects());
-            // Revisions hears of the commit before any writer does, so a list that a writer starts after
-            // its acknowledgement already counts this version as committed.
-            List<PublishedEvent> published = new ArrayList<>(events.size());
-            events.forEach(e -> published.add(((ObjectChanged) e).published(id.namespace())));
-            Revisions.Committed.parts(first, published, COMMIT_PART_BYTES).forEach(revisions::tell);
-            finish((BatchAction.Finish<Write, PendingWrite>) advance(batch.persisted()), events);
+            batcher.persisted(events);
             snapshots.saveIfDue(lastSequenceNumber(context), s);
         }).thenNoReply();
-    }
-
-    /** The batch is stored: the allocator, then each writer hears of it; queued writes go on. */
-    private void finish(BatchAction.Finish<Write, PendingWrite> f, List<Event> events) {
-        if (claims != null) {
-            // The allocator hears of the values kept and freed before any writer hears of its write, so
-            // a client that deletes a Service and then asks for its IP gets it.
-            claims.settle(f.claimId(), f.writes());
-        }
-        for (int i = 0; i < f.writes().size(); i++) {
-            PendingWrite p = f.writes().get(i);
-            answer(p, written(type, p.outcome(), f.first() + i, ((ObjectChanged) events.get(i)).after()));
-        }
-        if (f.more() || intake.hasRewrites()) {
-            context.getSelf().tell(Flush.INSTANCE);
-        }
-    }
-
-    /** Sends a deferred reply to a write of the batch (see {@link #deferred}). */
-    private static void answer(PendingWrite p, WriteReply reply) {
-        p.write().replyTo().tell(reply);
     }
 
     /** The reply to one write; {@code storedBytes}, when given, is the object's JSON as just persisted. */
@@ -630,20 +447,6 @@ public final class CollectionEntity
                 ? storedBytes // the response is the stored object: no second serialization
                 : Json.bytes(Responses.render(type, outcome));
         return new Written(code, body, outcome.warnings(), resourceVersion);
-    }
-
-    private String storageUnavailable(String why) {
-        return "storage unavailable for " + type.groupResource() + ": " + why;
-    }
-
-    /**
-     * Answers every write that can no longer complete; a refusal, never a false success. A batch whose
-     * journal write failed may be stored all the same (a write that timed out can still land): it is not
-     * reported abandoned. Revisions asks about it once it is overdue ({@link Resolve}), and the collection,
-     * recovered from its journal, answers from what is stored.
-     */
-    private void failOutstanding(String why) {
-        perform(advance(batch.failAll(storageUnavailable(why))));
     }
 
     @Override
@@ -663,16 +466,10 @@ public final class CollectionEntity
         return typeMetaRepair.snapshots();
     }
 
-    /** Logs each object recovered with another type meta, once, and persists it repaired. */
+    /** Persists each object recovered with another type meta, repaired. */
     private void scheduleTypeMetaRewrites() {
-        Map<String, String> repaired = typeMetaRepair.drain();
-        if (repaired.isEmpty()) {
-            return;
+        if (intake.rewrite(typeMetaRepair.drain())) {
+            context.getSelf().tell(Flush.INSTANCE);
         }
-        repaired.forEach((name, found) -> context.getLog().warn(
-                "{}: the stored object {} had {} instead of {} {}; it is served and rewritten as the collection's kind",
-                id.entityId(), name, found, type.apiVersion(), type.kind()));
-        intake.rewrite(repaired.keySet());
-        context.getSelf().tell(Flush.INSTANCE);
     }
 }

@@ -1,5 +1,6 @@
 package io.kubepekko.actors;
 
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.persistence.typed.EventAdapter;
 import org.apache.pekko.persistence.typed.EventSeq;
 
@@ -22,6 +23,8 @@ import java.util.random.RandomGenerator;
  */
 final class SnapshotSchedule {
 
+    private final ActorContext<?> context;
+    private final String collection;
     private final BackgroundSnapshots snapshots;
     private final RandomGenerator random;
     private long lastSnapshotSeqNr;
@@ -31,7 +34,10 @@ final class SnapshotSchedule {
     /** Events replayed by the current recovery. */
     private long replayed;
 
-    SnapshotSchedule(BackgroundSnapshots snapshots, RandomGenerator random) {
+    SnapshotSchedule(ActorContext<?> context, String collection, BackgroundSnapshots snapshots,
+                     RandomGenerator random) {
+        this.context = context;
+        this.collection = collection;
         this.snapshots = snapshots;
         this.random = random;
         this.spread = draw();
@@ -71,9 +77,14 @@ final class SnapshotSchedule {
         replayed = 0;
     }
 
-    /** The store answered the save in flight. */
-    void saved() {
+    /** The store answered the save at {@code sequenceNr}; {@code failure} is null on success. */
+    void saved(long sequenceNr, String failure) {
         snapshots.forget();
+        if (failure != null) {
+            // Only recovery time suffers; the next snapshot is due an interval later, as if this one had
+            // been saved (a state too large to save must not be retried on every write).
+            context.getLog().warn("{}: saving the snapshot at {} failed: {}", collection, sequenceNr, failure);
+        }
     }
 
     /** Saves {@code state}, whose events up to {@code sequenceNr} are all persisted, when a snapshot is due. */

@@ -66,9 +66,6 @@ final class ValueClaims {
         if (type.strategy().clusterValues() == null) {
             return null;
         }
-        if (allocator == null) {
-            throw new IllegalArgumentException(type.groupResource() + " holds cluster-wide values: an allocator is required");
-        }
         return new ValueClaims(context, collection, type, allocator);
     }
 
