@@ -49,21 +49,17 @@ import java.util.TreeMap;
  * persistence. It holds the live objects as their JSON bytes and executes writes through the pure
  * pipeline in {@code api}.
  *
- * <p>Writes are batched ({@link WriteBatch}, the one value that says where the batch in flight is):
- * while one batch waits for its resourceVersions and its journal write, new writes queue up and go
- * together in the next batch, persisted atomically ({@link BatchIntake} says which writes join). The
- * queue is bounded: beyond {@link #MAX_QUEUE} writes the entity answers 429.
- *
- * <p>For kinds whose objects hold cluster-wide values ({@link ClusterValues}: a Service's cluster IP
- * and node ports), a batch first claims them ({@link ValueClaims}, built only for those kinds).
- * Versions come from {@link Revisions} ({@link RevisionsRoute}).
- *
- * <p>A write that would grow the stored objects past the {@link StorageQuota} is refused (507) before it
- * joins a batch; deletes, writes that do not grow the collection, and dry runs are never refused for it.
+ * <p>Writes are batched: while one batch waits for its resourceVersions and its journal write, new
+ * writes queue up (at most {@link #MAX_QUEUE}, beyond that 429) and go together in the next batch,
+ * persisted atomically. Where the batch is lives in one {@link WriteBatch} value, driven by the
+ * {@link WriteBatcher}; {@link BatchIntake} runs queued writes through the pipeline and the
+ * {@link StorageQuota}; {@link ValueClaims} claims cluster-wide values ({@link ClusterValues}: a
+ * Service's cluster IP and node ports) for the kinds that hold them; {@link RevisionsRoute} reaches
+ * {@link Revisions} for versions.
  *
  * <p>Replies: commands that carry a {@code replyTo} are answered through the effect, except a
- * {@link Write} that joins a batch: it is recorded in the {@link WriteBatch} value and answered when its
- * batch ends ({@link #deferred}). Internal commands carry no {@code replyTo}: their effect is
+ * {@link Write} that joins the queue: it is recorded in the {@link WriteBatch} value and answered when its
+ * batch ends (see {@link WriteBatcher}). Internal commands carry no {@code replyTo}: their effect is
  * {@code noReply}.
  */
 public final class CollectionEntity
@@ -346,7 +342,8 @@ public final class CollectionEntity
         return newCommandHandlerWithReplyBuilder().forAnyState()
                 .onCommand(Get.class, (state, c) ->
                         Effect().reply(c.replyTo(), new GetReply(state.objects().get(c.name()))))
-                .onCommand(ListObjects.class, this::onList)
+                .onCommand(ListObjects.class, (state, c) -> Effect().reply(c.replyTo(),
+                        ObjectPages.page(state, c.after(), c.maxBytes())))
                 .onCommand(ReportHoldings.class, (state, c) -> Effect().reply(c.replyTo(), new Holdings(
                         claims == null ? List.of() : claims.held(state.objects().values()),
                         batcher.claimInFlight() == null ? List.of() : List.of(batcher.claimInFlight()))))
@@ -368,22 +365,6 @@ public final class CollectionEntity
                 .build();
     }
 
-    private ReplyEffect<Event, State> onList(State state, ListObjects c) {
-        var from = c.after() == null ? state.objects() : state.objects().tailMap(c.after(), false);
-        List<byte[]> out = new ArrayList<>();
-        long bytes = 0;
-        String last = null;
-        for (Map.Entry<String, byte[]> e : from.entrySet()) {
-            if (!out.isEmpty() && bytes + e.getValue().length > c.maxBytes()) {
-                return Effect().reply(c.replyTo(), new Items(out, state.lastVersion(), last));
-            }
-            out.add(e.getValue());
-            bytes += e.getValue().length;
-            last = e.getKey();
-        }
-        return Effect().reply(c.replyTo(), new Items(out, state.lastVersion(), null));
-    }
-
     /** A write joins the queue: its reply is deferred (see {@link WriteBatcher}) unless the queue is full. */
     private ReplyEffect<Event, State> onWrite(State state, Write w) {
         if (batcher.queueFull()) {
@@ -394,7 +375,7 @@ public final class CollectionEntity
     }
 
     private ReplyEffect<Event, State> onDryRunAnswered(State state, DryRunAnswered a) {
-        ValueClaims.Verdict v = claims.evaluated(a);
+        ValueClaims.Verdict v = claims == null ? null : claims.evaluated(a);
         if (v == null) {
             return Effect().noReply();
         }
