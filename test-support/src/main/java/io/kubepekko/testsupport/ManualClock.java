@@ -1,4 +1,4 @@
-package io.kubepekko.actors;
+package io.kubepekko.testsupport;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -7,8 +7,8 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 
 /**
- * A clock that moves only when told, for the injected time of an {@link Environment}: tests (and
- * tools) make "an hour later" happen at once. Safe to read from any thread.
+ * A clock that moves only when a test advances it, for code that takes a {@link Clock}: "an hour
+ * later" happens at once. Safe to read from any thread.
  */
 public final class ManualClock extends Clock {
     private volatile Instant now;
