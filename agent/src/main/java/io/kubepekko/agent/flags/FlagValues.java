@@ -1,6 +1,7 @@
 package io.kubepekko.agent.flags;
 
 import io.kubepekko.api.flags.Flag;
+import io.kubepekko.api.flags.Ports;
 import io.kubepekko.api.kinds.Quantities;
 import io.kubepekko.api.meta.GoDurations;
 import io.kubepekko.api.validation.NameValidation;
@@ -141,11 +142,8 @@ final class FlagValues {
 
     /** A TCP port to serve on; 0 (ours, not the kubelet's) picks a free one. */
     static int port(String text) throws Flag.InvalidValue {
-        int port = int32(text);
-        if (port < 0 || port > 65535) {
-            throw new Flag.InvalidValue(text, "port (--port) " + port + " must be between 0 and 65535, inclusive");
-        }
-        return port;
+        return Ports.parse(text, FlagValues::int32,
+                port -> "port (--port) " + port + " must be between 0 and 65535, inclusive");
     }
 
     private static InetAddress ipLiteral(String whole, String ip) throws Flag.InvalidValue {
