@@ -2,12 +2,10 @@ package io.kubepekko.agent.flags;
 
 import io.kubepekko.api.flags.Flag;
 import io.kubepekko.api.flags.Ports;
-import io.kubepekko.api.kinds.Quantities;
 import io.kubepekko.api.meta.GoDurations;
+import io.kubepekko.api.meta.Quantity;
 import io.kubepekko.api.validation.NameValidation;
 
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -296,19 +294,12 @@ final class FlagValues {
         return URI.create("unix://" + path);
     }
 
-    static final String QUANTITY_FORMAT =
-            "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
-
     /** A Kubernetes quantity of bytes ({@code 10Mi}), rounded up to a whole byte as {@code Quantity.Value()}. */
     static long bytes(String text) throws Flag.InvalidValue {
-        BigDecimal q = Quantities.parse(text);
-        if (q == null) {
-            throw new Flag.InvalidValue(text, QUANTITY_FORMAT);
-        }
-        try {
-            return q.setScale(0, RoundingMode.CEILING).longValueExact();
-        } catch (ArithmeticException e) {
+        Quantity q = Quantity.parse(text).orElseThrow(() -> new Flag.InvalidValue(text, Quantity.FORMAT_WRONG));
+        if (!q.fitsInt64()) {
             throw new Flag.InvalidValue(text, "value out of range");
         }
+        return q.value();
     }
 }
