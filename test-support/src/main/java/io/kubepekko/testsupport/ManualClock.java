@@ -11,13 +11,24 @@ import java.time.ZoneOffset;
  * later" happens at once. Safe to read from any thread.
  */
 public final class ManualClock extends Clock {
-    private volatile Instant now;
+    private final Duration tick;
+    private Instant now;
 
     public ManualClock(Instant start) {
-        this.now = start;
+        this(start, Duration.ZERO);
     }
 
-    public void advance(Duration d) {
+    private ManualClock(Instant start, Duration tick) {
+        this.now = start;
+        this.tick = tick;
+    }
+
+    /** A clock that also moves {@code tick} further after each read, so no two reads see the same instant. */
+    public static ManualClock ticking(Instant start, Duration tick) {
+        return new ManualClock(start, tick);
+    }
+
+    public synchronized void advance(Duration d) {
         now = now.plus(d);
     }
 
@@ -32,7 +43,9 @@ public final class ManualClock extends Clock {
     }
 
     @Override
-    public Instant instant() {
-        return now;
+    public synchronized Instant instant() {
+        Instant read = now;
+        now = now.plus(tick);
+        return read;
     }
 }
