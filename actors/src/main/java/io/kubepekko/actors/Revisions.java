@@ -115,19 +115,11 @@ public final class Revisions
          * well under Artery's frame size.
          */
         public static List<Committed> parts(long first, List<PublishedEvent> events, long maxBytes) {
-            List<Committed> out = new ArrayList<>(1);
-            int start = 0;
-            long size = 0;
-            for (int i = 0; i < events.size(); i++) {
-                long bytes = events.get(i).size();
-                if (i > start && size + bytes > maxBytes) {
-                    out.add(new Committed(first, List.copyOf(events.subList(start, i)), true));
-                    start = i;
-                    size = 0;
-                }
-                size += bytes;
+            List<List<PublishedEvent>> parts = SizedParts.split(events, PublishedEvent::size, maxBytes);
+            List<Committed> out = new ArrayList<>(parts.size());
+            for (int i = 0; i < parts.size(); i++) {
+                out.add(new Committed(first, parts.get(i), i < parts.size() - 1));
             }
-            out.add(new Committed(first, start == 0 ? events : List.copyOf(events.subList(start, events.size())), false));
             return out;
         }
     }
@@ -491,23 +483,15 @@ public final class Revisions
      * every version up to a chunk's last event is resolved, since released events are in version order.
      */
     static List<Published> chunks(String epoch, long after, long upTo, List<PublishedEvent> released) {
-        List<Published> out = new ArrayList<>(1);
-        int start = 0;
-        long size = 0;
+        List<List<PublishedEvent>> parts = SizedParts.split(released, PublishedEvent::size, PUBLISH_CHUNK_BYTES);
+        List<Published> out = new ArrayList<>(parts.size());
         long chunkAfter = after;
-        for (int i = 0; i < released.size(); i++) {
-            PublishedEvent e = released.get(i);
-            long bytes = e.size();
-            if (i > start && size + bytes > PUBLISH_CHUNK_BYTES) {
-                long chunkUpTo = released.get(i - 1).resourceVersion();
-                out.add(new Published(epoch, chunkAfter, chunkUpTo, List.copyOf(released.subList(start, i))));
-                chunkAfter = chunkUpTo;
-                start = i;
-                size = 0;
-            }
-            size += bytes;
+        for (int i = 0; i < parts.size(); i++) {
+            List<PublishedEvent> part = parts.get(i);
+            long chunkUpTo = i < parts.size() - 1 ? part.get(part.size() - 1).resourceVersion() : upTo;
+            out.add(new Published(epoch, chunkAfter, chunkUpTo, part));
+            chunkAfter = chunkUpTo;
         }
-        out.add(new Published(epoch, chunkAfter, upTo, start == 0 ? released : List.copyOf(released.subList(start, released.size()))));
         return out;
     }
 

@@ -2,6 +2,7 @@ package io.kubepekko.actors;
 
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.watch.WatchEvent;
+import io.kubepekko.testsupport.ManualClock;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;

@@ -5,6 +5,7 @@ import io.kubepekko.api.alloc.ClaimResult;
 import io.kubepekko.api.alloc.Refusal;
 import io.kubepekko.api.alloc.ValueRequest;
 import io.kubepekko.api.kinds.ServiceNetwork;
+import io.kubepekko.testsupport.ManualClock;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;

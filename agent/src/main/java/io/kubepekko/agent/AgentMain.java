@@ -3,6 +3,7 @@ package io.kubepekko.agent;
 import io.kubepekko.agent.flags.AgentFlags;
 import io.kubepekko.agent.flags.AgentSettings;
 import io.kubepekko.api.openapi.OpenApiV3;
+import io.kubepekko.api.status.Failures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -141,7 +142,7 @@ public final class AgentMain {
             LOG.info("agent server listening on {}:{} (healthz, static pod manifests from loopback)", address, port);
             return java.util.OptionalInt.of(port);
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            Throwable cause = e.getCause() == null ? e : e.getCause();
+            Throwable cause = Failures.unwrap(e);
             LOG.error("failed to listen on {}:{}: {}", address, settings.port(), cause.toString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -8,6 +8,7 @@ import io.kubepekko.api.alloc.Ipv4Cidr;
 import io.kubepekko.api.alloc.PortRange;
 import io.kubepekko.api.flags.Flag;
 import io.kubepekko.api.flags.FlagSet;
+import io.kubepekko.api.flags.Ports;
 import io.kubepekko.api.meta.GoDurations;
 import io.kubepekko.api.watch.FeatureGates;
 import io.kubepekko.persistence.StorageSettings;
@@ -318,15 +319,14 @@ final class ApiServerFlags {
     }
 
     private static int port(String value) throws Flag.InvalidValue {
-        try {
-            int p = Integer.parseInt(value);
-            if (p >= 0 && p <= 65535) {
-                return p;
+        String reason = "must be a port number 0-65535";
+        return Ports.parse(value, text -> {
+            try {
+                return Integer.parseInt(text);
+            } catch (NumberFormatException e) {
+                throw new Flag.InvalidValue(text, reason);
             }
-        } catch (NumberFormatException e) {
-            // refused below
-        }
-        throw new Flag.InvalidValue(value, "must be a port number 0-65535");
+        }, p -> reason);
     }
 
     /** A byte count as etcd's {@code --max-request-bytes} takes it: a positive decimal integer. */

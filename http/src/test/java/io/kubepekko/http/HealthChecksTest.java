@@ -2,7 +2,7 @@ package io.kubepekko.http;
 
 import org.junit.jupiter.api.Test;
 
-import io.kubepekko.actors.ManualClock;
+import io.kubepekko.testsupport.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;

@@ -2,7 +2,7 @@ package io.kubepekko.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.actors.Environment;
-import io.kubepekko.actors.ManualClock;
+import io.kubepekko.testsupport.ManualClock;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -1,6 +1,7 @@
 package io.kubepekko.persistence;
 
 import com.typesafe.config.Config;
+import io.kubepekko.api.status.Failures;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.stream.connectors.cassandra.javadsl.CassandraSession;
 import org.apache.pekko.stream.connectors.cassandra.javadsl.CassandraSessionRegistry;
@@ -43,7 +44,7 @@ public interface StorageProbe {
                 return session.selectOne("SELECT now() FROM system.local").toCompletableFuture()
                         .get(5, TimeUnit.SECONDS).isPresent() ? Optional.empty() : Optional.of("system.local answered no row");
             } catch (ExecutionException e) {
-                Throwable cause = e.getCause() == null ? e : e.getCause();
+                Throwable cause = Failures.unwrap(e);
                 return Optional.of(cause.getClass().getSimpleName() + ": " + cause.getMessage());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

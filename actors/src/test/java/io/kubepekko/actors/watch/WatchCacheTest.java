@@ -1,7 +1,7 @@
 package io.kubepekko.actors.watch;
 
 import com.typesafe.config.ConfigFactory;
-import io.kubepekko.actors.ManualClock;
+import io.kubepekko.testsupport.ManualClock;
 import io.kubepekko.actors.PublishedEvent;
 import io.kubepekko.actors.Revisions;
 import io.kubepekko.actors.StorageQuota;

@@ -1,12 +1,11 @@
 package io.kubepekko.agent.flags;
 
 import io.kubepekko.api.flags.Flag;
-import io.kubepekko.api.kinds.Quantities;
+import io.kubepekko.api.flags.Ports;
 import io.kubepekko.api.meta.GoDurations;
+import io.kubepekko.api.meta.Quantity;
 import io.kubepekko.api.validation.NameValidation;
 
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -141,11 +140,8 @@ final class FlagValues {
 
     /** A TCP port to serve on; 0 (ours, not the kubelet's) picks a free one. */
     static int port(String text) throws Flag.InvalidValue {
-        int port = int32(text);
-        if (port < 0 || port > 65535) {
-            throw new Flag.InvalidValue(text, "port (--port) " + port + " must be between 0 and 65535, inclusive");
-        }
-        return port;
+        return Ports.parse(text, FlagValues::int32,
+                port -> "port (--port) " + port + " must be between 0 and 65535, inclusive");
     }
 
     private static InetAddress ipLiteral(String whole, String ip) throws Flag.InvalidValue {
@@ -298,19 +294,12 @@ final class FlagValues {
         return URI.create("unix://" + path);
     }
 
-    static final String QUANTITY_FORMAT =
-            "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
-
     /** A Kubernetes quantity of bytes ({@code 10Mi}), rounded up to a whole byte as {@code Quantity.Value()}. */
     static long bytes(String text) throws Flag.InvalidValue {
-        BigDecimal q = Quantities.parse(text);
-        if (q == null) {
-            throw new Flag.InvalidValue(text, QUANTITY_FORMAT);
-        }
-        try {
-            return q.setScale(0, RoundingMode.CEILING).longValueExact();
-        } catch (ArithmeticException e) {
+        Quantity q = Quantity.parse(text).orElseThrow(() -> new Flag.InvalidValue(text, Quantity.FORMAT_WRONG));
+        if (!q.fitsInt64()) {
             throw new Flag.InvalidValue(text, "value out of range");
         }
+        return q.value();
     }
 }

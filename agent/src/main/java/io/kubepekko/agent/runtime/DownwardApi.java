@@ -1,8 +1,8 @@
 package io.kubepekko.agent.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kubepekko.api.meta.Quantity;
 
-import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -103,8 +103,8 @@ final class DownwardApi {
      */
     static String resource(JsonNode container, String resource, String divisorText, NodeContext node)
             throws PodConfigException {
-        BigDecimal divisor = divisorText == null || divisorText.isEmpty()
-                ? BigDecimal.ONE : Quantity.parse(divisorText).orElse(BigDecimal.ONE);
+        Quantity divisor = divisorText == null || divisorText.isEmpty()
+                ? Quantity.ONE : Quantity.parse(divisorText).orElse(Quantity.ONE);
         JsonNode res = Json.at(container, "resources");
         return switch (resource) {
             case "limits.cpu" -> cpu(Quantity.of(res.path("limits").get("cpu"))
@@ -120,7 +120,7 @@ final class DownwardApi {
             default -> {
                 if (resource.startsWith("limits.hugepages-") || resource.startsWith("requests.hugepages-")) {
                     int dot = resource.indexOf('.');
-                    Optional<BigDecimal> q = Quantity.of(res.path(resource.substring(0, dot)).get(resource.substring(dot + 1)));
+                    Optional<Quantity> q = Quantity.of(res.path(resource.substring(0, dot)).get(resource.substring(dot + 1)));
                     yield bytes(q.map(Quantity::value).orElse(0L), divisor);
                 }
                 throw PodConfigException.containerConfig("unsupported container resource : " + resource);
@@ -128,13 +128,13 @@ final class DownwardApi {
         };
     }
 
-    private static String cpu(long milliCpu, BigDecimal divisor) {
-        long d = Math.max(1, Quantity.milliValue(divisor));
+    private static String cpu(long milliCpu, Quantity divisor) {
+        long d = Math.max(1, divisor.milliValue());
         return Long.toString((long) Math.ceil((double) milliCpu / (double) d));
     }
 
-    private static String bytes(long value, BigDecimal divisor) {
-        long d = Math.max(1, Quantity.value(divisor));
+    private static String bytes(long value, Quantity divisor) {
+        long d = Math.max(1, divisor.value());
         return Long.toString((long) Math.ceil((double) value / (double) d));
     }
 }

@@ -3,8 +3,8 @@ package io.kubepekko.agent.runtime;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.agent.cri.v1.LinuxContainerResources;
 import io.kubepekko.agent.pod.QosClass;
+import io.kubepekko.api.meta.Quantity;
 
-import java.math.BigDecimal;
 import java.util.Optional;
 
 /**
@@ -47,7 +47,7 @@ public final class LinuxResources {
     /** The container's {@code LinuxContainerResources}. */
     public static LinuxContainerResources of(JsonNode pod, JsonNode container, long memoryCapacity) {
         JsonNode res = Json.at(container, "resources");
-        Optional<BigDecimal> cpuRequest = res.path("requests").has("cpu") ? Quantity.of(res.path("requests").get("cpu")) : Optional.empty();
+        Optional<Quantity> cpuRequest = res.path("requests").has("cpu") ? Quantity.of(res.path("requests").get("cpu")) : Optional.empty();
         long cpuLimitMilli = Quantity.of(res.path("limits").get("cpu")).map(Quantity::milliValue).orElse(0L);
         long memoryLimit = Quantity.of(res.path("limits").get("memory")).map(Quantity::value).orElse(0L);
 

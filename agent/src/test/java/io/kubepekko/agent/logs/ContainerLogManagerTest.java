@@ -9,6 +9,7 @@ import io.kubepekko.agent.cri.v1.PodSandboxConfig;
 import io.kubepekko.agent.cri.v1.PodSandboxMetadata;
 import io.kubepekko.agent.cri.v1.ReopenContainerLogRequest;
 import io.kubepekko.agent.runtime.SandboxConfigs;
+import io.kubepekko.testsupport.ManualClock;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -23,12 +24,9 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 
@@ -103,23 +101,7 @@ class ContainerLogManagerTest {
 
     /** A clock a minute further at each read, so each rotation has its own timestamp as 10 s rounds would. */
     private static Clock minutes() {
-        AtomicLong minute = new AtomicLong();
-        return new Clock() {
-            @Override
-            public ZoneId getZone() {
-                return ZoneOffset.UTC;
-            }
-
-            @Override
-            public Clock withZone(ZoneId zone) {
-                return this;
-            }
-
-            @Override
-            public Instant instant() {
-                return Instant.parse("2026-11-28T19:00:00Z").plus(Duration.ofMinutes(minute.getAndIncrement()));
-            }
-        };
+        return ManualClock.ticking(Instant.parse("2026-11-28T19:00:00Z"), Duration.ofMinutes(1));
     }
 
     private int reopens() {

@@ -14,6 +14,7 @@ import io.kubepekko.agent.pleg.PodLifecycleEvents;
 import io.kubepekko.agent.runtime.NodeContext;
 import io.kubepekko.agent.runtime.PodInputs;
 import io.kubepekko.agent.runtime.ResolvConf;
+import io.kubepekko.testsupport.ManualClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.Json;
+import io.kubepekko.api.meta.Quantity;
 import io.kubepekko.api.schema.SchemaNode;
 import io.kubepekko.api.status.FieldError;
 
@@ -323,9 +324,9 @@ final class SchemaDecoding {
             default -> null;
         };
         if (text == null) {
-            throw new Fatal(GoQuantitySyntax.FORMAT_WRONG);
+            throw new Fatal(Quantity.FORMAT_WRONG);
         }
-        Optional<String> error = GoQuantitySyntax.error(text);
+        Optional<String> error = Quantity.syntaxError(text);
         if (error.isPresent()) {
             throw new Fatal(error.get());
         }

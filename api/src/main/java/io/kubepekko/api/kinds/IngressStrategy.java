@@ -42,9 +42,7 @@ public final class IngressStrategy implements Strategy {
 
     @Override
     public JsonNode initialStatus(ObjectNode obj) {
-        ObjectNode status = Nodes.F.objectNode();
-        status.putObject("loadBalancer");
-        return status;
+        return LoadBalancerStatus.initial();
     }
 
     private static List<FieldError> rule(JsonNode rule, FieldPath path) {

@@ -1,6 +1,7 @@
 package io.kubepekko.api.kinds;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kubepekko.api.meta.Quantity;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -53,7 +54,7 @@ public final class PodQos {
 
     private static void addPositive(JsonNode list, Map<String, BigDecimal> into) {
         for (String name : COMPUTE) {
-            BigDecimal q = Quantities.parse(list.get(name));
+            BigDecimal q = Quantity.of(list.get(name)).map(Quantity::amount).orElse(null);
             if (q != null && q.signum() > 0) {
                 into.merge(name, q, BigDecimal::add);
             }

@@ -1,6 +1,7 @@
 package io.kubepekko.api.kinds;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kubepekko.api.meta.Quantity;
 import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.validation.FieldPath;
 import io.kubepekko.api.validation.LabelValidation;
@@ -28,8 +29,6 @@ public final class PodSpecValidation {
     static final List<String> PULL_POLICIES = List.of("Always", "IfNotPresent", "Never");
     static final List<String> TERMINATION_MESSAGE_POLICIES = List.of("File", "FallbackToLogsOnError");
     static final List<String> TAINT_EFFECTS = List.of("NoSchedule", "PreferNoSchedule", "NoExecute");
-    static final String QUANTITY_REGEX_ERROR =
-            "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 
     private static final List<String> VOLUME_SOURCES = List.of("emptyDir", "hostPath", "gitRepo", "gcePersistentDisk",
             "awsElasticBlockStore", "secret", "nfs", "iscsi", "glusterfs", "flocker", "persistentVolumeClaim", "rbd",
@@ -378,7 +377,7 @@ public final class PodSpecValidation {
         FieldPath reqPath = path.child("requests");
         requests.forEach((k, v) -> {
             BigDecimal req = quantity(v, reqPath.key(k), errs);
-            BigDecimal lim = limits.containsKey(k) ? Quantities.parse(limits.get(k)) : null;
+            BigDecimal lim = limits.containsKey(k) ? amount(limits.get(k)) : null;
             if (req != null && lim != null && req.compareTo(lim) > 0) {
                 errs.add(FieldError.invalid(reqPath.toString(), v,
                         "must be less than or equal to " + k + " limit of " + limits.get(k)));
@@ -387,11 +386,15 @@ public final class PodSpecValidation {
         return errs;
     }
 
+    private static BigDecimal amount(String text) {
+        return Quantity.parse(text).map(Quantity::amount).orElse(null);
+    }
+
     /** The parsed quantity, or null after recording why it is invalid. */
     static BigDecimal quantity(String text, FieldPath path, List<FieldError> errs) {
-        BigDecimal q = Quantities.parse(text);
+        BigDecimal q = amount(text);
         if (q == null) {
-            errs.add(FieldError.invalid(path.toString(), text, QUANTITY_REGEX_ERROR));
+            errs.add(FieldError.invalid(path.toString(), text, Quantity.FORMAT_WRONG));
         } else if (q.signum() < 0) {
             errs.add(FieldError.invalid(path.toString(), text, ObjectMetaValidation.IS_NEGATIVE));
             return null;

@@ -161,9 +161,7 @@ public final class ServiceStrategy implements Strategy {
     /** {@code {"loadBalancer":{}}}, the empty ServiceStatus as Kubernetes serializes it. */
     @Override
     public JsonNode initialStatus(ObjectNode obj) {
-        ObjectNode status = Nodes.F.objectNode();
-        status.putObject("loadBalancer");
-        return status;
+        return LoadBalancerStatus.initial();
     }
 
     static boolean isHeadless(JsonNode spec) {

@@ -1,6 +1,7 @@
 package io.kubepekko.api.table;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kubepekko.api.meta.Quantity;
 
 import java.time.Instant;
 import java.util.List;
@@ -47,7 +48,7 @@ public final class PersistentVolumeClaimPrinter implements TablePrinter {
         String capacity = "";
         String accessModes = "";
         if (!volume.isEmpty()) {
-            capacity = ConfigQuantities.format(status.path("capacity").get("storage"));
+            capacity = Quantity.print(status.path("capacity").get("storage"));
             accessModes = ConfigCells.accessModes(status.get("accessModes"));
         }
         return List.of(

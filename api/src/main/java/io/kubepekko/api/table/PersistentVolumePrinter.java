@@ -1,6 +1,7 @@
 package io.kubepekko.api.table;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kubepekko.api.meta.Quantity;
 
 import java.time.Instant;
 import java.util.List;
@@ -56,7 +57,7 @@ public final class PersistentVolumePrinter implements TablePrinter {
         String phase = ConfigCells.deleting(object) ? "Terminating" : ConfigCells.text(status.get("phase"));
         return List.of(
                 ConfigCells.name(object),
-                ConfigQuantities.format(spec.path("capacity").get("storage")),
+                Quantity.print(spec.path("capacity").get("storage")),
                 ConfigCells.accessModes(spec.get("accessModes")),
                 ConfigCells.text(spec.get("persistentVolumeReclaimPolicy")),
                 phase,

@@ -1,6 +1,7 @@
 package io.kubepekko.api.table;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kubepekko.api.meta.Quantity;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -39,8 +40,8 @@ public final class ResourceQuotaPrinter implements TablePrinter {
         List<String> requests = new ArrayList<>();
         List<String> limits = new ArrayList<>();
         for (String resource : resources) {
-            String entry = resource + ": " + ConfigQuantities.format(used.get(resource)) + "/"
-                    + ConfigQuantities.format(hard.get(resource));
+            String entry = resource + ": " + Quantity.print(used.get(resource)) + "/"
+                    + Quantity.print(hard.get(resource));
             (isLimit(resource) ? limits : requests).add(entry);
         }
         return List.of(ConfigCells.name(object), String.join(", ", requests), String.join(", ", limits),

@@ -406,6 +406,12 @@ class KindStrategiesTest {
     }
 
     @Test
+    void ingressStartsWithTheSameEmptyLoadBalancerStatusAsAService() {
+        assertEquals(obj("{'loadBalancer':{}}"),
+                BuiltinDefinitions.strategy("networking.k8s.io", "Ingress").initialStatus(obj("{'spec':{}}")));
+    }
+
+    @Test
     void deploymentDefaultsMatchWhatKubectlDiffShows() {
         ObjectNode d = defaulted("apps", "Deployment", "{'spec':{'selector':{'matchLabels':{'app':'web'}},'template':" + TEMPLATE + "}}");
         assertEquals(1, d.at("/spec/replicas").asInt());

@@ -1,4 +1,4 @@
-package io.kubepekko.api.table;
+package io.kubepekko.api.meta;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -6,16 +6,25 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * A {@code resource.Quantity} printed as Kubernetes prints it. We store quantities as the client
- * wrote them, while kube-apiserver parses them and prints the parsed value: mostly its canonical
- * form ({@code 1024Mi} prints {@code 1Gi}, {@code 1000m} prints {@code 1}, {@code 0.5} prints
- * {@code 500m}), except that Kubernetes keeps the original text when its fast parser judges it
- * already canonical ({@code 1.500} stays {@code 1.500}); this class follows both rules.
+ * A {@code resource.Quantity} ({@code 500m}, {@code 1.5Gi}, {@code 1e3}): the one parser of quantities for the
+ * decoder, validation, Table printing, the agent and its flags. Text is read as Kubernetes' {@code ParseQuantity}
+ * scans it (sign, number, suffix, with its error messages); the value is kept exact as written, and {@link
+ * #print} gives the text kube-apiserver shows for a stored quantity.
  */
-final class ConfigQuantities {
-    private ConfigQuantities() {}
+public final class Quantity implements Comparable<Quantity> {
+
+    /** {@code resource.ErrFormatWrong}: the text is not a number followed by a suffix. */
+    public static final String FORMAT_WRONG =
+            "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+    /** {@code resource.ErrNumeric}: the number part has no digits. */
+    public static final String NUMERIC = "unable to parse numeric part of quantity";
+    /** {@code resource.ErrSuffix}: the suffix is none Kubernetes knows. */
+    public static final String SUFFIX = "unable to parse quantity's suffix";
+
+    public static final Quantity ONE = new Quantity(BigDecimal.ONE);
 
     private enum Format { DECIMAL_EXPONENT, DECIMAL_SI, BINARY_SI }
 
@@ -28,7 +37,10 @@ final class ConfigQuantities {
     private static final int MAX_INT64_FACTORS = 18;
     /** Kubernetes keeps quantities to nano precision, rounding anything finer up. */
     private static final int NANO = -9;
-    private static final BigDecimal MAX_BINARY = BigDecimal.valueOf(Long.MAX_VALUE);
+    /** An exponent suffix ({@code e12}) longer than this is refused as a suffix. */
+    private static final int MAX_EXPONENT_CHARS = 11;
+    private static final BigDecimal MAX_INT64 = BigDecimal.valueOf(Long.MAX_VALUE);
+    private static final BigDecimal MIN_INT64 = BigDecimal.valueOf(Long.MIN_VALUE);
     private static final BigDecimal BINARY_FLOOR = BigDecimal.valueOf(-1024);
     private static final BigDecimal BINARY_CEILING = BigDecimal.valueOf(1024);
     private static final BigInteger TEN = BigInteger.TEN;
@@ -44,33 +56,138 @@ final class ConfigQuantities {
     private static final Map<Integer, String> BINARY_BY_EXPONENT = Map.of(
             0, "", 10, "Ki", 20, "Mi", 30, "Gi", 40, "Ti", 50, "Pi", 60, "Ei");
 
+    private final BigDecimal amount;
+
+    private Quantity(BigDecimal amount) {
+        this.amount = amount;
+    }
+
+    // ---- reading ------------------------------------------------------------------------------------------
+
     /**
-     * A quantity field as kube prints it; {@code 0} when it is missing (Go's zero Quantity). Text
-     * that is not a quantity cannot reach kube's printer; we show it as it is.
+     * Why {@code text} is no quantity, in Kubernetes' words, or empty when it is one. Surrounding white space
+     * is ignored, as {@code Quantity.UnmarshalJSON} trims it.
      */
-    static String format(JsonNode node) {
+    public static Optional<String> syntaxError(String text) {
+        return Optional.ofNullable(error(scan(text.strip())));
+    }
+
+    /** The quantity in {@code text} ({@code 10Mi}, {@code 500m}), or empty when {@link #syntaxError} has one. */
+    public static Optional<Quantity> parse(String text) {
+        Scanned s = scan(text.strip());
+        if (error(s) != null) {
+            return Optional.empty();
+        }
+        return Optional.of(new Quantity(exactAmount(s, interpret(s.suffix()))));
+    }
+
+    /** The quantity at {@code node}: a JSON string as {@link #parse}, a JSON number as it is; empty when absent or none. */
+    public static Optional<Quantity> of(JsonNode node) {
+        if (node == null || node.isNull() || node.isMissingNode()) {
+            return Optional.empty();
+        }
+        if (node.isNumber()) {
+            return Optional.of(new Quantity(node.decimalValue()));
+        }
+        return parse(node.asText());
+    }
+
+    // ---- the value ----------------------------------------------------------------------------------------
+
+    /** The exact value written ({@code 1.5Ki} is 1536), not rounded. */
+    public BigDecimal amount() {
+        return amount;
+    }
+
+    public int signum() {
+        return amount.signum();
+    }
+
+    /** {@code Quantity.Value()}: the integer value, rounded up; saturates at the int64 bounds like Kubernetes. */
+    public long value() {
+        return ceilingInt64(amount);
+    }
+
+    /** {@code Quantity.MilliValue()}: thousandths, rounded up; saturates at the int64 bounds. */
+    public long milliValue() {
+        return ceilingInt64(amount.scaleByPowerOfTen(3));
+    }
+
+    /** Whether the value rounded up to a whole number fits an int64 (so {@link #value} did not saturate). */
+    public boolean fitsInt64() {
+        return amount.compareTo(MAX_INT64) <= 0 && amount.compareTo(MIN_INT64) >= 0;
+    }
+
+    private static long ceilingInt64(BigDecimal v) {
+        // Decided before rounding: an exponent like 1e999999999 or 1e-999999999 must not be expanded into digits.
+        if (v.compareTo(MAX_INT64) > 0) {
+            return Long.MAX_VALUE;
+        }
+        if (v.compareTo(MIN_INT64) < 0) {
+            return Long.MIN_VALUE;
+        }
+        if ((long) v.precision() - v.scale() <= 0) {
+            return v.signum() > 0 ? 1 : 0;
+        }
+        return v.setScale(0, RoundingMode.CEILING).longValueExact();
+    }
+
+    @Override
+    public int compareTo(Quantity other) {
+        return amount.compareTo(other.amount);
+    }
+
+    /** Equal values are equal quantities, however written ({@code 1Ki} and {@code 1024}). */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Quantity q && amount.compareTo(q.amount) == 0;
+    }
+
+    @Override
+    public int hashCode() {
+        return amount.signum() == 0 ? 0 : amount.stripTrailingZeros().hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return amount.toPlainString();
+    }
+
+    // ---- printing -----------------------------------------------------------------------------------------
+
+    /**
+     * A quantity field as kube prints it; {@code 0} when it is missing (Go's zero Quantity). Text that is not a
+     * quantity cannot reach kube's printer; we show it as it is.
+     */
+    public static String print(JsonNode node) {
         if (node == null) {
             return "0";
         }
         if (node.isTextual()) {
-            return format(node.asText());
+            return print(node.asText());
         }
         if (node.isNumber()) {
-            return format(node.numberValue().toString());
+            return print(node.numberValue().toString());
         }
         return "0";
     }
 
-    /** A quantity's text as kube prints it once parsed; unparseable text comes back unchanged. */
-    static String format(String str) {
+    /**
+     * A quantity's text as kube prints it once parsed; unparseable text comes back unchanged. We store
+     * quantities as the client wrote them, while kube-apiserver parses them and prints the parsed value: mostly
+     * its canonical form ({@code 1024Mi} prints {@code 1Gi}, {@code 1000m} prints {@code 1}, {@code 0.5} prints
+     * {@code 500m}), except that Kubernetes keeps the original text when its fast parser judges it already
+     * canonical ({@code 1.500} stays {@code 1.500}); this follows both rules.
+     */
+    public static String print(String str) {
         if (str.equals("0")) {
             return str;
         }
         Scanned s = scan(str);
-        Suffix suffix = s == null ? null : interpret(s.suffix());
-        if (suffix == null) {
+        if (error(s) != null) {
             return str;
         }
+        Suffix suffix = interpret(s.suffix());
         Format format = suffix.format();
         int exponent = suffix.exponent();
 
@@ -109,8 +226,7 @@ final class ConfigQuantities {
                 }
             }
         }
-        BigDecimal amount = exact(s, suffix);
-        return amount == null ? str : canonical(amount, format);
+        return canonical(roundedAmount(s, suffix), format);
     }
 
     /** Kubernetes' judgement that the text it parsed is already canonical, so it keeps it. */
@@ -121,37 +237,27 @@ final class ConfigQuantities {
         return scale % 3 == 0 && !shifted.endsWith("000") && shifted.charAt(0) != '0';
     }
 
-    /**
-     * The exact value as Kubernetes' slow path computes it: rounded up to nano, binary capped at
-     * int64; null if the number is malformed.
-     */
-    private static BigDecimal exact(Scanned s, Suffix suffix) {
-        BigDecimal amount = decimal(s.value());
-        if (amount == null) {
-            return null;
-        }
+    /** The value written, exactly; a number without digits ({@code Ki}, {@code -m}) is zero, as Kubernetes reads it. */
+    private static BigDecimal exactAmount(Scanned s, Suffix suffix) {
+        BigDecimal amount = hasDigit(s.value()) ? new BigDecimal(s.value()) : BigDecimal.ZERO;
         if (suffix.base() == 10) {
-            amount = amount.scaleByPowerOfTen(suffix.exponent());
-        } else {
-            amount = amount.multiply(new BigDecimal(BigInteger.ONE.shiftLeft(suffix.exponent())));
+            return amount.scaleByPowerOfTen(suffix.exponent());
         }
+        return amount.multiply(new BigDecimal(BigInteger.ONE.shiftLeft(suffix.exponent())));
+    }
+
+    /** The value as Kubernetes' slow path keeps it: rounded up to nano, binary capped at int64. */
+    private static BigDecimal roundedAmount(Scanned s, Suffix suffix) {
+        BigDecimal amount = exactAmount(s, suffix);
         int sign = amount.signum();
         amount = amount.abs();
         if (sign != 0 && amount.scale() > -NANO) {
             amount = amount.setScale(-NANO, RoundingMode.UP);
         }
-        if (suffix.format() == Format.BINARY_SI && amount.compareTo(MAX_BINARY) > 0) {
-            amount = MAX_BINARY;
+        if (suffix.format() == Format.BINARY_SI && amount.compareTo(MAX_INT64) > 0) {
+            amount = MAX_INT64;
         }
         return sign < 0 ? amount.negate() : amount;
-    }
-
-    private static BigDecimal decimal(String value) {
-        try {
-            return new BigDecimal(value);
-        } catch (NumberFormatException e) {
-            return null;
-        }
     }
 
     private static Long multiply(long a, long b) {
@@ -206,6 +312,24 @@ final class ConfigQuantities {
         return amount.scale() <= 0 || amount.stripTrailingZeros().scale() <= 0;
     }
 
+    // ---- scanning -----------------------------------------------------------------------------------------
+
+    /** The parse error of scanned text, or null when it is a quantity. */
+    private static String error(Scanned s) {
+        if (s == null) {
+            return FORMAT_WRONG;
+        }
+        if (interpret(s.suffix()) == null) {
+            return SUFFIX;
+        }
+        // A lone decimal point has no number to parse; Kubernetes fails it on the numeric part.
+        return s.value().contains(".") && !hasDigit(s.value()) ? NUMERIC : null;
+    }
+
+    private static boolean hasDigit(String text) {
+        return text.chars().anyMatch(Quantity::isDigit);
+    }
+
     private static Suffix interpret(String suffix) {
         Integer decimal = DECIMAL_SUFFIXES.get(suffix);
         if (decimal != null) {
@@ -215,13 +339,15 @@ final class ConfigQuantities {
         if (binary != null) {
             return new Suffix(2, binary, Format.BINARY_SI);
         }
-        if (suffix.length() > 1 && (suffix.charAt(0) == 'e' || suffix.charAt(0) == 'E')) {
-            try {
-                // Go keeps the low 32 bits of the exponent; the cast does the same.
-                return new Suffix(10, (int) Long.parseLong(suffix.substring(1)), Format.DECIMAL_EXPONENT);
-            } catch (NumberFormatException e) {
+        if (suffix.length() > 1 && suffix.length() <= MAX_EXPONENT_CHARS + 1
+                && (suffix.charAt(0) == 'e' || suffix.charAt(0) == 'E')) {
+            String exponent = suffix.substring(1);
+            int digitsFrom = exponent.charAt(0) == '+' || exponent.charAt(0) == '-' ? 1 : 0;
+            if (digitsFrom == exponent.length() || !exponent.substring(digitsFrom).chars().allMatch(Quantity::isDigit)) {
                 return null;
             }
+            // Go keeps the low 32 bits of the exponent; the cast does the same.
+            return new Suffix(10, (int) Long.parseLong(exponent), Format.DECIMAL_EXPONENT);
         }
         return null;
     }
@@ -286,7 +412,7 @@ final class ConfigQuantities {
         return pos >= end ? new Scanned(positive, value, num, denom, str.substring(suffixStart)) : null;
     }
 
-    private static boolean isDigit(char c) {
+    private static boolean isDigit(int c) {
         return c >= '0' && c <= '9';
     }
 }
