@@ -15,7 +15,10 @@ import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.store.ObjectWrites;
 import io.kubepekko.api.store.Responses;
 import io.kubepekko.api.store.WriteOp;
+import io.kubepekko.api.store.WriteDecision;
 import io.kubepekko.api.store.WriteOutcome;
+import io.kubepekko.api.store.WriteResult;
+import io.kubepekko.api.store.WriteResult.Refused;
 import io.kubepekko.api.watch.WatchEvent;
 import io.kubepekko.persistence.CborSerializable;
 import io.kubepekko.persistence.SnapshotInParts;
@@ -146,7 +149,7 @@ public final class CollectionEntity
     public record ListObjects(String after, int maxBytes, ActorRef<Items> replyTo) implements Command {}
 
     /** Executes one write. */
-    public record Write(WriteOp op, ActorRef<WriteReply> replyTo) implements Command {}
+    public record Write(WriteOp op, ActorRef<WriteResult> replyTo) implements Command {}
 
     /** Internal: the versions for batch {@code batchId}, and the Revisions instance that gave them. */
     public record Allocated(long first, long batchId, ActorRef<Revisions.Command> from) implements Command {}
@@ -202,18 +205,6 @@ public final class CollectionEntity
      * null on the last page.
      */
     public record Items(List<byte[]> items, long lastVersion, String next) implements CborSerializable {}
-
-    /** The answer to a {@link Write}. */
-    public sealed interface WriteReply extends CborSerializable permits Written, Refused {}
-
-    /**
-     * @param code            200, 201, or 202 (a delete that left the object in place after asking for cascading)
-     * @param body            the response body's JSON
-     * @param resourceVersion the version assigned, or 0 when nothing was persisted
-     */
-    public record Written(int code, byte[] body, List<String> warnings, long resourceVersion) implements WriteReply {}
-
-    public record Refused(ApiStatus status) implements WriteReply {}
 
     /**
      * @param held     the {@link io.kubepekko.api.alloc.Claims#key keys} the stored objects hold
@@ -542,7 +533,12 @@ public final class CollectionEntity
             WriteOutcome outcome;
             ValuePlan plan = ValuePlan.NONE;
             try {
-                outcome = writes.execute(type, id.namespace(), lookup, w.op(), env);
+                WriteDecision decision = writes.execute(type, id.namespace(), lookup, w.op(), env);
+                if (decision instanceof Refused refused) {
+                    w.replyTo().tell(refused);
+                    continue;
+                }
+                outcome = (WriteOutcome) decision;
                 if (outcome.changed() && !w.op().options().dryRun() && !(w.op() instanceof WriteOp.Delete)
                         && !outcome.removes()) {
                     admission.admit(() -> growth(state, outcome));
@@ -551,6 +547,7 @@ public final class CollectionEntity
                     plan = values.plan(outcome.before(), outcome.after());
                 }
             } catch (ApiException e) {
+                // The storage quota's admission refuses (507) by exception.
                 w.replyTo().tell(new Refused(e.status()));
                 continue;
             } catch (RuntimeException e) {
@@ -865,12 +862,11 @@ public final class CollectionEntity
     }
 
     /** The reply to one write; {@code storedBytes}, when given, is the object's JSON as just persisted. */
-    private Written written(WriteOutcome outcome, long resourceVersion, byte[] storedBytes) {
-        int code = outcome.code();
+    private WriteResult written(WriteOutcome outcome, long resourceVersion, byte[] storedBytes) {
         byte[] body = storedBytes != null && outcome.view() == WriteOutcome.ResponseView.OBJECT
                 ? storedBytes // the response is the stored object: no second serialization
                 : Json.bytes(Responses.render(type, outcome));
-        return new Written(code, body, outcome.warnings(), resourceVersion);
+        return outcome.result(body, resourceVersion);
     }
 
     /** Answers every write that can no longer complete; a refusal, never a false success. */
@@ -943,8 +939,8 @@ public final class CollectionEntity
         }
         ObjectNode obj = Json.parseTrusted(stored);
         WriteOp op = new WriteOp.Update(name, obj, null, io.kubepekko.api.store.WriteOptions.DEFAULT);
-        WriteOutcome outcome = new WriteOutcome(obj, obj.deepCopy(), false, WriteOutcome.ResponseView.OBJECT, false,
-                true, List.of());
+        WriteOutcome outcome = new WriteOutcome(obj, obj.deepCopy(), WriteOutcome.Answer.UPDATED, true,
+                WriteOutcome.ResponseView.OBJECT, List.of());
         return new Pending(new Write(op, context.getSystem().ignoreRef()), outcome, ValuePlan.NONE);
     }
 }
