@@ -547,7 +547,7 @@ public final class CollectionEntity
                     plan = values.plan(outcome.before(), outcome.after());
                 }
             } catch (ApiException e) {
-                // The storage quota's admission refuses (507) by exception.
+                // The storage quota's admission (507) and a Service's values plan (422) refuse by exception.
                 w.replyTo().tell(new Refused(e.status()));
                 continue;
             } catch (RuntimeException e) {

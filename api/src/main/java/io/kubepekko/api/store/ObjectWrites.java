@@ -98,18 +98,15 @@ public final class ObjectWrites {
      */
     public WriteDecision execute(ResourceType type, String namespace, Function<String, ObjectNode> current,
                                  WriteOp op, Env env) {
-        WriteDecision decision;
         try {
-            decision = dispatch(type, namespace, current, op, env);
+            WriteDecision decision = dispatch(type, namespace, current, op, env);
+            return decision instanceof WriteOutcome out
+                    ? sizeLimit.fit(op, ManagedFieldsRecorder.record(type, op, out, env.now())) : decision;
         } catch (ApiException e) {
-            // The checks of a body's form (type meta, names, decoding a patch) refuse from deep inside
-            // shared helpers; their refusal is this write's answer like any other.
+            // The checks of a body's form (type meta, names, decoding a patch, the kind's own checks of
+            // a field) refuse from deep inside shared helpers; that refusal is the write's answer too.
             return new WriteResult.Refused(e.status());
         }
-        if (!(decision instanceof WriteOutcome out)) {
-            return decision;
-        }
-        return sizeLimit.fit(op, ManagedFieldsRecorder.record(type, op, out, env.now()));
     }
 
     private WriteDecision dispatch(ResourceType type, String namespace, Function<String, ObjectNode> current,
