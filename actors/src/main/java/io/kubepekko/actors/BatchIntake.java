@@ -10,7 +10,9 @@ import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.store.ObjectWrites;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOptions;
+import io.kubepekko.api.store.WriteDecision;
 import io.kubepekko.api.store.WriteOutcome;
+import io.kubepekko.api.store.WriteResult;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 
@@ -32,7 +34,7 @@ import java.util.function.Function;
 final class BatchIntake {
 
     /** An answer due at once: a refusal, a no-op, a dry run that claims nothing. */
-    record Answer(ActorRef<CollectionEntity.WriteReply> to, CollectionEntity.WriteReply reply) {
+    record Answer(ActorRef<WriteResult> to, WriteResult reply) {
         void send() {
             to.tell(reply);
         }
@@ -118,19 +120,25 @@ final class BatchIntake {
             WriteOutcome outcome;
             ValuePlan plan;
             try {
-                outcome = writes.execute(type, id.namespace(), lookup, w.op(), env);
+                WriteDecision decision = writes.execute(type, id.namespace(), lookup, w.op(), env);
+                if (decision instanceof WriteResult.Refused refused) {
+                    answers.add(new Answer(w.replyTo(), refused));
+                    continue;
+                }
+                outcome = (WriteOutcome) decision;
                 if (outcome.changed() && !w.op().options().dryRun() && !(w.op() instanceof WriteOp.Delete)
                         && !outcome.removes()) {
                     admission.admit(() -> growth(state, outcome));
                 }
                 plan = claims == null ? ValuePlan.NONE : claims.plan(w.op(), outcome);
             } catch (ApiException e) {
-                answers.add(new Answer(w.replyTo(), new CollectionEntity.Refused(e.status())));
+                // The storage quota's admission (507) and a Service's values plan (422) refuse by exception.
+                answers.add(new Answer(w.replyTo(), new WriteResult.Refused(e.status())));
                 continue;
             } catch (RuntimeException e) {
                 context.getLog().error("write to {} failed unexpectedly", id.entityId(), e);
                 answers.add(new Answer(w.replyTo(),
-                        new CollectionEntity.Refused(ApiStatus.internal(String.valueOf(e.getMessage())))));
+                        new WriteResult.Refused(ApiStatus.internal(String.valueOf(e.getMessage())))));
                 continue;
             }
             if (w.op().options().dryRun() && !plan.isEmpty()) {
@@ -163,8 +171,8 @@ final class BatchIntake {
         }
         ObjectNode obj = Json.parseTrusted(stored);
         WriteOp op = new WriteOp.Update(name, obj, null, WriteOptions.DEFAULT);
-        WriteOutcome outcome = new WriteOutcome(obj, obj.deepCopy(), false, WriteOutcome.ResponseView.OBJECT, false,
-                true, List.of());
+        WriteOutcome outcome = new WriteOutcome(obj, obj.deepCopy(), WriteOutcome.Answer.UPDATED, true,
+                WriteOutcome.ResponseView.OBJECT, List.of());
         return new PendingWrite(new CollectionEntity.Write(op, context.getSystem().ignoreRef()), outcome, ValuePlan.NONE);
     }
 }

@@ -10,6 +10,8 @@ import io.kubepekko.api.store.ObjectWrites;
 import io.kubepekko.api.store.Responses;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOutcome;
+import io.kubepekko.api.store.WriteResult;
+import io.kubepekko.api.store.WriteResult.Refused;
 import io.kubepekko.api.store.batch.BatchAction;
 import io.kubepekko.api.store.batch.WriteBatch;
 import io.kubepekko.api.watch.WatchEvent;
@@ -139,7 +141,7 @@ public final class CollectionEntity
     public record ListObjects(String after, int maxBytes, ActorRef<Items> replyTo) implements Command {}
 
     /** Executes one write. */
-    public record Write(WriteOp op, ActorRef<WriteReply> replyTo) implements Command {}
+    public record Write(WriteOp op, ActorRef<WriteResult> replyTo) implements Command {}
 
     /** Internal: the versions for batch {@code batchId}, and the Revisions instance that gave them. */
     public record Allocated(long first, long batchId, ActorRef<Revisions.Command> from) implements Command {}
@@ -196,17 +198,6 @@ public final class CollectionEntity
      */
     public record Items(List<byte[]> items, long lastVersion, String next) implements CborSerializable {}
 
-    /** The answer to a {@link Write}. */
-    public sealed interface WriteReply extends CborSerializable permits Written, Refused {}
-
-    /**
-     * @param code            200, 201, or 202 (a delete that left the object in place after asking for cascading)
-     * @param body            the response body's JSON
-     * @param resourceVersion the version assigned, or 0 when nothing was persisted
-     */
-    public record Written(int code, byte[] body, List<String> warnings, long resourceVersion) implements WriteReply {}
-
-    public record Refused(ApiStatus status) implements WriteReply {}
 
     /**
      * @param held     the {@link io.kubepekko.api.alloc.Claims#key keys} the stored objects hold
@@ -422,12 +413,11 @@ public final class CollectionEntity
     }
 
     /** The reply to one write; {@code storedBytes}, when given, is the object's JSON as just persisted. */
-    static Written written(ResourceType type, WriteOutcome outcome, long resourceVersion, byte[] storedBytes) {
-        int code = outcome.code();
+    static WriteResult written(ResourceType type, WriteOutcome outcome, long resourceVersion, byte[] storedBytes) {
         byte[] body = storedBytes != null && outcome.view() == WriteOutcome.ResponseView.OBJECT
                 ? storedBytes // the response is the stored object: no second serialization
                 : Json.bytes(Responses.render(type, outcome));
-        return new Written(code, body, outcome.warnings(), resourceVersion);
+        return outcome.result(body, resourceVersion);
     }
 
     @Override

@@ -1,11 +1,11 @@
 package io.kubepekko.actors;
 
 import io.kubepekko.actors.CollectionEntity.ObjectChanged;
-import io.kubepekko.actors.CollectionEntity.Refused;
 import io.kubepekko.actors.CollectionEntity.Write;
-import io.kubepekko.actors.CollectionEntity.WriteReply;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
+import io.kubepekko.api.store.WriteResult;
+import io.kubepekko.api.store.WriteResult.Refused;
 import io.kubepekko.api.store.batch.BatchAction;
 import io.kubepekko.api.store.batch.BatchAction.Persist;
 import io.kubepekko.api.store.batch.WriteBatch;
@@ -261,7 +261,7 @@ final class WriteBatcher {
     }
 
     /** Sends a deferred reply to a write of the batch. */
-    private static void answer(PendingWrite p, WriteReply reply) {
+    private static void answer(PendingWrite p, WriteResult reply) {
         p.write().replyTo().tell(reply);
     }
 }

@@ -10,6 +10,7 @@ import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.store.ObjectWrites;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOptions;
+import io.kubepekko.api.store.WriteResult;
 import io.kubepekko.persistence.EmbeddedSchema;
 import io.kubepekko.persistence.StorageSettings;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
@@ -143,14 +144,14 @@ class CollectionEntityStorageTest {
     @Test
     void recoversFromASnapshotSavedInParts() throws Exception {
         ActorRef<CollectionEntity.Command> entity = spawnEntity();
-        TestProbe<CollectionEntity.WriteReply> replies = kit.createTestProbe();
+        TestProbe<WriteResult> replies = kit.createTestProbe();
         String value = "x".repeat(300);
         for (int i = 0; i < 1000; i++) {
             entity.tell(new CollectionEntity.Write(new WriteOp.Create(configMap(String.format("cm-%04d", i), value),
                     WriteOptions.DEFAULT), replies.getRef()));
         }
         for (int i = 0; i < 1000; i++) {
-            assertInstanceOf(CollectionEntity.Written.class, replies.receiveMessage(Duration.ofSeconds(30)));
+            assertInstanceOf(WriteResult.Success.class, replies.receiveMessage(Duration.ofSeconds(30)));
         }
         Map<String, String> before = list(entity);
         assertEquals(1000, before.size());

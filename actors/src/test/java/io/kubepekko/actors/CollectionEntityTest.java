@@ -13,6 +13,7 @@ import io.kubepekko.api.store.ObjectWrites;
 import io.kubepekko.api.store.Preconditions;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOptions;
+import io.kubepekko.api.store.WriteResult;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.LoggingTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
@@ -144,8 +145,8 @@ class CollectionEntityTest {
     void createAnswers201WithSystemFieldsAndTheAllocatedVersion() {
         var result = write(create(configMap("settings", "mode", "fast")));
 
-        CollectionEntity.Written written = result.replyOfType(CollectionEntity.Written.class);
-        assertEquals(201, written.code());
+        WriteResult.Success written = result.replyOfType(WriteResult.Success.class);
+        assertInstanceOf(WriteResult.Created.class, written);
         assertEquals(2, written.resourceVersion());
         ObjectNode body = Json.parseTrusted(written.body());
         assertEquals("settings", ObjectMeta.name(body));
@@ -162,7 +163,7 @@ class CollectionEntityTest {
         assertTrue(committed.of(id.entityId()).isEmpty(), "an empty collection publishes once recovered");
         var result = write(create(configMap("settings", "mode", "fast")));
 
-        byte[] body = result.replyOfType(CollectionEntity.Written.class).body();
+        byte[] body = result.replyOfType(WriteResult.Success.class).body();
         assertArrayEquals(body, committed.of(id.entityId()).get("settings"), "readable without a message");
         testKit.restart();
         assertArrayEquals(body, committed.of(id.entityId()).get("settings"), "published again after replay");
@@ -186,7 +187,7 @@ class CollectionEntityTest {
     void createPersistsTheObjectAsStored() {
         var result = write(create(configMap("settings", "mode", "fast")));
 
-        byte[] body = result.replyOfType(CollectionEntity.Written.class).body();
+        byte[] body = result.replyOfType(WriteResult.Success.class).body();
         CollectionEntity.ObjectChanged event = onlyEvent(result);
         assertEquals(2, event.resourceVersion());
         assertEquals("settings", event.name());
@@ -217,8 +218,8 @@ class CollectionEntityTest {
 
         var result = write(update(withResourceVersion(configMap("settings", "mode", "slow"), "2")));
 
-        CollectionEntity.Written written = written(result);
-        assertEquals(200, written.code());
+        WriteResult.Success written = written(result);
+        assertInstanceOf(WriteResult.Updated.class, written);
         assertEquals(3, written.resourceVersion());
         CollectionEntity.ObjectChanged event = onlyEvent(result);
         assertEquals(3, event.resourceVersion());
@@ -254,8 +255,8 @@ class CollectionEntityTest {
 
         var result = write(update(configMap("settings", "mode", "fast")));
 
-        CollectionEntity.Written written = written(result);
-        assertEquals(200, written.code());
+        WriteResult.Success written = written(result);
+        assertInstanceOf(WriteResult.Unchanged.class, written);
         assertEquals(0, written.resourceVersion());
         assertEquals(Json.parseTrusted(stored), Json.parseTrusted(written.body()));
         assertTrue(result.hasNoEvents(), () -> "persisted " + result.events());
@@ -267,8 +268,8 @@ class CollectionEntityTest {
 
         var result = write(new WriteOp.Delete("settings", Preconditions.NONE, WriteOptions.DEFAULT));
 
-        CollectionEntity.Written written = written(result);
-        assertEquals(200, written.code());
+        WriteResult.Success written = written(result);
+        assertInstanceOf(WriteResult.Deleted.class, written);
         assertEquals(3, written.resourceVersion());
         ObjectNode status = Json.parseTrusted(written.body());
         assertEquals("Status", status.path("kind").asText());
@@ -289,8 +290,8 @@ class CollectionEntityTest {
         var result = write(new WriteOp.Create(configMap("settings", "mode", "fast"),
                 new WriteOptions(true, null, FieldValidation.WARN)));
 
-        CollectionEntity.Written written = written(result);
-        assertEquals(201, written.code());
+        WriteResult.Success written = written(result);
+        assertInstanceOf(WriteResult.Created.class, written);
         assertEquals(0, written.resourceVersion());
         assertEquals("settings", ObjectMeta.name(Json.parseTrusted(written.body())));
         assertTrue(result.hasNoEvents(), () -> "persisted " + result.events());
@@ -469,7 +470,7 @@ class CollectionEntityTest {
         assertEquals(Reason.SERVICE_UNAVAILABLE, status.reason());
         assertTrue(failed.hasNoEvents(), () -> "persisted " + failed.events());
         var retried = write(create(configMap("b", "k", "1")));
-        assertEquals(201, written(retried).code());
+        assertInstanceOf(WriteResult.Created.class, written(retried));
         assertEquals(List.of("a", "b"), List.copyOf(objects(retried.state()).keySet()));
     }
 
@@ -511,21 +512,21 @@ class CollectionEntityTest {
         write(create(configMap("b", "v", "x".repeat(1000))));
         quota.record(CONFIG_MAPS.groupResource(), 100_500); // over it already (a smaller quota after a restart)
 
-        assertEquals(200, written(write(update(configMap("a", "v", "x".repeat(10))))).code());
+        assertInstanceOf(WriteResult.Updated.class, written(write(update(configMap("a", "v", "x".repeat(10))))));
         var dryRun = write(new WriteOp.Create(configMap("c", "v", "x".repeat(5000)), new WriteOptions(true, null, FieldValidation.WARN)));
-        assertEquals(201, written(dryRun).code());
+        assertInstanceOf(WriteResult.Created.class, written(dryRun));
         assertTrue(dryRun.hasNoEvents(), "a dry run is answered, never stored");
-        assertEquals(200, written(write(new WriteOp.Delete("b", Preconditions.NONE, WriteOptions.DEFAULT))).code());
+        assertInstanceOf(WriteResult.Deleted.class, written(write(new WriteOp.Delete("b", Preconditions.NONE, WriteOptions.DEFAULT))));
         assertEquals(List.of("a"), List.copyOf(objects(testKit.getState()).keySet()));
     }
 
     @Test
     void farBelowTheQuotaWritesAreAdmittedAndNearItTheyAreMeasured() {
         StorageQuota quota = withQuota(1_000_000); // a margin of an eighth: 125 kB
-        assertEquals(201, written(write(create(configMap("a", "v", "x".repeat(200_000))))).code(),
+        assertInstanceOf(WriteResult.Created.class, written(write(create(configMap("a", "v", "x".repeat(200_000))))),
                 "nothing counted yet: admitted unmeasured");
         quota.record(CONFIG_MAPS.groupResource(), 880_000);
-        assertEquals(201, written(write(create(configMap("b", "v", "x".repeat(9_000))))).code(),
+        assertInstanceOf(WriteResult.Created.class, written(write(create(configMap("b", "v", "x".repeat(9_000))))),
                 "measured: 9 kB fit in the 120 kB left");
         quota.record(CONFIG_MAPS.groupResource(), 995_000);
         assertEquals(507, refusal(write(create(configMap("c", "v", "x".repeat(9_000))))).code());
@@ -644,12 +645,12 @@ class CollectionEntityTest {
 
         List<Integer> batchSizes = burst.allocateUntil(6);
 
-        List<CollectionEntity.Written> persisted = List.of(written(first), written(a), written(b),
+        List<WriteResult.Success> persisted = List.of(written(first), written(a), written(b),
                 written(explicitName), written(generatedName), written(updateA));
-        List<Long> versions = persisted.stream().map(CollectionEntity.Written::resourceVersion).toList();
+        List<Long> versions = persisted.stream().map(WriteResult.Success::resourceVersion).toList();
         assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L), versions, "versions follow the order the writes were sent in");
-        assertEquals(List.of(201, 201, 201, 201, 201, 200),
-                persisted.stream().map(CollectionEntity.Written::code).toList());
+        assertEquals(List.of("Created", "Created", "Created", "Created", "Created", "Updated"),
+                persisted.stream().map(w -> w.getClass().getSimpleName()).toList());
         assertEquals(Reason.ALREADY_EXISTS, refusal(duplicateB).reason());
         assertEquals(List.of(1, 4, 1), batchSizes);
 
@@ -681,8 +682,8 @@ class CollectionEntityTest {
 
         assertEquals(List.of(1, 1), burst.allocateUntil(2));
 
-        assertEquals(201, written(first).code());
-        assertEquals(201, written(b).code());
+        assertInstanceOf(WriteResult.Created.class, written(first));
+        assertInstanceOf(WriteResult.Created.class, written(b));
         assertEquals(507, refusal(c).code(), "b is reserved until its batch ends");
     }
 
@@ -696,10 +697,10 @@ class CollectionEntityTest {
         burst.allocateUntil(2);
 
         assertEquals(1, written(first).resourceVersion());
-        CollectionEntity.Written created = written(create);
+        WriteResult.Success created = written(create);
         assertEquals(2, created.resourceVersion());
-        CollectionEntity.Written unchanged = written(noOp);
-        assertEquals(200, unchanged.code());
+        WriteResult.Success unchanged = written(noOp);
+        assertInstanceOf(WriteResult.Unchanged.class, unchanged);
         assertEquals(0, unchanged.resourceVersion());
         assertEquals(Json.parseTrusted(created.body()), Json.parseTrusted(unchanged.body()),
                 "the answer shows the object as stored, resourceVersion included");
@@ -874,8 +875,8 @@ class CollectionEntityTest {
                     revisionsProbe.ref(), new CommittedObjects(), null, quota));
         }
 
-        TestProbe<CollectionEntity.WriteReply> send(WriteOp op) {
-            TestProbe<CollectionEntity.WriteReply> replyTo = actorTestKit.createTestProbe();
+        TestProbe<WriteResult> send(WriteOp op) {
+            TestProbe<WriteResult> replyTo = actorTestKit.createTestProbe();
             entity.tell(new CollectionEntity.Write(op, replyTo.ref()));
             return replyTo;
         }
@@ -913,7 +914,7 @@ class CollectionEntityTest {
     // ---- helpers ----
 
     private EventSourcedBehaviorTestKit.CommandResultWithReply<CollectionEntity.Command, CollectionEntity.Event,
-            CollectionEntity.State, CollectionEntity.WriteReply> write(WriteOp op) {
+            CollectionEntity.State, WriteResult> write(WriteOp op) {
         return testKit.runCommand(replyTo -> new CollectionEntity.Write(op, replyTo));
     }
 
@@ -942,24 +943,24 @@ class CollectionEntityTest {
         return obj;
     }
 
-    private static CollectionEntity.Written written(
-            EventSourcedBehaviorTestKit.CommandResultWithReply<?, ?, ?, CollectionEntity.WriteReply> result) {
-        return assertInstanceOf(CollectionEntity.Written.class, result.reply(), () -> "reply " + result.reply());
+    private static WriteResult.Success written(
+            EventSourcedBehaviorTestKit.CommandResultWithReply<?, ?, ?, WriteResult> result) {
+        return assertInstanceOf(WriteResult.Success.class, result.reply(), () -> "reply " + result.reply());
     }
 
-    private static CollectionEntity.Written written(TestProbe<CollectionEntity.WriteReply> replyTo) {
-        CollectionEntity.WriteReply reply = replyTo.receiveMessage();
-        return assertInstanceOf(CollectionEntity.Written.class, reply, () -> "reply " + reply);
+    private static WriteResult.Success written(TestProbe<WriteResult> replyTo) {
+        WriteResult reply = replyTo.receiveMessage();
+        return assertInstanceOf(WriteResult.Success.class, reply, () -> "reply " + reply);
     }
 
     private static ApiStatus refusal(
-            EventSourcedBehaviorTestKit.CommandResultWithReply<?, ?, ?, CollectionEntity.WriteReply> result) {
-        return assertInstanceOf(CollectionEntity.Refused.class, result.reply(), () -> "reply " + result.reply()).status();
+            EventSourcedBehaviorTestKit.CommandResultWithReply<?, ?, ?, WriteResult> result) {
+        return assertInstanceOf(WriteResult.Refused.class, result.reply(), () -> "reply " + result.reply()).status();
     }
 
-    private static ApiStatus refusal(TestProbe<CollectionEntity.WriteReply> replyTo) {
-        CollectionEntity.WriteReply reply = replyTo.receiveMessage();
-        return assertInstanceOf(CollectionEntity.Refused.class, reply, () -> "reply " + reply).status();
+    private static ApiStatus refusal(TestProbe<WriteResult> replyTo) {
+        WriteResult reply = replyTo.receiveMessage();
+        return assertInstanceOf(WriteResult.Refused.class, reply, () -> "reply " + reply).status();
     }
 
     private static CollectionEntity.ObjectChanged onlyEvent(

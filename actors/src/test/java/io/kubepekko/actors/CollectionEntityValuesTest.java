@@ -13,6 +13,7 @@ import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.store.ObjectWrites;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOptions;
+import io.kubepekko.api.store.WriteResult;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -50,7 +51,7 @@ class CollectionEntityValuesTest {
     private ActorRef<Revisions.Command> revisions;
     private ActorRef<CollectionEntity.Command> entity;
     private TestProbe<ValueAllocator.Command> allocator;
-    private TestProbe<CollectionEntity.WriteReply> writer;
+    private TestProbe<WriteResult> writer;
     private CollectionId id;
 
     @BeforeAll
@@ -99,13 +100,13 @@ class CollectionEntityValuesTest {
         return assertInstanceOf(ValueAllocator.Claim.class, allocator.receiveMessage());
     }
 
-    private CollectionEntity.Written createGranted(String name) {
+    private WriteResult.Success createGranted(String name) {
         write(new WriteOp.Create(service(name), WriteOptions.DEFAULT));
         ValueAllocator.Claim claim = expectClaim();
         claim.replyTo().tell(new ValueAllocator.Claimed(claim.claimId(), List.of(ClaimResult.granted(List.of("10.0.0.7"))),
                 null));
         allocator.expectMessage(new ValueAllocator.Settle(id.entityId(), claim.claimId(), List.of()));
-        return assertInstanceOf(CollectionEntity.Written.class, writer.receiveMessage());
+        return assertInstanceOf(WriteResult.Success.class, writer.receiveMessage());
     }
 
     @Test
@@ -117,7 +118,7 @@ class CollectionEntityValuesTest {
         writer.expectNoMessage(Duration.ofMillis(100));
         claim.replyTo().tell(new ValueAllocator.Claimed(claim.claimId(), List.of(ClaimResult.granted(List.of("10.0.0.7"))),
                 null));
-        CollectionEntity.Written written = assertInstanceOf(CollectionEntity.Written.class, writer.receiveMessage());
+        WriteResult.Success written = assertInstanceOf(WriteResult.Success.class, writer.receiveMessage());
         allocator.expectMessage(new ValueAllocator.Settle(id.entityId(), claim.claimId(), List.of()));
         ObjectNode body = Json.parseTrusted(written.body());
         assertEquals("10.0.0.7", body.at("/spec/clusterIP").asText());
@@ -133,7 +134,7 @@ class CollectionEntityValuesTest {
         ValueAllocator.Claim claim = expectClaim();
         claim.replyTo().tell(new ValueAllocator.Claimed(claim.claimId(), List.of(ClaimResult.refused(0,
                 new Refusal(Refusal.Reason.FULL, "range is full"))), null));
-        CollectionEntity.Refused refused = assertInstanceOf(CollectionEntity.Refused.class, writer.receiveMessage());
+        WriteResult.Refused refused = assertInstanceOf(WriteResult.Refused.class, writer.receiveMessage());
         assertEquals(500, refused.status().code());
         assertEquals("Internal error occurred: failed to allocate a serviceIP: range is full", refused.status().message());
         journal.expectNothingPersisted(persistenceId(), Duration.ofMillis(200));
@@ -145,7 +146,7 @@ class CollectionEntityValuesTest {
         createGranted("web");
         write(new WriteOp.Delete("web", null, WriteOptions.DEFAULT));
         allocator.expectMessage(new ValueAllocator.Settle(id.entityId(), null, List.of(IP)));
-        assertInstanceOf(CollectionEntity.Written.class, writer.receiveMessage());
+        assertInstanceOf(WriteResult.Success.class, writer.receiveMessage());
     }
 
     @Test
@@ -154,7 +155,7 @@ class CollectionEntityValuesTest {
         ObjectNode status = stored.deepCopy();
         ((ObjectNode) status.get("status")).putObject("loadBalancer").putArray("ingress").addObject().put("ip", "1.2.3.4");
         write(new WriteOp.Update("web", status, "status", WriteOptions.DEFAULT));
-        assertInstanceOf(CollectionEntity.Written.class, writer.receiveMessage());
+        assertInstanceOf(WriteResult.Success.class, writer.receiveMessage());
         allocator.expectNoMessage(Duration.ofMillis(100));
     }
 
@@ -173,7 +174,7 @@ class CollectionEntityValuesTest {
         write(new WriteOp.Create(service("web"), WriteOptions.DEFAULT));
         ValueAllocator.Claim claim = expectClaim();
         entity.tell(new CollectionEntity.ClaimTimedOut(claim.claimId()));
-        assertEquals(503, assertInstanceOf(CollectionEntity.Refused.class, writer.receiveMessage()).status().code());
+        assertEquals(503, assertInstanceOf(WriteResult.Refused.class, writer.receiveMessage()).status().code());
         allocator.expectMessage(new ValueAllocator.Abandon(id.entityId(), claim.claimId()));
         claim.replyTo().tell(new ValueAllocator.Claimed(claim.claimId(), List.of(ClaimResult.granted(List.of("10.0.0.7"))),
                 null));
@@ -187,7 +188,7 @@ class CollectionEntityValuesTest {
         assertTrue(claim.dryRun());
         claim.replyTo().tell(new ValueAllocator.Claimed(claim.claimId(), List.of(ClaimResult.granted(List.of("10.0.0.0"))),
                 null));
-        CollectionEntity.Written written = assertInstanceOf(CollectionEntity.Written.class, writer.receiveMessage());
+        WriteResult.Success written = assertInstanceOf(WriteResult.Success.class, writer.receiveMessage());
         assertEquals("10.0.0.0", Json.parseTrusted(written.body()).at("/spec/clusterIP").asText());
         journal.expectNothingPersisted(persistenceId(), Duration.ofMillis(200));
         allocator.expectNoMessage(Duration.ofMillis(100));

@@ -20,6 +20,7 @@ import io.kubepekko.api.store.PatchType;
 import io.kubepekko.api.store.ScaleConversion;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOptions;
+import io.kubepekko.api.store.WriteResult;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.Query;
 
@@ -300,14 +301,25 @@ final class ResourceHandler {
     }
 
     private CompletionStage<HttpResponse> write(ResourceType type, Request r, WriteOp op, List<String> decodeWarnings) {
-        return controlPlane.write(type, r.info().namespace(), op).thenApply(w -> {
-            List<String> warnings = decodeWarnings;
-            if (!w.warnings().isEmpty()) {
-                warnings = new java.util.ArrayList<>(decodeWarnings);
-                warnings.addAll(w.warnings());
-            }
-            return Encoder.json(w.code(), w.body(), r.format(), r.pretty(), warnings);
-        });
+        return controlPlane.write(type, r.info().namespace(), op).thenApply(result -> response(result, r, decodeWarnings));
+    }
+
+    /**
+     * The one place a write's answer becomes its HTTP status and body. A refusal answers as every failed
+     * request does: {@link ApiHandler} encodes a Status as negotiated for errors, not for the object.
+     */
+    private static HttpResponse response(WriteResult result, Request r, List<String> decodeWarnings) {
+        if (result instanceof WriteResult.Refused refused) {
+            throw refused.status().exception();
+        }
+        WriteResult.Success w = (WriteResult.Success) result;
+        int code = w instanceof WriteResult.Created ? 201 : w instanceof WriteResult.Accepted ? 202 : 200;
+        List<String> warnings = decodeWarnings;
+        if (!w.warnings().isEmpty()) {
+            warnings = new java.util.ArrayList<>(decodeWarnings);
+            warnings.addAll(w.warnings());
+        }
+        return Encoder.json(code, w.body(), r.format(), r.pretty(), warnings);
     }
 
     /** The body decoded as the already validated {@code fieldValidation} of {@code options} asks. */

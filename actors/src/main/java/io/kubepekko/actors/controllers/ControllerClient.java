@@ -12,6 +12,7 @@ import io.kubepekko.api.store.PatchType;
 import io.kubepekko.api.store.Preconditions;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOptions;
+import io.kubepekko.api.store.WriteResult;
 
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
@@ -43,21 +44,35 @@ final class ControllerClient {
     }
 
     /** Deletes the object named {@code name} only while it is the one with {@code uid}. */
-    CompletionStage<ControlPlane.WriteResult> delete(ResourceType type, String namespace, String name, String uid,
-                                                     PropagationPolicy propagationPolicy) {
-        return controlPlane.write(type, namespace, new WriteOp.Delete(name, new Preconditions(uid, null), OPTIONS,
-                null, propagationPolicy, null));
+    CompletionStage<WriteResult.Success> delete(ResourceType type, String namespace, String name, String uid,
+                                                PropagationPolicy propagationPolicy) {
+        return succeeded(controlPlane.write(type, namespace, new WriteOp.Delete(name, new Preconditions(uid, null),
+                OPTIONS, null, propagationPolicy, null)));
     }
 
     /** A JSON merge patch of the object itself. */
-    CompletionStage<ControlPlane.WriteResult> mergePatch(ResourceType type, String namespace, String name, byte[] patch) {
-        return controlPlane.write(type, namespace, new WriteOp.Patch(name, PatchType.MERGE_PATCH, patch, null, OPTIONS));
+    CompletionStage<WriteResult.Success> mergePatch(ResourceType type, String namespace, String name, byte[] patch) {
+        return succeeded(controlPlane.write(type, namespace,
+                new WriteOp.Patch(name, PatchType.MERGE_PATCH, patch, null, OPTIONS)));
     }
 
     /** A PUT of the whole object, or of {@code subresource} ({@code status}, {@code finalize}). */
-    CompletionStage<ControlPlane.WriteResult> update(ResourceType type, String namespace, String name, ObjectNode obj,
-                                                     String subresource) {
-        return controlPlane.write(type, namespace, new WriteOp.Update(name, obj, subresource, OPTIONS));
+    CompletionStage<WriteResult.Success> update(ResourceType type, String namespace, String name, ObjectNode obj,
+                                                String subresource) {
+        return succeeded(controlPlane.write(type, namespace, new WriteOp.Update(name, obj, subresource, OPTIONS)));
+    }
+
+    /**
+     * A controller retries or gives up on whatever kept its write from happening, so a refusal fails the
+     * stage like a timeout does, with its Status ({@link #code}).
+     */
+    private static CompletionStage<WriteResult.Success> succeeded(CompletionStage<WriteResult> write) {
+        return write.thenApply(result -> {
+            if (result instanceof WriteResult.Refused refused) {
+                throw refused.status().exception();
+            }
+            return (WriteResult.Success) result;
+        });
     }
 
     /** The HTTP code of a failed call's {@code Status}, or 0 when it failed otherwise. */

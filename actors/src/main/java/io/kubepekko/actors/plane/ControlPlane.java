@@ -22,12 +22,12 @@ import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
-import io.kubepekko.api.status.Failures;
 import io.kubepekko.api.store.DeletionOptions;
 import io.kubepekko.api.store.ObjectWrites;
 import io.kubepekko.api.store.Preconditions;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOptions;
+import io.kubepekko.api.store.WriteResult;
 import io.kubepekko.api.watch.CacheRead;
 import io.kubepekko.api.watch.CachedObject;
 import io.kubepekko.api.watch.FeatureGates;
@@ -59,16 +59,14 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * The typed facade the HTTP layer calls: reads and writes of any registered kind, routed to the
- * collection entities and revision sequencers through Cluster Sharding. Failures complete the
- * returned stage with an {@link io.kubepekko.api.status.ApiException}.
+ * collection entities and revision sequencers through Cluster Sharding. A write answers its
+ * {@link WriteResult}, a refusal included; other failures complete the returned stage with an
+ * {@link io.kubepekko.api.status.ApiException}.
  */
 public final class ControlPlane {
 
     /** Namespaces every cluster has from its first start. */
     public static final List<String> SYSTEM_NAMESPACES = List.of("default", "kube-system", "kube-public", "kube-node-lease");
-
-    /** The result of a write: status code, body JSON and warnings. */
-    public record WriteResult(int code, byte[] body, List<String> warnings) {}
 
     /** Objects of a list (JSON each) and the list's resourceVersion. */
     public record ObjectList(List<byte[]> items, long resourceVersion) {}
@@ -322,31 +320,29 @@ public final class ControlPlane {
                 });
     }
 
-    /** Executes a write; creates of namespaced objects first check that their namespace exists and is live. */
+    /**
+     * Executes a write; creates of namespaced objects first check that their namespace exists and is
+     * live. The answer is the collection's, unchanged; the stage fails only when no answer came (a
+     * timeout, storage gone).
+     */
     public CompletionStage<WriteResult> write(ResourceType type, String namespace, WriteOp op) {
         boolean namespaceWrite = type.groupResource().equals(namespaces.groupResource());
         String namespaceName = namespaceWrite ? op.targetName() : null;
         if (namespaceName != null) {
             liveNamespaces.forget(namespaceName);
         }
-        CompletionStage<Void> admitted = !type.namespaced() ? CompletableFuture.completedFuture(null)
+        CompletionStage<Optional<ApiStatus>> admitted = !type.namespaced() ? ADMITTED
                 : switch (op.creation(type)) {
                     case YES -> admitNamespace(op.addressed(type), op.targetName(), namespace, true);
                     case ON_UPDATE -> admitNamespace(op.addressed(type), op.targetName(), namespace, false);
                     case WHEN_ABSENT -> get(type, namespace, op.targetName()).thenCompose(found -> found.isPresent()
-                            ? CompletableFuture.<Void>completedFuture(null)
-                            : admitNamespace(op.addressed(type), op.targetName(), namespace, true));
-                    case NO -> CompletableFuture.<Void>completedFuture(null);
+                            ? ADMITTED : admitNamespace(op.addressed(type), op.targetName(), namespace, true));
+                    case NO -> ADMITTED;
                 };
-        CompletionStage<WriteResult> result = admitted.thenCompose(v -> stranded.write(() -> collection(type, namespace)
-                .<CollectionEntity.WriteReply>ask(r -> new CollectionEntity.Write(op, r), askTimeout))
-                .thenApply(reply -> {
-                    if (reply instanceof CollectionEntity.Refused refused) {
-                        throw refused.status().exception();
-                    }
-                    CollectionEntity.Written w = (CollectionEntity.Written) reply;
-                    return new WriteResult(w.code(), w.body(), w.warnings());
-                }));
+        CompletionStage<WriteResult> result = admitted.thenCompose(refusal -> refusal.isPresent()
+                ? CompletableFuture.completedFuture(new WriteResult.Refused(refusal.get()))
+                : stranded.write(() -> collection(type, namespace)
+                        .<WriteResult>ask(r -> new CollectionEntity.Write(op, r), askTimeout)));
         if (namespaceName != null) {
             // Again once the write is done: an admission that read the namespace before it changed may
             // have marked it live in between.
@@ -356,22 +352,23 @@ public final class ControlPlane {
     }
 
 
+    private static final CompletionStage<Optional<ApiStatus>> ADMITTED = CompletableFuture.completedFuture(
+            Optional.empty());
+
     /**
-     * NamespaceLifecycle admission of a write that may create {@code name} of {@code type}: a missing
-     * namespace is 404 (when {@code strict}); a terminating one refuses with 403 naming the object, as
-     * kube-apiserver's admission error does.
+     * NamespaceLifecycle admission of a write that may create {@code name} of {@code type}: its refusal,
+     * or empty when the write may go on. A missing namespace is 404 (when {@code strict}); a
+     * terminating one refuses with 403 naming the object, as kube-apiserver's admission error does.
      */
-    private CompletionStage<Void> admitNamespace(GroupResource resource, String name, String namespace,
-                                                 boolean strict) {
+    private CompletionStage<Optional<ApiStatus>> admitNamespace(GroupResource resource, String name, String namespace,
+                                                                boolean strict) {
         if (liveNamespaces.isKnownLive(namespace)) {
-            return CompletableFuture.completedFuture(null);
+            return ADMITTED;
         }
         return get(namespaces, "", namespace).thenApply(found -> {
             if (found.isEmpty()) {
-                if (strict) {
-                    throw ApiStatus.notFound(namespaces.groupResource(), namespace).exception();
-                }
-                return null;
+                return strict ? Optional.of(ApiStatus.notFound(namespaces.groupResource(), namespace))
+                        : Optional.empty();
             }
             ObjectNode ns = Json.parseTrusted(found.get());
             if (ns.path("metadata").hasNonNull("deletionTimestamp")
@@ -379,13 +376,14 @@ public final class ControlPlane {
                 ApiStatus refused = ApiStatus.forbidden(resource, name,
                         "unable to create new content in namespace " + namespace + " because it is being terminated");
                 ApiStatus.Details d = refused.details();
-                throw new ApiStatus(refused.code(), refused.reason(), refused.message(), new ApiStatus.Details(d.name(),
-                        d.group(), d.kind(), d.uid(), List.of(new io.kubepekko.api.status.StatusCause(
-                                "NamespaceTerminating", "namespace " + namespace + " is being terminated",
-                                "metadata.namespace")), null)).exception();
+                return Optional.of(new ApiStatus(refused.code(), refused.reason(), refused.message(),
+                        new ApiStatus.Details(d.name(), d.group(), d.kind(), d.uid(), List.of(
+                                new io.kubepekko.api.status.StatusCause("NamespaceTerminating",
+                                        "namespace " + namespace + " is being terminated", "metadata.namespace")),
+                                null)));
             }
             liveNamespaces.markLive(namespace);
-            return null;
+            return Optional.<ApiStatus>empty();
         });
     }
 
@@ -404,20 +402,23 @@ public final class ControlPlane {
                 // Each delete's answer (the object again) is dropped when it arrives: the response is
                 // the listed items, and holding every answer until the last one would copy the collection.
                 deletes.add(write(type, ObjectMeta.namespace(obj), op).toCompletableFuture()
-                        .exceptionally(ControlPlane::unlessNotFound).thenApply(written -> null));
+                        .thenApply(written -> unlessRefused(written, 404)));
             }
             return CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new))
                     .thenApply(v -> new ObjectList(listed.items(), listed.resourceVersion()));
         });
     }
 
-    /** A delete that found nothing is no failure of a collection delete; anything else is. */
-    private static WriteResult unlessNotFound(Throwable e) {
-        Throwable cause = Failures.unwrap(e);
-        if (cause instanceof io.kubepekko.api.status.ApiException api && api.status().code() == 404) {
-            return null;
+    /**
+     * Nothing, when {@code result} succeeded or was refused with {@code tolerated} (a delete of a
+     * collection that found an object gone, a bootstrap that found its namespace there); any other
+     * refusal fails the whole request with its Status.
+     */
+    private static Void unlessRefused(WriteResult result, int tolerated) {
+        if (result instanceof WriteResult.Refused refused && refused.status().code() != tolerated) {
+            throw refused.status().exception();
         }
-        throw new java.util.concurrent.CompletionException(cause);
+        return null;
     }
 
     /** Creates the system namespaces that do not exist yet. */
@@ -426,15 +427,9 @@ public final class ControlPlane {
         for (String name : SYSTEM_NAMESPACES) {
             ObjectNode ns = Json.MAPPER.createObjectNode();
             ns.put("apiVersion", "v1").put("kind", "Namespace").putObject("metadata").put("name", name);
+            // 409: already there from an earlier start.
             creates.add(write(namespaces, "", new WriteOp.Create(ns, WriteOptions.DEFAULT)).toCompletableFuture()
-                    .exceptionally(e -> {
-                        Throwable cause = Failures.unwrap(e);
-                        if (cause instanceof io.kubepekko.api.status.ApiException api
-                                && api.status().code() == 409) {
-                            return null; // already there from an earlier start
-                        }
-                        throw new java.util.concurrent.CompletionException(cause);
-                    }));
+                    .thenApply(written -> unlessRefused(written, 409)));
         }
         return CompletableFuture.allOf(creates.toArray(CompletableFuture[]::new));
     }

@@ -56,19 +56,29 @@ final class ApplyPatches {
         return config;
     }
 
+    /** What merging an applied configuration comes to: the {@link Applied} object, or the conflicts' refusal. */
+    sealed interface Merge permits Applied, Conflicted {}
+
     /**
      * An apply's result: the object, and whether it may hold empty maps or lists that Kubernetes'
      * encoding leaves out (only the configuration's own, or a removal, can bring them: the live
      * object is stored encoded).
      */
-    record Applied(ObjectNode object, boolean needsEncoding) {}
+    record Applied(ObjectNode object, boolean needsEncoding) implements Merge {}
+
+    /** The apply conflicts with other managers' fields: answered 409 with one cause per field. */
+    record Conflicted(ServerSideApply.Conflicts conflicts) implements Merge {
+        WriteResult.Refused refusal() {
+            return new WriteResult.Refused(conflicts.status());
+        }
+    }
 
     /**
      * {@code config} applied to {@code existing} (null: the object is created), with the new
      * managedFields set on the result (an empty list when no manager is left, which the pipeline
      * takes as "none").
      */
-    static Applied apply(ResourceType type, ObjectNode existing, ObjectNode config, WriteOp.Patch p,
+    static Merge apply(ResourceType type, ObjectNode existing, ObjectNode config, WriteOp.Patch p,
                          Instant now) {
         ObjectNode live;
         List<ManagedFields.Entry> entries;
@@ -86,8 +96,7 @@ final class ApplyPatches {
         ServerSideApply.Outcome outcome = APPLY.apply(live, entries, config, message, new ServerSideApply.Request(
                 manager, p.subresource(), type.apiVersion(), Timestamps.format(now), p.force()));
         if (outcome instanceof ServerSideApply.Conflicts conflicts) {
-            // The write pipeline still refuses by ApiException; the conflicts become its 409 here.
-            throw conflicts.status().exception();
+            return new Conflicted(conflicts);
         }
         ServerSideApply.Result result = (ServerSideApply.Result) outcome;
         ObjectNode out = result.object();

@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -45,7 +46,7 @@ final class Deletion {
     }
 
     /** Runs {@code request} against the object {@code current} holds under its name. */
-    static WriteOutcome execute(ResourceType type, Function<String, ObjectNode> current, WriteOp.Delete request,
+    static WriteDecision execute(ResourceType type, Function<String, ObjectNode> current, WriteOp.Delete request,
                                 Instant now) {
         return new Deletion(type, request, now).run(current);
     }
@@ -63,26 +64,27 @@ final class Deletion {
         return (grace == null || grace == 0) && !type.strategy().deletion().removalHeld(updated);
     }
 
-    private WriteOutcome run(Function<String, ObjectNode> current) {
+    private WriteDecision run(Function<String, ObjectNode> current) {
         // NamespaceLifecycle admission refuses before storage is read.
         String refusal = rules.undeletable(request.name());
         if (refusal != null) {
-            throw ApiStatus.forbidden(type.groupResource(), request.name(), refusal).exception();
+            return new WriteResult.Refused(ApiStatus.forbidden(type.groupResource(), request.name(), refusal));
         }
         ObjectNode existing = current.apply(request.name());
         if (existing == null) {
-            throw ApiStatus.notFound(type.groupResource(), request.name()).exception();
+            return new WriteResult.Refused(ApiStatus.notFound(type.groupResource(), request.name()));
         }
         return rules.terminatesOnFirstDelete() ? terminateFirst(existing) : generic(existing);
     }
 
     // ---- the namespace storage's Delete -------------------------------------------------------------------
 
-    private WriteOutcome terminateFirst(ObjectNode existing) {
-        preconditions().violatedBy(existing).ifPresent(problem -> {
-            throw ApiStatus.conflict(type.groupResource(), request.name(), "Precondition failed: " + problem)
-                    .exception();
-        });
+    private WriteDecision terminateFirst(ObjectNode existing) {
+        Optional<String> violated = preconditions().violatedBy(existing);
+        if (violated.isPresent()) {
+            return new WriteResult.Refused(ApiStatus.conflict(type.groupResource(), request.name(),
+                    "Precondition failed: " + violated.get()));
+        }
         if (!terminating(existing)) {
             ObjectNode marked = existing.deepCopy();
             ObjectMeta.of(marked).put("deletionTimestamp", Timestamps.format(now));
@@ -106,8 +108,11 @@ final class Deletion {
 
     // ---- the generic store's Delete -----------------------------------------------------------------------
 
-    private WriteOutcome generic(ObjectNode existing) {
-        checkPreconditions(existing);
+    private WriteDecision generic(ObjectNode existing) {
+        ApiStatus violated = preconditionFailure(existing);
+        if (violated != null) {
+            return new WriteResult.Refused(violated);
+        }
         ObjectNode obj = existing.deepCopy();
         ObjectNode meta = ObjectMeta.of(obj);
         // Negative periods count as one second on the delete path.
@@ -166,22 +171,26 @@ final class Deletion {
         return removed(existing, obj);
     }
 
-    /** {@code rest.BeforeDelete}'s check of the preconditions, with its wording (the kind, not the resource). */
-    private void checkPreconditions(ObjectNode existing) {
+    /**
+     * {@code rest.BeforeDelete}'s check of the preconditions, with its wording (the kind, not the
+     * resource): the refusal, or null when they hold.
+     */
+    private ApiStatus preconditionFailure(ObjectNode existing) {
         Preconditions pre = preconditions();
         GroupResource kind = new GroupResource(type.group(), type.kind());
         String uid = text(existing, "uid");
         if (pre.uid() != null && !pre.uid().equals(uid)) {
-            throw ApiStatus.conflict(kind, request.name(), "the UID in the precondition (" + pre.uid()
+            return ApiStatus.conflict(kind, request.name(), "the UID in the precondition (" + pre.uid()
                     + ") does not match the UID in record (" + uid + "). The object might have been deleted and then "
-                    + "recreated").exception();
+                    + "recreated");
         }
         String rv = text(existing, "resourceVersion");
         if (pre.resourceVersion() != null && !pre.resourceVersion().equals(rv)) {
-            throw ApiStatus.conflict(kind, request.name(), "the ResourceVersion in the precondition ("
+            return ApiStatus.conflict(kind, request.name(), "the ResourceVersion in the precondition ("
                     + pre.resourceVersion() + ") does not match the ResourceVersion in record (" + rv
-                    + "). The object might have been modified").exception();
+                    + "). The object might have been modified");
         }
+        return null;
     }
 
     /**
@@ -264,20 +273,23 @@ final class Deletion {
     /** The object stays: terminating, or untouched when nothing changed (no write, no event). */
     private WriteOutcome kept(ObjectNode existing, ObjectNode after) {
         boolean changed = !after.equals(existing);
-        return new WriteOutcome(existing, changed ? after : existing, false, WriteOutcome.ResponseView.OBJECT, false,
-                changed, warnings, cascadingRequested());
+        WriteOutcome.Answer answer = cascadingRequested() ? WriteOutcome.Answer.ACCEPTED
+                : changed ? WriteOutcome.Answer.UPDATED : WriteOutcome.Answer.UNCHANGED;
+        return new WriteOutcome(existing, changed ? after : existing, answer, changed, WriteOutcome.ResponseView.OBJECT,
+                warnings);
     }
 
     /** A graceful deletion already runs with a period no longer than asked: answered as a finished delete. */
     private WriteOutcome unchangedWhilePending(ObjectNode existing) {
-        return new WriteOutcome(existing, existing, false, deletedView(), false, false, warnings,
-                cascadingRequested());
+        WriteOutcome.Answer answer = cascadingRequested() ? WriteOutcome.Answer.ACCEPTED
+                : WriteOutcome.Answer.UNCHANGED;
+        return new WriteOutcome(existing, existing, answer, false, deletedView(), warnings);
     }
 
     /** The object goes now; {@code last} is its final state, which the DELETED event carries. */
     private WriteOutcome removed(ObjectNode existing, ObjectNode last) {
-        return new WriteOutcome(existing, last == existing ? existing.deepCopy() : last, true, deletedView(), false,
-                true, warnings, false);
+        return new WriteOutcome(existing, last == existing ? existing.deepCopy() : last, WriteOutcome.Answer.DELETED,
+                true, deletedView(), warnings);
     }
 
     private WriteOutcome.ResponseView deletedView() {

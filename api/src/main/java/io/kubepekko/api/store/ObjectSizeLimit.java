@@ -34,7 +34,7 @@ final class ObjectSizeLimit {
      * update and patch handlers (not apply, not delete), it first tries the object without its
      * managedFields, which can be large. A dry run never reaches etcd, so it is not refused.
      */
-    WriteOutcome fit(WriteOp op, WriteOutcome out) {
+    WriteDecision fit(WriteOp op, WriteOutcome out) {
         if (op.options().dryRun() || !out.changed() || out.removes() || out.after() == null
                 || Json.byteSize(out.after()) <= maxObjectBytes) {
             return out;
@@ -47,6 +47,6 @@ final class ObjectSizeLimit {
                 return out;
             }
         }
-        throw ApiStatus.requestEntityTooLarge(TOO_LARGE).exception();
+        return new WriteResult.Refused(ApiStatus.requestEntityTooLarge(TOO_LARGE));
     }
 }

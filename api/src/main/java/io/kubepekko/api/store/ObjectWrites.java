@@ -10,6 +10,7 @@ import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.patch.JsonPatch;
 import io.kubepekko.api.patch.MergePatch;
 import io.kubepekko.api.registry.ResourceType;
+import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.validation.ObjectMetaValidation;
@@ -93,15 +94,22 @@ public final class ObjectWrites {
      * Executes {@code op} against the collection {@code namespace} of {@code type}.
      *
      * @param current the stored object by name, or {@code null}; the result is not mutated
-     * @throws io.kubepekko.api.status.ApiException when the write is refused
+     * @return the outcome, or the write's refusal
      */
-    public WriteOutcome execute(ResourceType type, String namespace, Function<String, ObjectNode> current,
-                                WriteOp op, Env env) {
-        return sizeLimit.fit(op, ManagedFieldsRecorder.record(type, op, dispatch(type, namespace, current, op, env),
-                env.now()));
+    public WriteDecision execute(ResourceType type, String namespace, Function<String, ObjectNode> current,
+                                 WriteOp op, Env env) {
+        try {
+            WriteDecision decision = dispatch(type, namespace, current, op, env);
+            return decision instanceof WriteOutcome out
+                    ? sizeLimit.fit(op, ManagedFieldsRecorder.record(type, op, out, env.now())) : decision;
+        } catch (ApiException e) {
+            // The checks of a body's form (type meta, names, decoding a patch, the kind's own checks of
+            // a field) refuse from deep inside shared helpers; that refusal is the write's answer too.
+            return new WriteResult.Refused(e.status());
+        }
     }
 
-    private WriteOutcome dispatch(ResourceType type, String namespace, Function<String, ObjectNode> current,
+    private WriteDecision dispatch(ResourceType type, String namespace, Function<String, ObjectNode> current,
                                   WriteOp op, Env env) {
         if (op instanceof WriteOp.Create c) {
             ObjectNode obj = c.object().deepCopy();
@@ -121,13 +129,13 @@ public final class ObjectWrites {
         return delete(type, current, (WriteOp.Delete) op, env);
     }
 
-    private WriteOutcome create(ResourceType type, String namespace, Function<String, ObjectNode> current,
-                                ObjectNode obj, Env env) {
+    private WriteDecision create(ResourceType type, String namespace, Function<String, ObjectNode> current,
+                                 ObjectNode obj, Env env) {
         checkNamespace(type, namespace, obj, true);
         ObjectNode meta = ObjectMeta.of(obj);
         String rv = ObjectMeta.resourceVersion(obj);
         if (rv != null && !rv.isEmpty()) {
-            throw ApiStatus.badRequest("resourceVersion should not be set on objects to be created").exception();
+            return refused(ApiStatus.badRequest("resourceVersion should not be set on objects to be created"));
         }
         String name = ObjectMeta.name(obj);
         String generateName = ObjectMeta.generateName(obj);
@@ -159,11 +167,14 @@ public final class ObjectWrites {
         type.strategy().prepareForCreate(obj);
         List<FieldError> errors = new ArrayList<>(ObjectMetaValidation.validateCreate(type, obj));
         errors.addAll(type.strategy().validateCreate(obj));
-        throwIfInvalid(type, name, errors);
-        if (current.apply(name) != null) {
-            throw ApiStatus.alreadyExists(type.groupResource(), name).exception();
+        if (!errors.isEmpty()) {
+            return invalid(type, name, errors);
         }
-        return new WriteOutcome(null, obj, false, WriteOutcome.ResponseView.OBJECT, true, true, List.of());
+        if (current.apply(name) != null) {
+            return refused(ApiStatus.alreadyExists(type.groupResource(), name));
+        }
+        return new WriteOutcome(null, obj, WriteOutcome.Answer.CREATED, true, WriteOutcome.ResponseView.OBJECT,
+                List.of());
     }
 
     private static String generateUnusedName(String prefix, Function<String, ObjectNode> current, Env env) {
@@ -175,9 +186,9 @@ public final class ObjectWrites {
         return candidate;
     }
 
-    private WriteOutcome update(ResourceType type, String namespace, Function<String, ObjectNode> current,
-                                String name, ObjectNode incoming, String subresource, List<String> warnings,
-                                Env env) {
+    private WriteDecision update(ResourceType type, String namespace, Function<String, ObjectNode> current,
+                                 String name, ObjectNode incoming, String subresource, List<String> warnings,
+                                 Env env) {
         // PUT bodies were checked with the handler's wording already; a patched object gets the storage's.
         checkNamespace(type, namespace, incoming, true);
         checkName(name, null, incoming);
@@ -186,16 +197,23 @@ public final class ObjectWrites {
             if (type.allowCreateOnUpdate() && subresource == null) {
                 // The uid precondition is checked against the absent object; the resourceVersion is
                 // dropped, as storage does for a create through update.
-                checkUid(type, name, incoming, null);
+                ApiStatus uidMismatch = uidPrecondition(type, name, incoming, null);
+                if (uidMismatch != null) {
+                    return refused(uidMismatch);
+                }
                 ObjectMeta.of(incoming).remove("resourceVersion");
-                WriteOutcome created = create(type, namespace, current, incoming, env);
-                return withWarnings(created, warnings);
+                return withWarnings(create(type, namespace, current, incoming, env), warnings);
             }
-            throw ApiStatus.notFound(type.groupResource(), name).exception();
+            return refused(ApiStatus.notFound(type.groupResource(), name));
         }
         // Storage checks the uid precondition before the update function compares resourceVersions.
-        checkUid(type, name, incoming, existing);
-        checkResourceVersion(type, name, incoming, existing);
+        ApiStatus stale = uidPrecondition(type, name, incoming, existing);
+        if (stale == null) {
+            stale = resourceVersionPrecondition(type, name, incoming, existing);
+        }
+        if (stale != null) {
+            return refused(stale);
+        }
         WriteOutcome.ResponseView view = WriteOutcome.ResponseView.OBJECT;
         ObjectNode updated;
         if ("status".equals(subresource)) {
@@ -243,23 +261,25 @@ public final class ObjectWrites {
         }
         List<FieldError> errors = new ArrayList<>(ObjectMetaValidation.validateUpdate(type, updated, existing));
         errors.addAll(type.strategy().validateUpdate(updated, existing));
-        throwIfInvalid(type, name, errors);
+        if (!errors.isEmpty()) {
+            return invalid(type, name, errors);
+        }
         if (Deletion.completesOnUpdate(type, existing, updated)) {
             // The last finalizer is gone: the two-phase deletion completes with this write.
-            return new WriteOutcome(existing, updated, true, WriteOutcome.ResponseView.OBJECT, false, true, warnings);
+            return new WriteOutcome(existing, updated, WriteOutcome.Answer.DELETED, true,
+                    WriteOutcome.ResponseView.OBJECT, warnings);
         }
-        boolean changed = !updated.equals(existing);
-        return new WriteOutcome(existing, changed ? updated : existing, false, view, false, changed, warnings);
+        return modified(existing, updated, view, warnings);
     }
 
-    private WriteOutcome patch(ResourceType type, String namespace, Function<String, ObjectNode> current,
-                               WriteOp.Patch p, Env env) {
+    private WriteDecision patch(ResourceType type, String namespace, Function<String, ObjectNode> current,
+                                WriteOp.Patch p, Env env) {
         if (p.type() == PatchType.APPLY_PATCH) {
             return apply(type, namespace, current, p, env);
         }
         ObjectNode existing = current.apply(p.name());
         if (existing == null) {
-            throw ApiStatus.notFound(type.groupResource(), p.name()).exception();
+            return refused(ApiStatus.notFound(type.groupResource(), p.name()));
         }
         boolean scale = "scale".equals(p.subresource());
         ObjectNode base = scale ? ScaleConversion.toScale(type, existing) : existing;
@@ -272,7 +292,7 @@ public final class ObjectWrites {
                     + "application/strategic-merge-patch+json").exception();
         };
         if (!(patched instanceof ObjectNode obj)) {
-            throw ApiStatus.badRequest("the patched object is not a JSON object").exception();
+            return refused(ApiStatus.badRequest("the patched object is not a JSON object"));
         }
         GroupVersionKind served = scale ? ScaleConversion.GVK : type.gvk();
         if (p.type() == PatchType.STRATEGIC_MERGE_PATCH) {
@@ -291,8 +311,8 @@ public final class ObjectWrites {
      * Server-side apply: the configuration (with its unknown fields handled per fieldValidation) is
      * merged into the object, or creates it when absent, then takes the ordinary update or create path.
      */
-    private WriteOutcome apply(ResourceType type, String namespace, Function<String, ObjectNode> current,
-                               WriteOp.Patch p, Env env) {
+    private WriteDecision apply(ResourceType type, String namespace, Function<String, ObjectNode> current,
+                                WriteOp.Patch p, Env env) {
         ObjectNode config = ApplyPatches.config(type, p);
         boolean status = "status".equals(p.subresource());
         Pruned pruned = status ? new Pruned(config, List.of())
@@ -300,15 +320,24 @@ public final class ObjectWrites {
         ObjectNode existing = current.apply(p.name());
         if (existing == null) {
             if (p.subresource() != null) {
-                throw ApiStatus.notFound(type.groupResource(), p.name()).exception();
+                return refused(ApiStatus.notFound(type.groupResource(), p.name()));
             }
-            ObjectNode created = encoded(type, ApplyPatches.apply(type, null, pruned.object(), p, env.now()));
+            ApplyPatches.Merge merged = ApplyPatches.apply(type, null, pruned.object(), p, env.now());
+            if (merged instanceof ApplyPatches.Conflicted conflicted) {
+                return conflicted.refusal();
+            }
+            ObjectNode created = encoded(type, (ApplyPatches.Applied) merged);
             return withWarnings(create(type, namespace, current, created, env), pruned.warnings());
         }
-        ObjectNode applied = encoded(type, ApplyPatches.apply(type, existing, pruned.object(), p, env.now()));
-        WriteOutcome out = update(type, namespace, current, p.name(), applied, p.subresource(), pruned.warnings(), env);
-        if (!status || out.removes()) {
-            return out;
+        ApplyPatches.Merge merged = ApplyPatches.apply(type, existing, pruned.object(), p, env.now());
+        if (merged instanceof ApplyPatches.Conflicted conflicted) {
+            return conflicted.refusal();
+        }
+        ObjectNode applied = encoded(type, (ApplyPatches.Applied) merged);
+        WriteDecision decision = update(type, namespace, current, p.name(), applied, p.subresource(),
+                pruned.warnings(), env);
+        if (!status || !(decision instanceof WriteOutcome out) || out.removes()) {
+            return decision;
         }
         // A status write keeps the stored metadata; the apply's record of managers is the exception.
         ObjectNode after = out.after().deepCopy();
@@ -318,9 +347,15 @@ public final class ObjectWrites {
         } else {
             ObjectMeta.of(after).set("managedFields", managers);
         }
+        return modified(existing, after, out.view(), out.warnings());
+    }
+
+    /** The object stays, changed to {@code after} or, when equal to {@code existing}, untouched. */
+    private static WriteOutcome modified(ObjectNode existing, ObjectNode after, WriteOutcome.ResponseView view,
+                                         List<String> warnings) {
         boolean changed = !after.equals(existing);
-        return new WriteOutcome(existing, changed ? after : existing, false, out.view(), false, changed,
-                out.warnings());
+        return new WriteOutcome(existing, changed ? after : existing,
+                changed ? WriteOutcome.Answer.UPDATED : WriteOutcome.Answer.UNCHANGED, changed, view, warnings);
     }
 
     /**
@@ -348,19 +383,18 @@ public final class ObjectWrites {
                 .apply(base, MergePatch.parse(patch), message);
     }
 
-    private static WriteOutcome delete(ResourceType type, Function<String, ObjectNode> current, WriteOp.Delete d,
-                                       Env env) {
+    private static WriteDecision delete(ResourceType type, Function<String, ObjectNode> current, WriteOp.Delete d,
+                                        Env env) {
         return Deletion.execute(type, current, d, env.now());
     }
 
-    private static WriteOutcome withWarnings(WriteOutcome o, List<String> warnings) {
-        if (warnings.isEmpty()) {
-            return o;
+    private static WriteDecision withWarnings(WriteDecision d, List<String> warnings) {
+        if (warnings.isEmpty() || !(d instanceof WriteOutcome o)) {
+            return d;
         }
         List<String> all = new ArrayList<>(warnings);
         all.addAll(o.warnings());
-        return new WriteOutcome(o.before(), o.after(), o.removes(), o.view(), o.created(), o.changed(), all,
-                o.accepted());
+        return o.withWarnings(all);
     }
 
     /** A namespaced object takes the request's namespace; a different one in the body is refused. */
@@ -402,21 +436,28 @@ public final class ObjectWrites {
         }
     }
 
-    private static void checkResourceVersion(ResourceType type, String name, ObjectNode incoming, ObjectNode existing) {
+    /** The refusal when the body names another resourceVersion than the stored one; null when it may go on. */
+    private static ApiStatus resourceVersionPrecondition(ResourceType type, String name, ObjectNode incoming,
+                                                         ObjectNode existing) {
         String want = ObjectMeta.resourceVersion(incoming);
         if (want != null && !want.isEmpty() && !want.equals(ObjectMeta.resourceVersion(existing))) {
-            throw ApiStatus.staleResourceVersion(type.groupResource(), name).exception();
+            return ApiStatus.staleResourceVersion(type.groupResource(), name);
         }
+        return null;
     }
 
-    /** {@code existing} is {@code null} when the update would create the object: its uid is empty. */
-    private static void checkUid(ResourceType type, String name, ObjectNode incoming, ObjectNode existing) {
+    /**
+     * The refusal when the body names another uid than the stored one; null when it may go on.
+     * {@code existing} is {@code null} when the update would create the object: its uid is empty.
+     */
+    private static ApiStatus uidPrecondition(ResourceType type, String name, ObjectNode incoming, ObjectNode existing) {
         String want = ObjectMeta.uid(incoming);
         String have = existing == null || ObjectMeta.uid(existing) == null ? "" : ObjectMeta.uid(existing);
         if (want != null && !want.isEmpty() && !want.equals(have)) {
-            throw ApiStatus.conflict(type.groupResource(), name, "Precondition failed: UID in precondition: "
-                    + want + ", UID in object meta: " + have).exception();
+            return ApiStatus.conflict(type.groupResource(), name, "Precondition failed: UID in precondition: "
+                    + want + ", UID in object meta: " + have);
         }
+        return null;
     }
 
     /** Fields only the server sets are carried over from the stored object, whatever the client sent. */
@@ -443,14 +484,12 @@ public final class ObjectWrites {
         return Deletion.terminating(obj);
     }
 
-    private static void throwIfInvalid(ResourceType type, String name, List<FieldError> errors) {
-        throwIfInvalid(type.group(), type.kind(), name, errors);
+    private static WriteResult.Refused invalid(ResourceType type, String name, List<FieldError> errors) {
+        return refused(ApiStatus.invalid(type.group(), type.kind(), name, errors));
     }
 
-    static void throwIfInvalid(String group, String kind, String name, List<FieldError> errors) {
-        if (!errors.isEmpty()) {
-            throw ApiStatus.invalid(group, kind, name, errors).exception();
-        }
+    static WriteResult.Refused refused(ApiStatus status) {
+        return new WriteResult.Refused(status);
     }
 
 }

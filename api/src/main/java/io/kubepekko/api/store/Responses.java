@@ -15,7 +15,8 @@ public final class Responses {
             case SCALE -> ScaleConversion.toScale(type, outcome.after());
             case DELETED -> ApiStatus.success(type.groupResource(), ObjectMeta.name(outcome.after()),
                     ObjectMeta.uid(outcome.after()));
-            case SUCCESS -> success(outcome.code());
+            // Only a create through a subresource answers so: kube-apiserver's create handler sets 201.
+            case SUCCESS -> success(201);
         };
     }
 

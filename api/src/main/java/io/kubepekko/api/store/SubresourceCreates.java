@@ -6,6 +6,7 @@ import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.registry.SubresourceCreate;
 import io.kubepekko.api.status.ApiStatus;
+import io.kubepekko.api.status.FieldError;
 
 import java.util.List;
 import java.util.function.Function;
@@ -21,11 +22,11 @@ final class SubresourceCreates {
      * the storage key's (a usable name), and storage's update: the object exists, the preconditions hold,
      * and the subresource changes it.
      */
-    static WriteOutcome execute(ResourceType type, String namespace, Function<String, ObjectNode> current,
-                                WriteOp.CreateSubresource op, ObjectWrites.Env env) {
+    static WriteDecision execute(ResourceType type, String namespace, Function<String, ObjectNode> current,
+                                 WriteOp.CreateSubresource op, ObjectWrites.Env env) {
         SubresourceCreate creation = type.strategy().subresourceCreate(op.subresource());
         if (creation == null) {
-            throw ApiStatus.pathNotFound().exception();
+            return ObjectWrites.refused(ApiStatus.pathNotFound());
         }
         GroupVersionKind kind = creation.bodyKind();
         ObjectNode body = op.body().deepCopy();
@@ -38,35 +39,42 @@ final class SubresourceCreates {
         }
         String name = ObjectMeta.name(body) == null ? "" : ObjectMeta.name(body);
         if (!forwarded && !name.equals(op.name())) {
-            throw ApiStatus.badRequest("name in URL does not match name in " + kind.kind() + " object").exception();
+            return ObjectWrites.refused(ApiStatus.badRequest("name in URL does not match name in " + kind.kind()
+                    + " object"));
         }
         // kube-apiserver answers these with 500 (an aggregate, not a Status); a request's fault is a 422 here.
-        ObjectWrites.throwIfInvalid(kind.group(), kind.kind(), name, creation.validate(body));
+        List<FieldError> errors = creation.validate(body);
+        if (!errors.isEmpty()) {
+            return ObjectWrites.refused(ApiStatus.invalid(kind.group(), kind.kind(), name, errors));
+        }
         StorageKeys.checkName(name);
         ObjectNode existing = current.apply(name);
         if (existing == null) {
-            throw ApiStatus.notFound(type.groupResource(), name).exception();
+            return ObjectWrites.refused(ApiStatus.notFound(type.groupResource(), name));
         }
         if (creation.takesPreconditionsFromBody()) {
-            checkStoragePreconditions(type, namespace, name, body, existing);
+            ApiStatus violated = storagePreconditions(type, namespace, name, body, existing);
+            if (violated != null) {
+                return ObjectWrites.refused(violated);
+            }
         }
         ObjectNode after = creation.apply(existing.deepCopy(), body, Timestamps.format(env.now()));
-        return new WriteOutcome(existing, after, false, WriteOutcome.ResponseView.SUCCESS, true, true, List.of());
+        return new WriteOutcome(existing, after, WriteOutcome.Answer.CREATED, true, WriteOutcome.ResponseView.SUCCESS,
+                List.of());
     }
 
     /**
      * A uid or resourceVersion the body carries must be the object's, as storage's {@code Preconditions}
      * check them; kube-apiserver passes storage's error text on in the 409.
      */
-    private static void checkStoragePreconditions(ResourceType type, String namespace, String name, ObjectNode body,
+    private static ApiStatus storagePreconditions(ResourceType type, String namespace, String name, ObjectNode body,
                                                   ObjectNode existing) {
-        new Preconditions(emptyAsNull(ObjectMeta.uid(body)), emptyAsNull(ObjectMeta.resourceVersion(body)))
-                .violatedBy(existing).ifPresent(problem -> {
+        return new Preconditions(emptyAsNull(ObjectMeta.uid(body)), emptyAsNull(ObjectMeta.resourceVersion(body)))
+                .violatedBy(existing).map(problem -> {
                     String key = "/registry/" + type.resource() + (type.namespaced() ? "/" + namespace : "") + "/" + name;
-                    throw ApiStatus.conflict(type.groupResource(), name, "StorageError: invalid object, Code: 4, Key: "
-                            + key + ", ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: " + problem)
-                            .exception();
-                });
+                    return ApiStatus.conflict(type.groupResource(), name, "StorageError: invalid object, Code: 4, Key: "
+                            + key + ", ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: " + problem);
+                }).orElse(null);
     }
 
     private static String emptyAsNull(String s) {

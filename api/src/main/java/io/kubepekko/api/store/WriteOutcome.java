@@ -8,27 +8,47 @@ import java.util.List;
  * The result of one write, before a resourceVersion is assigned.
  *
  * @param before   the stored object before the write ({@code null} for a create)
- * @param after    the object as it is after the write; when {@code removes}, its final state, which the
- *                 DELETED event carries
- * @param removes  whether the write removes the object from the collection
- * @param view     what the response body shows (see {@link ResponseView})
- * @param created  whether the answer is 201 Created
+ * @param after    the object as it is after the write; when it {@link #removes}, its final state, which
+ *                 the DELETED event carries
+ * @param answer   which {@link WriteResult} the write answers
  * @param changed  {@code false} for a no-op write: nothing is persisted and the resourceVersion stays
+ *                 (only an {@link Answer#ACCEPTED} delete may go either way)
+ * @param view     what the response body shows (see {@link ResponseView})
  * @param warnings {@code Warning} header texts (unknown fields under {@code Warn})
- * @param accepted whether the answer is 202 Accepted: a delete that asked for cascading deletion with
- *                 {@code orphanDependents=false} and left the object in place
  */
-public record WriteOutcome(ObjectNode before, ObjectNode after, boolean removes, ResponseView view, boolean created,
-                           boolean changed, List<String> warnings, boolean accepted) {
+public record WriteOutcome(ObjectNode before, ObjectNode after, Answer answer, boolean changed, ResponseView view,
+                           List<String> warnings) implements WriteDecision {
 
-    public WriteOutcome(ObjectNode before, ObjectNode after, boolean removes, ResponseView view, boolean created,
-                        boolean changed, List<String> warnings) {
-        this(before, after, removes, view, created, changed, warnings, false);
+    public WriteOutcome {
+        if (changed != (answer != Answer.UNCHANGED) && answer != Answer.ACCEPTED) {
+            throw new IllegalArgumentException(answer + " with changed=" + changed);
+        }
     }
 
-    /** The HTTP status of the answer. */
-    public int code() {
-        return created ? 201 : accepted ? 202 : 200;
+    /** Which {@link WriteResult.Success} a write answers. */
+    public enum Answer {
+        CREATED, UPDATED, UNCHANGED, DELETED, ACCEPTED
+    }
+
+    /** Whether the write removes the object from the collection. */
+    public boolean removes() {
+        return answer == Answer.DELETED;
+    }
+
+    /** The same outcome answering with other warnings. */
+    public WriteOutcome withWarnings(List<String> all) {
+        return new WriteOutcome(before, after, answer, changed, view, all);
+    }
+
+    /** The answer, once the write is persisted at {@code resourceVersion} (0: not persisted) and rendered. */
+    public WriteResult.Success result(byte[] body, long resourceVersion) {
+        return switch (answer) {
+            case CREATED -> new WriteResult.Created(body, warnings, resourceVersion);
+            case UPDATED -> new WriteResult.Updated(body, warnings, resourceVersion);
+            case UNCHANGED -> new WriteResult.Unchanged(body, warnings, resourceVersion);
+            case DELETED -> new WriteResult.Deleted(body, warnings, resourceVersion);
+            case ACCEPTED -> new WriteResult.Accepted(body, warnings, resourceVersion);
+        };
     }
 
     /** What a successful write answers with, rendered once the resourceVersion is known. */

@@ -13,6 +13,7 @@ import io.kubepekko.api.store.PatchType;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOptions;
 import io.kubepekko.api.store.WriteOutcome;
+import io.kubepekko.api.store.WriteResult;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -31,6 +32,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -87,8 +89,8 @@ class ServerSideApplyScenariosTest {
             WriteOp op = op(s, type);
             String where = "step " + step + " (" + s.path("manager").asText() + ")";
             if (s.has("conflicts") || s.has("message") || s.has("status")) {
-                ApiException e = assertThrows(ApiException.class,
-                        () -> writes.execute(type, namespace, store::get, op, env), where + " must fail");
+                WriteResult.Refused e = assertInstanceOf(WriteResult.Refused.class,
+                        writes.execute(type, namespace, store::get, op, env), where + " must fail");
                 if (s.has("conflicts")) {
                     assertEquals(409, e.status().code(), where + ": " + e.status().message());
                     List<String> fields = new ArrayList<>();
@@ -110,7 +112,7 @@ class ServerSideApplyScenariosTest {
             }
             WriteOutcome out;
             try {
-                out = writes.execute(type, namespace, store::get, op, env);
+                out = writes.execute(type, namespace, store::get, op, env).orThrow();
             } catch (ApiException e) {
                 throw new AssertionError(where + " failed: " + e.status().code() + " " + e.status().message(), e);
             }

@@ -73,7 +73,7 @@ class DeletionTest {
     private WriteOutcome run(String resource, WriteOp op) {
         ResourceType t = type(resource);
         ObjectWrites.Env env = new ObjectWrites.Env(now, () -> "uid-" + (++uids), () -> "00001");
-        return writes.execute(t, t.namespaced() ? "default" : null, store(resource)::get, op, env);
+        return writes.execute(t, t.namespaced() ? "default" : null, store(resource)::get, op, env).orThrow();
     }
 
     /** Runs {@code op} and, as the collection's writer would, stores its result at the next version. */
@@ -142,7 +142,7 @@ class DeletionTest {
             assertFalse(out.removes());
             assertTrue(out.changed(), "a MODIFIED event");
             assertEquals(WriteOutcome.ResponseView.OBJECT, out.view());
-            assertEquals(200, out.code());
+            assertEquals(WriteOutcome.Answer.UPDATED, out.answer());
             assertEquals(NOW_TEXT, meta(out.after(), "deletionTimestamp").asText());
             assertEquals(0, meta(out.after(), "deletionGracePeriodSeconds").asInt());
             assertEquals(List.of("example.com/a"), finalizers(stored("configmaps", "cm")));
@@ -209,7 +209,7 @@ class DeletionTest {
             WriteOutcome again = delete("configmaps", "cm");
             assertFalse(again.changed(), "no write, no event, no resourceVersion");
             assertFalse(again.removes());
-            assertEquals(200, again.code());
+            assertEquals(WriteOutcome.Answer.UNCHANGED, again.answer());
             assertSame(terminating, again.after());
         }
 
@@ -219,7 +219,7 @@ class DeletionTest {
             WriteOutcome out = delete("configmaps", "cm");
             assertTrue(out.removes());
             assertEquals(WriteOutcome.ResponseView.DELETED, out.view(), "a Status, as the configmap store answers");
-            assertEquals(200, out.code());
+            assertEquals(WriteOutcome.Answer.DELETED, out.answer());
         }
     }
 
@@ -262,7 +262,7 @@ class DeletionTest {
             seed("configmaps", Json.string(configMap("cm", "['example.com/a']")));
             WriteOutcome out = commit("configmaps", delete("cm", null, null, false));
             assertFalse(out.removes());
-            assertEquals(202, out.code());
+            assertEquals(WriteOutcome.Answer.ACCEPTED, out.answer());
         }
 
         @Test
@@ -270,7 +270,7 @@ class DeletionTest {
             seed("configmaps", Json.string(configMap("cm", "[]")));
             WriteOutcome out = commit("configmaps", delete("cm", null, null, false));
             assertTrue(out.removes());
-            assertEquals(200, out.code());
+            assertEquals(WriteOutcome.Answer.DELETED, out.answer());
         }
 
         @Test
@@ -281,7 +281,7 @@ class DeletionTest {
             WriteOutcome dryOut = run("configmaps", dry);
             WriteOutcome real = run("configmaps", delete("cm", null, PropagationPolicy.FOREGROUND, null));
             assertEquals(real.after(), dryOut.after());
-            assertEquals(real.code(), dryOut.code());
+            assertEquals(real.answer(), dryOut.answer());
             assertEquals(real.view(), dryOut.view());
         }
     }
@@ -544,7 +544,7 @@ class DeletionTest {
             assertFalse(out.removes());
             assertTrue(out.changed());
             assertEquals(WriteOutcome.ResponseView.OBJECT, out.view());
-            assertEquals(200, out.code());
+            assertEquals(WriteOutcome.Answer.UPDATED, out.answer());
             assertEquals(NOW_TEXT, meta(out.after(), "deletionTimestamp").asText());
             assertEquals("Terminating", out.after().path("status").path("phase").asText());
             assertEquals(List.of("kubernetes"), List.of(out.after().path("spec").path("finalizers").get(0).asText()));

@@ -37,7 +37,7 @@ class ManagedFieldsRecorderTest {
 
     private ObjectNode run(WriteOp op) {
         WriteOutcome out = writes.execute(CONFIG_MAPS, "default", store::get, op,
-                new ObjectWrites.Env(now, () -> "uid-" + (++uids), () -> "x"));
+                new ObjectWrites.Env(now, () -> "uid-" + (++uids), () -> "x")).orThrow();
         ObjectNode stored = out.after().deepCopy();
         ObjectNode meta = (ObjectNode) stored.get("metadata");
         meta.put("resourceVersion", Integer.toString(10 + uids + store.size()));
@@ -80,7 +80,7 @@ class ManagedFieldsRecorderTest {
         now = now.plusSeconds(60);
         WriteOutcome noop = writes.execute(CONFIG_MAPS, "default", store::get, new WriteOp.Update("cm",
                 obj("{'metadata':{'name':'cm','labels':{'a':'1'}},'data':{'k':'v'}}"), null, by("creator")),
-                new ObjectWrites.Env(now, () -> "u", () -> "x"));
+                new ObjectWrites.Env(now, () -> "u", () -> "x")).orThrow();
         assertFalse(noop.changed(), "omitting managedFields is not a change");
         assertSame(store.get("cm"), noop.after());
         assertEquals(managed(created), managed(store.get("cm")));

@@ -80,7 +80,7 @@ class ObjectWritesTest {
     }
 
     private WriteOutcome run(String resource, WriteOp op) {
-        return writes.execute(type(resource), namespaceOf(resource), store::get, op, env);
+        return writes.execute(type(resource), namespaceOf(resource), store::get, op, env).orThrow();
     }
 
     private WriteOutcome create(String resource, String json) {
@@ -190,7 +190,7 @@ class ObjectWritesTest {
             assertNull(meta(after, absent), absent);
         }
         assertNull(out.before());
-        assertTrue(out.created());
+        assertEquals(WriteOutcome.Answer.CREATED, out.answer());
         assertTrue(out.changed());
         assertFalse(out.removes());
         assertEquals(WriteOutcome.ResponseView.OBJECT, out.view());
@@ -241,7 +241,7 @@ class ObjectWritesTest {
     @Test
     void createTakesTheNamespaceOfTheRequest() {
         WriteOutcome out = writes.execute(type("configmaps"), "team-a", store::get,
-                new WriteOp.Create(obj(CONFIGMAP), WriteOptions.DEFAULT), env);
+                new WriteOp.Create(obj(CONFIGMAP), WriteOptions.DEFAULT), env).orThrow();
         assertEquals("team-a", meta(out.after(), "namespace").asText());
     }
 
@@ -423,7 +423,7 @@ class ObjectWritesTest {
     @MethodSource("createOnUpdateKinds")
     void updateOfAMissingObjectCreatesItForKindsThatAllowIt(String name, String resource, String json) {
         WriteOutcome out = update(resource, "l", json);
-        assertTrue(out.created());
+        assertEquals(WriteOutcome.Answer.CREATED, out.answer());
         assertTrue(out.changed());
         assertNull(out.before());
         assertEquals("uid-1", meta(out.after(), "uid").asText());
@@ -433,7 +433,7 @@ class ObjectWritesTest {
     @Test
     void updateThatCreatesIgnoresTheResourceVersionItCarries() {
         WriteOutcome out = update("leases", "l", "{'metadata':{'name':'l','resourceVersion':'41'}}");
-        assertTrue(out.created());
+        assertEquals(WriteOutcome.Answer.CREATED, out.answer());
         assertNull(meta(out.after(), "resourceVersion"));
     }
 
@@ -596,7 +596,7 @@ class ObjectWritesTest {
         edit.accept(body);
         WriteOutcome out = update("pods", "p", body, null);
         assertFalse(out.changed());
-        assertFalse(out.created());
+        assertEquals(WriteOutcome.Answer.UNCHANGED, out.answer());
         assertFalse(out.removes());
         assertSame(stored, out.before());
         assertSame(stored, out.after());

@@ -49,7 +49,7 @@ class TypeMetaWritesTest {
 
     private WriteOutcome run(ResourceType type, WriteOp op) {
         return writes.execute(type, type.namespaced() ? "default" : null, store::get, op,
-                new ObjectWrites.Env(Instant.parse("2026-03-04T05:06:07Z"), () -> "uid-" + (++uids), () -> "x"));
+                new ObjectWrites.Env(Instant.parse("2026-03-04T05:06:07Z"), () -> "uid-" + (++uids), () -> "x")).orThrow();
     }
 
     private ObjectNode seed(ResourceType type, String json) {
