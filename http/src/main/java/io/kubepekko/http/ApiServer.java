@@ -152,7 +152,7 @@ public final class ApiServer implements AutoCloseable {
         Map<String, Supplier<Optional<String>>> ready = new LinkedHashMap<>(live);
         ready.put("storage", storageHealth::get);
         ready.put("cluster", () -> clusterHealth(cluster));
-        ready.put("watch-caches", controlPlane.caches()::readiness);
+        ready.put("watch-caches", controlPlane::readiness);
         ready.put("storage-quota", quota::readiness);
         ready.put("shutdown", () -> shuttingDown.get() ? Optional.of("shutting down") : Optional.empty());
         Set<String> startup = Set.of("sharding", "poststarthook/bootstrap-namespaces");
@@ -261,10 +261,10 @@ public final class ApiServer implements AutoCloseable {
     /** Reads and watches are served from the caches: the server announces itself once they are ready. */
     private static void awaitCaches(ControlPlane controlPlane, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (!controlPlane.caches().notReady().isEmpty()) {
+        while (!controlPlane.loadingCaches().isEmpty()) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("the watch caches did not load within " + timeout + ": "
-                        + controlPlane.caches().notReady());
+                        + controlPlane.loadingCaches());
             }
             TimeUnit.MILLISECONDS.sleep(20);
         }

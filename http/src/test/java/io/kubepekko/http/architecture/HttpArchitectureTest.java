@@ -38,13 +38,6 @@ class HttpArchitectureTest {
      */
     private static final Set<String> FACADE_NESTED = Set.of("WatchCache$Settings");
 
-    /**
-     * The watch caches' readiness, which the health checks and startup read through
-     * {@code ControlPlane.caches()}: http may ask these and nothing else of the caches. (A readiness
-     * method on ControlPlane itself would let this entry go.)
-     */
-    private static final Set<String> CACHE_READINESS = Set.of("readiness", "notReady");
-
     private static JavaClasses http;
 
     @BeforeAll
@@ -62,27 +55,14 @@ class HttpArchitectureTest {
         rule.check(http);
     }
 
-    @Test
-    void httpAsksTheWatchCachesOnlyWhetherTheyAreReady() {
-        ArchRule rule = noClasses().that().resideInAPackage("io.kubepekko.http..")
-                .should().callMethodWhere(DescribedPredicate.describe(
-                        "the target is WatchCaches and not one of " + CACHE_READINESS, call ->
-                                call.getTargetOwner().getSimpleName().equals("WatchCaches")
-                                        && !CACHE_READINESS.contains(call.getName())))
-                .because("the caches serve reads through ControlPlane; http only reports their readiness");
-        rule.check(http);
-    }
-
-    /** Outside the facade; WatchCaches is in it for its readiness only (the rule above). */
+    /** Outside the facade: the watch caches included, whose readiness ControlPlane reports. */
     private static DescribedPredicate<JavaClass> notFacade() {
-        return DescribedPredicate.describe("are not the control plane facade " + FACADE + ", " + FACADE_NESTED
-                        + " or WatchCaches' readiness",
+        return DescribedPredicate.describe("are not the control plane facade " + FACADE + " or " + FACADE_NESTED,
                 c -> {
                     String inPackage = c.getName().substring(c.getPackageName().length() + 1);
                     int nested = inPackage.indexOf('$');
                     String topLevel = nested < 0 ? inPackage : inPackage.substring(0, nested);
-                    return !FACADE.contains(topLevel) && !FACADE_NESTED.contains(inPackage)
-                            && !inPackage.equals("WatchCaches");
+                    return !FACADE.contains(topLevel) && !FACADE_NESTED.contains(inPackage);
                 });
     }
 }
