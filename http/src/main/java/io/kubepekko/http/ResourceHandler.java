@@ -6,7 +6,6 @@ import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.Verb;
 import io.kubepekko.api.codec.FieldValidation;
 import io.kubepekko.api.definition.KindDefinition;
-import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.ForwardedCreate;
 import io.kubepekko.api.registry.ResourceType;
@@ -17,7 +16,7 @@ import io.kubepekko.api.store.DeleteOptionsType;
 import io.kubepekko.api.store.DeletionOptions;
 import io.kubepekko.api.store.StorageKeys;
 import io.kubepekko.api.store.PatchType;
-import io.kubepekko.api.store.ScaleConversion;
+import io.kubepekko.api.store.SubresourceRoute;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOptions;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
@@ -123,7 +122,7 @@ final class ResourceHandler {
             case WATCH -> reads.watch(kind, r);
             case CREATE -> type.forwardedCreate() != null ? forwardedCreate(type, r) : create(type, r);
             case UPDATE -> update(type, r);
-            case PATCH -> patch(type, r, null);
+            case PATCH -> patch(type, r, null, List.of(PatchType.values()));
             case DELETE -> delete(type, r);
             case DELETECOLLECTION -> deleteCollection(type, r);
             case UNSUPPORTED -> throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
@@ -211,21 +210,19 @@ final class ResourceHandler {
         return write(type, r, new WriteOp.Update(r.info().name(), d.object(), null, options), d.warnings());
     }
 
-    private CompletionStage<HttpResponse> patch(ResourceType type, Request r, String subresource) {
+    /** A patch of the object ({@code subresource} null) or of a subresource, in one of {@code accepted}. */
+    private CompletionStage<HttpResponse> patch(ResourceType type, Request r, String subresource,
+                                                List<PatchType> accepted) {
         // As kube-apiserver's PatchResource: the value up to its first ";", compared as it is.
         String mediaType = r.contentType() == null ? "" : r.contentType();
         int semicolon = mediaType.indexOf(';');
         String patchMediaType = semicolon > 0 ? mediaType.substring(0, semicolon) : mediaType;
         PatchType patchType = PatchType.fromMediaType(patchMediaType).filter(t -> t.mediaType.equals(patchMediaType))
-                .orElseThrow(() -> ApiStatus.unsupportedMediaType("the body of the request was in an unknown format - "
-                        + "accepted media types include: application/json-patch+json, application/merge-patch+json, "
-                        + "application/strategic-merge-patch+json, application/apply-patch+yaml").exception());
-        boolean apply = patchType == PatchType.APPLY_PATCH;
-        if (apply && "scale".equals(subresource)) {
-            throw ApiStatus.unsupportedMediaType("the body of the request was in an unknown format - accepted media "
-                    + "types include: application/json-patch+json, application/merge-patch+json, "
-                    + "application/strategic-merge-patch+json").exception();
+                .orElseThrow(() -> unknownPatchFormat(List.of(PatchType.values())).exception());
+        if (!accepted.contains(patchType)) {
+            throw unknownPatchFormat(accepted).exception();
         }
+        boolean apply = patchType == PatchType.APPLY_PATCH;
         // kube-apiserver's ValidatePatchOptions: these first, then the options every write has.
         List<FieldError> leading = new java.util.ArrayList<>();
         if (apply && r.param("fieldManager").filter(m -> !m.isEmpty()).isEmpty()) {
@@ -238,6 +235,11 @@ final class ResourceHandler {
         boolean force = r.param("force").filter(v -> !v.isEmpty()).map(io.kubepekko.api.meta.GoStrconv::parseBool)
                 .orElse(false);
         return write(type, r, new WriteOp.Patch(r.info().name(), patchType, r.body(), subresource, options, force));
+    }
+
+    private static ApiStatus unknownPatchFormat(List<PatchType> accepted) {
+        return ApiStatus.unsupportedMediaType("the body of the request was in an unknown format - accepted media "
+                + "types include: " + String.join(", ", accepted.stream().map(t -> t.mediaType).toList()));
     }
 
     private CompletionStage<HttpResponse> delete(ResourceType type, Request r) {
@@ -256,41 +258,35 @@ final class ResourceHandler {
     }
 
     private CompletionStage<HttpResponse> subresource(ResourceType type, Request r) {
-        String sub = r.info().subresource();
-        SubresourceCreate creation = type.subresources().contains(sub) ? type.strategy().subresourceCreate(sub) : null;
-        if (creation != null) {
+        SubresourceRoute route = SubresourceRoute.of(type, r.info().subresource())
+                .orElseThrow(() -> ApiStatus.pathNotFound().exception());
+        if (route instanceof SubresourceRoute.Creates creates) {
             // Only created (kube's NamedCreater): any other method finds the POST route and is refused.
             if (r.info().verb() != Verb.CREATE) {
                 throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
             }
             withPathNames(r);
-            return createSubresource(type, r, creation);
+            return createSubresource(type, r, creates.creation());
         }
-        if (!type.subresources().contains(sub)
-                || !(sub.equals("status") || sub.equals("scale") || sub.equals("finalize"))) {
-            throw ApiStatus.pathNotFound().exception();
-        }
-        if (sub.equals("finalize") && r.info().verb() != Verb.UPDATE) {
-            // Kubernetes' FinalizeREST only updates.
+        SubresourceRoute.ObjectPart part = (SubresourceRoute.ObjectPart) route;
+        if (!part.allows(r.info().verb())) {
+            // No route for the method (Kubernetes' FinalizeREST only updates).
             throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
         }
         withPathNames(r); // a subresource is never listed: the request comes back unchanged or not at all
-        boolean scale = sub.equals("scale");
         return switch (r.info().verb()) {
             case GET -> controlPlane.get(type, r.info().namespace(), r.info().name()).thenApply(found -> {
                 byte[] obj = found.orElseThrow(() -> ApiStatus.notFound(type.groupResource(), r.info().name()).exception());
-                byte[] answer = scale ? Json.bytes(ScaleConversion.toScale(type, Json.parseTrusted(obj))) : obj;
-                return Encoder.json(200, ReadHandler.partialObject(type, scale ? ScaleConversion.GVK.kind() : type.kind(), r,
-                        answer), r.format(), r.pretty(), List.of());
+                return Encoder.json(200, ReadHandler.partialObject(type, part.bodyKind().kind(), r,
+                        part.read(type, obj)), r.format(), r.pretty(), List.of());
             });
             case UPDATE -> {
-                GroupVersionKind kind = scale ? ScaleConversion.GVK : type.gvk();
                 WriteOptions options = writeOptions(r, List.of());
-                ObjectNode body = RequestBodies.decode(r.contentType(), r.body(), kind,
+                ObjectNode body = RequestBodies.decode(r.contentType(), r.body(), part.bodyKind(),
                         options.fieldValidation()).object();
-                yield write(type, r, new WriteOp.Update(r.info().name(), body, sub, options));
+                yield write(type, r, new WriteOp.Update(r.info().name(), body, part.name(), options));
             }
-            case PATCH -> patch(type, r, sub);
+            case PATCH -> patch(type, r, part.name(), part.patchTypes());
             default -> throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
         };
     }
