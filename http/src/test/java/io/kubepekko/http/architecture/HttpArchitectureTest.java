@@ -12,13 +12,17 @@ import org.junit.jupiter.api.Test;
 import java.util.Set;
 
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 
 /**
- * House rule of {@code http/}: routes talk to the control plane through its facade and never reach
- * into the entities, the watch caches or the controllers' insides. The facade is named by class, not
- * package, so the rule holds while {@code io.kubepekko.actors} is split into packages: a class keeps its
- * name when it moves.
+ * House rules of {@code http/}. Its three rooms depend downward only: {@code server} (boot, flags,
+ * settings, the process) builds the {@code route} handlers, which answer in the {@code encoding}'s
+ * formats; nothing in http depends on the server, and encoding knows no routes. Routes talk to the
+ * control plane through its facade and never reach into the entities, the watch caches or the
+ * controllers' insides. The facade is named by class, not package, so the rule holds while
+ * {@code io.kubepekko.actors} is split into packages: a class keeps its name when it moves.
  */
 class HttpArchitectureTest {
     /**
@@ -52,6 +56,28 @@ class HttpArchitectureTest {
         ArchRule rule = noClasses().that().resideInAPackage("io.kubepekko.http..")
                 .should().dependOnClassesThat(resideInAPackage("io.kubepekko.actors..").and(notFacade()))
                 .because("entity internals change with the entities; http sees the protocol through ControlPlane");
+        rule.check(http);
+    }
+
+    @Test
+    void theRoomsDependDownwardOnly() {
+        ArchRule rule = layeredArchitecture().consideringOnlyDependenciesInLayers()
+                .layer("server").definedBy("io.kubepekko.http.server..")
+                .layer("route").definedBy("io.kubepekko.http.route..")
+                .layer("encoding").definedBy("io.kubepekko.http.encoding..")
+                .whereLayer("server").mayNotBeAccessedByAnyLayer()
+                .whereLayer("route").mayOnlyBeAccessedByLayers("server")
+                .whereLayer("encoding").mayOnlyBeAccessedByLayers("route", "server")
+                .because("the server wires the routes, the routes use the encodings, never the other way");
+        rule.check(http);
+    }
+
+    @Test
+    void everyClassLivesInARoom() {
+        ArchRule rule = classes().that().resideInAPackage("io.kubepekko.http..")
+                .should().resideInAnyPackage("io.kubepekko.http.server..", "io.kubepekko.http.route..",
+                        "io.kubepekko.http.encoding..")
+                .because("a class in the bare io.kubepekko.http package would sit outside the rooms' rules");
         rule.check(http);
     }
 
