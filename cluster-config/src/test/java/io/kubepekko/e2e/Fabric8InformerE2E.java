@@ -9,8 +9,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.kubepekko.http.ApiServer;
-import io.kubepekko.http.ApiServerSettings;
+import io.kubepekko.http.server.ApiServer;
+import io.kubepekko.http.server.ApiServerSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,5 +1,6 @@
 package io.kubepekko.http;
 
+import io.kubepekko.http.server.ApiServerSettings;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.persistence.cassandra.LocalCassandra;
 import org.junit.jupiter.api.BeforeAll;

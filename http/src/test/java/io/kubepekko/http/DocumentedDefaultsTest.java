@@ -1,5 +1,6 @@
 package io.kubepekko.http;
 
+import io.kubepekko.http.server.ApiServerSettings;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;

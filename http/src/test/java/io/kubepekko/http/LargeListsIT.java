@@ -1,5 +1,7 @@
 package io.kubepekko.http;
 
+import io.kubepekko.http.encoding.Encoder;
+import io.kubepekko.http.server.ApiServerSettings;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.CodedInputStream;

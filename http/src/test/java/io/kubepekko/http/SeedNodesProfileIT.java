@@ -1,5 +1,7 @@
 package io.kubepekko.http;
 
+import io.kubepekko.http.server.ApiServerFlags;
+import io.kubepekko.http.server.ApiServerSettings;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.persistence.StorageSettings;
 import io.kubepekko.persistence.cassandra.LocalCassandra;

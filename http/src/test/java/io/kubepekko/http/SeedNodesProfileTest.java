@@ -1,5 +1,7 @@
 package io.kubepekko.http;
 
+import io.kubepekko.http.server.ApiServerFlags;
+import io.kubepekko.http.server.ApiServerSettings;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigParseOptions;

@@ -1,5 +1,6 @@
 package io.kubepekko.http;
 
+import io.kubepekko.http.server.ApiServer;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

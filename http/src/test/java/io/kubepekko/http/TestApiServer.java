@@ -1,5 +1,7 @@
 package io.kubepekko.http;
 
+import io.kubepekko.http.server.ApiServer;
+import io.kubepekko.http.server.ApiServerSettings;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.Json;
 

@@ -1,5 +1,6 @@
 package io.kubepekko.http;
 
+import io.kubepekko.http.server.ApiServerSettings;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;

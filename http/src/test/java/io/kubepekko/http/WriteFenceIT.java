@@ -1,5 +1,6 @@
 package io.kubepekko.http;
 
+import io.kubepekko.http.server.ApiServerSettings;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.persistence.fencing.WritePermit;
 import org.junit.jupiter.api.Test;

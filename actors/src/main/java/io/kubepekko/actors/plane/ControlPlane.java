@@ -20,6 +20,7 @@ import io.kubepekko.api.definition.KindDefinition;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;
+import io.kubepekko.api.namespace.NamespaceLifecycle;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.store.DeletionOptions;
@@ -65,8 +66,6 @@ import java.util.concurrent.CompletionStage;
  */
 public final class ControlPlane {
 
-    /** Namespaces every cluster has from its first start. */
-    public static final List<String> SYSTEM_NAMESPACES = List.of("default", "kube-system", "kube-public", "kube-node-lease");
 
     /** Objects of a list (JSON each) and the list's resourceVersion. */
     public record ObjectList(List<byte[]> items, long resourceVersion) {}
@@ -98,7 +97,7 @@ public final class ControlPlane {
         this.committed = committed;
         this.sharding = ClusterSharding.get(system);
         this.registry = registry;
-        this.namespaces = registry.find(new GroupResource("", "namespaces")).orElseThrow();
+        this.namespaces = registry.find(NamespaceLifecycle.NAMESPACES).orElseThrow();
         this.askTimeout = readSettings.askTimeout();
         this.readSettings = readSettings;
         this.caches = caches;
@@ -175,9 +174,17 @@ public final class ControlPlane {
                         .withNoPassivationStrategy()));
     }
 
-    /** This node's watch caches (for readiness). */
-    public WatchCaches caches() {
-        return caches;
+    /**
+     * Whether this node can serve reads and watches, for {@code /readyz}: empty once every watch cache
+     * has loaded, else what is still loading.
+     */
+    public Optional<String> readiness() {
+        return caches.readiness();
+    }
+
+    /** The resources whose watch caches on this node have not loaded yet; empty when all have. */
+    public List<GroupResource> loadingCaches() {
+        return caches.notReady();
     }
 
     public FeatureGates featureGates() {
@@ -356,9 +363,9 @@ public final class ControlPlane {
             Optional.empty());
 
     /**
-     * NamespaceLifecycle admission of a write that may create {@code name} of {@code type}: its refusal,
-     * or empty when the write may go on. A missing namespace is 404 (when {@code strict}); a
-     * terminating one refuses with 403 naming the object, as kube-apiserver's admission error does.
+     * NamespaceLifecycle admission ({@link NamespaceLifecycle#admit}) of a write that may create
+     * {@code name} of {@code type}: its refusal, or empty when the write may go on; {@code strict}: the write
+     * certainly creates, so a missing namespace is 404.
      */
     private CompletionStage<Optional<ApiStatus>> admitNamespace(GroupResource resource, String name, String namespace,
                                                                 boolean strict) {
@@ -366,23 +373,14 @@ public final class ControlPlane {
             return ADMITTED;
         }
         return get(namespaces, "", namespace).thenApply(found -> {
-            if (found.isEmpty()) {
-                return strict ? Optional.of(ApiStatus.notFound(namespaces.groupResource(), namespace))
-                        : Optional.empty();
+            NamespaceLifecycle.Admission admission =
+                    NamespaceLifecycle.admit(resource, name, namespace, found.map(Json::parseTrusted), strict);
+            if (admission instanceof NamespaceLifecycle.Admission.Refused refused) {
+                return Optional.of(refused.status());
             }
-            ObjectNode ns = Json.parseTrusted(found.get());
-            if (ns.path("metadata").hasNonNull("deletionTimestamp")
-                    || "Terminating".equals(ns.path("status").path("phase").asText())) {
-                ApiStatus refused = ApiStatus.forbidden(resource, name,
-                        "unable to create new content in namespace " + namespace + " because it is being terminated");
-                ApiStatus.Details d = refused.details();
-                return Optional.of(new ApiStatus(refused.code(), refused.reason(), refused.message(),
-                        new ApiStatus.Details(d.name(), d.group(), d.kind(), d.uid(), List.of(
-                                new io.kubepekko.api.status.StatusCause("NamespaceTerminating",
-                                        "namespace " + namespace + " is being terminated", "metadata.namespace")),
-                                null)));
+            if (admission instanceof NamespaceLifecycle.Admission.Live) {
+                liveNamespaces.markLive(namespace);
             }
-            liveNamespaces.markLive(namespace);
             return Optional.<ApiStatus>empty();
         });
     }
@@ -424,9 +422,7 @@ public final class ControlPlane {
     /** Creates the system namespaces that do not exist yet. */
     public CompletionStage<Void> bootstrap() {
         List<CompletableFuture<?>> creates = new ArrayList<>();
-        for (String name : SYSTEM_NAMESPACES) {
-            ObjectNode ns = Json.MAPPER.createObjectNode();
-            ns.put("apiVersion", "v1").put("kind", "Namespace").putObject("metadata").put("name", name);
+        for (ObjectNode ns : NamespaceLifecycle.systemNamespaces()) {
             // 409: already there from an earlier start.
             creates.add(write(namespaces, "", new WriteOp.Create(ns, WriteOptions.DEFAULT)).toCompletableFuture()
                     .thenApply(written -> unlessRefused(written, 409)));

@@ -19,7 +19,7 @@ import io.kubepekko.agent.runtime.PodCgroups;
 import io.kubepekko.agent.runtime.ResolvConf;
 import io.kubepekko.agent.runtime.SandboxConfigs;
 import io.kubepekko.agent.worker.PodWorkerSettings;
-import io.kubepekko.http.ApiServer;
+import io.kubepekko.http.server.ApiServer;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.junit.jupiter.api.AfterAll;

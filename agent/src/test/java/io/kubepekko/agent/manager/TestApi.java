@@ -8,8 +8,8 @@ import io.kubepekko.agent.api.ApiError;
 import io.kubepekko.agent.api.Kubeconfig;
 import io.kubepekko.agent.api.Resource;
 import io.kubepekko.agent.api.TokenBucket;
-import io.kubepekko.http.ApiServer;
-import io.kubepekko.http.ApiServerSettings;
+import io.kubepekko.http.server.ApiServer;
+import io.kubepekko.http.server.ApiServerSettings;
 
 import java.net.URI;
 import java.nio.file.Path;

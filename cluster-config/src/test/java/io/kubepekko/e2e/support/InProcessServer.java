@@ -1,7 +1,7 @@
 package io.kubepekko.e2e.support;
 
-import io.kubepekko.http.ApiServer;
-import io.kubepekko.http.ApiServerSettings;
+import io.kubepekko.http.server.ApiServer;
+import io.kubepekko.http.server.ApiServerSettings;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;

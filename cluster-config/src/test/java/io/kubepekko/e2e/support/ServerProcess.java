@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * An API server in a JVM of its own ({@code io.kubepekko.http.ApiServerMain} on the test classpath), so a
+ * An API server in a JVM of its own ({@code io.kubepekko.http.server.ApiServerMain} on the test classpath), so a
  * test can kill it the hard way and start it again on the same data directory and port. Its output goes
  * to {@code server-<n>.log} next to the data directory.
  */
@@ -25,7 +25,7 @@ public final class ServerProcess implements AutoCloseable {
     /** How long a (re)start may take until /readyz answers 200: JVM start, cluster formation, journal. */
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
-    private static final String MAIN_CLASS = "io.kubepekko.http.ApiServerMain";
+    private static final String MAIN_CLASS = "io.kubepekko.http.server.ApiServerMain";
 
     private final Path dataDir;
     private final int port;

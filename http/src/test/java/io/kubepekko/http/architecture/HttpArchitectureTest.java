@@ -12,13 +12,17 @@ import org.junit.jupiter.api.Test;
 import java.util.Set;
 
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 
 /**
- * House rule of {@code http/}: routes talk to the control plane through its facade and never reach
- * into the entities, the watch caches or the controllers' insides. The facade is named by class, not
- * package, so the rule holds while {@code io.kubepekko.actors} is split into packages: a class keeps its
- * name when it moves.
+ * House rules of {@code http/}. Its three rooms depend downward only: {@code server} (boot, flags,
+ * settings, the process) builds the {@code route} handlers, which answer in the {@code encoding}'s
+ * formats; nothing in http depends on the server, and encoding knows no routes. Routes talk to the
+ * control plane through its facade and never reach into the entities, the watch caches or the
+ * controllers' insides. The facade is named by class, not package, so the rule holds while
+ * {@code io.kubepekko.actors} is split into packages: a class keeps its name when it moves.
  */
 class HttpArchitectureTest {
     /**
@@ -38,13 +42,6 @@ class HttpArchitectureTest {
      */
     private static final Set<String> FACADE_NESTED = Set.of("WatchCache$Settings");
 
-    /**
-     * The watch caches' readiness, which the health checks and startup read through
-     * {@code ControlPlane.caches()}: http may ask these and nothing else of the caches. (A readiness
-     * method on ControlPlane itself would let this entry go.)
-     */
-    private static final Set<String> CACHE_READINESS = Set.of("readiness", "notReady");
-
     private static JavaClasses http;
 
     @BeforeAll
@@ -63,26 +60,35 @@ class HttpArchitectureTest {
     }
 
     @Test
-    void httpAsksTheWatchCachesOnlyWhetherTheyAreReady() {
-        ArchRule rule = noClasses().that().resideInAPackage("io.kubepekko.http..")
-                .should().callMethodWhere(DescribedPredicate.describe(
-                        "the target is WatchCaches and not one of " + CACHE_READINESS, call ->
-                                call.getTargetOwner().getSimpleName().equals("WatchCaches")
-                                        && !CACHE_READINESS.contains(call.getName())))
-                .because("the caches serve reads through ControlPlane; http only reports their readiness");
+    void theRoomsDependDownwardOnly() {
+        ArchRule rule = layeredArchitecture().consideringOnlyDependenciesInLayers()
+                .layer("server").definedBy("io.kubepekko.http.server..")
+                .layer("route").definedBy("io.kubepekko.http.route..")
+                .layer("encoding").definedBy("io.kubepekko.http.encoding..")
+                .whereLayer("server").mayNotBeAccessedByAnyLayer()
+                .whereLayer("route").mayOnlyBeAccessedByLayers("server")
+                .whereLayer("encoding").mayOnlyBeAccessedByLayers("route", "server")
+                .because("the server wires the routes, the routes use the encodings, never the other way");
         rule.check(http);
     }
 
-    /** Outside the facade; WatchCaches is in it for its readiness only (the rule above). */
+    @Test
+    void everyClassLivesInARoom() {
+        ArchRule rule = classes().that().resideInAPackage("io.kubepekko.http..")
+                .should().resideInAnyPackage("io.kubepekko.http.server..", "io.kubepekko.http.route..",
+                        "io.kubepekko.http.encoding..")
+                .because("a class in the bare io.kubepekko.http package would sit outside the rooms' rules");
+        rule.check(http);
+    }
+
+    /** Outside the facade: the watch caches included, whose readiness ControlPlane reports. */
     private static DescribedPredicate<JavaClass> notFacade() {
-        return DescribedPredicate.describe("are not the control plane facade " + FACADE + ", " + FACADE_NESTED
-                        + " or WatchCaches' readiness",
+        return DescribedPredicate.describe("are not the control plane facade " + FACADE + " or " + FACADE_NESTED,
                 c -> {
                     String inPackage = c.getName().substring(c.getPackageName().length() + 1);
                     int nested = inPackage.indexOf('$');
                     String topLevel = nested < 0 ? inPackage : inPackage.substring(0, nested);
-                    return !FACADE.contains(topLevel) && !FACADE_NESTED.contains(inPackage)
-                            && !inPackage.equals("WatchCaches");
+                    return !FACADE.contains(topLevel) && !FACADE_NESTED.contains(inPackage);
                 });
     }
 }

@@ -1,0 +1,210 @@
+package io.kubepekko.http.route;
+
+import io.kubepekko.http.encoding.Encoder;
+import io.kubepekko.http.encoding.Negotiation;
+import io.kubepekko.http.encoding.RequestBodies;
+import io.kubepekko.api.status.ApiException;
+import io.kubepekko.api.status.ApiStatus;
+import io.kubepekko.api.status.Failures;
+import org.apache.pekko.http.javadsl.model.AttributeKeys;
+import org.apache.pekko.http.javadsl.model.HttpEntity;
+import org.apache.pekko.http.javadsl.model.HttpRequest;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.Query;
+import org.apache.pekko.http.javadsl.model.RequestEntity;
+import org.apache.pekko.stream.Materializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+/**
+ * The API server's request handler: reads the body, routes by path to version, health, discovery,
+ * OpenAPI or resource handling, and turns every failure into a {@code Status}.
+ */
+public final class ApiHandler implements Function<HttpRequest, CompletionStage<HttpResponse>> {
+    private static final Logger log = LoggerFactory.getLogger(ApiHandler.class);
+
+    /** Kubernetes' request body limit. */
+    static final long MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+    private final Materializer materializer;
+    private final ResourceHandler resources;
+    private final DocumentHandler documents;
+    private final HealthChecks livez;
+    private final HealthChecks readyz;
+
+    public ApiHandler(Materializer materializer, ResourceHandler resources, DocumentHandler documents, HealthChecks livez,
+               HealthChecks readyz) {
+        this.materializer = materializer;
+        this.resources = resources;
+        this.documents = documents;
+        this.livez = livez;
+        this.readyz = readyz;
+    }
+
+    @Override
+    public CompletionStage<HttpResponse> apply(HttpRequest request) {
+        String accept = accept(request);
+        CompletionStage<HttpResponse> response;
+        try {
+            response = route(request, accept);
+        } catch (RuntimeException e) {
+            response = CompletableFuture.failedFuture(e);
+        }
+        return response.exceptionally(e -> failure(e, accept));
+    }
+
+    /**
+     * The Accept header's value. Pekko parses a well-formed one into media ranges and renders it back
+     * with each q rounded to three decimals ({@code q=0.0001} became {@code q=0.0}, not acceptable), so
+     * the ranges are written out again here with their q in full.
+     */
+    static String accept(HttpRequest request) {
+        Optional<org.apache.pekko.http.javadsl.model.headers.Accept> modeled =
+                request.getHeader(org.apache.pekko.http.javadsl.model.headers.Accept.class);
+        if (modeled.isEmpty()) {
+            return request.getHeader("Accept").map(h -> h.value()).orElse("");
+        }
+        StringBuilder b = new StringBuilder();
+        for (org.apache.pekko.http.javadsl.model.MediaRange range : modeled.get().getMediaRanges()) {
+            if (b.length() > 0) {
+                b.append(", ");
+            }
+            b.append(((org.apache.pekko.http.scaladsl.model.MediaRange) range.withQValue(1f)).value());
+            if (range.qValue() != 1f) {
+                b.append(";q=").append(new java.math.BigDecimal(Float.toString(range.qValue())).toPlainString());
+            }
+        }
+        return b.toString();
+    }
+
+    private CompletionStage<HttpResponse> route(HttpRequest request, String accept) {
+        String path = RequestPath.of(request);
+        Query query = request.getUri().query();
+        String method = request.method().value();
+        boolean watch = query.get("watch").map(v -> v.equals("true") || v.equals("1")).orElse(false);
+        Optional<RequestInfo> info = RequestInfoParser.parse(method, path, watch);
+        if (info.isPresent()) {
+            Negotiation.Representation representation = Negotiation.representation(accept);
+            boolean pretty = query.get("pretty").map(v -> v.isEmpty() || v.equals("true") || v.equals("1")).orElse(false);
+            String contentType = RequestBodies.contentType(request);
+            long length = request.entity().getContentLengthOption().orElse(0L);
+            if (length > MAX_BODY_BYTES) {
+                return refuseUnread(request.entity(), length);
+            }
+            return strictEntity(request.entity())
+                    .thenCompose(strict -> resources.handle(new ResourceHandler.Request(info.get(), query, contentType,
+                            strict.getData().toArray(), representation, pretty,
+                            request.getAttribute(AttributeKeys.webSocketUpgrade).orElse(null),
+                            request.getHeader("User-Agent").map(h -> h.value()).orElse(null))));
+        }
+        if (!method.equals("GET") && !method.equals("HEAD")) {
+            return CompletableFuture.completedFuture(documents.notFound(accept));
+        }
+        return CompletableFuture.completedFuture(switch (firstSegment(path)) {
+            case "healthz" -> health("healthz", path, query, livez, true);
+            case "livez" -> health("livez", path, query, livez, true);
+            case "readyz" -> health("readyz", path, query, readyz, false);
+            default -> documents.handle(path, query, request, accept);
+        });
+    }
+
+    /** Bodies up to this size are read and dropped before a 413, so the client sees the answer. */
+    private static final long DRAIN_TOO_LARGE_UP_TO = 16L * 1024 * 1024;
+
+    /**
+     * A 413 for a body over the limit. Answering while the client is still sending can reset the
+     * connection before it reads the answer, so a moderately large body is read and dropped first,
+     * as Go's server also reads some of an unread body before closing.
+     */
+    private CompletionStage<HttpResponse> refuseUnread(RequestEntity entity, long length) {
+        if (length > DRAIN_TOO_LARGE_UP_TO) {
+            return CompletableFuture.failedFuture(tooLarge().exception());
+        }
+        return entity.withoutSizeLimit().getDataBytes()
+                .runWith(org.apache.pekko.stream.javadsl.Sink.ignore(), materializer)
+                .handle((done, failure) -> {
+                    throw tooLarge().exception();
+                });
+    }
+
+    /**
+     * The body as one piece. Most requests arrive whole: those are used as they are, because
+     * {@code toStrict} on an already strict entity still materializes a stream (about a tenth of
+     * the CPU of a small write).
+     */
+    private CompletionStage<HttpEntity.Strict> strictEntity(RequestEntity entity) {
+        if (entity instanceof HttpEntity.Strict strict) {
+            return CompletableFuture.completedFuture(strict);
+        }
+        return io.kubepekko.actors.Futures.plain(entity.toStrict(30_000, MAX_BODY_BYTES, materializer));
+    }
+
+    /** The first segment of a path that starts with one slash ("" for "//x"). */
+    private static String firstSegment(String path) {
+        int next = path.indexOf('/', 1);
+        return path.length() < 2 ? "" : path.substring(1, next < 0 ? path.length() : next);
+    }
+
+    /**
+     * {@code /healthz} or {@code /healthz/{check}} exactly, as kube-apiserver registers them (check
+     * names may hold a slash, {@code poststarthook/...}): any other path under it names no check.
+     */
+    private HttpResponse health(String endpoint, String path, Query query, HealthChecks checks, boolean live) {
+        String root = "/" + endpoint;
+        if (path.startsWith(root + "/")) {
+            String check = path.substring(root.length() + 1);
+            if (check.isEmpty()) {
+                return Encoder.status(ApiStatus.pathNotFound(), Negotiation.Format.JSON);
+            }
+            return checks.one(check, live)
+                    .map(r -> Encoder.text(r.code(), r.body()))
+                    .orElseGet(() -> Encoder.status(ApiStatus.pathNotFound(), Negotiation.Format.JSON));
+        }
+        if (!path.equals(root)) {
+            return Encoder.status(ApiStatus.pathNotFound(), Negotiation.Format.JSON);
+        }
+        boolean verbose = query.get("verbose").isPresent();
+        List<String> exclude = query.getAll("exclude");
+        HealthChecks.Result r = checks.all(endpoint, verbose, exclude, live);
+        return Encoder.text(r.code(), r.body());
+    }
+
+    private static ApiStatus tooLarge() {
+        return ApiStatus.requestEntityTooLarge("the request body is larger than " + MAX_BODY_BYTES + " bytes");
+    }
+
+    private HttpResponse failure(Throwable e, String accept) {
+        Throwable cause = Failures.unwrap(e);
+        ApiStatus status;
+        if (cause instanceof ApiException api) {
+            status = api.status();
+        } else if (cause instanceof TimeoutException) {
+            status = ApiStatus.timeout("Timeout: request did not complete within the allowed duration", 1);
+        } else if (cause instanceof org.apache.pekko.http.scaladsl.model.EntityStreamSizeException
+                || (cause instanceof org.apache.pekko.http.scaladsl.model.EntityStreamException
+                        && String.valueOf(cause.getMessage()).contains("too large"))) {
+            status = tooLarge();
+        } else if (cause instanceof org.apache.pekko.http.scaladsl.model.EntityStreamException malformed) {
+            // The body broke HTTP's framing (a chunk size "zz"): the client's fault, not the server's.
+            status = ApiStatus.badRequest(malformed.info().summary());
+        } else {
+            log.error("request failed", cause);
+            status = ApiStatus.internal(cause.getClass().getSimpleName() + ": " + cause.getMessage());
+        }
+        Negotiation.Format format;
+        try {
+            format = Negotiation.objectFormat(accept);
+        } catch (RuntimeException notAcceptable) {
+            // 406, or an Accept header this server could not read: the error still goes out, as JSON.
+            format = Negotiation.Format.JSON;
+        }
+        return Encoder.status(status, format);
+    }
+}

@@ -1,0 +1,388 @@
+package io.kubepekko.http.server;
+
+import io.kubepekko.http.route.ApiHandler;
+import io.kubepekko.http.route.DocumentHandler;
+import io.kubepekko.http.route.HealthChecks;
+import io.kubepekko.http.route.ResourceHandler;
+import io.kubepekko.http.route.WatchTimeouts;
+import com.typesafe.config.Config;
+import io.kubepekko.actors.plane.ControlPlane;
+import io.kubepekko.actors.controllers.Controllers;
+import io.kubepekko.actors.Environment;
+import io.kubepekko.actors.StorageQuota;
+import io.kubepekko.actors.watch.WatchCache;
+import io.kubepekko.actors.fencing.PeerContact;
+import io.kubepekko.api.definition.Registry;
+import io.kubepekko.api.kinds.ServiceNetwork;
+import io.kubepekko.api.watch.FeatureGates;
+import io.kubepekko.api.store.ObjectWrites;
+import io.kubepekko.persistence.StorageProbe;
+import io.kubepekko.persistence.StorageSettings;
+import io.kubepekko.persistence.fencing.WritePermit;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Props;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.cluster.MemberStatus;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Join;
+import org.apache.pekko.http.javadsl.Http;
+import org.apache.pekko.http.javadsl.ServerBinding;
+import org.apache.pekko.http.javadsl.model.HttpRequest;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.stream.javadsl.Flow;
+import org.apache.pekko.stream.Materializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+
+/**
+ * One API server: an actor system joining a Pekko Cluster (a one-node one of its own without seed nodes)
+ * on its storage profile's journal, the control
+ * plane on top, and the HTTP listener. {@link #start} returns once the server answers requests.
+ */
+public final class ApiServer implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(ApiServer.class);
+
+    private final ActorSystem<Void> system;
+    private final ServerBinding binding;
+    private final ScheduledExecutorService probes;
+    private final AtomicBoolean shuttingDown;
+    private final ApiServerSettings settings;
+    private final Path kubeconfig;
+    private final String url;
+    private final Controllers controllers;
+    private final ResourceHandler resources;
+
+    private ApiServer(ActorSystem<Void> system, ServerBinding binding, ScheduledExecutorService probes,
+                      AtomicBoolean shuttingDown, ApiServerSettings settings, Path kubeconfig, String url,
+                      Controllers controllers,
+                      ResourceHandler resources) {
+        this.system = system;
+        this.binding = binding;
+        this.probes = probes;
+        this.shuttingDown = shuttingDown;
+        this.settings = settings;
+        this.kubeconfig = kubeconfig;
+        this.url = url;
+        this.controllers = controllers;
+        this.resources = resources;
+    }
+
+    public static ApiServer start(ApiServerSettings settings) throws Exception {
+        return start(settings, Environment.system());
+    }
+
+    /** Starts a server whose clock and randomness come from {@code environment} (tests inject them). */
+    public static ApiServer start(ApiServerSettings settings, Environment environment) throws Exception {
+        DataDirectory.prepare(settings.dataDir());
+        ApiServerSettings.Resolved resolved = settings.resolve();
+        Config systemConfig = resolved.config();
+        if (storageJoins(resolved)) {
+            // The storage decides whether this server forms the cluster or joins it (ClusterJoin), not Pekko.
+            systemConfig = systemConfig.withValue(ClusterJoin.SEED_NODES,
+                    com.typesafe.config.ConfigValueFactory.fromIterable(java.util.List.of()));
+        }
+        ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), ApiServerSettings.SYSTEM_NAME,
+                systemConfig);
+        try {
+            return boot(settings, resolved, system, environment);
+        } catch (Exception | Error e) {
+            system.terminate();
+            throw e;
+        }
+    }
+
+    private static ApiServer boot(ApiServerSettings settings, ApiServerSettings.Resolved resolved,
+                                  ActorSystem<Void> system, Environment environment) throws Exception {
+        StorageSettings storage = resolved.storage();
+        Config config = resolved.config();
+        Cluster cluster = Cluster.get(system);
+        ShutdownLogFilter.followMembers(system);
+        storage.prepareSchema(system).toCompletableFuture().get(60, TimeUnit.SECONDS);
+        if (resolved.seedNodes().isEmpty()) {
+            cluster.manager().tell(Join.create(cluster.selfMember().address()));
+        } else if (storageJoins(resolved)) {
+            ClusterJoin.join(system, resolved.seedNodes(), config);
+        } // else the configured seed nodes are joined by the cluster extension itself
+        startWriteLease(system, config);
+
+        DataDirectory.restrictFiles(settings.dataDir());
+
+        Duration askTimeout = config.getDuration("kubepekko.http.ask-timeout");
+        Registry registry = Registry.builtin();
+        StorageQuota quota = storageQuota(config, Runtime.getRuntime().maxMemory());
+        ControlPlane controlPlane = ControlPlane.start(system, registry, new ObjectWrites(ObjectWrites.SCHEMA_PRUNER,
+                        config.getBytes(ApiServerFlags.MAX_OBJECT_BYTES)),
+                environment, readSettings(settings, config, askTimeout), storage.journalReader(system, config),
+                ServiceNetwork.pools(settings.services().clusterIpRange(), settings.services().nodePortRange()), quota);
+
+        AtomicBoolean shuttingDown = new AtomicBoolean(false);
+        AtomicBoolean bootstrapped = new AtomicBoolean(false);
+        AtomicReference<Optional<String>> storageHealth = new AtomicReference<>(Optional.of("not probed yet"));
+        StorageProbe probe = storage.probe(system, config);
+        ScheduledExecutorService probes = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "kubepekko-storage-probe");
+            t.setDaemon(true);
+            return t;
+        });
+        probes.scheduleWithFixedDelay(() -> storageHealth.set(probe.check()), 0, 2, TimeUnit.SECONDS);
+
+        Supplier<Optional<String>> ping = Optional::empty;
+        Supplier<Optional<String>> sharding = () -> cluster.selfMember().status() == MemberStatus.up()
+                ? Optional.empty() : Optional.of("cluster member is not up");
+        Supplier<Optional<String>> bootstrap = () -> bootstrapped.get() ? Optional.empty()
+                : Optional.of("system namespaces not created yet");
+        Map<String, Supplier<Optional<String>>> live = new LinkedHashMap<>();
+        live.put("ping", ping);
+        live.put("sharding", sharding);
+        live.put("poststarthook/bootstrap-namespaces", bootstrap);
+        Map<String, Supplier<Optional<String>>> ready = new LinkedHashMap<>(live);
+        ready.put("storage", storageHealth::get);
+        ready.put("cluster", () -> clusterHealth(cluster));
+        ready.put("watch-caches", controlPlane::readiness);
+        ready.put("storage-quota", quota::readiness);
+        ready.put("shutdown", () -> shuttingDown.get() ? Optional.of("shutting down") : Optional.empty());
+        Set<String> startup = Set.of("sharding", "poststarthook/bootstrap-namespaces");
+        HealthChecks livez = new HealthChecks(live, startup, Clock.systemUTC(), settings.livezGracePeriod());
+        HealthChecks readyz = new HealthChecks(ready, Set.of(), Clock.systemUTC(), Duration.ZERO);
+
+        ResourceHandler resources = new ResourceHandler(controlPlane,
+                new WatchTimeouts(config.getDuration("kubepekko.watch.min-request-timeout")), environment.clock());
+        ApiHandler handler = new ApiHandler(Materializer.matFromSystem(system), resources,
+                new DocumentHandler(registry), livez, readyz);
+        // One request at a time per connection, as pipelining-limit = 1 has it.
+        Flow<HttpRequest, HttpResponse, ?> perConnection = HeaderDeadline.around(
+                Flow.<HttpRequest>create().mapAsync(1, handler::apply),
+                config.getDuration("kubepekko.http.read-header-timeout"),
+                config.getDuration("kubepekko.http.keep-alive-timeout"));
+        // Routing reads the request target as sent (RequestPath): never configurable off.
+        ServerBinding binding = Http.get(system).newServerAt(settings.bindAddress(), settings.port())
+                .adaptSettings(s -> s.withRawRequestUriHeader(true))
+                .bindFlow(perConnection).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        int port = binding.localAddress().getPort();
+        String host = settings.bindAddress().equals("0.0.0.0") || settings.bindAddress().equals("::")
+                ? "127.0.0.1" : settings.bindAddress();
+        String url = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+        // Before anything can make /readyz answer 200: whoever waits for readiness (cluster-config/bin/cluster,
+        // a supervisor) then hands out the kubeconfig, which must exist by then.
+        Path kubeconfig = Kubeconfig.write(settings.dataDir(), url);
+
+        awaitUp(cluster, Duration.ofSeconds(60));
+        bootstrapWithRetry(controlPlane, Duration.ofSeconds(60));
+        bootstrapped.set(true);
+        awaitCaches(controlPlane, Duration.ofSeconds(120));
+        // After bootstrap, like kube-controller-manager against a serving apiserver.
+        // Off only for tests of the API server's own behaviour (kube-apiserver without a kube-controller-manager).
+        Controllers controllers = config.getBoolean("kubepekko.controllers.enabled")
+                ? Controllers.start(controlPlane, Controllers.Settings.fromConfig(config), environment.clock()) : null;
+
+        log.info("kubepekko apiserver listening on {} (storage {}, data dir {}, kubeconfig {}, storage quota {} bytes"
+                        + " of which {} used)", url, describe(storage), settings.dataDir().toAbsolutePath(),
+                kubeconfig.toAbsolutePath(), quota.limit(), quota.used());
+        return new ApiServer(system, binding, probes, shuttingDown, settings, kubeconfig, url, controllers, resources);
+    }
+
+    /** Whether the storage arbitrates the cluster's formation: seed nodes on Cassandra. */
+    private static boolean storageJoins(ApiServerSettings.Resolved resolved) {
+        return !resolved.seedNodes().isEmpty() && resolved.storage() instanceof StorageSettings.Cassandra;
+    }
+
+    /**
+     * Keeps this server's journal writes behind a lease on the cluster's majority, so that a server the
+     * others may replace (cut off, or paused) stops writing before its successor starts.
+     */
+    private static void startWriteLease(ActorSystem<Void> system, Config config) {
+        Duration lease = config.getDuration("kubepekko.cluster.write-lease.duration");
+        PeerContact.checkLease(lease, config.getDuration("pekko.cluster.failure-detector.acceptable-heartbeat-pause"),
+                config.getDuration("pekko.cluster.split-brain-resolver.stable-after"));
+        system.systemActorOf(PeerContact.create(WritePermit.ID.of(Adapter.toClassic(system)),
+                config.getDuration("kubepekko.cluster.write-lease.interval"), lease), PeerContact.NAME, Props.empty());
+    }
+
+    /**
+     * The storage quota {@code config} sets ({@code --storage-quota-bytes}), or by default
+     * {@code kubepekko.storage.quota-heap-percent} of {@code maxHeap}.
+     */
+    static StorageQuota storageQuota(Config config, long maxHeap) {
+        long bytes = config.getBytes(ApiServerSettings.StorageFlags.QUOTA_BYTES);
+        if (bytes > 0) {
+            return StorageQuota.of(bytes);
+        }
+        return StorageQuota.of(Math.max(1, maxHeap / 100 * config.getInt("kubepekko.storage.quota-heap-percent")));
+    }
+
+    /**
+     * Ready while this node is Up and sees every member reachable: with an unreachable member, the
+     * shards it hosts answer nothing until the split brain resolver has decided, so this node could
+     * not serve every request.
+     */
+    static Optional<String> clusterHealth(Cluster cluster) {
+        MemberStatus status = cluster.selfMember().status();
+        if (status != MemberStatus.up()) {
+            return Optional.of("this node is " + status + ", not Up");
+        }
+        java.util.List<String> unreachable = new java.util.ArrayList<>();
+        for (org.apache.pekko.cluster.Member m : cluster.state().getUnreachable()) {
+            unreachable.add(m.address().toString());
+        }
+        return unreachable.isEmpty() ? Optional.empty()
+                : Optional.of("unreachable members: " + String.join(", ", unreachable));
+    }
+
+    private static String describe(StorageSettings storage) {
+        return storage instanceof StorageSettings.Cassandra c
+                ? "cassandra " + String.join(",", c.contactPoints()) + " keyspace " + c.keyspace() : "embedded";
+    }
+
+    private static void awaitUp(Cluster cluster, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (cluster.selfMember().status() != MemberStatus.up()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the cluster did not come up within " + timeout);
+            }
+            Thread.onSpinWait();
+            TimeUnit.MILLISECONDS.sleep(20);
+        }
+    }
+
+    /** Reads and watches are served from the caches: the server announces itself once they are ready. */
+    private static void awaitCaches(ControlPlane controlPlane, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!controlPlane.loadingCaches().isEmpty()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the watch caches did not load within " + timeout + ": "
+                        + controlPlane.loadingCaches());
+            }
+            TimeUnit.MILLISECONDS.sleep(20);
+        }
+    }
+
+    static ControlPlane.ReadSettings readSettings(ApiServerSettings settings, Config config, Duration askTimeout) {
+        ApiServerSettings.ReadFlags reads = settings.reads();
+        FeatureGates gates = reads.featureGates();
+        WatchCache.Settings cache = WatchCache.Settings.fromConfig(config, reads.watchCacheWindow(),
+                reads.continueTokenTtl(), reads.watchHistoryRetention(),
+                gates.enabled(FeatureGates.EFFICIENT_WATCH_RESUMPTION));
+        return new ControlPlane.ReadSettings(askTimeout, cache, gates);
+    }
+
+    private static void bootstrapWithRetry(ControlPlane controlPlane, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            try {
+                controlPlane.bootstrap().toCompletableFuture().get(timeout.toSeconds(), TimeUnit.SECONDS);
+                return;
+            } catch (Exception e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    public int port() {
+        return binding.localAddress().getPort();
+    }
+
+    public String url() {
+        return url;
+    }
+
+    /** Whether this server may write to the journal now (the write lease of a clustered server). */
+    public WritePermit writePermit() {
+        return WritePermit.ID.of(Adapter.toClassic(system));
+    }
+
+    /** The remoting addresses ({@code host:port}) of the cluster members this node sees Up. */
+    public java.util.List<String> upMembers() {
+        java.util.List<String> up = new java.util.ArrayList<>();
+        for (org.apache.pekko.cluster.Member m : Cluster.get(system).state().getMembers()) {
+            if (m.status() == MemberStatus.up()) {
+                up.add(m.address().getHost().get() + ":" + m.address().getPort().get());
+            }
+        }
+        return up;
+    }
+
+    /** Whether the cluster's controllers (a Cluster Singleton) run on this node; false when they are off. */
+    public boolean controllersActiveHere() {
+        return controllers != null && controllers.activeHere();
+    }
+
+    public Path kubeconfig() {
+        return kubeconfig;
+    }
+
+    public ApiServerSettings settings() {
+        return settings;
+    }
+
+    /**
+     * Completes when this server's actor system has terminated: after {@link #close()}, or on its own when
+     * the cluster downed or removed this node (the split brain resolver on the minority side, a node
+     * marked down by the others after a long pause). Nothing is served after that.
+     */
+    public CompletionStage<Done> whenTerminated() {
+        return system.getWhenTerminated();
+    }
+
+    /** Whether {@link #close()} has been called: a termination without it was the cluster's doing. */
+    public boolean closing() {
+        return shuttingDown.get();
+    }
+
+    /**
+     * Graceful shutdown: /readyz fails at once, requests are still served for the shutdown delay,
+     * then the listener and the actor system stop. Returns at once if the actor system has already
+     * terminated (the cluster downed this node): there is nothing left to drain, and unbinding through a
+     * terminated system would only wait out its timeout.
+     */
+    @Override
+    public void close() {
+        shuttingDown.set(true);
+        ShutdownLogFilter.serverStopping();
+        if (system.getWhenTerminated().toCompletableFuture().isDone()) {
+            probes.shutdownNow();
+            return;
+        }
+        // The controllers write through the control plane: stop them before it goes away.
+        if (controllers != null) {
+            controllers.close();
+        }
+        try {
+            if (!settings.shutdownDelay().isZero()) {
+                TimeUnit.MILLISECONDS.sleep(settings.shutdownDelay().toMillis());
+            }
+            resources.endWatches();
+            binding.terminate(Duration.ofSeconds(5)).toCompletableFuture().get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            log.warn("unbinding failed", e);
+        }
+        probes.shutdownNow();
+        system.terminate();
+        try {
+            system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            log.warn("actor system did not terminate in time", e);
+        }
+    }
+
+}

@@ -1,0 +1,57 @@
+package io.kubepekko.http.server;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** The data directory and the files in it are the owner's only (they hold Secrets and the admin kubeconfig). */
+class DataDirectoryTest {
+
+    @TempDir
+    Path tmp;
+
+    private static String mode(Path p) throws Exception {
+        return PosixFilePermissions.toString(Files.getPosixFilePermissions(p));
+    }
+
+    @Test
+    void aNewDirectoryIsCreatedOwnerOnly() throws Exception {
+        Path dir = tmp.resolve("a/data");
+        DataDirectory.prepare(dir);
+        assertEquals("rwx------", mode(dir));
+    }
+
+    @Test
+    void anExistingOpenDirectoryIsRestricted() throws Exception {
+        Path dir = Files.createDirectory(tmp.resolve("data"));
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        DataDirectory.prepare(dir);
+        assertEquals("rwx------", mode(dir));
+    }
+
+    @Test
+    void filesTheStorageCreatedAreRestricted() throws Exception {
+        Path dir = Files.createDirectory(tmp.resolve("data"));
+        Path db = Files.writeString(dir.resolve("kubepekko.mv.db"), "x");
+        Files.setPosixFilePermissions(db, PosixFilePermissions.fromString("rw-r--r--"));
+        DataDirectory.restrictFiles(dir);
+        assertEquals("rw-------", mode(db));
+    }
+
+    @Test
+    void theKubeconfigIsWrittenOwnerOnlyAndSaysThereIsNoTlsToVerify() throws Exception {
+        Path dir = Files.createDirectory(tmp.resolve("data"));
+        Path file = Kubeconfig.write(dir, "http://127.0.0.1:8080");
+        assertEquals("rw-------", mode(file));
+        String text = Files.readString(file);
+        assertEquals(true, text.contains("    server: http://127.0.0.1:8080\n    insecure-skip-tls-verify: true\n"), text);
+        Kubeconfig.write(dir, "http://127.0.0.1:8081"); // replaced atomically, still private
+        assertEquals("rw-------", mode(file));
+        assertEquals(false, Files.exists(dir.resolve("admin.kubeconfig.tmp")));
+    }
+}
