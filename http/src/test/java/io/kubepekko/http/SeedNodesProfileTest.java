@@ -84,6 +84,8 @@ class SeedNodesProfileTest {
                 "the write lease ends before the others may replace a server they no longer hear from");
         assertEquals("io.kubepekko.persistence.fencing.FencedCassandraJournal",
                 c.getString("pekko.persistence.cassandra.journal.class"), "the journal is behind the write permit");
+        assertEquals("repair-by-discard-old", c.getString("pekko.persistence.cassandra.journal.replay-filter.mode"),
+                "recovery drops a replaced server's late row that shares a sequence number with its successor's");
         assertEquals("io.kubepekko.persistence.fencing.FencedCassandraSnapshotStore",
                 c.getString("pekko.persistence.cassandra.snapshot.class"), "so is the snapshot store");
         assertEquals(Duration.ofSeconds(10), c.getDuration("pekko.cluster.sharding.rebalance-interval"));

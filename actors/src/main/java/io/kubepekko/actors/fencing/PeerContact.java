@@ -81,6 +81,15 @@ public final class PeerContact {
         }
     }
 
+    /**
+     * How long after the lease lapses the others can at the earliest have replaced this server: they heard
+     * from it no earlier than the question that gave the lease was sent, and replace it only after their
+     * failure detector's pause and the resolver's stable-after (then removal and recovery take longer still).
+     */
+    public static Duration replacementMargin(Duration lease, Duration heartbeatPause, Duration stableAfter) {
+        return heartbeatPause.plus(stableAfter).minus(lease);
+    }
+
     private static Behavior<Command> running(ActorContext<Command> context, WritePermit permit,
                                              MajorityContact contact, long leaseNanos) {
         Cluster cluster = Cluster.get(context.getSystem());

@@ -211,9 +211,12 @@ public final class ApiServer implements AutoCloseable {
      */
     private static void startWriteLease(ActorSystem<Void> system, Config config) {
         Duration lease = config.getDuration("kubepekko.cluster.write-lease.duration");
-        PeerContact.checkLease(lease, config.getDuration("pekko.cluster.failure-detector.acceptable-heartbeat-pause"),
-                config.getDuration("pekko.cluster.split-brain-resolver.stable-after"));
-        system.systemActorOf(PeerContact.create(WritePermit.ID.of(Adapter.toClassic(system)),
+        Duration heartbeatPause = config.getDuration("pekko.cluster.failure-detector.acceptable-heartbeat-pause");
+        Duration stableAfter = config.getDuration("pekko.cluster.split-brain-resolver.stable-after");
+        PeerContact.checkLease(lease, heartbeatPause, stableAfter);
+        WritePermit permit = WritePermit.ID.of(Adapter.toClassic(system));
+        permit.replacedNoSoonerThan(PeerContact.replacementMargin(lease, heartbeatPause, stableAfter));
+        system.systemActorOf(PeerContact.create(permit,
                 config.getDuration("kubepekko.cluster.write-lease.interval"), lease), PeerContact.NAME, Props.empty());
     }
 

@@ -82,6 +82,8 @@ final class ClusterJoin {
             }
         };
         WritePermit permit = WritePermit.ID.of(Adapter.toClassic(system));
+        // Another cluster forms on this storage only after a starting server saw no beat move for `observe`.
+        permit.replacedNoSoonerThan(observe.minus(config.getDuration("kubepekko.cluster.write-lease.duration")));
         system.systemActorOf(GenerationWatch.create(beats, permit, self, joined.generation(),
                 config.getDuration("kubepekko.cluster.formation.beat-interval"),
                 config.getDuration("kubepekko.cluster.write-lease.duration"),

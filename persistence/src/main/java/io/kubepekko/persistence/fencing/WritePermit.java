@@ -5,6 +5,7 @@ import org.apache.pekko.actor.ActorSystem;
 import org.apache.pekko.actor.ExtendedActorSystem;
 import org.apache.pekko.actor.Extension;
 
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -42,6 +43,8 @@ public final class WritePermit implements Extension {
     private volatile long generationValidUntilNanos;
     private volatile String generationLapsed = "";
     private volatile String superseded;
+    /** How long after a lease lapsed the others can at the earliest have replaced this server; -1: not known. */
+    private volatile long replacedNoSoonerNanos = -1;
 
     /** Why this server may not write now; empty when it may. */
     public Optional<String> refusal() {
@@ -60,6 +63,32 @@ public final class WritePermit implements Extension {
             return Optional.of(generationLapsed);
         }
         return Optional.empty();
+    }
+
+    /**
+     * Why the answer to a write this server sent while it could write, arriving at {@code nowNanos}, may not be
+     * reported as a success; empty when it may. The driver can hold a write across a pause and send it late,
+     * so the answer is judged by when it came, not by when the write was sent. An answer is good as long as
+     * the others cannot have replaced this server yet: a lease lapses before that moment by design (the
+     * margin of {@link #replacedNoSoonerThan}), and a write answered within that margin was applied before
+     * any successor can have recovered. Without a known margin the answer is judged as strictly as a write.
+     */
+    public Optional<String> refusalOfAnswer(long nowNanos) {
+        long margin = Math.max(0, replacedNoSoonerNanos);
+        return refusal(nowNanos - margin).map(why -> "the write's answer came after the permit lapsed (" + why + ")");
+    }
+
+    /**
+     * Declares that the others replace this server no sooner than {@code afterLapse} after a lease lapsed (for
+     * the majority lease: acceptable-heartbeat-pause plus stable-after minus the lease). Called once per
+     * lease; the shortest margin declared is the one that holds.
+     */
+    public void replacedNoSoonerThan(Duration afterLapse) {
+        long nanos = afterLapse.toNanos();
+        if (nanos < 0) {
+            throw new IllegalArgumentException("a lease must lapse before the others may replace this server: " + afterLapse);
+        }
+        replacedNoSoonerNanos = replacedNoSoonerNanos < 0 ? nanos : Math.min(replacedNoSoonerNanos, nanos);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.kubepekko.persistence.fencing;
 
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -50,5 +51,39 @@ class WritePermitTest {
         permit.grantGenerationUntil(Long.MAX_VALUE, "generation unconfirmed");
         permit.grantAlways();
         assertEquals(Optional.of("another cluster formed"), permit.refusal(0));
+    }
+
+    @Test
+    void anAnswerIsGoodUntilTheOthersCanHaveReplacedThisServer() {
+        WritePermit permit = new WritePermit();
+        permit.grantUntil(5_000, "no majority");
+        permit.replacedNoSoonerThan(Duration.ofNanos(1_500));
+        assertEquals(Optional.of("no majority"), permit.refusal(5_000), "a write is refused when the lease lapses");
+        assertEquals(Optional.empty(), permit.refusalOfAnswer(6_499), "its answer still counts within the margin");
+        assertEquals(Optional.of("the write's answer came after the permit lapsed (no majority)"),
+                permit.refusalOfAnswer(6_500));
+    }
+
+    @Test
+    void theShortestDeclaredMarginHoldsAndWithoutOneAnswersAreJudgedAsWrites() {
+        WritePermit permit = new WritePermit();
+        permit.grantUntil(5_000, "no majority");
+        assertEquals(Optional.of("the write's answer came after the permit lapsed (no majority)"),
+                permit.refusalOfAnswer(5_000));
+        permit.replacedNoSoonerThan(Duration.ofNanos(2_000));
+        permit.replacedNoSoonerThan(Duration.ofNanos(1_000));
+        permit.replacedNoSoonerThan(Duration.ofNanos(3_000));
+        assertEquals(Optional.empty(), permit.refusalOfAnswer(5_999));
+        assertEquals(Optional.of("the write's answer came after the permit lapsed (no majority)"),
+                permit.refusalOfAnswer(6_000));
+    }
+
+    @Test
+    void aSupersededPermitRefusesEveryAnswer() {
+        WritePermit permit = new WritePermit();
+        permit.replacedNoSoonerThan(Duration.ofSeconds(1));
+        permit.supersede("a newer cluster formed");
+        assertEquals(Optional.of("the write's answer came after the permit lapsed (a newer cluster formed)"),
+                permit.refusalOfAnswer(Long.MIN_VALUE));
     }
 }
