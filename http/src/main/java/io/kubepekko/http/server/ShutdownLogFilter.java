@@ -25,6 +25,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * been aborted}. Tcp answers "aborted" only to an abort this node asked for: nothing failed.</li>
  * <li>on the others: the outbound connection to a member that has left (Leaving, Exiting) may fail the same
  * way ({@code Connection reset}) when the leaver closes it before they stopped using it.</li>
+ * <li>on the others: when that connection's control stream stops while a system message (a watch or its
+ * notice, for the leaver's actors that are gone) still waits in it, Artery quarantines the leaver's incarnation
+ * and logs {@code Association to [pekko://…] with UID […] is irrecoverably failed … Reason: SendQueue stopped
+ * with [1] pending system messages.} The incarnation has shut down in order; it is not coming back.</li>
  * </ul>
  * Any other line stays, and so do these for a member that did not leave (a crashed one).
  */
@@ -33,6 +37,10 @@ public final class ShutdownLogFilter extends Filter<ILoggingEvent> {
     static final String PREFIX = "[outbound connection to [";
     static final String FAILED = "Upstream failed, cause: ";
     static final String ABORTED = FAILED + "StreamTcpException: The connection has been aborted";
+
+    static final String ASSOCIATION_LOGGER = "org.apache.pekko.remote.artery.Association";
+    static final String ASSOCIATION = "Association to [";
+    static final String PENDING_SYSTEM_MESSAGES = " pending system messages.";
 
     private static volatile boolean stopping;
     /** Addresses of members seen leaving the cluster gracefully, until one joins again there. */
@@ -76,7 +84,13 @@ public final class ShutdownLogFilter extends Filter<ILoggingEvent> {
 
     @Override
     public FilterReply decide(ILoggingEvent event) {
-        if (event.getLevel() != Level.WARN || !LOGGER.equals(event.getLoggerName())) {
+        if (event.getLevel() != Level.WARN) {
+            return FilterReply.NEUTRAL;
+        }
+        if (ASSOCIATION_LOGGER.equals(event.getLoggerName())) {
+            return quarantineOfALeaver(event.getFormattedMessage()) ? FilterReply.DENY : FilterReply.NEUTRAL;
+        }
+        if (!LOGGER.equals(event.getLoggerName())) {
             return FilterReply.NEUTRAL;
         }
         String message = event.getFormattedMessage();
@@ -89,5 +103,14 @@ public final class ShutdownLogFilter extends Filter<ILoggingEvent> {
         int end = message.indexOf(']', PREFIX.length());
         return end > 0 && leaving.contains(message.substring(PREFIX.length(), end)) ? FilterReply.DENY
                 : FilterReply.NEUTRAL;
+    }
+
+    /** Artery quarantining a member that left in order because system messages to it were still pending. */
+    private static boolean quarantineOfALeaver(String message) {
+        if (message == null || !message.startsWith(ASSOCIATION) || !message.endsWith(PENDING_SYSTEM_MESSAGES)) {
+            return false;
+        }
+        int end = message.indexOf(']', ASSOCIATION.length());
+        return end > 0 && leaving.contains(message.substring(ASSOCIATION.length(), end));
     }
 }

@@ -19,6 +19,14 @@ class ShutdownLogFilterTest {
             + " Upstream failed, cause: StreamTcpException: Tcp command [Connect(127.0.0.1:24958)] failed because of"
             + " java.net.ConnectException: Connection refused";
 
+    private static final String QUARANTINED = "Association to [" + PEER + "] with UID [-4046209385264049962] is"
+            + " irrecoverably failed. UID is now quarantined and all messages to this UID will be delivered to dead"
+            + " letters. Remote ActorSystem must be restarted to recover from this situation. Reason: SendQueue"
+            + " stopped with [1] pending system messages.";
+    private static final String QUARANTINED_OTHERWISE = "Association to [" + PEER + "] with UID [-4046209385264049962]"
+            + " is irrecoverably failed. UID is now quarantined and all messages to this UID will be delivered to dead"
+            + " letters. Remote ActorSystem must be restarted to recover from this situation. Reason: Harmful";
+
     private final LoggerContext context = new LoggerContext();
     private final ShutdownLogFilter filter = new ShutdownLogFilter();
 
@@ -47,6 +55,19 @@ class ShutdownLogFilterTest {
         ShutdownLogFilter.memberLeaving("pekko://kubepekko@127.0.0.1:1");
         ShutdownLogFilter.memberJoining(PEER);
         assertEquals(FilterReply.NEUTRAL, decide(ShutdownLogFilter.LOGGER, Level.WARN, RESET),
+                "a new incarnation at the address");
+    }
+
+    @Test
+    void quarantiningAMemberThatLeftInOrderForItsPendingSystemMessagesIsNoWarning() {
+        assertEquals(FilterReply.NEUTRAL, decide(ShutdownLogFilter.ASSOCIATION_LOGGER, Level.WARN, QUARANTINED),
+                "a member that did not leave (crashed) is news");
+        ShutdownLogFilter.memberLeaving(PEER);
+        assertEquals(FilterReply.DENY, decide(ShutdownLogFilter.ASSOCIATION_LOGGER, Level.WARN, QUARANTINED));
+        assertEquals(FilterReply.NEUTRAL, decide(ShutdownLogFilter.ASSOCIATION_LOGGER, Level.WARN,
+                QUARANTINED_OTHERWISE), "any other reason is news");
+        ShutdownLogFilter.memberJoining(PEER);
+        assertEquals(FilterReply.NEUTRAL, decide(ShutdownLogFilter.ASSOCIATION_LOGGER, Level.WARN, QUARANTINED),
                 "a new incarnation at the address");
     }
 
