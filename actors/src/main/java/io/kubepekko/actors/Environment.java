@@ -39,7 +39,7 @@ public record Environment(Clock clock, Supplier<String> uids, Supplier<String> n
         });
     }
 
-    ObjectWrites.Env env() {
+    public ObjectWrites.Env env() {
         return new ObjectWrites.Env(clock.instant(), uids, nameSuffixes);
     }
 }

@@ -16,7 +16,7 @@ public record PublishedEvent(long resourceVersion, String namespace, String name
 
     /** About how many bytes the event takes in a message: its objects' JSON. */
     @com.fasterxml.jackson.annotation.JsonIgnore
-    long size() {
+    public long size() {
         return (object == null ? 0 : object.length) + (previous == null ? 0 : previous.length);
     }
 }

@@ -107,7 +107,7 @@ public final class StorageQuota {
     }
 
     /** The admission of the writes of one batch; {@link Admission#release() released} when the batch ends. */
-    Admission admission() {
+    public Admission admission() {
         return new Admission();
     }
 
@@ -130,7 +130,7 @@ public final class StorageQuota {
      * collections writing near the quota at once are admitted against each other's writes, not only against
      * what the caches have counted.
      */
-    final class Admission {
+    public final class Admission {
         private long held;
 
         private Admission() {}
@@ -140,7 +140,7 @@ public final class StorageQuota {
          *
          * @throws io.kubepekko.api.status.ApiException the 507 refusal, when it does not fit
          */
-        void admit(java.util.function.LongSupplier growth) {
+        public void admit(java.util.function.LongSupplier growth) {
             if (!limited() || used.get() + reserved.get() + margin <= limit) {
                 return;
             }
@@ -155,7 +155,7 @@ public final class StorageQuota {
         }
 
         /** Ends the batch's reservations. */
-        void release() {
+        public void release() {
             reserved.addAndGet(-held);
             held = 0;
         }

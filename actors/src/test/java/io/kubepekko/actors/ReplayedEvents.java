@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * succeed: after a restart, the number of events a recovery replayed — the tail after the snapshot
  * when one was used, everything otherwise.
  */
-final class ReplayedEvents implements ProcessingPolicy<JournalOperation> {
+public final class ReplayedEvents implements ProcessingPolicy<JournalOperation> {
 
     private final String persistenceId;
     private final AtomicInteger count = new AtomicInteger();
@@ -24,13 +24,13 @@ final class ReplayedEvents implements ProcessingPolicy<JournalOperation> {
     }
 
     /** Installs a recorder as the journal's policy; the test kit's next {@code resetPolicy} removes it. */
-    static ReplayedEvents recordOn(PersistenceTestKit journal, String persistenceId) {
+    public static ReplayedEvents recordOn(PersistenceTestKit journal, String persistenceId) {
         ReplayedEvents recorder = new ReplayedEvents(persistenceId);
         journal.withPolicy(recorder);
         return recorder;
     }
 
-    int count() {
+    public int count() {
         return count.get();
     }
 

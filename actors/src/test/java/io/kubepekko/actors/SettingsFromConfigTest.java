@@ -3,6 +3,7 @@ package io.kubepekko.actors;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.kubepekko.actors.controllers.Controllers;
+import io.kubepekko.actors.sequencing.Revisions;
 import io.kubepekko.actors.watch.WatchCache;
 import org.junit.jupiter.api.Test;
 

@@ -702,8 +702,8 @@ class ClusterFailoverIT {
     /** How often the servers' logs (every run) show a refused hand-over record, a hand-off time-out, a failed recovery. */
     private static Map<String, Long> handOverFailuresLogged() throws java.io.IOException {
         Map<String, String> signs = Map.of(
-                "HandedOver persist failed", "Failed to persist event type [io.kubepekko.actors.Revisions$HandedOver]",
-                "Revisions hand-off timed out", "HandOffStopMessage [io.kubepekko.actors.Revisions$HandOver] is not handled",
+                "HandedOver persist failed", "Failed to persist event type [io.kubepekko.actors.sequencing.Revisions$HandedOver]",
+                "Revisions hand-off timed out", "HandOffStopMessage [io.kubepekko.actors.sequencing.Revisions$HandOver] is not handled",
                 "recovery failed", "Exception during recovery",
                 "new epochs", "starting a new epoch");
         Map<String, Long> counts = new TreeMap<>();

@@ -2,14 +2,14 @@ package io.kubepekko.actors.plane;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.kubepekko.actors.CollectionEntity;
+import io.kubepekko.actors.entity.CollectionEntity;
 import io.kubepekko.actors.CollectionId;
-import io.kubepekko.actors.CommittedObjects;
+import io.kubepekko.actors.entity.CommittedObjects;
 import io.kubepekko.actors.Environment;
 import io.kubepekko.actors.Futures;
-import io.kubepekko.actors.Revisions;
+import io.kubepekko.actors.sequencing.Revisions;
 import io.kubepekko.actors.StorageQuota;
-import io.kubepekko.actors.ValueAllocator;
+import io.kubepekko.actors.allocation.ValueAllocator;
 import io.kubepekko.actors.failover.RemovedMembers;
 import io.kubepekko.actors.failover.StrandedAsks;
 import io.kubepekko.actors.watch.WatchCache;

@@ -1,6 +1,6 @@
 package io.kubepekko.actors.watch;
 
-import io.kubepekko.actors.CollectionEntity;
+import io.kubepekko.actors.entity.CollectionEntity;
 import io.kubepekko.actors.CollectionId;
 import io.kubepekko.persistence.JournalReader;
 import org.apache.pekko.persistence.query.EventEnvelope;

@@ -3,7 +3,7 @@ package io.kubepekko.actors.watch;
 import com.typesafe.config.Config;
 import io.kubepekko.actors.Backoff;
 import io.kubepekko.actors.PublishedEvent;
-import io.kubepekko.actors.Revisions;
+import io.kubepekko.actors.sequencing.Revisions;
 import io.kubepekko.actors.StorageQuota;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;

@@ -1,9 +1,9 @@
 package io.kubepekko.actors.watch;
 
-import io.kubepekko.actors.CollectionEntity;
+import io.kubepekko.actors.entity.CollectionEntity;
 import io.kubepekko.actors.CollectionId;
 import io.kubepekko.actors.Futures;
-import io.kubepekko.actors.Revisions;
+import io.kubepekko.actors.sequencing.Revisions;
 import io.kubepekko.actors.StorageQuota;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.definition.Registry;

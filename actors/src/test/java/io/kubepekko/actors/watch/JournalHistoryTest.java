@@ -1,6 +1,6 @@
 package io.kubepekko.actors.watch;
 
-import io.kubepekko.actors.CollectionEntity;
+import io.kubepekko.actors.entity.CollectionEntity;
 import io.kubepekko.persistence.JournalReader;
 import org.apache.pekko.NotUsed;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;

@@ -3,7 +3,7 @@ package io.kubepekko.actors.watch;
 import com.typesafe.config.ConfigFactory;
 import io.kubepekko.testsupport.ManualClock;
 import io.kubepekko.actors.PublishedEvent;
-import io.kubepekko.actors.Revisions;
+import io.kubepekko.actors.sequencing.Revisions;
 import io.kubepekko.actors.StorageQuota;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.registry.ResourceType;

@@ -1,4 +1,4 @@
-package io.kubepekko.actors;
+package io.kubepekko.actors.entity;
 
 import com.typesafe.config.ConfigFactory;
 import org.apache.pekko.actor.typed.ActorRef;

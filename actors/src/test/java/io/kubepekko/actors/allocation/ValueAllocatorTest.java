@@ -1,5 +1,6 @@
-package io.kubepekko.actors;
+package io.kubepekko.actors.allocation;
 
+import io.kubepekko.actors.entity.CollectionEntity;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.alloc.ClaimResult;
 import io.kubepekko.api.alloc.Refusal;

@@ -1,7 +1,10 @@
-package io.kubepekko.actors;
+package io.kubepekko.actors.allocation;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.kubepekko.actors.CollectionId;
+import io.kubepekko.actors.entity.CollectionEntity;
+import io.kubepekko.actors.sequencing.Revisions;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.alloc.ClaimResult;
 import io.kubepekko.api.alloc.Claims;

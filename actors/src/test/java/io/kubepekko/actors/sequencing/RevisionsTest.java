@@ -1,5 +1,8 @@
-package io.kubepekko.actors;
+package io.kubepekko.actors.sequencing;
 
+import io.kubepekko.actors.PublishedEvent;
+import io.kubepekko.actors.ReplayedEvents;
+import io.kubepekko.actors.entity.CollectionEntity;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.watch.WatchEvent;
 import io.kubepekko.testsupport.ManualClock;

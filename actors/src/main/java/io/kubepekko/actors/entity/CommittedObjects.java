@@ -1,4 +1,4 @@
-package io.kubepekko.actors;
+package io.kubepekko.actors.entity;
 
 import org.pcollections.TreePMap;
 

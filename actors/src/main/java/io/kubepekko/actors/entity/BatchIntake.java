@@ -1,6 +1,9 @@
-package io.kubepekko.actors;
+package io.kubepekko.actors.entity;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.actors.CollectionId;
+import io.kubepekko.actors.Environment;
+import io.kubepekko.actors.StorageQuota;
 import io.kubepekko.api.alloc.ValuePlan;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;

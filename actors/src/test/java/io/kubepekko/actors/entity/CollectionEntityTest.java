@@ -1,5 +1,10 @@
-package io.kubepekko.actors;
+package io.kubepekko.actors.entity;
 
+import io.kubepekko.actors.CollectionId;
+import io.kubepekko.actors.Environment;
+import io.kubepekko.actors.ReplayedEvents;
+import io.kubepekko.actors.StorageQuota;
+import io.kubepekko.actors.sequencing.Revisions;
 import io.kubepekko.api.codec.FieldValidation;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupResource;

@@ -1,4 +1,4 @@
-package io.kubepekko.actors;
+package io.kubepekko.actors.entity;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.alloc.ValuePlan;

@@ -1,4 +1,4 @@
-package io.kubepekko.actors;
+package io.kubepekko.actors.sequencing;
 
 import java.util.ArrayList;
 import java.util.List;

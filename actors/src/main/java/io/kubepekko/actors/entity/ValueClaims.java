@@ -1,6 +1,7 @@
-package io.kubepekko.actors;
+package io.kubepekko.actors.entity;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.actors.allocation.ValueAllocator;
 import io.kubepekko.api.alloc.ClaimResult;
 import io.kubepekko.api.alloc.ClusterValues;
 import io.kubepekko.api.alloc.ValuePlan;

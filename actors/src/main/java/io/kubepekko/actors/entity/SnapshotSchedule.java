@@ -1,4 +1,4 @@
-package io.kubepekko.actors;
+package io.kubepekko.actors.entity;
 
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.persistence.typed.EventAdapter;

@@ -1,4 +1,4 @@
-package io.kubepekko.actors;
+package io.kubepekko.actors.entity;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,11 @@
-package io.kubepekko.actors;
+package io.kubepekko.actors.entity;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import io.kubepekko.actors.CollectionId;
+import io.kubepekko.actors.Environment;
+import io.kubepekko.actors.sequencing.Revisions;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.meta.Json;

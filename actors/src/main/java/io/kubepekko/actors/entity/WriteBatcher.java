@@ -1,7 +1,12 @@
-package io.kubepekko.actors;
+package io.kubepekko.actors.entity;
 
-import io.kubepekko.actors.CollectionEntity.ObjectChanged;
-import io.kubepekko.actors.CollectionEntity.Write;
+import io.kubepekko.actors.CollectionId;
+import io.kubepekko.actors.PublishedEvent;
+import io.kubepekko.actors.StorageQuota;
+import io.kubepekko.actors.allocation.ValueAllocator;
+import io.kubepekko.actors.entity.CollectionEntity.ObjectChanged;
+import io.kubepekko.actors.entity.CollectionEntity.Write;
+import io.kubepekko.actors.sequencing.Revisions;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.store.WriteResult;

@@ -1,7 +1,13 @@
-package io.kubepekko.actors;
+package io.kubepekko.actors.entity;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.kubepekko.actors.CollectionId;
+import io.kubepekko.actors.Environment;
+import io.kubepekko.actors.PublishedEvent;
+import io.kubepekko.actors.StorageQuota;
+import io.kubepekko.actors.allocation.ValueAllocator;
+import io.kubepekko.actors.sequencing.Revisions;
 import io.kubepekko.api.alloc.ClusterValues;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.registry.ResourceType;

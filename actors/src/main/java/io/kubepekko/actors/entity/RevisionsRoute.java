@@ -1,5 +1,6 @@
-package io.kubepekko.actors;
+package io.kubepekko.actors.entity;
 
+import io.kubepekko.actors.sequencing.Revisions;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;

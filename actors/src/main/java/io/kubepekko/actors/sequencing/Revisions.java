@@ -1,7 +1,9 @@
-package io.kubepekko.actors;
+package io.kubepekko.actors.sequencing;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.kubepekko.actors.PublishedEvent;
+import io.kubepekko.actors.entity.CollectionEntity;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.persistence.CborSerializable;
 import org.apache.pekko.actor.Address;
@@ -252,7 +254,7 @@ public final class Revisions
      * removal), after which the collection answers from another node, and beyond a short storage outage.
      * Giving up starts a new epoch, so it loses nothing either.
      */
-    static final Duration RESOLVE_DEADLINE = Duration.ofSeconds(45);
+    public static final Duration RESOLVE_DEADLINE = Duration.ofSeconds(45);
 
     /** Who holds an unresolved allocation: its collection's namespace and the request's id. */
     private record Holder(String namespace, long requestId) {}
