@@ -49,9 +49,11 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * One running {@link WatchCache}: its state, and the order in which it loads, applies the stream, answers
- * reads and watches (waiting ones in {@link WaitingRequests}), fans out to {@link Watchers} and resumes old
- * watches from the journal ({@link JournalResume}).
+ * One running {@link WatchCache} (see there for how it starts, follows its stream and rebuilds): the state it
+ * holds and the order in which it handles its messages. The decisions are pure values of {@code api.watch}
+ * ({@link StreamFollower}, {@link WaitingRequests}, {@link Downtime}, {@link CacheRead}, {@link WatchStart});
+ * the work is done by its collaborators: {@link CollectionLoads} (loading with back-off), {@link Watchers}
+ * (fan-out, bookmarks, cut-off) and {@link JournalResume} (watches older than the window).
  */
 final class CacheInstance {
 
@@ -207,14 +209,8 @@ final class CacheInstance {
                     answerParked();
                     return Behaviors.same();
                 })
-                .onMessage(Read.class, r -> {
-                    onRead(r);
-                    return Behaviors.same();
-                })
-                .onMessage(Watch.class, w -> {
-                    onWatch(w);
-                    return Behaviors.same();
-                })
+                .onMessage(Read.class, r -> tryRead(r) ? Behaviors.same() : park(r, r.maxWait()))
+                .onMessage(Watch.class, w -> tryWatch(w) ? Behaviors.same() : park(w, w.maxWait()))
                 .onMessage(WatcherGone.class, g -> {
                     watchers.remove(g.id());
                     return Behaviors.same();
@@ -276,12 +272,6 @@ final class CacheInstance {
         parked.retry(p -> p instanceof Read r ? tryRead(r) : tryWatch((Watch) p));
     }
 
-    private void onRead(Read r) {
-        if (!tryRead(r)) {
-            park(r, r.maxWait());
-        }
-    }
-
     /** Answers the read if the cache can; false when it must wait. */
     private boolean tryRead(Read r) {
         CacheRead.Outcome o = r.read().resolve(state, clock.instant(), settings.continueTokenTtl());
@@ -294,12 +284,6 @@ final class CacheInstance {
             return true;
         }
         return false;
-    }
-
-    private void onWatch(Watch w) {
-        if (!tryWatch(w)) {
-            park(w, w.maxWait());
-        }
     }
 
     /** Starts the watch if the cache can; false when it must wait. */
