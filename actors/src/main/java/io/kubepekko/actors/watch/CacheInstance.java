@@ -1,7 +1,7 @@
 package io.kubepekko.actors.watch;
 
 import io.kubepekko.actors.PublishedEvent;
-import io.kubepekko.actors.Revisions;
+import io.kubepekko.actors.sequencing.Revisions;
 import io.kubepekko.actors.StorageQuota;
 import io.kubepekko.actors.watch.WatchCache.Command;
 import io.kubepekko.actors.watch.WatchCache.Contents;
