@@ -4,6 +4,7 @@ import io.kubepekko.api.store.ObjectWrites;
 
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.util.Random;
 import java.util.UUID;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
@@ -21,7 +22,7 @@ import java.util.random.RandomGenerator;
 public record Environment(Clock clock, Supplier<String> uids, Supplier<String> nameSuffixes, RandomGenerator random) {
 
     public Environment(Clock clock, Supplier<String> uids, Supplier<String> nameSuffixes) {
-        this(clock, uids, nameSuffixes, new java.util.Random());
+        this(clock, uids, nameSuffixes, new Random());
     }
 
 

@@ -1,5 +1,6 @@
 package io.kubepekko.actors;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import io.kubepekko.api.watch.WatchEvent;
 import io.kubepekko.persistence.CborSerializable;
 
@@ -15,7 +16,7 @@ public record PublishedEvent(long resourceVersion, String namespace, String name
                              byte[] previous) implements CborSerializable {
 
     /** About how many bytes the event takes in a message: its objects' JSON. */
-    @com.fasterxml.jackson.annotation.JsonIgnore
+    @JsonIgnore
     public long size() {
         return (object == null ? 0 : object.length) + (previous == null ? 0 : previous.length);
     }

@@ -6,6 +6,9 @@ import io.kubepekko.api.status.ApiStatus;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The storage quota ({@code --storage-quota-bytes}): a limit on the JSON bytes of the live stored objects,
@@ -29,7 +32,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Thread-safe: caches report from their actors, collections check from theirs, /readyz reads it.
  */
 public final class StorageQuota {
-    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(StorageQuota.class);
+    private static final Logger log = LoggerFactory.getLogger(StorageQuota.class);
 
     /** The flag that sets the quota. */
     public static final String FLAG = "--storage-quota-bytes";
@@ -140,7 +143,7 @@ public final class StorageQuota {
          *
          * @throws io.kubepekko.api.status.ApiException the 507 refusal, when it does not fit
          */
-        public void admit(java.util.function.LongSupplier growth) {
+        public void admit(LongSupplier growth) {
             if (!limited() || used.get() + reserved.get() + margin <= limit) {
                 return;
             }

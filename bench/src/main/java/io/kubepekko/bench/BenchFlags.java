@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The command line of a benchmark program: {@code --name value}, {@code --name=value}, and the
@@ -63,7 +64,7 @@ final class BenchFlags {
    * The options of a benchmark's command line, or, when they do not parse, the reason and the usage
    * on stderr and exit status 2 (the scripts' convention for a bad flag).
    */
-  static <T> T parseOrExit(String[] args, java.util.function.Function<String[], T> parser, String usage) {
+  static <T> T parseOrExit(String[] args, Function<String[], T> parser, String usage) {
     try {
       return parser.apply(args);
     } catch (IllegalArgumentException e) {

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -148,7 +149,7 @@ public final class CodecBench {
             bytes = r.body().length;
           }
         }
-        java.util.Arrays.sort(nanos);
+        Arrays.sort(nanos);
         out.add(new ListFigure(representation[0], bytes, nanos[reps / 2] / 1e6,
             nanos[Math.min(reps - 1, (int) Math.ceil(reps * 0.99) - 1)] / 1e6));
         System.err.printf(Locale.ROOT, "list as %s: %,d bytes, p50 %.2f ms%n", representation[0], bytes,

@@ -5,8 +5,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -85,11 +87,11 @@ final class ContainerdLocal {
   }
 
   private static String run(Path script, Duration timeout, String... args) throws IOException, InterruptedException {
-    List<String> command = new java.util.ArrayList<>(List.of(script.toString()));
+    List<String> command = new ArrayList<>(List.of(script.toString()));
     command.addAll(List.of(args));
     Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     // Read on another thread: a process that fills its pipe would never end.
-    java.util.concurrent.CompletableFuture<byte[]> out = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+    CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> {
       try {
         return p.getInputStream().readAllBytes();
       } catch (IOException e) {

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.TimeoutException;
 
 /**
  * One way of deploying our API server that {@link ClusterBench} measures, and the processes it
@@ -59,7 +60,7 @@ enum Deployment {
       try {
         running.cassandra = LocalCassandra.start(cassandraDir,
             LocalCassandra.Options.defaults().withCacheDir(cassandraCache));
-      } catch (java.util.concurrent.TimeoutException e) {
+      } catch (TimeoutException e) {
         throw new IOException("the local Cassandra did not start: " + e.getMessage(), e);
       }
       List<String> storage = List.of("--storage=cassandra",

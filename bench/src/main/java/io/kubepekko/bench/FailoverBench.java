@@ -14,13 +14,18 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -92,10 +97,10 @@ public final class FailoverBench {
     Path cassandraDir = Files.createTempDirectory("bench-cassandra-");
     LocalCassandra cassandra = LocalCassandra.start(cassandraDir,
         LocalCassandra.Options.defaults().withCacheDir(options.cassandraCache()));
-    List<ServerProcess> servers = java.util.Collections.synchronizedList(new ArrayList<>());
-    List<Path> dataDirs = java.util.Collections.synchronizedList(new ArrayList<>());
+    List<ServerProcess> servers = Collections.synchronizedList(new ArrayList<>());
+    List<Path> dataDirs = Collections.synchronizedList(new ArrayList<>());
     // Stopped on Ctrl-C or SIGTERM too (the servers would outlive the benchmark), and once only.
-    java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
+    AtomicBoolean stopped = new AtomicBoolean();
     AutoCloseable stopAll = Processes.closeOnExit(() -> {
       if (!stopped.compareAndSet(false, true)) {
         return;
@@ -257,12 +262,12 @@ public final class FailoverBench {
 
   /** Acknowledged creates that no server lists afterwards. */
   private long countLost() throws IOException, InterruptedException {
-    Set<String> listed = new java.util.HashSet<>();
+    Set<String> listed = new HashSet<>();
     for (int n = 0; n < options.namespaces(); n++) {
       HttpRequest request = HttpRequest.newBuilder(urls.get(n % urls.size())
           .resolve("/api/v1/namespaces/" + namespace(n) + "/configmaps")).timeout(Duration.ofSeconds(60)).build();
       String body = http.send(request, HttpResponse.BodyHandlers.ofString()).body();
-      java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"name\":\"(w-[0-9]+-[0-9]+)\"").matcher(body);
+      Matcher m = Pattern.compile("\"name\":\"(w-[0-9]+-[0-9]+)\"").matcher(body);
       while (m.find()) {
         listed.add(namespace(n) + "/" + m.group(1));
       }

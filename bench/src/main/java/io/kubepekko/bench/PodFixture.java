@@ -2,6 +2,7 @@ package io.kubepekko.bench;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.UUID;
 
 /**
  * The pods the read benchmark lists: a realistic Pod (three containers with ports, env and
@@ -98,7 +99,7 @@ final class PodFixture {
   }
 
   private static String uid(Ref ref) {
-    return java.util.UUID.nameUUIDFromBytes(
+    return UUID.nameUUIDFromBytes(
         (ref.namespace() + "/" + ref.name()).getBytes(StandardCharsets.UTF_8)).toString();
   }
 

@@ -11,15 +11,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Pod start latency on one node: the project's containerd ({@code containerd-local}), an API server and one node
@@ -111,7 +117,7 @@ public final class PodStartBench {
     }
     String loadAtStart = Report.loadAverage();
     Path tmp = Files.createTempDirectory("podbench-");
-    List<AutoCloseable> started = java.util.Collections.synchronizedList(new ArrayList<>());
+    List<AutoCloseable> started = Collections.synchronizedList(new ArrayList<>());
     ContainerdLocal[] containerd = new ContainerdLocal[1];
     AtomicBoolean stopped = new AtomicBoolean();
     // Stopped on Ctrl-C or SIGTERM too (the agent, the server and containerd's pods would outlive the bench), once.
@@ -243,7 +249,7 @@ public final class PodStartBench {
     CyclicBarrier go = new CyclicBarrier(inFlight);
     ExecutorService pool = Executors.newFixedThreadPool(inFlight);
     List<Future<?>> creators = new ArrayList<>();
-    java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+    AtomicInteger next = new AtomicInteger();
     for (int t = 0; t < inFlight; t++) {
       creators.add(pool.submit(() -> {
         go.await();
@@ -260,14 +266,14 @@ public final class PodStartBench {
       for (Future<?> f : creators) {
         f.get();
       }
-    } catch (java.util.concurrent.ExecutionException e) {
+    } catch (ExecutionException e) {
       throw new IOException("creating pods: " + e.getCause().getMessage(), e.getCause());
     } finally {
       pool.shutdownNow();
     }
     Duration timeout = options.podTimeout().plusSeconds(count);
     Map<String, Long> ready = watch.awaitReady(sent.keySet(), timeout);
-    Map<String, PodTimes> times = new java.util.TreeMap<>();
+    Map<String, PodTimes> times = new TreeMap<>();
     sent.forEach((name, s) -> times.put(name, new PodTimes(s[0], s[1], ready.get(name))));
     return times;
   }
@@ -275,7 +281,7 @@ public final class PodStartBench {
   /** Deletes the pods at once (default grace) and waits until each is gone; per pod, request sent to DELETED. */
   private Map<String, Long> deleteAll(PodWatch watch, List<String> names) throws IOException, InterruptedException {
     Map<String, Long> sent = new ConcurrentHashMap<>();
-    List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
+    List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
     for (String name : names) {
       sent.put(name, System.nanoTime());
       calls.add(http.sendAsync(HttpRequest.newBuilder(podUri(name)).timeout(REQUEST_TIMEOUT).DELETE().build(),
@@ -288,7 +294,7 @@ public final class PodStartBench {
       }
     }
     Map<String, Long> gone = watch.awaitDeleted(names, options.podTimeout().plusSeconds(names.size()));
-    Map<String, Long> took = new java.util.HashMap<>();
+    Map<String, Long> took = new HashMap<>();
     names.forEach(n -> took.put(n, gone.get(n) - sent.get(n)));
     return took;
   }
@@ -385,7 +391,7 @@ public final class PodStartBench {
 
   /** Opens the connections the concurrent creates will use, so that a burst does not time TCP connects. */
   private void warmConnections(int n) throws InterruptedException {
-    List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
+    List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       calls.add(http.sendAsync(HttpRequest.newBuilder(base.resolve("/api/v1/namespaces/" + NAMESPACE + "/pods?limit=1"))
           .timeout(REQUEST_TIMEOUT).build(), HttpResponse.BodyHandlers.ofString()));

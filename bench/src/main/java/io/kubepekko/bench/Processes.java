@@ -1,5 +1,6 @@
 package io.kubepekko.bench;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -106,7 +107,7 @@ final class Processes {
 
   /** The executable's path if it is on PATH. */
   static Path onPath(String command) {
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+    for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
       Path candidate = Path.of(dir.isEmpty() ? "." : dir, command);
       if (Files.isExecutable(candidate)) {
         return candidate;

@@ -21,10 +21,12 @@ import io.kubepekko.agent.runtime.VolumePlan;
 import io.kubepekko.agent.runtime.VolumePlanner;
 import io.kubepekko.agent.runtime.VolumeWriter;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -117,7 +119,7 @@ final class RuntimeFloor implements AutoCloseable {
     ResolvConf resolv = ResolvConf.parse(Files.readString(Path.of("/etc/resolv.conf")));
     long memory = host.memoryBytes();
     return new NodeContext("podbench-floor", rootDir,
-        host.internalIps().stream().map(java.net.InetAddress::getHostAddress).toList(), List.of(), "", resolv, memory,
+        host.internalIps().stream().map(InetAddress::getHostAddress).toList(), List.of(), "", resolv, memory,
         host.cpuCores() * 1000L, Math.max(0, memory - 100L * 1024 * 1024), (long) (host.ephemeralStorageBytes() * 0.9),
         PodCgroups.ofNode());
   }
@@ -210,7 +212,7 @@ final class RuntimeFloor implements AutoCloseable {
    * this), then sandboxes; then the pod's cgroup, which the runtime leaves behind.
    */
   private void removeAll() throws IOException, InterruptedException {
-    Map<String, Made> all = new java.util.HashMap<>(made);
+    Map<String, Made> all = new HashMap<>(made);
     made.clear();
     List<CompletableFuture<Void>> containers = new ArrayList<>();
     for (Made m : all.values()) {

@@ -4,10 +4,12 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -15,6 +17,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
@@ -184,9 +187,9 @@ final class ServerProcess implements AutoCloseable {
   private void readLog() {
     try (BufferedReader lines = new BufferedReader(
         new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-      java.io.Writer log = logFile == null ? java.io.Writer.nullWriter()
-          : Files.newBufferedWriter(logFile, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
-              java.nio.file.StandardOpenOption.APPEND);
+      Writer log = logFile == null ? Writer.nullWriter()
+          : Files.newBufferedWriter(logFile, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+              StandardOpenOption.APPEND);
       for (String line = lines.readLine(); line != null; line = lines.readLine()) {
         log.write(line + "\n");
         log.flush();
@@ -226,7 +229,7 @@ final class ServerProcess implements AutoCloseable {
           throw new IOException("apiserver exited with code " + process.exitValue()
               + " before announcing its address");
         }
-      } catch (java.util.concurrent.ExecutionException e) {
+      } catch (ExecutionException e) {
         throw new IllegalStateException(e);
       }
     }

@@ -15,8 +15,13 @@ import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -311,10 +316,10 @@ class AgentLifecycleE2E {
         String port = await().atMost(AWAIT).pollInterval(POLL).alias("the Node's daemonEndpoints")
                 .until(() -> kubectl.run("get", "node", NODE, "-o",
                         "jsonpath={.status.daemonEndpoints.kubeletEndpoint.Port}").stdoutText().strip(), p -> !p.isEmpty());
-        java.net.URI agentServer = java.net.URI.create("http://127.0.0.1:" + Integer.parseInt(port));
-        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
-        assertEquals("ok", http.send(java.net.http.HttpRequest.newBuilder(agentServer.resolve("/healthz")).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString()).body());
+        URI agentServer = URI.create("http://127.0.0.1:" + Integer.parseInt(port));
+        HttpClient http = HttpClient.newHttpClient();
+        assertEquals("ok", http.send(HttpRequest.newBuilder(agentServer.resolve("/healthz")).build(),
+                HttpResponse.BodyHandlers.ofString()).body());
 
         String manifest = """
                 apiVersion: v1
@@ -329,17 +334,17 @@ class AgentLifecycleE2E {
                     imagePullPolicy: IfNotPresent
                     command: ["sh", "-c", "trap 'exit 0' TERM; while true; do sleep 1; done"]
                 """.formatted(IMAGE);
-        var put = http.send(java.net.http.HttpRequest.newBuilder(agentServer.resolve("/static-pods/posted"))
-                .PUT(java.net.http.HttpRequest.BodyPublishers.ofString(manifest)).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString());
+        var put = http.send(HttpRequest.newBuilder(agentServer.resolve("/static-pods/posted"))
+                .PUT(HttpRequest.BodyPublishers.ofString(manifest)).build(),
+                HttpResponse.BodyHandlers.ofString());
         assertEquals(201, put.statusCode(), put.body());
         String mirror = "posted-" + NODE;
         await().atMost(AWAIT).pollInterval(POLL).alias("mirror " + mirror + " Running")
                 .until(() -> get(mirror, "{.status.phase}"), "Running"::equals);
         assertEquals("server", get(mirror, "{.metadata.annotations.kubernetes\\.io/config\\.source}"));
 
-        var delete = http.send(java.net.http.HttpRequest.newBuilder(agentServer.resolve("/static-pods/posted"))
-                .DELETE().build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        var delete = http.send(HttpRequest.newBuilder(agentServer.resolve("/static-pods/posted"))
+                .DELETE().build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, delete.statusCode(), delete.body());
         await().atMost(AWAIT).pollInterval(POLL).alias("mirror gone with the posted manifest")
                 .until(() -> kubectl.run("get", "pod", mirror).stderrText().contains("not found"));
@@ -383,7 +388,7 @@ class AgentLifecycleE2E {
             assertEquals(0, apply.exitCode(), apply.describe());
             assertEquals("pod/" + name + " created", apply.stdoutText(), apply.describe());
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.awaitility.Awaitility.await;
@@ -78,7 +79,7 @@ class AgentNodeE2E {
     }
 
     private static List<String> names(JsonNode node) {
-        List<String> out = new java.util.ArrayList<>();
+        List<String> out = new ArrayList<>();
         for (JsonNode image : node.at("/status/images")) {
             image.path("names").forEach(n -> out.add(n.asText()));
         }

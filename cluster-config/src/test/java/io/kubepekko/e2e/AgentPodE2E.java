@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.Stream;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -125,7 +126,7 @@ class AgentPodE2E {
     }
 
     private static List<String> names(Path d) throws IOException {
-        try (java.util.stream.Stream<Path> s = Files.list(d)) {
+        try (Stream<Path> s = Files.list(d)) {
             return s.map(p -> p.getFileName().toString()).sorted().toList();
         }
     }

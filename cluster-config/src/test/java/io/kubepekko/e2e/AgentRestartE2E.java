@@ -1,6 +1,7 @@
 package io.kubepekko.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import io.kubepekko.e2e.support.AgentProcess;
 import io.kubepekko.e2e.support.ApiCalls;
 import io.kubepekko.e2e.support.ClientBinaries;
@@ -157,7 +158,7 @@ class AgentRestartE2E {
                 }
             }
         }
-        return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+        return MissingNode.getInstance();
     }
 
     private AgentProcess startAgent(ServerProcess server, LocalContainerd containerd, Path log, String... flags)

@@ -15,17 +15,26 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -128,7 +137,7 @@ class ClusterFailoverIT {
                 // the informer listed again. Each session must still be a gap-free run of the writes.
                 System.out.println("ClusterFailoverIT a: " + sessions.size() + " watch sessions: " + onB.incidents());
                 for (List<String> session : sessions) {
-                    assertTrue(session.isEmpty() || java.util.Collections.indexOfSubList(expected, session) >= 0,
+                    assertTrue(session.isEmpty() || Collections.indexOfSubList(expected, session) >= 0,
                             "a watch session of B is not a gap-free run of the acknowledged writes " + expected
                                     + ": " + session);
                 }
@@ -162,19 +171,19 @@ class ClusterFailoverIT {
         List<String> survivors = List.of(cluster.node(0).url(), cluster.node(2).url());
         String ns = createNamespace("kill9");
         // Collections spread over the nodes (a read starts each): about a third live on the victim.
-        List<String> spread = java.util.stream.IntStream.range(0, 24).mapToObj(i -> createNamespace("spread-" + i))
+        List<String> spread = IntStream.range(0, 24).mapToObj(i -> createNamespace("spread-" + i))
                 .toList();
         spread.forEach(n -> api.get(survivors.get(0), "/api/v1/namespaces/" + n + "/configmaps/probe"));
         ConfigMapLoad load = ConfigMapLoad.start(api, cluster.urls(), ns, 3);
         List<InformerWatcher> watchers = survivors.stream()
                 .map(url -> InformerWatcher.start(api, url, load.collectionPath())).toList();
-        java.util.concurrent.ExecutorService strays = java.util.concurrent.Executors.newFixedThreadPool(spread.size());
+        ExecutorService strays = Executors.newFixedThreadPool(spread.size());
         try {
             awaitAcknowledged(load, System.nanoTime(), 30, "before the kill");
             cluster.kill9(victim);
             // One create per spread namespace through a survivor, sent while the victim is dead but not yet removed:
             // those for its collections are lost in sharding until the removal.
-            List<java.util.concurrent.Future<ApiCalls.Reply>> sent = spread.stream().map(n -> strays.submit(() ->
+            List<Future<ApiCalls.Reply>> sent = spread.stream().map(n -> strays.submit(() ->
                     api.post(survivors.get(0), "/api/v1/namespaces/" + n + "/configmaps", configMap("stray", 0))))
                     .toList();
             // Enough writes after the kill that the dead node's shards must have moved to the survivors.
@@ -193,7 +202,7 @@ class ClusterFailoverIT {
                     "creates sent while the victim was dead" + logs());
             assertTrue(outcomes.containsKey("504 stranded"), "some collections lived on the victim: " + outcomes);
             restartAndAwaitRejoined(load, victim, 3);
-        } catch (InterruptedException | java.util.concurrent.ExecutionException e) {
+        } catch (InterruptedException | ExecutionException e) {
             throw new AssertionError(e);
         } finally {
             strays.shutdownNow();
@@ -656,9 +665,9 @@ class ClusterFailoverIT {
      * The node whose log shows, after {@code from} (its length by node), a failed journal write of the
      * ConfigMap sequencer (Pekko logs the persistence id), or -1.
      */
-    private static int configMapSequencerNode(long[] from) throws java.io.IOException {
+    private static int configMapSequencerNode(long[] from) throws IOException {
         for (int i = 0; i < NODES; i++) {
-            String log = java.nio.file.Files.readString(cluster.node(i).log(), java.nio.charset.StandardCharsets.ISO_8859_1);
+            String log = Files.readString(cluster.node(i).log(), StandardCharsets.ISO_8859_1);
             if (log.indexOf("for persistenceId [Revisions|configmaps]", (int) Math.min(from[i], log.length())) >= 0) {
                 return i;
             }
@@ -667,10 +676,10 @@ class ClusterFailoverIT {
     }
 
     /** How long each node's current log is, in characters. */
-    private static long[] logSizes() throws java.io.IOException {
+    private static long[] logSizes() throws IOException {
         long[] sizes = new long[NODES];
         for (int i = 0; i < NODES; i++) {
-            sizes[i] = java.nio.file.Files.readString(cluster.node(i).log(), java.nio.charset.StandardCharsets.ISO_8859_1)
+            sizes[i] = Files.readString(cluster.node(i).log(), StandardCharsets.ISO_8859_1)
                     .length();
         }
         return sizes;
@@ -700,7 +709,7 @@ class ClusterFailoverIT {
     }
 
     /** How often the servers' logs (every run) show a refused hand-over record, a hand-off time-out, a failed recovery. */
-    private static Map<String, Long> handOverFailuresLogged() throws java.io.IOException {
+    private static Map<String, Long> handOverFailuresLogged() throws IOException {
         Map<String, String> signs = Map.of(
                 "HandedOver persist failed", "Failed to persist event type [io.kubepekko.actors.sequencing.Revisions$HandedOver]",
                 "Revisions hand-off timed out", "HandOffStopMessage [io.kubepekko.actors.sequencing.Revisions$HandOver] is not handled",
@@ -708,9 +717,9 @@ class ClusterFailoverIT {
                 "new epochs", "starting a new epoch");
         Map<String, Long> counts = new TreeMap<>();
         signs.keySet().forEach(k -> counts.put(k, 0L));
-        try (java.util.stream.Stream<Path> logs = java.nio.file.Files.list(cluster.node(0).dataDir().getParent())) {
+        try (Stream<Path> logs = Files.list(cluster.node(0).dataDir().getParent())) {
             for (Path log : logs.filter(f -> f.getFileName().toString().matches("node-\\d+-server-\\d+\\.log")).toList()) {
-                for (String line : java.nio.file.Files.readAllLines(log, java.nio.charset.StandardCharsets.ISO_8859_1)) {
+                for (String line : Files.readAllLines(log, StandardCharsets.ISO_8859_1)) {
                     signs.forEach((k, sign) -> {
                         if (line.contains(sign)) {
                             counts.merge(k, 1L, Long::sum);

@@ -9,6 +9,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.http.WebSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.net.URI;
@@ -19,14 +22,18 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
 import static org.awaitility.Awaitility.await;
@@ -111,21 +118,21 @@ class DurabilityE2E {
         Path firstLog = server.log();
         // Watches open at the stop (a chunked one and a WebSocket one, as fabric8 watches) end in order: the
         // server ends them before its listener and actor system stop, instead of tearing them down (an ERROR line).
-        HttpResponse<java.io.InputStream> chunked = http.send(get("/api/v1/namespaces/default/configmaps?watch=true"),
+        HttpResponse<InputStream> chunked = http.send(get("/api/v1/namespaces/default/configmaps?watch=true"),
                 HttpResponse.BodyHandlers.ofInputStream());
         assertEquals(200, chunked.statusCode());
-        java.util.concurrent.CompletableFuture<Integer> closed = new java.util.concurrent.CompletableFuture<>();
+        CompletableFuture<Integer> closed = new CompletableFuture<>();
         http.newWebSocketBuilder().buildAsync(URI.create(server.url().replace("http://", "ws://")
-                + "/api/v1/namespaces/default/configmaps?watch=true"), new java.net.http.WebSocket.Listener() {
+                + "/api/v1/namespaces/default/configmaps?watch=true"), new WebSocket.Listener() {
                     @Override
-                    public java.util.concurrent.CompletionStage<?> onClose(java.net.http.WebSocket ws, int code,
+                    public CompletionStage<?> onClose(WebSocket ws, int code,
                                                                           String reason) {
                         closed.complete(code);
                         return null;
                     }
 
                     @Override
-                    public void onError(java.net.http.WebSocket ws, Throwable error) {
+                    public void onError(WebSocket ws, Throwable error) {
                         closed.completeExceptionally(error);
                     }
                 }).get(30, TimeUnit.SECONDS);
@@ -140,7 +147,7 @@ class DurabilityE2E {
 
         assertEquals(143, server.awaitExit(Duration.ofSeconds(120)), "exit code after SIGTERM");
         assertEquals(1000, closed.get(30, TimeUnit.SECONDS), "the WebSocket watch closed normally");
-        try (java.io.InputStream body = chunked.body()) {
+        try (InputStream body = chunked.body()) {
             body.readAllBytes(); // the chunked watch ended with its last chunk (a torn-down one throws here)
         }
         String log = Files.readString(firstLog, StandardCharsets.UTF_8);
@@ -174,12 +181,12 @@ class DurabilityE2E {
     /** The data directory holds Secrets: 0700, and the files in it (database, kubeconfig) 0600. */
     private static void assertOwnerOnly(Path dataDir) throws IOException {
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dataDir)));
-        try (java.util.stream.Stream<Path> files = Files.list(dataDir)) {
+        try (Stream<Path> files = Files.list(dataDir)) {
             List<String> open = files.filter(Files::isRegularFile).filter(f -> {
                 try {
                     return !PosixFilePermissions.toString(Files.getPosixFilePermissions(f)).equals("rw-------");
                 } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
+                    throw new UncheckedIOException(e);
                 }
             }).map(Path::toString).toList();
             assertEquals(List.of(), open, "files others can read");
@@ -213,7 +220,7 @@ class DurabilityE2E {
         } finally {
             writers.shutdownNow();
         }
-        assertEquals(60, new java.util.HashSet<>(addresses.values()).size(), "distinct addresses: " + addresses);
+        assertEquals(60, new HashSet<>(addresses.values()).size(), "distinct addresses: " + addresses);
 
         server.kill9();
         server.restart();

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -236,7 +237,7 @@ class LargeListMemoryE2E {
     }
 
     /** Counts what is read through it. */
-    private static final class CountingStream extends java.io.FilterInputStream {
+    private static final class CountingStream extends FilterInputStream {
         long count;
 
         CountingStream(InputStream in) {

@@ -22,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -65,7 +66,7 @@ class MemoryE2E {
     private record Representation(String accept, String query, ItemNames names) {}
 
     private interface ItemNames {
-        java.util.Collection<String> read(InputStream body) throws IOException;
+        Collection<String> read(InputStream body) throws IOException;
     }
 
     /** Compact JSON, each item's data checked too: after every restart. */

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 import static io.kubepekko.http.TestApiServer.itemNames;
 import static io.kubepekko.http.TestApiServer.json;
@@ -97,7 +98,7 @@ class CassandraStorageIT {
     void withoutSchemaCreationTheServerNeedsTheProductionScript() throws Exception {
         ApiServerSettings.StorageFlags storage = ApiServerSettings.StorageFlags.cassandra(
                 List.of(cassandra.contactPoint()), "kubepekko");
-        java.util.function.UnaryOperator<ApiServerSettings> production = s -> s.withStorage(storage)
+        UnaryOperator<ApiServerSettings> production = s -> s.withStorage(storage)
                 .withConfig("kubepekko.storage.cassandra.schema-autocreate = off");
         Exception refused = assertThrows(Exception.class, () -> TestApiServer.start(production).close());
         assertTrue(causes(refused).contains("cluster-config/cassandra/schema.cql"), causes(refused));

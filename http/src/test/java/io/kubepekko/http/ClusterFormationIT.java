@@ -7,8 +7,11 @@ import io.kubepekko.persistence.cassandra.LocalCassandra;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import static io.kubepekko.http.TestApiServer.itemNames;
 import static io.kubepekko.http.TestApiServer.json;
@@ -114,7 +117,7 @@ class ClusterFormationIT {
     }
 
     /** Kinds with trivial bodies, by collection path in namespace default and the body to create one. */
-    private static final java.util.Map<String, String> KINDS = new java.util.LinkedHashMap<>();
+    private static final Map<String, String> KINDS = new LinkedHashMap<>();
 
     static {
         KINDS.put("/api/v1/namespaces/default/configmaps", "{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'%s'}}");
@@ -150,7 +153,7 @@ class ClusterFormationIT {
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).untilAsserted(() ->
                     assertEquals(200, b.get("/readyz").code()));
 
-            java.util.Map<String, WatchClient> watches = new java.util.LinkedHashMap<>();
+            Map<String, WatchClient> watches = new LinkedHashMap<>();
             try {
                 for (var kind : KINDS.entrySet()) {
                     String path = kind.getKey();
@@ -193,7 +196,7 @@ class ClusterFormationIT {
                 return true;
             }
             if (r.code() == 409) { // an earlier try that timed out was done after all
-                String name = Json.parseTrusted(json(body).getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                String name = Json.parseTrusted(json(body).getBytes(StandardCharsets.UTF_8))
                         .path("metadata").path("name").asText();
                 created[0] = api.get(path + "/" + name).assertCode(200).json();
                 return true;

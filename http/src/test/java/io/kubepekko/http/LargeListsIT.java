@@ -1,9 +1,13 @@
 package io.kubepekko.http;
 
+import io.kubepekko.api.watch.FeatureGates;
 import io.kubepekko.http.encoding.Encoder;
 import io.kubepekko.http.server.ApiServerSettings;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.WireFormat;
 import io.kubepekko.api.GroupVersionKind;
@@ -17,8 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.yaml.snakeyaml.LoaderOptions;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -102,7 +108,7 @@ class LargeListsIT {
                     textify(e.getValue());
                 }
             });
-        } else if (node instanceof com.fasterxml.jackson.databind.node.ArrayNode a) {
+        } else if (node instanceof ArrayNode a) {
             for (int i = 0; i < a.size(); i++) {
                 if (a.get(i).isValueNode()) {
                     a.set(i, a.textNode(a.get(i).asText()));
@@ -211,11 +217,11 @@ class LargeListsIT {
     }
 
     /** YAML of any size (the parser's default limit is 3 MiB, a request body's). */
-    private static final com.fasterxml.jackson.databind.ObjectMapper YAML = new com.fasterxml.jackson.databind.ObjectMapper(
-            com.fasterxml.jackson.dataformat.yaml.YAMLFactory.builder().loaderOptions(largeDocuments()).build());
+    private static final ObjectMapper YAML = new ObjectMapper(
+            YAMLFactory.builder().loaderOptions(largeDocuments()).build());
 
-    private static org.yaml.snakeyaml.LoaderOptions largeDocuments() {
-        org.yaml.snakeyaml.LoaderOptions options = new org.yaml.snakeyaml.LoaderOptions();
+    private static LoaderOptions largeDocuments() {
+        LoaderOptions options = new LoaderOptions();
         options.setCodePointLimit(Integer.MAX_VALUE);
         return options;
     }
@@ -250,7 +256,7 @@ class LargeListsIT {
         void streamedItemsCarryTheirSelfLinks() throws Exception {
             try (TestApiServer linked = TestApiServer.start(s -> s.withReads(new ApiServerSettings.ReadFlags(
                     s.reads().watchCacheWindow(), s.reads().continueTokenTtl(), s.reads().watchHistoryRetention(),
-                    io.kubepekko.api.watch.FeatureGates.parse("RemoveSelfLink=false"))))) {
+                    FeatureGates.parse("RemoveSelfLink=false"))))) {
                 fill(linked);
                 for (String accept : List.of("application/json", "application/yaml")) {
                     Response r = linked.get(BIG, accept).assertCode(200);
@@ -269,7 +275,7 @@ class LargeListsIT {
                 Envelope.Unknown unknown = Envelope.decode(linked.get(BIG, ProtobufBodies.MEDIA_TYPE)
                         .assertCode(200).body());
                 assertEquals(OBJECTS, listItems(unknown.raw()).size());
-                assertTrue(new String(listItems(unknown.raw()).get(0), java.nio.charset.StandardCharsets.UTF_8)
+                assertTrue(new String(listItems(unknown.raw()).get(0), StandardCharsets.UTF_8)
                         .contains(BIG + "/big-0"));
             }
         }

@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 
 import static org.awaitility.Awaitility.await;
@@ -376,13 +377,13 @@ class ListWatchConsistencyIT {
         private final Random random;
         private final History history;
         private final List<ListCheck> lists;
-        private final java.util.concurrent.atomic.AtomicBoolean writersDone;
+        private final AtomicBoolean writersDone;
         final Map<String, ObjectNode> cache = new TreeMap<>();
         long seenUpTo;
         int relists;
         int resumes;
 
-        Informer(long seed, History history, List<ListCheck> lists, java.util.concurrent.atomic.AtomicBoolean done) {
+        Informer(long seed, History history, List<ListCheck> lists, AtomicBoolean done) {
             this.random = new Random(seed);
             this.resource = RESOURCES.get(random.nextInt(RESOURCES.size()));
             this.namespace = random.nextBoolean() ? null : NAMESPACES.get(random.nextInt(NAMESPACES.size()));
@@ -476,7 +477,7 @@ class ListWatchConsistencyIT {
         Random random = new Random(seed);
         History history = new History();
         List<ListCheck> lists = Collections.synchronizedList(new ArrayList<>());
-        java.util.concurrent.atomic.AtomicBoolean writersDone = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean writersDone = new AtomicBoolean();
 
         ExecutorService pool = Executors.newCachedThreadPool();
         List<WatchPlan> watchers = new ArrayList<>();

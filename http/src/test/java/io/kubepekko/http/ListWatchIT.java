@@ -1,5 +1,7 @@
 package io.kubepekko.http;
 
+import io.kubepekko.api.meta.Json;
+import io.kubepekko.api.watch.FeatureGates;
 import io.kubepekko.http.encoding.Encoder;
 import io.kubepekko.http.server.ApiServerSettings;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,13 +11,21 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.net.URI;
 import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 
 import static io.kubepekko.http.TestApiServer.itemNames;
 import static io.kubepekko.http.TestApiServer.json;
@@ -67,7 +77,7 @@ class ListWatchIT {
      * just acknowledged (on a cluster, the next request goes to another node, whose cache hears of the write
      * a little later), as Kubernetes allows.
      */
-    private static ObjectNode anyReadUntil(String pathAndQuery, java.util.function.Predicate<ObjectNode> done) {
+    private static ObjectNode anyReadUntil(String pathAndQuery, Predicate<ObjectNode> done) {
         return await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
                 .alias("an Any read of " + pathAndQuery + " that has caught up")
                 .until(() -> api.get(pathAndQuery).assertCode(200).json(), done);
@@ -479,14 +489,14 @@ class ListWatchIT {
         void aWatchOverWebSocketSendsOneTextMessagePerEvent() throws Exception {
             String ns = newNamespace();
             ObjectNode a = createCm(ns, "a", "web");
-            java.util.concurrent.BlockingQueue<String> messages = new java.util.concurrent.LinkedBlockingQueue<>();
-            java.net.http.WebSocket ws = java.net.http.HttpClient.newHttpClient().newWebSocketBuilder()
-                    .buildAsync(java.net.URI.create(api.url().replace("http://", "ws://") + cms(ns)
-                            + "?watch=true&resourceVersion=0"), new java.net.http.WebSocket.Listener() {
+            BlockingQueue<String> messages = new LinkedBlockingQueue<>();
+            WebSocket ws = HttpClient.newHttpClient().newWebSocketBuilder()
+                    .buildAsync(URI.create(api.url().replace("http://", "ws://") + cms(ns)
+                            + "?watch=true&resourceVersion=0"), new WebSocket.Listener() {
                         private final StringBuilder partial = new StringBuilder();
 
                         @Override
-                        public java.util.concurrent.CompletionStage<?> onText(java.net.http.WebSocket w,
+                        public CompletionStage<?> onText(WebSocket w,
                                                                               CharSequence data, boolean last) {
                             partial.append(data);
                             if (last) {
@@ -496,14 +506,14 @@ class ListWatchIT {
                             w.request(1);
                             return null;
                         }
-                    }).get(10, java.util.concurrent.TimeUnit.SECONDS);
+                    }).get(10, TimeUnit.SECONDS);
             try {
-                ObjectNode first = (ObjectNode) io.kubepekko.api.meta.Json.MAPPER.readTree(
-                        messages.poll(10, java.util.concurrent.TimeUnit.SECONDS));
+                ObjectNode first = (ObjectNode) Json.MAPPER.readTree(
+                        messages.poll(10, TimeUnit.SECONDS));
                 assertEquals("ADDED a@" + rv(a), WatchClient.describe(first));
                 ObjectNode b = createCm(ns, "b", "web");
-                ObjectNode second = (ObjectNode) io.kubepekko.api.meta.Json.MAPPER.readTree(
-                        messages.poll(10, java.util.concurrent.TimeUnit.SECONDS));
+                ObjectNode second = (ObjectNode) Json.MAPPER.readTree(
+                        messages.poll(10, TimeUnit.SECONDS));
                 assertEquals("ADDED b@" + rv(b), WatchClient.describe(second));
             } finally {
                 ws.abort();
@@ -534,7 +544,7 @@ class ListWatchIT {
         void withTheGatesOffListsAreWholeUncountedAndSelfLinked() throws Exception {
             try (TestApiServer gated = TestApiServer.start(s -> s.withReads(new ApiServerSettings.ReadFlags(
                     s.reads().watchCacheWindow(), s.reads().continueTokenTtl(), s.reads().watchHistoryRetention(),
-                    io.kubepekko.api.watch.FeatureGates.parse("APIListChunking=false,RemoveSelfLink=false"))))) {
+                    FeatureGates.parse("APIListChunking=false,RemoveSelfLink=false"))))) {
                 String path = "/api/v1/namespaces/default/configmaps";
                 for (String n : List.of("a", "b", "c")) {
                     gated.create(path, json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'" + n + "'}}"));
@@ -549,7 +559,7 @@ class ListWatchIT {
             }
             try (TestApiServer uncounted = TestApiServer.start(s -> s.withReads(new ApiServerSettings.ReadFlags(
                     s.reads().watchCacheWindow(), s.reads().continueTokenTtl(), s.reads().watchHistoryRetention(),
-                    io.kubepekko.api.watch.FeatureGates.parse("RemainingItemCount=false"))))) {
+                    FeatureGates.parse("RemainingItemCount=false"))))) {
                 String path = "/api/v1/namespaces/default/configmaps";
                 for (String n : List.of("a", "b", "c")) {
                     uncounted.create(path, json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'" + n + "'}}"));

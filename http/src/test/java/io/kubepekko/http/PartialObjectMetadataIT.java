@@ -11,6 +11,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import static io.kubepekko.http.TestApiServer.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -54,9 +56,9 @@ class PartialObjectMetadataIT {
         assertEquals("meta.k8s.io/" + metaVersion, partial.path("apiVersion").asText());
         assertEquals(name, partial.path("metadata").path("name").asText());
         assertFalse(partial.path("metadata").path("uid").asText().isEmpty());
-        java.util.List<String> fields = new java.util.ArrayList<>();
+        List<String> fields = new ArrayList<>();
         partial.fieldNames().forEachRemaining(fields::add);
-        assertEquals(java.util.List.of("kind", "apiVersion", "metadata"), fields, "nothing but metadata");
+        assertEquals(List.of("kind", "apiVersion", "metadata"), fields, "nothing but metadata");
     }
 
     @ParameterizedTest(name = "meta.k8s.io/{0}")

@@ -17,6 +17,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -127,7 +128,7 @@ class ProtobufIT {
         send("POST", cms, "{\"kind\":\"ConfigMap\"}".getBytes()).assertStatusMessageStartsWith(400, "BadRequest",
                 "the object provided is unrecognized ({\"kind\":\"ConfigMap\"}: provided data does not appear to be "
                         + "a protobuf message");
-        byte[] truncated = java.util.Arrays.copyOf(protobuf("{'metadata':{'name':'t'},'data':{'x':'1'}}", CONFIG_MAP),
+        byte[] truncated = Arrays.copyOf(protobuf("{'metadata':{'name':'t'},'data':{'x':'1'}}", CONFIG_MAP),
                 20);
         send("POST", cms, truncated).assertCode(400);
         byte[] otherKind = protobuf("{'metadata':{'name':'s'}}", SECRET);

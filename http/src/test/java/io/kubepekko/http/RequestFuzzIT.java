@@ -7,10 +7,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 import static io.kubepekko.http.TestApiServer.json;
@@ -112,7 +115,7 @@ class RequestFuzzIT {
             try {
                 connection.send(head.append("\r\n").toString());
                 connection.send(r.body());
-            } catch (java.io.UncheckedIOException e) {
+            } catch (UncheckedIOException e) {
                 // The server may answer (413, 400) and close before the whole body is sent: read what it said.
             }
             return connection.answer(stream);
@@ -120,24 +123,24 @@ class RequestFuzzIT {
     }
 
     /** What is wrong with the answer itself, if anything. */
-    private static java.util.Optional<String> check(FuzzRequests.Request r, Response a) {
+    private static Optional<String> check(FuzzRequests.Request r, Response a) {
         if (a == null) {
-            return r.framing() ? java.util.Optional.empty()
-                    : java.util.Optional.of("no answer: the connection was closed");
+            return r.framing() ? Optional.empty()
+                    : Optional.of("no answer: the connection was closed");
         }
         boolean timedOutWaiting = a.code() == 504 && r.target().contains("resourceVersion=");
         // 505 for a request line that is not "METHOD target HTTP/1.x": Go's server answers 505 for a well-formed
         // other version, 400 for a malformed one; Pekko's parser says 505 for both (a known difference).
         boolean badVersion = a.code() == 505 && (r.target().contains(" ") || r.method().equals("GARBAGE"));
         if (a.code() >= 500 && !timedOutWaiting && !badVersion) {
-            return java.util.Optional.of("answered " + a.code() + ": " + abbreviate(a.text()));
+            return Optional.of("answered " + a.code() + ": " + abbreviate(a.text()));
         }
         if (a.code() < 400 || r.method().equals("HEAD")) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         String status = statusKind(a);
-        return status.equals("Status") ? java.util.Optional.empty()
-                : java.util.Optional.of("error " + a.code() + " is not a Status (" + status + "): "
+        return status.equals("Status") ? Optional.empty()
+                : Optional.of("error " + a.code() + " is not a Status (" + status + "): "
                 + a.header("Content-Type").orElse("") + " " + abbreviate(a.text()));
     }
 
@@ -176,7 +179,7 @@ class RequestFuzzIT {
         }
         boolean write = a != null && a.code() >= 200 && a.code() < 300 && !r.dryRun() && r.kind() != null
                 && List.of("POST", "PUT", "PATCH", "DELETE").contains(r.method());
-        if (write && changed.keySet().equals(java.util.Set.of(r.kind().resource()))) {
+        if (write && changed.keySet().equals(Set.of(r.kind().resource()))) {
             return null;
         }
         return "changed " + changed + (write ? " (the request addressed " + r.kind().resource() + ")"

@@ -74,10 +74,10 @@ class ResourceVerbsIT {
             assertEquals(json("{'f:data':{'.':{},'f:a':{}}}"), entry.path("fieldsV1").toString());
             ObjectNode labeled = api.patch(CMS + "/" + name + "?fieldManager=labeler", "application/merge-patch+json",
                     json("{'metadata':{'labels':{'x':'y'}}}")).assertCode(200).json();
-            java.util.List<String> managers = new java.util.ArrayList<>();
+            List<String> managers = new ArrayList<>();
             labeled.at("/metadata/managedFields").forEach(e -> managers.add(e.path("manager").asText()));
             // kube sorts entries by operation, time to the second, then manager: both wrote within a second.
-            assertTrue(managers.containsAll(java.util.List.of("labeler", "my-tool")), managers.toString());
+            assertTrue(managers.containsAll(List.of("labeler", "my-tool")), managers.toString());
         }
 
         @Test

@@ -6,6 +6,7 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigParseOptions;
 import io.kubepekko.persistence.StorageSettings;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.TreeSet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -34,7 +36,7 @@ class SeedNodesProfileTest {
     private static final String HOSTNAME = "pekko.remote.artery.canonical.hostname";
 
     private static ApiServerSettings.Resolved resolved(String... args) throws Exception {
-        return ApiServerFlags.parse(args, new java.util.Properties()).settings().resolve();
+        return ApiServerFlags.parse(args, new Properties()).settings().resolve();
     }
 
     @Test
@@ -105,10 +107,10 @@ class SeedNodesProfileTest {
 
     @Test
     void eachNodeMustGiveItsOwnHostname() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv("KUBEPEKKO_CLUSTER_HOSTNAME") == null,
+        Assumptions.assumeTrue(System.getenv("KUBEPEKKO_CLUSTER_HOSTNAME") == null,
                 "KUBEPEKKO_CLUSTER_HOSTNAME is set in this environment: it gives the hostname");
         String refused = assertThrows(ApiServerFlags.UsageException.class,
-                () -> ApiServerFlags.parse(new String[] {"--config", PROFILE.toString()}, new java.util.Properties()))
+                () -> ApiServerFlags.parse(new String[] {"--config", PROFILE.toString()}, new Properties()))
                 .getMessage();
         assertTrue(refused.startsWith("invalid configuration: ") && refused.contains("seed-nodes.conf")
                 && refused.contains("${KUBEPEKKO_CLUSTER_HOSTNAME}"), refused);

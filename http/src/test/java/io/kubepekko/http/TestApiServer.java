@@ -1,9 +1,12 @@
 package io.kubepekko.http;
 
+import io.kubepekko.actors.Environment;
 import io.kubepekko.http.server.ApiServer;
 import io.kubepekko.http.server.ApiServerSettings;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.Json;
+import io.kubepekko.persistence.StorageSettings;
 
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -30,6 +33,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
 import static org.awaitility.Awaitility.await;
@@ -48,8 +52,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
 
-    private final java.util.function.UnaryOperator<ApiServerSettings> tune;
-    private final io.kubepekko.actors.Environment environment;
+    private final UnaryOperator<ApiServerSettings> tune;
+    private final Environment environment;
     private final int size;
     // HTTP/1.1 only: the default client would ask for an h2c upgrade on every request.
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -61,8 +65,8 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
     /** The running nodes in start order: the seed first. */
     private volatile List<ApiServer> nodes = List.of();
 
-    private TestApiServer(java.util.function.UnaryOperator<ApiServerSettings> tune,
-                          io.kubepekko.actors.Environment environment, int size) {
+    private TestApiServer(UnaryOperator<ApiServerSettings> tune,
+                          Environment environment, int size) {
         this.tune = tune;
         this.environment = environment;
         this.size = size;
@@ -77,8 +81,8 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
     }
 
     /** {@link #perClass()} with settings adjusted by {@code tune}. */
-    static TestApiServer perClass(java.util.function.UnaryOperator<ApiServerSettings> tune) {
-        return new TestApiServer(tune, io.kubepekko.actors.Environment.system(), TestTarget.size());
+    static TestApiServer perClass(UnaryOperator<ApiServerSettings> tune) {
+        return new TestApiServer(tune, Environment.system(), TestTarget.size());
     }
 
     /** The class that started the server: @Nested classes inherit the extension and must not start another. */
@@ -110,13 +114,13 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
     }
 
     /** A server with settings adjusted by {@code tune} (flags, configuration overrides). */
-    static TestApiServer start(java.util.function.UnaryOperator<ApiServerSettings> tune) throws Exception {
-        return start(tune, io.kubepekko.actors.Environment.system());
+    static TestApiServer start(UnaryOperator<ApiServerSettings> tune) throws Exception {
+        return start(tune, Environment.system());
     }
 
     /** A server with tuned settings whose clock and randomness come from {@code environment}. */
-    static TestApiServer start(java.util.function.UnaryOperator<ApiServerSettings> tune,
-                               io.kubepekko.actors.Environment environment) throws Exception {
+    static TestApiServer start(UnaryOperator<ApiServerSettings> tune,
+                               Environment environment) throws Exception {
         return started(new TestApiServer(tune, environment, TestTarget.size()));
     }
 
@@ -124,8 +128,8 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
      * One server whatever the target: for tests that set up their own cluster or storage in
      * {@code tune} and would make no sense multiplied.
      */
-    static TestApiServer startSingle(java.util.function.UnaryOperator<ApiServerSettings> tune) throws Exception {
-        return started(new TestApiServer(tune, io.kubepekko.actors.Environment.system(), 1));
+    static TestApiServer startSingle(UnaryOperator<ApiServerSettings> tune) throws Exception {
+        return started(new TestApiServer(tune, Environment.system(), 1));
     }
 
     private static TestApiServer started(TestApiServer t) throws Exception {
@@ -152,7 +156,7 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
         settings.add(tuned);
         ApiServer server = ApiServer.start(tuned, environment);
         nodes = List.of(server);
-        boolean embedded = tuned.storageSettings() instanceof io.kubepekko.persistence.StorageSettings.Embedded;
+        boolean embedded = tuned.storageSettings() instanceof StorageSettings.Embedded;
         if (embedded && !Files.exists(dataDir.resolve("kubepekko.mv.db"))) {
             server.close();
             // Otherwise every test class would share one database and see the others' objects.
@@ -397,13 +401,13 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
     }
 
     /** An object's {@code metadata.resourceVersion} as a number. */
-    static long rv(com.fasterxml.jackson.databind.JsonNode object) {
+    static long rv(JsonNode object) {
         return Long.parseLong(object.path("metadata").path("resourceVersion").asText());
     }
 
     /** The names of a list's items, in order. */
-    static java.util.List<String> itemNames(ObjectNode list) {
-        java.util.List<String> out = new java.util.ArrayList<>();
+    static List<String> itemNames(ObjectNode list) {
+        List<String> out = new ArrayList<>();
         list.path("items").forEach(i -> out.add(i.path("metadata").path("name").asText()));
         return out;
     }

@@ -1,5 +1,6 @@
 package io.kubepekko.persistence;
 
+import io.kubepekko.persistence.fencing.FormationTable;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.persistence.cassandra.KeyspaceAndTableStatements;
@@ -8,8 +9,10 @@ import org.apache.pekko.stream.connectors.cassandra.javadsl.CassandraSession;
 import org.apache.pekko.stream.connectors.cassandra.javadsl.CassandraSessionRegistry;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -36,10 +39,10 @@ public final class CassandraSchema {
         all.add(s.createSnapshotKeyspaceStatement());
         all.addAll(s.getCreateSnapshotTablesStatements());
         // Which cluster owns the keyspace (io.kubepekko.persistence.fencing.FormationTable).
-        all.addAll(io.kubepekko.persistence.fencing.FormationTable.statements(
+        all.addAll(FormationTable.statements(
                 system.settings().config().getString("kubepekko.storage.cassandra.keyspace")));
         // The journal and the snapshots share the keyspace: its statement comes twice (spaced differently).
-        Set<String> seen = new java.util.HashSet<>();
+        Set<String> seen = new HashSet<>();
         List<String> distinct = new ArrayList<>();
         for (String statement : all) {
             if (seen.add(statement.strip().replaceAll("\\s+", " "))) {
@@ -67,7 +70,7 @@ public final class CassandraSchema {
         String keyspace = system.settings().config().getString("kubepekko.storage.cassandra.keyspace");
         return session.selectAll("SELECT table_name FROM system_schema.tables WHERE keyspace_name = ?", keyspace)
                 .thenApply(rows -> {
-                    Set<String> tables = new java.util.TreeSet<>();
+                    Set<String> tables = new TreeSet<>();
                     rows.forEach(r -> tables.add(r.getString("table_name")));
                     for (String needed : List.of("messages", "tag_views", "snapshots", "cluster_formation",
                             "cluster_beats")) {

@@ -2,6 +2,7 @@ package io.kubepekko.persistence;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.pattern.Patterns;
 import org.apache.pekko.persistence.Persistence;
 import org.apache.pekko.persistence.SaveSnapshotFailure;
@@ -56,7 +57,7 @@ public final class PartedSnapshotStore extends SnapshotStore {
     /** What a part's persistence id adds to the actor's. */
     static final String PART = "#snapshot-part-";
 
-    private final org.apache.pekko.actor.ActorRef underlying;
+    private final ActorRef underlying;
     private final long partBytes;
     private final Duration timeout;
     /** The most parts seen (saved or loaded) in the newest snapshot of each persistence id: which part ids a save cleans up. */

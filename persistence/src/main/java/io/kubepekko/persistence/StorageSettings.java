@@ -2,11 +2,14 @@ package io.kubepekko.persistence;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigValueFactory;
 import org.apache.pekko.actor.typed.ActorSystem;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -20,17 +23,17 @@ public sealed interface StorageSettings {
         EMBEDDED, CASSANDRA;
 
         public String flagValue() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
 
         /** The profile {@code --storage} or {@code kubepekko.storage.profile} names, if any. */
-        public static java.util.Optional<Profile> named(String value) {
+        public static Optional<Profile> named(String value) {
             for (Profile p : values()) {
                 if (p.flagValue().equals(value)) {
-                    return java.util.Optional.of(p);
+                    return Optional.of(p);
                 }
             }
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
     }
 
@@ -127,7 +130,7 @@ public sealed interface StorageSettings {
                     .withValue(CASSANDRA_CONTACT_POINTS, ConfigValueFactory.fromIterable(contactPoints))
                     .withValue(CASSANDRA_KEYSPACE, ConfigValueFactory.fromAnyRef(keyspace))
                     .withFallback(ConfigFactory.parseResources(StorageSettings.class, "cassandra-profile.conf",
-                            com.typesafe.config.ConfigParseOptions.defaults().setAllowMissing(false)));
+                            ConfigParseOptions.defaults().setAllowMissing(false)));
         }
 
         @Override

@@ -3,6 +3,7 @@ package io.kubepekko.persistence;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.kubepekko.persistence.cassandra.LocalCassandra;
+import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.pattern.Patterns;
@@ -79,14 +80,14 @@ class CassandraPluginsIT {
         }
     }
 
-    private static org.apache.pekko.actor.ActorRef journal() {
+    private static ActorRef journal() {
         return Persistence.get(Adapter.toClassic(kit.system())).journalFor("", ConfigFactory.empty());
     }
 
     private static JournalProtocol.WriteMessages write(TestProbe<Object> to, String pid, long seqNr, String writer,
                                                        String payload) {
         PersistentRepr event = PersistentRepr.apply(payload, seqNr, pid, "", false,
-                org.apache.pekko.actor.ActorRef.noSender(), writer);
+                ActorRef.noSender(), writer);
         return new JournalProtocol.WriteMessages(
                 CollectionConverters.asScala(List.<PersistentEnvelope>of(AtomicWrite.apply(event))).toList(),
                 Adapter.toClassic(to.ref()), 1);
@@ -101,7 +102,7 @@ class CassandraPluginsIT {
     private static List<Object> replay(String pid) {
         TestProbe<Object> probe = kit.createTestProbe();
         journal().tell(new JournalProtocol.ReplayMessages(1, Long.MAX_VALUE, Long.MAX_VALUE, pid,
-                Adapter.toClassic(probe.ref())), org.apache.pekko.actor.ActorRef.noSender());
+                Adapter.toClassic(probe.ref())), ActorRef.noSender());
         List<Object> payloads = new ArrayList<>();
         while (true) {
             Object m = probe.receiveMessage(Duration.ofSeconds(30));
@@ -120,16 +121,16 @@ class CassandraPluginsIT {
         String pid = "late-" + UUID.randomUUID();
         // The replaced server's second event got its row key before the pause (its permit held then) and landed
         // after its successor had recovered event 1 and written its own event 2, whose row key is later.
-        journal().tell(write(probe, pid, 1, "replaced", "first"), org.apache.pekko.actor.ActorRef.noSender());
+        journal().tell(write(probe, pid, 1, "replaced", "first"), ActorRef.noSender());
         written(probe);
-        journal().tell(write(probe, pid, 2, "replaced", "late"), org.apache.pekko.actor.ActorRef.noSender());
+        journal().tell(write(probe, pid, 2, "replaced", "late"), ActorRef.noSender());
         written(probe);
-        journal().tell(write(probe, pid, 2, "successor", "acknowledged"), org.apache.pekko.actor.ActorRef.noSender());
+        journal().tell(write(probe, pid, 2, "successor", "acknowledged"), ActorRef.noSender());
         written(probe);
 
         assertEquals(List.of("first", "acknowledged"), replay(pid), "the late row shares the last number");
 
-        journal().tell(write(probe, pid, 3, "successor", "next"), org.apache.pekko.actor.ActorRef.noSender());
+        journal().tell(write(probe, pid, 3, "successor", "next"), ActorRef.noSender());
         written(probe);
         assertEquals(List.of("first", "acknowledged", "next"), replay(pid), "the late row is in the middle");
     }
@@ -141,7 +142,7 @@ class CassandraPluginsIT {
         WritePermit permit = WritePermit.ID.of(Adapter.toClassic(kit.system()));
         permit.revoke("replaced in this test");
         try {
-            journal().tell(write(probe, pid, 1, "replaced", "refused"), org.apache.pekko.actor.ActorRef.noSender());
+            journal().tell(write(probe, pid, 1, "replaced", "refused"), ActorRef.noSender());
             JournalProtocol.WriteMessagesFailed failed = probe.expectMessageClass(
                     JournalProtocol.WriteMessagesFailed.class, Duration.ofSeconds(30));
             assertTrue(String.valueOf(failed.cause()).contains("replaced in this test"), String.valueOf(failed.cause()));

@@ -2,15 +2,19 @@ package io.kubepekko.persistence;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.persistence.jdbc.config.JournalConfig;
 import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandler;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
 import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehavior;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +25,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -149,8 +156,8 @@ class DirectWriteJournalDaoTest {
         assertEquals(4, add(kit.spawn(Counter.create("b")), 1));
     }
 
-    private static java.util.Set<Thread> writerThreads() {
-        java.util.Set<Thread> out = new java.util.HashSet<>();
+    private static Set<Thread> writerThreads() {
+        Set<Thread> out = new HashSet<>();
         for (Thread t : Thread.getAllStackTraces().keySet()) {
             if (t.getName().equals("kubepekko-journal-writer") && t.isAlive()) {
                 out.add(t);
@@ -168,22 +175,22 @@ class DirectWriteJournalDaoTest {
      */
     @Test
     void theWriterIsDoneBeforeTheActorSystemTerminates() throws Exception {
-        java.util.Set<Thread> others = writerThreads();
+        Set<Thread> others = writerThreads();
         kit = start();
         assertEquals(1, add(kit.spawn(Counter.create("c")), 1));
-        java.util.Set<Thread> mine = writerThreads();
+        Set<Thread> mine = writerThreads();
         mine.removeAll(others);
         assertEquals(1, mine.size(), "this system's writer thread");
         Thread writer = mine.iterator().next();
-        java.util.concurrent.CompletableFuture<Boolean> aliveAtTermination = new java.util.concurrent.CompletableFuture<>();
-        org.apache.pekko.actor.CoordinatedShutdown.get(kit.system()).addTask(
-                org.apache.pekko.actor.CoordinatedShutdown.PhaseActorSystemTerminate(), "observe-writer", () -> {
+        CompletableFuture<Boolean> aliveAtTermination = new CompletableFuture<>();
+        CoordinatedShutdown.get(kit.system()).addTask(
+                CoordinatedShutdown.PhaseActorSystemTerminate(), "observe-writer", () -> {
                     aliveAtTermination.complete(writer.isAlive());
-                    return java.util.concurrent.CompletableFuture.completedFuture(org.apache.pekko.Done.getInstance());
+                    return CompletableFuture.completedFuture(Done.getInstance());
                 });
         kit.system().terminate();
         kit.system().getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
-        org.junit.jupiter.api.Assertions.assertFalse(aliveAtTermination.get(10, TimeUnit.SECONDS),
+        Assertions.assertFalse(aliveAtTermination.get(10, TimeUnit.SECONDS),
                 "the writer still ran when the actor system began to terminate");
         assertEquals(1, count("event_journal_by_pid"), "its last rows indexed on the way out");
     }
@@ -201,7 +208,7 @@ class DirectWriteJournalDaoTest {
         assertEquals(325, sum);
 
         // about 100 kB per event and pages of 250 kB: two events a page, whether indexed (the first 24) or not
-        PidIndex index = PidIndex.of(new org.apache.pekko.persistence.jdbc.config.JournalConfig(
+        PidIndex index = PidIndex.of(new JournalConfig(
                 config().getConfig("jdbc-journal")));
         try (Connection c = DriverManager.getConnection(config().getString("kubepekko.storage.embedded.url"), "sa", "")) {
             assertEquals(2, index.pageEnd(c, "big", 1, 25, 400, 250_000));

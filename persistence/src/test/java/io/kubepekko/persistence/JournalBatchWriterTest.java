@@ -21,6 +21,7 @@ import java.sql.SQLException;
 import java.sql.SQLIntegrityConstraintViolationException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -133,7 +134,7 @@ class JournalBatchWriterTest {
         int writers = 8;
         int perWriter = 200;
         List<Thread> threads = new ArrayList<>();
-        List<Future<BoxedUnit>> futures = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Future<BoxedUnit>> futures = Collections.synchronizedList(new ArrayList<>());
         for (int w = 0; w < writers; w++) {
             String pid = "pid-" + w;
             Thread t = new Thread(() -> {

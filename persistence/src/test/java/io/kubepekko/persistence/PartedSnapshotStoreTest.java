@@ -2,6 +2,7 @@ package io.kubepekko.persistence;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.pattern.Patterns;
@@ -94,8 +95,8 @@ class PartedSnapshotStoreTest {
     @TempDir
     Path dir;
     private ActorTestKit kit;
-    private org.apache.pekko.actor.ActorRef store;
-    private org.apache.pekko.actor.ActorRef jdbc;
+    private ActorRef store;
+    private ActorRef jdbc;
 
     private Config config() {
         return new StorageSettings.Embedded(dir).toConfig()
@@ -127,11 +128,11 @@ class PartedSnapshotStoreTest {
         return new Lines(out);
     }
 
-    private static Object ask(org.apache.pekko.actor.ActorRef to, Object message) throws Exception {
+    private static Object ask(ActorRef to, Object message) throws Exception {
         return Patterns.ask(to, message, Duration.ofSeconds(20)).toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
 
-    private static void save(org.apache.pekko.actor.ActorRef to, String pid, long n, Object snapshot) throws Exception {
+    private static void save(ActorRef to, String pid, long n, Object snapshot) throws Exception {
         assertInstanceOf(SaveSnapshotSuccess.class,
                 ask(to, new SnapshotProtocol.SaveSnapshot(new SnapshotMetadata(pid, n, 0L), snapshot)));
     }

@@ -2,9 +2,11 @@ package io.kubepekko.actors.controllers;
 
 import com.typesafe.config.Config;
 import io.kubepekko.actors.plane.ControlPlane;
+import io.kubepekko.persistence.CborSerializable;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PostStop;
 import org.apache.pekko.actor.typed.SupervisorStrategy;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -13,8 +15,11 @@ import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.ClusterSingleton;
 import org.apache.pekko.cluster.typed.SingletonActor;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.StreamSupport;
 
 /**
  * The built-in controllers of the cluster (kube-controller-manager's share of the deletion
@@ -27,7 +32,7 @@ import java.util.concurrent.TimeUnit;
 public final class Controllers implements AutoCloseable {
 
     /** The parent's protocol. */
-    public sealed interface Command extends io.kubepekko.persistence.CborSerializable permits Stop, HandOver {}
+    public sealed interface Command extends CborSerializable permits Stop, HandOver {}
 
     /** Stops every controller; answers once they have stopped. */
     public record Stop(ActorRef<Done> replyTo) implements Command {}
@@ -47,10 +52,10 @@ public final class Controllers implements AutoCloseable {
 
     private final ControlPlane controlPlane;
     private final ActorRef<Command> parent;
-    private final java.util.concurrent.atomic.AtomicBoolean activeHere;
+    private final AtomicBoolean activeHere;
 
     private Controllers(ControlPlane controlPlane, ActorRef<Command> parent,
-                        java.util.concurrent.atomic.AtomicBoolean activeHere) {
+                        AtomicBoolean activeHere) {
         this.controlPlane = controlPlane;
         this.parent = parent;
         this.activeHere = activeHere;
@@ -66,16 +71,16 @@ public final class Controllers implements AutoCloseable {
      *
      * @param clock the time written into status conditions
      */
-    public static Controllers start(ControlPlane controlPlane, Settings settings, java.time.Clock clock) {
-        java.util.concurrent.atomic.AtomicBoolean activeHere = new java.util.concurrent.atomic.AtomicBoolean();
+    public static Controllers start(ControlPlane controlPlane, Settings settings, Clock clock) {
+        AtomicBoolean activeHere = new AtomicBoolean();
         ActorRef<Command> proxy = ClusterSingleton.get(controlPlane.system()).init(
                 SingletonActor.of(parent(controlPlane, settings, clock, activeHere), "controllers")
                         .withStopMessage(HandOver.INSTANCE));
         return new Controllers(controlPlane, proxy, activeHere);
     }
 
-    private static Behavior<Command> parent(ControlPlane controlPlane, Settings settings, java.time.Clock clock,
-                                            java.util.concurrent.atomic.AtomicBoolean activeHere) {
+    private static Behavior<Command> parent(ControlPlane controlPlane, Settings settings, Clock clock,
+                                            AtomicBoolean activeHere) {
         return Behaviors.setup(ctx -> {
             activeHere.set(true);
             SupervisorStrategy restart = SupervisorStrategy.restartWithBackoff(Duration.ofSeconds(1),
@@ -90,7 +95,7 @@ public final class Controllers implements AutoCloseable {
                         return Behaviors.stopped();
                     })
                     .onMessage(HandOver.class, h -> Behaviors.stopped())
-                    .onSignal(org.apache.pekko.actor.typed.PostStop.class, stopped -> {
+                    .onSignal(PostStop.class, stopped -> {
                         activeHere.set(false);
                         return Behaviors.same();
                     })
@@ -110,7 +115,7 @@ public final class Controllers implements AutoCloseable {
     @Override
     public void close() {
         Cluster cluster = Cluster.get(controlPlane.system());
-        boolean successor = java.util.stream.StreamSupport.stream(cluster.state().getMembers().spliterator(), false)
+        boolean successor = StreamSupport.stream(cluster.state().getMembers().spliterator(), false)
                 .anyMatch(m -> !m.uniqueAddress().equals(cluster.selfMember().uniqueAddress())
                         && (m.status() == MemberStatus.up() || m.status() == MemberStatus.weaklyUp()
                         || m.status() == MemberStatus.joining()));

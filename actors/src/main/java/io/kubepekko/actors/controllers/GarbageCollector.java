@@ -32,6 +32,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The garbage collector: deletes objects whose owners are gone, after Kubernetes' GC controller.
@@ -292,7 +293,7 @@ public final class GarbageCollector extends AbstractBehavior<GarbageCollector.Co
 
     /** Each resolvable owner reference's state, read live; unresolvable ones are left out. */
     private CompletionStage<Map<String, OwnerState>> ownerStates(Node node, ObjectNode latest) {
-        Map<String, OwnerState> states = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<String, OwnerState> states = new ConcurrentHashMap<>();
         List<CompletableFuture<?>> reads = new ArrayList<>();
         for (OwnerReference ref : OwnerReference.of(latest)) {
             if (OwnerLocation.of(registry, node.namespace(), ref) instanceof OwnerLocation.At at) {

@@ -3,6 +3,7 @@ package io.kubepekko.actors.fencing;
 import io.kubepekko.persistence.CborSerializable;
 import io.kubepekko.persistence.fencing.WritePermit;
 import org.apache.pekko.actor.ActorPath;
+import org.apache.pekko.actor.ActorSystem;
 import org.apache.pekko.actor.RootActorPath;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -11,11 +12,14 @@ import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.Member;
 import org.apache.pekko.cluster.MemberStatus;
+import org.apache.pekko.cluster.UniqueAddress;
 import org.apache.pekko.cluster.typed.Cluster;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Keeps this server's {@link WritePermit} as a lease on the majority: every {@code interval} it asks each
@@ -48,7 +52,7 @@ public final class PeerContact {
      * ones have handed their shards over and stop answering when they go; a member marked down counts until
      * it is removed, so that a server cannot make itself a majority by downing the others.
      */
-    private static final java.util.Set<MemberStatus> COUNTED = java.util.Set.of(MemberStatus.up(),
+    private static final Set<MemberStatus> COUNTED = Set.of(MemberStatus.up(),
             MemberStatus.leaving(), MemberStatus.down());
 
     private static final String LEFT = "this server has left the cluster";
@@ -95,10 +99,10 @@ public final class PeerContact {
         Cluster cluster = Cluster.get(context.getSystem());
         String self = cluster.selfMember().address().toString();
         ActorRef<Pong> replies = context.getSelf().narrow();
-        org.apache.pekko.actor.ActorSystem classic = Adapter.toClassic(context.getSystem());
+        ActorSystem classic = Adapter.toClassic(context.getSystem());
         boolean[] writing = {true};
         boolean[] joined = {false};
-        java.util.Set<org.apache.pekko.cluster.UniqueAddress> known = new java.util.HashSet<>();
+        Set<UniqueAddress> known = new HashSet<>();
         return Behaviors.receive(Command.class)
                 .onMessageEquals(Tick.INSTANCE, () -> {
                     long now = System.nanoTime();

@@ -42,19 +42,24 @@ import io.kubepekko.api.watch.WatchFilter;
 import io.kubepekko.api.watch.WatchStart;
 import io.kubepekko.persistence.JournalReader;
 import org.apache.pekko.NotUsed;
+import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.apache.pekko.cluster.Member;
+import org.apache.pekko.cluster.sharding.typed.ClusterShardingSettings;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityRef;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.stream.javadsl.Source;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -88,7 +93,7 @@ public final class ControlPlane {
     private final WatchCaches caches;
     private final CommittedObjects committed;
     private final StrandedAsks stranded;
-    private final LiveNamespaces liveNamespaces = new LiveNamespaces(java.time.Clock.systemUTC(), Duration.ofSeconds(2));
+    private final LiveNamespaces liveNamespaces = new LiveNamespaces(Clock.systemUTC(), Duration.ofSeconds(2));
 
     private ControlPlane(ActorSystem<?> system, Registry registry, ReadSettings readSettings, WatchCaches caches,
                          CommittedObjects committed, StrandedAsks stranded) {
@@ -131,13 +136,13 @@ public final class ControlPlane {
         sharding.init(Entity.of(Revisions.TYPE_KEY, ctx -> {
                     GroupResource gr = GroupResource.parse(ctx.getEntityId());
                     // Real time, not the environment's clock: overdue is about messages really lost.
-                    return Revisions.create(gr, java.time.Clock.systemUTC(), namespace -> sharding.entityRefFor(
+                    return Revisions.create(gr, Clock.systemUTC(), namespace -> sharding.entityRefFor(
                             CollectionEntity.TYPE_KEY, new CollectionId(gr, namespace).entityId()),
                             address -> isMember(cluster, address));
                 })
                 // Moved (rebalance, a node leaving): hand over in order, so readers keep their stream.
                 .withStopMessage(Revisions.HandOver.INSTANCE)
-                .withSettings(org.apache.pekko.cluster.sharding.typed.ClusterShardingSettings.create(system)
+                .withSettings(ClusterShardingSettings.create(system)
                         .withNoPassivationStrategy()));
         CommittedObjects committed = new CommittedObjects();
         sharding.init(Entity.of(CollectionEntity.TYPE_KEY, ctx -> {
@@ -160,7 +165,7 @@ public final class ControlPlane {
      */
     private static void startAllocators(ClusterSharding sharding, ActorSystem<?> system, Registry registry,
                                         Environment environment, Map<String, ValuePool> pools) {
-        Map<String, List<GroupResource>> users = new java.util.TreeMap<>();
+        Map<String, List<GroupResource>> users = new TreeMap<>();
         for (KindDefinition kind : registry.definitions()) {
             kind.clusterValues().ifPresent(values -> users.computeIfAbsent(values.allocator(),
                     a -> new ArrayList<>()).add(kind.type().groupResource()));
@@ -170,7 +175,7 @@ public final class ControlPlane {
                                 gr -> sharding.entityRefFor(Revisions.TYPE_KEY, gr.toString()),
                                 collection -> sharding.entityRefFor(CollectionEntity.TYPE_KEY, collection)),
                         environment.clock(), environment.random()))
-                .withSettings(org.apache.pekko.cluster.sharding.typed.ClusterShardingSettings.create(system)
+                .withSettings(ClusterShardingSettings.create(system)
                         .withNoPassivationStrategy()));
     }
 
@@ -293,8 +298,8 @@ public final class ControlPlane {
     }
 
     /** Whether {@code address} belongs to a current member of the cluster (any status), this node included. */
-    private static boolean isMember(Cluster cluster, org.apache.pekko.actor.Address address) {
-        for (org.apache.pekko.cluster.Member m : cluster.state().getMembers()) {
+    private static boolean isMember(Cluster cluster, Address address) {
+        for (Member m : cluster.state().getMembers()) {
             if (m.address().equals(address)) {
                 return true;
             }

@@ -11,7 +11,9 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.actor.typed.SupervisorStrategy;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.RecoveryCompleted;
@@ -25,11 +27,15 @@ import org.pcollections.HashTreePSet;
 import org.pcollections.PSet;
 import io.kubepekko.api.watch.PublicationOrder;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.Set;
@@ -100,14 +106,14 @@ public final class Revisions
             implements Command {}
 
     /** The allocation starting at {@code first} was persisted with these events (one per version, in order). */
-    public record Committed(long first, java.util.List<PublishedEvent> events, boolean more) implements Command {
+    public record Committed(long first, List<PublishedEvent> events, boolean more) implements Command {
 
-        @com.fasterxml.jackson.annotation.JsonCreator
+        @JsonCreator
         public Committed {
         }
 
         /** The whole allocation's events in one message. */
-        public Committed(long first, java.util.List<PublishedEvent> events) {
+        public Committed(long first, List<PublishedEvent> events) {
             this(first, events, false);
         }
 
@@ -209,7 +215,7 @@ public final class Revisions
     public record Published(String epoch, long after, long upTo, List<PublishedEvent> events)
             implements CborSerializable {
 
-        @com.fasterxml.jackson.annotation.JsonCreator
+        @JsonCreator
         public Published {
         }
 
@@ -262,7 +268,7 @@ public final class Revisions
     /** Versions handed out so far in this incarnation: the next one to give is {@code next}. */
     private long next = 1;
     private PublicationOrder<PublishedEvent> order = new PublicationOrder<>(0);
-    private String epoch = java.util.UUID.randomUUID().toString();
+    private String epoch = UUID.randomUUID().toString();
     /**
      * Every version up to this one may have been handed out by an earlier incarnation, whose
      * allocations this one does not know: a commit of such a version arrives here unannounced and
@@ -277,9 +283,9 @@ public final class Revisions
     private long sentUpTo;
     /** Whether a batch went out since the last heartbeat tick. */
     private boolean publishedSinceTick;
-    private final java.util.Set<ActorRef<Published>> subscribers = new java.util.HashSet<>();
-    private final org.apache.pekko.actor.typed.javadsl.ActorContext<Command> context;
-    private final java.time.Clock clock;
+    private final Set<ActorRef<Published>> subscribers = new HashSet<>();
+    private final ActorContext<Command> context;
+    private final Clock clock;
     /** Reaches the collection of a namespace (through sharding: it starts it from its journal if need be). */
     private final Function<String, RecipientRef<CollectionEntity.Command>> collections;
     /** The collection that holds each unresolved allocation, by first version. */
@@ -288,7 +294,7 @@ public final class Revisions
      * Allocations given up unanswered (oldest dropped beyond {@link #MAX_GIVEN_UP}): a commit of one
      * that arrives after all could not be published in order, so it starts a new epoch.
      */
-    private final java.util.TreeSet<Long> givenUp = new java.util.TreeSet<>();
+    private final TreeSet<Long> givenUp = new TreeSet<>();
     private static final int MAX_GIVEN_UP = 1024;
 
     private final ActorRef<Command> self;
@@ -298,7 +304,7 @@ public final class Revisions
      * system has no other members: a handed-over reader is kept only if it lives in this system.
      */
     public static Behavior<Command> create(GroupResource groupResource) {
-        return create(groupResource, java.time.Clock.systemUTC(), namespace -> null, address -> false);
+        return create(groupResource, Clock.systemUTC(), namespace -> null, address -> false);
     }
 
     /**
@@ -308,7 +314,7 @@ public final class Revisions
      * @param member      whether an address is a member of the cluster now: readers recorded by a
      *                    {@link HandedOver} elsewhere are taken over only if so (see {@link #takeOverReaders})
      */
-    public static Behavior<Command> create(GroupResource groupResource, java.time.Clock clock,
+    public static Behavior<Command> create(GroupResource groupResource, Clock clock,
                                            Function<String, RecipientRef<CollectionEntity.Command>> collections,
                                            Predicate<Address> member) {
         return Behaviors.withTimers(timers -> Behaviors.setup(ctx ->
@@ -319,11 +325,11 @@ public final class Revisions
     static final Duration TICK = Duration.ofSeconds(1);
 
     private final Predicate<Address> member;
-    private final org.apache.pekko.actor.typed.javadsl.TimerScheduler<Command> timers;
+    private final TimerScheduler<Command> timers;
 
-    private Revisions(GroupResource groupResource, org.apache.pekko.actor.typed.javadsl.ActorContext<Command> context,
-                      java.time.Clock clock, Function<String, RecipientRef<CollectionEntity.Command>> collections,
-                      Predicate<Address> member, org.apache.pekko.actor.typed.javadsl.TimerScheduler<Command> timers) {
+    private Revisions(GroupResource groupResource, ActorContext<Command> context,
+                      Clock clock, Function<String, RecipientRef<CollectionEntity.Command>> collections,
+                      Predicate<Address> member, TimerScheduler<Command> timers) {
         super(PersistenceId.of("Revisions", groupResource.toString()),
                 SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
         this.self = context.getSelf();
@@ -356,7 +362,7 @@ public final class Revisions
                     // The fields outlive such a restart, but the allocations they tracked do not: this life
                     // starts like a new incarnation, above everything the earlier one may have handed out,
                     // in a new epoch (unless the hand-over was recorded).
-                    epoch = java.util.UUID.randomUUID().toString();
+                    epoch = UUID.randomUUID().toString();
                     holders.clear();
                     parts.clear();
                     // Whatever the previous incarnation handed out is at most reservedUpTo.
@@ -505,7 +511,7 @@ public final class Revisions
      */
     private ReplyEffect<Event, State> newEpoch(String why) {
         context.getLog().info("{}: starting a new epoch", why);
-        epoch = java.util.UUID.randomUUID().toString();
+        epoch = UUID.randomUUID().toString();
         return publish(List.of());
     }
 
@@ -517,7 +523,7 @@ public final class Revisions
      * so one lost report can neither stall the stream for long nor lose an acknowledged write to readers.
      */
     private void onOverdue() {
-        java.time.Instant now = clock.instant();
+        Instant now = clock.instant();
         List<PublishedEvent> released = new ArrayList<>();
         boolean gaveUp = false;
         for (PublicationOrder.Range r : order.overdue(now, ASK_AFTER)) {
@@ -531,7 +537,7 @@ public final class Revisions
                 continue;
             }
             context.getLog().warn("resourceVersions {}..{} unresolved after {}: given up, starting a new epoch",
-                    r.first(), r.last(), java.time.Duration.between(r.allocatedAt(), now));
+                    r.first(), r.last(), Duration.between(r.allocatedAt(), now));
             forget(r.first());
             givenUp.add(r.first());
             if (givenUp.size() > MAX_GIVEN_UP) {

@@ -4,6 +4,7 @@ import org.slf4j.Logger;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 
 /**
  * A warning about a condition that lasts or recurs (a cache that cannot load, or cannot catch up with its
@@ -33,7 +34,7 @@ final class RateLimitedWarning {
             return false;
         }
         if (heldBack > 0) {
-            Object[] more = java.util.Arrays.copyOf(args, args.length + 1);
+            Object[] more = Arrays.copyOf(args, args.length + 1);
             more[args.length] = heldBack;
             log.warn(pattern + " ({} similar warnings held back)", more);
         } else {

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -100,7 +101,7 @@ class ValueAllocatorTest {
      */
     @Test
     void claimsLeftUnsettledAreStillAskedAboutAfterAJournalFailure() {
-        ManualClock clock = new ManualClock(java.time.Instant.parse("2026-01-01T00:00:00Z"));
+        ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
         ActorRef<ValueAllocator.Command> allocator = kit.spawn(ValueAllocator.create(name, ServiceNetwork.defaultPools(),
                 new ValueAllocator.Directory(List.<GroupResource>of(), gr -> null, c -> collections.ref()),
                 clock, new Random(11)));

@@ -23,9 +23,11 @@ import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.LoggingTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.japi.Pair;
 import org.apache.pekko.persistence.testkit.ProcessingPolicy;
 import org.apache.pekko.persistence.testkit.ProcessingResult;
 import org.apache.pekko.persistence.testkit.ProcessingSuccess;
+import org.apache.pekko.persistence.testkit.SnapshotMeta;
 import org.apache.pekko.persistence.testkit.SnapshotOperation;
 import org.apache.pekko.persistence.testkit.StorageFailure;
 import org.apache.pekko.persistence.testkit.WriteSnapshot;
@@ -37,6 +39,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.pcollections.TreePMap;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -584,11 +587,11 @@ class CollectionEntityTest {
     @Test
     void recoveryRepairsAnObjectOfAnotherKindInTheSnapshot() {
         byte[] garbage = Json.bytes(configMap("cm", "k", "v").put("kind", "Pod"));
-        var snapshot = new CollectionEntity.State(org.pcollections.TreePMap.<String, byte[]>empty()
+        var snapshot = new CollectionEntity.State(TreePMap.<String, byte[]>empty()
                 .plus("cm", garbage).plus("ok", Json.bytes(configMap("ok", "k", "v"))), 7);
         awaitFirstRecovery();
         testKit.snapshotTestKit().orElseThrow().persistForRecovery(persistenceId,
-                List.of(org.apache.pekko.japi.Pair.create(new org.apache.pekko.persistence.testkit.SnapshotMeta(1, 0),
+                List.of(Pair.create(new SnapshotMeta(1, 0),
                         (Object) snapshot)));
 
         var restarted = LoggingTestKit.warn("the stored object cm had").withOccurrences(1)
@@ -747,7 +750,7 @@ class CollectionEntityTest {
         TestProbe<Revisions.Command> answers = actorTestKit.createTestProbe();
 
         burst.entity.tell(new CollectionEntity.Resolve(7, 7, asked.requestId(), answers.ref()));
-        answers.expectNoMessage(java.time.Duration.ofMillis(200));
+        answers.expectNoMessage(Duration.ofMillis(200));
 
         asked.replyTo().tell(new Revisions.Allocated(7, asked.requestId(), burst.revisionsProbe.ref()));
         assertEquals(7, written(write).resourceVersion());

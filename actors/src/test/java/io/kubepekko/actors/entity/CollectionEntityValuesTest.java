@@ -30,6 +30,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -77,7 +78,7 @@ class CollectionEntityValuesTest {
         allocator = kit.createTestProbe();
         writer = kit.createTestProbe();
         entity = kit.spawn(CollectionEntity.create(id, SERVICES, new ObjectWrites(ObjectWrites.FieldPruner.NONE),
-                new Environment(java.time.Clock.systemUTC(), () -> "uid-" + N.incrementAndGet(), () -> "x"),
+                new Environment(Clock.systemUTC(), () -> "uid-" + N.incrementAndGet(), () -> "x"),
                 revisions, new CommittedObjects(), allocator.ref()));
     }
 

@@ -1,5 +1,6 @@
 package io.kubepekko.actors.failover;
 
+import com.typesafe.config.ConfigFactory;
 import io.kubepekko.api.status.ApiException;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -9,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -43,7 +45,7 @@ class RemovedMembersTest {
 
     @Test
     void aMemberThatLeftInOrderStrandsNothing() {
-        java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong();
+        AtomicLong now = new AtomicLong();
         StrandedAsks asks = new StrandedAsks(now::get);
         CompletableFuture<String> marker = asks.write(CompletableFuture::new);
         now.set(10);
@@ -60,8 +62,8 @@ class RemovedMembersTest {
 
     @Test
     void theGraceComesFromTheConfigurationAndIs500msByDefault() {
-        assertEquals(Duration.ofMillis(500), RemovedMembers.grace(com.typesafe.config.ConfigFactory.load()));
-        assertEquals(Duration.ofSeconds(2), RemovedMembers.grace(com.typesafe.config.ConfigFactory.parseString(
+        assertEquals(Duration.ofMillis(500), RemovedMembers.grace(ConfigFactory.load()));
+        assertEquals(Duration.ofSeconds(2), RemovedMembers.grace(ConfigFactory.parseString(
                 RemovedMembers.GRACE_PATH + " = 2s")));
     }
 }

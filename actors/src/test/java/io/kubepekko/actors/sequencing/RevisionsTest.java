@@ -7,8 +7,13 @@ import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.watch.WatchEvent;
 import io.kubepekko.testsupport.ManualClock;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.FishingOutcomes;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
+import org.apache.pekko.persistence.testkit.javadsl.PersistenceTestKit;
+import org.apache.pekko.persistence.testkit.javadsl.SnapshotTestKit;
 import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.serialization.Serialization;
 import org.apache.pekko.serialization.SerializationExtension;
@@ -17,7 +22,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -183,7 +193,7 @@ class RevisionsTest {
 
     @Test
     void subscribersReceiveCommittedEventsInVersionOrder() {
-        org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Published> reader =
+        TestProbe<Revisions.Published> reader =
                 actorTestKit.createTestProbe();
         testKit.runCommand(new Revisions.Subscribe(reader.ref()));
         Revisions.Published ack = reader.receiveMessage();
@@ -202,7 +212,7 @@ class RevisionsTest {
 
     @Test
     void quietSubscribersGetAHeartbeatEveryTick() {
-        org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Published> reader =
+        TestProbe<Revisions.Published> reader =
                 actorTestKit.createTestProbe();
         testKit.runCommand(new Revisions.Subscribe(reader.ref()));
         Revisions.Published ack = reader.receiveMessage();
@@ -217,7 +227,7 @@ class RevisionsTest {
     void aLateCommitOfAnEarlierIncarnationStartsANewEpoch() {
         long inherited = allocate(1, "team-a").reply().first();
         testKit.restart();
-        org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Published> reader =
+        TestProbe<Revisions.Published> reader =
                 actorTestKit.createTestProbe();
         testKit.runCommand(new Revisions.Subscribe(reader.ref()));
         Revisions.Published ack = reader.receiveMessage();
@@ -241,8 +251,8 @@ class RevisionsTest {
     /** A sequencer on a manual clock whose collections are probes, one per namespace. */
     private record Resolving(EventSourcedBehaviorTestKit<Revisions.Command, Revisions.Event, Revisions.State> kit,
                              ManualClock clock,
-                             java.util.Map<String, org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<CollectionEntity.Command>> collections,
-                             org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Published> reader) {
+                             Map<String, TestProbe<CollectionEntity.Command>> collections,
+                             TestProbe<Revisions.Published> reader) {
 
         long allocate(int count, String namespace, long requestId) {
             return kit.<Revisions.Allocated>runCommand(r -> new Revisions.Allocate(count, namespace, requestId, r))
@@ -261,9 +271,9 @@ class RevisionsTest {
     }
 
     private Resolving resolving(String... namespaces) {
-        ManualClock clock = new ManualClock(java.time.Instant.parse("2026-01-01T00:00:00Z"));
-        java.util.Map<String, org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<CollectionEntity.Command>> probes =
-                new java.util.HashMap<>();
+        ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
+        Map<String, TestProbe<CollectionEntity.Command>> probes =
+                new HashMap<>();
         for (String ns : namespaces) {
             probes.put(ns, actorTestKit.createTestProbe());
         }
@@ -273,7 +283,7 @@ class RevisionsTest {
                 Revisions.create(gr, clock, ns -> probes.containsKey(ns) ? probes.get(ns).ref() : null,
                         address -> false),
                 EventSourcedBehaviorTestKit.enabledSerializationSettings());
-        org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Published> reader =
+        TestProbe<Revisions.Published> reader =
                 actorTestKit.createTestProbe();
         kit.runCommand(new Revisions.Subscribe(reader.ref()));
         return new Resolving(kit, clock, probes, reader);
@@ -287,13 +297,13 @@ class RevisionsTest {
         r.kit().runCommand(new Revisions.Committed(a + 2, List.of(event(a + 2))));
 
         r.kit().runCommand(Revisions.CheckOverdue.INSTANCE);
-        r.collections().get("team-a").expectNoMessage(java.time.Duration.ofMillis(100));
+        r.collections().get("team-a").expectNoMessage(Duration.ofMillis(100));
 
         r.clock().advance(Revisions.ASK_AFTER.plusSeconds(1));
         r.kit().runCommand(Revisions.CheckOverdue.INSTANCE);
         CollectionEntity.Resolve asked = (CollectionEntity.Resolve) r.collections().get("team-a").receiveMessage();
         assertEquals(List.of(a, a + 1, 7L), List.of(asked.first(), asked.last(), asked.requestId()));
-        r.collections().get("team-b").expectNoMessage(java.time.Duration.ofMillis(100));
+        r.collections().get("team-b").expectNoMessage(Duration.ofMillis(100));
     }
 
     @Test
@@ -375,7 +385,7 @@ class RevisionsTest {
 
     @Test
     void consecutiveBatchesChainSoThatALostOneIsNoticed() {
-        org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Published> reader =
+        TestProbe<Revisions.Published> reader =
                 actorTestKit.createTestProbe();
         testKit.runCommand(new Revisions.Subscribe(reader.ref()));
         Revisions.Published ack = reader.receiveMessage();
@@ -398,16 +408,16 @@ class RevisionsTest {
      */
     private final class Incarnations {
         final GroupResource gr = new GroupResource("test.kubepekko.io", "handover" + GROUP_RESOURCES.incrementAndGet());
-        final org.apache.pekko.persistence.testkit.javadsl.PersistenceTestKit journal =
-                org.apache.pekko.persistence.testkit.javadsl.PersistenceTestKit.create(actorTestKit.system());
-        org.apache.pekko.actor.typed.ActorRef<Revisions.Command> current = actorTestKit.spawn(Revisions.create(gr));
+        final PersistenceTestKit journal =
+                PersistenceTestKit.create(actorTestKit.system());
+        ActorRef<Revisions.Command> current = actorTestKit.spawn(Revisions.create(gr));
 
         void next() {
             current = actorTestKit.spawn(Revisions.create(gr));
         }
 
         long allocate(int count) {
-            org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Allocated> r = actorTestKit.createTestProbe();
+            TestProbe<Revisions.Allocated> r = actorTestKit.createTestProbe();
             current.tell(new Revisions.Allocate(count, "team-a", 0, r.ref()));
             return r.receiveMessage().first();
         }
@@ -424,7 +434,7 @@ class RevisionsTest {
     @Test
     void anOrderlyHandOverKeepsTheEpochAndItsReaders() {
         Incarnations r = new Incarnations();
-        org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Published> reader =
+        TestProbe<Revisions.Published> reader =
                 actorTestKit.createTestProbe();
         r.current.tell(new Revisions.Subscribe(reader.ref()));
         Revisions.Published ack = reader.receiveMessage();
@@ -467,7 +477,7 @@ class RevisionsTest {
     @Test
     void aCrashAfterAHandOverIsANewEpochAgain() {
         Incarnations r = new Incarnations();
-        org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Published> reader =
+        TestProbe<Revisions.Published> reader =
                 actorTestKit.createTestProbe();
         r.current.tell(new Revisions.Subscribe(reader.ref()));
         String epoch = reader.receiveMessage().epoch();
@@ -478,7 +488,7 @@ class RevisionsTest {
         actorTestKit.stop(r.current); // not a hand-over: as if its node died
         r.next();
 
-        org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Published> later = actorTestKit.createTestProbe();
+        TestProbe<Revisions.Published> later = actorTestKit.createTestProbe();
         r.current.tell(new Revisions.Subscribe(later.ref()));
         assertNotEquals(epoch, later.receiveMessage().epoch());
     }
@@ -488,7 +498,7 @@ class RevisionsTest {
     @Test
     void aHandOverWhoseRecordFailsToPersistIsRecordedOnceTheJournalWorksAndTheSuccessorCarriesOn() {
         Incarnations r = new Incarnations();
-        org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Published> reader =
+        TestProbe<Revisions.Published> reader =
                 actorTestKit.createTestProbe();
         r.current.tell(new Revisions.Subscribe(reader.ref()));
         reader.receiveMessage();
@@ -501,7 +511,7 @@ class RevisionsTest {
 
         // Nothing else is sent to it: it must try again by itself (else sharding's hand-off timeout stops it
         // unrecorded, and its successor has no tick either, see below).
-        actorTestKit.createTestProbe().expectTerminated(r.current, java.time.Duration.ofSeconds(15));
+        actorTestKit.createTestProbe().expectTerminated(r.current, Duration.ofSeconds(15));
         Revisions.HandedOver recorded =
                 assertInstanceOf(Revisions.HandedOver.class, r.events().get(r.events().size() - 1));
 
@@ -519,49 +529,49 @@ class RevisionsTest {
     void aSequencerWhoseRecoveryFailedStillHeartbeatsAndGivesUpWhatNobodyResolves() {
         GroupResource gr = new GroupResource("test.kubepekko.io", "recovering" + GROUP_RESOURCES.incrementAndGet());
         String pid = PersistenceId.of("Revisions", gr.toString()).id();
-        ManualClock clock = new ManualClock(java.time.Instant.parse("2026-01-01T00:00:00Z"));
-        org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<CollectionEntity.Command> collection =
+        ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
+        TestProbe<CollectionEntity.Command> collection =
                 actorTestKit.createTestProbe();
         // The storage is down when sharding starts it: its first recovery fails (in the report, the Cassandra
         // snapshot store's "Circuit Breaker is open"), and Pekko restarts it with back-off.
-        org.apache.pekko.persistence.testkit.javadsl.SnapshotTestKit.create(actorTestKit.system()).failNextRead(pid);
-        org.apache.pekko.actor.typed.ActorRef<Revisions.Command> revisions = actorTestKit.spawn(
+        SnapshotTestKit.create(actorTestKit.system()).failNextRead(pid);
+        ActorRef<Revisions.Command> revisions = actorTestKit.spawn(
                 Revisions.create(gr, clock, ns -> collection.ref(), address -> false));
-        org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Published> reader =
+        TestProbe<Revisions.Published> reader =
                 actorTestKit.createTestProbe();
         revisions.tell(new Revisions.Subscribe(reader.ref()));
-        Revisions.Published ack = reader.receiveMessage(java.time.Duration.ofSeconds(10));
+        Revisions.Published ack = reader.receiveMessage(Duration.ofSeconds(10));
 
-        Revisions.Published heartbeat = reader.receiveMessage(java.time.Duration.ofSeconds(5));
+        Revisions.Published heartbeat = reader.receiveMessage(Duration.ofSeconds(5));
         assertEquals(List.of(ack.epoch(), ack.upTo()), List.of(heartbeat.epoch(), heartbeat.upTo()),
                 "quiet readers hear it every second, or they subscribe again and again");
 
         // A write whose report is lost (its collection's journal write timed out with the storage down).
-        org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Allocated> writer =
+        TestProbe<Revisions.Allocated> writer =
                 actorTestKit.createTestProbe();
         revisions.tell(new Revisions.Allocate(1, "team-a", 1, writer.ref()));
         long lost = writer.receiveMessage().first();
         clock.advance(Revisions.ASK_AFTER.plusSeconds(1));
         CollectionEntity.Resolve asked = (CollectionEntity.Resolve) collection.fishForMessage(
-                java.time.Duration.ofSeconds(5), m -> m instanceof CollectionEntity.Resolve
-                        ? org.apache.pekko.actor.testkit.typed.javadsl.FishingOutcomes.complete()
-                        : org.apache.pekko.actor.testkit.typed.javadsl.FishingOutcomes.continueAndIgnore()).get(0);
+                Duration.ofSeconds(5), m -> m instanceof CollectionEntity.Resolve
+                        ? FishingOutcomes.complete()
+                        : FishingOutcomes.continueAndIgnore()).get(0);
         assertEquals(lost, asked.first());
 
         clock.advance(Revisions.RESOLVE_DEADLINE);
-        Revisions.Published out = reader.fishForMessage(java.time.Duration.ofSeconds(10),
+        Revisions.Published out = reader.fishForMessage(Duration.ofSeconds(10),
                 p -> p.epoch().equals(ack.epoch())
-                        ? org.apache.pekko.actor.testkit.typed.javadsl.FishingOutcomes.continueAndIgnore()
-                        : org.apache.pekko.actor.testkit.typed.javadsl.FishingOutcomes.complete()).get(0);
+                        ? FishingOutcomes.continueAndIgnore()
+                        : FishingOutcomes.complete()).get(0);
         assertEquals(lost, out.upTo(), "given up: the stream moves on past the lost version in a new epoch"
                 + " (readers rebuild from the collections), it never waits for it for good");
     }
 
     /** The next batch with events, skipping heartbeats. */
     private static Revisions.Published nextWithEvents(
-            org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Published> reader) {
+            TestProbe<Revisions.Published> reader) {
         while (true) {
-            Revisions.Published p = reader.receiveMessage(java.time.Duration.ofSeconds(10));
+            Revisions.Published p = reader.receiveMessage(Duration.ofSeconds(10));
             if (!p.events().isEmpty()) {
                 return p;
             }
@@ -570,7 +580,7 @@ class RevisionsTest {
 
     /** The next batch that moves the stream on, skipping the real timer's heartbeats. */
     private static Revisions.Published nextProgress(
-            org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Published> reader) {
+            TestProbe<Revisions.Published> reader) {
         while (true) {
             Revisions.Published p = reader.receiveMessage();
             if (!p.events().isEmpty() || p.upTo() != p.after()) {
@@ -581,7 +591,7 @@ class RevisionsTest {
 
     @Test
     void aCommitReportedInPartsIsPublishedOnceComplete() {
-        org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<Revisions.Published> reader =
+        TestProbe<Revisions.Published> reader =
                 actorTestKit.createTestProbe();
         testKit.runCommand(new Revisions.Subscribe(reader.ref()));
         reader.receiveMessage();
@@ -605,7 +615,7 @@ class RevisionsTest {
     @Test
     void aLargeReleaseIsSplitIntoChainedMessagesOfBoundedSize() {
         byte[] big = new byte[Revisions.PUBLISH_CHUNK_BYTES / 3];
-        List<PublishedEvent> released = new java.util.ArrayList<>();
+        List<PublishedEvent> released = new ArrayList<>();
         for (long rv = 11; rv <= 17; rv++) {
             released.add(new PublishedEvent(rv, "team-a", "o" + rv, WatchEvent.Type.MODIFIED, big, big));
         }

@@ -17,6 +17,7 @@ import io.kubepekko.api.watch.WatchEvent;
 import io.kubepekko.api.watch.WatchFilter;
 import io.kubepekko.api.watch.WatchStart;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.LoggingTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.RecipientRef;
@@ -31,12 +32,15 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -175,7 +179,7 @@ class WatchCacheTest {
             try {
                 Optional<StreamEvent> got = f.get(d.toMillis(), TimeUnit.MILLISECONDS);
                 throw new AssertionError("unexpected " + got.map(WatchCacheTest::describe));
-            } catch (java.util.concurrent.TimeoutException expected) {
+            } catch (TimeoutException expected) {
                 queue.cancel();
             } catch (Exception e) {
                 throw new AssertionError(e);
@@ -191,7 +195,7 @@ class WatchCacheTest {
         try {
             Optional<StreamEvent> got = pending.get(d.toMillis(), TimeUnit.MILLISECONDS);
             throw new AssertionError("unexpected " + got.map(WatchCacheTest::describe));
-        } catch (java.util.concurrent.TimeoutException expected) {
+        } catch (TimeoutException expected) {
             // still pending, as it should be
         } catch (Exception e) {
             throw new AssertionError(e);
@@ -471,7 +475,7 @@ class WatchCacheTest {
     // ---- a storage outage: loads that fail, a stream that does not reach what was loaded ----
 
     /** Sources whose loads answer the given outcomes in turn (the last one again and again), counted. */
-    private record Flaky(TestProbe<Revisions.Command> probe, java.util.Deque<CompletableFuture<WatchCache.Contents>> outcomes,
+    private record Flaky(TestProbe<Revisions.Command> probe, Deque<CompletableFuture<WatchCache.Contents>> outcomes,
                          AtomicInteger loads) implements WatchCache.Sources {
         @Override
         public RecipientRef<Revisions.Command> revisions() {
@@ -503,9 +507,9 @@ class WatchCacheTest {
     @Test
     void aFailedLoadIsTriedAgainWithBackOffUntilItSucceedsAndWarnedAboutOnce() {
         ManualClock clock = new ManualClock(Instant.parse("2026-11-22T00:00:00Z"));
-        CompletableFuture<WatchCache.Contents> timedOut = CompletableFuture.failedFuture(new java.util.concurrent.TimeoutException(
+        CompletableFuture<WatchCache.Contents> timedOut = CompletableFuture.failedFuture(new TimeoutException(
                 "Ask timed out on [Collection|configmaps/default] after [30000 ms]"));
-        java.util.Deque<CompletableFuture<WatchCache.Contents>> outcomes = new java.util.ArrayDeque<>(List.of(
+        Deque<CompletableFuture<WatchCache.Contents>> outcomes = new ArrayDeque<>(List.of(
                 timedOut, timedOut, timedOut, CompletableFuture.completedFuture(contents(5, cm("a", 5)))));
         AtomicInteger loads = new AtomicInteger();
         TestProbe<Revisions.Command> revisions = testKit.createTestProbe();
@@ -513,7 +517,7 @@ class WatchCacheTest {
         ActorRef<WatchCache.Command> cache = testKit.spawn(WatchCache.create(CONFIGMAPS,
                 new Flaky(revisions, outcomes, loads), settings(), clock, ready));
 
-        org.apache.pekko.actor.testkit.typed.javadsl.LoggingTestKit.warn("cannot load its collections")
+        LoggingTestKit.warn("cannot load its collections")
                 .withMessageRegex("Ask timed out")
                 .expect(testKit.system(), () -> {
                     subscribed(revisions).tell(new Revisions.Published("e1", 5, List.of()));
@@ -545,7 +549,7 @@ class WatchCacheTest {
         Started s = start(settings(), clock, contents(2027, cm("a", 2027)));
         s.stream().tell(new Revisions.Published("e1", 2004, List.of()));
 
-        org.apache.pekko.actor.testkit.typed.javadsl.LoggingTestKit.warn("resourceVersion 2027")
+        LoggingTestKit.warn("resourceVersion 2027")
                 .withMessageRegex("is at 2004")
                 .expect(testKit.system(), () -> {
                     for (int i = 0; i < 25; i++) {

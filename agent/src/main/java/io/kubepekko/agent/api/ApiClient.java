@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The agent's asynchronous REST client of the API server, over the JDK's {@link HttpClient} with JSON
@@ -128,7 +129,7 @@ public final class ApiClient {
     }
 
     /** Waits for a token of the throttle, then runs {@code send}. */
-    private <T> CompletableFuture<T> throttled(java.util.function.Supplier<CompletableFuture<T>> send) {
+    private <T> CompletableFuture<T> throttled(Supplier<CompletableFuture<T>> send) {
         long wait;
         synchronized (bucket) {
             wait = bucket.reserve(nanoClock.getAsLong());

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.status.ApiStatus;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
 /** Reads a failed answer's body into an {@link ApiStatus}, as client-go's {@code transformResponse} does. */
@@ -16,7 +17,7 @@ final class StatusBodies {
             if (n != null && "Status".equals(n.path("kind").asText())) {
                 return status(httpCode, n);
             }
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             // Not JSON: fall through to a Status made up from the code, as client-go does.
         }
         String text = new String(body, StandardCharsets.UTF_8).trim();

@@ -1,5 +1,6 @@
 package io.kubepekko.agent.api;
 
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
@@ -7,6 +8,7 @@ import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509TrustManager;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
@@ -42,7 +44,7 @@ final class Tls {
             KeyStore ts = KeyStore.getInstance("PKCS12");
             try {
                 ts.load(null, null);
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 throw new GeneralSecurityException(e);
             }
             int i = 0;
@@ -53,12 +55,12 @@ final class Tls {
             tmf.init(ts);
             trust = tmf.getTrustManagers();
         }
-        javax.net.ssl.KeyManager[] keys = null;
+        KeyManager[] keys = null;
         if (k.clientCertPem().isPresent() && k.clientKeyPem().isPresent()) {
             KeyStore ks = KeyStore.getInstance("PKCS12");
             try {
                 ks.load(null, null);
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 throw new GeneralSecurityException(e);
             }
             List<Certificate> chain = certificates(k.clientCertPem().get());

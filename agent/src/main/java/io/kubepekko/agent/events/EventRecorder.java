@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
+import java.util.concurrent.CompletionStage;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -82,7 +83,7 @@ public final class EventRecorder extends AbstractBehavior<EventRecorder.Command>
                 r.type(), r.reason(), r.message());
         EventAggregator.Decision decision = aggregator.record(key, now, () -> name(meta.path("name").asText(), now));
         String collection = "/api/v1/namespaces/" + namespace + "/events";
-        java.util.concurrent.CompletionStage<ObjectNode> call;
+        CompletionStage<ObjectNode> call;
         if (decision instanceof EventAggregator.Decision.Patch patch) {
             ObjectNode body = JsonNodeFactory.instance.objectNode();
             body.put("count", patch.count()).put("lastTimestamp", RFC3339.format(now.truncatedTo(ChronoUnit.SECONDS)));

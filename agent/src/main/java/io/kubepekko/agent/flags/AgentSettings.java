@@ -4,6 +4,8 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -67,8 +69,8 @@ public record AgentSettings(
 
     private static Map<String, List<String>> copyOfMultimap(Map<String, List<String>> m) {
         // Keeps the order the headers were given in (a LinkedHashMap) while making it unmodifiable.
-        var copy = new java.util.LinkedHashMap<String, List<String>>();
+        var copy = new LinkedHashMap<String, List<String>>();
         m.forEach((k, v) -> copy.put(k, List.copyOf(v)));
-        return java.util.Collections.unmodifiableMap(copy);
+        return Collections.unmodifiableMap(copy);
     }
 }

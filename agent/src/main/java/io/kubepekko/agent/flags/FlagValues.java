@@ -6,10 +6,12 @@ import io.kubepekko.api.meta.GoDurations;
 import io.kubepekko.api.meta.Quantity;
 import io.kubepekko.api.validation.NameValidation;
 
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.UnknownHostException;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -88,7 +90,7 @@ final class FlagValues {
         }
         try {
             return Path.of(text).toAbsolutePath().normalize();
-        } catch (java.nio.file.InvalidPathException e) {
+        } catch (InvalidPathException e) {
             throw new Flag.InvalidValue(text, e.getMessage());
         }
     }
@@ -120,7 +122,7 @@ final class FlagValues {
             ips.add(ipLiteral(text, part.trim()));
         }
         if (ips.size() > 2 || (ips.size() == 2
-                && (ips.get(0) instanceof java.net.Inet6Address) == (ips.get(1) instanceof java.net.Inet6Address))) {
+                && (ips.get(0) instanceof Inet6Address) == (ips.get(1) instanceof Inet6Address))) {
             throw new Flag.InvalidValue(text, "must contain either a single IP or a dual-stack pair of IPs");
         }
         if (ips.size() == 2 && (ips.get(0).isAnyLocalAddress() || ips.get(1).isAnyLocalAddress())) {

@@ -2,6 +2,7 @@ package io.kubepekko.agent.manager;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.agent.worker.PodWorker;
+import java.time.Duration;
 import org.apache.pekko.actor.typed.ActorRef;
 
 /** What the {@link PodManager} knows of one pod uid. */
@@ -14,7 +15,7 @@ final class PodEntry {
     ActorRef<PodWorker.Command> worker;
     boolean terminating;
     /** The grace period the worker was last told to terminate with. */
-    java.time.Duration grace;
+    Duration grace;
     /** Whether the object is still in the API once the worker is done (then it is deleted). */
     boolean deleteWhenDone;
     /** Not admitted ({@link PodAdmission}): never gets a worker. */

@@ -15,9 +15,11 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The node's status manager (the kubelet's {@code pkg/kubelet/status}): takes the statuses pod workers compute and
@@ -63,7 +65,7 @@ public final class StatusManager extends AbstractBehavior<StatusManager.Command>
         ObjectNode wanted;
         /** Which write is in flight (0: none); a result of another is stale. */
         long inFlight;
-        Backoff backoff = new Backoff(java.time.Duration.ofMillis(800), java.time.Duration.ofSeconds(30), 0);
+        Backoff backoff = new Backoff(Duration.ofMillis(800), Duration.ofSeconds(30), 0);
     }
 
     private final TimerScheduler<Command> timers;
@@ -124,12 +126,12 @@ public final class StatusManager extends AbstractBehavior<StatusManager.Command>
         String name = e.name;
         var done = client.get(Resource.PODS.object(ns, name)).thenCompose(pod -> {
             if (!uid.equals(PodChange.uid(pod))) {
-                return java.util.concurrent.CompletableFuture.<Command>completedFuture(
+                return CompletableFuture.<Command>completedFuture(
                         new Dropped(uid, mine, "the pod now has uid " + PodChange.uid(pod)));
             }
             ObjectNode patch = StatusPatch.diff(pod.path("status"), StatusPatch.merge(pod.path("status"), status));
             if (patch.isEmpty()) {
-                return java.util.concurrent.CompletableFuture.<Command>completedFuture(new Written(uid, mine, status));
+                return CompletableFuture.<Command>completedFuture(new Written(uid, mine, status));
             }
             return client.patch(Resource.PODS.subresource(ns, name, "status"), PatchType.MERGE,
                     StatusPatch.body(uid, patch)).thenApply(x -> (Command) new Written(uid, mine, status));

@@ -1,5 +1,8 @@
 package io.kubepekko.agent.manifest;
 
+import java.net.URI;
+import java.nio.file.Path;
+
 /**
  * Where a static pod manifest was read: a file (one of {@code --pod-manifest-path}), {@code --manifest-url}, or a
  * manifest posted to the agent's own server (stored under {@code --root-dir}).
@@ -31,11 +34,11 @@ public record ManifestOrigin(Kind kind, String location) {
         }
     }
 
-    public static ManifestOrigin file(java.nio.file.Path path) {
+    public static ManifestOrigin file(Path path) {
         return new ManifestOrigin(Kind.FILE, path.toString());
     }
 
-    public static ManifestOrigin url(java.net.URI url) {
+    public static ManifestOrigin url(URI url) {
         return new ManifestOrigin(Kind.HTTP, url.toString());
     }
 

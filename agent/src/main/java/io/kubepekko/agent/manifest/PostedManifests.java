@@ -3,11 +3,14 @@ package io.kubepekko.agent.manifest;
 import io.kubepekko.api.validation.NameValidation;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -74,8 +77,8 @@ public final class PostedManifests {
         boolean created = !Files.exists(target);
         Path tmp = Files.createTempFile(dir, "." + name + ".", ".tmp");
         try {
-            try (var out = java.nio.channels.FileChannel.open(tmp, java.nio.file.StandardOpenOption.WRITE)) {
-                out.write(java.nio.ByteBuffer.wrap(data));
+            try (var out = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+                out.write(ByteBuffer.wrap(data));
                 out.force(true); // on disk before it replaces the old one
             }
             try {

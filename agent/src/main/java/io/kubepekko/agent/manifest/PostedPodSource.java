@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -134,7 +135,7 @@ public final class PostedPodSource {
     /** The first of {@code manifestPods} whose full name another posted manifest (or this one, twice) has. */
     private static Optional<Outcome.Duplicate> duplicate(String name, List<ObjectNode> manifestPods,
                                                          Map<String, List<ObjectNode>> pods) {
-        Map<String, String> owners = new java.util.HashMap<>();
+        Map<String, String> owners = new HashMap<>();
         pods.forEach((manifest, its) -> {
             if (!manifest.equals(name)) {
                 its.forEach(pod -> owners.putIfAbsent(fullName(pod), manifest));

@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -141,7 +142,7 @@ public final class StaticPodSource {
         }));
     }
 
-    private static CompletionStage<HttpResponse<java.util.Optional<byte[]>>> fetch(HttpClient http, URI url,
+    private static CompletionStage<HttpResponse<Optional<byte[]>>> fetch(HttpClient http, URI url,
                                                                                 Map<String, List<String>> headers,
                                                                                 int limit) {
         HttpRequest.Builder request = HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(30)).GET();
@@ -173,7 +174,7 @@ public final class StaticPodSource {
     private static void readFile(Path file, String nodeName, Clock clock, List<ObjectNode> pods, List<String> errors,
                                  int limit) {
         ManifestOrigin origin = ManifestOrigin.file(file);
-        java.util.Optional<byte[]> data;
+        Optional<byte[]> data;
         try {
             data = BoundedBytes.readFile(file, limit);
         } catch (IOException e) {

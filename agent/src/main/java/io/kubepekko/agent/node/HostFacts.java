@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -56,7 +57,7 @@ public record HostFacts(String hostname, String machineId, String systemUuid, St
                 h = "localhost";
             }
         }
-        return h.trim().toLowerCase(java.util.Locale.ROOT);
+        return h.trim().toLowerCase(Locale.ROOT);
     }
 
     /** {@code PRETTY_NAME} of an os-release file, unquoted; {@code Linux} when absent, as cAdvisor. */

@@ -8,6 +8,7 @@ import io.kubepekko.api.meta.Json;
 
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -47,7 +48,7 @@ public record NodeIdentity(String name, String os, String arch, Map<String, Stri
 
     /** The identity from the agent's flags on this host. */
     public static NodeIdentity of(AgentSettings s, String hostname) {
-        return new NodeIdentity(s.hostnameOverride().orElse(hostname).trim().toLowerCase(java.util.Locale.ROOT),
+        return new NodeIdentity(s.hostnameOverride().orElse(hostname).trim().toLowerCase(Locale.ROOT),
                 GoPlatform.os(), GoPlatform.arch(), s.nodeLabels(), s.providerId(), s.registerSchedulable());
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.agent.io.BoundedBody;
 import io.kubepekko.api.status.Failures;
 import java.net.ConnectException;
+import java.net.Socket;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.http.HttpClient;
@@ -183,8 +184,8 @@ public final class HttpProbe {
     /** The kubelet's {@code InsecureSkipVerify}: no chain and no host name checks. */
     private static SSLContext trustingEverything() {
         TrustManager all = new X509ExtendedTrustManager() {
-            @Override public void checkClientTrusted(X509Certificate[] c, String a, java.net.Socket s) {}
-            @Override public void checkServerTrusted(X509Certificate[] c, String a, java.net.Socket s) {}
+            @Override public void checkClientTrusted(X509Certificate[] c, String a, Socket s) {}
+            @Override public void checkServerTrusted(X509Certificate[] c, String a, Socket s) {}
             @Override public void checkClientTrusted(X509Certificate[] c, String a, SSLEngine e) {}
             @Override public void checkServerTrusted(X509Certificate[] c, String a, SSLEngine e) {}
             @Override public void checkClientTrusted(X509Certificate[] c, String a) {}

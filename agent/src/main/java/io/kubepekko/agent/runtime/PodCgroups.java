@@ -5,6 +5,7 @@ import io.kubepekko.agent.pod.QosClass;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -142,7 +143,7 @@ public final class PodCgroups {
             return List.of();
         }
         try (Stream<Path> list = Files.list(dir)) {
-            return list.filter(p -> Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)).toList();
+            return list.filter(p -> Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)).toList();
         } catch (NoSuchFileException gone) {
             return List.of();
         } catch (IOException e) {

@@ -2,6 +2,7 @@ package io.kubepekko.agent.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
@@ -61,7 +62,7 @@ public record PodInputs(Map<String, ConfigMapData> configMaps, Map<String, Secre
 
         public static SecretData ofStrings(Map<String, String> data) {
             Map<String, byte[]> out = new HashMap<>();
-            data.forEach((k, v) -> out.put(k, v.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            data.forEach((k, v) -> out.put(k, v.getBytes(StandardCharsets.UTF_8)));
             return new SecretData(out);
         }
 

@@ -1,5 +1,6 @@
 package io.kubepekko.agent.server;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.agent.manifest.ManifestError;
@@ -28,6 +29,7 @@ import org.apache.pekko.http.javadsl.model.headers.TimeoutAccess;
 import org.apache.pekko.http.javadsl.settings.ServerSettings;
 import org.apache.pekko.http.scaladsl.model.EntityStreamException;
 import org.apache.pekko.http.scaladsl.model.EntityStreamSizeException;
+import org.apache.pekko.japi.function.Function;
 import org.apache.pekko.stream.Materializer;
 
 import java.net.InetAddress;
@@ -37,8 +39,11 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
+import scala.concurrent.duration.FiniteDuration;
 
 /**
  * The agent's own HTTP server ({@code --address}, {@code --port}), on Pekko HTTP:
@@ -110,14 +115,14 @@ public final class AgentServer {
                         .withIdleTimeout(idle.isFinite() && idle.toMillis() <= requestMillis
                                 ? millis(requestMillis + 5_000) : idle));
         Materializer mat = Materializer.matFromSystem(system);
-        org.apache.pekko.japi.function.Function<HttpRequest, CompletionStage<HttpResponse>> handler =
+        Function<HttpRequest, CompletionStage<HttpResponse>> handler =
                 request -> answered(request, () -> handle(request, system, posted, writers, limit, timeouts, mat),
                         limit);
         return Http.get(system).newServerAt(address, port).withSettings(settings).bind(handler);
     }
 
-    private static scala.concurrent.duration.FiniteDuration millis(long millis) {
-        return scala.concurrent.duration.FiniteDuration.create(millis, java.util.concurrent.TimeUnit.MILLISECONDS);
+    private static FiniteDuration millis(long millis) {
+        return FiniteDuration.create(millis, TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -125,7 +130,7 @@ public final class AgentServer {
      * Pekko's own request timeout (a plain-text 503) included.
      */
     private static CompletionStage<HttpResponse> answered(HttpRequest request,
-                                                          java.util.function.Supplier<CompletionStage<HttpResponse>> handler,
+                                                          Supplier<CompletionStage<HttpResponse>> handler,
                                                           int limit) {
         request.getHeader(TimeoutAccess.class).ifPresent(access ->
                 access.timeoutAccess().updateHandler(timedOut -> failure(timeout())));
@@ -225,7 +230,7 @@ public final class AgentServer {
     /** The source's answer; a source that does not answer in time fails it with a TimeoutException (504). */
     private static CompletionStage<PostedPodSource.Outcome> ask(
             ActorSystem<?> system, ActorRef<PostedPodSource.Command> posted, Timeouts timeouts,
-            org.apache.pekko.japi.function.Function<ActorRef<PostedPodSource.Outcome>, PostedPodSource.Command> message) {
+            Function<ActorRef<PostedPodSource.Outcome>, PostedPodSource.Command> message) {
         return AskPattern.ask(posted, message, timeouts.answer(), system.scheduler());
     }
 
@@ -286,7 +291,7 @@ public final class AgentServer {
         byte[] bytes;
         try {
             bytes = Json.MAPPER.writeValueAsBytes(body);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException("a tree always serializes", e);
         }
         return HttpResponse.create().withStatus(code).withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON, bytes));

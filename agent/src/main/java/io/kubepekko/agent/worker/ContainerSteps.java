@@ -21,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -70,7 +71,7 @@ final class ContainerSteps {
         String name = job.spec().name();
         String image = job.spec().image();
         events.pulling(name, image);
-        java.time.Instant began = clock.instant();
+        Instant began = clock.instant();
         return cri.pullImage(image, null, job.sandboxConfig()).thenApply(ref -> {
             events.pulled(name, image, Duration.between(began, clock.instant()));
             return ref;

@@ -1,7 +1,9 @@
 package io.kubepekko.agent.worker;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * The events the kubelet records about one pod's containers, worded as the kubelet 1.35 words them
@@ -100,7 +102,7 @@ final class PodEvents {
     }
 
     /** {@code BackOff} for each container whose crash-loop back-off begins (once per back-off, not per relist). */
-    void backOffs(java.util.Map<String, PodStatusBuilder.Waiting> waits, java.util.Map<String, PodStatusBuilder.Waiting> before) {
+    void backOffs(Map<String, PodStatusBuilder.Waiting> waits, Map<String, PodStatusBuilder.Waiting> before) {
         waits.forEach((name, w) -> {
             if (w.reason().equals("CrashLoopBackOff") && !w.equals(before.get(name))) {
                 backOff(name);
@@ -152,7 +154,7 @@ final class PodEvents {
         if (ms < 1000) {
             return ms + "ms";
         }
-        String s = java.math.BigDecimal.valueOf(ms, 3).stripTrailingZeros().toPlainString();
+        String s = BigDecimal.valueOf(ms, 3).stripTrailingZeros().toPlainString();
         return s + "s";
     }
 }

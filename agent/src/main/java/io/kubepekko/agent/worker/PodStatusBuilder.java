@@ -13,6 +13,7 @@ import io.kubepekko.agent.pod.PodSpec;
 import io.kubepekko.agent.pod.QosClass;
 import io.kubepekko.agent.probe.ProbeKind;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
@@ -246,7 +247,7 @@ public final class PodStatusBuilder {
     static Optional<Instant> parseTime(String text) {
         try {
             return text.isEmpty() ? Optional.empty() : Optional.of(Instant.parse(text));
-        } catch (java.time.format.DateTimeParseException e) {
+        } catch (DateTimeParseException e) {
             return Optional.empty();
         }
     }

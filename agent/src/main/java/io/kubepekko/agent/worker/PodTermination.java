@@ -1,6 +1,7 @@
 package io.kubepekko.agent.worker;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
 import io.kubepekko.agent.cri.CriRuntime;
 import io.kubepekko.agent.cri.v1.ContainerFilter;
 import io.kubepekko.agent.cri.v1.ContainerState;
@@ -37,7 +38,7 @@ public final class PodTermination {
     public static CompletionStage<Void> run(CriRuntime cri, PodCgroups cgroups, Executor blocking, String uid,
                                             Duration grace) {
         return run(cri, cgroups, blocking, Clock.systemUTC(),
-                new PodEvents(EventSink.NONE, com.fasterxml.jackson.databind.node.NullNode.getInstance()),
+                new PodEvents(EventSink.NONE, NullNode.getInstance()),
                 uid, grace, ObservedPod.NOTHING);
     }
 

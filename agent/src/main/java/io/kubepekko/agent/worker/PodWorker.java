@@ -27,6 +27,7 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.apache.pekko.japi.function.Function;
 
 /**
  * One pod's sync loop (one actor per pod uid), as the kubelet's pod worker and {@code SyncPod}
@@ -185,8 +186,8 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
      * A sync step's result, dropped once the pod terminates: termination does not wait for a sync in flight (a
      * pull has no deadline); whatever that sync still creates in the sandbox goes with the sandbox.
      */
-    private <M> org.apache.pekko.japi.function.Function<M, Behavior<Command>> syncing(
-            org.apache.pekko.japi.function.Function<M, Behavior<Command>> handler) {
+    private <M> Function<M, Behavior<Command>> syncing(
+            Function<M, Behavior<Command>> handler) {
         return m -> terminating.underWay() ? this : handler.apply(m);
     }
 

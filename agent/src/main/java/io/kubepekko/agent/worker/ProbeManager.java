@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -270,7 +271,7 @@ final class ProbeManager extends AbstractBehavior<ProbeManager.Command> {
 
     /** The containers the kubelet probes: app containers and sidecars (regular init containers have no probes). */
     private static List<ContainerSpec> probed(PodSpec spec) {
-        return java.util.stream.Stream.concat(spec.initContainers().stream().filter(ContainerSpec::sidecar),
+        return Stream.concat(spec.initContainers().stream().filter(ContainerSpec::sidecar),
                 spec.containers().stream()).toList();
     }
 

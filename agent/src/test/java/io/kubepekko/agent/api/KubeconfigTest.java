@@ -7,6 +7,9 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyPairGenerator;
+import java.security.PrivateKey;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Optional;
 
@@ -89,12 +92,12 @@ class KubeconfigTest {
 
     @Test
     void aPkcs1RsaKeyIsWrappedIntoPkcs8() throws Exception {
-        java.security.KeyPairGenerator g = java.security.KeyPairGenerator.getInstance("RSA");
+        KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
         g.initialize(1024);
-        java.security.PrivateKey key = g.generateKeyPair().getPrivate();
+        PrivateKey key = g.generateKeyPair().getPrivate();
         // A PKCS#8 RSA key's inner PKCS#1 structure starts after the fixed 26-byte header for these sizes.
         byte[] pkcs8 = key.getEncoded();
-        byte[] pkcs1 = java.util.Arrays.copyOfRange(pkcs8, 26, pkcs8.length);
+        byte[] pkcs1 = Arrays.copyOfRange(pkcs8, 26, pkcs8.length);
         String pem = "-----BEGIN RSA PRIVATE KEY-----\n" + Base64.getMimeEncoder().encodeToString(pkcs1)
                 + "\n-----END RSA PRIVATE KEY-----\n";
         assertEquals(key, Tls.privateKey(pem.getBytes(StandardCharsets.US_ASCII)));

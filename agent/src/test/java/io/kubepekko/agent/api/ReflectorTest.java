@@ -1,5 +1,6 @@
 package io.kubepekko.agent.api;
 
+import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.status.ApiStatus;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +27,7 @@ class ReflectorTest {
 
     @Test
     void anErrorEventCarriesItsStatus() {
-        var status = io.kubepekko.api.meta.Json.MAPPER.createObjectNode()
+        var status = Json.MAPPER.createObjectNode()
                 .put("kind", "Status").put("code", 410).put("reason", "Expired").put("message", "too old");
         ApiError e = new WatchEvent("ERROR", status).error();
         assertEquals(410, e.code());

@@ -192,7 +192,7 @@ public final class FakeCri implements AutoCloseable {
     stopServer();
   }
 
-  private final java.util.List<CriRuntime> clients = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final List<CriRuntime> clients = new CopyOnWriteArrayList<>();
 
   /** A client of this runtime over its socket (10 s request timeout), closed with it. */
   public CriRuntime client() {

@@ -22,6 +22,7 @@ import io.kubepekko.agent.cri.v1.PodSandboxConfig;
 import io.kubepekko.agent.cri.v1.PodSandboxFilter;
 import io.kubepekko.agent.cri.v1.PodSandboxState;
 import io.kubepekko.agent.cri.v1.PodSandboxStateValue;
+import io.kubepekko.agent.cri.v1.StartContainerRequest;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -302,7 +303,7 @@ class FakeCriTest {
     String id = run("app", 0);
     assertEquals(List.of("CreateContainer", "StartContainer"),
         fake.calls().stream().map(FakeCri.Call::method).toList());
-    assertEquals(id, ((io.kubepekko.agent.cri.v1.StartContainerRequest) fake.calls("StartContainer").get(0).request())
+    assertEquals(id, ((StartContainerRequest) fake.calls("StartContainer").get(0).request())
         .getContainerId());
   }
 

@@ -119,7 +119,7 @@ class AgentFlagsTest {
                 Arguments.of(List.of("--root-dir", "./data/agent/../agent"), (Function<AgentSettings, Object>) AgentSettings::rootDir,
                         Path.of("").toAbsolutePath().resolve("data/agent")),
                 Arguments.of(List.of("--pod-manifest-path", "manifests"), (Function<AgentSettings, Object>) AgentSettings::podManifestPath,
-                        java.util.Optional.of(Path.of("").toAbsolutePath().resolve("manifests"))),
+                        Optional.of(Path.of("").toAbsolutePath().resolve("manifests"))),
                 Arguments.of(List.of("--container-log-max-size", "1.5Ki"),
                         (Function<AgentSettings, Object>) AgentSettings::containerLogMaxSizeBytes, 1536L),
                 Arguments.of(List.of("--container-log-max-size=1G"),

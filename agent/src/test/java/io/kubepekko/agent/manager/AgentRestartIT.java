@@ -37,6 +37,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Predicate;
 
 import static io.kubepekko.agent.manager.TestApi.sync;
 import static io.kubepekko.agent.manager.TestApi.yaml;
@@ -132,7 +133,7 @@ class AgentRestartIT {
         return api.pod(name);
     }
 
-    private static JsonNode awaitApp(String name, java.util.function.Predicate<JsonNode> ok) {
+    private static JsonNode awaitApp(String name, Predicate<JsonNode> ok) {
         JsonNode[] seen = new JsonNode[1];
         await().atMost(DEADLINE).pollInterval(Duration.ofMillis(50)).until(() -> {
             Optional<ObjectNode> p = pod(name);

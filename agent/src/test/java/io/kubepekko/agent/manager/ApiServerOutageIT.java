@@ -1,6 +1,7 @@
 package io.kubepekko.agent.manager;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.agent.api.ApiClient;
 import io.kubepekko.agent.api.DeleteOptions;
@@ -146,7 +147,7 @@ class ApiServerOutageIT {
                 return c;
             }
         }
-        return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+        return MissingNode.getInstance();
     }
 
     private static boolean running(JsonNode pod, String container) {

@@ -1,5 +1,6 @@
 package io.kubepekko.agent.manager;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -11,6 +12,7 @@ import io.kubepekko.api.status.ApiStatus;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -135,7 +137,7 @@ class ManagerCollaboratorsTest {
     void aRejectedPodsStatusIsFailedWithThePrefixedMessageItsQosClassAndAStartTime() {
         ObjectNode pod = json("{metadata: {name: p}, spec: {containers: [{name: c, image: i}]}}");
         ObjectNode status = PodAdmission.admit(1, 1).orElseThrow()
-                .status(pod, java.time.Instant.parse("2026-01-02T03:04:05.678Z"));
+                .status(pod, Instant.parse("2026-01-02T03:04:05.678Z"));
         assertEquals(json("{phase: Failed, reason: OutOfpods,"
                 + " message: \"Pod was rejected: Node didn't have enough resource: pods, requested: 1, used: 1, capacity: 1\","
                 + " qosClass: BestEffort, startTime: '2026-01-02T03:04:05Z'}"), status);
@@ -160,9 +162,9 @@ class ManagerCollaboratorsTest {
 
     @Test
     void inputsReadAgainAreEqualByContentAndOnlyPodsWithReferencesAreReadAgain() {
-        var cm = PodInputs.ConfigMapData.of((com.fasterxml.jackson.databind.JsonNode)
+        var cm = PodInputs.ConfigMapData.of((JsonNode)
                 TestApi.yaml("{data: {a: x}, binaryData: {b: AQI=}}"));
-        var sameCm = PodInputs.ConfigMapData.of((com.fasterxml.jackson.databind.JsonNode)
+        var sameCm = PodInputs.ConfigMapData.of((JsonNode)
                 TestApi.yaml("{data: {a: x}, binaryData: {b: AQI=}}"));
         var secret = PodInputs.SecretData.ofStrings(Map.of("k", "v"));
         var sameSecret = PodInputs.SecretData.ofStrings(Map.of("k", "v"));

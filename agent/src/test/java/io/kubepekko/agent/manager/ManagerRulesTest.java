@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.patch.MergePatch;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -119,7 +120,7 @@ class ManagerRulesTest {
         ObjectNode patch = StatusPatch.diff(from, to);
         assertEquals(json("{phase: Running, containerStatuses: [{name: a, state: {running: {startedAt: s}}}],"
                 + " nested: {drop: null, change: {x: 2}}, podIP: '10.0.0.2'}"), patch);
-        assertEquals(to, io.kubepekko.api.patch.MergePatch.apply(from, patch), "applying the diff gives the target");
+        assertEquals(to, MergePatch.apply(from, patch), "applying the diff gives the target");
     }
 
     @Test

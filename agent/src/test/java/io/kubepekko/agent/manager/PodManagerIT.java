@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.agent.api.ApiClient;
 import io.kubepekko.agent.api.ApiError;
 import io.kubepekko.agent.api.DeleteOptions;
+import io.kubepekko.agent.api.ListOptions;
 import io.kubepekko.agent.api.Resource;
 import io.kubepekko.agent.cri.FakeCri;
 import io.kubepekko.agent.api.PatchType;
@@ -26,11 +27,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Predicate;
 
 import static io.kubepekko.agent.manager.TestApi.sync;
 import static io.kubepekko.agent.manager.TestApi.yaml;
@@ -100,7 +104,7 @@ class PodManagerIT {
         return api.pod(name);
     }
 
-    private static ObjectNode awaitStatus(String name, java.util.function.Predicate<JsonNode> ok) {
+    private static ObjectNode awaitStatus(String name, Predicate<JsonNode> ok) {
         ObjectNode[] seen = new ObjectNode[1];
         await().atMost(DEADLINE).pollInterval(Duration.ofMillis(50)).until(() -> {
             Optional<ObjectNode> p = pod(name);
@@ -221,7 +225,7 @@ class PodManagerIT {
 
         try {
             sync(client.patch(Resource.PODS.subresource("default", "guarded", "status"),
-                    io.kubepekko.agent.api.PatchType.MERGE, StatusPatch.body("another-uid", yaml("{phase: Failed}"))));
+                    PatchType.MERGE, StatusPatch.body("another-uid", yaml("{phase: Failed}"))));
             throw new AssertionError("a patch guarded by another uid was accepted");
         } catch (ExecutionException e) {
             assertEquals(409, ApiError.of(e).code(), ApiError.of(e).toString());
@@ -234,8 +238,8 @@ class PodManagerIT {
     }
 
     private static List<String> eventsOf(String uid) throws Exception {
-        ObjectNode list = sync(client.list("/api/v1/namespaces/default/events", io.kubepekko.agent.api.ListOptions.ALL));
-        List<String> out = new java.util.ArrayList<>();
+        ObjectNode list = sync(client.list("/api/v1/namespaces/default/events", ListOptions.ALL));
+        List<String> out = new ArrayList<>();
         for (JsonNode e : list.path("items")) {
             if (e.path("involvedObject").path("uid").asText().equals(uid)) {
                 out.add(e.path("reason").asText() + "|" + e.path("message").asText());
@@ -255,7 +259,7 @@ class PodManagerIT {
         assertTrue(events.contains("Pulled|Container image \"" + FakeCri.BUSYBOX_IMAGE
                 + "\" already present on machine and can be accessed by the pod"), events.toString());
         assertTrue(events.contains("Created|Container created"), events.toString());
-        ObjectNode list = sync(client.list("/api/v1/namespaces/default/events", io.kubepekko.agent.api.ListOptions.ALL));
+        ObjectNode list = sync(client.list("/api/v1/namespaces/default/events", ListOptions.ALL));
         JsonNode started = null;
         for (JsonNode e : list.path("items")) {
             if (e.path("reason").asText().equals("Started") && e.path("involvedObject").path("uid").asText().equals(uid)) {
@@ -285,8 +289,8 @@ class PodManagerIT {
                     ResolvConf.parse("nameserver 10.0.0.2\n"), 8L << 30, 4000, 8L << 30, 100L << 30);
             kit.spawn(PodManager.create(client, smallCri.client(), node, status, Clock.systemUTC(),
                     PodWorkerSettings.DEFAULT.withRelistPeriod(Duration.ofMillis(100)), scheduler,
-                    java.util.Set.of(), 2), "pods-small");
-            java.util.function.Predicate<String> runs = uid -> smallCri.sandboxes().stream()
+                    Set.of(), 2), "pods-small");
+            Predicate<String> runs = uid -> smallCri.sandboxes().stream()
                     .anyMatch(sb -> sb.getMetadata().getUid().equals(uid));
             String first = PodChange.uid(createPod("small-1", small, busybox("")));
             awaitStatus("small-1", st -> st.path("phase").asText().equals("Running"));

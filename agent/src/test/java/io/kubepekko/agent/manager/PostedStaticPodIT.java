@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.agent.api.ApiClient;
 import io.kubepekko.agent.api.Resource;
 import io.kubepekko.agent.cri.FakeCri;
+import io.kubepekko.agent.cri.v1.PodSandboxState;
 import io.kubepekko.agent.manifest.BoundedBytes;
 import io.kubepekko.agent.manifest.ManifestOrigin;
 import io.kubepekko.agent.manifest.PostedManifests;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
+import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -32,12 +34,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 import static io.kubepekko.agent.manager.TestApi.sync;
 import static io.kubepekko.agent.manager.TestApi.yaml;
@@ -155,7 +160,7 @@ class PostedStaticPodIT {
     private List<String> names() throws Exception {
         HttpResponse<String> r = send(base, "GET", "/static-pods", null);
         assertEquals(200, r.statusCode(), r.body());
-        List<String> out = new java.util.ArrayList<>();
+        List<String> out = new ArrayList<>();
         json(r).path("names").forEach(n -> out.add(n.asText()));
         return out;
     }
@@ -164,7 +169,7 @@ class PostedStaticPodIT {
         return api.pod(name);
     }
 
-    private ObjectNode awaitMirror(String name, java.util.function.Predicate<JsonNode> ok) {
+    private ObjectNode awaitMirror(String name, Predicate<JsonNode> ok) {
         ObjectNode[] seen = new ObjectNode[1];
         await().atMost(DEADLINE).pollInterval(Duration.ofMillis(50)).until(() -> {
             Optional<ObjectNode> p = pod(name);
@@ -188,7 +193,7 @@ class PostedStaticPodIT {
 
     private boolean sandboxReady(String uid) {
         return fake.sandboxes().stream().anyMatch(s -> s.getMetadata().getUid().equals(uid)
-                && s.getState() == io.kubepekko.agent.cri.v1.PodSandboxState.SANDBOX_READY);
+                && s.getState() == PodSandboxState.SANDBOX_READY);
     }
 
     /** Waits for {@code n} more relists of the runtime: whatever a sync pass would do after them has been asked. */
@@ -273,12 +278,12 @@ class PostedStaticPodIT {
                         + " itself (loopback), not from 127.0.0.1");
         assertStatus(send(foreign, "DELETE", "/static-pods/web", null), 403, "Forbidden", "static-pods \"web\" is forbidden");
         byte[] tooLarge = new byte[BoundedBytes.MAX_MANIFEST_BYTES + 1];
-        java.util.Arrays.fill(tooLarge, (byte) ' ');
+        Arrays.fill(tooLarge, (byte) ' ');
         // A declared length over the limit is refused on the head: AgentServerIT proves it over a raw socket (an HTTP
         // client uploading the whole body races that early answer and may see a broken pipe instead).
         // The same without a Content-Length (chunked): cut off once past the limit.
         HttpResponse<String> chunked = http.send(HttpRequest.newBuilder(base.resolve("/static-pods/web"))
-                .PUT(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(tooLarge)))
+                .PUT(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(tooLarge)))
                 .build(), HttpResponse.BodyHandlers.ofString());
         assertStatus(chunked, 413, "RequestEntityTooLarge", "Request entity too large: limit is 10485760");
         assertStatus(send(base, "GET", "/static-pods/web/x", null), 404, "NotFound",
@@ -290,7 +295,7 @@ class PostedStaticPodIT {
         assertStatus(send(base, "DELETE", "/static-pods", null), 405, "MethodNotAllowed", "the server does not allow");
 
         assertEquals(List.of("web"), names());
-        assertTrue(java.util.Arrays.equals(stored, Files.readAllBytes(root.resolve("static-pods/web"))), "not rewritten");
+        assertTrue(Arrays.equals(stored, Files.readAllBytes(root.resolve("static-pods/web"))), "not rewritten");
         awaitRelists(2);
         assertTrue(sandboxReady(uid), "the posted pod still runs");
         assertEquals(1, fake.sandboxes().size(), "nothing else started");
@@ -301,7 +306,7 @@ class PostedStaticPodIT {
         startAgent();
         byte[] text = manifest("padded", "3600").getBytes(StandardCharsets.UTF_8);
         byte[] body = new byte[BoundedBytes.MAX_MANIFEST_BYTES];
-        java.util.Arrays.fill(body, (byte) '\n');
+        Arrays.fill(body, (byte) '\n');
         System.arraycopy(text, 0, body, 0, text.length);
         HttpResponse<String> r = send(base, "PUT", "/static-pods/padded", body);
         assertEquals(201, r.statusCode(), r.body());

@@ -5,8 +5,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
 import io.kubepekko.agent.api.ApiClient;
 import io.kubepekko.agent.api.DeleteOptions;
+import io.kubepekko.agent.api.ListOptions;
 import io.kubepekko.agent.api.Resource;
 import io.kubepekko.agent.cri.FakeCri;
+import io.kubepekko.agent.cri.v1.PodSandboxState;
+import io.kubepekko.agent.cri.v1.RemovePodSandboxRequest;
+import io.kubepekko.agent.cri.v1.RunPodSandboxRequest;
 import io.kubepekko.agent.manifest.StaticPodSource;
 import io.kubepekko.agent.runtime.NodeContext;
 import io.kubepekko.agent.runtime.ResolvConf;
@@ -30,7 +34,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 
 import static io.kubepekko.agent.manager.TestApi.sync;
 import static io.kubepekko.agent.manager.TestApi.yaml;
@@ -62,7 +68,7 @@ class StaticPodIT {
     private static String nodeUid;
     private static final AtomicReference<String> servedManifest = new AtomicReference<>("");
     private static final AtomicReference<String> lastToken = new AtomicReference<>("");
-    private static final java.util.concurrent.atomic.AtomicInteger fetches = new java.util.concurrent.atomic.AtomicInteger();
+    private static final AtomicInteger fetches = new AtomicInteger();
 
     @BeforeAll
     static void start() throws Exception {
@@ -121,7 +127,7 @@ class StaticPodIT {
     }
 
     /** The mirror pod of {@code name} once it satisfies {@code ok}. */
-    private static ObjectNode awaitMirror(String name, java.util.function.Predicate<JsonNode> ok) {
+    private static ObjectNode awaitMirror(String name, Predicate<JsonNode> ok) {
         AtomicReference<ObjectNode> seen = new AtomicReference<>();
         await().atMost(DEADLINE).pollInterval(Duration.ofMillis(50)).until(() -> {
             Optional<ObjectNode> p = pod(name);
@@ -256,11 +262,11 @@ class StaticPodIT {
         int removed = -1;
         int created = -1;
         for (int i = 0; i < calls.size(); i++) {
-            if (calls.get(i).request() instanceof io.kubepekko.agent.cri.v1.RemovePodSandboxRequest r
+            if (calls.get(i).request() instanceof RemovePodSandboxRequest r
                     && r.getPodSandboxId().equals(oldSandbox)) {
                 removed = i;
             }
-            if (calls.get(i).request() instanceof io.kubepekko.agent.cri.v1.RunPodSandboxRequest r
+            if (calls.get(i).request() instanceof RunPodSandboxRequest r
                     && r.getConfig().getMetadata().getUid().equals(now) && created < 0) {
                 created = i;
             }
@@ -319,10 +325,10 @@ class StaticPodIT {
         assertEquals(fileUid, annotation(mirror, "kubernetes.io/config.hash"));
         assertTrue(fake.sandboxes().stream().filter(s -> s.getMetadata().getName().equals("twin-" + NODE))
                 .allMatch(s -> s.getMetadata().getUid().equals(fileUid)
-                        && s.getState() == io.kubepekko.agent.cri.v1.PodSandboxState.SANDBOX_READY),
+                        && s.getState() == PodSandboxState.SANDBOX_READY),
                 "only the file's pod has a sandbox, and it runs");
         await().atMost(DEADLINE).until(() -> sync(client.list(Resource.EVENTS.collection("default"),
-                io.kubepekko.agent.api.ListOptions.ALL)).path("items").findValues("reason").stream()
+                ListOptions.ALL)).path("items").findValues("reason").stream()
                 .anyMatch(r -> r.asText().equals("FailedValidation")));
 
         Files.delete(file);

@@ -31,6 +31,7 @@ import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import static org.awaitility.Awaitility.await;
@@ -115,7 +116,7 @@ class NodeAgentIT {
     private static Optional<ObjectNode> get(String path) throws Exception {
         try {
             return Optional.of(client.get(path).toCompletableFuture().get(10, TimeUnit.SECONDS));
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             if (ApiError.of(e).isNotFound()) {
                 return Optional.empty();
             }

@@ -72,7 +72,7 @@ class NodeStatusTest {
         ObjectNode again = NodeStatus.compute(first, HOST, in, T0.plusSeconds(10));
         assertFalse(NodeStatus.hasChanged(first, again));
         // As read back from the server: numbers parsed as ints where the agent wrote longs.
-        assertFalse(NodeStatus.hasChanged(io.kubepekko.api.meta.Json.parseTrusted(io.kubepekko.api.meta.Json.bytes(first)), again));
+        assertFalse(NodeStatus.hasChanged(Json.parseTrusted(Json.bytes(first)), again));
         ObjectNode upgraded = NodeStatus.compute(first, HOST,
                 inputs(Optional.of(new RuntimeFacts.Version("containerd", "1.7.0")), List.of()), T0.plusSeconds(10));
         assertTrue(NodeStatus.hasChanged(first, upgraded));

@@ -6,7 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.stub.StreamObserver;
 import io.kubepekko.agent.cri.CriRuntime;
 import io.kubepekko.agent.cri.FakeCri;
 import io.kubepekko.agent.cri.v1.ContainerConfig;
@@ -15,6 +19,9 @@ import io.kubepekko.agent.cri.v1.ImageSpec;
 import io.kubepekko.agent.cri.v1.LinuxPodSandboxConfig;
 import io.kubepekko.agent.cri.v1.PodSandboxConfig;
 import io.kubepekko.agent.cri.v1.PodSandboxMetadata;
+import io.kubepekko.agent.probe.health.v1.HealthCheckRequest;
+import io.kubepekko.agent.probe.health.v1.HealthCheckResponse;
+import io.kubepekko.agent.probe.health.v1.HealthGrpc;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -25,6 +32,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -88,7 +96,7 @@ class ProbeRunnersTest {
         server.stop(0);
     }
 
-    private static void answer(com.sun.net.httpserver.HttpExchange ex, int code, String body) throws IOException {
+    private static void answer(HttpExchange ex, int code, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         ex.sendResponseHeaders(code, bytes.length == 0 ? -1 : bytes.length);
         if (bytes.length > 0) {
@@ -107,7 +115,7 @@ class ProbeRunnersTest {
         }
     }
 
-    private static ProbeOutcome await(java.util.concurrent.CompletionStage<ProbeOutcome> stage) {
+    private static ProbeOutcome await(CompletionStage<ProbeOutcome> stage) {
         try {
             return stage.toCompletableFuture().get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
@@ -227,16 +235,16 @@ class ProbeRunnersTest {
 
     @Test
     void grpcPassesWhenTheHealthServiceSaysServingAndFailsOtherwise() throws IOException {
-        io.grpc.Server health = io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder
+        Server health = NettyServerBuilder
                 .forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
-                .addService(new io.kubepekko.agent.probe.health.v1.HealthGrpc.HealthImplBase() {
+                .addService(new HealthGrpc.HealthImplBase() {
                     @Override
-                    public void check(io.kubepekko.agent.probe.health.v1.HealthCheckRequest request,
-                                      io.grpc.stub.StreamObserver<io.kubepekko.agent.probe.health.v1.HealthCheckResponse> out) {
-                        out.onNext(io.kubepekko.agent.probe.health.v1.HealthCheckResponse.newBuilder()
+                    public void check(HealthCheckRequest request,
+                                      StreamObserver<HealthCheckResponse> out) {
+                        out.onNext(HealthCheckResponse.newBuilder()
                                 .setStatus(request.getService().isEmpty()
-                                        ? io.kubepekko.agent.probe.health.v1.HealthCheckResponse.ServingStatus.SERVING
-                                        : io.kubepekko.agent.probe.health.v1.HealthCheckResponse.ServingStatus.NOT_SERVING)
+                                        ? HealthCheckResponse.ServingStatus.SERVING
+                                        : HealthCheckResponse.ServingStatus.NOT_SERVING)
                                 .build());
                         out.onCompleted();
                     }
@@ -256,7 +264,7 @@ class ProbeRunnersTest {
 
     @Test
     void grpcFailsOnAServerWithoutTheHealthServiceAndOnAClosedPort() throws IOException {
-        io.grpc.Server bare = io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder
+        Server bare = NettyServerBuilder
                 .forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).build().start();
         try {
             ProbeOutcome o = await(GrpcProbe.run("127.0.0.1", bare.getPort(), "", TIMEOUT));

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static io.kubepekko.agent.runtime.TestPods.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -111,7 +112,7 @@ class VolumePlannerTest {
         VolumePlanner.ContentRefresh r = VolumePlanner.contentVolumes(POD, withoutSettings, TestPods.node(ROOT),
                 List.of("10.88.0.5"));
         // cfg, allcfg and the projected volume refer to the deleted ConfigMap: left as they are, with kube's message
-        assertEquals(java.util.Set.of("cfg", "allcfg", "all"), r.failed().keySet());
+        assertEquals(Set.of("cfg", "allcfg", "all"), r.failed().keySet());
         assertEquals("MountVolume.SetUp failed for volume \"allcfg\" : configmap \"settings\" not found",
                 r.failed().get("allcfg"));
         assertEquals(List.of("sec", "info"), r.volumes().stream().map(VolumePlan.Content::name).toList());

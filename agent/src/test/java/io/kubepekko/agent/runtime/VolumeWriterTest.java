@@ -3,6 +3,7 @@ package io.kubepekko.agent.runtime;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,8 +64,8 @@ class VolumeWriterTest {
 
     @Test
     void pathsThatEscapeTheVolumeAreRefused() {
-        assertThrows(java.io.IOException.class, () -> VolumeWriter.writeAtomically(tmp.resolve("v"), Map.of("../x", file("", 0644))));
-        assertThrows(java.io.IOException.class, () -> VolumeWriter.writeAtomically(tmp.resolve("v"), Map.of("/abs", file("", 0644))));
+        assertThrows(IOException.class, () -> VolumeWriter.writeAtomically(tmp.resolve("v"), Map.of("../x", file("", 0644))));
+        assertThrows(IOException.class, () -> VolumeWriter.writeAtomically(tmp.resolve("v"), Map.of("/abs", file("", 0644))));
     }
 
     @Test

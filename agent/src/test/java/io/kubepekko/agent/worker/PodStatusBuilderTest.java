@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /** The pod status from observed containers, without actors or a runtime. */
@@ -187,7 +188,7 @@ class PodStatusBuilderTest {
         JsonNode pod = pod("Always", "containers: [{name: 'app', image: 'busybox:1.36',"
                 + " startupProbe: {exec: {command: ['true']}}}]");
         ObservedPod observed = new ObservedPod(Optional.of(SANDBOX), List.of("sb"), Map.of("app", List.of(running("c1", 0))));
-        java.util.function.Function<Map<String, Boolean>, JsonNode> app = started -> PodStatusBuilder.build(
+        Function<Map<String, Boolean>, JsonNode> app = started -> PodStatusBuilder.build(
                 new PodStatusBuilder.Input(pod, PodSpec.of(pod.path("spec")), observed, Map.of(), List.of("192.168.1.10"),
                         Optional.empty(), "containerd", Map.of(), pod.path("status").path("conditions"),
                         Instant.ofEpochSecond(2000), started)).path("containerStatuses").get(0);

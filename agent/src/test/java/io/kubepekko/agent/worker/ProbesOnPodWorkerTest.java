@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.agent.cri.FakeCri;
 import io.kubepekko.agent.cri.FakeCri.ExecAnswer;
+import io.kubepekko.agent.cri.v1.Container;
 import io.kubepekko.agent.cri.v1.ContainerState;
 import io.kubepekko.agent.cri.v1.ExecSyncRequest;
 import io.kubepekko.agent.cri.v1.StopContainerRequest;
@@ -152,7 +153,7 @@ class ProbesOnPodWorkerTest {
                 .filter(c -> ((ExecSyncRequest) c.request()).getCmd(0).equals(command)).count();
     }
 
-    private io.kubepekko.agent.cri.v1.Container awaitRunning() {
+    private Container awaitRunning() {
         return f.awaitContainer("app", ContainerState.CONTAINER_RUNNING);
     }
 }

@@ -2,6 +2,7 @@ package io.kubepekko.api.codec;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Standard base64 decoding with Go's rules and error offsets: line breaks are skipped, padding is
@@ -23,7 +24,7 @@ final class GoBase64 {
     private static final byte[] DECODE = new byte[256];
 
     static {
-        java.util.Arrays.fill(DECODE, (byte) -1);
+        Arrays.fill(DECODE, (byte) -1);
         String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
         for (int k = 0; k < alphabet.length(); k++) {
             DECODE[alphabet.charAt(k)] = (byte) k;

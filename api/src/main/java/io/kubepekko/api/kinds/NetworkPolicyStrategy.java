@@ -11,6 +11,7 @@ import io.kubepekko.api.validation.LabelValidation;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /** NetworkPolicies: selectors, peers, ports and policy types; policyTypes defaulted from the rules. */
 public final class NetworkPolicyStrategy implements Strategy {
@@ -25,7 +26,7 @@ public final class NetworkPolicyStrategy implements Strategy {
             spec.putObject("podSelector");
         }
         for (String dir : POLICY_TYPES) {
-            for (JsonNode rule : Nodes.items(spec, dir.toLowerCase(java.util.Locale.ROOT))) {
+            for (JsonNode rule : Nodes.items(spec, dir.toLowerCase(Locale.ROOT))) {
                 for (JsonNode p : Nodes.items(rule, "ports")) {
                     if (p instanceof ObjectNode port) {
                         Nodes.defaultText(port, "protocol", "TCP");

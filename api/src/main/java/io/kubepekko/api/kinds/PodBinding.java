@@ -7,6 +7,7 @@ import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.SubresourceCreate;
+import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
 
@@ -109,7 +110,7 @@ final class PodBinding implements SubresourceCreate {
         conditions.add(scheduled);
     }
 
-    private static io.kubepekko.api.status.ApiException refused(String name, String why) {
+    private static ApiException refused(String name, String why) {
         return ApiStatus.conflict(PODS_BINDING, name, why).exception();
     }
 }

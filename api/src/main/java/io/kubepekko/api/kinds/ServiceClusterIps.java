@@ -11,6 +11,7 @@ import io.kubepekko.api.validation.FieldPath;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -223,7 +224,7 @@ final class ServiceClusterIps {
         if (IpAddresses.isIpv4(value) && Ipv4.parse(value) < 0) {
             return List.of(FieldError.invalid(path.toString(), value, "must not have leading 0s"));
         }
-        String lower = value.toLowerCase(java.util.Locale.ROOT);
+        String lower = value.toLowerCase(Locale.ROOT);
         if (lower.startsWith("::ffff:") && IpAddresses.isIpv6(value) && lower.indexOf(':', 7) < 0) {
             return List.of(FieldError.invalid(path.toString(), value, "must not be an IPv4-mapped IPv6 address"));
         }

@@ -2,6 +2,8 @@ package io.kubepekko.api.kinds;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.alloc.ClusterValues;
+import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.Strategy;
 import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.validation.BadValue;
@@ -84,11 +86,11 @@ public final class ServiceStrategy implements Strategy {
         ServiceClusterIps.normalize(spec, oldSpec);
         ServiceClusterIps.dropTypeDependent(spec, oldSpec);
         ServiceClusterIps.trimForSingleStack(spec, oldSpec);
-        ServiceIpFamilies.init(spec, oldSpec, io.kubepekko.api.meta.ObjectMeta.name(obj));
+        ServiceIpFamilies.init(spec, oldSpec, ObjectMeta.name(obj));
     }
 
     @Override
-    public io.kubepekko.api.alloc.ClusterValues clusterValues() {
+    public ClusterValues clusterValues() {
         return ServiceValues.INSTANCE;
     }
 

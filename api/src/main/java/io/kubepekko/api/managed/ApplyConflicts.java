@@ -1,5 +1,7 @@
 package io.kubepekko.api.managed;
 
+import com.fasterxml.jackson.databind.node.TextNode;
+import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.Reason;
 import io.kubepekko.api.status.StatusCause;
@@ -97,6 +99,6 @@ public final class ApplyConflicts {
     }
 
     private static String quote(String s) {
-        return io.kubepekko.api.meta.Json.string(com.fasterxml.jackson.databind.node.TextNode.valueOf(s));
+        return Json.string(TextNode.valueOf(s));
     }
 }

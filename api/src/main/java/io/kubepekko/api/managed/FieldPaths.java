@@ -3,6 +3,7 @@ package io.kubepekko.api.managed;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.api.meta.Json;
 
+import java.io.IOException;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -59,7 +60,7 @@ public final class FieldPaths {
         try {
             JsonNode key = Json.MAPPER.readTree(body);
             return key != null && key.isObject() ? key : null;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return null;
         }
     }

@@ -31,7 +31,7 @@ import java.util.Map;
  */
 final class FieldRemoval {
 
-    private static final FieldShape LEAF = new FieldShape(FieldShape.Kind.LEAF, null, List.of(), java.util.Map.of());
+    private static final FieldShape LEAF = new FieldShape(FieldShape.Kind.LEAF, null, List.of(), Map.of());
 
     private final MergeMetadata metadata;
     private final TypedFields fields;

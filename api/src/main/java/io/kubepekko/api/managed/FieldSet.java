@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
@@ -118,7 +119,7 @@ public final class FieldSet {
 
     /** The child nodes by path element, in Kubernetes' order. */
     Map<String, FieldSet> children() {
-        return java.util.Collections.unmodifiableMap(children);
+        return Collections.unmodifiableMap(children);
     }
 
     /** The node at {@code element}, or null. */

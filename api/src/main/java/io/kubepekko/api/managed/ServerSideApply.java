@@ -7,6 +7,7 @@ import io.kubepekko.api.merge.MergeMetadata;
 import io.kubepekko.api.meta.Json;
 
 import io.kubepekko.api.status.ApiStatus;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -170,7 +171,7 @@ public final class ServerSideApply {
         }
         ObjectNode last;
         try {
-            last = Json.parseTrusted(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            last = Json.parseTrusted(text.getBytes(StandardCharsets.UTF_8));
         } catch (RuntimeException e) {
             return false; // not JSON: nothing to forgive by
         }

@@ -8,6 +8,7 @@ import io.kubepekko.api.merge.MergeMetadata;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -61,7 +62,7 @@ public final class TypedFields {
      */
     private void diffStruct(JsonNode before, JsonNode after, String type, List<String> path, Set<String> skip,
                             Diff diff) {
-        Set<String> names = new java.util.LinkedHashSet<>();
+        Set<String> names = new LinkedHashSet<>();
         before.fieldNames().forEachRemaining(names::add);
         after.fieldNames().forEachRemaining(names::add);
         for (String name : names) {

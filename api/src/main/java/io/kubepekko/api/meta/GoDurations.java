@@ -1,5 +1,8 @@
 package io.kubepekko.api.meta;
 
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
 /**
  * Go's {@code time.Duration} text form ({@code 1h2m3.5s}): metav1.Duration's JSON, and the syntax of
  * kube-apiserver's duration flags.
@@ -56,8 +59,8 @@ public final class GoDurations {
         return whole + "." + digits.replaceAll("0+$", "");
     }
 
-    private static final java.util.regex.Pattern PART =
-            java.util.regex.Pattern.compile("(\\d+(?:\\.\\d*)?|\\.\\d+)(ns|us|µs|ms|s|m|h)");
+    private static final Pattern PART =
+            Pattern.compile("(\\d+(?:\\.\\d*)?|\\.\\d+)(ns|us|µs|ms|s|m|h)");
 
     /**
      * Parses Go's duration syntax ({@code 0}, {@code 300ms}, {@code -1.5h}, {@code 2h45m}) to nanoseconds.
@@ -70,7 +73,7 @@ public final class GoDurations {
         if (s.equals("0")) {
             return 0;
         }
-        java.util.regex.Matcher m = PART.matcher(s);
+        Matcher m = PART.matcher(s);
         int pos = 0;
         double nanos = 0;
         while (m.find() && m.start() == pos) {

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 
 /** The project's shared Jackson mappers for object bodies (JSON and YAML). */
@@ -46,7 +47,7 @@ public final class Json {
     /** The length of {@link #bytes}, counted without keeping them. */
     public static long byteSize(JsonNode node) {
         long[] count = new long[1];
-        java.io.OutputStream counter = new java.io.OutputStream() {
+        OutputStream counter = new OutputStream() {
             @Override
             public void write(int b) {
                 count[0]++;
@@ -59,7 +60,7 @@ public final class Json {
         };
         try {
             MAPPER.writeValue(counter, node);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return count[0];

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.kubepekko.api.meta.Json;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -148,7 +149,7 @@ public final class NamespaceDeletion {
     public static ArrayNode mergeConditions(ObjectNode ns, List<NamespaceCondition> desired, String now) {
         ArrayNode conditions = ns.path("status").path("conditions").isArray()
                 ? ((ArrayNode) ns.path("status").path("conditions")).deepCopy()
-                : io.kubepekko.api.meta.Json.MAPPER.createArrayNode();
+                : Json.MAPPER.createArrayNode();
         boolean changed = false;
         for (NamespaceCondition want : desired) {
             ObjectNode have = null;

@@ -3,8 +3,10 @@ package io.kubepekko.api.patch;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.flipkart.zjsonpatch.CompatibilityFlags;
 import com.flipkart.zjsonpatch.JsonPatchApplicationException;
+import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.Reason;
@@ -108,19 +110,19 @@ public final class JsonPatch {
             }
         }
         // Under a wrapper, so that operations on the whole document ("") apply in place like the others.
-        com.fasterxml.jackson.databind.node.ObjectNode doc = JsonNodeFactory.instance.objectNode();
+        ObjectNode doc = JsonNodeFactory.instance.objectNode();
         doc.set(ROOT, target.deepCopy());
         long copied = 0;
         try {
             for (JsonNode op : operations) {
-                com.fasterxml.jackson.databind.node.ObjectNode rooted = ((com.fasterxml.jackson.databind.node.ObjectNode) op)
+                ObjectNode rooted = ((ObjectNode) op)
                         .deepCopy();
                 rooted.put("path", "/" + ROOT + op.path("path").asText());
                 if (op.has("from")) {
                     rooted.put("from", "/" + ROOT + op.get("from").asText());
                     if ("copy".equals(op.path("op").asText())) {
                         JsonNode value = doc.at(rooted.get("from").asText());
-                        copied += value.isMissingNode() ? 0 : io.kubepekko.api.meta.Json.byteSize(value);
+                        copied += value.isMissingNode() ? 0 : Json.byteSize(value);
                         if (copied > MAX_COPY_BYTES) {
                             throw applyFailed();
                         }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.merge.FieldMerge;
 import io.kubepekko.api.merge.MergeMetadata;
+import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
 
 import java.util.ArrayList;
@@ -220,7 +221,7 @@ public final class StrategicMergePatch {
         return "%!s(<nil>)";
     }
 
-    private static io.kubepekko.api.status.ApiException unknownPatchType(JsonNode directive, JsonNode map) {
+    private static ApiException unknownPatchType(JsonNode directive, JsonNode map) {
         return ApiStatus.badRequest("unknown patch type: " + GoFormat.s(directive) + " in map: " + GoFormat.v(map))
                 .exception();
     }
@@ -412,7 +413,7 @@ public final class StrategicMergePatch {
         return node;
     }
 
-    private static io.kubepekko.api.status.ApiException bad(String message) {
+    private static ApiException bad(String message) {
         return ApiStatus.badRequest(message).exception();
     }
 }

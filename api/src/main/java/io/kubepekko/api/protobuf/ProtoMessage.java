@@ -1,6 +1,7 @@
 package io.kubepekko.api.protobuf;
 
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -8,7 +9,7 @@ import java.util.TreeMap;
 public final class ProtoMessage {
     private final String name;
     private final TreeMap<Integer, ProtoField> byNumber = new TreeMap<>();
-    private final Map<String, ProtoField> byJsonName = new java.util.HashMap<>();
+    private final Map<String, ProtoField> byJsonName = new HashMap<>();
 
     ProtoMessage(String name) {
         this.name = name;

@@ -2,10 +2,15 @@ package io.kubepekko.api.protobuf;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.CodedOutputStream;
 import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.codec.ListBody;
+import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.status.ApiStatus;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.List;
 import java.util.function.UnaryOperator;
 
 /**
@@ -91,21 +96,21 @@ public final class ProtobufBodies {
      * and {@code items} = 2 (the kind's message, repeated).
      */
     public byte[] encodeList(GroupVersionKind itemKind, String listKind, JsonNode listMeta,
-                             java.util.List<byte[]> items) {
+                             List<byte[]> items) {
         String message = message(itemKind);
         if (message == null) {
             throw new IllegalArgumentException(itemKind + " has no protobuf form");
         }
         try {
-            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-            com.google.protobuf.CodedOutputStream out = com.google.protobuf.CodedOutputStream.newInstance(bytes);
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            CodedOutputStream out = CodedOutputStream.newInstance(bytes);
             out.writeByteArray(1, codec.encode(listMeta, "meta.ListMeta"));
             for (byte[] item : items) {
-                out.writeByteArray(2, codec.encode(io.kubepekko.api.meta.Json.parseTrusted(item), message));
+                out.writeByteArray(2, codec.encode(Json.parseTrusted(item), message));
             }
             out.flush();
             return Envelope.encode(itemKind.apiVersion(), listKind, bytes.toByteArray());
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalStateException(e);
         }
     }
@@ -119,7 +124,7 @@ public final class ProtobufBodies {
      * @param perItem applied to each item's stored JSON before it is encoded (the selfLink), or null
      */
     public ListBody listBody(GroupVersionKind itemKind, String listKind, JsonNode listMeta,
-                             java.util.List<byte[]> items, UnaryOperator<byte[]> perItem, long keepUpTo) {
+                             List<byte[]> items, UnaryOperator<byte[]> perItem, long keepUpTo) {
         String message = message(itemKind);
         if (message == null) {
             throw new IllegalArgumentException(itemKind + " has no protobuf form");

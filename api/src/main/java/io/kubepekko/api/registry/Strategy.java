@@ -2,6 +2,7 @@ package io.kubepekko.api.registry;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.alloc.ClusterValues;
 import io.kubepekko.api.status.FieldError;
 
 import java.util.List;
@@ -53,7 +54,7 @@ public interface Strategy {
      * The values this kind's objects hold that must be unique across the cluster, or {@code null} for
      * kinds (nearly all) whose objects hold none.
      */
-    default io.kubepekko.api.alloc.ClusterValues clusterValues() {
+    default ClusterValues clusterValues() {
         return null;
     }
 
@@ -82,8 +83,8 @@ public interface Strategy {
     static boolean specDiffers(ObjectNode old, ObjectNode updated) {
         ObjectNode a = old.deepCopy();
         ObjectNode b = updated.deepCopy();
-        a.remove(java.util.List.of("metadata", "status"));
-        b.remove(java.util.List.of("metadata", "status"));
+        a.remove(List.of("metadata", "status"));
+        b.remove(List.of("metadata", "status"));
         return !a.equals(b);
     }
 }

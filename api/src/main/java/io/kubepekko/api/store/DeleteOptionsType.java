@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
 
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -32,7 +34,7 @@ public final class DeleteOptionsType {
             "UpdateOptions", "v1.UpdateOptions");
 
     private static Map<String, String> registered() {
-        Map<String, String> m = new java.util.HashMap<>();
+        Map<String, String> m = new HashMap<>();
         for (String kind : new String[] {"ListOptions", "GetOptions", "CreateOptions", "UpdateOptions", "PatchOptions",
                 "WatchEvent", "Table", "TableOptions", "PartialObjectMetadata", "PartialObjectMetadataList"}) {
             m.put(META + "/v1/" + kind, "v1." + kind);
@@ -83,7 +85,7 @@ public final class DeleteOptionsType {
         }
         if (version.isEmpty()) {
             throw ApiStatus.badRequest("Object 'apiVersion' is missing in '"
-                    + new String(raw, java.nio.charset.StandardCharsets.UTF_8) + "'").exception();
+                    + new String(raw, StandardCharsets.UTF_8) + "'").exception();
         }
         if (kind.equals("DeleteOptions")) {
             return;

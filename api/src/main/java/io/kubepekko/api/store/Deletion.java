@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupResource;
+import io.kubepekko.api.gc.DeletionState;
 import io.kubepekko.api.gc.PropagationPolicy;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.DeletionRules;
@@ -27,8 +28,8 @@ import java.util.function.Function;
 final class Deletion {
 
     /** The garbage collector's finalizers ({@code metav1.FinalizerOrphanDependents}, {@code FinalizerDeleteDependents}). */
-    static final String ORPHAN = io.kubepekko.api.gc.DeletionState.ORPHAN_FINALIZER;
-    static final String FOREGROUND = io.kubepekko.api.gc.DeletionState.FOREGROUND_FINALIZER;
+    static final String ORPHAN = DeletionState.ORPHAN_FINALIZER;
+    static final String FOREGROUND = DeletionState.FOREGROUND_FINALIZER;
 
     private final ResourceType type;
     private final DeletionRules rules;

@@ -8,6 +8,7 @@ import io.kubepekko.api.status.FieldError;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -67,8 +68,8 @@ public record DeletionOptions(Preconditions preconditions, boolean dryRun, Long 
                 policy == null ? null : PropagationPolicy.of(policy).orElseThrow(), orphan);
     }
 
-    private static java.util.Optional<String> first(Function<String, List<String>> query, String name) {
+    private static Optional<String> first(Function<String, List<String>> query, String name) {
         List<String> values = query.apply(name);
-        return values == null || values.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(values.get(0));
+        return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.get(0));
     }
 }

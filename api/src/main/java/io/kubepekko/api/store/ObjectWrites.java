@@ -6,9 +6,13 @@ import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.codec.BodyDecoder;
 import io.kubepekko.api.codec.DecodedBody;
 import io.kubepekko.api.codec.FieldValidation;
+import io.kubepekko.api.merge.MergeMetadata;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.patch.JsonPatch;
 import io.kubepekko.api.patch.MergePatch;
+import io.kubepekko.api.patch.StrategicMergePatch;
+import io.kubepekko.api.protobuf.ProtoKinds;
+import io.kubepekko.api.protobuf.ProtoSchema;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
@@ -372,14 +376,14 @@ public final class ObjectWrites {
      * (a custom resource) answers 415 as kube-apiserver does.
      */
     private static ObjectNode strategicMerge(ResourceType type, boolean scale, ObjectNode base, byte[] patch) {
-        io.kubepekko.api.protobuf.ProtoSchema schema = io.kubepekko.api.protobuf.ProtoSchema.builtin();
-        String message = scale ? "autoscaling.v1.Scale" : io.kubepekko.api.protobuf.ProtoKinds.message(schema,
+        ProtoSchema schema = ProtoSchema.builtin();
+        String message = scale ? "autoscaling.v1.Scale" : ProtoKinds.message(schema,
                 type.gvk().group(), type.gvk().version(), type.gvk().kind());
         if (message == null) {
             throw ApiStatus.unsupportedMediaType("the body of the request was in an unknown format - accepted media "
                     + "types include: application/json-patch+json, application/merge-patch+json").exception();
         }
-        return new io.kubepekko.api.patch.StrategicMergePatch(io.kubepekko.api.merge.MergeMetadata.builtin())
+        return new StrategicMergePatch(MergeMetadata.builtin())
                 .apply(base, MergePatch.parse(patch), message);
     }
 

@@ -1,6 +1,7 @@
 package io.kubepekko.api.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
@@ -26,7 +27,7 @@ public final class Responses {
      * create handler fills in; it has no details.
      */
     static ObjectNode success(int code) {
-        ObjectNode n = io.kubepekko.api.meta.Json.MAPPER.createObjectNode();
+        ObjectNode n = Json.MAPPER.createObjectNode();
         n.put("kind", "Status").put("apiVersion", "v1");
         n.putObject("metadata");
         n.put("status", "Success").put("code", code);

@@ -2,6 +2,7 @@ package io.kubepekko.api.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.registry.ScaleSpec;
@@ -17,8 +18,8 @@ public final class ScaleConversion {
 
     public static final String API_VERSION = "autoscaling/v1";
     public static final String KIND = "Scale";
-    public static final io.kubepekko.api.GroupVersionKind GVK =
-            new io.kubepekko.api.GroupVersionKind("autoscaling", "v1", KIND);
+    public static final GroupVersionKind GVK =
+            new GroupVersionKind("autoscaling", "v1", KIND);
 
     /** The Scale view of {@code obj}; replicas absent from the object read as Kubernetes' default of 1. */
     public static ObjectNode toScale(ResourceType type, ObjectNode obj) {

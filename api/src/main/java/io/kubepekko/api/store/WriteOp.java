@@ -3,8 +3,11 @@ package io.kubepekko.api.store;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.codec.FieldValidation;
 import io.kubepekko.api.gc.PropagationPolicy;
+import io.kubepekko.api.meta.ObjectMeta;
+import io.kubepekko.api.registry.ResourceType;
 
 /**
  * One write against a collection, as the single writer of that collection executes it. Values
@@ -34,7 +37,7 @@ public sealed interface WriteOp {
     }
 
     /** How this write may create an object of {@code type}. */
-    default Creation creation(io.kubepekko.api.registry.ResourceType type) {
+    default Creation creation(ResourceType type) {
         if (this instanceof Create || this instanceof CreateSubresource) {
             return Creation.YES;
         }
@@ -54,7 +57,7 @@ public sealed interface WriteOp {
      * The resource the request addressed, which admission errors name: {@code type}'s, except for a
      * create forwarded to it by a resource without objects ({@code bindings} for {@code pods}).
      */
-    default io.kubepekko.api.GroupResource addressed(io.kubepekko.api.registry.ResourceType type) {
+    default GroupResource addressed(ResourceType type) {
         return type.groupResource();
     }
 
@@ -62,7 +65,7 @@ public sealed interface WriteOp {
     record Create(ObjectNode object, WriteOptions options) implements WriteOp {
         @Override
         public String targetName() {
-            return io.kubepekko.api.meta.ObjectMeta.name(object);
+            return ObjectMeta.name(object);
         }
     }
 
@@ -136,8 +139,8 @@ public sealed interface WriteOp {
         }
 
         @Override
-        public io.kubepekko.api.GroupResource addressed(io.kubepekko.api.registry.ResourceType type) {
-            return forwardedFrom == null ? type.groupResource() : new io.kubepekko.api.GroupResource(type.group(),
+        public GroupResource addressed(ResourceType type) {
+            return forwardedFrom == null ? type.groupResource() : new GroupResource(type.group(),
                     forwardedFrom);
         }
     }

@@ -3,6 +3,10 @@ package io.kubepekko.api.table;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 
 /**
@@ -43,8 +47,8 @@ public interface TablePrinter {
      */
     TablePrinter DEFAULT = new TablePrinter() {
         private static final String ZERO_TIME = "0001-01-01T00:00:00Z";
-        private static final java.time.format.DateTimeFormatter RFC3339 = java.time.format.DateTimeFormatter
-                .ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'").withZone(java.time.ZoneOffset.UTC);
+        private static final DateTimeFormatter RFC3339 = DateTimeFormatter
+                .ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'").withZone(ZoneOffset.UTC);
         private final List<Column> columns = List.of(Column.NAME,
                 new Column("Created At", "date", "", Descriptions.CREATION_TIMESTAMP, 0));
 
@@ -62,8 +66,8 @@ public interface TablePrinter {
         private String createdAt(String text) {
             try {
                 return text.isEmpty() ? ZERO_TIME
-                        : RFC3339.format(Instant.parse(text).truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
-            } catch (java.time.format.DateTimeParseException e) {
+                        : RFC3339.format(Instant.parse(text).truncatedTo(ChronoUnit.SECONDS));
+            } catch (DateTimeParseException e) {
                 return ZERO_TIME;
             }
         }

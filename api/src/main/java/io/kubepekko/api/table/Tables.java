@@ -10,6 +10,7 @@ import io.kubepekko.api.codec.TreeListBody;
 import io.kubepekko.api.meta.Json;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
 
@@ -41,7 +42,7 @@ public final class Tables {
      */
     public static byte[] render(String metaVersion, TablePrinter printer, List<byte[]> objects, IncludeObject include,
                                 ListMeta meta, boolean columns, Instant now) {
-        List<ObjectNode> parsed = new java.util.ArrayList<>(objects.size());
+        List<ObjectNode> parsed = new ArrayList<>(objects.size());
         for (byte[] bytes : objects) {
             parsed.add(Json.parseTrusted(bytes));
         }

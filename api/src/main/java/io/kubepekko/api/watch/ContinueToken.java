@@ -1,6 +1,8 @@
 package io.kubepekko.api.watch;
 
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -11,6 +13,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Iterator;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -73,7 +76,7 @@ public record ContinueToken(long resourceVersion, String startKey) {
             tree = readSingleValue(json);
         } catch (JsonEOFException e) {
             throw ReadErrors.invalidContinue(INVALID + ": unexpected end of JSON input").exception();
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             // Go's JSON syntax messages are not reproduced; clients only see the common prefix.
             throw ReadErrors.invalidContinue(INVALID + ": invalid JSON: " + e.getOriginalMessage()).exception();
         } catch (IOException e) {
@@ -92,7 +95,7 @@ public record ContinueToken(long resourceVersion, String startKey) {
                 if (v.isNull()) {
                     continue;
                 }
-                switch (f.getKey().toLowerCase(java.util.Locale.ROOT)) {
+                switch (f.getKey().toLowerCase(Locale.ROOT)) {
                     case "v" -> version = stringField("v", v);
                     case "start" -> start = stringField("start", v);
                     case "rv" -> rv = int64Field(v);
@@ -126,7 +129,7 @@ public record ContinueToken(long resourceVersion, String startKey) {
             }
             JsonNode tree = Json.MAPPER.readTree(p);
             if (p.nextToken() != null) {
-                throw new com.fasterxml.jackson.core.JsonParseException(p, "data after top-level value");
+                throw new JsonParseException(p, "data after top-level value");
             }
             return tree;
         }

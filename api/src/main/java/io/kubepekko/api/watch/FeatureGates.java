@@ -1,5 +1,6 @@
 package io.kubepekko.api.watch;
 
+import io.kubepekko.api.status.FieldError;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -125,6 +126,6 @@ public record FeatureGates(Map<String, Boolean> explicit) {
     }
 
     private static String quote(String s) {
-        return io.kubepekko.api.status.FieldError.quote(s);
+        return FieldError.quote(s);
     }
 }

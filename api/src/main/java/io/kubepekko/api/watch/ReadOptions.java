@@ -1,5 +1,6 @@
 package io.kubepekko.api.watch;
 
+import io.kubepekko.api.selector.FieldSelector;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
 
@@ -73,9 +74,9 @@ public record ReadOptions(Verb verb, Mode mode, long limit, boolean allowWatchBo
      */
     public static String namedSelector(String fieldSelector, String name) {
         if (fieldSelector == null || fieldSelector.isEmpty()) {
-            return "metadata.name=" + io.kubepekko.api.selector.FieldSelector.escape(name);
+            return "metadata.name=" + FieldSelector.escape(name);
         }
-        String selected = io.kubepekko.api.selector.FieldSelector.parse(fieldSelector).exactName().orElse(null);
+        String selected = FieldSelector.parse(fieldSelector).exactName().orElse(null);
         if (!name.equals(selected)) {
             throw ApiStatus.badRequest("fieldSelector metadata.name doesn't match requested name").exception();
         }

@@ -5,6 +5,7 @@ import org.pcollections.TreePMap;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 
 /**
@@ -109,7 +110,7 @@ public final class Snapshot {
             @Override
             public CachedObject next() {
                 if (next == null) {
-                    throw new java.util.NoSuchElementException();
+                    throw new NoSuchElementException();
                 }
                 CachedObject o = next;
                 next = advance();

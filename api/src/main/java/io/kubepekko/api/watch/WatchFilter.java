@@ -1,5 +1,6 @@
 package io.kubepekko.api.watch;
 
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -10,7 +11,7 @@ import java.util.Optional;
 public record WatchFilter(String namespace, Selection selection) {
 
     public WatchFilter {
-        java.util.Objects.requireNonNull(selection, "selection");
+        Objects.requireNonNull(selection, "selection");
     }
 
     public boolean inNamespace(CachedObject object) {

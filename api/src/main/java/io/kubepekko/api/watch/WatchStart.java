@@ -3,6 +3,7 @@ package io.kubepekko.api.watch;
 import io.kubepekko.api.status.ApiStatus;
 
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 
@@ -112,8 +113,8 @@ public record WatchStart(Target target, long version, boolean sendInitialEvents)
     }
 
     private static Iterable<Delivery> added(Iterable<CachedObject> objects) {
-        return () -> new java.util.Iterator<>() {
-            private final java.util.Iterator<CachedObject> it = objects.iterator();
+        return () -> new Iterator<>() {
+            private final Iterator<CachedObject> it = objects.iterator();
 
             @Override
             public boolean hasNext() {

@@ -15,7 +15,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -34,7 +37,7 @@ class BuiltinKindsTest {
                 .orElseThrow(() -> new AssertionError("missing " + resource + "." + group));
     }
 
-    private static Set<String> resourcesWhere(java.util.function.Predicate<ResourceType> p) {
+    private static Set<String> resourcesWhere(Predicate<ResourceType> p) {
         return REGISTRY.all().stream().filter(p).map(ResourceType::resource).collect(Collectors.toSet());
     }
 
@@ -94,7 +97,7 @@ class BuiltinKindsTest {
         assertEquals(new ForwardedCreate("pods", "binding"), bindings.forwardedCreate());
         assertFalse(bindings.stored());
         assertFalse(REGISTRY.stored().contains(bindings));
-        assertEquals(java.util.Optional.empty(), REGISTRY.findKind("v1", "Binding"), "never an owner");
+        assertEquals(Optional.empty(), REGISTRY.findKind("v1", "Binding"), "never an owner");
         assertTrue(type("", "pods").stored());
     }
 
@@ -304,6 +307,6 @@ class BuiltinKindsTest {
                 .contains(new SelectableField("source", "source.component", "")));
         assertTrue(type("", "pods").selectableFields()
                 .contains(new SelectableField("spec.hostNetwork", "spec.hostNetwork", "false")));
-        assertEquals(java.util.Map.of("spec.host", "spec.nodeName"), type("", "pods").fieldLabelAliases());
+        assertEquals(Map.of("spec.host", "spec.nodeName"), type("", "pods").fieldLabelAliases());
     }
 }

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -90,7 +91,7 @@ class KindDefinitionTest {
         assertSame(strategy, d.strategy());
         assertSame(strategy, d.type().strategy());
         assertSame(TablePrinter.DEFAULT, d.printer());
-        assertEquals(java.util.Set.of("status"), d.subresources());
+        assertEquals(Set.of("status"), d.subresources());
         assertFalse(d.clusterValues().isPresent());
         assertFalse(widgets().build().builtin(), "a kind made at run time is not built in");
     }

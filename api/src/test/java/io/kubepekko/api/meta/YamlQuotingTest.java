@@ -1,5 +1,6 @@
 package io.kubepekko.api.meta;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
@@ -51,7 +52,7 @@ class YamlQuotingTest {
     private static byte[] writeYaml(ObjectNode o) {
         try {
             return Json.YAML.writeValueAsBytes(o);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new AssertionError(e);
         }
     }

@@ -2,6 +2,7 @@ package io.kubepekko.api.namespace;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.registry.ResourceType;
@@ -21,7 +22,7 @@ class NamespaceDeletionTest {
     private static final Registry REGISTRY = Registry.builtin();
 
     private static ResourceType type(String group, String resource) {
-        return REGISTRY.find(new io.kubepekko.api.GroupResource(group, resource)).orElseThrow();
+        return REGISTRY.find(new GroupResource(group, resource)).orElseThrow();
     }
 
     private static ObjectNode obj(String... finalizers) {

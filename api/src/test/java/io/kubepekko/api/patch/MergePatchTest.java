@@ -1,6 +1,7 @@
 package io.kubepekko.api.patch;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.status.ApiException;
 import org.junit.jupiter.api.Test;
@@ -94,7 +95,7 @@ class MergePatchTest {
         JsonNode target = json("{\"a\":{\"b\":1,\"c\":2}}");
         JsonNode patch = json("{\"a\":{\"b\":null,\"d\":{\"e\":3}}}");
         JsonNode result = MergePatch.apply(target, patch);
-        ((com.fasterxml.jackson.databind.node.ObjectNode) result.get("a").get("d")).put("e", 4);
+        ((ObjectNode) result.get("a").get("d")).put("e", 4);
         assertEquals(json("{\"a\":{\"b\":1,\"c\":2}}"), target);
         assertEquals(json("{\"a\":{\"b\":null,\"d\":{\"e\":3}}}"), patch);
     }

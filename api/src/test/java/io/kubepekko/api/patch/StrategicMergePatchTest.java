@@ -1,5 +1,6 @@
 package io.kubepekko.api.patch;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.merge.MergeMetadata;
 import io.kubepekko.api.meta.Json;
@@ -34,7 +35,7 @@ class StrategicMergePatchTest {
         return (ObjectNode) json(singleQuoted);
     }
 
-    private static com.fasterxml.jackson.databind.JsonNode json(String singleQuoted) {
+    private static JsonNode json(String singleQuoted) {
         try {
             return Json.MAPPER.readTree(singleQuoted.replace('\'', '"'));
         } catch (IOException e) {

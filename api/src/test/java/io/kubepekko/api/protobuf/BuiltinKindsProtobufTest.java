@@ -2,6 +2,9 @@ package io.kubepekko.api.protobuf;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.Descriptors;
+import com.google.protobuf.DynamicMessage;
+import com.google.protobuf.Message;
 import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.meta.Json;
@@ -10,7 +13,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -47,12 +52,12 @@ class BuiltinKindsProtobufTest {
     private static void independentlyDecoded(Envelope.Unknown envelope) throws Exception {
         String message = ProtoKinds.message(ProtoSchema.builtin(), kindOf(envelope).group(), kindOf(envelope).version(),
                 envelope.kind());
-        com.google.protobuf.Descriptors.Descriptor theirs = THEIRS.get(ProtoSchemaConformanceTest.theirName(message));
+        Descriptors.Descriptor theirs = THEIRS.get(ProtoSchemaConformanceTest.theirName(message));
         if (theirs == null) {
             return;
         }
-        com.google.protobuf.DynamicMessage decoded = com.google.protobuf.DynamicMessage.parseFrom(theirs, envelope.raw());
-        com.google.protobuf.Message meta = (com.google.protobuf.Message) decoded.getField(theirs.findFieldByName("metadata"));
+        DynamicMessage decoded = DynamicMessage.parseFrom(theirs, envelope.raw());
+        Message meta = (Message) decoded.getField(theirs.findFieldByName("metadata"));
         assertEquals("x", meta.getField(meta.getDescriptorForType().findFieldByName("name")));
         assertTrue(decoded.getUnknownFields().asMap().isEmpty(), "every field we wrote is one Kubernetes knows");
     }
@@ -62,14 +67,14 @@ class BuiltinKindsProtobufTest {
                 .put("kind", envelope.kind()));
     }
 
-    private static final java.util.Map<String, com.google.protobuf.Descriptors.Descriptor> THEIRS = theirs();
+    private static final Map<String, Descriptors.Descriptor> THEIRS = theirs();
 
-    private static java.util.Map<String, com.google.protobuf.Descriptors.Descriptor> theirs() {
-        java.util.Map<String, com.google.protobuf.Descriptors.Descriptor> out = new java.util.HashMap<>();
+    private static Map<String, Descriptors.Descriptor> theirs() {
+        Map<String, Descriptors.Descriptor> out = new HashMap<>();
         for (String file : List.of("V1", "V1Apps", "V1Batch", "V1Networking", "V1Policy", "V1Rbac", "V1Storage",
                 "V1Scheduling")) {
             try {
-                var fd = (com.google.protobuf.Descriptors.FileDescriptor) Class.forName("io.kubernetes.client.proto." + file)
+                var fd = (Descriptors.FileDescriptor) Class.forName("io.kubernetes.client.proto." + file)
                         .getMethod("getDescriptor").invoke(null);
                 fd.getMessageTypes().forEach(d -> out.put(d.getFullName(), d));
             } catch (ReflectiveOperationException e) {

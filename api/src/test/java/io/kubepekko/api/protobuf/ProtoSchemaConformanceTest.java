@@ -7,8 +7,10 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -80,7 +82,7 @@ class ProtoSchemaConformanceTest {
         Map<String, Descriptor> theirs = theirs();
         ProtoSchema schema = ProtoSchema.builtin();
         List<String> problems = new ArrayList<>();
-        java.util.Set<String> theirPackages = new java.util.HashSet<>();
+        Set<String> theirPackages = new HashSet<>();
         theirs.values().forEach(d -> theirPackages.add(d.getFile().getPackage()));
         for (String name : schema.names()) {
             String theirName = theirName(name);

@@ -3,9 +3,11 @@ package io.kubepekko.api.protobuf;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.ByteString;
+import com.google.protobuf.UnknownFieldSet;
 import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.status.ApiException;
+import io.kubernetes.client.proto.IntStr;
 import io.kubernetes.client.proto.Meta;
 import io.kubernetes.client.proto.V1;
 import org.junit.jupiter.api.Test;
@@ -59,8 +61,8 @@ class ProtobufBodiesTest {
     @Test
     void aFieldNumberWeDoNotKnowIsABadRequestNamingIt() {
         byte[] raw = V1.ConfigMap.newBuilder().setMetadata(Meta.ObjectMeta.newBuilder().setName("x"))
-                .setUnknownFields(com.google.protobuf.UnknownFieldSet.newBuilder()
-                        .addField(42, com.google.protobuf.UnknownFieldSet.Field.newBuilder().addVarint(7).build())
+                .setUnknownFields(UnknownFieldSet.newBuilder()
+                        .addField(42, UnknownFieldSet.Field.newBuilder().addVarint(7).build())
                         .build())
                 .build().toByteArray();
         ApiException e = assertThrows(ApiException.class,
@@ -132,7 +134,7 @@ class ProtobufBodiesTest {
                         .addContainers(V1.Container.newBuilder().setName("app").setImage("nginx:1.27")
                                 .setReadinessProbe(V1.Probe.newBuilder().setPeriodSeconds(5).setHandler(
                                         V1.ProbeHandler.newBuilder().setHttpGet(V1.HTTPGetAction.newBuilder()
-                                                .setPath("/healthz").setPort(io.kubernetes.client.proto.IntStr.IntOrString
+                                                .setPath("/healthz").setPort(IntStr.IntOrString
                                                         .newBuilder().setType(0).setIntVal(8080)))))
                                 .addEnv(V1.EnvVar.newBuilder().setName("MODE").setValueFrom(V1.EnvVarSource.newBuilder()
                                         .setConfigMapKeyRef(V1.ConfigMapKeySelector.newBuilder().setKey("mode")

@@ -11,6 +11,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -33,7 +34,7 @@ class FieldSelectorTest {
     }
 
     private static ObjectNode object(String json) {
-        return Json.parseTrusted(json.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return Json.parseTrusted(json.getBytes(StandardCharsets.UTF_8));
     }
 
     static Stream<Arguments> canonicalForms() {

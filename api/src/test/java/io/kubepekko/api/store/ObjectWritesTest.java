@@ -19,6 +19,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -958,13 +959,13 @@ class ObjectWritesTest {
     }
 
     private static JsonNode withoutManagedFields(JsonNode metadata) {
-        com.fasterxml.jackson.databind.node.ObjectNode copy = metadata.deepCopy();
+        ObjectNode copy = metadata.deepCopy();
         copy.remove("managedFields");
         return copy;
     }
 
     private static List<String> fieldNames(JsonNode node) {
-        List<String> out = new java.util.ArrayList<>();
+        List<String> out = new ArrayList<>();
         node.fieldNames().forEachRemaining(out::add);
         return out;
     }

@@ -10,6 +10,7 @@ import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -68,7 +69,7 @@ class SubresourceCreateWritesTest {
                 "binding", b, "bindings", WriteOptions.DEFAULT), env).orThrow();
     }
 
-    private static ApiStatus refused(org.junit.jupiter.api.function.Executable write) {
+    private static ApiStatus refused(Executable write) {
         return assertThrows(ApiException.class, write).status();
     }
 

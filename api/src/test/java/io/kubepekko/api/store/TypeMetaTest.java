@@ -5,6 +5,7 @@ import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
+import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.status.StatusCause;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -113,7 +114,7 @@ class TypeMetaTest {
                                                          String problem) {
         ObjectNode patched = obj(json);
         ApiStatus s = assertThrows(ApiException.class, () -> TypeMeta.checkPatched(url, patched)).status();
-        String value = io.kubepekko.api.status.FieldError.quote(Json.string(patched));
+        String value = FieldError.quote(Json.string(patched));
         assertEquals(422, s.code());
         assertEquals("Invalid", s.reason());
         assertEquals(" \"\" is invalid: patch: Invalid value: " + value + ": " + problem, s.message());

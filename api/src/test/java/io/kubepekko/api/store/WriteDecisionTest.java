@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.codec.FieldValidation;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.ResourceType;
+import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.StatusCause;
 import org.junit.jupiter.api.Test;
@@ -96,7 +97,7 @@ class WriteDecisionTest {
     @Test
     void orThrowGivesTheOutcomeOrThrowsTheRefusalsStatus() {
         WriteResult.Refused refused = new WriteResult.Refused(ApiStatus.notFound(CONFIG_MAPS.groupResource(), "cm"));
-        assertSame(refused.status(), assertThrows(io.kubepekko.api.status.ApiException.class, refused::orThrow)
+        assertSame(refused.status(), assertThrows(ApiException.class, refused::orThrow)
                 .status());
         WriteOutcome out = new WriteOutcome(null, obj("{}"), WriteOutcome.Answer.CREATED, true,
                 WriteOutcome.ResponseView.OBJECT, List.of());

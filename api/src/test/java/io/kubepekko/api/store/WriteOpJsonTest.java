@@ -1,5 +1,6 @@
 package io.kubepekko.api.store;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.codec.FieldValidation;
 import io.kubepekko.api.meta.Json;
 import org.junit.jupiter.api.Test;
@@ -30,7 +31,7 @@ class WriteOpJsonTest {
     @Test
     void aSubresourceCreateRoundTripsWithItsBodyAndForwarder() throws Exception {
         WriteOp.CreateSubresource c = new WriteOp.CreateSubresource("web", "binding",
-                (com.fasterxml.jackson.databind.node.ObjectNode) Json.MAPPER.readTree(
+                (ObjectNode) Json.MAPPER.readTree(
                         "{\"metadata\":{\"name\":\"web\"},\"target\":{\"name\":\"n1\"}}"),
                 "bindings", new WriteOptions(true, "scheduler", FieldValidation.STRICT));
         byte[] bytes = Json.MAPPER.writerFor(WriteOp.class).writeValueAsBytes(c);

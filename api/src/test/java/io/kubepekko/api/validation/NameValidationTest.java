@@ -7,6 +7,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -124,6 +125,6 @@ class NameValidationTest {
     @ValueSource(strings = {"", "abc", "caf\u00e9", "\u20ac5", "\ud83d\ude00 smile", "x\ud83dy", "\ude00", "end\ud83d",
             "\u0000\u007f\u0080\u07ff\u0800\uffff"})
     void byteLengthCountsUtf8BytesAsTheEncoderDoes(String s) {
-        assertEquals(s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length, NameValidation.byteLength(s), s);
+        assertEquals(s.getBytes(StandardCharsets.UTF_8).length, NameValidation.byteLength(s), s);
     }
 }

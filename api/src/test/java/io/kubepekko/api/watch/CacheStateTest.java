@@ -540,7 +540,7 @@ class CacheStateTest {
                 // It stopped matching: kube sends the previous state at the event's version.
                 assertEquals(previous.labels(), d.object().labels());
                 assertEquals(20, d.object().resourceVersion());
-                assertTrue(new String(d.object().json(), java.nio.charset.StandardCharsets.UTF_8)
+                assertTrue(new String(d.object().json(), StandardCharsets.UTF_8)
                         .contains("\"resourceVersion\":\"20\""));
             } else {
                 assertSame(object, d.object());

@@ -1,5 +1,6 @@
 package io.kubepekko.api.watch;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;
@@ -56,7 +57,7 @@ class CachedObjectReaderTest {
         byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
         CachedObject read = new CachedObjectReader(type).read(bytes);
 
-        com.fasterxml.jackson.databind.node.ObjectNode whole = Json.parseTrusted(bytes);
+        ObjectNode whole = Json.parseTrusted(bytes);
         assertEquals(new ObjectKey(ObjectMeta.namespace(whole), ObjectMeta.name(whole)), read.key());
         assertEquals(Long.parseLong(ObjectMeta.resourceVersion(whole)), read.resourceVersion());
         assertEquals(ObjectMeta.labels(whole), read.labels());

@@ -3,6 +3,8 @@ package io.kubepekko.api.watch;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.status.ApiStatus;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -31,11 +33,11 @@ class ReadErrorsTest {
     @Test
     void tooLargeResourceVersionIsTimeoutWithCauseAndRetryAfter() {
         ObjectNode json = ReadErrors.tooLargeResourceVersion(10, 7).toJson();
-        assertEquals(Json.MAPPER.valueToTree(java.util.Map.of(
-                "kind", "Status", "apiVersion", "v1", "metadata", java.util.Map.of(), "status", "Failure",
+        assertEquals(Json.MAPPER.valueToTree(Map.of(
+                "kind", "Status", "apiVersion", "v1", "metadata", Map.of(), "status", "Failure",
                 "message", "Timeout: Too large resource version: 10, current: 7", "reason", "Timeout",
-                "details", java.util.Map.of(
-                        "causes", java.util.List.of(java.util.Map.of(
+                "details", Map.of(
+                        "causes", List.of(Map.of(
                                 "reason", "ResourceVersionTooLarge", "message", "Too large resource version")),
                         "retryAfterSeconds", 1),
                 "code", 504)), json);

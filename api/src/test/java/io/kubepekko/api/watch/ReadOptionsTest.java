@@ -9,6 +9,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +35,7 @@ class ReadOptionsTest {
     private static Map<String, List<String>> q(String... nameValues) {
         Map<String, List<String>> m = new LinkedHashMap<>();
         for (int i = 0; i < nameValues.length; i += 2) {
-            m.computeIfAbsent(nameValues[i], k -> new java.util.ArrayList<>()).add(nameValues[i + 1]);
+            m.computeIfAbsent(nameValues[i], k -> new ArrayList<>()).add(nameValues[i + 1]);
         }
         return m;
     }

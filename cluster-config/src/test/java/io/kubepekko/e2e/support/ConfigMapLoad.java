@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Pattern;
 
 /**
  * Writers creating and updating ConfigMaps in one namespace through several servers in turn, each on a
@@ -160,7 +161,7 @@ public final class ConfigMapLoad implements AutoCloseable {
     public Map<String, JsonNode> mine(Map<String, JsonNode> stored) {
         Map<String, JsonNode> mine = new TreeMap<>();
         stored.forEach((name, object) -> {
-            if (name.matches(java.util.regex.Pattern.quote(prefix) + "[0-9]+-[0-9]+")) {
+            if (name.matches(Pattern.quote(prefix) + "[0-9]+-[0-9]+")) {
                 mine.put(name, object);
             }
         });

@@ -12,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.Locale;
 import java.util.stream.Stream;
 
 /**
@@ -106,7 +107,7 @@ public final class InProcessServer implements BeforeAllCallback, AfterAllCallbac
 
     /** {@code KubectlServerSideApplyE2E} becomes {@code kubectl-server-side-apply-e2e}. */
     static String namespaceFor(Class<?> testClass) {
-        return testClass.getSimpleName().replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(java.util.Locale.ROOT);
+        return testClass.getSimpleName().replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
     }
 
     /** A copy of {@code kubeconfig} whose context names {@code namespace} instead of {@code default}. */

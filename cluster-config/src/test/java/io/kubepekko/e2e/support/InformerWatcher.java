@@ -13,8 +13,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -136,7 +138,7 @@ public final class InformerWatcher implements AutoCloseable {
                         return "status " + session.status + " " + end;
                     }
                     return end;
-                } catch (java.util.concurrent.TimeoutException e) {
+                } catch (TimeoutException e) {
                     if (stopped.getCount() == 0) {
                         Flow.Subscription s = current.get();
                         if (s != null) {
@@ -150,7 +152,7 @@ public final class InformerWatcher implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return "interrupted";
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             return "failed: " + e.getCause();
         }
     }

@@ -9,11 +9,13 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 
 import static org.awaitility.Awaitility.await;
@@ -67,8 +69,8 @@ public final class LocalCluster implements AutoCloseable {
         LocalCluster cluster = new LocalCluster(dir);
         try {
             if (!settings.isEmpty()) {
-                java.nio.file.Files.createDirectories(dir);
-                cluster.settings = java.nio.file.Files.writeString(dir.resolve("server-settings.conf"), settings);
+                Files.createDirectories(dir);
+                cluster.settings = Files.writeString(dir.resolve("server-settings.conf"), settings);
             }
             cluster.cassandra = LocalCassandra.start(dir.resolve("cassandra"));
             for (int i = 0; i < size; i++) {
@@ -99,7 +101,7 @@ public final class LocalCluster implements AutoCloseable {
 
     private List<String> flags(int node) {
         String seeds = clusterPorts.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
-        List<String> flags = new java.util.ArrayList<>(List.of("--storage=cassandra", "--cassandra-contact-points",
+        List<String> flags = new ArrayList<>(List.of("--storage=cassandra", "--cassandra-contact-points",
                 cassandra.contactPoint(), "--cassandra-keyspace", keyspace, "--cluster-seed-nodes", seeds,
                 "--cluster-port", Integer.toString(clusterPorts.get(node)), "--cluster-hostname", "127.0.0.1"));
         if (settings != null) {
@@ -171,7 +173,7 @@ public final class LocalCluster implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
-        } catch (java.util.concurrent.TimeoutException e) {
+        } catch (TimeoutException e) {
             throw new IllegalStateException(e);
         }
         if (cassandra.cqlPort() != port) {

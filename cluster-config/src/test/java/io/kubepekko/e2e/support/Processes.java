@@ -6,9 +6,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Runs short-lived child processes with a deadline. Output goes to files rather than pipes so a chatty
@@ -90,7 +93,7 @@ public final class Processes {
 
     /** As {@link #killTree(Process)}, for a process handle. */
     public static void killTree(ProcessHandle root) {
-        List<ProcessHandle> all = new java.util.ArrayList<>(root.descendants().toList());
+        List<ProcessHandle> all = new ArrayList<>(root.descendants().toList());
         all.add(0, root);
         all.forEach(ProcessHandle::destroyForcibly);
         for (ProcessHandle handle : all) {
@@ -99,7 +102,7 @@ public final class Processes {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            } catch (ExecutionException | TimeoutException e) {
                 // SIGKILL cannot be refused; a re-parented descendant may linger as a zombie until its new
                 // parent reaps it, which is no longer ours to wait for.
             }

@@ -1,5 +1,6 @@
 package io.kubepekko.e2e.support;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -128,7 +129,7 @@ public final class RoundRobinProxy implements AutoCloseable {
         }
     }
 
-    private void closeQuietly(java.io.Closeable c) {
+    private void closeQuietly(Closeable c) {
         try {
             c.close();
         } catch (IOException e) {

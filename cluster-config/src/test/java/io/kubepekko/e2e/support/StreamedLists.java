@@ -1,16 +1,21 @@
 package io.kubepekko.e2e.support;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.WireFormat;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -23,8 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 public final class StreamedLists {
     /** Leaves the body open at its end, so a caller can see that nothing follows the list. */
-    private static final ObjectMapper JSON = new ObjectMapper(com.fasterxml.jackson.core.JsonFactory.builder()
-            .disable(com.fasterxml.jackson.core.StreamReadFeature.AUTO_CLOSE_SOURCE).build());
+    private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
+            .disable(StreamReadFeature.AUTO_CLOSE_SOURCE).build());
 
     private StreamedLists() {}
 
@@ -63,7 +68,7 @@ public final class StreamedLists {
      * its name indented under its metadata. That the YAML is the list, byte for byte, the unit tests show.
      */
     public static Set<String> yamlNames(InputStream body) throws IOException {
-        java.io.BufferedReader lines = new java.io.BufferedReader(new java.io.InputStreamReader(body,
+        BufferedReader lines = new BufferedReader(new InputStreamReader(body,
                 StandardCharsets.UTF_8));
         assertTrue(lines.readLine().startsWith("kind: "), "a list's kind first");
         Set<String> listed = new HashSet<>();
@@ -89,7 +94,7 @@ public final class StreamedLists {
      * message, whose {@code items} (field 2) are ConfigMaps with their {@code metadata.name} at 1.1.
      */
     public static Set<String> protobufNames(InputStream body) throws IOException {
-        assertEquals("6b387300", java.util.HexFormat.of().formatHex(body.readNBytes(4)), "the k8s\\0 magic");
+        assertEquals("6b387300", HexFormat.of().formatHex(body.readNBytes(4)), "the k8s\\0 magic");
         CodedInputStream in = CodedInputStream.newInstance(body);
         Set<String> listed = new HashSet<>();
         for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {

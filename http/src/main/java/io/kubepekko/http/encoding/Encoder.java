@@ -1,5 +1,6 @@
 package io.kubepekko.http.encoding;
 
+import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.codec.ListBodies;
 import io.kubepekko.api.codec.ListBody;
 import io.kubepekko.api.codec.ListHead;
@@ -7,11 +8,14 @@ import io.kubepekko.api.codec.TextFormat;
 import io.kubepekko.api.protobuf.ProtobufBodies;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.status.ApiStatus;
 import org.apache.pekko.http.javadsl.model.ContentType;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
+import org.apache.pekko.http.javadsl.model.HttpCharsets;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
+import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.watch.ListChunk;
 import org.apache.pekko.NotUsed;
 import org.apache.pekko.stream.javadsl.Source;
@@ -20,12 +24,15 @@ import org.apache.pekko.http.javadsl.model.HttpHeader;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.MediaTypes;
 import org.apache.pekko.http.javadsl.model.headers.RawHeader;
+import org.apache.pekko.util.ByteStringBuilder;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.UnaryOperator;
 
 /** Turns objects, lists and Status values into HTTP responses in the negotiated format. */
@@ -33,7 +40,7 @@ public final class Encoder {
     private Encoder() {}
 
     static final ContentType YAML = MediaTypes.applicationWithOpenCharset("yaml")
-            .toContentType(org.apache.pekko.http.javadsl.model.HttpCharsets.UTF_8);
+            .toContentType(HttpCharsets.UTF_8);
 
     /** Kubernetes' protobuf media type. */
     static final ContentType PROTOBUF = ContentTypes.create(
@@ -49,7 +56,7 @@ public final class Encoder {
         if (!warnings.isEmpty()) {
             List<HttpHeader> headers = new ArrayList<>();
             for (String w : warnings) {
-                headers.add(RawHeader.create("Warning", "299 - " + io.kubepekko.api.status.FieldError.quote(w)));
+                headers.add(RawHeader.create("Warning", "299 - " + FieldError.quote(w)));
             }
             r = r.addHeaders(headers);
         }
@@ -57,8 +64,8 @@ public final class Encoder {
             return r.withEntity(YAML, yaml(json));
         }
         if (format == Negotiation.Format.PROTOBUF) {
-            com.fasterxml.jackson.databind.node.ObjectNode object = Json.parseTrusted(json);
-            io.kubepekko.api.GroupVersionKind kind = ProtobufBodies.kindOf(object);
+            ObjectNode object = Json.parseTrusted(json);
+            GroupVersionKind kind = ProtobufBodies.kindOf(object);
             if (ProtobufBodies.builtin().supports(kind)) {
                 return r.withEntity(PROTOBUF, ProtobufBodies.builtin().encode(object, kind));
             }
@@ -107,7 +114,7 @@ public final class Encoder {
      *
      * @param perItem applied to each item's stored JSON before it is written (the selfLink), or null
      */
-    public static HttpResponse list(io.kubepekko.api.GroupVersionKind itemKind, String listKind, ListChunk chunk,
+    public static HttpResponse list(GroupVersionKind itemKind, String listKind, ListChunk chunk,
                              String selfLink, UnaryOperator<byte[]> perItem, Negotiation.Format format,
                              boolean pretty) {
         ListHead head = new ListHead(itemKind.apiVersion(), listKind, selfLink, chunk.resourceVersion(),
@@ -169,7 +176,7 @@ public final class Encoder {
         if (!more) {
             return HttpResponse.create().withStatus(200).withEntity(HttpEntities.create(type, buffer.take()));
         }
-        java.util.concurrent.atomic.AtomicBoolean started = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean started = new AtomicBoolean();
         Source<ByteString, NotUsed> stream = Source.fromIterator(() -> {
             if (started.compareAndSet(false, true)) {
                 return new Parts(buffer, writer);
@@ -183,7 +190,7 @@ public final class Encoder {
     }
 
     /** A body's writer drained in pieces of about {@link Pieces#PIECE} bytes. */
-    private static final class Parts implements java.util.Iterator<ByteString> {
+    private static final class Parts implements Iterator<ByteString> {
         private final BodyBuffer buffer;
         private final ListBody.Writer writer;
         private boolean more = true;
@@ -214,7 +221,7 @@ public final class Encoder {
      * The items, comma-separated, in pieces of about {@link #PIECE} bytes: one stream element per
      * item would cost more than the copy it avoids. The pieces are ropes over the items' own arrays.
      */
-    private static final class Pieces implements java.util.Iterator<ByteString> {
+    private static final class Pieces implements Iterator<ByteString> {
         static final int PIECE = 512 * 1024;
         private final List<byte[]> items;
         private int next;
@@ -230,7 +237,7 @@ public final class Encoder {
 
         @Override
         public ByteString next() {
-            org.apache.pekko.util.ByteStringBuilder piece = ByteString.createBuilder();
+            ByteStringBuilder piece = ByteString.createBuilder();
             while (next < items.size() && piece.length() < PIECE) {
                 if (next > 0) {
                     piece.append(COMMA);

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Content negotiation for object responses: picks the first acceptable representation in the order
@@ -112,8 +113,8 @@ public final class Negotiation {
     }
 
     /** Clients repeat the same few Accept headers: remember the last answer per header value. */
-    private static final java.util.concurrent.ConcurrentHashMap<String, Representation> REMEMBERED =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private static final ConcurrentHashMap<String, Representation> REMEMBERED =
+            new ConcurrentHashMap<>();
     private static final int MAX_REMEMBERED = 64;
     /** Headers may be up to 1 MiB: only short ones are remembered, so the cache stays a few KiB. */
     private static final int MAX_REMEMBERED_LENGTH = 256;

@@ -1,6 +1,8 @@
 package io.kubepekko.http.encoding;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.CodedOutputStream;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.watch.Delivery;
 import io.kubepekko.api.watch.StreamEvent;
@@ -11,8 +13,12 @@ import io.kubepekko.api.table.IncludeObject;
 import io.kubepekko.api.table.TablePrinter;
 import io.kubepekko.api.table.Tables;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.function.UnaryOperator;
 
 /**
  * Frames watch events as kube-apiserver's JSON stream does: one {@code {"type":T,"object":O}} document
@@ -31,7 +37,7 @@ public final class WatchFraming {
 
     private final String kind;
     private final String apiVersion;
-    private final java.util.function.UnaryOperator<byte[]> objects;
+    private final UnaryOperator<byte[]> objects;
     /** Set when events are Tables of one row each; null for plain objects. */
     private final TableRows tableRows;
     /** Length-prefixed protobuf WatchEvents instead of JSON lines. */
@@ -50,11 +56,11 @@ public final class WatchFraming {
      * Frames events of one kind; bookmarks carry its kind and apiVersion. {@code objects} may
      * decorate each object's JSON (selfLink with RemoveSelfLink off); usually it is the identity.
      */
-    public WatchFraming(String kind, String apiVersion, java.util.function.UnaryOperator<byte[]> objects) {
+    public WatchFraming(String kind, String apiVersion, UnaryOperator<byte[]> objects) {
         this(kind, apiVersion, objects, null, false);
     }
 
-    private WatchFraming(String kind, String apiVersion, java.util.function.UnaryOperator<byte[]> objects,
+    private WatchFraming(String kind, String apiVersion, UnaryOperator<byte[]> objects,
                          TableRows tableRows, boolean protobuf) {
         this.kind = kind;
         this.apiVersion = apiVersion;
@@ -68,7 +74,7 @@ public final class WatchFraming {
      * a bare {@code WatchEvent{type, object: RawExtension{raw}}} whose raw is the object in the
      * protobuf envelope.
      */
-    public static WatchFraming protobuf(String kind, String apiVersion, java.util.function.UnaryOperator<byte[]> objects) {
+    public static WatchFraming protobuf(String kind, String apiVersion, UnaryOperator<byte[]> objects) {
         return new WatchFraming(kind, apiVersion, objects, null, true);
     }
 
@@ -77,7 +83,7 @@ public final class WatchFraming {
      * event carries the column definitions and later ones {@code null}, as kube-apiserver's do.
      * One instance frames one stream (it remembers whether the columns went out).
      */
-    public static WatchFraming table(String kind, String apiVersion, java.util.function.UnaryOperator<byte[]> objects,
+    public static WatchFraming table(String kind, String apiVersion, UnaryOperator<byte[]> objects,
                               TableRows rows) {
         return new WatchFraming(kind, apiVersion, objects, rows, false);
     }
@@ -112,7 +118,7 @@ public final class WatchFraming {
 
     private ByteString protobufFrame(StreamEvent event) {
         String type;
-        com.fasterxml.jackson.databind.JsonNode object;
+        JsonNode object;
         if (event instanceof Delivery d) {
             type = d.type().name();
             object = Json.parseTrusted(objects.apply(d.object().json()));
@@ -130,19 +136,19 @@ public final class WatchFraming {
         }
         byte[] enveloped = ProtobufBodies.builtin().encode(object, ProtobufBodies.kindOf(object));
         try {
-            java.io.ByteArrayOutputStream raw = new java.io.ByteArrayOutputStream(enveloped.length + 8);
-            com.google.protobuf.CodedOutputStream ext = com.google.protobuf.CodedOutputStream.newInstance(raw);
+            ByteArrayOutputStream raw = new ByteArrayOutputStream(enveloped.length + 8);
+            CodedOutputStream ext = CodedOutputStream.newInstance(raw);
             ext.writeByteArray(1, enveloped);
             ext.flush();
-            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(enveloped.length + 32);
-            com.google.protobuf.CodedOutputStream out = com.google.protobuf.CodedOutputStream.newInstance(bytes);
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream(enveloped.length + 32);
+            CodedOutputStream out = CodedOutputStream.newInstance(bytes);
             out.writeString(1, type);
             out.writeByteArray(2, raw.toByteArray());
             out.flush();
             byte[] message = bytes.toByteArray();
-            return ByteString.fromArrayUnsafe(java.nio.ByteBuffer.allocate(4).putInt(message.length).array())
+            return ByteString.fromArrayUnsafe(ByteBuffer.allocate(4).putInt(message.length).array())
                     .concat(ByteString.fromArrayUnsafe(message));
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -1,5 +1,6 @@
 package io.kubepekko.http.route;
 
+import io.kubepekko.actors.Futures;
 import io.kubepekko.http.encoding.Encoder;
 import io.kubepekko.http.encoding.Negotiation;
 import io.kubepekko.http.encoding.RequestBodies;
@@ -12,10 +13,15 @@ import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.Query;
 import org.apache.pekko.http.javadsl.model.RequestEntity;
+import org.apache.pekko.http.javadsl.model.headers.Accept;
+import org.apache.pekko.http.scaladsl.model.EntityStreamException;
+import org.apache.pekko.http.scaladsl.model.EntityStreamSizeException;
 import org.apache.pekko.stream.Materializer;
+import org.apache.pekko.stream.javadsl.Sink;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -66,8 +72,8 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
      * the ranges are written out again here with their q in full.
      */
     static String accept(HttpRequest request) {
-        Optional<org.apache.pekko.http.javadsl.model.headers.Accept> modeled =
-                request.getHeader(org.apache.pekko.http.javadsl.model.headers.Accept.class);
+        Optional<Accept> modeled =
+                request.getHeader(Accept.class);
         if (modeled.isEmpty()) {
             return request.getHeader("Accept").map(h -> h.value()).orElse("");
         }
@@ -78,7 +84,7 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
             }
             b.append(((org.apache.pekko.http.scaladsl.model.MediaRange) range.withQValue(1f)).value());
             if (range.qValue() != 1f) {
-                b.append(";q=").append(new java.math.BigDecimal(Float.toString(range.qValue())).toPlainString());
+                b.append(";q=").append(new BigDecimal(Float.toString(range.qValue())).toPlainString());
             }
         }
         return b.toString();
@@ -128,7 +134,7 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
             return CompletableFuture.failedFuture(tooLarge().exception());
         }
         return entity.withoutSizeLimit().getDataBytes()
-                .runWith(org.apache.pekko.stream.javadsl.Sink.ignore(), materializer)
+                .runWith(Sink.ignore(), materializer)
                 .handle((done, failure) -> {
                     throw tooLarge().exception();
                 });
@@ -143,7 +149,7 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
         if (entity instanceof HttpEntity.Strict strict) {
             return CompletableFuture.completedFuture(strict);
         }
-        return io.kubepekko.actors.Futures.plain(entity.toStrict(30_000, MAX_BODY_BYTES, materializer));
+        return Futures.plain(entity.toStrict(30_000, MAX_BODY_BYTES, materializer));
     }
 
     /** The first segment of a path that starts with one slash ("" for "//x"). */
@@ -187,11 +193,11 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
             status = api.status();
         } else if (cause instanceof TimeoutException) {
             status = ApiStatus.timeout("Timeout: request did not complete within the allowed duration", 1);
-        } else if (cause instanceof org.apache.pekko.http.scaladsl.model.EntityStreamSizeException
-                || (cause instanceof org.apache.pekko.http.scaladsl.model.EntityStreamException
+        } else if (cause instanceof EntityStreamSizeException
+                || (cause instanceof EntityStreamException
                         && String.valueOf(cause.getMessage()).contains("too large"))) {
             status = tooLarge();
-        } else if (cause instanceof org.apache.pekko.http.scaladsl.model.EntityStreamException malformed) {
+        } else if (cause instanceof EntityStreamException malformed) {
             // The body broke HTTP's framing (a chunk size "zz"): the client's fault, not the server's.
             status = ApiStatus.badRequest(malformed.info().summary());
         } else {

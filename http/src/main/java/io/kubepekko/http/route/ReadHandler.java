@@ -16,9 +16,11 @@ import io.kubepekko.api.table.Tables;
 import io.kubepekko.api.watch.FeatureGates;
 import io.kubepekko.api.watch.ReadOptions;
 import io.kubepekko.http.route.ResourceHandler.Request;
+import org.apache.pekko.http.javadsl.model.ContentType;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.MediaTypes;
 import org.apache.pekko.http.javadsl.model.ws.Message;
 import org.apache.pekko.http.javadsl.model.ws.TextMessage;
 import org.apache.pekko.stream.KillSwitches;
@@ -28,6 +30,7 @@ import org.apache.pekko.stream.javadsl.Sink;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import java.util.function.UnaryOperator;
 
@@ -38,9 +41,9 @@ import java.util.function.UnaryOperator;
  */
 final class ReadHandler {
 
-    private static final org.apache.pekko.http.javadsl.model.ContentType PROTOBUF_WATCH = ContentTypes.create(
-            org.apache.pekko.http.javadsl.model.MediaTypes.customBinary("application", "vnd.kubernetes.protobuf",
-                    false, java.util.Map.of("stream", "watch"),
+    private static final ContentType PROTOBUF_WATCH = ContentTypes.create(
+            MediaTypes.customBinary("application", "vnd.kubernetes.protobuf",
+                    false, Map.of("stream", "watch"),
                     false));
 
     private final ControlPlane controlPlane;
@@ -152,7 +155,7 @@ final class ReadHandler {
             options = options.withFieldSelector(ReadOptions.namedSelector(options.fieldSelector(), r.info().name()));
         }
         Duration timeout = watchTimeouts.of(options.timeoutSeconds());
-        java.util.function.UnaryOperator<byte[]> objects = selfLinks ? json -> SelfLinks.withSelfLink(type, json)
+        UnaryOperator<byte[]> objects = selfLinks ? json -> SelfLinks.withSelfLink(type, json)
                 : json -> json;
         String kind = type.kind();
         String apiVersion = type.apiVersion();
@@ -160,7 +163,7 @@ final class ReadHandler {
             // Each event's object as its PartialObjectMetadata; a PartialObjectMetadataList watch gets the
             // objects themselves, as kube-apiserver falls back when the per-event conversion fails.
             String metaVersion = r.representation().metaVersion();
-            java.util.function.UnaryOperator<byte[]> whole = objects;
+            UnaryOperator<byte[]> whole = objects;
             objects = json -> PartialObjects.of(metaVersion, whole.apply(json));
             kind = PartialObjects.KIND;
             apiVersion = PartialObjects.apiVersion(metaVersion);

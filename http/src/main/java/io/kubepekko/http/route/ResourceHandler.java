@@ -1,5 +1,6 @@
 package io.kubepekko.http.route;
 
+import io.kubepekko.api.meta.GoStrconv;
 import io.kubepekko.http.encoding.Encoder;
 import io.kubepekko.http.encoding.Negotiation;
 import io.kubepekko.http.encoding.RequestBodies;
@@ -33,6 +34,7 @@ import org.apache.pekko.http.javadsl.model.ws.WebSocketUpgrade;
 import io.kubepekko.api.protobuf.ProtobufBodies;
 
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
@@ -228,7 +230,7 @@ public final class ResourceHandler {
         }
         boolean apply = patchType == PatchType.APPLY_PATCH;
         // kube-apiserver's ValidatePatchOptions: these first, then the options every write has.
-        List<FieldError> leading = new java.util.ArrayList<>();
+        List<FieldError> leading = new ArrayList<>();
         if (apply && r.param("fieldManager").filter(m -> !m.isEmpty()).isEmpty()) {
             leading.add(FieldError.required("fieldManager", "is required for apply patch"));
         }
@@ -236,7 +238,7 @@ public final class ResourceHandler {
             leading.add(FieldError.forbidden("force", "may not be specified for non-apply patch"));
         }
         WriteOptions options = writeOptions(r, leading);
-        boolean force = r.param("force").filter(v -> !v.isEmpty()).map(io.kubepekko.api.meta.GoStrconv::parseBool)
+        boolean force = r.param("force").filter(v -> !v.isEmpty()).map(GoStrconv::parseBool)
                 .orElse(false);
         return write(type, r, new WriteOp.Patch(r.info().name(), patchType, r.body(), subresource, options, force));
     }
@@ -315,7 +317,7 @@ public final class ResourceHandler {
         int code = w instanceof WriteResult.Created ? 201 : w instanceof WriteResult.Accepted ? 202 : 200;
         List<String> warnings = decodeWarnings;
         if (!w.warnings().isEmpty()) {
-            warnings = new java.util.ArrayList<>(decodeWarnings);
+            warnings = new ArrayList<>(decodeWarnings);
             warnings.addAll(w.warnings());
         }
         return Encoder.json(code, w.body(), r.format(), r.pretty(), warnings);

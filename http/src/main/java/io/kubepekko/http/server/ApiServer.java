@@ -6,6 +6,7 @@ import io.kubepekko.http.route.HealthChecks;
 import io.kubepekko.http.route.ResourceHandler;
 import io.kubepekko.http.route.WatchTimeouts;
 import com.typesafe.config.Config;
+import com.typesafe.config.ConfigValueFactory;
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.actors.controllers.Controllers;
 import io.kubepekko.actors.Environment;
@@ -24,6 +25,7 @@ import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.cluster.Member;
 import org.apache.pekko.cluster.MemberStatus;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
@@ -41,7 +43,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -98,7 +102,7 @@ public final class ApiServer implements AutoCloseable {
         if (storageJoins(resolved)) {
             // The storage decides whether this server forms the cluster or joins it (ClusterJoin), not Pekko.
             systemConfig = systemConfig.withValue(ClusterJoin.SEED_NODES,
-                    com.typesafe.config.ConfigValueFactory.fromIterable(java.util.List.of()));
+                    ConfigValueFactory.fromIterable(List.of()));
         }
         ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), ApiServerSettings.SYSTEM_NAME,
                 systemConfig);
@@ -242,8 +246,8 @@ public final class ApiServer implements AutoCloseable {
         if (status != MemberStatus.up()) {
             return Optional.of("this node is " + status + ", not Up");
         }
-        java.util.List<String> unreachable = new java.util.ArrayList<>();
-        for (org.apache.pekko.cluster.Member m : cluster.state().getUnreachable()) {
+        List<String> unreachable = new ArrayList<>();
+        for (Member m : cluster.state().getUnreachable()) {
             unreachable.add(m.address().toString());
         }
         return unreachable.isEmpty() ? Optional.empty()
@@ -315,9 +319,9 @@ public final class ApiServer implements AutoCloseable {
     }
 
     /** The remoting addresses ({@code host:port}) of the cluster members this node sees Up. */
-    public java.util.List<String> upMembers() {
-        java.util.List<String> up = new java.util.ArrayList<>();
-        for (org.apache.pekko.cluster.Member m : Cluster.get(system).state().getMembers()) {
+    public List<String> upMembers() {
+        List<String> up = new ArrayList<>();
+        for (Member m : Cluster.get(system).state().getMembers()) {
             if (m.status() == MemberStatus.up()) {
                 up.add(m.address().getHost().get() + ":" + m.address().getPort().get());
             }

@@ -15,6 +15,8 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.pekko.actor.Address;
+import org.apache.pekko.actor.AddressFromURIString;
 
 /**
  * How an API server runs, read once from its flags.
@@ -213,9 +215,9 @@ public record ApiServerSettings(Path dataDir, String bindAddress, int port, Dura
      * given only such seeds would wait for ever.
      */
     private static void checkSeedNode(String seed, Config config) {
-        org.apache.pekko.actor.Address address;
+        Address address;
         try {
-            address = org.apache.pekko.actor.AddressFromURIString.parse(seed);
+            address = AddressFromURIString.parse(seed);
         } catch (RuntimeException e) {
             address = null;
         }

@@ -12,6 +12,7 @@ import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.cluster.UniqueAddress;
 import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Join;
 import org.apache.pekko.cluster.typed.JoinSeedNodes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,7 +61,7 @@ final class ClusterJoin {
                 observe, Duration.ofSeconds(30), d -> Thread.sleep(d.toMillis()), through -> {
                     if (through.get(0).equals(unique.address().toString())) {
                         // It won the generation: nobody else forms now, so it need not ask the others first.
-                        cluster.manager().tell(org.apache.pekko.cluster.typed.Join.create(unique.address()));
+                        cluster.manager().tell(Join.create(unique.address()));
                     } else {
                         cluster.manager().tell(new JoinSeedNodes(through.stream()
                                 .map(AddressFromURIString::parse).toList()));

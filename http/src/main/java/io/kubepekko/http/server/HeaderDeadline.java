@@ -6,6 +6,7 @@ import org.apache.pekko.http.javadsl.model.HttpEntity;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.http.javadsl.model.ResponseEntity;
+import org.apache.pekko.stream.javadsl.BidiFlow;
 import org.apache.pekko.stream.stage.AsyncCallback;
 import org.apache.pekko.stream.Attributes;
 import org.apache.pekko.stream.BidiShape;
@@ -60,7 +61,7 @@ final class HeaderDeadline extends GraphStage<BidiShape<HttpRequest, HttpRequest
     /** {@code handler} with the deadlines in front of it: the flow to bind, materialized once per connection. */
     static Flow<HttpRequest, HttpResponse, ?> around(Flow<HttpRequest, HttpResponse, ?> handler, Duration headerTimeout,
                                                     Duration idleTimeout) {
-        return org.apache.pekko.stream.javadsl.BidiFlow.fromGraph(new HeaderDeadline(headerTimeout, idleTimeout))
+        return BidiFlow.fromGraph(new HeaderDeadline(headerTimeout, idleTimeout))
                 .join(handler);
     }
 

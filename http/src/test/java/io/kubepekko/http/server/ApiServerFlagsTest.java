@@ -11,12 +11,16 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import io.kubepekko.api.flags.Flag;
+import io.kubepekko.api.meta.GoDurations;
 import io.kubepekko.persistence.StorageSettings;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Properties;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -188,9 +192,9 @@ class ApiServerFlagsTest {
     /** Every flag is declared once; --help is generated from the declarations, each with its type and default. */
     @Test
     void helpListsEveryDeclaredFlagWithItsDefault() {
-        List<io.kubepekko.api.flags.Flag<?>> flags = ApiServerFlags.FLAGS.flags();
+        List<Flag<?>> flags = ApiServerFlags.FLAGS.flags();
         assertEquals(20, flags.size());
-        for (io.kubepekko.api.flags.Flag<?> flag : flags) {
+        for (Flag<?> flag : flags) {
             String line = ApiServerFlags.USAGE.lines().filter(l -> l.startsWith("      " + flag.option() + " "))
                     .findFirst().orElseThrow(() -> new AssertionError(flag.option() + " missing from\n" + ApiServerFlags.USAGE));
             assertTrue(line.startsWith("      " + flag.option() + " " + flag.type() + " "), line);
@@ -252,7 +256,7 @@ class ApiServerFlagsTest {
     /** Each declared flag checks its own value and names itself (and the value) when it refuses it. */
     @Test
     void aMistypedValueNamesItsFlag() {
-        for (io.kubepekko.api.flags.Flag<?> flag : ApiServerFlags.FLAGS.flags()) {
+        for (Flag<?> flag : ApiServerFlags.FLAGS.flags()) {
             String bad = flag == ApiServerFlags.DATA_DIR ? "" : "%";
             String message = error(flag.option() + "=" + bad);
             assertTrue(message.startsWith("invalid argument \"" + bad + "\" for \"" + flag.option() + "\" flag: "),
@@ -333,7 +337,7 @@ class ApiServerFlagsTest {
                 "--cluster-port=2552", "--cluster-hostname", "10.0.0.1");
         assertEquals(new ApiServerSettings.ClusterFlags(List.of("10.0.0.1:2552", "node-2.example:2553"), 2552, "10.0.0.1"),
                 s.cluster());
-        com.typesafe.config.Config c = s.cluster().toConfig();
+        Config c = s.cluster().toConfig();
         assertEquals(List.of("pekko://kubepekko@10.0.0.1:2552", "pekko://kubepekko@node-2.example:2553"),
                 c.getStringList("pekko.cluster.seed-nodes"));
         assertEquals(2552, c.getInt("pekko.remote.artery.canonical.port"));
@@ -400,7 +404,7 @@ class ApiServerFlagsTest {
         @TempDir
         Path dir;
 
-        private String file(String name, String hocon) throws java.io.IOException {
+        private String file(String name, String hocon) throws IOException {
             Path f = dir.resolve(name);
             Files.writeString(f, hocon);
             return f.toString();
@@ -551,7 +555,7 @@ class ApiServerFlagsTest {
         @Test
         void systemPropertyConfigFileNamesTheFileToo() throws Exception {
             String f = file("watch.conf", "kubepekko.watch.max-events = 7");
-            java.util.Properties props = new java.util.Properties();
+            Properties props = new Properties();
             props.setProperty("config.file", f);
             assertEquals(settings("--config", f), ApiServerFlags.parse(new String[0], props).settings());
             assertEquals("--config and -Dconfig.file both name a configuration file: give one",
@@ -561,7 +565,7 @@ class ApiServerFlagsTest {
             assertEquals("invalid value \"" + dir.resolve("none.conf") + "\" for -Dconfig.file: no such file",
                     assertThrows(ApiServerFlags.UsageException.class,
                             () -> ApiServerFlags.parse(new String[0], props)).getMessage());
-            java.util.Properties resource = new java.util.Properties();
+            Properties resource = new Properties();
             resource.setProperty("config.resource", "application.conf");
             assertEquals("-Dconfig.resource is not supported: name the file with --config",
                     assertThrows(ApiServerFlags.UsageException.class,
@@ -596,12 +600,12 @@ class ApiServerFlagsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("goDurations")
     void parsesGoDuration(String text, Duration expected) {
-        assertEquals(expected, Duration.ofNanos(io.kubepekko.api.meta.GoDurations.parse(text)));
+        assertEquals(expected, Duration.ofNanos(GoDurations.parse(text)));
     }
 
     @ParameterizedTest(name = "\"{0}\"")
     @ValueSource(strings = {"", "10", "s", "1x", "1d", "1s2", "abc", "1 s", "s1"})
     void rejectsMalformedGoDuration(String text) {
-        assertThrows(IllegalArgumentException.class, () -> io.kubepekko.api.meta.GoDurations.parse(text));
+        assertThrows(IllegalArgumentException.class, () -> GoDurations.parse(text));
     }
 }

@@ -1,5 +1,6 @@
 package io.kubepekko.persistence.cassandra;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -70,7 +71,7 @@ final class CassandraClasspath {
     }
 
     private static boolean allExist(String classpath) {
-        for (String entry : classpath.split(java.io.File.pathSeparator)) {
+        for (String entry : classpath.split(File.pathSeparator)) {
             if (!Files.isRegularFile(Path.of(entry))) {
                 return false;
             }

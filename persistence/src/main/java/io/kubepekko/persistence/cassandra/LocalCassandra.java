@@ -1,19 +1,25 @@
 package io.kubepekko.persistence.cassandra;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
@@ -184,7 +190,7 @@ public final class LocalCassandra implements AutoCloseable {
                 .redirectErrorStream(true).redirectOutput(log.toFile());
         if (options.stopWithThisJvm()) {
             // Tied to this JVM through a pipe on its standard input (see ParentWatch).
-            command.add(classpath + java.io.File.pathSeparator + launcherLocation());
+            command.add(classpath + File.pathSeparator + launcherLocation());
             command.add(ParentWatch.class.getName());
         } else {
             command.add(classpath);
@@ -264,7 +270,7 @@ public final class LocalCassandra implements AutoCloseable {
     public void awaitExit() throws InterruptedException {
         try {
             process.onExit().get();
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             throw new IllegalStateException(e);
         }
     }
@@ -309,7 +315,7 @@ public final class LocalCassandra implements AutoCloseable {
 
     private static boolean awaitExit(ProcessHandle process, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        java.util.concurrent.CompletableFuture<ProcessHandle> exit = process.onExit();
+        CompletableFuture<ProcessHandle> exit = process.onExit();
         while (true) {
             try {
                 exit.get(100, TimeUnit.MILLISECONDS);
@@ -324,7 +330,7 @@ public final class LocalCassandra implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return !process.isAlive();
-            } catch (java.util.concurrent.ExecutionException e) {
+            } catch (ExecutionException e) {
                 return !process.isAlive();
             }
         }
@@ -376,7 +382,7 @@ public final class LocalCassandra implements AutoCloseable {
 
     private static String tail(String text) {
         String[] lines = text.split("\n");
-        return String.join("\n", java.util.Arrays.asList(lines).subList(Math.max(0, lines.length - 30), lines.length));
+        return String.join("\n", Arrays.asList(lines).subList(Math.max(0, lines.length - 30), lines.length));
     }
 
     private void writeState() throws IOException {
@@ -390,8 +396,8 @@ public final class LocalCassandra implements AutoCloseable {
         try (OutputStream out = Files.newOutputStream(partial)) {
             p.store(out, "a running local Cassandra (written by " + LocalCassandra.class.getName() + ")");
         }
-        Files.move(partial, dataDir.resolve(STATE_FILE), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        Files.move(partial, dataDir.resolve(STATE_FILE), StandardCopyOption.REPLACE_EXISTING,
+                StandardCopyOption.ATOMIC_MOVE);
     }
 
     /**
@@ -432,13 +438,13 @@ public final class LocalCassandra implements AutoCloseable {
     private static String launcherLocation() {
         try {
             return Path.of(LocalCassandra.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
-        } catch (java.net.URISyntaxException e) {
+        } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }
     }
 
-    private static java.io.File devNull() {
-        return new java.io.File(System.getProperty("os.name").startsWith("Windows") ? "NUL" : "/dev/null");
+    private static File devNull() {
+        return new File(System.getProperty("os.name").startsWith("Windows") ? "NUL" : "/dev/null");
     }
 
     /**

@@ -3,6 +3,7 @@ package io.kubepekko.persistence.cassandra;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.Set;
 
 /** The command line of {@link LocalCassandra}, as {@code cluster-config/bin/cassandra} runs it. */
 final class LocalCassandraCli {
@@ -12,7 +13,7 @@ final class LocalCassandraCli {
             + "  Both listen on the ports of DIR's previous run (its clients look for it there), free ones on a\n"
             + "  new DIR, or those given; they fail, naming the port, when another process holds one of them.";
 
-    private static final java.util.Set<String> FLAGS = java.util.Set.of("--data-dir", "--cql-port", "--storage-port");
+    private static final Set<String> FLAGS = Set.of("--data-dir", "--cql-port", "--storage-port");
 
     private LocalCassandraCli() {}
 

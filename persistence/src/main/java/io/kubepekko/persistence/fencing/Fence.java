@@ -2,6 +2,7 @@ package io.kubepekko.persistence.fencing;
 
 import scala.concurrent.ExecutionContext;
 import scala.concurrent.Future;
+import scala.concurrent.Future$;
 import scala.util.Failure;
 import scala.util.Try;
 
@@ -13,7 +14,7 @@ final class Fence {
 
     /** A failed future naming why, when the permit has lapsed; empty when this server may write. */
     static <T> Optional<Future<T>> refused(WritePermit permit) {
-        return permit.refusal().map(why -> scala.concurrent.Future$.MODULE$.failed(
+        return permit.refusal().map(why -> Future$.MODULE$.failed(
                 new FencedCassandraJournal.FencedException(why)));
     }
 

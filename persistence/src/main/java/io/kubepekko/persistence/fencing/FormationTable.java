@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -65,7 +66,7 @@ public final class FormationTable {
             into.put(row.getString("member"), row.getLong("beat"));
         }
         return rs.hasMorePages() ? rs.fetchNextPage().thenCompose(next -> collect(next, into))
-                : java.util.concurrent.CompletableFuture.completedFuture(into);
+                : CompletableFuture.completedFuture(into);
     }
 
     /** The current generation, read linearizably with the transactions that raise it (empty: none yet). */
