@@ -1,7 +1,6 @@
 package io.kubepekko.actors;
 
 import com.typesafe.config.Config;
-
 import java.time.Duration;
 
 /** Back-off between failed attempts: doubles from {@code initial} up to {@code max}. */

@@ -3,8 +3,8 @@ package io.kubepekko.actors;
 import io.kubepekko.api.GroupResource;
 
 /**
- * Names one collection: the objects of a group-resource in one namespace ({@code ""} for cluster-scoped
- * kinds). Its string form is the sharding entity id and the persistence id suffix.
+ * Names one collection: the objects of a group-resource in one namespace ({@code ""} for
+ * cluster-scoped kinds). Its string form is the sharding entity id and the persistence id suffix.
  */
 public record CollectionId(GroupResource groupResource, String namespace) {
 
@@ -18,6 +18,7 @@ public record CollectionId(GroupResource groupResource, String namespace) {
 
     public static CollectionId parse(String entityId) {
         int bar = entityId.indexOf('/');
-        return new CollectionId(GroupResource.parse(entityId.substring(0, bar)), entityId.substring(bar + 1));
+        return new CollectionId(
+                GroupResource.parse(entityId.substring(0, bar)), entityId.substring(bar + 1));
     }
 }

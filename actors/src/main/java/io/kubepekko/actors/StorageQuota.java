@@ -2,7 +2,6 @@ package io.kubepekko.actors;
 
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.status.ApiStatus;
-
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -11,23 +10,25 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The storage quota ({@code --storage-quota-bytes}): a limit on the JSON bytes of the live stored objects,
- * past which writes that would grow them are refused, as etcd refuses writes past its
- * {@code --quota-backend-bytes} ({@code mvcc: database space exceeded}). Deletes, and writes that shrink
- * what is stored, always go ahead, so a full server can be emptied.
+ * The storage quota ({@code --storage-quota-bytes}): a limit on the JSON bytes of the live stored
+ * objects, past which writes that would grow them are refused, as etcd refuses writes past its
+ * {@code --quota-backend-bytes} ({@code mvcc: database space exceeded}). Deletes, and writes that
+ * shrink what is stored, always go ahead, so a full server can be emptied.
  *
- * <p>What is counted: the objects this node's watch caches hold ({@link io.kubepekko.api.watch.CacheState#bytes}),
- * which every cache reports after each change it applies. Every node's caches hold every object of the
- * cluster, so this is the whole cluster's data on every node (and each node's heap must hold all of it):
- * the limit is on the total, and every node checks the writes its collections execute against what its
- * caches hold. Near the quota, writes in flight reserve what they add until their batch ends (see
- * {@link Admission}); a batch's growth is counted twice for the moment between its commit and the caches
- * applying it, and not at all if the caches lag further (then writes can pass the quota by about what was
- * committed meanwhile). Far below it writes are not measured at all ({@link #MAX_MARGIN}).
+ * <p>What is counted: the objects this node's watch caches hold ({@link
+ * io.kubepekko.api.watch.CacheState#bytes}), which every cache reports after each change it
+ * applies. Every node's caches hold every object of the cluster, so this is the whole cluster's
+ * data on every node (and each node's heap must hold all of it): the limit is on the total, and
+ * every node checks the writes its collections execute against what its caches hold. Near the
+ * quota, writes in flight reserve what they add until their batch ends (see {@link Admission}); a
+ * batch's growth is counted twice for the moment between its commit and the caches applying it, and
+ * not at all if the caches lag further (then writes can pass the quota by about what was committed
+ * meanwhile). Far below it writes are not measured at all ({@link #MAX_MARGIN}).
  *
- * <p>Like etcd's {@code NOSPACE} alarm, a refusal raises an alarm that fails the {@code storage-quota}
- * check of /readyz; here it clears itself once a write as large as the refused one would fit again (etcd's
- * waits for an operator to compact and disarm it, a step this server has no need for).
+ * <p>Like etcd's {@code NOSPACE} alarm, a refusal raises an alarm that fails the {@code
+ * storage-quota} check of /readyz; here it clears itself once a write as large as the refused one
+ * would fit again (etcd's waits for an operator to compact and disarm it, a step this server has no
+ * need for).
  *
  * <p>Thread-safe: caches report from their actors, collections check from theirs, /readyz reads it.
  */
@@ -38,23 +39,28 @@ public final class StorageQuota {
     public static final String FLAG = "--storage-quota-bytes";
 
     /**
-     * While the stored objects and the measured reservations are further than this below the quota (or an
-     * eighth of the quota, when that is less), writes are admitted without serializing their objects to
-     * measure them; nearer, every growing write is measured and reserves what it adds. Unmeasured writes
-     * still in flight when the count enters the margin are not reserved: the quota can be passed by what
-     * of them exceeds the margin (more than 64 MiB of writes in flight at once).
+     * While the stored objects and the measured reservations are further than this below the quota
+     * (or an eighth of the quota, when that is less), writes are admitted without serializing their
+     * objects to measure them; nearer, every growing write is measured and reserves what it adds.
+     * Unmeasured writes still in flight when the count enters the margin are not reserved: the
+     * quota can be passed by what of them exceeds the margin (more than 64 MiB of writes in flight
+     * at once).
      */
     static final long MAX_MARGIN = 64L * 1024 * 1024;
 
     private static final StorageQuota UNLIMITED = new StorageQuota(Long.MAX_VALUE);
 
     private final long limit;
+
     /** See {@link #MAX_MARGIN}. */
     private final long margin;
+
     private final ConcurrentHashMap<GroupResource, Long> byResource = new ConcurrentHashMap<>();
     private final AtomicLong used = new AtomicLong();
+
     /** What the writes admitted near the quota and not yet counted add (see {@link Admission}). */
     private final AtomicLong reserved = new AtomicLong();
+
     /** The growth of the write whose refusal raised the alarm; 0 while none is raised. */
     private final AtomicLong alarm = new AtomicLong();
 
@@ -99,22 +105,34 @@ public final class StorageQuota {
         used.addAndGet(bytes - (before == null ? 0 : before));
     }
 
-    /** The 507 a write that would take the stored objects to {@code after} bytes gets; raises the alarm. */
+    /**
+     * The 507 a write that would take the stored objects to {@code after} bytes gets; raises the
+     * alarm.
+     */
     private ApiStatus refusal(long after, long growth) {
         if (alarm.getAndSet(growth) == 0) {
-            log.warn("storage quota alarm raised: a write of {} more bytes was refused, the stored objects take {} of"
-                    + " {} bytes ({}); /readyz fails its storage-quota check until there is room again",
-                    growth, used.get(), limit, FLAG);
+            log.warn(
+                    "storage quota alarm raised: a write of {} more bytes was refused, the stored objects take {} of"
+                            + " {} bytes ({}); /readyz fails its storage-quota check until there is room again",
+                    growth,
+                    used.get(),
+                    limit,
+                    FLAG);
         }
         return exceeded(after);
     }
 
-    /** The admission of the writes of one batch; {@link Admission#release() released} when the batch ends. */
+    /**
+     * The admission of the writes of one batch; {@link Admission#release() released} when the batch
+     * ends.
+     */
     public Admission admission() {
         return new Admission();
     }
 
-    /** Reserves {@code bytes} if the stored objects and the other reservations leave room for them. */
+    /**
+     * Reserves {@code bytes} if the stored objects and the other reservations leave room for them.
+     */
     private boolean reserve(long bytes) {
         while (true) {
             long held = reserved.get();
@@ -128,10 +146,10 @@ public final class StorageQuota {
     }
 
     /**
-     * The writes admitted into one batch near the quota reserve what they add on the node's quota, from
-     * their admission until the batch ends (committed: the caches count it a moment later; or failed), so
-     * collections writing near the quota at once are admitted against each other's writes, not only against
-     * what the caches have counted.
+     * The writes admitted into one batch near the quota reserve what they add on the node's quota,
+     * from their admission until the batch ends (committed: the caches count it a moment later; or
+     * failed), so collections writing near the quota at once are admitted against each other's
+     * writes, not only against what the caches have counted.
      */
     public final class Admission {
         private long held;
@@ -139,7 +157,8 @@ public final class StorageQuota {
         private Admission() {}
 
         /**
-         * Admits a write that grows the stored objects by {@code growth} bytes, measured only near the quota.
+         * Admits a write that grows the stored objects by {@code growth} bytes, measured only near
+         * the quota.
          *
          * @throws io.kubepekko.api.status.ApiException the 507 refusal, when it does not fit
          */
@@ -165,26 +184,46 @@ public final class StorageQuota {
     }
 
     private ApiStatus exceeded(long after) {
-        return new ApiStatus(507, null, "database space exceeded: the stored objects would take " + after
-                + " bytes, over the storage quota of " + limit + " bytes (" + FLAG + "); delete objects, or give the"
-                + " server a larger heap and quota", null);
+        return new ApiStatus(
+                507,
+                null,
+                "database space exceeded: the stored objects would take "
+                        + after
+                        + " bytes, over the storage quota of "
+                        + limit
+                        + " bytes ("
+                        + FLAG
+                        + "); delete objects, or give the"
+                        + " server a larger heap and quota",
+                null);
     }
 
     /**
-     * The {@code storage-quota} check of /readyz: failing while the stored objects are over the quota, or
-     * while the alarm a refusal raised is on (until a write as large as the refused one would fit).
+     * The {@code storage-quota} check of /readyz: failing while the stored objects are over the
+     * quota, or while the alarm a refusal raised is on (until a write as large as the refused one
+     * would fit).
      */
     public Optional<String> readiness() {
         long now = used.get();
         long refused = alarm.get();
         if (refused > 0 && now + refused <= limit && alarm.compareAndSet(refused, 0)) {
-            log.info("storage quota alarm cleared: the stored objects take {} of {} bytes", now, limit);
+            log.info(
+                    "storage quota alarm cleared: the stored objects take {} of {} bytes",
+                    now,
+                    limit);
             refused = 0;
         }
         if (now <= limit && refused == 0) {
             return Optional.empty();
         }
-        return Optional.of("database space exceeded: the stored objects take " + now + " bytes of the storage quota"
-                + " of " + limit + " bytes (" + FLAG + "); writes that add data are refused until objects are deleted");
+        return Optional.of(
+                "database space exceeded: the stored objects take "
+                        + now
+                        + " bytes of the storage quota"
+                        + " of "
+                        + limit
+                        + " bytes ("
+                        + FLAG
+                        + "); writes that add data are refused until objects are deleted");
     }
 }

@@ -1,9 +1,18 @@
 package io.kubepekko.actors;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.kubepekko.actors.allocation.ValueAllocator;
 import io.kubepekko.actors.entity.CollectionEntity;
 import io.kubepekko.actors.entity.CollectionSnapshotParts;
 import io.kubepekko.actors.sequencing.Revisions;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
@@ -17,21 +26,12 @@ import org.junit.jupiter.api.Test;
 import org.pcollections.HashTreePSet;
 import org.pcollections.TreePMap;
 
-import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 /**
- * Journals and snapshot stores written before the entities moved into {@code entity}, {@code sequencing}
- * and {@code allocation} hold their events and states under the old class names (Pekko's Jackson
- * serializer writes the class name as the manifest). Each moved class is written here, then read back
- * through {@link SerializationExtension} with its old manifest, as a recovery reads an old row.
+ * Journals and snapshot stores written before the entities moved into {@code entity}, {@code
+ * sequencing} and {@code allocation} hold their events and states under the old class names
+ * (Pekko's Jackson serializer writes the class name as the manifest). Each moved class is written
+ * here, then read back through {@link SerializationExtension} with its old manifest, as a recovery
+ * reads an old row.
  */
 class MovedClassesTest {
 
@@ -49,67 +49,121 @@ class MovedClassesTest {
         testKit.shutdownTestKit();
     }
 
-    private static final byte[] OBJECT = "{\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\"}}"
-            .getBytes(StandardCharsets.UTF_8);
+    private static final byte[] OBJECT =
+            "{\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\"}}"
+                    .getBytes(StandardCharsets.UTF_8);
 
-    /** A representative of each moved persisted class, by the name old journals and snapshots carry. */
+    /**
+     * A representative of each moved persisted class, by the name old journals and snapshots carry.
+     */
     private static Map<String, Object> storedUnderOldNames() {
-        ActorRef<Revisions.Published> subscriber = testKit.<Revisions.Published>createTestProbe().ref();
-        Revisions.HandedOver handedOver = new Revisions.HandedOver("epoch-1", 1500, List.of(subscriber));
+        ActorRef<Revisions.Published> subscriber =
+                testKit.<Revisions.Published>createTestProbe().ref();
+        Revisions.HandedOver handedOver =
+                new Revisions.HandedOver("epoch-1", 1500, List.of(subscriber));
         Map<String, Object> stored = new LinkedHashMap<>();
-        stored.put("io.kubepekko.actors.CollectionEntity$ObjectChanged",
-                new CollectionEntity.ObjectChanged(7, "a", null, OBJECT, false, 1_700_000_000_000L));
-        stored.put("io.kubepekko.actors.CollectionEntity$State",
+        stored.put(
+                "io.kubepekko.actors.CollectionEntity$ObjectChanged",
+                new CollectionEntity.ObjectChanged(
+                        7, "a", null, OBJECT, false, 1_700_000_000_000L));
+        stored.put(
+                "io.kubepekko.actors.CollectionEntity$State",
                 new CollectionEntity.State(TreePMap.<String, byte[]>empty().plus("a", OBJECT), 7));
-        stored.put("io.kubepekko.actors.CollectionSnapshotParts$Header", new CollectionSnapshotParts.Header(2, 7));
-        stored.put("io.kubepekko.actors.CollectionSnapshotParts$Part", new CollectionSnapshotParts.Part(Map.of("a", OBJECT)));
-        stored.put("io.kubepekko.actors.Revisions$BlockReserved", new Revisions.BlockReserved(2000));
-        stored.put("io.kubepekko.actors.Revisions$CollectionAdded", new Revisions.CollectionAdded("default"));
+        stored.put(
+                "io.kubepekko.actors.CollectionSnapshotParts$Header",
+                new CollectionSnapshotParts.Header(2, 7));
+        stored.put(
+                "io.kubepekko.actors.CollectionSnapshotParts$Part",
+                new CollectionSnapshotParts.Part(Map.of("a", OBJECT)));
+        stored.put(
+                "io.kubepekko.actors.Revisions$BlockReserved", new Revisions.BlockReserved(2000));
+        stored.put(
+                "io.kubepekko.actors.Revisions$CollectionAdded",
+                new Revisions.CollectionAdded("default"));
         stored.put("io.kubepekko.actors.Revisions$HandedOver", handedOver);
-        stored.put("io.kubepekko.actors.Revisions$State",
+        stored.put(
+                "io.kubepekko.actors.Revisions$State",
                 new Revisions.State(2000, HashTreePSet.singleton("default"), handedOver));
-        stored.put("io.kubepekko.actors.ValueAllocator$ValuesClaimed",
-                new ValueAllocator.ValuesClaimed("services/default", "claim-1", List.of("ip/10.96.0.10")));
-        stored.put("io.kubepekko.actors.ValueAllocator$ValuesReleased",
+        stored.put(
+                "io.kubepekko.actors.ValueAllocator$ValuesClaimed",
+                new ValueAllocator.ValuesClaimed(
+                        "services/default", "claim-1", List.of("ip/10.96.0.10")));
+        stored.put(
+                "io.kubepekko.actors.ValueAllocator$ValuesReleased",
                 new ValueAllocator.ValuesReleased("services/default", List.of("ip/10.96.0.10")));
-        stored.put("io.kubepekko.actors.ValueAllocator$State", new ValueAllocator.State(TreePMap.<String, ValueAllocator.Owner>empty()
-                .plus("ip/10.96.0.10", new ValueAllocator.Owner("services/default", "claim-1"))));
+        stored.put(
+                "io.kubepekko.actors.ValueAllocator$State",
+                new ValueAllocator.State(
+                        TreePMap.<String, ValueAllocator.Owner>empty()
+                                .plus(
+                                        "ip/10.96.0.10",
+                                        new ValueAllocator.Owner("services/default", "claim-1"))));
         return stored;
     }
 
     @Test
     void eventsAndStatesWrittenUnderTheOldNamesAreReadAsTheMovedClasses() {
-        storedUnderOldNames().forEach((oldName, value) -> {
-            Serializer serializer = serialization.findSerializerFor(value);
-            byte[] bytes = serialization.serialize(value).get();
-            Object read = serialization.deserialize(bytes, serializer.identifier(), oldName).get();
-            assertEquals(value.getClass(), read.getClass(), oldName);
-            assertArrayEquals(bytes, serialization.serialize(read).get(), oldName + " reads back to the same value");
-        });
+        storedUnderOldNames()
+                .forEach(
+                        (oldName, value) -> {
+                            Serializer serializer = serialization.findSerializerFor(value);
+                            byte[] bytes = serialization.serialize(value).get();
+                            Object read =
+                                    serialization
+                                            .deserialize(bytes, serializer.identifier(), oldName)
+                                            .get();
+                            assertEquals(value.getClass(), read.getClass(), oldName);
+                            assertArrayEquals(
+                                    bytes,
+                                    serialization.serialize(read).get(),
+                                    oldName + " reads back to the same value");
+                        });
     }
 
     @Test
     void newWritesCarryTheNewNameWithoutAVersion() {
-        storedUnderOldNames().values().forEach(value -> assertEquals(value.getClass().getName(),
-                Serializers.manifestFor(serialization.findSerializerFor(value), value)));
+        storedUnderOldNames()
+                .values()
+                .forEach(
+                        value ->
+                                assertEquals(
+                                        value.getClass().getName(),
+                                        Serializers.manifestFor(
+                                                serialization.findSerializerFor(value), value)));
     }
 
-    /** The list covers every event, state and snapshot part of the moved entities, and the test every entry. */
+    /**
+     * The list covers every event, state and snapshot part of the moved entities, and the test
+     * every entry.
+     */
     @Test
     void everyStoredClassOfTheMovedEntitiesIsMapped() {
         Set<String> stored = new TreeSet<>();
-        for (Class<?> events : List.of(CollectionEntity.Event.class, Revisions.Event.class, ValueAllocator.Event.class)) {
+        for (Class<?> events :
+                List.of(
+                        CollectionEntity.Event.class,
+                        Revisions.Event.class,
+                        ValueAllocator.Event.class)) {
             for (Class<?> event : events.getPermittedSubclasses()) {
                 stored.add(event.getName());
             }
         }
-        for (Class<?> snapshot : List.of(CollectionEntity.State.class, Revisions.State.class, ValueAllocator.State.class,
-                CollectionSnapshotParts.Header.class, CollectionSnapshotParts.Part.class)) {
+        for (Class<?> snapshot :
+                List.of(
+                        CollectionEntity.State.class,
+                        Revisions.State.class,
+                        ValueAllocator.State.class,
+                        CollectionSnapshotParts.Header.class,
+                        CollectionSnapshotParts.Part.class)) {
             stored.add(snapshot.getName());
         }
         assertEquals(stored, new TreeSet<>(MovedClasses.RENAMED.values()));
-        MovedClasses.RENAMED.forEach((oldName, now) -> assertEquals(oldName,
-                "io.kubepekko.actors." + now.substring(now.lastIndexOf('.') + 1), "moved from the base package, same name"));
+        MovedClasses.RENAMED.forEach(
+                (oldName, now) ->
+                        assertEquals(
+                                oldName,
+                                "io.kubepekko.actors." + now.substring(now.lastIndexOf('.') + 1),
+                                "moved from the base package, same name"));
         assertEquals(MovedClasses.RENAMED.keySet(), storedUnderOldNames().keySet());
     }
 }

@@ -1,13 +1,12 @@
 package io.kubepekko.actors;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.pekko.persistence.testkit.JournalOperation;
 import org.apache.pekko.persistence.testkit.ProcessingPolicy;
 import org.apache.pekko.persistence.testkit.ProcessingResult;
 import org.apache.pekko.persistence.testkit.ProcessingSuccess$;
 import org.apache.pekko.persistence.testkit.ReadEvents;
 import org.apache.pekko.persistence.testkit.javadsl.PersistenceTestKit;
-
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Counts the events the in-memory journal hands out for one persistence id, letting every operation
@@ -23,7 +22,10 @@ public final class ReplayedEvents implements ProcessingPolicy<JournalOperation> 
         this.persistenceId = persistenceId;
     }
 
-    /** Installs a recorder as the journal's policy; the test kit's next {@code resetPolicy} removes it. */
+    /**
+     * Installs a recorder as the journal's policy; the test kit's next {@code resetPolicy} removes
+     * it.
+     */
     public static ReplayedEvents recordOn(PersistenceTestKit journal, String persistenceId) {
         ReplayedEvents recorder = new ReplayedEvents(persistenceId);
         journal.withPolicy(recorder);

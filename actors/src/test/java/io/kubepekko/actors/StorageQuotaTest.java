@@ -1,14 +1,17 @@
 package io.kubepekko.actors;
 
-import io.kubepekko.api.GroupResource;
-import io.kubepekko.api.status.ApiException;
-import org.junit.jupiter.api.Test;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** {@link StorageQuota}: what the caches count, what batches in flight reserve, and the readiness alarm. */
+import io.kubepekko.api.GroupResource;
+import io.kubepekko.api.status.ApiException;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link StorageQuota}: what the caches count, what batches in flight reserve, and the readiness
+ * alarm.
+ */
 class StorageQuotaTest {
 
     private static final GroupResource PODS = GroupResource.parse("pods");
@@ -35,7 +38,9 @@ class StorageQuotaTest {
         first.admit(() -> MB + MB / 2);
         ApiException refused = assertThrows(ApiException.class, () -> second.admit(() -> MB));
         assertEquals(507, refused.status().code());
-        assertTrue(refused.status().message().contains("would take 20500000 bytes"), refused.status().message());
+        assertTrue(
+                refused.status().message().contains("would take 20500000 bytes"),
+                refused.status().message());
 
         first.release();
         quota.record(CONFIG_MAPS, 19 * MB + MB / 2); // the caches counted the first batch
@@ -45,19 +50,25 @@ class StorageQuotaTest {
     @Test
     void farBelowTheQuotaWritesAreNotMeasuredAndWithinTheMarginTheyAre() {
         StorageQuota quota = StorageQuota.of(80 * MB); // a margin of an eighth: 10 MB
-        quota.admission().admit(() -> {
-            throw new AssertionError("measured far below the quota");
-        });
+        quota.admission()
+                .admit(
+                        () -> {
+                            throw new AssertionError("measured far below the quota");
+                        });
         quota.record(PODS, 69 * MB);
-        quota.admission().admit(() -> {
-            throw new AssertionError("measured 11 MB below the quota");
-        });
+        quota.admission()
+                .admit(
+                        () -> {
+                            throw new AssertionError("measured 11 MB below the quota");
+                        });
         quota.record(PODS, 71 * MB);
         boolean[] measured = {false};
-        quota.admission().admit(() -> {
-            measured[0] = true;
-            return MB;
-        });
+        quota.admission()
+                .admit(
+                        () -> {
+                            measured[0] = true;
+                            return MB;
+                        });
         assertTrue(measured[0], "9 MB below the quota");
     }
 

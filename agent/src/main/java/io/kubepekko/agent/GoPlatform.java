@@ -3,9 +3,9 @@ package io.kubepekko.agent;
 import java.util.Locale;
 
 /**
- * The host's operating system and architecture under Go's names ({@code GOOS}/{@code GOARCH}), as the
- * kubelet writes them into labels, {@code nodeInfo} and its User-Agent: the JVM says {@code x86_64} or
- * {@code aarch64} where Kubernetes says {@code amd64} or {@code arm64}.
+ * The host's operating system and architecture under Go's names ({@code GOOS}/{@code GOARCH}), as
+ * the kubelet writes them into labels, {@code nodeInfo} and its User-Agent: the JVM says {@code
+ * x86_64} or {@code aarch64} where Kubernetes says {@code amd64} or {@code arm64}.
  */
 public final class GoPlatform {
     private GoPlatform() {}

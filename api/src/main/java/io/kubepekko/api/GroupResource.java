@@ -19,7 +19,8 @@ public record GroupResource(String group, String resource) {
     /** Inverse of {@link #toString()}: the first dot separates resource from group. */
     public static GroupResource parse(String qualified) {
         int dot = qualified.indexOf('.');
-        return dot < 0 ? new GroupResource("", qualified)
+        return dot < 0
+                ? new GroupResource("", qualified)
                 : new GroupResource(qualified.substring(dot + 1), qualified.substring(0, dot));
     }
 }

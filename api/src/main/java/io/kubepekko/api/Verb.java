@@ -22,7 +22,10 @@ public enum Verb {
         this.wireName = wireName;
     }
 
-    /** The name discovery and a resource's verb list use ({@code deletecollection}); empty for {@link #UNSUPPORTED}. */
+    /**
+     * The name discovery and a resource's verb list use ({@code deletecollection}); empty for
+     * {@link #UNSUPPORTED}.
+     */
     public String wireName() {
         return wireName;
     }

@@ -13,59 +13,64 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class KubeTarget implements Target {
 
-  private final List<URI> bases;
-  private final AtomicInteger next = new AtomicInteger();
+    private final List<URI> bases;
+    private final AtomicInteger next = new AtomicInteger();
 
-  KubeTarget(URI base) {
-    this(List.of(base));
-  }
-
-  KubeTarget(List<URI> bases) {
-    if (bases.isEmpty()) {
-      throw new IllegalArgumentException("no server to target");
+    KubeTarget(URI base) {
+        this(List.of(base));
     }
-    this.bases = List.copyOf(bases);
-  }
 
-  @Override
-  public String name() {
-    return "ours";
-  }
+    KubeTarget(List<URI> bases) {
+        if (bases.isEmpty()) {
+            throw new IllegalArgumentException("no server to target");
+        }
+        this.bases = List.copyOf(bases);
+    }
 
-  @Override
-  public HttpConn newConnection() {
-    return new HttpConn(bases.get(Math.floorMod(next.getAndIncrement(), bases.size())));
-  }
+    @Override
+    public String name() {
+        return "ours";
+    }
 
-  @Override
-  public boolean ensureNamespace(HttpConn conn, String namespace) throws IOException {
-    byte[] body = ("{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\""
-        + namespace + "\"}}").getBytes(StandardCharsets.UTF_8);
-    int status = conn.send("POST", "/api/v1/namespaces", body).status();
-    return status == 201 || status == 409;
-  }
+    @Override
+    public HttpConn newConnection() {
+        return new HttpConn(bases.get(Math.floorMod(next.getAndIncrement(), bases.size())));
+    }
 
-  @Override
-  public boolean create(HttpConn conn, Workload.Ref ref, byte[] object) throws IOException {
-    return conn.send("POST", collection(ref), object).status() == 201;
-  }
+    @Override
+    public boolean ensureNamespace(HttpConn conn, String namespace) throws IOException {
+        byte[] body =
+                ("{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\""
+                                + namespace
+                                + "\"}}")
+                        .getBytes(StandardCharsets.UTF_8);
+        int status = conn.send("POST", "/api/v1/namespaces", body).status();
+        return status == 201 || status == 409;
+    }
 
-  @Override
-  public boolean get(HttpConn conn, Workload.Ref ref) throws IOException {
-    return conn.get(item(ref)).status() == 200;
-  }
+    @Override
+    public boolean create(HttpConn conn, Workload.Ref ref, byte[] object) throws IOException {
+        return conn.send("POST", collection(ref), object).status() == 201;
+    }
 
-  /** Sent without resourceVersion: an unconditional update, as Kubernetes allows for ConfigMaps. */
-  @Override
-  public boolean update(HttpConn conn, Workload.Ref ref, byte[] object) throws IOException {
-    return conn.send("PUT", item(ref), object).status() == 200;
-  }
+    @Override
+    public boolean get(HttpConn conn, Workload.Ref ref) throws IOException {
+        return conn.get(item(ref)).status() == 200;
+    }
 
-  private static String collection(Workload.Ref ref) {
-    return "/api/v1/namespaces/" + ref.namespace() + "/configmaps";
-  }
+    /**
+     * Sent without resourceVersion: an unconditional update, as Kubernetes allows for ConfigMaps.
+     */
+    @Override
+    public boolean update(HttpConn conn, Workload.Ref ref, byte[] object) throws IOException {
+        return conn.send("PUT", item(ref), object).status() == 200;
+    }
 
-  private static String item(Workload.Ref ref) {
-    return collection(ref) + "/" + ref.name();
-  }
+    private static String collection(Workload.Ref ref) {
+        return "/api/v1/namespaces/" + ref.namespace() + "/configmaps";
+    }
+
+    private static String item(Workload.Ref ref) {
+        return collection(ref) + "/" + ref.name();
+    }
 }

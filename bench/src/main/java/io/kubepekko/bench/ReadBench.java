@@ -25,44 +25,68 @@ import java.util.concurrent.atomic.AtomicLong;
  * </pre>
  *
  * <p>Phases, each on freshly started stores (etcd first, then ours, never both at once):
+ *
  * <ol>
  *   <li><b>list</b>: pods of about 2 KiB spread over 100 namespaces, grown to each size in turn
  *       (10,000 then 100,000), then listed across all namespaces whole (consistent, and cached:
  *       {@code resourceVersion=0} for ours, a serializable range for etcd) and paged by 500,
- *       interleaved, over 20 rounds (5 above 10,000 pods). etcd lists by a range read over
- *       {@code /registry/pods/}.
+ *       interleaved, over 20 rounds (5 above 10,000 pods). etcd lists by a range read over {@code
+ *       /registry/pods/}.
  *   <li><b>watch</b>: create-to-ADDED-event latency at one watcher (500 sequential creates, after
  *       15,000 unmeasured ones: our JVM's sequential write path is only compiled for good after
- *       about that many, see docs/benchmarks/read.md), then
- *       with 100 and 1,000 watchers of one collection, timing each write until the last watcher
- *       has read it (50 writes). etcd watches through {@code POST /v3/watch}.
+ *       about that many, see docs/benchmarks/read.md), then with 100 and 1,000 watchers of one
+ *       collection, timing each write until the last watcher has read it (50 writes). etcd watches
+ *       through {@code POST /v3/watch}.
  *   <li><b>heap</b>: our server's live heap (via {@code jcmd}) before and after 20,000 more pods,
  *       against the stored JSON's size; the class histogram's growth shows where it went.
  *   <li><b>warmstart</b>: 100,000 pods, SIGTERM, restart on the same data directory, time from
  *       process start until {@code /readyz} answers 200 (it includes the watch caches loading).
  * </ol>
  *
- * <p>The server runs with the launch script's JVM options ({@code -Xmx2g}); set
- * {@code KUBEPEKKO_JAVA_OPTS} to change them.
+ * <p>The server runs with the launch script's JVM options ({@code -Xmx2g}); set {@code
+ * KUBEPEKKO_JAVA_OPTS} to change them.
  */
 public final class ReadBench {
 
-  /** The benchmark's parts, selectable with {@code --only}. */
-  enum Phase { LIST, WATCH, HEAP, WARMSTART }
-
-  /** Command-line settings; see {@link #USAGE}. */
-  record Options(boolean runOurs, boolean runEtcd, Path apiserver, Set<Phase> phases,
-      List<Integer> listSizes, int listReps, int pageSize, int namespaces, int objectBytes,
-      int connections, int watchWarmups, int watchWrites, List<Integer> fanout, int fanoutWrites, int heapObjects,
-      int warmObjects, Duration startTimeout, Path out) {
-
-    /** Rounds per list size: 20 up to 10,000 pods, 5 above, unless --list-reps says otherwise. */
-    int reps(int size) {
-      return listReps > 0 ? listReps : size <= 10_000 ? 20 : 5;
+    /** The benchmark's parts, selectable with {@code --only}. */
+    enum Phase {
+        LIST,
+        WATCH,
+        HEAP,
+        WARMSTART
     }
-  }
 
-  static final String USAGE = """
+    /** Command-line settings; see {@link #USAGE}. */
+    record Options(
+            boolean runOurs,
+            boolean runEtcd,
+            Path apiserver,
+            Set<Phase> phases,
+            List<Integer> listSizes,
+            int listReps,
+            int pageSize,
+            int namespaces,
+            int objectBytes,
+            int connections,
+            int watchWarmups,
+            int watchWrites,
+            List<Integer> fanout,
+            int fanoutWrites,
+            int heapObjects,
+            int warmObjects,
+            Duration startTimeout,
+            Path out) {
+
+        /**
+         * Rounds per list size: 20 up to 10,000 pods, 5 above, unless --list-reps says otherwise.
+         */
+        int reps(int size) {
+            return listReps > 0 ? listReps : size <= 10_000 ? 20 : 5;
+        }
+    }
+
+    static final String USAGE =
+            """
       usage: bench/read [options]
         --only LIST             phases to run, of list,watch,heap,warmstart (default all)
         --server-only           measure our server only (no etcd, no ratios)
@@ -88,377 +112,509 @@ public final class ReadBench {
       The server's JVM takes its options from KUBEPEKKO_JAVA_OPTS (default -Xms256m -Xmx2g).
       """;
 
-  private static final int FANOUT_WARMUPS = 5;
-  /** Warm-up before timing lists: at least this many rounds, and at least this long. */
-  static final int LIST_WARMUP_ROUNDS = 2;
-  static final Duration LIST_WARMUP = Duration.ofSeconds(5);
-  /** An unmeasured burst of creates before the watch figures, so both stores are measured warm. */
-  static final Duration WRITE_WARMUP = Duration.ofSeconds(5);
-  static final int WRITE_WARMUP_CONNECTIONS = 4;
-  private static final Duration STOP_GRACE = Duration.ofSeconds(60);
+    private static final int FANOUT_WARMUPS = 5;
 
-  private final Options options;
-  private final PodFixture pods;
-  /** ConfigMaps for the watch phase, shaped like the load benchmark's. */
-  private final Workload configMaps;
-  private final ReadResults results = new ReadResults();
+    /** Warm-up before timing lists: at least this many rounds, and at least this long. */
+    static final int LIST_WARMUP_ROUNDS = 2;
 
-  private ReadBench(Options options) {
-    this.options = options;
-    this.pods = new PodFixture(options.namespaces(), options.objectBytes());
-    this.configMaps = new Workload("rb", options.objectBytes(), 1);
-  }
+    static final Duration LIST_WARMUP = Duration.ofSeconds(5);
 
-  public static void main(String[] args) throws Exception {
-    Options options = BenchFlags.parseOrExit(args, ReadBench::parse, USAGE);
-    String command = System.getProperty("bench.command", "ReadBench " + String.join(" ", args));
-    boolean complete = new ReadBench(options).run(command);
-    System.exit(complete ? 0 : 1);
-  }
+    /**
+     * An unmeasured burst of creates before the watch figures, so both stores are measured warm.
+     */
+    static final Duration WRITE_WARMUP = Duration.ofSeconds(5);
 
-  /** Runs the phases and prints the report; false when a phase failed (the report says which). */
-  private boolean run(String command) throws IOException, InterruptedException {
-    String loadAtStart = Report.loadAverage();
-    for (Phase phase : Phase.values()) {
-      if (!options.phases().contains(phase)) {
-        continue;
-      }
-      switch (phase) {
-        case LIST -> bothStores(phase, this::listPhase);
-        case WATCH -> bothStores(phase, this::watchPhase);
-        case HEAP -> ourStoreOnly(phase, this::heapPhase);
-        case WARMSTART -> ourStoreOnly(phase, this::warmStartPhase);
-      }
+    static final int WRITE_WARMUP_CONNECTIONS = 4;
+    private static final Duration STOP_GRACE = Duration.ofSeconds(60);
+
+    private final Options options;
+    private final PodFixture pods;
+
+    /** ConfigMaps for the watch phase, shaped like the load benchmark's. */
+    private final Workload configMaps;
+
+    private final ReadResults results = new ReadResults();
+
+    private ReadBench(Options options) {
+        this.options = options;
+        this.pods = new PodFixture(options.namespaces(), options.objectBytes());
+        this.configMaps = new Workload("rb", options.objectBytes(), 1);
     }
-    String report = new ReadReport(options, results).markdown(command, loadAtStart);
-    Report.print(report, options.out());
-    return results.problems.stream().noneMatch(p -> p.startsWith("phase "));
-  }
 
-  /** A phase's work against one started store. */
-  @FunctionalInterface
-  private interface StorePhase {
-    void run(ReadStore store) throws IOException, InterruptedException;
-  }
-
-  /** A phase that starts and stops its own processes. */
-  @FunctionalInterface
-  private interface OwnPhase {
-    void run() throws IOException, InterruptedException;
-  }
-
-  /**
-   * Runs a phase on a fresh etcd, then on a fresh server of ours, one after the other so that
-   * neither competes with the other for the CPUs. A failure is recorded and the run goes on.
-   */
-  private void bothStores(Phase phase, StorePhase work) throws InterruptedException {
-    if (options.runEtcd()) {
-      try (EtcdProcess etcd = Processes.closeOnExit(EtcdProcess.start(options.startTimeout()))) {
-        results.etcdVersion = etcd.version();
-        work.run(new EtcdReads(etcd.clientUrl()));
-      } catch (IOException | RuntimeException e) {
-        failed(phase, "etcd", e);
-      }
+    public static void main(String[] args) throws Exception {
+        Options options = BenchFlags.parseOrExit(args, ReadBench::parse, USAGE);
+        String command = System.getProperty("bench.command", "ReadBench " + String.join(" ", args));
+        boolean complete = new ReadBench(options).run(command);
+        System.exit(complete ? 0 : 1);
     }
-    if (options.runOurs()) {
-      try (ServerProcess server =
-          Processes.closeOnExit(ServerProcess.start(options.apiserver(), options.startTimeout()))) {
-        work.run(new KubeReads(server.url()));
-      } catch (IOException | RuntimeException e) {
-        failed(phase, "ours", e);
-      }
-    }
-  }
 
-  private void ourStoreOnly(Phase phase, OwnPhase work) throws InterruptedException {
-    if (!options.runOurs()) {
-      return;
-    }
-    try {
-      work.run();
-    } catch (IOException | RuntimeException e) {
-      failed(phase, "ours", e);
-    }
-  }
-
-  private void failed(Phase phase, String store, Exception e) {
-    String what = "phase " + phase.name().toLowerCase(Locale.ROOT) + " failed on " + store + ": " + e;
-    System.err.println(what);
-    results.problems.add(what);
-  }
-
-  /** Grows the collection to each size and times every way of listing it. */
-  private void listPhase(ReadStore store) throws IOException, InterruptedException {
-    createNamespaces(store);
-    long seeded = 0;
-    for (int size : options.listSizes().stream().sorted().distinct().toList()) {
-      results.add(Seeder.create(store, pods, seeded, size, options.connections()));
-      seeded = size;
-      Map<ReadStore.ListMode, Samples> timings = new LinkedHashMap<>();
-      Map<ReadStore.ListMode, ReadStore.Listing> last = new LinkedHashMap<>();
-      try (HttpConn conn = store.newConnection()) {
-        // Unmeasured rounds first, so that a JVM server is timed after its JIT compiler has seen
-        // the list paths; etcd gets them too, to keep the comparison like for like.
-        long warmUntil = System.nanoTime() + LIST_WARMUP.toNanos();
-        for (int round = 0; round < LIST_WARMUP_ROUNDS || System.nanoTime() < warmUntil; round++) {
-          for (ReadStore.ListMode mode : ReadStore.ListMode.values()) {
-            last.put(mode, listAll(store, conn, mode, size));
-          }
-        }
-        Map<ReadStore.ListMode, ReadStore.Listing> verified = new LinkedHashMap<>(last);
-        // Modes take turns in every round, so that a slow spell of the machine hits all alike.
-        for (int round = 0; round < options.reps(size); round++) {
-          for (ReadStore.ListMode mode : ReadStore.ListMode.values()) {
-            // Timed rounds do not scan for items (the warm-up rounds checked them): the same byte
-            // count as the checked list is the check here, and the client's CPU stays out of the time.
-            long t0 = System.nanoTime();
-            ReadStore.Listing listing = store.listPods(conn, mode, options.pageSize(), false);
-            timings.computeIfAbsent(mode, m -> new Samples()).add(System.nanoTime() - t0);
-            if (listing.bytes() != verified.get(mode).bytes()) {
-              throw new IOException(store.name() + ": a " + mode.label + " list of " + size + " pods returned "
-                  + listing.bytes() + " bytes, the checked one " + verified.get(mode).bytes());
+    /** Runs the phases and prints the report; false when a phase failed (the report says which). */
+    private boolean run(String command) throws IOException, InterruptedException {
+        String loadAtStart = Report.loadAverage();
+        for (Phase phase : Phase.values()) {
+            if (!options.phases().contains(phase)) {
+                continue;
             }
-            last.put(mode, verified.get(mode));
-          }
+            switch (phase) {
+                case LIST -> bothStores(phase, this::listPhase);
+                case WATCH -> bothStores(phase, this::watchPhase);
+                case HEAP -> ourStoreOnly(phase, this::heapPhase);
+                case WARMSTART -> ourStoreOnly(phase, this::warmStartPhase);
+            }
         }
-      }
-      for (ReadStore.ListMode mode : ReadStore.ListMode.values()) {
-        Samples s = timings.get(mode);
-        ReadStore.Listing l = last.get(mode);
-        results.lists.put(new ReadResults.ListKey(store.name(), size, mode),
-            new ReadResults.ListStats(s, l.bytes(), l.pages()));
-        System.err.printf(Locale.ROOT, "%s: list %,d pods %-10s p50 %8.2f ms  p99 %8.2f ms  %.1f MiB"
-                + " in %d request(s)%n", store.name(), size, mode.label, s.p50(), s.p99(),
-            l.bytes() / 1048576.0, l.pages());
-      }
+        String report = new ReadReport(options, results).markdown(command, loadAtStart);
+        Report.print(report, options.out());
+        return results.problems.stream().noneMatch(p -> p.startsWith("phase "));
     }
-  }
 
-  /** One list, checked to have returned every pod. */
-  private ReadStore.Listing listAll(ReadStore store, HttpConn conn, ReadStore.ListMode mode,
-      int size) throws IOException {
-    ReadStore.Listing listing = store.listPods(conn, mode, options.pageSize(), true);
-    if (listing.items() != size) {
-      throw new IOException(store.name() + ": a " + mode.label + " list of " + size
-          + " pods returned " + listing.items() + " items");
+    /** A phase's work against one started store. */
+    @FunctionalInterface
+    private interface StorePhase {
+        void run(ReadStore store) throws IOException, InterruptedException;
     }
-    return listing;
-  }
 
-  private void watchPhase(ReadStore store) throws IOException, InterruptedException {
-    warmUpWrites(store);
-    results.add(WatchFanout.run(store, "watch-1", 1, options.watchWarmups(), options.watchWrites(),
-        configMaps, openTimeoutSeconds(1)));
-    for (int watchers : options.fanout()) {
-      results.add(WatchFanout.run(store, "fanout-" + watchers, watchers, FANOUT_WARMUPS,
-          options.fanoutWrites(), configMaps, openTimeoutSeconds(watchers)));
+    /** A phase that starts and stops its own processes. */
+    @FunctionalInterface
+    private interface OwnPhase {
+        void run() throws IOException, InterruptedException;
     }
-  }
 
-  /**
-   * Creates ConfigMaps for a few seconds, unmeasured, with one watcher reading their events, so
-   * that a freshly started JVM has compiled its write and event delivery paths before anything is
-   * timed. It does not warm the sequential path enough for the one-watcher figure (1.3 ms after
-   * this burst where the same server, warm, answers in 0.7 ms): that is what the one watcher's own
-   * unmeasured writes ({@code --watch-warmups}) are for.
-   */
-  private void warmUpWrites(ReadStore store) throws IOException, InterruptedException {
-    String namespace = "warmup";
-    ReadStore.WatchRequest request;
-    try (HttpConn conn = store.newConnection()) {
-      if (!store.ensureNamespace(conn, namespace)) {
-        throw new IOException(store.name() + ": could not create namespace " + namespace);
-      }
-      request = store.watchConfigMaps(conn, namespace);
-    }
-    AtomicLong events = new AtomicLong();
-    WatchStream watcher = new WatchStream(0, store, request,
-        (stream, line, nanos) -> events.addAndGet(store.parseWatchLine(line).added().size()), () -> { });
-    watcher.start();
-    Workers.Result result;
-    try {
-      result = Workers.run(WRITE_WARMUP_CONNECTIONS, Workers.Budget.of(WRITE_WARMUP),
-          store::newConnection, (conn, worker, seq) -> {
-            Workload.Ref ref = new Workload.Ref(namespace, "warm-" + worker + "-" + seq);
-            return store.createConfigMap(conn, ref, configMaps.configMap(ref));
-          });
-    } finally {
-      watcher.abort();
-      watcher.join();
-    }
-    if (events.get() == 0) {
-      results.problems.add(store.name() + " warm-up watch saw no event");
-    }
-    if (result.errors() > 0) {
-      results.problems.add(store.name() + " warm-up creates: " + result.errors() + " of "
-          + (result.ops() + result.errors()) + " failed");
-    }
-  }
-
-  private static long openTimeoutSeconds(int watchers) {
-    return 60 + watchers / 10;
-  }
-
-  /**
-   * Live heap before and after adding pods, each after a full collection. A first batch of pods
-   * is created before the baseline, so that code paths, the namespaces' entities and caches exist
-   * already and the difference is the objects' own cost.
-   */
-  private void heapPhase() throws IOException, InterruptedException {
-    try (ServerProcess server =
-        Processes.closeOnExit(ServerProcess.start(options.apiserver(), options.startTimeout()))) {
-      Jcmd.verify(server.pid(), "ApiServerMain");
-      Jcmd jcmd = new Jcmd(server.pid());
-      ReadStore store = new KubeReads(server.url());
-      createNamespaces(store);
-      int first = Math.max(options.namespaces(), Math.min(1000, options.heapObjects() / 10));
-      results.add(Seeder.create(store, pods, 0, first, options.connections()));
-      expectItems(store, first);
-      jcmd.gc();
-      long usedBefore = jcmd.heapUsed();
-      Jcmd.ClassHistogram before = jcmd.histogram();
-      Seeder.Outcome added = Seeder.create(store, pods, first, first + options.heapObjects(),
-          options.connections());
-      results.add(added);
-      expectItems(store, first + options.heapObjects());
-      jcmd.gc();
-      long usedAfter = jcmd.heapUsed();
-      Jcmd.ClassHistogram after = jcmd.histogram();
-      results.heap = new ReadResults.Heap(options.heapObjects(), added.storedBytes(), before, after,
-          usedBefore, usedAfter);
-      System.err.printf(Locale.ROOT, "ours: heap grew %.1f MiB for %.1f MiB of stored JSON%n",
-          results.heap.histogramGrowth() / 1048576.0, added.storedBytes() / 1048576.0);
-    }
-  }
-
-  /**
-   * Times a restart on a data directory holding the pods. The port is fixed, so that readiness is
-   * polled from the moment the process starts, not from when the server first logs its address.
-   */
-  private void warmStartPhase() throws IOException, InterruptedException {
-    Path dataDir = Files.createTempDirectory("bench-warmstart-");
-    int port = Processes.freePort();
-    long t0 = System.nanoTime();
-    ServerProcess first = ServerProcess.start(options.apiserver(), dataDir, port,
-        options.startTimeout());
-    ReadResults.Start cold = started(first, t0);
-    Seeder.Outcome seeded;
-    long stop;
-    int exitCode;
-    try {
-      Processes.closeOnExit(first);
-      ReadStore store = new KubeReads(first.url());
-      createNamespaces(store);
-      seeded = Seeder.create(store, pods, 0, options.warmObjects(), options.connections());
-      results.add(seeded);
-      expectItems(store, options.warmObjects());
-      System.err.println("ours: stopping the server (SIGTERM) to restart it on the same data");
-      long s0 = System.nanoTime();
-      exitCode = first.stop(STOP_GRACE);
-      stop = System.nanoTime() - s0;
-    } catch (IOException | RuntimeException e) {
-      first.close();
-      throw e;
-    }
-    long w0 = System.nanoTime();
-    try (ServerProcess second = Processes.closeOnExit(ServerProcess.start(options.apiserver(), dataDir, port,
-        options.startTimeout()))) {
-      ReadResults.Start warm = started(second, w0);
-      System.err.printf(Locale.ROOT, "ours: warm start with %,d pods took %.2f s from the JVM's"
-              + " start, %.2f s from the process's%s%n", options.warmObjects(), warm.jvmNanos() / 1e9,
-          warm.processNanos() / 1e9, warm.rebuilt() ? " (the launch script built the project first)"
-              : "");
-      ReadStore store = new KubeReads(second.url());
-      long l0 = System.nanoTime();
-      ReadStore.Listing listing;
-      try (HttpConn conn = store.newConnection()) {
-        listing = store.listPods(conn, ReadStore.ListMode.CONSISTENT, options.pageSize(), true);
-      }
-      long firstList = System.nanoTime() - l0;
-      if (listing.items() != options.warmObjects()) {
-        results.problems.add("warm start: the restarted server lists " + listing.items()
-            + " pods, expected " + options.warmObjects());
-      }
-      results.warmStart = new ReadResults.WarmStart(options.warmObjects(), cold, seeded, stop,
-          exitCode, warm, firstList, listing.items());
-    } finally {
-      Processes.deleteTree(dataDir); // already gone unless the restart failed early
-    }
-  }
-
-  /** Called as soon as {@code server} is ready, which it is when its start returns. */
-  private static ReadResults.Start started(ServerProcess server, long processStart) {
-    long now = System.nanoTime();
-    long jvm = server.jvmStartNanos();
-    return new ReadResults.Start(now - processStart, jvm == 0 ? 0 : now - jvm, server.rebuilt());
-  }
-
-  private void createNamespaces(ReadStore store) throws IOException {
-    try (HttpConn conn = store.newConnection()) {
-      for (int i = 0; i < options.namespaces(); i++) {
-        if (!store.ensureNamespace(conn, PodFixture.namespace(i))) {
-          throw new IOException(store.name() + ": could not create namespace "
-              + PodFixture.namespace(i));
+    /**
+     * Runs a phase on a fresh etcd, then on a fresh server of ours, one after the other so that
+     * neither competes with the other for the CPUs. A failure is recorded and the run goes on.
+     */
+    private void bothStores(Phase phase, StorePhase work) throws InterruptedException {
+        if (options.runEtcd()) {
+            try (EtcdProcess etcd =
+                    Processes.closeOnExit(EtcdProcess.start(options.startTimeout()))) {
+                results.etcdVersion = etcd.version();
+                work.run(new EtcdReads(etcd.clientUrl()));
+            } catch (IOException | RuntimeException e) {
+                failed(phase, "etcd", e);
+            }
         }
-      }
+        if (options.runOurs()) {
+            try (ServerProcess server =
+                    Processes.closeOnExit(
+                            ServerProcess.start(options.apiserver(), options.startTimeout()))) {
+                work.run(new KubeReads(server.url()));
+            } catch (IOException | RuntimeException e) {
+                failed(phase, "ours", e);
+            }
+        }
     }
-  }
 
-  /** A consistent list, which also proves the watch cache has caught up with every create. */
-  private void expectItems(ReadStore store, long expected) throws IOException {
-    try (HttpConn conn = store.newConnection()) {
-      ReadStore.Listing listing = store.listPods(conn, ReadStore.ListMode.CONSISTENT,
-          options.pageSize(), true);
-      if (listing.items() != expected) {
-        throw new IOException(store.name() + " lists " + listing.items() + " pods, expected "
-            + expected);
-      }
+    private void ourStoreOnly(Phase phase, OwnPhase work) throws InterruptedException {
+        if (!options.runOurs()) {
+            return;
+        }
+        try {
+            work.run();
+        } catch (IOException | RuntimeException e) {
+            failed(phase, "ours", e);
+        }
     }
-  }
 
-  static Options parse(String[] args) {
-    Map<String, String> flags = BenchFlags.parse(args, List.of(
-        "only", "server-only", "etcd-only", "apiserver", "list-sizes",
-        "list-reps", "page-size", "namespaces", "object-bytes", "connections", "watch-warmups", "watch-writes",
-        "fanout", "fanout-writes", "heap-objects", "warm-objects", "start-timeout", "out"), USAGE);
-    boolean etcdOnly = flags.containsKey("etcd-only");
-    boolean serverOnly = flags.containsKey("server-only");
-    Path root = Path.of(System.getProperty("bench.root", "."));
-    try {
-      return new Options(
-          !etcdOnly,
-          !serverOnly,
-          flags.containsKey("apiserver") ? Path.of(flags.get("apiserver"))
-              : root.resolve("cluster-config/bin/apiserver"),
-          phases(flags.getOrDefault("only", "list,watch,heap,warmstart")),
-          BenchFlags.positives(flags.getOrDefault("list-sizes", "10000,100000")),
-          Integer.parseInt(flags.getOrDefault("list-reps", "0")),
-          BenchFlags.positive(flags.getOrDefault("page-size", "500")),
-          BenchFlags.positive(flags.getOrDefault("namespaces", "100")),
-          BenchFlags.positive(flags.getOrDefault("object-bytes", "2048")),
-          BenchFlags.positive(flags.getOrDefault("connections", "32")),
-          BenchFlags.positive(flags.getOrDefault("watch-warmups", "15000")),
-          BenchFlags.positive(flags.getOrDefault("watch-writes", "500")),
-          BenchFlags.positives(flags.getOrDefault("fanout", "100,1000")),
-          BenchFlags.positive(flags.getOrDefault("fanout-writes", "50")),
-          BenchFlags.positive(flags.getOrDefault("heap-objects", "20000")),
-          BenchFlags.positive(flags.getOrDefault("warm-objects", "100000")),
-          BenchFlags.duration(flags.getOrDefault("start-timeout", "300s")),
-          flags.containsKey("out") ? Path.of(flags.get("out")) : null);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("not a number: " + e.getMessage());
+    private void failed(Phase phase, String store, Exception e) {
+        String what =
+                "phase " + phase.name().toLowerCase(Locale.ROOT) + " failed on " + store + ": " + e;
+        System.err.println(what);
+        results.problems.add(what);
     }
-  }
 
-  private static Set<Phase> phases(String csv) {
-    Set<Phase> phases = EnumSet.noneOf(Phase.class);
-    for (String part : csv.split(",")) {
-      try {
-        phases.add(Phase.valueOf(part.trim().toUpperCase(Locale.ROOT)));
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("unknown phase " + part + " (list,watch,heap,warmstart)");
-      }
+    /** Grows the collection to each size and times every way of listing it. */
+    private void listPhase(ReadStore store) throws IOException, InterruptedException {
+        createNamespaces(store);
+        long seeded = 0;
+        for (int size : options.listSizes().stream().sorted().distinct().toList()) {
+            results.add(Seeder.create(store, pods, seeded, size, options.connections()));
+            seeded = size;
+            Map<ReadStore.ListMode, Samples> timings = new LinkedHashMap<>();
+            Map<ReadStore.ListMode, ReadStore.Listing> last = new LinkedHashMap<>();
+            try (HttpConn conn = store.newConnection()) {
+                // Unmeasured rounds first, so that a JVM server is timed after its JIT compiler has
+                // seen
+                // the list paths; etcd gets them too, to keep the comparison like for like.
+                long warmUntil = System.nanoTime() + LIST_WARMUP.toNanos();
+                for (int round = 0;
+                        round < LIST_WARMUP_ROUNDS || System.nanoTime() < warmUntil;
+                        round++) {
+                    for (ReadStore.ListMode mode : ReadStore.ListMode.values()) {
+                        last.put(mode, listAll(store, conn, mode, size));
+                    }
+                }
+                Map<ReadStore.ListMode, ReadStore.Listing> verified = new LinkedHashMap<>(last);
+                // Modes take turns in every round, so that a slow spell of the machine hits all
+                // alike.
+                for (int round = 0; round < options.reps(size); round++) {
+                    for (ReadStore.ListMode mode : ReadStore.ListMode.values()) {
+                        // Timed rounds do not scan for items (the warm-up rounds checked them): the
+                        // same byte
+                        // count as the checked list is the check here, and the client's CPU stays
+                        // out of the time.
+                        long t0 = System.nanoTime();
+                        ReadStore.Listing listing =
+                                store.listPods(conn, mode, options.pageSize(), false);
+                        timings.computeIfAbsent(mode, m -> new Samples())
+                                .add(System.nanoTime() - t0);
+                        if (listing.bytes() != verified.get(mode).bytes()) {
+                            throw new IOException(
+                                    store.name()
+                                            + ": a "
+                                            + mode.label
+                                            + " list of "
+                                            + size
+                                            + " pods returned "
+                                            + listing.bytes()
+                                            + " bytes, the checked one "
+                                            + verified.get(mode).bytes());
+                        }
+                        last.put(mode, verified.get(mode));
+                    }
+                }
+            }
+            for (ReadStore.ListMode mode : ReadStore.ListMode.values()) {
+                Samples s = timings.get(mode);
+                ReadStore.Listing l = last.get(mode);
+                results.lists.put(
+                        new ReadResults.ListKey(store.name(), size, mode),
+                        new ReadResults.ListStats(s, l.bytes(), l.pages()));
+                System.err.printf(
+                        Locale.ROOT,
+                        "%s: list %,d pods %-10s p50 %8.2f ms  p99 %8.2f ms  %.1f MiB"
+                                + " in %d request(s)%n",
+                        store.name(),
+                        size,
+                        mode.label,
+                        s.p50(),
+                        s.p99(),
+                        l.bytes() / 1048576.0,
+                        l.pages());
+            }
+        }
     }
-    return phases;
-  }
+
+    /** One list, checked to have returned every pod. */
+    private ReadStore.Listing listAll(
+            ReadStore store, HttpConn conn, ReadStore.ListMode mode, int size) throws IOException {
+        ReadStore.Listing listing = store.listPods(conn, mode, options.pageSize(), true);
+        if (listing.items() != size) {
+            throw new IOException(
+                    store.name()
+                            + ": a "
+                            + mode.label
+                            + " list of "
+                            + size
+                            + " pods returned "
+                            + listing.items()
+                            + " items");
+        }
+        return listing;
+    }
+
+    private void watchPhase(ReadStore store) throws IOException, InterruptedException {
+        warmUpWrites(store);
+        results.add(
+                WatchFanout.run(
+                        store,
+                        "watch-1",
+                        1,
+                        options.watchWarmups(),
+                        options.watchWrites(),
+                        configMaps,
+                        openTimeoutSeconds(1)));
+        for (int watchers : options.fanout()) {
+            results.add(
+                    WatchFanout.run(
+                            store,
+                            "fanout-" + watchers,
+                            watchers,
+                            FANOUT_WARMUPS,
+                            options.fanoutWrites(),
+                            configMaps,
+                            openTimeoutSeconds(watchers)));
+        }
+    }
+
+    /**
+     * Creates ConfigMaps for a few seconds, unmeasured, with one watcher reading their events, so
+     * that a freshly started JVM has compiled its write and event delivery paths before anything is
+     * timed. It does not warm the sequential path enough for the one-watcher figure (1.3 ms after
+     * this burst where the same server, warm, answers in 0.7 ms): that is what the one watcher's
+     * own unmeasured writes ({@code --watch-warmups}) are for.
+     */
+    private void warmUpWrites(ReadStore store) throws IOException, InterruptedException {
+        String namespace = "warmup";
+        ReadStore.WatchRequest request;
+        try (HttpConn conn = store.newConnection()) {
+            if (!store.ensureNamespace(conn, namespace)) {
+                throw new IOException(store.name() + ": could not create namespace " + namespace);
+            }
+            request = store.watchConfigMaps(conn, namespace);
+        }
+        AtomicLong events = new AtomicLong();
+        WatchStream watcher =
+                new WatchStream(
+                        0,
+                        store,
+                        request,
+                        (stream, line, nanos) ->
+                                events.addAndGet(store.parseWatchLine(line).added().size()),
+                        () -> {});
+        watcher.start();
+        Workers.Result result;
+        try {
+            result =
+                    Workers.run(
+                            WRITE_WARMUP_CONNECTIONS,
+                            Workers.Budget.of(WRITE_WARMUP),
+                            store::newConnection,
+                            (conn, worker, seq) -> {
+                                Workload.Ref ref =
+                                        new Workload.Ref(namespace, "warm-" + worker + "-" + seq);
+                                return store.createConfigMap(conn, ref, configMaps.configMap(ref));
+                            });
+        } finally {
+            watcher.abort();
+            watcher.join();
+        }
+        if (events.get() == 0) {
+            results.problems.add(store.name() + " warm-up watch saw no event");
+        }
+        if (result.errors() > 0) {
+            results.problems.add(
+                    store.name()
+                            + " warm-up creates: "
+                            + result.errors()
+                            + " of "
+                            + (result.ops() + result.errors())
+                            + " failed");
+        }
+    }
+
+    private static long openTimeoutSeconds(int watchers) {
+        return 60 + watchers / 10;
+    }
+
+    /**
+     * Live heap before and after adding pods, each after a full collection. A first batch of pods
+     * is created before the baseline, so that code paths, the namespaces' entities and caches exist
+     * already and the difference is the objects' own cost.
+     */
+    private void heapPhase() throws IOException, InterruptedException {
+        try (ServerProcess server =
+                Processes.closeOnExit(
+                        ServerProcess.start(options.apiserver(), options.startTimeout()))) {
+            Jcmd.verify(server.pid(), "ApiServerMain");
+            Jcmd jcmd = new Jcmd(server.pid());
+            ReadStore store = new KubeReads(server.url());
+            createNamespaces(store);
+            int first = Math.max(options.namespaces(), Math.min(1000, options.heapObjects() / 10));
+            results.add(Seeder.create(store, pods, 0, first, options.connections()));
+            expectItems(store, first);
+            jcmd.gc();
+            long usedBefore = jcmd.heapUsed();
+            Jcmd.ClassHistogram before = jcmd.histogram();
+            Seeder.Outcome added =
+                    Seeder.create(
+                            store,
+                            pods,
+                            first,
+                            first + options.heapObjects(),
+                            options.connections());
+            results.add(added);
+            expectItems(store, first + options.heapObjects());
+            jcmd.gc();
+            long usedAfter = jcmd.heapUsed();
+            Jcmd.ClassHistogram after = jcmd.histogram();
+            results.heap =
+                    new ReadResults.Heap(
+                            options.heapObjects(),
+                            added.storedBytes(),
+                            before,
+                            after,
+                            usedBefore,
+                            usedAfter);
+            System.err.printf(
+                    Locale.ROOT,
+                    "ours: heap grew %.1f MiB for %.1f MiB of stored JSON%n",
+                    results.heap.histogramGrowth() / 1048576.0,
+                    added.storedBytes() / 1048576.0);
+        }
+    }
+
+    /**
+     * Times a restart on a data directory holding the pods. The port is fixed, so that readiness is
+     * polled from the moment the process starts, not from when the server first logs its address.
+     */
+    private void warmStartPhase() throws IOException, InterruptedException {
+        Path dataDir = Files.createTempDirectory("bench-warmstart-");
+        int port = Processes.freePort();
+        long t0 = System.nanoTime();
+        ServerProcess first =
+                ServerProcess.start(options.apiserver(), dataDir, port, options.startTimeout());
+        ReadResults.Start cold = started(first, t0);
+        Seeder.Outcome seeded;
+        long stop;
+        int exitCode;
+        try {
+            Processes.closeOnExit(first);
+            ReadStore store = new KubeReads(first.url());
+            createNamespaces(store);
+            seeded = Seeder.create(store, pods, 0, options.warmObjects(), options.connections());
+            results.add(seeded);
+            expectItems(store, options.warmObjects());
+            System.err.println(
+                    "ours: stopping the server (SIGTERM) to restart it on the same data");
+            long s0 = System.nanoTime();
+            exitCode = first.stop(STOP_GRACE);
+            stop = System.nanoTime() - s0;
+        } catch (IOException | RuntimeException e) {
+            first.close();
+            throw e;
+        }
+        long w0 = System.nanoTime();
+        try (ServerProcess second =
+                Processes.closeOnExit(
+                        ServerProcess.start(
+                                options.apiserver(), dataDir, port, options.startTimeout()))) {
+            ReadResults.Start warm = started(second, w0);
+            System.err.printf(
+                    Locale.ROOT,
+                    "ours: warm start with %,d pods took %.2f s from the JVM's"
+                            + " start, %.2f s from the process's%s%n",
+                    options.warmObjects(),
+                    warm.jvmNanos() / 1e9,
+                    warm.processNanos() / 1e9,
+                    warm.rebuilt() ? " (the launch script built the project first)" : "");
+            ReadStore store = new KubeReads(second.url());
+            long l0 = System.nanoTime();
+            ReadStore.Listing listing;
+            try (HttpConn conn = store.newConnection()) {
+                listing =
+                        store.listPods(
+                                conn, ReadStore.ListMode.CONSISTENT, options.pageSize(), true);
+            }
+            long firstList = System.nanoTime() - l0;
+            if (listing.items() != options.warmObjects()) {
+                results.problems.add(
+                        "warm start: the restarted server lists "
+                                + listing.items()
+                                + " pods, expected "
+                                + options.warmObjects());
+            }
+            results.warmStart =
+                    new ReadResults.WarmStart(
+                            options.warmObjects(),
+                            cold,
+                            seeded,
+                            stop,
+                            exitCode,
+                            warm,
+                            firstList,
+                            listing.items());
+        } finally {
+            Processes.deleteTree(dataDir); // already gone unless the restart failed early
+        }
+    }
+
+    /** Called as soon as {@code server} is ready, which it is when its start returns. */
+    private static ReadResults.Start started(ServerProcess server, long processStart) {
+        long now = System.nanoTime();
+        long jvm = server.jvmStartNanos();
+        return new ReadResults.Start(
+                now - processStart, jvm == 0 ? 0 : now - jvm, server.rebuilt());
+    }
+
+    private void createNamespaces(ReadStore store) throws IOException {
+        try (HttpConn conn = store.newConnection()) {
+            for (int i = 0; i < options.namespaces(); i++) {
+                if (!store.ensureNamespace(conn, PodFixture.namespace(i))) {
+                    throw new IOException(
+                            store.name()
+                                    + ": could not create namespace "
+                                    + PodFixture.namespace(i));
+                }
+            }
+        }
+    }
+
+    /** A consistent list, which also proves the watch cache has caught up with every create. */
+    private void expectItems(ReadStore store, long expected) throws IOException {
+        try (HttpConn conn = store.newConnection()) {
+            ReadStore.Listing listing =
+                    store.listPods(conn, ReadStore.ListMode.CONSISTENT, options.pageSize(), true);
+            if (listing.items() != expected) {
+                throw new IOException(
+                        store.name() + " lists " + listing.items() + " pods, expected " + expected);
+            }
+        }
+    }
+
+    static Options parse(String[] args) {
+        Map<String, String> flags =
+                BenchFlags.parse(
+                        args,
+                        List.of(
+                                "only",
+                                "server-only",
+                                "etcd-only",
+                                "apiserver",
+                                "list-sizes",
+                                "list-reps",
+                                "page-size",
+                                "namespaces",
+                                "object-bytes",
+                                "connections",
+                                "watch-warmups",
+                                "watch-writes",
+                                "fanout",
+                                "fanout-writes",
+                                "heap-objects",
+                                "warm-objects",
+                                "start-timeout",
+                                "out"),
+                        USAGE);
+        boolean etcdOnly = flags.containsKey("etcd-only");
+        boolean serverOnly = flags.containsKey("server-only");
+        Path root = Path.of(System.getProperty("bench.root", "."));
+        try {
+            return new Options(
+                    !etcdOnly,
+                    !serverOnly,
+                    flags.containsKey("apiserver")
+                            ? Path.of(flags.get("apiserver"))
+                            : root.resolve("cluster-config/bin/apiserver"),
+                    phases(flags.getOrDefault("only", "list,watch,heap,warmstart")),
+                    BenchFlags.positives(flags.getOrDefault("list-sizes", "10000,100000")),
+                    Integer.parseInt(flags.getOrDefault("list-reps", "0")),
+                    BenchFlags.positive(flags.getOrDefault("page-size", "500")),
+                    BenchFlags.positive(flags.getOrDefault("namespaces", "100")),
+                    BenchFlags.positive(flags.getOrDefault("object-bytes", "2048")),
+                    BenchFlags.positive(flags.getOrDefault("connections", "32")),
+                    BenchFlags.positive(flags.getOrDefault("watch-warmups", "15000")),
+                    BenchFlags.positive(flags.getOrDefault("watch-writes", "500")),
+                    BenchFlags.positives(flags.getOrDefault("fanout", "100,1000")),
+                    BenchFlags.positive(flags.getOrDefault("fanout-writes", "50")),
+                    BenchFlags.positive(flags.getOrDefault("heap-objects", "20000")),
+                    BenchFlags.positive(flags.getOrDefault("warm-objects", "100000")),
+                    BenchFlags.duration(flags.getOrDefault("start-timeout", "300s")),
+                    flags.containsKey("out") ? Path.of(flags.get("out")) : null);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("not a number: " + e.getMessage());
+        }
+    }
+
+    private static Set<Phase> phases(String csv) {
+        Set<Phase> phases = EnumSet.noneOf(Phase.class);
+        for (String part : csv.split(",")) {
+            try {
+                phases.add(Phase.valueOf(part.trim().toUpperCase(Locale.ROOT)));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(
+                        "unknown phase " + part + " (list,watch,heap,warmstart)");
+            }
+        }
+        return phases;
+    }
 }

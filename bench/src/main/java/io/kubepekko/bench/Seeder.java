@@ -18,83 +18,117 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class Seeder {
 
-  /** What seeding did; {@code storedBytes} sums the stored objects' JSON sizes. */
-  record Outcome(String store, long created, long elapsedNanos, long storedBytes,
-      Map<String, Long> failures, List<String> samples) {
-    double rate() {
-      return elapsedNanos == 0 ? 0 : created * 1e9 / elapsedNanos;
-    }
-
-    long failed() {
-      return failures.values().stream().mapToLong(Long::longValue).sum();
-    }
-
-    String summary() {
-      return String.format(Locale.ROOT, "%s: %,d pods in %.1f s (%,.0f/s)%s", store, created,
-          elapsedNanos / 1e9, rate(), failures.isEmpty() ? "" : ", failures " + failures);
-    }
-  }
-
-  private static final int SAMPLES = 3;
-
-  private Seeder() { }
-
-  static Outcome create(ReadStore store, PodFixture fixture, long from, long to, int connections)
-      throws IOException, InterruptedException {
-    AtomicLong next = new AtomicLong(from);
-    AtomicLong stored = new AtomicLong();
-    Map<String, Long> failures = new ConcurrentHashMap<>();
-    ConcurrentLinkedQueue<String> samples = new ConcurrentLinkedQueue<>();
-    ConcurrentLinkedQueue<Long> failed = new ConcurrentLinkedQueue<>();
-    long t0 = System.nanoTime();
-    Workers.run(connections, Workers.Budget.ofCount(to - from), store::newConnection,
-        (conn, worker, seq) -> {
-          long pod = next.getAndIncrement();
-          if (!attempt(store, fixture, conn, pod, stored, failures, samples)) {
-            failed.add(pod);
-          }
-          return true;
-        });
-    long elapsed = System.nanoTime() - t0;
-    List<Long> lost = new ArrayList<>();
-    try (HttpConn conn = store.newConnection()) {
-      for (Long pod : failed) {
-        if (!attempt(store, fixture, conn, pod, stored, failures, samples)) {
-          lost.add(pod);
+    /** What seeding did; {@code storedBytes} sums the stored objects' JSON sizes. */
+    record Outcome(
+            String store,
+            long created,
+            long elapsedNanos,
+            long storedBytes,
+            Map<String, Long> failures,
+            List<String> samples) {
+        double rate() {
+            return elapsedNanos == 0 ? 0 : created * 1e9 / elapsedNanos;
         }
-      }
-    }
-    Outcome outcome = new Outcome(store.name(), to - from - lost.size(), elapsed, stored.get(),
-        new TreeMap<>(failures), List.copyOf(samples));
-    System.err.println("seeded " + outcome.summary());
-    if (!lost.isEmpty()) {
-      throw new IOException(store.name() + ": " + lost.size() + " pods could not be created even on"
-          + " a retry (first: " + PodFixture.name(lost.get(0)) + "); failures " + failures
-          + "; e.g. " + samples);
-    }
-    return outcome;
-  }
 
-  private static boolean attempt(ReadStore store, PodFixture fixture, HttpConn conn, long pod,
-      AtomicLong stored, Map<String, Long> failures, ConcurrentLinkedQueue<String> samples) {
-    String why;
-    try {
-      ReadStore.Created created = store.createPod(conn, fixture, pod);
-      if (created.ok()) {
-        stored.addAndGet(created.storedBytes());
-        return true;
-      }
-      why = "HTTP " + created.status();
-      if (samples.size() < SAMPLES) {
-        samples.add(PodFixture.name(pod) + ": " + why + " " + created.error());
-      }
-    } catch (IOException e) {
-      why = e.getClass().getSimpleName();
-      if (samples.size() < SAMPLES) {
-        samples.add(PodFixture.name(pod) + ": " + e);
-      }
+        long failed() {
+            return failures.values().stream().mapToLong(Long::longValue).sum();
+        }
+
+        String summary() {
+            return String.format(
+                    Locale.ROOT,
+                    "%s: %,d pods in %.1f s (%,.0f/s)%s",
+                    store,
+                    created,
+                    elapsedNanos / 1e9,
+                    rate(),
+                    failures.isEmpty() ? "" : ", failures " + failures);
+        }
     }
-    failures.merge(why, 1L, Long::sum);
-    return false;
-  }
+
+    private static final int SAMPLES = 3;
+
+    private Seeder() {}
+
+    static Outcome create(ReadStore store, PodFixture fixture, long from, long to, int connections)
+            throws IOException, InterruptedException {
+        AtomicLong next = new AtomicLong(from);
+        AtomicLong stored = new AtomicLong();
+        Map<String, Long> failures = new ConcurrentHashMap<>();
+        ConcurrentLinkedQueue<String> samples = new ConcurrentLinkedQueue<>();
+        ConcurrentLinkedQueue<Long> failed = new ConcurrentLinkedQueue<>();
+        long t0 = System.nanoTime();
+        Workers.run(
+                connections,
+                Workers.Budget.ofCount(to - from),
+                store::newConnection,
+                (conn, worker, seq) -> {
+                    long pod = next.getAndIncrement();
+                    if (!attempt(store, fixture, conn, pod, stored, failures, samples)) {
+                        failed.add(pod);
+                    }
+                    return true;
+                });
+        long elapsed = System.nanoTime() - t0;
+        List<Long> lost = new ArrayList<>();
+        try (HttpConn conn = store.newConnection()) {
+            for (Long pod : failed) {
+                if (!attempt(store, fixture, conn, pod, stored, failures, samples)) {
+                    lost.add(pod);
+                }
+            }
+        }
+        Outcome outcome =
+                new Outcome(
+                        store.name(),
+                        to - from - lost.size(),
+                        elapsed,
+                        stored.get(),
+                        new TreeMap<>(failures),
+                        List.copyOf(samples));
+        System.err.println("seeded " + outcome.summary());
+        if (!lost.isEmpty()) {
+            throw new IOException(
+                    store.name()
+                            + ": "
+                            + lost.size()
+                            + " pods could not be created even on"
+                            + " a retry (first: "
+                            + PodFixture.name(lost.get(0))
+                            + "); failures "
+                            + failures
+                            + "; e.g. "
+                            + samples);
+        }
+        return outcome;
+    }
+
+    private static boolean attempt(
+            ReadStore store,
+            PodFixture fixture,
+            HttpConn conn,
+            long pod,
+            AtomicLong stored,
+            Map<String, Long> failures,
+            ConcurrentLinkedQueue<String> samples) {
+        String why;
+        try {
+            ReadStore.Created created = store.createPod(conn, fixture, pod);
+            if (created.ok()) {
+                stored.addAndGet(created.storedBytes());
+                return true;
+            }
+            why = "HTTP " + created.status();
+            if (samples.size() < SAMPLES) {
+                samples.add(PodFixture.name(pod) + ": " + why + " " + created.error());
+            }
+        } catch (IOException e) {
+            why = e.getClass().getSimpleName();
+            if (samples.size() < SAMPLES) {
+                samples.add(PodFixture.name(pod) + ": " + e);
+            }
+        }
+        failures.merge(why, 1L, Long::sum);
+        return false;
+    }
 }

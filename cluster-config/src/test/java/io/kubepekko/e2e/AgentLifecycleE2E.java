@@ -1,5 +1,10 @@
 package io.kubepekko.e2e;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.sun.net.httpserver.HttpServer;
 import io.kubepekko.e2e.support.AgentProcess;
 import io.kubepekko.e2e.support.ClientBinaries;
@@ -7,13 +12,6 @@ import io.kubepekko.e2e.support.Kubectl;
 import io.kubepekko.e2e.support.LocalContainerd;
 import io.kubepekko.e2e.support.ProcessResult;
 import io.kubepekko.e2e.support.ServerProcess;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
-import org.junit.jupiter.api.io.CleanupMode;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -26,23 +24,24 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A container's life on the agent, proven with the real kubectl on real containerd ({@code bin/containerd-local},
- * runc, cgroup v1 here) and {@code bin/agent}: a crashing container goes into {@code CrashLoopBackOff}, a failing
- * liveness probe restarts its container, a readiness probe turns Ready on and off, a memory limit ends in
- * {@code OOMKilled}, {@code kubectl delete} sends SIGTERM, and static pods from a directory and a URL run with
- * mirror pods.
+ * A container's life on the agent, proven with the real kubectl on real containerd ({@code
+ * bin/containerd-local}, runc, cgroup v1 here) and {@code bin/agent}: a crashing container goes
+ * into {@code CrashLoopBackOff}, a failing liveness probe restarts its container, a readiness probe
+ * turns Ready on and off, a memory limit ends in {@code OOMKilled}, {@code kubectl delete} sends
+ * SIGTERM, and static pods from a directory and a URL run with mirror pods.
  *
- * <p>One containerd, API server and agent for the class (starting them is most of the cost). The crash-looping pod
- * is applied before the tests so that its back-off (10 s, then 20 s) runs while the others do. Probe periods are
- * 1 s and grace periods 1–2 s; every container traps SIGTERM so it stops at once. Needs root (containerd);
- * skipped otherwise and with {@code -DskipE2E}.
+ * <p>One containerd, API server and agent for the class (starting them is most of the cost). The
+ * crash-looping pod is applied before the tests so that its back-off (10 s, then 20 s) runs while
+ * the others do. Probe periods are 1 s and grace periods 1–2 s; every container traps SIGTERM so it
+ * stops at once. Needs root (containerd); skipped otherwise and with {@code -DskipE2E}.
  */
 @DisabledIfSystemProperty(named = "skipE2E", matches = "true")
 class AgentLifecycleE2E {
@@ -50,8 +49,13 @@ class AgentLifecycleE2E {
     private static final Duration POLL = Duration.ofMillis(500);
     private static final String NODE = "e2e-life-node";
     private static final String IMAGE = "docker.io/library/busybox:1.36";
-    /** A URL manifest is served only to a request carrying this header, as {@code --manifest-url-header} sends. */
+
+    /**
+     * A URL manifest is served only to a request carrying this header, as {@code
+     * --manifest-url-header} sends.
+     */
     private static final String URL_HEADER = "X-Static-Token";
+
     private static final String URL_TOKEN = "e2e-secret";
 
     /** Kept when a test fails: containerd.log, the server's and the agent's logs are there. */
@@ -78,11 +82,26 @@ class AgentLifecycleE2E {
         server = ServerProcess.start(dir.resolve("server"));
         kubectl = new Kubectl(clients.kubectl(), server.kubeconfig(), dir, dir).withTimeout(AWAIT);
         agentLog = dir.resolve("agent.log");
-        agent = AgentProcess.start(server.kubeconfig(), containerd.endpoint(), dir.resolve("agent"), NODE, agentLog,
-                "--pod-manifest-path", manifestDir.toString(), "--file-check-frequency", "1s",
-                "--manifest-url", "http://127.0.0.1:" + manifests.getAddress().getPort() + "/pods",
-                "--manifest-url-header", URL_HEADER + ":" + URL_TOKEN, "--http-check-frequency", "1s");
-        apply("crash", """
+        agent =
+                AgentProcess.start(
+                        server.kubeconfig(),
+                        containerd.endpoint(),
+                        dir.resolve("agent"),
+                        NODE,
+                        agentLog,
+                        "--pod-manifest-path",
+                        manifestDir.toString(),
+                        "--file-check-frequency",
+                        "1s",
+                        "--manifest-url",
+                        "http://127.0.0.1:" + manifests.getAddress().getPort() + "/pods",
+                        "--manifest-url-header",
+                        URL_HEADER + ":" + URL_TOKEN,
+                        "--http-check-frequency",
+                        "1s");
+        apply(
+                "crash",
+                """
                 apiVersion: v1
                 kind: Pod
                 metadata:
@@ -95,7 +114,8 @@ class AgentLifecycleE2E {
                     image: %s
                     imagePullPolicy: IfNotPresent
                     command: ["sh", "-c", "exit 3"]
-                """.formatted(NODE, IMAGE));
+                """
+                        .formatted(NODE, IMAGE));
     }
 
     @AfterAll
@@ -118,26 +138,48 @@ class AgentLifecycleE2E {
     }
 
     @Test
-    void aContainerThatKeepsExitingThreeIsInCrashLoopBackOffWithItsRestartsCountedAndItsLastExitKept() {
-        String waiting = await().atMost(AWAIT).pollInterval(POLL)
-                .alias("crash: restartCount >= 2 and waiting in CrashLoopBackOff")
-                .until(() -> get("crash", "{.status.containerStatuses[0].restartCount} "
-                        + "{.status.containerStatuses[0].state.waiting.reason} "
-                        + "{.status.containerStatuses[0].state.waiting.message}"),
-                        s -> s.matches("([2-9]|\\d{2,}) CrashLoopBackOff .*"));
+    void
+            aContainerThatKeepsExitingThreeIsInCrashLoopBackOffWithItsRestartsCountedAndItsLastExitKept() {
+        String waiting =
+                await().atMost(AWAIT)
+                        .pollInterval(POLL)
+                        .alias("crash: restartCount >= 2 and waiting in CrashLoopBackOff")
+                        .until(
+                                () ->
+                                        get(
+                                                "crash",
+                                                "{.status.containerStatuses[0].restartCount} "
+                                                        + "{.status.containerStatuses[0].state.waiting.reason} "
+                                                        + "{.status.containerStatuses[0].state.waiting.message}"),
+                                s -> s.matches("([2-9]|\\d{2,}) CrashLoopBackOff .*"));
         // The first restart is at once, each later one waits 10 s doubled per restart before it.
         int restarts = Integer.parseInt(waiting.split(" ")[0]);
-        assertEquals(restarts + " CrashLoopBackOff back-off " + goSeconds(10 << (restarts - 1)) + " restarting failed"
-                + " container=app pod=crash_default(" + get("crash", "{.metadata.uid}") + ")", waiting);
-        assertEquals("3 Error", get("crash", "{.status.containerStatuses[0].lastState.terminated.exitCode} "
-                + "{.status.containerStatuses[0].lastState.terminated.reason}"));
-        assertEquals("Running false", get("crash", "{.status.phase} {.status.containerStatuses[0].ready}"));
+        assertEquals(
+                restarts
+                        + " CrashLoopBackOff back-off "
+                        + goSeconds(10 << (restarts - 1))
+                        + " restarting failed"
+                        + " container=app pod=crash_default("
+                        + get("crash", "{.metadata.uid}")
+                        + ")",
+                waiting);
+        assertEquals(
+                "3 Error",
+                get(
+                        "crash",
+                        "{.status.containerStatuses[0].lastState.terminated.exitCode} "
+                                + "{.status.containerStatuses[0].lastState.terminated.reason}"));
+        assertEquals(
+                "Running false",
+                get("crash", "{.status.phase} {.status.containerStatuses[0].ready}"));
         delete("crash");
     }
 
     @Test
     void aFailingLivenessProbeRestartsTheContainer() {
-        apply("liveness", """
+        apply(
+                "liveness",
+                """
                 apiVersion: v1
                 kind: Pod
                 metadata:
@@ -155,19 +197,30 @@ class AgentLifecycleE2E {
                         command: ["cat", "/tmp/healthy"]
                       periodSeconds: 1
                       failureThreshold: 1
-                """.formatted(NODE, IMAGE));
-        await().atMost(AWAIT).pollInterval(POLL).alias("liveness: restartCount >= 1")
-                .until(() -> get("liveness", "{.status.containerStatuses[0].restartCount}"),
+                """
+                        .formatted(NODE, IMAGE));
+        await().atMost(AWAIT)
+                .pollInterval(POLL)
+                .alias("liveness: restartCount >= 1")
+                .until(
+                        () -> get("liveness", "{.status.containerStatuses[0].restartCount}"),
                         s -> s.matches("[1-9]\\d*"));
-        // The probe's kill is a SIGTERM the app answers with exit 0: the kubelet's reason for that is Completed.
-        assertEquals("0 Completed", get("liveness", "{.status.containerStatuses[0].lastState.terminated.exitCode} "
-                + "{.status.containerStatuses[0].lastState.terminated.reason}"));
+        // The probe's kill is a SIGTERM the app answers with exit 0: the kubelet's reason for that
+        // is Completed.
+        assertEquals(
+                "0 Completed",
+                get(
+                        "liveness",
+                        "{.status.containerStatuses[0].lastState.terminated.exitCode} "
+                                + "{.status.containerStatuses[0].lastState.terminated.reason}"));
         delete("liveness");
     }
 
     @Test
     void aReadinessProbeMakesThePodReadyWhileItPassesAndNotReadyOnceItFails() {
-        apply("readiness", """
+        apply(
+                "readiness",
+                """
                 apiVersion: v1
                 kind: Pod
                 metadata:
@@ -186,22 +239,36 @@ class AgentLifecycleE2E {
                         command: ["cat", "/tmp/ready"]
                       periodSeconds: 1
                       failureThreshold: 1
-                """.formatted(NODE, IMAGE));
-        ProcessResult ready = kubectl.run("wait", "--for=condition=Ready", "pod/readiness", "--timeout=90s");
+                """
+                        .formatted(NODE, IMAGE));
+        ProcessResult ready =
+                kubectl.run("wait", "--for=condition=Ready", "pod/readiness", "--timeout=90s");
         assertEquals(0, ready.exitCode(), ready.describe());
-        assertEquals("true True", get("readiness", "{.status.containerStatuses[0].ready} "
-                + "{.status.conditions[?(@.type==\"ContainersReady\")].status}"));
-        ProcessResult unready = kubectl.run("wait", "--for=condition=Ready=false", "pod/readiness", "--timeout=90s");
+        assertEquals(
+                "true True",
+                get(
+                        "readiness",
+                        "{.status.containerStatuses[0].ready} "
+                                + "{.status.conditions[?(@.type==\"ContainersReady\")].status}"));
+        ProcessResult unready =
+                kubectl.run(
+                        "wait", "--for=condition=Ready=false", "pod/readiness", "--timeout=90s");
         assertEquals(0, unready.exitCode(), unready.describe());
         // Readiness never restarts: the same container runs on, only not ready.
-        assertEquals("0 false", get("readiness", "{.status.containerStatuses[0].restartCount} "
-                + "{.status.containerStatuses[0].ready}"));
+        assertEquals(
+                "0 false",
+                get(
+                        "readiness",
+                        "{.status.containerStatuses[0].restartCount} "
+                                + "{.status.containerStatuses[0].ready}"));
         delete("readiness");
     }
 
     @Test
     void aContainerAllocatingPastItsMemoryLimitIsOomKilled() {
-        apply("oom", """
+        apply(
+                "oom",
+                """
                 apiVersion: v1
                 kind: Pod
                 metadata:
@@ -218,18 +285,29 @@ class AgentLifecycleE2E {
                     resources:
                       limits:
                         memory: 16Mi
-                """.formatted(NODE, IMAGE));
-        await().atMost(AWAIT).pollInterval(POLL).alias("oom: terminated")
-                .until(() -> get("oom", "{.status.containerStatuses[0].state.terminated.reason}"), s -> !s.isEmpty());
-        assertEquals("OOMKilled 137 Failed", get("oom", "{.status.containerStatuses[0].state.terminated.reason} "
-                + "{.status.containerStatuses[0].state.terminated.exitCode} {.status.phase}"));
+                """
+                        .formatted(NODE, IMAGE));
+        await().atMost(AWAIT)
+                .pollInterval(POLL)
+                .alias("oom: terminated")
+                .until(
+                        () -> get("oom", "{.status.containerStatuses[0].state.terminated.reason}"),
+                        s -> !s.isEmpty());
+        assertEquals(
+                "OOMKilled 137 Failed",
+                get(
+                        "oom",
+                        "{.status.containerStatuses[0].state.terminated.reason} "
+                                + "{.status.containerStatuses[0].state.terminated.exitCode} {.status.phase}"));
         delete("oom");
     }
 
     @Test
     void kubectlDeleteSendsTheContainerSigtermAndRemovesThePod() throws IOException {
         Path marker = markerDir.resolve("got-term");
-        apply("term", """
+        apply(
+                "term",
+                """
                 apiVersion: v1
                 kind: Pod
                 metadata:
@@ -250,9 +328,14 @@ class AgentLifecycleE2E {
                     volumeMounts:
                     - name: markers
                       mountPath: /markers
-                """.formatted(NODE, markerDir, IMAGE));
-        ProcessResult running = kubectl.run("wait", "--for=jsonpath={.status.phase}=Running", "pod/term",
-                "--timeout=90s");
+                """
+                        .formatted(NODE, markerDir, IMAGE));
+        ProcessResult running =
+                kubectl.run(
+                        "wait",
+                        "--for=jsonpath={.status.phase}=Running",
+                        "pod/term",
+                        "--timeout=90s");
         assertEquals(0, running.exitCode(), running.describe());
         delete("term");
         assertEquals("SIGTERM\n", Files.readString(marker));
@@ -262,10 +345,13 @@ class AgentLifecycleE2E {
     }
 
     @Test
-    void aStaticPodFromTheManifestDirectoryRunsWithAMirrorThatComesBackWhenDeletedAndGoesWithTheFile()
-            throws IOException {
+    void
+            aStaticPodFromTheManifestDirectoryRunsWithAMirrorThatComesBackWhenDeletedAndGoesWithTheFile()
+                    throws IOException {
         Path file = manifestDir.resolve("web.yaml");
-        Files.writeString(file, """
+        Files.writeString(
+                file,
+                """
                 apiVersion: v1
                 kind: Pod
                 metadata:
@@ -277,51 +363,84 @@ class AgentLifecycleE2E {
                     image: %s
                     imagePullPolicy: IfNotPresent
                     command: ["sh", "-c", "trap 'exit 0' TERM; while true; do sleep 1; done"]
-                """.formatted(IMAGE));
+                """
+                        .formatted(IMAGE));
         String mirror = "web-" + NODE;
-        await().atMost(AWAIT).pollInterval(POLL).alias("mirror " + mirror + " Running")
+        await().atMost(AWAIT)
+                .pollInterval(POLL)
+                .alias("mirror " + mirror + " Running")
                 .until(() -> get(mirror, "{.status.phase}"), "Running"::equals);
         String hash = get(mirror, "{.metadata.annotations.kubernetes\\.io/config\\.hash}");
-        assertEquals(hash + " file " + NODE + " Node",
-                get(mirror, "{.metadata.annotations.kubernetes\\.io/config\\.mirror} "
-                        + "{.metadata.annotations.kubernetes\\.io/config\\.source} {.spec.nodeName} "
-                        + "{.metadata.ownerReferences[0].kind}"));
+        assertEquals(
+                hash + " file " + NODE + " Node",
+                get(
+                        mirror,
+                        "{.metadata.annotations.kubernetes\\.io/config\\.mirror} "
+                                + "{.metadata.annotations.kubernetes\\.io/config\\.source} {.spec.nodeName} "
+                                + "{.metadata.ownerReferences[0].kind}"));
         String uid = get(mirror, "{.metadata.uid}");
 
-        // Without --wait=false kubectl could wait forever: it lists by name after its delete, and when the agent has
-        // already replaced the mirror (it does so at once, as the kubelet's syncPod) it waits for that one to go.
+        // Without --wait=false kubectl could wait forever: it lists by name after its delete, and
+        // when the agent has
+        // already replaced the mirror (it does so at once, as the kubelet's syncPod) it waits for
+        // that one to go.
         ProcessResult delete = kubectl.run("delete", "pod", mirror, "--wait=false");
         assertEquals(0, delete.exitCode(), delete.describe());
-        await().atMost(AWAIT).pollInterval(POLL).alias("mirror recreated")
+        await().atMost(AWAIT)
+                .pollInterval(POLL)
+                .alias("mirror recreated")
                 .until(() -> get(mirror, "{.metadata.uid}"), u -> !u.isEmpty() && !u.equals(uid));
         assertEquals(hash, get(mirror, "{.metadata.annotations.kubernetes\\.io/config\\.mirror}"));
 
         Files.delete(file);
-        await().atMost(AWAIT).pollInterval(POLL).alias("mirror gone with the file")
+        await().atMost(AWAIT)
+                .pollInterval(POLL)
+                .alias("mirror gone with the file")
                 .until(() -> kubectl.run("get", "pod", mirror).stderrText().contains("not found"));
     }
 
     @Test
     void aStaticPodFromTheManifestUrlRunsWithAMirror() {
         String mirror = "url-web-" + NODE;
-        await().atMost(AWAIT).pollInterval(POLL).alias("mirror " + mirror + " Running")
+        await().atMost(AWAIT)
+                .pollInterval(POLL)
+                .alias("mirror " + mirror + " Running")
                 .until(() -> get(mirror, "{.status.phase}"), "Running"::equals);
-        assertEquals("http", get(mirror, "{.metadata.annotations.kubernetes\\.io/config\\.source}"));
+        assertEquals(
+                "http", get(mirror, "{.metadata.annotations.kubernetes\\.io/config\\.source}"));
         assertNotEquals("", get(mirror, "{.metadata.annotations.kubernetes\\.io/config\\.mirror}"));
     }
 
     @Test
-    void aManifestPostedToTheAgentsOwnServerRunsWithAMirrorAndStopsWithItsDelete() throws Exception {
+    void aManifestPostedToTheAgentsOwnServerRunsWithAMirrorAndStopsWithItsDelete()
+            throws Exception {
         // --port 0: the Node reports the port the agent bound, and the agent answers there.
-        String port = await().atMost(AWAIT).pollInterval(POLL).alias("the Node's daemonEndpoints")
-                .until(() -> kubectl.run("get", "node", NODE, "-o",
-                        "jsonpath={.status.daemonEndpoints.kubeletEndpoint.Port}").stdoutText().strip(), p -> !p.isEmpty());
+        String port =
+                await().atMost(AWAIT)
+                        .pollInterval(POLL)
+                        .alias("the Node's daemonEndpoints")
+                        .until(
+                                () ->
+                                        kubectl.run(
+                                                        "get",
+                                                        "node",
+                                                        NODE,
+                                                        "-o",
+                                                        "jsonpath={.status.daemonEndpoints.kubeletEndpoint.Port}")
+                                                .stdoutText()
+                                                .strip(),
+                                p -> !p.isEmpty());
         URI agentServer = URI.create("http://127.0.0.1:" + Integer.parseInt(port));
         HttpClient http = HttpClient.newHttpClient();
-        assertEquals("ok", http.send(HttpRequest.newBuilder(agentServer.resolve("/healthz")).build(),
-                HttpResponse.BodyHandlers.ofString()).body());
+        assertEquals(
+                "ok",
+                http.send(
+                                HttpRequest.newBuilder(agentServer.resolve("/healthz")).build(),
+                                HttpResponse.BodyHandlers.ofString())
+                        .body());
 
-        String manifest = """
+        String manifest =
+                """
                 apiVersion: v1
                 kind: Pod
                 metadata:
@@ -333,26 +452,43 @@ class AgentLifecycleE2E {
                     image: %s
                     imagePullPolicy: IfNotPresent
                     command: ["sh", "-c", "trap 'exit 0' TERM; while true; do sleep 1; done"]
-                """.formatted(IMAGE);
-        var put = http.send(HttpRequest.newBuilder(agentServer.resolve("/static-pods/posted"))
-                .PUT(HttpRequest.BodyPublishers.ofString(manifest)).build(),
-                HttpResponse.BodyHandlers.ofString());
+                """
+                        .formatted(IMAGE);
+        var put =
+                http.send(
+                        HttpRequest.newBuilder(agentServer.resolve("/static-pods/posted"))
+                                .PUT(HttpRequest.BodyPublishers.ofString(manifest))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertEquals(201, put.statusCode(), put.body());
         String mirror = "posted-" + NODE;
-        await().atMost(AWAIT).pollInterval(POLL).alias("mirror " + mirror + " Running")
+        await().atMost(AWAIT)
+                .pollInterval(POLL)
+                .alias("mirror " + mirror + " Running")
                 .until(() -> get(mirror, "{.status.phase}"), "Running"::equals);
-        assertEquals("server", get(mirror, "{.metadata.annotations.kubernetes\\.io/config\\.source}"));
+        assertEquals(
+                "server", get(mirror, "{.metadata.annotations.kubernetes\\.io/config\\.source}"));
 
-        var delete = http.send(HttpRequest.newBuilder(agentServer.resolve("/static-pods/posted"))
-                .DELETE().build(), HttpResponse.BodyHandlers.ofString());
+        var delete =
+                http.send(
+                        HttpRequest.newBuilder(agentServer.resolve("/static-pods/posted"))
+                                .DELETE()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertEquals(200, delete.statusCode(), delete.body());
-        await().atMost(AWAIT).pollInterval(POLL).alias("mirror gone with the posted manifest")
+        await().atMost(AWAIT)
+                .pollInterval(POLL)
+                .alias("mirror gone with the posted manifest")
                 .until(() -> kubectl.run("get", "pod", mirror).stderrText().contains("not found"));
     }
 
-    /** A URL source on 127.0.0.1 that answers the static pod only to a request with the agent's header. */
+    /**
+     * A URL source on 127.0.0.1 that answers the static pod only to a request with the agent's
+     * header.
+     */
     private static HttpServer urlSource() throws IOException {
-        byte[] pod = """
+        byte[] pod =
+                """
                 apiVersion: v1
                 kind: Pod
                 metadata:
@@ -364,18 +500,23 @@ class AgentLifecycleE2E {
                     image: %s
                     imagePullPolicy: IfNotPresent
                     command: ["sh", "-c", "trap 'exit 0' TERM; while true; do sleep 1; done"]
-                """.formatted(IMAGE).getBytes(StandardCharsets.UTF_8);
-        HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        http.createContext("/pods", exchange -> {
-            try (exchange) {
-                if (URL_TOKEN.equals(exchange.getRequestHeaders().getFirst(URL_HEADER))) {
-                    exchange.sendResponseHeaders(200, pod.length);
-                    exchange.getResponseBody().write(pod);
-                } else {
-                    exchange.sendResponseHeaders(403, -1);
-                }
-            }
-        });
+                """
+                        .formatted(IMAGE)
+                        .getBytes(StandardCharsets.UTF_8);
+        HttpServer http =
+                HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        http.createContext(
+                "/pods",
+                exchange -> {
+                    try (exchange) {
+                        if (URL_TOKEN.equals(exchange.getRequestHeaders().getFirst(URL_HEADER))) {
+                            exchange.sendResponseHeaders(200, pod.length);
+                            exchange.getResponseBody().write(pod);
+                        } else {
+                            exchange.sendResponseHeaders(403, -1);
+                        }
+                    }
+                });
         http.start();
         return http;
     }
@@ -392,15 +533,21 @@ class AgentLifecycleE2E {
         }
     }
 
-    /** {@code kubectl delete}: returns once the agent has stopped the pod and removed the object. */
+    /**
+     * {@code kubectl delete}: returns once the agent has stopped the pod and removed the object.
+     */
     private static void delete(String name) {
         ProcessResult delete = kubectl.run("delete", "pod", name);
         assertEquals(0, delete.exitCode(), delete.describe());
-        assertEquals("pod \"" + name + "\" deleted from default namespace", delete.stdoutText().strip(),
+        assertEquals(
+                "pod \"" + name + "\" deleted from default namespace",
+                delete.stdoutText().strip(),
                 delete.describe());
     }
 
-    /** {@code kubectl get pod NAME -o jsonpath=...}: the text, or "" when the pod does not exist. */
+    /**
+     * {@code kubectl get pod NAME -o jsonpath=...}: the text, or "" when the pod does not exist.
+     */
     private static String get(String name, String jsonpath) {
         ProcessResult get = kubectl.run("get", "pod", name, "-o", "jsonpath=" + jsonpath);
         if (get.exitCode() != 0) {
@@ -410,9 +557,11 @@ class AgentLifecycleE2E {
         return get.stdoutText();
     }
 
-    /** Seconds as Go's {@code time.Duration} prints them, as the kubelet's back-off message does: 80 → 1m20s. */
+    /**
+     * Seconds as Go's {@code time.Duration} prints them, as the kubelet's back-off message does: 80
+     * → 1m20s.
+     */
     private static String goSeconds(int seconds) {
         return seconds < 60 ? seconds + "s" : seconds / 60 + "m" + seconds % 60 + "s";
     }
-
 }

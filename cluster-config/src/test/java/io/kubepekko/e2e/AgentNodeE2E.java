@@ -1,28 +1,28 @@
 package io.kubepekko.e2e;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.e2e.support.AgentProcess;
 import io.kubepekko.e2e.support.ApiCalls;
 import io.kubepekko.e2e.support.LocalContainerd;
 import io.kubepekko.e2e.support.ServerProcess;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 /**
- * The agent as a user starts it: the project's containerd ({@code bin/containerd-local}), an API server, and
- * {@code bin/agent --kubeconfig}: the Node registers Ready with the runtime's version and images, and its Lease in
- * {@code kube-node-lease} is renewed. Needs root (containerd); skipped otherwise and with {@code -DskipE2E}.
+ * The agent as a user starts it: the project's containerd ({@code bin/containerd-local}), an API
+ * server, and {@code bin/agent --kubeconfig}: the Node registers Ready with the runtime's version
+ * and images, and its Lease in {@code kube-node-lease} is renewed. Needs root (containerd); skipped
+ * otherwise and with {@code -DskipE2E}.
  */
 @DisabledIfSystemProperty(named = "skipE2E", matches = "true")
 class AgentNodeE2E {
@@ -33,31 +33,55 @@ class AgentNodeE2E {
     Path dir;
 
     @Test
-    void anAgentOnContainerdRegistersItsNodeReadyWithTheRuntimeAndRenewsItsLease() throws Exception {
+    void anAgentOnContainerdRegistersItsNodeReadyWithTheRuntimeAndRenewsItsLease()
+            throws Exception {
         AgentProcess.assumeRoot();
         ApiCalls api = new ApiCalls(Duration.ofSeconds(10));
         try (LocalContainerd containerd = LocalContainerd.start(dir.resolve("containerd"));
-             ServerProcess server = ServerProcess.start(dir.resolve("server"))) {
+                ServerProcess server = ServerProcess.start(dir.resolve("server"))) {
             Path log = dir.resolve("agent.log");
-            try (AgentProcess agent = AgentProcess.start(server.kubeconfig(), containerd.endpoint(), dir.resolve("agent"), NODE,
-                    log)) {
-                JsonNode node = await().atMost(AWAIT).pollInterval(Duration.ofMillis(500))
-                        .alias("node " + NODE + " Ready with a containerd runtime version")
-                        .until(() -> nodeIfReady(api, server.url()), n -> n != null);
-                assertTrue(node.at("/status/nodeInfo/containerRuntimeVersion").asText().startsWith("containerd://1."),
+            try (AgentProcess agent =
+                    AgentProcess.start(
+                            server.kubeconfig(),
+                            containerd.endpoint(),
+                            dir.resolve("agent"),
+                            NODE,
+                            log)) {
+                JsonNode node =
+                        await().atMost(AWAIT)
+                                .pollInterval(Duration.ofMillis(500))
+                                .alias("node " + NODE + " Ready with a containerd runtime version")
+                                .until(() -> nodeIfReady(api, server.url()), n -> n != null);
+                assertTrue(
+                        node.at("/status/nodeInfo/containerRuntimeVersion")
+                                .asText()
+                                .startsWith("containerd://1."),
                         node.toString());
-                assertEquals(NODE, node.at("/metadata/labels/kubernetes.io~1hostname").asText(), node.toString());
+                assertEquals(
+                        NODE,
+                        node.at("/metadata/labels/kubernetes.io~1hostname").asText(),
+                        node.toString());
                 List<String> images = names(node);
                 assertTrue(images.contains("docker.io/library/busybox:1.36"), images.toString());
 
-                String path = "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/" + NODE;
-                String first = await().atMost(AWAIT).pollInterval(Duration.ofMillis(500)).alias("the node's Lease")
-                        .until(() -> renewTime(api, server.url(), path), r -> r != null);
-                await().atMost(AWAIT).pollInterval(Duration.ofMillis(500)).alias("the Lease renewed")
-                        .until(() -> renewTime(api, server.url(), path), r -> r != null && !r.equals(first));
+                String path =
+                        "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/" + NODE;
+                String first =
+                        await().atMost(AWAIT)
+                                .pollInterval(Duration.ofMillis(500))
+                                .alias("the node's Lease")
+                                .until(() -> renewTime(api, server.url(), path), r -> r != null);
+                await().atMost(AWAIT)
+                        .pollInterval(Duration.ofMillis(500))
+                        .alias("the Lease renewed")
+                        .until(
+                                () -> renewTime(api, server.url(), path),
+                                r -> r != null && !r.equals(first));
                 JsonNode lease = api.get(server.url(), path).json();
                 assertEquals(40, lease.at("/spec/leaseDurationSeconds").asInt(), lease.toString());
-                assertEquals(node.at("/metadata/uid").asText(), lease.at("/metadata/ownerReferences/0/uid").asText(),
+                assertEquals(
+                        node.at("/metadata/uid").asText(),
+                        lease.at("/metadata/ownerReferences/0/uid").asText(),
                         lease.toString());
             }
         }
@@ -70,7 +94,8 @@ class AgentNodeE2E {
         }
         JsonNode node = r.json();
         for (JsonNode c : node.at("/status/conditions")) {
-            if (c.path("type").asText().equals("Ready") && c.path("status").asText().equals("True")
+            if (c.path("type").asText().equals("Ready")
+                    && c.path("status").asText().equals("True")
                     && !node.at("/status/nodeInfo/containerRuntimeVersion").asText().isEmpty()) {
                 return node;
             }
@@ -88,8 +113,8 @@ class AgentNodeE2E {
 
     private static String renewTime(ApiCalls api, String url, String path) {
         ApiCalls.Reply r = api.get(url, path);
-        return r.status() == 200 && r.json().at("/spec/renewTime").isTextual() ? r.json().at("/spec/renewTime").asText()
+        return r.status() == 200 && r.json().at("/spec/renewTime").isTextual()
+                ? r.json().at("/spec/renewTime").asText()
                 : null;
     }
-
 }

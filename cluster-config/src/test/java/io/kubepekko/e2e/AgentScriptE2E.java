@@ -1,22 +1,24 @@
 package io.kubepekko.e2e;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.kubepekko.e2e.support.ProcessResult;
 import io.kubepekko.e2e.support.Processes;
 import io.kubepekko.e2e.support.RepositoryRoot;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-/** {@code cluster-config/bin/agent} run as a process: version, help, and a bad flag's one line with exit 2. */
+/**
+ * {@code cluster-config/bin/agent} run as a process: version, help, and a bad flag's one line with
+ * exit 2.
+ */
 class AgentScriptE2E {
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
     private static final Path SCRIPT = RepositoryRoot.find().resolve("cluster-config/bin/agent");
@@ -25,7 +27,9 @@ class AgentScriptE2E {
     void versionPrintsVersionAndExitsZero() {
         ProcessResult result = agent("--version");
         assertEquals(0, result.exitCode(), result.describe());
-        assertTrue(result.stdoutText().matches("kubepekko-agent \\S+ \\(Kubernetes v1\\.35\\.0\\)"), result.describe());
+        assertTrue(
+                result.stdoutText().matches("kubepekko-agent \\S+ \\(Kubernetes v1\\.35\\.0\\)"),
+                result.describe());
     }
 
     @Test
@@ -33,14 +37,17 @@ class AgentScriptE2E {
         ProcessResult result = agent("-h");
         assertEquals(0, result.exitCode(), result.describe());
         assertTrue(result.stdout().startsWith("Usage: agent [flags]"), result.describe());
-        assertTrue(result.stdout().contains("--container-runtime-endpoint string"), result.describe());
+        assertTrue(
+                result.stdout().contains("--container-runtime-endpoint string"), result.describe());
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-            "--foo                    | Error: unknown flag: --foo",
-            "--max-pods many          | Error: invalid argument \"many\" for \"--max-pods\" flag: strconv.ParseInt: parsing \"many\": invalid syntax",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "--foo                    | Error: unknown flag: --foo",
+                "--max-pods many          | Error: invalid argument \"many\" for \"--max-pods\" flag: strconv.ParseInt: parsing \"many\": invalid syntax",
+            })
     void badFlagPrintsOneLineAndExitsTwo(String args, String line) {
         ProcessResult result = agent(args.split(" +"));
         assertEquals(2, result.exitCode(), result.describe());

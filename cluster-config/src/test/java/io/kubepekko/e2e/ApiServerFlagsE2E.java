@@ -1,21 +1,20 @@
 package io.kubepekko.e2e;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.kubepekko.e2e.support.ProcessResult;
 import io.kubepekko.e2e.support.Processes;
 import io.kubepekko.e2e.support.ServerProcess;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The server's command line, run as a process: help, version, and flag errors with exit code 2. */
 class ApiServerFlagsE2E {
@@ -26,9 +25,18 @@ class ApiServerFlagsE2E {
         ProcessResult result = server("--help");
         assertEquals(0, result.exitCode(), result.describe());
         assertTrue(result.stdout().startsWith("Usage: apiserver [flags]"), result.describe());
-        for (String flag : List.of("--data-dir", "--bind-address", "--port", "--livez-grace-period",
-                "--shutdown-delay-duration", "--help", "--version")) {
-            assertTrue(result.stdout().contains(flag), flag + " missing from usage\n" + result.describe());
+        for (String flag :
+                List.of(
+                        "--data-dir",
+                        "--bind-address",
+                        "--port",
+                        "--livez-grace-period",
+                        "--shutdown-delay-duration",
+                        "--help",
+                        "--version")) {
+            assertTrue(
+                    result.stdout().contains(flag),
+                    flag + " missing from usage\n" + result.describe());
         }
     }
 
@@ -36,21 +44,25 @@ class ApiServerFlagsE2E {
     void versionPrintsVersionAndExitsZero() {
         ProcessResult result = server("--version");
         assertEquals(0, result.exitCode(), result.describe());
-        assertTrue(result.stdoutText().matches("kubepekko \\S+ \\(Kubernetes v1\\.35\\.0\\)"), result.describe());
+        assertTrue(
+                result.stdoutText().matches("kubepekko \\S+ \\(Kubernetes v1\\.35\\.0\\)"),
+                result.describe());
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-            "--bogus                      | --bogus",
-            "--shutdown-delay 5s          | --shutdown-delay",
-            "--port abc                   | --port",
-            "--port=70000                 | --port",
-            "--livez-grace-period xyz     | --livez-grace-period",
-            "--shutdown-delay-duration -1s | --shutdown-delay-duration",
-            "--bind-address not-an-ip     | --bind-address",
-            "--data-dir                   | --data-dir",
-            "--config /no/such/kubepekko.conf | --config",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "--bogus                      | --bogus",
+                "--shutdown-delay 5s          | --shutdown-delay",
+                "--port abc                   | --port",
+                "--port=70000                 | --port",
+                "--livez-grace-period xyz     | --livez-grace-period",
+                "--shutdown-delay-duration -1s | --shutdown-delay-duration",
+                "--bind-address not-an-ip     | --bind-address",
+                "--data-dir                   | --data-dir",
+                "--config /no/such/kubepekko.conf | --config",
+            })
     void badFlagPrintsOneLineNamingItAndExitsTwo(String args, String flag) {
         ProcessResult result = server(args.split(" "));
         assertEquals(2, result.exitCode(), result.describe());
@@ -68,7 +80,10 @@ class ApiServerFlagsE2E {
         assertEquals(2, result.exitCode(), result.describe());
         List<String> lines = result.stderrText().lines().toList();
         assertEquals(1, lines.size(), result.describe());
-        assertTrue(lines.get(0).startsWith("Error: invalid argument \"" + file + "\" for \"--config\" flag: "),
+        assertTrue(
+                lines.get(0)
+                        .startsWith(
+                                "Error: invalid argument \"" + file + "\" for \"--config\" flag: "),
                 result.describe());
     }
 

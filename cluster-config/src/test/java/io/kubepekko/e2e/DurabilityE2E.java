@@ -1,23 +1,24 @@
 package io.kubepekko.e2e;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.e2e.support.ServerProcess;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.http.WebSocket;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.WebSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
@@ -35,30 +36,30 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What the server acknowledged survives a hard kill: objects created with a 201 are all there after
- * SIGKILL and a restart on the same data directory, unchanged, and resourceVersions keep growing. And
- * a graceful stop (SIGTERM) keeps storing writes until the server is gone.
+ * SIGKILL and a restart on the same data directory, unchanged, and resourceVersions keep growing.
+ * And a graceful stop (SIGTERM) keeps storing writes until the server is gone.
  */
 class DurabilityE2E {
     private static final int OBJECTS = 200;
     private static final int WRITERS = 8;
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
-    private static final List<String> SYSTEM_NAMESPACES = List.of("default", "kube-node-lease", "kube-public",
-            "kube-system");
+    private static final List<String> SYSTEM_NAMESPACES =
+            List.of("default", "kube-node-lease", "kube-public", "kube-system");
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder()
+                    .version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(Duration.ofSeconds(5))
+                    .build();
 
-    @TempDir
-    Path scratch;
+    @TempDir Path scratch;
 
     private ServerProcess server;
 
@@ -72,99 +73,147 @@ class DurabilityE2E {
     @Test
     void acknowledgedCreatesSurviveKill9AndRestart() throws Exception {
         server = ServerProcess.start(scratch.resolve("data"));
-        assertEquals(0, configMapCount(), "a server on a fresh data directory must start without configmaps");
+        assertEquals(
+                0,
+                configMapCount(),
+                "a server on a fresh data directory must start without configmaps");
         Map<String, JsonNode> acknowledged = createConcurrently();
-        assertEquals(OBJECTS, acknowledged.values().stream()
-                .map(o -> o.at("/metadata/resourceVersion").asText()).distinct().count(),
+        assertEquals(
+                OBJECTS,
+                acknowledged.values().stream()
+                        .map(o -> o.at("/metadata/resourceVersion").asText())
+                        .distinct()
+                        .count(),
                 "every acknowledged create has a resourceVersion of its own");
 
         server.kill9();
         server.restart();
 
         for (Map.Entry<String, JsonNode> entry : acknowledged.entrySet()) {
-            HttpResponse<String> response = send(get("/api/v1/namespaces/default/configmaps/" + entry.getKey()));
-            assertEquals(200, response.statusCode(), entry.getKey() + " lost after kill -9: " + response.body());
+            HttpResponse<String> response =
+                    send(get("/api/v1/namespaces/default/configmaps/" + entry.getKey()));
+            assertEquals(
+                    200,
+                    response.statusCode(),
+                    entry.getKey() + " lost after kill -9: " + response.body());
             JsonNode stored = JSON.readTree(response.body());
             JsonNode created = entry.getValue();
             assertEquals(created.path("data"), stored.path("data"), entry.getKey());
-            assertEquals(created.at("/metadata/labels"), stored.at("/metadata/labels"), entry.getKey());
+            assertEquals(
+                    created.at("/metadata/labels"), stored.at("/metadata/labels"), entry.getKey());
             assertEquals(created.at("/metadata/uid"), stored.at("/metadata/uid"), entry.getKey());
-            assertEquals(created.at("/metadata/resourceVersion"), stored.at("/metadata/resourceVersion"), entry.getKey());
-            assertEquals(created.at("/metadata/creationTimestamp"), stored.at("/metadata/creationTimestamp"),
+            assertEquals(
+                    created.at("/metadata/resourceVersion"),
+                    stored.at("/metadata/resourceVersion"),
+                    entry.getKey());
+            assertEquals(
+                    created.at("/metadata/creationTimestamp"),
+                    stored.at("/metadata/creationTimestamp"),
                     entry.getKey());
         }
 
         assertEquals(OBJECTS, configMapCount());
-        assertEquals(SYSTEM_NAMESPACES, namespaceNames(), "bootstrap after restart must not duplicate namespaces");
+        assertEquals(
+                SYSTEM_NAMESPACES,
+                namespaceNames(),
+                "bootstrap after restart must not duplicate namespaces");
 
-        long newest = acknowledged.values().stream()
-                .mapToLong(o -> Long.parseLong(o.at("/metadata/resourceVersion").asText())).max().orElseThrow();
+        long newest =
+                acknowledged.values().stream()
+                        .mapToLong(o -> Long.parseLong(o.at("/metadata/resourceVersion").asText()))
+                        .max()
+                        .orElseThrow();
         HttpResponse<String> after = send(create("after-restart"));
         assertEquals(201, after.statusCode(), after.body());
-        long next = Long.parseLong(JSON.readTree(after.body()).at("/metadata/resourceVersion").asText());
-        assertTrue(next > newest, "resourceVersion " + next + " after restart is not above " + newest);
+        long next =
+                Long.parseLong(
+                        JSON.readTree(after.body()).at("/metadata/resourceVersion").asText());
+        assertTrue(
+                next > newest, "resourceVersion " + next + " after restart is not above " + newest);
     }
 
     /**
-     * SIGTERM, as a process manager stops the server: during {@code --shutdown-delay-duration} /readyz
-     * fails but writes are still taken and stored; then the server exits by itself, without failing to
-     * persist anything on the way out, and a restart finds every acknowledged write.
+     * SIGTERM, as a process manager stops the server: during {@code --shutdown-delay-duration}
+     * /readyz fails but writes are still taken and stored; then the server exits by itself, without
+     * failing to persist anything on the way out, and a restart finds every acknowledged write.
      */
     @Test
     void writesAreStoredDuringTheShutdownDelayAndTheServerExitsCleanly() throws Exception {
-        server = ServerProcess.start(scratch.resolve("data"), List.of("--shutdown-delay-duration", "10s"));
+        server =
+                ServerProcess.start(
+                        scratch.resolve("data"), List.of("--shutdown-delay-duration", "10s"));
         HttpResponse<String> before = send(create("before"));
         assertEquals(201, before.statusCode(), before.body());
         Path firstLog = server.log();
-        // Watches open at the stop (a chunked one and a WebSocket one, as fabric8 watches) end in order: the
-        // server ends them before its listener and actor system stop, instead of tearing them down (an ERROR line).
-        HttpResponse<InputStream> chunked = http.send(get("/api/v1/namespaces/default/configmaps?watch=true"),
-                HttpResponse.BodyHandlers.ofInputStream());
+        // Watches open at the stop (a chunked one and a WebSocket one, as fabric8 watches) end in
+        // order: the
+        // server ends them before its listener and actor system stop, instead of tearing them down
+        // (an ERROR line).
+        HttpResponse<InputStream> chunked =
+                http.send(
+                        get("/api/v1/namespaces/default/configmaps?watch=true"),
+                        HttpResponse.BodyHandlers.ofInputStream());
         assertEquals(200, chunked.statusCode());
         CompletableFuture<Integer> closed = new CompletableFuture<>();
-        http.newWebSocketBuilder().buildAsync(URI.create(server.url().replace("http://", "ws://")
-                + "/api/v1/namespaces/default/configmaps?watch=true"), new WebSocket.Listener() {
-                    @Override
-                    public CompletionStage<?> onClose(WebSocket ws, int code,
-                                                                          String reason) {
-                        closed.complete(code);
-                        return null;
-                    }
+        http.newWebSocketBuilder()
+                .buildAsync(
+                        URI.create(
+                                server.url().replace("http://", "ws://")
+                                        + "/api/v1/namespaces/default/configmaps?watch=true"),
+                        new WebSocket.Listener() {
+                            @Override
+                            public CompletionStage<?> onClose(
+                                    WebSocket ws, int code, String reason) {
+                                closed.complete(code);
+                                return null;
+                            }
 
-                    @Override
-                    public void onError(WebSocket ws, Throwable error) {
-                        closed.completeExceptionally(error);
-                    }
-                }).get(30, TimeUnit.SECONDS);
+                            @Override
+                            public void onError(WebSocket ws, Throwable error) {
+                                closed.completeExceptionally(error);
+                            }
+                        })
+                .get(30, TimeUnit.SECONDS);
 
         server.terminate();
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(50))
                 .until(() -> send(get("/readyz")).statusCode() == 500);
-        // H2 used to close its database from its own JVM shutdown hook at this moment: this write answered
-        // 503, and the sharded actors' hand-over (which persists) failed and waited out sharding's timeouts.
+        // H2 used to close its database from its own JVM shutdown hook at this moment: this write
+        // answered
+        // 503, and the sharded actors' hand-over (which persists) failed and waited out sharding's
+        // timeouts.
         HttpResponse<String> during = send(create("during"));
         assertEquals(201, during.statusCode(), during.body());
 
         assertEquals(143, server.awaitExit(Duration.ofSeconds(120)), "exit code after SIGTERM");
         assertEquals(1000, closed.get(30, TimeUnit.SECONDS), "the WebSocket watch closed normally");
         try (InputStream body = chunked.body()) {
-            body.readAllBytes(); // the chunked watch ended with its last chunk (a torn-down one throws here)
+            body.readAllBytes(); // the chunked watch ended with its last chunk (a torn-down one
+            // throws here)
         }
         String log = Files.readString(firstLog, StandardCharsets.UTF_8);
         assertFalse(log.contains("Database is already closed"), log);
         assertFalse(log.contains("Failed to persist"), log);
         assertFalse(log.contains("not stopped after"), log);
         assertFalse(log.contains("shutdown of shard region timed out"), log);
-        // The journal writer used to close its connection after the pool was gone: a NullPointerException's
-        // stack trace on every stop. A clean stop logs nothing at WARN or above, and no exception at all.
+        // The journal writer used to close its connection after the pool was gone: a
+        // NullPointerException's
+        // stack trace on every stop. A clean stop logs nothing at WARN or above, and no exception
+        // at all.
         assertCleanLog(firstLog);
 
         server.restart();
         for (String name : List.of("before", "during")) {
-            HttpResponse<String> stored = send(get("/api/v1/namespaces/default/configmaps/" + name));
-            assertEquals(200, stored.statusCode(), name + " lost across the graceful shutdown: " + stored.body());
+            HttpResponse<String> stored =
+                    send(get("/api/v1/namespaces/default/configmaps/" + name));
+            assertEquals(
+                    200,
+                    stored.statusCode(),
+                    name + " lost across the graceful shutdown: " + stored.body());
         }
-        // The restarted server used to take over the watch caches of the stopped one (recorded by the
+        // The restarted server used to take over the watch caches of the stopped one (recorded by
+        // the
         // hand-over) and have remoting try their old cluster port again and again.
         assertCleanLog(server.log());
         assertOwnerOnly(server.dataDir());
@@ -172,31 +221,44 @@ class DurabilityE2E {
 
     /** No line at WARN or ERROR, and no stack trace. */
     private static void assertCleanLog(Path log) throws IOException {
-        List<String> bad = Files.readAllLines(log, StandardCharsets.UTF_8).stream()
-                .filter(l -> l.matches("^\\S+ (WARN|ERROR) .*") || l.contains("Exception") || l.startsWith("\tat "))
-                .toList();
+        List<String> bad =
+                Files.readAllLines(log, StandardCharsets.UTF_8).stream()
+                        .filter(
+                                l ->
+                                        l.matches("^\\S+ (WARN|ERROR) .*")
+                                                || l.contains("Exception")
+                                                || l.startsWith("\tat "))
+                        .toList();
         assertEquals(List.of(), bad, "unexpected lines in " + log);
     }
 
     /** The data directory holds Secrets: 0700, and the files in it (database, kubeconfig) 0600. */
     private static void assertOwnerOnly(Path dataDir) throws IOException {
-        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dataDir)));
+        assertEquals(
+                "rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dataDir)));
         try (Stream<Path> files = Files.list(dataDir)) {
-            List<String> open = files.filter(Files::isRegularFile).filter(f -> {
-                try {
-                    return !PosixFilePermissions.toString(Files.getPosixFilePermissions(f)).equals("rw-------");
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            }).map(Path::toString).toList();
+            List<String> open =
+                    files.filter(Files::isRegularFile)
+                            .filter(
+                                    f -> {
+                                        try {
+                                            return !PosixFilePermissions.toString(
+                                                            Files.getPosixFilePermissions(f))
+                                                    .equals("rw-------");
+                                        } catch (IOException e) {
+                                            throw new UncheckedIOException(e);
+                                        }
+                                    })
+                            .map(Path::toString)
+                            .toList();
             assertEquals(List.of(), open, "files others can read");
         }
         assertTrue(Files.exists(dataDir.resolve("admin.kubeconfig")));
     }
 
     /**
-     * Service cluster IPs are claimed durably before a create is answered: after SIGKILL no address an
-     * acknowledged Service holds is handed out again, asked for or picked.
+     * Service cluster IPs are claimed durably before a create is answered: after SIGKILL no address
+     * an acknowledged Service holds is handed out again, asked for or picked.
      */
     @Test
     void acknowledgedServiceAddressesAreNeverHandedOutAgainAfterKill9() throws Exception {
@@ -207,12 +269,21 @@ class DurabilityE2E {
             List<Future<?>> futures = new ArrayList<>();
             for (int i = 0; i < 60; i++) {
                 String name = "svc-%02d".formatted(i);
-                futures.add(writers.submit(() -> {
-                    HttpResponse<String> response = send(createService(name, null));
-                    assertEquals(201, response.statusCode(), name + ": " + response.body());
-                    addresses.put(name, JSON.readTree(response.body()).at("/spec/clusterIP").asText());
-                    return null;
-                }));
+                futures.add(
+                        writers.submit(
+                                () -> {
+                                    HttpResponse<String> response = send(createService(name, null));
+                                    assertEquals(
+                                            201,
+                                            response.statusCode(),
+                                            name + ": " + response.body());
+                                    addresses.put(
+                                            name,
+                                            JSON.readTree(response.body())
+                                                    .at("/spec/clusterIP")
+                                                    .asText());
+                                    return null;
+                                }));
             }
             for (Future<?> future : futures) {
                 future.get(5, TimeUnit.MINUTES);
@@ -220,16 +291,22 @@ class DurabilityE2E {
         } finally {
             writers.shutdownNow();
         }
-        assertEquals(60, new HashSet<>(addresses.values()).size(), "distinct addresses: " + addresses);
+        assertEquals(
+                60, new HashSet<>(addresses.values()).size(), "distinct addresses: " + addresses);
 
         server.kill9();
         server.restart();
 
         for (Map.Entry<String, String> e : new TreeMap<>(addresses).entrySet()) {
-            HttpResponse<String> stored = send(get("/api/v1/namespaces/default/services/" + e.getKey()));
-            assertEquals(e.getValue(), JSON.readTree(stored.body()).at("/spec/clusterIP").asText(), e.getKey());
+            HttpResponse<String> stored =
+                    send(get("/api/v1/namespaces/default/services/" + e.getKey()));
+            assertEquals(
+                    e.getValue(),
+                    JSON.readTree(stored.body()).at("/spec/clusterIP").asText(),
+                    e.getKey());
             HttpResponse<String> thief = send(createService("thief-" + e.getKey(), e.getValue()));
-            assertEquals(422, thief.statusCode(), e.getValue() + " handed out again: " + thief.body());
+            assertEquals(
+                    422, thief.statusCode(), e.getValue() + " handed out again: " + thief.body());
             assertTrue(thief.body().contains("provided IP is already allocated"), thief.body());
         }
         for (int i = 0; i < 60; i++) {
@@ -259,14 +336,18 @@ class DurabilityE2E {
         server.kill9();
 
         server = ServerProcess.start(scratch.resolve("second"));
-        HttpResponse<String> response = send(get("/api/v1/namespaces/default/configmaps/only-in-first"));
-        assertEquals(404, response.statusCode(), "an object created on another data directory is visible: "
-                + response.body());
+        HttpResponse<String> response =
+                send(get("/api/v1/namespaces/default/configmaps/only-in-first"));
+        assertEquals(
+                404,
+                response.statusCode(),
+                "an object created on another data directory is visible: " + response.body());
         assertEquals(SYSTEM_NAMESPACES, namespaceNames());
     }
 
     private int configMapCount() throws IOException, InterruptedException {
-        HttpResponse<String> list = send(get("/api/v1/namespaces/default/configmaps?labelSelector=e2e%3Ddurability"));
+        HttpResponse<String> list =
+                send(get("/api/v1/namespaces/default/configmaps?labelSelector=e2e%3Ddurability"));
         assertEquals(200, list.statusCode(), list.body());
         return JSON.readTree(list.body()).path("items").size();
     }
@@ -278,15 +359,20 @@ class DurabilityE2E {
             List<Future<?>> futures = new ArrayList<>();
             for (int w = 0; w < WRITERS; w++) {
                 int writer = w;
-                futures.add(writers.submit(() -> {
-                    for (int i = writer; i < OBJECTS; i += WRITERS) {
-                        String name = "durable-%03d".formatted(i);
-                        HttpResponse<String> response = send(create(name));
-                        assertEquals(201, response.statusCode(), name + ": " + response.body());
-                        acknowledged.put(name, JSON.readTree(response.body()));
-                    }
-                    return null;
-                }));
+                futures.add(
+                        writers.submit(
+                                () -> {
+                                    for (int i = writer; i < OBJECTS; i += WRITERS) {
+                                        String name = "durable-%03d".formatted(i);
+                                        HttpResponse<String> response = send(create(name));
+                                        assertEquals(
+                                                201,
+                                                response.statusCode(),
+                                                name + ": " + response.body());
+                                        acknowledged.put(name, JSON.readTree(response.body()));
+                                    }
+                                    return null;
+                                }));
             }
             for (Future<?> future : futures) {
                 future.get(5, TimeUnit.MINUTES);
@@ -301,15 +387,19 @@ class DurabilityE2E {
     private List<String> namespaceNames() throws IOException, InterruptedException {
         HttpResponse<String> response = send(get("/api/v1/namespaces"));
         assertEquals(200, response.statusCode(), response.body());
-        return StreamSupport.stream(JSON.readTree(response.body()).path("items").spliterator(), false)
-                .map(ns -> ns.at("/metadata/name").asText()).sorted().toList();
+        return StreamSupport.stream(
+                        JSON.readTree(response.body()).path("items").spliterator(), false)
+                .map(ns -> ns.at("/metadata/name").asText())
+                .sorted()
+                .toList();
     }
 
     private HttpRequest create(String name) {
         ObjectNode body = JSON.createObjectNode().put("apiVersion", "v1").put("kind", "ConfigMap");
         body.putObject("metadata").put("name", name).putObject("labels").put("e2e", "durability");
         body.putObject("data").put("name", name).put("payload", "x".repeat(256) + name);
-        return HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/namespaces/default/configmaps"))
+        return HttpRequest.newBuilder(
+                        URI.create(server.url() + "/api/v1/namespaces/default/configmaps"))
                 .timeout(REQUEST_TIMEOUT)
                 .header("Content-Type", "application/json")
                 .header("Accept", "application/json")
@@ -325,7 +415,8 @@ class DurabilityE2E {
             spec.put("clusterIP", clusterIp);
         }
         spec.putArray("ports").addObject().put("port", 80);
-        return HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/namespaces/default/services"))
+        return HttpRequest.newBuilder(
+                        URI.create(server.url() + "/api/v1/namespaces/default/services"))
                 .timeout(REQUEST_TIMEOUT)
                 .header("Content-Type", "application/json")
                 .header("Accept", "application/json")
@@ -334,11 +425,15 @@ class DurabilityE2E {
     }
 
     private HttpRequest get(String path) {
-        return HttpRequest.newBuilder(URI.create(server.url() + path)).timeout(REQUEST_TIMEOUT)
-                .header("Accept", "application/json").GET().build();
+        return HttpRequest.newBuilder(URI.create(server.url() + path))
+                .timeout(REQUEST_TIMEOUT)
+                .header("Accept", "application/json")
+                .GET()
+                .build();
     }
 
-    private HttpResponse<String> send(HttpRequest request) throws IOException, InterruptedException {
+    private HttpResponse<String> send(HttpRequest request)
+            throws IOException, InterruptedException {
         return http.send(request, HttpResponse.BodyHandlers.ofString());
     }
 }

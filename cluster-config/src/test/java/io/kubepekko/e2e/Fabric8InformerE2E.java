@@ -1,5 +1,9 @@
 package io.kubepekko.e2e;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -11,9 +15,6 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kubepekko.http.server.ApiServer;
 import io.kubepekko.http.server.ApiServerSettings;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -23,10 +24,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The fabric8 Java client's shared informer (list, then watch from the list's version, re-watch
@@ -35,43 +34,65 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class Fabric8InformerE2E {
 
-    @TempDir
-    static Path scratch;
+    @TempDir static Path scratch;
 
-    /** One event the informer's handler received: {@code add|update|delete name@resourceVersion}. */
+    /**
+     * One event the informer's handler received: {@code add|update|delete name@resourceVersion}.
+     */
     private static String seen(String what, ConfigMap cm) {
-        return what + " " + cm.getMetadata().getName() + "@" + cm.getMetadata().getResourceVersion();
+        return what
+                + " "
+                + cm.getMetadata().getName()
+                + "@"
+                + cm.getMetadata().getResourceVersion();
     }
 
     @Test
     void anInformerReceivesEveryChangeAcrossAServerRestart() throws Exception {
         int port = freePort();
-        ApiServerSettings settings = ApiServerSettings.defaults().withDataDir(scratch.resolve("data")).withPort(port);
+        ApiServerSettings settings =
+                ApiServerSettings.defaults().withDataDir(scratch.resolve("data")).withPort(port);
         ApiServer server = ApiServer.start(settings);
-        Config config = new ConfigBuilder().withMasterUrl("http://127.0.0.1:" + port).withNamespace("fab")
-                .withRequestTimeout(10_000).withConnectionTimeout(5_000).build();
+        Config config =
+                new ConfigBuilder()
+                        .withMasterUrl("http://127.0.0.1:" + port)
+                        .withNamespace("fab")
+                        .withRequestTimeout(10_000)
+                        .withConnectionTimeout(5_000)
+                        .build();
         List<String> events = new CopyOnWriteArrayList<>();
         try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
-            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("fab").endMetadata()
-                    .build()).create();
+            client.namespaces()
+                    .resource(
+                            new NamespaceBuilder()
+                                    .withNewMetadata()
+                                    .withName("fab")
+                                    .endMetadata()
+                                    .build())
+                    .create();
             ConfigMap a = create(client, "a", "1");
-            SharedIndexInformer<ConfigMap> informer = client.configMaps().inNamespace("fab")
-                    .inform(new ResourceEventHandler<>() {
-                        @Override
-                        public void onAdd(ConfigMap obj) {
-                            events.add(seen("add", obj));
-                        }
+            SharedIndexInformer<ConfigMap> informer =
+                    client.configMaps()
+                            .inNamespace("fab")
+                            .inform(
+                                    new ResourceEventHandler<>() {
+                                        @Override
+                                        public void onAdd(ConfigMap obj) {
+                                            events.add(seen("add", obj));
+                                        }
 
-                        @Override
-                        public void onUpdate(ConfigMap oldObj, ConfigMap newObj) {
-                            events.add(seen("update", newObj));
-                        }
+                                        @Override
+                                        public void onUpdate(ConfigMap oldObj, ConfigMap newObj) {
+                                            events.add(seen("update", newObj));
+                                        }
 
-                        @Override
-                        public void onDelete(ConfigMap obj, boolean deletedFinalStateUnknown) {
-                            events.add(seen("delete", obj));
-                        }
-                    }, 0);
+                                        @Override
+                                        public void onDelete(
+                                                ConfigMap obj, boolean deletedFinalStateUnknown) {
+                                            events.add(seen("delete", obj));
+                                        }
+                                    },
+                                    0);
             try {
                 ConfigMap b = create(client, "b", "1");
                 ConfigMap a2 = update(client, "a", "2");
@@ -83,14 +104,31 @@ class Fabric8InformerE2E {
                 ConfigMap c = create(client, "c", "1");
                 client.configMaps().inNamespace("fab").withName("a").delete();
                 awaitSeen(events, seen("update", b2), seen("add", c));
-                await().atMost(Duration.ofSeconds(60)).until(() -> events.stream().anyMatch(e -> e.startsWith("delete a@")));
+                await().atMost(Duration.ofSeconds(60))
+                        .until(() -> events.stream().anyMatch(e -> e.startsWith("delete a@")));
 
-                Map<String, String> expected = versions(client.configMaps().inNamespace("fab").list().getItems());
-                await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
-                        assertEquals(expected, versions(informer.getStore().list()), "the informer's store"));
-                assertEquals(Map.of("b", b2.getMetadata().getResourceVersion(),
-                        "c", c.getMetadata().getResourceVersion()), expected);
-                assertTrue(events.stream().noneMatch(e -> e.startsWith("delete b@") || e.startsWith("delete c@")),
+                Map<String, String> expected =
+                        versions(client.configMaps().inNamespace("fab").list().getItems());
+                await().atMost(Duration.ofSeconds(60))
+                        .untilAsserted(
+                                () ->
+                                        assertEquals(
+                                                expected,
+                                                versions(informer.getStore().list()),
+                                                "the informer's store"));
+                assertEquals(
+                        Map.of(
+                                "b",
+                                b2.getMetadata().getResourceVersion(),
+                                "c",
+                                c.getMetadata().getResourceVersion()),
+                        expected);
+                assertTrue(
+                        events.stream()
+                                .noneMatch(
+                                        e ->
+                                                e.startsWith("delete b@")
+                                                        || e.startsWith("delete c@")),
                         "nothing that still exists was reported deleted: " + events);
             } finally {
                 informer.close();
@@ -101,24 +139,38 @@ class Fabric8InformerE2E {
     }
 
     private static ConfigMap create(KubernetesClient client, String name, String value) {
-        return client.configMaps().inNamespace("fab").resource(new ConfigMapBuilder().withNewMetadata().withName(name)
-                .endMetadata().withData(Map.of("k", value)).build()).create();
+        return client.configMaps()
+                .inNamespace("fab")
+                .resource(
+                        new ConfigMapBuilder()
+                                .withNewMetadata()
+                                .withName(name)
+                                .endMetadata()
+                                .withData(Map.of("k", value))
+                                .build())
+                .create();
     }
 
     private static ConfigMap update(KubernetesClient client, String name, String value) {
-        return client.configMaps().inNamespace("fab").withName(name)
+        return client.configMaps()
+                .inNamespace("fab")
+                .withName(name)
                 .edit(cm -> new ConfigMapBuilder(cm).withData(Map.of("k", value)).build());
     }
 
     private static void awaitSeen(List<String> events, String... expected) {
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
-                assertTrue(new ArrayList<>(events).containsAll(List.of(expected)),
-                        "expected " + List.of(expected) + " among " + events));
+        await().atMost(Duration.ofSeconds(60))
+                .untilAsserted(
+                        () ->
+                                assertTrue(
+                                        new ArrayList<>(events).containsAll(List.of(expected)),
+                                        "expected " + List.of(expected) + " among " + events));
     }
 
     private static Map<String, String> versions(List<ConfigMap> items) {
         Map<String, String> out = new TreeMap<>();
-        items.forEach(cm -> out.put(cm.getMetadata().getName(), cm.getMetadata().getResourceVersion()));
+        items.forEach(
+                cm -> out.put(cm.getMetadata().getName(), cm.getMetadata().getResourceVersion()));
         return out;
     }
 

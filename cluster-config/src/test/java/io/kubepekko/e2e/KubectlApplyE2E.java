@@ -1,18 +1,17 @@
 package io.kubepekko.e2e;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kubepekko.e2e.support.InProcessServer;
 import io.kubepekko.e2e.support.ProcessResult;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The real kubectl's client-side apply, which sends strategic merge patches computed from the
@@ -21,8 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class KubectlApplyE2E {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    @RegisterExtension
-    static final InProcessServer SERVER = new InProcessServer();
+    @RegisterExtension static final InProcessServer SERVER = new InProcessServer();
 
     private static String deployment(String image, String extraEnv, String extraContainer) {
         return """
@@ -42,7 +40,8 @@ class KubectlApplyE2E {
                         image: %s
                         env:
                         - {name: MODE, value: fast}
-                %s%s""".formatted(image, extraEnv, extraContainer);
+                %s%s"""
+                .formatted(image, extraEnv, extraContainer);
     }
 
     @Test
@@ -50,11 +49,14 @@ class KubectlApplyE2E {
         write("web.yaml", deployment("nginx:1.27", "        - {name: DEBUG, value: \"1\"}\n", ""));
         assertEquals("deployment.apps/web created", ok("apply", "-f", "web.yaml").stdoutText());
 
-        // A field another writer added, and the file does not mention, survives the next apply (a three-way
+        // A field another writer added, and the file does not mention, survives the next apply (a
+        // three-way
         // merge); a field the file sets is set back to the file's value.
         ok("annotate", "deployment", "web", "team=checkout");
         ok("scale", "deployment", "web", "--replicas=3");
-        write("web.yaml", deployment("nginx:1.28", "", "      - {name: sidecar, image: envoy:1.30}\n"));
+        write(
+                "web.yaml",
+                deployment("nginx:1.28", "", "      - {name: sidecar, image: envoy:1.30}\n"));
         assertEquals("deployment.apps/web configured", ok("apply", "-f", "web.yaml").stdoutText());
         JsonNode d = get();
         JsonNode containers = d.at("/spec/template/spec/containers");
@@ -64,9 +66,14 @@ class KubectlApplyE2E {
         JsonNode env = containers.path(0).path("env");
         assertEquals(1, env.size(), "DEBUG, removed from the file, is removed: " + env);
         assertEquals("MODE", env.path(0).path("name").asText());
-        assertTrue(d.at("/metadata/annotations").has("kubectl.kubernetes.io/last-applied-configuration"));
+        assertTrue(
+                d.at("/metadata/annotations")
+                        .has("kubectl.kubernetes.io/last-applied-configuration"));
         assertEquals("checkout", d.at("/metadata/annotations/team").asText());
-        assertEquals(2, d.at("/spec/replicas").asInt(), "the file's replicas win over the scale, as with kube");
+        assertEquals(
+                2,
+                d.at("/spec/replicas").asInt(),
+                "the file's replicas win over the scale, as with kube");
 
         assertEquals("deployment.apps/web unchanged", ok("apply", "-f", "web.yaml").stdoutText());
         assertFalse(get().at("/spec/template/spec/containers/0").has("ports"));

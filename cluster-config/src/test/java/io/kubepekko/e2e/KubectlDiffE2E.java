@@ -1,15 +1,14 @@
 package io.kubepekko.e2e;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.kubepekko.e2e.support.InProcessServer;
-import io.kubepekko.e2e.support.Manifests;
 import io.kubepekko.e2e.support.Kubectl;
 import io.kubepekko.e2e.support.LoggedRequests;
+import io.kubepekko.e2e.support.Manifests;
 import io.kubepekko.e2e.support.ProcessResult;
 import io.kubepekko.e2e.support.RunningProcess;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,9 +17,9 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The real kubectl's {@code diff}, client-side (a dry-run strategic merge patch, or a dry-run
@@ -31,8 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class KubectlDiffE2E {
     private static final Duration WITHIN = Duration.ofSeconds(30);
 
-    @RegisterExtension
-    static final InProcessServer SERVER = new InProcessServer();
+    @RegisterExtension static final InProcessServer SERVER = new InProcessServer();
     private static Kubectl kubectl;
 
     @BeforeEach
@@ -56,9 +54,11 @@ class KubectlDiffE2E {
         String csaVersion = resourceVersion(ns, "configmap/csa");
         String ssaVersion = resourceVersion(ns, "configmap/ssa");
 
-        // The watch lists first (csa and ssa as ADDED), then watches from the list's version: once both
+        // The watch lists first (csa and ssa as ADDED), then watches from the list's version: once
+        // both
         // are printed, every later change reaches it, in order.
-        try (RunningProcess watch = kubectl.start("get", "configmaps", "-n", ns, "-w", "--output-watch-events")) {
+        try (RunningProcess watch =
+                kubectl.start("get", "configmaps", "-n", ns, "-w", "--output-watch-events")) {
             watch.awaitLine(l -> l.matches("ADDED\\s+csa\\s.*"), WITHIN);
             watch.awaitLine(l -> l.matches("ADDED\\s+ssa\\s.*"), WITHIN);
 
@@ -78,7 +78,8 @@ class KubectlDiffE2E {
             assertDryRun(changed, "PATCH", "kubectl-client-side-apply");
 
             write("ssa.yaml", configMap(ns, "ssa", "two"));
-            ProcessResult changedServerSide = kubectl.run("diff", "--server-side", "-f", "ssa.yaml", "-v=6");
+            ProcessResult changedServerSide =
+                    kubectl.run("diff", "--server-side", "-f", "ssa.yaml", "-v=6");
             assertEquals(1, changedServerSide.exitCode(), changedServerSide.describe());
             assertChange(changedServerSide, "-  key: one", "+  key: two");
             assertDryRun(changedServerSide, "PATCH", "kubectl");
@@ -90,15 +91,25 @@ class KubectlDiffE2E {
             assertChange(created, "+  key: three");
             assertDryRun(created, "POST", "kubectl-client-side-apply");
 
-            // A change after the diffs, awaited: by then any event of the dry runs would have arrived.
+            // A change after the diffs, awaited: by then any event of the dry runs would have
+            // arrived.
             fence(ns, watch, "fence");
-            List<String> diffed = watch.lines().stream().filter(l -> l.matches("\\S+\\s+(csa|ssa|new)\\s.*")).toList();
-            assertEquals(2, diffed.size(), "only the initial ADDED of csa and ssa: " + watch.lines());
+            List<String> diffed =
+                    watch.lines().stream()
+                            .filter(l -> l.matches("\\S+\\s+(csa|ssa|new)\\s.*"))
+                            .toList();
+            assertEquals(
+                    2, diffed.size(), "only the initial ADDED of csa and ssa: " + watch.lines());
         }
         assertEquals(csaVersion, resourceVersion(ns, "configmap/csa"));
         assertEquals(ssaVersion, resourceVersion(ns, "configmap/ssa"));
-        assertEquals("one", ok("get", "-n", ns, "configmap/ssa", "-o", "jsonpath={.data.key}").stdoutText());
-        assertEquals(1, kubectl.run("get", "-n", ns, "configmap/new").exitCode(), "the dry-run create made nothing");
+        assertEquals(
+                "one",
+                ok("get", "-n", ns, "configmap/ssa", "-o", "jsonpath={.data.key}").stdoutText());
+        assertEquals(
+                1,
+                kubectl.run("get", "-n", ns, "configmap/new").exitCode(),
+                "the dry-run create made nothing");
     }
 
     @Test
@@ -119,9 +130,15 @@ class KubectlDiffE2E {
         ProcessResult changed = kubectl.run("diff", "--server-side", "-f", "web.yaml");
         assertEquals(1, changed.exitCode(), changed.describe());
         assertChange(changed, "-      - image: nginx:1.27", "+      - image: nginx:1.28");
-        // The would-be object is the update's: the generation it would get, everything else as live.
+        // The would-be object is the update's: the generation it would get, everything else as
+        // live.
         assertChange(changed, "-  generation: 1", "+  generation: 2");
-        assertEquals(2, changed.stdout().lines().filter(l -> l.startsWith("+") && !l.startsWith("+++")).count(),
+        assertEquals(
+                2,
+                changed.stdout()
+                        .lines()
+                        .filter(l -> l.startsWith("+") && !l.startsWith("+++"))
+                        .count(),
                 changed.describe());
         assertEquals(version, resourceVersion(ns, "deployment/web"));
     }
@@ -142,7 +159,8 @@ class KubectlDiffE2E {
                     spec:
                       containers:
                       - {name: app, image: %s, ports: [{containerPort: 80}]}
-                """.formatted(ns, image);
+                """
+                .formatted(ns, image);
     }
 
     /** Creates a ConfigMap named {@code name} and waits until the watch reports it. */
@@ -168,14 +186,15 @@ class KubectlDiffE2E {
     }
 
     private static String resourceVersion(String ns, String object) {
-        return ok("get", "-n", ns, object, "-o", "jsonpath={.metadata.resourceVersion}").stdoutText();
+        return ok("get", "-n", ns, object, "-o", "jsonpath={.metadata.resourceVersion}")
+                .stdoutText();
     }
 
     /**
-     * kubectl diff runs an external {@code diff -u -N <live dir> <merged dir>}. diffutils is normally
-     * installed; where it is not, a small script stands in: for each file that differs it prints the
-     * lines only the live one has with {@code -} and those only the merged one has with {@code +},
-     * and it exits 1 when anything differs (what the assertions look at).
+     * kubectl diff runs an external {@code diff -u -N <live dir> <merged dir>}. diffutils is
+     * normally installed; where it is not, a small script stands in: for each file that differs it
+     * prints the lines only the live one has with {@code -} and those only the merged one has with
+     * {@code +}, and it exits 1 when anything differs (what the assertions look at).
      */
     private static Kubectl withDiffProgram(Kubectl kubectl) {
         String path = System.getenv().getOrDefault("PATH", "");
@@ -185,7 +204,9 @@ class KubectlDiffE2E {
             }
         }
         Path script = SERVER.scratch().resolve("fake-diff.sh");
-        write(script, """
+        write(
+                script,
+                """
                 #!/bin/sh
                 # usage: fake-diff.sh [flags] LIVE MERGED
                 for last; do :; done

@@ -1,44 +1,45 @@
 package io.kubepekko.e2e;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.kubepekko.e2e.support.InProcessServer;
 import io.kubepekko.e2e.support.Kubectl;
 import io.kubepekko.e2e.support.ProcessResult;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.io.IOException;
-import java.util.List;
-import java.util.Map;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 /**
- * The real kubectl v1.35 against one in-process API server: every command a user types most, with the
- * exact text kubectl prints, success and error alike. Each test works on objects of its own, so the
- * tests do not depend on one another's order.
+ * The real kubectl v1.35 against one in-process API server: every command a user types most, with
+ * the exact text kubectl prints, success and error alike. Each test works on objects of its own, so
+ * the tests do not depend on one another's order.
  */
 class KubectlE2E {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final ObjectMapper YAML = new YAMLMapper();
 
-    @RegisterExtension
-    static final InProcessServer SERVER = InProcessServer.onSharedCluster();
+    @RegisterExtension static final InProcessServer SERVER = InProcessServer.onSharedCluster();
 
     private static Kubectl kubectl() {
         return SERVER.kubectl();
     }
 
-    /** Where objects without a namespace go: {@code default}, or the class's own on the shared cluster. */
+    /**
+     * Where objects without a namespace go: {@code default}, or the class's own on the shared
+     * cluster.
+     */
     private static String defaultNamespace() {
         return SERVER.defaultNamespace();
     }
@@ -48,54 +49,91 @@ class KubectlE2E {
     @Test
     void versionReportsServerVersion() {
         ProcessResult result = ok("version");
-        assertTrue(result.stdout().lines().anyMatch("Server Version: v1.35.0"::equals), result.describe());
+        assertTrue(
+                result.stdout().lines().anyMatch("Server Version: v1.35.0"::equals),
+                result.describe());
     }
 
     @ParameterizedTest(name = "{0} is {1}")
     @CsvSource({
-            "bindings,               '',     v1,      true,  Binding",
-            "configmaps,             cm,     v1,      true,  ConfigMap",
-            "pods,                   po,     v1,      true,  Pod",
-            "services,               svc,    v1,      true,  Service",
-            "namespaces,             ns,     v1,      false, Namespace",
-            "nodes,                  no,     v1,      false, Node",
-            "serviceaccounts,        sa,     v1,      true,  ServiceAccount",
-            "persistentvolumeclaims, pvc,    v1,      true,  PersistentVolumeClaim",
-            "deployments,            deploy, apps/v1, true,  Deployment",
-            "replicasets,            rs,     apps/v1, true,  ReplicaSet",
-            "statefulsets,           sts,    apps/v1, true,  StatefulSet",
-            "daemonsets,             ds,     apps/v1, true,  DaemonSet",
-            "cronjobs,               cj,     batch/v1, true, CronJob",
+        "bindings,               '',     v1,      true,  Binding",
+        "configmaps,             cm,     v1,      true,  ConfigMap",
+        "pods,                   po,     v1,      true,  Pod",
+        "services,               svc,    v1,      true,  Service",
+        "namespaces,             ns,     v1,      false, Namespace",
+        "nodes,                  no,     v1,      false, Node",
+        "serviceaccounts,        sa,     v1,      true,  ServiceAccount",
+        "persistentvolumeclaims, pvc,    v1,      true,  PersistentVolumeClaim",
+        "deployments,            deploy, apps/v1, true,  Deployment",
+        "replicasets,            rs,     apps/v1, true,  ReplicaSet",
+        "statefulsets,           sts,    apps/v1, true,  StatefulSet",
+        "daemonsets,             ds,     apps/v1, true,  DaemonSet",
+        "cronjobs,               cj,     batch/v1, true, CronJob",
     })
-    void apiResourcesListsShortNames(String resource, String shortName, String apiVersion, String namespaced,
-                                     String kind) {
+    void apiResourcesListsShortNames(
+            String resource, String shortName, String apiVersion, String namespaced, String kind) {
         ProcessResult result = ok("api-resources");
         assertTrue(result.stdout().startsWith("NAME"), result.describe());
-        Pattern row = Pattern.compile(Pattern.quote(resource) + "\\s+" + Pattern.quote(shortName) + "\\s+"
-                + Pattern.quote(apiVersion) + "\\s+" + namespaced + "\\s+" + kind);
-        assertTrue(result.stdout().lines().anyMatch(line -> row.matcher(line).matches()), result.describe());
+        Pattern row =
+                Pattern.compile(
+                        Pattern.quote(resource)
+                                + "\\s+"
+                                + Pattern.quote(shortName)
+                                + "\\s+"
+                                + Pattern.quote(apiVersion)
+                                + "\\s+"
+                                + namespaced
+                                + "\\s+"
+                                + kind);
+        assertTrue(
+                result.stdout().lines().anyMatch(line -> row.matcher(line).matches()),
+                result.describe());
     }
 
     @ParameterizedTest(name = "{0} in category all: {1}")
     @CsvSource({"pods, true", "deployments, true", "services, true", "configmaps, false"})
     void apiResourcesShowsCategories(String resource, boolean inAll) {
         ProcessResult result = ok("api-resources", "-o", "wide");
-        String line = result.stdout().lines().filter(l -> l.startsWith(resource + " ")).findFirst()
-                .orElseThrow(() -> new AssertionError("no row for " + resource + "\n" + result.describe()));
+        String line =
+                result.stdout()
+                        .lines()
+                        .filter(l -> l.startsWith(resource + " "))
+                        .findFirst()
+                        .orElseThrow(
+                                () ->
+                                        new AssertionError(
+                                                "no row for "
+                                                        + resource
+                                                        + "\n"
+                                                        + result.describe()));
         assertEquals(inAll, line.matches(".*\\sall$"), line);
     }
 
     @Test
     void apiVersionsListsServedGroupVersions() {
         List<String> versions = ok("api-versions").stdout().lines().toList();
-        assertTrue(versions.containsAll(List.of("v1", "apps/v1", "batch/v1", "coordination.k8s.io/v1",
-                "networking.k8s.io/v1", "policy/v1", "rbac.authorization.k8s.io/v1")), versions.toString());
+        assertTrue(
+                versions.containsAll(
+                        List.of(
+                                "v1",
+                                "apps/v1",
+                                "batch/v1",
+                                "coordination.k8s.io/v1",
+                                "networking.k8s.io/v1",
+                                "policy/v1",
+                                "rbac.authorization.k8s.io/v1")),
+                versions.toString());
     }
 
     // ---------------------------------------------------------------- create and get
 
     /** One manifest for {@code create -f}, and what must come back from the server afterwards. */
-    record Creation(String file, String yaml, String printed, List<String> get, Map<String, String> fields) {
+    record Creation(
+            String file,
+            String yaml,
+            String printed,
+            List<String> get,
+            Map<String, String> fields) {
         @Override
         public String toString() {
             return file;
@@ -104,7 +142,9 @@ class KubectlE2E {
 
     static Stream<Creation> creations() {
         return Stream.of(
-                new Creation("create-cm.yaml", """
+                new Creation(
+                        "create-cm.yaml",
+                        """
                         apiVersion: v1
                         kind: ConfigMap
                         metadata:
@@ -116,10 +156,21 @@ class KubectlE2E {
                           multi: |
                             line one
                             line two
-                        """, "configmap/created-cm created", List.of("configmap", "created-cm"),
-                        Map.of("/data/key", "value", "/data/multi", "line one\nline two\n",
-                                "/metadata/labels/app", "created", "/metadata/namespace", defaultNamespace())),
-                new Creation("create-deploy.yaml", """
+                        """,
+                        "configmap/created-cm created",
+                        List.of("configmap", "created-cm"),
+                        Map.of(
+                                "/data/key",
+                                "value",
+                                "/data/multi",
+                                "line one\nline two\n",
+                                "/metadata/labels/app",
+                                "created",
+                                "/metadata/namespace",
+                                defaultNamespace())),
+                new Creation(
+                        "create-deploy.yaml",
+                        """
                         apiVersion: apps/v1
                         kind: Deployment
                         metadata:
@@ -154,16 +205,31 @@ class KubectlE2E {
                                     port: http
                               restartPolicy: Always
                               terminationGracePeriodSeconds: 5
-                        """, "deployment.apps/created-web created", List.of("deployment", "created-web"),
-                        Map.of("/spec/replicas", "2", "/spec/selector/matchLabels/app", "created-web",
-                                "/spec/template/spec/containers/0/image", "nginx:1.27",
-                                "/spec/template/spec/containers/0/args/1", "daemon off;",
-                                "/spec/template/spec/containers/0/ports/0/containerPort", "80",
-                                "/spec/template/spec/containers/0/env/0/value", "demo",
-                                "/spec/template/spec/containers/0/resources/requests/memory", "64Mi",
-                                "/spec/template/spec/containers/0/readinessProbe/httpGet/port", "http",
-                                "/spec/template/spec/terminationGracePeriodSeconds", "5")),
-                new Creation("create-svc.yaml", """
+                        """,
+                        "deployment.apps/created-web created",
+                        List.of("deployment", "created-web"),
+                        Map.of(
+                                "/spec/replicas",
+                                "2",
+                                "/spec/selector/matchLabels/app",
+                                "created-web",
+                                "/spec/template/spec/containers/0/image",
+                                "nginx:1.27",
+                                "/spec/template/spec/containers/0/args/1",
+                                "daemon off;",
+                                "/spec/template/spec/containers/0/ports/0/containerPort",
+                                "80",
+                                "/spec/template/spec/containers/0/env/0/value",
+                                "demo",
+                                "/spec/template/spec/containers/0/resources/requests/memory",
+                                "64Mi",
+                                "/spec/template/spec/containers/0/readinessProbe/httpGet/port",
+                                "http",
+                                "/spec/template/spec/terminationGracePeriodSeconds",
+                                "5")),
+                new Creation(
+                        "create-svc.yaml",
+                        """
                         apiVersion: v1
                         kind: Service
                         metadata:
@@ -175,19 +241,32 @@ class KubectlE2E {
                           - name: http
                             port: 80
                             targetPort: http
-                        """, "service/created-svc created", List.of("service", "created-svc"),
-                        Map.of("/spec/ports/0/port", "80", "/spec/ports/0/targetPort", "http",
-                                "/spec/selector/app", "created-web")),
-                new Creation("create-ns.yaml", """
+                        """,
+                        "service/created-svc created",
+                        List.of("service", "created-svc"),
+                        Map.of(
+                                "/spec/ports/0/port",
+                                "80",
+                                "/spec/ports/0/targetPort",
+                                "http",
+                                "/spec/selector/app",
+                                "created-web")),
+                new Creation(
+                        "create-ns.yaml",
+                        """
                         apiVersion: v1
                         kind: Namespace
                         metadata:
                           name: created-ns
                           labels:
                             team: a
-                        """, "namespace/created-ns created", List.of("namespace", "created-ns"),
+                        """,
+                        "namespace/created-ns created",
+                        List.of("namespace", "created-ns"),
                         Map.of("/metadata/name", "created-ns", "/metadata/labels/team", "a")),
-                new Creation("create-clusterrole.yaml", """
+                new Creation(
+                        "create-clusterrole.yaml",
+                        """
                         apiVersion: rbac.authorization.k8s.io/v1
                         kind: ClusterRole
                         metadata:
@@ -196,10 +275,16 @@ class KubectlE2E {
                         - apiGroups: [""]
                           resources: ["configmaps"]
                           verbs: ["get", "list", "watch"]
-                        """, "clusterrole.rbac.authorization.k8s.io/created-reader created",
+                        """,
+                        "clusterrole.rbac.authorization.k8s.io/created-reader created",
                         List.of("clusterrole", "created-reader"),
-                        Map.of("/rules/0/resources/0", "configmaps", "/rules/0/verbs/2", "watch",
-                                "/rules/0/apiGroups/0", "")));
+                        Map.of(
+                                "/rules/0/resources/0",
+                                "configmaps",
+                                "/rules/0/verbs/2",
+                                "watch",
+                                "/rules/0/apiGroups/0",
+                                "")));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -209,11 +294,21 @@ class KubectlE2E {
         assertEquals(creation.printed(), ok("create", "-f", creation.file()).stdoutText());
 
         JsonNode stored = json(concat(List.of("get"), creation.get(), List.of("-o", "json")));
-        creation.fields().forEach((pointer, expected) ->
-                assertEquals(expected, stored.at(pointer).asText(), pointer + " in " + stored.toPrettyString()));
+        creation.fields()
+                .forEach(
+                        (pointer, expected) ->
+                                assertEquals(
+                                        expected,
+                                        stored.at(pointer).asText(),
+                                        pointer + " in " + stored.toPrettyString()));
         assertTrue(stored.at("/metadata/uid").asText().length() >= 32, stored.toPrettyString());
-        assertTrue(stored.at("/metadata/resourceVersion").asText().matches("[0-9]+"), stored.toPrettyString());
-        assertTrue(stored.at("/metadata/creationTimestamp").asText().matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ"),
+        assertTrue(
+                stored.at("/metadata/resourceVersion").asText().matches("[0-9]+"),
+                stored.toPrettyString());
+        assertTrue(
+                stored.at("/metadata/creationTimestamp")
+                        .asText()
+                        .matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ"),
                 stored.toPrettyString());
     }
 
@@ -222,10 +317,22 @@ class KubectlE2E {
         createConfigMap("as-yaml", defaultNamespace(), Map.of("app", "fmt"));
         ProcessResult result = ok("get", "configmap", "as-yaml", "-o", "yaml");
         List<String> lines = result.stdout().lines().toList();
-        assertTrue(lines.containsAll(List.of("apiVersion: v1", "kind: ConfigMap", "metadata:", "  name: as-yaml",
-                "  namespace: " + defaultNamespace(), "data:", "  key: value", "  labels:", "    app: fmt")),
+        assertTrue(
+                lines.containsAll(
+                        List.of(
+                                "apiVersion: v1",
+                                "kind: ConfigMap",
+                                "metadata:",
+                                "  name: as-yaml",
+                                "  namespace: " + defaultNamespace(),
+                                "data:",
+                                "  key: value",
+                                "  labels:",
+                                "    app: fmt")),
                 result.describe());
-        assertTrue(lines.stream().anyMatch(l -> l.matches("  resourceVersion: \"[0-9]+\"")), result.describe());
+        assertTrue(
+                lines.stream().anyMatch(l -> l.matches("  resourceVersion: \"[0-9]+\"")),
+                result.describe());
         JsonNode parsed = YAML.readTree(result.stdout());
         assertEquals("as-yaml", parsed.at("/metadata/name").asText());
     }
@@ -256,9 +363,13 @@ class KubectlE2E {
         ProcessResult result = ok("get", "configmaps", "-A");
         List<String> lines = result.stdout().lines().toList();
         assertTrue(lines.get(0).matches("NAMESPACE\\s+NAME\\s+.*AGE"), result.describe());
-        assertTrue(lines.stream().anyMatch(l -> l.matches(defaultNamespace() + "\\s+everywhere\\s+.*")),
+        assertTrue(
+                lines.stream()
+                        .anyMatch(l -> l.matches(defaultNamespace() + "\\s+everywhere\\s+.*")),
                 result.describe());
-        assertTrue(lines.stream().anyMatch(l -> l.matches("e2e-all-ns\\s+everywhere\\s+.*")), result.describe());
+        assertTrue(
+                lines.stream().anyMatch(l -> l.matches("e2e-all-ns\\s+everywhere\\s+.*")),
+                result.describe());
     }
 
     @Test
@@ -269,11 +380,14 @@ class KubectlE2E {
         createConfigMap("other", "e2e-labels", Map.of("app", "other"));
         createConfigMap("unlabelled", "e2e-labels", Map.of());
 
-        assertEquals("configmap/demo-1\nconfigmap/demo-2",
+        assertEquals(
+                "configmap/demo-1\nconfigmap/demo-2",
                 ok("get", "cm", "-n", "e2e-labels", "-l", "app=demo", "-o", "name").stdoutText());
         ProcessResult table = ok("get", "cm", "-n", "e2e-labels", "-l", "app=demo");
-        assertEquals(List.of("NAME", "demo-1", "demo-2"),
-                table.stdout().lines().map(l -> l.split("\\s+")[0]).toList(), table.describe());
+        assertEquals(
+                List.of("NAME", "demo-1", "demo-2"),
+                table.stdout().lines().map(l -> l.split("\\s+")[0]).toList(),
+                table.describe());
     }
 
     @Test
@@ -282,8 +396,18 @@ class KubectlE2E {
         createConfigMap("cm1", "e2e-fields", Map.of());
         createConfigMap("cm2", "e2e-fields", Map.of());
 
-        assertEquals("configmap/cm1",
-                ok("get", "cm", "-n", "e2e-fields", "--field-selector", "metadata.name=cm1", "-o", "name").stdoutText());
+        assertEquals(
+                "configmap/cm1",
+                ok(
+                                "get",
+                                "cm",
+                                "-n",
+                                "e2e-fields",
+                                "--field-selector",
+                                "metadata.name=cm1",
+                                "-o",
+                                "name")
+                        .stdoutText());
     }
 
     // ---------------------------------------------------------------- changing objects
@@ -292,10 +416,14 @@ class KubectlE2E {
     void labelAddsAndRemovesLabel() {
         createConfigMap("labelled", defaultNamespace(), Map.of("app", "demo"));
 
-        assertEquals("configmap/labelled labeled", ok("label", "cm", "labelled", "tier=web").stdoutText());
+        assertEquals(
+                "configmap/labelled labeled",
+                ok("label", "cm", "labelled", "tier=web").stdoutText());
         assertEquals(Map.of("app", "demo", "tier", "web"), labels("labelled"));
 
-        assertEquals("configmap/labelled unlabeled", ok("label", "cm", "labelled", "tier-").stdoutText());
+        assertEquals(
+                "configmap/labelled unlabeled",
+                ok("label", "cm", "labelled", "tier-").stdoutText());
         assertEquals(Map.of("app", "demo"), labels("labelled"));
     }
 
@@ -303,18 +431,30 @@ class KubectlE2E {
     void annotateAddsAnnotation() {
         createConfigMap("annotated", defaultNamespace(), Map.of());
 
-        assertEquals("configmap/annotated annotated",
+        assertEquals(
+                "configmap/annotated annotated",
                 ok("annotate", "cm", "annotated", "note=hello world").stdoutText());
-        assertEquals("hello world",
-                ok("get", "cm", "annotated", "-o", "jsonpath={.metadata.annotations.note}").stdout());
+        assertEquals(
+                "hello world",
+                ok("get", "cm", "annotated", "-o", "jsonpath={.metadata.annotations.note}")
+                        .stdout());
     }
 
     @Test
     void mergePatchSetsAndRemovesKeys() {
         createConfigMap("merge-patched", defaultNamespace(), Map.of());
 
-        assertEquals("configmap/merge-patched patched", ok("patch", "cm", "merge-patched", "--type", "merge",
-                "-p", "{\"data\":{\"added\":\"1\",\"key\":null}}").stdoutText());
+        assertEquals(
+                "configmap/merge-patched patched",
+                ok(
+                                "patch",
+                                "cm",
+                                "merge-patched",
+                                "--type",
+                                "merge",
+                                "-p",
+                                "{\"data\":{\"added\":\"1\",\"key\":null}}")
+                        .stdoutText());
         assertEquals("{\"added\":\"1\"}", data("merge-patched").toString());
     }
 
@@ -322,31 +462,45 @@ class KubectlE2E {
     void jsonPatchAppliesOperationsInOrder() {
         createConfigMap("json-patched", defaultNamespace(), Map.of());
 
-        assertEquals("configmap/json-patched patched", ok("patch", "cm", "json-patched", "--type", "json", "-p",
-                "[{\"op\":\"test\",\"path\":\"/data/key\",\"value\":\"value\"},"
-                        + "{\"op\":\"add\",\"path\":\"/data/j\",\"value\":\"v\"},"
-                        + "{\"op\":\"replace\",\"path\":\"/data/key\",\"value\":\"new\"}]").stdoutText());
+        assertEquals(
+                "configmap/json-patched patched",
+                ok(
+                                "patch",
+                                "cm",
+                                "json-patched",
+                                "--type",
+                                "json",
+                                "-p",
+                                "[{\"op\":\"test\",\"path\":\"/data/key\",\"value\":\"value\"},"
+                                        + "{\"op\":\"add\",\"path\":\"/data/j\",\"value\":\"v\"},"
+                                        + "{\"op\":\"replace\",\"path\":\"/data/key\",\"value\":\"new\"}]")
+                        .stdoutText());
         assertEquals("{\"j\":\"v\",\"key\":\"new\"}", data("json-patched").toString());
     }
 
     /**
-     * A JSON patch that cannot be applied is 422 Invalid with kube-apiserver's generic message and no
-     * details (it wraps the patch library's error with NewGenericServerResponse), and changes nothing.
+     * A JSON patch that cannot be applied is 422 Invalid with kube-apiserver's generic message and
+     * no details (it wraps the patch library's error with NewGenericServerResponse), and changes
+     * nothing.
      */
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-            "failing test    | [{\"op\":\"test\",\"path\":\"/data/key\",\"value\":\"wrong\"},"
-                    + "{\"op\":\"replace\",\"path\":\"/data/key\",\"value\":\"never\"}]",
-            "remove missing  | [{\"op\":\"replace\",\"path\":\"/data/key\",\"value\":\"never\"},"
-                    + "{\"op\":\"remove\",\"path\":\"/data/missing\"}]",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "failing test    | [{\"op\":\"test\",\"path\":\"/data/key\",\"value\":\"wrong\"},"
+                        + "{\"op\":\"replace\",\"path\":\"/data/key\",\"value\":\"never\"}]",
+                "remove missing  | [{\"op\":\"replace\",\"path\":\"/data/key\",\"value\":\"never\"},"
+                        + "{\"op\":\"remove\",\"path\":\"/data/missing\"}]",
+            })
     void jsonPatchThatCannotApplyIsInvalidAndChangesNothing(String operation, String patch) {
         String name = "json-" + operation.replace(' ', '-');
         createConfigMap(name, defaultNamespace(), Map.of());
 
         ProcessResult result = fails("patch", "cm", name, "--type", "json", "-p", patch);
-        assertEquals("The request is invalid: the server rejected our request due to an error in our request",
-                result.stderrText(), result.describe());
+        assertEquals(
+                "The request is invalid: the server rejected our request due to an error in our request",
+                result.stderrText(),
+                result.describe());
         assertEquals("{\"key\":\"value\"}", data(name).toString());
     }
 
@@ -357,28 +511,35 @@ class KubectlE2E {
         JsonNode before = json(List.of("get", "cm", "replaced", "-o", "json"));
 
         write("replaced.yaml", configMapYaml("replaced", null, Map.of("changed", "yes"), "after"));
-        assertEquals("configmap/replaced replaced", ok("replace", "-f", "replaced.yaml").stdoutText());
+        assertEquals(
+                "configmap/replaced replaced", ok("replace", "-f", "replaced.yaml").stdoutText());
 
         JsonNode after = json(List.of("get", "cm", "replaced", "-o", "json"));
         assertEquals("after", after.at("/data/key").asText());
         assertEquals("yes", after.at("/metadata/labels/changed").asText());
         assertEquals(before.at("/metadata/uid"), after.at("/metadata/uid"));
-        assertNotEquals(before.at("/metadata/resourceVersion"), after.at("/metadata/resourceVersion"));
+        assertNotEquals(
+                before.at("/metadata/resourceVersion"), after.at("/metadata/resourceVersion"));
     }
 
     @Test
     void deleteByNameRemovesTheObject() {
         createConfigMap("doomed", defaultNamespace(), Map.of());
 
-        assertEquals("configmap \"doomed\" deleted from " + defaultNamespace() + " namespace",
+        assertEquals(
+                "configmap \"doomed\" deleted from " + defaultNamespace() + " namespace",
                 ok("delete", "cm", "doomed").stdoutText());
-        assertEquals("Error from server (NotFound): configmaps \"doomed\" not found",
+        assertEquals(
+                "Error from server (NotFound): configmaps \"doomed\" not found",
                 fails("get", "cm", "doomed").stderrText());
     }
 
     @Test
     void deleteFromFileRemovesEveryObjectInIt() {
-        write("doomed-file.yaml", configMapYaml("doomed-file", null, Map.of(), "value") + """
+        write(
+                "doomed-file.yaml",
+                configMapYaml("doomed-file", null, Map.of(), "value")
+                        + """
                 ---
                 apiVersion: rbac.authorization.k8s.io/v1
                 kind: ClusterRole
@@ -389,16 +550,24 @@ class KubectlE2E {
         ok("create", "-f", "doomed-file.yaml");
 
         ProcessResult result = ok("delete", "-f", "doomed-file.yaml");
-        assertEquals(List.of("configmap \"doomed-file\" deleted from " + defaultNamespace() + " namespace",
-                "clusterrole.rbac.authorization.k8s.io \"doomed-role\" deleted"),
-                result.stdout().lines().toList(), result.describe());
-        assertEquals("Error from server (NotFound): clusterroles.rbac.authorization.k8s.io \"doomed-role\" not found",
+        assertEquals(
+                List.of(
+                        "configmap \"doomed-file\" deleted from "
+                                + defaultNamespace()
+                                + " namespace",
+                        "clusterrole.rbac.authorization.k8s.io \"doomed-role\" deleted"),
+                result.stdout().lines().toList(),
+                result.describe());
+        assertEquals(
+                "Error from server (NotFound): clusterroles.rbac.authorization.k8s.io \"doomed-role\" not found",
                 fails("get", "clusterrole", "doomed-role").stderrText());
     }
 
     @Test
     void scaleSetsDeploymentReplicas() {
-        write("scaled.yaml", """
+        write(
+                "scaled.yaml",
+                """
                 apiVersion: apps/v1
                 kind: Deployment
                 metadata:
@@ -419,30 +588,39 @@ class KubectlE2E {
                 """);
         ok("create", "-f", "scaled.yaml");
 
-        assertEquals("deployment.apps/scaled scaled", ok("scale", "deploy/scaled", "--replicas=3").stdoutText());
-        assertEquals("3", ok("get", "deploy", "scaled", "-o", "jsonpath={.spec.replicas}").stdout());
+        assertEquals(
+                "deployment.apps/scaled scaled",
+                ok("scale", "deploy/scaled", "--replicas=3").stdoutText());
+        assertEquals(
+                "3", ok("get", "deploy", "scaled", "-o", "jsonpath={.spec.replicas}").stdout());
     }
 
-    // ---------------------------------------------------------------- errors, as kubectl prints them
+    // ---------------------------------------------------------------- errors, as kubectl prints
+    // them
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-            "configmap  | Error from server (NotFound): configmaps \"nope\" not found",
-            "deployment | Error from server (NotFound): deployments.apps \"nope\" not found",
-            "namespace  | Error from server (NotFound): namespaces \"nope\" not found",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "configmap  | Error from server (NotFound): configmaps \"nope\" not found",
+                "deployment | Error from server (NotFound): deployments.apps \"nope\" not found",
+                "namespace  | Error from server (NotFound): namespaces \"nope\" not found",
+            })
     void getMissingObjectIsNotFound(String resource, String printed) {
         assertEquals(printed, fails("get", resource, "nope").stderrText());
     }
 
     /**
-     * Scheduling by hand: a Binding from a file binds the pod it names. kubectl prints the Status that
-     * kube-apiserver answers as {@code status/<unknown>}. Its default validation would first fetch
-     * {@code /openapi/v2} (a kind without a PATCH operation is checked against it), which is not served.
+     * Scheduling by hand: a Binding from a file binds the pod it names. kubectl prints the Status
+     * that kube-apiserver answers as {@code status/<unknown>}. Its default validation would first
+     * fetch {@code /openapi/v2} (a kind without a PATCH operation is checked against it), which is
+     * not served.
      */
     @Test
     void createBindingFromFileAssignsThePodAndASecondConflicts() {
-        write("bound-pod.yaml", """
+        write(
+                "bound-pod.yaml",
+                """
                 apiVersion: v1
                 kind: Pod
                 metadata:
@@ -453,7 +631,9 @@ class KubectlE2E {
                     image: nginx:1.27
                 """);
         ok("create", "-f", "bound-pod.yaml");
-        write("binding.yaml", """
+        write(
+                "binding.yaml",
+                """
                 apiVersion: v1
                 kind: Binding
                 metadata:
@@ -463,15 +643,29 @@ class KubectlE2E {
                   kind: Node
                   name: node01
                 """);
-        assertEquals("status/<unknown> created", ok("create", "-f", "binding.yaml", "--validate=false").stdoutText());
-        assertEquals("node01", ok("get", "pod", "bound-by-hand", "-o", "jsonpath={.spec.nodeName}").stdoutText());
-        assertEquals("True", ok("get", "pod", "bound-by-hand", "-o",
-                "jsonpath={.status.conditions[?(@.type==\"PodScheduled\")].status}").stdoutText());
-        assertEquals("Error from server (Conflict): error when creating \"binding.yaml\": Operation cannot be fulfilled "
-                + "on pods/binding \"bound-by-hand\": pod bound-by-hand is already assigned to node \"node01\"",
+        assertEquals(
+                "status/<unknown> created",
+                ok("create", "-f", "binding.yaml", "--validate=false").stdoutText());
+        assertEquals(
+                "node01",
+                ok("get", "pod", "bound-by-hand", "-o", "jsonpath={.spec.nodeName}").stdoutText());
+        assertEquals(
+                "True",
+                ok(
+                                "get",
+                                "pod",
+                                "bound-by-hand",
+                                "-o",
+                                "jsonpath={.status.conditions[?(@.type==\"PodScheduled\")].status}")
+                        .stdoutText());
+        assertEquals(
+                "Error from server (Conflict): error when creating \"binding.yaml\": Operation cannot be fulfilled "
+                        + "on pods/binding \"bound-by-hand\": pod bound-by-hand is already assigned to node \"node01\"",
                 fails("create", "-f", "binding.yaml", "--validate=false").stderrText());
-        assertEquals("Error from server (MethodNotAllowed): the server does not allow this method on the requested "
-                + "resource", fails("get", "bindings").stderrText());
+        assertEquals(
+                "Error from server (MethodNotAllowed): the server does not allow this method on the requested "
+                        + "resource",
+                fails("get", "bindings").stderrText());
     }
 
     @Test
@@ -479,8 +673,10 @@ class KubectlE2E {
         write("orphan.yaml", configMapYaml("orphan", null, Map.of(), "value"));
 
         ProcessResult result = fails("create", "-f", "orphan.yaml", "-n", "missing-ns");
-        assertEquals("Error from server (NotFound): error when creating \"orphan.yaml\": namespaces \"missing-ns\" not found",
-                result.stderrText(), result.describe());
+        assertEquals(
+                "Error from server (NotFound): error when creating \"orphan.yaml\": namespaces \"missing-ns\" not found",
+                result.stderrText(),
+                result.describe());
     }
 
     @Test
@@ -489,13 +685,17 @@ class KubectlE2E {
         ok("create", "-f", "twice.yaml");
 
         ProcessResult result = fails("create", "-f", "twice.yaml");
-        assertEquals("Error from server (AlreadyExists): error when creating \"twice.yaml\": configmaps \"cm1\" already exists",
-                result.stderrText(), result.describe());
+        assertEquals(
+                "Error from server (AlreadyExists): error when creating \"twice.yaml\": configmaps \"cm1\" already exists",
+                result.stderrText(),
+                result.describe());
     }
 
     @Test
     void createWithInvalidDataKeyIsInvalid() {
-        write("invalid.yaml", """
+        write(
+                "invalid.yaml",
+                """
                 apiVersion: v1
                 kind: ConfigMap
                 metadata:
@@ -505,19 +705,26 @@ class KubectlE2E {
                 """);
 
         ProcessResult result = fails("create", "-f", "invalid.yaml");
-        assertEquals("The ConfigMap \"x\" is invalid: data[bad key]: Invalid value: \"bad key\": a valid config key"
+        assertEquals(
+                "The ConfigMap \"x\" is invalid: data[bad key]: Invalid value: \"bad key\": a valid config key"
                         + " must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME', "
                         + " or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
-                result.stderrText(), result.describe());
-        assertEquals("Error from server (NotFound): configmaps \"x\" not found", fails("get", "cm", "x").stderrText());
+                result.stderrText(),
+                result.describe());
+        assertEquals(
+                "Error from server (NotFound): configmaps \"x\" not found",
+                fails("get", "cm", "x").stderrText());
     }
 
     @Test
     void replaceWithStaleResourceVersionIsConflict() {
         createConfigMap("contended", defaultNamespace(), Map.of());
-        String staleVersion = ok("get", "cm", "contended", "-o", "jsonpath={.metadata.resourceVersion}").stdout();
+        String staleVersion =
+                ok("get", "cm", "contended", "-o", "jsonpath={.metadata.resourceVersion}").stdout();
         ok("label", "cm", "contended", "bumped=yes");
-        write("stale.yaml", """
+        write(
+                "stale.yaml",
+                """
                 apiVersion: v1
                 kind: ConfigMap
                 metadata:
@@ -525,19 +732,24 @@ class KubectlE2E {
                   resourceVersion: "%s"
                 data:
                   key: stale
-                """.formatted(staleVersion));
+                """
+                        .formatted(staleVersion));
 
         ProcessResult result = fails("replace", "-f", "stale.yaml");
-        assertEquals("Error from server (Conflict): error when replacing \"stale.yaml\": Operation cannot be fulfilled"
+        assertEquals(
+                "Error from server (Conflict): error when replacing \"stale.yaml\": Operation cannot be fulfilled"
                         + " on configmaps \"contended\": the object has been modified; please apply your changes to the"
                         + " latest version and try again",
-                result.stderrText(), result.describe());
+                result.stderrText(),
+                result.describe());
         assertEquals("{\"key\":\"value\"}", data("contended").toString());
     }
 
     @Test
     void createWithUnknownFieldIsBadRequestUnderStrictValidation() {
-        write("bogus.yaml", """
+        write(
+                "bogus.yaml",
+                """
                 apiVersion: v1
                 kind: ConfigMap
                 metadata:
@@ -548,11 +760,15 @@ class KubectlE2E {
                 """);
 
         ProcessResult result = fails("create", "-f", "bogus.yaml");
-        // kube-apiserver prefixes decode errors with the kind and version (seen in published kubectl output).
-        assertEquals("Error from server (BadRequest): error when creating \"bogus.yaml\": ConfigMap in version \"v1\""
-                + " cannot be handled as a ConfigMap: strict decoding error: unknown field \"metadata.bogus\"",
-                result.stderrText(), result.describe());
-        assertEquals("Error from server (NotFound): configmaps \"bogus\" not found",
+        // kube-apiserver prefixes decode errors with the kind and version (seen in published
+        // kubectl output).
+        assertEquals(
+                "Error from server (BadRequest): error when creating \"bogus.yaml\": ConfigMap in version \"v1\""
+                        + " cannot be handled as a ConfigMap: strict decoding error: unknown field \"metadata.bogus\"",
+                result.stderrText(),
+                result.describe());
+        assertEquals(
+                "Error from server (NotFound): configmaps \"bogus\" not found",
                 fails("get", "cm", "bogus").stderrText());
     }
 
@@ -582,13 +798,21 @@ class KubectlE2E {
     }
 
     private static Map<String, String> labels(String configMap) {
-        JsonNode labels = json(List.of("get", "cm", configMap, "-o", "json")).at("/metadata/labels");
-        return JSON.convertValue(labels, JSON.getTypeFactory().constructMapType(Map.class, String.class, String.class));
+        JsonNode labels =
+                json(List.of("get", "cm", configMap, "-o", "json")).at("/metadata/labels");
+        return JSON.convertValue(
+                labels,
+                JSON.getTypeFactory().constructMapType(Map.class, String.class, String.class));
     }
 
-    /** Creates a namespace from a manifest file (JSON on the wire, unlike {@code kubectl create namespace}). */
+    /**
+     * Creates a namespace from a manifest file (JSON on the wire, unlike {@code kubectl create
+     * namespace}).
+     */
     private static void createNamespace(String name) {
-        write("ns-" + name + ".yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: " + name + "\n");
+        write(
+                "ns-" + name + ".yaml",
+                "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: " + name + "\n");
         ok("create", "-f", "ns-" + name + ".yaml");
     }
 
@@ -599,14 +823,19 @@ class KubectlE2E {
         ok("create", "-f", file);
     }
 
-    private static String configMapYaml(String name, String namespace, Map<String, String> labels, String value) {
-        StringBuilder yaml = new StringBuilder("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\n");
+    private static String configMapYaml(
+            String name, String namespace, Map<String, String> labels, String value) {
+        StringBuilder yaml =
+                new StringBuilder(
+                        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\n");
         if (namespace != null) {
             yaml.append("  namespace: ").append(namespace).append('\n');
         }
         if (!labels.isEmpty()) {
             yaml.append("  labels:\n");
-            labels.forEach((k, v) -> yaml.append("    ").append(k).append(": \"").append(v).append("\"\n"));
+            labels.forEach(
+                    (k, v) ->
+                            yaml.append("    ").append(k).append(": \"").append(v).append("\"\n"));
         }
         return yaml.append("data:\n  key: ").append(value).append('\n').toString();
     }

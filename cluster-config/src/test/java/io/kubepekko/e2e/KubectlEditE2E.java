@@ -1,35 +1,33 @@
 package io.kubepekko.e2e;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kubepekko.e2e.support.InProcessServer;
 import io.kubepekko.e2e.support.Kubectl;
 import io.kubepekko.e2e.support.LoggedRequests;
 import io.kubepekko.e2e.support.ProcessResult;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The real kubectl's {@code edit}, with a scripted editor (a shell script given as
- * {@code KUBE_EDITOR} that edits the file with sed): the change is saved with a strategic merge
- * patch by the field manager {@code kubectl-edit}, which then owns the edited field through an
- * Update entry of managedFields, next to the applier that owns the rest.
+ * The real kubectl's {@code edit}, with a scripted editor (a shell script given as {@code
+ * KUBE_EDITOR} that edits the file with sed): the change is saved with a strategic merge patch by
+ * the field manager {@code kubectl-edit}, which then owns the edited field through an Update entry
+ * of managedFields, next to the applier that owns the rest.
  */
 class KubectlEditE2E {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    @RegisterExtension
-    static final InProcessServer SERVER = new InProcessServer();
+    @RegisterExtension static final InProcessServer SERVER = new InProcessServer();
 
     private static Kubectl kubectl() {
         return SERVER.kubectl();
@@ -37,7 +35,9 @@ class KubectlEditE2E {
 
     @Test
     void editSavesTheChangeAsKubectlEdit() {
-        write(SERVER.manifests().resolve("cm.yaml"), """
+        write(
+                SERVER.manifests().resolve("cm.yaml"),
+                """
                 apiVersion: v1
                 kind: ConfigMap
                 metadata:
@@ -49,8 +49,13 @@ class KubectlEditE2E {
         ok(kubectl(), "apply", "--server-side", "-f", "cm.yaml");
         Path editor = script("edit-mode.sh", "sed -i 's/^  mode: fast$/  mode: edited/' \"$1\"\n");
 
-        ProcessResult edited = ok(kubectl().withEnvironment("KUBE_EDITOR", editor.toString()),
-                "edit", "configmap", "settings", "-v=6");
+        ProcessResult edited =
+                ok(
+                        kubectl().withEnvironment("KUBE_EDITOR", editor.toString()),
+                        "edit",
+                        "configmap",
+                        "settings",
+                        "-v=6");
         assertEquals("configmap/settings edited", edited.stdoutText(), edited.describe());
         List<LoggedRequests.Exchange> patches = LoggedRequests.of(edited, "PATCH");
         assertEquals(1, patches.size(), edited.describe());
@@ -74,7 +79,9 @@ class KubectlEditE2E {
 
     @Test
     void anEditThatChangesNothingIsCancelled() {
-        write(SERVER.manifests().resolve("other.yaml"), """
+        write(
+                SERVER.manifests().resolve("other.yaml"),
+                """
                 apiVersion: v1
                 kind: ConfigMap
                 metadata:
@@ -86,8 +93,13 @@ class KubectlEditE2E {
         String before = get("configmap/untouched").at("/metadata/resourceVersion").asText();
         Path editor = script("no-change.sh", "exit 0\n");
 
-        ProcessResult result = ok(kubectl().withEnvironment("KUBE_EDITOR", editor.toString()),
-                "edit", "configmap", "untouched", "-v=6");
+        ProcessResult result =
+                ok(
+                        kubectl().withEnvironment("KUBE_EDITOR", editor.toString()),
+                        "edit",
+                        "configmap",
+                        "untouched",
+                        "-v=6");
         assertTrue(result.stderr().contains("Edit cancelled, no changes made."), result.describe());
         assertEquals(List.of(), LoggedRequests.of(result, "PATCH"));
         assertEquals(before, get("configmap/untouched").at("/metadata/resourceVersion").asText());
@@ -109,7 +121,8 @@ class KubectlEditE2E {
 
     private static JsonNode get(String object) {
         try {
-            return JSON.readTree(ok(kubectl(), "get", object, "-o", "json", "--show-managed-fields").stdout());
+            return JSON.readTree(
+                    ok(kubectl(), "get", object, "-o", "json", "--show-managed-fields").stdout());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

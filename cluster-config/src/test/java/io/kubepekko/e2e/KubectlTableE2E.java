@@ -1,36 +1,35 @@
 package io.kubepekko.e2e;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.kubepekko.e2e.support.InProcessServer;
 import io.kubepekko.e2e.support.Kubectl;
 import io.kubepekko.e2e.support.ProcessResult;
 import io.kubepekko.e2e.support.RunningProcess;
+import java.time.Duration;
+import java.util.Arrays;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import java.time.Duration;
-import java.util.Arrays;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 /**
- * The real kubectl's human-readable output, which comes from the server's Tables: the column headers
- * users know for each kind, {@code -o wide}, {@code -A}, {@code --show-labels}, cells derived from
- * status (a pending pod, a deployment's readiness) and {@code get -w} rows.
+ * The real kubectl's human-readable output, which comes from the server's Tables: the column
+ * headers users know for each kind, {@code -o wide}, {@code -A}, {@code --show-labels}, cells
+ * derived from status (a pending pod, a deployment's readiness) and {@code get -w} rows.
  */
 class KubectlTableE2E {
     private static final Duration WITHIN = Duration.ofSeconds(30);
     private static final String NS = "tables";
 
-    @RegisterExtension
-    static final InProcessServer SERVER = InProcessServer.onSharedCluster();
+    @RegisterExtension static final InProcessServer SERVER = InProcessServer.onSharedCluster();
 
     private static Kubectl kubectl() {
         return SERVER.kubectl();
     }
+
     private static boolean objectsCreated;
 
     /** The objects every test prints, created once with the real kubectl. */
@@ -41,7 +40,9 @@ class KubectlTableE2E {
         }
         objectsCreated = true;
         apply("ns.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: " + NS + "\n");
-        apply("objects.yaml", """
+        apply(
+                "objects.yaml",
+                """
                 apiVersion: v1
                 kind: Pod
                 metadata: {name: web-0, namespace: tables, labels: {app: web}}
@@ -93,25 +94,33 @@ class KubectlTableE2E {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-            "pods         | NAME READY STATUS RESTARTS AGE",
-            "deployments  | NAME READY UP-TO-DATE AVAILABLE AGE",
-            "services     | NAME TYPE CLUSTER-IP EXTERNAL-IP PORT(S) AGE",
-            "configmaps   | NAME DATA AGE",
-            "secrets      | NAME TYPE DATA AGE",
-            "events       | LAST SEEN TYPE REASON OBJECT MESSAGE"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "pods         | NAME READY STATUS RESTARTS AGE",
+                "deployments  | NAME READY UP-TO-DATE AVAILABLE AGE",
+                "services     | NAME TYPE CLUSTER-IP EXTERNAL-IP PORT(S) AGE",
+                "configmaps   | NAME DATA AGE",
+                "secrets      | NAME TYPE DATA AGE",
+                "events       | LAST SEEN TYPE REASON OBJECT MESSAGE"
+            })
     void namespacedKindsPrintTheirColumns(String resource, String header) {
         ProcessResult result = ok("get", resource, "-n", NS);
-        assertEquals(header, words(result.stdout().lines().findFirst().orElse("")), result.describe());
+        assertEquals(
+                header, words(result.stdout().lines().findFirst().orElse("")), result.describe());
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-            "nodes        | NAME STATUS ROLES AGE VERSION",
-            "namespaces   | NAME STATUS AGE"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "nodes        | NAME STATUS ROLES AGE VERSION",
+                "namespaces   | NAME STATUS AGE"
+            })
     void clusterKindsPrintTheirColumns(String resource, String header) {
         ProcessResult result = ok("get", resource);
-        assertEquals(header, words(result.stdout().lines().findFirst().orElse("")), result.describe());
+        assertEquals(
+                header, words(result.stdout().lines().findFirst().orElse("")), result.describe());
     }
 
     @Test
@@ -128,37 +137,57 @@ class KubectlTableE2E {
     @Test
     void wideOutputAddsThePriorityColumns() {
         ProcessResult pods = ok("get", "pods", "-n", NS, "-o", "wide");
-        assertEquals("NAME READY STATUS RESTARTS AGE IP NODE NOMINATED NODE READINESS GATES",
-                words(pods.stdout().lines().findFirst().orElse("")), pods.describe());
+        assertEquals(
+                "NAME READY STATUS RESTARTS AGE IP NODE NOMINATED NODE READINESS GATES",
+                words(pods.stdout().lines().findFirst().orElse("")),
+                pods.describe());
         ProcessResult deployments = ok("get", "deployments", "-n", NS, "-o", "wide");
-        assertEquals("NAME READY UP-TO-DATE AVAILABLE AGE CONTAINERS IMAGES SELECTOR",
-                words(deployments.stdout().lines().findFirst().orElse("")), deployments.describe());
-        assertTrue(deployments.stdout().contains("nginx:1.27") && deployments.stdout().contains("app=web"),
+        assertEquals(
+                "NAME READY UP-TO-DATE AVAILABLE AGE CONTAINERS IMAGES SELECTOR",
+                words(deployments.stdout().lines().findFirst().orElse("")),
+                deployments.describe());
+        assertTrue(
+                deployments.stdout().contains("nginx:1.27")
+                        && deployments.stdout().contains("app=web"),
                 deployments.describe());
     }
 
     @Test
     void allNamespacesAddsTheNamespaceColumnFromTheRowObjects() {
         ProcessResult result = ok("get", "pods", "-A");
-        assertTrue(words(result.stdout().lines().findFirst().orElse("")).startsWith("NAMESPACE NAME READY"),
+        assertTrue(
+                words(result.stdout().lines().findFirst().orElse(""))
+                        .startsWith("NAMESPACE NAME READY"),
                 result.describe());
-        assertTrue(result.stdout().lines().anyMatch(l -> l.matches("tables\\s+web-0\\s+0/1\\s+Pending.*")),
+        assertTrue(
+                result.stdout()
+                        .lines()
+                        .anyMatch(l -> l.matches("tables\\s+web-0\\s+0/1\\s+Pending.*")),
                 result.describe());
     }
 
     @Test
     void showLabelsAddsTheLabelsFromTheRowObjects() {
         ProcessResult result = ok("get", "cm", "settings", "-n", NS, "--show-labels");
-        assertTrue(words(result.stdout().lines().findFirst().orElse("")).endsWith("AGE LABELS"), result.describe());
-        assertTrue(result.stdout().lines().anyMatch(l -> l.startsWith("settings") && l.endsWith("tier=config")),
+        assertTrue(
+                words(result.stdout().lines().findFirst().orElse("")).endsWith("AGE LABELS"),
+                result.describe());
+        assertTrue(
+                result.stdout()
+                        .lines()
+                        .anyMatch(l -> l.startsWith("settings") && l.endsWith("tier=config")),
                 result.describe());
     }
 
     @Test
     void watchPrintsARowPerEventUnderOneHeader() {
-        write("cm-watched.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: watched\n  namespace: " + NS
-                + "\ndata:\n  k: v\n");
-        try (RunningProcess watch = kubectl().start("get", "cm", "-n", NS, "-w", "--output-watch-events", "-v=6")) {
+        write(
+                "cm-watched.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: watched\n  namespace: "
+                        + NS
+                        + "\ndata:\n  k: v\n");
+        try (RunningProcess watch =
+                kubectl().start("get", "cm", "-n", NS, "-w", "--output-watch-events", "-v=6")) {
             watch.awaitErrorLine(l -> l.contains("watch=true") && l.contains("200 OK"), WITHIN);
             ok("create", "-f", "cm-watched.yaml");
             watch.awaitLine(l -> l.matches("ADDED\\s+watched\\s+1\\s+\\d+s"), WITHIN);
@@ -166,7 +195,10 @@ class KubectlTableE2E {
             watch.awaitLine(l -> l.matches("MODIFIED\\s+watched\\s+1\\s+\\d+s"), WITHIN);
             ok("delete", "cm", "watched", "-n", NS);
             watch.awaitLine(l -> l.matches("DELETED\\s+watched\\s+1\\s+\\d+s"), WITHIN);
-            assertEquals(1, watch.lines().stream().filter(l -> l.startsWith("EVENT")).count(), watch.lines().toString());
+            assertEquals(
+                    1,
+                    watch.lines().stream().filter(l -> l.startsWith("EVENT")).count(),
+                    watch.lines().toString());
         }
     }
 
@@ -180,8 +212,10 @@ class KubectlTableE2E {
     /** The first {@code n} cells of the first row. */
     private static String firstCells(ProcessResult result, int n) {
         String row = result.stdout().lines().skip(1).findFirst().orElse("");
-        return String.join(" ", Arrays.asList(row.trim().split("\\s+")).subList(0, Math.min(n,
-                row.trim().split("\\s+").length)));
+        return String.join(
+                " ",
+                Arrays.asList(row.trim().split("\\s+"))
+                        .subList(0, Math.min(n, row.trim().split("\\s+").length)));
     }
 
     private static ProcessResult ok(String... args) {

@@ -1,5 +1,10 @@
 package io.kubepekko.e2e;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.kubepekko.e2e.support.ClientBinaries;
 import io.kubepekko.e2e.support.Kubectl;
 import io.kubepekko.e2e.support.ProcessResult;
@@ -7,16 +12,6 @@ import io.kubepekko.e2e.support.RepositoryRoot;
 import io.kubepekko.e2e.support.RunningProcess;
 import io.kubepekko.e2e.support.ServerProcess;
 import io.kubepekko.e2e.support.StreamedLists;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
-
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -33,11 +28,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A list that does not fit in the heap is served in every representation. The server runs in a JVM
@@ -45,34 +44,40 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * ConfigMaps of about 420 KB: the stored objects take most of the heap, and each unpaged list is
  * about twice what is left of it. Every representation is read to its end and its items counted
  * (JSON, pretty JSON, YAML, protobuf, Tables v1 and v1beta1 with each {@code includeObject}, and
- * kubectl's Table); after each, the server is up and ready and never ran out of memory. Before lists
- * were streamed, all but compact JSON answered 500 OutOfMemoryError here.
+ * kubectl's Table); after each, the server is up and ready and never ran out of memory. Before
+ * lists were streamed, all but compact JSON answered 500 OutOfMemoryError here.
  *
- * <p>No deletecollection here: it goes through the same list encoding (LargeListsIT shows its response
- * streamed), but on a heap this full the storage itself runs out of room writing a burst of deletes.
+ * <p>No deletecollection here: it goes through the same list encoding (LargeListsIT shows its
+ * response streamed), but on a heap this full the storage itself runs out of room writing a burst
+ * of deletes.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LargeListMemoryE2E {
     private static final String HEAP = "-Xmx256m";
     private static final int OBJECTS = 330;
+
     /**
-     * Most of each object is data; a part is an annotation, so that Tables with metadata are large too.
-     * Objects stay under half a G1 region (512 KiB in this heap): larger ones each take regions of their
-     * own, which a full collection does not move, and the storage's multi-megabyte buffers then find no
-     * room in a heap this full (H2 closes its database when an allocation fails).
+     * Most of each object is data; a part is an annotation, so that Tables with metadata are large
+     * too. Objects stay under half a G1 region (512 KiB in this heap): larger ones each take
+     * regions of their own, which a full collection does not move, and the storage's multi-megabyte
+     * buffers then find no room in a heap this full (H2 closes its database when an allocation
+     * fails).
      */
     private static final String DATA = "d".repeat(340_000);
+
     private static final String NOTE = "n".repeat(80_000);
     private static final String NS = "big";
     private static final String COLLECTION = "/api/v1/namespaces/" + NS + "/configmaps";
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(120);
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder()
+                    .version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(Duration.ofSeconds(5))
+                    .build();
 
-    @TempDir
-    static Path scratch;
+    @TempDir static Path scratch;
 
     private static RunningProcess server;
     private static String url;
@@ -85,26 +90,56 @@ class LargeListMemoryE2E {
         Files.createDirectories(dataDir);
         int port = ServerProcess.freePort();
         Path root = RepositoryRoot.find();
-        // More data than the default quota (30 % of the heap) lets in: what is under test is a list larger than the
-        // free heap, which a user who sets a larger quota gets (MemoryE2E covers a server filled to the default).
-        server = RunningProcess.start(List.of(root.resolve("cluster-config/bin/apiserver").toString(),
-                        "--data-dir", dataDir.toString(), "--port", Integer.toString(port),
-                        "--storage-quota-bytes", Long.toString(200L * 1024 * 1024)), root,
-                // The build running this test has just packaged the server: no rebuild from within it.
-                Map.of("KUBEPEKKO_SKIP_BUILD", "1", "KUBEPEKKO_JAVA_OPTS", HEAP));
+        // More data than the default quota (30 % of the heap) lets in: what is under test is a list
+        // larger than the
+        // free heap, which a user who sets a larger quota gets (MemoryE2E covers a server filled to
+        // the default).
+        server =
+                RunningProcess.start(
+                        List.of(
+                                root.resolve("cluster-config/bin/apiserver").toString(),
+                                "--data-dir",
+                                dataDir.toString(),
+                                "--port",
+                                Integer.toString(port),
+                                "--storage-quota-bytes",
+                                Long.toString(200L * 1024 * 1024)),
+                        root,
+                        // The build running this test has just packaged the server: no rebuild from
+                        // within it.
+                        Map.of("KUBEPEKKO_SKIP_BUILD", "1", "KUBEPEKKO_JAVA_OPTS", HEAP));
         url = "http://127.0.0.1:" + port;
-        await().atMost(READY_TIMEOUT).pollInterval(Duration.ofMillis(200)).alias("the server is ready")
-                .until(() -> {
-                    assertTrue(server.isAlive(), "the server exited while starting\n" + serverOutput());
-                    return ready();
-                });
-        send("POST", "/api/v1/namespaces", "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\""
-                + NS + "\"}}", 201);
+        await().atMost(READY_TIMEOUT)
+                .pollInterval(Duration.ofMillis(200))
+                .alias("the server is ready")
+                .until(
+                        () -> {
+                            assertTrue(
+                                    server.isAlive(),
+                                    "the server exited while starting\n" + serverOutput());
+                            return ready();
+                        });
+        send(
+                "POST",
+                "/api/v1/namespaces",
+                "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\""
+                        + NS
+                        + "\"}}",
+                201);
         names = new TreeSet<>();
         for (int i = 0; i < OBJECTS; i++) {
             String name = String.format("big-%03d", i);
-            send("POST", COLLECTION, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"" + name
-                    + "\",\"annotations\":{\"note\":\"" + NOTE + "\"}},\"data\":{\"k\":\"" + DATA + "\"}}", 201);
+            send(
+                    "POST",
+                    COLLECTION,
+                    "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\""
+                            + name
+                            + "\",\"annotations\":{\"note\":\""
+                            + NOTE
+                            + "\"}},\"data\":{\"k\":\""
+                            + DATA
+                            + "\"}}",
+                    201);
             names.add(name);
         }
     }
@@ -119,40 +154,65 @@ class LargeListMemoryE2E {
     /** JSON (compact and pretty), YAML and protobuf lists, each read to its end. */
     @Order(1)
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-            "application/json                      | ''",
-            "application/json                      | pretty=true",
-            "application/yaml                      | ''",
-            "application/vnd.kubernetes.protobuf   | ''"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "application/json                      | ''",
+                "application/json                      | pretty=true",
+                "application/yaml                      | ''",
+                "application/vnd.kubernetes.protobuf   | ''"
+            })
     void everyListEncodingIsServedWhole(String accept, String query) throws Exception {
         Listed listed = list(accept, query);
         assertEquals(names, listed.names(), accept + " " + query);
-        assertTrue(listed.bytes() > (long) OBJECTS * DATA.length(), "every object whole: " + listed.bytes());
+        assertTrue(
+                listed.bytes() > (long) OBJECTS * DATA.length(),
+                "every object whole: " + listed.bytes());
         assertServerUp();
     }
 
     @Order(2)
     @ParameterizedTest(name = "Table {0} includeObject={1}")
-    @CsvSource({"v1,None", "v1,Metadata", "v1,Object", "v1beta1,None", "v1beta1,Metadata", "v1beta1,Object"})
+    @CsvSource({
+        "v1,None",
+        "v1,Metadata",
+        "v1,Object",
+        "v1beta1,None",
+        "v1beta1,Metadata",
+        "v1beta1,Object"
+    })
     void everyTableIsServedWhole(String version, String include) throws Exception {
-        Listed listed = list("application/json;as=Table;g=meta.k8s.io;v=" + version, "includeObject=" + include);
+        Listed listed =
+                list(
+                        "application/json;as=Table;g=meta.k8s.io;v=" + version,
+                        "includeObject=" + include);
         assertEquals(names, listed.names());
-        long least = switch (include) {
-            case "Object" -> (long) OBJECTS * (DATA.length() + NOTE.length());
-            case "Metadata" -> (long) OBJECTS * NOTE.length();
-            default -> 0;
-        };
+        long least =
+                switch (include) {
+                    case "Object" -> (long) OBJECTS * (DATA.length() + NOTE.length());
+                    case "Metadata" -> (long) OBJECTS * NOTE.length();
+                    default -> 0;
+                };
         assertTrue(listed.bytes() > least, include + ": " + listed.bytes() + " bytes");
         assertServerUp();
     }
 
-    /** kubectl reads the Table of metadata (27 MB, so sent as it is encoded) as it reads kube-apiserver's. */
+    /**
+     * kubectl reads the Table of metadata (27 MB, so sent as it is encoded) as it reads
+     * kube-apiserver's.
+     */
     @Order(3)
     @Test
     void kubectlGetPrintsEveryRow() throws Exception {
-        Kubectl kubectl = new Kubectl(ClientBinaries.require().kubectl(), dataDir.resolve("admin.kubeconfig"),
-                scratch, scratch).withTimeout(REQUEST_TIMEOUT);
-        ProcessResult get = kubectl.run("get", "configmaps", "-n", NS, "--chunk-size=0", "--no-headers");
+        Kubectl kubectl =
+                new Kubectl(
+                                ClientBinaries.require().kubectl(),
+                                dataDir.resolve("admin.kubeconfig"),
+                                scratch,
+                                scratch)
+                        .withTimeout(REQUEST_TIMEOUT);
+        ProcessResult get =
+                kubectl.run("get", "configmaps", "-n", NS, "--chunk-size=0", "--no-headers");
         assertEquals(0, get.exitCode(), get.describe());
         List<String> printed = get.stdoutText().lines().map(l -> l.split("\\s+")[0]).toList();
         assertEquals(new ArrayList<>(names), printed, get.describe());
@@ -161,7 +221,9 @@ class LargeListMemoryE2E {
 
     private static String status(InputStream body) {
         try {
-            return new String(body.readNBytes(2000), StandardCharsets.UTF_8) + "\n" + tail(serverOutput());
+            return new String(body.readNBytes(2000), StandardCharsets.UTF_8)
+                    + "\n"
+                    + tail(serverOutput());
         } catch (IOException e) {
             return e.toString();
         }
@@ -170,18 +232,29 @@ class LargeListMemoryE2E {
     private record Listed(Set<String> names, long bytes) {}
 
     private static Listed list(String accept, String query) throws Exception {
-        HttpResponse<InputStream> response = call(request("GET", COLLECTION + (query.isEmpty() ? "" : "?" + query))
-                .header("Accept", accept).build());
+        HttpResponse<InputStream> response =
+                call(
+                        request("GET", COLLECTION + (query.isEmpty() ? "" : "?" + query))
+                                .header("Accept", accept)
+                                .build());
         try (CountingStream body = new CountingStream(response.body())) {
             if (response.statusCode() != 200) {
-                throw new AssertionError(accept + " answered " + response.statusCode() + ": " + status(body));
+                throw new AssertionError(
+                        accept + " answered " + response.statusCode() + ": " + status(body));
             }
             Set<String> listed = StreamedLists.names(accept, body);
             assertEquals(-1, body.read(), "nothing after the list");
             return new Listed(listed, body.count);
         } catch (IOException e) {
-            throw new AssertionError(accept + " " + query + ": the body broke off: " + e + "\n"
-                    + tail(serverOutput()), e);
+            throw new AssertionError(
+                    accept
+                            + " "
+                            + query
+                            + ": the body broke off: "
+                            + e
+                            + "\n"
+                            + tail(serverOutput()),
+                    e);
         }
     }
 
@@ -189,13 +262,18 @@ class LargeListMemoryE2E {
         assertTrue(server.isAlive(), "the server's JVM exited\n" + serverOutput());
         assertTrue(ready(), "/readyz answers 200");
         String output = serverOutput();
-        assertFalse(output.contains("OutOfMemoryError"), "the server ran out of memory\n" + tail(output));
+        assertFalse(
+                output.contains("OutOfMemoryError"),
+                "the server ran out of memory\n" + tail(output));
     }
 
     private static boolean ready() {
         try {
-            return HTTP.send(request("GET", "/readyz").build(), HttpResponse.BodyHandlers.discarding())
-                    .statusCode() == 200;
+            return HTTP.send(
+                                    request("GET", "/readyz").build(),
+                                    HttpResponse.BodyHandlers.discarding())
+                            .statusCode()
+                    == 200;
         } catch (IOException e) {
             return false;
         } catch (InterruptedException e) {
@@ -218,21 +296,34 @@ class LargeListMemoryE2E {
         try {
             return HTTP.send(request, HttpResponse.BodyHandlers.ofInputStream());
         } catch (IOException e) {
-            throw new AssertionError(request.method() + " " + request.uri() + " got no answer: " + e
-                    + "\n" + tail(serverOutput()), e);
+            throw new AssertionError(
+                    request.method()
+                            + " "
+                            + request.uri()
+                            + " got no answer: "
+                            + e
+                            + "\n"
+                            + tail(serverOutput()),
+                    e);
         }
     }
 
     private static HttpRequest.Builder request(String method, String path) {
-        return HttpRequest.newBuilder(URI.create(url + path)).timeout(REQUEST_TIMEOUT)
+        return HttpRequest.newBuilder(URI.create(url + path))
+                .timeout(REQUEST_TIMEOUT)
                 .method(method, HttpRequest.BodyPublishers.noBody());
     }
 
-    private static void send(String method, String path, String body, int expected) throws Exception {
-        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(url + path))
-                .timeout(REQUEST_TIMEOUT).header("Content-Type", "application/json")
-                .method(method, HttpRequest.BodyPublishers.ofString(body)).build(),
-                HttpResponse.BodyHandlers.ofString());
+    private static void send(String method, String path, String body, int expected)
+            throws Exception {
+        HttpResponse<String> response =
+                HTTP.send(
+                        HttpRequest.newBuilder(URI.create(url + path))
+                                .timeout(REQUEST_TIMEOUT)
+                                .header("Content-Type", "application/json")
+                                .method(method, HttpRequest.BodyPublishers.ofString(body))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertEquals(expected, response.statusCode(), method + " " + path + ": " + response.body());
     }
 

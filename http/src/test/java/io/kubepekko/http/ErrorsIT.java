@@ -1,7 +1,14 @@
 package io.kubepekko.http;
 
+import static io.kubepekko.http.TestApiServer.json;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Named.named;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.Json;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -10,27 +17,22 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
-
-import static io.kubepekko.http.TestApiServer.json;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Named.named;
-
 /**
- * Requests the server cannot serve: unknown paths and kinds, wrong methods, unacceptable media types,
- * and bad input of every sort. Each answers a {@code Status} with the right 4xx, never a 5xx, and
- * never a stack trace.
+ * Requests the server cannot serve: unknown paths and kinds, wrong methods, unacceptable media
+ * types, and bad input of every sort. Each answers a {@code Status} with the right 4xx, never a
+ * 5xx, and never a stack trace.
  */
 class ErrorsIT {
 
     private static final String NOT_FOUND = "the server could not find the requested resource";
-    private static final String NOT_ALLOWED = "the server does not allow this method on the requested resource";
+    private static final String NOT_ALLOWED =
+            "the server does not allow this method on the requested resource";
     private static final String CMS = "/api/v1/namespaces/default/configmaps";
     private static final String DEPLOYMENTS = "/apis/apps/v1/namespaces/default/deployments";
+
     /** Placeholders in bad-input paths, replaced by an object created for that case alone. */
     private static final String CM = "{cm}";
+
     private static final String DEPLOY = "{deploy}";
     private static final AtomicInteger names = new AtomicInteger();
 
@@ -39,14 +41,20 @@ class ErrorsIT {
     @BeforeAll
     static void start() throws Exception {
         api = TestApiServer.start();
-        api.create(CMS, json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'fixture'},'data':{'a':'1'}}"));
+        api.create(
+                CMS,
+                json(
+                        "{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'fixture'},'data':{'a':'1'}}"));
         api.create(DEPLOYMENTS, deployment("fixture"));
     }
 
     private static String deployment(String name) {
-        return json("{'apiVersion':'apps/v1','kind':'Deployment','metadata':{'name':'" + name + "'},"
-                + "'spec':{'replicas':1,'selector':{'matchLabels':{'app':'f'}},"
-                + "'template':{'metadata':{'labels':{'app':'f'}},'spec':{'containers':[{'name':'c','image':'i'}]}}}}");
+        return json(
+                "{'apiVersion':'apps/v1','kind':'Deployment','metadata':{'name':'"
+                        + name
+                        + "'},"
+                        + "'spec':{'replicas':1,'selector':{'matchLabels':{'app':'f'}},"
+                        + "'template':{'metadata':{'labels':{'app':'f'}},'spec':{'containers':[{'name':'c','image':'i'}]}}}}");
     }
 
     @AfterAll
@@ -55,16 +63,28 @@ class ErrorsIT {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"/foo", "/apis/nope.example.com/v1/things", "/api/v9/pods", "/apis/apps/v9/deployments",
-            "/api/v1/namespaces/default/foos", "/apis/apps/v1/namespaces/default/widgets/x", "/api/v1/foos",
-            "/api/v1/namespaces/default/configmaps/fixture/nosuchsub"})
+    @ValueSource(
+            strings = {
+                "/foo",
+                "/apis/nope.example.com/v1/things",
+                "/api/v9/pods",
+                "/apis/apps/v9/deployments",
+                "/api/v1/namespaces/default/foos",
+                "/apis/apps/v1/namespaces/default/widgets/x",
+                "/api/v1/foos",
+                "/api/v1/namespaces/default/configmaps/fixture/nosuchsub"
+            })
     void unknownPathOrResourceIsNotFound(String path) {
         api.get(path).assertStatus(404, "NotFound", NOT_FOUND);
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"/apis/rbac.authorization.k8s.io/v1/namespaces/default/clusterroles",
-            "/apis/rbac.authorization.k8s.io/v1/namespaces/default/clusterroles/admin", "/api/v1/namespaces/default/nodes"})
+    @ValueSource(
+            strings = {
+                "/apis/rbac.authorization.k8s.io/v1/namespaces/default/clusterroles",
+                "/apis/rbac.authorization.k8s.io/v1/namespaces/default/clusterroles/admin",
+                "/api/v1/namespaces/default/nodes"
+            })
     void clusterScopedKindUnderNamespacePathIsNotFound(String path) {
         api.get(path).assertStatus(404, "NotFound", NOT_FOUND);
     }
@@ -76,7 +96,8 @@ class ErrorsIT {
                 Arguments.of(named("PATCH on a collection", "PATCH"), CMS),
                 Arguments.of(named("POST on all namespaces", "POST"), "/api/v1/configmaps"),
                 Arguments.of(named("DELETE on all namespaces", "DELETE"), "/api/v1/configmaps"),
-                Arguments.of(named("deletecollection on namespaces", "DELETE"), "/api/v1/namespaces"),
+                Arguments.of(
+                        named("deletecollection on namespaces", "DELETE"), "/api/v1/namespaces"),
                 Arguments.of(named("POST on scale", "POST"), DEPLOYMENTS + "/fixture/scale"),
                 Arguments.of(named("DELETE on status", "DELETE"), DEPLOYMENTS + "/fixture/status"));
     }
@@ -95,18 +116,30 @@ class ErrorsIT {
 
     /** A client accepting nothing the server writes gets 406, not a body it cannot read. */
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"text/html", "application/xml",
-            "application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io",
-            "application/json;q=0"})
+    @ValueSource(
+            strings = {
+                "text/html",
+                "application/xml",
+                "application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io",
+                "application/json;q=0"
+            })
     void unacceptableMediaTypeIsNotAcceptable(String accept) {
-        api.get(CMS + "/fixture", accept).assertStatusMessageStartsWith(406, "NotAcceptable",
-                "only the following media types are accepted: application/json, application/yaml");
+        api.get(CMS + "/fixture", accept)
+                .assertStatusMessageStartsWith(
+                        406,
+                        "NotAcceptable",
+                        "only the following media types are accepted: application/json, application/yaml");
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1alpha1, application/json",
-            "application/json;as=Table;v=v9;g=meta.k8s.io,application/json",
-            "application/json, application/vnd.kubernetes.protobuf", "application/json, */*", "*/*"})
+    @ValueSource(
+            strings = {
+                "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1alpha1, application/json",
+                "application/json;as=Table;v=v9;g=meta.k8s.io,application/json",
+                "application/json, application/vnd.kubernetes.protobuf",
+                "application/json, */*",
+                "*/*"
+            })
     void acceptListWithJsonFallbackAnswersJson(String accept) {
         Response r = api.get(CMS, accept).assertCode(200);
         assertEquals("application/json", r.mediaType());
@@ -116,8 +149,14 @@ class ErrorsIT {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"text/plain", "application/xml", "application/x-www-form-urlencoded"})
     void unsupportedBodyMediaTypeIsUnsupportedMediaType(String contentType) {
-        api.call("POST", CMS).body(contentType, json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'x'}}"))
-                .send().assertStatusMessageStartsWith(415, "UnsupportedMediaType",
+        api.call("POST", CMS)
+                .body(
+                        contentType,
+                        json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'x'}}"))
+                .send()
+                .assertStatusMessageStartsWith(
+                        415,
+                        "UnsupportedMediaType",
                         "the body of the request was in an unknown format - accepted media types include: "
                                 + "application/json, application/yaml");
         api.get(CMS + "/x").assertCode(404);
@@ -125,18 +164,30 @@ class ErrorsIT {
 
     @Test
     void jsonWithCharsetParameterIsAccepted() {
-        api.call("POST", CMS).body("application/json; charset=utf-8",
-                json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'charset'}}")).send().assertCode(201);
+        api.call("POST", CMS)
+                .body(
+                        "application/json; charset=utf-8",
+                        json(
+                                "{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'charset'}}"))
+                .send()
+                .assertCode(201);
     }
 
     @Test
     void bodyAboveThreeMebibytesIsTooLarge() {
         String big = "x".repeat(3 * 1024 * 1024);
-        api.post(CMS, json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'big'},'data':{'a':'") + big + "\"}}")
+        api.post(
+                        CMS,
+                        json(
+                                        "{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'big'},'data':{'a':'")
+                                + big
+                                + "\"}}")
                 .assertFailure(413, "RequestEntityTooLarge");
     }
 
-    /** One bad request: method, path, Content-Type, body, and Kubernetes' code for it (0: any 4xx). */
+    /**
+     * One bad request: method, path, Content-Type, body, and Kubernetes' code for it (0: any 4xx).
+     */
     record Bad(String method, String path, String contentType, String body, int code) {
         @Override
         public String toString() {
@@ -153,67 +204,213 @@ class ErrorsIT {
                 bad("body is empty", "POST", CMS, "application/json", "", 400),
                 bad("body is not JSON", "POST", CMS, "application/json", "not json", 400),
                 bad("YAML body is not YAML", "POST", CMS, "application/yaml", "a: [b", 400),
-                bad("metadata is a string", "POST", CMS, "application/json",
-                        json("{'apiVersion':'v1','kind':'ConfigMap','metadata':'x'}"), 400),
-                bad("metadata is an array", "POST", CMS, "application/json",
-                        json("{'apiVersion':'v1','kind':'ConfigMap','metadata':[]}"), 400),
-                bad("name is a number", "POST", CMS, "application/json",
-                        json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':5}}"), 400),
-                bad("labels is a number", "POST", CMS, "application/json",
-                        json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'l1','labels':5}}"), 400),
-                bad("label value is an object", "POST", CMS, "application/json",
-                        json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'l2','labels':{'a':{}}}}"), 400),
-                bad("data is an array", "POST", CMS, "application/json",
-                        json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'d'},'data':[]}"), 400),
-                bad("kind is an object", "POST", CMS, "application/json",
-                        json("{'apiVersion':'v1','kind':{},'metadata':{'name':'k'}}"), 400),
-                bad("PUT metadata is a string", "PUT", CM, "application/json",
-                        json("{'apiVersion':'v1','kind':'ConfigMap','metadata':'x'}"), 400),
-                bad("PUT resourceVersion is a number", "PUT", CM, "application/json",
-                        json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'{name}','resourceVersion':1}}"), 400),
+                bad(
+                        "metadata is a string",
+                        "POST",
+                        CMS,
+                        "application/json",
+                        json("{'apiVersion':'v1','kind':'ConfigMap','metadata':'x'}"),
+                        400),
+                bad(
+                        "metadata is an array",
+                        "POST",
+                        CMS,
+                        "application/json",
+                        json("{'apiVersion':'v1','kind':'ConfigMap','metadata':[]}"),
+                        400),
+                bad(
+                        "name is a number",
+                        "POST",
+                        CMS,
+                        "application/json",
+                        json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':5}}"),
+                        400),
+                bad(
+                        "labels is a number",
+                        "POST",
+                        CMS,
+                        "application/json",
+                        json(
+                                "{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'l1','labels':5}}"),
+                        400),
+                bad(
+                        "label value is an object",
+                        "POST",
+                        CMS,
+                        "application/json",
+                        json(
+                                "{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'l2','labels':{'a':{}}}}"),
+                        400),
+                bad(
+                        "data is an array",
+                        "POST",
+                        CMS,
+                        "application/json",
+                        json(
+                                "{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'d'},'data':[]}"),
+                        400),
+                bad(
+                        "kind is an object",
+                        "POST",
+                        CMS,
+                        "application/json",
+                        json("{'apiVersion':'v1','kind':{},'metadata':{'name':'k'}}"),
+                        400),
+                bad(
+                        "PUT metadata is a string",
+                        "PUT",
+                        CM,
+                        "application/json",
+                        json("{'apiVersion':'v1','kind':'ConfigMap','metadata':'x'}"),
+                        400),
+                bad(
+                        "PUT resourceVersion is a number",
+                        "PUT",
+                        CM,
+                        "application/json",
+                        json(
+                                "{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'{name}','resourceVersion':1}}"),
+                        400),
                 bad("JSON patch is an object", "PATCH", CM, jsonPatch, "{}", 400),
                 bad("JSON patch is not JSON", "PATCH", CM, jsonPatch, "[", 400),
-                bad("JSON patch has an unknown op", "PATCH", CM, jsonPatch, json("[{'op':'bogus','path':'/data/a'}]"), 422),
-                bad("JSON patch removes a missing path", "PATCH", CM, jsonPatch, json("[{'op':'remove','path':'/data/zz'}]"), 422),
-                bad("JSON patch makes metadata a string", "PATCH", CM, jsonPatch,
-                        json("[{'op':'replace','path':'/metadata','value':'x'}]"), 0),
-                bad("JSON patch removes metadata", "PATCH", CM, jsonPatch, json("[{'op':'remove','path':'/metadata'}]"), 0),
+                bad(
+                        "JSON patch has an unknown op",
+                        "PATCH",
+                        CM,
+                        jsonPatch,
+                        json("[{'op':'bogus','path':'/data/a'}]"),
+                        422),
+                bad(
+                        "JSON patch removes a missing path",
+                        "PATCH",
+                        CM,
+                        jsonPatch,
+                        json("[{'op':'remove','path':'/data/zz'}]"),
+                        422),
+                bad(
+                        "JSON patch makes metadata a string",
+                        "PATCH",
+                        CM,
+                        jsonPatch,
+                        json("[{'op':'replace','path':'/metadata','value':'x'}]"),
+                        0),
+                bad(
+                        "JSON patch removes metadata",
+                        "PATCH",
+                        CM,
+                        jsonPatch,
+                        json("[{'op':'remove','path':'/metadata'}]"),
+                        0),
                 bad("merge patch is not JSON", "PATCH", CM, merge, "{", 400),
                 bad("merge patch is an array", "PATCH", CM, merge, "[1]", 0),
-                bad("merge patch makes metadata a string", "PATCH", CM, merge, json("{'metadata':'x'}"), 0),
+                bad(
+                        "merge patch makes metadata a string",
+                        "PATCH",
+                        CM,
+                        merge,
+                        json("{'metadata':'x'}"),
+                        0),
                 bad("merge patch makes data a number", "PATCH", CM, merge, json("{'data':5}"), 0),
-                bad("scale replicas is a string", "PUT", DEPLOY + "/scale", "application/json",
-                        json("{'apiVersion':'autoscaling/v1','kind':'Scale','metadata':{'name':'{name}'},"
-                                + "'spec':{'replicas':'x'}}"), 400),
-                bad("scale patch replicas is a string", "PATCH", DEPLOY + "/scale", merge,
-                        json("{'spec':{'replicas':'x'}}"), 0),
-                bad("status is a string", "PUT", DEPLOY + "/status", "application/json",
-                        json("{'apiVersion':'apps/v1','kind':'Deployment','metadata':{'name':'{name}'},'status':'x'}"), 400),
-                bad("dryRun value unknown", "POST", CMS + "?dryRun=bogus", "application/json",
-                        json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'dry'}}"), 422),
-                bad("fieldValidation value unknown", "POST", CMS + "?fieldValidation=bogus", "application/json",
-                        json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'fv'}}"), 422),
-                bad("labelSelector unparsable", "GET", CMS + "?labelSelector=a%3D%3D%3Db%3D", null, null, 400),
-                bad("fieldSelector unparsable", "GET", CMS + "?fieldSelector=metadata.name", null, null, 400),
+                bad(
+                        "scale replicas is a string",
+                        "PUT",
+                        DEPLOY + "/scale",
+                        "application/json",
+                        json(
+                                "{'apiVersion':'autoscaling/v1','kind':'Scale','metadata':{'name':'{name}'},"
+                                        + "'spec':{'replicas':'x'}}"),
+                        400),
+                bad(
+                        "scale patch replicas is a string",
+                        "PATCH",
+                        DEPLOY + "/scale",
+                        merge,
+                        json("{'spec':{'replicas':'x'}}"),
+                        0),
+                bad(
+                        "status is a string",
+                        "PUT",
+                        DEPLOY + "/status",
+                        "application/json",
+                        json(
+                                "{'apiVersion':'apps/v1','kind':'Deployment','metadata':{'name':'{name}'},'status':'x'}"),
+                        400),
+                bad(
+                        "dryRun value unknown",
+                        "POST",
+                        CMS + "?dryRun=bogus",
+                        "application/json",
+                        json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'dry'}}"),
+                        422),
+                bad(
+                        "fieldValidation value unknown",
+                        "POST",
+                        CMS + "?fieldValidation=bogus",
+                        "application/json",
+                        json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'fv'}}"),
+                        422),
+                bad(
+                        "labelSelector unparsable",
+                        "GET",
+                        CMS + "?labelSelector=a%3D%3D%3Db%3D",
+                        null,
+                        null,
+                        400),
+                bad(
+                        "fieldSelector unparsable",
+                        "GET",
+                        CMS + "?fieldSelector=metadata.name",
+                        null,
+                        null,
+                        400),
                 bad("limit not a number", "GET", CMS + "?limit=abc", null, null, 400),
-                bad("timeoutSeconds not a number", "GET", CMS + "?timeoutSeconds=abc", null, null, 400),
-                bad("resourceVersionMatch without resourceVersion", "GET", CMS + "?resourceVersionMatch=Exact",
-                        null, null, 422),
-                bad("continue token not valid", "GET", CMS + "?limit=1&continue=%21%21", null, null, 400),
+                bad(
+                        "timeoutSeconds not a number",
+                        "GET",
+                        CMS + "?timeoutSeconds=abc",
+                        null,
+                        null,
+                        400),
+                bad(
+                        "resourceVersionMatch without resourceVersion",
+                        "GET",
+                        CMS + "?resourceVersionMatch=Exact",
+                        null,
+                        null,
+                        422),
+                bad(
+                        "continue token not valid",
+                        "GET",
+                        CMS + "?limit=1&continue=%21%21",
+                        null,
+                        null,
+                        400),
                 bad("DeleteOptions not JSON", "DELETE", CM, "application/json", "{", 400),
                 bad("DeleteOptions is an array", "DELETE", CM, "application/json", "[]", 400),
-                bad("DeleteOptions preconditions is a string", "DELETE", CM, "application/json",
-                        json("{'preconditions':'x'}"), 400),
-                bad("deletecollection with unparsable selector", "DELETE", CMS + "?labelSelector=%21%21", null, null, 400));
+                bad(
+                        "DeleteOptions preconditions is a string",
+                        "DELETE",
+                        CM,
+                        "application/json",
+                        json("{'preconditions':'x'}"),
+                        400),
+                bad(
+                        "deletecollection with unparsable selector",
+                        "DELETE",
+                        CMS + "?labelSelector=%21%21",
+                        null,
+                        null,
+                        400));
     }
 
-    private static Arguments bad(String name, String method, String path, String contentType, String body, int code) {
+    private static Arguments bad(
+            String name, String method, String path, String contentType, String body, int code) {
         return Arguments.of(named(name, new Bad(method, path, contentType, body, code)));
     }
 
     /**
-     * Each case gets its own configmap or deployment, so that a bad write the server wrongly accepts
-     * cannot spoil the cases after it; the object must be unchanged afterwards.
+     * Each case gets its own configmap or deployment, so that a bad write the server wrongly
+     * accepts cannot spoil the cases after it; the object must be unchanged afterwards.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("badInput")
@@ -226,10 +423,16 @@ class ErrorsIT {
             boolean cm = path.startsWith(CM);
             String name = "bad-" + names.incrementAndGet();
             targetPath = (cm ? CMS : DEPLOYMENTS) + "/" + name;
-            target = Json.string(cm
-                    ? api.create(CMS, json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'" + name
-                            + "'},'data':{'a':'1'}}"))
-                    : api.create(DEPLOYMENTS, deployment(name)));
+            target =
+                    Json.string(
+                            cm
+                                    ? api.create(
+                                            CMS,
+                                            json(
+                                                    "{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'"
+                                                            + name
+                                                            + "'},'data':{'a':'1'}}"))
+                                    : api.create(DEPLOYMENTS, deployment(name)));
             path = targetPath + path.substring((cm ? CM : DEPLOY).length());
             body = body == null ? null : body.replace("{name}", name);
         }
@@ -238,7 +441,9 @@ class ErrorsIT {
             call.body(bad.contentType(), body);
         }
         Response r = call.send();
-        assertTrue(r.code() < 500, () -> "bad input must never answer 5xx: " + r.code() + " " + r.text());
+        assertTrue(
+                r.code() < 500,
+                () -> "bad input must never answer 5xx: " + r.code() + " " + r.text());
         if (bad.code() == 0) {
             assertTrue(r.code() >= 400, () -> "expected a 4xx: " + r.code() + " " + r.text());
             r.assertNoStackTrace();

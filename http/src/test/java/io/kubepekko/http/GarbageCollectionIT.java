@@ -1,27 +1,26 @@
 package io.kubepekko.http;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kubepekko.api.meta.Json;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
-
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.meta.Json;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
 /**
- * The garbage collector against a running server: each propagation policy, chains, several
- * owners, dangling references and Kubernetes' namespace rules for owner references. Policies are
- * driven by the finalizers a Foreground or Orphan delete adds (set at creation here), so the
- * tests hold whether or not DELETE's propagationPolicy adds them.
+ * The garbage collector against a running server: each propagation policy, chains, several owners,
+ * dangling references and Kubernetes' namespace rules for owner references. Policies are driven by
+ * the finalizers a Foreground or Orphan delete adds (set at creation here), so the tests hold
+ * whether or not DELETE's propagationPolicy adds them.
  */
 class GarbageCollectionIT {
 
@@ -29,8 +28,7 @@ class GarbageCollectionIT {
     private static final String CLUSTER_ROLES = "/apis/rbac.authorization.k8s.io/v1/clusterroles";
     private static final AtomicInteger names = new AtomicInteger();
 
-    @RegisterExtension
-    static final TestApiServer api = TestApiServer.perClass();
+    @RegisterExtension static final TestApiServer api = TestApiServer.perClass();
 
     private static String unique(String prefix) {
         return prefix + "-" + names.incrementAndGet();
@@ -38,7 +36,11 @@ class GarbageCollectionIT {
 
     private static String namespace() {
         String ns = unique("gc");
-        api.create("/api/v1/namespaces", "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"" + ns + "\"}}");
+        api.create(
+                "/api/v1/namespaces",
+                "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\""
+                        + ns
+                        + "\"}}");
         return ns;
     }
 
@@ -49,8 +51,10 @@ class GarbageCollectionIT {
     /** An owner reference to {@code owner}. */
     private static ObjectNode ref(ObjectNode owner, boolean block) {
         ObjectNode r = Json.MAPPER.createObjectNode();
-        r.put("apiVersion", owner.path("apiVersion").asText()).put("kind", owner.path("kind").asText())
-                .put("name", owner.at("/metadata/name").asText()).put("uid", owner.at("/metadata/uid").asText());
+        r.put("apiVersion", owner.path("apiVersion").asText())
+                .put("kind", owner.path("kind").asText())
+                .put("name", owner.at("/metadata/name").asText())
+                .put("uid", owner.at("/metadata/uid").asText());
         if (block) {
             r.put("blockOwnerDeletion", true);
         }
@@ -62,9 +66,14 @@ class GarbageCollectionIT {
         return r.put("apiVersion", apiVersion).put("kind", kind).put("name", name).put("uid", uid);
     }
 
-    private static ObjectNode object(String apiVersion, String kind, String name, List<ObjectNode> owners,
-                                     String... finalizers) {
-        ObjectNode obj = Json.MAPPER.createObjectNode().put("apiVersion", apiVersion).put("kind", kind);
+    private static ObjectNode object(
+            String apiVersion,
+            String kind,
+            String name,
+            List<ObjectNode> owners,
+            String... finalizers) {
+        ObjectNode obj =
+                Json.MAPPER.createObjectNode().put("apiVersion", apiVersion).put("kind", kind);
         ObjectNode meta = obj.putObject("metadata").put("name", name);
         if (!owners.isEmpty()) {
             meta.putArray("ownerReferences").addAll(owners);
@@ -78,16 +87,23 @@ class GarbageCollectionIT {
         return obj;
     }
 
-    private static ObjectNode configMap(String ns, String name, List<ObjectNode> owners, String... finalizers) {
-        return api.create(path(ns, "configmaps"), Json.string(object("v1", "ConfigMap", name, owners, finalizers)));
+    private static ObjectNode configMap(
+            String ns, String name, List<ObjectNode> owners, String... finalizers) {
+        return api.create(
+                path(ns, "configmaps"),
+                Json.string(object("v1", "ConfigMap", name, owners, finalizers)));
     }
 
-    private static ObjectNode secret(String ns, String name, List<ObjectNode> owners, String... finalizers) {
-        return api.create(path(ns, "secrets"), Json.string(object("v1", "Secret", name, owners, finalizers)));
+    private static ObjectNode secret(
+            String ns, String name, List<ObjectNode> owners, String... finalizers) {
+        return api.create(
+                path(ns, "secrets"), Json.string(object("v1", "Secret", name, owners, finalizers)));
     }
 
     private static ObjectNode clusterRole(String name, List<ObjectNode> owners) {
-        return api.create(CLUSTER_ROLES, Json.string(object("rbac.authorization.k8s.io/v1", "ClusterRole", name, owners)));
+        return api.create(
+                CLUSTER_ROLES,
+                Json.string(object("rbac.authorization.k8s.io/v1", "ClusterRole", name, owners)));
     }
 
     private static String self(ObjectNode obj) {
@@ -124,7 +140,8 @@ class GarbageCollectionIT {
     }
 
     private static void removeFinalizers(ObjectNode obj) {
-        api.patch(self(obj), "application/merge-patch+json", "{\"metadata\":{\"finalizers\":null}}").assertCode(200);
+        api.patch(self(obj), "application/merge-patch+json", "{\"metadata\":{\"finalizers\":null}}")
+                .assertCode(200);
     }
 
     @Test
@@ -145,7 +162,8 @@ class GarbageCollectionIT {
     @Test
     void aDependentWhoseOwnerNeverExistedIsCollected() {
         String ns = namespace();
-        ObjectNode orphan = configMap(ns, "dep", List.of(ghost("v1", "ConfigMap", "nobody", "no-such-uid")));
+        ObjectNode orphan =
+                configMap(ns, "dep", List.of(ghost("v1", "ConfigMap", "nobody", "no-such-uid")));
         awaitGone(orphan);
     }
 
@@ -153,7 +171,8 @@ class GarbageCollectionIT {
     void anOwnerWithTheSameNameButAnotherUidIsTreatedAsGone() {
         String ns = namespace();
         ObjectNode owner = configMap(ns, "owner", List.of());
-        ObjectNode dep = configMap(ns, "dep", List.of(ghost("v1", "ConfigMap", "owner", "the-old-uid")));
+        ObjectNode dep =
+                configMap(ns, "dep", List.of(ghost("v1", "ConfigMap", "owner", "the-old-uid")));
         awaitGone(dep);
         assertTrue(exists(owner));
     }
@@ -163,11 +182,20 @@ class GarbageCollectionIT {
         String ns = namespace();
         ObjectNode first = configMap(ns, "first", List.of());
         ObjectNode second = secret(ns, "second", List.of());
-        ObjectNode dep = configMap(ns, "dep", List.of(ref(first, false), ref(second, false),
-                ghost("v1", "ConfigMap", "never", "never-uid")));
+        ObjectNode dep =
+                configMap(
+                        ns,
+                        "dep",
+                        List.of(
+                                ref(first, false),
+                                ref(second, false),
+                                ghost("v1", "ConfigMap", "never", "never-uid")));
 
         await().atMost(DEADLINE).until(() -> ownerUids(current(dep)).size() == 2);
-        assertEquals(List.of(uid(first), uid(second)), ownerUids(current(dep)), "the ghost reference went");
+        assertEquals(
+                List.of(uid(first), uid(second)),
+                ownerUids(current(dep)),
+                "the ghost reference went");
 
         api.delete(self(first)).assertCode(200);
         await().atMost(DEADLINE).until(() -> ownerUids(current(dep)).equals(List.of(uid(second))));
@@ -180,14 +208,17 @@ class GarbageCollectionIT {
     void foregroundDeletionWaitsForBlockingDependentsOnly() {
         String ns = namespace();
         ObjectNode owner = configMap(ns, "owner", List.of(), "foregroundDeletion");
-        ObjectNode blocking = configMap(ns, "blocking", List.of(ref(owner, true)), "example.com/hold");
+        ObjectNode blocking =
+                configMap(ns, "blocking", List.of(ref(owner, true)), "example.com/hold");
         ObjectNode plain = configMap(ns, "plain", List.of(ref(owner, false)));
 
         api.delete(self(owner)).assertCode(200);
 
-        // Every dependent is deleted; the blocking one stays (its own finalizer) and holds the owner.
+        // Every dependent is deleted; the blocking one stays (its own finalizer) and holds the
+        // owner.
         awaitGone(plain);
-        await().atMost(DEADLINE).until(() -> current(blocking).at("/metadata/deletionTimestamp").isTextual());
+        await().atMost(DEADLINE)
+                .until(() -> current(blocking).at("/metadata/deletionTimestamp").isTextual());
         ObjectNode waiting = current(owner);
         assertTrue(waiting.at("/metadata/deletionTimestamp").isTextual());
         assertEquals("foregroundDeletion", waiting.at("/metadata/finalizers/0").asText());
@@ -207,7 +238,8 @@ class GarbageCollectionIT {
 
         awaitGone(owner);
         // Deleted too (before or after its owner went), and held by its own finalizer.
-        await().atMost(DEADLINE).until(() -> current(held).at("/metadata/deletionTimestamp").isTextual());
+        await().atMost(DEADLINE)
+                .until(() -> current(held).at("/metadata/deletionTimestamp").isTextual());
         removeFinalizers(held);
         awaitGone(held);
     }
@@ -245,14 +277,16 @@ class GarbageCollectionIT {
     void foregroundDeletionPropagatesForegroundDownAChain() {
         String ns = namespace();
         ObjectNode a = configMap(ns, "a", List.of(), "foregroundDeletion");
-        // b is deleted by the collector with propagationPolicy=Foreground; the finalizer that policy
+        // b is deleted by the collector with propagationPolicy=Foreground; the finalizer that
+        // policy
         // adds is set up front so that b waits for c whether or not DELETE adds it.
         ObjectNode b = secret(ns, "b", List.of(ref(a, true)), "foregroundDeletion");
         ObjectNode c = configMap(ns, "c", List.of(ref(b, true)), "example.com/hold");
 
         api.delete(self(a)).assertCode(200);
 
-        await().atMost(DEADLINE).until(() -> current(c).at("/metadata/deletionTimestamp").isTextual());
+        await().atMost(DEADLINE)
+                .until(() -> current(c).at("/metadata/deletionTimestamp").isTextual());
         assertTrue(current(b).at("/metadata/deletionTimestamp").isTextual(), "b waits for c");
         assertTrue(current(a).at("/metadata/deletionTimestamp").isTextual(), "a waits for b");
 
@@ -303,11 +337,17 @@ class GarbageCollectionIT {
     void aClusterScopedDependentOfANamespacedOwnerIsNeverCollected() {
         String ns = namespace();
         ObjectNode owner = configMap(ns, "owner", List.of());
-        ObjectNode invalid = clusterRole(unique("invalid"), List.of(ref(owner, false),
-                ghost("v1", "ConfigMap", "ghost", "ghost-uid")));
-        // A later object of the same kind with a resolvable dangling owner: once it is collected, the
+        ObjectNode invalid =
+                clusterRole(
+                        unique("invalid"),
+                        List.of(ref(owner, false), ghost("v1", "ConfigMap", "ghost", "ghost-uid")));
+        // A later object of the same kind with a resolvable dangling owner: once it is collected,
+        // the
         // collector has seen (and passed over) the invalid one.
-        ObjectNode sentinel = clusterRole(unique("sentinel"), List.of(ghost("v1", "Namespace", "ghost", "ghost-uid")));
+        ObjectNode sentinel =
+                clusterRole(
+                        unique("sentinel"),
+                        List.of(ghost("v1", "Namespace", "ghost", "ghost-uid")));
 
         api.delete(self(owner)).assertCode(200);
         awaitGone(sentinel);

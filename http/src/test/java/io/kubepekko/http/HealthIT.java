@@ -1,20 +1,21 @@
 package io.kubepekko.http;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-/** {@code /healthz}, {@code /livez} and {@code /readyz} of a running server, rendered as kube-apiserver renders them. */
+/**
+ * {@code /healthz}, {@code /livez} and {@code /readyz} of a running server, rendered as
+ * kube-apiserver renders them.
+ */
 class HealthIT {
 
-    @RegisterExtension
-    static final TestApiServer api = TestApiServer.perClass();
+    @RegisterExtension static final TestApiServer api = TestApiServer.perClass();
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"/healthz", "/livez", "/readyz"})
@@ -43,7 +44,12 @@ class HealthIT {
     void readyzVerboseIncludesTheClusterCheck() {
         String body = api.get("/readyz?verbose").assertCode(200).text();
         assertTrue(body.lines().anyMatch("[+]cluster ok"::equals), body);
-        assertTrue(api.get("/livez?verbose").assertCode(200).text().lines().noneMatch(l -> l.contains("cluster")),
+        assertTrue(
+                api.get("/livez?verbose")
+                        .assertCode(200)
+                        .text()
+                        .lines()
+                        .noneMatch(l -> l.contains("cluster")),
                 "liveness does not depend on other members");
     }
 

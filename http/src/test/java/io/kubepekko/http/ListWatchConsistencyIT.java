@@ -1,12 +1,13 @@
 package io.kubepekko.http;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.Json;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -23,11 +24,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * A seeded, randomized run of concurrent writers, watchers and informer-style clients against one
@@ -36,11 +35,11 @@ import static org.junit.jupiter.api.Assertions.fail;
  * <ul>
  *   <li>a watcher started at any resourceVersion it was given, with any selector, receives exactly
  *       the committed changes after it as its selection sees them, in strictly increasing order,
- *       with no gap and no duplicate;</li>
- *   <li>every list (whole or paged) equals a replay of the history up to its resourceVersion;</li>
+ *       with no gap and no duplicate;
+ *   <li>every list (whole or paged) equals a replay of the history up to its resourceVersion;
  *   <li>a client that lists, watches, disconnects at random and resumes from the last version it
  *       saw (from the window, from the journal beyond it, or relisting on 410) ends with exactly
- *       the final state.</li>
+ *       the final state.
  * </ul>
  *
  * <p>Every object carries a finalizer, so a deletion is two acknowledged writes with known versions
@@ -53,7 +52,8 @@ class ListWatchConsistencyIT {
     private static final List<String> RESOURCES = List.of("configmaps", "secrets");
     private static final List<String> NAMESPACES = List.of("ns0", "ns1", "ns2");
     private static final List<String> APPS = List.of("a", "b", "c", "");
-    private static final List<String> SELECTORS = List.of("", "app=a", "app in (a,b)", "!app", "app!=b");
+    private static final List<String> SELECTORS =
+            List.of("", "app=a", "app in (a,b)", "!app", "app!=b");
     private static final int WRITERS = 4;
     private static final int OPS_PER_WRITER = 200;
     private static final int NAMES_PER_WRITER = 6;
@@ -64,12 +64,20 @@ class ListWatchConsistencyIT {
     @BeforeAll
     static void start() throws Exception {
         // A small window, so that informers resuming after a pause read the journal (from frequent
-        // checkpoints), and a small journal read limit, so that a long pause means 410 and a relist.
-        api = TestApiServer.start(s -> s.withConfig("kubepekko.watch { max-events = 100, bookmark-interval = 1s, "
-                + "wait-limit = 2s, max-history-events = 60, checkpoint-interval = 1s, checkpoint-margin = 1s }"));
+        // checkpoints), and a small journal read limit, so that a long pause means 410 and a
+        // relist.
+        api =
+                TestApiServer.start(
+                        s ->
+                                s.withConfig(
+                                        "kubepekko.watch { max-events = 100, bookmark-interval = 1s, "
+                                                + "wait-limit = 2s, max-history-events = 60, checkpoint-interval = 1s, checkpoint-margin = 1s }"));
         for (String ns : NAMESPACES) {
-            api.create("/api/v1/namespaces", "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\""
-                    + ns + "\"}}");
+            api.create(
+                    "/api/v1/namespaces",
+                    "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\""
+                            + ns
+                            + "\"}}");
         }
     }
 
@@ -78,7 +86,8 @@ class ListWatchConsistencyIT {
         api.close();
     }
 
-    // ---------------------------------------------------------------- the history of acknowledged writes
+    // ---------------------------------------------------------------- the history of acknowledged
+    // writes
 
     /** One acknowledged change. */
     record Change(long rv, String type, String key, ObjectNode object) {}
@@ -97,9 +106,11 @@ class ListWatchConsistencyIT {
         private int count;
 
         synchronized void record(String resource, Change c) {
-            Change before = changes.computeIfAbsent(resource, r -> new TreeMap<>()).putIfAbsent(c.rv(), c);
+            Change before =
+                    changes.computeIfAbsent(resource, r -> new TreeMap<>()).putIfAbsent(c.rv(), c);
             if (before != null && !before.key().equals(c.key())) {
-                throw new AssertionError("two changes at resourceVersion " + c.rv() + ": " + before + " and " + c);
+                throw new AssertionError(
+                        "two changes at resourceVersion " + c.rv() + ": " + before + " and " + c);
             }
             if (before == null) {
                 count++;
@@ -120,7 +131,8 @@ class ListWatchConsistencyIT {
             if (all == null || all.isEmpty()) {
                 return 0;
             }
-            List<Long> tail = new ArrayList<>(all.descendingKeySet()).subList(0, Math.min(among, all.size()));
+            List<Long> tail =
+                    new ArrayList<>(all.descendingKeySet()).subList(0, Math.min(among, all.size()));
             return tail.get(random.nextInt(tail.size()));
         }
 
@@ -174,15 +186,17 @@ class ListWatchConsistencyIT {
 
     /** The label selectors this test uses, evaluated as Kubernetes does. */
     static Predicate<ObjectNode> selector(String selector, String namespace) {
-        Predicate<ObjectNode> labels = switch (selector) {
-            case "" -> o -> true;
-            case "app=a" -> o -> "a".equals(app(o));
-            case "app in (a,b)" -> o -> "a".equals(app(o)) || "b".equals(app(o));
-            case "!app" -> o -> app(o) == null;
-            case "app!=b" -> o -> !"b".equals(app(o));
-            default -> throw new IllegalArgumentException(selector);
-        };
-        return namespace == null ? labels
+        Predicate<ObjectNode> labels =
+                switch (selector) {
+                    case "" -> o -> true;
+                    case "app=a" -> o -> "a".equals(app(o));
+                    case "app in (a,b)" -> o -> "a".equals(app(o)) || "b".equals(app(o));
+                    case "!app" -> o -> app(o) == null;
+                    case "app!=b" -> o -> !"b".equals(app(o));
+                    default -> throw new IllegalArgumentException(selector);
+                };
+        return namespace == null
+                ? labels
                 : labels.and(o -> namespace.equals(o.path("metadata").path("namespace").asText()));
     }
 
@@ -201,7 +215,9 @@ class ListWatchConsistencyIT {
     }
 
     private static String path(String resource, String namespace) {
-        return namespace == null ? "/api/v1/" + resource : "/api/v1/namespaces/" + namespace + "/" + resource;
+        return namespace == null
+                ? "/api/v1/" + resource
+                : "/api/v1/namespaces/" + namespace + "/" + resource;
     }
 
     private static String enc(String s) {
@@ -212,7 +228,11 @@ class ListWatchConsistencyIT {
 
     /** One writer: its own object names across the shared collections, each in a known state. */
     static final class Writer implements Runnable {
-        private enum State { ABSENT, LIVE, TERMINATING }
+        private enum State {
+            ABSENT,
+            LIVE,
+            TERMINATING
+        }
 
         private final int id;
         private final Random random;
@@ -236,7 +256,8 @@ class ListWatchConsistencyIT {
                 String item = path(resource, ns) + "/" + name;
                 switch (state) {
                     case ABSENT -> {
-                        Response r = api.post(path(resource, ns), body(resource, name, randomApp()));
+                        Response r =
+                                api.post(path(resource, ns), body(resource, name, randomApp()));
                         record(resource, "ADDED", r.assertCode(201));
                         states.put(k, State.LIVE);
                     }
@@ -252,8 +273,11 @@ class ListWatchConsistencyIT {
                         if (random.nextInt(10) < 3) {
                             record(resource, "MODIFIED", relabel(item));
                         } else {
-                            Response r = api.patch(item, "application/merge-patch+json",
-                                    "{\"metadata\":{\"finalizers\":null}}");
+                            Response r =
+                                    api.patch(
+                                            item,
+                                            "application/merge-patch+json",
+                                            "{\"metadata\":{\"finalizers\":null}}");
                             record(resource, "DELETED", r.assertCode(200));
                             states.put(k, State.ABSENT);
                         }
@@ -265,8 +289,15 @@ class ListWatchConsistencyIT {
         private Response relabel(String item) {
             String app = randomApp();
             String labels = app.isEmpty() ? "{\"app\":null}" : "{\"app\":\"" + app + "\"}";
-            return api.patch(item, "application/merge-patch+json", "{\"metadata\":{\"labels\":" + labels
-                    + ",\"annotations\":{\"n\":\"" + random.nextInt() + "\"}}}").assertCode(200);
+            return api.patch(
+                            item,
+                            "application/merge-patch+json",
+                            "{\"metadata\":{\"labels\":"
+                                    + labels
+                                    + ",\"annotations\":{\"n\":\""
+                                    + random.nextInt()
+                                    + "\"}}}")
+                    .assertCode(200);
         }
 
         private String randomApp() {
@@ -281,14 +312,23 @@ class ListWatchConsistencyIT {
         private static String body(String resource, String name, String app) {
             String labels = app.isEmpty() ? "{}" : "{\"app\":\"" + app + "\"}";
             String kind = resource.equals("configmaps") ? "ConfigMap" : "Secret";
-            return "{\"apiVersion\":\"v1\",\"kind\":\"" + kind + "\",\"metadata\":{\"name\":\"" + name
-                    + "\",\"labels\":" + labels + ",\"finalizers\":[\"" + FINALIZER + "\"]},\"data\":{}}";
+            return "{\"apiVersion\":\"v1\",\"kind\":\""
+                    + kind
+                    + "\",\"metadata\":{\"name\":\""
+                    + name
+                    + "\",\"labels\":"
+                    + labels
+                    + ",\"finalizers\":[\""
+                    + FINALIZER
+                    + "\"]},\"data\":{}}";
         }
     }
 
     // ---------------------------------------------------------------- readers
 
-    /** A list, whole or paged, checked to be one snapshot: every page at the first page's version. */
+    /**
+     * A list, whole or paged, checked to be one snapshot: every page at the first page's version.
+     */
     record Listed(long rv, Map<String, ObjectNode> items) {}
 
     static Listed list(String resource, String namespace, String selector, int limit) {
@@ -297,8 +337,10 @@ class ListWatchConsistencyIT {
         String continueToken = null;
         long rv = -1;
         do {
-            String url = base + (limit > 0 ? "&limit=" + limit : "")
-                    + (continueToken != null ? "&continue=" + enc(continueToken) : "");
+            String url =
+                    base
+                            + (limit > 0 ? "&limit=" + limit : "")
+                            + (continueToken != null ? "&continue=" + enc(continueToken) : "");
             ObjectNode page = api.get(url).assertCode(200).json();
             long pageRv = rv(page);
             if (rv >= 0) {
@@ -318,22 +360,35 @@ class ListWatchConsistencyIT {
     /** A list result checked later against the history. */
     record ListCheck(String resource, String namespace, String selector, Listed listed) {}
 
-    /** Reads a watch until the predicate holds on what it received (events and bookmarks), or it ends. */
-    static List<ObjectNode> read(WatchClient w, Predicate<List<ObjectNode>> enough, Duration within) {
+    /**
+     * Reads a watch until the predicate holds on what it received (events and bookmarks), or it
+     * ends.
+     */
+    static List<ObjectNode> read(
+            WatchClient w, Predicate<List<ObjectNode>> enough, Duration within) {
         return read(w, enough, within, "");
     }
 
-    static List<ObjectNode> read(WatchClient w, Predicate<List<ObjectNode>> enough, Duration within, String what) {
+    static List<ObjectNode> read(
+            WatchClient w, Predicate<List<ObjectNode>> enough, Duration within, String what) {
         List<ObjectNode> got = new ArrayList<>();
         long deadline = System.nanoTime() + within.toNanos();
         while (!enough.test(got)) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
-                fail(what + ": watch did not reach its goal in " + within + "; received " + got.size() + " events: "
-                        + got.stream().map(WatchClient::describe).toList());
+                fail(
+                        what
+                                + ": watch did not reach its goal in "
+                                + within
+                                + "; received "
+                                + got.size()
+                                + " events: "
+                                + got.stream().map(WatchClient::describe).toList());
             }
-            // Short polls: the goal may also be reached by the writers finishing, without any event.
-            ObjectNode e = w.poll(Duration.ofMillis(Math.min(200, Math.max(1, left / 1_000_000))), true);
+            // Short polls: the goal may also be reached by the writers finishing, without any
+            // event.
+            ObjectNode e =
+                    w.poll(Duration.ofMillis(Math.min(200, Math.max(1, left / 1_000_000))), true);
             if (e == null) {
                 continue;
             }
@@ -367,9 +422,13 @@ class ListWatchConsistencyIT {
     }
 
     /** A watcher started mid-run at a recent acknowledged version with a random selection. */
-    record WatchPlan(String resource, String namespace, String selector, long from, WatchClient client) {}
+    record WatchPlan(
+            String resource, String namespace, String selector, long from, WatchClient client) {}
 
-    /** An informer: list, then watch; disconnects at random, resumes from what it saw, relists on 410. */
+    /**
+     * An informer: list, then watch; disconnects at random, resumes from what it saw, relists on
+     * 410.
+     */
     static final class Informer implements Runnable {
         final String resource;
         final String namespace;
@@ -386,7 +445,8 @@ class ListWatchConsistencyIT {
         Informer(long seed, History history, List<ListCheck> lists, AtomicBoolean done) {
             this.random = new Random(seed);
             this.resource = RESOURCES.get(random.nextInt(RESOURCES.size()));
-            this.namespace = random.nextBoolean() ? null : NAMESPACES.get(random.nextInt(NAMESPACES.size()));
+            this.namespace =
+                    random.nextBoolean() ? null : NAMESPACES.get(random.nextInt(NAMESPACES.size()));
             this.selector = SELECTORS.get(random.nextInt(SELECTORS.size()));
             this.history = history;
             this.lists = lists;
@@ -397,16 +457,30 @@ class ListWatchConsistencyIT {
         public void run() {
             relist();
             while (!writersDone.get()) {
-                String url = path(resource, namespace) + "?watch=true&allowWatchBookmarks=true&labelSelector="
-                        + enc(selector) + "&resourceVersion=" + seenUpTo;
+                String url =
+                        path(resource, namespace)
+                                + "?watch=true&allowWatchBookmarks=true&labelSelector="
+                                + enc(selector)
+                                + "&resourceVersion="
+                                + seenUpTo;
                 int take = 1 + random.nextInt(15);
                 try (WatchClient w = WatchClient.open(api.url(), url)) {
                     assertEquals(200, w.code());
-                    List<ObjectNode> got = read(w, l -> changesIn(l).size() >= take || writersDone.get()
-                            && lastVersion(l, seenUpTo) >= history.latest(resource), Duration.ofSeconds(60),
-                            url + " latest " + resource + " " + history.latest(resource));
-                    if (!got.isEmpty() && got.get(got.size() - 1).path("type").asText().equals("ERROR")) {
-                        assertEquals(410, got.get(got.size() - 1).path("object").path("code").asInt(),
+                    List<ObjectNode> got =
+                            read(
+                                    w,
+                                    l ->
+                                            changesIn(l).size() >= take
+                                                    || writersDone.get()
+                                                            && lastVersion(l, seenUpTo)
+                                                                    >= history.latest(resource),
+                                    Duration.ofSeconds(60),
+                                    url + " latest " + resource + " " + history.latest(resource));
+                    if (!got.isEmpty()
+                            && got.get(got.size() - 1).path("type").asText().equals("ERROR")) {
+                        assertEquals(
+                                410,
+                                got.get(got.size() - 1).path("object").path("code").asInt(),
                                 got.get(got.size() - 1).toString());
                         check(got.subList(0, got.size() - 1));
                         relist();
@@ -417,15 +491,22 @@ class ListWatchConsistencyIT {
                 resumes++;
                 // Away for a while: until the writers have made some more changes (or finished).
                 int target = history.count() + 20 + random.nextInt(600);
-                await().atMost(Duration.ofSeconds(120)).until(() -> history.count() >= target || writersDone.get());
+                await().atMost(Duration.ofSeconds(120))
+                        .until(() -> history.count() >= target || writersDone.get());
             }
             // Catch up with everything after the writers finished.
-            String url = path(resource, namespace) + "?watch=true&allowWatchBookmarks=true&labelSelector="
-                    + enc(selector) + "&resourceVersion=" + seenUpTo;
+            String url =
+                    path(resource, namespace)
+                            + "?watch=true&allowWatchBookmarks=true&labelSelector="
+                            + enc(selector)
+                            + "&resourceVersion="
+                            + seenUpTo;
             try (WatchClient w = WatchClient.open(api.url(), url)) {
                 long end = history.latest(resource);
-                List<ObjectNode> got = read(w, l -> lastVersion(l, seenUpTo) >= end, Duration.ofSeconds(60));
-                if (!got.isEmpty() && got.get(got.size() - 1).path("type").asText().equals("ERROR")) {
+                List<ObjectNode> got =
+                        read(w, l -> lastVersion(l, seenUpTo) >= end, Duration.ofSeconds(60));
+                if (!got.isEmpty()
+                        && got.get(got.size() - 1).path("type").asText().equals("ERROR")) {
                     relist();
                 } else {
                     check(got);
@@ -445,7 +526,10 @@ class ListWatchConsistencyIT {
             relists++;
         }
 
-        /** One watch session: where it started and the changes it received (checked once the history is complete). */
+        /**
+         * One watch session: where it started and the changes it received (checked once the history
+         * is complete).
+         */
         record Session(long from, List<Seen> received) {}
 
         final List<Session> sessions = new ArrayList<>();
@@ -461,7 +545,7 @@ class ListWatchConsistencyIT {
                 switch (e.path("type").asText()) {
                     case "ADDED", "MODIFIED" -> cache.put(key(o), o);
                     case "DELETED" -> cache.remove(key(o));
-                    default -> { }
+                    default -> {}
                 }
             }
             seenUpTo = lastVersion(events, seenUpTo);
@@ -473,7 +557,12 @@ class ListWatchConsistencyIT {
     @Test
     void watchersListsAndInformersAgreeWithTheHistoryOfAcknowledgedWrites() throws Exception {
         long seed = Long.getLong("consistency.seed", System.nanoTime());
-        System.out.println("ListWatchConsistencyIT seed: " + seed + " (replay with -Dconsistency.seed=" + seed + ")");
+        System.out.println(
+                "ListWatchConsistencyIT seed: "
+                        + seed
+                        + " (replay with -Dconsistency.seed="
+                        + seed
+                        + ")");
         Random random = new Random(seed);
         History history = new History();
         List<ListCheck> lists = Collections.synchronizedList(new ArrayList<>());
@@ -496,16 +585,38 @@ class ListWatchConsistencyIT {
             // Watchers and plain lists start while the writers run, each once some history exists.
             for (int i = 0; i < 8; i++) {
                 int target = (i + 1) * WRITERS * OPS_PER_WRITER / 12;
-                await().atMost(Duration.ofSeconds(120)).until(() -> history.count() >= target || allDone(writers));
+                await().atMost(Duration.ofSeconds(120))
+                        .until(() -> history.count() >= target || allDone(writers));
                 String resource = RESOURCES.get(random.nextInt(RESOURCES.size()));
-                String ns = random.nextBoolean() ? null : NAMESPACES.get(random.nextInt(NAMESPACES.size()));
+                String ns =
+                        random.nextBoolean()
+                                ? null
+                                : NAMESPACES.get(random.nextInt(NAMESPACES.size()));
                 String selector = SELECTORS.get(random.nextInt(SELECTORS.size()));
                 long from = history.recentVersion(resource, random, 40);
-                watchers.add(new WatchPlan(resource, ns, selector, from, WatchClient.open(api.url(),
-                        path(resource, ns) + "?watch=true&allowWatchBookmarks=true&labelSelector=" + enc(selector)
-                                + "&resourceVersion=" + from)));
-                lists.add(new ListCheck(resource, ns, selector, list(resource, ns, selector,
-                        random.nextBoolean() ? 0 : 1 + random.nextInt(4))));
+                watchers.add(
+                        new WatchPlan(
+                                resource,
+                                ns,
+                                selector,
+                                from,
+                                WatchClient.open(
+                                        api.url(),
+                                        path(resource, ns)
+                                                + "?watch=true&allowWatchBookmarks=true&labelSelector="
+                                                + enc(selector)
+                                                + "&resourceVersion="
+                                                + from)));
+                lists.add(
+                        new ListCheck(
+                                resource,
+                                ns,
+                                selector,
+                                list(
+                                        resource,
+                                        ns,
+                                        selector,
+                                        random.nextBoolean() ? 0 : 1 + random.nextInt(4))));
             }
             for (Future<?> w : writers) {
                 w.get(5, TimeUnit.MINUTES);
@@ -520,13 +631,37 @@ class ListWatchConsistencyIT {
                 try (WatchClient w = p.client()) {
                     assertEquals(200, w.code());
                     long end = history.latest(p.resource());
-                    List<ObjectNode> got = read(w, l -> lastVersion(l, 0) >= end, Duration.ofSeconds(60),
-                            "watcher " + p.resource() + " ns=" + p.namespace() + " sel='" + p.selector() + "' from "
-                                    + p.from() + " end " + end);
-                    List<Seen> expected = deliveries(history.of(p.resource()), p.from(),
-                            selector(p.selector(), p.namespace()));
-                    assertEquals(expected, changesIn(got), "watcher of " + p.resource() + " ns=" + p.namespace()
-                            + " selector='" + p.selector() + "' from " + p.from());
+                    List<ObjectNode> got =
+                            read(
+                                    w,
+                                    l -> lastVersion(l, 0) >= end,
+                                    Duration.ofSeconds(60),
+                                    "watcher "
+                                            + p.resource()
+                                            + " ns="
+                                            + p.namespace()
+                                            + " sel='"
+                                            + p.selector()
+                                            + "' from "
+                                            + p.from()
+                                            + " end "
+                                            + end);
+                    List<Seen> expected =
+                            deliveries(
+                                    history.of(p.resource()),
+                                    p.from(),
+                                    selector(p.selector(), p.namespace()));
+                    assertEquals(
+                            expected,
+                            changesIn(got),
+                            "watcher of "
+                                    + p.resource()
+                                    + " ns="
+                                    + p.namespace()
+                                    + " selector='"
+                                    + p.selector()
+                                    + "' from "
+                                    + p.from());
                     assertStrictlyIncreasing(changesIn(got));
                 }
             }
@@ -534,44 +669,88 @@ class ListWatchConsistencyIT {
             for (ListCheck c : lists) {
                 Map<String, ObjectNode> expected = new TreeMap<>();
                 Predicate<ObjectNode> selects = selector(c.selector(), c.namespace());
-                stateAt(history.of(c.resource()), c.listed().rv()).forEach((k, o) -> {
-                    if (selects.test(o)) {
-                        expected.put(k, o);
-                    }
-                });
-                assertEquals(expected.keySet(), c.listed().items().keySet(), "list of " + c.resource() + " at "
-                        + c.listed().rv() + " ns=" + c.namespace() + " selector='" + c.selector() + "'");
+                stateAt(history.of(c.resource()), c.listed().rv())
+                        .forEach(
+                                (k, o) -> {
+                                    if (selects.test(o)) {
+                                        expected.put(k, o);
+                                    }
+                                });
+                assertEquals(
+                        expected.keySet(),
+                        c.listed().items().keySet(),
+                        "list of "
+                                + c.resource()
+                                + " at "
+                                + c.listed().rv()
+                                + " ns="
+                                + c.namespace()
+                                + " selector='"
+                                + c.selector()
+                                + "'");
                 expected.forEach((k, o) -> assertEquals(o, c.listed().items().get(k), "item " + k));
             }
             // Informers received, in each session, exactly the history after where they resumed.
             for (Informer inf : informers) {
                 for (Informer.Session session : inf.sessions) {
-                    List<Seen> expected = deliveries(history.of(inf.resource), session.from(),
-                            selector(inf.selector, inf.namespace));
+                    List<Seen> expected =
+                            deliveries(
+                                    history.of(inf.resource),
+                                    session.from(),
+                                    selector(inf.selector, inf.namespace));
                     List<Seen> got = session.received();
-                    assertEquals(expected.subList(0, Math.min(got.size(), expected.size())), got, "informer "
-                            + inf.resource + " ns=" + inf.namespace + " selector='" + inf.selector + "' from "
-                            + session.from());
+                    assertEquals(
+                            expected.subList(0, Math.min(got.size(), expected.size())),
+                            got,
+                            "informer "
+                                    + inf.resource
+                                    + " ns="
+                                    + inf.namespace
+                                    + " selector='"
+                                    + inf.selector
+                                    + "' from "
+                                    + session.from());
                 }
             }
             // Informers end with exactly the final state.
             for (Informer inf : informers) {
                 Map<String, ObjectNode> expected = new TreeMap<>();
                 Predicate<ObjectNode> selects = selector(inf.selector, inf.namespace);
-                stateAt(history.of(inf.resource), Long.MAX_VALUE).forEach((k, o) -> {
-                    if (selects.test(o)) {
-                        expected.put(k, o);
-                    }
-                });
-                assertEquals(expected, inf.cache, "informer's final cache of " + inf.resource + " ns="
-                        + inf.namespace + " selector='" + inf.selector + "'");
+                stateAt(history.of(inf.resource), Long.MAX_VALUE)
+                        .forEach(
+                                (k, o) -> {
+                                    if (selects.test(o)) {
+                                        expected.put(k, o);
+                                    }
+                                });
+                assertEquals(
+                        expected,
+                        inf.cache,
+                        "informer's final cache of "
+                                + inf.resource
+                                + " ns="
+                                + inf.namespace
+                                + " selector='"
+                                + inf.selector
+                                + "'");
             }
             int resumes = informers.stream().mapToInt(i -> i.resumes).sum();
             int relists = informers.stream().mapToInt(i -> i.relists).sum();
-            System.out.println("ListWatchConsistencyIT: " + history.count() + " changes, " + watchers.size()
-                    + " watchers, " + lists.size() + " lists, informers resumed " + resumes + "x and relisted "
-                    + relists + "x");
-            assertTrue(history.count() >= WRITERS * OPS_PER_WRITER, "every operation is one acknowledged change");
+            System.out.println(
+                    "ListWatchConsistencyIT: "
+                            + history.count()
+                            + " changes, "
+                            + watchers.size()
+                            + " watchers, "
+                            + lists.size()
+                            + " lists, informers resumed "
+                            + resumes
+                            + "x and relisted "
+                            + relists
+                            + "x");
+            assertTrue(
+                    history.count() >= WRITERS * OPS_PER_WRITER,
+                    "every operation is one acknowledged change");
         } finally {
             watchers.forEach(p -> p.client().close());
             pool.shutdownNow();
@@ -584,8 +763,9 @@ class ListWatchConsistencyIT {
 
     private static void assertStrictlyIncreasing(List<Seen> events) {
         for (int i = 1; i < events.size(); i++) {
-            assertTrue(events.get(i).rv() > events.get(i - 1).rv(), "out of order: " + events.get(i - 1) + " then "
-                    + events.get(i));
+            assertTrue(
+                    events.get(i).rv() > events.get(i - 1).rv(),
+                    "out of order: " + events.get(i - 1) + " then " + events.get(i));
         }
     }
 

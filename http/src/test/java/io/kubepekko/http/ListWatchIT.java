@@ -1,16 +1,20 @@
 package io.kubepekko.http;
 
+import static io.kubepekko.http.TestApiServer.itemNames;
+import static io.kubepekko.http.TestApiServer.json;
+import static io.kubepekko.http.TestApiServer.rv;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.watch.FeatureGates;
 import io.kubepekko.http.encoding.Encoder;
 import io.kubepekko.http.server.ApiServerSettings;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.junit.jupiter.api.Nested;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -26,15 +30,10 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
-
-import static io.kubepekko.http.TestApiServer.itemNames;
-import static io.kubepekko.http.TestApiServer.json;
-import static io.kubepekko.http.TestApiServer.rv;
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Lists and watches over HTTP: every cell of SPEC's list, get and watch resourceVersion tables,
@@ -45,14 +44,23 @@ class ListWatchIT {
     private static final AtomicInteger names = new AtomicInteger();
 
     @RegisterExtension
-    static final TestApiServer api = TestApiServer.perClass(s -> s
-            .withReads(new ApiServerSettings.ReadFlags(Duration.ofMinutes(5), Duration.ofSeconds(2),
-                    Duration.ofMinutes(5), s.reads().featureGates()))
-            .withConfig("kubepekko.watch { wait-limit = 500ms, bookmark-interval = 1s }"));
+    static final TestApiServer api =
+            TestApiServer.perClass(
+                    s ->
+                            s.withReads(
+                                            new ApiServerSettings.ReadFlags(
+                                                    Duration.ofMinutes(5),
+                                                    Duration.ofSeconds(2),
+                                                    Duration.ofMinutes(5),
+                                                    s.reads().featureGates()))
+                                    .withConfig(
+                                            "kubepekko.watch { wait-limit = 500ms, bookmark-interval = 1s }"));
 
     private static String newNamespace() {
         String ns = "lw-" + names.incrementAndGet();
-        api.create("/api/v1/namespaces", json("{'apiVersion':'v1','kind':'Namespace','metadata':{'name':'" + ns + "'}}"));
+        api.create(
+                "/api/v1/namespaces",
+                json("{'apiVersion':'v1','kind':'Namespace','metadata':{'name':'" + ns + "'}}"));
         return ns;
     }
 
@@ -61,24 +69,34 @@ class ListWatchIT {
     }
 
     private static ObjectNode createCm(String ns, String name, String app) {
-        return api.create(cms(ns), json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'" + name
-                + "','labels':{'app':'" + app + "'}},'data':{'k':'v'}}"));
+        return api.create(
+                cms(ns),
+                json(
+                        "{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'"
+                                + name
+                                + "','labels':{'app':'"
+                                + app
+                                + "'}},'data':{'k':'v'}}"));
     }
 
     private static ObjectNode relabel(String ns, String name, String app) {
-        Response r = api.patch(cms(ns) + "/" + name, "application/merge-patch+json",
-                json("{'metadata':{'labels':{'app':'" + app + "'}}}"));
+        Response r =
+                api.patch(
+                        cms(ns) + "/" + name,
+                        "application/merge-patch+json",
+                        json("{'metadata':{'labels':{'app':'" + app + "'}}}"));
         r.assertCode(200);
         return r.json();
     }
 
     /**
-     * Lists at "Any" until {@code done} holds: such a read may be served by a cache a moment behind a write
-     * just acknowledged (on a cluster, the next request goes to another node, whose cache hears of the write
-     * a little later), as Kubernetes allows.
+     * Lists at "Any" until {@code done} holds: such a read may be served by a cache a moment behind
+     * a write just acknowledged (on a cluster, the next request goes to another node, whose cache
+     * hears of the write a little later), as Kubernetes allows.
      */
     private static ObjectNode anyReadUntil(String pathAndQuery, Predicate<ObjectNode> done) {
-        return await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+        return await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(50))
                 .alias("an Any read of " + pathAndQuery + " that has caught up")
                 .until(() -> api.get(pathAndQuery).assertCode(200).json(), done);
     }
@@ -101,8 +119,13 @@ class ListWatchIT {
             for (int i = 0; i < 20; i++) {
                 ObjectNode created = createCm(ns, "c" + i, "web");
                 ObjectNode list = api.get(cms(ns)).assertCode(200).json();
-                assertEquals(i + 1, list.path("items").size(), "the list must contain every acknowledged create");
-                assertTrue(rv(list) >= rv(created), "the list's resourceVersion is at least the write's");
+                assertEquals(
+                        i + 1,
+                        list.path("items").size(),
+                        "the list must contain every acknowledged create");
+                assertTrue(
+                        rv(list) >= rv(created),
+                        "the list's resourceVersion is at least the write's");
             }
         }
 
@@ -111,9 +134,13 @@ class ListWatchIT {
             String ns = newNamespace();
             createCm(ns, "a", "web");
             createCm(ns, "b", "web");
-            // "Any" may come from a cache a moment behind the write (another node's, on a cluster): read
+            // "Any" may come from a cache a moment behind the write (another node's, on a cluster):
+            // read
             // until it has caught up. With the limit honoured no list would hold both.
-            ObjectNode list = anyReadUntil(cms(ns) + "?resourceVersion=0&limit=1", l -> l.path("items").size() >= 2);
+            ObjectNode list =
+                    anyReadUntil(
+                            cms(ns) + "?resourceVersion=0&limit=1",
+                            l -> l.path("items").size() >= 2);
             assertEquals(List.of("a", "b"), itemNames(list));
             assertFalse(list.path("metadata").has("continue"));
         }
@@ -125,8 +152,14 @@ class ListWatchIT {
             ObjectNode list = api.get(cms(ns) + "?resourceVersion=" + rv(a)).assertCode(200).json();
             assertTrue(rv(list) >= rv(a));
             assertEquals(List.of("a"), itemNames(list));
-            ObjectNode matched = api.get(cms(ns) + "?resourceVersionMatch=NotOlderThan&resourceVersion=" + rv(a)
-                    + "&limit=10").assertCode(200).json();
+            ObjectNode matched =
+                    api.get(
+                                    cms(ns)
+                                            + "?resourceVersionMatch=NotOlderThan&resourceVersion="
+                                            + rv(a)
+                                            + "&limit=10")
+                            .assertCode(200)
+                            .json();
             assertEquals(List.of("a"), itemNames(matched));
         }
 
@@ -137,12 +170,21 @@ class ListWatchIT {
             long future = rv(a) + 1_000_000;
             Response r = api.get(cms(ns) + "?resourceVersion=" + future);
             ObjectNode status = r.assertFailure(504, "Timeout");
-            assertTrue(status.path("message").asText().startsWith("Timeout: Too large resource version: " + future
-                    + ", current: "), status.toString());
-            assertEquals("ResourceVersionTooLarge", status.path("details").path("causes").path(0).path("reason").asText());
+            assertTrue(
+                    status.path("message")
+                            .asText()
+                            .startsWith(
+                                    "Timeout: Too large resource version: "
+                                            + future
+                                            + ", current: "),
+                    status.toString());
+            assertEquals(
+                    "ResourceVersionTooLarge",
+                    status.path("details").path("causes").path(0).path("reason").asText());
             assertEquals("1", r.header("Retry-After").orElse(""));
             assertEquals(1, status.path("details").path("retryAfterSeconds").asInt());
-            api.get(cms(ns) + "?resourceVersion=" + future + "&resourceVersionMatch=Exact").assertFailure(504, "Timeout");
+            api.get(cms(ns) + "?resourceVersion=" + future + "&resourceVersionMatch=Exact")
+                    .assertFailure(504, "Timeout");
         }
 
         @Test
@@ -153,12 +195,15 @@ class ListWatchIT {
             createCm(ns, "c", "web");
             api.delete(cms(ns) + "/a").assertCode(200);
 
-            ObjectNode paged = api.get(cms(ns) + "?limit=10&resourceVersion=" + rv(b)).assertCode(200).json();
+            ObjectNode paged =
+                    api.get(cms(ns) + "?limit=10&resourceVersion=" + rv(b)).assertCode(200).json();
             assertEquals(rv(b), rv(paged), "limit with a version: Exact");
             assertEquals(List.of("a", "b"), itemNames(paged));
 
-            ObjectNode exact = api.get(cms(ns) + "?resourceVersionMatch=Exact&resourceVersion=" + rv(b))
-                    .assertCode(200).json();
+            ObjectNode exact =
+                    api.get(cms(ns) + "?resourceVersionMatch=Exact&resourceVersion=" + rv(b))
+                            .assertCode(200)
+                            .json();
             assertEquals(rv(b), rv(exact));
             assertEquals(List.of("a", "b"), itemNames(exact));
         }
@@ -174,20 +219,34 @@ class ListWatchIT {
             assertEquals(3, first.path("metadata").path("remainingItemCount").asInt());
             String token = first.path("metadata").path("continue").asText();
             assertFalse(token.isEmpty());
-            String decoded = new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
+            String decoded =
+                    new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
             assertTrue(decoded.contains("\"v\":\"meta.k8s.io/v1\""), decoded);
 
             // Changes after the first page do not show: the pages come from its snapshot.
             createCm(ns, "bb", "web");
             api.delete(cms(ns) + "/e").assertCode(200);
 
-            ObjectNode second = api.get(cms(ns) + "?limit=2&continue=" + enc(token)).assertCode(200).json();
+            ObjectNode second =
+                    api.get(cms(ns) + "?limit=2&continue=" + enc(token)).assertCode(200).json();
             assertEquals(List.of("c", "d"), itemNames(second));
-            assertEquals(rv(first), rv(second), "every page reports the first page's resourceVersion");
+            assertEquals(
+                    rv(first), rv(second), "every page reports the first page's resourceVersion");
             assertEquals(1, second.path("metadata").path("remainingItemCount").asInt());
-            ObjectNode third = api.get(cms(ns) + "?limit=2&resourceVersion=0&continue="
-                    + enc(second.path("metadata").path("continue").asText())).assertCode(200).json();
-            assertEquals(List.of("e"), itemNames(third), "resourceVersion=0 with a token is the token's snapshot");
+            ObjectNode third =
+                    api.get(
+                                    cms(ns)
+                                            + "?limit=2&resourceVersion=0&continue="
+                                            + enc(
+                                                    second.path("metadata")
+                                                            .path("continue")
+                                                            .asText()))
+                            .assertCode(200)
+                            .json();
+            assertEquals(
+                    List.of("e"),
+                    itemNames(third),
+                    "resourceVersion=0 with a token is the token's snapshot");
             assertFalse(third.path("metadata").has("continue"), "the last page has no continue");
             assertFalse(third.path("metadata").has("remainingItemCount"));
         }
@@ -198,7 +257,8 @@ class ListWatchIT {
             for (String n : List.of("a", "b", "c")) {
                 createCm(ns, n, "web");
             }
-            ObjectNode first = api.get(cms(ns) + "?limit=1&labelSelector=app%3Dweb").assertCode(200).json();
+            ObjectNode first =
+                    api.get(cms(ns) + "?limit=1&labelSelector=app%3Dweb").assertCode(200).json();
             assertEquals(List.of("a"), itemNames(first));
             assertTrue(first.path("metadata").has("continue"));
             assertFalse(first.path("metadata").has("remainingItemCount"));
@@ -211,10 +271,14 @@ class ListWatchIT {
             createCm(ns, "b", "web");
             ObjectNode first = api.get(cms(ns) + "?limit=1").assertCode(200).json();
             String token = enc(first.path("metadata").path("continue").asText());
-            api.get(cms(ns) + "?limit=1&resourceVersion=5&continue=" + token).assertStatus(400, "BadRequest",
-                    "specifying resource version is not allowed when using continue");
-            api.get(cms(ns) + "?limit=1&continue=bogus!").assertStatusMessageStartsWith(400, "BadRequest",
-                    "invalid continue token: continue key is not valid");
+            api.get(cms(ns) + "?limit=1&resourceVersion=5&continue=" + token)
+                    .assertStatus(
+                            400,
+                            "BadRequest",
+                            "specifying resource version is not allowed when using continue");
+            api.get(cms(ns) + "?limit=1&continue=bogus!")
+                    .assertStatusMessageStartsWith(
+                            400, "BadRequest", "invalid continue token: continue key is not valid");
         }
 
         @Test
@@ -225,25 +289,39 @@ class ListWatchIT {
             ObjectNode first = api.get(cms(ns) + "?limit=1").assertCode(200).json();
             String token = enc(first.path("metadata").path("continue").asText());
             createCm(ns, "c", "web"); // supersedes the first page's snapshot; the TTL here is 2 s
-            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
+            await().atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(200))
                     .until(() -> api.get(cms(ns) + "?limit=1&continue=" + token).code() == 410);
-            ObjectNode status = api.get(cms(ns) + "?limit=1&continue=" + token).assertFailure(410, "Expired");
-            assertTrue(status.path("message").asText().startsWith(
-                    "The provided continue parameter is too old to display a consistent list result."));
+            ObjectNode status =
+                    api.get(cms(ns) + "?limit=1&continue=" + token).assertFailure(410, "Expired");
+            assertTrue(
+                    status.path("message")
+                            .asText()
+                            .startsWith(
+                                    "The provided continue parameter is too old to display a consistent list result."));
             String fresh = status.path("metadata").path("continue").asText();
-            ObjectNode rest = api.get(cms(ns) + "?limit=5&continue=" + enc(fresh)).assertCode(200).json();
-            assertEquals(List.of("b", "c"), itemNames(rest), "the offered token goes on at the latest version");
+            ObjectNode rest =
+                    api.get(cms(ns) + "?limit=5&continue=" + enc(fresh)).assertCode(200).json();
+            assertEquals(
+                    List.of("b", "c"),
+                    itemNames(rest),
+                    "the offered token goes on at the latest version");
         }
 
         @Test
         void invalidCombinationsAnswer422NamingTheParameter() {
             String ns = newNamespace();
-            api.get(cms(ns) + "?resourceVersionMatch=Exact").assertStatusMessageStartsWith(422, "Invalid",
-                    "ListOptions.meta.k8s.io \"\" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is "
-                            + "forbidden unless resourceVersion is provided");
+            api.get(cms(ns) + "?resourceVersionMatch=Exact")
+                    .assertStatusMessageStartsWith(
+                            422,
+                            "Invalid",
+                            "ListOptions.meta.k8s.io \"\" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is "
+                                    + "forbidden unless resourceVersion is provided");
             api.get(cms(ns) + "?resourceVersionMatch=NotOlderThan").assertFailure(422, "Invalid");
-            api.get(cms(ns) + "?resourceVersionMatch=Exact&resourceVersion=0").assertFailure(422, "Invalid");
-            api.get(cms(ns) + "?resourceVersionMatch=Sometimes&resourceVersion=1").assertFailure(422, "Invalid");
+            api.get(cms(ns) + "?resourceVersionMatch=Exact&resourceVersion=0")
+                    .assertFailure(422, "Invalid");
+            api.get(cms(ns) + "?resourceVersionMatch=Sometimes&resourceVersion=1")
+                    .assertFailure(422, "Invalid");
             api.get(cms(ns) + "?sendInitialEvents=true").assertFailure(422, "Invalid");
         }
 
@@ -251,8 +329,10 @@ class ListWatchIT {
         void aNotOlderThanListAtZeroIsAny() {
             String ns = newNamespace();
             createCm(ns, "a", "web");
-            ObjectNode list = anyReadUntil(cms(ns) + "?resourceVersionMatch=NotOlderThan&resourceVersion=0",
-                    l -> !l.path("items").isEmpty());
+            ObjectNode list =
+                    anyReadUntil(
+                            cms(ns) + "?resourceVersionMatch=NotOlderThan&resourceVersion=0",
+                            l -> !l.path("items").isEmpty());
             assertEquals(List.of("a"), itemNames(list));
         }
 
@@ -261,15 +341,22 @@ class ListWatchIT {
             String ns = newNamespace();
             String data = "x".repeat(2048);
             for (int i = 0; i < 200; i++) {
-                api.create(cms(ns), json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'big-" + i
-                        + "'},'data':{'k':'" + data + "'}}"));
+                api.create(
+                        cms(ns),
+                        json(
+                                "{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'big-"
+                                        + i
+                                        + "'},'data':{'k':'"
+                                        + data
+                                        + "'}}"));
             }
             Response r = api.get(cms(ns)).assertCode(200);
             assertTrue(r.body().length > Encoder.STREAM_LISTS_ABOVE, "large enough to be streamed");
             assertEquals(String.valueOf(r.body().length), r.header("Content-Length").orElse(""));
             ObjectNode list = r.json();
             assertEquals(200, list.path("items").size());
-            assertEquals("big-0", list.path("items").path(0).path("metadata").path("name").asText());
+            assertEquals(
+                    "big-0", list.path("items").path(0).path("metadata").path("name").asText());
             ObjectNode paged = api.get(cms(ns) + "?limit=150").assertCode(200).json();
             assertEquals(150, paged.path("items").size());
             assertEquals(50, paged.path("metadata").path("remainingItemCount").asInt());
@@ -279,10 +366,13 @@ class ListWatchIT {
         void allNamespacesAndClusterScopedListsComeFromTheCache() {
             String ns = newNamespace();
             createCm(ns, "x", "web");
-            ObjectNode all = api.get("/api/v1/configmaps?labelSelector=app%3Dweb").assertCode(200).json();
+            ObjectNode all =
+                    api.get("/api/v1/configmaps?labelSelector=app%3Dweb").assertCode(200).json();
             assertTrue(itemNames(all).contains("x"));
-            ObjectNode namespaces = api.get("/api/v1/namespaces?fieldSelector=metadata.name%3D" + ns)
-                    .assertCode(200).json();
+            ObjectNode namespaces =
+                    api.get("/api/v1/namespaces?fieldSelector=metadata.name%3D" + ns)
+                            .assertCode(200)
+                            .json();
             assertEquals(List.of(ns), itemNames(namespaces));
         }
     }
@@ -293,14 +383,19 @@ class ListWatchIT {
         void getAtZeroOrAVersionReadsTheCache() {
             String ns = newNamespace();
             ObjectNode a = createCm(ns, "a", "web");
-            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+            await().atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(50))
                     .alias("a get at resourceVersion 0 served from a cache that has the create")
                     .until(() -> api.get(cms(ns) + "/a?resourceVersion=0").code() == 200);
-            assertEquals(rv(a), rv(api.get(cms(ns) + "/a?resourceVersion=0").assertCode(200).json()));
-            assertEquals(rv(a), rv(api.get(cms(ns) + "/a?resourceVersion=" + rv(a)).assertCode(200).json()));
-            api.get(cms(ns) + "/a?resourceVersion=" + (rv(a) + 1_000_000)).assertFailure(504, "Timeout");
-            api.get(cms(ns) + "/missing?resourceVersion=0").assertStatus(404, "NotFound",
-                    "configmaps \"missing\" not found");
+            assertEquals(
+                    rv(a), rv(api.get(cms(ns) + "/a?resourceVersion=0").assertCode(200).json()));
+            assertEquals(
+                    rv(a),
+                    rv(api.get(cms(ns) + "/a?resourceVersion=" + rv(a)).assertCode(200).json()));
+            api.get(cms(ns) + "/a?resourceVersion=" + (rv(a) + 1_000_000))
+                    .assertFailure(504, "Timeout");
+            api.get(cms(ns) + "/missing?resourceVersion=0")
+                    .assertStatus(404, "NotFound", "configmaps \"missing\" not found");
         }
     }
 
@@ -372,7 +467,9 @@ class ListWatchIT {
                     created.add(createCm(ns, "n" + i, "web"));
                 }
                 ObjectNode first = w.next();
-                assertTrue(rv(first.path("object")) > ahead, "only changes after the requested version: " + first);
+                assertTrue(
+                        rv(first.path("object")) > ahead,
+                        "only changes after the requested version: " + first);
             }
         }
 
@@ -385,14 +482,20 @@ class ListWatchIT {
                 ObjectNode moved = relabel(ns, "a", "db");
                 ObjectNode gone = w.next();
                 assertEquals("DELETED", gone.path("type").asText());
-                assertEquals(rv(moved), rv(gone.path("object")), "sent at the change's resourceVersion");
-                assertEquals("web", gone.path("object").path("metadata").path("labels").path("app").asText(),
+                assertEquals(
+                        rv(moved), rv(gone.path("object")), "sent at the change's resourceVersion");
+                assertEquals(
+                        "web",
+                        gone.path("object").path("metadata").path("labels").path("app").asText(),
                         "in its last matching state, as Kubernetes sends it");
                 ObjectNode back = relabel(ns, "a", "web");
                 assertEquals(List.of("ADDED a@" + rv(back)), w.next(1));
                 createCm(ns, "other", "db");
                 relabel(ns, "a", "web2");
-                assertEquals("DELETED", w.next().path("type").asText(), "nothing about objects it never selected");
+                assertEquals(
+                        "DELETED",
+                        w.next().path("type").asText(),
+                        "nothing about objects it never selected");
             }
         }
 
@@ -402,7 +505,8 @@ class ListWatchIT {
             ObjectNode a = createCm(ns, "a", "web");
             createCm(ns, "b", "web");
             try (WatchClient byName = watch(cms(ns) + "/a?watch=true");
-                 WatchClient bySelector = watch(cms(ns) + "?watch=true&fieldSelector=metadata.name%3Da")) {
+                    WatchClient bySelector =
+                            watch(cms(ns) + "?watch=true&fieldSelector=metadata.name%3Da")) {
                 assertEquals(List.of("ADDED a@" + rv(a)), byName.next(1));
                 assertEquals(List.of("ADDED a@" + rv(a)), bySelector.next(1));
                 relabel(ns, "b", "x");
@@ -410,8 +514,11 @@ class ListWatchIT {
                 assertEquals(List.of("MODIFIED a@" + rv(a2)), byName.next(1));
                 assertEquals(List.of("MODIFIED a@" + rv(a2)), bySelector.next(1));
             }
-            api.get(cms(ns) + "/a?watch=true&fieldSelector=metadata.name%3Db").assertStatus(400, "BadRequest",
-                    "fieldSelector metadata.name doesn't match requested name");
+            api.get(cms(ns) + "/a?watch=true&fieldSelector=metadata.name%3Db")
+                    .assertStatus(
+                            400,
+                            "BadRequest",
+                            "fieldSelector metadata.name doesn't match requested name");
         }
 
         @Test
@@ -426,8 +533,15 @@ class ListWatchIT {
         void watchersThatAllowBookmarksGetThemPeriodically() {
             String ns = newNamespace();
             ObjectNode a = createCm(ns, "a", "web");
-            try (WatchClient w = watch(cms(ns) + "?watch=true&allowWatchBookmarks=true&resourceVersion=" + rv(a))) {
-                createCm(newNamespace(), "elsewhere", "web"); // progress of the group-resource, not of this watch
+            try (WatchClient w =
+                    watch(
+                            cms(ns)
+                                    + "?watch=true&allowWatchBookmarks=true&resourceVersion="
+                                    + rv(a))) {
+                createCm(
+                        newNamespace(),
+                        "elsewhere",
+                        "web"); // progress of the group-resource, not of this watch
                 ObjectNode bookmark = w.next();
                 assertEquals("BOOKMARK", bookmark.path("type").asText());
                 ObjectNode object = (ObjectNode) bookmark.path("object");
@@ -442,14 +556,22 @@ class ListWatchIT {
         void aWatchListSendsTheStateThenTheAnnotatedBookmarkThenChanges() {
             String ns = newNamespace();
             ObjectNode a = createCm(ns, "a", "web");
-            try (WatchClient w = watch(cms(ns) + "?watch=true&sendInitialEvents=true"
-                    + "&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true")) {
+            try (WatchClient w =
+                    watch(
+                            cms(ns)
+                                    + "?watch=true&sendInitialEvents=true"
+                                    + "&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true")) {
                 assertEquals(List.of("ADDED a@" + rv(a)), w.next(1));
                 ObjectNode end = w.next();
                 assertEquals("BOOKMARK", end.path("type").asText());
                 assertEquals("ConfigMap", end.path("object").path("kind").asText());
-                assertEquals("true", end.path("object").path("metadata").path("annotations")
-                        .path("k8s.io/initial-events-end").asText());
+                assertEquals(
+                        "true",
+                        end.path("object")
+                                .path("metadata")
+                                .path("annotations")
+                                .path("k8s.io/initial-events-end")
+                                .asText());
                 assertTrue(rv(end.path("object")) >= rv(a));
                 ObjectNode b = createCm(ns, "b", "web");
                 assertEquals(List.of("ADDED b@" + rv(b)), w.next(1));
@@ -460,8 +582,12 @@ class ListWatchIT {
         void aWatchListAtAVersionNotReachedEndsWithA504Event() {
             String ns = newNamespace();
             ObjectNode a = createCm(ns, "a", "web");
-            try (WatchClient w = watch(cms(ns) + "?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan"
-                    + "&allowWatchBookmarks=true&resourceVersion=" + (rv(a) + 1_000_000))) {
+            try (WatchClient w =
+                    watch(
+                            cms(ns)
+                                    + "?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan"
+                                    + "&allowWatchBookmarks=true&resourceVersion="
+                                    + (rv(a) + 1_000_000))) {
                 ObjectNode error = w.next();
                 assertEquals("ERROR", error.path("type").asText());
                 assertEquals(504, error.path("object").path("code").asInt());
@@ -473,15 +599,19 @@ class ListWatchIT {
         @Test
         void invalidWatchCombinationsAnswer422() {
             String ns = newNamespace();
-            api.get(cms(ns) + "?watch=true&sendInitialEvents=true").assertStatusMessageStartsWith(422, "Invalid",
-                    "ListOptions.meta.k8s.io \"\" is invalid: resourceVersionMatch: Forbidden: sendInitialEvents "
-                            + "requires setting resourceVersionMatch to NotOlderThan");
+            api.get(cms(ns) + "?watch=true&sendInitialEvents=true")
+                    .assertStatusMessageStartsWith(
+                            422,
+                            "Invalid",
+                            "ListOptions.meta.k8s.io \"\" is invalid: resourceVersionMatch: Forbidden: sendInitialEvents "
+                                    + "requires setting resourceVersionMatch to NotOlderThan");
             api.get(cms(ns) + "?watch=true&resourceVersionMatch=NotOlderThan&resourceVersion=1")
                     .assertFailure(422, "Invalid");
             api.get(cms(ns) + "?watch=true&resourceVersion=abc").assertFailure(400, "BadRequest");
             api.get(cms(ns) + "?watch=true&labelSelector=a+in+(").assertFailure(400, "BadRequest");
-            api.get(cms(ns) + "?watch=true&fieldSelector=spec.bogus%3D1").assertStatusMessageStartsWith(400,
-                    "BadRequest", "\"spec.bogus\" is not a known field selector");
+            api.get(cms(ns) + "?watch=true&fieldSelector=spec.bogus%3D1")
+                    .assertStatusMessageStartsWith(
+                            400, "BadRequest", "\"spec.bogus\" is not a known field selector");
             api.get(cms(ns) + "?watch=true&timeoutSeconds=x").assertFailure(400, "BadRequest");
         }
 
@@ -490,30 +620,37 @@ class ListWatchIT {
             String ns = newNamespace();
             ObjectNode a = createCm(ns, "a", "web");
             BlockingQueue<String> messages = new LinkedBlockingQueue<>();
-            WebSocket ws = HttpClient.newHttpClient().newWebSocketBuilder()
-                    .buildAsync(URI.create(api.url().replace("http://", "ws://") + cms(ns)
-                            + "?watch=true&resourceVersion=0"), new WebSocket.Listener() {
-                        private final StringBuilder partial = new StringBuilder();
+            WebSocket ws =
+                    HttpClient.newHttpClient()
+                            .newWebSocketBuilder()
+                            .buildAsync(
+                                    URI.create(
+                                            api.url().replace("http://", "ws://")
+                                                    + cms(ns)
+                                                    + "?watch=true&resourceVersion=0"),
+                                    new WebSocket.Listener() {
+                                        private final StringBuilder partial = new StringBuilder();
 
-                        @Override
-                        public CompletionStage<?> onText(WebSocket w,
-                                                                              CharSequence data, boolean last) {
-                            partial.append(data);
-                            if (last) {
-                                messages.add(partial.toString());
-                                partial.setLength(0);
-                            }
-                            w.request(1);
-                            return null;
-                        }
-                    }).get(10, TimeUnit.SECONDS);
+                                        @Override
+                                        public CompletionStage<?> onText(
+                                                WebSocket w, CharSequence data, boolean last) {
+                                            partial.append(data);
+                                            if (last) {
+                                                messages.add(partial.toString());
+                                                partial.setLength(0);
+                                            }
+                                            w.request(1);
+                                            return null;
+                                        }
+                                    })
+                            .get(10, TimeUnit.SECONDS);
             try {
-                ObjectNode first = (ObjectNode) Json.MAPPER.readTree(
-                        messages.poll(10, TimeUnit.SECONDS));
+                ObjectNode first =
+                        (ObjectNode) Json.MAPPER.readTree(messages.poll(10, TimeUnit.SECONDS));
                 assertEquals("ADDED a@" + rv(a), WatchClient.describe(first));
                 ObjectNode b = createCm(ns, "b", "web");
-                ObjectNode second = (ObjectNode) Json.MAPPER.readTree(
-                        messages.poll(10, TimeUnit.SECONDS));
+                ObjectNode second =
+                        (ObjectNode) Json.MAPPER.readTree(messages.poll(10, TimeUnit.SECONDS));
                 assertEquals("ADDED b@" + rv(b), WatchClient.describe(second));
             } finally {
                 ws.abort();
@@ -525,7 +662,10 @@ class ListWatchIT {
             String ns = newNamespace();
             Response r = api.get(cms(ns) + "?watch=true", "application/yaml");
             r.assertCode(406);
-            assertEquals("NotAcceptable", r.yaml().path("reason").asText(), "a watch is never a YAML stream");
+            assertEquals(
+                    "NotAcceptable",
+                    r.yaml().path("reason").asText(),
+                    "a watch is never a YAML stream");
         }
 
         private static List<String> fieldNames(JsonNode n) {
@@ -536,38 +676,77 @@ class ListWatchIT {
     }
 
     /** The gates the list/watch issue names, switched off. */
-    /** Starts servers of its own (a cluster each with {@code -Dkubepekko.it.target=cluster}): left out of the CI cluster subset. */
+    /**
+     * Starts servers of its own (a cluster each with {@code -Dkubepekko.it.target=cluster}): left
+     * out of the CI cluster subset.
+     */
     @Nested
     @Tag("own-servers")
     class Gates {
         @Test
         void withTheGatesOffListsAreWholeUncountedAndSelfLinked() throws Exception {
-            try (TestApiServer gated = TestApiServer.start(s -> s.withReads(new ApiServerSettings.ReadFlags(
-                    s.reads().watchCacheWindow(), s.reads().continueTokenTtl(), s.reads().watchHistoryRetention(),
-                    FeatureGates.parse("APIListChunking=false,RemoveSelfLink=false"))))) {
+            try (TestApiServer gated =
+                    TestApiServer.start(
+                            s ->
+                                    s.withReads(
+                                            new ApiServerSettings.ReadFlags(
+                                                    s.reads().watchCacheWindow(),
+                                                    s.reads().continueTokenTtl(),
+                                                    s.reads().watchHistoryRetention(),
+                                                    FeatureGates.parse(
+                                                            "APIListChunking=false,RemoveSelfLink=false"))))) {
                 String path = "/api/v1/namespaces/default/configmaps";
                 for (String n : List.of("a", "b", "c")) {
-                    gated.create(path, json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'" + n + "'}}"));
+                    gated.create(
+                            path,
+                            json(
+                                    "{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'"
+                                            + n
+                                            + "'}}"));
                 }
                 ObjectNode list = gated.get(path + "?limit=1").assertCode(200).json();
-                assertEquals(List.of("a", "b", "c"), itemNames(list), "APIListChunking off: limit is ignored");
+                assertEquals(
+                        List.of("a", "b", "c"),
+                        itemNames(list),
+                        "APIListChunking off: limit is ignored");
                 assertFalse(list.path("metadata").has("continue"));
                 assertEquals(path, list.path("metadata").path("selfLink").asText());
-                assertEquals(path + "/a", list.path("items").path(0).path("metadata").path("selfLink").asText());
-                assertEquals(path + "/b", gated.get(path + "/b?resourceVersion=0").assertCode(200).json()
-                        .path("metadata").path("selfLink").asText());
+                assertEquals(
+                        path + "/a",
+                        list.path("items").path(0).path("metadata").path("selfLink").asText());
+                assertEquals(
+                        path + "/b",
+                        gated.get(path + "/b?resourceVersion=0")
+                                .assertCode(200)
+                                .json()
+                                .path("metadata")
+                                .path("selfLink")
+                                .asText());
             }
-            try (TestApiServer uncounted = TestApiServer.start(s -> s.withReads(new ApiServerSettings.ReadFlags(
-                    s.reads().watchCacheWindow(), s.reads().continueTokenTtl(), s.reads().watchHistoryRetention(),
-                    FeatureGates.parse("RemainingItemCount=false"))))) {
+            try (TestApiServer uncounted =
+                    TestApiServer.start(
+                            s ->
+                                    s.withReads(
+                                            new ApiServerSettings.ReadFlags(
+                                                    s.reads().watchCacheWindow(),
+                                                    s.reads().continueTokenTtl(),
+                                                    s.reads().watchHistoryRetention(),
+                                                    FeatureGates.parse(
+                                                            "RemainingItemCount=false"))))) {
                 String path = "/api/v1/namespaces/default/configmaps";
                 for (String n : List.of("a", "b", "c")) {
-                    uncounted.create(path, json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'" + n + "'}}"));
+                    uncounted.create(
+                            path,
+                            json(
+                                    "{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'"
+                                            + n
+                                            + "'}}"));
                 }
                 ObjectNode page = uncounted.get(path + "?limit=1").assertCode(200).json();
                 assertEquals(List.of("a"), itemNames(page));
                 assertTrue(page.path("metadata").has("continue"));
-                assertFalse(page.path("metadata").has("remainingItemCount"), "RemainingItemCount off");
+                assertFalse(
+                        page.path("metadata").has("remainingItemCount"), "RemainingItemCount off");
                 assertFalse(page.path("metadata").has("selfLink"), "RemoveSelfLink on by default");
             }
         }
@@ -577,30 +756,50 @@ class ListWatchIT {
      * Behaviour at the edge of the retained history, on a server whose window holds 3 events and
      * which reads at most 2 more from the journal for one watch.
      */
-    /** Starts servers of its own (a cluster each with {@code -Dkubepekko.it.target=cluster}): left out of the CI cluster subset. */
+    /**
+     * Starts servers of its own (a cluster each with {@code -Dkubepekko.it.target=cluster}): left
+     * out of the CI cluster subset.
+     */
     @Nested
     @Tag("own-servers")
     class History {
         @Test
         void olderThanTheWindowAWatchReadsTheJournalUpToItsLimitThenIsExpired() throws Exception {
-            try (TestApiServer small = TestApiServer.start(s -> s.withConfig(
-                    "kubepekko.watch { max-events = 3, max-history-events = 2 }"))) {
+            try (TestApiServer small =
+                    TestApiServer.start(
+                            s ->
+                                    s.withConfig(
+                                            "kubepekko.watch { max-events = 3, max-history-events = 2 }"))) {
                 String ns = "hist";
-                small.create("/api/v1/namespaces", json("{'apiVersion':'v1','kind':'Namespace','metadata':{'name':'"
-                        + ns + "'}}"));
+                small.create(
+                        "/api/v1/namespaces",
+                        json(
+                                "{'apiVersion':'v1','kind':'Namespace','metadata':{'name':'"
+                                        + ns
+                                        + "'}}"));
                 String path = "/api/v1/namespaces/" + ns + "/configmaps";
                 List<ObjectNode> created = new ArrayList<>();
                 for (int i = 0; i < 8; i++) {
-                    created.add(small.create(path, json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'c"
-                            + i + "'}}")));
+                    created.add(
+                            small.create(
+                                    path,
+                                    json(
+                                            "{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'c"
+                                                    + i
+                                                    + "'}}")));
                 }
                 long first = rv(created.get(0));
-                small.get(path + "?resourceVersionMatch=Exact&resourceVersion=" + first).assertStatus(410, "Expired",
-                        "The resourceVersion for the provided list is too old.");
+                small.get(path + "?resourceVersionMatch=Exact&resourceVersion=" + first)
+                        .assertStatus(
+                                410,
+                                "Expired",
+                                "The resourceVersion for the provided list is too old.");
 
                 // c3 and c4 come from the journal, c5..c7 from the window.
-                try (WatchClient w = WatchClient.open(small.url(), path + "?watch=true&resourceVersion="
-                        + rv(created.get(2)))) {
+                try (WatchClient w =
+                        WatchClient.open(
+                                small.url(),
+                                path + "?watch=true&resourceVersion=" + rv(created.get(2)))) {
                     List<String> expected = new ArrayList<>();
                     for (int i = 3; i < 8; i++) {
                         expected.add("ADDED c" + i + "@" + rv(created.get(i)));
@@ -608,7 +807,9 @@ class ListWatchIT {
                     assertEquals(expected, w.next(5));
                 }
                 // Four events are missing before the window: more than one watch may read back.
-                try (WatchClient w = WatchClient.open(small.url(), path + "?watch=true&resourceVersion=" + first)) {
+                try (WatchClient w =
+                        WatchClient.open(
+                                small.url(), path + "?watch=true&resourceVersion=" + first)) {
                     assertEquals(200, w.code());
                     ObjectNode error = w.next();
                     assertEquals("ERROR", error.path("type").asText());
@@ -617,7 +818,10 @@ class ListWatchIT {
                     assertEquals(410, status.path("code").asInt());
                     assertEquals("Expired", status.path("reason").asText());
                     assertNotNull(status.path("message").asText());
-                    assertTrue(status.path("message").asText().startsWith("too old resource version: " + first + " ("),
+                    assertTrue(
+                            status.path("message")
+                                    .asText()
+                                    .startsWith("too old resource version: " + first + " ("),
                             status.toString());
                     w.expectEnd();
                 }

@@ -1,13 +1,9 @@
 package io.kubepekko.http;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Nested;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.params.provider.ValueSource;
+import static io.kubepekko.http.TestApiServer.json;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Named.named;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -23,11 +19,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-
-import static io.kubepekko.http.TestApiServer.json;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Named.named;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The HTTP layer's edges, over plain sockets where no client library would go: request heads that
@@ -39,15 +38,23 @@ import static org.junit.jupiter.api.Named.named;
 class ProtocolEdgesIT {
 
     private static final String CMS = "/api/v1/namespaces/default/configmaps";
-    private static final String NOT_ALLOWED = "the server does not allow this method on the requested resource";
+    private static final String NOT_ALLOWED =
+            "the server does not allow this method on the requested resource";
     private static final String NOT_ACCEPTABLE =
             "only the following media types are accepted: application/json, application/yaml";
-    private static final String UNSUPPORTED = "the body of the request was in an unknown format - accepted media "
-            + "types include: application/json, application/yaml, application/vnd.kubernetes.protobuf";
-    /** Short deadlines, so a stalled connection closes within a test; long enough for any real client. */
+    private static final String UNSUPPORTED =
+            "the body of the request was in an unknown format - accepted media "
+                    + "types include: application/json, application/yaml, application/vnd.kubernetes.protobuf";
+
+    /**
+     * Short deadlines, so a stalled connection closes within a test; long enough for any real
+     * client.
+     */
     private static final Duration HEADER_TIMEOUT = Duration.ofSeconds(1);
+
     private static final Duration KEEP_ALIVE = Duration.ofSeconds(6);
     private static final AtomicInteger names = new AtomicInteger();
+
     /** A selector no object matches: a watch with it sends no initial events, only its end. */
     private static final String NOTHING = "labelSelector=edge-nothing%3Dtrue";
 
@@ -55,8 +62,15 @@ class ProtocolEdgesIT {
 
     @BeforeAll
     static void start() throws Exception {
-        api = TestApiServer.start(s -> s.withConfig("kubepekko.http.read-header-timeout = "
-                + HEADER_TIMEOUT.toMillis() + "ms\nkubepekko.http.keep-alive-timeout = " + KEEP_ALIVE.toMillis() + "ms"));
+        api =
+                TestApiServer.start(
+                        s ->
+                                s.withConfig(
+                                        "kubepekko.http.read-header-timeout = "
+                                                + HEADER_TIMEOUT.toMillis()
+                                                + "ms\nkubepekko.http.keep-alive-timeout = "
+                                                + KEEP_ALIVE.toMillis()
+                                                + "ms"));
     }
 
     @AfterAll
@@ -65,16 +79,27 @@ class ProtocolEdgesIT {
     }
 
     private static String configMap(String name) {
-        return json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'" + name + "'},'data':{'a':'1'}}");
+        return json(
+                "{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'"
+                        + name
+                        + "'},'data':{'a':'1'}}");
     }
 
     private static String freshName() {
         return "edge-" + names.incrementAndGet();
     }
 
-    /** A raw request for {@code target} with its head and {@code extraHeaders}, asking to close afterwards. */
+    /**
+     * A raw request for {@code target} with its head and {@code extraHeaders}, asking to close
+     * afterwards.
+     */
     private static String request(String method, String target, String extraHeaders) {
-        return method + " " + target + " HTTP/1.1\r\nHost: test\r\n" + extraHeaders + "Connection: close\r\n\r\n";
+        return method
+                + " "
+                + target
+                + " HTTP/1.1\r\nHost: test\r\n"
+                + extraHeaders
+                + "Connection: close\r\n\r\n";
     }
 
     private static Response rawExchange(String request) {
@@ -90,18 +115,32 @@ class ProtocolEdgesIT {
         @ValueSource(strings = {"21474836", "999999999", "9223372036854775807"})
         void aWatchLongerThanTheSchedulerCanTimeIsServed(String timeoutSeconds) {
             String name = freshName();
-            try (WatchClient w = WatchClient.open(api.url(),
-                    CMS + "?watch=1&labelSelector=edge%3D" + name + "&timeoutSeconds=" + timeoutSeconds)) {
+            try (WatchClient w =
+                    WatchClient.open(
+                            api.url(),
+                            CMS
+                                    + "?watch=1&labelSelector=edge%3D"
+                                    + name
+                                    + "&timeoutSeconds="
+                                    + timeoutSeconds)) {
                 assertEquals(200, w.code());
-                api.create(CMS, json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'" + name
-                        + "','labels':{'edge':'" + name + "'}}}"));
+                api.create(
+                        CMS,
+                        json(
+                                "{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'"
+                                        + name
+                                        + "','labels':{'edge':'"
+                                        + name
+                                        + "'}}}"));
                 assertEquals("ADDED " + name, WatchClient.describe(w.next()).replaceAll("@.*", ""));
             }
         }
 
         @Test
         void aWatchWithANegativeTimeoutEndsAtOnce() {
-            try (WatchClient w = WatchClient.open(api.url(), CMS + "?watch=1&" + NOTHING + "&timeoutSeconds=-1")) {
+            try (WatchClient w =
+                    WatchClient.open(
+                            api.url(), CMS + "?watch=1&" + NOTHING + "&timeoutSeconds=-1")) {
                 assertEquals(200, w.code());
                 w.expectEnd();
             }
@@ -110,9 +149,13 @@ class ProtocolEdgesIT {
         @Test
         void aTimeoutThatIsNotAnInt64IsABadRequest() {
             api.get(CMS + "?watch=1&timeoutSeconds=abc")
-                    .assertStatus(400, "BadRequest", "strconv.ParseInt: parsing \"abc\": invalid syntax");
-            api.get(CMS + "?watch=1&timeoutSeconds=9223372036854775808").assertStatus(400, "BadRequest",
-                    "strconv.ParseInt: parsing \"9223372036854775808\": value out of range");
+                    .assertStatus(
+                            400, "BadRequest", "strconv.ParseInt: parsing \"abc\": invalid syntax");
+            api.get(CMS + "?watch=1&timeoutSeconds=9223372036854775808")
+                    .assertStatus(
+                            400,
+                            "BadRequest",
+                            "strconv.ParseInt: parsing \"9223372036854775808\": value out of range");
         }
     }
 
@@ -130,8 +173,11 @@ class ProtocolEdgesIT {
         @Test
         void unreadableRangesBesideAServedOneAreSkipped() {
             api.get(CMS, "application/json, \u00fc/\u00fc;\u00fc=\u00fc").assertCode(200);
-            String longHeader = IntStream.range(0, 2000).mapToObj(i -> "application/x-" + i)
-                    .collect(Collectors.joining(", ")) + ", application/json";
+            String longHeader =
+                    IntStream.range(0, 2000)
+                                    .mapToObj(i -> "application/x-" + i)
+                                    .collect(Collectors.joining(", "))
+                            + ", application/json";
             assertTrue(longHeader.length() > 30_000);
             api.get(CMS, longHeader).assertCode(200);
         }
@@ -141,15 +187,23 @@ class ProtocolEdgesIT {
     class BodyMediaTypes {
 
         static Stream<String> refused() {
-            return Stream.of("garbage", "json", "application/json/x", "application/octet-stream", "text/plain",
-                    "application/json; charset", "application/merge-patch+json");
+            return Stream.of(
+                    "garbage",
+                    "json",
+                    "application/json/x",
+                    "application/octet-stream",
+                    "text/plain",
+                    "application/json; charset",
+                    "application/merge-patch+json");
         }
 
         @ParameterizedTest(name = "Content-Type: {0}")
         @MethodSource("refused")
         void aCreateInAnUnknownMediaTypeIsRefusedAndCreatesNothing(String contentType) {
             String name = freshName();
-            api.call("POST", CMS).body(contentType, configMap(name)).send()
+            api.call("POST", CMS)
+                    .body(contentType, configMap(name))
+                    .send()
                     .assertStatus(415, "UnsupportedMediaType", UNSUPPORTED);
             api.get(CMS + "/" + name).assertCode(404);
         }
@@ -159,16 +213,34 @@ class ProtocolEdgesIT {
         void anUpdateOrDeleteInAnUnknownMediaTypeIsRefusedAndChangesNothing(String contentType) {
             String name = freshName();
             api.create(CMS, configMap(name));
-            api.call("PUT", CMS + "/" + name).body(contentType, configMap(name).replace("\"1\"", "\"2\"")).send()
+            api.call("PUT", CMS + "/" + name)
+                    .body(contentType, configMap(name).replace("\"1\"", "\"2\""))
+                    .send()
                     .assertStatus(415, "UnsupportedMediaType", UNSUPPORTED);
-            api.call("DELETE", CMS + "/" + name).body(contentType, "{}").send()
+            api.call("DELETE", CMS + "/" + name)
+                    .body(contentType, "{}")
+                    .send()
                     .assertStatus(415, "UnsupportedMediaType", UNSUPPORTED);
-            assertEquals("1", api.get(CMS + "/" + name).assertCode(200).json().path("data").path("a").asText());
+            assertEquals(
+                    "1",
+                    api.get(CMS + "/" + name)
+                            .assertCode(200)
+                            .json()
+                            .path("data")
+                            .path("a")
+                            .asText());
         }
 
         @ParameterizedTest(name = "Content-Type: {0}")
-        @ValueSource(strings = {"application/json", "application/json; charset=utf-8", "application/json; charset=latin1",
-                "Application/JSON", "application/json;", "application/json; charset=\"utf-8\""})
+        @ValueSource(
+                strings = {
+                    "application/json",
+                    "application/json; charset=utf-8",
+                    "application/json; charset=latin1",
+                    "Application/JSON",
+                    "application/json;",
+                    "application/json; charset=\"utf-8\""
+                })
         void jsonIsReadWhateverItsCaseAndParameters(String contentType) {
             api.call("POST", CMS).body(contentType, configMap(freshName())).send().assertCode(201);
         }
@@ -181,8 +253,12 @@ class ProtocolEdgesIT {
         @Test
         void yamlIsReadWhateverItsCase() {
             String name = freshName();
-            api.call("POST", CMS).body("APPLICATION/YAML", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name
-                    + "\n").send().assertCode(201);
+            api.call("POST", CMS)
+                    .body(
+                            "APPLICATION/YAML",
+                            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\n")
+                    .send()
+                    .assertCode(201);
         }
     }
 
@@ -191,7 +267,10 @@ class ProtocolEdgesIT {
 
         @Test
         void aTenKilobyteLabelSelectorIsServed() {
-            String values = IntStream.range(0, 1500).mapToObj(i -> "value" + i).collect(Collectors.joining(","));
+            String values =
+                    IntStream.range(0, 1500)
+                            .mapToObj(i -> "value" + i)
+                            .collect(Collectors.joining(","));
             String target = CMS + "?labelSelector=app+in+(" + values + ")";
             assertTrue(target.length() > 10_000);
             api.get(target).assertCode(200);
@@ -205,41 +284,97 @@ class ProtocolEdgesIT {
 
         @Test
         void largeAndManyHeadersAreServed() {
-            String headers = "X-Large: " + "a".repeat(60_000) + "\r\n"
-                    + IntStream.range(0, 100).mapToObj(i -> "X-Many-" + i + ": " + i + "\r\n").collect(Collectors.joining());
+            String headers =
+                    "X-Large: "
+                            + "a".repeat(60_000)
+                            + "\r\n"
+                            + IntStream.range(0, 100)
+                                    .mapToObj(i -> "X-Many-" + i + ": " + i + "\r\n")
+                                    .collect(Collectors.joining());
             rawExchange(request("GET", CMS, headers)).assertCode(200);
         }
 
         @ParameterizedTest(name = "{0}")
-        @ValueSource(strings = {"GET /api HTTP/1.0\r\n\r\n", "GET /api HTTP/1.1\r\nHost:\r\nConnection: close\r\n\r\n"})
+        @ValueSource(
+                strings = {
+                    "GET /api HTTP/1.0\r\n\r\n",
+                    "GET /api HTTP/1.1\r\nHost:\r\nConnection: close\r\n\r\n"
+                })
         void aRequestWithoutAHostNameIsServedWhereGoServesIt(String request) {
             // Go's server requires a Host header only in HTTP/1.1, and takes an empty one.
             rawExchange(request).assertCode(200);
         }
 
         static Stream<Arguments> malformed() {
-            String tooManyHeaders = IntStream.range(0, 300).mapToObj(i -> "X-H" + i + ": v\r\n")
-                    .collect(Collectors.joining());
+            String tooManyHeaders =
+                    IntStream.range(0, 300)
+                            .mapToObj(i -> "X-H" + i + ": v\r\n")
+                            .collect(Collectors.joining());
             return Stream.of(
-                    Arguments.of(named("unknown method", "FOO /api HTTP/1.1\r\nHost: t\r\n\r\n"), 405, "MethodNotAllowed"),
-                    Arguments.of(named("lowercase method", "get /api HTTP/1.1\r\nHost: t\r\n\r\n"), 405, "MethodNotAllowed"),
-                    Arguments.of(named("URI over 64 KiB", request("GET", "/api?x=" + "a".repeat(70_000), "")), 431, ""),
-                    Arguments.of(named("header over 64 KiB", request("GET", "/api", "X-Big: " + "a".repeat(70_000) + "\r\n")),
-                            431, ""),
-                    Arguments.of(named("header name over 1 KiB", request("GET", "/api", "X-" + "n".repeat(2_000) + ": v\r\n")),
-                            431, ""),
-                    Arguments.of(named("more than 256 headers", request("GET", "/api", tooManyHeaders)), 400, "BadRequest"),
-                    Arguments.of(named("no protocol", "GET /api\r\nHost: t\r\n\r\n"), 505, ""),
-                    Arguments.of(named("unknown protocol", "GET /api HTTP/9.9\r\nHost: t\r\n\r\n"), 505, ""),
-                    Arguments.of(named("no Host", "GET /api HTTP/1.1\r\n\r\n"), 400, "BadRequest"),
-                    Arguments.of(named("header without colon", "GET /api HTTP/1.1\r\nHost: t\r\nnonsense\r\n\r\n"),
-                            400, "BadRequest"),
-                    Arguments.of(named("illegal request target", "GET /a\u0001b HTTP/1.1\r\nHost: t\r\n\r\n"), 400,
+                    Arguments.of(
+                            named("unknown method", "FOO /api HTTP/1.1\r\nHost: t\r\n\r\n"),
+                            405,
+                            "MethodNotAllowed"),
+                    Arguments.of(
+                            named("lowercase method", "get /api HTTP/1.1\r\nHost: t\r\n\r\n"),
+                            405,
+                            "MethodNotAllowed"),
+                    Arguments.of(
+                            named(
+                                    "URI over 64 KiB",
+                                    request("GET", "/api?x=" + "a".repeat(70_000), "")),
+                            431,
+                            ""),
+                    Arguments.of(
+                            named(
+                                    "header over 64 KiB",
+                                    request(
+                                            "GET",
+                                            "/api",
+                                            "X-Big: " + "a".repeat(70_000) + "\r\n")),
+                            431,
+                            ""),
+                    Arguments.of(
+                            named(
+                                    "header name over 1 KiB",
+                                    request("GET", "/api", "X-" + "n".repeat(2_000) + ": v\r\n")),
+                            431,
+                            ""),
+                    Arguments.of(
+                            named("more than 256 headers", request("GET", "/api", tooManyHeaders)),
+                            400,
                             "BadRequest"),
-                    Arguments.of(named("two Content-Lengths",
-                            "POST " + CMS + " HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}"),
-                            400, "BadRequest"),
-                    Arguments.of(named("TLS to the plain port", "\u0016\u0003\u0001\u0000\u00a5\u0001\u0000\u0000"), 400,
+                    Arguments.of(named("no protocol", "GET /api\r\nHost: t\r\n\r\n"), 505, ""),
+                    Arguments.of(
+                            named("unknown protocol", "GET /api HTTP/9.9\r\nHost: t\r\n\r\n"),
+                            505,
+                            ""),
+                    Arguments.of(named("no Host", "GET /api HTTP/1.1\r\n\r\n"), 400, "BadRequest"),
+                    Arguments.of(
+                            named(
+                                    "header without colon",
+                                    "GET /api HTTP/1.1\r\nHost: t\r\nnonsense\r\n\r\n"),
+                            400,
+                            "BadRequest"),
+                    Arguments.of(
+                            named(
+                                    "illegal request target",
+                                    "GET /a\u0001b HTTP/1.1\r\nHost: t\r\n\r\n"),
+                            400,
+                            "BadRequest"),
+                    Arguments.of(
+                            named(
+                                    "two Content-Lengths",
+                                    "POST "
+                                            + CMS
+                                            + " HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}"),
+                            400,
+                            "BadRequest"),
+                    Arguments.of(
+                            named(
+                                    "TLS to the plain port",
+                                    "\u0016\u0003\u0001\u0000\u00a5\u0001\u0000\u0000"),
+                            400,
                             "BadRequest"));
         }
 
@@ -253,9 +388,16 @@ class ProtocolEdgesIT {
         void aMalformedChunkSizeIsABadRequestAndCreatesNothing() {
             String name = freshName();
             String body = configMap(name);
-            Response r = rawExchange("POST " + CMS + " HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
-                    + "Transfer-Encoding: chunked\r\n\r\n" + Integer.toHexString(body.length()) + "\r\n" + body
-                    + "\r\nzz\r\n");
+            Response r =
+                    rawExchange(
+                            "POST "
+                                    + CMS
+                                    + " HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+                                    + "Transfer-Encoding: chunked\r\n\r\n"
+                                    + Integer.toHexString(body.length())
+                                    + "\r\n"
+                                    + body
+                                    + "\r\nzz\r\n");
             r.assertFailure(400, "BadRequest");
             api.get(CMS + "/" + name).assertCode(404);
         }
@@ -265,7 +407,13 @@ class ProtocolEdgesIT {
     class SlowClients {
 
         @ParameterizedTest(name = "head sent: \"{0}\"")
-        @ValueSource(strings = {"", "GET /api", "GET /api HTTP/1.1\r\n", "GET /api HTTP/1.1\r\nHost: t\r\nX-A: b"})
+        @ValueSource(
+                strings = {
+                    "",
+                    "GET /api",
+                    "GET /api HTTP/1.1\r\n",
+                    "GET /api HTTP/1.1\r\nHost: t\r\nX-A: b"
+                })
         void aConnectionStalledInItsHeadIsClosed(String partial) {
             try (RawHttp c = RawHttp.open(api.url())) {
                 c.send(partial).awaitClosedWithin(HEADER_TIMEOUT.multipliedBy(10));
@@ -277,7 +425,8 @@ class ProtocolEdgesIT {
             ScheduledExecutorService trickle = Executors.newSingleThreadScheduledExecutor();
             try (RawHttp c = RawHttp.open(api.url())) {
                 c.send("GET /api HTTP/1.1\r\nHost: t\r\nX-Slow: ");
-                // One byte at a time, so the connection is never idle: only the head's deadline can close it.
+                // One byte at a time, so the connection is never idle: only the head's deadline can
+                // close it.
                 trickle.scheduleAtFixedRate(() -> c.send("a"), 0, 100, TimeUnit.MILLISECONDS);
                 c.awaitClosedWithin(HEADER_TIMEOUT.multipliedBy(10));
             } finally {
@@ -288,8 +437,10 @@ class ProtocolEdgesIT {
         @Test
         void aWatchOutlivesTheHeadDeadlineAndItsConnectionServesTheNextRequest() {
             try (RawHttp c = RawHttp.open(api.url())) {
-                // Three times the head deadline; the watch must end as it should, with its last chunk.
-                Response watch = c.get(CMS + "?watch=1&resourceVersion=0&timeoutSeconds=3").response();
+                // Three times the head deadline; the watch must end as it should, with its last
+                // chunk.
+                Response watch =
+                        c.get(CMS + "?watch=1&resourceVersion=0&timeoutSeconds=3").response();
                 assertEquals(200, watch.code());
                 c.get("/api").response().assertCode(200);
             }
@@ -299,26 +450,53 @@ class ProtocolEdgesIT {
         void aWebSocketWatchOutlivesTheHeadAndKeepAliveDeadlines() throws Exception {
             String name = freshName();
             BlockingQueue<String> messages = new LinkedBlockingQueue<>();
-            WebSocket ws = HttpClient.newHttpClient().newWebSocketBuilder().buildAsync(
-                    URI.create(api.url().replace("http://", "ws://") + CMS + "?watch=1&labelSelector=edge%3D" + name),
-                    new WebSocket.Listener() {
-                        @Override
-                        public CompletionStage<?> onText(WebSocket w, CharSequence data, boolean last) {
-                            messages.add(data.toString());
-                            w.request(1);
-                            return null;
-                        }
-                    }).get(10, TimeUnit.SECONDS);
+            WebSocket ws =
+                    HttpClient.newHttpClient()
+                            .newWebSocketBuilder()
+                            .buildAsync(
+                                    URI.create(
+                                            api.url().replace("http://", "ws://")
+                                                    + CMS
+                                                    + "?watch=1&labelSelector=edge%3D"
+                                                    + name),
+                                    new WebSocket.Listener() {
+                                        @Override
+                                        public CompletionStage<?> onText(
+                                                WebSocket w, CharSequence data, boolean last) {
+                                            messages.add(data.toString());
+                                            w.request(1);
+                                            return null;
+                                        }
+                                    })
+                            .get(10, TimeUnit.SECONDS);
             try {
-                // Past both deadlines a connection that is still speaking HTTP would have (1 s + 6 s).
-                try (WatchClient clock = WatchClient.open(api.url(), CMS + "?watch=1&" + NOTHING + "&timeoutSeconds="
-                        + KEEP_ALIVE.plus(HEADER_TIMEOUT).plusSeconds(1).toSeconds())) {
+                // Past both deadlines a connection that is still speaking HTTP would have (1 s + 6
+                // s).
+                try (WatchClient clock =
+                        WatchClient.open(
+                                api.url(),
+                                CMS
+                                        + "?watch=1&"
+                                        + NOTHING
+                                        + "&timeoutSeconds="
+                                        + KEEP_ALIVE
+                                                .plus(HEADER_TIMEOUT)
+                                                .plusSeconds(1)
+                                                .toSeconds())) {
                     clock.expectEnd(KEEP_ALIVE.multipliedBy(3));
                 }
-                api.create(CMS, json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'" + name
-                        + "','labels':{'edge':'" + name + "'}}}"));
+                api.create(
+                        CMS,
+                        json(
+                                "{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'"
+                                        + name
+                                        + "','labels':{'edge':'"
+                                        + name
+                                        + "'}}}"));
                 String event = messages.poll(10, TimeUnit.SECONDS);
-                assertTrue(event != null && event.contains("\"ADDED\"") && event.contains(name), () -> "got " + event);
+                assertTrue(
+                        event != null && event.contains("\"ADDED\"") && event.contains(name),
+                        () -> "got " + event);
             } finally {
                 ws.abort();
             }
@@ -329,7 +507,9 @@ class ProtocolEdgesIT {
             try (RawHttp idle = RawHttp.open(api.url())) {
                 idle.get("/api").response().assertCode(200);
                 // Another watch as the clock: it ends after twice the head deadline.
-                try (WatchClient w = WatchClient.open(api.url(), CMS + "?watch=1&" + NOTHING + "&timeoutSeconds=2")) {
+                try (WatchClient w =
+                        WatchClient.open(
+                                api.url(), CMS + "?watch=1&" + NOTHING + "&timeoutSeconds=2")) {
                     w.expectEnd();
                 }
                 idle.get("/api").response().assertCode(200);

@@ -1,5 +1,7 @@
 package io.kubepekko.http;
 
+import static org.junit.jupiter.api.Assertions.fail;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,8 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * One plain TCP connection to the server, for requests no HTTP client library would send: malformed
@@ -49,17 +49,30 @@ final class RawHttp implements AutoCloseable {
     }
 
     /**
-     * One request on a connection of its own ({@code Connection: close}), its target sent byte for byte
-     * as given (as {@code curl --path-as-is} does), and its whole answer.
+     * One request on a connection of its own ({@code Connection: close}), its target sent byte for
+     * byte as given (as {@code curl --path-as-is} does), and its whole answer.
      *
      * @param body sent with a Content-Length when not null
      */
-    static Response send(String baseUrl, String method, String target, Map<String, String> headers, String body) {
+    static Response send(
+            String baseUrl,
+            String method,
+            String target,
+            Map<String, String> headers,
+            String body) {
         URI base = URI.create(baseUrl);
         byte[] payload = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
-        StringBuilder head = new StringBuilder(method).append(' ').append(target).append(" HTTP/1.1\r\n")
-                .append("Host: ").append(base.getHost()).append(':').append(base.getPort()).append("\r\n")
-                .append("Connection: close\r\n");
+        StringBuilder head =
+                new StringBuilder(method)
+                        .append(' ')
+                        .append(target)
+                        .append(" HTTP/1.1\r\n")
+                        .append("Host: ")
+                        .append(base.getHost())
+                        .append(':')
+                        .append(base.getPort())
+                        .append("\r\n")
+                        .append("Connection: close\r\n");
         headers.forEach((k, v) -> head.append(k).append(": ").append(v).append("\r\n"));
         if (body != null) {
             head.append("Content-Length: ").append(payload.length).append("\r\n");
@@ -106,7 +119,8 @@ final class RawHttp implements AutoCloseable {
     /**
      * The next response, or null when the server closed the connection without answering.
      *
-     * @param streamWhenOk a 200's status and headers only, its body left empty (a watch, whose body goes on)
+     * @param streamWhenOk a 200's status and headers only, its body left empty (a watch, whose body
+     *     goes on)
      */
     Response answer(boolean streamWhenOk) {
         try {
@@ -143,16 +157,20 @@ final class RawHttp implements AutoCloseable {
     }
 
     /**
-     * Waits up to {@code deadline} for the server to close the connection, failing if it does not or
-     * if it answers anything first.
+     * Waits up to {@code deadline} for the server to close the connection, failing if it does not
+     * or if it answers anything first.
      */
     void awaitClosedWithin(Duration deadline) {
         try {
             socket.setSoTimeout(Math.toIntExact(deadline.toMillis()));
             int b = in.read();
             if (b != -1) {
-                fail("expected the server to close the connection, but it sent: " + (char) b
-                        + new String(in.readNBytes(Math.min(200, in.available())), StandardCharsets.ISO_8859_1));
+                fail(
+                        "expected the server to close the connection, but it sent: "
+                                + (char) b
+                                + new String(
+                                        in.readNBytes(Math.min(200, in.available())),
+                                        StandardCharsets.ISO_8859_1));
             }
         } catch (SocketTimeoutException e) {
             fail("the server kept the connection open for more than " + deadline);
@@ -179,7 +197,9 @@ final class RawHttp implements AutoCloseable {
     }
 
     private static String failTruncated(ByteArrayOutputStream head) {
-        fail("the connection closed in a response head: " + head.toString(StandardCharsets.ISO_8859_1));
+        fail(
+                "the connection closed in a response head: "
+                        + head.toString(StandardCharsets.ISO_8859_1));
         return null;
     }
 
@@ -188,7 +208,10 @@ final class RawHttp implements AutoCloseable {
         while (true) {
             String sizeLine = readLine();
             int semicolon = sizeLine.indexOf(';');
-            int size = Integer.parseInt((semicolon < 0 ? sizeLine : sizeLine.substring(0, semicolon)).trim(), 16);
+            int size =
+                    Integer.parseInt(
+                            (semicolon < 0 ? sizeLine : sizeLine.substring(0, semicolon)).trim(),
+                            16);
             if (size == 0) {
                 while (!readLine().isEmpty()) {
                     // trailers: none expected

@@ -1,9 +1,13 @@
 package io.kubepekko.http;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.Json;
-
 import java.io.IOException;
 import java.net.http.HttpHeaders;
 import java.nio.charset.StandardCharsets;
@@ -11,11 +15,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /** An HTTP response as a test reads it, with the assertions every conformance test shares. */
 record Response(int code, HttpHeaders headers, byte[] body) {
@@ -50,7 +49,9 @@ record Response(int code, HttpHeaders headers, byte[] body) {
 
     /** The media type of the body without parameters, lower case. */
     String mediaType() {
-        return header("Content-Type").map(v -> v.split(";")[0].trim().toLowerCase(Locale.ROOT)).orElse("");
+        return header("Content-Type")
+                .map(v -> v.split(";")[0].trim().toLowerCase(Locale.ROOT))
+                .orElse("");
     }
 
     /** The Content-Type's parameters, whitespace and order ignored (clients parse them so). */
@@ -60,7 +61,9 @@ record Response(int code, HttpHeaders headers, byte[] body) {
         for (int i = 1; i < parts.length; i++) {
             int eq = parts[i].indexOf('=');
             if (eq > 0) {
-                params.put(parts[i].substring(0, eq).trim().toLowerCase(Locale.ROOT), parts[i].substring(eq + 1).trim());
+                params.put(
+                        parts[i].substring(0, eq).trim().toLowerCase(Locale.ROOT),
+                        parts[i].substring(eq + 1).trim());
             }
         }
         return params;
@@ -86,8 +89,14 @@ record Response(int code, HttpHeaders headers, byte[] body) {
     ObjectNode assertStatusMessageStartsWith(int expectedCode, String reason, String prefix) {
         ObjectNode s = assertFailure(expectedCode, reason);
         String message = s.path("message").asText();
-        assertTrue(message.startsWith(prefix), () -> "Status.message should start with <" + prefix + "> but was <"
-                + message + ">");
+        assertTrue(
+                message.startsWith(prefix),
+                () ->
+                        "Status.message should start with <"
+                                + prefix
+                                + "> but was <"
+                                + message
+                                + ">");
         return s;
     }
 
@@ -114,9 +123,19 @@ record Response(int code, HttpHeaders headers, byte[] body) {
 
     void assertNoStackTrace() {
         String t = text();
-        for (String marker : new String[] {"\tat ", "\\tat ", "at io.kubepekko.", "at org.apache.pekko.",
-                "at java.base/", "Exception:", "Exception\""}) {
-            assertFalse(t.contains(marker), () -> "the body leaks a Java stack trace or exception (" + marker + "): " + t);
+        for (String marker :
+                new String[] {
+                    "\tat ",
+                    "\\tat ",
+                    "at io.kubepekko.",
+                    "at org.apache.pekko.",
+                    "at java.base/",
+                    "Exception:",
+                    "Exception\""
+                }) {
+            assertFalse(
+                    t.contains(marker),
+                    () -> "the body leaks a Java stack trace or exception (" + marker + "): " + t);
         }
     }
 

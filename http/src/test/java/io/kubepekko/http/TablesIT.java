@@ -1,21 +1,20 @@
 package io.kubepekko.http;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
-
 import static io.kubepekko.http.TestApiServer.json;
 import static io.kubepekko.http.TestApiServer.rv;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The {@code meta.k8s.io} Table representation over HTTP, as kubectl asks for it: lists, single
@@ -25,16 +24,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class TablesIT {
 
     /** What kubectl 1.35 sends for human-readable output. */
-    static final String KUBECTL = "application/json;as=Table;v=v1;g=meta.k8s.io,"
-            + "application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
+    static final String KUBECTL =
+            "application/json;as=Table;v=v1;g=meta.k8s.io,"
+                    + "application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
+
     private static final AtomicInteger names = new AtomicInteger();
 
-    @RegisterExtension
-    static final TestApiServer api = TestApiServer.perClass();
+    @RegisterExtension static final TestApiServer api = TestApiServer.perClass();
 
     private static String newNamespace() {
         String ns = "tbl-" + names.incrementAndGet();
-        api.create("/api/v1/namespaces", json("{'apiVersion':'v1','kind':'Namespace','metadata':{'name':'" + ns + "'}}"));
+        api.create(
+                "/api/v1/namespaces",
+                json("{'apiVersion':'v1','kind':'Namespace','metadata':{'name':'" + ns + "'}}"));
         return ns;
     }
 
@@ -47,8 +49,14 @@ class TablesIT {
         for (int i = 0; i < keys; i++) {
             data.append(i == 0 ? "" : ",").append("'k").append(i).append("':'v'");
         }
-        return api.create(cms(ns), json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'" + name
-                + "','labels':{'app':'web'}},'data':{" + data + "}}"));
+        return api.create(
+                cms(ns),
+                json(
+                        "{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'"
+                                + name
+                                + "','labels':{'app':'web'}},'data':{"
+                                + data
+                                + "}}"));
     }
 
     private static List<String> columnNames(JsonNode table) {
@@ -73,12 +81,20 @@ class TablesIT {
         assertEquals("a", row.path("cells").path(0).asText());
         assertEquals(2, row.path("cells").path(1).asInt(), "Data counts the keys");
         assertTrue(row.path("cells").path(1).isIntegralNumber(), "integer cells are JSON numbers");
-        assertTrue(row.path("cells").path(2).asText().matches("\\d+s"), "a fresh object's age is in seconds");
+        assertTrue(
+                row.path("cells").path(2).asText().matches("\\d+s"),
+                "a fresh object's age is in seconds");
         JsonNode object = row.path("object");
         assertEquals("PartialObjectMetadata", object.path("kind").asText());
         assertEquals("meta.k8s.io/v1", object.path("apiVersion").asText());
-        assertEquals(ns, object.path("metadata").path("namespace").asText(), "kubectl -A reads the namespace here");
-        assertEquals("web", object.path("metadata").path("labels").path("app").asText(), "--show-labels reads these");
+        assertEquals(
+                ns,
+                object.path("metadata").path("namespace").asText(),
+                "kubectl -A reads the namespace here");
+        assertEquals(
+                "web",
+                object.path("metadata").path("labels").path("app").asText(),
+                "--show-labels reads these");
         assertEquals(a.path("metadata").path("uid"), object.path("metadata").path("uid"));
         assertFalse(object.has("data"), "only metadata");
         assertEquals(2, table.path("rows").size());
@@ -99,12 +115,30 @@ class TablesIT {
     void includeObjectChoosesWhatRowsCarry() {
         String ns = newNamespace();
         createCm(ns, "a", 1);
-        JsonNode none = api.get(cms(ns) + "?includeObject=None", KUBECTL).assertCode(200).json().path("rows").path(0);
+        JsonNode none =
+                api.get(cms(ns) + "?includeObject=None", KUBECTL)
+                        .assertCode(200)
+                        .json()
+                        .path("rows")
+                        .path(0);
         assertFalse(none.has("object"));
-        JsonNode whole = api.get(cms(ns) + "?includeObject=Object", KUBECTL).assertCode(200).json().path("rows").path(0);
+        JsonNode whole =
+                api.get(cms(ns) + "?includeObject=Object", KUBECTL)
+                        .assertCode(200)
+                        .json()
+                        .path("rows")
+                        .path(0);
         assertEquals("ConfigMap", whole.path("object").path("kind").asText());
-        assertEquals("v", whole.path("object").path("data").path("k0").asText(), "kubectl --sort-by reads the object");
-        JsonNode meta = api.get(cms(ns) + "/a?includeObject=Metadata", KUBECTL).assertCode(200).json().path("rows").path(0);
+        assertEquals(
+                "v",
+                whole.path("object").path("data").path("k0").asText(),
+                "kubectl --sort-by reads the object");
+        JsonNode meta =
+                api.get(cms(ns) + "/a?includeObject=Metadata", KUBECTL)
+                        .assertCode(200)
+                        .json()
+                        .path("rows")
+                        .path(0);
         assertEquals("PartialObjectMetadata", meta.path("object").path("kind").asText());
     }
 
@@ -112,10 +146,12 @@ class TablesIT {
     void anUnknownIncludeObjectIsABadRequest() {
         String ns = newNamespace();
         createCm(ns, "a", 1);
-        api.get(cms(ns) + "?includeObject=All", KUBECTL).assertStatusMessageStartsWith(400, "BadRequest",
-                "unrecognized includeObject value: \"All\"");
-        api.get(cms(ns) + "/a?includeObject=All", KUBECTL).assertStatusMessageStartsWith(400, "BadRequest",
-                "unrecognized includeObject value: \"All\"");
+        api.get(cms(ns) + "?includeObject=All", KUBECTL)
+                .assertStatusMessageStartsWith(
+                        400, "BadRequest", "unrecognized includeObject value: \"All\"");
+        api.get(cms(ns) + "/a?includeObject=All", KUBECTL)
+                .assertStatusMessageStartsWith(
+                        400, "BadRequest", "unrecognized includeObject value: \"All\"");
     }
 
     @Test
@@ -129,7 +165,8 @@ class TablesIT {
         String token = first.path("metadata").path("continue").asText();
         assertFalse(token.isEmpty(), "a continue token");
         assertEquals(1, first.path("metadata").path("remainingItemCount").asInt());
-        ObjectNode second = api.get(cms(ns) + "?limit=2&continue=" + token, KUBECTL).assertCode(200).json();
+        ObjectNode second =
+                api.get(cms(ns) + "?limit=2&continue=" + token, KUBECTL).assertCode(200).json();
         assertEquals("c", second.path("rows").path(0).path("cells").path(0).asText());
         assertFalse(second.path("metadata").has("continue"), "the last page has no token");
         assertEquals(rv(first), rv(second), "every page is at the first page's snapshot");
@@ -139,29 +176,41 @@ class TablesIT {
     void v1beta1TablesAndYaml() {
         String ns = newNamespace();
         createCm(ns, "a", 1);
-        ObjectNode beta = api.get(cms(ns), "application/json;as=Table;v=v1beta1;g=meta.k8s.io").assertCode(200).json();
+        ObjectNode beta =
+                api.get(cms(ns), "application/json;as=Table;v=v1beta1;g=meta.k8s.io")
+                        .assertCode(200)
+                        .json();
         assertEquals("meta.k8s.io/v1beta1", beta.path("apiVersion").asText());
-        assertEquals("meta.k8s.io/v1beta1", beta.path("rows").path(0).path("object").path("apiVersion").asText());
-        Response yaml = api.get(cms(ns), "application/yaml;as=Table;v=v1;g=meta.k8s.io").assertCode(200);
+        assertEquals(
+                "meta.k8s.io/v1beta1",
+                beta.path("rows").path(0).path("object").path("apiVersion").asText());
+        Response yaml =
+                api.get(cms(ns), "application/yaml;as=Table;v=v1;g=meta.k8s.io").assertCode(200);
         assertEquals("application/yaml", yaml.mediaType());
         assertEquals("Table", yaml.yaml().path("kind").asText());
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"application/json;as=Table;v=v9;g=meta.k8s.io",
-            "application/json;as=Table;v=v1;g=example.com", "application/json;as=Table",
-            "application/json;as=PartialObjectMetadataList;v=v1alpha1;g=meta.k8s.io"})
+    @ValueSource(
+            strings = {
+                "application/json;as=Table;v=v9;g=meta.k8s.io",
+                "application/json;as=Table;v=v1;g=example.com",
+                "application/json;as=Table",
+                "application/json;as=PartialObjectMetadataList;v=v1alpha1;g=meta.k8s.io"
+            })
     void aTransformationNotServedWithoutFallbackIsNotAcceptable(String accept) {
         String ns = newNamespace();
-        api.get(cms(ns), accept).assertStatusMessageStartsWith(406, "NotAcceptable",
-                "only the following media types are accepted");
+        api.get(cms(ns), accept)
+                .assertStatusMessageStartsWith(
+                        406, "NotAcceptable", "only the following media types are accepted");
     }
 
     @Test
     void aWatchSendsOneRowPerEventWithColumnsOnTheFirstOnly() {
         String ns = newNamespace();
         ObjectNode a = createCm(ns, "a", 1);
-        try (WatchClient w = WatchClient.open(api.url(), cms(ns) + "?watch=true&resourceVersion=0", KUBECTL)) {
+        try (WatchClient w =
+                WatchClient.open(api.url(), cms(ns) + "?watch=true&resourceVersion=0", KUBECTL)) {
             ObjectNode added = w.next();
             assertEquals("ADDED", added.path("type").asText());
             JsonNode first = added.path("object");
@@ -174,9 +223,13 @@ class TablesIT {
             ObjectNode deleted = w.next();
             assertEquals("DELETED", deleted.path("type").asText());
             JsonNode later = deleted.path("object");
-            assertTrue(later.path("columnDefinitions").isNull(), "later events omit the columns, as kube's do");
+            assertTrue(
+                    later.path("columnDefinitions").isNull(),
+                    "later events omit the columns, as kube's do");
             assertEquals("a", later.path("rows").path(0).path("cells").path(0).asText());
-            assertEquals("PartialObjectMetadata", later.path("rows").path(0).path("object").path("kind").asText());
+            assertEquals(
+                    "PartialObjectMetadata",
+                    later.path("rows").path(0).path("object").path("kind").asText());
         }
     }
 }

@@ -1,17 +1,15 @@
 package io.kubepekko.http;
 
-import io.kubepekko.actors.Environment;
-import io.kubepekko.http.server.ApiServer;
-import io.kubepekko.http.server.ApiServerSettings;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.actors.Environment;
 import io.kubepekko.api.meta.Json;
+import io.kubepekko.http.server.ApiServer;
+import io.kubepekko.http.server.ApiServerSettings;
 import io.kubepekko.persistence.StorageSettings;
-
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -35,20 +33,20 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * An API server started in-process on a free port with its own temporary data directory, and a
  * plain HTTP/1.1 client to talk to it. One per test class: starting the actor system and the
- * embedded journal takes seconds. With {@code -Dkubepekko.it.storage=cassandra} every server runs on
- * the cassandra profile instead, each in a keyspace of its own (see {@link TestCassandra}).
+ * embedded journal takes seconds. With {@code -Dkubepekko.it.storage=cassandra} every server runs
+ * on the cassandra profile instead, each in a keyspace of its own (see {@link TestCassandra}).
  *
- * <p>With {@code -Dkubepekko.it.target=cluster} (see {@link TestTarget}) it is three servers instead,
- * each its own actor system, forming one Pekko Cluster on one fresh Cassandra keyspace, and every
- * request goes to the next node in turn: consecutive requests of a test are served by different
- * nodes, so a test passes only if any node answers any request as one server would.
+ * <p>With {@code -Dkubepekko.it.target=cluster} (see {@link TestTarget}) it is three servers
+ * instead, each its own actor system, forming one Pekko Cluster on one fresh Cassandra keyspace,
+ * and every request goes to the next node in turn: consecutive requests of a test are served by
+ * different nodes, so a test passes only if any node answers any request as one server would.
  */
 final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
 
@@ -56,17 +54,23 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
     private final Environment environment;
     private final int size;
     // HTTP/1.1 only: the default client would ask for an h2c upgrade on every request.
-    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(10)).build();
+    private final HttpClient client =
+            HttpClient.newBuilder()
+                    .version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(Duration.ofSeconds(10))
+                    .build();
+
     /** Which node the next request goes to (round-robin over {@link #nodes}). */
     private final AtomicInteger turn = new AtomicInteger();
+
     private final List<Path> dataDirs = new ArrayList<>();
     private final List<ApiServerSettings> settings = new ArrayList<>();
+
     /** The running nodes in start order: the seed first. */
     private volatile List<ApiServer> nodes = List.of();
 
-    private TestApiServer(UnaryOperator<ApiServerSettings> tune,
-                          Environment environment, int size) {
+    private TestApiServer(
+            UnaryOperator<ApiServerSettings> tune, Environment environment, int size) {
         this.tune = tune;
         this.environment = environment;
         this.size = size;
@@ -85,7 +89,10 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
         return new TestApiServer(tune, Environment.system(), TestTarget.size());
     }
 
-    /** The class that started the server: @Nested classes inherit the extension and must not start another. */
+    /**
+     * The class that started the server: @Nested classes inherit the extension and must not start
+     * another.
+     */
     private String owner;
 
     @Override
@@ -109,8 +116,19 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
 
     /** A server that keeps serving for {@code shutdownDelay} after {@link #close()} begins. */
     static TestApiServer start(Duration shutdownDelay) throws Exception {
-        return start(s -> new ApiServerSettings(s.dataDir(), s.bindAddress(), s.port(), s.livezGracePeriod(),
-                shutdownDelay, s.reads(), s.overrides(), s.services(), s.storage(), s.cluster()));
+        return start(
+                s ->
+                        new ApiServerSettings(
+                                s.dataDir(),
+                                s.bindAddress(),
+                                s.port(),
+                                s.livezGracePeriod(),
+                                shutdownDelay,
+                                s.reads(),
+                                s.overrides(),
+                                s.services(),
+                                s.storage(),
+                                s.cluster()));
     }
 
     /** A server with settings adjusted by {@code tune} (flags, configuration overrides). */
@@ -119,14 +137,14 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
     }
 
     /** A server with tuned settings whose clock and randomness come from {@code environment}. */
-    static TestApiServer start(UnaryOperator<ApiServerSettings> tune,
-                               Environment environment) throws Exception {
+    static TestApiServer start(UnaryOperator<ApiServerSettings> tune, Environment environment)
+            throws Exception {
         return started(new TestApiServer(tune, environment, TestTarget.size()));
     }
 
     /**
-     * One server whatever the target: for tests that set up their own cluster or storage in
-     * {@code tune} and would make no sense multiplied.
+     * One server whatever the target: for tests that set up their own cluster or storage in {@code
+     * tune} and would make no sense multiplied.
      */
     static TestApiServer startSingle(UnaryOperator<ApiServerSettings> tune) throws Exception {
         return started(new TestApiServer(tune, Environment.system(), 1));
@@ -148,7 +166,8 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
     private void bootOne() throws Exception {
         Path dataDir = Files.createTempDirectory("kubepekko-it-");
         dataDirs.add(dataDir);
-        ApiServerSettings base = new ApiServerSettings(dataDir, "127.0.0.1", 0, Duration.ZERO, Duration.ZERO);
+        ApiServerSettings base =
+                new ApiServerSettings(dataDir, "127.0.0.1", 0, Duration.ZERO, Duration.ZERO);
         if (TestCassandra.requested()) {
             base = base.withStorage(TestCassandra.freshKeyspace());
         }
@@ -160,11 +179,15 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
         if (embedded && !Files.exists(dataDir.resolve("kubepekko.mv.db"))) {
             server.close();
             // Otherwise every test class would share one database and see the others' objects.
-            throw new IllegalStateException("the server did not put its database in its data dir " + dataDir);
+            throw new IllegalStateException(
+                    "the server did not put its database in its data dir " + dataDir);
         }
     }
 
-    /** {@link #size} nodes on one fresh keyspace, the first the seed of the others; each its own data dir. */
+    /**
+     * {@link #size} nodes on one fresh keyspace, the first the seed of the others; each its own
+     * data dir.
+     */
     private void bootCluster() throws Exception {
         ApiServerSettings.StorageFlags storage = TestCassandra.freshKeyspace();
         int seedPort = freePort();
@@ -172,17 +195,22 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
         for (int i = 0; i < size; i++) {
             Path dataDir = Files.createTempDirectory("kubepekko-it-node" + i + "-");
             dataDirs.add(dataDir);
-            settings.add(tune.apply(new ApiServerSettings(dataDir, "127.0.0.1", 0, Duration.ZERO, Duration.ZERO)
-                    .withStorage(storage)
-                    .withCluster(new ApiServerSettings.ClusterFlags(seeds, i == 0 ? seedPort : 0, "127.0.0.1"))));
+            settings.add(
+                    tune.apply(
+                            new ApiServerSettings(
+                                            dataDir, "127.0.0.1", 0, Duration.ZERO, Duration.ZERO)
+                                    .withStorage(storage)
+                                    .withCluster(
+                                            new ApiServerSettings.ClusterFlags(
+                                                    seeds, i == 0 ? seedPort : 0, "127.0.0.1"))));
         }
         startNodes();
     }
 
     /**
-     * The seed first, alone: it creates the keyspace's tables, which the others would race to create.
-     * Then the others together (joining is mostly waiting for gossip), then until every node sees all
-     * of them Up and is ready: only then does any node serve every request.
+     * The seed first, alone: it creates the keyspace's tables, which the others would race to
+     * create. Then the others together (joining is mostly waiting for gossip), then until every
+     * node sees all of them Up and is ready: only then does any node serve every request.
      */
     private void startNodes() throws Exception {
         List<ApiServer> started = new ArrayList<>();
@@ -223,14 +251,22 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
     }
 
     private void awaitFormed(List<ApiServer> members) {
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
-            for (ApiServer node : members) {
-                assertEquals(members.size(), node.upMembers().size(), "members Up seen by " + node.url()
-                        + ": " + node.upMembers());
-                Response r = send(node, "GET", "/readyz?verbose", Map.of(), null);
-                assertEquals(200, r.code(), node.url() + ": " + r.text());
-            }
-        });
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(100))
+                .untilAsserted(
+                        () -> {
+                            for (ApiServer node : members) {
+                                assertEquals(
+                                        members.size(),
+                                        node.upMembers().size(),
+                                        "members Up seen by "
+                                                + node.url()
+                                                + ": "
+                                                + node.upMembers());
+                                Response r = send(node, "GET", "/readyz?verbose", Map.of(), null);
+                                assertEquals(200, r.code(), node.url() + ": " + r.text());
+                            }
+                        });
     }
 
     /** A free port on the loopback address (for a cluster node's remoting). */
@@ -241,8 +277,9 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
     }
 
     /**
-     * Stops the server and starts it again on the same data directory (another port); a cluster stops
-     * every node and starts them all again on the same keyspace, like a whole-cluster restart.
+     * Stops the server and starts it again on the same data directory (another port); a cluster
+     * stops every node and starts them all again on the same keyspace, like a whole-cluster
+     * restart.
      */
     void restart() throws Exception {
         closeNewestFirst(nodes);
@@ -274,7 +311,10 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
         return nodes;
     }
 
-    /** The URL of the node whose turn it is: a watch or raw connection opened with it takes a turn too. */
+    /**
+     * The URL of the node whose turn it is: a watch or raw connection opened with it takes a turn
+     * too.
+     */
     String url() {
         return next().url();
     }
@@ -317,7 +357,8 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
     ObjectNode create(String collectionPath, String json) {
         Response r = post(collectionPath, json);
         if (r.code() != 201) {
-            throw new AssertionError("create at " + collectionPath + " answered " + r.code() + ": " + r.text());
+            throw new AssertionError(
+                    "create at " + collectionPath + " answered " + r.code() + ": " + r.text());
         }
         return r.json();
     }
@@ -333,14 +374,20 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
         }
     }
 
-    private Response send(ApiServer node, String method, String path, Map<String, String> headers, byte[] body) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(node.url() + path))
-                .timeout(Duration.ofSeconds(60))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofByteArray(body));
+    private Response send(
+            ApiServer node, String method, String path, Map<String, String> headers, byte[] body) {
+        HttpRequest.Builder b =
+                HttpRequest.newBuilder(URI.create(node.url() + path))
+                        .timeout(Duration.ofSeconds(60))
+                        .method(
+                                method,
+                                body == null
+                                        ? HttpRequest.BodyPublishers.noBody()
+                                        : HttpRequest.BodyPublishers.ofByteArray(body));
         headers.forEach(b::header);
         try {
-            HttpResponse<byte[]> r = client.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+            HttpResponse<byte[]> r =
+                    client.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
             return new Response(r.statusCode(), r.headers(), r.body());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -388,7 +435,10 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
             return body("application/json", text);
         }
 
-        /** Sends it to {@code node} (one of {@link #servers()}) instead of the node whose turn it is. */
+        /**
+         * Sends it to {@code node} (one of {@link #servers()}) instead of the node whose turn it
+         * is.
+         */
         Call on(ApiServer node) {
             this.node = node;
             return this;
@@ -396,7 +446,8 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
 
         /** Sends the request to the node whose turn it is, unless {@link #on} chose one. */
         Response send() {
-            return TestApiServer.this.send(node != null ? node : next(), method, path, headers, body);
+            return TestApiServer.this.send(
+                    node != null ? node : next(), method, path, headers, body);
         }
     }
 

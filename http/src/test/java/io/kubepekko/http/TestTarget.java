@@ -1,10 +1,10 @@
 package io.kubepekko.http;
 
 /**
- * What the HTTP ITs run against: one server (the default) or, with {@code -Dkubepekko.it.target=cluster},
- * a cluster of {@value #CLUSTER_SIZE} servers on one Cassandra keyspace (see {@link TestApiServer}).
- * A cluster needs shared storage, so it implies the cassandra profile whatever
- * {@code kubepekko.it.storage} says.
+ * What the HTTP ITs run against: one server (the default) or, with {@code
+ * -Dkubepekko.it.target=cluster}, a cluster of {@value #CLUSTER_SIZE} servers on one Cassandra
+ * keyspace (see {@link TestApiServer}). A cluster needs shared storage, so it implies the cassandra
+ * profile whatever {@code kubepekko.it.storage} says.
  */
 final class TestTarget {
     private TestTarget() {}

@@ -2,7 +2,6 @@ package io.kubepekko.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.Json;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -44,16 +43,26 @@ final class WatchClient implements AutoCloseable {
         reader.start();
     }
 
-    /** Opens {@code GET url+path} (with its query) and returns once the response headers arrived. */
+    /**
+     * Opens {@code GET url+path} (with its query) and returns once the response headers arrived.
+     */
     static WatchClient open(String url, String path) {
         return open(url, path, "application/json");
     }
 
     static WatchClient open(String url, String path, String accept) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(url + path)).header("Accept", accept).GET().build();
-        // A client of its own: the connection of an abandoned watch is never pooled for another request.
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(10)).build();
+        HttpRequest request =
+                HttpRequest.newBuilder(URI.create(url + path))
+                        .header("Accept", accept)
+                        .GET()
+                        .build();
+        // A client of its own: the connection of an abandoned watch is never pooled for another
+        // request.
+        HttpClient client =
+                HttpClient.newBuilder()
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .connectTimeout(Duration.ofSeconds(10))
+                        .build();
         try {
             return new WatchClient(client.send(request, HttpResponse.BodyHandlers.ofInputStream()));
         } catch (IOException e) {
@@ -65,7 +74,8 @@ final class WatchClient implements AutoCloseable {
     }
 
     private void read() {
-        try (BufferedReader lines = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8))) {
+        try (BufferedReader lines =
+                new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8))) {
             String line;
             while ((line = lines.readLine()) != null) {
                 if (!line.isBlank()) {
@@ -105,7 +115,10 @@ final class WatchClient implements AutoCloseable {
         return e;
     }
 
-    /** The next event if one arrives within {@code within}, else null; fails if the stream has ended. */
+    /**
+     * The next event if one arrives within {@code within}, else null; fails if the stream has
+     * ended.
+     */
     ObjectNode poll(Duration within, boolean failAtEnd) {
         ObjectNode e = poll(within);
         if (e == END) {
@@ -147,7 +160,8 @@ final class WatchClient implements AutoCloseable {
     void expectEnd(Duration within) {
         ObjectNode e = poll(within);
         if (e != END) {
-            throw new AssertionError(e == null ? "the stream did not end" : "unexpected event " + e);
+            throw new AssertionError(
+                    e == null ? "the stream did not end" : "unexpected event " + e);
         }
         events.add(END);
     }

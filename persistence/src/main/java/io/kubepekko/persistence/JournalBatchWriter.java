@@ -1,10 +1,5 @@
 package io.kubepekko.persistence;
 
-import org.apache.pekko.persistence.jdbc.journal.dao.JournalTables.JournalPekkoSerializationRow;
-import scala.concurrent.Future;
-import scala.concurrent.Promise;
-import scala.runtime.BoxedUnit;
-
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -17,23 +12,28 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.LinkedBlockingQueue;
+import org.apache.pekko.persistence.jdbc.journal.dao.JournalTables.JournalPekkoSerializationRow;
+import scala.concurrent.Future;
+import scala.concurrent.Promise;
+import scala.runtime.BoxedUnit;
 
 /**
- * One thread that writes journal rows over one JDBC connection: it takes the first queued write, adds
- * every write queued behind it (up to {@code maxRows} rows), and inserts and commits them as one
- * transaction, so concurrent writes from many entities share a commit. A failed transaction fails
- * each of its writes and is rolled back whole; the next one starts on a fresh connection.
+ * One thread that writes journal rows over one JDBC connection: it takes the first queued write,
+ * adds every write queued behind it (up to {@code maxRows} rows), and inserts and commits them as
+ * one transaction, so concurrent writes from many entities share a commit. A failed transaction
+ * fails each of its writes and is rolled back whole; the next one starts on a fresh connection.
  *
- * <p>Writes are committed in the order they were queued, and one at a time, so the journal's ordering
- * column grows in commit order (what the read journal's by-tag queries rely on).
+ * <p>Writes are committed in the order they were queued, and one at a time, so the journal's
+ * ordering column grows in commit order (what the read journal's by-tag queries rely on).
  *
  * <p>It also keeps the journal's {@link PidIndex}: once {@code indexEvery} rows, or rows holding
  * {@code indexEveryBytes} of payload, are unindexed it adds their entries and moves the mark in the
  * transaction of the next write. (Every read by persistence id scans the unindexed rows, payloads
- * included: 300 unindexed events of 1 MB objects made each of a restart's recoveries read 300 MB.) And it enforces what the journal's
- * unique index used to: each persistence id's sequence numbers grow. A write that would repeat or go
- * below one fails alone (an {@link SQLIntegrityConstraintViolationException}), before anything is
- * inserted; the others in its batch are committed.
+ * included: 300 unindexed events of 1 MB objects made each of a restart's recoveries read 300 MB.)
+ * And it enforces what the journal's unique index used to: each persistence id's sequence numbers
+ * grow. A write that would repeat or go below one fails alone (an {@link
+ * SQLIntegrityConstraintViolationException}), before anything is inserted; the others in its batch
+ * are committed.
  */
 final class JournalBatchWriter {
 
@@ -65,20 +65,37 @@ final class JournalBatchWriter {
     private PreparedStatement insertTag;
     private PreparedStatement insertEntry;
     private PreparedStatement updateMark;
-    /** Committed rows without an index entry yet, in ordering order; reloaded with each connection. */
+
+    /**
+     * Committed rows without an index entry yet, in ordering order; reloaded with each connection.
+     */
     private final List<PidIndex.Entry> unindexed = new ArrayList<>();
+
     /** The payload bytes of {@link #unindexed}. */
     private long unindexedBytes;
-    /** The highest sequence number committed per persistence id, for those looked up since connecting. */
+
+    /**
+     * The highest sequence number committed per persistence id, for those looked up since
+     * connecting.
+     */
     private final Map<String, Long> highest = new HashMap<>();
 
-    JournalBatchWriter(ConnectionSource connections, JournalInserts inserts, PidIndex index, int maxRows,
-                       int indexEvery) {
+    JournalBatchWriter(
+            ConnectionSource connections,
+            JournalInserts inserts,
+            PidIndex index,
+            int maxRows,
+            int indexEvery) {
         this(connections, inserts, index, maxRows, indexEvery, Long.MAX_VALUE);
     }
 
-    JournalBatchWriter(ConnectionSource connections, JournalInserts inserts, PidIndex index, int maxRows,
-                       int indexEvery, long indexEveryBytes) {
+    JournalBatchWriter(
+            ConnectionSource connections,
+            JournalInserts inserts,
+            PidIndex index,
+            int maxRows,
+            int indexEvery,
+            long indexEveryBytes) {
         this.connections = connections;
         this.inserts = inserts;
         this.index = index;
@@ -103,8 +120,8 @@ final class JournalBatchWriter {
     }
 
     /**
-     * Ends the thread after the writes queued so far. Not by interrupting it: an interrupt during file
-     * I/O closes H2's file channel.
+     * Ends the thread after the writes queued so far. Not by interrupting it: an interrupt during
+     * file I/O closes H2's file channel.
      */
     synchronized void stop() {
         if (!stopped) {
@@ -130,7 +147,9 @@ final class JournalBatchWriter {
             batch.add(first);
             int rows = first.rows().size();
             Write next;
-            while (rows < maxRows && (next = queue.peek()) != null && rows + next.rows().size() <= maxRows) {
+            while (rows < maxRows
+                    && (next = queue.peek()) != null
+                    && rows + next.rows().size() <= maxRows) {
                 queue.poll();
                 if (next == STOP) {
                     stopping = true;
@@ -146,7 +165,10 @@ final class JournalBatchWriter {
         closeConnection();
     }
 
-    /** So that a clean restart finds nothing unindexed; after a crash the next writer indexes the rest. */
+    /**
+     * So that a clean restart finds nothing unindexed; after a crash the next writer indexes the
+     * rest.
+     */
     private void indexBeforeStopping() {
         if (connection == null || unindexed.isEmpty()) {
             return;
@@ -197,7 +219,8 @@ final class JournalBatchWriter {
 
     /**
      * Refuses a write that would not raise its persistence ids' sequence numbers, given what is
-     * committed and what the writes before it in this batch ({@code raised}) add; otherwise records it.
+     * committed and what the writes before it in this batch ({@code raised}) add; otherwise records
+     * it.
      */
     private SQLException checkSequence(Write w, Map<String, Long> raised) throws SQLException {
         Map<String, Long> mine = new HashMap<>();
@@ -212,8 +235,15 @@ final class JournalBatchWriter {
                 before = highest(pid);
             }
             if (seq <= before) {
-                return new SQLIntegrityConstraintViolationException("persistence id " + pid + " already has sequence number "
-                        + before + "; refusing " + seq + " (a second writer for the same persistence id?)", "23505");
+                return new SQLIntegrityConstraintViolationException(
+                        "persistence id "
+                                + pid
+                                + " already has sequence number "
+                                + before
+                                + "; refusing "
+                                + seq
+                                + " (a second writer for the same persistence id?)",
+                        "23505");
             }
             mine.put(pid, seq);
         }
@@ -224,7 +254,8 @@ final class JournalBatchWriter {
     private long highest(String pid) throws SQLException {
         Long known = highest.get(pid);
         if (known == null) {
-            // The rows after the mark are all in the map (loaded on connecting), so the index has the rest.
+            // The rows after the mark are all in the map (loaded on connecting), so the index has
+            // the rest.
             known = index.highestIndexed(connection, pid);
             highest.put(pid, known);
         }
@@ -238,11 +269,14 @@ final class JournalBatchWriter {
         connection = connections.open();
         try {
             connection.setAutoCommit(false);
-            insertEvent = connection.prepareStatement(inserts.event(), new String[] {inserts.orderingColumn()});
+            insertEvent =
+                    connection.prepareStatement(
+                            inserts.event(), new String[] {inserts.orderingColumn()});
             insertTag = connection.prepareStatement(inserts.tag());
             insertEntry = connection.prepareStatement(index.insertEntry());
             updateMark = connection.prepareStatement(index.updateMark());
-            // What a failed transaction or an earlier process left unindexed; the database is the truth.
+            // What a failed transaction or an earlier process left unindexed; the database is the
+            // truth.
             unindexed.clear();
             unindexedBytes = 0;
             highest.clear();
@@ -258,7 +292,10 @@ final class JournalBatchWriter {
         }
     }
 
-    /** Adds the unindexed rows' entries, sorted so each index page is touched once, and moves the mark. */
+    /**
+     * Adds the unindexed rows' entries, sorted so each index page is touched once, and moves the
+     * mark.
+     */
     private void addEntries() throws SQLException {
         List<PidIndex.Entry> sorted = new ArrayList<>(unindexed);
         sorted.sort(BY_KEY);
@@ -278,7 +315,8 @@ final class JournalBatchWriter {
     }
 
     private static final Comparator<PidIndex.Entry> BY_KEY =
-            Comparator.comparing(PidIndex.Entry::persistenceId).thenComparingLong(PidIndex.Entry::sequenceNumber);
+            Comparator.comparing(PidIndex.Entry::persistenceId)
+                    .thenComparingLong(PidIndex.Entry::sequenceNumber);
 
     private void insert(List<Write> batch) throws SQLException {
         try {
@@ -295,11 +333,16 @@ final class JournalBatchWriter {
             try (ResultSet keys = insertEvent.getGeneratedKeys()) {
                 for (Row r : rows) {
                     if (!keys.next()) {
-                        throw new SQLException("the database returned fewer generated keys than rows inserted");
+                        throw new SQLException(
+                                "the database returned fewer generated keys than rows inserted");
                     }
                     long ordering = keys.getLong(1);
-                    unindexed.add(new PidIndex.Entry(r.row().persistenceId(), r.row().sequenceNumber(), ordering,
-                            r.row().eventPayload().length));
+                    unindexed.add(
+                            new PidIndex.Entry(
+                                    r.row().persistenceId(),
+                                    r.row().sequenceNumber(),
+                                    ordering,
+                                    r.row().eventPayload().length));
                     unindexedBytes += r.row().eventPayload().length;
                     for (String tag : r.tags()) {
                         insertTag.setLong(1, ordering);
@@ -326,7 +369,8 @@ final class JournalBatchWriter {
         }
     }
 
-    private static void bind(PreparedStatement s, JournalPekkoSerializationRow r) throws SQLException {
+    private static void bind(PreparedStatement s, JournalPekkoSerializationRow r)
+            throws SQLException {
         s.setBoolean(1, r.deleted());
         s.setString(2, r.persistenceId());
         s.setLong(3, r.sequenceNumber());
@@ -358,7 +402,8 @@ final class JournalBatchWriter {
             try {
                 connection.close(); // closes its statements too
             } catch (SQLException | RuntimeException ignored) {
-                // a broken connection: the next write opens another. RuntimeException: Hikari's close of a
+                // a broken connection: the next write opens another. RuntimeException: Hikari's
+                // close of a
                 // connection whose pool was shut down under it throws a NullPointerException.
             }
             connection = null;

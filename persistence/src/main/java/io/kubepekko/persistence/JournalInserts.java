@@ -19,14 +19,34 @@ record JournalInserts(String event, String orderingColumn, String tag) {
     static JournalInserts of(JournalConfig config) {
         EventJournalTableConfiguration journal = config.eventJournalTableConfiguration();
         EventJournalTableColumnNames c = journal.columnNames();
-        String event = "INSERT INTO " + table(journal.schemaName(), journal.tableName()) + " ("
-                + String.join(", ", q(c.deleted()), q(c.persistenceId()), q(c.sequenceNumber()), q(c.writer()),
-                        q(c.writeTimestamp()), q(c.adapterManifest()), q(c.eventPayload()), q(c.eventSerId()),
-                        q(c.eventSerManifest()), q(c.metaPayload()), q(c.metaSerId()), q(c.metaSerManifest()))
-                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+        String event =
+                "INSERT INTO "
+                        + table(journal.schemaName(), journal.tableName())
+                        + " ("
+                        + String.join(
+                                ", ",
+                                q(c.deleted()),
+                                q(c.persistenceId()),
+                                q(c.sequenceNumber()),
+                                q(c.writer()),
+                                q(c.writeTimestamp()),
+                                q(c.adapterManifest()),
+                                q(c.eventPayload()),
+                                q(c.eventSerId()),
+                                q(c.eventSerManifest()),
+                                q(c.metaPayload()),
+                                q(c.metaSerId()),
+                                q(c.metaSerManifest()))
+                        + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
         EventTagTableConfiguration tags = config.eventTagTableConfiguration();
-        String tag = "INSERT INTO " + table(tags.schemaName(), tags.tableName()) + " ("
-                + q(tags.columnNames().eventId()) + ", " + q(tags.columnNames().tag()) + ") VALUES (?, ?)";
+        String tag =
+                "INSERT INTO "
+                        + table(tags.schemaName(), tags.tableName())
+                        + " ("
+                        + q(tags.columnNames().eventId())
+                        + ", "
+                        + q(tags.columnNames().tag())
+                        + ") VALUES (?, ?)";
         return new JournalInserts(event, c.ordering(), tag);
     }
 

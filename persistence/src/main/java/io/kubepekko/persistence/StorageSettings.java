@@ -4,13 +4,12 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigValueFactory;
-import org.apache.pekko.actor.typed.ActorSystem;
-
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
+import org.apache.pekko.actor.typed.ActorSystem;
 
 /**
  * The storage profile a server runs on, and what the server needs from it: configuration layered
@@ -20,7 +19,8 @@ public sealed interface StorageSettings {
 
     /** The profiles, as {@code --storage} names them. */
     enum Profile {
-        EMBEDDED, CASSANDRA;
+        EMBEDDED,
+        CASSANDRA;
 
         public String flagValue() {
             return name().toLowerCase(Locale.ROOT);
@@ -38,31 +38,50 @@ public sealed interface StorageSettings {
     }
 
     /**
-     * The profile a resolved configuration selects with {@code kubepekko.storage.profile}, pointed by
-     * {@code kubepekko.storage.cassandra.contact-points} and {@code .keyspace}; the embedded one keeps its
-     * database in {@code dataDir}.
+     * The profile a resolved configuration selects with {@code kubepekko.storage.profile}, pointed
+     * by {@code kubepekko.storage.cassandra.contact-points} and {@code .keyspace}; the embedded one
+     * keeps its database in {@code dataDir}.
      *
-     * @throws IllegalArgumentException when the setting names no profile (the message says where it was set)
+     * @throws IllegalArgumentException when the setting names no profile (the message says where it
+     *     was set)
      */
     static StorageSettings fromConfig(Config config, Path dataDir) {
         String name = config.getString(PROFILE);
-        Profile profile = Profile.named(name).orElseThrow(() -> new IllegalArgumentException(PROFILE + " = \"" + name
-                + "\" (" + config.getValue(PROFILE).origin().description() + "): must be embedded or cassandra"));
+        Profile profile =
+                Profile.named(name)
+                        .orElseThrow(
+                                () ->
+                                        new IllegalArgumentException(
+                                                PROFILE
+                                                        + " = \""
+                                                        + name
+                                                        + "\" ("
+                                                        + config.getValue(PROFILE)
+                                                                .origin()
+                                                                .description()
+                                                        + "): must be embedded or cassandra"));
         return switch (profile) {
             case EMBEDDED -> new Embedded(dataDir);
-            case CASSANDRA -> new Cassandra(config.getStringList(CASSANDRA_CONTACT_POINTS),
-                    config.getString(CASSANDRA_KEYSPACE));
+            case CASSANDRA ->
+                    new Cassandra(
+                            config.getStringList(CASSANDRA_CONTACT_POINTS),
+                            config.getString(CASSANDRA_KEYSPACE));
         };
     }
 
     /** The setting that selects the profile. */
     String PROFILE = "kubepekko.storage.profile";
+
     /** The cassandra profile's contact points ({@code host:port} strings). */
     String CASSANDRA_CONTACT_POINTS = "kubepekko.storage.cassandra.contact-points";
+
     /** The cassandra profile's keyspace. */
     String CASSANDRA_KEYSPACE = "kubepekko.storage.cassandra.keyspace";
 
-    /** Config overrides that select and point this profile's plugins (to be layered over reference.conf). */
+    /**
+     * Config overrides that select and point this profile's plugins (to be layered over
+     * reference.conf).
+     */
     Config toConfig();
 
     /** Creates (or, where creation is off, checks) the journal's tables; idempotent. */
@@ -74,7 +93,9 @@ public sealed interface StorageSettings {
     /** The read side, for journal-backed watch resume. */
     JournalReader journalReader(ActorSystem<?> system, Config config);
 
-    /** The embedded profile: pekko-persistence-jdbc on an H2 file database under {@code dataDir}. */
+    /**
+     * The embedded profile: pekko-persistence-jdbc on an H2 file database under {@code dataDir}.
+     */
     record Embedded(Path dataDir) implements StorageSettings {
 
         /** Points the embedded journal at {@code <dataDir>/kubepekko.mv.db}. */
@@ -82,13 +103,22 @@ public sealed interface StorageSettings {
         public Config toConfig() {
             Path db = dataDir.toAbsolutePath().resolve("kubepekko");
             // The H2 settings, and why each, are in reference.conf: one list for both URLs.
-            String url = "jdbc:h2:file:" + db
-                    + ConfigFactory.defaultReference().getString("kubepekko.storage.embedded.options");
+            String url =
+                    "jdbc:h2:file:"
+                            + db
+                            + ConfigFactory.defaultReference()
+                                    .getString("kubepekko.storage.embedded.options");
             String quoted = "\"" + url.replace("\\", "\\\\") + "\"";
-            // The slick URL is set too, so the override holds even for a caller that layers it over an
-            // already-resolved config (where reference.conf's substitution would have picked ./data).
-            return ConfigFactory.parseString("kubepekko.storage.embedded.url = " + quoted + "\n"
-                    + "pekko-persistence-jdbc.shared-databases.slick.db.url = " + quoted);
+            // The slick URL is set too, so the override holds even for a caller that layers it over
+            // an
+            // already-resolved config (where reference.conf's substitution would have picked
+            // ./data).
+            return ConfigFactory.parseString(
+                    "kubepekko.storage.embedded.url = "
+                            + quoted
+                            + "\n"
+                            + "pekko-persistence-jdbc.shared-databases.slick.db.url = "
+                            + quoted);
         }
 
         @Override
@@ -109,11 +139,11 @@ public sealed interface StorageSettings {
 
     /**
      * The cassandra profile: pekko-persistence-cassandra. Everything but the contact points and the
-     * keyspace (replication, consistency levels, schema creation, events-by-tag) is configured under
-     * {@code kubepekko.storage.cassandra}.
+     * keyspace (replication, consistency levels, schema creation, events-by-tag) is configured
+     * under {@code kubepekko.storage.cassandra}.
      *
      * @param contactPoints {@code host:port} of one or more nodes
-     * @param keyspace      the keyspace holding the journal, tag views and snapshots
+     * @param keyspace the keyspace holding the journal, tag views and snapshots
      */
     record Cassandra(List<String> contactPoints, String keyspace) implements StorageSettings {
         public Cassandra {
@@ -126,11 +156,17 @@ public sealed interface StorageSettings {
         @Override
         public Config toConfig() {
             return ConfigFactory.empty()
-                    .withValue(PROFILE, ConfigValueFactory.fromAnyRef(Profile.CASSANDRA.flagValue()))
-                    .withValue(CASSANDRA_CONTACT_POINTS, ConfigValueFactory.fromIterable(contactPoints))
+                    .withValue(
+                            PROFILE, ConfigValueFactory.fromAnyRef(Profile.CASSANDRA.flagValue()))
+                    .withValue(
+                            CASSANDRA_CONTACT_POINTS,
+                            ConfigValueFactory.fromIterable(contactPoints))
                     .withValue(CASSANDRA_KEYSPACE, ConfigValueFactory.fromAnyRef(keyspace))
-                    .withFallback(ConfigFactory.parseResources(StorageSettings.class, "cassandra-profile.conf",
-                            ConfigParseOptions.defaults().setAllowMissing(false)));
+                    .withFallback(
+                            ConfigFactory.parseResources(
+                                    StorageSettings.class,
+                                    "cassandra-profile.conf",
+                                    ConfigParseOptions.defaults().setAllowMissing(false)));
         }
 
         @Override

@@ -1,14 +1,25 @@
 package io.kubepekko.persistence;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.kubepekko.persistence.cassandra.LocalCassandra;
+import io.kubepekko.persistence.fencing.WritePermit;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.pattern.Patterns;
-import io.kubepekko.persistence.fencing.WritePermit;
-import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.persistence.AtomicWrite;
 import org.apache.pekko.persistence.JournalProtocol;
 import org.apache.pekko.persistence.Persistence;
@@ -26,30 +37,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import scala.jdk.javaapi.CollectionConverters;
 
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 /**
- * The storage plugins of the cassandra profile. The fenced journal ({@code FencedCassandraJournal}): a server whose
- * write permit lapsed writes no row, and a replaced server's late row that shares a sequence number with its
- * successor's is dropped on recovery. {@link PartedSnapshotStore}: a collection snapshot larger than one Cassandra request
- * may carry (Cassandra 5.0 refuses CQL messages over 12.8 MiB, and mutations over half a commit log segment,
- * 16 MiB) is saved in parts and loaded whole; the Cassandra plugin alone refuses it. On the Cassandra at {@code -Dkubepekko.it.cassandra.contact-points}, or a local
- * one started for this class.
+ * The storage plugins of the cassandra profile. The fenced journal ({@code
+ * FencedCassandraJournal}): a server whose write permit lapsed writes no row, and a replaced
+ * server's late row that shares a sequence number with its successor's is dropped on recovery.
+ * {@link PartedSnapshotStore}: a collection snapshot larger than one Cassandra request may carry
+ * (Cassandra 5.0 refuses CQL messages over 12.8 MiB, and mutations over half a commit log segment,
+ * 16 MiB) is saved in parts and loaded whole; the Cassandra plugin alone refuses it. On the
+ * Cassandra at {@code -Dkubepekko.it.cassandra.contact-points}, or a local one started for this
+ * class.
  */
 class CassandraPluginsIT {
 
-    @TempDir
-    static Path dir;
+    @TempDir static Path dir;
     private static LocalCassandra cassandra;
     private static ActorTestKit kit;
 
@@ -63,9 +63,12 @@ class CassandraPluginsIT {
         } else {
             contactPoints = Arrays.asList(configured.split(","));
         }
-        String keyspace = "plugins_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-        Config config = new StorageSettings.Cassandra(contactPoints, keyspace).toConfig()
-                .withFallback(ConfigFactory.parseString("pekko.actor.provider = local"));
+        String keyspace =
+                "plugins_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        Config config =
+                new StorageSettings.Cassandra(contactPoints, keyspace)
+                        .toConfig()
+                        .withFallback(ConfigFactory.parseString("pekko.actor.provider = local"));
         kit = ActorTestKit.create(ConfigFactory.load(config));
         CassandraSchema.prepare(kit.system()).toCompletableFuture().get(120, TimeUnit.SECONDS);
     }
@@ -81,28 +84,39 @@ class CassandraPluginsIT {
     }
 
     private static ActorRef journal() {
-        return Persistence.get(Adapter.toClassic(kit.system())).journalFor("", ConfigFactory.empty());
+        return Persistence.get(Adapter.toClassic(kit.system()))
+                .journalFor("", ConfigFactory.empty());
     }
 
-    private static JournalProtocol.WriteMessages write(TestProbe<Object> to, String pid, long seqNr, String writer,
-                                                       String payload) {
-        PersistentRepr event = PersistentRepr.apply(payload, seqNr, pid, "", false,
-                ActorRef.noSender(), writer);
+    private static JournalProtocol.WriteMessages write(
+            TestProbe<Object> to, String pid, long seqNr, String writer, String payload) {
+        PersistentRepr event =
+                PersistentRepr.apply(payload, seqNr, pid, "", false, ActorRef.noSender(), writer);
         return new JournalProtocol.WriteMessages(
-                CollectionConverters.asScala(List.<PersistentEnvelope>of(AtomicWrite.apply(event))).toList(),
-                Adapter.toClassic(to.ref()), 1);
+                CollectionConverters.asScala(List.<PersistentEnvelope>of(AtomicWrite.apply(event)))
+                        .toList(),
+                Adapter.toClassic(to.ref()),
+                1);
     }
 
     private static void written(TestProbe<Object> probe) {
-        probe.expectMessageClass(JournalProtocol.WriteMessagesSuccessful$.class, Duration.ofSeconds(30));
+        probe.expectMessageClass(
+                JournalProtocol.WriteMessagesSuccessful$.class, Duration.ofSeconds(30));
         probe.expectMessageClass(JournalProtocol.WriteMessageSuccess.class, Duration.ofSeconds(30));
     }
 
     /** The payloads recovery replays for {@code pid}, in order. */
     private static List<Object> replay(String pid) {
         TestProbe<Object> probe = kit.createTestProbe();
-        journal().tell(new JournalProtocol.ReplayMessages(1, Long.MAX_VALUE, Long.MAX_VALUE, pid,
-                Adapter.toClassic(probe.ref())), ActorRef.noSender());
+        journal()
+                .tell(
+                        new JournalProtocol.ReplayMessages(
+                                1,
+                                Long.MAX_VALUE,
+                                Long.MAX_VALUE,
+                                pid,
+                                Adapter.toClassic(probe.ref())),
+                        ActorRef.noSender());
         List<Object> payloads = new ArrayList<>();
         while (true) {
             Object m = probe.receiveMessage(Duration.ofSeconds(30));
@@ -119,8 +133,10 @@ class CassandraPluginsIT {
     void aReplacedServersLateRowIsDroppedOnRecoveryForItsSuccessorsOfTheSameSequenceNumber() {
         TestProbe<Object> probe = kit.createTestProbe();
         String pid = "late-" + UUID.randomUUID();
-        // The replaced server's second event got its row key before the pause (its permit held then) and landed
-        // after its successor had recovered event 1 and written its own event 2, whose row key is later.
+        // The replaced server's second event got its row key before the pause (its permit held
+        // then) and landed
+        // after its successor had recovered event 1 and written its own event 2, whose row key is
+        // later.
         journal().tell(write(probe, pid, 1, "replaced", "first"), ActorRef.noSender());
         written(probe);
         journal().tell(write(probe, pid, 2, "replaced", "late"), ActorRef.noSender());
@@ -128,11 +144,17 @@ class CassandraPluginsIT {
         journal().tell(write(probe, pid, 2, "successor", "acknowledged"), ActorRef.noSender());
         written(probe);
 
-        assertEquals(List.of("first", "acknowledged"), replay(pid), "the late row shares the last number");
+        assertEquals(
+                List.of("first", "acknowledged"),
+                replay(pid),
+                "the late row shares the last number");
 
         journal().tell(write(probe, pid, 3, "successor", "next"), ActorRef.noSender());
         written(probe);
-        assertEquals(List.of("first", "acknowledged", "next"), replay(pid), "the late row is in the middle");
+        assertEquals(
+                List.of("first", "acknowledged", "next"),
+                replay(pid),
+                "the late row is in the middle");
     }
 
     @Test
@@ -143,9 +165,12 @@ class CassandraPluginsIT {
         permit.revoke("replaced in this test");
         try {
             journal().tell(write(probe, pid, 1, "replaced", "refused"), ActorRef.noSender());
-            JournalProtocol.WriteMessagesFailed failed = probe.expectMessageClass(
-                    JournalProtocol.WriteMessagesFailed.class, Duration.ofSeconds(30));
-            assertTrue(String.valueOf(failed.cause()).contains("replaced in this test"), String.valueOf(failed.cause()));
+            JournalProtocol.WriteMessagesFailed failed =
+                    probe.expectMessageClass(
+                            JournalProtocol.WriteMessagesFailed.class, Duration.ofSeconds(30));
+            assertTrue(
+                    String.valueOf(failed.cause()).contains("replaced in this test"),
+                    String.valueOf(failed.cause()));
         } finally {
             permit.grantAlways();
         }
@@ -153,8 +178,12 @@ class CassandraPluginsIT {
     }
 
     private static Object ask(String plugin, Object message) throws Exception {
-        var store = Persistence.get(Adapter.toClassic(kit.system())).snapshotStoreFor(plugin, ConfigFactory.empty());
-        return Patterns.ask(store, message, Duration.ofSeconds(60)).toCompletableFuture().get(90, TimeUnit.SECONDS);
+        var store =
+                Persistence.get(Adapter.toClassic(kit.system()))
+                        .snapshotStoreFor(plugin, ConfigFactory.empty());
+        return Patterns.ask(store, message, Duration.ofSeconds(60))
+                .toCompletableFuture()
+                .get(90, TimeUnit.SECONDS);
     }
 
     /** 24 lines of 1 MB: 24 MB, over what one request may carry. */
@@ -169,11 +198,19 @@ class CassandraPluginsIT {
     @Test
     void aSnapshotLargerThanAMutationIsSavedInPartsAndLoadedWhole() throws Exception {
         PartedSnapshotStoreTest.Lines snapshot = big('a');
-        assertInstanceOf(SaveSnapshotSuccess.class, ask("", new SnapshotProtocol.SaveSnapshot(
-                new SnapshotMetadata("big", 42, 0L), snapshot)));
+        assertInstanceOf(
+                SaveSnapshotSuccess.class,
+                ask(
+                        "",
+                        new SnapshotProtocol.SaveSnapshot(
+                                new SnapshotMetadata("big", 42, 0L), snapshot)));
 
-        var loaded = (SnapshotProtocol.LoadSnapshotResult) ask("",
-                new SnapshotProtocol.LoadSnapshot("big", SnapshotSelectionCriteria.latest(), Long.MAX_VALUE));
+        var loaded =
+                (SnapshotProtocol.LoadSnapshotResult)
+                        ask(
+                                "",
+                                new SnapshotProtocol.LoadSnapshot(
+                                        "big", SnapshotSelectionCriteria.latest(), Long.MAX_VALUE));
         SelectedSnapshot selected = loaded.snapshot().get();
         assertEquals(42, selected.metadata().sequenceNr());
         assertEquals(snapshot, selected.snapshot());
@@ -181,12 +218,18 @@ class CassandraPluginsIT {
 
     @Test
     void theCassandraPluginAloneRefusesTheSameSnapshot() throws Exception {
-        Object reply = ask("pekko.persistence.cassandra.snapshot", new SnapshotProtocol.SaveSnapshot(
-                new SnapshotMetadata("whole", 42, 0L), big('b')));
+        Object reply =
+                ask(
+                        "pekko.persistence.cassandra.snapshot",
+                        new SnapshotProtocol.SaveSnapshot(
+                                new SnapshotMetadata("whole", 42, 0L), big('b')));
         SaveSnapshotFailure failure = assertInstanceOf(SaveSnapshotFailure.class, reply);
-        // Cassandra 5.0 refuses the request itself: "CQL Message of size 24018289 bytes exceeds allowed
+        // Cassandra 5.0 refuses the request itself: "CQL Message of size 24018289 bytes exceeds
+        // allowed
         // maximum of 13421772 bytes"; an older one would refuse the mutation (over 16 MiB).
         String why = String.valueOf(failure.cause());
-        assertTrue(why.contains("exceeds allowed maximum") || why.toLowerCase().contains("mutation"), why);
+        assertTrue(
+                why.contains("exceeds allowed maximum") || why.toLowerCase().contains("mutation"),
+                why);
     }
 }

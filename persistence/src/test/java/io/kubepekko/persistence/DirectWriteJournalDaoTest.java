@@ -1,7 +1,20 @@
 package io.kubepekko.persistence;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
@@ -18,28 +31,13 @@ import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
-import java.time.Duration;
-import java.util.HashSet;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 /**
- * The embedded journal end to end through Pekko Persistence: writes go through the writer (which fills
- * the persistence-id index), and recovery replays through the index and the unindexed rows.
+ * The embedded journal end to end through Pekko Persistence: writes go through the writer (which
+ * fills the persistence-id index), and recovery replays through the index and the unindexed rows.
  */
 class DirectWriteJournalDaoTest {
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
     private ActorTestKit kit;
 
     record Added(int n) implements CborSerializable {}
@@ -74,16 +72,27 @@ class DirectWriteJournalDaoTest {
 
         @Override
         public CommandHandler<Object, Object, Integer> commandHandler() {
-            return newCommandHandlerBuilder().forAnyState()
-                    .onCommand(Add.class, (sum, c) -> Effect().persist(new Added(c.n())).thenRun(s -> c.replyTo().tell(s)))
-                    .onCommand(AddPadded.class, (sum, c) -> Effect().persist(new Padded(c.n(), new byte[c.padBytes()]))
-                            .thenRun(s -> c.replyTo().tell(s)))
+            return newCommandHandlerBuilder()
+                    .forAnyState()
+                    .onCommand(
+                            Add.class,
+                            (sum, c) ->
+                                    Effect()
+                                            .persist(new Added(c.n()))
+                                            .thenRun(s -> c.replyTo().tell(s)))
+                    .onCommand(
+                            AddPadded.class,
+                            (sum, c) ->
+                                    Effect()
+                                            .persist(new Padded(c.n(), new byte[c.padBytes()]))
+                                            .thenRun(s -> c.replyTo().tell(s)))
                     .build();
         }
 
         @Override
         public EventHandler<Integer, Object> eventHandler() {
-            return newEventHandlerBuilder().forAnyState()
+            return newEventHandlerBuilder()
+                    .forAnyState()
                     .onEvent(Added.class, (sum, e) -> sum + e.n())
                     .onEvent(Padded.class, (sum, e) -> sum + e.n())
                     .build();
@@ -91,17 +100,22 @@ class DirectWriteJournalDaoTest {
     }
 
     private Config config() {
-        return new StorageSettings.Embedded(dir).toConfig()
-                .withFallback(ConfigFactory.parseString("kubepekko.storage.embedded.journal-index-every = 3\n"
-                        + "kubepekko.storage.embedded.replay-page-bytes = 250000\n"
-                        + "pekko.actor.provider = local"))
+        return new StorageSettings.Embedded(dir)
+                .toConfig()
+                .withFallback(
+                        ConfigFactory.parseString(
+                                "kubepekko.storage.embedded.journal-index-every = 3\n"
+                                        + "kubepekko.storage.embedded.replay-page-bytes = 250000\n"
+                                        + "pekko.actor.provider = local"))
                 .withFallback(ConfigFactory.load())
                 .resolve();
     }
 
     private ActorTestKit start() throws Exception {
         ActorTestKit k = ActorTestKit.create(config());
-        EmbeddedSchema.createIfNotExists(k.system()).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        EmbeddedSchema.createIfNotExists(k.system())
+                .toCompletableFuture()
+                .get(30, TimeUnit.SECONDS);
         return k;
     }
 
@@ -119,8 +133,11 @@ class DirectWriteJournalDaoTest {
     }
 
     private long count(String table) throws SQLException {
-        try (Connection c = DriverManager.getConnection(config().getString("kubepekko.storage.embedded.url"), "sa", "");
-             Statement s = c.createStatement(); ResultSet r = s.executeQuery("SELECT COUNT(*) FROM \"" + table + "\"")) {
+        try (Connection c =
+                        DriverManager.getConnection(
+                                config().getString("kubepekko.storage.embedded.url"), "sa", "");
+                Statement s = c.createStatement();
+                ResultSet r = s.executeQuery("SELECT COUNT(*) FROM \"" + table + "\"")) {
             r.next();
             return r.getLong(1);
         }
@@ -142,7 +159,8 @@ class DirectWriteJournalDaoTest {
         assertEquals(7, count("event_journal"));
         assertEquals(6, count("event_journal_by_pid"));
 
-        // a recovers from six indexed rows and the unindexed one, and goes on from its highest number
+        // a recovers from six indexed rows and the unindexed one, and goes on from its highest
+        // number
         kit.stop(a);
         ActorRef<Add> again = kit.spawn(Counter.create("a"));
         assertEquals(25, add(again, 10));
@@ -167,11 +185,12 @@ class DirectWriteJournalDaoTest {
     }
 
     /**
-     * The plugin closes its connection pool as the actor system terminates (a termination callback): the
-     * writer must be done with its connection (last index entries committed, connection returned) before
-     * then. It used to be stopped by a termination callback itself, racing the pool's closing, and closing
-     * its connection on the closed pool threw a NullPointerException at server stops. Checked at the last
-     * phase of the coordinated shutdown, which comes before any termination callback.
+     * The plugin closes its connection pool as the actor system terminates (a termination
+     * callback): the writer must be done with its connection (last index entries committed,
+     * connection returned) before then. It used to be stopped by a termination callback itself,
+     * racing the pool's closing, and closing its connection on the closed pool threw a
+     * NullPointerException at server stops. Checked at the last phase of the coordinated shutdown,
+     * which comes before any termination callback.
      */
     @Test
     void theWriterIsDoneBeforeTheActorSystemTerminates() throws Exception {
@@ -183,14 +202,18 @@ class DirectWriteJournalDaoTest {
         assertEquals(1, mine.size(), "this system's writer thread");
         Thread writer = mine.iterator().next();
         CompletableFuture<Boolean> aliveAtTermination = new CompletableFuture<>();
-        CoordinatedShutdown.get(kit.system()).addTask(
-                CoordinatedShutdown.PhaseActorSystemTerminate(), "observe-writer", () -> {
-                    aliveAtTermination.complete(writer.isAlive());
-                    return CompletableFuture.completedFuture(Done.getInstance());
-                });
+        CoordinatedShutdown.get(kit.system())
+                .addTask(
+                        CoordinatedShutdown.PhaseActorSystemTerminate(),
+                        "observe-writer",
+                        () -> {
+                            aliveAtTermination.complete(writer.isAlive());
+                            return CompletableFuture.completedFuture(Done.getInstance());
+                        });
         kit.system().terminate();
         kit.system().getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
-        Assertions.assertFalse(aliveAtTermination.get(10, TimeUnit.SECONDS),
+        Assertions.assertFalse(
+                aliveAtTermination.get(10, TimeUnit.SECONDS),
                 "the writer still ran when the actor system began to terminate");
         assertEquals(1, count("event_journal_by_pid"), "its last rows indexed on the way out");
     }
@@ -207,15 +230,18 @@ class DirectWriteJournalDaoTest {
         }
         assertEquals(325, sum);
 
-        // about 100 kB per event and pages of 250 kB: two events a page, whether indexed (the first 24) or not
-        PidIndex index = PidIndex.of(new JournalConfig(
-                config().getConfig("jdbc-journal")));
-        try (Connection c = DriverManager.getConnection(config().getString("kubepekko.storage.embedded.url"), "sa", "")) {
+        // about 100 kB per event and pages of 250 kB: two events a page, whether indexed (the first
+        // 24) or not
+        PidIndex index = PidIndex.of(new JournalConfig(config().getConfig("jdbc-journal")));
+        try (Connection c =
+                DriverManager.getConnection(
+                        config().getString("kubepekko.storage.embedded.url"), "sa", "")) {
             assertEquals(2, index.pageEnd(c, "big", 1, 25, 400, 250_000));
             assertEquals(25, index.pageEnd(c, "big", 25, 25, 400, 250_000));
             // one event larger than a page is a page of its own
             assertEquals(7, index.pageEnd(c, "big", 7, 25, 400, 1000));
-            // the window bounds a page of small events, and a window past the last event ends at its bound
+            // the window bounds a page of small events, and a window past the last event ends at
+            // its bound
             assertEquals(12, index.pageEnd(c, "big", 10, 25, 3, Long.MAX_VALUE));
             assertEquals(40, index.pageEnd(c, "big", 26, 40, 400, 250_000));
         }

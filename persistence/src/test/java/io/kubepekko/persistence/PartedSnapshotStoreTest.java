@@ -1,7 +1,24 @@
 package io.kubepekko.persistence;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
@@ -17,24 +34,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.List;
-import java.util.Optional;
-import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@link PartedSnapshotStore} over the embedded profile's JDBC snapshot store. */
 class PartedSnapshotStoreTest {
@@ -92,16 +91,18 @@ class PartedSnapshotStoreTest {
         }
     }
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
     private ActorTestKit kit;
     private ActorRef store;
     private ActorRef jdbc;
 
     private Config config() {
-        return new StorageSettings.Embedded(dir).toConfig()
-                .withFallback(ConfigFactory.parseString("kubepekko.snapshot-store.part-bytes = 1000\n"
-                        + "pekko.actor.provider = local"))
+        return new StorageSettings.Embedded(dir)
+                .toConfig()
+                .withFallback(
+                        ConfigFactory.parseString(
+                                "kubepekko.snapshot-store.part-bytes = 1000\n"
+                                        + "pekko.actor.provider = local"))
                 .withFallback(ConfigFactory.load())
                 .resolve();
     }
@@ -109,7 +110,9 @@ class PartedSnapshotStoreTest {
     @BeforeEach
     void start() throws Exception {
         kit = ActorTestKit.create(config());
-        EmbeddedSchema.createIfNotExists(kit.system()).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        EmbeddedSchema.createIfNotExists(kit.system())
+                .toCompletableFuture()
+                .get(30, TimeUnit.SECONDS);
         Persistence persistence = Persistence.get(Adapter.toClassic(kit.system()));
         store = persistence.snapshotStoreFor("", ConfigFactory.empty());
         jdbc = persistence.snapshotStoreFor("jdbc-snapshot-store", ConfigFactory.empty());
@@ -129,26 +132,42 @@ class PartedSnapshotStoreTest {
     }
 
     private static Object ask(ActorRef to, Object message) throws Exception {
-        return Patterns.ask(to, message, Duration.ofSeconds(20)).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        return Patterns.ask(to, message, Duration.ofSeconds(20))
+                .toCompletableFuture()
+                .get(30, TimeUnit.SECONDS);
     }
 
     private static void save(ActorRef to, String pid, long n, Object snapshot) throws Exception {
-        assertInstanceOf(SaveSnapshotSuccess.class,
-                ask(to, new SnapshotProtocol.SaveSnapshot(new SnapshotMetadata(pid, n, 0L), snapshot)));
+        assertInstanceOf(
+                SaveSnapshotSuccess.class,
+                ask(
+                        to,
+                        new SnapshotProtocol.SaveSnapshot(
+                                new SnapshotMetadata(pid, n, 0L), snapshot)));
     }
 
     private Optional<SelectedSnapshot> load(String pid) throws Exception {
-        var r = (SnapshotProtocol.LoadSnapshotResult) ask(store,
-                new SnapshotProtocol.LoadSnapshot(pid, SnapshotSelectionCriteria.latest(), Long.MAX_VALUE));
+        var r =
+                (SnapshotProtocol.LoadSnapshotResult)
+                        ask(
+                                store,
+                                new SnapshotProtocol.LoadSnapshot(
+                                        pid, SnapshotSelectionCriteria.latest(), Long.MAX_VALUE));
         return r.snapshot().isDefined() ? Optional.of(r.snapshot().get()) : Optional.empty();
     }
 
-    /** The sequence numbers of the snapshot rows of each persistence id starting with {@code pid}. */
+    /**
+     * The sequence numbers of the snapshot rows of each persistence id starting with {@code pid}.
+     */
     private TreeMap<String, List<Long>> rows(String pid) throws Exception {
         TreeMap<String, List<Long>> out = new TreeMap<>();
-        try (Connection c = DriverManager.getConnection(config().getString("kubepekko.storage.embedded.url"), "sa", "");
-             PreparedStatement s = c.prepareStatement("SELECT \"persistence_id\", \"sequence_number\" FROM \"snapshot\""
-                     + " WHERE \"persistence_id\" LIKE ? ORDER BY 1, 2")) {
+        try (Connection c =
+                        DriverManager.getConnection(
+                                config().getString("kubepekko.storage.embedded.url"), "sa", "");
+                PreparedStatement s =
+                        c.prepareStatement(
+                                "SELECT \"persistence_id\", \"sequence_number\" FROM \"snapshot\""
+                                        + " WHERE \"persistence_id\" LIKE ? ORDER BY 1, 2")) {
             s.setString(1, pid + "%");
             try (ResultSet r = s.executeQuery()) {
                 while (r.next()) {
@@ -164,7 +183,8 @@ class PartedSnapshotStoreTest {
         Lines big = lines(25, 100, 'a'); // 2500 bytes: three parts of at most 1000
         save(store, "big", 7, big);
 
-        assertEquals(List.of("big", "big#snapshot-part-0", "big#snapshot-part-1", "big#snapshot-part-2"),
+        assertEquals(
+                List.of("big", "big#snapshot-part-0", "big#snapshot-part-1", "big#snapshot-part-2"),
                 new ArrayList<>(rows("big").keySet()));
         SelectedSnapshot loaded = load("big").orElseThrow();
         assertEquals(7, loaded.metadata().sequenceNr());
@@ -191,7 +211,11 @@ class PartedSnapshotStoreTest {
     @Test
     void aNewSnapshotDeletesOlderSnapshotsAndTheirParts() throws Exception {
         save(store, "moving", 10, lines(25, 100, 'd')); // three parts
-        save(store, "moving", 20, lines(12, 100, 'e')); // two parts: part 2 of the first one goes too
+        save(
+                store,
+                "moving",
+                20,
+                lines(12, 100, 'e')); // two parts: part 2 of the first one goes too
 
         awaitRows("moving", List.of("moving", "moving#snapshot-part-0", "moving#snapshot-part-1"));
         assertEquals(List.of(20L), rows("moving").get("moving"));
@@ -208,21 +232,34 @@ class PartedSnapshotStoreTest {
     @Test
     void aSnapshotMissingAPartGivesWayToAnEarlierOneOrNone() throws Exception {
         save(store, "torn", 20, lines(25, 100, 'g'));
-        save(jdbc, "torn", 10, lines(2, 100, 'h')); // an earlier snapshot, written after the clean-up
-        assertInstanceOf(DeleteSnapshotsSuccess.class, ask(jdbc, new SnapshotProtocol.DeleteSnapshots(
-                "torn#snapshot-part-1", SnapshotSelectionCriteria.latest())));
+        save(
+                jdbc,
+                "torn",
+                10,
+                lines(2, 100, 'h')); // an earlier snapshot, written after the clean-up
+        assertInstanceOf(
+                DeleteSnapshotsSuccess.class,
+                ask(
+                        jdbc,
+                        new SnapshotProtocol.DeleteSnapshots(
+                                "torn#snapshot-part-1", SnapshotSelectionCriteria.latest())));
 
         SelectedSnapshot loaded = load("torn").orElseThrow();
         assertEquals(10, loaded.metadata().sequenceNr());
         assertEquals(lines(2, 100, 'h'), loaded.snapshot());
 
-        assertInstanceOf(DeleteSnapshotsSuccess.class, ask(jdbc, new SnapshotProtocol.DeleteSnapshots(
-                "torn", new SnapshotSelectionCriteria(10, Long.MAX_VALUE, 0, 0))));
+        assertInstanceOf(
+                DeleteSnapshotsSuccess.class,
+                ask(
+                        jdbc,
+                        new SnapshotProtocol.DeleteSnapshots(
+                                "torn", new SnapshotSelectionCriteria(10, Long.MAX_VALUE, 0, 0))));
         assertTrue(load("torn").isEmpty(), "no snapshot: the journal replays from the start");
     }
 
     /** The clean-up after a save runs after its answer: wait for it. */
     private void awaitRows(String pid, List<String> ids) {
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertEquals(ids, new ArrayList<>(rows(pid).keySet())));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertEquals(ids, new ArrayList<>(rows(pid).keySet())));
     }
 }

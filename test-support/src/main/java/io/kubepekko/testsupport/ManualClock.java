@@ -23,7 +23,10 @@ public final class ManualClock extends Clock {
         this.tick = tick;
     }
 
-    /** A clock that also moves {@code tick} further after each read, so no two reads see the same instant. */
+    /**
+     * A clock that also moves {@code tick} further after each read, so no two reads see the same
+     * instant.
+     */
     public static ManualClock ticking(Instant start, Duration tick) {
         return new ManualClock(start, tick);
     }

@@ -13,7 +13,6 @@ import io.kubepekko.api.store.Preconditions;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOptions;
 import io.kubepekko.api.store.WriteResult;
-
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
@@ -24,9 +23,13 @@ import java.util.concurrent.CompletionStage;
  */
 final class ControllerClient {
 
-    /** kube's controllers write with user agent {@code kube-controller-manager/v… (…)/<controller>}. */
+    /**
+     * kube's controllers write with user agent {@code kube-controller-manager/v… (…)/<controller>}.
+     */
     static final String FIELD_MANAGER = "kube-controller-manager";
-    private static final WriteOptions OPTIONS = new WriteOptions(false, FIELD_MANAGER, FieldValidation.WARN);
+
+    private static final WriteOptions OPTIONS =
+            new WriteOptions(false, FIELD_MANAGER, FieldValidation.WARN);
 
     private final ControlPlane controlPlane;
 
@@ -40,39 +43,62 @@ final class ControllerClient {
 
     /** The object as last committed, or empty. */
     CompletionStage<Optional<ObjectNode>> get(ResourceType type, String namespace, String name) {
-        return controlPlane.get(type, namespace, name).thenApply(found -> found.map(Json::parseTrusted));
+        return controlPlane
+                .get(type, namespace, name)
+                .thenApply(found -> found.map(Json::parseTrusted));
     }
 
     /** Deletes the object named {@code name} only while it is the one with {@code uid}. */
-    CompletionStage<WriteResult.Success> delete(ResourceType type, String namespace, String name, String uid,
-                                                PropagationPolicy propagationPolicy) {
-        return succeeded(controlPlane.write(type, namespace, new WriteOp.Delete(name, new Preconditions(uid, null),
-                OPTIONS, null, propagationPolicy, null)));
+    CompletionStage<WriteResult.Success> delete(
+            ResourceType type,
+            String namespace,
+            String name,
+            String uid,
+            PropagationPolicy propagationPolicy) {
+        return succeeded(
+                controlPlane.write(
+                        type,
+                        namespace,
+                        new WriteOp.Delete(
+                                name,
+                                new Preconditions(uid, null),
+                                OPTIONS,
+                                null,
+                                propagationPolicy,
+                                null)));
     }
 
     /** A JSON merge patch of the object itself. */
-    CompletionStage<WriteResult.Success> mergePatch(ResourceType type, String namespace, String name, byte[] patch) {
-        return succeeded(controlPlane.write(type, namespace,
-                new WriteOp.Patch(name, PatchType.MERGE_PATCH, patch, null, OPTIONS)));
+    CompletionStage<WriteResult.Success> mergePatch(
+            ResourceType type, String namespace, String name, byte[] patch) {
+        return succeeded(
+                controlPlane.write(
+                        type,
+                        namespace,
+                        new WriteOp.Patch(name, PatchType.MERGE_PATCH, patch, null, OPTIONS)));
     }
 
     /** A PUT of the whole object, or of {@code subresource} ({@code status}, {@code finalize}). */
-    CompletionStage<WriteResult.Success> update(ResourceType type, String namespace, String name, ObjectNode obj,
-                                                String subresource) {
-        return succeeded(controlPlane.write(type, namespace, new WriteOp.Update(name, obj, subresource, OPTIONS)));
+    CompletionStage<WriteResult.Success> update(
+            ResourceType type, String namespace, String name, ObjectNode obj, String subresource) {
+        return succeeded(
+                controlPlane.write(
+                        type, namespace, new WriteOp.Update(name, obj, subresource, OPTIONS)));
     }
 
     /**
-     * A controller retries or gives up on whatever kept its write from happening, so a refusal fails the
-     * stage like a timeout does, with its Status ({@link #code}).
+     * A controller retries or gives up on whatever kept its write from happening, so a refusal
+     * fails the stage like a timeout does, with its Status ({@link #code}).
      */
-    private static CompletionStage<WriteResult.Success> succeeded(CompletionStage<WriteResult> write) {
-        return write.thenApply(result -> {
-            if (result instanceof WriteResult.Refused refused) {
-                throw refused.status().exception();
-            }
-            return (WriteResult.Success) result;
-        });
+    private static CompletionStage<WriteResult.Success> succeeded(
+            CompletionStage<WriteResult> write) {
+        return write.thenApply(
+                result -> {
+                    if (result instanceof WriteResult.Refused refused) {
+                        throw refused.status().exception();
+                    }
+                    return (WriteResult.Success) result;
+                });
     }
 
     /** The HTTP code of a failed call's {@code Status}, or 0 when it failed otherwise. */

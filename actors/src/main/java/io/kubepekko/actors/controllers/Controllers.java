@@ -3,6 +3,11 @@ package io.kubepekko.actors.controllers;
 import com.typesafe.config.Config;
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.persistence.CborSerializable;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.StreamSupport;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -15,19 +20,13 @@ import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.ClusterSingleton;
 import org.apache.pekko.cluster.typed.SingletonActor;
 
-import java.time.Clock;
-import java.time.Duration;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.stream.StreamSupport;
-
 /**
  * The built-in controllers of the cluster (kube-controller-manager's share of the deletion
  * lifecycle): the {@link GarbageCollector} and the {@link NamespaceController}, under one parent
  * that restarts a failed controller with back-off. The parent is a Cluster Singleton: every server
  * starts its manager, and the parent runs on the oldest member only, so one node collects (two
- * would race each other's deletions and double the load). When that member leaves, the parent
- * is stopped there and started on the next oldest.
+ * would race each other's deletions and double the load). When that member leaves, the parent is
+ * stopped there and started on the next oldest.
  */
 public final class Controllers implements AutoCloseable {
 
@@ -38,15 +37,23 @@ public final class Controllers implements AutoCloseable {
     public record Stop(ActorRef<Done> replyTo) implements Command {}
 
     /** Sent by the singleton manager when the parent moves to another member: stop here. */
-    public enum HandOver implements Command { INSTANCE }
+    public enum HandOver implements Command {
+        INSTANCE
+    }
 
     /** How the controllers work. */
     public record Settings(GarbageCollector.Settings gc, NamespaceController.Settings namespaces) {
-        /** What {@code kubepekko.controllers} of {@code config} sets (the actors' reference.conf has every default). */
+        /**
+         * What {@code kubepekko.controllers} of {@code config} sets (the actors' reference.conf has
+         * every default).
+         */
         public static Settings fromConfig(Config config) {
             Config controllers = config.getConfig("kubepekko.controllers");
-            return new Settings(GarbageCollector.Settings.fromConfig(controllers.getConfig("garbage-collector")),
-                    NamespaceController.Settings.fromConfig(controllers.getConfig("namespace-controller")));
+            return new Settings(
+                    GarbageCollector.Settings.fromConfig(
+                            controllers.getConfig("garbage-collector")),
+                    NamespaceController.Settings.fromConfig(
+                            controllers.getConfig("namespace-controller")));
         }
     }
 
@@ -54,8 +61,8 @@ public final class Controllers implements AutoCloseable {
     private final ActorRef<Command> parent;
     private final AtomicBoolean activeHere;
 
-    private Controllers(ControlPlane controlPlane, ActorRef<Command> parent,
-                        AtomicBoolean activeHere) {
+    private Controllers(
+            ControlPlane controlPlane, ActorRef<Command> parent, AtomicBoolean activeHere) {
         this.controlPlane = controlPlane;
         this.parent = parent;
         this.activeHere = activeHere;
@@ -73,58 +80,88 @@ public final class Controllers implements AutoCloseable {
      */
     public static Controllers start(ControlPlane controlPlane, Settings settings, Clock clock) {
         AtomicBoolean activeHere = new AtomicBoolean();
-        ActorRef<Command> proxy = ClusterSingleton.get(controlPlane.system()).init(
-                SingletonActor.of(parent(controlPlane, settings, clock, activeHere), "controllers")
-                        .withStopMessage(HandOver.INSTANCE));
+        ActorRef<Command> proxy =
+                ClusterSingleton.get(controlPlane.system())
+                        .init(
+                                SingletonActor.of(
+                                                parent(controlPlane, settings, clock, activeHere),
+                                                "controllers")
+                                        .withStopMessage(HandOver.INSTANCE));
         return new Controllers(controlPlane, proxy, activeHere);
     }
 
-    private static Behavior<Command> parent(ControlPlane controlPlane, Settings settings, Clock clock,
-                                            AtomicBoolean activeHere) {
-        return Behaviors.setup(ctx -> {
-            activeHere.set(true);
-            SupervisorStrategy restart = SupervisorStrategy.restartWithBackoff(Duration.ofSeconds(1),
-                    Duration.ofSeconds(30), 0.2);
-            ctx.spawn(Behaviors.supervise(GarbageCollector.create(controlPlane, settings.gc())).onFailure(restart),
-                    "garbage-collector");
-            ctx.spawn(Behaviors.supervise(NamespaceController.create(controlPlane, settings.namespaces(), clock))
-                    .onFailure(restart), "namespace-controller");
-            return Behaviors.receive(Command.class)
-                    .onMessage(Stop.class, stop -> {
-                        stop.replyTo().tell(Done.getInstance());
-                        return Behaviors.stopped();
-                    })
-                    .onMessage(HandOver.class, h -> Behaviors.stopped())
-                    .onSignal(PostStop.class, stopped -> {
-                        activeHere.set(false);
-                        return Behaviors.same();
-                    })
-                    .build();
-        });
+    private static Behavior<Command> parent(
+            ControlPlane controlPlane, Settings settings, Clock clock, AtomicBoolean activeHere) {
+        return Behaviors.setup(
+                ctx -> {
+                    activeHere.set(true);
+                    SupervisorStrategy restart =
+                            SupervisorStrategy.restartWithBackoff(
+                                    Duration.ofSeconds(1), Duration.ofSeconds(30), 0.2);
+                    ctx.spawn(
+                            Behaviors.supervise(
+                                            GarbageCollector.create(controlPlane, settings.gc()))
+                                    .onFailure(restart),
+                            "garbage-collector");
+                    ctx.spawn(
+                            Behaviors.supervise(
+                                            NamespaceController.create(
+                                                    controlPlane, settings.namespaces(), clock))
+                                    .onFailure(restart),
+                            "namespace-controller");
+                    return Behaviors.receive(Command.class)
+                            .onMessage(
+                                    Stop.class,
+                                    stop -> {
+                                        stop.replyTo().tell(Done.getInstance());
+                                        return Behaviors.stopped();
+                                    })
+                            .onMessage(HandOver.class, h -> Behaviors.stopped())
+                            .onSignal(
+                                    PostStop.class,
+                                    stopped -> {
+                                        activeHere.set(false);
+                                        return Behaviors.same();
+                                    })
+                            .build();
+                });
     }
 
     /**
-     * On the last member of the cluster, stops the controllers and waits (bounded) until they have, so
-     * that they stop writing (and reading: an informer's consistent list asks a sequencer through
-     * sharding, which on a member shutting down alone finds no home and holds up the shard region's
-     * shutdown) before the control plane goes away. With another member that can take the singleton
-     * over, it may run elsewhere, and stopping it through the proxy would stop the cluster's controllers:
-     * there it stops when this node leaves, if it runs here, and the next oldest member takes over. A
-     * member that is leaving too (one that has just left may still be listed, Exiting) takes nothing over.
+     * On the last member of the cluster, stops the controllers and waits (bounded) until they have,
+     * so that they stop writing (and reading: an informer's consistent list asks a sequencer
+     * through sharding, which on a member shutting down alone finds no home and holds up the shard
+     * region's shutdown) before the control plane goes away. With another member that can take the
+     * singleton over, it may run elsewhere, and stopping it through the proxy would stop the
+     * cluster's controllers: there it stops when this node leaves, if it runs here, and the next
+     * oldest member takes over. A member that is leaving too (one that has just left may still be
+     * listed, Exiting) takes nothing over.
      */
     @Override
     public void close() {
         Cluster cluster = Cluster.get(controlPlane.system());
-        boolean successor = StreamSupport.stream(cluster.state().getMembers().spliterator(), false)
-                .anyMatch(m -> !m.uniqueAddress().equals(cluster.selfMember().uniqueAddress())
-                        && (m.status() == MemberStatus.up() || m.status() == MemberStatus.weaklyUp()
-                        || m.status() == MemberStatus.joining()));
+        boolean successor =
+                StreamSupport.stream(cluster.state().getMembers().spliterator(), false)
+                        .anyMatch(
+                                m ->
+                                        !m.uniqueAddress()
+                                                        .equals(
+                                                                cluster.selfMember()
+                                                                        .uniqueAddress())
+                                                && (m.status() == MemberStatus.up()
+                                                        || m.status() == MemberStatus.weaklyUp()
+                                                        || m.status() == MemberStatus.joining()));
         if (successor) {
             return;
         }
         try {
-            AskPattern.<Command, Done>ask(parent, Stop::new, Duration.ofSeconds(5), controlPlane.system().scheduler())
-                    .toCompletableFuture().get(10, TimeUnit.SECONDS);
+            AskPattern.<Command, Done>ask(
+                            parent,
+                            Stop::new,
+                            Duration.ofSeconds(5),
+                            controlPlane.system().scheduler())
+                    .toCompletableFuture()
+                    .get(10, TimeUnit.SECONDS);
         } catch (Exception e) {
             // The actor system's termination stops them anyway.
         }

@@ -17,12 +17,6 @@ import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.watch.PartialJson;
 import io.kubepekko.api.watch.WatchEvent;
-import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
-import org.apache.pekko.actor.typed.javadsl.ActorContext;
-import org.apache.pekko.actor.typed.javadsl.Behaviors;
-import org.apache.pekko.actor.typed.javadsl.Receive;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -33,16 +27,21 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
 
 /**
- * The garbage collector: deletes objects whose owners are gone, after Kubernetes' GC controller.
- * An {@link Informer} per listable kind keeps its graph of owner references (by uid) current; a
- * change that can matter to an object queues it: a dependent whose owner is not in the graph where
- * the reference points, the dependents of a deleted owner or of an owner starting foreground
- * deletion, an owner with the {@code orphan} or {@code foregroundDeletion} finalizer. Each queued
- * object is then looked at against live reads (the graph may lag) and the decision is
- * {@link GarbageCollection}'s. Work starts once every informer has listed, so an owner's
- * dependents are all known before its finalizer is removed.
+ * The garbage collector: deletes objects whose owners are gone, after Kubernetes' GC controller. An
+ * {@link Informer} per listable kind keeps its graph of owner references (by uid) current; a change
+ * that can matter to an object queues it: a dependent whose owner is not in the graph where the
+ * reference points, the dependents of a deleted owner or of an owner starting foreground deletion,
+ * an owner with the {@code orphan} or {@code foregroundDeletion} finalizer. Each queued object is
+ * then looked at against live reads (the graph may lag) and the decision is {@link
+ * GarbageCollection}'s. Work starts once every informer has listed, so an owner's dependents are
+ * all known before its finalizer is removed.
  *
  * <p>Bounded work: the queue is a set of observed uids (at most one entry per object), at most
  * {@link Settings#workers} objects are worked on at once, and an object whose work fails is retried
@@ -60,58 +59,103 @@ public final class GarbageCollector extends AbstractBehavior<GarbageCollector.Co
     private record Requeue(String uid) implements Command {}
 
     /**
-     * @param workers  objects worked on at once
+     * @param workers objects worked on at once
      * @param informer the informers' back-off
-     * @param retry    back-off of an object whose work failed (doubling, capped)
+     * @param retry back-off of an object whose work failed (doubling, capped)
      */
     public record Settings(int workers, Backoff informer, Backoff retry) {
-        /** The settings of {@code config}, {@code kubepekko.controllers.garbage-collector} of the server's. */
+        /**
+         * The settings of {@code config}, {@code kubepekko.controllers.garbage-collector} of the
+         * server's.
+         */
         static Settings fromConfig(Config config) {
-            return new Settings(config.getInt("workers"),
+            return new Settings(
+                    config.getInt("workers"),
                     Backoff.fromConfig(config.getConfig("informer-backoff")),
                     Backoff.fromConfig(config.getConfig("retry-backoff")));
         }
     }
 
     /** What the graph knows of one object. */
-    private record Node(ResourceType type, String namespace, String name, String uid, List<OwnerReference> owners,
-                        boolean beingDeleted, boolean deletingDependents, boolean orphaning) {
+    private record Node(
+            ResourceType type,
+            String namespace,
+            String name,
+            String uid,
+            List<OwnerReference> owners,
+            boolean beingDeleted,
+            boolean deletingDependents,
+            boolean orphaning) {
         static Node of(ResourceType type, ObjectNode obj) {
-            return new Node(type, type.namespaced() ? ObjectMeta.namespace(obj) : "", ObjectMeta.name(obj),
-                    ObjectMeta.uid(obj), OwnerReference.of(obj), DeletionState.beingDeleted(obj),
-                    DeletionState.deletingDependents(obj), DeletionState.orphaningDependents(obj));
+            return new Node(
+                    type,
+                    type.namespaced() ? ObjectMeta.namespace(obj) : "",
+                    ObjectMeta.name(obj),
+                    ObjectMeta.uid(obj),
+                    OwnerReference.of(obj),
+                    DeletionState.beingDeleted(obj),
+                    DeletionState.deletingDependents(obj),
+                    DeletionState.orphaningDependents(obj));
         }
 
         boolean blocks(String ownerUid) {
-            return owners.stream().anyMatch(o -> o.uid().equals(ownerUid) && o.blockOwnerDeletion());
+            return owners.stream()
+                    .anyMatch(o -> o.uid().equals(ownerUid) && o.blockOwnerDeletion());
         }
     }
 
     /**
-     * What the graph needs of an object. The collector sees every write of every kind, so it parses only
-     * these instead of whole objects (managedFields alone are often most of one).
+     * What the graph needs of an object. The collector sees every write of every kind, so it parses
+     * only these instead of whole objects (managedFields alone are often most of one).
      */
-    private static final PartialJson OWNERSHIP = PartialJson.keeping(Set.of("apiVersion", "kind", "metadata.name",
-            "metadata.namespace", "metadata.uid", "metadata.ownerReferences", "metadata.finalizers",
-            "metadata.deletionTimestamp"));
+    private static final PartialJson OWNERSHIP =
+            PartialJson.keeping(
+                    Set.of(
+                            "apiVersion",
+                            "kind",
+                            "metadata.name",
+                            "metadata.namespace",
+                            "metadata.uid",
+                            "metadata.ownerReferences",
+                            "metadata.finalizers",
+                            "metadata.deletionTimestamp"));
 
     private final Registry registry;
     private final ControllerClient client;
     private final Settings settings;
     private final Map<String, Node> nodes = new HashMap<>();
+
     /** Owner uid to the uids of objects naming it, whether or not the owner is observed. */
     private final Map<String, Set<String>> dependents = new HashMap<>();
+
     private final Map<GroupResource, Set<String>> byType = new HashMap<>();
     private final Set<GroupResource> unsynced = new HashSet<>();
     private final WorkQueue queue;
 
     public static Behavior<Command> create(ControlPlane controlPlane, Settings settings) {
-        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new GarbageCollector(ctx, controlPlane, settings,
-                new WorkQueue(settings.workers(), settings.retry(), (uid, delay) ->
-                        timers.startSingleTimer(uid, new Requeue(uid), delay)))));
+        return Behaviors.setup(
+                ctx ->
+                        Behaviors.withTimers(
+                                timers ->
+                                        new GarbageCollector(
+                                                ctx,
+                                                controlPlane,
+                                                settings,
+                                                new WorkQueue(
+                                                        settings.workers(),
+                                                        settings.retry(),
+                                                        (uid, delay) ->
+                                                                timers.startSingleTimer(
+                                                                        uid,
+                                                                        new Requeue(uid),
+                                                                        delay)))));
     }
 
-    private GarbageCollector(ActorContext<Command> ctx, ControlPlane controlPlane, Settings settings, WorkQueue queue) {
+    private GarbageCollector(
+            ActorContext<Command> ctx,
+            ControlPlane controlPlane,
+            Settings settings,
+            WorkQueue queue) {
         super(ctx);
         this.registry = controlPlane.registry();
         this.client = new ControllerClient(controlPlane);
@@ -121,8 +165,12 @@ public final class GarbageCollector extends AbstractBehavior<GarbageCollector.Co
         Informer.ListWatch source = Informer.ListWatch.of(controlPlane);
         for (ResourceType type : registry.all()) {
             // One informer per group-resource (the registry may serve several versions of one).
-            if (type.supports("list") && type.supports("watch") && unsynced.add(type.groupResource())) {
-                ctx.spawn(Informer.create(source, type, events, settings.informer(), OWNERSHIP::parse),
+            if (type.supports("list")
+                    && type.supports("watch")
+                    && unsynced.add(type.groupResource())) {
+                ctx.spawn(
+                        Informer.create(
+                                source, type, events, settings.informer(), OWNERSHIP::parse),
                         "informer-" + type.groupResource().toString().replace('/', '.'));
             }
         }
@@ -131,9 +179,21 @@ public final class GarbageCollector extends AbstractBehavior<GarbageCollector.Co
     @Override
     public Receive<Command> createReceive() {
         return newReceiveBuilder()
-                .onMessage(Observed.class, o -> { observe(o.event()); drain(); return this; })
+                .onMessage(
+                        Observed.class,
+                        o -> {
+                            observe(o.event());
+                            drain();
+                            return this;
+                        })
                 .onMessage(Worked.class, this::onWorked)
-                .onMessage(Requeue.class, r -> { queue.add(r.uid()); drain(); return this; })
+                .onMessage(
+                        Requeue.class,
+                        r -> {
+                            queue.add(r.uid());
+                            drain();
+                            return this;
+                        })
                 .build();
     }
 
@@ -144,7 +204,8 @@ public final class GarbageCollector extends AbstractBehavior<GarbageCollector.Co
                 listed.add(ObjectMeta.uid(obj));
                 upsert(synced.type(), obj);
             }
-            for (String uid : new ArrayList<>(byType.getOrDefault(synced.type().groupResource(), Set.of()))) {
+            for (String uid :
+                    new ArrayList<>(byType.getOrDefault(synced.type().groupResource(), Set.of()))) {
                 if (!listed.contains(uid)) {
                     remove(uid);
                 }
@@ -170,7 +231,12 @@ public final class GarbageCollector extends AbstractBehavior<GarbageCollector.Co
                 }
             }
         }
-        node.owners().forEach(o -> dependents.computeIfAbsent(o.uid(), k -> new HashSet<>()).add(node.uid()));
+        node.owners()
+                .forEach(
+                        o ->
+                                dependents
+                                        .computeIfAbsent(o.uid(), k -> new HashSet<>())
+                                        .add(node.uid()));
         if (node.deletingDependents()) {
             queue.add(node.uid());
             if (old == null || !old.deletingDependents()) {
@@ -185,7 +251,10 @@ public final class GarbageCollector extends AbstractBehavior<GarbageCollector.Co
         }
     }
 
-    /** Whether an owner is missing from the graph where the reference points, or waits for its dependents. */
+    /**
+     * Whether an owner is missing from the graph where the reference points, or waits for its
+     * dependents.
+     */
     private boolean needsOwnerCheck(Node node) {
         boolean check = false;
         for (OwnerReference ref : node.owners()) {
@@ -194,9 +263,12 @@ public final class GarbageCollector extends AbstractBehavior<GarbageCollector.Co
                 return false; // never collected: nothing to check
             }
             Node owner = nodes.get(ref.uid());
-            check |= owner == null || owner.deletingDependents()
-                    || !owner.type().groupResource().equals(at.type().groupResource())
-                    || !owner.namespace().equals(at.namespace()) || !owner.name().equals(at.name());
+            check |=
+                    owner == null
+                            || owner.deletingDependents()
+                            || !owner.type().groupResource().equals(at.type().groupResource())
+                            || !owner.namespace().equals(at.namespace())
+                            || !owner.name().equals(at.name());
         }
         return check;
     }
@@ -241,8 +313,12 @@ public final class GarbageCollector extends AbstractBehavior<GarbageCollector.Co
 
     private Behavior<Command> onWorked(Worked worked) {
         if (worked.failure() != null && ControllerClient.code(worked.failure()) != 404) {
-            getContext().getLog().debug("garbage collection of {} failed, retrying: {}", worked.uid(),
-                    worked.failure().toString());
+            getContext()
+                    .getLog()
+                    .debug(
+                            "garbage collection of {} failed, retrying: {}",
+                            worked.uid(),
+                            worked.failure().toString());
             queue.failed(worked.uid());
         } else {
             queue.done(worked.uid());
@@ -251,7 +327,9 @@ public final class GarbageCollector extends AbstractBehavior<GarbageCollector.Co
         return this;
     }
 
-    /** The work one queued object needs, started from the actor's thread with what the graph knows. */
+    /**
+     * The work one queued object needs, started from the actor's thread with what the graph knows.
+     */
     private CompletionStage<Void> work(String uid) {
         Node node = nodes.get(uid);
         if (node == null) {
@@ -272,7 +350,9 @@ public final class GarbageCollector extends AbstractBehavior<GarbageCollector.Co
             return CompletableFuture.completedFuture(null);
         }
         if (node.orphaning()) {
-            return orphanDependents(node, dependentsOf(uid).stream().map(nodes::get).filter(d -> d != null).toList());
+            return orphanDependents(
+                    node,
+                    dependentsOf(uid).stream().map(nodes::get).filter(d -> d != null).toList());
         }
         if (node.beingDeleted() || node.owners().isEmpty()) {
             return CompletableFuture.completedFuture(null);
@@ -281,14 +361,26 @@ public final class GarbageCollector extends AbstractBehavior<GarbageCollector.Co
     }
 
     private CompletionStage<Void> attemptToDelete(Node node, boolean hasDependents) {
-        return client.get(node.type(), node.namespace(), node.name()).thenCompose(found -> {
-            ObjectNode latest = found.filter(o -> node.uid().equals(ObjectMeta.uid(o))).orElse(null);
-            if (latest == null) {
-                return CompletableFuture.completedFuture(null);
-            }
-            return ownerStates(node, latest).thenCompose(states ->
-                    act(node, latest, GarbageCollection.forDependent(latest, states, hasDependents)));
-        });
+        return client.get(node.type(), node.namespace(), node.name())
+                .thenCompose(
+                        found -> {
+                            ObjectNode latest =
+                                    found.filter(o -> node.uid().equals(ObjectMeta.uid(o)))
+                                            .orElse(null);
+                            if (latest == null) {
+                                return CompletableFuture.completedFuture(null);
+                            }
+                            return ownerStates(node, latest)
+                                    .thenCompose(
+                                            states ->
+                                                    act(
+                                                            node,
+                                                            latest,
+                                                            GarbageCollection.forDependent(
+                                                                    latest,
+                                                                    states,
+                                                                    hasDependents)));
+                        });
     }
 
     /** Each resolvable owner reference's state, read live; unresolvable ones are left out. */
@@ -297,19 +389,33 @@ public final class GarbageCollector extends AbstractBehavior<GarbageCollector.Co
         List<CompletableFuture<?>> reads = new ArrayList<>();
         for (OwnerReference ref : OwnerReference.of(latest)) {
             if (OwnerLocation.of(registry, node.namespace(), ref) instanceof OwnerLocation.At at) {
-                reads.add(client.get(at.type(), at.namespace(), at.name()).toCompletableFuture()
-                        .thenAccept(owner -> states.put(ref.uid(), OwnerState.classify(ref, owner.orElse(null)))));
+                reads.add(
+                        client.get(at.type(), at.namespace(), at.name())
+                                .toCompletableFuture()
+                                .thenAccept(
+                                        owner ->
+                                                states.put(
+                                                        ref.uid(),
+                                                        OwnerState.classify(
+                                                                ref, owner.orElse(null)))));
             }
         }
-        return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new)).thenApply(v -> states);
+        return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
+                .thenApply(v -> states);
     }
 
     private CompletionStage<Void> act(Node node, ObjectNode latest, DependentAction action) {
         if (action instanceof DependentAction.Delete delete && node.type().supports("delete")) {
-            return client.delete(node.type(), node.namespace(), node.name(), node.uid(), delete.propagationPolicy())
+            return client.delete(
+                            node.type(),
+                            node.namespace(),
+                            node.name(),
+                            node.uid(),
+                            delete.propagationPolicy())
                     .thenApply(r -> null);
         }
-        if (action instanceof DependentAction.RemoveOwnerReferences remove && node.type().supports("patch")) {
+        if (action instanceof DependentAction.RemoveOwnerReferences remove
+                && node.type().supports("patch")) {
             return patch(node, MetadataPatches.withoutOwnerReferences(latest, remove.ownerUids()));
         }
         return CompletableFuture.completedFuture(null);
@@ -319,10 +425,34 @@ public final class GarbageCollector extends AbstractBehavior<GarbageCollector.Co
     private CompletionStage<Void> orphanDependents(Node owner, List<Node> deps) {
         List<CompletableFuture<Void>> patches = new ArrayList<>();
         for (Node dep : deps) {
-            patches.add(client.get(dep.type(), dep.namespace(), dep.name()).thenCompose(found -> found
-                    .filter(o -> dep.uid().equals(ObjectMeta.uid(o)) && dep.type().supports("patch"))
-                    .map(o -> patch(dep, MetadataPatches.withoutOwnerReferences(o, List.of(owner.uid()))))
-                    .orElse(CompletableFuture.completedFuture(null))).toCompletableFuture());
+            patches.add(
+                    client.get(dep.type(), dep.namespace(), dep.name())
+                            .thenCompose(
+                                    found ->
+                                            found.filter(
+                                                            o ->
+                                                                    dep.uid()
+                                                                                    .equals(
+                                                                                            ObjectMeta
+                                                                                                    .uid(
+                                                                                                            o))
+                                                                            && dep.type()
+                                                                                    .supports(
+                                                                                            "patch"))
+                                                    .map(
+                                                            o ->
+                                                                    patch(
+                                                                            dep,
+                                                                            MetadataPatches
+                                                                                    .withoutOwnerReferences(
+                                                                                            o,
+                                                                                            List.of(
+                                                                                                    owner
+                                                                                                            .uid()))))
+                                                    .orElse(
+                                                            CompletableFuture.completedFuture(
+                                                                    null)))
+                            .toCompletableFuture());
         }
         return CompletableFuture.allOf(patches.toArray(CompletableFuture[]::new))
                 .thenCompose(v -> removeFinalizer(owner, DeletionState.ORPHAN_FINALIZER));
@@ -332,16 +462,24 @@ public final class GarbageCollector extends AbstractBehavior<GarbageCollector.Co
         if (!node.type().supports("patch")) {
             return CompletableFuture.completedFuture(null);
         }
-        return client.get(node.type(), node.namespace(), node.name()).thenCompose(found -> found
-                .filter(o -> node.uid().equals(ObjectMeta.uid(o)))
-                .map(o -> patch(node, MetadataPatches.withoutFinalizer(o, finalizer)))
-                .orElse(CompletableFuture.completedFuture(null)));
+        return client.get(node.type(), node.namespace(), node.name())
+                .thenCompose(
+                        found ->
+                                found.filter(o -> node.uid().equals(ObjectMeta.uid(o)))
+                                        .map(
+                                                o ->
+                                                        patch(
+                                                                node,
+                                                                MetadataPatches.withoutFinalizer(
+                                                                        o, finalizer)))
+                                        .orElse(CompletableFuture.completedFuture(null)));
     }
 
     private CompletionStage<Void> patch(Node node, Optional<byte[]> patch) {
         if (patch.isEmpty()) {
             return CompletableFuture.completedFuture(null);
         }
-        return client.mergePatch(node.type(), node.namespace(), node.name(), patch.get()).thenApply(r -> null);
+        return client.mergePatch(node.type(), node.namespace(), node.name(), patch.get())
+                .thenApply(r -> null);
     }
 }

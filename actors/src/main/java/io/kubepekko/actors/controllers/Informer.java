@@ -10,6 +10,10 @@ import io.kubepekko.api.watch.ListChunk;
 import io.kubepekko.api.watch.ReadOptions;
 import io.kubepekko.api.watch.StreamEvent;
 import io.kubepekko.api.watch.WatchEvent;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 import org.apache.pekko.NotUsed;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -25,22 +29,16 @@ import org.apache.pekko.stream.javadsl.Keep;
 import org.apache.pekko.stream.javadsl.Source;
 import org.apache.pekko.stream.typed.javadsl.ActorSink;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletionStage;
-import java.util.function.Function;
-
 /**
  * A list-watch client of one resource type's watch cache, as a client-go informer: it lists
- * everything (through {@link ControlPlane#list}), tells its consumer the complete state
- * ({@link Synced}), then watches from the list's resourceVersion and relays each change
- * ({@link Changed}). A watch that ends is resumed from the last version seen; a 410 (or any
- * failure) means a new list, after a back-off that grows with consecutive failures.
+ * everything (through {@link ControlPlane#list}), tells its consumer the complete state ({@link
+ * Synced}), then watches from the list's resourceVersion and relays each change ({@link Changed}).
+ * A watch that ends is resumed from the last version seen; a 410 (or any failure) means a new list,
+ * after a back-off that grows with consecutive failures.
  *
- * <p>The watch stream feeds this actor with backpressure (one event at a time), so the only
- * buffer is the watch cache's bounded per-watcher queue; a consumer too slow for it gets cut off
- * there with a 410 and catches up by the relist.
+ * <p>The watch stream feeds this actor with backpressure (one event at a time), so the only buffer
+ * is the watch cache's bounded per-watcher queue; a consumer too slow for it gets cut off there
+ * with a 410 and catches up by the relist.
  */
 public final class Informer extends AbstractBehavior<Informer.Command> {
 
@@ -53,29 +51,58 @@ public final class Informer extends AbstractBehavior<Informer.Command> {
     public record Synced(ResourceType type, List<ObjectNode> objects) implements Event {}
 
     /** One committed change, in resourceVersion order, after the last {@link Synced}. */
-    public record Changed(ResourceType type, WatchEvent.Type change, ObjectNode object) implements Event {}
+    public record Changed(ResourceType type, WatchEvent.Type change, ObjectNode object)
+            implements Event {}
 
     /** Where an informer lists and watches: the control plane's watch caches (a fake in tests). */
     public interface ListWatch {
-        /** Every object of {@code type}, consistent ("Most Recent"), with the list's resourceVersion. */
+        /**
+         * Every object of {@code type}, consistent ("Most Recent"), with the list's
+         * resourceVersion.
+         */
         CompletionStage<ListChunk> list(ResourceType type);
 
-        /** The changes of {@code type} after {@code resourceVersion}; a 410 is the stream's Failure event. */
-        CompletionStage<Source<StreamEvent, NotUsed>> watch(ResourceType type, long resourceVersion);
+        /**
+         * The changes of {@code type} after {@code resourceVersion}; a 410 is the stream's Failure
+         * event.
+         */
+        CompletionStage<Source<StreamEvent, NotUsed>> watch(
+                ResourceType type, long resourceVersion);
 
         /** Lists and watches through {@code controlPlane}, across all namespaces. */
         static ListWatch of(ControlPlane controlPlane) {
             return new ListWatch() {
                 @Override
                 public CompletionStage<ListChunk> list(ResourceType type) {
-                    return controlPlane.list(type, null, new ReadOptions(ReadOptions.Verb.LIST, ReadOptions.MOST_RECENT,
-                            0, false, false, null, "", ""));
+                    return controlPlane.list(
+                            type,
+                            null,
+                            new ReadOptions(
+                                    ReadOptions.Verb.LIST,
+                                    ReadOptions.MOST_RECENT,
+                                    0,
+                                    false,
+                                    false,
+                                    null,
+                                    "",
+                                    ""));
                 }
 
                 @Override
-                public CompletionStage<Source<StreamEvent, NotUsed>> watch(ResourceType type, long resourceVersion) {
-                    return controlPlane.watch(type, null, new ReadOptions(ReadOptions.Verb.WATCH,
-                            new ReadOptions.Mode.Exact(resourceVersion), 0, true, false, null, "", ""));
+                public CompletionStage<Source<StreamEvent, NotUsed>> watch(
+                        ResourceType type, long resourceVersion) {
+                    return controlPlane.watch(
+                            type,
+                            null,
+                            new ReadOptions(
+                                    ReadOptions.Verb.WATCH,
+                                    new ReadOptions.Mode.Exact(resourceVersion),
+                                    0,
+                                    true,
+                                    false,
+                                    null,
+                                    "",
+                                    ""));
                 }
             };
         }
@@ -96,10 +123,15 @@ public final class Informer extends AbstractBehavior<Informer.Command> {
 
     private record StreamEnded(long run, Throwable cause) implements Command {}
 
-    private enum Retry implements Command { RELIST, REWATCH }
+    private enum Retry implements Command {
+        RELIST,
+        REWATCH
+    }
 
     /** The stream's acknowledgement: the informer is ready for the next event. */
-    enum Ack { ACK }
+    enum Ack {
+        ACK
+    }
 
     private final ListWatch source;
     private final ResourceType type;
@@ -108,29 +140,46 @@ public final class Informer extends AbstractBehavior<Informer.Command> {
     private final TimerScheduler<Command> timers;
     private final Function<byte[], ObjectNode> reader;
     private long resourceVersion;
+
     /** Every list or watch attempt gets a number; messages of older ones are ignored. */
     private long run;
+
     private int failures;
     private UniqueKillSwitch stream;
 
     /** An informer of {@code type} telling {@code consumer} the objects, parsed whole. */
-    public static Behavior<Command> create(ListWatch source, ResourceType type, ActorRef<Event> consumer,
-                                           Backoff backoff) {
+    public static Behavior<Command> create(
+            ListWatch source, ResourceType type, ActorRef<Event> consumer, Backoff backoff) {
         return create(source, type, consumer, backoff, Json::parseTrusted);
     }
 
     /**
-     * An informer whose objects are what {@code reader} makes of the stored JSON: a consumer that needs
-     * only metadata parses only metadata (it sees every write of the kind).
+     * An informer whose objects are what {@code reader} makes of the stored JSON: a consumer that
+     * needs only metadata parses only metadata (it sees every write of the kind).
      */
-    public static Behavior<Command> create(ListWatch source, ResourceType type, ActorRef<Event> consumer,
-                                           Backoff backoff, Function<byte[], ObjectNode> reader) {
-        return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
-                new Informer(ctx, source, type, consumer, backoff, reader, timers)));
+    public static Behavior<Command> create(
+            ListWatch source,
+            ResourceType type,
+            ActorRef<Event> consumer,
+            Backoff backoff,
+            Function<byte[], ObjectNode> reader) {
+        return Behaviors.setup(
+                ctx ->
+                        Behaviors.withTimers(
+                                timers ->
+                                        new Informer(
+                                                ctx, source, type, consumer, backoff, reader,
+                                                timers)));
     }
 
-    private Informer(ActorContext<Command> ctx, ListWatch source, ResourceType type, ActorRef<Event> consumer,
-                     Backoff backoff, Function<byte[], ObjectNode> reader, TimerScheduler<Command> timers) {
+    private Informer(
+            ActorContext<Command> ctx,
+            ListWatch source,
+            ResourceType type,
+            ActorRef<Event> consumer,
+            Backoff backoff,
+            Function<byte[], ObjectNode> reader,
+            TimerScheduler<Command> timers) {
         super(ctx);
         this.reader = reader;
         this.source = source;
@@ -150,17 +199,37 @@ public final class Informer extends AbstractBehavior<Informer.Command> {
                 .onMessage(StreamInit.class, this::onStreamInit)
                 .onMessage(Element.class, this::onElement)
                 .onMessage(StreamEnded.class, this::onStreamEnded)
-                .onMessageEquals(Retry.RELIST, () -> { list(); return this; })
-                .onMessageEquals(Retry.REWATCH, () -> { watch(); return this; })
-                .onSignal(PostStop.class, s -> { stopStream(); return this; })
+                .onMessageEquals(
+                        Retry.RELIST,
+                        () -> {
+                            list();
+                            return this;
+                        })
+                .onMessageEquals(
+                        Retry.REWATCH,
+                        () -> {
+                            watch();
+                            return this;
+                        })
+                .onSignal(
+                        PostStop.class,
+                        s -> {
+                            stopStream();
+                            return this;
+                        })
                 .build();
     }
 
     private void list() {
         stopStream();
         long attempt = ++run;
-        getContext().pipeToSelf(source.list(type), (chunk, e) -> e != null
-                ? new Failed(attempt, e) : new Listed(chunk.items(), chunk.resourceVersion()));
+        getContext()
+                .pipeToSelf(
+                        source.list(type),
+                        (chunk, e) ->
+                                e != null
+                                        ? new Failed(attempt, e)
+                                        : new Listed(chunk.items(), chunk.resourceVersion()));
     }
 
     private Behavior<Command> onListed(Listed listed) {
@@ -178,8 +247,11 @@ public final class Informer extends AbstractBehavior<Informer.Command> {
     private void watch() {
         stopStream();
         long attempt = ++run;
-        getContext().pipeToSelf(source.watch(type, resourceVersion), (events, e) -> e != null
-                ? new Failed(attempt, e) : new Started(attempt, events));
+        getContext()
+                .pipeToSelf(
+                        source.watch(type, resourceVersion),
+                        (events, e) ->
+                                e != null ? new Failed(attempt, e) : new Started(attempt, events));
     }
 
     private Behavior<Command> onStarted(Started started) {
@@ -187,13 +259,19 @@ public final class Informer extends AbstractBehavior<Informer.Command> {
             return this;
         }
         long attempt = started.run();
-        stream = started.events()
-                .viaMat(KillSwitches.single(), Keep.right())
-                .toMat(ActorSink.<StreamEvent, Command, Ack>actorRefWithBackpressure(getContext().getSelf(),
-                        (ackTo, event) -> new Element(attempt, ackTo, event),
-                        ackTo -> new StreamInit(attempt, ackTo), Ack.ACK,
-                        new StreamEnded(attempt, null), cause -> new StreamEnded(attempt, cause)), Keep.left())
-                .run(getContext().getSystem());
+        stream =
+                started.events()
+                        .viaMat(KillSwitches.single(), Keep.right())
+                        .toMat(
+                                ActorSink.<StreamEvent, Command, Ack>actorRefWithBackpressure(
+                                        getContext().getSelf(),
+                                        (ackTo, event) -> new Element(attempt, ackTo, event),
+                                        ackTo -> new StreamInit(attempt, ackTo),
+                                        Ack.ACK,
+                                        new StreamEnded(attempt, null),
+                                        cause -> new StreamEnded(attempt, cause)),
+                                Keep.left())
+                        .run(getContext().getSystem());
         return this;
     }
 
@@ -218,7 +296,12 @@ public final class Informer extends AbstractBehavior<Informer.Command> {
             resourceVersion = Math.max(resourceVersion, b.resourceVersion());
         } else if (event instanceof StreamEvent.Failure f) {
             // 410 Expired (or a watcher cut off): what was missed is only in a new list.
-            getContext().getLog().debug("watch of {} failed ({}); relisting", type.groupResource(), f.status().message());
+            getContext()
+                    .getLog()
+                    .debug(
+                            "watch of {} failed ({}); relisting",
+                            type.groupResource(),
+                            f.status().message());
             retry(Retry.RELIST);
             return this;
         }
@@ -242,7 +325,12 @@ public final class Informer extends AbstractBehavior<Informer.Command> {
 
     private Behavior<Command> onFailed(Failed failed) {
         if (failed.run() == run) {
-            getContext().getLog().debug("list/watch of {} failed: {}", type.groupResource(), failed.cause().toString());
+            getContext()
+                    .getLog()
+                    .debug(
+                            "list/watch of {} failed: {}",
+                            type.groupResource(),
+                            failed.cause().toString());
             retry(Retry.RELIST);
         }
         return this;

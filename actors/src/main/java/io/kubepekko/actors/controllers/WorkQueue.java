@@ -11,8 +11,8 @@ import java.util.Set;
 import java.util.function.BiConsumer;
 
 /**
- * A controller's work queue, after client-go's rate-limited workqueue, for use inside one actor:
- * a key is queued at most once, is worked on by at most one worker at a time (a key added while
+ * A controller's work queue, after client-go's rate-limited workqueue, for use inside one actor: a
+ * key is queued at most once, is worked on by at most one worker at a time (a key added while
  * worked on is queued again when that work ends), at most {@code workers} keys are worked on at
  * once, and a key whose work failed comes back after a back-off that doubles with its consecutive
  * failures. Not thread-safe: the owning actor calls it.

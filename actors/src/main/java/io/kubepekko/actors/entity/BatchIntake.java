@@ -11,28 +11,27 @@ import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.store.ObjectWrites;
+import io.kubepekko.api.store.WriteDecision;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOptions;
-import io.kubepekko.api.store.WriteDecision;
 import io.kubepekko.api.store.WriteOutcome;
 import io.kubepekko.api.store.WriteResult;
-import org.apache.pekko.actor.typed.ActorRef;
-import org.apache.pekko.actor.typed.javadsl.ActorContext;
-
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
 
 /**
- * Takes a collection's next batch off its queue: runs each queued write through the pure pipeline in
- * {@code api}, against the stored objects overlaid with the batch's earlier writes, so that uniqueness and
- * preconditions hold as if they ran one by one. A write to an object that an earlier write of the batch
- * changes waits for the next batch: its answer, its preconditions and its event's {@code before} must see
- * that change committed, with its resourceVersion. Objects repaired at recovery ({@link TypeMetaRepair})
- * go first, persisted as they are now.
+ * Takes a collection's next batch off its queue: runs each queued write through the pure pipeline
+ * in {@code api}, against the stored objects overlaid with the batch's earlier writes, so that
+ * uniqueness and preconditions hold as if they ran one by one. A write to an object that an earlier
+ * write of the batch changes waits for the next batch: its answer, its preconditions and its
+ * event's {@code before} must see that change committed, with its resourceVersion. Objects repaired
+ * at recovery ({@link TypeMetaRepair}) go first, persisted as they are now.
  */
 final class BatchIntake {
 
@@ -44,12 +43,16 @@ final class BatchIntake {
     }
 
     /**
-     * @param taken   how many queued writes were taken off the queue
-     * @param batch   the writes to persist together
+     * @param taken how many queued writes were taken off the queue
+     * @param batch the writes to persist together
      * @param answers the writes answered at once
      * @param dryRuns dry runs whose planned values the allocator must evaluate
      */
-    record Taken(int taken, List<PendingWrite> batch, List<Answer> answers, List<PendingWrite> dryRuns) {}
+    record Taken(
+            int taken,
+            List<PendingWrite> batch,
+            List<Answer> answers,
+            List<PendingWrite> dryRuns) {}
 
     private final ActorContext<CollectionEntity.Command> context;
     private final CollectionId id;
@@ -57,12 +60,20 @@ final class BatchIntake {
     private final ObjectWrites writes;
     private final Environment environment;
     private final ValueClaims claims;
+
     /** Objects repaired at recovery, still to be persisted as they are now. */
     private final ArrayDeque<String> rewrites = new ArrayDeque<>();
 
-    /** @param claims the kind's value claims, or null */
-    BatchIntake(ActorContext<CollectionEntity.Command> context, CollectionId id, ResourceType type,
-                ObjectWrites writes, Environment environment, ValueClaims claims) {
+    /**
+     * @param claims the kind's value claims, or null
+     */
+    BatchIntake(
+            ActorContext<CollectionEntity.Command> context,
+            CollectionId id,
+            ResourceType type,
+            ObjectWrites writes,
+            Environment environment,
+            ValueClaims claims) {
         this.context = context;
         this.id = id;
         this.type = type;
@@ -72,13 +83,20 @@ final class BatchIntake {
     }
 
     /**
-     * Logs each object recovered with another type meta ({@code repaired}: what it had, by name), once, and
-     * queues its rewrite; whether there is any.
+     * Logs each object recovered with another type meta ({@code repaired}: what it had, by name),
+     * once, and queues its rewrite; whether there is any.
      */
     boolean rewrite(Map<String, String> repaired) {
-        repaired.forEach((name, found) -> context.getLog().warn(
-                "{}: the stored object {} had {} instead of {} {}; it is served and rewritten as the collection's kind",
-                id.entityId(), name, found, type.apiVersion(), type.kind()));
+        repaired.forEach(
+                (name, found) ->
+                        context.getLog()
+                                .warn(
+                                        "{}: the stored object {} had {} instead of {} {}; it is served and rewritten as the collection's kind",
+                                        id.entityId(),
+                                        name,
+                                        found,
+                                        type.apiVersion(),
+                                        type.kind()));
         rewrites.addAll(repaired.keySet());
         return !repaired.isEmpty();
     }
@@ -91,18 +109,25 @@ final class BatchIntake {
         rewrites.clear();
     }
 
-    /** Runs queued writes, up to {@code max} in the batch, through the pipeline; growth is admitted against the quota. */
-    Taken take(CollectionEntity.State state, List<CollectionEntity.Write> queued, int max,
-               StorageQuota.Admission admission) {
+    /**
+     * Runs queued writes, up to {@code max} in the batch, through the pipeline; growth is admitted
+     * against the quota.
+     */
+    Taken take(
+            CollectionEntity.State state,
+            List<CollectionEntity.Write> queued,
+            int max,
+            StorageQuota.Admission admission) {
         Map<String, ObjectNode> overlay = new HashMap<>();
-        Function<String, ObjectNode> lookup = name -> {
-            if (overlay.containsKey(name)) {
-                ObjectNode o = overlay.get(name);
-                return o == null ? null : o.deepCopy();
-            }
-            byte[] stored = state.objects().get(name);
-            return stored == null ? null : Json.parseTrusted(stored);
-        };
+        Function<String, ObjectNode> lookup =
+                name -> {
+                    if (overlay.containsKey(name)) {
+                        ObjectNode o = overlay.get(name);
+                        return o == null ? null : o.deepCopy();
+                    }
+                    byte[] stored = state.objects().get(name);
+                    return stored == null ? null : Json.parseTrusted(stored);
+                };
         List<PendingWrite> batch = new ArrayList<>();
         List<Answer> answers = new ArrayList<>();
         List<PendingWrite> dryRuns = new ArrayList<>();
@@ -129,27 +154,36 @@ final class BatchIntake {
                     continue;
                 }
                 outcome = (WriteOutcome) decision;
-                if (outcome.changed() && !w.op().options().dryRun() && !(w.op() instanceof WriteOp.Delete)
+                if (outcome.changed()
+                        && !w.op().options().dryRun()
+                        && !(w.op() instanceof WriteOp.Delete)
                         && !outcome.removes()) {
                     admission.admit(() -> growth(state, outcome));
                 }
                 plan = claims == null ? ValuePlan.NONE : claims.plan(w.op(), outcome);
             } catch (ApiException e) {
-                // The storage quota's admission (507) and a Service's values plan (422) refuse by exception.
+                // The storage quota's admission (507) and a Service's values plan (422) refuse by
+                // exception.
                 answers.add(new Answer(w.replyTo(), new WriteResult.Refused(e.status())));
                 continue;
             } catch (RuntimeException e) {
                 context.getLog().error("write to {} failed unexpectedly", id.entityId(), e);
-                answers.add(new Answer(w.replyTo(),
-                        new WriteResult.Refused(ApiStatus.internal(String.valueOf(e.getMessage())))));
+                answers.add(
+                        new Answer(
+                                w.replyTo(),
+                                new WriteResult.Refused(
+                                        ApiStatus.internal(String.valueOf(e.getMessage())))));
                 continue;
             }
             if (w.op().options().dryRun() && !plan.isEmpty()) {
                 dryRuns.add(new PendingWrite(w, outcome, plan));
             } else if (!outcome.changed() || w.op().options().dryRun()) {
-                answers.add(new Answer(w.replyTo(), CollectionEntity.written(type, outcome, 0, null)));
+                answers.add(
+                        new Answer(w.replyTo(), CollectionEntity.written(type, outcome, 0, null)));
             } else {
-                overlay.put(ObjectMeta.name(outcome.after()), outcome.removes() ? null : outcome.after());
+                overlay.put(
+                        ObjectMeta.name(outcome.after()),
+                        outcome.removes() ? null : outcome.after());
                 batch.add(new PendingWrite(w, outcome, plan));
             }
         }
@@ -158,8 +192,8 @@ final class BatchIntake {
 
     /**
      * How many bytes a write adds to the stored objects (negative when it shrinks them), for the
-     * {@link StorageQuota}: measured only near the quota. Deletes are never asked, even those that only mark
-     * their object terminating: they must work on a full server.
+     * {@link StorageQuota}: measured only near the quota. Deletes are never asked, even those that
+     * only mark their object terminating: they must work on a full server.
      */
     private static long growth(CollectionEntity.State state, WriteOutcome outcome) {
         byte[] stored = state.objects().get(ObjectMeta.name(outcome.after()));
@@ -174,8 +208,17 @@ final class BatchIntake {
         }
         ObjectNode obj = Json.parseTrusted(stored);
         WriteOp op = new WriteOp.Update(name, obj, null, WriteOptions.DEFAULT);
-        WriteOutcome outcome = new WriteOutcome(obj, obj.deepCopy(), WriteOutcome.Answer.UPDATED, true,
-                WriteOutcome.ResponseView.OBJECT, List.of());
-        return new PendingWrite(new CollectionEntity.Write(op, context.getSystem().ignoreRef()), outcome, ValuePlan.NONE);
+        WriteOutcome outcome =
+                new WriteOutcome(
+                        obj,
+                        obj.deepCopy(),
+                        WriteOutcome.Answer.UPDATED,
+                        true,
+                        WriteOutcome.ResponseView.OBJECT,
+                        List.of());
+        return new PendingWrite(
+                new CollectionEntity.Write(op, context.getSystem().ignoreRef()),
+                outcome,
+                ValuePlan.NONE);
     }
 }

@@ -23,6 +23,14 @@ import io.kubepekko.api.store.batch.WriteBatch;
 import io.kubepekko.api.watch.WatchEvent;
 import io.kubepekko.persistence.CborSerializable;
 import io.kubepekko.persistence.SnapshotInParts;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.PostStop;
@@ -43,15 +51,6 @@ import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
 import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
 import org.pcollections.TreePMap;
 
-import java.time.Clock;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
-
 /**
  * The single writer of one collection (a group-resource in one namespace): its protocol and its
  * persistence. It holds the live objects as their JSON bytes and executes writes through the pure
@@ -60,31 +59,40 @@ import java.util.TreeMap;
  * <p>Writes are batched: while one batch waits for its resourceVersions and its journal write, new
  * writes queue up (at most {@link #MAX_QUEUE}, beyond that 429) and go together in the next batch,
  * persisted atomically. Where the batch is lives in one {@link WriteBatch} value, driven by the
- * {@link WriteBatcher}; {@link BatchIntake} runs queued writes through the pipeline and the
- * {@link StorageQuota}; {@link ValueClaims} claims cluster-wide values ({@link ClusterValues}: a
- * Service's cluster IP and node ports) for the kinds that hold them; {@link RevisionsRoute} reaches
- * {@link Revisions} for versions.
+ * {@link WriteBatcher}; {@link BatchIntake} runs queued writes through the pipeline and the {@link
+ * StorageQuota}; {@link ValueClaims} claims cluster-wide values ({@link ClusterValues}: a Service's
+ * cluster IP and node ports) for the kinds that hold them; {@link RevisionsRoute} reaches {@link
+ * Revisions} for versions.
  *
  * <p>Replies: commands that carry a {@code replyTo} are answered through the effect, except a
- * {@link Write} that joins the queue: it is recorded in the {@link WriteBatch} value and answered when its
- * batch ends (see {@link WriteBatcher}). Internal commands carry no {@code replyTo}: their effect is
- * {@code noReply}.
+ * {@link Write} that joins the queue: it is recorded in the {@link WriteBatch} value and answered
+ * when its batch ends (see {@link WriteBatcher}). Internal commands carry no {@code replyTo}: their
+ * effect is {@code noReply}.
  */
 public final class CollectionEntity
-        extends EventSourcedBehaviorWithEnforcedReplies<CollectionEntity.Command, CollectionEntity.Event, CollectionEntity.State> {
+        extends EventSourcedBehaviorWithEnforcedReplies<
+                CollectionEntity.Command, CollectionEntity.Event, CollectionEntity.State> {
 
-    public static final EntityTypeKey<Command> TYPE_KEY = EntityTypeKey.create(Command.class, "Collection");
+    public static final EntityTypeKey<Command> TYPE_KEY =
+            EntityTypeKey.create(Command.class, "Collection");
 
     static final int MAX_QUEUE = 10_000;
     static final int MAX_BATCH = 256;
-    /** A commit report goes to Revisions in messages of about this many bytes of objects (see Committed#parts). */
-    static final long COMMIT_PART_BYTES = 2L * 1024 * 1024;
-    static final Duration ALLOCATE_TIMEOUT = Duration.ofSeconds(10);
+
     /**
-     * How long a batch waits for its versions before asking again through sharding. An ask can be lost when
-     * the Revisions instance's node dies: sent directly, or through a region that has not yet learnt that the
-     * shard's home is gone (the death watch that re-asks races the region's own news). A second answer is
-     * harmless: a batch takes the first, and gives the other back ({@link Revisions.Abandoned}).
+     * A commit report goes to Revisions in messages of about this many bytes of objects (see
+     * Committed#parts).
+     */
+    static final long COMMIT_PART_BYTES = 2L * 1024 * 1024;
+
+    static final Duration ALLOCATE_TIMEOUT = Duration.ofSeconds(10);
+
+    /**
+     * How long a batch waits for its versions before asking again through sharding. An ask can be
+     * lost when the Revisions instance's node dies: sent directly, or through a region that has not
+     * yet learnt that the shard's home is gone (the death watch that re-asks races the region's own
+     * news). A second answer is harmless: a batch takes the first, and gives the other back ({@link
+     * Revisions.Abandoned}).
      */
     static final Duration ASK_AGAIN = Duration.ofSeconds(1);
 
@@ -94,12 +102,14 @@ public final class CollectionEntity
      * The live objects of the collection by name, as stored JSON bytes, and the version of the last
      * change applied (a removal leaves no object behind to tell it).
      */
-    public record State(TreePMap<String, byte[]> objects, long lastVersion) implements CborSerializable, SnapshotInParts {
+    public record State(TreePMap<String, byte[]> objects, long lastVersion)
+            implements CborSerializable, SnapshotInParts {
         static final State EMPTY = new State(TreePMap.empty(), 0);
 
         @JsonCreator
-        static State fromJson(@JsonProperty("objects") Map<String, byte[]> objects,
-                              @JsonProperty("lastVersion") long lastVersion) {
+        static State fromJson(
+                @JsonProperty("objects") Map<String, byte[]> objects,
+                @JsonProperty("lastVersion") long lastVersion) {
             return new State(TreePMap.from(objects == null ? Map.of() : objects), lastVersion);
         }
 
@@ -110,7 +120,8 @@ public final class CollectionEntity
 
         State apply(Event event) {
             ObjectChanged c = (ObjectChanged) event;
-            return new State(c.removed() ? objects.minus(c.name()) : objects.plus(c.name(), c.after()),
+            return new State(
+                    c.removed() ? objects.minus(c.name()) : objects.plus(c.name(), c.after()),
                     Math.max(lastVersion, c.resourceVersion()));
         }
 
@@ -134,52 +145,82 @@ public final class CollectionEntity
 
     /** Protocol of {@link CollectionEntity}. */
     public sealed interface Command extends CborSerializable
-            permits Get, ListObjects, Write, Allocated, AllocationFailed, AskVersionsAgain, Flush, ReportHoldings,
-            ClaimAnswered, ClaimTimedOut, DryRunAnswered, Resolve, RevisionsStopped, SnapshotSaved {}
+            permits Get,
+                    ListObjects,
+                    Write,
+                    Allocated,
+                    AllocationFailed,
+                    AskVersionsAgain,
+                    Flush,
+                    ReportHoldings,
+                    ClaimAnswered,
+                    ClaimTimedOut,
+                    DryRunAnswered,
+                    Resolve,
+                    RevisionsStopped,
+                    SnapshotSaved {}
 
     /** Reads one object at its latest committed state. */
     public record Get(String name, ActorRef<GetReply> replyTo) implements Command {}
 
     /**
-     * Lists the objects named after {@code after} (from the first when null), in name order, up to about
-     * {@code maxBytes} of JSON (at least one object): a page small enough to cross between nodes.
+     * Lists the objects named after {@code after} (from the first when null), in name order, up to
+     * about {@code maxBytes} of JSON (at least one object): a page small enough to cross between
+     * nodes.
      */
-    public record ListObjects(String after, int maxBytes, ActorRef<Items> replyTo) implements Command {}
+    public record ListObjects(String after, int maxBytes, ActorRef<Items> replyTo)
+            implements Command {}
 
     /** Executes one write. */
     public record Write(WriteOp op, ActorRef<WriteResult> replyTo) implements Command {}
 
-    /** Internal: the versions for batch {@code batchId}, and the Revisions instance that gave them. */
-    public record Allocated(long first, long batchId, ActorRef<Revisions.Command> from) implements Command {}
+    /**
+     * Internal: the versions for batch {@code batchId}, and the Revisions instance that gave them.
+     */
+    public record Allocated(long first, long batchId, ActorRef<Revisions.Command> from)
+            implements Command {}
 
     /** Internal: Revisions did not answer batch {@code batchId} in time; that batch fails. */
     public record AllocationFailed(long batchId, String reason) implements Command {}
 
-    /** Internal: batch {@code batchId} has no versions yet: ask again through sharding (see {@link #ASK_AGAIN}). */
+    /**
+     * Internal: batch {@code batchId} has no versions yet: ask again through sharding (see {@link
+     * #ASK_AGAIN}).
+     */
     public record AskVersionsAgain(long batchId) implements Command {}
 
     /**
-     * Revisions asks what became of versions {@code first..last}, allocated to this collection's request
-     * {@code requestId}, because neither a commit nor an abandonment was reported in time (the report
-     * was lost, or the entity that made the request died: then sharding has just restarted this one
-     * from its journal). The answer is a {@link Revisions.Resolved}, or none while that request is
-     * still in flight: its own report follows.
+     * Revisions asks what became of versions {@code first..last}, allocated to this collection's
+     * request {@code requestId}, because neither a commit nor an abandonment was reported in time
+     * (the report was lost, or the entity that made the request died: then sharding has just
+     * restarted this one from its journal). The answer is a {@link Revisions.Resolved}, or none
+     * while that request is still in flight: its own report follows.
      */
-    public record Resolve(long first, long last, long requestId, ActorRef<Revisions.Command> replyTo)
+    public record Resolve(
+            long first, long last, long requestId, ActorRef<Revisions.Command> replyTo)
             implements Command {}
 
-    /** Internal: the Revisions instance asked directly stopped (its node left); ask through sharding. */
+    /**
+     * Internal: the Revisions instance asked directly stopped (its node left); ask through
+     * sharding.
+     */
     public record RevisionsStopped(ActorRef<Revisions.Command> instance) implements Command {}
 
-    /** Internal: the snapshot store's answer to the save at {@code sequenceNr}; {@code failure} null on success. */
+    /**
+     * Internal: the snapshot store's answer to the save at {@code sequenceNr}; {@code failure} null
+     * on success.
+     */
     public record SnapshotSaved(long sequenceNr, String failure) implements Command {}
 
     /** Internal: start the next batch if writes are queued. */
-    public enum Flush implements Command { INSTANCE }
+    public enum Flush implements Command {
+        INSTANCE
+    }
 
     /**
      * Asks which cluster-wide values the collection's stored objects hold, and which claim is in
-     * flight (claimed, not yet settled or abandoned): what a {@link ValueAllocator} reconciles against.
+     * flight (claimed, not yet settled or abandoned): what a {@link ValueAllocator} reconciles
+     * against.
      */
     public record ReportHoldings(ActorRef<Holdings> replyTo) implements Command {}
 
@@ -190,7 +231,8 @@ public final class CollectionEntity
     public record ClaimTimedOut(String claimId) implements Command {}
 
     /** Internal: the allocator's evaluation of a dry run, or why there is none. */
-    public record DryRunAnswered(String claimId, ValueAllocator.Claimed reply, String failure) implements Command {}
+    public record DryRunAnswered(String claimId, ValueAllocator.Claimed reply, String failure)
+            implements Command {}
 
     // ---- replies ----
 
@@ -198,15 +240,15 @@ public final class CollectionEntity
     public record GetReply(byte[] object) implements CborSerializable {}
 
     /**
-     * A page of objects' JSON, sorted by name, and {@link State#lastVersion}: the page reflects every
-     * change of the collection up to it. {@code next} is the name to list after for the next page, or
-     * null on the last page.
+     * A page of objects' JSON, sorted by name, and {@link State#lastVersion}: the page reflects
+     * every change of the collection up to it. {@code next} is the name to list after for the next
+     * page, or null on the last page.
      */
-    public record Items(List<byte[]> items, long lastVersion, String next) implements CborSerializable {}
-
+    public record Items(List<byte[]> items, long lastVersion, String next)
+            implements CborSerializable {}
 
     /**
-     * @param held     the {@link io.kubepekko.api.alloc.Claims#key keys} the stored objects hold
+     * @param held the {@link io.kubepekko.api.alloc.Claims#key keys} the stored objects hold
      * @param inFlight the claim whose batch is not yet settled or abandoned (at most one)
      */
     public record Holdings(List<String> held, List<String> inFlight) implements CborSerializable {}
@@ -217,22 +259,29 @@ public final class CollectionEntity
     public sealed interface Event extends CborSerializable permits ObjectChanged {}
 
     /**
-     * One object changed at {@code resourceVersion}. {@code after} is its state after the change — for
-     * a removal, its final state, which a DELETED watch event carries. {@code committedAt} (epoch
-     * milliseconds, 0 in events written before it existed) is when the change was made: how old a
-     * watch's missed history is, when it resumes from the journal.
+     * One object changed at {@code resourceVersion}. {@code after} is its state after the change —
+     * for a removal, its final state, which a DELETED watch event carries. {@code committedAt}
+     * (epoch milliseconds, 0 in events written before it existed) is when the change was made: how
+     * old a watch's missed history is, when it resumes from the journal.
      */
-    public record ObjectChanged(long resourceVersion, String name, byte[] before, byte[] after, boolean removed,
-                                long committedAt) implements Event {
+    public record ObjectChanged(
+            long resourceVersion,
+            String name,
+            byte[] before,
+            byte[] after,
+            boolean removed,
+            long committedAt)
+            implements Event {
 
         /** The change as the ordered stream publishes it. */
         public PublishedEvent published(String namespace) {
-            WatchEvent.Type type = removed ? WatchEvent.Type.DELETED
-                    : before == null ? WatchEvent.Type.ADDED : WatchEvent.Type.MODIFIED;
+            WatchEvent.Type type =
+                    removed
+                            ? WatchEvent.Type.DELETED
+                            : before == null ? WatchEvent.Type.ADDED : WatchEvent.Type.MODIFIED;
             return new PublishedEvent(resourceVersion, namespace, name, type, after, before);
         }
     }
-
 
     // ---- behaviour ----
 
@@ -241,54 +290,106 @@ public final class CollectionEntity
     private final ResourceType type;
     private final CommittedObjects committed;
     private final Clock clock;
+
     /** The kind's value claims, or null when its objects hold no cluster-wide values. */
     private final ValueClaims claims;
+
     private final BatchIntake intake;
     private final WriteBatcher batcher;
     private final SnapshotSchedule snapshots;
+
     /** Repairs the type meta of recovered objects (see {@link TypeMetaRepair}). */
     private final TypeMetaRepair typeMetaRepair;
 
-    public static Behavior<Command> create(CollectionId id, ResourceType type, ObjectWrites writes,
-                                           Environment environment, RecipientRef<Revisions.Command> revisions) {
+    public static Behavior<Command> create(
+            CollectionId id,
+            ResourceType type,
+            ObjectWrites writes,
+            Environment environment,
+            RecipientRef<Revisions.Command> revisions) {
         return create(id, type, writes, environment, revisions, new CommittedObjects());
     }
 
-    /** @param committed where this entity publishes its committed objects for message-free reads */
-    public static Behavior<Command> create(CollectionId id, ResourceType type, ObjectWrites writes,
-                                           Environment environment, RecipientRef<Revisions.Command> revisions,
-                                           CommittedObjects committed) {
+    /**
+     * @param committed where this entity publishes its committed objects for message-free reads
+     */
+    public static Behavior<Command> create(
+            CollectionId id,
+            ResourceType type,
+            ObjectWrites writes,
+            Environment environment,
+            RecipientRef<Revisions.Command> revisions,
+            CommittedObjects committed) {
         return create(id, type, writes, environment, revisions, committed, null);
     }
 
     /**
      * @param allocator where the kind's cluster-wide values are claimed; required when the kind
-     *                  declares {@link ClusterValues}, unused otherwise
+     *     declares {@link ClusterValues}, unused otherwise
      */
-    public static Behavior<Command> create(CollectionId id, ResourceType type, ObjectWrites writes,
-                                           Environment environment, RecipientRef<Revisions.Command> revisions,
-                                           CommittedObjects committed, RecipientRef<ValueAllocator.Command> allocator) {
-        return create(id, type, writes, environment, revisions, committed, allocator, StorageQuota.unlimited());
+    public static Behavior<Command> create(
+            CollectionId id,
+            ResourceType type,
+            ObjectWrites writes,
+            Environment environment,
+            RecipientRef<Revisions.Command> revisions,
+            CommittedObjects committed,
+            RecipientRef<ValueAllocator.Command> allocator) {
+        return create(
+                id,
+                type,
+                writes,
+                environment,
+                revisions,
+                committed,
+                allocator,
+                StorageQuota.unlimited());
     }
 
-    /** @param quota the storage quota writes are admitted against */
-    public static Behavior<Command> create(CollectionId id, ResourceType type, ObjectWrites writes,
-                                           Environment environment, RecipientRef<Revisions.Command> revisions,
-                                           CommittedObjects committed, RecipientRef<ValueAllocator.Command> allocator,
-                                           StorageQuota quota) {
+    /**
+     * @param quota the storage quota writes are admitted against
+     */
+    public static Behavior<Command> create(
+            CollectionId id,
+            ResourceType type,
+            ObjectWrites writes,
+            Environment environment,
+            RecipientRef<Revisions.Command> revisions,
+            CommittedObjects committed,
+            RecipientRef<ValueAllocator.Command> allocator,
+            StorageQuota quota) {
         if (type.strategy().clusterValues() != null && allocator == null) {
-            throw new IllegalArgumentException(type.groupResource() + " holds cluster-wide values: an allocator is required");
+            throw new IllegalArgumentException(
+                    type.groupResource() + " holds cluster-wide values: an allocator is required");
         }
-        return Behaviors.setup(ctx -> new CollectionEntity(ctx, id, type, writes, environment, revisions, committed,
-                allocator, quota));
+        return Behaviors.setup(
+                ctx ->
+                        new CollectionEntity(
+                                ctx,
+                                id,
+                                type,
+                                writes,
+                                environment,
+                                revisions,
+                                committed,
+                                allocator,
+                                quota));
     }
 
-    private CollectionEntity(ActorContext<Command> context, CollectionId id, ResourceType type, ObjectWrites writes,
-                             Environment environment, RecipientRef<Revisions.Command> revisions,
-                             CommittedObjects committed, RecipientRef<ValueAllocator.Command> allocator,
-                             StorageQuota quota) {
-        super(PersistenceId.of("Collection", id.entityId()),
-                SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
+    private CollectionEntity(
+            ActorContext<Command> context,
+            CollectionId id,
+            ResourceType type,
+            ObjectWrites writes,
+            Environment environment,
+            RecipientRef<Revisions.Command> revisions,
+            CommittedObjects committed,
+            RecipientRef<ValueAllocator.Command> allocator,
+            StorageQuota quota) {
+        super(
+                PersistenceId.of("Collection", id.entityId()),
+                SupervisorStrategy.restartWithBackoff(
+                        Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
         this.context = context;
         this.id = id;
         this.type = type;
@@ -296,10 +397,26 @@ public final class CollectionEntity
         this.clock = environment.clock();
         this.claims = ValueClaims.forKind(context, id.entityId(), type, allocator);
         this.intake = new BatchIntake(context, id, type, writes, environment, claims);
-        this.batcher = new WriteBatcher(context, id, type, quota, new RevisionsRoute(context, revisions), claims, intake);
+        this.batcher =
+                new WriteBatcher(
+                        context,
+                        id,
+                        type,
+                        quota,
+                        new RevisionsRoute(context, revisions),
+                        claims,
+                        intake);
         this.typeMetaRepair = new TypeMetaRepair(type.gvk());
-        this.snapshots = new SnapshotSchedule(context, id.entityId(), new BackgroundSnapshots(context,
-                persistenceId().id(), snapshotPluginId(), SnapshotSaved::new), environment.random());
+        this.snapshots =
+                new SnapshotSchedule(
+                        context,
+                        id.entityId(),
+                        new BackgroundSnapshots(
+                                context,
+                                persistenceId().id(),
+                                snapshotPluginId(),
+                                SnapshotSaved::new),
+                        environment.random());
     }
 
     @Override
@@ -315,58 +432,111 @@ public final class CollectionEntity
     @Override
     public SignalHandler<State> signalHandler() {
         return newSignalHandlerBuilder()
-                .onSignal(RecoveryCompleted.instance(), state -> {
-                    snapshots.recovered(lastSequenceNumber(context), state.objects().size());
-                    committed.publish(id.entityId(), this, state.objects());
-                    scheduleTypeMetaRewrites();
-                })
-                .onSignal(PreRestart.instance(), state -> {
-                    committed.withdraw(id.entityId(), this);
-                    snapshots.restarting();
-                    typeMetaRepair.drain();
-                    intake.forgetRewrites();
-                    batcher.failOutstanding("the storage write failed");
-                })
-                .onSignal(PostStop.instance(), state -> {
-                    committed.withdraw(id.entityId(), this);
-                    batcher.failOutstanding("the collection stopped");
-                })
+                .onSignal(
+                        RecoveryCompleted.instance(),
+                        state -> {
+                            snapshots.recovered(
+                                    lastSequenceNumber(context), state.objects().size());
+                            committed.publish(id.entityId(), this, state.objects());
+                            scheduleTypeMetaRewrites();
+                        })
+                .onSignal(
+                        PreRestart.instance(),
+                        state -> {
+                            committed.withdraw(id.entityId(), this);
+                            snapshots.restarting();
+                            typeMetaRepair.drain();
+                            intake.forgetRewrites();
+                            batcher.failOutstanding("the storage write failed");
+                        })
+                .onSignal(
+                        PostStop.instance(),
+                        state -> {
+                            committed.withdraw(id.entityId(), this);
+                            batcher.failOutstanding("the collection stopped");
+                        })
                 .build();
     }
 
     @Override
     public CommandHandlerWithReply<Command, Event, State> commandHandler() {
-        return newCommandHandlerWithReplyBuilder().forAnyState()
-                .onCommand(Get.class, (state, c) ->
-                        Effect().reply(c.replyTo(), new GetReply(state.objects().get(c.name()))))
-                .onCommand(ListObjects.class, (state, c) -> Effect().reply(c.replyTo(),
-                        ObjectPages.page(state, c.after(), c.maxBytes())))
-                .onCommand(ReportHoldings.class, (state, c) -> Effect().reply(c.replyTo(), new Holdings(
-                        claims == null ? List.of() : claims.held(state.objects().values()),
-                        batcher.claimInFlight() == null ? List.of() : List.of(batcher.claimInFlight()))))
+        return newCommandHandlerWithReplyBuilder()
+                .forAnyState()
+                .onCommand(
+                        Get.class,
+                        (state, c) ->
+                                Effect()
+                                        .reply(
+                                                c.replyTo(),
+                                                new GetReply(state.objects().get(c.name()))))
+                .onCommand(
+                        ListObjects.class,
+                        (state, c) ->
+                                Effect()
+                                        .reply(
+                                                c.replyTo(),
+                                                ObjectPages.page(state, c.after(), c.maxBytes())))
+                .onCommand(
+                        ReportHoldings.class,
+                        (state, c) ->
+                                Effect()
+                                        .reply(
+                                                c.replyTo(),
+                                                new Holdings(
+                                                        claims == null
+                                                                ? List.of()
+                                                                : claims.held(
+                                                                        state.objects().values()),
+                                                        batcher.claimInFlight() == null
+                                                                ? List.of()
+                                                                : List.of(
+                                                                        batcher.claimInFlight()))))
                 .onCommand(Resolve.class, this::onResolve)
                 .onCommand(Write.class, this::onWrite)
                 .onCommand(DryRunAnswered.class, this::onDryRunAnswered)
                 .onCommand(Flush.class, (state, c) -> persist(batcher.flush(state)))
-                .onCommand(ClaimAnswered.class, (state, c) -> persist(batcher.claimAnswered(c.reply())))
-                .onCommand(ClaimTimedOut.class, (state, c) -> persist(batcher.claimTimedOut(c.claimId())))
-                .onCommand(Allocated.class, (state, a) -> persist(batcher.allocated(a.batchId(), a.first(), a.from())))
-                .onCommand(RevisionsStopped.class, (state, c) -> persist(batcher.revisionsStopped(c.instance())))
-                .onCommand(AskVersionsAgain.class, (state, c) -> persist(batcher.askAgain(c.batchId())))
-                .onCommand(AllocationFailed.class, (state, c) ->
-                        persist(batcher.allocationFailed(c.batchId(), c.reason())))
-                .onCommand(SnapshotSaved.class, (state, c) -> {
-                    snapshots.saved(c.sequenceNr(), c.failure());
-                    return Effect().noReply();
-                })
+                .onCommand(
+                        ClaimAnswered.class,
+                        (state, c) -> persist(batcher.claimAnswered(c.reply())))
+                .onCommand(
+                        ClaimTimedOut.class,
+                        (state, c) -> persist(batcher.claimTimedOut(c.claimId())))
+                .onCommand(
+                        Allocated.class,
+                        (state, a) -> persist(batcher.allocated(a.batchId(), a.first(), a.from())))
+                .onCommand(
+                        RevisionsStopped.class,
+                        (state, c) -> persist(batcher.revisionsStopped(c.instance())))
+                .onCommand(
+                        AskVersionsAgain.class,
+                        (state, c) -> persist(batcher.askAgain(c.batchId())))
+                .onCommand(
+                        AllocationFailed.class,
+                        (state, c) -> persist(batcher.allocationFailed(c.batchId(), c.reason())))
+                .onCommand(
+                        SnapshotSaved.class,
+                        (state, c) -> {
+                            snapshots.saved(c.sequenceNr(), c.failure());
+                            return Effect().noReply();
+                        })
                 .build();
     }
 
-    /** A write joins the queue: its reply is deferred (see {@link WriteBatcher}) unless the queue is full. */
+    /**
+     * A write joins the queue: its reply is deferred (see {@link WriteBatcher}) unless the queue is
+     * full.
+     */
     private ReplyEffect<Event, State> onWrite(State state, Write w) {
         if (batcher.queueFull()) {
-            return Effect().reply(w.replyTo(), new Refused(ApiStatus.tooManyRequests(
-                    "too many requests are queued for " + type.groupResource() + ", please try again later", 1)));
+            return Effect()
+                    .reply(
+                            w.replyTo(),
+                            new Refused(
+                                    ApiStatus.tooManyRequests(
+                                            "too many requests are queued for "
+                                                    + type.groupResource()
+                                                    + ", please try again later",
+                                            1)));
         }
         return persist(batcher.write(state, w));
     }
@@ -376,31 +546,42 @@ public final class CollectionEntity
         if (v == null) {
             return Effect().noReply();
         }
-        return Effect().reply(v.write().write().replyTo(), v.refusal() != null ? new Refused(v.refusal())
-                : written(type, v.write().outcome(), 0, null));
+        return Effect()
+                .reply(
+                        v.write().write().replyTo(),
+                        v.refusal() != null
+                                ? new Refused(v.refusal())
+                                : written(type, v.write().outcome(), 0, null));
     }
 
     /**
-     * Answers Revisions about an allocation whose report it never got. A collection's versions grow with
-     * every batch it persists, so when nothing at or above {@code first} is in the journal (this
-     * incarnation recovered it all), the allocation was not persisted; and as its request is not in
-     * flight, it never will be (a late allocation is given back on arrival). Otherwise the journal may
-     * hold it, and the events of an earlier incarnation are not kept in memory: Revisions then starts a
-     * new epoch and readers rebuild from the collections.
+     * Answers Revisions about an allocation whose report it never got. A collection's versions grow
+     * with every batch it persists, so when nothing at or above {@code first} is in the journal
+     * (this incarnation recovered it all), the allocation was not persisted; and as its request is
+     * not in flight, it never will be (a late allocation is given back on arrival). Otherwise the
+     * journal may hold it, and the events of an earlier incarnation are not kept in memory:
+     * Revisions then starts a new epoch and readers rebuild from the collections.
      */
     private ReplyEffect<Event, State> onResolve(State state, Resolve r) {
         if (batcher.awaitsReport(r.first(), r.requestId())) {
             // Revisions' answer is the batch's own Committed or Abandoned, which follows.
             return Effect().noReply();
         }
-        return Effect().reply(r.replyTo(), new Revisions.Resolved(r.first(), state.lastVersion() < r.first()
-                ? Revisions.Resolution.NOT_PERSISTED : Revisions.Resolution.UNKNOWN));
+        return Effect()
+                .reply(
+                        r.replyTo(),
+                        new Revisions.Resolved(
+                                r.first(),
+                                state.lastVersion() < r.first()
+                                        ? Revisions.Resolution.NOT_PERSISTED
+                                        : Revisions.Resolution.UNKNOWN));
     }
 
     /**
-     * Writes the batch's events, if there is a batch to persist; once stored, readers (see
-     * {@link CommittedObjects}), then Revisions, the allocator and the writers hear of it. Every other
-     * reply of a write is deferred (see {@link WriteBatcher}): this command's effect is {@code noReply}.
+     * Writes the batch's events, if there is a batch to persist; once stored, readers (see {@link
+     * CommittedObjects}), then Revisions, the allocator and the writers hear of it. Every other
+     * reply of a write is deferred (see {@link WriteBatcher}): this command's effect is {@code
+     * noReply}.
      */
     private ReplyEffect<Event, State> persist(BatchAction.Persist<Write, PendingWrite> batch) {
         if (batch == null) {
@@ -411,18 +592,27 @@ public final class CollectionEntity
         for (PendingWrite p : batch.writes()) {
             events.add(p.changed(batch.first() + events.size(), now));
         }
-        return Effect().persist(List.<Event>copyOf(events)).thenRun(s -> {
-            committed.publish(id.entityId(), this, s.objects());
-            batcher.persisted(events);
-            snapshots.saveIfDue(lastSequenceNumber(context), s);
-        }).thenNoReply();
+        return Effect()
+                .persist(List.<Event>copyOf(events))
+                .thenRun(
+                        s -> {
+                            committed.publish(id.entityId(), this, s.objects());
+                            batcher.persisted(events);
+                            snapshots.saveIfDue(lastSequenceNumber(context), s);
+                        })
+                .thenNoReply();
     }
 
-    /** The reply to one write; {@code storedBytes}, when given, is the object's JSON as just persisted. */
-    static WriteResult written(ResourceType type, WriteOutcome outcome, long resourceVersion, byte[] storedBytes) {
-        byte[] body = storedBytes != null && outcome.view() == WriteOutcome.ResponseView.OBJECT
-                ? storedBytes // the response is the stored object: no second serialization
-                : Json.bytes(Responses.render(type, outcome));
+    /**
+     * The reply to one write; {@code storedBytes}, when given, is the object's JSON as just
+     * persisted.
+     */
+    static WriteResult written(
+            ResourceType type, WriteOutcome outcome, long resourceVersion, byte[] storedBytes) {
+        byte[] body =
+                storedBytes != null && outcome.view() == WriteOutcome.ResponseView.OBJECT
+                        ? storedBytes // the response is the stored object: no second serialization
+                        : Json.bytes(Responses.render(type, outcome));
         return outcome.result(body, resourceVersion);
     }
 

@@ -2,23 +2,27 @@ package io.kubepekko.actors.entity;
 
 import io.kubepekko.persistence.CborSerializable;
 import io.kubepekko.persistence.SnapshotInParts;
-import org.pcollections.TreePMap;
-
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.TreeMap;
+import org.pcollections.TreePMap;
 
 /**
- * A collection's state as a snapshot saved in parts ({@link io.kubepekko.persistence.PartedSnapshotStore}):
- * its objects in name order, a {@link Part} of about a given size at a time, after a {@link Header} that
- * says how many parts there are and the state's last version; read back by assembling the parts.
+ * A collection's state as a snapshot saved in parts ({@link
+ * io.kubepekko.persistence.PartedSnapshotStore}): its objects in name order, a {@link Part} of
+ * about a given size at a time, after a {@link Header} that says how many parts there are and the
+ * state's last version; read back by assembling the parts.
  */
 public final class CollectionSnapshotParts {
     private CollectionSnapshotParts() {}
 
-    /** The record a snapshot saved in parts starts with: how many {@link Part}s follow, and the last version. */
-    public record Header(int parts, long lastVersion) implements CborSerializable, SnapshotInParts.Header {
+    /**
+     * The record a snapshot saved in parts starts with: how many {@link Part}s follow, and the last
+     * version.
+     */
+    public record Header(int parts, long lastVersion)
+            implements CborSerializable, SnapshotInParts.Header {
         @Override
         public SnapshotInParts.Assembly assemble() {
             return new SnapshotInParts.Assembly() {
@@ -49,7 +53,10 @@ public final class CollectionSnapshotParts {
         return bytes;
     }
 
-    /** The objects in name order, a part of about {@code maxBytes} at a time (at least one object each). */
+    /**
+     * The objects in name order, a part of about {@code maxBytes} at a time (at least one object
+     * each).
+     */
     static Iterator<Part> parts(Map<String, byte[]> objects, long maxBytes) {
         Iterator<Map.Entry<String, byte[]>> entries = objects.entrySet().iterator();
         return new Iterator<>() {

@@ -1,8 +1,7 @@
 package io.kubepekko.actors.entity;
 
-import org.pcollections.TreePMap;
-
 import java.util.concurrent.ConcurrentHashMap;
+import org.pcollections.TreePMap;
 
 /**
  * The committed objects of the collections whose entities run on this node, readable without a
@@ -22,17 +21,26 @@ public final class CommittedObjects {
 
     private final ConcurrentHashMap<String, View> views = new ConcurrentHashMap<>();
 
-    /** Publishes {@code objects} as the committed state of collection {@code entityId}, owned by {@code owner}. */
+    /**
+     * Publishes {@code objects} as the committed state of collection {@code entityId}, owned by
+     * {@code owner}.
+     */
     void publish(String entityId, Object owner, TreePMap<String, byte[]> objects) {
         views.put(entityId, new View(owner, objects));
     }
 
-    /** Withdraws {@code owner}'s view of collection {@code entityId}, if it is still the published one. */
+    /**
+     * Withdraws {@code owner}'s view of collection {@code entityId}, if it is still the published
+     * one.
+     */
     void withdraw(String entityId, Object owner) {
         views.computeIfPresent(entityId, (k, v) -> v.owner() == owner ? null : v);
     }
 
-    /** The committed objects of collection {@code entityId}, or {@code null} when its entity does not run here. */
+    /**
+     * The committed objects of collection {@code entityId}, or {@code null} when its entity does
+     * not run here.
+     */
     public TreePMap<String, byte[]> of(String entityId) {
         View v = views.get(entityId);
         return v == null ? null : v.objects();

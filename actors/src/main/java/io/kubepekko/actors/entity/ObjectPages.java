@@ -5,15 +5,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 
-/** Pages of a collection's objects small enough to cross between nodes (see {@link CollectionEntity.ListObjects}). */
+/**
+ * Pages of a collection's objects small enough to cross between nodes (see {@link
+ * CollectionEntity.ListObjects}).
+ */
 final class ObjectPages {
 
-    private ObjectPages() {
-    }
+    private ObjectPages() {}
 
-    /** The objects named after {@code after} (from the first when null), in name order, up to about {@code maxBytes} (at least one). */
+    /**
+     * The objects named after {@code after} (from the first when null), in name order, up to about
+     * {@code maxBytes} (at least one).
+     */
     static CollectionEntity.Items page(CollectionEntity.State state, String after, int maxBytes) {
-        SortedMap<String, byte[]> from = after == null ? state.objects() : state.objects().tailMap(after, false);
+        SortedMap<String, byte[]> from =
+                after == null ? state.objects() : state.objects().tailMap(after, false);
         List<byte[]> out = new ArrayList<>();
         long bytes = 0;
         String last = null;

@@ -6,10 +6,11 @@ import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 
 /**
- * How a collection reaches {@link Revisions}: through sharding, or directly at the instance that answered
- * last, which saves the two sharding hops per batch. The direct instance is forgotten when it does not
- * answer in time or hands over, so a moved instance is found again through sharding; it is watched, so
- * that its node leaving is noticed at once (see {@link CollectionEntity.RevisionsStopped}).
+ * How a collection reaches {@link Revisions}: through sharding, or directly at the instance that
+ * answered last, which saves the two sharding hops per batch. The direct instance is forgotten when
+ * it does not answer in time or hands over, so a moved instance is found again through sharding; it
+ * is watched, so that its node leaving is noticed at once (see {@link
+ * CollectionEntity.RevisionsStopped}).
  */
 final class RevisionsRoute {
 
@@ -17,7 +18,9 @@ final class RevisionsRoute {
     private final RecipientRef<Revisions.Command> sharded;
     private ActorRef<Revisions.Command> direct;
 
-    RevisionsRoute(ActorContext<CollectionEntity.Command> context, RecipientRef<Revisions.Command> sharded) {
+    RevisionsRoute(
+            ActorContext<CollectionEntity.Command> context,
+            RecipientRef<Revisions.Command> sharded) {
         this.context = context;
         this.sharded = sharded;
     }
@@ -27,7 +30,10 @@ final class RevisionsRoute {
         return direct != null;
     }
 
-    /** Sends {@code allocate} to the known instance when {@code directly} (and one is known), else through sharding. */
+    /**
+     * Sends {@code allocate} to the known instance when {@code directly} (and one is known), else
+     * through sharding.
+     */
     void ask(Revisions.Allocate allocate, boolean directly) {
         if (directly && direct != null) {
             direct.tell(allocate);

@@ -4,24 +4,25 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.store.TypeMeta;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.pekko.persistence.typed.EventAdapter;
 import org.apache.pekko.persistence.typed.EventSeq;
 import org.apache.pekko.persistence.typed.SnapshotAdapter;
 import org.pcollections.TreePMap;
 
-import java.util.Map;
-import java.util.TreeMap;
-
 /**
- * Reads a collection's journal and snapshots back with every object in the collection's apiVersion and
- * kind. Objects stored before every write path checked type meta may carry another (a merge patch once
- * stored {@code "kind":"Garbage"}); they are repaired as they are read back, so they are never served as
- * another kind, and noted, so that the entity can log each once and persist it repaired (the next recovery
- * then finds nothing). The repair is Pekko's read-side migration: an event adapter for replayed events, a
- * snapshot adapter for snapshots; events the entity persists itself never pass through it.
+ * Reads a collection's journal and snapshots back with every object in the collection's apiVersion
+ * and kind. Objects stored before every write path checked type meta may carry another (a merge
+ * patch once stored {@code "kind":"Garbage"}); they are repaired as they are read back, so they are
+ * never served as another kind, and noted, so that the entity can log each once and persist it
+ * repaired (the next recovery then finds nothing). The repair is Pekko's read-side migration: an
+ * event adapter for replayed events, a snapshot adapter for snapshots; events the entity persists
+ * itself never pass through it.
  */
 final class TypeMetaRepair {
     private final GroupVersionKind kind;
+
     /** Repaired objects by name, with the type meta they had, since the last {@link #drain()}. */
     private final Map<String, String> repaired = new TreeMap<>();
 
@@ -49,8 +50,10 @@ final class TypeMetaRepair {
             }
 
             @Override
-            public EventSeq<CollectionEntity.Event> fromJournal(CollectionEntity.Event event, String manifest) {
-                return EventSeq.single(event instanceof CollectionEntity.ObjectChanged c ? repair(c) : event);
+            public EventSeq<CollectionEntity.Event> fromJournal(
+                    CollectionEntity.Event event, String manifest) {
+                return EventSeq.single(
+                        event instanceof CollectionEntity.ObjectChanged c ? repair(c) : event);
             }
         };
     }
@@ -73,12 +76,17 @@ final class TypeMetaRepair {
                         objects = objects.plus(e.getKey(), fixed);
                     }
                 }
-                return objects == state.objects() ? state : new CollectionEntity.State(objects, state.lastVersion());
+                return objects == state.objects()
+                        ? state
+                        : new CollectionEntity.State(objects, state.lastVersion());
             }
         };
     }
 
-    /** A replayed change, its object repaired if it has another type meta; a later good one clears the note. */
+    /**
+     * A replayed change, its object repaired if it has another type meta; a later good one clears
+     * the note.
+     */
     private CollectionEntity.ObjectChanged repair(CollectionEntity.ObjectChanged c) {
         byte[] fixed = c.removed() ? c.after() : TypeMeta.repairStored(kind, c.after());
         if (fixed == c.after()) {
@@ -86,8 +94,8 @@ final class TypeMetaRepair {
             return c;
         }
         repaired.put(c.name(), typeMetaOf(c.after()));
-        return new CollectionEntity.ObjectChanged(c.resourceVersion(), c.name(), c.before(), fixed, false,
-                c.committedAt());
+        return new CollectionEntity.ObjectChanged(
+                c.resourceVersion(), c.name(), c.before(), fixed, false, c.committedAt());
     }
 
     private static String typeMetaOf(byte[] json) {

@@ -11,10 +11,6 @@ import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOutcome;
-import org.apache.pekko.actor.typed.ActorRef;
-import org.apache.pekko.actor.typed.RecipientRef;
-import org.apache.pekko.actor.typed.javadsl.ActorContext;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,15 +18,19 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.RecipientRef;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
 
 /**
- * A collection's claims of cluster-wide values ({@link ClusterValues}: a Service's cluster IP and node
- * ports) from the {@link ValueAllocator}; built only for kinds whose registry entry declares them.
+ * A collection's claims of cluster-wide values ({@link ClusterValues}: a Service's cluster IP and
+ * node ports) from the {@link ValueAllocator}; built only for kinds whose registry entry declares
+ * them.
  *
  * <p>A batch first claims what its writes plan; a write whose claim is refused answers the kind's
- * error and leaves the batch. Once the batch is persisted its claim is settled (with what its objects
- * stopped holding) before anyone is answered; a batch that fails abandons it. Dry runs ask the
- * allocator to evaluate only.
+ * error and leaves the batch. Once the batch is persisted its claim is settled (with what its
+ * objects stopped holding) before anyone is answered; a batch that fails abandons it. Dry runs ask
+ * the allocator to evaluate only.
  */
 final class ValueClaims {
 
@@ -39,7 +39,9 @@ final class ValueClaims {
 
     record Refusal(PendingWrite write, ApiStatus status) {}
 
-    /** A dry run's verdict: its outcome with the values filled in, or its refusal (then non-null). */
+    /**
+     * A dry run's verdict: its outcome with the values filled in, or its refusal (then non-null).
+     */
     record Verdict(PendingWrite write, ApiStatus refusal) {}
 
     private final ActorContext<CollectionEntity.Command> context;
@@ -48,29 +50,47 @@ final class ValueClaims {
     private final ClusterValues values;
     private final RecipientRef<ValueAllocator.Command> allocator;
     private final ActorRef<ValueAllocator.Claimed> answers;
-    /** Dry runs waiting for the allocator's evaluation, by their key; at most {@link CollectionEntity#MAX_QUEUE}. */
+
+    /**
+     * Dry runs waiting for the allocator's evaluation, by their key; at most {@link
+     * CollectionEntity#MAX_QUEUE}.
+     */
     private final Map<String, PendingWrite> dryRuns = new HashMap<>();
 
-    private ValueClaims(ActorContext<CollectionEntity.Command> context, String collection, ResourceType type,
-                        RecipientRef<ValueAllocator.Command> allocator) {
+    private ValueClaims(
+            ActorContext<CollectionEntity.Command> context,
+            String collection,
+            ResourceType type,
+            RecipientRef<ValueAllocator.Command> allocator) {
         this.context = context;
         this.collection = collection;
         this.type = type;
         this.values = type.strategy().clusterValues();
         this.allocator = allocator;
-        this.answers = context.messageAdapter(ValueAllocator.Claimed.class, CollectionEntity.ClaimAnswered::new);
+        this.answers =
+                context.messageAdapter(
+                        ValueAllocator.Claimed.class, CollectionEntity.ClaimAnswered::new);
     }
 
-    /** The claims of {@code type}'s collection, or null when its objects hold no cluster-wide values. */
-    static ValueClaims forKind(ActorContext<CollectionEntity.Command> context, String collection, ResourceType type,
-                               RecipientRef<ValueAllocator.Command> allocator) {
+    /**
+     * The claims of {@code type}'s collection, or null when its objects hold no cluster-wide
+     * values.
+     */
+    static ValueClaims forKind(
+            ActorContext<CollectionEntity.Command> context,
+            String collection,
+            ResourceType type,
+            RecipientRef<ValueAllocator.Command> allocator) {
         if (type.strategy().clusterValues() == null) {
             return null;
         }
         return new ValueClaims(context, collection, type, allocator);
     }
 
-    /** What a write plans to claim; writes through a subresource ({@code /status}, {@code /scale}, {@code /binding}) claim nothing. */
+    /**
+     * What a write plans to claim; writes through a subresource ({@code /status}, {@code /scale},
+     * {@code /binding}) claim nothing.
+     */
     ValuePlan plan(WriteOp op, WriteOutcome outcome) {
         if (!outcome.changed() || outcome.removes() || isSubresourceWrite(op)) {
             return ValuePlan.NONE;
@@ -89,11 +109,16 @@ final class ValueClaims {
         return UUID.randomUUID().toString();
     }
 
-    /** Claims every write's planned values in one message; the answer, or the timeout, continues the batch. */
+    /**
+     * Claims every write's planned values in one message; the answer, or the timeout, continues the
+     * batch.
+     */
     void claim(String claimId, List<PendingWrite> batch) {
         List<List<ValueRequest>> requests = batch.stream().map(p -> p.plan().requests()).toList();
         allocator.tell(new ValueAllocator.Claim(collection, claimId, requests, false, answers));
-        context.scheduleOnce(CollectionEntity.ALLOCATE_TIMEOUT, context.getSelf(),
+        context.scheduleOnce(
+                CollectionEntity.ALLOCATE_TIMEOUT,
+                context.getSelf(),
                 new CollectionEntity.ClaimTimedOut(claimId));
     }
 
@@ -110,7 +135,14 @@ final class ValueClaims {
                 }
                 kept.add(p);
             } else {
-                refused.add(new Refusal(p, values.refused(p.outcome().after(), p.plan(), r.refusedIndex(), r.refusal())));
+                refused.add(
+                        new Refusal(
+                                p,
+                                values.refused(
+                                        p.outcome().after(),
+                                        p.plan(),
+                                        r.refusedIndex(),
+                                        r.refusal())));
             }
         }
         return new Granted(kept, refused);
@@ -120,13 +152,17 @@ final class ValueClaims {
         allocator.tell(new ValueAllocator.Abandon(collection, claimId));
     }
 
-    /** Tells the allocator the batch's claim ({@code null}: none) is held and which values its objects stopped holding. */
+    /**
+     * Tells the allocator the batch's claim ({@code null}: none) is held and which values its
+     * objects stopped holding.
+     */
     void settle(String claimId, List<PendingWrite> batch) {
         List<String> released = new ArrayList<>();
         for (PendingWrite p : batch) {
             ObjectNode before = p.outcome().before();
             if (before != null) {
-                Set<String> kept = p.outcome().removes() ? Set.of() : values.held(p.outcome().after());
+                Set<String> kept =
+                        p.outcome().removes() ? Set.of() : values.held(p.outcome().after());
                 values.held(before).stream().filter(k -> !kept.contains(k)).forEach(released::add);
             }
         }
@@ -135,24 +171,36 @@ final class ValueClaims {
         }
     }
 
-    /** Asks the allocator to evaluate a dry run's plan; the refusal when too many wait already, else null. */
+    /**
+     * Asks the allocator to evaluate a dry run's plan; the refusal when too many wait already, else
+     * null.
+     */
     ApiStatus evaluate(PendingWrite dryRun) {
         if (dryRuns.size() >= CollectionEntity.MAX_QUEUE) {
             return ApiStatus.tooManyRequests(
-                    "too many dry runs are waiting for " + type.groupResource() + ", please try again later", 1);
+                    "too many dry runs are waiting for "
+                            + type.groupResource()
+                            + ", please try again later",
+                    1);
         }
         String key = UUID.randomUUID().toString();
         dryRuns.put(key, dryRun);
-        context.ask(ValueAllocator.Claimed.class, allocator, CollectionEntity.ALLOCATE_TIMEOUT,
-                r -> new ValueAllocator.Claim(collection, key, List.of(dryRun.plan().requests()), true, r),
-                (reply, failure) -> new CollectionEntity.DryRunAnswered(key, reply,
-                        failure == null ? null : String.valueOf(failure)));
+        context.ask(
+                ValueAllocator.Claimed.class,
+                allocator,
+                CollectionEntity.ALLOCATE_TIMEOUT,
+                r ->
+                        new ValueAllocator.Claim(
+                                collection, key, List.of(dryRun.plan().requests()), true, r),
+                (reply, failure) ->
+                        new CollectionEntity.DryRunAnswered(
+                                key, reply, failure == null ? null : String.valueOf(failure)));
         return null;
     }
 
     /**
-     * A dry run answers with the values Kubernetes' dry-run allocators show, or the refusal it would get;
-     * null when the answer is for no dry run waiting.
+     * A dry run answers with the values Kubernetes' dry-run allocators show, or the refusal it
+     * would get; null when the answer is for no dry run waiting.
      */
     Verdict evaluated(CollectionEntity.DryRunAnswered a) {
         PendingWrite d = dryRuns.remove(a.claimId());
@@ -165,7 +213,9 @@ final class ValueClaims {
         }
         ClaimResult r = reply.results().get(0);
         if (!r.isGranted()) {
-            return new Verdict(d, values.refused(d.outcome().after(), d.plan(), r.refusedIndex(), r.refusal()));
+            return new Verdict(
+                    d,
+                    values.refused(d.outcome().after(), d.plan(), r.refusedIndex(), r.refusal()));
         }
         values.fill(d.outcome().after(), d.plan(), r.granted());
         return new Verdict(d, null);

@@ -14,24 +14,23 @@ import io.kubepekko.api.store.WriteResult.Refused;
 import io.kubepekko.api.store.batch.BatchAction;
 import io.kubepekko.api.store.batch.BatchAction.Persist;
 import io.kubepekko.api.store.batch.WriteBatch;
-import org.apache.pekko.actor.typed.ActorRef;
-import org.apache.pekko.actor.typed.javadsl.ActorContext;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
 
 /**
- * Drives a collection's {@link WriteBatch}: feeds it the collection's messages, and performs the action
- * each transition returns (claiming values, asking {@link Revisions} for versions, answering writers),
- * except the journal write, which it hands back to the {@link CollectionEntity} as a
+ * Drives a collection's {@link WriteBatch}: feeds it the collection's messages, and performs the
+ * action each transition returns (claiming values, asking {@link Revisions} for versions, answering
+ * writers), except the journal write, which it hands back to the {@link CollectionEntity} as a
  * {@link BatchAction.Persist} (every method that may start one returns it, or null).
  *
- * <p>Replies to writes that joined the queue are deferred: recorded in the batch value, they are sent
- * when the write's batch ends, or at once when the write needs no journal write. One journal write
- * answers up to {@link CollectionEntity#MAX_BATCH} writers, which an effect's single reply cannot carry,
- * so they are sent here ({@link #answer}), after the collection's readers, Revisions and the allocator
- * heard of the batch.
+ * <p>Replies to writes that joined the queue are deferred: recorded in the batch value, they are
+ * sent when the write's batch ends, or at once when the write needs no journal write. One journal
+ * write answers up to {@link CollectionEntity#MAX_BATCH} writers, which an effect's single reply
+ * cannot carry, so they are sent here ({@link #answer}), after the collection's readers, Revisions
+ * and the allocator heard of the batch.
  */
 final class WriteBatcher {
 
@@ -41,23 +40,34 @@ final class WriteBatcher {
     private final StorageQuota quota;
     private final RevisionsRoute revisions;
     private final ActorRef<Revisions.Allocated> allocations;
+
     /** The kind's value claims, or null when its objects hold no cluster-wide values. */
     private final ValueClaims claims;
+
     private final BatchIntake intake;
+
     /**
-     * The queue and the batch in flight. Its first batch id is drawn at random, so that an answer or a
-     * question about a request of an earlier incarnation of this collection never matches this one's.
+     * The queue and the batch in flight. Its first batch id is drawn at random, so that an answer
+     * or a question about a request of an earlier incarnation of this collection never matches this
+     * one's.
      */
     private WriteBatch<Write, PendingWrite> batch =
             WriteBatch.idle(ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE / 2));
+
     /**
      * The quota reservations of the batch in flight: a handle on the {@link StorageQuota}, released
      * whenever {@link #batch} returns to idle.
      */
     private StorageQuota.Admission admission;
 
-    WriteBatcher(ActorContext<CollectionEntity.Command> context, CollectionId id, ResourceType type, StorageQuota quota,
-                 RevisionsRoute revisions, ValueClaims claims, BatchIntake intake) {
+    WriteBatcher(
+            ActorContext<CollectionEntity.Command> context,
+            CollectionId id,
+            ResourceType type,
+            StorageQuota quota,
+            RevisionsRoute revisions,
+            ValueClaims claims,
+            BatchIntake intake) {
         this.context = context;
         this.id = id;
         this.type = type;
@@ -65,11 +75,16 @@ final class WriteBatcher {
         this.revisions = revisions;
         this.claims = claims;
         this.intake = intake;
-        this.allocations = context.messageAdapter(Revisions.Allocated.class,
-                a -> new CollectionEntity.Allocated(a.first(), a.requestId(), a.from()));
+        this.allocations =
+                context.messageAdapter(
+                        Revisions.Allocated.class,
+                        a -> new CollectionEntity.Allocated(a.first(), a.requestId(), a.from()));
     }
 
-    /** The claim of the batch in flight, from its sending until it is settled or abandoned; else null. */
+    /**
+     * The claim of the batch in flight, from its sending until it is settled or abandoned; else
+     * null.
+     */
     String claimInFlight() {
         return batch.claimInFlight();
     }
@@ -90,13 +105,16 @@ final class WriteBatcher {
         return flush(state);
     }
 
-    /** Takes queued writes into a batch unless one is in flight; refusals and no-ops answer at once. */
+    /**
+     * Takes queued writes into a batch unless one is in flight; refusals and no-ops answer at once.
+     */
     Persist<Write, PendingWrite> flush(CollectionEntity.State state) {
         if (batch.inFlight()) {
             return null;
         }
         admission = quota.admission();
-        BatchIntake.Taken taken = intake.take(state, batch.queued(), CollectionEntity.MAX_BATCH, admission);
+        BatchIntake.Taken taken =
+                intake.take(state, batch.queued(), CollectionEntity.MAX_BATCH, admission);
         batch = batch.dequeue(taken.taken());
         List<BatchIntake.Answer> answers = new ArrayList<>(taken.answers());
         for (PendingWrite dryRun : taken.dryRuns()) {
@@ -107,7 +125,11 @@ final class WriteBatcher {
         }
         answers.forEach(BatchIntake.Answer::send);
         boolean claim = taken.batch().stream().anyMatch(p -> !p.plan().isEmpty());
-        return run(batch.start(taken.batch(), claim ? ValueClaims.newClaimId() : null, revisions.knowsInstance()));
+        return run(
+                batch.start(
+                        taken.batch(),
+                        claim ? ValueClaims.newClaimId() : null,
+                        revisions.knowsInstance()));
     }
 
     /**
@@ -120,7 +142,10 @@ final class WriteBatcher {
             return run(batch.lateClaim(reply.claimId()));
         }
         if (reply.unavailable() != null) {
-            return run(batch.claimFailed(reply.claimId(), ValueClaims.cannotAllocate(type, reply.unavailable())));
+            return run(
+                    batch.claimFailed(
+                            reply.claimId(),
+                            ValueClaims.cannotAllocate(type, reply.unavailable())));
         }
         ValueClaims.Granted granted = claims.split(reply, batch.writes());
         granted.refused().forEach(r -> answer(r.write(), new Refused(r.status())));
@@ -128,12 +153,21 @@ final class WriteBatcher {
     }
 
     Persist<Write, PendingWrite> claimTimedOut(String claimId) {
-        return run(batch.claimFailed(claimId, ValueClaims.cannotAllocate(type,
-                "the value allocator did not answer within " + CollectionEntity.ALLOCATE_TIMEOUT.toSeconds() + "s")));
+        return run(
+                batch.claimFailed(
+                        claimId,
+                        ValueClaims.cannotAllocate(
+                                type,
+                                "the value allocator did not answer within "
+                                        + CollectionEntity.ALLOCATE_TIMEOUT.toSeconds()
+                                        + "s")));
     }
 
-    /** Versions came from {@code from}: the batch persists them, or they are given back when late. */
-    Persist<Write, PendingWrite> allocated(long batchId, long first, ActorRef<Revisions.Command> from) {
+    /**
+     * Versions came from {@code from}: the batch persists them, or they are given back when late.
+     */
+    Persist<Write, PendingWrite> allocated(
+            long batchId, long first, ActorRef<Revisions.Command> from) {
         if (first == Revisions.Allocated.MOVING) {
             // That instance is handing over: ask through sharding, which delivers to its successor.
             revisions.forget();
@@ -141,7 +175,8 @@ final class WriteBatcher {
         }
         WriteBatch.Step<Write, PendingWrite> step = batch.allocated(batchId, first);
         if (step.action() instanceof BatchAction.GiveBack<Write, PendingWrite> g) {
-            // A late answer for a batch that already failed, or a second one: those versions stay unused
+            // A late answer for a batch that already failed, or a second one: those versions stay
+            // unused
             // (gaps are fine), and Revisions must not wait for them.
             from.tell(new Revisions.Abandoned(g.first()));
             return null;
@@ -151,9 +186,9 @@ final class WriteBatcher {
     }
 
     /**
-     * The Revisions instance {@code instance} stopped. When the batch's ask went to it, the ask may have died
-     * with it: ask its successor rather than wait for the timeout. Should both answer, the second finds the
-     * batch allocated and is given back.
+     * The Revisions instance {@code instance} stopped. When the batch's ask went to it, the ask may
+     * have died with it: ask its successor rather than wait for the timeout. Should both answer,
+     * the second finds the batch allocated and is given back.
      */
     Persist<Write, PendingWrite> revisionsStopped(ActorRef<Revisions.Command> instance) {
         return revisions.stopped(instance) ? run(batch.revisionsStopped()) : null;
@@ -164,12 +199,15 @@ final class WriteBatcher {
     }
 
     Persist<Write, PendingWrite> allocationFailed(long batchId, String reason) {
-        return forgettingInstance(batch.allocationFailed(batchId,
-                storageUnavailable("could not allocate a resourceVersion: " + reason)));
+        return forgettingInstance(
+                batch.allocationFailed(
+                        batchId,
+                        storageUnavailable("could not allocate a resourceVersion: " + reason)));
     }
 
     /** The instance asked directly did not answer in time: it is found again through sharding. */
-    private Persist<Write, PendingWrite> forgettingInstance(WriteBatch.Step<Write, PendingWrite> step) {
+    private Persist<Write, PendingWrite> forgettingInstance(
+            WriteBatch.Step<Write, PendingWrite> step) {
         if (!(step.action() instanceof BatchAction.Nothing)) {
             revisions.forget();
         }
@@ -177,22 +215,26 @@ final class WriteBatcher {
     }
 
     /**
-     * The batch's events are in the journal. Revisions hears of the commit before any writer does, so a
-     * list that a writer starts after its acknowledgement already counts this version as committed; the
-     * allocator hears of the values kept and freed before any writer, so a client that deletes a Service
-     * and then asks for its IP gets it. Queued writes go on.
+     * The batch's events are in the journal. Revisions hears of the commit before any writer does,
+     * so a list that a writer starts after its acknowledgement already counts this version as
+     * committed; the allocator hears of the values kept and freed before any writer, so a client
+     * that deletes a Service and then asks for its IP gets it. Queued writes go on.
      */
     void persisted(List<ObjectChanged> events) {
         List<PublishedEvent> published = new ArrayList<>(events.size());
         events.forEach(e -> published.add(e.published(id.namespace())));
         var f = (BatchAction.Finish<Write, PendingWrite>) advance(batch.persisted());
-        Revisions.Committed.parts(f.first(), published, CollectionEntity.COMMIT_PART_BYTES).forEach(revisions::tell);
+        Revisions.Committed.parts(f.first(), published, CollectionEntity.COMMIT_PART_BYTES)
+                .forEach(revisions::tell);
         if (claims != null) {
             claims.settle(f.claimId(), f.writes());
         }
         for (int i = 0; i < f.writes().size(); i++) {
             PendingWrite p = f.writes().get(i);
-            answer(p, CollectionEntity.written(type, p.outcome(), f.first() + i, events.get(i).after()));
+            answer(
+                    p,
+                    CollectionEntity.written(
+                            type, p.outcome(), f.first() + i, events.get(i).after()));
         }
         if (f.more() || intake.hasRewrites()) {
             context.getSelf().tell(CollectionEntity.Flush.INSTANCE);
@@ -200,10 +242,11 @@ final class WriteBatcher {
     }
 
     /**
-     * Answers every write that can no longer complete; a refusal, never a false success. A batch whose
-     * journal write failed may be stored all the same (a write that timed out can still land): it is not
-     * reported abandoned. Revisions asks about it once it is overdue ({@link CollectionEntity.Resolve}), and
-     * the collection, recovered from its journal, answers from what is stored.
+     * Answers every write that can no longer complete; a refusal, never a false success. A batch
+     * whose journal write failed may be stored all the same (a write that timed out can still
+     * land): it is not reported abandoned. Revisions asks about it once it is overdue ({@link
+     * CollectionEntity.Resolve}), and the collection, recovered from its journal, answers from what
+     * is stored.
      */
     void failOutstanding(String why) {
         run(batch.failAll(storageUnavailable(why)));
@@ -213,7 +256,10 @@ final class WriteBatcher {
         return "storage unavailable for " + type.groupResource() + ": " + why;
     }
 
-    /** Takes the next batch value and performs what the transition says; a journal write is handed back. */
+    /**
+     * Takes the next batch value and performs what the transition says; a journal write is handed
+     * back.
+     */
     private Persist<Write, PendingWrite> run(WriteBatch.Step<Write, PendingWrite> step) {
         BatchAction<Write, PendingWrite> action = advance(step);
         if (action instanceof Persist<Write, PendingWrite> p) {
@@ -243,14 +289,23 @@ final class WriteBatcher {
     }
 
     private void askVersions(BatchAction.AskVersions<Write, PendingWrite> a) {
-        revisions.ask(new Revisions.Allocate(a.count(), id.namespace(), a.batchId(), allocations), a.direct());
+        revisions.ask(
+                new Revisions.Allocate(a.count(), id.namespace(), a.batchId(), allocations),
+                a.direct());
         if (a.startTimeout()) {
-            context.scheduleOnce(CollectionEntity.ALLOCATE_TIMEOUT, context.getSelf(),
-                    new CollectionEntity.AllocationFailed(a.batchId(),
-                            "no answer within " + CollectionEntity.ALLOCATE_TIMEOUT.toSeconds() + "s"));
+            context.scheduleOnce(
+                    CollectionEntity.ALLOCATE_TIMEOUT,
+                    context.getSelf(),
+                    new CollectionEntity.AllocationFailed(
+                            a.batchId(),
+                            "no answer within "
+                                    + CollectionEntity.ALLOCATE_TIMEOUT.toSeconds()
+                                    + "s"));
         }
         if (a.askAgainLater()) {
-            context.scheduleOnce(CollectionEntity.ASK_AGAIN, context.getSelf(),
+            context.scheduleOnce(
+                    CollectionEntity.ASK_AGAIN,
+                    context.getSelf(),
                     new CollectionEntity.AskVersionsAgain(a.batchId()));
         }
     }

@@ -1,6 +1,8 @@
 package io.kubepekko.actors.failover;
 
 import com.typesafe.config.Config;
+import java.time.Duration;
+import java.util.function.LongSupplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
@@ -11,15 +13,13 @@ import org.apache.pekko.cluster.MemberStatus;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Subscribe;
 
-import java.time.Duration;
-import java.util.function.LongSupplier;
-
 /**
- * Tells {@link StrandedAsks} when a failed member was removed from the cluster: {@code grace} after a
- * member that was downed (not one that left in order: its shards were handed over, nothing was lost) is
- * removed, every ask sent before the removal and still open is stranded. The grace lets asks to live
- * servers that were in flight at the removal finish; it costs a stranded ask nothing as long as it is not
- * longer than {@code down-removal-margin}, since the dead member's shards start elsewhere only after that.
+ * Tells {@link StrandedAsks} when a failed member was removed from the cluster: {@code grace} after
+ * a member that was downed (not one that left in order: its shards were handed over, nothing was
+ * lost) is removed, every ask sent before the removal and still open is stranded. The grace lets
+ * asks to live servers that were in flight at the removal finish; it costs a stranded ask nothing
+ * as long as it is not longer than {@code down-removal-margin}, since the dead member's shards
+ * start elsewhere only after that.
  */
 public final class RemovedMembers {
     /** The actor's name under {@code /system}. */
@@ -31,8 +31,8 @@ public final class RemovedMembers {
     /**
      * A member left the cluster.
      *
-     * @param member    its address
-     * @param downed    whether it was downed (failed) rather than leaving in order
+     * @param member its address
+     * @param downed whether it was downed (failed) rather than leaving in order
      * @param removedAt when this server learnt it ({@code nanoClock})
      */
     public record Removed(String member, boolean downed, long removedAt) implements Command {}
@@ -45,12 +45,16 @@ public final class RemovedMembers {
     static final String GRACE_PATH = "kubepekko.cluster.stranded-ask-grace";
 
     /**
-     * Starts the actor under {@code /system} with the grace {@code kubepekko.cluster.stranded-ask-grace} of the
-     * system's configuration and returns the tracker the server's requests register their asks with.
+     * Starts the actor under {@code /system} with the grace {@code
+     * kubepekko.cluster.stranded-ask-grace} of the system's configuration and returns the tracker
+     * the server's requests register their asks with.
      */
     public static StrandedAsks start(ActorSystem<?> system) {
         StrandedAsks asks = new StrandedAsks(System::nanoTime);
-        system.systemActorOf(create(asks, grace(system.settings().config()), System::nanoTime), NAME, Props.empty());
+        system.systemActorOf(
+                create(asks, grace(system.settings().config()), System::nanoTime),
+                NAME,
+                Props.empty());
         return asks;
     }
 
@@ -59,39 +63,65 @@ public final class RemovedMembers {
     }
 
     /** Subscribes to this server's view of removals. */
-    public static Behavior<Command> create(StrandedAsks asks, Duration grace, LongSupplier nanoClock) {
-        return Behaviors.setup(context -> {
-            ActorRef<ClusterEvent.MemberRemoved> adapter = context.messageAdapter(ClusterEvent.MemberRemoved.class,
-                    e -> new Removed(e.member().address().toString(), e.previousStatus() == MemberStatus.down(),
-                            nanoClock.getAsLong()));
-            Cluster.get(context.getSystem()).subscriptions()
-                    .tell(Subscribe.create(adapter, ClusterEvent.MemberRemoved.class));
-            return behavior(asks, grace);
-        });
+    public static Behavior<Command> create(
+            StrandedAsks asks, Duration grace, LongSupplier nanoClock) {
+        return Behaviors.setup(
+                context -> {
+                    ActorRef<ClusterEvent.MemberRemoved> adapter =
+                            context.messageAdapter(
+                                    ClusterEvent.MemberRemoved.class,
+                                    e ->
+                                            new Removed(
+                                                    e.member().address().toString(),
+                                                    e.previousStatus() == MemberStatus.down(),
+                                                    nanoClock.getAsLong()));
+                    Cluster.get(context.getSystem())
+                            .subscriptions()
+                            .tell(Subscribe.create(adapter, ClusterEvent.MemberRemoved.class));
+                    return behavior(asks, grace);
+                });
     }
 
     /** The behaviour without the cluster subscription ({@link Removed} sent by the caller). */
     static Behavior<Command> behavior(StrandedAsks asks, Duration grace) {
-        return Behaviors.setup(context -> {
-            // A functional behaviour's logger would be named after Pekko's class (logged at WARN only).
-            context.setLoggerName(RemovedMembers.class);
-            return Behaviors.withTimers(timers -> Behaviors.receive(Command.class)
-                .onMessage(Removed.class, r -> {
-                    if (r.downed()) {
-                        timers.startSingleTimer(r, new Strand(r.member(), r.removedAt()), grace);
-                    }
-                    return Behaviors.same();
-                })
-                .onMessage(Strand.class, s -> {
-                    int stranded = asks.strandSentBefore(s.removedAt(), s.member());
-                    if (stranded > 0) {
-                        context.getLog().info(
-                                "{} request(s) in flight when {} failed were still unanswered at its removal:"
-                                        + " reads asked again, writes answered 504", stranded, s.member());
-                    }
-                    return Behaviors.same();
-                })
-                .build());
-        });
+        return Behaviors.setup(
+                context -> {
+                    // A functional behaviour's logger would be named after Pekko's class (logged at
+                    // WARN only).
+                    context.setLoggerName(RemovedMembers.class);
+                    return Behaviors.withTimers(
+                            timers ->
+                                    Behaviors.receive(Command.class)
+                                            .onMessage(
+                                                    Removed.class,
+                                                    r -> {
+                                                        if (r.downed()) {
+                                                            timers.startSingleTimer(
+                                                                    r,
+                                                                    new Strand(
+                                                                            r.member(),
+                                                                            r.removedAt()),
+                                                                    grace);
+                                                        }
+                                                        return Behaviors.same();
+                                                    })
+                                            .onMessage(
+                                                    Strand.class,
+                                                    s -> {
+                                                        int stranded =
+                                                                asks.strandSentBefore(
+                                                                        s.removedAt(), s.member());
+                                                        if (stranded > 0) {
+                                                            context.getLog()
+                                                                    .info(
+                                                                            "{} request(s) in flight when {} failed were still unanswered at its removal:"
+                                                                                    + " reads asked again, writes answered 504",
+                                                                            stranded,
+                                                                            s.member());
+                                                        }
+                                                        return Behaviors.same();
+                                                    })
+                                            .build());
+                });
     }
 }

@@ -10,19 +10,20 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * How a server of a shared keyspace joins: the cluster that already owns the keyspace if there is one, else a
- * new one that only it forms.
+ * How a server of a shared keyspace joins: the cluster that already owns the keyspace if there is
+ * one, else a new one that only it forms.
  *
  * <p>Pekko's own rule (the first seed node forms a new cluster when no other seed answers within
- * {@code seed-node-timeout}) forms a second cluster beside the first whenever the first seed node restarts
- * while the others are slow to answer — an overloaded machine is enough — and two clusters on one journal
- * run two sequencers and two writers per collection. Here the storage decides instead. Every member beats in
- * the storage ({@link GenerationWatch}). A starting server reads the beats twice, {@code observe} apart: if a
- * member's beat moved, a cluster is alive and the server joins it through the other seed nodes only (Pekko
- * never forms a cluster from a list without itself, it keeps asking). If none moved, it raises the
- * generation by a lightweight transaction; the one server whose transaction applies forms the cluster, every
- * other one joins it. A cluster that was only silent, not dead (every member paused longer than
- * {@code observe}) finds the newer generation when it wakes up and stops writing before it can.
+ * {@code seed-node-timeout}) forms a second cluster beside the first whenever the first seed node
+ * restarts while the others are slow to answer — an overloaded machine is enough — and two clusters
+ * on one journal run two sequencers and two writers per collection. Here the storage decides
+ * instead. Every member beats in the storage ({@link GenerationWatch}). A starting server reads the
+ * beats twice, {@code observe} apart: if a member's beat moved, a cluster is alive and the server
+ * joins it through the other seed nodes only (Pekko never forms a cluster from a list without
+ * itself, it keeps asking). If none moved, it raises the generation by a lightweight transaction;
+ * the one server whose transaction applies forms the cluster, every other one joins it. A cluster
+ * that was only silent, not dead (every member paused longer than {@code observe}) finds the newer
+ * generation when it wakes up and stops writing before it can.
  */
 public final class ClusterFormation {
     /** The storage side ({@code FormationTable} on Cassandra). */
@@ -33,7 +34,9 @@ public final class ClusterFormation {
         /** The current generation (empty: none yet). */
         CompletionStage<Optional<Long>> generation();
 
-        /** Raises the generation from {@code expected} to {@code next}; whether this call did it. */
+        /**
+         * Raises the generation from {@code expected} to {@code next}; whether this call did it.
+         */
         CompletionStage<Boolean> claim(Optional<Long> expected, long next, String former);
     }
 
@@ -43,9 +46,9 @@ public final class ClusterFormation {
     }
 
     /**
-     * The outcome: the generation this server belongs to (empty when it joined through others before the
-     * former recorded one: it takes the first it reads), whether it formed the cluster, and the seed nodes it
-     * joined through.
+     * The outcome: the generation this server belongs to (empty when it joined through others
+     * before the former recorded one: it takes the first it reads), whether it formed the cluster,
+     * and the seed nodes it joined through.
      */
     public record Joined(Optional<Long> generation, boolean formed, List<String> seeds) {}
 
@@ -62,15 +65,23 @@ public final class ClusterFormation {
     }
 
     /**
-     * Decides how to join and asks {@code join} to do it with the seed nodes to use: this server first when it
-     * forms the cluster, else the others only. A server that is not one of the seed nodes never forms one, as
-     * in Pekko.
+     * Decides how to join and asks {@code join} to do it with the seed nodes to use: this server
+     * first when it forms the cluster, else the others only. A server that is not one of the seed
+     * nodes never forms one, as in Pekko.
      *
-     * @param self     this server's member name in the beats (its address and incarnation)
+     * @param self this server's member name in the beats (its address and incarnation)
      * @param selfSeed this server's own seed address ({@code seeds} may name it)
      */
-    public static Joined join(Store store, String self, String selfSeed, List<String> seeds, Duration observe,
-                              Duration timeout, Pause pause, Consumer<List<String>> join) throws Exception {
+    public static Joined join(
+            Store store,
+            String self,
+            String selfSeed,
+            List<String> seeds,
+            Duration observe,
+            Duration timeout,
+            Pause pause,
+            Consumer<List<String>> join)
+            throws Exception {
         List<String> others = new ArrayList<>(seeds);
         boolean mayForm = others.remove(selfSeed);
         Optional<Long> generation;
@@ -91,8 +102,9 @@ public final class ClusterFormation {
                 generation = get(store.generation(), timeout); // another server formed it just now
             }
             if (others.isEmpty()) {
-                throw new IllegalStateException("another server formed the cluster of this keyspace, and no seed"
-                        + " node but this one is known to join it through");
+                throw new IllegalStateException(
+                        "another server formed the cluster of this keyspace, and no seed"
+                                + " node but this one is known to join it through");
             }
         } else {
             generation = get(store.generation(), timeout);

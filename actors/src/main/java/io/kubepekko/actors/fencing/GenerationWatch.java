@@ -1,24 +1,23 @@
 package io.kubepekko.actors.fencing;
 
 import io.kubepekko.persistence.fencing.WritePermit;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
-import java.time.Duration;
-import java.util.Optional;
-import java.util.concurrent.CompletionStage;
-
 /**
  * Beats in the storage for this member and keeps the {@link WritePermit}'s generation lease: every
- * {@code interval} it records a beat, then reads the cluster generation; while that is still the one this
- * server joined under, the permit holds until {@code lease} after the round began. A newer generation means a
- * server formed a new cluster on the same keyspace because this one looked dead (see
- * {@link ClusterFormation}): the permit ends for good and {@code onSuperseded} stops the server, whose
- * supervisor starts it again to join the new cluster.
+ * {@code interval} it records a beat, then reads the cluster generation; while that is still the
+ * one this server joined under, the permit holds until {@code lease} after the round began. A newer
+ * generation means a server formed a new cluster on the same keyspace because this one looked dead
+ * (see {@link ClusterFormation}): the permit ends for good and {@code onSuperseded} stops the
+ * server, whose supervisor starts it again to join the new cluster.
  *
- * <p>A round whose beat fails renews nothing: a starting server decides from the beats whether this cluster is
- * alive, so a server may write only while others can see it beat.
+ * <p>A round whose beat fails renews nothing: a starting server decides from the beats whether this
+ * cluster is alive, so a server may write only while others can see it beat.
  */
 public final class GenerationWatch {
     /** The actor's name under {@code /system}. */
@@ -34,25 +33,45 @@ public final class GenerationWatch {
     /** What the actor handles. */
     public sealed interface Command {}
 
-    private enum Tick implements Command { INSTANCE }
+    private enum Tick implements Command {
+        INSTANCE
+    }
 
-    private record RoundDone(long startedNanos, Optional<Long> generation, String error) implements Command {}
+    private record RoundDone(long startedNanos, Optional<Long> generation, String error)
+            implements Command {}
 
     private GenerationWatch() {}
 
     /**
-     * @param self        this member's name in the beats (address and incarnation)
+     * @param self this member's name in the beats (address and incarnation)
      * @param joinedUnder the generation this server joined under (empty: the first one it reads)
      */
-    public static Behavior<Command> create(Store store, WritePermit permit, String self, Optional<Long> joinedUnder,
-                                           Duration interval, Duration lease, Runnable onSuperseded) {
-        return Behaviors.setup(context -> Behaviors.withTimers(timers -> {
-            // Else the logger is named after Pekko's behaviour class, which logs at WARN only.
-            context.setLoggerName(GenerationWatch.class);
-            timers.startTimerWithFixedDelay(Tick.INSTANCE, interval);
-            return new GenerationWatch.Running(context, store, permit, self, joinedUnder, lease.toNanos(),
-                    onSuperseded).behavior();
-        }));
+    public static Behavior<Command> create(
+            Store store,
+            WritePermit permit,
+            String self,
+            Optional<Long> joinedUnder,
+            Duration interval,
+            Duration lease,
+            Runnable onSuperseded) {
+        return Behaviors.setup(
+                context ->
+                        Behaviors.withTimers(
+                                timers -> {
+                                    // Else the logger is named after Pekko's behaviour class, which
+                                    // logs at WARN only.
+                                    context.setLoggerName(GenerationWatch.class);
+                                    timers.startTimerWithFixedDelay(Tick.INSTANCE, interval);
+                                    return new GenerationWatch.Running(
+                                                    context,
+                                                    store,
+                                                    permit,
+                                                    self,
+                                                    joinedUnder,
+                                                    lease.toNanos(),
+                                                    onSuperseded)
+                                            .behavior();
+                                }));
     }
 
     private static final class Running {
@@ -67,8 +86,14 @@ public final class GenerationWatch {
         private boolean inFlight;
         private boolean confirmed = true;
 
-        Running(ActorContext<Command> context, Store store, WritePermit permit, String self,
-                Optional<Long> generation, long leaseNanos, Runnable onSuperseded) {
+        Running(
+                ActorContext<Command> context,
+                Store store,
+                WritePermit permit,
+                String self,
+                Optional<Long> generation,
+                long leaseNanos,
+                Runnable onSuperseded) {
             this.context = context;
             this.store = store;
             this.permit = permit;
@@ -91,10 +116,16 @@ public final class GenerationWatch {
             }
             inFlight = true;
             long started = System.nanoTime();
-            CompletionStage<Optional<Long>> done = store.beat(self, generation.orElse(0L), ++beats)
-                    .thenCompose(v -> store.generation());
-            context.pipeToSelf(done, (g, error) -> new RoundDone(started, g == null ? Optional.empty() : g,
-                    error == null ? null : String.valueOf(error.getMessage())));
+            CompletionStage<Optional<Long>> done =
+                    store.beat(self, generation.orElse(0L), ++beats)
+                            .thenCompose(v -> store.generation());
+            context.pipeToSelf(
+                    done,
+                    (g, error) ->
+                            new RoundDone(
+                                    started,
+                                    g == null ? Optional.empty() : g,
+                                    error == null ? null : String.valueOf(error.getMessage())));
             return Behaviors.same();
         }
 
@@ -103,9 +134,12 @@ public final class GenerationWatch {
             if (r.error() != null || r.generation().isEmpty()) {
                 if (confirmed) {
                     confirmed = false;
-                    context.getLog().warn("cannot confirm in the storage that this cluster still owns it ({});"
-                            + " journal writes stop when the last confirmation is {} old", r.error() != null
-                            ? r.error() : "no generation recorded", Duration.ofNanos(leaseNanos));
+                    context.getLog()
+                            .warn(
+                                    "cannot confirm in the storage that this cluster still owns it ({});"
+                                            + " journal writes stop when the last confirmation is {} old",
+                                    r.error() != null ? r.error() : "no generation recorded",
+                                    Duration.ofNanos(leaseNanos));
                 }
                 return Behaviors.same();
             }
@@ -114,16 +148,25 @@ public final class GenerationWatch {
                 generation = Optional.of(current);
             }
             if (current != generation.get()) {
-                String why = "a newer cluster (generation " + current + ") formed on this storage while this one"
-                        + " (generation " + generation.get() + ") looked dead; this server stops";
+                String why =
+                        "a newer cluster (generation "
+                                + current
+                                + ") formed on this storage while this one"
+                                + " (generation "
+                                + generation.get()
+                                + ") looked dead; this server stops";
                 permit.supersede(why);
                 context.getLog().error("{}: journal writes refused for good", why);
                 onSuperseded.run();
                 return Behaviors.stopped();
             }
-            permit.grantGenerationUntil(r.startedNanos() + leaseNanos,
-                    "the storage has not confirmed for " + Duration.ofNanos(leaseNanos).toMillis()
-                            + " ms that this cluster (generation " + current + ") still owns it");
+            permit.grantGenerationUntil(
+                    r.startedNanos() + leaseNanos,
+                    "the storage has not confirmed for "
+                            + Duration.ofNanos(leaseNanos).toMillis()
+                            + " ms that this cluster (generation "
+                            + current
+                            + ") still owns it");
             if (!confirmed) {
                 confirmed = true;
                 context.getLog().info("the storage confirms again that this cluster owns it");

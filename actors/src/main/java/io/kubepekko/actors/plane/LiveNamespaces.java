@@ -8,13 +8,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * Remembers for a short while which namespaces were seen to exist and not be terminating, so that a
  * burst of creates does not ask the namespaces collection once per object.
  *
- * <p>Like Kubernetes' NamespaceLifecycle admission, which answers from an informer cache, this trades
- * a short window for throughput: a create that races with the namespace's deletion may be admitted.
- * Every write to a namespace through this node forgets it at once, so on one node a namespace deleted
- * before a create began is never admitted; only entries younger than the time-to-live are trusted.
- * The cache is per node: a namespace deleted through another node is not forgotten here, so for up to
- * the time-to-live after that delete this node may still admit a create into it (the namespace
- * controller then deletes what was created, as it does for the race above).
+ * <p>Like Kubernetes' NamespaceLifecycle admission, which answers from an informer cache, this
+ * trades a short window for throughput: a create that races with the namespace's deletion may be
+ * admitted. Every write to a namespace through this node forgets it at once, so on one node a
+ * namespace deleted before a create began is never admitted; only entries younger than the
+ * time-to-live are trusted. The cache is per node: a namespace deleted through another node is not
+ * forgotten here, so for up to the time-to-live after that delete this node may still admit a
+ * create into it (the namespace controller then deletes what was created, as it does for the race
+ * above).
  */
 final class LiveNamespaces {
     private final ConcurrentHashMap<String, Long> seenLiveAt = new ConcurrentHashMap<>();
@@ -34,7 +35,8 @@ final class LiveNamespaces {
 
     void markLive(String namespace) {
         if (seenLiveAt.size() >= MAX_ENTRIES) {
-            seenLiveAt.clear(); // a cache, not a registry: start over rather than grow without bound
+            seenLiveAt
+                    .clear(); // a cache, not a registry: start over rather than grow without bound
         }
         seenLiveAt.put(namespace, clock.millis());
     }

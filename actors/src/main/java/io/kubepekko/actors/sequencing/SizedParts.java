@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.function.ToLongFunction;
 
 /**
- * A list cut, in order, into parts of about {@code maxBytes} each, so that a message between nodes stays well
- * under Artery's frame size. A part is never empty unless the list is, and a single item larger than the
- * limit is a part of its own: every item goes somewhere.
+ * A list cut, in order, into parts of about {@code maxBytes} each, so that a message between nodes
+ * stays well under Artery's frame size. A part is never empty unless the list is, and a single item
+ * larger than the limit is a part of its own: every item goes somewhere.
  */
 final class SizedParts {
     private SizedParts() {}

@@ -1,8 +1,8 @@
 package io.kubepekko.actors.watch;
 
 import io.kubepekko.actors.PublishedEvent;
-import io.kubepekko.actors.sequencing.Revisions;
 import io.kubepekko.actors.StorageQuota;
+import io.kubepekko.actors.sequencing.Revisions;
 import io.kubepekko.actors.watch.WatchCache.Command;
 import io.kubepekko.actors.watch.WatchCache.Contents;
 import io.kubepekko.actors.watch.WatchCache.LoadFailed;
@@ -31,6 +31,13 @@ import io.kubepekko.api.watch.StreamFollower;
 import io.kubepekko.api.watch.WaitingRequests;
 import io.kubepekko.api.watch.WatchEvent;
 import io.kubepekko.api.watch.WatchStart;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.PostStop;
@@ -40,32 +47,29 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.stream.Materializer;
 import org.apache.pekko.stream.javadsl.Source;
 
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
-
 /**
- * One running {@link WatchCache} (see there for how it starts, follows its stream and rebuilds): the state it
- * holds and the order in which it handles its messages. The decisions are pure values of {@code api.watch}
- * ({@link StreamFollower}, {@link WaitingRequests}, {@link Downtime}, {@link CacheRead}, {@link WatchStart});
- * the work is done by its collaborators: {@link CollectionLoads} (loading with back-off), {@link Watchers}
- * (fan-out, bookmarks, cut-off) and {@link JournalResume} (watches older than the window).
+ * One running {@link WatchCache} (see there for how it starts, follows its stream and rebuilds):
+ * the state it holds and the order in which it handles its messages. The decisions are pure values
+ * of {@code api.watch} ({@link StreamFollower}, {@link WaitingRequests}, {@link Downtime}, {@link
+ * CacheRead}, {@link WatchStart}); the work is done by its collaborators: {@link CollectionLoads}
+ * (loading with back-off), {@link Watchers} (fan-out, bookmarks, cut-off) and {@link JournalResume}
+ * (watches older than the window).
  */
 final class CacheInstance {
 
     /** Parked reads and watches beyond this answer 429. */
     static final int MAX_PARKED = 10_000;
+
     /** Stream batches buffered while loading; beyond this the load starts over. */
     static final int MAX_BUFFERED = 10_000;
+
     /**
-     * How long a cache may wait for its stream to reach the version it loaded before it warns and subscribes
-     * again: longer than a normal catch-up, shorter than Revisions' 45 s resolve deadline plus a rebuild.
+     * How long a cache may wait for its stream to reach the version it loaded before it warns and
+     * subscribes again: longer than a normal catch-up, shorter than Revisions' 45 s resolve
+     * deadline plus a rebuild.
      */
     static final Duration CATCH_UP_PATIENCE = Duration.ofSeconds(30);
+
     /** At most one warning per cache per interval about why it does not serve. */
     static final Duration WARN_INTERVAL = Duration.ofMinutes(1);
 
@@ -80,20 +84,32 @@ final class CacheInstance {
     private final WaitingRequests<Command> parked = new WaitingRequests<>(MAX_PARKED);
     private final List<Revisions.Published> buffered = new ArrayList<>();
     private final Watchers watchers;
+
     /** Present when the cache has the journal's history to resume old watches from. */
     private final Optional<JournalResume> journal;
+
     private final CollectionLoads loads;
     private final StreamFollower follower = new StreamFollower();
     private CacheState state;
-    /** The version of the last change applied: bookmarks carry it when progress bookmarks are off. */
+
+    /**
+     * The version of the last change applied: bookmarks carry it when progress bookmarks are off.
+     */
     private long lastChangeVersion;
+
     private Instant lastHeard;
     private Instant lastSubscribed;
     private final Downtime downtime = new Downtime(CATCH_UP_PATIENCE);
     private final RateLimitedWarning notServing = new RateLimitedWarning(WARN_INTERVAL);
 
-    CacheInstance(ActorContext<Command> ctx, ResourceType type, Sources sources, Settings settings, Clock clock,
-                  AtomicBoolean ready, StorageQuota quota) {
+    CacheInstance(
+            ActorContext<Command> ctx,
+            ResourceType type,
+            Sources sources,
+            Settings settings,
+            Clock clock,
+            AtomicBoolean ready,
+            StorageQuota quota) {
         this.quota = quota;
         this.ctx = ctx;
         ctx.setLoggerName(WatchCache.class);
@@ -102,10 +118,16 @@ final class CacheInstance {
         this.settings = settings;
         this.clock = clock;
         this.ready = ready;
-        this.watchers = new Watchers(type.groupResource(), settings.watcherBuffer(), settings.bookmarkInterval(),
-                Materializer.createMaterializer(ctx), ctx.getSelf());
+        this.watchers =
+                new Watchers(
+                        type.groupResource(),
+                        settings.watcherBuffer(),
+                        settings.bookmarkInterval(),
+                        Materializer.createMaterializer(ctx),
+                        ctx.getSelf());
         this.loads = new CollectionLoads(ctx, sources::load, clock);
-        this.journal = sources.history().map(h -> new JournalResume(ctx, type, h, settings.history()));
+        this.journal =
+                sources.history().map(h -> new JournalResume(ctx, type, h, settings.history()));
         this.stream = ctx.messageAdapter(Revisions.Published.class, Stream::new);
         subscribe();
     }
@@ -121,25 +143,30 @@ final class CacheInstance {
         loads.restart();
         buffered.clear();
         state = null;
-        follower.forget(); // the next batch (the acknowledgement) names the epoch and the start version
+        follower.forget(); // the next batch (the acknowledgement) names the epoch and the start
+        // version
         updateReady();
         return Behaviors.receive(Command.class)
-                .onMessage(Stream.class, s -> {
-                    lastHeard = clock.instant();
-                    Revisions.Published batch = s.batch();
-                    StreamFollower.Batch kind = follower.classify(batch.epoch(), batch.after());
-                    if (kind == StreamFollower.Batch.NEW_EPOCH) {
-                        follower.acknowledged(batch.epoch(), batch.upTo());
-                        buffered.clear();
-                        loads.load();
-                    } else if (buffered.size() >= MAX_BUFFERED || kind == StreamFollower.Batch.GAP) {
-                        return loading(); // too far behind, or a batch was lost: start over
-                    } else {
-                        buffered.add(batch);
-                        follower.followed(batch.upTo());
-                    }
-                    return Behaviors.same();
-                })
+                .onMessage(
+                        Stream.class,
+                        s -> {
+                            lastHeard = clock.instant();
+                            Revisions.Published batch = s.batch();
+                            StreamFollower.Batch kind =
+                                    follower.classify(batch.epoch(), batch.after());
+                            if (kind == StreamFollower.Batch.NEW_EPOCH) {
+                                follower.acknowledged(batch.epoch(), batch.upTo());
+                                buffered.clear();
+                                loads.load();
+                            } else if (buffered.size() >= MAX_BUFFERED
+                                    || kind == StreamFollower.Batch.GAP) {
+                                return loading(); // too far behind, or a batch was lost: start over
+                            } else {
+                                buffered.add(batch);
+                                follower.followed(batch.upTo());
+                            }
+                            return Behaviors.same();
+                        })
                 .onMessage(Loaded.class, this::onLoaded)
                 .onMessage(LoadFailed.class, this::onLoadFailed)
                 .onMessage(Read.class, r -> park(r, r.maxWait()))
@@ -153,8 +180,9 @@ final class CacheInstance {
     }
 
     /**
-     * A failed load is tried again after a back-off, from the same start: the stream's batches since the
-     * acknowledgement stay buffered, and objects read later may only be newer, which the catch-up allows.
+     * A failed load is tried again after a back-off, from the same start: the stream's batches
+     * since the acknowledgement stay buffered, and objects read later may only be newer, which the
+     * catch-up allows.
      */
     private Behavior<Command> onLoadFailed(LoadFailed f) {
         if (!loads.current(f.generation())) {
@@ -162,8 +190,15 @@ final class CacheInstance {
         }
         Instant now = clock.instant();
         Duration wait = loads.failed(now);
-        notServing.warn(ctx.getLog(), now, "the {} cache cannot load its collections ({} failed attempts in a row),"
-                + " trying again in {}: {}", type.groupResource(), loads.failures(), wait, f.reason());
+        notServing.warn(
+                ctx.getLog(),
+                now,
+                "the {} cache cannot load its collections ({} failed attempts in a row),"
+                        + " trying again in {}: {}",
+                type.groupResource(),
+                loads.failures(),
+                wait,
+                f.reason());
         return Behaviors.same();
     }
 
@@ -173,7 +208,13 @@ final class CacheInstance {
         }
         loads.succeeded();
         Contents c = loaded.contents();
-        state = CacheState.warmStart(type, settings.retention(), c.objects(), follower.startVersion(), c.readVersion());
+        state =
+                CacheState.warmStart(
+                        type,
+                        settings.retention(),
+                        c.objects(),
+                        follower.startVersion(),
+                        c.readVersion());
         lastChangeVersion = state.resourceVersion();
         for (Revisions.Published batch : buffered) {
             apply(batch);
@@ -187,39 +228,52 @@ final class CacheInstance {
 
     Behavior<Command> running() {
         return Behaviors.receive(Command.class)
-                .onMessage(Stream.class, s -> {
-                    lastHeard = clock.instant();
-                    StreamFollower.Batch kind = follower.classify(s.batch().epoch(), s.batch().after());
-                    if (kind != StreamFollower.Batch.FOLLOWS) {
-                        ctx.getLog().info(kind == StreamFollower.Batch.NEW_EPOCH
-                                        ? "{}: the change stream has a new epoch, rebuilding the cache"
-                                        : "{}: changes after {} were lost on their way, rebuilding the cache",
-                                type.groupResource(), follower.upTo());
-                        watchers.cutOffAll(ApiStatus.expired("the watch cache of " + type.groupResource()
-                                + " is rebuilding; list again and watch from the new resourceVersion"));
-                        Behavior<Command> next = loading();
-                        // This batch acknowledges the new epoch: load from its version.
-                        follower.acknowledged(s.batch().epoch(), s.batch().upTo());
-                        loads.load();
-                        return next;
-                    }
-                    follower.followed(s.batch().upTo());
-                    apply(s.batch());
-                    updateReady();
-                    answerParked();
-                    return Behaviors.same();
-                })
+                .onMessage(
+                        Stream.class,
+                        s -> {
+                            lastHeard = clock.instant();
+                            StreamFollower.Batch kind =
+                                    follower.classify(s.batch().epoch(), s.batch().after());
+                            if (kind != StreamFollower.Batch.FOLLOWS) {
+                                ctx.getLog()
+                                        .info(
+                                                kind == StreamFollower.Batch.NEW_EPOCH
+                                                        ? "{}: the change stream has a new epoch, rebuilding the cache"
+                                                        : "{}: changes after {} were lost on their way, rebuilding the cache",
+                                                type.groupResource(),
+                                                follower.upTo());
+                                watchers.cutOffAll(
+                                        ApiStatus.expired(
+                                                "the watch cache of "
+                                                        + type.groupResource()
+                                                        + " is rebuilding; list again and watch from the new resourceVersion"));
+                                Behavior<Command> next = loading();
+                                // This batch acknowledges the new epoch: load from its version.
+                                follower.acknowledged(s.batch().epoch(), s.batch().upTo());
+                                loads.load();
+                                return next;
+                            }
+                            follower.followed(s.batch().upTo());
+                            apply(s.batch());
+                            updateReady();
+                            answerParked();
+                            return Behaviors.same();
+                        })
                 .onMessage(Read.class, r -> tryRead(r) ? Behaviors.same() : park(r, r.maxWait()))
                 .onMessage(Watch.class, w -> tryWatch(w) ? Behaviors.same() : park(w, w.maxWait()))
-                .onMessage(WatcherGone.class, g -> {
-                    watchers.remove(g.id());
-                    return Behaviors.same();
-                })
+                .onMessage(
+                        WatcherGone.class,
+                        g -> {
+                            watchers.remove(g.id());
+                            return Behaviors.same();
+                        })
                 .onMessage(Tick.class, t -> onTick())
-                .onMessage(PositionRead.class, p -> {
-                    journal.ifPresent(j -> j.positionRead(p));
-                    return Behaviors.same();
-                })
+                .onMessage(
+                        PositionRead.class,
+                        p -> {
+                            journal.ifPresent(j -> j.positionRead(p));
+                            return Behaviors.same();
+                        })
                 .onMessage(Loaded.class, l -> Behaviors.same())
                 .onMessage(LoadFailed.class, l -> Behaviors.same())
                 .onSignal(PreRestart.class, s -> stopAll())
@@ -228,8 +282,11 @@ final class CacheInstance {
     }
 
     private Behavior<Command> stopAll() {
-        watchers.cutOffAll(ApiStatus.expired("the watch cache of " + type.groupResource()
-                + " restarted; list again and watch from the new resourceVersion"));
+        watchers.cutOffAll(
+                ApiStatus.expired(
+                        "the watch cache of "
+                                + type.groupResource()
+                                + " restarted; list again and watch from the new resourceVersion"));
         ready.set(false);
         return Behaviors.same();
     }
@@ -238,10 +295,19 @@ final class CacheInstance {
         Instant now = clock.instant();
         for (PublishedEvent e : batch.events()) {
             CacheState before = state;
-            state = state.catchUp(new WatchEvent(e.type(), e.resourceVersion(), new ObjectKey(e.namespace(), e.name()),
-                    e.object(), e.previous()), now);
+            state =
+                    state.catchUp(
+                            new WatchEvent(
+                                    e.type(),
+                                    e.resourceVersion(),
+                                    new ObjectKey(e.namespace(), e.name()),
+                                    e.object(),
+                                    e.previous()),
+                            now);
             Optional<CachedEvent> applied = state.latestEvent();
-            if (state != before && applied.isPresent() && applied.get().resourceVersion() == e.resourceVersion()) {
+            if (state != before
+                    && applied.isPresent()
+                    && applied.get().resourceVersion() == e.resourceVersion()) {
                 lastChangeVersion = e.resourceVersion();
                 watchers.deliver(applied.get(), now);
             }
@@ -254,8 +320,9 @@ final class CacheInstance {
 
     private Behavior<Command> park(Command request, Duration wait) {
         if (!parked.park(request, clock.instant().plus(wait))) {
-            ApiStatus busy = ApiStatus.tooManyRequests("too many requests wait for the " + type.groupResource()
-                    + " cache", 1);
+            ApiStatus busy =
+                    ApiStatus.tooManyRequests(
+                            "too many requests wait for the " + type.groupResource() + " cache", 1);
             if (request instanceof Read r) {
                 r.replyTo().tell(new ReadFailed(busy));
             } else {
@@ -293,14 +360,33 @@ final class CacheInstance {
             return false;
         }
         if (o instanceof WatchStart.Outcome.TooOld tooOld) {
-            w.replyTo().tell(new Watching(journal.isPresent()
-                    ? journal.get().resume(w.start(), w.filter(), state, tooOld.status(), clock.instant(),
-                            window -> watchers.register(w, window, w.start().version(), clock.instant()))
-                    : Source.single(new StreamEvent.Failure(tooOld.status()))));
+            w.replyTo()
+                    .tell(
+                            new Watching(
+                                    journal.isPresent()
+                                            ? journal.get()
+                                                    .resume(
+                                                            w.start(),
+                                                            w.filter(),
+                                                            state,
+                                                            tooOld.status(),
+                                                            clock.instant(),
+                                                            window ->
+                                                                    watchers.register(
+                                                                            w,
+                                                                            window,
+                                                                            w.start().version(),
+                                                                            clock.instant()))
+                                            : Source.single(
+                                                    new StreamEvent.Failure(tooOld.status()))));
             return true;
         }
         WatchStart.Outcome.Ready ready = (WatchStart.Outcome.Ready) o;
-        w.replyTo().tell(new Watching(watchers.register(w, ready, ready.startVersion(), clock.instant())));
+        w.replyTo()
+                .tell(
+                        new Watching(
+                                watchers.register(
+                                        w, ready, ready.startVersion(), clock.instant())));
         return true;
     }
 
@@ -310,8 +396,11 @@ final class CacheInstance {
             journal.get().tick(now, state.resourceVersion());
         }
         if (now.isAfter(lastHeard.plus(settings.resubscribeAfter()))) {
-            ctx.getLog().debug("{}: no word from Revisions for {}, subscribing again", type.groupResource(),
-                    settings.resubscribeAfter());
+            ctx.getLog()
+                    .debug(
+                            "{}: no word from Revisions for {}, subscribing again",
+                            type.groupResource(),
+                            settings.resubscribeAfter());
             subscribe();
         }
         if (state == null && follower.epoch() != null) {
@@ -321,7 +410,8 @@ final class CacheInstance {
         if (state != null) {
             state = state.expire(now);
             if (state.ready()) {
-                watchers.sendBookmarks(settings.progressBookmarks() ? state.resourceVersion() : lastChangeVersion,
+                watchers.sendBookmarks(
+                        settings.progressBookmarks() ? state.resourceVersion() : lastChangeVersion,
                         now);
             }
         }
@@ -329,24 +419,34 @@ final class CacheInstance {
         return Behaviors.same();
     }
 
-    /** Publishes whether the cache serves ({@code /readyz}), and says so in the log once it serves again. */
+    /**
+     * Publishes whether the cache serves ({@code /readyz}), and says so in the log once it serves
+     * again.
+     */
     private void updateReady() {
         boolean serving = state != null && state.ready();
         ready.set(serving);
-        downtime.update(serving, clock.instant()).ifPresent(without -> {
-            if (notServing.clear()) {
-                ctx.getLog().info("the {} cache serves again, after {} without", type.groupResource(), without);
-            }
-        });
+        downtime.update(serving, clock.instant())
+                .ifPresent(
+                        without -> {
+                            if (notServing.clear()) {
+                                ctx.getLog()
+                                        .info(
+                                                "the {} cache serves again, after {} without",
+                                                type.groupResource(),
+                                                without);
+                            }
+                        });
     }
 
     /**
-     * A cache that has loaded but not caught up for long waits for a version its stream does not reach:
-     * its sequencer has not resolved a version below it (it gives one up after 45 s and starts a new
-     * epoch, or its storage is down). It says so, and subscribes again now and then even though the
-     * stream is not silent: the acknowledgement comes from whoever sequences the group-resource now, so
-     * a stream that stopped moving (or a sequencer that was replaced) shows as a new epoch or a gap.
-     * One that gets no answer to its subscription says so too. A load that fails says why itself.
+     * A cache that has loaded but not caught up for long waits for a version its stream does not
+     * reach: its sequencer has not resolved a version below it (it gives one up after 45 s and
+     * starts a new epoch, or its storage is down). It says so, and subscribes again now and then
+     * even though the stream is not silent: the acknowledgement comes from whoever sequences the
+     * group-resource now, so a stream that stopped moving (or a sequencer that was replaced) shows
+     * as a new epoch or a gap. One that gets no answer to its subscription says so too. A load that
+     * fails says why itself.
      */
     private void checkServing(Instant now) {
         Optional<Duration> overdue = downtime.overdue(now);
@@ -355,19 +455,31 @@ final class CacheInstance {
         }
         Duration waited = overdue.get();
         if (state != null && !state.ready()) {
-            notServing.warn(ctx.getLog(), now, "the {} cache has not served for {}: it waits for the change"
+            notServing.warn(
+                    ctx.getLog(),
+                    now,
+                    "the {} cache has not served for {}: it waits for the change"
                             + " stream to reach resourceVersion {} (the newest its collections held when read),"
                             + " but the stream of epoch {} is at {}, last heard from {} ago; an earlier version"
                             + " is unresolved (is the storage down?); subscribing again",
-                    type.groupResource(), waited, state.readyAt(), follower.epoch(), state.resourceVersion(),
+                    type.groupResource(),
+                    waited,
+                    state.readyAt(),
+                    follower.epoch(),
+                    state.resourceVersion(),
                     Duration.between(lastHeard, now));
             if (!now.isBefore(lastSubscribed.plus(settings.resubscribeAfter()))) {
                 subscribe();
             }
         } else if (follower.epoch() == null) {
-            notServing.warn(ctx.getLog(), now, "the {} cache has not served for {}: its sequencer (Revisions) has"
-                    + " not answered its subscription (is the storage down?); subscribing again every {}",
-                    type.groupResource(), waited, settings.resubscribeAfter());
+            notServing.warn(
+                    ctx.getLog(),
+                    now,
+                    "the {} cache has not served for {}: its sequencer (Revisions) has"
+                            + " not answered its subscription (is the storage down?); subscribing again every {}",
+                    type.groupResource(),
+                    waited,
+                    settings.resubscribeAfter());
         }
     }
 
@@ -380,7 +492,12 @@ final class CacheInstance {
                 r.replyTo().tell(new ReadFailed(r.read().timedOut(state)));
             } else {
                 Watch w = (Watch) request;
-                w.replyTo().tell(new Watching(Source.single(new StreamEvent.Failure(w.start().timedOut(state)))));
+                w.replyTo()
+                        .tell(
+                                new Watching(
+                                        Source.single(
+                                                new StreamEvent.Failure(
+                                                        w.start().timedOut(state)))));
             }
         }
     }

@@ -1,25 +1,25 @@
 package io.kubepekko.actors.watch;
 
 import io.kubepekko.actors.Backoff;
-import org.apache.pekko.actor.typed.javadsl.ActorContext;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
 
 /**
- * The loads of a cache's collections: at most one per start of the cache, and one that failed is tried
- * again after a back-off. Answers arrive as {@link WatchCache.Loaded} or {@link WatchCache.LoadFailed}
- * with the generation of the start they belong to; those of an earlier start are ignored. Used by the cache
- * actor only, on its thread.
+ * The loads of a cache's collections: at most one per start of the cache, and one that failed is
+ * tried again after a back-off. Answers arrive as {@link WatchCache.Loaded} or {@link
+ * WatchCache.LoadFailed} with the generation of the start they belong to; those of an earlier start
+ * are ignored. Used by the cache actor only, on its thread.
  */
 final class CollectionLoads {
 
     /**
-     * How long a failed load waits before the next attempt: doubling from 1 s up to 30 s, so a storage
-     * outage costs the storage a few reads per cache and minute, and a cache loads soon after it is back.
+     * How long a failed load waits before the next attempt: doubling from 1 s up to 30 s, so a
+     * storage outage costs the storage a few reads per cache and minute, and a cache loads soon
+     * after it is back.
      */
     static final Backoff BACKOFF = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(30));
 
@@ -27,14 +27,19 @@ final class CollectionLoads {
     private final Supplier<CompletionStage<WatchCache.Contents>> load;
     private final Clock clock;
     private long generation;
+
     /** Whether the load of the current {@code generation} is under way. */
     private boolean inFlight;
+
     /** Loads failed in a row, and when the next may start. */
     private int failures;
+
     private Instant after = Instant.MIN;
 
-    CollectionLoads(ActorContext<WatchCache.Command> ctx, Supplier<CompletionStage<WatchCache.Contents>> load,
-                    Clock clock) {
+    CollectionLoads(
+            ActorContext<WatchCache.Command> ctx,
+            Supplier<CompletionStage<WatchCache.Contents>> load,
+            Clock clock) {
         this.ctx = ctx;
         this.load = load;
         this.clock = clock;
@@ -46,7 +51,10 @@ final class CollectionLoads {
         inFlight = false;
     }
 
-    /** Starts over and loads now, or once the back-off after failed loads is over ({@link #retryDue}). */
+    /**
+     * Starts over and loads now, or once the back-off after failed loads is over ({@link
+     * #retryDue}).
+     */
     void load() {
         restart();
         if (!clock.instant().isBefore(after)) {
@@ -89,7 +97,13 @@ final class CollectionLoads {
     private void start() {
         long g = generation;
         inFlight = true;
-        ctx.pipeToSelf(load.get(), (contents, error) -> contents != null ? new WatchCache.Loaded(g, contents)
-                : new WatchCache.LoadFailed(g, String.valueOf(error == null ? null : error.getMessage())));
+        ctx.pipeToSelf(
+                load.get(),
+                (contents, error) ->
+                        contents != null
+                                ? new WatchCache.Loaded(g, contents)
+                                : new WatchCache.LoadFailed(
+                                        g,
+                                        String.valueOf(error == null ? null : error.getMessage())));
     }
 }

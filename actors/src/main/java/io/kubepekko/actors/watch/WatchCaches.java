@@ -1,24 +1,14 @@
 package io.kubepekko.actors.watch;
 
-import io.kubepekko.actors.entity.CollectionEntity;
 import io.kubepekko.actors.CollectionId;
 import io.kubepekko.actors.Futures;
-import io.kubepekko.actors.sequencing.Revisions;
 import io.kubepekko.actors.StorageQuota;
+import io.kubepekko.actors.entity.CollectionEntity;
+import io.kubepekko.actors.sequencing.Revisions;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.persistence.JournalReader;
-import org.apache.pekko.Done;
-import org.apache.pekko.actor.CoordinatedShutdown;
-import org.apache.pekko.actor.typed.ActorRef;
-import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.actor.typed.Props;
-import org.apache.pekko.actor.typed.RecipientRef;
-import org.apache.pekko.actor.typed.javadsl.Adapter;
-import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
-import org.apache.pekko.stream.Materializer;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,6 +19,15 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.CoordinatedShutdown;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Props;
+import org.apache.pekko.actor.typed.RecipientRef;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
+import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
+import org.apache.pekko.stream.Materializer;
 
 /**
  * This node's watch caches: one {@link WatchCache} per registered group-resource, started with the
@@ -38,17 +37,23 @@ public final class WatchCaches {
 
     private record Entry(ActorRef<WatchCache.Command> cache, AtomicBoolean ready) {}
 
-    /** About how much JSON one page of a collection's load carries: well under Artery's frame size. */
+    /**
+     * About how much JSON one page of a collection's load carries: well under Artery's frame size.
+     */
     static final int PAGE_BYTES = 1024 * 1024;
 
     /**
-     * How many collections this node's caches load at once, all caches together. Loading a collection
-     * recovers its entity, which holds a snapshot part or a page of events in transient heap besides the
-     * objects it keeps: 50 namespaces of 1 MB ConfigMaps recovering at once (300 MB of objects) filled a
-     * 512 MiB heap and timed out the journal's reads, where one by one they fit.
+     * How many collections this node's caches load at once, all caches together. Loading a
+     * collection recovers its entity, which holds a snapshot part or a page of events in transient
+     * heap besides the objects it keeps: 50 namespaces of 1 MB ConfigMaps recovering at once (300
+     * MB of objects) filled a 512 MiB heap and timed out the journal's reads, where one by one they
+     * fit.
      */
     static final int LOAD_PARALLELISM = 4;
-    /** Collection loads waiting for their turn, beyond which a cache's load fails and starts over. */
+
+    /**
+     * Collection loads waiting for their turn, beyond which a cache's load fails and starts over.
+     */
     static final int MAX_QUEUED_LOADS = 100_000;
 
     private final Map<GroupResource, Entry> caches;
@@ -58,8 +63,14 @@ public final class WatchCaches {
     }
 
     /** Spawns a cache for every stored kind of {@code registry}. */
-    public static WatchCaches start(ActorSystem<?> system, Registry registry, WatchCache.Settings settings, Clock clock,
-                             Duration askTimeout, JournalReader journal, StorageQuota quota) {
+    public static WatchCaches start(
+            ActorSystem<?> system,
+            Registry registry,
+            WatchCache.Settings settings,
+            Clock clock,
+            Duration askTimeout,
+            JournalReader journal,
+            StorageQuota quota) {
         Materializer materializer = Materializer.matFromSystem(system);
         ClusterSharding sharding = ClusterSharding.get(system);
         AsyncLimiter loads = new AsyncLimiter(LOAD_PARALLELISM, MAX_QUEUED_LOADS, materializer);
@@ -69,13 +80,24 @@ public final class WatchCaches {
                 continue;
             }
             AtomicBoolean ready = new AtomicBoolean();
-            Optional<WatchCache.History> history = journal == null ? Optional.empty()
-                    : Optional.of(new JournalHistory(journal, type.groupResource().toString(), materializer));
-            WatchCache.Sources sources = new CollectionSources(sharding, type, askTimeout, history, loads);
-            ActorRef<WatchCache.Command> cache = system.systemActorOf(
-                    WatchCache.create(type, sources, settings, clock, ready, quota),
-                    "watch-cache-" + type.groupResource().toString().replaceAll("[^A-Za-z0-9-]", "_"),
-                    Props.empty());
+            Optional<WatchCache.History> history =
+                    journal == null
+                            ? Optional.empty()
+                            : Optional.of(
+                                    new JournalHistory(
+                                            journal,
+                                            type.groupResource().toString(),
+                                            materializer));
+            WatchCache.Sources sources =
+                    new CollectionSources(sharding, type, askTimeout, history, loads);
+            ActorRef<WatchCache.Command> cache =
+                    system.systemActorOf(
+                            WatchCache.create(type, sources, settings, clock, ready, quota),
+                            "watch-cache-"
+                                    + type.groupResource()
+                                            .toString()
+                                            .replaceAll("[^A-Za-z0-9-]", "_"),
+                            Props.empty());
             caches.put(type.groupResource(), new Entry(cache, ready));
         }
         stopBeforeShardingStops(system, caches);
@@ -83,19 +105,26 @@ public final class WatchCaches {
     }
 
     /**
-     * A stopping node stops its caches before its shard regions hand their entities over. A cache that hears
-     * nothing from its Revisions (handed over by this node or one that left before) subscribes again, and a
-     * region completes its graceful shutdown only once no message waits for a shard's home: on the last
-     * member, whose region is the only one and is shutting down, none comes until the phase times out.
-     * Nothing reads the caches by then: the server has stopped serving.
+     * A stopping node stops its caches before its shard regions hand their entities over. A cache
+     * that hears nothing from its Revisions (handed over by this node or one that left before)
+     * subscribes again, and a region completes its graceful shutdown only once no message waits for
+     * a shard's home: on the last member, whose region is the only one and is shutting down, none
+     * comes until the phase times out. Nothing reads the caches by then: the server has stopped
+     * serving.
      */
-    private static void stopBeforeShardingStops(ActorSystem<?> system, Map<GroupResource, Entry> caches) {
-        List<ActorRef<WatchCache.Command>> refs = caches.values().stream().map(Entry::cache).toList();
-        CoordinatedShutdown.get(system).addTask(CoordinatedShutdown.PhaseServiceStop(), "stop-watch-caches", () -> {
-            org.apache.pekko.actor.ActorSystem classic = Adapter.toClassic(system);
-            refs.forEach(ref -> classic.stop(Adapter.toClassic(ref)));
-            return CompletableFuture.completedFuture(Done.getInstance());
-        });
+    private static void stopBeforeShardingStops(
+            ActorSystem<?> system, Map<GroupResource, Entry> caches) {
+        List<ActorRef<WatchCache.Command>> refs =
+                caches.values().stream().map(Entry::cache).toList();
+        CoordinatedShutdown.get(system)
+                .addTask(
+                        CoordinatedShutdown.PhaseServiceStop(),
+                        "stop-watch-caches",
+                        () -> {
+                            org.apache.pekko.actor.ActorSystem classic = Adapter.toClassic(system);
+                            refs.forEach(ref -> classic.stop(Adapter.toClassic(ref)));
+                            return CompletableFuture.completedFuture(Done.getInstance());
+                        });
     }
 
     public ActorRef<WatchCache.Command> cache(GroupResource groupResource) {
@@ -109,24 +138,33 @@ public final class WatchCaches {
     /** The group-resources whose caches are not ready yet (empty once every cache serves). */
     public List<GroupResource> notReady() {
         List<GroupResource> out = new ArrayList<>();
-        caches.forEach((gr, e) -> {
-            if (!e.ready().get()) {
-                out.add(gr);
-            }
-        });
+        caches.forEach(
+                (gr, e) -> {
+                    if (!e.ready().get()) {
+                        out.add(gr);
+                    }
+                });
         return out;
     }
 
     /** A health check: empty when every cache is ready, else which are not. */
     public Optional<String> readiness() {
         List<GroupResource> waiting = notReady();
-        return waiting.isEmpty() ? Optional.empty()
+        return waiting.isEmpty()
+                ? Optional.empty()
                 : Optional.of("watch caches not ready: " + waiting.size() + " of " + caches.size());
     }
 
-    /** Reads a group-resource's collections through sharding: the namespaces Revisions knows, then each one's objects. */
-    private record CollectionSources(ClusterSharding sharding, ResourceType type, Duration askTimeout,
-                                     Optional<WatchCache.History> history, AsyncLimiter loads)
+    /**
+     * Reads a group-resource's collections through sharding: the namespaces Revisions knows, then
+     * each one's objects.
+     */
+    private record CollectionSources(
+            ClusterSharding sharding,
+            ResourceType type,
+            Duration askTimeout,
+            Optional<WatchCache.History> history,
+            AsyncLimiter loads)
             implements WatchCache.Sources {
 
         @Override
@@ -136,45 +174,72 @@ public final class WatchCaches {
 
         @Override
         public CompletionStage<WatchCache.Contents> load() {
-            return Futures.plain(sharding.entityRefFor(Revisions.TYPE_KEY, type.groupResource().toString())
-                            .<Revisions.Namespaces>ask(Revisions.GetNamespaces::new, askTimeout))
-                    .thenCompose(namespaces -> {
-                        List<CompletableFuture<WatchCache.Contents>> parts = new ArrayList<>();
-                        for (String ns : namespaces.namespaces()) {
-                            String id = new CollectionId(type.groupResource(), ns).entityId();
-                            parts.add(loads.submit(() -> loadCollection(id, null, new ArrayList<>(), 0))
-                                    .toCompletableFuture());
-                        }
-                        return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply(v -> {
-                            List<byte[]> objects = new ArrayList<>();
-                            long readVersion = 0;
-                            for (CompletableFuture<WatchCache.Contents> p : parts) {
-                                WatchCache.Contents c = p.join();
-                                objects.addAll(c.objects());
-                                readVersion = Math.max(readVersion, c.readVersion());
-                            }
-                            return new WatchCache.Contents(objects, readVersion);
-                        });
-                    });
+            return Futures.plain(
+                            sharding.entityRefFor(
+                                            Revisions.TYPE_KEY, type.groupResource().toString())
+                                    .<Revisions.Namespaces>ask(
+                                            Revisions.GetNamespaces::new, askTimeout))
+                    .thenCompose(
+                            namespaces -> {
+                                List<CompletableFuture<WatchCache.Contents>> parts =
+                                        new ArrayList<>();
+                                for (String ns : namespaces.namespaces()) {
+                                    String id =
+                                            new CollectionId(type.groupResource(), ns).entityId();
+                                    parts.add(
+                                            loads.submit(
+                                                            () ->
+                                                                    loadCollection(
+                                                                            id,
+                                                                            null,
+                                                                            new ArrayList<>(),
+                                                                            0))
+                                                    .toCompletableFuture());
+                                }
+                                return CompletableFuture.allOf(
+                                                parts.toArray(CompletableFuture[]::new))
+                                        .thenApply(
+                                                v -> {
+                                                    List<byte[]> objects = new ArrayList<>();
+                                                    long readVersion = 0;
+                                                    for (CompletableFuture<WatchCache.Contents> p :
+                                                            parts) {
+                                                        WatchCache.Contents c = p.join();
+                                                        objects.addAll(c.objects());
+                                                        readVersion =
+                                                                Math.max(
+                                                                        readVersion,
+                                                                        c.readVersion());
+                                                    }
+                                                    return new WatchCache.Contents(
+                                                            objects, readVersion);
+                                                });
+                            });
         }
 
         /**
-         * One collection's objects, page after page. Pages read at different times need not agree: every
-         * change a page may have missed is above the version the cache loads from, so the stream brings it
-         * (as it does for collections read at different times).
+         * One collection's objects, page after page. Pages read at different times need not agree:
+         * every change a page may have missed is above the version the cache loads from, so the
+         * stream brings it (as it does for collections read at different times).
          */
-        private CompletionStage<WatchCache.Contents> loadCollection(String id, String after, List<byte[]> objects,
-                                                                    long readVersion) {
-            return Futures.plain(sharding.entityRefFor(CollectionEntity.TYPE_KEY, id)
-                            .<CollectionEntity.Items>ask(r -> new CollectionEntity.ListObjects(after, PAGE_BYTES, r),
-                                    askTimeout))
-                    .thenCompose(page -> {
-                        objects.addAll(page.items());
-                        long read = Math.max(readVersion, page.lastVersion());
-                        return page.next() == null
-                                ? CompletableFuture.completedFuture(new WatchCache.Contents(objects, read))
-                                : loadCollection(id, page.next(), objects, read);
-                    });
+        private CompletionStage<WatchCache.Contents> loadCollection(
+                String id, String after, List<byte[]> objects, long readVersion) {
+            return Futures.plain(
+                            sharding.entityRefFor(CollectionEntity.TYPE_KEY, id)
+                                    .<CollectionEntity.Items>ask(
+                                            r ->
+                                                    new CollectionEntity.ListObjects(
+                                                            after, PAGE_BYTES, r),
+                                            askTimeout))
+                    .thenCompose(
+                            page -> {
+                                objects.addAll(page.items());
+                                long read = Math.max(readVersion, page.lastVersion());
+                                return page.next() == null
+                                        ? CompletableFuture.completedFuture(
+                                                new WatchCache.Contents(objects, read))
+                                        : loadCollection(id, page.next(), objects, read);
+                            });
         }
     }
 }

@@ -8,6 +8,12 @@ import io.kubepekko.api.watch.Delivery;
 import io.kubepekko.api.watch.LiveWatch;
 import io.kubepekko.api.watch.StreamEvent;
 import io.kubepekko.api.watch.WatchStart;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Optional;
 import org.apache.pekko.Done;
 import org.apache.pekko.NotUsed;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -18,17 +24,10 @@ import org.apache.pekko.stream.Materializer;
 import org.apache.pekko.stream.QueueOfferResult;
 import org.apache.pekko.stream.javadsl.Source;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.util.HashMap;
-import java.util.Iterator;
-import java.util.Map;
-import java.util.Optional;
-
 /**
- * The watchers of one cache and the fan-out of its live events to them. Each gets a bounded queue; one
- * that cannot keep up is cut off with a 410 Expired event, never buffered without limit. Used by the cache
- * actor only, on its thread.
+ * The watchers of one cache and the fan-out of its live events to them. Each gets a bounded queue;
+ * one that cannot keep up is cut off with a 410 Expired event, never buffered without limit. Used
+ * by the cache actor only, on its thread.
  */
 final class Watchers {
 
@@ -65,10 +64,14 @@ final class Watchers {
 
     /**
      * @param buffer events queued per watcher before it is cut off
-     * @param cache  told {@link WatchCache.WatcherGone} when a watcher's stream ends
+     * @param cache told {@link WatchCache.WatcherGone} when a watcher's stream ends
      */
-    Watchers(GroupResource groupResource, int buffer, Duration bookmarkInterval, Materializer materializer,
-             ActorRef<WatchCache.Command> cache) {
+    Watchers(
+            GroupResource groupResource,
+            int buffer,
+            Duration bookmarkInterval,
+            Materializer materializer,
+            ActorRef<WatchCache.Command> cache) {
         this.groupResource = groupResource;
         this.buffer = buffer;
         this.bookmarkInterval = bookmarkInterval;
@@ -77,32 +80,48 @@ final class Watchers {
     }
 
     /**
-     * Registers the watcher of {@code w} for live events and returns its whole stream: {@code ready}'s initial
-     * events (and the WatchList bookmark if asked for), its replay, then the live events. It started at
-     * {@code startVersion}.
+     * Registers the watcher of {@code w} for live events and returns its whole stream: {@code
+     * ready}'s initial events (and the WatchList bookmark if asked for), its replay, then the live
+     * events. It started at {@code startVersion}.
      */
-    Source<StreamEvent, NotUsed> register(WatchCache.Watch w, WatchStart.Outcome.Ready ready, long startVersion,
-                                          Instant now) {
+    Source<StreamEvent, NotUsed> register(
+            WatchCache.Watch w, WatchStart.Outcome.Ready ready, long startVersion, Instant now) {
         long id = ++nextId;
         Pair<BoundedSourceQueue<StreamEvent>, Source<StreamEvent, NotUsed>> queue =
                 Source.<StreamEvent>queue(buffer).preMaterialize(materializer);
-        watchers.put(id, new Watcher(new LiveWatch(w.filter(), w.bookmarks(),
-                BookmarkSchedule.of(bookmarkInterval, now, w.timeout()), ready.liveAfter(), startVersion),
-                queue.first(), now));
-        Source<StreamEvent, NotUsed> initial = Source.from(ready.initial()).map(d -> (StreamEvent) d);
+        watchers.put(
+                id,
+                new Watcher(
+                        new LiveWatch(
+                                w.filter(),
+                                w.bookmarks(),
+                                BookmarkSchedule.of(bookmarkInterval, now, w.timeout()),
+                                ready.liveAfter(),
+                                startVersion),
+                        queue.first(),
+                        now));
+        Source<StreamEvent, NotUsed> initial =
+                Source.from(ready.initial()).map(d -> (StreamEvent) d);
         if (w.initialEventsEnd()) {
-            initial = initial.concat(Source.single(new StreamEvent.Bookmark(ready.startVersion(), true)));
+            initial =
+                    initial.concat(
+                            Source.single(new StreamEvent.Bookmark(ready.startVersion(), true)));
         }
-        Source<StreamEvent, NotUsed> live = queue.second()
-                .recover(new PFBuilder<Throwable, StreamEvent>()
-                        .match(CutOff.class, e -> new StreamEvent.Failure(e.status)).build());
-        return initial
-                .concat(Source.from(ready.replay()).map(d -> (StreamEvent) d))
+        Source<StreamEvent, NotUsed> live =
+                queue.second()
+                        .recover(
+                                new PFBuilder<Throwable, StreamEvent>()
+                                        .match(CutOff.class, e -> new StreamEvent.Failure(e.status))
+                                        .build());
+        return initial.concat(Source.from(ready.replay()).map(d -> (StreamEvent) d))
                 .concat(live)
-                .watchTermination((notUsed, done) -> {
-                    done.whenComplete((Done d, Throwable t) -> cache.tell(new WatchCache.WatcherGone(id)));
-                    return NotUsed.getInstance();
-                });
+                .watchTermination(
+                        (notUsed, done) -> {
+                            done.whenComplete(
+                                    (Done d, Throwable t) ->
+                                            cache.tell(new WatchCache.WatcherGone(id)));
+                            return NotUsed.getInstance();
+                        });
     }
 
     /** The watcher's stream ended. */
@@ -151,8 +170,12 @@ final class Watchers {
             return true;
         }
         if (result == QueueOfferResult.dropped()) {
-            cutOff(w, ApiStatus.expired("the watcher of " + groupResource
-                    + " could not keep up; watch again from the last resourceVersion it received"));
+            cutOff(
+                    w,
+                    ApiStatus.expired(
+                            "the watcher of "
+                                    + groupResource
+                                    + " could not keep up; watch again from the last resourceVersion it received"));
         }
         return false;
     }

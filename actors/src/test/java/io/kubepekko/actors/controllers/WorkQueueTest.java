@@ -1,20 +1,22 @@
 package io.kubepekko.actors.controllers;
 
-import io.kubepekko.actors.Backoff;
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.kubepekko.actors.Backoff;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
+import org.junit.jupiter.api.Test;
 
 class WorkQueueTest {
 
     private final List<String> scheduled = new ArrayList<>();
-    private final WorkQueue queue = new WorkQueue(2, new Backoff(Duration.ofMillis(10), Duration.ofMillis(40)),
-            (key, delay) -> scheduled.add(key + "@" + delay.toMillis()));
+    private final WorkQueue queue =
+            new WorkQueue(
+                    2,
+                    new Backoff(Duration.ofMillis(10), Duration.ofMillis(40)),
+                    (key, delay) -> scheduled.add(key + "@" + delay.toMillis()));
 
     @Test
     void aKeyIsQueuedOnceAndWorkedOnByOneWorkerAtATime() {

@@ -1,5 +1,9 @@
 package io.kubepekko.actors.entity;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
@@ -16,14 +20,6 @@ import io.kubepekko.api.store.WriteOptions;
 import io.kubepekko.api.store.WriteResult;
 import io.kubepekko.persistence.EmbeddedSchema;
 import io.kubepekko.persistence.StorageSettings;
-import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
-import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
-import org.apache.pekko.actor.typed.ActorRef;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -39,15 +35,18 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.random.RandomGenerator;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link CollectionEntity} on the embedded profile's real storage (H2 through pekko-persistence-jdbc and
- * {@link io.kubepekko.persistence.PartedSnapshotStore}), where the in-memory test kit of
- * {@link CollectionEntityTest} cannot show how snapshots are stored.
+ * {@link CollectionEntity} on the embedded profile's real storage (H2 through
+ * pekko-persistence-jdbc and {@link io.kubepekko.persistence.PartedSnapshotStore}), where the
+ * in-memory test kit of {@link CollectionEntityTest} cannot show how snapshots are stored.
  */
 class CollectionEntityStorageTest {
 
@@ -56,15 +55,17 @@ class CollectionEntityStorageTest {
     private static final CollectionId ID = new CollectionId(CONFIG_MAPS.groupResource(), "big");
     private static final String PID = "Collection|" + ID.entityId();
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
     private ActorTestKit kit;
     private ActorRef<Revisions.Command> revisions;
 
     private Config config() {
-        return new StorageSettings.Embedded(dir).toConfig()
-                .withFallback(ConfigFactory.parseString("kubepekko.snapshot-store.part-bytes = 64 KiB\n"
-                        + "pekko.actor.provider = local"))
+        return new StorageSettings.Embedded(dir)
+                .toConfig()
+                .withFallback(
+                        ConfigFactory.parseString(
+                                "kubepekko.snapshot-store.part-bytes = 64 KiB\n"
+                                        + "pekko.actor.provider = local"))
                 .withFallback(ConfigFactory.load())
                 .resolve();
     }
@@ -72,7 +73,9 @@ class CollectionEntityStorageTest {
     @BeforeEach
     void start() throws Exception {
         kit = ActorTestKit.create(config());
-        EmbeddedSchema.createIfNotExists(kit.system()).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        EmbeddedSchema.createIfNotExists(kit.system())
+                .toCompletableFuture()
+                .get(30, TimeUnit.SECONDS);
         revisions = kit.spawn(Revisions.create(CONFIG_MAPS.groupResource()));
     }
 
@@ -81,26 +84,37 @@ class CollectionEntityStorageTest {
         kit.shutdownTestKit();
     }
 
-    /** Random draws of 0: a snapshot exactly when the events since the last reach the objects (at least 1000). */
+    /**
+     * Random draws of 0: a snapshot exactly when the events since the last reach the objects (at
+     * least 1000).
+     */
     private static Environment environment() {
         AtomicInteger uids = new AtomicInteger();
-        RandomGenerator zero = new RandomGenerator() {
-            @Override
-            public long nextLong() {
-                return 0;
-            }
+        RandomGenerator zero =
+                new RandomGenerator() {
+                    @Override
+                    public long nextLong() {
+                        return 0;
+                    }
 
-            @Override
-            public double nextDouble() {
-                return 0;
-            }
-        };
-        return new Environment(Clock.systemUTC(), () -> "uid-" + uids.incrementAndGet(), () -> "00000", zero);
+                    @Override
+                    public double nextDouble() {
+                        return 0;
+                    }
+                };
+        return new Environment(
+                Clock.systemUTC(), () -> "uid-" + uids.incrementAndGet(), () -> "00000", zero);
     }
 
     private ActorRef<CollectionEntity.Command> spawnEntity() {
-        return kit.spawn(CollectionEntity.create(ID, CONFIG_MAPS, new ObjectWrites(ObjectWrites.FieldPruner.NONE),
-                environment(), revisions, new CommittedObjects()));
+        return kit.spawn(
+                CollectionEntity.create(
+                        ID,
+                        CONFIG_MAPS,
+                        new ObjectWrites(ObjectWrites.FieldPruner.NONE),
+                        environment(),
+                        revisions,
+                        new CommittedObjects()));
     }
 
     private static ObjectNode configMap(String name, String value) {
@@ -120,7 +134,8 @@ class CollectionEntityStorageTest {
             entity.tell(new CollectionEntity.ListObjects(after, 1024 * 1024, probe.getRef()));
             CollectionEntity.Items page = probe.receiveMessage(Duration.ofSeconds(30));
             for (byte[] item : page.items()) {
-                out.put(Json.parseTrusted(item).path("metadata").path("name").asText(),
+                out.put(
+                        Json.parseTrusted(item).path("metadata").path("name").asText(),
                         new String(item, StandardCharsets.UTF_8));
             }
             after = page.next();
@@ -130,9 +145,13 @@ class CollectionEntityStorageTest {
 
     private List<String> snapshotIds() throws Exception {
         List<String> out = new ArrayList<>();
-        try (Connection c = DriverManager.getConnection(config().getString("kubepekko.storage.embedded.url"), "sa", "");
-             PreparedStatement s = c.prepareStatement("SELECT \"persistence_id\" FROM \"snapshot\" ORDER BY 1");
-             ResultSet r = s.executeQuery()) {
+        try (Connection c =
+                        DriverManager.getConnection(
+                                config().getString("kubepekko.storage.embedded.url"), "sa", "");
+                PreparedStatement s =
+                        c.prepareStatement(
+                                "SELECT \"persistence_id\" FROM \"snapshot\" ORDER BY 1");
+                ResultSet r = s.executeQuery()) {
             while (r.next()) {
                 out.add(r.getString(1));
             }
@@ -141,8 +160,9 @@ class CollectionEntityStorageTest {
     }
 
     /**
-     * A snapshot larger than a part is stored as parts and recovered whole: with every event of the journal
-     * marked deleted (replay skips them), the collection's objects can only come from the snapshot.
+     * A snapshot larger than a part is stored as parts and recovered whole: with every event of the
+     * journal marked deleted (replay skips them), the collection's objects can only come from the
+     * snapshot.
      */
     @Test
     void recoversFromASnapshotSavedInParts() throws Exception {
@@ -150,25 +170,38 @@ class CollectionEntityStorageTest {
         TestProbe<WriteResult> replies = kit.createTestProbe();
         String value = "x".repeat(300);
         for (int i = 0; i < 1000; i++) {
-            entity.tell(new CollectionEntity.Write(new WriteOp.Create(configMap(String.format("cm-%04d", i), value),
-                    WriteOptions.DEFAULT), replies.getRef()));
+            entity.tell(
+                    new CollectionEntity.Write(
+                            new WriteOp.Create(
+                                    configMap(String.format("cm-%04d", i), value),
+                                    WriteOptions.DEFAULT),
+                            replies.getRef()));
         }
         for (int i = 0; i < 1000; i++) {
-            assertInstanceOf(WriteResult.Success.class, replies.receiveMessage(Duration.ofSeconds(30)));
+            assertInstanceOf(
+                    WriteResult.Success.class, replies.receiveMessage(Duration.ofSeconds(30)));
         }
         Map<String, String> before = list(entity);
         assertEquals(1000, before.size());
         // about 400 kB of objects in parts of 64 KiB
-        kit.createTestProbe().awaitAssert(Duration.ofSeconds(30), () -> {
-            List<String> ids = snapshotIds();
-            assertTrue(ids.contains(PID) && ids.contains(PID + "#snapshot-part-5"), () -> "snapshots " + ids);
-            return null;
-        });
+        kit.createTestProbe()
+                .awaitAssert(
+                        Duration.ofSeconds(30),
+                        () -> {
+                            List<String> ids = snapshotIds();
+                            assertTrue(
+                                    ids.contains(PID) && ids.contains(PID + "#snapshot-part-5"),
+                                    () -> "snapshots " + ids);
+                            return null;
+                        });
         kit.stop(entity);
 
-        try (Connection c = DriverManager.getConnection(config().getString("kubepekko.storage.embedded.url"), "sa", "");
-             PreparedStatement s = c.prepareStatement(
-                     "UPDATE \"event_journal\" SET \"deleted\" = TRUE WHERE \"persistence_id\" = ?")) {
+        try (Connection c =
+                        DriverManager.getConnection(
+                                config().getString("kubepekko.storage.embedded.url"), "sa", "");
+                PreparedStatement s =
+                        c.prepareStatement(
+                                "UPDATE \"event_journal\" SET \"deleted\" = TRUE WHERE \"persistence_id\" = ?")) {
             s.setString(1, PID);
             assertEquals(1000, s.executeUpdate());
         }

@@ -1,13 +1,20 @@
 package io.kubepekko.actors.entity;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.actors.CollectionId;
 import io.kubepekko.actors.Environment;
 import io.kubepekko.actors.ReplayedEvents;
 import io.kubepekko.actors.StorageQuota;
 import io.kubepekko.actors.sequencing.Revisions;
-import io.kubepekko.api.codec.FieldValidation;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupResource;
+import io.kubepekko.api.codec.FieldValidation;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;
@@ -19,6 +26,19 @@ import io.kubepekko.api.store.Preconditions;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOptions;
 import io.kubepekko.api.store.WriteResult;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.random.RandomGenerator;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.LoggingTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
@@ -41,39 +61,18 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.pcollections.TreePMap;
 
-import java.nio.charset.StandardCharsets;
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.random.RandomGenerator;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 /**
  * {@link CollectionEntity} on the in-memory persistence test kit.
  *
- * <p>One write at a time runs through the {@link EventSourcedBehaviorTestKit} with serialization checks
- * on. It can drive the entity's internal round trip to {@link Revisions}: a write's reply is sent
- * only after its events are persisted, and the test kit waits for the reply before it reads the new
- * events and state. The entity asks a real {@link Revisions} spawned in the same system (its own
- * persistence id per test), so versions start at 1 and are deterministic.
+ * <p>One write at a time runs through the {@link EventSourcedBehaviorTestKit} with serialization
+ * checks on. It can drive the entity's internal round trip to {@link Revisions}: a write's reply is
+ * sent only after its events are persisted, and the test kit waits for the reply before it reads
+ * the new events and state. The entity asks a real {@link Revisions} spawned in the same system
+ * (its own persistence id per test), so versions start at 1 and are deterministic.
  *
  * <p>Bursts — several writes sent before any reply — are what the test kit cannot express (it sends
- * one command and waits for its reply). For those the entity is spawned directly with an
- * {@link ActorTestKit}, its events read with the {@link PersistenceTestKit}, and a {@link TestProbe}
+ * one command and waits for its reply). For those the entity is spawned directly with an {@link
+ * ActorTestKit}, its events read with the {@link PersistenceTestKit}, and a {@link TestProbe}
  * stands in for {@link Revisions}: the test answers each allocation itself, so every write of the
  * burst is queued before the first batch completes, whatever the scheduling.
  */
@@ -92,7 +91,9 @@ class CollectionEntityTest {
     private CollectionId id;
     private ActorRef<Revisions.Command> revisions;
     private CommittedObjects committed;
-    private EventSourcedBehaviorTestKit<CollectionEntity.Command, CollectionEntity.Event, CollectionEntity.State> testKit;
+    private EventSourcedBehaviorTestKit<
+                    CollectionEntity.Command, CollectionEntity.Event, CollectionEntity.State>
+            testKit;
 
     @BeforeAll
     static void startSystem() {
@@ -104,18 +105,26 @@ class CollectionEntityTest {
         actorTestKit.shutdownTestKit();
     }
 
-    /** A fresh collection and sequencer per test: their own persistence ids within the shared system. */
+    /**
+     * A fresh collection and sequencer per test: their own persistence ids within the shared
+     * system.
+     */
     @BeforeEach
     void spawnEntity() {
         int n = COLLECTIONS.incrementAndGet();
         namespace = "team-" + n;
         id = new CollectionId(CONFIG_MAPS.groupResource(), namespace);
         persistenceId = PersistenceId.of("Collection", id.entityId()).id();
-        revisions = actorTestKit.spawn(Revisions.create(new GroupResource("test.kubepekko.io", "revisions" + n)));
+        revisions =
+                actorTestKit.spawn(
+                        Revisions.create(new GroupResource("test.kubepekko.io", "revisions" + n)));
         committed = new CommittedObjects();
-        testKit = EventSourcedBehaviorTestKit.create(actorTestKit.system(),
-                CollectionEntity.create(id, CONFIG_MAPS, WRITES, fixedEnvironment(), revisions, committed),
-                EventSourcedBehaviorTestKit.enabledSerializationSettings());
+        testKit =
+                EventSourcedBehaviorTestKit.create(
+                        actorTestKit.system(),
+                        CollectionEntity.create(
+                                id, CONFIG_MAPS, WRITES, fixedEnvironment(), revisions, committed),
+                        EventSourcedBehaviorTestKit.enabledSerializationSettings());
     }
 
     @AfterEach
@@ -124,27 +133,32 @@ class CollectionEntityTest {
     }
 
     /**
-     * A stopped clock, uids {@code uid-1, uid-2, …}, name suffixes {@code 00001, 00002, …}, and random
-     * draws {@code draws} then 0 (so snapshots come exactly every 1000 events unless a test says otherwise).
+     * A stopped clock, uids {@code uid-1, uid-2, …}, name suffixes {@code 00001, 00002, …}, and
+     * random draws {@code draws} then 0 (so snapshots come exactly every 1000 events unless a test
+     * says otherwise).
      */
     private static Environment fixedEnvironment(double... draws) {
         AtomicInteger uids = new AtomicInteger();
         AtomicInteger suffixes = new AtomicInteger();
         AtomicInteger drawn = new AtomicInteger();
-        RandomGenerator random = new RandomGenerator() {
-            @Override
-            public long nextLong() {
-                throw new UnsupportedOperationException("this test draws doubles only");
-            }
+        RandomGenerator random =
+                new RandomGenerator() {
+                    @Override
+                    public long nextLong() {
+                        throw new UnsupportedOperationException("this test draws doubles only");
+                    }
 
-            @Override
-            public double nextDouble() {
-                int i = drawn.getAndIncrement();
-                return i < draws.length ? draws[i] : 0;
-            }
-        };
-        return new Environment(Clock.fixed(NOW, ZoneOffset.UTC), () -> "uid-" + uids.incrementAndGet(),
-                () -> String.format("%05d", suffixes.incrementAndGet()), random);
+                    @Override
+                    public double nextDouble() {
+                        int i = drawn.getAndIncrement();
+                        return i < draws.length ? draws[i] : 0;
+                    }
+                };
+        return new Environment(
+                Clock.fixed(NOW, ZoneOffset.UTC),
+                () -> "uid-" + uids.incrementAndGet(),
+                () -> String.format("%05d", suffixes.incrementAndGet()),
+                random);
     }
 
     // ---- single writes through the EventSourcedBehaviorTestKit ----
@@ -160,35 +174,45 @@ class CollectionEntityTest {
         assertEquals("settings", ObjectMeta.name(body));
         assertEquals(namespace, ObjectMeta.namespace(body));
         assertEquals("uid-1", ObjectMeta.uid(body));
-        assertEquals("2025-03-04T05:06:07Z", body.path("metadata").path("creationTimestamp").asText());
+        assertEquals(
+                "2025-03-04T05:06:07Z", body.path("metadata").path("creationTimestamp").asText());
         assertEquals("2", ObjectMeta.resourceVersion(body));
         assertEquals("fast", body.path("data").path("mode").asText());
     }
 
     @Test
     void committedObjectsArePublishedBeforeTheReplyAndAgainAfterRecovery() {
-        testKit.<CollectionEntity.GetReply>runCommand(r -> new CollectionEntity.Get("settings", r)); // recovered
-        assertTrue(committed.of(id.entityId()).isEmpty(), "an empty collection publishes once recovered");
+        testKit.<CollectionEntity.GetReply>runCommand(
+                r -> new CollectionEntity.Get("settings", r)); // recovered
+        assertTrue(
+                committed.of(id.entityId()).isEmpty(),
+                "an empty collection publishes once recovered");
         var result = write(create(configMap("settings", "mode", "fast")));
 
         byte[] body = result.replyOfType(WriteResult.Success.class).body();
-        assertArrayEquals(body, committed.of(id.entityId()).get("settings"), "readable without a message");
+        assertArrayEquals(
+                body, committed.of(id.entityId()).get("settings"), "readable without a message");
         testKit.restart();
-        assertArrayEquals(body, committed.of(id.entityId()).get("settings"), "published again after replay");
+        assertArrayEquals(
+                body, committed.of(id.entityId()).get("settings"), "published again after replay");
     }
 
     @Test
     void aStoppedCollectionWithdrawsItsObjects() {
         CommittedObjects own = new CommittedObjects();
         CollectionId other = new CollectionId(CONFIG_MAPS.groupResource(), namespace + "-stopping");
-        ActorRef<CollectionEntity.Command> entity = actorTestKit.spawn(CollectionEntity.create(other, CONFIG_MAPS,
-                WRITES, fixedEnvironment(), revisions, own));
+        ActorRef<CollectionEntity.Command> entity =
+                actorTestKit.spawn(
+                        CollectionEntity.create(
+                                other, CONFIG_MAPS, WRITES, fixedEnvironment(), revisions, own));
         var probe = actorTestKit.<CollectionEntity.GetReply>createTestProbe();
         entity.tell(new CollectionEntity.Get("x", probe.ref()));
         probe.receiveMessage();
         assertTrue(own.of(other.entityId()) != null, "published once recovered");
         actorTestKit.stop(entity);
-        assertNull(own.of(other.entityId()), "a stopped entity's objects are read through sharding again");
+        assertNull(
+                own.of(other.entityId()),
+                "a stopped entity's objects are read through sharding again");
     }
 
     @Test
@@ -246,13 +270,16 @@ class CollectionEntityTest {
         write(update(withResourceVersion(configMap("settings", "mode", "slow"), "2")));
         CollectionEntity.State before = testKit.getState();
 
-        var result = write(update(withResourceVersion(configMap("settings", "mode", "fastest"), "2")));
+        var result =
+                write(update(withResourceVersion(configMap("settings", "mode", "fastest"), "2")));
 
         ApiStatus status = refusal(result);
         assertEquals(409, status.code());
         assertEquals(Reason.CONFLICT, status.reason());
-        assertEquals("Operation cannot be fulfilled on configmaps \"settings\": the object has been modified; "
-                + "please apply your changes to the latest version and try again", status.message());
+        assertEquals(
+                "Operation cannot be fulfilled on configmaps \"settings\": the object has been modified; "
+                        + "please apply your changes to the latest version and try again",
+                status.message());
         assertTrue(result.hasNoEvents(), () -> "persisted " + result.events());
         assertEquals(objects(before), objects(result.state()));
     }
@@ -274,7 +301,8 @@ class CollectionEntityTest {
     void deletePersistsARemovalWithTheFinalStateAndForgetsTheObject() {
         byte[] stored = written(write(create(configMap("settings", "mode", "fast")))).body();
 
-        var result = write(new WriteOp.Delete("settings", Preconditions.NONE, WriteOptions.DEFAULT));
+        var result =
+                write(new WriteOp.Delete("settings", Preconditions.NONE, WriteOptions.DEFAULT));
 
         WriteResult.Success written = written(result);
         assertInstanceOf(WriteResult.Deleted.class, written);
@@ -288,15 +316,21 @@ class CollectionEntityTest {
         assertEquals(3, event.resourceVersion());
         assertArrayEquals(stored, event.before());
         ObjectNode finalState = Json.parseTrusted(event.after());
-        assertEquals("3", ObjectMeta.resourceVersion(finalState), "a DELETED watch event carries the deletion's version");
+        assertEquals(
+                "3",
+                ObjectMeta.resourceVersion(finalState),
+                "a DELETED watch event carries the deletion's version");
         assertEquals("fast", finalState.path("data").path("mode").asText());
         assertFalse(result.state().objects().containsKey("settings"));
     }
 
     @Test
     void dryRunCreateAnswersButPersistsNothing() {
-        var result = write(new WriteOp.Create(configMap("settings", "mode", "fast"),
-                new WriteOptions(true, null, FieldValidation.WARN)));
+        var result =
+                write(
+                        new WriteOp.Create(
+                                configMap("settings", "mode", "fast"),
+                                new WriteOptions(true, null, FieldValidation.WARN)));
 
         WriteResult.Success written = written(result);
         assertInstanceOf(WriteResult.Created.class, written);
@@ -330,7 +364,9 @@ class CollectionEntityTest {
 
         assertEquals(before, objects(restarted.state()));
         assertEquals(List.of("a", "b"), List.copyOf(before.keySet()));
-        var get = testKit.<CollectionEntity.GetReply>runCommand(r -> new CollectionEntity.Get("b", r));
+        var get =
+                testKit.<CollectionEntity.GetReply>runCommand(
+                        r -> new CollectionEntity.Get("b", r));
         assertEquals("2", Json.parseTrusted(get.reply().object()).path("data").path("k").asText());
     }
 
@@ -346,7 +382,8 @@ class CollectionEntityTest {
 
     /**
      * A thousand events since the last snapshot trigger one, counted across a restart: the entity
-     * is stopped after 600 (as sharding's passivation does), and the snapshot still follows at 1000.
+     * is stopped after 600 (as sharding's passivation does), and the snapshot still follows at
+     * 1000.
      */
     @Test
     void snapshotsAfterAThousandEventsEvenAcrossARestart() {
@@ -360,9 +397,9 @@ class CollectionEntityTest {
     }
 
     /**
-     * A collection that only grows snapshots too: the next snapshot is due after as many events as the last
-     * one held objects (at least 1000), not as many as there are now, which a growing collection never
-     * reaches (its failover replayed all of its history).
+     * A collection that only grows snapshots too: the next snapshot is due after as many events as
+     * the last one held objects (at least 1000), not as many as there are now, which a growing
+     * collection never reaches (its failover replayed all of its history).
      */
     @Test
     void aCollectionThatOnlyGrowsSnapshotsAsItGrows() {
@@ -374,14 +411,23 @@ class CollectionEntityTest {
     }
 
     /**
-     * Each snapshot comes later than the last by the objects (at least 1000) times a factor drawn in
-     * [1, 2), drawn again after every snapshot: collections written in step do not snapshot together.
+     * Each snapshot comes later than the last by the objects (at least 1000) times a factor drawn
+     * in [1, 2), drawn again after every snapshot: collections written in step do not snapshot
+     * together.
      */
     @Test
     void snapshotsAreSpreadByADrawnFactorDrawnAgainAfterEach() {
-        testKit = EventSourcedBehaviorTestKit.create(actorTestKit.system(),
-                CollectionEntity.create(id, CONFIG_MAPS, WRITES, fixedEnvironment(0.5, 0.25), revisions, committed),
-                EventSourcedBehaviorTestKit.enabledSerializationSettings());
+        testKit =
+                EventSourcedBehaviorTestKit.create(
+                        actorTestKit.system(),
+                        CollectionEntity.create(
+                                id,
+                                CONFIG_MAPS,
+                                WRITES,
+                                fixedEnvironment(0.5, 0.25),
+                                revisions,
+                                committed),
+                        EventSourcedBehaviorTestKit.enabledSerializationSettings());
         write(create(configMap("counter", "n", "0")));
 
         updateCounter(1, 1499);
@@ -392,44 +438,55 @@ class CollectionEntityTest {
     }
 
     /**
-     * The collection goes on answering writes while its snapshot is being saved (Pekko's own snapshots
-     * stash every command until the save is done; for a large collection that took seconds).
+     * The collection goes on answering writes while its snapshot is being saved (Pekko's own
+     * snapshots stash every command until the save is done; for a large collection that took
+     * seconds).
      */
     @Test
     void writesAreAnsweredWhileASnapshotIsBeingSaved() throws InterruptedException {
         var snapshotStore = testKit.snapshotTestKit().orElseThrow();
         CountDownLatch saveStarted = new CountDownLatch(1);
         CountDownLatch finishSave = new CountDownLatch(1);
-        snapshotStore.withPolicy(new ProcessingPolicy<SnapshotOperation>() {
-            @Override
-            public ProcessingResult tryProcess(String pid, SnapshotOperation operation) {
-                if (pid.equals(persistenceId) && operation instanceof WriteSnapshot) {
-                    saveStarted.countDown();
-                    try {
-                        if (!finishSave.await(30, TimeUnit.SECONDS)) {
-                            return StorageFailure.create();
+        snapshotStore.withPolicy(
+                new ProcessingPolicy<SnapshotOperation>() {
+                    @Override
+                    public ProcessingResult tryProcess(String pid, SnapshotOperation operation) {
+                        if (pid.equals(persistenceId) && operation instanceof WriteSnapshot) {
+                            saveStarted.countDown();
+                            try {
+                                if (!finishSave.await(30, TimeUnit.SECONDS)) {
+                                    return StorageFailure.create();
+                                }
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
                         }
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
+                        return ProcessingSuccess.getInstance();
                     }
-                }
-                return ProcessingSuccess.getInstance();
-            }
-        });
+                });
         try {
             write(create(configMap("counter", "n", "0")));
             updateCounter(1, 999);
-            assertTrue(saveStarted.await(10, TimeUnit.SECONDS), "the snapshot at 1000 was not saved");
+            assertTrue(
+                    saveStarted.await(10, TimeUnit.SECONDS), "the snapshot at 1000 was not saved");
 
             updateCounter(1000, 1010);
 
-            assertEquals(List.of(), snapshotStore.persistedInStorage(persistenceId), "the save is still held");
+            assertEquals(
+                    List.of(),
+                    snapshotStore.persistedInStorage(persistenceId),
+                    "the save is still held");
         } finally {
             finishSave.countDown();
             snapshotStore.resetPolicy();
         }
         awaitSnapshots(List.of(1000L));
-        assertEquals("1010", Json.parseTrusted(testKit.getState().objects().get("counter")).path("data").path("n").asText());
+        assertEquals(
+                "1010",
+                Json.parseTrusted(testKit.getState().objects().get("counter"))
+                        .path("data")
+                        .path("n")
+                        .asText());
     }
 
     /** A failed save leaves the collection working; the next snapshot is due an interval later. */
@@ -445,7 +502,12 @@ class CollectionEntityTest {
         }
 
         awaitSnapshots(List.of(2000L));
-        assertEquals("1999", Json.parseTrusted(testKit.getState().objects().get("counter")).path("data").path("n").asText());
+        assertEquals(
+                "1999",
+                Json.parseTrusted(testKit.getState().objects().get("counter"))
+                        .path("data")
+                        .path("n")
+                        .asText());
     }
 
     @Test
@@ -457,13 +519,20 @@ class CollectionEntityTest {
         Map<String, String> before = objects(testKit.getState());
         awaitSnapshots(List.of(1000L));
 
-        ReplayedEvents replayed = ReplayedEvents.recordOn(testKit.persistenceTestKit(), persistenceId);
+        ReplayedEvents replayed =
+                ReplayedEvents.recordOn(testKit.persistenceTestKit(), persistenceId);
         var restarted = testKit.restart();
         testKit.persistenceTestKit().resetPolicy();
 
-        assertEquals(5, replayed.count(), "only the events after the snapshot at 1000 are replayed");
+        assertEquals(
+                5, replayed.count(), "only the events after the snapshot at 1000 are replayed");
         assertEquals(before, objects(restarted.state()));
-        assertEquals("1003", Json.parseTrusted(restarted.state().objects().get("counter")).path("data").path("n").asText());
+        assertEquals(
+                "1003",
+                Json.parseTrusted(restarted.state().objects().get("counter"))
+                        .path("data")
+                        .path("n")
+                        .asText());
     }
 
     @Test
@@ -484,12 +553,25 @@ class CollectionEntityTest {
 
     // ---- the storage quota ----
 
-    /** The entity under test with {@code quota}; the caches' count is set by the test through the quota. */
+    /**
+     * The entity under test with {@code quota}; the caches' count is set by the test through the
+     * quota.
+     */
     private StorageQuota withQuota(long limit) {
         StorageQuota quota = StorageQuota.of(limit);
-        testKit = EventSourcedBehaviorTestKit.create(actorTestKit.system(),
-                CollectionEntity.create(id, CONFIG_MAPS, WRITES, fixedEnvironment(), revisions, committed, null, quota),
-                EventSourcedBehaviorTestKit.enabledSerializationSettings());
+        testKit =
+                EventSourcedBehaviorTestKit.create(
+                        actorTestKit.system(),
+                        CollectionEntity.create(
+                                id,
+                                CONFIG_MAPS,
+                                WRITES,
+                                fixedEnvironment(),
+                                revisions,
+                                committed,
+                                null,
+                                quota),
+                        EventSourcedBehaviorTestKit.enabledSerializationSettings());
         return quota;
     }
 
@@ -497,14 +579,20 @@ class CollectionEntityTest {
     void aWriteThatWouldGrowTheStoredObjectsPastTheQuotaIsRefusedWith507() {
         StorageQuota quota = withQuota(100_000);
         write(create(configMap("a", "v", "x".repeat(1000))));
-        quota.record(CONFIG_MAPS.groupResource(), 99_000); // what the caches count: a and everything else
+        quota.record(
+                CONFIG_MAPS.groupResource(),
+                99_000); // what the caches count: a and everything else
 
         var create = write(create(configMap("b", "v", "x".repeat(1000))));
         ApiStatus refused = refusal(create);
         assertEquals(507, refused.code());
-        assertTrue(refused.message().startsWith("database space exceeded: the stored objects would take "),
+        assertTrue(
+                refused.message()
+                        .startsWith("database space exceeded: the stored objects would take "),
                 refused.message());
-        assertTrue(refused.message().contains("over the storage quota of 100000 bytes (--storage-quota-bytes)"),
+        assertTrue(
+                refused.message()
+                        .contains("over the storage quota of 100000 bytes (--storage-quota-bytes)"),
                 refused.message());
         assertTrue(create.hasNoEvents());
         var growing = write(update(configMap("a", "v", "x".repeat(3000))));
@@ -518,38 +606,62 @@ class CollectionEntityTest {
         StorageQuota quota = withQuota(100_000);
         write(create(configMap("a", "v", "x".repeat(1000))));
         write(create(configMap("b", "v", "x".repeat(1000))));
-        quota.record(CONFIG_MAPS.groupResource(), 100_500); // over it already (a smaller quota after a restart)
+        quota.record(
+                CONFIG_MAPS.groupResource(),
+                100_500); // over it already (a smaller quota after a restart)
 
-        assertInstanceOf(WriteResult.Updated.class, written(write(update(configMap("a", "v", "x".repeat(10))))));
-        var dryRun = write(new WriteOp.Create(configMap("c", "v", "x".repeat(5000)), new WriteOptions(true, null, FieldValidation.WARN)));
+        assertInstanceOf(
+                WriteResult.Updated.class,
+                written(write(update(configMap("a", "v", "x".repeat(10))))));
+        var dryRun =
+                write(
+                        new WriteOp.Create(
+                                configMap("c", "v", "x".repeat(5000)),
+                                new WriteOptions(true, null, FieldValidation.WARN)));
         assertInstanceOf(WriteResult.Created.class, written(dryRun));
         assertTrue(dryRun.hasNoEvents(), "a dry run is answered, never stored");
-        assertInstanceOf(WriteResult.Deleted.class, written(write(new WriteOp.Delete("b", Preconditions.NONE, WriteOptions.DEFAULT))));
+        assertInstanceOf(
+                WriteResult.Deleted.class,
+                written(write(new WriteOp.Delete("b", Preconditions.NONE, WriteOptions.DEFAULT))));
         assertEquals(List.of("a"), List.copyOf(objects(testKit.getState()).keySet()));
     }
 
     @Test
     void farBelowTheQuotaWritesAreAdmittedAndNearItTheyAreMeasured() {
         StorageQuota quota = withQuota(1_000_000); // a margin of an eighth: 125 kB
-        assertInstanceOf(WriteResult.Created.class, written(write(create(configMap("a", "v", "x".repeat(200_000))))),
+        assertInstanceOf(
+                WriteResult.Created.class,
+                written(write(create(configMap("a", "v", "x".repeat(200_000))))),
                 "nothing counted yet: admitted unmeasured");
         quota.record(CONFIG_MAPS.groupResource(), 880_000);
-        assertInstanceOf(WriteResult.Created.class, written(write(create(configMap("b", "v", "x".repeat(9_000))))),
+        assertInstanceOf(
+                WriteResult.Created.class,
+                written(write(create(configMap("b", "v", "x".repeat(9_000))))),
                 "measured: 9 kB fit in the 120 kB left");
         quota.record(CONFIG_MAPS.groupResource(), 995_000);
         assertEquals(507, refusal(write(create(configMap("c", "v", "x".repeat(9_000))))).code());
         assertTrue(quota.readiness().isPresent());
         quota.record(CONFIG_MAPS.groupResource(), 880_000);
-        assertTrue(quota.readiness().isEmpty(), "the alarm clears once the refused write would fit");
+        assertTrue(
+                quota.readiness().isEmpty(), "the alarm clears once the refused write would fit");
     }
 
     /** Snapshots are saved in the background: waits (bounded) until exactly these are stored. */
     private void awaitSnapshots(List<Long> sequenceNrs) {
-        actorTestKit.createTestProbe().awaitAssert(Duration.ofSeconds(10), () -> {
-            var stored = testKit.snapshotTestKit().orElseThrow().persistedInStorage(persistenceId);
-            assertEquals(sequenceNrs, stored.stream().map(s -> s.first().sequenceNr()).toList());
-            return null;
-        });
+        actorTestKit
+                .createTestProbe()
+                .awaitAssert(
+                        Duration.ofSeconds(10),
+                        () -> {
+                            var stored =
+                                    testKit.snapshotTestKit()
+                                            .orElseThrow()
+                                            .persistedInStorage(persistenceId);
+                            assertEquals(
+                                    sequenceNrs,
+                                    stored.stream().map(s -> s.first().sequenceNr()).toList());
+                            return null;
+                        });
     }
 
     private void updateCounter(int from, int to) {
@@ -558,28 +670,47 @@ class CollectionEntityTest {
         }
     }
 
-    // ---- recovered objects of another type (stored before every write path checked type meta) ----
+    // ---- recovered objects of another type (stored before every write path checked type meta)
+    // ----
 
     @Test
     void recoveryRepairsAnObjectJournaledWithAnotherKindAndRewritesItOnce() {
-        byte[] garbage = Json.bytes(configMap("cm", "k", "v").put("kind", "Garbage").put("apiVersion", "v9"));
+        byte[] garbage =
+                Json.bytes(
+                        configMap("cm", "k", "v").put("kind", "Garbage").put("apiVersion", "v9"));
         awaitFirstRecovery();
-        testKit.persistenceTestKit().persistForRecovery(persistenceId,
-                List.of(new CollectionEntity.ObjectChanged(7, "cm", null, garbage, false, 0)));
+        testKit.persistenceTestKit()
+                .persistForRecovery(
+                        persistenceId,
+                        List.of(
+                                new CollectionEntity.ObjectChanged(
+                                        7, "cm", null, garbage, false, 0)));
 
-        var restarted = LoggingTestKit.warn("the stored object cm had apiVersion \"v9\", kind \"Garbage\" instead of "
-                + "v1 ConfigMap").withOccurrences(1).expect(actorTestKit.system(), () -> testKit.restart());
+        var restarted =
+                LoggingTestKit.warn(
+                                "the stored object cm had apiVersion \"v9\", kind \"Garbage\" instead of "
+                                        + "v1 ConfigMap")
+                        .withOccurrences(1)
+                        .expect(actorTestKit.system(), () -> testKit.restart());
 
         assertConfigMap(restarted.state().objects().get("cm"));
-        assertConfigMap(testKit.<CollectionEntity.GetReply>runCommand(r -> new CollectionEntity.Get("cm", r))
-                .reply().object());
+        assertConfigMap(
+                testKit.<CollectionEntity.GetReply>runCommand(
+                                r -> new CollectionEntity.Get("cm", r))
+                        .reply()
+                        .object());
         CollectionEntity.ObjectChanged rewrite = awaitEvents(2).get(1);
         assertConfigMap(rewrite.after());
         assertEquals("v", Json.parseTrusted(rewrite.after()).path("data").path("k").asText());
-        assertEquals(Long.toString(rewrite.resourceVersion()),
-                Json.parseTrusted(rewrite.after()).path("metadata").path("resourceVersion").asText());
+        assertEquals(
+                Long.toString(rewrite.resourceVersion()),
+                Json.parseTrusted(rewrite.after())
+                        .path("metadata")
+                        .path("resourceVersion")
+                        .asText());
 
-        LoggingTestKit.warn("the stored object").withOccurrences(0)
+        LoggingTestKit.warn("the stored object")
+                .withOccurrences(0)
                 .expect(actorTestKit.system(), () -> testKit.restart());
         assertEquals(2, journaled().size(), "nothing left to repair after the rewrite");
     }
@@ -587,25 +718,34 @@ class CollectionEntityTest {
     @Test
     void recoveryRepairsAnObjectOfAnotherKindInTheSnapshot() {
         byte[] garbage = Json.bytes(configMap("cm", "k", "v").put("kind", "Pod"));
-        var snapshot = new CollectionEntity.State(TreePMap.<String, byte[]>empty()
-                .plus("cm", garbage).plus("ok", Json.bytes(configMap("ok", "k", "v"))), 7);
+        var snapshot =
+                new CollectionEntity.State(
+                        TreePMap.<String, byte[]>empty()
+                                .plus("cm", garbage)
+                                .plus("ok", Json.bytes(configMap("ok", "k", "v"))),
+                        7);
         awaitFirstRecovery();
-        testKit.snapshotTestKit().orElseThrow().persistForRecovery(persistenceId,
-                List.of(Pair.create(new SnapshotMeta(1, 0),
-                        (Object) snapshot)));
+        testKit.snapshotTestKit()
+                .orElseThrow()
+                .persistForRecovery(
+                        persistenceId,
+                        List.of(Pair.create(new SnapshotMeta(1, 0), (Object) snapshot)));
 
-        var restarted = LoggingTestKit.warn("the stored object cm had").withOccurrences(1)
-                .expect(actorTestKit.system(), () -> testKit.restart());
+        var restarted =
+                LoggingTestKit.warn("the stored object cm had")
+                        .withOccurrences(1)
+                        .expect(actorTestKit.system(), () -> testKit.restart());
 
         assertConfigMap(restarted.state().objects().get("cm"));
-        assertArrayEquals(Json.bytes(configMap("ok", "k", "v")), restarted.state().objects().get("ok"));
+        assertArrayEquals(
+                Json.bytes(configMap("ok", "k", "v")), restarted.state().objects().get("ok"));
         assertConfigMap(awaitEvents(1).get(0).after());
     }
 
     /**
-     * Waits until the entity the test started has recovered (a command is answered only after recovery): stored
-     * for recovery before that, the journal's content would be replayed by it too, and logged twice (seen once on a
-     * loaded machine).
+     * Waits until the entity the test started has recovered (a command is answered only after
+     * recovery): stored for recovery before that, the journal's content would be replayed by it
+     * too, and logged twice (seen once on a loaded machine).
      */
     private void awaitFirstRecovery() {
         testKit.<CollectionEntity.GetReply>runCommand(r -> new CollectionEntity.Get("cm", r));
@@ -619,16 +759,21 @@ class CollectionEntityTest {
 
     private List<CollectionEntity.ObjectChanged> journaled() {
         return testKit.persistenceTestKit().persistedInStorage(persistenceId).stream()
-                .map(e -> (CollectionEntity.ObjectChanged) e).toList();
+                .map(e -> (CollectionEntity.ObjectChanged) e)
+                .toList();
     }
 
     /** Waits (bounded) until the journal holds {@code count} events. */
     private List<CollectionEntity.ObjectChanged> awaitEvents(int count) {
-        return actorTestKit.createTestProbe().awaitAssert(Duration.ofSeconds(10), () -> {
-            List<CollectionEntity.ObjectChanged> events = journaled();
-            assertEquals(count, events.size());
-            return events;
-        });
+        return actorTestKit
+                .createTestProbe()
+                .awaitAssert(
+                        Duration.ofSeconds(10),
+                        () -> {
+                            List<CollectionEntity.ObjectChanged> events = journaled();
+                            assertEquals(count, events.size());
+                            return events;
+                        });
     }
 
     // ---- bursts: several writes before any reply ----
@@ -653,31 +798,52 @@ class CollectionEntityTest {
 
         List<Integer> batchSizes = burst.allocateUntil(6);
 
-        List<WriteResult.Success> persisted = List.of(written(first), written(a), written(b),
-                written(explicitName), written(generatedName), written(updateA));
+        List<WriteResult.Success> persisted =
+                List.of(
+                        written(first),
+                        written(a),
+                        written(b),
+                        written(explicitName),
+                        written(generatedName),
+                        written(updateA));
         List<Long> versions = persisted.stream().map(WriteResult.Success::resourceVersion).toList();
-        assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L), versions, "versions follow the order the writes were sent in");
-        assertEquals(List.of("Created", "Created", "Created", "Created", "Created", "Updated"),
+        assertEquals(
+                List.of(1L, 2L, 3L, 4L, 5L, 6L),
+                versions,
+                "versions follow the order the writes were sent in");
+        assertEquals(
+                List.of("Created", "Created", "Created", "Created", "Created", "Updated"),
                 persisted.stream().map(w -> w.getClass().getSimpleName()).toList());
         assertEquals(Reason.ALREADY_EXISTS, refusal(duplicateB).reason());
         assertEquals(List.of(1, 4, 1), batchSizes);
 
         List<CollectionEntity.ObjectChanged> events = burst.events();
-        assertEquals(versions, events.stream().map(CollectionEntity.ObjectChanged::resourceVersion).toList());
-        assertEquals(List.of("first", "a", "b", "a00001", "a00002", "a"),
+        assertEquals(
+                versions,
+                events.stream().map(CollectionEntity.ObjectChanged::resourceVersion).toList());
+        assertEquals(
+                List.of("first", "a", "b", "a00001", "a00002", "a"),
                 events.stream().map(CollectionEntity.ObjectChanged::name).toList());
         for (int i = 0; i < persisted.size(); i++) {
-            assertArrayEquals(persisted.get(i).body(), events.get(i).after(), "event " + i + " stores what was answered");
+            assertArrayEquals(
+                    persisted.get(i).body(),
+                    events.get(i).after(),
+                    "event " + i + " stores what was answered");
         }
-        assertArrayEquals(events.get(1).after(), events.get(5).before(),
+        assertArrayEquals(
+                events.get(1).after(),
+                events.get(5).before(),
                 "the update's before is the object as its create stored it");
-        assertEquals("1", burst.get("b").path("data").path("k").asText(), "the duplicate create changed nothing");
+        assertEquals(
+                "1",
+                burst.get("b").path("data").path("k").asText(),
+                "the duplicate create changed nothing");
         assertEquals("2", burst.get("a").path("data").path("k").asText());
     }
 
     /**
-     * Near the quota the writes of a batch reserve what they add until the batch ends: the second of two
-     * writes that each fit alone is refused, though the caches have counted neither.
+     * Near the quota the writes of a batch reserve what they add until the batch ends: the second
+     * of two writes that each fit alone is refused, though the caches have counted neither.
      */
     @Test
     void nearTheQuotaEachWriteOfABatchCountsTheOnesBeforeIt() {
@@ -710,7 +876,9 @@ class CollectionEntityTest {
         WriteResult.Success unchanged = written(noOp);
         assertInstanceOf(WriteResult.Unchanged.class, unchanged);
         assertEquals(0, unchanged.resourceVersion());
-        assertEquals(Json.parseTrusted(created.body()), Json.parseTrusted(unchanged.body()),
+        assertEquals(
+                Json.parseTrusted(created.body()),
+                Json.parseTrusted(unchanged.body()),
                 "the answer shows the object as stored, resourceVersion included");
         assertEquals(2, burst.events().size());
     }
@@ -726,16 +894,23 @@ class CollectionEntityTest {
         String after = null;
         do {
             String from = after;
-            CollectionEntity.Items page = testKit.<CollectionEntity.Items>runCommand(
-                    r -> new CollectionEntity.ListObjects(from, (int) (size * 2), r)).reply();
-            pages.add(page.items().stream().map(b -> ObjectMeta.name(Json.parseTrusted(b))).toList());
+            CollectionEntity.Items page =
+                    testKit.<CollectionEntity.Items>runCommand(
+                                    r ->
+                                            new CollectionEntity.ListObjects(
+                                                    from, (int) (size * 2), r))
+                            .reply();
+            pages.add(
+                    page.items().stream().map(b -> ObjectMeta.name(Json.parseTrusted(b))).toList());
             assertEquals(testKit.getState().lastVersion(), page.lastVersion());
             after = page.next();
         } while (after != null);
 
         assertEquals(List.of(List.of("a", "b"), List.of("c", "d"), List.of("e")), pages);
-        CollectionEntity.Items tiny = testKit.<CollectionEntity.Items>runCommand(
-                r -> new CollectionEntity.ListObjects(null, 1, r)).reply();
+        CollectionEntity.Items tiny =
+                testKit.<CollectionEntity.Items>runCommand(
+                                r -> new CollectionEntity.ListObjects(null, 1, r))
+                        .reply();
         assertEquals(1, tiny.items().size(), "at least one object per page");
         assertEquals("a", tiny.next());
     }
@@ -752,10 +927,13 @@ class CollectionEntityTest {
         burst.entity.tell(new CollectionEntity.Resolve(7, 7, asked.requestId(), answers.ref()));
         answers.expectNoMessage(Duration.ofMillis(200));
 
-        asked.replyTo().tell(new Revisions.Allocated(7, asked.requestId(), burst.revisionsProbe.ref()));
+        asked.replyTo()
+                .tell(new Revisions.Allocated(7, asked.requestId(), burst.revisionsProbe.ref()));
         assertEquals(7, written(write).resourceVersion());
         burst.entity.tell(new CollectionEntity.Resolve(7, 7, asked.requestId(), answers.ref()));
-        assertEquals(new Revisions.Resolved(7, Revisions.Resolution.UNKNOWN), answers.receiveMessage(),
+        assertEquals(
+                new Revisions.Resolved(7, Revisions.Resolution.UNKNOWN),
+                answers.receiveMessage(),
                 "the journal holds version 7, whose events this collection does not keep");
     }
 
@@ -773,10 +951,17 @@ class CollectionEntityTest {
         }
         Revisions.Allocate direct = (Revisions.Allocate) m;
 
-        direct.replyTo().tell(new Revisions.Allocated(Revisions.Allocated.MOVING, direct.requestId(), moving.ref()));
+        direct.replyTo()
+                .tell(
+                        new Revisions.Allocated(
+                                Revisions.Allocated.MOVING, direct.requestId(), moving.ref()));
         Revisions.Allocate again = (Revisions.Allocate) burst.revisionsProbe.receiveMessage();
-        assertEquals(direct.requestId(), again.requestId(), "the same request, through sharding (the probe)");
-        again.replyTo().tell(new Revisions.Allocated(5, again.requestId(), burst.revisionsProbe.ref()));
+        assertEquals(
+                direct.requestId(),
+                again.requestId(),
+                "the same request, through sharding (the probe)");
+        again.replyTo()
+                .tell(new Revisions.Allocated(5, again.requestId(), burst.revisionsProbe.ref()));
         assertEquals(5, written(second).resourceVersion());
 
         // A second answer to the same request (the first instance allocated after all): abandoned.
@@ -785,10 +970,11 @@ class CollectionEntityTest {
     }
 
     /**
-     * An ask for versions can be lost with the node of the Revisions instance it went to (sent directly, or
-     * through a region that had not yet learnt the shard's home was gone): seen in bench/failover as writes to
-     * collections on surviving servers stalled for the whole allocation time-out (10 s) after a kill. The
-     * batch asks again through sharding after a second, and gives back the versions of a late second answer.
+     * An ask for versions can be lost with the node of the Revisions instance it went to (sent
+     * directly, or through a region that had not yet learnt the shard's home was gone): seen in
+     * bench/failover as writes to collections on surviving servers stalled for the whole allocation
+     * time-out (10 s) after a kill. The batch asks again through sharding after a second, and gives
+     * back the versions of a late second answer.
      */
     @Test
     void anAskForVersionsLostWithItsInstanceIsAskedAgainThroughShardingAfterASecond() {
@@ -796,21 +982,27 @@ class CollectionEntityTest {
         var write = burst.send(create(configMap("a", "k", "1")));
         Revisions.Allocate lost = (Revisions.Allocate) burst.revisionsProbe.receiveMessage();
 
-        Revisions.Allocate again = (Revisions.Allocate) burst.revisionsProbe.receiveMessage(Duration.ofSeconds(5));
+        Revisions.Allocate again =
+                (Revisions.Allocate) burst.revisionsProbe.receiveMessage(Duration.ofSeconds(5));
         assertEquals(lost.requestId(), again.requestId(), "the same batch, asked again");
-        again.replyTo().tell(new Revisions.Allocated(3, again.requestId(), burst.revisionsProbe.ref()));
+        again.replyTo()
+                .tell(new Revisions.Allocated(3, again.requestId(), burst.revisionsProbe.ref()));
         assertEquals(3, written(write).resourceVersion());
 
         TestProbe<Revisions.Command> late = actorTestKit.createTestProbe();
         lost.replyTo().tell(new Revisions.Allocated(8, lost.requestId(), late.ref()));
-        assertEquals(new Revisions.Abandoned(8), late.receiveMessage(), "the late answer's versions given back");
+        assertEquals(
+                new Revisions.Abandoned(8),
+                late.receiveMessage(),
+                "the late answer's versions given back");
     }
 
     /**
-     * A journal write that fails may have been stored all the same (a write that timed out can still land),
-     * so the collection does not report its versions abandoned: the sequencer would publish past them and the
-     * watch caches would never see an object that storage holds. It leaves them to the sequencer's question,
-     * which the restarted collection answers from its journal.
+     * A journal write that fails may have been stored all the same (a write that timed out can
+     * still land), so the collection does not report its versions abandoned: the sequencer would
+     * publish past them and the watch caches would never see an object that storage holds. It
+     * leaves them to the sequencer's question, which the restarted collection answers from its
+     * journal.
      */
     @Test
     void aBatchWhoseJournalWriteFailedIsLeftToTheSequencersQuestionNotReportedAbandoned() {
@@ -818,7 +1010,8 @@ class CollectionEntityTest {
         var first = burst.send(create(configMap("a", "k", "1")));
         burst.allocateUntil(1);
         assertEquals(1, written(first).resourceVersion());
-        burst.journal.failNextPersisted(PersistenceId.of("Collection", burst.burstId.entityId()).id());
+        burst.journal.failNextPersisted(
+                PersistenceId.of("Collection", burst.burstId.entityId()).id());
 
         var failed = burst.send(create(configMap("b", "k", "1")));
         Revisions.Command m = burst.revisionsProbe.receiveMessage();
@@ -826,13 +1019,16 @@ class CollectionEntityTest {
             m = burst.revisionsProbe.receiveMessage(); // the first write's commit report
         }
         Revisions.Allocate allocate = (Revisions.Allocate) m;
-        allocate.replyTo().tell(new Revisions.Allocated(2, allocate.requestId(), burst.revisionsProbe.ref()));
+        allocate.replyTo()
+                .tell(new Revisions.Allocated(2, allocate.requestId(), burst.revisionsProbe.ref()));
         assertEquals(503, refusal(failed).code());
         burst.revisionsProbe.expectNoMessage(Duration.ofMillis(300));
 
         TestProbe<Revisions.Command> answers = actorTestKit.createTestProbe();
         burst.entity.tell(new CollectionEntity.Resolve(2, 2, allocate.requestId(), answers.ref()));
-        assertEquals(new Revisions.Resolved(2, Revisions.Resolution.NOT_PERSISTED), answers.receiveMessage(),
+        assertEquals(
+                new Revisions.Resolved(2, Revisions.Resolution.NOT_PERSISTED),
+                answers.receiveMessage(),
                 "the restarted collection finds nothing at version 2 in its journal");
     }
 
@@ -847,7 +1043,9 @@ class CollectionEntityTest {
         // An allocation whose answer never reached this collection (a request it gave up on).
         burst.entity.tell(new CollectionEntity.Resolve(5, 6, 12345, answers.ref()));
 
-        assertEquals(new Revisions.Resolved(5, Revisions.Resolution.NOT_PERSISTED), answers.receiveMessage());
+        assertEquals(
+                new Revisions.Resolved(5, Revisions.Resolution.NOT_PERSISTED),
+                answers.receiveMessage());
     }
 
     @Test
@@ -858,9 +1056,12 @@ class CollectionEntityTest {
         TestProbe<Revisions.Command> answers = actorTestKit.createTestProbe();
 
         testKit.runCommand(new CollectionEntity.Resolve(rv, rv, 1, answers.ref()));
-        assertEquals(new Revisions.Resolved(rv, Revisions.Resolution.UNKNOWN), answers.receiveMessage());
+        assertEquals(
+                new Revisions.Resolved(rv, Revisions.Resolution.UNKNOWN), answers.receiveMessage());
         testKit.runCommand(new CollectionEntity.Resolve(rv + 1, rv + 1, 1, answers.ref()));
-        assertEquals(new Revisions.Resolved(rv + 1, Revisions.Resolution.NOT_PERSISTED), answers.receiveMessage());
+        assertEquals(
+                new Revisions.Resolved(rv + 1, Revisions.Resolution.NOT_PERSISTED),
+                answers.receiveMessage());
     }
 
     /**
@@ -868,8 +1069,12 @@ class CollectionEntityTest {
      * through {@link #send} all queue behind the first batch, which waits for its versions.
      */
     private final class Burst {
-        /** A collection of its own, so that it is not also the one the behaviour test kit drives. */
-        private final CollectionId burstId = new CollectionId(CONFIG_MAPS.groupResource(), namespace + "-burst");
+        /**
+         * A collection of its own, so that it is not also the one the behaviour test kit drives.
+         */
+        private final CollectionId burstId =
+                new CollectionId(CONFIG_MAPS.groupResource(), namespace + "-burst");
+
         private final TestProbe<Revisions.Command> revisionsProbe = actorTestKit.createTestProbe();
         private final ActorRef<CollectionEntity.Command> entity;
         private final PersistenceTestKit journal = PersistenceTestKit.create(actorTestKit.system());
@@ -879,8 +1084,17 @@ class CollectionEntityTest {
         }
 
         Burst(StorageQuota quota) {
-            entity = actorTestKit.spawn(CollectionEntity.create(burstId, CONFIG_MAPS, WRITES, fixedEnvironment(),
-                    revisionsProbe.ref(), new CommittedObjects(), null, quota));
+            entity =
+                    actorTestKit.spawn(
+                            CollectionEntity.create(
+                                    burstId,
+                                    CONFIG_MAPS,
+                                    WRITES,
+                                    fixedEnvironment(),
+                                    revisionsProbe.ref(),
+                                    new CommittedObjects(),
+                                    null,
+                                    quota));
         }
 
         TestProbe<WriteResult> send(WriteOp op) {
@@ -889,7 +1103,9 @@ class CollectionEntityTest {
             return replyTo;
         }
 
-        /** Answers allocations with consecutive versions from 1 until {@code total} are handed out. */
+        /**
+         * Answers allocations with consecutive versions from 1 until {@code total} are handed out.
+         */
         List<Integer> allocateUntil(int total) {
             List<Integer> sizes = new ArrayList<>();
             long next = 1;
@@ -898,18 +1114,26 @@ class CollectionEntityTest {
                 if (c instanceof Revisions.Allocate allocate) {
                     assertEquals(burstId.namespace(), allocate.namespace());
                     sizes.add(allocate.count());
-                    allocate.replyTo().tell(new Revisions.Allocated(next, allocate.requestId(), revisionsProbe.ref()));
+                    allocate.replyTo()
+                            .tell(
+                                    new Revisions.Allocated(
+                                            next, allocate.requestId(), revisionsProbe.ref()));
                     next += allocate.count();
                 } else {
-                    assertTrue(c instanceof Revisions.Committed || c instanceof Revisions.Abandoned, c.toString());
+                    assertTrue(
+                            c instanceof Revisions.Committed || c instanceof Revisions.Abandoned,
+                            c.toString());
                 }
             }
             return sizes;
         }
 
         List<CollectionEntity.ObjectChanged> events() {
-            return journal.persistedInStorage(PersistenceId.of("Collection", burstId.entityId()).id()).stream()
-                    .map(CollectionEntity.ObjectChanged.class::cast).toList();
+            return journal
+                    .persistedInStorage(PersistenceId.of("Collection", burstId.entityId()).id())
+                    .stream()
+                    .map(CollectionEntity.ObjectChanged.class::cast)
+                    .toList();
         }
 
         ObjectNode get(String name) {
@@ -921,8 +1145,12 @@ class CollectionEntityTest {
 
     // ---- helpers ----
 
-    private EventSourcedBehaviorTestKit.CommandResultWithReply<CollectionEntity.Command, CollectionEntity.Event,
-            CollectionEntity.State, WriteResult> write(WriteOp op) {
+    private EventSourcedBehaviorTestKit.CommandResultWithReply<
+                    CollectionEntity.Command,
+                    CollectionEntity.Event,
+                    CollectionEntity.State,
+                    WriteResult>
+            write(WriteOp op) {
         return testKit.runCommand(replyTo -> new CollectionEntity.Write(op, replyTo));
     }
 
@@ -953,7 +1181,8 @@ class CollectionEntityTest {
 
     private static WriteResult.Success written(
             EventSourcedBehaviorTestKit.CommandResultWithReply<?, ?, ?, WriteResult> result) {
-        return assertInstanceOf(WriteResult.Success.class, result.reply(), () -> "reply " + result.reply());
+        return assertInstanceOf(
+                WriteResult.Success.class, result.reply(), () -> "reply " + result.reply());
     }
 
     private static WriteResult.Success written(TestProbe<WriteResult> replyTo) {
@@ -963,7 +1192,9 @@ class CollectionEntityTest {
 
     private static ApiStatus refusal(
             EventSourcedBehaviorTestKit.CommandResultWithReply<?, ?, ?, WriteResult> result) {
-        return assertInstanceOf(WriteResult.Refused.class, result.reply(), () -> "reply " + result.reply()).status();
+        return assertInstanceOf(
+                        WriteResult.Refused.class, result.reply(), () -> "reply " + result.reply())
+                .status();
     }
 
     private static ApiStatus refusal(TestProbe<WriteResult> replyTo) {
@@ -980,7 +1211,8 @@ class CollectionEntityTest {
     /** The state's objects as JSON text by name: byte arrays compare by identity, text by value. */
     private static Map<String, String> objects(CollectionEntity.State state) {
         Map<String, String> out = new TreeMap<>();
-        state.objects().forEach((name, bytes) -> out.put(name, new String(bytes, StandardCharsets.UTF_8)));
+        state.objects()
+                .forEach((name, bytes) -> out.put(name, new String(bytes, StandardCharsets.UTF_8)));
         return out;
     }
 }

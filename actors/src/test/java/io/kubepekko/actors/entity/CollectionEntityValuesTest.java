@@ -1,15 +1,19 @@
 package io.kubepekko.actors.entity;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.actors.CollectionId;
 import io.kubepekko.actors.Environment;
 import io.kubepekko.actors.allocation.ValueAllocator;
 import io.kubepekko.actors.sequencing.Revisions;
-import io.kubepekko.api.codec.FieldValidation;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.alloc.ClaimResult;
 import io.kubepekko.api.alloc.Refusal;
 import io.kubepekko.api.alloc.ValueRequest;
+import io.kubepekko.api.codec.FieldValidation;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.kinds.ServiceNetwork;
 import io.kubepekko.api.meta.Json;
@@ -18,6 +22,10 @@ import io.kubepekko.api.store.ObjectWrites;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOptions;
 import io.kubepekko.api.store.WriteResult;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -30,23 +38,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.time.Clock;
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 /**
- * {@link CollectionEntity} of a kind that holds cluster-wide values (Services), with a
- * {@link TestProbe} standing in for the {@link ValueAllocator}: what a batch claims, how grants
- * and refusals reach the writers, and that the claim is settled before anyone is answered.
+ * {@link CollectionEntity} of a kind that holds cluster-wide values (Services), with a {@link
+ * TestProbe} standing in for the {@link ValueAllocator}: what a batch claims, how grants and
+ * refusals reach the writers, and that the claim is settled before anyone is answered.
  */
 class CollectionEntityValuesTest {
 
-    private static final ResourceType SERVICES = Registry.builtin().find(new GroupResource("", "services")).orElseThrow();
+    private static final ResourceType SERVICES =
+            Registry.builtin().find(new GroupResource("", "services")).orElseThrow();
     private static final AtomicInteger N = new AtomicInteger();
     private static final String IP = ServiceNetwork.CLUSTER_IPS + "/10.0.0.7";
 
@@ -74,12 +74,23 @@ class CollectionEntityValuesTest {
     void spawn() {
         int n = N.incrementAndGet();
         id = new CollectionId(SERVICES.groupResource(), "team-" + n);
-        revisions = kit.spawn(Revisions.create(new GroupResource("test.kubepekko.io", "values" + n)));
+        revisions =
+                kit.spawn(Revisions.create(new GroupResource("test.kubepekko.io", "values" + n)));
         allocator = kit.createTestProbe();
         writer = kit.createTestProbe();
-        entity = kit.spawn(CollectionEntity.create(id, SERVICES, new ObjectWrites(ObjectWrites.FieldPruner.NONE),
-                new Environment(Clock.systemUTC(), () -> "uid-" + N.incrementAndGet(), () -> "x"),
-                revisions, new CommittedObjects(), allocator.ref()));
+        entity =
+                kit.spawn(
+                        CollectionEntity.create(
+                                id,
+                                SERVICES,
+                                new ObjectWrites(ObjectWrites.FieldPruner.NONE),
+                                new Environment(
+                                        Clock.systemUTC(),
+                                        () -> "uid-" + N.incrementAndGet(),
+                                        () -> "x"),
+                                revisions,
+                                new CommittedObjects(),
+                                allocator.ref()));
     }
 
     @AfterEach
@@ -93,8 +104,12 @@ class CollectionEntityValuesTest {
     }
 
     private static ObjectNode service(String name) {
-        return Json.parseTrusted(("{'apiVersion':'v1','kind':'Service','metadata':{'name':'" + name
-                + "'},'spec':{'ports':[{'port':80}]}}").replace('\'', '"').getBytes());
+        return Json.parseTrusted(
+                ("{'apiVersion':'v1','kind':'Service','metadata':{'name':'"
+                                + name
+                                + "'},'spec':{'ports':[{'port':80}]}}")
+                        .replace('\'', '"')
+                        .getBytes());
     }
 
     private void write(WriteOp op) {
@@ -108,9 +123,14 @@ class CollectionEntityValuesTest {
     private WriteResult.Success createGranted(String name) {
         write(new WriteOp.Create(service(name), WriteOptions.DEFAULT));
         ValueAllocator.Claim claim = expectClaim();
-        claim.replyTo().tell(new ValueAllocator.Claimed(claim.claimId(), List.of(ClaimResult.granted(List.of("10.0.0.7"))),
-                null));
-        allocator.expectMessage(new ValueAllocator.Settle(id.entityId(), claim.claimId(), List.of()));
+        claim.replyTo()
+                .tell(
+                        new ValueAllocator.Claimed(
+                                claim.claimId(),
+                                List.of(ClaimResult.granted(List.of("10.0.0.7"))),
+                                null));
+        allocator.expectMessage(
+                new ValueAllocator.Settle(id.entityId(), claim.claimId(), List.of()));
         return assertInstanceOf(WriteResult.Success.class, writer.receiveMessage());
     }
 
@@ -119,17 +139,25 @@ class CollectionEntityValuesTest {
         write(new WriteOp.Create(service("web"), WriteOptions.DEFAULT));
         ValueAllocator.Claim claim = expectClaim();
         assertEquals(id.entityId(), claim.collection());
-        assertEquals(List.of(List.of(ValueRequest.any(ServiceNetwork.CLUSTER_IPS))), claim.writes());
+        assertEquals(
+                List.of(List.of(ValueRequest.any(ServiceNetwork.CLUSTER_IPS))), claim.writes());
         writer.expectNoMessage(Duration.ofMillis(100));
-        claim.replyTo().tell(new ValueAllocator.Claimed(claim.claimId(), List.of(ClaimResult.granted(List.of("10.0.0.7"))),
-                null));
-        WriteResult.Success written = assertInstanceOf(WriteResult.Success.class, writer.receiveMessage());
-        allocator.expectMessage(new ValueAllocator.Settle(id.entityId(), claim.claimId(), List.of()));
+        claim.replyTo()
+                .tell(
+                        new ValueAllocator.Claimed(
+                                claim.claimId(),
+                                List.of(ClaimResult.granted(List.of("10.0.0.7"))),
+                                null));
+        WriteResult.Success written =
+                assertInstanceOf(WriteResult.Success.class, writer.receiveMessage());
+        allocator.expectMessage(
+                new ValueAllocator.Settle(id.entityId(), claim.claimId(), List.of()));
         ObjectNode body = Json.parseTrusted(written.body());
         assertEquals("10.0.0.7", body.at("/spec/clusterIP").asText());
         assertEquals("[\"IPv4\"]", body.at("/spec/ipFamilies").toString());
-        CollectionEntity.ObjectChanged event = journal.expectNextPersistedClass(persistenceId(),
-                CollectionEntity.ObjectChanged.class);
+        CollectionEntity.ObjectChanged event =
+                journal.expectNextPersistedClass(
+                        persistenceId(), CollectionEntity.ObjectChanged.class);
         assertEquals("10.0.0.7", Json.parseTrusted(event.after()).at("/spec/clusterIP").asText());
     }
 
@@ -137,11 +165,21 @@ class CollectionEntityValuesTest {
     void aRefusedClaimAnswersKubernetesErrorAndStoresNothing() {
         write(new WriteOp.Create(service("web"), WriteOptions.DEFAULT));
         ValueAllocator.Claim claim = expectClaim();
-        claim.replyTo().tell(new ValueAllocator.Claimed(claim.claimId(), List.of(ClaimResult.refused(0,
-                new Refusal(Refusal.Reason.FULL, "range is full"))), null));
-        WriteResult.Refused refused = assertInstanceOf(WriteResult.Refused.class, writer.receiveMessage());
+        claim.replyTo()
+                .tell(
+                        new ValueAllocator.Claimed(
+                                claim.claimId(),
+                                List.of(
+                                        ClaimResult.refused(
+                                                0,
+                                                new Refusal(Refusal.Reason.FULL, "range is full"))),
+                                null));
+        WriteResult.Refused refused =
+                assertInstanceOf(WriteResult.Refused.class, writer.receiveMessage());
         assertEquals(500, refused.status().code());
-        assertEquals("Internal error occurred: failed to allocate a serviceIP: range is full", refused.status().message());
+        assertEquals(
+                "Internal error occurred: failed to allocate a serviceIP: range is full",
+                refused.status().message());
         journal.expectNothingPersisted(persistenceId(), Duration.ofMillis(200));
         allocator.expectNoMessage(Duration.ofMillis(100)); // nothing granted, nothing to settle
     }
@@ -158,7 +196,11 @@ class CollectionEntityValuesTest {
     void aStatusWriteClaimsNothing() {
         ObjectNode stored = Json.parseTrusted(createGranted("web").body());
         ObjectNode status = stored.deepCopy();
-        ((ObjectNode) status.get("status")).putObject("loadBalancer").putArray("ingress").addObject().put("ip", "1.2.3.4");
+        ((ObjectNode) status.get("status"))
+                .putObject("loadBalancer")
+                .putArray("ingress")
+                .addObject()
+                .put("ip", "1.2.3.4");
         write(new WriteOp.Update("web", status, "status", WriteOptions.DEFAULT));
         assertInstanceOf(WriteResult.Success.class, writer.receiveMessage());
         allocator.expectNoMessage(Duration.ofMillis(100));
@@ -171,7 +213,9 @@ class CollectionEntityValuesTest {
         ValueAllocator.Claim inFlight = expectClaim();
         TestProbe<CollectionEntity.Holdings> holdings = kit.createTestProbe();
         entity.tell(new CollectionEntity.ReportHoldings(holdings.ref()));
-        assertEquals(new CollectionEntity.Holdings(List.of(IP), List.of(inFlight.claimId())), holdings.receiveMessage());
+        assertEquals(
+                new CollectionEntity.Holdings(List.of(IP), List.of(inFlight.claimId())),
+                holdings.receiveMessage());
     }
 
     @Test
@@ -179,21 +223,36 @@ class CollectionEntityValuesTest {
         write(new WriteOp.Create(service("web"), WriteOptions.DEFAULT));
         ValueAllocator.Claim claim = expectClaim();
         entity.tell(new CollectionEntity.ClaimTimedOut(claim.claimId()));
-        assertEquals(503, assertInstanceOf(WriteResult.Refused.class, writer.receiveMessage()).status().code());
+        assertEquals(
+                503,
+                assertInstanceOf(WriteResult.Refused.class, writer.receiveMessage())
+                        .status()
+                        .code());
         allocator.expectMessage(new ValueAllocator.Abandon(id.entityId(), claim.claimId()));
-        claim.replyTo().tell(new ValueAllocator.Claimed(claim.claimId(), List.of(ClaimResult.granted(List.of("10.0.0.7"))),
-                null));
+        claim.replyTo()
+                .tell(
+                        new ValueAllocator.Claimed(
+                                claim.claimId(),
+                                List.of(ClaimResult.granted(List.of("10.0.0.7"))),
+                                null));
         allocator.expectMessage(new ValueAllocator.Abandon(id.entityId(), claim.claimId()));
     }
 
     @Test
     void aDryRunIsEvaluatedNotClaimedAndStoresNothing() {
-        write(new WriteOp.Create(service("web"), new WriteOptions(true, null, FieldValidation.WARN)));
+        write(
+                new WriteOp.Create(
+                        service("web"), new WriteOptions(true, null, FieldValidation.WARN)));
         ValueAllocator.Claim claim = expectClaim();
         assertTrue(claim.dryRun());
-        claim.replyTo().tell(new ValueAllocator.Claimed(claim.claimId(), List.of(ClaimResult.granted(List.of("10.0.0.0"))),
-                null));
-        WriteResult.Success written = assertInstanceOf(WriteResult.Success.class, writer.receiveMessage());
+        claim.replyTo()
+                .tell(
+                        new ValueAllocator.Claimed(
+                                claim.claimId(),
+                                List.of(ClaimResult.granted(List.of("10.0.0.0"))),
+                                null));
+        WriteResult.Success written =
+                assertInstanceOf(WriteResult.Success.class, writer.receiveMessage());
         assertEquals("10.0.0.0", Json.parseTrusted(written.body()).at("/spec/clusterIP").asText());
         journal.expectNothingPersisted(persistenceId(), Duration.ofMillis(200));
         allocator.expectNoMessage(Duration.ofMillis(100));

@@ -1,18 +1,17 @@
 package io.kubepekko.actors.failover;
 
-import io.kubepekko.api.status.ApiException;
-import org.junit.jupiter.api.Test;
-
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kubepekko.api.status.ApiException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
 
 class StrandedAsksTest {
 
@@ -31,8 +30,12 @@ class StrandedAsksTest {
         ApiException api = assertInstanceOf(ApiException.class, e.getCause());
         assertEquals(504, api.status().code());
         assertEquals("Timeout", api.status().reason());
-        assertTrue(api.status().message().contains("pekko://kubepekko@127.0.0.1:4711"), api.status().message());
-        assertTrue(api.status().message().contains("may or may not have been applied"), api.status().message());
+        assertTrue(
+                api.status().message().contains("pekko://kubepekko@127.0.0.1:4711"),
+                api.status().message());
+        assertTrue(
+                api.status().message().contains("may or may not have been applied"),
+                api.status().message());
         assertEquals(0, asks.open());
         lost.complete("late");
         assertThrows(CompletionException.class, write::join, "a late answer changes nothing");
@@ -43,7 +46,8 @@ class StrandedAsksTest {
         CompletableFuture<String> lost = new CompletableFuture<>();
         CompletableFuture<String> again = new CompletableFuture<>();
         AtomicInteger asked = new AtomicInteger();
-        CompletableFuture<String> read = asks.read(() -> asked.incrementAndGet() == 1 ? lost : again);
+        CompletableFuture<String> read =
+                asks.read(() -> asked.incrementAndGet() == 1 ? lost : again);
         now.addAndGet(5_000);
 
         asks.strandSentBefore(now.get(), "m");
@@ -58,7 +62,8 @@ class StrandedAsksTest {
 
     @Test
     void asksSentAfterTheRemovalOrAlreadyAnsweredAreLeftAlone() {
-        CompletableFuture<String> answered = asks.write(() -> CompletableFuture.completedFuture("ok"));
+        CompletableFuture<String> answered =
+                asks.write(() -> CompletableFuture.completedFuture("ok"));
         long removedAt = now.get();
         now.addAndGet(1);
         CompletableFuture<String> later = new CompletableFuture<>();
@@ -78,12 +83,18 @@ class StrandedAsksTest {
         CompletableFuture<String> failing = new CompletableFuture<>();
         CompletableFuture<String> write = asks.write(() -> failing);
         failing.completeExceptionally(new IllegalStateException("refused"));
-        assertInstanceOf(IllegalStateException.class, assertThrows(CompletionException.class, write::join).getCause());
+        assertInstanceOf(
+                IllegalStateException.class,
+                assertThrows(CompletionException.class, write::join).getCause());
 
-        CompletableFuture<String> thrown = asks.read(() -> {
-            throw new IllegalArgumentException("no such entity");
-        });
-        assertInstanceOf(IllegalArgumentException.class, assertThrows(CompletionException.class, thrown::join).getCause());
+        CompletableFuture<String> thrown =
+                asks.read(
+                        () -> {
+                            throw new IllegalArgumentException("no such entity");
+                        });
+        assertInstanceOf(
+                IllegalArgumentException.class,
+                assertThrows(CompletionException.class, thrown::join).getCause());
         assertEquals(0, asks.open());
     }
 }

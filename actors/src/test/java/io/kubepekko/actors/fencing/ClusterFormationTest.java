@@ -1,6 +1,8 @@
 package io.kubepekko.actors.fencing;
 
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,10 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 class ClusterFormationTest {
     private static final String A = "pekko://kubepekko@127.0.0.1:1";
@@ -27,8 +26,10 @@ class ClusterFormationTest {
         final Map<String, Long> beats = new HashMap<>();
         final Map<String, Long> beatingDuringPause = new HashMap<>();
         Optional<Long> generation = Optional.empty();
+
         /** Another server that wins every claim first (its generation). */
         Optional<Long> rivalClaims = Optional.empty();
+
         final List<String> claims = new ArrayList<>();
 
         @Override
@@ -60,23 +61,40 @@ class ClusterFormationTest {
         }
     }
 
-    private static ClusterFormation.Joined join(FakeStore store, String selfSeed, List<String> seeds,
-                                                List<List<String>> joins) throws Exception {
-        return ClusterFormation.join(store, selfSeed + "#1", selfSeed, seeds, OBSERVE, TIMEOUT, store::pause,
+    private static ClusterFormation.Joined join(
+            FakeStore store, String selfSeed, List<String> seeds, List<List<String>> joins)
+            throws Exception {
+        return ClusterFormation.join(
+                store,
+                selfSeed + "#1",
+                selfSeed,
+                seeds,
+                OBSERVE,
+                TIMEOUT,
+                store::pause,
                 joins::add);
     }
 
     @Test
     void onlyAnotherMembersMovingBeatShowsALiveCluster() {
-        assertFalse(ClusterFormation.othersAlive(Map.of("b#1", 5L), Map.of("b#1", 5L), "a#1"), "a beat that stands");
-        assertFalse(ClusterFormation.othersAlive(Map.of("a#1", 5L), Map.of("a#1", 6L), "a#1"), "its own beat");
+        assertFalse(
+                ClusterFormation.othersAlive(Map.of("b#1", 5L), Map.of("b#1", 5L), "a#1"),
+                "a beat that stands");
+        assertFalse(
+                ClusterFormation.othersAlive(Map.of("a#1", 5L), Map.of("a#1", 6L), "a#1"),
+                "its own beat");
         assertTrue(ClusterFormation.othersAlive(Map.of("b#1", 5L), Map.of("b#1", 6L), "a#1"));
-        assertTrue(ClusterFormation.othersAlive(Map.of(), Map.of("c#9", 1L), "a#1"), "a member that came up");
-        assertFalse(ClusterFormation.othersAlive(Map.of("b#1", 5L), Map.of(), "a#1"), "a row that expired");
+        assertTrue(
+                ClusterFormation.othersAlive(Map.of(), Map.of("c#9", 1L), "a#1"),
+                "a member that came up");
+        assertFalse(
+                ClusterFormation.othersAlive(Map.of("b#1", 5L), Map.of(), "a#1"),
+                "a row that expired");
     }
 
     @Test
-    void theFirstSeedRestartedBesideALiveClusterJoinsItThroughTheOthersAndClaimsNothing() throws Exception {
+    void theFirstSeedRestartedBesideALiveClusterJoinsItThroughTheOthersAndClaimsNothing()
+            throws Exception {
         FakeStore store = new FakeStore();
         store.generation = Optional.of(3L);
         store.beats.put(A + "#0", 40L); // its own earlier incarnation, dead
@@ -84,7 +102,10 @@ class ClusterFormationTest {
         store.beatingDuringPause.put(B + "#7", 108L);
         List<List<String>> joins = new ArrayList<>();
         ClusterFormation.Joined joined = join(store, A, List.of(A, B, C), joins);
-        assertEquals(List.of(List.of(B, C)), joins, "never itself: Pekko then never forms a cluster of its own");
+        assertEquals(
+                List.of(List.of(B, C)),
+                joins,
+                "never itself: Pekko then never forms a cluster of its own");
         assertEquals(new ClusterFormation.Joined(Optional.of(3L), false, List.of(B, C)), joined);
         assertEquals(List.of(), store.claims);
     }

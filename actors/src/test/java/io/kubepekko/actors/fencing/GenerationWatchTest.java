@@ -1,12 +1,10 @@
 package io.kubepekko.actors.fencing;
 
-import io.kubepekko.persistence.fencing.WritePermit;
-import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
-import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
-import org.apache.pekko.actor.typed.ActorRef;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Test;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kubepekko.persistence.fencing.WritePermit;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -15,10 +13,11 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
 
 class GenerationWatchTest {
     private static final ActorTestKit kit = ActorTestKit.create();
@@ -52,8 +51,15 @@ class GenerationWatchTest {
     void aMemberBeatsUnderItsGenerationAndMayWriteWhileTheStorageConfirmsIt() {
         FakeStore store = new FakeStore();
         WritePermit permit = new WritePermit();
-        kit.spawn(GenerationWatch.create(store, permit, "a#1", Optional.of(2L), Duration.ofMillis(20),
-                Duration.ofHours(1), () -> { }));
+        kit.spawn(
+                GenerationWatch.create(
+                        store,
+                        permit,
+                        "a#1",
+                        Optional.of(2L),
+                        Duration.ofMillis(20),
+                        Duration.ofHours(1),
+                        () -> {}));
         await().atMost(Duration.ofSeconds(10)).until(() -> store.beats.size() >= 3);
         assertEquals("a#1/2/1", store.beats.get(0));
         assertEquals("a#1/2/2", store.beats.get(1));
@@ -66,13 +72,23 @@ class GenerationWatchTest {
         WritePermit permit = new WritePermit();
         AtomicBoolean stopped = new AtomicBoolean();
         TestProbe<Object> probe = kit.createTestProbe();
-        ActorRef<GenerationWatch.Command> watch = kit.spawn(GenerationWatch.create(store, permit, "a#1",
-                Optional.of(2L), Duration.ofMillis(20), Duration.ofHours(1), () -> stopped.set(true)));
+        ActorRef<GenerationWatch.Command> watch =
+                kit.spawn(
+                        GenerationWatch.create(
+                                store,
+                                permit,
+                                "a#1",
+                                Optional.of(2L),
+                                Duration.ofMillis(20),
+                                Duration.ofHours(1),
+                                () -> stopped.set(true)));
         await().atMost(Duration.ofSeconds(10)).until(() -> store.beats.size() >= 2);
         store.generation.set(Optional.of(3L));
         await().atMost(Duration.ofSeconds(10)).until(stopped::get);
         probe.expectTerminated(watch, Duration.ofSeconds(10));
-        assertTrue(permit.refusal().orElseThrow().contains("a newer cluster (generation 3)"), permit.refusal().get());
+        assertTrue(
+                permit.refusal().orElseThrow().contains("a newer cluster (generation 3)"),
+                permit.refusal().get());
         permit.grantGenerationUntil(Long.MAX_VALUE, "x");
         assertTrue(permit.refusal().isPresent(), "for good");
     }
@@ -83,9 +99,17 @@ class GenerationWatchTest {
         store.generation.set(Optional.of(5L));
         WritePermit permit = new WritePermit();
         AtomicBoolean stopped = new AtomicBoolean();
-        kit.spawn(GenerationWatch.create(store, permit, "c#1", Optional.empty(), Duration.ofMillis(20),
-                Duration.ofHours(1), () -> stopped.set(true)));
-        await().atMost(Duration.ofSeconds(10)).until(() -> store.beats.stream().anyMatch(b -> b.equals("c#1/5/2")));
+        kit.spawn(
+                GenerationWatch.create(
+                        store,
+                        permit,
+                        "c#1",
+                        Optional.empty(),
+                        Duration.ofMillis(20),
+                        Duration.ofHours(1),
+                        () -> stopped.set(true)));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> store.beats.stream().anyMatch(b -> b.equals("c#1/5/2")));
         assertEquals(Optional.empty(), permit.refusal());
         assertEquals(false, stopped.get());
     }
@@ -95,9 +119,17 @@ class GenerationWatchTest {
         FakeStore store = new FakeStore();
         store.beatsFail.set(true);
         WritePermit permit = new WritePermit();
-        permit.grantGenerationUntil(System.nanoTime() + Duration.ofMillis(200).toNanos(), "unconfirmed");
-        kit.spawn(GenerationWatch.create(store, permit, "a#1", Optional.of(2L), Duration.ofMillis(20),
-                Duration.ofHours(1), () -> { }));
+        permit.grantGenerationUntil(
+                System.nanoTime() + Duration.ofMillis(200).toNanos(), "unconfirmed");
+        kit.spawn(
+                GenerationWatch.create(
+                        store,
+                        permit,
+                        "a#1",
+                        Optional.of(2L),
+                        Duration.ofMillis(20),
+                        Duration.ofHours(1),
+                        () -> {}));
         await().atMost(Duration.ofSeconds(10)).until(() -> permit.refusal().isPresent());
         assertEquals(Optional.of("unconfirmed"), permit.refusal());
     }

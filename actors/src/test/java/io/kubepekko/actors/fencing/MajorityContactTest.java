@@ -1,12 +1,11 @@
 package io.kubepekko.actors.fencing;
 
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class MajorityContactTest {
     private static final long LEASE = 2_000_000_000L;
@@ -32,9 +31,13 @@ class MajorityContactTest {
         assertFalse(lease.unconditional());
         assertEquals(1_000 + LEASE, lease.untilNanos());
         assertTrue(lease.valid(1_000 + LEASE - 1));
-        assertFalse(lease.valid(1_000 + LEASE), "one lease after the question, not after the answer");
+        assertFalse(
+                lease.valid(1_000 + LEASE), "one lease after the question, not after the answer");
         contact.answered(C, 5_000);
-        assertEquals(5_000 + LEASE, contact.lease(A, List.of(A, B, C), LEASE).untilNanos(), "the newest answer counts");
+        assertEquals(
+                5_000 + LEASE,
+                contact.lease(A, List.of(A, B, C), LEASE).untilNanos(),
+                "the newest answer counts");
     }
 
     @Test
@@ -60,11 +63,16 @@ class MajorityContactTest {
     void onlyTheAnswersOfMembersThatCountMakeTheMajority() {
         MajorityContact contact = new MajorityContact();
         contact.answered(B, 1_000);
-        assertFalse(contact.lease(A, List.of(A, C, D), LEASE).valid(1_000), "B does not count (joining, or gone)");
-        assertEquals(1_000 + LEASE, contact.lease(A, List.of(A, B, C), LEASE).untilNanos(),
+        assertFalse(
+                contact.lease(A, List.of(A, C, D), LEASE).valid(1_000),
+                "B does not count (joining, or gone)");
+        assertEquals(
+                1_000 + LEASE,
+                contact.lease(A, List.of(A, B, C), LEASE).untilNanos(),
                 "B's answer from while it was joining counts once it is up");
         contact.forgetAllBut(List.of(A, C));
-        assertFalse(contact.lease(A, List.of(A, B, C), LEASE).valid(1_000),
+        assertFalse(
+                contact.lease(A, List.of(A, B, C), LEASE).valid(1_000),
                 "B left the cluster: its answers were forgotten, it must answer again");
     }
 
@@ -83,11 +91,17 @@ class MajorityContactTest {
         long sent = Long.MAX_VALUE - 1_000;
         contact.answered(B, sent);
         MajorityContact.Lease lease = contact.lease(A, List.of(A, B, C), LEASE);
-        assertTrue(lease.valid(sent + 500), "just after the question, across the overflow of the clock");
-        assertTrue(lease.valid(Long.MAX_VALUE + 1_000_000L), "still within the lease after the clock wrapped");
+        assertTrue(
+                lease.valid(sent + 500),
+                "just after the question, across the overflow of the clock");
+        assertTrue(
+                lease.valid(Long.MAX_VALUE + 1_000_000L),
+                "still within the lease after the clock wrapped");
         assertFalse(lease.valid(sent + LEASE));
         contact.answered(C, Long.MAX_VALUE + 10_000L);
-        assertEquals(Long.MAX_VALUE + 10_000L + LEASE, contact.lease(A, List.of(A, B, C), LEASE).untilNanos(),
+        assertEquals(
+                Long.MAX_VALUE + 10_000L + LEASE,
+                contact.lease(A, List.of(A, B, C), LEASE).untilNanos(),
                 "the answer after the wrap is the newer one");
     }
 }

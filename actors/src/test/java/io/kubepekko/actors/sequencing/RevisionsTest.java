@@ -1,11 +1,24 @@
 package io.kubepekko.actors.sequencing;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.kubepekko.actors.PublishedEvent;
 import io.kubepekko.actors.ReplayedEvents;
 import io.kubepekko.actors.entity.CollectionEntity;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.watch.WatchEvent;
 import io.kubepekko.testsupport.ManualClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.FishingOutcomes;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
@@ -22,25 +35,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 /**
  * {@link Revisions} through the {@link EventSourcedBehaviorTestKit}, with serialization checks on:
- * every command, reply, event and state goes through the Jackson CBOR binding of
- * {@code CborSerializable} that the persistence module's {@code reference.conf} declares (the test
- * system takes the reference configuration as fallback, so nothing is repeated here).
+ * every command, reply, event and state goes through the Jackson CBOR binding of {@code
+ * CborSerializable} that the persistence module's {@code reference.conf} declares (the test system
+ * takes the reference configuration as fallback, so nothing is repeated here).
  */
 class RevisionsTest {
 
@@ -48,7 +47,8 @@ class RevisionsTest {
 
     private static ActorTestKit actorTestKit;
 
-    private EventSourcedBehaviorTestKit<Revisions.Command, Revisions.Event, Revisions.State> testKit;
+    private EventSourcedBehaviorTestKit<Revisions.Command, Revisions.Event, Revisions.State>
+            testKit;
     private String persistenceId;
 
     @BeforeAll
@@ -61,39 +61,63 @@ class RevisionsTest {
         actorTestKit.shutdownTestKit();
     }
 
-    /** Each test gets its own group-resource, hence its own persistence id, within the shared system. */
+    /**
+     * Each test gets its own group-resource, hence its own persistence id, within the shared
+     * system.
+     */
     @BeforeEach
     void spawnRevisions() {
-        GroupResource gr = new GroupResource("test.kubepekko.io", "things" + GROUP_RESOURCES.incrementAndGet());
+        GroupResource gr =
+                new GroupResource(
+                        "test.kubepekko.io", "things" + GROUP_RESOURCES.incrementAndGet());
         persistenceId = PersistenceId.of("Revisions", gr.toString()).id();
-        testKit = EventSourcedBehaviorTestKit.create(actorTestKit.system(), Revisions.create(gr),
-                EventSourcedBehaviorTestKit.enabledSerializationSettings());
+        testKit =
+                EventSourcedBehaviorTestKit.create(
+                        actorTestKit.system(),
+                        Revisions.create(gr),
+                        EventSourcedBehaviorTestKit.enabledSerializationSettings());
     }
 
-    private EventSourcedBehaviorTestKit.CommandResultWithReply<Revisions.Command, Revisions.Event, Revisions.State,
-            Revisions.Allocated> allocate(int count, String namespace) {
+    private EventSourcedBehaviorTestKit.CommandResultWithReply<
+                    Revisions.Command, Revisions.Event, Revisions.State, Revisions.Allocated>
+            allocate(int count, String namespace) {
         return testKit.runCommand(replyTo -> new Revisions.Allocate(count, namespace, 0, replyTo));
     }
 
     private long latest() {
-        return testKit.<Revisions.Latest>runCommand(Revisions.GetLatest::new).reply().resourceVersion();
+        return testKit.<Revisions.Latest>runCommand(Revisions.GetLatest::new)
+                .reply()
+                .resourceVersion();
     }
 
-    /** The serialization checks below are meaningful only if our messages reach the CBOR binding. */
+    /**
+     * The serialization checks below are meaningful only if our messages reach the CBOR binding.
+     */
     @Test
     void protocolIsBoundToJacksonCbor() {
-        Serialization serialization = SerializationExtension.get(Adapter.toClassic(actorTestKit.system()));
-        for (Object message : List.of(Revisions.State.EMPTY, new Revisions.BlockReserved(1),
-                new Revisions.Committed(1, List.of()), new Revisions.Abandoned(1), new Revisions.Latest(1),
-                new Revisions.Published("e", 1, List.of()))) {
-            assertEquals("JacksonCborSerializer", serialization.findSerializerFor(message).getClass().getSimpleName(),
+        Serialization serialization =
+                SerializationExtension.get(Adapter.toClassic(actorTestKit.system()));
+        for (Object message :
+                List.of(
+                        Revisions.State.EMPTY,
+                        new Revisions.BlockReserved(1),
+                        new Revisions.Committed(1, List.of()),
+                        new Revisions.Abandoned(1),
+                        new Revisions.Latest(1),
+                        new Revisions.Published("e", 1, List.of()))) {
+            assertEquals(
+                    "JacksonCborSerializer",
+                    serialization.findSerializerFor(message).getClass().getSimpleName(),
                     message.getClass().getName());
         }
     }
 
     @Test
     void allocateRepliesConsecutiveVersionsAfterTheGenesisVersion() {
-        assertEquals(1, latest(), "a group-resource never written is at 1, never \"0\" (which means any)");
+        assertEquals(
+                1,
+                latest(),
+                "a group-resource never written is at 1, never \"0\" (which means any)");
         assertEquals(2, allocate(3, "a").reply().first());
         assertEquals(5, allocate(2, "a").reply().first());
         assertEquals(7, allocate(1, "b").reply().first());
@@ -104,7 +128,10 @@ class RevisionsTest {
     void firstAllocationReservesABlockAndRecordsTheNamespace() {
         var result = allocate(2, "team-a");
 
-        assertEquals(List.of(new Revisions.BlockReserved(3 + Revisions.BLOCK), new Revisions.CollectionAdded("team-a")),
+        assertEquals(
+                List.of(
+                        new Revisions.BlockReserved(3 + Revisions.BLOCK),
+                        new Revisions.CollectionAdded("team-a")),
                 result.events());
         assertEquals(3 + Revisions.BLOCK, result.state().reservedUpTo());
         assertEquals(Set.of("team-a"), Set.copyOf(result.state().namespaces()));
@@ -130,7 +157,8 @@ class RevisionsTest {
         var beyond = allocate(1, "team-a");
 
         assertEquals(Revisions.BLOCK + 3, beyond.reply().first());
-        assertEquals(List.of(new Revisions.BlockReserved(2 * Revisions.BLOCK + 3)), beyond.events());
+        assertEquals(
+                List.of(new Revisions.BlockReserved(2 * Revisions.BLOCK + 3)), beyond.events());
     }
 
     @Test
@@ -157,9 +185,15 @@ class RevisionsTest {
         var next = allocate(1, "team-a");
 
         assertEquals(reservedUpTo, restarted.state().reservedUpTo());
-        assertTrue(next.reply().first() > highest, "next " + next.reply().first() + " <= handed out " + highest);
-        assertTrue(next.reply().first() > reservedUpTo, "next " + next.reply().first() + " <= reserved " + reservedUpTo);
-        assertEquals(List.of(new Revisions.BlockReserved(next.reply().first() + Revisions.BLOCK)), next.events());
+        assertTrue(
+                next.reply().first() > highest,
+                "next " + next.reply().first() + " <= handed out " + highest);
+        assertTrue(
+                next.reply().first() > reservedUpTo,
+                "next " + next.reply().first() + " <= reserved " + reservedUpTo);
+        assertEquals(
+                List.of(new Revisions.BlockReserved(next.reply().first() + Revisions.BLOCK)),
+                next.events());
     }
 
     @Test
@@ -178,8 +212,11 @@ class RevisionsTest {
         long a = allocate(2, "team-a").reply().first();
         long b = allocate(1, "team-b").reply().first();
         long c = allocate(1, "team-a").reply().first();
-        assertEquals(c, latest(), "a write acknowledged through any node got its version before this question:"
-                + " Most Recent reads wait for everything handed out, whatever reports are still on their way");
+        assertEquals(
+                c,
+                latest(),
+                "a write acknowledged through any node got its version before this question:"
+                        + " Most Recent reads wait for everything handed out, whatever reports are still on their way");
 
         assertTrue(testKit.runCommand(new Revisions.Committed(b, List.of(event(b)))).hasNoEvents());
         testKit.runCommand(new Revisions.Abandoned(a));
@@ -193,27 +230,31 @@ class RevisionsTest {
 
     @Test
     void subscribersReceiveCommittedEventsInVersionOrder() {
-        TestProbe<Revisions.Published> reader =
-                actorTestKit.createTestProbe();
+        TestProbe<Revisions.Published> reader = actorTestKit.createTestProbe();
         testKit.runCommand(new Revisions.Subscribe(reader.ref()));
         Revisions.Published ack = reader.receiveMessage();
-        assertEquals(List.of(), ack.events(), "the acknowledgement names the epoch and the version released so far");
+        assertEquals(
+                List.of(),
+                ack.events(),
+                "the acknowledgement names the epoch and the version released so far");
         long a = allocate(1, "team-a").reply().first();
         long b = allocate(1, "team-b").reply().first();
         assertEquals(a - 1, ack.upTo());
         testKit.runCommand(new Revisions.Committed(b, List.of(event(b))));
         Revisions.Published first = reader.receiveMessage();
-        assertEquals(List.of(), first.events(), "nothing may go out before the lower version resolves");
+        assertEquals(
+                List.of(), first.events(), "nothing may go out before the lower version resolves");
         testKit.runCommand(new Revisions.Committed(a, List.of(event(a))));
         Revisions.Published second = reader.receiveMessage();
-        assertEquals(List.of(a, b), second.events().stream().map(PublishedEvent::resourceVersion).toList());
+        assertEquals(
+                List.of(a, b),
+                second.events().stream().map(PublishedEvent::resourceVersion).toList());
         assertEquals(b, second.upTo());
     }
 
     @Test
     void quietSubscribersGetAHeartbeatEveryTick() {
-        TestProbe<Revisions.Published> reader =
-                actorTestKit.createTestProbe();
+        TestProbe<Revisions.Published> reader = actorTestKit.createTestProbe();
         testKit.runCommand(new Revisions.Subscribe(reader.ref()));
         Revisions.Published ack = reader.receiveMessage();
         testKit.runCommand(Revisions.CheckOverdue.INSTANCE);
@@ -227,11 +268,12 @@ class RevisionsTest {
     void aLateCommitOfAnEarlierIncarnationStartsANewEpoch() {
         long inherited = allocate(1, "team-a").reply().first();
         testKit.restart();
-        TestProbe<Revisions.Published> reader =
-                actorTestKit.createTestProbe();
+        TestProbe<Revisions.Published> reader = actorTestKit.createTestProbe();
         testKit.runCommand(new Revisions.Subscribe(reader.ref()));
         Revisions.Published ack = reader.receiveMessage();
-        assertTrue(ack.upTo() >= inherited, "the new incarnation starts above everything it may have handed out");
+        assertTrue(
+                ack.upTo() >= inherited,
+                "the new incarnation starts above everything it may have handed out");
 
         // The earlier incarnation's allocation is persisted now: it cannot be published in order.
         testKit.runCommand(new Revisions.Committed(inherited, List.of(event(inherited))));
@@ -243,23 +285,31 @@ class RevisionsTest {
         testKit.runCommand(new Revisions.Committed(fresh, List.of(event(fresh))));
         Revisions.Published later = reader.receiveMessage();
         assertEquals(next.epoch(), later.epoch());
-        assertEquals(List.of(fresh), later.events().stream().map(PublishedEvent::resourceVersion).toList());
+        assertEquals(
+                List.of(fresh),
+                later.events().stream().map(PublishedEvent::resourceVersion).toList());
     }
 
     // ---- overdue allocations (ordering protocol, point 3) ----
 
     /** A sequencer on a manual clock whose collections are probes, one per namespace. */
-    private record Resolving(EventSourcedBehaviorTestKit<Revisions.Command, Revisions.Event, Revisions.State> kit,
-                             ManualClock clock,
-                             Map<String, TestProbe<CollectionEntity.Command>> collections,
-                             TestProbe<Revisions.Published> reader) {
+    private record Resolving(
+            EventSourcedBehaviorTestKit<Revisions.Command, Revisions.Event, Revisions.State> kit,
+            ManualClock clock,
+            Map<String, TestProbe<CollectionEntity.Command>> collections,
+            TestProbe<Revisions.Published> reader) {
 
         long allocate(int count, String namespace, long requestId) {
-            return kit.<Revisions.Allocated>runCommand(r -> new Revisions.Allocate(count, namespace, requestId, r))
-                    .reply().first();
+            return kit.<Revisions.Allocated>runCommand(
+                            r -> new Revisions.Allocate(count, namespace, requestId, r))
+                    .reply()
+                    .first();
         }
 
-        /** The next batch that is not a heartbeat of {@code epoch} (the real timer may add those at any time). */
+        /**
+         * The next batch that is not a heartbeat of {@code epoch} (the real timer may add those at
+         * any time).
+         */
         Revisions.Published next(String epoch) {
             while (true) {
                 Revisions.Published p = reader.receiveMessage();
@@ -272,19 +322,24 @@ class RevisionsTest {
 
     private Resolving resolving(String... namespaces) {
         ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
-        Map<String, TestProbe<CollectionEntity.Command>> probes =
-                new HashMap<>();
+        Map<String, TestProbe<CollectionEntity.Command>> probes = new HashMap<>();
         for (String ns : namespaces) {
             probes.put(ns, actorTestKit.createTestProbe());
         }
-        GroupResource gr = new GroupResource("test.kubepekko.io", "resolving" + GROUP_RESOURCES.incrementAndGet());
-        var kit = EventSourcedBehaviorTestKit.<Revisions.Command, Revisions.Event, Revisions.State>create(
-                actorTestKit.system(),
-                Revisions.create(gr, clock, ns -> probes.containsKey(ns) ? probes.get(ns).ref() : null,
-                        address -> false),
-                EventSourcedBehaviorTestKit.enabledSerializationSettings());
-        TestProbe<Revisions.Published> reader =
-                actorTestKit.createTestProbe();
+        GroupResource gr =
+                new GroupResource(
+                        "test.kubepekko.io", "resolving" + GROUP_RESOURCES.incrementAndGet());
+        var kit =
+                EventSourcedBehaviorTestKit
+                        .<Revisions.Command, Revisions.Event, Revisions.State>create(
+                                actorTestKit.system(),
+                                Revisions.create(
+                                        gr,
+                                        clock,
+                                        ns -> probes.containsKey(ns) ? probes.get(ns).ref() : null,
+                                        address -> false),
+                                EventSourcedBehaviorTestKit.enabledSerializationSettings());
+        TestProbe<Revisions.Published> reader = actorTestKit.createTestProbe();
         kit.runCommand(new Revisions.Subscribe(reader.ref()));
         return new Resolving(kit, clock, probes, reader);
     }
@@ -301,8 +356,10 @@ class RevisionsTest {
 
         r.clock().advance(Revisions.ASK_AFTER.plusSeconds(1));
         r.kit().runCommand(Revisions.CheckOverdue.INSTANCE);
-        CollectionEntity.Resolve asked = (CollectionEntity.Resolve) r.collections().get("team-a").receiveMessage();
-        assertEquals(List.of(a, a + 1, 7L), List.of(asked.first(), asked.last(), asked.requestId()));
+        CollectionEntity.Resolve asked =
+                (CollectionEntity.Resolve) r.collections().get("team-a").receiveMessage();
+        assertEquals(
+                List.of(a, a + 1, 7L), List.of(asked.first(), asked.last(), asked.requestId()));
         r.collections().get("team-b").expectNoMessage(Duration.ofMillis(100));
     }
 
@@ -318,7 +375,8 @@ class RevisionsTest {
 
         Revisions.Published out = r.next(epoch);
         assertEquals(epoch, out.epoch(), "nothing was lost: readers go on");
-        assertEquals(List.of(b), out.events().stream().map(PublishedEvent::resourceVersion).toList());
+        assertEquals(
+                List.of(b), out.events().stream().map(PublishedEvent::resourceVersion).toList());
         assertEquals(b, out.upTo());
     }
 
@@ -333,9 +391,12 @@ class RevisionsTest {
         r.kit().runCommand(new Revisions.Resolved(a, Revisions.Resolution.UNKNOWN));
 
         Revisions.Published released = r.next(epoch);
-        assertEquals(List.of(b), released.events().stream().map(PublishedEvent::resourceVersion).toList());
+        assertEquals(
+                List.of(b),
+                released.events().stream().map(PublishedEvent::resourceVersion).toList());
         Revisions.Published rebuild = r.next(epoch);
-        assertNotEquals(epoch, rebuild.epoch(), "the journal may hold version " + a + ": readers rebuild");
+        assertNotEquals(
+                epoch, rebuild.epoch(), "the journal may hold version " + a + ": readers rebuild");
         assertEquals(b, rebuild.upTo());
     }
 
@@ -351,20 +412,26 @@ class RevisionsTest {
         r.kit().runCommand(Revisions.CheckOverdue.INSTANCE);
 
         Revisions.Published released = r.next(epoch);
-        assertEquals(List.of(b), released.events().stream().map(PublishedEvent::resourceVersion).toList());
+        assertEquals(
+                List.of(b),
+                released.events().stream().map(PublishedEvent::resourceVersion).toList());
         Revisions.Published rebuild = r.next(epoch);
         assertNotEquals(epoch, rebuild.epoch());
 
         r.kit().runCommand(new Revisions.Committed(a, List.of(event(a))));
         Revisions.Published again = r.next(rebuild.epoch());
-        assertNotEquals(rebuild.epoch(), again.epoch(), "version " + a + " was persisted after all: rebuild again");
+        assertNotEquals(
+                rebuild.epoch(),
+                again.epoch(),
+                "version " + a + " was persisted after all: rebuild again");
         assertEquals(List.of(), again.events());
 
         long c = r.allocate(1, "team-a", 3);
         r.kit().runCommand(new Revisions.Committed(c, List.of(event(c))));
         Revisions.Published live = r.next(again.epoch());
         assertEquals(again.epoch(), live.epoch());
-        assertEquals(List.of(c), live.events().stream().map(PublishedEvent::resourceVersion).toList());
+        assertEquals(
+                List.of(c), live.events().stream().map(PublishedEvent::resourceVersion).toList());
     }
 
     @Test
@@ -373,20 +440,22 @@ class RevisionsTest {
         String epoch = r.reader().receiveMessage().epoch();
         long a = r.allocate(1, "team-a", 1);
         r.kit().runCommand(new Revisions.Committed(a, List.of(event(a))));
-        assertEquals(List.of(a), r.next(epoch).events().stream().map(PublishedEvent::resourceVersion).toList());
+        assertEquals(
+                List.of(a),
+                r.next(epoch).events().stream().map(PublishedEvent::resourceVersion).toList());
 
         r.kit().runCommand(new Revisions.Resolved(a, Revisions.Resolution.UNKNOWN));
         long b = r.allocate(1, "team-a", 2);
         r.kit().runCommand(new Revisions.Committed(b, List.of(event(b))));
         Revisions.Published next = r.next(epoch);
         assertEquals(epoch, next.epoch(), "a stale answer must not force readers to rebuild");
-        assertEquals(List.of(b), next.events().stream().map(PublishedEvent::resourceVersion).toList());
+        assertEquals(
+                List.of(b), next.events().stream().map(PublishedEvent::resourceVersion).toList());
     }
 
     @Test
     void consecutiveBatchesChainSoThatALostOneIsNoticed() {
-        TestProbe<Revisions.Published> reader =
-                actorTestKit.createTestProbe();
+        TestProbe<Revisions.Published> reader = actorTestKit.createTestProbe();
         testKit.runCommand(new Revisions.Subscribe(reader.ref()));
         Revisions.Published ack = reader.receiveMessage();
         assertEquals(ack.upTo(), ack.after());
@@ -396,7 +465,10 @@ class RevisionsTest {
         testKit.runCommand(new Revisions.Committed(b, List.of(event(b))));
         Revisions.Published first = nextProgress(reader);
         Revisions.Published second = nextProgress(reader);
-        assertEquals(List.of(ack.upTo(), a), List.of(first.after(), first.upTo()), "the abandoned version alone");
+        assertEquals(
+                List.of(ack.upTo(), a),
+                List.of(first.after(), first.upTo()),
+                "the abandoned version alone");
         assertEquals(List.of(a, b), List.of(second.after(), second.upTo()));
     }
 
@@ -407,9 +479,10 @@ class RevisionsTest {
      * follow), one incarnation after another on the same persistence id.
      */
     private final class Incarnations {
-        final GroupResource gr = new GroupResource("test.kubepekko.io", "handover" + GROUP_RESOURCES.incrementAndGet());
-        final PersistenceTestKit journal =
-                PersistenceTestKit.create(actorTestKit.system());
+        final GroupResource gr =
+                new GroupResource(
+                        "test.kubepekko.io", "handover" + GROUP_RESOURCES.incrementAndGet());
+        final PersistenceTestKit journal = PersistenceTestKit.create(actorTestKit.system());
         ActorRef<Revisions.Command> current = actorTestKit.spawn(Revisions.create(gr));
 
         void next() {
@@ -434,17 +507,21 @@ class RevisionsTest {
     @Test
     void anOrderlyHandOverKeepsTheEpochAndItsReaders() {
         Incarnations r = new Incarnations();
-        TestProbe<Revisions.Published> reader =
-                actorTestKit.createTestProbe();
+        TestProbe<Revisions.Published> reader = actorTestKit.createTestProbe();
         r.current.tell(new Revisions.Subscribe(reader.ref()));
         Revisions.Published ack = reader.receiveMessage();
         long a = r.allocate(1);
         r.current.tell(new Revisions.Committed(a, List.of(event(a))));
-        assertEquals(List.of(a), nextProgress(reader).events().stream().map(PublishedEvent::resourceVersion).toList());
+        assertEquals(
+                List.of(a),
+                nextProgress(reader).events().stream()
+                        .map(PublishedEvent::resourceVersion)
+                        .toList());
 
         r.current.tell(Revisions.HandOver.INSTANCE);
         r.awaitStopped();
-        Revisions.HandedOver recorded = assertInstanceOf(Revisions.HandedOver.class, r.events().get(r.events().size() - 1));
+        Revisions.HandedOver recorded =
+                assertInstanceOf(Revisions.HandedOver.class, r.events().get(r.events().size() - 1));
         assertEquals(List.of(ack.epoch(), a), List.of(recorded.epoch(), recorded.sentUpTo()));
         assertEquals(List.of(reader.ref()), recorded.subscribers());
 
@@ -456,8 +533,11 @@ class RevisionsTest {
         assertTrue(b > resumed.upTo());
         r.current.tell(new Revisions.Committed(b, List.of(event(b))));
         Revisions.Published next = nextProgress(reader);
-        assertEquals(List.of(ack.epoch(), resumed.upTo(), b), List.of(next.epoch(), next.after(), next.upTo()));
-        assertEquals(List.of(b), next.events().stream().map(PublishedEvent::resourceVersion).toList());
+        assertEquals(
+                List.of(ack.epoch(), resumed.upTo(), b),
+                List.of(next.epoch(), next.after(), next.upTo()));
+        assertEquals(
+                List.of(b), next.events().stream().map(PublishedEvent::resourceVersion).toList());
     }
 
     @Test
@@ -466,8 +546,13 @@ class RevisionsTest {
         long a = r.allocate(1);
 
         r.current.tell(Revisions.HandOver.INSTANCE);
-        assertEquals(Revisions.Allocated.MOVING, r.allocate(1), "asked again through sharding, to the successor");
-        assertTrue(r.events().stream().noneMatch(Revisions.HandedOver.class::isInstance), a + " is in flight");
+        assertEquals(
+                Revisions.Allocated.MOVING,
+                r.allocate(1),
+                "asked again through sharding, to the successor");
+        assertTrue(
+                r.events().stream().noneMatch(Revisions.HandedOver.class::isInstance),
+                a + " is in flight");
 
         r.current.tell(new Revisions.Committed(a, List.of(event(a))));
         r.awaitStopped();
@@ -477,8 +562,7 @@ class RevisionsTest {
     @Test
     void aCrashAfterAHandOverIsANewEpochAgain() {
         Incarnations r = new Incarnations();
-        TestProbe<Revisions.Published> reader =
-                actorTestKit.createTestProbe();
+        TestProbe<Revisions.Published> reader = actorTestKit.createTestProbe();
         r.current.tell(new Revisions.Subscribe(reader.ref()));
         String epoch = reader.receiveMessage().epoch();
         r.current.tell(Revisions.HandOver.INSTANCE);
@@ -493,83 +577,109 @@ class RevisionsTest {
         assertNotEquals(epoch, later.receiveMessage().epoch());
     }
 
-    // ---- journal failures: Pekko restarts the entity's behaviour (and cancels the actor's timers) ----
+    // ---- journal failures: Pekko restarts the entity's behaviour (and cancels the actor's timers)
+    // ----
 
     @Test
     void aHandOverWhoseRecordFailsToPersistIsRecordedOnceTheJournalWorksAndTheSuccessorCarriesOn() {
         Incarnations r = new Incarnations();
-        TestProbe<Revisions.Published> reader =
-                actorTestKit.createTestProbe();
+        TestProbe<Revisions.Published> reader = actorTestKit.createTestProbe();
         r.current.tell(new Revisions.Subscribe(reader.ref()));
         reader.receiveMessage();
         long a = r.allocate(1);
         r.current.tell(Revisions.HandOver.INSTANCE);
 
-        // Settled: it persists HandedOver, which the storage refuses (Cassandra went down meanwhile).
+        // Settled: it persists HandedOver, which the storage refuses (Cassandra went down
+        // meanwhile).
         r.journal.failNextPersisted(PersistenceId.of("Revisions", r.gr.toString()).id());
         r.current.tell(new Revisions.Committed(a, List.of(event(a))));
 
-        // Nothing else is sent to it: it must try again by itself (else sharding's hand-off timeout stops it
+        // Nothing else is sent to it: it must try again by itself (else sharding's hand-off timeout
+        // stops it
         // unrecorded, and its successor has no tick either, see below).
         actorTestKit.createTestProbe().expectTerminated(r.current, Duration.ofSeconds(15));
         Revisions.HandedOver recorded =
                 assertInstanceOf(Revisions.HandedOver.class, r.events().get(r.events().size() - 1));
 
-        assertEquals(List.of(a), nextWithEvents(reader).events().stream().map(PublishedEvent::resourceVersion).toList());
+        assertEquals(
+                List.of(a),
+                nextWithEvents(reader).events().stream()
+                        .map(PublishedEvent::resourceVersion)
+                        .toList());
 
         r.next();
         long b = r.allocate(1);
         r.current.tell(new Revisions.Committed(b, List.of(event(b))));
         Revisions.Published next = nextWithEvents(reader);
-        assertEquals(List.of(b), next.events().stream().map(PublishedEvent::resourceVersion).toList());
-        assertEquals(recorded.epoch(), next.epoch(), "the successor carries on with the stream the hand-over recorded");
+        assertEquals(
+                List.of(b), next.events().stream().map(PublishedEvent::resourceVersion).toList());
+        assertEquals(
+                recorded.epoch(),
+                next.epoch(),
+                "the successor carries on with the stream the hand-over recorded");
     }
 
     @Test
     void aSequencerWhoseRecoveryFailedStillHeartbeatsAndGivesUpWhatNobodyResolves() {
-        GroupResource gr = new GroupResource("test.kubepekko.io", "recovering" + GROUP_RESOURCES.incrementAndGet());
+        GroupResource gr =
+                new GroupResource(
+                        "test.kubepekko.io", "recovering" + GROUP_RESOURCES.incrementAndGet());
         String pid = PersistenceId.of("Revisions", gr.toString()).id();
         ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
-        TestProbe<CollectionEntity.Command> collection =
-                actorTestKit.createTestProbe();
-        // The storage is down when sharding starts it: its first recovery fails (in the report, the Cassandra
+        TestProbe<CollectionEntity.Command> collection = actorTestKit.createTestProbe();
+        // The storage is down when sharding starts it: its first recovery fails (in the report, the
+        // Cassandra
         // snapshot store's "Circuit Breaker is open"), and Pekko restarts it with back-off.
         SnapshotTestKit.create(actorTestKit.system()).failNextRead(pid);
-        ActorRef<Revisions.Command> revisions = actorTestKit.spawn(
-                Revisions.create(gr, clock, ns -> collection.ref(), address -> false));
-        TestProbe<Revisions.Published> reader =
-                actorTestKit.createTestProbe();
+        ActorRef<Revisions.Command> revisions =
+                actorTestKit.spawn(
+                        Revisions.create(gr, clock, ns -> collection.ref(), address -> false));
+        TestProbe<Revisions.Published> reader = actorTestKit.createTestProbe();
         revisions.tell(new Revisions.Subscribe(reader.ref()));
         Revisions.Published ack = reader.receiveMessage(Duration.ofSeconds(10));
 
         Revisions.Published heartbeat = reader.receiveMessage(Duration.ofSeconds(5));
-        assertEquals(List.of(ack.epoch(), ack.upTo()), List.of(heartbeat.epoch(), heartbeat.upTo()),
+        assertEquals(
+                List.of(ack.epoch(), ack.upTo()),
+                List.of(heartbeat.epoch(), heartbeat.upTo()),
                 "quiet readers hear it every second, or they subscribe again and again");
 
-        // A write whose report is lost (its collection's journal write timed out with the storage down).
-        TestProbe<Revisions.Allocated> writer =
-                actorTestKit.createTestProbe();
+        // A write whose report is lost (its collection's journal write timed out with the storage
+        // down).
+        TestProbe<Revisions.Allocated> writer = actorTestKit.createTestProbe();
         revisions.tell(new Revisions.Allocate(1, "team-a", 1, writer.ref()));
         long lost = writer.receiveMessage().first();
         clock.advance(Revisions.ASK_AFTER.plusSeconds(1));
-        CollectionEntity.Resolve asked = (CollectionEntity.Resolve) collection.fishForMessage(
-                Duration.ofSeconds(5), m -> m instanceof CollectionEntity.Resolve
-                        ? FishingOutcomes.complete()
-                        : FishingOutcomes.continueAndIgnore()).get(0);
+        CollectionEntity.Resolve asked =
+                (CollectionEntity.Resolve)
+                        collection
+                                .fishForMessage(
+                                        Duration.ofSeconds(5),
+                                        m ->
+                                                m instanceof CollectionEntity.Resolve
+                                                        ? FishingOutcomes.complete()
+                                                        : FishingOutcomes.continueAndIgnore())
+                                .get(0);
         assertEquals(lost, asked.first());
 
         clock.advance(Revisions.RESOLVE_DEADLINE);
-        Revisions.Published out = reader.fishForMessage(Duration.ofSeconds(10),
-                p -> p.epoch().equals(ack.epoch())
-                        ? FishingOutcomes.continueAndIgnore()
-                        : FishingOutcomes.complete()).get(0);
-        assertEquals(lost, out.upTo(), "given up: the stream moves on past the lost version in a new epoch"
-                + " (readers rebuild from the collections), it never waits for it for good");
+        Revisions.Published out =
+                reader.fishForMessage(
+                                Duration.ofSeconds(10),
+                                p ->
+                                        p.epoch().equals(ack.epoch())
+                                                ? FishingOutcomes.continueAndIgnore()
+                                                : FishingOutcomes.complete())
+                        .get(0);
+        assertEquals(
+                lost,
+                out.upTo(),
+                "given up: the stream moves on past the lost version in a new epoch"
+                        + " (readers rebuild from the collections), it never waits for it for good");
     }
 
     /** The next batch with events, skipping heartbeats. */
-    private static Revisions.Published nextWithEvents(
-            TestProbe<Revisions.Published> reader) {
+    private static Revisions.Published nextWithEvents(TestProbe<Revisions.Published> reader) {
         while (true) {
             Revisions.Published p = reader.receiveMessage(Duration.ofSeconds(10));
             if (!p.events().isEmpty()) {
@@ -579,8 +689,7 @@ class RevisionsTest {
     }
 
     /** The next batch that moves the stream on, skipping the real timer's heartbeats. */
-    private static Revisions.Published nextProgress(
-            TestProbe<Revisions.Published> reader) {
+    private static Revisions.Published nextProgress(TestProbe<Revisions.Published> reader) {
         while (true) {
             Revisions.Published p = reader.receiveMessage();
             if (!p.events().isEmpty() || p.upTo() != p.after()) {
@@ -591,25 +700,32 @@ class RevisionsTest {
 
     @Test
     void aCommitReportedInPartsIsPublishedOnceComplete() {
-        TestProbe<Revisions.Published> reader =
-                actorTestKit.createTestProbe();
+        TestProbe<Revisions.Published> reader = actorTestKit.createTestProbe();
         testKit.runCommand(new Revisions.Subscribe(reader.ref()));
         reader.receiveMessage();
         long a = allocate(3, "team-a").reply().first();
         byte[] big = new byte[1000];
-        List<PublishedEvent> events = List.of(new PublishedEvent(a, "team-a", "x", WatchEvent.Type.ADDED, big, null),
-                new PublishedEvent(a + 1, "team-a", "y", WatchEvent.Type.ADDED, big, null),
-                new PublishedEvent(a + 2, "team-a", "z", WatchEvent.Type.ADDED, big, null));
+        List<PublishedEvent> events =
+                List.of(
+                        new PublishedEvent(a, "team-a", "x", WatchEvent.Type.ADDED, big, null),
+                        new PublishedEvent(a + 1, "team-a", "y", WatchEvent.Type.ADDED, big, null),
+                        new PublishedEvent(a + 2, "team-a", "z", WatchEvent.Type.ADDED, big, null));
         List<Revisions.Committed> parts = Revisions.Committed.parts(a, events, 1500);
-        assertEquals(List.of(true, true, false), parts.stream().map(Revisions.Committed::more).toList());
+        assertEquals(
+                List.of(true, true, false), parts.stream().map(Revisions.Committed::more).toList());
 
         testKit.runCommand(parts.get(0));
         testKit.runCommand(parts.get(1));
-        assertEquals(a + 2, latest(), "handed out, though not completely reported: Most Recent reads wait for it");
+        assertEquals(
+                a + 2,
+                latest(),
+                "handed out, though not completely reported: Most Recent reads wait for it");
         testKit.runCommand(parts.get(2));
 
         Revisions.Published out = nextProgress(reader);
-        assertEquals(List.of(a, a + 1, a + 2), out.events().stream().map(PublishedEvent::resourceVersion).toList());
+        assertEquals(
+                List.of(a, a + 1, a + 2),
+                out.events().stream().map(PublishedEvent::resourceVersion).toList());
     }
 
     @Test
@@ -617,23 +733,30 @@ class RevisionsTest {
         byte[] big = new byte[Revisions.PUBLISH_CHUNK_BYTES / 3];
         List<PublishedEvent> released = new ArrayList<>();
         for (long rv = 11; rv <= 17; rv++) {
-            released.add(new PublishedEvent(rv, "team-a", "o" + rv, WatchEvent.Type.MODIFIED, big, big));
+            released.add(
+                    new PublishedEvent(rv, "team-a", "o" + rv, WatchEvent.Type.MODIFIED, big, big));
         }
 
         List<Revisions.Published> chunks = Revisions.chunks("e", 10, 20, released);
 
-        assertEquals(List.of(10L, 11L, 12L, 13L, 14L, 15L, 16L), chunks.stream().map(Revisions.Published::after).toList());
-        assertEquals(List.of(11L, 12L, 13L, 14L, 15L, 16L, 20L), chunks.stream().map(Revisions.Published::upTo).toList(),
+        assertEquals(
+                List.of(10L, 11L, 12L, 13L, 14L, 15L, 16L),
+                chunks.stream().map(Revisions.Published::after).toList());
+        assertEquals(
+                List.of(11L, 12L, 13L, 14L, 15L, 16L, 20L),
+                chunks.stream().map(Revisions.Published::upTo).toList(),
                 "two thirds of a chunk each: one event per message; the last one reaches the batch's end");
         assertEquals(released, chunks.stream().flatMap(c -> c.events().stream()).toList());
 
-        List<Revisions.Published> small = Revisions.chunks("e", 10, 20, List.of(event(11), event(12)));
+        List<Revisions.Published> small =
+                Revisions.chunks("e", 10, 20, List.of(event(11), event(12)));
         assertEquals(1, small.size());
         assertEquals(List.of(10L, 20L), List.of(small.get(0).after(), small.get(0).upTo()));
     }
 
     private static PublishedEvent event(long rv) {
-        return new PublishedEvent(rv, "team-a", "o" + rv, WatchEvent.Type.ADDED, new byte[] {'{', '}'}, null);
+        return new PublishedEvent(
+                rv, "team-a", "o" + rv, WatchEvent.Type.ADDED, new byte[] {'{', '}'}, null);
     }
 
     @Test
@@ -663,12 +786,14 @@ class RevisionsTest {
         for (int i = 0; i < 120; i++) {
             allocate(1, String.format("ns-%03d", i));
         }
-        // One BlockReserved and 120 CollectionAdded: the snapshot is taken at 100, 21 events follow it.
+        // One BlockReserved and 120 CollectionAdded: the snapshot is taken at 100, 21 events follow
+        // it.
         Revisions.State before = testKit.getState();
         var snapshots = testKit.snapshotTestKit().orElseThrow().persistedInStorage(persistenceId);
         assertEquals(List.of(100L), snapshots.stream().map(s -> s.first().sequenceNr()).toList());
 
-        ReplayedEvents replayed = ReplayedEvents.recordOn(testKit.persistenceTestKit(), persistenceId);
+        ReplayedEvents replayed =
+                ReplayedEvents.recordOn(testKit.persistenceTestKit(), persistenceId);
         var restarted = testKit.restart();
 
         assertEquals(21, replayed.count());

@@ -1,11 +1,10 @@
 package io.kubepekko.actors.sequencing;
 
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 /** The one byte-budget cutter behind Revisions' commit parts and publish chunks. */
 class SizedPartsTest {
@@ -20,7 +19,8 @@ class SizedPartsTest {
 
     @Test
     void cutsBeforeTheItemThatWouldGoOverTheBudget() {
-        List<List<Integer>> parts = SizedParts.split(List.of(40, 40, 40, 10, 90), Integer::longValue, 100);
+        List<List<Integer>> parts =
+                SizedParts.split(List.of(40, 40, 40, 10, 90), Integer::longValue, 100);
         assertEquals(List.of(List.of(40, 40), List.of(40, 10), List.of(90)), parts);
     }
 
@@ -32,6 +32,7 @@ class SizedPartsTest {
 
     @Test
     void anEmptyListIsOneEmptyPart() {
-        assertEquals(List.of(List.of()), SizedParts.split(List.<Integer>of(), Integer::longValue, 100));
+        assertEquals(
+                List.of(List.of()), SizedParts.split(List.<Integer>of(), Integer::longValue, 100));
     }
 }

@@ -1,10 +1,8 @@
 package io.kubepekko.actors.watch;
 
-import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
-import org.apache.pekko.stream.Materializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,10 +11,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.stream.Materializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 class AsyncLimiterTest {
 
@@ -42,10 +41,12 @@ class AsyncLimiterTest {
             CompletableFuture<Integer> task = new CompletableFuture<>();
             running.add(task);
             int n = i;
-            results.add(limiter.submit(() -> {
-                started.add(n);
-                return task;
-            }));
+            results.add(
+                    limiter.submit(
+                            () -> {
+                                started.add(n);
+                                return task;
+                            }));
         }
         await().atMost(Duration.ofSeconds(5)).until(() -> started.size() == 2);
         assertEquals(List.of(0, 1), started, "two at a time");
@@ -62,7 +63,9 @@ class AsyncLimiterTest {
         assertEquals(List.of(0, 1, 2, 3, 4), started);
         assertEquals(1, results.get(1).toCompletableFuture().get(5, TimeUnit.SECONDS));
         assertEquals(4, results.get(4).toCompletableFuture().get(5, TimeUnit.SECONDS));
-        assertThrows(Exception.class, () -> results.get(0).toCompletableFuture().get(5, TimeUnit.SECONDS),
+        assertThrows(
+                Exception.class,
+                () -> results.get(0).toCompletableFuture().get(5, TimeUnit.SECONDS),
                 "a failed task fails its own result only");
     }
 }

@@ -1,6 +1,9 @@
 package io.kubepekko.agent.api;
 
-/** Carries an {@link ApiError} through a failed {@code CompletionStage}; read it with {@link ApiError#of}. */
+/**
+ * Carries an {@link ApiError} through a failed {@code CompletionStage}; read it with {@link
+ * ApiError#of}.
+ */
 public final class ApiCallFailed extends RuntimeException {
     private final transient ApiError error;
 

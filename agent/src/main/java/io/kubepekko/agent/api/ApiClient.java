@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.agent.GoPlatform;
 import io.kubepekko.api.meta.Json;
-
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -25,13 +24,14 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
- * The agent's asynchronous REST client of the API server, over the JDK's {@link HttpClient} with JSON
- * bodies as Jackson trees. Every call first takes a token from a {@link TokenBucket} (client-go's
- * throttle: the kubelet's 50 per second, burst 100), then completes with the answer's object, or fails with
- * an {@link ApiCallFailed} whose {@link ApiError} carries the server's {@code Status}.
+ * The agent's asynchronous REST client of the API server, over the JDK's {@link HttpClient} with
+ * JSON bodies as Jackson trees. Every call first takes a token from a {@link TokenBucket}
+ * (client-go's throttle: the kubelet's 50 per second, burst 100), then completes with the answer's
+ * object, or fails with an {@link ApiCallFailed} whose {@link ApiError} carries the server's {@code
+ * Status}.
  *
- * <p>HTTP/1.1 only (the JDK would otherwise try an h2c upgrade on a plain connection); https with the
- * kubeconfig's CA, client certificate and key through the JDK's TLS.
+ * <p>HTTP/1.1 only (the JDK would otherwise try an h2c upgrade on a plain connection); https with
+ * the kubeconfig's CA, client certificate and key through the JDK's TLS.
  */
 public final class ApiClient {
 
@@ -44,15 +44,18 @@ public final class ApiClient {
     private final LongSupplier nanoClock;
     private final Duration requestTimeout;
 
-    public ApiClient(Kubeconfig config, String userAgent, TokenBucket bucket, Duration requestTimeout)
+    public ApiClient(
+            Kubeconfig config, String userAgent, TokenBucket bucket, Duration requestTimeout)
             throws GeneralSecurityException {
         this.config = config;
         this.userAgent = userAgent;
         this.bucket = bucket;
         this.nanoClock = System::nanoTime;
         this.requestTimeout = requestTimeout;
-        HttpClient.Builder b = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(10));
+        HttpClient.Builder b =
+                HttpClient.newBuilder()
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .connectTimeout(Duration.ofSeconds(10));
         if ("https".equals(config.server().getScheme())) {
             b.sslContext(Tls.context(config));
         }
@@ -69,23 +72,37 @@ public final class ApiClient {
     }
 
     /**
-     * The same server and connections with a throttle of its own, as the kubelet's event client is a client apart
-     * from its API client ({@code eventRecordQPS}/{@code eventBurst} beside {@code kubeAPIQPS}/{@code kubeAPIBurst}):
-     * the events of many pods starting at once do not hold their status writes back.
+     * The same server and connections with a throttle of its own, as the kubelet's event client is
+     * a client apart from its API client ({@code eventRecordQPS}/{@code eventBurst} beside {@code
+     * kubeAPIQPS}/{@code kubeAPIBurst}): the events of many pods starting at once do not hold their
+     * status writes back.
      */
     public ApiClient withThrottle(TokenBucket throttle) {
         return new ApiClient(this, throttle);
     }
 
     /** A client with the agent's defaults: the SPEC's rate limit and a 60 s request timeout. */
-    public static ApiClient create(Kubeconfig config, String agentVersion) throws GeneralSecurityException {
-        return new ApiClient(config, userAgent(agentVersion), TokenBucket.agentDefaults(System.nanoTime()),
+    public static ApiClient create(Kubeconfig config, String agentVersion)
+            throws GeneralSecurityException {
+        return new ApiClient(
+                config,
+                userAgent(agentVersion),
+                TokenBucket.agentDefaults(System.nanoTime()),
                 Duration.ofSeconds(60));
     }
 
-    /** {@code kubepekko-agent/<version> (<os>/<arch>)}, shaped like client-go's {@code kubelet/v1.35.0 (linux/amd64)}. */
+    /**
+     * {@code kubepekko-agent/<version> (<os>/<arch>)}, shaped like client-go's {@code
+     * kubelet/v1.35.0 (linux/amd64)}.
+     */
     public static String userAgent(String agentVersion) {
-        return "kubepekko-agent/" + agentVersion + " (" + GoPlatform.os() + "/" + GoPlatform.arch() + ")";
+        return "kubepekko-agent/"
+                + agentVersion
+                + " ("
+                + GoPlatform.os()
+                + "/"
+                + GoPlatform.arch()
+                + ")";
     }
 
     public URI server() {
@@ -110,7 +127,10 @@ public final class ApiClient {
         return call("PATCH", path, type.contentType(), patch);
     }
 
-    /** DELETE; the answer is the object (when deletion is graceful or finalizers hold it) or a Success Status. */
+    /**
+     * DELETE; the answer is the object (when deletion is graceful or finalizers hold it) or a
+     * Success Status.
+     */
     public CompletionStage<ObjectNode> delete(String path, DeleteOptions options) {
         return call("DELETE", path, JSON, options.body());
     }
@@ -121,9 +141,10 @@ public final class ApiClient {
     }
 
     private HttpRequest.Builder request(String pathAndQuery) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(config.server() + pathAndQuery))
-                .header("Accept", JSON)
-                .header("User-Agent", userAgent);
+        HttpRequest.Builder b =
+                HttpRequest.newBuilder(URI.create(config.server() + pathAndQuery))
+                        .header("Accept", JSON)
+                        .header("User-Agent", userAgent);
         config.bearerToken().ifPresent(t -> b.header("Authorization", "Bearer " + t));
         return b;
     }
@@ -141,21 +162,24 @@ public final class ApiClient {
         return CompletableFuture.supplyAsync(() -> null, later).thenCompose(x -> send.get());
     }
 
-    private CompletionStage<ObjectNode> call(String method, String pathAndQuery, String contentType, JsonNode body) {
+    private CompletionStage<ObjectNode> call(
+            String method, String pathAndQuery, String contentType, JsonNode body) {
         HttpRequest.Builder b = request(pathAndQuery).timeout(requestTimeout);
         if (body == null) {
             b.method(method, HttpRequest.BodyPublishers.noBody());
         } else {
-            b.header("Content-Type", contentType).method(method, HttpRequest.BodyPublishers.ofByteArray(Json.bytes(body)));
+            b.header("Content-Type", contentType)
+                    .method(method, HttpRequest.BodyPublishers.ofByteArray(Json.bytes(body)));
         }
         HttpRequest req = b.build();
         return throttled(() -> http.sendAsync(req, HttpResponse.BodyHandlers.ofByteArray()))
-                .handle((r, t) -> {
-                    if (t != null) {
-                        throw new ApiCallFailed(ApiError.of(t));
-                    }
-                    return answer(r);
-                });
+                .handle(
+                        (r, t) -> {
+                            if (t != null) {
+                                throw new ApiCallFailed(ApiError.of(t));
+                            }
+                            return answer(r);
+                        });
     }
 
     private static ObjectNode answer(HttpResponse<byte[]> r) {
@@ -171,13 +195,22 @@ public final class ApiClient {
         } catch (IOException e) {
             // Reported below.
         }
-        throw new ApiCallFailed(new ApiError.Unreachable("the server answered " + code + " with a body that is not a JSON object: "
-                + new String(r.body(), 0, Math.min(200, r.body().length), StandardCharsets.UTF_8)));
+        throw new ApiCallFailed(
+                new ApiError.Unreachable(
+                        "the server answered "
+                                + code
+                                + " with a body that is not a JSON object: "
+                                + new String(
+                                        r.body(),
+                                        0,
+                                        Math.min(200, r.body().length),
+                                        StandardCharsets.UTF_8)));
     }
 
     /**
-     * Opens a watch of {@code collectionPath} with {@code options} (its resourceVersion says where to
-     * start); events go to {@code listener} in order until the stream ends or {@link Watch#stop()}.
+     * Opens a watch of {@code collectionPath} with {@code options} (its resourceVersion says where
+     * to start); events go to {@code listener} in order until the stream ends or {@link
+     * Watch#stop()}.
      */
     public Watch watch(String collectionPath, ListOptions options, WatchListener listener) {
         OpenWatch w = new OpenWatch(listener);
@@ -199,12 +232,18 @@ public final class ApiClient {
 
         HttpResponse.BodySubscriber<Void> handler(HttpResponse.ResponseInfo info) {
             if (info.statusCode() == 200) {
-                return HttpResponse.BodySubscribers.fromLineSubscriber(this, s -> null, StandardCharsets.UTF_8, null);
+                return HttpResponse.BodySubscribers.fromLineSubscriber(
+                        this, s -> null, StandardCharsets.UTF_8, null);
             }
-            return HttpResponse.BodySubscribers.mapping(HttpResponse.BodySubscribers.ofByteArray(), bytes -> {
-                failure.compareAndSet(null, new ApiError.Answered(StatusBodies.status(info.statusCode(), bytes)));
-                return null;
-            });
+            return HttpResponse.BodySubscribers.mapping(
+                    HttpResponse.BodySubscribers.ofByteArray(),
+                    bytes -> {
+                        failure.compareAndSet(
+                                null,
+                                new ApiError.Answered(
+                                        StatusBodies.status(info.statusCode(), bytes)));
+                        return null;
+                    });
         }
 
         @Override
@@ -230,7 +269,9 @@ public final class ApiClient {
                 }
                 e = new WatchEvent(n.path("type").asText(), o);
             } catch (IOException ex) {
-                failure.compareAndSet(null, new ApiError.Unreachable("unreadable watch event: " + ex.getMessage()));
+                failure.compareAndSet(
+                        null,
+                        new ApiError.Unreachable("unreadable watch event: " + ex.getMessage()));
                 stop();
                 return;
             }

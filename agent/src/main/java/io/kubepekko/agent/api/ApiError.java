@@ -3,14 +3,16 @@ package io.kubepekko.agent.api;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.Failures;
 
-
 /**
- * Why an API call failed, as a value: the server answered with a {@code Status} (any non-2xx), or it
- * could not be reached or its answer not read.
+ * Why an API call failed, as a value: the server answered with a {@code Status} (any non-2xx), or
+ * it could not be reached or its answer not read.
  */
 public sealed interface ApiError {
 
-    /** The server answered {@code status} (its {@code code}, {@code reason} and {@code message} as sent). */
+    /**
+     * The server answered {@code status} (its {@code code}, {@code reason} and {@code message} as
+     * sent).
+     */
     record Answered(ApiStatus status) implements ApiError {
         @Override
         public String toString() {
@@ -36,11 +38,15 @@ public sealed interface ApiError {
     }
 
     default boolean isAlreadyExists() {
-        return this instanceof Answered a && a.status().code() == 409 && "AlreadyExists".equals(a.status().reason());
+        return this instanceof Answered a
+                && a.status().code() == 409
+                && "AlreadyExists".equals(a.status().reason());
     }
 
     default boolean isConflict() {
-        return this instanceof Answered a && a.status().code() == 409 && "Conflict".equals(a.status().reason());
+        return this instanceof Answered a
+                && a.status().code() == 409
+                && "Conflict".equals(a.status().reason());
     }
 
     /** 410 Gone: a watch or list asked for a resourceVersion the server no longer serves. */
@@ -48,7 +54,9 @@ public sealed interface ApiError {
         return code() == 410;
     }
 
-    /** The error behind a failed {@link ApiClient} stage; anything unexpected counts as unreachable. */
+    /**
+     * The error behind a failed {@link ApiClient} stage; anything unexpected counts as unreachable.
+     */
     static ApiError of(Throwable t) {
         Throwable cause = Failures.unwrap(t);
         if (cause instanceof ApiCallFailed f) {

@@ -3,9 +3,9 @@ package io.kubepekko.agent.api;
 import java.time.Duration;
 
 /**
- * An exponential back-off for a streak of failures (doubling from {@code initial} up to {@code max}),
- * and whether a failure is the first of its streak: the agent logs a failing call once per streak, not
- * on every retry. Immutable: each step returns the next value.
+ * An exponential back-off for a streak of failures (doubling from {@code initial} up to {@code
+ * max}), and whether a failure is the first of its streak: the agent logs a failing call once per
+ * streak, not on every retry. Immutable: each step returns the next value.
  *
  * @param failures failures since the last success
  */
@@ -37,7 +37,10 @@ public record Backoff(Duration initial, Duration max, int failures) {
         return failures == 1;
     }
 
-    /** How long to wait before the next attempt: {@code initial × 2^(failures-1)}, at most {@code max}. */
+    /**
+     * How long to wait before the next attempt: {@code initial × 2^(failures-1)}, at most {@code
+     * max}.
+     */
     public Duration delay() {
         if (failures <= 0) {
             return Duration.ZERO;

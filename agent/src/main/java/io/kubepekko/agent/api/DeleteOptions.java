@@ -2,20 +2,22 @@ package io.kubepekko.agent.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.Json;
-
 import java.util.Optional;
 
 /**
  * A delete's {@code DeleteOptions} body.
  *
- * @param uid                the object must still have this uid ({@code preconditions.uid})
+ * @param uid the object must still have this uid ({@code preconditions.uid})
  * @param gracePeriodSeconds the grace period; 0 deletes at once
  */
 public record DeleteOptions(Optional<String> uid, Optional<Long> gracePeriodSeconds) {
 
     public static final DeleteOptions NONE = new DeleteOptions(Optional.empty(), Optional.empty());
 
-    /** A zero-grace delete guarded by {@code uid}: how the kubelet removes a pod it has finished with. */
+    /**
+     * A zero-grace delete guarded by {@code uid}: how the kubelet removes a pod it has finished
+     * with.
+     */
     public static DeleteOptions immediate(String uid) {
         return new DeleteOptions(Optional.of(uid), Optional.of(0L));
     }

@@ -2,9 +2,6 @@ package io.kubepekko.agent.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,12 +9,15 @@ import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * List, then watch from the list's resourceVersion, as client-go's reflector does: a watch that ends is
- * reopened from the last resourceVersion seen (an event's or a bookmark's) without listing again; only a
- * 410 Gone (an answer or an {@code ERROR} event) makes it list again. Failures are retried with
- * back-off and logged once per streak. The handler is called from one operation at a time, in order.
+ * List, then watch from the list's resourceVersion, as client-go's reflector does: a watch that
+ * ends is reopened from the last resourceVersion seen (an event's or a bookmark's) without listing
+ * again; only a 410 Gone (an answer or an {@code ERROR} event) makes it list again. Failures are
+ * retried with back-off and logged once per streak. The handler is called from one operation at a
+ * time, in order.
  */
 public final class Reflector {
 
@@ -33,11 +33,15 @@ public final class Reflector {
     }
 
     /** What to do when a watch stream has ended. */
-    public enum Next { RESUME, RESUME_AFTER_BACKOFF, RELIST }
+    public enum Next {
+        RESUME,
+        RESUME_AFTER_BACKOFF,
+        RELIST
+    }
 
     /**
-     * The reflector's rule: a normal end resumes at once; 410 Gone relists; any other error resumes from
-     * the same resourceVersion after a back-off (the version may well still be served).
+     * The reflector's rule: a normal end resumes at once; 410 Gone relists; any other error resumes
+     * from the same resourceVersion after a back-off (the version may well still be served).
      */
     public static Next afterWatch(Optional<ApiError> error) {
         if (error.isEmpty()) {
@@ -60,15 +64,24 @@ public final class Reflector {
     private volatile String lastResourceVersion = "";
     private Backoff backoff = new Backoff(Duration.ofMillis(800), Duration.ofSeconds(30), 0);
 
-    public Reflector(ApiClient client, String collectionPath, ListOptions options, Duration watchTimeout,
-                     Handler handler, ScheduledExecutorService scheduler) {
+    public Reflector(
+            ApiClient client,
+            String collectionPath,
+            ListOptions options,
+            Duration watchTimeout,
+            Handler handler,
+            ScheduledExecutorService scheduler) {
         this.client = client;
         this.collectionPath = collectionPath;
         this.options = options;
         this.watchTimeoutSeconds = (int) Math.max(1, watchTimeout.toSeconds());
         this.handler = handler;
         this.scheduler = scheduler;
-        this.what = collectionPath + (options.fieldSelector().isEmpty() ? "" : "?fieldSelector=" + options.fieldSelector());
+        this.what =
+                collectionPath
+                        + (options.fieldSelector().isEmpty()
+                                ? ""
+                                : "?fieldSelector=" + options.fieldSelector());
     }
 
     public void start() {
@@ -98,55 +111,64 @@ public final class Reflector {
             return;
         }
         lists.incrementAndGet();
-        client.list(collectionPath, options.withResourceVersion("")).whenComplete((list, t) -> {
-            if (t != null) {
-                failed("list", ApiError.of(t), this::list);
-                return;
-            }
-            recovered();
-            List<ObjectNode> items = new ArrayList<>();
-            for (JsonNode i : list.path("items")) {
-                if (i instanceof ObjectNode o) {
-                    items.add(o);
-                }
-            }
-            lastResourceVersion = list.path("metadata").path("resourceVersion").asText("");
-            handler.listed(items, lastResourceVersion);
-            watch();
-        });
+        client.list(collectionPath, options.withResourceVersion(""))
+                .whenComplete(
+                        (list, t) -> {
+                            if (t != null) {
+                                failed("list", ApiError.of(t), this::list);
+                                return;
+                            }
+                            recovered();
+                            List<ObjectNode> items = new ArrayList<>();
+                            for (JsonNode i : list.path("items")) {
+                                if (i instanceof ObjectNode o) {
+                                    items.add(o);
+                                }
+                            }
+                            lastResourceVersion =
+                                    list.path("metadata").path("resourceVersion").asText("");
+                            handler.listed(items, lastResourceVersion);
+                            watch();
+                        });
     }
 
     private void watch() {
         if (stopped) {
             return;
         }
-        ListOptions o = options.withResourceVersion(lastResourceVersion).withBookmarks(true)
-                .withTimeoutSeconds(watchTimeoutSeconds);
-        current = client.watch(collectionPath, o, new WatchListener() {
-            private ApiError errorEvent;
+        ListOptions o =
+                options.withResourceVersion(lastResourceVersion)
+                        .withBookmarks(true)
+                        .withTimeoutSeconds(watchTimeoutSeconds);
+        current =
+                client.watch(
+                        collectionPath,
+                        o,
+                        new WatchListener() {
+                            private ApiError errorEvent;
 
-            @Override
-            public void onEvent(WatchEvent e) {
-                if (e.isError()) {
-                    errorEvent = e.error();
-                    current.stop();
-                    ended(Optional.of(errorEvent));
-                    return;
-                }
-                String rv = e.resourceVersion();
-                if (!rv.isEmpty()) {
-                    lastResourceVersion = rv;
-                }
-                if (!e.isBookmark()) {
-                    handler.event(e);
-                }
-            }
+                            @Override
+                            public void onEvent(WatchEvent e) {
+                                if (e.isError()) {
+                                    errorEvent = e.error();
+                                    current.stop();
+                                    ended(Optional.of(errorEvent));
+                                    return;
+                                }
+                                String rv = e.resourceVersion();
+                                if (!rv.isEmpty()) {
+                                    lastResourceVersion = rv;
+                                }
+                                if (!e.isBookmark()) {
+                                    handler.event(e);
+                                }
+                            }
 
-            @Override
-            public void onClosed(Optional<ApiError> error) {
-                ended(error);
-            }
-        });
+                            @Override
+                            public void onClosed(Optional<ApiError> error) {
+                                ended(error);
+                            }
+                        });
     }
 
     private void ended(Optional<ApiError> error) {

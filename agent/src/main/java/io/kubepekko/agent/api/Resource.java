@@ -4,12 +4,12 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 
 /**
- * A resource's REST paths: {@code /api/v1/...} for the core group, {@code /apis/{group}/{version}/...}
- * otherwise; namespaced ones under {@code namespaces/{ns}}.
+ * A resource's REST paths: {@code /api/v1/...} for the core group, {@code
+ * /apis/{group}/{version}/...} otherwise; namespaced ones under {@code namespaces/{ns}}.
  *
- * @param group      the API group, empty for core
- * @param version    the version
- * @param plural     the resource's plural name
+ * @param group the API group, empty for core
+ * @param version the version
+ * @param plural the resource's plural name
  * @param namespaced whether objects live in a namespace
  */
 public record Resource(String group, String version, String plural, boolean namespaced) {

@@ -3,11 +3,13 @@ package io.kubepekko.agent.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.status.ApiStatus;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
-/** Reads a failed answer's body into an {@link ApiStatus}, as client-go's {@code transformResponse} does. */
+/**
+ * Reads a failed answer's body into an {@link ApiStatus}, as client-go's {@code transformResponse}
+ * does.
+ */
 final class StatusBodies {
     private StatusBodies() {}
 
@@ -21,15 +23,24 @@ final class StatusBodies {
             // Not JSON: fall through to a Status made up from the code, as client-go does.
         }
         String text = new String(body, StandardCharsets.UTF_8).trim();
-        return new ApiStatus(httpCode, reasonFor(httpCode),
-                text.isEmpty() ? "the server responded with the status code " + httpCode + " but did not return more information"
-                        : text, null);
+        return new ApiStatus(
+                httpCode,
+                reasonFor(httpCode),
+                text.isEmpty()
+                        ? "the server responded with the status code "
+                                + httpCode
+                                + " but did not return more information"
+                        : text,
+                null);
     }
 
     static ApiStatus status(int httpCode, JsonNode n) {
         int code = n.path("code").asInt(0);
-        return new ApiStatus(code == 0 ? httpCode : code, n.path("reason").asText(reasonFor(httpCode)),
-                n.path("message").asText(""), null);
+        return new ApiStatus(
+                code == 0 ? httpCode : code,
+                n.path("reason").asText(reasonFor(httpCode)),
+                n.path("message").asText(""),
+                null);
     }
 
     /** The StatusReason client-go assumes for a code when the body says nothing. */

@@ -1,11 +1,5 @@
 package io.kubepekko.agent.api;
 
-import javax.net.ssl.KeyManager;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.TrustManagerFactory;
-import javax.net.ssl.X509TrustManager;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -23,17 +17,24 @@ import java.util.Base64;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509TrustManager;
 
 /**
- * The JDK {@link SSLContext} for a kubeconfig: its CA as the only trust anchors (or the JDK's when it has
- * none), its client certificate and key as the client identity. Keys in PKCS#8 ({@code PRIVATE KEY}) or
- * PKCS#1 RSA ({@code RSA PRIVATE KEY}, what kubeadm writes); SEC1 EC keys are refused with a message.
+ * The JDK {@link SSLContext} for a kubeconfig: its CA as the only trust anchors (or the JDK's when
+ * it has none), its client certificate and key as the client identity. Keys in PKCS#8 ({@code
+ * PRIVATE KEY}) or PKCS#1 RSA ({@code RSA PRIVATE KEY}, what kubeadm writes); SEC1 EC keys are
+ * refused with a message.
  */
 final class Tls {
     private Tls() {}
 
-    private static final Pattern PEM = Pattern.compile(
-            "-----BEGIN ([A-Z ]+)-----([A-Za-z0-9+/=\\s]+)-----END \\1-----");
+    private static final Pattern PEM =
+            Pattern.compile("-----BEGIN ([A-Z ]+)-----([A-Za-z0-9+/=\\s]+)-----END \\1-----");
     private static final char[] NO_PASSWORD = new char[0];
 
     static SSLContext context(Kubeconfig k) throws GeneralSecurityException {
@@ -51,7 +52,8 @@ final class Tls {
             for (Certificate c : certificates(k.caPem().get())) {
                 ts.setCertificateEntry("ca" + i++, c);
             }
-            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            TrustManagerFactory tmf =
+                    TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             tmf.init(ts);
             trust = tmf.getTrustManagers();
         }
@@ -64,8 +66,13 @@ final class Tls {
                 throw new GeneralSecurityException(e);
             }
             List<Certificate> chain = certificates(k.clientCertPem().get());
-            ks.setKeyEntry("client", privateKey(k.clientKeyPem().get()), NO_PASSWORD, chain.toArray(new Certificate[0]));
-            KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            ks.setKeyEntry(
+                    "client",
+                    privateKey(k.clientKeyPem().get()),
+                    NO_PASSWORD,
+                    chain.toArray(new Certificate[0]));
+            KeyManagerFactory kmf =
+                    KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             kmf.init(ks, NO_PASSWORD);
             keys = kmf.getKeyManagers();
         }
@@ -76,7 +83,8 @@ final class Tls {
 
     static List<Certificate> certificates(byte[] pem) throws GeneralSecurityException {
         CertificateFactory cf = CertificateFactory.getInstance("X.509");
-        List<Certificate> out = new ArrayList<>(cf.generateCertificates(new ByteArrayInputStream(pem)));
+        List<Certificate> out =
+                new ArrayList<>(cf.generateCertificates(new ByteArrayInputStream(pem)));
         if (out.isEmpty()) {
             throw new GeneralSecurityException("no certificate in PEM data");
         }
@@ -93,10 +101,12 @@ final class Tls {
                     return pkcs8(der);
                 }
                 case "RSA PRIVATE KEY" -> {
-                    return KeyFactory.getInstance("RSA").generatePrivate(new PKCS8EncodedKeySpec(wrapPkcs1(der)));
+                    return KeyFactory.getInstance("RSA")
+                            .generatePrivate(new PKCS8EncodedKeySpec(wrapPkcs1(der)));
                 }
-                case "EC PRIVATE KEY" -> throw new GeneralSecurityException(
-                        "EC private keys in SEC1 form are not supported; convert with: openssl pkcs8 -topk8 -nocrypt");
+                case "EC PRIVATE KEY" ->
+                        throw new GeneralSecurityException(
+                                "EC private keys in SEC1 form are not supported; convert with: openssl pkcs8 -topk8 -nocrypt");
                 default -> {
                     // Parameters and other blocks: look further.
                 }
@@ -117,10 +127,28 @@ final class Tls {
         throw new GeneralSecurityException("unsupported PKCS#8 private key");
     }
 
-    /** A PKCS#1 RSAPrivateKey inside a PKCS#8 PrivateKeyInfo (version 0, rsaEncryption, NULL params). */
+    /**
+     * A PKCS#1 RSAPrivateKey inside a PKCS#8 PrivateKeyInfo (version 0, rsaEncryption, NULL
+     * params).
+     */
     static byte[] wrapPkcs1(byte[] pkcs1) {
-        byte[] algorithm = {0x30, 0x0d, 0x06, 0x09, 0x2a, (byte) 0x86, 0x48, (byte) 0x86, (byte) 0xf7, 0x0d, 0x01, 0x01,
-                0x01, 0x05, 0x00};
+        byte[] algorithm = {
+            0x30,
+            0x0d,
+            0x06,
+            0x09,
+            0x2a,
+            (byte) 0x86,
+            0x48,
+            (byte) 0x86,
+            (byte) 0xf7,
+            0x0d,
+            0x01,
+            0x01,
+            0x01,
+            0x05,
+            0x00
+        };
         byte[] version = {0x02, 0x01, 0x00};
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         body.writeBytes(version);
@@ -148,7 +176,9 @@ final class Tls {
         return new byte[] {(byte) 0x83, (byte) (n >> 16), (byte) (n >> 8), (byte) n};
     }
 
-    /** {@code insecure-skip-tls-verify}: any server certificate is accepted, as client-go does then. */
+    /**
+     * {@code insecure-skip-tls-verify}: any server certificate is accepted, as client-go does then.
+     */
     private static final class TrustAll implements X509TrustManager {
         @Override
         public void checkClientTrusted(X509Certificate[] chain, String authType) {}
@@ -161,5 +191,4 @@ final class Tls {
             return new X509Certificate[0];
         }
     }
-
 }

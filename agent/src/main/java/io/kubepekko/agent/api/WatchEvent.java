@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 /**
  * One event of a watch stream.
  *
- * @param type   {@code ADDED}, {@code MODIFIED}, {@code DELETED}, {@code BOOKMARK} or {@code ERROR}
+ * @param type {@code ADDED}, {@code MODIFIED}, {@code DELETED}, {@code BOOKMARK} or {@code ERROR}
  * @param object the object; for {@code ERROR} a {@code Status}
  */
 public record WatchEvent(String type, ObjectNode object) {

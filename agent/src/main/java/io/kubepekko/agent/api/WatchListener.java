@@ -8,8 +8,8 @@ public interface WatchListener {
     void onEvent(WatchEvent event);
 
     /**
-     * The stream ended: normally (the server's timeout; {@code error} empty) or with an error (refused,
-     * reset, or a non-200 answer). Not called after {@link Watch#stop()}.
+     * The stream ended: normally (the server's timeout; {@code error} empty) or with an error
+     * (refused, reset, or a non-200 answer). Not called after {@link Watch#stop()}.
      */
     void onClosed(Optional<ApiError> error);
 }

@@ -7,15 +7,22 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The kubelet recorder's aggregation, kept simple (client-go's {@code EventCorrelator} deduplication): an event
- * identical to one recorded within {@link #WINDOW} (same object, field path, type, reason and message) is not a new
- * object but a {@code count} + 1 and a new {@code lastTimestamp} of the earlier one. Bounded: the least recently
- * seen keys are forgotten first (client-go keeps 4096).
+ * The kubelet recorder's aggregation, kept simple (client-go's {@code EventCorrelator}
+ * deduplication): an event identical to one recorded within {@link #WINDOW} (same object, field
+ * path, type, reason and message) is not a new object but a {@code count} + 1 and a new {@code
+ * lastTimestamp} of the earlier one. Bounded: the least recently seen keys are forgotten first
+ * (client-go keeps 4096).
  */
 public final class EventAggregator {
 
     /** What makes two events the same. */
-    public record Key(String namespace, String uid, String fieldPath, String type, String reason, String message) {}
+    public record Key(
+            String namespace,
+            String uid,
+            String fieldPath,
+            String type,
+            String reason,
+            String message) {}
 
     /** What to send for an event. */
     public sealed interface Decision {
@@ -31,12 +38,13 @@ public final class EventAggregator {
 
     private record Seen(String name, int count, Instant first, Instant last) {}
 
-    private final Map<Key, Seen> seen = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Key, Seen> eldest) {
-            return size() > MAX_KEYS;
-        }
-    };
+    private final Map<Key, Seen> seen =
+            new LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<Key, Seen> eldest) {
+                    return size() > MAX_KEYS;
+                }
+            };
 
     /** Records the event at {@code now}; {@code newName} names a new object when one is needed. */
     public Decision record(Key key, Instant now, Supplier<String> newName) {
@@ -51,7 +59,10 @@ public final class EventAggregator {
         return new Decision.Create(name);
     }
 
-    /** The object behind {@code key} is not there (its create or patch failed): the next one starts afresh. */
+    /**
+     * The object behind {@code key} is not there (its create or patch failed): the next one starts
+     * afresh.
+     */
     public void forget(Key key) {
         seen.remove(key);
     }

@@ -20,10 +20,11 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 
 /**
- * The kubelet's event recorder: posts core/v1 {@code Event}s about pods to {@code /api/v1/namespaces/{ns}/events}
- * as {@code source.component: kubelet} of the node, aggregated by {@link EventAggregator} (a repeat within ten minutes
- * patches {@code count} and {@code lastTimestamp}). Best effort: nothing waits for it; at most
- * {@link #MAX_IN_FLIGHT} requests are outstanding and a failed one makes it drop events for {@link #QUIET_AFTER_FAILURE}.
+ * The kubelet's event recorder: posts core/v1 {@code Event}s about pods to {@code
+ * /api/v1/namespaces/{ns}/events} as {@code source.component: kubelet} of the node, aggregated by
+ * {@link EventAggregator} (a repeat within ten minutes patches {@code count} and {@code
+ * lastTimestamp}). Best effort: nothing waits for it; at most {@link #MAX_IN_FLIGHT} requests are
+ * outstanding and a failed one makes it drop events for {@link #QUIET_AFTER_FAILURE}.
  */
 public final class EventRecorder extends AbstractBehavior<EventRecorder.Command> {
 
@@ -46,7 +47,8 @@ public final class EventRecorder extends AbstractBehavior<EventRecorder.Command>
 
     /** A sink that tells the recorder; never blocks. */
     public static EventSink sink(ActorRef<Command> recorder) {
-        return (pod, fieldPath, type, reason, message) -> recorder.tell(new Record(pod, fieldPath, type, reason, message));
+        return (pod, fieldPath, type, reason, message) ->
+                recorder.tell(new Record(pod, fieldPath, type, reason, message));
     }
 
     private final ApiClient client;
@@ -57,7 +59,8 @@ public final class EventRecorder extends AbstractBehavior<EventRecorder.Command>
     private Instant quietUntil = Instant.MIN;
     private long lastNanos;
 
-    private EventRecorder(ActorContext<Command> ctx, ApiClient client, String nodeName, Clock clock) {
+    private EventRecorder(
+            ActorContext<Command> ctx, ApiClient client, String nodeName, Clock clock) {
         super(ctx);
         this.client = client;
         this.nodeName = nodeName;
@@ -79,17 +82,28 @@ public final class EventRecorder extends AbstractBehavior<EventRecorder.Command>
         }
         JsonNode meta = r.pod().path("metadata");
         String namespace = meta.path("namespace").asText("default");
-        EventAggregator.Key key = new EventAggregator.Key(namespace, meta.path("uid").asText(), r.fieldPath(),
-                r.type(), r.reason(), r.message());
-        EventAggregator.Decision decision = aggregator.record(key, now, () -> name(meta.path("name").asText(), now));
+        EventAggregator.Key key =
+                new EventAggregator.Key(
+                        namespace,
+                        meta.path("uid").asText(),
+                        r.fieldPath(),
+                        r.type(),
+                        r.reason(),
+                        r.message());
+        EventAggregator.Decision decision =
+                aggregator.record(key, now, () -> name(meta.path("name").asText(), now));
         String collection = "/api/v1/namespaces/" + namespace + "/events";
         CompletionStage<ObjectNode> call;
         if (decision instanceof EventAggregator.Decision.Patch patch) {
             ObjectNode body = JsonNodeFactory.instance.objectNode();
-            body.put("count", patch.count()).put("lastTimestamp", RFC3339.format(now.truncatedTo(ChronoUnit.SECONDS)));
+            body.put("count", patch.count())
+                    .put("lastTimestamp", RFC3339.format(now.truncatedTo(ChronoUnit.SECONDS)));
             call = client.patch(collection + "/" + patch.name(), PatchType.MERGE, body);
         } else {
-            call = client.create(collection, event(((EventAggregator.Decision.Create) decision).name(), r, now));
+            call =
+                    client.create(
+                            collection,
+                            event(((EventAggregator.Decision.Create) decision).name(), r, now));
         }
         inFlight++;
         getContext().pipeToSelf(call, (v, t) -> new Sent(key, t == null, String.valueOf(t)));
@@ -101,12 +115,20 @@ public final class EventRecorder extends AbstractBehavior<EventRecorder.Command>
         if (!sent.ok()) {
             aggregator.forget(sent.key());
             quietUntil = clock.instant().plus(QUIET_AFTER_FAILURE);
-            getContext().getLog().debug("event {} {} not recorded: {}", sent.key().reason(), sent.key().message(), sent.why());
+            getContext()
+                    .getLog()
+                    .debug(
+                            "event {} {} not recorded: {}",
+                            sent.key().reason(),
+                            sent.key().message(),
+                            sent.why());
         }
         return this;
     }
 
-    /** client-go's name: the object's name, a dot, the time in hex nanoseconds (kept unique here). */
+    /**
+     * client-go's name: the object's name, a dot, the time in hex nanoseconds (kept unique here).
+     */
     private String name(String objectName, Instant now) {
         long nanos = Math.max(now.getEpochSecond() * 1_000_000_000L + now.getNano(), lastNanos + 1);
         lastNanos = nanos;
@@ -117,10 +139,14 @@ public final class EventRecorder extends AbstractBehavior<EventRecorder.Command>
         JsonNode meta = r.pod().path("metadata");
         ObjectNode e = JsonNodeFactory.instance.objectNode();
         e.put("apiVersion", "v1").put("kind", "Event");
-        e.putObject("metadata").put("name", name).put("namespace", meta.path("namespace").asText("default"));
+        e.putObject("metadata")
+                .put("name", name)
+                .put("namespace", meta.path("namespace").asText("default"));
         ObjectNode involved = e.putObject("involvedObject");
-        involved.put("kind", "Pod").put("namespace", meta.path("namespace").asText("default"))
-                .put("name", meta.path("name").asText()).put("uid", meta.path("uid").asText())
+        involved.put("kind", "Pod")
+                .put("namespace", meta.path("namespace").asText("default"))
+                .put("name", meta.path("name").asText())
+                .put("uid", meta.path("uid").asText())
                 .put("apiVersion", "v1");
         if (!meta.path("resourceVersion").asText("").isEmpty()) {
             involved.put("resourceVersion", meta.path("resourceVersion").asText());

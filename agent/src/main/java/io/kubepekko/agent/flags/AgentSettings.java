@@ -13,26 +13,30 @@ import java.util.Optional;
 /**
  * What the agent runs with, read once from its flags into typed values.
  *
- * @param kubeconfig                 the connection file; absent: standalone mode (static pods only)
- * @param hostnameOverride           the node's name instead of the host name (trimmed, lower-cased as the kubelet does)
- * @param providerId                 the Node's {@code spec.providerID}
- * @param nodeIps                    the node's addresses (one, or a dual-stack pair); empty: found from the host
- * @param nodeLabels                 labels added when registering the Node
- * @param registerNode               whether to register the Node with the API server
- * @param registerSchedulable        whether the Node registers schedulable ({@code spec.unschedulable} false)
- * @param nodeStatusUpdateFrequency  how often the Node's status is computed and posted when changed
- * @param maxPods                    pods allowed on the node (also its {@code pods} capacity)
- * @param podManifestPath            a directory of static pod manifests, or one file
- * @param fileCheckFrequency         how often the manifest path is re-read
- * @param manifestUrl                a URL serving static pod manifests
- * @param manifestUrlHeaders         request headers for {@code manifestUrl}, each name with its values in order
- * @param httpCheckFrequency         how often the manifest URL is re-read
- * @param containerRuntimeEndpoint   the CRI runtime's socket, a {@code unix://} URI
- * @param rootDir                    the agent's own state (pod directories, logs, checkpoints)
- * @param containerLogMaxSizeBytes   a container log file is rotated at this size; 0 or less turns rotation off, as in the kubelet
- * @param containerLogMaxFiles       log files kept per container (at least 2)
- * @param address                    the address the agent's own server listens on
- * @param port                       the agent's own server's port; 0 picks a free one
+ * @param kubeconfig the connection file; absent: standalone mode (static pods only)
+ * @param hostnameOverride the node's name instead of the host name (trimmed, lower-cased as the
+ *     kubelet does)
+ * @param providerId the Node's {@code spec.providerID}
+ * @param nodeIps the node's addresses (one, or a dual-stack pair); empty: found from the host
+ * @param nodeLabels labels added when registering the Node
+ * @param registerNode whether to register the Node with the API server
+ * @param registerSchedulable whether the Node registers schedulable ({@code spec.unschedulable}
+ *     false)
+ * @param nodeStatusUpdateFrequency how often the Node's status is computed and posted when changed
+ * @param maxPods pods allowed on the node (also its {@code pods} capacity)
+ * @param podManifestPath a directory of static pod manifests, or one file
+ * @param fileCheckFrequency how often the manifest path is re-read
+ * @param manifestUrl a URL serving static pod manifests
+ * @param manifestUrlHeaders request headers for {@code manifestUrl}, each name with its values in
+ *     order
+ * @param httpCheckFrequency how often the manifest URL is re-read
+ * @param containerRuntimeEndpoint the CRI runtime's socket, a {@code unix://} URI
+ * @param rootDir the agent's own state (pod directories, logs, checkpoints)
+ * @param containerLogMaxSizeBytes a container log file is rotated at this size; 0 or less turns
+ *     rotation off, as in the kubelet
+ * @param containerLogMaxFiles log files kept per container (at least 2)
+ * @param address the address the agent's own server listens on
+ * @param port the agent's own server's port; 0 picks a free one
  */
 public record AgentSettings(
         Optional<Path> kubeconfig,
@@ -62,7 +66,9 @@ public record AgentSettings(
         manifestUrlHeaders = copyOfMultimap(manifestUrlHeaders);
     }
 
-    /** Whether the agent talks to an API server (a kubeconfig was given) or runs static pods alone. */
+    /**
+     * Whether the agent talks to an API server (a kubeconfig was given) or runs static pods alone.
+     */
     public boolean standalone() {
         return kubeconfig.isEmpty();
     }

@@ -5,7 +5,6 @@ import io.kubepekko.api.flags.Ports;
 import io.kubepekko.api.meta.GoDurations;
 import io.kubepekko.api.meta.Quantity;
 import io.kubepekko.api.validation.NameValidation;
-
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.URI;
@@ -24,7 +23,10 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 
-/** The value syntaxes of the agent's flags, with the errors Go's pflag and the kubelet give for them. */
+/**
+ * The value syntaxes of the agent's flags, with the errors Go's pflag and the kubelet give for
+ * them.
+ */
 final class FlagValues {
     private FlagValues() {}
 
@@ -47,7 +49,9 @@ final class FlagValues {
         return switch (text) {
             case "1", "t", "T", "TRUE", "true", "True" -> true;
             case "0", "f", "F", "FALSE", "false", "False" -> false;
-            default -> throw new Flag.InvalidValue(text, "strconv.ParseBool: parsing \"" + text + "\": invalid syntax");
+            default ->
+                    throw new Flag.InvalidValue(
+                            text, "strconv.ParseBool: parsing \"" + text + "\": invalid syntax");
         };
     }
 
@@ -56,16 +60,21 @@ final class FlagValues {
     /** pflag's int32. */
     static int int32(String text) throws Flag.InvalidValue {
         if (!DECIMAL.matcher(text).matches()) {
-            throw new Flag.InvalidValue(text, "strconv.ParseInt: parsing \"" + text + "\": invalid syntax");
+            throw new Flag.InvalidValue(
+                    text, "strconv.ParseInt: parsing \"" + text + "\": invalid syntax");
         }
         try {
             return Integer.parseInt(text);
         } catch (NumberFormatException e) {
-            throw new Flag.InvalidValue(text, "strconv.ParseInt: parsing \"" + text + "\": value out of range");
+            throw new Flag.InvalidValue(
+                    text, "strconv.ParseInt: parsing \"" + text + "\": value out of range");
         }
     }
 
-    /** A Go duration ({@code 20s}, {@code 1m30s}); the agent's durations are periods, so they must be positive. */
+    /**
+     * A Go duration ({@code 20s}, {@code 1m30s}); the agent's durations are periods, so they must
+     * be positive.
+     */
     static Duration period(String text) throws Flag.InvalidValue {
         Duration d;
         try {
@@ -80,9 +89,9 @@ final class FlagValues {
     }
 
     /**
-     * A path made absolute against the working directory once, here: the runtime resolves the paths the agent
-     * hands it (mounts, log directories) against its own directories, so a relative {@code --root-dir} made
-     * every container's mounts point nowhere.
+     * A path made absolute against the working directory once, here: the runtime resolves the paths
+     * the agent hands it (mounts, log directories) against its own directories, so a relative
+     * {@code --root-dir} made every container's mounts point nowhere.
      */
     static Path path(String text) throws Flag.InvalidValue {
         if (text.isEmpty()) {
@@ -95,7 +104,9 @@ final class FlagValues {
         }
     }
 
-    /** The kubelet's {@code GetHostname}: trimmed and lower-cased; blank means "use the host name". */
+    /**
+     * The kubelet's {@code GetHostname}: trimmed and lower-cased; blank means "use the host name".
+     */
     static Optional<String> hostname(String text) {
         String trimmed = text.trim();
         return trimmed.isEmpty() ? Optional.empty() : Optional.of(trimmed.toLowerCase(Locale.ROOT));
@@ -106,12 +117,13 @@ final class FlagValues {
     }
 
     private static final Pattern IPV4 =
-            Pattern.compile("(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])");
+            Pattern.compile(
+                    "(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])");
     private static final Pattern IPV6_CHARS = Pattern.compile("[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
 
     /**
-     * The kubelet's {@code --node-ip}: one IP or a comma-separated dual-stack pair (one IPv4, one IPv6).
-     * Empty means "find it from the host".
+     * The kubelet's {@code --node-ip}: one IP or a comma-separated dual-stack pair (one IPv4, one
+     * IPv6). Empty means "find it from the host".
      */
     static List<InetAddress> nodeIps(String text) throws Flag.InvalidValue {
         List<InetAddress> ips = new ArrayList<>();
@@ -121,12 +133,16 @@ final class FlagValues {
         for (String part : text.split(",", -1)) {
             ips.add(ipLiteral(text, part.trim()));
         }
-        if (ips.size() > 2 || (ips.size() == 2
-                && (ips.get(0) instanceof Inet6Address) == (ips.get(1) instanceof Inet6Address))) {
-            throw new Flag.InvalidValue(text, "must contain either a single IP or a dual-stack pair of IPs");
+        if (ips.size() > 2
+                || (ips.size() == 2
+                        && (ips.get(0) instanceof Inet6Address)
+                                == (ips.get(1) instanceof Inet6Address))) {
+            throw new Flag.InvalidValue(
+                    text, "must contain either a single IP or a dual-stack pair of IPs");
         }
         if (ips.size() == 2 && (ips.get(0).isAnyLocalAddress() || ips.get(1).isAnyLocalAddress())) {
-            throw new Flag.InvalidValue(text, "dual-stack node IP cannot include '0.0.0.0' or '::'");
+            throw new Flag.InvalidValue(
+                    text, "dual-stack node IP cannot include '0.0.0.0' or '::'");
         }
         return ips;
     }
@@ -142,7 +158,9 @@ final class FlagValues {
 
     /** A TCP port to serve on; 0 (ours, not the kubelet's) picks a free one. */
     static int port(String text) throws Flag.InvalidValue {
-        return Ports.parse(text, FlagValues::int32,
+        return Ports.parse(
+                text,
+                FlagValues::int32,
                 port -> "port (--port) " + port + " must be between 0 and 65535, inclusive");
     }
 
@@ -159,10 +177,10 @@ final class FlagValues {
     }
 
     /**
-     * {@code cliflag.ConfigurationMap} ({@code --node-labels}): comma-separated {@code key=value} pairs (a
-     * pair without {@code =} has an empty value), every occurrence adding to the map; then the kubelet's
-     * checks: keys in the {@code kubernetes.io} and {@code k8s.io} namespaces only from its allowed set,
-     * keys qualified names and values label values.
+     * {@code cliflag.ConfigurationMap} ({@code --node-labels}): comma-separated {@code key=value}
+     * pairs (a pair without {@code =} has an empty value), every occurrence adding to the map; then
+     * the kubelet's checks: keys in the {@code kubernetes.io} and {@code k8s.io} namespaces only
+     * from its allowed set, keys qualified names and values label values.
      */
     static Flag.Conversion<Map<String, String>> nodeLabels() {
         return given -> {
@@ -174,7 +192,9 @@ final class FlagValues {
                         continue;
                     }
                     int eq = p.indexOf('=');
-                    labels.put(eq < 0 ? p : p.substring(0, eq).trim(), eq < 0 ? "" : p.substring(eq + 1).trim());
+                    labels.put(
+                            eq < 0 ? p : p.substring(0, eq).trim(),
+                            eq < 0 ? "" : p.substring(eq + 1).trim());
                 }
             }
             checkNodeLabels(String.join(",", given), labels);
@@ -182,14 +202,25 @@ final class FlagValues {
         };
     }
 
-    static final List<String> KUBELET_LABEL_NAMESPACES = List.of("kubelet.kubernetes.io", "node.kubernetes.io");
-    static final Set<String> KUBELET_LABELS = new TreeSet<>(List.of(
-            "kubernetes.io/hostname", "topology.kubernetes.io/zone", "topology.kubernetes.io/region",
-            "failure-domain.beta.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/region",
-            "beta.kubernetes.io/instance-type", "node.kubernetes.io/instance-type", "kubernetes.io/os",
-            "kubernetes.io/arch", "beta.kubernetes.io/os", "beta.kubernetes.io/arch"));
+    static final List<String> KUBELET_LABEL_NAMESPACES =
+            List.of("kubelet.kubernetes.io", "node.kubernetes.io");
+    static final Set<String> KUBELET_LABELS =
+            new TreeSet<>(
+                    List.of(
+                            "kubernetes.io/hostname",
+                            "topology.kubernetes.io/zone",
+                            "topology.kubernetes.io/region",
+                            "failure-domain.beta.kubernetes.io/zone",
+                            "failure-domain.beta.kubernetes.io/region",
+                            "beta.kubernetes.io/instance-type",
+                            "node.kubernetes.io/instance-type",
+                            "kubernetes.io/os",
+                            "kubernetes.io/arch",
+                            "beta.kubernetes.io/os",
+                            "beta.kubernetes.io/arch"));
 
-    private static void checkNodeLabels(String text, Map<String, String> labels) throws Flag.InvalidValue {
+    private static void checkNodeLabels(String text, Map<String, String> labels)
+            throws Flag.InvalidValue {
         Set<String> unknown = new TreeSet<>();
         List<String> invalid = new ArrayList<>();
         for (var e : labels.entrySet()) {
@@ -207,10 +238,18 @@ final class FlagValues {
         }
         if (!unknown.isEmpty()) {
             // The kubelet breaks this message in two lines; ours stays on one.
-            throw new Flag.InvalidValue(text, "unknown 'kubernetes.io' or 'k8s.io' labels specified with --node-labels: "
-                    + "[" + String.join(" ", unknown) + "]; --node-labels in the 'kubernetes.io' namespace must begin with an"
-                    + " allowed prefix (" + String.join(", ", KUBELET_LABEL_NAMESPACES) + ") or be in the specifically"
-                    + " allowed set (" + String.join(", ", KUBELET_LABELS) + ")");
+            throw new Flag.InvalidValue(
+                    text,
+                    "unknown 'kubernetes.io' or 'k8s.io' labels specified with --node-labels: "
+                            + "["
+                            + String.join(" ", unknown)
+                            + "]; --node-labels in the 'kubernetes.io' namespace must begin with an"
+                            + " allowed prefix ("
+                            + String.join(", ", KUBELET_LABEL_NAMESPACES)
+                            + ") or be in the specifically"
+                            + " allowed set ("
+                            + String.join(", ", KUBELET_LABELS)
+                            + ")");
         }
         if (!invalid.isEmpty()) {
             throw new Flag.InvalidValue(text, "invalid node labels: " + String.join("; ", invalid));
@@ -219,7 +258,10 @@ final class FlagValues {
 
     private static boolean isKubernetesLabel(String key) {
         String ns = labelNamespace(key);
-        return ns.equals("kubernetes.io") || ns.endsWith(".kubernetes.io") || ns.equals("k8s.io") || ns.endsWith(".k8s.io");
+        return ns.equals("kubernetes.io")
+                || ns.endsWith(".kubernetes.io")
+                || ns.equals("k8s.io")
+                || ns.endsWith(".k8s.io");
     }
 
     private static boolean isKubeletLabel(String key) {
@@ -227,7 +269,8 @@ final class FlagValues {
             return true;
         }
         String ns = labelNamespace(key);
-        return KUBELET_LABEL_NAMESPACES.stream().anyMatch(a -> ns.equals(a) || ns.endsWith("." + a));
+        return KUBELET_LABEL_NAMESPACES.stream()
+                .anyMatch(a -> ns.equals(a) || ns.endsWith("." + a));
     }
 
     private static String labelNamespace(String key) {
@@ -236,8 +279,8 @@ final class FlagValues {
     }
 
     /**
-     * {@code cliflag.ColonSeparatedMultimapStringString} ({@code --manifest-url-header}): comma-separated
-     * {@code name:value} pairs, every occurrence adding values in order.
+     * {@code cliflag.ColonSeparatedMultimapStringString} ({@code --manifest-url-header}):
+     * comma-separated {@code name:value} pairs, every occurrence adding values in order.
      */
     static Flag.Conversion<Map<String, List<String>>> colonSeparatedMultimap() {
         return given -> {
@@ -252,7 +295,8 @@ final class FlagValues {
                     if (colon < 0) {
                         throw new Flag.InvalidValue(text, "malformed pair, expect string:string");
                     }
-                    m.computeIfAbsent(p.substring(0, colon).trim(), k -> new ArrayList<>()).add(p.substring(colon + 1).trim());
+                    m.computeIfAbsent(p.substring(0, colon).trim(), k -> new ArrayList<>())
+                            .add(p.substring(colon + 1).trim());
                 }
             }
             return m;
@@ -274,12 +318,13 @@ final class FlagValues {
     }
 
     /**
-     * A CRI endpoint: {@code unix:///path}, or a bare absolute path taken as a unix socket (the kubelet's
-     * deprecated form). Only unix sockets exist on Linux.
+     * A CRI endpoint: {@code unix:///path}, or a bare absolute path taken as a unix socket (the
+     * kubelet's deprecated form). Only unix sockets exist on Linux.
      */
     static URI runtimeEndpoint(String text) throws Flag.InvalidValue {
         if (text.isEmpty()) {
-            throw new Flag.InvalidValue(text, "the containerRuntimeEndpoint was not specified or empty");
+            throw new Flag.InvalidValue(
+                    text, "the containerRuntimeEndpoint was not specified or empty");
         }
         if (text.startsWith("/")) {
             return URI.create("unix://" + text);
@@ -296,9 +341,14 @@ final class FlagValues {
         return URI.create("unix://" + path);
     }
 
-    /** A Kubernetes quantity of bytes ({@code 10Mi}), rounded up to a whole byte as {@code Quantity.Value()}. */
+    /**
+     * A Kubernetes quantity of bytes ({@code 10Mi}), rounded up to a whole byte as {@code
+     * Quantity.Value()}.
+     */
     static long bytes(String text) throws Flag.InvalidValue {
-        Quantity q = Quantity.parse(text).orElseThrow(() -> new Flag.InvalidValue(text, Quantity.FORMAT_WRONG));
+        Quantity q =
+                Quantity.parse(text)
+                        .orElseThrow(() -> new Flag.InvalidValue(text, Quantity.FORMAT_WRONG));
         if (!q.fitsInt64()) {
             throw new Flag.InvalidValue(text, "value out of range");
         }

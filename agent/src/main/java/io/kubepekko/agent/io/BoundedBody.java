@@ -9,16 +9,17 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
 
 /**
- * A response body read up to a limit: the first {@code limit} bytes are kept; once a byte past them arrives the
- * subscription is cancelled (the download stops) and the body completes as {@linkplain Read#truncated() truncated}.
- * A peer answering an endless or huge body cannot make the agent hold more than the limit. Callers decide what a
- * truncated body means: a probe uses its start (the kubelet's {@code maxRespBodyLength}), a manifest source refuses it.
+ * A response body read up to a limit: the first {@code limit} bytes are kept; once a byte past them
+ * arrives the subscription is cancelled (the download stops) and the body completes as {@linkplain
+ * Read#truncated() truncated}. A peer answering an endless or huge body cannot make the agent hold
+ * more than the limit. Callers decide what a truncated body means: a probe uses its start (the
+ * kubelet's {@code maxRespBodyLength}), a manifest source refuses it.
  */
 public final class BoundedBody implements HttpResponse.BodySubscriber<BoundedBody.Read> {
     /**
      * What was read.
      *
-     * @param bytes     at most the limit's worth
+     * @param bytes at most the limit's worth
      * @param truncated whether the body went on past them
      */
     public record Read(byte[] bytes, boolean truncated) {}

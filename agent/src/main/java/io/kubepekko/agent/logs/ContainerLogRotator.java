@@ -1,7 +1,6 @@
 package io.kubepekko.agent.logs;
 
 import io.kubepekko.agent.cri.CriRuntime;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -19,14 +18,18 @@ import java.util.stream.Stream;
 import java.util.zip.GZIPOutputStream;
 
 /**
- * Carries out {@link LogRotationPlan} on one container's log file: the kubelet's {@code processContainer} and
- * {@code rotateLog}. Blocking (file system and a CRI call awaited): run it off actor threads. Compression uses the
- * JDK's gzip, the format kube writes ({@code .gz}).
+ * Carries out {@link LogRotationPlan} on one container's log file: the kubelet's {@code
+ * processContainer} and {@code rotateLog}. Blocking (file system and a CRI call awaited): run it
+ * off actor threads. Compression uses the JDK's gzip, the format kube writes ({@code .gz}).
  */
 public final class ContainerLogRotator {
 
     /** What {@link #rotate} did. */
-    public enum Outcome { KEPT, REOPENED, ROTATED }
+    public enum Outcome {
+        KEPT,
+        REOPENED,
+        ROTATED
+    }
 
     private final CriRuntime cri;
     private final LogRotationPolicy policy;
@@ -39,10 +42,12 @@ public final class ContainerLogRotator {
     }
 
     /**
-     * Rotates {@code log}, the log file of the running container {@code containerId}, if it reached the size limit.
-     * When the runtime does not reopen the log, the rotated file is renamed back so the next round tries again.
+     * Rotates {@code log}, the log file of the running container {@code containerId}, if it reached
+     * the size limit. When the runtime does not reopen the log, the rotated file is renamed back so
+     * the next round tries again.
      *
-     * @throws IOException a file operation failed (the files are left as they were after the last step that worked)
+     * @throws IOException a file operation failed (the files are left as they were after the last
+     *     step that worked)
      * @throws CompletionException the runtime refused or did not answer {@code ReopenContainerLog}
      */
     public Outcome rotate(String containerId, Path log) throws IOException {
@@ -52,8 +57,13 @@ public final class ContainerLogRotator {
         try (Stream<Path> files = Files.list(dir)) {
             siblings = files.map(p -> p.getFileName().toString()).toList();
         }
-        LogRotationPlan.Action action = LogRotationPlan.plan(log.getFileName().toString(), size, siblings, policy,
-                LocalDateTime.now(clock));
+        LogRotationPlan.Action action =
+                LogRotationPlan.plan(
+                        log.getFileName().toString(),
+                        size,
+                        siblings,
+                        policy,
+                        LocalDateTime.now(clock));
         if (action instanceof LogRotationPlan.Keep) {
             return Outcome.KEPT;
         }
@@ -73,7 +83,8 @@ public final class ContainerLogRotator {
         try {
             reopen(containerId);
         } catch (RuntimeException e) {
-            // The runtime still writes to the renamed file: give it its name back (kube: else the log is lost on restart).
+            // The runtime still writes to the renamed file: give it its name back (kube: else the
+            // log is lost on restart).
             Files.move(rotated, log, StandardCopyOption.ATOMIC_MOVE);
             throw e;
         }
@@ -92,20 +103,25 @@ public final class ContainerLogRotator {
         }
     }
 
-    /** {@code compressLog}: {@code name} → {@code name.tmp} (gzip) → {@code name.gz}, then {@code name} removed. */
+    /**
+     * {@code compressLog}: {@code name} → {@code name.tmp} (gzip) → {@code name.gz}, then {@code
+     * name} removed.
+     */
     static void compress(Path file) throws IOException {
         Path tmp = file.resolveSibling(file.getFileName() + LogRotationPlan.TEMPORARY);
         Path gz = file.resolveSibling(file.getFileName() + LogRotationPlan.COMPRESSED);
         try {
             try (InputStream in = Files.newInputStream(file);
-                 OutputStream out = new GZIPOutputStream(Files.newOutputStream(tmp))) {
+                    OutputStream out = new GZIPOutputStream(Files.newOutputStream(tmp))) {
                 in.transferTo(out);
             }
-            PosixFileAttributeView view = Files.getFileAttributeView(tmp, PosixFileAttributeView.class);
+            PosixFileAttributeView view =
+                    Files.getFileAttributeView(tmp, PosixFileAttributeView.class);
             if (view != null) {
                 view.setPermissions(Files.getPosixFilePermissions(file));
             }
-            Files.move(tmp, gz, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            Files.move(
+                    tmp, gz, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } finally {
             Files.deleteIfExists(tmp);
         }

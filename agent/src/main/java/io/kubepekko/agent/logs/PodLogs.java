@@ -9,8 +9,9 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 
 /**
- * A pod's log directory ({@code <ns>_<pod>_<uid>}) goes with the pod: the kubelet's container GC removes it once the
- * pod's content may be removed (terminated and deleted), {@code evictPodLogsDirectories}.
+ * A pod's log directory ({@code <ns>_<pod>_<uid>}) goes with the pod: the kubelet's container GC
+ * removes it once the pod's content may be removed (terminated and deleted), {@code
+ * evictPodLogsDirectories}.
  */
 public final class PodLogs {
     private PodLogs() {}
@@ -20,22 +21,26 @@ public final class PodLogs {
         if (!Files.exists(dir)) {
             return;
         }
-        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                delete(file);
-                return FileVisitResult.CONTINUE;
-            }
+        Files.walkFileTree(
+                dir,
+                new SimpleFileVisitor<>() {
+                    @Override
+                    public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
+                            throws IOException {
+                        delete(file);
+                        return FileVisitResult.CONTINUE;
+                    }
 
-            @Override
-            public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-                if (e != null) {
-                    throw e;
-                }
-                delete(d);
-                return FileVisitResult.CONTINUE;
-            }
-        });
+                    @Override
+                    public FileVisitResult postVisitDirectory(Path d, IOException e)
+                            throws IOException {
+                        if (e != null) {
+                            throw e;
+                        }
+                        delete(d);
+                        return FileVisitResult.CONTINUE;
+                    }
+                });
     }
 
     private static void delete(Path p) throws IOException {

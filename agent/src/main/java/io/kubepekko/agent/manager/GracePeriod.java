@@ -1,13 +1,13 @@
 package io.kubepekko.agent.manager;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.time.Duration;
 
 /**
- * How long a pod being deleted gets to stop, as the kubelet's {@code calculateEffectiveGracePeriod}: the
- * deletion's {@code metadata.deletionGracePeriodSeconds} (what the API server settled on for this delete), else the
- * pod's {@code spec.terminationGracePeriodSeconds}, else kube's default of 30 s. A negative value counts as 0.
+ * How long a pod being deleted gets to stop, as the kubelet's {@code
+ * calculateEffectiveGracePeriod}: the deletion's {@code metadata.deletionGracePeriodSeconds} (what
+ * the API server settled on for this delete), else the pod's {@code
+ * spec.terminationGracePeriodSeconds}, else kube's default of 30 s. A negative value counts as 0.
  */
 public final class GracePeriod {
     private GracePeriod() {}

@@ -9,9 +9,6 @@ import io.kubepekko.agent.api.DeleteOptions;
 import io.kubepekko.agent.api.Resource;
 import io.kubepekko.agent.api.WatchEvent;
 import io.kubepekko.agent.manifest.StaticPodAnnotations;
-import org.apache.pekko.actor.typed.ActorRef;
-import org.apache.pekko.actor.typed.javadsl.ActorContext;
-
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -20,22 +17,28 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
 
 /**
- * The mirror pods of the node's static pods (the kubelet's {@code pkg/kubelet/pod/mirror_client.go} and the mirror
- * part of {@code syncPod}), run inside the {@link PodManager}'s actor. Per pod name it compares the mirror the API
- * shows with the static pod that should be mirrored ({@code wanted}) and does one call at a time:
+ * The mirror pods of the node's static pods (the kubelet's {@code pkg/kubelet/pod/mirror_client.go}
+ * and the mirror part of {@code syncPod}), run inside the {@link PodManager}'s actor. Per pod name
+ * it compares the mirror the API shows with the static pod that should be mirrored ({@code wanted})
+ * and does one call at a time:
+ *
  * <ul>
- *   <li>no mirror: create it: the static pod's metadata and spec, annotation {@code kubernetes.io/config.mirror}
- *       (the static pod's hash), owner reference to this Node ({@code v1 Node}, its uid read from the API,
- *       controller);</li>
- *   <li>a mirror being deleted or of another hash (the manifest changed), or one whose static pod stopped: delete it
- *       at once, guarded by its uid (then, if wanted, create it again);</li>
- *   <li>the right mirror: the static pod's newest status is written to it ({@link StatusManager}, keyed by the
- *       mirror's uid).</li>
+ *   <li>no mirror: create it: the static pod's metadata and spec, annotation {@code
+ *       kubernetes.io/config.mirror} (the static pod's hash), owner reference to this Node ({@code
+ *       v1 Node}, its uid read from the API, controller);
+ *   <li>a mirror being deleted or of another hash (the manifest changed), or one whose static pod
+ *       stopped: delete it at once, guarded by its uid (then, if wanted, create it again);
+ *   <li>the right mirror: the static pod's newest status is written to it ({@link StatusManager},
+ *       keyed by the mirror's uid).
  * </ul>
- * A failed call is retried with back-off. A mirror of a pod this agent has not run in this process is left alone
- * (the sources may not have been read yet; the kubelet also waits for all its sources before removing orphans).
+ *
+ * A failed call is retried with back-off. A mirror of a pod this agent has not run in this process
+ * is left alone (the sources may not have been read yet; the kubelet also waits for all its sources
+ * before removing orphans).
  */
 final class MirrorPods {
 
@@ -67,8 +70,12 @@ final class MirrorPods {
     private final ActorRef<StatusManager.Command> status;
     private final Map<String, State> keys = new HashMap<>();
 
-    MirrorPods(ActorContext<?> ctx, ApiClient client, String nodeName, ActorRef<Command> self,
-               ActorRef<StatusManager.Command> status) {
+    MirrorPods(
+            ActorContext<?> ctx,
+            ApiClient client,
+            String nodeName,
+            ActorRef<Command> self,
+            ActorRef<StatusManager.Command> status) {
         this.ctx = ctx;
         this.client = client;
         this.nodeName = nodeName;
@@ -110,7 +117,10 @@ final class MirrorPods {
         writeStatus(key, s);
     }
 
-    /** The static pod {@code staticUid} of {@code key} stopped: its mirror goes unless another pod has the name. */
+    /**
+     * The static pod {@code staticUid} of {@code key} stopped: its mirror goes unless another pod
+     * has the name.
+     */
     void stopped(String key, String staticUid, Function<String, Optional<JsonNode>> wanted) {
         reconcile(key, wanted);
     }
@@ -132,7 +142,12 @@ final class MirrorPods {
             State s = state(f.key());
             s.backoff = s.backoff.failed();
             if (s.backoff.firstOfStreak()) {
-                ctx.getLog().warn("mirror pod {}: {} failed, retrying with back-off: {}", f.key(), f.what(), f.error());
+                ctx.getLog()
+                        .warn(
+                                "mirror pod {}: {} failed, retrying with back-off: {}",
+                                f.key(),
+                                f.what(),
+                                f.error());
             }
             ctx.scheduleOnce(s.backoff.delay(), self, new Retry(f.key()));
         } else if (c instanceof Retry r) {
@@ -152,7 +167,8 @@ final class MirrorPods {
         }
         ObjectNode m = s.observed;
         if (m != null) {
-            if (pod.isPresent() && !PodChange.deleting(m)
+            if (pod.isPresent()
+                    && !PodChange.deleting(m)
                     && StaticPodAnnotations.mirrorHash(m).equals(hash(pod.get()))) {
                 if (!PodChange.uid(m).equals(s.mirrorUid)) {
                     if (s.mirrorUid != null) {
@@ -175,13 +191,19 @@ final class MirrorPods {
     }
 
     private void writeStatus(String key, State s) {
-        if (s.mirrorUid == null || s.status == null || s.observed == null
+        if (s.mirrorUid == null
+                || s.status == null
+                || s.observed == null
                 || !StaticPodAnnotations.mirrorHash(s.observed).equals(s.statusOf)) {
             return;
         }
         JsonNode meta = s.observed.path("metadata");
-        status.tell(new StatusManager.Write(meta.path("namespace").asText(), meta.path("name").asText(), s.mirrorUid,
-                s.status));
+        status.tell(
+                new StatusManager.Write(
+                        meta.path("namespace").asText(),
+                        meta.path("name").asText(),
+                        s.mirrorUid,
+                        s.status));
     }
 
     private void create(String key, State s, JsonNode pod) {
@@ -189,23 +211,38 @@ final class MirrorPods {
         ObjectNode mirror = ((ObjectNode) pod).deepCopy();
         mirror.remove("status");
         ObjectNode meta = mirror.with("metadata");
-        for (String server : new String[] {"uid", "resourceVersion", "creationTimestamp", "generation", "managedFields",
-                "selfLink"}) {
+        for (String server :
+                new String[] {
+                    "uid",
+                    "resourceVersion",
+                    "creationTimestamp",
+                    "generation",
+                    "managedFields",
+                    "selfLink"
+                }) {
             meta.remove(server);
         }
         meta.with("annotations").put(StaticPodAnnotations.CONFIG_MIRROR, hash(pod));
         String ns = meta.path("namespace").asText();
         ctx.getLog().info("creating mirror pod {}", key);
-        client.get(Resource.NODES.object(null, nodeName)).thenCompose(node -> {
-            meta.putArray("ownerReferences").addObject()
-                    .put("apiVersion", "v1")
-                    .put("kind", "Node")
-                    .put("name", nodeName)
-                    .put("uid", node.path("metadata").path("uid").asText())
-                    .put("controller", true);
-            return client.create(Resource.PODS.collection(ns), mirror);
-        }).whenComplete((created, t) -> self.tell(t == null ? new Created(key, created)
-                : new Failed(key, "create", ApiError.of(t))));
+        client.get(Resource.NODES.object(null, nodeName))
+                .thenCompose(
+                        node -> {
+                            meta.putArray("ownerReferences")
+                                    .addObject()
+                                    .put("apiVersion", "v1")
+                                    .put("kind", "Node")
+                                    .put("name", nodeName)
+                                    .put("uid", node.path("metadata").path("uid").asText())
+                                    .put("controller", true);
+                            return client.create(Resource.PODS.collection(ns), mirror);
+                        })
+                .whenComplete(
+                        (created, t) ->
+                                self.tell(
+                                        t == null
+                                                ? new Created(key, created)
+                                                : new Failed(key, "create", ApiError.of(t))));
     }
 
     private void delete(String key, State s, ObjectNode m) {
@@ -213,13 +250,20 @@ final class MirrorPods {
         String uid = PodChange.uid(m);
         ctx.getLog().info("deleting mirror pod {} (uid {})", key, uid);
         JsonNode meta = m.path("metadata");
-        client.delete(Resource.PODS.object(meta.path("namespace").asText(), meta.path("name").asText()),
-                DeleteOptions.immediate(uid)).whenComplete((o, t) -> {
-            ApiError error = t == null ? null : ApiError.of(t);
-            // 404: gone already; 409: the name has another pod now. Either way this mirror is gone.
-            self.tell(error == null || error.isNotFound() || error.isConflict() ? new Deleted(key, uid)
-                    : new Failed(key, "delete", error));
-        });
+        client.delete(
+                        Resource.PODS.object(
+                                meta.path("namespace").asText(), meta.path("name").asText()),
+                        DeleteOptions.immediate(uid))
+                .whenComplete(
+                        (o, t) -> {
+                            ApiError error = t == null ? null : ApiError.of(t);
+                            // 404: gone already; 409: the name has another pod now. Either way this
+                            // mirror is gone.
+                            self.tell(
+                                    error == null || error.isNotFound() || error.isConflict()
+                                            ? new Deleted(key, uid)
+                                            : new Failed(key, "delete", error));
+                        });
     }
 
     private State done(String key) {
@@ -234,6 +278,9 @@ final class MirrorPods {
     }
 
     private static String hash(JsonNode pod) {
-        return pod.path("metadata").path("annotations").path(StaticPodAnnotations.CONFIG_HASH).asText("");
+        return pod.path("metadata")
+                .path("annotations")
+                .path(StaticPodAnnotations.CONFIG_HASH)
+                .asText("");
     }
 }

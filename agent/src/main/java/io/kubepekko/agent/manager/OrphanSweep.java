@@ -2,27 +2,29 @@ package io.kubepekko.agent.manager;
 
 import io.kubepekko.agent.cri.CriRuntime;
 import io.kubepekko.agent.runtime.NodeContext;
-import org.apache.pekko.actor.typed.ActorRef;
-import org.apache.pekko.actor.typed.DispatcherSelector;
-import org.apache.pekko.actor.typed.javadsl.ActorContext;
-
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.function.Predicate;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.DispatcherSelector;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
 
 /**
- * Removes what the node holds of pods no source knows ({@link OrphanedPods}: an earlier run's pod deleted while the
- * agent was down), inside the {@link PodManager}'s actor, as the kubelet's housekeeping does once its sources are
- * ready. The pods the manager runs are adopted by their workers, which find their sandboxes and containers by the
- * uid label. A failed step is looked at again a little later.
+ * Removes what the node holds of pods no source knows ({@link OrphanedPods}: an earlier run's pod
+ * deleted while the agent was down), inside the {@link PodManager}'s actor, as the kubelet's
+ * housekeeping does once its sources are ready. The pods the manager runs are adopted by their
+ * workers, which find their sandboxes and containers by the uid label. A failed step is looked at
+ * again a little later.
  */
 final class OrphanSweep {
 
     /** This helper's own steps, delivered to the pod manager's actor. */
     sealed interface Command {}
 
-    private enum Sweep implements Command { INSTANCE }
+    private enum Sweep implements Command {
+        INSTANCE
+    }
 
     private record Found(OrphanedPods.Found found) implements Command {}
 
@@ -30,7 +32,10 @@ final class OrphanSweep {
 
     private record Failed(String what, Throwable error) implements Command {}
 
-    /** After a failed look for orphans (the runtime unreachable), the next one (the kubelet's housekeeping: 2 s). */
+    /**
+     * After a failed look for orphans (the runtime unreachable), the next one (the kubelet's
+     * housekeeping: 2 s).
+     */
     static final Duration RETRY = Duration.ofSeconds(2);
 
     private final ActorContext<?> ctx;
@@ -50,23 +55,47 @@ final class OrphanSweep {
         self.tell(Sweep.INSTANCE);
     }
 
-    /** Handles one of this helper's steps; {@code known}: whether the manager runs a pod of that uid now. */
+    /**
+     * Handles one of this helper's steps; {@code known}: whether the manager runs a pod of that uid
+     * now.
+     */
     void on(Command c, Predicate<String> known) {
         if (c == Sweep.INSTANCE) {
-            OrphanedPods.find(cri, node, blocking()).whenComplete((found, t) ->
-                    self.tell(t == null ? new Found(found) : new Failed("looking for orphaned pods", t)));
+            OrphanedPods.find(cri, node, blocking())
+                    .whenComplete(
+                            (found, t) ->
+                                    self.tell(
+                                            t == null
+                                                    ? new Found(found)
+                                                    : new Failed("looking for orphaned pods", t)));
         } else if (c instanceof Found f) {
-            // Decided now, not when the read began: a pod added meanwhile is known by now, before its worker wrote anything.
+            // Decided now, not when the read began: a pod added meanwhile is known by now, before
+            // its worker wrote anything.
             for (String uid : orphans(f.found(), known)) {
-                ctx.getLog().info("pod uid {} is in no source: removing what the node holds of it", uid);
-                OrphanedPods.remove(cri, node, f.found(), uid, blocking()).whenComplete((v, t) ->
-                        self.tell(t == null ? new Removed(uid) : new Failed("removing orphaned pod uid " + uid, t)));
+                ctx.getLog()
+                        .info(
+                                "pod uid {} is in no source: removing what the node holds of it",
+                                uid);
+                OrphanedPods.remove(cri, node, f.found(), uid, blocking())
+                        .whenComplete(
+                                (v, t) ->
+                                        self.tell(
+                                                t == null
+                                                        ? new Removed(uid)
+                                                        : new Failed(
+                                                                "removing orphaned pod uid " + uid,
+                                                                t)));
             }
         } else if (c instanceof Removed r) {
             ctx.getLog().info("orphaned pod uid {} removed", r.uid());
         } else if (c instanceof Failed f) {
             // Whatever is still there, and still nobody's, is found again.
-            ctx.getLog().warn("{} failed, looking again in {} s: {}", f.what(), RETRY.toSeconds(), f.error().toString());
+            ctx.getLog()
+                    .warn(
+                            "{} failed, looking again in {} s: {}",
+                            f.what(),
+                            RETRY.toSeconds(),
+                            f.error().toString());
             ctx.scheduleOnce(RETRY, self, Sweep.INSTANCE);
         }
     }

@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * What of a pod its worker acts on, to tell a change worth an {@code Update} from the echo of our own status
- * writes: the object without {@code status} and without the metadata every write moves ({@code resourceVersion},
- * {@code managedFields}, {@code generation}).
+ * What of a pod its worker acts on, to tell a change worth an {@code Update} from the echo of our
+ * own status writes: the object without {@code status} and without the metadata every write moves
+ * ({@code resourceVersion}, {@code managedFields}, {@code generation}).
  */
 public final class PodChange {
     private PodChange() {}
@@ -40,6 +40,8 @@ public final class PodChange {
 
     /** {@code namespace/name}. */
     public static String key(JsonNode pod) {
-        return pod.path("metadata").path("namespace").asText("") + "/" + pod.path("metadata").path("name").asText("");
+        return pod.path("metadata").path("namespace").asText("")
+                + "/"
+                + pod.path("metadata").path("name").asText("");
     }
 }

@@ -6,19 +6,19 @@ import io.kubepekko.agent.api.ApiError;
 import io.kubepekko.agent.api.Backoff;
 import io.kubepekko.agent.api.DeleteOptions;
 import io.kubepekko.agent.api.Resource;
-import org.apache.pekko.actor.typed.ActorRef;
-import org.apache.pekko.actor.typed.javadsl.ActorContext;
-
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
 
 /**
- * Deletes the API objects of pods whose workers are done, inside the {@link PodManager}'s actor: grace period 0 with
- * a {@code preconditions.uid} guard, as the kubelet's status manager does once a pod can be deleted. A failed delete
- * is retried with back-off until it is {@linkplain #gone done} or {@linkplain #cancel cancelled}.
+ * Deletes the API objects of pods whose workers are done, inside the {@link PodManager}'s actor:
+ * grace period 0 with a {@code preconditions.uid} guard, as the kubelet's status manager does once
+ * a pod can be deleted. A failed delete is retried with back-off until it is {@linkplain #gone
+ * done} or {@linkplain #cancel cancelled}.
  */
 final class PodDeletions {
 
@@ -66,7 +66,9 @@ final class PodDeletions {
         pending.remove(uid);
     }
 
-    /** Handles one of this helper's messages; {@code deleted} gets a uid once its object is gone. */
+    /**
+     * Handles one of this helper's messages; {@code deleted} gets a uid once its object is gone.
+     */
     void on(Command c, Consumer<String> deleted) {
         if (c instanceof Answered a) {
             State s = pending.get(a.uid());
@@ -81,8 +83,11 @@ final class PodDeletions {
             }
             s.backoff = s.backoff.failed();
             if (s.backoff.firstOfStreak()) {
-                ctx.getLog().warn("pod {}: delete failed, retrying with back-off: {}", PodChange.key(s.pod),
-                        a.error().get());
+                ctx.getLog()
+                        .warn(
+                                "pod {}: delete failed, retrying with back-off: {}",
+                                PodChange.key(s.pod),
+                                a.error().get());
             }
             ctx.scheduleOnce(s.backoff.delay(), self, new Retry(a.uid()));
         } else if (c instanceof Retry r) {
@@ -94,8 +99,8 @@ final class PodDeletions {
     }
 
     /**
-     * Whether a delete's answer ends it: done, 404 (already gone) or 409 (the uid precondition failed: the name has
-     * another pod now). Anything else is retried.
+     * Whether a delete's answer ends it: done, 404 (already gone) or 409 (the uid precondition
+     * failed: the name has another pod now). Anything else is retried.
      */
     static boolean gone(Optional<ApiError> error) {
         return error.isEmpty() || error.get().isNotFound() || error.get().isConflict();
@@ -104,7 +109,14 @@ final class PodDeletions {
     private void call(String uid, State s) {
         String ns = s.pod.path("metadata").path("namespace").asText("");
         String name = s.pod.path("metadata").path("name").asText("");
-        client.delete(Resource.PODS.object(ns, name), DeleteOptions.immediate(uid)).whenComplete((o, t) ->
-                self.tell(new Answered(uid, t == null ? Optional.empty() : Optional.of(ApiError.of(t)))));
+        client.delete(Resource.PODS.object(ns, name), DeleteOptions.immediate(uid))
+                .whenComplete(
+                        (o, t) ->
+                                self.tell(
+                                        new Answered(
+                                                uid,
+                                                t == null
+                                                        ? Optional.empty()
+                                                        : Optional.of(ApiError.of(t)))));
     }
 }

@@ -1,17 +1,17 @@
 package io.kubepekko.agent.manager;
 
 import io.kubepekko.agent.runtime.NodeContext;
+import java.time.Duration;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 
-import java.time.Duration;
-
 /**
- * How a pod's run ends, inside the {@link PodManager}'s actor: its worker is told to terminate (its ConfigMap and
- * Secret reads dropped); once the worker answered, the pod's log directory is removed ({@link PodLogDirectories}) and
- * its object deleted ({@link PodDeletions}) or the pod forgotten. A pod the API no longer has (a forced delete, no
- * longer listed) or whose name now has another uid is stopped at once with grace 0, without a delete.
+ * How a pod's run ends, inside the {@link PodManager}'s actor: its worker is told to terminate (its
+ * ConfigMap and Secret reads dropped); once the worker answered, the pod's log directory is removed
+ * ({@link PodLogDirectories}) and its object deleted ({@link PodDeletions}) or the pod forgotten. A
+ * pod the API no longer has (a forced delete, no longer listed) or whose name now has another uid
+ * is stopped at once with grace 0, without a delete.
  */
 final class PodEndings {
     private final ActorContext<?> ctx;
@@ -20,13 +20,22 @@ final class PodEndings {
     private final PodWorkers workers;
     private final StaticPodRunner statics;
     private final ActorRef<StatusManager.Command> status;
+
     /** Absent in standalone mode. */
     private final PodInputsResolution inputs;
+
     /** Absent in standalone mode. */
     private final PodDeletions deletions;
 
-    PodEndings(ActorContext<?> ctx, NodeContext node, PodTable pods, PodWorkers workers, StaticPodRunner statics,
-               ActorRef<StatusManager.Command> status, PodInputsResolution inputs, PodDeletions deletions) {
+    PodEndings(
+            ActorContext<?> ctx,
+            NodeContext node,
+            PodTable pods,
+            PodWorkers workers,
+            StaticPodRunner statics,
+            ActorRef<StatusManager.Command> status,
+            PodInputsResolution inputs,
+            PodDeletions deletions) {
         this.ctx = ctx;
         this.node = node;
         this.pods = pods;
@@ -37,7 +46,10 @@ final class PodEndings {
         this.deletions = deletions;
     }
 
-    /** Terminates {@code e}'s worker with {@code grace}; {@code deleteWhenDone}: then its object is deleted. */
+    /**
+     * Terminates {@code e}'s worker with {@code grace}; {@code deleteWhenDone}: then its object is
+     * deleted.
+     */
     void terminate(PodEntry e, Duration grace, boolean deleteWhenDone) {
         if (inputs != null) {
             inputs.cancel(e.uid);
@@ -45,7 +57,10 @@ final class PodEndings {
         workers.terminate(e, grace, deleteWhenDone);
     }
 
-    /** {@code e}'s object is gone from the API or its name taken by another uid: stopped at once, not deleted. */
+    /**
+     * {@code e}'s object is gone from the API or its name taken by another uid: stopped at once,
+     * not deleted.
+     */
     void vanished(PodEntry e, String why) {
         ctx.getLog().info("pod {} (uid {}) {}: stopping it at once", e.key(), e.uid, why);
         pods.releaseName(e);
@@ -54,7 +69,8 @@ final class PodEndings {
                 e.deleteWhenDone = false;
                 forget(e); // its delete was under way: the object is gone already
             } else if (e.grace != null && !e.grace.isZero()) {
-                // Gone while it stops (a forced delete): the kubelet's removal kills with the shortest grace.
+                // Gone while it stops (a forced delete): the kubelet's removal kills with the
+                // shortest grace.
                 terminate(e, Duration.ZERO, false);
             } else {
                 e.deleteWhenDone = false;
@@ -68,14 +84,20 @@ final class PodEndings {
         terminate(e, Duration.ZERO, false);
     }
 
-    /** The worker of {@code uid} answered {@code Terminated}: nothing of the pod is left in the runtime. */
+    /**
+     * The worker of {@code uid} answered {@code Terminated}: nothing of the pod is left in the
+     * runtime.
+     */
     void terminated(String uid) {
         PodEntry e = pods.get(uid);
         if (e == null) {
             return;
         }
         e.worker = null;
-        PodLogDirectories.removeLater(node, e.pod, ctx.getSystem().dispatchers().lookup(DispatcherSelector.blocking()),
+        PodLogDirectories.removeLater(
+                node,
+                e.pod,
+                ctx.getSystem().dispatchers().lookup(DispatcherSelector.blocking()),
                 ctx.getLog());
         if (e.deleteWhenDone) {
             deletions.delete(e.uid, e.pod);
@@ -84,7 +106,10 @@ final class PodEndings {
         }
     }
 
-    /** Drops {@code e}: its run is over (and its object, if it had one in the API, is gone or to be left). */
+    /**
+     * Drops {@code e}: its run is over (and its object, if it had one in the API, is gone or to be
+     * left).
+     */
     void forget(PodEntry e) {
         if (e.isStatic) {
             statics.forget(e);

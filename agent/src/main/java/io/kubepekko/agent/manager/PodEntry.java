@@ -8,16 +8,23 @@ import org.apache.pekko.actor.typed.ActorRef;
 /** What the {@link PodManager} knows of one pod uid. */
 final class PodEntry {
     final String uid;
+
     /** From a static source (a file or URL), not from the API. */
     final boolean isStatic;
+
     JsonNode pod;
+
     /** Absent before the inputs are read and once the worker is done. */
     ActorRef<PodWorker.Command> worker;
+
     boolean terminating;
+
     /** The grace period the worker was last told to terminate with. */
     Duration grace;
+
     /** Whether the object is still in the API once the worker is done (then it is deleted). */
     boolean deleteWhenDone;
+
     /** Not admitted ({@link PodAdmission}): never gets a worker. */
     boolean rejected;
 
@@ -28,8 +35,9 @@ final class PodEntry {
     }
 
     /**
-     * Whether the pod holds a place on the node for admission (the kubelet's {@code filterOutInactivePods}): admitted,
-     * not yet done terminating, and not in a terminal phase unless it is terminating.
+     * Whether the pod holds a place on the node for admission (the kubelet's {@code
+     * filterOutInactivePods}): admitted, not yet done terminating, and not in a terminal phase
+     * unless it is terminating.
      */
     boolean active() {
         if (rejected || (terminating && worker == null)) {

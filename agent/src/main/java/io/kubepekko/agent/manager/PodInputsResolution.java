@@ -7,9 +7,6 @@ import io.kubepekko.agent.api.ApiError;
 import io.kubepekko.agent.api.Backoff;
 import io.kubepekko.agent.api.Resource;
 import io.kubepekko.agent.runtime.PodInputs;
-import org.apache.pekko.actor.typed.ActorRef;
-import org.apache.pekko.actor.typed.javadsl.ActorContext;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,17 +17,21 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiConsumer;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
 
 /**
- * Reads the ConfigMaps and Secrets a pod refers to ({@link PodReferences}) into its {@link PodInputs}, inside the
- * {@link PodManager}'s actor. One that does not exist is left out (the worker then reports
- * {@code CreateContainerConfigError}, as kube does); a read that fails otherwise is retried with back-off. Only the
- * newest read of a uid counts: the result of an older one, or of one {@link #cancel cancelled}, is dropped.
+ * Reads the ConfigMaps and Secrets a pod refers to ({@link PodReferences}) into its {@link
+ * PodInputs}, inside the {@link PodManager}'s actor. One that does not exist is left out (the
+ * worker then reports {@code CreateContainerConfigError}, as kube does); a read that fails
+ * otherwise is retried with back-off. Only the newest read of a uid counts: the result of an older
+ * one, or of one {@link #cancel cancelled}, is dropped.
  *
- * <p>The inputs of pods that got theirs are read again every refresh period (the kubelet's {@code --sync-frequency},
- * whose pod syncs remount configMap, secret and projected volumes from its ConfigMap/Secret managers' caches); only
- * content that differs from what the pod last got is delivered. A failed re-read is logged and waits for the next
- * period. A ConfigMap or Secret deleted meanwhile is delivered as absent: the worker keeps the volume's last content.
+ * <p>The inputs of pods that got theirs are read again every refresh period (the kubelet's {@code
+ * --sync-frequency}, whose pod syncs remount configMap, secret and projected volumes from its
+ * ConfigMap/Secret managers' caches); only content that differs from what the pod last got is
+ * delivered. A failed re-read is logged and waits for the next period. A ConfigMap or Secret
+ * deleted meanwhile is delivered as absent: the worker keeps the volume's last content.
  */
 final class PodInputsResolution {
 
@@ -43,12 +44,15 @@ final class PodInputsResolution {
 
     private record Retry(String uid, long seq) implements Command {}
 
-    private enum Refresh implements Command { INSTANCE }
+    private enum Refresh implements Command {
+        INSTANCE
+    }
 
     private static final class State {
         long seq;
         JsonNode pod;
         Backoff backoff = new Backoff(Duration.ofMillis(800), Duration.ofSeconds(30), 0);
+
         /** A periodic re-read: delivered only if it differs, not retried. */
         boolean refresh;
     }
@@ -67,8 +71,12 @@ final class PodInputsResolution {
     private final Duration refreshPeriod;
     private long seq;
 
-    /** Inputs read again every {@code refreshPeriod} (the kubelet's sync frequency, 1 min by default). */
-    PodInputsResolution(ActorContext<?> ctx, ApiClient client, ActorRef<Command> self, Duration refreshPeriod) {
+    /**
+     * Inputs read again every {@code refreshPeriod} (the kubelet's sync frequency, 1 min by
+     * default).
+     */
+    PodInputsResolution(
+            ActorContext<?> ctx, ApiClient client, ActorRef<Command> self, Duration refreshPeriod) {
         this.ctx = ctx;
         this.client = client;
         this.self = self;
@@ -76,7 +84,10 @@ final class PodInputsResolution {
         ctx.scheduleOnce(refreshPeriod, self, Refresh.INSTANCE);
     }
 
-    /** Reads the inputs of {@code pod} (uid {@code uid}) now; an earlier read's result no longer counts. */
+    /**
+     * Reads the inputs of {@code pod} (uid {@code uid}) now; an earlier read's result no longer
+     * counts.
+     */
     void resolve(String uid, JsonNode pod) {
         State s = reads.computeIfAbsent(uid, u -> new State());
         s.pod = pod;
@@ -90,7 +101,10 @@ final class PodInputsResolution {
         delivered.remove(uid);
     }
 
-    /** Handles one of this helper's messages; {@code resolved} gets a uid's inputs once they are read. */
+    /**
+     * Handles one of this helper's messages; {@code resolved} gets a uid's inputs once they are
+     * read.
+     */
     void on(Command c, BiConsumer<String, PodInputs> resolved) {
         if (c instanceof Resolved r) {
             State s = current(r.uid(), r.seq());
@@ -99,7 +113,10 @@ final class PodInputsResolution {
                 Delivered before = delivered.put(r.uid(), new Delivered(s.pod, r.inputs()));
                 if (!s.refresh || before == null || !before.inputs().equals(r.inputs())) {
                     if (s.refresh) {
-                        ctx.getLog().info("pod {}: its ConfigMaps or Secrets changed", PodChange.key(s.pod));
+                        ctx.getLog()
+                                .info(
+                                        "pod {}: its ConfigMaps or Secrets changed",
+                                        PodChange.key(s.pod));
                     }
                     resolved.accept(r.uid(), r.inputs());
                 }
@@ -108,13 +125,19 @@ final class PodInputsResolution {
             State s = current(f.uid(), f.seq());
             if (s != null && s.refresh) {
                 reads.remove(f.uid());
-                ctx.getLog().debug("pod {}: reading its ConfigMaps and Secrets again failed, trying next period: {}",
-                        PodChange.key(s.pod), f.error());
+                ctx.getLog()
+                        .debug(
+                                "pod {}: reading its ConfigMaps and Secrets again failed, trying next period: {}",
+                                PodChange.key(s.pod),
+                                f.error());
             } else if (s != null) {
                 s.backoff = s.backoff.failed();
                 if (s.backoff.firstOfStreak()) {
-                    ctx.getLog().warn("pod {}: reading its ConfigMaps and Secrets failed, retrying with back-off: {}",
-                            PodChange.key(s.pod), f.error());
+                    ctx.getLog()
+                            .warn(
+                                    "pod {}: reading its ConfigMaps and Secrets failed, retrying with back-off: {}",
+                                    PodChange.key(s.pod),
+                                    f.error());
                 }
                 ctx.scheduleOnce(s.backoff.delay(), self, new Retry(f.uid(), f.seq()));
             }
@@ -129,17 +152,21 @@ final class PodInputsResolution {
         }
     }
 
-    /** Reads again the inputs of each pod that got some and refers to any, unless a read of it is under way. */
+    /**
+     * Reads again the inputs of each pod that got some and refers to any, unless a read of it is
+     * under way.
+     */
     private void refreshAll() {
-        delivered.forEach((uid, d) -> {
-            if (!reads.containsKey(uid) && needsRefresh(d.pod())) {
-                State s = new State();
-                s.pod = d.pod();
-                s.refresh = true;
-                reads.put(uid, s);
-                start(uid, s);
-            }
-        });
+        delivered.forEach(
+                (uid, d) -> {
+                    if (!reads.containsKey(uid) && needsRefresh(d.pod())) {
+                        State s = new State();
+                        s.pod = d.pod();
+                        s.refresh = true;
+                        reads.put(uid, s);
+                        start(uid, s);
+                    }
+                });
     }
 
     /** Whether re-reading can change anything: the pod refers to a ConfigMap or Secret. */
@@ -156,8 +183,13 @@ final class PodInputsResolution {
     private void start(String uid, State s) {
         long mine = ++seq;
         s.seq = mine;
-        read(client, s.pod).whenComplete((in, t) -> self.tell(t == null ? new Resolved(uid, mine, in)
-                : new Failed(uid, mine, ApiError.of(t))));
+        read(client, s.pod)
+                .whenComplete(
+                        (in, t) ->
+                                self.tell(
+                                        t == null
+                                                ? new Resolved(uid, mine, in)
+                                                : new Failed(uid, mine, ApiError.of(t))));
     }
 
     /** The pod's ConfigMaps and Secrets, read from its namespace. */
@@ -175,7 +207,9 @@ final class PodInputsResolution {
     }
 
     /** The inputs of what was read: a name whose object does not exist (empty) is left out. */
-    static PodInputs inputs(Map<String, Optional<ObjectNode>> configMaps, Map<String, Optional<ObjectNode>> secrets) {
+    static PodInputs inputs(
+            Map<String, Optional<ObjectNode>> configMaps,
+            Map<String, Optional<ObjectNode>> secrets) {
         PodInputs in = PodInputs.NONE;
         for (var c : configMaps.entrySet()) {
             if (c.getValue().isPresent()) {
@@ -190,22 +224,26 @@ final class PodInputsResolution {
         return in;
     }
 
-    private static Map<String, Optional<ObjectNode>> joined(Map<String, CompletableFuture<Optional<ObjectNode>>> reads) {
+    private static Map<String, Optional<ObjectNode>> joined(
+            Map<String, CompletableFuture<Optional<ObjectNode>>> reads) {
         Map<String, Optional<ObjectNode>> out = new HashMap<>();
         reads.forEach((name, f) -> out.put(name, f.join()));
         return out;
     }
 
     /** A read whose 404 is an answer (the object does not exist), not a failure. */
-    private static CompletableFuture<Optional<ObjectNode>> optional(CompletionStage<ObjectNode> get) {
-        return get.handle((o, t) -> {
-            if (t == null) {
-                return Optional.of(o);
-            }
-            if (ApiError.of(t).isNotFound()) {
-                return Optional.<ObjectNode>empty();
-            }
-            throw new CompletionException(t);
-        }).toCompletableFuture();
+    private static CompletableFuture<Optional<ObjectNode>> optional(
+            CompletionStage<ObjectNode> get) {
+        return get.handle(
+                        (o, t) -> {
+                            if (t == null) {
+                                return Optional.of(o);
+                            }
+                            if (ApiError.of(t).isNotFound()) {
+                                return Optional.<ObjectNode>empty();
+                            }
+                            throw new CompletionException(t);
+                        })
+                .toCompletableFuture();
     }
 }

@@ -1,18 +1,19 @@
 package io.kubepekko.agent.manager;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The ConfigMaps and Secrets of its namespace a pod's containers and volumes refer to: what has to be read before
- * its worker can build container configurations ({@link io.kubepekko.agent.runtime.PodInputs}). Every container kind
- * counts (init, app, ephemeral), as do {@code env[].valueFrom}, {@code envFrom}, {@code configMap}/{@code secret}
- * volumes and the sources of {@code projected} volumes. {@code imagePullSecrets} are not inputs of the configurations.
+ * The ConfigMaps and Secrets of its namespace a pod's containers and volumes refer to: what has to
+ * be read before its worker can build container configurations ({@link
+ * io.kubepekko.agent.runtime.PodInputs}). Every container kind counts (init, app, ephemeral), as do
+ * {@code env[].valueFrom}, {@code envFrom}, {@code configMap}/{@code secret} volumes and the
+ * sources of {@code projected} volumes. {@code imagePullSecrets} are not inputs of the
+ * configurations.
  *
  * @param configMaps names of referenced ConfigMaps, sorted
- * @param secrets    names of referenced Secrets, sorted
+ * @param secrets names of referenced Secrets, sorted
  */
 public record PodReferences(Set<String> configMaps, Set<String> secrets) {
 

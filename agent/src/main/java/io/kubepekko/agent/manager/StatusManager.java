@@ -7,6 +7,11 @@ import io.kubepekko.agent.api.Backoff;
 import io.kubepekko.agent.api.PatchType;
 import io.kubepekko.agent.api.Resource;
 import io.kubepekko.agent.worker.StatusSink;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -15,19 +20,14 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
-import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-
 /**
- * The node's status manager (the kubelet's {@code pkg/kubelet/status}): takes the statuses pod workers compute and
- * writes each to {@code pods/{name}/status}, one write in flight per pod uid and only the newest status: it reads the
- * pod, drops the write when the pod is gone or has another uid, merges the node's fields into the server's status
- * ({@link StatusPatch}) and sends a merge patch guarded by the uid, nothing when nothing differs. A failed write is
- * retried with back-off (0.8 s doubling to 30 s); a status equal to the last one written is not sent again.
- * {@link Forget} drops what it knows of a uid once its pod is gone.
+ * The node's status manager (the kubelet's {@code pkg/kubelet/status}): takes the statuses pod
+ * workers compute and writes each to {@code pods/{name}/status}, one write in flight per pod uid
+ * and only the newest status: it reads the pod, drops the write when the pod is gone or has another
+ * uid, merges the node's fields into the server's status ({@link StatusPatch}) and sends a merge
+ * patch guarded by the uid, nothing when nothing differs. A failed write is retried with back-off
+ * (0.8 s doubling to 30 s); a status equal to the last one written is not sent again. {@link
+ * Forget} drops what it knows of a uid once its pod is gone.
  */
 public final class StatusManager extends AbstractBehavior<StatusManager.Command> {
 
@@ -35,7 +35,8 @@ public final class StatusManager extends AbstractBehavior<StatusManager.Command>
     public sealed interface Command {}
 
     /** A worker's newest status of pod {@code uid}. */
-    public record Write(String namespace, String name, String uid, ObjectNode status) implements Command {}
+    public record Write(String namespace, String name, String uid, ObjectNode status)
+            implements Command {}
 
     /** The pod {@code uid} is gone: forget its statuses. */
     public record Forget(String uid) implements Command {}
@@ -50,11 +51,13 @@ public final class StatusManager extends AbstractBehavior<StatusManager.Command>
 
     /** A {@link StatusSink} that hands statuses to {@code manager} (never blocks the worker). */
     public static StatusSink sink(ActorRef<Command> manager) {
-        return (namespace, name, uid, status) -> manager.tell(new Write(namespace, name, uid, status));
+        return (namespace, name, uid, status) ->
+                manager.tell(new Write(namespace, name, uid, status));
     }
 
     public static Behavior<Command> create(ApiClient client) {
-        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new StatusManager(ctx, timers, client)));
+        return Behaviors.setup(
+                ctx -> Behaviors.withTimers(timers -> new StatusManager(ctx, timers, client)));
     }
 
     /** What is known of one pod uid. */
@@ -63,8 +66,10 @@ public final class StatusManager extends AbstractBehavior<StatusManager.Command>
         String name;
         ObjectNode written;
         ObjectNode wanted;
+
         /** Which write is in flight (0: none); a result of another is stale. */
         long inFlight;
+
         Backoff backoff = new Backoff(Duration.ofMillis(800), Duration.ofSeconds(30), 0);
     }
 
@@ -73,7 +78,8 @@ public final class StatusManager extends AbstractBehavior<StatusManager.Command>
     private final Map<String, PodEntry> pods = new HashMap<>();
     private long seq;
 
-    private StatusManager(ActorContext<Command> ctx, TimerScheduler<Command> timers, ApiClient client) {
+    private StatusManager(
+            ActorContext<Command> ctx, TimerScheduler<Command> timers, ApiClient client) {
         super(ctx);
         this.timers = timers;
         this.client = client;
@@ -87,13 +93,15 @@ public final class StatusManager extends AbstractBehavior<StatusManager.Command>
                 .onMessage(Written.class, this::onWritten)
                 .onMessage(Dropped.class, this::onDropped)
                 .onMessage(Failed.class, this::onFailed)
-                .onMessage(Retry.class, r -> {
-                    PodEntry e = pods.get(r.uid());
-                    if (e != null && e.inFlight == 0) {
-                        send(r.uid(), e);
-                    }
-                    return this;
-                })
+                .onMessage(
+                        Retry.class,
+                        r -> {
+                            PodEntry e = pods.get(r.uid());
+                            if (e != null && e.inFlight == 0) {
+                                send(r.uid(), e);
+                            }
+                            return this;
+                        })
                 .build();
     }
 
@@ -124,29 +132,48 @@ public final class StatusManager extends AbstractBehavior<StatusManager.Command>
         ObjectNode status = e.wanted;
         String ns = e.namespace;
         String name = e.name;
-        var done = client.get(Resource.PODS.object(ns, name)).thenCompose(pod -> {
-            if (!uid.equals(PodChange.uid(pod))) {
-                return CompletableFuture.<Command>completedFuture(
-                        new Dropped(uid, mine, "the pod now has uid " + PodChange.uid(pod)));
-            }
-            ObjectNode patch = StatusPatch.diff(pod.path("status"), StatusPatch.merge(pod.path("status"), status));
-            if (patch.isEmpty()) {
-                return CompletableFuture.<Command>completedFuture(new Written(uid, mine, status));
-            }
-            return client.patch(Resource.PODS.subresource(ns, name, "status"), PatchType.MERGE,
-                    StatusPatch.body(uid, patch)).thenApply(x -> (Command) new Written(uid, mine, status));
-        });
-        getContext().pipeToSelf(done, (m, t) -> {
-            if (t == null) {
-                return m;
-            }
-            ApiError error = ApiError.of(t);
-            // 404: the pod is gone; 409 on a uid-guarded patch: another pod of that name. Neither is worth retrying.
-            if (error.isNotFound() || error.isConflict()) {
-                return new Dropped(uid, mine, error.toString());
-            }
-            return new Failed(uid, mine, error);
-        });
+        var done =
+                client.get(Resource.PODS.object(ns, name))
+                        .thenCompose(
+                                pod -> {
+                                    if (!uid.equals(PodChange.uid(pod))) {
+                                        return CompletableFuture.<Command>completedFuture(
+                                                new Dropped(
+                                                        uid,
+                                                        mine,
+                                                        "the pod now has uid "
+                                                                + PodChange.uid(pod)));
+                                    }
+                                    ObjectNode patch =
+                                            StatusPatch.diff(
+                                                    pod.path("status"),
+                                                    StatusPatch.merge(pod.path("status"), status));
+                                    if (patch.isEmpty()) {
+                                        return CompletableFuture.<Command>completedFuture(
+                                                new Written(uid, mine, status));
+                                    }
+                                    return client.patch(
+                                                    Resource.PODS.subresource(ns, name, "status"),
+                                                    PatchType.MERGE,
+                                                    StatusPatch.body(uid, patch))
+                                            .thenApply(
+                                                    x -> (Command) new Written(uid, mine, status));
+                                });
+        getContext()
+                .pipeToSelf(
+                        done,
+                        (m, t) -> {
+                            if (t == null) {
+                                return m;
+                            }
+                            ApiError error = ApiError.of(t);
+                            // 404: the pod is gone; 409 on a uid-guarded patch: another pod of that
+                            // name. Neither is worth retrying.
+                            if (error.isNotFound() || error.isConflict()) {
+                                return new Dropped(uid, mine, error.toString());
+                            }
+                            return new Failed(uid, mine, error);
+                        });
     }
 
     private Optional<PodEntry> current(String uid, long seq) {
@@ -159,37 +186,65 @@ public final class StatusManager extends AbstractBehavior<StatusManager.Command>
     }
 
     private Behavior<Command> onWritten(Written w) {
-        current(w.uid(), w.seq()).ifPresent(e -> {
-            if (e.backoff.failures() > 0) {
-                getContext().getLog().info("status of pod {}/{} written again after {} failures", e.namespace, e.name,
-                        e.backoff.failures());
-            }
-            e.backoff = e.backoff.succeeded();
-            e.written = w.status();
-            getContext().getLog().debug("status of pod {}/{} written, phase {}", e.namespace, e.name,
-                    w.status().path("phase").asText());
-            send(w.uid(), e);
-        });
+        current(w.uid(), w.seq())
+                .ifPresent(
+                        e -> {
+                            if (e.backoff.failures() > 0) {
+                                getContext()
+                                        .getLog()
+                                        .info(
+                                                "status of pod {}/{} written again after {} failures",
+                                                e.namespace,
+                                                e.name,
+                                                e.backoff.failures());
+                            }
+                            e.backoff = e.backoff.succeeded();
+                            e.written = w.status();
+                            getContext()
+                                    .getLog()
+                                    .debug(
+                                            "status of pod {}/{} written, phase {}",
+                                            e.namespace,
+                                            e.name,
+                                            w.status().path("phase").asText());
+                            send(w.uid(), e);
+                        });
         return this;
     }
 
     private Behavior<Command> onDropped(Dropped d) {
-        current(d.uid(), d.seq()).ifPresent(e -> {
-            getContext().getLog().info("status of pod {}/{} (uid {}) not written: {}", e.namespace, e.name, d.uid(), d.why());
-            e.wanted = null;
-        });
+        current(d.uid(), d.seq())
+                .ifPresent(
+                        e -> {
+                            getContext()
+                                    .getLog()
+                                    .info(
+                                            "status of pod {}/{} (uid {}) not written: {}",
+                                            e.namespace,
+                                            e.name,
+                                            d.uid(),
+                                            d.why());
+                            e.wanted = null;
+                        });
         return this;
     }
 
     private Behavior<Command> onFailed(Failed f) {
-        current(f.uid(), f.seq()).ifPresent(e -> {
-            e.backoff = e.backoff.failed();
-            if (e.backoff.firstOfStreak()) {
-                getContext().getLog().warn("status of pod {}/{} not written, retrying with back-off: {}", e.namespace,
-                        e.name, f.error());
-            }
-            timers.startSingleTimer(f.uid(), new Retry(f.uid()), e.backoff.delay());
-        });
+        current(f.uid(), f.seq())
+                .ifPresent(
+                        e -> {
+                            e.backoff = e.backoff.failed();
+                            if (e.backoff.firstOfStreak()) {
+                                getContext()
+                                        .getLog()
+                                        .warn(
+                                                "status of pod {}/{} not written, retrying with back-off: {}",
+                                                e.namespace,
+                                                e.name,
+                                                f.error());
+                            }
+                            timers.startSingleTimer(f.uid(), new Retry(f.uid()), e.backoff.delay());
+                        });
         return this;
     }
 }

@@ -9,8 +9,9 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * Manifest input read with a cap: at most {@code limit + 1} bytes are ever held, so a huge file or response body
- * cannot exhaust the heap. Empty means larger than the limit (the rest is never read).
+ * Manifest input read with a cap: at most {@code limit + 1} bytes are ever held, so a huge file or
+ * response body cannot exhaust the heap. Empty means larger than the limit (the rest is never
+ * read).
  */
 public final class BoundedBytes {
     private BoundedBytes() {}
@@ -26,13 +27,24 @@ public final class BoundedBytes {
         }
     }
 
-    /** A response body handler keeping at most {@code limit} bytes; past that it cancels the download. */
+    /**
+     * A response body handler keeping at most {@code limit} bytes; past that it cancels the
+     * download.
+     */
     public static HttpResponse.BodyHandler<Optional<byte[]>> bodyHandler(int limit) {
-        return info -> HttpResponse.BodySubscribers.mapping(BoundedBody.handler(limit).apply(info),
-                read -> read.truncated() ? Optional.<byte[]>empty() : Optional.of(read.bytes()));
+        return info ->
+                HttpResponse.BodySubscribers.mapping(
+                        BoundedBody.handler(limit).apply(info),
+                        read ->
+                                read.truncated()
+                                        ? Optional.<byte[]>empty()
+                                        : Optional.of(read.bytes()));
     }
 
-    /** Why a manifest over {@code limit} is refused (its origin is named with it, {@link ManifestError}). */
+    /**
+     * Why a manifest over {@code limit} is refused (its origin is named with it, {@link
+     * ManifestError}).
+     */
     public static String tooLarge(int limit) {
         return "larger than the limit of " + limit + " bytes (" + describe(limit) + "): not read";
     }

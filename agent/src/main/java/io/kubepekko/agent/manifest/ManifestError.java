@@ -1,8 +1,8 @@
 package io.kubepekko.agent.manifest;
 
 /**
- * A manifest the agent cannot run: which one and why. It only keeps the pods of that manifest from running;
- * the other manifests of the same source run.
+ * A manifest the agent cannot run: which one and why. It only keeps the pods of that manifest from
+ * running; the other manifests of the same source run.
  *
  * @param problem what kind of fault it is (a client posting the manifest is answered by it)
  */

@@ -1,7 +1,6 @@
 package io.kubepekko.agent.manifest;
 
 import io.kubepekko.api.validation.NameValidation;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -17,10 +16,11 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * The manifests posted to the agent's server, kept as files in one directory (under {@code --root-dir}) so that they
- * outlive the agent: a restarted agent runs them again instead of removing their pods as orphans. Each manifest is
- * one file named after it, written whole or not at all (a temporary dot file moved into place); dot files are not
- * manifests. Not thread-safe: one actor ({@link PostedPodSource}) owns it.
+ * The manifests posted to the agent's server, kept as files in one directory (under {@code
+ * --root-dir}) so that they outlive the agent: a restarted agent runs them again instead of
+ * removing their pods as orphans. Each manifest is one file named after it, written whole or not at
+ * all (a temporary dot file moved into place); dot files are not manifests. Not thread-safe: one
+ * actor ({@link PostedPodSource}) owns it.
  */
 public final class PostedManifests {
     /** The directory under {@code --root-dir}. */
@@ -42,8 +42,8 @@ public final class PostedManifests {
     }
 
     /**
-     * Why {@code name} cannot name a manifest, empty when it can: a DNS-1123 subdomain, as an object name (no path
-     * separators, no dot files, nothing a file system treats specially).
+     * Why {@code name} cannot name a manifest, empty when it can: a DNS-1123 subdomain, as an
+     * object name (no path separators, no dot files, nothing a file system treats specially).
      */
     public static List<String> nameErrors(String name) {
         return NameValidation.dns1123Subdomain(name);
@@ -57,11 +57,15 @@ public final class PostedManifests {
         try (Stream<Path> s = Files.list(dir)) {
             return s.map(p -> p.getFileName().toString())
                     .filter(n -> !n.startsWith(".") && nameErrors(n).isEmpty())
-                    .sorted().toList();
+                    .sorted()
+                    .toList();
         }
     }
 
-    /** The manifest {@code name}'s bytes; empty when there is none or it is larger than {@code limit}. */
+    /**
+     * The manifest {@code name}'s bytes; empty when there is none or it is larger than {@code
+     * limit}.
+     */
     public Optional<byte[]> read(String name, int limit) throws IOException {
         try {
             return BoundedBytes.readFile(dir.resolve(name), limit);
@@ -82,7 +86,11 @@ public final class PostedManifests {
                 out.force(true); // on disk before it replaces the old one
             }
             try {
-                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                Files.move(
+                        tmp,
+                        target,
+                        StandardCopyOption.ATOMIC_MOVE,
+                        StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
                 Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
             }
@@ -104,7 +112,10 @@ public final class PostedManifests {
         }
         List<Path> out = new ArrayList<>();
         try (Stream<Path> s = Files.list(dir)) {
-            s.filter(p -> p.getFileName().toString().startsWith(".") && p.getFileName().toString().endsWith(".tmp"))
+            s.filter(
+                            p ->
+                                    p.getFileName().toString().startsWith(".")
+                                            && p.getFileName().toString().endsWith(".tmp"))
                     .forEach(out::add);
         }
         return out;

@@ -1,11 +1,6 @@
 package io.kubepekko.agent.manifest;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.apache.pekko.actor.typed.ActorRef;
-import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.javadsl.ActorContext;
-import org.apache.pekko.actor.typed.javadsl.Behaviors;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,12 +12,17 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
- * The third static pod source: manifests posted to the agent's own server ({@code server/AgentServer}), stored in
- * {@link PostedManifests} so they run again after a restart. On start it reads what is stored and sends the set (the
- * pod manager waits for it before removing orphans); each accepted change sends the whole set again. A manifest is
- * parsed before it is stored: a bad one is refused and nothing changes.
+ * The third static pod source: manifests posted to the agent's own server ({@code
+ * server/AgentServer}), stored in {@link PostedManifests} so they run again after a restart. On
+ * start it reads what is stored and sends the set (the pod manager waits for it before removing
+ * orphans); each accepted change sends the whole set again. A manifest is parsed before it is
+ * stored: a bad one is refused and nothing changes.
  */
 public final class PostedPodSource {
     private PostedPodSource() {}
@@ -30,7 +30,10 @@ public final class PostedPodSource {
     /** The source's protocol: what the server asks of it. */
     public sealed interface Command {}
 
-    /** Store {@code body} as the manifest {@code name} (replacing one of that name) and run its pods. */
+    /**
+     * Store {@code body} as the manifest {@code name} (replacing one of that name) and run its
+     * pods.
+     */
     public record Put(String name, byte[] body, ActorRef<Outcome> replyTo) implements Command {}
 
     /** Remove the manifest {@code name}: its pods stop. */
@@ -63,8 +66,9 @@ public final class PostedPodSource {
         }
 
         /**
-         * Not stored: its pod {@code pod} ({@code namespace/name}) is already in the posted manifest {@code manifest}
-         * (one static pod per full name: the kubelet would ignore the second).
+         * Not stored: its pod {@code pod} ({@code namespace/name}) is already in the posted
+         * manifest {@code manifest} (one static pod per full name: the kubelet would ignore the
+         * second).
          */
         record Duplicate(String pod, String manifest) implements Outcome {}
 
@@ -73,43 +77,76 @@ public final class PostedPodSource {
     }
 
     /** The source over {@code store}, accepting manifests of at most {@code limit} bytes. */
-    public static Behavior<Command> create(PostedManifests store, String nodeName, Clock clock,
-                                           Consumer<StaticPodSet> target, int limit) {
-        return Behaviors.setup(ctx -> {
-            Map<String, List<ObjectNode>> pods = load(ctx, store, nodeName, clock, limit);
-            send(pods, target);
-            return Behaviors.receive(Command.class)
-                    .onMessage(Put.class, put -> {
-                        put.replyTo().tell(onPut(ctx, store, put, nodeName, clock, limit, pods, target));
-                        return Behaviors.same();
-                    })
-                    .onMessage(Delete.class, delete -> {
-                        delete.replyTo().tell(onDelete(ctx, store, delete.name(), pods, target));
-                        return Behaviors.same();
-                    })
-                    .onMessage(ListNames.class, list -> {
-                        Outcome names;
-                        try {
-                            names = new Outcome.Names(store.names());
-                        } catch (IOException e) {
-                            names = new Outcome.Failed("the manifests could not be listed: " + e.getMessage());
-                        }
-                        list.replyTo().tell(names);
-                        return Behaviors.same();
-                    })
-                    .build();
-        });
+    public static Behavior<Command> create(
+            PostedManifests store,
+            String nodeName,
+            Clock clock,
+            Consumer<StaticPodSet> target,
+            int limit) {
+        return Behaviors.setup(
+                ctx -> {
+                    Map<String, List<ObjectNode>> pods = load(ctx, store, nodeName, clock, limit);
+                    send(pods, target);
+                    return Behaviors.receive(Command.class)
+                            .onMessage(
+                                    Put.class,
+                                    put -> {
+                                        put.replyTo()
+                                                .tell(
+                                                        onPut(
+                                                                ctx, store, put, nodeName, clock,
+                                                                limit, pods, target));
+                                        return Behaviors.same();
+                                    })
+                            .onMessage(
+                                    Delete.class,
+                                    delete -> {
+                                        delete.replyTo()
+                                                .tell(
+                                                        onDelete(
+                                                                ctx,
+                                                                store,
+                                                                delete.name(),
+                                                                pods,
+                                                                target));
+                                        return Behaviors.same();
+                                    })
+                            .onMessage(
+                                    ListNames.class,
+                                    list -> {
+                                        Outcome names;
+                                        try {
+                                            names = new Outcome.Names(store.names());
+                                        } catch (IOException e) {
+                                            names =
+                                                    new Outcome.Failed(
+                                                            "the manifests could not be listed: "
+                                                                    + e.getMessage());
+                                        }
+                                        list.replyTo().tell(names);
+                                        return Behaviors.same();
+                                    })
+                            .build();
+                });
     }
 
-    private static Outcome onPut(ActorContext<Command> ctx, PostedManifests store, Put put, String nodeName,
-                                 Clock clock, int limit, Map<String, List<ObjectNode>> pods,
-                                 Consumer<StaticPodSet> target) {
+    private static Outcome onPut(
+            ActorContext<Command> ctx,
+            PostedManifests store,
+            Put put,
+            String nodeName,
+            Clock clock,
+            int limit,
+            Map<String, List<ObjectNode>> pods,
+            Consumer<StaticPodSet> target) {
         ManifestOrigin origin = ManifestOrigin.posted(put.name());
         if (put.body().length > limit) {
-            return new Outcome.Refused(new ManifestError(origin, BoundedBytes.tooLarge(limit),
-                    ManifestError.Problem.TOO_LARGE));
+            return new Outcome.Refused(
+                    new ManifestError(
+                            origin, BoundedBytes.tooLarge(limit), ManifestError.Problem.TOO_LARGE));
         }
-        ManifestResult parsed = StaticPodManifests.parse(put.body(), origin, nodeName, clock.instant());
+        ManifestResult parsed =
+                StaticPodManifests.parse(put.body(), origin, nodeName, clock.instant());
         if (parsed instanceof ManifestResult.Invalid invalid) {
             return new Outcome.Refused(invalid.error());
         }
@@ -122,25 +159,37 @@ public final class PostedPodSource {
         try {
             created = store.put(put.name(), put.body());
         } catch (IOException e) {
-            ctx.getLog().error("posted static pod manifest {} not stored: {}", put.name(), e.toString());
+            ctx.getLog()
+                    .error(
+                            "posted static pod manifest {} not stored: {}",
+                            put.name(),
+                            e.toString());
             return new Outcome.Failed("the manifest could not be stored: " + e.getMessage());
         }
-        ctx.getLog().info("posted static pod manifest {} {} ({} pods)", put.name(), created ? "stored" : "replaced",
-                manifestPods.size());
+        ctx.getLog()
+                .info(
+                        "posted static pod manifest {} {} ({} pods)",
+                        put.name(),
+                        created ? "stored" : "replaced",
+                        manifestPods.size());
         pods.put(put.name(), manifestPods);
         send(pods, target);
         return new Outcome.Stored(created, manifestPods);
     }
 
-    /** The first of {@code manifestPods} whose full name another posted manifest (or this one, twice) has. */
-    private static Optional<Outcome.Duplicate> duplicate(String name, List<ObjectNode> manifestPods,
-                                                         Map<String, List<ObjectNode>> pods) {
+    /**
+     * The first of {@code manifestPods} whose full name another posted manifest (or this one,
+     * twice) has.
+     */
+    private static Optional<Outcome.Duplicate> duplicate(
+            String name, List<ObjectNode> manifestPods, Map<String, List<ObjectNode>> pods) {
         Map<String, String> owners = new HashMap<>();
-        pods.forEach((manifest, its) -> {
-            if (!manifest.equals(name)) {
-                its.forEach(pod -> owners.putIfAbsent(fullName(pod), manifest));
-            }
-        });
+        pods.forEach(
+                (manifest, its) -> {
+                    if (!manifest.equals(name)) {
+                        its.forEach(pod -> owners.putIfAbsent(fullName(pod), manifest));
+                    }
+                });
         for (ObjectNode pod : manifestPods) {
             String owner = owners.putIfAbsent(fullName(pod), name);
             if (owner != null) {
@@ -151,11 +200,17 @@ public final class PostedPodSource {
     }
 
     private static String fullName(ObjectNode pod) {
-        return pod.path("metadata").path("namespace").asText("") + "/" + pod.path("metadata").path("name").asText("");
+        return pod.path("metadata").path("namespace").asText("")
+                + "/"
+                + pod.path("metadata").path("name").asText("");
     }
 
-    private static Outcome onDelete(ActorContext<Command> ctx, PostedManifests store, String name,
-                                    Map<String, List<ObjectNode>> pods, Consumer<StaticPodSet> target) {
+    private static Outcome onDelete(
+            ActorContext<Command> ctx,
+            PostedManifests store,
+            String name,
+            Map<String, List<ObjectNode>> pods,
+            Consumer<StaticPodSet> target) {
         boolean existed;
         try {
             existed = store.delete(name);
@@ -173,9 +228,16 @@ public final class PostedPodSource {
         return new Outcome.Deleted();
     }
 
-    /** What is stored: each manifest's pods; one that cannot run is logged and runs nothing, as a bad file. */
-    private static Map<String, List<ObjectNode>> load(ActorContext<Command> ctx, PostedManifests store,
-                                                      String nodeName, Clock clock, int limit) {
+    /**
+     * What is stored: each manifest's pods; one that cannot run is logged and runs nothing, as a
+     * bad file.
+     */
+    private static Map<String, List<ObjectNode>> load(
+            ActorContext<Command> ctx,
+            PostedManifests store,
+            String nodeName,
+            Clock clock,
+            int limit) {
         Map<String, List<ObjectNode>> pods = new TreeMap<>();
         try {
             for (Path leftover : store.leftovers()) {
@@ -184,10 +246,15 @@ public final class PostedPodSource {
             for (String name : store.names()) {
                 ManifestOrigin origin = ManifestOrigin.posted(name);
                 Optional<byte[]> data = store.read(name, limit);
-                ManifestResult r = data.isEmpty()
-                        ? new ManifestResult.Invalid(new ManifestError(origin, BoundedBytes.tooLarge(limit),
-                        ManifestError.Problem.TOO_LARGE))
-                        : StaticPodManifests.parse(data.get(), origin, nodeName, clock.instant());
+                ManifestResult r =
+                        data.isEmpty()
+                                ? new ManifestResult.Invalid(
+                                        new ManifestError(
+                                                origin,
+                                                BoundedBytes.tooLarge(limit),
+                                                ManifestError.Problem.TOO_LARGE))
+                                : StaticPodManifests.parse(
+                                        data.get(), origin, nodeName, clock.instant());
                 if (r instanceof ManifestResult.Pods p) {
                     pods.put(name, p.pods());
                 } else if (r instanceof ManifestResult.Invalid invalid) {
@@ -195,9 +262,14 @@ public final class PostedPodSource {
                 }
             }
         } catch (IOException e) {
-            ctx.getLog().warn("posted static pod manifests in {} not read: {}", store.directory(), e.toString());
+            ctx.getLog()
+                    .warn(
+                            "posted static pod manifests in {} not read: {}",
+                            store.directory(),
+                            e.toString());
         }
-        ctx.getLog().info("posted static pod manifests in {}: {}", store.directory(), pods.keySet());
+        ctx.getLog()
+                .info("posted static pod manifests in {}: {}", store.directory(), pods.keySet());
         return pods;
     }
 

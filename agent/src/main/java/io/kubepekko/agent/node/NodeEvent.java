@@ -2,7 +2,10 @@ package io.kubepekko.agent.node;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-/** What the node actors tell an observer (the guardian's caller, tests) when they have done something. */
+/**
+ * What the node actors tell an observer (the guardian's caller, tests) when they have done
+ * something.
+ */
 public sealed interface NodeEvent {
 
     /** The Node is registered (created, or adopted when it already existed). */

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.agent.GoPlatform;
 import io.kubepekko.agent.flags.AgentSettings;
 import io.kubepekko.api.meta.Json;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -13,34 +12,54 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The Node the agent registers, as the kubelet's {@code initialNode} (pkg/kubelet/kubelet_node_status.go)
- * builds it: named by {@code --hostname-override} or the host name; labelled with the host name, OS and
- * architecture (stable and {@code beta.kubernetes.io/} forms, the kubelet still sets both), then
- * {@code --node-labels} over them; {@code spec.providerID}; {@code spec.unschedulable} with its
- * {@code node.kubernetes.io/unschedulable:NoSchedule} taint when it registers unschedulable; the
+ * The Node the agent registers, as the kubelet's {@code initialNode}
+ * (pkg/kubelet/kubelet_node_status.go) builds it: named by {@code --hostname-override} or the host
+ * name; labelled with the host name, OS and architecture (stable and {@code beta.kubernetes.io/}
+ * forms, the kubelet still sets both), then {@code --node-labels} over them; {@code
+ * spec.providerID}; {@code spec.unschedulable} with its {@code
+ * node.kubernetes.io/unschedulable:NoSchedule} taint when it registers unschedulable; the
  * controller-managed attach/detach annotation (the kubelet's default).
  *
- * @param name         the Node's name (lower-cased)
- * @param os           {@code GOOS}
- * @param arch         {@code GOARCH}
- * @param labels       {@code --node-labels}
- * @param providerId   {@code --provider-id}
- * @param schedulable  {@code --register-schedulable}
+ * @param name the Node's name (lower-cased)
+ * @param os {@code GOOS}
+ * @param arch {@code GOARCH}
+ * @param labels {@code --node-labels}
+ * @param providerId {@code --provider-id}
+ * @param schedulable {@code --register-schedulable}
  */
-public record NodeIdentity(String name, String os, String arch, Map<String, String> labels, Optional<String> providerId,
-                           boolean schedulable) {
+public record NodeIdentity(
+        String name,
+        String os,
+        String arch,
+        Map<String, String> labels,
+        Optional<String> providerId,
+        boolean schedulable) {
 
     static final String LABEL_HOSTNAME = "kubernetes.io/hostname";
     static final String LABEL_OS = "kubernetes.io/os";
     static final String LABEL_ARCH = "kubernetes.io/arch";
     static final String LEGACY_LABEL_OS = "beta.kubernetes.io/os";
     static final String LEGACY_LABEL_ARCH = "beta.kubernetes.io/arch";
-    static final String ATTACH_DETACH_ANNOTATION = "volumes.kubernetes.io/controller-managed-attach-detach";
-    /** The labels the kubelet re-applies to a Node it finds already registered ({@code updateDefaultLabels}). */
-    static final List<String> DEFAULT_LABELS = List.of(LABEL_HOSTNAME, "topology.kubernetes.io/zone",
-            "topology.kubernetes.io/region", "node.kubernetes.io/instance-type", LABEL_OS, LABEL_ARCH,
-            "failure-domain.beta.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/region",
-            "beta.kubernetes.io/instance-type", LEGACY_LABEL_OS, LEGACY_LABEL_ARCH);
+    static final String ATTACH_DETACH_ANNOTATION =
+            "volumes.kubernetes.io/controller-managed-attach-detach";
+
+    /**
+     * The labels the kubelet re-applies to a Node it finds already registered ({@code
+     * updateDefaultLabels}).
+     */
+    static final List<String> DEFAULT_LABELS =
+            List.of(
+                    LABEL_HOSTNAME,
+                    "topology.kubernetes.io/zone",
+                    "topology.kubernetes.io/region",
+                    "node.kubernetes.io/instance-type",
+                    LABEL_OS,
+                    LABEL_ARCH,
+                    "failure-domain.beta.kubernetes.io/zone",
+                    "failure-domain.beta.kubernetes.io/region",
+                    "beta.kubernetes.io/instance-type",
+                    LEGACY_LABEL_OS,
+                    LEGACY_LABEL_ARCH);
 
     public NodeIdentity {
         labels = Map.copyOf(labels);
@@ -48,8 +67,13 @@ public record NodeIdentity(String name, String os, String arch, Map<String, Stri
 
     /** The identity from the agent's flags on this host. */
     public static NodeIdentity of(AgentSettings s, String hostname) {
-        return new NodeIdentity(s.hostnameOverride().orElse(hostname).trim().toLowerCase(Locale.ROOT),
-                GoPlatform.os(), GoPlatform.arch(), s.nodeLabels(), s.providerId(), s.registerSchedulable());
+        return new NodeIdentity(
+                s.hostnameOverride().orElse(hostname).trim().toLowerCase(Locale.ROOT),
+                GoPlatform.os(),
+                GoPlatform.arch(),
+                s.nodeLabels(),
+                s.providerId(),
+                s.registerSchedulable());
     }
 
     /** The labels of the Node: the defaults, with {@code --node-labels} winning. */
@@ -78,15 +102,18 @@ public record NodeIdentity(String name, String os, String arch, Map<String, Stri
         providerId.ifPresent(p -> spec.put("providerID", p));
         if (!schedulable) {
             spec.put("unschedulable", true);
-            spec.putArray("taints").addObject().put("key", "node.kubernetes.io/unschedulable").put("effect", "NoSchedule");
+            spec.putArray("taints")
+                    .addObject()
+                    .put("key", "node.kubernetes.io/unschedulable")
+                    .put("effect", "NoSchedule");
         }
         return n;
     }
 
     /**
-     * What the kubelet reconciles on a Node that was already registered: the default labels it would set
-     * (a changed value rewritten, an empty one removed) and the attach/detach annotation. Empty when the
-     * existing Node needs nothing; otherwise a merge patch of its metadata.
+     * What the kubelet reconciles on a Node that was already registered: the default labels it
+     * would set (a changed value rewritten, an empty one removed) and the attach/detach annotation.
+     * Empty when the existing Node needs nothing; otherwise a merge patch of its metadata.
      */
     public Optional<ObjectNode> adoptionPatch(JsonNode existing) {
         Map<String, String> initial = allLabels();
@@ -105,7 +132,13 @@ public record NodeIdentity(String name, String os, String arch, Map<String, Stri
                 labelPatch.put(label, want);
             }
         }
-        boolean annotationWrong = !"true".equals(existing.path("metadata").path("annotations").path(ATTACH_DETACH_ANNOTATION).asText(null));
+        boolean annotationWrong =
+                !"true"
+                        .equals(
+                                existing.path("metadata")
+                                        .path("annotations")
+                                        .path(ATTACH_DETACH_ANNOTATION)
+                                        .asText(null));
         if (labelPatch.isEmpty() && !annotationWrong) {
             return Optional.empty();
         }

@@ -4,12 +4,16 @@ import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 /**
- * What the node's status needs from the container runtime (CRI {@code Status}, {@code Version} and {@code ListImages});
- * wired to the CRI client by the agent, faked in tests. A failed stage means the runtime did not answer.
+ * What the node's status needs from the container runtime (CRI {@code Status}, {@code Version} and
+ * {@code ListImages}); wired to the CRI client by the agent, faked in tests. A failed stage means
+ * the runtime did not answer.
  */
 public interface RuntimeFacts {
 
-    /** CRI {@code VersionResponse}: {@code runtime_name} (e.g. {@code containerd}) and {@code runtime_version}. */
+    /**
+     * CRI {@code VersionResponse}: {@code runtime_name} (e.g. {@code containerd}) and {@code
+     * runtime_version}.
+     */
     record Version(String runtimeName, String runtimeVersion) {
         /** As {@code nodeInfo.containerRuntimeVersion}: {@code containerd://1.6.20}. */
         public String nodeInfoString() {

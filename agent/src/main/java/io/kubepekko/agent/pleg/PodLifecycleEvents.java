@@ -16,28 +16,33 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 
 /**
- * The node's pod lifecycle event generator, as the kubelet's generic PLEG: once per period it lists every sandbox
- * and container of the runtime (two CRI calls, whatever the number of pods), compares the listing with the
- * previous one ({@link RuntimeListing#changedSince}) and tells the subscriber of each pod that changed. A pod
- * worker subscribes by its pod's uid and then relists only its own pod, when told, instead of every period.
+ * The node's pod lifecycle event generator, as the kubelet's generic PLEG: once per period it lists
+ * every sandbox and container of the runtime (two CRI calls, whatever the number of pods), compares
+ * the listing with the previous one ({@link RuntimeListing#changedSince}) and tells the subscriber
+ * of each pod that changed. A pod worker subscribes by its pod's uid and then relists only its own
+ * pod, when told, instead of every period.
  *
- * <p>A relist runs only while someone subscribes, one at a time (a slow runtime skips periods rather than queueing
- * them). A failed listing is logged once per streak and keeps the previous listing, so what changed meanwhile is
- * told after the next good one.
+ * <p>A relist runs only while someone subscribes, one at a time (a slow runtime skips periods
+ * rather than queueing them). A failed listing is logged once per streak and keeps the previous
+ * listing, so what changed meanwhile is told after the next good one.
  */
 public final class PodLifecycleEvents extends AbstractBehavior<PodLifecycleEvents.Command> {
 
     /** The generator's protocol. */
     public sealed interface Command {}
 
-    /** Tell {@code subscriber} when the runtime's sandboxes or containers of pod {@code uid} change. */
+    /**
+     * Tell {@code subscriber} when the runtime's sandboxes or containers of pod {@code uid} change.
+     */
     public record Subscribe(String uid, ActorRef<PodChanged> subscriber) implements Command {}
 
     /** Stop telling {@code subscriber} (the one subscribed) about pod {@code uid}. */
     public record Unsubscribe(String uid, ActorRef<PodChanged> subscriber) implements Command {}
 
     /** List the runtime now (the timer sends it every period; tests may too). */
-    public enum Relist implements Command { INSTANCE }
+    public enum Relist implements Command {
+        INSTANCE
+    }
 
     /** To a subscriber: a sandbox or container of its pod was created, removed or changed state. */
     public record PodChanged(String uid) {}
@@ -47,10 +52,14 @@ public final class PodLifecycleEvents extends AbstractBehavior<PodLifecycleEvent
     private record ListFailed(Throwable error) implements Command {}
 
     public static Behavior<Command> create(CriRuntime cri, Duration period) {
-        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
-            timers.startTimerWithFixedDelay("relist", Relist.INSTANCE, period);
-            return new PodLifecycleEvents(ctx, cri);
-        }));
+        return Behaviors.setup(
+                ctx ->
+                        Behaviors.withTimers(
+                                timers -> {
+                                    timers.startTimerWithFixedDelay(
+                                            "relist", Relist.INSTANCE, period);
+                                    return new PodLifecycleEvents(ctx, cri);
+                                }));
     }
 
     private final CriRuntime cri;
@@ -67,14 +76,18 @@ public final class PodLifecycleEvents extends AbstractBehavior<PodLifecycleEvent
     @Override
     public Receive<Command> createReceive() {
         return newReceiveBuilder()
-                .onMessage(Subscribe.class, s -> {
-                    subscribers.put(s.uid(), s.subscriber());
-                    return this;
-                })
-                .onMessage(Unsubscribe.class, u -> {
-                    subscribers.remove(u.uid(), u.subscriber());
-                    return this;
-                })
+                .onMessage(
+                        Subscribe.class,
+                        s -> {
+                            subscribers.put(s.uid(), s.subscriber());
+                            return this;
+                        })
+                .onMessage(
+                        Unsubscribe.class,
+                        u -> {
+                            subscribers.remove(u.uid(), u.subscriber());
+                            return this;
+                        })
                 .onMessageEquals(Relist.INSTANCE, this::onRelist)
                 .onMessage(Listed.class, this::onListed)
                 .onMessage(ListFailed.class, this::onListFailed)
@@ -86,10 +99,14 @@ public final class PodLifecycleEvents extends AbstractBehavior<PodLifecycleEvent
             return this;
         }
         listing = true;
-        var sandboxes = cri.listPodSandbox(PodSandboxFilter.getDefaultInstance()).toCompletableFuture();
-        var containers = cri.listContainers(ContainerFilter.getDefaultInstance()).toCompletableFuture();
-        getContext().pipeToSelf(sandboxes.thenCombine(containers, RuntimeListing::of),
-                (l, t) -> t == null ? new Listed(l) : new ListFailed(t));
+        var sandboxes =
+                cri.listPodSandbox(PodSandboxFilter.getDefaultInstance()).toCompletableFuture();
+        var containers =
+                cri.listContainers(ContainerFilter.getDefaultInstance()).toCompletableFuture();
+        getContext()
+                .pipeToSelf(
+                        sandboxes.thenCombine(containers, RuntimeListing::of),
+                        (l, t) -> t == null ? new Listed(l) : new ListFailed(t));
         return this;
     }
 
@@ -114,7 +131,9 @@ public final class PodLifecycleEvents extends AbstractBehavior<PodLifecycleEvent
         listing = false;
         if (!failing) {
             failing = true;
-            getContext().getLog().warn("relist of the runtime failed: {}", CriError.of(failed.error()));
+            getContext()
+                    .getLog()
+                    .warn("relist of the runtime failed: {}", CriError.of(failed.error()));
         }
         return this;
     }

@@ -12,9 +12,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * One node-wide listing of the runtime (the kubelet's PLEG relist, pkg/kubelet/pleg/generic.go), reduced to what
- * tells whether a pod changed: per pod uid (its CRI label) each sandbox's and each container's id and state.
- * Sandboxes and containers without the label are not ours and are left out.
+ * One node-wide listing of the runtime (the kubelet's PLEG relist, pkg/kubelet/pleg/generic.go),
+ * reduced to what tells whether a pod changed: per pod uid (its CRI label) each sandbox's and each
+ * container's id and state. Sandboxes and containers without the label are not ours and are left
+ * out.
  */
 public record RuntimeListing(Map<String, PodRecord> pods) {
 
@@ -25,7 +26,8 @@ public record RuntimeListing(Map<String, PodRecord> pods) {
     }
 
     /** What the runtime holds of one pod: sandbox id → state, container id → state. */
-    public record PodRecord(Map<String, PodSandboxState> sandboxes, Map<String, ContainerState> containers) {
+    public record PodRecord(
+            Map<String, PodSandboxState> sandboxes, Map<String, ContainerState> containers) {
         public PodRecord {
             sandboxes = Map.copyOf(sandboxes);
             containers = Map.copyOf(containers);
@@ -38,38 +40,46 @@ public record RuntimeListing(Map<String, PodRecord> pods) {
         for (PodSandbox s : sandboxes) {
             String uid = s.getLabelsOrDefault(SandboxConfigs.POD_UID_LABEL, "");
             if (!uid.isEmpty()) {
-                sandboxesByPod.computeIfAbsent(uid, k -> new HashMap<>()).put(s.getId(), s.getState());
+                sandboxesByPod
+                        .computeIfAbsent(uid, k -> new HashMap<>())
+                        .put(s.getId(), s.getState());
             }
         }
         Map<String, Map<String, ContainerState>> containersByPod = new HashMap<>();
         for (Container c : containers) {
             String uid = c.getLabelsOrDefault(SandboxConfigs.POD_UID_LABEL, "");
             if (!uid.isEmpty()) {
-                containersByPod.computeIfAbsent(uid, k -> new HashMap<>()).put(c.getId(), c.getState());
+                containersByPod
+                        .computeIfAbsent(uid, k -> new HashMap<>())
+                        .put(c.getId(), c.getState());
             }
         }
         Set<String> uids = new HashSet<>(sandboxesByPod.keySet());
         uids.addAll(containersByPod.keySet());
         Map<String, PodRecord> pods = new HashMap<>();
         for (String uid : uids) {
-            pods.put(uid, new PodRecord(sandboxesByPod.getOrDefault(uid, Map.of()),
-                    containersByPod.getOrDefault(uid, Map.of())));
+            pods.put(
+                    uid,
+                    new PodRecord(
+                            sandboxesByPod.getOrDefault(uid, Map.of()),
+                            containersByPod.getOrDefault(uid, Map.of())));
         }
         return new RuntimeListing(pods);
     }
 
     /**
-     * The pods whose sandboxes or containers differ from {@code previous}: one that appeared, went, or has a
-     * sandbox or container created, removed or in another state (the kubelet's per-container events, one per pod
-     * here since a worker relists its whole pod anyway).
+     * The pods whose sandboxes or containers differ from {@code previous}: one that appeared, went,
+     * or has a sandbox or container created, removed or in another state (the kubelet's
+     * per-container events, one per pod here since a worker relists its whole pod anyway).
      */
     public Set<String> changedSince(RuntimeListing previous) {
         Set<String> changed = new HashSet<>();
-        pods.forEach((uid, record) -> {
-            if (!record.equals(previous.pods.get(uid))) {
-                changed.add(uid);
-            }
-        });
+        pods.forEach(
+                (uid, record) -> {
+                    if (!record.equals(previous.pods.get(uid))) {
+                        changed.add(uid);
+                    }
+                });
         previous.pods.keySet().stream().filter(uid -> !pods.containsKey(uid)).forEach(changed::add);
         return changed;
     }

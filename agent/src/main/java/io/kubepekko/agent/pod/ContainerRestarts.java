@@ -25,18 +25,24 @@ public final class ContainerRestarts {
     }
 
     /**
-     * @param policy        the pod's restart policy
-     * @param container     the container
-     * @param init          whether it is one of {@code spec.initContainers}
-     * @param last          its newest instance
-     * @param podDeleting   the pod has a {@code deletionTimestamp}: nothing is started any more
+     * @param policy the pod's restart policy
+     * @param container the container
+     * @param init whether it is one of {@code spec.initContainers}
+     * @param last its newest instance
+     * @param podDeleting the pod has a {@code deletionTimestamp}: nothing is started any more
      */
-    public static boolean shouldStart(RestartPolicy policy, ContainerSpec container, boolean init, LastRun last,
-                                      boolean podDeleting) {
+    public static boolean shouldStart(
+            RestartPolicy policy,
+            ContainerSpec container,
+            boolean init,
+            LastRun last,
+            boolean podDeleting) {
         if (podDeleting) {
             return false;
         }
-        if (last instanceof LastRun.None || last instanceof LastRun.Created || last instanceof LastRun.Unknown) {
+        if (last instanceof LastRun.None
+                || last instanceof LastRun.Created
+                || last instanceof LastRun.Unknown) {
             return true; // never ran, or its state is lost: start it, whatever the policy
         }
         if (last instanceof LastRun.Running) {
@@ -47,7 +53,8 @@ public final class ContainerRestarts {
             return true; // a sidecar is restarted whatever the pod's policy
         }
         if (init) {
-            // An init container that completed is done; one that failed runs again unless the pod never
+            // An init container that completed is done; one that failed runs again unless the pod
+            // never
             // restarts (then the pod fails).
             return exitCode != 0 && policy != RestartPolicy.NEVER;
         }

@@ -3,7 +3,6 @@ package io.kubepekko.agent.pod;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.agent.probe.ProbeKind;
 import io.kubepekko.agent.probe.ProbeSpec;
-
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
@@ -11,13 +10,20 @@ import java.util.Optional;
 /**
  * The parts of a container of a pod spec the agent's decisions need, read once from the object.
  *
- * @param name       the container's name
- * @param image      its image reference as written
- * @param sidecar    an init container with {@code restartPolicy: Always}: it keeps running beside the app containers
- * @param resources  the {@code resources} object as JSON text (part of the back-off key, as in the kubelet)
- * @param probes     its probes by kind
+ * @param name the container's name
+ * @param image its image reference as written
+ * @param sidecar an init container with {@code restartPolicy: Always}: it keeps running beside the
+ *     app containers
+ * @param resources the {@code resources} object as JSON text (part of the back-off key, as in the
+ *     kubelet)
+ * @param probes its probes by kind
  */
-public record ContainerSpec(String name, String image, boolean sidecar, String resources, Map<ProbeKind, ProbeSpec> probes) {
+public record ContainerSpec(
+        String name,
+        String image,
+        boolean sidecar,
+        String resources,
+        Map<ProbeKind, ProbeSpec> probes) {
 
     public ContainerSpec {
         probes = Map.copyOf(probes);
@@ -34,8 +40,12 @@ public record ContainerSpec(String name, String image, boolean sidecar, String r
         }
         boolean sidecar = init && "Always".equals(container.path("restartPolicy").asText(""));
         JsonNode resources = container.path("resources");
-        return new ContainerSpec(container.path("name").asText(""), container.path("image").asText(""), sidecar,
-                resources.isObject() ? resources.toString() : "{}", probes);
+        return new ContainerSpec(
+                container.path("name").asText(""),
+                container.path("image").asText(""),
+                sidecar,
+                resources.isObject() ? resources.toString() : "{}",
+                probes);
     }
 
     public Optional<ProbeSpec> probe(ProbeKind kind) {

@@ -2,7 +2,10 @@ package io.kubepekko.agent.pod;
 
 import java.time.Instant;
 
-/** A container's state as its status reports it ({@code waiting}, {@code running}, {@code terminated}). */
+/**
+ * A container's state as its status reports it ({@code waiting}, {@code running}, {@code
+ * terminated}).
+ */
 public sealed interface ContainerState {
 
     record Waiting(String reason) implements ContainerState {}

@@ -6,7 +6,10 @@ import java.util.Map;
 
 /** A pod's {@code status.phase}, and how the kubelet computes it from its containers' statuses. */
 public enum PodPhase {
-    PENDING("Pending"), RUNNING("Running"), SUCCEEDED("Succeeded"), FAILED("Failed");
+    PENDING("Pending"),
+    RUNNING("Running"),
+    SUCCEEDED("Succeeded"),
+    FAILED("Failed");
 
     private final String text;
 
@@ -20,17 +23,22 @@ public enum PodPhase {
     }
 
     /**
-     * The kubelet's {@code getPhase} (pkg/kubelet/kubelet_pods.go), with the ContainerRestartRules gate off
-     * (its default in 1.35).
+     * The kubelet's {@code getPhase} (pkg/kubelet/kubelet_pods.go), with the ContainerRestartRules
+     * gate off (its default in 1.35).
      *
-     * @param spec              the pod's containers and restart policy
-     * @param statuses          init and app container statuses together (names are unique across both)
-     * @param podIsTerminal     the agent has decided the pod will run no more containers
-     * @param podHasInitialized an app container has started (then sidecars restarting do not make it Pending again)
-     * @param staticPod         static pods are not given a terminal phase by {@code podIsTerminal} alone
+     * @param spec the pod's containers and restart policy
+     * @param statuses init and app container statuses together (names are unique across both)
+     * @param podIsTerminal the agent has decided the pod will run no more containers
+     * @param podHasInitialized an app container has started (then sidecars restarting do not make
+     *     it Pending again)
+     * @param staticPod static pods are not given a terminal phase by {@code podIsTerminal} alone
      */
-    public static PodPhase of(PodSpec spec, List<ContainerStatus> statuses, boolean podIsTerminal,
-                              boolean podHasInitialized, boolean staticPod) {
+    public static PodPhase of(
+            PodSpec spec,
+            List<ContainerStatus> statuses,
+            boolean podIsTerminal,
+            boolean podHasInitialized,
+            boolean staticPod) {
         Map<String, ContainerStatus> byName = new HashMap<>();
         statuses.forEach(s -> byName.putIfAbsent(s.name(), s));
         int pendingRegularInit = 0;
@@ -66,7 +74,8 @@ public enum PodPhase {
             } else if (s.state() instanceof ContainerState.Running) {
                 pendingSidecars += s.started() ? 0 : 1;
                 running++;
-            } else if (s.state() instanceof ContainerState.Waiting && s.lastTerminated().isEmpty()) {
+            } else if (s.state() instanceof ContainerState.Waiting
+                    && s.lastTerminated().isEmpty()) {
                 // A sidecar that exited does not count towards the phase; one never run yet does.
                 pendingSidecars++;
                 waiting++;

@@ -1,15 +1,17 @@
 package io.kubepekko.agent.pod;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The parts of a pod the agent's pure decisions need (restart policy, containers in order), read once
- * from the object as the API serves it.
+ * The parts of a pod the agent's pure decisions need (restart policy, containers in order), read
+ * once from the object as the API serves it.
  */
-public record PodSpec(RestartPolicy restartPolicy, List<ContainerSpec> initContainers, List<ContainerSpec> containers) {
+public record PodSpec(
+        RestartPolicy restartPolicy,
+        List<ContainerSpec> initContainers,
+        List<ContainerSpec> containers) {
 
     public PodSpec {
         initContainers = List.copyOf(initContainers);
@@ -18,8 +20,10 @@ public record PodSpec(RestartPolicy restartPolicy, List<ContainerSpec> initConta
 
     /** Reads {@code spec} of a pod. */
     public static PodSpec of(JsonNode spec) {
-        return new PodSpec(RestartPolicy.of(spec.path("restartPolicy").asText("")),
-                containers(spec.path("initContainers"), true), containers(spec.path("containers"), false));
+        return new PodSpec(
+                RestartPolicy.of(spec.path("restartPolicy").asText("")),
+                containers(spec.path("initContainers"), true),
+                containers(spec.path("containers"), false));
     }
 
     private static List<ContainerSpec> containers(JsonNode list, boolean init) {

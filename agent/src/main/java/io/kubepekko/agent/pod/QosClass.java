@@ -2,16 +2,17 @@ package io.kubepekko.agent.pod;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.api.kinds.PodQos;
-
 import java.util.Locale;
 
 /**
- * A pod's quality-of-service class, which also names its cgroup level ({@code kubepods/besteffort/...}).
- * Computed by the API's own {@link PodQos} (Kubernetes' {@code ComputePodQOS}), so the agent and the server
- * never disagree.
+ * A pod's quality-of-service class, which also names its cgroup level ({@code
+ * kubepods/besteffort/...}). Computed by the API's own {@link PodQos} (Kubernetes' {@code
+ * ComputePodQOS}), so the agent and the server never disagree.
  */
 public enum QosClass {
-    GUARANTEED(PodQos.GUARANTEED), BURSTABLE(PodQos.BURSTABLE), BEST_EFFORT(PodQos.BEST_EFFORT);
+    GUARANTEED(PodQos.GUARANTEED),
+    BURSTABLE(PodQos.BURSTABLE),
+    BEST_EFFORT(PodQos.BEST_EFFORT);
 
     private final String text;
 
@@ -41,7 +42,10 @@ public enum QosClass {
         throw new IllegalStateException("unknown QoS class " + computed);
     }
 
-    /** The cgroup level the kubelet puts such pods under; Guaranteed pods sit directly under kubepods. */
+    /**
+     * The cgroup level the kubelet puts such pods under; Guaranteed pods sit directly under
+     * kubepods.
+     */
     public String cgroupLevel() {
         return this == GUARANTEED ? "" : text.toLowerCase(Locale.ROOT);
     }

@@ -2,7 +2,9 @@ package io.kubepekko.agent.pod;
 
 /** A pod's {@code spec.restartPolicy}. */
 public enum RestartPolicy {
-    ALWAYS("Always"), ON_FAILURE("OnFailure"), NEVER("Never");
+    ALWAYS("Always"),
+    ON_FAILURE("OnFailure"),
+    NEVER("Never");
 
     private final String text;
 

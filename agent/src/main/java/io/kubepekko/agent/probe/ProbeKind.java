@@ -6,7 +6,10 @@ public enum ProbeKind {
     LIVENESS("livenessProbe", ProbeResult.SUCCESS),
     /** Decides {@code ready}; assumed failing until it passes. */
     READINESS("readinessProbe", ProbeResult.FAILURE),
-    /** Holds the other two back until it passes; failing restarts the container; unknown until it runs. */
+    /**
+     * Holds the other two back until it passes; failing restarts the container; unknown until it
+     * runs.
+     */
     STARTUP("startupProbe", ProbeResult.UNKNOWN);
 
     private final String field;

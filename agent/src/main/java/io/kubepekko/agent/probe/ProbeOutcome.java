@@ -4,12 +4,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
- * What one run of a probe's handler gave (the kubelet's {@code probe.Result} and output): {@link ProbeResult#UNKNOWN}
- * when the prober itself could not run the check (a port name not found, the runtime refused the exec); the kubelet
- * throws such a result away and keeps the one before.
+ * What one run of a probe's handler gave (the kubelet's {@code probe.Result} and output): {@link
+ * ProbeResult#UNKNOWN} when the prober itself could not run the check (a port name not found, the
+ * runtime refused the exec); the kubelet throws such a result away and keeps the one before.
  *
- * @param result  success, failure, or unknown
- * @param output  what the check said (the command's output, the HTTP body or the failure's words), at most 10 KiB
+ * @param result success, failure, or unknown
+ * @param output what the check said (the command's output, the HTTP body or the failure's words),
+ *     at most 10 KiB
  */
 public record ProbeOutcome(ProbeResult result, String output) {
 
@@ -43,7 +44,8 @@ public record ProbeOutcome(ProbeResult result, String output) {
         if (bytes.length <= MAX_OUTPUT_BYTES) {
             return text;
         }
-        // Cut on a byte count as the kubelet's limit writer does; a split character decodes as a replacement.
+        // Cut on a byte count as the kubelet's limit writer does; a split character decodes as a
+        // replacement.
         return new String(bytes, 0, MAX_OUTPUT_BYTES, StandardCharsets.UTF_8);
     }
 }

@@ -4,8 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Optional;
 
 /**
- * A probe's {@code port}, as the kubelet resolves it ({@code probe.ResolveContainerPort}): a number, or the name
- * of one of the container's {@code ports} (then its {@code containerPort}), or a number written as a string.
+ * A probe's {@code port}, as the kubelet resolves it ({@code probe.ResolveContainerPort}): a
+ * number, or the name of one of the container's {@code ports} (then its {@code containerPort}), or
+ * a number written as a string.
  */
 public final class ProbePort {
     private ProbePort() {}
@@ -29,13 +30,15 @@ public final class ProbePort {
                 try {
                     number = Integer.parseInt(port.asText());
                 } catch (NumberFormatException e) {
-                    return new Resolved.Invalid("strconv.Atoi: parsing \"" + port.asText() + "\": invalid syntax");
+                    return new Resolved.Invalid(
+                            "strconv.Atoi: parsing \"" + port.asText() + "\": invalid syntax");
                 }
             }
         } else {
             return new Resolved.Invalid("intOrString had no kind: " + port);
         }
-        return number > 0 && number < 65536 ? new Resolved.Port(number)
+        return number > 0 && number < 65536
+                ? new Resolved.Port(number)
                 : new Resolved.Invalid("invalid port number: " + number);
     }
 

@@ -2,5 +2,7 @@ package io.kubepekko.agent.probe;
 
 /** A probe's outcome ({@code results.Result}). */
 public enum ProbeResult {
-    SUCCESS, FAILURE, UNKNOWN
+    SUCCESS,
+    FAILURE,
+    UNKNOWN
 }

@@ -8,9 +8,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
- * Runs one probe's handler against one container instance, as the kubelet's prober ({@code runProbe},
- * pkg/kubelet/prober/prober.go): {@code exec}, {@code httpGet}, {@code tcpSocket} or {@code grpc}. Asynchronous; the
- * stage never fails (a prober error is an {@link ProbeResult#UNKNOWN} outcome).
+ * Runs one probe's handler against one container instance, as the kubelet's prober ({@code
+ * runProbe}, pkg/kubelet/prober/prober.go): {@code exec}, {@code httpGet}, {@code tcpSocket} or
+ * {@code grpc}. Asynchronous; the stage never fails (a prober error is an {@link
+ * ProbeResult#UNKNOWN} outcome).
  */
 public final class Prober {
 
@@ -21,12 +22,13 @@ public final class Prober {
     }
 
     /**
-     * @param spec        the probe
-     * @param container   the container as the pod spec has it (its {@code ports}, for a named port)
+     * @param spec the probe
+     * @param container the container as the pod spec has it (its {@code ports}, for a named port)
      * @param containerId the running instance to probe
-     * @param podIp       the pod's primary IP (the node's for a host-network pod); "" if it has none
+     * @param podIp the pod's primary IP (the node's for a host-network pod); "" if it has none
      */
-    public CompletionStage<ProbeOutcome> run(ProbeSpec spec, JsonNode container, String containerId, String podIp) {
+    public CompletionStage<ProbeOutcome> run(
+            ProbeSpec spec, JsonNode container, String containerId, String podIp) {
         JsonNode h = spec.handler();
         CompletionStage<ProbeOutcome> running;
         if (h.path("exec").isObject()) {
@@ -42,10 +44,19 @@ public final class Prober {
                 return CompletableFuture.completedFuture(ProbeOutcome.error(invalid.message()));
             }
             String host = tcp.path("host").asText("");
-            running = TcpProbe.run(host.isEmpty() ? podIp : host, ((ProbePort.Resolved.Port) port).number(), spec.timeout());
+            running =
+                    TcpProbe.run(
+                            host.isEmpty() ? podIp : host,
+                            ((ProbePort.Resolved.Port) port).number(),
+                            spec.timeout());
         } else if (h.path("grpc").isObject()) {
             JsonNode grpc = h.path("grpc");
-            running = GrpcProbe.run(podIp, grpc.path("port").asInt(), grpc.path("service").asText(""), spec.timeout());
+            running =
+                    GrpcProbe.run(
+                            podIp,
+                            grpc.path("port").asInt(),
+                            grpc.path("service").asText(""),
+                            spec.timeout());
         } else {
             return CompletableFuture.completedFuture(ProbeOutcome.error("missing probe handler"));
         }

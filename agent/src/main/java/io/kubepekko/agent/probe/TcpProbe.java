@@ -12,9 +12,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A {@code tcpSocket} probe as the kubelet's (pkg/probe/tcp {@code DoTCPProbe}): it passes when a TCP connection
- * opens within the timeout (and closes it at once), else fails with Go's words for the dial error. Asynchronous: no
- * thread waits on the connect.
+ * A {@code tcpSocket} probe as the kubelet's (pkg/probe/tcp {@code DoTCPProbe}): it passes when a
+ * TCP connection opens within the timeout (and closes it at once), else fails with Go's words for
+ * the dial error. Asynchronous: no thread waits on the connect.
  */
 public final class TcpProbe {
     private TcpProbe() {}
@@ -28,19 +28,25 @@ public final class TcpProbe {
         } catch (IOException e) {
             return CompletableFuture.completedFuture(ProbeOutcome.error("tcp probe: " + e));
         }
-        channel.connect(new InetSocketAddress(host, port), null, new CompletionHandler<Void, Void>() {
-            @Override
-            public void completed(Void v, Void a) {
-                done.complete(ProbeOutcome.success(""));
-            }
+        channel.connect(
+                new InetSocketAddress(host, port),
+                null,
+                new CompletionHandler<Void, Void>() {
+                    @Override
+                    public void completed(Void v, Void a) {
+                        done.complete(ProbeOutcome.success(""));
+                    }
 
-            @Override
-            public void failed(Throwable t, Void a) {
-                done.complete(ProbeOutcome.failure("dial tcp " + address + ": " + dialError(t)));
-            }
-        });
-        return done.completeOnTimeout(ProbeOutcome.failure("dial tcp " + address + ": i/o timeout"),
-                        timeout.toMillis(), TimeUnit.MILLISECONDS)
+                    @Override
+                    public void failed(Throwable t, Void a) {
+                        done.complete(
+                                ProbeOutcome.failure("dial tcp " + address + ": " + dialError(t)));
+                    }
+                });
+        return done.completeOnTimeout(
+                        ProbeOutcome.failure("dial tcp " + address + ": i/o timeout"),
+                        timeout.toMillis(),
+                        TimeUnit.MILLISECONDS)
                 .whenComplete((o, t) -> close(channel));
     }
 
@@ -51,7 +57,8 @@ public final class TcpProbe {
         if (t instanceof TimeoutException) {
             return "i/o timeout";
         }
-        return "connect: " + (t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage());
+        return "connect: "
+                + (t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage());
     }
 
     private static void close(AsynchronousSocketChannel channel) {

@@ -2,17 +2,17 @@ package io.kubepekko.agent.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.api.meta.Quantity;
-
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * Values the downward API exposes, for env ({@code fieldRef}, {@code resourceFieldRef}) and downwardAPI volumes:
- * kubelet_pods.go {@code podFieldSelectorRuntimeValue}, fieldpath {@code ExtractFieldPathAsString} and {@code
- * FormatMap}, resource helpers {@code ExtractContainerResourceValue} with limits defaulted to node allocatable
- * ({@code defaultPodLimitsForDownwardAPI}).
+ * Values the downward API exposes, for env ({@code fieldRef}, {@code resourceFieldRef}) and
+ * downwardAPI volumes: kubelet_pods.go {@code podFieldSelectorRuntimeValue}, fieldpath {@code
+ * ExtractFieldPathAsString} and {@code FormatMap}, resource helpers {@code
+ * ExtractContainerResourceValue} with limits defaulted to node allocatable ({@code
+ * defaultPodLimitsForDownwardAPI}).
  */
 final class DownwardApi {
     private DownwardApi() {}
@@ -22,7 +22,8 @@ final class DownwardApi {
      *
      * @param podIps the pod's addresses, primary first (empty before the sandbox has one)
      */
-    static String field(JsonNode pod, String fieldPath, NodeContext node, List<String> podIps) throws PodConfigException {
+    static String field(JsonNode pod, String fieldPath, NodeContext node, List<String> podIps)
+            throws PodConfigException {
         switch (fieldPath) {
             case "spec.nodeName":
                 return Json.text(pod, "spec", "nodeName");
@@ -37,7 +38,8 @@ final class DownwardApi {
             case "status.podIPs":
                 return String.join(",", podIps);
             case "spec.terminationGracePeriodSeconds":
-                return Long.toString(Json.optLong(pod, "spec", "terminationGracePeriodSeconds").orElse(30L));
+                return Long.toString(
+                        Json.optLong(pod, "spec", "terminationGracePeriodSeconds").orElse(30L));
             case "metadata.name":
                 return Json.text(pod, "metadata", "name");
             case "metadata.namespace":
@@ -61,7 +63,10 @@ final class DownwardApi {
         throw PodConfigException.containerConfig("unsupported fieldPath: " + fieldPath);
     }
 
-    /** {@code FormatMap}: one {@code key="value"} line per entry, keys sorted, values quoted as Go's %q. */
+    /**
+     * {@code FormatMap}: one {@code key="value"} line per entry, keys sorted, values quoted as Go's
+     * %q.
+     */
     static String formatMap(Map<String, String> m) {
         StringBuilder out = new StringBuilder();
         for (var e : new TreeMap<>(m).entrySet()) {
@@ -73,57 +78,97 @@ final class DownwardApi {
 
     static String goQuote(String s) {
         StringBuilder out = new StringBuilder("\"");
-        s.codePoints().forEach(cp -> {
-            switch (cp) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\t' -> out.append("\\t");
-                case '\r' -> out.append("\\r");
-                case 0x07 -> out.append("\\a");
-                case 0x08 -> out.append("\\b");
-                case 0x0c -> out.append("\\f");
-                case 0x0b -> out.append("\\v");
-                default -> {
-                    if (cp < 0x20 || cp == 0x7f) {
-                        out.append(String.format("\\x%02x", cp));
-                    } else {
-                        out.appendCodePoint(cp);
-                    }
-                }
-            }
-        });
+        s.codePoints()
+                .forEach(
+                        cp -> {
+                            switch (cp) {
+                                case '"' -> out.append("\\\"");
+                                case '\\' -> out.append("\\\\");
+                                case '\n' -> out.append("\\n");
+                                case '\t' -> out.append("\\t");
+                                case '\r' -> out.append("\\r");
+                                case 0x07 -> out.append("\\a");
+                                case 0x08 -> out.append("\\b");
+                                case 0x0c -> out.append("\\f");
+                                case 0x0b -> out.append("\\v");
+                                default -> {
+                                    if (cp < 0x20 || cp == 0x7f) {
+                                        out.append(String.format("\\x%02x", cp));
+                                    } else {
+                                        out.appendCodePoint(cp);
+                                    }
+                                }
+                            }
+                        });
         return out.append('"').toString();
     }
 
     /**
-     * The value of a {@code resourceFieldRef} for {@code container} ({@code containerResourceRuntimeValue}):
-     * {@code limits.*} unset default to node allocatable; cpu rounds up to whole divisor units of millicores,
-     * memory and ephemeral storage to whole divisor units of bytes.
+     * The value of a {@code resourceFieldRef} for {@code container} ({@code
+     * containerResourceRuntimeValue}): {@code limits.*} unset default to node allocatable; cpu
+     * rounds up to whole divisor units of millicores, memory and ephemeral storage to whole divisor
+     * units of bytes.
      */
-    static String resource(JsonNode container, String resource, String divisorText, NodeContext node)
+    static String resource(
+            JsonNode container, String resource, String divisorText, NodeContext node)
             throws PodConfigException {
-        Quantity divisor = divisorText == null || divisorText.isEmpty()
-                ? Quantity.ONE : Quantity.parse(divisorText).orElse(Quantity.ONE);
+        Quantity divisor =
+                divisorText == null || divisorText.isEmpty()
+                        ? Quantity.ONE
+                        : Quantity.parse(divisorText).orElse(Quantity.ONE);
         JsonNode res = Json.at(container, "resources");
         return switch (resource) {
-            case "limits.cpu" -> cpu(Quantity.of(res.path("limits").get("cpu"))
-                    .map(Quantity::milliValue).filter(v -> v != 0).orElse(node.allocatableMilliCpu()), divisor);
-            case "requests.cpu" -> cpu(Quantity.of(res.path("requests").get("cpu")).map(Quantity::milliValue).orElse(0L), divisor);
-            case "limits.memory" -> bytes(Quantity.of(res.path("limits").get("memory"))
-                    .map(Quantity::value).filter(v -> v != 0).orElse(node.allocatableMemory()), divisor);
-            case "requests.memory" -> bytes(Quantity.of(res.path("requests").get("memory")).map(Quantity::value).orElse(0L), divisor);
-            case "limits.ephemeral-storage" -> bytes(Quantity.of(res.path("limits").get("ephemeral-storage"))
-                    .map(Quantity::value).filter(v -> v != 0).orElse(node.allocatableEphemeralStorage()), divisor);
+            case "limits.cpu" ->
+                    cpu(
+                            Quantity.of(res.path("limits").get("cpu"))
+                                    .map(Quantity::milliValue)
+                                    .filter(v -> v != 0)
+                                    .orElse(node.allocatableMilliCpu()),
+                            divisor);
+            case "requests.cpu" ->
+                    cpu(
+                            Quantity.of(res.path("requests").get("cpu"))
+                                    .map(Quantity::milliValue)
+                                    .orElse(0L),
+                            divisor);
+            case "limits.memory" ->
+                    bytes(
+                            Quantity.of(res.path("limits").get("memory"))
+                                    .map(Quantity::value)
+                                    .filter(v -> v != 0)
+                                    .orElse(node.allocatableMemory()),
+                            divisor);
+            case "requests.memory" ->
+                    bytes(
+                            Quantity.of(res.path("requests").get("memory"))
+                                    .map(Quantity::value)
+                                    .orElse(0L),
+                            divisor);
+            case "limits.ephemeral-storage" ->
+                    bytes(
+                            Quantity.of(res.path("limits").get("ephemeral-storage"))
+                                    .map(Quantity::value)
+                                    .filter(v -> v != 0)
+                                    .orElse(node.allocatableEphemeralStorage()),
+                            divisor);
             case "requests.ephemeral-storage" ->
-                    bytes(Quantity.of(res.path("requests").get("ephemeral-storage")).map(Quantity::value).orElse(0L), divisor);
+                    bytes(
+                            Quantity.of(res.path("requests").get("ephemeral-storage"))
+                                    .map(Quantity::value)
+                                    .orElse(0L),
+                            divisor);
             default -> {
-                if (resource.startsWith("limits.hugepages-") || resource.startsWith("requests.hugepages-")) {
+                if (resource.startsWith("limits.hugepages-")
+                        || resource.startsWith("requests.hugepages-")) {
                     int dot = resource.indexOf('.');
-                    Optional<Quantity> q = Quantity.of(res.path(resource.substring(0, dot)).get(resource.substring(dot + 1)));
+                    Optional<Quantity> q =
+                            Quantity.of(
+                                    res.path(resource.substring(0, dot))
+                                            .get(resource.substring(dot + 1)));
                     yield bytes(q.map(Quantity::value).orElse(0L), divisor);
                 }
-                throw PodConfigException.containerConfig("unsupported container resource : " + resource);
+                throw PodConfigException.containerConfig(
+                        "unsupported container resource : " + resource);
             }
         };
     }

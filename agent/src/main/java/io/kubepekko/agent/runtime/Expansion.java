@@ -4,14 +4,18 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Kubernetes' {@code $(VAR)} expansion (third_party/forked/golang/expansion): {@code $(NAME)} is replaced by the
- * variable's value when it is defined and left as written otherwise; {@code $$} is an escaped {@code $}; an
- * unterminated {@code $(} and a {@code $} before any other character stay as they are.
+ * Kubernetes' {@code $(VAR)} expansion (third_party/forked/golang/expansion): {@code $(NAME)} is
+ * replaced by the variable's value when it is defined and left as written otherwise; {@code $$} is
+ * an escaped {@code $}; an unterminated {@code $(} and a {@code $} before any other character stay
+ * as they are.
  */
 public final class Expansion {
     private Expansion() {}
 
-    /** Expands {@code input}, resolving names with {@code mapping} (which answers null for an undefined name). */
+    /**
+     * Expands {@code input}, resolving names with {@code mapping} (which answers null for an
+     * undefined name).
+     */
     public static String expand(String input, Function<String, String> mapping) {
         StringBuilder out = new StringBuilder(input.length());
         int checkpoint = 0;

@@ -2,7 +2,6 @@ package io.kubepekko.agent.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

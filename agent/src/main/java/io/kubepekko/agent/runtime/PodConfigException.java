@@ -1,11 +1,12 @@
 package io.kubepekko.agent.runtime;
 
 /**
- * A pod or container the agent cannot hand to the runtime yet, with the reason and message the kubelet shows.
- * {@link Reason#CREATE_CONTAINER_CONFIG_ERROR}: the container waits with that reason and this message (e.g.
- * {@code couldn't find key X in ConfigMap ns/name}); {@link Reason#FAILED_MOUNT}: the pod stays
- * {@code ContainerCreating} and gets a Warning event {@code FailedMount} whose message is {@link #eventMessage()}
- * ({@code MountVolume.SetUp failed for volume "v" : configmap "x" not found}), as the kubelet's volume manager does.
+ * A pod or container the agent cannot hand to the runtime yet, with the reason and message the
+ * kubelet shows. {@link Reason#CREATE_CONTAINER_CONFIG_ERROR}: the container waits with that reason
+ * and this message (e.g. {@code couldn't find key X in ConfigMap ns/name}); {@link
+ * Reason#FAILED_MOUNT}: the pod stays {@code ContainerCreating} and gets a Warning event {@code
+ * FailedMount} whose message is {@link #eventMessage()} ({@code MountVolume.SetUp failed for volume
+ * "v" : configmap "x" not found}), as the kubelet's volume manager does.
  */
 public final class PodConfigException extends Exception {
 

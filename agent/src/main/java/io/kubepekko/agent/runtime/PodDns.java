@@ -2,7 +2,6 @@ package io.kubepekko.agent.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.agent.cri.v1.DNSConfig;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -10,12 +9,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A pod's resolver configuration as pkg/kubelet/network/dns {@code GetPodDNS} computes it: {@code None} → only
- * {@code spec.dnsConfig}; {@code ClusterFirst} (or {@code ClusterFirstWithHostNet}) → the cluster DNS servers,
- * {@code <ns>.svc.<domain> svc.<domain> <domain>} before the host's searches and {@code ndots:5}; {@code Default}
- * and host-network {@code ClusterFirst} → the host's resolv.conf. Without cluster DNS, {@code ClusterFirst} falls
- * back to the host's configuration and the kubelet records a {@code MissingClusterDNS} warning ({@link #warning}).
- * Searches are capped at 32 and servers at 3 ({@code formDNSConfigFitsLimits}).
+ * A pod's resolver configuration as pkg/kubelet/network/dns {@code GetPodDNS} computes it: {@code
+ * None} → only {@code spec.dnsConfig}; {@code ClusterFirst} (or {@code ClusterFirstWithHostNet}) →
+ * the cluster DNS servers, {@code <ns>.svc.<domain> svc.<domain> <domain>} before the host's
+ * searches and {@code ndots:5}; {@code Default} and host-network {@code ClusterFirst} → the host's
+ * resolv.conf. Without cluster DNS, {@code ClusterFirst} falls back to the host's configuration and
+ * the kubelet records a {@code MissingClusterDNS} warning ({@link #warning}). Searches are capped
+ * at 32 and servers at 3 ({@code formDNSConfigFitsLimits}).
  */
 public final class PodDns {
     private PodDns() {}
@@ -30,12 +30,13 @@ public final class PodDns {
     public static Result of(JsonNode pod, NodeContext node) {
         String policy = Json.text(pod, "spec", "dnsPolicy");
         boolean hostNetwork = Json.bool(pod, "spec", "hostNetwork");
-        String type = switch (policy) {
-            case "None" -> "none";
-            case "ClusterFirstWithHostNet" -> "cluster";
-            case "Default" -> "host";
-            default -> hostNetwork ? "host" : "cluster"; // ClusterFirst, the API's default
-        };
+        String type =
+                switch (policy) {
+                    case "None" -> "none";
+                    case "ClusterFirstWithHostNet" -> "cluster";
+                    case "Default" -> "host";
+                    default -> hostNetwork ? "host" : "cluster"; // ClusterFirst, the API's default
+                };
         List<String> servers = new ArrayList<>(node.hostResolvConf().servers());
         List<String> searches = new ArrayList<>(node.hostResolvConf().searches());
         List<String> options = new ArrayList<>(node.hostResolvConf().options());
@@ -47,12 +48,22 @@ public final class PodDns {
         } else if (type.equals("cluster")) {
             if (!node.clusterDns().isEmpty()) {
                 servers = new ArrayList<>(node.clusterDns());
-                searches = clusterSearches(searches, Json.text(pod, "metadata", "namespace"), node.clusterDomain());
+                searches =
+                        clusterSearches(
+                                searches,
+                                Json.text(pod, "metadata", "namespace"),
+                                node.clusterDomain());
                 options = new ArrayList<>(List.of("ndots:5"));
             } else {
-                warning = "pod: \"" + Json.text(pod, "metadata", "name") + "_" + Json.text(pod, "metadata", "namespace")
-                        + "(" + Json.text(pod, "metadata", "uid") + ")\". kubelet does not have ClusterDNS IP configured and "
-                        + "cannot create Pod using \"ClusterFirst\" policy. Falling back to \"Default\" policy.";
+                warning =
+                        "pod: \""
+                                + Json.text(pod, "metadata", "name")
+                                + "_"
+                                + Json.text(pod, "metadata", "namespace")
+                                + "("
+                                + Json.text(pod, "metadata", "uid")
+                                + ")\". kubelet does not have ClusterDNS IP configured and "
+                                + "cannot create Pod using \"ClusterFirst\" policy. Falling back to \"Default\" policy.";
             }
         }
         JsonNode extra = Json.at(pod, "spec", "dnsConfig");
@@ -70,11 +81,17 @@ public final class PodDns {
         if (servers.size() > MAX_SERVERS) {
             servers = new ArrayList<>(servers.subList(0, MAX_SERVERS));
         }
-        return new Result(DNSConfig.newBuilder().addAllServers(servers).addAllSearches(searches).addAllOptions(options).build(),
+        return new Result(
+                DNSConfig.newBuilder()
+                        .addAllServers(servers)
+                        .addAllSearches(searches)
+                        .addAllOptions(options)
+                        .build(),
                 warning);
     }
 
-    private static List<String> clusterSearches(List<String> hostSearches, String ns, String domain) {
+    private static List<String> clusterSearches(
+            List<String> hostSearches, String ns, String domain) {
         if (domain.isEmpty()) {
             return hostSearches;
         }
@@ -92,10 +109,13 @@ public final class PodDns {
         Map<String, String> byName = new LinkedHashMap<>();
         for (String o : existing) {
             int colon = o.indexOf(':');
-            byName.put(colon < 0 ? o : o.substring(0, colon), colon < 0 ? null : o.substring(colon + 1));
+            byName.put(
+                    colon < 0 ? o : o.substring(0, colon),
+                    colon < 0 ? null : o.substring(colon + 1));
         }
         for (JsonNode o : extra) {
-            byName.put(Json.text(o, "name"), o.hasNonNull("value") ? o.get("value").asText() : null);
+            byName.put(
+                    Json.text(o, "name"), o.hasNonNull("value") ? o.get("value").asText() : null);
         }
         List<String> out = new ArrayList<>();
         byName.forEach((k, v) -> out.add(v == null ? k : k + ":" + v));

@@ -1,7 +1,6 @@
 package io.kubepekko.agent.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
@@ -11,9 +10,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The ConfigMaps and Secrets of the pod's namespace that its environment and volumes refer to, fetched by the caller.
- * A name absent here is an object that does not exist (kube's {@code configmap "x" not found}). Equal by content, so
- * inputs read again can be told apart from a change.
+ * The ConfigMaps and Secrets of the pod's namespace that its environment and volumes refer to,
+ * fetched by the caller. A name absent here is an object that does not exist (kube's {@code
+ * configmap "x" not found}). Equal by content, so inputs read again can be told apart from a
+ * change.
  */
 public record PodInputs(Map<String, ConfigMapData> configMaps, Map<String, SecretData> secrets) {
 
@@ -38,14 +38,20 @@ public record PodInputs(Map<String, ConfigMapData> configMaps, Map<String, Secre
         /** Reads a ConfigMap object as the API serves it. */
         public static ConfigMapData of(JsonNode configMap) {
             Map<String, byte[]> binary = new LinkedHashMap<>();
-            Json.stringMap(configMap, "binaryData").forEach((k, v) -> binary.put(k, Base64.getDecoder().decode(v)));
+            Json.stringMap(configMap, "binaryData")
+                    .forEach((k, v) -> binary.put(k, Base64.getDecoder().decode(v)));
             return new ConfigMapData(Json.stringMap(configMap, "data"), binary);
         }
 
-        /** By content: the same text and the same bytes (a re-read ConfigMap that did not change is equal). */
+        /**
+         * By content: the same text and the same bytes (a re-read ConfigMap that did not change is
+         * equal).
+         */
         @Override
         public boolean equals(Object o) {
-            return o instanceof ConfigMapData c && c.data.equals(data) && sameBytes(c.binaryData, binaryData);
+            return o instanceof ConfigMapData c
+                    && c.data.equals(data)
+                    && sameBytes(c.binaryData, binaryData);
         }
 
         @Override
@@ -66,10 +72,14 @@ public record PodInputs(Map<String, ConfigMapData> configMaps, Map<String, Secre
             return new SecretData(out);
         }
 
-        /** Reads a Secret object as the API serves it ({@code data} base64; {@code stringData} is never stored). */
+        /**
+         * Reads a Secret object as the API serves it ({@code data} base64; {@code stringData} is
+         * never stored).
+         */
         public static SecretData of(JsonNode secret) {
             Map<String, byte[]> out = new LinkedHashMap<>();
-            Json.stringMap(secret, "data").forEach((k, v) -> out.put(k, Base64.getDecoder().decode(v)));
+            Json.stringMap(secret, "data")
+                    .forEach((k, v) -> out.put(k, Base64.getDecoder().decode(v)));
             return new SecretData(out);
         }
 

@@ -4,9 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The host's resolver configuration ({@code /etc/resolv.conf}) as the kubelet reads it for pods that use the
- * node's DNS ({@code dnsPolicy: Default}, host-network {@code ClusterFirst}, or {@code ClusterFirst} without a
- * cluster DNS): {@code nameserver}, {@code search} and {@code options} lines (dns.go {@code parseResolvConf}).
+ * The host's resolver configuration ({@code /etc/resolv.conf}) as the kubelet reads it for pods
+ * that use the node's DNS ({@code dnsPolicy: Default}, host-network {@code ClusterFirst}, or {@code
+ * ClusterFirst} without a cluster DNS): {@code nameserver}, {@code search} and {@code options}
+ * lines (dns.go {@code parseResolvConf}).
  */
 public record ResolvConf(List<String> servers, List<String> searches, List<String> options) {
 
@@ -18,7 +19,10 @@ public record ResolvConf(List<String> servers, List<String> searches, List<Strin
         options = List.copyOf(options);
     }
 
-    /** Parses resolv.conf text; the last {@code search} line wins, as in the resolver and the kubelet. */
+    /**
+     * Parses resolv.conf text; the last {@code search} line wins, as in the resolver and the
+     * kubelet.
+     */
     public static ResolvConf parse(String text) {
         List<String> servers = new ArrayList<>();
         List<String> searches = new ArrayList<>();
@@ -42,9 +46,13 @@ public record ResolvConf(List<String> servers, List<String> searches, List<Strin
                 case "search" -> {
                     searches.clear();
                     for (int i = 1; i < f.length; i++) {
-                        // kube drops "." and trims a trailing dot so one domain counts once (dns.go parseResolvConf)
+                        // kube drops "." and trims a trailing dot so one domain counts once (dns.go
+                        // parseResolvConf)
                         if (!f[i].equals(".")) {
-                            searches.add(f[i].endsWith(".") ? f[i].substring(0, f[i].length() - 1) : f[i]);
+                            searches.add(
+                                    f[i].endsWith(".")
+                                            ? f[i].substring(0, f[i].length() - 1)
+                                            : f[i]);
                         }
                     }
                 }
@@ -53,7 +61,7 @@ public record ResolvConf(List<String> servers, List<String> searches, List<Strin
                         options.add(f[i]);
                     }
                 }
-                default -> { }
+                default -> {}
             }
         }
         return new ResolvConf(servers, searches, options);

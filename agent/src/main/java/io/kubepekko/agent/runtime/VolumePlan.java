@@ -6,8 +6,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What a pod's volumes need on the node, decided without touching the disk ({@link VolumePlanner}) and carried out by
- * {@link VolumeWriter}: the host path of each volume and, for content volumes, every file with its bytes and mode.
+ * What a pod's volumes need on the node, decided without touching the disk ({@link VolumePlanner})
+ * and carried out by {@link VolumeWriter}: the host path of each volume and, for content volumes,
+ * every file with its bytes and mode.
  */
 public record VolumePlan(Map<String, Volume> volumes) {
 
@@ -33,7 +34,11 @@ public record VolumePlan(Map<String, Volume> volumes) {
 
         @Override
         public String toString() {
-            return "FileContent[" + data.length + " bytes, mode " + Integer.toOctalString(mode) + "]";
+            return "FileContent["
+                    + data.length
+                    + " bytes, mode "
+                    + Integer.toOctalString(mode)
+                    + "]";
         }
     }
 
@@ -44,14 +49,20 @@ public record VolumePlan(Map<String, Volume> volumes) {
         /** Where the volume is on the host (what mounts bind). */
         Path hostPath();
 
-        /** The volume plugin mounts it read-only whatever the volumeMount says (configMap, secret, downwardAPI, projected). */
+        /**
+         * The volume plugin mounts it read-only whatever the volumeMount says (configMap, secret,
+         * downwardAPI, projected).
+         */
         boolean readOnly();
 
         /** The permission bits of directories created under it for a subPath. */
         int directoryMode();
     }
 
-    /** {@code emptyDir}: a directory under the pod's volumes, writable by any user (mode 0777, as kube). */
+    /**
+     * {@code emptyDir}: a directory under the pod's volumes, writable by any user (mode 0777, as
+     * kube).
+     */
     public record EmptyDir(String name, Path hostPath) implements Volume {
         public boolean readOnly() {
             return false;
@@ -62,7 +73,9 @@ public record VolumePlan(Map<String, Volume> volumes) {
         }
     }
 
-    /** {@code hostPath}: a path of the node, checked (and maybe created) according to {@code type}. */
+    /**
+     * {@code hostPath}: a path of the node, checked (and maybe created) according to {@code type}.
+     */
     public record HostPath(String name, Path hostPath, String type) implements Volume {
         public boolean readOnly() {
             return false;
@@ -74,10 +87,12 @@ public record VolumePlan(Map<String, Volume> volumes) {
     }
 
     /**
-     * {@code configMap}, {@code secret}, {@code downwardAPI} or {@code projected}: files written atomically (the
-     * {@code ..data} symlink swap of kube's AtomicWriter); paths are relative to the volume directory.
+     * {@code configMap}, {@code secret}, {@code downwardAPI} or {@code projected}: files written
+     * atomically (the {@code ..data} symlink swap of kube's AtomicWriter); paths are relative to
+     * the volume directory.
      */
-    public record Content(String name, Path hostPath, Map<String, FileContent> files) implements Volume {
+    public record Content(String name, Path hostPath, Map<String, FileContent> files)
+            implements Volume {
         public Content {
             files = Map.copyOf(files);
         }

@@ -8,9 +8,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.time.ZoneOffset;
-import java.util.Arrays;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HashSet;
@@ -19,18 +19,23 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * Puts a {@link VolumePlan} on disk — the agent's one file-writing step for volumes. Content volumes are written as
- * kube's AtomicWriter does: the payload goes into a fresh hidden directory {@code ..<timestamp>}, the {@code ..data}
- * symlink is swapped to it with a rename, and each top-level entry is a symlink through {@code ..data}; a reader
- * sees the old or the new set, never a mix. An unchanged payload is left alone.
+ * Puts a {@link VolumePlan} on disk — the agent's one file-writing step for volumes. Content
+ * volumes are written as kube's AtomicWriter does: the payload goes into a fresh hidden directory
+ * {@code ..<timestamp>}, the {@code ..data} symlink is swapped to it with a rename, and each
+ * top-level entry is a symlink through {@code ..data}; a reader sees the old or the new set, never
+ * a mix. An unchanged payload is left alone.
  */
 public final class VolumeWriter {
     private VolumeWriter() {}
 
     static final String DATA_DIR = "..data";
-    private static final DateTimeFormatter TS = DateTimeFormatter.ofPattern("'..'yyyy_MM_dd_HH_mm_ss.");
+    private static final DateTimeFormatter TS =
+            DateTimeFormatter.ofPattern("'..'yyyy_MM_dd_HH_mm_ss.");
 
-    /** Creates or updates every volume of the plan; a hostPath type check that fails is a {@code FailedMount}. */
+    /**
+     * Creates or updates every volume of the plan; a hostPath type check that fails is a {@code
+     * FailedMount}.
+     */
     public static void materialize(VolumePlan plan) throws PodConfigException, IOException {
         for (VolumePlan.Volume v : plan.volumes().values()) {
             if (v instanceof VolumePlan.EmptyDir e) {
@@ -44,12 +49,18 @@ public final class VolumeWriter {
         }
     }
 
-    /** Whether the content volume at {@code dir} was set up (its {@code ..data} link is there): mounted, in kube's terms. */
+    /**
+     * Whether the content volume at {@code dir} was set up (its {@code ..data} link is there):
+     * mounted, in kube's terms.
+     */
     public static boolean isSetUp(Path dir) {
         return Files.isSymbolicLink(dir.resolve(DATA_DIR));
     }
 
-    /** Creates missing subPath directories with the volume's mode (the kubelet does so before the container starts). */
+    /**
+     * Creates missing subPath directories with the volume's mode (the kubelet does so before the
+     * container starts).
+     */
     public static void ensureSubPaths(VolumePlanner.ContainerMounts mounts) throws IOException {
         for (VolumePlanner.SubPathDir d : mounts.subPathDirs()) {
             Path p = d.volumePath().resolve(d.subPath()).normalize();
@@ -66,7 +77,10 @@ public final class VolumeWriter {
         }
     }
 
-    /** A content volume's subPath copied once, its links resolved; an existing copy is kept (see SubPathCopy). */
+    /**
+     * A content volume's subPath copied once, its links resolved; an existing copy is kept (see
+     * SubPathCopy).
+     */
     static void copySubPath(VolumePlanner.SubPathCopy c) throws IOException {
         if (Files.exists(c.target(), LinkOption.NOFOLLOW_LINKS)) {
             return;
@@ -89,12 +103,14 @@ public final class VolumeWriter {
         Files.delete(tmp);
     }
 
-    /** hostPath {@code type} checks (pkg/volume/hostpath {@code checkType}) with kube's messages. */
+    /**
+     * hostPath {@code type} checks (pkg/volume/hostpath {@code checkType}) with kube's messages.
+     */
     static void checkHostPath(VolumePlan.HostPath h) throws PodConfigException, IOException {
         Path p = h.hostPath();
         String fail = "hostPath type check failed: " + p + " is not ";
         switch (h.type()) {
-            case "" -> { }
+            case "" -> {}
             case "DirectoryOrCreate" -> {
                 if (!Files.exists(p)) {
                     Files.createDirectories(p);
@@ -137,7 +153,9 @@ public final class VolumeWriter {
                     throw PodConfigException.mount(h.name(), fail + "a block device");
                 }
             }
-            default -> throw PodConfigException.mount(h.name(), h.type() + " is an invalid volume type");
+            default ->
+                    throw PodConfigException.mount(
+                            h.name(), h.type() + " is an invalid volume type");
         }
     }
 
@@ -156,8 +174,9 @@ public final class VolumeWriter {
     }
 
     /**
-     * One writer per volume directory at a time: a container being prepared and a refresh of the pod's volumes run on
-     * the blocking pool and may meet (the kubelet serializes operations per volume).
+     * One writer per volume directory at a time: a container being prepared and a refresh of the
+     * pod's volumes run on the blocking pool and may meet (the kubelet serializes operations per
+     * volume).
      */
     private static final Object[] LOCKS = new Object[64];
 
@@ -165,8 +184,11 @@ public final class VolumeWriter {
         Arrays.setAll(LOCKS, i -> new Object());
     }
 
-    /** AtomicWriter's {@code Write}: payload paths are relative, validated, and swapped in as one. */
-    public static void writeAtomically(Path dir, Map<String, VolumePlan.FileContent> payload) throws IOException {
+    /**
+     * AtomicWriter's {@code Write}: payload paths are relative, validated, and swapped in as one.
+     */
+    public static void writeAtomically(Path dir, Map<String, VolumePlan.FileContent> payload)
+            throws IOException {
         for (String path : payload.keySet()) {
             validatePath(path);
         }
@@ -175,10 +197,14 @@ public final class VolumeWriter {
         }
     }
 
-    private static void write(Path dir, Map<String, VolumePlan.FileContent> payload) throws IOException {
+    private static void write(Path dir, Map<String, VolumePlan.FileContent> payload)
+            throws IOException {
         Files.createDirectories(dir);
         Path dataLink = dir.resolve(DATA_DIR);
-        Path current = Files.isSymbolicLink(dataLink) ? dir.resolve(Files.readSymbolicLink(dataLink)) : null;
+        Path current =
+                Files.isSymbolicLink(dataLink)
+                        ? dir.resolve(Files.readSymbolicLink(dataLink))
+                        : null;
         if (current != null && matches(current, payload)) {
             return;
         }
@@ -194,7 +220,11 @@ public final class VolumeWriter {
         Path tmpLink = dir.resolve(DATA_DIR + "_tmp");
         Files.deleteIfExists(tmpLink);
         Files.createSymbolicLink(tmpLink, ts.getFileName());
-        Files.move(tmpLink, dataLink, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(
+                tmpLink,
+                dataLink,
+                StandardCopyOption.ATOMIC_MOVE,
+                StandardCopyOption.REPLACE_EXISTING);
 
         Set<String> top = new HashSet<>();
         for (String path : payload.keySet()) {
@@ -232,7 +262,8 @@ public final class VolumeWriter {
         }
     }
 
-    private static boolean matches(Path dataDir, Map<String, VolumePlan.FileContent> payload) throws IOException {
+    private static boolean matches(Path dataDir, Map<String, VolumePlan.FileContent> payload)
+            throws IOException {
         if (!Files.isDirectory(dataDir)) {
             return false;
         }
@@ -264,9 +295,13 @@ public final class VolumeWriter {
     static Set<PosixFilePermission> permissions(int mode) {
         Set<PosixFilePermission> out = EnumSet.noneOf(PosixFilePermission.class);
         PosixFilePermission[] bits = {
-            PosixFilePermission.OTHERS_EXECUTE, PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_READ,
-            PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_READ,
-            PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_READ};
+            PosixFilePermission.OTHERS_EXECUTE, PosixFilePermission.OTHERS_WRITE,
+                    PosixFilePermission.OTHERS_READ,
+            PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.GROUP_WRITE,
+                    PosixFilePermission.GROUP_READ,
+            PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OWNER_WRITE,
+                    PosixFilePermission.OWNER_READ
+        };
         for (int i = 0; i < bits.length; i++) {
             if ((mode & (1 << i)) != 0) {
                 out.add(bits[i]);
@@ -275,7 +310,10 @@ public final class VolumeWriter {
         return out;
     }
 
-    /** Creates the empty, world-writable file a container's termination message path is bound to (kube: 0666). */
+    /**
+     * Creates the empty, world-writable file a container's termination message path is bound to
+     * (kube: 0666).
+     */
     public static void createTerminationLog(Path hostPath) throws IOException {
         Files.createDirectories(hostPath.getParent());
         if (!Files.exists(hostPath)) {

@@ -5,8 +5,9 @@ import java.util.Set;
 import org.slf4j.Logger;
 
 /**
- * Logs the first failure of a streak (and a changed message), not every retry of it: a pod that cannot start
- * retries every relist and would otherwise fill the log. A success of the same key ends its streak.
+ * Logs the first failure of a streak (and a changed message), not every retry of it: a pod that
+ * cannot start retries every relist and would otherwise fill the log. A success of the same key
+ * ends its streak.
  */
 final class FailureStreaks {
     private final Logger log;

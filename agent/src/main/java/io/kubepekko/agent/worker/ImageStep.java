@@ -11,10 +11,10 @@ import java.util.Optional;
 
 /**
  * What to do about a container's image once its status is known, as the kubelet's image manager
- * ({@code EnsureImageExists}, pkg/kubelet/images/image_manager.go) decides: use it, refuse ({@code Never}),
- * wait out the pull back-off of a failed pull, or pull. Keeps the pull back-off per image (the kubelet keys it by
- * pod uid and image; this is one pod's): client-go's {@code Backoff.Next}, doubling to the cap, reset after
- * 2 × cap idle. Not thread-safe: the pod worker's actor owns it.
+ * ({@code EnsureImageExists}, pkg/kubelet/images/image_manager.go) decides: use it, refuse ({@code
+ * Never}), wait out the pull back-off of a failed pull, or pull. Keeps the pull back-off per image
+ * (the kubelet keys it by pod uid and image; this is one pod's): client-go's {@code Backoff.Next},
+ * doubling to the cap, reset after 2 × cap idle. Not thread-safe: the pod worker's actor owns it.
  */
 final class ImageStep {
 
@@ -26,7 +26,10 @@ final class ImageStep {
         /** Pull it. */
         record Pull() implements Decision {}
 
-        /** The container cannot start now; it waits so, and is looked at again after {@code retryIn} if given. */
+        /**
+         * The container cannot start now; it waits so, and is looked at again after {@code retryIn}
+         * if given.
+         */
         record Refuse(Waiting waiting, Optional<Duration> retryIn) implements Decision {}
     }
 
@@ -40,8 +43,8 @@ final class ImageStep {
     }
 
     /**
-     * @param image     the container's image as written
-     * @param policy    its pull policy ({@link #pullPolicy})
+     * @param image the container's image as written
+     * @param policy its pull policy ({@link #pullPolicy})
      * @param presentId the image's id when the runtime has it
      */
     Decision decide(String image, String policy, Optional<String> presentId, Instant now) {
@@ -49,13 +52,17 @@ final class ImageStep {
             return new Decision.Use(presentId.get());
         }
         if ("Never".equals(policy)) {
-            String message = "Container image \"" + image + "\" is not present with pull policy of Never";
-            return new Decision.Refuse(new Waiting(PodWorker.ERR_IMAGE_NEVER_PULL, message), Optional.empty());
+            String message =
+                    "Container image \"" + image + "\" is not present with pull policy of Never";
+            return new Decision.Refuse(
+                    new Waiting(PodWorker.ERR_IMAGE_NEVER_PULL, message), Optional.empty());
         }
         CrashLoopBackOff.Entry wait = pullBackOff.get(image);
-        if (wait != null && Duration.between(wait.lastUpdate(), now).compareTo(wait.backOff()) < 0) {
+        if (wait != null
+                && Duration.between(wait.lastUpdate(), now).compareTo(wait.backOff()) < 0) {
             String message = "Back-off pulling image \"" + image + "\"";
-            return new Decision.Refuse(new Waiting(PodWorker.IMAGE_PULL_BACK_OFF, message),
+            return new Decision.Refuse(
+                    new Waiting(PodWorker.IMAGE_PULL_BACK_OFF, message),
                     Optional.of(Duration.between(now, wait.lastUpdate().plus(wait.backOff()))));
         }
         return new Decision.Pull();
@@ -64,9 +71,15 @@ final class ImageStep {
     /** A pull of {@code image} failed at {@code now}: the next waits longer. */
     void pullFailed(String image, Instant now) {
         CrashLoopBackOff.Entry e = pullBackOff.get(image);
-        Duration next = e == null || Duration.between(e.lastUpdate(), now).compareTo(max.multipliedBy(2)) > 0
-                ? initial
-                : e.backOff().multipliedBy(2).compareTo(max) > 0 ? max : e.backOff().multipliedBy(2);
+        Duration next =
+                e == null
+                                || Duration.between(e.lastUpdate(), now)
+                                                .compareTo(max.multipliedBy(2))
+                                        > 0
+                        ? initial
+                        : e.backOff().multipliedBy(2).compareTo(max) > 0
+                                ? max
+                                : e.backOff().multipliedBy(2);
         pullBackOff.put(image, new CrashLoopBackOff.Entry(next, now));
     }
 

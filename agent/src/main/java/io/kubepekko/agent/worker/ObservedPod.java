@@ -9,15 +9,18 @@ import java.util.Optional;
 /**
  * What one relist saw of a pod in the runtime, found by its uid label.
  *
- * @param readySandbox  its ready sandbox, if any
- * @param sandboxIds    every sandbox of the pod (ready or not)
- * @param containers    per container name, its instances newest (highest attempt) first; only the two newest
- *                      carry a full status (the current one and the one {@code lastState} reports)
+ * @param readySandbox its ready sandbox, if any
+ * @param sandboxIds every sandbox of the pod (ready or not)
+ * @param containers per container name, its instances newest (highest attempt) first; only the two
+ *     newest carry a full status (the current one and the one {@code lastState} reports)
  */
-public record ObservedPod(Optional<Sandbox> readySandbox, List<String> sandboxIds,
-                          Map<String, List<ContainerStatus>> containers) {
+public record ObservedPod(
+        Optional<Sandbox> readySandbox,
+        List<String> sandboxIds,
+        Map<String, List<ContainerStatus>> containers) {
 
-    public static final ObservedPod NOTHING = new ObservedPod(Optional.empty(), List.of(), Map.of());
+    public static final ObservedPod NOTHING =
+            new ObservedPod(Optional.empty(), List.of(), Map.of());
 
     public ObservedPod {
         sandboxIds = List.copyOf(sandboxIds);
@@ -41,7 +44,8 @@ public record ObservedPod(Optional<Sandbox> readySandbox, List<String> sandboxId
 
     /** Whether any instance of any container is still running (or created, about to). */
     public boolean anyRunning() {
-        return containers.values().stream().flatMap(List::stream)
+        return containers.values().stream()
+                .flatMap(List::stream)
                 .anyMatch(c -> c.getState() == ContainerState.CONTAINER_RUNNING);
     }
 }

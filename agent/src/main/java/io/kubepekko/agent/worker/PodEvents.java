@@ -37,13 +37,27 @@ final class PodEvents {
 
     void pulled(String container, String image, Duration took) {
         String d = goDuration(took);
-        record(container, NORMAL, "Pulled", "Successfully pulled image \"" + image + "\" in " + d + " (" + d
-                + " including waiting)");
+        record(
+                container,
+                NORMAL,
+                "Pulled",
+                "Successfully pulled image \""
+                        + image
+                        + "\" in "
+                        + d
+                        + " ("
+                        + d
+                        + " including waiting)");
     }
 
     void alreadyPresent(String container, String image) {
-        record(container, NORMAL, "Pulled", "Container image \"" + image
-                + "\" already present on machine and can be accessed by the pod");
+        record(
+                container,
+                NORMAL,
+                "Pulled",
+                "Container image \""
+                        + image
+                        + "\" already present on machine and can be accessed by the pod");
     }
 
     void created(String container) {
@@ -54,23 +68,29 @@ final class PodEvents {
         record(container, NORMAL, "Started", "Container started");
     }
 
-    /** A step before or at start failed: {@code Failed} with the waiting message ({@code Error: ...} for CRI errors). */
+    /**
+     * A step before or at start failed: {@code Failed} with the waiting message ({@code Error: ...}
+     * for CRI errors).
+     */
     void failed(String container, String message) {
         record(container, WARNING, "Failed", message);
     }
 
     /**
-     * kuberuntime's {@code startContainer} failure events: {@code Failed} with {@code Error: <reason>} for an
-     * image that cannot be had (after {@code Failed to pull image ...} for a failed pull, with {@code BackOff} while
-     * pulls back off), {@code Error: <message>} for a config or CRI error.
+     * kuberuntime's {@code startContainer} failure events: {@code Failed} with {@code Error:
+     * <reason>} for an image that cannot be had (after {@code Failed to pull image ...} for a
+     * failed pull, with {@code BackOff} while pulls back off), {@code Error: <message>} for a
+     * config or CRI error.
      */
     void stepFailed(String step, String container, ContainerSteps.Failure failure) {
         if (failure.waiting().isEmpty()) {
             return;
         }
         PodStatusBuilder.Waiting waiting = failure.waiting().get();
-        String image = PodTermination.containerJson(pod, container) == null ? ""
-                : PodTermination.containerJson(pod, container).path("image").asText();
+        String image =
+                PodTermination.containerJson(pod, container) == null
+                        ? ""
+                        : PodTermination.containerJson(pod, container).path("image").asText();
         switch (waiting.reason()) {
             case PodWorker.ERR_IMAGE_PULL -> {
                 failed(container, "Failed to pull image \"" + image + "\": " + failure.message());
@@ -84,14 +104,15 @@ final class PodEvents {
                 record(container, WARNING, PodWorker.ERR_IMAGE_NEVER_PULL, waiting.message());
                 failed(container, "Error: " + waiting.reason());
             }
-            case PodWorker.POST_START_HOOK_ERROR -> { } // FailedPostStartHook was recorded
+            case PodWorker.POST_START_HOOK_ERROR -> {} // FailedPostStartHook was recorded
             default -> failed(container, "Error: " + waiting.message());
         }
     }
 
     /**
-     * The volume manager's words for a volume it could not set up again ({@code operation_generator.go}: Warning
-     * {@code FailedMount}, {@code MountVolume.SetUp failed for volume "v" : ...}), about the pod itself.
+     * The volume manager's words for a volume it could not set up again ({@code
+     * operation_generator.go}: Warning {@code FailedMount}, {@code MountVolume.SetUp failed for
+     * volume "v" : ...}), about the pod itself.
      */
     void failedMount(String message) {
         sink.event(pod, "", WARNING, "FailedMount", message);
@@ -101,17 +122,27 @@ final class PodEvents {
         record(container, NORMAL, "Killing", message);
     }
 
-    /** {@code BackOff} for each container whose crash-loop back-off begins (once per back-off, not per relist). */
-    void backOffs(Map<String, PodStatusBuilder.Waiting> waits, Map<String, PodStatusBuilder.Waiting> before) {
-        waits.forEach((name, w) -> {
-            if (w.reason().equals("CrashLoopBackOff") && !w.equals(before.get(name))) {
-                backOff(name);
-            }
-        });
+    /**
+     * {@code BackOff} for each container whose crash-loop back-off begins (once per back-off, not
+     * per relist).
+     */
+    void backOffs(
+            Map<String, PodStatusBuilder.Waiting> waits,
+            Map<String, PodStatusBuilder.Waiting> before) {
+        waits.forEach(
+                (name, w) -> {
+                    if (w.reason().equals("CrashLoopBackOff") && !w.equals(before.get(name))) {
+                        backOff(name);
+                    }
+                });
     }
 
     void backOff(String container) {
-        record(container, WARNING, "BackOff", "Back-off restarting failed container " + container + " in pod " + podText());
+        record(
+                container,
+                WARNING,
+                "BackOff",
+                "Back-off restarting failed container " + container + " in pod " + podText());
     }
 
     /** A failed probe: {@code Liveness probe failed: <output>}. */
@@ -119,7 +150,10 @@ final class PodEvents {
         record(container, WARNING, "Unhealthy", probe + " probe failed: " + output);
     }
 
-    /** The handler's error stays out of the event, as the kubelet keeps secrets from leaking into it. */
+    /**
+     * The handler's error stays out of the event, as the kubelet keeps secrets from leaking into
+     * it.
+     */
     void failedPreStopHook(String container) {
         record(container, WARNING, "FailedPreStopHook", "PreStopHook failed");
     }
@@ -131,14 +165,21 @@ final class PodEvents {
     /** {@code format.Pod}: {@code name_namespace(uid)}. */
     String podText() {
         JsonNode meta = pod.path("metadata");
-        return meta.path("name").asText() + "_" + meta.path("namespace").asText() + "(" + meta.path("uid").asText() + ")";
+        return meta.path("name").asText()
+                + "_"
+                + meta.path("namespace").asText()
+                + "("
+                + meta.path("uid").asText()
+                + ")";
     }
 
     private void record(String container, String type, String reason, String message) {
         sink.event(pod, fieldPath(container), type, reason, message);
     }
 
-    /** {@code spec.initContainers{name}} for an init container, else {@code spec.containers{name}}. */
+    /**
+     * {@code spec.initContainers{name}} for an init container, else {@code spec.containers{name}}.
+     */
     String fieldPath(String container) {
         for (JsonNode c : pod.path("spec").path("initContainers")) {
             if (c.path("name").asText().equals(container)) {

@@ -21,53 +21,86 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A pod's {@code status} from what the runtime shows of it, as the kubelet's {@code generateAPIPodStatus} and
- * {@code convertToAPIContainerStatuses} (pkg/kubelet/kubelet_pods.go) build it. Pure: everything comes in.
+ * A pod's {@code status} from what the runtime shows of it, as the kubelet's {@code
+ * generateAPIPodStatus} and {@code convertToAPIContainerStatuses} (pkg/kubelet/kubelet_pods.go)
+ * build it. Pure: everything comes in.
  *
- * <p>A container that has no instance yet, or whose newest instance exited and will be started again, waits:
- * with the reason the last sync recorded for it ({@code CrashLoopBackOff}, {@code ErrImageNeverPull},
- * {@code CreateContainerConfigError}, ...; the kubelet's reason cache) or, if none, as it was. A container never
- * run waits with {@code ContainerCreating} ({@code PodInitializing} in a pod with init containers).
+ * <p>A container that has no instance yet, or whose newest instance exited and will be started
+ * again, waits: with the reason the last sync recorded for it ({@code CrashLoopBackOff}, {@code
+ * ErrImageNeverPull}, {@code CreateContainerConfigError}, ...; the kubelet's reason cache) or, if
+ * none, as it was. A container never run waits with {@code ContainerCreating} ({@code
+ * PodInitializing} in a pod with init containers).
  */
 public final class PodStatusBuilder {
     private PodStatusBuilder() {}
 
     /** The kubelet's default waiting reasons. */
     public static final String CONTAINER_CREATING = "ContainerCreating";
+
     public static final String POD_INITIALIZING = "PodInitializing";
 
-    /** A waiting state the last sync recorded for a container (reason and message as the kubelet shows them). */
+    /**
+     * A waiting state the last sync recorded for a container (reason and message as the kubelet
+     * shows them).
+     */
     public record Waiting(String reason, String message) {}
 
     /**
      * Everything a status is built from.
      *
-     * @param pod         the desired pod (metadata, spec)
-     * @param spec        its spec, parsed
-     * @param observed    the last relist
-     * @param reasons     per container name, why its last start did not happen
-     * @param hostIps     the node's addresses
-     * @param startTime   when the agent first saw the pod, if it has
+     * @param pod the desired pod (metadata, spec)
+     * @param spec its spec, parsed
+     * @param observed the last relist
+     * @param reasons per container name, why its last start did not happen
+     * @param hostIps the node's addresses
+     * @param startTime when the agent first saw the pod, if it has
      * @param runtimeName the scheme of container ids
-     * @param readiness   per container id, its readiness probe's last result (the prober's results cache); a
-     *                    running container without one is ready unless it has a readiness probe (kube's initial
-     *                    result: not ready)
-     * @param previousConditions the conditions last published for the pod, else those the API has (transition
-     *                    times of unchanged conditions are kept)
-     * @param now         the time of a condition's transition
-     * @param started     per container id, whether its startup probe has passed (the startup results cache); a
-     *                    running container with a startup probe has not started until it says so
+     * @param readiness per container id, its readiness probe's last result (the prober's results
+     *     cache); a running container without one is ready unless it has a readiness probe (kube's
+     *     initial result: not ready)
+     * @param previousConditions the conditions last published for the pod, else those the API has
+     *     (transition times of unchanged conditions are kept)
+     * @param now the time of a condition's transition
+     * @param started per container id, whether its startup probe has passed (the startup results
+     *     cache); a running container with a startup probe has not started until it says so
      */
-    public record Input(JsonNode pod, PodSpec spec, ObservedPod observed, Map<String, Waiting> reasons,
-                        List<String> hostIps, Optional<Instant> startTime, String runtimeName,
-                        Map<String, Boolean> readiness, JsonNode previousConditions, Instant now,
-                        Map<String, Boolean> started) {
+    public record Input(
+            JsonNode pod,
+            PodSpec spec,
+            ObservedPod observed,
+            Map<String, Waiting> reasons,
+            List<String> hostIps,
+            Optional<Instant> startTime,
+            String runtimeName,
+            Map<String, Boolean> readiness,
+            JsonNode previousConditions,
+            Instant now,
+            Map<String, Boolean> started) {
 
         /** Without startup probe results. */
-        public Input(JsonNode pod, PodSpec spec, ObservedPod observed, Map<String, Waiting> reasons,
-                     List<String> hostIps, Optional<Instant> startTime, String runtimeName,
-                     Map<String, Boolean> readiness, JsonNode previousConditions, Instant now) {
-            this(pod, spec, observed, reasons, hostIps, startTime, runtimeName, readiness, previousConditions, now, Map.of());
+        public Input(
+                JsonNode pod,
+                PodSpec spec,
+                ObservedPod observed,
+                Map<String, Waiting> reasons,
+                List<String> hostIps,
+                Optional<Instant> startTime,
+                String runtimeName,
+                Map<String, Boolean> readiness,
+                JsonNode previousConditions,
+                Instant now) {
+            this(
+                    pod,
+                    spec,
+                    observed,
+                    reasons,
+                    hostIps,
+                    startTime,
+                    runtimeName,
+                    readiness,
+                    previousConditions,
+                    now,
+                    Map.of());
         }
     }
 
@@ -98,14 +131,24 @@ public final class PodStatusBuilder {
         }
         status.put("phase", phase.toString());
         boolean hostNetwork = in.pod().path("spec").path("hostNetwork").asBoolean(false);
-        boolean sandboxReady = in.observed().readySandbox().filter(s -> hostNetwork || !s.ips().isEmpty()).isPresent();
-        status.set("conditions", PodConditions.render(in.pod(), PodConditions.generate(in.pod(), all, phase, sandboxReady),
-                in.previousConditions(), in.now()));
+        boolean sandboxReady =
+                in.observed()
+                        .readySandbox()
+                        .filter(s -> hostNetwork || !s.ips().isEmpty())
+                        .isPresent();
+        status.set(
+                "conditions",
+                PodConditions.render(
+                        in.pod(),
+                        PodConditions.generate(in.pod(), all, phase, sandboxReady),
+                        in.previousConditions(),
+                        in.now()));
         if (!in.hostIps().isEmpty()) {
             status.put("hostIP", in.hostIps().get(0));
             status.set("hostIPs", ips(in.hostIps()));
         }
-        List<String> podIps = in.observed().readySandbox().map(ObservedPod.Sandbox::ips).orElse(List.of());
+        List<String> podIps =
+                in.observed().readySandbox().map(ObservedPod.Sandbox::ips).orElse(List.of());
         if (podIps.isEmpty() && hostNetwork) {
             podIps = in.hostIps(); // a host-network pod has the node's addresses
         }
@@ -122,21 +165,34 @@ public final class PodStatusBuilder {
         return status;
     }
 
-    private static ObjectNode container(Input in, ContainerSpec spec, boolean init, boolean podHasInit,
-                                        List<io.kubepekko.agent.pod.ContainerStatus> forPhase) {
+    private static ObjectNode container(
+            Input in,
+            ContainerSpec spec,
+            boolean init,
+            boolean podHasInit,
+            List<io.kubepekko.agent.pod.ContainerStatus> forPhase) {
         List<ContainerStatus> instances = in.observed().instances(spec.name());
         Optional<ContainerStatus> newest = instances.stream().findFirst();
-        Optional<ContainerStatus> previous = instances.stream().skip(1).findFirst()
-                .filter(c -> c.getState() == ContainerState.CONTAINER_EXITED);
+        Optional<ContainerStatus> previous =
+                instances.stream()
+                        .skip(1)
+                        .findFirst()
+                        .filter(c -> c.getState() == ContainerState.CONTAINER_EXITED);
 
         ObjectNode state;
         ObjectNode lastState = previous.map(p -> terminated(in, p)).orElseGet(JSON::objectNode);
         io.kubepekko.agent.pod.ContainerState phaseState;
-        Optional<io.kubepekko.agent.pod.ContainerState.Terminated> phaseLast = previous.map(PodStatusBuilder::terminatedValue);
+        Optional<io.kubepekko.agent.pod.ContainerState.Terminated> phaseLast =
+                previous.map(PodStatusBuilder::terminatedValue);
         boolean running = false;
         if (newest.isEmpty()) {
-            Waiting w = in.reasons().getOrDefault(spec.name(),
-                    new Waiting(podHasInit ? POD_INITIALIZING : CONTAINER_CREATING, ""));
+            Waiting w =
+                    in.reasons()
+                            .getOrDefault(
+                                    spec.name(),
+                                    new Waiting(
+                                            podHasInit ? POD_INITIALIZING : CONTAINER_CREATING,
+                                            ""));
             state = waiting(w);
             phaseState = new io.kubepekko.agent.pod.ContainerState.Waiting(w.reason());
         } else {
@@ -152,7 +208,9 @@ public final class PodStatusBuilder {
                 case CONTAINER_EXITED -> {
                     var last = new ContainerRestarts.LastRun.Exited(c.getExitCode());
                     Waiting w = in.reasons().get(spec.name());
-                    if (w != null && ContainerRestarts.shouldStart(in.spec().restartPolicy(), spec, init, last, false)) {
+                    if (w != null
+                            && ContainerRestarts.shouldStart(
+                                    in.spec().restartPolicy(), spec, init, last, false)) {
                         lastState = terminated(in, c);
                         phaseLast = Optional.of(terminatedValue(c));
                         state = waiting(w);
@@ -163,22 +221,32 @@ public final class PodStatusBuilder {
                     }
                 }
                 default -> {
-                    // Created but not started (or unknown): the kubelet shows an empty waiting state.
+                    // Created but not started (or unknown): the kubelet shows an empty waiting
+                    // state.
                     Waiting w = in.reasons().getOrDefault(spec.name(), new Waiting("", ""));
                     state = waiting(w);
                     phaseState = new io.kubepekko.agent.pod.ContainerState.Waiting(w.reason());
                 }
             }
         }
-        boolean started = running && (spec.probe(ProbeKind.STARTUP).isEmpty()
-                || Boolean.TRUE.equals(in.started().get(newest.get().getId())));
-        // The prober manager's UpdatePodStatus: a regular init container is ready once it completed; any other
+        boolean started =
+                running
+                        && (spec.probe(ProbeKind.STARTUP).isEmpty()
+                                || Boolean.TRUE.equals(in.started().get(newest.get().getId())));
+        // The prober manager's UpdatePodStatus: a regular init container is ready once it
+        // completed; any other
         // is ready once started if it has no readiness probe, else when its probe last succeeded.
-        boolean ready = init && !spec.sidecar()
-                ? phaseState instanceof io.kubepekko.agent.pod.ContainerState.Terminated t && t.exitCode() == 0
-                : started && (spec.probe(ProbeKind.READINESS).isEmpty()
-                        || Boolean.TRUE.equals(in.readiness().get(newest.get().getId())));
-        forPhase.add(new io.kubepekko.agent.pod.ContainerStatus(spec.name(), phaseState, phaseLast, started));
+        boolean ready =
+                init && !spec.sidecar()
+                        ? phaseState instanceof io.kubepekko.agent.pod.ContainerState.Terminated t
+                                && t.exitCode() == 0
+                        : started
+                                && (spec.probe(ProbeKind.READINESS).isEmpty()
+                                        || Boolean.TRUE.equals(
+                                                in.readiness().get(newest.get().getId())));
+        forPhase.add(
+                new io.kubepekko.agent.pod.ContainerStatus(
+                        spec.name(), phaseState, phaseLast, started));
 
         ObjectNode out = JSON.objectNode();
         out.put("name", spec.name());
@@ -223,9 +291,10 @@ public final class PodStatusBuilder {
         return state;
     }
 
-    private static io.kubepekko.agent.pod.ContainerState.Terminated terminatedValue(ContainerStatus c) {
-        return new io.kubepekko.agent.pod.ContainerState.Terminated(c.getExitCode(), c.getReason(),
-                instant(c.getFinishedAt()));
+    private static io.kubepekko.agent.pod.ContainerState.Terminated terminatedValue(
+            ContainerStatus c) {
+        return new io.kubepekko.agent.pod.ContainerState.Terminated(
+                c.getExitCode(), c.getReason(), instant(c.getFinishedAt()));
     }
 
     private static String containerId(Input in, ContainerStatus c) {

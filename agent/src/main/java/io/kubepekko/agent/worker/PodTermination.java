@@ -20,11 +20,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A pod's teardown in the runtime, as the kubelet's {@code KillPod}: its running containers are killed in parallel
- * with the grace period ({@link LifecycleHooks#kill}: Killing event, preStop, SIGTERM, SIGKILL after what is left),
- * then its sandboxes are stopped and removed (taking the containers with them), then its cgroup (the runtime removes
- * only its containers' cgroups; the kubelet's {@code syncTerminatedPod} destroys the pod's). Everything is found by
- * the pod's uid label, so a container a sync step created late goes too.
+ * A pod's teardown in the runtime, as the kubelet's {@code KillPod}: its running containers are
+ * killed in parallel with the grace period ({@link LifecycleHooks#kill}: Killing event, preStop,
+ * SIGTERM, SIGKILL after what is left), then its sandboxes are stopped and removed (taking the
+ * containers with them), then its cgroup (the runtime removes only its containers' cgroups; the
+ * kubelet's {@code syncTerminatedPod} destroys the pod's). Everything is found by the pod's uid
+ * label, so a container a sync step created late goes too.
  */
 public final class PodTermination {
     private static final Logger LOG = LoggerFactory.getLogger(PodTermination.class);
@@ -32,45 +33,106 @@ public final class PodTermination {
     private PodTermination() {}
 
     /**
-     * Tears down the pod of {@code uid} that no pod object describes any more (an orphan found at start): no hooks
-     * run and no events are recorded; its running containers are stopped with {@code grace}.
+     * Tears down the pod of {@code uid} that no pod object describes any more (an orphan found at
+     * start): no hooks run and no events are recorded; its running containers are stopped with
+     * {@code grace}.
      */
-    public static CompletionStage<Void> run(CriRuntime cri, PodCgroups cgroups, Executor blocking, String uid,
-                                            Duration grace) {
-        return run(cri, cgroups, blocking, Clock.systemUTC(),
+    public static CompletionStage<Void> run(
+            CriRuntime cri, PodCgroups cgroups, Executor blocking, String uid, Duration grace) {
+        return run(
+                cri,
+                cgroups,
+                blocking,
+                Clock.systemUTC(),
                 new PodEvents(EventSink.NONE, NullNode.getInstance()),
-                uid, grace, ObservedPod.NOTHING);
+                uid,
+                grace,
+                ObservedPod.NOTHING);
     }
 
-    static CompletionStage<Void> run(CriRuntime cri, PodCgroups cgroups, Executor blocking, Clock clock,
-                                     PodEvents events, String uid, Duration grace, ObservedPod observed) {
-        String podIp = observed.readySandbox().map(ObservedPod.Sandbox::ips).filter(ips -> !ips.isEmpty())
-                .map(ips -> ips.get(0)).orElse(""); // an httpGet preStop's host
+    static CompletionStage<Void> run(
+            CriRuntime cri,
+            PodCgroups cgroups,
+            Executor blocking,
+            Clock clock,
+            PodEvents events,
+            String uid,
+            Duration grace,
+            ObservedPod observed) {
+        String podIp =
+                observed.readySandbox()
+                        .map(ObservedPod.Sandbox::ips)
+                        .filter(ips -> !ips.isEmpty())
+                        .map(ips -> ips.get(0))
+                        .orElse(""); // an httpGet preStop's host
         Map<String, String> mine = Map.of(SandboxConfigs.POD_UID_LABEL, uid);
         return cri.listContainers(ContainerFilter.newBuilder().putAllLabelSelector(mine).build())
-                .thenCompose(containers -> CompletableFuture.allOf(containers.stream()
-                        .filter(c -> c.getState() == ContainerState.CONTAINER_RUNNING
-                                || c.getState() == ContainerState.CONTAINER_UNKNOWN)
-                        .map(c -> {
-                            String name = c.getLabelsOrDefault(ContainerConfigs.CONTAINER_NAME_LABEL, "");
-                            LifecycleHooks.Target target = new LifecycleHooks.Target(name, c.getId(),
-                                    containerJson(events.pod(), name), podIp);
-                            return LifecycleHooks.kill(cri, clock, events, target, grace, "Stopping container " + name)
-                                    .toCompletableFuture();
-                        })
-                        .toArray(CompletableFuture[]::new)))
-                .thenCompose(v -> cri.listPodSandbox(PodSandboxFilter.newBuilder().putAllLabelSelector(mine).build()))
-                .thenCompose(sandboxes -> CompletableFuture.allOf(sandboxes.stream()
-                        .map(s -> cri.stopPodSandbox(s.getId())
-                                .thenCompose(v -> cri.removePodSandbox(s.getId())).toCompletableFuture())
-                        .toArray(CompletableFuture[]::new)))
+                .thenCompose(
+                        containers ->
+                                CompletableFuture.allOf(
+                                        containers.stream()
+                                                .filter(
+                                                        c ->
+                                                                c.getState()
+                                                                                == ContainerState
+                                                                                        .CONTAINER_RUNNING
+                                                                        || c.getState()
+                                                                                == ContainerState
+                                                                                        .CONTAINER_UNKNOWN)
+                                                .map(
+                                                        c -> {
+                                                            String name =
+                                                                    c.getLabelsOrDefault(
+                                                                            ContainerConfigs
+                                                                                    .CONTAINER_NAME_LABEL,
+                                                                            "");
+                                                            LifecycleHooks.Target target =
+                                                                    new LifecycleHooks.Target(
+                                                                            name,
+                                                                            c.getId(),
+                                                                            containerJson(
+                                                                                    events.pod(),
+                                                                                    name),
+                                                                            podIp);
+                                                            return LifecycleHooks.kill(
+                                                                            cri,
+                                                                            clock,
+                                                                            events,
+                                                                            target,
+                                                                            grace,
+                                                                            "Stopping container "
+                                                                                    + name)
+                                                                    .toCompletableFuture();
+                                                        })
+                                                .toArray(CompletableFuture[]::new)))
+                .thenCompose(
+                        v ->
+                                cri.listPodSandbox(
+                                        PodSandboxFilter.newBuilder()
+                                                .putAllLabelSelector(mine)
+                                                .build()))
+                .thenCompose(
+                        sandboxes ->
+                                CompletableFuture.allOf(
+                                        sandboxes.stream()
+                                                .map(
+                                                        s ->
+                                                                cri.stopPodSandbox(s.getId())
+                                                                        .thenCompose(
+                                                                                v ->
+                                                                                        cri
+                                                                                                .removePodSandbox(
+                                                                                                        s
+                                                                                                                .getId()))
+                                                                        .toCompletableFuture())
+                                                .toArray(CompletableFuture[]::new)))
                 .thenRunAsync(() -> removeCgroups(cgroups, uid), blocking);
     }
 
     /**
-     * Drops the pod's cgroup, now that no sandbox of it is left. Best effort, as the kubelet's: a cgroup that cannot go
-     * is logged and the termination still succeeds (a process left in it keeps it; the next start's orphan sweep
-     * tries again).
+     * Drops the pod's cgroup, now that no sandbox of it is left. Best effort, as the kubelet's: a
+     * cgroup that cannot go is logged and the termination still succeeds (a process left in it
+     * keeps it; the next start's orphan sweep tries again).
      */
     public static void removeCgroups(PodCgroups cgroups, String uid) {
         try {

@@ -4,8 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * Hands a {@link PodWorker}'s pod status to its {@link StatusSink} when it changed, and keeps the last one: its
- * conditions are the previous ones the next status builds on (the API object's before the first).
+ * Hands a {@link PodWorker}'s pod status to its {@link StatusSink} when it changed, and keeps the
+ * last one: its conditions are the previous ones the next status builds on (the API object's before
+ * the first).
  */
 final class StatusPublisher {
     private final StatusSink sink;
@@ -15,7 +16,10 @@ final class StatusPublisher {
         this.sink = sink;
     }
 
-    /** The conditions the next status builds on: the last one's, else those of {@code pod} as the API shows it. */
+    /**
+     * The conditions the next status builds on: the last one's, else those of {@code pod} as the
+     * API shows it.
+     */
     JsonNode previousConditions(JsonNode pod) {
         return last != null ? last.path("conditions") : pod.path("status").path("conditions");
     }
@@ -25,7 +29,10 @@ final class StatusPublisher {
         if (!status.equals(last)) {
             last = status;
             JsonNode meta = pod.path("metadata");
-            sink.podStatus(meta.path("namespace").asText(), meta.path("name").asText(), meta.path("uid").asText(),
+            sink.podStatus(
+                    meta.path("namespace").asText(),
+                    meta.path("name").asText(),
+                    meta.path("uid").asText(),
                     status.deepCopy());
         }
     }

@@ -1,18 +1,18 @@
 package io.kubepekko.agent.worker;
 
 import io.kubepekko.agent.pleg.PodLifecycleEvents;
+import java.time.Duration;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
-import java.time.Duration;
-
 /**
- * When a {@link PodWorker} syncs, as the kubelet's pod worker is woken (PLEG events, its work queue's requeues,
- * {@code --sync-frequency}): the worker's {@code tick} is sent at once when it starts, when the node's
- * {@link PodLifecycleEvents} says the runtime's view of the pod changed, when the worker asks ({@link #now}), when a
- * back-off it waits for expires ({@link #wakeUp}), after a pass as {@link SyncPass} says, and every
- * {@link PodWorkerSettings#resyncPeriod()}. Runs inside the worker's actor, on its timers.
+ * When a {@link PodWorker} syncs, as the kubelet's pod worker is woken (PLEG events, its work
+ * queue's requeues, {@code --sync-frequency}): the worker's {@code tick} is sent at once when it
+ * starts, when the node's {@link PodLifecycleEvents} says the runtime's view of the pod changed,
+ * when the worker asks ({@link #now}), when a back-off it waits for expires ({@link #wakeUp}),
+ * after a pass as {@link SyncPass} says, and every {@link PodWorkerSettings#resyncPeriod()}. Runs
+ * inside the worker's actor, on its timers.
  *
  * @param <M> the worker's message type
  */
@@ -26,9 +26,17 @@ final class SyncTriggers<M> {
     private final ActorRef<PodLifecycleEvents.PodChanged> changes;
     private final SyncPass pass = new SyncPass();
 
-    /** Starts the resync timer, subscribes to {@code lifecycle} by {@code uid}, and asks for a first sync. */
-    SyncTriggers(ActorContext<M> ctx, TimerScheduler<M> timers, M tick, PodWorkerSettings settings, String uid,
-                 ActorRef<PodLifecycleEvents.Command> lifecycle) {
+    /**
+     * Starts the resync timer, subscribes to {@code lifecycle} by {@code uid}, and asks for a first
+     * sync.
+     */
+    SyncTriggers(
+            ActorContext<M> ctx,
+            TimerScheduler<M> timers,
+            M tick,
+            PodWorkerSettings settings,
+            String uid,
+            ActorRef<PodLifecycleEvents.Command> lifecycle) {
         this.timers = timers;
         this.self = ctx.getSelf();
         this.tick = tick;
@@ -46,7 +54,9 @@ final class SyncTriggers<M> {
         self.tell(tick);
     }
 
-    /** A tick came: true if a pass begins now (one at a time: else another follows the one running). */
+    /**
+     * A tick came: true if a pass begins now (one at a time: else another follows the one running).
+     */
     boolean begin() {
         if (!pass.begin()) {
             return false;
@@ -75,7 +85,7 @@ final class SyncTriggers<M> {
         switch (pass.end()) {
             case NOW -> self.tell(tick); // see at once what the steps did
             case AFTER_RELIST_PERIOD -> timers.startSingleTimer("retry", tick, relistPeriod);
-            case NOTHING -> { }
+            case NOTHING -> {}
         }
     }
 

@@ -3,15 +3,20 @@ package io.kubepekko.agent.worker;
 import java.time.Duration;
 
 /**
- * The {@link PodWorker.Terminate}s a worker was sent: the first begins the termination; a later one with a shorter
- * grace period cuts it short (what still runs is killed again with it, as the kubelet's pod workers restart
- * {@code SyncTerminatingPod}: pod_workers.go {@code calculateEffectiveGracePeriod}, the grace period only decreases);
- * any other changes nothing. The reply goes to the first one's {@code replyTo}.
+ * The {@link PodWorker.Terminate}s a worker was sent: the first begins the termination; a later one
+ * with a shorter grace period cuts it short (what still runs is killed again with it, as the
+ * kubelet's pod workers restart {@code SyncTerminatingPod}: pod_workers.go {@code
+ * calculateEffectiveGracePeriod}, the grace period only decreases); any other changes nothing. The
+ * reply goes to the first one's {@code replyTo}.
  */
 final class TerminationRequests {
 
     /** What a {@code Terminate} asks of the worker. */
-    enum Action { BEGIN, SHORTEN, NOTHING }
+    enum Action {
+        BEGIN,
+        SHORTEN,
+        NOTHING
+    }
 
     private PodWorker.Terminate current;
 

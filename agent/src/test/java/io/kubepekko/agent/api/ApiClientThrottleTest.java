@@ -14,7 +14,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** A client's throttle: one made {@link ApiClient#withThrottle} apart does not queue behind the other's requests. */
+/**
+ * A client's throttle: one made {@link ApiClient#withThrottle} apart does not queue behind the
+ * other's requests.
+ */
 class ApiClientThrottleTest {
 
     private HttpServer server;
@@ -23,17 +26,25 @@ class ApiClientThrottleTest {
     @BeforeEach
     void start() throws Exception {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/", exchange -> {
-            byte[] body = "{\"kind\":\"Pod\"}".getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().add("Content-Type", "application/json");
-            exchange.sendResponseHeaders(200, body.length);
-            exchange.getResponseBody().write(body);
-            exchange.close();
-        });
+        server.createContext(
+                "/",
+                exchange -> {
+                    byte[] body = "{\"kind\":\"Pod\"}".getBytes(StandardCharsets.UTF_8);
+                    exchange.getResponseHeaders().add("Content-Type", "application/json");
+                    exchange.sendResponseHeaders(200, body.length);
+                    exchange.getResponseBody().write(body);
+                    exchange.close();
+                });
         server.start();
-        // One request, then one every ~3 hours: a second request on this throttle waits for the test's whole life.
-        client = new ApiClient(Kubeconfig.plain(URI.create("http://127.0.0.1:" + server.getAddress().getPort())),
-                ApiClient.userAgent("test"), new TokenBucket(0.0001, 1, System.nanoTime()), Duration.ofSeconds(10));
+        // One request, then one every ~3 hours: a second request on this throttle waits for the
+        // test's whole life.
+        client =
+                new ApiClient(
+                        Kubeconfig.plain(
+                                URI.create("http://127.0.0.1:" + server.getAddress().getPort())),
+                        ApiClient.userAgent("test"),
+                        new TokenBucket(0.0001, 1, System.nanoTime()),
+                        Duration.ofSeconds(10));
     }
 
     @AfterEach
@@ -43,14 +54,24 @@ class ApiClientThrottleTest {
 
     @Test
     void aClientWithAThrottleApartDoesNotWaitForTheOthersTokens() throws Exception {
-        assertEquals("Pod", client.get("/api/v1/pods/a").toCompletableFuture().get(10, TimeUnit.SECONDS)
-                .path("kind").asText());
+        assertEquals(
+                "Pod",
+                client.get("/api/v1/pods/a")
+                        .toCompletableFuture()
+                        .get(10, TimeUnit.SECONDS)
+                        .path("kind")
+                        .asText());
         CompletableFuture<?> queued = client.get("/api/v1/pods/b").toCompletableFuture();
 
         ApiClient events = client.withThrottle(TokenBucket.eventDefaults(System.nanoTime()));
         for (int i = 0; i < 3; i++) {
-            assertEquals("Pod", events.get("/api/v1/pods/c").toCompletableFuture().get(10, TimeUnit.SECONDS)
-                    .path("kind").asText());
+            assertEquals(
+                    "Pod",
+                    events.get("/api/v1/pods/c")
+                            .toCompletableFuture()
+                            .get(10, TimeUnit.SECONDS)
+                            .path("kind")
+                            .asText());
         }
         assertFalse(queued.isDone(), "the first client's second request still waits for its token");
         queued.cancel(true);

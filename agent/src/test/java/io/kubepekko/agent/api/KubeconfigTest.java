@@ -1,7 +1,9 @@
 package io.kubepekko.agent.api;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -12,16 +14,12 @@ import java.security.PrivateKey;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Optional;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class KubeconfigTest {
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     private Path write(String name, String text) throws Exception {
         Path p = dir.resolve(name);
@@ -31,8 +29,12 @@ class KubeconfigTest {
 
     @Test
     void readsTheCurrentContextsClusterAndUserFromYaml() throws Exception {
-        String ca = Base64.getEncoder().encodeToString("CA-PEM".getBytes(StandardCharsets.US_ASCII));
-        Path f = write("config", """
+        String ca =
+                Base64.getEncoder().encodeToString("CA-PEM".getBytes(StandardCharsets.US_ASCII));
+        Path f =
+                write(
+                        "config",
+                        """
                 apiVersion: v1
                 kind: Config
                 clusters:
@@ -52,7 +54,8 @@ class KubeconfigTest {
                     client-certificate: certs/node.crt
                     client-key: certs/node.key
                     tokenFile: token
-                """.formatted(ca));
+                """
+                                .formatted(ca));
         Files.createDirectories(dir.resolve("certs"));
         Files.writeString(dir.resolve("certs/node.crt"), "CERT");
         Files.writeString(dir.resolve("certs/node.key"), "KEY");
@@ -60,15 +63,23 @@ class KubeconfigTest {
         Kubeconfig k = Kubeconfig.load(f);
         assertEquals(URI.create("https://10.0.0.1:6443"), k.server());
         assertArrayEquals("CA-PEM".getBytes(StandardCharsets.US_ASCII), k.caPem().orElseThrow());
-        assertArrayEquals("CERT".getBytes(StandardCharsets.US_ASCII), k.clientCertPem().orElseThrow());
-        assertArrayEquals("KEY".getBytes(StandardCharsets.US_ASCII), k.clientKeyPem().orElseThrow());
-        assertEquals(Optional.of("secret-token"), k.bearerToken(), "relative to the kubeconfig, trimmed");
+        assertArrayEquals(
+                "CERT".getBytes(StandardCharsets.US_ASCII), k.clientCertPem().orElseThrow());
+        assertArrayEquals(
+                "KEY".getBytes(StandardCharsets.US_ASCII), k.clientKeyPem().orElseThrow());
+        assertEquals(
+                Optional.of("secret-token"),
+                k.bearerToken(),
+                "relative to the kubeconfig, trimmed");
         assertEquals("kube-system", k.namespace());
     }
 
     @Test
     void readsJsonAndATokenWinsOverATokenFile() throws Exception {
-        Path f = write("config.json", """
+        Path f =
+                write(
+                        "config.json",
+                        """
                 {"clusters":[{"name":"c","cluster":{"server":"http://127.0.0.1:8080","insecure-skip-tls-verify":true}}],
                  "contexts":[{"name":"x","context":{"cluster":"c","user":"u"}}],"current-context":"x",
                  "users":[{"name":"u","user":{"token":"abc","tokenFile":"nope"}}]}
@@ -83,11 +94,18 @@ class KubeconfigTest {
     @Test
     void namesWhatIsMissing() throws Exception {
         Path noContext = write("a", "clusters: []\n");
-        assertEquals("kubeconfig " + noContext + " has no current-context",
-                assertThrows(Kubeconfig.Invalid.class, () -> Kubeconfig.load(noContext)).getMessage());
-        Path badCluster = write("b", "current-context: x\ncontexts:\n- name: x\n  context: {cluster: gone}\n");
-        assertEquals("kubeconfig " + badCluster + ": cluster \"gone\" not found in clusters",
-                assertThrows(Kubeconfig.Invalid.class, () -> Kubeconfig.load(badCluster)).getMessage());
+        assertEquals(
+                "kubeconfig " + noContext + " has no current-context",
+                assertThrows(Kubeconfig.Invalid.class, () -> Kubeconfig.load(noContext))
+                        .getMessage());
+        Path badCluster =
+                write(
+                        "b",
+                        "current-context: x\ncontexts:\n- name: x\n  context: {cluster: gone}\n");
+        assertEquals(
+                "kubeconfig " + badCluster + ": cluster \"gone\" not found in clusters",
+                assertThrows(Kubeconfig.Invalid.class, () -> Kubeconfig.load(badCluster))
+                        .getMessage());
     }
 
     @Test
@@ -95,11 +113,14 @@ class KubeconfigTest {
         KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
         g.initialize(1024);
         PrivateKey key = g.generateKeyPair().getPrivate();
-        // A PKCS#8 RSA key's inner PKCS#1 structure starts after the fixed 26-byte header for these sizes.
+        // A PKCS#8 RSA key's inner PKCS#1 structure starts after the fixed 26-byte header for these
+        // sizes.
         byte[] pkcs8 = key.getEncoded();
         byte[] pkcs1 = Arrays.copyOfRange(pkcs8, 26, pkcs8.length);
-        String pem = "-----BEGIN RSA PRIVATE KEY-----\n" + Base64.getMimeEncoder().encodeToString(pkcs1)
-                + "\n-----END RSA PRIVATE KEY-----\n";
+        String pem =
+                "-----BEGIN RSA PRIVATE KEY-----\n"
+                        + Base64.getMimeEncoder().encodeToString(pkcs1)
+                        + "\n-----END RSA PRIVATE KEY-----\n";
         assertEquals(key, Tls.privateKey(pem.getBytes(StandardCharsets.US_ASCII)));
     }
 }

@@ -1,5 +1,10 @@
 package io.kubepekko.agent.logs;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.kubepekko.agent.cri.CriRuntime;
 import io.kubepekko.agent.cri.FakeCri;
 import io.kubepekko.agent.cri.v1.ContainerConfig;
@@ -10,12 +15,6 @@ import io.kubepekko.agent.cri.v1.PodSandboxMetadata;
 import io.kubepekko.agent.cri.v1.ReopenContainerLogRequest;
 import io.kubepekko.agent.runtime.SandboxConfigs;
 import io.kubepekko.testsupport.ManualClock;
-import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -29,21 +28,23 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-/** The log manager against {@link FakeCri}: a running container's log over the limit is rotated and bounded. */
+/**
+ * The log manager against {@link FakeCri}: a running container's log over the limit is rotated and
+ * bounded.
+ */
 class ContainerLogManagerTest {
 
     private static final Duration DEADLINE = Duration.ofSeconds(20);
     private static final Duration PERIOD = Duration.ofMillis(50);
     private static final long MAX_SIZE = 200;
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     private ActorTestKit kit;
     private FakeCri fake;
@@ -64,23 +65,36 @@ class ContainerLogManagerTest {
         fake.close();
     }
 
-    /** A running container of pod {@code default/web} whose log is {@code <logDirectory>/app/0.log}. */
+    /**
+     * A running container of pod {@code default/web} whose log is {@code <logDirectory>/app/0.log}.
+     */
     private String runContainer(Path logDirectory, boolean podLabels) throws Exception {
-        PodSandboxConfig.Builder sandbox = PodSandboxConfig.newBuilder()
-                .setMetadata(PodSandboxMetadata.newBuilder().setName("web").setNamespace("default").setUid("uid-1"))
-                .setLogDirectory(logDirectory.toString());
-        ContainerConfig.Builder container = ContainerConfig.newBuilder()
-                .setMetadata(ContainerMetadata.newBuilder().setName("app"))
-                .setImage(ImageSpec.newBuilder().setImage(FakeCri.BUSYBOX_IMAGE))
-                .setLogPath("app/0.log");
+        PodSandboxConfig.Builder sandbox =
+                PodSandboxConfig.newBuilder()
+                        .setMetadata(
+                                PodSandboxMetadata.newBuilder()
+                                        .setName("web")
+                                        .setNamespace("default")
+                                        .setUid("uid-1"))
+                        .setLogDirectory(logDirectory.toString());
+        ContainerConfig.Builder container =
+                ContainerConfig.newBuilder()
+                        .setMetadata(ContainerMetadata.newBuilder().setName("app"))
+                        .setImage(ImageSpec.newBuilder().setImage(FakeCri.BUSYBOX_IMAGE))
+                        .setLogPath("app/0.log");
         if (podLabels) {
             sandbox.putLabels(SandboxConfigs.POD_UID_LABEL, "uid-1");
             container.putLabels(SandboxConfigs.POD_UID_LABEL, "uid-1");
         }
         Files.createDirectories(logDirectory.resolve("app"));
-        String sandboxId = cri.runPodSandbox(sandbox.build(), "").toCompletableFuture().get(10, TimeUnit.SECONDS);
-        String id = cri.createContainer(sandboxId, container.build(), sandbox.build())
-                .toCompletableFuture().get(10, TimeUnit.SECONDS);
+        String sandboxId =
+                cri.runPodSandbox(sandbox.build(), "")
+                        .toCompletableFuture()
+                        .get(10, TimeUnit.SECONDS);
+        String id =
+                cri.createContainer(sandboxId, container.build(), sandbox.build())
+                        .toCompletableFuture()
+                        .get(10, TimeUnit.SECONDS);
         cri.startContainer(id).toCompletableFuture().get(10, TimeUnit.SECONDS);
         return id;
     }
@@ -99,7 +113,10 @@ class ContainerLogManagerTest {
         }
     }
 
-    /** A clock a minute further at each read, so each rotation has its own timestamp as 10 s rounds would. */
+    /**
+     * A clock a minute further at each read, so each rotation has its own timestamp as 10 s rounds
+     * would.
+     */
     private static Clock minutes() {
         return ManualClock.ticking(Instant.parse("2026-11-28T19:00:00Z"), Duration.ofMinutes(1));
     }
@@ -114,7 +131,9 @@ class ContainerLogManagerTest {
         String id = runContainer(podDir, true);
         Path appDir = podDir.resolve("app");
         Path log = appDir.resolve("0.log");
-        kit.spawn(ContainerLogManager.create(cri, podLogs, new LogRotationPolicy(MAX_SIZE, 3), PERIOD, minutes()));
+        kit.spawn(
+                ContainerLogManager.create(
+                        cri, podLogs, new LogRotationPolicy(MAX_SIZE, 3), PERIOD, minutes()));
 
         for (int round = 1; round <= 4; round++) {
             fillPastLimit(id, log, "round-" + round);
@@ -129,11 +148,13 @@ class ContainerLogManagerTest {
         assertTrue(files.get(1).matches("0\\.log\\.\\d{8}-\\d{6}\\.gz"), files.toString());
         assertTrue(files.get(2).matches("0\\.log\\.\\d{8}-\\d{6}"), files.toString());
         assertTrue(Files.readString(appDir.resolve(files.get(2))).contains("round-4 line 0"));
-        try (InputStream in = new GZIPInputStream(Files.newInputStream(appDir.resolve(files.get(1))))) {
+        try (InputStream in =
+                new GZIPInputStream(Files.newInputStream(appDir.resolve(files.get(1))))) {
             String older = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             assertTrue(older.contains(" stdout F round-3 line 0"), older);
         }
-        ReopenContainerLogRequest reopen = (ReopenContainerLogRequest) fake.calls("ReopenContainerLog").get(0).request();
+        ReopenContainerLogRequest reopen =
+                (ReopenContainerLogRequest) fake.calls("ReopenContainerLog").get(0).request();
         assertEquals(id, reopen.getContainerId());
     }
 
@@ -144,8 +165,10 @@ class ContainerLogManagerTest {
         Path log = podDir.resolve("app/0.log");
         fillPastLimit(id, log, "kept");
         String before = Files.readString(log);
-        fake.exitContainer(id, 0); // containerd refuses ReopenContainerLog for a container that is not running
-        ContainerLogRotator rotator = new ContainerLogRotator(cri, new LogRotationPolicy(MAX_SIZE, 3), minutes());
+        fake.exitContainer(
+                id, 0); // containerd refuses ReopenContainerLog for a container that is not running
+        ContainerLogRotator rotator =
+                new ContainerLogRotator(cri, new LogRotationPolicy(MAX_SIZE, 3), minutes());
         assertThrows(CompletionException.class, () -> rotator.rotate(id, log));
         assertEquals(List.of("0.log"), names(podDir.resolve("app")));
         assertEquals(before, Files.readString(log));
@@ -156,7 +179,9 @@ class ContainerLogManagerTest {
         Path podDir = podLogs.resolve("default_web_uid-1");
         String id = runContainer(podDir, true);
         fake.writeLog(id, "short");
-        kit.spawn(ContainerLogManager.create(cri, podLogs, new LogRotationPolicy(MAX_SIZE, 3), PERIOD, minutes()));
+        kit.spawn(
+                ContainerLogManager.create(
+                        cri, podLogs, new LogRotationPolicy(MAX_SIZE, 3), PERIOD, minutes()));
         // Three rounds have looked at its log.
         await().atMost(DEADLINE).until(() -> fake.calls("ContainerStatus").size() >= 3);
         assertEquals(List.of("0.log"), names(podDir.resolve("app")));
@@ -178,7 +203,9 @@ class ContainerLogManagerTest {
 
     private void assertNotTouched(String id, Path appDir) throws Exception {
         fillPastLimit(id, appDir.resolve("0.log"), "x");
-        kit.spawn(ContainerLogManager.create(cri, podLogs, new LogRotationPolicy(MAX_SIZE, 3), PERIOD, minutes()));
+        kit.spawn(
+                ContainerLogManager.create(
+                        cri, podLogs, new LogRotationPolicy(MAX_SIZE, 3), PERIOD, minutes()));
         // The third list starts once two rounds are done.
         await().atMost(DEADLINE).until(() -> fake.calls("ListContainers").size() >= 3);
         assertEquals(List.of("0.log"), names(appDir));

@@ -1,28 +1,28 @@
 package io.kubepekko.agent.manager;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.kubepekko.agent.worker.PodWorker;
+import java.util.Optional;
+import java.util.Set;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.util.Optional;
-import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 /** The pod manager's bookkeeping: names, finished uids and the rules read from them. */
 class PodTableTest {
 
     private static final ObjectMapper MAPPER = new ObjectMapper(new YAMLFactory());
     private static ActorTestKit kit;
+
     /** Stands for a live worker: the table only asks whether there is one. */
     private static ActorRef<PodWorker.Command> worker;
 
@@ -39,8 +39,14 @@ class PodTableTest {
 
     private static PodEntry entry(String uid, String name, boolean isStatic) {
         try {
-            ObjectNode pod = (ObjectNode) MAPPER.readTree("{metadata: {namespace: default, name: " + name + ", uid: " + uid
-                    + "}, status: {phase: Running}}");
+            ObjectNode pod =
+                    (ObjectNode)
+                            MAPPER.readTree(
+                                    "{metadata: {namespace: default, name: "
+                                            + name
+                                            + ", uid: "
+                                            + uid
+                                            + "}, status: {phase: Running}}");
             return new PodEntry(uid, pod, isStatic);
         } catch (Exception e) {
             throw new IllegalArgumentException(e);
@@ -58,7 +64,10 @@ class PodTableTest {
         t.add(b);
         assertSame(a, t.claimName("default/web", "b").orElseThrow());
         t.releaseName(a);
-        assertSame(b, t.holder("default/web").orElseThrow(), "a release by the old uid keeps the new holder");
+        assertSame(
+                b,
+                t.holder("default/web").orElseThrow(),
+                "a release by the old uid keeps the new holder");
     }
 
     @Test
@@ -108,11 +117,15 @@ class PodTableTest {
         t.add(next);
         t.claimName("default/etcd-n", "h2");
         assertTrue(t.anotherStaticStopping(next));
-        assertSame(old.pod, t.mirrored("default/etcd-n").orElseThrow(), "kept while the old one stops");
+        assertSame(
+                old.pod,
+                t.mirrored("default/etcd-n").orElseThrow(),
+                "kept while the old one stops");
 
         t.remove(old, false);
         assertFalse(t.anotherStaticStopping(next));
-        assertEquals(Optional.empty(), t.mirrored("default/etcd-n"), "the new one has not started yet");
+        assertEquals(
+                Optional.empty(), t.mirrored("default/etcd-n"), "the new one has not started yet");
         next.worker = worker;
         assertSame(next.pod, t.mirrored("default/etcd-n").orElseThrow());
     }

@@ -1,5 +1,12 @@
 package io.kubepekko.agent.manager;
 
+import static io.kubepekko.agent.manager.TestApi.sync;
+import static io.kubepekko.agent.manager.TestApi.yaml;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.agent.api.ApiClient;
@@ -15,15 +22,6 @@ import io.kubepekko.agent.runtime.ResolvConf;
 import io.kubepekko.agent.server.AgentServer;
 import io.kubepekko.agent.worker.PodWorkerSettings;
 import io.kubepekko.api.meta.Json;
-import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
-import org.apache.pekko.actor.typed.ActorRef;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
-
 import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -43,24 +41,27 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
-
-import static io.kubepekko.agent.manager.TestApi.sync;
-import static io.kubepekko.agent.manager.TestApi.yaml;
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 
 /**
- * Static pod manifests posted to the agent's own server ({@link AgentServer}, {@link PostedPodSource}) against a real
- * API server in-process and {@link FakeCri}: a PUT runs the pod and mirrors it, a DELETE stops it, a restarted agent
- * keeps it from the stored manifest, and every bad request is answered with its Status and changes nothing. Each test
- * has its own node, runtime and root directory; each agent run its own actor system, as a process would.
+ * Static pod manifests posted to the agent's own server ({@link AgentServer}, {@link
+ * PostedPodSource}) against a real API server in-process and {@link FakeCri}: a PUT runs the pod
+ * and mirrors it, a DELETE stops it, a restarted agent keeps it from the stored manifest, and every
+ * bad request is answered with its Status and changes nothing. Each test has its own node, runtime
+ * and root directory; each agent run its own actor system, as a process would.
  */
 class PostedStaticPodIT {
 
     private static final Duration DEADLINE = Duration.ofSeconds(30);
-    private static final PodWorkerSettings SETTINGS = PodWorkerSettings.DEFAULT.withRelistPeriod(Duration.ofMillis(100));
+    private static final PodWorkerSettings SETTINGS =
+            PodWorkerSettings.DEFAULT.withRelistPeriod(Duration.ofMillis(100));
 
     private static Path dir;
     private static TestApi api;
@@ -72,9 +73,14 @@ class PostedStaticPodIT {
     private FakeCri fake;
     private Path root;
     private ActorTestKit agent;
+
     /** The agent's server, writes from loopback allowed. */
     private URI base;
-    /** The same agent's second server, taking writes from nobody (a peer that is not the node itself). */
+
+    /**
+     * The same agent's second server, taking writes from nobody (a peer that is not the node
+     * itself).
+     */
     private URI foreign;
 
     @BeforeAll
@@ -93,12 +99,17 @@ class PostedStaticPodIT {
 
     @BeforeEach
     void startRuntime(TestInfo test) throws Exception {
-        nodeName = "node-" + Integer.toHexString(test.getTestMethod().orElseThrow().getName().hashCode());
+        nodeName =
+                "node-"
+                        + Integer.toHexString(
+                                test.getTestMethod().orElseThrow().getName().hashCode());
         Path mine = Files.createDirectories(dir.resolve(nodeName));
         fake = FakeCri.start(mine.resolve("cri.sock"));
         root = mine.resolve("root");
-        sync(client.create(Resource.NODES.collection(null), yaml("{apiVersion: v1, kind: Node, metadata: {name: "
-                + nodeName + "}}")));
+        sync(
+                client.create(
+                        Resource.NODES.collection(null),
+                        yaml("{apiVersion: v1, kind: Node, metadata: {name: " + nodeName + "}}")));
     }
 
     @AfterEach
@@ -113,18 +124,67 @@ class PostedStaticPodIT {
     /** One run of the agent's pod side and server, wired as {@code AgentMain} does. */
     private void startAgent() throws Exception {
         agent = ActorTestKit.create();
-        NodeContext node = new NodeContext(nodeName, root, List.of("192.168.1.10"), List.of(), "",
-                ResolvConf.parse("nameserver 10.0.0.2\n"), 8L << 30, 4000, 8L << 30, 100L << 30);
-        ActorRef<StatusManager.Command> status = agent.spawn(StatusManager.create(client), "status");
-        ActorRef<PodManager.Command> pods = agent.spawn(PodManager.create(client, fake.client(), node, status,
-                Clock.systemUTC(), SETTINGS, scheduler, Set.of(ManifestOrigin.Kind.SERVER)), "pods");
-        ActorRef<PostedPodSource.Command> posted = agent.spawn(PostedPodSource.create(PostedManifests.under(root),
-                nodeName, Clock.systemUTC(), set -> pods.tell(new PodManager.StaticPods(set)),
-                BoundedBytes.MAX_MANIFEST_BYTES), "static-server");
-        base = uri(AgentServer.bind(agent.system(), "127.0.0.1", 0, posted, AgentServer.LOOPBACK_WRITERS,
-                BoundedBytes.MAX_MANIFEST_BYTES).toCompletableFuture().get(10, TimeUnit.SECONDS).localAddress().getPort());
-        foreign = uri(AgentServer.bind(agent.system(), "127.0.0.1", 0, posted, peer -> false,
-                BoundedBytes.MAX_MANIFEST_BYTES).toCompletableFuture().get(10, TimeUnit.SECONDS).localAddress().getPort());
+        NodeContext node =
+                new NodeContext(
+                        nodeName,
+                        root,
+                        List.of("192.168.1.10"),
+                        List.of(),
+                        "",
+                        ResolvConf.parse("nameserver 10.0.0.2\n"),
+                        8L << 30,
+                        4000,
+                        8L << 30,
+                        100L << 30);
+        ActorRef<StatusManager.Command> status =
+                agent.spawn(StatusManager.create(client), "status");
+        ActorRef<PodManager.Command> pods =
+                agent.spawn(
+                        PodManager.create(
+                                client,
+                                fake.client(),
+                                node,
+                                status,
+                                Clock.systemUTC(),
+                                SETTINGS,
+                                scheduler,
+                                Set.of(ManifestOrigin.Kind.SERVER)),
+                        "pods");
+        ActorRef<PostedPodSource.Command> posted =
+                agent.spawn(
+                        PostedPodSource.create(
+                                PostedManifests.under(root),
+                                nodeName,
+                                Clock.systemUTC(),
+                                set -> pods.tell(new PodManager.StaticPods(set)),
+                                BoundedBytes.MAX_MANIFEST_BYTES),
+                        "static-server");
+        base =
+                uri(
+                        AgentServer.bind(
+                                        agent.system(),
+                                        "127.0.0.1",
+                                        0,
+                                        posted,
+                                        AgentServer.LOOPBACK_WRITERS,
+                                        BoundedBytes.MAX_MANIFEST_BYTES)
+                                .toCompletableFuture()
+                                .get(10, TimeUnit.SECONDS)
+                                .localAddress()
+                                .getPort());
+        foreign =
+                uri(
+                        AgentServer.bind(
+                                        agent.system(),
+                                        "127.0.0.1",
+                                        0,
+                                        posted,
+                                        peer -> false,
+                                        BoundedBytes.MAX_MANIFEST_BYTES)
+                                .toCompletableFuture()
+                                .get(10, TimeUnit.SECONDS)
+                                .localAddress()
+                                .getPort());
     }
 
     private static URI uri(int port) {
@@ -137,15 +197,27 @@ class PostedStaticPodIT {
     }
 
     private String manifest(String name, String sleep) {
-        return "apiVersion: v1\nkind: Pod\nmetadata:\n  name: " + name + "\nspec:\n  containers:\n  - name: app\n"
-                + "    image: '" + FakeCri.BUSYBOX_IMAGE + "'\n    imagePullPolicy: IfNotPresent\n"
-                + "    command: [sleep, '" + sleep + "']\n";
+        return "apiVersion: v1\nkind: Pod\nmetadata:\n  name: "
+                + name
+                + "\nspec:\n  containers:\n  - name: app\n"
+                + "    image: '"
+                + FakeCri.BUSYBOX_IMAGE
+                + "'\n    imagePullPolicy: IfNotPresent\n"
+                + "    command: [sleep, '"
+                + sleep
+                + "']\n";
     }
 
-    private static HttpResponse<String> send(URI server, String method, String path, byte[] body) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(server.resolve(path)).timeout(Duration.ofSeconds(30))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofByteArray(body));
+    private static HttpResponse<String> send(URI server, String method, String path, byte[] body)
+            throws Exception {
+        HttpRequest.Builder b =
+                HttpRequest.newBuilder(server.resolve(path))
+                        .timeout(Duration.ofSeconds(30))
+                        .method(
+                                method,
+                                body == null
+                                        ? HttpRequest.BodyPublishers.noBody()
+                                        : HttpRequest.BodyPublishers.ofByteArray(body));
         return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
@@ -171,11 +243,14 @@ class PostedStaticPodIT {
 
     private ObjectNode awaitMirror(String name, Predicate<JsonNode> ok) {
         ObjectNode[] seen = new ObjectNode[1];
-        await().atMost(DEADLINE).pollInterval(Duration.ofMillis(50)).until(() -> {
-            Optional<ObjectNode> p = pod(name);
-            p.ifPresent(o -> seen[0] = o);
-            return p.isPresent() && ok.test(p.get());
-        });
+        await().atMost(DEADLINE)
+                .pollInterval(Duration.ofMillis(50))
+                .until(
+                        () -> {
+                            Optional<ObjectNode> p = pod(name);
+                            p.ifPresent(o -> seen[0] = o);
+                            return p.isPresent() && ok.test(p.get());
+                        });
         return seen[0];
     }
 
@@ -192,11 +267,17 @@ class PostedStaticPodIT {
     }
 
     private boolean sandboxReady(String uid) {
-        return fake.sandboxes().stream().anyMatch(s -> s.getMetadata().getUid().equals(uid)
-                && s.getState() == PodSandboxState.SANDBOX_READY);
+        return fake.sandboxes().stream()
+                .anyMatch(
+                        s ->
+                                s.getMetadata().getUid().equals(uid)
+                                        && s.getState() == PodSandboxState.SANDBOX_READY);
     }
 
-    /** Waits for {@code n} more relists of the runtime: whatever a sync pass would do after them has been asked. */
+    /**
+     * Waits for {@code n} more relists of the runtime: whatever a sync pass would do after them has
+     * been asked.
+     */
     private void awaitRelists(int n) {
         int before = fake.calls("ListContainers").size();
         await().atMost(DEADLINE).until(() -> fake.calls("ListContainers").size() >= before + n);
@@ -227,7 +308,8 @@ class PostedStaticPodIT {
         HttpResponse<String> deleted = send(base, "DELETE", "/static-pods/web", null);
         assertEquals(200, deleted.statusCode(), deleted.body());
         assertEquals("Success", json(deleted).path("status").asText());
-        await().atMost(DEADLINE).until(() -> !sandboxReady(uid) && pod("web-" + nodeName).isEmpty());
+        await().atMost(DEADLINE)
+                .until(() -> !sandboxReady(uid) && pod("web-" + nodeName).isEmpty());
         assertEquals(List.of(), names());
         assertFalse(Files.exists(root.resolve("static-pods/web")));
 
@@ -242,15 +324,25 @@ class PostedStaticPodIT {
         assertEquals(201, put("kept", manifest("kept", "3600")).statusCode());
         ObjectNode before = awaitMirror("kept-" + nodeName, PostedStaticPodIT::running);
         String uid = annotation(before, "kubernetes.io/config.hash");
-        String containerId = before.path("status").path("containerStatuses").get(0).path("containerID").asText();
+        String containerId =
+                before.path("status").path("containerStatuses").get(0).path("containerID").asText();
         killAgent();
         fake.clearCalls();
 
         startAgent();
 
         awaitRelists(3);
-        ObjectNode after = awaitMirror("kept-" + nodeName, p -> running(p)
-                && p.path("status").path("containerStatuses").get(0).path("containerID").asText().equals(containerId));
+        ObjectNode after =
+                awaitMirror(
+                        "kept-" + nodeName,
+                        p ->
+                                running(p)
+                                        && p.path("status")
+                                                .path("containerStatuses")
+                                                .get(0)
+                                                .path("containerID")
+                                                .asText()
+                                                .equals(containerId));
         assertEquals(uid, annotation(after, "kubernetes.io/config.hash"));
         assertEquals(List.of(), fake.calls("RunPodSandbox"), "no second sandbox");
         assertEquals(List.of(), fake.calls("StopPodSandbox"), "not removed as an orphan");
@@ -263,39 +355,101 @@ class PostedStaticPodIT {
     void badRequestsAreAnsweredWithAStatusAndChangeNothing() throws Exception {
         startAgent();
         assertEquals(201, put("web", manifest("web", "3600")).statusCode());
-        String uid = annotation(awaitMirror("web-" + nodeName, PostedStaticPodIT::running), "kubernetes.io/config.hash");
+        String uid =
+                annotation(
+                        awaitMirror("web-" + nodeName, PostedStaticPodIT::running),
+                        "kubernetes.io/config.hash");
         byte[] stored = Files.readAllBytes(root.resolve("static-pods/web"));
 
-        assertStatus(put("web", "kind: Pod\napiVersion: v1\nmetadata: {name: ["), 400, "BadRequest",
+        assertStatus(
+                put("web", "kind: Pod\napiVersion: v1\nmetadata: {name: ["),
+                400,
+                "BadRequest",
                 "server web: couldn't parse as YAML or JSON");
-        assertStatus(put("web", "{apiVersion: v1, kind: Service, metadata: {name: web}}"), 400, "BadRequest",
+        assertStatus(
+                put("web", "{apiVersion: v1, kind: Service, metadata: {name: web}}"),
+                400,
+                "BadRequest",
                 "server web: couldn't parse as pod: kind Service is not Pod");
-        assertStatus(put("web", "{apiVersion: v1, kind: Pod, metadata: {name: web}, spec: {containers: []}}"), 422,
-                "Invalid", "server web: invalid pod: [spec.containers: Required value");
-        assertStatus(put("Bad_Name", manifest("x", "1")), 400, "BadRequest", "invalid static pod manifest name \"Bad_Name\"");
-        assertStatus(send(foreign, "PUT", "/static-pods/web", manifest("web", "7200").getBytes(StandardCharsets.UTF_8)),
-                403, "Forbidden", "static-pods \"web\" is forbidden: static pod manifests are accepted only from the node"
+        assertStatus(
+                put(
+                        "web",
+                        "{apiVersion: v1, kind: Pod, metadata: {name: web}, spec: {containers: []}}"),
+                422,
+                "Invalid",
+                "server web: invalid pod: [spec.containers: Required value");
+        assertStatus(
+                put("Bad_Name", manifest("x", "1")),
+                400,
+                "BadRequest",
+                "invalid static pod manifest name \"Bad_Name\"");
+        assertStatus(
+                send(
+                        foreign,
+                        "PUT",
+                        "/static-pods/web",
+                        manifest("web", "7200").getBytes(StandardCharsets.UTF_8)),
+                403,
+                "Forbidden",
+                "static-pods \"web\" is forbidden: static pod manifests are accepted only from the node"
                         + " itself (loopback), not from 127.0.0.1");
-        assertStatus(send(foreign, "DELETE", "/static-pods/web", null), 403, "Forbidden", "static-pods \"web\" is forbidden");
+        assertStatus(
+                send(foreign, "DELETE", "/static-pods/web", null),
+                403,
+                "Forbidden",
+                "static-pods \"web\" is forbidden");
         byte[] tooLarge = new byte[BoundedBytes.MAX_MANIFEST_BYTES + 1];
         Arrays.fill(tooLarge, (byte) ' ');
-        // A declared length over the limit is refused on the head: AgentServerIT proves it over a raw socket (an HTTP
-        // client uploading the whole body races that early answer and may see a broken pipe instead).
+        // A declared length over the limit is refused on the head: AgentServerIT proves it over a
+        // raw socket (an HTTP
+        // client uploading the whole body races that early answer and may see a broken pipe
+        // instead).
         // The same without a Content-Length (chunked): cut off once past the limit.
-        HttpResponse<String> chunked = http.send(HttpRequest.newBuilder(base.resolve("/static-pods/web"))
-                .PUT(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(tooLarge)))
-                .build(), HttpResponse.BodyHandlers.ofString());
-        assertStatus(chunked, 413, "RequestEntityTooLarge", "Request entity too large: limit is 10485760");
-        assertStatus(send(base, "GET", "/static-pods/web/x", null), 404, "NotFound",
+        HttpResponse<String> chunked =
+                http.send(
+                        HttpRequest.newBuilder(base.resolve("/static-pods/web"))
+                                .PUT(
+                                        HttpRequest.BodyPublishers.ofInputStream(
+                                                () -> new ByteArrayInputStream(tooLarge)))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertStatus(
+                chunked,
+                413,
+                "RequestEntityTooLarge",
+                "Request entity too large: limit is 10485760");
+        assertStatus(
+                send(base, "GET", "/static-pods/web/x", null),
+                404,
+                "NotFound",
                 "the server could not find the requested resource");
-        assertStatus(send(base, "GET", "/nope", null), 404, "NotFound", "the server could not find the requested resource");
-        HttpResponse<String> post = send(base, "POST", "/static-pods/web", manifest("web", "1").getBytes(StandardCharsets.UTF_8));
-        assertStatus(post, 405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
+        assertStatus(
+                send(base, "GET", "/nope", null),
+                404,
+                "NotFound",
+                "the server could not find the requested resource");
+        HttpResponse<String> post =
+                send(
+                        base,
+                        "POST",
+                        "/static-pods/web",
+                        manifest("web", "1").getBytes(StandardCharsets.UTF_8));
+        assertStatus(
+                post,
+                405,
+                "MethodNotAllowed",
+                "the server does not allow this method on the requested resource");
         assertEquals(Optional.of("PUT, DELETE"), post.headers().firstValue("Allow"));
-        assertStatus(send(base, "DELETE", "/static-pods", null), 405, "MethodNotAllowed", "the server does not allow");
+        assertStatus(
+                send(base, "DELETE", "/static-pods", null),
+                405,
+                "MethodNotAllowed",
+                "the server does not allow");
 
         assertEquals(List.of("web"), names());
-        assertTrue(Arrays.equals(stored, Files.readAllBytes(root.resolve("static-pods/web"))), "not rewritten");
+        assertTrue(
+                Arrays.equals(stored, Files.readAllBytes(root.resolve("static-pods/web"))),
+                "not rewritten");
         awaitRelists(2);
         assertTrue(sandboxReady(uid), "the posted pod still runs");
         assertEquals(1, fake.sandboxes().size(), "nothing else started");
@@ -317,19 +471,34 @@ class PostedStaticPodIT {
     void aPodAlreadyInAnotherPostedManifestIsAConflictAndChangesNothing() throws Exception {
         startAgent();
         assertEquals(201, put("first", manifest("web", "3600")).statusCode());
-        String uid = annotation(awaitMirror("web-" + nodeName, PostedStaticPodIT::running), "kubernetes.io/config.hash");
+        String uid =
+                annotation(
+                        awaitMirror("web-" + nodeName, PostedStaticPodIT::running),
+                        "kubernetes.io/config.hash");
 
-        assertStatus(put("second", manifest("web", "7200")), 409, "Conflict", "Operation cannot be fulfilled on"
-                + " static-pods \"second\": pod \"default/web-" + nodeName + "\" is already in the posted manifest"
-                + " \"first\"");
+        assertStatus(
+                put("second", manifest("web", "7200")),
+                409,
+                "Conflict",
+                "Operation cannot be fulfilled on"
+                        + " static-pods \"second\": pod \"default/web-"
+                        + nodeName
+                        + "\" is already in the posted manifest"
+                        + " \"first\"");
         assertEquals(List.of("first"), names());
         assertFalse(Files.exists(root.resolve("static-pods/second")), "not stored");
         HttpResponse<String> replaced = put("first", manifest("web", "7200"));
-        assertEquals(200, replaced.statusCode(), "a manifest may replace its own pod: " + replaced.body());
-        assertFalse(uid.equals(json(replaced).path("items").get(0).path("metadata").path("uid").asText()));
+        assertEquals(
+                200,
+                replaced.statusCode(),
+                "a manifest may replace its own pod: " + replaced.body());
+        assertFalse(
+                uid.equals(
+                        json(replaced).path("items").get(0).path("metadata").path("uid").asText()));
     }
 
-    private static void assertStatus(HttpResponse<String> r, int code, String reason, String messageStart) throws Exception {
+    private static void assertStatus(
+            HttpResponse<String> r, int code, String reason, String messageStart) throws Exception {
         assertEquals(code, r.statusCode(), r.body());
         JsonNode s = json(r);
         assertEquals("Status", s.path("kind").asText(), r.body());

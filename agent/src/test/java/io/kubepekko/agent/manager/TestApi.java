@@ -10,7 +10,6 @@ import io.kubepekko.agent.api.Resource;
 import io.kubepekko.agent.api.TokenBucket;
 import io.kubepekko.http.server.ApiServer;
 import io.kubepekko.http.server.ApiServerSettings;
-
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,8 +19,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What the agent's ITs share: an API server in this JVM (embedded storage under {@code dir/data}, a free port)
- * and an unthrottled client of it, with the calls every test makes.
+ * What the agent's ITs share: an API server in this JVM (embedded storage under {@code dir/data}, a
+ * free port) and an unthrottled client of it, with the calls every test makes.
  */
 final class TestApi implements AutoCloseable {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
@@ -38,12 +37,26 @@ final class TestApi implements AutoCloseable {
         return start(dir, 0);
     }
 
-    /** As {@link #start(Path)} on {@code port} (0: a free one): again on the same dir and port, the same server. */
+    /**
+     * As {@link #start(Path)} on {@code port} (0: a free one): again on the same dir and port, the
+     * same server.
+     */
     static TestApi start(Path dir, int port) throws Exception {
-        ApiServer server = ApiServer.start(new ApiServerSettings(dir.resolve("data"), "127.0.0.1", port, Duration.ZERO,
-                Duration.ZERO));
-        return new TestApi(server, new ApiClient(Kubeconfig.plain(URI.create(server.url())), ApiClient.userAgent("test"),
-                new TokenBucket(1000, 1000, System.nanoTime()), Duration.ofSeconds(10)));
+        ApiServer server =
+                ApiServer.start(
+                        new ApiServerSettings(
+                                dir.resolve("data"),
+                                "127.0.0.1",
+                                port,
+                                Duration.ZERO,
+                                Duration.ZERO));
+        return new TestApi(
+                server,
+                new ApiClient(
+                        Kubeconfig.plain(URI.create(server.url())),
+                        ApiClient.userAgent("test"),
+                        new TokenBucket(1000, 1000, System.nanoTime()),
+                        Duration.ofSeconds(10)));
     }
 
     /** The call's result, waited for at most 10 s. */

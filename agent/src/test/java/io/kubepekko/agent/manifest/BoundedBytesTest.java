@@ -1,7 +1,9 @@
 package io.kubepekko.agent.manifest;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -11,21 +13,18 @@ import java.util.Optional;
 import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class BoundedBytesTest {
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     @Test
     void theShippedLimitIsTenMebibytes() {
         assertEquals(10 * 1024 * 1024, BoundedBytes.MAX_MANIFEST_BYTES);
-        assertEquals("larger than the limit of 10485760 bytes (10 MiB): not read",
+        assertEquals(
+                "larger than the limit of 10485760 bytes (10 MiB): not read",
                 BoundedBytes.tooLarge(BoundedBytes.MAX_MANIFEST_BYTES));
     }
 
@@ -45,7 +44,9 @@ class BoundedBytesTest {
         body.onNext(List.of(ByteBuffer.wrap("abc".getBytes()), ByteBuffer.wrap("de".getBytes())));
         body.onNext(List.of(ByteBuffer.wrap("f".getBytes())));
         body.onComplete();
-        assertArrayEquals("abcdef".getBytes(), body.getBody().toCompletableFuture().getNow(Optional.empty()).orElseThrow());
+        assertArrayEquals(
+                "abcdef".getBytes(),
+                body.getBody().toCompletableFuture().getNow(Optional.empty()).orElseThrow());
         assertFalse(feed.cancelled.get());
     }
 
@@ -57,7 +58,9 @@ class BoundedBytesTest {
         body.onNext(List.of(ByteBuffer.wrap("abcd".getBytes())));
         long requested = feed.requested.get();
         body.onNext(List.of(ByteBuffer.wrap("efg".getBytes())));
-        assertEquals(Optional.empty(), body.getBody().toCompletableFuture().getNow(Optional.of(new byte[0])),
+        assertEquals(
+                Optional.empty(),
+                body.getBody().toCompletableFuture().getNow(Optional.of(new byte[0])),
                 "done as soon as the limit is passed");
         assertTrue(feed.cancelled.get());
         assertEquals(requested, feed.requested.get(), "nothing more asked for");

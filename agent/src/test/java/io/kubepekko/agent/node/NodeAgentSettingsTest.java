@@ -1,10 +1,10 @@
 package io.kubepekko.agent.node;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.kubepekko.agent.flags.AgentFlags;
 import io.kubepekko.agent.flags.AgentSettings;
 import org.junit.jupiter.api.Test;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class NodeAgentSettingsTest {
 
@@ -14,10 +14,17 @@ class NodeAgentSettingsTest {
 
     @Test
     void theNodeReportsTheServersPortTheOneGivenOrTheOneBoundForPortZero() {
-        assertEquals(10250, NodeAgentSettings.of(flags(), "host", "v1").kubeletPort(), "the kubelet's default");
-        assertEquals(10255, NodeAgentSettings.of(flags("--port", "10255"), "host", "v1").kubeletPort());
-        NodeAgentSettings picked = NodeAgentSettings.of(flags("--port", "0"), "host", "v1").withKubeletPort(41234);
+        assertEquals(
+                10250,
+                NodeAgentSettings.of(flags(), "host", "v1").kubeletPort(),
+                "the kubelet's default");
+        assertEquals(
+                10255, NodeAgentSettings.of(flags("--port", "10255"), "host", "v1").kubeletPort());
+        NodeAgentSettings picked =
+                NodeAgentSettings.of(flags("--port", "0"), "host", "v1").withKubeletPort(41234);
         assertEquals(41234, picked.kubeletPort());
-        assertEquals(NodeAgentSettings.of(flags("--port", "0"), "host", "v1").identity(), picked.identity());
+        assertEquals(
+                NodeAgentSettings.of(flags("--port", "0"), "host", "v1").identity(),
+                picked.identity());
     }
 }

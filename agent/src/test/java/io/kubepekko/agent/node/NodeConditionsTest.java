@@ -1,15 +1,14 @@
 package io.kubepekko.agent.node;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.kubepekko.api.meta.Json;
-import org.junit.jupiter.api.Test;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
 
 class NodeConditionsTest {
 
@@ -33,7 +32,9 @@ class NodeConditionsTest {
 
     @Test
     void aNewNodeGetsTheKubeletsFourConditionsInItsOrder() {
-        ArrayNode c = NodeConditions.update(Json.MAPPER.createArrayNode(), NodeConditions.Inputs.healthy(), T0);
+        ArrayNode c =
+                NodeConditions.update(
+                        Json.MAPPER.createArrayNode(), NodeConditions.Inputs.healthy(), T0);
         assertEquals(List.of("MemoryPressure", "DiskPressure", "PIDPressure", "Ready"), types(c));
         JsonNode ready = of(c, "Ready");
         assertEquals("True", ready.path("status").asText());
@@ -51,14 +52,21 @@ class NodeConditionsTest {
 
     @Test
     void heartbeatsMoveButTransitionsOnlyOnAStatusChange() {
-        ArrayNode first = NodeConditions.update(Json.MAPPER.createArrayNode(), NodeConditions.Inputs.healthy(), T0);
+        ArrayNode first =
+                NodeConditions.update(
+                        Json.MAPPER.createArrayNode(), NodeConditions.Inputs.healthy(), T0);
         ArrayNode same = NodeConditions.update(first, NodeConditions.Inputs.healthy(), T1);
         for (String type : List.of("MemoryPressure", "Ready")) {
             assertEquals("2025-01-01T00:00:10Z", of(same, type).path("lastHeartbeatTime").asText());
-            assertEquals("2025-01-01T00:00:00Z", of(same, type).path("lastTransitionTime").asText());
+            assertEquals(
+                    "2025-01-01T00:00:00Z", of(same, type).path("lastTransitionTime").asText());
         }
-        ArrayNode down = NodeConditions.update(same,
-                new NodeConditions.Inputs(List.of("container runtime is down"), false, false, false), T1);
+        ArrayNode down =
+                NodeConditions.update(
+                        same,
+                        new NodeConditions.Inputs(
+                                List.of("container runtime is down"), false, false, false),
+                        T1);
         JsonNode ready = of(down, "Ready");
         assertEquals("False", ready.path("status").asText());
         assertEquals("KubeletNotReady", ready.path("reason").asText());
@@ -75,16 +83,31 @@ class NodeConditionsTest {
     @Test
     void conditionsOfOthersStayWhereTheyAre() {
         ArrayNode previous = Json.MAPPER.createArrayNode();
-        previous.addObject().put("type", "NetworkUnavailable").put("status", "False").put("reason", "RouteCreated");
+        previous.addObject()
+                .put("type", "NetworkUnavailable")
+                .put("status", "False")
+                .put("reason", "RouteCreated");
         ArrayNode c = NodeConditions.update(previous, NodeConditions.Inputs.healthy(), T0);
-        assertEquals(List.of("NetworkUnavailable", "MemoryPressure", "DiskPressure", "PIDPressure", "Ready"), types(c));
+        assertEquals(
+                List.of(
+                        "NetworkUnavailable",
+                        "MemoryPressure",
+                        "DiskPressure",
+                        "PIDPressure",
+                        "Ready"),
+                types(c));
         assertEquals("RouteCreated", of(c, "NetworkUnavailable").path("reason").asText());
     }
 
     @Test
     void thePressureConditionsReportPressure() {
-        ArrayNode c = NodeConditions.update(Json.MAPPER.createArrayNode(), new NodeConditions.Inputs(List.of(), true, true, true), T0);
-        assertEquals("KubeletHasInsufficientMemory", of(c, "MemoryPressure").path("reason").asText());
+        ArrayNode c =
+                NodeConditions.update(
+                        Json.MAPPER.createArrayNode(),
+                        new NodeConditions.Inputs(List.of(), true, true, true),
+                        T0);
+        assertEquals(
+                "KubeletHasInsufficientMemory", of(c, "MemoryPressure").path("reason").asText());
         assertEquals("kubelet has disk pressure", of(c, "DiskPressure").path("message").asText());
         assertEquals("True", of(c, "PIDPressure").path("status").asText());
     }

@@ -1,14 +1,13 @@
 package io.kubepekko.agent.node;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.junit.jupiter.api.Test;
-
-import java.time.Instant;
-import java.time.Duration;
-import java.util.Optional;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
 
 class NodeLeaseTest {
 
@@ -22,7 +21,8 @@ class NodeLeaseTest {
         assertEquals("node-a", l.path("spec").path("holderIdentity").asText());
         assertEquals(40, l.path("spec").path("leaseDurationSeconds").asInt());
         assertEquals("2025-01-01T00:00:00.123456Z", l.path("spec").path("renewTime").asText());
-        assertEquals("[{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"name\":\"node-a\",\"uid\":\"uid-1\"}]",
+        assertEquals(
+                "[{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"name\":\"node-a\",\"uid\":\"uid-1\"}]",
                 l.path("metadata").path("ownerReferences").toString());
         assertEquals(Duration.ofSeconds(10), NodeLease.RENEW_INTERVAL, "a quarter of the duration");
     }
@@ -31,10 +31,16 @@ class NodeLeaseTest {
     void theOwnerIsAddedOnARenewalOnceTheNodeIsKnownAndNeverReplaced() {
         ObjectNode orphan = NodeLease.create("node-a", Optional.empty(), T0);
         assertFalse(NodeLease.hasOwner(orphan));
-        ObjectNode owned = NodeLease.renewed(orphan, "node-a", Optional.of("uid-2"), T0.plusSeconds(10));
-        assertEquals("uid-2", owned.path("metadata").path("ownerReferences").get(0).path("uid").asText());
+        ObjectNode owned =
+                NodeLease.renewed(orphan, "node-a", Optional.of("uid-2"), T0.plusSeconds(10));
+        assertEquals(
+                "uid-2",
+                owned.path("metadata").path("ownerReferences").get(0).path("uid").asText());
         assertEquals("2025-01-01T00:00:10.123456Z", owned.path("spec").path("renewTime").asText());
-        ObjectNode again = NodeLease.renewed(owned, "node-a", Optional.of("uid-3"), T0.plusSeconds(20));
-        assertEquals("uid-2", again.path("metadata").path("ownerReferences").get(0).path("uid").asText());
+        ObjectNode again =
+                NodeLease.renewed(owned, "node-a", Optional.of("uid-3"), T0.plusSeconds(20));
+        assertEquals(
+                "uid-2",
+                again.path("metadata").path("ownerReferences").get(0).path("uid").asText());
     }
 }

@@ -16,35 +16,52 @@ class RuntimeListingTest {
 
     @Test
     void theSameListingAgainChangesNothing() {
-        RuntimeListing listing = RuntimeListing.of(List.of(sandbox("s1", "a", true), sandbox("s2", "b", true)),
-                List.of(container("c1", "a", ContainerState.CONTAINER_RUNNING),
-                        container("c2", "b", ContainerState.CONTAINER_RUNNING)));
-        RuntimeListing again = RuntimeListing.of(List.of(sandbox("s2", "b", true), sandbox("s1", "a", true)),
-                List.of(container("c2", "b", ContainerState.CONTAINER_RUNNING),
-                        container("c1", "a", ContainerState.CONTAINER_RUNNING)));
+        RuntimeListing listing =
+                RuntimeListing.of(
+                        List.of(sandbox("s1", "a", true), sandbox("s2", "b", true)),
+                        List.of(
+                                container("c1", "a", ContainerState.CONTAINER_RUNNING),
+                                container("c2", "b", ContainerState.CONTAINER_RUNNING)));
+        RuntimeListing again =
+                RuntimeListing.of(
+                        List.of(sandbox("s2", "b", true), sandbox("s1", "a", true)),
+                        List.of(
+                                container("c2", "b", ContainerState.CONTAINER_RUNNING),
+                                container("c1", "a", ContainerState.CONTAINER_RUNNING)));
 
         assertEquals(Set.of(), again.changedSince(listing), "order does not matter");
     }
 
     @Test
     void aContainerThatExitedChangesOnlyItsPod() {
-        RuntimeListing before = RuntimeListing.of(List.of(sandbox("s1", "a", true), sandbox("s2", "b", true)),
-                List.of(container("c1", "a", ContainerState.CONTAINER_RUNNING),
-                        container("c2", "b", ContainerState.CONTAINER_RUNNING)));
-        RuntimeListing after = RuntimeListing.of(List.of(sandbox("s1", "a", true), sandbox("s2", "b", true)),
-                List.of(container("c1", "a", ContainerState.CONTAINER_EXITED),
-                        container("c2", "b", ContainerState.CONTAINER_RUNNING)));
+        RuntimeListing before =
+                RuntimeListing.of(
+                        List.of(sandbox("s1", "a", true), sandbox("s2", "b", true)),
+                        List.of(
+                                container("c1", "a", ContainerState.CONTAINER_RUNNING),
+                                container("c2", "b", ContainerState.CONTAINER_RUNNING)));
+        RuntimeListing after =
+                RuntimeListing.of(
+                        List.of(sandbox("s1", "a", true), sandbox("s2", "b", true)),
+                        List.of(
+                                container("c1", "a", ContainerState.CONTAINER_EXITED),
+                                container("c2", "b", ContainerState.CONTAINER_RUNNING)));
 
         assertEquals(Set.of("a"), after.changedSince(before));
     }
 
     @Test
     void aContainerCreatedOrRemovedChangesItsPod() {
-        RuntimeListing one = RuntimeListing.of(List.of(sandbox("s1", "a", true)),
-                List.of(container("c1", "a", ContainerState.CONTAINER_EXITED)));
-        RuntimeListing two = RuntimeListing.of(List.of(sandbox("s1", "a", true)),
-                List.of(container("c1", "a", ContainerState.CONTAINER_EXITED),
-                        container("c2", "a", ContainerState.CONTAINER_CREATED)));
+        RuntimeListing one =
+                RuntimeListing.of(
+                        List.of(sandbox("s1", "a", true)),
+                        List.of(container("c1", "a", ContainerState.CONTAINER_EXITED)));
+        RuntimeListing two =
+                RuntimeListing.of(
+                        List.of(sandbox("s1", "a", true)),
+                        List.of(
+                                container("c1", "a", ContainerState.CONTAINER_EXITED),
+                                container("c2", "a", ContainerState.CONTAINER_CREATED)));
 
         assertEquals(Set.of("a"), two.changedSince(one), "created");
         assertEquals(Set.of("a"), one.changedSince(two), "removed");
@@ -69,8 +86,13 @@ class RuntimeListingTest {
 
     @Test
     void whatHasNoPodUidLabelIsNotOurs() {
-        PodSandbox foreignSandbox = PodSandbox.newBuilder().setId("x").setState(PodSandboxState.SANDBOX_READY).build();
-        Container foreign = Container.newBuilder().setId("y").setState(ContainerState.CONTAINER_RUNNING).build();
+        PodSandbox foreignSandbox =
+                PodSandbox.newBuilder().setId("x").setState(PodSandboxState.SANDBOX_READY).build();
+        Container foreign =
+                Container.newBuilder()
+                        .setId("y")
+                        .setState(ContainerState.CONTAINER_RUNNING)
+                        .build();
 
         RuntimeListing listing = RuntimeListing.of(List.of(foreignSandbox), List.of(foreign));
 
@@ -79,11 +101,18 @@ class RuntimeListingTest {
     }
 
     private static PodSandbox sandbox(String id, String uid, boolean ready) {
-        return PodSandbox.newBuilder().setId(id).putLabels(SandboxConfigs.POD_UID_LABEL, uid)
-                .setState(ready ? PodSandboxState.SANDBOX_READY : PodSandboxState.SANDBOX_NOTREADY).build();
+        return PodSandbox.newBuilder()
+                .setId(id)
+                .putLabels(SandboxConfigs.POD_UID_LABEL, uid)
+                .setState(ready ? PodSandboxState.SANDBOX_READY : PodSandboxState.SANDBOX_NOTREADY)
+                .build();
     }
 
     private static Container container(String id, String uid, ContainerState state) {
-        return Container.newBuilder().setId(id).putLabels(SandboxConfigs.POD_UID_LABEL, uid).setState(state).build();
+        return Container.newBuilder()
+                .setId(id)
+                .putLabels(SandboxConfigs.POD_UID_LABEL, uid)
+                .setState(state)
+                .build();
     }
 }

@@ -1,21 +1,23 @@
 package io.kubepekko.agent.pod;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.kubepekko.agent.probe.ProbeKind;
-import org.junit.jupiter.api.Test;
-
-import java.util.Optional;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kubepekko.agent.probe.ProbeKind;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
 
 class PodSpecTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Test
     void readsPolicyContainersSidecarsAndProbesOnce() throws Exception {
-        PodSpec spec = PodSpec.of(JSON.readTree("""
+        PodSpec spec =
+                PodSpec.of(
+                        JSON.readTree(
+                                """
                 {"restartPolicy":"OnFailure",
                  "initContainers":[{"name":"setup","image":"busybox:1.36"},
                                    {"name":"log","image":"busybox:1.36","restartPolicy":"Always"}],
@@ -36,6 +38,8 @@ class PodSpecTest {
 
     @Test
     void absentPolicyIsAlways() throws Exception {
-        assertEquals(RestartPolicy.ALWAYS, PodSpec.of(JSON.readTree("{\"containers\":[]}")).restartPolicy());
+        assertEquals(
+                RestartPolicy.ALWAYS,
+                PodSpec.of(JSON.readTree("{\"containers\":[]}")).restartPolicy());
     }
 }

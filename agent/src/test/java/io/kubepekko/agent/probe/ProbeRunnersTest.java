@@ -40,15 +40,21 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The probe runners against a local HTTP server, local TCP ports and the fake CRI runtime's ExecSync. */
+/**
+ * The probe runners against a local HTTP server, local TCP ports and the fake CRI runtime's
+ * ExecSync.
+ */
 class ProbeRunnersTest {
 
-    private static final JsonMapper MAPPER = JsonMapper.builder()
-            .enable(JsonReadFeature.ALLOW_SINGLE_QUOTES, JsonReadFeature.ALLOW_UNQUOTED_FIELD_NAMES).build();
+    private static final JsonMapper MAPPER =
+            JsonMapper.builder()
+                    .enable(
+                            JsonReadFeature.ALLOW_SINGLE_QUOTES,
+                            JsonReadFeature.ALLOW_UNQUOTED_FIELD_NAMES)
+                    .build();
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     private HttpServer server;
     private int port;
@@ -58,36 +64,48 @@ class ProbeRunnersTest {
     void startServer() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         port = server.getAddress().getPort();
-        server.createContext("/ok", ex -> {
-            ex.getRequestHeaders().forEach((k, v) -> seenHeaders.put(k.toLowerCase(), v.get(0)));
-            answer(ex, 200, "fine");
-        });
+        server.createContext(
+                "/ok",
+                ex -> {
+                    ex.getRequestHeaders()
+                            .forEach((k, v) -> seenHeaders.put(k.toLowerCase(), v.get(0)));
+                    answer(ex, 200, "fine");
+                });
         server.createContext("/broken", ex -> answer(ex, 500, "secret body"));
-        server.createContext("/huge", ex -> {
-            // A body without end: the probe must stop reading it.
-            ex.sendResponseHeaders(200, 0);
-            byte[] chunk = "a".repeat(64 * 1024).getBytes(StandardCharsets.UTF_8);
-            try (OutputStream out = ex.getResponseBody()) {
-                while (true) {
-                    out.write(chunk);
-                }
-            } catch (IOException dropped) {
-                ex.close();
-            }
-        });
-        server.createContext("/moved", ex -> {
-            ex.getResponseHeaders().add("Location", "/ok");
-            answer(ex, 302, "");
-        });
-        server.createContext("/elsewhere", ex -> {
-            // Another host name for the same server: the kubelet does not follow it, and the 3xx passes.
-            ex.getResponseHeaders().add("Location", "http://localhost:" + port + "/broken");
-            answer(ex, 301, "gone");
-        });
-        server.createContext("/loop", ex -> {
-            ex.getResponseHeaders().add("Location", "/loop");
-            answer(ex, 307, "");
-        });
+        server.createContext(
+                "/huge",
+                ex -> {
+                    // A body without end: the probe must stop reading it.
+                    ex.sendResponseHeaders(200, 0);
+                    byte[] chunk = "a".repeat(64 * 1024).getBytes(StandardCharsets.UTF_8);
+                    try (OutputStream out = ex.getResponseBody()) {
+                        while (true) {
+                            out.write(chunk);
+                        }
+                    } catch (IOException dropped) {
+                        ex.close();
+                    }
+                });
+        server.createContext(
+                "/moved",
+                ex -> {
+                    ex.getResponseHeaders().add("Location", "/ok");
+                    answer(ex, 302, "");
+                });
+        server.createContext(
+                "/elsewhere",
+                ex -> {
+                    // Another host name for the same server: the kubelet does not follow it, and
+                    // the 3xx passes.
+                    ex.getResponseHeaders().add("Location", "http://localhost:" + port + "/broken");
+                    answer(ex, 301, "gone");
+                });
+        server.createContext(
+                "/loop",
+                ex -> {
+                    ex.getResponseHeaders().add("Location", "/loop");
+                    answer(ex, 307, "");
+                });
         server.start();
     }
 
@@ -131,7 +149,12 @@ class ProbeRunnersTest {
 
     @Test
     void httpGet2xxPassesWithTheBodyAndSendsTheKubeletsHeaders() {
-        ProbeOutcome o = http("{path: '/ok', port: " + port + ", httpHeaders: [{name: 'X-Custom', value: 'yes'}]}", "{}");
+        ProbeOutcome o =
+                http(
+                        "{path: '/ok', port: "
+                                + port
+                                + ", httpHeaders: [{name: 'X-Custom', value: 'yes'}]}",
+                        "{}");
         assertEquals(ProbeOutcome.success("fine"), o);
         assertEquals("yes", seenHeaders.get("x-custom"));
         assertEquals("kube-probe/1.35", seenHeaders.get("user-agent"));
@@ -140,8 +163,14 @@ class ProbeRunnersTest {
 
     @Test
     void httpGetSendsAHostHeaderFromTheProbesHeadersAsTheKubeletsRequestHost() {
-        assertEquals(ProbeResult.SUCCESS, http("{path: '/ok', port: " + port
-                + ", httpHeaders: [{name: 'Host', value: 'www.example.test'}]}", "{}").result());
+        assertEquals(
+                ProbeResult.SUCCESS,
+                http(
+                                "{path: '/ok', port: "
+                                        + port
+                                        + ", httpHeaders: [{name: 'Host', value: 'www.example.test'}]}",
+                                "{}")
+                        .result());
         assertEquals("www.example.test", seenHeaders.get("host"));
     }
 
@@ -154,39 +183,50 @@ class ProbeRunnersTest {
 
     @Test
     void httpGetHeadersOverrideUserAgentAndAccept() {
-        http("{path: '/ok', port: " + port + ", httpHeaders: [{name: 'User-Agent', value: 'mine'},"
-                + " {name: 'Accept', value: 'application/json'}]}", "{}");
+        http(
+                "{path: '/ok', port: "
+                        + port
+                        + ", httpHeaders: [{name: 'User-Agent', value: 'mine'},"
+                        + " {name: 'Accept', value: 'application/json'}]}",
+                "{}");
         assertEquals("mine", seenHeaders.get("user-agent"));
         assertEquals("application/json", seenHeaders.get("accept"));
     }
 
     @Test
     void httpGetFindsAPortByTheContainersPortName() {
-        ProbeOutcome o = http("{path: '/ok', port: 'web'}", "{ports: [{name: 'web', containerPort: " + port + "}]}");
+        ProbeOutcome o =
+                http(
+                        "{path: '/ok', port: 'web'}",
+                        "{ports: [{name: 'web', containerPort: " + port + "}]}");
         assertEquals(ProbeResult.SUCCESS, o.result());
     }
 
     @Test
     void httpGetWithAnUnknownPortNameErrorsAndIsNotCounted() {
-        ProbeOutcome o = http("{path: '/ok', port: 'nope'}", "{ports: [{name: 'web', containerPort: 80}]}");
+        ProbeOutcome o =
+                http("{path: '/ok', port: 'nope'}", "{ports: [{name: 'web', containerPort: 80}]}");
         assertEquals(ProbeResult.UNKNOWN, o.result());
         assertTrue(o.counted().isEmpty());
     }
 
     @Test
     void httpGet5xxFailsWithTheStatusCodeNotTheBody() {
-        assertEquals(ProbeOutcome.failure("HTTP probe failed with statuscode: 500"),
+        assertEquals(
+                ProbeOutcome.failure("HTTP probe failed with statuscode: 500"),
                 http("{path: '/broken', port: " + port + "}", "{}"));
     }
 
     @Test
     void httpGetFollowsARedirectToTheSameHost() {
-        assertEquals(ProbeOutcome.success("fine"), http("{path: '/moved', port: " + port + "}", "{}"));
+        assertEquals(
+                ProbeOutcome.success("fine"), http("{path: '/moved', port: " + port + "}", "{}"));
     }
 
     @Test
     void httpGetDoesNotFollowARedirectToAnotherHostAndPassesWithAWarning() {
-        assertEquals(ProbeOutcome.success("Probe terminated redirects, Response body: gone"),
+        assertEquals(
+                ProbeOutcome.success("Probe terminated redirects, Response body: gone"),
                 http("{path: '/elsewhere', port: " + port + "}", "{}"));
     }
 
@@ -201,8 +241,14 @@ class ProbeRunnersTest {
     void httpGetToAClosedPortFailsAsGoWordsIt() throws IOException {
         int closed = closedPort();
         ProbeOutcome o = http("{path: '/ok', port: " + closed + "}", "{}");
-        assertEquals(ProbeOutcome.failure("Get \"http://127.0.0.1:" + closed + "/ok\": dial tcp 127.0.0.1:" + closed
-                + ": connect: connection refused"), o);
+        assertEquals(
+                ProbeOutcome.failure(
+                        "Get \"http://127.0.0.1:"
+                                + closed
+                                + "/ok\": dial tcp 127.0.0.1:"
+                                + closed
+                                + ": connect: connection refused"),
+                o);
     }
 
     // ---------------------------------------------------------------- tcpSocket
@@ -210,14 +256,18 @@ class ProbeRunnersTest {
     @Test
     void tcpSocketPassesWhenAConnectionOpens() throws IOException {
         try (ServerSocket listening = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            assertEquals(ProbeOutcome.success(""), await(TcpProbe.run("127.0.0.1", listening.getLocalPort(), TIMEOUT)));
+            assertEquals(
+                    ProbeOutcome.success(""),
+                    await(TcpProbe.run("127.0.0.1", listening.getLocalPort(), TIMEOUT)));
         }
     }
 
     @Test
     void tcpSocketToAClosedPortFails() throws IOException {
         int closed = closedPort();
-        assertEquals(ProbeOutcome.failure("dial tcp 127.0.0.1:" + closed + ": connect: connection refused"),
+        assertEquals(
+                ProbeOutcome.failure(
+                        "dial tcp 127.0.0.1:" + closed + ": connect: connection refused"),
                 await(TcpProbe.run("127.0.0.1", closed, TIMEOUT)));
     }
 
@@ -225,8 +275,17 @@ class ProbeRunnersTest {
     void proberRunsATcpSocketProbeOnTheContainersNamedPortAtThePodIp() throws IOException {
         try (ServerSocket listening = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             ProbeSpec spec = ProbeSpec.of(ProbeKind.READINESS, json("{tcpSocket: {port: 'db'}}"));
-            ProbeOutcome o = await(new Prober(null).run(spec,
-                    json("{ports: [{name: 'db', containerPort: " + listening.getLocalPort() + "}]}"), "c1", "127.0.0.1"));
+            ProbeOutcome o =
+                    await(
+                            new Prober(null)
+                                    .run(
+                                            spec,
+                                            json(
+                                                    "{ports: [{name: 'db', containerPort: "
+                                                            + listening.getLocalPort()
+                                                            + "}]}"),
+                                            "c1",
+                                            "127.0.0.1"));
             assertEquals(ProbeResult.SUCCESS, o.result());
         }
     }
@@ -235,27 +294,45 @@ class ProbeRunnersTest {
 
     @Test
     void grpcPassesWhenTheHealthServiceSaysServingAndFailsOtherwise() throws IOException {
-        Server health = NettyServerBuilder
-                .forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
-                .addService(new HealthGrpc.HealthImplBase() {
-                    @Override
-                    public void check(HealthCheckRequest request,
-                                      StreamObserver<HealthCheckResponse> out) {
-                        out.onNext(HealthCheckResponse.newBuilder()
-                                .setStatus(request.getService().isEmpty()
-                                        ? HealthCheckResponse.ServingStatus.SERVING
-                                        : HealthCheckResponse.ServingStatus.NOT_SERVING)
-                                .build());
-                        out.onCompleted();
-                    }
-                }).build().start();
+        Server health =
+                NettyServerBuilder.forAddress(
+                                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+                        .addService(
+                                new HealthGrpc.HealthImplBase() {
+                                    @Override
+                                    public void check(
+                                            HealthCheckRequest request,
+                                            StreamObserver<HealthCheckResponse> out) {
+                                        out.onNext(
+                                                HealthCheckResponse.newBuilder()
+                                                        .setStatus(
+                                                                request.getService().isEmpty()
+                                                                        ? HealthCheckResponse
+                                                                                .ServingStatus
+                                                                                .SERVING
+                                                                        : HealthCheckResponse
+                                                                                .ServingStatus
+                                                                                .NOT_SERVING)
+                                                        .build());
+                                        out.onCompleted();
+                                    }
+                                })
+                        .build()
+                        .start();
         try {
             Prober prober = new Prober(null);
-            ProbeSpec serving = ProbeSpec.of(ProbeKind.LIVENESS, json("{grpc: {port: " + health.getPort() + "}}"));
-            assertEquals(ProbeOutcome.success("service healthy"), await(prober.run(serving, json("{}"), "c1", "127.0.0.1")));
-            ProbeSpec named = ProbeSpec.of(ProbeKind.LIVENESS,
-                    json("{grpc: {port: " + health.getPort() + ", service: 'db'}}"));
-            assertEquals(ProbeOutcome.failure("service unhealthy (responded with \"NOT_SERVING\")"),
+            ProbeSpec serving =
+                    ProbeSpec.of(
+                            ProbeKind.LIVENESS, json("{grpc: {port: " + health.getPort() + "}}"));
+            assertEquals(
+                    ProbeOutcome.success("service healthy"),
+                    await(prober.run(serving, json("{}"), "c1", "127.0.0.1")));
+            ProbeSpec named =
+                    ProbeSpec.of(
+                            ProbeKind.LIVENESS,
+                            json("{grpc: {port: " + health.getPort() + ", service: 'db'}}"));
+            assertEquals(
+                    ProbeOutcome.failure("service unhealthy (responded with \"NOT_SERVING\")"),
                     await(prober.run(named, json("{}"), "c1", "127.0.0.1")));
         } finally {
             health.shutdownNow();
@@ -264,20 +341,32 @@ class ProbeRunnersTest {
 
     @Test
     void grpcFailsOnAServerWithoutTheHealthServiceAndOnAClosedPort() throws IOException {
-        Server bare = NettyServerBuilder
-                .forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).build().start();
+        Server bare =
+                NettyServerBuilder.forAddress(
+                                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+                        .build()
+                        .start();
         try {
             ProbeOutcome o = await(GrpcProbe.run("127.0.0.1", bare.getPort(), "", TIMEOUT));
             assertEquals(ProbeResult.FAILURE, o.result());
-            assertTrue(o.output().startsWith("error: this server does not implement the grpc health protocol"
-                    + " (grpc.health.v1.Health): "), o.output());
+            assertTrue(
+                    o.output()
+                            .startsWith(
+                                    "error: this server does not implement the grpc health protocol"
+                                            + " (grpc.health.v1.Health): "),
+                    o.output());
         } finally {
             bare.shutdownNow();
         }
         int closed = closedPort();
         ProbeOutcome refused = await(GrpcProbe.run("127.0.0.1", closed, "", TIMEOUT));
         assertEquals(ProbeResult.FAILURE, refused.result());
-        assertTrue(refused.output().startsWith("error: failed to connect service at \"127.0.0.1:" + closed + "\": "),
+        assertTrue(
+                refused.output()
+                        .startsWith(
+                                "error: failed to connect service at \"127.0.0.1:"
+                                        + closed
+                                        + "\": "),
                 refused.output());
     }
 
@@ -294,13 +383,21 @@ class ProbeRunnersTest {
         try (FakeCri fake = FakeCri.start(dir.resolve("cri.sock"))) {
             CriRuntime cri = fake.client();
             String id = runningContainer(cri, "app");
-            fake.scriptExec("app", FakeCri.ExecAnswer.exit(0, "ok", ""), FakeCri.ExecAnswer.exit(1, "out ", "err"),
+            fake.scriptExec(
+                    "app",
+                    FakeCri.ExecAnswer.exit(0, "ok", ""),
+                    FakeCri.ExecAnswer.exit(1, "out ", "err"),
                     FakeCri.ExecAnswer.timesOut());
             List<String> cmd = List.of("cat", "/tmp/healthy");
 
-            assertEquals(ProbeOutcome.success("ok"), await(ExecProbe.run(cri, id, cmd, Duration.ofSeconds(1))));
-            assertEquals(ProbeOutcome.failure("out err"), await(ExecProbe.run(cri, id, cmd, Duration.ofSeconds(1))));
-            assertEquals(ProbeOutcome.failure("command \"cat /tmp/healthy\" timed out"),
+            assertEquals(
+                    ProbeOutcome.success("ok"),
+                    await(ExecProbe.run(cri, id, cmd, Duration.ofSeconds(1))));
+            assertEquals(
+                    ProbeOutcome.failure("out err"),
+                    await(ExecProbe.run(cri, id, cmd, Duration.ofSeconds(1))));
+            assertEquals(
+                    ProbeOutcome.failure("command \"cat /tmp/healthy\" timed out"),
                     await(ExecProbe.run(cri, id, cmd, Duration.ofSeconds(1))));
         }
     }
@@ -308,7 +405,10 @@ class ProbeRunnersTest {
     @Test
     void execInAContainerThatIsGoneErrorsAndIsNotCounted() {
         try (FakeCri fake = FakeCri.start(dir.resolve("cri.sock"))) {
-            ProbeOutcome o = await(ExecProbe.run(fake.client(), "nope", List.of("true"), Duration.ofSeconds(1)));
+            ProbeOutcome o =
+                    await(
+                            ExecProbe.run(
+                                    fake.client(), "nope", List.of("true"), Duration.ofSeconds(1)));
             assertEquals(ProbeResult.UNKNOWN, o.result());
         }
     }
@@ -319,20 +419,32 @@ class ProbeRunnersTest {
     }
 
     private static String runningContainer(CriRuntime cri, String name) {
-        PodSandboxConfig pod = PodSandboxConfig.newBuilder()
-                .setMetadata(PodSandboxMetadata.newBuilder().setName("p").setNamespace("default").setUid("u"))
-                .setLogDirectory("/var/log/pods/default_p_u")
-                .putLabels("io.kubernetes.pod.uid", "u")
-                .setLinux(LinuxPodSandboxConfig.newBuilder().setCgroupParent("/kubepods/besteffort/podu"))
-                .build();
+        PodSandboxConfig pod =
+                PodSandboxConfig.newBuilder()
+                        .setMetadata(
+                                PodSandboxMetadata.newBuilder()
+                                        .setName("p")
+                                        .setNamespace("default")
+                                        .setUid("u"))
+                        .setLogDirectory("/var/log/pods/default_p_u")
+                        .putLabels("io.kubernetes.pod.uid", "u")
+                        .setLinux(
+                                LinuxPodSandboxConfig.newBuilder()
+                                        .setCgroupParent("/kubepods/besteffort/podu"))
+                        .build();
         try {
-            String sandbox = cri.runPodSandbox(pod, "").toCompletableFuture().get(30, TimeUnit.SECONDS);
-            ContainerConfig config = ContainerConfig.newBuilder()
-                    .setMetadata(ContainerMetadata.newBuilder().setName(name))
-                    .setImage(ImageSpec.newBuilder().setImage(FakeCri.BUSYBOX_IMAGE))
-                    .setLogPath(name + "/0.log")
-                    .build();
-            String id = cri.createContainer(sandbox, config, pod).toCompletableFuture().get(30, TimeUnit.SECONDS);
+            String sandbox =
+                    cri.runPodSandbox(pod, "").toCompletableFuture().get(30, TimeUnit.SECONDS);
+            ContainerConfig config =
+                    ContainerConfig.newBuilder()
+                            .setMetadata(ContainerMetadata.newBuilder().setName(name))
+                            .setImage(ImageSpec.newBuilder().setImage(FakeCri.BUSYBOX_IMAGE))
+                            .setLogPath(name + "/0.log")
+                            .build();
+            String id =
+                    cri.createContainer(sandbox, config, pod)
+                            .toCompletableFuture()
+                            .get(30, TimeUnit.SECONDS);
             cri.startContainer(id).toCompletableFuture().get(30, TimeUnit.SECONDS);
             return id;
         } catch (Exception e) {

@@ -1,14 +1,14 @@
 package io.kubepekko.agent.runtime;
 
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
 
 /** Cases from kube's third_party/forked/golang/expansion expand_test.go semantics. */
 class ExpansionTest {
-    private static final Map<String, String> VARS = Map.of("VAR_A", "A", "VAR_B", "B", "VAR_EMPTY", "");
+    private static final Map<String, String> VARS =
+            Map.of("VAR_A", "A", "VAR_B", "B", "VAR_EMPTY", "");
 
     private static String expand(String s) {
         return Expansion.expand(s, Expansion.mappingFor(VARS));

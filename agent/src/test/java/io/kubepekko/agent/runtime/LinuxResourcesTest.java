@@ -1,12 +1,12 @@
 package io.kubepekko.agent.runtime;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.kubepekko.agent.cri.v1.LinuxContainerResources;
-import org.junit.jupiter.api.Test;
-
 import static io.kubepekko.agent.runtime.TestPods.GI;
 import static io.kubepekko.agent.runtime.TestPods.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kubepekko.agent.cri.v1.LinuxContainerResources;
+import org.junit.jupiter.api.Test;
 
 /** cm/helpers_linux.go MilliCPUToShares/MilliCPUToQuota, calculateLinuxResources, qos/policy.go. */
 class LinuxResourcesTest {
@@ -34,7 +34,10 @@ class LinuxResourcesTest {
     }
 
     private static JsonNode pod(String resources) {
-        return json("{metadata:{name:'p',namespace:'d',uid:'u'},spec:{containers:[{name:'c',resources:" + resources + "}]}}");
+        return json(
+                "{metadata:{name:'p',namespace:'d',uid:'u'},spec:{containers:[{name:'c',resources:"
+                        + resources
+                        + "}]}}");
     }
 
     private static LinuxContainerResources of(String resources) {
@@ -54,7 +57,8 @@ class LinuxResourcesTest {
 
     @Test
     void guaranteedGetsSharesQuotaLimitAndMinus997() {
-        LinuxContainerResources r = of("{requests:{cpu:'500m',memory:'64Mi'},limits:{cpu:'500m',memory:'64Mi'}}");
+        LinuxContainerResources r =
+                of("{requests:{cpu:'500m',memory:'64Mi'},limits:{cpu:'500m',memory:'64Mi'}}");
         assertEquals(512, r.getCpuShares());
         assertEquals(50_000, r.getCpuQuota());
         assertEquals(100_000, r.getCpuPeriod());
@@ -94,8 +98,10 @@ class LinuxResourcesTest {
 
     @Test
     void nodeCriticalStaticPodIsMinus997WhateverItsQos() {
-        JsonNode pod = json("{metadata:{name:'p',namespace:'kube-system',uid:'u',annotations:{'kubernetes.io/config.source':'file'}},"
-                + "spec:{priorityClassName:'system-node-critical',containers:[{name:'c'}]}}");
+        JsonNode pod =
+                json(
+                        "{metadata:{name:'p',namespace:'kube-system',uid:'u',annotations:{'kubernetes.io/config.source':'file'}},"
+                                + "spec:{priorityClassName:'system-node-critical',containers:[{name:'c'}]}}");
         assertEquals(-997, LinuxResources.oomScoreAdj(pod, TestPods.container(pod, "c"), 8 * GI));
     }
 }

@@ -1,27 +1,26 @@
 package io.kubepekko.agent.runtime;
 
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Against a temporary tree standing in for the hierarchies: an empty directory is a cgroup rmdir takes, a directory
- * holding a file stands for a cgroup that still has processes (rmdir refuses both the same way).
+ * Against a temporary tree standing in for the hierarchies: an empty directory is a cgroup rmdir
+ * takes, a directory holding a file stands for a cgroup that still has processes (rmdir refuses
+ * both the same way).
  */
 class PodCgroupsTest {
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     private Path memory;
     private Path cpu;
@@ -38,7 +37,8 @@ class PodCgroupsTest {
 
     @Test
     void theHierarchiesAreTheCgroupAndCgroup2MountsOfMountinfo() {
-        String mountinfo = """
+        String mountinfo =
+                """
                 25 30 0:23 / /sys rw,nosuid,nodev,noexec,relatime shared:7 - sysfs sysfs rw
                 30 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw
                 33 25 0:28 / /sys/fs/cgroup ro,nosuid,nodev,noexec shared:9 - tmpfs tmpfs ro,mode=755
@@ -48,8 +48,12 @@ class PodCgroupsTest {
                 40 33 0:35 / /sys/fs/cgroup/odd\\040name rw shared:1 master:2 - cgroup cgroup rw,pids
                 41 30 0:36 / /mnt/cgroup-lookalike rw - ext4 /dev/sdb1 rw
                 """;
-        assertEquals(List.of(Path.of("/sys/fs/cgroup/unified"), Path.of("/sys/fs/cgroup/memory"),
-                        Path.of("/sys/fs/cgroup/cpu,cpuacct"), Path.of("/sys/fs/cgroup/odd name")),
+        assertEquals(
+                List.of(
+                        Path.of("/sys/fs/cgroup/unified"),
+                        Path.of("/sys/fs/cgroup/memory"),
+                        Path.of("/sys/fs/cgroup/cpu,cpuacct"),
+                        Path.of("/sys/fs/cgroup/odd name")),
                 PodCgroups.hierarchies(mountinfo));
     }
 
@@ -65,7 +69,9 @@ class PodCgroupsTest {
         assertFalse(Files.exists(left));
         for (Path h : List.of(memory, cpu, unified)) {
             assertFalse(Files.exists(h.resolve("kubepods/besteffort/podu1")), h.toString());
-            assertTrue(Files.isDirectory(h.resolve("kubepods/besteffort")), "the QoS level stays: " + h);
+            assertTrue(
+                    Files.isDirectory(h.resolve("kubepods/besteffort")),
+                    "the QoS level stays: " + h);
         }
         assertTrue(Files.isDirectory(other), "another pod's cgroup is not touched");
     }
@@ -94,7 +100,9 @@ class PodCgroupsTest {
         assertEquals(2, failures.size(), failures.toString());
         assertTrue(failures.get(0).startsWith(busy.toString()), failures.toString());
         assertTrue(failures.get(1).startsWith(busy.getParent().toString()), failures.toString());
-        assertTrue(Files.exists(busy.resolve("cgroup.procs")), "nothing is taken from a cgroup in use");
+        assertTrue(
+                Files.exists(busy.resolve("cgroup.procs")),
+                "nothing is taken from a cgroup in use");
         assertFalse(Files.exists(idle));
         assertFalse(Files.exists(elsewhere), "the other hierarchies still go");
     }

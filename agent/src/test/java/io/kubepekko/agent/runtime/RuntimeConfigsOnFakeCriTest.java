@@ -1,32 +1,31 @@
 package io.kubepekko.agent.runtime;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
-import io.kubepekko.agent.cri.CriEndpoint;
 import io.kubepekko.agent.cri.CriRuntime;
 import io.kubepekko.agent.cri.FakeCri;
 import io.kubepekko.agent.cri.v1.ContainerState;
 import io.kubepekko.agent.cri.v1.CreateContainerRequest;
 import io.kubepekko.agent.cri.v1.PodSandboxConfig;
 import io.kubepekko.agent.cri.v1.RunPodSandboxRequest;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-/** Built configs go through the fake runtime (RunPodSandbox, CreateContainer, StartContainer) and are accepted as sent. */
+/**
+ * Built configs go through the fake runtime (RunPodSandbox, CreateContainer, StartContainer) and
+ * are accepted as sent.
+ */
 class RuntimeConfigsOnFakeCriTest {
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     private FakeCri fake;
     private CriRuntime cri;
@@ -60,20 +59,41 @@ class RuntimeConfigsOnFakeCriTest {
 
         VolumePlan volumes = VolumePlanner.plan(pod, inputs, node, podIps);
         VolumeWriter.materialize(volumes);
-        ContainerConfigs.Plan plan = ContainerConfigs.build(pod, TestPods.container(pod, "app"), 0, FakeCri.BUSYBOX_IMAGE,
-                podIps, inputs, volumes, node, "tl-0");
+        ContainerConfigs.Plan plan =
+                ContainerConfigs.build(
+                        pod,
+                        TestPods.container(pod, "app"),
+                        0,
+                        FakeCri.BUSYBOX_IMAGE,
+                        podIps,
+                        inputs,
+                        volumes,
+                        node,
+                        "tl-0");
         VolumeWriter.ensureSubPaths(plan.mounts());
         VolumeWriter.createTerminationLog(plan.terminationLogHostPath().orElseThrow());
         String containerId = await(cri.createContainer(sandboxId, plan.config(), sandbox));
         await(cri.startContainer(containerId));
 
-        assertEquals(ContainerState.CONTAINER_RUNNING, await(cri.containerStatus(containerId)).getState());
-        RunPodSandboxRequest run = (RunPodSandboxRequest) fake.calls("RunPodSandbox").get(0).request();
+        assertEquals(
+                ContainerState.CONTAINER_RUNNING,
+                await(cri.containerStatus(containerId)).getState());
+        RunPodSandboxRequest run =
+                (RunPodSandboxRequest) fake.calls("RunPodSandbox").get(0).request();
         assertEquals(sandbox, run.getConfig());
-        CreateContainerRequest create = (CreateContainerRequest) fake.calls("CreateContainer").get(0).request();
+        CreateContainerRequest create =
+                (CreateContainerRequest) fake.calls("CreateContainer").get(0).request();
         assertEquals(plan.config(), create.getConfig());
-        assertTrue(create.getConfig().getEnvsList().stream()
-                .anyMatch(kv -> kv.getKey().equals("POD_IP") && kv.getValue().toStringUtf8().equals(podIps.get(0))));
-        assertTrue(Files.isDirectory(Path.of(plan.config().getMounts(1).getHostPath())), "subPath directory created");
+        assertTrue(
+                create.getConfig().getEnvsList().stream()
+                        .anyMatch(
+                                kv ->
+                                        kv.getKey().equals("POD_IP")
+                                                && kv.getValue()
+                                                        .toStringUtf8()
+                                                        .equals(podIps.get(0))));
+        assertTrue(
+                Files.isDirectory(Path.of(plan.config().getMounts(1).getHostPath())),
+                "subPath directory created");
     }
 }

@@ -3,7 +3,6 @@ package io.kubepekko.agent.runtime;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-
 import java.nio.file.Path;
 import java.util.List;
 
@@ -11,9 +10,12 @@ import java.util.List;
 final class TestPods {
     private TestPods() {}
 
-    private static final JsonMapper MAPPER = JsonMapper.builder()
-            .enable(JsonReadFeature.ALLOW_SINGLE_QUOTES, JsonReadFeature.ALLOW_UNQUOTED_FIELD_NAMES)
-            .build();
+    private static final JsonMapper MAPPER =
+            JsonMapper.builder()
+                    .enable(
+                            JsonReadFeature.ALLOW_SINGLE_QUOTES,
+                            JsonReadFeature.ALLOW_UNQUOTED_FIELD_NAMES)
+                    .build();
 
     static JsonNode json(String relaxed) {
         try {
@@ -26,9 +28,17 @@ final class TestPods {
     static final long GI = 1L << 30;
 
     static NodeContext node(Path root) {
-        return new NodeContext("node-1", root, List.of("192.168.1.10"), List.of(), "",
+        return new NodeContext(
+                "node-1",
+                root,
+                List.of("192.168.1.10"),
+                List.of(),
+                "",
                 ResolvConf.parse("nameserver 10.0.0.2\nsearch example.org\noptions edns0\n"),
-                8 * GI, 4000, 8 * GI, 100 * GI);
+                8 * GI,
+                4000,
+                8 * GI,
+                100 * GI);
     }
 
     static JsonNode container(JsonNode pod, String name) {

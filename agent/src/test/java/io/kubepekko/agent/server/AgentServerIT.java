@@ -1,15 +1,12 @@
 package io.kubepekko.agent.server;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.agent.manifest.BoundedBytes;
 import io.kubepekko.agent.manifest.PostedPodSource;
 import io.kubepekko.api.meta.Json;
-import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
-import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,24 +16,32 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /**
- * The agent's server over a raw socket when a request cannot be completed in time: a body that stalls, a source that
- * does not answer. Each is answered with a JSON {@code Status} (504, reason Timeout, as kube-apiserver answers a request
- * past its timeout), never with Pekko's plain-text 503 or 500. The timeouts are short here and Pekko's own request
- * timeout far longer, so only this server's answer can arrive before the socket's deadline.
+ * The agent's server over a raw socket when a request cannot be completed in time: a body that
+ * stalls, a source that does not answer. Each is answered with a JSON {@code Status} (504, reason
+ * Timeout, as kube-apiserver answers a request past its timeout), never with Pekko's plain-text 503
+ * or 500. The timeouts are short here and Pekko's own request timeout far longer, so only this
+ * server's answer can arrive before the socket's deadline.
  */
 class AgentServerIT {
 
-    /** How long the test waits for an answer: well inside Pekko's request timeout (the slower timeout + 5 s). */
+    /**
+     * How long the test waits for an answer: well inside Pekko's request timeout (the slower
+     * timeout + 5 s).
+     */
     private static final Duration DEADLINE = Duration.ofSeconds(20);
+
     private static final Duration SHORT = Duration.ofMillis(500);
     private static final Duration LONG = Duration.ofSeconds(60);
 
     private ActorTestKit kit;
+
     /** A source that never answers. */
     private TestProbe<PostedPodSource.Command> source;
 
@@ -52,9 +57,18 @@ class AgentServerIT {
     }
 
     private int bind(AgentServer.Timeouts timeouts) throws Exception {
-        return AgentServer.bind(kit.system(), "127.0.0.1", 0, source.ref(), AgentServer.LOOPBACK_WRITERS,
-                BoundedBytes.MAX_MANIFEST_BYTES, timeouts).toCompletableFuture().get(10, TimeUnit.SECONDS)
-                .localAddress().getPort();
+        return AgentServer.bind(
+                        kit.system(),
+                        "127.0.0.1",
+                        0,
+                        source.ref(),
+                        AgentServer.LOOPBACK_WRITERS,
+                        BoundedBytes.MAX_MANIFEST_BYTES,
+                        timeouts)
+                .toCompletableFuture()
+                .get(10, TimeUnit.SECONDS)
+                .localAddress()
+                .getPort();
     }
 
     @Test
@@ -62,8 +76,12 @@ class AgentServerIT {
         int port = bind(new AgentServer.Timeouts(SHORT, LONG));
         String body = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n";
         try (Socket socket = open(port)) {
-            send(socket, "PUT /static-pods/web HTTP/1.1\r\nHost: t\r\nContent-Type: application/yaml\r\nContent-Length: "
-                    + body.length() + "\r\n\r\n" + body.substring(0, body.length() / 2));
+            send(
+                    socket,
+                    "PUT /static-pods/web HTTP/1.1\r\nHost: t\r\nContent-Type: application/yaml\r\nContent-Length: "
+                            + body.length()
+                            + "\r\n\r\n"
+                            + body.substring(0, body.length() / 2));
             Answer answer = Answer.read(socket.getInputStream());
             assertTimeoutStatus(answer);
         }
@@ -75,8 +93,12 @@ class AgentServerIT {
         int port = bind(new AgentServer.Timeouts(LONG, SHORT));
         String body = "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"web\"}}";
         try (Socket socket = open(port)) {
-            send(socket, "PUT /static-pods/web HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: "
-                    + body.length() + "\r\n\r\n" + body);
+            send(
+                    socket,
+                    "PUT /static-pods/web HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: "
+                            + body.length()
+                            + "\r\n\r\n"
+                            + body);
             assertTimeoutStatus(Answer.read(socket.getInputStream()));
             assertTrue(source.expectMessageClass(PostedPodSource.Put.class).name().equals("web"));
             // The same connection serves the next requests, each also asking the silent source.
@@ -90,19 +112,25 @@ class AgentServerIT {
     @Test
     void aBodyDeclaredOverTheLimitIsRefusedOnItsHeadersWithoutReadingIt() throws Exception {
         int port = bind(new AgentServer.Timeouts(LONG, LONG));
-        // Only the head is sent: the answer must come from the declared length alone (a client uploading the 10 MiB
+        // Only the head is sent: the answer must come from the declared length alone (a client
+        // uploading the 10 MiB
         // would race the early answer, which is why this is not sent through an HTTP client).
         try (Socket socket = open(port)) {
-            send(socket, "PUT /static-pods/web HTTP/1.1\r\nHost: t\r\nContent-Type: application/yaml\r\nContent-Length: "
-                    + (BoundedBytes.MAX_MANIFEST_BYTES + 1) + "\r\n\r\n");
+            send(
+                    socket,
+                    "PUT /static-pods/web HTTP/1.1\r\nHost: t\r\nContent-Type: application/yaml\r\nContent-Length: "
+                            + (BoundedBytes.MAX_MANIFEST_BYTES + 1)
+                            + "\r\n\r\n");
             Answer answer = Answer.read(socket.getInputStream());
             assertEquals(413, answer.code(), answer.toString());
             assertEquals("application/json", answer.contentType(), answer.toString());
             JsonNode status = Json.MAPPER.readTree(answer.body());
             assertEquals("Status", status.path("kind").asText(), answer.toString());
-            assertEquals("RequestEntityTooLarge", status.path("reason").asText(), answer.toString());
+            assertEquals(
+                    "RequestEntityTooLarge", status.path("reason").asText(), answer.toString());
             assertEquals(413, status.path("code").asInt(), answer.toString());
-            assertEquals("Request entity too large: limit is 10485760", status.path("message").asText());
+            assertEquals(
+                    "Request entity too large: limit is 10485760", status.path("message").asText());
         }
         source.expectNoMessage(Duration.ZERO);
     }
@@ -129,7 +157,9 @@ class AgentServerIT {
         assertEquals("Failure", status.path("status").asText(), answer.toString());
         assertEquals("Timeout", status.path("reason").asText(), answer.toString());
         assertEquals(504, status.path("code").asInt(), answer.toString());
-        assertEquals("Timeout: request did not complete within the allowed duration", status.path("message").asText());
+        assertEquals(
+                "Timeout: request did not complete within the allowed duration",
+                status.path("message").asText());
     }
 
     /** One HTTP/1.1 response with a Content-Length, read off the socket. */

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.agent.cri.FakeCri;
 import io.kubepekko.agent.cri.v1.Container;
-import io.kubepekko.agent.cri.v1.ContainerState;
 import io.kubepekko.agent.cri.v1.ListContainersRequest;
 import io.kubepekko.agent.pleg.PodLifecycleEvents;
 import io.kubepekko.agent.runtime.SandboxConfigs;
@@ -23,16 +22,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Workers learn what happened in the runtime behind their back from the node-wide relist ({@link PodLifecycleEvents})
- * and do not relist their pods on their own. The relist's timer is an hour here: it lists only when the test says.
+ * Workers learn what happened in the runtime behind their back from the node-wide relist ({@link
+ * PodLifecycleEvents}) and do not relist their pods on their own. The relist's timer is an hour
+ * here: it lists only when the test says.
  */
 class NodeWideRelistTest {
 
     private static final ActorTestKit KIT = ActorTestKit.create();
     private static final Duration WAIT = PodWorkerFixture.WAIT;
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     private PodWorkerFixture f;
 
@@ -53,13 +52,28 @@ class NodeWideRelistTest {
 
     @Test
     void aContainerExitingBehindTheWorkersBackIsNoticedThroughTheNodeWideRelist() {
-        f.spawn(pod("job", "u1", "Never", "containers: [{name: 'app', image: '" + FakeCri.BUSYBOX_IMAGE + "',"
-                + " imagePullPolicy: 'IfNotPresent'}]"));
-        f.spawn(pod("other", "u2", "Never", "containers: [{name: 'side', image: '" + FakeCri.BUSYBOX_IMAGE + "',"
-                + " imagePullPolicy: 'IfNotPresent'}]"));
+        f.spawn(
+                pod(
+                        "job",
+                        "u1",
+                        "Never",
+                        "containers: [{name: 'app', image: '"
+                                + FakeCri.BUSYBOX_IMAGE
+                                + "',"
+                                + " imagePullPolicy: 'IfNotPresent'}]"));
+        f.spawn(
+                pod(
+                        "other",
+                        "u2",
+                        "Never",
+                        "containers: [{name: 'side', image: '"
+                                + FakeCri.BUSYBOX_IMAGE
+                                + "',"
+                                + " imagePullPolicy: 'IfNotPresent'}]"));
         f.awaitLatest("u1", s -> s.path("phase").asText().equals("Running"));
         f.awaitLatest("u2", s -> s.path("phase").asText().equals("Running"));
-        // The first listing tells every pod; each relists its own. From here on only changes are told.
+        // The first listing tells every pod; each relists its own. From here on only changes are
+        // told.
         int u1 = podRelists("u1");
         int u2 = podRelists("u2");
         relist();
@@ -71,7 +85,8 @@ class NodeWideRelistTest {
         relist();
 
         ObjectNode done = f.awaitLatest("u1", s -> s.path("phase").asText().equals("Succeeded"));
-        assertEquals("Completed", app(done).path("state").path("terminated").path("reason").asText());
+        assertEquals(
+                "Completed", app(done).path("state").path("terminated").path("reason").asText());
         relist(); // nothing changed since: nobody is told, nobody relists
         assertEquals(List.of("u1"), podRelists(), "only the pod that changed relisted, once");
     }
@@ -85,7 +100,12 @@ class NodeWideRelistTest {
 
     private long nodeListings() {
         return f.fake.calls("ListContainers").stream()
-                .filter(call -> ((ListContainersRequest) call.request()).getFilter().getLabelSelectorCount() == 0)
+                .filter(
+                        call ->
+                                ((ListContainersRequest) call.request())
+                                                .getFilter()
+                                                .getLabelSelectorCount()
+                                        == 0)
                 .count();
     }
 

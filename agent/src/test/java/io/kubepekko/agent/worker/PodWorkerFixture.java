@@ -29,18 +29,24 @@ import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 
 /**
- * What the pod worker tests share: the fake CRI runtime over a unix socket with a manual clock (shared with the
- * fake), a node, the node-wide relist ({@link PodLifecycleEvents}) the workers subscribe to, a status sink and an
- * event recorder; the workers spawned are stopped, the relist and the fake closed, by {@link #close()}.
+ * What the pod worker tests share: the fake CRI runtime over a unix socket with a manual clock
+ * (shared with the fake), a node, the node-wide relist ({@link PodLifecycleEvents}) the workers
+ * subscribe to, a status sink and an event recorder; the workers spawned are stopped, the relist
+ * and the fake closed, by {@link #close()}.
  */
 final class PodWorkerFixture implements AutoCloseable {
 
     static final Duration WAIT = Duration.ofSeconds(15);
+
     /** Short, so tests do not wait on the relist or a retry. */
     static final Duration RELIST = Duration.ofMillis(50);
-    private static final JsonMapper MAPPER = JsonMapper.builder()
-            .enable(JsonReadFeature.ALLOW_SINGLE_QUOTES, JsonReadFeature.ALLOW_UNQUOTED_FIELD_NAMES)
-            .build();
+
+    private static final JsonMapper MAPPER =
+            JsonMapper.builder()
+                    .enable(
+                            JsonReadFeature.ALLOW_SINGLE_QUOTES,
+                            JsonReadFeature.ALLOW_UNQUOTED_FIELD_NAMES)
+                    .build();
 
     final ActorTestKit kit;
     final ManualClock clock = new ManualClock(Instant.parse("2026-01-02T03:04:05Z"));
@@ -48,8 +54,12 @@ final class PodWorkerFixture implements AutoCloseable {
     final RecordingEvents events = new RecordingEvents();
     final FakeCri fake;
     final CriRuntime cri;
-    /** The node the workers run on; a test may give it cgroup hierarchies before it spawns a worker. */
+
+    /**
+     * The node the workers run on; a test may give it cgroup hierarchies before it spawns a worker.
+     */
     NodeContext node;
+
     final PodWorkerSettings settings;
     final ActorRef<PodLifecycleEvents.Command> lifecycle;
     private final List<ActorRef<PodWorker.Command>> workers = new CopyOnWriteArrayList<>();
@@ -59,13 +69,26 @@ final class PodWorkerFixture implements AutoCloseable {
         this(kit, dir, RELIST);
     }
 
-    /** The node-wide relist every {@code relistPeriod} (the workers retry after {@link #RELIST} whatever it is). */
+    /**
+     * The node-wide relist every {@code relistPeriod} (the workers retry after {@link #RELIST}
+     * whatever it is).
+     */
     PodWorkerFixture(ActorTestKit kit, Path dir, Duration relistPeriod) {
         this.kit = kit;
         this.fake = FakeCri.start(dir.resolve("cri.sock"), clock);
         this.cri = fake.client();
-        this.node = new NodeContext("node-1", dir.resolve("root"), List.of("192.168.1.10"), List.of(), "",
-                ResolvConf.parse("nameserver 10.0.0.2\n"), 8L << 30, 4000, 8L << 30, 100L << 30);
+        this.node =
+                new NodeContext(
+                        "node-1",
+                        dir.resolve("root"),
+                        List.of("192.168.1.10"),
+                        List.of(),
+                        "",
+                        ResolvConf.parse("nameserver 10.0.0.2\n"),
+                        8L << 30,
+                        4000,
+                        8L << 30,
+                        100L << 30);
         this.settings = PodWorkerSettings.DEFAULT.withRelistPeriod(RELIST);
         this.lifecycle = kit.spawn(PodLifecycleEvents.create(cri, relistPeriod));
     }
@@ -79,8 +102,10 @@ final class PodWorkerFixture implements AutoCloseable {
     }
 
     ActorRef<PodWorker.Command> spawn(JsonNode pod, PodInputs inputs, PodWorkerSettings settings) {
-        ActorRef<PodWorker.Command> worker = kit.spawn(PodWorker.create(pod, inputs, cri, node, sink, events, clock,
-                settings, lifecycle));
+        ActorRef<PodWorker.Command> worker =
+                kit.spawn(
+                        PodWorker.create(
+                                pod, inputs, cri, node, sink, events, clock, settings, lifecycle));
         workers.add(worker);
         return worker;
     }
@@ -100,7 +125,12 @@ final class PodWorkerFixture implements AutoCloseable {
     }
 
     Container awaitContainer(String name, ContainerState state) {
-        await().atMost(WAIT).until(() -> fake.latestContainer(name).filter(c -> c.getState() == state).isPresent());
+        await().atMost(WAIT)
+                .until(
+                        () ->
+                                fake.latestContainer(name)
+                                        .filter(c -> c.getState() == state)
+                                        .isPresent());
         return fake.latestContainer(name).orElseThrow();
     }
 
@@ -115,9 +145,16 @@ final class PodWorkerFixture implements AutoCloseable {
 
     static JsonNode pod(String name, String uid, String restartPolicy, String specBody) {
         try {
-            return MAPPER.readTree("{apiVersion: 'v1', kind: 'Pod', metadata: {name: '" + name
-                    + "', namespace: 'default', uid: '" + uid + "'}, spec: {restartPolicy: '" + restartPolicy
-                    + "', nodeName: 'node-1', " + specBody + "}}");
+            return MAPPER.readTree(
+                    "{apiVersion: 'v1', kind: 'Pod', metadata: {name: '"
+                            + name
+                            + "', namespace: 'default', uid: '"
+                            + uid
+                            + "'}, spec: {restartPolicy: '"
+                            + restartPolicy
+                            + "', nodeName: 'node-1', "
+                            + specBody
+                            + "}}");
         } catch (Exception e) {
             throw new IllegalArgumentException(e);
         }
@@ -162,7 +199,8 @@ final class PodWorkerFixture implements AutoCloseable {
         final List<String> all = new CopyOnWriteArrayList<>();
 
         @Override
-        public void event(JsonNode pod, String fieldPath, String type, String reason, String message) {
+        public void event(
+                JsonNode pod, String fieldPath, String type, String reason, String message) {
             all.add(reason + "|" + fieldPath + "|" + message);
         }
 

@@ -25,8 +25,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A pod worker's probes against the fake CRI runtime (exec probes through ExecSync); the probes' periods run on the
- * manual clock shared with the fake, so a test moves time one period at a time and waits for the effect.
+ * A pod worker's probes against the fake CRI runtime (exec probes through ExecSync); the probes'
+ * periods run on the manual clock shared with the fake, so a test moves time one period at a time
+ * and waits for the effect.
  */
 class ProbesOnPodWorkerTest {
 
@@ -34,8 +35,7 @@ class ProbesOnPodWorkerTest {
     private static final Duration WAIT = PodWorkerFixture.WAIT;
     private static final Duration PERIOD = Duration.ofSeconds(10);
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     private PodWorkerFixture f;
 
@@ -57,7 +57,10 @@ class ProbesOnPodWorkerTest {
     @Test
     void aFailingReadinessProbeKeepsThePodNotReadyAndAPassingOneMakesItReady() {
         f.fake.scriptExec("app", ExecAnswer.exit(1, "not yet", ""));
-        spawnProbed("ready", "r1", "terminationGracePeriodSeconds: 30",
+        spawnProbed(
+                "ready",
+                "r1",
+                "terminationGracePeriodSeconds: 30",
                 "readinessProbe: {exec: {command: ['cat', '/tmp/ready']}, periodSeconds: 10, failureThreshold: 1}");
         ObjectNode running = f.awaitLatest("r1", s -> app(s).path("state").has("running"));
         assertFalse(app(running).path("ready").asBoolean(), "not ready before a probe passed");
@@ -66,8 +69,11 @@ class ProbesOnPodWorkerTest {
         probePeriod("cat");
         ObjectNode failed = f.sink.latest("r1").orElseThrow();
         assertFalse(app(failed).path("ready").asBoolean());
-        assertEquals("ContainersNotReady", condition(failed, "ContainersReady").path("reason").asText());
-        assertEquals("containers with unready status: [app]", condition(failed, "Ready").path("message").asText());
+        assertEquals(
+                "ContainersNotReady", condition(failed, "ContainersReady").path("reason").asText());
+        assertEquals(
+                "containers with unready status: [app]",
+                condition(failed, "Ready").path("message").asText());
 
         f.fake.scriptExec("app", ExecAnswer.exit(0));
         probePeriod("cat");
@@ -79,14 +85,20 @@ class ProbesOnPodWorkerTest {
         probePeriod("cat");
         ObjectNode unready = f.awaitLatest("r1", s -> !app(s).path("ready").asBoolean());
         assertEquals("False", condition(unready, "Ready").path("status").asText());
-        assertEquals(0, app(unready).path("restartCount").asInt(), "readiness never restarts a container");
+        assertEquals(
+                0,
+                app(unready).path("restartCount").asInt(),
+                "readiness never restarts a container");
         assertTrue(f.fake.calls("StopContainer").isEmpty());
     }
 
     @Test
     void aLivenessProbeFailingFailureThresholdTimesRestartsTheContainer() {
         f.fake.scriptExec("app", ExecAnswer.exit(1, "", "dead"));
-        spawnProbed("live", "l1", "terminationGracePeriodSeconds: 30",
+        spawnProbed(
+                "live",
+                "l1",
+                "terminationGracePeriodSeconds: 30",
                 "livenessProbe: {exec: {command: ['check-live']}, periodSeconds: 10, failureThreshold: 3,"
                         + " terminationGracePeriodSeconds: 7}");
         String first = awaitRunning().getId();
@@ -97,13 +109,19 @@ class ProbesOnPodWorkerTest {
         probePeriod("check-live");
 
         await().atMost(WAIT).until(() -> !f.fake.calls("StopContainer").isEmpty());
-        StopContainerRequest stop = (StopContainerRequest) f.fake.calls("StopContainer").get(0).request();
+        StopContainerRequest stop =
+                (StopContainerRequest) f.fake.calls("StopContainer").get(0).request();
         assertEquals(first, stop.getContainerId());
         assertEquals(7, stop.getTimeout(), "the probe's own terminationGracePeriodSeconds");
-        ObjectNode restarted = f.awaitLatest("l1", s -> app(s).path("restartCount").asInt() == 1
-                && app(s).path("state").has("running"));
+        ObjectNode restarted =
+                f.awaitLatest(
+                        "l1",
+                        s ->
+                                app(s).path("restartCount").asInt() == 1
+                                        && app(s).path("state").has("running"));
         assertTrue(app(restarted).path("lastState").has("terminated"), restarted.toString());
-        assertEquals("containerd://" + first,
+        assertEquals(
+                "containerd://" + first,
                 app(restarted).path("lastState").path("terminated").path("containerID").asText());
         assertEquals(1, f.fake.latestContainer("app").orElseThrow().getMetadata().getAttempt());
     }
@@ -111,7 +129,10 @@ class ProbesOnPodWorkerTest {
     @Test
     void aStartupProbeHoldsStartedFalseAndLivenessOffUntilItPasses() {
         f.fake.scriptExec("app", ExecAnswer.exit(1));
-        spawnProbed("slow", "s1", "terminationGracePeriodSeconds: 30",
+        spawnProbed(
+                "slow",
+                "s1",
+                "terminationGracePeriodSeconds: 30",
                 "startupProbe: {exec: {command: ['check-started']}, periodSeconds: 10, failureThreshold: 30},"
                         + " livenessProbe: {exec: {command: ['check-live']}, periodSeconds: 10, failureThreshold: 1}");
         ObjectNode running = f.awaitLatest("s1", s -> app(s).path("state").has("running"));
@@ -126,7 +147,8 @@ class ProbesOnPodWorkerTest {
         f.fake.scriptExec("app", ExecAnswer.exit(0));
         probePeriod("check-started");
         ObjectNode started = f.awaitLatest("s1", s -> app(s).path("started").asBoolean());
-        assertTrue(app(started).path("ready").asBoolean(), "no readiness probe: ready once started");
+        assertTrue(
+                app(started).path("ready").asBoolean(), "no readiness probe: ready once started");
         assertEquals("True", condition(started, "Ready").path("status").asText());
 
         probePeriod("check-live");
@@ -137,11 +159,23 @@ class ProbesOnPodWorkerTest {
     // ---------------------------------------------------------------- helpers
 
     private void spawnProbed(String name, String uid, String podFields, String probes) {
-        f.spawn(pod(name, uid, "Always", podFields + ", containers: [{name: 'app', image: '"
-                + FakeCri.BUSYBOX_IMAGE + "', imagePullPolicy: 'IfNotPresent', " + probes + "}]"));
+        f.spawn(
+                pod(
+                        name,
+                        uid,
+                        "Always",
+                        podFields
+                                + ", containers: [{name: 'app', image: '"
+                                + FakeCri.BUSYBOX_IMAGE
+                                + "', imagePullPolicy: 'IfNotPresent', "
+                                + probes
+                                + "}]"));
     }
 
-    /** Moves the clock one period on and waits until the probe whose command starts with {@code command} ran. */
+    /**
+     * Moves the clock one period on and waits until the probe whose command starts with {@code
+     * command} ran.
+     */
     private void probePeriod(String command) {
         long before = execs(command);
         f.clock.advance(PERIOD);
@@ -150,7 +184,8 @@ class ProbesOnPodWorkerTest {
 
     private long execs(String command) {
         return f.fake.calls("ExecSync").stream()
-                .filter(c -> ((ExecSyncRequest) c.request()).getCmd(0).equals(command)).count();
+                .filter(c -> ((ExecSyncRequest) c.request()).getCmd(0).equals(command))
+                .count();
     }
 
     private Container awaitRunning() {

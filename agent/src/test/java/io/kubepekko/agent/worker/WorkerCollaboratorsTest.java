@@ -1,17 +1,16 @@
 package io.kubepekko.agent.worker;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 /** The pure rules of the pod worker's collaborators. */
 class WorkerCollaboratorsTest {
@@ -43,7 +42,10 @@ class WorkerCollaboratorsTest {
         assertFalse(pass.begin());
         assertEquals(SyncPass.Next.NOW, pass.end());
         assertTrue(pass.begin());
-        assertEquals(SyncPass.Next.NOTHING, pass.end(), "the sync asked for meanwhile ran: nothing more");
+        assertEquals(
+                SyncPass.Next.NOTHING,
+                pass.end(),
+                "the sync asked for meanwhile ran: nothing more");
     }
 
     @Test
@@ -71,19 +73,25 @@ class WorkerCollaboratorsTest {
     void theFirstTerminateBeginsOnlyAShorterGracePeriodCutsItShortAndTheReplyGoesToTheFirst() {
         TerminationRequests requests = new TerminationRequests();
         assertFalse(requests.underWay());
-        assertEquals(TerminationRequests.Action.BEGIN,
+        assertEquals(
+                TerminationRequests.Action.BEGIN,
                 requests.take(new PodWorker.Terminate(Duration.ofSeconds(30), null)));
         assertTrue(requests.underWay());
-        assertEquals(TerminationRequests.Action.NOTHING,
+        assertEquals(
+                TerminationRequests.Action.NOTHING,
                 requests.take(new PodWorker.Terminate(Duration.ofSeconds(30), null)));
-        assertEquals(TerminationRequests.Action.NOTHING,
+        assertEquals(
+                TerminationRequests.Action.NOTHING,
                 requests.take(new PodWorker.Terminate(Duration.ofSeconds(60), null)));
         assertEquals(Duration.ofSeconds(30), requests.gracePeriod());
-        assertEquals(TerminationRequests.Action.SHORTEN,
+        assertEquals(
+                TerminationRequests.Action.SHORTEN,
                 requests.take(new PodWorker.Terminate(Duration.ofSeconds(5), null)));
         assertEquals(Duration.ofSeconds(5), requests.gracePeriod());
-        assertEquals(TerminationRequests.Action.NOTHING,
-                requests.take(new PodWorker.Terminate(Duration.ofSeconds(10), null)), "it only decreases");
+        assertEquals(
+                TerminationRequests.Action.NOTHING,
+                requests.take(new PodWorker.Terminate(Duration.ofSeconds(10), null)),
+                "it only decreases");
         assertEquals(Duration.ofSeconds(5), requests.gracePeriod());
     }
 
@@ -92,23 +100,41 @@ class WorkerCollaboratorsTest {
     @Test
     void aStatusIsPublishedOnlyWhenItChangedAndTheNextBuildsOnItsConditions() {
         List<String> written = new ArrayList<>();
-        StatusPublisher publisher = new StatusPublisher((ns, name, uid, st) -> written.add(ns + "/" + name + " " + uid
-                + " " + st.path("phase").asText()));
-        ObjectNode pod = json("""
+        StatusPublisher publisher =
+                new StatusPublisher(
+                        (ns, name, uid, st) ->
+                                written.add(
+                                        ns
+                                                + "/"
+                                                + name
+                                                + " "
+                                                + uid
+                                                + " "
+                                                + st.path("phase").asText()));
+        ObjectNode pod =
+                json(
+                        """
                 {"metadata": {"namespace": "ns", "name": "p", "uid": "u1"},
                  "status": {"conditions": [{"type": "PodScheduled", "status": "True"}]}}""");
         assertNull(publisher.last());
-        assertEquals(pod.path("status").path("conditions"), publisher.previousConditions(pod),
+        assertEquals(
+                pod.path("status").path("conditions"),
+                publisher.previousConditions(pod),
                 "before the first: the API object's conditions");
 
-        ObjectNode pending = json("""
+        ObjectNode pending =
+                json(
+                        """
                 {"phase": "Pending", "conditions": [{"type": "Ready", "status": "False"}]}""");
         publisher.publish(pod, pending);
         publisher.publish(pod, pending.deepCopy());
         assertEquals(List.of("ns/p u1 Pending"), written);
         assertEquals(pending.path("conditions"), publisher.previousConditions(pod));
 
-        publisher.publish(pod, json("""
+        publisher.publish(
+                pod,
+                json(
+                        """
                 {"phase": "Running"}"""));
         assertEquals(List.of("ns/p u1 Pending", "ns/p u1 Running"), written);
         assertEquals("Running", publisher.last().path("phase").asText());

@@ -10,9 +10,9 @@ import java.util.function.Predicate;
 import java.util.random.RandomGenerator;
 
 /**
- * Decides one write's requests against what is taken, as Kubernetes' allocators do, in order:
- * the first refusal ends the write and nothing of it is granted. Pure: the allocator that holds
- * the taken values calls it and records the result.
+ * Decides one write's requests against what is taken, as Kubernetes' allocators do, in order: the
+ * first refusal ends the write and nothing of it is granted. Pure: the allocator that holds the
+ * taken values calls it and records the result.
  */
 public final class Claims {
     private Claims() {}
@@ -28,12 +28,16 @@ public final class Claims {
     }
 
     /**
-     * @param taken  whether a key is held by any object (reserved values are the pools' business)
+     * @param taken whether a key is held by any object (reserved values are the pools' business)
      * @param dryRun evaluate as Kubernetes' dry-run allocators do: placeholders instead of picks,
-     *               and only the checks they make
+     *     and only the checks they make
      */
-    public static ClaimResult evaluate(List<ValueRequest> requests, Map<String, ValuePool> pools,
-                                       Predicate<String> taken, RandomGenerator random, boolean dryRun) {
+    public static ClaimResult evaluate(
+            List<ValueRequest> requests,
+            Map<String, ValuePool> pools,
+            Predicate<String> taken,
+            RandomGenerator random,
+            boolean dryRun) {
         List<String> granted = new ArrayList<>(requests.size());
         Set<String> chosen = new HashSet<>();
         Map<String, List<String>> chosenByPool = new HashMap<>();
@@ -41,25 +45,37 @@ public final class Claims {
             ValueRequest r = requests.get(i);
             ValuePool pool = pools.get(r.pool());
             if (pool == null) {
-                return ClaimResult.refused(i, new Refusal(Refusal.Reason.NO_POOL,
-                        "no value pool named " + r.pool() + " is configured"));
+                return ClaimResult.refused(
+                        i,
+                        new Refusal(
+                                Refusal.Reason.NO_POOL,
+                                "no value pool named " + r.pool() + " is configured"));
             }
             String value;
             if (r.value() != null) {
                 value = pool.canonical(r.value());
-                Refusal outside = value == null ? unusable(pool, r.value()) : pool.outOfRange(value, dryRun);
+                Refusal outside =
+                        value == null ? unusable(pool, r.value()) : pool.outOfRange(value, dryRun);
                 if (outside != null) {
                     return ClaimResult.refused(i, outside);
                 }
                 String key = key(pool.name(), value);
                 boolean checksTaken = !dryRun || pool.dryRunChecksTaken();
-                if (checksTaken && (chosen.contains(key) || (!dryRun && pool.reserved(value)) || taken.test(key))) {
+                if (checksTaken
+                        && (chosen.contains(key)
+                                || (!dryRun && pool.reserved(value))
+                                || taken.test(key))) {
                     return ClaimResult.refused(i, pool.taken());
                 }
             } else if (dryRun) {
                 value = pool.dryRunValue(chosenByPool.getOrDefault(pool.name(), List.of()));
             } else {
-                value = pool.pick(v -> chosen.contains(key(pool.name(), v)) || taken.test(key(pool.name(), v)), random);
+                value =
+                        pool.pick(
+                                v ->
+                                        chosen.contains(key(pool.name(), v))
+                                                || taken.test(key(pool.name(), v)),
+                                random);
                 if (value == null) {
                     return ClaimResult.refused(i, pool.full());
                 }
@@ -71,7 +87,9 @@ public final class Claims {
         return ClaimResult.granted(granted);
     }
 
-    /** A value of the wrong form (validation normally refuses it first): refused as out of range. */
+    /**
+     * A value of the wrong form (validation normally refuses it first): refused as out of range.
+     */
     private static Refusal unusable(ValuePool pool, String raw) {
         Refusal r = pool.outOfRange(raw, false);
         return r != null ? r : new Refusal(Refusal.Reason.OUT_OF_RANGE, "invalid value " + raw);

@@ -45,16 +45,24 @@ public final class ClusterIpPool implements ValuePool {
     public Refusal outOfRange(String value, boolean dryRun) {
         long address = Ipv4.parse(value);
         if (!dryRun && (address < 0 || !cidr.contains(address))) {
-            return new Refusal(Refusal.Reason.OUT_OF_RANGE, "the provided network does not match the current range");
+            return new Refusal(
+                    Refusal.Reason.OUT_OF_RANGE,
+                    "the provided network does not match the current range");
         }
         if (address < cidr.firstUsable() || address > cidr.lastUsable()) {
-            return new Refusal(Refusal.Reason.OUT_OF_RANGE, "the provided IP (" + value
-                    + ") is not in the valid range. The range of valid IPs is " + cidr);
+            return new Refusal(
+                    Refusal.Reason.OUT_OF_RANGE,
+                    "the provided IP ("
+                            + value
+                            + ") is not in the valid range. The range of valid IPs is "
+                            + cidr);
         }
         return null;
     }
 
-    /** The range's first address: kube-apiserver's own {@code default/kubernetes} Service holds it. */
+    /**
+     * The range's first address: kube-apiserver's own {@code default/kubernetes} Service holds it.
+     */
     @Override
     public boolean reserved(String value) {
         return cidr.usable() > 0 && Ipv4.parse(value) == cidr.firstUsable();
@@ -63,10 +71,15 @@ public final class ClusterIpPool implements ValuePool {
     @Override
     public String pick(Predicate<String> taken, RandomGenerator random) {
         long first = cidr.firstUsable();
-        OptionalLong ordinal = OffsetScan.pick(cidr.usable(), OffsetScan.clusterIpOffset(cidr.size()), o -> {
-            String v = Ipv4.format(first + o);
-            return reserved(v) || taken.test(v);
-        }, random);
+        OptionalLong ordinal =
+                OffsetScan.pick(
+                        cidr.usable(),
+                        OffsetScan.clusterIpOffset(cidr.size()),
+                        o -> {
+                            String v = Ipv4.format(first + o);
+                            return reserved(v) || taken.test(v);
+                        },
+                        random);
         return ordinal.isPresent() ? Ipv4.format(first + ordinal.getAsLong()) : null;
     }
 
@@ -80,7 +93,10 @@ public final class ClusterIpPool implements ValuePool {
         return new Refusal(Refusal.Reason.FULL, "range is full");
     }
 
-    /** Kubernetes' dry-run IP allocator answers the range's network address without looking for a free one. */
+    /**
+     * Kubernetes' dry-run IP allocator answers the range's network address without looking for a
+     * free one.
+     */
     @Override
     public String dryRunValue(List<String> chosen) {
         return Ipv4.format(cidr.network());

@@ -42,7 +42,12 @@ public final class Ipv4 {
     }
 
     public static String format(long address) {
-        return ((address >> 24) & 0xFF) + "." + ((address >> 16) & 0xFF) + "." + ((address >> 8) & 0xFF) + "."
+        return ((address >> 24) & 0xFF)
+                + "."
+                + ((address >> 16) & 0xFF)
+                + "."
+                + ((address >> 8) & 0xFF)
+                + "."
                 + (address & 0xFF);
     }
 }

@@ -5,7 +5,7 @@ package io.kubepekko.api.alloc;
  * held as unsigned 32-bit values in a {@code long}.
  *
  * @param network the network address (host bits zero)
- * @param prefix  the mask length, 0..32
+ * @param prefix the mask length, 0..32
  */
 public record Ipv4Cidr(long network, int prefix) {
 
@@ -17,8 +17,8 @@ public record Ipv4Cidr(long network, int prefix) {
     }
 
     /**
-     * Parses {@code a.b.c.d/n}. Host bits are cleared, as kube-apiserver's CIDR parser does
-     * ({@code 10.0.0.5/24} is {@code 10.0.0.0/24}).
+     * Parses {@code a.b.c.d/n}. Host bits are cleared, as kube-apiserver's CIDR parser does ({@code
+     * 10.0.0.5/24} is {@code 10.0.0.0/24}).
      *
      * @throws IllegalArgumentException when the text is no IPv4 CIDR
      */
@@ -58,7 +58,10 @@ public record Ipv4Cidr(long network, int prefix) {
         return broadcast() - 1;
     }
 
-    /** How many addresses lie between {@link #firstUsable()} and {@link #lastUsable()}, both included. */
+    /**
+     * How many addresses lie between {@link #firstUsable()} and {@link #lastUsable()}, both
+     * included.
+     */
     public long usable() {
         return Math.max(0, lastUsable() - firstUsable() + 1);
     }

@@ -41,14 +41,18 @@ public final class NodePortPool implements ValuePool {
         }
     }
 
-    /** A dry run does not check the range: Kubernetes' dry-run port operation only asks whether the port is held. */
+    /**
+     * A dry run does not check the range: Kubernetes' dry-run port operation only asks whether the
+     * port is held.
+     */
     @Override
     public Refusal outOfRange(String value, boolean dryRun) {
         String port = canonical(value);
         if (port != null && (dryRun || range.contains(Integer.parseInt(port)))) {
             return null;
         }
-        return new Refusal(Refusal.Reason.OUT_OF_RANGE,
+        return new Refusal(
+                Refusal.Reason.OUT_OF_RANGE,
                 "provided port is not in the valid range. The range of valid ports is " + range);
     }
 
@@ -59,8 +63,12 @@ public final class NodePortPool implements ValuePool {
 
     @Override
     public String pick(Predicate<String> taken, RandomGenerator random) {
-        OptionalLong ordinal = OffsetScan.pick(range.size(), OffsetScan.nodePortOffset(range.size()),
-                o -> taken.test(Long.toString(range.base() + o)), random);
+        OptionalLong ordinal =
+                OffsetScan.pick(
+                        range.size(),
+                        OffsetScan.nodePortOffset(range.size()),
+                        o -> taken.test(Long.toString(range.base() + o)),
+                        random);
         return ordinal.isPresent() ? Long.toString(range.base() + ordinal.getAsLong()) : null;
     }
 
@@ -80,7 +88,10 @@ public final class NodePortPool implements ValuePool {
      */
     @Override
     public String dryRunValue(List<String> chosen) {
-        int last = chosen.isEmpty() ? DRY_RUN_BASE : chosen.stream().mapToInt(Integer::parseInt).max().orElseThrow();
+        int last =
+                chosen.isEmpty()
+                        ? DRY_RUN_BASE
+                        : chosen.stream().mapToInt(Integer::parseInt).max().orElseThrow();
         return Integer.toString(last + 1);
     }
 

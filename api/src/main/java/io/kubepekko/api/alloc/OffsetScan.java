@@ -19,7 +19,8 @@ public final class OffsetScan {
      *
      * @param offset how many low ordinals are kept for requested values (0: none)
      */
-    public static OptionalLong pick(long size, long offset, LongPredicate taken, RandomGenerator random) {
+    public static OptionalLong pick(
+            long size, long offset, LongPredicate taken, RandomGenerator random) {
         if (size <= 0) {
             return OptionalLong.empty();
         }
@@ -31,8 +32,11 @@ public final class OffsetScan {
         return scan(0, low, taken, random);
     }
 
-    /** Scans {@code [from, from + count)} from a random start, wrapping, for an ordinal not taken. */
-    private static OptionalLong scan(long from, long count, LongPredicate taken, RandomGenerator random) {
+    /**
+     * Scans {@code [from, from + count)} from a random start, wrapping, for an ordinal not taken.
+     */
+    private static OptionalLong scan(
+            long from, long count, LongPredicate taken, RandomGenerator random) {
         long start = random.nextLong(count);
         for (long i = 0; i < count; i++) {
             long ordinal = from + (start + i) % count;
@@ -45,14 +49,17 @@ public final class OffsetScan {
 
     /**
      * Kubernetes' split of a service IP range: {@code min(max(16, size / 16), 256)}, and none for
-     * ranges of 16 addresses or fewer ({@code ipallocator.calculateRangeOffset}; {@code size} counts
-     * the network and broadcast addresses).
+     * ranges of 16 addresses or fewer ({@code ipallocator.calculateRangeOffset}; {@code size}
+     * counts the network and broadcast addresses).
      */
     public static long clusterIpOffset(long cidrSize) {
         return rangeOffset(cidrSize, 16, 256, 16);
     }
 
-    /** Kubernetes' split of a node port range: {@code min(max(16, size / 32), 128)} ({@code portallocator}). */
+    /**
+     * Kubernetes' split of a node port range: {@code min(max(16, size / 32), 128)} ({@code
+     * portallocator}).
+     */
     public static long nodePortOffset(long rangeSize) {
         return rangeOffset(rangeSize, 16, 128, 32);
     }

@@ -42,7 +42,8 @@ public record PortRange(int base, int size) {
             throw new IllegalArgumentException("unable to parse port range: " + value);
         }
         if (low > 65535 || high > 65535) {
-            throw new IllegalArgumentException("the port range cannot be greater than 65535: " + value);
+            throw new IllegalArgumentException(
+                    "the port range cannot be greater than 65535: " + value);
         }
         if (high < low) {
             throw new IllegalArgumentException("end port cannot be less than start port: " + value);
@@ -55,8 +56,11 @@ public record PortRange(int base, int size) {
         try {
             return Integer.parseInt(s);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("strconv.Atoi: parsing " + quote(s) + ": "
-                    + (s.matches("[+-]?\\d+") ? "value out of range" : "invalid syntax"));
+            throw new IllegalArgumentException(
+                    "strconv.Atoi: parsing "
+                            + quote(s)
+                            + ": "
+                            + (s.matches("[+-]?\\d+") ? "value out of range" : "invalid syntax"));
         }
     }
 

@@ -3,9 +3,9 @@ package io.kubepekko.api.alloc;
 /**
  * Why a requested value was not granted.
  *
- * @param reason  the kind of refusal, which decides the API error a kind answers with
+ * @param reason the kind of refusal, which decides the API error a kind answers with
  * @param message the allocator's own words ({@code provided IP is already allocated}), which
- *                Kubernetes embeds in that error
+ *     Kubernetes embeds in that error
  */
 public record Refusal(Reason reason, String message) {
 

@@ -3,8 +3,8 @@ package io.kubepekko.api.alloc;
 import java.util.List;
 
 /**
- * What one write needs from the cluster-wide pools, in the order Kubernetes allocates it, and
- * where each granted value goes in the object.
+ * What one write needs from the cluster-wide pools, in the order Kubernetes allocates it, and where
+ * each granted value goes in the object.
  *
  * @param values the requests, each with the places in the object its value fills
  */

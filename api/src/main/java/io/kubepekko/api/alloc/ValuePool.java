@@ -8,15 +8,18 @@ import java.util.random.RandomGenerator;
  * A named range of values that must be unique across the cluster (service cluster IPs, node ports),
  * with Kubernetes' rules for it. Pure: which values are taken is the caller's knowledge.
  *
- * <p>A value is identified by its one canonical spelling; {@link Claims#key} joins it with the pool's
- * name into the key an allocator stores.
+ * <p>A value is identified by its one canonical spelling; {@link Claims#key} joins it with the
+ * pool's name into the key an allocator stores.
  */
 public interface ValuePool {
 
     /** The pool's name, unique among the server's pools. */
     String name();
 
-    /** The canonical spelling of {@code value}, or {@code null} when it is no value of this kind at all. */
+    /**
+     * The canonical spelling of {@code value}, or {@code null} when it is no value of this kind at
+     * all.
+     */
     String canonical(String value);
 
     /**
@@ -25,10 +28,16 @@ public interface ValuePool {
      */
     Refusal outOfRange(String value, boolean dryRun);
 
-    /** Values no object may take though nobody stored holds them (the {@code kubernetes} Service's address). */
+    /**
+     * Values no object may take though nobody stored holds them (the {@code kubernetes} Service's
+     * address).
+     */
     boolean reserved(String value);
 
-    /** A free value chosen as Kubernetes chooses, or {@code null} when every value is taken or reserved. */
+    /**
+     * A free value chosen as Kubernetes chooses, or {@code null} when every value is taken or
+     * reserved.
+     */
     String pick(Predicate<String> taken, RandomGenerator random);
 
     /** The refusal of a value that is already held. */
@@ -45,6 +54,9 @@ public interface ValuePool {
      */
     String dryRunValue(List<String> chosen);
 
-    /** Whether a dry run refuses a requested value that is already held (Kubernetes' node ports: yes; cluster IPs: no). */
+    /**
+     * Whether a dry run refuses a requested value that is already held (Kubernetes' node ports:
+     * yes; cluster IPs: no).
+     */
     boolean dryRunChecksTaken();
 }

@@ -2,7 +2,6 @@ package io.kubepekko.api.codec;
 
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
-
 import java.util.List;
 
 /**
@@ -31,7 +30,10 @@ public enum FieldValidation {
         return queryValue;
     }
 
-    /** Parses the parameter of a create request ({@link #parse(String, String)} with {@code CreateOptions}). */
+    /**
+     * Parses the parameter of a create request ({@link #parse(String, String)} with {@code
+     * CreateOptions}).
+     */
     public static FieldValidation parse(String queryValue) {
         return parse(queryValue, "CreateOptions");
     }
@@ -39,8 +41,9 @@ public enum FieldValidation {
     /**
      * Parses the query parameter. Absent or empty means {@link #WARN}; the three values are
      * case-sensitive, as in Kubernetes. Anything else is rejected the way kube-apiserver rejects
-     * invalid request options: 422 Invalid on the options kind, e.g. {@code CreateOptions.meta.k8s.io ""
-     * is invalid: fieldValidation: Unsupported value: "strict": supported values: "", "Ignore", "Strict", "Warn"}.
+     * invalid request options: 422 Invalid on the options kind, e.g. {@code
+     * CreateOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: "strict":
+     * supported values: "", "Ignore", "Strict", "Warn"}.
      *
      * @param optionsKind {@code CreateOptions}, {@code UpdateOptions} or {@code PatchOptions}
      */

@@ -26,6 +26,7 @@ final class GoJsonSyntax {
     }
 
     private static final String EOF = "unexpected end of JSON input";
+
     /**
      * Nesting limit. Go allows 10000; we stop at Jackson's default, which the decoding pass after
      * this check enforces anyway, and which keeps this recursive check's stack small.
@@ -66,7 +67,8 @@ final class GoJsonSyntax {
     }
 
     private void fail(String context) throws SyntaxFailure {
-        throw new SyntaxFailure(new Failure("invalid character " + quoteChar(data[i] & 0xff) + " " + context, i));
+        throw new SyntaxFailure(
+                new Failure("invalid character " + quoteChar(data[i] & 0xff) + " " + context, i));
     }
 
     private int peek() throws SyntaxFailure {
@@ -77,7 +79,8 @@ final class GoJsonSyntax {
     }
 
     private void skipSpace() {
-        while (i < data.length && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n')) {
+        while (i < data.length
+                && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n')) {
             i++;
         }
     }
@@ -259,19 +262,23 @@ final class GoJsonSyntax {
         if (c == '"') {
             return "'\"'";
         }
-        String body = switch (c) {
-            case 7 -> "\\a";
-            case '\b' -> "\\b";
-            case '\f' -> "\\f";
-            case '\n' -> "\\n";
-            case '\r' -> "\\r";
-            case '\t' -> "\\t";
-            case 11 -> "\\v";
-            case '\\' -> "\\\\";
-            default -> c < 0x20 || c == 0x7f ? String.format("\\x%02x", c)
-                    : c >= 0x80 && c < 0xa0 ? String.format("\\u%04x", c)
-                    : String.valueOf((char) c);
-        };
+        String body =
+                switch (c) {
+                    case 7 -> "\\a";
+                    case '\b' -> "\\b";
+                    case '\f' -> "\\f";
+                    case '\n' -> "\\n";
+                    case '\r' -> "\\r";
+                    case '\t' -> "\\t";
+                    case 11 -> "\\v";
+                    case '\\' -> "\\\\";
+                    default ->
+                            c < 0x20 || c == 0x7f
+                                    ? String.format("\\x%02x", c)
+                                    : c >= 0x80 && c < 0xa0
+                                            ? String.format("\\u%04x", c)
+                                            : String.valueOf((char) c);
+                };
         return "'" + body + "'";
     }
 }

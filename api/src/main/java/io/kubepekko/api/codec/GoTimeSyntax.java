@@ -1,12 +1,11 @@
 package io.kubepekko.api.codec;
 
 import io.kubepekko.api.status.FieldError;
-
 import java.util.Optional;
 
 /**
- * Whether a string is an RFC 3339 timestamp as Go's {@code time.Parse(time.RFC3339, s)} accepts
- * it, with Go's error text when it is not ({@code parsing time "x" as "2006-01-02T15:04:05Z07:00":
+ * Whether a string is an RFC 3339 timestamp as Go's {@code time.Parse(time.RFC3339, s)} accepts it,
+ * with Go's error text when it is not ({@code parsing time "x" as "2006-01-02T15:04:05Z07:00":
  * cannot parse "x" as "2006"}), which Kubernetes returns for a bad {@code metav1.Time}.
  */
 final class GoTimeSyntax {
@@ -60,7 +59,9 @@ final class GoTimeSyntax {
         if (fixedNumber(2, "05") > 59) {
             outOfRange("second");
         }
-        if (rest.length() >= 2 && (rest.charAt(0) == '.' || rest.charAt(0) == ',') && isDigit(rest, 1)) {
+        if (rest.length() >= 2
+                && (rest.charAt(0) == '.' || rest.charAt(0) == ',')
+                && isDigit(rest, 1)) {
             int n = 2;
             while (n < rest.length() && isDigit(rest, n)) {
                 n++;
@@ -69,7 +70,11 @@ final class GoTimeSyntax {
         }
         zone();
         if (!rest.isEmpty()) {
-            throw new Bad("parsing time " + FieldError.quote(value) + ": extra text: " + FieldError.quote(rest));
+            throw new Bad(
+                    "parsing time "
+                            + FieldError.quote(value)
+                            + ": extra text: "
+                            + FieldError.quote(rest));
         }
         if (day < 1 || day > daysIn(month, year)) {
             outOfRange("day");
@@ -113,8 +118,13 @@ final class GoTimeSyntax {
             rest = rest.substring(1);
             return;
         }
-        if (rest.length() < 6 || rest.charAt(3) != ':' || (rest.charAt(0) != '+' && rest.charAt(0) != '-')
-                || !isDigit(rest, 1) || !isDigit(rest, 2) || !isDigit(rest, 4) || !isDigit(rest, 5)) {
+        if (rest.length() < 6
+                || rest.charAt(3) != ':'
+                || (rest.charAt(0) != '+' && rest.charAt(0) != '-')
+                || !isDigit(rest, 1)
+                || !isDigit(rest, 2)
+                || !isDigit(rest, 4)
+                || !isDigit(rest, 5)) {
             cannotParse("Z07:00");
         }
         if (Integer.parseInt(rest.substring(1, 3)) > 24) {
@@ -127,8 +137,15 @@ final class GoTimeSyntax {
     }
 
     private void cannotParse(String element) throws Bad {
-        throw new Bad("parsing time " + FieldError.quote(value) + " as " + FieldError.quote(LAYOUT)
-                + ": cannot parse " + FieldError.quote(rest) + " as " + FieldError.quote(element));
+        throw new Bad(
+                "parsing time "
+                        + FieldError.quote(value)
+                        + " as "
+                        + FieldError.quote(LAYOUT)
+                        + ": cannot parse "
+                        + FieldError.quote(rest)
+                        + " as "
+                        + FieldError.quote(element));
     }
 
     private void outOfRange(String what) throws Bad {

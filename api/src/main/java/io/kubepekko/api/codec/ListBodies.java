@@ -1,7 +1,6 @@
 package io.kubepekko.api.codec;
 
 import io.kubepekko.api.meta.Json;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -16,10 +15,14 @@ public final class ListBodies {
 
     private static final byte[] TAIL = "]}".getBytes(StandardCharsets.UTF_8);
 
-    /** The list as compact JSON in one array, joined from the items' stored bytes without parsing them. */
+    /**
+     * The list as compact JSON in one array, joined from the items' stored bytes without parsing
+     * them.
+     */
     public static byte[] json(ListHead head, List<byte[]> items) {
         ListBody body = new JsonListBody(head.json(), items, null);
-        ByteArrayOutputStream out = new ByteArrayOutputStream((int) Math.min(Integer.MAX_VALUE - 8, body.length()));
+        ByteArrayOutputStream out =
+                new ByteArrayOutputStream((int) Math.min(Integer.MAX_VALUE - 8, body.length()));
         ListBody.Writer writer = body.open(out);
         while (writer.writeNext()) {
             // one item per call
@@ -30,17 +33,25 @@ public final class ListBodies {
     /**
      * The list in {@code format}, item by item.
      *
-     * @param perItem applied to each item's stored JSON before it is encoded (the selfLink), or null
+     * @param perItem applied to each item's stored JSON before it is encoded (the selfLink), or
+     *     null
      */
-    public static ListBody of(TextFormat format, ListHead head, List<byte[]> items, UnaryOperator<byte[]> perItem) {
+    public static ListBody of(
+            TextFormat format, ListHead head, List<byte[]> items, UnaryOperator<byte[]> perItem) {
         if (format == TextFormat.JSON) {
             return new JsonListBody(head.json(), items, perItem);
         }
-        return new TreeListBody(format, head.fields(), "items", items,
+        return new TreeListBody(
+                format,
+                head.fields(),
+                "items",
+                items,
                 item -> Json.parseTrusted(perItem == null ? item : perItem.apply(item)));
     }
 
-    /** Compact JSON: the items' bytes as they are, comma-separated between the head and the tail. */
+    /**
+     * Compact JSON: the items' bytes as they are, comma-separated between the head and the tail.
+     */
     private static final class JsonListBody implements ListBody {
         private final byte[] head;
         private final List<byte[]> items;

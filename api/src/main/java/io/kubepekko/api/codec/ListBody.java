@@ -10,8 +10,8 @@ import java.io.OutputStream;
  * the list as one document.
  *
  * <p>Nothing a writer does can fail on the items of a list the server has stored: a body whose
- * encoding may refuse an item (protobuf) encodes every item once when it is made, before the
- * first byte is written.
+ * encoding may refuse an item (protobuf) encodes every item once when it is made, before the first
+ * byte is written.
  */
 public interface ListBody {
 

@@ -2,18 +2,22 @@ package io.kubepekko.api.codec;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.nio.charset.StandardCharsets;
 
 /**
  * What a list carries besides its items: its type and its {@code metadata}.
  *
- * @param selfLink           the collection's path, or null (set only with the RemoveSelfLink gate off)
- * @param continueToken      the token of the next page, or null
+ * @param selfLink the collection's path, or null (set only with the RemoveSelfLink gate off)
+ * @param continueToken the token of the next page, or null
  * @param remainingItemCount how many items follow, or null when not reported
  */
-public record ListHead(String apiVersion, String kind, String selfLink, long resourceVersion, String continueToken,
-                       Long remainingItemCount) {
+public record ListHead(
+        String apiVersion,
+        String kind,
+        String selfLink,
+        long resourceVersion,
+        String continueToken,
+        Long remainingItemCount) {
 
     /** The list's {@code metadata} (a ListMeta). */
     public ObjectNode metadata() {
@@ -42,8 +46,13 @@ public record ListHead(String apiVersion, String kind, String selfLink, long res
 
     /** The list's compact JSON up to the opening bracket of {@code items}. */
     public byte[] json() {
-        StringBuilder b = new StringBuilder(128).append("{\"kind\":\"").append(kind)
-                .append("\",\"apiVersion\":\"").append(apiVersion).append("\",\"metadata\":{");
+        StringBuilder b =
+                new StringBuilder(128)
+                        .append("{\"kind\":\"")
+                        .append(kind)
+                        .append("\",\"apiVersion\":\"")
+                        .append(apiVersion)
+                        .append("\",\"metadata\":{");
         if (selfLink != null) {
             b.append("\"selfLink\":\"").append(selfLink).append("\",");
         }

@@ -10,7 +10,6 @@ import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.Quantity;
 import io.kubepekko.api.schema.SchemaNode;
 import io.kubepekko.api.status.FieldError;
-
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -24,16 +23,17 @@ import java.util.Set;
 
 /**
  * One pass over a token stream, building the object a typed Kubernetes decode would keep: fields
- * the schema does not know are dropped, and what Go's strict JSON decoding (sigs.k8s.io/json)
- * would report is recorded in the same order, wording and paths: unknown and duplicate fields,
- * and the first value of the wrong type. For YAML, duplicate keys anywhere are recorded as the
- * YAML converter words them ({@code line 4: key "name" already set in map}).
+ * the schema does not know are dropped, and what Go's strict JSON decoding (sigs.k8s.io/json) would
+ * report is recorded in the same order, wording and paths: unknown and duplicate fields, and the
+ * first value of the wrong type. For YAML, duplicate keys anywhere are recorded as the YAML
+ * converter words them ({@code line 4: key "name" already set in map}).
  *
  * <p>Driven by the data, never by the schema alone, so recursive schemas terminate.
  */
 final class SchemaDecoding {
     /** Kubernetes stops collecting strict errors at this many. */
     private static final int MAX_STRICT_ERRORS = 100;
+
     private static final BigInteger INT32_MIN = BigInteger.valueOf(Integer.MIN_VALUE);
     private static final BigInteger INT32_MAX = BigInteger.valueOf(Integer.MAX_VALUE);
     private static final BigInteger INT64_MIN = BigInteger.valueOf(Long.MIN_VALUE);
@@ -41,10 +41,19 @@ final class SchemaDecoding {
     private static final String TYPE_META_STRUCT =
             "struct { APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; Kind string \"json:\\\"kind,omitempty\\\"\" }";
 
-    /** What the pass found. {@code typeError} and {@code interpretError} are null when there was none. */
-    record Outcome(ObjectNode object, List<StrictProblem> strict, List<String> yamlDuplicates,
-                   List<String> yamlDuplicatePaths, String typeError, String interpretError,
-                   String bodyApiVersion, String bodyKind) {}
+    /**
+     * What the pass found. {@code typeError} and {@code interpretError} are null when there was
+     * none.
+     */
+    record Outcome(
+            ObjectNode object,
+            List<StrictProblem> strict,
+            List<String> yamlDuplicates,
+            List<String> yamlDuplicatePaths,
+            String typeError,
+            String interpretError,
+            String bodyApiVersion,
+            String bodyKind) {}
 
     /** An error that stops Go's decoder at once (returned by a custom UnmarshalJSON). */
     private static final class Fatal extends Exception {
@@ -57,8 +66,13 @@ final class SchemaDecoding {
 
     private final JsonParser p;
     private final boolean yaml;
-    /** Whether empty maps and lists of omitempty fields are left out, as Go's encoding of the result does. */
+
+    /**
+     * Whether empty maps and lists of omitempty fields are left out, as Go's encoding of the result
+     * does.
+     */
     private final boolean omitEmpty;
+
     private final JsonNodeFactory nodes = Json.MAPPER.getNodeFactory();
 
     private final List<StrictProblem> strict = new ArrayList<>();
@@ -72,8 +86,13 @@ final class SchemaDecoding {
 
     /** sigs.k8s.io/json's strict field stack: keys joined by dots, indices in brackets. */
     private final StringBuilder strictPath = new StringBuilder();
-    /** Go's error context: the struct being filled and the struct fields entered, without indices or map keys. */
+
+    /**
+     * Go's error context: the struct being filled and the struct fields entered, without indices or
+     * map keys.
+     */
     private String structName;
+
     private final List<String> fieldStack = new ArrayList<>();
 
     private SchemaDecoding(JsonParser p, boolean yaml, boolean omitEmpty) {
@@ -91,9 +110,9 @@ final class SchemaDecoding {
     }
 
     /**
-     * As {@link #decode}, keeping empty maps and lists in {@code omitempty} fields: for a server-side
-     * apply configuration, where an empty atomic list still replaces the live one before the merged
-     * object is encoded.
+     * As {@link #decode}, keeping empty maps and lists in {@code omitempty} fields: for a
+     * server-side apply configuration, where an empty atomic list still replaces the live one
+     * before the merged object is encoded.
      */
     static Outcome decodeKeepingEmpty(JsonParser parser, SchemaNode root) throws IOException {
         return new SchemaDecoding(parser, false, false).run(root);
@@ -106,14 +125,25 @@ final class SchemaDecoding {
             if (t == JsonToken.START_OBJECT) {
                 object = object(root, object, true);
             } else if (t != null && t != JsonToken.VALUE_NULL) {
-                interpretError = "json: cannot unmarshal " + describe(t) + " into Go value of type " + TYPE_META_STRUCT;
+                interpretError =
+                        "json: cannot unmarshal "
+                                + describe(t)
+                                + " into Go value of type "
+                                + TYPE_META_STRUCT;
                 skipValue();
             }
         } catch (Fatal f) {
             typeError = f.getMessage();
         }
-        return new Outcome(object, List.copyOf(strict), List.copyOf(yamlDuplicates), List.copyOf(yamlDuplicatePaths),
-                typeError, interpretError, bodyApiVersion, bodyKind);
+        return new Outcome(
+                object,
+                List.copyOf(strict),
+                List.copyOf(yamlDuplicates),
+                List.copyOf(yamlDuplicatePaths),
+                typeError,
+                interpretError,
+                bodyApiVersion,
+                bodyKind);
     }
 
     private JsonNode value(SchemaNode s, JsonNode existing) throws IOException, Fatal {
@@ -123,16 +153,23 @@ final class SchemaDecoding {
         }
         return switch (s.type()) {
             case ANY -> generic();
-            case OBJECT -> t == JsonToken.START_OBJECT
-                    ? object(s, existing instanceof ObjectNode o ? o : nodes.objectNode(), false)
-                    : mismatch(t, s.goType());
-            case MAP -> t == JsonToken.START_OBJECT
-                    ? map(s, existing instanceof ObjectNode o ? o : nodes.objectNode())
-                    : mismatch(t, s.goType());
+            case OBJECT ->
+                    t == JsonToken.START_OBJECT
+                            ? object(
+                                    s,
+                                    existing instanceof ObjectNode o ? o : nodes.objectNode(),
+                                    false)
+                            : mismatch(t, s.goType());
+            case MAP ->
+                    t == JsonToken.START_OBJECT
+                            ? map(s, existing instanceof ObjectNode o ? o : nodes.objectNode())
+                            : mismatch(t, s.goType());
             case ARRAY -> t == JsonToken.START_ARRAY ? array(s) : mismatch(t, s.goType());
             case STRING -> string(t, s);
-            case BOOLEAN -> t == JsonToken.VALUE_TRUE || t == JsonToken.VALUE_FALSE
-                    ? nodes.booleanNode(t == JsonToken.VALUE_TRUE) : mismatch(t, s.goType());
+            case BOOLEAN ->
+                    t == JsonToken.VALUE_TRUE || t == JsonToken.VALUE_FALSE
+                            ? nodes.booleanNode(t == JsonToken.VALUE_TRUE)
+                            : mismatch(t, s.goType());
             case INTEGER -> integer(t, s.goType());
             case NUMBER -> number(t, s.goType());
             case BYTES -> bytes(t, s);
@@ -142,7 +179,8 @@ final class SchemaDecoding {
         };
     }
 
-    private ObjectNode object(SchemaNode s, ObjectNode out, boolean root) throws IOException, Fatal {
+    private ObjectNode object(SchemaNode s, ObjectNode out, boolean root)
+            throws IOException, Fatal {
         Set<String> seen = new HashSet<>();
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String key = p.currentName();
@@ -190,13 +228,15 @@ final class SchemaDecoding {
 
     /**
      * Whether Go leaves this field out when it encodes the decoded object: an empty map or list in
-     * an {@code omitempty} field (every field the schema does not require), such as the
-     * {@code "annotations": {}} kubectl's client-side apply and diff send. Kubernetes stores the
-     * encoding, so the field is gone and a write that only adds it changes nothing.
+     * an {@code omitempty} field (every field the schema does not require), such as the {@code
+     * "annotations": {}} kubectl's client-side apply and diff send. Kubernetes stores the encoding,
+     * so the field is gone and a write that only adds it changes nothing.
      */
-    private static boolean omittedWhenEmpty(SchemaNode struct, String key, SchemaNode field, JsonNode v) {
-        boolean emptyContainer = (field.type() == SchemaNode.Type.MAP && v.isObject() && v.isEmpty())
-                || (field.type() == SchemaNode.Type.ARRAY && v.isArray() && v.isEmpty());
+    private static boolean omittedWhenEmpty(
+            SchemaNode struct, String key, SchemaNode field, JsonNode v) {
+        boolean emptyContainer =
+                (field.type() == SchemaNode.Type.MAP && v.isObject() && v.isEmpty())
+                        || (field.type() == SchemaNode.Type.ARRAY && v.isArray() && v.isEmpty());
         return emptyContainer && !struct.required().contains(key);
     }
 
@@ -287,7 +327,8 @@ final class SchemaDecoding {
         if (t == JsonToken.VALUE_STRING) {
             try {
                 // Stored in canonical form, as Kubernetes re-encodes the decoded bytes.
-                return nodes.textNode(Base64.getEncoder().encodeToString(GoBase64.decode(p.getText())));
+                return nodes.textNode(
+                        Base64.getEncoder().encodeToString(GoBase64.decode(p.getText())));
             } catch (GoBase64.CorruptInput e) {
                 return saveError(e.getMessage());
             }
@@ -298,7 +339,10 @@ final class SchemaDecoding {
         return mismatch(t, s.goType());
     }
 
-    /** {@code intstr.IntOrString}: its UnmarshalJSON decodes non-strings as an int32, failing at once. */
+    /**
+     * {@code intstr.IntOrString}: its UnmarshalJSON decodes non-strings as an int32, failing at
+     * once.
+     */
     private JsonNode intOrString(JsonToken t) throws IOException, Fatal {
         if (t == JsonToken.VALUE_STRING) {
             return nodes.textNode(p.getText());
@@ -318,11 +362,12 @@ final class SchemaDecoding {
 
     /** {@code resource.Quantity}: a string or a bare number, parsed at once. */
     private JsonNode quantity(JsonToken t) throws IOException, Fatal {
-        String text = switch (t) {
-            case VALUE_STRING -> p.getText().strip();
-            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> p.getText();
-            default -> null;
-        };
+        String text =
+                switch (t) {
+                    case VALUE_STRING -> p.getText().strip();
+                    case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> p.getText();
+                    default -> null;
+                };
         if (text == null) {
             throw new Fatal(Quantity.FORMAT_WRONG);
         }
@@ -346,7 +391,9 @@ final class SchemaDecoding {
         return nodes.textNode(text);
     }
 
-    /** Any value, kept as given. For YAML, duplicate keys are still reported, as the converter does. */
+    /**
+     * Any value, kept as given. For YAML, duplicate keys are still reported, as the converter does.
+     */
     private JsonNode generic() throws IOException, Fatal {
         JsonToken t = p.currentToken();
         switch (t) {
@@ -395,7 +442,8 @@ final class SchemaDecoding {
             }
             case VALUE_EMBEDDED_OBJECT -> {
                 Object embedded = p.getEmbeddedObject();
-                return embedded instanceof byte[] b ? nodes.textNode(Base64.getEncoder().encodeToString(b))
+                return embedded instanceof byte[] b
+                        ? nodes.textNode(Base64.getEncoder().encodeToString(b))
                         : nodes.textNode(String.valueOf(embedded));
             }
             default -> {
@@ -438,8 +486,14 @@ final class SchemaDecoding {
         if (structName == null && fieldStack.isEmpty()) {
             return "json: cannot unmarshal " + value + " into Go value of type " + goType;
         }
-        return "json: cannot unmarshal " + value + " into Go struct field " + (structName == null ? "" : structName)
-                + "." + String.join(".", fieldStack) + " of type " + goType;
+        return "json: cannot unmarshal "
+                + value
+                + " into Go struct field "
+                + (structName == null ? "" : structName)
+                + "."
+                + String.join(".", fieldStack)
+                + " of type "
+                + goType;
     }
 
     /** The first pass over a body reads only apiVersion and kind, as strings. */
@@ -454,7 +508,12 @@ final class SchemaDecoding {
                 bodyKind = p.getText();
             }
         } else if (t != JsonToken.VALUE_NULL && interpretError == null) {
-            interpretError = "json: cannot unmarshal " + describe(t) + " into Go struct field ." + key + " of type string";
+            interpretError =
+                    "json: cannot unmarshal "
+                            + describe(t)
+                            + " into Go struct field ."
+                            + key
+                            + " of type string";
         }
     }
 
@@ -470,7 +529,8 @@ final class SchemaDecoding {
 
     private void yamlDuplicate(String key) {
         int line = p.currentTokenLocation().getLineNr();
-        yamlDuplicates.add("line " + line + ": key " + FieldError.quote(key) + " already set in map");
+        yamlDuplicates.add(
+                "line " + line + ": key " + FieldError.quote(key) + " already set in map");
         yamlDuplicatePaths.add(pathWith(key));
     }
 

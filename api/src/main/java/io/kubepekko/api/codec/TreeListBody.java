@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -28,12 +27,16 @@ public final class TreeListBody implements ListBody {
     private final Function<byte[], ? extends JsonNode> element;
 
     /**
-     * @param head       the document's fields before the array, in order
+     * @param head the document's fields before the array, in order
      * @param arrayField the name of the array, the document's last field
-     * @param element    an item's element (called once per item per writer)
+     * @param element an item's element (called once per item per writer)
      */
-    public TreeListBody(TextFormat format, ObjectNode head, String arrayField, List<byte[]> items,
-                        Function<byte[], ? extends JsonNode> element) {
+    public TreeListBody(
+            TextFormat format,
+            ObjectNode head,
+            String arrayField,
+            List<byte[]> items,
+            Function<byte[], ? extends JsonNode> element) {
         this.format = format;
         this.head = head;
         this.arrayField = arrayField;

@@ -1,5 +1,8 @@
 package io.kubepekko.api.definition;
 
+import static io.kubepekko.api.definition.KindDefinition.builtin;
+import static io.kubepekko.api.registry.ResourceType.builder;
+
 import io.kubepekko.api.kinds.BindingStrategy;
 import io.kubepekko.api.kinds.ConfigMapStrategy;
 import io.kubepekko.api.kinds.CronJobStrategy;
@@ -53,158 +56,321 @@ import io.kubepekko.api.table.ServicePrinter;
 import io.kubepekko.api.table.StatefulSetPrinter;
 import io.kubepekko.api.table.StorageClassPrinter;
 import io.kubepekko.api.table.TablePrinter;
-
 import java.util.List;
-
-import static io.kubepekko.api.definition.KindDefinition.builtin;
-import static io.kubepekko.api.registry.ResourceType.builder;
 
 /**
  * The built-in kinds, as Kubernetes 1.35 registers them, each one definition: names, short names,
  * categories, scope, verbs, subresources, the facts the generic write path needs (create-on-update,
  * generation tracking, name rule, field-selector labels, whether a removing DELETE answers with the
- * object), the kind's strategy and its Table printer. Adding a built-in kind is one entry here (plus
- * its strategy and printer classes where it has its own).
+ * object), the kind's strategy and its Table printer. Adding a built-in kind is one entry here
+ * (plus its strategy and printer classes where it has its own).
  *
  * <p>Groups appear in kube-apiserver's discovery order (apps, batch, networking.k8s.io, policy,
  * rbac.authorization.k8s.io, storage.k8s.io, scheduling.k8s.io, coordination.k8s.io), because
  * {@link Registry#groups()} keeps insertion order and discovery lists groups in that order.
  *
- * <p>Selectable fields are the labels clients send, which for a few kinds are not the JSON path of the
- * value they select ({@code ...ToSelectableFields} in {@code pkg/registry/*}/strategy.go): Event
- * {@code source} is {@code source.component}, Job {@code status.successful} is {@code status.succeeded}
- * (an int, so absent reads {@code 0}), and the boolean labels ({@code spec.hostNetwork},
- * {@code spec.unschedulable}) read {@code "false"} when the field is absent.
+ * <p>Selectable fields are the labels clients send, which for a few kinds are not the JSON path of
+ * the value they select ({@code ...ToSelectableFields} in {@code pkg/registry/*}/strategy.go):
+ * Event {@code source} is {@code source.component}, Job {@code status.successful} is {@code
+ * status.succeeded} (an int, so absent reads {@code 0}), and the boolean labels ({@code
+ * spec.hostNetwork}, {@code spec.unschedulable}) read {@code "false"} when the field is absent.
  *
- * <p>Kinds that kube prints with its default convertor (Name, Created At) name
- * {@link TablePrinter#DEFAULT}: Binding, LimitRange, Role and ClusterRole have no printer of their own
- * in kube either.
+ * <p>Kinds that kube prints with its default convertor (Name, Created At) name {@link
+ * TablePrinter#DEFAULT}: Binding, LimitRange, Role and ClusterRole have no printer of their own in
+ * kube either.
  */
 public final class BuiltinKinds {
     private BuiltinKinds() {}
 
-    private static final String[] NO_DELETECOLLECTION =
-            {"create", "delete", "get", "list", "patch", "update", "watch"};
+    private static final String[] NO_DELETECOLLECTION = {
+        "create", "delete", "get", "list", "patch", "update", "watch"
+    };
 
-    private static final List<KindDefinition> ALL = List.of(
-            // core/v1: bindings hold nothing; a create binds the pod it names (pods/{name}/binding).
-            builtin(builder("", "v1", "Binding", "bindings").forwardsCreateTo("pods", "binding"),
-                    new BindingStrategy(), TablePrinter.DEFAULT),
-            builtin(builder("", "v1", "ConfigMap", "configmaps").shortNames("cm"),
-                    new ConfigMapStrategy(), new ConfigMapPrinter()),
-            builtin(builder("", "v1", "Endpoints", "endpoints").shortNames("ep").allowCreateOnUpdate(),
-                    new EndpointsStrategy(), EndpointsPrinter.INSTANCE),
-            // core/v1 events validate only the generic path-segment name rule (strict names are
-            // reserved for events.k8s.io/v1).
-            builtin(builder("", "v1", "Event", "events").shortNames("ev").allowCreateOnUpdate()
-                            .nameRule(NameRule.PATH_SEGMENT)
-                            .selectableFields("involvedObject.kind", "involvedObject.namespace",
-                                    "involvedObject.name", "involvedObject.uid", "involvedObject.apiVersion",
-                                    "involvedObject.resourceVersion", "involvedObject.fieldPath", "reason",
-                                    "reportingComponent")
-                            // EventToSelectableFields: "source" is the reporting component.
-                            .selectableField("source", "source.component", "")
-                            .selectableFields("type"),
-                    new EventStrategy(), EventPrinter.INSTANCE),
-            builtin(builder("", "v1", "LimitRange", "limitranges").shortNames("limits").allowCreateOnUpdate(),
-                    new LimitRangeStrategy(), TablePrinter.DEFAULT),
-            builtin(builder("", "v1", "Namespace", "namespaces").clusterScoped().shortNames("ns")
-                            .verbs(NO_DELETECOLLECTION).status().subresource("finalize")
-                            .returnsDeletedObject().nameRule(NameRule.DNS_LABEL)
-                            .selectableFields("status.phase"),
-                    new NamespaceStrategy(), NamespacePrinter.INSTANCE),
-            // NodeToSelectableFields formats the bool, so absent reads "false".
-            builtin(builder("", "v1", "Node", "nodes").clusterScoped().shortNames("no").status()
-                            .selectableField("spec.unschedulable", "spec.unschedulable", "false"),
-                    new NodeStrategy(), NodePrinter.INSTANCE),
-            builtin(builder("", "v1", "PersistentVolumeClaim", "persistentvolumeclaims").shortNames("pvc")
-                            .status().returnsDeletedObject(),
-                    new PersistentVolumeClaimStrategy(), new PersistentVolumeClaimPrinter()),
-            builtin(builder("", "v1", "PersistentVolume", "persistentvolumes").clusterScoped().shortNames("pv")
-                            .status().returnsDeletedObject(),
-                    new PersistentVolumeStrategy(), new PersistentVolumePrinter()),
-            builtin(builder("", "v1", "Pod", "pods").shortNames("po").categories("all").status()
-                            .subresource("log").subresource("binding")
-                            .tracksGeneration().returnsDeletedObject()
-                            .selectableFields("spec.nodeName", "spec.restartPolicy", "spec.schedulerName",
-                                    "spec.serviceAccountName")
-                            // PodToSelectableFields reports false when there is no host network setting.
-                            .selectableField("spec.hostNetwork", "spec.hostNetwork", "false")
-                            .selectableFields("status.phase", "status.podIP", "status.nominatedNodeName")
-                            // The label old clients send for the node name, which kube-apiserver rewrites.
-                            .fieldLabelAlias("spec.host", "spec.nodeName"),
-                    new PodStrategy(), PodPrinter.INSTANCE),
-            builtin(builder("", "v1", "ResourceQuota", "resourcequotas").shortNames("quota").status()
-                            .returnsDeletedObject(),
-                    new ResourceQuotaStrategy(), new ResourceQuotaPrinter()),
-            builtin(builder("", "v1", "Secret", "secrets").selectableFields("type"),
-                    new SecretStrategy(), new SecretPrinter()),
-            // ServiceAccount has only the generic metadata rules.
-            builtin(builder("", "v1", "ServiceAccount", "serviceaccounts").shortNames("sa").returnsDeletedObject(),
-                    Strategy.GENERIC, new ServiceAccountPrinter()),
-            builtin(builder("", "v1", "Service", "services").shortNames("svc").categories("all").status()
-                            .nameRule(NameRule.DNS1035_LABEL).allowCreateOnUpdate().returnsDeletedObject()
-                            .selectableFields("spec.clusterIP", "spec.type"),
-                    new ServiceStrategy(), ServicePrinter.INSTANCE),
-            // apps/v1
-            builtin(builder("apps", "v1", "DaemonSet", "daemonsets").shortNames("ds").categories("all").status()
-                            .tracksGeneration(),
-                    new WorkloadStrategy(WorkloadStrategy.Kind.DAEMON_SET), new DaemonSetPrinter()),
-            builtin(builder("apps", "v1", "Deployment", "deployments").shortNames("deploy").categories("all")
-                            .status().scale(ScaleSpec.WORKLOAD).tracksGeneration(),
-                    new WorkloadStrategy(WorkloadStrategy.Kind.DEPLOYMENT), new DeploymentPrinter()),
-            // ReplicaSet's strategy computes status.replicas, but apps/v1 registers no field-label
-            // conversion, so the server rejects it (kubernetes/kubernetes#135136).
-            builtin(builder("apps", "v1", "ReplicaSet", "replicasets").shortNames("rs").categories("all")
-                            .status().scale(ScaleSpec.WORKLOAD).tracksGeneration(),
-                    new WorkloadStrategy(WorkloadStrategy.Kind.REPLICA_SET), new ReplicaSetPrinter()),
-            // StatefulSet names become pod hostnames, so they are DNS labels (since 1.27).
-            builtin(builder("apps", "v1", "StatefulSet", "statefulsets").shortNames("sts").categories("all")
-                            .status().scale(ScaleSpec.WORKLOAD).tracksGeneration().nameRule(NameRule.DNS_LABEL),
-                    new WorkloadStrategy(WorkloadStrategy.Kind.STATEFUL_SET), new StatefulSetPrinter()),
-            // batch/v1
-            builtin(builder("batch", "v1", "CronJob", "cronjobs").shortNames("cj").categories("all").status()
-                            .tracksGeneration(),
-                    new CronJobStrategy(), new CronJobPrinter()),
-            // JobToSelectableFields: the label says "successful", the field is status.succeeded (an int).
-            builtin(builder("batch", "v1", "Job", "jobs").categories("all").status().tracksGeneration()
-                            .selectableField("status.successful", "status.succeeded", "0"),
-                    new JobStrategy(), new JobPrinter()),
-            // networking.k8s.io/v1
-            builtin(builder("networking.k8s.io", "v1", "Ingress", "ingresses").shortNames("ing").status()
-                            .tracksGeneration(),
-                    new IngressStrategy(), new IngressPrinter()),
-            builtin(builder("networking.k8s.io", "v1", "NetworkPolicy", "networkpolicies").shortNames("netpol")
-                            .tracksGeneration(),
-                    new NetworkPolicyStrategy(), new NetworkPolicyPrinter()),
-            // policy/v1: the PDB validator checks only the spec, so names get the generic path-segment rule.
-            builtin(builder("policy", "v1", "PodDisruptionBudget", "poddisruptionbudgets").shortNames("pdb")
-                            .status().tracksGeneration().nameRule(NameRule.PATH_SEGMENT),
-                    new PodDisruptionBudgetStrategy(), new PodDisruptionBudgetPrinter()),
-            // rbac.authorization.k8s.io/v1
-            builtin(builder("rbac.authorization.k8s.io", "v1", "ClusterRoleBinding", "clusterrolebindings")
-                            .clusterScoped().nameRule(NameRule.PATH_SEGMENT).allowCreateOnUpdate(),
-                    new RoleBindingStrategy(false), RoleBindingPrinter.CLUSTER_ROLE_BINDING),
-            builtin(builder("rbac.authorization.k8s.io", "v1", "ClusterRole", "clusterroles").clusterScoped()
-                            .nameRule(NameRule.PATH_SEGMENT).allowCreateOnUpdate(),
-                    new RoleStrategy(false), TablePrinter.DEFAULT),
-            builtin(builder("rbac.authorization.k8s.io", "v1", "RoleBinding", "rolebindings")
-                            .nameRule(NameRule.PATH_SEGMENT).allowCreateOnUpdate(),
-                    new RoleBindingStrategy(true), RoleBindingPrinter.ROLE_BINDING),
-            builtin(builder("rbac.authorization.k8s.io", "v1", "Role", "roles")
-                            .nameRule(NameRule.PATH_SEGMENT).allowCreateOnUpdate(),
-                    new RoleStrategy(true), TablePrinter.DEFAULT),
-            // storage.k8s.io/v1
-            builtin(builder("storage.k8s.io", "v1", "StorageClass", "storageclasses").clusterScoped()
-                            .shortNames("sc").returnsDeletedObject(),
-                    new StorageClassStrategy(), new StorageClassPrinter()),
-            // scheduling.k8s.io/v1
-            builtin(builder("scheduling.k8s.io", "v1", "PriorityClass", "priorityclasses").clusterScoped()
-                            .shortNames("pc"),
-                    new PriorityClassStrategy(), new PriorityClassPrinter()),
-            // coordination.k8s.io/v1
-            builtin(builder("coordination.k8s.io", "v1", "Lease", "leases").allowCreateOnUpdate(),
-                    new LeaseStrategy(), new LeasePrinter()));
+    private static final List<KindDefinition> ALL =
+            List.of(
+                    // core/v1: bindings hold nothing; a create binds the pod it names
+                    // (pods/{name}/binding).
+                    builtin(
+                            builder("", "v1", "Binding", "bindings")
+                                    .forwardsCreateTo("pods", "binding"),
+                            new BindingStrategy(),
+                            TablePrinter.DEFAULT),
+                    builtin(
+                            builder("", "v1", "ConfigMap", "configmaps").shortNames("cm"),
+                            new ConfigMapStrategy(),
+                            new ConfigMapPrinter()),
+                    builtin(
+                            builder("", "v1", "Endpoints", "endpoints")
+                                    .shortNames("ep")
+                                    .allowCreateOnUpdate(),
+                            new EndpointsStrategy(),
+                            EndpointsPrinter.INSTANCE),
+                    // core/v1 events validate only the generic path-segment name rule (strict names
+                    // are
+                    // reserved for events.k8s.io/v1).
+                    builtin(
+                            builder("", "v1", "Event", "events")
+                                    .shortNames("ev")
+                                    .allowCreateOnUpdate()
+                                    .nameRule(NameRule.PATH_SEGMENT)
+                                    .selectableFields(
+                                            "involvedObject.kind",
+                                            "involvedObject.namespace",
+                                            "involvedObject.name",
+                                            "involvedObject.uid",
+                                            "involvedObject.apiVersion",
+                                            "involvedObject.resourceVersion",
+                                            "involvedObject.fieldPath",
+                                            "reason",
+                                            "reportingComponent")
+                                    // EventToSelectableFields: "source" is the reporting component.
+                                    .selectableField("source", "source.component", "")
+                                    .selectableFields("type"),
+                            new EventStrategy(),
+                            EventPrinter.INSTANCE),
+                    builtin(
+                            builder("", "v1", "LimitRange", "limitranges")
+                                    .shortNames("limits")
+                                    .allowCreateOnUpdate(),
+                            new LimitRangeStrategy(),
+                            TablePrinter.DEFAULT),
+                    builtin(
+                            builder("", "v1", "Namespace", "namespaces")
+                                    .clusterScoped()
+                                    .shortNames("ns")
+                                    .verbs(NO_DELETECOLLECTION)
+                                    .status()
+                                    .subresource("finalize")
+                                    .returnsDeletedObject()
+                                    .nameRule(NameRule.DNS_LABEL)
+                                    .selectableFields("status.phase"),
+                            new NamespaceStrategy(),
+                            NamespacePrinter.INSTANCE),
+                    // NodeToSelectableFields formats the bool, so absent reads "false".
+                    builtin(
+                            builder("", "v1", "Node", "nodes")
+                                    .clusterScoped()
+                                    .shortNames("no")
+                                    .status()
+                                    .selectableField(
+                                            "spec.unschedulable", "spec.unschedulable", "false"),
+                            new NodeStrategy(),
+                            NodePrinter.INSTANCE),
+                    builtin(
+                            builder("", "v1", "PersistentVolumeClaim", "persistentvolumeclaims")
+                                    .shortNames("pvc")
+                                    .status()
+                                    .returnsDeletedObject(),
+                            new PersistentVolumeClaimStrategy(),
+                            new PersistentVolumeClaimPrinter()),
+                    builtin(
+                            builder("", "v1", "PersistentVolume", "persistentvolumes")
+                                    .clusterScoped()
+                                    .shortNames("pv")
+                                    .status()
+                                    .returnsDeletedObject(),
+                            new PersistentVolumeStrategy(),
+                            new PersistentVolumePrinter()),
+                    builtin(
+                            builder("", "v1", "Pod", "pods")
+                                    .shortNames("po")
+                                    .categories("all")
+                                    .status()
+                                    .subresource("log")
+                                    .subresource("binding")
+                                    .tracksGeneration()
+                                    .returnsDeletedObject()
+                                    .selectableFields(
+                                            "spec.nodeName",
+                                            "spec.restartPolicy",
+                                            "spec.schedulerName",
+                                            "spec.serviceAccountName")
+                                    // PodToSelectableFields reports false when there is no host
+                                    // network setting.
+                                    .selectableField(
+                                            "spec.hostNetwork", "spec.hostNetwork", "false")
+                                    .selectableFields(
+                                            "status.phase",
+                                            "status.podIP",
+                                            "status.nominatedNodeName")
+                                    // The label old clients send for the node name, which
+                                    // kube-apiserver rewrites.
+                                    .fieldLabelAlias("spec.host", "spec.nodeName"),
+                            new PodStrategy(),
+                            PodPrinter.INSTANCE),
+                    builtin(
+                            builder("", "v1", "ResourceQuota", "resourcequotas")
+                                    .shortNames("quota")
+                                    .status()
+                                    .returnsDeletedObject(),
+                            new ResourceQuotaStrategy(),
+                            new ResourceQuotaPrinter()),
+                    builtin(
+                            builder("", "v1", "Secret", "secrets").selectableFields("type"),
+                            new SecretStrategy(),
+                            new SecretPrinter()),
+                    // ServiceAccount has only the generic metadata rules.
+                    builtin(
+                            builder("", "v1", "ServiceAccount", "serviceaccounts")
+                                    .shortNames("sa")
+                                    .returnsDeletedObject(),
+                            Strategy.GENERIC,
+                            new ServiceAccountPrinter()),
+                    builtin(
+                            builder("", "v1", "Service", "services")
+                                    .shortNames("svc")
+                                    .categories("all")
+                                    .status()
+                                    .nameRule(NameRule.DNS1035_LABEL)
+                                    .allowCreateOnUpdate()
+                                    .returnsDeletedObject()
+                                    .selectableFields("spec.clusterIP", "spec.type"),
+                            new ServiceStrategy(),
+                            ServicePrinter.INSTANCE),
+                    // apps/v1
+                    builtin(
+                            builder("apps", "v1", "DaemonSet", "daemonsets")
+                                    .shortNames("ds")
+                                    .categories("all")
+                                    .status()
+                                    .tracksGeneration(),
+                            new WorkloadStrategy(WorkloadStrategy.Kind.DAEMON_SET),
+                            new DaemonSetPrinter()),
+                    builtin(
+                            builder("apps", "v1", "Deployment", "deployments")
+                                    .shortNames("deploy")
+                                    .categories("all")
+                                    .status()
+                                    .scale(ScaleSpec.WORKLOAD)
+                                    .tracksGeneration(),
+                            new WorkloadStrategy(WorkloadStrategy.Kind.DEPLOYMENT),
+                            new DeploymentPrinter()),
+                    // ReplicaSet's strategy computes status.replicas, but apps/v1 registers no
+                    // field-label
+                    // conversion, so the server rejects it (kubernetes/kubernetes#135136).
+                    builtin(
+                            builder("apps", "v1", "ReplicaSet", "replicasets")
+                                    .shortNames("rs")
+                                    .categories("all")
+                                    .status()
+                                    .scale(ScaleSpec.WORKLOAD)
+                                    .tracksGeneration(),
+                            new WorkloadStrategy(WorkloadStrategy.Kind.REPLICA_SET),
+                            new ReplicaSetPrinter()),
+                    // StatefulSet names become pod hostnames, so they are DNS labels (since 1.27).
+                    builtin(
+                            builder("apps", "v1", "StatefulSet", "statefulsets")
+                                    .shortNames("sts")
+                                    .categories("all")
+                                    .status()
+                                    .scale(ScaleSpec.WORKLOAD)
+                                    .tracksGeneration()
+                                    .nameRule(NameRule.DNS_LABEL),
+                            new WorkloadStrategy(WorkloadStrategy.Kind.STATEFUL_SET),
+                            new StatefulSetPrinter()),
+                    // batch/v1
+                    builtin(
+                            builder("batch", "v1", "CronJob", "cronjobs")
+                                    .shortNames("cj")
+                                    .categories("all")
+                                    .status()
+                                    .tracksGeneration(),
+                            new CronJobStrategy(),
+                            new CronJobPrinter()),
+                    // JobToSelectableFields: the label says "successful", the field is
+                    // status.succeeded (an int).
+                    builtin(
+                            builder("batch", "v1", "Job", "jobs")
+                                    .categories("all")
+                                    .status()
+                                    .tracksGeneration()
+                                    .selectableField("status.successful", "status.succeeded", "0"),
+                            new JobStrategy(),
+                            new JobPrinter()),
+                    // networking.k8s.io/v1
+                    builtin(
+                            builder("networking.k8s.io", "v1", "Ingress", "ingresses")
+                                    .shortNames("ing")
+                                    .status()
+                                    .tracksGeneration(),
+                            new IngressStrategy(),
+                            new IngressPrinter()),
+                    builtin(
+                            builder("networking.k8s.io", "v1", "NetworkPolicy", "networkpolicies")
+                                    .shortNames("netpol")
+                                    .tracksGeneration(),
+                            new NetworkPolicyStrategy(),
+                            new NetworkPolicyPrinter()),
+                    // policy/v1: the PDB validator checks only the spec, so names get the generic
+                    // path-segment rule.
+                    builtin(
+                            builder("policy", "v1", "PodDisruptionBudget", "poddisruptionbudgets")
+                                    .shortNames("pdb")
+                                    .status()
+                                    .tracksGeneration()
+                                    .nameRule(NameRule.PATH_SEGMENT),
+                            new PodDisruptionBudgetStrategy(),
+                            new PodDisruptionBudgetPrinter()),
+                    // rbac.authorization.k8s.io/v1
+                    builtin(
+                            builder(
+                                            "rbac.authorization.k8s.io",
+                                            "v1",
+                                            "ClusterRoleBinding",
+                                            "clusterrolebindings")
+                                    .clusterScoped()
+                                    .nameRule(NameRule.PATH_SEGMENT)
+                                    .allowCreateOnUpdate(),
+                            new RoleBindingStrategy(false),
+                            RoleBindingPrinter.CLUSTER_ROLE_BINDING),
+                    builtin(
+                            builder(
+                                            "rbac.authorization.k8s.io",
+                                            "v1",
+                                            "ClusterRole",
+                                            "clusterroles")
+                                    .clusterScoped()
+                                    .nameRule(NameRule.PATH_SEGMENT)
+                                    .allowCreateOnUpdate(),
+                            new RoleStrategy(false),
+                            TablePrinter.DEFAULT),
+                    builtin(
+                            builder(
+                                            "rbac.authorization.k8s.io",
+                                            "v1",
+                                            "RoleBinding",
+                                            "rolebindings")
+                                    .nameRule(NameRule.PATH_SEGMENT)
+                                    .allowCreateOnUpdate(),
+                            new RoleBindingStrategy(true),
+                            RoleBindingPrinter.ROLE_BINDING),
+                    builtin(
+                            builder("rbac.authorization.k8s.io", "v1", "Role", "roles")
+                                    .nameRule(NameRule.PATH_SEGMENT)
+                                    .allowCreateOnUpdate(),
+                            new RoleStrategy(true),
+                            TablePrinter.DEFAULT),
+                    // storage.k8s.io/v1
+                    builtin(
+                            builder("storage.k8s.io", "v1", "StorageClass", "storageclasses")
+                                    .clusterScoped()
+                                    .shortNames("sc")
+                                    .returnsDeletedObject(),
+                            new StorageClassStrategy(),
+                            new StorageClassPrinter()),
+                    // scheduling.k8s.io/v1
+                    builtin(
+                            builder("scheduling.k8s.io", "v1", "PriorityClass", "priorityclasses")
+                                    .clusterScoped()
+                                    .shortNames("pc"),
+                            new PriorityClassStrategy(),
+                            new PriorityClassPrinter()),
+                    // coordination.k8s.io/v1
+                    builtin(
+                            builder("coordination.k8s.io", "v1", "Lease", "leases")
+                                    .allowCreateOnUpdate(),
+                            new LeaseStrategy(),
+                            new LeasePrinter()));
 
     /** Every built-in kind, core group first, then named groups in discovery order. */
     public static List<KindDefinition> all() {

@@ -3,7 +3,6 @@ package io.kubepekko.api.definition;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.registry.ForwardedCreate;
 import io.kubepekko.api.registry.ResourceType;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,8 +12,8 @@ import java.util.Optional;
 /**
  * The served kinds, looked up by group/version/resource as URLs name them: the one place a request
  * finds its kind's {@link KindDefinition}, and with it the entry, strategy and printer. It takes
- * definitions, whoever made them: built-in kinds come from {@link BuiltinKinds}, and custom resources
- * will register through the same constructor.
+ * definitions, whoever made them: built-in kinds come from {@link BuiltinKinds}, and custom
+ * resources will register through the same constructor.
  */
 public final class Registry {
     private final Map<String, KindDefinition> byGvr = new LinkedHashMap<>();
@@ -22,8 +21,8 @@ public final class Registry {
     private final List<ResourceType> types;
 
     /**
-     * @throws IllegalArgumentException for two definitions of one resource, or a resource that forwards
-     *                                  its creates to a subresource no registered kind creates through
+     * @throws IllegalArgumentException for two definitions of one resource, or a resource that
+     *     forwards its creates to a subresource no registered kind creates through
      */
     public Registry(List<KindDefinition> definitions) {
         for (KindDefinition d : definitions) {
@@ -46,10 +45,18 @@ public final class Registry {
             return;
         }
         KindDefinition target = byGvr.get(key(t.group(), t.version(), forwarded.resource()));
-        if (target == null || !target.subresources().contains(forwarded.subresource())
+        if (target == null
+                || !target.subresources().contains(forwarded.subresource())
                 || target.strategy().subresourceCreate(forwarded.subresource()) == null) {
-            throw new IllegalArgumentException(t.resource() + "." + t.group() + " forwards its creates to "
-                    + forwarded.resource() + "/" + forwarded.subresource() + ", which takes none");
+            throw new IllegalArgumentException(
+                    t.resource()
+                            + "."
+                            + t.group()
+                            + " forwards its creates to "
+                            + forwarded.resource()
+                            + "/"
+                            + forwarded.subresource()
+                            + ", which takes none");
         }
     }
 
@@ -81,23 +88,29 @@ public final class Registry {
     }
 
     /**
-     * The entry serving {@code kind} at exactly {@code apiVersion} (an owner reference's coordinates),
-     * as a REST mapping resolves them; subresource-only kinds have no entry of their own, and kinds
-     * without stored objects (Binding) none that could be an owner.
+     * The entry serving {@code kind} at exactly {@code apiVersion} (an owner reference's
+     * coordinates), as a REST mapping resolves them; subresource-only kinds have no entry of their
+     * own, and kinds without stored objects (Binding) none that could be an owner.
      */
     public Optional<ResourceType> findKind(String apiVersion, String kind) {
         int slash = apiVersion == null ? -1 : apiVersion.indexOf('/');
         String group = slash < 0 ? "" : apiVersion.substring(0, slash);
         String version = slash < 0 ? apiVersion : apiVersion.substring(slash + 1);
         for (ResourceType t : types) {
-            if (t.stored() && t.kind().equals(kind) && t.group().equals(group) && t.version().equals(version)) {
+            if (t.stored()
+                    && t.kind().equals(kind)
+                    && t.group().equals(group)
+                    && t.version().equals(version)) {
                 return Optional.of(t);
             }
         }
         return Optional.empty();
     }
 
-    /** Every served resource, those without objects of their own ({@link ResourceType#stored()}) included. */
+    /**
+     * Every served resource, those without objects of their own ({@link ResourceType#stored()})
+     * included.
+     */
     public List<ResourceType> all() {
         return types;
     }
@@ -107,7 +120,10 @@ public final class Registry {
         return List.copyOf(byGvr.values());
     }
 
-    /** The resources whose objects are stored: each has collections, a watch cache, namespace cleanup. */
+    /**
+     * The resources whose objects are stored: each has collections, a watch cache, namespace
+     * cleanup.
+     */
     public List<ResourceType> stored() {
         return types.stream().filter(ResourceType::stored).toList();
     }
@@ -135,6 +151,8 @@ public final class Registry {
     }
 
     public List<ResourceType> resources(String group, String version) {
-        return types.stream().filter(t -> t.group().equals(group) && t.version().equals(version)).toList();
+        return types.stream()
+                .filter(t -> t.group().equals(group) && t.version().equals(version))
+                .toList();
     }
 }

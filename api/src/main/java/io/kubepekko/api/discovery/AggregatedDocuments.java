@@ -1,17 +1,16 @@
 package io.kubepekko.api.discovery;
 
+import static io.kubepekko.api.discovery.LegacyDocuments.sortedResources;
+import static io.kubepekko.api.discovery.LegacyDocuments.sortedSubresources;
+import static io.kubepekko.api.discovery.LegacyDocuments.strings;
+
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.registry.ResourceType;
-
 import java.util.List;
-
-import static io.kubepekko.api.discovery.LegacyDocuments.sortedResources;
-import static io.kubepekko.api.discovery.LegacyDocuments.sortedSubresources;
-import static io.kubepekko.api.discovery.LegacyDocuments.strings;
 
 /**
  * Trees of {@code APIGroupDiscoveryList} ({@code apidiscovery.k8s.io/v2} and {@code v2beta1}, which
@@ -24,7 +23,8 @@ final class AggregatedDocuments {
 
     /** The list for {@code groups}, each rendered with all its versions, preferred first. */
     static ObjectNode list(Registry registry, List<String> groups, String apiVersion) {
-        ObjectNode root = F.objectNode().put("kind", DiscoveryFormat.LIST_KIND).put("apiVersion", apiVersion);
+        ObjectNode root =
+                F.objectNode().put("kind", DiscoveryFormat.LIST_KIND).put("apiVersion", apiVersion);
         root.putObject("metadata");
         ArrayNode items = root.putArray("items");
         for (String group : groups) {
@@ -35,7 +35,8 @@ final class AggregatedDocuments {
                 ObjectNode v = versions.addObject().put("version", version);
                 ArrayNode resources = v.putArray("resources");
                 sortedResources(registry, group, version).forEach(t -> resources.add(resource(t)));
-                // "Stale" would make clients treat the version as failed; we serve everything we list.
+                // "Stale" would make clients treat the version as failed; we serve everything we
+                // list.
                 v.put("freshness", "Current");
             }
         }
@@ -68,6 +69,9 @@ final class AggregatedDocuments {
     }
 
     private static ObjectNode kind(GroupVersionKind gvk) {
-        return F.objectNode().put("group", gvk.group()).put("version", gvk.version()).put("kind", gvk.kind());
+        return F.objectNode()
+                .put("group", gvk.group())
+                .put("version", gvk.version())
+                .put("kind", gvk.kind());
     }
 }

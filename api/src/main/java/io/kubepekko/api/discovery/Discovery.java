@@ -1,7 +1,6 @@
 package io.kubepekko.api.discovery;
 
 import io.kubepekko.api.definition.Registry;
-
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -12,28 +11,31 @@ import java.util.Optional;
 import java.util.WeakHashMap;
 
 /**
- * The discovery documents of one {@link Registry}: {@code /api}, {@code /apis} (legacy and aggregated
- * v2/v2beta1) and each group version's {@code APIResourceList}. A registry never changes, so every
- * document is rendered, serialized and tagged once, when the registry is first seen; requests then
- * only pick a ready document. Pure: no I/O, no clock.
+ * The discovery documents of one {@link Registry}: {@code /api}, {@code /apis} (legacy and
+ * aggregated v2/v2beta1) and each group version's {@code APIResourceList}. A registry never
+ * changes, so every document is rendered, serialized and tagged once, when the registry is first
+ * seen; requests then only pick a ready document. Pure: no I/O, no clock.
  *
- * <p>The HTTP layer chooses the representation with {@link DiscoveryFormat#negotiate(String)}, serves
- * {@link DiscoveryDocument#bytes()} with {@link DiscoveryDocument#contentType()} and
- * {@link DiscoveryDocument#etag()}, answers 304 when {@link DiscoveryDocument#matches(String)} holds
- * for If-None-Match, and should send {@code Vary: Accept} on {@code /api} and {@code /apis}.
+ * <p>The HTTP layer chooses the representation with {@link DiscoveryFormat#negotiate(String)},
+ * serves {@link DiscoveryDocument#bytes()} with {@link DiscoveryDocument#contentType()} and {@link
+ * DiscoveryDocument#etag()}, answers 304 when {@link DiscoveryDocument#matches(String)} holds for
+ * If-None-Match, and should send {@code Vary: Accept} on {@code /api} and {@code /apis}.
  */
 public final class Discovery {
     /**
      * Keyed by registry identity and weakly, so registries replaced later (custom resources) are
      * released; a Discovery keeps no reference to its registry, which would pin the key.
      */
-    private static final Map<Registry, Discovery> BY_REGISTRY = Collections.synchronizedMap(new WeakHashMap<>());
+    private static final Map<Registry, Discovery> BY_REGISTRY =
+            Collections.synchronizedMap(new WeakHashMap<>());
 
     private final List<String> coreVersions;
     private final DiscoveryDocument legacyGroups;
     private final Map<String, DiscoveryDocument> resourceLists = new LinkedHashMap<>();
-    private final Map<DiscoveryFormat, DiscoveryDocument> aggregatedApi = new EnumMap<>(DiscoveryFormat.class);
-    private final Map<DiscoveryFormat, DiscoveryDocument> aggregatedApis = new EnumMap<>(DiscoveryFormat.class);
+    private final Map<DiscoveryFormat, DiscoveryDocument> aggregatedApi =
+            new EnumMap<>(DiscoveryFormat.class);
+    private final Map<DiscoveryFormat, DiscoveryDocument> aggregatedApis =
+            new EnumMap<>(DiscoveryFormat.class);
 
     private Discovery(Registry registry) {
         this.coreVersions = List.copyOf(registry.versions(""));
@@ -41,19 +43,31 @@ public final class Discovery {
         this.legacyGroups = DiscoveryDocument.of(LegacyDocuments.groupList(registry), json);
         for (String group : registry.groups()) {
             for (String version : registry.versions(group)) {
-                resourceLists.put(key(group, version),
-                        DiscoveryDocument.of(LegacyDocuments.resourceList(registry, group, version), json));
+                resourceLists.put(
+                        key(group, version),
+                        DiscoveryDocument.of(
+                                LegacyDocuments.resourceList(registry, group, version), json));
             }
         }
         List<String> core = registry.groups().contains("") ? List.of("") : List.of();
         List<String> named = LegacyDocuments.namedGroups(registry);
         for (DiscoveryFormat f : DiscoveryFormat.values()) {
-            f.apiVersion().ifPresent(apiVersion -> {
-                aggregatedApi.put(f, DiscoveryDocument.of(AggregatedDocuments.list(registry, core, apiVersion),
-                        f.contentType()));
-                aggregatedApis.put(f, DiscoveryDocument.of(AggregatedDocuments.list(registry, named, apiVersion),
-                        f.contentType()));
-            });
+            f.apiVersion()
+                    .ifPresent(
+                            apiVersion -> {
+                                aggregatedApi.put(
+                                        f,
+                                        DiscoveryDocument.of(
+                                                AggregatedDocuments.list(
+                                                        registry, core, apiVersion),
+                                                f.contentType()));
+                                aggregatedApis.put(
+                                        f,
+                                        DiscoveryDocument.of(
+                                                AggregatedDocuments.list(
+                                                        registry, named, apiVersion),
+                                                f.contentType()));
+                            });
         }
     }
 
@@ -64,12 +78,13 @@ public final class Discovery {
     }
 
     /**
-     * {@code /api} as {@code APIVersions}. The address (host:port clients should use) comes from the
-     * request, so this one document is rendered per call; it is small.
+     * {@code /api} as {@code APIVersions}. The address (host:port clients should use) comes from
+     * the request, so this one document is rendered per call; it is small.
      */
     public DiscoveryDocument legacyApi(String serverAddress) {
         Objects.requireNonNull(serverAddress, "serverAddress");
-        return DiscoveryDocument.of(LegacyDocuments.apiVersions(coreVersions, serverAddress),
+        return DiscoveryDocument.of(
+                LegacyDocuments.apiVersions(coreVersions, serverAddress),
                 DiscoveryFormat.LEGACY.contentType());
     }
 
@@ -79,7 +94,8 @@ public final class Discovery {
     }
 
     /**
-     * {@code /api/v1} ({@code group} empty) or {@code /apis/{group}/{version}} as {@code APIResourceList}.
+     * {@code /api/v1} ({@code group} empty) or {@code /apis/{group}/{version}} as {@code
+     * APIResourceList}.
      *
      * @return empty for a group version the registry does not serve (answer 404)
      */
@@ -87,7 +103,9 @@ public final class Discovery {
         return Optional.ofNullable(resourceLists.get(key(group == null ? "" : group, version)));
     }
 
-    /** {@code /api} as aggregated discovery: one item, the core group ({@code metadata.name ""}). */
+    /**
+     * {@code /api} as aggregated discovery: one item, the core group ({@code metadata.name ""}).
+     */
     public DiscoveryDocument aggregatedApi(DiscoveryFormat format) {
         return aggregated(aggregatedApi, format);
     }
@@ -97,7 +115,10 @@ public final class Discovery {
         return aggregated(aggregatedApis, format);
     }
 
-    /** {@link #aggregatedApi(DiscoveryFormat)} by {@code apidiscovery.k8s.io} version: {@code v2} or {@code v2beta1}. */
+    /**
+     * {@link #aggregatedApi(DiscoveryFormat)} by {@code apidiscovery.k8s.io} version: {@code v2} or
+     * {@code v2beta1}.
+     */
     public DiscoveryDocument aggregatedApi(String apidiscoveryVersion) {
         return aggregatedApi(aggregatedFormat(apidiscoveryVersion));
     }
@@ -117,7 +138,8 @@ public final class Discovery {
         return format.aggregated() ? aggregatedApis(format) : legacyGroups;
     }
 
-    private static DiscoveryDocument aggregated(Map<DiscoveryFormat, DiscoveryDocument> docs, DiscoveryFormat format) {
+    private static DiscoveryDocument aggregated(
+            Map<DiscoveryFormat, DiscoveryDocument> docs, DiscoveryFormat format) {
         DiscoveryDocument doc = docs.get(format);
         if (doc == null) {
             throw new IllegalArgumentException(format + " is not an aggregated discovery format");
@@ -126,8 +148,11 @@ public final class Discovery {
     }
 
     private static DiscoveryFormat aggregatedFormat(String version) {
-        return DiscoveryFormat.ofVersion(version).orElseThrow(() ->
-                new IllegalArgumentException("no aggregated discovery version " + version));
+        return DiscoveryFormat.ofVersion(version)
+                .orElseThrow(
+                        () ->
+                                new IllegalArgumentException(
+                                        "no aggregated discovery version " + version));
     }
 
     private static String key(String group, String version) {

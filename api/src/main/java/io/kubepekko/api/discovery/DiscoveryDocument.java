@@ -2,16 +2,15 @@ package io.kubepekko.api.discovery;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.api.meta.Json;
-
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.HexFormat;
 
 /**
- * One rendered discovery response: its compact JSON bytes, the Content-Type to send them with, and a
- * strong ETag derived from the bytes, so equal documents always carry equal tags and any change in
- * content changes the tag. Immutable.
+ * One rendered discovery response: its compact JSON bytes, the Content-Type to send them with, and
+ * a strong ETag derived from the bytes, so equal documents always carry equal tags and any change
+ * in content changes the tag. Immutable.
  */
 public final class DiscoveryDocument {
     private final byte[] bytes;
@@ -49,9 +48,9 @@ public final class DiscoveryDocument {
     }
 
     /**
-     * Whether an {@code If-None-Match} header value matches this document, so a 304 may be sent. Uses
-     * the weak comparison RFC 9110 prescribes for If-None-Match: a {@code W/} prefix is ignored, and
-     * {@code *} matches any current document.
+     * Whether an {@code If-None-Match} header value matches this document, so a 304 may be sent.
+     * Uses the weak comparison RFC 9110 prescribes for If-None-Match: a {@code W/} prefix is
+     * ignored, and {@code *} matches any current document.
      */
     public boolean matches(String ifNoneMatch) {
         if (ifNoneMatch == null) {
@@ -74,7 +73,9 @@ public final class DiscoveryDocument {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof DiscoveryDocument d && d.contentType.equals(contentType) && Arrays.equals(d.bytes, bytes);
+        return o instanceof DiscoveryDocument d
+                && d.contentType.equals(contentType)
+                && Arrays.equals(d.bytes, bytes);
     }
 
     @Override

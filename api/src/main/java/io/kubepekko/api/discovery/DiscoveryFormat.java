@@ -19,6 +19,7 @@ public enum DiscoveryFormat {
 
     /** The group of the aggregated discovery types. */
     public static final String GROUP = "apidiscovery.k8s.io";
+
     /** The list kind clients name in {@code as=}. */
     public static final String LIST_KIND = "APIGroupDiscoveryList";
 
@@ -38,16 +39,20 @@ public enum DiscoveryFormat {
     }
 
     /**
-     * The exact Content-Type to answer with. Clients decide how to parse the body from its
-     * {@code g}, {@code v} and {@code as} parameters alone, so an aggregated body sent as plain JSON
-     * is read as legacy and found empty.
+     * The exact Content-Type to answer with. Clients decide how to parse the body from its {@code
+     * g}, {@code v} and {@code as} parameters alone, so an aggregated body sent as plain JSON is
+     * read as legacy and found empty.
      */
     public String contentType() {
-        return version == null ? "application/json"
+        return version == null
+                ? "application/json"
                 : "application/json;g=" + GROUP + ";v=" + version + ";as=" + LIST_KIND;
     }
 
-    /** The aggregated format for an {@code apidiscovery.k8s.io} version ({@code v2}, {@code v2beta1}). */
+    /**
+     * The aggregated format for an {@code apidiscovery.k8s.io} version ({@code v2}, {@code
+     * v2beta1}).
+     */
     public static Optional<DiscoveryFormat> ofVersion(String version) {
         for (DiscoveryFormat f : values()) {
             if (f.version != null && f.version.equals(version)) {
@@ -59,9 +64,9 @@ public enum DiscoveryFormat {
 
     /**
      * Picks the representation for an Accept header. The first acceptable entry in list order wins
-     * (kubectl lists v2, then v2beta1, then plain JSON); entries with {@code q=0}, other media types and
-     * other conversions ({@code as=Table}, unknown {@code g}/{@code v}) are skipped. A missing or blank
-     * header means JSON, as in kube-apiserver.
+     * (kubectl lists v2, then v2beta1, then plain JSON); entries with {@code q=0}, other media
+     * types and other conversions ({@code as=Table}, unknown {@code g}/{@code v}) are skipped. A
+     * missing or blank header means JSON, as in kube-apiserver.
      *
      * @return the format, or empty when nothing in the header can be served (answer 406)
      */
@@ -79,13 +84,16 @@ public enum DiscoveryFormat {
     }
 
     private static Optional<DiscoveryFormat> match(String range) {
-        String[] parts = range.split(";", -1); // -1: ";;;" keeps its (empty) media range instead of none
+        String[] parts =
+                range.split(";", -1); // -1: ";;;" keeps its (empty) media range instead of none
         String type = parts[0].trim().toLowerCase(Locale.ROOT);
         Map<String, String> params = new HashMap<>();
         for (int i = 1; i < parts.length; i++) {
             int eq = parts[i].indexOf('=');
             if (eq > 0) {
-                params.put(parts[i].substring(0, eq).trim().toLowerCase(Locale.ROOT), unquote(parts[i].substring(eq + 1)));
+                params.put(
+                        parts[i].substring(0, eq).trim().toLowerCase(Locale.ROOT),
+                        unquote(parts[i].substring(eq + 1)));
             }
         }
         if (!acceptable(params.get("q"))) {
@@ -120,6 +128,8 @@ public enum DiscoveryFormat {
 
     private static String unquote(String value) {
         String v = value.trim();
-        return v.length() >= 2 && v.startsWith("\"") && v.endsWith("\"") ? v.substring(1, v.length() - 1) : v;
+        return v.length() >= 2 && v.startsWith("\"") && v.endsWith("\"")
+                ? v.substring(1, v.length() - 1)
+                : v;
     }
 }

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.registry.ResourceType;
-
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -16,8 +15,8 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Trees of the legacy discovery types ({@code APIVersions}, {@code APIGroupList},
- * {@code APIResourceList}), with kube-apiserver's field order and omissions.
+ * Trees of the legacy discovery types ({@code APIVersions}, {@code APIGroupList}, {@code
+ * APIResourceList}), with kube-apiserver's field order and omissions.
  */
 final class LegacyDocuments {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
@@ -28,7 +27,8 @@ final class LegacyDocuments {
         ObjectNode root = F.objectNode().put("kind", "APIVersions");
         ArrayNode versions = root.putArray("versions");
         coreVersions.forEach(versions::add);
-        root.putArray("serverAddressByClientCIDRs").addObject()
+        root.putArray("serverAddressByClientCIDRs")
+                .addObject()
                 .put("clientCIDR", "0.0.0.0/0")
                 .put("serverAddress", serverAddress);
         return root;
@@ -49,7 +49,11 @@ final class LegacyDocuments {
 
     static ObjectNode resourceList(Registry registry, String group, String version) {
         String gv = new GroupVersionKind(group, version, "").apiVersion();
-        ObjectNode root = F.objectNode().put("kind", "APIResourceList").put("apiVersion", "v1").put("groupVersion", gv);
+        ObjectNode root =
+                F.objectNode()
+                        .put("kind", "APIResourceList")
+                        .put("apiVersion", "v1")
+                        .put("groupVersion", gv);
         ArrayNode resources = root.putArray("resources");
         for (ResourceType t : sortedResources(registry, group, version)) {
             resources.add(resource(t));
@@ -66,7 +70,8 @@ final class LegacyDocuments {
 
     static List<ResourceType> sortedResources(Registry registry, String group, String version) {
         return registry.resources(group, version).stream()
-                .sorted(Comparator.comparing(ResourceType::resource)).toList();
+                .sorted(Comparator.comparing(ResourceType::resource))
+                .toList();
     }
 
     static List<String> sortedSubresources(ResourceType t) {
@@ -74,14 +79,17 @@ final class LegacyDocuments {
     }
 
     /**
-     * kube-apiserver's storage version hash: base64 of the first 8 bytes of SHA-256 over
-     * {@code group/version/kind} (core group empty, so {@code /v1/Pod}). Clients use it only to notice
+     * kube-apiserver's storage version hash: base64 of the first 8 bytes of SHA-256 over {@code
+     * group/version/kind} (core group empty, so {@code /v1/Pod}). Clients use it only to notice
      * that a storage version changed; built-in kinds are stored at the version they are served in.
      */
     static String storageVersionHash(GroupVersionKind gvk) {
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256")
-                    .digest((gvk.group() + "/" + gvk.version() + "/" + gvk.kind()).getBytes(StandardCharsets.UTF_8));
+            byte[] digest =
+                    MessageDigest.getInstance("SHA-256")
+                            .digest(
+                                    (gvk.group() + "/" + gvk.version() + "/" + gvk.kind())
+                                            .getBytes(StandardCharsets.UTF_8));
             return Base64.getEncoder().encodeToString(Arrays.copyOf(digest, 8));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java runtime provides SHA-256", e);
@@ -93,11 +101,12 @@ final class LegacyDocuments {
     }
 
     private static ObjectNode resource(ResourceType t) {
-        ObjectNode r = F.objectNode()
-                .put("name", t.resource())
-                .put("singularName", t.singular())
-                .put("namespaced", t.namespaced())
-                .put("kind", t.kind());
+        ObjectNode r =
+                F.objectNode()
+                        .put("name", t.resource())
+                        .put("singularName", t.singular())
+                        .put("namespaced", t.namespaced())
+                        .put("kind", t.kind());
         strings(r, "verbs", t.verbs());
         if (!t.shortNames().isEmpty()) {
             strings(r, "shortNames", t.shortNames());
@@ -114,10 +123,11 @@ final class LegacyDocuments {
 
     /** Group and version appear only when they differ from the list's own group version. */
     private static ObjectNode subresource(ResourceType owner, SubresourceInfo sub) {
-        ObjectNode r = F.objectNode()
-                .put("name", owner.resource() + "/" + sub.name())
-                .put("singularName", "")
-                .put("namespaced", owner.namespaced());
+        ObjectNode r =
+                F.objectNode()
+                        .put("name", owner.resource() + "/" + sub.name())
+                        .put("singularName", "")
+                        .put("namespaced", owner.namespaced());
         GroupVersionKind kind = sub.responseKind();
         if (!kind.group().equals(owner.group()) || !kind.version().equals(owner.version())) {
             r.put("group", kind.group()).put("version", kind.version());

@@ -13,14 +13,14 @@ import java.util.function.UnaryOperator;
 /**
  * A command's flags, parsed as Kubernetes' commands (cobra with spf13/pflag) parse them, and its
  * {@code --help} generated from their declarations. A name not declared here is an unknown flag: no
- * declaration answers for another. Pure: it prints nothing and reads nothing; the conversions the flags
- * declare may.
+ * declaration answers for another. Pure: it prints nothing and reads nothing; the conversions the
+ * flags declare may.
  *
- * <p>The syntax is pflag's: {@code --flag=value} and {@code --flag value} (the next argument is the value,
- * whatever it looks like); a boolean takes {@code --flag} or {@code --flag=value}, never the next argument;
- * the last occurrence wins unless the flag is repeatable; every occurrence is converted in order, so the
- * first bad one is the error; {@code --} ends the flags. {@code -h}/{@code --help} and {@code --version}
- * stop the parse where they stand.
+ * <p>The syntax is pflag's: {@code --flag=value} and {@code --flag value} (the next argument is the
+ * value, whatever it looks like); a boolean takes {@code --flag} or {@code --flag=value}, never the
+ * next argument; the last occurrence wins unless the flag is repeatable; every occurrence is
+ * converted in order, so the first bad one is the error; {@code --} ends the flags. {@code
+ * -h}/{@code --help} and {@code --version} stop the parse where they stand.
  */
 public final class FlagSet {
     private final String command;
@@ -30,12 +30,17 @@ public final class FlagSet {
     private final UnaryOperator<String> positionalError;
 
     /**
-     * @param command         the command's name, for the help
-     * @param description     what the command does, for the help
-     * @param flags           every flag; the help lists them by name, as pflag sorts them
-     * @param positionalError the one-line error for an argument that is no flag (the command takes none)
+     * @param command the command's name, for the help
+     * @param description what the command does, for the help
+     * @param flags every flag; the help lists them by name, as pflag sorts them
+     * @param positionalError the one-line error for an argument that is no flag (the command takes
+     *     none)
      */
-    public FlagSet(String command, String description, List<Flag<?>> flags, UnaryOperator<String> positionalError) {
+    public FlagSet(
+            String command,
+            String description,
+            List<Flag<?>> flags,
+            UnaryOperator<String> positionalError) {
         this.command = Objects.requireNonNull(command);
         this.description = Objects.requireNonNull(description);
         List<Flag<?>> sorted = new ArrayList<>(flags);
@@ -43,7 +48,8 @@ public final class FlagSet {
         this.flags = List.copyOf(sorted);
         this.positionalError = Objects.requireNonNull(positionalError);
         for (Flag<?> flag : this.flags) {
-            if (flag.name().equals("help") || flag.name().equals("version")
+            if (flag.name().equals("help")
+                    || flag.name().equals("version")
                     || byName.put(flag.name(), flag) != null) {
                 throw new IllegalArgumentException("flag declared twice: " + flag.option());
             }
@@ -58,7 +64,8 @@ public final class FlagSet {
     /** The outcome of parsing a command line. */
     public sealed interface Parsed {
         /** Run with these values. */
-        record Values(Map<Flag<?>, Object> values, Map<Flag<?>, Object> given, List<String> warnings)
+        record Values(
+                Map<Flag<?>, Object> values, Map<Flag<?>, Object> given, List<String> warnings)
                 implements Parsed {
             public Values {
                 values = Map.copyOf(values);
@@ -76,7 +83,9 @@ public final class FlagSet {
                 return value == NONE ? null : (T) value;
             }
 
-            /** The flag's value if it was given on the command line (a default fills nothing in). */
+            /**
+             * The flag's value if it was given on the command line (a default fills nothing in).
+             */
             public <T> Optional<T> given(Flag<T> flag) {
                 T value = get(flag);
                 return given.containsKey(flag) ? Optional.ofNullable(value) : Optional.empty();
@@ -115,12 +124,17 @@ public final class FlagSet {
             }
             if (!arg.startsWith("--")) {
                 // Only -h is a shorthand; pflag names the first letter it does not know.
-                Optional<Character> unknown = arg.substring(1).chars().filter(c -> c != 'h')
-                        .mapToObj(c -> (char) c).findFirst();
+                Optional<Character> unknown =
+                        arg.substring(1)
+                                .chars()
+                                .filter(c -> c != 'h')
+                                .mapToObj(c -> (char) c)
+                                .findFirst();
                 if (unknown.isEmpty()) {
                     return new Parsed.Help();
                 }
-                return new Parsed.Invalid("unknown shorthand flag: '" + unknown.get() + "' in " + arg);
+                return new Parsed.Invalid(
+                        "unknown shorthand flag: '" + unknown.get() + "' in " + arg);
             }
             int eq = arg.indexOf('=');
             String name = eq < 0 ? arg.substring(2) : arg.substring(2, eq);
@@ -147,7 +161,8 @@ public final class FlagSet {
                 return invalid(flag, e);
             }
             if (flag.deprecated() != null && !occurrences.containsKey(flag)) {
-                warnings.add("Flag " + flag.option() + " has been deprecated, " + flag.deprecated());
+                warnings.add(
+                        "Flag " + flag.option() + " has been deprecated, " + flag.deprecated());
             }
             occurrences.computeIfAbsent(flag, f -> new ArrayList<>()).add(value);
         }
@@ -157,19 +172,33 @@ public final class FlagSet {
             List<String> texts = occurrences.get(flag);
             try {
                 if (texts == null) {
-                    values.put(flag, nullable(flag.conversion().convert(
-                            flag.defaultText() == null ? List.of() : List.of(flag.defaultText()))));
+                    values.put(
+                            flag,
+                            nullable(
+                                    flag.conversion()
+                                            .convert(
+                                                    flag.defaultText() == null
+                                                            ? List.of()
+                                                            : List.of(flag.defaultText()))));
                 } else {
-                    Object value = nullable(flag.conversion().convert(
-                            flag.repeatable() ? texts : List.of(texts.get(texts.size() - 1))));
+                    Object value =
+                            nullable(
+                                    flag.conversion()
+                                            .convert(
+                                                    flag.repeatable()
+                                                            ? texts
+                                                            : List.of(
+                                                                    texts.get(texts.size() - 1))));
                     values.put(flag, value);
                     given.put(flag, value);
                 }
             } catch (Flag.InvalidValue e) {
-                // A default the flag refuses is a bug in its declaration; a repeatable flag's occurrences may
+                // A default the flag refuses is a bug in its declaration; a repeatable flag's
+                // occurrences may
                 // also be refused together (its checks see them all).
                 if (texts == null) {
-                    throw new IllegalStateException(flag.option() + ": the default is refused: " + e.getMessage(), e);
+                    throw new IllegalStateException(
+                            flag.option() + ": the default is refused: " + e.getMessage(), e);
                 }
                 return invalid(flag, e);
             }
@@ -177,7 +206,10 @@ public final class FlagSet {
         return new Parsed.Values(values, given, warnings);
     }
 
-    /** Map.copyOf refuses nulls: a conversion that yields none stands for "nothing" as an absent key. */
+    /**
+     * Map.copyOf refuses nulls: a conversion that yields none stands for "nothing" as an absent
+     * key.
+     */
     private static Object nullable(Object value) {
         return value == null ? NONE : value;
     }
@@ -185,25 +217,47 @@ public final class FlagSet {
     private static final Object NONE = new Object();
 
     private static Parsed invalid(Flag<?> flag, Flag.InvalidValue e) {
-        return new Parsed.Invalid("invalid argument \"" + e.value() + "\" for \"" + flag.option() + "\" flag: "
-                + e.getMessage());
+        return new Parsed.Invalid(
+                "invalid argument \""
+                        + e.value()
+                        + "\" for \""
+                        + flag.option()
+                        + "\" flag: "
+                        + e.getMessage());
     }
 
-    /** {@code --help}: the command, then one line per flag laid out as pflag's flag usages, deprecated ones left out. */
+    /**
+     * {@code --help}: the command, then one line per flag laid out as pflag's flag usages,
+     * deprecated ones left out.
+     */
     public String usage() {
-        StringBuilder out = new StringBuilder("Usage: " + command + " [flags]\n\n" + description.strip() + "\n\nFlags:\n");
+        StringBuilder out =
+                new StringBuilder(
+                        "Usage: "
+                                + command
+                                + " [flags]\n\n"
+                                + description.strip()
+                                + "\n\nFlags:\n");
         List<String[]> rows = new ArrayList<>();
         for (Flag<?> flag : flags) {
             if (flag.deprecated() == null) {
-                rows.add(new String[] {"      " + flag.option() + (flag.type().isEmpty() ? "" : " " + flag.type()),
-                        flag.help() + defaultNote(flag)});
+                rows.add(
+                        new String[] {
+                            "      "
+                                    + flag.option()
+                                    + (flag.type().isEmpty() ? "" : " " + flag.type()),
+                            flag.help() + defaultNote(flag)
+                        });
             }
         }
         rows.add(new String[] {"  -h, --help", "help for " + command});
         rows.add(new String[] {"      --version", "Print version information and quit"});
         int width = rows.stream().mapToInt(r -> r[0].length()).max().orElse(0);
         for (String[] r : rows) {
-            out.append(r[0]).append(" ".repeat(width - r[0].length() + 3)).append(r[1]).append('\n');
+            out.append(r[0])
+                    .append(" ".repeat(width - r[0].length() + 3))
+                    .append(r[1])
+                    .append('\n');
         }
         return out.toString();
     }

@@ -4,13 +4,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * The deletion state of an object as the garbage collector reads it: the two finalizers that
- * carry a propagation policy, and whether deletion has begun.
+ * The deletion state of an object as the garbage collector reads it: the two finalizers that carry
+ * a propagation policy, and whether deletion has begun.
  */
 public final class DeletionState {
 
     /** Set by a Foreground delete: the object goes once its blocking dependents are gone. */
     public static final String FOREGROUND_FINALIZER = "foregroundDeletion";
+
     /** Set by an Orphan delete: the object goes once its dependents no longer name it as owner. */
     public static final String ORPHAN_FINALIZER = "orphan";
 

@@ -1,15 +1,14 @@
 package io.kubepekko.api.gc;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The garbage collector's decisions, as kube's {@code attemptToDeleteItem} and
- * {@code processDeletingDependentsItem} make them; pure, so the controller only gathers the
- * inputs and carries out the result.
+ * The garbage collector's decisions, as kube's {@code attemptToDeleteItem} and {@code
+ * processDeletingDependentsItem} make them; pure, so the controller only gathers the inputs and
+ * carries out the result.
  */
 public final class GarbageCollection {
 
@@ -18,13 +17,13 @@ public final class GarbageCollection {
     /**
      * What to do with {@code latest}, given what was found at each of its owner references.
      *
-     * @param owners        the state of each owner reference by owner uid; a reference missing here
-     *                      could not be resolved, and then nothing is done (kube stops at that error)
+     * @param owners the state of each owner reference by owner uid; a reference missing here could
+     *     not be resolved, and then nothing is done (kube stops at that error)
      * @param hasDependents whether the object owns objects itself (it is then deleted in the
-     *                      foreground when an owner waits for it, so the wait propagates down)
+     *     foreground when an owner waits for it, so the wait propagates down)
      */
-    public static DependentAction forDependent(ObjectNode latest, Map<String, OwnerState> owners,
-                                               boolean hasDependents) {
+    public static DependentAction forDependent(
+            ObjectNode latest, Map<String, OwnerState> owners, boolean hasDependents) {
         if (DeletionState.beingDeleted(latest)) {
             return new DependentAction.Keep("being deleted");
         }
@@ -38,7 +37,8 @@ public final class GarbageCollection {
         for (OwnerReference ref : refs) {
             OwnerState state = owners.get(ref.uid());
             if (state == null) {
-                return new DependentAction.Keep("owner " + ref.kind() + " " + ref.name() + " cannot be resolved");
+                return new DependentAction.Keep(
+                        "owner " + ref.kind() + " " + ref.name() + " cannot be resolved");
             }
             switch (state) {
                 case SOLID -> solid.add(ref.uid());

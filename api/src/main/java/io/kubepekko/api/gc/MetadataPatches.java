@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;
-
 import java.util.Collection;
 import java.util.Optional;
 
@@ -18,8 +17,11 @@ public final class MetadataPatches {
 
     private MetadataPatches() {}
 
-    /** Removes the owner references to {@code ownerUids}; empty when {@code obj} has none of them. */
-    public static Optional<byte[]> withoutOwnerReferences(ObjectNode obj, Collection<String> ownerUids) {
+    /**
+     * Removes the owner references to {@code ownerUids}; empty when {@code obj} has none of them.
+     */
+    public static Optional<byte[]> withoutOwnerReferences(
+            ObjectNode obj, Collection<String> ownerUids) {
         ArrayNode kept = Json.MAPPER.createArrayNode();
         boolean removed = false;
         for (JsonNode ref : obj.path("metadata").path("ownerReferences")) {

@@ -10,7 +10,10 @@ import io.kubepekko.api.registry.ResourceType;
  */
 public sealed interface OwnerLocation {
 
-    /** The owner is the object {@code name} of {@code type} in {@code namespace} ("" when cluster-scoped). */
+    /**
+     * The owner is the object {@code name} of {@code type} in {@code namespace} ("" when
+     * cluster-scoped).
+     */
     record At(ResourceType type, String namespace, String name) implements OwnerLocation {}
 
     /**
@@ -21,9 +24,14 @@ public sealed interface OwnerLocation {
 
     /** Why a reference cannot be looked up. */
     enum Reason {
-        /** No served kind at the reference's apiVersion (kube's restMappingError: retried, never collected). */
+        /**
+         * No served kind at the reference's apiVersion (kube's restMappingError: retried, never
+         * collected).
+         */
         UNKNOWN_KIND,
-        /** A cluster-scoped dependent naming a namespaced owner (kube's OwnerRefInvalidNamespace). */
+        /**
+         * A cluster-scoped dependent naming a namespaced owner (kube's OwnerRefInvalidNamespace).
+         */
         NAMESPACED_OWNER_OF_CLUSTER_SCOPED
     }
 
@@ -33,14 +41,16 @@ public sealed interface OwnerLocation {
     static OwnerLocation of(Registry registry, String dependentNamespace, OwnerReference ref) {
         ResourceType type = registry.findKind(ref.apiVersion(), ref.kind()).orElse(null);
         if (type == null) {
-            return new Unresolvable(Reason.UNKNOWN_KIND,
+            return new Unresolvable(
+                    Reason.UNKNOWN_KIND,
                     "unable to get REST mapping for " + ref.apiVersion() + "/" + ref.kind() + ".");
         }
         if (!type.namespaced()) {
             return new At(type, "", ref.name());
         }
         if (dependentNamespace == null || dependentNamespace.isEmpty()) {
-            return new Unresolvable(Reason.NAMESPACED_OWNER_OF_CLUSTER_SCOPED,
+            return new Unresolvable(
+                    Reason.NAMESPACED_OWNER_OF_CLUSTER_SCOPED,
                     "cluster-scoped objects cannot refer to namespaced owners");
         }
         return new At(type, dependentNamespace, ref.name());

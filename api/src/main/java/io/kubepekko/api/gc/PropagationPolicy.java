@@ -2,9 +2,14 @@ package io.kubepekko.api.gc;
 
 import java.util.Optional;
 
-/** The {@code propagationPolicy} of {@code DeleteOptions}: what a delete does to the object's dependents. */
+/**
+ * The {@code propagationPolicy} of {@code DeleteOptions}: what a delete does to the object's
+ * dependents.
+ */
 public enum PropagationPolicy {
-    /** The owner goes once its blocking dependents are gone ({@code foregroundDeletion} finalizer). */
+    /**
+     * The owner goes once its blocking dependents are gone ({@code foregroundDeletion} finalizer).
+     */
     FOREGROUND("Foreground"),
     /** The owner goes now; the garbage collector deletes its dependents afterwards. */
     BACKGROUND("Background"),
@@ -22,7 +27,10 @@ public enum PropagationPolicy {
         return wireName;
     }
 
-    /** The policy spelled exactly {@code value} (case-sensitive, as Kubernetes compares it), or empty. */
+    /**
+     * The policy spelled exactly {@code value} (case-sensitive, as Kubernetes compares it), or
+     * empty.
+     */
     public static Optional<PropagationPolicy> of(String value) {
         for (PropagationPolicy p : values()) {
             if (p.wireName.equals(value)) {

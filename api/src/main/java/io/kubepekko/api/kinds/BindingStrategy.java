@@ -4,14 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.registry.Strategy;
 import io.kubepekko.api.status.FieldError;
-
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Bindings (core/v1 {@code Binding}): never stored, only posted to bind a pod to a node, through
- * {@code pods/{name}/binding} or the {@code bindings} resource that forwards there ({@link PodBinding}).
- * Their only rule of their own is Kubernetes' {@code ValidatePodBinding}.
+ * {@code pods/{name}/binding} or the {@code bindings} resource that forwards there ({@link
+ * PodBinding}). Their only rule of their own is Kubernetes' {@code ValidatePodBinding}.
  */
 public final class BindingStrategy implements Strategy {
 
@@ -23,8 +22,8 @@ public final class BindingStrategy implements Strategy {
     }
 
     /**
-     * {@code ValidatePodBinding}: the target is a Node (an empty kind counts as one) and is named. The
-     * object's metadata is not validated, as in Kubernetes.
+     * {@code ValidatePodBinding}: the target is a Node (an empty kind counts as one) and is named.
+     * The object's metadata is not validated, as in Kubernetes.
      */
     static List<FieldError> validate(ObjectNode binding) {
         List<FieldError> errs = new ArrayList<>();

@@ -6,16 +6,19 @@ import io.kubepekko.api.registry.Strategy;
 import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.validation.FieldPath;
 import io.kubepekko.api.validation.NameValidation;
-
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 
-/** ConfigMaps: key syntax, no key in both data and binaryData, 1 MiB in total, and {@code immutable}. */
+/**
+ * ConfigMaps: key syntax, no key in both data and binaryData, 1 MiB in total, and {@code
+ * immutable}.
+ */
 public final class ConfigMapStrategy implements Strategy {
 
     /** Maximum total size of a ConfigMap's or Secret's data, in bytes. */
     static final int MAX_SIZE = 1024 * 1024;
+
     static final String IMMUTABLE_WHEN_SET = "field is immutable when `immutable` is set";
 
     @Override
@@ -29,8 +32,11 @@ public final class ConfigMapStrategy implements Strategy {
             var e = it.next();
             errs.addAll(keyErrors(e.getKey(), FieldPath.of("data")));
             if (binary.has(e.getKey())) {
-                errs.add(FieldError.invalid(FieldPath.of("data").key(e.getKey()).toString(), e.getKey(),
-                        "duplicate of key present in binaryData"));
+                errs.add(
+                        FieldError.invalid(
+                                FieldPath.of("data").key(e.getKey()).toString(),
+                                e.getKey(),
+                                "duplicate of key present in binaryData"));
             }
             total += NameValidation.byteLength(e.getValue().asText());
         }
@@ -88,7 +94,10 @@ public final class ConfigMapStrategy implements Strategy {
         }
     }
 
-    /** Go's {@code reflect.DeepEqual} of maps, where a nil and an empty map differ but absent and null do not. */
+    /**
+     * Go's {@code reflect.DeepEqual} of maps, where a nil and an empty map differ but absent and
+     * null do not.
+     */
     private static boolean sameMap(JsonNode a, JsonNode b) {
         return Nodes.same(a, b);
     }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.registry.Strategy;
 import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.validation.FieldPath;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -23,7 +22,8 @@ public final class CronJobStrategy implements Strategy {
     private static final Set<String> DESCRIPTORS =
             Set.of("@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly");
     private static final Pattern FIELD = Pattern.compile("^[0-9A-Za-z*?/,\\-]+$");
-    private static final Pattern EVERY = Pattern.compile("^@every\\s+([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$");
+    private static final Pattern EVERY =
+            Pattern.compile("^@every\\s+([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$");
     private static final FieldPath SPEC = FieldPath.of("spec");
 
     @Override
@@ -42,7 +42,11 @@ public final class CronJobStrategy implements Strategy {
         List<FieldError> errs = new ArrayList<>();
         String name = Nodes.text(obj.path("metadata"), "name");
         if (name.length() > MAX_NAME_LENGTH) {
-            errs.add(FieldError.invalid("metadata.name", name, "must be no more than " + MAX_NAME_LENGTH + " characters"));
+            errs.add(
+                    FieldError.invalid(
+                            "metadata.name",
+                            name,
+                            "must be no more than " + MAX_NAME_LENGTH + " characters"));
         }
         JsonNode spec = obj.path("spec");
         String schedule = Nodes.text(spec, "schedule");
@@ -54,12 +58,21 @@ public final class CronJobStrategy implements Strategy {
                 errs.add(FieldError.invalid(SPEC.child("schedule").toString(), schedule, problem));
             }
         }
-        errs.addAll(PodSpecValidation.enumField(spec, "concurrencyPolicy", CONCURRENCY_POLICIES, SPEC));
-        for (String f : new String[] {"startingDeadlineSeconds", "successfulJobsHistoryLimit", "failedJobsHistoryLimit"}) {
+        errs.addAll(
+                PodSpecValidation.enumField(spec, "concurrencyPolicy", CONCURRENCY_POLICIES, SPEC));
+        for (String f :
+                new String[] {
+                    "startingDeadlineSeconds",
+                    "successfulJobsHistoryLimit",
+                    "failedJobsHistoryLimit"
+                }) {
             errs.addAll(WorkloadStrategy.nonNegative(spec, f, SPEC));
         }
-        errs.addAll(JobStrategy.validateJobSpec(Nodes.at(spec, "jobTemplate", "spec"),
-                SPEC.child("jobTemplate", "spec"), false));
+        errs.addAll(
+                JobStrategy.validateJobSpec(
+                        Nodes.at(spec, "jobTemplate", "spec"),
+                        SPEC.child("jobTemplate", "spec"),
+                        false));
         return errs;
     }
 
@@ -69,8 +82,8 @@ public final class CronJobStrategy implements Strategy {
     }
 
     /**
-     * Why a standard (5-field) cron schedule does not parse, in robfig/cron's words, or null.
-     * Field contents are checked for their character set only.
+     * Why a standard (5-field) cron schedule does not parse, in robfig/cron's words, or null. Field
+     * contents are checked for their character set only.
      */
     static String scheduleProblem(String schedule) {
         String s = schedule.trim();
@@ -85,11 +98,19 @@ public final class CronJobStrategy implements Strategy {
         }
         String[] fields = s.isEmpty() ? new String[0] : s.split("\\s+");
         if (fields.length != 5) {
-            return "expected exactly 5 fields, found " + fields.length + ": [" + String.join(" ", Arrays.asList(fields)) + "]";
+            return "expected exactly 5 fields, found "
+                    + fields.length
+                    + ": ["
+                    + String.join(" ", Arrays.asList(fields))
+                    + "]";
         }
         for (String f : fields) {
             if (!FIELD.matcher(f).matches()) {
-                return "failed to parse int from " + f + ": strconv.Atoi: parsing \"" + f + "\": invalid syntax";
+                return "failed to parse int from "
+                        + f
+                        + ": strconv.Atoi: parsing \""
+                        + f
+                        + "\": invalid syntax";
             }
         }
         return null;

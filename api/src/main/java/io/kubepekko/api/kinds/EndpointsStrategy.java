@@ -7,7 +7,6 @@ import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.validation.FieldPath;
 import io.kubepekko.api.validation.LabelValidation;
 import io.kubepekko.api.validation.NameValidation;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -35,7 +34,9 @@ public final class EndpointsStrategy implements Strategy {
             List<JsonNode> addresses = Nodes.items(ss, "addresses");
             List<JsonNode> notReady = Nodes.items(ss, "notReadyAddresses");
             if (addresses.isEmpty() && notReady.isEmpty()) {
-                errs.add(FieldError.required(idx.toString(), "must specify `addresses` or `notReadyAddresses`"));
+                errs.add(
+                        FieldError.required(
+                                idx.toString(), "must specify `addresses` or `notReadyAddresses`"));
             }
             for (int a = 0; a < addresses.size(); a++) {
                 errs.addAll(address(addresses.get(a), idx.child("addresses").index(a)));
@@ -52,11 +53,18 @@ public final class EndpointsStrategy implements Strategy {
     }
 
     private static List<FieldError> address(JsonNode a, FieldPath path) {
-        List<FieldError> errs = new ArrayList<>(IpAddresses.ip(Nodes.text(a, "ip"), path.child("ip")));
+        List<FieldError> errs =
+                new ArrayList<>(IpAddresses.ip(Nodes.text(a, "ip"), path.child("ip")));
         String hostname = Nodes.text(a, "hostname");
         if (!hostname.isEmpty()) {
-            NameValidation.dns1123Label(hostname).forEach(
-                    m -> errs.add(FieldError.invalid(path.child("hostname").toString(), hostname, m)));
+            NameValidation.dns1123Label(hostname)
+                    .forEach(
+                            m ->
+                                    errs.add(
+                                            FieldError.invalid(
+                                                    path.child("hostname").toString(),
+                                                    hostname,
+                                                    m)));
         }
         return errs;
     }
@@ -67,13 +75,25 @@ public final class EndpointsStrategy implements Strategy {
         if (requireName && name.isEmpty()) {
             errs.add(FieldError.required(path.child("name").toString(), ""));
         } else if (!name.isEmpty()) {
-            NameValidation.dns1123Label(name).forEach(m -> errs.add(FieldError.invalid(path.child("name").toString(), name, m)));
+            NameValidation.dns1123Label(name)
+                    .forEach(
+                            m ->
+                                    errs.add(
+                                            FieldError.invalid(
+                                                    path.child("name").toString(), name, m)));
         }
         long number = p.path("port").asLong(0);
-        NameValidation.portNumber(number).forEach(m -> errs.add(FieldError.invalid(path.child("port").toString(), number, m)));
+        NameValidation.portNumber(number)
+                .forEach(
+                        m ->
+                                errs.add(
+                                        FieldError.invalid(
+                                                path.child("port").toString(), number, m)));
         errs.addAll(PodSpecValidation.protocol(p, path));
         if (Nodes.has(p, "appProtocol")) {
-            errs.addAll(LabelValidation.labelKey(Nodes.text(p, "appProtocol"), path.child("appProtocol")));
+            errs.addAll(
+                    LabelValidation.labelKey(
+                            Nodes.text(p, "appProtocol"), path.child("appProtocol")));
         }
         return errs;
     }

@@ -7,7 +7,6 @@ import io.kubepekko.api.registry.Strategy;
 import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.validation.FieldPath;
 import io.kubepekko.api.validation.LabelValidation;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,12 +17,13 @@ import java.util.List;
 public final class EventStrategy implements Strategy {
 
     /** Events take part in no garbage collection: a delete never adds a GC finalizer. */
-    private static final DeletionRules DELETION = new DeletionRules() {
-        @Override
-        public GarbageCollectionPolicy defaultGarbageCollectionPolicy() {
-            return GarbageCollectionPolicy.UNSUPPORTED;
-        }
-    };
+    private static final DeletionRules DELETION =
+            new DeletionRules() {
+                @Override
+                public GarbageCollectionPolicy defaultGarbageCollectionPolicy() {
+                    return GarbageCollectionPolicy.UNSUPPORTED;
+                }
+            };
 
     @Override
     public DeletionRules deletion() {
@@ -41,13 +41,18 @@ public final class EventStrategy implements Strategy {
         String involvedNs = Nodes.text(obj.path("involvedObject"), "namespace");
         String nsPath = FieldPath.of("involvedObject", "namespace").toString();
         if (Nodes.text(obj, "eventTime").isEmpty()) {
-            boolean ok = involvedNs.isEmpty() ? namespace.isEmpty() || namespace.equals("default") : namespace.equals(involvedNs);
+            boolean ok =
+                    involvedNs.isEmpty()
+                            ? namespace.isEmpty() || namespace.equals("default")
+                            : namespace.equals(involvedNs);
             if (!ok) {
                 errs.add(FieldError.invalid(nsPath, involvedNs, NAMESPACE_MISMATCH));
             }
             return errs;
         }
-        if (involvedNs.isEmpty() && !namespace.equals("default") && !namespace.equals("kube-system")) {
+        if (involvedNs.isEmpty()
+                && !namespace.equals("default")
+                && !namespace.equals("kube-system")) {
             errs.add(FieldError.invalid(nsPath, involvedNs, NAMESPACE_MISMATCH));
         }
         String controller = Nodes.text(obj, "reportingComponent");
@@ -59,13 +64,19 @@ public final class EventStrategy implements Strategy {
         if (instance.isEmpty()) {
             errs.add(FieldError.required("reportingInstance", ""));
         } else if (instance.length() > REPORTING_INSTANCE_MAX) {
-            errs.add(FieldError.invalid("reportingInstance", "", "can have at most " + REPORTING_INSTANCE_MAX + " characters"));
+            errs.add(
+                    FieldError.invalid(
+                            "reportingInstance",
+                            "",
+                            "can have at most " + REPORTING_INSTANCE_MAX + " characters"));
         }
         String action = Nodes.text(obj, "action");
         if (action.isEmpty()) {
             errs.add(FieldError.required("action", ""));
         } else if (action.length() > ACTION_MAX) {
-            errs.add(FieldError.invalid("action", "", "can have at most " + ACTION_MAX + " characters"));
+            errs.add(
+                    FieldError.invalid(
+                            "action", "", "can have at most " + ACTION_MAX + " characters"));
         }
         if (Nodes.text(obj, "reason").isEmpty()) {
             errs.add(FieldError.required("reason", ""));
@@ -77,5 +88,4 @@ public final class EventStrategy implements Strategy {
     public List<FieldError> validateUpdate(ObjectNode obj, ObjectNode old) {
         return validateCreate(obj);
     }
-
 }

@@ -2,7 +2,6 @@ package io.kubepekko.api.kinds;
 
 import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.validation.FieldPath;
-
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -10,14 +9,19 @@ import java.util.regex.Pattern;
 final class IpAddresses {
     private IpAddresses() {}
 
-    private static final Pattern IPV4 = Pattern.compile("^(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})$");
+    private static final Pattern IPV4 =
+            Pattern.compile("^(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})$");
     private static final Pattern HEX_GROUP = Pattern.compile("^[0-9a-fA-F]{1,4}$");
 
-    static final String INVALID_IP = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)";
-    static final String INVALID_CIDR = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)";
+    static final String INVALID_IP =
+            "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)";
+    static final String INVALID_CIDR =
+            "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)";
 
     static List<FieldError> ip(String value, FieldPath path) {
-        return isIp(value) ? List.of() : List.of(FieldError.invalid(path.toString(), value, INVALID_IP));
+        return isIp(value)
+                ? List.of()
+                : List.of(FieldError.invalid(path.toString(), value, INVALID_IP));
     }
 
     static List<FieldError> cidr(String value, FieldPath path) {
@@ -77,7 +81,9 @@ final class IpAddresses {
         return groups(body) == groupsNeeded;
     }
 
-    /** The number of valid hex groups separated by ':', or a large negative number when malformed. */
+    /**
+     * The number of valid hex groups separated by ':', or a large negative number when malformed.
+     */
     private static int groups(String part) {
         if (part.isEmpty()) {
             return 0;

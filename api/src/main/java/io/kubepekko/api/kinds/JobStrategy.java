@@ -9,13 +9,13 @@ import io.kubepekko.api.validation.BadValue;
 import io.kubepekko.api.validation.FieldPath;
 import io.kubepekko.api.validation.LabelValidation;
 import io.kubepekko.api.validation.ObjectMetaValidation;
-
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * batch/v1 Jobs: spec defaults, the generated selector (labels tying pods to this Job's uid), a pod
- * template whose restartPolicy is OnFailure or Never; selector, template and completion mode are immutable.
+ * template whose restartPolicy is OnFailure or Never; selector, template and completion mode are
+ * immutable.
  */
 public final class JobStrategy implements Strategy {
 
@@ -40,7 +40,10 @@ public final class JobStrategy implements Strategy {
         generateSelector(obj);
     }
 
-    /** {@code SetDefaults_Job}: parallelism/completions 1, backoffLimit 6, NonIndexed, not suspended. */
+    /**
+     * {@code SetDefaults_Job}: parallelism/completions 1, backoffLimit 6, NonIndexed, not
+     * suspended.
+     */
     static void defaultJobSpec(ObjectNode spec) {
         if (!Nodes.has(spec, "completions") && !Nodes.has(spec, "parallelism")) {
             spec.put("completions", 1);
@@ -51,20 +54,26 @@ public final class JobStrategy implements Strategy {
         }
         Nodes.defaultText(spec, "completionMode", "NonIndexed");
         Nodes.defaultBool(spec, "suspend", false);
-        Nodes.defaultText(spec, "podReplacementPolicy", Nodes.has(spec, "podFailurePolicy") ? "Failed" : "TerminatingOrFailed");
+        Nodes.defaultText(
+                spec,
+                "podReplacementPolicy",
+                Nodes.has(spec, "podFailurePolicy") ? "Failed" : "TerminatingOrFailed");
         PodDefaults.defaultPodTemplate(Nodes.obj(spec, "template"));
     }
 
     /**
-     * Unless {@code manualSelector} is true, label the template with the Job's uid and name and select
-     * on the uid, as Kubernetes does on create. Needs {@code metadata.uid}, so the write pipeline must
-     * have filled it; without a uid nothing is generated and validation reports the missing selector.
+     * Unless {@code manualSelector} is true, label the template with the Job's uid and name and
+     * select on the uid, as Kubernetes does on create. Needs {@code metadata.uid}, so the write
+     * pipeline must have filled it; without a uid nothing is generated and validation reports the
+     * missing selector.
      */
     static void generateSelector(ObjectNode obj) {
         ObjectNode spec = Nodes.obj(obj, "spec");
         String uid = Nodes.text(obj.path("metadata"), "uid");
-        if (spec.path("manualSelector").asBoolean(false) || uid.isEmpty() || Nodes.has(spec, "selector")
-                && Nodes.at(spec, "selector", "matchLabels").has(CONTROLLER_UID_LABEL)) {
+        if (spec.path("manualSelector").asBoolean(false)
+                || uid.isEmpty()
+                || Nodes.has(spec, "selector")
+                        && Nodes.at(spec, "selector", "matchLabels").has(CONTROLLER_UID_LABEL)) {
             return;
         }
         String name = Nodes.text(obj.path("metadata"), "name");
@@ -75,7 +84,8 @@ public final class JobStrategy implements Strategy {
             Nodes.defaultText(labels, LEGACY_JOB_NAME_LABEL, name);
             Nodes.defaultText(labels, JOB_NAME_LABEL, name);
         }
-        Nodes.defaultText(Nodes.obj(Nodes.obj(spec, "selector"), "matchLabels"), CONTROLLER_UID_LABEL, uid);
+        Nodes.defaultText(
+                Nodes.obj(Nodes.obj(spec, "selector"), "matchLabels"), CONTROLLER_UID_LABEL, uid);
     }
 
     @Override
@@ -90,9 +100,13 @@ public final class JobStrategy implements Strategy {
         JsonNode oldSpec = old.path("spec");
         for (String f : new String[] {"selector", "template", "completionMode"}) {
             if (!Nodes.same(spec.get(f), oldSpec.get(f))) {
-                errs.add(FieldError.invalid(SPEC.child(f).toString(),
-                        spec.path(f).isTextual() ? spec.get(f).asText() : BadValue.of(spec.get(f)),
-                        ObjectMetaValidation.FIELD_IMMUTABLE));
+                errs.add(
+                        FieldError.invalid(
+                                SPEC.child(f).toString(),
+                                spec.path(f).isTextual()
+                                        ? spec.get(f).asText()
+                                        : BadValue.of(spec.get(f)),
+                                ObjectMetaValidation.FIELD_IMMUTABLE));
             }
         }
         return errs;
@@ -108,10 +122,17 @@ public final class JobStrategy implements Strategy {
      * A job spec; {@code requireSelector} is false inside a CronJob's jobTemplate, where the
      * selector is generated for each Job later.
      */
-    static List<FieldError> validateJobSpec(JsonNode spec, FieldPath path, boolean requireSelector) {
+    static List<FieldError> validateJobSpec(
+            JsonNode spec, FieldPath path, boolean requireSelector) {
         List<FieldError> errs = new ArrayList<>();
-        for (String f : new String[] {"parallelism", "completions", "activeDeadlineSeconds", "backoffLimit",
-                "ttlSecondsAfterFinished"}) {
+        for (String f :
+                new String[] {
+                    "parallelism",
+                    "completions",
+                    "activeDeadlineSeconds",
+                    "backoffLimit",
+                    "ttlSecondsAfterFinished"
+                }) {
             errs.addAll(WorkloadStrategy.nonNegative(spec, f, path));
         }
         JsonNode selector = spec.get("selector");
@@ -124,22 +145,37 @@ public final class JobStrategy implements Strategy {
             errs.addAll(selErrs);
             JsonNode labels = Nodes.at(spec, "template", "metadata", "labels");
             if (selErrs.isEmpty() && !LabelValidation.matches(selector, Nodes.stringMap(labels))) {
-                errs.add(FieldError.invalid(path.child("template", "metadata", "labels").toString(),
-                        BadValue.ofSortedObject(labels), WorkloadStrategy.SELECTOR_MISMATCH));
+                errs.add(
+                        FieldError.invalid(
+                                path.child("template", "metadata", "labels").toString(),
+                                BadValue.ofSortedObject(labels),
+                                WorkloadStrategy.SELECTOR_MISMATCH));
             }
         }
         String mode = Nodes.text(spec, "completionMode");
         if (!mode.isEmpty() && !mode.equals("NonIndexed") && !mode.equals("Indexed")) {
-            errs.add(FieldError.notSupported(path.child("completionMode").toString(), mode, List.of("NonIndexed", "Indexed")));
+            errs.add(
+                    FieldError.notSupported(
+                            path.child("completionMode").toString(),
+                            mode,
+                            List.of("NonIndexed", "Indexed")));
         }
         if (mode.equals("Indexed") && !Nodes.has(spec, "completions")) {
-            errs.add(FieldError.required(path.child("completions").toString(), "when completion mode is Indexed"));
+            errs.add(
+                    FieldError.required(
+                            path.child("completions").toString(),
+                            "when completion mode is Indexed"));
         }
-        errs.addAll(PodSpecValidation.validatePodTemplate(spec.get("template"), path.child("template")));
+        errs.addAll(
+                PodSpecValidation.validatePodTemplate(
+                        spec.get("template"), path.child("template")));
         String restart = Nodes.text(Nodes.at(spec, "template", "spec"), "restartPolicy");
         if (!restart.equals("OnFailure") && !restart.equals("Never")) {
-            errs.add(FieldError.notSupported(path.child("template", "spec", "restartPolicy").toString(), restart,
-                    List.of("OnFailure", "Never")));
+            errs.add(
+                    FieldError.notSupported(
+                            path.child("template", "spec", "restartPolicy").toString(),
+                            restart,
+                            List.of("OnFailure", "Never")));
         }
         return errs;
     }

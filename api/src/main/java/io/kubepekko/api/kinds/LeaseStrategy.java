@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.registry.Strategy;
 import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.validation.FieldPath;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,9 +17,13 @@ public final class LeaseStrategy implements Strategy {
     public List<FieldError> validateCreate(ObjectNode obj) {
         JsonNode spec = obj.path("spec");
         List<FieldError> errs = new ArrayList<>();
-        if (Nodes.has(spec, "leaseDurationSeconds") && spec.get("leaseDurationSeconds").asLong() <= 0) {
-            errs.add(FieldError.invalid(SPEC.child("leaseDurationSeconds").toString(), spec.get("leaseDurationSeconds").asLong(),
-                    "must be greater than 0"));
+        if (Nodes.has(spec, "leaseDurationSeconds")
+                && spec.get("leaseDurationSeconds").asLong() <= 0) {
+            errs.add(
+                    FieldError.invalid(
+                            SPEC.child("leaseDurationSeconds").toString(),
+                            spec.get("leaseDurationSeconds").asLong(),
+                            "must be greater than 0"));
         }
         errs.addAll(WorkloadStrategy.nonNegative(spec, "leaseTransitions", SPEC));
         return errs;

@@ -6,17 +6,21 @@ import io.kubepekko.api.registry.Strategy;
 import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.validation.FieldPath;
 import io.kubepekko.api.validation.LabelValidation;
-
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-/** LimitRanges: limit types (Pod, Container, PersistentVolumeClaim or qualified), unique, with valid quantities. */
+/**
+ * LimitRanges: limit types (Pod, Container, PersistentVolumeClaim or qualified), unique, with valid
+ * quantities.
+ */
 public final class LimitRangeStrategy implements Strategy {
 
     static final Set<String> STANDARD_TYPES = Set.of("Pod", "Container", "PersistentVolumeClaim");
-    private static final String[] QUANTITY_MAPS = {"max", "min", "default", "defaultRequest", "maxLimitRequestRatio"};
+    private static final String[] QUANTITY_MAPS = {
+        "max", "min", "default", "defaultRequest", "maxLimitRequestRatio"
+    };
 
     @Override
     public List<FieldError> validateCreate(ObjectNode obj) {
@@ -30,7 +34,11 @@ public final class LimitRangeStrategy implements Strategy {
             List<FieldError> typeErrs = LabelValidation.labelKey(type, idx.child("type"));
             errs.addAll(typeErrs);
             if (typeErrs.isEmpty() && !type.contains("/") && !STANDARD_TYPES.contains(type)) {
-                errs.add(FieldError.invalid(idx.child("type").toString(), type, "must be a standard limit type or fully qualified"));
+                errs.add(
+                        FieldError.invalid(
+                                idx.child("type").toString(),
+                                type,
+                                "must be a standard limit type or fully qualified"));
             }
             if (!types.add(type)) {
                 errs.add(FieldError.duplicate(idx.child("type").toString(), type));
@@ -38,17 +46,25 @@ public final class LimitRangeStrategy implements Strategy {
             if (type.equals("Pod")) {
                 for (String f : new String[] {"default", "defaultRequest"}) {
                     if (limit.path(f).size() > 0) {
-                        errs.add(FieldError.forbidden(idx.child(f).toString(), "may not be specified when `type` is 'Pod'"));
+                        errs.add(
+                                FieldError.forbidden(
+                                        idx.child(f).toString(),
+                                        "may not be specified when `type` is 'Pod'"));
                     }
                 }
             }
-            if (type.equals("PersistentVolumeClaim") && !limit.path("min").has("storage") && !limit.path("max").has("storage")) {
-                errs.add(FieldError.required(idx.child("limits").toString(),
-                        "either minimum or maximum storage value is required, but neither was provided"));
+            if (type.equals("PersistentVolumeClaim")
+                    && !limit.path("min").has("storage")
+                    && !limit.path("max").has("storage")) {
+                errs.add(
+                        FieldError.required(
+                                idx.child("limits").toString(),
+                                "either minimum or maximum storage value is required, but neither was provided"));
             }
             for (String f : QUANTITY_MAPS) {
-                Nodes.stringMap(limit.get(f)).forEach(
-                        (k, v) -> PodSpecValidation.quantity(v, idx.child(f).key(k), errs));
+                Nodes.stringMap(limit.get(f))
+                        .forEach(
+                                (k, v) -> PodSpecValidation.quantity(v, idx.child(f).key(k), errs));
             }
         }
         return errs;

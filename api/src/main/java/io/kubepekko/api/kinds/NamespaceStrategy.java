@@ -8,24 +8,25 @@ import io.kubepekko.api.registry.Strategy;
 import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.validation.FieldPath;
 import io.kubepekko.api.validation.NameValidation;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
 /**
  * Namespaces: the {@code kubernetes} finalizer in {@code spec.finalizers} and phase {@code Active}
- * from creation; finalizer names validated; {@code spec.finalizers} kept by main-resource writes; the
- * namespace lifecycle on delete ({@link NamespaceDeletion}).
+ * from creation; finalizer names validated; {@code spec.finalizers} kept by main-resource writes;
+ * the namespace lifecycle on delete ({@link NamespaceDeletion}).
  */
 public final class NamespaceStrategy implements Strategy {
 
     static final String KUBERNETES_FINALIZER = "kubernetes";
-    private static final Set<String> STANDARD_FINALIZERS = Set.of("kubernetes", "orphan", "foregroundDeletion");
+    private static final Set<String> STANDARD_FINALIZERS =
+            Set.of("kubernetes", "orphan", "foregroundDeletion");
 
     /**
-     * Kubernetes adds the {@code kubernetes} finalizer on create only (its {@code PrepareForCreate});
-     * the namespace controller removes it through {@code /finalize} while the namespace terminates.
+     * Kubernetes adds the {@code kubernetes} finalizer on create only (its {@code
+     * PrepareForCreate}); the namespace controller removes it through {@code /finalize} while the
+     * namespace terminates.
      */
     @Override
     public void prepareForCreate(ObjectNode obj) {
@@ -33,8 +34,9 @@ public final class NamespaceStrategy implements Strategy {
     }
 
     /**
-     * A write of the main resource keeps {@code spec.finalizers} (only {@code /finalize} changes them)
-     * and the status (only {@code /status} changes it), as Kubernetes' namespace strategy does.
+     * A write of the main resource keeps {@code spec.finalizers} (only {@code /finalize} changes
+     * them) and the status (only {@code /status} changes it), as Kubernetes' namespace strategy
+     * does.
      */
     @Override
     public void prepareForUpdate(ObjectNode obj, ObjectNode old) {
@@ -77,15 +79,19 @@ public final class NamespaceStrategy implements Strategy {
                 errs.add(FieldError.invalid(path, f, msg));
             }
             if (!f.contains("/") && !STANDARD_FINALIZERS.contains(f)) {
-                errs.add(FieldError.invalid(path, f, "name is neither a standard finalizer name nor is it fully qualified"));
+                errs.add(
+                        FieldError.invalid(
+                                path,
+                                f,
+                                "name is neither a standard finalizer name nor is it fully qualified"));
             }
         }
         return errs;
     }
 
     /**
-     * {@code ValidateNamespace} again: a main-resource update keeps the stored finalizers, so this only
-     * ever refuses names a {@code /finalize} write brings.
+     * {@code ValidateNamespace} again: a main-resource update keeps the stored finalizers, so this
+     * only ever refuses names a {@code /finalize} write brings.
      */
     @Override
     public List<FieldError> validateUpdate(ObjectNode obj, ObjectNode old) {

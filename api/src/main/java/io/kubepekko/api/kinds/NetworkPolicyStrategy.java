@@ -8,12 +8,13 @@ import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.validation.BadValue;
 import io.kubepekko.api.validation.FieldPath;
 import io.kubepekko.api.validation.LabelValidation;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** NetworkPolicies: selectors, peers, ports and policy types; policyTypes defaulted from the rules. */
+/**
+ * NetworkPolicies: selectors, peers, ports and policy types; policyTypes defaulted from the rules.
+ */
 public final class NetworkPolicyStrategy implements Strategy {
 
     static final List<String> POLICY_TYPES = List.of("Ingress", "Egress");
@@ -46,18 +47,28 @@ public final class NetworkPolicyStrategy implements Strategy {
     @Override
     public List<FieldError> validateCreate(ObjectNode obj) {
         JsonNode spec = obj.path("spec");
-        List<FieldError> errs = new ArrayList<>(LabelValidation.selector(spec.get("podSelector"), SPEC.child("podSelector")));
+        List<FieldError> errs =
+                new ArrayList<>(
+                        LabelValidation.selector(
+                                spec.get("podSelector"), SPEC.child("podSelector")));
         errs.addAll(rules(spec, "ingress", "from"));
         errs.addAll(rules(spec, "egress", "to"));
         List<String> types = Nodes.strings(spec, "policyTypes");
         for (int i = 0; i < types.size(); i++) {
             if (!POLICY_TYPES.contains(types.get(i))) {
-                errs.add(FieldError.notSupported(SPEC.child("policyTypes").index(i).toString(), types.get(i), POLICY_TYPES));
+                errs.add(
+                        FieldError.notSupported(
+                                SPEC.child("policyTypes").index(i).toString(),
+                                types.get(i),
+                                POLICY_TYPES));
             }
         }
         if (types.size() > 2) {
-            errs.add(FieldError.invalid(SPEC.child("policyTypes").toString(), BadValue.of(spec.get("policyTypes")),
-                    "may not specify more than two policyTypes"));
+            errs.add(
+                    FieldError.invalid(
+                            SPEC.child("policyTypes").toString(),
+                            BadValue.of(spec.get("policyTypes")),
+                            "may not specify more than two policyTypes"));
         }
         return errs;
     }
@@ -91,15 +102,20 @@ public final class NetworkPolicyStrategy implements Strategy {
         int selectors = 0;
         if (Nodes.has(peer, "podSelector")) {
             selectors++;
-            errs.addAll(LabelValidation.selector(peer.get("podSelector"), path.child("podSelector")));
+            errs.addAll(
+                    LabelValidation.selector(peer.get("podSelector"), path.child("podSelector")));
         }
         if (Nodes.has(peer, "namespaceSelector")) {
             selectors++;
-            errs.addAll(LabelValidation.selector(peer.get("namespaceSelector"), path.child("namespaceSelector")));
+            errs.addAll(
+                    LabelValidation.selector(
+                            peer.get("namespaceSelector"), path.child("namespaceSelector")));
         }
         if (Nodes.has(peer, "ipBlock")) {
             if (selectors > 0) {
-                errs.add(FieldError.forbidden(path.toString(), "may not specify both ipBlock and another peer"));
+                errs.add(
+                        FieldError.forbidden(
+                                path.toString(), "may not specify both ipBlock and another peer"));
             }
             selectors++;
             String cidr = Nodes.text(peer.get("ipBlock"), "cidr");

@@ -7,13 +7,15 @@ import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.validation.FieldPath;
 import io.kubepekko.api.validation.LabelValidation;
 import io.kubepekko.api.validation.NameValidation;
-
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-/** Nodes: pod CIDRs and taints; podCIDR and providerID may only go from unset to set. Status is kept on create. */
+/**
+ * Nodes: pod CIDRs and taints; podCIDR and providerID may only go from unset to set. Status is kept
+ * on create.
+ */
 public final class NodeStrategy implements Strategy {
 
     private static final FieldPath SPEC = FieldPath.of("spec");
@@ -38,14 +40,19 @@ public final class NodeStrategy implements Strategy {
         List<FieldError> errs = new ArrayList<>(validateCreate(obj));
         JsonNode spec = obj.path("spec");
         JsonNode oldSpec = old.path("spec");
-        if (!Nodes.items(oldSpec, "podCIDRs").isEmpty() && !Nodes.same(spec.get("podCIDRs"), oldSpec.get("podCIDRs"))) {
-            errs.add(FieldError.forbidden(SPEC.child("podCIDRs").toString(),
-                    "node updates may not change podCIDR except from \"\" to valid"));
+        if (!Nodes.items(oldSpec, "podCIDRs").isEmpty()
+                && !Nodes.same(spec.get("podCIDRs"), oldSpec.get("podCIDRs"))) {
+            errs.add(
+                    FieldError.forbidden(
+                            SPEC.child("podCIDRs").toString(),
+                            "node updates may not change podCIDR except from \"\" to valid"));
         }
         String oldProvider = Nodes.text(oldSpec, "providerID");
         if (!oldProvider.isEmpty() && !oldProvider.equals(Nodes.text(spec, "providerID"))) {
-            errs.add(FieldError.forbidden(SPEC.child("providerID").toString(),
-                    "node updates may not change providerID except from \"\" to valid"));
+            errs.add(
+                    FieldError.forbidden(
+                            SPEC.child("providerID").toString(),
+                            "node updates may not change providerID except from \"\" to valid"));
         }
         return errs;
     }
@@ -65,11 +72,21 @@ public final class NodeStrategy implements Strategy {
             FieldPath idx = path.index(i);
             errs.addAll(LabelValidation.labelKey(Nodes.text(t, "key"), idx.child("key")));
             String value = Nodes.text(t, "value");
-            NameValidation.labelValue(value).forEach(m -> errs.add(FieldError.invalid(idx.child("value").toString(), value, m)));
-            errs.addAll(PodSpecValidation.enumField(t, "effect", PodSpecValidation.TAINT_EFFECTS, idx));
+            NameValidation.labelValue(value)
+                    .forEach(
+                            m ->
+                                    errs.add(
+                                            FieldError.invalid(
+                                                    idx.child("value").toString(), value, m)));
+            errs.addAll(
+                    PodSpecValidation.enumField(t, "effect", PodSpecValidation.TAINT_EFFECTS, idx));
             String effect = Nodes.text(t, "effect");
             if (!seen.add(Nodes.text(t, "key") + "\u0000" + effect)) {
-                errs.add(FieldError.invalid(idx.child("effect").toString(), effect, "taints must be unique by key and effect pair"));
+                errs.add(
+                        FieldError.invalid(
+                                idx.child("effect").toString(),
+                                effect,
+                                "taints must be unique by key and effect pair"));
             }
         }
         return errs;

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -55,7 +54,13 @@ final class Nodes {
     static Map<String, String> stringMap(JsonNode n) {
         Map<String, String> out = new TreeMap<>();
         if (n != null && n.isObject()) {
-            n.properties().iterator().forEachRemaining(e -> out.put(e.getKey(), e.getValue().isNull() ? "" : e.getValue().asText()));
+            n.properties()
+                    .iterator()
+                    .forEachRemaining(
+                            e ->
+                                    out.put(
+                                            e.getKey(),
+                                            e.getValue().isNull() ? "" : e.getValue().asText()));
         }
         return out;
     }
@@ -83,7 +88,10 @@ final class Nodes {
         }
     }
 
-    /** Stored as an int node when it fits, as the JSON parser would, so defaulted and parsed trees compare equal. */
+    /**
+     * Stored as an int node when it fits, as the JSON parser would, so defaulted and parsed trees
+     * compare equal.
+     */
     static void defaultInt(ObjectNode n, String field, long value) {
         if (!has(n, field)) {
             if (value == (int) value) {

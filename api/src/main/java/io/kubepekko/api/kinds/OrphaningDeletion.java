@@ -2,7 +2,6 @@ package io.kubepekko.api.kinds;
 
 import io.kubepekko.api.registry.DeletionRules;
 import io.kubepekko.api.registry.GarbageCollectionPolicy;
-
 import java.util.List;
 
 /**
@@ -11,8 +10,9 @@ import java.util.List;
  */
 final class OrphaningDeletion implements DeletionRules {
 
-    static final String JOB_WARNING = "child pods are preserved by default when jobs are deleted; "
-            + "set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning";
+    static final String JOB_WARNING =
+            "child pods are preserved by default when jobs are deleted; "
+                    + "set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning";
 
     @Override
     public GarbageCollectionPolicy defaultGarbageCollectionPolicy() {

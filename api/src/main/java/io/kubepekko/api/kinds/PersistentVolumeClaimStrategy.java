@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.registry.Strategy;
 import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.validation.FieldPath;
-
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,8 +27,10 @@ public final class PersistentVolumeClaimStrategy implements Strategy {
     @Override
     public List<FieldError> validateCreate(ObjectNode obj) {
         JsonNode spec = obj.path("spec");
-        List<FieldError> errs = new ArrayList<>(
-                PersistentVolumeStrategy.accessModes(spec, SPEC, "at least 1 access mode is required"));
+        List<FieldError> errs =
+                new ArrayList<>(
+                        PersistentVolumeStrategy.accessModes(
+                                spec, SPEC, "at least 1 access mode is required"));
         FieldPath storagePath = SPEC.child("resources").key("storage");
         JsonNode storage = Nodes.at(spec, "resources", "requests", "storage");
         if (storage.isMissingNode() || storage.isNull()) {
@@ -37,7 +38,11 @@ public final class PersistentVolumeClaimStrategy implements Strategy {
         } else {
             BigDecimal q = PodSpecValidation.quantity(storage.asText(), storagePath, errs);
             if (q != null && q.signum() == 0) {
-                errs.add(FieldError.invalid(storagePath.toString(), storage.asText(), "must be greater than zero"));
+                errs.add(
+                        FieldError.invalid(
+                                storagePath.toString(),
+                                storage.asText(),
+                                "must be greater than zero"));
             }
         }
         errs.addAll(PersistentVolumeStrategy.volumeMode(spec, SPEC));

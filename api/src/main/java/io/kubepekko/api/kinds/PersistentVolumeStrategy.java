@@ -6,20 +6,43 @@ import io.kubepekko.api.registry.Strategy;
 import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.validation.BadValue;
 import io.kubepekko.api.validation.FieldPath;
-
 import java.util.ArrayList;
 import java.util.List;
 
-/** PersistentVolumes: access modes, a storage capacity, exactly one volume source; phase Pending on create. */
+/**
+ * PersistentVolumes: access modes, a storage capacity, exactly one volume source; phase Pending on
+ * create.
+ */
 public final class PersistentVolumeStrategy implements Strategy {
 
-    static final List<String> ACCESS_MODES = List.of("ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod");
+    static final List<String> ACCESS_MODES =
+            List.of("ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod");
     static final List<String> VOLUME_MODES = List.of("Block", "Filesystem");
     private static final List<String> RECLAIM_POLICIES = List.of("Delete", "Recycle", "Retain");
-    private static final List<String> SOURCES = List.of("gcePersistentDisk", "awsElasticBlockStore", "hostPath",
-            "glusterfs", "nfs", "rbd", "quobyte", "cinder", "cephfs", "iscsi", "flexVolume", "flocker", "fc",
-            "azureFile", "vsphereVolume", "azureDisk", "photonPersistentDisk", "portworxVolume", "scaleIO", "local",
-            "storageos", "csi");
+    private static final List<String> SOURCES =
+            List.of(
+                    "gcePersistentDisk",
+                    "awsElasticBlockStore",
+                    "hostPath",
+                    "glusterfs",
+                    "nfs",
+                    "rbd",
+                    "quobyte",
+                    "cinder",
+                    "cephfs",
+                    "iscsi",
+                    "flexVolume",
+                    "flocker",
+                    "fc",
+                    "azureFile",
+                    "vsphereVolume",
+                    "azureDisk",
+                    "photonPersistentDisk",
+                    "portworxVolume",
+                    "scaleIO",
+                    "local",
+                    "storageos",
+                    "csi");
     private static final FieldPath SPEC = FieldPath.of("spec");
 
     @Override
@@ -38,17 +61,28 @@ public final class PersistentVolumeStrategy implements Strategy {
             errs.add(FieldError.required(SPEC.child("capacity").toString(), ""));
         } else {
             if (!capacity.has("storage") || capacity.size() > 1) {
-                errs.add(FieldError.notSupported(SPEC.child("capacity").toString(), BadValue.ofSortedObject(capacity),
-                        List.of("storage")));
+                errs.add(
+                        FieldError.notSupported(
+                                SPEC.child("capacity").toString(),
+                                BadValue.ofSortedObject(capacity),
+                                List.of("storage")));
             }
-            Nodes.stringMap(capacity).forEach((k, v) -> PodSpecValidation.quantity(v, SPEC.child("capacity").key(k), errs));
+            Nodes.stringMap(capacity)
+                    .forEach(
+                            (k, v) ->
+                                    PodSpecValidation.quantity(
+                                            v, SPEC.child("capacity").key(k), errs));
         }
         if (SOURCES.stream().noneMatch(s -> Nodes.has(spec, s))) {
             errs.add(FieldError.required(SPEC.toString(), "must specify a volume type"));
         }
         String reclaim = Nodes.text(spec, "persistentVolumeReclaimPolicy");
         if (!reclaim.isEmpty() && !RECLAIM_POLICIES.contains(reclaim)) {
-            errs.add(FieldError.notSupported(SPEC.child("persistentVolumeReclaimPolicy").toString(), reclaim, RECLAIM_POLICIES));
+            errs.add(
+                    FieldError.notSupported(
+                            SPEC.child("persistentVolumeReclaimPolicy").toString(),
+                            reclaim,
+                            RECLAIM_POLICIES));
         }
         errs.addAll(volumeMode(spec, SPEC));
         return errs;
@@ -59,7 +93,9 @@ public final class PersistentVolumeStrategy implements Strategy {
         List<FieldError> errs = new ArrayList<>(validateCreate(obj));
         String mode = Nodes.text(obj.path("spec"), "volumeMode");
         if (!mode.equals(Nodes.text(old.path("spec"), "volumeMode"))) {
-            errs.add(FieldError.invalid(SPEC.child("volumeMode").toString(), mode, "field is immutable"));
+            errs.add(
+                    FieldError.invalid(
+                            SPEC.child("volumeMode").toString(), mode, "field is immutable"));
         }
         return errs;
     }
@@ -77,12 +113,16 @@ public final class PersistentVolumeStrategy implements Strategy {
         }
         for (String m : modes) {
             if (!ACCESS_MODES.contains(m)) {
-                errs.add(FieldError.notSupported(path.child("accessModes").toString(), m, ACCESS_MODES));
+                errs.add(
+                        FieldError.notSupported(
+                                path.child("accessModes").toString(), m, ACCESS_MODES));
             }
         }
         if (modes.contains("ReadWriteOncePod") && modes.size() > 1) {
-            errs.add(FieldError.forbidden(path.child("accessModes").toString(),
-                    "may not use ReadWriteOncePod with other access modes"));
+            errs.add(
+                    FieldError.forbidden(
+                            path.child("accessModes").toString(),
+                            "may not use ReadWriteOncePod with other access modes"));
         }
         return errs;
     }
@@ -90,7 +130,9 @@ public final class PersistentVolumeStrategy implements Strategy {
     static List<FieldError> volumeMode(JsonNode spec, FieldPath path) {
         String mode = Nodes.text(spec, "volumeMode");
         if (!mode.isEmpty() && !VOLUME_MODES.contains(mode)) {
-            return List.of(FieldError.notSupported(path.child("volumeMode").toString(), mode, VOLUME_MODES));
+            return List.of(
+                    FieldError.notSupported(
+                            path.child("volumeMode").toString(), mode, VOLUME_MODES));
         }
         return List.of();
     }

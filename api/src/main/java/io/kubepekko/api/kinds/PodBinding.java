@@ -10,19 +10,18 @@ import io.kubepekko.api.registry.SubresourceCreate;
 import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
-
 import java.util.List;
 import java.util.Map;
 
 /**
- * {@code POST pods/{name}/binding}: a scheduler's assignment of a pod to a node, as kube-apiserver's
- * {@code BindingREST} makes it ({@code setPodNodeAndMetadata}). The pod must be unassigned, not being
- * deleted and free of scheduling gates; it then gets the node, the binding's annotations and labels
- * (overwriting its own), no nominated node, and a {@code PodScheduled=True} condition. The binding's uid
- * and resourceVersion are preconditions on the pod.
+ * {@code POST pods/{name}/binding}: a scheduler's assignment of a pod to a node, as
+ * kube-apiserver's {@code BindingREST} makes it ({@code setPodNodeAndMetadata}). The pod must be
+ * unassigned, not being deleted and free of scheduling gates; it then gets the node, the binding's
+ * annotations and labels (overwriting its own), no nominated node, and a {@code PodScheduled=True}
+ * condition. The binding's uid and resourceVersion are preconditions on the pod.
  *
- * <p>Kubernetes 1.35 defaults: {@code ClearingNominatedNodeNameAfterBinding} and
- * {@code PodTopologyLabelsAdmission} are on (the labels copy; the admission plugin that adds a node's
+ * <p>Kubernetes 1.35 defaults: {@code ClearingNominatedNodeNameAfterBinding} and {@code
+ * PodTopologyLabelsAdmission} are on (the labels copy; the admission plugin that adds a node's
  * topology labels to the binding is not run here).
  */
 final class PodBinding implements SubresourceCreate {
@@ -31,7 +30,10 @@ final class PodBinding implements SubresourceCreate {
 
     private static final GroupVersionKind BINDING = new GroupVersionKind("", "v1", "Binding");
 
-    /** What refusals name: the subresource, as {@code assignPod} wraps them in a conflict on {@code pods/binding}. */
+    /**
+     * What refusals name: the subresource, as {@code assignPod} wraps them in a conflict on {@code
+     * pods/binding}.
+     */
     private static final GroupResource PODS_BINDING = new GroupResource("", "pods/binding");
 
     private PodBinding() {}
@@ -60,7 +62,9 @@ final class PodBinding implements SubresourceCreate {
         ObjectNode spec = Nodes.obj(pod, "spec");
         String assigned = Nodes.text(spec, "nodeName");
         if (!assigned.isEmpty()) {
-            throw refused(name, "pod " + name + " is already assigned to node " + FieldError.quote(assigned));
+            throw refused(
+                    name,
+                    "pod " + name + " is already assigned to node " + FieldError.quote(assigned));
         }
         if (!Nodes.items(spec, "schedulingGates").isEmpty()) {
             throw refused(name, "pod " + name + " has non-empty .spec.schedulingGates");
@@ -74,7 +78,9 @@ final class PodBinding implements SubresourceCreate {
         return pod;
     }
 
-    /** The binding's entries of metadata map {@code field} set on the pod, replacing the pod's own. */
+    /**
+     * The binding's entries of metadata map {@code field} set on the pod, replacing the pod's own.
+     */
     private static void copyInto(ObjectNode pod, ObjectNode binding, String field) {
         Map<String, String> entries = Nodes.stringMap(binding.path("metadata").path(field));
         if (entries.isEmpty()) {
@@ -85,9 +91,9 @@ final class PodBinding implements SubresourceCreate {
     }
 
     /**
-     * Kubernetes' {@code UpdatePodCondition} with {@code PodScheduled=True}: the condition replaces any
-     * earlier one of its type whole (its reason and message go), and keeps that one's transition time
-     * when it was already true.
+     * Kubernetes' {@code UpdatePodCondition} with {@code PodScheduled=True}: the condition replaces
+     * any earlier one of its type whole (its reason and message go), and keeps that one's
+     * transition time when it was already true.
      */
     private static void markScheduled(ObjectNode status, String now) {
         ArrayNode conditions = Nodes.arr(status, "conditions");
@@ -100,8 +106,11 @@ final class PodBinding implements SubresourceCreate {
             JsonNode old = conditions.get(i);
             if ("PodScheduled".equals(Nodes.text(old, "type"))) {
                 if ("True".equals(Nodes.text(old, "status"))) {
-                    scheduled.set("lastTransitionTime", old.hasNonNull("lastTransitionTime")
-                            ? old.get("lastTransitionTime") : Nodes.F.nullNode());
+                    scheduled.set(
+                            "lastTransitionTime",
+                            old.hasNonNull("lastTransitionTime")
+                                    ? old.get("lastTransitionTime")
+                                    : Nodes.F.nullNode());
                 }
                 conditions.set(i, scheduled);
                 return;

@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * Kubernetes' defaulting of pod specs ({@code SetDefaults_PodSpec}, {@code SetDefaults_Container} and
- * friends), shared by pods and every pod template. Each function fills only unset fields, so it is
- * safe to run on every write.
+ * Kubernetes' defaulting of pod specs ({@code SetDefaults_PodSpec}, {@code SetDefaults_Container}
+ * and friends), shared by pods and every pod template. Each function fills only unset fields, so it
+ * is safe to run on every write.
  */
 public final class PodDefaults {
     private PodDefaults() {}
@@ -14,6 +14,7 @@ public final class PodDefaults {
     public static final String TERMINATION_MESSAGE_PATH = "/dev/termination-log";
     public static final long TERMINATION_GRACE_PERIOD_SECONDS = 30;
     public static final String DEFAULT_SCHEDULER = "default-scheduler";
+
     /** 0644, the default file mode of secret and configMap volumes. */
     public static final int DEFAULT_VOLUME_MODE = 420;
 
@@ -46,7 +47,10 @@ public final class PodDefaults {
         }
     }
 
-    /** Container defaults: termination message, pull policy, port protocols, requests from limits, probes. */
+    /**
+     * Container defaults: termination message, pull policy, port protocols, requests from limits,
+     * probes.
+     */
     public static void defaultContainer(ObjectNode c) {
         Nodes.defaultText(c, "terminationMessagePath", TERMINATION_MESSAGE_PATH);
         Nodes.defaultText(c, "terminationMessagePolicy", "File");
@@ -65,12 +69,18 @@ public final class PodDefaults {
         }
     }
 
-    /** {@code Always} for {@code :latest} or an untagged, undigested image; {@code IfNotPresent} otherwise. */
+    /**
+     * {@code Always} for {@code :latest} or an untagged, undigested image; {@code IfNotPresent}
+     * otherwise.
+     */
     public static String defaultImagePullPolicy(String image) {
         return "latest".equals(imageTag(image)) ? "Always" : "IfNotPresent";
     }
 
-    /** The tag of an image reference; "latest" when neither tag nor digest is given, "" when only a digest is. */
+    /**
+     * The tag of an image reference; "latest" when neither tag nor digest is given, "" when only a
+     * digest is.
+     */
     static String imageTag(String image) {
         if (image == null || image.isBlank()) {
             return "";
@@ -108,11 +118,14 @@ public final class PodDefaults {
             return;
         }
         ObjectNode requests = Nodes.obj(resources, "requests");
-        limits.properties().iterator().forEachRemaining(e -> {
-            if (!requests.has(e.getKey())) {
-                requests.set(e.getKey(), e.getValue().deepCopy());
-            }
-        });
+        limits.properties()
+                .iterator()
+                .forEachRemaining(
+                        e -> {
+                            if (!requests.has(e.getKey())) {
+                                requests.set(e.getKey(), e.getValue().deepCopy());
+                            }
+                        });
     }
 
     public static void defaultProbe(ObjectNode p) {

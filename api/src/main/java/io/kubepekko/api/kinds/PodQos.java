@@ -2,7 +2,6 @@ package io.kubepekko.api.kinds;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.api.meta.Quantity;
-
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;

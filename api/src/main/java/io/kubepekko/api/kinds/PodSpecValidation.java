@@ -7,7 +7,6 @@ import io.kubepekko.api.validation.FieldPath;
 import io.kubepekko.api.validation.LabelValidation;
 import io.kubepekko.api.validation.NameValidation;
 import io.kubepekko.api.validation.ObjectMetaValidation;
-
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -16,25 +15,56 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Validation of pod specs and pod templates ({@code ValidatePodSpec}, {@code ValidatePodTemplateSpec}),
- * shared by pods and the workload kinds. Covers what users commonly get wrong: containers, images,
- * ports, environment, mounts, resources, volumes, enums and names; not every field Kubernetes checks.
+ * Validation of pod specs and pod templates ({@code ValidatePodSpec}, {@code
+ * ValidatePodTemplateSpec}), shared by pods and the workload kinds. Covers what users commonly get
+ * wrong: containers, images, ports, environment, mounts, resources, volumes, enums and names; not
+ * every field Kubernetes checks.
  */
 public final class PodSpecValidation {
     private PodSpecValidation() {}
 
     public static final List<String> PROTOCOLS = List.of("SCTP", "TCP", "UDP");
     public static final List<String> RESTART_POLICIES = List.of("Always", "OnFailure", "Never");
-    static final List<String> DNS_POLICIES = List.of("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None");
+    static final List<String> DNS_POLICIES =
+            List.of("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None");
     static final List<String> PULL_POLICIES = List.of("Always", "IfNotPresent", "Never");
-    static final List<String> TERMINATION_MESSAGE_POLICIES = List.of("File", "FallbackToLogsOnError");
-    static final List<String> TAINT_EFFECTS = List.of("NoSchedule", "PreferNoSchedule", "NoExecute");
+    static final List<String> TERMINATION_MESSAGE_POLICIES =
+            List.of("File", "FallbackToLogsOnError");
+    static final List<String> TAINT_EFFECTS =
+            List.of("NoSchedule", "PreferNoSchedule", "NoExecute");
 
-    private static final List<String> VOLUME_SOURCES = List.of("emptyDir", "hostPath", "gitRepo", "gcePersistentDisk",
-            "awsElasticBlockStore", "secret", "nfs", "iscsi", "glusterfs", "flocker", "persistentVolumeClaim", "rbd",
-            "cinder", "cephfs", "quobyte", "downwardAPI", "fc", "flexVolume", "configMap", "azureFile", "vsphereVolume",
-            "photonPersistentDisk", "portworxVolume", "azureDisk", "storageos", "projected", "scaleIO", "csi",
-            "ephemeral", "image");
+    private static final List<String> VOLUME_SOURCES =
+            List.of(
+                    "emptyDir",
+                    "hostPath",
+                    "gitRepo",
+                    "gcePersistentDisk",
+                    "awsElasticBlockStore",
+                    "secret",
+                    "nfs",
+                    "iscsi",
+                    "glusterfs",
+                    "flocker",
+                    "persistentVolumeClaim",
+                    "rbd",
+                    "cinder",
+                    "cephfs",
+                    "quobyte",
+                    "downwardAPI",
+                    "fc",
+                    "flexVolume",
+                    "configMap",
+                    "azureFile",
+                    "vsphereVolume",
+                    "photonPersistentDisk",
+                    "portworxVolume",
+                    "azureDisk",
+                    "storageos",
+                    "projected",
+                    "scaleIO",
+                    "csi",
+                    "ephemeral",
+                    "image");
 
     /** {@code template}: labels and annotations of its metadata, then its spec. */
     public static List<FieldError> validatePodTemplate(JsonNode template, FieldPath path) {
@@ -45,12 +75,16 @@ public final class PodSpecValidation {
         }
         JsonNode meta = template.path("metadata");
         errs.addAll(LabelValidation.labels(meta.get("labels"), path.child("labels")));
-        errs.addAll(ObjectMetaValidation.annotations(meta.get("annotations"), path.child("annotations")));
+        errs.addAll(
+                ObjectMetaValidation.annotations(
+                        meta.get("annotations"), path.child("annotations")));
         JsonNode spec = template.path("spec");
         errs.addAll(validatePodSpec(spec, path.child("spec"), false));
         if (!Nodes.items(spec, "ephemeralContainers").isEmpty()) {
-            errs.add(FieldError.forbidden(path.child("spec", "ephemeralContainers").toString(),
-                    "ephemeral containers not allowed in pod template"));
+            errs.add(
+                    FieldError.forbidden(
+                            path.child("spec", "ephemeralContainers").toString(),
+                            "ephemeral containers not allowed in pod template"));
         }
         return errs;
     }
@@ -62,7 +96,9 @@ public final class PodSpecValidation {
     public static List<FieldError> validatePodSpec(JsonNode spec, FieldPath path, boolean isPod) {
         List<FieldError> errs = new ArrayList<>();
         if (!Nodes.has(spec, "terminationGracePeriodSeconds")) {
-            errs.add(FieldError.required(path.child("terminationGracePeriodSeconds").toString(), ""));
+            errs.add(
+                    FieldError.required(
+                            path.child("terminationGracePeriodSeconds").toString(), ""));
         }
         Set<String> volumes = volumes(spec, path.child("volumes"), errs);
         errs.addAll(containers(spec, volumes, path.child("containers")));
@@ -81,8 +117,11 @@ public final class PodSpecValidation {
         if (Nodes.has(spec, "activeDeadlineSeconds")) {
             long v = spec.get("activeDeadlineSeconds").asLong();
             if (v < 1 || v > Integer.MAX_VALUE) {
-                errs.add(FieldError.invalid(path.child("activeDeadlineSeconds").toString(), v,
-                        NameValidation.inclusiveRangeError(1, Integer.MAX_VALUE)));
+                errs.add(
+                        FieldError.invalid(
+                                path.child("activeDeadlineSeconds").toString(),
+                                v,
+                                NameValidation.inclusiveRangeError(1, Integer.MAX_VALUE)));
             }
         }
         errs.addAll(tolerations(spec, path.child("tolerations")));
@@ -125,7 +164,10 @@ public final class PodSpecValidation {
                 continue;
             }
             if (count > 0) {
-                errs.add(FieldError.forbidden(path.child(source).toString(), "may not specify more than 1 volume type"));
+                errs.add(
+                        FieldError.forbidden(
+                                path.child(source).toString(),
+                                "may not specify more than 1 volume type"));
                 continue;
             }
             count++;
@@ -133,13 +175,14 @@ public final class PodSpecValidation {
             switch (source) {
                 case "secret" -> requiredText(s, "secretName", path.child(source), errs);
                 case "configMap" -> requiredText(s, "name", path.child(source), errs);
-                case "persistentVolumeClaim" -> requiredText(s, "claimName", path.child(source), errs);
+                case "persistentVolumeClaim" ->
+                        requiredText(s, "claimName", path.child(source), errs);
                 case "hostPath" -> requiredText(s, "path", path.child(source), errs);
                 case "nfs" -> {
                     requiredText(s, "server", path.child(source), errs);
                     requiredText(s, "path", path.child(source), errs);
                 }
-                default -> { }
+                default -> {}
             }
         }
         if (count == 0) {
@@ -165,14 +208,18 @@ public final class PodSpecValidation {
                 errs.add(FieldError.duplicate(idx.child("name").toString(), name));
             }
             if (Nodes.has(c, "restartPolicy")) {
-                errs.add(FieldError.forbidden(idx.child("restartPolicy").toString(), "may not be set for non-init containers"));
+                errs.add(
+                        FieldError.forbidden(
+                                idx.child("restartPolicy").toString(),
+                                "may not be set for non-init containers"));
             }
         }
         errs.addAll(hostPortConflicts(cs, path));
         return errs;
     }
 
-    private static List<FieldError> initContainers(JsonNode spec, Set<String> volumes, FieldPath path) {
+    private static List<FieldError> initContainers(
+            JsonNode spec, Set<String> volumes, FieldPath path) {
         List<FieldError> errs = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (JsonNode c : Nodes.items(spec, "containers")) {
@@ -191,13 +238,20 @@ public final class PodSpecValidation {
             }
             String restart = Nodes.text(c, "restartPolicy");
             if (Nodes.has(c, "restartPolicy") && !restart.equals("Always")) {
-                errs.add(FieldError.notSupported(idx.child("restartPolicy").toString(), restart, List.of("Always")));
+                errs.add(
+                        FieldError.notSupported(
+                                idx.child("restartPolicy").toString(), restart, List.of("Always")));
             }
             if (!restart.equals("Always")) {
-                for (String probe : new String[] {"lifecycle", "livenessProbe", "readinessProbe", "startupProbe"}) {
+                for (String probe :
+                        new String[] {
+                            "lifecycle", "livenessProbe", "readinessProbe", "startupProbe"
+                        }) {
                     if (Nodes.has(c, probe)) {
-                        errs.add(FieldError.forbidden(idx.child(probe).toString(),
-                                "may not be set for init containers without restartPolicy=Always"));
+                        errs.add(
+                                FieldError.forbidden(
+                                        idx.child(probe).toString(),
+                                        "may not be set for init containers without restartPolicy=Always"));
                     }
                 }
             }
@@ -225,8 +279,11 @@ public final class PodSpecValidation {
         if (tmp.isEmpty()) {
             errs.add(FieldError.required(path.child("terminationMessagePolicy").toString(), ""));
         } else if (!TERMINATION_MESSAGE_POLICIES.contains(tmp)) {
-            errs.add(FieldError.notSupported(path.child("terminationMessagePolicy").toString(), tmp,
-                    TERMINATION_MESSAGE_POLICIES));
+            errs.add(
+                    FieldError.notSupported(
+                            path.child("terminationMessagePolicy").toString(),
+                            tmp,
+                            TERMINATION_MESSAGE_POLICIES));
         }
         errs.addAll(containerPorts(c, path.child("ports")));
         errs.addAll(env(c, path.child("env")));
@@ -235,13 +292,17 @@ public final class PodSpecValidation {
         if (pull.isEmpty()) {
             errs.add(FieldError.required(path.child("imagePullPolicy").toString(), ""));
         } else if (!PULL_POLICIES.contains(pull)) {
-            errs.add(FieldError.notSupported(path.child("imagePullPolicy").toString(), pull, PULL_POLICIES));
+            errs.add(
+                    FieldError.notSupported(
+                            path.child("imagePullPolicy").toString(), pull, PULL_POLICIES));
         }
         errs.addAll(resources(c.path("resources"), path.child("resources")));
         return errs;
     }
 
-    /** Container ports: names, numbers, host ports and protocols ({@code validateContainerPorts}). */
+    /**
+     * Container ports: names, numbers, host ports and protocols ({@code validateContainerPorts}).
+     */
     static List<FieldError> containerPorts(JsonNode c, FieldPath path) {
         List<FieldError> errs = new ArrayList<>();
         Set<String> names = new HashSet<>();
@@ -253,7 +314,11 @@ public final class PodSpecValidation {
             if (!name.isEmpty()) {
                 List<String> msgs = NameValidation.portName(name);
                 if (!msgs.isEmpty()) {
-                    msgs.forEach(m -> errs.add(FieldError.invalid(idx.child("name").toString(), name, m)));
+                    msgs.forEach(
+                            m ->
+                                    errs.add(
+                                            FieldError.invalid(
+                                                    idx.child("name").toString(), name, m)));
                 } else if (!names.add(name)) {
                     errs.add(FieldError.duplicate(idx.child("name").toString(), name));
                 }
@@ -262,13 +327,25 @@ public final class PodSpecValidation {
             if (containerPort == 0) {
                 errs.add(FieldError.required(idx.child("containerPort").toString(), ""));
             } else {
-                NameValidation.portNumber(containerPort).forEach(
-                        m -> errs.add(FieldError.invalid(idx.child("containerPort").toString(), containerPort, m)));
+                NameValidation.portNumber(containerPort)
+                        .forEach(
+                                m ->
+                                        errs.add(
+                                                FieldError.invalid(
+                                                        idx.child("containerPort").toString(),
+                                                        containerPort,
+                                                        m)));
             }
             long hostPort = p.path("hostPort").asLong(0);
             if (hostPort != 0) {
-                NameValidation.portNumber(hostPort).forEach(
-                        m -> errs.add(FieldError.invalid(idx.child("hostPort").toString(), hostPort, m)));
+                NameValidation.portNumber(hostPort)
+                        .forEach(
+                                m ->
+                                        errs.add(
+                                                FieldError.invalid(
+                                                        idx.child("hostPort").toString(),
+                                                        hostPort,
+                                                        m)));
             }
             errs.addAll(protocol(p, idx));
         }
@@ -282,7 +359,9 @@ public final class PodSpecValidation {
             return List.of(FieldError.required(path.child("protocol").toString(), ""));
         }
         if (!PROTOCOLS.contains(protocol)) {
-            return List.of(FieldError.notSupported(path.child("protocol").toString(), protocol, PROTOCOLS));
+            return List.of(
+                    FieldError.notSupported(
+                            path.child("protocol").toString(), protocol, PROTOCOLS));
         }
         return List.of();
     }
@@ -298,9 +377,17 @@ public final class PodSpecValidation {
                 if (hostPort == 0) {
                     continue;
                 }
-                String key = Nodes.text(p, "protocol") + "/" + Nodes.text(p, "hostIP") + "/" + hostPort;
+                String key =
+                        Nodes.text(p, "protocol") + "/" + Nodes.text(p, "hostIP") + "/" + hostPort;
                 if (!seen.add(key)) {
-                    errs.add(FieldError.duplicate(path.index(ci).child("ports").index(pi).child("hostPort").toString(), key));
+                    errs.add(
+                            FieldError.duplicate(
+                                    path.index(ci)
+                                            .child("ports")
+                                            .index(pi)
+                                            .child("hostPort")
+                                            .toString(),
+                                    key));
                 }
             }
         }
@@ -316,8 +403,15 @@ public final class PodSpecValidation {
                 long hp = ports.get(j).path("hostPort").asLong(0);
                 long cp = ports.get(j).path("containerPort").asLong(0);
                 if ((isPod || hp != 0) && hp != cp) {
-                    errs.add(FieldError.invalid(path.index(i).child("ports").index(j).child("hostPort").toString(), hp,
-                            "must match `containerPort` when `hostNetwork` is true"));
+                    errs.add(
+                            FieldError.invalid(
+                                    path.index(i)
+                                            .child("ports")
+                                            .index(j)
+                                            .child("hostPort")
+                                            .toString(),
+                                    hp,
+                                    "must match `containerPort` when `hostNetwork` is true"));
                 }
             }
         }
@@ -336,8 +430,11 @@ public final class PodSpecValidation {
             }
             for (char ch : name.toCharArray()) {
                 if (ch < 0x20 || ch > 0x7e || ch == '=') {
-                    errs.add(FieldError.invalid(idx.child("name").toString(), name,
-                            "a valid environment variable name must consist only of printable ASCII characters other than '='"));
+                    errs.add(
+                            FieldError.invalid(
+                                    idx.child("name").toString(),
+                                    name,
+                                    "a valid environment variable name must consist only of printable ASCII characters other than '='"));
                     break;
                 }
             }
@@ -362,7 +459,9 @@ public final class PodSpecValidation {
             if (mountPath.isEmpty()) {
                 errs.add(FieldError.required(idx.child("mountPath").toString(), ""));
             } else if (!mountPaths.add(mountPath)) {
-                errs.add(FieldError.invalid(idx.child("mountPath").toString(), mountPath, "must be unique"));
+                errs.add(
+                        FieldError.invalid(
+                                idx.child("mountPath").toString(), mountPath, "must be unique"));
             }
         }
         return errs;
@@ -375,14 +474,21 @@ public final class PodSpecValidation {
         Map<String, String> requests = Nodes.stringMap(resources.get("requests"));
         limits.forEach((k, v) -> quantity(v, path.child("limits").key(k), errs));
         FieldPath reqPath = path.child("requests");
-        requests.forEach((k, v) -> {
-            BigDecimal req = quantity(v, reqPath.key(k), errs);
-            BigDecimal lim = limits.containsKey(k) ? amount(limits.get(k)) : null;
-            if (req != null && lim != null && req.compareTo(lim) > 0) {
-                errs.add(FieldError.invalid(reqPath.toString(), v,
-                        "must be less than or equal to " + k + " limit of " + limits.get(k)));
-            }
-        });
+        requests.forEach(
+                (k, v) -> {
+                    BigDecimal req = quantity(v, reqPath.key(k), errs);
+                    BigDecimal lim = limits.containsKey(k) ? amount(limits.get(k)) : null;
+                    if (req != null && lim != null && req.compareTo(lim) > 0) {
+                        errs.add(
+                                FieldError.invalid(
+                                        reqPath.toString(),
+                                        v,
+                                        "must be less than or equal to "
+                                                + k
+                                                + " limit of "
+                                                + limits.get(k)));
+                    }
+                });
         return errs;
     }
 
@@ -415,33 +521,57 @@ public final class PodSpecValidation {
                 errs.addAll(LabelValidation.labelKey(key, idx.child("key")));
             }
             if (key.isEmpty() && !op.equals("Exists")) {
-                errs.add(FieldError.invalid(idx.child("operator").toString(), op,
-                        "operator must be Exists when `key` is empty, which means \"match all values and all keys\""));
+                errs.add(
+                        FieldError.invalid(
+                                idx.child("operator").toString(),
+                                op,
+                                "operator must be Exists when `key` is empty, which means \"match all values and all keys\""));
             }
             if (Nodes.has(t, "tolerationSeconds") && !effect.equals("NoExecute")) {
-                errs.add(FieldError.invalid(idx.child("effect").toString(), effect,
-                        "effect must be 'NoExecute' when `tolerationSeconds` is set"));
+                errs.add(
+                        FieldError.invalid(
+                                idx.child("effect").toString(),
+                                effect,
+                                "effect must be 'NoExecute' when `tolerationSeconds` is set"));
             }
             switch (op) {
-                case "", "Equal" -> NameValidation.labelValue(Nodes.text(t, "value")).forEach(
-                        m -> errs.add(FieldError.invalid(idx.child("operator").toString(), Nodes.text(t, "value"), m)));
+                case "", "Equal" ->
+                        NameValidation.labelValue(Nodes.text(t, "value"))
+                                .forEach(
+                                        m ->
+                                                errs.add(
+                                                        FieldError.invalid(
+                                                                idx.child("operator").toString(),
+                                                                Nodes.text(t, "value"),
+                                                                m)));
                 case "Exists" -> {
                     if (!Nodes.text(t, "value").isEmpty()) {
-                        errs.add(FieldError.invalid(idx.child("operator").toString(), Nodes.text(t, "value"),
-                                "value must be empty when `operator` is 'Exists'"));
+                        errs.add(
+                                FieldError.invalid(
+                                        idx.child("operator").toString(),
+                                        Nodes.text(t, "value"),
+                                        "value must be empty when `operator` is 'Exists'"));
                     }
                 }
-                default -> errs.add(FieldError.notSupported(idx.child("operator").toString(), op, List.of("Equal", "Exists")));
+                default ->
+                        errs.add(
+                                FieldError.notSupported(
+                                        idx.child("operator").toString(),
+                                        op,
+                                        List.of("Equal", "Exists")));
             }
             if (!effect.isEmpty() && !TAINT_EFFECTS.contains(effect)) {
-                errs.add(FieldError.notSupported(idx.child("effect").toString(), effect, TAINT_EFFECTS));
+                errs.add(
+                        FieldError.notSupported(
+                                idx.child("effect").toString(), effect, TAINT_EFFECTS));
             }
         }
         return errs;
     }
 
     /** A required enum field: Required when empty, Unsupported when not among {@code values}. */
-    static List<FieldError> enumField(JsonNode parent, String field, List<String> values, FieldPath parentPath) {
+    static List<FieldError> enumField(
+            JsonNode parent, String field, List<String> values, FieldPath parentPath) {
         String v = Nodes.text(parent, field);
         if (v.isEmpty()) {
             return List.of(FieldError.required(parentPath.child(field).toString(), ""));
@@ -452,23 +582,28 @@ public final class PodSpecValidation {
         return List.of();
     }
 
-    static void requiredText(JsonNode parent, String field, FieldPath parentPath, List<FieldError> errs) {
+    static void requiredText(
+            JsonNode parent, String field, FieldPath parentPath, List<FieldError> errs) {
         if (Nodes.text(parent, field).isEmpty()) {
             errs.add(FieldError.required(parentPath.child(field).toString(), ""));
         }
     }
 
-    private static void subdomainField(JsonNode spec, String field, FieldPath path, List<FieldError> errs) {
+    private static void subdomainField(
+            JsonNode spec, String field, FieldPath path, List<FieldError> errs) {
         String v = Nodes.text(spec, field);
         if (!v.isEmpty()) {
-            NameValidation.dns1123Subdomain(v).forEach(m -> errs.add(FieldError.invalid(path.child(field).toString(), v, m)));
+            NameValidation.dns1123Subdomain(v)
+                    .forEach(m -> errs.add(FieldError.invalid(path.child(field).toString(), v, m)));
         }
     }
 
-    private static void labelField(JsonNode spec, String field, FieldPath path, List<FieldError> errs) {
+    private static void labelField(
+            JsonNode spec, String field, FieldPath path, List<FieldError> errs) {
         String v = Nodes.text(spec, field);
         if (!v.isEmpty()) {
-            NameValidation.dns1123Label(v).forEach(m -> errs.add(FieldError.invalid(path.child(field).toString(), v, m)));
+            NameValidation.dns1123Label(v)
+                    .forEach(m -> errs.add(FieldError.invalid(path.child(field).toString(), v, m)));
         }
     }
 }

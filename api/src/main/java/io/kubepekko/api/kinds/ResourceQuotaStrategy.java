@@ -7,53 +7,101 @@ import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.validation.BadValue;
 import io.kubepekko.api.validation.FieldPath;
 import io.kubepekko.api.validation.LabelValidation;
-
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-/** ResourceQuotas: standard or qualified resource names, non-negative quantities, known scopes; scopes immutable. */
+/**
+ * ResourceQuotas: standard or qualified resource names, non-negative quantities, known scopes;
+ * scopes immutable.
+ */
 public final class ResourceQuotaStrategy implements Strategy {
 
-    static final Set<String> STANDARD_QUOTA_RESOURCES = Set.of("pods", "services", "replicationcontrollers",
-            "resourcequotas", "secrets", "configmaps", "persistentvolumeclaims", "services.nodeports",
-            "services.loadbalancers", "cpu", "memory", "ephemeral-storage", "requests.cpu", "requests.memory",
-            "requests.storage", "requests.ephemeral-storage", "limits.cpu", "limits.memory", "limits.ephemeral-storage");
-    static final Set<String> SCOPES = Set.of("Terminating", "NotTerminating", "BestEffort", "NotBestEffort",
-            "PriorityClass", "CrossNamespacePodAffinity", "VolumeAttributesClass");
-    private static final Set<String> INTEGER_RESOURCES = Set.of("pods", "services", "replicationcontrollers",
-            "resourcequotas", "secrets", "configmaps", "persistentvolumeclaims", "services.nodeports",
-            "services.loadbalancers");
+    static final Set<String> STANDARD_QUOTA_RESOURCES =
+            Set.of(
+                    "pods",
+                    "services",
+                    "replicationcontrollers",
+                    "resourcequotas",
+                    "secrets",
+                    "configmaps",
+                    "persistentvolumeclaims",
+                    "services.nodeports",
+                    "services.loadbalancers",
+                    "cpu",
+                    "memory",
+                    "ephemeral-storage",
+                    "requests.cpu",
+                    "requests.memory",
+                    "requests.storage",
+                    "requests.ephemeral-storage",
+                    "limits.cpu",
+                    "limits.memory",
+                    "limits.ephemeral-storage");
+    static final Set<String> SCOPES =
+            Set.of(
+                    "Terminating",
+                    "NotTerminating",
+                    "BestEffort",
+                    "NotBestEffort",
+                    "PriorityClass",
+                    "CrossNamespacePodAffinity",
+                    "VolumeAttributesClass");
+    private static final Set<String> INTEGER_RESOURCES =
+            Set.of(
+                    "pods",
+                    "services",
+                    "replicationcontrollers",
+                    "resourcequotas",
+                    "secrets",
+                    "configmaps",
+                    "persistentvolumeclaims",
+                    "services.nodeports",
+                    "services.loadbalancers");
     private static final FieldPath SPEC = FieldPath.of("spec");
 
     @Override
     public List<FieldError> validateCreate(ObjectNode obj) {
         JsonNode spec = obj.path("spec");
         List<FieldError> errs = new ArrayList<>();
-        Nodes.stringMap(spec.get("hard")).forEach((k, v) -> {
-            FieldPath p = SPEC.child("hard").key(k);
-            List<FieldError> nameErrs = LabelValidation.labelKey(k, p);
-            errs.addAll(nameErrs);
-            if (nameErrs.isEmpty() && !k.contains("/") && !isStandard(k)) {
-                errs.add(FieldError.invalid(p.toString(), k, "must be a standard resource for quota"));
-            }
-            BigDecimal q = PodSpecValidation.quantity(v, p, errs);
-            if (q != null && isInteger(k) && q.stripTrailingZeros().scale() > 0) {
-                errs.add(FieldError.invalid(p.toString(), v, "must be an integer"));
-            }
-        });
+        Nodes.stringMap(spec.get("hard"))
+                .forEach(
+                        (k, v) -> {
+                            FieldPath p = SPEC.child("hard").key(k);
+                            List<FieldError> nameErrs = LabelValidation.labelKey(k, p);
+                            errs.addAll(nameErrs);
+                            if (nameErrs.isEmpty() && !k.contains("/") && !isStandard(k)) {
+                                errs.add(
+                                        FieldError.invalid(
+                                                p.toString(),
+                                                k,
+                                                "must be a standard resource for quota"));
+                            }
+                            BigDecimal q = PodSpecValidation.quantity(v, p, errs);
+                            if (q != null && isInteger(k) && q.stripTrailingZeros().scale() > 0) {
+                                errs.add(FieldError.invalid(p.toString(), v, "must be an integer"));
+                            }
+                        });
         List<String> scopes = Nodes.strings(spec, "scopes");
         for (String scope : scopes) {
             if (!SCOPES.contains(scope)) {
-                errs.add(FieldError.invalid(SPEC.child("scopes").toString(), BadValue.of(spec.get("scopes")), "unsupported scope"));
+                errs.add(
+                        FieldError.invalid(
+                                SPEC.child("scopes").toString(),
+                                BadValue.of(spec.get("scopes")),
+                                "unsupported scope"));
             }
         }
         Set<String> set = new HashSet<>(scopes);
         if ((set.contains("BestEffort") && set.contains("NotBestEffort"))
                 || (set.contains("Terminating") && set.contains("NotTerminating"))) {
-            errs.add(FieldError.invalid(SPEC.child("scopes").toString(), BadValue.of(spec.get("scopes")), "conflicting scopes"));
+            errs.add(
+                    FieldError.invalid(
+                            SPEC.child("scopes").toString(),
+                            BadValue.of(spec.get("scopes")),
+                            "conflicting scopes"));
         }
         return errs;
     }
@@ -64,20 +112,26 @@ public final class ResourceQuotaStrategy implements Strategy {
         Set<String> now = new HashSet<>(Nodes.strings(obj.path("spec"), "scopes"));
         Set<String> before = new HashSet<>(Nodes.strings(old.path("spec"), "scopes"));
         if (!now.equals(before)) {
-            errs.add(FieldError.invalid(SPEC.child("scopes").toString(), BadValue.of(obj.path("spec").get("scopes")),
-                    "field is immutable"));
+            errs.add(
+                    FieldError.invalid(
+                            SPEC.child("scopes").toString(),
+                            BadValue.of(obj.path("spec").get("scopes")),
+                            "field is immutable"));
         }
         return errs;
     }
 
-    /** Usage is written by the quota controller through {@code /status}; a new quota starts empty. */
+    /**
+     * Usage is written by the quota controller through {@code /status}; a new quota starts empty.
+     */
     @Override
     public JsonNode initialStatus(ObjectNode obj) {
         return Nodes.F.objectNode();
     }
 
     private static boolean isStandard(String name) {
-        return STANDARD_QUOTA_RESOURCES.contains(name) || name.startsWith("hugepages-")
+        return STANDARD_QUOTA_RESOURCES.contains(name)
+                || name.startsWith("hugepages-")
                 || name.startsWith("requests.hugepages-");
     }
 

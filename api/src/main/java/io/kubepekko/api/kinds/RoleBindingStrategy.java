@@ -7,7 +7,6 @@ import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.validation.BadValue;
 import io.kubepekko.api.validation.FieldPath;
 import io.kubepekko.api.validation.NameValidation;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -33,7 +32,8 @@ public final class RoleBindingStrategy implements Strategy {
         for (JsonNode s : Nodes.items(obj, "subjects")) {
             if (s instanceof ObjectNode subject) {
                 String kind = Nodes.text(subject, "kind");
-                if ((kind.equals("User") || kind.equals("Group")) && Nodes.text(subject, "apiGroup").isEmpty()) {
+                if ((kind.equals("User") || kind.equals("Group"))
+                        && Nodes.text(subject, "apiGroup").isEmpty()) {
                     subject.put("apiGroup", RBAC_GROUP);
                 }
             }
@@ -47,7 +47,9 @@ public final class RoleBindingStrategy implements Strategy {
         FieldPath refPath = FieldPath.of("roleRef");
         String group = Nodes.text(ref, "apiGroup");
         if (!group.equals(RBAC_GROUP)) {
-            errs.add(FieldError.notSupported(refPath.child("apiGroup").toString(), group, List.of(RBAC_GROUP)));
+            errs.add(
+                    FieldError.notSupported(
+                            refPath.child("apiGroup").toString(), group, List.of(RBAC_GROUP)));
         }
         String kind = Nodes.text(ref, "kind");
         List<String> kinds = namespaced ? List.of("Role", "ClusterRole") : List.of("ClusterRole");
@@ -58,7 +60,12 @@ public final class RoleBindingStrategy implements Strategy {
         if (name.isEmpty()) {
             errs.add(FieldError.required(refPath.child("name").toString(), ""));
         } else {
-            NameValidation.pathSegmentName(name).forEach(m -> errs.add(FieldError.invalid(refPath.child("name").toString(), name, m)));
+            NameValidation.pathSegmentName(name)
+                    .forEach(
+                            m ->
+                                    errs.add(
+                                            FieldError.invalid(
+                                                    refPath.child("name").toString(), name, m)));
         }
         List<JsonNode> subjects = Nodes.items(obj, "subjects");
         for (int i = 0; i < subjects.size(); i++) {
@@ -72,8 +79,11 @@ public final class RoleBindingStrategy implements Strategy {
         List<FieldError> errs = new ArrayList<>(validateCreate(obj));
         if (!Nodes.same(obj.get("roleRef"), old.get("roleRef"))) {
             JsonNode ref = obj.path("roleRef");
-            ObjectNode shown = Nodes.F.objectNode().put("APIGroup", Nodes.text(ref, "apiGroup"))
-                    .put("Kind", Nodes.text(ref, "kind")).put("Name", Nodes.text(ref, "name"));
+            ObjectNode shown =
+                    Nodes.F.objectNode()
+                            .put("APIGroup", Nodes.text(ref, "apiGroup"))
+                            .put("Kind", Nodes.text(ref, "kind"))
+                            .put("Name", Nodes.text(ref, "name"));
             errs.add(FieldError.invalid("roleRef", BadValue.of(shown), CANNOT_CHANGE_ROLE_REF));
         }
         return errs;
@@ -89,10 +99,19 @@ public final class RoleBindingStrategy implements Strategy {
         switch (Nodes.text(s, "kind")) {
             case "ServiceAccount" -> {
                 if (!name.isEmpty()) {
-                    NameValidation.dns1123Subdomain(name).forEach(m -> errs.add(FieldError.invalid(path.child("name").toString(), name, m)));
+                    NameValidation.dns1123Subdomain(name)
+                            .forEach(
+                                    m ->
+                                            errs.add(
+                                                    FieldError.invalid(
+                                                            path.child("name").toString(),
+                                                            name,
+                                                            m)));
                 }
                 if (!group.isEmpty()) {
-                    errs.add(FieldError.notSupported(path.child("apiGroup").toString(), group, List.of("")));
+                    errs.add(
+                            FieldError.notSupported(
+                                    path.child("apiGroup").toString(), group, List.of("")));
                 }
                 if (!namespaced && Nodes.text(s, "namespace").isEmpty()) {
                     errs.add(FieldError.required(path.child("namespace").toString(), ""));
@@ -100,11 +119,17 @@ public final class RoleBindingStrategy implements Strategy {
             }
             case "User", "Group" -> {
                 if (!group.equals(RBAC_GROUP)) {
-                    errs.add(FieldError.notSupported(path.child("apiGroup").toString(), group, List.of(RBAC_GROUP)));
+                    errs.add(
+                            FieldError.notSupported(
+                                    path.child("apiGroup").toString(), group, List.of(RBAC_GROUP)));
                 }
             }
-            default -> errs.add(FieldError.notSupported(path.child("kind").toString(), Nodes.text(s, "kind"),
-                    List.of("ServiceAccount", "User", "Group")));
+            default ->
+                    errs.add(
+                            FieldError.notSupported(
+                                    path.child("kind").toString(),
+                                    Nodes.text(s, "kind"),
+                                    List.of("ServiceAccount", "User", "Group")));
         }
         return errs;
     }

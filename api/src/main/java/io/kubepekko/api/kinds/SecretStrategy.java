@@ -6,7 +6,6 @@ import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.registry.Strategy;
 import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.validation.FieldPath;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -15,8 +14,8 @@ import java.util.List;
 
 /**
  * Secrets: {@code stringData} folded into {@code data}, type {@code Opaque} by default, key syntax,
- * 1 MiB in total, the per-type required keys, and the immutability of {@code type} and of
- * {@code immutable} secrets.
+ * 1 MiB in total, the per-type required keys, and the immutability of {@code type} and of {@code
+ * immutable} secrets.
  */
 public final class SecretStrategy implements Strategy {
 
@@ -40,8 +39,19 @@ public final class SecretStrategy implements Strategy {
             return;
         }
         ObjectNode data = Nodes.obj(obj, "data");
-        stringData.properties().iterator().forEachRemaining(e -> data.put(e.getKey(),
-                Base64.getEncoder().encodeToString(e.getValue().asText().getBytes(StandardCharsets.UTF_8))));
+        stringData
+                .properties()
+                .iterator()
+                .forEachRemaining(
+                        e ->
+                                data.put(
+                                        e.getKey(),
+                                        Base64.getEncoder()
+                                                .encodeToString(
+                                                        e.getValue()
+                                                                .asText()
+                                                                .getBytes(
+                                                                        StandardCharsets.UTF_8))));
     }
 
     @Override
@@ -78,9 +88,14 @@ public final class SecretStrategy implements Strategy {
         List<FieldError> errs = new ArrayList<>();
         switch (Nodes.text(obj, "type")) {
             case "kubernetes.io/service-account-token" -> {
-                if (Nodes.text(Nodes.at(obj, "metadata", "annotations"), SERVICE_ACCOUNT_NAME_KEY).isEmpty()) {
-                    errs.add(FieldError.required(
-                            FieldPath.of("metadata", "annotations").key(SERVICE_ACCOUNT_NAME_KEY).toString(), ""));
+                if (Nodes.text(Nodes.at(obj, "metadata", "annotations"), SERVICE_ACCOUNT_NAME_KEY)
+                        .isEmpty()) {
+                    errs.add(
+                            FieldError.required(
+                                    FieldPath.of("metadata", "annotations")
+                                            .key(SERVICE_ACCOUNT_NAME_KEY)
+                                            .toString(),
+                                    ""));
                 }
             }
             case "kubernetes.io/dockercfg" -> jsonKey(data, ".dockercfg", errs);
@@ -104,7 +119,7 @@ public final class SecretStrategy implements Strategy {
                     errs.add(FieldError.required(DATA.key("tls.key").toString(), ""));
                 }
             }
-            default -> { }
+            default -> {}
         }
         return errs;
     }
@@ -119,8 +134,12 @@ public final class SecretStrategy implements Strategy {
         try {
             byte[] raw = Base64.getDecoder().decode(data.get(key).asText());
             JsonNode parsed = Json.MAPPER.readTree(raw);
-            problem = parsed != null && parsed.isObject() ? null
-                    : "json: cannot unmarshal " + jsonKind(parsed) + " into Go value of type map[string]interface {}";
+            problem =
+                    parsed != null && parsed.isObject()
+                            ? null
+                            : "json: cannot unmarshal "
+                                    + jsonKind(parsed)
+                                    + " into Go value of type map[string]interface {}";
         } catch (IllegalArgumentException | IOException e) {
             problem = "invalid character in JSON content";
         }

@@ -7,7 +7,6 @@ import io.kubepekko.api.alloc.Ipv4;
 import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.validation.BadValue;
 import io.kubepekko.api.validation.FieldPath;
-
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -15,17 +14,18 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * The linked Service fields {@code clusterIP}, {@code clusterIPs}, {@code ipFamilies},
- * {@code ipFamilyPolicy} and the node ports: how Kubernetes normalizes them before validation
- * ({@code NormalizeClusterIPs}, {@code patchAllocatedValues}, {@code dropTypeDependentFields}) and
- * how it validates them ({@code ValidateServiceClusterIPsRelatedFields} and the update checks).
+ * The linked Service fields {@code clusterIP}, {@code clusterIPs}, {@code ipFamilies}, {@code
+ * ipFamilyPolicy} and the node ports: how Kubernetes normalizes them before validation ({@code
+ * NormalizeClusterIPs}, {@code patchAllocatedValues}, {@code dropTypeDependentFields}) and how it
+ * validates them ({@code ValidateServiceClusterIPsRelatedFields} and the update checks).
  */
 final class ServiceClusterIps {
     private ServiceClusterIps() {}
 
     static final String NONE = "None";
     static final List<String> FAMILIES = List.of("IPv4", "IPv6");
-    static final List<String> POLICIES = List.of("PreferDualStack", "RequireDualStack", "SingleStack");
+    static final List<String> POLICIES =
+            List.of("PreferDualStack", "RequireDualStack", "SingleStack");
     private static final FieldPath SPEC = FieldPath.of("spec");
     private static final FieldPath CLUSTER_IPS = SPEC.child("clusterIPs");
     private static final FieldPath FAMILIES_PATH = SPEC.child("ipFamilies");
@@ -33,8 +33,8 @@ final class ServiceClusterIps {
     // ---- normalization (before validation) ----
 
     /**
-     * {@code NormalizeClusterIPs}: a client that sets only the singular field gets the plural one on
-     * create; on update an omitted or untouched plural follows the singular.
+     * {@code NormalizeClusterIPs}: a client that sets only the singular field gets the plural one
+     * on create; on update an omitted or untouched plural follows the singular.
      */
     static void normalize(ObjectNode spec, JsonNode oldSpec) {
         String ip = Nodes.text(spec, "clusterIP");
@@ -71,7 +71,8 @@ final class ServiceClusterIps {
             if (Nodes.text(spec, "clusterIP").isEmpty() && Nodes.has(oldSpec, "clusterIP")) {
                 spec.put("clusterIP", Nodes.text(oldSpec, "clusterIP"));
             }
-            if (Nodes.strings(spec, "clusterIPs").isEmpty() && !Nodes.strings(oldSpec, "clusterIPs").isEmpty()) {
+            if (Nodes.strings(spec, "clusterIPs").isEmpty()
+                    && !Nodes.strings(oldSpec, "clusterIPs").isEmpty()) {
                 spec.set("clusterIPs", oldSpec.get("clusterIPs").deepCopy());
             }
         }
@@ -84,7 +85,10 @@ final class ServiceClusterIps {
                     long old = 0;
                     for (JsonNode o : oldPorts) {
                         if (Nodes.text(o, "name").equals(Nodes.text(port, "name"))) {
-                            old = o.path("nodePort").asLong(0); // the last one of that name, as Go's map keeps it
+                            old =
+                                    o.path("nodePort")
+                                            .asLong(0); // the last one of that name, as Go's map
+                            // keeps it
                         }
                     }
                     if (old != 0 && !used.contains(old)) {
@@ -93,7 +97,9 @@ final class ServiceClusterIps {
                 }
             }
         }
-        if (needsHealthCheck(oldSpec) && needsHealthCheck(spec) && spec.path("healthCheckNodePort").asLong(0) == 0
+        if (needsHealthCheck(oldSpec)
+                && needsHealthCheck(spec)
+                && spec.path("healthCheckNodePort").asLong(0) == 0
                 && oldSpec.path("healthCheckNodePort").asLong(0) != 0) {
             spec.put("healthCheckNodePort", oldSpec.path("healthCheckNodePort").asInt());
         }
@@ -106,7 +112,8 @@ final class ServiceClusterIps {
     static void dropTypeDependent(ObjectNode spec, JsonNode oldSpec) {
         if (needsClusterIp(oldSpec) && !needsClusterIp(spec)) {
             if (Nodes.text(oldSpec, "clusterIP").equals(Nodes.text(spec, "clusterIP"))
-                    && Nodes.strings(oldSpec, "clusterIPs").equals(Nodes.strings(spec, "clusterIPs"))) {
+                    && Nodes.strings(oldSpec, "clusterIPs")
+                            .equals(Nodes.strings(spec, "clusterIPs"))) {
                 spec.remove(List.of("clusterIP", "clusterIPs"));
             }
             if (Nodes.strings(oldSpec, "ipFamilies").equals(Nodes.strings(spec, "ipFamilies"))) {
@@ -116,23 +123,31 @@ final class ServiceClusterIps {
                 spec.remove("ipFamilyPolicy");
             }
         }
-        if (needsNodePort(oldSpec) && !needsNodePort(spec) && new HashSet<>(nodePorts(oldSpec)).containsAll(nodePorts(spec))) {
+        if (needsNodePort(oldSpec)
+                && !needsNodePort(spec)
+                && new HashSet<>(nodePorts(oldSpec)).containsAll(nodePorts(spec))) {
             for (JsonNode p : Nodes.items(spec, "ports")) {
                 if (p instanceof ObjectNode port) {
                     port.remove("nodePort");
                 }
             }
         }
-        if (needsHealthCheck(oldSpec) && !needsHealthCheck(spec)
-                && oldSpec.path("healthCheckNodePort").asLong(0) == spec.path("healthCheckNodePort").asLong(0)) {
+        if (needsHealthCheck(oldSpec)
+                && !needsHealthCheck(spec)
+                && oldSpec.path("healthCheckNodePort").asLong(0)
+                        == spec.path("healthCheckNodePort").asLong(0)) {
             spec.remove("healthCheckNodePort");
         }
     }
 
-    /** {@code trimFieldsForDualStackDowngrade}: switching a dual-stack Service to SingleStack drops the secondary values. */
+    /**
+     * {@code trimFieldsForDualStackDowngrade}: switching a dual-stack Service to SingleStack drops
+     * the secondary values.
+     */
     static void trimForSingleStack(ObjectNode spec, JsonNode oldSpec) {
         String oldPolicy = Nodes.text(oldSpec, "ipFamilyPolicy");
-        boolean oldDual = oldPolicy.equals("RequireDualStack") || oldPolicy.equals("PreferDualStack");
+        boolean oldDual =
+                oldPolicy.equals("RequireDualStack") || oldPolicy.equals("PreferDualStack");
         if (oldDual && Nodes.text(spec, "ipFamilyPolicy").equals("SingleStack")) {
             keepFirst(spec, "clusterIPs");
             keepFirst(spec, "ipFamilies");
@@ -158,10 +173,18 @@ final class ServiceClusterIps {
             if (ips.isEmpty()) {
                 errs.add(FieldError.required(CLUSTER_IPS.toString(), ""));
             } else if (!ips.get(0).equals(ip)) {
-                errs.add(FieldError.invalid(CLUSTER_IPS.toString(), ipsValue(spec), "first value must match `clusterIP`"));
+                errs.add(
+                        FieldError.invalid(
+                                CLUSTER_IPS.toString(),
+                                ipsValue(spec),
+                                "first value must match `clusterIP`"));
             }
         } else if (!ips.isEmpty()) {
-            errs.add(FieldError.invalid(CLUSTER_IPS.toString(), ipsValue(spec), "must be empty when `clusterIP` is not specified"));
+            errs.add(
+                    FieldError.invalid(
+                            CLUSTER_IPS.toString(),
+                            ipsValue(spec),
+                            "must be empty when `clusterIP` is not specified"));
         }
         Set<String> seen = new HashSet<>();
         List<String> families = Nodes.strings(spec, "ipFamilies");
@@ -174,9 +197,13 @@ final class ServiceClusterIps {
                 errs.add(FieldError.duplicate(FAMILIES_PATH.index(i).toString(), f));
             }
         }
-        if (Nodes.has(spec, "ipFamilyPolicy") && !POLICIES.contains(Nodes.text(spec, "ipFamilyPolicy"))) {
-            errs.add(FieldError.notSupported(SPEC.child("ipFamilyPolicy").toString(), Nodes.text(spec, "ipFamilyPolicy"),
-                    POLICIES));
+        if (Nodes.has(spec, "ipFamilyPolicy")
+                && !POLICIES.contains(Nodes.text(spec, "ipFamilyPolicy"))) {
+            errs.add(
+                    FieldError.notSupported(
+                            SPEC.child("ipFamilyPolicy").toString(),
+                            Nodes.text(spec, "ipFamilyPolicy"),
+                            POLICIES));
         }
         boolean invalidIps = false;
         for (int i = 0; i < ips.size(); i++) {
@@ -184,7 +211,11 @@ final class ServiceClusterIps {
             if (i == 0 && value.equals(NONE)) {
                 if (ips.size() > 1) {
                     invalidIps = true;
-                    errs.add(FieldError.invalid(CLUSTER_IPS.toString(), ipsValue(spec), "'None' must be the first and only value"));
+                    errs.add(
+                            FieldError.invalid(
+                                    CLUSTER_IPS.toString(),
+                                    ipsValue(spec),
+                                    "'None' must be the first and only value"));
                 }
                 continue;
             }
@@ -193,23 +224,41 @@ final class ServiceClusterIps {
             errs.addAll(bad);
         }
         if (ips.size() > 2) {
-            errs.add(FieldError.invalid(CLUSTER_IPS.toString(), ipsValue(spec), "may only hold up to 2 values"));
+            errs.add(
+                    FieldError.invalid(
+                            CLUSTER_IPS.toString(),
+                            ipsValue(spec),
+                            "may only hold up to 2 values"));
         }
         if (invalidIps) {
             return errs;
         }
         if (ips.size() > 1 && !(ips.size() == 2 && isV4(ips.get(0)) != isV4(ips.get(1)))) {
-            errs.add(FieldError.invalid(CLUSTER_IPS.toString(), ipsValue(spec), "may specify no more than one IP for each IP family"));
+            errs.add(
+                    FieldError.invalid(
+                            CLUSTER_IPS.toString(),
+                            ipsValue(spec),
+                            "may specify no more than one IP for each IP family"));
         }
         if (!isHeadless(spec) && !ips.isEmpty() && !families.isEmpty()) {
             for (int i = 0; i < ips.size() && i < families.size(); i++) {
                 if (families.get(i).equals("IPv4") && !isV4(ips.get(i))) {
-                    errs.add(FieldError.invalid(CLUSTER_IPS.index(i).toString(), ips.get(i),
-                            "expected an IPv4 value as indicated by `ipFamilies[" + i + "]`"));
+                    errs.add(
+                            FieldError.invalid(
+                                    CLUSTER_IPS.index(i).toString(),
+                                    ips.get(i),
+                                    "expected an IPv4 value as indicated by `ipFamilies["
+                                            + i
+                                            + "]`"));
                 }
                 if (families.get(i).equals("IPv6") && isV4(ips.get(i))) {
-                    errs.add(FieldError.invalid(CLUSTER_IPS.index(i).toString(), ips.get(i),
-                            "expected an IPv6 value as indicated by `ipFamilies[" + i + "]`"));
+                    errs.add(
+                            FieldError.invalid(
+                                    CLUSTER_IPS.index(i).toString(),
+                                    ips.get(i),
+                                    "expected an IPv6 value as indicated by `ipFamilies["
+                                            + i
+                                            + "]`"));
                 }
             }
         }
@@ -226,12 +275,16 @@ final class ServiceClusterIps {
         }
         String lower = value.toLowerCase(Locale.ROOT);
         if (lower.startsWith("::ffff:") && IpAddresses.isIpv6(value) && lower.indexOf(':', 7) < 0) {
-            return List.of(FieldError.invalid(path.toString(), value, "must not be an IPv4-mapped IPv6 address"));
+            return List.of(
+                    FieldError.invalid(
+                            path.toString(), value, "must not be an IPv4-mapped IPv6 address"));
         }
         return List.of();
     }
 
-    /** {@code validateUpgradeDowngradeClusterIPs}: the primary cluster IP never changes once set. */
+    /**
+     * {@code validateUpgradeDowngradeClusterIPs}: the primary cluster IP never changes once set.
+     */
     static List<FieldError> validateUpdate(JsonNode spec, JsonNode oldSpec) {
         List<FieldError> errs = new ArrayList<>();
         String type = Nodes.text(spec, "type");
@@ -247,21 +300,40 @@ final class ServiceClusterIps {
             if (oldIps.size() == ips.size()) {
                 for (int i = 0; i < oldIps.size(); i++) {
                     if (!oldIps.get(i).equals(ips.get(i))) {
-                        errs.add(FieldError.invalid(CLUSTER_IPS.index(i).toString(), ipsValue(spec), "may not change once set"));
+                        errs.add(
+                                FieldError.invalid(
+                                        CLUSTER_IPS.index(i).toString(),
+                                        ipsValue(spec),
+                                        "may not change once set"));
                     }
                 }
             } else if (oldIps.size() > ips.size()) {
                 if (ips.isEmpty()) {
-                    errs.add(FieldError.invalid(CLUSTER_IPS.index(0).toString(), ipsValue(spec), "primary clusterIP can not be unset"));
+                    errs.add(
+                            FieldError.invalid(
+                                    CLUSTER_IPS.index(0).toString(),
+                                    ipsValue(spec),
+                                    "primary clusterIP can not be unset"));
                 } else if (!ips.get(0).equals(oldIps.get(0))) {
-                    errs.add(FieldError.invalid(CLUSTER_IPS.index(0).toString(), ipsValue(spec), "may not change once set"));
+                    errs.add(
+                            FieldError.invalid(
+                                    CLUSTER_IPS.index(0).toString(),
+                                    ipsValue(spec),
+                                    "may not change once set"));
                 }
                 if (ips.size() == 1 && !Nodes.text(spec, "ipFamilyPolicy").equals("SingleStack")) {
-                    errs.add(FieldError.invalid(SPEC.child("ipFamilyPolicy").toString(), policyValue(spec),
-                            "must be set to 'SingleStack' when releasing the secondary clusterIP"));
+                    errs.add(
+                            FieldError.invalid(
+                                    SPEC.child("ipFamilyPolicy").toString(),
+                                    policyValue(spec),
+                                    "must be set to 'SingleStack' when releasing the secondary clusterIP"));
                 }
             } else if (!oldIps.isEmpty() && !ips.get(0).equals(oldIps.get(0))) {
-                errs.add(FieldError.invalid(CLUSTER_IPS.index(0).toString(), ipsValue(spec), "may not change once set"));
+                errs.add(
+                        FieldError.invalid(
+                                CLUSTER_IPS.index(0).toString(),
+                                ipsValue(spec),
+                                "may not change once set"));
             }
         }
         if (headless == oldHeadless && !headless) {
@@ -270,7 +342,10 @@ final class ServiceClusterIps {
         return errs;
     }
 
-    /** {@code validateUpgradeDowngradeIPFamilies}, with Kubernetes' quirks (the index and value it reports). */
+    /**
+     * {@code validateUpgradeDowngradeIPFamilies}, with Kubernetes' quirks (the index and value it
+     * reports).
+     */
     private static List<FieldError> validateFamiliesUpdate(JsonNode spec, JsonNode oldSpec) {
         List<FieldError> errs = new ArrayList<>();
         List<String> families = Nodes.strings(spec, "ipFamilies");
@@ -279,19 +354,30 @@ final class ServiceClusterIps {
         if (old.size() == families.size()) {
             for (int i = 0; i < old.size(); i++) {
                 if (!old.get(i).equals(families.get(i))) {
-                    errs.add(FieldError.invalid(at, BadValue.of(spec.path("ipFamilies")), "may not change once set"));
+                    errs.add(
+                            FieldError.invalid(
+                                    at,
+                                    BadValue.of(spec.path("ipFamilies")),
+                                    "may not change once set"));
                 }
             }
         } else if (old.size() > families.size()) {
             if (Nodes.strings(spec, "clusterIPs").isEmpty()) {
-                errs.add(FieldError.invalid(at, BadValue.of(spec.path("ipFamilies")), "primary ipFamily can not be unset"));
+                errs.add(
+                        FieldError.invalid(
+                                at,
+                                BadValue.of(spec.path("ipFamilies")),
+                                "primary ipFamily can not be unset"));
             }
             if (!families.isEmpty() && !families.get(0).equals(old.get(0))) {
                 errs.add(FieldError.invalid(at, ipsValue(spec), "may not change once set"));
             }
             if (families.size() == 1 && !Nodes.text(spec, "ipFamilyPolicy").equals("SingleStack")) {
-                errs.add(FieldError.invalid(SPEC.child("ipFamilyPolicy").toString(), policyValue(spec),
-                        "must be set to 'SingleStack' when releasing the secondary ipFamily"));
+                errs.add(
+                        FieldError.invalid(
+                                SPEC.child("ipFamilyPolicy").toString(),
+                                policyValue(spec),
+                                "must be set to 'SingleStack' when releasing the secondary ipFamily"));
             }
         } else if (!old.isEmpty() && !families.get(0).equals(old.get(0))) {
             errs.add(FieldError.invalid(at, ipsValue(spec), "may not change once set"));
@@ -338,7 +424,10 @@ final class ServiceClusterIps {
         return IpAddresses.isIpv4(ip);
     }
 
-    /** {@code spec.clusterIPs} as Kubernetes prints a string slice in an error (JSON; absent is null). */
+    /**
+     * {@code spec.clusterIPs} as Kubernetes prints a string slice in an error (JSON; absent is
+     * null).
+     */
     static BadValue ipsValue(JsonNode spec) {
         return BadValue.of(spec.get("clusterIPs") == null ? null : spec.get("clusterIPs"));
     }

@@ -5,7 +5,6 @@ import io.kubepekko.api.alloc.Ipv4Cidr;
 import io.kubepekko.api.alloc.NodePortPool;
 import io.kubepekko.api.alloc.PortRange;
 import io.kubepekko.api.alloc.ValuePool;
-
 import java.util.Map;
 
 /**
@@ -17,16 +16,23 @@ public final class ServiceNetwork {
 
     /** The allocator Services claim from. */
     public static final String ALLOCATOR = "services";
+
     public static final String CLUSTER_IPS = "service-cluster-ip";
     public static final String NODE_PORTS = "service-node-port";
 
-    /** kube-apiserver's default {@code --service-cluster-ip-range} ({@code kubeoptions.DefaultServiceIPCIDR}). */
+    /**
+     * kube-apiserver's default {@code --service-cluster-ip-range} ({@code
+     * kubeoptions.DefaultServiceIPCIDR}).
+     */
     public static final Ipv4Cidr DEFAULT_CLUSTER_IP_RANGE = Ipv4Cidr.parse("10.0.0.0/24");
 
     /** The pools for the given ranges, by name. */
     public static Map<String, ValuePool> pools(Ipv4Cidr clusterIpRange, PortRange nodePortRange) {
-        return Map.of(CLUSTER_IPS, new ClusterIpPool(CLUSTER_IPS, clusterIpRange),
-                NODE_PORTS, new NodePortPool(NODE_PORTS, nodePortRange));
+        return Map.of(
+                CLUSTER_IPS,
+                new ClusterIpPool(CLUSTER_IPS, clusterIpRange),
+                NODE_PORTS,
+                new NodePortPool(NODE_PORTS, nodePortRange));
     }
 
     /** The pools kube-apiserver has without flags. */

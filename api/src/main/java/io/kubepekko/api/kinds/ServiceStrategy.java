@@ -10,7 +10,6 @@ import io.kubepekko.api.validation.BadValue;
 import io.kubepekko.api.validation.FieldPath;
 import io.kubepekko.api.validation.LabelValidation;
 import io.kubepekko.api.validation.NameValidation;
-
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -19,12 +18,13 @@ import java.util.Set;
 /**
  * Services: the spec defaults Kubernetes fills (type, session affinity, port protocol and
  * targetPort, traffic policies), the normalization of the linked cluster IP fields, and validation.
- * The values a Service holds across the cluster (cluster IP, node ports) are declared by
- * {@link #clusterValues()} and allocated by the collection's writer, not here.
+ * The values a Service holds across the cluster (cluster IP, node ports) are declared by {@link
+ * #clusterValues()} and allocated by the collection's writer, not here.
  */
 public final class ServiceStrategy implements Strategy {
 
-    static final List<String> TYPES = List.of("ClusterIP", "ExternalName", "LoadBalancer", "NodePort");
+    static final List<String> TYPES =
+            List.of("ClusterIP", "ExternalName", "LoadBalancer", "NodePort");
     private static final List<String> AFFINITIES = List.of("ClientIP", "None");
     private static final List<String> TRAFFIC_POLICIES = List.of("Cluster", "Local");
     private static final long DEFAULT_CLIENT_IP_TIMEOUT = 10800;
@@ -35,7 +35,10 @@ public final class ServiceStrategy implements Strategy {
         defaultServiceSpec(Nodes.obj(obj, "spec"));
     }
 
-    /** {@code SetDefaults_Service}, except what cluster IP allocation fills (clusterIP(s), ipFamilies). */
+    /**
+     * {@code SetDefaults_Service}, except what cluster IP allocation fills (clusterIP(s),
+     * ipFamilies).
+     */
     static void defaultServiceSpec(ObjectNode spec) {
         Nodes.defaultText(spec, "sessionAffinity", "None");
         Nodes.defaultText(spec, "type", "ClusterIP");
@@ -48,8 +51,11 @@ public final class ServiceStrategy implements Strategy {
             if (p instanceof ObjectNode port) {
                 Nodes.defaultText(port, "protocol", "TCP");
                 JsonNode target = port.get("targetPort");
-                boolean unset = target == null || target.isNull() || (target.isNumber() && target.asLong() == 0)
-                        || (target.isTextual() && target.asText().isEmpty());
+                boolean unset =
+                        target == null
+                                || target.isNull()
+                                || (target.isNumber() && target.asLong() == 0)
+                                || (target.isTextual() && target.asText().isEmpty());
                 if (unset && port.has("port")) {
                     port.set("targetPort", port.get("port"));
                 }
@@ -73,10 +79,10 @@ public final class ServiceStrategy implements Strategy {
     }
 
     /**
-     * kube-apiserver's {@code beginUpdate} and {@code PrepareForUpdate}: allocated values the client
-     * left out are carried over, the cluster IP fields normalized, values a type change makes
-     * meaningless cleared, a switch to SingleStack trims the secondary values, and the IP family
-     * fields are kept or initialized — so a PUT of what was created changes nothing.
+     * kube-apiserver's {@code beginUpdate} and {@code PrepareForUpdate}: allocated values the
+     * client left out are carried over, the cluster IP fields normalized, values a type change
+     * makes meaningless cleared, a switch to SingleStack trims the secondary values, and the IP
+     * family fields are kept or initialized — so a PUT of what was created changes nothing.
      */
     @Override
     public void prepareForUpdate(ObjectNode obj, ObjectNode old) {
@@ -94,15 +100,22 @@ public final class ServiceStrategy implements Strategy {
         return ServiceValues.INSTANCE;
     }
 
-    /** {@code ValidateServiceUpdate}: the cluster IPs and IP families may not change once set, nor a health check node port. */
+    /**
+     * {@code ValidateServiceUpdate}: the cluster IPs and IP families may not change once set, nor a
+     * health check node port.
+     */
     @Override
     public List<FieldError> validateUpdate(ObjectNode obj, ObjectNode old) {
         JsonNode spec = obj.path("spec");
         JsonNode oldSpec = old.path("spec");
         List<FieldError> errs = new ArrayList<>(ServiceClusterIps.validateUpdate(spec, oldSpec));
-        if (ServiceClusterIps.needsHealthCheck(spec) && ServiceClusterIps.needsHealthCheck(oldSpec)
-                && spec.path("healthCheckNodePort").asLong(0) != oldSpec.path("healthCheckNodePort").asLong(0)) {
-            errs.add(FieldError.forbidden(SPEC.child("healthCheckNodePort").toString(), "field is immutable"));
+        if (ServiceClusterIps.needsHealthCheck(spec)
+                && ServiceClusterIps.needsHealthCheck(oldSpec)
+                && spec.path("healthCheckNodePort").asLong(0)
+                        != oldSpec.path("healthCheckNodePort").asLong(0)) {
+            errs.add(
+                    FieldError.forbidden(
+                            SPEC.child("healthCheckNodePort").toString(), "field is immutable"));
         }
         errs.addAll(validateCreate(obj));
         return errs;
@@ -121,12 +134,15 @@ public final class ServiceStrategy implements Strategy {
         switch (type) {
             case "LoadBalancer", "NodePort" -> {
                 if (headless) {
-                    errs.add(FieldError.invalid(SPEC.child("clusterIPs").index(0).toString(), "None",
-                            "may not be set to 'None' for " + type + " services"));
+                    errs.add(
+                            FieldError.invalid(
+                                    SPEC.child("clusterIPs").index(0).toString(),
+                                    "None",
+                                    "may not be set to 'None' for " + type + " services"));
                 }
             }
             case "ExternalName" -> errs.addAll(externalName(spec));
-            default -> { }
+            default -> {}
         }
         Set<String> names = new HashSet<>();
         for (int i = 0; i < ports.size(); i++) {
@@ -141,21 +157,28 @@ public final class ServiceStrategy implements Strategy {
         if (type.equals("ClusterIP")) {
             for (int i = 0; i < ports.size(); i++) {
                 if (ports.get(i).path("nodePort").asLong(0) != 0) {
-                    errs.add(FieldError.forbidden(SPEC.child("ports").index(i).child("nodePort").toString(),
-                            "may not be used when `type` is 'ClusterIP'"));
+                    errs.add(
+                            FieldError.forbidden(
+                                    SPEC.child("ports").index(i).child("nodePort").toString(),
+                                    "may not be used when `type` is 'ClusterIP'"));
                 }
             }
         }
         errs.addAll(duplicatePorts(ports));
         if (Nodes.has(spec, "allocateLoadBalancerNodePorts") && !type.equals("LoadBalancer")) {
-            errs.add(FieldError.forbidden(SPEC.child("allocateLoadBalancerNodePorts").toString(),
-                    "may only be used when `type` is 'LoadBalancer'"));
+            errs.add(
+                    FieldError.forbidden(
+                            SPEC.child("allocateLoadBalancerNodePorts").toString(),
+                            "may only be used when `type` is 'LoadBalancer'"));
         }
         errs.addAll(trafficPolicies(spec, type));
         long healthCheck = spec.path("healthCheckNodePort").asLong(0);
         if (healthCheck != 0 && !ServiceClusterIps.needsHealthCheck(spec)) {
-            errs.add(FieldError.invalid(SPEC.child("healthCheckNodePort").toString(), healthCheck,
-                    "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'"));
+            errs.add(
+                    FieldError.invalid(
+                            SPEC.child("healthCheckNodePort").toString(),
+                            healthCheck,
+                            "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'"));
         }
         return errs;
     }
@@ -168,19 +191,29 @@ public final class ServiceStrategy implements Strategy {
 
     static boolean isHeadless(JsonNode spec) {
         return Nodes.text(spec, "clusterIP").equals("None")
-                || (Nodes.items(spec, "clusterIPs").size() > 0 && Nodes.items(spec, "clusterIPs").get(0).asText().equals("None"));
+                || (Nodes.items(spec, "clusterIPs").size() > 0
+                        && Nodes.items(spec, "clusterIPs").get(0).asText().equals("None"));
     }
 
     private static List<FieldError> externalName(JsonNode spec) {
         List<FieldError> errs = new ArrayList<>();
         if (!Nodes.items(spec, "clusterIPs").isEmpty()) {
-            errs.add(FieldError.forbidden(SPEC.child("clusterIPs").toString(), "may not be set for ExternalName services"));
+            errs.add(
+                    FieldError.forbidden(
+                            SPEC.child("clusterIPs").toString(),
+                            "may not be set for ExternalName services"));
         }
         if (!Nodes.items(spec, "ipFamilies").isEmpty()) {
-            errs.add(FieldError.forbidden(SPEC.child("ipFamilies").toString(), "may not be set for ExternalName services"));
+            errs.add(
+                    FieldError.forbidden(
+                            SPEC.child("ipFamilies").toString(),
+                            "may not be set for ExternalName services"));
         }
         if (Nodes.has(spec, "ipFamilyPolicy")) {
-            errs.add(FieldError.forbidden(SPEC.child("ipFamilyPolicy").toString(), "may not be set for ExternalName services"));
+            errs.add(
+                    FieldError.forbidden(
+                            SPEC.child("ipFamilyPolicy").toString(),
+                            "may not be set for ExternalName services"));
         }
         String cname = Nodes.text(spec, "externalName");
         if (cname.endsWith(".")) {
@@ -196,23 +229,36 @@ public final class ServiceStrategy implements Strategy {
         return errs;
     }
 
-    private static List<FieldError> port(JsonNode p, boolean requireName, Set<String> names, FieldPath path) {
+    private static List<FieldError> port(
+            JsonNode p, boolean requireName, Set<String> names, FieldPath path) {
         List<FieldError> errs = new ArrayList<>();
         String name = Nodes.text(p, "name");
         if (requireName && name.isEmpty()) {
             errs.add(FieldError.required(path.child("name").toString(), ""));
         } else if (!name.isEmpty()) {
-            NameValidation.dns1123Label(name).forEach(m -> errs.add(FieldError.invalid(path.child("name").toString(), name, m)));
+            NameValidation.dns1123Label(name)
+                    .forEach(
+                            m ->
+                                    errs.add(
+                                            FieldError.invalid(
+                                                    path.child("name").toString(), name, m)));
             if (!names.add(name)) {
                 errs.add(FieldError.duplicate(path.child("name").toString(), name));
             }
         }
         long number = p.path("port").asLong(0);
-        NameValidation.portNumber(number).forEach(m -> errs.add(FieldError.invalid(path.child("port").toString(), number, m)));
+        NameValidation.portNumber(number)
+                .forEach(
+                        m ->
+                                errs.add(
+                                        FieldError.invalid(
+                                                path.child("port").toString(), number, m)));
         errs.addAll(PodSpecValidation.protocol(p, path));
         errs.addAll(portNumOrName(p.path("targetPort"), path.child("targetPort")));
         if (Nodes.has(p, "appProtocol")) {
-            errs.addAll(LabelValidation.labelKey(Nodes.text(p, "appProtocol"), path.child("appProtocol")));
+            errs.addAll(
+                    LabelValidation.labelKey(
+                            Nodes.text(p, "appProtocol"), path.child("appProtocol")));
         }
         return errs;
     }
@@ -221,29 +267,41 @@ public final class ServiceStrategy implements Strategy {
     static List<FieldError> portNumOrName(JsonNode v, FieldPath path) {
         List<FieldError> errs = new ArrayList<>();
         if (v.isTextual()) {
-            NameValidation.portName(v.asText()).forEach(m -> errs.add(FieldError.invalid(path.toString(), v.asText(), m)));
+            NameValidation.portName(v.asText())
+                    .forEach(m -> errs.add(FieldError.invalid(path.toString(), v.asText(), m)));
         } else {
             long n = v.asLong(0);
-            NameValidation.portNumber(n).forEach(m -> errs.add(FieldError.invalid(path.toString(), n, m)));
+            NameValidation.portNumber(n)
+                    .forEach(m -> errs.add(FieldError.invalid(path.toString(), n, m)));
         }
         return errs;
     }
 
     private static List<FieldError> sessionAffinity(JsonNode spec) {
-        List<FieldError> errs = new ArrayList<>(PodSpecValidation.enumField(spec, "sessionAffinity", AFFINITIES, SPEC));
+        List<FieldError> errs =
+                new ArrayList<>(
+                        PodSpecValidation.enumField(spec, "sessionAffinity", AFFINITIES, SPEC));
         String affinity = Nodes.text(spec, "sessionAffinity");
         FieldPath cfg = SPEC.child("sessionAffinityConfig");
         if (affinity.equals("ClientIP")) {
-            JsonNode timeout = Nodes.at(spec, "sessionAffinityConfig", "clientIP", "timeoutSeconds");
+            JsonNode timeout =
+                    Nodes.at(spec, "sessionAffinityConfig", "clientIP", "timeoutSeconds");
             if (!timeout.isNumber()) {
-                errs.add(FieldError.required(cfg.child("clientIP", "timeoutSeconds").toString(),
-                        "when session affinity type is ClientIP"));
+                errs.add(
+                        FieldError.required(
+                                cfg.child("clientIP", "timeoutSeconds").toString(),
+                                "when session affinity type is ClientIP"));
             } else if (timeout.asLong() <= 0 || timeout.asLong() > 86400) {
-                errs.add(FieldError.invalid(cfg.child("clientIP", "timeoutSeconds").toString(), timeout.asLong(),
-                        "must be greater than 0 and less than 86400"));
+                errs.add(
+                        FieldError.invalid(
+                                cfg.child("clientIP", "timeoutSeconds").toString(),
+                                timeout.asLong(),
+                                "must be greater than 0 and less than 86400"));
             }
         } else if (affinity.equals("None") && Nodes.has(spec, "sessionAffinityConfig")) {
-            errs.add(FieldError.forbidden(cfg.toString(), "must not be set when session affinity is None"));
+            errs.add(
+                    FieldError.forbidden(
+                            cfg.toString(), "must not be set when session affinity is None"));
         }
         return errs;
     }
@@ -263,8 +321,12 @@ public final class ServiceStrategy implements Strategy {
             long port = p.path("port").asLong(0);
             if (!seen.add(protocol + "/" + port)) {
                 ObjectNode key = Nodes.F.objectNode();
-                key.put("Name", "").put("Protocol", protocol).putNull("AppProtocol").put("Port", port)
-                        .put("TargetPort", 0).put("NodePort", 0);
+                key.put("Name", "")
+                        .put("Protocol", protocol)
+                        .putNull("AppProtocol")
+                        .put("Port", port)
+                        .put("TargetPort", 0)
+                        .put("NodePort", 0);
                 errs.add(FieldError.duplicate(path.toString(), BadValue.of(key)));
             }
         }
@@ -273,16 +335,24 @@ public final class ServiceStrategy implements Strategy {
 
     private static List<FieldError> trafficPolicies(JsonNode spec, String type) {
         List<FieldError> errs = new ArrayList<>();
-        boolean external = type.equals("LoadBalancer") || type.equals("NodePort")
-                || (type.equals("ClusterIP") && !Nodes.items(spec, "externalIPs").isEmpty());
+        boolean external =
+                type.equals("LoadBalancer")
+                        || type.equals("NodePort")
+                        || (type.equals("ClusterIP")
+                                && !Nodes.items(spec, "externalIPs").isEmpty());
         String etp = Nodes.text(spec, "externalTrafficPolicy");
         if (!external) {
             if (!etp.isEmpty()) {
-                errs.add(FieldError.invalid(SPEC.child("externalTrafficPolicy").toString(), etp,
-                        "may only be set for externally-accessible services"));
+                errs.add(
+                        FieldError.invalid(
+                                SPEC.child("externalTrafficPolicy").toString(),
+                                etp,
+                                "may only be set for externally-accessible services"));
             }
         } else {
-            errs.addAll(PodSpecValidation.enumField(spec, "externalTrafficPolicy", TRAFFIC_POLICIES, SPEC));
+            errs.addAll(
+                    PodSpecValidation.enumField(
+                            spec, "externalTrafficPolicy", TRAFFIC_POLICIES, SPEC));
         }
         String itp = Nodes.text(spec, "internalTrafficPolicy");
         if (itp.isEmpty()) {
@@ -290,7 +360,9 @@ public final class ServiceStrategy implements Strategy {
                 errs.add(FieldError.required(SPEC.child("internalTrafficPolicy").toString(), ""));
             }
         } else if (!TRAFFIC_POLICIES.contains(itp)) {
-            errs.add(FieldError.notSupported(SPEC.child("internalTrafficPolicy").toString(), itp, TRAFFIC_POLICIES));
+            errs.add(
+                    FieldError.notSupported(
+                            SPEC.child("internalTrafficPolicy").toString(), itp, TRAFFIC_POLICIES));
         }
         return errs;
     }

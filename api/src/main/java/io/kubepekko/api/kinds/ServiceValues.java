@@ -12,7 +12,6 @@ import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.validation.FieldPath;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -23,8 +22,8 @@ import java.util.Set;
 
 /**
  * A Service's cluster-wide values: its cluster IP and its node ports (health check node port
- * included), planned, filled and refused as kube-apiserver's Service REST storage does
- * ({@code pkg/registry/core/service/storage/alloc.go}).
+ * included), planned, filled and refused as kube-apiserver's Service REST storage does ({@code
+ * pkg/registry/core/service/storage/alloc.go}).
  */
 final class ServiceValues implements ClusterValues {
 
@@ -64,9 +63,9 @@ final class ServiceValues implements ClusterValues {
     }
 
     /**
-     * In Kubernetes' order: IP families, the cluster IP, the node ports, the health check node port.
-     * Creates follow {@code allocateCreate}, updates {@code allocateUpdate}; values {@code before}
-     * holds stay where they are.
+     * In Kubernetes' order: IP families, the cluster IP, the node ports, the health check node
+     * port. Creates follow {@code allocateCreate}, updates {@code allocateUpdate}; values {@code
+     * before} holds stay where they are.
      */
     @Override
     public ValuePlan plan(ObjectNode before, ObjectNode after) {
@@ -87,7 +86,8 @@ final class ServiceValues implements ClusterValues {
             }
         }
         if (ServiceClusterIps.needsHealthCheck(spec)
-                && (oldSpec == null || !ServiceClusterIps.needsHealthCheck(oldSpec)
+                && (oldSpec == null
+                        || !ServiceClusterIps.needsHealthCheck(oldSpec)
                         || spec.path("healthCheckNodePort").asLong(0) == 0)) {
             long requested = spec.path("healthCheckNodePort").asLong(0);
             out.add(new Target(request(ServiceNetwork.NODE_PORTS, requested), HEALTH_CHECK));
@@ -95,13 +95,17 @@ final class ServiceValues implements ClusterValues {
         return new ValuePlan(out.stream().map(Target::planned).toList());
     }
 
-    /** Asks for the given IP unless the stored object holds it already, or for any when none is given. */
+    /**
+     * Asks for the given IP unless the stored object holds it already, or for any when none is
+     * given.
+     */
     private static void clusterIp(ObjectNode spec, JsonNode oldSpec, List<Target> out) {
         List<String> ips = Nodes.strings(spec, "clusterIPs");
         String ip = ips.isEmpty() ? "" : ips.get(0);
         if (ip.isEmpty()) {
             out.add(new Target(ValueRequest.any(ServiceNetwork.CLUSTER_IPS), CLUSTER_IP));
-        } else if (oldSpec == null || !ServiceClusterIps.needsClusterIp(oldSpec)
+        } else if (oldSpec == null
+                || !ServiceClusterIps.needsClusterIp(oldSpec)
                 || !Nodes.strings(oldSpec, "clusterIPs").contains(ip)) {
             out.add(new Target(ValueRequest.specific(ServiceNetwork.CLUSTER_IPS, ip), CLUSTER_IP));
         }
@@ -124,18 +128,28 @@ final class ServiceValues implements ClusterValues {
             long number = p.path("port").asLong(0);
             Target shared = byPort.get(number);
             if (shared == null) {
-                Target t = new Target(request(ServiceNetwork.NODE_PORTS, requestedFor(number, ports)), PORT + i);
+                Target t =
+                        new Target(
+                                request(ServiceNetwork.NODE_PORTS, requestedFor(number, ports)),
+                                PORT + i);
                 byPort.put(number, t);
                 out.add(t);
             } else if (nodePort == 0) {
                 shared.targets.add(PORT + i);
-            } else if (shared.request.value() == null || Long.parseLong(shared.request.value()) != nodePort) {
-                out.add(new Target(ValueRequest.specific(ServiceNetwork.NODE_PORTS, Long.toString(nodePort)), PORT + i));
+            } else if (shared.request.value() == null
+                    || Long.parseLong(shared.request.value()) != nodePort) {
+                out.add(
+                        new Target(
+                                ValueRequest.specific(
+                                        ServiceNetwork.NODE_PORTS, Long.toString(nodePort)),
+                                PORT + i));
             }
         }
     }
 
-    /** {@code updateNodePorts}: new numbers are claimed, zeros get any free port, kept ones stay. */
+    /**
+     * {@code updateNodePorts}: new numbers are claimed, zeros get any free port, kept ones stay.
+     */
     private static void nodePortsOnUpdate(JsonNode spec, JsonNode oldSpec, List<Target> out) {
         List<Long> old = ServiceClusterIps.nodePorts(oldSpec);
         Set<Long> claimed = new HashSet<>();
@@ -149,12 +163,19 @@ final class ServiceValues implements ClusterValues {
             if (nodePort == 0) {
                 out.add(new Target(ValueRequest.any(ServiceNetwork.NODE_PORTS), PORT + i));
             } else if (!old.contains(nodePort) && claimed.add(nodePort)) {
-                out.add(new Target(ValueRequest.specific(ServiceNetwork.NODE_PORTS, Long.toString(nodePort)), PORT + i));
+                out.add(
+                        new Target(
+                                ValueRequest.specific(
+                                        ServiceNetwork.NODE_PORTS, Long.toString(nodePort)),
+                                PORT + i));
             }
         }
     }
 
-    /** {@code findRequestedNodePort}: the first node port asked for on a port with this number, or 0. */
+    /**
+     * {@code findRequestedNodePort}: the first node port asked for on a port with this number, or
+     * 0.
+     */
     private static long requestedFor(long number, List<JsonNode> ports) {
         for (JsonNode p : ports) {
             if (p.path("port").asLong(0) == number && p.path("nodePort").asLong(0) != 0) {
@@ -164,13 +185,19 @@ final class ServiceValues implements ClusterValues {
         return 0;
     }
 
-    /** NodePort Services always get node ports; LoadBalancers unless {@code allocateLoadBalancerNodePorts} is false. */
+    /**
+     * NodePort Services always get node ports; LoadBalancers unless {@code
+     * allocateLoadBalancerNodePorts} is false.
+     */
     private static boolean shouldAllocateNodePorts(JsonNode spec) {
-        return Nodes.text(spec, "type").equals("NodePort") || spec.path("allocateLoadBalancerNodePorts").asBoolean(true);
+        return Nodes.text(spec, "type").equals("NodePort")
+                || spec.path("allocateLoadBalancerNodePorts").asBoolean(true);
     }
 
     private static ValueRequest request(String pool, long number) {
-        return number == 0 ? ValueRequest.any(pool) : ValueRequest.specific(pool, Long.toString(number));
+        return number == 0
+                ? ValueRequest.any(pool)
+                : ValueRequest.specific(pool, Long.toString(number));
     }
 
     @Override
@@ -186,7 +213,8 @@ final class ServiceValues implements ClusterValues {
                     spec.put("healthCheckNodePort", Integer.parseInt(value));
                 } else {
                     int index = Integer.parseInt(target.substring(PORT.length()));
-                    ((ObjectNode) spec.get("ports").get(index)).put("nodePort", Integer.parseInt(value));
+                    ((ObjectNode) spec.get("ports").get(index))
+                            .put("nodePort", Integer.parseInt(value));
                 }
             }
         }
@@ -210,21 +238,45 @@ final class ServiceValues implements ClusterValues {
             if (requested == null) {
                 return ApiStatus.internal("failed to allocate a serviceIP: " + refusal.message());
             }
-            return ApiStatus.invalid("", "Service", name, List.of(FieldError.invalid("spec.clusterIPs",
-                    ServiceClusterIps.ipsValue(spec), "failed to allocate IP " + requested + ": " + refusal.message())));
+            return ApiStatus.invalid(
+                    "",
+                    "Service",
+                    name,
+                    List.of(
+                            FieldError.invalid(
+                                    "spec.clusterIPs",
+                                    ServiceClusterIps.ipsValue(spec),
+                                    "failed to allocate IP "
+                                            + requested
+                                            + ": "
+                                            + refusal.message())));
         }
         if (target.equals(HEALTH_CHECK)) {
-            return ApiStatus.internal(requested == null
-                    ? "failed to allocate a HealthCheck NodePort 0: " + refusal.message()
-                    : "failed to allocate requested HealthCheck NodePort " + requested + ": " + refusal.message());
+            return ApiStatus.internal(
+                    requested == null
+                            ? "failed to allocate a HealthCheck NodePort 0: " + refusal.message()
+                            : "failed to allocate requested HealthCheck NodePort "
+                                    + requested
+                                    + ": "
+                                    + refusal.message());
         }
         if (requested == null) {
             return ApiStatus.internal("failed to allocate a nodePort: " + refusal.message());
         }
         int port = Integer.parseInt(target.substring(PORT.length()));
-        return ApiStatus.invalid("", "Service", name, List.of(FieldError.invalid(
-                FieldPath.of("spec").child("ports").index(port).child("nodePort").toString(), Long.parseLong(requested),
-                refusal.message())));
+        return ApiStatus.invalid(
+                "",
+                "Service",
+                name,
+                List.of(
+                        FieldError.invalid(
+                                FieldPath.of("spec")
+                                        .child("ports")
+                                        .index(port)
+                                        .child("nodePort")
+                                        .toString(),
+                                Long.parseLong(requested),
+                                refusal.message())));
     }
 
     /** A request being planned, and the places its value fills (more may join while planning). */

@@ -5,13 +5,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.registry.Strategy;
 import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.validation.NameValidation;
-
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * storage.k8s.io StorageClasses: a qualified provisioner name, bounded parameters, reclaim policy and
- * binding mode enums; provisioner, parameters, reclaimPolicy and volumeBindingMode are immutable.
+ * storage.k8s.io StorageClasses: a qualified provisioner name, bounded parameters, reclaim policy
+ * and binding mode enums; provisioner, parameters, reclaimPolicy and volumeBindingMode are
+ * immutable.
  */
 public final class StorageClassStrategy implements Strategy {
 
@@ -33,8 +33,8 @@ public final class StorageClassStrategy implements Strategy {
         if (provisioner.isEmpty()) {
             errs.add(FieldError.required("provisioner", ""));
         } else {
-            NameValidation.qualifiedName(NameValidation.lower(provisioner)).forEach(
-                    m -> errs.add(FieldError.invalid("provisioner", provisioner, m)));
+            NameValidation.qualifiedName(NameValidation.lower(provisioner))
+                    .forEach(m -> errs.add(FieldError.invalid("provisioner", provisioner, m)));
         }
         JsonNode params = obj.path("parameters");
         if (params.size() > MAX_PARAMETERS) {
@@ -47,7 +47,9 @@ public final class StorageClassStrategy implements Strategy {
             if (e.getKey().isEmpty()) {
                 errs.add(FieldError.invalid("parameters", e.getKey(), "field can not be empty."));
             }
-            size += NameValidation.byteLength(e.getKey()) + NameValidation.byteLength(e.getValue().asText());
+            size +=
+                    NameValidation.byteLength(e.getKey())
+                            + NameValidation.byteLength(e.getValue().asText());
         }
         if (size > MAX_PARAMETERS_SIZE) {
             errs.add(FieldError.tooLong("parameters", MAX_PARAMETERS_SIZE));
@@ -67,7 +69,9 @@ public final class StorageClassStrategy implements Strategy {
             errs.add(FieldError.forbidden("provisioner", "updates to provisioner are forbidden."));
         }
         if (!Nodes.text(obj, "reclaimPolicy").equals(Nodes.text(old, "reclaimPolicy"))) {
-            errs.add(FieldError.forbidden("reclaimPolicy", "updates to reclaimPolicy are forbidden."));
+            errs.add(
+                    FieldError.forbidden(
+                            "reclaimPolicy", "updates to reclaimPolicy are forbidden."));
         }
         String mode = Nodes.text(obj, "volumeBindingMode");
         if (!mode.equals(Nodes.text(old, "volumeBindingMode"))) {
@@ -76,7 +80,8 @@ public final class StorageClassStrategy implements Strategy {
         return errs;
     }
 
-    private static List<FieldError> topLevelEnum(ObjectNode obj, String field, List<String> values) {
+    private static List<FieldError> topLevelEnum(
+            ObjectNode obj, String field, List<String> values) {
         String v = Nodes.text(obj, field);
         if (v.isEmpty()) {
             return List.of(FieldError.required(field, ""));

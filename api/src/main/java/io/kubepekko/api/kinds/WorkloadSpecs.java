@@ -5,11 +5,12 @@ import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.validation.BadValue;
 import io.kubepekko.api.validation.FieldPath;
 import io.kubepekko.api.validation.NameValidation;
-
 import java.util.ArrayList;
 import java.util.List;
 
-/** The kind-specific spec fields of Deployments, StatefulSets and DaemonSets (strategies, limits). */
+/**
+ * The kind-specific spec fields of Deployments, StatefulSets and DaemonSets (strategies, limits).
+ */
 final class WorkloadSpecs {
     private WorkloadSpecs() {}
 
@@ -22,25 +23,40 @@ final class WorkloadSpecs {
         switch (Nodes.text(strategy, "type")) {
             case "Recreate" -> {
                 if (Nodes.has(strategy, "rollingUpdate")) {
-                    errs.add(FieldError.forbidden(sp.child("rollingUpdate").toString(),
-                            "may not be specified when strategy `type` is 'Recreate'"));
+                    errs.add(
+                            FieldError.forbidden(
+                                    sp.child("rollingUpdate").toString(),
+                                    "may not be specified when strategy `type` is 'Recreate'"));
                 }
             }
             case "RollingUpdate" -> {
                 if (!Nodes.has(strategy, "rollingUpdate")) {
-                    errs.add(FieldError.required(sp.child("rollingUpdate").toString(), "this should be defaulted and never be nil"));
+                    errs.add(
+                            FieldError.required(
+                                    sp.child("rollingUpdate").toString(),
+                                    "this should be defaulted and never be nil"));
                 } else {
-                    errs.addAll(rollingUpdate(strategy.get("rollingUpdate"), sp.child("rollingUpdate")));
+                    errs.addAll(
+                            rollingUpdate(
+                                    strategy.get("rollingUpdate"), sp.child("rollingUpdate")));
                 }
             }
-            default -> errs.add(FieldError.notSupported(sp.toString(), BadValue.of(strategy), List.of("Recreate", "RollingUpdate")));
+            default ->
+                    errs.add(
+                            FieldError.notSupported(
+                                    sp.toString(),
+                                    BadValue.of(strategy),
+                                    List.of("Recreate", "RollingUpdate")));
         }
         if (Nodes.has(spec, "progressDeadlineSeconds")) {
             long pds = spec.get("progressDeadlineSeconds").asLong();
             errs.addAll(WorkloadStrategy.nonNegative(spec, "progressDeadlineSeconds", path));
             if (pds <= spec.path("minReadySeconds").asLong(0)) {
-                errs.add(FieldError.invalid(path.child("progressDeadlineSeconds").toString(), pds,
-                        "must be greater than minReadySeconds"));
+                errs.add(
+                        FieldError.invalid(
+                                path.child("progressDeadlineSeconds").toString(),
+                                pds,
+                                "must be greater than minReadySeconds"));
             }
         }
         return errs;
@@ -52,7 +68,11 @@ final class WorkloadSpecs {
         if (pmp.isEmpty()) {
             errs.add(FieldError.required(path.child("podManagementPolicy").toString(), ""));
         } else if (!pmp.equals("OrderedReady") && !pmp.equals("Parallel")) {
-            errs.add(FieldError.invalid(path.child("podManagementPolicy").toString(), pmp, "must be 'OrderedReady' or 'Parallel'"));
+            errs.add(
+                    FieldError.invalid(
+                            path.child("podManagementPolicy").toString(),
+                            pmp,
+                            "must be 'OrderedReady' or 'Parallel'"));
         }
         JsonNode strategy = spec.path("updateStrategy");
         FieldPath sp = path.child("updateStrategy");
@@ -60,13 +80,25 @@ final class WorkloadSpecs {
             case "" -> errs.add(FieldError.required(sp.toString(), ""));
             case "OnDelete" -> {
                 if (Nodes.has(strategy, "rollingUpdate")) {
-                    errs.add(FieldError.invalid(sp.child("rollingUpdate").toString(), BadValue.of(strategy.get("rollingUpdate")),
-                            "only allowed for updateStrategy 'RollingUpdate'"));
+                    errs.add(
+                            FieldError.invalid(
+                                    sp.child("rollingUpdate").toString(),
+                                    BadValue.of(strategy.get("rollingUpdate")),
+                                    "only allowed for updateStrategy 'RollingUpdate'"));
                 }
             }
-            case "RollingUpdate" -> errs.addAll(
-                    WorkloadStrategy.nonNegative(strategy.path("rollingUpdate"), "partition", sp.child("rollingUpdate")));
-            default -> errs.add(FieldError.invalid(sp.toString(), BadValue.of(strategy), "must be 'RollingUpdate' or 'OnDelete'"));
+            case "RollingUpdate" ->
+                    errs.addAll(
+                            WorkloadStrategy.nonNegative(
+                                    strategy.path("rollingUpdate"),
+                                    "partition",
+                                    sp.child("rollingUpdate")));
+            default ->
+                    errs.add(
+                            FieldError.invalid(
+                                    sp.toString(),
+                                    BadValue.of(strategy),
+                                    "must be 'RollingUpdate' or 'OnDelete'"));
         }
         errs.addAll(WorkloadStrategy.nonNegative(spec, "minReadySeconds", path));
         return errs;
@@ -79,20 +111,30 @@ final class WorkloadSpecs {
         JsonNode strategy = spec.path("updateStrategy");
         FieldPath sp = path.child("updateStrategy");
         switch (Nodes.text(strategy, "type")) {
-            case "OnDelete" -> { }
+            case "OnDelete" -> {}
             case "RollingUpdate" -> {
                 if (!Nodes.has(strategy, "rollingUpdate")) {
                     errs.add(FieldError.required(sp.child("rollingUpdate").toString(), ""));
                 } else {
-                    errs.addAll(rollingUpdate(strategy.get("rollingUpdate"), sp.child("rollingUpdate")));
+                    errs.addAll(
+                            rollingUpdate(
+                                    strategy.get("rollingUpdate"), sp.child("rollingUpdate")));
                 }
             }
-            default -> errs.add(FieldError.notSupported(sp.toString(), BadValue.of(strategy), List.of("OnDelete", "RollingUpdate")));
+            default ->
+                    errs.add(
+                            FieldError.notSupported(
+                                    sp.toString(),
+                                    BadValue.of(strategy),
+                                    List.of("OnDelete", "RollingUpdate")));
         }
         return errs;
     }
 
-    /** maxUnavailable and maxSurge: non-negative ints or percentages, not both 0, maxUnavailable at most 100%. */
+    /**
+     * maxUnavailable and maxSurge: non-negative ints or percentages, not both 0, maxUnavailable at
+     * most 100%.
+     */
     private static List<FieldError> rollingUpdate(JsonNode ru, FieldPath path) {
         List<FieldError> errs = new ArrayList<>();
         JsonNode maxUnavailable = ru.path("maxUnavailable");
@@ -100,12 +142,18 @@ final class WorkloadSpecs {
         errs.addAll(intOrPercent(maxUnavailable, path.child("maxUnavailable")));
         errs.addAll(intOrPercent(maxSurge, path.child("maxSurge")));
         if (value(maxUnavailable) == 0 && value(maxSurge) == 0) {
-            errs.add(FieldError.invalid(path.child("maxUnavailable").toString(), Nodes.intOrString(maxUnavailable),
-                    "may not be 0 when `maxSurge` is 0"));
+            errs.add(
+                    FieldError.invalid(
+                            path.child("maxUnavailable").toString(),
+                            Nodes.intOrString(maxUnavailable),
+                            "may not be 0 when `maxSurge` is 0"));
         }
         if (maxUnavailable.isTextual() && value(maxUnavailable) > 100) {
-            errs.add(FieldError.invalid(path.child("maxUnavailable").toString(), maxUnavailable.asText(),
-                    "must not be greater than 100%"));
+            errs.add(
+                    FieldError.invalid(
+                            path.child("maxUnavailable").toString(),
+                            maxUnavailable.asText(),
+                            "must not be greater than 100%"));
         }
         return errs;
     }
@@ -116,9 +164,12 @@ final class WorkloadSpecs {
             return errs;
         }
         if (v.isTextual()) {
-            NameValidation.percent(v.asText()).forEach(m -> errs.add(FieldError.invalid(path.toString(), v.asText(), m)));
+            NameValidation.percent(v.asText())
+                    .forEach(m -> errs.add(FieldError.invalid(path.toString(), v.asText(), m)));
         } else if (v.asLong() < 0) {
-            errs.add(FieldError.invalid(path.toString(), v.asLong(), "must be greater than or equal to 0"));
+            errs.add(
+                    FieldError.invalid(
+                            path.toString(), v.asLong(), "must be greater than or equal to 0"));
         }
         return errs;
     }

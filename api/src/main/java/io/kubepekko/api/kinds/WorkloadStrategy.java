@@ -8,7 +8,6 @@ import io.kubepekko.api.validation.BadValue;
 import io.kubepekko.api.validation.FieldPath;
 import io.kubepekko.api.validation.LabelValidation;
 import io.kubepekko.api.validation.ObjectMetaValidation;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -36,9 +35,10 @@ public final class WorkloadStrategy implements Strategy {
     }
 
     static final String SELECTOR_MISMATCH = "`selector` does not match template `labels`";
-    static final String STATEFULSET_UPDATE_FORBIDDEN = "updates to statefulset spec for fields other than 'replicas', "
-            + "'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' "
-            + "and 'minReadySeconds' are forbidden";
+    static final String STATEFULSET_UPDATE_FORBIDDEN =
+            "updates to statefulset spec for fields other than 'replicas', "
+                    + "'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' "
+                    + "and 'minReadySeconds' are forbidden";
     private static final FieldPath SPEC = FieldPath.of("spec");
 
     private final Kind kind;
@@ -60,13 +60,15 @@ public final class WorkloadStrategy implements Strategy {
     }
 
     /**
-     * Deployments also count annotation changes: they are copied onto the ReplicaSets the controller
-     * makes, so a rollout is needed (Kubernetes' deployment strategy does the same).
+     * Deployments also count annotation changes: they are copied onto the ReplicaSets the
+     * controller makes, so a rollout is needed (Kubernetes' deployment strategy does the same).
      */
     @Override
     public boolean generationChanged(ObjectNode old, ObjectNode updated) {
         if (kind == Kind.DEPLOYMENT
-                && !old.path("metadata").path("annotations").equals(updated.path("metadata").path("annotations"))) {
+                && !old.path("metadata")
+                        .path("annotations")
+                        .equals(updated.path("metadata").path("annotations"))) {
             return true;
         }
         return Strategy.specDiffers(old, updated);
@@ -83,20 +85,29 @@ public final class WorkloadStrategy implements Strategy {
         JsonNode podSpec = Nodes.at(spec, "template", "spec");
         String restart = Nodes.text(podSpec, "restartPolicy");
         if (!restart.equals("Always")) {
-            errs.add(FieldError.notSupported(SPEC.child("template", "spec", "restartPolicy").toString(), restart, List.of("Always")));
+            errs.add(
+                    FieldError.notSupported(
+                            SPEC.child("template", "spec", "restartPolicy").toString(),
+                            restart,
+                            List.of("Always")));
         }
         if (Nodes.has(podSpec, "activeDeadlineSeconds")) {
             FieldPath p = SPEC.child("template", "spec", "activeDeadlineSeconds");
-            errs.add(kind == Kind.DEPLOYMENT || kind == Kind.REPLICA_SET
-                    ? FieldError.forbidden(p.toString(), kind.activeDeadlineMessage)
-                    : FieldError.invalid(p.toString(), podSpec.get("activeDeadlineSeconds").asLong(), kind.activeDeadlineMessage));
+            errs.add(
+                    kind == Kind.DEPLOYMENT || kind == Kind.REPLICA_SET
+                            ? FieldError.forbidden(p.toString(), kind.activeDeadlineMessage)
+                            : FieldError.invalid(
+                                    p.toString(),
+                                    podSpec.get("activeDeadlineSeconds").asLong(),
+                                    kind.activeDeadlineMessage));
         }
-        errs.addAll(switch (kind) {
-            case DEPLOYMENT -> WorkloadSpecs.deployment(spec, SPEC);
-            case STATEFUL_SET -> WorkloadSpecs.statefulSet(spec, SPEC);
-            case DAEMON_SET -> WorkloadSpecs.daemonSet(spec, SPEC);
-            case REPLICA_SET -> List.<FieldError>of();
-        });
+        errs.addAll(
+                switch (kind) {
+                    case DEPLOYMENT -> WorkloadSpecs.deployment(spec, SPEC);
+                    case STATEFUL_SET -> WorkloadSpecs.statefulSet(spec, SPEC);
+                    case DAEMON_SET -> WorkloadSpecs.daemonSet(spec, SPEC);
+                    case REPLICA_SET -> List.<FieldError>of();
+                });
         return errs;
     }
 
@@ -105,24 +116,35 @@ public final class WorkloadStrategy implements Strategy {
         List<FieldError> errs = new ArrayList<>(validateCreate(obj));
         JsonNode selector = obj.path("spec").get("selector");
         if (!Nodes.same(selector, old.path("spec").get("selector"))) {
-            errs.add(FieldError.invalid(SPEC.child("selector").toString(), BadValue.of(selector), ObjectMetaValidation.FIELD_IMMUTABLE));
+            errs.add(
+                    FieldError.invalid(
+                            SPEC.child("selector").toString(),
+                            BadValue.of(selector),
+                            ObjectMetaValidation.FIELD_IMMUTABLE));
         }
-        if (kind == Kind.STATEFUL_SET && !statefulSetSpecOnlyMutableChanged(obj.path("spec"), old.path("spec"))) {
+        if (kind == Kind.STATEFUL_SET
+                && !statefulSetSpecOnlyMutableChanged(obj.path("spec"), old.path("spec"))) {
             errs.add(FieldError.forbidden(SPEC.toString(), STATEFULSET_UPDATE_FORBIDDEN));
         }
         return errs;
     }
 
-    /** The empty status each kind's {@code PrepareForCreate} sets, as it serializes (non-omitempty zeros). */
+    /**
+     * The empty status each kind's {@code PrepareForCreate} sets, as it serializes (non-omitempty
+     * zeros).
+     */
     @Override
     public JsonNode initialStatus(ObjectNode obj) {
         ObjectNode status = Nodes.F.objectNode();
         switch (kind) {
-            case DEPLOYMENT -> { }
+            case DEPLOYMENT -> {}
             case REPLICA_SET -> status.put("replicas", 0);
             case STATEFUL_SET -> status.put("replicas", 0).put("availableReplicas", 0);
-            case DAEMON_SET -> status.put("currentNumberScheduled", 0).put("numberMisscheduled", 0)
-                    .put("desiredNumberScheduled", 0).put("numberReady", 0);
+            case DAEMON_SET ->
+                    status.put("currentNumberScheduled", 0)
+                            .put("numberMisscheduled", 0)
+                            .put("desiredNumberScheduled", 0)
+                            .put("numberReady", 0);
         }
         return status;
     }
@@ -142,17 +164,26 @@ public final class WorkloadStrategy implements Strategy {
             selectorValid = selErrs.isEmpty();
             errs.addAll(selErrs);
             if (LabelValidation.isEmpty(selector)) {
-                errs.add(FieldError.invalid(path.child("selector").toString(), BadValue.of(selector),
-                        "empty selector is invalid for " + kindName));
+                errs.add(
+                        FieldError.invalid(
+                                path.child("selector").toString(),
+                                BadValue.of(selector),
+                                "empty selector is invalid for " + kindName));
             }
         }
         if (selectorValid) {
             JsonNode template = spec.get("template");
-            if (selector != null && !selector.isNull() && !LabelValidation.isEmpty(selector) && template != null) {
+            if (selector != null
+                    && !selector.isNull()
+                    && !LabelValidation.isEmpty(selector)
+                    && template != null) {
                 JsonNode labels = Nodes.at(template, "metadata", "labels");
                 if (!LabelValidation.matches(selector, Nodes.stringMap(labels))) {
-                    errs.add(FieldError.invalid(path.child("template", "metadata", "labels").toString(),
-                            BadValue.ofSortedObject(labels), SELECTOR_MISMATCH));
+                    errs.add(
+                            FieldError.invalid(
+                                    path.child("template", "metadata", "labels").toString(),
+                                    BadValue.ofSortedObject(labels),
+                                    SELECTOR_MISMATCH));
                 }
             }
             errs.addAll(PodSpecValidation.validatePodTemplate(template, path.child("template")));
@@ -162,17 +193,29 @@ public final class WorkloadStrategy implements Strategy {
 
     static List<FieldError> nonNegative(JsonNode parent, String field, FieldPath path) {
         if (Nodes.has(parent, field) && parent.get(field).asLong() < 0) {
-            return List.of(FieldError.invalid(path.child(field).toString(), parent.get(field).asLong(),
-                    ObjectMetaValidation.IS_NEGATIVE));
+            return List.of(
+                    FieldError.invalid(
+                            path.child(field).toString(),
+                            parent.get(field).asLong(),
+                            ObjectMetaValidation.IS_NEGATIVE));
         }
         return List.of();
     }
 
     private static boolean statefulSetSpecOnlyMutableChanged(JsonNode spec, JsonNode oldSpec) {
         ObjectNode a = spec.isObject() ? ((ObjectNode) spec).deepCopy() : Nodes.F.objectNode();
-        ObjectNode b = oldSpec.isObject() ? ((ObjectNode) oldSpec).deepCopy() : Nodes.F.objectNode();
-        for (String f : new String[] {"replicas", "ordinals", "template", "updateStrategy", "revisionHistoryLimit",
-                "persistentVolumeClaimRetentionPolicy", "minReadySeconds"}) {
+        ObjectNode b =
+                oldSpec.isObject() ? ((ObjectNode) oldSpec).deepCopy() : Nodes.F.objectNode();
+        for (String f :
+                new String[] {
+                    "replicas",
+                    "ordinals",
+                    "template",
+                    "updateStrategy",
+                    "revisionHistoryLimit",
+                    "persistentVolumeClaimRetentionPolicy",
+                    "minReadySeconds"
+                }) {
             a.remove(f);
             b.remove(f);
         }

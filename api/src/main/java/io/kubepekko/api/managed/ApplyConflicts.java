@@ -5,7 +5,6 @@ import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.Reason;
 import io.kubepekko.api.status.StatusCause;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -40,27 +39,43 @@ public final class ApplyConflicts {
     public static ApiStatus status(List<Conflict> conflicts) {
         List<StatusCause> causes = new ArrayList<>();
         for (Conflict c : conflicts) {
-            causes.add(new StatusCause("FieldManagerConflict", "conflict with " + describe(c.owner()),
-                    FieldPaths.render(c.path())));
+            causes.add(
+                    new StatusCause(
+                            "FieldManagerConflict",
+                            "conflict with " + describe(c.owner()),
+                            FieldPaths.render(c.path())));
         }
         String message;
         if (conflicts.size() == 1) {
             Conflict c = conflicts.get(0);
-            message = "Apply failed with 1 conflict: conflict with " + describe(c.owner()) + ": "
-                    + FieldPaths.render(c.path());
+            message =
+                    "Apply failed with 1 conflict: conflict with "
+                            + describe(c.owner())
+                            + ": "
+                            + FieldPaths.render(c.path());
         } else {
             Map<String, List<String>> byManager = new LinkedHashMap<>();
             for (Conflict c : conflicts) {
-                byManager.computeIfAbsent(describe(c.owner()), k -> new ArrayList<>()).add(FieldPaths.render(c.path()));
+                byManager
+                        .computeIfAbsent(describe(c.owner()), k -> new ArrayList<>())
+                        .add(FieldPaths.render(c.path()));
             }
             List<String> lines = new ArrayList<>();
-            byManager.forEach((manager, paths) -> {
-                lines.add("conflicts with " + manager + ":");
-                paths.forEach(p -> lines.add("- " + p));
-            });
-            message = "Apply failed with " + conflicts.size() + " conflicts: " + String.join("\n", lines);
+            byManager.forEach(
+                    (manager, paths) -> {
+                        lines.add("conflicts with " + manager + ":");
+                        paths.forEach(p -> lines.add("- " + p));
+                    });
+            message =
+                    "Apply failed with "
+                            + conflicts.size()
+                            + " conflicts: "
+                            + String.join("\n", lines);
         }
-        return new ApiStatus(409, Reason.CONFLICT, message,
+        return new ApiStatus(
+                409,
+                Reason.CONFLICT,
+                message,
                 new ApiStatus.Details(null, null, null, null, causes, null));
     }
 
@@ -87,8 +102,11 @@ public final class ApplyConflicts {
      * and fields, and without the apiVersion for appliers.
      */
     static String identifier(ManagedFields.Entry e) {
-        StringBuilder out = new StringBuilder("{\"manager\":").append(quote(e.manager()))
-                .append(",\"operation\":").append(quote(e.operation()));
+        StringBuilder out =
+                new StringBuilder("{\"manager\":")
+                        .append(quote(e.manager()))
+                        .append(",\"operation\":")
+                        .append(quote(e.operation()));
         if (!"Apply".equals(e.operation())) {
             out.append(",\"apiVersion\":").append(quote(e.apiVersion()));
         }

@@ -2,7 +2,6 @@ package io.kubepekko.api.managed;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.api.meta.Json;
-
 import java.io.IOException;
 import java.util.Iterator;
 import java.util.List;
@@ -10,13 +9,16 @@ import java.util.Map;
 
 /**
  * A field path as Kubernetes prints it in apply conflicts (structured-merge-diff's path syntax):
- * {@code .spec.template.spec.containers[name="nginx"].image}, {@code .spec.ports[port=80,protocol="TCP"]},
- * {@code .metadata.finalizers[="x"]}, {@code [3]}.
+ * {@code .spec.template.spec.containers[name="nginx"].image}, {@code
+ * .spec.ports[port=80,protocol="TCP"]}, {@code .metadata.finalizers[="x"]}, {@code [3]}.
  */
 public final class FieldPaths {
     private FieldPaths() {}
 
-    /** The printed form of a path given as FieldsV1 elements ({@code f:}, {@code k:}, {@code v:}, {@code i:}). */
+    /**
+     * The printed form of a path given as FieldsV1 elements ({@code f:}, {@code k:}, {@code v:},
+     * {@code i:}).
+     */
     public static String render(List<String> elements) {
         StringBuilder out = new StringBuilder();
         for (String e : elements) {
@@ -27,7 +29,9 @@ public final class FieldPaths {
                 out.append('[');
                 JsonNode key = keyFields(body);
                 if (key == null) {
-                    out.append(body).append(']'); // a client-supplied entry that is not a key: shown as it is
+                    out.append(body)
+                            .append(']'); // a client-supplied entry that is not a key: shown as it
+                    // is
                     continue;
                 }
                 Iterator<Map.Entry<String, JsonNode>> it = key.properties().iterator();

@@ -3,7 +3,6 @@ package io.kubepekko.api.managed;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -14,15 +13,17 @@ import java.util.TreeMap;
 
 /**
  * A set of field paths as server-side apply tracks ownership, in Kubernetes' FieldsV1 trie form:
- * every key is one path element ({@code f:<field>}, {@code k:<key fields as JSON>}, {@code v:<value>},
- * {@code i:<index>}); a node is a member itself when it is a leaf or carries {@code "."}. Immutable.
+ * every key is one path element ({@code f:<field>}, {@code k:<key fields as JSON>}, {@code
+ * v:<value>}, {@code i:<index>}); a node is a member itself when it is a leaf or carries {@code
+ * "."}. Immutable.
  */
 public final class FieldSet {
 
     /** Field names first, then keys, values and indexes, as Kubernetes orders path elements. */
-    static final Comparator<String> ORDER = Comparator.<String>comparingInt(FieldSet::rank)
-            .thenComparingLong(FieldSet::index)
-            .thenComparing(Comparator.naturalOrder());
+    static final Comparator<String> ORDER =
+            Comparator.<String>comparingInt(FieldSet::rank)
+                    .thenComparingLong(FieldSet::index)
+                    .thenComparing(Comparator.naturalOrder());
 
     public static final FieldSet EMPTY = new FieldSet(false, new TreeMap<>(ORDER));
 
@@ -35,8 +36,9 @@ public final class FieldSet {
     }
 
     /**
-     * An {@code i:} element's index, so {@code i:2} sorts before {@code i:10}; 0 for other elements and
-     * for a malformed index (managedFields a client sent are taken as they are, and must not fail a write).
+     * An {@code i:} element's index, so {@code i:2} sorts before {@code i:10}; 0 for other elements
+     * and for a malformed index (managedFields a client sent are taken as they are, and must not
+     * fail a write).
      */
     private static long index(String element) {
         if (!element.startsWith("i:")) {
@@ -49,7 +51,10 @@ public final class FieldSet {
         }
     }
 
-    /** Compared on every step of every set operation, so it reads two chars rather than cutting a prefix. */
+    /**
+     * Compared on every step of every set operation, so it reads two chars rather than cutting a
+     * prefix.
+     */
     private static int rank(String element) {
         if (element.length() < 2 || element.charAt(1) != ':') {
             return 4;
@@ -74,7 +79,10 @@ public final class FieldSet {
         return node;
     }
 
-    /** Builds a set path by path without an intermediate set per path (the write path computes these). */
+    /**
+     * Builds a set path by path without an intermediate set per path (the write path computes
+     * these).
+     */
     public static final class Builder {
         private boolean member;
         private final TreeMap<String, Builder> children = new TreeMap<>(ORDER);
@@ -88,7 +96,9 @@ public final class FieldSet {
             return this;
         }
 
-        /** The node at {@code element} below this one, made when absent (a path built step by step). */
+        /**
+         * The node at {@code element} below this one, made when absent (a path built step by step).
+         */
         public Builder child(String element) {
             return children.computeIfAbsent(element, e -> new Builder());
         }
@@ -99,15 +109,18 @@ public final class FieldSet {
             return this;
         }
 
-        /** The set; nodes that hold no member (a walk that found nothing below them) are left out. */
+        /**
+         * The set; nodes that hold no member (a walk that found nothing below them) are left out.
+         */
         public FieldSet build() {
             TreeMap<String, FieldSet> c = new TreeMap<>(ORDER);
-            children.forEach((k, v) -> {
-                FieldSet child = v.build();
-                if (!child.isEmpty()) {
-                    c.put(k, child);
-                }
-            });
+            children.forEach(
+                    (k, v) -> {
+                        FieldSet child = v.build();
+                        if (!child.isEmpty()) {
+                            c.put(k, child);
+                        }
+                    });
             return new FieldSet(member, c);
         }
     }
@@ -139,27 +152,29 @@ public final class FieldSet {
 
     public FieldSet difference(FieldSet other) {
         TreeMap<String, FieldSet> c = new TreeMap<>(ORDER);
-        children.forEach((k, v) -> {
-            FieldSet o = other.children.get(k);
-            FieldSet d = o == null ? v : v.difference(o);
-            if (!d.isEmpty()) {
-                c.put(k, d);
-            }
-        });
+        children.forEach(
+                (k, v) -> {
+                    FieldSet o = other.children.get(k);
+                    FieldSet d = o == null ? v : v.difference(o);
+                    if (!d.isEmpty()) {
+                        c.put(k, d);
+                    }
+                });
         return new FieldSet(member && !other.member, c);
     }
 
     public FieldSet intersection(FieldSet other) {
         TreeMap<String, FieldSet> c = new TreeMap<>(ORDER);
-        children.forEach((k, v) -> {
-            FieldSet o = other.children.get(k);
-            if (o != null) {
-                FieldSet i = v.intersection(o);
-                if (!i.isEmpty()) {
-                    c.put(k, i);
-                }
-            }
-        });
+        children.forEach(
+                (k, v) -> {
+                    FieldSet o = other.children.get(k);
+                    if (o != null) {
+                        FieldSet i = v.intersection(o);
+                        if (!i.isEmpty()) {
+                            c.put(k, i);
+                        }
+                    }
+                });
         return new FieldSet(member && other.member, c);
     }
 
@@ -183,16 +198,17 @@ public final class FieldSet {
     /** The set in FieldsV1 form ({@code {"f:metadata":{"f:labels":{".":{},"f:app":{}}}}}). */
     public ObjectNode toFieldsV1() {
         ObjectNode out = JsonNodeFactory.instance.objectNode();
-        children.forEach((k, v) -> {
-            ObjectNode node = v.toFieldsV1();
-            if (v.member && !v.children.isEmpty()) {
-                ObjectNode withDot = JsonNodeFactory.instance.objectNode();
-                withDot.putObject(".");
-                withDot.setAll(node);
-                node = withDot;
-            }
-            out.set(k, node);
-        });
+        children.forEach(
+                (k, v) -> {
+                    ObjectNode node = v.toFieldsV1();
+                    if (v.member && !v.children.isEmpty()) {
+                        ObjectNode withDot = JsonNodeFactory.instance.objectNode();
+                        withDot.putObject(".");
+                        withDot.setAll(node);
+                        node = withDot;
+                    }
+                    out.set(k, node);
+                });
         return out;
     }
 
@@ -224,17 +240,21 @@ public final class FieldSet {
     }
 
     private void collectPaths(List<String> prefix, List<List<String>> out) {
-        children.forEach((k, v) -> {
-            prefix.add(k);
-            if (v.member) {
-                out.add(List.copyOf(prefix));
-            }
-            v.collectPaths(prefix, out);
-            prefix.remove(prefix.size() - 1);
-        });
+        children.forEach(
+                (k, v) -> {
+                    prefix.add(k);
+                    if (v.member) {
+                        out.add(List.copyOf(prefix));
+                    }
+                    v.collectPaths(prefix, out);
+                    prefix.remove(prefix.size() - 1);
+                });
     }
 
-    /** Every member path, as dotted strings ({@code f:metadata.f:labels.f:app}), for tests and messages. */
+    /**
+     * Every member path, as dotted strings ({@code f:metadata.f:labels.f:app}), for tests and
+     * messages.
+     */
     public List<String> paths() {
         List<String> out = new ArrayList<>();
         collect("", out);
@@ -242,13 +262,14 @@ public final class FieldSet {
     }
 
     private void collect(String prefix, List<String> out) {
-        children.forEach((k, v) -> {
-            String p = prefix.isEmpty() ? k : prefix + "." + k;
-            if (v.member) {
-                out.add(p);
-            }
-            v.collect(p, out);
-        });
+        children.forEach(
+                (k, v) -> {
+                    String p = prefix.isEmpty() ? k : prefix + "." + k;
+                    if (v.member) {
+                        out.add(p);
+                    }
+                    v.collect(p, out);
+                });
     }
 
     @Override

@@ -8,7 +8,6 @@ import io.kubepekko.api.merge.MergeMetadata;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.protobuf.ProtoField;
 import io.kubepekko.api.schema.FieldDefaults;
-
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -19,12 +18,15 @@ import java.util.TreeMap;
  * associative list (items keyed by fields) or a set. Every walker of typed objects (field sets,
  * comparison, merge, removal) resolves fields here, so they agree on what a path element means.
  *
- * @param kind      how the field merges
- * @param valueType the protobuf message of the struct, of a map's values or of a list's items (null: none or untyped)
- * @param keys      the key fields of an associative list
- * @param keyDefaults the declared defaults of key fields, by name, which complete a key an item leaves out
+ * @param kind how the field merges
+ * @param valueType the protobuf message of the struct, of a map's values or of a list's items
+ *     (null: none or untyped)
+ * @param keys the key fields of an associative list
+ * @param keyDefaults the declared defaults of key fields, by name, which complete a key an item
+ *     leaves out
  */
-public record FieldShape(Kind kind, String valueType, List<String> keys, Map<String, JsonNode> keyDefaults) {
+public record FieldShape(
+        Kind kind, String valueType, List<String> keys, Map<String, JsonNode> keyDefaults) {
 
     /** The shape of a struct of protobuf message {@code type} (null: an untyped object). */
     public static FieldShape struct(String type) {
@@ -33,11 +35,19 @@ public record FieldShape(Kind kind, String valueType, List<String> keys, Map<Str
 
     /** The ways a field merges. */
     public enum Kind {
-        /** Replaced whole: scalars, atomic lists, maps and structs, and unknown fields of typed structs. */
+        /**
+         * Replaced whole: scalars, atomic lists, maps and structs, and unknown fields of typed
+         * structs.
+         */
         LEAF,
-        /** Named fields, each merged by its own shape ({@code valueType} null: an untyped object). */
+        /**
+         * Named fields, each merged by its own shape ({@code valueType} null: an untyped object).
+         */
         STRUCT,
-        /** String keys, each entry a member of its own; object values of {@code valueType} merge as structs. */
+        /**
+         * String keys, each entry a member of its own; object values of {@code valueType} merge as
+         * structs.
+         */
         MAP,
         /** Items identified by their {@code keys} ({@code k:} path elements). */
         LIST_MAP,
@@ -46,11 +56,13 @@ public record FieldShape(Kind kind, String valueType, List<String> keys, Map<Str
     }
 
     private static final FieldShape LEAF = new FieldShape(Kind.LEAF, null, List.of(), Map.of());
-    private static final FieldShape UNTYPED_STRUCT = new FieldShape(Kind.STRUCT, null, List.of(), Map.of());
+    private static final FieldShape UNTYPED_STRUCT =
+            new FieldShape(Kind.STRUCT, null, List.of(), Map.of());
 
     /**
-     * The shape of field {@code name} of {@code type} holding {@code value}. Fields below an untyped
-     * object ({@code type} null) are untyped too: objects merge key by key, everything else is a leaf.
+     * The shape of field {@code name} of {@code type} holding {@code value}. Fields below an
+     * untyped object ({@code type} null) are untyped too: objects merge key by key, everything else
+     * is a leaf.
      */
     public static FieldShape of(MergeMetadata metadata, String type, String name, JsonNode value) {
         MergeMetadata.Field field = metadata.field(type, name);
@@ -60,21 +72,34 @@ public record FieldShape(Kind kind, String valueType, List<String> keys, Map<Str
             return type == null && value != null && value.isObject() ? UNTYPED_STRUCT : LEAF;
         }
         if (proto.isMap()) {
-            return "atomic".equals(merge.mapType()) ? LEAF : new FieldShape(Kind.MAP, field.valueType(), List.of(), Map.of());
+            return "atomic".equals(merge.mapType())
+                    ? LEAF
+                    : new FieldShape(Kind.MAP, field.valueType(), List.of(), Map.of());
         }
         if (proto.repeated()) {
-            List<String> keys = !merge.listMapKeys().isEmpty() ? merge.listMapKeys()
-                    : merge.patchMergeKey() == null ? List.of() : List.of(merge.patchMergeKey());
-            String listType = merge.listType() != null ? merge.listType()
-                    : merge.mergesList() ? (keys.isEmpty() ? "set" : "map") : "atomic";
+            List<String> keys =
+                    !merge.listMapKeys().isEmpty()
+                            ? merge.listMapKeys()
+                            : merge.patchMergeKey() == null
+                                    ? List.of()
+                                    : List.of(merge.patchMergeKey());
+            String listType =
+                    merge.listType() != null
+                            ? merge.listType()
+                            : merge.mergesList() ? (keys.isEmpty() ? "set" : "map") : "atomic";
             return switch (listType) {
-                case "map" -> new FieldShape(Kind.LIST_MAP, field.valueType(), keys,
-                        keyDefaults(field.valueType(), keys));
+                case "map" ->
+                        new FieldShape(
+                                Kind.LIST_MAP,
+                                field.valueType(),
+                                keys,
+                                keyDefaults(field.valueType(), keys));
                 case "set" -> new FieldShape(Kind.LIST_SET, field.valueType(), List.of(), Map.of());
                 default -> LEAF;
             };
         }
-        if (field.valueType() != null && !metadata.atomicStruct(field.valueType())
+        if (field.valueType() != null
+                && !metadata.atomicStruct(field.valueType())
                 && !"atomic".equals(merge.structType())) {
             return new FieldShape(Kind.STRUCT, field.valueType(), List.of(), Map.of());
         }
@@ -92,13 +117,20 @@ public record FieldShape(Kind kind, String valueType, List<String> keys, Map<Str
         return Map.copyOf(out);
     }
 
-    /** The shape of one entry of a granular map: a struct when the map's values are structs, else a leaf. */
+    /**
+     * The shape of one entry of a granular map: a struct when the map's values are structs, else a
+     * leaf.
+     */
     public FieldShape entry(JsonNode value) {
         return valueType != null && value != null && value.isObject()
-                ? new FieldShape(Kind.STRUCT, valueType, List.of(), Map.of()) : LEAF;
+                ? new FieldShape(Kind.STRUCT, valueType, List.of(), Map.of())
+                : LEAF;
     }
 
-    /** The path element of one item of this list: {@code k:} with its key fields, or {@code v:} with its value. */
+    /**
+     * The path element of one item of this list: {@code k:} with its key fields, or {@code v:} with
+     * its value.
+     */
     public String itemElement(JsonNode item) {
         if (kind == Kind.LIST_MAP && item.isObject()) {
             TreeMap<String, JsonNode> sorted = new TreeMap<>();

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -23,11 +22,17 @@ public final class ManagedFields {
     private ManagedFields() {}
 
     /** One entry, as {@code metadata.managedFields} stores it. */
-    public record Entry(String manager, String operation, String apiVersion, String time, String subresource,
-                        FieldSet fields) {
+    public record Entry(
+            String manager,
+            String operation,
+            String apiVersion,
+            String time,
+            String subresource,
+            FieldSet fields) {
 
         boolean sameOwner(String manager, String operation, String subresource) {
-            return this.manager.equals(manager) && this.operation.equals(operation)
+            return this.manager.equals(manager)
+                    && this.operation.equals(operation)
                     && Objects.equals(emptyToNull(this.subresource), emptyToNull(subresource));
         }
     }
@@ -36,20 +41,31 @@ public final class ManagedFields {
     public static List<Entry> of(JsonNode object) {
         List<Entry> out = new ArrayList<>();
         for (JsonNode e : object.path("metadata").path("managedFields")) {
-            out.add(new Entry(e.path("manager").asText(""), e.path("operation").asText(""),
-                    e.path("apiVersion").asText(""), e.path("time").isTextual() ? e.path("time").asText() : null,
-                    e.path("subresource").isTextual() ? e.path("subresource").asText() : null,
-                    FieldSet.fromFieldsV1(e.path("fieldsV1"))));
+            out.add(
+                    new Entry(
+                            e.path("manager").asText(""),
+                            e.path("operation").asText(""),
+                            e.path("apiVersion").asText(""),
+                            e.path("time").isTextual() ? e.path("time").asText() : null,
+                            e.path("subresource").isTextual()
+                                    ? e.path("subresource").asText()
+                                    : null,
+                            FieldSet.fromFieldsV1(e.path("fieldsV1"))));
         }
         return out;
     }
 
     /**
-     * The entries after an Update by {@code manager}: {@code changes} compares the object before and
-     * after the write.
+     * The entries after an Update by {@code manager}: {@code changes} compares the object before
+     * and after the write.
      */
-    public static List<Entry> update(List<Entry> entries, String manager, String subresource, String apiVersion,
-                                     String time, TypedFields.Comparison changes) {
+    public static List<Entry> update(
+            List<Entry> entries,
+            String manager,
+            String subresource,
+            String apiVersion,
+            String time,
+            TypedFields.Comparison changes) {
         boolean status = "status".equals(subresource);
         FieldSet addedOrModified = scope(changes.added().union(changes.modified()), status);
         FieldSet removed = changes.removed();
@@ -62,15 +78,32 @@ public final class ManagedFields {
             }
             FieldSet kept = e.fields().difference(addedOrModified).difference(removed);
             if (!kept.isEmpty()) {
-                out.add(kept.equals(e.fields()) ? e : new Entry(e.manager(), e.operation(), e.apiVersion(), e.time(),
-                        e.subresource(), kept));
+                out.add(
+                        kept.equals(e.fields())
+                                ? e
+                                : new Entry(
+                                        e.manager(),
+                                        e.operation(),
+                                        e.apiVersion(),
+                                        e.time(),
+                                        e.subresource(),
+                                        kept));
             }
         }
-        FieldSet mine = (own == null ? FieldSet.EMPTY : own.fields()).union(addedOrModified).difference(removed);
+        FieldSet mine =
+                (own == null ? FieldSet.EMPTY : own.fields())
+                        .union(addedOrModified)
+                        .difference(removed);
         if (!mine.isEmpty()) {
             boolean changed = own == null || !mine.equals(own.fields());
-            Entry updated = new Entry(manager, "Update", apiVersion, changed || own.time() == null ? time : own.time(),
-                    emptyToNull(subresource), mine);
+            Entry updated =
+                    new Entry(
+                            manager,
+                            "Update",
+                            apiVersion,
+                            changed || own.time() == null ? time : own.time(),
+                            emptyToNull(subresource),
+                            mine);
             int at = own == null ? out.size() : Math.min(entries.indexOf(own), out.size());
             out.add(at, updated);
         }
@@ -86,11 +119,12 @@ public final class ManagedFields {
      * Kubernetes' order of entries (it keeps managers in a map and sorts them when it writes them):
      * by operation (Apply before Update), time to the second, manager, apiVersion and subresource.
      */
-    static final Comparator<Entry> ORDER = Comparator.comparing(Entry::operation)
-            .thenComparingLong(e -> epochSecond(e.time()))
-            .thenComparing(Entry::manager)
-            .thenComparing(Entry::apiVersion)
-            .thenComparing(e -> e.subresource() == null ? "" : e.subresource());
+    static final Comparator<Entry> ORDER =
+            Comparator.comparing(Entry::operation)
+                    .thenComparingLong(e -> epochSecond(e.time()))
+                    .thenComparing(Entry::manager)
+                    .thenComparing(Entry::apiVersion)
+                    .thenComparing(e -> e.subresource() == null ? "" : e.subresource());
 
     private static long epochSecond(String time) {
         if (time == null) {

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.merge.MergeMetadata;
 import io.kubepekko.api.meta.Json;
-
 import io.kubepekko.api.status.ApiStatus;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -21,35 +20,40 @@ import java.util.TreeMap;
  * change a value another manager owns unless forced. Forcing moves those fields to the applier;
  * applying a value equal to the live one shares ownership.
  *
- * <p>For the manager {@code kubectl}, fields whose value still matches the object's
- * {@code kubectl.kubernetes.io/last-applied-configuration} do not conflict, and that annotation is
- * kept in step with what is applied, as kube-apiserver does for clients moving from client-side
- * to server-side apply.
+ * <p>For the manager {@code kubectl}, fields whose value still matches the object's {@code
+ * kubectl.kubernetes.io/last-applied-configuration} do not conflict, and that annotation is kept in
+ * step with what is applied, as kube-apiserver does for clients moving from client-side to
+ * server-side apply.
  */
 public final class ServerSideApply {
 
     /** The annotation client-side apply keeps; kubectl's server-side apply keeps it current. */
     public static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
+
     private static final String KUBECTL = "kubectl";
 
     /**
      * One apply.
      *
-     * @param manager     the applier ({@code fieldManager})
+     * @param manager the applier ({@code fieldManager})
      * @param subresource {@code status} for an apply to the status subresource, else null
-     * @param apiVersion  the group version applied
-     * @param time        the write's time, RFC 3339
-     * @param force       whether conflicts move ownership instead of failing
+     * @param apiVersion the group version applied
+     * @param time the write's time, RFC 3339
+     * @param force whether conflicts move ownership instead of failing
      */
-    public record Request(String manager, String subresource, String apiVersion, String time, boolean force) {}
+    public record Request(
+            String manager, String subresource, String apiVersion, String time, boolean force) {}
 
     /**
      * The merged object (without managedFields), the managers after the apply, and whether fields
      * the applier stopped applying were removed (which may leave empty maps or lists behind).
      */
-    public record Result(ObjectNode object, List<ManagedFields.Entry> entries, boolean removed) implements Outcome {}
+    public record Result(ObjectNode object, List<ManagedFields.Entry> entries, boolean removed)
+            implements Outcome {}
 
-    /** What an apply comes to: the merged {@link Result}, or the {@link Conflicts} that refuse it. */
+    /**
+     * What an apply comes to: the merged {@link Result}, or the {@link Conflicts} that refuse it.
+     */
     public sealed interface Outcome permits Result, Conflicts {}
 
     /**
@@ -80,8 +84,12 @@ public final class ServerSideApply {
      * @param type the protobuf message of the kind, or null for an untyped object
      * @return the merged result, or the conflicts when the apply may not take fields others own
      */
-    public Outcome apply(ObjectNode live, List<ManagedFields.Entry> entries, ObjectNode config, String type,
-                        Request request) {
+    public Outcome apply(
+            ObjectNode live,
+            List<ManagedFields.Entry> entries,
+            ObjectNode config,
+            String type,
+            Request request) {
         boolean status = "status".equals(request.subresource());
         ObjectNode scoped = scope(config, status);
         FieldSet applied = fields.applied(scoped, type);
@@ -115,33 +123,56 @@ public final class ServerSideApply {
                 conflicts.put(e, c);
             }
         }
-        if (!conflicts.isEmpty() && !request.force() && !allowedByLastApplied(live, conflicts, type, request)) {
+        if (!conflicts.isEmpty()
+                && !request.force()
+                && !allowedByLastApplied(live, conflicts, type, request)) {
             return new Conflicts(ApplyConflicts.sorted(conflicts));
         }
 
         boolean objectChanged = !live.equals(merged);
         List<ManagedFields.Entry> out = new ArrayList<>();
         if (!applied.isEmpty()) {
-            String time = objectChanged || own == null || own.time() == null ? request.time() : own.time();
-            out.add(new ManagedFields.Entry(request.manager(), "Apply", request.apiVersion(), time,
-                    request.subresource(), applied));
+            String time =
+                    objectChanged || own == null || own.time() == null
+                            ? request.time()
+                            : own.time();
+            out.add(
+                    new ManagedFields.Entry(
+                            request.manager(),
+                            "Apply",
+                            request.apiVersion(),
+                            time,
+                            request.subresource(),
+                            applied));
         }
         for (ManagedFields.Entry e : others) {
             FieldSet taken = conflicts.getOrDefault(e, FieldSet.EMPTY);
             FieldSet kept = e.fields().difference(taken).difference(changes.removed());
             if (!kept.isEmpty()) {
-                out.add(kept.equals(e.fields()) ? e : new ManagedFields.Entry(e.manager(), e.operation(),
-                        e.apiVersion(), e.time(), e.subresource(), kept));
+                out.add(
+                        kept.equals(e.fields())
+                                ? e
+                                : new ManagedFields.Entry(
+                                        e.manager(),
+                                        e.operation(),
+                                        e.apiVersion(),
+                                        e.time(),
+                                        e.subresource(),
+                                        kept));
             }
         }
         if (KUBECTL.equals(request.manager()) && lastApplied(live) != null) {
-            ObjectNode annotations = merged.withObjectProperty("metadata").withObjectProperty("annotations");
+            ObjectNode annotations =
+                    merged.withObjectProperty("metadata").withObjectProperty("annotations");
             annotations.put(LAST_APPLIED, lastAppliedValue(config));
         }
         return new Result(merged, out, removes);
     }
 
-    /** What an apply may set: the main resource never takes status from it, the status subresource only status. */
+    /**
+     * What an apply may set: the main resource never takes status from it, the status subresource
+     * only status.
+     */
     private static ObjectNode scope(ObjectNode config, boolean status) {
         ObjectNode scoped = config.deepCopy();
         if (status) {
@@ -157,11 +188,15 @@ public final class ServerSideApply {
     }
 
     /**
-     * kubectl moving an object from client-side apply: conflicts are forgiven when every conflicting
-     * field is one the last-applied configuration set and the live object still has that value.
+     * kubectl moving an object from client-side apply: conflicts are forgiven when every
+     * conflicting field is one the last-applied configuration set and the live object still has
+     * that value.
      */
-    private boolean allowedByLastApplied(ObjectNode live, Map<ManagedFields.Entry, FieldSet> conflicts, String type,
-                                         Request request) {
+    private boolean allowedByLastApplied(
+            ObjectNode live,
+            Map<ManagedFields.Entry, FieldSet> conflicts,
+            String type,
+            Request request) {
         if (!KUBECTL.equals(request.manager())) {
             return false;
         }
@@ -179,8 +214,11 @@ public final class ServerSideApply {
             return false;
         }
         TypedFields.Comparison differences = fields.compare(last, live, type);
-        FieldSet allowed = fields.fields(last, type).difference(differences.modified())
-                .difference(differences.added()).difference(differences.removed());
+        FieldSet allowed =
+                fields.fields(last, type)
+                        .difference(differences.modified())
+                        .difference(differences.added())
+                        .difference(differences.removed());
         for (FieldSet c : conflicts.values()) {
             if (!c.difference(allowed).isEmpty()) {
                 return false;
@@ -194,7 +232,10 @@ public final class ServerSideApply {
         return v != null && v.isTextual() && !v.asText().isEmpty() ? v.asText() : null;
     }
 
-    /** The applied configuration as the annotation holds it: compact JSON, keys sorted, without itself. */
+    /**
+     * The applied configuration as the annotation holds it: compact JSON, keys sorted, without
+     * itself.
+     */
     private static String lastAppliedValue(ObjectNode config) {
         ObjectNode copy = config.deepCopy();
         JsonNode annotations = copy.path("metadata").get("annotations");
@@ -210,7 +251,9 @@ public final class ServerSideApply {
     private static JsonNode sortedKeys(JsonNode node) {
         if (node.isObject()) {
             TreeMap<String, JsonNode> sorted = new TreeMap<>();
-            node.properties().iterator().forEachRemaining(e -> sorted.put(e.getKey(), sortedKeys(e.getValue())));
+            node.properties()
+                    .iterator()
+                    .forEachRemaining(e -> sorted.put(e.getKey(), sortedKeys(e.getValue())));
             ObjectNode out = JsonNodeFactory.instance.objectNode();
             sorted.forEach(out::set);
             return out;

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.merge.MergeMetadata;
-
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -32,21 +31,29 @@ public final class StructuredMerge {
         this.metadata = metadata;
     }
 
-    /** {@code config} merged into {@code live} (both objects of protobuf message {@code type}); neither is changed. */
+    /**
+     * {@code config} merged into {@code live} (both objects of protobuf message {@code type});
+     * neither is changed.
+     */
     public ObjectNode merge(ObjectNode live, ObjectNode config, String type) {
         return mergeStruct(live, config, type);
     }
 
     private ObjectNode mergeStruct(ObjectNode live, ObjectNode config, String type) {
-        return mergeKeys(live, config, (key, applied) -> FieldShape.of(metadata, type, key, applied));
+        return mergeKeys(
+                live, config, (key, applied) -> FieldShape.of(metadata, type, key, applied));
     }
 
     private ObjectNode mergeMap(ObjectNode live, ObjectNode config, FieldShape shape) {
         return mergeKeys(live, config, (key, applied) -> shape.entry(applied));
     }
 
-    /** Key by key: live keys in their order, then the configuration's new ones; a null removes its key. */
-    private ObjectNode mergeKeys(ObjectNode live, ObjectNode config, BiFunction<String, JsonNode, FieldShape> shapes) {
+    /**
+     * Key by key: live keys in their order, then the configuration's new ones; a null removes its
+     * key.
+     */
+    private ObjectNode mergeKeys(
+            ObjectNode live, ObjectNode config, BiFunction<String, JsonNode, FieldShape> shapes) {
         ObjectNode out = JsonNodeFactory.instance.objectNode();
         Iterator<Map.Entry<String, JsonNode>> it = live.properties().iterator();
         while (it.hasNext()) {
@@ -55,7 +62,9 @@ public final class StructuredMerge {
             if (applied == null) {
                 out.set(e.getKey(), e.getValue().deepCopy());
             } else if (!applied.isNull()) {
-                out.set(e.getKey(), mergeValue(e.getValue(), applied, shapes.apply(e.getKey(), applied)));
+                out.set(
+                        e.getKey(),
+                        mergeValue(e.getValue(), applied, shapes.apply(e.getKey(), applied)));
             }
         }
         Iterator<Map.Entry<String, JsonNode>> added = config.properties().iterator();
@@ -85,15 +94,15 @@ public final class StructuredMerge {
                     return mergeList((ArrayNode) live, (ArrayNode) applied, shape);
                 }
             }
-            default -> { }
+            default -> {}
         }
         return withoutNulls(applied);
     }
 
     /**
-     * Walks both lists at once: an item both name is merged and placed in the configuration's order;
-     * an item only the live list has stays where it was; an item only the configuration has goes
-     * where the configuration puts it.
+     * Walks both lists at once: an item both name is merged and placed in the configuration's
+     * order; an item only the live list has stays where it was; an item only the configuration has
+     * goes where the configuration puts it.
      */
     private ArrayNode mergeList(ArrayNode live, ArrayNode config, FieldShape shape) {
         Map<String, JsonNode> liveItems = index(live, shape);
@@ -122,7 +131,9 @@ public final class StructuredMerge {
                     nextShared++;
                     continue;
                 }
-                if (configItems.containsKey(k) && nextShared < shared.size() && !shared.get(nextShared).equals(k)) {
+                if (configItems.containsKey(k)
+                        && nextShared < shared.size()
+                        && !shared.get(nextShared).equals(k)) {
                     l++; // a shared item the configuration places later
                     continue;
                 }
@@ -162,7 +173,10 @@ public final class StructuredMerge {
         return withoutNulls(applied);
     }
 
-    /** Items by their path element; a repeated key keeps its first item (validation reports duplicates). */
+    /**
+     * Items by their path element; a repeated key keeps its first item (validation reports
+     * duplicates).
+     */
     private static Map<String, JsonNode> index(ArrayNode list, FieldShape shape) {
         Map<String, JsonNode> out = new LinkedHashMap<>();
         for (JsonNode item : list) {
@@ -175,11 +189,14 @@ public final class StructuredMerge {
     private static JsonNode withoutNulls(JsonNode value) {
         if (value.isObject()) {
             ObjectNode out = JsonNodeFactory.instance.objectNode();
-            value.properties().iterator().forEachRemaining(e -> {
-                if (!e.getValue().isNull()) {
-                    out.set(e.getKey(), withoutNulls(e.getValue()));
-                }
-            });
+            value.properties()
+                    .iterator()
+                    .forEachRemaining(
+                            e -> {
+                                if (!e.getValue().isNull()) {
+                                    out.set(e.getKey(), withoutNulls(e.getValue()));
+                                }
+                            });
             return out;
         }
         if (value.isArray()) {

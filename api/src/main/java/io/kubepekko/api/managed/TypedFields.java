@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.merge.MergeMetadata;
-
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -24,12 +23,28 @@ public final class TypedFields {
     /** What compare found, each without the fields Kubernetes never tracks. */
     public record Comparison(FieldSet added, FieldSet modified, FieldSet removed) {}
 
-    /** A node that is a member itself (a map, a list item): equal in both versions whatever its content. */
+    /**
+     * A node that is a member itself (a map, a list item): equal in both versions whatever its
+     * content.
+     */
     private static final JsonNode NODE = JsonNodeFactory.instance.textNode("\u0000node");
-    /** A granular map in {@link #flatten}: a member of an updater's set, but not of an applier's. */
+
+    /**
+     * A granular map in {@link #flatten}: a member of an updater's set, but not of an applier's.
+     */
     static final JsonNode MAP_NODE = JsonNodeFactory.instance.textNode("\u0000map");
-    private static final Set<String> UNTRACKED_META = Set.of("name", "namespace", "creationTimestamp", "selfLink",
-            "uid", "clusterName", "generation", "managedFields", "resourceVersion");
+
+    private static final Set<String> UNTRACKED_META =
+            Set.of(
+                    "name",
+                    "namespace",
+                    "creationTimestamp",
+                    "selfLink",
+                    "uid",
+                    "clusterName",
+                    "generation",
+                    "managedFields",
+                    "resourceVersion");
 
     private final MergeMetadata metadata;
 
@@ -51,17 +66,24 @@ public final class TypedFields {
         return new Comparison(added.build(), modified.build(), removed.build());
     }
 
-    private record Diff(FieldSet.Builder added, FieldSet.Builder modified, FieldSet.Builder removed) {}
+    private record Diff(
+            FieldSet.Builder added, FieldSet.Builder modified, FieldSet.Builder removed) {}
 
     private static final Set<String> TOP_LEVEL_UNTRACKED = Set.of("apiVersion", "kind");
 
     /**
      * Compares two versions of a struct field by field, skipping every field equal in both (most of
-     * an update) and descending into non-empty structs; any other differing field is compared as the
-     * paths {@link #flatten} gives it, so the result is exactly the flattened comparison, only cheaper.
+     * an update) and descending into non-empty structs; any other differing field is compared as
+     * the paths {@link #flatten} gives it, so the result is exactly the flattened comparison, only
+     * cheaper.
      */
-    private void diffStruct(JsonNode before, JsonNode after, String type, List<String> path, Set<String> skip,
-                            Diff diff) {
+    private void diffStruct(
+            JsonNode before,
+            JsonNode after,
+            String type,
+            List<String> path,
+            Set<String> skip,
+            Diff diff) {
         Set<String> names = new LinkedHashSet<>();
         before.fieldNames().forEachRemaining(names::add);
         after.fieldNames().forEachRemaining(names::add);
@@ -78,11 +100,23 @@ public final class TypedFields {
             if (path.isEmpty() && name.equals("metadata")) {
                 JsonNode b0 = b == null ? EMPTY : b;
                 JsonNode a0 = a == null ? EMPTY : a;
-                diffStruct(b0, a0, FieldShape.of(metadata, type, name, a0).valueType(), p, UNTRACKED_META, diff);
+                diffStruct(
+                        b0,
+                        a0,
+                        FieldShape.of(metadata, type, name, a0).valueType(),
+                        p,
+                        UNTRACKED_META,
+                        diff);
                 continue;
             }
             if (b != null && a != null && structured(b, type, name) && structured(a, type, name)) {
-                diffStruct(b, a, FieldShape.of(metadata, type, name, a).valueType(), p, Set.of(), diff);
+                diffStruct(
+                        b,
+                        a,
+                        FieldShape.of(metadata, type, name, a).valueType(),
+                        p,
+                        Set.of(),
+                        diff);
                 continue;
             }
             Map<List<String>, JsonNode> was = new LinkedHashMap<>();
@@ -113,7 +147,8 @@ public final class TypedFields {
 
     /** A field {@link #walkStruct} would walk into: a non-empty object of a struct shape. */
     private boolean structured(JsonNode value, String type, String name) {
-        return value.isObject() && !value.isEmpty()
+        return value.isObject()
+                && !value.isEmpty()
                 && FieldShape.of(metadata, type, name, value).kind() == FieldShape.Kind.STRUCT;
     }
 
@@ -128,16 +163,17 @@ public final class TypedFields {
     }
 
     /**
-     * The fields an applied configuration sets, as server-side apply records an applier's ownership:
-     * like {@link #fields}, except that a granular map is not a member itself (only its entries are).
+     * The fields an applied configuration sets, as server-side apply records an applier's
+     * ownership: like {@link #fields}, except that a granular map is not a member itself (only its
+     * entries are).
      */
     public FieldSet applied(ObjectNode config, String type) {
         return walkInto(config, type, false);
     }
 
     /**
-     * The object's fields walked straight into a set (no flattened paths: every write computes one),
-     * with granular maps as members themselves or not.
+     * The object's fields walked straight into a set (no flattened paths: every write computes
+     * one), with granular maps as members themselves or not.
      */
     private FieldSet walkInto(ObjectNode object, String type, boolean mapMembers) {
         FieldSet.Builder root = new FieldSet.Builder();
@@ -152,12 +188,20 @@ public final class TypedFields {
             if (name.equals("metadata") && value.isObject()) {
                 FieldShape meta = FieldShape.of(metadata, type, name, value);
                 FieldSet.Builder node = root.child("f:metadata");
-                value.properties().iterator().forEachRemaining(m -> {
-                    if (!UNTRACKED_META.contains(m.getKey()) && !m.getValue().isNull()) {
-                        setField(m.getValue(), meta.valueType(), m.getKey(), node.child("f:" + m.getKey()),
-                                mapMembers);
-                    }
-                });
+                value.properties()
+                        .iterator()
+                        .forEachRemaining(
+                                m -> {
+                                    if (!UNTRACKED_META.contains(m.getKey())
+                                            && !m.getValue().isNull()) {
+                                        setField(
+                                                m.getValue(),
+                                                meta.valueType(),
+                                                m.getKey(),
+                                                node.child("f:" + m.getKey()),
+                                                mapMembers);
+                                    }
+                                });
                 continue;
             }
             setField(value, type, name, root.child("f:" + name), mapMembers);
@@ -165,8 +209,12 @@ public final class TypedFields {
         return root.build();
     }
 
-    /** {@link #walkField}'s walk into {@code node}; a granular map is a member when {@code mapMembers}. */
-    private void setField(JsonNode value, String type, String name, FieldSet.Builder node, boolean mapMembers) {
+    /**
+     * {@link #walkField}'s walk into {@code node}; a granular map is a member when {@code
+     * mapMembers}.
+     */
+    private void setField(
+            JsonNode value, String type, String name, FieldSet.Builder node, boolean mapMembers) {
         FieldShape shape = FieldShape.of(metadata, type, name, value);
         switch (shape.kind()) {
             case STRUCT -> {
@@ -184,15 +232,23 @@ public final class TypedFields {
                 if (mapMembers) {
                     node.member();
                 }
-                value.properties().iterator().forEachRemaining(e -> {
-                    FieldSet.Builder entryNode = node.child("f:" + e.getKey());
-                    FieldShape entry = shape.entry(e.getValue());
-                    if (entry.kind() == FieldShape.Kind.STRUCT && !e.getValue().isEmpty()) {
-                        setStruct(e.getValue(), entry.valueType(), entryNode, mapMembers);
-                    } else {
-                        entryNode.member();
-                    }
-                });
+                value.properties()
+                        .iterator()
+                        .forEachRemaining(
+                                e -> {
+                                    FieldSet.Builder entryNode = node.child("f:" + e.getKey());
+                                    FieldShape entry = shape.entry(e.getValue());
+                                    if (entry.kind() == FieldShape.Kind.STRUCT
+                                            && !e.getValue().isEmpty()) {
+                                        setStruct(
+                                                e.getValue(),
+                                                entry.valueType(),
+                                                entryNode,
+                                                mapMembers);
+                                    } else {
+                                        entryNode.member();
+                                    }
+                                });
             }
             case LIST_MAP, LIST_SET -> {
                 if (!value.isArray()) {
@@ -210,12 +266,21 @@ public final class TypedFields {
         }
     }
 
-    private void setStruct(JsonNode object, String type, FieldSet.Builder node, boolean mapMembers) {
-        object.properties().iterator().forEachRemaining(e -> {
-            if (!e.getValue().isNull()) {
-                setField(e.getValue(), type, e.getKey(), node.child("f:" + e.getKey()), mapMembers);
-            }
-        });
+    private void setStruct(
+            JsonNode object, String type, FieldSet.Builder node, boolean mapMembers) {
+        object.properties()
+                .iterator()
+                .forEachRemaining(
+                        e -> {
+                            if (!e.getValue().isNull()) {
+                                setField(
+                                        e.getValue(),
+                                        type,
+                                        e.getKey(),
+                                        node.child("f:" + e.getKey()),
+                                        mapMembers);
+                            }
+                        });
     }
 
     Map<List<String>, JsonNode> flatten(ObjectNode object, String type) {
@@ -240,7 +305,8 @@ public final class TypedFields {
         return out;
     }
 
-    private void walkStruct(JsonNode object, String type, List<String> path, Map<List<String>, JsonNode> out) {
+    private void walkStruct(
+            JsonNode object, String type, List<String> path, Map<List<String>, JsonNode> out) {
         Iterator<Map.Entry<String, JsonNode>> it = object.properties().iterator();
         while (it.hasNext()) {
             Map.Entry<String, JsonNode> e = it.next();
@@ -250,13 +316,18 @@ public final class TypedFields {
         }
     }
 
-    private void walkField(JsonNode value, String type, String name, List<String> path,
-                           Map<List<String>, JsonNode> out) {
+    private void walkField(
+            JsonNode value,
+            String type,
+            String name,
+            List<String> path,
+            Map<List<String>, JsonNode> out) {
         FieldShape shape = FieldShape.of(metadata, type, name, value);
         switch (shape.kind()) {
             case STRUCT -> {
                 if (value.isObject() && !value.isEmpty()) {
-                    walkStruct(value, shape.valueType(), path, out); // a struct is not a member itself
+                    walkStruct(
+                            value, shape.valueType(), path, out); // a struct is not a member itself
                 } else {
                     out.put(path, value);
                 }

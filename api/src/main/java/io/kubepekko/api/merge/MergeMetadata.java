@@ -1,11 +1,9 @@
 package io.kubepekko.api.merge;
 
 import io.kubepekko.api.meta.DefinitionLines;
-
 import io.kubepekko.api.protobuf.ProtoField;
 import io.kubepekko.api.protobuf.ProtoMessage;
 import io.kubepekko.api.protobuf.ProtoSchema;
-
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -13,16 +11,20 @@ import java.util.Map;
 
 /**
  * The merge metadata of the built-in types, keyed by the type names of our message definitions
- * ({@code core.v1.PodSpec}) and JSON field names, and the navigation from a type to its fields' types
- * that patches need (through {@code inline} embeddings, whose fields are the enclosing object's).
+ * ({@code core.v1.PodSpec}) and JSON field names, and the navigation from a type to its fields'
+ * types that patches need (through {@code inline} embeddings, whose fields are the enclosing
+ * object's).
  *
- * <p>Read from {@code merge-metadata.txt}: one line per marked field, {@code type field attr=value...}
- * with {@code patch=}, {@code key=}, {@code list=}, {@code keys=a,b}, {@code map=}, {@code struct=}.
+ * <p>Read from {@code merge-metadata.txt}: one line per marked field, {@code type field
+ * attr=value...} with {@code patch=}, {@code key=}, {@code list=}, {@code keys=a,b}, {@code map=},
+ * {@code struct=}.
  */
 public final class MergeMetadata {
 
-    private static final MergeMetadata BUILTIN = new MergeMetadata(ProtoSchema.builtin(),
-            DefinitionLines.resource(MergeMetadata.class, "merge-metadata.txt"));
+    private static final MergeMetadata BUILTIN =
+            new MergeMetadata(
+                    ProtoSchema.builtin(),
+                    DefinitionLines.resource(MergeMetadata.class, "merge-metadata.txt"));
 
     private final ProtoSchema schema;
     private final Map<String, Map<String, FieldMerge>> byType;
@@ -42,7 +44,10 @@ public final class MergeMetadata {
         return new MergeMetadata(ProtoSchema.builtin(), text);
     }
 
-    /** A field of a type as a patch sees it: its merge metadata and the type of its values (null: scalar or unknown). */
+    /**
+     * A field of a type as a patch sees it: its merge metadata and the type of its values (null:
+     * scalar or unknown).
+     */
     public record Field(FieldMerge merge, String valueType) {}
 
     /**
@@ -54,12 +59,15 @@ public final class MergeMetadata {
         if (d == null) {
             return new Field(FieldMerge.NONE, null);
         }
-        FieldMerge merge = byType.getOrDefault(d.type(), Map.of()).getOrDefault(jsonName, FieldMerge.NONE);
+        FieldMerge merge =
+                byType.getOrDefault(d.type(), Map.of()).getOrDefault(jsonName, FieldMerge.NONE);
         String valueType = d.field().isMap() ? d.field().mapValue() : d.field().type();
         return new Field(merge, schema.message(valueType) == null ? null : valueType);
     }
 
-    /** A JSON field and the type that declares it (the type itself, or a struct it embeds inline). */
+    /**
+     * A JSON field and the type that declares it (the type itself, or a struct it embeds inline).
+     */
     private record Declared(String type, ProtoField field) {}
 
     private Declared declared(String type, String jsonName) {
@@ -88,7 +96,10 @@ public final class MergeMetadata {
         return whole != null && "atomic".equals(whole.structType());
     }
 
-    /** The protobuf field behind a JSON field of a type, through inline embeddings; null when unknown. */
+    /**
+     * The protobuf field behind a JSON field of a type, through inline embeddings; null when
+     * unknown.
+     */
     public ProtoField protoField(String type, String jsonName) {
         Declared d = declared(type, jsonName);
         return d == null ? null : d.field();
@@ -101,7 +112,8 @@ public final class MergeMetadata {
             String line = l.text();
             String[] parts = line.split("\\s+");
             if (parts.length < 3) {
-                throw new IllegalArgumentException("merge-metadata.txt:" + lineNo + ": cannot read \"" + line + "\"");
+                throw new IllegalArgumentException(
+                        "merge-metadata.txt:" + lineNo + ": cannot read \"" + line + "\"");
             }
             String patch = null;
             String key = null;
@@ -112,7 +124,8 @@ public final class MergeMetadata {
             for (int i = 2; i < parts.length; i++) {
                 int eq = parts[i].indexOf('=');
                 if (eq <= 0) {
-                    throw new IllegalArgumentException("merge-metadata.txt:" + lineNo + ": " + parts[i]);
+                    throw new IllegalArgumentException(
+                            "merge-metadata.txt:" + lineNo + ": " + parts[i]);
                 }
                 String value = parts[i].substring(eq + 1);
                 switch (parts[i].substring(0, eq)) {
@@ -122,13 +135,16 @@ public final class MergeMetadata {
                     case "keys" -> keys = Arrays.asList(value.split(","));
                     case "map" -> map = value;
                     case "struct" -> struct = value;
-                    default -> throw new IllegalArgumentException("merge-metadata.txt:" + lineNo + ": " + parts[i]);
+                    default ->
+                            throw new IllegalArgumentException(
+                                    "merge-metadata.txt:" + lineNo + ": " + parts[i]);
                 }
             }
             out.computeIfAbsent(parts[0], t -> new HashMap<>())
-                    .put(parts[1], new FieldMerge(patch, key, list, List.copyOf(keys), map, struct));
+                    .put(
+                            parts[1],
+                            new FieldMerge(patch, key, list, List.copyOf(keys), map, struct));
         }
         return out;
     }
-
 }

@@ -8,13 +8,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The project's small line-oriented definition files (protobuf message definitions, merge metadata):
- * {@code #} starts a comment, blank lines are skipped, and each line keeps its number for messages.
+ * The project's small line-oriented definition files (protobuf message definitions, merge
+ * metadata): {@code #} starts a comment, blank lines are skipped, and each line keeps its number
+ * for messages.
  */
 public final class DefinitionLines {
     private DefinitionLines() {}
 
-    /** One meaningful line: its 1-based number and its text without comment or surrounding space. */
+    /**
+     * One meaningful line: its 1-based number and its text without comment or surrounding space.
+     */
     public record Line(int number, String text) {}
 
     public static List<Line> of(String text) {

@@ -4,8 +4,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Go's {@code time.Duration} text form ({@code 1h2m3.5s}): metav1.Duration's JSON, and the syntax of
- * kube-apiserver's duration flags.
+ * Go's {@code time.Duration} text form ({@code 1h2m3.5s}): metav1.Duration's JSON, and the syntax
+ * of kube-apiserver's duration flags.
  */
 public final class GoDurations {
     private GoDurations() {}
@@ -55,7 +55,8 @@ public final class GoDurations {
         if (frac == 0) {
             return Long.toString(whole);
         }
-        String digits = String.format("%0" + Long.toString(scale).length() + "d", frac).substring(1);
+        String digits =
+                String.format("%0" + Long.toString(scale).length() + "d", frac).substring(1);
         return whole + "." + digits.replaceAll("0+$", "");
     }
 
@@ -63,7 +64,8 @@ public final class GoDurations {
             Pattern.compile("(\\d+(?:\\.\\d*)?|\\.\\d+)(ns|us|µs|ms|s|m|h)");
 
     /**
-     * Parses Go's duration syntax ({@code 0}, {@code 300ms}, {@code -1.5h}, {@code 2h45m}) to nanoseconds.
+     * Parses Go's duration syntax ({@code 0}, {@code 300ms}, {@code -1.5h}, {@code 2h45m}) to
+     * nanoseconds.
      *
      * @throws IllegalArgumentException {@code invalid duration "<text>"}
      */
@@ -77,14 +79,16 @@ public final class GoDurations {
         int pos = 0;
         double nanos = 0;
         while (m.find() && m.start() == pos) {
-            nanos += Double.parseDouble(m.group(1)) * switch (m.group(2)) {
-                case "ns" -> 1d;
-                case "us", "µs" -> 1e3;
-                case "ms" -> 1e6;
-                case "s" -> 1e9;
-                case "m" -> 60e9;
-                default -> 3600e9;
-            };
+            nanos +=
+                    Double.parseDouble(m.group(1))
+                            * switch (m.group(2)) {
+                                case "ns" -> 1d;
+                                case "us", "µs" -> 1e3;
+                                case "ms" -> 1e6;
+                                case "s" -> 1e9;
+                                case "m" -> 60e9;
+                                default -> 3600e9;
+                            };
             pos = m.end();
         }
         if (pos == 0 || pos != s.length()) {

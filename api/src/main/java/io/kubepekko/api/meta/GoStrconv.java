@@ -4,8 +4,8 @@ import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
 
 /**
- * Query parameter values as kube-apiserver's parameter codec reads them (Go's {@code strconv}):
- * the same accepted spellings, and a 400 with Go's message for anything else.
+ * Query parameter values as kube-apiserver's parameter codec reads them (Go's {@code strconv}): the
+ * same accepted spellings, and a 400 with Go's message for anything else.
  */
 public final class GoStrconv {
     private GoStrconv() {}
@@ -15,8 +15,12 @@ public final class GoStrconv {
         return switch (v) {
             case "1", "t", "T", "TRUE", "true", "True" -> true;
             case "0", "f", "F", "FALSE", "false", "False" -> false;
-            default -> throw ApiStatus.badRequest("strconv.ParseBool: parsing " + FieldError.quote(v)
-                    + ": invalid syntax").exception();
+            default ->
+                    throw ApiStatus.badRequest(
+                                    "strconv.ParseBool: parsing "
+                                            + FieldError.quote(v)
+                                            + ": invalid syntax")
+                            .exception();
         };
     }
 
@@ -25,7 +29,8 @@ public final class GoStrconv {
         try {
             return Long.parseLong(v);
         } catch (NumberFormatException e) {
-            throw ApiStatus.badRequest("strconv.ParseInt: parsing " + FieldError.quote(v) + ": invalid syntax")
+            throw ApiStatus.badRequest(
+                            "strconv.ParseInt: parsing " + FieldError.quote(v) + ": invalid syntax")
                     .exception();
         }
     }

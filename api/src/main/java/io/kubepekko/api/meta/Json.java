@@ -11,7 +11,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -21,20 +20,26 @@ public final class Json {
     private Json() {}
 
     /** Mapper for object trees: big numbers kept exact, no type coercion. */
-    public static final ObjectMapper MAPPER = JsonMapper.builder()
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .enable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
-            .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
-            .build();
+    public static final ObjectMapper MAPPER =
+            JsonMapper.builder()
+                    .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+                    .enable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
+                    .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+                    .build();
 
-    /** YAML as kube-apiserver writes it: no document marker, strings plain unless a reader could take them for another type. */
-    public static final ObjectMapper YAML = YAMLMapper.builder(YAMLFactory.builder()
-                    .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-                    .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
-                    .disable(YAMLGenerator.Feature.SPLIT_LINES)
-                    .stringQuotingChecker(YamlQuoting.INSTANCE)
-                    .build())
-            .build();
+    /**
+     * YAML as kube-apiserver writes it: no document marker, strings plain unless a reader could
+     * take them for another type.
+     */
+    public static final ObjectMapper YAML =
+            YAMLMapper.builder(
+                            YAMLFactory.builder()
+                                    .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+                                    .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+                                    .disable(YAMLGenerator.Feature.SPLIT_LINES)
+                                    .stringQuotingChecker(YamlQuoting.INSTANCE)
+                                    .build())
+                    .build();
 
     public static byte[] bytes(JsonNode node) {
         try {
@@ -47,17 +52,18 @@ public final class Json {
     /** The length of {@link #bytes}, counted without keeping them. */
     public static long byteSize(JsonNode node) {
         long[] count = new long[1];
-        OutputStream counter = new OutputStream() {
-            @Override
-            public void write(int b) {
-                count[0]++;
-            }
+        OutputStream counter =
+                new OutputStream() {
+                    @Override
+                    public void write(int b) {
+                        count[0]++;
+                    }
 
-            @Override
-            public void write(byte[] b, int off, int len) {
-                count[0] += len;
-            }
-        };
+                    @Override
+                    public void write(byte[] b, int off, int len) {
+                        count[0] += len;
+                    }
+                };
         try {
             MAPPER.writeValue(counter, node);
         } catch (IOException e) {
@@ -74,7 +80,9 @@ public final class Json {
         }
     }
 
-    /** Parses bytes that the server itself wrote (stored objects): failure is a bug, not bad input. */
+    /**
+     * Parses bytes that the server itself wrote (stored objects): failure is a bug, not bad input.
+     */
     public static ObjectNode parseTrusted(byte[] json) {
         try {
             return (ObjectNode) MAPPER.readTree(json);

@@ -2,13 +2,12 @@ package io.kubepekko.api.meta;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Typed access to {@code metadata} of an object tree. Objects stay Jackson trees so that every
- * kind goes through the same code; only metadata gets accessors.
+ * Typed access to {@code metadata} of an object tree. Objects stay Jackson trees so that every kind
+ * goes through the same code; only metadata gets accessors.
  */
 public final class ObjectMeta {
     private ObjectMeta() {}
@@ -69,7 +68,9 @@ public final class ObjectMeta {
         Map<String, String> out = new TreeMap<>();
         JsonNode m = obj.get("metadata");
         if (m != null && m.get(field) instanceof ObjectNode map) {
-            map.properties().iterator().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
+            map.properties()
+                    .iterator()
+                    .forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
         }
         return out;
     }

@@ -4,12 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.status.ApiStatus;
 
-
 /**
- * Objects and lists as {@code meta.k8s.io} {@code PartialObjectMetadata} and
- * {@code PartialObjectMetadataList}: their metadata only, as kube-apiserver answers a client that
- * accepts {@code as=PartialObjectMetadata[List];g=meta.k8s.io;v=v1|v1beta1} (metadata informers,
- * the garbage collector, {@code kubectl get -o name}).
+ * Objects and lists as {@code meta.k8s.io} {@code PartialObjectMetadata} and {@code
+ * PartialObjectMetadataList}: their metadata only, as kube-apiserver answers a client that accepts
+ * {@code as=PartialObjectMetadata[List];g=meta.k8s.io;v=v1|v1beta1} (metadata informers, the
+ * garbage collector, {@code kubectl get -o name}).
  */
 public final class PartialObjects {
     private PartialObjects() {}
@@ -18,7 +17,9 @@ public final class PartialObjects {
     public static final String KIND = "PartialObjectMetadata";
     public static final String LIST_KIND = "PartialObjectMetadataList";
 
-    /** Whether {@code meta.k8s.io/{version}} has the partial kinds ({@code v1} and {@code v1beta1}). */
+    /**
+     * Whether {@code meta.k8s.io/{version}} has the partial kinds ({@code v1} and {@code v1beta1}).
+     */
     public static boolean served(String version) {
         return "v1".equals(version) || "v1beta1".equals(version);
     }
@@ -30,9 +31,15 @@ public final class PartialObjects {
 
     /** An object's metadata as a {@code PartialObjectMetadata} of {@code metaVersion}. */
     public static ObjectNode of(String metaVersion, JsonNode object) {
-        ObjectNode partial = Json.MAPPER.createObjectNode().put("kind", KIND).put("apiVersion", apiVersion(metaVersion));
+        ObjectNode partial =
+                Json.MAPPER
+                        .createObjectNode()
+                        .put("kind", KIND)
+                        .put("apiVersion", apiVersion(metaVersion));
         JsonNode metadata = object.path("metadata");
-        partial.set("metadata", metadata.isObject() ? metadata.deepCopy() : Json.MAPPER.createObjectNode());
+        partial.set(
+                "metadata",
+                metadata.isObject() ? metadata.deepCopy() : Json.MAPPER.createObjectNode());
         return partial;
     }
 
@@ -47,9 +54,18 @@ public final class PartialObjects {
      * type kube-apiserver names ({@link #goType}).
      */
     public static ApiStatus mismatch(boolean askedForList, String goType) {
-        return ApiStatus.notAcceptable(askedForList
-                ? "you requested " + LIST_KIND + ", but the requested object is not a list (" + goType + ")"
-                : "you requested " + KIND + ", but the requested object is a list (" + goType + ")");
+        return ApiStatus.notAcceptable(
+                askedForList
+                        ? "you requested "
+                                + LIST_KIND
+                                + ", but the requested object is not a list ("
+                                + goType
+                                + ")"
+                        : "you requested "
+                                + KIND
+                                + ", but the requested object is a list ("
+                                + goType
+                                + ")");
     }
 
     /**

@@ -1,7 +1,6 @@
 package io.kubepekko.api.meta;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
@@ -9,36 +8,47 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A {@code resource.Quantity} ({@code 500m}, {@code 1.5Gi}, {@code 1e3}): the one parser of quantities for the
- * decoder, validation, Table printing, the agent and its flags. Text is read as Kubernetes' {@code ParseQuantity}
- * scans it (sign, number, suffix, with its error messages); the value is kept exact as written, and {@link
- * #print} gives the text kube-apiserver shows for a stored quantity.
+ * A {@code resource.Quantity} ({@code 500m}, {@code 1.5Gi}, {@code 1e3}): the one parser of
+ * quantities for the decoder, validation, Table printing, the agent and its flags. Text is read as
+ * Kubernetes' {@code ParseQuantity} scans it (sign, number, suffix, with its error messages); the
+ * value is kept exact as written, and {@link #print} gives the text kube-apiserver shows for a
+ * stored quantity.
  */
 public final class Quantity implements Comparable<Quantity> {
 
     /** {@code resource.ErrFormatWrong}: the text is not a number followed by a suffix. */
     public static final String FORMAT_WRONG =
             "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+
     /** {@code resource.ErrNumeric}: the number part has no digits. */
     public static final String NUMERIC = "unable to parse numeric part of quantity";
+
     /** {@code resource.ErrSuffix}: the suffix is none Kubernetes knows. */
     public static final String SUFFIX = "unable to parse quantity's suffix";
 
     public static final Quantity ONE = new Quantity(BigDecimal.ONE);
 
-    private enum Format { DECIMAL_EXPONENT, DECIMAL_SI, BINARY_SI }
+    private enum Format {
+        DECIMAL_EXPONENT,
+        DECIMAL_SI,
+        BINARY_SI
+    }
 
     private record Suffix(int base, int exponent, Format format) {}
 
     /** The parts of a quantity's text, as Kubernetes' scanner splits it. */
-    private record Scanned(boolean positive, String value, String num, String denom, String suffix) {}
+    private record Scanned(
+            boolean positive, String value, String num, String denom, String suffix) {}
 
     /** Digits an int64 holds without overflow; above this the parser takes its exact path. */
     private static final int MAX_INT64_FACTORS = 18;
+
     /** Kubernetes keeps quantities to nano precision, rounding anything finer up. */
     private static final int NANO = -9;
+
     /** An exponent suffix ({@code e12}) longer than this is refused as a suffix. */
     private static final int MAX_EXPONENT_CHARS = 11;
+
     private static final BigDecimal MAX_INT64 = BigDecimal.valueOf(Long.MAX_VALUE);
     private static final BigDecimal MIN_INT64 = BigDecimal.valueOf(Long.MIN_VALUE);
     private static final BigDecimal BINARY_FLOOR = BigDecimal.valueOf(-1024);
@@ -47,14 +57,18 @@ public final class Quantity implements Comparable<Quantity> {
     private static final BigInteger KIBI = BigInteger.valueOf(1024);
     private static final String SUFFIX_CHARS = "eEinumkKMGTP";
 
-    private static final Map<String, Integer> DECIMAL_SUFFIXES = Map.of(
-            "n", -9, "u", -6, "m", -3, "", 0, "k", 3, "M", 6, "G", 9, "T", 12, "P", 15, "E", 18);
-    private static final Map<String, Integer> BINARY_SUFFIXES = Map.of(
-            "Ki", 10, "Mi", 20, "Gi", 30, "Ti", 40, "Pi", 50, "Ei", 60);
-    private static final Map<Integer, String> DECIMAL_BY_EXPONENT = Map.of(
-            -9, "n", -6, "u", -3, "m", 0, "", 3, "k", 6, "M", 9, "G", 12, "T", 15, "P", 18, "E");
-    private static final Map<Integer, String> BINARY_BY_EXPONENT = Map.of(
-            0, "", 10, "Ki", 20, "Mi", 30, "Gi", 40, "Ti", 50, "Pi", 60, "Ei");
+    private static final Map<String, Integer> DECIMAL_SUFFIXES =
+            Map.of(
+                    "n", -9, "u", -6, "m", -3, "", 0, "k", 3, "M", 6, "G", 9, "T", 12, "P", 15, "E",
+                    18);
+    private static final Map<String, Integer> BINARY_SUFFIXES =
+            Map.of("Ki", 10, "Mi", 20, "Gi", 30, "Ti", 40, "Pi", 50, "Ei", 60);
+    private static final Map<Integer, String> DECIMAL_BY_EXPONENT =
+            Map.of(
+                    -9, "n", -6, "u", -3, "m", 0, "", 3, "k", 6, "M", 9, "G", 12, "T", 15, "P", 18,
+                    "E");
+    private static final Map<Integer, String> BINARY_BY_EXPONENT =
+            Map.of(0, "", 10, "Ki", 20, "Mi", 30, "Gi", 40, "Ti", 50, "Pi", 60, "Ei");
 
     private final BigDecimal amount;
 
@@ -62,17 +76,21 @@ public final class Quantity implements Comparable<Quantity> {
         this.amount = amount;
     }
 
-    // ---- reading ------------------------------------------------------------------------------------------
+    // ---- reading
+    // ------------------------------------------------------------------------------------------
 
     /**
-     * Why {@code text} is no quantity, in Kubernetes' words, or empty when it is one. Surrounding white space
-     * is ignored, as {@code Quantity.UnmarshalJSON} trims it.
+     * Why {@code text} is no quantity, in Kubernetes' words, or empty when it is one. Surrounding
+     * white space is ignored, as {@code Quantity.UnmarshalJSON} trims it.
      */
     public static Optional<String> syntaxError(String text) {
         return Optional.ofNullable(error(scan(text.strip())));
     }
 
-    /** The quantity in {@code text} ({@code 10Mi}, {@code 500m}), or empty when {@link #syntaxError} has one. */
+    /**
+     * The quantity in {@code text} ({@code 10Mi}, {@code 500m}), or empty when {@link #syntaxError}
+     * has one.
+     */
     public static Optional<Quantity> parse(String text) {
         Scanned s = scan(text.strip());
         if (error(s) != null) {
@@ -81,7 +99,10 @@ public final class Quantity implements Comparable<Quantity> {
         return Optional.of(new Quantity(exactAmount(s, interpret(s.suffix()))));
     }
 
-    /** The quantity at {@code node}: a JSON string as {@link #parse}, a JSON number as it is; empty when absent or none. */
+    /**
+     * The quantity at {@code node}: a JSON string as {@link #parse}, a JSON number as it is; empty
+     * when absent or none.
+     */
     public static Optional<Quantity> of(JsonNode node) {
         if (node == null || node.isNull() || node.isMissingNode()) {
             return Optional.empty();
@@ -92,7 +113,8 @@ public final class Quantity implements Comparable<Quantity> {
         return parse(node.asText());
     }
 
-    // ---- the value ----------------------------------------------------------------------------------------
+    // ---- the value
+    // ----------------------------------------------------------------------------------------
 
     /** The exact value written ({@code 1.5Ki} is 1536), not rounded. */
     public BigDecimal amount() {
@@ -103,7 +125,10 @@ public final class Quantity implements Comparable<Quantity> {
         return amount.signum();
     }
 
-    /** {@code Quantity.Value()}: the integer value, rounded up; saturates at the int64 bounds like Kubernetes. */
+    /**
+     * {@code Quantity.Value()}: the integer value, rounded up; saturates at the int64 bounds like
+     * Kubernetes.
+     */
     public long value() {
         return ceilingInt64(amount);
     }
@@ -113,13 +138,17 @@ public final class Quantity implements Comparable<Quantity> {
         return ceilingInt64(amount.scaleByPowerOfTen(3));
     }
 
-    /** Whether the value rounded up to a whole number fits an int64 (so {@link #value} did not saturate). */
+    /**
+     * Whether the value rounded up to a whole number fits an int64 (so {@link #value} did not
+     * saturate).
+     */
     public boolean fitsInt64() {
         return amount.compareTo(MAX_INT64) <= 0 && amount.compareTo(MIN_INT64) >= 0;
     }
 
     private static long ceilingInt64(BigDecimal v) {
-        // Decided before rounding: an exponent like 1e999999999 or 1e-999999999 must not be expanded into digits.
+        // Decided before rounding: an exponent like 1e999999999 or 1e-999999999 must not be
+        // expanded into digits.
         if (v.compareTo(MAX_INT64) > 0) {
             return Long.MAX_VALUE;
         }
@@ -153,11 +182,12 @@ public final class Quantity implements Comparable<Quantity> {
         return amount.toPlainString();
     }
 
-    // ---- printing -----------------------------------------------------------------------------------------
+    // ---- printing
+    // -----------------------------------------------------------------------------------------
 
     /**
-     * A quantity field as kube prints it; {@code 0} when it is missing (Go's zero Quantity). Text that is not a
-     * quantity cannot reach kube's printer; we show it as it is.
+     * A quantity field as kube prints it; {@code 0} when it is missing (Go's zero Quantity). Text
+     * that is not a quantity cannot reach kube's printer; we show it as it is.
      */
     public static String print(JsonNode node) {
         if (node == null) {
@@ -173,11 +203,12 @@ public final class Quantity implements Comparable<Quantity> {
     }
 
     /**
-     * A quantity's text as kube prints it once parsed; unparseable text comes back unchanged. We store
-     * quantities as the client wrote them, while kube-apiserver parses them and prints the parsed value: mostly
-     * its canonical form ({@code 1024Mi} prints {@code 1Gi}, {@code 1000m} prints {@code 1}, {@code 0.5} prints
-     * {@code 500m}), except that Kubernetes keeps the original text when its fast parser judges it already
-     * canonical ({@code 1.500} stays {@code 1.500}); this follows both rules.
+     * A quantity's text as kube prints it once parsed; unparseable text comes back unchanged. We
+     * store quantities as the client wrote them, while kube-apiserver parses them and prints the
+     * parsed value: mostly its canonical form ({@code 1024Mi} prints {@code 1Gi}, {@code 1000m}
+     * prints {@code 1}, {@code 0.5} prints {@code 500m}), except that Kubernetes keeps the original
+     * text when its fast parser judges it already canonical ({@code 1.500} stays {@code 1.500});
+     * this follows both rules.
      */
     public static String print(String str) {
         if (str.equals("0")) {
@@ -230,14 +261,18 @@ public final class Quantity implements Comparable<Quantity> {
     }
 
     /** Kubernetes' judgement that the text it parsed is already canonical, so it keeps it. */
-    private static boolean keepsText(Format format, int exponent, int scale, String shifted, long value) {
+    private static boolean keepsText(
+            Format format, int exponent, int scale, String shifted, long value) {
         if (format == Format.BINARY_SI) {
             return exponent % 10 == 0 && (value & 0x07) != 0;
         }
         return scale % 3 == 0 && !shifted.endsWith("000") && shifted.charAt(0) != '0';
     }
 
-    /** The value written, exactly; a number without digits ({@code Ki}, {@code -m}) is zero, as Kubernetes reads it. */
+    /**
+     * The value written, exactly; a number without digits ({@code Ki}, {@code -m}) is zero, as
+     * Kubernetes reads it.
+     */
     private static BigDecimal exactAmount(Scanned s, Suffix suffix) {
         BigDecimal amount = hasDigit(s.value()) ? new BigDecimal(s.value()) : BigDecimal.ZERO;
         if (suffix.base() == 10) {
@@ -277,7 +312,8 @@ public final class Quantity implements Comparable<Quantity> {
             return "0";
         }
         if (format == Format.BINARY_SI) {
-            boolean small = amount.compareTo(BINARY_FLOOR) > 0 && amount.compareTo(BINARY_CEILING) < 0;
+            boolean small =
+                    amount.compareTo(BINARY_FLOOR) > 0 && amount.compareTo(BINARY_CEILING) < 0;
             if (small || !isWhole(amount)) {
                 format = Format.DECIMAL_SI;
             }
@@ -312,7 +348,8 @@ public final class Quantity implements Comparable<Quantity> {
         return amount.scale() <= 0 || amount.stripTrailingZeros().scale() <= 0;
     }
 
-    // ---- scanning -----------------------------------------------------------------------------------------
+    // ---- scanning
+    // -----------------------------------------------------------------------------------------
 
     /** The parse error of scanned text, or null when it is a quantity. */
     private static String error(Scanned s) {
@@ -339,11 +376,13 @@ public final class Quantity implements Comparable<Quantity> {
         if (binary != null) {
             return new Suffix(2, binary, Format.BINARY_SI);
         }
-        if (suffix.length() > 1 && suffix.length() <= MAX_EXPONENT_CHARS + 1
+        if (suffix.length() > 1
+                && suffix.length() <= MAX_EXPONENT_CHARS + 1
                 && (suffix.charAt(0) == 'e' || suffix.charAt(0) == 'E')) {
             String exponent = suffix.substring(1);
             int digitsFrom = exponent.charAt(0) == '+' || exponent.charAt(0) == '-' ? 1 : 0;
-            if (digitsFrom == exponent.length() || !exponent.substring(digitsFrom).chars().allMatch(Quantity::isDigit)) {
+            if (digitsFrom == exponent.length()
+                    || !exponent.substring(digitsFrom).chars().allMatch(Quantity::isDigit)) {
                 return null;
             }
             // Go keeps the low 32 bits of the exponent; the cast does the same.
@@ -352,7 +391,9 @@ public final class Quantity implements Comparable<Quantity> {
         return null;
     }
 
-    /** Splits the text into sign, number and suffix as Kubernetes' scanner does; null if malformed. */
+    /**
+     * Splits the text into sign, number and suffix as Kubernetes' scanner does; null if malformed.
+     */
     private static Scanned scan(String str) {
         boolean positive = true;
         int pos = 0;
@@ -409,7 +450,9 @@ public final class Quantity implements Comparable<Quantity> {
         while (pos < end && isDigit(str.charAt(pos))) {
             pos++;
         }
-        return pos >= end ? new Scanned(positive, value, num, denom, str.substring(suffixStart)) : null;
+        return pos >= end
+                ? new Scanned(positive, value, num, denom, str.substring(suffixStart))
+                : null;
     }
 
     private static boolean isDigit(int c) {

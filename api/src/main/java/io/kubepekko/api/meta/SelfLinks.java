@@ -11,9 +11,15 @@ import io.kubepekko.api.registry.ResourceType;
 public final class SelfLinks {
     private SelfLinks() {}
 
-    /** The collection's path: {@code /api/v1/namespaces/ns/pods}, {@code /apis/g/v/nodes}, or all namespaces. */
+    /**
+     * The collection's path: {@code /api/v1/namespaces/ns/pods}, {@code /apis/g/v/nodes}, or all
+     * namespaces.
+     */
     public static String collection(ResourceType type, String namespace) {
-        String root = type.group().isEmpty() ? "/api/" + type.version() : "/apis/" + type.group() + "/" + type.version();
+        String root =
+                type.group().isEmpty()
+                        ? "/api/" + type.version()
+                        : "/apis/" + type.group() + "/" + type.version();
         boolean inNamespace = type.namespaced() && namespace != null && !namespace.isEmpty();
         return root + (inNamespace ? "/namespaces/" + namespace : "") + "/" + type.resource();
     }
@@ -22,7 +28,9 @@ public final class SelfLinks {
     public static byte[] withSelfLink(ResourceType type, byte[] json) {
         ObjectNode object = Json.parseTrusted(json);
         ObjectNode meta = ObjectMeta.of(object);
-        meta.put("selfLink", collection(type, ObjectMeta.namespace(object)) + "/" + ObjectMeta.name(object));
+        meta.put(
+                "selfLink",
+                collection(type, ObjectMeta.namespace(object)) + "/" + ObjectMeta.name(object));
         return Json.bytes(object);
     }
 }

@@ -1,7 +1,6 @@
 package io.kubepekko.api.meta;
 
 import com.fasterxml.jackson.dataformat.yaml.util.StringQuotingChecker;
-
 import java.util.Locale;
 import java.util.Set;
 
@@ -12,14 +11,14 @@ import java.util.Set;
  * {@code yes}/{@code on}/{@code y} booleans. Written plain, a {@code resourceVersion: 2} or a label
  * {@code "v": "1.5"} would come back as a number and fail to decode into the string field it is;
  * kube-apiserver's YAML quotes them. Jackson's own check misses most of these forms, so any string
- * that begins like a number, a timestamp or a sign is quoted, and the YAML 1.1 words; quoting a string
- * that did not need it changes nothing for a reader.
+ * that begins like a number, a timestamp or a sign is quoted, and the YAML 1.1 words; quoting a
+ * string that did not need it changes nothing for a reader.
  */
 final class YamlQuoting extends StringQuotingChecker.Default {
     private static final long serialVersionUID = 1L;
 
-    private static final Set<String> WORDS = Set.of("y", "n", "yes", "no", "on", "off", "true", "false", "null",
-            "~", "<<");
+    private static final Set<String> WORDS =
+            Set.of("y", "n", "yes", "no", "on", "off", "true", "false", "null", "~", "<<");
 
     static final YamlQuoting INSTANCE = new YamlQuoting();
 

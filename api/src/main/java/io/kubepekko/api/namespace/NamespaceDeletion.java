@@ -3,7 +3,6 @@ package io.kubepekko.api.namespace;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import io.kubepekko.api.meta.Json;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,25 +19,46 @@ public final class NamespaceDeletion {
 
     /** The finalizer token in {@code spec.finalizers} that this controller removes. */
     public static final String KUBERNETES_FINALIZER = "kubernetes";
+
     /** kube's default wait for finalizers found on remaining content. */
     public static final long FINALIZER_ESTIMATE_SECONDS = 15;
 
     /** The condition types the controller maintains, in the order it adds them. */
-    public static final List<String> CONDITION_TYPES = List.of("NamespaceDeletionDiscoveryFailure",
-            "NamespaceDeletionGroupVersionParsingFailure", "NamespaceDeletionContentFailure",
-            "NamespaceContentRemaining", "NamespaceFinalizersRemaining");
+    public static final List<String> CONDITION_TYPES =
+            List.of(
+                    "NamespaceDeletionDiscoveryFailure",
+                    "NamespaceDeletionGroupVersionParsingFailure",
+                    "NamespaceDeletionContentFailure",
+                    "NamespaceContentRemaining",
+                    "NamespaceFinalizersRemaining");
 
-    private static final Map<String, NamespaceCondition> OK = Map.of(
-            "NamespaceDeletionDiscoveryFailure", ok("NamespaceDeletionDiscoveryFailure", "ResourcesDiscovered",
-                    "All resources successfully discovered"),
-            "NamespaceDeletionGroupVersionParsingFailure", ok("NamespaceDeletionGroupVersionParsingFailure",
-                    "ParsedGroupVersions", "All legacy kube types successfully parsed"),
-            "NamespaceDeletionContentFailure", ok("NamespaceDeletionContentFailure", "ContentDeleted",
-                    "All content successfully deleted, may be waiting on finalization"),
-            "NamespaceContentRemaining", ok("NamespaceContentRemaining", "ContentRemoved",
-                    "All content successfully removed"),
-            "NamespaceFinalizersRemaining", ok("NamespaceFinalizersRemaining", "ContentHasNoFinalizers",
-                    "All content-preserving finalizers finished"));
+    private static final Map<String, NamespaceCondition> OK =
+            Map.of(
+                    "NamespaceDeletionDiscoveryFailure",
+                            ok(
+                                    "NamespaceDeletionDiscoveryFailure",
+                                    "ResourcesDiscovered",
+                                    "All resources successfully discovered"),
+                    "NamespaceDeletionGroupVersionParsingFailure",
+                            ok(
+                                    "NamespaceDeletionGroupVersionParsingFailure",
+                                    "ParsedGroupVersions",
+                                    "All legacy kube types successfully parsed"),
+                    "NamespaceDeletionContentFailure",
+                            ok(
+                                    "NamespaceDeletionContentFailure",
+                                    "ContentDeleted",
+                                    "All content successfully deleted, may be waiting on finalization"),
+                    "NamespaceContentRemaining",
+                            ok(
+                                    "NamespaceContentRemaining",
+                                    "ContentRemoved",
+                                    "All content successfully removed"),
+                    "NamespaceFinalizersRemaining",
+                            ok(
+                                    "NamespaceFinalizersRemaining",
+                                    "ContentHasNoFinalizers",
+                                    "All content-preserving finalizers finished"));
 
     private NamespaceDeletion() {}
 
@@ -48,7 +68,8 @@ public final class NamespaceDeletion {
 
     /** Whether the namespace is being deleted and still waits for this controller. */
     public static boolean needsContentDeletion(ObjectNode ns) {
-        return ns.path("metadata").hasNonNull("deletionTimestamp") && specFinalizers(ns).contains(KUBERNETES_FINALIZER);
+        return ns.path("metadata").hasNonNull("deletionTimestamp")
+                && specFinalizers(ns).contains(KUBERNETES_FINALIZER);
     }
 
     private static List<String> specFinalizers(ObjectNode ns) {
@@ -63,33 +84,43 @@ public final class NamespaceDeletion {
             return null;
         }
         ObjectNode copy = ns.deepCopy();
-        ObjectNode status = copy.has("status") && copy.get("status").isObject()
-                ? (ObjectNode) copy.get("status") : copy.putObject("status");
+        ObjectNode status =
+                copy.has("status") && copy.get("status").isObject()
+                        ? (ObjectNode) copy.get("status")
+                        : copy.putObject("status");
         status.put("phase", "Terminating");
         return copy;
     }
 
-    /** The body of the {@code finalize} write: {@code spec.finalizers} without this controller's token, sorted. */
+    /**
+     * The body of the {@code finalize} write: {@code spec.finalizers} without this controller's
+     * token, sorted.
+     */
     public static ObjectNode finalized(ObjectNode ns) {
         ObjectNode copy = ns.deepCopy();
         TreeSet<String> rest = new TreeSet<>(specFinalizers(ns));
         rest.remove(KUBERNETES_FINALIZER);
-        ObjectNode spec = copy.has("spec") && copy.get("spec").isObject()
-                ? (ObjectNode) copy.get("spec") : copy.putObject("spec");
+        ObjectNode spec =
+                copy.has("spec") && copy.get("spec").isObject()
+                        ? (ObjectNode) copy.get("spec")
+                        : copy.putObject("spec");
         ArrayNode finalizers = spec.putArray("finalizers");
         rest.forEach(finalizers::add);
         return copy;
     }
 
     /** The outcome of one pass over every namespaced type. */
-    public record Pass(List<NamespaceCondition> conditions, List<String> errors, long estimateSeconds) {
+    public record Pass(
+            List<NamespaceCondition> conditions, List<String> errors, long estimateSeconds) {
         /** Nothing is left and nothing failed: the namespace can be finalized. */
         public boolean contentGone() {
             return errors.isEmpty() && estimateSeconds == 0;
         }
     }
 
-    /** Sums up a pass: kube's conditions (the failing variant where something failed or remains). */
+    /**
+     * Sums up a pass: kube's conditions (the failing variant where something failed or remains).
+     */
     public static Pass summarize(List<ContentRemaining> types) {
         Map<String, Integer> byResource = new TreeMap<>();
         Map<String, Integer> byFinalizer = new TreeMap<>();
@@ -115,8 +146,15 @@ public final class NamespaceDeletion {
         } else {
             List<String> sorted = new ArrayList<>(errors);
             sorted.sort(null);
-            conditions.add(new NamespaceCondition("NamespaceDeletionContentFailure", "True", "ContentDeletionFailed",
-                    "Failed to delete all resource types, " + errors.size() + " remaining: " + String.join(", ", sorted)));
+            conditions.add(
+                    new NamespaceCondition(
+                            "NamespaceDeletionContentFailure",
+                            "True",
+                            "ContentDeletionFailed",
+                            "Failed to delete all resource types, "
+                                    + errors.size()
+                                    + " remaining: "
+                                    + String.join(", ", sorted)));
         }
         if (byResource.isEmpty()) {
             conditions.add(OK.get("NamespaceContentRemaining"));
@@ -124,8 +162,12 @@ public final class NamespaceDeletion {
             List<String> parts = new ArrayList<>();
             byResource.forEach((r, n) -> parts.add(r + " has " + n + " resource instances"));
             parts.sort(null);
-            conditions.add(new NamespaceCondition("NamespaceContentRemaining", "True", "SomeResourcesRemain",
-                    "Some resources are remaining: " + String.join(", ", parts)));
+            conditions.add(
+                    new NamespaceCondition(
+                            "NamespaceContentRemaining",
+                            "True",
+                            "SomeResourcesRemain",
+                            "Some resources are remaining: " + String.join(", ", parts)));
         }
         if (byFinalizer.isEmpty()) {
             conditions.add(OK.get("NamespaceFinalizersRemaining"));
@@ -133,8 +175,13 @@ public final class NamespaceDeletion {
             List<String> parts = new ArrayList<>();
             byFinalizer.forEach((f, n) -> parts.add(f + " in " + n + " resource instances"));
             parts.sort(null);
-            conditions.add(new NamespaceCondition("NamespaceFinalizersRemaining", "True", "SomeFinalizersRemain",
-                    "Some content in the namespace has finalizers remaining: " + String.join(", ", parts)));
+            conditions.add(
+                    new NamespaceCondition(
+                            "NamespaceFinalizersRemaining",
+                            "True",
+                            "SomeFinalizersRemain",
+                            "Some content in the namespace has finalizers remaining: "
+                                    + String.join(", ", parts)));
         }
         return new Pass(conditions, errors, estimate);
     }
@@ -146,10 +193,12 @@ public final class NamespaceDeletion {
      *
      * @return the new {@code status.conditions}, or {@code null} when nothing changed
      */
-    public static ArrayNode mergeConditions(ObjectNode ns, List<NamespaceCondition> desired, String now) {
-        ArrayNode conditions = ns.path("status").path("conditions").isArray()
-                ? ((ArrayNode) ns.path("status").path("conditions")).deepCopy()
-                : Json.MAPPER.createArrayNode();
+    public static ArrayNode mergeConditions(
+            ObjectNode ns, List<NamespaceCondition> desired, String now) {
+        ArrayNode conditions =
+                ns.path("status").path("conditions").isArray()
+                        ? ((ArrayNode) ns.path("status").path("conditions")).deepCopy()
+                        : Json.MAPPER.createArrayNode();
         boolean changed = false;
         for (NamespaceCondition want : desired) {
             ObjectNode have = null;
@@ -160,8 +209,13 @@ public final class NamespaceDeletion {
                 }
             }
             if (have == null) {
-                conditions.addObject().put("type", want.type()).put("status", want.status())
-                        .put("lastTransitionTime", now).put("reason", want.reason()).put("message", want.message());
+                conditions
+                        .addObject()
+                        .put("type", want.type())
+                        .put("status", want.status())
+                        .put("lastTransitionTime", now)
+                        .put("reason", want.reason())
+                        .put("message", want.message());
                 changed = true;
             } else if (!want.status().equals(have.path("status").asText())
                     || !want.reason().equals(have.path("reason").asText())
@@ -169,7 +223,9 @@ public final class NamespaceDeletion {
                 if (!want.status().equals(have.path("status").asText())) {
                     have.put("lastTransitionTime", now);
                 }
-                have.put("status", want.status()).put("reason", want.reason()).put("message", want.message());
+                have.put("status", want.status())
+                        .put("reason", want.reason())
+                        .put("message", want.message());
                 changed = true;
             }
         }

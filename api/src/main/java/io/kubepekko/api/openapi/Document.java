@@ -2,7 +2,6 @@ package io.kubepekko.api.openapi;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.api.meta.Json;
-
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
@@ -92,7 +91,8 @@ public final class Document {
         try {
             return MessageDigest.getInstance("SHA-512").digest(bytes);
         } catch (NoSuchAlgorithmException e) {
-            // Every Java platform must provide SHA-512 (MessageDigest Javadoc), so this cannot happen.
+            // Every Java platform must provide SHA-512 (MessageDigest Javadoc), so this cannot
+            // happen.
             throw new IllegalStateException(e);
         }
     }

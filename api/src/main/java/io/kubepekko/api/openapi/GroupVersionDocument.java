@@ -7,7 +7,6 @@ import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.registry.SubresourceCreate;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,11 +27,18 @@ import java.util.TreeMap;
 final class GroupVersionDocument {
     private static final List<String> OBJECT_MEDIA =
             List.of("application/json", "application/yaml", "application/vnd.kubernetes.protobuf");
-    private static final List<String> STREAM_MEDIA = List.of("application/json", "application/yaml",
-            "application/vnd.kubernetes.protobuf", "application/json;stream=watch",
-            "application/vnd.kubernetes.protobuf;stream=watch");
+    private static final List<String> STREAM_MEDIA =
+            List.of(
+                    "application/json",
+                    "application/yaml",
+                    "application/vnd.kubernetes.protobuf",
+                    "application/json;stream=watch",
+                    "application/vnd.kubernetes.protobuf;stream=watch");
     private static final List<String> PATCH_MEDIA =
-            List.of("application/apply-patch+yaml", "application/json-patch+json", "application/merge-patch+json");
+            List.of(
+                    "application/apply-patch+yaml",
+                    "application/json-patch+json",
+                    "application/merge-patch+json");
 
     private final GroupVersionKind gv;
     private final SchemaSource source;
@@ -45,11 +51,15 @@ final class GroupVersionDocument {
     }
 
     /** The document of the group-version the {@code types} (all of one group-version) belong to. */
-    static ObjectNode build(List<ResourceType> types, SchemaSource source, String kubernetesVersion) {
+    static ObjectNode build(
+            List<ResourceType> types, SchemaSource source, String kubernetesVersion) {
         ResourceType first = types.get(0);
-        GroupVersionDocument doc = new GroupVersionDocument(new GroupVersionKind(first.group(), first.version(), ""),
-                source);
-        doc.schemas.putAll(MetaSchemas.forGroupVersion(doc.gv, types.stream().anyMatch(ResourceType::hasScale)));
+        GroupVersionDocument doc =
+                new GroupVersionDocument(
+                        new GroupVersionKind(first.group(), first.version(), ""), source);
+        doc.schemas.putAll(
+                MetaSchemas.forGroupVersion(
+                        doc.gv, types.stream().anyMatch(ResourceType::hasScale)));
         types.forEach(doc::addResource);
         return doc.toJson(kubernetesVersion);
     }
@@ -65,83 +75,197 @@ final class GroupVersionDocument {
 
         PathItem c = path(collection, t, Shape.COLLECTION);
         if (t.supports("list")) {
-            c.put("get", ops.list("list", namespaced + t.kind(), "Lists the " + t.kind() + " objects" + where(t)
-                    + ", or watches them with watch=true."));
+            c.put(
+                    "get",
+                    ops.list(
+                            "list",
+                            namespaced + t.kind(),
+                            "Lists the "
+                                    + t.kind()
+                                    + " objects"
+                                    + where(t)
+                                    + ", or watches them with watch=true."));
         }
         if (t.supports("create")) {
-            c.put("post", ops.write("create", namespaced + t.kind(), "Creates a " + t.kind() + ".", "create",
-                    t.gvk(), SchemaNames.of(t.gvk()), Parameters.CREATE, "200", "201", "202"));
+            c.put(
+                    "post",
+                    ops.write(
+                            "create",
+                            namespaced + t.kind(),
+                            "Creates a " + t.kind() + ".",
+                            "create",
+                            t.gvk(),
+                            SchemaNames.of(t.gvk()),
+                            Parameters.CREATE,
+                            "200",
+                            "201",
+                            "202"));
         }
         if (t.supports("deletecollection")) {
             c.put("delete", ops.deleteCollection(namespaced));
         }
 
         // A resource that is only created (bindings) has no item path at all.
-        PathItem i = List.of("get", "update", "delete", "patch").stream().anyMatch(t::supports)
-                ? path(item, t, Shape.ITEM) : null;
+        PathItem i =
+                List.of("get", "update", "delete", "patch").stream().anyMatch(t::supports)
+                        ? path(item, t, Shape.ITEM)
+                        : null;
         if (t.supports("get")) {
-            i.put("get", ops.read(namespaced + t.kind(), "Reads the named " + t.kind() + ".", t.gvk(),
-                    SchemaNames.of(t.gvk())));
+            i.put(
+                    "get",
+                    ops.read(
+                            namespaced + t.kind(),
+                            "Reads the named " + t.kind() + ".",
+                            t.gvk(),
+                            SchemaNames.of(t.gvk())));
         }
         if (t.supports("update")) {
-            i.put("put", ops.write("replace", namespaced + t.kind(), "Replaces the named " + t.kind() + ".",
-                    "update", t.gvk(), SchemaNames.of(t.gvk()), Parameters.UPDATE, "200", "201"));
+            i.put(
+                    "put",
+                    ops.write(
+                            "replace",
+                            namespaced + t.kind(),
+                            "Replaces the named " + t.kind() + ".",
+                            "update",
+                            t.gvk(),
+                            SchemaNames.of(t.gvk()),
+                            Parameters.UPDATE,
+                            "200",
+                            "201"));
         }
         if (t.supports("delete")) {
             i.put("delete", ops.delete(namespaced));
         }
         if (t.supports("patch")) {
-            i.put("patch", ops.patch(namespaced + t.kind(), "Patches the named " + t.kind() + ".", t.gvk(),
-                    SchemaNames.of(t.gvk())));
+            i.put(
+                    "patch",
+                    ops.patch(
+                            namespaced + t.kind(),
+                            "Patches the named " + t.kind() + ".",
+                            t.gvk(),
+                            SchemaNames.of(t.gvk())));
         }
 
         if (t.namespaced() && t.supports("list")) {
-            path(prefix + "/" + t.resource(), t, Shape.ALL_NAMESPACES).put("get",
-                    ops.list("list", t.kind() + "ForAllNamespaces",
-                            "Lists the " + t.kind() + " objects of all namespaces, or watches them with watch=true."));
+            path(prefix + "/" + t.resource(), t, Shape.ALL_NAMESPACES)
+                    .put(
+                            "get",
+                            ops.list(
+                                    "list",
+                                    t.kind() + "ForAllNamespaces",
+                                    "Lists the "
+                                            + t.kind()
+                                            + " objects of all namespaces, or watches them with watch=true."));
         }
         if (t.supports("watch")) {
             String watchCollection = prefix + "/watch" + scope + "/" + t.resource();
-            path(watchCollection, t, Shape.COLLECTION).put("get", ops.list("watchlist", namespaced + t.kind() + "List",
-                    "Watches the " + t.kind() + " objects" + where(t) + ". Deprecated: use list with watch=true."));
-            path(watchCollection + "/{name}", t, Shape.ITEM).put("get", ops.list("watch", namespaced + t.kind(),
-                    "Watches the named " + t.kind() + ". Deprecated: use list with watch=true and a fieldSelector."));
+            path(watchCollection, t, Shape.COLLECTION)
+                    .put(
+                            "get",
+                            ops.list(
+                                    "watchlist",
+                                    namespaced + t.kind() + "List",
+                                    "Watches the "
+                                            + t.kind()
+                                            + " objects"
+                                            + where(t)
+                                            + ". Deprecated: use list with watch=true."));
+            path(watchCollection + "/{name}", t, Shape.ITEM)
+                    .put(
+                            "get",
+                            ops.list(
+                                    "watch",
+                                    namespaced + t.kind(),
+                                    "Watches the named "
+                                            + t.kind()
+                                            + ". Deprecated: use list with watch=true and a fieldSelector."));
             if (t.namespaced()) {
-                path(prefix + "/watch/" + t.resource(), t, Shape.ALL_NAMESPACES).put("get", ops.list("watchlist",
-                        t.kind() + "ListForAllNamespaces", "Watches the " + t.kind()
-                                + " objects of all namespaces. Deprecated: use list with watch=true."));
+                path(prefix + "/watch/" + t.resource(), t, Shape.ALL_NAMESPACES)
+                        .put(
+                                "get",
+                                ops.list(
+                                        "watchlist",
+                                        t.kind() + "ListForAllNamespaces",
+                                        "Watches the "
+                                                + t.kind()
+                                                + " objects of all namespaces. Deprecated: use list with watch=true."));
             }
         }
         if (t.hasStatus()) {
-            addSubresource(item + "/status", t, ops, namespaced + t.kind() + "Status", "status", t.gvk());
+            addSubresource(
+                    item + "/status", t, ops, namespaced + t.kind() + "Status", "status", t.gvk());
         }
         if (t.hasScale()) {
-            addSubresource(item + "/scale", t, ops, namespaced + t.kind() + "Scale", "scale", SchemaNames.SCALE_GVK);
+            addSubresource(
+                    item + "/scale",
+                    t,
+                    ops,
+                    namespaced + t.kind() + "Scale",
+                    "scale",
+                    SchemaNames.SCALE_GVK);
         }
         for (String sub : t.subresources().stream().sorted().toList()) {
             SubresourceCreate creation = t.strategy().subresourceCreate(sub);
             if (creation != null) {
                 GroupVersionKind of = creation.bodyKind();
                 addObjectSchema(of);
-                path(item + "/" + sub, t, Shape.ITEM).put("post", ops.write("create",
-                        namespaced + t.kind() + of.kind(), "Creates a " + of.kind() + " of the named " + t.kind() + ".",
-                        "create", of, SchemaNames.of(of), Parameters.CREATE, "200", "201", "202"));
+                path(item + "/" + sub, t, Shape.ITEM)
+                        .put(
+                                "post",
+                                ops.write(
+                                        "create",
+                                        namespaced + t.kind() + of.kind(),
+                                        "Creates a "
+                                                + of.kind()
+                                                + " of the named "
+                                                + t.kind()
+                                                + ".",
+                                        "create",
+                                        of,
+                                        SchemaNames.of(of),
+                                        Parameters.CREATE,
+                                        "200",
+                                        "201",
+                                        "202"));
             }
         }
     }
 
-    private void addSubresource(String path, ResourceType t, Ops ops, String rest, String name, GroupVersionKind of) {
+    private void addSubresource(
+            String path, ResourceType t, Ops ops, String rest, String name, GroupVersionKind of) {
         PathItem p = path(path, t, Shape.ITEM);
         String schema = SchemaNames.of(of);
         if (t.supports("get")) {
-            p.put("get", ops.read(rest, "Reads the " + name + " of the named " + t.kind() + ".", of, schema));
+            p.put(
+                    "get",
+                    ops.read(
+                            rest,
+                            "Reads the " + name + " of the named " + t.kind() + ".",
+                            of,
+                            schema));
         }
         if (t.supports("update")) {
-            p.put("put", ops.write("replace", rest, "Replaces the " + name + " of the named " + t.kind() + ".",
-                    "update", of, schema, Parameters.UPDATE, "200", "201"));
+            p.put(
+                    "put",
+                    ops.write(
+                            "replace",
+                            rest,
+                            "Replaces the " + name + " of the named " + t.kind() + ".",
+                            "update",
+                            of,
+                            schema,
+                            Parameters.UPDATE,
+                            "200",
+                            "201"));
         }
         if (t.supports("patch")) {
-            p.put("patch", ops.patch(rest, "Patches the " + name + " of the named " + t.kind() + ".", of, schema));
+            p.put(
+                    "patch",
+                    ops.patch(
+                            rest,
+                            "Patches the " + name + " of the named " + t.kind() + ".",
+                            of,
+                            schema));
         }
     }
 
@@ -160,17 +284,19 @@ final class GroupVersionDocument {
     }
 
     private PathItem path(String path, ResourceType t, Shape shape) {
-        return paths.computeIfAbsent(path, p -> {
-            ArrayNode params = Json.MAPPER.createArrayNode();
-            if (shape == Shape.ITEM) {
-                params.add(Parameters.name(t.kind()));
-            }
-            if (shape != Shape.ALL_NAMESPACES && t.namespaced()) {
-                params.add(Parameters.namespace());
-            }
-            params.add(Parameters.query("pretty"));
-            return new PathItem(params);
-        });
+        return paths.computeIfAbsent(
+                path,
+                p -> {
+                    ArrayNode params = Json.MAPPER.createArrayNode();
+                    if (shape == Shape.ITEM) {
+                        params.add(Parameters.name(t.kind()));
+                    }
+                    if (shape != Shape.ALL_NAMESPACES && t.namespaced()) {
+                        params.add(Parameters.namespace());
+                    }
+                    params.add(Parameters.query("pretty"));
+                    return new PathItem(params);
+                });
     }
 
     private void addKindSchemas(ResourceType t) {
@@ -199,7 +325,8 @@ final class GroupVersionDocument {
     private void putSchema(String name, ObjectNode schema) {
         JsonNode previous = schemas.putIfAbsent(name, schema);
         if (previous != null && !previous.equals(schema)) {
-            throw new IllegalArgumentException("two different schemas named " + name + " in " + gv.apiVersion());
+            throw new IllegalArgumentException(
+                    "two different schemas named " + name + " in " + gv.apiVersion());
         }
     }
 
@@ -218,7 +345,8 @@ final class GroupVersionDocument {
 
     /** The operations of one path, in OpenAPI's field order, then the parameters they share. */
     private static final class PathItem {
-        private static final List<String> METHODS = List.of("get", "put", "post", "delete", "patch");
+        private static final List<String> METHODS =
+                List.of("get", "put", "post", "delete", "patch");
         private final Map<String, ObjectNode> operations = new LinkedHashMap<>();
         private final ArrayNode parameters;
 
@@ -232,11 +360,12 @@ final class GroupVersionDocument {
 
         ObjectNode toJson() {
             ObjectNode item = Json.MAPPER.createObjectNode();
-            METHODS.forEach(m -> {
-                if (operations.containsKey(m)) {
-                    item.set(m, operations.get(m));
-                }
-            });
+            METHODS.forEach(
+                    m -> {
+                        if (operations.containsKey(m)) {
+                            item.set(m, operations.get(m));
+                        }
+                    });
             item.set("parameters", parameters);
             return item;
         }
@@ -260,14 +389,23 @@ final class GroupVersionDocument {
         ObjectNode list(String action, String rest, String description) {
             String verb = action.equals("list") ? "list" : "watch";
             ObjectNode op = operation(verb, rest, description, action, t.gvk(), Parameters.LIST);
-            String schema = action.equals("list")
-                    ? SchemaNames.of(t.gvk(), t.listKind()) : SchemaNames.WATCH_EVENT;
+            String schema =
+                    action.equals("list")
+                            ? SchemaNames.of(t.gvk(), t.listKind())
+                            : SchemaNames.WATCH_EVENT;
             op.set("responses", responses(schema, STREAM_MEDIA, "200"));
             return op;
         }
 
-        ObjectNode write(String verb, String rest, String description, String action, GroupVersionKind of,
-                         String schema, List<String> query, String... codes) {
+        ObjectNode write(
+                String verb,
+                String rest,
+                String description,
+                String action,
+                GroupVersionKind of,
+                String schema,
+                List<String> query,
+                String... codes) {
             ObjectNode op = operation(verb, rest, description, action, of, query);
             op.set("requestBody", body(schema, OBJECT_MEDIA, true));
             op.set("responses", responses(schema, OBJECT_MEDIA, codes));
@@ -282,24 +420,44 @@ final class GroupVersionDocument {
         }
 
         ObjectNode delete(String namespaced) {
-            ObjectNode op = operation("delete", namespaced + t.kind(), "Deletes the named " + t.kind() + ".",
-                    "delete", t.gvk(), Parameters.DELETE);
+            ObjectNode op =
+                    operation(
+                            "delete",
+                            namespaced + t.kind(),
+                            "Deletes the named " + t.kind() + ".",
+                            "delete",
+                            t.gvk(),
+                            Parameters.DELETE);
             op.set("requestBody", body(SchemaNames.DELETE_OPTIONS, OBJECT_MEDIA, false));
             op.set("responses", responses(SchemaNames.STATUS, OBJECT_MEDIA, "200", "202"));
             return op;
         }
 
         ObjectNode deleteCollection(String namespaced) {
-            ObjectNode op = operation("delete", "Collection" + namespaced + t.kind(),
-                    "Deletes the " + t.kind() + " objects" + where(t) + " that match the selectors.",
-                    "deletecollection", t.gvk(), Parameters.DELETE_COLLECTION);
+            ObjectNode op =
+                    operation(
+                            "delete",
+                            "Collection" + namespaced + t.kind(),
+                            "Deletes the "
+                                    + t.kind()
+                                    + " objects"
+                                    + where(t)
+                                    + " that match the selectors.",
+                            "deletecollection",
+                            t.gvk(),
+                            Parameters.DELETE_COLLECTION);
             op.set("requestBody", body(SchemaNames.DELETE_OPTIONS, OBJECT_MEDIA, false));
             op.set("responses", responses(SchemaNames.STATUS, OBJECT_MEDIA, "200"));
             return op;
         }
 
-        private ObjectNode operation(String verb, String rest, String description, String action,
-                                     GroupVersionKind of, List<String> query) {
+        private ObjectNode operation(
+                String verb,
+                String rest,
+                String description,
+                String action,
+                GroupVersionKind of,
+                List<String> query) {
             ObjectNode op = Json.MAPPER.createObjectNode();
             op.putArray("tags").add(OperationIds.tag(gv));
             op.put("description", description);

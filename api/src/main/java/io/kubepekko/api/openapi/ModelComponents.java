@@ -1,8 +1,5 @@
 package io.kubepekko.api.openapi;
 
-import io.kubepekko.api.protobuf.WellKnownTypes;
-import io.kubepekko.api.schema.FieldDefaults;
-import io.kubepekko.api.schema.FieldEnums;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupVersionKind;
@@ -13,9 +10,11 @@ import io.kubepekko.api.protobuf.ProtoField;
 import io.kubepekko.api.protobuf.ProtoKinds;
 import io.kubepekko.api.protobuf.ProtoMessage;
 import io.kubepekko.api.protobuf.ProtoSchema;
+import io.kubepekko.api.protobuf.WellKnownTypes;
+import io.kubepekko.api.schema.FieldDefaults;
+import io.kubepekko.api.schema.FieldEnums;
 import io.kubepekko.api.schema.ModelSchemas;
 import io.kubepekko.api.schema.SchemaNode;
-
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -31,14 +30,17 @@ import java.util.TreeSet;
 /**
  * Component schemas of the built-in types in the shape kube-apiserver publishes in OpenAPI v3, from
  * three sources that each know part of it:
+ *
  * <ul>
- *   <li>the client models ({@link ModelSchemas}): fields, their JSON types, descriptions, required;</li>
+ *   <li>the client models ({@link ModelSchemas}): fields, their JSON types, descriptions, required;
  *   <li>our message definitions ({@link ProtoSchema}): which Go package each type lives in (its
- *       component name), which scalars are Go pointers, the declaration order, inline embeddings;</li>
+ *       component name), which scalars are Go pointers, the declaration order, inline embeddings;
  *   <li>our merge metadata ({@link MergeMetadata}): the {@code x-kubernetes-*} list, map and patch
- *       markers, which the models do not carry;</li>
+ *       markers, which the models do not carry;
  * </ul>
- * plus {@link FieldDefaults} for the defaults and {@link FieldEnums} for the enums none of them can tell.
+ *
+ * plus {@link FieldDefaults} for the defaults and {@link FieldEnums} for the enums none of them can
+ * tell.
  *
  * <p>A component is built once, with every component it refers to, and kept; callers get shared
  * nodes and must copy before changing them. Property keys are sorted, as in Kubernetes' documents,
@@ -46,7 +48,10 @@ import java.util.TreeSet;
  */
 final class ModelComponents {
     private static final ModelComponents BUILTIN =
-            new ModelComponents(ProtoSchema.builtin(), MergeMetadata.builtin(), FieldDefaults.builtin(),
+            new ModelComponents(
+                    ProtoSchema.builtin(),
+                    MergeMetadata.builtin(),
+                    FieldDefaults.builtin(),
                     FieldEnums.builtin());
 
     private final ProtoSchema proto;
@@ -55,7 +60,8 @@ final class ModelComponents {
     private final FieldEnums enums;
     private final Map<String, ObjectNode> components = new HashMap<>();
 
-    ModelComponents(ProtoSchema proto, MergeMetadata merge, FieldDefaults defaults, FieldEnums enums) {
+    ModelComponents(
+            ProtoSchema proto, MergeMetadata merge, FieldDefaults defaults, FieldEnums enums) {
         this.proto = proto;
         this.merge = merge;
         this.defaults = defaults;
@@ -66,20 +72,26 @@ final class ModelComponents {
         return BUILTIN;
     }
 
-    /** The component name of a built-in kind, building it; empty when the kind has no model or message. */
+    /**
+     * The component name of a built-in kind, building it; empty when the kind has no model or
+     * message.
+     */
     synchronized Optional<String> kind(GroupVersionKind gvk) {
         String type = ProtoKinds.message(proto, gvk.group(), gvk.version(), gvk.kind());
         Optional<SchemaNode> model = ModelSchemas.forKind(gvk);
-        return type == null || model.isEmpty() ? Optional.empty() : Optional.of(object(model.get(), type));
+        return type == null || model.isEmpty()
+                ? Optional.empty()
+                : Optional.of(object(model.get(), type));
     }
 
     /**
-     * The component name of a built-in list kind ({@code DeploymentList}) whose items are {@code itemKind},
-     * building it; empty when either has no model or message.
+     * The component name of a built-in list kind ({@code DeploymentList}) whose items are {@code
+     * itemKind}, building it; empty when either has no model or message.
      */
     synchronized Optional<String> list(GroupVersionKind listGvk, GroupVersionKind itemKind) {
         Optional<SchemaNode> model = ModelSchemas.forKind(listGvk);
-        String itemType = ProtoKinds.message(proto, itemKind.group(), itemKind.version(), itemKind.kind());
+        String itemType =
+                ProtoKinds.message(proto, itemKind.group(), itemKind.version(), itemKind.kind());
         if (model.isEmpty() || itemType == null) {
             return Optional.empty();
         }
@@ -92,14 +104,23 @@ final class ModelComponents {
         return Optional.of(name);
     }
 
-    /** The component name of the model {@code modelClass} ({@code V1ListMeta}) as message {@code type}. */
+    /**
+     * The component name of the model {@code modelClass} ({@code V1ListMeta}) as message {@code
+     * type}.
+     */
     synchronized String model(String modelClass, String type) {
-        SchemaNode model = ModelSchemas.forModel(modelClass)
-                .orElseThrow(() -> new IllegalStateException("the client has no model " + modelClass));
+        SchemaNode model =
+                ModelSchemas.forModel(modelClass)
+                        .orElseThrow(
+                                () ->
+                                        new IllegalStateException(
+                                                "the client has no model " + modelClass));
         return object(model, type);
     }
 
-    /** The component name of a well-known apimachinery type ({@link WellKnownSchemas}), adding it. */
+    /**
+     * The component name of a well-known apimachinery type ({@link WellKnownSchemas}), adding it.
+     */
     synchronized String wellKnown(String type) {
         String name = ComponentNames.of(type);
         components.computeIfAbsent(name, n -> WellKnownSchemas.of(type));
@@ -115,7 +136,9 @@ final class ModelComponents {
         return schema;
     }
 
-    /** The component {@code name} and every component it refers to, directly or not, sorted by name. */
+    /**
+     * The component {@code name} and every component it refers to, directly or not, sorted by name.
+     */
     synchronized Map<String, ObjectNode> closure(String name) {
         Map<String, ObjectNode> out = new TreeMap<>();
         Deque<String> pending = new ArrayDeque<>(List.of(name));
@@ -142,14 +165,18 @@ final class ModelComponents {
         if (!components.containsKey(name)) {
             ObjectNode schema = Json.MAPPER.createObjectNode();
             components.put(name, schema); // first: a type may contain itself
-            fill(schema, model, new MessageFields(type), isKind(model) ? ComponentNames.asKind(type) : Optional.empty());
+            fill(
+                    schema,
+                    model,
+                    new MessageFields(type),
+                    isKind(model) ? ComponentNames.asKind(type) : Optional.empty());
         }
         return name;
     }
 
     /**
-     * Whether a type is a kind (an object clients send and receive on its own, with
-     * {@code x-kubernetes-group-version-kind}): it has type metadata and object or list metadata.
+     * Whether a type is a kind (an object clients send and receive on its own, with {@code
+     * x-kubernetes-group-version-kind}): it has type metadata and object or list metadata.
      * References ({@code OwnerReference}, {@code ObjectReference}) have {@code apiVersion} and
      * {@code kind} too, but no {@code metadata}.
      */
@@ -157,13 +184,22 @@ final class ModelComponents {
         return model.properties().keySet().containsAll(List.of("apiVersion", "kind", "metadata"));
     }
 
-    private void fill(ObjectNode schema, SchemaNode model, Fields fields, Optional<GroupVersionKind> gvk) {
+    private void fill(
+            ObjectNode schema, SchemaNode model, Fields fields, Optional<GroupVersionKind> gvk) {
         if (model.typeDescription() != null) {
             schema.put("description", model.typeDescription());
         }
         ObjectNode properties = schema.putObject("properties");
-        new TreeMap<>(model.properties()).forEach((json, field) ->
-                properties.set(json, property(field, fields, json, model.required().contains(json))));
+        new TreeMap<>(model.properties())
+                .forEach(
+                        (json, field) ->
+                                properties.set(
+                                        json,
+                                        property(
+                                                field,
+                                                fields,
+                                                json,
+                                                model.required().contains(json))));
         List<String> required = fields.inDeclarationOrder(model.required());
         if (!required.isEmpty()) {
             required.forEach(schema.putArray("required")::add);
@@ -198,8 +234,8 @@ final class ModelComponents {
 
     /**
      * A field's own description or, for a struct field, its type's: the client models lose the
-     * description of a field whose type is a struct (the generator keeps only the referenced type's),
-     * and the type's is better than none in {@code kubectl explain}.
+     * description of a field whose type is a struct (the generator keeps only the referenced
+     * type's), and the type's is better than none in {@code kubectl explain}.
      */
     private static String description(SchemaNode field) {
         if (field.description() != null || field.type() != SchemaNode.Type.OBJECT) {
@@ -209,10 +245,11 @@ final class ModelComponents {
     }
 
     /**
-     * The default kube-openapi publishes for a field: the one listed in {@link FieldDefaults} when it
-     * fits the field, else the zero value of a scalar that is neither a pointer nor optional.
+     * The default kube-openapi publishes for a field: the one listed in {@link FieldDefaults} when
+     * it fits the field, else the zero value of a scalar that is neither a pointer nor optional.
      */
-    private JsonNode defaultOf(SchemaNode field, FieldFacts facts, String owner, String json, boolean required) {
+    private JsonNode defaultOf(
+            SchemaNode field, FieldFacts facts, String owner, String json, boolean required) {
         JsonNode listed = defaults.of(owner, json);
         if (listed != null && fits(field, listed)) {
             return listed;
@@ -230,7 +267,10 @@ final class ModelComponents {
         };
     }
 
-    /** The zero value Go would write for a scalar, as kube-openapi publishes it; null for other types. */
+    /**
+     * The zero value Go would write for a scalar, as kube-openapi publishes it; null for other
+     * types.
+     */
     private static JsonNode zero(SchemaNode node) {
         return switch (node.type()) {
             case STRING -> Json.MAPPER.getNodeFactory().textNode("");
@@ -241,20 +281,21 @@ final class ModelComponents {
     }
 
     /**
-     * Publishes a field's listed enum where its strings are: on the field itself, or on its list items
-     * or map values, as kube-openapi does wherever an enum type is used. A listed field that holds no
-     * strings gets nothing (the tests check that every listed enum is published).
+     * Publishes a field's listed enum where its strings are: on the field itself, or on its list
+     * items or map values, as kube-openapi does wherever an enum type is used. A listed field that
+     * holds no strings gets nothing (the tests check that every listed enum is published).
      */
     private static void putEnum(ObjectNode s, SchemaNode field, List<String> values) {
         if (values.isEmpty()) {
             return;
         }
-        ObjectNode holder = switch (field.type()) {
-            case STRING -> s;
-            case ARRAY -> ifStrings(field.items(), s.get("items"));
-            case MAP -> ifStrings(field.items(), s.get("additionalProperties"));
-            default -> null;
-        };
+        ObjectNode holder =
+                switch (field.type()) {
+                    case STRING -> s;
+                    case ARRAY -> ifStrings(field.items(), s.get("items"));
+                    case MAP -> ifStrings(field.items(), s.get("additionalProperties"));
+                    default -> null;
+                };
         if (holder != null) {
             values.forEach(holder.putArray("enum")::add);
         }
@@ -284,9 +325,10 @@ final class ModelComponents {
     // --- values
 
     /**
-     * The schema of a value of {@code node}'s type, whose message type (element or map value type for
-     * arrays and maps) is {@code type}, or null when our definitions do not have the field. An object
-     * or well-known type is a {@code $ref}; the caller moves it into {@code allOf} if it adds siblings.
+     * The schema of a value of {@code node}'s type, whose message type (element or map value type
+     * for arrays and maps) is {@code type}, or null when our definitions do not have the field. An
+     * object or well-known type is a {@code $ref}; the caller moves it into {@code allOf} if it
+     * adds siblings.
      */
     private ObjectNode value(SchemaNode node, String type) {
         ObjectNode s = Json.MAPPER.createObjectNode();
@@ -310,12 +352,23 @@ final class ModelComponents {
             }
             case STRING -> s.put("type", "string");
             case BOOLEAN -> s.put("type", "boolean");
-            case INTEGER -> s.put("format", node.goType().equals("int32") ? "int32" : "int64").put("type", "integer");
-            case NUMBER -> s.put("format", node.goType().equals("float32") ? "float" : "double").put("type", "number");
+            case INTEGER ->
+                    s.put("format", node.goType().equals("int32") ? "int32" : "int64")
+                            .put("type", "integer");
+            case NUMBER ->
+                    s.put("format", node.goType().equals("float32") ? "float" : "double")
+                            .put("type", "number");
             case BYTES -> s.put("format", "byte").put("type", "string");
-            case DATE_TIME -> s.put("$ref", Schemas.REF_PREFIX
-                    + wellKnown(WellKnownTypes.MICRO_TIME.equals(type) ? type : WellKnownTypes.TIME));
-            case INT_OR_STRING -> s.put("$ref", Schemas.REF_PREFIX + wellKnown(WellKnownTypes.INT_OR_STRING));
+            case DATE_TIME ->
+                    s.put(
+                            "$ref",
+                            Schemas.REF_PREFIX
+                                    + wellKnown(
+                                            WellKnownTypes.MICRO_TIME.equals(type)
+                                                    ? type
+                                                    : WellKnownTypes.TIME));
+            case INT_OR_STRING ->
+                    s.put("$ref", Schemas.REF_PREFIX + wellKnown(WellKnownTypes.INT_OR_STRING));
             case QUANTITY -> s.put("$ref", Schemas.REF_PREFIX + wellKnown(WellKnownTypes.QUANTITY));
             case ANY -> {
                 if (type != null && WellKnownSchemas.isWellKnown(type)) {
@@ -335,8 +388,10 @@ final class ModelComponents {
      */
     private ObjectNode element(SchemaNode node, String type) {
         ObjectNode s = value(node, type);
-        JsonNode dflt = node.type() == SchemaNode.Type.OBJECT && s.has("$ref")
-                ? Json.MAPPER.createObjectNode() : zero(node);
+        JsonNode dflt =
+                node.type() == SchemaNode.Type.OBJECT && s.has("$ref")
+                        ? Json.MAPPER.createObjectNode()
+                        : zero(node);
         if (dflt != null) {
             s.set("default", dflt);
         }
@@ -356,7 +411,10 @@ final class ModelComponents {
         /** Facts about a JSON field, or null when the type does not define it. */
         FieldFacts field(String json);
 
-        /** {@code names} in the order Go declares them (inline embeddings in place), unknown ones last. */
+        /**
+         * {@code names} in the order Go declares them (inline embeddings in place), unknown ones
+         * last.
+         */
         List<String> inDeclarationOrder(Set<String> names);
 
         /** Whether the type is {@code +structType=atomic}. */
@@ -382,7 +440,10 @@ final class ModelComponents {
             if (f == null) {
                 return null;
             }
-            return new FieldFacts(f.isMap() ? f.mapValue() : f.type(), f.presence(), merge.field(type, json).merge());
+            return new FieldFacts(
+                    f.isMap() ? f.mapValue() : f.type(),
+                    f.presence(),
+                    merge.field(type, json).merge());
         }
 
         @Override
@@ -395,7 +456,10 @@ final class ModelComponents {
             return out;
         }
 
-        /** Field numbers follow Go's declaration order, with an embedded struct's fields where it sits. */
+        /**
+         * Field numbers follow Go's declaration order, with an embedded struct's fields where it
+         * sits.
+         */
         private void declared(ProtoMessage message, Set<String> out) {
             if (message == null) {
                 return;

@@ -2,24 +2,24 @@ package io.kubepekko.api.openapi;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupVersionKind;
-
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The schemas kube-apiserver publishes for the built-in kinds: every nested type as a component named
- * as Kubernetes names it ({@code io.k8s.api.core.v1.PodSpec}), with types, formats, descriptions,
- * required fields, defaults and the list, map and patch markers ({@code x-kubernetes-list-type},
- * {@code x-kubernetes-patch-merge-key}…), so {@code kubectl explain} shows the whole tree. They are
- * derived from the official client's models and our message definitions and merge metadata (see
- * {@link ModelComponents}); a kind without a model (custom resources) gets
+ * The schemas kube-apiserver publishes for the built-in kinds: every nested type as a component
+ * named as Kubernetes names it ({@code io.k8s.api.core.v1.PodSpec}), with types, formats,
+ * descriptions, required fields, defaults and the list, map and patch markers ({@code
+ * x-kubernetes-list-type}, {@code x-kubernetes-patch-merge-key}…), so {@code kubectl explain} shows
+ * the whole tree. They are derived from the official client's models and our message definitions
+ * and merge metadata (see {@link ModelComponents}); a kind without a model (custom resources) gets
  * {@link MinimalSchemaSource}'s schema.
  *
  * <p>Pure and deterministic: the same schemas, byte for byte, on every run.
  */
 public final class ModelSchemaSource implements SchemaSource {
-    private static final ModelSchemaSource BUILTIN = new ModelSchemaSource(ModelComponents.builtin());
+    private static final ModelSchemaSource BUILTIN =
+            new ModelSchemaSource(ModelComponents.builtin());
 
     private final ModelComponents components;
 
@@ -39,7 +39,8 @@ public final class ModelSchemaSource implements SchemaSource {
 
     @Override
     public ObjectNode schema(GroupVersionKind gvk) {
-        return components.kind(gvk)
+        return components
+                .kind(gvk)
                 .map(components::get)
                 .orElseGet(() -> MinimalSchemaSource.INSTANCE.schema(gvk));
     }
@@ -58,7 +59,8 @@ public final class ModelSchemaSource implements SchemaSource {
     @Override
     public ObjectNode listSchema(GroupVersionKind gvk, String listKind) {
         GroupVersionKind listGvk = new GroupVersionKind(gvk.group(), gvk.version(), listKind);
-        return components.list(listGvk, gvk)
+        return components
+                .list(listGvk, gvk)
                 .map(components::get)
                 .orElseGet(() -> SchemaSource.super.listSchema(gvk, listKind));
     }

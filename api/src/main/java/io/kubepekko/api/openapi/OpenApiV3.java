@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.registry.ResourceType;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -18,13 +17,13 @@ import java.util.TreeMap;
  * each group-version document by a URL carrying its content hash, and one document per served
  * group-version.
  *
- * <p>kubectl ({@code create -f}, {@code apply}, {@code replace}, {@code edit}) and helm fetch the root,
- * then the group-version documents of their input, and skip client-side schema validation for a kind
- * only when a path's {@code patch} operation carries that kind as {@code x-kubernetes-group-version-kind}
- * and a {@code fieldValidation} query parameter. Every patch operation here does; the server then
- * validates. Patch operations list no strategic-merge-patch request body, so kubectl keeps using its
- * compiled-in patch metadata rather than computing patches from these schemas (see
- * {@link GroupVersionDocument}); {@code kubectl explain} reads the schemas.
+ * <p>kubectl ({@code create -f}, {@code apply}, {@code replace}, {@code edit}) and helm fetch the
+ * root, then the group-version documents of their input, and skip client-side schema validation for
+ * a kind only when a path's {@code patch} operation carries that kind as {@code
+ * x-kubernetes-group-version-kind} and a {@code fieldValidation} query parameter. Every patch
+ * operation here does; the server then validates. Patch operations list no strategic-merge-patch
+ * request body, so kubectl keeps using its compiled-in patch metadata rather than computing patches
+ * from these schemas (see {@link GroupVersionDocument}); {@code kubectl explain} reads the schemas.
  *
  * <p>When the registry changes (custom resources), build a new instance.
  */
@@ -42,14 +41,16 @@ public final class OpenApiV3 {
         this.groupVersions = Collections.unmodifiableMap(groupVersions);
         ObjectNode rootJson = Json.MAPPER.createObjectNode();
         ObjectNode paths = rootJson.putObject("paths");
-        groupVersions.forEach((path, doc) ->
-                paths.putObject(path).put("serverRelativeURL", serverRelativeUrl(path, doc.hash())));
+        groupVersions.forEach(
+                (path, doc) ->
+                        paths.putObject(path)
+                                .put("serverRelativeURL", serverRelativeUrl(path, doc.hash())));
         this.root = Document.of(rootJson);
     }
 
     /**
-     * The documents of {@code registry}: the built-in kinds with their full schemas
-     * ({@link SchemaSource#models()}), any other kind with the minimal one.
+     * The documents of {@code registry}: the built-in kinds with their full schemas ({@link
+     * SchemaSource#models()}), any other kind with the minimal one.
      */
     public static OpenApiV3 of(Registry registry) {
         return of(registry, SchemaSource.models());
@@ -68,7 +69,8 @@ public final class OpenApiV3 {
         for (String group : registry.groups()) {
             for (String version : registry.versions(group)) {
                 List<ResourceType> types = registry.resources(group, version);
-                docs.put(groupVersionPath(group, version),
+                docs.put(
+                        groupVersionPath(group, version),
                         Document.of(GroupVersionDocument.build(types, schemas, kubernetesVersion)));
             }
         }
@@ -82,7 +84,8 @@ public final class OpenApiV3 {
 
     /**
      * The document of one group-version, addressed as under {@link #ROOT_PATH} without a leading
-     * slash: {@code api/v1} or {@code apis/apps/v1}. Empty for anything else (the caller answers 404).
+     * slash: {@code api/v1} or {@code apis/apps/v1}. Empty for anything else (the caller answers
+     * 404).
      */
     public Optional<Document> groupVersion(String path) {
         return Optional.ofNullable(groupVersions.get(path));
@@ -99,8 +102,8 @@ public final class OpenApiV3 {
     }
 
     /**
-     * The URL the root gives for a group-version document with content {@code hash}. A request whose
-     * {@code hash} no longer matches should be redirected here (kube-apiserver answers 301).
+     * The URL the root gives for a group-version document with content {@code hash}. A request
+     * whose {@code hash} no longer matches should be redirected here (kube-apiserver answers 301).
      */
     public static String serverRelativeUrl(String groupVersionPath, String hash) {
         return ROOT_PATH + "/" + groupVersionPath + "?hash=" + hash;

@@ -3,19 +3,26 @@ package io.kubepekko.api.openapi;
 import io.kubepekko.api.GroupVersionKind;
 
 /**
- * Operation ids in kube-apiserver's style: a verb, the group (without {@code .k8s.io}; the core group
- * is {@code core}) and version camel-cased, then the rest, e.g. {@code patchAppsV1NamespacedDeploymentScale}
- * or {@code deleteCoreV1CollectionNamespacedPod}. Generated clients derive method names from these.
+ * Operation ids in kube-apiserver's style: a verb, the group (without {@code .k8s.io}; the core
+ * group is {@code core}) and version camel-cased, then the rest, e.g. {@code
+ * patchAppsV1NamespacedDeploymentScale} or {@code deleteCoreV1CollectionNamespacedPod}. Generated
+ * clients derive method names from these.
  */
 final class OperationIds {
     private OperationIds() {}
 
-    /** {@code verb + GroupVersion + rest}; {@code rest} is already camel case ({@code NamespacedPod}). */
+    /**
+     * {@code verb + GroupVersion + rest}; {@code rest} is already camel case ({@code
+     * NamespacedPod}).
+     */
     static String of(String verb, GroupVersionKind gv, String rest) {
         return verb + camel(groupLabel(gv.group()), true) + camel(gv.version(), true) + rest;
     }
 
-    /** The tag kube-apiserver puts on a group-version's operations, e.g. {@code rbacAuthorization_v1}. */
+    /**
+     * The tag kube-apiserver puts on a group-version's operations, e.g. {@code
+     * rbacAuthorization_v1}.
+     */
     static String tag(GroupVersionKind gv) {
         return camel(groupLabel(gv.group()), false) + "_" + camel(gv.version(), false);
     }
@@ -24,7 +31,9 @@ final class OperationIds {
         if (group.isEmpty()) {
             return "core";
         }
-        return group.endsWith(".k8s.io") ? group.substring(0, group.length() - ".k8s.io".length()) : group;
+        return group.endsWith(".k8s.io")
+                ? group.substring(0, group.length() - ".k8s.io".length())
+                : group;
     }
 
     /**

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.meta.Json;
-
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,9 +28,9 @@ final class Schemas {
 
     /**
      * {@code schema} with a {@code $ref} that has siblings (description, default, extensions) moved
-     * into {@code allOf}: OpenAPI 3.0 ignores the siblings of a {@code $ref}, so kube-apiserver writes
-     * {@code {"allOf": [{"$ref": ...}], "description": ...}}, and a bare {@code $ref} only when it is
-     * alone. Changes and returns {@code schema}.
+     * into {@code allOf}: OpenAPI 3.0 ignores the siblings of a {@code $ref}, so kube-apiserver
+     * writes {@code {"allOf": [{"$ref": ...}], "description": ...}}, and a bare {@code $ref} only
+     * when it is alone. Changes and returns {@code schema}.
      */
     static ObjectNode refInAllOf(ObjectNode schema) {
         if (schema.has("$ref") && schema.size() > 1) {
@@ -106,12 +105,15 @@ final class Schemas {
     static ObjectNode list(GroupVersionKind gvk, String listKind) {
         ObjectNode list = typed("object", listKind + " is a list of " + gvk.kind() + " objects.");
         ObjectNode p = list.putObject("properties");
-        p.set("apiVersion", typed("string", "The versioned schema of this object: " + gvk.apiVersion() + "."));
+        p.set(
+                "apiVersion",
+                typed("string", "The versioned schema of this object: " + gvk.apiVersion() + "."));
         ObjectNode item = refOnly(SchemaNames.of(gvk));
         item.putObject("default");
         p.set("items", arrayOf(refInAllOf(item), "The " + gvk.kind() + " objects."));
         p.set("kind", typed("string", "The type of this object: " + listKind + "."));
-        ObjectNode metadata = ref(SchemaNames.LIST_META, "Standard list metadata: resourceVersion and continue.");
+        ObjectNode metadata =
+                ref(SchemaNames.LIST_META, "Standard list metadata: resourceVersion and continue.");
         metadata.putObject("default");
         p.set("metadata", metadata);
         list.putArray("required").add("items");

@@ -1,17 +1,16 @@
 package io.kubepekko.api.patch;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 
 /**
- * Go's {@code fmt} rendering of a decoded JSON value ({@code map[string]interface{}}, {@code []interface{}},
- * {@code string}, {@code int64}, {@code float64}, {@code bool}, {@code nil}), which Kubernetes' patch errors
- * quote: {@code %v} prints {@code map[a:1 b:[x y]]} with sorted keys, {@code %s} prints strings and marks
- * other values as {@code %!s(int64=5)}.
+ * Go's {@code fmt} rendering of a decoded JSON value ({@code map[string]interface{}}, {@code
+ * []interface{}}, {@code string}, {@code int64}, {@code float64}, {@code bool}, {@code nil}), which
+ * Kubernetes' patch errors quote: {@code %v} prints {@code map[a:1 b:[x y]]} with sorted keys,
+ * {@code %s} prints strings and marks other values as {@code %!s(int64=5)}.
  */
 final class GoFormat {
     private GoFormat() {}
@@ -36,7 +35,10 @@ final class GoFormat {
             keys.sort(null);
             StringBuilder b = new StringBuilder("map[");
             for (int i = 0; i < keys.size(); i++) {
-                b.append(i == 0 ? "" : " ").append(keys.get(i)).append(':').append(format(node.get(keys.get(i)), verb));
+                b.append(i == 0 ? "" : " ")
+                        .append(keys.get(i))
+                        .append(':')
+                        .append(format(node.get(keys.get(i)), verb));
             }
             return b.append(']').toString();
         }
@@ -66,7 +68,10 @@ final class GoFormat {
         return verb == 'v' ? value : "%!s(" + type + "=" + value + ")";
     }
 
-    /** Go's {@code strconv.FormatFloat(f, 'g', -1, 64)}: the shortest digits, in exponent form below 1e-4 and from 1e6. */
+    /**
+     * Go's {@code strconv.FormatFloat(f, 'g', -1, 64)}: the shortest digits, in exponent form below
+     * 1e-4 and from 1e6.
+     */
     static String float64(double f) {
         if (Double.isNaN(f)) {
             return "NaN";
@@ -82,7 +87,8 @@ final class GoFormat {
         int exp = digits.length() - 1 - d.scale();
         String sign = f < 0 ? "-" : "";
         if (exp < -4 || exp >= 6) {
-            String mantissa = digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
+            String mantissa =
+                    digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
             String e = Integer.toString(Math.abs(exp));
             return sign + mantissa + "e" + (exp < 0 ? "-" : "+") + (e.length() < 2 ? "0" + e : e);
         }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.status.ApiStatus;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
@@ -29,7 +28,8 @@ final class GoJson {
             return Json.MAPPER.readTree(body);
         } catch (JsonProcessingException e) {
             // Go accepted it (e.g. invalid UTF-8 inside a string, which Go replaces); we cannot.
-            throw ApiStatus.badRequest(prefix + "invalid JSON: " + e.getOriginalMessage()).exception();
+            throw ApiStatus.badRequest(prefix + "invalid JSON: " + e.getOriginalMessage())
+                    .exception();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -56,7 +56,11 @@ final class GoJson {
 
     /** Go's {@code encoding/json} scanner, reduced to validation. */
     private static final class Scanner {
-        private enum Context { OBJECT_KEY, OBJECT_VALUE, ARRAY_VALUE }
+        private enum Context {
+            OBJECT_KEY,
+            OBJECT_VALUE,
+            ARRAY_VALUE
+        }
 
         private interface State {
             void step(int c);
@@ -96,7 +100,7 @@ final class GoJson {
 
         private void fail(int c, String context) {
             error = "invalid character " + quoteChar(c) + " " + context;
-            step = x -> { };
+            step = x -> {};
         }
 
         private static String quoteChar(int c) {
@@ -116,7 +120,9 @@ final class GoJson {
                         yield String.format("'\\x%02x'", c);
                     }
                     // Go quotes the byte as a rune: C1 controls escaped, the rest as Latin-1.
-                    yield c >= 0x80 && c < 0xa0 ? String.format("'\\u%04x'", c) : "'" + (char) c + "'";
+                    yield c >= 0x80 && c < 0xa0
+                            ? String.format("'\\u%04x'", c)
+                            : "'" + (char) c + "'";
                 }
             };
         }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
-
 import java.util.Iterator;
 import java.util.Map;
 
@@ -23,7 +22,7 @@ public final class MergePatch {
      * Decodes a merge patch body.
      *
      * @throws ApiException 400 BadRequest: {@code error decoding patch: <Go's JSON error>} for
-     *                      malformed JSON or a non-object, {@code Invalid JSON Patch} for {@code null}
+     *     malformed JSON or a non-object, {@code Invalid JSON Patch} for {@code null}
      */
     public static ObjectNode parse(byte[] patchBody) {
         JsonNode root = GoJson.parse(patchBody, DECODE_PREFIX);
@@ -32,15 +31,16 @@ public final class MergePatch {
             throw ApiStatus.badRequest("Invalid JSON Patch").exception();
         }
         if (!root.isObject()) {
-            throw ApiStatus.badRequest(DECODE_PREFIX
-                    + GoJson.cannotUnmarshal(root, "map[string]interface {}")).exception();
+            throw ApiStatus.badRequest(
+                            DECODE_PREFIX + GoJson.cannotUnmarshal(root, "map[string]interface {}"))
+                    .exception();
         }
         return (ObjectNode) root;
     }
 
     /**
-     * RFC 7386 section 2 {@code MergePatch(Target, Patch)}. Neither argument is modified; a null
-     * or missing target is treated as absent.
+     * RFC 7386 section 2 {@code MergePatch(Target, Patch)}. Neither argument is modified; a null or
+     * missing target is treated as absent.
      */
     public static JsonNode apply(JsonNode target, JsonNode patch) {
         return merge(target == null ? null : target.deepCopy(), patch);
@@ -51,10 +51,12 @@ public final class MergePatch {
         if (!patch.isObject()) {
             return patch.deepCopy();
         }
-        ObjectNode result = target != null && target.isObject()
-                ? (ObjectNode) target
-                : JsonNodeFactory.instance.objectNode();
-        for (Iterator<Map.Entry<String, JsonNode>> it = patch.properties().iterator(); it.hasNext(); ) {
+        ObjectNode result =
+                target != null && target.isObject()
+                        ? (ObjectNode) target
+                        : JsonNodeFactory.instance.objectNode();
+        for (Iterator<Map.Entry<String, JsonNode>> it = patch.properties().iterator();
+                it.hasNext(); ) {
             Map.Entry<String, JsonNode> member = it.next();
             String name = member.getKey();
             JsonNode value = member.getValue();

@@ -4,11 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kubepekko.api.merge.FieldMerge;
 import io.kubepekko.api.merge.MergeMetadata;
 import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
-
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -21,9 +19,9 @@ import java.util.Set;
  * Kubernetes' strategic merge patch ({@code application/strategic-merge-patch+json}), driven by the
  * merge metadata of the types: objects merge key by key ({@code null} deletes), lists whose field
  * declares {@code patchStrategy: merge} merge by their {@code patchMergeKey} (or as a set of
- * primitives), other lists are replaced. Directives: {@code $patch: replace|delete|merge} on objects and
- * list items, {@code $setElementOrder/<field>}, {@code $retainKeys} and
- * {@code $deleteFromPrimitiveList/<field>}.
+ * primitives), other lists are replaced. Directives: {@code $patch: replace|delete|merge} on
+ * objects and list items, {@code $setElementOrder/<field>}, {@code $retainKeys} and {@code
+ * $deleteFromPrimitiveList/<field>}.
  *
  * <p>Pure: the original is not modified.
  */
@@ -44,16 +42,19 @@ public final class StrategicMergePatch {
     /**
      * The patched object.
      *
-     * @param type the qualified type of the object ({@code core.v1.Pod}); null patches it as untyped JSON
+     * @param type the qualified type of the object ({@code core.v1.Pod}); null patches it as
+     *     untyped JSON
      * @throws io.kubepekko.api.status.ApiException 400 for a malformed directive or a list item
-     *         without its merge key
+     *     without its merge key
      */
     public ObjectNode apply(ObjectNode original, ObjectNode patch, String type) {
         JsonNode merged = mergeObject(original.deepCopy(), patch, type);
         return merged == null ? NODES.objectNode() : (ObjectNode) merged;
     }
 
-    /** Merges {@code patch} into {@code target} (modified); null when the patch deletes the object. */
+    /**
+     * Merges {@code patch} into {@code target} (modified); null when the patch deletes the object.
+     */
     private JsonNode mergeObject(ObjectNode target, ObjectNode patch, String type) {
         JsonNode directive = patch.get(PATCH);
         if (directive != null) {
@@ -80,8 +81,14 @@ public final class StrategicMergePatch {
                 continue;
             }
             if (key.startsWith(DELETE_FROM_PRIMITIVE_LIST)) {
-                deleteFromPrimitiveList(target, directiveKey(key, DELETE_FROM_PRIMITIVE_LIST,
-                        "invalid patch format of primitive list"), value, type);
+                deleteFromPrimitiveList(
+                        target,
+                        directiveKey(
+                                key,
+                                DELETE_FROM_PRIMITIVE_LIST,
+                                "invalid patch format of primitive list"),
+                        value,
+                        type);
                 continue;
             }
             if (value.isNull()) {
@@ -101,15 +108,18 @@ public final class StrategicMergePatch {
             JsonNode list = target.get(o.getKey());
             if (list != null && list.isArray()) {
                 MergeMetadata.Field field = metadata.field(type, o.getKey());
-                target.set(o.getKey(), order((ArrayNode) list, o.getValue(), field.merge().patchMergeKey()));
+                target.set(
+                        o.getKey(),
+                        order((ArrayNode) list, o.getValue(), field.merge().patchMergeKey()));
             }
         }
         return target;
     }
 
     /**
-     * {@code $retainKeys}: a list naming every key the map keeps; each key the patch sets must be in it
-     * (400 {@code invalid patch format of retainKeys} otherwise, as for a value that is not a list).
+     * {@code $retainKeys}: a list naming every key the map keeps; each key the patch sets must be
+     * in it (400 {@code invalid patch format of retainKeys} otherwise, as for a value that is not a
+     * list).
      */
     private static void applyRetainKeys(ObjectNode target, ObjectNode patch) {
         JsonNode retainKeys = patch.get(RETAIN_KEYS);
@@ -125,7 +135,9 @@ public final class StrategicMergePatch {
         while (fields.hasNext()) {
             Map.Entry<String, JsonNode> e = fields.next();
             String k = e.getKey();
-            if (e.getValue().isNull() || k.equals(RETAIN_KEYS) || k.startsWith(DELETE_FROM_PRIMITIVE_LIST)
+            if (e.getValue().isNull()
+                    || k.equals(RETAIN_KEYS)
+                    || k.startsWith(DELETE_FROM_PRIMITIVE_LIST)
                     || k.startsWith(SET_ELEMENT_ORDER)) {
                 continue;
             }
@@ -142,7 +154,10 @@ public final class StrategicMergePatch {
         }
     }
 
-    /** The {@code $setElementOrder/<field>} lists of a map, by field; refused as Kubernetes refuses them. */
+    /**
+     * The {@code $setElementOrder/<field>} lists of a map, by field; refused as Kubernetes refuses
+     * them.
+     */
     private static Map<String, ArrayNode> setElementOrders(ObjectNode patch) {
         Map<String, ArrayNode> orders = new LinkedHashMap<>();
         Iterator<Map.Entry<String, JsonNode>> fields = patch.properties().iterator();
@@ -152,21 +167,28 @@ public final class StrategicMergePatch {
                 continue;
             }
             if (!e.getValue().isArray()) {
-                throw ApiStatus.badRequest("expected a []interface {}, but received a " + goType(e.getValue()))
+                throw ApiStatus.badRequest(
+                                "expected a []interface {}, but received a " + goType(e.getValue()))
                         .exception();
             }
-            orders.put(directiveKey(e.getKey(), SET_ELEMENT_ORDER, "invalid patch format of setElementOrder list"),
+            orders.put(
+                    directiveKey(
+                            e.getKey(),
+                            SET_ELEMENT_ORDER,
+                            "invalid patch format of setElementOrder list"),
                     (ArrayNode) e.getValue());
         }
         return orders;
     }
 
     /**
-     * {@code $deleteFromPrimitiveList/<field>}: Kubernetes takes it as {@code <field>} merged in "delete"
-     * mode. A list drops the values listed; a value of another type than the field's is ignored (so is
-     * one for an absent field); null removes the field; a map merges into it, a scalar replaces it.
+     * {@code $deleteFromPrimitiveList/<field>}: Kubernetes takes it as {@code <field>} merged in
+     * "delete" mode. A list drops the values listed; a value of another type than the field's is
+     * ignored (so is one for an absent field); null removes the field; a map merges into it, a
+     * scalar replaces it.
      */
-    private void deleteFromPrimitiveList(ObjectNode target, String key, JsonNode value, String type) {
+    private void deleteFromPrimitiveList(
+            ObjectNode target, String key, JsonNode value, String type) {
         if (value.isNull()) {
             target.remove(key);
             return;
@@ -179,22 +201,29 @@ public final class StrategicMergePatch {
             Set<JsonNode> drop = new HashSet<>();
             value.forEach(drop::add);
             ArrayNode kept = NODES.arrayNode();
-            current.forEach(item -> {
-                if (!drop.contains(item)) {
-                    kept.add(item);
-                }
-            });
+            current.forEach(
+                    item -> {
+                        if (!drop.contains(item)) {
+                            kept.add(item);
+                        }
+                    });
             target.set(key, kept);
         } else if (value.isObject()) {
-            JsonNode merged = mergeObject(((ObjectNode) current).deepCopy(), (ObjectNode) value,
-                    metadata.field(type, key).valueType());
+            JsonNode merged =
+                    mergeObject(
+                            ((ObjectNode) current).deepCopy(),
+                            (ObjectNode) value,
+                            metadata.field(type, key).valueType());
             target.set(key, merged == null ? NODES.objectNode() : merged);
         } else {
             target.set(key, value);
         }
     }
 
-    /** The field a directive key names ({@code $setElementOrder/<field>}); 400 {@code problem} when malformed. */
+    /**
+     * The field a directive key names ({@code $setElementOrder/<field>}); 400 {@code problem} when
+     * malformed.
+     */
     private static String directiveKey(String key, String prefix, String problem) {
         int slash = key.indexOf('/');
         if (slash < 0 || !key.substring(0, slash).equals(prefix)) {
@@ -203,7 +232,9 @@ public final class StrategicMergePatch {
         return key.substring(slash + 1);
     }
 
-    /** The Go type {@code encoding/json} decodes a value to, as Kubernetes' patch errors name it. */
+    /**
+     * The Go type {@code encoding/json} decodes a value to, as Kubernetes' patch errors name it.
+     */
     private static String goType(JsonNode value) {
         if (value.isObject()) {
             return "map[string]interface {}";
@@ -222,7 +253,11 @@ public final class StrategicMergePatch {
     }
 
     private static ApiException unknownPatchType(JsonNode directive, JsonNode map) {
-        return ApiStatus.badRequest("unknown patch type: " + GoFormat.s(directive) + " in map: " + GoFormat.v(map))
+        return ApiStatus.badRequest(
+                        "unknown patch type: "
+                                + GoFormat.s(directive)
+                                + " in map: "
+                                + GoFormat.v(map))
                 .exception();
     }
 
@@ -231,7 +266,8 @@ public final class StrategicMergePatch {
             if (current == null || !current.isObject() || field.merge().replaces()) {
                 return mergeObject(NODES.objectNode(), (ObjectNode) patch, field.valueType());
             }
-            return mergeObject(((ObjectNode) current).deepCopy(), (ObjectNode) patch, field.valueType());
+            return mergeObject(
+                    ((ObjectNode) current).deepCopy(), (ObjectNode) patch, field.valueType());
         }
         if (patch.isArray()) {
             if (current == null || !current.isArray() || !field.merge().mergesList()) {
@@ -245,11 +281,14 @@ public final class StrategicMergePatch {
     /** A list that replaces the original: only a {@code $patch: replace} marker item is dropped. */
     private static ArrayNode replacementList(ArrayNode patch) {
         ArrayNode out = NODES.arrayNode();
-        patch.forEach(item -> {
-            if (!(item.isObject() && item.size() == 1 && "replace".equals(item.path(PATCH).asText()))) {
-                out.add(item);
-            }
-        });
+        patch.forEach(
+                item -> {
+                    if (!(item.isObject()
+                            && item.size() == 1
+                            && "replace".equals(item.path(PATCH).asText()))) {
+                        out.add(item);
+                    }
+                });
         return out;
     }
 
@@ -258,14 +297,17 @@ public final class StrategicMergePatch {
         boolean objects = key != null && !key.isEmpty();
         if (!objects) {
             for (JsonNode item : patch) {
-                if (item.isObject() && item.size() == 1 && "replace".equals(item.path(PATCH).asText())) {
+                if (item.isObject()
+                        && item.size() == 1
+                        && "replace".equals(item.path(PATCH).asText())) {
                     return stripDirectives(replacementList(patch));
                 }
             }
         }
         ArrayNode result = current.deepCopy();
         if (objects) {
-            // Kubernetes' mergeSliceWithSpecialElements: deletions and a replace first, refusing any other $patch.
+            // Kubernetes' mergeSliceWithSpecialElements: deletions and a replace first, refusing
+            // any other $patch.
             ArrayNode plain = NODES.arrayNode();
             boolean replace = false;
             for (JsonNode item : patch) {
@@ -280,13 +322,16 @@ public final class StrategicMergePatch {
                     if (id == null) {
                         throw bad("map: " + item + " does not contain declared merge key: " + key);
                     }
-                    for (int at = indexOf(result, key, id); at >= 0; at = indexOf(result, key, id)) {
+                    for (int at = indexOf(result, key, id);
+                            at >= 0;
+                            at = indexOf(result, key, id)) {
                         result.remove(at);
                     }
                 } else if (d.equals("replace")) {
                     replace = true;
                 } else if (d.equals("merge")) {
-                    throw ApiStatus.badRequest("merging lists cannot yet be specified in the patch").exception();
+                    throw ApiStatus.badRequest("merging lists cannot yet be specified in the patch")
+                            .exception();
                 } else {
                     throw unknownPatchType(directive, item);
                 }
@@ -302,7 +347,9 @@ public final class StrategicMergePatch {
             result.forEach(present::add);
             for (JsonNode item : patch) {
                 if (item.isObject()) {
-                    throw bad("unable to find api field in struct for the primitive list item " + item);
+                    throw bad(
+                            "unable to find api field in struct for the primitive list item "
+                                    + item);
                 }
                 if (present.add(item)) {
                     result.add(item);
@@ -312,7 +359,8 @@ public final class StrategicMergePatch {
         }
         for (JsonNode item : patch) {
             if (!item.isObject()) {
-                throw bad("patch item " + item + " of a list merged by " + key + " is not an object");
+                throw bad(
+                        "patch item " + item + " of a list merged by " + key + " is not an object");
             }
             JsonNode id = item.get(key);
             if (id == null) {
@@ -320,15 +368,19 @@ public final class StrategicMergePatch {
             }
             int at = indexOf(result, key, id);
             if (at >= 0) {
-                JsonNode merged = mergeObject(((ObjectNode) result.get(at)).deepCopy(), (ObjectNode) item,
-                        field.valueType());
+                JsonNode merged =
+                        mergeObject(
+                                ((ObjectNode) result.get(at)).deepCopy(),
+                                (ObjectNode) item,
+                                field.valueType());
                 if (merged == null) {
                     result.remove(at);
                 } else {
                     result.set(at, merged);
                 }
             } else {
-                JsonNode added = mergeObject(NODES.objectNode(), (ObjectNode) item, field.valueType());
+                JsonNode added =
+                        mergeObject(NODES.objectNode(), (ObjectNode) item, field.valueType());
                 if (added != null) {
                     result.add(added);
                 }

@@ -4,7 +4,6 @@ import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.WireFormat;
 import io.kubepekko.api.status.ApiStatus;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -12,8 +11,8 @@ import java.util.Arrays;
 
 /**
  * Kubernetes' protobuf envelope: the magic {@code k8s\0}, then a {@code runtime.Unknown} message
- * ({@code typeMeta{apiVersion, kind}} = 1, {@code raw} = 2, {@code contentEncoding} = 3,
- * {@code contentType} = 4) whose {@code raw} is the object's message.
+ * ({@code typeMeta{apiVersion, kind}} = 1, {@code raw} = 2, {@code contentEncoding} = 3, {@code
+ * contentType} = 4) whose {@code raw} is the object's message.
  */
 public final class Envelope {
     private Envelope() {}
@@ -22,22 +21,33 @@ public final class Envelope {
     public static final byte[] MAGIC = {0x6b, 0x38, 0x73, 0x00};
 
     /** The decoded envelope. */
-    public record Unknown(String apiVersion, String kind, byte[] raw, String contentEncoding, String contentType) {}
+    public record Unknown(
+            String apiVersion,
+            String kind,
+            byte[] raw,
+            String contentEncoding,
+            String contentType) {}
 
     /** Whether {@code body} starts with the magic prefix. */
     public static boolean hasMagic(byte[] body) {
-        return body.length >= MAGIC.length && Arrays.equals(body, 0, MAGIC.length, MAGIC, 0, MAGIC.length);
+        return body.length >= MAGIC.length
+                && Arrays.equals(body, 0, MAGIC.length, MAGIC, 0, MAGIC.length);
     }
 
-    /** Opens a body; without the magic prefix, or malformed, it is a 400 as kube-apiserver answers. */
+    /**
+     * Opens a body; without the magic prefix, or malformed, it is a 400 as kube-apiserver answers.
+     */
     public static Unknown decode(byte[] body) {
         if (!hasMagic(body)) {
-            throw ApiStatus.badRequest("the object provided is unrecognized (" + summary(body)
-                    + ": provided data does not appear to be a protobuf message, expected prefix [107 56 115 0])")
+            throw ApiStatus.badRequest(
+                            "the object provided is unrecognized ("
+                                    + summary(body)
+                                    + ": provided data does not appear to be a protobuf message, expected prefix [107 56 115 0])")
                     .exception();
         }
         try {
-            CodedInputStream in = CodedInputStream.newInstance(body, MAGIC.length, body.length - MAGIC.length);
+            CodedInputStream in =
+                    CodedInputStream.newInstance(body, MAGIC.length, body.length - MAGIC.length);
             String apiVersion = "";
             String kind = "";
             byte[] raw = new byte[0];
@@ -71,8 +81,13 @@ public final class Envelope {
             }
             return new Unknown(apiVersion, kind, raw, encoding, contentType);
         } catch (IOException e) {
-            throw ApiStatus.badRequest("the object provided is unrecognized (" + summary(body) + ": "
-                    + e.getMessage() + ")").exception();
+            throw ApiStatus.badRequest(
+                            "the object provided is unrecognized ("
+                                    + summary(body)
+                                    + ": "
+                                    + e.getMessage()
+                                    + ")")
+                    .exception();
         }
     }
 
@@ -108,23 +123,38 @@ public final class Envelope {
 
     /** The length of an envelope around {@code rawLength} bytes of message. */
     static long length(byte[] typeMeta, long rawLength) {
-        return MAGIC.length + fieldLength(1, typeMeta.length) + fieldLength(2, rawLength) + TAIL_LENGTH;
+        return MAGIC.length
+                + fieldLength(1, typeMeta.length)
+                + fieldLength(2, rawLength)
+                + TAIL_LENGTH;
     }
 
-    /** The length of a length-delimited field of {@code length} bytes, with its tag and length prefix. */
+    /**
+     * The length of a length-delimited field of {@code length} bytes, with its tag and length
+     * prefix.
+     */
     static long fieldLength(int number, long length) {
-        return CodedOutputStream.computeTagSize(number) + CodedOutputStream.computeUInt64SizeNoTag(length) + length;
+        return CodedOutputStream.computeTagSize(number)
+                + CodedOutputStream.computeUInt64SizeNoTag(length)
+                + length;
     }
 
-    /** The magic, the type and the {@code raw} field's tag and length: what comes before the message. */
-    static void writeHead(CodedOutputStream out, byte[] typeMeta, long rawLength) throws IOException {
+    /**
+     * The magic, the type and the {@code raw} field's tag and length: what comes before the
+     * message.
+     */
+    static void writeHead(CodedOutputStream out, byte[] typeMeta, long rawLength)
+            throws IOException {
         out.writeRawBytes(MAGIC);
         out.writeByteArray(1, typeMeta);
         out.writeTag(2, WireFormat.WIRETYPE_LENGTH_DELIMITED);
         out.writeUInt64NoTag(rawLength);
     }
 
-    /** What follows the message: empty {@code contentEncoding} and {@code contentType}, as Kubernetes writes them. */
+    /**
+     * What follows the message: empty {@code contentEncoding} and {@code contentType}, as
+     * Kubernetes writes them.
+     */
     static void writeTail(CodedOutputStream out) throws IOException {
         out.writeString(3, "");
         out.writeString(4, "");

@@ -8,7 +8,6 @@ import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.WireFormat;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.Base64;
@@ -24,6 +23,7 @@ import java.util.Map;
  */
 public final class ProtoCodec {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
     /**
      * Buffer of each nested message's stream: most are a few dozen bytes, and protobuf-java's
      * default of 4 KiB per stream made encoding a pod five times slower than writing its JSON.
@@ -48,7 +48,10 @@ public final class ProtoCodec {
         }
     }
 
-    /** Encodes a JSON object as the bytes of message {@code messageName}; fields it does not define are left out. */
+    /**
+     * Encodes a JSON object as the bytes of message {@code messageName}; fields it does not define
+     * are left out.
+     */
     public byte[] encode(JsonNode object, String messageName) {
         try {
             return encodeMessage(object, message(messageName), new ProtoErrors("cannot encode: "));
@@ -65,7 +68,8 @@ public final class ProtoCodec {
         return m;
     }
 
-    private ObjectNode decodeMessage(byte[] bytes, ProtoMessage message, ProtoErrors errors) throws IOException {
+    private ObjectNode decodeMessage(byte[] bytes, ProtoMessage message, ProtoErrors errors)
+            throws IOException {
         ObjectNode out = NODES.objectNode();
         CodedInputStream in = CodedInputStream.newInstance(bytes);
         while (true) {
@@ -86,8 +90,10 @@ public final class ProtoCodec {
                 expect(wireType, WireFormat.WIRETYPE_LENGTH_DELIMITED, message, field, errors);
                 decodeMapEntry(in.readByteArray(), field, message, out, errors);
             } else if (field.repeated()) {
-                ArrayNode array = out.has(field.jsonName()) ? (ArrayNode) out.get(field.jsonName())
-                        : out.putArray(field.jsonName());
+                ArrayNode array =
+                        out.has(field.jsonName())
+                                ? (ArrayNode) out.get(field.jsonName())
+                                : out.putArray(field.jsonName());
                 if (wireType == WireFormat.WIRETYPE_LENGTH_DELIMITED && isPackable(field.type())) {
                     CodedInputStream packed = CodedInputStream.newInstance(in.readByteArray());
                     while (!packed.isAtEnd()) {
@@ -99,8 +105,10 @@ public final class ProtoCodec {
                 }
             } else {
                 JsonNode value = value(in, wireType, field.type(), message, field, errors);
-                if (value != null && (field.presence() || !isZero(value) || RequiredFields.of(message).contains(
-                        field.jsonName()))) {
+                if (value != null
+                        && (field.presence()
+                                || !isZero(value)
+                                || RequiredFields.of(message).contains(field.jsonName()))) {
                     out.set(field.jsonName(), value);
                 } else {
                     out.remove(field.jsonName());
@@ -109,8 +117,13 @@ public final class ProtoCodec {
         }
     }
 
-    private void decodeMapEntry(byte[] entry, ProtoField field, ProtoMessage message, ObjectNode out,
-                                ProtoErrors errors) throws IOException {
+    private void decodeMapEntry(
+            byte[] entry,
+            ProtoField field,
+            ProtoMessage message,
+            ObjectNode out,
+            ProtoErrors errors)
+            throws IOException {
         CodedInputStream in = CodedInputStream.newInstance(entry);
         String key = "";
         JsonNode value = null;
@@ -123,25 +136,42 @@ public final class ProtoCodec {
             if (number == 1) {
                 key = in.readString();
             } else if (number == 2) {
-                value = value(in, WireFormat.getTagWireType(tag), field.mapValue(), message, field, errors);
+                value =
+                        value(
+                                in,
+                                WireFormat.getTagWireType(tag),
+                                field.mapValue(),
+                                message,
+                                field,
+                                errors);
             } else {
-                throw errors.unknownField(message.name() + "." + field.jsonName() + " entry", number);
+                throw errors.unknownField(
+                        message.name() + "." + field.jsonName() + " entry", number);
             }
         }
-        ObjectNode map = out.has(field.jsonName()) ? (ObjectNode) out.get(field.jsonName())
-                : out.putObject(field.jsonName());
+        ObjectNode map =
+                out.has(field.jsonName())
+                        ? (ObjectNode) out.get(field.jsonName())
+                        : out.putObject(field.jsonName());
         map.set(key, value != null ? value : zero(field.mapValue()));
     }
 
     /** One value of a field: a scalar, a special message's JSON, or a nested object. */
-    private JsonNode value(CodedInputStream in, int wireType, String type, ProtoMessage message, ProtoField field,
-                           ProtoErrors errors) throws IOException {
+    private JsonNode value(
+            CodedInputStream in,
+            int wireType,
+            String type,
+            ProtoMessage message,
+            ProtoField field,
+            ProtoErrors errors)
+            throws IOException {
         if (ProtoField.isScalar(type)) {
-            int expected = switch (type) {
-                case "string", "bytes" -> WireFormat.WIRETYPE_LENGTH_DELIMITED;
-                case "double" -> WireFormat.WIRETYPE_FIXED64;
-                default -> WireFormat.WIRETYPE_VARINT;
-            };
+            int expected =
+                    switch (type) {
+                        case "string", "bytes" -> WireFormat.WIRETYPE_LENGTH_DELIMITED;
+                        case "double" -> WireFormat.WIRETYPE_FIXED64;
+                        default -> WireFormat.WIRETYPE_VARINT;
+                    };
             expect(wireType, expected, message, field, errors);
             return scalar(in, type);
         }
@@ -165,7 +195,9 @@ public final class ProtoCodec {
         };
     }
 
-    /** An int64 as the JSON parser would make it: an int node when it fits, so trees compare equal. */
+    /**
+     * An int64 as the JSON parser would make it: an int node when it fits, so trees compare equal.
+     */
     private static JsonNode number(long value) {
         return value == (int) value ? NODES.numberNode((int) value) : NODES.numberNode(value);
     }
@@ -200,7 +232,12 @@ public final class ProtoCodec {
         return false; // messages are kept even when empty: Go's JSON never omits a struct
     }
 
-    private static void expect(int wireType, int expected, ProtoMessage message, ProtoField field, ProtoErrors errors) {
+    private static void expect(
+            int wireType,
+            int expected,
+            ProtoMessage message,
+            ProtoField field,
+            ProtoErrors errors) {
         if (wireType != expected) {
             throw errors.wrongWireType(message.name(), field.jsonName(), wireType);
         }
@@ -208,7 +245,8 @@ public final class ProtoCodec {
 
     // ------------------------------------------------------------------ encoding
 
-    private byte[] encodeMessage(JsonNode object, ProtoMessage message, ProtoErrors errors) throws IOException {
+    private byte[] encodeMessage(JsonNode object, ProtoMessage message, ProtoErrors errors)
+            throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         CodedOutputStream out = CodedOutputStream.newInstance(bytes, SMALL_BUFFER);
         for (ProtoField field : message.fields()) {
@@ -229,7 +267,8 @@ public final class ProtoCodec {
                 while (entries.hasNext()) {
                     Map.Entry<String, JsonNode> e = entries.next();
                     ByteArrayOutputStream entryBytes = new ByteArrayOutputStream();
-                    CodedOutputStream entry = CodedOutputStream.newInstance(entryBytes, SMALL_BUFFER);
+                    CodedOutputStream entry =
+                            CodedOutputStream.newInstance(entryBytes, SMALL_BUFFER);
                     entry.writeString(1, e.getKey());
                     writeValue(entry, 2, field.mapValue(), e.getValue(), errors);
                     entry.flush();
@@ -247,7 +286,8 @@ public final class ProtoCodec {
         return bytes.toByteArray();
     }
 
-    private void writeValue(CodedOutputStream out, int number, String type, JsonNode value, ProtoErrors errors)
+    private void writeValue(
+            CodedOutputStream out, int number, String type, JsonNode value, ProtoErrors errors)
             throws IOException {
         switch (type) {
             case "string" -> out.writeString(number, value.asText());
@@ -256,9 +296,12 @@ public final class ProtoCodec {
             case "int32" -> out.writeInt32(number, value.asInt());
             case "int64" -> out.writeInt64(number, value.asLong());
             case "double" -> out.writeDouble(number, value.asDouble());
-            default -> out.writeByteArray(number, SpecialTypes.isSpecial(type)
-                    ? SpecialTypes.encode(type, value, errors)
-                    : encodeMessage(value, message(type), errors));
+            default ->
+                    out.writeByteArray(
+                            number,
+                            SpecialTypes.isSpecial(type)
+                                    ? SpecialTypes.encode(type, value, errors)
+                                    : encodeMessage(value, message(type), errors));
         }
     }
 }

@@ -10,18 +10,31 @@ import io.kubepekko.api.status.ApiStatus;
 final class ProtoErrors {
     private final String prefix;
 
-    /** @param prefix what the message starts with, naming the object being decoded */
+    /**
+     * @param prefix what the message starts with, naming the object being decoded
+     */
     ProtoErrors(String prefix) {
         this.prefix = prefix;
     }
 
     ApiException unknownField(String message, int number) {
-        return malformed("field number " + number + " of " + simpleName(message) + " is not known to this server");
+        return malformed(
+                "field number "
+                        + number
+                        + " of "
+                        + simpleName(message)
+                        + " is not known to this server");
     }
 
     ApiException wrongWireType(String message, String field, int wireType) {
-        return malformed("field " + field + " of " + simpleName(message) + " has wire type " + wireType
-                + ", which its type does not allow");
+        return malformed(
+                "field "
+                        + field
+                        + " of "
+                        + simpleName(message)
+                        + " has wire type "
+                        + wireType
+                        + ", which its type does not allow");
     }
 
     ApiException malformed(String why) {

@@ -10,12 +10,19 @@ import java.util.Map;
 public final class ProtoKinds {
     private ProtoKinds() {}
 
-    private static final Map<String, String> PACKAGES = Map.ofEntries(
-            Map.entry("", "core"), Map.entry("apps", "apps"), Map.entry("batch", "batch"),
-            Map.entry("networking.k8s.io", "networking"), Map.entry("policy", "policy"),
-            Map.entry("rbac.authorization.k8s.io", "rbac"), Map.entry("storage.k8s.io", "storage"),
-            Map.entry("scheduling.k8s.io", "scheduling"), Map.entry("coordination.k8s.io", "coordination"),
-            Map.entry("autoscaling", "autoscaling"), Map.entry("meta.k8s.io", "meta"));
+    private static final Map<String, String> PACKAGES =
+            Map.ofEntries(
+                    Map.entry("", "core"),
+                    Map.entry("apps", "apps"),
+                    Map.entry("batch", "batch"),
+                    Map.entry("networking.k8s.io", "networking"),
+                    Map.entry("policy", "policy"),
+                    Map.entry("rbac.authorization.k8s.io", "rbac"),
+                    Map.entry("storage.k8s.io", "storage"),
+                    Map.entry("scheduling.k8s.io", "scheduling"),
+                    Map.entry("coordination.k8s.io", "coordination"),
+                    Map.entry("autoscaling", "autoscaling"),
+                    Map.entry("meta.k8s.io", "meta"));
 
     /** The qualified message of a kind, or null when it has no protobuf definition. */
     public static String message(ProtoSchema schema, String group, String version, String kind) {
@@ -24,7 +31,8 @@ public final class ProtoKinds {
             return null;
         }
         if (pkg.equals("meta") && schema.message("meta." + version + "." + kind) != null) {
-            return "meta." + version + "." + kind; // a meta kind whose message differs in this version
+            return "meta." + version + "."
+                    + kind; // a meta kind whose message differs in this version
         }
         String name = pkg.equals("meta") ? "meta." + kind : pkg + "." + version + "." + kind;
         if (schema.message(name) != null) {

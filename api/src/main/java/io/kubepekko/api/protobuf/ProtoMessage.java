@@ -21,10 +21,12 @@ public final class ProtoMessage {
 
     void add(ProtoField field) {
         if (byNumber.putIfAbsent(field.number(), field) != null) {
-            throw new IllegalArgumentException(name + ": field number " + field.number() + " defined twice");
+            throw new IllegalArgumentException(
+                    name + ": field number " + field.number() + " defined twice");
         }
         if (byJsonName.putIfAbsent(field.jsonName(), field) != null) {
-            throw new IllegalArgumentException(name + ": field " + field.jsonName() + " defined twice");
+            throw new IllegalArgumentException(
+                    name + ": field " + field.jsonName() + " defined twice");
         }
     }
 

@@ -1,7 +1,6 @@
 package io.kubepekko.api.protobuf;
 
 import io.kubepekko.api.meta.DefinitionLines;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,20 +21,32 @@ import java.util.Set;
  *   10 deletionGracePeriodSeconds int64?
  * </pre>
  *
- * Each field line is {@code number jsonName type [inline]}: {@code []T} is repeated,
- * {@code map<string,V>} a map, a trailing {@code ?} marks a field whose presence matters (a Go
- * pointer: its zero value is kept), and {@code inline} a struct Go embeds with
- * {@code json:",inline"}, whose fields are the enclosing object's in JSON. Message names are resolved within their package first, then as qualified names
- * ({@code meta.Time}). A few messages with a JSON form of their own ({@link SpecialTypes}) are
- * built in.
+ * Each field line is {@code number jsonName type [inline]}: {@code []T} is repeated, {@code
+ * map<string,V>} a map, a trailing {@code ?} marks a field whose presence matters (a Go pointer:
+ * its zero value is kept), and {@code inline} a struct Go embeds with {@code json:",inline"}, whose
+ * fields are the enclosing object's in JSON. Message names are resolved within their package first,
+ * then as qualified names ({@code meta.Time}). A few messages with a JSON form of their own ({@link
+ * SpecialTypes}) are built in.
  */
 public final class ProtoSchema {
 
     /** The definition files, in load order. */
-    static final List<String> FILES = List.of("meta.wire", "meta-v1beta1.wire", "core-v1.wire", "core-v1-pod.wire",
-            "core-v1-cluster.wire", "apps-v1.wire", "batch-v1.wire", "networking-v1.wire", "policy-v1.wire",
-            "rbac-v1.wire", "storage-v1.wire", "scheduling-v1.wire", "coordination-v1.wire",
-            "autoscaling-v1.wire");
+    static final List<String> FILES =
+            List.of(
+                    "meta.wire",
+                    "meta-v1beta1.wire",
+                    "core-v1.wire",
+                    "core-v1-pod.wire",
+                    "core-v1-cluster.wire",
+                    "apps-v1.wire",
+                    "batch-v1.wire",
+                    "networking-v1.wire",
+                    "policy-v1.wire",
+                    "rbac-v1.wire",
+                    "storage-v1.wire",
+                    "scheduling-v1.wire",
+                    "coordination-v1.wire",
+                    "autoscaling-v1.wire");
 
     private static final ProtoSchema BUILTIN = load(FILES);
 
@@ -61,7 +72,8 @@ public final class ProtoSchema {
     }
 
     static ProtoSchema load(List<String> files) {
-        List<String[]> pending = new ArrayList<>(); // {package, message, line} to resolve once all are read
+        List<String[]> pending =
+                new ArrayList<>(); // {package, message, line} to resolve once all are read
         Map<String, ProtoMessage> messages = new HashMap<>();
         for (String file : files) {
             String text = DefinitionLines.resource(ProtoSchema.class, file);
@@ -87,8 +99,8 @@ public final class ProtoSchema {
         return new ProtoSchema(Map.copyOf(messages));
     }
 
-
-    private static void parse(String file, String text, Map<String, ProtoMessage> messages, List<String[]> pending) {
+    private static void parse(
+            String file, String text, Map<String, ProtoMessage> messages, List<String[]> pending) {
         String pkg = null;
         ProtoMessage current = null;
         for (DefinitionLines.Line l : DefinitionLines.of(text)) {
@@ -99,22 +111,27 @@ public final class ProtoSchema {
                 pkg = parts[1];
             } else if (parts[0].equals("message") && parts.length == 2) {
                 if (pkg == null) {
-                    throw new IllegalArgumentException(file + ":" + lineNo + ": message before package");
+                    throw new IllegalArgumentException(
+                            file + ":" + lineNo + ": message before package");
                 }
                 current = new ProtoMessage(pkg + "." + parts[1]);
                 if (messages.put(current.name(), current) != null) {
-                    throw new IllegalArgumentException(file + ":" + lineNo + ": " + current.name() + " defined twice");
+                    throw new IllegalArgumentException(
+                            file + ":" + lineNo + ": " + current.name() + " defined twice");
                 }
-            } else if ((parts.length == 3 || (parts.length == 4 && parts[3].equals("inline"))) && current != null
+            } else if ((parts.length == 3 || (parts.length == 4 && parts[3].equals("inline")))
+                    && current != null
                     && parts[0].matches("\\d+")) {
                 pending.add(new String[] {pkg, current.name(), line});
             } else {
-                throw new IllegalArgumentException(file + ":" + lineNo + ": cannot read \"" + line + "\"");
+                throw new IllegalArgumentException(
+                        file + ":" + lineNo + ": cannot read \"" + line + "\"");
             }
         }
     }
 
-    private static void resolve(String pkg, ProtoMessage message, String line, Map<String, ProtoMessage> messages) {
+    private static void resolve(
+            String pkg, ProtoMessage message, String line, Map<String, ProtoMessage> messages) {
         String[] parts = line.split("\\s+");
         int number = Integer.parseInt(parts[0]);
         String type = parts[2];
@@ -128,21 +145,35 @@ public final class ProtoSchema {
         }
         String mapValue = null;
         if (type.startsWith("map<string,") && type.endsWith(">")) {
-            mapValue = qualify(pkg, type.substring("map<string,".length(), type.length() - 1), messages, message, line);
+            mapValue =
+                    qualify(
+                            pkg,
+                            type.substring("map<string,".length(), type.length() - 1),
+                            messages,
+                            message,
+                            line);
             type = "map";
         } else {
             type = qualify(pkg, type, messages, message, line);
         }
         boolean inline = parts.length == 4;
-        if (inline && (repeated || mapValue != null || ProtoField.isScalar(type) || SpecialTypes.isSpecial(type))) {
-            throw new IllegalArgumentException(message.name() + ": only a single message can be inline: \"" + line
-                    + "\"");
+        if (inline
+                && (repeated
+                        || mapValue != null
+                        || ProtoField.isScalar(type)
+                        || SpecialTypes.isSpecial(type))) {
+            throw new IllegalArgumentException(
+                    message.name() + ": only a single message can be inline: \"" + line + "\"");
         }
         message.add(new ProtoField(number, parts[1], type, repeated, mapValue, presence, inline));
     }
 
-    private static String qualify(String pkg, String type, Map<String, ProtoMessage> messages, ProtoMessage in,
-                                  String line) {
+    private static String qualify(
+            String pkg,
+            String type,
+            Map<String, ProtoMessage> messages,
+            ProtoMessage in,
+            String line) {
         if (ProtoField.isScalar(type)) {
             return type;
         }
@@ -151,6 +182,7 @@ public final class ProtoSchema {
                 return candidate;
             }
         }
-        throw new IllegalArgumentException(in.name() + ": unknown type " + type + " in \"" + line + "\"");
+        throw new IllegalArgumentException(
+                in.name() + ": unknown type " + type + " in \"" + line + "\"");
     }
 }

@@ -3,7 +3,6 @@ package io.kubepekko.api.protobuf;
 import com.google.protobuf.CodedOutputStream;
 import io.kubepekko.api.codec.ListBody;
 import io.kubepekko.api.meta.Json;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -13,12 +12,13 @@ import java.util.function.UnaryOperator;
 
 /**
  * A list as a protobuf body, item by item: the envelope ({@code k8s\0}, an {@code Unknown} whose
- * {@code raw} is the list message) around its {@code metadata} field and one {@code items} field per
- * item (1 and 2 in every list message but meta.k8s.io/v1beta1's PartialObjectMetadataList). The {@code raw} field's length prefix comes before the items, so every item is encoded once
- * when the body is made, to add up their sizes; this also refuses an item that cannot be encoded
- * before anything is written. The encoded items are kept while they add up to at most a given
- * number of bytes (a small list is encoded once); beyond that each is encoded again when its turn
- * comes, so the body never holds more than that and one item.
+ * {@code raw} is the list message) around its {@code metadata} field and one {@code items} field
+ * per item (1 and 2 in every list message but meta.k8s.io/v1beta1's PartialObjectMetadataList). The
+ * {@code raw} field's length prefix comes before the items, so every item is encoded once when the
+ * body is made, to add up their sizes; this also refuses an item that cannot be encoded before
+ * anything is written. The encoded items are kept while they add up to at most a given number of
+ * bytes (a small list is encoded once); beyond that each is encoded again when its turn comes, so
+ * the body never holds more than that and one item.
  */
 final class ProtobufListBody implements ListBody {
     private final ProtoCodec codec;
@@ -27,8 +27,10 @@ final class ProtobufListBody implements ListBody {
     private final UnaryOperator<byte[]> perItem;
     private final byte[] typeMeta;
     private final byte[] listMeta;
+
     /** The encoded items, or null when they were more than could be kept. */
     private final List<byte[]> encoded;
+
     private final long rawLength;
     private final int metadataField;
     private final int itemsField;
@@ -38,8 +40,16 @@ final class ProtobufListBody implements ListBody {
         static final Fields USUAL = new Fields(1, 2);
     }
 
-    ProtobufListBody(ProtoCodec codec, String message, String apiVersion, String listKind, Fields fields,
-                     byte[] listMeta, List<byte[]> items, UnaryOperator<byte[]> perItem, long keepUpTo) {
+    ProtobufListBody(
+            ProtoCodec codec,
+            String message,
+            String apiVersion,
+            String listKind,
+            Fields fields,
+            byte[] listMeta,
+            List<byte[]> items,
+            UnaryOperator<byte[]> perItem,
+            long keepUpTo) {
         this.codec = codec;
         this.metadataField = fields.metadata();
         this.itemsField = fields.items();
@@ -66,7 +76,8 @@ final class ProtobufListBody implements ListBody {
     }
 
     private byte[] encode(byte[] item) {
-        return codec.encode(Json.parseTrusted(perItem == null ? item : perItem.apply(item)), message);
+        return codec.encode(
+                Json.parseTrusted(perItem == null ? item : perItem.apply(item)), message);
     }
 
     @Override
@@ -92,7 +103,9 @@ final class ProtobufListBody implements ListBody {
                 try {
                     if (next < items.size()) {
                         int i = next++;
-                        out.writeByteArray(itemsField, encoded != null ? encoded.get(i) : encode(items.get(i)));
+                        out.writeByteArray(
+                                itemsField,
+                                encoded != null ? encoded.get(i) : encode(items.get(i)));
                         out.flush();
                         return true;
                     }

@@ -8,15 +8,16 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The fields of a message whose JSON has no {@code omitempty}: Go writes their zero values too
- * ({@code "ready": false}, {@code "imageID": ""}), so a zero decoded from protobuf is kept for them.
- * Kubernetes' OpenAPI marks exactly those fields (non-pointer, without omitempty) as required; the
- * official client's models, which the schemas already come from, carry that list.
+ * ({@code "ready": false}, {@code "imageID": ""}), so a zero decoded from protobuf is kept for
+ * them. Kubernetes' OpenAPI marks exactly those fields (non-pointer, without omitempty) as
+ * required; the official client's models, which the schemas already come from, carry that list.
  */
 final class RequiredFields {
     private RequiredFields() {}
 
     private static final String MODELS = "io.kubernetes.client.openapi.models.";
-    private static final ConcurrentHashMap<String, Set<String>> BY_MESSAGE = new ConcurrentHashMap<>();
+    private static final ConcurrentHashMap<String, Set<String>> BY_MESSAGE =
+            new ConcurrentHashMap<>();
 
     /** The required JSON fields of a message; empty when the client has no model for it. */
     static Set<String> of(ProtoMessage message) {

@@ -1,20 +1,5 @@
 package io.kubepekko.api.protobuf;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.google.protobuf.CodedInputStream;
-import com.google.protobuf.CodedOutputStream;
-import io.kubepekko.api.meta.GoDurations;
-import io.kubepekko.api.meta.Json;
-
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
-import java.util.Set;
-
 import static io.kubepekko.api.protobuf.WellKnownTypes.DURATION;
 import static io.kubepekko.api.protobuf.WellKnownTypes.FIELDS_V1;
 import static io.kubepekko.api.protobuf.WellKnownTypes.INT_OR_STRING;
@@ -23,6 +8,20 @@ import static io.kubepekko.api.protobuf.WellKnownTypes.QUANTITY;
 import static io.kubepekko.api.protobuf.WellKnownTypes.RAW_EXTENSION;
 import static io.kubepekko.api.protobuf.WellKnownTypes.TIME;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.CodedOutputStream;
+import io.kubepekko.api.meta.GoDurations;
+import io.kubepekko.api.meta.Json;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.Set;
+
 /**
  * The messages whose JSON form is not an object of their fields: times, durations, IntOrString,
  * Quantity, FieldsV1 and RawExtension. Each converts between its wire message and its JSON value.
@@ -30,12 +29,11 @@ import static io.kubepekko.api.protobuf.WellKnownTypes.TIME;
 final class SpecialTypes {
     private SpecialTypes() {}
 
-
-    private static final Set<String> ALL = Set.of(TIME, MICRO_TIME, DURATION, INT_OR_STRING, QUANTITY, FIELDS_V1,
-            RAW_EXTENSION);
+    private static final Set<String> ALL =
+            Set.of(TIME, MICRO_TIME, DURATION, INT_OR_STRING, QUANTITY, FIELDS_V1, RAW_EXTENSION);
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-    private static final DateTimeFormatter MICROS = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSX")
-            .withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter MICROS =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSX").withZone(ZoneOffset.UTC);
 
     static boolean isSpecial(String type) {
         return ALL.contains(type);
@@ -98,12 +96,20 @@ final class SpecialTypes {
             }
         }
         return switch (type) {
-            case TIME -> seconds == 0 && int2 == 0 ? null
-                    : NODES.textNode(Instant.ofEpochSecond(seconds).toString());
-            case MICRO_TIME -> seconds == 0 && int2 == 0 ? null
-                    : NODES.textNode(MICROS.format(Instant.ofEpochSecond(seconds, int2).truncatedTo(ChronoUnit.MICROS)));
+            case TIME ->
+                    seconds == 0 && int2 == 0
+                            ? null
+                            : NODES.textNode(Instant.ofEpochSecond(seconds).toString());
+            case MICRO_TIME ->
+                    seconds == 0 && int2 == 0
+                            ? null
+                            : NODES.textNode(
+                                    MICROS.format(
+                                            Instant.ofEpochSecond(seconds, int2)
+                                                    .truncatedTo(ChronoUnit.MICROS)));
             case DURATION -> NODES.textNode(GoDurations.format(int1));
-            case INT_OR_STRING -> int1 == 1 ? NODES.textNode(text == null ? "" : text) : NODES.numberNode(int2);
+            case INT_OR_STRING ->
+                    int1 == 1 ? NODES.textNode(text == null ? "" : text) : NODES.numberNode(int2);
             case QUANTITY -> NODES.textNode(text == null ? "" : text);
             default -> raw == null || raw.length == 0 ? null : json(type, raw, errors);
         };
@@ -140,7 +146,8 @@ final class SpecialTypes {
                 }
             }
             case QUANTITY -> out.writeString(1, value.asText());
-            case FIELDS_V1, RAW_EXTENSION -> out.writeByteArray(1, Json.MAPPER.writeValueAsBytes(value));
+            case FIELDS_V1, RAW_EXTENSION ->
+                    out.writeByteArray(1, Json.MAPPER.writeValueAsBytes(value));
             default -> throw new IllegalStateException(type);
         }
         out.flush();

@@ -2,8 +2,8 @@ package io.kubepekko.api.protobuf;
 
 /**
  * The names, in our message definitions, of the types whose JSON form is not an object of their
- * fields. The protobuf codec converts them specially ({@link SpecialTypes}) and the OpenAPI documents
- * describe them specially; both key on these names.
+ * fields. The protobuf codec converts them specially ({@link SpecialTypes}) and the OpenAPI
+ * documents describe them specially; both key on these names.
  */
 public final class WellKnownTypes {
     private WellKnownTypes() {}

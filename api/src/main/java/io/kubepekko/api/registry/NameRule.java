@@ -1,8 +1,14 @@
 package io.kubepekko.api.registry;
 
-/** Which rule an object's {@code metadata.name} must satisfy (Kubernetes' per-kind {@code ValidateNameFunc}). */
+/**
+ * Which rule an object's {@code metadata.name} must satisfy (Kubernetes' per-kind {@code
+ * ValidateNameFunc}).
+ */
 public enum NameRule {
-    /** RFC 1123 subdomain: lowercase alphanumerics, '-' and '.', at most 253 characters (most kinds). */
+    /**
+     * RFC 1123 subdomain: lowercase alphanumerics, '-' and '.', at most 253 characters (most
+     * kinds).
+     */
     DNS_SUBDOMAIN,
     /** RFC 1123 label: lowercase alphanumerics and '-', at most 63 characters (namespaces). */
     DNS_LABEL,

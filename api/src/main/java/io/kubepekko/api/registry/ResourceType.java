@@ -2,7 +2,6 @@ package io.kubepekko.api.registry;
 
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.GroupVersionKind;
-
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -14,23 +13,23 @@ import java.util.Set;
 /**
  * A registry entry: the names, scope, verbs and subresources of one resource type and the facts the
  * generic store reads off it (its {@link Strategy}, its selectable fields). A kind's definition
- * ({@code io.kubepekko.api.definition.KindDefinition}) assembles it with the kind's other parts; this
- * package knows nothing of the kinds themselves.
+ * ({@code io.kubepekko.api.definition.KindDefinition}) assembles it with the kind's other parts;
+ * this package knows nothing of the kinds themselves.
  *
- * @param selectableFields   field-selector labels beyond {@code metadata.name}/{@code metadata.namespace},
- *                           each with where its value comes from
- * @param fieldLabelAliases  old label spellings Kubernetes rewrites before matching ({@code spec.host}
- *                           for {@code spec.nodeName}), old to current
- * @param tracksGeneration   whether {@code metadata.generation} starts at 1 and is bumped on spec changes
+ * @param selectableFields field-selector labels beyond {@code metadata.name}/{@code
+ *     metadata.namespace}, each with where its value comes from
+ * @param fieldLabelAliases old label spellings Kubernetes rewrites before matching ({@code
+ *     spec.host} for {@code spec.nodeName}), old to current
+ * @param tracksGeneration whether {@code metadata.generation} starts at 1 and is bumped on spec
+ *     changes
  * @param allowCreateOnUpdate whether a PUT of a missing object creates it (otherwise 404)
- * @param scale              where {@code /scale} reads and writes, or {@code null} without that subresource
- * @param returnsDeletedObject whether a DELETE that removes the object answers with it rather than a
- *                           {@code Status} (the generic store's {@code ReturnDeletedObject})
- * @param forwardedCreate    for a resource without objects of its own, where its creates go; {@code null}
- *                           for every stored kind
- * @param builtin            served from code rather than defined at run time (a custom resource); only
- *                           built-in kinds without selectable fields use Kubernetes' default field-label
- *                           conversion
+ * @param scale where {@code /scale} reads and writes, or {@code null} without that subresource
+ * @param returnsDeletedObject whether a DELETE that removes the object answers with it rather than
+ *     a {@code Status} (the generic store's {@code ReturnDeletedObject})
+ * @param forwardedCreate for a resource without objects of its own, where its creates go; {@code
+ *     null} for every stored kind
+ * @param builtin served from code rather than defined at run time (a custom resource); only
+ *     built-in kinds without selectable fields use Kubernetes' default field-label conversion
  */
 public record ResourceType(
         String group,
@@ -57,7 +56,15 @@ public record ResourceType(
 
     /** The verbs of an ordinary resource, sorted as discovery lists them. */
     public static final List<String> ALL_VERBS =
-            List.of("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch");
+            List.of(
+                    "create",
+                    "delete",
+                    "deletecollection",
+                    "get",
+                    "list",
+                    "patch",
+                    "update",
+                    "watch");
 
     public ResourceType {
         shortNames = List.copyOf(shortNames);
@@ -100,8 +107,9 @@ public record ResourceType(
     }
 
     /**
-     * Whether objects of this kind are stored (a collection, a watch cache, discovery's storage version
-     * hash); {@code false} for a resource that only forwards its creates ({@link #forwardedCreate()}).
+     * Whether objects of this kind are stored (a collection, a watch cache, discovery's storage
+     * version hash); {@code false} for a resource that only forwards its creates ({@link
+     * #forwardedCreate()}).
      */
     public boolean stored() {
         return forwardedCreate == null;
@@ -171,8 +179,8 @@ public record ResourceType(
         }
 
         /**
-         * Adds a subresource served with the owner's kind or a fixed one (e.g. {@code log});
-         * {@link #status()} and {@link #scale(ScaleSpec)} cover the two that carry data.
+         * Adds a subresource served with the owner's kind or a fixed one (e.g. {@code log}); {@link
+         * #status()} and {@link #scale(ScaleSpec)} cover the two that carry data.
          */
         public Builder subresource(String name) {
             var s = new HashSet<>(subresources);
@@ -230,15 +238,18 @@ public record ResourceType(
             return this;
         }
 
-        /** A removing DELETE answers with the object, as the stores of pods, services and a few others do. */
+        /**
+         * A removing DELETE answers with the object, as the stores of pods, services and a few
+         * others do.
+         */
         public Builder returnsDeletedObject() {
             this.returnsDeletedObject = true;
             return this;
         }
 
         /**
-         * A resource without objects of its own, whose only verb, create, acts through {@code subresource}
-         * of the {@code resource} object the body names (core/v1 {@code bindings}).
+         * A resource without objects of its own, whose only verb, create, acts through {@code
+         * subresource} of the {@code resource} object the body names (core/v1 {@code bindings}).
          */
         public Builder forwardsCreateTo(String resource, String subresource) {
             this.forwardedCreate = new ForwardedCreate(resource, subresource);
@@ -251,12 +262,32 @@ public record ResourceType(
             return this;
         }
 
-        /** The entry; without {@link #strategy(Strategy)} it behaves as {@link Strategy#GENERIC}. */
+        /**
+         * The entry; without {@link #strategy(Strategy)} it behaves as {@link Strategy#GENERIC}.
+         */
         public ResourceType build() {
-            return new ResourceType(group, version, kind, kind + "List", resource, singular, shortNames,
-                    categories, namespaced, verbs, subresources, selectableFields, fieldLabelAliases,
-                    tracksGeneration, allowCreateOnUpdate, nameRule, scale, strategy, returnsDeletedObject,
-                    forwardedCreate, builtin);
+            return new ResourceType(
+                    group,
+                    version,
+                    kind,
+                    kind + "List",
+                    resource,
+                    singular,
+                    shortNames,
+                    categories,
+                    namespaced,
+                    verbs,
+                    subresources,
+                    selectableFields,
+                    fieldLabelAliases,
+                    tracksGeneration,
+                    allowCreateOnUpdate,
+                    nameRule,
+                    scale,
+                    strategy,
+                    returnsDeletedObject,
+                    forwardedCreate,
+                    builtin);
         }
     }
 }

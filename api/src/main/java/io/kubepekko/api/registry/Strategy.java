@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.alloc.ClusterValues;
 import io.kubepekko.api.status.FieldError;
-
 import java.util.List;
 
 /**
@@ -15,12 +14,16 @@ public interface Strategy {
 
     Strategy GENERIC = new Strategy() {};
 
-    /** Fills defaults visible to clients (Service type, container imagePullPolicy…). Mutates {@code obj}. */
+    /**
+     * Fills defaults visible to clients (Service type, container imagePullPolicy…). Mutates {@code
+     * obj}.
+     */
     default void applyDefaults(ObjectNode obj) {}
 
     /**
-     * Kubernetes' {@code PrepareForCreate}: normalizes linked fields of a new object after defaulting
-     * and before validation (a Service's {@code clusterIPs} from its {@code clusterIP}). Mutates {@code obj}.
+     * Kubernetes' {@code PrepareForCreate}: normalizes linked fields of a new object after
+     * defaulting and before validation (a Service's {@code clusterIPs} from its {@code clusterIP}).
+     * Mutates {@code obj}.
      */
     default void prepareForCreate(ObjectNode obj) {}
 
@@ -31,7 +34,10 @@ public interface Strategy {
      */
     default void prepareForUpdate(ObjectNode obj, ObjectNode old) {}
 
-    /** Kind-specific validation of a new object, after defaulting; metadata is validated generically. */
+    /**
+     * Kind-specific validation of a new object, after defaulting; metadata is validated
+     * generically.
+     */
     default List<FieldError> validateCreate(ObjectNode obj) {
         return List.of();
     }
@@ -43,16 +49,16 @@ public interface Strategy {
 
     /**
      * The status a newly created object starts with, for kinds whose status is written only through
-     * the status subresource; {@code null} means "drop whatever the client sent". Pods start
-     * {@code Pending}, namespaces {@code Active}.
+     * the status subresource; {@code null} means "drop whatever the client sent". Pods start {@code
+     * Pending}, namespaces {@code Active}.
      */
     default JsonNode initialStatus(ObjectNode obj) {
         return null;
     }
 
     /**
-     * The values this kind's objects hold that must be unique across the cluster, or {@code null} for
-     * kinds (nearly all) whose objects hold none.
+     * The values this kind's objects hold that must be unique across the cluster, or {@code null}
+     * for kinds (nearly all) whose objects hold none.
      */
     default ClusterValues clusterValues() {
         return null;
@@ -66,7 +72,10 @@ public interface Strategy {
         return null;
     }
 
-    /** How this kind's DELETE differs from the generic store's; {@link DeletionRules#GENERIC} for most kinds. */
+    /**
+     * How this kind's DELETE differs from the generic store's; {@link DeletionRules#GENERIC} for
+     * most kinds.
+     */
     default DeletionRules deletion() {
         return DeletionRules.GENERIC;
     }

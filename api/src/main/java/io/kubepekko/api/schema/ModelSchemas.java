@@ -4,7 +4,6 @@ import com.google.gson.annotations.SerializedName;
 import io.kubepekko.api.GroupVersionKind;
 import io.swagger.annotations.ApiModel;
 import io.swagger.annotations.ApiModelProperty;
-
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -26,13 +25,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Structural schemas of the built-in kinds, derived by reflection from the official Kubernetes
- * Java client's generated models ({@code io.kubernetes.client.openapi.models}). Those classes carry
+ * Structural schemas of the built-in kinds, derived by reflection from the official Kubernetes Java
+ * client's generated models ({@code io.kubernetes.client.openapi.models}). Those classes carry
  * every field's JSON name ({@code @SerializedName}), Java type, documentation
  * ({@code @ApiModelProperty}) and the required fields, which is all a structural schema needs.
  *
- * <p>Schemas are built on first use and cached; a kind's whole type graph takes a few
- * milliseconds.
+ * <p>Schemas are built on first use and cached; a kind's whole type graph takes a few milliseconds.
  */
 public final class ModelSchemas {
     private ModelSchemas() {}
@@ -42,17 +40,23 @@ public final class ModelSchemas {
     private static final String QUANTITY = "io.kubernetes.client.custom.Quantity";
 
     /**
-     * Kinds whose model class does not follow {@code V<version><Kind>}: the client prefixes a
-     * group name when two groups define the same kind.
+     * Kinds whose model class does not follow {@code V<version><Kind>}: the client prefixes a group
+     * name when two groups define the same kind.
      */
-    private static final Map<GroupVersionKind, String> CLASS_OVERRIDES = Map.of(
-            new GroupVersionKind("", "v1", "Event"), "CoreV1Event",
-            new GroupVersionKind("events.k8s.io", "v1", "Event"), "EventsV1Event");
+    private static final Map<GroupVersionKind, String> CLASS_OVERRIDES =
+            Map.of(
+                    new GroupVersionKind("", "v1", "Event"), "CoreV1Event",
+                    new GroupVersionKind("events.k8s.io", "v1", "Event"), "EventsV1Event");
 
-    /** Model class name prefix + type name, e.g. {@code CoreV1Event} → ({@code v1}, {@code Event}). */
-    private static final Pattern MODEL_NAME = Pattern.compile("^(?:[A-Z][a-z]+)*?(V\\d+(?:(?:alpha|beta)\\d+)?)([A-Z]\\w*)$");
+    /**
+     * Model class name prefix + type name, e.g. {@code CoreV1Event} → ({@code v1}, {@code Event}).
+     */
+    private static final Pattern MODEL_NAME =
+            Pattern.compile("^(?:[A-Z][a-z]+)*?(V\\d+(?:(?:alpha|beta)\\d+)?)([A-Z]\\w*)$");
 
-    private static final Map<GroupVersionKind, Optional<SchemaNode>> BY_KIND = new ConcurrentHashMap<>();
+    private static final Map<GroupVersionKind, Optional<SchemaNode>> BY_KIND =
+            new ConcurrentHashMap<>();
+
     /** Object schemas by model class; only touched while holding the class lock. */
     private static final Map<Class<?>, SchemaNode> BY_CLASS = new HashMap<>();
 
@@ -73,7 +77,8 @@ public final class ModelSchemas {
      */
     public static Optional<SchemaNode> forModel(String simpleName) {
         try {
-            Class<?> c = Class.forName(MODELS + simpleName, false, ModelSchemas.class.getClassLoader());
+            Class<?> c =
+                    Class.forName(MODELS + simpleName, false, ModelSchemas.class.getClassLoader());
             return Optional.of(build(c));
         } catch (ClassNotFoundException e) {
             return Optional.empty();
@@ -91,14 +96,16 @@ public final class ModelSchemas {
             // DeleteOptions is registered in every group version; the client has only meta's.
             return load(version + "DeleteOptions");
         }
-        String groupPrefix = gvk.group().isEmpty() ? "Core" : capitalize(gvk.group().split("\\.")[0]);
+        String groupPrefix =
+                gvk.group().isEmpty() ? "Core" : capitalize(gvk.group().split("\\.")[0]);
         Optional<Class<?>> prefixed = load(groupPrefix + version + gvk.kind());
         return prefixed.isPresent() ? prefixed : load(version + gvk.kind());
     }
 
     private static Optional<Class<?>> load(String simpleName) {
         try {
-            Class<?> c = Class.forName(MODELS + simpleName, false, ModelSchemas.class.getClassLoader());
+            Class<?> c =
+                    Class.forName(MODELS + simpleName, false, ModelSchemas.class.getClassLoader());
             return hasJsonField(c, "kind") ? Optional.of(c) : Optional.empty();
         } catch (ClassNotFoundException e) {
             return Optional.empty();
@@ -125,7 +132,9 @@ public final class ModelSchemas {
             return existing;
         }
         ApiModel model = c.getAnnotation(ApiModel.class);
-        SchemaNode node = SchemaNode.objectPlaceholder(goTypeName(c), model == null ? null : emptyToNull(model.description()));
+        SchemaNode node =
+                SchemaNode.objectPlaceholder(
+                        goTypeName(c), model == null ? null : emptyToNull(model.description()));
         BY_CLASS.put(c, node);
         Map<String, SchemaNode> props = new LinkedHashMap<>();
         for (Field f : c.getDeclaredFields()) {
@@ -178,7 +187,8 @@ public final class ModelSchemas {
             return SchemaNode.scalar(SchemaNode.Type.BYTES, "[]uint8", description);
         }
         if (c.getName().equals(INT_OR_STRING)) {
-            return SchemaNode.scalar(SchemaNode.Type.INT_OR_STRING, "intstr.IntOrString", description);
+            return SchemaNode.scalar(
+                    SchemaNode.Type.INT_OR_STRING, "intstr.IntOrString", description);
         }
         if (c.getName().equals(QUANTITY)) {
             return SchemaNode.scalar(SchemaNode.Type.QUANTITY, "resource.Quantity", description);

@@ -10,12 +10,12 @@ import java.util.Set;
 
 /**
  * The structural type of one position in an object: what JSON value is allowed there and, for
- * objects, arrays and maps, what is allowed below it. Built-in kinds get theirs from
- * {@link ModelSchemas}; custom resources will build them from their OpenAPI schema.
+ * objects, arrays and maps, what is allowed below it. Built-in kinds get theirs from {@link
+ * ModelSchemas}; custom resources will build them from their OpenAPI schema.
  *
- * <p>Nodes are immutable once built. Object nodes are shared between every place a type is used
- * and may form cycles (a {@code JSONSchemaProps} contains {@code JSONSchemaProps}), so code walking
- * a schema must be driven by data, never by recursing over the schema alone.
+ * <p>Nodes are immutable once built. Object nodes are shared between every place a type is used and
+ * may form cycles (a {@code JSONSchemaProps} contains {@code JSONSchemaProps}), so code walking a
+ * schema must be driven by data, never by recursing over the schema alone.
  */
 public final class SchemaNode {
 
@@ -49,6 +49,7 @@ public final class SchemaNode {
     private SchemaNode items;
     private Map<String, SchemaNode> properties = Map.of();
     private Set<String> required = Set.of();
+
     /** For a described view of a shared object type: the node holding the structure. */
     private SchemaNode structure;
 
@@ -83,8 +84,11 @@ public final class SchemaNode {
     }
 
     /** An object with the given properties (in the given order) and required property names. */
-    public static SchemaNode object(String goType, String description, Map<String, SchemaNode> properties,
-                                    Set<String> required) {
+    public static SchemaNode object(
+            String goType,
+            String description,
+            Map<String, SchemaNode> properties,
+            Set<String> required) {
         SchemaNode n = new SchemaNode(Type.OBJECT, description, goType);
         n.define(properties, required);
         return n;
@@ -92,16 +96,16 @@ public final class SchemaNode {
 
     /**
      * An object whose properties are supplied later with {@link #define}, so that a type can refer
-     * to itself. Only builders in this package use it, and they define the node before anyone
-     * else sees it.
+     * to itself. Only builders in this package use it, and they define the node before anyone else
+     * sees it.
      */
     static SchemaNode objectPlaceholder(String goType, String description) {
         return new SchemaNode(Type.OBJECT, description, goType);
     }
 
     /**
-     * The same object type seen from a field with its own description. It reads its structure
-     * from {@code shared}, which may still be under construction (a type containing itself).
+     * The same object type seen from a field with its own description. It reads its structure from
+     * {@code shared}, which may still be under construction (a type containing itself).
      */
     static SchemaNode described(SchemaNode shared, String description) {
         SchemaNode n = new SchemaNode(shared.type, description, shared.goType);
@@ -127,32 +131,36 @@ public final class SchemaNode {
     }
 
     /**
-     * For an OBJECT, the description of its type ({@code PodSpec is a description of a pod.}) rather
-     * than of the field holding it; for other nodes the same as {@link #description()}.
+     * For an OBJECT, the description of its type ({@code PodSpec is a description of a pod.})
+     * rather than of the field holding it; for other nodes the same as {@link #description()}.
      */
     public String typeDescription() {
         return structure != null ? structure.description : description;
     }
 
     /**
-     * The Go type name Kubernetes would print for this position in decoding errors, such as
-     * {@code v1.PodSpec}, {@code []v1.Container} or {@code int32}.
+     * The Go type name Kubernetes would print for this position in decoding errors, such as {@code
+     * v1.PodSpec}, {@code []v1.Container} or {@code int32}.
      */
     public String goType() {
-        return goType != null ? goType : switch (type) {
-            case STRING, DATE_TIME -> "string";
-            case INTEGER -> "int64";
-            case NUMBER -> "float64";
-            case BOOLEAN -> "bool";
-            case BYTES -> "[]uint8";
-            case INT_OR_STRING -> "intstr.IntOrString";
-            case QUANTITY -> "resource.Quantity";
-            case OBJECT -> "map[string]interface {}";
-            default -> "interface {}";
-        };
+        return goType != null
+                ? goType
+                : switch (type) {
+                    case STRING, DATE_TIME -> "string";
+                    case INTEGER -> "int64";
+                    case NUMBER -> "float64";
+                    case BOOLEAN -> "bool";
+                    case BYTES -> "[]uint8";
+                    case INT_OR_STRING -> "intstr.IntOrString";
+                    case QUANTITY -> "resource.Quantity";
+                    case OBJECT -> "map[string]interface {}";
+                    default -> "interface {}";
+                };
     }
 
-    /** The Go struct name without its package ({@code PodSpec}), as Go prints it in field errors. */
+    /**
+     * The Go struct name without its package ({@code PodSpec}), as Go prints it in field errors.
+     */
     public String goStructName() {
         String t = goType();
         int dot = t.lastIndexOf('.');

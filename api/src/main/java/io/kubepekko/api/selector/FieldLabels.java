@@ -5,7 +5,6 @@ import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.registry.SelectableField;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
-
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -14,9 +13,9 @@ import java.util.Set;
 /**
  * Which field-selector labels one resource type accepts and where each label's value comes from,
  * mirroring kube-apiserver's field label conversion functions ({@code pkg/apis/*}/v1/conversion.go)
- * and {@code ...ToSelectableFields} ({@code pkg/registry/*}/strategy.go). Everything here is read off
- * the type's registry entry ({@link ResourceType#selectableFields()}, its aliases, whether it is
- * built in): a kind's definition says which labels it has.
+ * and {@code ...ToSelectableFields} ({@code pkg/registry/*}/strategy.go). Everything here is read
+ * off the type's registry entry ({@link ResourceType#selectableFields()}, its aliases, whether it
+ * is built in): a kind's definition says which labels it has.
  */
 final class FieldLabels {
 
@@ -28,12 +27,16 @@ final class FieldLabels {
 
     /** Null for {@link #GENERIC}, which accepts every label. */
     private final Set<String> allowed;
+
     private final Map<String, SelectableField> sources;
     private final Map<String, String> aliases;
     private final boolean customConversion;
 
-    private FieldLabels(Set<String> allowed, Map<String, SelectableField> sources, Map<String, String> aliases,
-                        boolean customConversion) {
+    private FieldLabels(
+            Set<String> allowed,
+            Map<String, SelectableField> sources,
+            Map<String, String> aliases,
+            boolean customConversion) {
         this.allowed = allowed;
         this.sources = sources;
         this.aliases = aliases;
@@ -42,10 +45,10 @@ final class FieldLabels {
 
     /**
      * The labels of one type. Kubernetes has two behaviours: kinds with their own conversion
-     * function (built-ins with selectable fields, and every custom resource) reject with
-     * {@code field label not supported} and accept {@code metadata.namespace} only when namespaced;
-     * the other built-ins use the default conversion, which accepts both metadata labels and
-     * rejects with a message naming them.
+     * function (built-ins with selectable fields, and every custom resource) reject with {@code
+     * field label not supported} and accept {@code metadata.namespace} only when namespaced; the
+     * other built-ins use the default conversion, which accepts both metadata labels and rejects
+     * with a message naming them.
      */
     static FieldLabels of(ResourceType type) {
         boolean customConversion = !type.selectableFields().isEmpty() || !type.builtin();
@@ -59,14 +62,18 @@ final class FieldLabels {
             allowed.add(field.label());
             sources.put(field.label(), field);
         }
-        return new FieldLabels(Set.copyOf(allowed), Map.copyOf(sources), type.fieldLabelAliases(),
+        return new FieldLabels(
+                Set.copyOf(allowed),
+                Map.copyOf(sources),
+                type.fieldLabelAliases(),
                 customConversion);
     }
 
     /**
      * The label as this type matches it (after aliasing).
      *
-     * @throws io.kubepekko.api.status.ApiException 400 BadRequest for a label the type does not support
+     * @throws io.kubepekko.api.status.ApiException 400 BadRequest for a label the type does not
+     *     support
      */
     String canonical(String label) {
         if (allowed == null) {
@@ -76,14 +83,21 @@ final class FieldLabels {
         if (allowed.contains(target)) {
             return target;
         }
-        String message = customConversion
-                ? "field label not supported: " + label
-                : FieldError.quote(label) + " is not a known field selector: only "
-                        + FieldError.quote(NAME) + ", " + FieldError.quote(NAMESPACE);
+        String message =
+                customConversion
+                        ? "field label not supported: " + label
+                        : FieldError.quote(label)
+                                + " is not a known field selector: only "
+                                + FieldError.quote(NAME)
+                                + ", "
+                                + FieldError.quote(NAMESPACE);
         throw ApiStatus.badRequest(message).exception();
     }
 
-    /** The text a label has on an object: scalars as their JSON text, absent as Kubernetes reports it. */
+    /**
+     * The text a label has on an object: scalars as their JSON text, absent as Kubernetes reports
+     * it.
+     */
     String valueOf(JsonNode object, String label) {
         SelectableField source = sources.getOrDefault(label, SelectableField.of(label));
         JsonNode node = object;
@@ -113,8 +127,8 @@ final class FieldLabels {
     }
 
     /**
-     * The JSON paths (dotted) {@link #values} reads: a reader may skip the rest of an object. Null for
-     * {@link #GENERIC}, which reads none.
+     * The JSON paths (dotted) {@link #values} reads: a reader may skip the rest of an object. Null
+     * for {@link #GENERIC}, which reads none.
      */
     Set<String> paths() {
         if (allowed == null) {

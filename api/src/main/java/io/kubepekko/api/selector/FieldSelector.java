@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -15,10 +14,10 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * A field selector as Kubernetes' {@code fields.Selector}: an AND of {@code label=value} /
- * {@code label!=value} terms over an object's selectable fields. {@link #parse} reads the query
- * syntax; {@link #forType} checks the labels against a resource type and binds how that type
- * reads them, after which {@link #matches} applies Kubernetes' per-kind quirks.
+ * A field selector as Kubernetes' {@code fields.Selector}: an AND of {@code label=value} / {@code
+ * label!=value} terms over an object's selectable fields. {@link #parse} reads the query syntax;
+ * {@link #forType} checks the labels against a resource type and binds how that type reads them,
+ * after which {@link #matches} applies Kubernetes' per-kind quirks.
  */
 public final class FieldSelector {
 
@@ -30,7 +29,8 @@ public final class FieldSelector {
         }
     }
 
-    private static final FieldSelector EVERYTHING = new FieldSelector(List.of(), FieldLabels.GENERIC);
+    private static final FieldSelector EVERYTHING =
+            new FieldSelector(List.of(), FieldLabels.GENERIC);
     private static final String[] OPERATORS = {"!=", "==", "="};
 
     private final List<Term> terms;
@@ -51,7 +51,8 @@ public final class FieldSelector {
      * backslash; labels cannot be escaped and end at the first operator. Terms are kept sorted by
      * their source text, as Kubernetes sorts them.
      *
-     * @throws ApiException 400 BadRequest with kube-apiserver's message for an unparsable term or escape
+     * @throws ApiException 400 BadRequest with kube-apiserver's message for an unparsable term or
+     *     escape
      */
     public static FieldSelector parse(String selector) {
         String s = selector == null ? "" : selector;
@@ -64,7 +65,9 @@ public final class FieldSelector {
             }
             Term term = splitTerm(part);
             if (term == null) {
-                throw ApiStatus.badRequest("invalid selector: '" + s + "'; can't understand '" + part + "'").exception();
+                throw ApiStatus.badRequest(
+                                "invalid selector: '" + s + "'; can't understand '" + part + "'")
+                        .exception();
             }
             terms.add(term);
         }
@@ -75,9 +78,9 @@ public final class FieldSelector {
      * Checks every label against {@code type} (in term order, reporting the first unsupported one)
      * and returns the selector bound to how that type reads its fields.
      *
-     * @throws ApiException 400 BadRequest, {@code field label not supported: <label>} for kinds with
-     *                      selectable fields and custom resources, Kubernetes' default-conversion
-     *                      message for the other built-ins
+     * @throws ApiException 400 BadRequest, {@code field label not supported: <label>} for kinds
+     *     with selectable fields and custom resources, Kubernetes' default-conversion message for
+     *     the other built-ins
      */
     public FieldSelector forType(ResourceType type) {
         FieldLabels bound = FieldLabels.of(type);
@@ -123,12 +126,18 @@ public final class FieldSelector {
         return FieldLabels.of(type)::values;
     }
 
-    /** The dotted JSON paths {@link #valueReader} reads for {@code type}: everything else may be skipped. */
+    /**
+     * The dotted JSON paths {@link #valueReader} reads for {@code type}: everything else may be
+     * skipped.
+     */
     public static Set<String> valuePaths(ResourceType type) {
         return FieldLabels.of(type).paths();
     }
 
-    /** The name a {@code metadata.name=} term pins, so a watch cache can serve one key instead of a scan. */
+    /**
+     * The name a {@code metadata.name=} term pins, so a watch cache can serve one key instead of a
+     * scan.
+     */
     public Optional<String> exactName() {
         return terms.stream()
                 .filter(t -> !t.negated() && t.label().equals("metadata.name"))
@@ -183,12 +192,18 @@ public final class FieldSelector {
         return out;
     }
 
-    /** Splits at the first operator; {@code !=} and {@code ==} win over {@code =} at the same position. */
+    /**
+     * Splits at the first operator; {@code !=} and {@code ==} win over {@code =} at the same
+     * position.
+     */
     private static Term splitTerm(String term) {
         for (int i = 0; i < term.length(); i++) {
             for (String op : OPERATORS) {
                 if (term.startsWith(op, i)) {
-                    return new Term(term.substring(0, i), op.equals("!="), unescape(term.substring(i + op.length())));
+                    return new Term(
+                            term.substring(0, i),
+                            op.equals("!="),
+                            unescape(term.substring(i + op.length())));
                 }
             }
         }
@@ -214,7 +229,9 @@ public final class FieldSelector {
                 escaped = true;
             } else if (c == ',' || c == '=') {
                 // Go formats the rune with %v, i.e. as its number.
-                throw ApiStatus.badRequest("invalid field selector: unescaped character in value: " + c).exception();
+                throw ApiStatus.badRequest(
+                                "invalid field selector: unescaped character in value: " + c)
+                        .exception();
             } else {
                 out.appendCodePoint(c);
             }
@@ -226,7 +243,8 @@ public final class FieldSelector {
     }
 
     private static ApiException invalidEscape(String sequence) {
-        return ApiStatus.badRequest("invalid field selector: invalid escape sequence: " + sequence).exception();
+        return ApiStatus.badRequest("invalid field selector: invalid escape sequence: " + sequence)
+                .exception();
     }
 
     /** Escapes a literal value for use in a selector string. */

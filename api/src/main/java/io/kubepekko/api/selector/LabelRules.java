@@ -15,21 +15,25 @@ final class LabelRules {
 
     private static final String KEY_FORMAT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
     private static final Pattern KEY = Pattern.compile(KEY_FORMAT);
-    private static final String KEY_MESSAGE = "must consist of alphanumeric characters, '-', '_' or '.', "
-            + "and must start and end with an alphanumeric character";
+    private static final String KEY_MESSAGE =
+            "must consist of alphanumeric characters, '-', '_' or '.', "
+                    + "and must start and end with an alphanumeric character";
     private static final int KEY_NAME_MAX = 63;
 
     private static final String VALUE_FORMAT = "(" + KEY_FORMAT + ")?";
     private static final Pattern VALUE = Pattern.compile(VALUE_FORMAT);
-    private static final String VALUE_MESSAGE = "a valid label must be an empty string or consist of alphanumeric "
-            + "characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+    private static final String VALUE_MESSAGE =
+            "a valid label must be an empty string or consist of alphanumeric "
+                    + "characters, '-', '_' or '.', and must start and end with an alphanumeric character";
     private static final int VALUE_MAX = 63;
 
     private static final String SUBDOMAIN_LABEL = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
-    private static final String SUBDOMAIN_FORMAT = SUBDOMAIN_LABEL + "(\\." + SUBDOMAIN_LABEL + ")*";
+    private static final String SUBDOMAIN_FORMAT =
+            SUBDOMAIN_LABEL + "(\\." + SUBDOMAIN_LABEL + ")*";
     private static final Pattern SUBDOMAIN = Pattern.compile(SUBDOMAIN_FORMAT);
-    private static final String SUBDOMAIN_MESSAGE = "a lowercase RFC 1123 subdomain must consist of lower case "
-            + "alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+    private static final String SUBDOMAIN_MESSAGE =
+            "a lowercase RFC 1123 subdomain must consist of lower case "
+                    + "alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
     private static final int SUBDOMAIN_MAX = 253;
 
     /** Problems with a label key ({@code [prefix/]name}); empty when valid. */
@@ -50,8 +54,10 @@ final class LabelRules {
                 }
             }
         } else {
-            problems.add("a valid label key " + regexError(KEY_MESSAGE, KEY_FORMAT, "MyName", "my.name", "123-abc")
-                    + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')");
+            problems.add(
+                    "a valid label key "
+                            + regexError(KEY_MESSAGE, KEY_FORMAT, "MyName", "my.name", "123-abc")
+                            + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')");
             return problems;
         }
         if (name.isEmpty()) {
@@ -60,7 +66,9 @@ final class LabelRules {
             problems.add("name part " + maxLength(KEY_NAME_MAX));
         }
         if (!KEY.matcher(name).matches()) {
-            problems.add("name part " + regexError(KEY_MESSAGE, KEY_FORMAT, "MyName", "my.name", "123-abc"));
+            problems.add(
+                    "name part "
+                            + regexError(KEY_MESSAGE, KEY_FORMAT, "MyName", "my.name", "123-abc"));
         }
         return problems;
     }
@@ -92,7 +100,10 @@ final class LabelRules {
         return "must be no more than " + max + " bytes";
     }
 
-    /** apimachinery's {@code RegexError}: each example is followed by {@code ", "}, joined by {@code " or "}. */
+    /**
+     * apimachinery's {@code RegexError}: each example is followed by {@code ", "}, joined by {@code
+     * " or "}.
+     */
     private static String regexError(String message, String format, String... examples) {
         StringBuilder s = new StringBuilder(message).append(" (e.g. ");
         for (int i = 0; i < examples.length; i++) {

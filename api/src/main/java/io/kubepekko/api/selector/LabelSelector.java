@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -26,8 +25,15 @@ public final class LabelSelector {
 
     /** Requirement operators with the spelling Kubernetes uses in messages. */
     public enum Operator {
-        IN("in"), NOT_IN("notin"), EQUALS("="), DOUBLE_EQUALS("=="), NOT_EQUALS("!="),
-        GREATER_THAN("gt"), LESS_THAN("lt"), EXISTS("exists"), DOES_NOT_EXIST("!");
+        IN("in"),
+        NOT_IN("notin"),
+        EQUALS("="),
+        DOUBLE_EQUALS("=="),
+        NOT_EQUALS("!="),
+        GREATER_THAN("gt"),
+        LESS_THAN("lt"),
+        EXISTS("exists"),
+        DOES_NOT_EXIST("!");
 
         final String spelling;
 
@@ -123,17 +129,19 @@ public final class LabelSelector {
     /**
      * Parses the query-string syntax ({@code a=b,c!=d,e in (f,g),!h}).
      *
-     * @throws ApiException 400 BadRequest with kube-apiserver's message for invalid syntax, keys or values
+     * @throws ApiException 400 BadRequest with kube-apiserver's message for invalid syntax, keys or
+     *     values
      */
     public static LabelSelector parse(String selector) {
-        List<Requirement> parsed = new LabelSelectorParser(selector == null ? "" : selector).parse();
+        List<Requirement> parsed =
+                new LabelSelectorParser(selector == null ? "" : selector).parse();
         return parsed.isEmpty() ? EVERYTHING : new LabelSelector(parsed, false);
     }
 
     /**
-     * Converts a {@code metav1.LabelSelector} object ({@code matchLabels}, {@code matchExpressions}),
-     * as {@code metav1.LabelSelectorAsSelector} does: a missing or null object selects nothing, an
-     * empty one selects everything.
+     * Converts a {@code metav1.LabelSelector} object ({@code matchLabels}, {@code
+     * matchExpressions}), as {@code metav1.LabelSelectorAsSelector} does: a missing or null object
+     * selects nothing, an empty one selects everything.
      *
      * @throws ApiException 400 BadRequest when a key, value or operator is invalid
      */
@@ -157,7 +165,8 @@ public final class LabelSelector {
         JsonNode matchLabels = labelSelector.path("matchLabels");
         if (matchLabels.isObject()) {
             Map<String, String> sorted = new TreeMap<>();
-            for (Iterator<Map.Entry<String, JsonNode>> it = matchLabels.properties().iterator(); it.hasNext(); ) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = matchLabels.properties().iterator();
+                    it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
                 sorted.put(e.getKey(), textOf(e.getValue(), "matchLabels values must be strings"));
             }
@@ -170,22 +179,26 @@ public final class LabelSelector {
             for (JsonNode v : expr.path("values")) {
                 values.add(textOf(v, "matchExpressions values must be strings"));
             }
-            Operator operator = switch (op) {
-                case "In" -> Operator.IN;
-                case "NotIn" -> Operator.NOT_IN;
-                case "Exists" -> Operator.EXISTS;
-                case "DoesNotExist" -> Operator.DOES_NOT_EXIST;
-                default -> throw ApiStatus.badRequest(FieldError.quote(op) + " is not a valid label selector operator")
-                        .exception();
-            };
+            Operator operator =
+                    switch (op) {
+                        case "In" -> Operator.IN;
+                        case "NotIn" -> Operator.NOT_IN;
+                        case "Exists" -> Operator.EXISTS;
+                        case "DoesNotExist" -> Operator.DOES_NOT_EXIST;
+                        default ->
+                                throw ApiStatus.badRequest(
+                                                FieldError.quote(op)
+                                                        + " is not a valid label selector operator")
+                                        .exception();
+                    };
             out.add(newRequirement(key, operator, values));
         }
         return out;
     }
 
     /**
-     * {@code metav1.FormatLabelSelector}: the string form for humans (printer columns), with
-     * {@code <none>} for a selector that prints empty and {@code <error>} for an invalid one.
+     * {@code metav1.FormatLabelSelector}: the string form for humans (printer columns), with {@code
+     * <none>} for a selector that prints empty and {@code <error>} for an invalid one.
      */
     public static String format(JsonNode labelSelector) {
         try {
@@ -219,31 +232,46 @@ public final class LabelSelector {
         switch (op) {
             case IN, NOT_IN -> {
                 if (values.isEmpty()) {
-                    errors.add(FieldError.invalid("values", new GoStrings(values),
-                            "for 'in', 'notin' operators, values set can't be empty"));
+                    errors.add(
+                            FieldError.invalid(
+                                    "values",
+                                    new GoStrings(values),
+                                    "for 'in', 'notin' operators, values set can't be empty"));
                 }
             }
             case EQUALS, DOUBLE_EQUALS, NOT_EQUALS -> {
                 if (values.size() != 1) {
-                    errors.add(FieldError.invalid("values", new GoStrings(values),
-                            "exact-match compatibility requires one single value"));
+                    errors.add(
+                            FieldError.invalid(
+                                    "values",
+                                    new GoStrings(values),
+                                    "exact-match compatibility requires one single value"));
                 }
             }
             case EXISTS, DOES_NOT_EXIST -> {
                 if (!values.isEmpty()) {
-                    errors.add(FieldError.invalid("values", new GoStrings(values),
-                            "values set must be empty for exists and does not exist"));
+                    errors.add(
+                            FieldError.invalid(
+                                    "values",
+                                    new GoStrings(values),
+                                    "values set must be empty for exists and does not exist"));
                 }
             }
             case GREATER_THAN, LESS_THAN -> {
                 if (values.size() != 1) {
-                    errors.add(FieldError.invalid("values", new GoStrings(values),
-                            "for 'Gt', 'Lt' operators, exactly one value is required"));
+                    errors.add(
+                            FieldError.invalid(
+                                    "values",
+                                    new GoStrings(values),
+                                    "for 'Gt', 'Lt' operators, exactly one value is required"));
                 }
                 for (int i = 0; i < values.size(); i++) {
                     if (!isInt64(values.get(i))) {
-                        errors.add(FieldError.invalid("values[" + i + "]", values.get(i),
-                                "for 'Gt', 'Lt' operators, the value must be an integer"));
+                        errors.add(
+                                FieldError.invalid(
+                                        "values[" + i + "]",
+                                        values.get(i),
+                                        "for 'Gt', 'Lt' operators, the value must be an integer"));
                     }
                 }
             }
@@ -251,8 +279,11 @@ public final class LabelSelector {
         for (int i = 0; i < values.size(); i++) {
             List<String> problems = LabelRules.valueProblems(values.get(i));
             if (!problems.isEmpty()) {
-                errors.add(FieldError.invalid("values[" + i + "][" + key + "]", values.get(i),
-                        String.join("; ", problems)));
+                errors.add(
+                        FieldError.invalid(
+                                "values[" + i + "][" + key + "]",
+                                values.get(i),
+                                String.join("; ", problems)));
             }
         }
         if (!errors.isEmpty()) {
@@ -270,13 +301,18 @@ public final class LabelSelector {
         }
     }
 
-    /** {@code utilerrors.Aggregate.Error()}: one message alone, several as {@code [a, b]}, duplicates once. */
+    /**
+     * {@code utilerrors.Aggregate.Error()}: one message alone, several as {@code [a, b]},
+     * duplicates once.
+     */
     static String aggregate(List<FieldError> errors) {
         Set<String> messages = new LinkedHashSet<>();
         for (FieldError e : errors) {
             messages.add(e.toString());
         }
-        return messages.size() == 1 ? messages.iterator().next() : "[" + String.join(", ", messages) + "]";
+        return messages.size() == 1
+                ? messages.iterator().next()
+                : "[" + String.join(", ", messages) + "]";
     }
 
     /** A failed {@link #newRequirement}; callers decide how the message is wrapped. */
@@ -288,14 +324,19 @@ public final class LabelSelector {
         }
     }
 
-    /** Go's {@code %#v} of a {@code []string}, which Kubernetes prints as the bad value of a values list. */
+    /**
+     * Go's {@code %#v} of a {@code []string}, which Kubernetes prints as the bad value of a values
+     * list.
+     */
     private record GoStrings(List<String> values) {
         @Override
         public String toString() {
             if (values.isEmpty()) {
                 return "[]string(nil)";
             }
-            return values.stream().map(FieldError::quote).collect(Collectors.joining(", ", "[]string{", "}"));
+            return values.stream()
+                    .map(FieldError::quote)
+                    .collect(Collectors.joining(", ", "[]string{", "}"));
         }
     }
 
@@ -321,7 +362,9 @@ public final class LabelSelector {
         Map<String, String> labels = new TreeMap<>();
         JsonNode l = object == null ? null : object.path("metadata").path("labels");
         if (l != null && l.isObject()) {
-            l.properties().iterator().forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
+            l.properties()
+                    .iterator()
+                    .forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
         }
         return matches(labels);
     }
@@ -342,15 +385,19 @@ public final class LabelSelector {
     }
 
     /**
-     * The value a selector requires for {@code key} when it pins exactly one ({@code key=v},
-     * {@code key==v} or {@code key in (v)}), as Kubernetes' {@code RequiresExactMatch}.
+     * The value a selector requires for {@code key} when it pins exactly one ({@code key=v}, {@code
+     * key==v} or {@code key in (v)}), as Kubernetes' {@code RequiresExactMatch}.
      */
     public Optional<String> requiresExactMatch(String key) {
         for (Requirement r : requirements) {
             if (r.key().equals(key)) {
-                boolean exact = r.operator() == Operator.EQUALS || r.operator() == Operator.DOUBLE_EQUALS
-                        || r.operator() == Operator.IN;
-                return exact && r.values().size() == 1 ? Optional.of(r.values().get(0)) : Optional.empty();
+                boolean exact =
+                        r.operator() == Operator.EQUALS
+                                || r.operator() == Operator.DOUBLE_EQUALS
+                                || r.operator() == Operator.IN;
+                return exact && r.values().size() == 1
+                        ? Optional.of(r.values().get(0))
+                        : Optional.empty();
             }
         }
         return Optional.empty();
@@ -364,7 +411,9 @@ public final class LabelSelector {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof LabelSelector other && nothing == other.nothing && requirements.equals(other.requirements);
+        return o instanceof LabelSelector other
+                && nothing == other.nothing
+                && requirements.equals(other.requirements);
     }
 
     @Override

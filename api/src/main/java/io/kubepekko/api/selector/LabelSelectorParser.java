@@ -5,16 +5,15 @@ import io.kubepekko.api.selector.LabelSelector.Requirement;
 import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * The label selector grammar, tokenised and parsed the way apimachinery's {@code labels.Parse}
- * does it, so that the same inputs fail with the same messages: clients show them to users and
- * some tests compare them.
+ * The label selector grammar, tokenised and parsed the way apimachinery's {@code labels.Parse} does
+ * it, so that the same inputs fail with the same messages: clients show them to users and some
+ * tests compare them.
  *
  * <pre>
  *   selector    ::= requirement ("," requirement)*
@@ -24,20 +23,43 @@ import java.util.TreeSet;
 final class LabelSelectorParser {
 
     private enum Token {
-        ERROR, END, CLOSED_PAR, COMMA, DOES_NOT_EXIST, DOUBLE_EQUALS, EQUALS, GREATER_THAN,
-        IDENTIFIER, IN, LESS_THAN, NOT_EQUALS, NOT_IN, OPEN_PAR
+        ERROR,
+        END,
+        CLOSED_PAR,
+        COMMA,
+        DOES_NOT_EXIST,
+        DOUBLE_EQUALS,
+        EQUALS,
+        GREATER_THAN,
+        IDENTIFIER,
+        IN,
+        LESS_THAN,
+        NOT_EQUALS,
+        NOT_IN,
+        OPEN_PAR
     }
 
     /** Whether {@code in}/{@code notin} are keywords (after a key) or plain values. */
-    private enum Context { KEY_AND_OPERATOR, VALUES }
+    private enum Context {
+        KEY_AND_OPERATOR,
+        VALUES
+    }
 
     private record Item(Token token, String literal) {}
 
-    private static final Map<String, Token> LITERALS = Map.ofEntries(
-            Map.entry(")", Token.CLOSED_PAR), Map.entry(",", Token.COMMA), Map.entry("!", Token.DOES_NOT_EXIST),
-            Map.entry("==", Token.DOUBLE_EQUALS), Map.entry("=", Token.EQUALS), Map.entry(">", Token.GREATER_THAN),
-            Map.entry("in", Token.IN), Map.entry("<", Token.LESS_THAN), Map.entry("!=", Token.NOT_EQUALS),
-            Map.entry("notin", Token.NOT_IN), Map.entry("(", Token.OPEN_PAR));
+    private static final Map<String, Token> LITERALS =
+            Map.ofEntries(
+                    Map.entry(")", Token.CLOSED_PAR),
+                    Map.entry(",", Token.COMMA),
+                    Map.entry("!", Token.DOES_NOT_EXIST),
+                    Map.entry("==", Token.DOUBLE_EQUALS),
+                    Map.entry("=", Token.EQUALS),
+                    Map.entry(">", Token.GREATER_THAN),
+                    Map.entry("in", Token.IN),
+                    Map.entry("<", Token.LESS_THAN),
+                    Map.entry("!=", Token.NOT_EQUALS),
+                    Map.entry("notin", Token.NOT_IN),
+                    Map.entry("(", Token.OPEN_PAR));
 
     /** The binary operators, in the order Kubernetes lists them in "expected:" messages. */
     private static final String BINARY_OPERATORS = "in, notin, =, ==, !=, gt, lt";
@@ -75,7 +97,8 @@ final class LabelSelectorParser {
                         }
                         case COMMA -> {
                             Item t = lookahead(Context.VALUES);
-                            if (t.token() != Token.IDENTIFIER && t.token() != Token.DOES_NOT_EXIST) {
+                            if (t.token() != Token.IDENTIFIER
+                                    && t.token() != Token.DOES_NOT_EXIST) {
                                 throw found(t, "identifier after ','");
                             }
                         }
@@ -111,7 +134,9 @@ final class LabelSelectorParser {
         List<String> keyProblems = LabelRules.keyProblems(key.literal());
         if (!keyProblems.isEmpty()) {
             // The parser validates keys with a nil field path, which Go prints as "<nil>".
-            throw new SyntaxError(FieldError.invalid("<nil>", key.literal(), String.join("; ", keyProblems)).toString());
+            throw new SyntaxError(
+                    FieldError.invalid("<nil>", key.literal(), String.join("; ", keyProblems))
+                            .toString());
         }
         Token next = lookahead(Context.VALUES).token();
         if ((next == Token.END || next == Token.COMMA) && op == null) {
@@ -121,7 +146,8 @@ final class LabelSelectorParser {
             return LabelSelector.newRequirement(key.literal(), op, List.of());
         }
         op = operator();
-        List<String> values = op == Operator.IN || op == Operator.NOT_IN ? setValues() : exactValue();
+        List<String> values =
+                op == Operator.IN || op == Operator.NOT_IN ? setValues() : exactValue();
         return LabelSelector.newRequirement(key.literal(), op, values);
     }
 
@@ -139,7 +165,9 @@ final class LabelSelectorParser {
         };
     }
 
-    /** {@code (a,b,,c)}: a set, so sorted and without duplicates; empty entries are the empty value. */
+    /**
+     * {@code (a,b,,c)}: a set, so sorted and without duplicates; empty entries are the empty value.
+     */
     private List<String> setValues() {
         Item open = consume(Context.VALUES);
         if (open.token() != Token.OPEN_PAR) {
@@ -171,7 +199,7 @@ final class LabelSelectorParser {
                     values.add(item.literal());
                     Item next = lookahead(Context.VALUES);
                     switch (next.token()) {
-                        case COMMA -> { }
+                        case COMMA -> {}
                         case CLOSED_PAR -> {
                             return values;
                         }
@@ -223,7 +251,8 @@ final class LabelSelectorParser {
     }
 
     private static Item inContext(Item item, Context context) {
-        if (context == Context.VALUES && (item.token() == Token.IN || item.token() == Token.NOT_IN)) {
+        if (context == Context.VALUES
+                && (item.token() == Token.IN || item.token() == Token.NOT_IN)) {
             return new Item(Token.IDENTIFIER, item.literal());
         }
         return item;
@@ -313,10 +342,15 @@ final class LabelSelectorParser {
                 break;
             }
         }
-        return last != null ? last : new Item(Token.ERROR, "error expected: keyword found '" + b + "'");
+        return last != null
+                ? last
+                : new Item(Token.ERROR, "error expected: keyword found '" + b + "'");
     }
 
-    /** A grammar error; becomes a 400 at the top. Not an {@link ApiException} so it can be re-wrapped. */
+    /**
+     * A grammar error; becomes a 400 at the top. Not an {@link ApiException} so it can be
+     * re-wrapped.
+     */
     private static final class SyntaxError extends RuntimeException {
         private static final long serialVersionUID = 1L;
 

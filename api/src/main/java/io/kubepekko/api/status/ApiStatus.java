@@ -4,21 +4,29 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupResource;
-
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
 /**
- * A failure as Kubernetes reports it: the value behind every non-2xx response body
- * ({@code kind: Status}). Factories reproduce kube-apiserver's messages exactly, because clients
- * print them verbatim.
+ * A failure as Kubernetes reports it: the value behind every non-2xx response body ({@code kind:
+ * Status}). Factories reproduce kube-apiserver's messages exactly, because clients print them
+ * verbatim.
  */
-public record ApiStatus(int code, String reason, String message, Details details, String listContinue) {
+public record ApiStatus(
+        int code, String reason, String message, Details details, String listContinue) {
 
-    /** {@code Status.details}; {@code kind} is the plural resource except for Invalid, which uses the Kind. */
-    public record Details(String name, String group, String kind, String uid, List<StatusCause> causes,
-                          Integer retryAfterSeconds) {
+    /**
+     * {@code Status.details}; {@code kind} is the plural resource except for Invalid, which uses
+     * the Kind.
+     */
+    public record Details(
+            String name,
+            String group,
+            String kind,
+            String uid,
+            List<StatusCause> causes,
+            Integer retryAfterSeconds) {
         public static final Details EMPTY = new Details(null, null, null, null, List.of(), null);
 
         public Details {
@@ -47,7 +55,13 @@ public record ApiStatus(int code, String reason, String message, Details details
     }
 
     private static Details resourceDetails(GroupResource gr, String name) {
-        return new Details(name, gr.group().isEmpty() ? null : gr.group(), gr.resource(), null, List.of(), null);
+        return new Details(
+                name,
+                gr.group().isEmpty() ? null : gr.group(),
+                gr.resource(),
+                null,
+                List.of(),
+                null);
     }
 
     public static ApiStatus badRequest(String message) {
@@ -55,62 +69,104 @@ public record ApiStatus(int code, String reason, String message, Details details
     }
 
     public static ApiStatus notFound(GroupResource gr, String name) {
-        return new ApiStatus(404, Reason.NOT_FOUND, gr + " " + FieldError.quote(name) + " not found",
+        return new ApiStatus(
+                404,
+                Reason.NOT_FOUND,
+                gr + " " + FieldError.quote(name) + " not found",
                 resourceDetails(gr, name));
     }
 
     /** 404 for a path or kind the server does not serve. */
     public static ApiStatus pathNotFound() {
-        return new ApiStatus(404, Reason.NOT_FOUND, "the server could not find the requested resource", null);
+        return new ApiStatus(
+                404, Reason.NOT_FOUND, "the server could not find the requested resource", null);
     }
 
     public static ApiStatus alreadyExists(GroupResource gr, String name) {
-        return new ApiStatus(409, Reason.ALREADY_EXISTS, gr + " " + FieldError.quote(name) + " already exists",
+        return new ApiStatus(
+                409,
+                Reason.ALREADY_EXISTS,
+                gr + " " + FieldError.quote(name) + " already exists",
                 resourceDetails(gr, name));
     }
 
     public static ApiStatus conflict(GroupResource gr, String name, String why) {
-        return new ApiStatus(409, Reason.CONFLICT,
-                "Operation cannot be fulfilled on " + gr + " " + FieldError.quote(name) + ": " + why,
+        return new ApiStatus(
+                409,
+                Reason.CONFLICT,
+                "Operation cannot be fulfilled on "
+                        + gr
+                        + " "
+                        + FieldError.quote(name)
+                        + ": "
+                        + why,
                 resourceDetails(gr, name));
     }
 
     /** The optimistic-concurrency conflict of a stale {@code metadata.resourceVersion}. */
     public static ApiStatus staleResourceVersion(GroupResource gr, String name) {
-        return conflict(gr, name,
+        return conflict(
+                gr,
+                name,
                 "the object has been modified; please apply your changes to the latest version and try again");
     }
 
     /**
-     * 422 Invalid. {@code kindGroup} may be empty for core; the message is
-     * {@code Kind[.group] "name" is invalid: err} or {@code [err1, err2]} for several.
+     * 422 Invalid. {@code kindGroup} may be empty for core; the message is {@code Kind[.group]
+     * "name" is invalid: err} or {@code [err1, err2]} for several.
      */
-    public static ApiStatus invalid(String kindGroup, String kind, String name, List<FieldError> errors) {
-        String qualifiedKind = kindGroup == null || kindGroup.isEmpty() ? kind : kind + "." + kindGroup;
+    public static ApiStatus invalid(
+            String kindGroup, String kind, String name, List<FieldError> errors) {
+        String qualifiedKind =
+                kindGroup == null || kindGroup.isEmpty() ? kind : kind + "." + kindGroup;
         Set<String> messages = new LinkedHashSet<>();
         for (FieldError e : errors) {
             messages.add(e.toString());
         }
-        String message = qualifiedKind + " " + FieldError.quote(name == null ? "" : name) + " is invalid";
+        String message =
+                qualifiedKind + " " + FieldError.quote(name == null ? "" : name) + " is invalid";
         if (messages.size() == 1) {
             message += ": " + messages.iterator().next();
         } else if (messages.size() > 1) {
             message += ": [" + String.join(", ", messages) + "]";
         }
         List<StatusCause> causes = errors.stream().map(FieldError::toCause).toList();
-        return new ApiStatus(422, Reason.INVALID, message,
-                new Details(name, kindGroup == null || kindGroup.isEmpty() ? null : kindGroup, kind, null, causes, null));
+        return new ApiStatus(
+                422,
+                Reason.INVALID,
+                message,
+                new Details(
+                        name,
+                        kindGroup == null || kindGroup.isEmpty() ? null : kindGroup,
+                        kind,
+                        null,
+                        causes,
+                        null));
     }
 
     /** 422 without a kind or name: kubectl prints {@code The request is invalid: ...}. */
     public static ApiStatus invalidRequest(String message, List<FieldError> errors) {
-        return new ApiStatus(422, Reason.INVALID, message,
-                new Details(null, null, null, null, errors.stream().map(FieldError::toCause).toList(), null));
+        return new ApiStatus(
+                422,
+                Reason.INVALID,
+                message,
+                new Details(
+                        null,
+                        null,
+                        null,
+                        null,
+                        errors.stream().map(FieldError::toCause).toList(),
+                        null));
     }
 
     public static ApiStatus forbidden(GroupResource gr, String name, String why) {
-        String subject = name == null || name.isEmpty() ? gr.toString() : gr + " " + FieldError.quote(name);
-        return new ApiStatus(403, Reason.FORBIDDEN, subject + " is forbidden: " + why, resourceDetails(gr, name));
+        String subject =
+                name == null || name.isEmpty() ? gr.toString() : gr + " " + FieldError.quote(name);
+        return new ApiStatus(
+                403,
+                Reason.FORBIDDEN,
+                subject + " is forbidden: " + why,
+                resourceDetails(gr, name));
     }
 
     public static ApiStatus methodNotAllowed(String message) {
@@ -134,12 +190,18 @@ public record ApiStatus(int code, String reason, String message, Details details
     }
 
     public static ApiStatus tooManyRequests(String message, int retryAfterSeconds) {
-        return new ApiStatus(429, Reason.TOO_MANY_REQUESTS, message,
+        return new ApiStatus(
+                429,
+                Reason.TOO_MANY_REQUESTS,
+                message,
                 new Details(null, null, null, null, List.of(), retryAfterSeconds));
     }
 
     public static ApiStatus timeout(String message, int retryAfterSeconds) {
-        return new ApiStatus(504, Reason.TIMEOUT, message,
+        return new ApiStatus(
+                504,
+                Reason.TIMEOUT,
+                message,
                 new Details(null, null, null, null, List.of(), retryAfterSeconds));
     }
 
@@ -149,8 +211,17 @@ public record ApiStatus(int code, String reason, String message, Details details
 
     /** 500; the message never carries a stack trace. */
     public static ApiStatus internal(String message) {
-        return new ApiStatus(500, Reason.INTERNAL_ERROR, "Internal error occurred: " + message,
-                new Details(null, null, null, null, List.of(new StatusCause(null, message, null)), null));
+        return new ApiStatus(
+                500,
+                Reason.INTERNAL_ERROR,
+                "Internal error occurred: " + message,
+                new Details(
+                        null,
+                        null,
+                        null,
+                        null,
+                        List.of(new StatusCause(null, message, null)),
+                        null));
     }
 
     /** The {@code Status} object as clients read it. */
@@ -206,8 +277,19 @@ public record ApiStatus(int code, String reason, String message, Details details
 
     /** A {@code Status} with {@code status: Success}, as returned by some deletes. */
     public static ObjectNode success(GroupResource gr, String name, String uid) {
-        ObjectNode n = new ApiStatus(200, null, null,
-                new Details(name, gr.group().isEmpty() ? null : gr.group(), gr.resource(), uid, List.of(), null)).toJson();
+        ObjectNode n =
+                new ApiStatus(
+                                200,
+                                null,
+                                null,
+                                new Details(
+                                        name,
+                                        gr.group().isEmpty() ? null : gr.group(),
+                                        gr.resource(),
+                                        uid,
+                                        List.of(),
+                                        null))
+                        .toJson();
         return n;
     }
 }

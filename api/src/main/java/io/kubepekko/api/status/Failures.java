@@ -5,8 +5,7 @@ import java.util.concurrent.ExecutionException;
 
 /** What failed behind the wrappers that futures put around a failure. */
 public final class Failures {
-    private Failures() {
-    }
+    private Failures() {}
 
     /**
      * The failure inside any number of {@link CompletionException} / {@link ExecutionException}
@@ -14,7 +13,8 @@ public final class Failures {
      */
     public static Throwable unwrap(Throwable failure) {
         Throwable t = failure;
-        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+        while ((t instanceof CompletionException || t instanceof ExecutionException)
+                && t.getCause() != null) {
             t = t.getCause();
         }
         return t;

@@ -10,12 +10,13 @@ import java.util.stream.Collectors;
 public record FieldError(Type type, String field, Object badValue, String detail) {
 
     /** Marker for "no bad value to print" (Kubernetes' {@code omitValue}). */
-    public static final Object OMIT = new Object() {
-        @Override
-        public String toString() {
-            return "<omitted>";
-        }
-    };
+    public static final Object OMIT =
+            new Object() {
+                @Override
+                public String toString() {
+                    return "<omitted>";
+                }
+            };
 
     /** Error types with their display strings and Status cause reasons. */
     public enum Type {
@@ -65,7 +66,8 @@ public record FieldError(Type type, String field, Object badValue, String detail
 
     public static FieldError tooLong(String field, int maxLength) {
         String unit = maxLength == 1 ? "byte" : "bytes";
-        return new FieldError(Type.TOO_LONG, field, "", "may not be more than " + maxLength + " " + unit);
+        return new FieldError(
+                Type.TOO_LONG, field, "", "may not be more than " + maxLength + " " + unit);
     }
 
     public static FieldError tooMany(String field, int actual, int max) {
@@ -73,16 +75,25 @@ public record FieldError(Type type, String field, Object badValue, String detail
     }
 
     public static FieldError notSupported(String field, Object value, List<String> supported) {
-        String detail = supported.isEmpty() ? ""
-                : "supported values: " + supported.stream().map(FieldError::quote).collect(Collectors.joining(", "));
+        String detail =
+                supported.isEmpty()
+                        ? ""
+                        : "supported values: "
+                                + supported.stream()
+                                        .map(FieldError::quote)
+                                        .collect(Collectors.joining(", "));
         return new FieldError(Type.NOT_SUPPORTED, field, value, detail);
     }
 
     /** The message without the field: {@code Invalid value: "x": detail}. */
     public String body() {
         StringBuilder s = new StringBuilder(type.display);
-        boolean valueless = type == Type.REQUIRED || type == Type.FORBIDDEN || type == Type.TOO_LONG
-                || type == Type.INTERNAL || badValue == OMIT;
+        boolean valueless =
+                type == Type.REQUIRED
+                        || type == Type.FORBIDDEN
+                        || type == Type.TOO_LONG
+                        || type == Type.INTERNAL
+                        || badValue == OMIT;
         if (!valueless) {
             s.append(": ");
             if (badValue instanceof String str) {
@@ -146,22 +157,38 @@ public record FieldError(Type type, String field, Object badValue, String detail
     }
 
     /**
-     * Go's {@code unicode.IsPrint}: letters, marks, numbers, punctuation, symbols and the ASCII space;
-     * other spaces, controls, formats, surrogates and unassigned code points are not printable.
+     * Go's {@code unicode.IsPrint}: letters, marks, numbers, punctuation, symbols and the ASCII
+     * space; other spaces, controls, formats, surrogates and unassigned code points are not
+     * printable.
      */
     public static boolean isPrint(int codePoint) {
         if (codePoint == ' ') {
             return true;
         }
         return switch (Character.getType(codePoint)) {
-            case Character.UPPERCASE_LETTER, Character.LOWERCASE_LETTER, Character.TITLECASE_LETTER,
-                    Character.MODIFIER_LETTER, Character.OTHER_LETTER, Character.NON_SPACING_MARK,
-                    Character.ENCLOSING_MARK, Character.COMBINING_SPACING_MARK, Character.DECIMAL_DIGIT_NUMBER,
-                    Character.LETTER_NUMBER, Character.OTHER_NUMBER, Character.CONNECTOR_PUNCTUATION,
-                    Character.DASH_PUNCTUATION, Character.START_PUNCTUATION, Character.END_PUNCTUATION,
-                    Character.INITIAL_QUOTE_PUNCTUATION, Character.FINAL_QUOTE_PUNCTUATION,
-                    Character.OTHER_PUNCTUATION, Character.MATH_SYMBOL, Character.CURRENCY_SYMBOL,
-                    Character.MODIFIER_SYMBOL, Character.OTHER_SYMBOL -> true;
+            case Character.UPPERCASE_LETTER,
+                    Character.LOWERCASE_LETTER,
+                    Character.TITLECASE_LETTER,
+                    Character.MODIFIER_LETTER,
+                    Character.OTHER_LETTER,
+                    Character.NON_SPACING_MARK,
+                    Character.ENCLOSING_MARK,
+                    Character.COMBINING_SPACING_MARK,
+                    Character.DECIMAL_DIGIT_NUMBER,
+                    Character.LETTER_NUMBER,
+                    Character.OTHER_NUMBER,
+                    Character.CONNECTOR_PUNCTUATION,
+                    Character.DASH_PUNCTUATION,
+                    Character.START_PUNCTUATION,
+                    Character.END_PUNCTUATION,
+                    Character.INITIAL_QUOTE_PUNCTUATION,
+                    Character.FINAL_QUOTE_PUNCTUATION,
+                    Character.OTHER_PUNCTUATION,
+                    Character.MATH_SYMBOL,
+                    Character.CURRENCY_SYMBOL,
+                    Character.MODIFIER_SYMBOL,
+                    Character.OTHER_SYMBOL ->
+                    true;
             default -> false;
         };
     }

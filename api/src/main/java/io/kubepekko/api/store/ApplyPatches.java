@@ -11,7 +11,6 @@ import io.kubepekko.api.protobuf.ProtoKinds;
 import io.kubepekko.api.protobuf.ProtoSchema;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
-
 import java.io.IOException;
 import java.time.Instant;
 import java.util.List;
@@ -32,31 +31,43 @@ final class ApplyPatches {
         try {
             parsed = read(p.patch());
         } catch (IOException e) {
-            throw ApiStatus.badRequest("error decoding patch: " + firstLine(e.getMessage())).exception();
+            throw ApiStatus.badRequest("error decoding patch: " + firstLine(e.getMessage()))
+                    .exception();
         }
         if (parsed == null || parsed.isMissingNode() || parsed.isNull()) {
             parsed = Json.MAPPER.createObjectNode();
         }
         if (!(parsed instanceof ObjectNode config)) {
-            throw ApiStatus.badRequest("error decoding patch: the applied configuration is not an object").exception();
+            throw ApiStatus.badRequest(
+                            "error decoding patch: the applied configuration is not an object")
+                    .exception();
         }
         TypeMeta.checkApplied(type.gvk(), config);
         JsonNode meta = config.get("metadata");
         if (meta != null && !meta.isNull() && !meta.isObject()) {
-            throw ApiStatus.badRequest("error decoding patch: metadata must be an object").exception();
+            throw ApiStatus.badRequest("error decoding patch: metadata must be an object")
+                    .exception();
         }
         if (meta != null && meta.has("managedFields") && !meta.get("managedFields").isNull()) {
             throw ApiStatus.badRequest("metadata.managedFields must be nil").exception();
         }
         String name = ObjectMeta.name(config);
         if (name != null && !name.isEmpty() && !name.equals(p.name())) {
-            throw ApiStatus.badRequest("the name of the object (" + name + ") does not match the name on the URL ("
-                    + p.name() + ")").exception();
+            throw ApiStatus.badRequest(
+                            "the name of the object ("
+                                    + name
+                                    + ") does not match the name on the URL ("
+                                    + p.name()
+                                    + ")")
+                    .exception();
         }
         return config;
     }
 
-    /** What merging an applied configuration comes to: the {@link Applied} object, or the conflicts' refusal. */
+    /**
+     * What merging an applied configuration comes to: the {@link Applied} object, or the conflicts'
+     * refusal.
+     */
     sealed interface Merge permits Applied, Conflicted {}
 
     /**
@@ -78,8 +89,12 @@ final class ApplyPatches {
      * managedFields set on the result (an empty list when no manager is left, which the pipeline
      * takes as "none").
      */
-    static Merge apply(ResourceType type, ObjectNode existing, ObjectNode config, WriteOp.Patch p,
-                         Instant now) {
+    static Merge apply(
+            ResourceType type,
+            ObjectNode existing,
+            ObjectNode config,
+            WriteOp.Patch p,
+            Instant now) {
         ObjectNode live;
         List<ManagedFields.Entry> entries;
         if (existing == null) {
@@ -90,11 +105,25 @@ final class ApplyPatches {
             entries = ManagedFields.of(existing);
             ObjectMeta.of(live).remove("managedFields");
         }
-        String message = ProtoKinds.message(ProtoSchema.builtin(), type.gvk().group(), type.gvk().version(),
-                type.gvk().kind());
+        String message =
+                ProtoKinds.message(
+                        ProtoSchema.builtin(),
+                        type.gvk().group(),
+                        type.gvk().version(),
+                        type.gvk().kind());
         String manager = p.options().fieldManager();
-        ServerSideApply.Outcome outcome = APPLY.apply(live, entries, config, message, new ServerSideApply.Request(
-                manager, p.subresource(), type.apiVersion(), Timestamps.format(now), p.force()));
+        ServerSideApply.Outcome outcome =
+                APPLY.apply(
+                        live,
+                        entries,
+                        config,
+                        message,
+                        new ServerSideApply.Request(
+                                manager,
+                                p.subresource(),
+                                type.apiVersion(),
+                                Timestamps.format(now),
+                                p.force()));
         if (outcome instanceof ServerSideApply.Conflicts conflicts) {
             return new Conflicted(conflicts);
         }
@@ -123,8 +152,9 @@ final class ApplyPatches {
     }
 
     /**
-     * JSON is YAML, but the JSON parser reads it several times faster, and clients mostly send JSON;
-     * a body the JSON parser refuses (YAML flow style such as {@code {a: b}}) is read as YAML.
+     * JSON is YAML, but the JSON parser reads it several times faster, and clients mostly send
+     * JSON; a body the JSON parser refuses (YAML flow style such as {@code {a: b}}) is read as
+     * YAML.
      */
     private static JsonNode read(byte[] body) throws IOException {
         if (looksLikeJson(body)) {

@@ -11,7 +11,6 @@ import io.kubepekko.api.registry.DeletionRules;
 import io.kubepekko.api.registry.GarbageCollectionPolicy;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -20,15 +19,20 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * One DELETE, as Kubernetes' generic store runs it ({@code Store.Delete} with {@code rest.BeforeDelete}
- * and {@code updateForGracefulDeletionAndFinalizers}), and the namespace storage's own Delete in front
- * of it for kinds whose {@link DeletionRules#terminatesOnFirstDelete()}. The result either keeps the
- * object (terminating, or unchanged) or removes it; which one, and how it answers, follows the store.
+ * One DELETE, as Kubernetes' generic store runs it ({@code Store.Delete} with {@code
+ * rest.BeforeDelete} and {@code updateForGracefulDeletionAndFinalizers}), and the namespace
+ * storage's own Delete in front of it for kinds whose {@link
+ * DeletionRules#terminatesOnFirstDelete()}. The result either keeps the object (terminating, or
+ * unchanged) or removes it; which one, and how it answers, follows the store.
  */
 final class Deletion {
 
-    /** The garbage collector's finalizers ({@code metav1.FinalizerOrphanDependents}, {@code FinalizerDeleteDependents}). */
+    /**
+     * The garbage collector's finalizers ({@code metav1.FinalizerOrphanDependents}, {@code
+     * FinalizerDeleteDependents}).
+     */
     static final String ORPHAN = DeletionState.ORPHAN_FINALIZER;
+
     static final String FOREGROUND = DeletionState.FOREGROUND_FINALIZER;
 
     private final ResourceType type;
@@ -42,20 +46,25 @@ final class Deletion {
         this.rules = type.strategy().deletion();
         this.request = request;
         this.now = now;
-        this.warnings = request.propagationPolicy() == null && request.orphanDependents() == null
-                ? rules.defaultPropagationWarnings() : List.of();
+        this.warnings =
+                request.propagationPolicy() == null && request.orphanDependents() == null
+                        ? rules.defaultPropagationWarnings()
+                        : List.of();
     }
 
     /** Runs {@code request} against the object {@code current} holds under its name. */
-    static WriteDecision execute(ResourceType type, Function<String, ObjectNode> current, WriteOp.Delete request,
-                                Instant now) {
+    static WriteDecision execute(
+            ResourceType type,
+            Function<String, ObjectNode> current,
+            WriteOp.Delete request,
+            Instant now) {
         return new Deletion(type, request, now).run(current);
     }
 
     /**
-     * Whether an update completes a two-phase deletion (the store's {@code ShouldDeleteDuringUpdate}):
-     * the object was terminating with no grace period left, the update leaves no finalizer, and nothing
-     * else holds it (a namespace's {@code spec.finalizers}).
+     * Whether an update completes a two-phase deletion (the store's {@code
+     * ShouldDeleteDuringUpdate}): the object was terminating with no grace period left, the update
+     * leaves no finalizer, and nothing else holds it (a namespace's {@code spec.finalizers}).
      */
     static boolean completesOnUpdate(ResourceType type, ObjectNode existing, ObjectNode updated) {
         if (!terminating(existing) || !finalizers(updated).isEmpty()) {
@@ -69,35 +78,50 @@ final class Deletion {
         // NamespaceLifecycle admission refuses before storage is read.
         String refusal = rules.undeletable(request.name());
         if (refusal != null) {
-            return new WriteResult.Refused(ApiStatus.forbidden(type.groupResource(), request.name(), refusal));
+            return new WriteResult.Refused(
+                    ApiStatus.forbidden(type.groupResource(), request.name(), refusal));
         }
         ObjectNode existing = current.apply(request.name());
         if (existing == null) {
-            return new WriteResult.Refused(ApiStatus.notFound(type.groupResource(), request.name()));
+            return new WriteResult.Refused(
+                    ApiStatus.notFound(type.groupResource(), request.name()));
         }
         return rules.terminatesOnFirstDelete() ? terminateFirst(existing) : generic(existing);
     }
 
-    // ---- the namespace storage's Delete -------------------------------------------------------------------
+    // ---- the namespace storage's Delete
+    // -------------------------------------------------------------------
 
     private WriteDecision terminateFirst(ObjectNode existing) {
         Optional<String> violated = preconditions().violatedBy(existing);
         if (violated.isPresent()) {
-            return new WriteResult.Refused(ApiStatus.conflict(type.groupResource(), request.name(),
-                    "Precondition failed: " + violated.get()));
+            return new WriteResult.Refused(
+                    ApiStatus.conflict(
+                            type.groupResource(),
+                            request.name(),
+                            "Precondition failed: " + violated.get()));
         }
         if (!terminating(existing)) {
             ObjectNode marked = existing.deepCopy();
             ObjectMeta.of(marked).put("deletionTimestamp", Timestamps.format(now));
             rules.markTerminating(marked);
-            // Only options the client gave move the GC finalizers here; the kind's default plays no part.
+            // Only options the client gave move the GC finalizers here; the kind's default plays no
+            // part.
             List<String> had = finalizers(marked);
             Boolean orphanDependents = request.orphanDependents();
             PropagationPolicy policy = request.propagationPolicy();
-            boolean orphan = orphanDependents != null ? orphanDependents
-                    : policy != null ? policy == PropagationPolicy.ORPHAN : had.contains(ORPHAN);
-            boolean foreground = orphanDependents != null ? !orphanDependents
-                    : policy != null ? policy == PropagationPolicy.FOREGROUND : had.contains(FOREGROUND);
+            boolean orphan =
+                    orphanDependents != null
+                            ? orphanDependents
+                            : policy != null
+                                    ? policy == PropagationPolicy.ORPHAN
+                                    : had.contains(ORPHAN);
+            boolean foreground =
+                    orphanDependents != null
+                            ? !orphanDependents
+                            : policy != null
+                                    ? policy == PropagationPolicy.FOREGROUND
+                                    : had.contains(FOREGROUND);
             setIfChanged(marked, had, withGcFinalizers(had, orphan, foreground));
             return kept(existing, marked);
         }
@@ -107,7 +131,8 @@ final class Deletion {
         return generic(existing);
     }
 
-    // ---- the generic store's Delete -----------------------------------------------------------------------
+    // ---- the generic store's Delete
+    // -----------------------------------------------------------------------
 
     private WriteDecision generic(ObjectNode existing) {
         ApiStatus violated = preconditionFailure(existing);
@@ -117,8 +142,10 @@ final class Deletion {
         ObjectNode obj = existing.deepCopy();
         ObjectNode meta = ObjectMeta.of(obj);
         // Negative periods count as one second on the delete path.
-        Long requested = request.gracePeriodSeconds() != null && request.gracePeriodSeconds() < 0
-                ? Long.valueOf(1) : request.gracePeriodSeconds();
+        Long requested =
+                request.gracePeriodSeconds() != null && request.gracePeriodSeconds() < 0
+                        ? Long.valueOf(1)
+                        : request.gracePeriodSeconds();
         Long current = gracePeriod(obj);
         if (current != null && current < 0) {
             current = 1L;
@@ -129,12 +156,15 @@ final class Deletion {
         if (rules.graceful()) {
             if (terminating(obj)) {
                 if (current != null && current != 0) {
-                    // Already deleting gracefully: a shorter period may be asked for, never a longer one.
+                    // Already deleting gracefully: a shorter period may be asked for, never a
+                    // longer one.
                     if (requested == null || requested >= current) {
                         return unchangedWhilePending(existing);
                     }
-                    Instant deadline = Instant.parse(meta.get("deletionTimestamp").asText())
-                            .minusSeconds(current).plusSeconds(requested);
+                    Instant deadline =
+                            Instant.parse(meta.get("deletionTimestamp").asText())
+                                    .minusSeconds(current)
+                                    .plusSeconds(requested);
                     meta.put("deletionTimestamp", Timestamps.format(deadline));
                     meta.put("deletionGracePeriodSeconds", requested);
                     graceful = true;
@@ -181,23 +211,34 @@ final class Deletion {
         GroupResource kind = new GroupResource(type.group(), type.kind());
         String uid = text(existing, "uid");
         if (pre.uid() != null && !pre.uid().equals(uid)) {
-            return ApiStatus.conflict(kind, request.name(), "the UID in the precondition (" + pre.uid()
-                    + ") does not match the UID in record (" + uid + "). The object might have been deleted and then "
-                    + "recreated");
+            return ApiStatus.conflict(
+                    kind,
+                    request.name(),
+                    "the UID in the precondition ("
+                            + pre.uid()
+                            + ") does not match the UID in record ("
+                            + uid
+                            + "). The object might have been deleted and then "
+                            + "recreated");
         }
         String rv = text(existing, "resourceVersion");
         if (pre.resourceVersion() != null && !pre.resourceVersion().equals(rv)) {
-            return ApiStatus.conflict(kind, request.name(), "the ResourceVersion in the precondition ("
-                    + pre.resourceVersion() + ") does not match the ResourceVersion in record (" + rv
-                    + "). The object might have been modified");
+            return ApiStatus.conflict(
+                    kind,
+                    request.name(),
+                    "the ResourceVersion in the precondition ("
+                            + pre.resourceVersion()
+                            + ") does not match the ResourceVersion in record ("
+                            + rv
+                            + "). The object might have been modified");
         }
         return null;
     }
 
     /**
-     * The store's {@code deletionFinalizersForGarbageCollection}: the finalizers with {@code orphan} and
-     * {@code foregroundDeletion} set as the options, then the object's own GC finalizer, then the kind's
-     * default decide; {@code null} when the set does not change.
+     * The store's {@code deletionFinalizersForGarbageCollection}: the finalizers with {@code
+     * orphan} and {@code foregroundDeletion} set as the options, then the object's own GC
+     * finalizer, then the kind's default decide; {@code null} when the set does not change.
      */
     private List<String> gcFinalizers(List<String> had) {
         List<String> next = withGcFinalizers(had, shouldOrphan(had), shouldDeleteDependents(had));
@@ -234,12 +275,19 @@ final class Deletion {
     }
 
     private static String firstGcFinalizer(List<String> finalizers) {
-        return finalizers.stream().filter(f -> f.equals(ORPHAN) || f.equals(FOREGROUND)).findFirst().orElse(null);
+        return finalizers.stream()
+                .filter(f -> f.equals(ORPHAN) || f.equals(FOREGROUND))
+                .findFirst()
+                .orElse(null);
     }
 
-    private static List<String> withGcFinalizers(List<String> had, boolean orphan, boolean foreground) {
-        List<String> next = new ArrayList<>(had.stream().filter(f -> !f.equals(ORPHAN) && !f.equals(FOREGROUND))
-                .toList());
+    private static List<String> withGcFinalizers(
+            List<String> had, boolean orphan, boolean foreground) {
+        List<String> next =
+                new ArrayList<>(
+                        had.stream()
+                                .filter(f -> !f.equals(ORPHAN) && !f.equals(FOREGROUND))
+                                .toList());
         if (orphan) {
             next.add(ORPHAN);
         }
@@ -249,7 +297,10 @@ final class Deletion {
         return next;
     }
 
-    /** The store's {@code markAsDeleting}: a deletion timestamp no later than now, and no grace period. */
+    /**
+     * The store's {@code markAsDeleting}: a deletion timestamp no later than now, and no grace
+     * period.
+     */
     private void markAsDeleting(ObjectNode meta) {
         JsonNode ts = meta.get("deletionTimestamp");
         if (ts == null || ts.isNull()) {
@@ -269,32 +320,50 @@ final class Deletion {
         }
     }
 
-    // ---- outcomes -----------------------------------------------------------------------------------------
+    // ---- outcomes
+    // -----------------------------------------------------------------------------------------
 
     /** The object stays: terminating, or untouched when nothing changed (no write, no event). */
     private WriteOutcome kept(ObjectNode existing, ObjectNode after) {
         boolean changed = !after.equals(existing);
-        WriteOutcome.Answer answer = cascadingRequested() ? WriteOutcome.Answer.ACCEPTED
-                : changed ? WriteOutcome.Answer.UPDATED : WriteOutcome.Answer.UNCHANGED;
-        return new WriteOutcome(existing, changed ? after : existing, answer, changed, WriteOutcome.ResponseView.OBJECT,
+        WriteOutcome.Answer answer =
+                cascadingRequested()
+                        ? WriteOutcome.Answer.ACCEPTED
+                        : changed ? WriteOutcome.Answer.UPDATED : WriteOutcome.Answer.UNCHANGED;
+        return new WriteOutcome(
+                existing,
+                changed ? after : existing,
+                answer,
+                changed,
+                WriteOutcome.ResponseView.OBJECT,
                 warnings);
     }
 
-    /** A graceful deletion already runs with a period no longer than asked: answered as a finished delete. */
+    /**
+     * A graceful deletion already runs with a period no longer than asked: answered as a finished
+     * delete.
+     */
     private WriteOutcome unchangedWhilePending(ObjectNode existing) {
-        WriteOutcome.Answer answer = cascadingRequested() ? WriteOutcome.Answer.ACCEPTED
-                : WriteOutcome.Answer.UNCHANGED;
+        WriteOutcome.Answer answer =
+                cascadingRequested() ? WriteOutcome.Answer.ACCEPTED : WriteOutcome.Answer.UNCHANGED;
         return new WriteOutcome(existing, existing, answer, false, deletedView(), warnings);
     }
 
     /** The object goes now; {@code last} is its final state, which the DELETED event carries. */
     private WriteOutcome removed(ObjectNode existing, ObjectNode last) {
-        return new WriteOutcome(existing, last == existing ? existing.deepCopy() : last, WriteOutcome.Answer.DELETED,
-                true, deletedView(), warnings);
+        return new WriteOutcome(
+                existing,
+                last == existing ? existing.deepCopy() : last,
+                WriteOutcome.Answer.DELETED,
+                true,
+                deletedView(),
+                warnings);
     }
 
     private WriteOutcome.ResponseView deletedView() {
-        return type.returnsDeletedObject() ? WriteOutcome.ResponseView.OBJECT : WriteOutcome.ResponseView.DELETED;
+        return type.returnsDeletedObject()
+                ? WriteOutcome.ResponseView.OBJECT
+                : WriteOutcome.ResponseView.DELETED;
     }
 
     /** kube-apiserver answers 202 only to {@code orphanDependents=false} when the object stays. */
@@ -306,7 +375,8 @@ final class Deletion {
         return request.preconditions() == null ? Preconditions.NONE : request.preconditions();
     }
 
-    // ---- metadata -----------------------------------------------------------------------------------------
+    // ---- metadata
+    // -----------------------------------------------------------------------------------------
 
     private static void setIfChanged(ObjectNode obj, List<String> had, List<String> next) {
         if (had.equals(next)) {

@@ -5,7 +5,6 @@ import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.validation.BadValue;
-
 import java.util.List;
 
 /** The {@code dryRun} option of writes, from the query or a DeleteOptions body. */

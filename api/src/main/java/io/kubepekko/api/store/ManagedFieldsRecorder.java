@@ -9,7 +9,6 @@ import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.protobuf.ProtoKinds;
 import io.kubepekko.api.protobuf.ProtoSchema;
 import io.kubepekko.api.registry.ResourceType;
-
 import java.time.Instant;
 import java.util.List;
 
@@ -25,13 +24,22 @@ final class ManagedFieldsRecorder {
     private static final TypedFields FIELDS = new TypedFields(MergeMetadata.builtin());
 
     static WriteOutcome record(ResourceType type, WriteOp op, WriteOutcome out, Instant now) {
-        // A subresource's create (pods/binding) is written straight to storage by kube-apiserver, past
+        // A subresource's create (pods/binding) is written straight to storage by kube-apiserver,
+        // past
         // the field manager: the object's managedFields stay as they were.
-        if (op instanceof WriteOp.Delete || op instanceof WriteOp.CreateSubresource || !out.changed() || out.removes() || out.after() == null) {
+        if (op instanceof WriteOp.Delete
+                || op instanceof WriteOp.CreateSubresource
+                || !out.changed()
+                || out.removes()
+                || out.after() == null) {
             return out;
         }
-        String message = ProtoKinds.message(ProtoSchema.builtin(), type.gvk().group(), type.gvk().version(),
-                type.gvk().kind());
+        String message =
+                ProtoKinds.message(
+                        ProtoSchema.builtin(),
+                        type.gvk().group(),
+                        type.gvk().version(),
+                        type.gvk().kind());
         if (message == null) {
             return out; // a kind without merge metadata: nothing to track by
         }
@@ -39,7 +47,8 @@ final class ManagedFieldsRecorder {
         ObjectNode meta = ObjectMeta.of(after);
         JsonNode supplied = meta.get("managedFields");
         if (op instanceof WriteOp.Patch p && p.type() == PatchType.APPLY_PATCH) {
-            // Server-side apply has recorded its managers already; an empty list means none are left.
+            // Server-side apply has recorded its managers already; an empty list means none are
+            // left.
             if (supplied != null && supplied.isEmpty()) {
                 meta.remove("managedFields");
             }
@@ -54,11 +63,18 @@ final class ManagedFieldsRecorder {
             }
         }
         // A reset happens first: the writer then owns what else this request changed.
-        List<ManagedFields.Entry> entries = before == null || reset ? List.of() : ManagedFields.of(before);
+        List<ManagedFields.Entry> entries =
+                before == null || reset ? List.of() : ManagedFields.of(before);
         // managedFields themselves are never tracked, so the objects are compared as they are.
         TypedFields.Comparison changes = FIELDS.compare(before, after, message);
-        List<ManagedFields.Entry> updated = ManagedFields.update(entries, manager(op), subresource(op),
-                type.apiVersion(), Timestamps.format(now), changes);
+        List<ManagedFields.Entry> updated =
+                ManagedFields.update(
+                        entries,
+                        manager(op),
+                        subresource(op),
+                        type.apiVersion(),
+                        Timestamps.format(now),
+                        changes);
         if (updated.isEmpty()) {
             meta.remove("managedFields");
         } else {
@@ -69,8 +85,11 @@ final class ManagedFieldsRecorder {
 
     /** {@code [{}]} as sent, or the empty list the update step turns it into before validation. */
     private static boolean isReset(JsonNode supplied) {
-        return supplied.isArray() && (supplied.isEmpty()
-                || (supplied.size() == 1 && supplied.get(0).isObject() && supplied.get(0).isEmpty()));
+        return supplied.isArray()
+                && (supplied.isEmpty()
+                        || (supplied.size() == 1
+                                && supplied.get(0).isObject()
+                                && supplied.get(0).isEmpty()));
     }
 
     private static String manager(WriteOp op) {
@@ -87,5 +106,4 @@ final class ManagedFieldsRecorder {
         }
         return null;
     }
-
 }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.selector.FieldSelector;
 import io.kubepekko.api.selector.LabelSelector;
-
 import java.util.function.Predicate;
 
 /** The selection a list, watch or deletecollection makes: label and field selectors together. */
@@ -15,9 +14,11 @@ public final class ObjectFilter {
      * Parses both selectors for {@code type}; bad syntax or an unsupported field label answers 400.
      * Empty or null selectors select everything.
      */
-    public static Predicate<ObjectNode> of(ResourceType type, String labelSelector, String fieldSelector) {
+    public static Predicate<ObjectNode> of(
+            ResourceType type, String labelSelector, String fieldSelector) {
         LabelSelector labels = LabelSelector.parse(labelSelector == null ? "" : labelSelector);
-        FieldSelector fields = FieldSelector.parse(fieldSelector == null ? "" : fieldSelector).forType(type);
+        FieldSelector fields =
+                FieldSelector.parse(fieldSelector == null ? "" : fieldSelector).forType(type);
         if (labels.isEmpty() && fields.isEmpty()) {
             return o -> true;
         }

@@ -2,19 +2,18 @@ package io.kubepekko.api.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.ObjectMeta;
-
 import java.util.Optional;
 
 /**
- * The uid and/or resourceVersion an object must have for a write to apply ({@code DeleteOptions.preconditions},
- * or a Binding's metadata); null: no condition.
+ * The uid and/or resourceVersion an object must have for a write to apply ({@code
+ * DeleteOptions.preconditions}, or a Binding's metadata); null: no condition.
  */
 public record Preconditions(String uid, String resourceVersion) {
     public static final Preconditions NONE = new Preconditions(null, null);
 
     /**
-     * What {@code existing} fails of these, in storage's words and order ({@code storage.Preconditions.Check}:
-     * the uid first), if anything.
+     * What {@code existing} fails of these, in storage's words and order ({@code
+     * storage.Preconditions.Check}: the uid first), if anything.
      */
     public Optional<String> violatedBy(ObjectNode existing) {
         String have = orEmpty(ObjectMeta.uid(existing));
@@ -23,8 +22,11 @@ public record Preconditions(String uid, String resourceVersion) {
         }
         String version = orEmpty(ObjectMeta.resourceVersion(existing));
         if (resourceVersion != null && !resourceVersion.equals(version)) {
-            return Optional.of("ResourceVersion in precondition: " + resourceVersion
-                    + ", ResourceVersion in object meta: " + version);
+            return Optional.of(
+                    "ResourceVersion in precondition: "
+                            + resourceVersion
+                            + ", ResourceVersion in object meta: "
+                            + version);
         }
         return Optional.empty();
     }

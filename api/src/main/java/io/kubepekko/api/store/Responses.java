@@ -14,17 +14,21 @@ public final class Responses {
         return switch (outcome.view()) {
             case OBJECT -> outcome.after();
             case SCALE -> ScaleConversion.toScale(type, outcome.after());
-            case DELETED -> ApiStatus.success(type.groupResource(), ObjectMeta.name(outcome.after()),
-                    ObjectMeta.uid(outcome.after()));
-            // Only a create through a subresource answers so: kube-apiserver's create handler sets 201.
+            case DELETED ->
+                    ApiStatus.success(
+                            type.groupResource(),
+                            ObjectMeta.name(outcome.after()),
+                            ObjectMeta.uid(outcome.after()));
+            // Only a create through a subresource answers so: kube-apiserver's create handler sets
+            // 201.
             case SUCCESS -> success(201);
         };
     }
 
     /**
      * {@code {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Success","code":201}}: the
-     * {@code metav1.Status{Status: Success}} a subresource's create returns, whose code kube-apiserver's
-     * create handler fills in; it has no details.
+     * {@code metav1.Status{Status: Success}} a subresource's create returns, whose code
+     * kube-apiserver's create handler fills in; it has no details.
      */
     static ObjectNode success(int code) {
         ObjectNode n = Json.MAPPER.createObjectNode();

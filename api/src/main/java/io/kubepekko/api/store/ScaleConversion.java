@@ -9,7 +9,6 @@ import io.kubepekko.api.registry.ScaleSpec;
 import io.kubepekko.api.selector.LabelSelector;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
-
 import java.util.List;
 
 /** Converts between a scalable object and its {@code autoscaling/v1 Scale} view. */
@@ -18,10 +17,12 @@ public final class ScaleConversion {
 
     public static final String API_VERSION = "autoscaling/v1";
     public static final String KIND = "Scale";
-    public static final GroupVersionKind GVK =
-            new GroupVersionKind("autoscaling", "v1", KIND);
+    public static final GroupVersionKind GVK = new GroupVersionKind("autoscaling", "v1", KIND);
 
-    /** The Scale view of {@code obj}; replicas absent from the object read as Kubernetes' default of 1. */
+    /**
+     * The Scale view of {@code obj}; replicas absent from the object read as Kubernetes' default of
+     * 1.
+     */
     public static ObjectNode toScale(ResourceType type, ObjectNode obj) {
         ScaleSpec spec = type.scale();
         ObjectNode scale = Json.MAPPER.createObjectNode();
@@ -29,7 +30,8 @@ public final class ScaleConversion {
         scale.put("apiVersion", API_VERSION);
         ObjectNode meta = scale.putObject("metadata");
         JsonNode m = obj.path("metadata");
-        for (String f : List.of("name", "namespace", "uid", "resourceVersion", "creationTimestamp")) {
+        for (String f :
+                List.of("name", "namespace", "uid", "resourceVersion", "creationTimestamp")) {
             if (m.hasNonNull(f)) {
                 meta.set(f, m.get(f));
             }
@@ -45,20 +47,36 @@ public final class ScaleConversion {
     }
 
     /**
-     * Writes the desired replicas of {@code scale} into a copy of {@code obj}. Invalid replicas answer
-     * 422 on the {@code Scale.autoscaling} kind, as Kubernetes does.
+     * Writes the desired replicas of {@code scale} into a copy of {@code obj}. Invalid replicas
+     * answer 422 on the {@code Scale.autoscaling} kind, as Kubernetes does.
      */
     public static ObjectNode applyScale(ResourceType type, ObjectNode obj, ObjectNode scale) {
         String name = obj.path("metadata").path("name").asText();
         JsonNode replicas = scale.path("spec").path("replicas");
         if (!replicas.isMissingNode() && !replicas.isNull() && !replicas.isIntegralNumber()) {
-            throw ApiStatus.invalid("autoscaling", KIND, name,
-                    List.of(FieldError.typeInvalid("spec.replicas", replicas.toString(), "must be an integer"))).exception();
+            throw ApiStatus.invalid(
+                            "autoscaling",
+                            KIND,
+                            name,
+                            List.of(
+                                    FieldError.typeInvalid(
+                                            "spec.replicas",
+                                            replicas.toString(),
+                                            "must be an integer")))
+                    .exception();
         }
         long value = replicas.asLong(0);
         if (value < 0) {
-            throw ApiStatus.invalid("autoscaling", KIND, name,
-                    List.of(FieldError.invalid("spec.replicas", value, "must be greater than or equal to 0"))).exception();
+            throw ApiStatus.invalid(
+                            "autoscaling",
+                            KIND,
+                            name,
+                            List.of(
+                                    FieldError.invalid(
+                                            "spec.replicas",
+                                            value,
+                                            "must be greater than or equal to 0")))
+                    .exception();
         }
         ObjectNode out = obj.deepCopy();
         set(out, type.scale().specReplicasPath(), (int) value);

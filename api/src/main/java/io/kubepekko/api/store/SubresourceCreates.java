@@ -7,23 +7,29 @@ import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.registry.SubresourceCreate;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
-
 import java.util.List;
 import java.util.function.Function;
 
-/** Writes that create through a subresource of an existing object ({@code pods/binding}): one step of {@link ObjectWrites}. */
+/**
+ * Writes that create through a subresource of an existing object ({@code pods/binding}): one step
+ * of {@link ObjectWrites}.
+ */
 final class SubresourceCreates {
     private SubresourceCreates() {}
 
     /**
-     * A create through a subresource of an existing object (pods/binding), in kube-apiserver's order:
-     * the create handler's checks of the body (type meta, namespace; system fields wiped unless the
-     * subresource keeps them), then the subresource's (the name matches the URL's, the body is valid),
-     * the storage key's (a usable name), and storage's update: the object exists, the preconditions hold,
-     * and the subresource changes it.
+     * A create through a subresource of an existing object (pods/binding), in kube-apiserver's
+     * order: the create handler's checks of the body (type meta, namespace; system fields wiped
+     * unless the subresource keeps them), then the subresource's (the name matches the URL's, the
+     * body is valid), the storage key's (a usable name), and storage's update: the object exists,
+     * the preconditions hold, and the subresource changes it.
      */
-    static WriteDecision execute(ResourceType type, String namespace, Function<String, ObjectNode> current,
-                                 WriteOp.CreateSubresource op, ObjectWrites.Env env) {
+    static WriteDecision execute(
+            ResourceType type,
+            String namespace,
+            Function<String, ObjectNode> current,
+            WriteOp.CreateSubresource op,
+            ObjectWrites.Env env) {
         SubresourceCreate creation = type.strategy().subresourceCreate(op.subresource());
         if (creation == null) {
             return ObjectWrites.refused(ApiStatus.pathNotFound());
@@ -34,15 +40,23 @@ final class SubresourceCreates {
         ObjectWrites.checkNamespace(type, namespace, body, true);
         boolean forwarded = op.forwardedFrom() != null;
         if (forwarded || !creation.takesPreconditionsFromBody()) {
-            ObjectMeta.of(body).remove(List.of("creationTimestamp", "uid", "deletionTimestamp",
-                    "deletionGracePeriodSeconds", "selfLink"));
+            ObjectMeta.of(body)
+                    .remove(
+                            List.of(
+                                    "creationTimestamp",
+                                    "uid",
+                                    "deletionTimestamp",
+                                    "deletionGracePeriodSeconds",
+                                    "selfLink"));
         }
         String name = ObjectMeta.name(body) == null ? "" : ObjectMeta.name(body);
         if (!forwarded && !name.equals(op.name())) {
-            return ObjectWrites.refused(ApiStatus.badRequest("name in URL does not match name in " + kind.kind()
-                    + " object"));
+            return ObjectWrites.refused(
+                    ApiStatus.badRequest(
+                            "name in URL does not match name in " + kind.kind() + " object"));
         }
-        // kube-apiserver answers these with 500 (an aggregate, not a Status); a request's fault is a 422 here.
+        // kube-apiserver answers these with 500 (an aggregate, not a Status); a request's fault is
+        // a 422 here.
         List<FieldError> errors = creation.validate(body);
         if (!errors.isEmpty()) {
             return ObjectWrites.refused(ApiStatus.invalid(kind.group(), kind.kind(), name, errors));
@@ -59,22 +73,46 @@ final class SubresourceCreates {
             }
         }
         ObjectNode after = creation.apply(existing.deepCopy(), body, Timestamps.format(env.now()));
-        return new WriteOutcome(existing, after, WriteOutcome.Answer.CREATED, true, WriteOutcome.ResponseView.SUCCESS,
+        return new WriteOutcome(
+                existing,
+                after,
+                WriteOutcome.Answer.CREATED,
+                true,
+                WriteOutcome.ResponseView.SUCCESS,
                 List.of());
     }
 
     /**
-     * A uid or resourceVersion the body carries must be the object's, as storage's {@code Preconditions}
-     * check them; kube-apiserver passes storage's error text on in the 409.
+     * A uid or resourceVersion the body carries must be the object's, as storage's {@code
+     * Preconditions} check them; kube-apiserver passes storage's error text on in the 409.
      */
-    private static ApiStatus storagePreconditions(ResourceType type, String namespace, String name, ObjectNode body,
-                                                  ObjectNode existing) {
-        return new Preconditions(emptyAsNull(ObjectMeta.uid(body)), emptyAsNull(ObjectMeta.resourceVersion(body)))
-                .violatedBy(existing).map(problem -> {
-                    String key = "/registry/" + type.resource() + (type.namespaced() ? "/" + namespace : "") + "/" + name;
-                    return ApiStatus.conflict(type.groupResource(), name, "StorageError: invalid object, Code: 4, Key: "
-                            + key + ", ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: " + problem);
-                }).orElse(null);
+    private static ApiStatus storagePreconditions(
+            ResourceType type,
+            String namespace,
+            String name,
+            ObjectNode body,
+            ObjectNode existing) {
+        return new Preconditions(
+                        emptyAsNull(ObjectMeta.uid(body)),
+                        emptyAsNull(ObjectMeta.resourceVersion(body)))
+                .violatedBy(existing)
+                .map(
+                        problem -> {
+                            String key =
+                                    "/registry/"
+                                            + type.resource()
+                                            + (type.namespaced() ? "/" + namespace : "")
+                                            + "/"
+                                            + name;
+                            return ApiStatus.conflict(
+                                    type.groupResource(),
+                                    name,
+                                    "StorageError: invalid object, Code: 4, Key: "
+                                            + key
+                                            + ", ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: "
+                                            + problem);
+                        })
+                .orElse(null);
     }
 
     private static String emptyAsNull(String s) {

@@ -6,7 +6,6 @@ import io.kubepekko.api.discovery.SubresourceInfo;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.registry.SubresourceCreate;
-
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
@@ -14,16 +13,17 @@ import java.util.Set;
 
 /**
  * How this server serves requests to one subresource of a kind ({@code .../{name}/{subresource}}),
- * read off the kind's registry entry so the HTTP layer routes without knowing subresource names: the
- * verbs are the ones discovery advertises for it ({@link SubresourceInfo}), the body kind likewise, and
- * only the subresources the generic store writes ({@link ObjectWrites}) or the kind's strategy creates
- * through are served at all; the rest (a pod's {@code log}) are advertised but answer 404.
+ * read off the kind's registry entry so the HTTP layer routes without knowing subresource names:
+ * the verbs are the ones discovery advertises for it ({@link SubresourceInfo}), the body kind
+ * likewise, and only the subresources the generic store writes ({@link ObjectWrites}) or the kind's
+ * strategy creates through are served at all; the rest (a pod's {@code log}) are advertised but
+ * answer 404.
  */
 public sealed interface SubresourceRoute {
 
     /**
-     * The route of {@code type}'s subresource {@code name}, or empty when this server does not serve
-     * it (the kind has no such subresource, or only advertises it).
+     * The route of {@code type}'s subresource {@code name}, or empty when this server does not
+     * serve it (the kind has no such subresource, or only advertises it).
      */
     static Optional<SubresourceRoute> of(ResourceType type, String name) {
         if (!type.subresources().contains(name)) {
@@ -43,20 +43,25 @@ public sealed interface SubresourceRoute {
                 verbs.add(verb);
             }
         }
-        return Optional.of(new ObjectPart(name, verbs, info.responseKind(), info.responseKind().equals(type.gvk())));
+        return Optional.of(
+                new ObjectPart(
+                        name, verbs, info.responseKind(), info.responseKind().equals(type.gvk())));
     }
 
-    /** A POST that changes the object it addresses (kube-apiserver's {@code NamedCreater}, e.g. {@code pods/binding}). */
+    /**
+     * A POST that changes the object it addresses (kube-apiserver's {@code NamedCreater}, e.g.
+     * {@code pods/binding}).
+     */
     record Creates(SubresourceCreate creation) implements SubresourceRoute {}
 
     /**
-     * Reads and writes of a part of the object ({@code status}, {@code finalize}) or of a view of it
-     * ({@code scale}), through the generic store.
+     * Reads and writes of a part of the object ({@code status}, {@code finalize}) or of a view of
+     * it ({@code scale}), through the generic store.
      *
-     * @param name     the subresource, as the write names it
-     * @param verbs    the verbs its route takes; any other is 405
+     * @param name the subresource, as the write names it
+     * @param verbs the verbs its route takes; any other is 405
      * @param bodyKind the kind its requests and responses carry
-     * @param ownKind  whether that is the owner's kind (the object as stored), not a converted view
+     * @param ownKind whether that is the owner's kind (the object as stored), not a converted view
      */
     record ObjectPart(String name, Set<Verb> verbs, GroupVersionKind bodyKind, boolean ownKind)
             implements SubresourceRoute {
@@ -73,12 +78,17 @@ public sealed interface SubresourceRoute {
         }
 
         /**
-         * The patch formats a PATCH takes, in the order kube-apiserver lists them when it refuses another:
-         * server-side apply only where the body is the stored kind, whose fields apply manages.
+         * The patch formats a PATCH takes, in the order kube-apiserver lists them when it refuses
+         * another: server-side apply only where the body is the stored kind, whose fields apply
+         * manages.
          */
         public List<PatchType> patchTypes() {
-            return ownKind ? List.of(PatchType.values())
-                    : List.of(PatchType.JSON_PATCH, PatchType.MERGE_PATCH, PatchType.STRATEGIC_MERGE_PATCH);
+            return ownKind
+                    ? List.of(PatchType.values())
+                    : List.of(
+                            PatchType.JSON_PATCH,
+                            PatchType.MERGE_PATCH,
+                            PatchType.STRATEGIC_MERGE_PATCH);
         }
 
         /** What a GET answers for the stored object {@code stored} (JSON) of {@code type}. */

@@ -10,29 +10,38 @@ import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.ResourceType;
 
 /**
- * One write against a collection, as the single writer of that collection executes it. Values
- * only: the decoding of the request has already happened.
+ * One write against a collection, as the single writer of that collection executes it. Values only:
+ * the decoding of the request has already happened.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "op")
 @JsonSubTypes({
-        @JsonSubTypes.Type(value = WriteOp.Create.class, name = "create"),
-        @JsonSubTypes.Type(value = WriteOp.Update.class, name = "update"),
-        @JsonSubTypes.Type(value = WriteOp.Patch.class, name = "patch"),
-        @JsonSubTypes.Type(value = WriteOp.Delete.class, name = "delete"),
-        @JsonSubTypes.Type(value = WriteOp.CreateSubresource.class, name = "createSubresource")})
+    @JsonSubTypes.Type(value = WriteOp.Create.class, name = "create"),
+    @JsonSubTypes.Type(value = WriteOp.Update.class, name = "update"),
+    @JsonSubTypes.Type(value = WriteOp.Patch.class, name = "patch"),
+    @JsonSubTypes.Type(value = WriteOp.Delete.class, name = "delete"),
+    @JsonSubTypes.Type(value = WriteOp.CreateSubresource.class, name = "createSubresource")
+})
 public sealed interface WriteOp {
 
     WriteOptions options();
 
-    /** Whether a write can bring an object into being, which is what a namespace's admission checks. */
+    /**
+     * Whether a write can bring an object into being, which is what a namespace's admission checks.
+     */
     enum Creation {
         /** Never creates. */
         NO,
         /** Always creates (POST): the namespace must exist and not be terminating. */
         YES,
-        /** PUT of a kind that creates on update: a terminating namespace refuses, a missing one is left to the write. */
+        /**
+         * PUT of a kind that creates on update: a terminating namespace refuses, a missing one is
+         * left to the write.
+         */
         ON_UPDATE,
-        /** Server-side apply: creates only when the object is absent, and is then admitted as a create. */
+        /**
+         * Server-side apply: creates only when the object is absent, and is then admitted as a
+         * create.
+         */
         WHEN_ABSENT
     }
 
@@ -44,13 +53,17 @@ public sealed interface WriteOp {
         if (this instanceof Update && type.allowCreateOnUpdate()) {
             return Creation.ON_UPDATE;
         }
-        if (this instanceof Patch p && p.type() == PatchType.APPLY_PATCH && p.subresource() == null) {
+        if (this instanceof Patch p
+                && p.type() == PatchType.APPLY_PATCH
+                && p.subresource() == null) {
             return Creation.WHEN_ABSENT;
         }
         return Creation.NO;
     }
 
-    /** The name of the object the write targets; {@code null} for a create that generates its name. */
+    /**
+     * The name of the object the write targets; {@code null} for a create that generates its name.
+     */
     String targetName();
 
     /**
@@ -70,7 +83,8 @@ public sealed interface WriteOp {
     }
 
     /** PUT of a whole object (or of its {@code status} / {@code scale} subresource). */
-    record Update(String name, ObjectNode object, String subresource, WriteOptions options) implements WriteOp {
+    record Update(String name, ObjectNode object, String subresource, WriteOptions options)
+            implements WriteOp {
         @Override
         public String targetName() {
             return name;
@@ -81,9 +95,20 @@ public sealed interface WriteOp {
      * PATCH of an object or subresource; applied to the current object inside the single writer.
      * {@code force} (server-side apply only) takes conflicting fields from their owners.
      */
-    record Patch(String name, PatchType type, byte[] patch, String subresource, WriteOptions options, boolean force)
+    record Patch(
+            String name,
+            PatchType type,
+            byte[] patch,
+            String subresource,
+            WriteOptions options,
+            boolean force)
             implements WriteOp {
-        public Patch(String name, PatchType type, byte[] patch, String subresource, WriteOptions options) {
+        public Patch(
+                String name,
+                PatchType type,
+                byte[] patch,
+                String subresource,
+                WriteOptions options) {
             this(name, type, patch, subresource, options, false);
         }
 
@@ -97,11 +122,17 @@ public sealed interface WriteOp {
      * DELETE of one object.
      *
      * @param gracePeriodSeconds as the client gave it; null for the kind's (or object's) default
-     * @param propagationPolicy  the client's policy, or null for the kind's default
-     * @param orphanDependents   the deprecated flag, or null; never set together with a policy
+     * @param propagationPolicy the client's policy, or null for the kind's default
+     * @param orphanDependents the deprecated flag, or null; never set together with a policy
      */
-    record Delete(String name, Preconditions preconditions, WriteOptions options, Long gracePeriodSeconds,
-                  PropagationPolicy propagationPolicy, Boolean orphanDependents) implements WriteOp {
+    record Delete(
+            String name,
+            Preconditions preconditions,
+            WriteOptions options,
+            Long gracePeriodSeconds,
+            PropagationPolicy propagationPolicy,
+            Boolean orphanDependents)
+            implements WriteOp {
 
         /** A delete with the kind's default grace period and propagation. */
         public Delete(String name, Preconditions preconditions, WriteOptions options) {
@@ -110,8 +141,13 @@ public sealed interface WriteOp {
 
         /** A delete of {@code name} with the options of a DELETE request. */
         public static Delete of(String name, DeletionOptions d) {
-            return new Delete(name, d.preconditions(), new WriteOptions(d.dryRun(), null, FieldValidation.IGNORE),
-                    d.gracePeriodSeconds(), d.propagationPolicy(), d.orphanDependents());
+            return new Delete(
+                    name,
+                    d.preconditions(),
+                    new WriteOptions(d.dryRun(), null, FieldValidation.IGNORE),
+                    d.gracePeriodSeconds(),
+                    d.propagationPolicy(),
+                    d.orphanDependents());
         }
 
         @Override
@@ -122,17 +158,23 @@ public sealed interface WriteOp {
 
     /**
      * POST of a subresource that acts on an existing object ({@code pods/{name}/binding}; see
-     * {@link io.kubepekko.api.registry.SubresourceCreate}), or of a resource without objects that forwards
-     * its creates there ({@code bindings}).
+     * {@link io.kubepekko.api.registry.SubresourceCreate}), or of a resource without objects that
+     * forwards its creates there ({@code bindings}).
      *
-     * @param name          the object's name: the URL's, or for a forwarded create the body's ("" when it has none)
-     * @param subresource   the subresource that acts, e.g. {@code binding}
-     * @param body          the request's object (a Binding), decoded
-     * @param forwardedFrom the resource the request addressed when it was forwarded (e.g. {@code bindings}),
-     *                      else {@code null}
+     * @param name the object's name: the URL's, or for a forwarded create the body's ("" when it
+     *     has none)
+     * @param subresource the subresource that acts, e.g. {@code binding}
+     * @param body the request's object (a Binding), decoded
+     * @param forwardedFrom the resource the request addressed when it was forwarded (e.g. {@code
+     *     bindings}), else {@code null}
      */
-    record CreateSubresource(String name, String subresource, ObjectNode body, String forwardedFrom,
-                             WriteOptions options) implements WriteOp {
+    record CreateSubresource(
+            String name,
+            String subresource,
+            ObjectNode body,
+            String forwardedFrom,
+            WriteOptions options)
+            implements WriteOp {
         @Override
         public String targetName() {
             return name;
@@ -140,8 +182,9 @@ public sealed interface WriteOp {
 
         @Override
         public GroupResource addressed(ResourceType type) {
-            return forwardedFrom == null ? type.groupResource() : new GroupResource(type.group(),
-                    forwardedFrom);
+            return forwardedFrom == null
+                    ? type.groupResource()
+                    : new GroupResource(type.group(), forwardedFrom);
         }
     }
 }

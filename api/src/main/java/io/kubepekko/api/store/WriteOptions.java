@@ -4,33 +4,36 @@ import io.kubepekko.api.codec.FieldValidation;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.validation.FieldManagerValidation;
-
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Options every write carries.
  *
- * @param dryRun          run every stage but persistence ({@code dryRun=All})
- * @param fieldManager    the manager name recorded for this write (may be null: derived later)
+ * @param dryRun run every stage but persistence ({@code dryRun=All})
+ * @param fieldManager the manager name recorded for this write (may be null: derived later)
  * @param fieldValidation what a body's unknown and duplicate fields do
  */
 public record WriteOptions(boolean dryRun, String fieldManager, FieldValidation fieldValidation) {
     public static final WriteOptions DEFAULT = new WriteOptions(false, null, FieldValidation.WARN);
 
     /**
-     * The options of a create, update or patch request, validated as kube-apiserver's
-     * {@code Validate{Create,Update,Patch}Options} do before the body is read: every problem, in
-     * kube's order, in one 422 on {@code <optionsKind>.meta.k8s.io}.
+     * The options of a create, update or patch request, validated as kube-apiserver's {@code
+     * Validate{Create,Update,Patch}Options} do before the body is read: every problem, in kube's
+     * order, in one 422 on {@code <optionsKind>.meta.k8s.io}.
      *
-     * @param optionsKind     {@code CreateOptions}, {@code UpdateOptions} or {@code PatchOptions}
-     * @param leading         problems a patch's options have first (force, or the apply's missing manager)
-     * @param fieldManager    as the client gave it, or null; empty counts as not given
-     * @param dryRun          every {@code dryRun} value, in the client's order
+     * @param optionsKind {@code CreateOptions}, {@code UpdateOptions} or {@code PatchOptions}
+     * @param leading problems a patch's options have first (force, or the apply's missing manager)
+     * @param fieldManager as the client gave it, or null; empty counts as not given
+     * @param dryRun every {@code dryRun} value, in the client's order
      * @param fieldValidation as the client gave it, or null
      */
-    public static WriteOptions parse(String optionsKind, List<FieldError> leading, String fieldManager,
-                                     List<String> dryRun, String fieldValidation) {
+    public static WriteOptions parse(
+            String optionsKind,
+            List<FieldError> leading,
+            String fieldManager,
+            List<String> dryRun,
+            String fieldValidation) {
         List<FieldError> errors = new ArrayList<>(leading);
         errors.addAll(FieldManagerValidation.validate(fieldManager));
         errors.addAll(DryRun.errors(dryRun));
@@ -38,7 +41,9 @@ public record WriteOptions(boolean dryRun, String fieldManager, FieldValidation 
         if (!errors.isEmpty()) {
             throw ApiStatus.invalid("meta.k8s.io", optionsKind, "", errors).exception();
         }
-        return new WriteOptions(!dryRun.isEmpty(), fieldManager == null || fieldManager.isEmpty() ? null : fieldManager,
+        return new WriteOptions(
+                !dryRun.isEmpty(),
+                fieldManager == null || fieldManager.isEmpty() ? null : fieldManager,
                 FieldValidation.parse(fieldValidation, optionsKind));
     }
 }

@@ -1,23 +1,28 @@
 package io.kubepekko.api.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.util.List;
 
 /**
  * The result of one write, before a resourceVersion is assigned.
  *
- * @param before   the stored object before the write ({@code null} for a create)
- * @param after    the object as it is after the write; when it {@link #removes}, its final state, which
- *                 the DELETED event carries
- * @param answer   which {@link WriteResult} the write answers
- * @param changed  {@code false} for a no-op write: nothing is persisted and the resourceVersion stays
- *                 (only an {@link Answer#ACCEPTED} delete may go either way)
- * @param view     what the response body shows (see {@link ResponseView})
+ * @param before the stored object before the write ({@code null} for a create)
+ * @param after the object as it is after the write; when it {@link #removes}, its final state,
+ *     which the DELETED event carries
+ * @param answer which {@link WriteResult} the write answers
+ * @param changed {@code false} for a no-op write: nothing is persisted and the resourceVersion
+ *     stays (only an {@link Answer#ACCEPTED} delete may go either way)
+ * @param view what the response body shows (see {@link ResponseView})
  * @param warnings {@code Warning} header texts (unknown fields under {@code Warn})
  */
-public record WriteOutcome(ObjectNode before, ObjectNode after, Answer answer, boolean changed, ResponseView view,
-                           List<String> warnings) implements WriteDecision {
+public record WriteOutcome(
+        ObjectNode before,
+        ObjectNode after,
+        Answer answer,
+        boolean changed,
+        ResponseView view,
+        List<String> warnings)
+        implements WriteDecision {
 
     public WriteOutcome {
         if (changed != (answer != Answer.UNCHANGED) && answer != Answer.ACCEPTED) {
@@ -27,7 +32,11 @@ public record WriteOutcome(ObjectNode before, ObjectNode after, Answer answer, b
 
     /** Which {@link WriteResult.Success} a write answers. */
     public enum Answer {
-        CREATED, UPDATED, UNCHANGED, DELETED, ACCEPTED
+        CREATED,
+        UPDATED,
+        UNCHANGED,
+        DELETED,
+        ACCEPTED
     }
 
     /** Whether the write removes the object from the collection. */
@@ -40,7 +49,10 @@ public record WriteOutcome(ObjectNode before, ObjectNode after, Answer answer, b
         return new WriteOutcome(before, after, answer, changed, view, all);
     }
 
-    /** The answer, once the write is persisted at {@code resourceVersion} (0: not persisted) and rendered. */
+    /**
+     * The answer, once the write is persisted at {@code resourceVersion} (0: not persisted) and
+     * rendered.
+     */
     public WriteResult.Success result(byte[] body, long resourceVersion) {
         return switch (answer) {
             case CREATED -> new WriteResult.Created(body, warnings, resourceVersion);
@@ -59,7 +71,9 @@ public record WriteOutcome(ObjectNode before, ObjectNode after, Answer answer, b
         SCALE,
         /** The object just removed, as a {@code Status} of success. */
         DELETED,
-        /** Only a {@code Status} of success with the answer's code (a create through a subresource). */
+        /**
+         * Only a {@code Status} of success with the answer's code (a create through a subresource).
+         */
         SUCCESS
     }
 }

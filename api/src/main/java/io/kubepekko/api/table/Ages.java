@@ -1,7 +1,6 @@
 package io.kubepekko.api.table;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -14,7 +13,10 @@ import java.time.format.DateTimeParseException;
 public final class Ages {
     private Ages() {}
 
-    /** A timestamp's age at {@code now}; {@code <unknown>} when it is missing or malformed, as kube prints. */
+    /**
+     * A timestamp's age at {@code now}; {@code <unknown>} when it is missing or malformed, as kube
+     * prints.
+     */
     public static String since(JsonNode timestamp, Instant now) {
         if (timestamp == null || !timestamp.isTextual() || timestamp.asText().isEmpty()) {
             return "<unknown>";
@@ -31,7 +33,9 @@ public final class Ages {
         return since(object.path("metadata").get("creationTimestamp"), now);
     }
 
-    /** A duration in Kubernetes' human-readable form; a clock a little behind reads as {@code 0s}. */
+    /**
+     * A duration in Kubernetes' human-readable form; a clock a little behind reads as {@code 0s}.
+     */
     public static String human(Duration d) {
         long seconds = d.getSeconds(); // floor, as Go's int(d.Seconds()) for whole-second stamps
         if (d.isNegative() && d.getNano() > 0) {

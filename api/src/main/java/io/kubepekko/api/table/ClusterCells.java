@@ -54,8 +54,8 @@ final class ClusterCells {
 
     /**
      * A {@code metav1.LabelSelector} in kube's string form ({@code app=x,tier in (a,b)}), with
-     * {@code <none>} when it selects everything and {@code <error>} when it is invalid, as
-     * {@code metav1.FormatLabelSelector} prints it.
+     * {@code <none>} when it selects everything and {@code <error>} when it is invalid, as {@code
+     * metav1.FormatLabelSelector} prints it.
      */
     static String labelSelector(JsonNode selector) {
         // A missing field is Go's zero-valued struct (everything) where the shared parser reads the

@@ -4,7 +4,7 @@ package io.kubepekko.api.table;
  * One column of a Table ({@code meta.k8s.io} TableColumnDefinition). kubectl shows columns of
  * priority 0 always and the others only with {@code -o wide}.
  *
- * @param type   an OpenAPI type: {@code string}, {@code integer}, {@code number}, {@code boolean}
+ * @param type an OpenAPI type: {@code string}, {@code integer}, {@code number}, {@code boolean}
  * @param format an OpenAPI format or a hint such as {@code name} or {@code date}; may be empty
  */
 public record Column(String name, String type, String format, String description, int priority) {

@@ -1,7 +1,6 @@
 package io.kubepekko.api.table;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,7 +14,9 @@ final class ConfigCells {
     /** The Age column as every built-in printer declares it. */
     static final Column AGE = Column.string("Age", Descriptions.CREATION_TIMESTAMP);
 
-    /** The annotation that named a volume's class before {@code storageClassName}; it still wins. */
+    /**
+     * The annotation that named a volume's class before {@code storageClassName}; it still wins.
+     */
     static final String BETA_STORAGE_CLASS = "volume.beta.kubernetes.io/storage-class";
 
     /** A string field's value, or empty when it is missing or not a string (Go's zero string). */
@@ -71,7 +72,9 @@ final class ConfigCells {
     /** The beta storage-class annotation if the object carries it (even empty), else null. */
     static String betaStorageClass(JsonNode object) {
         JsonNode annotations = object.path("metadata").path("annotations");
-        return annotations.has(BETA_STORAGE_CLASS) ? text(annotations.get(BETA_STORAGE_CLASS)) : null;
+        return annotations.has(BETA_STORAGE_CLASS)
+                ? text(annotations.get(BETA_STORAGE_CLASS))
+                : null;
     }
 
     /** The value of an optional string field, or {@code <unset>} when it is absent or null. */

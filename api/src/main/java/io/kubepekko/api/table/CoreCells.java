@@ -1,7 +1,6 @@
 package io.kubepekko.api.table;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -37,7 +36,9 @@ final class CoreCells {
         return v != null && v.isIntegralNumber() ? v.asLong() : 0;
     }
 
-    /** A boolean field; false when missing or not a boolean (a nil {@code *bool} reads false too). */
+    /**
+     * A boolean field; false when missing or not a boolean (a nil {@code *bool} reads false too).
+     */
     static boolean flag(JsonNode node, String field) {
         JsonNode v = node == null ? null : node.get(field);
         return v != null && v.isBoolean() && v.booleanValue();
@@ -94,17 +95,22 @@ final class CoreCells {
     static String labels(JsonNode map) {
         Map<String, String> sorted = new TreeMap<>();
         if (map != null && map.isObject()) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = map.properties().iterator(); it.hasNext(); ) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = map.properties().iterator();
+                    it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
                 sorted.put(e.getKey(), e.getValue().isTextual() ? e.getValue().asText() : "");
             }
         }
         StringBuilder out = new StringBuilder();
-        sorted.forEach((k, v) -> out.append(out.length() == 0 ? "" : ",").append(k).append('=').append(v));
+        sorted.forEach(
+                (k, v) -> out.append(out.length() == 0 ? "" : ",").append(k).append('=').append(v));
         return out.length() == 0 ? NONE : out.toString();
     }
 
-    /** Go's {@code strings.TrimSpace}: Unicode white space at both ends, including U+0085 and U+00A0. */
+    /**
+     * Go's {@code strings.TrimSpace}: Unicode white space at both ends, including U+0085 and
+     * U+00A0.
+     */
     static String trimSpace(String s) {
         int start = 0;
         int end = s.length();

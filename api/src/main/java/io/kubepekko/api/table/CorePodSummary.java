@@ -1,23 +1,22 @@
 package io.kubepekko.api.table;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
-import java.time.Instant;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-
 import static io.kubepekko.api.table.CoreCells.flag;
 import static io.kubepekko.api.table.CoreCells.integer;
 import static io.kubepekko.api.table.CoreCells.items;
 import static io.kubepekko.api.table.CoreCells.object;
 import static io.kubepekko.api.table.CoreCells.text;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
 /**
  * What {@code kubectl get pods} condenses a pod's status into: ready and total containers, the
- * one-word status, and the restarts with the time of the latest. The derivation follows kube's
- * pod printer step by step because users read these words (CrashLoopBackOff, Init:0/2,
- * Terminating...) as the pod's state.
+ * one-word status, and the restarts with the time of the latest. The derivation follows kube's pod
+ * printer step by step because users read these words (CrashLoopBackOff, Init:0/2, Terminating...)
+ * as the pod's state.
  *
  * @param lastRestart when the most recent counted restart's previous run finished; null if unknown
  */
@@ -43,7 +42,8 @@ record CorePodSummary(int ready, int total, String status, long restarts, Instan
         String phase = text(podStatus, "phase");
         String status = text(podStatus, "reason").isEmpty() ? phase : text(podStatus, "reason");
         for (JsonNode condition : items(podStatus, "conditions")) {
-            if (text(condition, "type").equals("PodScheduled") && text(condition, "reason").equals("SchedulingGated")) {
+            if (text(condition, "type").equals("PodScheduled")
+                    && text(condition, "reason").equals("SchedulingGated")) {
                 status = "SchedulingGated";
             }
         }
@@ -81,10 +81,12 @@ record CorePodSummary(int ready, int total, String status, long restarts, Instan
                 continue;
             }
             if (terminated != null) {
-                status = text(terminated, "reason").isEmpty()
-                        ? "Init:" + exitDescription(terminated)
-                        : "Init:" + text(terminated, "reason");
-            } else if (waiting != null && !text(waiting, "reason").isEmpty()
+                status =
+                        text(terminated, "reason").isEmpty()
+                                ? "Init:" + exitDescription(terminated)
+                                : "Init:" + text(terminated, "reason");
+            } else if (waiting != null
+                    && !text(waiting, "reason").isEmpty()
                     && !text(waiting, "reason").equals("PodInitializing")) {
                 status = "Init:" + text(waiting, "reason");
             } else {
@@ -141,7 +143,8 @@ record CorePodSummary(int ready, int total, String status, long restarts, Instan
 
     /** When the container's previous run finished: the moment of its latest restart. */
     private static Instant lastFinished(JsonNode containerStatus) {
-        return CoreCells.time(object(containerStatus.path("lastState"), "terminated"), "finishedAt");
+        return CoreCells.time(
+                object(containerStatus.path("lastState"), "terminated"), "finishedAt");
     }
 
     private static String exitDescription(JsonNode terminated) {
@@ -162,7 +165,8 @@ record CorePodSummary(int ready, int total, String status, long restarts, Instan
     /** Whether any Ready condition is True. */
     private static boolean readyConditionTrue(JsonNode podStatus) {
         for (JsonNode condition : items(podStatus, "conditions")) {
-            if (text(condition, "type").equals("Ready") && text(condition, "status").equals("True")) {
+            if (text(condition, "type").equals("Ready")
+                    && text(condition, "status").equals("True")) {
                 return true;
             }
         }

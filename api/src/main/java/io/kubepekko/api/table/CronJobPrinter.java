@@ -1,7 +1,6 @@
 package io.kubepekko.api.table;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.time.Instant;
 import java.util.List;
 
@@ -12,29 +11,41 @@ import java.util.List;
  */
 public final class CronJobPrinter implements TablePrinter {
 
-    private static final List<Column> COLUMNS = List.of(
-            Column.NAME,
-            Column.string("Schedule", "The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron."),
-            Column.string("Timezone", "The time zone name for the given schedule, see "
-                    + "https://en.wikipedia.org/wiki/List_of_tz_database_time_zones. If not specified, this will "
-                    + "default to the time zone of the kube-controller-manager process. The set of valid time zone "
-                    + "names and the time zone offset is loaded from the system-wide time zone database by the API "
-                    + "server during CronJob validation and the controller manager during execution. If no "
-                    + "system-wide time zone database can be found a bundled version of the database is used instead. "
-                    + "If the time zone name becomes invalid during the lifetime of a CronJob or due to a change in "
-                    + "host configuration, the controller will stop creating new new Jobs and will create a system "
-                    + "event with the reason UnknownTimeZone. More information can be found in "
-                    + "https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/#time-zones This is beta "
-                    + "field and must be enabled via the `CronJobTimeZone` feature gate."),
-            // The double space is in Kubernetes' text.
-            new Column("Suspend", "boolean", "", "This flag tells the controller to suspend subsequent executions, "
-                    + "it does not apply to already started executions.  Defaults to false.", 0),
-            Column.integer("Active", "A list of pointers to currently running jobs."),
-            Column.string("Last Schedule", "Information when was the last time the job was successfully scheduled."),
-            WorkloadColumns.AGE,
-            WorkloadColumns.CONTAINERS,
-            WorkloadColumns.IMAGES,
-            Column.string("Selector", JobPrinter.selectorDescription()).wide());
+    private static final List<Column> COLUMNS =
+            List.of(
+                    Column.NAME,
+                    Column.string(
+                            "Schedule",
+                            "The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron."),
+                    Column.string(
+                            "Timezone",
+                            "The time zone name for the given schedule, see "
+                                    + "https://en.wikipedia.org/wiki/List_of_tz_database_time_zones. If not specified, this will "
+                                    + "default to the time zone of the kube-controller-manager process. The set of valid time zone "
+                                    + "names and the time zone offset is loaded from the system-wide time zone database by the API "
+                                    + "server during CronJob validation and the controller manager during execution. If no "
+                                    + "system-wide time zone database can be found a bundled version of the database is used instead. "
+                                    + "If the time zone name becomes invalid during the lifetime of a CronJob or due to a change in "
+                                    + "host configuration, the controller will stop creating new new Jobs and will create a system "
+                                    + "event with the reason UnknownTimeZone. More information can be found in "
+                                    + "https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/#time-zones This is beta "
+                                    + "field and must be enabled via the `CronJobTimeZone` feature gate."),
+                    // The double space is in Kubernetes' text.
+                    new Column(
+                            "Suspend",
+                            "boolean",
+                            "",
+                            "This flag tells the controller to suspend subsequent executions, "
+                                    + "it does not apply to already started executions.  Defaults to false.",
+                            0),
+                    Column.integer("Active", "A list of pointers to currently running jobs."),
+                    Column.string(
+                            "Last Schedule",
+                            "Information when was the last time the job was successfully scheduled."),
+                    WorkloadColumns.AGE,
+                    WorkloadColumns.CONTAINERS,
+                    WorkloadColumns.IMAGES,
+                    Column.string("Selector", JobPrinter.selectorDescription()).wide());
 
     @Override
     public List<Column> columns() {
@@ -46,7 +57,8 @@ public final class CronJobPrinter implements TablePrinter {
         JsonNode spec = object.path("spec");
         JsonNode status = object.path("status");
         JsonNode jobSpec = spec.path("jobTemplate").path("spec");
-        WorkloadCells.Containers containers = WorkloadCells.containers(jobSpec.path("template").path("spec"));
+        WorkloadCells.Containers containers =
+                WorkloadCells.containers(jobSpec.path("template").path("spec"));
         JsonNode timeZone = spec.path("timeZone");
         JsonNode lastSchedule = status.path("lastScheduleTime");
         JsonNode active = status.path("active");
@@ -54,7 +66,8 @@ public final class CronJobPrinter implements TablePrinter {
                 WorkloadCells.name(object),
                 WorkloadCells.text(spec.path("schedule"), ""),
                 WorkloadCells.isSet(timeZone) ? WorkloadCells.text(timeZone, "") : "<none>",
-                // Kube sends this boolean column's cell as the string True/False; suspend is defaulted
+                // Kube sends this boolean column's cell as the string True/False; suspend is
+                // defaulted
                 // to false, so an unset one prints False.
                 WorkloadCells.bool(spec.path("suspend"), false),
                 (long) (active.isArray() ? active.size() : 0),

@@ -1,7 +1,6 @@
 package io.kubepekko.api.table;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.time.Instant;
 import java.util.List;
 
@@ -12,26 +11,44 @@ import java.util.List;
  */
 public final class DaemonSetPrinter implements TablePrinter {
 
-    private static final List<Column> COLUMNS = List.of(
-            Column.NAME,
-            Column.integer("Desired", "The total number of nodes that should be running the daemon pod (including "
-                    + "nodes correctly running the daemon pod)." + WorkloadColumns.DAEMON_SET_INFO),
-            Column.integer("Current", "The number of nodes that are running at least 1 daemon pod and are supposed "
-                    + "to run the daemon pod." + WorkloadColumns.DAEMON_SET_INFO),
-            Column.integer("Ready", "The number of nodes that should be running the daemon pod and have one or more "
-                    + "of the daemon pod running and ready."),
-            Column.integer("Up-to-date", "The total number of nodes that are running updated daemon pod"),
-            Column.integer("Available", "The number of nodes that should be running the daemon pod and have one or "
-                    + "more of the daemon pod running and available (ready for at least spec.minReadySeconds)"),
-            Column.string("Node Selector", "NodeSelector is a selector which must be true for the pod to fit on a "
-                    + "node. Selector which must match a node's labels for the pod to be scheduled on that node. More "
-                    + "info: https://kubernetes.io/docs/concepts/configuration/assign-pod-node/"),
-            WorkloadColumns.AGE,
-            WorkloadColumns.CONTAINERS,
-            WorkloadColumns.IMAGES,
-            Column.string("Selector", "A label query over pods that are managed by the daemon set. Must match in "
-                    + "order to be controlled. If empty, defaulted to labels on Pod template."
-                    + WorkloadColumns.LABEL_SELECTORS_INFO).wide());
+    private static final List<Column> COLUMNS =
+            List.of(
+                    Column.NAME,
+                    Column.integer(
+                            "Desired",
+                            "The total number of nodes that should be running the daemon pod (including "
+                                    + "nodes correctly running the daemon pod)."
+                                    + WorkloadColumns.DAEMON_SET_INFO),
+                    Column.integer(
+                            "Current",
+                            "The number of nodes that are running at least 1 daemon pod and are supposed "
+                                    + "to run the daemon pod."
+                                    + WorkloadColumns.DAEMON_SET_INFO),
+                    Column.integer(
+                            "Ready",
+                            "The number of nodes that should be running the daemon pod and have one or more "
+                                    + "of the daemon pod running and ready."),
+                    Column.integer(
+                            "Up-to-date",
+                            "The total number of nodes that are running updated daemon pod"),
+                    Column.integer(
+                            "Available",
+                            "The number of nodes that should be running the daemon pod and have one or "
+                                    + "more of the daemon pod running and available (ready for at least spec.minReadySeconds)"),
+                    Column.string(
+                            "Node Selector",
+                            "NodeSelector is a selector which must be true for the pod to fit on a "
+                                    + "node. Selector which must match a node's labels for the pod to be scheduled on that node. More "
+                                    + "info: https://kubernetes.io/docs/concepts/configuration/assign-pod-node/"),
+                    WorkloadColumns.AGE,
+                    WorkloadColumns.CONTAINERS,
+                    WorkloadColumns.IMAGES,
+                    Column.string(
+                                    "Selector",
+                                    "A label query over pods that are managed by the daemon set. Must match in "
+                                            + "order to be controlled. If empty, defaulted to labels on Pod template."
+                                            + WorkloadColumns.LABEL_SELECTORS_INFO)
+                            .wide());
 
     @Override
     public List<Column> columns() {

@@ -1,16 +1,18 @@
 package io.kubepekko.api.table;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-
 import static io.kubepekko.api.table.CoreCells.integer;
 import static io.kubepekko.api.table.CoreCells.items;
 import static io.kubepekko.api.table.CoreCells.text;
 
-/** Endpoints as {@code kubectl get endpoints} shows them: the first few ready addresses with their ports. */
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Endpoints as {@code kubectl get endpoints} shows them: the first few ready addresses with their
+ * ports.
+ */
 public final class EndpointsPrinter implements TablePrinter {
 
     public static final EndpointsPrinter INSTANCE = new EndpointsPrinter();
@@ -18,10 +20,11 @@ public final class EndpointsPrinter implements TablePrinter {
     /** How many endpoints are listed before the rest is summed up as {@code + N more...}. */
     private static final int SHOWN = 3;
 
-    private static final List<Column> COLUMNS = List.of(
-            Column.NAME,
-            Column.string("Endpoints", CoreDescriptions.ENDPOINTS_SUBSETS),
-            Column.string("Age", Descriptions.CREATION_TIMESTAMP));
+    private static final List<Column> COLUMNS =
+            List.of(
+                    Column.NAME,
+                    Column.string("Endpoints", CoreDescriptions.ENDPOINTS_SUBSETS),
+                    Column.string("Age", Descriptions.CREATION_TIMESTAMP));
 
     private EndpointsPrinter() {}
 
@@ -32,10 +35,16 @@ public final class EndpointsPrinter implements TablePrinter {
 
     @Override
     public List<Object> cells(JsonNode endpoints, Instant now) {
-        return List.of(text(endpoints.path("metadata"), "name"), format(endpoints), Ages.of(endpoints, now));
+        return List.of(
+                text(endpoints.path("metadata"), "name"),
+                format(endpoints),
+                Ages.of(endpoints, now));
     }
 
-    /** Every (ready address, port) pair counts; addresses of port-less subsets (headless) count alone. */
+    /**
+     * Every (ready address, port) pair counts; addresses of port-less subsets (headless) count
+     * alone.
+     */
     static String format(JsonNode endpoints) {
         List<JsonNode> subsets = items(endpoints, "subsets");
         if (subsets.isEmpty()) {

@@ -1,14 +1,13 @@
 package io.kubepekko.api.table;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
-import java.time.Instant;
-import java.util.List;
-import java.util.Locale;
-
 import static io.kubepekko.api.table.CoreCells.integer;
 import static io.kubepekko.api.table.CoreCells.object;
 import static io.kubepekko.api.table.CoreCells.text;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
 
 /**
  * core/v1 Events as {@code kubectl get events} shows them. Events written through the newer
@@ -19,18 +18,19 @@ public final class EventPrinter implements TablePrinter {
 
     public static final EventPrinter INSTANCE = new EventPrinter();
 
-    private static final List<Column> COLUMNS = List.of(
-            Column.string("Last Seen", CoreDescriptions.EVENT_LAST_TIMESTAMP),
-            Column.string("Type", CoreDescriptions.EVENT_TYPE),
-            Column.string("Reason", CoreDescriptions.EVENT_REASON),
-            Column.string("Object", CoreDescriptions.EVENT_INVOLVED_OBJECT),
-            Column.string("Subobject", CoreDescriptions.EVENT_FIELD_PATH).wide(),
-            Column.string("Source", CoreDescriptions.EVENT_SOURCE).wide(),
-            Column.string("Message", CoreDescriptions.EVENT_MESSAGE),
-            Column.string("First Seen", CoreDescriptions.EVENT_FIRST_TIMESTAMP).wide(),
-            // Declared a string column by kube, yet its cells are integers.
-            Column.string("Count", CoreDescriptions.EVENT_COUNT).wide(),
-            Column.NAME.wide());
+    private static final List<Column> COLUMNS =
+            List.of(
+                    Column.string("Last Seen", CoreDescriptions.EVENT_LAST_TIMESTAMP),
+                    Column.string("Type", CoreDescriptions.EVENT_TYPE),
+                    Column.string("Reason", CoreDescriptions.EVENT_REASON),
+                    Column.string("Object", CoreDescriptions.EVENT_INVOLVED_OBJECT),
+                    Column.string("Subobject", CoreDescriptions.EVENT_FIELD_PATH).wide(),
+                    Column.string("Source", CoreDescriptions.EVENT_SOURCE).wide(),
+                    Column.string("Message", CoreDescriptions.EVENT_MESSAGE),
+                    Column.string("First Seen", CoreDescriptions.EVENT_FIRST_TIMESTAMP).wide(),
+                    // Declared a string column by kube, yet its cells are integers.
+                    Column.string("Count", CoreDescriptions.EVENT_COUNT).wide(),
+                    Column.NAME.wide());
 
     private EventPrinter() {}
 
@@ -42,7 +42,12 @@ public final class EventPrinter implements TablePrinter {
     @Override
     public List<Object> cells(JsonNode event, Instant now) {
         Instant firstTimestamp = CoreCells.time(event, "firstTimestamp");
-        String firstSeen = CoreCells.since(firstTimestamp != null ? firstTimestamp : CoreCells.time(event, "eventTime"), now);
+        String firstSeen =
+                CoreCells.since(
+                        firstTimestamp != null
+                                ? firstTimestamp
+                                : CoreCells.time(event, "eventTime"),
+                        now);
         Instant lastTimestamp = CoreCells.time(event, "lastTimestamp");
         String lastSeen = lastTimestamp != null ? CoreCells.since(lastTimestamp, now) : firstSeen;
         long count = integer(event, "count");
@@ -74,7 +79,9 @@ public final class EventPrinter implements TablePrinter {
         return name.isEmpty() ? kind : kind + "/" + name;
     }
 
-    /** {@code component, host}, each taken from the reporting controller and instance when unset. */
+    /**
+     * {@code component, host}, each taken from the reporting controller and instance when unset.
+     */
     private static String source(JsonNode event) {
         JsonNode source = event.path("source");
         String component = text(source, "component");

@@ -23,7 +23,10 @@ public enum IncludeObject {
             case "None" -> NONE;
             case "Metadata" -> METADATA;
             case "Object" -> OBJECT;
-            default -> throw ApiStatus.badRequest("unrecognized includeObject value: \"" + value + "\"").exception();
+            default ->
+                    throw ApiStatus.badRequest(
+                                    "unrecognized includeObject value: \"" + value + "\"")
+                            .exception();
         };
     }
 }

@@ -1,7 +1,6 @@
 package io.kubepekko.api.table;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,14 +11,20 @@ public final class IngressPrinter implements TablePrinter {
     /** Hosts beyond this many are summarised as {@code + N more...}. */
     private static final int MAX_HOSTS = 3;
 
-    private static final List<Column> COLUMNS = List.of(
-            Column.NAME,
-            Column.string("Class",
-                    "The name of the IngressClass resource that should be used for additional configuration"),
-            Column.string("Hosts", "Hosts that incoming requests are matched against before the ingress rule"),
-            Column.string("Address", "Address is a list containing ingress points for the load-balancer"),
-            Column.string("Ports", "Ports of TLS configurations that open"),
-            ClusterCells.AGE);
+    private static final List<Column> COLUMNS =
+            List.of(
+                    Column.NAME,
+                    Column.string(
+                            "Class",
+                            "The name of the IngressClass resource that should be used for additional configuration"),
+                    Column.string(
+                            "Hosts",
+                            "Hosts that incoming requests are matched against before the ingress rule"),
+                    Column.string(
+                            "Address",
+                            "Address is a list containing ingress points for the load-balancer"),
+                    Column.string("Ports", "Ports of TLS configurations that open"),
+                    ClusterCells.AGE);
 
     @Override
     public List<Column> columns() {

@@ -1,7 +1,6 @@
 package io.kubepekko.api.table;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -13,20 +12,25 @@ import java.util.Optional;
  */
 public final class JobPrinter implements TablePrinter {
 
-    private static final String JOB_SELECTOR = "A label query over pods that should match the pod count. Normally, "
-            + "the system sets this field for you." + WorkloadColumns.LABEL_SELECTORS_INFO;
+    private static final String JOB_SELECTOR =
+            "A label query over pods that should match the pod count. Normally, "
+                    + "the system sets this field for you."
+                    + WorkloadColumns.LABEL_SELECTORS_INFO;
 
-    private static final List<Column> COLUMNS = List.of(
-            Column.NAME,
-            Column.string("Status", "Status of the job."),
-            Column.string("Completions", "The number of pods which reached phase Succeeded. The value increases "
-                    + "monotonically for a given spec. However, it may decrease in reaction to scale down of elastic "
-                    + "indexed jobs."),
-            Column.string("Duration", "Time required to complete the job."),
-            WorkloadColumns.AGE,
-            WorkloadColumns.CONTAINERS,
-            WorkloadColumns.IMAGES,
-            Column.string("Selector", JOB_SELECTOR).wide());
+    private static final List<Column> COLUMNS =
+            List.of(
+                    Column.NAME,
+                    Column.string("Status", "Status of the job."),
+                    Column.string(
+                            "Completions",
+                            "The number of pods which reached phase Succeeded. The value increases "
+                                    + "monotonically for a given spec. However, it may decrease in reaction to scale down of elastic "
+                                    + "indexed jobs."),
+                    Column.string("Duration", "Time required to complete the job."),
+                    WorkloadColumns.AGE,
+                    WorkloadColumns.CONTAINERS,
+                    WorkloadColumns.IMAGES,
+                    Column.string("Selector", JOB_SELECTOR).wide());
 
     /** The Selector column's description, which CronJobs share. */
     static String selectorDescription() {
@@ -41,7 +45,8 @@ public final class JobPrinter implements TablePrinter {
     @Override
     public List<Object> cells(JsonNode object, Instant now) {
         JsonNode spec = object.path("spec");
-        WorkloadCells.Containers containers = WorkloadCells.containers(spec.path("template").path("spec"));
+        WorkloadCells.Containers containers =
+                WorkloadCells.containers(spec.path("template").path("spec"));
         return List.of(
                 WorkloadCells.name(object),
                 status(object),
@@ -54,8 +59,8 @@ public final class JobPrinter implements TablePrinter {
     }
 
     /**
-     * The finished conditions win over a pending deletion, which wins over the interim ones;
-     * a Job with none of them is Running.
+     * The finished conditions win over a pending deletion, which wins over the interim ones; a Job
+     * with none of them is Running.
      */
     static String status(JsonNode job) {
         JsonNode conditions = job.path("status").path("conditions");
@@ -107,7 +112,9 @@ public final class JobPrinter implements TablePrinter {
         return parallelism > 1 ? succeeded + "/1 of " + parallelism : succeeded + "/1";
     }
 
-    /** Empty before the Job starts; time since the start while it runs; start to completion after. */
+    /**
+     * Empty before the Job starts; time since the start while it runs; start to completion after.
+     */
     static String duration(JsonNode status, Instant now) {
         Optional<Instant> start = WorkloadCells.instant(status.get("startTime"));
         if (start.isEmpty()) {

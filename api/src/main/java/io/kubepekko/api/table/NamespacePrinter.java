@@ -1,21 +1,21 @@
 package io.kubepekko.api.table;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import static io.kubepekko.api.table.CoreCells.text;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 import java.util.List;
-
-import static io.kubepekko.api.table.CoreCells.text;
 
 /** Namespaces as {@code kubectl get namespaces} shows them: the phase (Active, Terminating). */
 public final class NamespacePrinter implements TablePrinter {
 
     public static final NamespacePrinter INSTANCE = new NamespacePrinter();
 
-    private static final List<Column> COLUMNS = List.of(
-            Column.NAME,
-            Column.string("Status", "The status of the namespace"),
-            Column.string("Age", Descriptions.CREATION_TIMESTAMP));
+    private static final List<Column> COLUMNS =
+            List.of(
+                    Column.NAME,
+                    Column.string("Status", "The status of the namespace"),
+                    Column.string("Age", Descriptions.CREATION_TIMESTAMP));
 
     private NamespacePrinter() {}
 

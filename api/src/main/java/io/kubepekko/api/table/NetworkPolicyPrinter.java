@@ -1,7 +1,6 @@
 package io.kubepekko.api.table;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.time.Instant;
 import java.util.List;
 
@@ -11,16 +10,18 @@ public final class NetworkPolicyPrinter implements TablePrinter {
      * Kube describes the column with the podSelector documentation of the long-gone
      * extensions/v1beta1 NetworkPolicySpec, not networking/v1's.
      */
-    static final String POD_SELECTOR_DESCRIPTION = "Selects the pods to which this NetworkPolicy object applies.  "
-            + "The array of ingress rules is applied to any pods selected by this field. Multiple network policies "
-            + "can select the same set of pods.  In this case, the ingress rules for each are combined additively. "
-            + "This field is NOT optional and follows standard label selector semantics. An empty podSelector "
-            + "matches all pods in this namespace.";
+    static final String POD_SELECTOR_DESCRIPTION =
+            "Selects the pods to which this NetworkPolicy object applies.  "
+                    + "The array of ingress rules is applied to any pods selected by this field. Multiple network policies "
+                    + "can select the same set of pods.  In this case, the ingress rules for each are combined additively. "
+                    + "This field is NOT optional and follows standard label selector semantics. An empty podSelector "
+                    + "matches all pods in this namespace.";
 
-    private static final List<Column> COLUMNS = List.of(
-            Column.NAME,
-            Column.string("Pod-Selector", POD_SELECTOR_DESCRIPTION),
-            ClusterCells.AGE);
+    private static final List<Column> COLUMNS =
+            List.of(
+                    Column.NAME,
+                    Column.string("Pod-Selector", POD_SELECTOR_DESCRIPTION),
+                    ClusterCells.AGE);
 
     @Override
     public List<Column> columns() {

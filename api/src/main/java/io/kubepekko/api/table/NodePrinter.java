@@ -1,7 +1,9 @@
 package io.kubepekko.api.table;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import static io.kubepekko.api.table.CoreCells.items;
+import static io.kubepekko.api.table.CoreCells.text;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -9,10 +11,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
-import static io.kubepekko.api.table.CoreCells.items;
-import static io.kubepekko.api.table.CoreCells.text;
-
-/** Nodes as {@code kubectl get nodes} shows them: readiness, schedulability, roles and what they run. */
+/**
+ * Nodes as {@code kubectl get nodes} shows them: readiness, schedulability, roles and what they
+ * run.
+ */
 public final class NodePrinter implements TablePrinter {
 
     public static final NodePrinter INSTANCE = new NodePrinter();
@@ -20,17 +22,21 @@ public final class NodePrinter implements TablePrinter {
     private static final String ROLE_LABEL_PREFIX = "node-role.kubernetes.io/";
     private static final String ROLE_LABEL = "kubernetes.io/role";
 
-    private static final List<Column> COLUMNS = List.of(
-            Column.NAME,
-            Column.string("Status", "The status of the node"),
-            Column.string("Roles", "The roles of the node"),
-            Column.string("Age", Descriptions.CREATION_TIMESTAMP),
-            Column.string("Version", CoreDescriptions.NODE_KUBELET_VERSION),
-            Column.string("Internal-IP", CoreDescriptions.NODE_ADDRESSES).wide(),
-            Column.string("External-IP", CoreDescriptions.NODE_ADDRESSES).wide(),
-            Column.string("OS-Image", CoreDescriptions.NODE_OS_IMAGE).wide(),
-            Column.string("Kernel-Version", CoreDescriptions.NODE_KERNEL_VERSION).wide(),
-            Column.string("Container-Runtime", CoreDescriptions.NODE_CONTAINER_RUNTIME_VERSION).wide());
+    private static final List<Column> COLUMNS =
+            List.of(
+                    Column.NAME,
+                    Column.string("Status", "The status of the node"),
+                    Column.string("Roles", "The roles of the node"),
+                    Column.string("Age", Descriptions.CREATION_TIMESTAMP),
+                    Column.string("Version", CoreDescriptions.NODE_KUBELET_VERSION),
+                    Column.string("Internal-IP", CoreDescriptions.NODE_ADDRESSES).wide(),
+                    Column.string("External-IP", CoreDescriptions.NODE_ADDRESSES).wide(),
+                    Column.string("OS-Image", CoreDescriptions.NODE_OS_IMAGE).wide(),
+                    Column.string("Kernel-Version", CoreDescriptions.NODE_KERNEL_VERSION).wide(),
+                    Column.string(
+                                    "Container-Runtime",
+                                    CoreDescriptions.NODE_CONTAINER_RUNTIME_VERSION)
+                            .wide());
 
     private NodePrinter() {}
 
@@ -77,13 +83,17 @@ public final class NodePrinter implements TablePrinter {
         return String.join(",", words);
     }
 
-    /** The roles from node-role.kubernetes.io/ROLE label keys and kubernetes.io/role=ROLE values, sorted. */
+    /**
+     * The roles from node-role.kubernetes.io/ROLE label keys and kubernetes.io/role=ROLE values,
+     * sorted.
+     */
     private static TreeSet<String> roles(JsonNode labels) {
         TreeSet<String> roles = new TreeSet<>();
         if (!labels.isObject()) {
             return roles;
         }
-        for (Iterator<Map.Entry<String, JsonNode>> it = labels.properties().iterator(); it.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = labels.properties().iterator();
+                it.hasNext(); ) {
             Map.Entry<String, JsonNode> label = it.next();
             String key = label.getKey();
             String value = label.getValue().isTextual() ? label.getValue().asText() : "";

@@ -1,7 +1,6 @@
 package io.kubepekko.api.table;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.time.Instant;
 import java.util.List;
 
@@ -9,12 +8,18 @@ import java.util.List;
 public final class PodDisruptionBudgetPrinter implements TablePrinter {
     private static final String UNSET = "N/A";
 
-    private static final List<Column> COLUMNS = List.of(
-            Column.NAME,
-            Column.string("Min Available", "The minimum number of pods that must be available."),
-            Column.string("Max Unavailable", "The maximum number of pods that may be unavailable."),
-            Column.integer("Allowed Disruptions", "Calculated number of pods that may be disrupted at this time."),
-            ClusterCells.AGE);
+    private static final List<Column> COLUMNS =
+            List.of(
+                    Column.NAME,
+                    Column.string(
+                            "Min Available", "The minimum number of pods that must be available."),
+                    Column.string(
+                            "Max Unavailable",
+                            "The maximum number of pods that may be unavailable."),
+                    Column.integer(
+                            "Allowed Disruptions",
+                            "Calculated number of pods that may be disrupted at this time."),
+                    ClusterCells.AGE);
 
     @Override
     public List<Column> columns() {

@@ -1,30 +1,38 @@
 package io.kubepekko.api.table;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
-import java.time.Instant;
-import java.util.List;
-
 import static io.kubepekko.api.table.CoreCells.items;
 import static io.kubepekko.api.table.CoreCells.orNone;
 import static io.kubepekko.api.table.CoreCells.text;
 
-/** Pods as {@code kubectl get pods} shows them: readiness, the condensed status, restarts, and where they run. */
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Pods as {@code kubectl get pods} shows them: readiness, the condensed status, restarts, and where
+ * they run.
+ */
 public final class PodPrinter implements TablePrinter {
 
     public static final PodPrinter INSTANCE = new PodPrinter();
 
-    private static final List<Column> COLUMNS = List.of(
-            Column.NAME,
-            Column.string("Ready", "The aggregate readiness state of this pod for accepting traffic."),
-            Column.string("Status", "The aggregate status of the containers in this pod."),
-            Column.string("Restarts", "The number of times the containers in this pod have been restarted and "
-                    + "when the last container in this pod has restarted."),
-            Column.string("Age", Descriptions.CREATION_TIMESTAMP),
-            Column.string("IP", CoreDescriptions.POD_IP).wide(),
-            Column.string("Node", CoreDescriptions.POD_NODE_NAME).wide(),
-            Column.string("Nominated Node", CoreDescriptions.POD_NOMINATED_NODE_NAME).wide(),
-            Column.string("Readiness Gates", CoreDescriptions.POD_READINESS_GATES).wide());
+    private static final List<Column> COLUMNS =
+            List.of(
+                    Column.NAME,
+                    Column.string(
+                            "Ready",
+                            "The aggregate readiness state of this pod for accepting traffic."),
+                    Column.string("Status", "The aggregate status of the containers in this pod."),
+                    Column.string(
+                            "Restarts",
+                            "The number of times the containers in this pod have been restarted and "
+                                    + "when the last container in this pod has restarted."),
+                    Column.string("Age", Descriptions.CREATION_TIMESTAMP),
+                    Column.string("IP", CoreDescriptions.POD_IP).wide(),
+                    Column.string("Node", CoreDescriptions.POD_NODE_NAME).wide(),
+                    Column.string("Nominated Node", CoreDescriptions.POD_NOMINATED_NODE_NAME)
+                            .wide(),
+                    Column.string("Readiness Gates", CoreDescriptions.POD_READINESS_GATES).wide());
 
     private PodPrinter() {}
 
@@ -37,9 +45,15 @@ public final class PodPrinter implements TablePrinter {
     public List<RowCondition> conditions(JsonNode pod) {
         // As kube's printer: a finished pod's row is Completed, with why.
         return switch (pod.path("status").path("phase").asText("")) {
-            case "Succeeded" -> List.of(new RowCondition("Completed", "True", "Succeeded",
-                    "The pod has completed successfully."));
-            case "Failed" -> List.of(new RowCondition("Completed", "True", "Failed", "The pod failed."));
+            case "Succeeded" ->
+                    List.of(
+                            new RowCondition(
+                                    "Completed",
+                                    "True",
+                                    "Succeeded",
+                                    "The pod has completed successfully."));
+            case "Failed" ->
+                    List.of(new RowCondition("Completed", "True", "Failed", "The pod failed."));
             default -> List.of();
         };
     }
@@ -49,9 +63,13 @@ public final class PodPrinter implements TablePrinter {
         CorePodSummary summary = CorePodSummary.of(pod);
         JsonNode spec = pod.path("spec");
         JsonNode status = pod.path("status");
-        String restarts = summary.restarts() != 0 && summary.lastRestart() != null
-                ? summary.restarts() + " (" + CoreCells.since(summary.lastRestart(), now) + " ago)"
-                : Long.toString(summary.restarts());
+        String restarts =
+                summary.restarts() != 0 && summary.lastRestart() != null
+                        ? summary.restarts()
+                                + " ("
+                                + CoreCells.since(summary.lastRestart(), now)
+                                + " ago)"
+                        : Long.toString(summary.restarts());
         return List.of(
                 text(pod.path("metadata"), "name"),
                 summary.ready() + "/" + summary.total(),
@@ -76,7 +94,9 @@ public final class PodPrinter implements TablePrinter {
         return ip;
     }
 
-    /** {@code true/total} over the readiness gates, each judged by the first condition of its type. */
+    /**
+     * {@code true/total} over the readiness gates, each judged by the first condition of its type.
+     */
     private static String readinessGates(JsonNode spec, JsonNode status) {
         List<JsonNode> gates = items(spec, "readinessGates");
         if (gates.isEmpty()) {

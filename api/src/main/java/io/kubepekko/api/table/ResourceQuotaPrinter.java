@@ -2,7 +2,6 @@ package io.kubepekko.api.table;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.api.meta.Quantity;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,13 +13,18 @@ import java.util.List;
  */
 public final class ResourceQuotaPrinter implements TablePrinter {
 
-    private static final String REQUEST = "Request represents a minimum amount of cpu/memory that a container may "
-            + "consume.";
-    private static final String LIMIT = "Limits control the maximum amount of cpu/memory that a container may use "
-            + "independent of contention on the node.";
+    private static final String REQUEST =
+            "Request represents a minimum amount of cpu/memory that a container may " + "consume.";
+    private static final String LIMIT =
+            "Limits control the maximum amount of cpu/memory that a container may use "
+                    + "independent of contention on the node.";
 
-    private static final List<Column> COLUMNS = List.of(Column.NAME, Column.string("Request", REQUEST),
-            Column.string("Limit", LIMIT), ConfigCells.AGE);
+    private static final List<Column> COLUMNS =
+            List.of(
+                    Column.NAME,
+                    Column.string("Request", REQUEST),
+                    Column.string("Limit", LIMIT),
+                    ConfigCells.AGE);
 
     @Override
     public List<Column> columns() {
@@ -40,11 +44,18 @@ public final class ResourceQuotaPrinter implements TablePrinter {
         List<String> requests = new ArrayList<>();
         List<String> limits = new ArrayList<>();
         for (String resource : resources) {
-            String entry = resource + ": " + Quantity.print(used.get(resource)) + "/"
-                    + Quantity.print(hard.get(resource));
+            String entry =
+                    resource
+                            + ": "
+                            + Quantity.print(used.get(resource))
+                            + "/"
+                            + Quantity.print(hard.get(resource));
             (isLimit(resource) ? limits : requests).add(entry);
         }
-        return List.of(ConfigCells.name(object), String.join(", ", requests), String.join(", ", limits),
+        return List.of(
+                ConfigCells.name(object),
+                String.join(", ", requests),
+                String.join(", ", limits),
                 Ages.of(object, now));
     }
 

@@ -1,7 +1,6 @@
 package io.kubepekko.api.table;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,26 +12,30 @@ import java.util.List;
  */
 public final class RoleBindingPrinter implements TablePrinter {
 
-    public static final RoleBindingPrinter ROLE_BINDING = new RoleBindingPrinter(
-            "roleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. "
-                    + "If the RoleRef cannot be resolved, the Authorizer must return an error.",
-            "roleBinding");
+    public static final RoleBindingPrinter ROLE_BINDING =
+            new RoleBindingPrinter(
+                    "roleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. "
+                            + "If the RoleRef cannot be resolved, the Authorizer must return an error.",
+                    "roleBinding");
 
-    public static final RoleBindingPrinter CLUSTER_ROLE_BINDING = new RoleBindingPrinter(
-            "roleRef can only reference a ClusterRole in the global namespace. "
-                    + "If the RoleRef cannot be resolved, the Authorizer must return an error.",
-            "clusterRoleBinding");
+    public static final RoleBindingPrinter CLUSTER_ROLE_BINDING =
+            new RoleBindingPrinter(
+                    "roleRef can only reference a ClusterRole in the global namespace. "
+                            + "If the RoleRef cannot be resolved, the Authorizer must return an error.",
+                    "clusterRoleBinding");
 
     private final List<Column> columns;
 
     private RoleBindingPrinter(String roleDescription, String bindingWord) {
-        this.columns = List.of(
-                Column.NAME,
-                Column.string("Role", roleDescription),
-                ClusterCells.AGE,
-                Column.string("Users", "Users in the " + bindingWord).wide(),
-                Column.string("Groups", "Groups in the " + bindingWord).wide(),
-                Column.string("ServiceAccounts", "ServiceAccounts in the " + bindingWord).wide());
+        this.columns =
+                List.of(
+                        Column.NAME,
+                        Column.string("Role", roleDescription),
+                        ClusterCells.AGE,
+                        Column.string("Users", "Users in the " + bindingWord).wide(),
+                        Column.string("Groups", "Groups in the " + bindingWord).wide(),
+                        Column.string("ServiceAccounts", "ServiceAccounts in the " + bindingWord)
+                                .wide());
     }
 
     @Override
@@ -55,14 +58,17 @@ public final class RoleBindingPrinter implements TablePrinter {
                     case "User" -> users.add(name);
                     case "Group" -> groups.add(name);
                     case "ServiceAccount" ->
-                            serviceAccounts.add(ClusterCells.text(subject.path("namespace"), "") + "/" + name);
-                    default -> { }
+                            serviceAccounts.add(
+                                    ClusterCells.text(subject.path("namespace"), "") + "/" + name);
+                    default -> {}
                 }
             }
         }
         return List.of(
                 ClusterCells.name(object),
-                ClusterCells.text(roleRef.path("kind"), "") + "/" + ClusterCells.text(roleRef.path("name"), ""),
+                ClusterCells.text(roleRef.path("kind"), "")
+                        + "/"
+                        + ClusterCells.text(roleRef.path("name"), ""),
                 Ages.of(object, now),
                 String.join(", ", users),
                 String.join(", ", groups),

@@ -1,29 +1,29 @@
 package io.kubepekko.api.table;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import static io.kubepekko.api.table.CoreCells.integer;
+import static io.kubepekko.api.table.CoreCells.items;
+import static io.kubepekko.api.table.CoreCells.text;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
-
-import static io.kubepekko.api.table.CoreCells.integer;
-import static io.kubepekko.api.table.CoreCells.items;
-import static io.kubepekko.api.table.CoreCells.text;
 
 /** Services as {@code kubectl get services} shows them: type, addresses, ports and selector. */
 public final class ServicePrinter implements TablePrinter {
 
     public static final ServicePrinter INSTANCE = new ServicePrinter();
 
-    private static final List<Column> COLUMNS = List.of(
-            Column.NAME,
-            Column.string("Type", CoreDescriptions.SERVICE_TYPE),
-            Column.string("Cluster-IP", CoreDescriptions.SERVICE_CLUSTER_IP),
-            Column.string("External-IP", CoreDescriptions.SERVICE_EXTERNAL_IPS),
-            Column.string("Port(s)", CoreDescriptions.SERVICE_PORTS),
-            Column.string("Age", Descriptions.CREATION_TIMESTAMP),
-            Column.string("Selector", CoreDescriptions.SERVICE_SELECTOR).wide());
+    private static final List<Column> COLUMNS =
+            List.of(
+                    Column.NAME,
+                    Column.string("Type", CoreDescriptions.SERVICE_TYPE),
+                    Column.string("Cluster-IP", CoreDescriptions.SERVICE_CLUSTER_IP),
+                    Column.string("External-IP", CoreDescriptions.SERVICE_EXTERNAL_IPS),
+                    Column.string("Port(s)", CoreDescriptions.SERVICE_PORTS),
+                    Column.string("Age", Descriptions.CREATION_TIMESTAMP),
+                    Column.string("Selector", CoreDescriptions.SERVICE_SELECTOR).wide());
 
     private ServicePrinter() {}
 
@@ -77,7 +77,9 @@ public final class ServicePrinter implements TablePrinter {
         }
     }
 
-    /** The load balancer's ingress points, each its IP or else its hostname, distinct and sorted. */
+    /**
+     * The load balancer's ingress points, each its IP or else its hostname, distinct and sorted.
+     */
     private static TreeSet<String> loadBalancerIngress(JsonNode status) {
         TreeSet<String> points = new TreeSet<>();
         for (JsonNode ingress : items(status.path("loadBalancer"), "ingress")) {
@@ -95,7 +97,11 @@ public final class ServicePrinter implements TablePrinter {
         List<String> pieces = new ArrayList<>();
         for (JsonNode port : items(spec, "ports")) {
             long nodePort = integer(port, "nodePort");
-            pieces.add(integer(port, "port") + (nodePort > 0 ? ":" + nodePort : "") + "/" + text(port, "protocol"));
+            pieces.add(
+                    integer(port, "port")
+                            + (nodePort > 0 ? ":" + nodePort : "")
+                            + "/"
+                            + text(port, "protocol"));
         }
         return String.join(",", pieces);
     }

@@ -1,7 +1,6 @@
 package io.kubepekko.api.table;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -31,8 +30,8 @@ public interface TablePrinter {
     List<Object> cells(JsonNode object, Instant now);
 
     /**
-     * The row's conditions ({@code type}, {@code status}, {@code reason}, {@code message}); most kinds
-     * have none. kube-apiserver marks finished pods {@code Completed} this way.
+     * The row's conditions ({@code type}, {@code status}, {@code reason}, {@code message}); most
+     * kinds have none. kube-apiserver marks finished pods {@code Completed} this way.
      */
     default List<RowCondition> conditions(JsonNode object) {
         return List.of();
@@ -45,31 +44,44 @@ public interface TablePrinter {
      * Name and creation time, for kinds without their own printer, as kube-apiserver's default
      * convertor prints them: the time in UTC to the second, Go's zero time when unset.
      */
-    TablePrinter DEFAULT = new TablePrinter() {
-        private static final String ZERO_TIME = "0001-01-01T00:00:00Z";
-        private static final DateTimeFormatter RFC3339 = DateTimeFormatter
-                .ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'").withZone(ZoneOffset.UTC);
-        private final List<Column> columns = List.of(Column.NAME,
-                new Column("Created At", "date", "", Descriptions.CREATION_TIMESTAMP, 0));
+    TablePrinter DEFAULT =
+            new TablePrinter() {
+                private static final String ZERO_TIME = "0001-01-01T00:00:00Z";
+                private static final DateTimeFormatter RFC3339 =
+                        DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'")
+                                .withZone(ZoneOffset.UTC);
+                private final List<Column> columns =
+                        List.of(
+                                Column.NAME,
+                                new Column(
+                                        "Created At",
+                                        "date",
+                                        "",
+                                        Descriptions.CREATION_TIMESTAMP,
+                                        0));
 
-        @Override
-        public List<Column> columns() {
-            return columns;
-        }
+                @Override
+                public List<Column> columns() {
+                    return columns;
+                }
 
-        @Override
-        public List<Object> cells(JsonNode object, Instant now) {
-            JsonNode meta = object.path("metadata");
-            return List.of(meta.path("name").asText(""), createdAt(meta.path("creationTimestamp").asText("")));
-        }
+                @Override
+                public List<Object> cells(JsonNode object, Instant now) {
+                    JsonNode meta = object.path("metadata");
+                    return List.of(
+                            meta.path("name").asText(""),
+                            createdAt(meta.path("creationTimestamp").asText("")));
+                }
 
-        private String createdAt(String text) {
-            try {
-                return text.isEmpty() ? ZERO_TIME
-                        : RFC3339.format(Instant.parse(text).truncatedTo(ChronoUnit.SECONDS));
-            } catch (DateTimeParseException e) {
-                return ZERO_TIME;
-            }
-        }
-    };
+                private String createdAt(String text) {
+                    try {
+                        return text.isEmpty()
+                                ? ZERO_TIME
+                                : RFC3339.format(
+                                        Instant.parse(text).truncatedTo(ChronoUnit.SECONDS));
+                    } catch (DateTimeParseException e) {
+                        return ZERO_TIME;
+                    }
+                }
+            };
 }

@@ -2,7 +2,6 @@ package io.kubepekko.api.table;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.api.selector.LabelSelector;
-
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -13,8 +12,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Cell values the workload printers share, read leniently from stored JSON: a missing or oddly typed
- * field gives the value Kubernetes shows for it once decoded and defaulted, never an exception.
+ * Cell values the workload printers share, read leniently from stored JSON: a missing or oddly
+ * typed field gives the value Kubernetes shows for it once decoded and defaulted, never an
+ * exception.
  */
 final class WorkloadCells {
     private WorkloadCells() {}
@@ -39,7 +39,9 @@ final class WorkloadCells {
         return integer(node, 0);
     }
 
-    /** {@code spec.replicas} as the decoded object has it: Kubernetes defaults an unset one to 1. */
+    /**
+     * {@code spec.replicas} as the decoded object has it: Kubernetes defaults an unset one to 1.
+     */
     static long replicas(JsonNode spec) {
         return integer(spec.path("replicas"), 1);
     }
@@ -75,7 +77,8 @@ final class WorkloadCells {
             return "<none>";
         }
         List<String> pairs = new ArrayList<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = map.properties().iterator(); it.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = map.properties().iterator();
+                it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             pairs.add(e.getKey() + "=" + text(e.getValue(), ""));
         }
@@ -85,8 +88,8 @@ final class WorkloadCells {
 
     /**
      * A {@code metav1.LabelSelector} as {@code metav1.FormatLabelSelector} prints it: the canonical
-     * selector string ({@code app=x,tier in (a,b)}), {@code <none>} when it selects everything or is
-     * absent, {@code <error>} when it does not convert.
+     * selector string ({@code app=x,tier in (a,b)}), {@code <none>} when it selects everything or
+     * is absent, {@code <error>} when it does not convert.
      */
     static String labelSelector(JsonNode selector) {
         Optional<String> s = selectorString(selector);
@@ -109,8 +112,8 @@ final class WorkloadCells {
     }
 
     /**
-     * A {@code *bool} as the printers show it: {@code True} or {@code False}. Kubernetes defaults the
-     * fields printed this way, so an unset one reads as {@code fallback}.
+     * A {@code *bool} as the printers show it: {@code True} or {@code False}. Kubernetes defaults
+     * the fields printed this way, so an unset one reads as {@code fallback}.
      */
     static String bool(JsonNode node, boolean fallback) {
         boolean value = node != null && node.isBoolean() ? node.booleanValue() : fallback;

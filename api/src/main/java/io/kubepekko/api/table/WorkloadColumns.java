@@ -10,7 +10,8 @@ final class WorkloadColumns {
 
     static final Column AGE = Column.string("Age", Descriptions.CREATION_TIMESTAMP);
 
-    static final Column CONTAINERS = Column.string("Containers", "Names of each container in the template.").wide();
+    static final Column CONTAINERS =
+            Column.string("Containers", "Names of each container in the template.").wide();
 
     static final Column IMAGES =
             Column.string("Images", "Images referenced by each container in the template.").wide();

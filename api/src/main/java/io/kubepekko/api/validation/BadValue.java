@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.Json;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -12,8 +11,8 @@ import java.util.Map;
 
 /**
  * A structured "bad value" for a {@link io.kubepekko.api.status.FieldError}. Since Kubernetes 1.34
- * such values print as compact JSON ({@code Invalid value: {"app":"web"}: ...}); strings and numbers
- * should be passed to FieldError directly instead.
+ * such values print as compact JSON ({@code Invalid value: {"app":"web"}: ...}); strings and
+ * numbers should be passed to FieldError directly instead.
  */
 public record BadValue(String json) {
 

@@ -1,7 +1,6 @@
 package io.kubepekko.api.validation;
 
 import io.kubepekko.api.status.FieldError;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,8 +13,8 @@ public final class FieldManagerValidation {
     public static final int MAX_LENGTH = 128;
 
     /**
-     * At most {@value #MAX_LENGTH} bytes, and only characters Go prints: one error for the length and
-     * one per other character, at its byte position, as kube words them. Empty means "not set".
+     * At most {@value #MAX_LENGTH} bytes, and only characters Go prints: one error for the length
+     * and one per other character, at its byte position, as kube words them. Empty means "not set".
      */
     public static List<FieldError> validate(String fieldManager) {
         List<FieldError> errors = new ArrayList<>();
@@ -29,8 +28,12 @@ public final class FieldManagerValidation {
         for (int i = 0; i < fieldManager.length(); ) {
             int c = fieldManager.codePointAt(i);
             if (!FieldError.isPrint(c)) {
-                errors.add(FieldError.invalid("fieldManager", fieldManager,
-                        String.format("invalid character U+%04X (at position %d)", c, position)));
+                errors.add(
+                        FieldError.invalid(
+                                "fieldManager",
+                                fieldManager,
+                                String.format(
+                                        "invalid character U+%04X (at position %d)", c, position)));
             }
             position += new String(Character.toChars(c)).getBytes(StandardCharsets.UTF_8).length;
             i += Character.charCount(c);

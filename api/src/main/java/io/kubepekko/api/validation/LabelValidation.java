@@ -2,7 +2,6 @@ package io.kubepekko.api.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.api.status.FieldError;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,19 +15,24 @@ public final class LabelValidation {
 
     private static final List<String> OPERATORS = List.of("In", "NotIn", "Exists", "DoesNotExist");
 
-    /** Keys must be qualified names and values label values; errors carry the map path, not the key. */
+    /**
+     * Keys must be qualified names and values label values; errors carry the map path, not the key.
+     */
     public static List<FieldError> labels(JsonNode labels, FieldPath path) {
         List<FieldError> errs = new ArrayList<>();
         if (labels == null || !labels.isObject()) {
             return errs;
         }
-        labels.properties().iterator().forEachRemaining(e -> {
-            errs.addAll(labelKey(e.getKey(), path));
-            String value = e.getValue().isNull() ? "" : e.getValue().asText();
-            for (String msg : NameValidation.labelValue(value)) {
-                errs.add(FieldError.invalid(path.toString(), value, msg));
-            }
-        });
+        labels.properties()
+                .iterator()
+                .forEachRemaining(
+                        e -> {
+                            errs.addAll(labelKey(e.getKey(), path));
+                            String value = e.getValue().isNull() ? "" : e.getValue().asText();
+                            for (String msg : NameValidation.labelValue(value)) {
+                                errs.add(FieldError.invalid(path.toString(), value, msg));
+                            }
+                        });
         return errs;
     }
 
@@ -64,17 +68,26 @@ public final class LabelValidation {
         switch (op) {
             case "In", "NotIn" -> {
                 if (count == 0) {
-                    errs.add(FieldError.required(path.child("values").toString(),
-                            "must be specified when `operator` is 'In' or 'NotIn'"));
+                    errs.add(
+                            FieldError.required(
+                                    path.child("values").toString(),
+                                    "must be specified when `operator` is 'In' or 'NotIn'"));
                 }
             }
             case "Exists", "DoesNotExist" -> {
                 if (count > 0) {
-                    errs.add(FieldError.forbidden(path.child("values").toString(),
-                            "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+                    errs.add(
+                            FieldError.forbidden(
+                                    path.child("values").toString(),
+                                    "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
                 }
             }
-            default -> errs.add(FieldError.invalid(path.child("operator").toString(), op, "not a valid selector operator"));
+            default ->
+                    errs.add(
+                            FieldError.invalid(
+                                    path.child("operator").toString(),
+                                    op,
+                                    "not a valid selector operator"));
         }
         errs.addAll(labelKey(req.path("key").asText(""), path.child("key")));
         for (int j = 0; j < count; j++) {
@@ -86,7 +99,10 @@ public final class LabelValidation {
         return errs;
     }
 
-    /** Whether a selector has neither matchLabels nor matchExpressions (it selects nothing in apps/v1). */
+    /**
+     * Whether a selector has neither matchLabels nor matchExpressions (it selects nothing in
+     * apps/v1).
+     */
     public static boolean isEmpty(JsonNode selector) {
         return size(selector.get("matchLabels")) + size(selector.get("matchExpressions")) == 0;
     }

@@ -1,15 +1,14 @@
 package io.kubepekko.api.validation;
 
 import io.kubepekko.api.registry.NameRule;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * Kubernetes' string-format checks ({@code k8s.io/apimachinery/pkg/util/validation} and
- * {@code pkg/api/validate/content}). Each check returns the detail messages Kubernetes produces, empty
+ * Kubernetes' string-format checks ({@code k8s.io/apimachinery/pkg/util/validation} and {@code
+ * pkg/api/validate/content}). Each check returns the detail messages Kubernetes produces, empty
  * when the value is valid; callers wrap them into {@code FieldError.invalid(path, value, detail)}.
  * Lengths are counted in UTF-8 bytes, as Go's {@code len} does.
  */
@@ -23,25 +22,32 @@ public final class NameValidation {
     private static final int LABEL_KEY_NAME_MAX_LENGTH = 63;
 
     private static final String DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
-    private static final String DNS1123_LABEL_MSG = "a lowercase RFC 1123 label must consist of lower case "
-            + "alphanumeric characters or '-', and must start and end with an alphanumeric character";
+    private static final String DNS1123_LABEL_MSG =
+            "a lowercase RFC 1123 label must consist of lower case "
+                    + "alphanumeric characters or '-', and must start and end with an alphanumeric character";
     private static final Pattern DNS1123_LABEL = Pattern.compile("^" + DNS1123_LABEL_FMT + "$");
 
-    private static final String DNS1123_SUBDOMAIN_FMT = DNS1123_LABEL_FMT + "(\\." + DNS1123_LABEL_FMT + ")*";
-    private static final String DNS1123_SUBDOMAIN_MSG = "a lowercase RFC 1123 subdomain must consist of lower case "
-            + "alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
-    private static final Pattern DNS1123_SUBDOMAIN = Pattern.compile("^" + DNS1123_SUBDOMAIN_FMT + "$");
+    private static final String DNS1123_SUBDOMAIN_FMT =
+            DNS1123_LABEL_FMT + "(\\." + DNS1123_LABEL_FMT + ")*";
+    private static final String DNS1123_SUBDOMAIN_MSG =
+            "a lowercase RFC 1123 subdomain must consist of lower case "
+                    + "alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+    private static final Pattern DNS1123_SUBDOMAIN =
+            Pattern.compile("^" + DNS1123_SUBDOMAIN_FMT + "$");
 
     private static final String DNS1035_LABEL_FMT = "[a-z]([-a-z0-9]*[a-z0-9])?";
-    private static final String DNS1035_LABEL_MSG = "a DNS-1035 label must consist of lower case alphanumeric "
-            + "characters or '-', start with an alphabetic character, and end with an alphanumeric character";
+    private static final String DNS1035_LABEL_MSG =
+            "a DNS-1035 label must consist of lower case alphanumeric "
+                    + "characters or '-', start with an alphabetic character, and end with an alphanumeric character";
     private static final Pattern DNS1035_LABEL = Pattern.compile("^" + DNS1035_LABEL_FMT + "$");
 
     private static final String WILDCARD_DNS1123_SUBDOMAIN_FMT = "\\*\\." + DNS1123_SUBDOMAIN_FMT;
-    private static final String WILDCARD_DNS1123_SUBDOMAIN_MSG = "a wildcard DNS-1123 subdomain must start with "
-            + "'*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, "
-            + "'-' or '.' and end with an alphanumeric character";
-    private static final Pattern WILDCARD_DNS1123_SUBDOMAIN = Pattern.compile("^" + WILDCARD_DNS1123_SUBDOMAIN_FMT + "$");
+    private static final String WILDCARD_DNS1123_SUBDOMAIN_MSG =
+            "a wildcard DNS-1123 subdomain must start with "
+                    + "'*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, "
+                    + "'-' or '.' and end with an alphanumeric character";
+    private static final Pattern WILDCARD_DNS1123_SUBDOMAIN =
+            Pattern.compile("^" + WILDCARD_DNS1123_SUBDOMAIN_FMT + "$");
 
     private static final String LABEL_KEY_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
     private static final String LABEL_KEY_MSG =
@@ -49,8 +55,9 @@ public final class NameValidation {
     private static final Pattern LABEL_KEY = Pattern.compile("^" + LABEL_KEY_FMT + "$");
 
     private static final String LABEL_VALUE_FMT = "(" + LABEL_KEY_FMT + ")?";
-    private static final String LABEL_VALUE_MSG = "a valid label must be an empty string or consist of alphanumeric "
-            + "characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+    private static final String LABEL_VALUE_MSG =
+            "a valid label must be an empty string or consist of alphanumeric "
+                    + "characters, '-', '_' or '.', and must start and end with an alphanumeric character";
     private static final Pattern LABEL_VALUE = Pattern.compile("^" + LABEL_VALUE_FMT + "$");
 
     private static final String CONFIG_MAP_KEY_FMT = "[-._a-zA-Z0-9]+";
@@ -62,10 +69,12 @@ public final class NameValidation {
     private static final Pattern HAS_LETTER = Pattern.compile("[a-z]");
 
     private static final String PERCENT_FMT = "[0-9]+%";
-    private static final String PERCENT_MSG = "a valid percent string must be a numeric string followed by an ending '%'";
+    private static final String PERCENT_MSG =
+            "a valid percent string must be a numeric string followed by an ending '%'";
     private static final Pattern PERCENT = Pattern.compile("^" + PERCENT_FMT + "$");
 
-    // --- the formats ------------------------------------------------------------------------------
+    // --- the formats
+    // ------------------------------------------------------------------------------
 
     /** RFC 1123 subdomain: most object names. */
     public static List<String> dns1123Subdomain(String value) {
@@ -108,7 +117,11 @@ public final class NameValidation {
             errs.add(maxLenChars(DNS1123_SUBDOMAIN_MAX_LENGTH));
         }
         if (!WILDCARD_DNS1123_SUBDOMAIN.matcher(value).matches()) {
-            errs.add(regexError(WILDCARD_DNS1123_SUBDOMAIN_MSG, WILDCARD_DNS1123_SUBDOMAIN_FMT, "*.example.com"));
+            errs.add(
+                    regexError(
+                            WILDCARD_DNS1123_SUBDOMAIN_MSG,
+                            WILDCARD_DNS1123_SUBDOMAIN_FMT,
+                            "*.example.com"));
         }
         return errs;
     }
@@ -149,14 +162,22 @@ public final class NameValidation {
                 if (prefix.isEmpty()) {
                     errs.add("prefix part must be non-empty");
                 } else {
-                    for (String msg : subdomain(prefix, maxLenBytes(DNS1123_SUBDOMAIN_MAX_LENGTH))) {
+                    for (String msg :
+                            subdomain(prefix, maxLenBytes(DNS1123_SUBDOMAIN_MAX_LENGTH))) {
                         errs.add("prefix part " + msg);
                     }
                 }
             }
             default -> {
-                errs.add("a valid label key " + regexError(LABEL_KEY_MSG, LABEL_KEY_FMT, "MyName", "my.name", "123-abc")
-                        + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')");
+                errs.add(
+                        "a valid label key "
+                                + regexError(
+                                        LABEL_KEY_MSG,
+                                        LABEL_KEY_FMT,
+                                        "MyName",
+                                        "my.name",
+                                        "123-abc")
+                                + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')");
                 return errs;
             }
         }
@@ -166,12 +187,18 @@ public final class NameValidation {
             errs.add("name part " + maxLenBytes(LABEL_KEY_NAME_MAX_LENGTH));
         }
         if (!LABEL_KEY.matcher(name).matches()) {
-            errs.add("name part " + regexError(LABEL_KEY_MSG, LABEL_KEY_FMT, "MyName", "my.name", "123-abc"));
+            errs.add(
+                    "name part "
+                            + regexError(
+                                    LABEL_KEY_MSG, LABEL_KEY_FMT, "MyName", "my.name", "123-abc"));
         }
         return errs;
     }
 
-    /** A label value: empty, or up to 63 alphanumerics, '-', '_' and '.' starting and ending alphanumeric. */
+    /**
+     * A label value: empty, or up to 63 alphanumerics, '-', '_' and '.' starting and ending
+     * alphanumeric.
+     */
     public static List<String> labelValue(String value) {
         List<String> errs = new ArrayList<>();
         if (byteLength(value) > LABEL_VALUE_MAX_LENGTH) {
@@ -190,7 +217,13 @@ public final class NameValidation {
             errs.add(maxLenChars(DNS1123_SUBDOMAIN_MAX_LENGTH));
         }
         if (!CONFIG_MAP_KEY.matcher(value).matches()) {
-            errs.add(regexError(CONFIG_MAP_KEY_MSG, CONFIG_MAP_KEY_FMT, "key.name", "KEY_NAME", "key-name"));
+            errs.add(
+                    regexError(
+                            CONFIG_MAP_KEY_MSG,
+                            CONFIG_MAP_KEY_FMT,
+                            "key.name",
+                            "KEY_NAME",
+                            "key-name"));
         }
         if (value.equals(".")) {
             errs.add("must not be '.'");
@@ -234,7 +267,9 @@ public final class NameValidation {
 
     /** {@code 25%}. */
     public static List<String> percent(String value) {
-        return PERCENT.matcher(value).matches() ? List.of() : List.of(regexError(PERCENT_MSG, PERCENT_FMT, "1%", "93%"));
+        return PERCENT.matcher(value).matches()
+                ? List.of()
+                : List.of(regexError(PERCENT_MSG, PERCENT_FMT, "1%", "93%"));
     }
 
     /**
@@ -250,7 +285,8 @@ public final class NameValidation {
         };
     }
 
-    // --- message builders, shared with kind validation ---------------------------------------------
+    // --- message builders, shared with kind validation
+    // ---------------------------------------------
 
     /** {@code msg (e.g. 'ex1' or 'ex2', regex used for validation is 'fmt')}. */
     public static String regexError(String msg, String fmt, String... examples) {
@@ -282,9 +318,9 @@ public final class NameValidation {
     }
 
     /**
-     * The length of {@code s} in UTF-8 bytes, as Go's {@code len} counts a string, without encoding it:
-     * it is called for every ConfigMap value and label on each write. An unpaired surrogate counts as
-     * the one byte Java's encoder replaces it with ('?').
+     * The length of {@code s} in UTF-8 bytes, as Go's {@code len} counts a string, without encoding
+     * it: it is called for every ConfigMap value and label on each write. An unpaired surrogate
+     * counts as the one byte Java's encoder replaces it with ('?').
      */
     public static int byteLength(String s) {
         int n = s.length();
@@ -296,7 +332,9 @@ public final class NameValidation {
             }
             if (c < 0x800) {
                 bytes += 1;
-            } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+            } else if (Character.isHighSurrogate(c)
+                    && i + 1 < n
+                    && Character.isLowSurrogate(s.charAt(i + 1))) {
                 bytes += 2; // the pair is 2 chars and 4 bytes
                 i++;
             } else if (Character.isSurrogate(c)) {

@@ -3,12 +3,11 @@ package io.kubepekko.api.watch;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;
-
 import java.util.Objects;
 
 /**
- * A {@link WatchEvent} as the cache retains it: both states already read into
- * {@link CachedObject}s so that every watcher's selection is evaluated without parsing JSON.
+ * A {@link WatchEvent} as the cache retains it: both states already read into {@link CachedObject}s
+ * so that every watcher's selection is evaluated without parsing JSON.
  *
  * <p>Confined to the cache's owner: {@link #previousAtThisVersion()} is computed once on first use.
  */
@@ -21,10 +20,14 @@ public final class CachedEvent {
     private CachedObject previousAtThisVersion;
 
     /**
-     * @param object   the state after the change (for a deletion, the final state)
+     * @param object the state after the change (for a deletion, the final state)
      * @param previous the state before the change, or {@code null} for a creation or when unknown
      */
-    public CachedEvent(WatchEvent.Type type, long resourceVersion, CachedObject object, CachedObject previous) {
+    public CachedEvent(
+            WatchEvent.Type type,
+            long resourceVersion,
+            CachedObject object,
+            CachedObject previous) {
         this.type = Objects.requireNonNull(type, "type");
         this.resourceVersion = resourceVersion;
         this.object = Objects.requireNonNull(object, "object");
@@ -60,8 +63,13 @@ public final class CachedEvent {
         if (previousAtThisVersion == null) {
             ObjectNode tree = Json.parseTrusted(previous.json());
             ObjectMeta.of(tree).put("resourceVersion", Long.toString(resourceVersion));
-            previousAtThisVersion = new CachedObject(previous.key(), resourceVersion, Json.bytes(tree),
-                    previous.labels(), previous.fields());
+            previousAtThisVersion =
+                    new CachedObject(
+                            previous.key(),
+                            resourceVersion,
+                            Json.bytes(tree),
+                            previous.labels(),
+                            previous.fields());
         }
         return previousAtThisVersion;
     }

@@ -2,11 +2,9 @@ package io.kubepekko.api.watch;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.selector.FieldSelector;
-
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -15,19 +13,29 @@ import java.util.function.Function;
 
 /**
  * Turns stored JSON of one resource type into {@link CachedObject}s: reads only the metadata and
- * the selectable fields (a filtered parse), keeps the bytes and the selector values, and drops the tree. The input is what the server itself persisted, so
- * unparsable JSON or a missing name is a bug ({@link IllegalArgumentException}), not a client error.
+ * the selectable fields (a filtered parse), keeps the bytes and the selector values, and drops the
+ * tree. The input is what the server itself persisted, so unparsable JSON or a missing name is a
+ * bug ({@link IllegalArgumentException}), not a client error.
  */
 public final class CachedObjectReader {
 
     private final Function<JsonNode, Map<String, String>> fieldValues;
-    /** What {@link #read} needs of an object; the rest (the bulk of it: spec, managedFields) is skipped. */
+
+    /**
+     * What {@link #read} needs of an object; the rest (the bulk of it: spec, managedFields) is
+     * skipped.
+     */
     private final PartialJson needed;
 
     public CachedObjectReader(ResourceType type) {
         this.fieldValues = FieldSelector.valueReader(type);
-        Set<String> paths = new HashSet<>(List.of("metadata.name", "metadata.namespace", "metadata.resourceVersion",
-                "metadata.labels"));
+        Set<String> paths =
+                new HashSet<>(
+                        List.of(
+                                "metadata.name",
+                                "metadata.namespace",
+                                "metadata.resourceVersion",
+                                "metadata.labels"));
         Set<String> selectable = FieldSelector.valuePaths(type);
         if (selectable != null) {
             paths.addAll(selectable);
@@ -56,7 +64,8 @@ public final class CachedObjectReader {
     }
 
     private CachedObject build(ObjectNode tree, byte[] json, ObjectKey key, long resourceVersion) {
-        return new CachedObject(key, resourceVersion, json, ObjectMeta.labels(tree), fieldValues.apply(tree));
+        return new CachedObject(
+                key, resourceVersion, json, ObjectMeta.labels(tree), fieldValues.apply(tree));
     }
 
     private static long versionOf(ObjectNode tree) {

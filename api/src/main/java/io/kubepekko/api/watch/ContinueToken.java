@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.Json;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -17,14 +16,14 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A list continuation in kube-apiserver's wire format: unpadded base64url of
- * {@code {"v":"meta.k8s.io/v1","rv":<int64>,"start":"<key>"}}. Clients treat it as opaque, but
- * keeping Kubernetes' shape lets tools that peek into it (and our own tests) read it.
+ * A list continuation in kube-apiserver's wire format: unpadded base64url of {@code
+ * {"v":"meta.k8s.io/v1","rv":<int64>,"start":"<key>"}}. Clients treat it as opaque, but keeping
+ * Kubernetes' shape lets tools that peek into it (and our own tests) read it.
  *
- * @param resourceVersion the snapshot every page is served from; negative means "the latest",
- *                        which kube-apiserver issues when a consistent continuation is impossible
- * @param startKey        the key of the first item of the next page ({@code namespace/name}, or
- *                        {@code name} for cluster-scoped kinds)
+ * @param resourceVersion the snapshot every page is served from; negative means "the latest", which
+ *     kube-apiserver issues when a consistent continuation is impossible
+ * @param startKey the key of the first item of the next page ({@code namespace/name}, or {@code
+ *     name} for cluster-scoped kinds)
  */
 public record ContinueToken(long resourceVersion, String startKey) {
 
@@ -42,7 +41,9 @@ public record ContinueToken(long resourceVersion, String startKey) {
         }
     }
 
-    /** Whether the next page is read at the latest version rather than the first page's snapshot. */
+    /**
+     * Whether the next page is read at the latest version rather than the first page's snapshot.
+     */
     public boolean latest() {
         return resourceVersion < 0;
     }
@@ -60,7 +61,7 @@ public record ContinueToken(long resourceVersion, String startKey) {
      * Reads a client's {@code continue} parameter.
      *
      * @throws io.kubepekko.api.status.ApiException 400 BadRequest {@code invalid continue token:
-     *         continue key is not valid: ...} for anything kube-apiserver would refuse
+     *     continue key is not valid: ...} for anything kube-apiserver would refuse
      */
     public static ContinueToken decode(String value) {
         String why = base64Problem(value);
@@ -75,21 +76,28 @@ public record ContinueToken(long resourceVersion, String startKey) {
         try {
             tree = readSingleValue(json);
         } catch (JsonEOFException e) {
-            throw ReadErrors.invalidContinue(INVALID + ": unexpected end of JSON input").exception();
+            throw ReadErrors.invalidContinue(INVALID + ": unexpected end of JSON input")
+                    .exception();
         } catch (JsonProcessingException e) {
             // Go's JSON syntax messages are not reproduced; clients only see the common prefix.
-            throw ReadErrors.invalidContinue(INVALID + ": invalid JSON: " + e.getOriginalMessage()).exception();
+            throw ReadErrors.invalidContinue(INVALID + ": invalid JSON: " + e.getOriginalMessage())
+                    .exception();
         } catch (IOException e) {
             throw ReadErrors.invalidContinue(INVALID + ": invalid JSON").exception();
         }
         if (!tree.isObject()) {
             if (!tree.isNull()) {
-                throw ReadErrors.invalidContinue(INVALID + ": json: cannot unmarshal " + goJsonType(tree)
-                        + " into Go value of type storage.continueToken").exception();
+                throw ReadErrors.invalidContinue(
+                                INVALID
+                                        + ": json: cannot unmarshal "
+                                        + goJsonType(tree)
+                                        + " into Go value of type storage.continueToken")
+                        .exception();
             }
         } else {
             // Go's decoder matches field names case-insensitively and ignores unknown fields.
-            for (Iterator<Map.Entry<String, JsonNode>> it = tree.properties().iterator(); it.hasNext(); ) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = tree.properties().iterator();
+                    it.hasNext(); ) {
                 Map.Entry<String, JsonNode> f = it.next();
                 JsonNode v = f.getValue();
                 if (v.isNull()) {
@@ -99,20 +107,26 @@ public record ContinueToken(long resourceVersion, String startKey) {
                     case "v" -> version = stringField("v", v);
                     case "start" -> start = stringField("start", v);
                     case "rv" -> rv = int64Field(v);
-                    default -> { }
+                    default -> {}
                 }
             }
         }
         if (!VERSION.equals(version)) {
-            throw ReadErrors.invalidContinue(INVALID + ": server does not recognize this encoded version " + version)
+            throw ReadErrors.invalidContinue(
+                            INVALID + ": server does not recognize this encoded version " + version)
                     .exception();
         }
         if (rv == 0) {
-            throw ReadErrors.invalidContinue(INVALID + ": incorrect encoded start resourceVersion (version "
-                    + VERSION + ")").exception();
+            throw ReadErrors.invalidContinue(
+                            INVALID
+                                    + ": incorrect encoded start resourceVersion (version "
+                                    + VERSION
+                                    + ")")
+                    .exception();
         }
         if (start.isEmpty()) {
-            throw ReadErrors.invalidContinue(INVALID + ": encoded start key empty (version " + VERSION + ")")
+            throw ReadErrors.invalidContinue(
+                            INVALID + ": encoded start key empty (version " + VERSION + ")")
                     .exception();
         }
         if (!isCleanPath(start)) {
@@ -153,8 +167,15 @@ public record ContinueToken(long resourceVersion, String startKey) {
     }
 
     private static RuntimeException typeMismatch(String what, String field, String goType) {
-        return ReadErrors.invalidContinue(INVALID + ": json: cannot unmarshal " + what
-                + " into Go struct field continueToken." + field + " of type " + goType).exception();
+        return ReadErrors.invalidContinue(
+                        INVALID
+                                + ": json: cannot unmarshal "
+                                + what
+                                + " into Go struct field continueToken."
+                                + field
+                                + " of type "
+                                + goType)
+                .exception();
     }
 
     private static String goJsonType(JsonNode v) {
@@ -185,8 +206,12 @@ public record ContinueToken(long resourceVersion, String startKey) {
             if (c == '\r' || c == '\n') {
                 continue;
             }
-            boolean inAlphabet = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
-                    || c == '-' || c == '_';
+            boolean inAlphabet =
+                    (c >= 'A' && c <= 'Z')
+                            || (c >= 'a' && c <= 'z')
+                            || (c >= '0' && c <= '9')
+                            || c == '-'
+                            || c == '_';
             if (!inAlphabet) {
                 return illegalAt(s, i);
             }
@@ -203,7 +228,10 @@ public record ContinueToken(long resourceVersion, String startKey) {
         return "illegal base64 data at input byte " + byteOffset;
     }
 
-    /** Go's {@code path.Clean("/" + key) == "/" + key}: no empty, "." or ".." segments, no trailing slash. */
+    /**
+     * Go's {@code path.Clean("/" + key) == "/" + key}: no empty, "." or ".." segments, no trailing
+     * slash.
+     */
     private static boolean isCleanPath(String key) {
         String rooted = key.startsWith("/") ? key : "/" + key;
         if (rooted.equals("/")) {

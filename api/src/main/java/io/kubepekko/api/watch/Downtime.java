@@ -5,16 +5,19 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * Since when a cache has not served, so that it can say so once that lasts longer than a normal load and
- * catch-up, and say when it serves again.
+ * Since when a cache has not served, so that it can say so once that lasts longer than a normal
+ * load and catch-up, and say when it serves again.
  */
 public final class Downtime {
 
     private final Duration patience;
+
     /** Since when the cache has not served; null while it serves. */
     private Instant since;
 
-    /** @param patience how long not serving is normal (a load and catch-up) */
+    /**
+     * @param patience how long not serving is normal (a load and catch-up)
+     */
     public Downtime(Duration patience) {
         this.patience = patience;
     }
@@ -27,7 +30,8 @@ public final class Downtime {
             }
             return Optional.empty();
         }
-        Optional<Duration> was = since == null ? Optional.empty() : Optional.of(Duration.between(since, now));
+        Optional<Duration> was =
+                since == null ? Optional.empty() : Optional.of(Duration.between(since, now));
         since = null;
         return was;
     }
@@ -35,6 +39,7 @@ public final class Downtime {
     /** How long the cache has not served, once that is longer than the patience. */
     public Optional<Duration> overdue(Instant now) {
         return since == null || now.isBefore(since.plus(patience))
-                ? Optional.empty() : Optional.of(Duration.between(since, now));
+                ? Optional.empty()
+                : Optional.of(Duration.between(since, now));
     }
 }

@@ -10,36 +10,44 @@ import java.util.Map;
  * start with kube-apiserver's syntax and error messages ({@code Name=true,Other=false}); a value
  * afterwards, so request code can read it without synchronisation.
  *
- * @param explicit the gates named in the flag, with the value given there (later entries win, as
- *                 in kube-apiserver, where the flag fills a map)
+ * @param explicit the gates named in the flag, with the value given there (later entries win, as in
+ *     kube-apiserver, where the flag fills a map)
  */
 public record FeatureGates(Map<String, Boolean> explicit) {
 
     /** Lets clients page lists with {@code limit} and {@code continue}. */
     public static final String API_LIST_CHUNKING = "APIListChunking";
+
     /** Fills {@code metadata.remainingItemCount} on paged lists. */
     public static final String REMAINING_ITEM_COUNT = "RemainingItemCount";
+
     /** Sends progress bookmarks so that watchers resume close to where they stopped. */
     public static final String EFFICIENT_WATCH_RESUMPTION = "EfficientWatchResumption";
+
     /** Leaves {@code metadata.selfLink} unset. */
     public static final String REMOVE_SELF_LINK = "RemoveSelfLink";
 
     /** kube-apiserver's meta-gates that move the default of every gate in one stage. */
     static final String ALL_ALPHA = "AllAlpha";
+
     static final String ALL_BETA = "AllBeta";
 
     /** Feature maturity; it decides the default and which meta-gate moves it. */
-    public enum Stage { ALPHA, BETA }
+    public enum Stage {
+        ALPHA,
+        BETA
+    }
 
     /** A gate the server knows, with its stage and default. */
     public record Gate(String name, Stage stage, boolean defaultEnabled) {}
 
     /** The gates we honour, in the order {@code --help} would print them. */
-    public static final List<Gate> KNOWN = List.of(
-            new Gate(API_LIST_CHUNKING, Stage.BETA, true),
-            new Gate(EFFICIENT_WATCH_RESUMPTION, Stage.BETA, true),
-            new Gate(REMAINING_ITEM_COUNT, Stage.BETA, true),
-            new Gate(REMOVE_SELF_LINK, Stage.BETA, true));
+    public static final List<Gate> KNOWN =
+            List.of(
+                    new Gate(API_LIST_CHUNKING, Stage.BETA, true),
+                    new Gate(EFFICIENT_WATCH_RESUMPTION, Stage.BETA, true),
+                    new Gate(REMAINING_ITEM_COUNT, Stage.BETA, true),
+                    new Gate(REMOVE_SELF_LINK, Stage.BETA, true));
 
     public FeatureGates {
         explicit = Map.copyOf(explicit);
@@ -55,7 +63,7 @@ public record FeatureGates(Map<String, Boolean> explicit) {
      * trimmed, as component-base does.
      *
      * @throws IllegalArgumentException with kube-apiserver's message for a missing or malformed
-     *                                  value or an unknown gate
+     *     value or an unknown gate
      */
     public static FeatureGates parse(String flag) {
         Map<String, Boolean> values = new LinkedHashMap<>();
@@ -71,8 +79,14 @@ public record FeatureGates(Map<String, Boolean> explicit) {
             String value = entry.substring(eq + 1).trim();
             Boolean parsed = goParseBool(value);
             if (parsed == null) {
-                throw new IllegalArgumentException("invalid value of " + name + "=" + value
-                        + ", err: strconv.ParseBool: parsing " + quote(value) + ": invalid syntax");
+                throw new IllegalArgumentException(
+                        "invalid value of "
+                                + name
+                                + "="
+                                + value
+                                + ", err: strconv.ParseBool: parsing "
+                                + quote(value)
+                                + ": invalid syntax");
             }
             values.remove(name);
             values.put(name, parsed);
@@ -91,12 +105,13 @@ public record FeatureGates(Map<String, Boolean> explicit) {
      * Whether the gate is on.
      *
      * @throws IllegalArgumentException for a gate the server does not know: that is a programming
-     *                                  error, not a user one
+     *     error, not a user one
      */
     public boolean enabled(String name) {
         Gate gate = gate(name);
         if (gate == null) {
-            throw new IllegalArgumentException("feature " + quote(name) + " is not registered in FeatureGates");
+            throw new IllegalArgumentException(
+                    "feature " + quote(name) + " is not registered in FeatureGates");
         }
         Boolean set = explicit.get(name);
         if (set != null) {

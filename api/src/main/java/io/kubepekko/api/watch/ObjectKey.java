@@ -4,12 +4,12 @@ import java.util.Comparator;
 import java.util.Objects;
 
 /**
- * Where an object lives in a collection: namespace (empty for cluster-scoped kinds) and name.
- * Keys sort by namespace, then name, which is the order lists return items in.
+ * Where an object lives in a collection: namespace (empty for cluster-scoped kinds) and name. Keys
+ * sort by namespace, then name, which is the order lists return items in.
  *
  * <p>{@link #toString()} is the cursor form a continue token carries ({@code namespace/name}, or
- * just the name when cluster-scoped); neither part may contain a slash in Kubernetes, so
- * {@link #parse} splits it back unambiguously.
+ * just the name when cluster-scoped); neither part may contain a slash in Kubernetes, so {@link
+ * #parse} splits it back unambiguously.
  */
 public record ObjectKey(String namespace, String name) implements Comparable<ObjectKey> {
 
@@ -24,7 +24,9 @@ public record ObjectKey(String namespace, String name) implements Comparable<Obj
     /** Reads the cursor form back; text without a slash is a cluster-scoped name. */
     public static ObjectKey parse(String key) {
         int slash = key.indexOf('/');
-        return slash < 0 ? new ObjectKey("", key) : new ObjectKey(key.substring(0, slash), key.substring(slash + 1));
+        return slash < 0
+                ? new ObjectKey("", key)
+                : new ObjectKey(key.substring(0, slash), key.substring(slash + 1));
     }
 
     /** The smallest key of {@code namespace}. */

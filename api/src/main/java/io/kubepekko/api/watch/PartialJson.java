@@ -6,14 +6,13 @@ import com.fasterxml.jackson.core.filter.TokenFilter;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.Json;
-
 import java.io.IOException;
 import java.util.Set;
 
 /**
- * Parses only some paths of a stored JSON object: a reader that needs a few fields (selector values,
- * owner references) builds a tree of a few nodes instead of the whole object, whose bulk (spec,
- * managedFields) it never looks at.
+ * Parses only some paths of a stored JSON object: a reader that needs a few fields (selector
+ * values, owner references) builds a tree of a few nodes instead of the whole object, whose bulk
+ * (spec, managedFields) it never looks at.
  */
 public final class PartialJson {
     private final PathFilter keep;
@@ -27,10 +26,17 @@ public final class PartialJson {
         return new PartialJson(PathFilter.of(paths));
     }
 
-    /** The kept parts of a stored object; anything not JSON or not an object is an IllegalArgumentException. */
+    /**
+     * The kept parts of a stored object; anything not JSON or not an object is an
+     * IllegalArgumentException.
+     */
     public ObjectNode parse(byte[] json) {
-        try (JsonParser p = new FilteringParserDelegate(Json.MAPPER.createParser(json), keep,
-                TokenFilter.Inclusion.INCLUDE_ALL_AND_PATH, true)) {
+        try (JsonParser p =
+                new FilteringParserDelegate(
+                        Json.MAPPER.createParser(json),
+                        keep,
+                        TokenFilter.Inclusion.INCLUDE_ALL_AND_PATH,
+                        true)) {
             JsonNode tree = Json.MAPPER.readTree(p);
             if (tree instanceof ObjectNode o) {
                 return o;

@@ -1,7 +1,6 @@
 package io.kubepekko.api.watch;
 
 import com.fasterxml.jackson.core.filter.TokenFilter;
-
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -15,6 +14,7 @@ final class PathFilter extends TokenFilter {
 
     /** Keep this node and all below it. */
     private final boolean whole;
+
     private final Map<String, PathFilter> children;
 
     private PathFilter(boolean whole, Map<String, PathFilter> children) {

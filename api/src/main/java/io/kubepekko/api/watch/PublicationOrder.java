@@ -45,18 +45,25 @@ public final class PublicationOrder<E> {
     /** Records an allocation; versions must be handed out in increasing order. */
     public void allocated(long first, long last, Instant at) {
         if (first <= allocatedUpTo || last < first) {
-            throw new IllegalStateException("allocation " + first + ".." + last + " not above " + allocatedUpTo);
+            throw new IllegalStateException(
+                    "allocation " + first + ".." + last + " not above " + allocatedUpTo);
         }
         allocatedUpTo = last;
         pending.put(first, new Pending<>(new Range(first, last, at)));
     }
 
-    /** The allocation {@code first..} was persisted with {@code events}; returns what may be published now, in order. */
+    /**
+     * The allocation {@code first..} was persisted with {@code events}; returns what may be
+     * published now, in order.
+     */
     public List<E> committed(long first, List<E> events) {
         return resolve(first, events);
     }
 
-    /** The allocation {@code first..} will never be persisted; returns what may be published now, in order. */
+    /**
+     * The allocation {@code first..} will never be persisted; returns what may be published now, in
+     * order.
+     */
     public List<E> abandoned(long first) {
         return resolve(first, List.of());
     }

@@ -3,7 +3,6 @@ package io.kubepekko.api.watch;
 import io.kubepekko.api.selector.FieldSelector;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -11,28 +10,39 @@ import java.util.Map;
 
 /**
  * The read parameters of a get, list or watch, resolved to what the server must serve. It applies
- * kube-apiserver's rules in its order: query decoding (400 for malformed numbers), then
- * {@code ListOptions} validation (422 Invalid on {@code ListOptions.meta.k8s.io}), then the storage
- * checks (400 for a bad continue token or resource version).
+ * kube-apiserver's rules in its order: query decoding (400 for malformed numbers), then {@code
+ * ListOptions} validation (422 Invalid on {@code ListOptions.meta.k8s.io}), then the storage checks
+ * (400 for a bad continue token or resource version).
  *
- * @param verb                what the request does
- * @param mode                which version the data is read at
- * @param limit               maximum items in a list page; 0 means unpaged
+ * @param verb what the request does
+ * @param mode which version the data is read at
+ * @param limit maximum items in a list page; 0 means unpaged
  * @param allowWatchBookmarks whether the watcher accepts BOOKMARK events
- * @param sendInitialEvents   whether a watch starts with synthetic ADDED events for the current state
- * @param timeoutSeconds      the watch duration the client asked for; null when it did not ask
- * @param labelSelector       the label selector text, empty for everything
- * @param fieldSelector       the field selector text, empty for everything
+ * @param sendInitialEvents whether a watch starts with synthetic ADDED events for the current state
+ * @param timeoutSeconds the watch duration the client asked for; null when it did not ask
+ * @param labelSelector the label selector text, empty for everything
+ * @param fieldSelector the field selector text, empty for everything
  */
-public record ReadOptions(Verb verb, Mode mode, long limit, boolean allowWatchBookmarks,
-                          boolean sendInitialEvents, Long timeoutSeconds, String labelSelector,
-                          String fieldSelector) {
+public record ReadOptions(
+        Verb verb,
+        Mode mode,
+        long limit,
+        boolean allowWatchBookmarks,
+        boolean sendInitialEvents,
+        Long timeoutSeconds,
+        String labelSelector,
+        String fieldSelector) {
 
     /** The reading verbs. */
-    public enum Verb { GET, LIST, WATCH }
+    public enum Verb {
+        GET,
+        LIST,
+        WATCH
+    }
 
     /** {@code resourceVersionMatch} values. */
     public static final String MATCH_EXACT = "Exact";
+
     public static final String MATCH_NOT_OLDER_THAN = "NotOlderThan";
 
     /** How fresh the data must be; the rows of SPEC's resource-version tables. */
@@ -61,14 +71,21 @@ public record ReadOptions(Verb verb, Mode mode, long limit, boolean allowWatchBo
 
     /** The same options with another field selector. */
     public ReadOptions withFieldSelector(String selector) {
-        return new ReadOptions(verb, mode, limit, allowWatchBookmarks, sendInitialEvents, timeoutSeconds, labelSelector,
+        return new ReadOptions(
+                verb,
+                mode,
+                limit,
+                allowWatchBookmarks,
+                sendInitialEvents,
+                timeoutSeconds,
+                labelSelector,
                 selector);
     }
 
     /**
-     * The field selector of a get-style read of the object {@code name} ({@code GET .../name?watch}):
-     * kube-apiserver selects {@code metadata.name=<name>}, and a field selector the client gave must
-     * already require exactly that name.
+     * The field selector of a get-style read of the object {@code name} ({@code GET
+     * .../name?watch}): kube-apiserver selects {@code metadata.name=<name>}, and a field selector
+     * the client gave must already require exactly that name.
      *
      * @throws io.kubepekko.api.status.ApiException 400 when the given selector names another object
      */
@@ -78,7 +95,8 @@ public record ReadOptions(Verb verb, Mode mode, long limit, boolean allowWatchBo
         }
         String selected = FieldSelector.parse(fieldSelector).exactName().orElse(null);
         if (!name.equals(selected)) {
-            throw ApiStatus.badRequest("fieldSelector metadata.name doesn't match requested name").exception();
+            throw ApiStatus.badRequest("fieldSelector metadata.name doesn't match requested name")
+                    .exception();
         }
         return fieldSelector;
     }
@@ -89,8 +107,8 @@ public record ReadOptions(Verb verb, Mode mode, long limit, boolean allowWatchBo
     }
 
     /**
-     * Whether a watch ends its initial events with the BOOKMARK annotated
-     * {@code k8s.io/initial-events-end: "true"}: only when both were asked for.
+     * Whether a watch ends its initial events with the BOOKMARK annotated {@code
+     * k8s.io/initial-events-end: "true"}: only when both were asked for.
      */
     public boolean initialEventsEndBookmark() {
         return verb == Verb.WATCH && sendInitialEvents && allowWatchBookmarks;
@@ -99,14 +117,15 @@ public record ReadOptions(Verb verb, Mode mode, long limit, boolean allowWatchBo
     /**
      * Parses the query of a read.
      *
-     * @param verb  {@code get}, {@code list} or {@code watch}; a list with {@code watch=true} (any
-     *              value but {@code false} and {@code 0}, as kube-apiserver reads it) is a watch
+     * @param verb {@code get}, {@code list} or {@code watch}; a list with {@code watch=true} (any
+     *     value but {@code false} and {@code 0}, as kube-apiserver reads it) is a watch
      * @param query the decoded query parameters; only the first value of each counts
      * @param gates the server's feature gates; with {@code APIListChunking} off, limit and continue
-     *              are ignored
+     *     are ignored
      * @throws io.kubepekko.api.status.ApiException with Kubernetes' status for an invalid request
      */
-    public static ReadOptions parse(Verb verb, Map<String, List<String>> query, FeatureGates gates) {
+    public static ReadOptions parse(
+            Verb verb, Map<String, List<String>> query, FeatureGates gates) {
         Query q = new Query(query);
         return switch (verb) {
             case GET -> get(q);
@@ -115,8 +134,12 @@ public record ReadOptions(Verb verb, Mode mode, long limit, boolean allowWatchBo
         };
     }
 
-    /** {@link #parse(Verb, Map, FeatureGates)} with the verb by its wire name ({@code get}, {@code list}, {@code watch}). */
-    public static ReadOptions parse(String verb, Map<String, List<String>> query, FeatureGates gates) {
+    /**
+     * {@link #parse(Verb, Map, FeatureGates)} with the verb by its wire name ({@code get}, {@code
+     * list}, {@code watch}).
+     */
+    public static ReadOptions parse(
+            String verb, Map<String, List<String>> query, FeatureGates gates) {
         return switch (verb) {
             case "get" -> parse(Verb.GET, query, gates);
             case "list" -> parse(Verb.LIST, query, gates);
@@ -131,15 +154,17 @@ public record ReadOptions(Verb verb, Mode mode, long limit, boolean allowWatchBo
      * {@code DeleteCollection} does.
      */
     public ReadOptions forDeleteCollection() {
-        return new ReadOptions(Verb.LIST, MOST_RECENT, 0, false, false, null, labelSelector, fieldSelector);
+        return new ReadOptions(
+                Verb.LIST, MOST_RECENT, 0, false, false, null, labelSelector, fieldSelector);
     }
 
     private static ReadOptions get(Query q) {
         // GetOptions carries only resourceVersion; everything else on a get is ignored.
         String rv = q.string("resourceVersion");
-        Mode mode = rv.isEmpty() ? MOST_RECENT
-                : rv.equals("0") ? ANY
-                : new Mode.NotOlderThan(resourceVersion(rv));
+        Mode mode =
+                rv.isEmpty()
+                        ? MOST_RECENT
+                        : rv.equals("0") ? ANY : new Mode.NotOlderThan(resourceVersion(rv));
         return new ReadOptions(Verb.GET, mode, 0, false, false, null, "", "");
     }
 
@@ -157,16 +182,20 @@ public record ReadOptions(Verb verb, Mode mode, long limit, boolean allowWatchBo
         String continueToken = q.string("continue");
         Boolean sendInitialEvents = q.optionalBool("sendInitialEvents");
 
-        if (watch && sendInitialEvents == null && match.isEmpty() && (rv.isEmpty() || rv.equals("0"))) {
+        if (watch
+                && sendInitialEvents == null
+                && match.isEmpty()
+                && (rv.isEmpty() || rv.equals("0"))) {
             // kube-apiserver (with WatchList on) defaults a legacy "get state, then watch" request
             // into its WatchList form: the same events, and the initial-events-end bookmark if the
             // client allows bookmarks.
             sendInitialEvents = Boolean.TRUE;
             match = MATCH_NOT_OLDER_THAN;
         }
-        List<FieldError> errors = watch
-                ? watchErrors(match, sendInitialEvents, continueToken)
-                : listErrors(rv, match, sendInitialEvents, continueToken);
+        List<FieldError> errors =
+                watch
+                        ? watchErrors(match, sendInitialEvents, continueToken)
+                        : listErrors(rv, match, sendInitialEvents, continueToken);
         if (!errors.isEmpty()) {
             throw ApiStatus.invalid("meta.k8s.io", "ListOptions", null, errors).exception();
         }
@@ -174,8 +203,15 @@ public record ReadOptions(Verb verb, Mode mode, long limit, boolean allowWatchBo
         boolean chunking = gates.enabled(FeatureGates.API_LIST_CHUNKING);
         long limit = chunking && rawLimit != null && rawLimit > 0 ? rawLimit : 0;
         if (watch) {
-            return new ReadOptions(Verb.WATCH, watchMode(rv, sendInitialEvents), 0, bookmarks,
-                    Boolean.TRUE.equals(sendInitialEvents), timeoutSeconds, labelSelector, fieldSelector);
+            return new ReadOptions(
+                    Verb.WATCH,
+                    watchMode(rv, sendInitialEvents),
+                    0,
+                    bookmarks,
+                    Boolean.TRUE.equals(sendInitialEvents),
+                    timeoutSeconds,
+                    labelSelector,
+                    fieldSelector);
         }
         Mode mode;
         if (chunking && !continueToken.isEmpty()) {
@@ -187,7 +223,14 @@ public record ReadOptions(Verb verb, Mode mode, long limit, boolean allowWatchBo
         } else {
             mode = listMode(rv, match, limit > 0);
         }
-        return new ReadOptions(Verb.LIST, mode, limit, bookmarks, false, timeoutSeconds, labelSelector,
+        return new ReadOptions(
+                Verb.LIST,
+                mode,
+                limit,
+                bookmarks,
+                false,
+                timeoutSeconds,
+                labelSelector,
                 fieldSelector);
     }
 
@@ -216,68 +259,92 @@ public record ReadOptions(Verb verb, Mode mode, long limit, boolean allowWatchBo
             return ANY;
         }
         long n = resourceVersion(rv);
-        return Boolean.TRUE.equals(sendInitialEvents) ? new Mode.NotOlderThan(n) : new Mode.Exact(n);
+        return Boolean.TRUE.equals(sendInitialEvents)
+                ? new Mode.NotOlderThan(n)
+                : new Mode.Exact(n);
     }
 
-    private static List<FieldError> listErrors(String rv, String match, Boolean sendInitialEvents,
-                                               String continueToken) {
+    private static List<FieldError> listErrors(
+            String rv, String match, Boolean sendInitialEvents, String continueToken) {
         List<FieldError> errors = new ArrayList<>();
         if (!match.isEmpty()) {
             if (rv.isEmpty()) {
-                errors.add(FieldError.forbidden("resourceVersionMatch",
-                        "resourceVersionMatch is forbidden unless resourceVersion is provided"));
+                errors.add(
+                        FieldError.forbidden(
+                                "resourceVersionMatch",
+                                "resourceVersionMatch is forbidden unless resourceVersion is provided"));
             }
             if (!continueToken.isEmpty()) {
-                errors.add(FieldError.forbidden("resourceVersionMatch",
-                        "resourceVersionMatch is forbidden when continue is provided"));
+                errors.add(
+                        FieldError.forbidden(
+                                "resourceVersionMatch",
+                                "resourceVersionMatch is forbidden when continue is provided"));
             }
             if (!match.equals(MATCH_EXACT) && !match.equals(MATCH_NOT_OLDER_THAN)) {
-                errors.add(FieldError.notSupported("resourceVersionMatch", match,
-                        List.of(MATCH_EXACT, MATCH_NOT_OLDER_THAN, "")));
+                errors.add(
+                        FieldError.notSupported(
+                                "resourceVersionMatch",
+                                match,
+                                List.of(MATCH_EXACT, MATCH_NOT_OLDER_THAN, "")));
             }
             if (match.equals(MATCH_EXACT) && rv.equals("0")) {
-                errors.add(FieldError.forbidden("resourceVersionMatch",
-                        "resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\""));
+                errors.add(
+                        FieldError.forbidden(
+                                "resourceVersionMatch",
+                                "resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\""));
             }
         }
         if (sendInitialEvents != null) {
-            errors.add(FieldError.forbidden("sendInitialEvents", "sendInitialEvents is forbidden for list"));
+            errors.add(
+                    FieldError.forbidden(
+                            "sendInitialEvents", "sendInitialEvents is forbidden for list"));
         }
         return errors;
     }
 
-    private static List<FieldError> watchErrors(String match, Boolean sendInitialEvents, String continueToken) {
+    private static List<FieldError> watchErrors(
+            String match, Boolean sendInitialEvents, String continueToken) {
         List<FieldError> errors = new ArrayList<>();
         if (sendInitialEvents != null && !match.equals(MATCH_NOT_OLDER_THAN)) {
-            errors.add(FieldError.forbidden("resourceVersionMatch",
-                    "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"));
+            errors.add(
+                    FieldError.forbidden(
+                            "resourceVersionMatch",
+                            "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"));
         }
         if (!match.isEmpty()) {
             if (sendInitialEvents == null) {
-                errors.add(FieldError.forbidden("resourceVersionMatch",
-                        "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"));
+                errors.add(
+                        FieldError.forbidden(
+                                "resourceVersionMatch",
+                                "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"));
             }
             if (!match.equals(MATCH_NOT_OLDER_THAN)) {
-                errors.add(FieldError.notSupported("resourceVersionMatch", match, List.of(MATCH_NOT_OLDER_THAN)));
+                errors.add(
+                        FieldError.notSupported(
+                                "resourceVersionMatch", match, List.of(MATCH_NOT_OLDER_THAN)));
             }
             if (!continueToken.isEmpty()) {
-                errors.add(FieldError.forbidden("resourceVersionMatch",
-                        "resourceVersionMatch is forbidden when continue is provided"));
+                errors.add(
+                        FieldError.forbidden(
+                                "resourceVersionMatch",
+                                "resourceVersionMatch is forbidden when continue is provided"));
             }
         }
         return errors;
     }
 
     /**
-     * A resource version as kube's versioner reads it: an unsigned decimal. Values above
-     * {@link Long#MAX_VALUE} are kept as that maximum, which no server reaches, so they still read
-     * as "too large".
+     * A resource version as kube's versioner reads it: an unsigned decimal. Values above {@link
+     * Long#MAX_VALUE} are kept as that maximum, which no server reaches, so they still read as "too
+     * large".
      */
     private static long resourceVersion(String rv) {
         String problem = GoNumbers.unsignedProblem(rv);
         if (problem != null) {
-            throw ReadErrors.invalidResourceVersion(rv,
-                    "strconv.ParseUint: parsing " + FieldError.quote(rv) + ": " + problem).exception();
+            throw ReadErrors.invalidResourceVersion(
+                            rv,
+                            "strconv.ParseUint: parsing " + FieldError.quote(rv) + ": " + problem)
+                    .exception();
         }
         try {
             return Long.parseLong(rv);
@@ -320,14 +387,17 @@ public record ReadOptions(Verb verb, Mode mode, long limit, boolean allowWatchBo
             }
             String problem = GoNumbers.signedProblem(v);
             if (problem != null) {
-                throw ApiStatus.badRequest("strconv.ParseInt: parsing " + FieldError.quote(v) + ": " + problem)
+                throw ApiStatus.badRequest(
+                                "strconv.ParseInt: parsing " + FieldError.quote(v) + ": " + problem)
                         .exception();
             }
             return Long.parseLong(v);
         }
     }
 
-    /** Go's {@code strconv} base-10 syntax: ASCII digits only, and a sign only where Go allows one. */
+    /**
+     * Go's {@code strconv} base-10 syntax: ASCII digits only, and a sign only where Go allows one.
+     */
     private static final class GoNumbers {
         private GoNumbers() {}
 

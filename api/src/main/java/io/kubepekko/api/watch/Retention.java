@@ -4,10 +4,10 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * How much history a watch cache keeps: events younger than {@code maxAge}, at most
- * {@code maxEvents} of them, keeping at most {@code maxBytes} of objects alive that the live state no longer
- * holds (the versions its events superseded and the objects they deleted; the newest event is always kept).
- * Overflow drops the oldest. Older versions answer 410 Expired.
+ * How much history a watch cache keeps: events younger than {@code maxAge}, at most {@code
+ * maxEvents} of them, keeping at most {@code maxBytes} of objects alive that the live state no
+ * longer holds (the versions its events superseded and the objects they deleted; the newest event
+ * is always kept). Overflow drops the oldest. Older versions answer 410 Expired.
  */
 public record Retention(Duration maxAge, int maxEvents, long maxBytes) {
 

@@ -3,17 +3,17 @@ package io.kubepekko.api.watch;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.selector.FieldSelector;
 import io.kubepekko.api.selector.LabelSelector;
-
 import java.util.Objects;
 
 /**
- * The label and field selectors of one list or watch, evaluated against the values a
- * {@link CachedObject} carries. The field selector must be bound to the cached type
- * ({@link FieldSelector#forType}) so its labels are the ones the object's values are keyed by.
+ * The label and field selectors of one list or watch, evaluated against the values a {@link
+ * CachedObject} carries. The field selector must be bound to the cached type ({@link
+ * FieldSelector#forType}) so its labels are the ones the object's values are keyed by.
  */
 public record Selection(LabelSelector labels, FieldSelector fields) {
 
-    private static final Selection EVERYTHING = new Selection(LabelSelector.everything(), FieldSelector.everything());
+    private static final Selection EVERYTHING =
+            new Selection(LabelSelector.everything(), FieldSelector.everything());
 
     public Selection {
         Objects.requireNonNull(labels, "labels");
@@ -27,10 +27,12 @@ public record Selection(LabelSelector labels, FieldSelector fields) {
     /**
      * Parses both query parameters for {@code type}; null or empty selects everything.
      *
-     * @throws io.kubepekko.api.status.ApiException 400 for bad syntax or a field label the type does not support
+     * @throws io.kubepekko.api.status.ApiException 400 for bad syntax or a field label the type
+     *     does not support
      */
     public static Selection parse(ResourceType type, String labelSelector, String fieldSelector) {
-        return new Selection(LabelSelector.parse(labelSelector == null ? "" : labelSelector),
+        return new Selection(
+                LabelSelector.parse(labelSelector == null ? "" : labelSelector),
                 FieldSelector.parse(fieldSelector).forType(type));
     }
 

@@ -1,17 +1,16 @@
 package io.kubepekko.api.watch;
 
-import org.pcollections.TreePMap;
-
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Optional;
+import org.pcollections.TreePMap;
 
 /**
- * The objects of a collection exactly as they were at one resourceVersion. Immutable (a
- * persistent map shared with the cache), so a paging client can keep reading the version its
- * first page came from however many writes follow, and any thread may read it.
+ * The objects of a collection exactly as they were at one resourceVersion. Immutable (a persistent
+ * map shared with the cache), so a paging client can keep reading the version its first page came
+ * from however many writes follow, and any thread may read it.
  */
 public final class Snapshot {
 
@@ -40,13 +39,18 @@ public final class Snapshot {
     /**
      * One page of the matching objects in key order.
      *
-     * @param namespace     only this namespace, or {@code null} for all
-     * @param limit         at most this many items; zero or less for all
+     * @param namespace only this namespace, or {@code null} for all
+     * @param limit at most this many items; zero or less for all
      * @param startAfterKey the previous page's {@link Page#nextKey()}, or {@code null} to start at
-     *                      the beginning; it need not still exist
+     *     the beginning; it need not still exist
      */
     public Page list(String namespace, Selection selection, int limit, String startAfterKey) {
-        return list(namespace, selection, limit, startAfterKey == null ? null : ObjectKey.parse(startAfterKey), false);
+        return list(
+                namespace,
+                selection,
+                limit,
+                startAfterKey == null ? null : ObjectKey.parse(startAfterKey),
+                false);
     }
 
     /**
@@ -58,9 +62,16 @@ public final class Snapshot {
         return list(namespace, selection, limit, ObjectKey.parse(startKey), true);
     }
 
-    private Page list(String namespace, Selection selection, int limit, ObjectKey from, boolean inclusive) {
-        TreePMap<ObjectKey, CachedObject> range = namespace == null ? objects
-                : objects.subMap(ObjectKey.firstIn(namespace), true, ObjectKey.afterAllIn(namespace), false);
+    private Page list(
+            String namespace, Selection selection, int limit, ObjectKey from, boolean inclusive) {
+        TreePMap<ObjectKey, CachedObject> range =
+                namespace == null
+                        ? objects
+                        : objects.subMap(
+                                ObjectKey.firstIn(namespace),
+                                true,
+                                ObjectKey.afterAllIn(namespace),
+                                false);
         if (from != null) {
             range = range.tailMap(from, inclusive);
         }
@@ -83,45 +94,55 @@ public final class Snapshot {
      * immutable snapshot: a watch's initial events or a large list stream from it without copying.
      */
     public Iterable<CachedObject> matching(String namespace, Selection selection) {
-        TreePMap<ObjectKey, CachedObject> range = namespace == null ? objects
-                : objects.subMap(ObjectKey.firstIn(namespace), true, ObjectKey.afterAllIn(namespace), false);
+        TreePMap<ObjectKey, CachedObject> range =
+                namespace == null
+                        ? objects
+                        : objects.subMap(
+                                ObjectKey.firstIn(namespace),
+                                true,
+                                ObjectKey.afterAllIn(namespace),
+                                false);
         if (selection.isEverything()) {
             return range.values();
         }
-        return () -> new Iterator<>() {
-            private final Iterator<CachedObject> all = range.values().iterator();
-            private CachedObject next = advance();
+        return () ->
+                new Iterator<>() {
+                    private final Iterator<CachedObject> all = range.values().iterator();
+                    private CachedObject next = advance();
 
-            private CachedObject advance() {
-                while (all.hasNext()) {
-                    CachedObject o = all.next();
-                    if (selection.matches(o)) {
+                    private CachedObject advance() {
+                        while (all.hasNext()) {
+                            CachedObject o = all.next();
+                            if (selection.matches(o)) {
+                                return o;
+                            }
+                        }
+                        return null;
+                    }
+
+                    @Override
+                    public boolean hasNext() {
+                        return next != null;
+                    }
+
+                    @Override
+                    public CachedObject next() {
+                        if (next == null) {
+                            throw new NoSuchElementException();
+                        }
+                        CachedObject o = next;
+                        next = advance();
                         return o;
                     }
-                }
-                return null;
-            }
-
-            @Override
-            public boolean hasNext() {
-                return next != null;
-            }
-
-            @Override
-            public CachedObject next() {
-                if (next == null) {
-                    throw new NoSuchElementException();
-                }
-                CachedObject o = next;
-                next = advance();
-                return o;
-            }
-        };
+                };
     }
 
     /** Without a selection the persistent tree knows sub-range sizes, so no scan is needed. */
-    private static long remaining(TreePMap<ObjectKey, CachedObject> range, Iterator<CachedObject> rest,
-                                  ObjectKey last, Selection selection) {
+    private static long remaining(
+            TreePMap<ObjectKey, CachedObject> range,
+            Iterator<CachedObject> rest,
+            ObjectKey last,
+            Selection selection) {
         if (!rest.hasNext()) {
             return 0;
         }

@@ -1,17 +1,20 @@
 package io.kubepekko.api.watch;
 
 /**
- * Where a cache is in its ordered change stream: the epoch it follows and the version the stream has
- * reached. Each batch covers the versions ({@code after}, {@code upTo}] of one epoch; the first batch of an
- * epoch acknowledges a subscription and names the version released so far. A batch that does not follow on
- * from the last one means changes were lost; a batch of another epoch means the sequencer started over.
- * Either way the cache cannot trust what it holds and loads again.
+ * Where a cache is in its ordered change stream: the epoch it follows and the version the stream
+ * has reached. Each batch covers the versions ({@code after}, {@code upTo}] of one epoch; the first
+ * batch of an epoch acknowledges a subscription and names the version released so far. A batch that
+ * does not follow on from the last one means changes were lost; a batch of another epoch means the
+ * sequencer started over. Either way the cache cannot trust what it holds and loads again.
  */
 public final class StreamFollower {
 
     /** What a batch is to the cache. */
     public enum Batch {
-        /** Of another epoch (or the first one heard): it acknowledges the subscription; load from its version. */
+        /**
+         * Of another epoch (or the first one heard): it acknowledges the subscription; load from
+         * its version.
+         */
         NEW_EPOCH,
         /** It starts after the version the stream had reached: some batch was lost. */
         GAP,
@@ -31,7 +34,9 @@ public final class StreamFollower {
         return after > upTo ? Batch.GAP : Batch.FOLLOWS;
     }
 
-    /** The stream of {@code epoch} starts at {@code upTo}, the version its acknowledgement names. */
+    /**
+     * The stream of {@code epoch} starts at {@code upTo}, the version its acknowledgement names.
+     */
     public void acknowledged(String epoch, long upTo) {
         this.epoch = epoch;
         this.startVersion = upTo;

@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.function.Predicate;
 
 /**
- * Reads and watches waiting, each until its deadline, for the cache to reach the version they need; in
- * arrival order, and bounded: a request beyond the limit is refused rather than queued.
+ * Reads and watches waiting, each until its deadline, for the cache to reach the version they need;
+ * in arrival order, and bounded: a request beyond the limit is refused rather than queued.
  *
  * @param <R> a waiting request
  */
@@ -19,12 +19,17 @@ public final class WaitingRequests<R> {
     private final int limit;
     private final List<Waiting<R>> waiting = new ArrayList<>();
 
-    /** @param limit how many requests may wait at once */
+    /**
+     * @param limit how many requests may wait at once
+     */
     public WaitingRequests(int limit) {
         this.limit = limit;
     }
 
-    /** Lets {@code request} wait until {@code deadline}; false (and it does not wait) when too many wait. */
+    /**
+     * Lets {@code request} wait until {@code deadline}; false (and it does not wait) when too many
+     * wait.
+     */
     public boolean park(R request, Instant deadline) {
         if (waiting.size() >= limit) {
             return false;
@@ -33,7 +38,10 @@ public final class WaitingRequests<R> {
         return true;
     }
 
-    /** Offers every waiting request, oldest first, to {@code answered}; those it answers stop waiting. */
+    /**
+     * Offers every waiting request, oldest first, to {@code answered}; those it answers stop
+     * waiting.
+     */
     public void retry(Predicate<R> answered) {
         for (Iterator<Waiting<R>> it = waiting.iterator(); it.hasNext(); ) {
             if (answered.test(it.next().request())) {

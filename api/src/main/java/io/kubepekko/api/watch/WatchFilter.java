@@ -18,7 +18,9 @@ public record WatchFilter(String namespace, Selection selection) {
         return namespace == null || namespace.equals(object.key().namespace());
     }
 
-    /** How {@code event} looks to this watcher, if it sees it at all ({@link CacheState#deliver}). */
+    /**
+     * How {@code event} looks to this watcher, if it sees it at all ({@link CacheState#deliver}).
+     */
     public Optional<Delivery> deliver(CachedEvent event) {
         if (!inNamespace(event.object())) {
             return Optional.empty();

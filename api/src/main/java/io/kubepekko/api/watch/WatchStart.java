@@ -1,7 +1,6 @@
 package io.kubepekko.api.watch;
 
 import io.kubepekko.api.status.ApiStatus;
-
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -12,9 +11,9 @@ import java.util.Optional;
  * and how that resolves against a watch cache: the initial events (synthetic ADDED for the current
  * state), the retained events to replay, and the version after which live events follow.
  *
- * @param target            whether the watch starts from the latest state or after a version
- * @param version           with {@link Target#LATEST}, the version the state must have reached
- *                          (0: any); with {@link Target#AFTER}, the version the watcher has seen
+ * @param target whether the watch starts from the latest state or after a version
+ * @param version with {@link Target#LATEST}, the version the state must have reached (0: any); with
+ *     {@link Target#AFTER}, the version the watcher has seen
  * @param sendInitialEvents whether the current state is sent first as ADDED events
  */
 public record WatchStart(Target target, long version, boolean sendInitialEvents) {
@@ -30,19 +29,26 @@ public record WatchStart(Target target, long version, boolean sendInitialEvents)
     /** What a watch resolves to against the cache as it is now. */
     public sealed interface Outcome {
         /**
-         * @param initial      the initial ADDED events (lazily read from an immutable snapshot)
-         * @param replay       retained events after the start that the watcher must see
+         * @param initial the initial ADDED events (lazily read from an immutable snapshot)
+         * @param replay retained events after the start that the watcher must see
          * @param startVersion the version the initial state is at; {@code replay} follows it
-         * @param liveAfter    the version after which live events follow {@code replay}; a watch from
-         *                     a version the cache has not reached yet skips live events up to it
+         * @param liveAfter the version after which live events follow {@code replay}; a watch from
+         *     a version the cache has not reached yet skips live events up to it
          */
-        record Ready(Iterable<Delivery> initial, long startVersion, List<Delivery> replay, long liveAfter)
+        record Ready(
+                Iterable<Delivery> initial,
+                long startVersion,
+                List<Delivery> replay,
+                long liveAfter)
                 implements Outcome {}
 
         /** The cache has not reached the version yet (or is still loading). */
         record Wait() implements Outcome {}
 
-        /** The version is older than the retained history: 410 Expired, unless older history can be read. */
+        /**
+         * The version is older than the retained history: 410 Expired, unless older history can be
+         * read.
+         */
         record TooOld(ApiStatus status, long oldestRetained) implements Outcome {}
     }
 
@@ -86,13 +92,17 @@ public record WatchStart(Target target, long version, boolean sendInitialEvents)
         }
         if (target == Target.LATEST) {
             Snapshot snapshot = state.snapshotLatest();
-            Iterable<Delivery> initial = sendInitialEvents ? added(snapshot.matching(filter.namespace(), filter.selection()))
-                    : List.of();
-            return new Outcome.Ready(initial, snapshot.resourceVersion(), List.of(), snapshot.resourceVersion());
+            Iterable<Delivery> initial =
+                    sendInitialEvents
+                            ? added(snapshot.matching(filter.namespace(), filter.selection()))
+                            : List.of();
+            return new Outcome.Ready(
+                    initial, snapshot.resourceVersion(), List.of(), snapshot.resourceVersion());
         }
         Optional<List<Delivery>> retained = state.eventsAfter(version, filter.selection());
         if (retained.isEmpty()) {
-            return new Outcome.TooOld(ReadErrors.tooOldResourceVersion(version, state.oldestVersion()),
+            return new Outcome.TooOld(
+                    ReadErrors.tooOldResourceVersion(version, state.oldestVersion()),
                     state.oldestVersion());
         }
         List<Delivery> replay = new ArrayList<>(retained.get().size());
@@ -109,23 +119,25 @@ public record WatchStart(Target target, long version, boolean sendInitialEvents)
      * answered 200, so it is the stream's one ERROR event (504 Too large resource version).
      */
     public ApiStatus timedOut(CacheState state) {
-        return ReadErrors.tooLargeResourceVersion(version, state == null ? 0 : state.resourceVersion());
+        return ReadErrors.tooLargeResourceVersion(
+                version, state == null ? 0 : state.resourceVersion());
     }
 
     private static Iterable<Delivery> added(Iterable<CachedObject> objects) {
-        return () -> new Iterator<>() {
-            private final Iterator<CachedObject> it = objects.iterator();
+        return () ->
+                new Iterator<>() {
+                    private final Iterator<CachedObject> it = objects.iterator();
 
-            @Override
-            public boolean hasNext() {
-                return it.hasNext();
-            }
+                    @Override
+                    public boolean hasNext() {
+                        return it.hasNext();
+                    }
 
-            @Override
-            public Delivery next() {
-                CachedObject o = it.next();
-                return new Delivery(WatchEvent.Type.ADDED, o.resourceVersion(), o);
-            }
-        };
+                    @Override
+                    public Delivery next() {
+                        CachedObject o = it.next();
+                        return new Delivery(WatchEvent.Type.ADDED, o.resourceVersion(), o);
+                    }
+                };
     }
 }

@@ -1,5 +1,7 @@
 package io.kubepekko.api.architecture;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaCall;
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -9,8 +11,6 @@ import com.tngtech.archunit.lang.ArchRule;
 import io.kubepekko.api.meta.DefinitionLines;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /**
  * House rules of {@code api/}: the resource model is pure, so every other module (and the agent, an
@@ -24,56 +24,92 @@ class ApiArchitectureTest {
 
     @BeforeAll
     static void importApi() {
-        api = new ClassFileImporter()
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages("io.kubepekko.api");
+        api =
+                new ClassFileImporter()
+                        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                        .importPackages("io.kubepekko.api");
     }
 
     @Test
     void apiDependsOnNoPekkoNoConfigurationLibraryAndNoOtherModule() {
-        ArchRule rule = noClasses().that().resideInAPackage(API)
-                .should().dependOnClassesThat().resideInAnyPackage(
-                        "org.apache.pekko..", "akka..", "scala..", "com.typesafe..",
-                        "io.kubepekko.persistence..", "io.kubepekko.actors..", "io.kubepekko.http..",
-                        "io.kubepekko.agent..", "io.kubepekko.bench..")
-                .because("api is the pure resource model every module shares; settings and actors live above it");
+        ArchRule rule =
+                noClasses()
+                        .that()
+                        .resideInAPackage(API)
+                        .should()
+                        .dependOnClassesThat()
+                        .resideInAnyPackage(
+                                "org.apache.pekko..",
+                                "akka..",
+                                "scala..",
+                                "com.typesafe..",
+                                "io.kubepekko.persistence..",
+                                "io.kubepekko.actors..",
+                                "io.kubepekko.http..",
+                                "io.kubepekko.agent..",
+                                "io.kubepekko.bench..")
+                        .because(
+                                "api is the pure resource model every module shares; settings and actors live above it");
         rule.check(api);
     }
 
     @Test
     void apiDoesNoNetworkOrFileIo() {
-        ArchRule rule = noClasses().that().resideInAPackage(API)
-                .should().dependOnClassesThat().resideInAnyPackage("java.net..", "java.nio.file..", "java.nio.channels..")
-                .orShould().dependOnClassesThat().haveNameMatching("java\\.io\\.(File|RandomAccessFile)\\w*")
-                .because("api decides; reading and writing bytes anywhere is the caller's job");
+        ArchRule rule =
+                noClasses()
+                        .that()
+                        .resideInAPackage(API)
+                        .should()
+                        .dependOnClassesThat()
+                        .resideInAnyPackage("java.net..", "java.nio.file..", "java.nio.channels..")
+                        .orShould()
+                        .dependOnClassesThat()
+                        .haveNameMatching("java\\.io\\.(File|RandomAccessFile)\\w*")
+                        .because(
+                                "api decides; reading and writing bytes anywhere is the caller's job");
         rule.check(api);
     }
 
     /**
-     * Reading the classpath is the one I/O api does today: {@link DefinitionLines#resource} loads the
-     * project's own definition files shipped beside the classes (protobuf message definitions, merge
-     * metadata) once, when those tables are built. Any other class reading resources is a new way in.
+     * Reading the classpath is the one I/O api does today: {@link DefinitionLines#resource} loads
+     * the project's own definition files shipped beside the classes (protobuf message definitions,
+     * merge metadata) once, when those tables are built. Any other class reading resources is a new
+     * way in.
      */
     @Test
     void onlyDefinitionLinesReadsClasspathResources() {
-        ArchRule rule = noClasses().that().resideInAPackage(API)
-                .and().doNotBelongToAnyOf(DefinitionLines.class)
-                .should().callMethodWhere(readsResource())
-                .orShould().callMethodWhere(opensProcessOrThread())
-                .because("api reads only its own definition files, through DefinitionLines");
+        ArchRule rule =
+                noClasses()
+                        .that()
+                        .resideInAPackage(API)
+                        .and()
+                        .doNotBelongToAnyOf(DefinitionLines.class)
+                        .should()
+                        .callMethodWhere(readsResource())
+                        .orShould()
+                        .callMethodWhere(opensProcessOrThread())
+                        .because(
+                                "api reads only its own definition files, through DefinitionLines");
         rule.check(api);
     }
 
     private static DescribedPredicate<JavaCall<?>> readsResource() {
-        return DescribedPredicate.describe("a Class/ClassLoader resource read", call ->
-                (call.getTargetOwner().isEquivalentTo(Class.class) || call.getTargetOwner().isAssignableTo(ClassLoader.class))
-                        && call.getName().startsWith("getResource"));
+        return DescribedPredicate.describe(
+                "a Class/ClassLoader resource read",
+                call ->
+                        (call.getTargetOwner().isEquivalentTo(Class.class)
+                                        || call.getTargetOwner().isAssignableTo(ClassLoader.class))
+                                && call.getName().startsWith("getResource"));
     }
 
     private static DescribedPredicate<JavaCall<?>> opensProcessOrThread() {
-        return DescribedPredicate.describe("a process or thread start", call ->
-                call.getTargetOwner().isAssignableTo(ProcessBuilder.class)
-                        || (call.getTargetOwner().isEquivalentTo(Runtime.class) && call.getName().equals("exec"))
-                        || (call.getTargetOwner().isAssignableTo(Thread.class) && call.getName().equals("start")));
+        return DescribedPredicate.describe(
+                "a process or thread start",
+                call ->
+                        call.getTargetOwner().isAssignableTo(ProcessBuilder.class)
+                                || (call.getTargetOwner().isEquivalentTo(Runtime.class)
+                                        && call.getName().equals("exec"))
+                                || (call.getTargetOwner().isAssignableTo(Thread.class)
+                                        && call.getName().equals("start")));
     }
 }

@@ -1,9 +1,10 @@
 package io.kubepekko.api.architecture;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.kubepekko.api.definition.BuiltinKinds;
 import io.kubepekko.api.registry.ResourceType;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,15 +16,13 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /**
- * House rule: what a kind does is decided in {@code api/} (its definition, strategy, printer), so no
- * main code outside api switches on a built-in kind's name ({@code case "Pod" ->}) or its resource
- * name ({@code case "pods":}). Bytecode keeps no switch labels, so this reads the sources of every
- * other module. Tests are exempt: a fixture may well build a body per kind.
+ * House rule: what a kind does is decided in {@code api/} (its definition, strategy, printer), so
+ * no main code outside api switches on a built-in kind's name ({@code case "Pod" ->}) or its
+ * resource name ({@code case "pods":}). Bytecode keeps no switch labels, so this reads the sources
+ * of every other module. Tests are exempt: a fixture may well build a body per kind.
  */
 class KindNameSwitchTest {
     /** Modules whose main sources the rule covers: every module but api itself. */
@@ -31,13 +30,16 @@ class KindNameSwitchTest {
             List.of("persistence", "actors", "http", "agent", "bench", "cluster-config");
 
     /**
-     * Places allowed to switch on a kind name, each with the reason; empty today. A new entry needs a
-     * reason why the decision cannot live in api (a path relative to the repository root, then why).
+     * Places allowed to switch on a kind name, each with the reason; empty today. A new entry needs
+     * a reason why the decision cannot live in api (a path relative to the repository root, then
+     * why).
      */
     private static final Map<String, String> ALLOWED = Map.of();
 
     /** A case label list: {@code case "A"}, {@code case "A", "B" ->}. */
-    private static final Pattern CASE = Pattern.compile("\\bcase\\s+(\"[^\"]*\"(?:\\s*,\\s*\"[^\"]*\")*)");
+    private static final Pattern CASE =
+            Pattern.compile("\\bcase\\s+(\"[^\"]*\"(?:\\s*,\\s*\"[^\"]*\")*)");
+
     private static final Pattern LITERAL = Pattern.compile("\"([^\"]*)\"");
 
     @Test
@@ -61,23 +63,38 @@ class KindNameSwitchTest {
                 }
             }
         }
-        assertTrue(scanned > 100, "the scan found the other modules' sources under " + root + " (" + scanned + " files)");
-        assertEquals(List.of(), hits, "switch on a kind name outside api: move the decision into the kind's "
-                + "definition or strategy in api/ (or allowlist the file in KindNameSwitchTest.ALLOWED with why)");
+        assertTrue(
+                scanned > 100,
+                "the scan found the other modules' sources under "
+                        + root
+                        + " ("
+                        + scanned
+                        + " files)");
+        assertEquals(
+                List.of(),
+                hits,
+                "switch on a kind name outside api: move the decision into the kind's "
+                        + "definition or strategy in api/ (or allowlist the file in KindNameSwitchTest.ALLOWED with why)");
     }
 
-    /** The scan itself: a label naming a kind is found, alone or in a list; other strings are not. */
+    /**
+     * The scan itself: a label naming a kind is found, alone or in a list; other strings are not.
+     */
     @Test
     void findsKindNamesInCaseLabels() {
         Set<String> names = kindNames();
-        List<String> lines = List.of(
-                "switch (kind) {",
-                "    case \"Pod\" -> a();",
-                "    case \"Secret\", \"services\": b();",
-                "    case \"Podcast\" -> c();",
-                "    case \"status\" -> d();",
-                "}");
-        assertEquals(List.of("X.java:2: case \"Pod\" -> a();", "X.java:3: case \"Secret\", \"services\": b();"),
+        List<String> lines =
+                List.of(
+                        "switch (kind) {",
+                        "    case \"Pod\" -> a();",
+                        "    case \"Secret\", \"services\": b();",
+                        "    case \"Podcast\" -> c();",
+                        "    case \"status\" -> d();",
+                        "}");
+        assertEquals(
+                List.of(
+                        "X.java:2: case \"Pod\" -> a();",
+                        "X.java:3: case \"Secret\", \"services\": b();"),
                 kindCases("X.java", lines, names));
     }
 
@@ -100,22 +117,30 @@ class KindNameSwitchTest {
         return hits;
     }
 
-    /** Every built-in kind's name and resource name, from the definitions: a new kind is covered as it is added. */
+    /**
+     * Every built-in kind's name and resource name, from the definitions: a new kind is covered as
+     * it is added.
+     */
     private static Set<String> kindNames() {
         Set<String> names = new TreeSet<>();
-        BuiltinKinds.all().forEach(d -> {
-            ResourceType type = d.type();
-            names.add(type.kind());
-            names.add(type.resource());
-        });
+        BuiltinKinds.all()
+                .forEach(
+                        d -> {
+                            ResourceType type = d.type();
+                            names.add(type.kind());
+                            names.add(type.resource());
+                        });
         return names;
     }
 
-    /** The repository root: the nearest ancestor of the working directory that holds the api module. */
+    /**
+     * The repository root: the nearest ancestor of the working directory that holds the api module.
+     */
     private static Path repositoryRoot() {
         Path dir = Path.of("").toAbsolutePath();
         for (Path p = dir; p != null; p = p.getParent()) {
-            if (Files.isRegularFile(p.resolve("pom.xml")) && Files.isDirectory(p.resolve("api/src/main/java/io/kubepekko/api"))) {
+            if (Files.isRegularFile(p.resolve("pom.xml"))
+                    && Files.isDirectory(p.resolve("api/src/main/java/io/kubepekko/api"))) {
                 return p;
             }
         }

@@ -20,7 +20,6 @@ import com.github.javaparser.ast.nodeTypes.NodeWithExtends;
 import com.github.javaparser.ast.nodeTypes.NodeWithImplements;
 import com.github.javaparser.ast.type.ClassOrInterfaceType;
 import com.github.javaparser.ast.type.TypeParameter;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -37,16 +36,18 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
- * Finds types written fully qualified in code ({@code java.util.List}, {@code new java.util.ArrayList<>()},
- * {@code java.util.Objects.requireNonNull(x)}, {@code @org.junit.jupiter.api.Test}) in Java sources.
- * Comments, strings, {@code import} and {@code package} lines are not code and never count.
+ * Finds types written fully qualified in code ({@code java.util.List}, {@code new
+ * java.util.ArrayList<>()}, {@code java.util.Objects.requireNonNull(x)},
+ * {@code @org.junit.jupiter.api.Test}) in Java sources. Comments, strings, {@code import} and
+ * {@code package} lines are not code and never count.
  *
  * <p>Each occurrence says whether an import would do: it would not when the type's simple name is
  * already taken in the file by an imported type, a type declared in the file (nested ones too) or a
- * type parameter, a member type inherited from a supertype declared in the project, a type of the file's package, a {@code java.lang} type, or another qualified type
- * written in the same file. Names are read without compiling: a qualifier is a package when its
- * segments start lower case and the first one is not a variable declared in the file, and the type is
- * the first segment that starts upper case.
+ * type parameter, a member type inherited from a supertype declared in the project, a type of the
+ * file's package, a {@code java.lang} type, or another qualified type written in the same file.
+ * Names are read without compiling: a qualifier is a package when its segments start lower case and
+ * the first one is not a variable declared in the file, and the type is the first segment that
+ * starts upper case.
  *
  * <p>Public with its positions so that a fixer can rewrite the occurrences the same rule finds.
  */
@@ -56,14 +57,20 @@ public final class QualifiedTypeNames {
      * One type written fully qualified.
      *
      * @param qualifierBegin where the package qualifier starts (1-based line and column)
-     * @param nameBegin      where the type's simple name starts: deleting from {@code qualifierBegin} up
-     *                       to here leaves the simple name
-     * @param needsImport    whether the simple name needs an import (not for {@code java.lang} or the
-     *                       file's own package, nor when the file imports the type already)
-     * @param clash          why an import would not do, or {@code null} when it would
+     * @param nameBegin where the type's simple name starts: deleting from {@code qualifierBegin} up
+     *     to here leaves the simple name
+     * @param needsImport whether the simple name needs an import (not for {@code java.lang} or the
+     *     file's own package, nor when the file imports the type already)
+     * @param clash why an import would not do, or {@code null} when it would
      */
-    public record Occurrence(Path file, String qualifiedName, String simpleName, Position qualifierBegin,
-                             Position nameBegin, boolean needsImport, String clash) {
+    public record Occurrence(
+            Path file,
+            String qualifiedName,
+            String simpleName,
+            Position qualifierBegin,
+            Position nameBegin,
+            boolean needsImport,
+            String clash) {
 
         public int line() {
             return qualifierBegin.line;
@@ -71,12 +78,16 @@ public final class QualifiedTypeNames {
 
         @Override
         public String toString() {
-            return file + ":" + line() + ": " + qualifiedName + (clash == null ? "" : " (kept: " + clash + ")");
+            return file
+                    + ":"
+                    + line()
+                    + ": "
+                    + qualifiedName
+                    + (clash == null ? "" : " (kept: " + clash + ")");
         }
     }
 
-    private QualifiedTypeNames() {
-    }
+    private QualifiedTypeNames() {}
 
     /** The hand-written source roots of every module of the Maven project at {@code root}. */
     public static List<Path> sourceRoots(Path root) {
@@ -96,7 +107,8 @@ public final class QualifiedTypeNames {
         Map<Path, String> sources = new TreeMap<>();
         for (Path sourceRoot : sourceRoots(root)) {
             try (Stream<Path> files = Files.walk(sourceRoot)) {
-                for (Path file : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
+                for (Path file :
+                        files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
                     sources.put(root.relativize(file), Files.readString(file));
                 }
             } catch (IOException e) {
@@ -106,45 +118,64 @@ public final class QualifiedTypeNames {
         return scan(sources);
     }
 
-    /** Every occurrence in the given sources (file name to text), read together for their packages' types. */
+    /**
+     * Every occurrence in the given sources (file name to text), read together for their packages'
+     * types.
+     */
     public static List<Occurrence> scan(Map<Path, String> sources) {
-        JavaParser parser = new JavaParser(new ParserConfiguration()
-                .setLanguageLevel(ParserConfiguration.LanguageLevel.JAVA_17)
-                .setAttributeComments(false));
+        JavaParser parser =
+                new JavaParser(
+                        new ParserConfiguration()
+                                .setLanguageLevel(ParserConfiguration.LanguageLevel.JAVA_17)
+                                .setAttributeComments(false));
         Map<Path, CompilationUnit> units = new LinkedHashMap<>();
         Map<String, Set<String>> packageTypes = new HashMap<>();
         Map<String, List<TypeShape>> shapes = new HashMap<>();
         for (Map.Entry<Path, String> source : sources.entrySet()) {
             ParseResult<CompilationUnit> result = parser.parse(source.getValue());
-            CompilationUnit unit = result.getResult()
-                    .filter(u -> result.isSuccessful())
-                    .orElseThrow(() -> new IllegalArgumentException(
-                            source.getKey() + " does not parse: " + result.getProblems()));
+            CompilationUnit unit =
+                    result.getResult()
+                            .filter(u -> result.isSuccessful())
+                            .orElseThrow(
+                                    () ->
+                                            new IllegalArgumentException(
+                                                    source.getKey()
+                                                            + " does not parse: "
+                                                            + result.getProblems()));
             units.put(source.getKey(), unit);
             Set<String> types = packageTypes.computeIfAbsent(packageOf(unit), p -> new HashSet<>());
             unit.getTypes().forEach(t -> types.add(t.getNameAsString()));
-            unit.walk(node -> {
-                if (node instanceof TypeDeclaration<?> t) {
-                    shapes.computeIfAbsent(t.getNameAsString(), n -> new ArrayList<>()).add(TypeShape.of(t));
-                }
-            });
+            unit.walk(
+                    node -> {
+                        if (node instanceof TypeDeclaration<?> t) {
+                            shapes.computeIfAbsent(t.getNameAsString(), n -> new ArrayList<>())
+                                    .add(TypeShape.of(t));
+                        }
+                    });
         }
         List<Occurrence> found = new ArrayList<>();
-        units.forEach((file, unit) -> found.addAll(new FileScan(file, unit, packageTypes, shapes).occurrences()));
-        found.sort(Comparator.comparing((Occurrence o) -> o.file().toString())
-                .thenComparing(o -> o.qualifierBegin()));
+        units.forEach(
+                (file, unit) ->
+                        found.addAll(new FileScan(file, unit, packageTypes, shapes).occurrences()));
+        found.sort(
+                Comparator.comparing((Occurrence o) -> o.file().toString())
+                        .thenComparing(o -> o.qualifierBegin()));
         return found;
     }
 
-    /** A type's member types and the simple names of its supertypes, for what a subtype inherits. */
+    /**
+     * A type's member types and the simple names of its supertypes, for what a subtype inherits.
+     */
     private record TypeShape(Set<String> memberTypes, List<String> supertypes) {
         static TypeShape of(TypeDeclaration<?> t) {
             Set<String> members = new HashSet<>();
-            t.getMembers().forEach(m -> {
-                if (m instanceof TypeDeclaration<?> nested) {
-                    members.add(nested.getNameAsString());
-                }
-            });
+            t.getMembers()
+                    .forEach(
+                            m -> {
+                                if (m instanceof TypeDeclaration<?> nested) {
+                                    members.add(nested.getNameAsString());
+                                }
+                            });
             return new TypeShape(members, supertypeNames(t));
         }
     }
@@ -195,10 +226,17 @@ public final class QualifiedTypeNames {
         private final Set<String> inheritedTypes = new HashSet<>();
 
         /** A candidate before its clash is known. */
-        private record Candidate(String qualifiedName, String simpleName, Position qualifierBegin, Position nameBegin) {}
+        private record Candidate(
+                String qualifiedName,
+                String simpleName,
+                Position qualifierBegin,
+                Position nameBegin) {}
 
-        FileScan(Path file, CompilationUnit unit, Map<String, Set<String>> packageTypes,
-                 Map<String, List<TypeShape>> shapes) {
+        FileScan(
+                Path file,
+                CompilationUnit unit,
+                Map<String, Set<String>> packageTypes,
+                Map<String, List<TypeShape>> shapes) {
             this.file = file;
             this.unit = unit;
             this.filePackage = packageOf(unit);
@@ -214,12 +252,13 @@ public final class QualifiedTypeNames {
                 }
             }
             unit.getTypes().forEach(t -> topLevelTypes.add(t.getNameAsString()));
-            unit.walk(node -> {
-                if (node instanceof TypeDeclaration<?> t) {
-                    declaredTypes.add(t.getNameAsString());
-                    inherit(supertypeNames(t), shapes, new HashSet<>());
-                }
-            });
+            unit.walk(
+                    node -> {
+                        if (node instanceof TypeDeclaration<?> t) {
+                            declaredTypes.add(t.getNameAsString());
+                            inherit(supertypeNames(t), shapes, new HashSet<>());
+                        }
+                    });
             unit.findAll(TypeParameter.class).forEach(t -> declaredTypes.add(t.getNameAsString()));
             unit.findAll(VariableDeclarator.class).forEach(v -> variables.add(v.getNameAsString()));
             unit.findAll(Parameter.class).forEach(p -> variables.add(p.getNameAsString()));
@@ -227,10 +266,12 @@ public final class QualifiedTypeNames {
         }
 
         /**
-         * The member types the file's types inherit from supertypes declared in this project, matched by
-         * simple name (any type of that name counts: a clash too many only keeps a qualified name).
+         * The member types the file's types inherit from supertypes declared in this project,
+         * matched by simple name (any type of that name counts: a clash too many only keeps a
+         * qualified name).
          */
-        private void inherit(List<String> supertypes, Map<String, List<TypeShape>> shapes, Set<String> seen) {
+        private void inherit(
+                List<String> supertypes, Map<String, List<TypeShape>> shapes, Set<String> seen) {
             for (String supertype : supertypes) {
                 if (seen.add(supertype)) {
                     for (TypeShape shape : shapes.getOrDefault(supertype, List.of())) {
@@ -244,8 +285,12 @@ public final class QualifiedTypeNames {
         List<Occurrence> occurrences() {
             List<Candidate> candidates = new ArrayList<>();
             for (ClassOrInterfaceType type : unit.findAll(ClassOrInterfaceType.class)) {
-                if (type.getParentNode().filter(p -> p instanceof ClassOrInterfaceType c
-                        && c.getScope().filter(s -> s == type).isPresent()).isEmpty()) {
+                if (type.getParentNode()
+                        .filter(
+                                p ->
+                                        p instanceof ClassOrInterfaceType c
+                                                && c.getScope().filter(s -> s == type).isPresent())
+                        .isEmpty()) {
                     typeCandidate(type, candidates);
                 }
             }
@@ -256,29 +301,50 @@ public final class QualifiedTypeNames {
                 annotationCandidate(annotation.getName(), candidates);
             }
             Map<String, Set<String>> qualifiedBySimple = new HashMap<>();
-            candidates.forEach(c -> qualifiedBySimple.computeIfAbsent(c.simpleName(), s -> new HashSet<>())
-                    .add(c.qualifiedName()));
+            candidates.forEach(
+                    c ->
+                            qualifiedBySimple
+                                    .computeIfAbsent(c.simpleName(), s -> new HashSet<>())
+                                    .add(c.qualifiedName()));
             List<Occurrence> found = new ArrayList<>();
             for (Candidate c : candidates) {
                 String pkg = c.qualifiedName().substring(0, c.qualifiedName().lastIndexOf('.'));
                 boolean samePackage = pkg.equals(filePackage);
                 boolean javaLang = pkg.equals("java.lang");
                 String imported = imports.get(c.simpleName());
-                String clash = clash(c, samePackage, javaLang, imported, qualifiedBySimple.get(c.simpleName()));
+                String clash =
+                        clash(
+                                c,
+                                samePackage,
+                                javaLang,
+                                imported,
+                                qualifiedBySimple.get(c.simpleName()));
                 boolean needsImport = !samePackage && !javaLang && imported == null;
-                found.add(new Occurrence(file, c.qualifiedName(), c.simpleName(), c.qualifierBegin(), c.nameBegin(),
-                        needsImport, clash));
+                found.add(
+                        new Occurrence(
+                                file,
+                                c.qualifiedName(),
+                                c.simpleName(),
+                                c.qualifierBegin(),
+                                c.nameBegin(),
+                                needsImport,
+                                clash));
             }
             return found;
         }
 
-        private String clash(Candidate c, boolean samePackage, boolean javaLang, String imported,
-                             Set<String> sameSimpleName) {
+        private String clash(
+                Candidate c,
+                boolean samePackage,
+                boolean javaLang,
+                String imported,
+                Set<String> sameSimpleName) {
             String simple = c.simpleName();
             if (imported != null && !imported.equals(c.qualifiedName())) {
                 return "the file imports " + imported;
             }
-            if (declaredTypes.contains(simple) && !(samePackage && topLevelTypes.contains(simple))) {
+            if (declaredTypes.contains(simple)
+                    && !(samePackage && topLevelTypes.contains(simple))) {
                 return "the file declares a type " + simple;
             }
             if (inheritedTypes.contains(simple)) {
@@ -294,8 +360,11 @@ public final class QualifiedTypeNames {
                 return "the file imports a static member " + simple;
             }
             if (sameSimpleName.size() > 1) {
-                return "the file also writes " + sameSimpleName.stream().filter(q -> !q.equals(c.qualifiedName()))
-                        .sorted().toList();
+                return "the file also writes "
+                        + sameSimpleName.stream()
+                                .filter(q -> !q.equals(c.qualifiedName()))
+                                .sorted()
+                                .toList();
             }
             return null;
         }
@@ -320,8 +389,12 @@ public final class QualifiedTypeNames {
             }
             int i = typeIndex(chain.stream().map(ClassOrInterfaceType::getNameAsString).toList());
             if (i >= 1) {
-                add(candidates, chain.get(i).asString(), chain.get(i).getNameAsString(),
-                        chain.get(0), chain.get(i).getName());
+                add(
+                        candidates,
+                        chain.get(i).asString(),
+                        chain.get(i).getNameAsString(),
+                        chain.get(0),
+                        chain.get(i).getName());
             }
         }
 
@@ -332,7 +405,8 @@ public final class QualifiedTypeNames {
             List<Node> chain = new ArrayList<>(List.of(first));
             List<String> segments = new ArrayList<>(List.of(first.getNameAsString()));
             Node current = first;
-            while (current.getParentNode().orElse(null) instanceof FieldAccessExpr f && f.getScope() == current) {
+            while (current.getParentNode().orElse(null) instanceof FieldAccessExpr f
+                    && f.getScope() == current) {
                 chain.add(f);
                 segments.add(f.getNameAsString());
                 current = f;
@@ -340,7 +414,12 @@ public final class QualifiedTypeNames {
             int i = typeIndex(segments);
             if (i >= 1) {
                 FieldAccessExpr type = (FieldAccessExpr) chain.get(i);
-                add(candidates, String.join(".", segments.subList(0, i + 1)), segments.get(i), first, type.getName());
+                add(
+                        candidates,
+                        String.join(".", segments.subList(0, i + 1)),
+                        segments.get(i),
+                        first,
+                        type.getName());
             }
         }
 
@@ -353,18 +432,32 @@ public final class QualifiedTypeNames {
             if (i >= 1) {
                 Name type = chain.get(i);
                 Position end = type.getEnd().orElseThrow();
-                Position nameBegin = new Position(end.line, end.column - type.getIdentifier().length() + 1);
-                candidates.add(new Candidate(type.asString(), type.getIdentifier(),
-                        chain.get(0).getBegin().orElseThrow(), nameBegin));
+                Position nameBegin =
+                        new Position(end.line, end.column - type.getIdentifier().length() + 1);
+                candidates.add(
+                        new Candidate(
+                                type.asString(),
+                                type.getIdentifier(),
+                                chain.get(0).getBegin().orElseThrow(),
+                                nameBegin));
             }
         }
 
-        private static void add(List<Candidate> candidates, String typeWithQualifier, String simpleName,
-                                Node qualifier, Node name) {
-            // A type argument list is not part of the name: strip it from ClassOrInterfaceType#asString.
+        private static void add(
+                List<Candidate> candidates,
+                String typeWithQualifier,
+                String simpleName,
+                Node qualifier,
+                Node name) {
+            // A type argument list is not part of the name: strip it from
+            // ClassOrInterfaceType#asString.
             String qualifiedName = typeWithQualifier.replaceAll("<.*", "");
-            candidates.add(new Candidate(qualifiedName, simpleName, qualifier.getBegin().orElseThrow(),
-                    name.getBegin().orElseThrow()));
+            candidates.add(
+                    new Candidate(
+                            qualifiedName,
+                            simpleName,
+                            qualifier.getBegin().orElseThrow(),
+                            name.getBegin().orElseThrow()));
         }
     }
 }

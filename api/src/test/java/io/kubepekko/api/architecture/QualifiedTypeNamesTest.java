@@ -1,8 +1,9 @@
 package io.kubepekko.api.architecture;
 
-import io.kubepekko.api.architecture.QualifiedTypeNames.Occurrence;
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kubepekko.api.architecture.QualifiedTypeNames.Occurrence;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -10,30 +11,37 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /**
- * House rule of the whole project (every module's main and test sources, read from here once):
- * a type is imported and written by its simple name, not fully qualified in code, wherever an import
- * would do. ArchUnit cannot see this (bytecode has only qualified names), so the sources are parsed.
+ * House rule of the whole project (every module's main and test sources, read from here once): a
+ * type is imported and written by its simple name, not fully qualified in code, wherever an import
+ * would do. ArchUnit cannot see this (bytecode has only qualified names), so the sources are
+ * parsed.
  */
 class QualifiedTypeNamesTest {
 
     @Test
     void noTypeIsWrittenFullyQualifiedWhereAnImportWouldDo() {
-        List<Occurrence> offending = QualifiedTypeNames.scan(projectRoot()).stream()
-                .filter(o -> o.clash() == null)
-                .toList();
-        assertTrue(offending.isEmpty(), () -> offending.size()
-                + " types written fully qualified where an import would do (import them):\n"
-                + offending.stream().map(Occurrence::toString).collect(Collectors.joining("\n")));
+        List<Occurrence> offending =
+                QualifiedTypeNames.scan(projectRoot()).stream()
+                        .filter(o -> o.clash() == null)
+                        .toList();
+        assertTrue(
+                offending.isEmpty(),
+                () ->
+                        offending.size()
+                                + " types written fully qualified where an import would do (import them):\n"
+                                + offending.stream()
+                                        .map(Occurrence::toString)
+                                        .collect(Collectors.joining("\n")));
     }
 
     @Test
     void findsQualifiedTypesInCodeOnly() {
-        List<Occurrence> found = scan("""
+        List<Occurrence> found =
+                scan(
+                        """
                 package p.q;
 
                 import java.util.List;
@@ -56,22 +64,26 @@ class QualifiedTypeNamesTest {
                     static class Cell { Cell next; int Value; }
                 }
                 """);
-        assertEquals(List.of(
-                "6 org.junit.jupiter.api.Tag import",
-                "10 java.util.Map import",
-                "10 java.time.Duration import",
-                "10 java.util.HashMap import",
-                "11 java.util.Map import",
-                "12 java.util.List",
-                "13 java.util.Objects import",
-                "14 java.lang.String",
-                "15 p.q.B",
-                "16 java.io.IOException import"), describe(found));
+        assertEquals(
+                List.of(
+                        "6 org.junit.jupiter.api.Tag import",
+                        "10 java.util.Map import",
+                        "10 java.time.Duration import",
+                        "10 java.util.HashMap import",
+                        "11 java.util.Map import",
+                        "12 java.util.List",
+                        "13 java.util.Objects import",
+                        "14 java.lang.String",
+                        "15 p.q.B",
+                        "16 java.io.IOException import"),
+                describe(found));
     }
 
     @Test
     void keepsQualifiedTypesWhoseSimpleNameIsTaken() {
-        List<Occurrence> found = scan("""
+        List<Occurrence> found =
+                scan(
+                        """
                 package p.q;
 
                 import java.awt.List;
@@ -90,27 +102,38 @@ class QualifiedTypeNamesTest {
                     other.Nested inherited;
                 }
                 """);
-        assertEquals(List.of(
-                "6 java.util.List: the file imports java.awt.List",
-                "7 other.B: its package has a type B",
-                "8 other.Inner: the file declares a type Inner",
-                "9 other.String: java.lang.String",
-                "10 java.util.Date: the file also writes [java.sql.Date]",
-                "11 java.sql.Date: the file also writes [java.util.Date]",
-                "16 other.Nested: a supertype has a member type Nested"),
-                found.stream().map(o -> o.line() + " " + o.qualifiedName() + ": " + o.clash()).toList());
+        assertEquals(
+                List.of(
+                        "6 java.util.List: the file imports java.awt.List",
+                        "7 other.B: its package has a type B",
+                        "8 other.Inner: the file declares a type Inner",
+                        "9 other.String: java.lang.String",
+                        "10 java.util.Date: the file also writes [java.sql.Date]",
+                        "11 java.sql.Date: the file also writes [java.util.Date]",
+                        "16 other.Nested: a supertype has a member type Nested"),
+                found.stream()
+                        .map(o -> o.line() + " " + o.qualifiedName() + ": " + o.clash())
+                        .toList());
     }
 
     private static List<Occurrence> scan(String source) {
-        return QualifiedTypeNames.scan(Map.of(
-                Path.of("A.java"), source,
-                Path.of("B.java"), "package p.q; class B { interface Nested {} }"));
+        return QualifiedTypeNames.scan(
+                Map.of(
+                        Path.of("A.java"),
+                        source,
+                        Path.of("B.java"),
+                        "package p.q; class B { interface Nested {} }"));
     }
 
     private static List<String> describe(List<Occurrence> found) {
         return found.stream()
-                .map(o -> o.line() + " " + o.qualifiedName() + (o.needsImport() ? " import" : "")
-                        + (o.clash() == null ? "" : " " + o.clash()))
+                .map(
+                        o ->
+                                o.line()
+                                        + " "
+                                        + o.qualifiedName()
+                                        + (o.needsImport() ? " import" : "")
+                                        + (o.clash() == null ? "" : " " + o.clash()))
                 .toList();
     }
 
@@ -126,6 +149,7 @@ class QualifiedTypeNamesTest {
                 throw new UncheckedIOException(e);
             }
         }
-        throw new IllegalStateException("no Maven project with modules above " + Path.of("").toAbsolutePath());
+        throw new IllegalStateException(
+                "no Maven project with modules above " + Path.of("").toAbsolutePath());
     }
 }

@@ -1,5 +1,10 @@
 package io.kubepekko.api.definition;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.kubepekko.api.registry.ForwardedCreate;
 import io.kubepekko.api.registry.NameRule;
 import io.kubepekko.api.registry.ResourceType;
@@ -8,12 +13,6 @@ import io.kubepekko.api.registry.SelectableField;
 import io.kubepekko.api.registry.Strategy;
 import io.kubepekko.api.table.RoleBindingPrinter;
 import io.kubepekko.api.table.TablePrinter;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.params.provider.MethodSource;
-
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,13 +20,16 @@ import java.util.Set;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-/** The built-in table against Kubernetes 1.35 ({@code kubectl api-resources -o wide} and the strategies). */
+/**
+ * The built-in table against Kubernetes 1.35 ({@code kubectl api-resources -o wide} and the
+ * strategies).
+ */
 class BuiltinKindsTest {
 
     private static final Registry REGISTRY = Registry.builtin();
@@ -38,42 +40,46 @@ class BuiltinKindsTest {
     }
 
     private static Set<String> resourcesWhere(Predicate<ResourceType> p) {
-        return REGISTRY.all().stream().filter(p).map(ResourceType::resource).collect(Collectors.toSet());
+        return REGISTRY.all().stream()
+                .filter(p)
+                .map(ResourceType::resource)
+                .collect(Collectors.toSet());
     }
 
     @ParameterizedTest(name = "{2}.{0}/{1} is kind {3}, list kind {3}List, singular {4}")
     @CsvSource({
-            "'', v1, configmaps, ConfigMap, configmap",
-            "'', v1, endpoints, Endpoints, endpoints",
-            "'', v1, events, Event, event",
-            "'', v1, limitranges, LimitRange, limitrange",
-            "'', v1, namespaces, Namespace, namespace",
-            "'', v1, nodes, Node, node",
-            "'', v1, persistentvolumeclaims, PersistentVolumeClaim, persistentvolumeclaim",
-            "'', v1, persistentvolumes, PersistentVolume, persistentvolume",
-            "'', v1, pods, Pod, pod",
-            "'', v1, resourcequotas, ResourceQuota, resourcequota",
-            "'', v1, secrets, Secret, secret",
-            "'', v1, serviceaccounts, ServiceAccount, serviceaccount",
-            "'', v1, services, Service, service",
-            "apps, v1, daemonsets, DaemonSet, daemonset",
-            "apps, v1, deployments, Deployment, deployment",
-            "apps, v1, replicasets, ReplicaSet, replicaset",
-            "apps, v1, statefulsets, StatefulSet, statefulset",
-            "batch, v1, cronjobs, CronJob, cronjob",
-            "batch, v1, jobs, Job, job",
-            "networking.k8s.io, v1, ingresses, Ingress, ingress",
-            "networking.k8s.io, v1, networkpolicies, NetworkPolicy, networkpolicy",
-            "policy, v1, poddisruptionbudgets, PodDisruptionBudget, poddisruptionbudget",
-            "rbac.authorization.k8s.io, v1, clusterrolebindings, ClusterRoleBinding, clusterrolebinding",
-            "rbac.authorization.k8s.io, v1, clusterroles, ClusterRole, clusterrole",
-            "rbac.authorization.k8s.io, v1, rolebindings, RoleBinding, rolebinding",
-            "rbac.authorization.k8s.io, v1, roles, Role, role",
-            "storage.k8s.io, v1, storageclasses, StorageClass, storageclass",
-            "scheduling.k8s.io, v1, priorityclasses, PriorityClass, priorityclass",
-            "coordination.k8s.io, v1, leases, Lease, lease",
+        "'', v1, configmaps, ConfigMap, configmap",
+        "'', v1, endpoints, Endpoints, endpoints",
+        "'', v1, events, Event, event",
+        "'', v1, limitranges, LimitRange, limitrange",
+        "'', v1, namespaces, Namespace, namespace",
+        "'', v1, nodes, Node, node",
+        "'', v1, persistentvolumeclaims, PersistentVolumeClaim, persistentvolumeclaim",
+        "'', v1, persistentvolumes, PersistentVolume, persistentvolume",
+        "'', v1, pods, Pod, pod",
+        "'', v1, resourcequotas, ResourceQuota, resourcequota",
+        "'', v1, secrets, Secret, secret",
+        "'', v1, serviceaccounts, ServiceAccount, serviceaccount",
+        "'', v1, services, Service, service",
+        "apps, v1, daemonsets, DaemonSet, daemonset",
+        "apps, v1, deployments, Deployment, deployment",
+        "apps, v1, replicasets, ReplicaSet, replicaset",
+        "apps, v1, statefulsets, StatefulSet, statefulset",
+        "batch, v1, cronjobs, CronJob, cronjob",
+        "batch, v1, jobs, Job, job",
+        "networking.k8s.io, v1, ingresses, Ingress, ingress",
+        "networking.k8s.io, v1, networkpolicies, NetworkPolicy, networkpolicy",
+        "policy, v1, poddisruptionbudgets, PodDisruptionBudget, poddisruptionbudget",
+        "rbac.authorization.k8s.io, v1, clusterrolebindings, ClusterRoleBinding, clusterrolebinding",
+        "rbac.authorization.k8s.io, v1, clusterroles, ClusterRole, clusterrole",
+        "rbac.authorization.k8s.io, v1, rolebindings, RoleBinding, rolebinding",
+        "rbac.authorization.k8s.io, v1, roles, Role, role",
+        "storage.k8s.io, v1, storageclasses, StorageClass, storageclass",
+        "scheduling.k8s.io, v1, priorityclasses, PriorityClass, priorityclass",
+        "coordination.k8s.io, v1, leases, Lease, lease",
     })
-    void servesEveryBuiltinKind(String group, String version, String resource, String kind, String singular) {
+    void servesEveryBuiltinKind(
+            String group, String version, String resource, String kind, String singular) {
         ResourceType t = REGISTRY.find(group, version, resource).orElseThrow();
         assertEquals(kind, t.kind());
         assertEquals(kind + "List", t.listKind());
@@ -86,7 +92,9 @@ class BuiltinKindsTest {
         assertEquals(30, REGISTRY.all().size());
     }
 
-    /** kube-apiserver's LegacyBindingREST: a create-only resource whose create is a pod's binding. */
+    /**
+     * kube-apiserver's LegacyBindingREST: a create-only resource whose create is a pod's binding.
+     */
     @Test
     void bindingsAreOnlyCreatedThroughThePodsBindingSubresource() {
         ResourceType bindings = type("", "bindings");
@@ -103,34 +111,35 @@ class BuiltinKindsTest {
 
     @ParameterizedTest(name = "{1}.{0}: short names [{2}], categories [{3}]")
     @CsvSource({
-            "'', configmaps, cm, ''",
-            "'', endpoints, ep, ''",
-            "'', events, ev, ''",
-            "'', limitranges, limits, ''",
-            "'', namespaces, ns, ''",
-            "'', nodes, no, ''",
-            "'', persistentvolumeclaims, pvc, ''",
-            "'', persistentvolumes, pv, ''",
-            "'', pods, po, all",
-            "'', resourcequotas, quota, ''",
-            "'', secrets, '', ''",
-            "'', serviceaccounts, sa, ''",
-            "'', services, svc, all",
-            "apps, daemonsets, ds, all",
-            "apps, deployments, deploy, all",
-            "apps, replicasets, rs, all",
-            "apps, statefulsets, sts, all",
-            "batch, cronjobs, cj, all",
-            "batch, jobs, '', all",
-            "networking.k8s.io, ingresses, ing, ''",
-            "networking.k8s.io, networkpolicies, netpol, ''",
-            "policy, poddisruptionbudgets, pdb, ''",
-            "rbac.authorization.k8s.io, roles, '', ''",
-            "storage.k8s.io, storageclasses, sc, ''",
-            "scheduling.k8s.io, priorityclasses, pc, ''",
-            "coordination.k8s.io, leases, '', ''",
+        "'', configmaps, cm, ''",
+        "'', endpoints, ep, ''",
+        "'', events, ev, ''",
+        "'', limitranges, limits, ''",
+        "'', namespaces, ns, ''",
+        "'', nodes, no, ''",
+        "'', persistentvolumeclaims, pvc, ''",
+        "'', persistentvolumes, pv, ''",
+        "'', pods, po, all",
+        "'', resourcequotas, quota, ''",
+        "'', secrets, '', ''",
+        "'', serviceaccounts, sa, ''",
+        "'', services, svc, all",
+        "apps, daemonsets, ds, all",
+        "apps, deployments, deploy, all",
+        "apps, replicasets, rs, all",
+        "apps, statefulsets, sts, all",
+        "batch, cronjobs, cj, all",
+        "batch, jobs, '', all",
+        "networking.k8s.io, ingresses, ing, ''",
+        "networking.k8s.io, networkpolicies, netpol, ''",
+        "policy, poddisruptionbudgets, pdb, ''",
+        "rbac.authorization.k8s.io, roles, '', ''",
+        "storage.k8s.io, storageclasses, sc, ''",
+        "scheduling.k8s.io, priorityclasses, pc, ''",
+        "coordination.k8s.io, leases, '', ''",
     })
-    void hasKubectlShortNamesAndCategories(String group, String resource, String shortNames, String categories) {
+    void hasKubectlShortNamesAndCategories(
+            String group, String resource, String shortNames, String categories) {
         ResourceType t = type(group, resource);
         assertEquals(split(shortNames), t.shortNames());
         assertEquals(split(categories), t.categories());
@@ -142,28 +151,56 @@ class BuiltinKindsTest {
 
     @Test
     void namespacesAloneLackDeleteCollection() {
-        assertEquals(Set.of("namespaces"), resourcesWhere(t -> t.stored() && !t.supports("deletecollection")));
-        assertEquals(List.of("create", "delete", "get", "list", "patch", "update", "watch"),
+        assertEquals(
+                Set.of("namespaces"),
+                resourcesWhere(t -> t.stored() && !t.supports("deletecollection")));
+        assertEquals(
+                List.of("create", "delete", "get", "list", "patch", "update", "watch"),
                 type("", "namespaces").verbs());
         assertEquals(ResourceType.ALL_VERBS, type("", "services").verbs());
     }
 
     @Test
     void clusterScopedKindsAreTheSevenKubernetesDeclares() {
-        assertEquals(Set.of("namespaces", "nodes", "persistentvolumes", "clusterroles", "clusterrolebindings",
-                "storageclasses", "priorityclasses"), resourcesWhere(t -> !t.namespaced()));
+        assertEquals(
+                Set.of(
+                        "namespaces",
+                        "nodes",
+                        "persistentvolumes",
+                        "clusterroles",
+                        "clusterrolebindings",
+                        "storageclasses",
+                        "priorityclasses"),
+                resourcesWhere(t -> !t.namespaced()));
     }
 
     @Test
     void statusSubresourceOnlyWhereKubernetesServesIt() {
-        assertEquals(Set.of("namespaces", "nodes", "persistentvolumeclaims", "persistentvolumes", "pods",
-                "resourcequotas", "services", "daemonsets", "deployments", "replicasets", "statefulsets",
-                "cronjobs", "jobs", "ingresses", "poddisruptionbudgets"), resourcesWhere(ResourceType::hasStatus));
+        assertEquals(
+                Set.of(
+                        "namespaces",
+                        "nodes",
+                        "persistentvolumeclaims",
+                        "persistentvolumes",
+                        "pods",
+                        "resourcequotas",
+                        "services",
+                        "daemonsets",
+                        "deployments",
+                        "replicasets",
+                        "statefulsets",
+                        "cronjobs",
+                        "jobs",
+                        "ingresses",
+                        "poddisruptionbudgets"),
+                resourcesWhere(ResourceType::hasStatus));
     }
 
     @Test
     void scaleSubresourceOnWorkloadsWithReplicas() {
-        assertEquals(Set.of("deployments", "replicasets", "statefulsets"), resourcesWhere(ResourceType::hasScale));
+        assertEquals(
+                Set.of("deployments", "replicasets", "statefulsets"),
+                resourcesWhere(ResourceType::hasScale));
         assertEquals(ScaleSpec.WORKLOAD, type("apps", "deployments").scale());
     }
 
@@ -174,14 +211,35 @@ class BuiltinKindsTest {
 
     @Test
     void createOnUpdateOnlyWhereTheStrategyAllowsIt() {
-        assertEquals(Set.of("endpoints", "events", "limitranges", "services", "leases", "roles", "rolebindings",
-                "clusterroles", "clusterrolebindings"), resourcesWhere(ResourceType::allowCreateOnUpdate));
+        assertEquals(
+                Set.of(
+                        "endpoints",
+                        "events",
+                        "limitranges",
+                        "services",
+                        "leases",
+                        "roles",
+                        "rolebindings",
+                        "clusterroles",
+                        "clusterrolebindings"),
+                resourcesWhere(ResourceType::allowCreateOnUpdate));
     }
 
     @Test
     void generationTrackedByStrategiesThatSetItOnCreate() {
-        assertEquals(Set.of("pods", "daemonsets", "deployments", "replicasets", "statefulsets", "cronjobs", "jobs",
-                "ingresses", "networkpolicies", "poddisruptionbudgets"), resourcesWhere(ResourceType::tracksGeneration));
+        assertEquals(
+                Set.of(
+                        "pods",
+                        "daemonsets",
+                        "deployments",
+                        "replicasets",
+                        "statefulsets",
+                        "cronjobs",
+                        "jobs",
+                        "ingresses",
+                        "networkpolicies",
+                        "poddisruptionbudgets"),
+                resourcesWhere(ResourceType::tracksGeneration));
     }
 
     static Stream<Arguments> nameRules() {
@@ -192,7 +250,8 @@ class BuiltinKindsTest {
                 Arguments.of("", "events", NameRule.PATH_SEGMENT),
                 Arguments.of("policy", "poddisruptionbudgets", NameRule.PATH_SEGMENT),
                 Arguments.of("rbac.authorization.k8s.io", "roles", NameRule.PATH_SEGMENT),
-                Arguments.of("rbac.authorization.k8s.io", "clusterrolebindings", NameRule.PATH_SEGMENT),
+                Arguments.of(
+                        "rbac.authorization.k8s.io", "clusterrolebindings", NameRule.PATH_SEGMENT),
                 Arguments.of("", "configmaps", NameRule.DNS_SUBDOMAIN),
                 Arguments.of("", "persistentvolumes", NameRule.DNS_SUBDOMAIN),
                 Arguments.of("apps", "deployments", NameRule.DNS_SUBDOMAIN),
@@ -219,64 +278,91 @@ class BuiltinKindsTest {
 
     @ParameterizedTest(name = "{1}.{0} selects on {2}")
     @MethodSource("selectableFields")
-    void fieldSelectorsMatchTheFieldLabelConversions(String group, String resource, List<String> fields) {
+    void fieldSelectorsMatchTheFieldLabelConversions(
+            String group, String resource, List<String> fields) {
         assertEquals(fields, type(group, resource).selectableLabels());
     }
 
     @Test
     void podFieldSelectorsIncludeNodeNameAndPhase() {
         List<String> fields = type("", "pods").selectableLabels();
-        assertTrue(fields.containsAll(List.of("spec.nodeName", "status.phase", "status.podIP", "spec.hostNetwork")));
+        assertTrue(
+                fields.containsAll(
+                        List.of(
+                                "spec.nodeName",
+                                "status.phase",
+                                "status.podIP",
+                                "spec.hostNetwork")));
         assertFalse(fields.contains("metadata.name"), "metadata fields are implied, not listed");
     }
 
     @Test
     void groupsFollowKubeApiserverDiscoveryOrder() {
-        assertEquals(List.of("", "apps", "batch", "networking.k8s.io", "policy", "rbac.authorization.k8s.io",
-                "storage.k8s.io", "scheduling.k8s.io", "coordination.k8s.io"), REGISTRY.groups());
+        assertEquals(
+                List.of(
+                        "",
+                        "apps",
+                        "batch",
+                        "networking.k8s.io",
+                        "policy",
+                        "rbac.authorization.k8s.io",
+                        "storage.k8s.io",
+                        "scheduling.k8s.io",
+                        "coordination.k8s.io"),
+                REGISTRY.groups());
     }
 
     /**
-     * Each kind with its strategy and Table printer, as its definition names them: a kind added without
-     * one of its parts, or wired to another kind's, fails here (and, for a missing part, at start-up).
+     * Each kind with its strategy and Table printer, as its definition names them: a kind added
+     * without one of its parts, or wired to another kind's, fails here (and, for a missing part, at
+     * start-up).
      */
     @ParameterizedTest(name = "{1}.{0}: strategy {2}, printer {3}")
     @CsvSource({
-            "'', Binding, BindingStrategy, DEFAULT",
-            "'', ConfigMap, ConfigMapStrategy, ConfigMapPrinter",
-            "'', Endpoints, EndpointsStrategy, EndpointsPrinter",
-            "'', Event, EventStrategy, EventPrinter",
-            "'', LimitRange, LimitRangeStrategy, DEFAULT",
-            "'', Namespace, NamespaceStrategy, NamespacePrinter",
-            "'', Node, NodeStrategy, NodePrinter",
-            "'', PersistentVolumeClaim, PersistentVolumeClaimStrategy, PersistentVolumeClaimPrinter",
-            "'', PersistentVolume, PersistentVolumeStrategy, PersistentVolumePrinter",
-            "'', Pod, PodStrategy, PodPrinter",
-            "'', ResourceQuota, ResourceQuotaStrategy, ResourceQuotaPrinter",
-            "'', Secret, SecretStrategy, SecretPrinter",
-            "'', ServiceAccount, GENERIC, ServiceAccountPrinter",
-            "'', Service, ServiceStrategy, ServicePrinter",
-            "apps, DaemonSet, WorkloadStrategy, DaemonSetPrinter",
-            "apps, Deployment, WorkloadStrategy, DeploymentPrinter",
-            "apps, ReplicaSet, WorkloadStrategy, ReplicaSetPrinter",
-            "apps, StatefulSet, WorkloadStrategy, StatefulSetPrinter",
-            "batch, CronJob, CronJobStrategy, CronJobPrinter",
-            "batch, Job, JobStrategy, JobPrinter",
-            "networking.k8s.io, Ingress, IngressStrategy, IngressPrinter",
-            "networking.k8s.io, NetworkPolicy, NetworkPolicyStrategy, NetworkPolicyPrinter",
-            "policy, PodDisruptionBudget, PodDisruptionBudgetStrategy, PodDisruptionBudgetPrinter",
-            "rbac.authorization.k8s.io, ClusterRoleBinding, RoleBindingStrategy, RoleBindingPrinter",
-            "rbac.authorization.k8s.io, ClusterRole, RoleStrategy, DEFAULT",
-            "rbac.authorization.k8s.io, RoleBinding, RoleBindingStrategy, RoleBindingPrinter",
-            "rbac.authorization.k8s.io, Role, RoleStrategy, DEFAULT",
-            "storage.k8s.io, StorageClass, StorageClassStrategy, StorageClassPrinter",
-            "scheduling.k8s.io, PriorityClass, PriorityClassStrategy, PriorityClassPrinter",
-            "coordination.k8s.io, Lease, LeaseStrategy, LeasePrinter",
+        "'', Binding, BindingStrategy, DEFAULT",
+        "'', ConfigMap, ConfigMapStrategy, ConfigMapPrinter",
+        "'', Endpoints, EndpointsStrategy, EndpointsPrinter",
+        "'', Event, EventStrategy, EventPrinter",
+        "'', LimitRange, LimitRangeStrategy, DEFAULT",
+        "'', Namespace, NamespaceStrategy, NamespacePrinter",
+        "'', Node, NodeStrategy, NodePrinter",
+        "'', PersistentVolumeClaim, PersistentVolumeClaimStrategy, PersistentVolumeClaimPrinter",
+        "'', PersistentVolume, PersistentVolumeStrategy, PersistentVolumePrinter",
+        "'', Pod, PodStrategy, PodPrinter",
+        "'', ResourceQuota, ResourceQuotaStrategy, ResourceQuotaPrinter",
+        "'', Secret, SecretStrategy, SecretPrinter",
+        "'', ServiceAccount, GENERIC, ServiceAccountPrinter",
+        "'', Service, ServiceStrategy, ServicePrinter",
+        "apps, DaemonSet, WorkloadStrategy, DaemonSetPrinter",
+        "apps, Deployment, WorkloadStrategy, DeploymentPrinter",
+        "apps, ReplicaSet, WorkloadStrategy, ReplicaSetPrinter",
+        "apps, StatefulSet, WorkloadStrategy, StatefulSetPrinter",
+        "batch, CronJob, CronJobStrategy, CronJobPrinter",
+        "batch, Job, JobStrategy, JobPrinter",
+        "networking.k8s.io, Ingress, IngressStrategy, IngressPrinter",
+        "networking.k8s.io, NetworkPolicy, NetworkPolicyStrategy, NetworkPolicyPrinter",
+        "policy, PodDisruptionBudget, PodDisruptionBudgetStrategy, PodDisruptionBudgetPrinter",
+        "rbac.authorization.k8s.io, ClusterRoleBinding, RoleBindingStrategy, RoleBindingPrinter",
+        "rbac.authorization.k8s.io, ClusterRole, RoleStrategy, DEFAULT",
+        "rbac.authorization.k8s.io, RoleBinding, RoleBindingStrategy, RoleBindingPrinter",
+        "rbac.authorization.k8s.io, Role, RoleStrategy, DEFAULT",
+        "storage.k8s.io, StorageClass, StorageClassStrategy, StorageClassPrinter",
+        "scheduling.k8s.io, PriorityClass, PriorityClassStrategy, PriorityClassPrinter",
+        "coordination.k8s.io, Lease, LeaseStrategy, LeasePrinter",
     })
-    void everyKindIsDefinedWithItsStrategyAndPrinter(String group, String kind, String strategy, String printer) {
+    void everyKindIsDefinedWithItsStrategyAndPrinter(
+            String group, String kind, String strategy, String printer) {
         KindDefinition d = BuiltinDefinitions.of(group, kind);
-        assertEquals(strategy, d.strategy() == Strategy.GENERIC ? "GENERIC" : d.strategy().getClass().getSimpleName());
-        assertEquals(printer, d.printer() == TablePrinter.DEFAULT ? "DEFAULT" : d.printer().getClass().getSimpleName());
+        assertEquals(
+                strategy,
+                d.strategy() == Strategy.GENERIC
+                        ? "GENERIC"
+                        : d.strategy().getClass().getSimpleName());
+        assertEquals(
+                printer,
+                d.printer() == TablePrinter.DEFAULT
+                        ? "DEFAULT"
+                        : d.printer().getClass().getSimpleName());
     }
 
     @Test
@@ -284,29 +370,43 @@ class BuiltinKindsTest {
         assertEquals(30, BuiltinKinds.all().size());
         for (KindDefinition d : BuiltinKinds.all()) {
             assertTrue(d.type().builtin(), d.type().kind());
-            assertEquals(List.of(), KindDefinition.problems(d.type(), d.printer()), d.type().kind());
-            assertSame(d, REGISTRY.definition(d.type().group(), d.type().version(), d.type().resource()).orElseThrow());
+            assertEquals(
+                    List.of(), KindDefinition.problems(d.type(), d.printer()), d.type().kind());
+            assertSame(
+                    d,
+                    REGISTRY.definition(d.type().group(), d.type().version(), d.type().resource())
+                            .orElseThrow());
         }
     }
 
     @Test
     void rbacBindingsPrintTheirOwnRoleWords() {
-        assertSame(RoleBindingPrinter.ROLE_BINDING,
+        assertSame(
+                RoleBindingPrinter.ROLE_BINDING,
                 BuiltinDefinitions.printer("rbac.authorization.k8s.io", "RoleBinding"));
-        assertSame(RoleBindingPrinter.CLUSTER_ROLE_BINDING,
+        assertSame(
+                RoleBindingPrinter.CLUSTER_ROLE_BINDING,
                 BuiltinDefinitions.printer("rbac.authorization.k8s.io", "ClusterRoleBinding"));
     }
 
     @Test
     void fieldLabelsWithTheirOwnSourcesAndAliases() {
-        assertEquals(new SelectableField("status.successful", "status.succeeded", "0"),
+        assertEquals(
+                new SelectableField("status.successful", "status.succeeded", "0"),
                 type("batch", "jobs").selectableFields().get(0));
-        assertEquals(new SelectableField("spec.unschedulable", "spec.unschedulable", "false"),
+        assertEquals(
+                new SelectableField("spec.unschedulable", "spec.unschedulable", "false"),
                 type("", "nodes").selectableFields().get(0));
-        assertTrue(type("", "events").selectableFields()
-                .contains(new SelectableField("source", "source.component", "")));
-        assertTrue(type("", "pods").selectableFields()
-                .contains(new SelectableField("spec.hostNetwork", "spec.hostNetwork", "false")));
+        assertTrue(
+                type("", "events")
+                        .selectableFields()
+                        .contains(new SelectableField("source", "source.component", "")));
+        assertTrue(
+                type("", "pods")
+                        .selectableFields()
+                        .contains(
+                                new SelectableField(
+                                        "spec.hostNetwork", "spec.hostNetwork", "false")));
         assertEquals(Map.of("spec.host", "spec.nodeName"), type("", "pods").fieldLabelAliases());
     }
 }

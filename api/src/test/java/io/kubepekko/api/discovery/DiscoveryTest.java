@@ -1,25 +1,5 @@
 package io.kubepekko.api.discovery;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kubepekko.api.definition.BuiltinKinds;
-import io.kubepekko.api.definition.KindDefinition;
-import io.kubepekko.api.definition.Registry;
-import io.kubepekko.api.meta.Json;
-import io.kubepekko.api.registry.ResourceType;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.params.provider.ValueSource;
-
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
-import java.util.stream.Stream;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -27,10 +7,30 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.definition.BuiltinKinds;
+import io.kubepekko.api.definition.KindDefinition;
+import io.kubepekko.api.definition.Registry;
+import io.kubepekko.api.meta.Json;
+import io.kubepekko.api.registry.ResourceType;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
 class DiscoveryTest {
 
     private static final Discovery DISCOVERY = Discovery.of(Registry.builtin());
-    private static final String V2_TYPE = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
+    private static final String V2_TYPE =
+            "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
 
     private static JsonNode tree(DiscoveryDocument doc) {
         return Json.parseTrusted(doc.bytes());
@@ -73,8 +73,11 @@ class DiscoveryTest {
     @Test
     void legacyApiListsCoreVersionAndServerAddress() {
         DiscoveryDocument doc = DISCOVERY.legacyApi("10.0.0.1:6443");
-        assertEquals(json("{\"kind\":\"APIVersions\",\"versions\":[\"v1\"],\"serverAddressByClientCIDRs\":"
-                + "[{\"clientCIDR\":\"0.0.0.0/0\",\"serverAddress\":\"10.0.0.1:6443\"}]}"), tree(doc));
+        assertEquals(
+                json(
+                        "{\"kind\":\"APIVersions\",\"versions\":[\"v1\"],\"serverAddressByClientCIDRs\":"
+                                + "[{\"clientCIDR\":\"0.0.0.0/0\",\"serverAddress\":\"10.0.0.1:6443\"}]}"),
+                tree(doc));
         assertEquals("application/json", doc.contentType());
     }
 
@@ -85,10 +88,21 @@ class DiscoveryTest {
         assertEquals("v1", list.get("apiVersion").asText());
         List<String> names = new ArrayList<>();
         list.get("groups").forEach(g -> names.add(g.get("name").asText()));
-        assertEquals(List.of("apps", "batch", "networking.k8s.io", "policy", "rbac.authorization.k8s.io",
-                "storage.k8s.io", "scheduling.k8s.io", "coordination.k8s.io"), names);
-        assertEquals(json("{\"name\":\"apps\",\"versions\":[{\"groupVersion\":\"apps/v1\",\"version\":\"v1\"}],"
-                + "\"preferredVersion\":{\"groupVersion\":\"apps/v1\",\"version\":\"v1\"}}"),
+        assertEquals(
+                List.of(
+                        "apps",
+                        "batch",
+                        "networking.k8s.io",
+                        "policy",
+                        "rbac.authorization.k8s.io",
+                        "storage.k8s.io",
+                        "scheduling.k8s.io",
+                        "coordination.k8s.io"),
+                names);
+        assertEquals(
+                json(
+                        "{\"name\":\"apps\",\"versions\":[{\"groupVersion\":\"apps/v1\",\"version\":\"v1\"}],"
+                                + "\"preferredVersion\":{\"groupVersion\":\"apps/v1\",\"version\":\"v1\"}}"),
                 entry(list.get("groups"), "name", "apps"));
     }
 
@@ -102,57 +116,112 @@ class DiscoveryTest {
         List<String> names = new ArrayList<>();
         list.get("resources").forEach(r -> names.add(r.get("name").asText()));
         assertEquals(names.stream().sorted().toList(), names);
-        assertTrue(names.containsAll(List.of("bindings", "pods", "pods/binding", "pods/log", "pods/status",
-                "namespaces/status", "services/status")));
+        assertTrue(
+                names.containsAll(
+                        List.of(
+                                "bindings",
+                                "pods",
+                                "pods/binding",
+                                "pods/log",
+                                "pods/status",
+                                "namespaces/status",
+                                "services/status")));
     }
 
     @Test
     void coreResourceEntryCarriesKubectlFields() {
-        JsonNode pods = entry(tree(DISCOVERY.resourceList("", "v1").orElseThrow()).get("resources"), "name", "pods");
-        assertEquals(json("{\"name\":\"pods\",\"singularName\":\"pod\",\"namespaced\":true,\"kind\":\"Pod\","
-                + "\"verbs\":[\"create\",\"delete\",\"deletecollection\",\"get\",\"list\",\"patch\",\"update\",\"watch\"],"
-                + "\"shortNames\":[\"po\"],\"categories\":[\"all\"],\"storageVersionHash\":\"xPOwRZ+Yhw8=\"}"), pods);
+        JsonNode pods =
+                entry(
+                        tree(DISCOVERY.resourceList("", "v1").orElseThrow()).get("resources"),
+                        "name",
+                        "pods");
+        assertEquals(
+                json(
+                        "{\"name\":\"pods\",\"singularName\":\"pod\",\"namespaced\":true,\"kind\":\"Pod\","
+                                + "\"verbs\":[\"create\",\"delete\",\"deletecollection\",\"get\",\"list\",\"patch\",\"update\",\"watch\"],"
+                                + "\"shortNames\":[\"po\"],\"categories\":[\"all\"],\"storageVersionHash\":\"xPOwRZ+Yhw8=\"}"),
+                pods);
     }
 
     @ParameterizedTest(name = "{0} has storageVersionHash {1} as kube-apiserver computes it")
-    @CsvSource({"configmaps, qFsyl6wFWjQ=", "pods, xPOwRZ+Yhw8=", "services, 0/CO1lhkEBI=", "namespaces, Q3oi5N2YM8M="})
+    @CsvSource({
+        "configmaps, qFsyl6wFWjQ=",
+        "pods, xPOwRZ+Yhw8=",
+        "services, 0/CO1lhkEBI=",
+        "namespaces, Q3oi5N2YM8M="
+    })
     void storageVersionHashMatchesKubeApiserver(String resource, String hash) {
-        JsonNode r = entry(tree(DISCOVERY.resourceList("", "v1").orElseThrow()).get("resources"), "name", resource);
+        JsonNode r =
+                entry(
+                        tree(DISCOVERY.resourceList("", "v1").orElseThrow()).get("resources"),
+                        "name",
+                        resource);
         assertEquals(hash, r.get("storageVersionHash").asText());
     }
 
     @Test
     void statusAndLogSubresourceEntriesUseTheOwnersKind() {
         JsonNode resources = tree(DISCOVERY.resourceList("", "v1").orElseThrow()).get("resources");
-        assertEquals(json("{\"name\":\"pods/status\",\"singularName\":\"\",\"namespaced\":true,\"kind\":\"Pod\","
-                + "\"verbs\":[\"get\",\"patch\",\"update\"]}"), entry(resources, "name", "pods/status"));
-        assertEquals(json("{\"name\":\"pods/log\",\"singularName\":\"\",\"namespaced\":true,\"kind\":\"Pod\","
-                + "\"verbs\":[\"get\"]}"), entry(resources, "name", "pods/log"));
-        assertEquals(json("{\"name\":\"namespaces/status\",\"singularName\":\"\",\"namespaced\":false,"
-                + "\"kind\":\"Namespace\",\"verbs\":[\"get\",\"patch\",\"update\"]}"),
+        assertEquals(
+                json(
+                        "{\"name\":\"pods/status\",\"singularName\":\"\",\"namespaced\":true,\"kind\":\"Pod\","
+                                + "\"verbs\":[\"get\",\"patch\",\"update\"]}"),
+                entry(resources, "name", "pods/status"));
+        assertEquals(
+                json(
+                        "{\"name\":\"pods/log\",\"singularName\":\"\",\"namespaced\":true,\"kind\":\"Pod\","
+                                + "\"verbs\":[\"get\"]}"),
+                entry(resources, "name", "pods/log"));
+        assertEquals(
+                json(
+                        "{\"name\":\"namespaces/status\",\"singularName\":\"\",\"namespaced\":false,"
+                                + "\"kind\":\"Namespace\",\"verbs\":[\"get\",\"patch\",\"update\"]}"),
                 entry(resources, "name", "namespaces/status"));
     }
 
-    /** As kube-apiserver lists its LegacyBindingREST and pods/binding: create only, no storage version. */
+    /**
+     * As kube-apiserver lists its LegacyBindingREST and pods/binding: create only, no storage
+     * version.
+     */
     @Test
     void bindingsAreACreateOnlyResourceAndAPodSubresource() {
         JsonNode resources = tree(DISCOVERY.resourceList("", "v1").orElseThrow()).get("resources");
         assertEquals("bindings", resources.get(0).get("name").asText());
-        assertEquals(json("{\"name\":\"bindings\",\"singularName\":\"binding\",\"namespaced\":true,"
-                + "\"kind\":\"Binding\",\"verbs\":[\"create\"]}"), entry(resources, "name", "bindings"));
-        assertEquals(json("{\"name\":\"pods/binding\",\"singularName\":\"\",\"namespaced\":true,"
-                + "\"kind\":\"Binding\",\"verbs\":[\"create\"]}"), entry(resources, "name", "pods/binding"));
-        JsonNode aggregated = tree(DISCOVERY.aggregatedApi("v2")).get("items").get(0).get("versions").get(0)
-                .get("resources");
-        assertEquals(json("{\"resource\":\"bindings\",\"responseKind\":{\"group\":\"\",\"version\":\"v1\","
-                + "\"kind\":\"Binding\"},\"scope\":\"Namespaced\",\"singularResource\":\"binding\","
-                + "\"verbs\":[\"create\"]}"), entry(aggregated, "resource", "bindings"));
+        assertEquals(
+                json(
+                        "{\"name\":\"bindings\",\"singularName\":\"binding\",\"namespaced\":true,"
+                                + "\"kind\":\"Binding\",\"verbs\":[\"create\"]}"),
+                entry(resources, "name", "bindings"));
+        assertEquals(
+                json(
+                        "{\"name\":\"pods/binding\",\"singularName\":\"\",\"namespaced\":true,"
+                                + "\"kind\":\"Binding\",\"verbs\":[\"create\"]}"),
+                entry(resources, "name", "pods/binding"));
+        JsonNode aggregated =
+                tree(DISCOVERY.aggregatedApi("v2"))
+                        .get("items")
+                        .get(0)
+                        .get("versions")
+                        .get(0)
+                        .get("resources");
+        assertEquals(
+                json(
+                        "{\"resource\":\"bindings\",\"responseKind\":{\"group\":\"\",\"version\":\"v1\","
+                                + "\"kind\":\"Binding\"},\"scope\":\"Namespaced\",\"singularResource\":\"binding\","
+                                + "\"verbs\":[\"create\"]}"),
+                entry(aggregated, "resource", "bindings"));
     }
 
     @Test
     void namespacesAreListedWithoutDeleteCollection() {
-        JsonNode ns = entry(tree(DISCOVERY.resourceList("", "v1").orElseThrow()).get("resources"), "name", "namespaces");
-        assertEquals(List.of("create", "delete", "get", "list", "patch", "update", "watch"), texts(ns.get("verbs")));
+        JsonNode ns =
+                entry(
+                        tree(DISCOVERY.resourceList("", "v1").orElseThrow()).get("resources"),
+                        "name",
+                        "namespaces");
+        assertEquals(
+                List.of("create", "delete", "get", "list", "patch", "update", "watch"),
+                texts(ns.get("verbs")));
         assertFalse(ns.get("namespaced").asBoolean());
     }
 
@@ -160,8 +229,10 @@ class DiscoveryTest {
     void scaleSubresourceEntryNamesAutoscalingV1Scale() {
         JsonNode list = tree(DISCOVERY.resourceList("apps", "v1").orElseThrow());
         assertEquals("apps/v1", list.get("groupVersion").asText());
-        assertEquals(json("{\"name\":\"deployments/scale\",\"singularName\":\"\",\"namespaced\":true,"
-                + "\"group\":\"autoscaling\",\"version\":\"v1\",\"kind\":\"Scale\",\"verbs\":[\"get\",\"patch\",\"update\"]}"),
+        assertEquals(
+                json(
+                        "{\"name\":\"deployments/scale\",\"singularName\":\"\",\"namespaced\":true,"
+                                + "\"group\":\"autoscaling\",\"version\":\"v1\",\"kind\":\"Scale\",\"verbs\":[\"get\",\"patch\",\"update\"]}"),
                 entry(list.get("resources"), "name", "deployments/scale"));
         JsonNode status = entry(list.get("resources"), "name", "deployments/status");
         assertFalse(status.has("group"), "same group version as the list: omitted");
@@ -192,23 +263,41 @@ class DiscoveryTest {
 
     @Test
     void aggregatedResourceCarriesResponseKindScopeAndNames() {
-        JsonNode resources = tree(DISCOVERY.aggregatedApi("v2")).get("items").get(0).get("versions").get(0).get("resources");
-        assertEquals(json("{\"resource\":\"configmaps\",\"responseKind\":{\"group\":\"\",\"version\":\"v1\","
-                + "\"kind\":\"ConfigMap\"},\"scope\":\"Namespaced\",\"singularResource\":\"configmap\","
-                + "\"verbs\":[\"create\",\"delete\",\"deletecollection\",\"get\",\"list\",\"patch\",\"update\",\"watch\"],"
-                + "\"shortNames\":[\"cm\"]}"), entry(resources, "resource", "configmaps"));
+        JsonNode resources =
+                tree(DISCOVERY.aggregatedApi("v2"))
+                        .get("items")
+                        .get(0)
+                        .get("versions")
+                        .get(0)
+                        .get("resources");
+        assertEquals(
+                json(
+                        "{\"resource\":\"configmaps\",\"responseKind\":{\"group\":\"\",\"version\":\"v1\","
+                                + "\"kind\":\"ConfigMap\"},\"scope\":\"Namespaced\",\"singularResource\":\"configmap\","
+                                + "\"verbs\":[\"create\",\"delete\",\"deletecollection\",\"get\",\"list\",\"patch\",\"update\",\"watch\"],"
+                                + "\"shortNames\":[\"cm\"]}"),
+                entry(resources, "resource", "configmaps"));
         assertEquals("Cluster", entry(resources, "resource", "namespaces").get("scope").asText());
     }
 
     @Test
     void aggregatedPodListsBindingLogAndStatusSubresources() {
-        JsonNode resources = tree(DISCOVERY.aggregatedApi("v2")).get("items").get(0).get("versions").get(0).get("resources");
+        JsonNode resources =
+                tree(DISCOVERY.aggregatedApi("v2"))
+                        .get("items")
+                        .get(0)
+                        .get("versions")
+                        .get(0)
+                        .get("resources");
         JsonNode pods = entry(resources, "resource", "pods");
         assertEquals(List.of("all"), texts(pods.get("categories")));
-        assertEquals(json("[{\"subresource\":\"binding\",\"responseKind\":{\"group\":\"\",\"version\":\"v1\","
-                + "\"kind\":\"Binding\"},\"verbs\":[\"create\"]},{\"subresource\":\"log\",\"responseKind\":{\"group\":\"\",\"version\":\"v1\",\"kind\":\"Pod\"},"
-                + "\"verbs\":[\"get\"]},{\"subresource\":\"status\",\"responseKind\":{\"group\":\"\",\"version\":\"v1\","
-                + "\"kind\":\"Pod\"},\"verbs\":[\"get\",\"patch\",\"update\"]}]"), pods.get("subresources"));
+        assertEquals(
+                json(
+                        "[{\"subresource\":\"binding\",\"responseKind\":{\"group\":\"\",\"version\":\"v1\","
+                                + "\"kind\":\"Binding\"},\"verbs\":[\"create\"]},{\"subresource\":\"log\",\"responseKind\":{\"group\":\"\",\"version\":\"v1\",\"kind\":\"Pod\"},"
+                                + "\"verbs\":[\"get\"]},{\"subresource\":\"status\",\"responseKind\":{\"group\":\"\",\"version\":\"v1\","
+                                + "\"kind\":\"Pod\"},\"verbs\":[\"get\",\"patch\",\"update\"]}]"),
+                pods.get("subresources"));
         assertFalse(entry(resources, "resource", "configmaps").has("subresources"));
     }
 
@@ -217,24 +306,41 @@ class DiscoveryTest {
         JsonNode items = tree(DISCOVERY.aggregatedApis("v2")).get("items");
         List<String> names = new ArrayList<>();
         items.forEach(i -> names.add(i.get("metadata").get("name").asText()));
-        assertEquals(List.of("apps", "batch", "networking.k8s.io", "policy", "rbac.authorization.k8s.io",
-                "storage.k8s.io", "scheduling.k8s.io", "coordination.k8s.io"), names);
+        assertEquals(
+                List.of(
+                        "apps",
+                        "batch",
+                        "networking.k8s.io",
+                        "policy",
+                        "rbac.authorization.k8s.io",
+                        "storage.k8s.io",
+                        "scheduling.k8s.io",
+                        "coordination.k8s.io"),
+                names);
     }
 
     @Test
     void aggregatedDeploymentScaleRespondsWithAutoscalingScale() {
         JsonNode apps = group(tree(DISCOVERY.aggregatedApis("v2")).get("items"), "apps");
-        JsonNode deployments = entry(apps.get("versions").get(0).get("resources"), "resource", "deployments");
-        assertEquals(json("{\"group\":\"apps\",\"version\":\"v1\",\"kind\":\"Deployment\"}"), deployments.get("responseKind"));
+        JsonNode deployments =
+                entry(apps.get("versions").get(0).get("resources"), "resource", "deployments");
+        assertEquals(
+                json("{\"group\":\"apps\",\"version\":\"v1\",\"kind\":\"Deployment\"}"),
+                deployments.get("responseKind"));
         assertEquals(List.of("deploy"), texts(deployments.get("shortNames")));
-        assertEquals(json("{\"subresource\":\"scale\",\"responseKind\":{\"group\":\"autoscaling\",\"version\":\"v1\","
-                + "\"kind\":\"Scale\"},\"verbs\":[\"get\",\"patch\",\"update\"]}"),
+        assertEquals(
+                json(
+                        "{\"subresource\":\"scale\",\"responseKind\":{\"group\":\"autoscaling\",\"version\":\"v1\","
+                                + "\"kind\":\"Scale\"},\"verbs\":[\"get\",\"patch\",\"update\"]}"),
                 entry(deployments.get("subresources"), "subresource", "scale"));
     }
 
     @Test
     void clusterScopedNamedGroupResourceHasClusterScope() {
-        JsonNode rbac = group(tree(DISCOVERY.aggregatedApis("v2")).get("items"), "rbac.authorization.k8s.io");
+        JsonNode rbac =
+                group(
+                        tree(DISCOVERY.aggregatedApis("v2")).get("items"),
+                        "rbac.authorization.k8s.io");
         JsonNode resources = rbac.get("versions").get(0).get("resources");
         assertEquals("Cluster", entry(resources, "resource", "clusterroles").get("scope").asText());
         assertEquals("Namespaced", entry(resources, "resource", "roles").get("scope").asText());
@@ -243,8 +349,14 @@ class DiscoveryTest {
     @Test
     void v2beta1HasTheV2ShapeUnderItsOwnApiVersion() {
         for (boolean core : new boolean[] {true, false}) {
-            ObjectNode beta = (ObjectNode) tree(core ? DISCOVERY.aggregatedApi("v2beta1") : DISCOVERY.aggregatedApis("v2beta1"));
-            JsonNode v2 = tree(core ? DISCOVERY.aggregatedApi("v2") : DISCOVERY.aggregatedApis("v2"));
+            ObjectNode beta =
+                    (ObjectNode)
+                            tree(
+                                    core
+                                            ? DISCOVERY.aggregatedApi("v2beta1")
+                                            : DISCOVERY.aggregatedApis("v2beta1"));
+            JsonNode v2 =
+                    tree(core ? DISCOVERY.aggregatedApi("v2") : DISCOVERY.aggregatedApis("v2"));
             assertEquals("apidiscovery.k8s.io/v2beta1", beta.get("apiVersion").asText());
             beta.put("apiVersion", "apidiscovery.k8s.io/v2");
             assertEquals(v2, beta);
@@ -255,16 +367,21 @@ class DiscoveryTest {
     void aggregatedDocumentsAnswerWithTheirExactContentType() {
         assertEquals(V2_TYPE, DISCOVERY.aggregatedApi("v2").contentType());
         assertEquals(V2_TYPE, DISCOVERY.aggregatedApis(DiscoveryFormat.V2).contentType());
-        assertEquals("application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList",
+        assertEquals(
+                "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList",
                 DISCOVERY.aggregatedApis("v2beta1").contentType());
         assertEquals("application/json", DISCOVERY.legacyGroups().contentType());
     }
 
     @Test
     void negotiatedEntryPointsPickTheMatchingDocument() {
-        assertSame(DISCOVERY.aggregatedApis(DiscoveryFormat.V2BETA1), DISCOVERY.apis(DiscoveryFormat.V2BETA1));
+        assertSame(
+                DISCOVERY.aggregatedApis(DiscoveryFormat.V2BETA1),
+                DISCOVERY.apis(DiscoveryFormat.V2BETA1));
         assertSame(DISCOVERY.legacyGroups(), DISCOVERY.apis(DiscoveryFormat.LEGACY));
-        assertSame(DISCOVERY.aggregatedApi(DiscoveryFormat.V2), DISCOVERY.api(DiscoveryFormat.V2, "h:1"));
+        assertSame(
+                DISCOVERY.aggregatedApi(DiscoveryFormat.V2),
+                DISCOVERY.api(DiscoveryFormat.V2, "h:1"));
         assertEquals(DISCOVERY.legacyApi("h:1"), DISCOVERY.api(DiscoveryFormat.LEGACY, "h:1"));
     }
 
@@ -272,7 +389,9 @@ class DiscoveryTest {
     @ValueSource(strings = {"v1", "v3", ""})
     void unknownAggregatedVersionIsAProgrammingError(String version) {
         assertThrows(IllegalArgumentException.class, () -> DISCOVERY.aggregatedApis(version));
-        assertThrows(IllegalArgumentException.class, () -> DISCOVERY.aggregatedApi(DiscoveryFormat.LEGACY));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> DISCOVERY.aggregatedApi(DiscoveryFormat.LEGACY));
     }
 
     @Test
@@ -296,12 +415,16 @@ class DiscoveryTest {
         String body = new String(DISCOVERY.aggregatedApis("v2").bytes(), StandardCharsets.UTF_8);
         assertFalse(body.contains("\n"));
         assertFalse(body.contains("\": "));
-        assertEquals(body.getBytes(StandardCharsets.UTF_8).length, DISCOVERY.aggregatedApis("v2").length());
+        assertEquals(
+                body.getBytes(StandardCharsets.UTF_8).length,
+                DISCOVERY.aggregatedApis("v2").length());
     }
 
     @Test
     void etagIsAQuotedHexHashOfTheBytes() {
-        assertTrue(DISCOVERY.legacyGroups().etag().matches("\"[0-9a-f]{64}\""), DISCOVERY.legacyGroups().etag());
+        assertTrue(
+                DISCOVERY.legacyGroups().etag().matches("\"[0-9a-f]{64}\""),
+                DISCOVERY.legacyGroups().etag());
     }
 
     @Test
@@ -316,15 +439,18 @@ class DiscoveryTest {
     void equalContentGivesEqualEtagsAcrossRegistries() {
         Discovery other = Discovery.of(new Registry(BuiltinKinds.all()));
         assertEquals(DISCOVERY.aggregatedApis("v2").etag(), other.aggregatedApis("v2").etag());
-        assertEquals(DISCOVERY.resourceList("", "v1").orElseThrow().etag(),
+        assertEquals(
+                DISCOVERY.resourceList("", "v1").orElseThrow().etag(),
                 other.resourceList("", "v1").orElseThrow().etag());
         assertEquals(DISCOVERY.legacyApi("a:1").etag(), DISCOVERY.legacyApi("a:1").etag());
     }
 
     @Test
     void changedContentChangesTheEtag() {
-        List<KindDefinition> fewer = BuiltinKinds.all().stream()
-                .filter(d -> !d.type().resource().equals("leases")).toList();
+        List<KindDefinition> fewer =
+                BuiltinKinds.all().stream()
+                        .filter(d -> !d.type().resource().equals("leases"))
+                        .toList();
         Discovery smaller = Discovery.of(new Registry(fewer));
         assertNotEquals(DISCOVERY.aggregatedApis("v2").etag(), smaller.aggregatedApis("v2").etag());
         assertNotEquals(DISCOVERY.legacyGroups().etag(), smaller.legacyGroups().etag());
@@ -332,7 +458,8 @@ class DiscoveryTest {
         // The core group did not change, so its documents keep their tags.
         assertEquals(DISCOVERY.aggregatedApi("v2").etag(), smaller.aggregatedApi("v2").etag());
         assertNotEquals(DISCOVERY.legacyApi("a:1").etag(), DISCOVERY.legacyApi("b:1").etag());
-        assertNotEquals(DISCOVERY.aggregatedApis("v2").etag(), DISCOVERY.aggregatedApis("v2beta1").etag());
+        assertNotEquals(
+                DISCOVERY.aggregatedApis("v2").etag(), DISCOVERY.aggregatedApis("v2beta1").etag());
     }
 
     static Stream<Arguments> ifNoneMatch() {
@@ -357,30 +484,61 @@ class DiscoveryTest {
 
     static Stream<Arguments> acceptHeaders() {
         String v2 = V2_TYPE;
-        String v2beta1 = "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList";
+        String v2beta1 =
+                "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList";
         return Stream.of(
-                Arguments.of("kubectl 1.35 (v2, v2beta1, json)", v2 + "," + v2beta1 + ",application/json", DiscoveryFormat.V2),
-                Arguments.of("v2beta1 listed first", v2beta1 + "," + v2 + ",application/json", DiscoveryFormat.V2BETA1),
+                Arguments.of(
+                        "kubectl 1.35 (v2, v2beta1, json)",
+                        v2 + "," + v2beta1 + ",application/json",
+                        DiscoveryFormat.V2),
+                Arguments.of(
+                        "v2beta1 listed first",
+                        v2beta1 + "," + v2 + ",application/json",
+                        DiscoveryFormat.V2BETA1),
                 Arguments.of("only v2beta1", v2beta1, DiscoveryFormat.V2BETA1),
-                Arguments.of("json first wins over v2", "application/json," + v2, DiscoveryFormat.LEGACY),
-                Arguments.of("parameters in another order with spaces",
-                        "application/json; as=APIGroupDiscoveryList; v=v2; g=apidiscovery.k8s.io", DiscoveryFormat.V2),
-                Arguments.of("quoted parameter values",
-                        "application/json;g=\"apidiscovery.k8s.io\";v=\"v2\";as=\"APIGroupDiscoveryList\"", DiscoveryFormat.V2),
-                Arguments.of("uppercase media type", "Application/JSON;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList",
+                Arguments.of(
+                        "json first wins over v2",
+                        "application/json," + v2,
+                        DiscoveryFormat.LEGACY),
+                Arguments.of(
+                        "parameters in another order with spaces",
+                        "application/json; as=APIGroupDiscoveryList; v=v2; g=apidiscovery.k8s.io",
+                        DiscoveryFormat.V2),
+                Arguments.of(
+                        "quoted parameter values",
+                        "application/json;g=\"apidiscovery.k8s.io\";v=\"v2\";as=\"APIGroupDiscoveryList\"",
+                        DiscoveryFormat.V2),
+                Arguments.of(
+                        "uppercase media type",
+                        "Application/JSON;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList",
                         DiscoveryFormat.V2),
                 Arguments.of("plain json", "application/json", DiscoveryFormat.LEGACY),
-                Arguments.of("json with charset", "application/json;charset=utf-8", DiscoveryFormat.LEGACY),
+                Arguments.of(
+                        "json with charset",
+                        "application/json;charset=utf-8",
+                        DiscoveryFormat.LEGACY),
                 Arguments.of("json and anything", "application/json, */*", DiscoveryFormat.LEGACY),
                 Arguments.of("anything", "*/*", DiscoveryFormat.LEGACY),
                 Arguments.of("any application type", "application/*", DiscoveryFormat.LEGACY),
                 Arguments.of("no header", null, DiscoveryFormat.LEGACY),
                 Arguments.of("blank header", "  ", DiscoveryFormat.LEGACY),
-                Arguments.of("protobuf then json", "application/vnd.kubernetes.protobuf,application/json", DiscoveryFormat.LEGACY),
-                Arguments.of("v2 refused with q=0", v2 + ";q=0,application/json", DiscoveryFormat.LEGACY),
-                Arguments.of("unknown aggregated version skipped", "application/json;g=apidiscovery.k8s.io;v=v3;"
-                        + "as=APIGroupDiscoveryList," + v2beta1, DiscoveryFormat.V2BETA1),
-                Arguments.of("Table conversion skipped", "application/json;as=Table;v=v1;g=meta.k8s.io,application/json",
+                Arguments.of(
+                        "protobuf then json",
+                        "application/vnd.kubernetes.protobuf,application/json",
+                        DiscoveryFormat.LEGACY),
+                Arguments.of(
+                        "v2 refused with q=0",
+                        v2 + ";q=0,application/json",
+                        DiscoveryFormat.LEGACY),
+                Arguments.of(
+                        "unknown aggregated version skipped",
+                        "application/json;g=apidiscovery.k8s.io;v=v3;"
+                                + "as=APIGroupDiscoveryList,"
+                                + v2beta1,
+                        DiscoveryFormat.V2BETA1),
+                Arguments.of(
+                        "Table conversion skipped",
+                        "application/json;as=Table;v=v1;g=meta.k8s.io,application/json",
                         DiscoveryFormat.LEGACY));
     }
 
@@ -391,9 +549,18 @@ class DiscoveryTest {
     }
 
     @ParameterizedTest(name = "nothing servable in \"{0}\"")
-    @ValueSource(strings = {"application/vnd.kubernetes.protobuf", "application/yaml", "text/html",
-            "application/json;as=Table;v=v1;g=meta.k8s.io", "application/json;q=0",
-            "application/json;g=apidiscovery.k8s.io;v=v2", ";;;", ",", ";"})
+    @ValueSource(
+            strings = {
+                "application/vnd.kubernetes.protobuf",
+                "application/yaml",
+                "text/html",
+                "application/json;as=Table;v=v1;g=meta.k8s.io",
+                "application/json;q=0",
+                "application/json;g=apidiscovery.k8s.io;v=v2",
+                ";;;",
+                ",",
+                ";"
+            })
     void negotiationFindsNothingForUnservableAccept(String accept) {
         assertEquals(Optional.empty(), DiscoveryFormat.negotiate(accept));
     }
@@ -401,7 +568,8 @@ class DiscoveryTest {
     @Test
     void formatsKnowTheirContentTypeAndApiVersion() {
         assertEquals(V2_TYPE, DiscoveryFormat.V2.contentType());
-        assertEquals(Optional.of("apidiscovery.k8s.io/v2beta1"), DiscoveryFormat.V2BETA1.apiVersion());
+        assertEquals(
+                Optional.of("apidiscovery.k8s.io/v2beta1"), DiscoveryFormat.V2BETA1.apiVersion());
         assertEquals(Optional.empty(), DiscoveryFormat.LEGACY.apiVersion());
         assertFalse(DiscoveryFormat.LEGACY.aggregated());
     }

@@ -1,23 +1,21 @@
 package io.kubepekko.api.flags;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
-
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
-import java.util.stream.Stream;
-
-import io.kubepekko.api.meta.GoDurations;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kubepekko.api.meta.GoDurations;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** A command line parsed as pflag parses it, against flags declared once as data. */
 class FlagSetTest {
@@ -34,7 +32,8 @@ class FlagSetTest {
         try {
             return Integer.parseInt(text);
         } catch (NumberFormatException e) {
-            throw new Flag.InvalidValue(text, "strconv.ParseInt: parsing \"" + text + "\": invalid syntax");
+            throw new Flag.InvalidValue(
+                    text, "strconv.ParseInt: parsing \"" + text + "\": invalid syntax");
         }
     }
 
@@ -42,47 +41,106 @@ class FlagSetTest {
         return switch (text) {
             case "true" -> true;
             case "false" -> false;
-            default -> throw new Flag.InvalidValue(text, "strconv.ParseBool: parsing \"" + text + "\": invalid syntax");
+            default ->
+                    throw new Flag.InvalidValue(
+                            text, "strconv.ParseBool: parsing \"" + text + "\": invalid syntax");
         };
     }
 
-    static final Flag<Integer> PORT = new Flag<>("port", "int", "8080", "the port", false, false, Flag.last(FlagSetTest::number));
-    static final Flag<Integer> PORT_RANGE_START = new Flag<>("port-range-start", "int", "1", "a name that starts as another",
-            false, false, Flag.last(FlagSetTest::number));
-    static final Flag<Duration> DELAY = new Flag<>("delay", "duration", "0s", "a delay", false, false,
-            Flag.last(FlagSetTest::duration));
-    static final Flag<Duration> PERIOD = new Flag<>("period", "duration", "1m30s", "a period", false, false,
-            Flag.last(FlagSetTest::duration));
-    static final Flag<String> NAME = new Flag<>("name", "string", "node-a", "a name", false, false, Flag.last(t -> t));
-    static final Flag<Optional<String>> OWNER = new Flag<>("owner", "string", null, "no default", false, false,
-            Flag.optional(t -> t));
-    static final Flag<Boolean> ENABLED = new Flag<>("enabled", "", "true", "a boolean", true, false,
-            Flag.last(FlagSetTest::bool));
-    static final Flag<List<String>> HEADER = new Flag<>("header", "stringArray", null, "every occurrence counts",
-            false, true, given -> {
-                List<String> all = new ArrayList<>();
-                for (String text : given) {
-                    if (!text.contains(":")) {
-                        throw new Flag.InvalidValue(text, "malformed pair, expect string:string");
-                    }
-                    all.add(text);
-                }
-                return all;
-            });
-    static final Flag<String> OLD = new Flag<>("old-name", "string", "x", "an old flag", false, false, Flag.last(t -> t))
-            .deprecated("use --name instead");
+    static final Flag<Integer> PORT =
+            new Flag<>(
+                    "port",
+                    "int",
+                    "8080",
+                    "the port",
+                    false,
+                    false,
+                    Flag.last(FlagSetTest::number));
+    static final Flag<Integer> PORT_RANGE_START =
+            new Flag<>(
+                    "port-range-start",
+                    "int",
+                    "1",
+                    "a name that starts as another",
+                    false,
+                    false,
+                    Flag.last(FlagSetTest::number));
+    static final Flag<Duration> DELAY =
+            new Flag<>(
+                    "delay",
+                    "duration",
+                    "0s",
+                    "a delay",
+                    false,
+                    false,
+                    Flag.last(FlagSetTest::duration));
+    static final Flag<Duration> PERIOD =
+            new Flag<>(
+                    "period",
+                    "duration",
+                    "1m30s",
+                    "a period",
+                    false,
+                    false,
+                    Flag.last(FlagSetTest::duration));
+    static final Flag<String> NAME =
+            new Flag<>("name", "string", "node-a", "a name", false, false, Flag.last(t -> t));
+    static final Flag<Optional<String>> OWNER =
+            new Flag<>("owner", "string", null, "no default", false, false, Flag.optional(t -> t));
+    static final Flag<Boolean> ENABLED =
+            new Flag<>(
+                    "enabled", "", "true", "a boolean", true, false, Flag.last(FlagSetTest::bool));
+    static final Flag<List<String>> HEADER =
+            new Flag<>(
+                    "header",
+                    "stringArray",
+                    null,
+                    "every occurrence counts",
+                    false,
+                    true,
+                    given -> {
+                        List<String> all = new ArrayList<>();
+                        for (String text : given) {
+                            if (!text.contains(":")) {
+                                throw new Flag.InvalidValue(
+                                        text, "malformed pair, expect string:string");
+                            }
+                            all.add(text);
+                        }
+                        return all;
+                    });
+    static final Flag<String> OLD =
+            new Flag<>("old-name", "string", "x", "an old flag", false, false, Flag.last(t -> t))
+                    .deprecated("use --name instead");
 
-    static final FlagSet FLAGS = new FlagSet("cmd", "A command.",
-            List.of(PORT, PORT_RANGE_START, DELAY, PERIOD, NAME, OWNER, ENABLED, HEADER, OLD),
-            arg -> "unexpected argument \"" + arg + "\"");
+    static final FlagSet FLAGS =
+            new FlagSet(
+                    "cmd",
+                    "A command.",
+                    List.of(
+                            PORT,
+                            PORT_RANGE_START,
+                            DELAY,
+                            PERIOD,
+                            NAME,
+                            OWNER,
+                            ENABLED,
+                            HEADER,
+                            OLD),
+                    arg -> "unexpected argument \"" + arg + "\"");
 
     private static FlagSet.Parsed.Values values(String... args) {
-        return assertInstanceOf(FlagSet.Parsed.Values.class, FLAGS.parse(args), List.of(args).toString());
+        return assertInstanceOf(
+                FlagSet.Parsed.Values.class, FLAGS.parse(args), List.of(args).toString());
     }
 
     private static String error(String... args) {
-        String message = assertInstanceOf(FlagSet.Parsed.Invalid.class, FLAGS.parse(args), List.of(args).toString())
-                .message();
+        String message =
+                assertInstanceOf(
+                                FlagSet.Parsed.Invalid.class,
+                                FLAGS.parse(args),
+                                List.of(args).toString())
+                        .message();
         assertFalse(message.contains("\n"), "one line: " + message);
         return message;
     }
@@ -105,7 +163,10 @@ class FlagSetTest {
         assertEquals(6443, values("--port=6443").get(PORT));
         assertEquals("a=b", values("--name=a=b").get(NAME), "only the first = separates");
         assertEquals("", values("--name=").get(NAME));
-        assertEquals("--port", values("--name", "--port").get(NAME), "the next argument is the value, whatever it is");
+        assertEquals(
+                "--port",
+                values("--name", "--port").get(NAME),
+                "the next argument is the value, whatever it is");
         assertEquals(Duration.ofSeconds(10), values("--delay", "10s").get(DELAY));
         assertEquals(Duration.ofSeconds(90), values("--delay=1m30s").get(DELAY));
     }
@@ -120,26 +181,36 @@ class FlagSetTest {
     @Test
     void theLastOccurrenceWinsUnlessTheFlagIsRepeatable() {
         assertEquals(7, values("--port", "6", "--port=7").get(PORT));
-        assertEquals(List.of("a:1", "b:2", "a:3"), values("--header", "a:1", "--header=b:2", "--header", "a:3").get(HEADER));
+        assertEquals(
+                List.of("a:1", "b:2", "a:3"),
+                values("--header", "a:1", "--header=b:2", "--header", "a:3").get(HEADER));
     }
 
     @Test
     void everyOccurrenceIsCheckedInOrder() {
-        assertEquals("invalid argument \"x\" for \"--port\" flag: strconv.ParseInt: parsing \"x\": invalid syntax",
-                error("--port=x", "--port=7"), "pflag sets every occurrence: an overridden bad one is still refused");
-        assertEquals("invalid argument \"x\" for \"--port\" flag: strconv.ParseInt: parsing \"x\": invalid syntax",
-                error("--port=x", "--no-such-flag"), "the first problem is the error");
+        assertEquals(
+                "invalid argument \"x\" for \"--port\" flag: strconv.ParseInt: parsing \"x\": invalid syntax",
+                error("--port=x", "--port=7"),
+                "pflag sets every occurrence: an overridden bad one is still refused");
+        assertEquals(
+                "invalid argument \"x\" for \"--port\" flag: strconv.ParseInt: parsing \"x\": invalid syntax",
+                error("--port=x", "--no-such-flag"),
+                "the first problem is the error");
         assertEquals("unknown flag: --no-such-flag", error("--no-such-flag", "--port=x"));
     }
 
-    /** The regression of issue 24: a flag missing from the declarations fell into another flag's branch. */
+    /**
+     * The regression of issue 24: a flag missing from the declarations fell into another flag's
+     * branch.
+     */
     @Test
     void aFlagMissingFromTheDeclarationsIsUnknownWhateverItsName() {
         assertEquals("unknown flag: --secure-port", error("--secure-port", "6443"));
         assertEquals("unknown flag: --secure-port", error("--secure-port=6443"));
         assertEquals("unknown flag: --prot", error("--prot=1"), "a typo is no other flag");
         assertEquals("unknown flag: --port-range", error("--port-range=1"), "nor a prefix of one");
-        assertEquals("unknown flag: --Port", error("--Port=1"), "names are case-sensitive, as in pflag");
+        assertEquals(
+                "unknown flag: --Port", error("--Port=1"), "names are case-sensitive, as in pflag");
         assertEquals("unknown flag: --delay-duration", error("--delay-duration", "5s"));
         assertEquals("unknown shorthand flag: 'p' in -p", error("-p", "1"));
         assertEquals("unknown shorthand flag: 'x' in -hx", error("-hx"));
@@ -149,14 +220,20 @@ class FlagSetTest {
 
     @Test
     void aMistypedValueNamesTheFlagAndTheValue() {
-        assertEquals("invalid argument \"10\" for \"--delay\" flag: time: invalid duration \"10\"", error("--delay", "10"));
-        assertEquals("invalid argument \"soon\" for \"--period\" flag: time: invalid duration \"soon\"",
+        assertEquals(
+                "invalid argument \"10\" for \"--delay\" flag: time: invalid duration \"10\"",
+                error("--delay", "10"));
+        assertEquals(
+                "invalid argument \"soon\" for \"--period\" flag: time: invalid duration \"soon\"",
                 error("--period=soon"));
-        assertEquals("invalid argument \"http\" for \"--port\" flag: strconv.ParseInt: parsing \"http\": invalid syntax",
+        assertEquals(
+                "invalid argument \"http\" for \"--port\" flag: strconv.ParseInt: parsing \"http\": invalid syntax",
                 error("--port", "http"));
-        assertEquals("invalid argument \"maybe\" for \"--enabled\" flag: strconv.ParseBool: parsing \"maybe\": invalid syntax",
+        assertEquals(
+                "invalid argument \"maybe\" for \"--enabled\" flag: strconv.ParseBool: parsing \"maybe\": invalid syntax",
                 error("--enabled=maybe"));
-        assertEquals("invalid argument \"nocolon\" for \"--header\" flag: malformed pair, expect string:string",
+        assertEquals(
+                "invalid argument \"nocolon\" for \"--header\" flag: malformed pair, expect string:string",
                 error("--header=a:1", "--header", "nocolon"));
     }
 
@@ -185,47 +262,95 @@ class FlagSetTest {
             if (flag.deprecated() != null) {
                 continue;
             }
-            String line = usage.lines().filter(l -> l.startsWith("      " + flag.option() + " ")).findFirst()
-                    .orElseThrow(() -> new AssertionError(flag.option() + " missing from\n" + usage));
+            String line =
+                    usage.lines()
+                            .filter(l -> l.startsWith("      " + flag.option() + " "))
+                            .findFirst()
+                            .orElseThrow(
+                                    () ->
+                                            new AssertionError(
+                                                    flag.option() + " missing from\n" + usage));
             assertTrue(line.contains(flag.help()), line);
             if (!flag.type().isEmpty()) {
-                assertTrue(line.startsWith("      " + flag.option() + " " + flag.type() + " "), line);
+                assertTrue(
+                        line.startsWith("      " + flag.option() + " " + flag.type() + " "), line);
             }
             if (flag.defaultText() != null) {
-                assertTrue(line.contains(" (default " + (flag.type().equals("string") ? "\"" + flag.defaultText() + "\""
-                        : flag.defaultText()) + ")"), line);
+                assertTrue(
+                        line.contains(
+                                " (default "
+                                        + (flag.type().equals("string")
+                                                ? "\"" + flag.defaultText() + "\""
+                                                : flag.defaultText())
+                                        + ")"),
+                        line);
             } else {
                 assertFalse(line.contains("(default"), line);
             }
         }
         assertTrue(usage.contains("  -h, --help"));
         assertTrue(usage.contains("      --version"));
-        List<String> names = usage.lines().filter(l -> l.startsWith("      --")).map(l -> l.trim().split(" ")[0]).toList();
-        assertEquals(names.stream().sorted().toList(), names, "sorted by name, as pflag lists them");
+        List<String> names =
+                usage.lines()
+                        .filter(l -> l.startsWith("      --"))
+                        .map(l -> l.trim().split(" ")[0])
+                        .toList();
+        assertEquals(
+                names.stream().sorted().toList(), names, "sorted by name, as pflag lists them");
     }
 
     @Test
     void aDeprecatedFlagStillWorksWarnsOnceAndIsLeftOutOfTheHelp() {
         FlagSet.Parsed.Values v = values("--old-name=y", "--old-name=z");
         assertEquals("z", v.get(OLD));
-        assertEquals(List.of("Flag --old-name has been deprecated, use --name instead"), v.warnings());
+        assertEquals(
+                List.of("Flag --old-name has been deprecated, use --name instead"), v.warnings());
         assertEquals(List.of(), values("--name=y").warnings());
         assertFalse(FLAGS.usage().contains("--old-name"));
     }
 
     @Test
     void aFlagIsDeclaredOnce() {
-        assertThrows(IllegalArgumentException.class, () -> new FlagSet("cmd", "", List.of(PORT, PORT), a -> a));
-        assertThrows(IllegalArgumentException.class, () -> new FlagSet("cmd", "",
-                List.of(new Flag<>("help", "", null, "", true, false, Flag.last(t -> t))), a -> a));
-        assertThrows(IllegalArgumentException.class, () -> new Flag<>("--port", "int", null, "", false, false,
-                Flag.last(t -> t)));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new FlagSet("cmd", "", List.of(PORT, PORT), a -> a));
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                        new FlagSet(
+                                "cmd",
+                                "",
+                                List.of(
+                                        new Flag<>(
+                                                "help",
+                                                "",
+                                                null,
+                                                "",
+                                                true,
+                                                false,
+                                                Flag.last(t -> t))),
+                                a -> a));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new Flag<>("--port", "int", null, "", false, false, Flag.last(t -> t)));
     }
 
     @Test
     void aDefaultTheFlagRefusesIsABugInItsDeclaration() {
-        FlagSet bad = new FlagSet("cmd", "", List.of(new Flag<>("port", "int", "eighty", "", false, false,
-                Flag.last(FlagSetTest::number))), a -> a);
+        FlagSet bad =
+                new FlagSet(
+                        "cmd",
+                        "",
+                        List.of(
+                                new Flag<>(
+                                        "port",
+                                        "int",
+                                        "eighty",
+                                        "",
+                                        false,
+                                        false,
+                                        Flag.last(FlagSetTest::number))),
+                        a -> a);
         assertThrows(IllegalStateException.class, bad::parse);
     }
 
@@ -240,6 +365,9 @@ class FlagSetTest {
     @ParameterizedTest
     @MethodSource("defaultNotes")
     void theDefaultIsShownAsPflagShowsIt(String type, String defaultText, String note) {
-        assertEquals(note, FlagSet.defaultNote(new Flag<>("f", type, defaultText, "", false, false, Flag.last(t -> t))));
+        assertEquals(
+                note,
+                FlagSet.defaultNote(
+                        new Flag<>("f", type, defaultText, "", false, false, Flag.last(t -> t))));
     }
 }

@@ -1,9 +1,9 @@
 package io.kubepekko.api.flags;
 
-import org.junit.jupiter.api.Test;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
 
 /** The one port check both flag parsers (API server and agent) use. */
 class PortsTest {

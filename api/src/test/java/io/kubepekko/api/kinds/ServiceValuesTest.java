@@ -1,5 +1,12 @@
 package io.kubepekko.api.kinds;
 
+import static io.kubepekko.api.kinds.KindStrategiesTest.obj;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.alloc.ClusterValues;
 import io.kubepekko.api.alloc.Refusal;
@@ -10,17 +17,9 @@ import io.kubepekko.api.registry.Strategy;
 import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
-import org.junit.jupiter.api.Test;
-
 import java.util.List;
 import java.util.Set;
-
-import static io.kubepekko.api.kinds.KindStrategiesTest.obj;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /**
  * A Service's cluster IP and node ports: what the write pipeline prepares and validates, what a
@@ -34,7 +33,10 @@ class ServiceValuesTest {
     private static final String PORTS = ServiceNetwork.NODE_PORTS;
 
     private static ObjectNode service(String spec) {
-        return obj("{'apiVersion':'v1','kind':'Service','metadata':{'name':'web','namespace':'default'},'spec':" + spec + "}");
+        return obj(
+                "{'apiVersion':'v1','kind':'Service','metadata':{'name':'web','namespace':'default'},'spec':"
+                        + spec
+                        + "}");
     }
 
     /** Create as the pipeline runs it: defaults, prepare, validate (must pass). */
@@ -87,18 +89,25 @@ class ServiceValuesTest {
     @Test
     void aRequestedIpIsAskedForByNumberAndTheSingularFillsThePlural() {
         ObjectNode s = created("{'clusterIP':'10.0.0.5','ports':[{'port':80}]}");
-        assertEquals("[\"10.0.0.5\"]", s.at("/spec/clusterIPs").toString(), "PrepareForCreate normalizes");
-        assertEquals(List.of(ValueRequest.specific(IPS, "10.0.0.5")), VALUES.plan(null, s).requests());
+        assertEquals(
+                "[\"10.0.0.5\"]",
+                s.at("/spec/clusterIPs").toString(),
+                "PrepareForCreate normalizes");
+        assertEquals(
+                List.of(ValueRequest.specific(IPS, "10.0.0.5")), VALUES.plan(null, s).requests());
     }
 
     @Test
     void headlessAndExternalNameServicesAskForNothing() {
-        ObjectNode headless = created("{'clusterIP':'None','selector':{'app':'web'},'ports':[{'port':80}]}");
+        ObjectNode headless =
+                created("{'clusterIP':'None','selector':{'app':'web'},'ports':[{'port':80}]}");
         assertTrue(VALUES.plan(null, headless).isEmpty());
         assertEquals("SingleStack", headless.at("/spec/ipFamilyPolicy").asText());
         ObjectNode selectorless = created("{'clusterIP':'None','ports':[{'port':80}]}");
         assertTrue(VALUES.plan(null, selectorless).isEmpty());
-        assertEquals("RequireDualStack", selectorless.at("/spec/ipFamilyPolicy").asText(),
+        assertEquals(
+                "RequireDualStack",
+                selectorless.at("/spec/ipFamilyPolicy").asText(),
                 "kube-apiserver defaults headless selectorless Services to dual-stack even on a single-stack cluster");
         assertEquals("[\"IPv4\",\"IPv6\"]", selectorless.at("/spec/ipFamilies").toString());
         ObjectNode external = created("{'type':'ExternalName','externalName':'db.example.com'}");
@@ -109,80 +118,151 @@ class ServiceValuesTest {
 
     @Test
     void nodePortServicesAskForAPortPerServicePortAndShareOnePerPortNumber() {
-        ObjectNode s = created("{'type':'NodePort','ports':[{'name':'dns','port':53,'protocol':'UDP'},"
-                + "{'name':'dns-tcp','port':53,'protocol':'TCP'},{'name':'web','port':80,'nodePort':30080}]}");
+        ObjectNode s =
+                created(
+                        "{'type':'NodePort','ports':[{'name':'dns','port':53,'protocol':'UDP'},"
+                                + "{'name':'dns-tcp','port':53,'protocol':'TCP'},{'name':'web','port':80,'nodePort':30080}]}");
         ValuePlan plan = VALUES.plan(null, s);
-        assertEquals(List.of(ValueRequest.any(IPS), ValueRequest.any(PORTS), ValueRequest.specific(PORTS, "30080")),
+        assertEquals(
+                List.of(
+                        ValueRequest.any(IPS),
+                        ValueRequest.any(PORTS),
+                        ValueRequest.specific(PORTS, "30080")),
                 plan.requests());
         VALUES.fill(s, plan, List.of("10.0.0.9", "31000", "30080"));
         assertEquals(31000, s.at("/spec/ports/0/nodePort").asInt());
-        assertEquals(31000, s.at("/spec/ports/1/nodePort").asInt(), "TCP and UDP 53 share a node port, as in kube");
-        assertEquals(Set.of("service-cluster-ip/10.0.0.9", "service-node-port/31000", "service-node-port/30080"),
+        assertEquals(
+                31000,
+                s.at("/spec/ports/1/nodePort").asInt(),
+                "TCP and UDP 53 share a node port, as in kube");
+        assertEquals(
+                Set.of(
+                        "service-cluster-ip/10.0.0.9",
+                        "service-node-port/31000",
+                        "service-node-port/30080"),
                 VALUES.held(s));
     }
 
     @Test
     void aLoadBalancerWithoutNodePortAllocationOnlyHonoursRequestedPorts() {
-        ObjectNode s = created("{'type':'LoadBalancer','allocateLoadBalancerNodePorts':false,"
-                + "'ports':[{'name':'a','port':80},{'name':'b','port':81,'nodePort':30081}]}");
-        assertEquals(List.of(ValueRequest.any(IPS), ValueRequest.specific(PORTS, "30081")), VALUES.plan(null, s).requests());
+        ObjectNode s =
+                created(
+                        "{'type':'LoadBalancer','allocateLoadBalancerNodePorts':false,"
+                                + "'ports':[{'name':'a','port':80},{'name':'b','port':81,'nodePort':30081}]}");
+        assertEquals(
+                List.of(ValueRequest.any(IPS), ValueRequest.specific(PORTS, "30081")),
+                VALUES.plan(null, s).requests());
     }
 
     @Test
     void aLocalLoadBalancerAlsoGetsAHealthCheckNodePort() {
-        ObjectNode s = created("{'type':'LoadBalancer','externalTrafficPolicy':'Local','ports':[{'port':80}]}");
+        ObjectNode s =
+                created(
+                        "{'type':'LoadBalancer','externalTrafficPolicy':'Local','ports':[{'port':80}]}");
         ValuePlan plan = VALUES.plan(null, s);
-        assertEquals(List.of(ValueRequest.any(IPS), ValueRequest.any(PORTS), ValueRequest.any(PORTS)), plan.requests());
+        assertEquals(
+                List.of(ValueRequest.any(IPS), ValueRequest.any(PORTS), ValueRequest.any(PORTS)),
+                plan.requests());
         VALUES.fill(s, plan, List.of("10.0.0.9", "31000", "31001"));
         assertEquals(31001, s.at("/spec/healthCheckNodePort").asInt());
     }
 
     @Test
     void ipv6AndDualStackAreNotConfiguredOnThisCluster() {
-        ApiStatus v6 = assertThrows(ApiException.class,
-                () -> VALUES.plan(null, created("{'clusterIP':'fd00::5','ports':[{'port':80}]}"))).status();
-        assertEquals("Service \"web\" is invalid: spec.clusterIPs[0]: Invalid value: [\"fd00::5\"]: "
-                + "IPv6 is not configured on this cluster", v6.message());
-        ApiStatus dual = assertThrows(ApiException.class, () -> VALUES.plan(null,
-                created("{'ipFamilyPolicy':'RequireDualStack','ports':[{'port':80}]}"))).status();
-        assertEquals("Service \"web\" is invalid: spec.ipFamilyPolicy: Invalid value: \"RequireDualStack\": "
-                + "this cluster is not configured for dual-stack services", dual.message());
-        ApiStatus family = assertThrows(ApiException.class, () -> VALUES.plan(null,
-                created("{'ipFamilies':['IPv6'],'ports':[{'port':80}]}"))).status();
-        assertEquals("Service \"web\" is invalid: spec.ipFamilies[0]: Invalid value: \"IPv6\": "
-                + "not configured on this cluster", family.message());
+        ApiStatus v6 =
+                assertThrows(
+                                ApiException.class,
+                                () ->
+                                        VALUES.plan(
+                                                null,
+                                                created(
+                                                        "{'clusterIP':'fd00::5','ports':[{'port':80}]}")))
+                        .status();
+        assertEquals(
+                "Service \"web\" is invalid: spec.clusterIPs[0]: Invalid value: [\"fd00::5\"]: "
+                        + "IPv6 is not configured on this cluster",
+                v6.message());
+        ApiStatus dual =
+                assertThrows(
+                                ApiException.class,
+                                () ->
+                                        VALUES.plan(
+                                                null,
+                                                created(
+                                                        "{'ipFamilyPolicy':'RequireDualStack','ports':[{'port':80}]}")))
+                        .status();
+        assertEquals(
+                "Service \"web\" is invalid: spec.ipFamilyPolicy: Invalid value: \"RequireDualStack\": "
+                        + "this cluster is not configured for dual-stack services",
+                dual.message());
+        ApiStatus family =
+                assertThrows(
+                                ApiException.class,
+                                () ->
+                                        VALUES.plan(
+                                                null,
+                                                created(
+                                                        "{'ipFamilies':['IPv6'],'ports':[{'port':80}]}")))
+                        .status();
+        assertEquals(
+                "Service \"web\" is invalid: spec.ipFamilies[0]: Invalid value: \"IPv6\": "
+                        + "not configured on this cluster",
+                family.message());
     }
 
     @Test
     void refusalsAreWordedAsKubernetesWordsThem() {
-        ObjectNode s = created("{'clusterIP':'10.0.0.5','type':'NodePort','ports':[{'port':80,'nodePort':30001}]}");
+        ObjectNode s =
+                created(
+                        "{'clusterIP':'10.0.0.5','type':'NodePort','ports':[{'port':80,'nodePort':30001}]}");
         ValuePlan plan = VALUES.plan(null, s);
-        ApiStatus ip = VALUES.refused(s, plan, 0, new Refusal(Refusal.Reason.TAKEN, "provided IP is already allocated"));
+        ApiStatus ip =
+                VALUES.refused(
+                        s,
+                        plan,
+                        0,
+                        new Refusal(Refusal.Reason.TAKEN, "provided IP is already allocated"));
         assertEquals(422, ip.code());
-        assertEquals("Service \"web\" is invalid: spec.clusterIPs: Invalid value: [\"10.0.0.5\"]: "
-                + "failed to allocate IP 10.0.0.5: provided IP is already allocated", ip.message());
-        ApiStatus port = VALUES.refused(s, plan, 1, new Refusal(Refusal.Reason.TAKEN, "provided port is already allocated"));
-        assertEquals("Service \"web\" is invalid: spec.ports[0].nodePort: Invalid value: 30001: "
-                + "provided port is already allocated", port.message());
+        assertEquals(
+                "Service \"web\" is invalid: spec.clusterIPs: Invalid value: [\"10.0.0.5\"]: "
+                        + "failed to allocate IP 10.0.0.5: provided IP is already allocated",
+                ip.message());
+        ApiStatus port =
+                VALUES.refused(
+                        s,
+                        plan,
+                        1,
+                        new Refusal(Refusal.Reason.TAKEN, "provided port is already allocated"));
+        assertEquals(
+                "Service \"web\" is invalid: spec.ports[0].nodePort: Invalid value: 30001: "
+                        + "provided port is already allocated",
+                port.message());
         ObjectNode any = created("{'type':'NodePort','ports':[{'port':80}]}");
         ValuePlan anyPlan = VALUES.plan(null, any);
-        ApiStatus fullIps = VALUES.refused(any, anyPlan, 0, new Refusal(Refusal.Reason.FULL, "range is full"));
+        ApiStatus fullIps =
+                VALUES.refused(any, anyPlan, 0, new Refusal(Refusal.Reason.FULL, "range is full"));
         assertEquals(500, fullIps.code());
-        assertEquals("Internal error occurred: failed to allocate a serviceIP: range is full", fullIps.message());
-        assertEquals("Internal error occurred: failed to allocate a nodePort: range is full",
-                VALUES.refused(any, anyPlan, 1, new Refusal(Refusal.Reason.FULL, "range is full")).message());
+        assertEquals(
+                "Internal error occurred: failed to allocate a serviceIP: range is full",
+                fullIps.message());
+        assertEquals(
+                "Internal error occurred: failed to allocate a nodePort: range is full",
+                VALUES.refused(any, anyPlan, 1, new Refusal(Refusal.Reason.FULL, "range is full"))
+                        .message());
     }
 
     // ---- updates ----
 
     @Test
     void aPutWithoutTheAllocatedValuesKeepsThem() {
-        ObjectNode old = stored("{'type':'NodePort','ports':[{'port':80}]}", List.of("10.0.0.9", "31000"));
+        ObjectNode old =
+                stored("{'type':'NodePort','ports':[{'port':80}]}", List.of("10.0.0.9", "31000"));
         ObjectNode now = service("{'type':'NodePort','ports':[{'port':80}]}");
         assertEquals(List.of(), update(old, now));
         assertEquals("10.0.0.9", now.at("/spec/clusterIP").asText());
         assertEquals(31000, now.at("/spec/ports/0/nodePort").asInt());
-        assertEquals(old.get("spec"), now.get("spec"), "IP families kept too: the PUT changes nothing");
+        assertEquals(
+                old.get("spec"), now.get("spec"), "IP families kept too: the PUT changes nothing");
         assertTrue(VALUES.plan(old, now).isEmpty(), "nothing new to claim");
         assertEquals(VALUES.held(old), VALUES.held(now));
     }
@@ -191,7 +271,9 @@ class ServiceValuesTest {
     void theClusterIpMayNotChangeOnceSet() {
         ObjectNode old = stored("{'ports':[{'port':80}]}", List.of("10.0.0.9"));
         ObjectNode now = service("{'clusterIP':'10.0.0.10','ports':[{'port':80}]}");
-        assertEquals(List.of("spec.clusterIPs[0]: Invalid value: [\"10.0.0.10\"]: may not change once set"),
+        assertEquals(
+                List.of(
+                        "spec.clusterIPs[0]: Invalid value: [\"10.0.0.10\"]: may not change once set"),
                 update(old, now));
     }
 
@@ -205,21 +287,25 @@ class ServiceValuesTest {
 
     @Test
     void nodePortToClusterIpDropsTheNodePortsForRelease() {
-        ObjectNode old = stored("{'type':'NodePort','ports':[{'port':80}]}", List.of("10.0.0.9", "31000"));
+        ObjectNode old =
+                stored("{'type':'NodePort','ports':[{'port':80}]}", List.of("10.0.0.9", "31000"));
         ObjectNode now = old.deepCopy();
         ((ObjectNode) now.get("spec")).put("type", "ClusterIP");
         ((ObjectNode) now.get("spec")).remove("externalTrafficPolicy");
         assertEquals(List.of(), update(old, now));
         assertFalse(now.at("/spec/ports/0").has("nodePort"));
         assertTrue(VALUES.plan(old, now).isEmpty());
-        assertEquals(Set.of("service-cluster-ip/10.0.0.9"), VALUES.held(now), "31000 is no longer held");
+        assertEquals(
+                Set.of("service-cluster-ip/10.0.0.9"), VALUES.held(now), "31000 is no longer held");
     }
 
     @Test
     void clusterIpToExternalNameDropsTheIp() {
         ObjectNode old = stored("{'ports':[{'port':80}]}", List.of("10.0.0.9"));
         ObjectNode now = old.deepCopy();
-        ((ObjectNode) now.get("spec")).put("type", "ExternalName").put("externalName", "db.example.com");
+        ((ObjectNode) now.get("spec"))
+                .put("type", "ExternalName")
+                .put("externalName", "db.example.com");
         ((ObjectNode) now.get("spec")).remove("internalTrafficPolicy");
         assertEquals(List.of(), update(old, now));
         assertTrue(now.at("/spec/clusterIP").isMissingNode());
@@ -240,16 +326,24 @@ class ServiceValuesTest {
         ObjectNode s = service("{'clusterIP':'10.0.0.300','ports':[{'port':80}]}");
         SERVICES.applyDefaults(s);
         SERVICES.prepareForCreate(s);
-        assertEquals(List.of("spec.clusterIPs[0]: Invalid value: \"10.0.0.300\": must be a valid IP address, "
-                + "(e.g. 10.9.8.7 or 2001:db8::ffff)"), errors(SERVICES.validateCreate(s)));
-        ObjectNode mismatch = service("{'clusterIP':'10.0.0.5','clusterIPs':['10.0.0.6'],'ports':[{'port':80}]}");
+        assertEquals(
+                List.of(
+                        "spec.clusterIPs[0]: Invalid value: \"10.0.0.300\": must be a valid IP address, "
+                                + "(e.g. 10.9.8.7 or 2001:db8::ffff)"),
+                errors(SERVICES.validateCreate(s)));
+        ObjectNode mismatch =
+                service("{'clusterIP':'10.0.0.5','clusterIPs':['10.0.0.6'],'ports':[{'port':80}]}");
         SERVICES.applyDefaults(mismatch);
-        assertEquals(List.of("spec.clusterIPs: Invalid value: [\"10.0.0.6\"]: first value must match `clusterIP`"),
+        assertEquals(
+                List.of(
+                        "spec.clusterIPs: Invalid value: [\"10.0.0.6\"]: first value must match `clusterIP`"),
                 errors(SERVICES.validateCreate(mismatch)));
         ObjectNode zeros = service("{'clusterIP':'10.0.0.05','ports':[{'port':80}]}");
         SERVICES.applyDefaults(zeros);
         SERVICES.prepareForCreate(zeros);
-        assertEquals(List.of("spec.clusterIPs[0]: Invalid value: \"10.0.0.05\": must not have leading 0s"),
+        assertEquals(
+                List.of(
+                        "spec.clusterIPs[0]: Invalid value: \"10.0.0.05\": must not have leading 0s"),
                 errors(SERVICES.validateCreate(zeros)));
     }
 }

@@ -1,9 +1,13 @@
 package io.kubepekko.api.managed;
 
-import io.kubepekko.api.codec.FieldValidation;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.codec.FieldValidation;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.registry.ResourceType;
@@ -14,9 +18,6 @@ import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOptions;
 import io.kubepekko.api.store.WriteOutcome;
 import io.kubepekko.api.store.WriteResult;
-import org.junit.jupiter.api.DynamicTest;
-import org.junit.jupiter.api.TestFactory;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -30,27 +31,25 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
 
 /**
- * Server-side apply scenarios written as operation scripts: each file under
- * {@code io/kubepekko/api/managed/ssa} lists writes by named managers (applies, and non-apply
- * writes as merge patches, creates or updates), the conflicts some of them must meet, and the
- * object and managedFields expected at the end. They run through the whole write pipeline
- * ({@link ObjectWrites}) against one in-memory collection, so defaulting, validation and the
- * managedFields of non-apply writes take part as they do on the server.
+ * Server-side apply scenarios written as operation scripts: each file under {@code
+ * io/kubepekko/api/managed/ssa} lists writes by named managers (applies, and non-apply writes as
+ * merge patches, creates or updates), the conflicts some of them must meet, and the object and
+ * managedFields expected at the end. They run through the whole write pipeline ({@link
+ * ObjectWrites}) against one in-memory collection, so defaulting, validation and the managedFields
+ * of non-apply writes take part as they do on the server.
  *
- * <p>Script keys: {@code resource}; {@code steps}, each with {@code manager} and one of {@code apply}
- * (with optional {@code force} and {@code subresource}), {@code mergePatch}, {@code jsonPatch},
- * {@code create} or {@code update}, and optionally {@code conflicts} (the expected cause fields),
- * {@code message} (the expected Status message) or {@code status} (another expected failure code);
- * {@code expect.object} (each field given must equal the object's: top-level names, dotted paths such
- * as {@code spec.ports}, and for {@code metadata} each field given; {@code null} means absent) and {@code expect.managedFields} (manager, operation, optional subresource, fieldsV1;
- * compared in order).
+ * <p>Script keys: {@code resource}; {@code steps}, each with {@code manager} and one of {@code
+ * apply} (with optional {@code force} and {@code subresource}), {@code mergePatch}, {@code
+ * jsonPatch}, {@code create} or {@code update}, and optionally {@code conflicts} (the expected
+ * cause fields), {@code message} (the expected Status message) or {@code status} (another expected
+ * failure code); {@code expect.object} (each field given must equal the object's: top-level names,
+ * dotted paths such as {@code spec.ports}, and for {@code metadata} each field given; {@code null}
+ * means absent) and {@code expect.managedFields} (manager, operation, optional subresource,
+ * fieldsV1; compared in order).
  */
 class ServerSideApplyScenariosTest {
 
@@ -64,7 +63,8 @@ class ServerSideApplyScenariosTest {
         try (Stream<Path> s = Files.list(dir)) {
             files = s.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
         }
-        return files.stream().map(f -> DynamicTest.dynamicTest(f.getFileName().toString(), () -> run(read(f))));
+        return files.stream()
+                .map(f -> DynamicTest.dynamicTest(f.getFileName().toString(), () -> run(read(f))));
     }
 
     private static JsonNode read(Path file) {
@@ -76,8 +76,11 @@ class ServerSideApplyScenariosTest {
     }
 
     private void run(JsonNode script) {
-        ResourceType type = REGISTRY.all().stream()
-                .filter(t -> t.resource().equals(script.path("resource").asText())).findFirst().orElseThrow();
+        ResourceType type =
+                REGISTRY.all().stream()
+                        .filter(t -> t.resource().equals(script.path("resource").asText()))
+                        .findFirst()
+                        .orElseThrow();
         String namespace = type.namespaced() ? "default" : null;
         Map<String, ObjectNode> store = new HashMap<>();
         int[] counters = new int[2];
@@ -89,21 +92,31 @@ class ServerSideApplyScenariosTest {
             WriteOp op = op(s, type);
             String where = "step " + step + " (" + s.path("manager").asText() + ")";
             if (s.has("conflicts") || s.has("message") || s.has("status")) {
-                WriteResult.Refused e = assertInstanceOf(WriteResult.Refused.class,
-                        writes.execute(type, namespace, store::get, op, env), where + " must fail");
+                WriteResult.Refused e =
+                        assertInstanceOf(
+                                WriteResult.Refused.class,
+                                writes.execute(type, namespace, store::get, op, env),
+                                where + " must fail");
                 if (s.has("conflicts")) {
                     assertEquals(409, e.status().code(), where + ": " + e.status().message());
                     List<String> fields = new ArrayList<>();
-                    e.status().details().causes().forEach(c -> {
-                        assertEquals("FieldManagerConflict", c.reason(), where);
-                        fields.add(c.field());
-                    });
+                    e.status()
+                            .details()
+                            .causes()
+                            .forEach(
+                                    c -> {
+                                        assertEquals("FieldManagerConflict", c.reason(), where);
+                                        fields.add(c.field());
+                                    });
                     List<String> want = new ArrayList<>();
                     s.path("conflicts").forEach(c -> want.add(c.asText()));
                     assertEquals(want, fields, where + ": " + e.status().message());
                 }
                 if (s.has("status")) {
-                    assertEquals(s.path("status").asInt(), e.status().code(), where + ": " + e.status().message());
+                    assertEquals(
+                            s.path("status").asInt(),
+                            e.status().code(),
+                            where + ": " + e.status().message());
                 }
                 if (s.has("message")) {
                     assertEquals(s.path("message").asText(), e.status().message(), where);
@@ -114,24 +127,37 @@ class ServerSideApplyScenariosTest {
             try {
                 out = writes.execute(type, namespace, store::get, op, env).orThrow();
             } catch (ApiException e) {
-                throw new AssertionError(where + " failed: " + e.status().code() + " " + e.status().message(), e);
+                throw new AssertionError(
+                        where + " failed: " + e.status().code() + " " + e.status().message(), e);
             }
             if (out.removes()) {
                 store.remove(out.after().path("metadata").path("name").asText());
             } else if (out.changed()) {
                 ObjectNode stored = out.after().deepCopy();
-                ((ObjectNode) stored.get("metadata")).put("resourceVersion", String.valueOf(++counters[1]));
+                ((ObjectNode) stored.get("metadata"))
+                        .put("resourceVersion", String.valueOf(++counters[1]));
                 store.put(stored.path("metadata").path("name").asText(), stored);
             }
         }
-        ObjectNode live = store.values().stream().findFirst().orElseThrow(() -> new AssertionError("no object"));
+        ObjectNode live =
+                store.values().stream()
+                        .findFirst()
+                        .orElseThrow(() -> new AssertionError("no object"));
         JsonNode expect = script.path("expect");
-        Iterator<Map.Entry<String, JsonNode>> fields = expect.path("object").properties().iterator();
+        Iterator<Map.Entry<String, JsonNode>> fields =
+                expect.path("object").properties().iterator();
         while (fields.hasNext()) {
             Map.Entry<String, JsonNode> f = fields.next();
             if (f.getKey().equals("metadata")) {
-                f.getValue().properties().iterator().forEachRemaining(m -> assertField(m.getValue(),
-                        live.path("metadata").path(m.getKey()), "metadata." + m.getKey() + " in " + live));
+                f.getValue()
+                        .properties()
+                        .iterator()
+                        .forEachRemaining(
+                                m ->
+                                        assertField(
+                                                m.getValue(),
+                                                live.path("metadata").path(m.getKey()),
+                                                "metadata." + m.getKey() + " in " + live));
             } else {
                 JsonNode at = live;
                 for (String part : f.getKey().split("\\.")) {
@@ -175,16 +201,29 @@ class ServerSideApplyScenariosTest {
         String sub = s.has("subresource") ? s.path("subresource").asText() : null;
         if (s.has("apply")) {
             ObjectNode body = withTypeMeta(s.get("apply"), type);
-            return new WriteOp.Patch(name(body, s), PatchType.APPLY_PATCH, Json.bytes(body), sub, options,
+            return new WriteOp.Patch(
+                    name(body, s),
+                    PatchType.APPLY_PATCH,
+                    Json.bytes(body),
+                    sub,
+                    options,
                     s.path("force").asBoolean(false));
         }
         if (s.has("mergePatch")) {
-            return new WriteOp.Patch(s.path("name").asText("obj"), PatchType.MERGE_PATCH, Json.bytes(s.get("mergePatch")),
-                    sub, options);
+            return new WriteOp.Patch(
+                    s.path("name").asText("obj"),
+                    PatchType.MERGE_PATCH,
+                    Json.bytes(s.get("mergePatch")),
+                    sub,
+                    options);
         }
         if (s.has("jsonPatch")) {
-            return new WriteOp.Patch(s.path("name").asText("obj"), PatchType.JSON_PATCH, Json.bytes(s.get("jsonPatch")),
-                    sub, options);
+            return new WriteOp.Patch(
+                    s.path("name").asText("obj"),
+                    PatchType.JSON_PATCH,
+                    Json.bytes(s.get("jsonPatch")),
+                    sub,
+                    options);
         }
         if (s.has("create")) {
             return new WriteOp.Create(withTypeMeta(s.get("create"), type), options);
@@ -193,27 +232,34 @@ class ServerSideApplyScenariosTest {
             ObjectNode body = withTypeMeta(s.get("update"), type);
             return new WriteOp.Update(name(body, s), body, sub, options);
         }
-        throw new AssertionError("a step needs apply, mergePatch, jsonPatch, create or update: " + s);
+        throw new AssertionError(
+                "a step needs apply, mergePatch, jsonPatch, create or update: " + s);
     }
 
     private static String name(ObjectNode body, JsonNode step) {
         return step.path("name").asText(body.path("metadata").path("name").asText("obj"));
     }
 
-    /** Scripts leave out apiVersion, kind and metadata.name (default {@code obj}) unless they test them. */
+    /**
+     * Scripts leave out apiVersion, kind and metadata.name (default {@code obj}) unless they test
+     * them.
+     */
     private static ObjectNode withTypeMeta(JsonNode body, ResourceType type) {
         ObjectNode out = Json.MAPPER.createObjectNode();
         out.put("apiVersion", type.apiVersion());
         out.put("kind", type.kind());
         ObjectNode meta = out.putObject("metadata");
         meta.put("name", "obj");
-        body.properties().iterator().forEachRemaining(e -> {
-            if (e.getKey().equals("metadata")) {
-                meta.setAll((ObjectNode) e.getValue());
-            } else {
-                out.set(e.getKey(), e.getValue());
-            }
-        });
+        body.properties()
+                .iterator()
+                .forEachRemaining(
+                        e -> {
+                            if (e.getKey().equals("metadata")) {
+                                meta.setAll((ObjectNode) e.getValue());
+                            } else {
+                                out.set(e.getKey(), e.getValue());
+                            }
+                        });
         return out;
     }
 }

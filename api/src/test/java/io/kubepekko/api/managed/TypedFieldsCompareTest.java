@@ -1,24 +1,23 @@
 package io.kubepekko.api.managed;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.merge.MergeMetadata;
 import io.kubepekko.api.meta.Json;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
 
 /**
- * {@link TypedFields#compare} skips equal subtrees and descends into structs, and
- * {@link TypedFields#applied} walks straight into a set; both must give exactly what the objects'
+ * {@link TypedFields#compare} skips equal subtrees and descends into structs, and {@link
+ * TypedFields#applied} walks straight into a set; both must give exactly what the objects'
  * flattened fields give. Checked on random edits of a Deployment.
  */
 class TypedFieldsCompareTest {
@@ -26,7 +25,8 @@ class TypedFieldsCompareTest {
     private static final String TYPE = "apps.v1.Deployment";
     private final TypedFields fields = new TypedFields(MergeMetadata.builtin());
 
-    private static final String DEPLOYMENT = """
+    private static final String DEPLOYMENT =
+            """
             {"apiVersion":"apps/v1","kind":"Deployment",
              "metadata":{"name":"web","namespace":"default","uid":"u","resourceVersion":"5","generation":2,
                "labels":{"app":"web","tier":"front"},"annotations":{"a":"1"},"finalizers":["x/y"]},
@@ -63,12 +63,15 @@ class TypedFieldsCompareTest {
         for (int i = 0; i < 400; i++) {
             ObjectNode config = mutate(base, random, 1 + random.nextInt(4));
             FieldSet.Builder reference = new FieldSet.Builder();
-            fields.flatten(config, TYPE).forEach((path, value) -> {
-                if (value != TypedFields.MAP_NODE) {
-                    reference.add(path);
-                }
-            });
-            assertEquals(reference.build(), fields.applied(config, TYPE), "config " + i + ": " + config);
+            fields.flatten(config, TYPE)
+                    .forEach(
+                            (path, value) -> {
+                                if (value != TypedFields.MAP_NODE) {
+                                    reference.add(path);
+                                }
+                            });
+            assertEquals(
+                    reference.build(), fields.applied(config, TYPE), "config " + i + ": " + config);
         }
     }
 
@@ -80,8 +83,12 @@ class TypedFieldsCompareTest {
             ObjectNode object = mutate(base, random, 1 + random.nextInt(4));
             FieldSet.Builder reference = new FieldSet.Builder();
             fields.flatten(object, TYPE).keySet().forEach(reference::add);
-            assertEquals(reference.build(), fields.fields(object, TYPE), "object " + i + ": " + object);
-            assertEquals(reference.build(), fields.compare(null, object, TYPE).added(), "a create adds them all");
+            assertEquals(
+                    reference.build(), fields.fields(object, TYPE), "object " + i + ": " + object);
+            assertEquals(
+                    reference.build(),
+                    fields.compare(null, object, TYPE).added(),
+                    "a create adds them all");
         }
     }
 
@@ -98,19 +105,23 @@ class TypedFieldsCompareTest {
         FieldSet.Builder added = new FieldSet.Builder();
         FieldSet.Builder modified = new FieldSet.Builder();
         FieldSet.Builder removed = new FieldSet.Builder();
-        b.forEach((path, value) -> {
-            JsonNode old = a.get(path);
-            if (old == null) {
-                added.add(path);
-            } else if (!old.equals(value)) {
-                modified.add(path);
-            }
-        });
+        b.forEach(
+                (path, value) -> {
+                    JsonNode old = a.get(path);
+                    if (old == null) {
+                        added.add(path);
+                    } else if (!old.equals(value)) {
+                        modified.add(path);
+                    }
+                });
         a.keySet().stream().filter(p -> !b.containsKey(p)).forEach(removed::add);
         return new TypedFields.Comparison(added.build(), modified.build(), removed.build());
     }
 
-    /** A copy with {@code edits} random changes: values replaced, fields removed or added, lists reordered. */
+    /**
+     * A copy with {@code edits} random changes: values replaced, fields removed or added, lists
+     * reordered.
+     */
     private static ObjectNode mutate(ObjectNode source, Random random, int edits) {
         ObjectNode copy = source.deepCopy();
         for (int i = 0; i < edits; i++) {

@@ -22,11 +22,15 @@ import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Checks the merge metadata data file: its syntax, its names against our message definitions, and known facts. */
+/**
+ * Checks the merge metadata data file: its syntax, its names against our message definitions, and
+ * known facts.
+ */
 class MergeMetadataFileTest {
 
     private static final String RESOURCE = "/io/kubepekko/api/merge/merge-metadata.txt";
-    private static final Set<String> PATCH = Set.of("merge", "replace", "retainKeys", "merge,retainKeys");
+    private static final Set<String> PATCH =
+            Set.of("merge", "replace", "retainKeys", "merge,retainKeys");
     private static final Set<String> LIST = Set.of("atomic", "set", "map");
     private static final Set<String> GRANULARITY = Set.of("atomic", "granular");
 
@@ -62,7 +66,11 @@ class MergeMetadataFileTest {
             }
             String[] parts = s.split("\\s+");
             if (parts.length < 3) {
-                fail("line " + (i + 1) + ": needs a type, a field and at least one attribute: " + s);
+                fail(
+                        "line "
+                                + (i + 1)
+                                + ": needs a type, a field and at least one attribute: "
+                                + s);
             }
             Map<String, String> attrs = new LinkedHashMap<>();
             for (int p = 2; p < parts.length; p++) {
@@ -88,33 +96,61 @@ class MergeMetadataFileTest {
         assertTrue(lines.size() > 150, "the file lists the markers of all groups");
         for (Line l : lines) {
             String where = "line " + l.number() + " (" + l.type() + " " + l.field() + "): ";
-            assertTrue(l.type().matches("[a-z]+(\\.[a-z0-9]+)*\\.[A-Z][A-Za-z0-9]*"), where + "type name");
-            assertTrue(l.field().equals("*") || l.field().matches("[a-z][A-Za-z0-9]*"), where + "field name");
+            assertTrue(
+                    l.type().matches("[a-z]+(\\.[a-z0-9]+)*\\.[A-Z][A-Za-z0-9]*"),
+                    where + "type name");
+            assertTrue(
+                    l.field().equals("*") || l.field().matches("[a-z][A-Za-z0-9]*"),
+                    where + "field name");
             for (Map.Entry<String, String> a : l.attrs().entrySet()) {
                 String v = a.getValue();
                 switch (a.getKey()) {
                     case "patch" -> assertTrue(PATCH.contains(v), where + "patch=" + v);
-                    case "key", "keys" -> assertTrue(v.matches("[a-zA-Z]+(,[a-zA-Z]+)*"), where + a.getKey() + "=" + v);
+                    case "key", "keys" ->
+                            assertTrue(
+                                    v.matches("[a-zA-Z]+(,[a-zA-Z]+)*"),
+                                    where + a.getKey() + "=" + v);
                     case "list" -> assertTrue(LIST.contains(v), where + "list=" + v);
-                    case "map", "struct" -> assertTrue(GRANULARITY.contains(v), where + a.getKey() + "=" + v);
+                    case "map", "struct" ->
+                            assertTrue(GRANULARITY.contains(v), where + a.getKey() + "=" + v);
                     default -> fail(where + "unknown attribute " + a.getKey());
                 }
             }
             if (l.field().equals("*")) {
-                assertEquals(Set.of("struct"), l.attrs().keySet(), where + "a type line carries only struct=");
+                assertEquals(
+                        Set.of("struct"),
+                        l.attrs().keySet(),
+                        where + "a type line carries only struct=");
             }
-            assertFalse(l.attrs().containsKey("key") && l.attr("key").contains(","), where + "one merge key");
+            assertFalse(
+                    l.attrs().containsKey("key") && l.attr("key").contains(","),
+                    where + "one merge key");
             String list = l.attr("list");
-            assertEquals("map".equals(list), l.attrs().containsKey("keys"),
+            assertEquals(
+                    "map".equals(list),
+                    l.attrs().containsKey("keys"),
                     where + "keys= goes with list=map, and only with it");
         }
     }
 
     @Test
     void groupsFollowTheDefinitionFiles() {
-        assertEquals(List.of("meta", "core/v1", "core/v1 pod", "core/v1 cluster", "apps/v1", "batch/v1",
-                "networking/v1", "policy/v1", "rbac/v1", "storage/v1", "scheduling/v1", "coordination/v1",
-                "autoscaling/v1"), groups);
+        assertEquals(
+                List.of(
+                        "meta",
+                        "core/v1",
+                        "core/v1 pod",
+                        "core/v1 cluster",
+                        "apps/v1",
+                        "batch/v1",
+                        "networking/v1",
+                        "policy/v1",
+                        "rbac/v1",
+                        "storage/v1",
+                        "scheduling/v1",
+                        "coordination/v1",
+                        "autoscaling/v1"),
+                groups);
     }
 
     @Test
@@ -137,32 +173,43 @@ class MergeMetadataFileTest {
                 assertTrue(field.mapValue() != null, where + l.field() + " is a map");
             }
             if (l.attrs().containsKey("struct")) {
-                assertTrue(!field.repeated() && field.mapValue() == null && schema.message(field.type()) != null,
+                assertTrue(
+                        !field.repeated()
+                                && field.mapValue() == null
+                                && schema.message(field.type()) != null,
                         where + l.field() + " is a struct");
             }
             String patch = l.attr("patch");
-            if (patch != null && patch.contains("merge") && field.repeated()
+            if (patch != null
+                    && patch.contains("merge")
+                    && field.repeated()
                     && schema.message(field.type()) != null) {
                 assertNotNull(l.attr("key"), where + "a merged list of objects has a merge key");
             }
             if (l.attr("key") != null) {
-                assertTrue(field.repeated() && schema.message(field.type()) != null,
+                assertTrue(
+                        field.repeated() && schema.message(field.type()) != null,
                         where + "a merge key belongs to a list of objects");
-                assertNotNull(jsonField(schema, schema.message(field.type()), l.attr("key")),
+                assertNotNull(
+                        jsonField(schema, schema.message(field.type()), l.attr("key")),
                         where + "the merge key is a field of the element type");
             }
             if (l.attr("keys") != null) {
                 ProtoMessage element = schema.message(field.type());
                 assertNotNull(element, where + "a list map holds objects");
                 for (String k : l.attr("keys").split(",")) {
-                    assertNotNull(jsonField(schema, element, k),
+                    assertNotNull(
+                            jsonField(schema, element, k),
                             where + "list map key " + k + " is a field of " + element.name());
                 }
             }
         }
     }
 
-    /** The JSON field of this name, looking into inlined embeddings as JSON does; null if there is none. */
+    /**
+     * The JSON field of this name, looking into inlined embeddings as JSON does; null if there is
+     * none.
+     */
     private static ProtoField jsonField(ProtoSchema schema, ProtoMessage message, String name) {
         ProtoField direct = message.field(name);
         if (direct != null && !direct.inline()) {
@@ -179,18 +226,34 @@ class MergeMetadataFileTest {
         return null;
     }
 
-    /** Each message's JSON field names in the order the definition files declare them (Kubernetes' Go order). */
+    /**
+     * Each message's JSON field names in the order the definition files declare them (Kubernetes'
+     * Go order).
+     */
     private static Map<String, List<String>> declaredOrder() throws IOException {
         Map<String, List<String>> order = new LinkedHashMap<>();
-        for (String file : List.of("meta", "core-v1", "core-v1-pod", "core-v1-cluster", "apps-v1", "batch-v1",
-                "networking-v1", "policy-v1", "rbac-v1", "storage-v1", "scheduling-v1", "coordination-v1",
-                "autoscaling-v1")) {
+        for (String file :
+                List.of(
+                        "meta",
+                        "core-v1",
+                        "core-v1-pod",
+                        "core-v1-cluster",
+                        "apps-v1",
+                        "batch-v1",
+                        "networking-v1",
+                        "policy-v1",
+                        "rbac-v1",
+                        "storage-v1",
+                        "scheduling-v1",
+                        "coordination-v1",
+                        "autoscaling-v1")) {
             String path = "/io/kubepekko/api/protobuf/" + file + ".wire";
             try (InputStream in = MergeMetadataFileTest.class.getResourceAsStream(path)) {
                 assertNotNull(in, path);
                 String pkg = null;
                 List<String> fields = null;
-                for (String raw : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                for (String raw :
+                        new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
                     int hash = raw.indexOf('#');
                     String s = (hash >= 0 ? raw.substring(0, hash) : raw).strip();
                     if (s.isEmpty()) {
@@ -219,7 +282,8 @@ class MergeMetadataFileTest {
         int last = -2;
         for (Line l : lines) {
             if (!l.type().equals(current)) {
-                assertFalse(closed.contains(l.type()),
+                assertFalse(
+                        closed.contains(l.type()),
                         "line " + l.number() + ": the lines of " + l.type() + " are together");
                 if (current != null) {
                     closed.add(current);
@@ -228,9 +292,13 @@ class MergeMetadataFileTest {
                 last = -2;
             }
             List<String> fields = order.get(l.type());
-            assertNotNull(fields, "line " + l.number() + ": " + l.type() + " is declared in a definition file");
+            assertNotNull(
+                    fields,
+                    "line " + l.number() + ": " + l.type() + " is declared in a definition file");
             int index = l.field().equals("*") ? -1 : fields.indexOf(l.field());
-            assertTrue(index > last, "line " + l.number() + ": " + l.field() + " is in declared field order");
+            assertTrue(
+                    index > last,
+                    "line " + l.number() + ": " + l.field() + " is in declared field order");
             last = index;
         }
     }
@@ -254,19 +322,29 @@ class MergeMetadataFileTest {
     void wellKnownFacts() {
         assertAttrs("core.v1.PodSpec", "containers", "patch=merge key=name list=map keys=name");
         assertAttrs("core.v1.PodSpec", "initContainers", "patch=merge key=name list=map keys=name");
-        assertAttrs("core.v1.PodSpec", "volumes", "patch=merge,retainKeys key=name list=map keys=name");
+        assertAttrs(
+                "core.v1.PodSpec", "volumes", "patch=merge,retainKeys key=name list=map keys=name");
         assertAttrs("core.v1.PodSpec", "tolerations", "list=atomic");
         assertAttrs("core.v1.PodSpec", "nodeSelector", "map=atomic");
-        assertAttrs("core.v1.PodSpec", "imagePullSecrets", "patch=merge key=name list=map keys=name");
-        assertAttrs("core.v1.PodSpec", "topologySpreadConstraints",
+        assertAttrs(
+                "core.v1.PodSpec", "imagePullSecrets", "patch=merge key=name list=map keys=name");
+        assertAttrs(
+                "core.v1.PodSpec",
+                "topologySpreadConstraints",
                 "patch=merge key=topologyKey list=map keys=topologyKey,whenUnsatisfiable");
         assertAttrs("core.v1.Container", "env", "patch=merge key=name list=map keys=name");
-        assertAttrs("core.v1.Container", "volumeMounts", "patch=merge key=mountPath list=map keys=mountPath");
-        assertAttrs("core.v1.Container", "ports",
+        assertAttrs(
+                "core.v1.Container",
+                "volumeMounts",
+                "patch=merge key=mountPath list=map keys=mountPath");
+        assertAttrs(
+                "core.v1.Container",
+                "ports",
                 "patch=merge key=containerPort list=map keys=containerPort,protocol");
         assertAttrs("core.v1.Container", "command", "list=atomic");
         assertAttrs("core.v1.PodStatus", "conditions", "patch=merge key=type list=map keys=type");
-        assertAttrs("core.v1.ServiceSpec", "ports", "patch=merge key=port list=map keys=port,protocol");
+        assertAttrs(
+                "core.v1.ServiceSpec", "ports", "patch=merge key=port list=map keys=port,protocol");
         assertAttrs("core.v1.ServiceSpec", "selector", "map=atomic");
         assertAttrs("core.v1.NodeSpec", "podCIDRs", "patch=merge list=set");
         assertAttrs("meta.ObjectMeta", "ownerReferences", "patch=merge key=uid list=map keys=uid");
@@ -275,7 +353,10 @@ class MergeMetadataFileTest {
         assertAttrs("meta.LabelSelector", "*", "struct=atomic");
         assertAttrs("meta.LabelSelector", "matchExpressions", "list=atomic");
         assertAttrs("apps.v1.DeploymentSpec", "strategy", "patch=retainKeys");
-        assertAttrs("apps.v1.DeploymentStatus", "conditions", "patch=merge key=type list=map keys=type");
+        assertAttrs(
+                "apps.v1.DeploymentStatus",
+                "conditions",
+                "patch=merge key=type list=map keys=type");
         assertAttrs("apps.v1.StatefulSetSpec", "volumeClaimTemplates", "list=atomic");
         assertAttrs("batch.v1.JobStatus", "conditions", "patch=merge key=type list=atomic");
         assertAttrs("policy.v1.PodDisruptionBudgetSpec", "selector", "patch=replace");

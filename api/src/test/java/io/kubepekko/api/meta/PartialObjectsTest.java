@@ -1,5 +1,7 @@
 package io.kubepekko.api.meta;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.CodedInputStream;
 import io.kubepekko.api.GroupVersionKind;
@@ -9,45 +11,71 @@ import io.kubepekko.api.codec.TextFormat;
 import io.kubepekko.api.protobuf.Envelope;
 import io.kubepekko.api.protobuf.ProtobufBodies;
 import io.kubernetes.client.proto.Meta;
-import org.junit.jupiter.api.Test;
-
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
 
 /** Objects and lists reduced to their metadata, in JSON and in Kubernetes' protobuf. */
 class PartialObjectsTest {
 
-    private static final byte[] CM = ("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\","
-            + "\"namespace\":\"ns\",\"uid\":\"u1\",\"resourceVersion\":\"7\",\"labels\":{\"x\":\"y\"}},"
-            + "\"data\":{\"secret\":\"not in the answer\"}}").getBytes(StandardCharsets.UTF_8);
+    private static final byte[] CM =
+            ("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\","
+                            + "\"namespace\":\"ns\",\"uid\":\"u1\",\"resourceVersion\":\"7\",\"labels\":{\"x\":\"y\"}},"
+                            + "\"data\":{\"secret\":\"not in the answer\"}}")
+                    .getBytes(StandardCharsets.UTF_8);
 
     private static ObjectNode listMeta() {
-        return Json.MAPPER.createObjectNode().put("resourceVersion", "9").put("continue", "c")
+        return Json.MAPPER
+                .createObjectNode()
+                .put("resourceVersion", "9")
+                .put("continue", "c")
                 .put("remainingItemCount", 3);
     }
 
-
-    /** A list as the server answers it: written item by item, each item reduced as it is written. */
+    /**
+     * A list as the server answers it: written item by item, each item reduced as it is written.
+     */
     private static ObjectNode list(String metaVersion, List<byte[]> items) {
-        ListHead head = new ListHead(PartialObjects.apiVersion(metaVersion), PartialObjects.LIST_KIND, null, 9, "c", 3L);
-        return Json.parseTrusted(ListBodies.of(TextFormat.JSON, head, items, json -> PartialObjects.of(metaVersion, json))
-                .toBytes());
+        ListHead head =
+                new ListHead(
+                        PartialObjects.apiVersion(metaVersion),
+                        PartialObjects.LIST_KIND,
+                        null,
+                        9,
+                        "c",
+                        3L);
+        return Json.parseTrusted(
+                ListBodies.of(
+                                TextFormat.JSON,
+                                head,
+                                items,
+                                json -> PartialObjects.of(metaVersion, json))
+                        .toBytes());
     }
 
     private static Envelope.Unknown protobufList(String metaVersion, List<byte[]> items) {
-        return Envelope.decode(ProtobufBodies.builtin().listBody(
-                new GroupVersionKind(PartialObjects.GROUP, metaVersion, PartialObjects.KIND), PartialObjects.LIST_KIND,
-                listMeta(), items, json -> PartialObjects.of(metaVersion, json), 0).toBytes());
+        return Envelope.decode(
+                ProtobufBodies.builtin()
+                        .listBody(
+                                new GroupVersionKind(
+                                        PartialObjects.GROUP, metaVersion, PartialObjects.KIND),
+                                PartialObjects.LIST_KIND,
+                                listMeta(),
+                                items,
+                                json -> PartialObjects.of(metaVersion, json),
+                                0)
+                        .toBytes());
     }
 
     @Test
     void anObjectBecomesItsMetadataOnlyWithTheMetaKind() {
-        assertEquals("{\"kind\":\"PartialObjectMetadata\",\"apiVersion\":\"meta.k8s.io/v1\",\"metadata\":{\"name\":\"a\","
+        assertEquals(
+                "{\"kind\":\"PartialObjectMetadata\",\"apiVersion\":\"meta.k8s.io/v1\",\"metadata\":{\"name\":\"a\","
                         + "\"namespace\":\"ns\",\"uid\":\"u1\",\"resourceVersion\":\"7\",\"labels\":{\"x\":\"y\"}}}",
                 new String(PartialObjects.of("v1", CM), StandardCharsets.UTF_8));
-        assertEquals("meta.k8s.io/v1beta1", Json.parseTrusted(PartialObjects.of("v1beta1", CM)).path("apiVersion").asText());
+        assertEquals(
+                "meta.k8s.io/v1beta1",
+                Json.parseTrusted(PartialObjects.of("v1beta1", CM)).path("apiVersion").asText());
     }
 
     @Test
@@ -79,7 +107,8 @@ class PartialObjectsTest {
     void protobufOfAV1ListIsKubernetesMessage() throws Exception {
         Envelope.Unknown unknown = protobufList("v1", List.of(CM));
         assertEquals("PartialObjectMetadataList", unknown.kind());
-        Meta.PartialObjectMetadataList theirs = Meta.PartialObjectMetadataList.parseFrom(unknown.raw());
+        Meta.PartialObjectMetadataList theirs =
+                Meta.PartialObjectMetadataList.parseFrom(unknown.raw());
         assertEquals("9", theirs.getMetadata().getResourceVersion());
         assertEquals(3, theirs.getMetadata().getRemainingItemCount());
         assertEquals("u1", theirs.getItems(0).getMetadata().getUid());
@@ -107,11 +136,18 @@ class PartialObjectsTest {
 
     @Test
     void mismatchesNameTheGoTypeAsKubeApiserverDoes() {
-        assertEquals("you requested PartialObjectMetadataList, but the requested object is not a list (*v1.ConfigMap)",
-                PartialObjects.mismatch(true, PartialObjects.goType(true, "v1", "ConfigMap", false)).message());
-        assertEquals("you requested PartialObjectMetadata, but the requested object is a list (*v1.DeploymentList)",
-                PartialObjects.mismatch(false, PartialObjects.goType(true, "v1", "DeploymentList", true)).message());
+        assertEquals(
+                "you requested PartialObjectMetadataList, but the requested object is not a list (*v1.ConfigMap)",
+                PartialObjects.mismatch(true, PartialObjects.goType(true, "v1", "ConfigMap", false))
+                        .message());
+        assertEquals(
+                "you requested PartialObjectMetadata, but the requested object is a list (*v1.DeploymentList)",
+                PartialObjects.mismatch(
+                                false, PartialObjects.goType(true, "v1", "DeploymentList", true))
+                        .message());
         assertEquals(406, PartialObjects.mismatch(false, "x").code());
-        assertEquals("*unstructured.UnstructuredList", PartialObjects.goType(false, "v1", "FooList", true));
+        assertEquals(
+                "*unstructured.UnstructuredList",
+                PartialObjects.goType(false, "v1", "FooList", true));
     }
 }

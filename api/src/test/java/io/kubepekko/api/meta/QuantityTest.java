@@ -1,69 +1,68 @@
 package io.kubepekko.api.meta;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
-
-import java.math.BigDecimal;
-import java.util.Optional;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import java.math.BigDecimal;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
 /**
- * The one quantity parser: Kubernetes' syntax and errors (the decoder), exact values (validation, QoS, the
- * agent's flags and runtime), Value/MilliValue (the agent) and the printed form (Tables). The printing cases
- * moved here from ConfigQuantitiesTest with the code.
+ * The one quantity parser: Kubernetes' syntax and errors (the decoder), exact values (validation,
+ * QoS, the agent's flags and runtime), Value/MilliValue (the agent) and the printed form (Tables).
+ * The printing cases moved here from ConfigQuantitiesTest with the code.
  */
 class QuantityTest {
 
     @ParameterizedTest(name = "{0} prints {1}")
     @CsvSource({
-            // already canonical
-            "10Gi, 10Gi",
-            "100m, 100m",
-            "1k, 1k",
-            "1500, 1500",
-            "1e3, 1e3",
-            // re-expressed in the largest suffix that keeps the number whole
-            "1024Mi, 1Gi",
-            "2048Ki, 2Mi",
-            "1000Mi, 1000Mi",
-            "1.5Gi, 1536Mi",
-            "0.5Gi, 512Mi",
-            "1000m, 1",
-            "2000, 2k",
-            "1000k, 1M",
-            "0.5, 500m",
-            "0.1, 100m",
-            "1.0, 1",
-            "1.5e3, 1500",
-            "10e2, 1e3",
-            // binary below 1024 or fractional falls back to decimal
-            "0.5Ki, 512",
-            "1.1Ki, 1126400m",
-            // finer than nano rounds up
-            "0.0000000001, 1n",
-            "0.0000000015, 2n",
-            // zeros
-            "0, 0",
-            "00, 0",
-            "0Gi, 0",
-            "0.000, 0",
-            "-0, 0",
-            // negative
-            "-1024Mi, -1Gi",
-            "-0.5, -500m",
-            // Kubernetes keeps the text its fast parser deems canonical, quirks included
-            "1.500, 1.500",
-            "01, 01",
-            "+5, +5",
-            "1E3, 1E3",
-            // beyond E there is no suffix and Kubernetes prints the bare mantissa
-            "1000E, 1",
+        // already canonical
+        "10Gi, 10Gi",
+        "100m, 100m",
+        "1k, 1k",
+        "1500, 1500",
+        "1e3, 1e3",
+        // re-expressed in the largest suffix that keeps the number whole
+        "1024Mi, 1Gi",
+        "2048Ki, 2Mi",
+        "1000Mi, 1000Mi",
+        "1.5Gi, 1536Mi",
+        "0.5Gi, 512Mi",
+        "1000m, 1",
+        "2000, 2k",
+        "1000k, 1M",
+        "0.5, 500m",
+        "0.1, 100m",
+        "1.0, 1",
+        "1.5e3, 1500",
+        "10e2, 1e3",
+        // binary below 1024 or fractional falls back to decimal
+        "0.5Ki, 512",
+        "1.1Ki, 1126400m",
+        // finer than nano rounds up
+        "0.0000000001, 1n",
+        "0.0000000015, 2n",
+        // zeros
+        "0, 0",
+        "00, 0",
+        "0Gi, 0",
+        "0.000, 0",
+        "-0, 0",
+        // negative
+        "-1024Mi, -1Gi",
+        "-0.5, -500m",
+        // Kubernetes keeps the text its fast parser deems canonical, quirks included
+        "1.500, 1.500",
+        "01, 01",
+        "+5, +5",
+        "1E3, 1E3",
+        // beyond E there is no suffix and Kubernetes prints the bare mantissa
+        "1000E, 1",
     })
     void printsAsKubernetes(String text, String printed) {
         assertEquals(printed, Quantity.print(text));
@@ -88,20 +87,20 @@ class QuantityTest {
 
     @ParameterizedTest(name = "{0} is {1}")
     @CsvSource({
-            "500m, 0.5",
-            "1Ki, 1024",
-            "1.5Gi, 1610612736",
-            "10Mi, 10485760",
-            "2k, 2000",
-            "1e3, 1000",
-            "1E-3, 0.001",
-            "1.5e3, 1500",
-            "+5, 5",
-            "-0.5, -0.5",
-            ".5, 0.5",
-            "5., 5",
-            "0.0000000001, 0.0000000001",
-            "' 10Mi ', 10485760",
+        "500m, 0.5",
+        "1Ki, 1024",
+        "1.5Gi, 1610612736",
+        "10Mi, 10485760",
+        "2k, 2000",
+        "1e3, 1000",
+        "1E-3, 0.001",
+        "1.5e3, 1500",
+        "+5, 5",
+        "-0.5, -0.5",
+        ".5, 0.5",
+        "5., 5",
+        "0.0000000001, 0.0000000001",
+        "' 10Mi ', 10485760",
     })
     void parsesTheExactValueWritten(String text, String value) {
         Optional<Quantity> q = Quantity.parse(text);
@@ -110,18 +109,20 @@ class QuantityTest {
     }
 
     @ParameterizedTest(name = "{0}: {1}")
-    @CsvSource(delimiter = '|', value = {
-            "''|" + Quantity.FORMAT_WRONG,
-            "abc|" + Quantity.FORMAT_WRONG,
-            "1.2.3|" + Quantity.FORMAT_WRONG,
-            "1Qi|" + Quantity.FORMAT_WRONG,
-            "1mm|" + Quantity.SUFFIX,
-            "1e|" + Quantity.SUFFIX,
-            "1e+|" + Quantity.SUFFIX,
-            "1e123456789012|" + Quantity.SUFFIX,
-            ".|" + Quantity.NUMERIC,
-            "-.m|" + Quantity.NUMERIC,
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "''|" + Quantity.FORMAT_WRONG,
+                "abc|" + Quantity.FORMAT_WRONG,
+                "1.2.3|" + Quantity.FORMAT_WRONG,
+                "1Qi|" + Quantity.FORMAT_WRONG,
+                "1mm|" + Quantity.SUFFIX,
+                "1e|" + Quantity.SUFFIX,
+                "1e+|" + Quantity.SUFFIX,
+                "1e123456789012|" + Quantity.SUFFIX,
+                ".|" + Quantity.NUMERIC,
+                "-.m|" + Quantity.NUMERIC,
+            })
     void refusesTextThatIsNoQuantityInKubernetesWords(String text, String error) {
         assertEquals(Optional.of(error), Quantity.syntaxError(text));
         assertFalse(Quantity.parse(text).isPresent(), text);
@@ -148,17 +149,17 @@ class QuantityTest {
 
     @ParameterizedTest(name = "{0}: Value {1}, MilliValue {2}")
     @CsvSource({
-            "1, 1, 1000",
-            "500m, 1, 500",
-            "1.0001, 2, 1001",
-            "0.1m, 1, 1",
-            "128Mi, 134217728, 134217728000",
-            "-1.5, -1, -1500",
-            "8Ei, 9223372036854775807, 9223372036854775807",
-            "1e9999999999, 9223372036854775807, 9223372036854775807",
-            "-1e30, -9223372036854775808, -9223372036854775808",
-            "1e-999999999, 1, 1",
-            "-1e-999999999, 0, 0",
+        "1, 1, 1000",
+        "500m, 1, 500",
+        "1.0001, 2, 1001",
+        "0.1m, 1, 1",
+        "128Mi, 134217728, 134217728000",
+        "-1.5, -1, -1500",
+        "8Ei, 9223372036854775807, 9223372036854775807",
+        "1e9999999999, 9223372036854775807, 9223372036854775807",
+        "-1e30, -9223372036854775808, -9223372036854775808",
+        "1e-999999999, 1, 1",
+        "-1e-999999999, 0, 0",
     })
     void valueAndMilliValueRoundUpAndSaturateLikeKubernetes(String text, long value, long milli) {
         Quantity q = Quantity.parse(text).orElseThrow();

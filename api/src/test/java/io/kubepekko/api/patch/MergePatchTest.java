@@ -1,22 +1,21 @@
 package io.kubepekko.api.patch;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.status.ApiException;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.params.provider.Arguments.arguments;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class MergePatchTest {
 
@@ -36,21 +35,64 @@ class MergePatchTest {
     static Stream<Arguments> rfc7386AppendixA() {
         return Stream.of(
                 arguments("1 replace a member", "{\"a\":\"b\"}", "{\"a\":\"c\"}", "{\"a\":\"c\"}"),
-                arguments("2 add a member", "{\"a\":\"b\"}", "{\"b\":\"c\"}", "{\"a\":\"b\",\"b\":\"c\"}"),
+                arguments(
+                        "2 add a member",
+                        "{\"a\":\"b\"}",
+                        "{\"b\":\"c\"}",
+                        "{\"a\":\"b\",\"b\":\"c\"}"),
                 arguments("3 null removes", "{\"a\":\"b\"}", "{\"a\":null}", "{}"),
-                arguments("4 null removes only its member", "{\"a\":\"b\",\"b\":\"c\"}", "{\"a\":null}", "{\"b\":\"c\"}"),
-                arguments("5 scalar replaces array", "{\"a\":[\"b\"]}", "{\"a\":\"c\"}", "{\"a\":\"c\"}"),
-                arguments("6 array replaces scalar", "{\"a\":\"c\"}", "{\"a\":[\"b\"]}", "{\"a\":[\"b\"]}"),
-                arguments("7 objects merge recursively", "{\"a\":{\"b\":\"c\"}}", "{\"a\":{\"b\":\"d\",\"c\":null}}",
+                arguments(
+                        "4 null removes only its member",
+                        "{\"a\":\"b\",\"b\":\"c\"}",
+                        "{\"a\":null}",
+                        "{\"b\":\"c\"}"),
+                arguments(
+                        "5 scalar replaces array",
+                        "{\"a\":[\"b\"]}",
+                        "{\"a\":\"c\"}",
+                        "{\"a\":\"c\"}"),
+                arguments(
+                        "6 array replaces scalar",
+                        "{\"a\":\"c\"}",
+                        "{\"a\":[\"b\"]}",
+                        "{\"a\":[\"b\"]}"),
+                arguments(
+                        "7 objects merge recursively",
+                        "{\"a\":{\"b\":\"c\"}}",
+                        "{\"a\":{\"b\":\"d\",\"c\":null}}",
                         "{\"a\":{\"b\":\"d\"}}"),
-                arguments("8 arrays replace whole", "{\"a\":[{\"b\":\"c\"}]}", "{\"a\":[1]}", "{\"a\":[1]}"),
-                arguments("9 array replaces array", "[\"a\",\"b\"]", "[\"c\",\"d\"]", "[\"c\",\"d\"]"),
+                arguments(
+                        "8 arrays replace whole",
+                        "{\"a\":[{\"b\":\"c\"}]}",
+                        "{\"a\":[1]}",
+                        "{\"a\":[1]}"),
+                arguments(
+                        "9 array replaces array",
+                        "[\"a\",\"b\"]",
+                        "[\"c\",\"d\"]",
+                        "[\"c\",\"d\"]"),
                 arguments("10 array patch replaces object", "{\"a\":\"b\"}", "[\"c\"]", "[\"c\"]"),
                 arguments("11 null patch replaces document", "{\"a\":\"foo\"}", "null", "null"),
-                arguments("12 string patch replaces document", "{\"a\":\"foo\"}", "\"bar\"", "\"bar\""),
-                arguments("13 target nulls are kept", "{\"e\":null}", "{\"a\":1}", "{\"e\":null,\"a\":1}"),
-                arguments("14 object patch replaces array target", "[1,2]", "{\"a\":\"b\",\"c\":null}", "{\"a\":\"b\"}"),
-                arguments("15 nulls in new objects vanish", "{}", "{\"a\":{\"bb\":{\"ccc\":null}}}", "{\"a\":{\"bb\":{}}}"));
+                arguments(
+                        "12 string patch replaces document",
+                        "{\"a\":\"foo\"}",
+                        "\"bar\"",
+                        "\"bar\""),
+                arguments(
+                        "13 target nulls are kept",
+                        "{\"e\":null}",
+                        "{\"a\":1}",
+                        "{\"e\":null,\"a\":1}"),
+                arguments(
+                        "14 object patch replaces array target",
+                        "[1,2]",
+                        "{\"a\":\"b\",\"c\":null}",
+                        "{\"a\":\"b\"}"),
+                arguments(
+                        "15 nulls in new objects vanish",
+                        "{}",
+                        "{\"a\":{\"bb\":{\"ccc\":null}}}",
+                        "{\"a\":{\"bb\":{}}}"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -60,22 +102,37 @@ class MergePatchTest {
     }
 
     static Stream<Arguments> kubernetesPatches() {
-        String cm = "{\"metadata\":{\"name\":\"cm1\",\"labels\":{\"app\":\"web\"}},\"data\":{\"k\":\"v\"}}";
+        String cm =
+                "{\"metadata\":{\"name\":\"cm1\",\"labels\":{\"app\":\"web\"}},\"data\":{\"k\":\"v\"}}";
         return Stream.of(
-                arguments("RFC 7386 section 3 example",
+                arguments(
+                        "RFC 7386 section 3 example",
                         "{\"title\":\"Goodbye!\",\"author\":{\"givenName\":\"John\",\"familyName\":\"Doe\"},"
                                 + "\"tags\":[\"example\",\"sample\"],\"content\":\"This will be unchanged\"}",
                         "{\"title\":\"Hello!\",\"phoneNumber\":\"+01-123-456-7890\",\"author\":{\"familyName\":null},"
                                 + "\"tags\":[\"example\"]}",
                         "{\"title\":\"Hello!\",\"author\":{\"givenName\":\"John\"},\"tags\":[\"example\"],"
                                 + "\"content\":\"This will be unchanged\",\"phoneNumber\":\"+01-123-456-7890\"}"),
-                arguments("kubectl label adds", cm, "{\"metadata\":{\"labels\":{\"extra\":\"1\"}}}",
+                arguments(
+                        "kubectl label adds",
+                        cm,
+                        "{\"metadata\":{\"labels\":{\"extra\":\"1\"}}}",
                         "{\"metadata\":{\"name\":\"cm1\",\"labels\":{\"app\":\"web\",\"extra\":\"1\"}},\"data\":{\"k\":\"v\"}}"),
-                arguments("kubectl label removes", cm, "{\"metadata\":{\"labels\":{\"app\":null}}}",
+                arguments(
+                        "kubectl label removes",
+                        cm,
+                        "{\"metadata\":{\"labels\":{\"app\":null}}}",
                         "{\"metadata\":{\"name\":\"cm1\",\"labels\":{}},\"data\":{\"k\":\"v\"}}"),
-                arguments("kubectl scale", "{\"spec\":{\"replicas\":1,\"selector\":{}}}", "{\"spec\":{\"replicas\":3}}",
+                arguments(
+                        "kubectl scale",
+                        "{\"spec\":{\"replicas\":1,\"selector\":{}}}",
+                        "{\"spec\":{\"replicas\":3}}",
                         "{\"spec\":{\"replicas\":3,\"selector\":{}}}"),
-                arguments("removing a missing member is a no-op", cm, "{\"metadata\":{\"annotations\":null}}", cm),
+                arguments(
+                        "removing a missing member is a no-op",
+                        cm,
+                        "{\"metadata\":{\"annotations\":null}}",
+                        cm),
                 arguments("empty patch changes nothing", cm, "{}", cm));
     }
 
@@ -102,27 +159,42 @@ class MergePatchTest {
 
     @Test
     void parsesAnObjectBody() {
-        assertEquals(json("{\"metadata\":{\"labels\":{\"a\":null}}}"),
+        assertEquals(
+                json("{\"metadata\":{\"labels\":{\"a\":null}}}"),
                 MergePatch.parse(bytes("{\"metadata\":{\"labels\":{\"a\":null}}}")));
     }
 
     static Stream<Arguments> malformedBodies() {
         return Stream.of(
                 arguments("null document", "null", "Invalid JSON Patch"),
-                arguments("array", "[1]",
+                arguments(
+                        "array",
+                        "[1]",
                         "error decoding patch: json: cannot unmarshal array into Go value of type map[string]interface {}"),
-                arguments("string", "\"x\"",
+                arguments(
+                        "string",
+                        "\"x\"",
                         "error decoding patch: json: cannot unmarshal string into Go value of type map[string]interface {}"),
-                arguments("number", "1",
+                arguments(
+                        "number",
+                        "1",
                         "error decoding patch: json: cannot unmarshal number into Go value of type map[string]interface {}"),
                 arguments("truncated", "{", "error decoding patch: unexpected end of JSON input"),
-                arguments("missing value", "{\"a\":}",
+                arguments(
+                        "missing value",
+                        "{\"a\":}",
                         "error decoding patch: invalid character '}' looking for beginning of value"),
-                arguments("single quotes", "{'a':1}",
+                arguments(
+                        "single quotes",
+                        "{'a':1}",
                         "error decoding patch: invalid character '\\'' looking for beginning of object key string"),
-                arguments("trailing comma", "{\"a\":1,}",
+                arguments(
+                        "trailing comma",
+                        "{\"a\":1,}",
                         "error decoding patch: invalid character '}' looking for beginning of object key string"),
-                arguments("YAML instead of JSON", "a: 1",
+                arguments(
+                        "YAML instead of JSON",
+                        "a: 1",
                         "error decoding patch: invalid character 'a' looking for beginning of value"));
     }
 

@@ -1,5 +1,8 @@
 package io.kubepekko.api.protobuf;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.Descriptors;
@@ -9,16 +12,12 @@ import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.registry.ResourceType;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
-
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Every built-in kind has a protobuf form, and objects survive encode then decode unchanged. */
 class BuiltinKindsProtobufTest {
@@ -34,24 +33,34 @@ class BuiltinKindsProtobufTest {
     void everyBuiltinKindRoundTrips(ResourceType type) throws Exception {
         GroupVersionKind kind = type.gvk();
         assertTrue(BODIES.supports(kind), kind + " has a protobuf definition");
-        ObjectNode object = (ObjectNode) Json.MAPPER.readTree("{\"apiVersion\":\"" + kind.apiVersion()
-                + "\",\"kind\":\"" + kind.kind() + "\",\"metadata\":{\"name\":\"x\",\"namespace\":\"ns\",\"uid\":\"u\","
-                + "\"resourceVersion\":\"7\",\"generation\":2,\"creationTimestamp\":\"2026-11-23T10:00:00Z\","
-                + "\"labels\":{\"a\":\"b\"},\"annotations\":{\"c\":\"d\"},\"finalizers\":[\"f\"],"
-                + "\"ownerReferences\":[{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"name\":\"o\",\"uid\":\"ou\","
-                + "\"controller\":true}]}}");
+        ObjectNode object =
+                (ObjectNode)
+                        Json.MAPPER.readTree(
+                                "{\"apiVersion\":\""
+                                        + kind.apiVersion()
+                                        + "\",\"kind\":\""
+                                        + kind.kind()
+                                        + "\",\"metadata\":{\"name\":\"x\",\"namespace\":\"ns\",\"uid\":\"u\","
+                                        + "\"resourceVersion\":\"7\",\"generation\":2,\"creationTimestamp\":\"2026-11-23T10:00:00Z\","
+                                        + "\"labels\":{\"a\":\"b\"},\"annotations\":{\"c\":\"d\"},\"finalizers\":[\"f\"],"
+                                        + "\"ownerReferences\":[{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"name\":\"o\",\"uid\":\"ou\","
+                                        + "\"controller\":true}]}}");
         byte[] body = BODIES.encode(object, kind);
         assertEquals(object, BODIES.decode(body, kind));
         independentlyDecoded(Envelope.decode(body));
     }
 
     /**
-     * Kubernetes' own message descriptors (the published classes, test scope) read our encoding of the
-     * kind, where those classes have the kind (they lack coordination.k8s.io).
+     * Kubernetes' own message descriptors (the published classes, test scope) read our encoding of
+     * the kind, where those classes have the kind (they lack coordination.k8s.io).
      */
     private static void independentlyDecoded(Envelope.Unknown envelope) throws Exception {
-        String message = ProtoKinds.message(ProtoSchema.builtin(), kindOf(envelope).group(), kindOf(envelope).version(),
-                envelope.kind());
+        String message =
+                ProtoKinds.message(
+                        ProtoSchema.builtin(),
+                        kindOf(envelope).group(),
+                        kindOf(envelope).version(),
+                        envelope.kind());
         Descriptors.Descriptor theirs = THEIRS.get(ProtoSchemaConformanceTest.theirName(message));
         if (theirs == null) {
             return;
@@ -59,23 +68,39 @@ class BuiltinKindsProtobufTest {
         DynamicMessage decoded = DynamicMessage.parseFrom(theirs, envelope.raw());
         Message meta = (Message) decoded.getField(theirs.findFieldByName("metadata"));
         assertEquals("x", meta.getField(meta.getDescriptorForType().findFieldByName("name")));
-        assertTrue(decoded.getUnknownFields().asMap().isEmpty(), "every field we wrote is one Kubernetes knows");
+        assertTrue(
+                decoded.getUnknownFields().asMap().isEmpty(),
+                "every field we wrote is one Kubernetes knows");
     }
 
     private static GroupVersionKind kindOf(Envelope.Unknown envelope) {
-        return ProtobufBodies.kindOf(Json.MAPPER.createObjectNode().put("apiVersion", envelope.apiVersion())
-                .put("kind", envelope.kind()));
+        return ProtobufBodies.kindOf(
+                Json.MAPPER
+                        .createObjectNode()
+                        .put("apiVersion", envelope.apiVersion())
+                        .put("kind", envelope.kind()));
     }
 
     private static final Map<String, Descriptors.Descriptor> THEIRS = theirs();
 
     private static Map<String, Descriptors.Descriptor> theirs() {
         Map<String, Descriptors.Descriptor> out = new HashMap<>();
-        for (String file : List.of("V1", "V1Apps", "V1Batch", "V1Networking", "V1Policy", "V1Rbac", "V1Storage",
-                "V1Scheduling")) {
+        for (String file :
+                List.of(
+                        "V1",
+                        "V1Apps",
+                        "V1Batch",
+                        "V1Networking",
+                        "V1Policy",
+                        "V1Rbac",
+                        "V1Storage",
+                        "V1Scheduling")) {
             try {
-                var fd = (Descriptors.FileDescriptor) Class.forName("io.kubernetes.client.proto." + file)
-                        .getMethod("getDescriptor").invoke(null);
+                var fd =
+                        (Descriptors.FileDescriptor)
+                                Class.forName("io.kubernetes.client.proto." + file)
+                                        .getMethod("getDescriptor")
+                                        .invoke(null);
                 fd.getMessageTypes().forEach(d -> out.put(d.getFullName(), d));
             } catch (ReflectiveOperationException e) {
                 throw new IllegalStateException(e);
@@ -142,25 +167,38 @@ class BuiltinKindsProtobufTest {
 
     @Test
     void zerosOfFieldsWithoutOmitemptyAreKeptAsGoWritesThem() throws Exception {
-        ObjectNode pod = (ObjectNode) Json.MAPPER.readTree("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":"
-                + "{\"name\":\"p\"},\"status\":{\"containerStatuses\":[{\"name\":\"c\",\"ready\":false,"
-                + "\"restartCount\":0,\"image\":\"i\",\"imageID\":\"\",\"started\":false}]}}");
-        JsonNode back = BODIES.decode(BODIES.encode(pod, ProtobufBodies.kindOf(pod)), ProtobufBodies.kindOf(pod));
+        ObjectNode pod =
+                (ObjectNode)
+                        Json.MAPPER.readTree(
+                                "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":"
+                                        + "{\"name\":\"p\"},\"status\":{\"containerStatuses\":[{\"name\":\"c\",\"ready\":false,"
+                                        + "\"restartCount\":0,\"image\":\"i\",\"imageID\":\"\",\"started\":false}]}}");
+        JsonNode back =
+                BODIES.decode(
+                        BODIES.encode(pod, ProtobufBodies.kindOf(pod)), ProtobufBodies.kindOf(pod));
         JsonNode status = back.at("/status/containerStatuses/0");
-        assertTrue(status.has("ready") && status.has("restartCount") && status.has("imageID"),
+        assertTrue(
+                status.has("ready") && status.has("restartCount") && status.has("imageID"),
                 "ready, restartCount and imageID have no omitempty: " + status);
         assertTrue(status.has("started"), "started is a pointer");
     }
 
     @Test
     void aPointersZeroSurvivesAndAPlainZeroIsDropped() throws Exception {
-        ObjectNode deployment = (ObjectNode) Json.MAPPER.readTree("{\"apiVersion\":\"apps/v1\",\"kind\":"
-                + "\"Deployment\",\"metadata\":{\"name\":\"d\",\"generation\":0},\"spec\":{\"replicas\":0,"
-                + "\"minReadySeconds\":0}}");
-        JsonNode back = BODIES.decode(BODIES.encode(deployment, ProtobufBodies.kindOf(deployment)),
-                ProtobufBodies.kindOf(deployment));
+        ObjectNode deployment =
+                (ObjectNode)
+                        Json.MAPPER.readTree(
+                                "{\"apiVersion\":\"apps/v1\",\"kind\":"
+                                        + "\"Deployment\",\"metadata\":{\"name\":\"d\",\"generation\":0},\"spec\":{\"replicas\":0,"
+                                        + "\"minReadySeconds\":0}}");
+        JsonNode back =
+                BODIES.decode(
+                        BODIES.encode(deployment, ProtobufBodies.kindOf(deployment)),
+                        ProtobufBodies.kindOf(deployment));
         assertEquals(0, back.at("/spec/replicas").asInt(-1), "replicas is *int32");
-        assertTrue(back.at("/spec/minReadySeconds").isMissingNode(), "minReadySeconds is int32 omitempty");
+        assertTrue(
+                back.at("/spec/minReadySeconds").isMissingNode(),
+                "minReadySeconds is int32 omitempty");
         assertTrue(back.at("/metadata/generation").isMissingNode());
     }
 }

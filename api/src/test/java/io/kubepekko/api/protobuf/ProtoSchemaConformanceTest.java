@@ -1,18 +1,17 @@
 package io.kubepekko.api.protobuf;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Descriptors.FileDescriptor;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /**
  * Our message definitions against Kubernetes' own (the published Java protobuf classes, test scope
@@ -22,25 +21,39 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ProtoSchemaConformanceTest {
 
     /** Our package prefix and theirs. */
-    private static final Map<String, String> PACKAGES = Map.ofEntries(
-            Map.entry("meta.", "k8s.io.apimachinery.pkg.apis.meta.v1."),
-            Map.entry("runtime.", "k8s.io.apimachinery.pkg.runtime."),
-            Map.entry("intstr.", "k8s.io.apimachinery.pkg.util.intstr."),
-            Map.entry("resource.", "k8s.io.apimachinery.pkg.api.resource."),
-            Map.entry("core.v1.", "k8s.io.api.core.v1."),
-            Map.entry("apps.v1.", "k8s.io.api.apps.v1."),
-            Map.entry("batch.v1.", "k8s.io.api.batch.v1."),
-            Map.entry("networking.v1.", "k8s.io.api.networking.v1."),
-            Map.entry("policy.v1.", "k8s.io.api.policy.v1."),
-            Map.entry("rbac.v1.", "k8s.io.api.rbac.v1."),
-            Map.entry("storage.v1.", "k8s.io.api.storage.v1."),
-            Map.entry("scheduling.v1.", "k8s.io.api.scheduling.v1."),
-            Map.entry("coordination.v1.", "k8s.io.api.coordination.v1."),
-            Map.entry("autoscaling.v1.", "k8s.io.api.autoscaling.v1."));
+    private static final Map<String, String> PACKAGES =
+            Map.ofEntries(
+                    Map.entry("meta.", "k8s.io.apimachinery.pkg.apis.meta.v1."),
+                    Map.entry("runtime.", "k8s.io.apimachinery.pkg.runtime."),
+                    Map.entry("intstr.", "k8s.io.apimachinery.pkg.util.intstr."),
+                    Map.entry("resource.", "k8s.io.apimachinery.pkg.api.resource."),
+                    Map.entry("core.v1.", "k8s.io.api.core.v1."),
+                    Map.entry("apps.v1.", "k8s.io.api.apps.v1."),
+                    Map.entry("batch.v1.", "k8s.io.api.batch.v1."),
+                    Map.entry("networking.v1.", "k8s.io.api.networking.v1."),
+                    Map.entry("policy.v1.", "k8s.io.api.policy.v1."),
+                    Map.entry("rbac.v1.", "k8s.io.api.rbac.v1."),
+                    Map.entry("storage.v1.", "k8s.io.api.storage.v1."),
+                    Map.entry("scheduling.v1.", "k8s.io.api.scheduling.v1."),
+                    Map.entry("coordination.v1.", "k8s.io.api.coordination.v1."),
+                    Map.entry("autoscaling.v1.", "k8s.io.api.autoscaling.v1."));
 
-    private static final List<String> THEIR_FILES = List.of("Meta", "Runtime", "IntStr", "Resource", "V1",
-            "V1Apps", "V1Batch", "V1Networking", "V1Policy", "V1Rbac", "V1Storage", "V1Scheduling", "V1Coordination",
-            "V1Autoscaling");
+    private static final List<String> THEIR_FILES =
+            List.of(
+                    "Meta",
+                    "Runtime",
+                    "IntStr",
+                    "Resource",
+                    "V1",
+                    "V1Apps",
+                    "V1Batch",
+                    "V1Networking",
+                    "V1Policy",
+                    "V1Rbac",
+                    "V1Storage",
+                    "V1Scheduling",
+                    "V1Coordination",
+                    "V1Autoscaling");
 
     private static Map<String, Descriptor> theirs() throws Exception {
         Map<String, Descriptor> out = new HashMap<>();
@@ -69,7 +82,8 @@ class ProtoSchemaConformanceTest {
     }
 
     private static String type(FieldDescriptor f) {
-        return f.getType() == FieldDescriptor.Type.MESSAGE ? f.getMessageType().getFullName()
+        return f.getType() == FieldDescriptor.Type.MESSAGE
+                ? f.getMessageType().getFullName()
                 : f.getType().name().toLowerCase();
     }
 
@@ -87,7 +101,8 @@ class ProtoSchemaConformanceTest {
         for (String name : schema.names()) {
             String theirName = theirName(name);
             if (!theirPackages.contains(theirName.substring(0, theirName.lastIndexOf('.')))) {
-                continue; // a group the published classes lack (coordination): checked by ProtobufBodiesTest only
+                continue; // a group the published classes lack (coordination): checked by
+                // ProtobufBodiesTest only
             }
             Descriptor d = theirs.get(theirName);
             if (d == null) {
@@ -98,29 +113,60 @@ class ProtoSchemaConformanceTest {
             for (ProtoField f : ours.fields()) {
                 FieldDescriptor t = d.findFieldByNumber(f.number());
                 if (t == null) {
-                    problems.add(name + "." + f.jsonName() + " = " + f.number() + ": no such field number");
+                    problems.add(
+                            name
+                                    + "."
+                                    + f.jsonName()
+                                    + " = "
+                                    + f.number()
+                                    + ": no such field number");
                     continue;
                 }
                 if (!t.getName().equals(f.jsonName())) {
-                    problems.add(name + " #" + f.number() + ": ours " + f.jsonName() + ", theirs " + t.getName());
+                    problems.add(
+                            name
+                                    + " #"
+                                    + f.number()
+                                    + ": ours "
+                                    + f.jsonName()
+                                    + ", theirs "
+                                    + t.getName());
                 }
-                if (t.isMapField() != f.isMap() || (t.isRepeated() && !t.isMapField()) != f.repeated()) {
+                if (t.isMapField() != f.isMap()
+                        || (t.isRepeated() && !t.isMapField()) != f.repeated()) {
                     problems.add(name + "." + f.jsonName() + ": cardinality differs");
                     continue;
                 }
-                String theirType = t.isMapField() ? type(t.getMessageType().findFieldByNumber(2)) : type(t);
+                String theirType =
+                        t.isMapField() ? type(t.getMessageType().findFieldByNumber(2)) : type(t);
                 String ourType = ourType(f.isMap() ? f.mapValue() : f.type());
                 if (!theirType.equals(ourType)) {
-                    problems.add(name + "." + f.jsonName() + ": ours " + ourType + ", theirs " + theirType);
+                    problems.add(
+                            name
+                                    + "."
+                                    + f.jsonName()
+                                    + ": ours "
+                                    + ourType
+                                    + ", theirs "
+                                    + theirType);
                 }
             }
             for (FieldDescriptor t : d.getFields()) {
                 if (ours.field(t.getNumber()) == null) {
-                    problems.add(name + ": missing field " + t.getNumber() + " " + t.getName() + " " + type(t));
+                    problems.add(
+                            name
+                                    + ": missing field "
+                                    + t.getNumber()
+                                    + " "
+                                    + t.getName()
+                                    + " "
+                                    + type(t));
                 }
             }
         }
-        assertTrue(problems.isEmpty(), () -> problems.size() + " differences:\n" + String.join("\n", problems));
+        assertTrue(
+                problems.isEmpty(),
+                () -> problems.size() + " differences:\n" + String.join("\n", problems));
     }
 
     @Test

@@ -1,26 +1,32 @@
 package io.kubepekko.api.schema;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-
-import java.util.List;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Reading {@code field-enums.txt} lines; whether each one is published is checked by ModelSchemaSourceTest. */
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Reading {@code field-enums.txt} lines; whether each one is published is checked by
+ * ModelSchemaSourceTest.
+ */
 class FieldEnumsTest {
 
     @Test
     void readsValuesInTheirWrittenOrderWithCommentsIgnored() {
-        FieldEnums enums = new FieldEnums("""
+        FieldEnums enums =
+                new FieldEnums(
+                        """
                 # a comment
                 core.v1.Container imagePullPolicy Always,IfNotPresent,Never  # trailing comment
                 """);
 
-        assertEquals(List.of("Always", "IfNotPresent", "Never"), enums.of("core.v1.Container", "imagePullPolicy"));
+        assertEquals(
+                List.of("Always", "IfNotPresent", "Never"),
+                enums.of("core.v1.Container", "imagePullPolicy"));
         assertEquals(1, enums.entries().size());
     }
 
@@ -38,14 +44,16 @@ class FieldEnumsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-            "core.v1.Container imagePullPolicy",
-            "core.v1.Container imagePullPolicy Always, Never",
-            "core.v1.Container imagePullPolicy Always,,Never",
-            "core.v1.Container imagePullPolicy Always\ncore.v1.Container imagePullPolicy Never",
-    })
+    @ValueSource(
+            strings = {
+                "core.v1.Container imagePullPolicy",
+                "core.v1.Container imagePullPolicy Always, Never",
+                "core.v1.Container imagePullPolicy Always,,Never",
+                "core.v1.Container imagePullPolicy Always\ncore.v1.Container imagePullPolicy Never",
+            })
     void rejectsLinesItCannotRead(String text) {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new FieldEnums(text));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> new FieldEnums(text));
         assertTrue(e.getMessage().startsWith("field-enums.txt:"), e.getMessage());
     }
 }

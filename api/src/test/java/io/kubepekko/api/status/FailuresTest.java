@@ -11,7 +11,8 @@ class FailuresTest {
     @Test
     void unwrapsNestedCompletionAndExecutionWrappers() {
         IllegalStateException root = new IllegalStateException("boom");
-        Throwable wrapped = new CompletionException(new ExecutionException(new CompletionException(root)));
+        Throwable wrapped =
+                new CompletionException(new ExecutionException(new CompletionException(root)));
         assertSame(root, Failures.unwrap(wrapped));
     }
 

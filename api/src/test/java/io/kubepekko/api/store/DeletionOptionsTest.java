@@ -1,18 +1,17 @@
 package io.kubepekko.api.store;
 
-import io.kubepekko.api.gc.PropagationPolicy;
-import io.kubepekko.api.meta.Json;
-import io.kubepekko.api.status.ApiException;
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-import java.util.Map;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kubepekko.api.gc.PropagationPolicy;
+import io.kubepekko.api.meta.Json;
+import io.kubepekko.api.status.ApiException;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 /** DeleteOptions from a body or the query, with kube-apiserver's checks and messages. */
 class DeletionOptionsTest {
@@ -27,8 +26,10 @@ class DeletionOptionsTest {
 
     @Test
     void readsEveryOptionFromTheBody() {
-        DeletionOptions o = body("{'gracePeriodSeconds':5,'propagationPolicy':'Foreground','dryRun':['All'],"
-                + "'preconditions':{'uid':'u','resourceVersion':'7'}}");
+        DeletionOptions o =
+                body(
+                        "{'gracePeriodSeconds':5,'propagationPolicy':'Foreground','dryRun':['All'],"
+                                + "'preconditions':{'uid':'u','resourceVersion':'7'}}");
         assertEquals(5L, o.gracePeriodSeconds());
         assertEquals(PropagationPolicy.FOREGROUND, o.propagationPolicy());
         assertTrue(o.dryRun());
@@ -38,7 +39,13 @@ class DeletionOptionsTest {
 
     @Test
     void readsTheQueryWhenThereIsNoBody() {
-        DeletionOptions o = query(Map.of("gracePeriodSeconds", List.of("0"), "orphanDependents", List.of("true")));
+        DeletionOptions o =
+                query(
+                        Map.of(
+                                "gracePeriodSeconds",
+                                List.of("0"),
+                                "orphanDependents",
+                                List.of("true")));
         assertEquals(0L, o.gracePeriodSeconds());
         assertTrue(o.orphanDependents());
         assertFalse(o.dryRun());
@@ -47,29 +54,47 @@ class DeletionOptionsTest {
 
     @Test
     void anUnknownPolicyIs422() {
-        ApiException e = assertThrows(ApiException.class, () -> body("{'propagationPolicy':'Sometimes'}"));
+        ApiException e =
+                assertThrows(ApiException.class, () -> body("{'propagationPolicy':'Sometimes'}"));
         assertEquals(422, e.status().code());
-        assertEquals("DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: Unsupported value: \"Sometimes\": "
-                + "supported values: \"Foreground\", \"Background\", \"Orphan\", \"nil\"", e.status().message());
+        assertEquals(
+                "DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: Unsupported value: \"Sometimes\": "
+                        + "supported values: \"Foreground\", \"Background\", \"Orphan\", \"nil\"",
+                e.status().message());
     }
 
     @Test
     void orphanDependentsWithAPolicyIs422() {
-        ApiException e = assertThrows(ApiException.class,
-                () -> query(Map.of("orphanDependents", List.of("false"), "propagationPolicy", List.of("Orphan"))));
+        ApiException e =
+                assertThrows(
+                        ApiException.class,
+                        () ->
+                                query(
+                                        Map.of(
+                                                "orphanDependents",
+                                                List.of("false"),
+                                                "propagationPolicy",
+                                                List.of("Orphan"))));
         assertEquals(422, e.status().code());
-        assertEquals("DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: Invalid value: \"Orphan\": "
-                + "orphanDependents and deletionPropagation cannot be both set", e.status().message());
+        assertEquals(
+                "DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: Invalid value: \"Orphan\": "
+                        + "orphanDependents and deletionPropagation cannot be both set",
+                e.status().message());
     }
 
     @Test
     void unparsableQueryValuesAre400() {
-        ApiException grace = assertThrows(ApiException.class,
-                () -> query(Map.of("gracePeriodSeconds", List.of("soon"))));
+        ApiException grace =
+                assertThrows(
+                        ApiException.class,
+                        () -> query(Map.of("gracePeriodSeconds", List.of("soon"))));
         assertEquals(400, grace.status().code());
-        assertEquals("strconv.ParseInt: parsing \"soon\": invalid syntax", grace.status().message());
-        ApiException orphan = assertThrows(ApiException.class,
-                () -> query(Map.of("orphanDependents", List.of("maybe"))));
+        assertEquals(
+                "strconv.ParseInt: parsing \"soon\": invalid syntax", grace.status().message());
+        ApiException orphan =
+                assertThrows(
+                        ApiException.class,
+                        () -> query(Map.of("orphanDependents", List.of("maybe"))));
         assertEquals(400, orphan.status().code());
     }
 }

@@ -1,8 +1,15 @@
 package io.kubepekko.api.store;
 
-import io.kubepekko.api.codec.FieldValidation;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.codec.FieldValidation;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.gc.PropagationPolicy;
 import io.kubepekko.api.meta.Json;
@@ -10,6 +17,12 @@ import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
@@ -18,25 +31,11 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 /**
- * Kubernetes' deletion semantics in the write pipeline: SPEC's two-phase deletion table, DeleteOptions
- * (preconditions, grace periods, propagation, 202), graceful deletion of pods, the garbage-collection
- * finalizers, and the namespace lifecycle. One in-memory collection per kind, a fixed clock, objects
- * stored at resourceVersion 5 and then 6, 7… as each write is committed.
+ * Kubernetes' deletion semantics in the write pipeline: SPEC's two-phase deletion table,
+ * DeleteOptions (preconditions, grace periods, propagation, 202), graceful deletion of pods, the
+ * garbage-collection finalizers, and the namespace lifecycle. One in-memory collection per kind, a
+ * fixed clock, objects stored at resourceVersion 5 and then 6, 7… as each write is committed.
  */
 class DeletionTest {
 
@@ -52,10 +51,14 @@ class DeletionTest {
     private Instant now = NOW;
     private final ObjectWrites writes = new ObjectWrites(ObjectWrites.SCHEMA_PRUNER);
 
-    // ---- fixture ----------------------------------------------------------------------------------
+    // ---- fixture
+    // ----------------------------------------------------------------------------------
 
     private static ResourceType type(String resource) {
-        return REGISTRY.all().stream().filter(t -> t.resource().equals(resource)).findFirst().orElseThrow();
+        return REGISTRY.all().stream()
+                .filter(t -> t.resource().equals(resource))
+                .findFirst()
+                .orElseThrow();
     }
 
     private static ObjectNode obj(String json) {
@@ -73,10 +76,13 @@ class DeletionTest {
     private WriteOutcome run(String resource, WriteOp op) {
         ResourceType t = type(resource);
         ObjectWrites.Env env = new ObjectWrites.Env(now, () -> "uid-" + (++uids), () -> "00001");
-        return writes.execute(t, t.namespaced() ? "default" : null, store(resource)::get, op, env).orThrow();
+        return writes.execute(t, t.namespaced() ? "default" : null, store(resource)::get, op, env)
+                .orThrow();
     }
 
-    /** Runs {@code op} and, as the collection's writer would, stores its result at the next version. */
+    /**
+     * Runs {@code op} and, as the collection's writer would, stores its result at the next version.
+     */
     private WriteOutcome commit(String resource, WriteOp op) {
         WriteOutcome out = run(resource, op);
         if (out.changed() && !op.options().dryRun()) {
@@ -101,8 +107,10 @@ class DeletionTest {
         return store(resource).get(name);
     }
 
-    private static WriteOp.Delete delete(String name, Long grace, PropagationPolicy policy, Boolean orphan) {
-        return new WriteOp.Delete(name, Preconditions.NONE, WriteOptions.DEFAULT, grace, policy, orphan);
+    private static WriteOp.Delete delete(
+            String name, Long grace, PropagationPolicy policy, Boolean orphan) {
+        return new WriteOp.Delete(
+                name, Preconditions.NONE, WriteOptions.DEFAULT, grace, policy, orphan);
     }
 
     private WriteOutcome delete(String resource, String name) {
@@ -110,8 +118,14 @@ class DeletionTest {
     }
 
     private WriteOutcome mergePatch(String resource, String name, String patch) {
-        return commit(resource, new WriteOp.Patch(name, PatchType.MERGE_PATCH,
-                patch.replace('\'', '"').getBytes(StandardCharsets.UTF_8), null, new WriteOptions(false, null, FieldValidation.WARN)));
+        return commit(
+                resource,
+                new WriteOp.Patch(
+                        name,
+                        PatchType.MERGE_PATCH,
+                        patch.replace('\'', '"').getBytes(StandardCharsets.UTF_8),
+                        null,
+                        new WriteOptions(false, null, FieldValidation.WARN)));
     }
 
     private static JsonNode meta(ObjectNode obj, String field) {
@@ -127,10 +141,16 @@ class DeletionTest {
     }
 
     private static ObjectNode configMap(String name, String finalizers) {
-        return obj("{'metadata':{'name':'" + name + "','finalizers':" + finalizers + "},'data':{'k':'v'}}");
+        return obj(
+                "{'metadata':{'name':'"
+                        + name
+                        + "','finalizers':"
+                        + finalizers
+                        + "},'data':{'k':'v'}}");
     }
 
-    // ---- SPEC: States and transitions → Two-phase deletion ----------------------------------------------
+    // ---- SPEC: States and transitions → Two-phase deletion
+    // ----------------------------------------------
 
     @Nested
     class TwoPhaseDeletion {
@@ -152,7 +172,8 @@ class DeletionTest {
         void removingOneOfSeveralFinalizersKeepsItTerminating() {
             seed("configmaps", Json.string(configMap("cm", "['example.com/a','example.com/b']")));
             delete("configmaps", "cm");
-            WriteOutcome out = mergePatch("configmaps", "cm", "{'metadata':{'finalizers':['example.com/b']}}");
+            WriteOutcome out =
+                    mergePatch("configmaps", "cm", "{'metadata':{'finalizers':['example.com/b']}}");
             assertFalse(out.removes());
             assertTrue(out.changed());
             assertEquals(NOW_TEXT, meta(stored("configmaps", "cm"), "deletionTimestamp").asText());
@@ -165,16 +186,28 @@ class DeletionTest {
             WriteOutcome out = mergePatch("configmaps", "cm", "{'metadata':{'finalizers':null}}");
             assertTrue(out.removes(), "a DELETED event");
             assertNull(stored("configmaps", "cm"));
-            assertEquals(NOW_TEXT, meta(out.after(), "deletionTimestamp").asText(), "the final state is terminating");
+            assertEquals(
+                    NOW_TEXT,
+                    meta(out.after(), "deletionTimestamp").asText(),
+                    "the final state is terminating");
         }
 
         @Test
         void finalizersMayBeRemovedInAnyOrder() {
-            seed("configmaps", Json.string(configMap("cm", "['example.com/a','example.com/b','example.com/c']")));
+            seed(
+                    "configmaps",
+                    Json.string(
+                            configMap("cm", "['example.com/a','example.com/b','example.com/c']")));
             delete("configmaps", "cm");
-            assertFalse(mergePatch("configmaps", "cm", "{'metadata':{'finalizers':['example.com/a','example.com/c']}}")
-                    .removes());
-            assertFalse(mergePatch("configmaps", "cm", "{'metadata':{'finalizers':['example.com/a']}}").removes());
+            assertFalse(
+                    mergePatch(
+                                    "configmaps",
+                                    "cm",
+                                    "{'metadata':{'finalizers':['example.com/a','example.com/c']}}")
+                            .removes());
+            assertFalse(
+                    mergePatch("configmaps", "cm", "{'metadata':{'finalizers':['example.com/a']}}")
+                            .removes());
             assertTrue(mergePatch("configmaps", "cm", "{'metadata':{'finalizers':[]}}").removes());
         }
 
@@ -182,10 +215,18 @@ class DeletionTest {
         void noFinalizerMayBeAddedOnceTerminating() {
             seed("configmaps", Json.string(configMap("cm", "['example.com/a']")));
             delete("configmaps", "cm");
-            ApiStatus s = refused(() -> mergePatch("configmaps", "cm",
-                    "{'metadata':{'finalizers':['example.com/a','example.com/b']}}"));
+            ApiStatus s =
+                    refused(
+                            () ->
+                                    mergePatch(
+                                            "configmaps",
+                                            "cm",
+                                            "{'metadata':{'finalizers':['example.com/a','example.com/b']}}"));
             assertEquals(422, s.code());
-            assertTrue(s.message().contains("no new finalizers can be added if the object is being deleted"),
+            assertTrue(
+                    s.message()
+                            .contains(
+                                    "no new finalizers can be added if the object is being deleted"),
                     s.message());
         }
 
@@ -193,7 +234,11 @@ class DeletionTest {
         void otherFieldsStayUpdatableWhileTerminating() {
             seed("configmaps", Json.string(configMap("cm", "['example.com/a']")));
             delete("configmaps", "cm");
-            WriteOutcome out = mergePatch("configmaps", "cm", "{'metadata':{'labels':{'x':'y'}},'data':{'k':'w'}}");
+            WriteOutcome out =
+                    mergePatch(
+                            "configmaps",
+                            "cm",
+                            "{'metadata':{'labels':{'x':'y'}},'data':{'k':'w'}}");
             assertTrue(out.changed());
             assertFalse(out.removes());
             assertEquals("w", stored("configmaps", "cm").path("data").path("k").asText());
@@ -218,34 +263,55 @@ class DeletionTest {
             seed("configmaps", Json.string(configMap("cm", "[]")));
             WriteOutcome out = delete("configmaps", "cm");
             assertTrue(out.removes());
-            assertEquals(WriteOutcome.ResponseView.DELETED, out.view(), "a Status, as the configmap store answers");
+            assertEquals(
+                    WriteOutcome.ResponseView.DELETED,
+                    out.view(),
+                    "a Status, as the configmap store answers");
             assertEquals(WriteOutcome.Answer.DELETED, out.answer());
         }
     }
 
-    // ---- DeleteOptions ------------------------------------------------------------------------------------
+    // ---- DeleteOptions
+    // ------------------------------------------------------------------------------------
 
     @Nested
     class Options {
 
         static Stream<Arguments> failedPreconditions() {
             return Stream.of(
-                    Arguments.of("uid", new Preconditions("other", null), "the UID in the precondition (other) does not "
-                            + "match the UID in record (uid-1). The object might have been deleted and then recreated"),
-                    Arguments.of("resourceVersion", new Preconditions(null, "4"), "the ResourceVersion in the "
-                            + "precondition (4) does not match the ResourceVersion in record (5). The object might "
-                            + "have been modified"));
+                    Arguments.of(
+                            "uid",
+                            new Preconditions("other", null),
+                            "the UID in the precondition (other) does not "
+                                    + "match the UID in record (uid-1). The object might have been deleted and then recreated"),
+                    Arguments.of(
+                            "resourceVersion",
+                            new Preconditions(null, "4"),
+                            "the ResourceVersion in the "
+                                    + "precondition (4) does not match the ResourceVersion in record (5). The object might "
+                                    + "have been modified"));
         }
 
         @ParameterizedTest(name = "{0}")
         @MethodSource("failedPreconditions")
         void aFailedPreconditionConflictsNamingTheKind(String name, Preconditions pre, String why) {
-            seed("deployments", "{'metadata':{'name':'web'},'spec':{'selector':{'matchLabels':{'a':'b'}},"
-                    + "'template':{'metadata':{'labels':{'a':'b'}},'spec':{" + CONTAINERS + "}}}}");
-            ApiStatus s = refused(() -> run("deployments", new WriteOp.Delete("web", pre, WriteOptions.DEFAULT)));
+            seed(
+                    "deployments",
+                    "{'metadata':{'name':'web'},'spec':{'selector':{'matchLabels':{'a':'b'}},"
+                            + "'template':{'metadata':{'labels':{'a':'b'}},'spec':{"
+                            + CONTAINERS
+                            + "}}}}");
+            ApiStatus s =
+                    refused(
+                            () ->
+                                    run(
+                                            "deployments",
+                                            new WriteOp.Delete("web", pre, WriteOptions.DEFAULT)));
             assertEquals(409, s.code());
             assertEquals("Conflict", s.reason());
-            assertEquals("Operation cannot be fulfilled on Deployment.apps \"web\": " + why, s.message());
+            assertEquals(
+                    "Operation cannot be fulfilled on Deployment.apps \"web\": " + why,
+                    s.message());
             assertEquals("Deployment", s.details().kind());
             assertEquals("apps", s.details().group());
         }
@@ -253,8 +319,14 @@ class DeletionTest {
         @Test
         void matchingPreconditionsDelete() {
             seed("configmaps", Json.string(configMap("cm", "[]")));
-            assertTrue(run("configmaps", new WriteOp.Delete("cm", new Preconditions("uid-1", "5"),
-                    WriteOptions.DEFAULT)).removes());
+            assertTrue(
+                    run(
+                                    "configmaps",
+                                    new WriteOp.Delete(
+                                            "cm",
+                                            new Preconditions("uid-1", "5"),
+                                            WriteOptions.DEFAULT))
+                            .removes());
         }
 
         @Test
@@ -276,23 +348,33 @@ class DeletionTest {
         @Test
         void aDryRunDeleteHasTheRealOutcome() {
             seed("configmaps", Json.string(configMap("cm", "['example.com/a']")));
-            WriteOp.Delete dry = new WriteOp.Delete("cm", Preconditions.NONE, new WriteOptions(true, null, FieldValidation.IGNORE),
-                    null, PropagationPolicy.FOREGROUND, null);
+            WriteOp.Delete dry =
+                    new WriteOp.Delete(
+                            "cm",
+                            Preconditions.NONE,
+                            new WriteOptions(true, null, FieldValidation.IGNORE),
+                            null,
+                            PropagationPolicy.FOREGROUND,
+                            null);
             WriteOutcome dryOut = run("configmaps", dry);
-            WriteOutcome real = run("configmaps", delete("cm", null, PropagationPolicy.FOREGROUND, null));
+            WriteOutcome real =
+                    run("configmaps", delete("cm", null, PropagationPolicy.FOREGROUND, null));
             assertEquals(real.after(), dryOut.after());
             assertEquals(real.answer(), dryOut.answer());
             assertEquals(real.view(), dryOut.view());
         }
     }
 
-    // ---- graceful deletion of pods ------------------------------------------------------------------------
+    // ---- graceful deletion of pods
+    // ------------------------------------------------------------------------
 
     @Nested
     class GracefulPods {
 
         private ObjectNode pod(String name, String specExtra) {
-            return seed("pods", "{'metadata':{'name':'" + name + "'},'spec':{" + CONTAINERS + specExtra + "}}");
+            return seed(
+                    "pods",
+                    "{'metadata':{'name':'" + name + "'},'spec':{" + CONTAINERS + specExtra + "}}");
         }
 
         @Test
@@ -301,7 +383,10 @@ class DeletionTest {
             WriteOutcome out = delete("pods", "p");
             assertFalse(out.removes());
             assertTrue(out.changed());
-            assertEquals("2026-03-04T05:06:52Z", meta(out.after(), "deletionTimestamp").asText(), "now + 45s");
+            assertEquals(
+                    "2026-03-04T05:06:52Z",
+                    meta(out.after(), "deletionTimestamp").asText(),
+                    "now + 45s");
             assertEquals(45, meta(out.after(), "deletionGracePeriodSeconds").asInt());
             assertEquals(2, meta(out.after(), "generation").asInt());
             assertEquals(WriteOutcome.ResponseView.OBJECT, out.view());
@@ -320,7 +405,10 @@ class DeletionTest {
             pod("p", "");
             WriteOutcome out = delete("pods", "p");
             assertTrue(out.removes());
-            assertEquals(WriteOutcome.ResponseView.OBJECT, out.view(), "the pod store returns the deleted object");
+            assertEquals(
+                    WriteOutcome.ResponseView.OBJECT,
+                    out.view(),
+                    "the pod store returns the deleted object");
             assertEquals(0, meta(out.after(), "deletionGracePeriodSeconds").asInt());
             assertEquals(NOW_TEXT, meta(out.after(), "deletionTimestamp").asText());
         }
@@ -358,9 +446,12 @@ class DeletionTest {
             assertTrue(out.changed());
             assertFalse(out.removes());
             assertEquals(10, meta(out.after(), "deletionGracePeriodSeconds").asInt());
-            assertEquals("2026-03-04T05:06:17Z", meta(out.after(), "deletionTimestamp").asText(),
+            assertEquals(
+                    "2026-03-04T05:06:17Z",
+                    meta(out.after(), "deletionTimestamp").asText(),
                     "the first deadline moved 20s earlier");
-            assertEquals(2, meta(out.after(), "generation").asInt(), "only the first request bumps it");
+            assertEquals(
+                    2, meta(out.after(), "generation").asInt(), "only the first request bumps it");
         }
 
         @ParameterizedTest(name = "grace {0}")
@@ -393,8 +484,11 @@ class DeletionTest {
 
         @Test
         void aGraceZeroDeleteOfAPodWithFinalizersKeepsIt() {
-            seed("pods", "{'metadata':{'name':'p','finalizers':['example.com/a']},'spec':{" + CONTAINERS
-                    + ",'nodeName':'n1'}}");
+            seed(
+                    "pods",
+                    "{'metadata':{'name':'p','finalizers':['example.com/a']},'spec':{"
+                            + CONTAINERS
+                            + ",'nodeName':'n1'}}");
             WriteOutcome out = commit("pods", delete("p", 0L, null, null));
             assertFalse(out.removes());
             assertEquals(0, meta(out.after(), "deletionGracePeriodSeconds").asInt());
@@ -403,8 +497,11 @@ class DeletionTest {
 
         @Test
         void removingTheLastFinalizerDuringTheGracePeriodDoesNotRemoveThePod() {
-            seed("pods", "{'metadata':{'name':'p','finalizers':['example.com/a']},'spec':{" + CONTAINERS
-                    + ",'nodeName':'n1'}}");
+            seed(
+                    "pods",
+                    "{'metadata':{'name':'p','finalizers':['example.com/a']},'spec':{"
+                            + CONTAINERS
+                            + ",'nodeName':'n1'}}");
             delete("pods", "p");
             WriteOutcome out = mergePatch("pods", "p", "{'metadata':{'finalizers':null}}");
             assertFalse(out.removes(), "the node agent's grace-0 delete still has to come");
@@ -412,7 +509,8 @@ class DeletionTest {
         }
     }
 
-    // ---- propagation --------------------------------------------------------------------------------------
+    // ---- propagation
+    // --------------------------------------------------------------------------------------
 
     @Nested
     class Propagation {
@@ -420,7 +518,8 @@ class DeletionTest {
         @Test
         void foregroundAddsItsFinalizerAndKeepsTheObject() {
             seed("configmaps", Json.string(configMap("cm", "[]")));
-            WriteOutcome out = commit("configmaps", delete("cm", null, PropagationPolicy.FOREGROUND, null));
+            WriteOutcome out =
+                    commit("configmaps", delete("cm", null, PropagationPolicy.FOREGROUND, null));
             assertFalse(out.removes());
             assertEquals(List.of("foregroundDeletion"), finalizers(out.after()));
             assertEquals(NOW_TEXT, meta(out.after(), "deletionTimestamp").asText());
@@ -430,33 +529,42 @@ class DeletionTest {
         @Test
         void orphanAddsItsFinalizer() {
             seed("configmaps", Json.string(configMap("cm", "['example.com/a']")));
-            WriteOutcome out = commit("configmaps", delete("cm", null, PropagationPolicy.ORPHAN, null));
+            WriteOutcome out =
+                    commit("configmaps", delete("cm", null, PropagationPolicy.ORPHAN, null));
             assertEquals(List.of("example.com/a", "orphan"), finalizers(out.after()));
         }
 
         @Test
         void orphanDependentsTrueAddsTheOrphanFinalizer() {
             seed("configmaps", Json.string(configMap("cm", "[]")));
-            assertEquals(List.of("orphan"), finalizers(commit("configmaps", delete("cm", null, null, true)).after()));
+            assertEquals(
+                    List.of("orphan"),
+                    finalizers(commit("configmaps", delete("cm", null, null, true)).after()));
         }
 
         @Test
         void backgroundAddsNoFinalizer() {
             seed("configmaps", Json.string(configMap("cm", "[]")));
-            assertTrue(commit("configmaps", delete("cm", null, PropagationPolicy.BACKGROUND, null)).removes());
+            assertTrue(
+                    commit("configmaps", delete("cm", null, PropagationPolicy.BACKGROUND, null))
+                            .removes());
         }
 
         @Test
         void anExplicitPolicyReplacesTheOtherGcFinalizer() {
             seed("configmaps", Json.string(configMap("cm", "['orphan']")));
-            WriteOutcome out = commit("configmaps", delete("cm", null, PropagationPolicy.FOREGROUND, null));
+            WriteOutcome out =
+                    commit("configmaps", delete("cm", null, PropagationPolicy.FOREGROUND, null));
             assertEquals(List.of("foregroundDeletion"), finalizers(out.after()));
         }
 
         @Test
         void theObjectsOwnGcFinalizerOverridesTheKindsDefault() {
-            seed("jobs", "{'metadata':{'name':'j','finalizers':['foregroundDeletion']},'spec':{'template':{'spec':{"
-                    + CONTAINERS + ",'restartPolicy':'Never'}}}}");
+            seed(
+                    "jobs",
+                    "{'metadata':{'name':'j','finalizers':['foregroundDeletion']},'spec':{'template':{'spec':{"
+                            + CONTAINERS
+                            + ",'restartPolicy':'Never'}}}}");
             WriteOutcome out = delete("jobs", "j");
             assertEquals(List.of("foregroundDeletion"), finalizers(out.after()));
         }
@@ -464,14 +572,17 @@ class DeletionTest {
         @Test
         void backgroundOnAnObjectWithOnlyTheOrphanFinalizerRemovesIt() {
             seed("configmaps", Json.string(configMap("cm", "['orphan']")));
-            assertTrue(commit("configmaps", delete("cm", null, PropagationPolicy.BACKGROUND, null)).removes());
+            assertTrue(
+                    commit("configmaps", delete("cm", null, PropagationPolicy.BACKGROUND, null))
+                            .removes());
         }
 
         @Test
         void aTerminatingObjectStillTakesAnotherGcFinalizer() {
             seed("configmaps", Json.string(configMap("cm", "['example.com/a']")));
             delete("configmaps", "cm");
-            WriteOutcome out = commit("configmaps", delete("cm", null, PropagationPolicy.FOREGROUND, null));
+            WriteOutcome out =
+                    commit("configmaps", delete("cm", null, PropagationPolicy.FOREGROUND, null));
             assertTrue(out.changed());
             assertEquals(List.of("example.com/a", "foregroundDeletion"), finalizers(out.after()));
             assertEquals(NOW_TEXT, meta(out.after(), "deletionTimestamp").asText());
@@ -481,12 +592,15 @@ class DeletionTest {
         void aPodInItsGracePeriodTakesNoGcFinalizer() {
             seed("pods", "{'metadata':{'name':'p'},'spec':{" + CONTAINERS + ",'nodeName':'n1'}}");
             delete("pods", "p");
-            WriteOutcome out = commit("pods", delete("p", null, PropagationPolicy.FOREGROUND, null));
+            WriteOutcome out =
+                    commit("pods", delete("p", null, PropagationPolicy.FOREGROUND, null));
             assertFalse(out.changed());
         }
 
-        private static final String JOB = "{'metadata':{'name':'j'},'spec':{'template':{'spec':{" + CONTAINERS
-                + ",'restartPolicy':'Never'}}}}";
+        private static final String JOB =
+                "{'metadata':{'name':'j'},'spec':{'template':{'spec':{"
+                        + CONTAINERS
+                        + ",'restartPolicy':'Never'}}}}";
 
         @Test
         void batchV1JobsOrphanByDefaultAndWarn() {
@@ -494,36 +608,52 @@ class DeletionTest {
             WriteOutcome out = delete("jobs", "j");
             assertFalse(out.removes());
             assertEquals(List.of("orphan"), finalizers(out.after()));
-            assertEquals(List.of("child pods are preserved by default when jobs are deleted; set "
-                    + "propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this "
-                    + "warning"), out.warnings());
+            assertEquals(
+                    List.of(
+                            "child pods are preserved by default when jobs are deleted; set "
+                                    + "propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this "
+                                    + "warning"),
+                    out.warnings());
         }
 
         @Test
         void aJobDeletedInTheBackgroundGoesWithoutWarning() {
             seed("jobs", JOB);
-            WriteOutcome out = commit("jobs", delete("j", null, PropagationPolicy.BACKGROUND, null));
+            WriteOutcome out =
+                    commit("jobs", delete("j", null, PropagationPolicy.BACKGROUND, null));
             assertTrue(out.removes());
             assertEquals(List.of(), out.warnings());
         }
 
         @Test
         void appsV1KindsDeleteDependentsInTheBackgroundByDefault() {
-            seed("deployments", "{'metadata':{'name':'web'},'spec':{'selector':{'matchLabels':{'a':'b'}},"
-                    + "'template':{'metadata':{'labels':{'a':'b'}},'spec':{" + CONTAINERS + "}}}}");
+            seed(
+                    "deployments",
+                    "{'metadata':{'name':'web'},'spec':{'selector':{'matchLabels':{'a':'b'}},"
+                            + "'template':{'metadata':{'labels':{'a':'b'}},'spec':{"
+                            + CONTAINERS
+                            + "}}}}");
             assertTrue(delete("deployments", "web").removes());
         }
 
         @Test
         void eventsTakeNoGcFinalizer() {
-            seed("events", "{'metadata':{'name':'e'},'involvedObject':{'kind':'Pod','name':'p','namespace':'default'}}");
-            assertTrue(commit("events", delete("e", null, PropagationPolicy.ORPHAN, null)).removes());
-            seed("events", "{'metadata':{'name':'f'},'involvedObject':{'kind':'Pod','name':'p','namespace':'default'}}");
-            assertTrue(commit("events", delete("f", null, PropagationPolicy.FOREGROUND, null)).removes());
+            seed(
+                    "events",
+                    "{'metadata':{'name':'e'},'involvedObject':{'kind':'Pod','name':'p','namespace':'default'}}");
+            assertTrue(
+                    commit("events", delete("e", null, PropagationPolicy.ORPHAN, null)).removes());
+            seed(
+                    "events",
+                    "{'metadata':{'name':'f'},'involvedObject':{'kind':'Pod','name':'p','namespace':'default'}}");
+            assertTrue(
+                    commit("events", delete("f", null, PropagationPolicy.FOREGROUND, null))
+                            .removes());
         }
     }
 
-    // ---- namespaces ---------------------------------------------------------------------------------------
+    // ---- namespaces
+    // ---------------------------------------------------------------------------------------
 
     @Nested
     class Namespaces {
@@ -534,7 +664,9 @@ class DeletionTest {
             ApiStatus s = refused(() -> run("namespaces", delete(name, null, null, null)));
             assertEquals(403, s.code());
             assertEquals("Forbidden", s.reason());
-            assertEquals("namespaces \"" + name + "\" is forbidden: this namespace may not be deleted", s.message());
+            assertEquals(
+                    "namespaces \"" + name + "\" is forbidden: this namespace may not be deleted",
+                    s.message());
         }
 
         @Test
@@ -547,7 +679,9 @@ class DeletionTest {
             assertEquals(WriteOutcome.Answer.UPDATED, out.answer());
             assertEquals(NOW_TEXT, meta(out.after(), "deletionTimestamp").asText());
             assertEquals("Terminating", out.after().path("status").path("phase").asText());
-            assertEquals(List.of("kubernetes"), List.of(out.after().path("spec").path("finalizers").get(0).asText()));
+            assertEquals(
+                    List.of("kubernetes"),
+                    List.of(out.after().path("spec").path("finalizers").get(0).asText()));
             assertNull(meta(out.after(), "deletionGracePeriodSeconds"));
         }
 
@@ -557,7 +691,9 @@ class DeletionTest {
             ObjectNode bare = stored("namespaces", "team");
             ((ObjectNode) bare.path("spec")).putArray("finalizers");
             assertFalse(delete("namespaces", "team").removes());
-            assertTrue(delete("namespaces", "team").removes(), "the second delete finds nothing holding it");
+            assertTrue(
+                    delete("namespaces", "team").removes(),
+                    "the second delete finds nothing holding it");
         }
 
         @Test
@@ -573,29 +709,49 @@ class DeletionTest {
         @Test
         void explicitPropagationSetsTheGcFinalizer() {
             seed("namespaces", "{'metadata':{'name':'team'}}");
-            WriteOutcome out = commit("namespaces", delete("team", null, PropagationPolicy.FOREGROUND, null));
+            WriteOutcome out =
+                    commit("namespaces", delete("team", null, PropagationPolicy.FOREGROUND, null));
             assertEquals(List.of("foregroundDeletion"), finalizers(out.after()));
         }
 
         @Test
         void aFailedPreconditionUsesTheNamespaceStoragesWording() {
             seed("namespaces", "{'metadata':{'name':'team'}}");
-            ApiStatus s = refused(() -> run("namespaces", new WriteOp.Delete("team", new Preconditions(null, "4"),
-                    WriteOptions.DEFAULT)));
+            ApiStatus s =
+                    refused(
+                            () ->
+                                    run(
+                                            "namespaces",
+                                            new WriteOp.Delete(
+                                                    "team",
+                                                    new Preconditions(null, "4"),
+                                                    WriteOptions.DEFAULT)));
             assertEquals(409, s.code());
-            assertEquals("Operation cannot be fulfilled on namespaces \"team\": Precondition failed: ResourceVersion "
-                    + "in precondition: 4, ResourceVersion in object meta: 5", s.message());
-            ApiStatus u = refused(() -> run("namespaces", new WriteOp.Delete("team", new Preconditions("x", null),
-                    WriteOptions.DEFAULT)));
-            assertEquals("Operation cannot be fulfilled on namespaces \"team\": Precondition failed: UID in "
-                    + "precondition: x, UID in object meta: uid-1", u.message());
+            assertEquals(
+                    "Operation cannot be fulfilled on namespaces \"team\": Precondition failed: ResourceVersion "
+                            + "in precondition: 4, ResourceVersion in object meta: 5",
+                    s.message());
+            ApiStatus u =
+                    refused(
+                            () ->
+                                    run(
+                                            "namespaces",
+                                            new WriteOp.Delete(
+                                                    "team",
+                                                    new Preconditions("x", null),
+                                                    WriteOptions.DEFAULT)));
+            assertEquals(
+                    "Operation cannot be fulfilled on namespaces \"team\": Precondition failed: UID in "
+                            + "precondition: x, UID in object meta: uid-1",
+                    u.message());
         }
 
         private WriteOutcome finalize(String name, String finalizers) {
             ObjectNode body = stored("namespaces", name).deepCopy();
             ObjectNode spec = (ObjectNode) body.path("spec");
             spec.set("finalizers", obj("{'f':" + finalizers + "}").get("f"));
-            return commit("namespaces", new WriteOp.Update(name, body, "finalize", WriteOptions.DEFAULT));
+            return commit(
+                    "namespaces", new WriteOp.Update(name, body, "finalize", WriteOptions.DEFAULT));
         }
 
         @Test
@@ -614,7 +770,8 @@ class DeletionTest {
             WriteOutcome out = finalize("team", "[]");
             assertFalse(out.removes());
             assertEquals(0, stored("namespaces", "team").path("spec").path("finalizers").size());
-            assertTrue(mergePatch("namespaces", "team", "{'metadata':{'finalizers':null}}").removes());
+            assertTrue(
+                    mergePatch("namespaces", "team", "{'metadata':{'finalizers':null}}").removes());
         }
 
         @Test
@@ -623,10 +780,16 @@ class DeletionTest {
             ObjectNode body = stored("namespaces", "team").deepCopy();
             ((ObjectNode) body.path("status")).put("phase", "Terminating");
             ((ObjectNode) body.path("spec")).putArray("finalizers").add("example.com/x");
-            WriteOutcome out = commit("namespaces", new WriteOp.Update("team", body, "finalize", WriteOptions.DEFAULT));
+            WriteOutcome out =
+                    commit(
+                            "namespaces",
+                            new WriteOp.Update("team", body, "finalize", WriteOptions.DEFAULT));
             assertFalse(out.removes());
-            assertEquals("example.com/x", stored("namespaces", "team").path("spec").path("finalizers").get(0).asText());
-            assertEquals("Active", stored("namespaces", "team").path("status").path("phase").asText());
+            assertEquals(
+                    "example.com/x",
+                    stored("namespaces", "team").path("spec").path("finalizers").get(0).asText());
+            assertEquals(
+                    "Active", stored("namespaces", "team").path("status").path("phase").asText());
         }
 
         @Test
@@ -640,10 +803,22 @@ class DeletionTest {
         void aMainResourceUpdateKeepsSpecFinalizers() {
             seed("namespaces", "{'metadata':{'name':'team'}}");
             delete("namespaces", "team");
-            WriteOutcome out = mergePatch("namespaces", "team", "{'spec':{'finalizers':[]},'metadata':{'labels':{'a':'b'}}}");
+            WriteOutcome out =
+                    mergePatch(
+                            "namespaces",
+                            "team",
+                            "{'spec':{'finalizers':[]},'metadata':{'labels':{'a':'b'}}}");
             assertFalse(out.removes());
-            assertEquals("kubernetes", stored("namespaces", "team").path("spec").path("finalizers").get(0).asText());
-            assertEquals("b", stored("namespaces", "team").path("metadata").path("labels").path("a").asText());
+            assertEquals(
+                    "kubernetes",
+                    stored("namespaces", "team").path("spec").path("finalizers").get(0).asText());
+            assertEquals(
+                    "b",
+                    stored("namespaces", "team")
+                            .path("metadata")
+                            .path("labels")
+                            .path("a")
+                            .asText());
         }
     }
 }

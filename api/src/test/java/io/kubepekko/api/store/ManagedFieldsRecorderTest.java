@@ -1,27 +1,32 @@
 package io.kubepekko.api.store;
 
-import io.kubepekko.api.codec.FieldValidation;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kubepekko.api.definition.Registry;
-import io.kubepekko.api.meta.Json;
-import io.kubepekko.api.registry.ResourceType;
-import org.junit.jupiter.api.Test;
-
-import java.time.Instant;
-import java.util.HashMap;
-import java.util.Map;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** {@code metadata.managedFields} through the write pipeline: recorded, kept, reset and taken as supplied. */
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.codec.FieldValidation;
+import io.kubepekko.api.definition.Registry;
+import io.kubepekko.api.meta.Json;
+import io.kubepekko.api.registry.ResourceType;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code metadata.managedFields} through the write pipeline: recorded, kept, reset and taken as
+ * supplied.
+ */
 class ManagedFieldsRecorderTest {
 
-    private static final ResourceType CONFIG_MAPS = Registry.builtin().all().stream()
-            .filter(t -> t.resource().equals("configmaps")).findFirst().orElseThrow();
+    private static final ResourceType CONFIG_MAPS =
+            Registry.builtin().all().stream()
+                    .filter(t -> t.resource().equals("configmaps"))
+                    .findFirst()
+                    .orElseThrow();
     private final Map<String, ObjectNode> store = new HashMap<>();
     private Instant now = Instant.parse("2026-11-23T10:00:00Z");
     private int uids;
@@ -36,8 +41,14 @@ class ManagedFieldsRecorderTest {
     }
 
     private ObjectNode run(WriteOp op) {
-        WriteOutcome out = writes.execute(CONFIG_MAPS, "default", store::get, op,
-                new ObjectWrites.Env(now, () -> "uid-" + (++uids), () -> "x")).orThrow();
+        WriteOutcome out =
+                writes.execute(
+                                CONFIG_MAPS,
+                                "default",
+                                store::get,
+                                op,
+                                new ObjectWrites.Env(now, () -> "uid-" + (++uids), () -> "x"))
+                        .orThrow();
         ObjectNode stored = out.after().deepCopy();
         ObjectNode meta = (ObjectNode) stored.get("metadata");
         meta.put("resourceVersion", Integer.toString(10 + uids + store.size()));
@@ -54,8 +65,10 @@ class ManagedFieldsRecorderTest {
     }
 
     private ObjectNode create() {
-        return run(new WriteOp.Create(obj("{'metadata':{'name':'cm','labels':{'a':'1'}},'data':{'k':'v'}}"),
-                by("creator")));
+        return run(
+                new WriteOp.Create(
+                        obj("{'metadata':{'name':'cm','labels':{'a':'1'}},'data':{'k':'v'}}"),
+                        by("creator")));
     }
 
     private static JsonNode managed(ObjectNode object) {
@@ -66,10 +79,16 @@ class ManagedFieldsRecorderTest {
     void aCreateAndAnUpdateByAnotherManagerAreRecorded() {
         create();
         now = now.plusSeconds(60);
-        ObjectNode after = update("{'metadata':{'name':'cm','labels':{'a':'1','b':'2'}},'data':{'k':'v'}}", "editor");
+        ObjectNode after =
+                update(
+                        "{'metadata':{'name':'cm','labels':{'a':'1','b':'2'}},'data':{'k':'v'}}",
+                        "editor");
         assertEquals(2, managed(after).size());
         assertEquals("creator", managed(after).get(0).path("manager").asText());
-        assertEquals("2026-11-23T10:00:00Z", managed(after).get(0).path("time").asText(), "untouched entry");
+        assertEquals(
+                "2026-11-23T10:00:00Z",
+                managed(after).get(0).path("time").asText(),
+                "untouched entry");
         assertEquals("editor", managed(after).get(1).path("manager").asText());
         assertEquals("2026-11-23T10:01:00Z", managed(after).get(1).path("time").asText());
     }
@@ -78,9 +97,19 @@ class ManagedFieldsRecorderTest {
     void aBodyWithoutManagedFieldsKeepsThemAndANoOpChangesNothing() {
         ObjectNode created = create();
         now = now.plusSeconds(60);
-        WriteOutcome noop = writes.execute(CONFIG_MAPS, "default", store::get, new WriteOp.Update("cm",
-                obj("{'metadata':{'name':'cm','labels':{'a':'1'}},'data':{'k':'v'}}"), null, by("creator")),
-                new ObjectWrites.Env(now, () -> "u", () -> "x")).orThrow();
+        WriteOutcome noop =
+                writes.execute(
+                                CONFIG_MAPS,
+                                "default",
+                                store::get,
+                                new WriteOp.Update(
+                                        "cm",
+                                        obj(
+                                                "{'metadata':{'name':'cm','labels':{'a':'1'}},'data':{'k':'v'}}"),
+                                        null,
+                                        by("creator")),
+                                new ObjectWrites.Env(now, () -> "u", () -> "x"))
+                        .orThrow();
         assertFalse(noop.changed(), "omitting managedFields is not a change");
         assertSame(store.get("cm"), noop.after());
         assertEquals(managed(created), managed(store.get("cm")));
@@ -89,16 +118,20 @@ class ManagedFieldsRecorderTest {
     @Test
     void managedFieldsSetToAnEmptyEntryAreCleared() {
         create();
-        ObjectNode after = update("{'metadata':{'name':'cm','labels':{'a':'1'},'managedFields':[{}]},'data':{'k':'v'}}",
-                "editor");
+        ObjectNode after =
+                update(
+                        "{'metadata':{'name':'cm','labels':{'a':'1'},'managedFields':[{}]},'data':{'k':'v'}}",
+                        "editor");
         assertTrue(managed(after).isMissingNode(), "[{}] resets the record: " + after);
     }
 
     @Test
     void aResetHappensFirstSoTheWriterOwnsWhatElseItChanged() {
         create();
-        ObjectNode after = update("{'metadata':{'name':'cm','labels':{'a':'1'},'managedFields':[{}]},'data':{'k':'w'}}",
-                "editor");
+        ObjectNode after =
+                update(
+                        "{'metadata':{'name':'cm','labels':{'a':'1'},'managedFields':[{}]},'data':{'k':'w'}}",
+                        "editor");
         assertEquals(1, managed(after).size(), after.toString());
         assertEquals("editor", managed(after).get(0).path("manager").asText());
         assertEquals(obj("{'f:data':{'f:k':{}}}"), managed(after).get(0).path("fieldsV1"));
@@ -107,11 +140,19 @@ class ManagedFieldsRecorderTest {
     @Test
     void managedFieldsTheClientChangesAreTakenAsTheyAre() {
         create();
-        String supplied = "[{'manager':'kubectl','operation':'Apply','apiVersion':'v1','fieldsType':'FieldsV1',"
-                + "'fieldsV1':{'f:data':{'f:k':{}}}}]";
-        ObjectNode after = update("{'metadata':{'name':'cm','labels':{'a':'1'},'managedFields':" + supplied
-                + "},'data':{'k':'w'}}", "kubectl-client-side-apply");
-        assertEquals(Json.parseTrusted(("{'m':" + supplied + "}").replace('\'', '"').getBytes()).get("m"), managed(after),
+        String supplied =
+                "[{'manager':'kubectl','operation':'Apply','apiVersion':'v1','fieldsType':'FieldsV1',"
+                        + "'fieldsV1':{'f:data':{'f:k':{}}}}]";
+        ObjectNode after =
+                update(
+                        "{'metadata':{'name':'cm','labels':{'a':'1'},'managedFields':"
+                                + supplied
+                                + "},'data':{'k':'w'}}",
+                        "kubectl-client-side-apply");
+        assertEquals(
+                Json.parseTrusted(("{'m':" + supplied + "}").replace('\'', '"').getBytes())
+                        .get("m"),
+                managed(after),
                 "kubectl's migration to server-side apply sends these");
     }
 }

@@ -1,23 +1,25 @@
 package io.kubepekko.api.store;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.Verb;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.registry.ResourceType;
-import org.junit.jupiter.api.Test;
-
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.junit.jupiter.api.Test;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertSame;
-
-/** How each built-in subresource is served, read off the registry rather than known by name in the routes. */
+/**
+ * How each built-in subresource is served, read off the registry rather than known by name in the
+ * routes.
+ */
 class SubresourceRouteTest {
 
     private static final Registry REGISTRY = Registry.builtin();
@@ -26,8 +28,10 @@ class SubresourceRouteTest {
         return REGISTRY.find(new GroupResource(group, resource)).orElseThrow();
     }
 
-    private static SubresourceRoute.ObjectPart part(String group, String resource, String subresource) {
-        return assertInstanceOf(SubresourceRoute.ObjectPart.class,
+    private static SubresourceRoute.ObjectPart part(
+            String group, String resource, String subresource) {
+        return assertInstanceOf(
+                SubresourceRoute.ObjectPart.class,
                 SubresourceRoute.of(type(group, resource), subresource).orElseThrow());
     }
 
@@ -48,12 +52,17 @@ class SubresourceRouteTest {
         SubresourceRoute.ObjectPart scale = part("apps", "deployments", "scale");
         assertEquals(Set.of(Verb.GET, Verb.UPDATE, Verb.PATCH), scale.verbs());
         assertEquals(ScaleConversion.GVK, scale.bodyKind());
-        assertEquals(List.of(PatchType.JSON_PATCH, PatchType.MERGE_PATCH, PatchType.STRATEGIC_MERGE_PATCH),
+        assertEquals(
+                List.of(
+                        PatchType.JSON_PATCH,
+                        PatchType.MERGE_PATCH,
+                        PatchType.STRATEGIC_MERGE_PATCH),
                 scale.patchTypes());
         ObjectNode deployment = Json.MAPPER.createObjectNode();
         deployment.putObject("metadata").put("name", "web");
         deployment.putObject("spec").put("replicas", 3);
-        assertArrayEquals(Json.bytes(ScaleConversion.toScale(deployments, deployment)),
+        assertArrayEquals(
+                Json.bytes(ScaleConversion.toScale(deployments, deployment)),
                 scale.read(deployments, Json.bytes(deployment)));
     }
 
@@ -68,8 +77,13 @@ class SubresourceRouteTest {
     @Test
     void bindingIsACreateThroughTheKindsStrategy() {
         ResourceType pods = type("", "pods");
-        var creates = assertInstanceOf(SubresourceRoute.Creates.class, SubresourceRoute.of(pods, "binding").orElseThrow());
-        assertSame(pods.strategy().subresourceCreate("binding").getClass(), creates.creation().getClass());
+        var creates =
+                assertInstanceOf(
+                        SubresourceRoute.Creates.class,
+                        SubresourceRoute.of(pods, "binding").orElseThrow());
+        assertSame(
+                pods.strategy().subresourceCreate("binding").getClass(),
+                creates.creation().getClass());
     }
 
     @Test

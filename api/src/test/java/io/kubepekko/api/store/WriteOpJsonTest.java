@@ -1,23 +1,30 @@
 package io.kubepekko.api.store;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kubepekko.api.codec.FieldValidation;
-import io.kubepekko.api.meta.Json;
-import org.junit.jupiter.api.Test;
-
-import java.nio.charset.StandardCharsets;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Writes travel between cluster nodes as Jackson-serialized messages: a patch keeps every field. */
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.codec.FieldValidation;
+import io.kubepekko.api.meta.Json;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Writes travel between cluster nodes as Jackson-serialized messages: a patch keeps every field.
+ */
 class WriteOpJsonTest {
 
     @Test
     void anApplyPatchRoundTripsWithItsForceFlag() throws Exception {
-        WriteOp.Patch p = new WriteOp.Patch("cm", PatchType.APPLY_PATCH, "a: b".getBytes(StandardCharsets.UTF_8),
-                "status", new WriteOptions(true, "helm", FieldValidation.STRICT), true);
+        WriteOp.Patch p =
+                new WriteOp.Patch(
+                        "cm",
+                        PatchType.APPLY_PATCH,
+                        "a: b".getBytes(StandardCharsets.UTF_8),
+                        "status",
+                        new WriteOptions(true, "helm", FieldValidation.STRICT),
+                        true);
         byte[] bytes = Json.MAPPER.writerFor(WriteOp.class).writeValueAsBytes(p);
         WriteOp.Patch back = (WriteOp.Patch) Json.MAPPER.readValue(bytes, WriteOp.class);
         assertEquals(p.name(), back.name());
@@ -30,10 +37,15 @@ class WriteOpJsonTest {
 
     @Test
     void aSubresourceCreateRoundTripsWithItsBodyAndForwarder() throws Exception {
-        WriteOp.CreateSubresource c = new WriteOp.CreateSubresource("web", "binding",
-                (ObjectNode) Json.MAPPER.readTree(
-                        "{\"metadata\":{\"name\":\"web\"},\"target\":{\"name\":\"n1\"}}"),
-                "bindings", new WriteOptions(true, "scheduler", FieldValidation.STRICT));
+        WriteOp.CreateSubresource c =
+                new WriteOp.CreateSubresource(
+                        "web",
+                        "binding",
+                        (ObjectNode)
+                                Json.MAPPER.readTree(
+                                        "{\"metadata\":{\"name\":\"web\"},\"target\":{\"name\":\"n1\"}}"),
+                        "bindings",
+                        new WriteOptions(true, "scheduler", FieldValidation.STRICT));
         byte[] bytes = Json.MAPPER.writerFor(WriteOp.class).writeValueAsBytes(c);
         assertEquals(c, Json.MAPPER.readValue(bytes, WriteOp.class));
     }

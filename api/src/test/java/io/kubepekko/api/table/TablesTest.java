@@ -1,19 +1,18 @@
 package io.kubepekko.api.table;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.kubepekko.api.definition.BuiltinDefinitions;
-import io.kubepekko.api.meta.Json;
-import io.kubepekko.api.status.ApiException;
-import org.junit.jupiter.api.Test;
-
-import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.util.List;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kubepekko.api.definition.BuiltinDefinitions;
+import io.kubepekko.api.meta.Json;
+import io.kubepekko.api.status.ApiException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 /** Tables rendered from stored objects, without a server. */
 class TablesTest {
@@ -21,9 +20,11 @@ class TablesTest {
     private static final Instant NOW = Instant.parse("2026-11-23T12:00:00Z");
 
     private static byte[] object(String name, String rv) {
-        return ("{\"apiVersion\":\"example.io/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"" + name
-                + "\",\"namespace\":\"ns\",\"resourceVersion\":\"" + rv
-                + "\",\"creationTimestamp\":\"2026-11-23T11:00:00Z\",\"labels\":{\"a\":\"b\"}},\"spec\":{\"x\":1}}")
+        return ("{\"apiVersion\":\"example.io/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\""
+                        + name
+                        + "\",\"namespace\":\"ns\",\"resourceVersion\":\""
+                        + rv
+                        + "\",\"creationTimestamp\":\"2026-11-23T11:00:00Z\",\"labels\":{\"a\":\"b\"}},\"spec\":{\"x\":1}}")
                 .getBytes(StandardCharsets.UTF_8);
     }
 
@@ -33,8 +34,16 @@ class TablesTest {
 
     @Test
     void kindsWithoutAPrinterShowNameAndCreationTime() {
-        JsonNode table = parse(Tables.render("v1", TablePrinter.DEFAULT,
-                List.of(object("w1", "7")), IncludeObject.METADATA, new Tables.ListMeta("9", "tok", 3L), true, NOW));
+        JsonNode table =
+                parse(
+                        Tables.render(
+                                "v1",
+                                TablePrinter.DEFAULT,
+                                List.of(object("w1", "7")),
+                                IncludeObject.METADATA,
+                                new Tables.ListMeta("9", "tok", 3L),
+                                true,
+                                NOW));
         assertEquals("Table", table.path("kind").asText());
         assertEquals("meta.k8s.io/v1", table.path("apiVersion").asText());
         assertEquals("9", table.path("metadata").path("resourceVersion").asText());
@@ -44,7 +53,9 @@ class TablesTest {
         assertEquals("Created At", created.path("name").asText());
         assertEquals("date", created.path("type").asText());
         assertEquals(0, created.path("priority").asInt());
-        assertEquals("[\"w1\",\"2026-11-23T11:00:00Z\"]", table.path("rows").path(0).path("cells").toString());
+        assertEquals(
+                "[\"w1\",\"2026-11-23T11:00:00Z\"]",
+                table.path("rows").path(0).path("cells").toString());
         JsonNode partial = table.path("rows").path(0).path("object");
         assertEquals("PartialObjectMetadata", partial.path("kind").asText());
         assertEquals("b", partial.path("metadata").path("labels").path("a").asText());
@@ -53,8 +64,14 @@ class TablesTest {
 
     @Test
     void oneObjectCarriesItsResourceVersionAndListMetadataIsOmittedWhenAbsent() {
-        JsonNode table = parse(Tables.renderObject("v1beta1", TablePrinter.DEFAULT, object("w1", "7"),
-                IncludeObject.OBJECT, NOW));
+        JsonNode table =
+                parse(
+                        Tables.renderObject(
+                                "v1beta1",
+                                TablePrinter.DEFAULT,
+                                object("w1", "7"),
+                                IncludeObject.OBJECT,
+                                NOW));
         assertEquals("meta.k8s.io/v1beta1", table.path("apiVersion").asText());
         assertEquals("{\"resourceVersion\":\"7\"}", table.path("metadata").toString());
         assertEquals(1, table.path("rows").path(0).path("object").path("spec").path("x").asInt());
@@ -62,8 +79,14 @@ class TablesTest {
 
     @Test
     void watchEventsAfterTheFirstHaveNullColumns() {
-        JsonNode later = Tables.objectTable("v1", TablePrinter.DEFAULT, Json.parseTrusted(object("w1", "7")),
-                IncludeObject.NONE, false, NOW);
+        JsonNode later =
+                Tables.objectTable(
+                        "v1",
+                        TablePrinter.DEFAULT,
+                        Json.parseTrusted(object("w1", "7")),
+                        IncludeObject.NONE,
+                        false,
+                        NOW);
         assertTrue(later.path("columnDefinitions").isNull());
         assertFalse(later.path("rows").path(0).has("object"));
         JsonNode bookmark = Tables.bookmark("v1", "12");
@@ -84,16 +107,27 @@ class TablesTest {
 
     @Test
     void finishedPodRowsAreMarkedCompletedAsKubeDoes() {
-        byte[] succeeded = ("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"done\"},"
-                + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]},\"status\":{\"phase\":\"Succeeded\"}}")
-                .getBytes(StandardCharsets.UTF_8);
-        byte[] running = ("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"up\"},"
-                + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]},\"status\":{\"phase\":\"Running\"}}")
-                .getBytes(StandardCharsets.UTF_8);
-        JsonNode table = parse(Tables.render("v1", BuiltinDefinitions.printer("", "Pod"), List.of(succeeded, running),
-                IncludeObject.NONE, new Tables.ListMeta("5", null, null), true, NOW));
-        assertEquals("[{\"type\":\"Completed\",\"status\":\"True\",\"reason\":\"Succeeded\","
-                + "\"message\":\"The pod has completed successfully.\"}]",
+        byte[] succeeded =
+                ("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"done\"},"
+                                + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]},\"status\":{\"phase\":\"Succeeded\"}}")
+                        .getBytes(StandardCharsets.UTF_8);
+        byte[] running =
+                ("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"up\"},"
+                                + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]},\"status\":{\"phase\":\"Running\"}}")
+                        .getBytes(StandardCharsets.UTF_8);
+        JsonNode table =
+                parse(
+                        Tables.render(
+                                "v1",
+                                BuiltinDefinitions.printer("", "Pod"),
+                                List.of(succeeded, running),
+                                IncludeObject.NONE,
+                                new Tables.ListMeta("5", null, null),
+                                true,
+                                NOW));
+        assertEquals(
+                "[{\"type\":\"Completed\",\"status\":\"True\",\"reason\":\"Succeeded\","
+                        + "\"message\":\"The pod has completed successfully.\"}]",
                 table.path("rows").path(0).path("conditions").toString());
         assertFalse(table.path("rows").path(1).has("conditions"), "a running pod's row has none");
     }

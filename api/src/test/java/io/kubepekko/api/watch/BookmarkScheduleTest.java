@@ -1,12 +1,11 @@
 package io.kubepekko.api.watch;
 
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.time.Instant;
-
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 class BookmarkScheduleTest {
 
@@ -37,7 +36,9 @@ class BookmarkScheduleTest {
     void thePreDeadlineBookmarkIsSentOnce() {
         BookmarkSchedule s = BookmarkSchedule.of(MINUTE, START, Duration.ofSeconds(10));
         assertFalse(s.due(at(8), at(9)), "sent at 8 s");
-        assertFalse(s.due(Instant.parse("2026-11-28T00:00:08.100Z"), at(9)), "an event sent after its time counts");
+        assertFalse(
+                s.due(Instant.parse("2026-11-28T00:00:08.100Z"), at(9)),
+                "an event sent after its time counts");
     }
 
     @Test
@@ -51,7 +52,9 @@ class BookmarkScheduleTest {
         BookmarkSchedule s = BookmarkSchedule.of(MINUTE, START, Duration.ofMinutes(5));
         assertTrue(s.due(START, at(60)));
         assertFalse(s.due(at(60), at(120 - 1)));
-        assertTrue(s.due(at(240), at(298)), "2 s before the 300 s deadline, though the interval has not passed");
+        assertTrue(
+                s.due(at(240), at(298)),
+                "2 s before the 300 s deadline, though the interval has not passed");
     }
 
     @Test

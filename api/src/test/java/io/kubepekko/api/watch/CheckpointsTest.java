@@ -1,15 +1,14 @@
 package io.kubepekko.api.watch;
 
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 class CheckpointsTest {
 
@@ -31,7 +30,9 @@ class CheckpointsTest {
         Checkpoints<String> c = new Checkpoints<>(INTERVAL, MARGIN, RETENTION);
         assertTrue(c.tick(at(0), 1), "the first tick asks");
         assertFalse(c.tick(at(9), 1), "not again within the interval");
-        assertTrue(c.tick(at(10), 1), "again once the interval has passed (the first read may have failed)");
+        assertTrue(
+                c.tick(at(10), 1),
+                "again once the interval has passed (the first read may have failed)");
     }
 
     @Test
@@ -69,7 +70,10 @@ class CheckpointsTest {
     @Test
     void aResumeReadsFromTheNewestCheckpointAtOrBelowItsVersion() {
         Checkpoints<String> c = checkpointsAt(10, 20);
-        assertEquals(Optional.empty(), c.readFrom(5), "below every checkpoint: from the journal's beginning");
+        assertEquals(
+                Optional.empty(),
+                c.readFrom(5),
+                "below every checkpoint: from the journal's beginning");
         assertEquals(Optional.of("p10"), c.readFrom(10));
         assertEquals(Optional.of("p10"), c.readFrom(19));
         assertEquals(Optional.of("p20"), c.readFrom(25));
@@ -80,17 +84,26 @@ class CheckpointsTest {
         Checkpoints<String> c = checkpointsAt(10, 20); // paired at 5 s and 15 s
         assertFalse(c.expired(5, at(5)), "the first checkpoint is not older than the horizon");
         assertTrue(c.expired(5, at(6)));
-        assertFalse(c.expired(10, at(100)), "a checkpoint at or below the version: the journal can tell");
-        assertFalse(new Checkpoints<String>(INTERVAL, MARGIN, RETENTION).expired(5, at(100)),
+        assertFalse(
+                c.expired(10, at(100)),
+                "a checkpoint at or below the version: the journal can tell");
+        assertFalse(
+                new Checkpoints<String>(INTERVAL, MARGIN, RETENTION).expired(5, at(100)),
                 "without checkpoints nothing is known to be too old");
     }
 
     @Test
     void checkpointsPastTheRetentionAreDroppedButTheNewestOfThem() {
         Checkpoints<String> c = checkpointsAt(10, 20, 30); // paired at 5, 15 and 25 s
-        c.tick(at(115), 30); // horizon 15 s: the one at 15 s is not older, so the one at 5 s is still needed
+        c.tick(
+                at(115),
+                30); // horizon 15 s: the one at 15 s is not older, so the one at 5 s is still
+        // needed
         assertEquals(List.of(10L, 20L, 30L), versions(c));
-        c.tick(at(116), 30); // horizon 16 s: the one at 5 s goes, the one at 15 s proves older versions expired
+        c.tick(
+                at(116),
+                30); // horizon 16 s: the one at 5 s goes, the one at 15 s proves older versions
+        // expired
         assertEquals(List.of(20L, 30L), versions(c));
         c.tick(at(1000), 30);
         assertEquals(List.of(30L), versions(c), "the newest one always stays");

@@ -1,14 +1,13 @@
 package io.kubepekko.api.watch;
 
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 class PublicationOrderTest {
 
@@ -68,7 +67,8 @@ class PublicationOrderTest {
         order.allocated(1, 1, T0);
         order.allocated(2, 2, T0.plusSeconds(20));
         order.committed(2, List.of("b"));
-        List<PublicationOrder.Range> late = order.overdue(T0.plusSeconds(31), Duration.ofSeconds(30));
+        List<PublicationOrder.Range> late =
+                order.overdue(T0.plusSeconds(31), Duration.ofSeconds(30));
         assertEquals(1, late.size());
         assertEquals(1, late.get(0).first());
         assertTrue(order.overdue(T0.plusSeconds(29), Duration.ofSeconds(30)).isEmpty());

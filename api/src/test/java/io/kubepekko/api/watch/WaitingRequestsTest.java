@@ -1,14 +1,13 @@
 package io.kubepekko.api.watch;
 
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 class WaitingRequestsTest {
 
@@ -34,10 +33,11 @@ class WaitingRequestsTest {
         w.park("b", at(1));
         w.park("c", at(1));
         List<String> offered = new ArrayList<>();
-        w.retry(r -> {
-            offered.add(r);
-            return !r.equals("b");
-        });
+        w.retry(
+                r -> {
+                    offered.add(r);
+                    return !r.equals("b");
+                });
         assertEquals(List.of("a", "b", "c"), offered);
         assertEquals(List.of("b"), w.expire(at(1)));
         assertTrue(w.isEmpty());
@@ -50,7 +50,8 @@ class WaitingRequestsTest {
         w.park("first", at(2));
         w.park("second", at(3));
         assertEquals(List.of(), w.expire(at(1)));
-        assertEquals(List.of("first", "second"), w.expire(at(3)), "a deadline equal to now has come");
+        assertEquals(
+                List.of("first", "second"), w.expire(at(3)), "a deadline equal to now has come");
         assertEquals(1, w.size());
         assertTrue(w.park("new", at(9)), "an expired request frees its place");
     }

@@ -1,18 +1,18 @@
 package io.kubepekko.e2e.support;
 
-import org.junit.jupiter.api.Assumptions;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 
 /**
- * {@code cluster-config/bin/agent} as a user starts it, for the end-to-end tests: against a server's kubeconfig and
- * a runtime endpoint, its state under a root directory, its output in a log. {@link #close()} stops it as a
- * supervisor would (SIGTERM, SIGKILL after 30 s) and prints the end of its log.
+ * {@code cluster-config/bin/agent} as a user starts it, for the end-to-end tests: against a
+ * server's kubeconfig and a runtime endpoint, its state under a root directory, its output in a
+ * log. {@link #close()} stops it as a supervisor would (SIGTERM, SIGKILL after 30 s) and prints the
+ * end of its log.
  */
 public final class AgentProcess implements AutoCloseable {
     private final Process process;
@@ -25,23 +25,44 @@ public final class AgentProcess implements AutoCloseable {
 
     /** Skips the test unless this JVM runs as root: containerd and runc need it. */
     public static void assumeRoot() throws IOException {
-        Assumptions.assumeTrue((Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid") == 0,
+        Assumptions.assumeTrue(
+                (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid") == 0,
                 "containerd and runc need root");
     }
 
     /** Starts the agent of {@code node}; {@code flags} come after the ones every test gives. */
-    public static AgentProcess start(Path kubeconfig, String runtimeEndpoint, Path rootDir, String node, Path log,
-                                     String... flags) throws IOException {
-        List<String> command = new ArrayList<>(List.of("bash",
-                RepositoryRoot.find().resolve("cluster-config/bin/agent").toString(),
-                "--kubeconfig", kubeconfig.toString(),
-                "--container-runtime-endpoint", runtimeEndpoint,
-                "--root-dir", rootDir.toString(),
-                "--hostname-override", node,
-                // The agent's own server: loopback only, a free port (tests and helpers share the machine).
-                "--address", "127.0.0.1", "--port", "0"));
+    public static AgentProcess start(
+            Path kubeconfig,
+            String runtimeEndpoint,
+            Path rootDir,
+            String node,
+            Path log,
+            String... flags)
+            throws IOException {
+        List<String> command =
+                new ArrayList<>(
+                        List.of(
+                                "bash",
+                                RepositoryRoot.find()
+                                        .resolve("cluster-config/bin/agent")
+                                        .toString(),
+                                "--kubeconfig",
+                                kubeconfig.toString(),
+                                "--container-runtime-endpoint",
+                                runtimeEndpoint,
+                                "--root-dir",
+                                rootDir.toString(),
+                                "--hostname-override",
+                                node,
+                                // The agent's own server: loopback only, a free port (tests and
+                                // helpers share the machine).
+                                "--address",
+                                "127.0.0.1",
+                                "--port",
+                                "0"));
         command.addAll(List.of(flags));
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         // The build running the test has just packaged the agent: the script must not build again.
         builder.environment().put("KUBEPEKKO_SKIP_BUILD", "1");
         return new AgentProcess(builder.start(), log);

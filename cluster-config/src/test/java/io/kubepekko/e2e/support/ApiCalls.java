@@ -2,7 +2,6 @@ package io.kubepekko.e2e.support;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -13,9 +12,9 @@ import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 
 /**
- * Plain JSON requests to an API server that never throw for a failed exchange: a refused connection, a
- * reset or a client-side timeout becomes a {@link Reply} with status -1 and the reason, so load and
- * failover tests can record every outcome, failures included.
+ * Plain JSON requests to an API server that never throw for a failed exchange: a refused
+ * connection, a reset or a client-side timeout becomes a {@link Reply} with status -1 and the
+ * reason, so load and failover tests can record every outcome, failures included.
  */
 public final class ApiCalls {
     public static final ObjectMapper JSON = new ObjectMapper();
@@ -24,20 +23,24 @@ public final class ApiCalls {
     private final Duration requestTimeout;
 
     /**
-     * @param requestTimeout how long a request may take before the client gives up on it; longer than the
-     *                       server's own deadlines, so the server's answer (a 5xx Status) normally comes first
+     * @param requestTimeout how long a request may take before the client gives up on it; longer
+     *     than the server's own deadlines, so the server's answer (a 5xx Status) normally comes
+     *     first
      */
     public ApiCalls(Duration requestTimeout) {
         this.requestTimeout = requestTimeout;
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(5)).build();
+        this.http =
+                HttpClient.newBuilder()
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .connectTimeout(Duration.ofSeconds(5))
+                        .build();
     }
 
     /**
      * One exchange's outcome.
      *
-     * @param status  the HTTP status, or -1 when no response came
-     * @param body    the response body ("" without a response)
+     * @param status the HTTP status, or -1 when no response came
+     * @param body the response body ("" without a response)
      * @param failure why no response came (null when one did)
      */
     public record Reply(int status, String body, String failure) {
@@ -48,7 +51,8 @@ public final class ApiCalls {
 
         /** Whether the client gave up waiting (rather than the connection failing). */
         public boolean timedOut() {
-            return failure != null && failure.startsWith(HttpTimeoutException.class.getSimpleName());
+            return failure != null
+                    && failure.startsWith(HttpTimeoutException.class.getSimpleName());
         }
 
         public JsonNode json() {
@@ -59,11 +63,15 @@ public final class ApiCalls {
             }
         }
 
-        /** Whether the body is a Status object whose code is this reply's status, as Kubernetes errors are. */
+        /**
+         * Whether the body is a Status object whose code is this reply's status, as Kubernetes
+         * errors are.
+         */
         public boolean isStatusBody() {
             try {
                 JsonNode node = JSON.readTree(body);
-                return node != null && "Status".equals(node.path("kind").asText())
+                return node != null
+                        && "Status".equals(node.path("kind").asText())
                         && node.path("code").asInt() == status;
             } catch (IOException e) {
                 return false;
@@ -72,7 +80,8 @@ public final class ApiCalls {
 
         @Override
         public String toString() {
-            return status < 0 ? "no response: " + failure
+            return status < 0
+                    ? "no response: " + failure
                     : status + " " + (body.length() > 300 ? body.substring(0, 300) + "..." : body);
         }
     }
@@ -82,13 +91,19 @@ public final class ApiCalls {
     }
 
     public Reply post(String baseUrl, String path, String json) {
-        return send(request(baseUrl, path).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json)).build());
+        return send(
+                request(baseUrl, path)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(json))
+                        .build());
     }
 
     public Reply mergePatch(String baseUrl, String path, String json) {
-        return send(request(baseUrl, path).header("Content-Type", "application/merge-patch+json")
-                .method("PATCH", HttpRequest.BodyPublishers.ofString(json)).build());
+        return send(
+                request(baseUrl, path)
+                        .header("Content-Type", "application/merge-patch+json")
+                        .method("PATCH", HttpRequest.BodyPublishers.ofString(json))
+                        .build());
     }
 
     /** The underlying client, for streaming requests (watches). */
@@ -97,13 +112,15 @@ public final class ApiCalls {
     }
 
     private HttpRequest.Builder request(String baseUrl, String path) {
-        return HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(requestTimeout)
+        return HttpRequest.newBuilder(URI.create(baseUrl + path))
+                .timeout(requestTimeout)
                 .header("Accept", "application/json");
     }
 
     private Reply send(HttpRequest request) {
         try {
-            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response =
+                    http.send(request, HttpResponse.BodyHandlers.ofString());
             return new Reply(response.statusCode(), response.body(), null);
         } catch (IOException e) {
             return new Reply(-1, "", e.getClass().getSimpleName() + ": " + e.getMessage());

@@ -1,7 +1,6 @@
 package io.kubepekko.e2e.support;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,29 +11,38 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 
 /**
- * Writers creating and updating ConfigMaps in one namespace through several servers in turn, each on a
- * thread of its own, until stopped. Every request is recorded with its outcome (failures too), so a test
- * can tell what was acknowledged, what failed, and what must therefore be stored afterwards.
+ * Writers creating and updating ConfigMaps in one namespace through several servers in turn, each
+ * on a thread of its own, until stopped. Every request is recorded with its outcome (failures too),
+ * so a test can tell what was acknowledged, what failed, and what must therefore be stored
+ * afterwards.
  *
- * <p>Each writer only updates the objects it created (and whose create was acknowledged), one request
- * after another, setting {@code data.v} to the object's next number: an object's values are written in
- * increasing order, so its stored value must lie between its last acknowledged one and its last attempted
- * one.
+ * <p>Each writer only updates the objects it created (and whose create was acknowledged), one
+ * request after another, setting {@code data.v} to the object's next number: an object's values are
+ * written in increasing order, so its stored value must lie between its last acknowledged one and
+ * its last attempted one.
  */
 public final class ConfigMapLoad implements AutoCloseable {
 
     /**
      * One request and its outcome.
      *
-     * @param writer    the writer thread's number
-     * @param node      the server's URL
-     * @param verb      create or update
-     * @param value     the {@code data.v} it sets
-     * @param started   {@link System#nanoTime()} when it was sent
-     * @param ended     {@link System#nanoTime()} when its outcome was known
+     * @param writer the writer thread's number
+     * @param node the server's URL
+     * @param verb create or update
+     * @param value the {@code data.v} it sets
+     * @param started {@link System#nanoTime()} when it was sent
+     * @param ended {@link System#nanoTime()} when its outcome was known
      */
-    public record Op(int writer, int sequence, String node, String verb, String name, int value, long started,
-                     long ended, ApiCalls.Reply reply) {
+    public record Op(
+            int writer,
+            int sequence,
+            String node,
+            String verb,
+            String name,
+            int value,
+            long started,
+            long ended,
+            ApiCalls.Reply reply) {
 
         public boolean acknowledged() {
             return reply.ok();
@@ -47,8 +55,8 @@ public final class ConfigMapLoad implements AutoCloseable {
 
         @Override
         public String toString() {
-            return "writer " + writer + " #" + sequence + " " + verb + " " + name + " v=" + value + " via " + node
-                    + ": " + reply;
+            return "writer " + writer + " #" + sequence + " " + verb + " " + name + " v=" + value
+                    + " via " + node + ": " + reply;
         }
     }
 
@@ -68,19 +76,23 @@ public final class ConfigMapLoad implements AutoCloseable {
     }
 
     /** Starts {@code writers} writers sending requests to {@code nodes} (base URLs) in turn. */
-    public static ConfigMapLoad start(ApiCalls api, List<String> nodes, String namespace, int writers) {
+    public static ConfigMapLoad start(
+            ApiCalls api, List<String> nodes, String namespace, int writers) {
         return start(api, nodes, namespace, writers, "w");
     }
 
     /**
-     * {@link #start(ApiCalls, List, String, int)} with names that start with {@code prefix}, so that several
-     * loads can write to one namespace (compare each with {@link #mine} of the stored objects).
+     * {@link #start(ApiCalls, List, String, int)} with names that start with {@code prefix}, so
+     * that several loads can write to one namespace (compare each with {@link #mine} of the stored
+     * objects).
      */
-    public static ConfigMapLoad start(ApiCalls api, List<String> nodes, String namespace, int writers, String prefix) {
+    public static ConfigMapLoad start(
+            ApiCalls api, List<String> nodes, String namespace, int writers, String prefix) {
         ConfigMapLoad load = new ConfigMapLoad(api, nodes, namespace, prefix);
         for (int w = 0; w < writers; w++) {
             int writer = w;
-            Thread t = new Thread(() -> load.write(writer), "configmap-writer-" + namespace + "-" + w);
+            Thread t =
+                    new Thread(() -> load.write(writer), "configmap-writer-" + namespace + "-" + w);
             t.setDaemon(true);
             load.threads.add(t);
         }
@@ -103,15 +115,46 @@ public final class ConfigMapLoad implements AutoCloseable {
             if (seq % 2 == 1 && !mine.isEmpty()) {
                 String name = mine.get((seq / 2) % mine.size());
                 int value = next.merge(name, 1, Integer::sum);
-                ApiCalls.Reply reply = api.mergePatch(node, collectionPath() + "/" + name,
-                        "{\"data\":{\"v\":\"" + value + "\"}}");
-                op = new Op(writer, seq, node, "update", name, value, started, System.nanoTime(), reply);
+                ApiCalls.Reply reply =
+                        api.mergePatch(
+                                node,
+                                collectionPath() + "/" + name,
+                                "{\"data\":{\"v\":\"" + value + "\"}}");
+                op =
+                        new Op(
+                                writer,
+                                seq,
+                                node,
+                                "update",
+                                name,
+                                value,
+                                started,
+                                System.nanoTime(),
+                                reply);
             } else {
                 String name = prefix + writer + "-" + created++;
                 next.put(name, 0);
-                ApiCalls.Reply reply = api.post(node, collectionPath(), "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
-                        + "\"metadata\":{\"name\":\"" + name + "\"},\"data\":{\"v\":\"0\",\"writer\":\"" + writer + "\"}}");
-                op = new Op(writer, seq, node, "create", name, 0, started, System.nanoTime(), reply);
+                ApiCalls.Reply reply =
+                        api.post(
+                                node,
+                                collectionPath(),
+                                "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
+                                        + "\"metadata\":{\"name\":\""
+                                        + name
+                                        + "\"},\"data\":{\"v\":\"0\",\"writer\":\""
+                                        + writer
+                                        + "\"}}");
+                op =
+                        new Op(
+                                writer,
+                                seq,
+                                node,
+                                "create",
+                                name,
+                                0,
+                                started,
+                                System.nanoTime(),
+                                reply);
                 if (reply.ok()) {
                     mine.add(name);
                 }
@@ -129,14 +172,22 @@ public final class ConfigMapLoad implements AutoCloseable {
         }
     }
 
-    /** How many requests were acknowledged among those sent at or after {@code since} ({@link System#nanoTime()}). */
+    /**
+     * How many requests were acknowledged among those sent at or after {@code since} ({@link
+     * System#nanoTime()}).
+     */
     public long acknowledgedSince(long since) {
         return ops().stream().filter(o -> o.started() >= since && o.acknowledged()).count();
     }
 
-    /** How many requests to {@code node} were acknowledged among those sent at or after {@code since}. */
+    /**
+     * How many requests to {@code node} were acknowledged among those sent at or after {@code
+     * since}.
+     */
     public long acknowledgedSince(long since, String node) {
-        return ops().stream().filter(o -> o.started() >= since && o.acknowledged() && o.node().equals(node)).count();
+        return ops().stream()
+                .filter(o -> o.started() >= since && o.acknowledged() && o.node().equals(node))
+                .count();
     }
 
     /** Stops the writers and waits for each one's request in flight to end. */
@@ -160,19 +211,20 @@ public final class ConfigMapLoad implements AutoCloseable {
     /** The objects of {@code stored} that this load names. */
     public Map<String, JsonNode> mine(Map<String, JsonNode> stored) {
         Map<String, JsonNode> mine = new TreeMap<>();
-        stored.forEach((name, object) -> {
-            if (name.matches(Pattern.quote(prefix) + "[0-9]+-[0-9]+")) {
-                mine.put(name, object);
-            }
-        });
+        stored.forEach(
+                (name, object) -> {
+                    if (name.matches(Pattern.quote(prefix) + "[0-9]+-[0-9]+")) {
+                        mine.put(name, object);
+                    }
+                });
         return mine;
     }
 
     /**
-     * What went wrong in {@code stored} (name to the object as a server lists it) against the record:
-     * an acknowledged create missing, a value older than the last acknowledged one or never attempted,
-     * a resourceVersion older than the last acknowledged one's, an object no writer attempted. Empty
-     * when the store is consistent with every acknowledgement.
+     * What went wrong in {@code stored} (name to the object as a server lists it) against the
+     * record: an acknowledged create missing, a value older than the last acknowledged one or never
+     * attempted, a resourceVersion older than the last acknowledged one's, an object no writer
+     * attempted. Empty when the store is consistent with every acknowledgement.
      */
     public List<String> inconsistencies(Map<String, JsonNode> stored) {
         Map<String, List<Op>> byName = new TreeMap<>();
@@ -198,10 +250,21 @@ public final class ConfigMapLoad implements AutoCloseable {
                 problems.add(name + " has v=" + value + ", older than the acknowledged " + lastAck);
             }
             if (value > maxAttempted || value < 0) {
-                problems.add(name + " has v=" + value + ", which no request set (last attempted " + maxAttempted + ")");
+                problems.add(
+                        name
+                                + " has v="
+                                + value
+                                + ", which no request set (last attempted "
+                                + maxAttempted
+                                + ")");
             }
             if (lastAck != null && rv < lastAck.resourceVersion()) {
-                problems.add(name + " has resourceVersion " + rv + ", older than the acknowledged " + lastAck);
+                problems.add(
+                        name
+                                + " has resourceVersion "
+                                + rv
+                                + ", older than the acknowledged "
+                                + lastAck);
             }
         }
         for (String name : stored.keySet()) {

@@ -21,7 +21,7 @@ public final class Helm {
     private final Path home;
 
     /**
-     * @param binary     the helm executable
+     * @param binary the helm executable
      * @param kubeconfig the server's kubeconfig
      * @param scratchDir a directory owned by the caller; helm's home lives under it
      */
@@ -33,7 +33,8 @@ public final class Helm {
 
     /** Runs {@code helm <args>} in {@code workDir}; never throws for a non-zero exit. */
     public ProcessResult run(Path workDir, String... args) {
-        List<String> command = new ArrayList<>(List.of(binary.toString(), "--kubeconfig", kubeconfig.toString()));
+        List<String> command =
+                new ArrayList<>(List.of(binary.toString(), "--kubeconfig", kubeconfig.toString()));
         command.addAll(Arrays.asList(args));
         Map<String, String> env = new HashMap<>();
         env.put("HOME", home.toString());

@@ -1,7 +1,6 @@
 package io.kubepekko.e2e.support;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -20,11 +19,11 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * A client-go informer's list-and-watch loop against one server, on a thread of its own: list, watch from
- * the list's resourceVersion, and on a 410 ERROR event or an ended stream list again and go on. It keeps
- * the objects' state ({@code name -> resourceVersion}) and, per watch session, the events in the order
- * they came, so a test can check that every session's events were strictly increasing and that the state
- * it ends with is the server's.
+ * A client-go informer's list-and-watch loop against one server, on a thread of its own: list,
+ * watch from the list's resourceVersion, and on a 410 ERROR event or an ended stream list again and
+ * go on. It keeps the objects' state ({@code name -> resourceVersion}) and, per watch session, the
+ * events in the order they came, so a test can check that every session's events were strictly
+ * increasing and that the state it ends with is the server's.
  */
 public final class InformerWatcher implements AutoCloseable {
     private static final Duration RETRY_PAUSE = Duration.ofMillis(200);
@@ -59,7 +58,10 @@ public final class InformerWatcher implements AutoCloseable {
         this.thread.setDaemon(true);
     }
 
-    /** Starts watching the collection at {@code path} (e.g. {@code /api/v1/namespaces/x/configmaps}). */
+    /**
+     * Starts watching the collection at {@code path} (e.g. {@code
+     * /api/v1/namespaces/x/configmaps}).
+     */
     public static InformerWatcher start(ApiCalls api, String baseUrl, String path) {
         InformerWatcher watcher = new InformerWatcher(api, baseUrl, path);
         watcher.thread.start();
@@ -76,7 +78,9 @@ public final class InformerWatcher implements AutoCloseable {
         return sessions.stream().map(List::copyOf).toList();
     }
 
-    /** Events that did not come in strictly increasing resourceVersion order within their session. */
+    /**
+     * Events that did not come in strictly increasing resourceVersion order within their session.
+     */
     public synchronized List<String> orderViolations() {
         return List.copyOf(violations);
     }
@@ -104,7 +108,8 @@ public final class InformerWatcher implements AutoCloseable {
             synchronized (this) {
                 state.clear();
                 for (JsonNode item : body.path("items")) {
-                    state.put(item.path("metadata").path("name").asText(),
+                    state.put(
+                            item.path("metadata").path("name").asText(),
                             Long.parseLong(item.path("metadata").path("resourceVersion").asText()));
                 }
                 lists++;
@@ -122,13 +127,24 @@ public final class InformerWatcher implements AutoCloseable {
             sessions.add(events);
         }
         Session session = new Session(events, fromRv);
-        HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + path + "?watch=true&resourceVersion="
-                        + fromRv)).timeout(Duration.ofSeconds(30)).header("Accept", "application/json").GET().build();
-        CompletableFuture<HttpResponse<Void>> response = api.client().sendAsync(request, info -> {
-            session.status = info.statusCode();
-            return HttpResponse.BodySubscribers.fromLineSubscriber(session);
-        });
-        response.whenComplete((r, e) -> session.ended.complete(e == null ? "stream closed" : "failed: " + e));
+        HttpRequest request =
+                HttpRequest.newBuilder(
+                                URI.create(
+                                        baseUrl + path + "?watch=true&resourceVersion=" + fromRv))
+                        .timeout(Duration.ofSeconds(30))
+                        .header("Accept", "application/json")
+                        .GET()
+                        .build();
+        CompletableFuture<HttpResponse<Void>> response =
+                api.client()
+                        .sendAsync(
+                                request,
+                                info -> {
+                                    session.status = info.statusCode();
+                                    return HttpResponse.BodySubscribers.fromLineSubscriber(session);
+                                });
+        response.whenComplete(
+                (r, e) -> session.ended.complete(e == null ? "stream closed" : "failed: " + e));
         try {
             while (true) {
                 try {
@@ -172,7 +188,13 @@ public final class InformerWatcher implements AutoCloseable {
 
     private synchronized void apply(List<Event> events, Event event, long previous) {
         if (event.resourceVersion() <= previous) {
-            violations.add("session " + sessions.indexOf(events) + ": " + event + " after resourceVersion " + previous);
+            violations.add(
+                    "session "
+                            + sessions.indexOf(events)
+                            + ": "
+                            + event
+                            + " after resourceVersion "
+                            + previous);
         }
         events.add(event);
         if (event.type().equals("DELETED")) {
@@ -223,14 +245,25 @@ public final class InformerWatcher implements AutoCloseable {
             JsonNode meta = event.path("object").path("metadata");
             switch (type) {
                 case "ADDED", "MODIFIED", "DELETED" -> {
-                    Event e = new Event(type, meta.path("name").asText(), Long.parseLong(meta.path("resourceVersion").asText()));
+                    Event e =
+                            new Event(
+                                    type,
+                                    meta.path("name").asText(),
+                                    Long.parseLong(meta.path("resourceVersion").asText()));
                     apply(events, e, previous);
                     previous = Math.max(previous, e.resourceVersion());
                 }
-                case "BOOKMARK" -> previous = Math.max(previous, Long.parseLong(meta.path("resourceVersion").asText()));
+                case "BOOKMARK" ->
+                        previous =
+                                Math.max(
+                                        previous,
+                                        Long.parseLong(meta.path("resourceVersion").asText()));
                 default -> {
-                    ended.complete("ERROR event " + event.path("object").path("code").asText() + " "
-                            + event.path("object").path("message").asText());
+                    ended.complete(
+                            "ERROR event "
+                                    + event.path("object").path("code").asText()
+                                    + " "
+                                    + event.path("object").path("message").asText());
                     subscription.cancel();
                 }
             }

@@ -9,10 +9,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runs the real kubectl against one server. Every invocation gets the server's kubeconfig, the discovery
- * and OpenAPI cache of this instance (so one test class never sees another's cached discovery), a home
- * directory of its own (so no user kuberc or kubeconfig leaks in) and a deadline after which the process
- * is killed.
+ * Runs the real kubectl against one server. Every invocation gets the server's kubeconfig, the
+ * discovery and OpenAPI cache of this instance (so one test class never sees another's cached
+ * discovery), a home directory of its own (so no user kuberc or kubeconfig leaks in) and a deadline
+ * after which the process is killed.
  */
 public final class Kubectl {
     private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
@@ -25,18 +25,29 @@ public final class Kubectl {
     private final Map<String, String> extraEnvironment;
 
     /**
-     * @param binary     the kubectl executable
+     * @param binary the kubectl executable
      * @param kubeconfig the server's kubeconfig
-     * @param scratchDir a directory owned by the caller (a test class's temp dir): the cache and home live
-     *                   under it
-     * @param workDir    the working directory, where relative manifest paths are resolved
+     * @param scratchDir a directory owned by the caller (a test class's temp dir): the cache and
+     *     home live under it
+     * @param workDir the working directory, where relative manifest paths are resolved
      */
     public Kubectl(Path binary, Path kubeconfig, Path scratchDir, Path workDir) {
-        this(binary, kubeconfig, scratchDir.resolve("kubectl-cache"), workDir, DEFAULT_TIMEOUT, Map.of());
+        this(
+                binary,
+                kubeconfig,
+                scratchDir.resolve("kubectl-cache"),
+                workDir,
+                DEFAULT_TIMEOUT,
+                Map.of());
     }
 
-    private Kubectl(Path binary, Path kubeconfig, Path cacheDir, Path workDir, Duration timeout,
-                    Map<String, String> extraEnvironment) {
+    private Kubectl(
+            Path binary,
+            Path kubeconfig,
+            Path cacheDir,
+            Path workDir,
+            Duration timeout,
+            Map<String, String> extraEnvironment) {
         this.binary = binary;
         this.kubeconfig = kubeconfig;
         this.cacheDir = cacheDir;
@@ -50,14 +61,19 @@ public final class Kubectl {
         return new Kubectl(binary, kubeconfig, cacheDir, workDir, perCommand, extraEnvironment);
     }
 
-    /** The same kubectl with one more environment variable ({@code KUBE_EDITOR}, {@code KUBECTL_EXTERNAL_DIFF}). */
+    /**
+     * The same kubectl with one more environment variable ({@code KUBE_EDITOR}, {@code
+     * KUBECTL_EXTERNAL_DIFF}).
+     */
     public Kubectl withEnvironment(String name, String value) {
         Map<String, String> env = new HashMap<>(extraEnvironment);
         env.put(name, value);
         return new Kubectl(binary, kubeconfig, cacheDir, workDir, timeout, Map.copyOf(env));
     }
 
-    /** Runs {@code kubectl <args>} and returns what it printed; never throws for a non-zero exit. */
+    /**
+     * Runs {@code kubectl <args>} and returns what it printed; never throws for a non-zero exit.
+     */
     public ProcessResult run(String... args) {
         return Processes.run(command(args), workDir, environment(), timeout);
     }

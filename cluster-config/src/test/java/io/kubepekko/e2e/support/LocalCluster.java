@@ -1,7 +1,8 @@
 package io.kubepekko.e2e.support;
 
-import io.kubepekko.persistence.cassandra.LocalCassandra;
+import static org.awaitility.Awaitility.await;
 
+import io.kubepekko.persistence.cassandra.LocalCassandra;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
@@ -18,29 +19,34 @@ import java.util.UUID;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 
-import static org.awaitility.Awaitility.await;
-
 /**
- * A local Cassandra and N API servers, each in a JVM of its own on loopback, forming one Pekko Cluster on
- * one keyspace: what a clustered deployment is, on one machine, for tests that kill a node with SIGKILL
- * or restart Cassandra. Every node lists all the nodes' cluster ports as seed nodes, so whichever is
- * killed can restart (same data directory and ports) and join the others again. {@link #close()} stops
- * everything it started.
+ * A local Cassandra and N API servers, each in a JVM of its own on loopback, forming one Pekko
+ * Cluster on one keyspace: what a clustered deployment is, on one machine, for tests that kill a
+ * node with SIGKILL or restart Cassandra. Every node lists all the nodes' cluster ports as seed
+ * nodes, so whichever is killed can restart (same data directory and ports) and join the others
+ * again. {@link #close()} stops everything it started.
  */
 public final class LocalCluster implements AutoCloseable {
-    /** A cluster start (Cassandra, schema, N JVMs on a shared 2-core machine) and a rejoin may take this long. */
+    /**
+     * A cluster start (Cassandra, schema, N JVMs on a shared 2-core machine) and a rejoin may take
+     * this long.
+     */
     public static final Duration WHOLE_TIMEOUT = Duration.ofMinutes(3);
 
     private final Path dir;
     private final String keyspace;
     private final List<Integer> clusterPorts = new ArrayList<>();
     private final List<ServerProcess> nodes = new ArrayList<>();
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder()
+                    .version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(Duration.ofSeconds(2))
+                    .build();
     private LocalCassandra cassandra;
+
     /**
-     * Kills the server JVMs if this JVM exits without {@link #close()} (a test run cut short): unlike the
-     * local Cassandra, they are not tied to it.
+     * Kills the server JVMs if this JVM exits without {@link #close()} (a test run cut short):
+     * unlike the local Cassandra, they are not tied to it.
      */
     private final Thread exitHook = new Thread(this::killNodes, "local-cluster-stop");
 
@@ -54,16 +60,17 @@ public final class LocalCluster implements AutoCloseable {
     }
 
     /**
-     * Starts Cassandra under {@code dir/cassandra}, then node 0 (it creates the keyspace's schema), then the
-     * others side by side, and returns once every node's /readyz is 200 with its {@code cluster} check ok.
+     * Starts Cassandra under {@code dir/cassandra}, then node 0 (it creates the keyspace's schema),
+     * then the others side by side, and returns once every node's /readyz is 200 with its {@code
+     * cluster} check ok.
      */
     public static LocalCluster start(Path dir, int size) {
         return start(dir, size, "");
     }
 
     /**
-     * As {@link #start(Path, int)}, every server with {@code settings} (HOCON, layered under the flags through
-     * {@code --config}; empty: none).
+     * As {@link #start(Path, int)}, every server with {@code settings} (HOCON, layered under the
+     * flags through {@code --config}; empty: none).
      */
     public static LocalCluster start(Path dir, int size, String settings) {
         LocalCluster cluster = new LocalCluster(dir);
@@ -76,10 +83,16 @@ public final class LocalCluster implements AutoCloseable {
             for (int i = 0; i < size; i++) {
                 cluster.clusterPorts.add(ServerProcess.freePort());
             }
-            cluster.nodes.add(ServerProcess.spawn(dir.resolve("node-0"), ServerProcess.freePort(), cluster.flags(0)));
+            cluster.nodes.add(
+                    ServerProcess.spawn(
+                            dir.resolve("node-0"), ServerProcess.freePort(), cluster.flags(0)));
             cluster.nodes.get(0).awaitReady();
             for (int i = 1; i < size; i++) {
-                cluster.nodes.add(ServerProcess.spawn(dir.resolve("node-" + i), ServerProcess.freePort(), cluster.flags(i)));
+                cluster.nodes.add(
+                        ServerProcess.spawn(
+                                dir.resolve("node-" + i),
+                                ServerProcess.freePort(),
+                                cluster.flags(i)));
             }
             for (ServerProcess node : cluster.nodes) {
                 node.awaitReady();
@@ -100,10 +113,22 @@ public final class LocalCluster implements AutoCloseable {
     }
 
     private List<String> flags(int node) {
-        String seeds = clusterPorts.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
-        List<String> flags = new ArrayList<>(List.of("--storage=cassandra", "--cassandra-contact-points",
-                cassandra.contactPoint(), "--cassandra-keyspace", keyspace, "--cluster-seed-nodes", seeds,
-                "--cluster-port", Integer.toString(clusterPorts.get(node)), "--cluster-hostname", "127.0.0.1"));
+        String seeds =
+                clusterPorts.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
+        List<String> flags =
+                new ArrayList<>(
+                        List.of(
+                                "--storage=cassandra",
+                                "--cassandra-contact-points",
+                                cassandra.contactPoint(),
+                                "--cassandra-keyspace",
+                                keyspace,
+                                "--cluster-seed-nodes",
+                                seeds,
+                                "--cluster-port",
+                                Integer.toString(clusterPorts.get(node)),
+                                "--cluster-hostname",
+                                "127.0.0.1"));
         if (settings != null) {
             flags.addAll(List.of("--config", settings.toString()));
         }
@@ -136,15 +161,18 @@ public final class LocalCluster implements AutoCloseable {
         nodes.get(i).kill9();
     }
 
-    /** Starts node {@code i} again (same data directory, ports and flags) and waits until the cluster is whole. */
+    /**
+     * Starts node {@code i} again (same data directory, ports and flags) and waits until the
+     * cluster is whole.
+     */
     public void restart(int i) {
         nodes.get(i).restart();
         awaitWhole();
     }
 
     /**
-     * Brings back whatever an earlier (failed) test left down: Cassandra, then every node not running;
-     * then waits until the cluster is whole. Lets each test start from a whole cluster.
+     * Brings back whatever an earlier (failed) test left down: Cassandra, then every node not
+     * running; then waits until the cluster is whole. Lets each test start from a whole cluster.
      */
     public void ensureWhole() {
         if (!cassandra.isAlive()) {
@@ -163,11 +191,17 @@ public final class LocalCluster implements AutoCloseable {
         cassandra.stop();
     }
 
-    /** Starts Cassandra again on its data directory and its previous ports, where the servers look for it. */
+    /**
+     * Starts Cassandra again on its data directory and its previous ports, where the servers look
+     * for it.
+     */
     public void startCassandra() {
         int port = cassandra.cqlPort();
         try {
-            cassandra = LocalCassandra.start(dir.resolve("cassandra"), LocalCassandra.Options.defaults().reusingPorts());
+            cassandra =
+                    LocalCassandra.start(
+                            dir.resolve("cassandra"),
+                            LocalCassandra.Options.defaults().reusingPorts());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -177,25 +211,34 @@ public final class LocalCluster implements AutoCloseable {
             throw new IllegalStateException(e);
         }
         if (cassandra.cqlPort() != port) {
-            throw new IllegalStateException("Cassandra came back on CQL port " + cassandra.cqlPort() + ", not " + port);
+            throw new IllegalStateException(
+                    "Cassandra came back on CQL port " + cassandra.cqlPort() + ", not " + port);
         }
     }
 
     /**
-     * Waits until every node runs and answers /readyz with 200 and its {@code cluster} check ok: it is Up
-     * and sees no member unreachable. (The servers expose no member list over HTTP; with every node Up and
-     * only the first seed able to form a cluster, all are members of the one cluster.)
+     * Waits until every node runs and answers /readyz with 200 and its {@code cluster} check ok: it
+     * is Up and sees no member unreachable. (The servers expose no member list over HTTP; with
+     * every node Up and only the first seed able to form a cluster, all are members of the one
+     * cluster.)
      */
     public void awaitWhole() {
-        await().atMost(WHOLE_TIMEOUT).pollInterval(Duration.ofMillis(250))
+        await().atMost(WHOLE_TIMEOUT)
+                .pollInterval(Duration.ofMillis(250))
                 .alias("every node ready with its cluster check ok")
-                .until(() -> nodes.stream().allMatch(node -> node.isAlive() && readyInCluster(node)));
+                .until(
+                        () ->
+                                nodes.stream()
+                                        .allMatch(node -> node.isAlive() && readyInCluster(node)));
     }
 
     /** The verbose /readyz of node {@code i}, or why there was none. */
     public String readyz(int i) {
-        HttpRequest probe = HttpRequest.newBuilder(URI.create(nodes.get(i).url() + "/readyz?verbose"))
-                .timeout(Duration.ofSeconds(5)).GET().build();
+        HttpRequest probe =
+                HttpRequest.newBuilder(URI.create(nodes.get(i).url() + "/readyz?verbose"))
+                        .timeout(Duration.ofSeconds(5))
+                        .GET()
+                        .build();
         try {
             HttpResponse<String> r = http.send(probe, HttpResponse.BodyHandlers.ofString());
             return r.statusCode() + "\n" + r.body();
@@ -216,9 +259,16 @@ public final class LocalCluster implements AutoCloseable {
 
     /** Where each node's and Cassandra's logs are, for failure messages. */
     public String logs() {
-        StringBuilder b = new StringBuilder("cassandra: ").append(dir.resolve("cassandra/logs/cassandra.out"));
+        StringBuilder b =
+                new StringBuilder("cassandra: ")
+                        .append(dir.resolve("cassandra/logs/cassandra.out"));
         for (int i = 0; i < nodes.size(); i++) {
-            b.append("\nnode ").append(i).append(" (").append(nodes.get(i).url()).append("): ").append(nodes.get(i).log());
+            b.append("\nnode ")
+                    .append(i)
+                    .append(" (")
+                    .append(nodes.get(i).url())
+                    .append("): ")
+                    .append(nodes.get(i).log());
         }
         return b.toString();
     }

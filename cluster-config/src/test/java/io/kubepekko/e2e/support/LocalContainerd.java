@@ -11,13 +11,17 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A private containerd started by {@code cluster-config/bin/containerd-local} in a directory of the test's, for
- * tests of the node agent and of the script itself. {@link #close()} runs the script's {@code stop}: no
- * container, shim, mount or cgroup of it outlives the test.
+ * A private containerd started by {@code cluster-config/bin/containerd-local} in a directory of the
+ * test's, for tests of the node agent and of the script itself. {@link #close()} runs the script's
+ * {@code stop}: no container, shim, mount or cgroup of it outlives the test.
  */
 public final class LocalContainerd implements AutoCloseable {
-    /** The first start may install Debian packages and builds the two images; later ones take about a second. */
+    /**
+     * The first start may install Debian packages and builds the two images; later ones take about
+     * a second.
+     */
     public static final Duration START_TIMEOUT = Duration.ofMinutes(10);
+
     private static final Duration STOP_TIMEOUT = Duration.ofMinutes(2);
     private static final Duration CTR_TIMEOUT = Duration.ofMinutes(2);
     private static final String ENDPOINT_SCHEME = "unix://";
@@ -53,12 +57,20 @@ public final class LocalContainerd implements AutoCloseable {
      */
     public static LocalContainerd start(Path dir) {
         ProcessResult start = run(START_TIMEOUT, "start", "--dir", dir.toString());
-        String endpoint = endpointOf(start)
-                .orElseThrow(() -> new IllegalStateException("containerd-local start failed\n" + start.describe()));
+        String endpoint =
+                endpointOf(start)
+                        .orElseThrow(
+                                () ->
+                                        new IllegalStateException(
+                                                "containerd-local start failed\n"
+                                                        + start.describe()));
         return new LocalContainerd(dir, endpoint, start);
     }
 
-    /** The last line of standard output when the script succeeded and that line is a {@code unix://} endpoint. */
+    /**
+     * The last line of standard output when the script succeeded and that line is a {@code unix://}
+     * endpoint.
+     */
     public static Optional<String> endpointOf(ProcessResult start) {
         if (start.timedOut() || start.exitCode() != 0) {
             return Optional.empty();
@@ -70,7 +82,10 @@ public final class LocalContainerd implements AutoCloseable {
         return Optional.of(lines.get(lines.size() - 1));
     }
 
-    /** The CRI endpoint, {@code unix:///…/containerd.sock}, as the agent's {@code --container-runtime-endpoint}. */
+    /**
+     * The CRI endpoint, {@code unix:///…/containerd.sock}, as the agent's {@code
+     * --container-runtime-endpoint}.
+     */
     public String endpoint() {
         return endpoint;
     }
@@ -112,14 +127,18 @@ public final class LocalContainerd implements AutoCloseable {
     }
 
     /**
-     * Stops only the containerd daemon ({@code stop --keep-containers}): its containers keep running under their
-     * shims, as after {@code systemctl stop containerd}. {@link #startAgain()} brings it back.
+     * Stops only the containerd daemon ({@code stop --keep-containers}): its containers keep
+     * running under their shims, as after {@code systemctl stop containerd}. {@link #startAgain()}
+     * brings it back.
      */
     public ProcessResult stopDaemon() {
         return run(STOP_TIMEOUT, "stop", "--keep-containers", "--dir", dir.toString());
     }
 
-    /** Starts the daemon again on the same directory (after {@link #stopDaemon()}); it takes its containers back. */
+    /**
+     * Starts the daemon again on the same directory (after {@link #stopDaemon()}); it takes its
+     * containers back.
+     */
     public ProcessResult startAgain() {
         return run(START_TIMEOUT, "start", "--dir", dir.toString());
     }

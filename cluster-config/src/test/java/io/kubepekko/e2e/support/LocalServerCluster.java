@@ -1,9 +1,11 @@
 package io.kubepekko.e2e.support;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.kubepekko.http.server.ApiServer;
 import io.kubepekko.http.server.ApiServerSettings;
 import io.kubepekko.persistence.cassandra.LocalCassandra;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -22,21 +24,19 @@ import java.util.List;
 import java.util.UUID;
 import java.util.stream.Stream;
 
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 /**
  * Three API servers in this JVM, each its own actor system, forming one Pekko Cluster on one fresh
  * Cassandra keyspace, behind a {@link RoundRobinProxy}: the kubeconfig points at the proxy, so
  * consecutive kubectl connections are served by different nodes.
  *
- * <p>Chosen for the kubectl suite with {@code -Dkubepekko.e2e.target=cluster} (see
- * {@link #requested()}). The Cassandra is the test JVM's one local node, started on first use and
- * shared by every cluster of the JVM (each on a keyspace of its own); it stops with the JVM.
+ * <p>Chosen for the kubectl suite with {@code -Dkubepekko.e2e.target=cluster} (see {@link
+ * #requested()}). The Cassandra is the test JVM's one local node, started on first use and shared
+ * by every cluster of the JVM (each on a keyspace of its own); it stops with the JVM.
  */
 public final class LocalServerCluster implements AutoCloseable {
     /** The system property that selects the deployment the kubectl suite runs against. */
     public static final String TARGET_PROPERTY = "kubepekko.e2e.target";
+
     public static final int NODES = 3;
     private static final Duration FORMATION_TIMEOUT = Duration.ofSeconds(60);
 
@@ -52,43 +52,55 @@ public final class LocalServerCluster implements AutoCloseable {
         this.kubeconfig = kubeconfig;
     }
 
-    /** Whether {@code -Dkubepekko.e2e.target=cluster} asks for a cluster instead of one embedded server. */
+    /**
+     * Whether {@code -Dkubepekko.e2e.target=cluster} asks for a cluster instead of one embedded
+     * server.
+     */
     public static boolean requested() {
         return "cluster".equals(System.getProperty(TARGET_PROPERTY, "embedded"));
     }
 
     /**
      * Starts the nodes with their data directories under {@code dir}, waits until each sees all of
-     * them Up and answers {@code /readyz} with 200, and opens the proxy. Whatever started is stopped
-     * again if a later step fails.
+     * them Up and answers {@code /readyz} with 200, and opens the proxy. Whatever started is
+     * stopped again if a later step fails.
      */
     public static LocalServerCluster start(Path dir) throws Exception {
-        ApiServerSettings.StorageFlags storage = ApiServerSettings.StorageFlags.cassandra(
-                List.of(sharedCassandra().contactPoint()),
-                "e2e_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16));
+        ApiServerSettings.StorageFlags storage =
+                ApiServerSettings.StorageFlags.cassandra(
+                        List.of(sharedCassandra().contactPoint()),
+                        "e2e_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16));
         long t0 = System.nanoTime();
         int seedPort = freePort();
         List<String> seeds = List.of("127.0.0.1:" + seedPort);
         List<ApiServer> nodes = new ArrayList<>();
         RoundRobinProxy proxy = null;
-        // Pekko's shard rebalancing stays on, as in production: within the first minute shards move to the
+        // Pekko's shard rebalancing stays on, as in production: within the first minute shards move
+        // to the
         // joined nodes while the tests run, Revisions sequencers included (handed over in order).
         ApiServerSettings base = ApiServerSettings.defaults();
         try {
-            // One after the other: the first creates the keyspace's tables, which the others then find.
+            // One after the other: the first creates the keyspace's tables, which the others then
+            // find.
             for (int i = 0; i < NODES; i++) {
                 long started = System.nanoTime();
                 int clusterPort = i == 0 ? seedPort : 0;
-                nodes.add(ApiServer.start(base
-                        .withDataDir(dir.resolve("node-" + i))
-                        .withPort(0)
-                        .withStorage(storage)
-                        .withCluster(new ApiServerSettings.ClusterFlags(seeds, clusterPort, "127.0.0.1"))));
-                System.err.printf("[kubepekko e2e] node %d started in %.1f s%n", i, (System.nanoTime() - started) / 1e9);
+                nodes.add(
+                        ApiServer.start(
+                                base.withDataDir(dir.resolve("node-" + i))
+                                        .withPort(0)
+                                        .withStorage(storage)
+                                        .withCluster(
+                                                new ApiServerSettings.ClusterFlags(
+                                                        seeds, clusterPort, "127.0.0.1"))));
+                System.err.printf(
+                        "[kubepekko e2e] node %d started in %.1f s%n",
+                        i, (System.nanoTime() - started) / 1e9);
             }
             awaitFormed(nodes);
-            System.err.printf("[kubepekko e2e] cluster of %d formed in %.1f s on keyspace %s%n", NODES,
-                    (System.nanoTime() - t0) / 1e9, storage.cassandraKeyspace());
+            System.err.printf(
+                    "[kubepekko e2e] cluster of %d formed in %.1f s on keyspace %s%n",
+                    NODES, (System.nanoTime() - t0) / 1e9, storage.cassandraKeyspace());
             List<InetSocketAddress> backends = new ArrayList<>();
             for (ApiServer node : nodes) {
                 backends.add(new InetSocketAddress(InetAddress.getLoopbackAddress(), node.port()));
@@ -106,21 +118,39 @@ public final class LocalServerCluster implements AutoCloseable {
     }
 
     private static void awaitFormed(List<ApiServer> nodes) {
-        await().atMost(FORMATION_TIMEOUT).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-            for (int i = 0; i < nodes.size(); i++) {
-                assertEquals(NODES, nodes.get(i).upMembers().size(),
-                        "members Up seen by node " + i + ": " + nodes.get(i).upMembers());
-            }
-        });
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(5)).build();
+        await().atMost(FORMATION_TIMEOUT)
+                .pollInterval(Duration.ofMillis(200))
+                .untilAsserted(
+                        () -> {
+                            for (int i = 0; i < nodes.size(); i++) {
+                                assertEquals(
+                                        NODES,
+                                        nodes.get(i).upMembers().size(),
+                                        "members Up seen by node "
+                                                + i
+                                                + ": "
+                                                + nodes.get(i).upMembers());
+                            }
+                        });
+        HttpClient http =
+                HttpClient.newBuilder()
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .connectTimeout(Duration.ofSeconds(5))
+                        .build();
         for (ApiServer node : nodes) {
-            HttpRequest readyz = HttpRequest.newBuilder(URI.create(node.url() + "/readyz?verbose"))
-                    .timeout(Duration.ofSeconds(5)).build();
-            await().atMost(FORMATION_TIMEOUT).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-                HttpResponse<String> r = http.send(readyz, HttpResponse.BodyHandlers.ofString());
-                assertEquals(200, r.statusCode(), node.url() + "/readyz: " + r.body());
-            });
+            HttpRequest readyz =
+                    HttpRequest.newBuilder(URI.create(node.url() + "/readyz?verbose"))
+                            .timeout(Duration.ofSeconds(5))
+                            .build();
+            await().atMost(FORMATION_TIMEOUT)
+                    .pollInterval(Duration.ofMillis(200))
+                    .untilAsserted(
+                            () -> {
+                                HttpResponse<String> r =
+                                        http.send(readyz, HttpResponse.BodyHandlers.ofString());
+                                assertEquals(
+                                        200, r.statusCode(), node.url() + "/readyz: " + r.body());
+                            });
         }
     }
 
@@ -137,16 +167,23 @@ public final class LocalServerCluster implements AutoCloseable {
     private static synchronized LocalCassandra sharedCassandra() throws Exception {
         if (cassandra == null || !cassandra.isAlive()) {
             Path dir = Files.createTempDirectory("kubepekko-e2e-cassandra-");
-            LocalCassandra started = LocalCassandra.start(dir); // its own hook stops it with this JVM
-            // Stopping is idempotent: this hook stops it too, so that its files can go once it is gone.
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                try {
-                    started.stop();
-                    deleteTree(dir);
-                } catch (RuntimeException e) {
-                    // it did not stop: leave its files to whoever looks into why
-                }
-            }, "e2e-cassandra-cleanup"));
+            LocalCassandra started =
+                    LocalCassandra.start(dir); // its own hook stops it with this JVM
+            // Stopping is idempotent: this hook stops it too, so that its files can go once it is
+            // gone.
+            Runtime.getRuntime()
+                    .addShutdownHook(
+                            new Thread(
+                                    () -> {
+                                        try {
+                                            started.stop();
+                                            deleteTree(dir);
+                                        } catch (RuntimeException e) {
+                                            // it did not stop: leave its files to whoever looks
+                                            // into why
+                                        }
+                                    },
+                                    "e2e-cassandra-cleanup"));
             cassandra = started;
         }
         return cassandra;
@@ -183,9 +220,9 @@ public final class LocalServerCluster implements AutoCloseable {
 
     /**
      * Stops the proxy, then the joiners together, then the seed: the joiners' leaving completes at
-     * once while the seed (the leader) still runs, and the seed then leaves a cluster of one. Stopping
-     * all three together would leave no leader to move the leaving members on, and each would wait
-     * out its shutdown phase's timeout.
+     * once while the seed (the leader) still runs, and the seed then leaves a cluster of one.
+     * Stopping all three together would leave no leader to move the leaving members on, and each
+     * would wait out its shutdown phase's timeout.
      */
     @Override
     public void close() {
@@ -203,7 +240,9 @@ public final class LocalServerCluster implements AutoCloseable {
                 try {
                     t.join();
                 } catch (InterruptedException e) {
-                    interrupted = true; // finish stopping first: a node left running would outlive the class
+                    interrupted =
+                            true; // finish stopping first: a node left running would outlive the
+                    // class
                 }
             }
         }
@@ -215,7 +254,8 @@ public final class LocalServerCluster implements AutoCloseable {
         for (int i = 0; i < nodes.size(); i++) {
             connections.add(proxy.connectionsTo(i));
         }
-        System.err.printf("[kubepekko e2e] cluster of %d stopped in %.1f s; client connections per node: %s%n",
+        System.err.printf(
+                "[kubepekko e2e] cluster of %d stopped in %.1f s; client connections per node: %s%n",
                 nodes.size(), (System.nanoTime() - t0) / 1e9, connections);
     }
 }

@@ -14,8 +14,9 @@ import java.util.regex.Pattern;
  * PATCHes an apply took).
  */
 public final class LoggedRequests {
-    private static final Pattern RESPONSE = Pattern.compile(
-            "\"Response\" verb=\"([A-Z]+)\" url=\"([^\"]+)\" status=\"(\\d+)[^\"]*\"");
+    private static final Pattern RESPONSE =
+            Pattern.compile(
+                    "\"Response\" verb=\"([A-Z]+)\" url=\"([^\"]+)\" status=\"(\\d+)[^\"]*\"");
 
     /** One logged exchange: {@code status} is the HTTP code. */
     public record Exchange(String verb, String url, int status) {
@@ -30,7 +31,9 @@ public final class LoggedRequests {
                 int eq = pair.indexOf('=');
                 String key = eq < 0 ? pair : pair.substring(0, eq);
                 if (key.equals(name)) {
-                    return eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+                    return eq < 0
+                            ? ""
+                            : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
                 }
             }
             return null;

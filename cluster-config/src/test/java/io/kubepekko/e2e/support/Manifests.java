@@ -14,6 +14,7 @@ public final class Manifests {
                   namespace: %s
                 data:
                   key: %s
-                """.formatted(name, namespace, value);
+                """
+                .formatted(name, namespace, value);
     }
 }

@@ -9,21 +9,27 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * The machine's cgroups under {@code kubepods} as the tests see them, read independently of the agent's own code:
- * every hierarchy (each cgroup v1 controller mount and the cgroup2 mount) from {@code /proc/self/mountinfo}.
+ * The machine's cgroups under {@code kubepods} as the tests see them, read independently of the
+ * agent's own code: every hierarchy (each cgroup v1 controller mount and the cgroup2 mount) from
+ * {@code /proc/self/mountinfo}.
  */
 public final class NodeCgroups {
     private NodeCgroups() {}
 
-    /** The mount points of the cgroup and cgroup2 file systems (the type follows the {@code -} field). */
+    /**
+     * The mount points of the cgroup and cgroup2 file systems (the type follows the {@code -}
+     * field).
+     */
     public static List<Path> hierarchies() {
         List<Path> out = new ArrayList<>();
         try {
             for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {
                 List<String> fields = List.of(line.split(" "));
                 int separator = fields.indexOf("-");
-                if (separator > 0 && separator + 1 < fields.size()
-                        && (fields.get(separator + 1).equals("cgroup") || fields.get(separator + 1).equals("cgroup2"))) {
+                if (separator > 0
+                        && separator + 1 < fields.size()
+                        && (fields.get(separator + 1).equals("cgroup")
+                                || fields.get(separator + 1).equals("cgroup2"))) {
                     out.add(Path.of(fields.get(4)));
                 }
             }
@@ -35,10 +41,15 @@ public final class NodeCgroups {
 
     /** Every {@code pod<uid>} cgroup of the pod, at any QoS level, in any hierarchy. */
     public static List<Path> ofPod(String uid) {
-        return underKubepods().stream().filter(p -> p.getFileName().toString().equals("pod" + uid)).toList();
+        return underKubepods().stream()
+                .filter(p -> p.getFileName().toString().equals("pod" + uid))
+                .toList();
     }
 
-    /** The cgroups under (and including) {@code kubepods} without processes and without children: nothing uses them. */
+    /**
+     * The cgroups under (and including) {@code kubepods} without processes and without children:
+     * nothing uses them.
+     */
     public static List<Path> emptyUnderKubepods() {
         return underKubepods().stream().filter(NodeCgroups::empty).toList();
     }

@@ -14,7 +14,9 @@ public final class RepositoryRoot {
      * {@code basedir}); the root is the nearest ancestor that holds {@code cluster-config/bin}.
      */
     public static Path find() {
-        Path start = Path.of(System.getProperty("basedir", System.getProperty("user.dir"))).toAbsolutePath();
+        Path start =
+                Path.of(System.getProperty("basedir", System.getProperty("user.dir")))
+                        .toAbsolutePath();
         for (Path dir = start; dir != null; dir = dir.getParent()) {
             if (Files.isRegularFile(dir.resolve(MARKER))) {
                 return dir;

@@ -27,8 +27,10 @@ public final class RoundRobinProxy implements AutoCloseable {
     private final List<InetSocketAddress> backends;
     private final AtomicInteger next = new AtomicInteger();
     private final AtomicInteger[] accepted;
+
     /** Every socket still open, so that close() can end the copies it started. */
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+
     private volatile boolean closed;
 
     private RoundRobinProxy(ServerSocket listener, List<InetSocketAddress> backends) {
@@ -47,7 +49,8 @@ public final class RoundRobinProxy implements AutoCloseable {
         }
         ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         RoundRobinProxy proxy = new RoundRobinProxy(listener, backends);
-        Thread acceptor = new Thread(proxy::acceptLoop, "round-robin-proxy-" + listener.getLocalPort());
+        Thread acceptor =
+                new Thread(proxy::acceptLoop, "round-robin-proxy-" + listener.getLocalPort());
         acceptor.setDaemon(true);
         acceptor.start();
         return proxy;
@@ -79,7 +82,8 @@ public final class RoundRobinProxy implements AutoCloseable {
                 client.setTcpNoDelay(true);
                 upstream.setTcpNoDelay(true);
             } catch (IOException e) {
-                // The client sees its connection reset, as behind a real balancer with a dead backend.
+                // The client sees its connection reset, as behind a real balancer with a dead
+                // backend.
                 closeQuietly(client);
                 closeQuietly(upstream);
                 continue;
@@ -93,15 +97,18 @@ public final class RoundRobinProxy implements AutoCloseable {
     }
 
     private void startCopy(Socket from, Socket to, Pair pair, String direction) {
-        Thread t = new Thread(() -> copy(from, to, pair), "round-robin-proxy-" + direction + "-"
-                + from.getPort());
+        Thread t =
+                new Thread(
+                        () -> copy(from, to, pair),
+                        "round-robin-proxy-" + direction + "-" + from.getPort());
         t.setDaemon(true);
         t.start();
     }
 
     /**
      * Copies until end of input, then half-closes the other side so that a client's shutdown of its
-     * output reaches the server as it would without the proxy; the pair closes once both ways ended.
+     * output reaches the server as it would without the proxy; the pair closes once both ways
+     * ended.
      */
     private void copy(Socket from, Socket to, Pair pair) {
         byte[] buffer = new byte[BUFFER_BYTES];

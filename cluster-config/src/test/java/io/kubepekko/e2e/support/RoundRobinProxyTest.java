@@ -1,7 +1,6 @@
 package io.kubepekko.e2e.support;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,10 +13,13 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
-/** The proxy gives each new connection to the next backend and relays bytes both ways, half-close included. */
+/**
+ * The proxy gives each new connection to the next backend and relays bytes both ways, half-close
+ * included.
+ */
 class RoundRobinProxyTest {
     private final List<ServerSocket> backends = new ArrayList<>();
 
@@ -28,22 +30,30 @@ class RoundRobinProxyTest {
         }
     }
 
-    /** A backend that answers every connection with its name followed by what the client sent, then closes. */
+    /**
+     * A backend that answers every connection with its name followed by what the client sent, then
+     * closes.
+     */
     private InetSocketAddress backend(String name) throws IOException {
         ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         backends.add(listener);
-        Thread t = new Thread(() -> {
-            while (!listener.isClosed()) {
-                try (Socket s = listener.accept()) {
-                    byte[] request = s.getInputStream().readAllBytes(); // until the client's half-close
-                    OutputStream out = s.getOutputStream();
-                    out.write((name + ":").getBytes(StandardCharsets.UTF_8));
-                    out.write(request);
-                } catch (IOException e) {
-                    return;
-                }
-            }
-        }, "backend-" + name);
+        Thread t =
+                new Thread(
+                        () -> {
+                            while (!listener.isClosed()) {
+                                try (Socket s = listener.accept()) {
+                                    byte[] request =
+                                            s.getInputStream().readAllBytes(); // until the client's
+                                    // half-close
+                                    OutputStream out = s.getOutputStream();
+                                    out.write((name + ":").getBytes(StandardCharsets.UTF_8));
+                                    out.write(request);
+                                } catch (IOException e) {
+                                    return;
+                                }
+                            }
+                        },
+                        "backend-" + name);
         t.setDaemon(true);
         t.start();
         return new InetSocketAddress(InetAddress.getLoopbackAddress(), listener.getLocalPort());
@@ -61,7 +71,8 @@ class RoundRobinProxyTest {
 
     @Test
     void eachConnectionGoesToTheNextBackendInTurn() throws IOException {
-        try (RoundRobinProxy proxy = RoundRobinProxy.start(List.of(backend("a"), backend("b"), backend("c")))) {
+        try (RoundRobinProxy proxy =
+                RoundRobinProxy.start(List.of(backend("a"), backend("b"), backend("c")))) {
             List<String> answers = new ArrayList<>();
             for (int i = 0; i < 6; i++) {
                 answers.add(exchange(proxy.url(), "r" + i));

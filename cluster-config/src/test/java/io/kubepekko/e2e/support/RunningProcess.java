@@ -1,5 +1,7 @@
 package io.kubepekko.e2e.support;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -11,12 +13,10 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
-import static org.awaitility.Awaitility.await;
-
 /**
- * A child process the test keeps running while it acts (a {@code kubectl get -w}, a
- * {@code kubectl wait}): its output goes to files the test polls with a deadline, and
- * {@link #close()} kills it with everything it started.
+ * A child process the test keeps running while it acts (a {@code kubectl get -w}, a {@code kubectl
+ * wait}): its output goes to files the test polls with a deadline, and {@link #close()} kills it
+ * with everything it started.
  */
 public final class RunningProcess implements AutoCloseable {
 
@@ -33,12 +33,16 @@ public final class RunningProcess implements AutoCloseable {
     }
 
     /** Starts {@code command}; a null value in {@code environment} removes that variable. */
-    public static RunningProcess start(List<String> command, Path workDir, Map<String, String> environment) {
+    public static RunningProcess start(
+            List<String> command, Path workDir, Map<String, String> environment) {
         try {
             Path out = Files.createTempFile("kubepekko-e2e-", ".out");
             Path err = Files.createTempFile("kubepekko-e2e-", ".err");
-            return new RunningProcess(List.copyOf(command),
-                    Processes.builder(command, workDir, environment, out, err).start(), out, err);
+            return new RunningProcess(
+                    List.copyOf(command),
+                    Processes.builder(command, workDir, environment, out, err).start(),
+                    out,
+                    err);
         } catch (IOException e) {
             throw new UncheckedIOException("could not start " + command, e);
         }
@@ -54,36 +58,47 @@ public final class RunningProcess implements AutoCloseable {
         return read(err).lines().toList();
     }
 
-    /** Waits until some output line satisfies {@code line}, failing with the output after {@code within}. */
+    /**
+     * Waits until some output line satisfies {@code line}, failing with the output after {@code
+     * within}.
+     */
     public void awaitLine(Predicate<String> line, Duration within) {
         awaitIn(out, line, within);
     }
 
-    /** Waits until some line of standard error (a client's verbose log, say) satisfies {@code line}. */
+    /**
+     * Waits until some line of standard error (a client's verbose log, say) satisfies {@code line}.
+     */
     public void awaitErrorLine(Predicate<String> line, Duration within) {
         awaitIn(err, line, within);
     }
 
     private void awaitIn(Path file, Predicate<String> line, Duration within) {
-        await().atMost(within).pollInterval(Duration.ofMillis(50))
+        await().atMost(within)
+                .pollInterval(Duration.ofMillis(50))
                 .alias("output of " + String.join(" ", command))
-                .until(() -> {
-                    if (read(file).lines().anyMatch(line)) {
-                        return true;
-                    }
-                    if (!process.isAlive() && read(file).lines().noneMatch(line)) {
-                        throw new AssertionError("the process ended first\n" + result(false).describe());
-                    }
-                    return false;
-                });
+                .until(
+                        () -> {
+                            if (read(file).lines().anyMatch(line)) {
+                                return true;
+                            }
+                            if (!process.isAlive() && read(file).lines().noneMatch(line)) {
+                                throw new AssertionError(
+                                        "the process ended first\n" + result(false).describe());
+                            }
+                            return false;
+                        });
     }
 
-    /** Waits for the process to end by itself within {@code within}; kills it and fails otherwise. */
+    /**
+     * Waits for the process to end by itself within {@code within}; kills it and fails otherwise.
+     */
     public ProcessResult awaitExit(Duration within) {
         try {
             if (!process.waitFor(within.toMillis(), TimeUnit.MILLISECONDS)) {
                 Processes.killTree(process);
-                throw new AssertionError("still running after " + within + "\n" + result(true).describe());
+                throw new AssertionError(
+                        "still running after " + within + "\n" + result(true).describe());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -97,7 +112,11 @@ public final class RunningProcess implements AutoCloseable {
     }
 
     private ProcessResult result(boolean killed) {
-        return new ProcessResult(command, process.isAlive() || killed ? -1 : process.exitValue(), read(out), read(err),
+        return new ProcessResult(
+                command,
+                process.isAlive() || killed ? -1 : process.exitValue(),
+                read(out),
+                read(err),
                 killed);
     }
 

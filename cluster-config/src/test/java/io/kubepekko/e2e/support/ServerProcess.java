@@ -17,13 +17,17 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * An API server in a JVM of its own ({@code io.kubepekko.http.server.ApiServerMain} on the test classpath), so a
- * test can kill it the hard way and start it again on the same data directory and port. Its output goes
- * to {@code server-<n>.log} next to the data directory.
+ * An API server in a JVM of its own ({@code io.kubepekko.http.server.ApiServerMain} on the test
+ * classpath), so a test can kill it the hard way and start it again on the same data directory and
+ * port. Its output goes to {@code server-<n>.log} next to the data directory.
  */
 public final class ServerProcess implements AutoCloseable {
-    /** How long a (re)start may take until /readyz answers 200: JVM start, cluster formation, journal. */
+    /**
+     * How long a (re)start may take until /readyz answers 200: JVM start, cluster formation,
+     * journal.
+     */
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
+
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
     private static final String MAIN_CLASS = "io.kubepekko.http.server.ApiServerMain";
 
@@ -31,8 +35,10 @@ public final class ServerProcess implements AutoCloseable {
     private final int port;
     private final List<String> extraArgs;
     private final HttpClient http;
+
     /** What must answer 200 for the server to count as ready. */
     private String readyPath = "/readyz";
+
     private Process process;
     private int starts;
 
@@ -40,7 +46,11 @@ public final class ServerProcess implements AutoCloseable {
         this.dataDir = dataDir;
         this.port = port;
         this.extraArgs = List.copyOf(extraArgs);
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(PROBE_TIMEOUT).build();
+        this.http =
+                HttpClient.newBuilder()
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .connectTimeout(PROBE_TIMEOUT)
+                        .build();
     }
 
     /** Starts a server on {@code dataDir} and a free port, and returns once /readyz answers 200. */
@@ -49,8 +59,8 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     /**
-     * Starts a server on {@code dataDir} and a free port with flags of its own ({@code --storage}, the
-     * cluster's), and returns once /readyz answers 200. A restart passes the same flags again.
+     * Starts a server on {@code dataDir} and a free port with flags of its own ({@code --storage},
+     * the cluster's), and returns once /readyz answers 200. A restart passes the same flags again.
      */
     public static ServerProcess start(Path dataDir, List<String> extraArgs) {
         ServerProcess server = spawn(dataDir, freePort(), extraArgs);
@@ -60,8 +70,8 @@ public final class ServerProcess implements AutoCloseable {
 
     /**
      * Starts a server on {@code dataDir} and a free port with flags of its own, and returns once
-     * {@code readyPath} (e.g. {@code /readyz?exclude=storage-quota}: a full server is up, not ready for more
-     * data) answers 200, as every restart then does.
+     * {@code readyPath} (e.g. {@code /readyz?exclude=storage-quota}: a full server is up, not ready
+     * for more data) answers 200, as every restart then does.
      */
     public static ServerProcess start(Path dataDir, List<String> extraArgs, String readyPath) {
         ServerProcess server = new ServerProcess(dataDir, freePort(), extraArgs);
@@ -72,8 +82,8 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     /**
-     * Starts a server on {@code dataDir} and {@code port} with flags of its own, without waiting for it:
-     * several can start side by side, then each is {@link #awaitReady() awaited}.
+     * Starts a server on {@code dataDir} and {@code port} with flags of its own, without waiting
+     * for it: several can start side by side, then each is {@link #awaitReady() awaited}.
      */
     public static ServerProcess spawn(Path dataDir, int port, List<String> extraArgs) {
         ServerProcess server = new ServerProcess(dataDir, port, extraArgs);
@@ -81,7 +91,9 @@ public final class ServerProcess implements AutoCloseable {
         return server;
     }
 
-    /** The command line that runs the server's entry point with {@code args}, on the test classpath. */
+    /**
+     * The command line that runs the server's entry point with {@code args}, on the test classpath.
+     */
     public static List<String> command(String... args) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -128,14 +140,17 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     /**
-     * SIGSTOP to the server's JVM: it stays alive but answers nothing, as a machine in a long pause or cut
-     * off by a partition, until {@link #resume()}.
+     * SIGSTOP to the server's JVM: it stays alive but answers nothing, as a machine in a long pause
+     * or cut off by a partition, until {@link #resume()}.
      */
     public void pause() {
         signal("STOP");
     }
 
-    /** SIGTERM, as a process manager stops the server: its graceful shutdown runs; see {@link #awaitExit}. */
+    /**
+     * SIGTERM, as a process manager stops the server: its graceful shutdown runs; see {@link
+     * #awaitExit}.
+     */
     public void terminate() {
         signal("TERM");
     }
@@ -150,7 +165,10 @@ public final class ServerProcess implements AutoCloseable {
             throw new IllegalStateException("the server is not running");
         }
         try {
-            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+            Process kill =
+                    new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
+                            .inheritIO()
+                            .start();
             if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
                 throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
             }
@@ -162,11 +180,15 @@ public final class ServerProcess implements AutoCloseable {
         }
     }
 
-    /** Waits until the server's JVM exits by itself and returns its exit code; fails after {@code timeout}. */
+    /**
+     * Waits until the server's JVM exits by itself and returns its exit code; fails after {@code
+     * timeout}.
+     */
     public int awaitExit(Duration timeout) {
         try {
             if (process == null || !process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new IllegalStateException("the server did not exit within " + timeout + "\n" + logTail());
+                throw new IllegalStateException(
+                        "the server did not exit within " + timeout + "\n" + logTail());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -175,7 +197,10 @@ public final class ServerProcess implements AutoCloseable {
         return process.exitValue();
     }
 
-    /** Starts the server again on the same data directory, port and flags; kills a running one first. */
+    /**
+     * Starts the server again on the same data directory, port and flags; kills a running one
+     * first.
+     */
     public void restart() {
         kill9();
         launchProcess();
@@ -194,23 +219,31 @@ public final class ServerProcess implements AutoCloseable {
 
     private void launchProcess() {
         starts++;
-        List<String> args = new ArrayList<>(List.of("--data-dir", dataDir.toString(), "--port", Integer.toString(port)));
+        List<String> args =
+                new ArrayList<>(
+                        List.of(
+                                "--data-dir",
+                                dataDir.toString(),
+                                "--port",
+                                Integer.toString(port)));
         args.addAll(extraArgs);
         try {
             Files.createDirectories(dataDir);
-            process = new ProcessBuilder(command(args.toArray(String[]::new)))
-                    .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
-                    .redirectErrorStream(true)
-                    .redirectOutput(logOf(starts).toFile())
-                    .start();
+            process =
+                    new ProcessBuilder(command(args.toArray(String[]::new)))
+                            .redirectInput(
+                                    ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
+                            .redirectErrorStream(true)
+                            .redirectOutput(logOf(starts).toFile())
+                            .start();
         } catch (IOException e) {
             throw new UncheckedIOException("could not start the server JVM", e);
         }
     }
 
     /**
-     * Returns once /readyz answers 200; kills the server and fails with its log's end if it exits first
-     * or is not ready in time.
+     * Returns once /readyz answers 200; kills the server and fails with its log's end if it exits
+     * first or is not ready in time.
      */
     public void awaitReady() {
         try {
@@ -223,15 +256,23 @@ public final class ServerProcess implements AutoCloseable {
 
     private void pollReady() {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-        HttpRequest probe = HttpRequest.newBuilder(URI.create(url() + readyPath)).timeout(PROBE_TIMEOUT).GET().build();
+        HttpRequest probe =
+                HttpRequest.newBuilder(URI.create(url() + readyPath))
+                        .timeout(PROBE_TIMEOUT)
+                        .GET()
+                        .build();
         String last = "no answer yet";
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                throw new IllegalStateException("the server exited with code " + process.exitValue()
-                        + " before it was ready\n" + logTail());
+                throw new IllegalStateException(
+                        "the server exited with code "
+                                + process.exitValue()
+                                + " before it was ready\n"
+                                + logTail());
             }
             try {
-                HttpResponse<String> response = http.send(probe, HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> response =
+                        http.send(probe, HttpResponse.BodyHandlers.ofString());
                 if (response.statusCode() == 200) {
                     return;
                 }
@@ -244,7 +285,8 @@ public final class ServerProcess implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while waiting for the server", e);
             }
-            // Waiting on the process rather than sleeping: it returns at once if the server dies meanwhile.
+            // Waiting on the process rather than sleeping: it returns at once if the server dies
+            // meanwhile.
             try {
                 process.waitFor(100, TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
@@ -252,15 +294,25 @@ public final class ServerProcess implements AutoCloseable {
                 throw new IllegalStateException("interrupted while waiting for the server", e);
             }
         }
-        throw new IllegalStateException("the server was not ready within " + READY_TIMEOUT + " (last " + readyPath + ": "
-                + last + ")\n" + logTail());
+        throw new IllegalStateException(
+                "the server was not ready within "
+                        + READY_TIMEOUT
+                        + " (last "
+                        + readyPath
+                        + ": "
+                        + last
+                        + ")\n"
+                        + logTail());
     }
 
     private String logTail() {
         try {
             List<String> lines = Files.readAllLines(log(), StandardCharsets.UTF_8);
-            return "--- " + log() + " (last 40 lines) ---\n"
-                    + String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+            return "--- "
+                    + log()
+                    + " (last 40 lines) ---\n"
+                    + String.join(
+                            "\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
         } catch (IOException e) {
             return "(no log: " + e + ")";
         }

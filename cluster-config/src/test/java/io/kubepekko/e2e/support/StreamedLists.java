@@ -1,5 +1,8 @@
 package io.kubepekko.e2e.support;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
@@ -8,7 +11,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.WireFormat;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,25 +20,27 @@ import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.Set;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 /**
- * Reads the names of a list response's items from its body as a stream, in whichever representation it
- * came (JSON, pretty JSON, YAML, protobuf, a Table, a PartialObjectMetadataList), without holding the
- * list: the lists these tests read are larger than the heap of the server that writes them.
+ * Reads the names of a list response's items from its body as a stream, in whichever representation
+ * it came (JSON, pretty JSON, YAML, protobuf, a Table, a PartialObjectMetadataList), without
+ * holding the list: the lists these tests read are larger than the heap of the server that writes
+ * them.
  */
 public final class StreamedLists {
     /** Leaves the body open at its end, so a caller can see that nothing follows the list. */
-    private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
-            .disable(StreamReadFeature.AUTO_CLOSE_SOURCE).build());
+    private static final ObjectMapper JSON =
+            new ObjectMapper(
+                    JsonFactory.builder().disable(StreamReadFeature.AUTO_CLOSE_SOURCE).build());
 
     private StreamedLists() {}
 
     /** The names in a list answered for {@code accept}; each must appear once. */
     public static Set<String> names(String accept, InputStream body) throws IOException {
-        return accept.contains("protobuf") ? protobufNames(body)
-                : accept.contains("yaml") ? yamlNames(body) : jsonNames(body, accept.contains("as=Table"));
+        return accept.contains("protobuf")
+                ? protobufNames(body)
+                : accept.contains("yaml")
+                        ? yamlNames(body)
+                        : jsonNames(body, accept.contains("as=Table"));
     }
 
     /** The names in a JSON list (its items) or Table (its rows' first cells), read as a stream. */
@@ -53,8 +57,10 @@ public final class StreamedLists {
             }
             while (p.nextToken() != JsonToken.END_ARRAY) {
                 JsonNode element = p.readValueAsTree();
-                String name = table ? element.path("cells").path(0).asText()
-                        : element.path("metadata").path("name").asText();
+                String name =
+                        table
+                                ? element.path("cells").path(0).asText()
+                                : element.path("metadata").path("name").asText();
                 assertTrue(listed.add(name), "listed twice: " + name);
             }
         }
@@ -63,13 +69,14 @@ public final class StreamedLists {
     }
 
     /**
-     * The names in a YAML list, read line by line (a YAML parser reads 150 MB slower than the server
-     * writes it): the list's fields come first and {@code items} last, one {@code - } entry per item,
-     * its name indented under its metadata. That the YAML is the list, byte for byte, the unit tests show.
+     * The names in a YAML list, read line by line (a YAML parser reads 150 MB slower than the
+     * server writes it): the list's fields come first and {@code items} last, one {@code - } entry
+     * per item, its name indented under its metadata. That the YAML is the list, byte for byte, the
+     * unit tests show.
      */
     public static Set<String> yamlNames(InputStream body) throws IOException {
-        BufferedReader lines = new BufferedReader(new InputStreamReader(body,
-                StandardCharsets.UTF_8));
+        BufferedReader lines =
+                new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8));
         assertTrue(lines.readLine().startsWith("kind: "), "a list's kind first");
         Set<String> listed = new HashSet<>();
         int entries = 0;
@@ -81,7 +88,10 @@ public final class StreamedLists {
                 entries++;
             } else if (inItems && line.startsWith("    name: ")) {
                 String name = line.substring("    name: ".length());
-                name = name.startsWith("\"") ? name.substring(1, name.length() - 1) : name; // a quoted name
+                name =
+                        name.startsWith("\"")
+                                ? name.substring(1, name.length() - 1)
+                                : name; // a quoted name
                 assertTrue(listed.add(name), "listed twice: " + line);
             }
         }
@@ -90,8 +100,9 @@ public final class StreamedLists {
     }
 
     /**
-     * The names in a protobuf list, read as a stream: the envelope's {@code raw} (field 2) is the list
-     * message, whose {@code items} (field 2) are ConfigMaps with their {@code metadata.name} at 1.1.
+     * The names in a protobuf list, read as a stream: the envelope's {@code raw} (field 2) is the
+     * list message, whose {@code items} (field 2) are ConfigMaps with their {@code metadata.name}
+     * at 1.1.
      */
     public static Set<String> protobufNames(InputStream body) throws IOException {
         assertEquals("6b387300", HexFormat.of().formatHex(body.readNBytes(4)), "the k8s\\0 magic");

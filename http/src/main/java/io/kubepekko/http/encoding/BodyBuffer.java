@@ -1,9 +1,8 @@
 package io.kubepekko.http.encoding;
 
+import java.io.OutputStream;
 import org.apache.pekko.util.ByteString;
 import org.apache.pekko.util.ByteStringBuilder;
-
-import java.io.OutputStream;
 
 /**
  * Where a body being encoded is written until it is sent: arrays of at most {@link #MAX_CHUNK}

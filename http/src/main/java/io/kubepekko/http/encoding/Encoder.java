@@ -1,31 +1,17 @@
 package io.kubepekko.http.encoding;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.codec.ListBodies;
 import io.kubepekko.api.codec.ListBody;
 import io.kubepekko.api.codec.ListHead;
 import io.kubepekko.api.codec.TextFormat;
-import io.kubepekko.api.protobuf.ProtobufBodies;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.Json;
+import io.kubepekko.api.protobuf.ProtobufBodies;
 import io.kubepekko.api.status.ApiStatus;
-import org.apache.pekko.http.javadsl.model.ContentType;
-import org.apache.pekko.http.javadsl.model.ContentTypes;
-import org.apache.pekko.http.javadsl.model.HttpCharsets;
-import org.apache.pekko.http.javadsl.model.HttpEntities;
 import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.watch.ListChunk;
-import org.apache.pekko.NotUsed;
-import org.apache.pekko.stream.javadsl.Source;
-import org.apache.pekko.util.ByteString;
-import org.apache.pekko.http.javadsl.model.HttpHeader;
-import org.apache.pekko.http.javadsl.model.HttpResponse;
-import org.apache.pekko.http.javadsl.model.MediaTypes;
-import org.apache.pekko.http.javadsl.model.headers.RawHeader;
-import org.apache.pekko.util.ByteStringBuilder;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -34,24 +20,42 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.UnaryOperator;
+import org.apache.pekko.NotUsed;
+import org.apache.pekko.http.javadsl.model.ContentType;
+import org.apache.pekko.http.javadsl.model.ContentTypes;
+import org.apache.pekko.http.javadsl.model.HttpCharsets;
+import org.apache.pekko.http.javadsl.model.HttpEntities;
+import org.apache.pekko.http.javadsl.model.HttpHeader;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.MediaTypes;
+import org.apache.pekko.http.javadsl.model.headers.RawHeader;
+import org.apache.pekko.stream.javadsl.Source;
+import org.apache.pekko.util.ByteString;
+import org.apache.pekko.util.ByteStringBuilder;
 
 /** Turns objects, lists and Status values into HTTP responses in the negotiated format. */
 public final class Encoder {
     private Encoder() {}
 
-    static final ContentType YAML = MediaTypes.applicationWithOpenCharset("yaml")
-            .toContentType(HttpCharsets.UTF_8);
+    static final ContentType YAML =
+            MediaTypes.applicationWithOpenCharset("yaml").toContentType(HttpCharsets.UTF_8);
 
     /** Kubernetes' protobuf media type. */
-    static final ContentType PROTOBUF = ContentTypes.create(
-            MediaTypes.customBinary("application", "vnd.kubernetes.protobuf", false));
+    static final ContentType PROTOBUF =
+            ContentTypes.create(
+                    MediaTypes.customBinary("application", "vnd.kubernetes.protobuf", false));
 
     /**
      * Writes JSON bytes produced elsewhere; re-encodes only for YAML, protobuf or {@code pretty}.
      * An object whose kind has no protobuf form is written as JSON even when protobuf was asked for
      * (the handlers have already refused it when the client accepts nothing else).
      */
-    public static HttpResponse json(int code, byte[] json, Negotiation.Format format, boolean pretty, List<String> warnings) {
+    public static HttpResponse json(
+            int code,
+            byte[] json,
+            Negotiation.Format format,
+            boolean pretty,
+            List<String> warnings) {
         HttpResponse r = HttpResponse.create().withStatus(code);
         if (!warnings.isEmpty()) {
             List<HttpHeader> headers = new ArrayList<>();
@@ -76,7 +80,8 @@ public final class Encoder {
         return r.withEntity(ContentTypes.APPLICATION_JSON, json);
     }
 
-    public static HttpResponse json(int code, JsonNode node, Negotiation.Format format, boolean pretty) {
+    public static HttpResponse json(
+            int code, JsonNode node, Negotiation.Format format, boolean pretty) {
         return json(code, Json.bytes(node), format, pretty, List.of());
     }
 
@@ -91,12 +96,16 @@ public final class Encoder {
     }
 
     public static HttpResponse text(int code, String body) {
-        return HttpResponse.create().withStatus(code)
+        return HttpResponse.create()
+                .withStatus(code)
                 .withEntity(ContentTypes.TEXT_PLAIN_UTF8, body.getBytes(StandardCharsets.UTF_8))
                 .addHeader(RawHeader.create("X-Content-Type-Options", "nosniff"));
     }
 
-    /** Compact JSON lists above this size are streamed from the items' bytes instead of being copied into one array. */
+    /**
+     * Compact JSON lists above this size are streamed from the items' bytes instead of being copied
+     * into one array.
+     */
     public static final int STREAM_LISTS_ABOVE = 256 * 1024;
 
     /**
@@ -112,17 +121,37 @@ public final class Encoder {
      * length known up front), so the response is never a second copy of the data; other encodings
      * are written item by item ({@link #body}).
      *
-     * @param perItem applied to each item's stored JSON before it is written (the selfLink), or null
+     * @param perItem applied to each item's stored JSON before it is written (the selfLink), or
+     *     null
      */
-    public static HttpResponse list(GroupVersionKind itemKind, String listKind, ListChunk chunk,
-                             String selfLink, UnaryOperator<byte[]> perItem, Negotiation.Format format,
-                             boolean pretty) {
-        ListHead head = new ListHead(itemKind.apiVersion(), listKind, selfLink, chunk.resourceVersion(),
-                chunk.continueToken(), chunk.remainingItemCount());
+    public static HttpResponse list(
+            GroupVersionKind itemKind,
+            String listKind,
+            ListChunk chunk,
+            String selfLink,
+            UnaryOperator<byte[]> perItem,
+            Negotiation.Format format,
+            boolean pretty) {
+        ListHead head =
+                new ListHead(
+                        itemKind.apiVersion(),
+                        listKind,
+                        selfLink,
+                        chunk.resourceVersion(),
+                        chunk.continueToken(),
+                        chunk.remainingItemCount());
         List<byte[]> items = chunk.items();
         if (format == Negotiation.Format.PROTOBUF) {
-            return body(PROTOBUF, ProtobufBodies.builtin().listBody(itemKind, listKind, head.metadata(), items,
-                    perItem, BUFFER_UP_TO));
+            return body(
+                    PROTOBUF,
+                    ProtobufBodies.builtin()
+                            .listBody(
+                                    itemKind,
+                                    listKind,
+                                    head.metadata(),
+                                    items,
+                                    perItem,
+                                    BUFFER_UP_TO));
         }
         TextFormat text = textFormat(format, pretty);
         if (text != TextFormat.JSON || perItem != null) {
@@ -133,14 +162,17 @@ public final class Encoder {
             size += item.length + 1;
         }
         if (size < STREAM_LISTS_ABOVE) {
-            return HttpResponse.create().withStatus(200)
+            return HttpResponse.create()
+                    .withStatus(200)
                     .withEntity(ContentTypes.APPLICATION_JSON, ListBodies.json(head, items));
         }
         long length = ListBodies.of(TextFormat.JSON, head, items, null).length();
-        Source<ByteString, NotUsed> stream = Source.single(ByteString.fromArrayUnsafe(head.json()))
-                .concat(Source.fromIterator(() -> new Pieces(items)))
-                .concat(Source.single(ByteString.fromArrayUnsafe(LIST_TAIL)));
-        return HttpResponse.create().withStatus(200)
+        Source<ByteString, NotUsed> stream =
+                Source.single(ByteString.fromArrayUnsafe(head.json()))
+                        .concat(Source.fromIterator(() -> new Pieces(items)))
+                        .concat(Source.single(ByteString.fromArrayUnsafe(LIST_TAIL)));
+        return HttpResponse.create()
+                .withStatus(200)
                 .withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON, length, stream));
     }
 
@@ -151,7 +183,9 @@ public final class Encoder {
 
     /** The text encoding of a list or Table response. */
     public static TextFormat textFormat(Negotiation.Format format, boolean pretty) {
-        return format == Negotiation.Format.YAML ? TextFormat.YAML : pretty ? TextFormat.PRETTY_JSON : TextFormat.JSON;
+        return format == Negotiation.Format.YAML
+                ? TextFormat.YAML
+                : pretty ? TextFormat.PRETTY_JSON : TextFormat.JSON;
     }
 
     private static ContentType contentType(Negotiation.Format format) {
@@ -159,9 +193,9 @@ public final class Encoder {
     }
 
     /**
-     * A body written item by item. Written into a buffer first: a body that ends within
-     * {@link #BUFFER_UP_TO} is sent whole; a longer one goes on being written as the client reads it,
-     * in pieces of about {@link Pieces#PIECE} bytes, with its length when known before (protobuf),
+     * A body written item by item. Written into a buffer first: a body that ends within {@link
+     * #BUFFER_UP_TO} is sent whole; a longer one goes on being written as the client reads it, in
+     * pieces of about {@link Pieces#PIECE} bytes, with its length when known before (protobuf),
      * else chunked, as kube-apiserver streams large lists. Whatever may fail has failed before this
      * (protobuf sizes every item when the body is made; the text encodings write stored JSON, and
      * Table printers never fail on a stored object), so no error can come after the first byte.
@@ -174,19 +208,27 @@ public final class Encoder {
             more = writer.writeNext();
         }
         if (!more) {
-            return HttpResponse.create().withStatus(200).withEntity(HttpEntities.create(type, buffer.take()));
+            return HttpResponse.create()
+                    .withStatus(200)
+                    .withEntity(HttpEntities.create(type, buffer.take()));
         }
         AtomicBoolean started = new AtomicBoolean();
-        Source<ByteString, NotUsed> stream = Source.fromIterator(() -> {
-            if (started.compareAndSet(false, true)) {
-                return new Parts(buffer, writer);
-            }
-            // Materialized again: the body from its start.
-            BodyBuffer again = new BodyBuffer();
-            return new Parts(again, body.open(again));
-        });
-        return HttpResponse.create().withStatus(200).withEntity(body.length() >= 0
-                ? HttpEntities.create(type, body.length(), stream) : HttpEntities.createChunked(type, stream));
+        Source<ByteString, NotUsed> stream =
+                Source.fromIterator(
+                        () -> {
+                            if (started.compareAndSet(false, true)) {
+                                return new Parts(buffer, writer);
+                            }
+                            // Materialized again: the body from its start.
+                            BodyBuffer again = new BodyBuffer();
+                            return new Parts(again, body.open(again));
+                        });
+        return HttpResponse.create()
+                .withStatus(200)
+                .withEntity(
+                        body.length() >= 0
+                                ? HttpEntities.create(type, body.length(), stream)
+                                : HttpEntities.createChunked(type, stream));
     }
 
     /** A body's writer drained in pieces of about {@link Pieces#PIECE} bytes. */
@@ -219,7 +261,8 @@ public final class Encoder {
 
     /**
      * The items, comma-separated, in pieces of about {@link #PIECE} bytes: one stream element per
-     * item would cost more than the copy it avoids. The pieces are ropes over the items' own arrays.
+     * item would cost more than the copy it avoids. The pieces are ropes over the items' own
+     * arrays.
      */
     private static final class Pieces implements Iterator<ByteString> {
         static final int PIECE = 512 * 1024;

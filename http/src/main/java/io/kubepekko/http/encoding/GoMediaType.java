@@ -6,11 +6,12 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * A Content-Type value read as Go's {@code mime.ParseMediaType} reads it, which is how kube-apiserver
- * picks a request body's decoder ({@code NegotiateInputSerializerForMediaType}): the media type is
- * lowercased and must be a token, optionally {@code /} and a second token; each parameter must be
- * {@code ;name=value} (token or quoted string) and no name may repeat; a trailing {@code ;} is allowed.
- * Parameters are then ignored: {@code application/json; charset=latin1} is JSON.
+ * A Content-Type value read as Go's {@code mime.ParseMediaType} reads it, which is how
+ * kube-apiserver picks a request body's decoder ({@code NegotiateInputSerializerForMediaType}): the
+ * media type is lowercased and must be a token, optionally {@code /} and a second token; each
+ * parameter must be {@code ;name=value} (token or quoted string) and no name may repeat; a trailing
+ * {@code ;} is allowed. Parameters are then ignored: {@code application/json; charset=latin1} is
+ * JSON.
  */
 final class GoMediaType {
     private GoMediaType() {}
@@ -18,11 +19,16 @@ final class GoMediaType {
     /** The lowercased media type (without parameters), or empty when Go would refuse the value. */
     static Optional<String> parse(String value) {
         int semicolon = value.indexOf(';');
-        String base = (semicolon < 0 ? value : value.substring(0, semicolon)).toLowerCase(Locale.ROOT).strip();
+        String base =
+                (semicolon < 0 ? value : value.substring(0, semicolon))
+                        .toLowerCase(Locale.ROOT)
+                        .strip();
         if (!validType(base)) {
             return Optional.empty();
         }
-        return semicolon < 0 || validParameters(value.substring(semicolon)) ? Optional.of(base) : Optional.empty();
+        return semicolon < 0 || validParameters(value.substring(semicolon))
+                ? Optional.of(base)
+                : Optional.empty();
     }
 
     private static boolean validType(String type) {
@@ -73,7 +79,10 @@ final class GoMediaType {
         }
     }
 
-    /** The end of a token or of a quoted string starting at {@code from}, or -1 when there is neither. */
+    /**
+     * The end of a token or of a quoted string starting at {@code from}, or -1 when there is
+     * neither.
+     */
     private static int valueEnd(String s, int from) {
         if (from < s.length() && s.charAt(from) == '"') {
             for (int i = from + 1; i < s.length(); i++) {

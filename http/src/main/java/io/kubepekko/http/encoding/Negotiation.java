@@ -1,7 +1,6 @@
 package io.kubepekko.http.encoding;
 
 import io.kubepekko.api.status.ApiStatus;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -12,27 +11,38 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Content negotiation for object responses: picks the first acceptable representation in the order
  * the client listed them. A {@code meta.k8s.io} Table ({@code as=Table;g=meta.k8s.io;v=v1|v1beta1})
- * is acceptable in JSON and YAML, PartialObjectMetadata and PartialObjectMetadataList (same
- * {@code g} and {@code v}) in JSON, YAML and protobuf; other transformations (another {@code as},
- * group or version) are skipped so that a fallback later in the list wins; with no acceptable entry
- * the answer is 406.
+ * is acceptable in JSON and YAML, PartialObjectMetadata and PartialObjectMetadataList (same {@code
+ * g} and {@code v}) in JSON, YAML and protobuf; other transformations (another {@code as}, group or
+ * version) are skipped so that a fallback later in the list wins; with no acceptable entry the
+ * answer is 406.
  */
 public final class Negotiation {
     private Negotiation() {}
 
     /** The encodings the server can write. */
-    public enum Format { JSON, YAML, PROTOBUF }
+    public enum Format {
+        JSON,
+        YAML,
+        PROTOBUF
+    }
 
     /**
      * What a read answers with: the object (or list) itself, a Table of it, or its metadata only
-     * ({@code partial}: {@code PartialObjectMetadata} or {@code PartialObjectMetadataList}), the last
-     * two in {@code meta.k8s.io/metaVersion} ({@code v1} or {@code v1beta1}); either encoded as
-     * {@code format}. Protobuf of the object itself is chosen per kind: {@code fallback} is the next
-     * acceptable representation, for kinds without a protobuf form (null: none, 406).
+     * ({@code partial}: {@code PartialObjectMetadata} or {@code PartialObjectMetadataList}), the
+     * last two in {@code meta.k8s.io/metaVersion} ({@code v1} or {@code v1beta1}); either encoded
+     * as {@code format}. Protobuf of the object itself is chosen per kind: {@code fallback} is the
+     * next acceptable representation, for kinds without a protobuf form (null: none, 406).
      */
-    public record Representation(Format format, boolean table, String metaVersion, Representation fallback, String partial) {
-        public static final Representation JSON = new Representation(Format.JSON, false, null, null);
-        public static final Representation YAML = new Representation(Format.YAML, false, null, null);
+    public record Representation(
+            Format format,
+            boolean table,
+            String metaVersion,
+            Representation fallback,
+            String partial) {
+        public static final Representation JSON =
+                new Representation(Format.JSON, false, null, null);
+        public static final Representation YAML =
+                new Representation(Format.YAML, false, null, null);
 
         Representation(Format format, boolean table, String metaVersion) {
             this(format, table, metaVersion, null, null);
@@ -57,7 +67,8 @@ public final class Negotiation {
             }
             if (fallback == null) {
                 throw ApiStatus.notAcceptable(
-                        "only the following media types are accepted: application/json, application/yaml").exception();
+                                "only the following media types are accepted: application/json, application/yaml")
+                        .exception();
             }
             return fallback;
         }
@@ -78,7 +89,8 @@ public final class Negotiation {
         if (accept == null || accept.isBlank()) {
             return out;
         }
-        // -1: keep empty pieces (";;;" and "," are entries without a media range, skipped below, not a crash).
+        // -1: keep empty pieces (";;;" and "," are entries without a media range, skipped below,
+        // not a crash).
         for (String entry : accept.split(",", -1)) {
             String[] pieces = entry.split(";", -1);
             String type = pieces[0].trim().toLowerCase(Locale.ROOT);
@@ -115,18 +127,24 @@ public final class Negotiation {
     /** Clients repeat the same few Accept headers: remember the last answer per header value. */
     private static final ConcurrentHashMap<String, Representation> REMEMBERED =
             new ConcurrentHashMap<>();
+
     private static final int MAX_REMEMBERED = 64;
+
     /** Headers may be up to 1 MiB: only short ones are remembered, so the cache stays a few KiB. */
     private static final int MAX_REMEMBERED_LENGTH = 256;
 
     /**
      * The encoding of a Status. kube-apiserver negotiates an error's encoding without
-     * transformations, so entries asking for one ({@code as=Table}, {@code as=PartialObjectMetadata})
-     * are passed over; with no plain entry acceptable the Status is JSON.
+     * transformations, so entries asking for one ({@code as=Table}, {@code
+     * as=PartialObjectMetadata}) are passed over; with no plain entry acceptable the Status is
+     * JSON.
      */
     public static Format objectFormat(String accept) {
         for (MediaRange r : parseAccept(accept)) {
-            if (r.q() <= 0 || r.param("as") != null || r.param("g") != null || r.param("v") != null) {
+            if (r.q() <= 0
+                    || r.param("as") != null
+                    || r.param("g") != null
+                    || r.param("v") != null) {
                 continue;
             }
             switch (r.type()) {
@@ -139,7 +157,7 @@ public final class Negotiation {
                 case PROTOBUF -> {
                     return Format.PROTOBUF;
                 }
-                default -> { }
+                default -> {}
             }
         }
         return Format.JSON;
@@ -162,12 +180,14 @@ public final class Negotiation {
         if (accept == null || accept.isBlank()) {
             return Representation.JSON;
         }
-        // A header without one media range (";;;", ",") accepts nothing: 406, as kube-apiserver answers.
+        // A header without one media range (";;;", ",") accepts nothing: 406, as kube-apiserver
+        // answers.
         List<MediaRange> ranges = parseAccept(accept);
         Representation r = ranges.isEmpty() ? null : firstAcceptable(ranges, 0);
         if (r == null) {
             throw ApiStatus.notAcceptable(
-                    "only the following media types are accepted: application/json, application/yaml").exception();
+                            "only the following media types are accepted: application/json, application/yaml")
+                    .exception();
         }
         return r;
     }
@@ -182,12 +202,13 @@ public final class Negotiation {
             if (r.q() <= 0) {
                 continue;
             }
-            Format format = switch (r.type()) {
-                case "application/json", "application/*", "*/*" -> Format.JSON;
-                case "application/yaml" -> Format.YAML;
-                case PROTOBUF -> Format.PROTOBUF;
-                default -> null;
-            };
+            Format format =
+                    switch (r.type()) {
+                        case "application/json", "application/*", "*/*" -> Format.JSON;
+                        case "application/yaml" -> Format.YAML;
+                        case PROTOBUF -> Format.PROTOBUF;
+                        default -> null;
+                    };
             if (format == null) {
                 continue;
             }
@@ -196,11 +217,14 @@ public final class Negotiation {
                 return switch (format) {
                     case JSON -> Representation.JSON;
                     case YAML -> Representation.YAML;
-                    case PROTOBUF -> new Representation(Format.PROTOBUF, false, null, firstAcceptable(ranges, i + 1));
+                    case PROTOBUF ->
+                            new Representation(
+                                    Format.PROTOBUF, false, null, firstAcceptable(ranges, i + 1));
                 };
             }
             // A transformation: kube-apiserver serves the meta.k8s.io v1 and v1beta1 ones only.
-            if (as == null || !"meta.k8s.io".equals(r.param("g"))
+            if (as == null
+                    || !"meta.k8s.io".equals(r.param("g"))
                     || !("v1".equals(r.param("v")) || "v1beta1".equals(r.param("v")))) {
                 continue;
             }

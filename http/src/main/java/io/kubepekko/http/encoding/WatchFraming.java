@@ -4,26 +4,24 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.CodedOutputStream;
 import io.kubepekko.api.meta.Json;
-import io.kubepekko.api.watch.Delivery;
-import io.kubepekko.api.watch.StreamEvent;
-import org.apache.pekko.util.ByteString;
-
 import io.kubepekko.api.protobuf.ProtobufBodies;
 import io.kubepekko.api.table.IncludeObject;
 import io.kubepekko.api.table.TablePrinter;
 import io.kubepekko.api.table.Tables;
-
+import io.kubepekko.api.watch.Delivery;
+import io.kubepekko.api.watch.StreamEvent;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.function.UnaryOperator;
+import org.apache.pekko.util.ByteString;
 
 /**
- * Frames watch events as kube-apiserver's JSON stream does: one {@code {"type":T,"object":O}} document
- * per event followed by a newline, each its own chunk. Object bytes are the stored JSON, not
- * re-serialized.
+ * Frames watch events as kube-apiserver's JSON stream does: one {@code {"type":T,"object":O}}
+ * document per event followed by a newline, each its own chunk. Object bytes are the stored JSON,
+ * not re-serialized.
  */
 public final class WatchFraming {
 
@@ -31,18 +29,24 @@ public final class WatchFraming {
     static final String INITIAL_EVENTS_END = "k8s.io/initial-events-end";
 
     private static final ByteString[] PREFIXES = {
-            prefix("ADDED"), prefix("MODIFIED"), prefix("DELETED")};
+        prefix("ADDED"), prefix("MODIFIED"), prefix("DELETED")
+    };
     private static final ByteString ERROR = prefix("ERROR");
     private static final ByteString SUFFIX = ByteString.fromString("}\n");
 
     private final String kind;
     private final String apiVersion;
     private final UnaryOperator<byte[]> objects;
+
     /** Set when events are Tables of one row each; null for plain objects. */
     private final TableRows tableRows;
+
     /** Length-prefixed protobuf WatchEvents instead of JSON lines. */
     private final boolean protobuf;
-    /** Whether the column definitions went out already: only the stream's first Table carries them. */
+
+    /**
+     * Whether the column definitions went out already: only the stream's first Table carries them.
+     */
     private boolean columnsSent;
 
     /**
@@ -50,7 +54,8 @@ public final class WatchFraming {
      *
      * @param metaVersion the Table's {@code meta.k8s.io} version
      */
-    public record TableRows(String metaVersion, TablePrinter printer, IncludeObject include, Clock clock) {}
+    public record TableRows(
+            String metaVersion, TablePrinter printer, IncludeObject include, Clock clock) {}
 
     /**
      * Frames events of one kind; bookmarks carry its kind and apiVersion. {@code objects} may
@@ -60,8 +65,12 @@ public final class WatchFraming {
         this(kind, apiVersion, objects, null, false);
     }
 
-    private WatchFraming(String kind, String apiVersion, UnaryOperator<byte[]> objects,
-                         TableRows tableRows, boolean protobuf) {
+    private WatchFraming(
+            String kind,
+            String apiVersion,
+            UnaryOperator<byte[]> objects,
+            TableRows tableRows,
+            boolean protobuf) {
         this.kind = kind;
         this.apiVersion = apiVersion;
         this.objects = objects;
@@ -70,26 +79,28 @@ public final class WatchFraming {
     }
 
     /**
-     * Frames events as kube-apiserver's protobuf watch stream: each a 4-byte big-endian length, then
-     * a bare {@code WatchEvent{type, object: RawExtension{raw}}} whose raw is the object in the
-     * protobuf envelope.
+     * Frames events as kube-apiserver's protobuf watch stream: each a 4-byte big-endian length,
+     * then a bare {@code WatchEvent{type, object: RawExtension{raw}}} whose raw is the object in
+     * the protobuf envelope.
      */
-    public static WatchFraming protobuf(String kind, String apiVersion, UnaryOperator<byte[]> objects) {
+    public static WatchFraming protobuf(
+            String kind, String apiVersion, UnaryOperator<byte[]> objects) {
         return new WatchFraming(kind, apiVersion, objects, null, true);
     }
 
     /**
      * Frames each event's object as a Table of one row, as {@code kubectl get -w} asks; the first
-     * event carries the column definitions and later ones {@code null}, as kube-apiserver's do.
-     * One instance frames one stream (it remembers whether the columns went out).
+     * event carries the column definitions and later ones {@code null}, as kube-apiserver's do. One
+     * instance frames one stream (it remembers whether the columns went out).
      */
-    public static WatchFraming table(String kind, String apiVersion, UnaryOperator<byte[]> objects,
-                              TableRows rows) {
+    public static WatchFraming table(
+            String kind, String apiVersion, UnaryOperator<byte[]> objects, TableRows rows) {
         return new WatchFraming(kind, apiVersion, objects, rows, false);
     }
 
     private static ByteString prefix(String type) {
-        return ByteString.fromString("{\"type\":\"" + type + "\",\"object\":", StandardCharsets.UTF_8);
+        return ByteString.fromString(
+                "{\"type\":\"" + type + "\",\"object\":", StandardCharsets.UTF_8);
     }
 
     public ByteString frame(StreamEvent event) {
@@ -100,20 +111,27 @@ public final class WatchFraming {
             return tableFrame(event);
         }
         if (event instanceof Delivery d) {
-            return PREFIXES[d.type().ordinal()].concat(ByteString.fromArrayUnsafe(objects.apply(d.object().json()))).concat(SUFFIX);
+            return PREFIXES[d.type().ordinal()]
+                    .concat(ByteString.fromArrayUnsafe(objects.apply(d.object().json())))
+                    .concat(SUFFIX);
         }
         if (event instanceof StreamEvent.Bookmark b) {
-            ObjectNode object = Json.MAPPER.createObjectNode().put("kind", kind).put("apiVersion", apiVersion);
-            ObjectNode metadata = object.putObject("metadata").put("resourceVersion", Long.toString(b.resourceVersion()));
+            ObjectNode object =
+                    Json.MAPPER.createObjectNode().put("kind", kind).put("apiVersion", apiVersion);
+            ObjectNode metadata =
+                    object.putObject("metadata")
+                            .put("resourceVersion", Long.toString(b.resourceVersion()));
             if (b.initialEventsEnd()) {
                 metadata.putObject("annotations").put(INITIAL_EVENTS_END, "true");
             }
             ObjectNode frame = Json.MAPPER.createObjectNode().put("type", "BOOKMARK");
             frame.set("object", object);
-            return ByteString.fromArrayUnsafe(Json.bytes(frame)).concat(ByteString.fromString("\n"));
+            return ByteString.fromArrayUnsafe(Json.bytes(frame))
+                    .concat(ByteString.fromString("\n"));
         }
         StreamEvent.Failure f = (StreamEvent.Failure) event;
-        return ERROR.concat(ByteString.fromArrayUnsafe(Json.bytes(f.status().toJson()))).concat(SUFFIX);
+        return ERROR.concat(ByteString.fromArrayUnsafe(Json.bytes(f.status().toJson())))
+                .concat(SUFFIX);
     }
 
     private ByteString protobufFrame(StreamEvent event) {
@@ -124,8 +142,11 @@ public final class WatchFraming {
             object = Json.parseTrusted(objects.apply(d.object().json()));
         } else if (event instanceof StreamEvent.Bookmark b) {
             type = "BOOKMARK";
-            ObjectNode o = Json.MAPPER.createObjectNode().put("kind", kind).put("apiVersion", apiVersion);
-            ObjectNode metadata = o.putObject("metadata").put("resourceVersion", Long.toString(b.resourceVersion()));
+            ObjectNode o =
+                    Json.MAPPER.createObjectNode().put("kind", kind).put("apiVersion", apiVersion);
+            ObjectNode metadata =
+                    o.putObject("metadata")
+                            .put("resourceVersion", Long.toString(b.resourceVersion()));
             if (b.initialEventsEnd()) {
                 metadata.putObject("annotations").put(INITIAL_EVENTS_END, "true");
             }
@@ -157,14 +178,22 @@ public final class WatchFraming {
         ObjectNode frame = Json.MAPPER.createObjectNode();
         if (event instanceof Delivery d) {
             frame.put("type", d.type().name());
-            frame.set("object", Tables.objectTable(tableRows.metaVersion(), tableRows.printer(),
-                    Json.parseTrusted(objects.apply(d.object().json())), tableRows.include(), !columnsSent,
-                    tableRows.clock().instant()));
+            frame.set(
+                    "object",
+                    Tables.objectTable(
+                            tableRows.metaVersion(),
+                            tableRows.printer(),
+                            Json.parseTrusted(objects.apply(d.object().json())),
+                            tableRows.include(),
+                            !columnsSent,
+                            tableRows.clock().instant()));
             columnsSent = true;
         } else {
             StreamEvent.Bookmark b = (StreamEvent.Bookmark) event;
             frame.put("type", "BOOKMARK");
-            frame.set("object", Tables.bookmark(tableRows.metaVersion(), Long.toString(b.resourceVersion())));
+            frame.set(
+                    "object",
+                    Tables.bookmark(tableRows.metaVersion(), Long.toString(b.resourceVersion())));
         }
         return ByteString.fromArrayUnsafe(Json.bytes(frame)).concat(ByteString.fromString("\n"));
     }

@@ -1,12 +1,19 @@
 package io.kubepekko.http.route;
 
 import io.kubepekko.actors.Futures;
-import io.kubepekko.http.encoding.Encoder;
-import io.kubepekko.http.encoding.Negotiation;
-import io.kubepekko.http.encoding.RequestBodies;
 import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.Failures;
+import io.kubepekko.http.encoding.Encoder;
+import io.kubepekko.http.encoding.Negotiation;
+import io.kubepekko.http.encoding.RequestBodies;
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import org.apache.pekko.http.javadsl.model.AttributeKeys;
 import org.apache.pekko.http.javadsl.model.HttpEntity;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
@@ -20,14 +27,6 @@ import org.apache.pekko.stream.Materializer;
 import org.apache.pekko.stream.javadsl.Sink;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.math.BigDecimal;
-import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeoutException;
-import java.util.function.Function;
 
 /**
  * The API server's request handler: reads the body, routes by path to version, health, discovery,
@@ -45,8 +44,12 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
     private final HealthChecks livez;
     private final HealthChecks readyz;
 
-    public ApiHandler(Materializer materializer, ResourceHandler resources, DocumentHandler documents, HealthChecks livez,
-               HealthChecks readyz) {
+    public ApiHandler(
+            Materializer materializer,
+            ResourceHandler resources,
+            DocumentHandler documents,
+            HealthChecks livez,
+            HealthChecks readyz) {
         this.materializer = materializer;
         this.resources = resources;
         this.documents = documents;
@@ -67,24 +70,27 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
     }
 
     /**
-     * The Accept header's value. Pekko parses a well-formed one into media ranges and renders it back
-     * with each q rounded to three decimals ({@code q=0.0001} became {@code q=0.0}, not acceptable), so
-     * the ranges are written out again here with their q in full.
+     * The Accept header's value. Pekko parses a well-formed one into media ranges and renders it
+     * back with each q rounded to three decimals ({@code q=0.0001} became {@code q=0.0}, not
+     * acceptable), so the ranges are written out again here with their q in full.
      */
     static String accept(HttpRequest request) {
-        Optional<Accept> modeled =
-                request.getHeader(Accept.class);
+        Optional<Accept> modeled = request.getHeader(Accept.class);
         if (modeled.isEmpty()) {
             return request.getHeader("Accept").map(h -> h.value()).orElse("");
         }
         StringBuilder b = new StringBuilder();
-        for (org.apache.pekko.http.javadsl.model.MediaRange range : modeled.get().getMediaRanges()) {
+        for (org.apache.pekko.http.javadsl.model.MediaRange range :
+                modeled.get().getMediaRanges()) {
             if (b.length() > 0) {
                 b.append(", ");
             }
-            b.append(((org.apache.pekko.http.scaladsl.model.MediaRange) range.withQValue(1f)).value());
+            b.append(
+                    ((org.apache.pekko.http.scaladsl.model.MediaRange) range.withQValue(1f))
+                            .value());
             if (range.qValue() != 1f) {
-                b.append(";q=").append(new BigDecimal(Float.toString(range.qValue())).toPlainString());
+                b.append(";q=")
+                        .append(new BigDecimal(Float.toString(range.qValue())).toPlainString());
             }
         }
         return b.toString();
@@ -94,31 +100,48 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
         String path = RequestPath.of(request);
         Query query = request.getUri().query();
         String method = request.method().value();
-        boolean watch = query.get("watch").map(v -> v.equals("true") || v.equals("1")).orElse(false);
+        boolean watch =
+                query.get("watch").map(v -> v.equals("true") || v.equals("1")).orElse(false);
         Optional<RequestInfo> info = RequestInfoParser.parse(method, path, watch);
         if (info.isPresent()) {
             Negotiation.Representation representation = Negotiation.representation(accept);
-            boolean pretty = query.get("pretty").map(v -> v.isEmpty() || v.equals("true") || v.equals("1")).orElse(false);
+            boolean pretty =
+                    query.get("pretty")
+                            .map(v -> v.isEmpty() || v.equals("true") || v.equals("1"))
+                            .orElse(false);
             String contentType = RequestBodies.contentType(request);
             long length = request.entity().getContentLengthOption().orElse(0L);
             if (length > MAX_BODY_BYTES) {
                 return refuseUnread(request.entity(), length);
             }
             return strictEntity(request.entity())
-                    .thenCompose(strict -> resources.handle(new ResourceHandler.Request(info.get(), query, contentType,
-                            strict.getData().toArray(), representation, pretty,
-                            request.getAttribute(AttributeKeys.webSocketUpgrade).orElse(null),
-                            request.getHeader("User-Agent").map(h -> h.value()).orElse(null))));
+                    .thenCompose(
+                            strict ->
+                                    resources.handle(
+                                            new ResourceHandler.Request(
+                                                    info.get(),
+                                                    query,
+                                                    contentType,
+                                                    strict.getData().toArray(),
+                                                    representation,
+                                                    pretty,
+                                                    request.getAttribute(
+                                                                    AttributeKeys.webSocketUpgrade)
+                                                            .orElse(null),
+                                                    request.getHeader("User-Agent")
+                                                            .map(h -> h.value())
+                                                            .orElse(null))));
         }
         if (!method.equals("GET") && !method.equals("HEAD")) {
             return CompletableFuture.completedFuture(documents.notFound(accept));
         }
-        return CompletableFuture.completedFuture(switch (firstSegment(path)) {
-            case "healthz" -> health("healthz", path, query, livez, true);
-            case "livez" -> health("livez", path, query, livez, true);
-            case "readyz" -> health("readyz", path, query, readyz, false);
-            default -> documents.handle(path, query, request, accept);
-        });
+        return CompletableFuture.completedFuture(
+                switch (firstSegment(path)) {
+                    case "healthz" -> health("healthz", path, query, livez, true);
+                    case "livez" -> health("livez", path, query, livez, true);
+                    case "readyz" -> health("readyz", path, query, readyz, false);
+                    default -> documents.handle(path, query, request, accept);
+                });
     }
 
     /** Bodies up to this size are read and dropped before a 413, so the client sees the answer. */
@@ -133,17 +156,19 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
         if (length > DRAIN_TOO_LARGE_UP_TO) {
             return CompletableFuture.failedFuture(tooLarge().exception());
         }
-        return entity.withoutSizeLimit().getDataBytes()
+        return entity.withoutSizeLimit()
+                .getDataBytes()
                 .runWith(Sink.ignore(), materializer)
-                .handle((done, failure) -> {
-                    throw tooLarge().exception();
-                });
+                .handle(
+                        (done, failure) -> {
+                            throw tooLarge().exception();
+                        });
     }
 
     /**
-     * The body as one piece. Most requests arrive whole: those are used as they are, because
-     * {@code toStrict} on an already strict entity still materializes a stream (about a tenth of
-     * the CPU of a small write).
+     * The body as one piece. Most requests arrive whole: those are used as they are, because {@code
+     * toStrict} on an already strict entity still materializes a stream (about a tenth of the CPU
+     * of a small write).
      */
     private CompletionStage<HttpEntity.Strict> strictEntity(RequestEntity entity) {
         if (entity instanceof HttpEntity.Strict strict) {
@@ -162,7 +187,8 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
      * {@code /healthz} or {@code /healthz/{check}} exactly, as kube-apiserver registers them (check
      * names may hold a slash, {@code poststarthook/...}): any other path under it names no check.
      */
-    private HttpResponse health(String endpoint, String path, Query query, HealthChecks checks, boolean live) {
+    private HttpResponse health(
+            String endpoint, String path, Query query, HealthChecks checks, boolean live) {
         String root = "/" + endpoint;
         if (path.startsWith(root + "/")) {
             String check = path.substring(root.length() + 1);
@@ -171,7 +197,10 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
             }
             return checks.one(check, live)
                     .map(r -> Encoder.text(r.code(), r.body()))
-                    .orElseGet(() -> Encoder.status(ApiStatus.pathNotFound(), Negotiation.Format.JSON));
+                    .orElseGet(
+                            () ->
+                                    Encoder.status(
+                                            ApiStatus.pathNotFound(), Negotiation.Format.JSON));
         }
         if (!path.equals(root)) {
             return Encoder.status(ApiStatus.pathNotFound(), Negotiation.Format.JSON);
@@ -183,7 +212,8 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
     }
 
     private static ApiStatus tooLarge() {
-        return ApiStatus.requestEntityTooLarge("the request body is larger than " + MAX_BODY_BYTES + " bytes");
+        return ApiStatus.requestEntityTooLarge(
+                "the request body is larger than " + MAX_BODY_BYTES + " bytes");
     }
 
     private HttpResponse failure(Throwable e, String accept) {
@@ -192,23 +222,29 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
         if (cause instanceof ApiException api) {
             status = api.status();
         } else if (cause instanceof TimeoutException) {
-            status = ApiStatus.timeout("Timeout: request did not complete within the allowed duration", 1);
+            status =
+                    ApiStatus.timeout(
+                            "Timeout: request did not complete within the allowed duration", 1);
         } else if (cause instanceof EntityStreamSizeException
                 || (cause instanceof EntityStreamException
                         && String.valueOf(cause.getMessage()).contains("too large"))) {
             status = tooLarge();
         } else if (cause instanceof EntityStreamException malformed) {
-            // The body broke HTTP's framing (a chunk size "zz"): the client's fault, not the server's.
+            // The body broke HTTP's framing (a chunk size "zz"): the client's fault, not the
+            // server's.
             status = ApiStatus.badRequest(malformed.info().summary());
         } else {
             log.error("request failed", cause);
-            status = ApiStatus.internal(cause.getClass().getSimpleName() + ": " + cause.getMessage());
+            status =
+                    ApiStatus.internal(
+                            cause.getClass().getSimpleName() + ": " + cause.getMessage());
         }
         Negotiation.Format format;
         try {
             format = Negotiation.objectFormat(accept);
         } catch (RuntimeException notAcceptable) {
-            // 406, or an Accept header this server could not read: the error still goes out, as JSON.
+            // 406, or an Accept header this server could not read: the error still goes out, as
+            // JSON.
             format = Negotiation.Format.JSON;
         }
         return Encoder.status(status, format);

@@ -1,7 +1,5 @@
 package io.kubepekko.http.route;
 
-import io.kubepekko.http.encoding.Encoder;
-import io.kubepekko.http.encoding.Negotiation;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.definition.Registry;
@@ -12,6 +10,12 @@ import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.openapi.Document;
 import io.kubepekko.api.openapi.OpenApiV3;
 import io.kubepekko.api.status.ApiStatus;
+import io.kubepekko.http.encoding.Encoder;
+import io.kubepekko.http.encoding.Negotiation;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Optional;
 import org.apache.pekko.http.javadsl.model.ContentType;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
@@ -20,14 +24,10 @@ import org.apache.pekko.http.javadsl.model.Query;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.util.List;
-import java.util.Optional;
-
 /**
- * Serves the documents that describe the server: {@code /version}, discovery (legacy and aggregated,
- * by Accept) and OpenAPI v3, with strong ETags and 304 on a matching {@code If-None-Match}.
+ * Serves the documents that describe the server: {@code /version}, discovery (legacy and
+ * aggregated, by Accept) and OpenAPI v3, with strong ETags and 304 on a matching {@code
+ * If-None-Match}.
  */
 public final class DocumentHandler {
 
@@ -57,18 +57,28 @@ public final class DocumentHandler {
     }
 
     HttpResponse handle(String path, Query query, HttpRequest request, String accept) {
-        String p = path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+        String p =
+                path.length() > 1 && path.endsWith("/")
+                        ? path.substring(0, path.length() - 1)
+                        : path;
         String ifNoneMatch = request.getHeader("If-None-Match").map(h -> h.value()).orElse(null);
         if (p.equals("/version")) {
             return Encoder.json(200, version, Negotiation.Format.JSON, false, List.of());
         }
         if (p.equals("/api") || p.equals("/apis")) {
-            DiscoveryFormat format = DiscoveryFormat.negotiate(accept).orElseThrow(() -> ApiStatus.notAcceptable(
-                    "only the following media types are accepted: application/json, "
-                            + "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList").exception());
+            DiscoveryFormat format =
+                    DiscoveryFormat.negotiate(accept)
+                            .orElseThrow(
+                                    () ->
+                                            ApiStatus.notAcceptable(
+                                                            "only the following media types are accepted: application/json, "
+                                                                    + "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList")
+                                                    .exception());
             String host = request.getHeader("Host").map(h -> h.value()).orElse("127.0.0.1");
-            DiscoveryDocument doc = p.equals("/api") ? discovery.api(format, host) : discovery.apis(format);
-            return discoveryResponse(doc, ifNoneMatch).addHeader(RawHeader.create("Vary", "Accept"));
+            DiscoveryDocument doc =
+                    p.equals("/api") ? discovery.api(format, host) : discovery.apis(format);
+            return discoveryResponse(doc, ifNoneMatch)
+                    .addHeader(RawHeader.create("Vary", "Accept"));
         }
         if (p.startsWith("/api/") || p.startsWith("/apis/")) {
             return groupDocument(p, ifNoneMatch).orElseGet(() -> notFound(accept));
@@ -91,10 +101,13 @@ public final class DocumentHandler {
             return discovery.resourceList("", parts[1]).map(d -> discoveryResponse(d, ifNoneMatch));
         }
         if (parts[0].equals("apis") && parts.length == 3) {
-            return discovery.resourceList(parts[1], parts[2]).map(d -> discoveryResponse(d, ifNoneMatch));
+            return discovery
+                    .resourceList(parts[1], parts[2])
+                    .map(d -> discoveryResponse(d, ifNoneMatch));
         }
         if (parts[0].equals("apis") && parts.length == 2) {
-            return apiGroup(parts[1]).map(g -> Encoder.json(200, g, Negotiation.Format.JSON, false));
+            return apiGroup(parts[1])
+                    .map(g -> Encoder.json(200, g, Negotiation.Format.JSON, false));
         }
         return Optional.empty();
     }
@@ -121,17 +134,26 @@ public final class DocumentHandler {
 
     private static HttpResponse discoveryResponse(DiscoveryDocument doc, String ifNoneMatch) {
         if (ifNoneMatch != null && doc.matches(ifNoneMatch)) {
-            return HttpResponse.create().withStatus(StatusCodes.NOT_MODIFIED).addHeader(RawHeader.create("ETag", doc.etag()));
+            return HttpResponse.create()
+                    .withStatus(StatusCodes.NOT_MODIFIED)
+                    .addHeader(RawHeader.create("ETag", doc.etag()));
         }
         ContentType ct = ContentTypes.parse(doc.contentType());
-        return HttpResponse.create().withStatus(200).withEntity(ct, doc.bytes()).addHeader(RawHeader.create("ETag", doc.etag()));
+        return HttpResponse.create()
+                .withStatus(200)
+                .withEntity(ct, doc.bytes())
+                .addHeader(RawHeader.create("ETag", doc.etag()));
     }
 
     private static HttpResponse openApiResponse(Document doc, String ifNoneMatch) {
         if (ifNoneMatch != null && doc.matchesIfNoneMatch(ifNoneMatch)) {
-            return HttpResponse.create().withStatus(StatusCodes.NOT_MODIFIED).addHeader(RawHeader.create("ETag", doc.etag()));
+            return HttpResponse.create()
+                    .withStatus(StatusCodes.NOT_MODIFIED)
+                    .addHeader(RawHeader.create("ETag", doc.etag()));
         }
-        return HttpResponse.create().withStatus(200).withEntity(ContentTypes.APPLICATION_JSON, doc.json())
+        return HttpResponse.create()
+                .withStatus(200)
+                .withEntity(ContentTypes.APPLICATION_JSON, doc.json())
                 .addHeader(RawHeader.create("ETag", doc.etag()));
     }
 

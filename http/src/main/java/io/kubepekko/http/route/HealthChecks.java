@@ -27,11 +27,14 @@ public final class HealthChecks {
     private final Duration gracePeriod;
 
     /**
-     * @param startupChecks checks that belong to start-up: during {@code gracePeriod} after
-     *                      {@code started}, /livez counts them as passing (kube's --livez-grace-period)
+     * @param startupChecks checks that belong to start-up: during {@code gracePeriod} after {@code
+     *     started}, /livez counts them as passing (kube's --livez-grace-period)
      */
-    public HealthChecks(Map<String, Supplier<Optional<String>>> checks, Set<String> startupChecks, Clock clock,
-                 Duration gracePeriod) {
+    public HealthChecks(
+            Map<String, Supplier<Optional<String>>> checks,
+            Set<String> startupChecks,
+            Clock clock,
+            Duration gracePeriod) {
         this.checks.putAll(checks);
         this.startupChecks = startupChecks;
         this.clock = clock;
@@ -78,8 +81,9 @@ public final class HealthChecks {
         if (!checks.containsKey(name)) {
             return Optional.empty();
         }
-        return Optional.of(run(name, live).isPresent()
-                ? new Result(500, "internal server error: " + name + " check failed\n")
-                : new Result(200, "ok"));
+        return Optional.of(
+                run(name, live).isPresent()
+                        ? new Result(500, "internal server error: " + name + " check failed\n")
+                        : new Result(200, "ok"));
     }
 }

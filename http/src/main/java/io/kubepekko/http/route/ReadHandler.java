@@ -1,8 +1,5 @@
 package io.kubepekko.http.route;
 
-import io.kubepekko.http.encoding.Encoder;
-import io.kubepekko.http.encoding.Negotiation;
-import io.kubepekko.http.encoding.WatchFraming;
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.definition.KindDefinition;
@@ -15,7 +12,16 @@ import io.kubepekko.api.table.IncludeObject;
 import io.kubepekko.api.table.Tables;
 import io.kubepekko.api.watch.FeatureGates;
 import io.kubepekko.api.watch.ReadOptions;
+import io.kubepekko.http.encoding.Encoder;
+import io.kubepekko.http.encoding.Negotiation;
+import io.kubepekko.http.encoding.WatchFraming;
 import io.kubepekko.http.route.ResourceHandler.Request;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import java.util.function.UnaryOperator;
 import org.apache.pekko.http.javadsl.model.ContentType;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
@@ -27,31 +33,31 @@ import org.apache.pekko.stream.KillSwitches;
 import org.apache.pekko.stream.SharedKillSwitch;
 import org.apache.pekko.stream.javadsl.Sink;
 
-import java.time.Clock;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletionStage;
-import java.util.function.UnaryOperator;
-
 /**
- * The read verbs of the resource endpoints — get, list and watch — in every representation a client may
- * ask for (the object, a Table, PartialObjectMetadata, JSON, YAML, protobuf; watches chunked or over a
- * WebSocket), with the selfLink when RemoveSelfLink is off. Part of {@link ResourceHandler}.
+ * The read verbs of the resource endpoints — get, list and watch — in every representation a client
+ * may ask for (the object, a Table, PartialObjectMetadata, JSON, YAML, protobuf; watches chunked or
+ * over a WebSocket), with the selfLink when RemoveSelfLink is off. Part of {@link ResourceHandler}.
  */
 final class ReadHandler {
 
-    private static final ContentType PROTOBUF_WATCH = ContentTypes.create(
-            MediaTypes.customBinary("application", "vnd.kubernetes.protobuf",
-                    false, Map.of("stream", "watch"),
-                    false));
+    private static final ContentType PROTOBUF_WATCH =
+            ContentTypes.create(
+                    MediaTypes.customBinary(
+                            "application",
+                            "vnd.kubernetes.protobuf",
+                            false,
+                            Map.of("stream", "watch"),
+                            false));
 
     private final ControlPlane controlPlane;
     private final WatchTimeouts watchTimeouts;
+
     /** Ends every watch stream at shutdown ({@link #endWatches}). */
     private final SharedKillSwitch watches = KillSwitches.shared("watches");
+
     /** RemoveSelfLink off: reads carry {@code metadata.selfLink} again. */
     private final boolean selfLinks;
+
     /** Ages in Tables are measured to this clock's now. */
     private final Clock clock;
 
@@ -70,15 +76,36 @@ final class ReadHandler {
         ResourceType type = definition.type();
         String name = r.info().name();
         IncludeObject include = includeObject(r);
-        return controlPlane.get(type, r.info().namespace(), name, readOptions(ReadOptions.Verb.GET, r)).thenApply(found -> {
-            byte[] obj = found.orElseThrow(() -> ApiStatus.notFound(type.groupResource(), name).exception());
-            obj = selfLinks ? SelfLinks.withSelfLink(type, obj) : obj;
-            if (r.representation().table()) {
-                return Encoder.json(200, Tables.renderObject(r.representation().metaVersion(), definition.printer(),
-                        obj, include, clock.instant()), r.format(), r.pretty(), List.of());
-            }
-            return Encoder.json(200, partialObject(type, type.kind(), r, obj), r.format(), r.pretty(), List.of());
-        });
+        return controlPlane
+                .get(type, r.info().namespace(), name, readOptions(ReadOptions.Verb.GET, r))
+                .thenApply(
+                        found -> {
+                            byte[] obj =
+                                    found.orElseThrow(
+                                            () ->
+                                                    ApiStatus.notFound(type.groupResource(), name)
+                                                            .exception());
+                            obj = selfLinks ? SelfLinks.withSelfLink(type, obj) : obj;
+                            if (r.representation().table()) {
+                                return Encoder.json(
+                                        200,
+                                        Tables.renderObject(
+                                                r.representation().metaVersion(),
+                                                definition.printer(),
+                                                obj,
+                                                include,
+                                                clock.instant()),
+                                        r.format(),
+                                        r.pretty(),
+                                        List.of());
+                            }
+                            return Encoder.json(
+                                    200,
+                                    partialObject(type, type.kind(), r, obj),
+                                    r.format(),
+                                    r.pretty(),
+                                    List.of());
+                        });
     }
 
     /**
@@ -91,7 +118,9 @@ final class ReadHandler {
             return obj;
         }
         if (!partial.equals(PartialObjects.KIND)) {
-            throw PartialObjects.mismatch(true, PartialObjects.goType(hasProtobuf(type), type.version(), kind, false))
+            throw PartialObjects.mismatch(
+                            true,
+                            PartialObjects.goType(hasProtobuf(type), type.version(), kind, false))
                     .exception();
         }
         return PartialObjects.of(r.representation().metaVersion(), obj);
@@ -101,66 +130,117 @@ final class ReadHandler {
         return ProtobufBodies.builtin().supports(type.gvk());
     }
 
-    /** The includeObject of a Table read (validated on every read, as kube-apiserver does for Tables). */
+    /**
+     * The includeObject of a Table read (validated on every read, as kube-apiserver does for
+     * Tables).
+     */
     private static IncludeObject includeObject(Request r) {
-        return r.representation().table() ? IncludeObject.parse(r.param("includeObject").orElse(null))
+        return r.representation().table()
+                ? IncludeObject.parse(r.param("includeObject").orElse(null))
                 : IncludeObject.METADATA;
     }
 
     CompletionStage<HttpResponse> list(KindDefinition definition, Request r) {
         ResourceType type = definition.type();
         IncludeObject include = includeObject(r);
-        return controlPlane.list(type, r.info().namespace(), readOptions(ReadOptions.Verb.LIST, r)).thenApply(chunk -> {
-            // The selfLink goes into each item as it is written: never a second copy of the list.
-            UnaryOperator<byte[]> links = selfLinks ? json -> SelfLinks.withSelfLink(type, json) : null;
-            if (r.representation().table()) {
-                return Encoder.table(Tables.listBody(Encoder.textFormat(r.format(), r.pretty()),
-                        r.representation().metaVersion(), definition.printer(), chunk.items(), include,
-                        new Tables.ListMeta(Long.toString(chunk.resourceVersion()), chunk.continueToken(),
-                                chunk.remainingItemCount()), clock.instant(), links), r.format());
-            }
-            String partial = r.representation().partial();
-            if (partial != null) {
-                if (!partial.equals(PartialObjects.LIST_KIND)) {
-                    throw PartialObjects.mismatch(false, PartialObjects.goType(hasProtobuf(type), type.version(),
-                            type.listKind(), true)).exception();
-                }
-                String metaVersion = r.representation().metaVersion();
-                UnaryOperator<byte[]> partialItem = links == null ? json -> PartialObjects.of(metaVersion, json)
-                        : json -> PartialObjects.of(metaVersion, links.apply(json));
-                return Encoder.list(new GroupVersionKind(PartialObjects.GROUP, metaVersion, PartialObjects.KIND),
-                        PartialObjects.LIST_KIND, chunk, null, partialItem, r.format(), r.pretty());
-            }
-            return Encoder.list(type.gvk(), type.listKind(), chunk,
-                    selfLinks ? SelfLinks.collection(type, r.info().namespace()) : null, links, r.format(),
-                    r.pretty());
-        });
+        return controlPlane
+                .list(type, r.info().namespace(), readOptions(ReadOptions.Verb.LIST, r))
+                .thenApply(
+                        chunk -> {
+                            // The selfLink goes into each item as it is written: never a second
+                            // copy of the list.
+                            UnaryOperator<byte[]> links =
+                                    selfLinks ? json -> SelfLinks.withSelfLink(type, json) : null;
+                            if (r.representation().table()) {
+                                return Encoder.table(
+                                        Tables.listBody(
+                                                Encoder.textFormat(r.format(), r.pretty()),
+                                                r.representation().metaVersion(),
+                                                definition.printer(),
+                                                chunk.items(),
+                                                include,
+                                                new Tables.ListMeta(
+                                                        Long.toString(chunk.resourceVersion()),
+                                                        chunk.continueToken(),
+                                                        chunk.remainingItemCount()),
+                                                clock.instant(),
+                                                links),
+                                        r.format());
+                            }
+                            String partial = r.representation().partial();
+                            if (partial != null) {
+                                if (!partial.equals(PartialObjects.LIST_KIND)) {
+                                    throw PartialObjects.mismatch(
+                                                    false,
+                                                    PartialObjects.goType(
+                                                            hasProtobuf(type),
+                                                            type.version(),
+                                                            type.listKind(),
+                                                            true))
+                                            .exception();
+                                }
+                                String metaVersion = r.representation().metaVersion();
+                                UnaryOperator<byte[]> partialItem =
+                                        links == null
+                                                ? json -> PartialObjects.of(metaVersion, json)
+                                                : json ->
+                                                        PartialObjects.of(
+                                                                metaVersion, links.apply(json));
+                                return Encoder.list(
+                                        new GroupVersionKind(
+                                                PartialObjects.GROUP,
+                                                metaVersion,
+                                                PartialObjects.KIND),
+                                        PartialObjects.LIST_KIND,
+                                        chunk,
+                                        null,
+                                        partialItem,
+                                        r.format(),
+                                        r.pretty());
+                            }
+                            return Encoder.list(
+                                    type.gvk(),
+                                    type.listKind(),
+                                    chunk,
+                                    selfLinks
+                                            ? SelfLinks.collection(type, r.info().namespace())
+                                            : null,
+                                    links,
+                                    r.format(),
+                                    r.pretty());
+                        });
     }
 
     /**
      * A chunked stream of JSON watch events, or the same events as WebSocket text messages when the
-     * client asked to upgrade. A watch of a named object ({@code GET .../name?watch})
-     * is a watch of the collection selected by {@code metadata.name}, as in kube-apiserver.
+     * client asked to upgrade. A watch of a named object ({@code GET .../name?watch}) is a watch of
+     * the collection selected by {@code metadata.name}, as in kube-apiserver.
      */
     CompletionStage<HttpResponse> watch(KindDefinition definition, Request r) {
         ResourceType type = definition.type();
-        if (r.format() == Negotiation.Format.YAML || (r.format() == Negotiation.Format.PROTOBUF
-                && (r.webSocket() != null || r.representation().table()))) {
-            throw ApiStatus.notAcceptable("only the following media types are accepted: application/json, "
-                    + "application/json;stream=watch, application/vnd.kubernetes.protobuf, "
-                    + "application/vnd.kubernetes.protobuf;stream=watch").exception();
+        if (r.format() == Negotiation.Format.YAML
+                || (r.format() == Negotiation.Format.PROTOBUF
+                        && (r.webSocket() != null || r.representation().table()))) {
+            throw ApiStatus.notAcceptable(
+                            "only the following media types are accepted: application/json, "
+                                    + "application/json;stream=watch, application/vnd.kubernetes.protobuf, "
+                                    + "application/vnd.kubernetes.protobuf;stream=watch")
+                    .exception();
         }
         ReadOptions options = readOptions(ReadOptions.Verb.WATCH, r);
         if (r.info().hasName()) {
-            options = options.withFieldSelector(ReadOptions.namedSelector(options.fieldSelector(), r.info().name()));
+            options =
+                    options.withFieldSelector(
+                            ReadOptions.namedSelector(options.fieldSelector(), r.info().name()));
         }
         Duration timeout = watchTimeouts.of(options.timeoutSeconds());
-        UnaryOperator<byte[]> objects = selfLinks ? json -> SelfLinks.withSelfLink(type, json)
-                : json -> json;
+        UnaryOperator<byte[]> objects =
+                selfLinks ? json -> SelfLinks.withSelfLink(type, json) : json -> json;
         String kind = type.kind();
         String apiVersion = type.apiVersion();
         if (PartialObjects.KIND.equals(r.representation().partial())) {
-            // Each event's object as its PartialObjectMetadata; a PartialObjectMetadataList watch gets the
+            // Each event's object as its PartialObjectMetadata; a PartialObjectMetadataList watch
+            // gets the
             // objects themselves, as kube-apiserver falls back when the per-event conversion fails.
             String metaVersion = r.representation().metaVersion();
             UnaryOperator<byte[]> whole = objects;
@@ -168,28 +248,58 @@ final class ReadHandler {
             kind = PartialObjects.KIND;
             apiVersion = PartialObjects.apiVersion(metaVersion);
         }
-        WatchFraming framing = r.format() == Negotiation.Format.PROTOBUF
-                ? WatchFraming.protobuf(kind, apiVersion, objects)
-                : r.representation().table()
-                ? WatchFraming.table(type.kind(), type.apiVersion(), objects, new WatchFraming.TableRows(
-                        r.representation().metaVersion(), definition.printer(), includeObject(r), clock))
-                : new WatchFraming(kind, apiVersion, objects);
-        return controlPlane.watch(type, r.info().namespace(), options, timeout).thenApply(events -> {
-            if (r.webSocket() != null) {
-                // As kube-apiserver: one text message per event (clients like fabric8 watch this way).
-                return r.webSocket().handleMessagesWith(Sink.ignore(), events.takeWithin(timeout).via(watches.flow())
-                        .map(e -> (Message) TextMessage.create(framing.frame(e).utf8String())));
-            }
-            return HttpResponse.create().withStatus(200).withEntity(HttpEntities.createChunked(
-                    r.format() == Negotiation.Format.PROTOBUF ? PROTOBUF_WATCH : ContentTypes.APPLICATION_JSON,
-                    events.takeWithin(timeout).via(watches.flow()).map(framing::frame)));
-        });
+        WatchFraming framing =
+                r.format() == Negotiation.Format.PROTOBUF
+                        ? WatchFraming.protobuf(kind, apiVersion, objects)
+                        : r.representation().table()
+                                ? WatchFraming.table(
+                                        type.kind(),
+                                        type.apiVersion(),
+                                        objects,
+                                        new WatchFraming.TableRows(
+                                                r.representation().metaVersion(),
+                                                definition.printer(),
+                                                includeObject(r),
+                                                clock))
+                                : new WatchFraming(kind, apiVersion, objects);
+        return controlPlane
+                .watch(type, r.info().namespace(), options, timeout)
+                .thenApply(
+                        events -> {
+                            if (r.webSocket() != null) {
+                                // As kube-apiserver: one text message per event (clients like
+                                // fabric8 watch this way).
+                                return r.webSocket()
+                                        .handleMessagesWith(
+                                                Sink.ignore(),
+                                                events.takeWithin(timeout)
+                                                        .via(watches.flow())
+                                                        .map(
+                                                                e ->
+                                                                        (Message)
+                                                                                TextMessage.create(
+                                                                                        framing.frame(
+                                                                                                        e)
+                                                                                                .utf8String())));
+                            }
+                            return HttpResponse.create()
+                                    .withStatus(200)
+                                    .withEntity(
+                                            HttpEntities.createChunked(
+                                                    r.format() == Negotiation.Format.PROTOBUF
+                                                            ? PROTOBUF_WATCH
+                                                            : ContentTypes.APPLICATION_JSON,
+                                                    events.takeWithin(timeout)
+                                                            .via(watches.flow())
+                                                            .map(framing::frame)));
+                        });
     }
 
     /**
-     * Ends every watch stream as if its timeout had come (the chunked body or the WebSocket closes in order),
-     * and any watch started later at once: the server is stopping, and clients watch again elsewhere. Streams
-     * still open when the actor system terminates would be torn down and logged as failures.
+     * Ends every watch stream as if its timeout had come (the chunked body or the WebSocket closes
+     * in order), and any watch started later at once: the server is stopping, and clients watch
+     * again elsewhere. Streams still open when the actor system terminates would be torn down and
+     * logged as failures.
      */
     void endWatches() {
         watches.shutdown();

@@ -23,7 +23,8 @@ final class RequestInfoParser {
 
     /** Empty when the path is not a resource path (discovery, health, unknown). */
     static Optional<RequestInfo> parse(String method, String path, boolean watch) {
-        // kube-apiserver's router serves resources under /api/{version} and /apis/{group}/{version} only;
+        // kube-apiserver's router serves resources under /api/{version} and /apis/{group}/{version}
+        // only;
         // "//api/v1/..." does not start with either root.
         if (!path.startsWith("/api/") && !path.startsWith("/apis/")) {
             return Optional.empty();
@@ -61,20 +62,21 @@ final class RequestInfoParser {
         String resource = rest.get(0);
         String name = rest.size() > 1 ? rest.get(1) : null;
         String sub = rest.size() > 2 ? rest.get(2) : null;
-        Verb verb = switch (method) {
-            case "GET", "HEAD" -> watch ? Verb.WATCH : name == null ? Verb.LIST : Verb.GET;
-            case "POST" -> Verb.CREATE;
-            case "PUT" -> Verb.UPDATE;
-            case "PATCH" -> Verb.PATCH;
-            case "DELETE" -> name == null ? Verb.DELETECOLLECTION : Verb.DELETE;
-            default -> Verb.UNSUPPORTED;
-        };
+        Verb verb =
+                switch (method) {
+                    case "GET", "HEAD" -> watch ? Verb.WATCH : name == null ? Verb.LIST : Verb.GET;
+                    case "POST" -> Verb.CREATE;
+                    case "PUT" -> Verb.UPDATE;
+                    case "PATCH" -> Verb.PATCH;
+                    case "DELETE" -> name == null ? Verb.DELETECOLLECTION : Verb.DELETE;
+                    default -> Verb.UNSUPPORTED;
+                };
         return Optional.of(new RequestInfo(verb, group, version, resource, namespace, name, sub));
     }
 
     /**
-     * The segments between the slashes, without the slashes at either end (Go's
-     * {@code strings.Split(strings.Trim(path, "/"), "/")}); inner empty segments are kept.
+     * The segments between the slashes, without the slashes at either end (Go's {@code
+     * strings.Split(strings.Trim(path, "/"), "/")}); inner empty segments are kept.
      */
     static List<String> segments(String path) {
         int from = 0;

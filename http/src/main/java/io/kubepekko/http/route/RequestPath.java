@@ -1,19 +1,18 @@
 package io.kubepekko.http.route;
 
-import org.apache.pekko.http.javadsl.model.HttpRequest;
-import org.apache.pekko.http.javadsl.model.headers.RawRequestURI;
-
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import org.apache.pekko.http.javadsl.model.HttpRequest;
+import org.apache.pekko.http.javadsl.model.headers.RawRequestURI;
 
 /**
  * The path a client asked for, percent-decoded once and otherwise as sent: dot segments and empty
  * segments stay. This is what kube-apiserver routes on (Go's {@code URL.Path}).
  *
- * <p>Pekko's own {@code Uri} collapses {@code .} and {@code ..} segments after decoding, so
- * {@code /namespaces/n/configmaps/%2e%2e} would become {@code /namespaces/n}, another object. The
- * path is therefore read from the request target as the client sent it (the {@code Raw-Request-URI}
- * header, which the server is bound to add: see {@code ApiServer}).
+ * <p>Pekko's own {@code Uri} collapses {@code .} and {@code ..} segments after decoding, so {@code
+ * /namespaces/n/configmaps/%2e%2e} would become {@code /namespaces/n}, another object. The path is
+ * therefore read from the request target as the client sent it (the {@code Raw-Request-URI} header,
+ * which the server is bound to add: see {@code ApiServer}).
  */
 final class RequestPath {
     private RequestPath() {}
@@ -50,9 +49,10 @@ final class RequestPath {
     }
 
     /**
-     * Percent-decodes {@code raw} as UTF-8, as Go's path unescaping does: {@code +} stays a plus, and
-     * an encoded {@code /} becomes a slash (Go's {@code URL.Path} splits on it too). A {@code %} not
-     * followed by two hex digits is kept as it is (the HTTP parser refuses such targets before this).
+     * Percent-decodes {@code raw} as UTF-8, as Go's path unescaping does: {@code +} stays a plus,
+     * and an encoded {@code /} becomes a slash (Go's {@code URL.Path} splits on it too). A {@code
+     * %} not followed by two hex digits is kept as it is (the HTTP parser refuses such targets
+     * before this).
      */
     static String decode(String raw) {
         if (raw.indexOf('%') < 0) {
@@ -61,7 +61,10 @@ final class RequestPath {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(raw.length());
         for (int i = 0; i < raw.length(); i++) {
             char c = raw.charAt(i);
-            if (c == '%' && i + 2 < raw.length() && hex(raw.charAt(i + 1)) >= 0 && hex(raw.charAt(i + 2)) >= 0) {
+            if (c == '%'
+                    && i + 2 < raw.length()
+                    && hex(raw.charAt(i + 1)) >= 0
+                    && hex(raw.charAt(i + 2)) >= 0) {
                 bytes.write(hex(raw.charAt(i + 1)) * 16 + hex(raw.charAt(i + 2)));
                 i += 2;
             } else {

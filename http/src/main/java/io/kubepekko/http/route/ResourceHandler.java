@@ -1,16 +1,14 @@
 package io.kubepekko.http.route;
 
-import io.kubepekko.api.meta.GoStrconv;
-import io.kubepekko.http.encoding.Encoder;
-import io.kubepekko.http.encoding.Negotiation;
-import io.kubepekko.http.encoding.RequestBodies;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.Verb;
 import io.kubepekko.api.codec.FieldValidation;
 import io.kubepekko.api.definition.KindDefinition;
+import io.kubepekko.api.meta.GoStrconv;
 import io.kubepekko.api.meta.ObjectMeta;
+import io.kubepekko.api.protobuf.ProtobufBodies;
 import io.kubepekko.api.registry.ForwardedCreate;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.registry.SubresourceCreate;
@@ -18,40 +16,45 @@ import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.store.DeleteOptionsType;
 import io.kubepekko.api.store.DeletionOptions;
-import io.kubepekko.api.store.StorageKeys;
 import io.kubepekko.api.store.PatchType;
+import io.kubepekko.api.store.StorageKeys;
 import io.kubepekko.api.store.SubresourceRoute;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOptions;
 import io.kubepekko.api.store.WriteResult;
-import org.apache.pekko.http.javadsl.model.HttpResponse;
-import org.apache.pekko.http.javadsl.model.Query;
-
 import io.kubepekko.api.watch.ListChunk;
 import io.kubepekko.api.watch.ReadOptions;
-import org.apache.pekko.http.javadsl.model.ws.WebSocketUpgrade;
-
-import io.kubepekko.api.protobuf.ProtobufBodies;
-
+import io.kubepekko.http.encoding.Encoder;
+import io.kubepekko.http.encoding.Negotiation;
+import io.kubepekko.http.encoding.RequestBodies;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.Query;
+import org.apache.pekko.http.javadsl.model.ws.WebSocketUpgrade;
 
 /**
- * Serves the resource endpoints: a named pipeline per verb — resolve the type, check scope and verb,
- * decode, call the {@link ControlPlane}, encode.
+ * Serves the resource endpoints: a named pipeline per verb — resolve the type, check scope and
+ * verb, decode, call the {@link ControlPlane}, encode.
  */
 public final class ResourceHandler {
 
-    private static final String NOT_ALLOWED = "the server does not allow this method on the requested resource";
+    private static final String NOT_ALLOWED =
+            "the server does not allow this method on the requested resource";
 
     /** The verbs kube-apiserver routes on an object's own path ({@code .../{resource}/{name}}). */
-    private static final List<String> ITEM_VERBS = List.of(Verb.GET.wireName(), Verb.UPDATE.wireName(),
-            Verb.PATCH.wireName(), Verb.DELETE.wireName());
+    private static final List<String> ITEM_VERBS =
+            List.of(
+                    Verb.GET.wireName(),
+                    Verb.UPDATE.wireName(),
+                    Verb.PATCH.wireName(),
+                    Verb.DELETE.wireName());
 
     private final ControlPlane controlPlane;
+
     /** get, list and watch. */
     private final ReadHandler reads;
 
@@ -70,13 +73,33 @@ public final class ResourceHandler {
      *
      * @param webSocket the WebSocket upgrade the client asked for (a watch over WebSocket), or null
      */
-    record Request(RequestInfo info, Query query, String contentType, byte[] body,
-                   Negotiation.Representation representation, boolean pretty, WebSocketUpgrade webSocket,
-                   String userAgent) {
-        Request(RequestInfo info, Query query, String contentType, byte[] body, Negotiation.Format format,
+    record Request(
+            RequestInfo info,
+            Query query,
+            String contentType,
+            byte[] body,
+            Negotiation.Representation representation,
+            boolean pretty,
+            WebSocketUpgrade webSocket,
+            String userAgent) {
+        Request(
+                RequestInfo info,
+                Query query,
+                String contentType,
+                byte[] body,
+                Negotiation.Format format,
                 boolean pretty) {
-            this(info, query, contentType, body, format == Negotiation.Format.YAML ? Negotiation.Representation.YAML
-                    : Negotiation.Representation.JSON, pretty, null, null);
+            this(
+                    info,
+                    query,
+                    contentType,
+                    body,
+                    format == Negotiation.Format.YAML
+                            ? Negotiation.Representation.YAML
+                            : Negotiation.Representation.JSON,
+                    pretty,
+                    null,
+                    null);
         }
 
         /** The encoding of the response. */
@@ -85,12 +108,15 @@ public final class ResourceHandler {
         }
 
         Request withRepresentation(Negotiation.Representation other) {
-            return other == representation ? this
-                    : new Request(info, query, contentType, body, other, pretty, webSocket, userAgent);
+            return other == representation
+                    ? this
+                    : new Request(
+                            info, query, contentType, body, other, pretty, webSocket, userAgent);
         }
 
         Request withInfo(RequestInfo other) {
-            return new Request(other, query, contentType, body, representation, pretty, webSocket, userAgent);
+            return new Request(
+                    other, query, contentType, body, representation, pretty, webSocket, userAgent);
         }
 
         Optional<String> param(String name) {
@@ -100,12 +126,18 @@ public final class ResourceHandler {
 
     CompletionStage<HttpResponse> handle(Request request) {
         RequestInfo info = request.info();
-        KindDefinition kind = controlPlane.registry().definition(info.group(), info.version(), info.resource())
-                .orElseThrow(() -> ApiStatus.pathNotFound().exception());
+        KindDefinition kind =
+                controlPlane
+                        .registry()
+                        .definition(info.group(), info.version(), info.resource())
+                        .orElseThrow(() -> ApiStatus.pathNotFound().exception());
         ResourceType type = kind.type();
-        // Protobuf only for kinds that have a protobuf form; others get the client's fallback, or 406.
-        Request r = request.withRepresentation(request.representation()
-                .forKind(ProtobufBodies.builtin().supports(type.gvk())));
+        // Protobuf only for kinds that have a protobuf form; others get the client's fallback, or
+        // 406.
+        Request r =
+                request.withRepresentation(
+                        request.representation()
+                                .forKind(ProtobufBodies.builtin().supports(type.gvk())));
         checkScope(type, info);
         if (info.subresource() != null) {
             return subresource(type, r);
@@ -126,7 +158,8 @@ public final class ResourceHandler {
             case GET -> reads.get(kind, r);
             case LIST -> reads.list(kind, r);
             case WATCH -> reads.watch(kind, r);
-            case CREATE -> type.forwardedCreate() != null ? forwardedCreate(type, r) : create(type, r);
+            case CREATE ->
+                    type.forwardedCreate() != null ? forwardedCreate(type, r) : create(type, r);
             case UPDATE -> update(type, r);
             case PATCH -> patch(type, r, null, List.of(PatchType.values()));
             case DELETE -> delete(type, r);
@@ -150,8 +183,16 @@ public final class ResourceHandler {
             if (info.verb() != Verb.LIST && info.verb() != Verb.WATCH) {
                 throw ApiStatus.badRequest("Namespace parameter required.").exception();
             }
-            r = r.withInfo(new RequestInfo(info.verb(), info.group(), info.version(), info.resource(), null,
-                    info.name(), info.subresource()));
+            r =
+                    r.withInfo(
+                            new RequestInfo(
+                                    info.verb(),
+                                    info.group(),
+                                    info.version(),
+                                    info.resource(),
+                                    null,
+                                    info.name(),
+                                    info.subresource()));
         } else if (namespace != null) {
             StorageKeys.checkNamespace(namespace);
         }
@@ -187,44 +228,75 @@ public final class ResourceHandler {
     }
 
     /**
-     * A create of a resource without objects (bindings): the create of its subresource (pods/binding) on
-     * the object the body names.
+     * A create of a resource without objects (bindings): the create of its subresource
+     * (pods/binding) on the object the body names.
      */
     private CompletionStage<HttpResponse> forwardedCreate(ResourceType type, Request r) {
         ForwardedCreate forward = type.forwardedCreate();
-        ResourceType target = controlPlane.registry().find(type.group(), type.version(), forward.resource())
-                .orElseThrow(() -> new IllegalStateException(type.resource() + " forwards to an unserved resource"));
+        ResourceType target =
+                controlPlane
+                        .registry()
+                        .find(type.group(), type.version(), forward.resource())
+                        .orElseThrow(
+                                () ->
+                                        new IllegalStateException(
+                                                type.resource()
+                                                        + " forwards to an unserved resource"));
         WriteOptions options = writeOptions(r, List.of());
         RequestBodies.Decoded d = decodeWithWarnings(type, r, options);
         String name = ObjectMeta.name(d.object());
-        return write(target, r, new WriteOp.CreateSubresource(name == null ? "" : name, forward.subresource(),
-                d.object(), type.resource(), options), d.warnings());
+        return write(
+                target,
+                r,
+                new WriteOp.CreateSubresource(
+                        name == null ? "" : name,
+                        forward.subresource(),
+                        d.object(),
+                        type.resource(),
+                        options),
+                d.warnings());
     }
 
     /** A create through a subresource of the named object (pods/{name}/binding). */
-    private CompletionStage<HttpResponse> createSubresource(ResourceType type, Request r, SubresourceCreate creation) {
+    private CompletionStage<HttpResponse> createSubresource(
+            ResourceType type, Request r, SubresourceCreate creation) {
         WriteOptions options = writeOptions(r, List.of());
-        RequestBodies.Decoded d = RequestBodies.decode(r.contentType(), r.body(), creation.bodyKind(),
-                options.fieldValidation());
-        return write(type, r, new WriteOp.CreateSubresource(r.info().name(), r.info().subresource(), d.object(), null,
-                options), d.warnings());
+        RequestBodies.Decoded d =
+                RequestBodies.decode(
+                        r.contentType(), r.body(), creation.bodyKind(), options.fieldValidation());
+        return write(
+                type,
+                r,
+                new WriteOp.CreateSubresource(
+                        r.info().name(), r.info().subresource(), d.object(), null, options),
+                d.warnings());
     }
 
     private CompletionStage<HttpResponse> update(ResourceType type, Request r) {
         WriteOptions options = writeOptions(r, List.of());
         RequestBodies.Decoded d = decodeWithWarnings(type, r, options);
-        return write(type, r, new WriteOp.Update(r.info().name(), d.object(), null, options), d.warnings());
+        return write(
+                type,
+                r,
+                new WriteOp.Update(r.info().name(), d.object(), null, options),
+                d.warnings());
     }
 
-    /** A patch of the object ({@code subresource} null) or of a subresource, in one of {@code accepted}. */
-    private CompletionStage<HttpResponse> patch(ResourceType type, Request r, String subresource,
-                                                List<PatchType> accepted) {
+    /**
+     * A patch of the object ({@code subresource} null) or of a subresource, in one of {@code
+     * accepted}.
+     */
+    private CompletionStage<HttpResponse> patch(
+            ResourceType type, Request r, String subresource, List<PatchType> accepted) {
         // As kube-apiserver's PatchResource: the value up to its first ";", compared as it is.
         String mediaType = r.contentType() == null ? "" : r.contentType();
         int semicolon = mediaType.indexOf(';');
         String patchMediaType = semicolon > 0 ? mediaType.substring(0, semicolon) : mediaType;
-        PatchType patchType = PatchType.fromMediaType(patchMediaType).filter(t -> t.mediaType.equals(patchMediaType))
-                .orElseThrow(() -> unknownPatchFormat(List.of(PatchType.values())).exception());
+        PatchType patchType =
+                PatchType.fromMediaType(patchMediaType)
+                        .filter(t -> t.mediaType.equals(patchMediaType))
+                        .orElseThrow(
+                                () -> unknownPatchFormat(List.of(PatchType.values())).exception());
         if (!accepted.contains(patchType)) {
             throw unknownPatchFormat(accepted).exception();
         }
@@ -238,14 +310,20 @@ public final class ResourceHandler {
             leading.add(FieldError.forbidden("force", "may not be specified for non-apply patch"));
         }
         WriteOptions options = writeOptions(r, leading);
-        boolean force = r.param("force").filter(v -> !v.isEmpty()).map(GoStrconv::parseBool)
-                .orElse(false);
-        return write(type, r, new WriteOp.Patch(r.info().name(), patchType, r.body(), subresource, options, force));
+        boolean force =
+                r.param("force").filter(v -> !v.isEmpty()).map(GoStrconv::parseBool).orElse(false);
+        return write(
+                type,
+                r,
+                new WriteOp.Patch(
+                        r.info().name(), patchType, r.body(), subresource, options, force));
     }
 
     private static ApiStatus unknownPatchFormat(List<PatchType> accepted) {
-        return ApiStatus.unsupportedMediaType("the body of the request was in an unknown format - accepted media "
-                + "types include: " + String.join(", ", accepted.stream().map(t -> t.mediaType).toList()));
+        return ApiStatus.unsupportedMediaType(
+                "the body of the request was in an unknown format - accepted media "
+                        + "types include: "
+                        + String.join(", ", accepted.stream().map(t -> t.mediaType).toList()));
     }
 
     private CompletionStage<HttpResponse> delete(ResourceType type, Request r) {
@@ -254,20 +332,32 @@ public final class ResourceHandler {
 
     private CompletionStage<HttpResponse> deleteCollection(ResourceType type, Request r) {
         // The list options are validated as kube-apiserver does (400 malformed numbers, 422 invalid
-        // combinations) before the delete options, and the parsed value is what selects the objects.
-        ReadOptions listed = ReadOptions.parse(ReadOptions.Verb.LIST, r.query().toMultiMap(),
-                controlPlane.featureGates());
-        return controlPlane.deleteCollection(type, r.info().namespace(), listed, deletionOptions(r))
-                .thenApply(l -> Encoder.list(type.gvk(), type.listKind(),
-                        new ListChunk(l.items(), l.resourceVersion(), null, null), null, null, r.format(),
-                        r.pretty()));
+        // combinations) before the delete options, and the parsed value is what selects the
+        // objects.
+        ReadOptions listed =
+                ReadOptions.parse(
+                        ReadOptions.Verb.LIST, r.query().toMultiMap(), controlPlane.featureGates());
+        return controlPlane
+                .deleteCollection(type, r.info().namespace(), listed, deletionOptions(r))
+                .thenApply(
+                        l ->
+                                Encoder.list(
+                                        type.gvk(),
+                                        type.listKind(),
+                                        new ListChunk(l.items(), l.resourceVersion(), null, null),
+                                        null,
+                                        null,
+                                        r.format(),
+                                        r.pretty()));
     }
 
     private CompletionStage<HttpResponse> subresource(ResourceType type, Request r) {
-        SubresourceRoute route = SubresourceRoute.of(type, r.info().subresource())
-                .orElseThrow(() -> ApiStatus.pathNotFound().exception());
+        SubresourceRoute route =
+                SubresourceRoute.of(type, r.info().subresource())
+                        .orElseThrow(() -> ApiStatus.pathNotFound().exception());
         if (route instanceof SubresourceRoute.Creates creates) {
-            // Only created (kube's NamedCreater): any other method finds the POST route and is refused.
+            // Only created (kube's NamedCreater): any other method finds the POST route and is
+            // refused.
             if (r.info().verb() != Verb.CREATE) {
                 throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
             }
@@ -279,18 +369,44 @@ public final class ResourceHandler {
             // No route for the method (Kubernetes' FinalizeREST only updates).
             throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
         }
-        withPathNames(r); // a subresource is never listed: the request comes back unchanged or not at all
+        withPathNames(
+                r); // a subresource is never listed: the request comes back unchanged or not at all
         return switch (r.info().verb()) {
-            case GET -> controlPlane.get(type, r.info().namespace(), r.info().name()).thenApply(found -> {
-                byte[] obj = found.orElseThrow(() -> ApiStatus.notFound(type.groupResource(), r.info().name()).exception());
-                return Encoder.json(200, ReadHandler.partialObject(type, part.bodyKind().kind(), r,
-                        part.read(type, obj)), r.format(), r.pretty(), List.of());
-            });
+            case GET ->
+                    controlPlane
+                            .get(type, r.info().namespace(), r.info().name())
+                            .thenApply(
+                                    found -> {
+                                        byte[] obj =
+                                                found.orElseThrow(
+                                                        () ->
+                                                                ApiStatus.notFound(
+                                                                                type
+                                                                                        .groupResource(),
+                                                                                r.info().name())
+                                                                        .exception());
+                                        return Encoder.json(
+                                                200,
+                                                ReadHandler.partialObject(
+                                                        type,
+                                                        part.bodyKind().kind(),
+                                                        r,
+                                                        part.read(type, obj)),
+                                                r.format(),
+                                                r.pretty(),
+                                                List.of());
+                                    });
             case UPDATE -> {
                 WriteOptions options = writeOptions(r, List.of());
-                ObjectNode body = RequestBodies.decode(r.contentType(), r.body(), part.bodyKind(),
-                        options.fieldValidation()).object();
-                yield write(type, r, new WriteOp.Update(r.info().name(), body, part.name(), options));
+                ObjectNode body =
+                        RequestBodies.decode(
+                                        r.contentType(),
+                                        r.body(),
+                                        part.bodyKind(),
+                                        options.fieldValidation())
+                                .object();
+                yield write(
+                        type, r, new WriteOp.Update(r.info().name(), body, part.name(), options));
             }
             case PATCH -> patch(type, r, part.name(), part.patchTypes());
             default -> throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
@@ -301,20 +417,28 @@ public final class ResourceHandler {
         return write(type, r, op, List.of());
     }
 
-    private CompletionStage<HttpResponse> write(ResourceType type, Request r, WriteOp op, List<String> decodeWarnings) {
-        return controlPlane.write(type, r.info().namespace(), op).thenApply(result -> response(result, r, decodeWarnings));
+    private CompletionStage<HttpResponse> write(
+            ResourceType type, Request r, WriteOp op, List<String> decodeWarnings) {
+        return controlPlane
+                .write(type, r.info().namespace(), op)
+                .thenApply(result -> response(result, r, decodeWarnings));
     }
 
     /**
-     * The one place a write's answer becomes its HTTP status and body. A refusal answers as every failed
-     * request does: {@link ApiHandler} encodes a Status as negotiated for errors, not for the object.
+     * The one place a write's answer becomes its HTTP status and body. A refusal answers as every
+     * failed request does: {@link ApiHandler} encodes a Status as negotiated for errors, not for
+     * the object.
      */
-    private static HttpResponse response(WriteResult result, Request r, List<String> decodeWarnings) {
+    private static HttpResponse response(
+            WriteResult result, Request r, List<String> decodeWarnings) {
         if (result instanceof WriteResult.Refused refused) {
             throw refused.status().exception();
         }
         WriteResult.Success w = (WriteResult.Success) result;
-        int code = w instanceof WriteResult.Created ? 201 : w instanceof WriteResult.Accepted ? 202 : 200;
+        int code =
+                w instanceof WriteResult.Created
+                        ? 201
+                        : w instanceof WriteResult.Accepted ? 202 : 200;
         List<String> warnings = decodeWarnings;
         if (!w.warnings().isEmpty()) {
             warnings = new ArrayList<>(decodeWarnings);
@@ -323,24 +447,38 @@ public final class ResourceHandler {
         return Encoder.json(code, w.body(), r.format(), r.pretty(), warnings);
     }
 
-    /** The body decoded as the already validated {@code fieldValidation} of {@code options} asks. */
-    private RequestBodies.Decoded decodeWithWarnings(ResourceType type, Request r, WriteOptions options) {
-        return RequestBodies.decode(r.contentType(), r.body(), type.gvk(), options.fieldValidation());
+    /**
+     * The body decoded as the already validated {@code fieldValidation} of {@code options} asks.
+     */
+    private RequestBodies.Decoded decodeWithWarnings(
+            ResourceType type, Request r, WriteOptions options) {
+        return RequestBodies.decode(
+                r.contentType(), r.body(), type.gvk(), options.fieldValidation());
     }
-
 
     /**
-     * The write's options, validated before the body is read (422 on the options kind); {@code leading}
-     * are a patch's own problems. Without {@code fieldManager} the User-Agent names the manager.
+     * The write's options, validated before the body is read (422 on the options kind); {@code
+     * leading} are a patch's own problems. Without {@code fieldManager} the User-Agent names the
+     * manager.
      */
     private static WriteOptions writeOptions(Request r, List<FieldError> leading) {
-        WriteOptions o = WriteOptions.parse(optionsKind(r.info().verb()), leading, r.param("fieldManager").orElse(null),
-                values(r, "dryRun"), r.param("fieldValidation").orElse(""));
-        return o.fieldManager() != null ? o
-                : new WriteOptions(o.dryRun(), managerFromUserAgent(r.userAgent()), o.fieldValidation());
+        WriteOptions o =
+                WriteOptions.parse(
+                        optionsKind(r.info().verb()),
+                        leading,
+                        r.param("fieldManager").orElse(null),
+                        values(r, "dryRun"),
+                        r.param("fieldValidation").orElse(""));
+        return o.fieldManager() != null
+                ? o
+                : new WriteOptions(
+                        o.dryRun(), managerFromUserAgent(r.userAgent()), o.fieldValidation());
     }
 
-    /** Without {@code fieldManager}, the manager is the User-Agent up to its first "/", as kube-apiserver names it. */
+    /**
+     * Without {@code fieldManager}, the manager is the User-Agent up to its first "/", as
+     * kube-apiserver names it.
+     */
     static String managerFromUserAgent(String userAgent) {
         if (userAgent == null || userAgent.isEmpty()) {
             return null;
@@ -358,7 +496,8 @@ public final class ResourceHandler {
         };
     }
 
-    private static final GroupVersionKind DELETE_OPTIONS = new GroupVersionKind("meta.k8s.io", "v1", "DeleteOptions");
+    private static final GroupVersionKind DELETE_OPTIONS =
+            new GroupVersionKind("meta.k8s.io", "v1", "DeleteOptions");
 
     /**
      * As kube-apiserver reads them: the body when there is one, else the query. The body must
@@ -369,8 +508,10 @@ public final class ResourceHandler {
         if (r.body().length == 0) {
             return DeletionOptions.fromQuery(name -> values(r, name));
         }
-        ObjectNode body = RequestBodies.decode(r.contentType(), r.body(), DELETE_OPTIONS, FieldValidation.IGNORE)
-                .object();
+        ObjectNode body =
+                RequestBodies.decode(
+                                r.contentType(), r.body(), DELETE_OPTIONS, FieldValidation.IGNORE)
+                        .object();
         DeleteOptionsType.check(body, r.body());
         return DeletionOptions.fromBody(body);
     }

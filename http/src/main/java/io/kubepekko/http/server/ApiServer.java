@@ -1,45 +1,25 @@
 package io.kubepekko.http.server;
 
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigValueFactory;
+import io.kubepekko.actors.Environment;
+import io.kubepekko.actors.StorageQuota;
+import io.kubepekko.actors.controllers.Controllers;
+import io.kubepekko.actors.fencing.PeerContact;
+import io.kubepekko.actors.plane.ControlPlane;
+import io.kubepekko.actors.watch.WatchCache;
+import io.kubepekko.api.definition.Registry;
+import io.kubepekko.api.kinds.ServiceNetwork;
+import io.kubepekko.api.store.ObjectWrites;
+import io.kubepekko.api.watch.FeatureGates;
 import io.kubepekko.http.route.ApiHandler;
 import io.kubepekko.http.route.DocumentHandler;
 import io.kubepekko.http.route.HealthChecks;
 import io.kubepekko.http.route.ResourceHandler;
 import io.kubepekko.http.route.WatchTimeouts;
-import com.typesafe.config.Config;
-import com.typesafe.config.ConfigValueFactory;
-import io.kubepekko.actors.plane.ControlPlane;
-import io.kubepekko.actors.controllers.Controllers;
-import io.kubepekko.actors.Environment;
-import io.kubepekko.actors.StorageQuota;
-import io.kubepekko.actors.watch.WatchCache;
-import io.kubepekko.actors.fencing.PeerContact;
-import io.kubepekko.api.definition.Registry;
-import io.kubepekko.api.kinds.ServiceNetwork;
-import io.kubepekko.api.watch.FeatureGates;
-import io.kubepekko.api.store.ObjectWrites;
 import io.kubepekko.persistence.StorageProbe;
 import io.kubepekko.persistence.StorageSettings;
 import io.kubepekko.persistence.fencing.WritePermit;
-import org.apache.pekko.Done;
-import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.actor.typed.Props;
-import org.apache.pekko.actor.typed.javadsl.Adapter;
-import org.apache.pekko.actor.typed.javadsl.Behaviors;
-import org.apache.pekko.cluster.Member;
-import org.apache.pekko.cluster.MemberStatus;
-import org.apache.pekko.cluster.typed.Cluster;
-import org.apache.pekko.cluster.typed.Join;
-import org.apache.pekko.http.javadsl.Http;
-import org.apache.pekko.http.javadsl.ServerBinding;
-import org.apache.pekko.http.javadsl.model.HttpRequest;
-import org.apache.pekko.http.javadsl.model.HttpResponse;
-import org.apache.pekko.stream.javadsl.Flow;
-import org.apache.pekko.stream.Materializer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -56,11 +36,28 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Props;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.cluster.Member;
+import org.apache.pekko.cluster.MemberStatus;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Join;
+import org.apache.pekko.http.javadsl.Http;
+import org.apache.pekko.http.javadsl.ServerBinding;
+import org.apache.pekko.http.javadsl.model.HttpRequest;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.stream.Materializer;
+import org.apache.pekko.stream.javadsl.Flow;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * One API server: an actor system joining a Pekko Cluster (a one-node one of its own without seed nodes)
- * on its storage profile's journal, the control
- * plane on top, and the HTTP listener. {@link #start} returns once the server answers requests.
+ * One API server: an actor system joining a Pekko Cluster (a one-node one of its own without seed
+ * nodes) on its storage profile's journal, the control plane on top, and the HTTP listener. {@link
+ * #start} returns once the server answers requests.
  */
 public final class ApiServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ApiServer.class);
@@ -75,10 +72,16 @@ public final class ApiServer implements AutoCloseable {
     private final Controllers controllers;
     private final ResourceHandler resources;
 
-    private ApiServer(ActorSystem<Void> system, ServerBinding binding, ScheduledExecutorService probes,
-                      AtomicBoolean shuttingDown, ApiServerSettings settings, Path kubeconfig, String url,
-                      Controllers controllers,
-                      ResourceHandler resources) {
+    private ApiServer(
+            ActorSystem<Void> system,
+            ServerBinding binding,
+            ScheduledExecutorService probes,
+            AtomicBoolean shuttingDown,
+            ApiServerSettings settings,
+            Path kubeconfig,
+            String url,
+            Controllers controllers,
+            ResourceHandler resources) {
         this.system = system;
         this.binding = binding;
         this.probes = probes;
@@ -94,18 +97,23 @@ public final class ApiServer implements AutoCloseable {
         return start(settings, Environment.system());
     }
 
-    /** Starts a server whose clock and randomness come from {@code environment} (tests inject them). */
-    public static ApiServer start(ApiServerSettings settings, Environment environment) throws Exception {
+    /**
+     * Starts a server whose clock and randomness come from {@code environment} (tests inject them).
+     */
+    public static ApiServer start(ApiServerSettings settings, Environment environment)
+            throws Exception {
         DataDirectory.prepare(settings.dataDir());
         ApiServerSettings.Resolved resolved = settings.resolve();
         Config systemConfig = resolved.config();
         if (storageJoins(resolved)) {
-            // The storage decides whether this server forms the cluster or joins it (ClusterJoin), not Pekko.
-            systemConfig = systemConfig.withValue(ClusterJoin.SEED_NODES,
-                    ConfigValueFactory.fromIterable(List.of()));
+            // The storage decides whether this server forms the cluster or joins it (ClusterJoin),
+            // not Pekko.
+            systemConfig =
+                    systemConfig.withValue(
+                            ClusterJoin.SEED_NODES, ConfigValueFactory.fromIterable(List.of()));
         }
-        ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), ApiServerSettings.SYSTEM_NAME,
-                systemConfig);
+        ActorSystem<Void> system =
+                ActorSystem.create(Behaviors.empty(), ApiServerSettings.SYSTEM_NAME, systemConfig);
         try {
             return boot(settings, resolved, system, environment);
         } catch (Exception | Error e) {
@@ -114,8 +122,12 @@ public final class ApiServer implements AutoCloseable {
         }
     }
 
-    private static ApiServer boot(ApiServerSettings settings, ApiServerSettings.Resolved resolved,
-                                  ActorSystem<Void> system, Environment environment) throws Exception {
+    private static ApiServer boot(
+            ApiServerSettings settings,
+            ApiServerSettings.Resolved resolved,
+            ActorSystem<Void> system,
+            Environment environment)
+            throws Exception {
         StorageSettings storage = resolved.storage();
         Config config = resolved.config();
         Cluster cluster = Cluster.get(system);
@@ -133,27 +145,47 @@ public final class ApiServer implements AutoCloseable {
         Duration askTimeout = config.getDuration("kubepekko.http.ask-timeout");
         Registry registry = Registry.builtin();
         StorageQuota quota = storageQuota(config, Runtime.getRuntime().maxMemory());
-        ControlPlane controlPlane = ControlPlane.start(system, registry, new ObjectWrites(ObjectWrites.SCHEMA_PRUNER,
-                        config.getBytes(ApiServerFlags.MAX_OBJECT_BYTES)),
-                environment, readSettings(settings, config, askTimeout), storage.journalReader(system, config),
-                ServiceNetwork.pools(settings.services().clusterIpRange(), settings.services().nodePortRange()), quota);
+        ControlPlane controlPlane =
+                ControlPlane.start(
+                        system,
+                        registry,
+                        new ObjectWrites(
+                                ObjectWrites.SCHEMA_PRUNER,
+                                config.getBytes(ApiServerFlags.MAX_OBJECT_BYTES)),
+                        environment,
+                        readSettings(settings, config, askTimeout),
+                        storage.journalReader(system, config),
+                        ServiceNetwork.pools(
+                                settings.services().clusterIpRange(),
+                                settings.services().nodePortRange()),
+                        quota);
 
         AtomicBoolean shuttingDown = new AtomicBoolean(false);
         AtomicBoolean bootstrapped = new AtomicBoolean(false);
-        AtomicReference<Optional<String>> storageHealth = new AtomicReference<>(Optional.of("not probed yet"));
+        AtomicReference<Optional<String>> storageHealth =
+                new AtomicReference<>(Optional.of("not probed yet"));
         StorageProbe probe = storage.probe(system, config);
-        ScheduledExecutorService probes = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "kubepekko-storage-probe");
-            t.setDaemon(true);
-            return t;
-        });
-        probes.scheduleWithFixedDelay(() -> storageHealth.set(probe.check()), 0, 2, TimeUnit.SECONDS);
+        ScheduledExecutorService probes =
+                Executors.newSingleThreadScheduledExecutor(
+                        r -> {
+                            Thread t = new Thread(r, "kubepekko-storage-probe");
+                            t.setDaemon(true);
+                            return t;
+                        });
+        probes.scheduleWithFixedDelay(
+                () -> storageHealth.set(probe.check()), 0, 2, TimeUnit.SECONDS);
 
         Supplier<Optional<String>> ping = Optional::empty;
-        Supplier<Optional<String>> sharding = () -> cluster.selfMember().status() == MemberStatus.up()
-                ? Optional.empty() : Optional.of("cluster member is not up");
-        Supplier<Optional<String>> bootstrap = () -> bootstrapped.get() ? Optional.empty()
-                : Optional.of("system namespaces not created yet");
+        Supplier<Optional<String>> sharding =
+                () ->
+                        cluster.selfMember().status() == MemberStatus.up()
+                                ? Optional.empty()
+                                : Optional.of("cluster member is not up");
+        Supplier<Optional<String>> bootstrap =
+                () ->
+                        bootstrapped.get()
+                                ? Optional.empty()
+                                : Optional.of("system namespaces not created yet");
         Map<String, Supplier<Optional<String>>> live = new LinkedHashMap<>();
         live.put("ping", ping);
         live.put("sharding", sharding);
@@ -163,29 +195,49 @@ public final class ApiServer implements AutoCloseable {
         ready.put("cluster", () -> clusterHealth(cluster));
         ready.put("watch-caches", controlPlane::readiness);
         ready.put("storage-quota", quota::readiness);
-        ready.put("shutdown", () -> shuttingDown.get() ? Optional.of("shutting down") : Optional.empty());
+        ready.put(
+                "shutdown",
+                () -> shuttingDown.get() ? Optional.of("shutting down") : Optional.empty());
         Set<String> startup = Set.of("sharding", "poststarthook/bootstrap-namespaces");
-        HealthChecks livez = new HealthChecks(live, startup, Clock.systemUTC(), settings.livezGracePeriod());
+        HealthChecks livez =
+                new HealthChecks(live, startup, Clock.systemUTC(), settings.livezGracePeriod());
         HealthChecks readyz = new HealthChecks(ready, Set.of(), Clock.systemUTC(), Duration.ZERO);
 
-        ResourceHandler resources = new ResourceHandler(controlPlane,
-                new WatchTimeouts(config.getDuration("kubepekko.watch.min-request-timeout")), environment.clock());
-        ApiHandler handler = new ApiHandler(Materializer.matFromSystem(system), resources,
-                new DocumentHandler(registry), livez, readyz);
+        ResourceHandler resources =
+                new ResourceHandler(
+                        controlPlane,
+                        new WatchTimeouts(
+                                config.getDuration("kubepekko.watch.min-request-timeout")),
+                        environment.clock());
+        ApiHandler handler =
+                new ApiHandler(
+                        Materializer.matFromSystem(system),
+                        resources,
+                        new DocumentHandler(registry),
+                        livez,
+                        readyz);
         // One request at a time per connection, as pipelining-limit = 1 has it.
-        Flow<HttpRequest, HttpResponse, ?> perConnection = HeaderDeadline.around(
-                Flow.<HttpRequest>create().mapAsync(1, handler::apply),
-                config.getDuration("kubepekko.http.read-header-timeout"),
-                config.getDuration("kubepekko.http.keep-alive-timeout"));
+        Flow<HttpRequest, HttpResponse, ?> perConnection =
+                HeaderDeadline.around(
+                        Flow.<HttpRequest>create().mapAsync(1, handler::apply),
+                        config.getDuration("kubepekko.http.read-header-timeout"),
+                        config.getDuration("kubepekko.http.keep-alive-timeout"));
         // Routing reads the request target as sent (RequestPath): never configurable off.
-        ServerBinding binding = Http.get(system).newServerAt(settings.bindAddress(), settings.port())
-                .adaptSettings(s -> s.withRawRequestUriHeader(true))
-                .bindFlow(perConnection).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        ServerBinding binding =
+                Http.get(system)
+                        .newServerAt(settings.bindAddress(), settings.port())
+                        .adaptSettings(s -> s.withRawRequestUriHeader(true))
+                        .bindFlow(perConnection)
+                        .toCompletableFuture()
+                        .get(30, TimeUnit.SECONDS);
         int port = binding.localAddress().getPort();
-        String host = settings.bindAddress().equals("0.0.0.0") || settings.bindAddress().equals("::")
-                ? "127.0.0.1" : settings.bindAddress();
+        String host =
+                settings.bindAddress().equals("0.0.0.0") || settings.bindAddress().equals("::")
+                        ? "127.0.0.1"
+                        : settings.bindAddress();
         String url = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
-        // Before anything can make /readyz answer 200: whoever waits for readiness (cluster-config/bin/cluster,
+        // Before anything can make /readyz answer 200: whoever waits for readiness
+        // (cluster-config/bin/cluster,
         // a supervisor) then hands out the kubeconfig, which must exist by then.
         Path kubeconfig = Kubeconfig.write(settings.dataDir(), url);
 
@@ -194,46 +246,77 @@ public final class ApiServer implements AutoCloseable {
         bootstrapped.set(true);
         awaitCaches(controlPlane, Duration.ofSeconds(120));
         // After bootstrap, like kube-controller-manager against a serving apiserver.
-        // Off only for tests of the API server's own behaviour (kube-apiserver without a kube-controller-manager).
-        Controllers controllers = config.getBoolean("kubepekko.controllers.enabled")
-                ? Controllers.start(controlPlane, Controllers.Settings.fromConfig(config), environment.clock()) : null;
+        // Off only for tests of the API server's own behaviour (kube-apiserver without a
+        // kube-controller-manager).
+        Controllers controllers =
+                config.getBoolean("kubepekko.controllers.enabled")
+                        ? Controllers.start(
+                                controlPlane,
+                                Controllers.Settings.fromConfig(config),
+                                environment.clock())
+                        : null;
 
-        log.info("kubepekko apiserver listening on {} (storage {}, data dir {}, kubeconfig {}, storage quota {} bytes"
-                        + " of which {} used)", url, describe(storage), settings.dataDir().toAbsolutePath(),
-                kubeconfig.toAbsolutePath(), quota.limit(), quota.used());
-        return new ApiServer(system, binding, probes, shuttingDown, settings, kubeconfig, url, controllers, resources);
+        log.info(
+                "kubepekko apiserver listening on {} (storage {}, data dir {}, kubeconfig {}, storage quota {} bytes"
+                        + " of which {} used)",
+                url,
+                describe(storage),
+                settings.dataDir().toAbsolutePath(),
+                kubeconfig.toAbsolutePath(),
+                quota.limit(),
+                quota.used());
+        return new ApiServer(
+                system,
+                binding,
+                probes,
+                shuttingDown,
+                settings,
+                kubeconfig,
+                url,
+                controllers,
+                resources);
     }
 
     /** Whether the storage arbitrates the cluster's formation: seed nodes on Cassandra. */
     private static boolean storageJoins(ApiServerSettings.Resolved resolved) {
-        return !resolved.seedNodes().isEmpty() && resolved.storage() instanceof StorageSettings.Cassandra;
+        return !resolved.seedNodes().isEmpty()
+                && resolved.storage() instanceof StorageSettings.Cassandra;
     }
 
     /**
-     * Keeps this server's journal writes behind a lease on the cluster's majority, so that a server the
-     * others may replace (cut off, or paused) stops writing before its successor starts.
+     * Keeps this server's journal writes behind a lease on the cluster's majority, so that a server
+     * the others may replace (cut off, or paused) stops writing before its successor starts.
      */
     private static void startWriteLease(ActorSystem<Void> system, Config config) {
         Duration lease = config.getDuration("kubepekko.cluster.write-lease.duration");
-        Duration heartbeatPause = config.getDuration("pekko.cluster.failure-detector.acceptable-heartbeat-pause");
-        Duration stableAfter = config.getDuration("pekko.cluster.split-brain-resolver.stable-after");
+        Duration heartbeatPause =
+                config.getDuration("pekko.cluster.failure-detector.acceptable-heartbeat-pause");
+        Duration stableAfter =
+                config.getDuration("pekko.cluster.split-brain-resolver.stable-after");
         PeerContact.checkLease(lease, heartbeatPause, stableAfter);
         WritePermit permit = WritePermit.ID.of(Adapter.toClassic(system));
-        permit.replacedNoSoonerThan(PeerContact.replacementMargin(lease, heartbeatPause, stableAfter));
-        system.systemActorOf(PeerContact.create(permit,
-                config.getDuration("kubepekko.cluster.write-lease.interval"), lease), PeerContact.NAME, Props.empty());
+        permit.replacedNoSoonerThan(
+                PeerContact.replacementMargin(lease, heartbeatPause, stableAfter));
+        system.systemActorOf(
+                PeerContact.create(
+                        permit,
+                        config.getDuration("kubepekko.cluster.write-lease.interval"),
+                        lease),
+                PeerContact.NAME,
+                Props.empty());
     }
 
     /**
-     * The storage quota {@code config} sets ({@code --storage-quota-bytes}), or by default
-     * {@code kubepekko.storage.quota-heap-percent} of {@code maxHeap}.
+     * The storage quota {@code config} sets ({@code --storage-quota-bytes}), or by default {@code
+     * kubepekko.storage.quota-heap-percent} of {@code maxHeap}.
      */
     static StorageQuota storageQuota(Config config, long maxHeap) {
         long bytes = config.getBytes(ApiServerSettings.StorageFlags.QUOTA_BYTES);
         if (bytes > 0) {
             return StorageQuota.of(bytes);
         }
-        return StorageQuota.of(Math.max(1, maxHeap / 100 * config.getInt("kubepekko.storage.quota-heap-percent")));
+        return StorageQuota.of(
+                Math.max(1, maxHeap / 100 * config.getInt("kubepekko.storage.quota-heap-percent")));
     }
 
     /**
@@ -250,13 +333,15 @@ public final class ApiServer implements AutoCloseable {
         for (Member m : cluster.state().getUnreachable()) {
             unreachable.add(m.address().toString());
         }
-        return unreachable.isEmpty() ? Optional.empty()
+        return unreachable.isEmpty()
+                ? Optional.empty()
                 : Optional.of("unreachable members: " + String.join(", ", unreachable));
     }
 
     private static String describe(StorageSettings storage) {
         return storage instanceof StorageSettings.Cassandra c
-                ? "cassandra " + String.join(",", c.contactPoints()) + " keyspace " + c.keyspace() : "embedded";
+                ? "cassandra " + String.join(",", c.contactPoints()) + " keyspace " + c.keyspace()
+                : "embedded";
     }
 
     private static void awaitUp(Cluster cluster, Duration timeout) throws InterruptedException {
@@ -270,32 +355,48 @@ public final class ApiServer implements AutoCloseable {
         }
     }
 
-    /** Reads and watches are served from the caches: the server announces itself once they are ready. */
-    private static void awaitCaches(ControlPlane controlPlane, Duration timeout) throws InterruptedException {
+    /**
+     * Reads and watches are served from the caches: the server announces itself once they are
+     * ready.
+     */
+    private static void awaitCaches(ControlPlane controlPlane, Duration timeout)
+            throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!controlPlane.loadingCaches().isEmpty()) {
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("the watch caches did not load within " + timeout + ": "
-                        + controlPlane.loadingCaches());
+                throw new IllegalStateException(
+                        "the watch caches did not load within "
+                                + timeout
+                                + ": "
+                                + controlPlane.loadingCaches());
             }
             TimeUnit.MILLISECONDS.sleep(20);
         }
     }
 
-    static ControlPlane.ReadSettings readSettings(ApiServerSettings settings, Config config, Duration askTimeout) {
+    static ControlPlane.ReadSettings readSettings(
+            ApiServerSettings settings, Config config, Duration askTimeout) {
         ApiServerSettings.ReadFlags reads = settings.reads();
         FeatureGates gates = reads.featureGates();
-        WatchCache.Settings cache = WatchCache.Settings.fromConfig(config, reads.watchCacheWindow(),
-                reads.continueTokenTtl(), reads.watchHistoryRetention(),
-                gates.enabled(FeatureGates.EFFICIENT_WATCH_RESUMPTION));
+        WatchCache.Settings cache =
+                WatchCache.Settings.fromConfig(
+                        config,
+                        reads.watchCacheWindow(),
+                        reads.continueTokenTtl(),
+                        reads.watchHistoryRetention(),
+                        gates.enabled(FeatureGates.EFFICIENT_WATCH_RESUMPTION));
         return new ControlPlane.ReadSettings(askTimeout, cache, gates);
     }
 
-    private static void bootstrapWithRetry(ControlPlane controlPlane, Duration timeout) throws Exception {
+    private static void bootstrapWithRetry(ControlPlane controlPlane, Duration timeout)
+            throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             try {
-                controlPlane.bootstrap().toCompletableFuture().get(timeout.toSeconds(), TimeUnit.SECONDS);
+                controlPlane
+                        .bootstrap()
+                        .toCompletableFuture()
+                        .get(timeout.toSeconds(), TimeUnit.SECONDS);
                 return;
             } catch (Exception e) {
                 if (System.nanoTime() > deadline) {
@@ -329,7 +430,10 @@ public final class ApiServer implements AutoCloseable {
         return up;
     }
 
-    /** Whether the cluster's controllers (a Cluster Singleton) run on this node; false when they are off. */
+    /**
+     * Whether the cluster's controllers (a Cluster Singleton) run on this node; false when they are
+     * off.
+     */
     public boolean controllersActiveHere() {
         return controllers != null && controllers.activeHere();
     }
@@ -343,15 +447,17 @@ public final class ApiServer implements AutoCloseable {
     }
 
     /**
-     * Completes when this server's actor system has terminated: after {@link #close()}, or on its own when
-     * the cluster downed or removed this node (the split brain resolver on the minority side, a node
-     * marked down by the others after a long pause). Nothing is served after that.
+     * Completes when this server's actor system has terminated: after {@link #close()}, or on its
+     * own when the cluster downed or removed this node (the split brain resolver on the minority
+     * side, a node marked down by the others after a long pause). Nothing is served after that.
      */
     public CompletionStage<Done> whenTerminated() {
         return system.getWhenTerminated();
     }
 
-    /** Whether {@link #close()} has been called: a termination without it was the cluster's doing. */
+    /**
+     * Whether {@link #close()} has been called: a termination without it was the cluster's doing.
+     */
     public boolean closing() {
         return shuttingDown.get();
     }
@@ -359,8 +465,8 @@ public final class ApiServer implements AutoCloseable {
     /**
      * Graceful shutdown: /readyz fails at once, requests are still served for the shutdown delay,
      * then the listener and the actor system stop. Returns at once if the actor system has already
-     * terminated (the cluster downed this node): there is nothing left to drain, and unbinding through a
-     * terminated system would only wait out its timeout.
+     * terminated (the cluster downed this node): there is nothing left to drain, and unbinding
+     * through a terminated system would only wait out its timeout.
      */
     @Override
     public void close() {
@@ -379,7 +485,9 @@ public final class ApiServer implements AutoCloseable {
                 TimeUnit.MILLISECONDS.sleep(settings.shutdownDelay().toMillis());
             }
             resources.endWatches();
-            binding.terminate(Duration.ofSeconds(5)).toCompletableFuture().get(10, TimeUnit.SECONDS);
+            binding.terminate(Duration.ofSeconds(5))
+                    .toCompletableFuture()
+                    .get(10, TimeUnit.SECONDS);
         } catch (Exception e) {
             log.warn("unbinding failed", e);
         }
@@ -391,5 +499,4 @@ public final class ApiServer implements AutoCloseable {
             log.warn("actor system did not terminate in time", e);
         }
     }
-
 }

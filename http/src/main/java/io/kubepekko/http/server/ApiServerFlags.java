@@ -12,7 +12,6 @@ import io.kubepekko.api.flags.Ports;
 import io.kubepekko.api.meta.GoDurations;
 import io.kubepekko.api.watch.FeatureGates;
 import io.kubepekko.persistence.StorageSettings;
-
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
@@ -25,10 +24,10 @@ import java.util.Optional;
 import java.util.Properties;
 
 /**
- * Command-line flags of the API server, named as kube-apiserver names them, each declared once below as a
- * {@link Flag}: its name, type word, default, help and value check. Parsing ({@code --flag value},
- * {@code --flag=value}), unknown flags and {@code --help} come from the shared {@link FlagSet} (the agent's
- * too); a flag not declared here is an unknown flag.
+ * Command-line flags of the API server, named as kube-apiserver names them, each declared once
+ * below as a {@link Flag}: its name, type word, default, help and value check. Parsing ({@code
+ * --flag value}, {@code --flag=value}), unknown flags and {@code --help} come from the shared
+ * {@link FlagSet} (the agent's too); a flag not declared here is an unknown flag.
  */
 public final class ApiServerFlags {
     private ApiServerFlags() {}
@@ -43,10 +42,11 @@ public final class ApiServerFlags {
     }
 
     /**
-     * The outcome of parsing: settings to run with (after printing the warnings about deprecated flags to
-     * standard error), or help/version to print.
+     * The outcome of parsing: settings to run with (after printing the warnings about deprecated
+     * flags to standard error), or help/version to print.
      */
-    public record Parsed(ApiServerSettings settings, boolean help, boolean version, List<String> warnings) {
+    public record Parsed(
+            ApiServerSettings settings, boolean help, boolean version, List<String> warnings) {
         Parsed(ApiServerSettings settings, boolean help, boolean version) {
             this(settings, help, version, List.of());
         }
@@ -58,79 +58,228 @@ public final class ApiServerFlags {
     private static final String STRING = "string";
     private static final String DURATION = "duration";
 
-    static final Flag<Path> DATA_DIR = new Flag<>("data-dir", STRING, "data",
-            "directory for the database and admin.kubeconfig", false, false, Flag.last(ApiServerFlags::dataDir));
-    static final Flag<String> BIND_ADDRESS = new Flag<>("bind-address", STRING, "127.0.0.1",
-            "address to listen on", false, false, Flag.last(ApiServerFlags::address));
-    static final Flag<Integer> PORT = new Flag<>("port", "int", "8080",
-            "plain HTTP port; 0 picks a free port", false, false, Flag.last(ApiServerFlags::port));
-    static final Flag<Duration> LIVEZ_GRACE_PERIOD = new Flag<>("livez-grace-period", DURATION, "0s",
-            "time after start during which /livez ignores unfinished start-up", false, false,
-            Flag.last(ApiServerFlags::duration));
-    static final Flag<Duration> SHUTDOWN_DELAY_DURATION = new Flag<>("shutdown-delay-duration", DURATION, "0s",
-            "time to keep serving, with /readyz failing, after a shutdown signal", false, false,
-            Flag.last(ApiServerFlags::duration));
-    static final Flag<Duration> WATCH_CACHE_WINDOW = new Flag<>("watch-cache-window", DURATION, "5m0s",
-            "how long the watch cache keeps events in memory", false, false, Flag.last(ApiServerFlags::positive));
-    static final Flag<Duration> WATCH_HISTORY_RETENTION = new Flag<>("watch-history-retention", DURATION, "5m0s",
-            "how far back a watch may resume, read from the journal beyond the cache window (never less than it)",
-            false, false, Flag.last(ApiServerFlags::positive));
-    static final Flag<Duration> CONTINUE_TOKEN_TTL = new Flag<>("continue-token-ttl", DURATION, "5m0s",
-            "how long a list continue token stays valid", false, false, Flag.last(ApiServerFlags::positive));
-    static final Flag<FeatureGates> FEATURE_GATES = new Flag<>("feature-gates", "mapStringBool", null,
-            "comma list of key=value pairs for the gates APIListChunking, EfficientWatchResumption,"
-                    + " RemainingItemCount, RemoveSelfLink (all beta, default true), AllBeta, AllAlpha",
-            false, false, given -> given.isEmpty() ? FeatureGates.defaults()
-                    : Flag.last(ApiServerFlags::featureGates).convert(given));
-    static final Flag<Ipv4Cidr> SERVICE_CLUSTER_IP_RANGE = new Flag<>("service-cluster-ip-range", STRING,
-            "10.0.0.0/24", "IPv4 CIDR range from which Service cluster IPs are assigned; its first address is kept"
-                    + " for the kubernetes Service", false, false, Flag.last(ApiServerFlags::clusterIpRange));
-    static final Flag<PortRange> SERVICE_NODE_PORT_RANGE = new Flag<>("service-node-port-range", "portRange",
-            "30000-32767", "where NodePort and LoadBalancer Services get node ports: low-high, low+offset or one"
-                    + " port, both ends included", false, false, Flag.last(ApiServerFlags::nodePortRange));
+    static final Flag<Path> DATA_DIR =
+            new Flag<>(
+                    "data-dir",
+                    STRING,
+                    "data",
+                    "directory for the database and admin.kubeconfig",
+                    false,
+                    false,
+                    Flag.last(ApiServerFlags::dataDir));
+    static final Flag<String> BIND_ADDRESS =
+            new Flag<>(
+                    "bind-address",
+                    STRING,
+                    "127.0.0.1",
+                    "address to listen on",
+                    false,
+                    false,
+                    Flag.last(ApiServerFlags::address));
+    static final Flag<Integer> PORT =
+            new Flag<>(
+                    "port",
+                    "int",
+                    "8080",
+                    "plain HTTP port; 0 picks a free port",
+                    false,
+                    false,
+                    Flag.last(ApiServerFlags::port));
+    static final Flag<Duration> LIVEZ_GRACE_PERIOD =
+            new Flag<>(
+                    "livez-grace-period",
+                    DURATION,
+                    "0s",
+                    "time after start during which /livez ignores unfinished start-up",
+                    false,
+                    false,
+                    Flag.last(ApiServerFlags::duration));
+    static final Flag<Duration> SHUTDOWN_DELAY_DURATION =
+            new Flag<>(
+                    "shutdown-delay-duration",
+                    DURATION,
+                    "0s",
+                    "time to keep serving, with /readyz failing, after a shutdown signal",
+                    false,
+                    false,
+                    Flag.last(ApiServerFlags::duration));
+    static final Flag<Duration> WATCH_CACHE_WINDOW =
+            new Flag<>(
+                    "watch-cache-window",
+                    DURATION,
+                    "5m0s",
+                    "how long the watch cache keeps events in memory",
+                    false,
+                    false,
+                    Flag.last(ApiServerFlags::positive));
+    static final Flag<Duration> WATCH_HISTORY_RETENTION =
+            new Flag<>(
+                    "watch-history-retention",
+                    DURATION,
+                    "5m0s",
+                    "how far back a watch may resume, read from the journal beyond the cache window (never less than it)",
+                    false,
+                    false,
+                    Flag.last(ApiServerFlags::positive));
+    static final Flag<Duration> CONTINUE_TOKEN_TTL =
+            new Flag<>(
+                    "continue-token-ttl",
+                    DURATION,
+                    "5m0s",
+                    "how long a list continue token stays valid",
+                    false,
+                    false,
+                    Flag.last(ApiServerFlags::positive));
+    static final Flag<FeatureGates> FEATURE_GATES =
+            new Flag<>(
+                    "feature-gates",
+                    "mapStringBool",
+                    null,
+                    "comma list of key=value pairs for the gates APIListChunking, EfficientWatchResumption,"
+                            + " RemainingItemCount, RemoveSelfLink (all beta, default true), AllBeta, AllAlpha",
+                    false,
+                    false,
+                    given ->
+                            given.isEmpty()
+                                    ? FeatureGates.defaults()
+                                    : Flag.last(ApiServerFlags::featureGates).convert(given));
+    static final Flag<Ipv4Cidr> SERVICE_CLUSTER_IP_RANGE =
+            new Flag<>(
+                    "service-cluster-ip-range",
+                    STRING,
+                    "10.0.0.0/24",
+                    "IPv4 CIDR range from which Service cluster IPs are assigned; its first address is kept"
+                            + " for the kubernetes Service",
+                    false,
+                    false,
+                    Flag.last(ApiServerFlags::clusterIpRange));
+    static final Flag<PortRange> SERVICE_NODE_PORT_RANGE =
+            new Flag<>(
+                    "service-node-port-range",
+                    "portRange",
+                    "30000-32767",
+                    "where NodePort and LoadBalancer Services get node ports: low-high, low+offset or one"
+                            + " port, both ends included",
+                    false,
+                    false,
+                    Flag.last(ApiServerFlags::nodePortRange));
     // The storage and cluster flags below set only what is given: their defaults are the built-in
     // configuration's (reference.conf), and a --config file may set them instead.
-    static final Flag<StorageSettings.Profile> STORAGE = new Flag<>("storage", STRING, "embedded",
-            "where the journal lives: embedded (an H2 database in --data-dir) or cassandra", false, false,
-            Flag.last(ApiServerFlags::profile));
-    static final Flag<List<String>> CASSANDRA_CONTACT_POINTS = new Flag<>("cassandra-contact-points", "strings",
-            "127.0.0.1:9042", "comma list of host:port of Cassandra nodes, for --storage=cassandra", false, false,
-            Flag.last(value -> hostPorts(value)));
-    static final Flag<String> CASSANDRA_KEYSPACE = new Flag<>("cassandra-keyspace", STRING, "kubepekko",
-            "the keyspace of the journal and snapshots, for --storage=cassandra", false, false,
-            Flag.last(ApiServerFlags::keyspace));
-    static final Flag<Long> STORAGE_MAX_OBJECT_BYTES = new Flag<>("storage-max-object-bytes", "int", "1572864",
-            "the largest object a write may leave stored, in bytes of its JSON; larger ones answer etcd's"
-                    + " \"request is too large\" (the default is etcd's --max-request-bytes)", false, false,
-            Flag.last(ApiServerFlags::positiveBytes));
-    static final Flag<Long> STORAGE_QUOTA_BYTES = new Flag<>("storage-quota-bytes", "int", "0",
-            "the most bytes the stored objects may take (their JSON, counted over the whole cluster); writes that"
-                    + " would add more are refused with 507 \"database space exceeded\". 0: 30% of the JVM's maximum"
-                    + " heap (-Xmx), which a server filled to it restarts in", false, false,
-            Flag.last(ApiServerFlags::quotaBytes));
-    static final Flag<List<String>> CLUSTER_SEED_NODES = new Flag<>("cluster-seed-nodes", "strings", "",
-            "comma list of host:port Pekko remoting addresses of the seed nodes to join; empty: this server forms"
-                    + " a cluster of its own. Needs --storage=cassandra: every node of a cluster shares one journal",
-            false, false, Flag.last(value -> value.isBlank() ? List.of() : hostPorts(value)));
-    static final Flag<Integer> CLUSTER_PORT = new Flag<>("cluster-port", "int", "0",
-            "the Pekko remoting (artery) port; 0 picks a free one, a seed node needs a fixed one", false, false,
-            Flag.last(ApiServerFlags::port));
-    static final Flag<String> CLUSTER_HOSTNAME = new Flag<>("cluster-hostname", STRING, "127.0.0.1",
-            "the address other cluster nodes reach this one at", false, false, Flag.last(ApiServerFlags::hostname));
-    static final Flag<Optional<Config>> CONFIG = new Flag<>("config", STRING, null,
-            "a HOCON configuration file (e.g. cluster-config/profiles/seed-nodes.conf) layered under the flags given"
-                    + " and over the built-in configuration; it may select the storage profile and the seed nodes"
-                    + " (-Dconfig.file=FILE names it too, but not together with --config)",
-            false, false, Flag.optional(ApiServerFlags::configFile));
+    static final Flag<StorageSettings.Profile> STORAGE =
+            new Flag<>(
+                    "storage",
+                    STRING,
+                    "embedded",
+                    "where the journal lives: embedded (an H2 database in --data-dir) or cassandra",
+                    false,
+                    false,
+                    Flag.last(ApiServerFlags::profile));
+    static final Flag<List<String>> CASSANDRA_CONTACT_POINTS =
+            new Flag<>(
+                    "cassandra-contact-points",
+                    "strings",
+                    "127.0.0.1:9042",
+                    "comma list of host:port of Cassandra nodes, for --storage=cassandra",
+                    false,
+                    false,
+                    Flag.last(value -> hostPorts(value)));
+    static final Flag<String> CASSANDRA_KEYSPACE =
+            new Flag<>(
+                    "cassandra-keyspace",
+                    STRING,
+                    "kubepekko",
+                    "the keyspace of the journal and snapshots, for --storage=cassandra",
+                    false,
+                    false,
+                    Flag.last(ApiServerFlags::keyspace));
+    static final Flag<Long> STORAGE_MAX_OBJECT_BYTES =
+            new Flag<>(
+                    "storage-max-object-bytes",
+                    "int",
+                    "1572864",
+                    "the largest object a write may leave stored, in bytes of its JSON; larger ones answer etcd's"
+                            + " \"request is too large\" (the default is etcd's --max-request-bytes)",
+                    false,
+                    false,
+                    Flag.last(ApiServerFlags::positiveBytes));
+    static final Flag<Long> STORAGE_QUOTA_BYTES =
+            new Flag<>(
+                    "storage-quota-bytes",
+                    "int",
+                    "0",
+                    "the most bytes the stored objects may take (their JSON, counted over the whole cluster); writes that"
+                            + " would add more are refused with 507 \"database space exceeded\". 0: 30% of the JVM's maximum"
+                            + " heap (-Xmx), which a server filled to it restarts in",
+                    false,
+                    false,
+                    Flag.last(ApiServerFlags::quotaBytes));
+    static final Flag<List<String>> CLUSTER_SEED_NODES =
+            new Flag<>(
+                    "cluster-seed-nodes",
+                    "strings",
+                    "",
+                    "comma list of host:port Pekko remoting addresses of the seed nodes to join; empty: this server forms"
+                            + " a cluster of its own. Needs --storage=cassandra: every node of a cluster shares one journal",
+                    false,
+                    false,
+                    Flag.last(value -> value.isBlank() ? List.of() : hostPorts(value)));
+    static final Flag<Integer> CLUSTER_PORT =
+            new Flag<>(
+                    "cluster-port",
+                    "int",
+                    "0",
+                    "the Pekko remoting (artery) port; 0 picks a free one, a seed node needs a fixed one",
+                    false,
+                    false,
+                    Flag.last(ApiServerFlags::port));
+    static final Flag<String> CLUSTER_HOSTNAME =
+            new Flag<>(
+                    "cluster-hostname",
+                    STRING,
+                    "127.0.0.1",
+                    "the address other cluster nodes reach this one at",
+                    false,
+                    false,
+                    Flag.last(ApiServerFlags::hostname));
+    static final Flag<Optional<Config>> CONFIG =
+            new Flag<>(
+                    "config",
+                    STRING,
+                    null,
+                    "a HOCON configuration file (e.g. cluster-config/profiles/seed-nodes.conf) layered under the flags given"
+                            + " and over the built-in configuration; it may select the storage profile and the seed nodes"
+                            + " (-Dconfig.file=FILE names it too, but not together with --config)",
+                    false,
+                    false,
+                    Flag.optional(ApiServerFlags::configFile));
 
     /** The server's command line. */
-    static final FlagSet FLAGS = new FlagSet("apiserver", "Starts a Kubernetes-compatible API server.",
-            List.of(DATA_DIR, BIND_ADDRESS, PORT, LIVEZ_GRACE_PERIOD, SHUTDOWN_DELAY_DURATION, WATCH_CACHE_WINDOW,
-                    WATCH_HISTORY_RETENTION, CONTINUE_TOKEN_TTL, FEATURE_GATES, SERVICE_CLUSTER_IP_RANGE,
-                    SERVICE_NODE_PORT_RANGE, STORAGE, CASSANDRA_CONTACT_POINTS, CASSANDRA_KEYSPACE,
-                    STORAGE_MAX_OBJECT_BYTES, STORAGE_QUOTA_BYTES, CLUSTER_SEED_NODES, CLUSTER_PORT, CLUSTER_HOSTNAME,
-                    CONFIG),
-            arg -> "unexpected argument \"" + arg + "\"");
+    static final FlagSet FLAGS =
+            new FlagSet(
+                    "apiserver",
+                    "Starts a Kubernetes-compatible API server.",
+                    List.of(
+                            DATA_DIR,
+                            BIND_ADDRESS,
+                            PORT,
+                            LIVEZ_GRACE_PERIOD,
+                            SHUTDOWN_DELAY_DURATION,
+                            WATCH_CACHE_WINDOW,
+                            WATCH_HISTORY_RETENTION,
+                            CONTINUE_TOKEN_TTL,
+                            FEATURE_GATES,
+                            SERVICE_CLUSTER_IP_RANGE,
+                            SERVICE_NODE_PORT_RANGE,
+                            STORAGE,
+                            CASSANDRA_CONTACT_POINTS,
+                            CASSANDRA_KEYSPACE,
+                            STORAGE_MAX_OBJECT_BYTES,
+                            STORAGE_QUOTA_BYTES,
+                            CLUSTER_SEED_NODES,
+                            CLUSTER_PORT,
+                            CLUSTER_HOSTNAME,
+                            CONFIG),
+                    arg -> "unexpected argument \"" + arg + "\"");
 
     /** {@code --help}, generated from the declarations above. */
     static final String USAGE = FLAGS.usage();
@@ -139,38 +288,60 @@ public final class ApiServerFlags {
         return parse(args, System.getProperties());
     }
 
-    /** Parses {@code args}; {@code systemProperties} may name the configuration file ({@code config.file}). */
+    /**
+     * Parses {@code args}; {@code systemProperties} may name the configuration file ({@code
+     * config.file}).
+     */
     public static Parsed parse(String[] args, Properties systemProperties) throws UsageException {
         FlagSet.Parsed parsed = FLAGS.parse(args);
         if (parsed instanceof FlagSet.Parsed.Invalid invalid) {
             throw new UsageException(invalid.message());
         }
         if (!(parsed instanceof FlagSet.Parsed.Values v)) {
-            return new Parsed(null, parsed instanceof FlagSet.Parsed.Help, parsed instanceof FlagSet.Parsed.Version);
+            return new Parsed(
+                    null,
+                    parsed instanceof FlagSet.Parsed.Help,
+                    parsed instanceof FlagSet.Parsed.Version);
         }
         Config file = fileFromSystemProperties(v.get(CONFIG).orElse(null), systemProperties);
         if (v.given(STORAGE_MAX_OBJECT_BYTES).isPresent()) {
             // Over the configuration file, as every flag is.
-            Config flag = ConfigFactory.parseMap(Map.of(MAX_OBJECT_BYTES, v.get(STORAGE_MAX_OBJECT_BYTES)), "flags");
+            Config flag =
+                    ConfigFactory.parseMap(
+                            Map.of(MAX_OBJECT_BYTES, v.get(STORAGE_MAX_OBJECT_BYTES)), "flags");
             file = file == null ? flag : flag.withFallback(file);
         }
         Duration window = v.get(WATCH_CACHE_WINDOW);
         Duration retention = v.get(WATCH_HISTORY_RETENTION);
         if (retention.compareTo(window) < 0) {
-            retention = window; // the window is always resumable; the retention only reaches further back
+            retention =
+                    window; // the window is always resumable; the retention only reaches further
+            // back
         }
-        ApiServerSettings settings = new ApiServerSettings(v.get(DATA_DIR), v.get(BIND_ADDRESS), v.get(PORT),
-                v.get(LIVEZ_GRACE_PERIOD), v.get(SHUTDOWN_DELAY_DURATION),
-                new ApiServerSettings.ReadFlags(window, v.get(CONTINUE_TOKEN_TTL), retention, v.get(FEATURE_GATES)),
-                file == null ? ConfigFactory.empty() : file,
-                new ApiServerSettings.ServiceRanges(v.get(SERVICE_CLUSTER_IP_RANGE), v.get(SERVICE_NODE_PORT_RANGE)),
-                new ApiServerSettings.StorageFlags(v.given(STORAGE).orElse(null),
-                        v.given(CASSANDRA_CONTACT_POINTS).orElse(null), v.given(CASSANDRA_KEYSPACE).orElse(null),
-                        v.given(STORAGE_QUOTA_BYTES).orElse(null)),
-                new ApiServerSettings.ClusterFlags(v.given(CLUSTER_SEED_NODES).orElse(null),
-                        v.given(CLUSTER_PORT).orElse(null), v.given(CLUSTER_HOSTNAME).orElse(null)));
+        ApiServerSettings settings =
+                new ApiServerSettings(
+                        v.get(DATA_DIR),
+                        v.get(BIND_ADDRESS),
+                        v.get(PORT),
+                        v.get(LIVEZ_GRACE_PERIOD),
+                        v.get(SHUTDOWN_DELAY_DURATION),
+                        new ApiServerSettings.ReadFlags(
+                                window, v.get(CONTINUE_TOKEN_TTL), retention, v.get(FEATURE_GATES)),
+                        file == null ? ConfigFactory.empty() : file,
+                        new ApiServerSettings.ServiceRanges(
+                                v.get(SERVICE_CLUSTER_IP_RANGE), v.get(SERVICE_NODE_PORT_RANGE)),
+                        new ApiServerSettings.StorageFlags(
+                                v.given(STORAGE).orElse(null),
+                                v.given(CASSANDRA_CONTACT_POINTS).orElse(null),
+                                v.given(CASSANDRA_KEYSPACE).orElse(null),
+                                v.given(STORAGE_QUOTA_BYTES).orElse(null)),
+                        new ApiServerSettings.ClusterFlags(
+                                v.given(CLUSTER_SEED_NODES).orElse(null),
+                                v.given(CLUSTER_PORT).orElse(null),
+                                v.given(CLUSTER_HOSTNAME).orElse(null)));
         try {
-            settings.resolve(); // the flags and the file together: a file may select the profile and the seeds
+            settings.resolve(); // the flags and the file together: a file may select the profile
+            // and the seeds
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         } catch (ConfigException e) {
@@ -180,14 +351,16 @@ public final class ApiServerFlags {
     }
 
     /**
-     * {@code -Dconfig.file} names the configuration file as {@code --config} does (Typesafe Config's own
-     * property, which the server's layered configuration would otherwise ignore); both at once, or the
-     * resource and URL forms, are refused rather than one silently ignored.
+     * {@code -Dconfig.file} names the configuration file as {@code --config} does (Typesafe
+     * Config's own property, which the server's layered configuration would otherwise ignore); both
+     * at once, or the resource and URL forms, are refused rather than one silently ignored.
      */
-    private static Config fileFromSystemProperties(Config flag, Properties properties) throws UsageException {
+    private static Config fileFromSystemProperties(Config flag, Properties properties)
+            throws UsageException {
         for (String unsupported : List.of("config.resource", "config.url")) {
             if (properties.getProperty(unsupported) != null) {
-                throw new UsageException("-D" + unsupported + " is not supported: name the file with --config");
+                throw new UsageException(
+                        "-D" + unsupported + " is not supported: name the file with --config");
             }
         }
         String path = properties.getProperty("config.file");
@@ -195,23 +368,29 @@ public final class ApiServerFlags {
             return flag;
         }
         if (flag != null) {
-            throw new UsageException("--config and -Dconfig.file both name a configuration file: give one");
+            throw new UsageException(
+                    "--config and -Dconfig.file both name a configuration file: give one");
         }
         try {
             return configFile(path);
         } catch (Flag.InvalidValue e) {
-            throw new UsageException("invalid value \"" + path + "\" for -Dconfig.file: " + e.getMessage());
+            throw new UsageException(
+                    "invalid value \"" + path + "\" for -Dconfig.file: " + e.getMessage());
         }
     }
 
-    /** The operator's HOCON file, parsed (its includes relative to it); resolved later, over the rest. */
+    /**
+     * The operator's HOCON file, parsed (its includes relative to it); resolved later, over the
+     * rest.
+     */
     private static Config configFile(String value) throws Flag.InvalidValue {
         Path path = Path.of(value);
         if (!Files.isRegularFile(path)) {
             throw new Flag.InvalidValue(value, Files.exists(path) ? "not a file" : "no such file");
         }
         try {
-            return ConfigFactory.parseFile(path.toFile(), ConfigParseOptions.defaults().setAllowMissing(false));
+            return ConfigFactory.parseFile(
+                    path.toFile(), ConfigParseOptions.defaults().setAllowMissing(false));
         } catch (ConfigException e) {
             throw new Flag.InvalidValue(value, oneLine(e.getMessage()));
         }
@@ -254,8 +433,14 @@ public final class ApiServerFlags {
             int colon = point.lastIndexOf(':');
             String host = colon > 0 ? point.substring(0, colon) : "";
             String port = colon > 0 ? point.substring(colon + 1) : "";
-            boolean portOk = port.matches("[0-9]{1,5}") && Integer.parseInt(port) >= 1 && Integer.parseInt(port) <= 65535;
-            boolean hostOk = !host.isEmpty() && (host.matches("\\[[0-9a-fA-F:.]+]") || host.matches("[A-Za-z0-9.-]+"));
+            boolean portOk =
+                    port.matches("[0-9]{1,5}")
+                            && Integer.parseInt(port) >= 1
+                            && Integer.parseInt(port) <= 65535;
+            boolean hostOk =
+                    !host.isEmpty()
+                            && (host.matches("\\[[0-9a-fA-F:.]+]")
+                                    || host.matches("[A-Za-z0-9.-]+"));
             if (!portOk || !hostOk) {
                 throw new Flag.InvalidValue(value, "\"" + point + "\" is not host:port");
             }
@@ -267,7 +452,9 @@ public final class ApiServerFlags {
     /** Cassandra's own rule for keyspace names (the plugin checks the same). */
     private static String keyspace(String value) throws Flag.InvalidValue {
         if (!value.matches("[a-zA-Z][a-zA-Z0-9_]{0,47}")) {
-            throw new Flag.InvalidValue(value, "must be a letter followed by at most 47 letters, digits or underscores");
+            throw new Flag.InvalidValue(
+                    value,
+                    "must be a letter followed by at most 47 letters, digits or underscores");
         }
         return value;
     }
@@ -278,10 +465,12 @@ public final class ApiServerFlags {
      */
     private static Ipv4Cidr clusterIpRange(String value) throws Flag.InvalidValue {
         if (value.contains(",")) {
-            throw new Flag.InvalidValue(value, "dual-stack service CIDRs are not supported, give one IPv4 range");
+            throw new Flag.InvalidValue(
+                    value, "dual-stack service CIDRs are not supported, give one IPv4 range");
         }
         if (value.contains(":")) {
-            throw new Flag.InvalidValue(value, "IPv6 service CIDRs are not supported, give an IPv4 range");
+            throw new Flag.InvalidValue(
+                    value, "IPv6 service CIDRs are not supported, give an IPv4 range");
         }
         try {
             return Ipv4Cidr.parse(value.trim());
@@ -312,7 +501,9 @@ public final class ApiServerFlags {
 
     /** An IP address or a DNS name. */
     private static String hostname(String value) throws Flag.InvalidValue {
-        if (!value.matches("[A-Za-z0-9.-]+|[0-9a-fA-F:]+") || value.startsWith("-") || value.startsWith(".")) {
+        if (!value.matches("[A-Za-z0-9.-]+|[0-9a-fA-F:]+")
+                || value.startsWith("-")
+                || value.startsWith(".")) {
             throw new Flag.InvalidValue(value, "not an IP address or host name");
         }
         return value;
@@ -320,13 +511,16 @@ public final class ApiServerFlags {
 
     private static int port(String value) throws Flag.InvalidValue {
         String reason = "must be a port number 0-65535";
-        return Ports.parse(value, text -> {
-            try {
-                return Integer.parseInt(text);
-            } catch (NumberFormatException e) {
-                throw new Flag.InvalidValue(text, reason);
-            }
-        }, p -> reason);
+        return Ports.parse(
+                value,
+                text -> {
+                    try {
+                        return Integer.parseInt(text);
+                    } catch (NumberFormatException e) {
+                        throw new Flag.InvalidValue(text, reason);
+                    }
+                },
+                p -> reason);
     }
 
     /** A byte count as etcd's {@code --max-request-bytes} takes it: a positive decimal integer. */
@@ -339,7 +533,8 @@ public final class ApiServerFlags {
         } catch (NumberFormatException e) {
             // refused below
         }
-        throw new Flag.InvalidValue(value, "must be a number of bytes from 1 to " + Integer.MAX_VALUE);
+        throw new Flag.InvalidValue(
+                value, "must be a number of bytes from 1 to " + Integer.MAX_VALUE);
     }
 
     private static Duration positive(String value) throws Flag.InvalidValue {

@@ -20,7 +20,12 @@ public final class ApiServerMain {
             return;
         }
         if (parsed.version()) {
-            System.out.println("kubepekko " + version() + " (Kubernetes " + DocumentHandler.KUBERNETES_VERSION + ")");
+            System.out.println(
+                    "kubepekko "
+                            + version()
+                            + " (Kubernetes "
+                            + DocumentHandler.KUBERNETES_VERSION
+                            + ")");
             return;
         }
         parsed.warnings().forEach(System.err::println);
@@ -28,10 +33,13 @@ public final class ApiServerMain {
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "kubepekko-shutdown"));
         server.whenTerminated().toCompletableFuture().join();
         if (!server.closing()) {
-            // The cluster downed or removed this node and its actor system stopped: nothing is served any
-            // more. Exiting (rather than idling on) lets the supervisor see it and start a fresh server,
+            // The cluster downed or removed this node and its actor system stopped: nothing is
+            // served any
+            // more. Exiting (rather than idling on) lets the supervisor see it and start a fresh
+            // server,
             // which joins the cluster again.
-            System.err.println("kubepekko apiserver: this node was removed from the cluster and has stopped; exiting");
+            System.err.println(
+                    "kubepekko apiserver: this node was removed from the cluster and has stopped; exiting");
             System.exit(EXIT_REMOVED_FROM_CLUSTER);
         }
     }

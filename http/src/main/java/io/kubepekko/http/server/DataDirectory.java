@@ -1,8 +1,5 @@
 package io.kubepekko.http.server;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -12,11 +9,13 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The server's data directory holds every object, Secrets included, and the admin kubeconfig: only its
- * owner may read it, as k3s keeps its server directory. The directory is 0700 and the files in it 0600.
- * On a file system without POSIX permissions nothing is changed.
+ * The server's data directory holds every object, Secrets included, and the admin kubeconfig: only
+ * its owner may read it, as k3s keeps its server directory. The directory is 0700 and the files in
+ * it 0600. On a file system without POSIX permissions nothing is changed.
  */
 final class DataDirectory {
     private static final Logger log = LoggerFactory.getLogger(DataDirectory.class);
@@ -44,8 +43,11 @@ final class DataDirectory {
         Set<PosixFilePermission> before = Files.getPosixFilePermissions(dir);
         if (!before.equals(DIRECTORY)) {
             Files.setPosixFilePermissions(dir, DIRECTORY);
-            log.info("data directory {} was {}: made it {} (it holds Secrets)", dir,
-                    PosixFilePermissions.toString(before), PosixFilePermissions.toString(DIRECTORY));
+            log.info(
+                    "data directory {} was {}: made it {} (it holds Secrets)",
+                    dir,
+                    PosixFilePermissions.toString(before),
+                    PosixFilePermissions.toString(DIRECTORY));
         }
     }
 
@@ -66,7 +68,9 @@ final class DataDirectory {
         }
     }
 
-    /** Writes {@code content} to {@code file} atomically, readable by the owner only from the start. */
+    /**
+     * Writes {@code content} to {@code file} atomically, readable by the owner only from the start.
+     */
     static void writePrivately(Path file, String content) throws IOException {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         Files.deleteIfExists(tmp);
@@ -74,7 +78,6 @@ final class DataDirectory {
             Files.createFile(tmp, PosixFilePermissions.asFileAttribute(FILE));
         }
         Files.writeString(tmp, content);
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING,
-                StandardCopyOption.ATOMIC_MOVE);
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 }

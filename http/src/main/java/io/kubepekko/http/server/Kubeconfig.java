@@ -5,9 +5,10 @@ import java.nio.file.Path;
 
 /**
  * Writes the admin kubeconfig that kubectl can use as is (plain HTTP, no credentials). It says
- * {@code insecure-skip-tls-verify: true}: there is no TLS to verify, and some clients refuse a plain
- * {@code http://} server without it ({@code @kubernetes/client-node} 1.x and 2.x: "HTTP protocol is not
- * allowed when skipTLSVerify is not set or false"); kubectl, helm, client-go and the Java clients accept it.
+ * {@code insecure-skip-tls-verify: true}: there is no TLS to verify, and some clients refuse a
+ * plain {@code http://} server without it ({@code @kubernetes/client-node} 1.x and 2.x: "HTTP
+ * protocol is not allowed when skipTLSVerify is not set or false"); kubectl, helm, client-go and
+ * the Java clients accept it.
  */
 final class Kubeconfig {
     private Kubeconfig() {}
@@ -32,10 +33,13 @@ final class Kubeconfig {
                 - name: admin
                   user: {}
                 preferences: {}
-                """.formatted(serverUrl);
+                """
+                .formatted(serverUrl);
     }
 
-    /** Writes atomically, so a client never reads a half-written file; readable by the owner only. */
+    /**
+     * Writes atomically, so a client never reads a half-written file; readable by the owner only.
+     */
     static Path write(Path dataDir, String serverUrl) throws IOException {
         Path file = dataDir.resolve("admin.kubeconfig");
         DataDirectory.writePrivately(file, render(serverUrl));

@@ -1,44 +1,51 @@
 package io.kubepekko.http.architecture;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import java.util.Set;
-
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 
 /**
  * House rules of {@code http/}. Its three rooms depend downward only: {@code server} (boot, flags,
  * settings, the process) builds the {@code route} handlers, which answer in the {@code encoding}'s
  * formats; nothing in http depends on the server, and encoding knows no routes. Routes talk to the
  * control plane through its facade and never reach into the entities, the watch caches or the
- * controllers' insides. The facade is named by class, not package, so the rule holds while
- * {@code io.kubepekko.actors} is split into packages: a class keeps its name when it moves.
+ * controllers' insides. The facade is named by class, not package, so the rule holds while {@code
+ * io.kubepekko.actors} is split into packages: a class keeps its name when it moves.
  */
 class HttpArchitectureTest {
     /**
      * The actors types http may use, by their top-level class's simple name; all their nested types
-     * (protocol records, settings) come with them. ControlPlane is the facade the routes call; the rest
-     * is the wiring that {@code ApiServer} and {@code ClusterJoin} do at startup: controllers, the clock
-     * and process environment, the storage quota, the failover fencing actors, and one helper that turns
-     * a Pekko future into a CompletionStage.
+     * (protocol records, settings) come with them. ControlPlane is the facade the routes call; the
+     * rest is the wiring that {@code ApiServer} and {@code ClusterJoin} do at startup: controllers,
+     * the clock and process environment, the storage quota, the failover fencing actors, and one
+     * helper that turns a Pekko future into a CompletionStage.
      */
-    private static final Set<String> FACADE = Set.of(
-            "ControlPlane", "Controllers", "Environment", "StorageQuota", "Futures",
-            "ClusterFormation", "GenerationWatch", "PeerContact");
+    private static final Set<String> FACADE =
+            Set.of(
+                    "ControlPlane",
+                    "Controllers",
+                    "Environment",
+                    "StorageQuota",
+                    "Futures",
+                    "ClusterFormation",
+                    "GenerationWatch",
+                    "PeerContact");
 
     /**
      * Nested types http may use whose enclosing class is not part of the facade: the watch cache's
-     * settings, which startup builds from configuration (the cache itself stays behind ControlPlane).
+     * settings, which startup builds from configuration (the cache itself stays behind
+     * ControlPlane).
      */
     private static final Set<String> FACADE_NESTED = Set.of("WatchCache$Settings");
 
@@ -46,44 +53,68 @@ class HttpArchitectureTest {
 
     @BeforeAll
     static void importHttp() {
-        http = new ClassFileImporter()
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages("io.kubepekko.http");
+        http =
+                new ClassFileImporter()
+                        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                        .importPackages("io.kubepekko.http");
     }
 
     @Test
     void httpUsesOnlyTheControlPlaneFacadeOfActors() {
-        ArchRule rule = noClasses().that().resideInAPackage("io.kubepekko.http..")
-                .should().dependOnClassesThat(resideInAPackage("io.kubepekko.actors..").and(notFacade()))
-                .because("entity internals change with the entities; http sees the protocol through ControlPlane");
+        ArchRule rule =
+                noClasses()
+                        .that()
+                        .resideInAPackage("io.kubepekko.http..")
+                        .should()
+                        .dependOnClassesThat(
+                                resideInAPackage("io.kubepekko.actors..").and(notFacade()))
+                        .because(
+                                "entity internals change with the entities; http sees the protocol through ControlPlane");
         rule.check(http);
     }
 
     @Test
     void theRoomsDependDownwardOnly() {
-        ArchRule rule = layeredArchitecture().consideringOnlyDependenciesInLayers()
-                .layer("server").definedBy("io.kubepekko.http.server..")
-                .layer("route").definedBy("io.kubepekko.http.route..")
-                .layer("encoding").definedBy("io.kubepekko.http.encoding..")
-                .whereLayer("server").mayNotBeAccessedByAnyLayer()
-                .whereLayer("route").mayOnlyBeAccessedByLayers("server")
-                .whereLayer("encoding").mayOnlyBeAccessedByLayers("route", "server")
-                .because("the server wires the routes, the routes use the encodings, never the other way");
+        ArchRule rule =
+                layeredArchitecture()
+                        .consideringOnlyDependenciesInLayers()
+                        .layer("server")
+                        .definedBy("io.kubepekko.http.server..")
+                        .layer("route")
+                        .definedBy("io.kubepekko.http.route..")
+                        .layer("encoding")
+                        .definedBy("io.kubepekko.http.encoding..")
+                        .whereLayer("server")
+                        .mayNotBeAccessedByAnyLayer()
+                        .whereLayer("route")
+                        .mayOnlyBeAccessedByLayers("server")
+                        .whereLayer("encoding")
+                        .mayOnlyBeAccessedByLayers("route", "server")
+                        .because(
+                                "the server wires the routes, the routes use the encodings, never the other way");
         rule.check(http);
     }
 
     @Test
     void everyClassLivesInARoom() {
-        ArchRule rule = classes().that().resideInAPackage("io.kubepekko.http..")
-                .should().resideInAnyPackage("io.kubepekko.http.server..", "io.kubepekko.http.route..",
-                        "io.kubepekko.http.encoding..")
-                .because("a class in the bare io.kubepekko.http package would sit outside the rooms' rules");
+        ArchRule rule =
+                classes()
+                        .that()
+                        .resideInAPackage("io.kubepekko.http..")
+                        .should()
+                        .resideInAnyPackage(
+                                "io.kubepekko.http.server..",
+                                "io.kubepekko.http.route..",
+                                "io.kubepekko.http.encoding..")
+                        .because(
+                                "a class in the bare io.kubepekko.http package would sit outside the rooms' rules");
         rule.check(http);
     }
 
     /** Outside the facade: the watch caches included, whose readiness ControlPlane reports. */
     private static DescribedPredicate<JavaClass> notFacade() {
-        return DescribedPredicate.describe("are not the control plane facade " + FACADE + " or " + FACADE_NESTED,
+        return DescribedPredicate.describe(
+                "are not the control plane facade " + FACADE + " or " + FACADE_NESTED,
                 c -> {
                     String inPackage = c.getName().substring(c.getPackageName().length() + 1);
                     int nested = inPackage.indexOf('$');

@@ -1,6 +1,7 @@
 package io.kubepekko.http.route;
 
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kubepekko.testsupport.ManualClock;
 import java.time.Duration;
@@ -11,9 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /** Rendering of health checks, failures and the livez grace period, with an injected clock. */
 class HealthChecksTest {
@@ -30,7 +29,8 @@ class HealthChecksTest {
 
     @Test
     void allPassingAnswersOkWithoutVerbose() {
-        HealthChecks h = new HealthChecks(Map.of("ping", Optional::empty), Set.of(), clock, Duration.ZERO);
+        HealthChecks h =
+                new HealthChecks(Map.of("ping", Optional::empty), Set.of(), clock, Duration.ZERO);
         assertEquals(new HealthChecks.Result(200, "ok"), h.all("readyz", false, List.of(), false));
     }
 
@@ -39,13 +39,16 @@ class HealthChecksTest {
         HealthChecks h = new HealthChecks(checks("x"), Set.of(), clock, Duration.ZERO);
         HealthChecks.Result r = h.all("readyz", false, List.of(), false);
         assertEquals(500, r.code());
-        assertEquals("[+]ping ok\n[-]x failed: reason withheld\n[+]etcd ok\nreadyz check failed\n", r.body());
+        assertEquals(
+                "[+]ping ok\n[-]x failed: reason withheld\n[+]etcd ok\nreadyz check failed\n",
+                r.body());
     }
 
     @Test
     void failureIsListedInFullEvenWithoutVerbose() {
         HealthChecks h = new HealthChecks(checks("x"), Set.of(), clock, Duration.ZERO);
-        assertEquals(h.all("readyz", true, List.of(), false), h.all("readyz", false, List.of(), false));
+        assertEquals(
+                h.all("readyz", true, List.of(), false), h.all("readyz", false, List.of(), false));
     }
 
     @Test
@@ -59,14 +62,17 @@ class HealthChecksTest {
     void excludingTheFailingCheckPasses() {
         HealthChecks h = new HealthChecks(checks("x"), Set.of(), clock, Duration.ZERO);
         HealthChecks.Result r = h.all("readyz", true, List.of("x"), false);
-        assertEquals(new HealthChecks.Result(200,
-                "[+]ping ok\n[+]x excluded: ok\n[+]etcd ok\nreadyz check passed\n"), r);
+        assertEquals(
+                new HealthChecks.Result(
+                        200, "[+]ping ok\n[+]x excluded: ok\n[+]etcd ok\nreadyz check passed\n"),
+                r);
     }
 
     @Test
     void singleFailingCheckAnswers500() {
         HealthChecks h = new HealthChecks(checks("x"), Set.of(), clock, Duration.ZERO);
-        assertEquals(new HealthChecks.Result(500, "internal server error: x check failed\n"),
+        assertEquals(
+                new HealthChecks.Result(500, "internal server error: x check failed\n"),
                 h.one("x", false).orElseThrow());
         assertEquals(new HealthChecks.Result(200, "ok"), h.one("ping", false).orElseThrow());
     }
@@ -79,8 +85,12 @@ class HealthChecksTest {
 
     @Test
     void livezTreatsFailingStartupCheckAsPassingDuringGracePeriod() {
-        HealthChecks h = new HealthChecks(checks("poststarthook/x"), Set.of("poststarthook/x"), clock,
-                Duration.ofSeconds(30));
+        HealthChecks h =
+                new HealthChecks(
+                        checks("poststarthook/x"),
+                        Set.of("poststarthook/x"),
+                        clock,
+                        Duration.ofSeconds(30));
         clock.advance(Duration.ofSeconds(29));
         assertEquals(200, h.all("livez", false, List.of(), true).code());
         assertEquals(200, h.one("poststarthook/x", true).orElseThrow().code());
@@ -88,8 +98,12 @@ class HealthChecksTest {
 
     @Test
     void livezFailsStartupCheckOnceGracePeriodEnds() {
-        HealthChecks h = new HealthChecks(checks("poststarthook/x"), Set.of("poststarthook/x"), clock,
-                Duration.ofSeconds(30));
+        HealthChecks h =
+                new HealthChecks(
+                        checks("poststarthook/x"),
+                        Set.of("poststarthook/x"),
+                        clock,
+                        Duration.ofSeconds(30));
         clock.advance(Duration.ofSeconds(30));
         HealthChecks.Result r = h.all("livez", false, List.of(), true);
         assertEquals(500, r.code());
@@ -105,8 +119,12 @@ class HealthChecksTest {
 
     @Test
     void gracePeriodDoesNotApplyToReadyz() {
-        HealthChecks h = new HealthChecks(checks("poststarthook/x"), Set.of("poststarthook/x"), clock,
-                Duration.ofMinutes(5));
+        HealthChecks h =
+                new HealthChecks(
+                        checks("poststarthook/x"),
+                        Set.of("poststarthook/x"),
+                        clock,
+                        Duration.ofMinutes(5));
         assertEquals(500, h.all("readyz", false, List.of(), false).code());
     }
 
@@ -118,7 +136,9 @@ class HealthChecksTest {
         HealthChecks h = new HealthChecks(m, Set.of(), clock, Duration.ZERO);
         assertEquals(200, h.all("readyz", false, List.of(), false).code());
         failing[0] = true;
-        assertEquals(new HealthChecks.Result(500, "[-]shutdown failed: reason withheld\nreadyz check failed\n"),
+        assertEquals(
+                new HealthChecks.Result(
+                        500, "[-]shutdown failed: reason withheld\nreadyz check failed\n"),
                 h.all("readyz", false, List.of(), false));
     }
 }

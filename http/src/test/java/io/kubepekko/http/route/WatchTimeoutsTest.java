@@ -1,15 +1,17 @@
 package io.kubepekko.http.route;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.time.Duration;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-/** How long a watch lasts for each {@code timeoutSeconds}, as kube-apiserver's ListResource decides it. */
+/**
+ * How long a watch lasts for each {@code timeoutSeconds}, as kube-apiserver's ListResource decides
+ * it.
+ */
 class WatchTimeoutsTest {
 
     private final WatchTimeouts timeouts = new WatchTimeouts(Duration.ofSeconds(1800));
@@ -17,7 +19,10 @@ class WatchTimeoutsTest {
     @Test
     void aPositiveTimeoutIsKeptAsAsked() {
         assertEquals(Duration.ofSeconds(1), timeouts.of(1L));
-        assertEquals(Duration.ofSeconds(2_147_483), timeouts.of(2_147_483L), "the longest watch, in whole seconds");
+        assertEquals(
+                Duration.ofSeconds(2_147_483),
+                timeouts.of(2_147_483L),
+                "the longest watch, in whole seconds");
     }
 
     @ParameterizedTest(name = "timeoutSeconds={0}")
@@ -36,7 +41,9 @@ class WatchTimeoutsTest {
     void withoutATimeoutAWatchLastsBetweenOnceAndTwiceTheMinimumRequestTimeout() {
         for (Long none : new Long[] {null, 0L}) {
             Duration d = timeouts.of(none);
-            assertTrue(d.compareTo(Duration.ofSeconds(1800)) >= 0 && d.compareTo(Duration.ofSeconds(3600)) < 0,
+            assertTrue(
+                    d.compareTo(Duration.ofSeconds(1800)) >= 0
+                            && d.compareTo(Duration.ofSeconds(3600)) < 0,
                     () -> "got " + d);
         }
     }

@@ -1,20 +1,17 @@
 package io.kubepekko.http.server;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Named.named;
+
+import com.typesafe.config.Config;
 import io.kubepekko.api.alloc.Ipv4Cidr;
 import io.kubepekko.api.alloc.PortRange;
-import com.typesafe.config.Config;
-import org.junit.jupiter.api.Nested;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.params.provider.ValueSource;
-
 import io.kubepekko.api.flags.Flag;
 import io.kubepekko.api.meta.GoDurations;
 import io.kubepekko.persistence.StorageSettings;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,12 +19,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Named.named;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Command-line flags of the API server, parsed as kube-apiserver (pflag) parses them. */
 class ApiServerFlagsTest {
@@ -40,89 +38,176 @@ class ApiServerFlagsTest {
     }
 
     private static String error(String... args) {
-        return assertThrows(ApiServerFlags.UsageException.class, () -> ApiServerFlags.parse(args)).getMessage();
+        return assertThrows(ApiServerFlags.UsageException.class, () -> ApiServerFlags.parse(args))
+                .getMessage();
     }
 
     @Test
     void noFlagsGiveTheDefaults() throws Exception {
-        assertEquals(new ApiServerSettings(Path.of("data"), "127.0.0.1", 8080, Duration.ZERO, Duration.ZERO), settings());
+        assertEquals(
+                new ApiServerSettings(
+                        Path.of("data"), "127.0.0.1", 8080, Duration.ZERO, Duration.ZERO),
+                settings());
     }
 
     static Stream<Arguments> everyFlag() {
         return Stream.of(
-                Arguments.of(named("--data-dir", new String[] {"--data-dir", "/var/lib/kp"}),
+                Arguments.of(
+                        named("--data-dir", new String[] {"--data-dir", "/var/lib/kp"}),
                         ApiServerSettings.defaults().withDataDir(Path.of("/var/lib/kp"))),
-                Arguments.of(named("--bind-address IPv4", new String[] {"--bind-address", "0.0.0.0"}),
-                        new ApiServerSettings(Path.of("data"), "0.0.0.0", 8080, Duration.ZERO, Duration.ZERO)),
-                Arguments.of(named("--bind-address IPv6", new String[] {"--bind-address", "::1"}),
-                        new ApiServerSettings(Path.of("data"), "::1", 8080, Duration.ZERO, Duration.ZERO)),
-                Arguments.of(named("--port", new String[] {"--port", "6443"}),
+                Arguments.of(
+                        named("--bind-address IPv4", new String[] {"--bind-address", "0.0.0.0"}),
+                        new ApiServerSettings(
+                                Path.of("data"), "0.0.0.0", 8080, Duration.ZERO, Duration.ZERO)),
+                Arguments.of(
+                        named("--bind-address IPv6", new String[] {"--bind-address", "::1"}),
+                        new ApiServerSettings(
+                                Path.of("data"), "::1", 8080, Duration.ZERO, Duration.ZERO)),
+                Arguments.of(
+                        named("--port", new String[] {"--port", "6443"}),
                         ApiServerSettings.defaults().withPort(6443)),
-                Arguments.of(named("--port 0 picks a free port", new String[] {"--port", "0"}),
+                Arguments.of(
+                        named("--port 0 picks a free port", new String[] {"--port", "0"}),
                         ApiServerSettings.defaults().withPort(0)),
-                Arguments.of(named("--livez-grace-period", new String[] {"--livez-grace-period", "1m30s"}),
-                        new ApiServerSettings(Path.of("data"), "127.0.0.1", 8080, Duration.ofSeconds(90), Duration.ZERO)),
-                Arguments.of(named("--shutdown-delay-duration", new String[] {"--shutdown-delay-duration", "250ms"}),
-                        new ApiServerSettings(Path.of("data"), "127.0.0.1", 8080, Duration.ZERO, Duration.ofMillis(250))),
-                Arguments.of(named("--service-cluster-ip-range", new String[] {"--service-cluster-ip-range", "10.96.0.0/12"}),
-                        ApiServerSettings.defaults().withServices(new ApiServerSettings.ServiceRanges(
-                                Ipv4Cidr.parse("10.96.0.0/12"), PortRange.DEFAULT_NODE_PORTS))),
-                Arguments.of(named("--service-node-port-range", new String[] {"--service-node-port-range", "20000-20100"}),
-                        ApiServerSettings.defaults().withServices(new ApiServerSettings.ServiceRanges(
-                                Ipv4Cidr.parse("10.0.0.0/24"), new PortRange(20000, 101)))),
-                Arguments.of(named("--storage cassandra", new String[] {"--storage", "cassandra"}),
-                        ApiServerSettings.defaults().withStorage(new ApiServerSettings.StorageFlags(
-                                StorageSettings.Profile.CASSANDRA, null, null))),
-                Arguments.of(named("--storage embedded", new String[] {"--storage", "embedded"}),
-                        ApiServerSettings.defaults().withStorage(new ApiServerSettings.StorageFlags(
-                                StorageSettings.Profile.EMBEDDED, null, null))),
-                Arguments.of(named("--cassandra-contact-points", new String[] {"--cassandra-contact-points",
-                                "10.0.0.1:9042,cass-2.example:9043,[::1]:9044"}),
-                        ApiServerSettings.defaults().withStorage(new ApiServerSettings.StorageFlags(null,
-                                List.of("10.0.0.1:9042", "cass-2.example:9043", "[::1]:9044"), null))),
-                Arguments.of(named("--cassandra-keyspace", new String[] {"--cassandra-keyspace", "prod_1"}),
-                        ApiServerSettings.defaults().withStorage(new ApiServerSettings.StorageFlags(
-                                null, null, "prod_1"))),
-                Arguments.of(named("--storage-quota-bytes", new String[] {"--storage-quota-bytes", "536870912"}),
-                        ApiServerSettings.defaults().withStorage(new ApiServerSettings.StorageFlags(
-                                null, null, null, 536870912L))));
+                Arguments.of(
+                        named(
+                                "--livez-grace-period",
+                                new String[] {"--livez-grace-period", "1m30s"}),
+                        new ApiServerSettings(
+                                Path.of("data"),
+                                "127.0.0.1",
+                                8080,
+                                Duration.ofSeconds(90),
+                                Duration.ZERO)),
+                Arguments.of(
+                        named(
+                                "--shutdown-delay-duration",
+                                new String[] {"--shutdown-delay-duration", "250ms"}),
+                        new ApiServerSettings(
+                                Path.of("data"),
+                                "127.0.0.1",
+                                8080,
+                                Duration.ZERO,
+                                Duration.ofMillis(250))),
+                Arguments.of(
+                        named(
+                                "--service-cluster-ip-range",
+                                new String[] {"--service-cluster-ip-range", "10.96.0.0/12"}),
+                        ApiServerSettings.defaults()
+                                .withServices(
+                                        new ApiServerSettings.ServiceRanges(
+                                                Ipv4Cidr.parse("10.96.0.0/12"),
+                                                PortRange.DEFAULT_NODE_PORTS))),
+                Arguments.of(
+                        named(
+                                "--service-node-port-range",
+                                new String[] {"--service-node-port-range", "20000-20100"}),
+                        ApiServerSettings.defaults()
+                                .withServices(
+                                        new ApiServerSettings.ServiceRanges(
+                                                Ipv4Cidr.parse("10.0.0.0/24"),
+                                                new PortRange(20000, 101)))),
+                Arguments.of(
+                        named("--storage cassandra", new String[] {"--storage", "cassandra"}),
+                        ApiServerSettings.defaults()
+                                .withStorage(
+                                        new ApiServerSettings.StorageFlags(
+                                                StorageSettings.Profile.CASSANDRA, null, null))),
+                Arguments.of(
+                        named("--storage embedded", new String[] {"--storage", "embedded"}),
+                        ApiServerSettings.defaults()
+                                .withStorage(
+                                        new ApiServerSettings.StorageFlags(
+                                                StorageSettings.Profile.EMBEDDED, null, null))),
+                Arguments.of(
+                        named(
+                                "--cassandra-contact-points",
+                                new String[] {
+                                    "--cassandra-contact-points",
+                                    "10.0.0.1:9042,cass-2.example:9043,[::1]:9044"
+                                }),
+                        ApiServerSettings.defaults()
+                                .withStorage(
+                                        new ApiServerSettings.StorageFlags(
+                                                null,
+                                                List.of(
+                                                        "10.0.0.1:9042",
+                                                        "cass-2.example:9043",
+                                                        "[::1]:9044"),
+                                                null))),
+                Arguments.of(
+                        named(
+                                "--cassandra-keyspace",
+                                new String[] {"--cassandra-keyspace", "prod_1"}),
+                        ApiServerSettings.defaults()
+                                .withStorage(
+                                        new ApiServerSettings.StorageFlags(null, null, "prod_1"))),
+                Arguments.of(
+                        named(
+                                "--storage-quota-bytes",
+                                new String[] {"--storage-quota-bytes", "536870912"}),
+                        ApiServerSettings.defaults()
+                                .withStorage(
+                                        new ApiServerSettings.StorageFlags(
+                                                null, null, null, 536870912L))));
     }
 
-    /** Without the flag (or with 0) the quota is a share of the heap; the flag's value reaches the server. */
+    /**
+     * Without the flag (or with 0) the quota is a share of the heap; the flag's value reaches the
+     * server.
+     */
     @Test
     void theStorageQuotaIsTheFlagsValueOrThirtyPercentOfTheMaxHeap() throws Exception {
         long heap = 512L * 1024 * 1024;
-        assertEquals(heap / 100 * 30, ApiServer.storageQuota(settings().resolve().config(), heap).limit());
-        assertEquals(heap / 100 * 30,
-                ApiServer.storageQuota(settings("--storage-quota-bytes=0").resolve().config(), heap).limit());
-        assertEquals(1000, ApiServer.storageQuota(settings("--storage-quota-bytes=1000").resolve().config(), heap)
-                .limit());
+        assertEquals(
+                heap / 100 * 30,
+                ApiServer.storageQuota(settings().resolve().config(), heap).limit());
+        assertEquals(
+                heap / 100 * 30,
+                ApiServer.storageQuota(settings("--storage-quota-bytes=0").resolve().config(), heap)
+                        .limit());
+        assertEquals(
+                1000,
+                ApiServer.storageQuota(
+                                settings("--storage-quota-bytes=1000").resolve().config(), heap)
+                        .limit());
     }
 
     @Test
     void embeddedIsTheDefaultStorage() throws Exception {
         assertEquals(new StorageSettings.Embedded(Path.of("data")), settings().storageSettings());
-        assertEquals(new StorageSettings.Cassandra(List.of("h:1"), "ks"),
-                settings("--storage=cassandra", "--cassandra-contact-points=h:1", "--cassandra-keyspace=ks")
+        assertEquals(
+                new StorageSettings.Cassandra(List.of("h:1"), "ks"),
+                settings(
+                                "--storage=cassandra",
+                                "--cassandra-contact-points=h:1",
+                                "--cassandra-keyspace=ks")
                         .storageSettings());
     }
 
     static Stream<Arguments> badStorageFlags() {
         return Stream.of(
-                Arguments.of(new String[] {"--storage", "h2"},
+                Arguments.of(
+                        new String[] {"--storage", "h2"},
                         "invalid argument \"h2\" for \"--storage\" flag: must be embedded or cassandra"),
-                Arguments.of(new String[] {"--cassandra-contact-points", "10.0.0.1"},
+                Arguments.of(
+                        new String[] {"--cassandra-contact-points", "10.0.0.1"},
                         "invalid argument \"10.0.0.1\" for \"--cassandra-contact-points\" flag: \"10.0.0.1\" is not host:port"),
-                Arguments.of(new String[] {"--cassandra-contact-points", "a:9042,"},
+                Arguments.of(
+                        new String[] {"--cassandra-contact-points", "a:9042,"},
                         "invalid argument \"a:9042,\" for \"--cassandra-contact-points\" flag: \"\" is not host:port"),
-                Arguments.of(new String[] {"--cassandra-contact-points", "a:99999"},
+                Arguments.of(
+                        new String[] {"--cassandra-contact-points", "a:99999"},
                         "invalid argument \"a:99999\" for \"--cassandra-contact-points\" flag: \"a:99999\" is not host:port"),
-                Arguments.of(new String[] {"--cassandra-keyspace", "1abc"},
+                Arguments.of(
+                        new String[] {"--cassandra-keyspace", "1abc"},
                         "invalid argument \"1abc\" for \"--cassandra-keyspace\" flag: must be a letter followed by"
                                 + " at most 47 letters, digits or underscores"),
-                Arguments.of(new String[] {"--storage-quota-bytes", "-1"},
+                Arguments.of(
+                        new String[] {"--storage-quota-bytes", "-1"},
                         "invalid argument \"-1\" for \"--storage-quota-bytes\" flag: must be a number of bytes, 0 or more"),
-                Arguments.of(new String[] {"--storage-quota-bytes", "2Gi"},
+                Arguments.of(
+                        new String[] {"--storage-quota-bytes", "2Gi"},
                         "invalid argument \"2Gi\" for \"--storage-quota-bytes\" flag: must be a number of bytes, 0 or more"));
     }
 
@@ -161,8 +246,20 @@ class ApiServerFlagsTest {
 
     @Test
     void parsesAllFlagsTogether() throws Exception {
-        assertEquals(new ApiServerSettings(Path.of("d"), "0.0.0.0", 1234, Duration.ofSeconds(10), Duration.ofSeconds(5)),
-                settings("--data-dir=d", "--bind-address", "0.0.0.0", "--port=1234", "--livez-grace-period", "10s",
+        assertEquals(
+                new ApiServerSettings(
+                        Path.of("d"),
+                        "0.0.0.0",
+                        1234,
+                        Duration.ofSeconds(10),
+                        Duration.ofSeconds(5)),
+                settings(
+                        "--data-dir=d",
+                        "--bind-address",
+                        "0.0.0.0",
+                        "--port=1234",
+                        "--livez-grace-period",
+                        "10s",
                         "--shutdown-delay-duration=5s"));
     }
 
@@ -189,21 +286,38 @@ class ApiServerFlagsTest {
         assertTrue(ApiServerFlags.parse(new String[] {"--version"}).version());
     }
 
-    /** Every flag is declared once; --help is generated from the declarations, each with its type and default. */
+    /**
+     * Every flag is declared once; --help is generated from the declarations, each with its type
+     * and default.
+     */
     @Test
     void helpListsEveryDeclaredFlagWithItsDefault() {
         List<Flag<?>> flags = ApiServerFlags.FLAGS.flags();
         assertEquals(20, flags.size());
         for (Flag<?> flag : flags) {
-            String line = ApiServerFlags.USAGE.lines().filter(l -> l.startsWith("      " + flag.option() + " "))
-                    .findFirst().orElseThrow(() -> new AssertionError(flag.option() + " missing from\n" + ApiServerFlags.USAGE));
+            String line =
+                    ApiServerFlags.USAGE
+                            .lines()
+                            .filter(l -> l.startsWith("      " + flag.option() + " "))
+                            .findFirst()
+                            .orElseThrow(
+                                    () ->
+                                            new AssertionError(
+                                                    flag.option()
+                                                            + " missing from\n"
+                                                            + ApiServerFlags.USAGE));
             assertTrue(line.startsWith("      " + flag.option() + " " + flag.type() + " "), line);
             if (flag.defaultText() != null && !flag.defaultText().isEmpty()) {
-                assertTrue(line.endsWith("(default " + switch (flag.type()) {
-                    case "string" -> "\"" + flag.defaultText() + "\"";
-                    case "strings" -> "[" + flag.defaultText() + "]";
-                    default -> flag.defaultText();
-                } + ")"), line);
+                assertTrue(
+                        line.endsWith(
+                                "(default "
+                                        + switch (flag.type()) {
+                                            case "string" -> "\"" + flag.defaultText() + "\"";
+                                            case "strings" -> "[" + flag.defaultText() + "]";
+                                            default -> flag.defaultText();
+                                        }
+                                        + ")"),
+                        line);
             }
         }
         assertTrue(ApiServerFlags.USAGE.startsWith("Usage: apiserver [flags]\n"));
@@ -219,25 +333,33 @@ class ApiServerFlagsTest {
     }
 
     /**
-     * The storage and cluster flags set only what is given (a --config file may set the rest), so their
-     * defaults are the built-in configuration's: the help must show those.
+     * The storage and cluster flags set only what is given (a --config file may set the rest), so
+     * their defaults are the built-in configuration's: the help must show those.
      */
     @Test
     void theHelpShowsTheBuiltInConfigurationAsTheDefaultOfTheFileLayeredFlags() throws Exception {
         Config built = settings().resolve().config();
-        assertEquals(ApiServerFlags.STORAGE.defaultText(), built.getString(StorageSettings.PROFILE));
-        assertEquals(List.of(ApiServerFlags.CASSANDRA_CONTACT_POINTS.defaultText()),
+        assertEquals(
+                ApiServerFlags.STORAGE.defaultText(), built.getString(StorageSettings.PROFILE));
+        assertEquals(
+                List.of(ApiServerFlags.CASSANDRA_CONTACT_POINTS.defaultText()),
                 built.getStringList(StorageSettings.CASSANDRA_CONTACT_POINTS));
-        assertEquals(ApiServerFlags.CASSANDRA_KEYSPACE.defaultText(), built.getString(StorageSettings.CASSANDRA_KEYSPACE));
-        assertEquals(Long.parseLong(ApiServerFlags.STORAGE_MAX_OBJECT_BYTES.defaultText()),
+        assertEquals(
+                ApiServerFlags.CASSANDRA_KEYSPACE.defaultText(),
+                built.getString(StorageSettings.CASSANDRA_KEYSPACE));
+        assertEquals(
+                Long.parseLong(ApiServerFlags.STORAGE_MAX_OBJECT_BYTES.defaultText()),
                 built.getBytes(ApiServerFlags.MAX_OBJECT_BYTES));
-        assertEquals(Long.parseLong(ApiServerFlags.STORAGE_QUOTA_BYTES.defaultText()),
+        assertEquals(
+                Long.parseLong(ApiServerFlags.STORAGE_QUOTA_BYTES.defaultText()),
                 built.getBytes(ApiServerSettings.StorageFlags.QUOTA_BYTES));
         assertEquals(List.of(), built.getStringList("pekko.cluster.seed-nodes"));
         assertEquals("", ApiServerFlags.CLUSTER_SEED_NODES.defaultText());
-        assertEquals(Integer.parseInt(ApiServerFlags.CLUSTER_PORT.defaultText()),
+        assertEquals(
+                Integer.parseInt(ApiServerFlags.CLUSTER_PORT.defaultText()),
                 built.getInt("pekko.remote.artery.canonical.port"));
-        assertEquals(ApiServerFlags.CLUSTER_HOSTNAME.defaultText(),
+        assertEquals(
+                ApiServerFlags.CLUSTER_HOSTNAME.defaultText(),
                 built.getString("pekko.remote.artery.canonical.hostname"));
     }
 
@@ -246,20 +368,36 @@ class ApiServerFlagsTest {
      * --shutdown-delay-duration. Now a name is a flag only if it is declared.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"--shutdown-delay", "--shutdown-delay-durations", "--Port", "--etcd-servers",
-            "--storage-backend", "--cluster-seed-node", "--data"})
+    @ValueSource(
+            strings = {
+                "--shutdown-delay",
+                "--shutdown-delay-durations",
+                "--Port",
+                "--etcd-servers",
+                "--storage-backend",
+                "--cluster-seed-node",
+                "--data"
+            })
     void aFlagMissingFromTheDeclarationsIsAnUnknownFlag(String flag) {
         assertEquals("unknown flag: " + flag, error(flag + "=5s"));
         assertEquals("unknown flag: " + flag, error(flag, "5s"));
     }
 
-    /** Each declared flag checks its own value and names itself (and the value) when it refuses it. */
+    /**
+     * Each declared flag checks its own value and names itself (and the value) when it refuses it.
+     */
     @Test
     void aMistypedValueNamesItsFlag() {
         for (Flag<?> flag : ApiServerFlags.FLAGS.flags()) {
             String bad = flag == ApiServerFlags.DATA_DIR ? "" : "%";
             String message = error(flag.option() + "=" + bad);
-            assertTrue(message.startsWith("invalid argument \"" + bad + "\" for \"" + flag.option() + "\" flag: "),
+            assertTrue(
+                    message.startsWith(
+                            "invalid argument \""
+                                    + bad
+                                    + "\" for \""
+                                    + flag.option()
+                                    + "\" flag: "),
                     message);
         }
     }
@@ -286,59 +424,103 @@ class ApiServerFlagsTest {
 
     static Stream<Arguments> badValues() {
         return Stream.of(
-                Arguments.of(named("port not a number", new String[] {"--port", "http"}),
+                Arguments.of(
+                        named("port not a number", new String[] {"--port", "http"}),
                         "invalid argument \"http\" for \"--port\" flag: "),
-                Arguments.of(named("port above 65535", new String[] {"--port=65536"}),
+                Arguments.of(
+                        named("port above 65535", new String[] {"--port=65536"}),
                         "invalid argument \"65536\" for \"--port\" flag: "),
-                Arguments.of(named("negative port", new String[] {"--port=-1"}),
+                Arguments.of(
+                        named("negative port", new String[] {"--port=-1"}),
                         "invalid argument \"-1\" for \"--port\" flag: "),
-                Arguments.of(named("bind address a host name", new String[] {"--bind-address", "localhost"}),
+                Arguments.of(
+                        named(
+                                "bind address a host name",
+                                new String[] {"--bind-address", "localhost"}),
                         "invalid argument \"localhost\" for \"--bind-address\" flag: "),
-                Arguments.of(named("bind address out of range", new String[] {"--bind-address", "256.1.1.1"}),
+                Arguments.of(
+                        named(
+                                "bind address out of range",
+                                new String[] {"--bind-address", "256.1.1.1"}),
                         "invalid argument \"256.1.1.1\" for \"--bind-address\" flag: "),
-                Arguments.of(named("empty bind address", new String[] {"--bind-address="}),
+                Arguments.of(
+                        named("empty bind address", new String[] {"--bind-address="}),
                         "invalid argument \"\" for \"--bind-address\" flag: "),
-                Arguments.of(named("empty data dir", new String[] {"--data-dir="}),
+                Arguments.of(
+                        named("empty data dir", new String[] {"--data-dir="}),
                         "invalid argument \"\" for \"--data-dir\" flag: "),
-                Arguments.of(named("duration without unit", new String[] {"--livez-grace-period", "10"}),
+                Arguments.of(
+                        named("duration without unit", new String[] {"--livez-grace-period", "10"}),
                         "invalid argument \"10\" for \"--livez-grace-period\" flag: time: "),
-                Arguments.of(named("duration garbage", new String[] {"--shutdown-delay-duration=soon"}),
+                Arguments.of(
+                        named("duration garbage", new String[] {"--shutdown-delay-duration=soon"}),
                         "invalid argument \"soon\" for \"--shutdown-delay-duration\" flag: time: invalid duration \"soon\""),
-                Arguments.of(named("negative duration", new String[] {"--shutdown-delay-duration=-5s"}),
+                Arguments.of(
+                        named("negative duration", new String[] {"--shutdown-delay-duration=-5s"}),
                         "invalid argument \"-5s\" for \"--shutdown-delay-duration\" flag: "),
-                Arguments.of(named("cluster IP range not a CIDR", new String[] {"--service-cluster-ip-range=10.0.0.1"}),
+                Arguments.of(
+                        named(
+                                "cluster IP range not a CIDR",
+                                new String[] {"--service-cluster-ip-range=10.0.0.1"}),
                         "invalid argument \"10.0.0.1\" for \"--service-cluster-ip-range\" flag: "
                                 + "service-cluster-ip-range[0] is not a valid cidr"),
-                Arguments.of(named("cluster IP range IPv6", new String[] {"--service-cluster-ip-range", "fd00::/108"}),
+                Arguments.of(
+                        named(
+                                "cluster IP range IPv6",
+                                new String[] {"--service-cluster-ip-range", "fd00::/108"}),
                         "invalid argument \"fd00::/108\" for \"--service-cluster-ip-range\" flag: IPv6"),
-                Arguments.of(named("cluster IP range dual-stack", new String[] {"--service-cluster-ip-range",
-                        "10.0.0.0/24,fd00::/108"}), "invalid argument \"10.0.0.0/24,fd00::/108\" for "
-                        + "\"--service-cluster-ip-range\" flag: dual-stack"),
-                Arguments.of(named("node port range reversed", new String[] {"--service-node-port-range=32767-30000"}),
+                Arguments.of(
+                        named(
+                                "cluster IP range dual-stack",
+                                new String[] {
+                                    "--service-cluster-ip-range", "10.0.0.0/24,fd00::/108"
+                                }),
+                        "invalid argument \"10.0.0.0/24,fd00::/108\" for "
+                                + "\"--service-cluster-ip-range\" flag: dual-stack"),
+                Arguments.of(
+                        named(
+                                "node port range reversed",
+                                new String[] {"--service-node-port-range=32767-30000"}),
                         "invalid argument \"32767-30000\" for \"--service-node-port-range\" flag: "
                                 + "end port cannot be less than start port: 32767-30000"),
-                Arguments.of(named("node port range garbage", new String[] {"--service-node-port-range", "high"}),
+                Arguments.of(
+                        named(
+                                "node port range garbage",
+                                new String[] {"--service-node-port-range", "high"}),
                         "invalid argument \"high\" for \"--service-node-port-range\" flag: strconv.Atoi: "
                                 + "parsing \"high\": invalid syntax"));
     }
 
     @Test
     void clusterFlagsDefaultToAOneNodeClusterOnAFreePort() throws Exception {
-        assertEquals(new ApiServerSettings.ClusterFlags(null, null, null), settings().cluster(), "no flag given");
+        assertEquals(
+                new ApiServerSettings.ClusterFlags(null, null, null),
+                settings().cluster(),
+                "no flag given");
         ApiServerSettings.Resolved resolved = settings().resolve();
         assertEquals(List.of(), resolved.seedNodes());
         assertEquals(0, resolved.config().getInt("pekko.remote.artery.canonical.port"));
-        assertEquals("127.0.0.1", resolved.config().getString("pekko.remote.artery.canonical.hostname"));
+        assertEquals(
+                "127.0.0.1", resolved.config().getString("pekko.remote.artery.canonical.hostname"));
     }
 
     @Test
     void parsesClusterFlagsOnCassandra() throws Exception {
-        ApiServerSettings s = settings("--storage=cassandra", "--cluster-seed-nodes", "10.0.0.1:2552,node-2.example:2553",
-                "--cluster-port=2552", "--cluster-hostname", "10.0.0.1");
-        assertEquals(new ApiServerSettings.ClusterFlags(List.of("10.0.0.1:2552", "node-2.example:2553"), 2552, "10.0.0.1"),
+        ApiServerSettings s =
+                settings(
+                        "--storage=cassandra",
+                        "--cluster-seed-nodes",
+                        "10.0.0.1:2552,node-2.example:2553",
+                        "--cluster-port=2552",
+                        "--cluster-hostname",
+                        "10.0.0.1");
+        assertEquals(
+                new ApiServerSettings.ClusterFlags(
+                        List.of("10.0.0.1:2552", "node-2.example:2553"), 2552, "10.0.0.1"),
                 s.cluster());
         Config c = s.cluster().toConfig();
-        assertEquals(List.of("pekko://kubepekko@10.0.0.1:2552", "pekko://kubepekko@node-2.example:2553"),
+        assertEquals(
+                List.of("pekko://kubepekko@10.0.0.1:2552", "pekko://kubepekko@node-2.example:2553"),
                 c.getStringList("pekko.cluster.seed-nodes"));
         assertEquals(2552, c.getInt("pekko.remote.artery.canonical.port"));
         assertEquals("10.0.0.1", c.getString("pekko.remote.artery.canonical.hostname"));
@@ -346,16 +528,25 @@ class ApiServerFlagsTest {
 
     @Test
     void emptySeedNodesMeanJoinSelf() throws Exception {
-        assertEquals(List.of(), settings("--storage=cassandra", "--cluster-seed-nodes=").cluster().seedNodes());
-        assertEquals(List.of(), settings("--cluster-seed-nodes=").cluster().seedNodes(), "allowed on embedded: no peers");
+        assertEquals(
+                List.of(),
+                settings("--storage=cassandra", "--cluster-seed-nodes=").cluster().seedNodes());
+        assertEquals(
+                List.of(),
+                settings("--cluster-seed-nodes=").cluster().seedNodes(),
+                "allowed on embedded: no peers");
     }
 
     @Test
     void seedNodesNeedTheCassandraProfile() {
-        assertEquals("invalid argument \"127.0.0.1:2552\" for \"--cluster-seed-nodes\" flag: a cluster of several "
-                + "servers needs --storage=cassandra", error("--cluster-seed-nodes=127.0.0.1:2552"));
-        assertEquals("invalid argument \"127.0.0.1:2552\" for \"--cluster-seed-nodes\" flag: a cluster of several "
-                + "servers needs --storage=cassandra", error("--cluster-seed-nodes=127.0.0.1:2552", "--storage=embedded"));
+        assertEquals(
+                "invalid argument \"127.0.0.1:2552\" for \"--cluster-seed-nodes\" flag: a cluster of several "
+                        + "servers needs --storage=cassandra",
+                error("--cluster-seed-nodes=127.0.0.1:2552"));
+        assertEquals(
+                "invalid argument \"127.0.0.1:2552\" for \"--cluster-seed-nodes\" flag: a cluster of several "
+                        + "servers needs --storage=cassandra",
+                error("--cluster-seed-nodes=127.0.0.1:2552", "--storage=embedded"));
     }
 
     @Test
@@ -367,17 +558,25 @@ class ApiServerFlagsTest {
 
     static Stream<Arguments> badClusterValues() {
         return Stream.of(
-                Arguments.of(new String[] {"--storage=cassandra", "--cluster-seed-nodes", "10.0.0.1"},
+                Arguments.of(
+                        new String[] {"--storage=cassandra", "--cluster-seed-nodes", "10.0.0.1"},
                         "invalid argument \"10.0.0.1\" for \"--cluster-seed-nodes\" flag: \"10.0.0.1\" is not host:port"),
-                Arguments.of(new String[] {"--storage=cassandra", "--cluster-seed-nodes", "a:2552,,b:2552"},
+                Arguments.of(
+                        new String[] {
+                            "--storage=cassandra", "--cluster-seed-nodes", "a:2552,,b:2552"
+                        },
                         "invalid argument \"a:2552,,b:2552\" for \"--cluster-seed-nodes\" flag: \"\" is not host:port"),
-                Arguments.of(new String[] {"--cluster-port", "70000"},
+                Arguments.of(
+                        new String[] {"--cluster-port", "70000"},
                         "invalid argument \"70000\" for \"--cluster-port\" flag: must be a port number 0-65535"),
-                Arguments.of(new String[] {"--cluster-port=two"},
+                Arguments.of(
+                        new String[] {"--cluster-port=two"},
                         "invalid argument \"two\" for \"--cluster-port\" flag: must be a port number 0-65535"),
-                Arguments.of(new String[] {"--cluster-hostname="},
+                Arguments.of(
+                        new String[] {"--cluster-hostname="},
                         "invalid argument \"\" for \"--cluster-hostname\" flag: not an IP address or host name"),
-                Arguments.of(new String[] {"--cluster-hostname", "a b"},
+                Arguments.of(
+                        new String[] {"--cluster-hostname", "a b"},
                         "invalid argument \"a b\" for \"--cluster-hostname\" flag: not an IP address or host name"));
     }
 
@@ -391,18 +590,19 @@ class ApiServerFlagsTest {
     @MethodSource("badValues")
     void rejectsBadValueNamingFlagAndValue(String[] args, String messagePrefix) {
         String message = error(args);
-        assertTrue(message.startsWith(messagePrefix), () -> "<" + message + "> should start with <" + messagePrefix + ">");
+        assertTrue(
+                message.startsWith(messagePrefix),
+                () -> "<" + message + "> should start with <" + messagePrefix + ">");
     }
 
     /**
-     * {@code --config FILE}: an operator's HOCON file layered under the flags given and over the built-in
-     * configuration. A flag at its default sets nothing, so the file may choose the storage profile and the
-     * seed nodes.
+     * {@code --config FILE}: an operator's HOCON file layered under the flags given and over the
+     * built-in configuration. A flag at its default sets nothing, so the file may choose the
+     * storage profile and the seed nodes.
      */
     @Nested
     class ConfigFile {
-        @TempDir
-        Path dir;
+        @TempDir Path dir;
 
         private String file(String name, String hocon) throws IOException {
             Path f = dir.resolve(name);
@@ -410,7 +610,8 @@ class ApiServerFlagsTest {
             return f.toString();
         }
 
-        private static final String CLUSTERED = """
+        private static final String CLUSTERED =
+                """
                 kubepekko.storage {
                   profile = cassandra
                   cassandra { contact-points = ["cass-1:9042", "cass-2:9042"], keyspace = from_file }
@@ -425,44 +626,83 @@ class ApiServerFlagsTest {
 
         @Test
         void theFileBeatsTheBuiltInConfiguration() throws Exception {
-            String f = file("watch.conf", "kubepekko.watch.max-events = 7\npekko.loglevel = WARNING");
+            String f =
+                    file("watch.conf", "kubepekko.watch.max-events = 7\npekko.loglevel = WARNING");
             Config c = resolved("--config", f).config();
             assertEquals(7, c.getInt("kubepekko.watch.max-events"), "built-in: 10000");
             assertEquals("WARNING", c.getString("pekko.loglevel"), "built-in: INFO");
-            assertEquals("3s", c.getString("kubepekko.watch.wait-limit"), "what the file leaves out stays built-in");
+            assertEquals(
+                    "3s",
+                    c.getString("kubepekko.watch.wait-limit"),
+                    "what the file leaves out stays built-in");
             assertEquals(settings("--config=" + f), settings("--config", f));
         }
 
         @Test
         void flagsLeftOutDoNotOverrideTheFile() throws Exception {
             ApiServerSettings.Resolved r = resolved("--config", file("clustered.conf", CLUSTERED));
-            assertEquals(new StorageSettings.Cassandra(List.of("cass-1:9042", "cass-2:9042"), "from_file"), r.storage(),
+            assertEquals(
+                    new StorageSettings.Cassandra(
+                            List.of("cass-1:9042", "cass-2:9042"), "from_file"),
+                    r.storage(),
                     "not the default of --storage (embedded) nor of the cassandra flags");
-            assertEquals(List.of("pekko://kubepekko@10.0.0.1:2552", "pekko://kubepekko@10.0.0.2:2552"), r.seedNodes());
-            assertEquals(2552, r.config().getInt("pekko.remote.artery.canonical.port"), "not --cluster-port's 0");
-            assertEquals("10.0.0.1", r.config().getString("pekko.remote.artery.canonical.hostname"));
+            assertEquals(
+                    List.of("pekko://kubepekko@10.0.0.1:2552", "pekko://kubepekko@10.0.0.2:2552"),
+                    r.seedNodes());
+            assertEquals(
+                    2552,
+                    r.config().getInt("pekko.remote.artery.canonical.port"),
+                    "not --cluster-port's 0");
+            assertEquals(
+                    "10.0.0.1", r.config().getString("pekko.remote.artery.canonical.hostname"));
             assertEquals("cassandra", r.config().getString("kubepekko.storage.profile"));
-            assertEquals("pekko.persistence.cassandra.journal", r.config().getString("pekko.persistence.journal.plugin"),
+            assertEquals(
+                    "pekko.persistence.cassandra.journal",
+                    r.config().getString("pekko.persistence.journal.plugin"),
                     "the profile the file selects brings its wiring");
         }
 
         @Test
         void flagsGivenBeatTheFile() throws Exception {
             String f = file("clustered.conf", CLUSTERED + "kubepekko.watch.max-events = 7");
-            ApiServerSettings.Resolved r = resolved("--config", f, "--cassandra-keyspace", "from_flag",
-                    "--cluster-port", "2600", "--cluster-hostname", "node-3.example", "--cluster-seed-nodes", "node-3.example:2600");
-            assertEquals(new StorageSettings.Cassandra(List.of("cass-1:9042", "cass-2:9042"), "from_flag"), r.storage());
-            assertEquals("from_flag", r.config().getString("pekko.persistence.cassandra.journal.keyspace"));
+            ApiServerSettings.Resolved r =
+                    resolved(
+                            "--config",
+                            f,
+                            "--cassandra-keyspace",
+                            "from_flag",
+                            "--cluster-port",
+                            "2600",
+                            "--cluster-hostname",
+                            "node-3.example",
+                            "--cluster-seed-nodes",
+                            "node-3.example:2600");
+            assertEquals(
+                    new StorageSettings.Cassandra(
+                            List.of("cass-1:9042", "cass-2:9042"), "from_flag"),
+                    r.storage());
+            assertEquals(
+                    "from_flag",
+                    r.config().getString("pekko.persistence.cassandra.journal.keyspace"));
             assertEquals(List.of("pekko://kubepekko@node-3.example:2600"), r.seedNodes());
             assertEquals(2600, r.config().getInt("pekko.remote.artery.canonical.port"));
-            assertEquals("node-3.example", r.config().getString("pekko.remote.artery.canonical.hostname"));
+            assertEquals(
+                    "node-3.example",
+                    r.config().getString("pekko.remote.artery.canonical.hostname"));
             assertEquals(7, r.config().getInt("kubepekko.watch.max-events"));
 
             ApiServerSettings.Resolved joinSelf = resolved("--config", f, "--cluster-seed-nodes=");
-            assertEquals(List.of(), joinSelf.seedNodes(), "an empty flag is given too: this node forms a cluster of its own");
-            assertEquals(new StorageSettings.Embedded(Path.of("data")),
-                    resolved("--config", file("profile.conf", "kubepekko.storage.profile = cassandra"),
-                            "--storage=embedded").storage());
+            assertEquals(
+                    List.of(),
+                    joinSelf.seedNodes(),
+                    "an empty flag is given too: this node forms a cluster of its own");
+            assertEquals(
+                    new StorageSettings.Embedded(Path.of("data")),
+                    resolved(
+                                    "--config",
+                                    file("profile.conf", "kubepekko.storage.profile = cassandra"),
+                                    "--storage=embedded")
+                            .storage());
         }
 
         @Test
@@ -471,57 +711,106 @@ class ApiServerFlagsTest {
             assertEquals(1_572_864, resolved().config().getBytes(key));
             String f = file("limit.conf", key + " = 2m");
             assertEquals(2 * 1024 * 1024, resolved("--config", f).config().getBytes(key));
-            assertEquals(4096, resolved("--config", f, "--storage-max-object-bytes", "4096").config().getBytes(key));
+            assertEquals(
+                    4096,
+                    resolved("--config", f, "--storage-max-object-bytes", "4096")
+                            .config()
+                            .getBytes(key));
             assertEquals(4096, resolved("--storage-max-object-bytes=4096").config().getBytes(key));
-            assertEquals("invalid argument \"0\" for \"--storage-max-object-bytes\" flag: must be a number of bytes "
-                    + "from 1 to 2147483647", error("--storage-max-object-bytes", "0"));
-            assertEquals("invalid argument \"1.5Mi\" for \"--storage-max-object-bytes\" flag: must be a number of "
-                    + "bytes from 1 to 2147483647", error("--storage-max-object-bytes=1.5Mi"));
+            assertEquals(
+                    "invalid argument \"0\" for \"--storage-max-object-bytes\" flag: must be a number of bytes "
+                            + "from 1 to 2147483647",
+                    error("--storage-max-object-bytes", "0"));
+            assertEquals(
+                    "invalid argument \"1.5Mi\" for \"--storage-max-object-bytes\" flag: must be a number of "
+                            + "bytes from 1 to 2147483647",
+                    error("--storage-max-object-bytes=1.5Mi"));
         }
 
         @Test
         void theEmbeddedDatabaseFollowsTheDataDirWhateverTheFileSays() throws Exception {
-            Config c = resolved("--data-dir", dir.resolve("d").toString(), "--config",
-                    file("h2.conf", "kubepekko.storage.embedded.url = \"jdbc:h2:mem:elsewhere\"")).config();
-            assertTrue(c.getString("kubepekko.storage.embedded.url").startsWith("jdbc:h2:file:" + dir.resolve("d")),
+            Config c =
+                    resolved(
+                                    "--data-dir",
+                                    dir.resolve("d").toString(),
+                                    "--config",
+                                    file(
+                                            "h2.conf",
+                                            "kubepekko.storage.embedded.url = \"jdbc:h2:mem:elsewhere\""))
+                            .config();
+            assertTrue(
+                    c.getString("kubepekko.storage.embedded.url")
+                            .startsWith("jdbc:h2:file:" + dir.resolve("d")),
                     c.getString("kubepekko.storage.embedded.url"));
-            assertEquals(c.getString("kubepekko.storage.embedded.url"),
+            assertEquals(
+                    c.getString("kubepekko.storage.embedded.url"),
                     c.getString("pekko-persistence-jdbc.shared-databases.slick.db.url"));
         }
 
         @Test
         void seedNodesFromTheFileNeedTheCassandraProfile() throws Exception {
-            String f = file("seeds.conf", "pekko.cluster.seed-nodes = [\"pekko://kubepekko@10.0.0.1:2552\"]");
+            String f =
+                    file(
+                            "seeds.conf",
+                            "pekko.cluster.seed-nodes = [\"pekko://kubepekko@10.0.0.1:2552\"]");
             String message = error("--config", f);
-            assertEquals("invalid configuration: pekko.cluster.seed-nodes (" + f + ": 1) on the embedded storage profile: "
-                    + "a cluster of several servers needs kubepekko.storage.profile = cassandra (or --storage=cassandra)", message);
-            assertEquals(List.of("pekko://kubepekko@10.0.0.1:2552"),
-                    resolved("--config", f, "--storage", "cassandra").seedNodes(), "the flag may give the profile");
+            assertEquals(
+                    "invalid configuration: pekko.cluster.seed-nodes ("
+                            + f
+                            + ": 1) on the embedded storage profile: "
+                            + "a cluster of several servers needs kubepekko.storage.profile = cassandra (or --storage=cassandra)",
+                    message);
+            assertEquals(
+                    List.of("pekko://kubepekko@10.0.0.1:2552"),
+                    resolved("--config", f, "--storage", "cassandra").seedNodes(),
+                    "the flag may give the profile");
             String both = file("both.conf", CLUSTERED);
-            assertTrue(error("--config", both, "--storage=embedded").contains("on the embedded storage profile"));
-            assertEquals("invalid argument \"h:1\" for \"--cluster-seed-nodes\" flag: a cluster of several servers "
+            assertTrue(
+                    error("--config", both, "--storage=embedded")
+                            .contains("on the embedded storage profile"));
+            assertEquals(
+                    "invalid argument \"h:1\" for \"--cluster-seed-nodes\" flag: a cluster of several servers "
                             + "needs --storage=cassandra",
-                    error("--config", file("other.conf", "kubepekko.watch.max-events = 7"), "--cluster-seed-nodes=h:1"));
-            assertEquals(List.of("pekko://kubepekko@h:1"), resolved("--config",
-                    file("cassandra.conf", "kubepekko.storage.profile = cassandra"), "--cluster-seed-nodes=h:1").seedNodes(),
+                    error(
+                            "--config",
+                            file("other.conf", "kubepekko.watch.max-events = 7"),
+                            "--cluster-seed-nodes=h:1"));
+            assertEquals(
+                    List.of("pekko://kubepekko@h:1"),
+                    resolved(
+                                    "--config",
+                                    file("cassandra.conf", "kubepekko.storage.profile = cassandra"),
+                                    "--cluster-seed-nodes=h:1")
+                            .seedNodes(),
                     "seed nodes by flag, the profile from the file");
         }
 
         static Stream<Arguments> badFiles() {
             return Stream.of(
-                    Arguments.of(named("unparsable", "kubepekko.watch { max-events = 7"),
+                    Arguments.of(
+                            named("unparsable", "kubepekko.watch { max-events = 7"),
                             "for \"--config\" flag: "),
-                    Arguments.of(named("a value of the wrong type", "pekko.cluster.seed-nodes = 3"),
+                    Arguments.of(
+                            named("a value of the wrong type", "pekko.cluster.seed-nodes = 3"),
                             "invalid configuration: "),
-                    Arguments.of(named("no such storage profile", "kubepekko.storage.profile = h2"),
+                    Arguments.of(
+                            named("no such storage profile", "kubepekko.storage.profile = h2"),
                             "invalid configuration: kubepekko.storage.profile = \"h2\" ("),
-                    Arguments.of(named("a seed node of another actor system",
+                    Arguments.of(
+                            named(
+                                    "a seed node of another actor system",
                                     "kubepekko.storage.profile = cassandra\n"
                                             + "pekko.cluster.seed-nodes = [\"pekko://ClusterSystem@10.0.0.1:2552\"]"),
                             "invalid configuration: pekko.cluster.seed-nodes ("),
-                    Arguments.of(named("an unresolved substitution", "pekko.remote.artery.canonical.hostname = ${NO_SUCH_VARIABLE_HERE}"),
+                    Arguments.of(
+                            named(
+                                    "an unresolved substitution",
+                                    "pekko.remote.artery.canonical.hostname = ${NO_SUCH_VARIABLE_HERE}"),
                             "invalid configuration: "),
-                    Arguments.of(named("a missing required include", "include required(file(\"/no/such/dir/node.conf\"))"),
+                    Arguments.of(
+                            named(
+                                    "a missing required include",
+                                    "include required(file(\"/no/such/dir/node.conf\"))"),
                             "for \"--config\" flag: "));
         }
 
@@ -538,18 +827,30 @@ class ApiServerFlagsTest {
         @Test
         void refusesAMissingFileOrADirectory() {
             String missing = dir.resolve("none.conf").toString();
-            assertEquals("invalid argument \"" + missing + "\" for \"--config\" flag: no such file", error("--config", missing));
-            assertEquals("invalid argument \"" + dir + "\" for \"--config\" flag: not a file", error("--config=" + dir));
+            assertEquals(
+                    "invalid argument \"" + missing + "\" for \"--config\" flag: no such file",
+                    error("--config", missing));
+            assertEquals(
+                    "invalid argument \"" + dir + "\" for \"--config\" flag: not a file",
+                    error("--config=" + dir));
             assertEquals("flag needs an argument: --config", error("--config"));
         }
 
         @Test
         void includesAreFoundNextToTheFile() throws Exception {
-            file("common.conf", "kubepekko.watch.max-events = 7\nkubepekko.watch.watcher-buffer = 5");
-            String node = file("node.conf", "include \"common.conf\"\nkubepekko.watch.watcher-buffer = 6");
+            file(
+                    "common.conf",
+                    "kubepekko.watch.max-events = 7\nkubepekko.watch.watcher-buffer = 5");
+            String node =
+                    file(
+                            "node.conf",
+                            "include \"common.conf\"\nkubepekko.watch.watcher-buffer = 6");
             Config c = resolved("--config", node).config();
             assertEquals(7, c.getInt("kubepekko.watch.max-events"));
-            assertEquals(6, c.getInt("kubepekko.watch.watcher-buffer"), "the including file's later value wins");
+            assertEquals(
+                    6,
+                    c.getInt("kubepekko.watch.watcher-buffer"),
+                    "the including file's later value wins");
         }
 
         @Test
@@ -557,19 +858,31 @@ class ApiServerFlagsTest {
             String f = file("watch.conf", "kubepekko.watch.max-events = 7");
             Properties props = new Properties();
             props.setProperty("config.file", f);
-            assertEquals(settings("--config", f), ApiServerFlags.parse(new String[0], props).settings());
-            assertEquals("--config and -Dconfig.file both name a configuration file: give one",
-                    assertThrows(ApiServerFlags.UsageException.class,
-                            () -> ApiServerFlags.parse(new String[] {"--config", f}, props)).getMessage());
+            assertEquals(
+                    settings("--config", f), ApiServerFlags.parse(new String[0], props).settings());
+            assertEquals(
+                    "--config and -Dconfig.file both name a configuration file: give one",
+                    assertThrows(
+                                    ApiServerFlags.UsageException.class,
+                                    () -> ApiServerFlags.parse(new String[] {"--config", f}, props))
+                            .getMessage());
             props.setProperty("config.file", dir.resolve("none.conf").toString());
-            assertEquals("invalid value \"" + dir.resolve("none.conf") + "\" for -Dconfig.file: no such file",
-                    assertThrows(ApiServerFlags.UsageException.class,
-                            () -> ApiServerFlags.parse(new String[0], props)).getMessage());
+            assertEquals(
+                    "invalid value \""
+                            + dir.resolve("none.conf")
+                            + "\" for -Dconfig.file: no such file",
+                    assertThrows(
+                                    ApiServerFlags.UsageException.class,
+                                    () -> ApiServerFlags.parse(new String[0], props))
+                            .getMessage());
             Properties resource = new Properties();
             resource.setProperty("config.resource", "application.conf");
-            assertEquals("-Dconfig.resource is not supported: name the file with --config",
-                    assertThrows(ApiServerFlags.UsageException.class,
-                            () -> ApiServerFlags.parse(new String[0], resource)).getMessage());
+            assertEquals(
+                    "-Dconfig.resource is not supported: name the file with --config",
+                    assertThrows(
+                                    ApiServerFlags.UsageException.class,
+                                    () -> ApiServerFlags.parse(new String[0], resource))
+                            .getMessage());
         }
 
         @Test

@@ -1,19 +1,20 @@
 package io.kubepekko.http.server;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
-/** The data directory and the files in it are the owner's only (they hold Secrets and the admin kubeconfig). */
+/**
+ * The data directory and the files in it are the owner's only (they hold Secrets and the admin
+ * kubeconfig).
+ */
 class DataDirectoryTest {
 
-    @TempDir
-    Path tmp;
+    @TempDir Path tmp;
 
     private static String mode(Path p) throws Exception {
         return PosixFilePermissions.toString(Files.getPosixFilePermissions(p));
@@ -49,7 +50,11 @@ class DataDirectoryTest {
         Path file = Kubeconfig.write(dir, "http://127.0.0.1:8080");
         assertEquals("rw-------", mode(file));
         String text = Files.readString(file);
-        assertEquals(true, text.contains("    server: http://127.0.0.1:8080\n    insecure-skip-tls-verify: true\n"), text);
+        assertEquals(
+                true,
+                text.contains(
+                        "    server: http://127.0.0.1:8080\n    insecure-skip-tls-verify: true\n"),
+                text);
         Kubeconfig.write(dir, "http://127.0.0.1:8081"); // replaced atomically, still private
         assertEquals("rw-------", mode(file));
         assertEquals(false, Files.exists(dir.resolve("admin.kubeconfig.tmp")));

@@ -15,21 +15,28 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The local Cassandra's classpath: {@code cassandra-all} and its dependencies, resolved by Maven from
- * a one-dependency POM and remembered in a cache directory, so the download happens once per machine.
- * It never joins the application's classpath (it brings its own netty, guava, jackson and logback).
+ * The local Cassandra's classpath: {@code cassandra-all} and its dependencies, resolved by Maven
+ * from a one-dependency POM and remembered in a cache directory, so the download happens once per
+ * machine. It never joins the application's classpath (it brings its own netty, guava, jackson and
+ * logback).
  */
 final class CassandraClasspath {
     static final String POM_RESOURCE = "cassandra-server-pom.xml";
-    private static final String DEPENDENCY_PLUGIN = "org.apache.maven.plugins:maven-dependency-plugin:3.8.1";
+    private static final String DEPENDENCY_PLUGIN =
+            "org.apache.maven.plugins:maven-dependency-plugin:3.8.1";
 
     private CassandraClasspath() {}
 
-    /** The classpath, resolving it with {@code mvn} the first time (or when the POM changed or jars vanished). */
-    static String resolve(Path cacheDir, long timeoutSeconds) throws IOException, InterruptedException {
+    /**
+     * The classpath, resolving it with {@code mvn} the first time (or when the POM changed or jars
+     * vanished).
+     */
+    static String resolve(Path cacheDir, long timeoutSeconds)
+            throws IOException, InterruptedException {
         byte[] pom = pom();
         Files.createDirectories(cacheDir);
-        // Keyed by the POM's content: a version bump resolves again instead of running a stale server.
+        // Keyed by the POM's content: a version bump resolves again instead of running a stale
+        // server.
         Path cached = cacheDir.resolve("classpath-" + digest(pom) + ".txt");
         if (Files.isRegularFile(cached)) {
             String classpath = Files.readString(cached).trim();
@@ -41,17 +48,36 @@ final class CassandraClasspath {
         Files.write(pomFile, pom);
         Path partial = Files.createTempFile(cacheDir, "classpath-", ".part");
         Path log = cacheDir.resolve("resolve.log");
-        List<String> command = new ArrayList<>(List.of(mvn(), "-B", "-q", "-f", pomFile.toString(),
-                DEPENDENCY_PLUGIN + ":build-classpath", "-Dmdep.outputFile=" + partial));
-        Process mvn = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
+        List<String> command =
+                new ArrayList<>(
+                        List.of(
+                                mvn(),
+                                "-B",
+                                "-q",
+                                "-f",
+                                pomFile.toString(),
+                                DEPENDENCY_PLUGIN + ":build-classpath",
+                                "-Dmdep.outputFile=" + partial));
+        Process mvn =
+                new ProcessBuilder(command)
+                        .redirectErrorStream(true)
+                        .redirectOutput(log.toFile())
+                        .start();
         try {
             if (!mvn.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-                throw new IOException("resolving Cassandra's classpath took over " + timeoutSeconds + " s (see " + log + ")");
+                throw new IOException(
+                        "resolving Cassandra's classpath took over "
+                                + timeoutSeconds
+                                + " s (see "
+                                + log
+                                + ")");
             }
             if (mvn.exitValue() != 0) {
-                throw new IOException("mvn could not resolve Cassandra's classpath, exit " + mvn.exitValue()
-                        + ": " + Files.readString(log).strip());
+                throw new IOException(
+                        "mvn could not resolve Cassandra's classpath, exit "
+                                + mvn.exitValue()
+                                + ": "
+                                + Files.readString(log).strip());
             }
         } finally {
             mvn.destroyForcibly();
@@ -61,7 +87,11 @@ final class CassandraClasspath {
             throw new IOException("mvn wrote an unusable classpath to " + partial);
         }
         // Atomic: two processes resolving at once both end with a whole file.
-        Files.move(partial, cached, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        Files.move(
+                partial,
+                cached,
+                StandardCopyOption.REPLACE_EXISTING,
+                StandardCopyOption.ATOMIC_MOVE);
         return classpath;
     }
 
@@ -98,5 +128,4 @@ final class CassandraClasspath {
             throw new IllegalStateException(e);
         }
     }
-
 }

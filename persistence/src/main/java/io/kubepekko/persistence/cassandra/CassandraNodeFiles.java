@@ -6,8 +6,8 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * The files a local single-node Cassandra runs from, all under one data directory: a minimal
- * {@code cassandra.yaml} bound to loopback and a logback configuration that logs to the console.
+ * The files a local single-node Cassandra runs from, all under one data directory: a minimal {@code
+ * cassandra.yaml} bound to loopback and a logback configuration that logs to the console.
  */
 final class CassandraNodeFiles {
     private CassandraNodeFiles() {}
@@ -20,10 +20,14 @@ final class CassandraNodeFiles {
         return dataDir.resolve("conf").resolve("logback.xml");
     }
 
-    /** Writes both files for a node listening on {@code host} at the given ports (rewritten on every start). */
+    /**
+     * Writes both files for a node listening on {@code host} at the given ports (rewritten on every
+     * start).
+     */
     static void write(Path dataDir, String host, int storagePort, int cqlPort) throws IOException {
         Files.createDirectories(yaml(dataDir).getParent());
-        String yaml = """
+        String yaml =
+                """
                 cluster_name: kubepekko-local
                 num_tokens: 1
                 partitioner: org.apache.cassandra.dht.Murmur3Partitioner
@@ -45,11 +49,20 @@ final class CassandraNodeFiles {
                 saved_caches_directory: %6$s
                 hints_directory: %7$s
                 cdc_raw_directory: %8$s
-                """.formatted(host, storagePort, cqlPort, quoted(dataDir.resolve("data")),
-                quoted(dataDir.resolve("commitlog")), quoted(dataDir.resolve("saved_caches")),
-                quoted(dataDir.resolve("hints")), quoted(dataDir.resolve("cdc_raw")));
+                """
+                        .formatted(
+                                host,
+                                storagePort,
+                                cqlPort,
+                                quoted(dataDir.resolve("data")),
+                                quoted(dataDir.resolve("commitlog")),
+                                quoted(dataDir.resolve("saved_caches")),
+                                quoted(dataDir.resolve("hints")),
+                                quoted(dataDir.resolve("cdc_raw")));
         Files.writeString(yaml(dataDir), yaml);
-        Files.writeString(logback(dataDir), """
+        Files.writeString(
+                logback(dataDir),
+                """
                 <configuration>
                   <appender name="STDOUT" class="ch.qos.logback.core.ConsoleAppender">
                     <encoder><pattern>%-5level [%thread] %date{ISO8601} %logger{0} %msg%n</pattern></encoder>
@@ -60,8 +73,9 @@ final class CassandraNodeFiles {
     }
 
     /**
-     * The storage and CQL ports of the {@code cassandra.yaml} an earlier start wrote into {@code dataDir}:
-     * the data directory's memory of where its clients found it. Empty when there is none or it names no ports.
+     * The storage and CQL ports of the {@code cassandra.yaml} an earlier start wrote into {@code
+     * dataDir}: the data directory's memory of where its clients found it. Empty when there is none
+     * or it names no ports.
      */
     static Optional<NodePorts> ports(Path dataDir) throws IOException {
         Path yaml = yaml(dataDir);
@@ -78,10 +92,14 @@ final class CassandraNodeFiles {
                 cql = Integer.valueOf(l.substring("native_transport_port:".length()).strip());
             }
         }
-        return storage == null || cql == null ? Optional.empty() : Optional.of(new NodePorts(storage, cql));
+        return storage == null || cql == null
+                ? Optional.empty()
+                : Optional.of(new NodePorts(storage, cql));
     }
 
     private static String quoted(Path p) {
-        return "\"" + p.toAbsolutePath().toString().replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+        return "\""
+                + p.toAbsolutePath().toString().replace("\\", "\\\\").replace("\"", "\\\"")
+                + "\"";
     }
 }

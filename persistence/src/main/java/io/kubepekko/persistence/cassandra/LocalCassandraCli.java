@@ -7,11 +7,12 @@ import java.util.Set;
 
 /** The command line of {@link LocalCassandra}, as {@code cluster-config/bin/cassandra} runs it. */
 final class LocalCassandraCli {
-    static final String USAGE = "usage: cassandra start|run|stop|status [--data-dir DIR] (default DIR: ./data/cassandra)\n"
-            + "                 [--cql-port P] [--storage-port P]  (start and run)\n"
-            + "  start: in the background, prints the CQL port; run: in the foreground until this process ends.\n"
-            + "  Both listen on the ports of DIR's previous run (its clients look for it there), free ones on a\n"
-            + "  new DIR, or those given; they fail, naming the port, when another process holds one of them.";
+    static final String USAGE =
+            "usage: cassandra start|run|stop|status [--data-dir DIR] (default DIR: ./data/cassandra)\n"
+                    + "                 [--cql-port P] [--storage-port P]  (start and run)\n"
+                    + "  start: in the background, prints the CQL port; run: in the foreground until this process ends.\n"
+                    + "  Both listen on the ports of DIR's previous run (its clients look for it there), free ones on a\n"
+                    + "  new DIR, or those given; they fail, naming the port, when another process holds one of them.";
 
     private static final Set<String> FLAGS = Set.of("--data-dir", "--cql-port", "--storage-port");
 
@@ -36,14 +37,22 @@ final class LocalCassandraCli {
             } else if (i + 1 < args.length) {
                 value = args[++i];
             } else {
-                err.println((FLAGS.contains(flag) ? flag + " needs a value" : "unknown argument: " + arg) + "\n" + USAGE);
+                err.println(
+                        (FLAGS.contains(flag)
+                                        ? flag + " needs a value"
+                                        : "unknown argument: " + arg)
+                                + "\n"
+                                + USAGE);
                 return 2;
             }
             switch (flag) {
                 case "--data-dir" -> dataDir = Path.of(value);
                 case "--cql-port", "--storage-port" -> {
-                    if (!value.matches("[0-9]{1,5}") || Integer.parseInt(value) < 1 || Integer.parseInt(value) > 65535) {
-                        err.println(flag + " must be a port number (1-65535): " + value + "\n" + USAGE);
+                    if (!value.matches("[0-9]{1,5}")
+                            || Integer.parseInt(value) < 1
+                            || Integer.parseInt(value) > 65535) {
+                        err.println(
+                                flag + " must be a port number (1-65535): " + value + "\n" + USAGE);
                         return 2;
                     }
                     if (flag.equals("--cql-port")) {
@@ -59,21 +68,33 @@ final class LocalCassandraCli {
             }
         }
         if (cqlPort != 0 && cqlPort == storagePort) {
-            err.println("--cql-port and --storage-port must differ: both are " + cqlPort + "\n" + USAGE);
+            err.println(
+                    "--cql-port and --storage-port must differ: both are "
+                            + cqlPort
+                            + "\n"
+                            + USAGE);
             return 2;
         }
-        if ((cqlPort != 0 || storagePort != 0) && !command.equals("start") && !command.equals("run")) {
+        if ((cqlPort != 0 || storagePort != 0)
+                && !command.equals("start")
+                && !command.equals("run")) {
             err.println("--cql-port and --storage-port are for start and run\n" + USAGE);
             return 2;
         }
-        LocalCassandra.Options options = LocalCassandra.Options.defaults().reusingPorts()
-                .onPorts(new NodePorts(storagePort, cqlPort));
+        LocalCassandra.Options options =
+                LocalCassandra.Options.defaults()
+                        .reusingPorts()
+                        .onPorts(new NodePorts(storagePort, cqlPort));
         Optional<LocalCassandra> running = LocalCassandra.attach(dataDir);
         switch (command) {
             case "start" -> {
                 if (running.isPresent()) {
-                    err.println("local Cassandra already runs on " + running.get().dataDir() + " (pid "
-                            + running.get().pid() + ")");
+                    err.println(
+                            "local Cassandra already runs on "
+                                    + running.get().dataDir()
+                                    + " (pid "
+                                    + running.get().pid()
+                                    + ")");
                     out.println(running.get().cqlPort());
                     return 0;
                 }
@@ -85,16 +106,24 @@ final class LocalCassandraCli {
                     err.println("cassandra: " + e.getMessage());
                     return 1;
                 }
-                err.printf("local Cassandra ready on %s in %.1f s (pid %d, data %s, log %s)%n", node.contactPoint(),
-                        (System.nanoTime() - started) / 1e9, node.pid(), node.dataDir(),
+                err.printf(
+                        "local Cassandra ready on %s in %.1f s (pid %d, data %s, log %s)%n",
+                        node.contactPoint(),
+                        (System.nanoTime() - started) / 1e9,
+                        node.pid(),
+                        node.dataDir(),
                         node.dataDir().resolve("logs").resolve("cassandra.out"));
                 out.println(node.cqlPort());
                 return 0;
             }
             case "run" -> {
                 if (running.isPresent()) {
-                    err.println("local Cassandra already runs on " + running.get().dataDir() + " (pid "
-                            + running.get().pid() + ")");
+                    err.println(
+                            "local Cassandra already runs on "
+                                    + running.get().dataDir()
+                                    + " (pid "
+                                    + running.get().pid()
+                                    + ")");
                     return 1;
                 }
                 LocalCassandra node;
@@ -104,7 +133,8 @@ final class LocalCassandraCli {
                     err.println("cassandra: " + e.getMessage());
                     return 1;
                 }
-                err.printf("local Cassandra ready on %s (pid %d, data %s); it ends with this process%n",
+                err.printf(
+                        "local Cassandra ready on %s (pid %d, data %s); it ends with this process%n",
                         node.contactPoint(), node.pid(), node.dataDir());
                 out.println(node.cqlPort());
                 out.flush();
@@ -113,7 +143,8 @@ final class LocalCassandraCli {
             }
             case "stop" -> {
                 if (running.isEmpty()) {
-                    err.println("no local Cassandra runs on " + dataDir.toAbsolutePath().normalize());
+                    err.println(
+                            "no local Cassandra runs on " + dataDir.toAbsolutePath().normalize());
                     return 0;
                 }
                 running.get().stop();
@@ -122,7 +153,8 @@ final class LocalCassandraCli {
             }
             case "status" -> {
                 if (running.isEmpty()) {
-                    err.println("no local Cassandra runs on " + dataDir.toAbsolutePath().normalize());
+                    err.println(
+                            "no local Cassandra runs on " + dataDir.toAbsolutePath().normalize());
                     return 1;
                 }
                 out.println(running.get().cqlPort());

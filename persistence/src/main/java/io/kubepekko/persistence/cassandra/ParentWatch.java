@@ -14,20 +14,25 @@ public final class ParentWatch {
     private ParentWatch() {}
 
     public static void main(String[] args) throws Throwable {
-        Thread watch = new Thread(() -> {
-            try {
-                while (System.in.read() != -1) {
-                    // the parent writes nothing; only the end of input matters
-                }
-            } catch (IOException e) {
-                // a broken pipe is the parent's end too
-            }
-            System.exit(0);
-        }, "parent-watch");
+        Thread watch =
+                new Thread(
+                        () -> {
+                            try {
+                                while (System.in.read() != -1) {
+                                    // the parent writes nothing; only the end of input matters
+                                }
+                            } catch (IOException e) {
+                                // a broken pipe is the parent's end too
+                            }
+                            System.exit(0);
+                        },
+                        "parent-watch");
         watch.setDaemon(true);
         watch.start();
         try {
-            Class.forName(LocalCassandra.MAIN_CLASS).getMethod("main", String[].class).invoke(null, (Object) args);
+            Class.forName(LocalCassandra.MAIN_CLASS)
+                    .getMethod("main", String[].class)
+                    .invoke(null, (Object) args);
         } catch (InvocationTargetException e) {
             throw e.getCause();
         }

@@ -7,11 +7,10 @@ import org.apache.pekko.persistence.cassandra.snapshot.CassandraSnapshotStore;
 import scala.concurrent.Future;
 import scala.runtime.BoxedUnit;
 
-
 /**
- * The Cassandra snapshot store, refusing saves and deletions while this server's {@link WritePermit} has
- * lapsed, as {@link FencedCassandraJournal} refuses journal writes: a replaced server must not delete the
- * snapshots its successor recovers from. Loads are never refused.
+ * The Cassandra snapshot store, refusing saves and deletions while this server's {@link
+ * WritePermit} has lapsed, as {@link FencedCassandraJournal} refuses journal writes: a replaced
+ * server must not delete the snapshots its successor recovers from. Loads are never refused.
  */
 public final class FencedCassandraSnapshotStore extends CassandraSnapshotStore {
     private final WritePermit permit;
@@ -24,7 +23,8 @@ public final class FencedCassandraSnapshotStore extends CassandraSnapshotStore {
 
     @Override
     public Future<BoxedUnit> saveAsync(SnapshotMetadata metadata, Object snapshot) {
-        return Fence.<BoxedUnit>refused(permit).orElseGet(() -> super.saveAsync(metadata, snapshot));
+        return Fence.<BoxedUnit>refused(permit)
+                .orElseGet(() -> super.saveAsync(metadata, snapshot));
     }
 
     @Override
@@ -34,6 +34,7 @@ public final class FencedCassandraSnapshotStore extends CassandraSnapshotStore {
 
     @Override
     public Future<BoxedUnit> deleteAsync(String persistenceId, SnapshotSelectionCriteria criteria) {
-        return Fence.<BoxedUnit>refused(permit).orElseGet(() -> super.deleteAsync(persistenceId, criteria));
+        return Fence.<BoxedUnit>refused(permit)
+                .orElseGet(() -> super.deleteAsync(persistenceId, criteria));
     }
 }

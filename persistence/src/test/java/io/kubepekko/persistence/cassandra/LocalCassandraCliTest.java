@@ -1,7 +1,8 @@
 package io.kubepekko.persistence.cassandra;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -11,22 +12,24 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-/** {@code cluster-config/bin/cassandra}'s arguments, and the failures that come before any Cassandra starts. */
+/**
+ * {@code cluster-config/bin/cassandra}'s arguments, and the failures that come before any Cassandra
+ * starts.
+ */
 class LocalCassandraCliTest {
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
     private int run(String... args) throws Exception {
-        return LocalCassandraCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+        return LocalCassandraCli.run(
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
     }
 
@@ -35,11 +38,13 @@ class LocalCassandraCliTest {
     }
 
     @Test
-    void aStartWhoseRememberedCqlPortAnotherProcessHoldsFailsWithOneLineNamingIt() throws Exception {
+    void aStartWhoseRememberedCqlPortAnotherProcessHoldsFailsWithOneLineNamingIt()
+            throws Exception {
         try (ServerSocket other = new ServerSocket()) {
             other.bind(new InetSocketAddress("127.0.0.1", 0));
             int taken = other.getLocalPort();
-            // The neighbouring port may belong to anyone (CI failed on that once): take one the system just freed.
+            // The neighbouring port may belong to anyone (CI failed on that once): take one the
+            // system just freed.
             int storage = freePort();
             CassandraNodeFiles.write(dir, "127.0.0.1", storage, taken);
             String before = Files.readString(CassandraNodeFiles.yaml(dir));
@@ -48,11 +53,19 @@ class LocalCassandraCliTest {
 
             List<String> lines = err().lines().toList();
             assertEquals(1, lines.size(), err());
-            assertTrue(lines.get(0).startsWith("cassandra: CQL port " + taken + " is in use by another process"),
+            assertTrue(
+                    lines.get(0)
+                            .startsWith(
+                                    "cassandra: CQL port "
+                                            + taken
+                                            + " is in use by another process"),
                     err());
             assertTrue(lines.get(0).contains("previous run"), err());
             assertEquals("", out.toString(StandardCharsets.UTF_8), "no port printed");
-            assertEquals(before, Files.readString(CassandraNodeFiles.yaml(dir)), "the remembered ports are kept");
+            assertEquals(
+                    before,
+                    Files.readString(CassandraNodeFiles.yaml(dir)),
+                    "the remembered ports are kept");
             assertFalse(Files.exists(dir.resolve(LocalCassandra.STATE_FILE)), "nothing started");
         }
     }
@@ -70,10 +83,16 @@ class LocalCassandraCliTest {
             other.bind(new InetSocketAddress("127.0.0.1", 0));
             int taken = other.getLocalPort();
 
-            assertEquals(1, run("run", "--data-dir=" + dir, "--storage-port", Integer.toString(taken)));
+            assertEquals(
+                    1, run("run", "--data-dir=" + dir, "--storage-port", Integer.toString(taken)));
 
             assertEquals(1, err().lines().count(), err());
-            assertTrue(err().startsWith("cassandra: storage port " + taken + " is in use by another process"), err());
+            assertTrue(
+                    err().startsWith(
+                                    "cassandra: storage port "
+                                            + taken
+                                            + " is in use by another process"),
+                    err());
             assertTrue(err().contains("as asked"), err());
         }
     }

@@ -1,11 +1,10 @@
 package io.kubepekko.persistence.cassandra;
 
-import org.junit.jupiter.api.Test;
-
-import java.util.Optional;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
 
 class NodePortsTest {
     private static final Optional<NodePorts> PREVIOUS = Optional.of(new NodePorts(41001, 41002));
@@ -23,9 +22,14 @@ class NodePortsTest {
 
     @Test
     void aGivenPortWinsOverTheRememberedOneAndTheOtherIsStillRemembered() {
-        assertEquals(new NodePorts(41001, 9042), NodePorts.choose(new NodePorts(0, 9042), PREVIOUS, true));
-        assertEquals(new NodePorts(7000, 41002), NodePorts.choose(new NodePorts(7000, 0), PREVIOUS, true));
-        assertEquals(new NodePorts(7000, 0), NodePorts.choose(new NodePorts(7000, 0), PREVIOUS, false));
+        assertEquals(
+                new NodePorts(41001, 9042),
+                NodePorts.choose(new NodePorts(0, 9042), PREVIOUS, true));
+        assertEquals(
+                new NodePorts(7000, 41002),
+                NodePorts.choose(new NodePorts(7000, 0), PREVIOUS, true));
+        assertEquals(
+                new NodePorts(7000, 0), NodePorts.choose(new NodePorts(7000, 0), PREVIOUS, false));
     }
 
     @Test
@@ -33,7 +37,9 @@ class NodePortsTest {
         assertThrows(IllegalArgumentException.class, () -> new NodePorts(-1, 9042));
         assertThrows(IllegalArgumentException.class, () -> new NodePorts(7000, 65536));
         assertThrows(IllegalArgumentException.class, () -> new NodePorts(9042, 9042));
-        assertThrows(IllegalArgumentException.class, () -> NodePorts.choose(new NodePorts(41002, 0), PREVIOUS, true),
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> NodePorts.choose(new NodePorts(41002, 0), PREVIOUS, true),
                 "a given storage port equal to the remembered CQL port");
     }
 }

@@ -1,11 +1,10 @@
 package io.kubepekko.persistence.fencing;
 
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Duration;
 import java.util.Optional;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
 
 class WritePermitTest {
     @Test
@@ -58,9 +57,16 @@ class WritePermitTest {
         WritePermit permit = new WritePermit();
         permit.grantUntil(5_000, "no majority");
         permit.replacedNoSoonerThan(Duration.ofNanos(1_500));
-        assertEquals(Optional.of("no majority"), permit.refusal(5_000), "a write is refused when the lease lapses");
-        assertEquals(Optional.empty(), permit.refusalOfAnswer(6_499), "its answer still counts within the margin");
-        assertEquals(Optional.of("the write's answer came after the permit lapsed (no majority)"),
+        assertEquals(
+                Optional.of("no majority"),
+                permit.refusal(5_000),
+                "a write is refused when the lease lapses");
+        assertEquals(
+                Optional.empty(),
+                permit.refusalOfAnswer(6_499),
+                "its answer still counts within the margin");
+        assertEquals(
+                Optional.of("the write's answer came after the permit lapsed (no majority)"),
                 permit.refusalOfAnswer(6_500));
     }
 
@@ -68,13 +74,15 @@ class WritePermitTest {
     void theShortestDeclaredMarginHoldsAndWithoutOneAnswersAreJudgedAsWrites() {
         WritePermit permit = new WritePermit();
         permit.grantUntil(5_000, "no majority");
-        assertEquals(Optional.of("the write's answer came after the permit lapsed (no majority)"),
+        assertEquals(
+                Optional.of("the write's answer came after the permit lapsed (no majority)"),
                 permit.refusalOfAnswer(5_000));
         permit.replacedNoSoonerThan(Duration.ofNanos(2_000));
         permit.replacedNoSoonerThan(Duration.ofNanos(1_000));
         permit.replacedNoSoonerThan(Duration.ofNanos(3_000));
         assertEquals(Optional.empty(), permit.refusalOfAnswer(5_999));
-        assertEquals(Optional.of("the write's answer came after the permit lapsed (no majority)"),
+        assertEquals(
+                Optional.of("the write's answer came after the permit lapsed (no majority)"),
                 permit.refusalOfAnswer(6_000));
     }
 
@@ -83,7 +91,9 @@ class WritePermitTest {
         WritePermit permit = new WritePermit();
         permit.replacedNoSoonerThan(Duration.ofSeconds(1));
         permit.supersede("a newer cluster formed");
-        assertEquals(Optional.of("the write's answer came after the permit lapsed (a newer cluster formed)"),
+        assertEquals(
+                Optional.of(
+                        "the write's answer came after the permit lapsed (a newer cluster formed)"),
                 permit.refusalOfAnswer(Long.MIN_VALUE));
     }
 }

@@ -13,14 +13,13 @@ import io.kubepekko.api.store.batch.BatchPhase.Allocating;
 import io.kubepekko.api.store.batch.BatchPhase.Claiming;
 import io.kubepekko.api.store.batch.BatchPhase.Idle;
 import io.kubepekko.api.store.batch.BatchPhase.Persisting;
+import java.util.List;
 import org.pcollections.PVector;
 import org.pcollections.TreePVector;
 
-import java.util.List;
-
 /**
- * The write batching of one collection as a value: the writes queued for the next batch, the
- * {@link BatchPhase} of the batch in flight, and the id of the last batch (each batch's request to
+ * The write batching of one collection as a value: the writes queued for the next batch, the {@link
+ * BatchPhase} of the batch in flight, and the id of the last batch (each batch's request to
  * Revisions carries its id, so a late answer or question about another batch never matches).
  *
  * <p>A batch goes Idle → (Claiming →) Allocating → Persisting → Idle; a failure or a claim that
@@ -38,7 +37,8 @@ public record WriteBatch<Q, W>(PVector<Q> queued, BatchPhase<W> phase, long last
 
     /**
      * No batch and no queue. {@code firstBatchId} should be drawn at random, so that an answer or a
-     * question about a request of an earlier incarnation of the collection never matches this one's.
+     * question about a request of an earlier incarnation of the collection never matches this
+     * one's.
      */
     public static <Q, W> WriteBatch<Q, W> idle(long firstBatchId) {
         return new WriteBatch<>(TreePVector.empty(), new Idle<>(), firstBatchId);
@@ -59,9 +59,9 @@ public record WriteBatch<Q, W>(PVector<Q> queued, BatchPhase<W> phase, long last
     }
 
     /**
-     * Starts a batch of {@code writes} (already off the queue): claiming {@code claimId} first when not
-     * null, else asking for versions, {@code direct}ly when an instance of Revisions is known. No
-     * writes: nothing starts.
+     * Starts a batch of {@code writes} (already off the queue): claiming {@code claimId} first when
+     * not null, else asking for versions, {@code direct}ly when an instance of Revisions is known.
+     * No writes: nothing starts.
      */
     public Step<Q, W> start(List<W> writes, String claimId, boolean direct) {
         requireIdle();
@@ -70,7 +70,10 @@ public record WriteBatch<Q, W>(PVector<Q> queued, BatchPhase<W> phase, long last
         }
         long batchId = lastBatchId + 1;
         if (claimId != null) {
-            return step(new Claiming<>(batchId, writes, claimId), batchId, new ClaimValues<>(claimId, List.copyOf(writes)));
+            return step(
+                    new Claiming<>(batchId, writes, claimId),
+                    batchId,
+                    new ClaimValues<>(claimId, List.copyOf(writes)));
         }
         return askFirst(batchId, writes, null, direct);
     }
@@ -86,8 +89,9 @@ public record WriteBatch<Q, W>(PVector<Q> queued, BatchPhase<W> phase, long last
     }
 
     /**
-     * The claim was answered; {@code kept} are the writes whose values were granted (or that claimed
-     * none). They ask for their versions; when none is left, nothing is held and the next batch starts.
+     * The claim was answered; {@code kept} are the writes whose values were granted (or that
+     * claimed none). They ask for their versions; when none is left, nothing is held and the next
+     * batch starts.
      */
     public Step<Q, W> granted(List<W> kept, boolean direct) {
         Claiming<W> c = (Claiming<W>) phase;
@@ -98,37 +102,54 @@ public record WriteBatch<Q, W>(PVector<Q> queued, BatchPhase<W> phase, long last
     }
 
     /**
-     * The claim {@code claimId} failed (no answer in time, or the allocator unavailable): the batch fails
-     * with {@code message}; queued writes go on.
+     * The claim {@code claimId} failed (no answer in time, or the allocator unavailable): the batch
+     * fails with {@code message}; queued writes go on.
      */
     public Step<Q, W> claimFailed(String claimId, String message) {
         if (!awaitsClaim(claimId)) {
             return stay();
         }
         Claiming<W> c = (Claiming<W>) phase;
-        return step(new Idle<>(), lastBatchId, new Fail<>(c.writes(), List.of(), message, c.claimId(), true));
+        return step(
+                new Idle<>(),
+                lastBatchId,
+                new Fail<>(c.writes(), List.of(), message, c.claimId(), true));
     }
 
-    /** Versions from {@code first} came for request {@code batchId}: persist, or give them back when late. */
+    /**
+     * Versions from {@code first} came for request {@code batchId}: persist, or give them back when
+     * late.
+     */
     public Step<Q, W> allocated(long batchId, long first) {
         if (!(phase instanceof Allocating<W> a) || a.batchId() != batchId) {
             return new Step<>(this, new GiveBack<>(first));
         }
-        return step(new Persisting<>(batchId, a.writes(), a.claimId(), first), lastBatchId,
+        return step(
+                new Persisting<>(batchId, a.writes(), a.claimId(), first),
+                lastBatchId,
                 new Persist<>(first, a.writes()));
     }
 
-    /** The instance asked for request {@code batchId} is handing over: ask its successor through sharding. */
+    /**
+     * The instance asked for request {@code batchId} is handing over: ask its successor through
+     * sharding.
+     */
     public Step<Q, W> moving(long batchId) {
         return allocating(batchId) ? reask(false) : stay();
     }
 
-    /** The instance last asked directly stopped: when the pending ask went to it, ask through sharding. */
+    /**
+     * The instance last asked directly stopped: when the pending ask went to it, ask through
+     * sharding.
+     */
     public Step<Q, W> revisionsStopped() {
         return phase instanceof Allocating<W> a && a.askedDirectly() ? reask(false) : stay();
     }
 
-    /** Request {@code batchId} is still unanswered after a while: ask again through sharding, and later again. */
+    /**
+     * Request {@code batchId} is still unanswered after a while: ask again through sharding, and
+     * later again.
+     */
     public Step<Q, W> askAgain(long batchId) {
         return allocating(batchId) ? reask(true) : stay();
     }
@@ -141,55 +162,71 @@ public record WriteBatch<Q, W>(PVector<Q> queued, BatchPhase<W> phase, long last
     /** The batch's events are in the journal: it ends. */
     public Step<Q, W> persisted() {
         Persisting<W> p = (Persisting<W>) phase;
-        return step(new Idle<>(), lastBatchId, new Finish<>(p.first(), p.writes(), p.claimId(), !queued.isEmpty()));
+        return step(
+                new Idle<>(),
+                lastBatchId,
+                new Finish<>(p.first(), p.writes(), p.claimId(), !queued.isEmpty()));
     }
 
     /**
-     * Nothing can complete (the journal failed, the collection stops): the batch in flight and every
-     * queued write fail, and the queue empties. A batch whose journal write failed is not given back:
-     * it may be stored all the same, which Revisions learns by asking ({@link #awaitsReport}).
+     * Nothing can complete (the journal failed, the collection stops): the batch in flight and
+     * every queued write fail, and the queue empties. A batch whose journal write failed is not
+     * given back: it may be stored all the same, which Revisions learns by asking ({@link
+     * #awaitsReport}).
      */
     public Step<Q, W> failAll(String message) {
-        return new Step<>(new WriteBatch<>(TreePVector.empty(), new Idle<>(), lastBatchId),
+        return new Step<>(
+                new WriteBatch<>(TreePVector.empty(), new Idle<>(), lastBatchId),
                 new Fail<>(writes(), List.copyOf(queued), message, claimInFlight(), false));
     }
 
     /**
-     * Whether the collection's own report (a commit or an abandonment) about versions from {@code first},
-     * allocated to request {@code requestId}, is still to come: Revisions then gets no other answer.
+     * Whether the collection's own report (a commit or an abandonment) about versions from {@code
+     * first}, allocated to request {@code requestId}, is still to come: Revisions then gets no
+     * other answer.
      */
     public boolean awaitsReport(long first, long requestId) {
         if (phase instanceof Persisting<W> p) {
             return p.first() == first;
         }
-        return phase instanceof Allocating<W> a ? a.batchId() == requestId
+        return phase instanceof Allocating<W> a
+                ? a.batchId() == requestId
                 : phase instanceof Claiming<W> c && c.batchId() == requestId;
     }
 
-    /** The claim of the batch in flight, from its sending until it is settled or abandoned; else null. */
+    /**
+     * The claim of the batch in flight, from its sending until it is settled or abandoned; else
+     * null.
+     */
     public String claimInFlight() {
-        return phase instanceof Claiming<W> c ? c.claimId()
-                : phase instanceof Allocating<W> a ? a.claimId()
-                : phase instanceof Persisting<W> p ? p.claimId()
-                : null;
+        return phase instanceof Claiming<W> c
+                ? c.claimId()
+                : phase instanceof Allocating<W> a
+                        ? a.claimId()
+                        : phase instanceof Persisting<W> p ? p.claimId() : null;
     }
 
     /** The writes of the batch in flight. */
     public List<W> writes() {
-        return phase instanceof Claiming<W> c ? c.writes()
-                : phase instanceof Allocating<W> a ? a.writes()
-                : phase instanceof Persisting<W> p ? p.writes()
-                : List.of();
+        return phase instanceof Claiming<W> c
+                ? c.writes()
+                : phase instanceof Allocating<W> a
+                        ? a.writes()
+                        : phase instanceof Persisting<W> p ? p.writes() : List.of();
     }
 
     private Step<Q, W> askFirst(long batchId, List<W> writes, String claimId, boolean direct) {
-        return step(new Allocating<>(batchId, writes, claimId, direct), batchId,
+        return step(
+                new Allocating<>(batchId, writes, claimId, direct),
+                batchId,
                 new AskVersions<>(batchId, writes.size(), direct, true, true));
     }
 
     private Step<Q, W> reask(boolean askAgainLater) {
         Allocating<W> a = (Allocating<W>) phase;
-        return step(new Allocating<>(a.batchId(), a.writes(), a.claimId(), false), lastBatchId,
+        return step(
+                new Allocating<>(a.batchId(), a.writes(), a.claimId(), false),
+                lastBatchId,
                 new AskVersions<>(a.batchId(), a.writes().size(), false, false, askAgainLater));
     }
 

@@ -1,5 +1,13 @@
 package io.kubepekko.api.store.batch;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.kubepekko.api.store.batch.BatchAction.AbandonClaim;
 import io.kubepekko.api.store.batch.BatchAction.AskVersions;
 import io.kubepekko.api.store.batch.BatchAction.ClaimValues;
@@ -14,23 +22,15 @@ import io.kubepekko.api.store.batch.BatchPhase.Claiming;
 import io.kubepekko.api.store.batch.BatchPhase.Idle;
 import io.kubepekko.api.store.batch.BatchPhase.Persisting;
 import io.kubepekko.api.store.batch.WriteBatch.Step;
-import org.junit.jupiter.api.Test;
-
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 class WriteBatchTest {
 
     private final WriteBatch<String, String> idle = WriteBatch.idle(41);
 
-    private static WriteBatch<String, String> allocating(WriteBatch<String, String> from, boolean direct) {
+    private static WriteBatch<String, String> allocating(
+            WriteBatch<String, String> from, boolean direct) {
         return from.start(List.of("a", "b"), null, direct).batch();
     }
 
@@ -52,7 +52,9 @@ class WriteBatchTest {
 
     @Test
     void startingWhileABatchIsInFlightIsAProgrammingError() {
-        assertThrows(IllegalStateException.class, () -> allocating(idle, false).start(List.of("c"), null, false));
+        assertThrows(
+                IllegalStateException.class,
+                () -> allocating(idle, false).start(List.of("c"), null, false));
     }
 
     @Test
@@ -76,7 +78,8 @@ class WriteBatchTest {
 
     @Test
     void aClaimThatGrantedNothingEndsTheBatchAndHoldsNothing() {
-        Step<String, String> step = idle.start(List.of("a"), "c1", true).batch().granted(List.of(), true);
+        Step<String, String> step =
+                idle.start(List.of("a"), "c1", true).batch().granted(List.of(), true);
         assertEquals(new Idle<>(), step.batch().phase());
         assertInstanceOf(Next.class, step.action());
         assertNull(step.batch().claimInFlight());
@@ -89,12 +92,17 @@ class WriteBatchTest {
 
     @Test
     void aFailedClaimFailsOnlyTheBatchAndStartsTheNext() {
-        WriteBatch<String, String> claiming = idle.enqueue("q").start(List.of("a"), "c1", true).batch();
+        WriteBatch<String, String> claiming =
+                idle.enqueue("q").start(List.of("a"), "c1", true).batch();
         Step<String, String> step = claiming.claimFailed("c1", "no allocator");
-        assertEquals(new Fail<>(List.of("a"), List.of(), "no allocator", "c1", true), step.action());
+        assertEquals(
+                new Fail<>(List.of("a"), List.of(), "no allocator", "c1", true), step.action());
         assertFalse(step.batch().inFlight());
         assertEquals(List.of("q"), step.batch().queued());
-        assertInstanceOf(Nothing.class, claiming.claimFailed("c0", "stale").action(), "another claim's timeout");
+        assertInstanceOf(
+                Nothing.class,
+                claiming.claimFailed("c0", "stale").action(),
+                "another claim's timeout");
     }
 
     @Test
@@ -105,7 +113,8 @@ class WriteBatchTest {
         assertEquals(new Persist<>(7, List.of("a", "b")), step.action());
 
         assertEquals(new GiveBack<>(9), step.batch().allocated(42, 9).action(), "a second answer");
-        assertEquals(new GiveBack<>(3), asked.allocated(41, 3).action(), "an earlier batch's answer");
+        assertEquals(
+                new GiveBack<>(3), asked.allocated(41, 3).action(), "an earlier batch's answer");
         assertEquals(new GiveBack<>(5), idle.allocated(41, 5).action(), "no batch in flight");
     }
 
@@ -117,8 +126,12 @@ class WriteBatchTest {
         assertFalse(((Allocating<String>) moved.batch().phase()).askedDirectly());
         assertInstanceOf(Nothing.class, direct.moving(41).action());
 
-        assertEquals(new AskVersions<>(42, 2, false, false, false), direct.revisionsStopped().action());
-        assertInstanceOf(Nothing.class, moved.batch().revisionsStopped().action(), "already asked through sharding");
+        assertEquals(
+                new AskVersions<>(42, 2, false, false, false), direct.revisionsStopped().action());
+        assertInstanceOf(
+                Nothing.class,
+                moved.batch().revisionsStopped().action(),
+                "already asked through sharding");
         assertInstanceOf(Nothing.class, idle.revisionsStopped().action());
     }
 
@@ -127,14 +140,19 @@ class WriteBatchTest {
         WriteBatch<String, String> direct = allocating(idle, true);
         assertEquals(new AskVersions<>(42, 2, false, false, true), direct.askAgain(42).action());
         assertInstanceOf(Nothing.class, direct.askAgain(41).action());
-        assertInstanceOf(Nothing.class, direct.allocated(42, 1).batch().askAgain(42).action(), "already persisting");
+        assertInstanceOf(
+                Nothing.class,
+                direct.allocated(42, 1).batch().askAgain(42).action(),
+                "already persisting");
     }
 
     @Test
     void noVersionsInTimeFailsTheBatchAndTheQueue() {
         WriteBatch<String, String> asked = allocating(idle, false).enqueue("q");
         Step<String, String> step = asked.allocationFailed(42, "no answer");
-        assertEquals(new Fail<>(List.of("a", "b"), List.of("q"), "no answer", null, false), step.action());
+        assertEquals(
+                new Fail<>(List.of("a", "b"), List.of("q"), "no answer", null, false),
+                step.action());
         assertFalse(step.batch().inFlight());
         assertTrue(step.batch().queued().isEmpty());
         assertInstanceOf(Nothing.class, asked.allocationFailed(41, "stale").action());
@@ -142,21 +160,36 @@ class WriteBatchTest {
 
     @Test
     void aPersistedBatchSettlesItsClaimAndStartsTheNextWhenWritesWait() {
-        WriteBatch<String, String> persisting = idle.start(List.of("a"), "c1", true).batch().granted(List.of("a"), true)
-                .batch().allocated(42, 7).batch();
+        WriteBatch<String, String> persisting =
+                idle.start(List.of("a"), "c1", true)
+                        .batch()
+                        .granted(List.of("a"), true)
+                        .batch()
+                        .allocated(42, 7)
+                        .batch();
         assertEquals(new Finish<>(7, List.of("a"), "c1", false), persisting.persisted().action());
         Step<String, String> withQueue = persisting.enqueue("q").persisted();
         assertEquals(new Finish<>(7, List.of("a"), "c1", true), withQueue.action());
         assertEquals(new Idle<>(), withQueue.batch().phase());
-        assertEquals(42, withQueue.batch().start(List.of("q"), null, false).batch().lastBatchId() - 1);
+        assertEquals(
+                42, withQueue.batch().start(List.of("q"), null, false).batch().lastBatchId() - 1);
     }
 
     @Test
     void failingEverythingAbandonsTheClaimButNotThePersistingVersions() {
-        WriteBatch<String, String> persisting = idle.start(List.of("a"), "c1", true).batch().granted(List.of("a"), true)
-                .batch().allocated(42, 7).batch();
-        assertEquals(new Fail<>(List.of("a"), List.of(), "journal", "c1", false), persisting.failAll("journal").action());
-        assertEquals(new Fail<>(List.of(), List.of(), "stop", null, false), idle.failAll("stop").action());
+        WriteBatch<String, String> persisting =
+                idle.start(List.of("a"), "c1", true)
+                        .batch()
+                        .granted(List.of("a"), true)
+                        .batch()
+                        .allocated(42, 7)
+                        .batch();
+        assertEquals(
+                new Fail<>(List.of("a"), List.of(), "journal", "c1", false),
+                persisting.failAll("journal").action());
+        assertEquals(
+                new Fail<>(List.of(), List.of(), "stop", null, false),
+                idle.failAll("stop").action());
     }
 
     @Test
