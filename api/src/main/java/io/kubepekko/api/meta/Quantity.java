@@ -28,26 +28,11 @@ public final class Quantity implements Comparable<Quantity> {
 
     public static final Quantity ONE = new Quantity(BigDecimal.ONE);
 
-    private enum Format {
-        DECIMAL_EXPONENT,
-        DECIMAL_SI,
-        BINARY_SI
-    }
-
-    private record Suffix(int base, int exponent, Format format) {}
-
-    /** The parts of a quantity's text, as Kubernetes' scanner splits it. */
-    private record Scanned(
-            boolean positive, String value, String num, String denom, String suffix) {}
-
     /** Digits an int64 holds without overflow; above this the parser takes its exact path. */
     private static final int MAX_INT64_FACTORS = 18;
 
     /** Kubernetes keeps quantities to nano precision, rounding anything finer up. */
     private static final int NANO = -9;
-
-    /** An exponent suffix ({@code e12}) longer than this is refused as a suffix. */
-    private static final int MAX_EXPONENT_CHARS = 11;
 
     private static final BigDecimal MAX_INT64 = BigDecimal.valueOf(Long.MAX_VALUE);
     private static final BigDecimal MIN_INT64 = BigDecimal.valueOf(Long.MIN_VALUE);
@@ -55,14 +40,6 @@ public final class Quantity implements Comparable<Quantity> {
     private static final BigDecimal BINARY_CEILING = BigDecimal.valueOf(1024);
     private static final BigInteger TEN = BigInteger.TEN;
     private static final BigInteger KIBI = BigInteger.valueOf(1024);
-    private static final String SUFFIX_CHARS = "eEinumkKMGTP";
-
-    private static final Map<String, Integer> DECIMAL_SUFFIXES =
-            Map.of(
-                    "n", -9, "u", -6, "m", -3, "", 0, "k", 3, "M", 6, "G", 9, "T", 12, "P", 15, "E",
-                    18);
-    private static final Map<String, Integer> BINARY_SUFFIXES =
-            Map.of("Ki", 10, "Mi", 20, "Gi", 30, "Ti", 40, "Pi", 50, "Ei", 60);
     private static final Map<Integer, String> DECIMAL_BY_EXPONENT =
             Map.of(
                     -9, "n", -6, "u", -3, "m", 0, "", 3, "k", 6, "M", 9, "G", 12, "T", 15, "P", 18,
@@ -84,7 +61,7 @@ public final class Quantity implements Comparable<Quantity> {
      * white space is ignored, as {@code Quantity.UnmarshalJSON} trims it.
      */
     public static Optional<String> syntaxError(String text) {
-        return Optional.ofNullable(error(scan(text.strip())));
+        return Optional.ofNullable(QuantitySyntax.error(QuantitySyntax.scan(text.strip())));
     }
 
     /**
@@ -92,11 +69,11 @@ public final class Quantity implements Comparable<Quantity> {
      * has one.
      */
     public static Optional<Quantity> parse(String text) {
-        Scanned s = scan(text.strip());
-        if (error(s) != null) {
+        QuantitySyntax.Scanned s = QuantitySyntax.scan(text.strip());
+        if (QuantitySyntax.error(s) != null) {
             return Optional.empty();
         }
-        return Optional.of(new Quantity(exactAmount(s, interpret(s.suffix()))));
+        return Optional.of(new Quantity(exactAmount(s, QuantitySyntax.interpret(s.suffix()))));
     }
 
     /**
@@ -214,19 +191,19 @@ public final class Quantity implements Comparable<Quantity> {
         if (str.equals("0")) {
             return str;
         }
-        Scanned s = scan(str);
-        if (error(s) != null) {
+        QuantitySyntax.Scanned s = QuantitySyntax.scan(str);
+        if (QuantitySyntax.error(s) != null) {
             return str;
         }
-        Suffix suffix = interpret(s.suffix());
-        Format format = suffix.format();
+        QuantitySyntax.Suffix suffix = QuantitySyntax.interpret(s.suffix());
+        QuantitySyntax.Format format = suffix.format();
         int exponent = suffix.exponent();
 
         // The int64 fast path: where it applies, Kubernetes also decides whether to keep the text.
         int scale = 0;
         int precision;
         long mantissa = 1;
-        if (format == Format.BINARY_SI) {
+        if (format == QuantitySyntax.Format.BINARY_SI) {
             if (exponent >= 0 && s.denom().isEmpty()) {
                 mantissa = 1L << exponent;
                 precision = 15 - s.num().length() - (int) ((float) exponent * 3 / 10) - 1;
@@ -262,8 +239,8 @@ public final class Quantity implements Comparable<Quantity> {
 
     /** Kubernetes' judgement that the text it parsed is already canonical, so it keeps it. */
     private static boolean keepsText(
-            Format format, int exponent, int scale, String shifted, long value) {
-        if (format == Format.BINARY_SI) {
+            QuantitySyntax.Format format, int exponent, int scale, String shifted, long value) {
+        if (format == QuantitySyntax.Format.BINARY_SI) {
             return exponent % 10 == 0 && (value & 0x07) != 0;
         }
         return scale % 3 == 0 && !shifted.endsWith("000") && shifted.charAt(0) != '0';
@@ -273,8 +250,9 @@ public final class Quantity implements Comparable<Quantity> {
      * The value written, exactly; a number without digits ({@code Ki}, {@code -m}) is zero, as
      * Kubernetes reads it.
      */
-    private static BigDecimal exactAmount(Scanned s, Suffix suffix) {
-        BigDecimal amount = hasDigit(s.value()) ? new BigDecimal(s.value()) : BigDecimal.ZERO;
+    private static BigDecimal exactAmount(QuantitySyntax.Scanned s, QuantitySyntax.Suffix suffix) {
+        BigDecimal amount =
+                QuantitySyntax.hasDigit(s.value()) ? new BigDecimal(s.value()) : BigDecimal.ZERO;
         if (suffix.base() == 10) {
             return amount.scaleByPowerOfTen(suffix.exponent());
         }
@@ -282,14 +260,15 @@ public final class Quantity implements Comparable<Quantity> {
     }
 
     /** The value as Kubernetes' slow path keeps it: rounded up to nano, binary capped at int64. */
-    private static BigDecimal roundedAmount(Scanned s, Suffix suffix) {
+    private static BigDecimal roundedAmount(
+            QuantitySyntax.Scanned s, QuantitySyntax.Suffix suffix) {
         BigDecimal amount = exactAmount(s, suffix);
         int sign = amount.signum();
         amount = amount.abs();
         if (sign != 0 && amount.scale() > -NANO) {
             amount = amount.setScale(-NANO, RoundingMode.UP);
         }
-        if (suffix.format() == Format.BINARY_SI && amount.compareTo(MAX_INT64) > 0) {
+        if (suffix.format() == QuantitySyntax.Format.BINARY_SI && amount.compareTo(MAX_INT64) > 0) {
             amount = MAX_INT64;
         }
         return sign < 0 ? amount.negate() : amount;
@@ -307,18 +286,18 @@ public final class Quantity implements Comparable<Quantity> {
      * The canonical text of a value: the largest suffix of its format that keeps the number whole.
      * A binary value below 1024 or with a fraction is written in decimal so nothing is rounded.
      */
-    private static String canonical(BigDecimal amount, Format format) {
+    private static String canonical(BigDecimal amount, QuantitySyntax.Format format) {
         if (amount.signum() == 0) {
             return "0";
         }
-        if (format == Format.BINARY_SI) {
+        if (format == QuantitySyntax.Format.BINARY_SI) {
             boolean small =
                     amount.compareTo(BINARY_FLOOR) > 0 && amount.compareTo(BINARY_CEILING) < 0;
             if (small || !isWhole(amount)) {
-                format = Format.DECIMAL_SI;
+                format = QuantitySyntax.Format.DECIMAL_SI;
             }
         }
-        if (format == Format.BINARY_SI) {
+        if (format == QuantitySyntax.Format.BINARY_SI) {
             BigInteger number = amount.toBigIntegerExact();
             int times = 0;
             while (number.abs().compareTo(KIBI) >= 0 && number.mod(KIBI).signum() == 0) {
@@ -337,7 +316,7 @@ public final class Quantity implements Comparable<Quantity> {
             number = number.multiply(TEN);
             exponent--;
         }
-        if (format == Format.DECIMAL_EXPONENT) {
+        if (format == QuantitySyntax.Format.DECIMAL_EXPONENT) {
             return exponent == 0 ? number.toString() : number + "e" + exponent;
         }
         // Beyond E Kubernetes finds no suffix and prints the bare mantissa; so do we.
@@ -346,116 +325,5 @@ public final class Quantity implements Comparable<Quantity> {
 
     private static boolean isWhole(BigDecimal amount) {
         return amount.scale() <= 0 || amount.stripTrailingZeros().scale() <= 0;
-    }
-
-    // ---- scanning
-    // -----------------------------------------------------------------------------------------
-
-    /** The parse error of scanned text, or null when it is a quantity. */
-    private static String error(Scanned s) {
-        if (s == null) {
-            return FORMAT_WRONG;
-        }
-        if (interpret(s.suffix()) == null) {
-            return SUFFIX;
-        }
-        // A lone decimal point has no number to parse; Kubernetes fails it on the numeric part.
-        return s.value().contains(".") && !hasDigit(s.value()) ? NUMERIC : null;
-    }
-
-    private static boolean hasDigit(String text) {
-        return text.chars().anyMatch(Quantity::isDigit);
-    }
-
-    private static Suffix interpret(String suffix) {
-        Integer decimal = DECIMAL_SUFFIXES.get(suffix);
-        if (decimal != null) {
-            return new Suffix(10, decimal, Format.DECIMAL_SI);
-        }
-        Integer binary = BINARY_SUFFIXES.get(suffix);
-        if (binary != null) {
-            return new Suffix(2, binary, Format.BINARY_SI);
-        }
-        if (suffix.length() > 1
-                && suffix.length() <= MAX_EXPONENT_CHARS + 1
-                && (suffix.charAt(0) == 'e' || suffix.charAt(0) == 'E')) {
-            String exponent = suffix.substring(1);
-            int digitsFrom = exponent.charAt(0) == '+' || exponent.charAt(0) == '-' ? 1 : 0;
-            if (digitsFrom == exponent.length()
-                    || !exponent.substring(digitsFrom).chars().allMatch(Quantity::isDigit)) {
-                return null;
-            }
-            // Go keeps the low 32 bits of the exponent; the cast does the same.
-            return new Suffix(10, (int) Long.parseLong(exponent), Format.DECIMAL_EXPONENT);
-        }
-        return null;
-    }
-
-    /**
-     * Splits the text into sign, number and suffix as Kubernetes' scanner does; null if malformed.
-     */
-    private static Scanned scan(String str) {
-        boolean positive = true;
-        int pos = 0;
-        int end = str.length();
-        if (end == 0) {
-            return null;
-        }
-        if (str.charAt(0) == '-') {
-            positive = false;
-            pos++;
-        } else if (str.charAt(0) == '+') {
-            pos++;
-        }
-        while (true) {
-            if (pos >= end) {
-                return new Scanned(positive, "0", "0", "", "");
-            }
-            if (str.charAt(pos) != '0') {
-                break;
-            }
-            pos++;
-        }
-        int numStart = pos;
-        while (pos < end && isDigit(str.charAt(pos))) {
-            pos++;
-        }
-        if (pos >= end) {
-            return new Scanned(positive, str, str.substring(numStart), "", "");
-        }
-        String num = str.substring(numStart, pos);
-        if (num.isEmpty()) {
-            num = "0";
-        }
-        String denom = "";
-        if (str.charAt(pos) == '.') {
-            pos++;
-            int denomStart = pos;
-            while (pos < end && isDigit(str.charAt(pos))) {
-                pos++;
-            }
-            if (pos >= end) {
-                return new Scanned(positive, str, num, str.substring(denomStart), "");
-            }
-            denom = str.substring(denomStart, pos);
-        }
-        String value = str.substring(0, pos);
-        int suffixStart = pos;
-        while (pos < end && SUFFIX_CHARS.indexOf(str.charAt(pos)) >= 0) {
-            pos++;
-        }
-        if (pos < end && (str.charAt(pos) == '-' || str.charAt(pos) == '+')) {
-            pos++;
-        }
-        while (pos < end && isDigit(str.charAt(pos))) {
-            pos++;
-        }
-        return pos >= end
-                ? new Scanned(positive, value, num, denom, str.substring(suffixStart))
-                : null;
-    }
-
-    private static boolean isDigit(int c) {
-        return c >= '0' && c <= '9';
     }
 }
