@@ -200,6 +200,12 @@ class RbacAuthorizerTest {
     }
 
     @Test
+    void aBindingNamingTheUserTwiceGrantsItsRulesOnce() {
+        UserInfo carol = UserInfo.of("carol", List.of("devs"));
+        assertEquals(2, rbac.rulesFor(carol, "").rules().size());
+    }
+
+    @Test
     void rulesForListsClusterRulesThenNamespaceRules() {
         UserRules rules = rbac.rulesFor(ALICE, "team");
         assertEquals(2, rules.rules().size());
