@@ -33,11 +33,11 @@ final class ReadReport {
         TIMES
     }
 
-    private final ReadBench.Options options;
+    private final ReadOptions options;
     private final ReadResults results;
     private final StringBuilder md = new StringBuilder();
 
-    ReadReport(ReadBench.Options options, ReadResults results) {
+    ReadReport(ReadOptions options, ReadResults results) {
         this.options = options;
         this.results = results;
     }
@@ -55,8 +55,8 @@ final class ReadReport {
                 .append("; etcd: ")
                 .append(results.etcdVersion)
                 .append('\n');
-        boolean lists = options.phases().contains(ReadBench.Phase.LIST);
-        boolean watches = options.phases().contains(ReadBench.Phase.WATCH);
+        boolean lists = options.phases().contains(ReadOptions.Phase.LIST);
+        boolean watches = options.phases().contains(ReadOptions.Phase.WATCH);
         md.append(
                 String.format(
                         Locale.ROOT,
@@ -116,7 +116,7 @@ final class ReadReport {
         md.append("| figure | ours | etcd | ratio | target | met? |\n");
         md.append("|---|---:|---:|---:|---|---|\n");
         List<Integer> sizes =
-                options.phases().contains(ReadBench.Phase.LIST)
+                options.phases().contains(ReadOptions.Phase.LIST)
                         ? options.listSizes().stream().sorted().distinct().toList()
                         : List.of();
         for (int size : sizes) {
@@ -174,7 +174,7 @@ final class ReadReport {
         }
         WatchFanout.Outcome ours1 = results.watch(OURS, 1);
         WatchFanout.Outcome etcd1 = results.watch(ETCD, 1);
-        if (options.phases().contains(ReadBench.Phase.WATCH)) {
+        if (options.phases().contains(ReadOptions.Phase.WATCH)) {
             row(
                     "watch create→event p50, 1 watcher",
                     Unit.MS,
