@@ -1,11 +1,6 @@
 package io.kubepekko.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,23 +36,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class PodStartBench {
 
-    /** Command-line settings; see {@link #USAGE}. */
-    record Options(
-            int sequential,
-            int burst,
-            int steadyPods,
-            int maxPods,
-            Duration settle,
-            Duration cpuWindow,
-            Duration podTimeout,
-            Duration startTimeout,
-            Path apiserver,
-            Path agent,
-            Path containerdLocal,
-            Path agentLog,
-            Path out,
-            boolean runtimeFloor) {}
-
     /** The runtime alone ({@link RuntimeFloor}): its first pod, one after another, all at once. */
     record Floor(
             RuntimeFloor.Result cold, RuntimeFloor.Result sequential, RuntimeFloor.Result burst) {}
@@ -84,54 +62,18 @@ public final class PodStartBench {
             long agentRssBytes,
             Samples delete) {}
 
-    static final String USAGE =
-            """
-      usage: bench/podstart [options]        (as root: containerd needs it)
-        --sequential N          pods created one after another, each once the previous is Ready (default 30)
-        --burst N               pods created at once (default 30)
-        --steady-pods N         pods to fill the node with for the idle measurement; 0 skips it (default 110)
-        --max-pods N            the agent's --max-pods (default: the larger of 110 and --steady-pods)
-        --settle D              idle time after the node is full, before the CPU window (default 60s)
-        --cpu-window D          the agent's CPU is measured over this idle window (default 60s)
-        --pod-timeout D         a pod not Ready (or not gone) after this fails the run (default 120s)
-        --start-timeout D       deadline for the server and the agent's node to be ready (default 300s)
-        --apiserver PATH        server launch script (default cluster-config/bin/apiserver)
-        --agent PATH            agent launch script (default cluster-config/bin/agent)
-        --containerd-local PATH containerd script (default cluster-config/bin/containerd-local)
-        --agent-log FILE        keep the agent's log there (default: deleted with the run's temp dir)
-        --no-runtime-floor      skip the runtime floor: before the agent starts, the same pods (the agent's own CRI
-                                configs) one after another and all at once on containerd alone, over CRI
-        --out FILE              also append the report to FILE
-      """;
-
-    private static final String NAMESPACE = "default";
-    private static final String NODE = "podbench-node";
-    static final String IMAGE = "docker.io/library/busybox:1.36";
-
-    /**
-     * Deletes are timed too, so the app ends on SIGTERM (a bare sleep as pid 1 ignores it and waits
-     * the grace).
-     */
-    private static final String APP_COMMAND =
-            "[\"sh\",\"-c\",\"trap 'exit 0' TERM; sleep 3600 & wait\"]";
-
     static final int STEADY_CREATORS = 10;
-    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
 
-    private final Options options;
-    private final HttpClient http =
-            HttpClient.newBuilder()
-                    .version(HttpClient.Version.HTTP_1_1)
-                    .connectTimeout(Duration.ofSeconds(5))
-                    .build();
-    private URI base;
+    private final PodStartOptions options;
+    private PodStartApi api;
 
-    private PodStartBench(Options options) {
+    private PodStartBench(PodStartOptions options) {
         this.options = options;
     }
 
     public static void main(String[] args) throws Exception {
-        Options options = BenchFlags.parseOrExit(args, PodStartBench::parse, USAGE);
+        PodStartOptions options =
+                BenchFlags.parseOrExit(args, PodStartOptions::parse, PodStartOptions.USAGE);
         String command =
                 System.getProperty("bench.command", "PodStartBench " + String.join(" ", args));
         try {
@@ -189,7 +131,7 @@ public final class PodStartBench {
                     ContainerdLocal.start(options.containerdLocal(), tmp.resolve("containerd"));
             ServerProcess server = ServerProcess.start(options.apiserver(), options.startTimeout());
             started.add(server);
-            base = server.url();
+            api = new PodStartApi(server.url(), options.startTimeout());
             Floor floor =
                     options.runtimeFloor()
                             ? runtimeFloor(containerd[0], tmp.resolve("floor"))
@@ -210,7 +152,7 @@ public final class PodStartBench {
                                     "--root-dir",
                                     tmp.resolve("agent").toString(),
                                     "--hostname-override",
-                                    NODE,
+                                    PodStartApi.NODE,
                                     // the agent's own server: loopback and a free port (10250 may
                                     // be taken on a shared machine)
                                     "--address",
@@ -222,16 +164,16 @@ public final class PodStartBench {
                             agentLog);
             started.add(agent);
             long agentStarted = System.nanoTime();
-            awaitNodeReady(agent);
+            api.awaitNodeReady(agent);
             System.err.printf(
                     Locale.ROOT,
                     "bench: node %s Ready %.1f s after the agent started (log %s)%n",
-                    NODE,
+                    PodStartApi.NODE,
                     (System.nanoTime() - agentStarted) / 1e9,
                     agentLog);
-            warmConnections(Math.max(options.burst(), STEADY_CREATORS));
+            api.warmConnections(Math.max(options.burst(), STEADY_CREATORS));
 
-            try (PodWatch watch = PodWatch.open(http, base, NAMESPACE)) {
+            try (PodWatch watch = api.watch()) {
                 PodTimes cold = createAndAwait(watch, "cold-0");
                 System.err.printf(
                         Locale.ROOT,
@@ -319,7 +261,7 @@ public final class PodStartBench {
             throws IOException, InterruptedException {
         try (RuntimeFloor floor =
                 RuntimeFloor.connect(
-                        containerd.endpoint(), storedPod("floor"), dir, options.podTimeout())) {
+                        containerd.endpoint(), api.storedPod("floor"), dir, options.podTimeout())) {
             RuntimeFloor.Result cold = floor.sequential("floor-cold-", 1);
             RuntimeFloor.Result sequential = floor.sequential("floor-seq-", options.sequential());
             RuntimeFloor.Result burst = floor.atOnce("floor-burst-", options.burst());
@@ -338,7 +280,7 @@ public final class PodStartBench {
     private PodTimes createAndAwait(PodWatch watch, String name)
             throws IOException, InterruptedException {
         long sent = System.nanoTime();
-        create(name);
+        api.create(name);
         long created = System.nanoTime();
         long ready = watch.awaitReady(List.of(name), options.podTimeout()).get(name);
         return new PodTimes(sent, created, ready);
@@ -366,7 +308,7 @@ public final class PodStartBench {
                                         i = next.getAndIncrement()) {
                                     String name = prefix + i;
                                     long s = System.nanoTime();
-                                    create(name);
+                                    api.create(name);
                                     sent.put(name, new long[] {s, System.nanoTime()});
                                 }
                                 return null;
@@ -398,13 +340,7 @@ public final class PodStartBench {
         List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
         for (String name : names) {
             sent.put(name, System.nanoTime());
-            calls.add(
-                    http.sendAsync(
-                            HttpRequest.newBuilder(podUri(name))
-                                    .timeout(REQUEST_TIMEOUT)
-                                    .DELETE()
-                                    .build(),
-                            HttpResponse.BodyHandlers.ofString()));
+            calls.add(api.deleteAsync(name));
         }
         for (int i = 0; i < calls.size(); i++) {
             HttpResponse<String> r = calls.get(i).join();
@@ -470,175 +406,5 @@ public final class PodStartBench {
                 heap,
                 rss,
                 delete);
-    }
-
-    // ---------------------------------------------------------------------------------------------------------------
-    // HTTP
-
-    private void create(String name) throws IOException, InterruptedException {
-        HttpResponse<String> r =
-                http.send(
-                        HttpRequest.newBuilder(
-                                        base.resolve("/api/v1/namespaces/" + NAMESPACE + "/pods"))
-                                .timeout(REQUEST_TIMEOUT)
-                                .header("Content-Type", "application/json")
-                                .POST(HttpRequest.BodyPublishers.ofString(podBody(name)))
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() != 201) {
-            throw new IOException(
-                    "creating pod " + name + ": HTTP " + r.statusCode() + " " + r.body());
-        }
-    }
-
-    /**
-     * The bench's pod as the server would store it (defaults applied), from a dry-run create: what
-     * the agent reads.
-     */
-    private JsonNode storedPod(String name) throws IOException, InterruptedException {
-        HttpResponse<String> r =
-                http.send(
-                        HttpRequest.newBuilder(
-                                        base.resolve(
-                                                "/api/v1/namespaces/"
-                                                        + NAMESPACE
-                                                        + "/pods?dryRun=All"))
-                                .timeout(REQUEST_TIMEOUT)
-                                .header("Content-Type", "application/json")
-                                .POST(HttpRequest.BodyPublishers.ofString(podBody(name)))
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() != 201) {
-            throw new IOException(
-                    "dry-run creating pod " + name + ": HTTP " + r.statusCode() + " " + r.body());
-        }
-        return new ObjectMapper().readTree(r.body());
-    }
-
-    private static String podBody(String name) {
-        return """
-        {"apiVersion":"v1","kind":"Pod","metadata":{"name":"%s","namespace":"%s"},
-         "spec":{"nodeName":"%s","terminationGracePeriodSeconds":5,
-          "containers":[{"name":"app","image":"%s","imagePullPolicy":"IfNotPresent","command":%s}]}}
-        """
-                .formatted(name, NAMESPACE, NODE, IMAGE, APP_COMMAND);
-    }
-
-    private URI podUri(String name) {
-        return base.resolve("/api/v1/namespaces/" + NAMESPACE + "/pods/" + name);
-    }
-
-    /**
-     * The agent registers its node and reports it Ready once the runtime answers: then pods can
-     * start.
-     */
-    private void awaitNodeReady(AgentProcess agent) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + options.startTimeout().toNanos();
-        String last = "no answer";
-        while (System.nanoTime() < deadline) {
-            if (!agent.isAlive()) {
-                throw new IOException(
-                        "the agent exited before its node was Ready:\n" + agent.tail(40));
-            }
-            HttpResponse<String> r =
-                    http.send(
-                            HttpRequest.newBuilder(base.resolve("/api/v1/nodes/" + NODE))
-                                    .timeout(REQUEST_TIMEOUT)
-                                    .build(),
-                            HttpResponse.BodyHandlers.ofString());
-            last = "HTTP " + r.statusCode();
-            if (r.statusCode() == 200
-                    && r.body()
-                            .replace(" ", "")
-                            .matches(
-                                    "(?s).*\\{[^{}]*\"type\":\"Ready\"[^{}]*\"status\":\"True\".*|"
-                                            + "(?s).*\\{[^{}]*\"status\":\"True\"[^{}]*\"type\":\"Ready\".*")) {
-                return;
-            }
-            Thread.sleep(200);
-        }
-        throw new IOException(
-                "node "
-                        + NODE
-                        + " not Ready after "
-                        + options.startTimeout().toSeconds()
-                        + " s ("
-                        + last
-                        + "):\n"
-                        + agent.tail(40));
-    }
-
-    /**
-     * Opens the connections the concurrent creates will use, so that a burst does not time TCP
-     * connects.
-     */
-    private void warmConnections(int n) throws InterruptedException {
-        List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            calls.add(
-                    http.sendAsync(
-                            HttpRequest.newBuilder(
-                                            base.resolve(
-                                                    "/api/v1/namespaces/"
-                                                            + NAMESPACE
-                                                            + "/pods?limit=1"))
-                                    .timeout(REQUEST_TIMEOUT)
-                                    .build(),
-                            HttpResponse.BodyHandlers.ofString()));
-        }
-        calls.forEach(c -> c.exceptionally(e -> null).join());
-    }
-
-    static Options parse(String[] args) {
-        Map<String, String> flags =
-                BenchFlags.parse(
-                        args,
-                        List.of(
-                                "sequential",
-                                "burst",
-                                "steady-pods",
-                                "max-pods",
-                                "settle",
-                                "cpu-window",
-                                "pod-timeout",
-                                "start-timeout",
-                                "apiserver",
-                                "agent",
-                                "containerd-local",
-                                "agent-log",
-                                "out",
-                                "no-runtime-floor"),
-                        USAGE);
-        Path root = Path.of(System.getProperty("bench.root", "."));
-        int steadyPods = Integer.parseInt(flags.getOrDefault("steady-pods", "110").trim());
-        if (steadyPods < 0) {
-            throw new IllegalArgumentException("--steady-pods must not be negative");
-        }
-        return new Options(
-                BenchFlags.positive(flags.getOrDefault("sequential", "30")),
-                BenchFlags.positive(flags.getOrDefault("burst", "30")),
-                steadyPods,
-                BenchFlags.positive(
-                        flags.getOrDefault(
-                                "max-pods", Integer.toString(Math.max(110, steadyPods)))),
-                BenchFlags.duration(flags.getOrDefault("settle", "60s")),
-                BenchFlags.duration(flags.getOrDefault("cpu-window", "60s")),
-                BenchFlags.duration(flags.getOrDefault("pod-timeout", "120s")),
-                BenchFlags.duration(flags.getOrDefault("start-timeout", "300s")),
-                path(flags, "apiserver", root.resolve("cluster-config/bin/apiserver")),
-                path(flags, "agent", root.resolve("cluster-config/bin/agent")),
-                path(
-                        flags,
-                        "containerd-local",
-                        root.resolve("cluster-config/bin/containerd-local")),
-                flags.containsKey("agent-log")
-                        ? Path.of(flags.get("agent-log")).toAbsolutePath()
-                        : null,
-                flags.containsKey("out") ? Path.of(flags.get("out")) : null,
-                !flags.containsKey("no-runtime-floor"));
-    }
-
-    private static Path path(Map<String, String> flags, String name, Path fallback) {
-        return flags.containsKey(name) ? Path.of(flags.get(name)).toAbsolutePath() : fallback;
     }
 }

@@ -13,7 +13,7 @@ final class PodStartReport {
     private PodStartReport() {}
 
     static String markdown(
-            PodStartBench.Options options,
+            PodStartOptions options,
             String command,
             String loadAtStart,
             PodStartBench.PodTimes cold,
@@ -43,7 +43,7 @@ final class PodStartReport {
                 .append("JVM flags) and containerd ")
                 .append(ContainerdLocal.version())
                 .append(" (`containerd-local`) on this machine; pod: `")
-                .append(PodStartBench.IMAGE)
+                .append(PodStartApi.IMAGE)
                 .append(
                         "`, `imagePullPolicy: IfNotPresent`, `spec.nodeName` set, `sleep 3600` under a shell that exits on ")
                 .append(

@@ -1,15 +1,10 @@
 package io.kubepekko.bench;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -48,70 +43,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class ReadBench {
 
-    /** The benchmark's parts, selectable with {@code --only}. */
-    enum Phase {
-        LIST,
-        WATCH,
-        HEAP,
-        WARMSTART
-    }
-
-    /** Command-line settings; see {@link #USAGE}. */
-    record Options(
-            boolean runOurs,
-            boolean runEtcd,
-            Path apiserver,
-            Set<Phase> phases,
-            List<Integer> listSizes,
-            int listReps,
-            int pageSize,
-            int namespaces,
-            int objectBytes,
-            int connections,
-            int watchWarmups,
-            int watchWrites,
-            List<Integer> fanout,
-            int fanoutWrites,
-            int heapObjects,
-            int warmObjects,
-            Duration startTimeout,
-            Path out) {
-
-        /**
-         * Rounds per list size: 20 up to 10,000 pods, 5 above, unless --list-reps says otherwise.
-         */
-        int reps(int size) {
-            return listReps > 0 ? listReps : size <= 10_000 ? 20 : 5;
-        }
-    }
-
-    static final String USAGE =
-            """
-      usage: bench/read [options]
-        --only LIST             phases to run, of list,watch,heap,warmstart (default all)
-        --server-only           measure our server only (no etcd, no ratios)
-        --etcd-only             measure etcd only (list and watch)
-        --apiserver PATH        launch script (default cluster-config/bin/apiserver)
-        --list-sizes LIST       pods to list, grown in turn (default 10000,100000)
-        --list-reps N           timed rounds per size (default 20 up to 10,000 pods, 5 above)
-        --page-size N           limit of a paged list (default 500)
-        --namespaces N          namespaces the pods are spread over (default 100)
-        --object-bytes N        pod JSON size as sent, and ConfigMap data size (default 2048)
-        --connections N         connections that create the pods (default 32)
-        --watch-warmups N       unmeasured sequential creates at one watcher first (default 15000)
-        --watch-writes N        sequential creates timed at one watcher (default 500)
-        --fanout LIST           watcher counts for the fan-out (default 100,1000)
-        --fanout-writes N       creates timed per fan-out (default 50)
-        --heap-objects N        pods added between the two heap measurements (default 20000)
-        --warm-objects N        pods in the store that is restarted (default 100000)
-        --start-timeout D       deadline for a process to become ready (default 300s)
-        --out FILE              also append the report to FILE
-      Smoke run (about 2 minutes):
-        bench/read --list-sizes 1000,2000 --fanout 10 --watch-warmups 100 --watch-writes 100 \\
-            --fanout-writes 10 --heap-objects 200 --warm-objects 2000
-      The server's JVM takes its options from KUBEPEKKO_JAVA_OPTS (default -Xms256m -Xmx2g).
-      """;
-
     private static final int FANOUT_WARMUPS = 5;
 
     /** Warm-up before timing lists: at least this many rounds, and at least this long. */
@@ -125,9 +56,8 @@ public final class ReadBench {
     static final Duration WRITE_WARMUP = Duration.ofSeconds(5);
 
     static final int WRITE_WARMUP_CONNECTIONS = 4;
-    private static final Duration STOP_GRACE = Duration.ofSeconds(60);
 
-    private final Options options;
+    private final ReadOptions options;
     private final PodFixture pods;
 
     /** ConfigMaps for the watch phase, shaped like the load benchmark's. */
@@ -135,14 +65,18 @@ public final class ReadBench {
 
     private final ReadResults results = new ReadResults();
 
-    private ReadBench(Options options) {
+    /** The heap and warm-start phases, which start servers of their own. */
+    private final OwnServerPhases ownServer;
+
+    private ReadBench(ReadOptions options) {
         this.options = options;
         this.pods = new PodFixture(options.namespaces(), options.objectBytes());
         this.configMaps = new Workload("rb", options.objectBytes(), 1);
+        this.ownServer = new OwnServerPhases(options, pods, results);
     }
 
     public static void main(String[] args) throws Exception {
-        Options options = BenchFlags.parseOrExit(args, ReadBench::parse, USAGE);
+        ReadOptions options = BenchFlags.parseOrExit(args, ReadOptions::parse, ReadOptions.USAGE);
         String command = System.getProperty("bench.command", "ReadBench " + String.join(" ", args));
         boolean complete = new ReadBench(options).run(command);
         System.exit(complete ? 0 : 1);
@@ -151,15 +85,15 @@ public final class ReadBench {
     /** Runs the phases and prints the report; false when a phase failed (the report says which). */
     private boolean run(String command) throws IOException, InterruptedException {
         String loadAtStart = Report.loadAverage();
-        for (Phase phase : Phase.values()) {
+        for (ReadOptions.Phase phase : ReadOptions.Phase.values()) {
             if (!options.phases().contains(phase)) {
                 continue;
             }
             switch (phase) {
                 case LIST -> bothStores(phase, this::listPhase);
                 case WATCH -> bothStores(phase, this::watchPhase);
-                case HEAP -> ourStoreOnly(phase, this::heapPhase);
-                case WARMSTART -> ourStoreOnly(phase, this::warmStartPhase);
+                case HEAP -> ourStoreOnly(phase, ownServer::heapPhase);
+                case WARMSTART -> ourStoreOnly(phase, ownServer::warmStartPhase);
             }
         }
         String report = new ReadReport(options, results).markdown(command, loadAtStart);
@@ -183,7 +117,7 @@ public final class ReadBench {
      * Runs a phase on a fresh etcd, then on a fresh server of ours, one after the other so that
      * neither competes with the other for the CPUs. A failure is recorded and the run goes on.
      */
-    private void bothStores(Phase phase, StorePhase work) throws InterruptedException {
+    private void bothStores(ReadOptions.Phase phase, StorePhase work) throws InterruptedException {
         if (options.runEtcd()) {
             try (EtcdProcess etcd =
                     Processes.closeOnExit(EtcdProcess.start(options.startTimeout()))) {
@@ -204,7 +138,7 @@ public final class ReadBench {
         }
     }
 
-    private void ourStoreOnly(Phase phase, OwnPhase work) throws InterruptedException {
+    private void ourStoreOnly(ReadOptions.Phase phase, OwnPhase work) throws InterruptedException {
         if (!options.runOurs()) {
             return;
         }
@@ -215,7 +149,7 @@ public final class ReadBench {
         }
     }
 
-    private void failed(Phase phase, String store, Exception e) {
+    private void failed(ReadOptions.Phase phase, String store, Exception e) {
         String what =
                 "phase " + phase.name().toLowerCase(Locale.ROOT) + " failed on " + store + ": " + e;
         System.err.println(what);
@@ -224,7 +158,7 @@ public final class ReadBench {
 
     /** Grows the collection to each size and times every way of listing it. */
     private void listPhase(ReadStore store) throws IOException, InterruptedException {
-        createNamespaces(store);
+        Seeder.createNamespaces(store, options.namespaces());
         long seeded = 0;
         for (int size : options.listSizes().stream().sorted().distinct().toList()) {
             results.add(Seeder.create(store, pods, seeded, size, options.connections()));
@@ -396,136 +330,6 @@ public final class ReadBench {
         return 60 + watchers / 10;
     }
 
-    /**
-     * Live heap before and after adding pods, each after a full collection. A first batch of pods
-     * is created before the baseline, so that code paths, the namespaces' entities and caches exist
-     * already and the difference is the objects' own cost.
-     */
-    private void heapPhase() throws IOException, InterruptedException {
-        try (ServerProcess server =
-                Processes.closeOnExit(
-                        ServerProcess.start(options.apiserver(), options.startTimeout()))) {
-            Jcmd.verify(server.pid(), "ApiServerMain");
-            Jcmd jcmd = new Jcmd(server.pid());
-            ReadStore store = new KubeReads(server.url());
-            createNamespaces(store);
-            int first = Math.max(options.namespaces(), Math.min(1000, options.heapObjects() / 10));
-            results.add(Seeder.create(store, pods, 0, first, options.connections()));
-            expectItems(store, first);
-            jcmd.gc();
-            long usedBefore = jcmd.heapUsed();
-            Jcmd.ClassHistogram before = jcmd.histogram();
-            Seeder.Outcome added =
-                    Seeder.create(
-                            store,
-                            pods,
-                            first,
-                            first + options.heapObjects(),
-                            options.connections());
-            results.add(added);
-            expectItems(store, first + options.heapObjects());
-            jcmd.gc();
-            long usedAfter = jcmd.heapUsed();
-            Jcmd.ClassHistogram after = jcmd.histogram();
-            results.heap =
-                    new ReadResults.Heap(
-                            options.heapObjects(),
-                            added.storedBytes(),
-                            before,
-                            after,
-                            usedBefore,
-                            usedAfter);
-            System.err.printf(
-                    Locale.ROOT,
-                    "ours: heap grew %.1f MiB for %.1f MiB of stored JSON%n",
-                    results.heap.histogramGrowth() / 1048576.0,
-                    added.storedBytes() / 1048576.0);
-        }
-    }
-
-    /**
-     * Times a restart on a data directory holding the pods. The port is fixed, so that readiness is
-     * polled from the moment the process starts, not from when the server first logs its address.
-     */
-    private void warmStartPhase() throws IOException, InterruptedException {
-        Path dataDir = Files.createTempDirectory("bench-warmstart-");
-        int port = Processes.freePort();
-        long t0 = System.nanoTime();
-        ServerProcess first =
-                ServerProcess.start(options.apiserver(), dataDir, port, options.startTimeout());
-        ReadResults.Start cold = started(first, t0);
-        Seeder.Outcome seeded;
-        long stop;
-        int exitCode;
-        try {
-            Processes.closeOnExit(first);
-            ReadStore store = new KubeReads(first.url());
-            createNamespaces(store);
-            seeded = Seeder.create(store, pods, 0, options.warmObjects(), options.connections());
-            results.add(seeded);
-            expectItems(store, options.warmObjects());
-            System.err.println(
-                    "ours: stopping the server (SIGTERM) to restart it on the same data");
-            long s0 = System.nanoTime();
-            exitCode = first.stop(STOP_GRACE);
-            stop = System.nanoTime() - s0;
-        } catch (IOException | RuntimeException e) {
-            first.close();
-            throw e;
-        }
-        long w0 = System.nanoTime();
-        try (ServerProcess second =
-                Processes.closeOnExit(
-                        ServerProcess.start(
-                                options.apiserver(), dataDir, port, options.startTimeout()))) {
-            ReadResults.Start warm = started(second, w0);
-            System.err.printf(
-                    Locale.ROOT,
-                    "ours: warm start with %,d pods took %.2f s from the JVM's"
-                            + " start, %.2f s from the process's%s%n",
-                    options.warmObjects(),
-                    warm.jvmNanos() / 1e9,
-                    warm.processNanos() / 1e9,
-                    warm.rebuilt() ? " (the launch script built the project first)" : "");
-            ReadStore store = new KubeReads(second.url());
-            long l0 = System.nanoTime();
-            ReadStore.Listing listing;
-            try (HttpConn conn = store.newConnection()) {
-                listing =
-                        store.listPods(
-                                conn, ReadStore.ListMode.CONSISTENT, options.pageSize(), true);
-            }
-            long firstList = System.nanoTime() - l0;
-            if (listing.items() != options.warmObjects()) {
-                results.problems.add(
-                        "warm start: the restarted server lists "
-                                + listing.items()
-                                + " pods, expected "
-                                + options.warmObjects());
-            }
-            results.warmStart =
-                    new ReadResults.WarmStart(
-                            options.warmObjects(),
-                            cold,
-                            seeded,
-                            stop,
-                            exitCode,
-                            warm,
-                            firstList,
-                            listing.items());
-        } finally {
-            Processes.deleteTree(dataDir); // already gone unless the restart failed early
-        }
-    }
-
-    /** Called as soon as {@code server} is ready, which it is when its start returns. */
-    private static ReadResults.Start started(ServerProcess server, long processStart) {
-        long now = System.nanoTime();
-        long jvm = server.jvmStartNanos();
-        return new ReadResults.Start(
-                now - processStart, jvm == 0 ? 0 : now - jvm, server.rebuilt());
-    }
-
     private void createNamespaces(ReadStore store) throws IOException {
         try (HttpConn conn = store.newConnection()) {
             for (int i = 0; i < options.namespaces(); i++) {
@@ -549,72 +353,5 @@ public final class ReadBench {
                         store.name() + " lists " + listing.items() + " pods, expected " + expected);
             }
         }
-    }
-
-    static Options parse(String[] args) {
-        Map<String, String> flags =
-                BenchFlags.parse(
-                        args,
-                        List.of(
-                                "only",
-                                "server-only",
-                                "etcd-only",
-                                "apiserver",
-                                "list-sizes",
-                                "list-reps",
-                                "page-size",
-                                "namespaces",
-                                "object-bytes",
-                                "connections",
-                                "watch-warmups",
-                                "watch-writes",
-                                "fanout",
-                                "fanout-writes",
-                                "heap-objects",
-                                "warm-objects",
-                                "start-timeout",
-                                "out"),
-                        USAGE);
-        boolean etcdOnly = flags.containsKey("etcd-only");
-        boolean serverOnly = flags.containsKey("server-only");
-        Path root = Path.of(System.getProperty("bench.root", "."));
-        try {
-            return new Options(
-                    !etcdOnly,
-                    !serverOnly,
-                    flags.containsKey("apiserver")
-                            ? Path.of(flags.get("apiserver"))
-                            : root.resolve("cluster-config/bin/apiserver"),
-                    phases(flags.getOrDefault("only", "list,watch,heap,warmstart")),
-                    BenchFlags.positives(flags.getOrDefault("list-sizes", "10000,100000")),
-                    Integer.parseInt(flags.getOrDefault("list-reps", "0")),
-                    BenchFlags.positive(flags.getOrDefault("page-size", "500")),
-                    BenchFlags.positive(flags.getOrDefault("namespaces", "100")),
-                    BenchFlags.positive(flags.getOrDefault("object-bytes", "2048")),
-                    BenchFlags.positive(flags.getOrDefault("connections", "32")),
-                    BenchFlags.positive(flags.getOrDefault("watch-warmups", "15000")),
-                    BenchFlags.positive(flags.getOrDefault("watch-writes", "500")),
-                    BenchFlags.positives(flags.getOrDefault("fanout", "100,1000")),
-                    BenchFlags.positive(flags.getOrDefault("fanout-writes", "50")),
-                    BenchFlags.positive(flags.getOrDefault("heap-objects", "20000")),
-                    BenchFlags.positive(flags.getOrDefault("warm-objects", "100000")),
-                    BenchFlags.duration(flags.getOrDefault("start-timeout", "300s")),
-                    flags.containsKey("out") ? Path.of(flags.get("out")) : null);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("not a number: " + e.getMessage());
-        }
-    }
-
-    private static Set<Phase> phases(String csv) {
-        Set<Phase> phases = EnumSet.noneOf(Phase.class);
-        for (String part : csv.split(",")) {
-            try {
-                phases.add(Phase.valueOf(part.trim().toUpperCase(Locale.ROOT)));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(
-                        "unknown phase " + part + " (list,watch,heap,warmstart)");
-            }
-        }
-        return phases;
     }
 }

@@ -131,4 +131,30 @@ final class Seeder {
         failures.merge(why, 1L, Long::sum);
         return false;
     }
+
+    /** Creates the namespaces the fixture's pods are spread over (those missing). */
+    static void createNamespaces(ReadStore store, int namespaces) throws IOException {
+        try (HttpConn conn = store.newConnection()) {
+            for (int i = 0; i < namespaces; i++) {
+                if (!store.ensureNamespace(conn, PodFixture.namespace(i))) {
+                    throw new IOException(
+                            store.name()
+                                    + ": could not create namespace "
+                                    + PodFixture.namespace(i));
+                }
+            }
+        }
+    }
+
+    /** A consistent list, which also proves the watch cache has caught up with every create. */
+    static void expectItems(ReadStore store, long expected, int pageSize) throws IOException {
+        try (HttpConn conn = store.newConnection()) {
+            ReadStore.Listing listing =
+                    store.listPods(conn, ReadStore.ListMode.CONSISTENT, pageSize, true);
+            if (listing.items() != expected) {
+                throw new IOException(
+                        store.name() + " lists " + listing.items() + " pods, expected " + expected);
+            }
+        }
+    }
 }

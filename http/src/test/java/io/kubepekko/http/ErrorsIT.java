@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Named.named;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.meta.Json;
+import io.kubepekko.api.protobuf.ProtobufBodies;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -60,6 +62,69 @@ class ErrorsIT {
     @AfterAll
     static void stop() throws Exception {
         api.close();
+    }
+
+    private static final String PROTOBUF = "application/vnd.kubernetes.protobuf";
+
+    /**
+     * A write the pipeline refuses answers its Status in the encoding negotiated for errors, not
+     * for the object: protobuf when asked, and YAML when the first entry asks for a Table, since
+     * kube-apiserver negotiates an error without transformations (responsewriters.ErrorNegotiated).
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(
+            strings = {PROTOBUF, "application/json;as=Table;g=meta.k8s.io;v=v1, application/yaml"})
+    void aRefusedWriteAnswersItsStatusInTheEncodingNegotiatedForErrors(String accept) {
+        Response exists =
+                api.call("POST", CMS)
+                        .header("Accept", accept)
+                        .json(
+                                json(
+                                        "{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'fixture'}}"))
+                        .send();
+        ObjectNode alreadyExists = statusIn(exists, accept, 409, "AlreadyExists");
+        assertEquals(
+                "configmaps \"fixture\" already exists", alreadyExists.path("message").asText());
+
+        Response renamed =
+                api.call("PUT", CMS + "/fixture")
+                        .header("Accept", accept)
+                        .json(
+                                json(
+                                        "{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'other'}}"))
+                        .send();
+        assertEquals(
+                "the name of the object (other) does not match the name on the URL (fixture)",
+                statusIn(renamed, accept, 400, "BadRequest").path("message").asText());
+
+        Response retyped =
+                api.call("PATCH", CMS + "/fixture")
+                        .header("Accept", accept)
+                        .body("application/merge-patch+json", json("{'kind':'Secret'}"))
+                        .send();
+        statusIn(retyped, accept, 422, "Invalid");
+        assertEquals(
+                "1",
+                api.get(CMS + "/fixture").assertCode(200).json().path("data").path("a").asText());
+    }
+
+    /** The Status of {@code r}, decoded from the encoding {@code accept} asks errors in. */
+    private static ObjectNode statusIn(Response r, String accept, int code, String reason) {
+        r.assertCode(code);
+        ObjectNode status;
+        if (accept.equals(PROTOBUF)) {
+            assertEquals(PROTOBUF, r.mediaType());
+            status =
+                    ProtobufBodies.builtin()
+                            .decode(r.body(), new GroupVersionKind("", "v1", "Status"));
+        } else {
+            assertEquals("application/yaml", r.mediaType());
+            status = r.yaml();
+        }
+        assertEquals("Status", status.path("kind").asText());
+        assertEquals(code, status.path("code").asInt());
+        assertEquals(reason, status.path("reason").asText());
+        return status;
     }
 
     @ParameterizedTest(name = "{0}")

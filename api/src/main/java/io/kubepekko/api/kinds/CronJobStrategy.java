@@ -58,8 +58,7 @@ public final class CronJobStrategy implements Strategy {
                 errs.add(FieldError.invalid(SPEC.child("schedule").toString(), schedule, problem));
             }
         }
-        errs.addAll(
-                PodSpecValidation.enumField(spec, "concurrencyPolicy", CONCURRENCY_POLICIES, SPEC));
+        errs.addAll(FieldChecks.enumField(spec, "concurrencyPolicy", CONCURRENCY_POLICIES, SPEC));
         for (String f :
                 new String[] {
                     "startingDeadlineSeconds",

@@ -89,7 +89,7 @@ public final class EndpointsStrategy implements Strategy {
                                 errs.add(
                                         FieldError.invalid(
                                                 path.child("port").toString(), number, m)));
-        errs.addAll(PodSpecValidation.protocol(p, path));
+        errs.addAll(FieldChecks.protocol(p, path));
         if (Nodes.has(p, "appProtocol")) {
             errs.addAll(
                     LabelValidation.labelKey(

@@ -63,8 +63,7 @@ public final class LimitRangeStrategy implements Strategy {
             }
             for (String f : QUANTITY_MAPS) {
                 Nodes.stringMap(limit.get(f))
-                        .forEach(
-                                (k, v) -> PodSpecValidation.quantity(v, idx.child(f).key(k), errs));
+                        .forEach((k, v) -> FieldChecks.quantity(v, idx.child(f).key(k), errs));
             }
         }
         return errs;

@@ -83,7 +83,7 @@ public final class NetworkPolicyStrategy implements Strategy {
                 FieldPath pp = rp.child("ports").index(j);
                 JsonNode port = ports.get(j);
                 if (Nodes.has(port, "protocol")) {
-                    errs.addAll(PodSpecValidation.protocol(port, pp));
+                    errs.addAll(FieldChecks.protocol(port, pp));
                 }
                 if (Nodes.has(port, "port")) {
                     errs.addAll(ServiceStrategy.portNumOrName(port.get("port"), pp.child("port")));

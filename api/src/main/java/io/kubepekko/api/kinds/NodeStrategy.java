@@ -78,8 +78,7 @@ public final class NodeStrategy implements Strategy {
                                     errs.add(
                                             FieldError.invalid(
                                                     idx.child("value").toString(), value, m)));
-            errs.addAll(
-                    PodSpecValidation.enumField(t, "effect", PodSpecValidation.TAINT_EFFECTS, idx));
+            errs.addAll(FieldChecks.enumField(t, "effect", PodSpecValidation.TAINT_EFFECTS, idx));
             String effect = Nodes.text(t, "effect");
             if (!seen.add(Nodes.text(t, "key") + "\u0000" + effect)) {
                 errs.add(

@@ -36,7 +36,7 @@ public final class PersistentVolumeClaimStrategy implements Strategy {
         if (storage.isMissingNode() || storage.isNull()) {
             errs.add(FieldError.required(storagePath.toString(), ""));
         } else {
-            BigDecimal q = PodSpecValidation.quantity(storage.asText(), storagePath, errs);
+            BigDecimal q = FieldChecks.quantity(storage.asText(), storagePath, errs);
             if (q != null && q.signum() == 0) {
                 errs.add(
                         FieldError.invalid(

@@ -69,9 +69,7 @@ public final class PersistentVolumeStrategy implements Strategy {
             }
             Nodes.stringMap(capacity)
                     .forEach(
-                            (k, v) ->
-                                    PodSpecValidation.quantity(
-                                            v, SPEC.child("capacity").key(k), errs));
+                            (k, v) -> FieldChecks.quantity(v, SPEC.child("capacity").key(k), errs));
         }
         if (SOURCES.stream().noneMatch(s -> Nodes.has(spec, s))) {
             errs.add(FieldError.required(SPEC.toString(), "must specify a volume type"));

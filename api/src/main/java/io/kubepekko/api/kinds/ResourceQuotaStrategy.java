@@ -79,7 +79,7 @@ public final class ResourceQuotaStrategy implements Strategy {
                                                 k,
                                                 "must be a standard resource for quota"));
                             }
-                            BigDecimal q = PodSpecValidation.quantity(v, p, errs);
+                            BigDecimal q = FieldChecks.quantity(v, p, errs);
                             if (q != null && isInteger(k) && q.stripTrailingZeros().scale() > 0) {
                                 errs.add(FieldError.invalid(p.toString(), v, "must be an integer"));
                             }

@@ -153,7 +153,7 @@ public final class ServiceStrategy implements Strategy {
         if (!type.equals("ExternalName")) {
             errs.addAll(ServiceClusterIps.validate(spec));
         }
-        errs.addAll(PodSpecValidation.enumField(spec, "type", TYPES, SPEC));
+        errs.addAll(FieldChecks.enumField(spec, "type", TYPES, SPEC));
         if (type.equals("ClusterIP")) {
             for (int i = 0; i < ports.size(); i++) {
                 if (ports.get(i).path("nodePort").asLong(0) != 0) {
@@ -253,7 +253,7 @@ public final class ServiceStrategy implements Strategy {
                                 errs.add(
                                         FieldError.invalid(
                                                 path.child("port").toString(), number, m)));
-        errs.addAll(PodSpecValidation.protocol(p, path));
+        errs.addAll(FieldChecks.protocol(p, path));
         errs.addAll(portNumOrName(p.path("targetPort"), path.child("targetPort")));
         if (Nodes.has(p, "appProtocol")) {
             errs.addAll(
@@ -279,8 +279,7 @@ public final class ServiceStrategy implements Strategy {
 
     private static List<FieldError> sessionAffinity(JsonNode spec) {
         List<FieldError> errs =
-                new ArrayList<>(
-                        PodSpecValidation.enumField(spec, "sessionAffinity", AFFINITIES, SPEC));
+                new ArrayList<>(FieldChecks.enumField(spec, "sessionAffinity", AFFINITIES, SPEC));
         String affinity = Nodes.text(spec, "sessionAffinity");
         FieldPath cfg = SPEC.child("sessionAffinityConfig");
         if (affinity.equals("ClientIP")) {
@@ -351,8 +350,7 @@ public final class ServiceStrategy implements Strategy {
             }
         } else {
             errs.addAll(
-                    PodSpecValidation.enumField(
-                            spec, "externalTrafficPolicy", TRAFFIC_POLICIES, SPEC));
+                    FieldChecks.enumField(spec, "externalTrafficPolicy", TRAFFIC_POLICIES, SPEC));
         }
         String itp = Nodes.text(spec, "internalTrafficPolicy");
         if (itp.isEmpty()) {

@@ -8,6 +8,7 @@ import io.kubepekko.api.registry.SubresourceCreate;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -36,8 +37,12 @@ final class SubresourceCreates {
         }
         GroupVersionKind kind = creation.bodyKind();
         ObjectNode body = op.body().deepCopy();
-        TypeMeta.checkBody(kind, body);
-        ObjectWrites.checkNamespace(type, namespace, body, true);
+        Optional<ApiStatus> misaddressed =
+                TypeMeta.checkBody(kind, body)
+                        .or(() -> BodyIdentity.placeInNamespace(type, namespace, body, true));
+        if (misaddressed.isPresent()) {
+            return ObjectWrites.refused(misaddressed.get());
+        }
         boolean forwarded = op.forwardedFrom() != null;
         if (forwarded || !creation.takesPreconditionsFromBody()) {
             ObjectMeta.of(body)

@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -87,31 +88,34 @@ public final class TypeMeta {
      * apiVersion} and {@code kind} are taken from the URL, as kube-apiserver's decoder defaults
      * them; a type that does not decode into the URL's kind, or decodes from another version of it,
      * is refused with 400 and kube-apiserver's words.
+     *
+     * @return the refusal, or empty when the body now carries the URL's type meta
      */
-    public static void checkBody(GroupVersionKind url, ObjectNode body) {
+    public static Optional<ApiStatus> checkBody(GroupVersionKind url, ObjectNode body) {
         GroupVersionKind actual = actual(url, text(body, "apiVersion"), text(body, "kind"));
         String problem = decodeProblem(url, actual);
         if (problem != null) {
-            throw ApiStatus.badRequest(
+            return Optional.of(
+                    ApiStatus.badRequest(
                             actual.kind()
                                     + " in version "
                                     + FieldError.quote(actual.version())
                                     + " cannot be handled as a "
                                     + url.kind()
                                     + ": "
-                                    + problem)
-                    .exception();
+                                    + problem));
         }
         if (!actual.apiVersion().equals(url.apiVersion())) {
-            throw ApiStatus.badRequest(
+            return Optional.of(
+                    ApiStatus.badRequest(
                             "the API version in the data ("
                                     + actual.apiVersion()
                                     + ") does not match the expected API version ("
                                     + url.apiVersion()
-                                    + ")")
-                    .exception();
+                                    + ")"));
         }
         set(url, body);
+        return Optional.empty();
     }
 
     /**
@@ -119,8 +123,10 @@ public final class TypeMeta {
      * kind: a type that does not decode is refused with its 422 ({@code patch: Invalid value:
      * "<patched object>": <decoding error>}); another registered version of the kind decodes, and
      * like an absent type meta ends as the URL's.
+     *
+     * @return the refusal, or empty when the object now carries the URL's type meta
      */
-    public static void checkPatched(GroupVersionKind url, ObjectNode patched) {
+    public static Optional<ApiStatus> checkPatched(GroupVersionKind url, ObjectNode patched) {
         JsonNode apiVersion = patched.get("apiVersion");
         JsonNode kind = patched.get("kind");
         String problem = notAString("apiVersion", apiVersion);
@@ -135,10 +141,11 @@ public final class TypeMeta {
         if (problem != null) {
             // kube-apiserver's NewInvalid without a kind or name: ` "" is invalid: <error>`.
             FieldError error = FieldError.invalid("patch", Json.string(patched), problem);
-            throw ApiStatus.invalidRequest(" \"\" is invalid: " + error, List.of(error))
-                    .exception();
+            return Optional.of(
+                    ApiStatus.invalidRequest(" \"\" is invalid: " + error, List.of(error)));
         }
         set(url, patched);
+        return Optional.empty();
     }
 
     /**

@@ -60,13 +60,27 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
     @Override
     public CompletionStage<HttpResponse> apply(HttpRequest request) {
         String accept = accept(request);
+        Negotiation.Format statusFormat = statusFormat(accept);
         CompletionStage<HttpResponse> response;
         try {
-            response = route(request, accept);
+            response = route(request, accept, statusFormat);
         } catch (RuntimeException e) {
             response = CompletableFuture.failedFuture(e);
         }
-        return response.exceptionally(e -> failure(e, accept));
+        return response.exceptionally(e -> failure(e, statusFormat));
+    }
+
+    /**
+     * The encoding of a Status answering this request, read once from the Accept header: the
+     * handlers answer a refusal in it, and so does {@link #failure}.
+     */
+    private static Negotiation.Format statusFormat(String accept) {
+        try {
+            return Negotiation.objectFormat(accept);
+        } catch (RuntimeException unreadable) {
+            // An Accept header this server could not read: the error still goes out, as JSON.
+            return Negotiation.Format.JSON;
+        }
     }
 
     /**
@@ -96,7 +110,8 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
         return b.toString();
     }
 
-    private CompletionStage<HttpResponse> route(HttpRequest request, String accept) {
+    private CompletionStage<HttpResponse> route(
+            HttpRequest request, String accept, Negotiation.Format statusFormat) {
         String path = RequestPath.of(request);
         Query query = request.getUri().query();
         String method = request.method().value();
@@ -124,6 +139,7 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
                                                     contentType,
                                                     strict.getData().toArray(),
                                                     representation,
+                                                    statusFormat,
                                                     pretty,
                                                     request.getAttribute(
                                                                     AttributeKeys.webSocketUpgrade)
@@ -216,7 +232,7 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
                 "the request body is larger than " + MAX_BODY_BYTES + " bytes");
     }
 
-    private HttpResponse failure(Throwable e, String accept) {
+    private HttpResponse failure(Throwable e, Negotiation.Format statusFormat) {
         Throwable cause = Failures.unwrap(e);
         ApiStatus status;
         if (cause instanceof ApiException api) {
@@ -239,14 +255,6 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
                     ApiStatus.internal(
                             cause.getClass().getSimpleName() + ": " + cause.getMessage());
         }
-        Negotiation.Format format;
-        try {
-            format = Negotiation.objectFormat(accept);
-        } catch (RuntimeException notAcceptable) {
-            // 406, or an Accept header this server could not read: the error still goes out, as
-            // JSON.
-            format = Negotiation.Format.JSON;
-        }
-        return Encoder.status(status, format);
+        return Encoder.status(status, statusFormat);
     }
 }

@@ -80,11 +80,10 @@ final class ReadHandler {
                 .get(type, r.info().namespace(), name, readOptions(ReadOptions.Verb.GET, r))
                 .thenApply(
                         found -> {
-                            byte[] obj =
-                                    found.orElseThrow(
-                                            () ->
-                                                    ApiStatus.notFound(type.groupResource(), name)
-                                                            .exception());
+                            if (found.isEmpty()) {
+                                return r.refusal(ApiStatus.notFound(type.groupResource(), name));
+                            }
+                            byte[] obj = found.get();
                             obj = selfLinks ? SelfLinks.withSelfLink(type, obj) : obj;
                             if (r.representation().table()) {
                                 return Encoder.json(

@@ -3,21 +3,14 @@ package io.kubepekko.http.server;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
-import com.typesafe.config.ConfigParseOptions;
 import io.kubepekko.api.alloc.Ipv4Cidr;
 import io.kubepekko.api.alloc.PortRange;
 import io.kubepekko.api.flags.Flag;
 import io.kubepekko.api.flags.FlagSet;
-import io.kubepekko.api.flags.Ports;
-import io.kubepekko.api.meta.GoDurations;
 import io.kubepekko.api.watch.FeatureGates;
 import io.kubepekko.persistence.StorageSettings;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,6 +21,12 @@ import java.util.Properties;
  * below as a {@link Flag}: its name, type word, default, help and value check. Parsing ({@code
  * --flag value}, {@code --flag=value}), unknown flags and {@code --help} come from the shared
  * {@link FlagSet} (the agent's too); a flag not declared here is an unknown flag.
+ *
+ * <p>This class is the flag table and the step from parsed values to {@link ApiServerSettings}.
+ * Adding a flag happens here: declare it beside the others (its value converter from {@link
+ * ServerFlagValues}, a new one added there), list it in {@link #FLAGS} (the order of {@code
+ * --help}), and carry its value into the settings in {@link #parse(String[], Properties)}. The
+ * configuration file ({@code --config}, {@code -Dconfig.file}) is read by {@link ConfigFileFlag}.
  */
 public final class ApiServerFlags {
     private ApiServerFlags() {}
@@ -66,7 +65,7 @@ public final class ApiServerFlags {
                     "directory for the database and admin.kubeconfig",
                     false,
                     false,
-                    Flag.last(ApiServerFlags::dataDir));
+                    Flag.last(ServerFlagValues::dataDir));
     static final Flag<String> BIND_ADDRESS =
             new Flag<>(
                     "bind-address",
@@ -75,7 +74,7 @@ public final class ApiServerFlags {
                     "address to listen on",
                     false,
                     false,
-                    Flag.last(ApiServerFlags::address));
+                    Flag.last(ServerFlagValues::address));
     static final Flag<Integer> PORT =
             new Flag<>(
                     "port",
@@ -84,7 +83,7 @@ public final class ApiServerFlags {
                     "plain HTTP port; 0 picks a free port",
                     false,
                     false,
-                    Flag.last(ApiServerFlags::port));
+                    Flag.last(ServerFlagValues::port));
     static final Flag<Duration> LIVEZ_GRACE_PERIOD =
             new Flag<>(
                     "livez-grace-period",
@@ -93,7 +92,7 @@ public final class ApiServerFlags {
                     "time after start during which /livez ignores unfinished start-up",
                     false,
                     false,
-                    Flag.last(ApiServerFlags::duration));
+                    Flag.last(ServerFlagValues::duration));
     static final Flag<Duration> SHUTDOWN_DELAY_DURATION =
             new Flag<>(
                     "shutdown-delay-duration",
@@ -102,7 +101,7 @@ public final class ApiServerFlags {
                     "time to keep serving, with /readyz failing, after a shutdown signal",
                     false,
                     false,
-                    Flag.last(ApiServerFlags::duration));
+                    Flag.last(ServerFlagValues::duration));
     static final Flag<Duration> WATCH_CACHE_WINDOW =
             new Flag<>(
                     "watch-cache-window",
@@ -111,7 +110,7 @@ public final class ApiServerFlags {
                     "how long the watch cache keeps events in memory",
                     false,
                     false,
-                    Flag.last(ApiServerFlags::positive));
+                    Flag.last(ServerFlagValues::positive));
     static final Flag<Duration> WATCH_HISTORY_RETENTION =
             new Flag<>(
                     "watch-history-retention",
@@ -120,7 +119,7 @@ public final class ApiServerFlags {
                     "how far back a watch may resume, read from the journal beyond the cache window (never less than it)",
                     false,
                     false,
-                    Flag.last(ApiServerFlags::positive));
+                    Flag.last(ServerFlagValues::positive));
     static final Flag<Duration> CONTINUE_TOKEN_TTL =
             new Flag<>(
                     "continue-token-ttl",
@@ -129,7 +128,7 @@ public final class ApiServerFlags {
                     "how long a list continue token stays valid",
                     false,
                     false,
-                    Flag.last(ApiServerFlags::positive));
+                    Flag.last(ServerFlagValues::positive));
     static final Flag<FeatureGates> FEATURE_GATES =
             new Flag<>(
                     "feature-gates",
@@ -142,7 +141,7 @@ public final class ApiServerFlags {
                     given ->
                             given.isEmpty()
                                     ? FeatureGates.defaults()
-                                    : Flag.last(ApiServerFlags::featureGates).convert(given));
+                                    : Flag.last(ServerFlagValues::featureGates).convert(given));
     static final Flag<Ipv4Cidr> SERVICE_CLUSTER_IP_RANGE =
             new Flag<>(
                     "service-cluster-ip-range",
@@ -152,7 +151,7 @@ public final class ApiServerFlags {
                             + " for the kubernetes Service",
                     false,
                     false,
-                    Flag.last(ApiServerFlags::clusterIpRange));
+                    Flag.last(ServerFlagValues::clusterIpRange));
     static final Flag<PortRange> SERVICE_NODE_PORT_RANGE =
             new Flag<>(
                     "service-node-port-range",
@@ -162,7 +161,7 @@ public final class ApiServerFlags {
                             + " port, both ends included",
                     false,
                     false,
-                    Flag.last(ApiServerFlags::nodePortRange));
+                    Flag.last(ServerFlagValues::nodePortRange));
     // The storage and cluster flags below set only what is given: their defaults are the built-in
     // configuration's (reference.conf), and a --config file may set them instead.
     static final Flag<StorageSettings.Profile> STORAGE =
@@ -173,7 +172,7 @@ public final class ApiServerFlags {
                     "where the journal lives: embedded (an H2 database in --data-dir) or cassandra",
                     false,
                     false,
-                    Flag.last(ApiServerFlags::profile));
+                    Flag.last(ServerFlagValues::profile));
     static final Flag<List<String>> CASSANDRA_CONTACT_POINTS =
             new Flag<>(
                     "cassandra-contact-points",
@@ -182,7 +181,7 @@ public final class ApiServerFlags {
                     "comma list of host:port of Cassandra nodes, for --storage=cassandra",
                     false,
                     false,
-                    Flag.last(value -> hostPorts(value)));
+                    Flag.last(ServerFlagValues::hostPorts));
     static final Flag<String> CASSANDRA_KEYSPACE =
             new Flag<>(
                     "cassandra-keyspace",
@@ -191,7 +190,7 @@ public final class ApiServerFlags {
                     "the keyspace of the journal and snapshots, for --storage=cassandra",
                     false,
                     false,
-                    Flag.last(ApiServerFlags::keyspace));
+                    Flag.last(ServerFlagValues::keyspace));
     static final Flag<Long> STORAGE_MAX_OBJECT_BYTES =
             new Flag<>(
                     "storage-max-object-bytes",
@@ -201,7 +200,7 @@ public final class ApiServerFlags {
                             + " \"request is too large\" (the default is etcd's --max-request-bytes)",
                     false,
                     false,
-                    Flag.last(ApiServerFlags::positiveBytes));
+                    Flag.last(ServerFlagValues::positiveBytes));
     static final Flag<Long> STORAGE_QUOTA_BYTES =
             new Flag<>(
                     "storage-quota-bytes",
@@ -212,7 +211,7 @@ public final class ApiServerFlags {
                             + " heap (-Xmx), which a server filled to it restarts in",
                     false,
                     false,
-                    Flag.last(ApiServerFlags::quotaBytes));
+                    Flag.last(ServerFlagValues::quotaBytes));
     static final Flag<List<String>> CLUSTER_SEED_NODES =
             new Flag<>(
                     "cluster-seed-nodes",
@@ -222,7 +221,11 @@ public final class ApiServerFlags {
                             + " a cluster of its own. Needs --storage=cassandra: every node of a cluster shares one journal",
                     false,
                     false,
-                    Flag.last(value -> value.isBlank() ? List.of() : hostPorts(value)));
+                    Flag.last(
+                            value ->
+                                    value.isBlank()
+                                            ? List.of()
+                                            : ServerFlagValues.hostPorts(value)));
     static final Flag<Integer> CLUSTER_PORT =
             new Flag<>(
                     "cluster-port",
@@ -231,7 +234,7 @@ public final class ApiServerFlags {
                     "the Pekko remoting (artery) port; 0 picks a free one, a seed node needs a fixed one",
                     false,
                     false,
-                    Flag.last(ApiServerFlags::port));
+                    Flag.last(ServerFlagValues::port));
     static final Flag<String> CLUSTER_HOSTNAME =
             new Flag<>(
                     "cluster-hostname",
@@ -240,7 +243,7 @@ public final class ApiServerFlags {
                     "the address other cluster nodes reach this one at",
                     false,
                     false,
-                    Flag.last(ApiServerFlags::hostname));
+                    Flag.last(ServerFlagValues::hostname));
     static final Flag<Optional<Config>> CONFIG =
             new Flag<>(
                     "config",
@@ -251,7 +254,7 @@ public final class ApiServerFlags {
                             + " (-Dconfig.file=FILE names it too, but not together with --config)",
                     false,
                     false,
-                    Flag.optional(ApiServerFlags::configFile));
+                    Flag.optional(ConfigFileFlag::configFile));
 
     /** The server's command line. */
     static final FlagSet FLAGS =
@@ -303,7 +306,9 @@ public final class ApiServerFlags {
                     parsed instanceof FlagSet.Parsed.Help,
                     parsed instanceof FlagSet.Parsed.Version);
         }
-        Config file = fileFromSystemProperties(v.get(CONFIG).orElse(null), systemProperties);
+        Config file =
+                ConfigFileFlag.fileFromSystemProperties(
+                        v.get(CONFIG).orElse(null), systemProperties);
         if (v.given(STORAGE_MAX_OBJECT_BYTES).isPresent()) {
             // Over the configuration file, as every flag is.
             Config flag =
@@ -314,9 +319,8 @@ public final class ApiServerFlags {
         Duration window = v.get(WATCH_CACHE_WINDOW);
         Duration retention = v.get(WATCH_HISTORY_RETENTION);
         if (retention.compareTo(window) < 0) {
-            retention =
-                    window; // the window is always resumable; the retention only reaches further
-            // back
+            // the window is always resumable; the retention only reaches further back
+            retention = window;
         }
         ApiServerSettings settings =
                 new ApiServerSettings(
@@ -340,229 +344,14 @@ public final class ApiServerFlags {
                                 v.given(CLUSTER_PORT).orElse(null),
                                 v.given(CLUSTER_HOSTNAME).orElse(null)));
         try {
-            settings.resolve(); // the flags and the file together: a file may select the profile
-            // and the seeds
+            // the flags and the file together: a file may select the profile and the seeds
+            settings.resolve();
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         } catch (ConfigException e) {
-            throw new UsageException(ApiServerSettings.INVALID + oneLine(e.getMessage()));
+            throw new UsageException(
+                    ApiServerSettings.INVALID + ConfigFileFlag.oneLine(e.getMessage()));
         }
         return new Parsed(settings, false, false, v.warnings());
-    }
-
-    /**
-     * {@code -Dconfig.file} names the configuration file as {@code --config} does (Typesafe
-     * Config's own property, which the server's layered configuration would otherwise ignore); both
-     * at once, or the resource and URL forms, are refused rather than one silently ignored.
-     */
-    private static Config fileFromSystemProperties(Config flag, Properties properties)
-            throws UsageException {
-        for (String unsupported : List.of("config.resource", "config.url")) {
-            if (properties.getProperty(unsupported) != null) {
-                throw new UsageException(
-                        "-D" + unsupported + " is not supported: name the file with --config");
-            }
-        }
-        String path = properties.getProperty("config.file");
-        if (path == null) {
-            return flag;
-        }
-        if (flag != null) {
-            throw new UsageException(
-                    "--config and -Dconfig.file both name a configuration file: give one");
-        }
-        try {
-            return configFile(path);
-        } catch (Flag.InvalidValue e) {
-            throw new UsageException(
-                    "invalid value \"" + path + "\" for -Dconfig.file: " + e.getMessage());
-        }
-    }
-
-    /**
-     * The operator's HOCON file, parsed (its includes relative to it); resolved later, over the
-     * rest.
-     */
-    private static Config configFile(String value) throws Flag.InvalidValue {
-        Path path = Path.of(value);
-        if (!Files.isRegularFile(path)) {
-            throw new Flag.InvalidValue(value, Files.exists(path) ? "not a file" : "no such file");
-        }
-        try {
-            return ConfigFactory.parseFile(
-                    path.toFile(), ConfigParseOptions.defaults().setAllowMissing(false));
-        } catch (ConfigException e) {
-            throw new Flag.InvalidValue(value, oneLine(e.getMessage()));
-        }
-    }
-
-    private static String oneLine(String message) {
-        return message.replaceAll("\\s*\\R\\s*", " ");
-    }
-
-    private static Path dataDir(String value) throws Flag.InvalidValue {
-        if (value.isEmpty()) {
-            throw new Flag.InvalidValue(value, "must not be empty");
-        }
-        return Path.of(value);
-    }
-
-    private static StorageSettings.Profile profile(String value) throws Flag.InvalidValue {
-        return StorageSettings.Profile.named(value)
-                .orElseThrow(() -> new Flag.InvalidValue(value, "must be embedded or cassandra"));
-    }
-
-    /** A byte count, as etcd's {@code --quota-backend-bytes} takes it (0: the default). */
-    private static long quotaBytes(String value) throws Flag.InvalidValue {
-        try {
-            long bytes = Long.parseLong(value);
-            if (bytes >= 0) {
-                return bytes;
-            }
-        } catch (NumberFormatException e) {
-            // refused below
-        }
-        throw new Flag.InvalidValue(value, "must be a number of bytes, 0 or more");
-    }
-
-    /** {@code host:port[,host:port...]}; an IPv6 host in brackets ({@code [::1]:9042}). */
-    private static List<String> hostPorts(String value) throws Flag.InvalidValue {
-        List<String> points = new ArrayList<>();
-        for (String raw : value.split(",", -1)) {
-            String point = raw.trim();
-            int colon = point.lastIndexOf(':');
-            String host = colon > 0 ? point.substring(0, colon) : "";
-            String port = colon > 0 ? point.substring(colon + 1) : "";
-            boolean portOk =
-                    port.matches("[0-9]{1,5}")
-                            && Integer.parseInt(port) >= 1
-                            && Integer.parseInt(port) <= 65535;
-            boolean hostOk =
-                    !host.isEmpty()
-                            && (host.matches("\\[[0-9a-fA-F:.]+]")
-                                    || host.matches("[A-Za-z0-9.-]+"));
-            if (!portOk || !hostOk) {
-                throw new Flag.InvalidValue(value, "\"" + point + "\" is not host:port");
-            }
-            points.add(point);
-        }
-        return points;
-    }
-
-    /** Cassandra's own rule for keyspace names (the plugin checks the same). */
-    private static String keyspace(String value) throws Flag.InvalidValue {
-        if (!value.matches("[a-zA-Z][a-zA-Z0-9_]{0,47}")) {
-            throw new Flag.InvalidValue(
-                    value,
-                    "must be a letter followed by at most 47 letters, digits or underscores");
-        }
-        return value;
-    }
-
-    /**
-     * One IPv4 CIDR. kube-apiserver's own refusal of a malformed value is kept; IPv6 and a second
-     * (dual-stack) range, which kube-apiserver accepts, are refused as not supported here.
-     */
-    private static Ipv4Cidr clusterIpRange(String value) throws Flag.InvalidValue {
-        if (value.contains(",")) {
-            throw new Flag.InvalidValue(
-                    value, "dual-stack service CIDRs are not supported, give one IPv4 range");
-        }
-        if (value.contains(":")) {
-            throw new Flag.InvalidValue(
-                    value, "IPv6 service CIDRs are not supported, give an IPv4 range");
-        }
-        try {
-            return Ipv4Cidr.parse(value.trim());
-        } catch (IllegalArgumentException e) {
-            throw new Flag.InvalidValue(value, "service-cluster-ip-range[0] is not a valid cidr");
-        }
-    }
-
-    private static PortRange nodePortRange(String value) throws Flag.InvalidValue {
-        try {
-            return PortRange.parse(value);
-        } catch (IllegalArgumentException e) {
-            throw new Flag.InvalidValue(value, e.getMessage());
-        }
-    }
-
-    private static String address(String value) throws Flag.InvalidValue {
-        if (value.matches("[0-9.]+|[0-9a-fA-F:]+")) {
-            try {
-                InetAddress.getByName(value); // a literal only (checked above): never a name lookup
-                return value;
-            } catch (UnknownHostException e) {
-                // refused below
-            }
-        }
-        throw new Flag.InvalidValue(value, "not an IP address");
-    }
-
-    /** An IP address or a DNS name. */
-    private static String hostname(String value) throws Flag.InvalidValue {
-        if (!value.matches("[A-Za-z0-9.-]+|[0-9a-fA-F:]+")
-                || value.startsWith("-")
-                || value.startsWith(".")) {
-            throw new Flag.InvalidValue(value, "not an IP address or host name");
-        }
-        return value;
-    }
-
-    private static int port(String value) throws Flag.InvalidValue {
-        String reason = "must be a port number 0-65535";
-        return Ports.parse(
-                value,
-                text -> {
-                    try {
-                        return Integer.parseInt(text);
-                    } catch (NumberFormatException e) {
-                        throw new Flag.InvalidValue(text, reason);
-                    }
-                },
-                p -> reason);
-    }
-
-    /** A byte count as etcd's {@code --max-request-bytes} takes it: a positive decimal integer. */
-    private static long positiveBytes(String value) throws Flag.InvalidValue {
-        try {
-            long n = Long.parseLong(value);
-            if (n > 0 && n <= Integer.MAX_VALUE) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // refused below
-        }
-        throw new Flag.InvalidValue(
-                value, "must be a number of bytes from 1 to " + Integer.MAX_VALUE);
-    }
-
-    private static Duration positive(String value) throws Flag.InvalidValue {
-        Duration d = duration(value);
-        if (d.isZero()) {
-            throw new Flag.InvalidValue(value, "must be positive");
-        }
-        return d;
-    }
-
-    private static FeatureGates featureGates(String value) throws Flag.InvalidValue {
-        try {
-            return FeatureGates.parse(value);
-        } catch (IllegalArgumentException e) {
-            throw new Flag.InvalidValue(value, e.getMessage());
-        }
-    }
-
-    /** A Go duration ({@code 10s}, {@code 1m30s}), not negative. */
-    private static Duration duration(String value) throws Flag.InvalidValue {
-        try {
-            Duration d = Duration.ofNanos(GoDurations.parse(value));
-            if (!d.isNegative()) {
-                return d;
-            }
-        } catch (IllegalArgumentException e) {
-            // refused below
-        }
-        throw new Flag.InvalidValue(value, "time: invalid duration \"" + value + "\"");
     }
 }

@@ -2,7 +2,6 @@ package io.kubepekko.http.server;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
-import com.typesafe.config.ConfigParseOptions;
 import io.kubepekko.api.alloc.Ipv4Cidr;
 import io.kubepekko.api.alloc.PortRange;
 import io.kubepekko.api.kinds.ServiceNetwork;
@@ -13,8 +12,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.pekko.actor.Address;
-import org.apache.pekko.actor.AddressFromURIString;
 
 /**
  * How an API server runs, read once from its flags.
@@ -87,7 +84,7 @@ public record ApiServerSettings(
         }
     }
 
-    private static final String SEED_NODES = "pekko.cluster.seed-nodes";
+    static final String SEED_NODES = "pekko.cluster.seed-nodes";
 
     /** How a problem of the layered configuration (rather than of one flag) starts. */
     static final String INVALID = "invalid configuration: ";
@@ -239,83 +236,7 @@ public record ApiServerSettings(
      *     when a file's value has the wrong type or a substitution is left unresolved
      */
     public Resolved resolve() {
-        Config given = cluster.toConfig().withFallback(storage.toConfig()).withFallback(overrides);
-        Config builtIn =
-                ConfigFactory.parseResources(
-                        "kubepekko-server.conf",
-                        ConfigParseOptions.defaults().setAllowMissing(false));
-        StorageSettings profile;
-        try {
-            profile =
-                    StorageSettings.fromConfig(
-                            ConfigFactory.load(given.withFallback(builtIn)), dataDir);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(INVALID + e.getMessage(), e);
-        }
-        // The embedded database follows --data-dir (a flag: above the file); the cassandra
-        // profile's wiring
-        // is built-in configuration (below the file, which may tune the driver), its values those
-        // selected.
-        // load(...) resolves substitutions after layering, so reference.conf's
-        // ${kubepekko.storage...}
-        // sees the data directory's URL rather than its default.
-        Config config =
-                profile instanceof StorageSettings.Embedded
-                        ? ConfigFactory.load(
-                                profile.toConfig().withFallback(given).withFallback(builtIn))
-                        : ConfigFactory.load(
-                                given.withFallback(profile.toConfig()).withFallback(builtIn));
-        List<String> seeds = config.getStringList(SEED_NODES);
-        for (String seed : seeds) {
-            checkSeedNode(seed, config);
-        }
-        if (!seeds.isEmpty() && profile instanceof StorageSettings.Embedded) {
-            // Each node's embedded journal is its own H2 file: nodes sharing sharding but not the
-            // journal
-            // would each recover an entity from different histories.
-            throw new IllegalArgumentException(
-                    cluster.seedNodes() != null
-                            ? "invalid argument \""
-                                    + String.join(",", cluster.seedNodes())
-                                    + "\" for \"--cluster-seed-nodes\" "
-                                    + "flag: a cluster of several servers needs --storage=cassandra"
-                            : INVALID
-                                    + SEED_NODES
-                                    + " ("
-                                    + config.getValue(SEED_NODES).origin().description()
-                                    + ") on the embedded storage profile: a cluster of several servers needs "
-                                    + StorageSettings.PROFILE
-                                    + " = cassandra (or --storage=cassandra)");
-        }
-        return new Resolved(config, profile, seeds);
-    }
-
-    /**
-     * A seed node must be a member of this system: Pekko refuses to join one of another name, and a
-     * node given only such seeds would wait for ever.
-     */
-    private static void checkSeedNode(String seed, Config config) {
-        Address address;
-        try {
-            address = AddressFromURIString.parse(seed);
-        } catch (RuntimeException e) {
-            address = null;
-        }
-        if (address == null
-                || !address.system().equals(SYSTEM_NAME)
-                || address.getHost().isEmpty()
-                || address.getPort().isEmpty()) {
-            throw new IllegalArgumentException(
-                    INVALID
-                            + SEED_NODES
-                            + " ("
-                            + config.getValue(SEED_NODES).origin().description()
-                            + "): \""
-                            + seed
-                            + "\" is not pekko://"
-                            + SYSTEM_NAME
-                            + "@host:port");
-        }
+        return ConfigLayering.resolve(this);
     }
 
     /**

@@ -1,24 +1,15 @@
 package io.kubepekko.persistence.cassandra;
 
-import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Optional;
-import java.util.Properties;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -32,66 +23,16 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>While it runs, the data directory holds {@value #STATE_FILE} (pid, host, ports), so another
  * process can {@link #attach} to it and stop it.
+ *
+ * <p>This class runs the node's life (ports, start, readiness, stop); what the process runs as is
+ * {@link CassandraCommand}, how it is ended is {@link NodeProcessStop}, and the record it leaves in
+ * the data directory is {@link NodeStateFile}.
  */
 public final class LocalCassandra implements AutoCloseable {
     /** The log line Cassandra writes once its native transport accepts connections. */
     static final String READY_LINE = "Starting listening for CQL clients";
 
-    static final String STATE_FILE = "local-cassandra.properties";
-    static final String MAIN_CLASS = "org.apache.cassandra.service.CassandraDaemon";
-
-    /**
-     * The JPMS flags of Cassandra 5.0's {@code jvm17-server.options}: without them it dies at start
-     * on Java 17 (it reaches into JDK internals for off-heap memory, file channels and jamm).
-     */
-    static final List<String> JAVA17_FLAGS =
-            List.of(
-                    "-Djdk.attach.allowAttachSelf=true",
-                    "--add-exports",
-                    "java.base/jdk.internal.misc=ALL-UNNAMED",
-                    "--add-exports",
-                    "java.base/jdk.internal.ref=ALL-UNNAMED",
-                    "--add-exports",
-                    "java.management.rmi/com.sun.jmx.remote.internal.rmi=ALL-UNNAMED",
-                    "--add-exports",
-                    "java.rmi/sun.rmi.registry=ALL-UNNAMED",
-                    "--add-exports",
-                    "java.rmi/sun.rmi.server=ALL-UNNAMED",
-                    "--add-exports",
-                    "java.sql/java.sql=ALL-UNNAMED",
-                    "--add-exports",
-                    "java.base/java.lang.ref=ALL-UNNAMED",
-                    "--add-exports",
-                    "jdk.unsupported/sun.misc=ALL-UNNAMED",
-                    "--add-exports",
-                    "jdk.attach/sun.tools.attach=ALL-UNNAMED",
-                    "--add-opens",
-                    "java.base/java.lang.module=ALL-UNNAMED",
-                    "--add-opens",
-                    "java.base/jdk.internal.loader=ALL-UNNAMED",
-                    "--add-opens",
-                    "java.base/jdk.internal.ref=ALL-UNNAMED",
-                    "--add-opens",
-                    "java.base/jdk.internal.reflect=ALL-UNNAMED",
-                    "--add-opens",
-                    "java.base/jdk.internal.math=ALL-UNNAMED",
-                    "--add-opens",
-                    "java.base/jdk.internal.module=ALL-UNNAMED",
-                    "--add-opens",
-                    "java.base/jdk.internal.util.jar=ALL-UNNAMED",
-                    "--add-opens",
-                    "jdk.management/com.sun.management.internal=ALL-UNNAMED",
-                    "--add-opens",
-                    "java.base/sun.nio.ch=ALL-UNNAMED",
-                    "--add-opens",
-                    "java.base/java.io=ALL-UNNAMED",
-                    "--add-opens",
-                    "java.base/java.lang.reflect=ALL-UNNAMED",
-                    "--add-opens",
-                    "java.base/java.lang=ALL-UNNAMED",
-                    "--add-opens",
-                    "java.base/java.util=ALL-UNNAMED",
-                    "-Dio.netty.tryReflectionSetAccessible=true");
+    static final String STATE_FILE = NodeStateFile.NAME;
 
     /**
      * How to start one.
@@ -229,50 +170,14 @@ public final class LocalCassandra implements AutoCloseable {
         Path log = dir.resolve("logs").resolve("cassandra.out");
         Files.createDirectories(log.getParent());
 
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-Xms" + options.heap());
-        command.add("-Xmx" + options.heap());
-        command.add("-XX:+ExitOnOutOfMemoryError");
-        command.addAll(JAVA17_FLAGS);
-        command.add("-Dcassandra.config=" + CassandraNodeFiles.yaml(dir).toUri());
-        command.add("-Dcassandra-foreground=yes");
-        command.add("-Dlogback.configurationFile=" + CassandraNodeFiles.logback(dir).toUri());
-        command.add("-Dcassandra.logdir=" + log.getParent());
-        // A lone seed has no peers to wait for: skip the gossip settling pause (about 5 s of
-        // start-up), and
-        // it has none to tell that it shuts down (a 2 s pause of every stop).
-        command.add("-Dcassandra.skip_wait_for_gossip_to_settle=0");
-        command.add("-Dcassandra.shutdown_announce_in_ms=0");
-        // Each schema change (CREATE KEYSPACE/TABLE) otherwise flushes every system_schema table to
-        // new
-        // sstables and waits for it: ~1.9 s per table on a shared 2-core machine, ~18 s for a
-        // server's fresh
-        // keyspace, paid by every test class that starts one. The change is in the commit log
-        // either way (a
-        // killed process loses nothing the OS has; a drain at stop flushes); the flush only spares
-        // a replay.
-        command.add("-Dcassandra.test.flush_local_schema_changes=false");
-        command.add("-cp");
-        ProcessBuilder builder =
-                new ProcessBuilder(command)
-                        .directory(dir.toFile())
-                        .redirectErrorStream(true)
-                        .redirectOutput(log.toFile());
-        if (options.stopWithThisJvm()) {
-            // Tied to this JVM through a pipe on its standard input (see ParentWatch).
-            command.add(classpath + File.pathSeparator + launcherLocation());
-            command.add(ParentWatch.class.getName());
-        } else {
-            command.add(classpath);
-            command.add(MAIN_CLASS);
-            builder.redirectInput(ProcessBuilder.Redirect.from(devNull()));
-        }
-        Process child = builder.start();
+        Process child =
+                CassandraCommand.builder(
+                                dir, log, options.heap(), classpath, options.stopWithThisJvm())
+                        .start();
         Thread hook = null;
         if (options.stopWithThisJvm()) {
             // A graceful exit of this JVM also stops it, and waits for it to be gone.
-            hook = new Thread(() -> kill(child.toHandle()), "local-cassandra-stop");
+            hook = new Thread(() -> NodeProcessStop.kill(child.toHandle()), "local-cassandra-stop");
             Runtime.getRuntime().addShutdownHook(hook);
         }
         LocalCassandra node =
@@ -290,31 +195,17 @@ public final class LocalCassandra implements AutoCloseable {
     /** The node recorded in {@code dataDir}, if its process still runs. */
     public static Optional<LocalCassandra> attach(Path dataDir) throws IOException {
         Path dir = dataDir.toAbsolutePath().normalize();
-        Path state = dir.resolve(STATE_FILE);
-        if (!Files.isRegularFile(state)) {
-            return Optional.empty();
-        }
-        Properties p = new Properties();
-        try (InputStream in = Files.newInputStream(state)) {
-            p.load(in);
-        }
-        Optional<ProcessHandle> handle =
-                ProcessHandle.of(Long.parseLong(p.getProperty("pid")))
-                        .filter(ProcessHandle::isAlive)
-                        .filter(h -> sameStart(h, p.getProperty("started", "")));
-        if (handle.isEmpty()) {
-            Files.deleteIfExists(state); // left behind by a node that died or was killed
-            return Optional.empty();
-        }
-        return Optional.of(
-                new LocalCassandra(
-                        dir,
-                        p.getProperty("host"),
-                        Integer.parseInt(p.getProperty("cqlPort")),
-                        Integer.parseInt(p.getProperty("storagePort")),
-                        handle.get(),
-                        null,
-                        null));
+        return NodeStateFile.read(dir)
+                .map(
+                        node ->
+                                new LocalCassandra(
+                                        dir,
+                                        node.host(),
+                                        node.cqlPort(),
+                                        node.storagePort(),
+                                        node.process(),
+                                        null,
+                                        null));
     }
 
     public String host() {
@@ -360,7 +251,7 @@ public final class LocalCassandra implements AutoCloseable {
      * exited within a minute. Returns once the process is gone.
      */
     public void stop() {
-        kill(process);
+        NodeProcessStop.kill(process);
         if (shutdownHook != null) {
             try {
                 Runtime.getRuntime().removeShutdownHook(shutdownHook);
@@ -369,7 +260,7 @@ public final class LocalCassandra implements AutoCloseable {
             }
         }
         try {
-            Files.deleteIfExists(dataDir.resolve(STATE_FILE));
+            NodeStateFile.delete(dataDir);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -378,64 +269,6 @@ public final class LocalCassandra implements AutoCloseable {
     @Override
     public void close() {
         stop();
-    }
-
-    private static void kill(ProcessHandle process) {
-        if (!process.isAlive()) {
-            return;
-        }
-        process.destroy();
-        if (!awaitExit(process, Duration.ofSeconds(60))) {
-            process.destroyForcibly();
-            if (!awaitExit(process, Duration.ofSeconds(30))) {
-                throw new IllegalStateException(
-                        "local Cassandra (pid " + process.pid() + ") did not exit");
-            }
-        }
-    }
-
-    private static boolean awaitExit(ProcessHandle process, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        CompletableFuture<ProcessHandle> exit = process.onExit();
-        while (true) {
-            try {
-                exit.get(100, TimeUnit.MILLISECONDS);
-                return true;
-            } catch (TimeoutException e) {
-                if (zombie(process.pid()) && !childOfThisJvm(process)) {
-                    return true; // a child of this JVM is reaped by the JDK at once, and onExit
-                    // completes
-                }
-                if (System.nanoTime() > deadline) {
-                    return false;
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return !process.isAlive();
-            } catch (ExecutionException e) {
-                return !process.isAlive();
-            }
-        }
-    }
-
-    private static boolean childOfThisJvm(ProcessHandle process) {
-        return process.parent().map(p -> p.pid() == ProcessHandle.current().pid()).orElse(false);
-    }
-
-    /**
-     * Whether the process has exited but is not reaped yet: a detached node's parent is pid 1,
-     * which may take seconds to reap it, and the JDK counts it alive until then. Linux only;
-     * elsewhere false.
-     */
-    private static boolean zombie(long pid) {
-        try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            // "pid (command) state ...": the command may hold spaces and parentheses.
-            int end = stat.lastIndexOf(')');
-            return end > 0 && stat.length() > end + 2 && stat.charAt(end + 2) == 'Z';
-        } catch (IOException | RuntimeException e) {
-            return false;
-        }
     }
 
     /** Waits for the ready line in the log, failing early with the log's end if the JVM exits. */
@@ -476,37 +309,8 @@ public final class LocalCassandra implements AutoCloseable {
     }
 
     private void writeState() throws IOException {
-        Properties p = new Properties();
-        p.setProperty("pid", Long.toString(pid()));
-        p.setProperty("host", host);
-        p.setProperty("cqlPort", Integer.toString(cqlPort));
-        p.setProperty("storagePort", Integer.toString(storagePort));
-        process.info().startInstant().ifPresent(at -> p.setProperty("started", at.toString()));
-        Path partial = dataDir.resolve(STATE_FILE + ".part");
-        try (OutputStream out = Files.newOutputStream(partial)) {
-            p.store(
-                    out,
-                    "a running local Cassandra (written by "
-                            + LocalCassandra.class.getName()
-                            + ")");
-        }
-        Files.move(
-                partial,
-                dataDir.resolve(STATE_FILE),
-                StandardCopyOption.REPLACE_EXISTING,
-                StandardCopyOption.ATOMIC_MOVE);
-    }
-
-    /**
-     * Guards against a recycled pid: only the process that started when the recorded one did is
-     * ours to stop (the command line cannot tell: the OS cuts it off long before the main class).
-     */
-    private static boolean sameStart(ProcessHandle handle, String recorded) {
-        return handle.info()
-                .startInstant()
-                .map(Object::toString)
-                .map(recorded::equals)
-                .orElse(true);
+        NodeStateFile.write(
+                dataDir, new NodeStateFile.Recorded(host, cqlPort, storagePort, process));
     }
 
     /**
@@ -545,28 +349,6 @@ public final class LocalCassandra implements AutoCloseable {
             socket.bind(new InetSocketAddress(host, 0));
             return socket.getLocalPort();
         }
-    }
-
-    /**
-     * The directory or jar this class was loaded from: it holds ParentWatch for the child's
-     * classpath.
-     */
-    private static String launcherLocation() {
-        try {
-            return Path.of(
-                            LocalCassandra.class
-                                    .getProtectionDomain()
-                                    .getCodeSource()
-                                    .getLocation()
-                                    .toURI())
-                    .toString();
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static File devNull() {
-        return new File(System.getProperty("os.name").startsWith("Windows") ? "NUL" : "/dev/null");
     }
 
     /**

@@ -30,7 +30,7 @@ public final class ParentWatch {
         watch.setDaemon(true);
         watch.start();
         try {
-            Class.forName(LocalCassandra.MAIN_CLASS)
+            Class.forName(CassandraCommand.MAIN_CLASS)
                     .getMethod("main", String[].class)
                     .invoke(null, (Object) args);
         } catch (InvocationTargetException e) {

@@ -1,0 +1,195 @@
+package io.kubepekko.api.store;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.GroupVersionKind;
+import io.kubepekko.api.codec.FieldValidation;
+import io.kubepekko.api.merge.MergeMetadata;
+import io.kubepekko.api.meta.ObjectMeta;
+import io.kubepekko.api.patch.JsonPatch;
+import io.kubepekko.api.patch.MergePatch;
+import io.kubepekko.api.patch.StrategicMergePatch;
+import io.kubepekko.api.protobuf.ProtoKinds;
+import io.kubepekko.api.protobuf.ProtoSchema;
+import io.kubepekko.api.registry.ResourceType;
+import io.kubepekko.api.status.ApiStatus;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The patch step of {@link ObjectWrites}: a JSON, merge or strategic merge patch is applied to the
+ * stored object (or its Scale), a server-side apply merged by {@link ApplyPatches}; the result
+ * takes the update path, or for an apply of an absent object the create path. A malformed patch is
+ * refused from inside the patch libraries by their {@code ApiException}, which {@link
+ * ObjectWrites#execute} answers.
+ */
+final class ObjectPatches {
+
+    private final ObjectWrites.FieldPruner pruner;
+
+    ObjectPatches(ObjectWrites.FieldPruner pruner) {
+        this.pruner = pruner;
+    }
+
+    WriteDecision patch(
+            ResourceType type,
+            String namespace,
+            Function<String, ObjectNode> current,
+            WriteOp.Patch p,
+            ObjectWrites.Env env) {
+        if (p.type() == PatchType.APPLY_PATCH) {
+            return apply(type, namespace, current, p, env);
+        }
+        ObjectNode existing = current.apply(p.name());
+        if (existing == null) {
+            return ObjectWrites.refused(ApiStatus.notFound(type.groupResource(), p.name()));
+        }
+        boolean scale = "scale".equals(p.subresource());
+        ObjectNode base = scale ? ScaleConversion.toScale(type, existing) : existing;
+        JsonNode patched;
+        switch (p.type()) {
+            case JSON_PATCH -> patched = JsonPatch.apply(base, p.patch());
+            case MERGE_PATCH -> patched = MergePatch.apply(base, MergePatch.parse(p.patch()));
+            case STRATEGIC_MERGE_PATCH -> {
+                String message = strategicMergeMessage(type, scale);
+                if (message == null) {
+                    // A kind without declared merge metadata (a custom resource): 415, as
+                    // kube-apiserver answers.
+                    return ObjectWrites.refused(
+                            ApiStatus.unsupportedMediaType(
+                                    "the body of the request was in an unknown format - accepted media "
+                                            + "types include: application/json-patch+json, application/merge-patch+json"));
+                }
+                patched =
+                        new StrategicMergePatch(MergeMetadata.builtin())
+                                .apply(base, MergePatch.parse(p.patch()), message);
+            }
+            default -> {
+                return ObjectWrites.refused(
+                        ApiStatus.unsupportedMediaType(
+                                "the body of the request was in an unknown format - "
+                                        + "accepted media types include: application/json-patch+json, application/merge-patch+json, "
+                                        + "application/strategic-merge-patch+json"));
+            }
+        }
+        if (!(patched instanceof ObjectNode obj)) {
+            return ObjectWrites.refused(
+                    ApiStatus.badRequest("the patched object is not a JSON object"));
+        }
+        GroupVersionKind served = scale ? ScaleConversion.GVK : type.gvk();
+        Optional<ApiStatus> mistyped;
+        if (p.type() == PatchType.STRATEGIC_MERGE_PATCH) {
+            TypeMeta.resetPatched(served, obj);
+            mistyped = Optional.empty();
+        } else {
+            mistyped = TypeMeta.checkPatched(served, obj);
+        }
+        if (mistyped.isPresent()) {
+            return ObjectWrites.refused(mistyped.get());
+        }
+        if (scale) {
+            return ObjectUpdates.update(
+                    type, namespace, current, p.name(), obj, p.subresource(), List.of(), env);
+        }
+        ObjectWrites.Pruned pruned = pruner.prune(type, obj, p.options().fieldValidation());
+        return ObjectUpdates.update(
+                type,
+                namespace,
+                current,
+                p.name(),
+                pruned.object(),
+                p.subresource(),
+                pruned.warnings(),
+                env);
+    }
+
+    /**
+     * Server-side apply: the configuration (with its unknown fields handled per fieldValidation) is
+     * merged into the object, or creates it when absent, then takes the ordinary update or create
+     * path.
+     */
+    private WriteDecision apply(
+            ResourceType type,
+            String namespace,
+            Function<String, ObjectNode> current,
+            WriteOp.Patch p,
+            ObjectWrites.Env env) {
+        ObjectNode config = ApplyPatches.config(type, p);
+        boolean status = "status".equals(p.subresource());
+        ObjectWrites.Pruned pruned =
+                status
+                        ? new ObjectWrites.Pruned(config, List.of())
+                        : pruner.pruneAppliedConfiguration(
+                                type, config, p.options().fieldValidation());
+        ObjectNode existing = current.apply(p.name());
+        if (existing == null) {
+            if (p.subresource() != null) {
+                return ObjectWrites.refused(ApiStatus.notFound(type.groupResource(), p.name()));
+            }
+            ApplyPatches.Merge merged =
+                    ApplyPatches.apply(type, null, pruned.object(), p, env.now());
+            if (merged instanceof ApplyPatches.Conflicted conflicted) {
+                return conflicted.refusal();
+            }
+            ObjectNode created = encoded(type, (ApplyPatches.Applied) merged);
+            return ObjectWrites.withWarnings(
+                    ObjectCreates.create(type, namespace, current, created, env),
+                    pruned.warnings());
+        }
+        ApplyPatches.Merge merged =
+                ApplyPatches.apply(type, existing, pruned.object(), p, env.now());
+        if (merged instanceof ApplyPatches.Conflicted conflicted) {
+            return conflicted.refusal();
+        }
+        ObjectNode applied = encoded(type, (ApplyPatches.Applied) merged);
+        WriteDecision decision =
+                ObjectUpdates.update(
+                        type,
+                        namespace,
+                        current,
+                        p.name(),
+                        applied,
+                        p.subresource(),
+                        pruned.warnings(),
+                        env);
+        if (!status || !(decision instanceof WriteOutcome out) || out.removes()) {
+            return decision;
+        }
+        // A status write keeps the stored metadata; the apply's record of managers is the
+        // exception.
+        ObjectNode after = out.after().deepCopy();
+        JsonNode managers = ObjectMeta.of(applied).get("managedFields");
+        if (managers == null) {
+            ObjectMeta.of(after).remove("managedFields");
+        } else {
+            ObjectMeta.of(after).set("managedFields", managers);
+        }
+        return ObjectUpdates.modified(existing, after, out.view(), out.warnings());
+    }
+
+    /**
+     * A merged apply result as Kubernetes stores it: the typed object's encoding, which leaves out
+     * the empty maps and lists the configuration kept for the merge. Its unknown fields went with
+     * the configuration's, so nothing is reported here.
+     */
+    private ObjectNode encoded(ResourceType type, ApplyPatches.Applied applied) {
+        return applied.needsEncoding()
+                ? pruner.prune(type, applied.object(), FieldValidation.IGNORE).object()
+                : applied.object();
+    }
+
+    /**
+     * The protobuf message whose declared merge metadata a strategic merge patch of {@code type}
+     * (or of its Scale) follows; null for a kind without one.
+     */
+    private static String strategicMergeMessage(ResourceType type, boolean scale) {
+        return scale
+                ? "autoscaling.v1.Scale"
+                : ProtoKinds.message(
+                        ProtoSchema.builtin(),
+                        type.gvk().group(),
+                        type.gvk().version(),
+                        type.gvk().kind());
+    }
+}

@@ -1,0 +1,299 @@
+package io.kubepekko.http.route;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.actors.plane.ControlPlane;
+import io.kubepekko.api.GroupVersionKind;
+import io.kubepekko.api.Verb;
+import io.kubepekko.api.codec.FieldValidation;
+import io.kubepekko.api.meta.GoStrconv;
+import io.kubepekko.api.meta.ObjectMeta;
+import io.kubepekko.api.registry.ForwardedCreate;
+import io.kubepekko.api.registry.ResourceType;
+import io.kubepekko.api.registry.SubresourceCreate;
+import io.kubepekko.api.status.ApiStatus;
+import io.kubepekko.api.status.FieldError;
+import io.kubepekko.api.store.DeleteOptionsType;
+import io.kubepekko.api.store.DeletionOptions;
+import io.kubepekko.api.store.PatchType;
+import io.kubepekko.api.store.SubresourceRoute;
+import io.kubepekko.api.store.WriteOp;
+import io.kubepekko.api.store.WriteOptions;
+import io.kubepekko.api.store.WriteResult;
+import io.kubepekko.api.watch.ListChunk;
+import io.kubepekko.api.watch.ReadOptions;
+import io.kubepekko.http.encoding.Encoder;
+import io.kubepekko.http.encoding.RequestBodies;
+import io.kubepekko.http.route.ResourceHandler.Request;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+
+/**
+ * The writes of {@link ResourceHandler}: create, update, patch, delete and deletecollection, of an
+ * object or through a subresource. Each reads its options and body, hands one {@link WriteOp} to
+ * the {@link ControlPlane} and renders the {@link WriteResult} it answers.
+ */
+final class WriteHandler {
+
+    private final ControlPlane controlPlane;
+
+    WriteHandler(ControlPlane controlPlane) {
+        this.controlPlane = controlPlane;
+    }
+
+    CompletionStage<HttpResponse> create(ResourceType type, Request r) {
+        WriteOptions options = writeOptions(r, List.of());
+        RequestBodies.Decoded d = decodeWithWarnings(type, r, options);
+        return write(type, r, new WriteOp.Create(d.object(), options), d.warnings());
+    }
+
+    /**
+     * A create of a resource without objects (bindings): the create of its subresource
+     * (pods/binding) on the object the body names.
+     */
+    CompletionStage<HttpResponse> forwardedCreate(ResourceType type, Request r) {
+        ForwardedCreate forward = type.forwardedCreate();
+        ResourceType target =
+                controlPlane
+                        .registry()
+                        .find(type.group(), type.version(), forward.resource())
+                        .orElseThrow(
+                                () ->
+                                        new IllegalStateException(
+                                                type.resource()
+                                                        + " forwards to an unserved resource"));
+        WriteOptions options = writeOptions(r, List.of());
+        RequestBodies.Decoded d = decodeWithWarnings(type, r, options);
+        String name = ObjectMeta.name(d.object());
+        return write(
+                target,
+                r,
+                new WriteOp.CreateSubresource(
+                        name == null ? "" : name,
+                        forward.subresource(),
+                        d.object(),
+                        type.resource(),
+                        options),
+                d.warnings());
+    }
+
+    /** A create through a subresource of the named object (pods/{name}/binding). */
+    CompletionStage<HttpResponse> createSubresource(
+            ResourceType type, Request r, SubresourceCreate creation) {
+        WriteOptions options = writeOptions(r, List.of());
+        RequestBodies.Decoded d =
+                RequestBodies.decode(
+                        r.contentType(), r.body(), creation.bodyKind(), options.fieldValidation());
+        return write(
+                type,
+                r,
+                new WriteOp.CreateSubresource(
+                        r.info().name(), r.info().subresource(), d.object(), null, options),
+                d.warnings());
+    }
+
+    CompletionStage<HttpResponse> update(ResourceType type, Request r) {
+        WriteOptions options = writeOptions(r, List.of());
+        RequestBodies.Decoded d = decodeWithWarnings(type, r, options);
+        return write(
+                type,
+                r,
+                new WriteOp.Update(r.info().name(), d.object(), null, options),
+                d.warnings());
+    }
+
+    /**
+     * A patch of the object ({@code subresource} null) or of a subresource, in one of {@code
+     * accepted}.
+     */
+    CompletionStage<HttpResponse> patch(
+            ResourceType type, Request r, String subresource, List<PatchType> accepted) {
+        // As kube-apiserver's PatchResource: the value up to its first ";", compared as it is.
+        String mediaType = r.contentType() == null ? "" : r.contentType();
+        int semicolon = mediaType.indexOf(';');
+        String patchMediaType = semicolon > 0 ? mediaType.substring(0, semicolon) : mediaType;
+        PatchType patchType =
+                PatchType.fromMediaType(patchMediaType)
+                        .filter(t -> t.mediaType.equals(patchMediaType))
+                        .orElseThrow(
+                                () -> unknownPatchFormat(List.of(PatchType.values())).exception());
+        if (!accepted.contains(patchType)) {
+            throw unknownPatchFormat(accepted).exception();
+        }
+        boolean apply = patchType == PatchType.APPLY_PATCH;
+        // kube-apiserver's ValidatePatchOptions: these first, then the options every write has.
+        List<FieldError> leading = new ArrayList<>();
+        if (apply && r.param("fieldManager").filter(m -> !m.isEmpty()).isEmpty()) {
+            leading.add(FieldError.required("fieldManager", "is required for apply patch"));
+        }
+        if (!apply && r.param("force").isPresent()) {
+            leading.add(FieldError.forbidden("force", "may not be specified for non-apply patch"));
+        }
+        WriteOptions options = writeOptions(r, leading);
+        boolean force =
+                r.param("force").filter(v -> !v.isEmpty()).map(GoStrconv::parseBool).orElse(false);
+        return write(
+                type,
+                r,
+                new WriteOp.Patch(
+                        r.info().name(), patchType, r.body(), subresource, options, force));
+    }
+
+    private static ApiStatus unknownPatchFormat(List<PatchType> accepted) {
+        return ApiStatus.unsupportedMediaType(
+                "the body of the request was in an unknown format - accepted media "
+                        + "types include: "
+                        + String.join(", ", accepted.stream().map(t -> t.mediaType).toList()));
+    }
+
+    CompletionStage<HttpResponse> delete(ResourceType type, Request r) {
+        return write(type, r, WriteOp.Delete.of(r.info().name(), deletionOptions(r)));
+    }
+
+    CompletionStage<HttpResponse> deleteCollection(ResourceType type, Request r) {
+        // The list options are validated as kube-apiserver does (400 malformed numbers, 422 invalid
+        // combinations) before the delete options, and the parsed value is what selects the
+        // objects.
+        ReadOptions listed =
+                ReadOptions.parse(
+                        ReadOptions.Verb.LIST, r.query().toMultiMap(), controlPlane.featureGates());
+        return controlPlane
+                .deleteCollection(type, r.info().namespace(), listed, deletionOptions(r))
+                .thenApply(
+                        l ->
+                                Encoder.list(
+                                        type.gvk(),
+                                        type.listKind(),
+                                        new ListChunk(l.items(), l.resourceVersion(), null, null),
+                                        null,
+                                        null,
+                                        r.format(),
+                                        r.pretty()));
+    }
+
+    /** A write of an object's part (status, scale, finalize) with a body of the part's kind. */
+    CompletionStage<HttpResponse> updatePart(
+            ResourceType type, Request r, SubresourceRoute.ObjectPart part) {
+        WriteOptions options = writeOptions(r, List.of());
+        ObjectNode body =
+                RequestBodies.decode(
+                                r.contentType(),
+                                r.body(),
+                                part.bodyKind(),
+                                options.fieldValidation())
+                        .object();
+        return write(type, r, new WriteOp.Update(r.info().name(), body, part.name(), options));
+    }
+
+    private CompletionStage<HttpResponse> write(ResourceType type, Request r, WriteOp op) {
+        return write(type, r, op, List.of());
+    }
+
+    private CompletionStage<HttpResponse> write(
+            ResourceType type, Request r, WriteOp op, List<String> decodeWarnings) {
+        return controlPlane
+                .write(type, r.info().namespace(), op)
+                .thenApply(result -> response(result, r, decodeWarnings));
+    }
+
+    /**
+     * The one place a write's answer becomes its HTTP status and body. A refusal answers as every
+     * failed request does: a Status in the encoding negotiated for errors, not for the object, and
+     * without the decoding's warnings.
+     */
+    static HttpResponse response(WriteResult result, Request r, List<String> decodeWarnings) {
+        if (result instanceof WriteResult.Refused refused) {
+            return r.refusal(refused.status());
+        }
+        WriteResult.Success w = (WriteResult.Success) result;
+        int code =
+                w instanceof WriteResult.Created
+                        ? 201
+                        : w instanceof WriteResult.Accepted ? 202 : 200;
+        List<String> warnings = decodeWarnings;
+        if (!w.warnings().isEmpty()) {
+            warnings = new ArrayList<>(decodeWarnings);
+            warnings.addAll(w.warnings());
+        }
+        return Encoder.json(code, w.body(), r.format(), r.pretty(), warnings);
+    }
+
+    /**
+     * The body decoded as the already validated {@code fieldValidation} of {@code options} asks.
+     */
+    private RequestBodies.Decoded decodeWithWarnings(
+            ResourceType type, Request r, WriteOptions options) {
+        return RequestBodies.decode(
+                r.contentType(), r.body(), type.gvk(), options.fieldValidation());
+    }
+
+    /**
+     * The write's options, validated before the body is read (422 on the options kind); {@code
+     * leading} are a patch's own problems. Without {@code fieldManager} the User-Agent names the
+     * manager.
+     */
+    private static WriteOptions writeOptions(Request r, List<FieldError> leading) {
+        WriteOptions o =
+                WriteOptions.parse(
+                        optionsKind(r.info().verb()),
+                        leading,
+                        r.param("fieldManager").orElse(null),
+                        values(r, "dryRun"),
+                        r.param("fieldValidation").orElse(""));
+        return o.fieldManager() != null
+                ? o
+                : new WriteOptions(
+                        o.dryRun(), managerFromUserAgent(r.userAgent()), o.fieldValidation());
+    }
+
+    /**
+     * Without {@code fieldManager}, the manager is the User-Agent up to its first "/", as
+     * kube-apiserver names it.
+     */
+    static String managerFromUserAgent(String userAgent) {
+        if (userAgent == null || userAgent.isEmpty()) {
+            return null;
+        }
+        int slash = userAgent.indexOf('/');
+        String name = slash < 0 ? userAgent : userAgent.substring(0, slash);
+        return name.length() > 128 ? name.substring(0, 128) : name;
+    }
+
+    private static String optionsKind(Verb verb) {
+        return switch (verb) {
+            case CREATE -> "CreateOptions";
+            case PATCH -> "PatchOptions";
+            default -> "UpdateOptions";
+        };
+    }
+
+    private static final GroupVersionKind DELETE_OPTIONS =
+            new GroupVersionKind("meta.k8s.io", "v1", "DeleteOptions");
+
+    /**
+     * As kube-apiserver reads them: the body when there is one, else the query. The body must
+     * declare DeleteOptions (or nothing); it is decoded against its schema leniently, as kube's
+     * delete handler uses the non-strict decoder (unknown fields are dropped).
+     */
+    private static DeletionOptions deletionOptions(Request r) {
+        if (r.body().length == 0) {
+            return DeletionOptions.fromQuery(name -> values(r, name));
+        }
+        ObjectNode body =
+                RequestBodies.decode(
+                                r.contentType(), r.body(), DELETE_OPTIONS, FieldValidation.IGNORE)
+                        .object();
+        DeleteOptionsType.check(body, r.body());
+        return DeletionOptions.fromBody(body);
+    }
+
+    /**
+     * Every value of a query parameter in the order the client sent them, as Go's query parser
+     * keeps them ({@code Query.getAll} answers them reversed): the first is the one a single-valued
+     * option takes, and a 422 lists them as sent.
+     */
+    private static List<String> values(Request r, String name) {
+        return r.query().toMultiMap().getOrDefault(name, List.of());
+    }
+}
