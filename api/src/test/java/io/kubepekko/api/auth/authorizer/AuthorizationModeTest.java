@@ -39,7 +39,7 @@ class AuthorizationModeTest {
     void aModeTwiceOrNoneIsRefused() {
         assertEquals(
                 Optional.of(
-                        "authorization-mode \"RBAC,Node,RBAC\" has mode specified more than once"),
+                        "authorization-mode [\"RBAC\" \"Node\" \"RBAC\"] has mode specified more than once"),
                 AuthorizationMode.parse("RBAC,Node,RBAC").problem());
         assertEquals(
                 Optional.of("at least one authorization-mode must be passed"),
