@@ -2,10 +2,14 @@ package io.kubepekko.actors;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kubepekko.actors.allocation.ValueAllocator;
-import io.kubepekko.actors.entity.CollectionEntity;
+import io.kubepekko.actors.entity.CollectionEvent;
 import io.kubepekko.actors.entity.CollectionSnapshotParts;
+import io.kubepekko.actors.entity.CollectionState;
+import io.kubepekko.actors.entity.ObjectChanged;
 import io.kubepekko.actors.sequencing.Revisions;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -13,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
@@ -28,10 +33,10 @@ import org.pcollections.TreePMap;
 
 /**
  * Journals and snapshot stores written before the entities moved into {@code entity}, {@code
- * sequencing} and {@code allocation} hold their events and states under the old class names
- * (Pekko's Jackson serializer writes the class name as the manifest). Each moved class is written
- * here, then read back through {@link SerializationExtension} with its old manifest, as a recovery
- * reads an old row.
+ * sequencing} and {@code allocation}, or before their events and states moved into files of their
+ * own, hold their events and states under the old class names (Pekko's Jackson serializer writes
+ * the class name as the manifest). Each moved class is written here, then read back through {@link
+ * SerializationExtension} with its old manifest, as a recovery reads an old row.
  */
 class MovedClassesTest {
 
@@ -61,14 +66,13 @@ class MovedClassesTest {
                 testKit.<Revisions.Published>createTestProbe().ref();
         Revisions.HandedOver handedOver =
                 new Revisions.HandedOver("epoch-1", 1500, List.of(subscriber));
+        ObjectChanged changed = new ObjectChanged(7, "a", null, OBJECT, false, 1_700_000_000_000L);
+        CollectionState collection =
+                new CollectionState(TreePMap.<String, byte[]>empty().plus("a", OBJECT), 7);
         Map<String, Object> stored = new LinkedHashMap<>();
-        stored.put(
-                "io.kubepekko.actors.CollectionEntity$ObjectChanged",
-                new CollectionEntity.ObjectChanged(
-                        7, "a", null, OBJECT, false, 1_700_000_000_000L));
-        stored.put(
-                "io.kubepekko.actors.CollectionEntity$State",
-                new CollectionEntity.State(TreePMap.<String, byte[]>empty().plus("a", OBJECT), 7));
+        // Before the packages by concern.
+        stored.put("io.kubepekko.actors.CollectionEntity$ObjectChanged", changed);
+        stored.put("io.kubepekko.actors.CollectionEntity$State", collection);
         stored.put(
                 "io.kubepekko.actors.CollectionSnapshotParts$Header",
                 new CollectionSnapshotParts.Header(2, 7));
@@ -98,6 +102,9 @@ class MovedClassesTest {
                                 .plus(
                                         "ip/10.96.0.10",
                                         new ValueAllocator.Owner("services/default", "claim-1"))));
+        // Before the events and states had files of their own.
+        stored.put("io.kubepekko.actors.entity.CollectionEntity$ObjectChanged", changed);
+        stored.put("io.kubepekko.actors.entity.CollectionEntity$State", collection);
         return stored;
     }
 
@@ -140,17 +147,14 @@ class MovedClassesTest {
     void everyStoredClassOfTheMovedEntitiesIsMapped() {
         Set<String> stored = new TreeSet<>();
         for (Class<?> events :
-                List.of(
-                        CollectionEntity.Event.class,
-                        Revisions.Event.class,
-                        ValueAllocator.Event.class)) {
+                List.of(CollectionEvent.class, Revisions.Event.class, ValueAllocator.Event.class)) {
             for (Class<?> event : events.getPermittedSubclasses()) {
                 stored.add(event.getName());
             }
         }
         for (Class<?> snapshot :
                 List.of(
-                        CollectionEntity.State.class,
+                        CollectionState.class,
                         Revisions.State.class,
                         ValueAllocator.State.class,
                         CollectionSnapshotParts.Header.class,
@@ -158,12 +162,24 @@ class MovedClassesTest {
             stored.add(snapshot.getName());
         }
         assertEquals(stored, new TreeSet<>(MovedClasses.RENAMED.values()));
+        Pattern beforePackages = Pattern.compile("io\\.kubepekko\\.actors\\.[A-Z]\\w*\\$\\w+");
+        for (String now : stored) {
+            assertTrue(
+                    MovedClasses.RENAMED.entrySet().stream()
+                            .anyMatch(
+                                    e ->
+                                            e.getValue().equals(now)
+                                                    && beforePackages
+                                                            .matcher(e.getKey())
+                                                            .matches()),
+                    now + " is read under its name of before the packages by concern");
+        }
         MovedClasses.RENAMED.forEach(
                 (oldName, now) ->
-                        assertEquals(
-                                oldName,
-                                "io.kubepekko.actors." + now.substring(now.lastIndexOf('.') + 1),
-                                "moved from the base package, same name"));
+                        assertThrows(
+                                ClassNotFoundException.class,
+                                () -> Class.forName(oldName),
+                                oldName + " names no class now"));
         assertEquals(MovedClasses.RENAMED.keySet(), storedUnderOldNames().keySet());
     }
 }

@@ -3,7 +3,7 @@ package io.kubepekko.actors.allocation;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.kubepekko.actors.CollectionId;
-import io.kubepekko.actors.entity.CollectionEntity;
+import io.kubepekko.actors.entity.CollectionProtocol;
 import io.kubepekko.actors.sequencing.Revisions;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.alloc.ClaimResult;
@@ -59,10 +59,11 @@ import org.pcollections.TreePMap;
  * <p><b>The collections are the judge.</b> A lost settlement (a crash between a collection's
  * journal write and its message) would leak a value, so at start (recovery), and for any claim
  * unsettled past {@link #PENDING_DEADLINE}, the allocator asks the collections which values their
- * objects hold and which claims are still in flight ({@link CollectionEntity.ReportHoldings}), and
- * releases the rest of what it has recorded for them. Claims wait until that first reconciliation
- * is done. A report is applied only if nothing of that collection was processed since it was asked
- * for (else it is asked again), so a stale report never releases a value a newer write holds.
+ * objects hold and which claims are still in flight ({@link CollectionProtocol.ReportHoldings}),
+ * and releases the rest of what it has recorded for them. Claims wait until that first
+ * reconciliation is done. A report is applied only if nothing of that collection was processed
+ * since it was asked for (else it is asked again), so a stale report never releases a value a newer
+ * write holds.
  */
 public final class ValueAllocator
         extends EventSourcedBehaviorWithEnforcedReplies<
@@ -204,7 +205,7 @@ public final class ValueAllocator
      * items, or a failure.
      */
     public record HoldingsReported(
-            String collection, long asked, CollectionEntity.Holdings holdings, String failure)
+            String collection, long asked, CollectionProtocol.Holdings holdings, String failure)
             implements Command {}
 
     /** Internal: ask a collection (or a resource's namespace list) again. */
@@ -243,13 +244,13 @@ public final class ValueAllocator
     private record Pending(String collection, Instant since) {}
 
     /** A collection's report to apply, in queue order with the claims and settlements. */
-    private record Reconcile(String collection, long asked, CollectionEntity.Holdings holdings) {}
+    private record Reconcile(String collection, long asked, CollectionProtocol.Holdings holdings) {}
 
     /** Where the allocator finds the collections and sequencers it reconciles against. */
     public record Directory(
             List<GroupResource> resources,
             Function<GroupResource, RecipientRef<Revisions.Command>> revisions,
-            Function<String, RecipientRef<CollectionEntity.Command>> collections) {}
+            Function<String, RecipientRef<CollectionProtocol.Command>> collections) {}
 
     private final ActorContext<Command> context;
     private final TimerScheduler<Command> timers;
@@ -394,10 +395,10 @@ public final class ValueAllocator
         long at = tick;
         asked.put(collection, new long[] {at, attempts + 1});
         context.ask(
-                CollectionEntity.Holdings.class,
+                CollectionProtocol.Holdings.class,
                 directory.collections().apply(collection),
                 ASK_TIMEOUT,
-                CollectionEntity.ReportHoldings::new,
+                CollectionProtocol.ReportHoldings::new,
                 (reply, failure) ->
                         new HoldingsReported(
                                 collection,

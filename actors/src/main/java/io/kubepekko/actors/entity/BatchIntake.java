@@ -54,7 +54,7 @@ final class BatchIntake {
             List<Answer> answers,
             List<PendingWrite> dryRuns) {}
 
-    private final ActorContext<CollectionEntity.Command> context;
+    private final ActorContext<CollectionProtocol.Command> context;
     private final CollectionId id;
     private final ResourceType type;
     private final ObjectWrites writes;
@@ -68,7 +68,7 @@ final class BatchIntake {
      * @param claims the kind's value claims, or null
      */
     BatchIntake(
-            ActorContext<CollectionEntity.Command> context,
+            ActorContext<CollectionProtocol.Command> context,
             CollectionId id,
             ResourceType type,
             ObjectWrites writes,
@@ -114,8 +114,8 @@ final class BatchIntake {
      * against the quota.
      */
     Taken take(
-            CollectionEntity.State state,
-            List<CollectionEntity.Write> queued,
+            CollectionState state,
+            List<CollectionProtocol.Write> queued,
             int max,
             StorageQuota.Admission admission) {
         Map<String, ObjectNode> overlay = new HashMap<>();
@@ -140,7 +140,7 @@ final class BatchIntake {
         }
         ObjectWrites.Env env = environment.env();
         int taken = 0;
-        for (CollectionEntity.Write w : queued) {
+        for (CollectionProtocol.Write w : queued) {
             if (batch.size() >= max || overlay.containsKey(w.op().targetName())) {
                 break; // it must see that earlier write committed
             }
@@ -195,13 +195,13 @@ final class BatchIntake {
      * {@link StorageQuota}: measured only near the quota. Deletes are never asked, even those that
      * only mark their object terminating: they must work on a full server.
      */
-    private static long growth(CollectionEntity.State state, WriteOutcome outcome) {
+    private static long growth(CollectionState state, WriteOutcome outcome) {
         byte[] stored = state.objects().get(ObjectMeta.name(outcome.after()));
         return Json.bytes(outcome.after()).length - (stored == null ? 0 : stored.length);
     }
 
     /** The write that persists a repaired object as it is now; null when it is gone. */
-    private PendingWrite typeMetaRewrite(CollectionEntity.State state, String name) {
+    private PendingWrite typeMetaRewrite(CollectionState state, String name) {
         byte[] stored = state.objects().get(name);
         if (stored == null) {
             return null;
@@ -217,7 +217,7 @@ final class BatchIntake {
                         WriteOutcome.ResponseView.OBJECT,
                         List.of());
         return new PendingWrite(
-                new CollectionEntity.Write(op, context.getSystem().ignoreRef()),
+                new CollectionProtocol.Write(op, context.getSystem().ignoreRef()),
                 outcome,
                 ValuePlan.NONE);
     }

@@ -10,16 +10,16 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
  * answered last, which saves the two sharding hops per batch. The direct instance is forgotten when
  * it does not answer in time or hands over, so a moved instance is found again through sharding; it
  * is watched, so that its node leaving is noticed at once (see {@link
- * CollectionEntity.RevisionsStopped}).
+ * CollectionProtocol.RevisionsStopped}).
  */
 final class RevisionsRoute {
 
-    private final ActorContext<CollectionEntity.Command> context;
+    private final ActorContext<CollectionProtocol.Command> context;
     private final RecipientRef<Revisions.Command> sharded;
     private ActorRef<Revisions.Command> direct;
 
     RevisionsRoute(
-            ActorContext<CollectionEntity.Command> context,
+            ActorContext<CollectionProtocol.Command> context,
             RecipientRef<Revisions.Command> sharded) {
         this.context = context;
         this.sharded = sharded;
@@ -55,7 +55,7 @@ final class RevisionsRoute {
     void answeredBy(ActorRef<Revisions.Command> from) {
         if (!from.equals(direct)) {
             direct = from;
-            context.watchWith(from, new CollectionEntity.RevisionsStopped(from));
+            context.watchWith(from, new CollectionProtocol.RevisionsStopped(from));
         }
     }
 

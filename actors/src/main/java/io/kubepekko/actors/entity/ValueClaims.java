@@ -44,7 +44,7 @@ final class ValueClaims {
      */
     record Verdict(PendingWrite write, ApiStatus refusal) {}
 
-    private final ActorContext<CollectionEntity.Command> context;
+    private final ActorContext<CollectionProtocol.Command> context;
     private final String collection;
     private final ResourceType type;
     private final ClusterValues values;
@@ -58,7 +58,7 @@ final class ValueClaims {
     private final Map<String, PendingWrite> dryRuns = new HashMap<>();
 
     private ValueClaims(
-            ActorContext<CollectionEntity.Command> context,
+            ActorContext<CollectionProtocol.Command> context,
             String collection,
             ResourceType type,
             RecipientRef<ValueAllocator.Command> allocator) {
@@ -69,7 +69,7 @@ final class ValueClaims {
         this.allocator = allocator;
         this.answers =
                 context.messageAdapter(
-                        ValueAllocator.Claimed.class, CollectionEntity.ClaimAnswered::new);
+                        ValueAllocator.Claimed.class, CollectionProtocol.ClaimAnswered::new);
     }
 
     /**
@@ -77,7 +77,7 @@ final class ValueClaims {
      * values.
      */
     static ValueClaims forKind(
-            ActorContext<CollectionEntity.Command> context,
+            ActorContext<CollectionProtocol.Command> context,
             String collection,
             ResourceType type,
             RecipientRef<ValueAllocator.Command> allocator) {
@@ -119,7 +119,7 @@ final class ValueClaims {
         context.scheduleOnce(
                 CollectionEntity.ALLOCATE_TIMEOUT,
                 context.getSelf(),
-                new CollectionEntity.ClaimTimedOut(claimId));
+                new CollectionProtocol.ClaimTimedOut(claimId));
     }
 
     /** Fills in the granted writes' values; the refused ones get the kind's error. */
@@ -193,7 +193,7 @@ final class ValueClaims {
                         new ValueAllocator.Claim(
                                 collection, key, List.of(dryRun.plan().requests()), true, r),
                 (reply, failure) ->
-                        new CollectionEntity.DryRunAnswered(
+                        new CollectionProtocol.DryRunAnswered(
                                 key, reply, failure == null ? null : String.valueOf(failure)));
         return null;
     }
@@ -202,7 +202,7 @@ final class ValueClaims {
      * A dry run answers with the values Kubernetes' dry-run allocators show, or the refusal it
      * would get; null when the answer is for no dry run waiting.
      */
-    Verdict evaluated(CollectionEntity.DryRunAnswered a) {
+    Verdict evaluated(CollectionProtocol.DryRunAnswered a) {
         PendingWrite d = dryRuns.remove(a.claimId());
         if (d == null) {
             return null;

@@ -4,8 +4,7 @@ import io.kubepekko.actors.CollectionId;
 import io.kubepekko.actors.PublishedEvent;
 import io.kubepekko.actors.StorageQuota;
 import io.kubepekko.actors.allocation.ValueAllocator;
-import io.kubepekko.actors.entity.CollectionEntity.ObjectChanged;
-import io.kubepekko.actors.entity.CollectionEntity.Write;
+import io.kubepekko.actors.entity.CollectionProtocol.Write;
 import io.kubepekko.actors.sequencing.Revisions;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
@@ -34,7 +33,7 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
  */
 final class WriteBatcher {
 
-    private final ActorContext<CollectionEntity.Command> context;
+    private final ActorContext<CollectionProtocol.Command> context;
     private final CollectionId id;
     private final ResourceType type;
     private final StorageQuota quota;
@@ -61,7 +60,7 @@ final class WriteBatcher {
     private StorageQuota.Admission admission;
 
     WriteBatcher(
-            ActorContext<CollectionEntity.Command> context,
+            ActorContext<CollectionProtocol.Command> context,
             CollectionId id,
             ResourceType type,
             StorageQuota quota,
@@ -78,7 +77,7 @@ final class WriteBatcher {
         this.allocations =
                 context.messageAdapter(
                         Revisions.Allocated.class,
-                        a -> new CollectionEntity.Allocated(a.first(), a.requestId(), a.from()));
+                        a -> new CollectionProtocol.Allocated(a.first(), a.requestId(), a.from()));
     }
 
     /**
@@ -100,7 +99,7 @@ final class WriteBatcher {
     }
 
     /** Queues {@code w}; it starts a batch unless one is in flight. */
-    Persist<Write, PendingWrite> write(CollectionEntity.State state, Write w) {
+    Persist<Write, PendingWrite> write(CollectionState state, Write w) {
         batch = batch.enqueue(w);
         return flush(state);
     }
@@ -108,7 +107,7 @@ final class WriteBatcher {
     /**
      * Takes queued writes into a batch unless one is in flight; refusals and no-ops answer at once.
      */
-    Persist<Write, PendingWrite> flush(CollectionEntity.State state) {
+    Persist<Write, PendingWrite> flush(CollectionState state) {
         if (batch.inFlight()) {
             return null;
         }
@@ -237,7 +236,7 @@ final class WriteBatcher {
                             type, p.outcome(), f.first() + i, events.get(i).after()));
         }
         if (f.more() || intake.hasRewrites()) {
-            context.getSelf().tell(CollectionEntity.Flush.INSTANCE);
+            context.getSelf().tell(CollectionProtocol.Flush.INSTANCE);
         }
     }
 
@@ -245,8 +244,8 @@ final class WriteBatcher {
      * Answers every write that can no longer complete; a refusal, never a false success. A batch
      * whose journal write failed may be stored all the same (a write that timed out can still
      * land): it is not reported abandoned. Revisions asks about it once it is overdue ({@link
-     * CollectionEntity.Resolve}), and the collection, recovered from its journal, answers from what
-     * is stored.
+     * CollectionProtocol.Resolve}), and the collection, recovered from its journal, answers from
+     * what is stored.
      */
     void failOutstanding(String why) {
         run(batch.failAll(storageUnavailable(why)));
@@ -278,10 +277,10 @@ final class WriteBatcher {
             f.writes().forEach(p -> answer(p, refused));
             f.queued().forEach(w -> w.replyTo().tell(refused));
             if (f.next()) {
-                context.getSelf().tell(CollectionEntity.Flush.INSTANCE);
+                context.getSelf().tell(CollectionProtocol.Flush.INSTANCE);
             }
         } else if (action instanceof BatchAction.Next) {
-            context.getSelf().tell(CollectionEntity.Flush.INSTANCE);
+            context.getSelf().tell(CollectionProtocol.Flush.INSTANCE);
         } else if (!(action instanceof BatchAction.Nothing)) {
             throw new IllegalStateException("not performed here: " + action);
         }
@@ -296,7 +295,7 @@ final class WriteBatcher {
             context.scheduleOnce(
                     CollectionEntity.ALLOCATE_TIMEOUT,
                     context.getSelf(),
-                    new CollectionEntity.AllocationFailed(
+                    new CollectionProtocol.AllocationFailed(
                             a.batchId(),
                             "no answer within "
                                     + CollectionEntity.ALLOCATE_TIMEOUT.toSeconds()
@@ -306,7 +305,7 @@ final class WriteBatcher {
             context.scheduleOnce(
                     CollectionEntity.ASK_AGAIN,
                     context.getSelf(),
-                    new CollectionEntity.AskVersionsAgain(a.batchId()));
+                    new CollectionProtocol.AskVersionsAgain(a.batchId()));
         }
     }
 

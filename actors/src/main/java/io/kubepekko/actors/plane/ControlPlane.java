@@ -7,6 +7,7 @@ import io.kubepekko.actors.Futures;
 import io.kubepekko.actors.StorageQuota;
 import io.kubepekko.actors.allocation.ValueAllocator;
 import io.kubepekko.actors.entity.CollectionEntity;
+import io.kubepekko.actors.entity.CollectionProtocol;
 import io.kubepekko.actors.entity.CommittedObjects;
 import io.kubepekko.actors.failover.RemovedMembers;
 import io.kubepekko.actors.failover.StrandedAsks;
@@ -282,7 +283,7 @@ public final class ControlPlane {
         return registry;
     }
 
-    private EntityRef<CollectionEntity.Command> collection(ResourceType type, String namespace) {
+    private EntityRef<CollectionProtocol.Command> collection(ResourceType type, String namespace) {
         return sharding.entityRefFor(CollectionEntity.TYPE_KEY, collectionId(type, namespace));
     }
 
@@ -307,8 +308,9 @@ public final class ControlPlane {
         return stranded.read(
                         () ->
                                 collection(type, namespace)
-                                        .<CollectionEntity.GetReply>ask(
-                                                r -> new CollectionEntity.Get(name, r), askTimeout))
+                                        .<CollectionProtocol.GetReply>ask(
+                                                r -> new CollectionProtocol.Get(name, r),
+                                                askTimeout))
                 .thenApply(reply -> Optional.ofNullable(reply.object()));
     }
 
@@ -498,7 +500,7 @@ public final class ControlPlane {
                                                         collection(type, namespace)
                                                                 .<WriteResult>ask(
                                                                         r ->
-                                                                                new CollectionEntity
+                                                                                new CollectionProtocol
                                                                                         .Write(
                                                                                         op, r),
                                                                         askTimeout)));

@@ -3,7 +3,7 @@ package io.kubepekko.actors.sequencing;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.kubepekko.actors.PublishedEvent;
-import io.kubepekko.actors.entity.CollectionEntity;
+import io.kubepekko.actors.entity.CollectionProtocol;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.watch.PublicationOrder;
 import io.kubepekko.persistence.CborSerializable;
@@ -158,7 +158,7 @@ public final class Revisions
 
     /**
      * A collection's answer about an allocation this instance asked it to resolve (it reported
-     * neither a commit nor an abandonment in time): see {@link CollectionEntity.Resolve}.
+     * neither a commit nor an abandonment in time): see {@link CollectionProtocol.Resolve}.
      */
     public record Resolved(long first, Resolution resolution) implements Command {}
 
@@ -338,7 +338,7 @@ public final class Revisions
      * Reaches the collection of a namespace (through sharding: it starts it from its journal if
      * need be).
      */
-    private final Function<String, RecipientRef<CollectionEntity.Command>> collections;
+    private final Function<String, RecipientRef<CollectionProtocol.Command>> collections;
 
     /** The collection that holds each unresolved allocation, by first version. */
     private final Map<Long, Holder> holders = new HashMap<>();
@@ -372,7 +372,7 @@ public final class Revisions
     public static Behavior<Command> create(
             GroupResource groupResource,
             Clock clock,
-            Function<String, RecipientRef<CollectionEntity.Command>> collections,
+            Function<String, RecipientRef<CollectionProtocol.Command>> collections,
             Predicate<Address> member) {
         return Behaviors.withTimers(
                 timers ->
@@ -397,7 +397,7 @@ public final class Revisions
             GroupResource groupResource,
             ActorContext<Command> context,
             Clock clock,
-            Function<String, RecipientRef<CollectionEntity.Command>> collections,
+            Function<String, RecipientRef<CollectionProtocol.Command>> collections,
             Predicate<Address> member,
             TimerScheduler<Command> timers) {
         super(
@@ -669,12 +669,12 @@ public final class Revisions
         boolean gaveUp = false;
         for (PublicationOrder.Range r : order.overdue(now, ASK_AFTER)) {
             Holder holder = holders.get(r.first());
-            RecipientRef<CollectionEntity.Command> collection =
+            RecipientRef<CollectionProtocol.Command> collection =
                     holder == null ? null : collections.apply(holder.namespace());
             if (!r.allocatedAt().plus(RESOLVE_DEADLINE).isBefore(now)) {
                 if (collection != null) {
                     collection.tell(
-                            new CollectionEntity.Resolve(
+                            new CollectionProtocol.Resolve(
                                     r.first(), r.last(), holder.requestId(), self));
                 }
                 continue;

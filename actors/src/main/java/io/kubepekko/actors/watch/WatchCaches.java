@@ -4,6 +4,7 @@ import io.kubepekko.actors.CollectionId;
 import io.kubepekko.actors.Futures;
 import io.kubepekko.actors.StorageQuota;
 import io.kubepekko.actors.entity.CollectionEntity;
+import io.kubepekko.actors.entity.CollectionProtocol;
 import io.kubepekko.actors.sequencing.Revisions;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.definition.Registry;
@@ -226,9 +227,9 @@ public final class WatchCaches {
                 String id, String after, List<byte[]> objects, long readVersion) {
             return Futures.plain(
                             sharding.entityRefFor(CollectionEntity.TYPE_KEY, id)
-                                    .<CollectionEntity.Items>ask(
+                                    .<CollectionProtocol.Items>ask(
                                             r ->
-                                                    new CollectionEntity.ListObjects(
+                                                    new CollectionProtocol.ListObjects(
                                                             after, PAGE_BYTES, r),
                                             askTimeout))
                     .thenCompose(

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.kubepekko.actors.entity.CollectionEntity;
+import io.kubepekko.actors.entity.CollectionProtocol;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.alloc.ClaimResult;
 import io.kubepekko.api.alloc.Refusal;
@@ -46,7 +46,7 @@ class ValueAllocatorTest {
     private static PersistenceTestKit journal;
 
     private String name;
-    private TestProbe<CollectionEntity.Command> collections;
+    private TestProbe<CollectionProtocol.Command> collections;
     private TestProbe<ValueAllocator.Claimed> replies;
 
     @BeforeAll
@@ -94,10 +94,10 @@ class ValueAllocatorTest {
 
     /** Answers the allocator's question to one collection, as the collection would. */
     private void report(List<String> held, List<String> inFlight) {
-        CollectionEntity.ReportHoldings ask =
+        CollectionProtocol.ReportHoldings ask =
                 assertInstanceOf(
-                        CollectionEntity.ReportHoldings.class, collections.receiveMessage());
-        ask.replyTo().tell(new CollectionEntity.Holdings(held, inFlight));
+                        CollectionProtocol.ReportHoldings.class, collections.receiveMessage());
+        ask.replyTo().tell(new CollectionProtocol.Holdings(held, inFlight));
     }
 
     private ActorRef<ValueAllocator.Command> restart(ActorRef<ValueAllocator.Command> allocator) {
@@ -154,9 +154,9 @@ class ValueAllocatorTest {
                 "a claim after the restart: " + kept);
 
         clock.advance(ValueAllocator.PENDING_DEADLINE.plusSeconds(1));
-        CollectionEntity.ReportHoldings ask =
+        CollectionProtocol.ReportHoldings ask =
                 assertInstanceOf(
-                        CollectionEntity.ReportHoldings.class,
+                        CollectionProtocol.ReportHoldings.class,
                         collections.receiveMessage(ValueAllocator.TICK.multipliedBy(2)),
                         "the unsettled claim's collection is asked at the next tick");
         assertTrue(ask.replyTo() != null);
@@ -278,13 +278,13 @@ class ValueAllocatorTest {
         assertTrue(
                 claim(allocator, TEAM_A, "c1", ValueRequest.specific(IPS, "10.0.0.5")).isGranted());
         allocator = restart(allocator);
-        CollectionEntity.ReportHoldings ask =
+        CollectionProtocol.ReportHoldings ask =
                 assertInstanceOf(
-                        CollectionEntity.ReportHoldings.class, collections.receiveMessage());
+                        CollectionProtocol.ReportHoldings.class, collections.receiveMessage());
         // The collection's batch is persisted and settled after it answered "in flight, nothing
         // held".
         allocator.tell(new ValueAllocator.Settle(TEAM_A, "c1", List.of()));
-        ask.replyTo().tell(new CollectionEntity.Holdings(List.of(), List.of("c1")));
+        ask.replyTo().tell(new CollectionProtocol.Holdings(List.of(), List.of("c1")));
         report(List.of(IPS + "/10.0.0.5"), List.of()); // asked again: now it holds the value
         assertFalse(
                 claim(allocator, TEAM_B, "c2", ValueRequest.specific(IPS, "10.0.0.5")).isGranted());

@@ -54,7 +54,7 @@ class CollectionEntityValuesTest {
     private static PersistenceTestKit journal;
 
     private ActorRef<Revisions.Command> revisions;
-    private ActorRef<CollectionEntity.Command> entity;
+    private ActorRef<CollectionProtocol.Command> entity;
     private TestProbe<ValueAllocator.Command> allocator;
     private TestProbe<WriteResult> writer;
     private CollectionId id;
@@ -113,7 +113,7 @@ class CollectionEntityValuesTest {
     }
 
     private void write(WriteOp op) {
-        entity.tell(new CollectionEntity.Write(op, writer.ref()));
+        entity.tell(new CollectionProtocol.Write(op, writer.ref()));
     }
 
     private ValueAllocator.Claim expectClaim() {
@@ -155,9 +155,8 @@ class CollectionEntityValuesTest {
         ObjectNode body = Json.parseTrusted(written.body());
         assertEquals("10.0.0.7", body.at("/spec/clusterIP").asText());
         assertEquals("[\"IPv4\"]", body.at("/spec/ipFamilies").toString());
-        CollectionEntity.ObjectChanged event =
-                journal.expectNextPersistedClass(
-                        persistenceId(), CollectionEntity.ObjectChanged.class);
+        ObjectChanged event =
+                journal.expectNextPersistedClass(persistenceId(), ObjectChanged.class);
         assertEquals("10.0.0.7", Json.parseTrusted(event.after()).at("/spec/clusterIP").asText());
     }
 
@@ -211,10 +210,10 @@ class CollectionEntityValuesTest {
         createGranted("web");
         write(new WriteOp.Create(service("api"), WriteOptions.DEFAULT));
         ValueAllocator.Claim inFlight = expectClaim();
-        TestProbe<CollectionEntity.Holdings> holdings = kit.createTestProbe();
-        entity.tell(new CollectionEntity.ReportHoldings(holdings.ref()));
+        TestProbe<CollectionProtocol.Holdings> holdings = kit.createTestProbe();
+        entity.tell(new CollectionProtocol.ReportHoldings(holdings.ref()));
         assertEquals(
-                new CollectionEntity.Holdings(List.of(IP), List.of(inFlight.claimId())),
+                new CollectionProtocol.Holdings(List.of(IP), List.of(inFlight.claimId())),
                 holdings.receiveMessage());
     }
 
@@ -222,7 +221,7 @@ class CollectionEntityValuesTest {
     void aClaimAnsweredTooLateIsAbandoned() {
         write(new WriteOp.Create(service("web"), WriteOptions.DEFAULT));
         ValueAllocator.Claim claim = expectClaim();
-        entity.tell(new CollectionEntity.ClaimTimedOut(claim.claimId()));
+        entity.tell(new CollectionProtocol.ClaimTimedOut(claim.claimId()));
         assertEquals(
                 503,
                 assertInstanceOf(WriteResult.Refused.class, writer.receiveMessage())

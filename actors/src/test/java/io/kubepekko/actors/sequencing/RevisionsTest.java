@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kubepekko.actors.PublishedEvent;
 import io.kubepekko.actors.ReplayedEvents;
-import io.kubepekko.actors.entity.CollectionEntity;
+import io.kubepekko.actors.entity.CollectionProtocol;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.watch.WatchEvent;
 import io.kubepekko.testsupport.ManualClock;
@@ -296,7 +296,7 @@ class RevisionsTest {
     private record Resolving(
             EventSourcedBehaviorTestKit<Revisions.Command, Revisions.Event, Revisions.State> kit,
             ManualClock clock,
-            Map<String, TestProbe<CollectionEntity.Command>> collections,
+            Map<String, TestProbe<CollectionProtocol.Command>> collections,
             TestProbe<Revisions.Published> reader) {
 
         long allocate(int count, String namespace, long requestId) {
@@ -322,7 +322,7 @@ class RevisionsTest {
 
     private Resolving resolving(String... namespaces) {
         ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
-        Map<String, TestProbe<CollectionEntity.Command>> probes = new HashMap<>();
+        Map<String, TestProbe<CollectionProtocol.Command>> probes = new HashMap<>();
         for (String ns : namespaces) {
             probes.put(ns, actorTestKit.createTestProbe());
         }
@@ -356,8 +356,8 @@ class RevisionsTest {
 
         r.clock().advance(Revisions.ASK_AFTER.plusSeconds(1));
         r.kit().runCommand(Revisions.CheckOverdue.INSTANCE);
-        CollectionEntity.Resolve asked =
-                (CollectionEntity.Resolve) r.collections().get("team-a").receiveMessage();
+        CollectionProtocol.Resolve asked =
+                (CollectionProtocol.Resolve) r.collections().get("team-a").receiveMessage();
         assertEquals(
                 List.of(a, a + 1, 7L), List.of(asked.first(), asked.last(), asked.requestId()));
         r.collections().get("team-b").expectNoMessage(Duration.ofMillis(100));
@@ -626,7 +626,7 @@ class RevisionsTest {
                         "test.kubepekko.io", "recovering" + GROUP_RESOURCES.incrementAndGet());
         String pid = PersistenceId.of("Revisions", gr.toString()).id();
         ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
-        TestProbe<CollectionEntity.Command> collection = actorTestKit.createTestProbe();
+        TestProbe<CollectionProtocol.Command> collection = actorTestKit.createTestProbe();
         // The storage is down when sharding starts it: its first recovery fails (in the report, the
         // Cassandra
         // snapshot store's "Circuit Breaker is open"), and Pekko restarts it with back-off.
@@ -650,13 +650,13 @@ class RevisionsTest {
         revisions.tell(new Revisions.Allocate(1, "team-a", 1, writer.ref()));
         long lost = writer.receiveMessage().first();
         clock.advance(Revisions.ASK_AFTER.plusSeconds(1));
-        CollectionEntity.Resolve asked =
-                (CollectionEntity.Resolve)
+        CollectionProtocol.Resolve asked =
+                (CollectionProtocol.Resolve)
                         collection
                                 .fishForMessage(
                                         Duration.ofSeconds(5),
                                         m ->
-                                                m instanceof CollectionEntity.Resolve
+                                                m instanceof CollectionProtocol.Resolve
                                                         ? FishingOutcomes.complete()
                                                         : FishingOutcomes.continueAndIgnore())
                                 .get(0);
