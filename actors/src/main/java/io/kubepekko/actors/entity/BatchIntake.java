@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
@@ -158,12 +159,16 @@ final class BatchIntake {
                         && !w.op().options().dryRun()
                         && !(w.op() instanceof WriteOp.Delete)
                         && !outcome.removes()) {
-                    admission.admit(() -> growth(state, outcome));
+                    Optional<WriteResult.Refused> full =
+                            admission.admit(() -> growth(state, outcome));
+                    if (full.isPresent()) {
+                        answers.add(new Answer(w.replyTo(), full.get()));
+                        continue;
+                    }
                 }
                 plan = claims == null ? ValuePlan.NONE : claims.plan(w.op(), outcome);
             } catch (ApiException e) {
-                // The storage quota's admission (507) and a Service's values plan (422) refuse by
-                // exception.
+                // A Service's values plan (422) refuses by exception.
                 answers.add(new Answer(w.replyTo(), new WriteResult.Refused(e.status())));
                 continue;
             } catch (RuntimeException e) {
