@@ -183,8 +183,7 @@ final class BatchIntake {
             if (w.op().options().dryRun() && !plan.isEmpty()) {
                 dryRuns.add(new PendingWrite(w, outcome, plan));
             } else if (!outcome.changed() || w.op().options().dryRun()) {
-                answers.add(
-                        new Answer(w.replyTo(), CollectionEntity.written(type, outcome, 0, null)));
+                answers.add(new Answer(w.replyTo(), WriteReplies.written(type, outcome, 0, null)));
             } else {
                 overlay.put(
                         ObjectMeta.name(outcome.after()),

@@ -14,7 +14,6 @@ import io.kubepekko.actors.entity.CollectionProtocol.DryRunAnswered;
 import io.kubepekko.actors.entity.CollectionProtocol.Flush;
 import io.kubepekko.actors.entity.CollectionProtocol.Get;
 import io.kubepekko.actors.entity.CollectionProtocol.GetReply;
-import io.kubepekko.actors.entity.CollectionProtocol.Holdings;
 import io.kubepekko.actors.entity.CollectionProtocol.ListObjects;
 import io.kubepekko.actors.entity.CollectionProtocol.ReportHoldings;
 import io.kubepekko.actors.entity.CollectionProtocol.Resolve;
@@ -23,13 +22,8 @@ import io.kubepekko.actors.entity.CollectionProtocol.SnapshotSaved;
 import io.kubepekko.actors.entity.CollectionProtocol.Write;
 import io.kubepekko.actors.sequencing.Revisions;
 import io.kubepekko.api.alloc.ClusterValues;
-import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.registry.ResourceType;
-import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.store.ObjectWrites;
-import io.kubepekko.api.store.Responses;
-import io.kubepekko.api.store.WriteOutcome;
-import io.kubepekko.api.store.WriteResult;
 import io.kubepekko.api.store.WriteResult.Refused;
 import io.kubepekko.api.store.batch.BatchAction;
 import io.kubepekko.api.store.batch.WriteBatch;
@@ -62,12 +56,12 @@ import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
  * pipeline in {@code api}.
  *
  * <p>Writes are batched: while one batch waits for its resourceVersions and its journal write, new
- * writes queue up (at most {@link #MAX_QUEUE}, beyond that 429) and go together in the next batch,
- * persisted atomically. Where the batch is lives in one {@link WriteBatch} value, driven by the
- * {@link WriteBatcher}; {@link BatchIntake} runs queued writes through the pipeline and the {@link
- * StorageQuota}; {@link ValueClaims} claims cluster-wide values ({@link ClusterValues}: a Service's
- * cluster IP and node ports) for the kinds that hold them; {@link RevisionsRoute} reaches {@link
- * Revisions} for versions.
+ * writes queue up (at most {@link WriteBatcher#MAX_QUEUE}, beyond that 429) and go together in the
+ * next batch, persisted atomically. Where the batch is lives in one {@link WriteBatch} value,
+ * driven by the {@link WriteBatcher}; {@link BatchIntake} runs queued writes through the pipeline
+ * and the {@link StorageQuota}; {@link ValueClaims} claims cluster-wide values ({@link
+ * ClusterValues}: a Service's cluster IP and node ports) for the kinds that hold them; {@link
+ * RevisionsRoute} reaches {@link Revisions} for versions.
  *
  * <p>Replies: commands that carry a {@code replyTo} are answered through the effect, except a
  * {@link Write} that joins the queue: it is recorded in the {@link WriteBatch} value and answered
@@ -79,26 +73,6 @@ public final class CollectionEntity
 
     public static final EntityTypeKey<Command> TYPE_KEY =
             EntityTypeKey.create(Command.class, "Collection");
-
-    static final int MAX_QUEUE = 10_000;
-    static final int MAX_BATCH = 256;
-
-    /**
-     * A commit report goes to Revisions in messages of about this many bytes of objects (see
-     * Committed#parts).
-     */
-    static final long COMMIT_PART_BYTES = 2L * 1024 * 1024;
-
-    static final Duration ALLOCATE_TIMEOUT = Duration.ofSeconds(10);
-
-    /**
-     * How long a batch waits for its versions before asking again through sharding. An ask can be
-     * lost when the Revisions instance's node dies: sent directly, or through a region that has not
-     * yet learnt that the shard's home is gone (the death watch that re-asks races the region's own
-     * news). A second answer is harmless: a batch takes the first, and gives the other back ({@link
-     * Revisions.Abandoned}).
-     */
-    static final Duration ASK_AGAIN = Duration.ofSeconds(1);
 
     // ---- behaviour ----
 
@@ -299,15 +273,8 @@ public final class CollectionEntity
                                 Effect()
                                         .reply(
                                                 c.replyTo(),
-                                                new Holdings(
-                                                        claims == null
-                                                                ? List.of()
-                                                                : claims.held(
-                                                                        state.objects().values()),
-                                                        batcher.claimInFlight() == null
-                                                                ? List.of()
-                                                                : List.of(
-                                                                        batcher.claimInFlight()))))
+                                                ValueClaims.holdings(
+                                                        claims, state, batcher.claimInFlight())))
                 .onCommand(Resolve.class, this::onResolve)
                 .onCommand(Write.class, this::onWrite)
                 .onCommand(DryRunAnswered.class, this::onDryRunAnswered)
@@ -344,16 +311,9 @@ public final class CollectionEntity
      * full.
      */
     private ReplyEffect<CollectionEvent, CollectionState> onWrite(CollectionState state, Write w) {
-        if (batcher.queueFull()) {
-            return Effect()
-                    .reply(
-                            w.replyTo(),
-                            new Refused(
-                                    ApiStatus.tooManyRequests(
-                                            "too many requests are queued for "
-                                                    + type.groupResource()
-                                                    + ", please try again later",
-                                            1)));
+        Refused full = batcher.refusalIfFull();
+        if (full != null) {
+            return Effect().reply(w.replyTo(), full);
         }
         return persist(batcher.write(state, w));
     }
@@ -364,12 +324,7 @@ public final class CollectionEntity
         if (v == null) {
             return Effect().noReply();
         }
-        return Effect()
-                .reply(
-                        v.write().write().replyTo(),
-                        v.refusal() != null
-                                ? new Refused(v.refusal())
-                                : written(type, v.write().outcome(), 0, null));
+        return Effect().reply(v.write().write().replyTo(), v.answer(type));
     }
 
     /**
@@ -387,13 +342,7 @@ public final class CollectionEntity
             return Effect().noReply();
         }
         return Effect()
-                .reply(
-                        r.replyTo(),
-                        new Revisions.Resolved(
-                                r.first(),
-                                state.lastVersion() < r.first()
-                                        ? Revisions.Resolution.NOT_PERSISTED
-                                        : Revisions.Resolution.UNKNOWN));
+                .reply(r.replyTo(), new Revisions.Resolved(r.first(), state.resolution(r.first())));
     }
 
     /**
@@ -421,19 +370,6 @@ public final class CollectionEntity
                             snapshots.saveIfDue(lastSequenceNumber(context), s);
                         })
                 .thenNoReply();
-    }
-
-    /**
-     * The reply to one write; {@code storedBytes}, when given, is the object's JSON as just
-     * persisted.
-     */
-    static WriteResult written(
-            ResourceType type, WriteOutcome outcome, long resourceVersion, byte[] storedBytes) {
-        byte[] body =
-                storedBytes != null && outcome.view() == WriteOutcome.ResponseView.OBJECT
-                        ? storedBytes // the response is the stored object: no second serialization
-                        : Json.bytes(Responses.render(type, outcome));
-        return outcome.result(body, resourceVersion);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.kubepekko.actors.entity;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.kubepekko.actors.sequencing.Revisions;
 import io.kubepekko.persistence.CborSerializable;
 import io.kubepekko.persistence.SnapshotInParts;
 import java.util.Iterator;
@@ -36,6 +37,17 @@ public record CollectionState(TreePMap<String, byte[]> objects, long lastVersion
         return new CollectionState(
                 c.removed() ? objects.minus(c.name()) : objects.plus(c.name(), c.after()),
                 Math.max(lastVersion, c.resourceVersion()));
+    }
+
+    /**
+     * What became of versions from {@code first} on, as far as this state tells: a collection's
+     * versions grow with every batch it persists, so none of them was persisted when the last
+     * change is below {@code first}; otherwise the journal may hold them.
+     */
+    Revisions.Resolution resolution(long first) {
+        return lastVersion < first
+                ? Revisions.Resolution.NOT_PERSISTED
+                : Revisions.Resolution.UNKNOWN;
     }
 
     @Override

@@ -11,6 +11,7 @@ import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOutcome;
+import io.kubepekko.api.store.WriteResult;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -42,7 +43,14 @@ final class ValueClaims {
     /**
      * A dry run's verdict: its outcome with the values filled in, or its refusal (then non-null).
      */
-    record Verdict(PendingWrite write, ApiStatus refusal) {}
+    record Verdict(PendingWrite write, ApiStatus refusal) {
+        /** The dry run's reply. */
+        WriteResult answer(ResourceType type) {
+            return refusal != null
+                    ? new WriteResult.Refused(refusal)
+                    : WriteReplies.written(type, write.outcome(), 0, null);
+        }
+    }
 
     private final ActorContext<CollectionProtocol.Command> context;
     private final String collection;
@@ -53,7 +61,7 @@ final class ValueClaims {
 
     /**
      * Dry runs waiting for the allocator's evaluation, by their key; at most {@link
-     * CollectionEntity#MAX_QUEUE}.
+     * WriteBatcher#MAX_QUEUE}.
      */
     private final Map<String, PendingWrite> dryRuns = new HashMap<>();
 
@@ -91,6 +99,17 @@ final class ValueClaims {
      * What a write plans to claim; writes through a subresource ({@code /status}, {@code /scale},
      * {@code /binding}) claim nothing.
      */
+    /**
+     * The collection's answer to an allocator reconciling: the values {@code state}'s objects hold
+     * ({@code claims} null: none, the kind holds no cluster-wide values) and the claim in flight.
+     */
+    static CollectionProtocol.Holdings holdings(
+            ValueClaims claims, CollectionState state, String claimInFlight) {
+        return new CollectionProtocol.Holdings(
+                claims == null ? List.of() : claims.held(state.objects().values()),
+                claimInFlight == null ? List.of() : List.of(claimInFlight));
+    }
+
     ValuePlan plan(WriteOp op, WriteOutcome outcome) {
         if (!outcome.changed() || outcome.removes() || isSubresourceWrite(op)) {
             return ValuePlan.NONE;
@@ -117,7 +136,7 @@ final class ValueClaims {
         List<List<ValueRequest>> requests = batch.stream().map(p -> p.plan().requests()).toList();
         allocator.tell(new ValueAllocator.Claim(collection, claimId, requests, false, answers));
         context.scheduleOnce(
-                CollectionEntity.ALLOCATE_TIMEOUT,
+                WriteBatcher.ALLOCATE_TIMEOUT,
                 context.getSelf(),
                 new CollectionProtocol.ClaimTimedOut(claimId));
     }
@@ -176,7 +195,7 @@ final class ValueClaims {
      * null.
      */
     ApiStatus evaluate(PendingWrite dryRun) {
-        if (dryRuns.size() >= CollectionEntity.MAX_QUEUE) {
+        if (dryRuns.size() >= WriteBatcher.MAX_QUEUE) {
             return ApiStatus.tooManyRequests(
                     "too many dry runs are waiting for "
                             + type.groupResource()
@@ -188,7 +207,7 @@ final class ValueClaims {
         context.ask(
                 ValueAllocator.Claimed.class,
                 allocator,
-                CollectionEntity.ALLOCATE_TIMEOUT,
+                WriteBatcher.ALLOCATE_TIMEOUT,
                 r ->
                         new ValueAllocator.Claim(
                                 collection, key, List.of(dryRun.plan().requests()), true, r),

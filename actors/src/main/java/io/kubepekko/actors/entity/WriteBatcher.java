@@ -13,6 +13,7 @@ import io.kubepekko.api.store.WriteResult.Refused;
 import io.kubepekko.api.store.batch.BatchAction;
 import io.kubepekko.api.store.batch.BatchAction.Persist;
 import io.kubepekko.api.store.batch.WriteBatch;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -27,11 +28,31 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
  *
  * <p>Replies to writes that joined the queue are deferred: recorded in the batch value, they are
  * sent when the write's batch ends, or at once when the write needs no journal write. One journal
- * write answers up to {@link CollectionEntity#MAX_BATCH} writers, which an effect's single reply
- * cannot carry, so they are sent here ({@link #answer}), after the collection's readers, Revisions
- * and the allocator heard of the batch.
+ * write answers up to {@link #MAX_BATCH} writers, which an effect's single reply cannot carry, so
+ * they are sent here ({@link #answer}), after the collection's readers, Revisions and the allocator
+ * heard of the batch.
  */
 final class WriteBatcher {
+
+    static final int MAX_QUEUE = 10_000;
+    static final int MAX_BATCH = 256;
+
+    /**
+     * A commit report goes to Revisions in messages of about this many bytes of objects (see
+     * Committed#parts).
+     */
+    static final long COMMIT_PART_BYTES = 2L * 1024 * 1024;
+
+    static final Duration ALLOCATE_TIMEOUT = Duration.ofSeconds(10);
+
+    /**
+     * How long a batch waits for its versions before asking again through sharding. An ask can be
+     * lost when the Revisions instance's node dies: sent directly, or through a region that has not
+     * yet learnt that the shard's home is gone (the death watch that re-asks races the region's own
+     * news). A second answer is harmless: a batch takes the first, and gives the other back ({@link
+     * Revisions.Abandoned}).
+     */
+    static final Duration ASK_AGAIN = Duration.ofSeconds(1);
 
     private final ActorContext<CollectionProtocol.Command> context;
     private final CollectionId id;
@@ -93,9 +114,17 @@ final class WriteBatcher {
         return batch.awaitsReport(first, requestId);
     }
 
-    /** Whether the queue is full: a write is then refused at once. */
-    boolean queueFull() {
-        return batch.queued().size() >= CollectionEntity.MAX_QUEUE;
+    /** The 429 a write gets at once when the queue is full; null when it may join the queue. */
+    Refused refusalIfFull() {
+        if (batch.queued().size() < MAX_QUEUE) {
+            return null;
+        }
+        return new Refused(
+                ApiStatus.tooManyRequests(
+                        "too many requests are queued for "
+                                + type.groupResource()
+                                + ", please try again later",
+                        1));
     }
 
     /** Queues {@code w}; it starts a batch unless one is in flight. */
@@ -112,8 +141,7 @@ final class WriteBatcher {
             return null;
         }
         admission = quota.admission();
-        BatchIntake.Taken taken =
-                intake.take(state, batch.queued(), CollectionEntity.MAX_BATCH, admission);
+        BatchIntake.Taken taken = intake.take(state, batch.queued(), MAX_BATCH, admission);
         batch = batch.dequeue(taken.taken());
         List<BatchIntake.Answer> answers = new ArrayList<>(taken.answers());
         for (PendingWrite dryRun : taken.dryRuns()) {
@@ -158,7 +186,7 @@ final class WriteBatcher {
                         ValueClaims.cannotAllocate(
                                 type,
                                 "the value allocator did not answer within "
-                                        + CollectionEntity.ALLOCATE_TIMEOUT.toSeconds()
+                                        + ALLOCATE_TIMEOUT.toSeconds()
                                         + "s")));
     }
 
@@ -223,8 +251,7 @@ final class WriteBatcher {
         List<PublishedEvent> published = new ArrayList<>(events.size());
         events.forEach(e -> published.add(e.published(id.namespace())));
         var f = (BatchAction.Finish<Write, PendingWrite>) advance(batch.persisted());
-        Revisions.Committed.parts(f.first(), published, CollectionEntity.COMMIT_PART_BYTES)
-                .forEach(revisions::tell);
+        Revisions.Committed.parts(f.first(), published, COMMIT_PART_BYTES).forEach(revisions::tell);
         if (claims != null) {
             claims.settle(f.claimId(), f.writes());
         }
@@ -232,8 +259,7 @@ final class WriteBatcher {
             PendingWrite p = f.writes().get(i);
             answer(
                     p,
-                    CollectionEntity.written(
-                            type, p.outcome(), f.first() + i, events.get(i).after()));
+                    WriteReplies.written(type, p.outcome(), f.first() + i, events.get(i).after()));
         }
         if (f.more() || intake.hasRewrites()) {
             context.getSelf().tell(CollectionProtocol.Flush.INSTANCE);
@@ -293,17 +319,14 @@ final class WriteBatcher {
                 a.direct());
         if (a.startTimeout()) {
             context.scheduleOnce(
-                    CollectionEntity.ALLOCATE_TIMEOUT,
+                    ALLOCATE_TIMEOUT,
                     context.getSelf(),
                     new CollectionProtocol.AllocationFailed(
-                            a.batchId(),
-                            "no answer within "
-                                    + CollectionEntity.ALLOCATE_TIMEOUT.toSeconds()
-                                    + "s"));
+                            a.batchId(), "no answer within " + ALLOCATE_TIMEOUT.toSeconds() + "s"));
         }
         if (a.askAgainLater()) {
             context.scheduleOnce(
-                    CollectionEntity.ASK_AGAIN,
+                    ASK_AGAIN,
                     context.getSelf(),
                     new CollectionProtocol.AskVersionsAgain(a.batchId()));
         }
