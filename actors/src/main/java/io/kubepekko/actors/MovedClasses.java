@@ -5,7 +5,8 @@ import io.kubepekko.actors.allocation.ValueAllocator;
 import io.kubepekko.actors.entity.CollectionSnapshotParts;
 import io.kubepekko.actors.entity.CollectionState;
 import io.kubepekko.actors.entity.ObjectChanged;
-import io.kubepekko.actors.sequencing.Revisions;
+import io.kubepekko.actors.sequencing.RevisionsEvent;
+import io.kubepekko.actors.sequencing.RevisionsState;
 import java.util.Map;
 import org.apache.pekko.serialization.jackson.JacksonMigration;
 
@@ -42,12 +43,14 @@ public final class MovedClasses extends JacksonMigration {
                             CollectionSnapshotParts.Part.class),
                     moved(
                             "io.kubepekko.actors.Revisions$BlockReserved",
-                            Revisions.BlockReserved.class),
+                            RevisionsEvent.BlockReserved.class),
                     moved(
                             "io.kubepekko.actors.Revisions$CollectionAdded",
-                            Revisions.CollectionAdded.class),
-                    moved("io.kubepekko.actors.Revisions$HandedOver", Revisions.HandedOver.class),
-                    moved("io.kubepekko.actors.Revisions$State", Revisions.State.class),
+                            RevisionsEvent.CollectionAdded.class),
+                    moved(
+                            "io.kubepekko.actors.Revisions$HandedOver",
+                            RevisionsEvent.HandedOver.class),
+                    moved("io.kubepekko.actors.Revisions$State", RevisionsState.class),
                     moved(
                             "io.kubepekko.actors.ValueAllocator$ValuesClaimed",
                             ValueAllocator.ValuesClaimed.class),
@@ -61,7 +64,17 @@ public final class MovedClasses extends JacksonMigration {
                             ObjectChanged.class),
                     moved(
                             "io.kubepekko.actors.entity.CollectionEntity$State",
-                            CollectionState.class));
+                            CollectionState.class),
+                    moved(
+                            "io.kubepekko.actors.sequencing.Revisions$BlockReserved",
+                            RevisionsEvent.BlockReserved.class),
+                    moved(
+                            "io.kubepekko.actors.sequencing.Revisions$CollectionAdded",
+                            RevisionsEvent.CollectionAdded.class),
+                    moved(
+                            "io.kubepekko.actors.sequencing.Revisions$HandedOver",
+                            RevisionsEvent.HandedOver.class),
+                    moved("io.kubepekko.actors.sequencing.Revisions$State", RevisionsState.class));
 
     private static Map.Entry<String, String> moved(String oldName, Class<?> now) {
         return Map.entry(oldName, now.getName());

@@ -10,7 +10,9 @@ import io.kubepekko.actors.entity.CollectionEvent;
 import io.kubepekko.actors.entity.CollectionSnapshotParts;
 import io.kubepekko.actors.entity.CollectionState;
 import io.kubepekko.actors.entity.ObjectChanged;
-import io.kubepekko.actors.sequencing.Revisions;
+import io.kubepekko.actors.sequencing.RevisionsEvent;
+import io.kubepekko.actors.sequencing.RevisionsProtocol;
+import io.kubepekko.actors.sequencing.RevisionsState;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -62,13 +64,17 @@ class MovedClassesTest {
      * A representative of each moved persisted class, by the name old journals and snapshots carry.
      */
     private static Map<String, Object> storedUnderOldNames() {
-        ActorRef<Revisions.Published> subscriber =
-                testKit.<Revisions.Published>createTestProbe().ref();
-        Revisions.HandedOver handedOver =
-                new Revisions.HandedOver("epoch-1", 1500, List.of(subscriber));
+        ActorRef<RevisionsProtocol.Published> subscriber =
+                testKit.<RevisionsProtocol.Published>createTestProbe().ref();
+        RevisionsEvent.HandedOver handedOver =
+                new RevisionsEvent.HandedOver("epoch-1", 1500, List.of(subscriber));
         ObjectChanged changed = new ObjectChanged(7, "a", null, OBJECT, false, 1_700_000_000_000L);
         CollectionState collection =
                 new CollectionState(TreePMap.<String, byte[]>empty().plus("a", OBJECT), 7);
+        RevisionsEvent.BlockReserved reserved = new RevisionsEvent.BlockReserved(2000);
+        RevisionsEvent.CollectionAdded added = new RevisionsEvent.CollectionAdded("default");
+        RevisionsState revisions =
+                new RevisionsState(2000, HashTreePSet.singleton("default"), handedOver);
         Map<String, Object> stored = new LinkedHashMap<>();
         // Before the packages by concern.
         stored.put("io.kubepekko.actors.CollectionEntity$ObjectChanged", changed);
@@ -79,15 +85,10 @@ class MovedClassesTest {
         stored.put(
                 "io.kubepekko.actors.CollectionSnapshotParts$Part",
                 new CollectionSnapshotParts.Part(Map.of("a", OBJECT)));
-        stored.put(
-                "io.kubepekko.actors.Revisions$BlockReserved", new Revisions.BlockReserved(2000));
-        stored.put(
-                "io.kubepekko.actors.Revisions$CollectionAdded",
-                new Revisions.CollectionAdded("default"));
+        stored.put("io.kubepekko.actors.Revisions$BlockReserved", reserved);
+        stored.put("io.kubepekko.actors.Revisions$CollectionAdded", added);
         stored.put("io.kubepekko.actors.Revisions$HandedOver", handedOver);
-        stored.put(
-                "io.kubepekko.actors.Revisions$State",
-                new Revisions.State(2000, HashTreePSet.singleton("default"), handedOver));
+        stored.put("io.kubepekko.actors.Revisions$State", revisions);
         stored.put(
                 "io.kubepekko.actors.ValueAllocator$ValuesClaimed",
                 new ValueAllocator.ValuesClaimed(
@@ -105,6 +106,10 @@ class MovedClassesTest {
         // Before the events and states had files of their own.
         stored.put("io.kubepekko.actors.entity.CollectionEntity$ObjectChanged", changed);
         stored.put("io.kubepekko.actors.entity.CollectionEntity$State", collection);
+        stored.put("io.kubepekko.actors.sequencing.Revisions$BlockReserved", reserved);
+        stored.put("io.kubepekko.actors.sequencing.Revisions$CollectionAdded", added);
+        stored.put("io.kubepekko.actors.sequencing.Revisions$HandedOver", handedOver);
+        stored.put("io.kubepekko.actors.sequencing.Revisions$State", revisions);
         return stored;
     }
 
@@ -147,7 +152,7 @@ class MovedClassesTest {
     void everyStoredClassOfTheMovedEntitiesIsMapped() {
         Set<String> stored = new TreeSet<>();
         for (Class<?> events :
-                List.of(CollectionEvent.class, Revisions.Event.class, ValueAllocator.Event.class)) {
+                List.of(CollectionEvent.class, RevisionsEvent.class, ValueAllocator.Event.class)) {
             for (Class<?> event : events.getPermittedSubclasses()) {
                 stored.add(event.getName());
             }
@@ -155,7 +160,7 @@ class MovedClassesTest {
         for (Class<?> snapshot :
                 List.of(
                         CollectionState.class,
-                        Revisions.State.class,
+                        RevisionsState.class,
                         ValueAllocator.State.class,
                         CollectionSnapshotParts.Header.class,
                         CollectionSnapshotParts.Part.class)) {

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.kubepekko.actors.CollectionId;
 import io.kubepekko.actors.entity.CollectionProtocol;
-import io.kubepekko.actors.sequencing.Revisions;
+import io.kubepekko.actors.sequencing.RevisionsProtocol;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.alloc.ClaimResult;
 import io.kubepekko.api.alloc.Claims;
@@ -249,7 +249,7 @@ public final class ValueAllocator
     /** Where the allocator finds the collections and sequencers it reconciles against. */
     public record Directory(
             List<GroupResource> resources,
-            Function<GroupResource, RecipientRef<Revisions.Command>> revisions,
+            Function<GroupResource, RecipientRef<RevisionsProtocol.Command>> revisions,
             Function<String, RecipientRef<CollectionProtocol.Command>> collections) {}
 
     private final ActorContext<Command> context;
@@ -367,10 +367,10 @@ public final class ValueAllocator
 
     private void listNamespaces(GroupResource resource) {
         context.ask(
-                Revisions.Namespaces.class,
+                RevisionsProtocol.Namespaces.class,
                 directory.revisions().apply(resource),
                 ASK_TIMEOUT,
-                Revisions.GetNamespaces::new,
+                RevisionsProtocol.GetNamespaces::new,
                 (reply, failure) ->
                         new NamespacesListed(
                                 resource.toString(),

@@ -21,6 +21,7 @@ import io.kubepekko.actors.entity.CollectionProtocol.RevisionsStopped;
 import io.kubepekko.actors.entity.CollectionProtocol.SnapshotSaved;
 import io.kubepekko.actors.entity.CollectionProtocol.Write;
 import io.kubepekko.actors.sequencing.Revisions;
+import io.kubepekko.actors.sequencing.RevisionsProtocol;
 import io.kubepekko.api.alloc.ClusterValues;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.store.ObjectWrites;
@@ -97,7 +98,7 @@ public final class CollectionEntity
             ResourceType type,
             ObjectWrites writes,
             Environment environment,
-            RecipientRef<Revisions.Command> revisions) {
+            RecipientRef<RevisionsProtocol.Command> revisions) {
         return create(id, type, writes, environment, revisions, new CommittedObjects());
     }
 
@@ -109,7 +110,7 @@ public final class CollectionEntity
             ResourceType type,
             ObjectWrites writes,
             Environment environment,
-            RecipientRef<Revisions.Command> revisions,
+            RecipientRef<RevisionsProtocol.Command> revisions,
             CommittedObjects committed) {
         return create(id, type, writes, environment, revisions, committed, null);
     }
@@ -123,7 +124,7 @@ public final class CollectionEntity
             ResourceType type,
             ObjectWrites writes,
             Environment environment,
-            RecipientRef<Revisions.Command> revisions,
+            RecipientRef<RevisionsProtocol.Command> revisions,
             CommittedObjects committed,
             RecipientRef<ValueAllocator.Command> allocator) {
         return create(
@@ -145,7 +146,7 @@ public final class CollectionEntity
             ResourceType type,
             ObjectWrites writes,
             Environment environment,
-            RecipientRef<Revisions.Command> revisions,
+            RecipientRef<RevisionsProtocol.Command> revisions,
             CommittedObjects committed,
             RecipientRef<ValueAllocator.Command> allocator,
             StorageQuota quota) {
@@ -173,7 +174,7 @@ public final class CollectionEntity
             ResourceType type,
             ObjectWrites writes,
             Environment environment,
-            RecipientRef<Revisions.Command> revisions,
+            RecipientRef<RevisionsProtocol.Command> revisions,
             CommittedObjects committed,
             RecipientRef<ValueAllocator.Command> allocator,
             StorageQuota quota) {
@@ -342,7 +343,9 @@ public final class CollectionEntity
             return Effect().noReply();
         }
         return Effect()
-                .reply(r.replyTo(), new Revisions.Resolved(r.first(), state.resolution(r.first())));
+                .reply(
+                        r.replyTo(),
+                        new RevisionsProtocol.Resolved(r.first(), state.resolution(r.first())));
     }
 
     /**

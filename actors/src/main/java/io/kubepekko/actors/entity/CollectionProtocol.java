@@ -1,7 +1,7 @@
 package io.kubepekko.actors.entity;
 
 import io.kubepekko.actors.allocation.ValueAllocator;
-import io.kubepekko.actors.sequencing.Revisions;
+import io.kubepekko.actors.sequencing.RevisionsProtocol;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteResult;
 import io.kubepekko.persistence.CborSerializable;
@@ -50,7 +50,7 @@ public final class CollectionProtocol {
     /**
      * Internal: the versions for batch {@code batchId}, and the Revisions instance that gave them.
      */
-    public record Allocated(long first, long batchId, ActorRef<Revisions.Command> from)
+    public record Allocated(long first, long batchId, ActorRef<RevisionsProtocol.Command> from)
             implements Command {}
 
     /** Internal: Revisions did not answer batch {@code batchId} in time; that batch fails. */
@@ -66,18 +66,19 @@ public final class CollectionProtocol {
      * Revisions asks what became of versions {@code first..last}, allocated to this collection's
      * request {@code requestId}, because neither a commit nor an abandonment was reported in time
      * (the report was lost, or the entity that made the request died: then sharding has just
-     * restarted this one from its journal). The answer is a {@link Revisions.Resolved}, or none
-     * while that request is still in flight: its own report follows.
+     * restarted this one from its journal). The answer is a {@link RevisionsProtocol.Resolved}, or
+     * none while that request is still in flight: its own report follows.
      */
     public record Resolve(
-            long first, long last, long requestId, ActorRef<Revisions.Command> replyTo)
+            long first, long last, long requestId, ActorRef<RevisionsProtocol.Command> replyTo)
             implements Command {}
 
     /**
      * Internal: the Revisions instance asked directly stopped (its node left); ask through
      * sharding.
      */
-    public record RevisionsStopped(ActorRef<Revisions.Command> instance) implements Command {}
+    public record RevisionsStopped(ActorRef<RevisionsProtocol.Command> instance)
+            implements Command {}
 
     /**
      * Internal: the snapshot store's answer to the save at {@code sequenceNr}; {@code failure} null

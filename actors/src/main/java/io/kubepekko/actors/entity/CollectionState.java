@@ -2,7 +2,7 @@ package io.kubepekko.actors.entity;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import io.kubepekko.actors.sequencing.Revisions;
+import io.kubepekko.actors.sequencing.RevisionsProtocol;
 import io.kubepekko.persistence.CborSerializable;
 import io.kubepekko.persistence.SnapshotInParts;
 import java.util.Iterator;
@@ -44,10 +44,10 @@ public record CollectionState(TreePMap<String, byte[]> objects, long lastVersion
      * versions grow with every batch it persists, so none of them was persisted when the last
      * change is below {@code first}; otherwise the journal may hold them.
      */
-    Revisions.Resolution resolution(long first) {
+    RevisionsProtocol.Resolution resolution(long first) {
         return lastVersion < first
-                ? Revisions.Resolution.NOT_PERSISTED
-                : Revisions.Resolution.UNKNOWN;
+                ? RevisionsProtocol.Resolution.NOT_PERSISTED
+                : RevisionsProtocol.Resolution.UNKNOWN;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.kubepekko.actors.entity;
 
 import io.kubepekko.actors.sequencing.Revisions;
+import io.kubepekko.actors.sequencing.RevisionsProtocol;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
@@ -15,12 +16,12 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 final class RevisionsRoute {
 
     private final ActorContext<CollectionProtocol.Command> context;
-    private final RecipientRef<Revisions.Command> sharded;
-    private ActorRef<Revisions.Command> direct;
+    private final RecipientRef<RevisionsProtocol.Command> sharded;
+    private ActorRef<RevisionsProtocol.Command> direct;
 
     RevisionsRoute(
             ActorContext<CollectionProtocol.Command> context,
-            RecipientRef<Revisions.Command> sharded) {
+            RecipientRef<RevisionsProtocol.Command> sharded) {
         this.context = context;
         this.sharded = sharded;
     }
@@ -34,7 +35,7 @@ final class RevisionsRoute {
      * Sends {@code allocate} to the known instance when {@code directly} (and one is known), else
      * through sharding.
      */
-    void ask(Revisions.Allocate allocate, boolean directly) {
+    void ask(RevisionsProtocol.Allocate allocate, boolean directly) {
         if (directly && direct != null) {
             direct.tell(allocate);
         } else {
@@ -43,7 +44,7 @@ final class RevisionsRoute {
     }
 
     /** Sends a report, directly when an instance is known. */
-    void tell(Revisions.Command report) {
+    void tell(RevisionsProtocol.Command report) {
         if (direct != null) {
             direct.tell(report);
         } else {
@@ -52,7 +53,7 @@ final class RevisionsRoute {
     }
 
     /** {@code from} answered: ask it directly from now on. */
-    void answeredBy(ActorRef<Revisions.Command> from) {
+    void answeredBy(ActorRef<RevisionsProtocol.Command> from) {
         if (!from.equals(direct)) {
             direct = from;
             context.watchWith(from, new CollectionProtocol.RevisionsStopped(from));
@@ -64,7 +65,7 @@ final class RevisionsRoute {
     }
 
     /** {@code instance} stopped; whether it was the one asked directly (now forgotten). */
-    boolean stopped(ActorRef<Revisions.Command> instance) {
+    boolean stopped(ActorRef<RevisionsProtocol.Command> instance) {
         if (instance.equals(direct)) {
             direct = null;
             return true;

@@ -6,6 +6,7 @@ import io.kubepekko.actors.StorageQuota;
 import io.kubepekko.actors.allocation.ValueAllocator;
 import io.kubepekko.actors.entity.CollectionProtocol.Write;
 import io.kubepekko.actors.sequencing.Revisions;
+import io.kubepekko.actors.sequencing.RevisionsProtocol;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.store.WriteResult;
@@ -50,7 +51,7 @@ final class WriteBatcher {
      * lost when the Revisions instance's node dies: sent directly, or through a region that has not
      * yet learnt that the shard's home is gone (the death watch that re-asks races the region's own
      * news). A second answer is harmless: a batch takes the first, and gives the other back ({@link
-     * Revisions.Abandoned}).
+     * RevisionsProtocol.Abandoned}).
      */
     static final Duration ASK_AGAIN = Duration.ofSeconds(1);
 
@@ -59,7 +60,7 @@ final class WriteBatcher {
     private final ResourceType type;
     private final StorageQuota quota;
     private final RevisionsRoute revisions;
-    private final ActorRef<Revisions.Allocated> allocations;
+    private final ActorRef<RevisionsProtocol.Allocated> allocations;
 
     /** The kind's value claims, or null when its objects hold no cluster-wide values. */
     private final ValueClaims claims;
@@ -97,7 +98,7 @@ final class WriteBatcher {
         this.intake = intake;
         this.allocations =
                 context.messageAdapter(
-                        Revisions.Allocated.class,
+                        RevisionsProtocol.Allocated.class,
                         a -> new CollectionProtocol.Allocated(a.first(), a.requestId(), a.from()));
     }
 
@@ -194,8 +195,8 @@ final class WriteBatcher {
      * Versions came from {@code from}: the batch persists them, or they are given back when late.
      */
     Persist<Write, PendingWrite> allocated(
-            long batchId, long first, ActorRef<Revisions.Command> from) {
-        if (first == Revisions.Allocated.MOVING) {
+            long batchId, long first, ActorRef<RevisionsProtocol.Command> from) {
+        if (first == RevisionsProtocol.Allocated.MOVING) {
             // That instance is handing over: ask through sharding, which delivers to its successor.
             revisions.forget();
             return run(batch.moving(batchId));
@@ -205,7 +206,7 @@ final class WriteBatcher {
             // A late answer for a batch that already failed, or a second one: those versions stay
             // unused
             // (gaps are fine), and Revisions must not wait for them.
-            from.tell(new Revisions.Abandoned(g.first()));
+            from.tell(new RevisionsProtocol.Abandoned(g.first()));
             return null;
         }
         revisions.answeredBy(from);
@@ -217,7 +218,7 @@ final class WriteBatcher {
      * have died with it: ask its successor rather than wait for the timeout. Should both answer,
      * the second finds the batch allocated and is given back.
      */
-    Persist<Write, PendingWrite> revisionsStopped(ActorRef<Revisions.Command> instance) {
+    Persist<Write, PendingWrite> revisionsStopped(ActorRef<RevisionsProtocol.Command> instance) {
         return revisions.stopped(instance) ? run(batch.revisionsStopped()) : null;
     }
 
@@ -251,7 +252,8 @@ final class WriteBatcher {
         List<PublishedEvent> published = new ArrayList<>(events.size());
         events.forEach(e -> published.add(e.published(id.namespace())));
         var f = (BatchAction.Finish<Write, PendingWrite>) advance(batch.persisted());
-        Revisions.Committed.parts(f.first(), published, COMMIT_PART_BYTES).forEach(revisions::tell);
+        RevisionsProtocol.Committed.parts(f.first(), published, COMMIT_PART_BYTES)
+                .forEach(revisions::tell);
         if (claims != null) {
             claims.settle(f.claimId(), f.writes());
         }
@@ -315,7 +317,7 @@ final class WriteBatcher {
 
     private void askVersions(BatchAction.AskVersions<Write, PendingWrite> a) {
         revisions.ask(
-                new Revisions.Allocate(a.count(), id.namespace(), a.batchId(), allocations),
+                new RevisionsProtocol.Allocate(a.count(), id.namespace(), a.batchId(), allocations),
                 a.direct());
         if (a.startTimeout()) {
             context.scheduleOnce(

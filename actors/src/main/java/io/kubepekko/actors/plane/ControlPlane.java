@@ -12,6 +12,7 @@ import io.kubepekko.actors.entity.CommittedObjects;
 import io.kubepekko.actors.failover.RemovedMembers;
 import io.kubepekko.actors.failover.StrandedAsks;
 import io.kubepekko.actors.sequencing.Revisions;
+import io.kubepekko.actors.sequencing.RevisionsProtocol;
 import io.kubepekko.actors.watch.WatchCache;
 import io.kubepekko.actors.watch.WatchCaches;
 import io.kubepekko.api.GroupResource;
@@ -176,7 +177,7 @@ public final class ControlPlane {
                                 })
                         // Moved (rebalance, a node leaving): hand over in order, so readers keep
                         // their stream.
-                        .withStopMessage(Revisions.HandOver.INSTANCE)
+                        .withStopMessage(RevisionsProtocol.HandOver.INSTANCE)
                         .withSettings(
                                 ClusterShardingSettings.create(system)
                                         .withNoPassivationStrategy()));
@@ -292,7 +293,7 @@ public final class ControlPlane {
                 .entityId();
     }
 
-    private EntityRef<Revisions.Command> revisions(ResourceType type) {
+    private EntityRef<RevisionsProtocol.Command> revisions(ResourceType type) {
         return sharding.entityRefFor(Revisions.TYPE_KEY, type.groupResource().toString());
     }
 
@@ -434,9 +435,9 @@ public final class ControlPlane {
         return stranded.read(
                         () ->
                                 revisions(type)
-                                        .<Revisions.Latest>ask(
-                                                Revisions.GetLatest::new, askTimeout))
-                .thenApply(Revisions.Latest::resourceVersion);
+                                        .<RevisionsProtocol.Latest>ask(
+                                                RevisionsProtocol.GetLatest::new, askTimeout))
+                .thenApply(RevisionsProtocol.Latest::resourceVersion);
     }
 
     private CompletionStage<Snapshot> snapshot(ResourceType type, CacheRead read, Duration wait) {

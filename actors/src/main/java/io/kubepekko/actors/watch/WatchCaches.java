@@ -6,6 +6,7 @@ import io.kubepekko.actors.StorageQuota;
 import io.kubepekko.actors.entity.CollectionEntity;
 import io.kubepekko.actors.entity.CollectionProtocol;
 import io.kubepekko.actors.sequencing.Revisions;
+import io.kubepekko.actors.sequencing.RevisionsProtocol;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.registry.ResourceType;
@@ -169,7 +170,7 @@ public final class WatchCaches {
             implements WatchCache.Sources {
 
         @Override
-        public RecipientRef<Revisions.Command> revisions() {
+        public RecipientRef<RevisionsProtocol.Command> revisions() {
             return sharding.entityRefFor(Revisions.TYPE_KEY, type.groupResource().toString());
         }
 
@@ -178,8 +179,8 @@ public final class WatchCaches {
             return Futures.plain(
                             sharding.entityRefFor(
                                             Revisions.TYPE_KEY, type.groupResource().toString())
-                                    .<Revisions.Namespaces>ask(
-                                            Revisions.GetNamespaces::new, askTimeout))
+                                    .<RevisionsProtocol.Namespaces>ask(
+                                            RevisionsProtocol.GetNamespaces::new, askTimeout))
                     .thenCompose(
                             namespaces -> {
                                 List<CompletableFuture<WatchCache.Contents>> parts =

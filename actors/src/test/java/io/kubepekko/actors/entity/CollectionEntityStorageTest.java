@@ -10,6 +10,7 @@ import com.typesafe.config.ConfigFactory;
 import io.kubepekko.actors.CollectionId;
 import io.kubepekko.actors.Environment;
 import io.kubepekko.actors.sequencing.Revisions;
+import io.kubepekko.actors.sequencing.RevisionsProtocol;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.meta.Json;
@@ -57,7 +58,7 @@ class CollectionEntityStorageTest {
 
     @TempDir Path dir;
     private ActorTestKit kit;
-    private ActorRef<Revisions.Command> revisions;
+    private ActorRef<RevisionsProtocol.Command> revisions;
 
     private Config config() {
         return new StorageSettings.Embedded(dir)

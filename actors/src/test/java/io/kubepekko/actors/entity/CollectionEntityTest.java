@@ -13,6 +13,7 @@ import io.kubepekko.actors.Environment;
 import io.kubepekko.actors.ReplayedEvents;
 import io.kubepekko.actors.StorageQuota;
 import io.kubepekko.actors.sequencing.Revisions;
+import io.kubepekko.actors.sequencing.RevisionsProtocol;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.codec.FieldValidation;
 import io.kubepekko.api.definition.Registry;
@@ -89,7 +90,7 @@ class CollectionEntityTest {
     private String namespace;
     private String persistenceId;
     private CollectionId id;
-    private ActorRef<Revisions.Command> revisions;
+    private ActorRef<RevisionsProtocol.Command> revisions;
     private CommittedObjects committed;
     private EventSourcedBehaviorTestKit<
                     CollectionProtocol.Command, CollectionEvent, CollectionState>
@@ -917,18 +918,21 @@ class CollectionEntityTest {
     void aRequestStillInFlightIsNotAnsweredThenItsVersionsMayBePersisted() {
         Burst burst = new Burst();
         var write = burst.send(create(configMap("a", "k", "1")));
-        Revisions.Allocate asked = (Revisions.Allocate) burst.revisionsProbe.receiveMessage();
-        TestProbe<Revisions.Command> answers = actorTestKit.createTestProbe();
+        RevisionsProtocol.Allocate asked =
+                (RevisionsProtocol.Allocate) burst.revisionsProbe.receiveMessage();
+        TestProbe<RevisionsProtocol.Command> answers = actorTestKit.createTestProbe();
 
         burst.entity.tell(new CollectionProtocol.Resolve(7, 7, asked.requestId(), answers.ref()));
         answers.expectNoMessage(Duration.ofMillis(200));
 
         asked.replyTo()
-                .tell(new Revisions.Allocated(7, asked.requestId(), burst.revisionsProbe.ref()));
+                .tell(
+                        new RevisionsProtocol.Allocated(
+                                7, asked.requestId(), burst.revisionsProbe.ref()));
         assertEquals(7, written(write).resourceVersion());
         burst.entity.tell(new CollectionProtocol.Resolve(7, 7, asked.requestId(), answers.ref()));
         assertEquals(
-                new Revisions.Resolved(7, Revisions.Resolution.UNKNOWN),
+                new RevisionsProtocol.Resolved(7, RevisionsProtocol.Resolution.UNKNOWN),
                 answers.receiveMessage(),
                 "the journal holds version 7, whose events this collection does not keep");
     }
@@ -939,30 +943,35 @@ class CollectionEntityTest {
         var first = burst.send(create(configMap("a", "k", "1")));
         burst.allocateUntil(1); // from now on the entity asks that instance directly
         assertEquals(1, written(first).resourceVersion());
-        TestProbe<Revisions.Command> moving = actorTestKit.createTestProbe();
+        TestProbe<RevisionsProtocol.Command> moving = actorTestKit.createTestProbe();
         var second = burst.send(create(configMap("b", "k", "1")));
-        Revisions.Command m = burst.revisionsProbe.receiveMessage();
-        while (!(m instanceof Revisions.Allocate)) {
+        RevisionsProtocol.Command m = burst.revisionsProbe.receiveMessage();
+        while (!(m instanceof RevisionsProtocol.Allocate)) {
             m = burst.revisionsProbe.receiveMessage(); // the first write's commit report
         }
-        Revisions.Allocate direct = (Revisions.Allocate) m;
+        RevisionsProtocol.Allocate direct = (RevisionsProtocol.Allocate) m;
 
         direct.replyTo()
                 .tell(
-                        new Revisions.Allocated(
-                                Revisions.Allocated.MOVING, direct.requestId(), moving.ref()));
-        Revisions.Allocate again = (Revisions.Allocate) burst.revisionsProbe.receiveMessage();
+                        new RevisionsProtocol.Allocated(
+                                RevisionsProtocol.Allocated.MOVING,
+                                direct.requestId(),
+                                moving.ref()));
+        RevisionsProtocol.Allocate again =
+                (RevisionsProtocol.Allocate) burst.revisionsProbe.receiveMessage();
         assertEquals(
                 direct.requestId(),
                 again.requestId(),
                 "the same request, through sharding (the probe)");
         again.replyTo()
-                .tell(new Revisions.Allocated(5, again.requestId(), burst.revisionsProbe.ref()));
+                .tell(
+                        new RevisionsProtocol.Allocated(
+                                5, again.requestId(), burst.revisionsProbe.ref()));
         assertEquals(5, written(second).resourceVersion());
 
         // A second answer to the same request (the first instance allocated after all): abandoned.
-        again.replyTo().tell(new Revisions.Allocated(9, again.requestId(), moving.ref()));
-        assertEquals(new Revisions.Abandoned(9), moving.receiveMessage());
+        again.replyTo().tell(new RevisionsProtocol.Allocated(9, again.requestId(), moving.ref()));
+        assertEquals(new RevisionsProtocol.Abandoned(9), moving.receiveMessage());
     }
 
     /**
@@ -976,19 +985,23 @@ class CollectionEntityTest {
     void anAskForVersionsLostWithItsInstanceIsAskedAgainThroughShardingAfterASecond() {
         Burst burst = new Burst();
         var write = burst.send(create(configMap("a", "k", "1")));
-        Revisions.Allocate lost = (Revisions.Allocate) burst.revisionsProbe.receiveMessage();
+        RevisionsProtocol.Allocate lost =
+                (RevisionsProtocol.Allocate) burst.revisionsProbe.receiveMessage();
 
-        Revisions.Allocate again =
-                (Revisions.Allocate) burst.revisionsProbe.receiveMessage(Duration.ofSeconds(5));
+        RevisionsProtocol.Allocate again =
+                (RevisionsProtocol.Allocate)
+                        burst.revisionsProbe.receiveMessage(Duration.ofSeconds(5));
         assertEquals(lost.requestId(), again.requestId(), "the same batch, asked again");
         again.replyTo()
-                .tell(new Revisions.Allocated(3, again.requestId(), burst.revisionsProbe.ref()));
+                .tell(
+                        new RevisionsProtocol.Allocated(
+                                3, again.requestId(), burst.revisionsProbe.ref()));
         assertEquals(3, written(write).resourceVersion());
 
-        TestProbe<Revisions.Command> late = actorTestKit.createTestProbe();
-        lost.replyTo().tell(new Revisions.Allocated(8, lost.requestId(), late.ref()));
+        TestProbe<RevisionsProtocol.Command> late = actorTestKit.createTestProbe();
+        lost.replyTo().tell(new RevisionsProtocol.Allocated(8, lost.requestId(), late.ref()));
         assertEquals(
-                new Revisions.Abandoned(8),
+                new RevisionsProtocol.Abandoned(8),
                 late.receiveMessage(),
                 "the late answer's versions given back");
     }
@@ -1010,21 +1023,23 @@ class CollectionEntityTest {
                 PersistenceId.of("Collection", burst.burstId.entityId()).id());
 
         var failed = burst.send(create(configMap("b", "k", "1")));
-        Revisions.Command m = burst.revisionsProbe.receiveMessage();
-        while (!(m instanceof Revisions.Allocate)) {
+        RevisionsProtocol.Command m = burst.revisionsProbe.receiveMessage();
+        while (!(m instanceof RevisionsProtocol.Allocate)) {
             m = burst.revisionsProbe.receiveMessage(); // the first write's commit report
         }
-        Revisions.Allocate allocate = (Revisions.Allocate) m;
+        RevisionsProtocol.Allocate allocate = (RevisionsProtocol.Allocate) m;
         allocate.replyTo()
-                .tell(new Revisions.Allocated(2, allocate.requestId(), burst.revisionsProbe.ref()));
+                .tell(
+                        new RevisionsProtocol.Allocated(
+                                2, allocate.requestId(), burst.revisionsProbe.ref()));
         assertEquals(503, refusal(failed).code());
         burst.revisionsProbe.expectNoMessage(Duration.ofMillis(300));
 
-        TestProbe<Revisions.Command> answers = actorTestKit.createTestProbe();
+        TestProbe<RevisionsProtocol.Command> answers = actorTestKit.createTestProbe();
         burst.entity.tell(
                 new CollectionProtocol.Resolve(2, 2, allocate.requestId(), answers.ref()));
         assertEquals(
-                new Revisions.Resolved(2, Revisions.Resolution.NOT_PERSISTED),
+                new RevisionsProtocol.Resolved(2, RevisionsProtocol.Resolution.NOT_PERSISTED),
                 answers.receiveMessage(),
                 "the restarted collection finds nothing at version 2 in its journal");
     }
@@ -1035,13 +1050,13 @@ class CollectionEntityTest {
         var write = burst.send(create(configMap("a", "k", "1")));
         burst.allocateUntil(1);
         assertEquals(1, written(write).resourceVersion());
-        TestProbe<Revisions.Command> answers = actorTestKit.createTestProbe();
+        TestProbe<RevisionsProtocol.Command> answers = actorTestKit.createTestProbe();
 
         // An allocation whose answer never reached this collection (a request it gave up on).
         burst.entity.tell(new CollectionProtocol.Resolve(5, 6, 12345, answers.ref()));
 
         assertEquals(
-                new Revisions.Resolved(5, Revisions.Resolution.NOT_PERSISTED),
+                new RevisionsProtocol.Resolved(5, RevisionsProtocol.Resolution.NOT_PERSISTED),
                 answers.receiveMessage());
     }
 
@@ -1050,14 +1065,15 @@ class CollectionEntityTest {
         var created = write(create(configMap("a", "k", "1")));
         long rv = written(created).resourceVersion();
         testKit.restart();
-        TestProbe<Revisions.Command> answers = actorTestKit.createTestProbe();
+        TestProbe<RevisionsProtocol.Command> answers = actorTestKit.createTestProbe();
 
         testKit.runCommand(new CollectionProtocol.Resolve(rv, rv, 1, answers.ref()));
         assertEquals(
-                new Revisions.Resolved(rv, Revisions.Resolution.UNKNOWN), answers.receiveMessage());
+                new RevisionsProtocol.Resolved(rv, RevisionsProtocol.Resolution.UNKNOWN),
+                answers.receiveMessage());
         testKit.runCommand(new CollectionProtocol.Resolve(rv + 1, rv + 1, 1, answers.ref()));
         assertEquals(
-                new Revisions.Resolved(rv + 1, Revisions.Resolution.NOT_PERSISTED),
+                new RevisionsProtocol.Resolved(rv + 1, RevisionsProtocol.Resolution.NOT_PERSISTED),
                 answers.receiveMessage());
     }
 
@@ -1072,7 +1088,8 @@ class CollectionEntityTest {
         private final CollectionId burstId =
                 new CollectionId(CONFIG_MAPS.groupResource(), namespace + "-burst");
 
-        private final TestProbe<Revisions.Command> revisionsProbe = actorTestKit.createTestProbe();
+        private final TestProbe<RevisionsProtocol.Command> revisionsProbe =
+                actorTestKit.createTestProbe();
         private final ActorRef<CollectionProtocol.Command> entity;
         private final PersistenceTestKit journal = PersistenceTestKit.create(actorTestKit.system());
 
@@ -1107,18 +1124,19 @@ class CollectionEntityTest {
             List<Integer> sizes = new ArrayList<>();
             long next = 1;
             while (next <= total) {
-                Revisions.Command c = revisionsProbe.receiveMessage();
-                if (c instanceof Revisions.Allocate allocate) {
+                RevisionsProtocol.Command c = revisionsProbe.receiveMessage();
+                if (c instanceof RevisionsProtocol.Allocate allocate) {
                     assertEquals(burstId.namespace(), allocate.namespace());
                     sizes.add(allocate.count());
                     allocate.replyTo()
                             .tell(
-                                    new Revisions.Allocated(
+                                    new RevisionsProtocol.Allocated(
                                             next, allocate.requestId(), revisionsProbe.ref()));
                     next += allocate.count();
                 } else {
                     assertTrue(
-                            c instanceof Revisions.Committed || c instanceof Revisions.Abandoned,
+                            c instanceof RevisionsProtocol.Committed
+                                    || c instanceof RevisionsProtocol.Abandoned,
                             c.toString());
                 }
             }

@@ -9,6 +9,7 @@ import io.kubepekko.actors.CollectionId;
 import io.kubepekko.actors.Environment;
 import io.kubepekko.actors.allocation.ValueAllocator;
 import io.kubepekko.actors.sequencing.Revisions;
+import io.kubepekko.actors.sequencing.RevisionsProtocol;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.alloc.ClaimResult;
 import io.kubepekko.api.alloc.Refusal;
@@ -53,7 +54,7 @@ class CollectionEntityValuesTest {
     private static ActorTestKit kit;
     private static PersistenceTestKit journal;
 
-    private ActorRef<Revisions.Command> revisions;
+    private ActorRef<RevisionsProtocol.Command> revisions;
     private ActorRef<CollectionProtocol.Command> entity;
     private TestProbe<ValueAllocator.Command> allocator;
     private TestProbe<WriteResult> writer;
