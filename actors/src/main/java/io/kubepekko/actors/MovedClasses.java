@@ -1,7 +1,8 @@
 package io.kubepekko.actors;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.kubepekko.actors.allocation.ValueAllocator;
+import io.kubepekko.actors.allocation.AllocatorEvent;
+import io.kubepekko.actors.allocation.AllocatorState;
 import io.kubepekko.actors.entity.CollectionSnapshotParts;
 import io.kubepekko.actors.entity.CollectionState;
 import io.kubepekko.actors.entity.ObjectChanged;
@@ -53,11 +54,11 @@ public final class MovedClasses extends JacksonMigration {
                     moved("io.kubepekko.actors.Revisions$State", RevisionsState.class),
                     moved(
                             "io.kubepekko.actors.ValueAllocator$ValuesClaimed",
-                            ValueAllocator.ValuesClaimed.class),
+                            AllocatorEvent.ValuesClaimed.class),
                     moved(
                             "io.kubepekko.actors.ValueAllocator$ValuesReleased",
-                            ValueAllocator.ValuesReleased.class),
-                    moved("io.kubepekko.actors.ValueAllocator$State", ValueAllocator.State.class),
+                            AllocatorEvent.ValuesReleased.class),
+                    moved("io.kubepekko.actors.ValueAllocator$State", AllocatorState.class),
                     // Second move: out of the entities' files into files of their own.
                     moved(
                             "io.kubepekko.actors.entity.CollectionEntity$ObjectChanged",
@@ -74,7 +75,16 @@ public final class MovedClasses extends JacksonMigration {
                     moved(
                             "io.kubepekko.actors.sequencing.Revisions$HandedOver",
                             RevisionsEvent.HandedOver.class),
-                    moved("io.kubepekko.actors.sequencing.Revisions$State", RevisionsState.class));
+                    moved("io.kubepekko.actors.sequencing.Revisions$State", RevisionsState.class),
+                    moved(
+                            "io.kubepekko.actors.allocation.ValueAllocator$ValuesClaimed",
+                            AllocatorEvent.ValuesClaimed.class),
+                    moved(
+                            "io.kubepekko.actors.allocation.ValueAllocator$ValuesReleased",
+                            AllocatorEvent.ValuesReleased.class),
+                    moved(
+                            "io.kubepekko.actors.allocation.ValueAllocator$State",
+                            AllocatorState.class));
 
     private static Map.Entry<String, String> moved(String oldName, Class<?> now) {
         return Map.entry(oldName, now.getName());

@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.kubepekko.actors.allocation.ValueAllocator;
+import io.kubepekko.actors.allocation.AllocatorEvent;
+import io.kubepekko.actors.allocation.AllocatorState;
 import io.kubepekko.actors.entity.CollectionEvent;
 import io.kubepekko.actors.entity.CollectionSnapshotParts;
 import io.kubepekko.actors.entity.CollectionState;
@@ -75,6 +76,17 @@ class MovedClassesTest {
         RevisionsEvent.CollectionAdded added = new RevisionsEvent.CollectionAdded("default");
         RevisionsState revisions =
                 new RevisionsState(2000, HashTreePSet.singleton("default"), handedOver);
+        AllocatorEvent.ValuesClaimed claimed =
+                new AllocatorEvent.ValuesClaimed(
+                        "services/default", "claim-1", List.of("ip/10.96.0.10"));
+        AllocatorEvent.ValuesReleased released =
+                new AllocatorEvent.ValuesReleased("services/default", List.of("ip/10.96.0.10"));
+        AllocatorState allocator =
+                new AllocatorState(
+                        TreePMap.<String, AllocatorState.Owner>empty()
+                                .plus(
+                                        "ip/10.96.0.10",
+                                        new AllocatorState.Owner("services/default", "claim-1")));
         Map<String, Object> stored = new LinkedHashMap<>();
         // Before the packages by concern.
         stored.put("io.kubepekko.actors.CollectionEntity$ObjectChanged", changed);
@@ -89,20 +101,9 @@ class MovedClassesTest {
         stored.put("io.kubepekko.actors.Revisions$CollectionAdded", added);
         stored.put("io.kubepekko.actors.Revisions$HandedOver", handedOver);
         stored.put("io.kubepekko.actors.Revisions$State", revisions);
-        stored.put(
-                "io.kubepekko.actors.ValueAllocator$ValuesClaimed",
-                new ValueAllocator.ValuesClaimed(
-                        "services/default", "claim-1", List.of("ip/10.96.0.10")));
-        stored.put(
-                "io.kubepekko.actors.ValueAllocator$ValuesReleased",
-                new ValueAllocator.ValuesReleased("services/default", List.of("ip/10.96.0.10")));
-        stored.put(
-                "io.kubepekko.actors.ValueAllocator$State",
-                new ValueAllocator.State(
-                        TreePMap.<String, ValueAllocator.Owner>empty()
-                                .plus(
-                                        "ip/10.96.0.10",
-                                        new ValueAllocator.Owner("services/default", "claim-1"))));
+        stored.put("io.kubepekko.actors.ValueAllocator$ValuesClaimed", claimed);
+        stored.put("io.kubepekko.actors.ValueAllocator$ValuesReleased", released);
+        stored.put("io.kubepekko.actors.ValueAllocator$State", allocator);
         // Before the events and states had files of their own.
         stored.put("io.kubepekko.actors.entity.CollectionEntity$ObjectChanged", changed);
         stored.put("io.kubepekko.actors.entity.CollectionEntity$State", collection);
@@ -110,6 +111,9 @@ class MovedClassesTest {
         stored.put("io.kubepekko.actors.sequencing.Revisions$CollectionAdded", added);
         stored.put("io.kubepekko.actors.sequencing.Revisions$HandedOver", handedOver);
         stored.put("io.kubepekko.actors.sequencing.Revisions$State", revisions);
+        stored.put("io.kubepekko.actors.allocation.ValueAllocator$ValuesClaimed", claimed);
+        stored.put("io.kubepekko.actors.allocation.ValueAllocator$ValuesReleased", released);
+        stored.put("io.kubepekko.actors.allocation.ValueAllocator$State", allocator);
         return stored;
     }
 
@@ -152,7 +156,7 @@ class MovedClassesTest {
     void everyStoredClassOfTheMovedEntitiesIsMapped() {
         Set<String> stored = new TreeSet<>();
         for (Class<?> events :
-                List.of(CollectionEvent.class, RevisionsEvent.class, ValueAllocator.Event.class)) {
+                List.of(CollectionEvent.class, RevisionsEvent.class, AllocatorEvent.class)) {
             for (Class<?> event : events.getPermittedSubclasses()) {
                 stored.add(event.getName());
             }
@@ -161,7 +165,7 @@ class MovedClassesTest {
                 List.of(
                         CollectionState.class,
                         RevisionsState.class,
-                        ValueAllocator.State.class,
+                        AllocatorState.class,
                         CollectionSnapshotParts.Header.class,
                         CollectionSnapshotParts.Part.class)) {
             stored.add(snapshot.getName());

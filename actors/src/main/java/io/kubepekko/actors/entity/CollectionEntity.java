@@ -3,7 +3,7 @@ package io.kubepekko.actors.entity;
 import io.kubepekko.actors.CollectionId;
 import io.kubepekko.actors.Environment;
 import io.kubepekko.actors.StorageQuota;
-import io.kubepekko.actors.allocation.ValueAllocator;
+import io.kubepekko.actors.allocation.AllocatorProtocol;
 import io.kubepekko.actors.entity.CollectionProtocol.Allocated;
 import io.kubepekko.actors.entity.CollectionProtocol.AllocationFailed;
 import io.kubepekko.actors.entity.CollectionProtocol.AskVersionsAgain;
@@ -126,7 +126,7 @@ public final class CollectionEntity
             Environment environment,
             RecipientRef<RevisionsProtocol.Command> revisions,
             CommittedObjects committed,
-            RecipientRef<ValueAllocator.Command> allocator) {
+            RecipientRef<AllocatorProtocol.Command> allocator) {
         return create(
                 id,
                 type,
@@ -148,7 +148,7 @@ public final class CollectionEntity
             Environment environment,
             RecipientRef<RevisionsProtocol.Command> revisions,
             CommittedObjects committed,
-            RecipientRef<ValueAllocator.Command> allocator,
+            RecipientRef<AllocatorProtocol.Command> allocator,
             StorageQuota quota) {
         if (type.strategy().clusterValues() != null && allocator == null) {
             throw new IllegalArgumentException(
@@ -176,7 +176,7 @@ public final class CollectionEntity
             Environment environment,
             RecipientRef<RevisionsProtocol.Command> revisions,
             CommittedObjects committed,
-            RecipientRef<ValueAllocator.Command> allocator,
+            RecipientRef<AllocatorProtocol.Command> allocator,
             StorageQuota quota) {
         super(
                 PersistenceId.of("Collection", id.entityId()),

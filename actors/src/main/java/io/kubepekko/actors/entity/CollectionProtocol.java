@@ -1,5 +1,6 @@
 package io.kubepekko.actors.entity;
 
+import io.kubepekko.actors.allocation.AllocatorProtocol;
 import io.kubepekko.actors.allocation.ValueAllocator;
 import io.kubepekko.actors.sequencing.RevisionsProtocol;
 import io.kubepekko.api.store.WriteOp;
@@ -99,13 +100,13 @@ public final class CollectionProtocol {
     public record ReportHoldings(ActorRef<Holdings> replyTo) implements Command {}
 
     /** Internal: the allocator's answer to the batch's claim. */
-    public record ClaimAnswered(ValueAllocator.Claimed reply) implements Command {}
+    public record ClaimAnswered(AllocatorProtocol.Claimed reply) implements Command {}
 
     /** Internal: the allocator did not answer claim {@code claimId} in time. */
     public record ClaimTimedOut(String claimId) implements Command {}
 
     /** Internal: the allocator's evaluation of a dry run, or why there is none. */
-    public record DryRunAnswered(String claimId, ValueAllocator.Claimed reply, String failure)
+    public record DryRunAnswered(String claimId, AllocatorProtocol.Claimed reply, String failure)
             implements Command {}
 
     // ---- replies ----

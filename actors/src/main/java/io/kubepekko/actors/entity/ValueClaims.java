@@ -1,6 +1,7 @@
 package io.kubepekko.actors.entity;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.actors.allocation.AllocatorProtocol;
 import io.kubepekko.actors.allocation.ValueAllocator;
 import io.kubepekko.api.alloc.ClaimResult;
 import io.kubepekko.api.alloc.ClusterValues;
@@ -56,8 +57,8 @@ final class ValueClaims {
     private final String collection;
     private final ResourceType type;
     private final ClusterValues values;
-    private final RecipientRef<ValueAllocator.Command> allocator;
-    private final ActorRef<ValueAllocator.Claimed> answers;
+    private final RecipientRef<AllocatorProtocol.Command> allocator;
+    private final ActorRef<AllocatorProtocol.Claimed> answers;
 
     /**
      * Dry runs waiting for the allocator's evaluation, by their key; at most {@link
@@ -69,7 +70,7 @@ final class ValueClaims {
             ActorContext<CollectionProtocol.Command> context,
             String collection,
             ResourceType type,
-            RecipientRef<ValueAllocator.Command> allocator) {
+            RecipientRef<AllocatorProtocol.Command> allocator) {
         this.context = context;
         this.collection = collection;
         this.type = type;
@@ -77,7 +78,7 @@ final class ValueClaims {
         this.allocator = allocator;
         this.answers =
                 context.messageAdapter(
-                        ValueAllocator.Claimed.class, CollectionProtocol.ClaimAnswered::new);
+                        AllocatorProtocol.Claimed.class, CollectionProtocol.ClaimAnswered::new);
     }
 
     /**
@@ -88,7 +89,7 @@ final class ValueClaims {
             ActorContext<CollectionProtocol.Command> context,
             String collection,
             ResourceType type,
-            RecipientRef<ValueAllocator.Command> allocator) {
+            RecipientRef<AllocatorProtocol.Command> allocator) {
         if (type.strategy().clusterValues() == null) {
             return null;
         }
@@ -134,7 +135,7 @@ final class ValueClaims {
      */
     void claim(String claimId, List<PendingWrite> batch) {
         List<List<ValueRequest>> requests = batch.stream().map(p -> p.plan().requests()).toList();
-        allocator.tell(new ValueAllocator.Claim(collection, claimId, requests, false, answers));
+        allocator.tell(new AllocatorProtocol.Claim(collection, claimId, requests, false, answers));
         context.scheduleOnce(
                 WriteBatcher.ALLOCATE_TIMEOUT,
                 context.getSelf(),
@@ -142,7 +143,7 @@ final class ValueClaims {
     }
 
     /** Fills in the granted writes' values; the refused ones get the kind's error. */
-    Granted split(ValueAllocator.Claimed reply, List<PendingWrite> batch) {
+    Granted split(AllocatorProtocol.Claimed reply, List<PendingWrite> batch) {
         List<PendingWrite> kept = new ArrayList<>(batch.size());
         List<Refusal> refused = new ArrayList<>();
         for (int i = 0; i < batch.size(); i++) {
@@ -168,7 +169,7 @@ final class ValueClaims {
     }
 
     void abandon(String claimId) {
-        allocator.tell(new ValueAllocator.Abandon(collection, claimId));
+        allocator.tell(new AllocatorProtocol.Abandon(collection, claimId));
     }
 
     /**
@@ -186,7 +187,7 @@ final class ValueClaims {
             }
         }
         if (claimId != null || !released.isEmpty()) {
-            allocator.tell(new ValueAllocator.Settle(collection, claimId, released));
+            allocator.tell(new AllocatorProtocol.Settle(collection, claimId, released));
         }
     }
 
@@ -205,11 +206,11 @@ final class ValueClaims {
         String key = UUID.randomUUID().toString();
         dryRuns.put(key, dryRun);
         context.ask(
-                ValueAllocator.Claimed.class,
+                AllocatorProtocol.Claimed.class,
                 allocator,
                 WriteBatcher.ALLOCATE_TIMEOUT,
                 r ->
-                        new ValueAllocator.Claim(
+                        new AllocatorProtocol.Claim(
                                 collection, key, List.of(dryRun.plan().requests()), true, r),
                 (reply, failure) ->
                         new CollectionProtocol.DryRunAnswered(
@@ -226,7 +227,7 @@ final class ValueClaims {
         if (d == null) {
             return null;
         }
-        ValueAllocator.Claimed reply = a.reply();
+        AllocatorProtocol.Claimed reply = a.reply();
         if (reply == null || reply.unavailable() != null) {
             return new Verdict(d, unavailable(reply == null ? a.failure() : reply.unavailable()));
         }

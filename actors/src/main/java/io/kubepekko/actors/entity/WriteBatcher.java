@@ -3,7 +3,7 @@ package io.kubepekko.actors.entity;
 import io.kubepekko.actors.CollectionId;
 import io.kubepekko.actors.PublishedEvent;
 import io.kubepekko.actors.StorageQuota;
-import io.kubepekko.actors.allocation.ValueAllocator;
+import io.kubepekko.actors.allocation.AllocatorProtocol;
 import io.kubepekko.actors.entity.CollectionProtocol.Write;
 import io.kubepekko.actors.sequencing.Revisions;
 import io.kubepekko.actors.sequencing.RevisionsProtocol;
@@ -165,7 +165,7 @@ final class WriteBatcher {
      * batch (no later write of the batch depends on them: a write to the same object waits for the
      * next batch). What is left asks for its versions.
      */
-    Persist<Write, PendingWrite> claimAnswered(ValueAllocator.Claimed reply) {
+    Persist<Write, PendingWrite> claimAnswered(AllocatorProtocol.Claimed reply) {
         if (!batch.awaitsClaim(reply.claimId())) {
             return run(batch.lateClaim(reply.claimId()));
         }
