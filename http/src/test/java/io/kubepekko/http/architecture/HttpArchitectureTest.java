@@ -18,9 +18,10 @@ import org.junit.jupiter.api.Test;
 /**
  * House rules of {@code http/}. Its three rooms depend downward only: {@code server} (boot, flags,
  * settings, the process) builds the {@code route} handlers, which answer in the {@code encoding}'s
- * formats; nothing in http depends on the server, and encoding knows no routes. Routes talk to the
- * control plane through its facade and never reach into the entities, the watch caches or the
- * controllers' insides. The facade is named by class, not package, so the rule holds while {@code
+ * formats; nothing in http depends on the server, and encoding knows no routes. {@code security}
+ * (reading key and certificate files) serves the server and the routes. Routes talk to the control
+ * plane through its facade and never reach into the entities, the watch caches or the controllers'
+ * insides. The facade is named by class, not package, so the rule holds while {@code
  * io.kubepekko.actors} is split into packages: a class keeps its name when it moves.
  */
 class HttpArchitectureTest {
@@ -82,12 +83,16 @@ class HttpArchitectureTest {
                         .definedBy("io.kubepekko.http.server..")
                         .layer("route")
                         .definedBy("io.kubepekko.http.route..")
+                        .layer("security")
+                        .definedBy("io.kubepekko.http.security..")
                         .layer("encoding")
                         .definedBy("io.kubepekko.http.encoding..")
                         .whereLayer("server")
                         .mayNotBeAccessedByAnyLayer()
                         .whereLayer("route")
                         .mayOnlyBeAccessedByLayers("server")
+                        .whereLayer("security")
+                        .mayOnlyBeAccessedByLayers("route", "server")
                         .whereLayer("encoding")
                         .mayOnlyBeAccessedByLayers("route", "server")
                         .because(
@@ -105,6 +110,7 @@ class HttpArchitectureTest {
                         .resideInAnyPackage(
                                 "io.kubepekko.http.server..",
                                 "io.kubepekko.http.route..",
+                                "io.kubepekko.http.security..",
                                 "io.kubepekko.http.encoding..")
                         .because(
                                 "a class in the bare io.kubepekko.http package would sit outside the rooms' rules");
