@@ -19,6 +19,7 @@ import java.text.ParseException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
@@ -32,7 +33,8 @@ import java.util.Set;
  *   <li>a token that is not a three-part JWT whose unverified {@code iss} is one of ours is not
  *       this authenticator's ({@link Authentication.NotPresented}), nor is one that does not parse
  *       as a JWS of an allowed algorithm (RS256, ES256, ES384, ES512; never {@code none});
- *   <li>the signature must verify against one of the {@code --service-account-key-file} keys;
+ *   <li>the signature must verify against one of the {@code --service-account-key-file} keys (those
+ *       with the token's {@code kid} when it has one);
  *   <li>{@code aud} must share an audience with the target audiences (a token without {@code aud}
  *       counts as carrying the API server's audiences);
  *   <li>{@code nbf}, {@code exp} and {@code iat} are checked with kube's one-minute leeway;
@@ -59,6 +61,7 @@ public final class ServiceAccountTokenAuthenticator implements TokenAuthenticato
 
     private final Set<String> issuers;
     private final List<PublicKey> keys;
+    private final List<String> keyIds;
     private final List<String> apiAudiences;
     private final BoundObjects objects;
     private final InstantSource clock;
@@ -78,6 +81,7 @@ public final class ServiceAccountTokenAuthenticator implements TokenAuthenticato
             InstantSource clock) {
         this.issuers = Set.copyOf(issuers);
         this.keys = List.copyOf(keys);
+        this.keyIds = this.keys.stream().map(ServiceAccountKeys::keyId).toList();
         this.apiAudiences = List.copyOf(apiAudiences);
         this.objects = objects;
         this.clock = clock;
@@ -100,8 +104,12 @@ public final class ServiceAccountTokenAuthenticator implements TokenAuthenticato
         if (!ALLOWED.contains(jws.getHeader().getAlgorithm())) {
             return new Authentication.NotPresented();
         }
-        if (!verifies(jws)) {
-            return new Authentication.Rejected("service account token signature is invalid");
+        List<PublicKey> candidates = candidates(jws.getHeader().getKeyID());
+        if (candidates.isEmpty()) {
+            return rejected("invalid signature, no keys found");
+        }
+        if (!verifies(jws, candidates)) {
+            return rejected("service account token signature is invalid");
         }
         JsonNode claims;
         try {
@@ -156,7 +164,21 @@ public final class ServiceAccountTokenAuthenticator implements TokenAuthenticato
                 auds);
     }
 
-    private boolean verifies(JWSObject jws) {
+    // kube tries only the keys whose kid the token names, or all of them when it names none.
+    private List<PublicKey> candidates(String kid) {
+        if (kid == null || kid.isEmpty()) {
+            return keys;
+        }
+        List<PublicKey> named = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            if (keyIds.get(i).equals(kid)) {
+                named.add(keys.get(i));
+            }
+        }
+        return named;
+    }
+
+    private static boolean verifies(JWSObject jws, List<PublicKey> keys) {
         for (PublicKey key : keys) {
             try {
                 JWSVerifier verifier = verifier(key, jws.getHeader().getAlgorithm());
@@ -184,6 +206,9 @@ public final class ServiceAccountTokenAuthenticator implements TokenAuthenticato
     // kube's hasCorrectIssuer: a cheap look at the unverified payload so tokens of other issuers
     // (and other token kinds) are left to the other authenticators.
     private boolean hasOurIssuer(String token) {
+        if (token.strip().startsWith("{")) {
+            return false; // a JWS in JSON serialization is not a token
+        }
         String[] parts = token.split("\\.", -1);
         if (parts.length != 3) {
             return false;

@@ -182,11 +182,19 @@ class ServiceAccountTokenAuthenticatorTest {
     }
 
     @Test
-    void rejectsABadSignature() {
-        String other =
-                new ServiceAccountTokenIssuer(ISSUER, TestKeys.OTHER_RSA)
-                        .issue(claims(new ServiceAccountClaims.Unbound()));
-        Authentication a = authenticator(NOW, TestKeys.RSA).authenticateToken(other, List.of());
+    void rejectsABadSignature() throws Exception {
+        JWSObject forged =
+                new JWSObject(
+                        new JWSHeader.Builder(JWSAlgorithm.RS256)
+                                .keyID(ServiceAccountKeys.keyId(TestKeys.RSA.getPublic()))
+                                .build(),
+                        new Payload(
+                                claims(new ServiceAccountClaims.Unbound())
+                                        .payload(ISSUER)
+                                        .toString()));
+        forged.sign(new RSASSASigner(TestKeys.OTHER_RSA.getPrivate()));
+        Authentication a =
+                authenticator(NOW, TestKeys.RSA).authenticateToken(forged.serialize(), List.of());
         assertEquals("service account token signature is invalid", rejection(a));
         String[] parts = token(new ServiceAccountClaims.Unbound()).split("\\.");
         String tampered =
@@ -198,6 +206,25 @@ class ServiceAccountTokenAuthenticatorTest {
                         + "AAAA"
                         + parts[2].substring(14);
         rejection(check(tampered));
+    }
+
+    @Test
+    void triesOnlyTheKeysNamedByTheTokensKid() throws Exception {
+        String token = token(new ServiceAccountClaims.Unbound());
+        assertEquals(
+                "invalid signature, no keys found",
+                rejection(
+                        authenticator(NOW, TestKeys.OTHER_RSA)
+                                .authenticateToken(token, List.of())));
+        JWSObject withoutKid =
+                new JWSObject(
+                        new JWSHeader(JWSAlgorithm.RS256),
+                        new Payload(
+                                claims(new ServiceAccountClaims.Unbound())
+                                        .payload(ISSUER)
+                                        .toString()));
+        withoutKid.sign(new RSASSASigner(TestKeys.RSA.getPrivate()));
+        assertInstanceOf(Authentication.Authenticated.class, check(withoutKid.serialize()));
     }
 
     @Test
