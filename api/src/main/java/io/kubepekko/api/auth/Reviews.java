@@ -66,7 +66,17 @@ public final class Reviews {
                     ApiStatus.badRequest("token is required for TokenReview in authentication"));
         }
         List<String> audiences = new ArrayList<>();
-        for (JsonNode a : spec.path("audiences")) {
+        JsonNode audiencesNode = spec.path("audiences");
+        if (!audiencesNode.isMissingNode() && !audiencesNode.isNull() && !audiencesNode.isArray()) {
+            return new Refused(
+                    ApiStatus.badRequest(
+                            "TokenReview in version \"v1\" cannot be handled as a TokenReview:"
+                                    + " json: cannot unmarshal "
+                                    + (audiencesNode.isTextual() ? "string" : "object")
+                                    + " into Go struct field TokenReviewSpec.spec.audiences of"
+                                    + " type []string"));
+        }
+        for (JsonNode a : audiencesNode) {
             if (!a.isTextual()) {
                 return new Refused(
                         ApiStatus.badRequest(

@@ -78,6 +78,20 @@ class ReviewsTest {
     }
 
     @Test
+    void refusesAudiencesOfTheWrongType() {
+        for (String body :
+                List.of(
+                        "{'spec':{'token':'good','audiences':'api'}}",
+                        "{'spec':{'token':'good','audiences':[1]}}")) {
+            Reviews.Refused refused =
+                    assertInstanceOf(
+                            Reviews.Refused.class,
+                            Reviews.tokenReview(json(body), TOKENS, List.of("api")));
+            assertEquals(400, refused.status().code());
+        }
+    }
+
+    @Test
     void answersWhoAmIWithTheRequestsUser() {
         assertEquals(
                 json(

@@ -338,11 +338,11 @@ public final class TokenRequests {
             warnAfter = lifetime;
             lifetime = EXTENDED_EXPIRATION;
         }
-        ObjectNode saMeta = (ObjectNode) serviceAccount.path("metadata");
         ServiceAccountClaims claims =
                 ServiceAccountClaims.of(
                         r.namespace(),
-                        new ObjectRef(r.name(), saMeta.path("uid").asText("")),
+                        new ObjectRef(
+                                r.name(), serviceAccount.path("metadata").path("uid").asText("")),
                         binding,
                         r.audiences(),
                         now,
