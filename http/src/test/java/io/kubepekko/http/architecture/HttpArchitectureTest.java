@@ -19,10 +19,11 @@ import org.junit.jupiter.api.Test;
  * House rules of {@code http/}. Its rooms depend downward only: {@code server} (boot, flags,
  * settings, the process) builds the {@code route} handlers, which answer in the {@code encoding}'s
  * formats; nothing in http depends on the server, and encoding knows no routes. {@code security}
- * (the PKI, TLS, client certificates) sits beside encoding, below the server and the routes. Routes
- * talk to the control plane through its facade and never reach into the entities, the watch caches
- * or the controllers' insides. The facade is named by class, not package, so the rule holds while
- * {@code io.kubepekko.actors} is split into packages: a class keeps its name when it moves.
+ * (the PKI, TLS, client certificates, key files) sits beside encoding, below the server and the
+ * routes. Routes talk to the control plane through its facade and never reach into the entities,
+ * the watch caches or the controllers' insides. The facade is named by class, not package, so the
+ * rule holds while {@code io.kubepekko.actors} is split into packages: a class keeps its name when
+ * it moves.
  */
 class HttpArchitectureTest {
     /**
