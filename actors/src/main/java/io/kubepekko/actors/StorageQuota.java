@@ -2,6 +2,7 @@ package io.kubepekko.actors;
 
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.status.ApiStatus;
+import io.kubepekko.api.store.WriteResult;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -160,20 +161,22 @@ public final class StorageQuota {
          * Admits a write that grows the stored objects by {@code growth} bytes, measured only near
          * the quota.
          *
-         * @throws io.kubepekko.api.status.ApiException the 507 refusal, when it does not fit
+         * @return empty when admitted, else the 507 refusal that is the write's answer
          */
-        public void admit(LongSupplier growth) {
+        public Optional<WriteResult.Refused> admit(LongSupplier growth) {
             if (!limited() || used.get() + reserved.get() + margin <= limit) {
-                return;
+                return Optional.empty();
             }
             long g = growth.getAsLong();
             if (g <= 0) {
-                return;
+                return Optional.empty();
             }
             if (!reserve(g)) {
-                throw refusal(used.get() + reserved.get() + g, g).exception();
+                return Optional.of(
+                        new WriteResult.Refused(refusal(used.get() + reserved.get() + g, g)));
             }
             held += g;
+            return Optional.empty();
         }
 
         /** Ends the batch's reservations. */

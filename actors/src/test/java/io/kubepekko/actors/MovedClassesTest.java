@@ -2,17 +2,25 @@ package io.kubepekko.actors;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.kubepekko.actors.allocation.ValueAllocator;
-import io.kubepekko.actors.entity.CollectionEntity;
+import io.kubepekko.actors.allocation.AllocatorEvent;
+import io.kubepekko.actors.allocation.AllocatorState;
+import io.kubepekko.actors.entity.CollectionEvent;
 import io.kubepekko.actors.entity.CollectionSnapshotParts;
-import io.kubepekko.actors.sequencing.Revisions;
+import io.kubepekko.actors.entity.CollectionState;
+import io.kubepekko.actors.entity.ObjectChanged;
+import io.kubepekko.actors.sequencing.RevisionsEvent;
+import io.kubepekko.actors.sequencing.RevisionsProtocol;
+import io.kubepekko.actors.sequencing.RevisionsState;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
@@ -28,10 +36,10 @@ import org.pcollections.TreePMap;
 
 /**
  * Journals and snapshot stores written before the entities moved into {@code entity}, {@code
- * sequencing} and {@code allocation} hold their events and states under the old class names
- * (Pekko's Jackson serializer writes the class name as the manifest). Each moved class is written
- * here, then read back through {@link SerializationExtension} with its old manifest, as a recovery
- * reads an old row.
+ * sequencing} and {@code allocation}, or before their events and states moved into files of their
+ * own, hold their events and states under the old class names (Pekko's Jackson serializer writes
+ * the class name as the manifest). Each moved class is written here, then read back through {@link
+ * SerializationExtension} with its old manifest, as a recovery reads an old row.
  */
 class MovedClassesTest {
 
@@ -57,47 +65,55 @@ class MovedClassesTest {
      * A representative of each moved persisted class, by the name old journals and snapshots carry.
      */
     private static Map<String, Object> storedUnderOldNames() {
-        ActorRef<Revisions.Published> subscriber =
-                testKit.<Revisions.Published>createTestProbe().ref();
-        Revisions.HandedOver handedOver =
-                new Revisions.HandedOver("epoch-1", 1500, List.of(subscriber));
+        ActorRef<RevisionsProtocol.Published> subscriber =
+                testKit.<RevisionsProtocol.Published>createTestProbe().ref();
+        RevisionsEvent.HandedOver handedOver =
+                new RevisionsEvent.HandedOver("epoch-1", 1500, List.of(subscriber));
+        ObjectChanged changed = new ObjectChanged(7, "a", null, OBJECT, false, 1_700_000_000_000L);
+        CollectionState collection =
+                new CollectionState(TreePMap.<String, byte[]>empty().plus("a", OBJECT), 7);
+        RevisionsEvent.BlockReserved reserved = new RevisionsEvent.BlockReserved(2000);
+        RevisionsEvent.CollectionAdded added = new RevisionsEvent.CollectionAdded("default");
+        RevisionsState revisions =
+                new RevisionsState(2000, HashTreePSet.singleton("default"), handedOver);
+        AllocatorEvent.ValuesClaimed claimed =
+                new AllocatorEvent.ValuesClaimed(
+                        "services/default", "claim-1", List.of("ip/10.96.0.10"));
+        AllocatorEvent.ValuesReleased released =
+                new AllocatorEvent.ValuesReleased("services/default", List.of("ip/10.96.0.10"));
+        AllocatorState allocator =
+                new AllocatorState(
+                        TreePMap.<String, AllocatorState.Owner>empty()
+                                .plus(
+                                        "ip/10.96.0.10",
+                                        new AllocatorState.Owner("services/default", "claim-1")));
         Map<String, Object> stored = new LinkedHashMap<>();
-        stored.put(
-                "io.kubepekko.actors.CollectionEntity$ObjectChanged",
-                new CollectionEntity.ObjectChanged(
-                        7, "a", null, OBJECT, false, 1_700_000_000_000L));
-        stored.put(
-                "io.kubepekko.actors.CollectionEntity$State",
-                new CollectionEntity.State(TreePMap.<String, byte[]>empty().plus("a", OBJECT), 7));
+        // Before the packages by concern.
+        stored.put("io.kubepekko.actors.CollectionEntity$ObjectChanged", changed);
+        stored.put("io.kubepekko.actors.CollectionEntity$State", collection);
         stored.put(
                 "io.kubepekko.actors.CollectionSnapshotParts$Header",
                 new CollectionSnapshotParts.Header(2, 7));
         stored.put(
                 "io.kubepekko.actors.CollectionSnapshotParts$Part",
                 new CollectionSnapshotParts.Part(Map.of("a", OBJECT)));
-        stored.put(
-                "io.kubepekko.actors.Revisions$BlockReserved", new Revisions.BlockReserved(2000));
-        stored.put(
-                "io.kubepekko.actors.Revisions$CollectionAdded",
-                new Revisions.CollectionAdded("default"));
+        stored.put("io.kubepekko.actors.Revisions$BlockReserved", reserved);
+        stored.put("io.kubepekko.actors.Revisions$CollectionAdded", added);
         stored.put("io.kubepekko.actors.Revisions$HandedOver", handedOver);
-        stored.put(
-                "io.kubepekko.actors.Revisions$State",
-                new Revisions.State(2000, HashTreePSet.singleton("default"), handedOver));
-        stored.put(
-                "io.kubepekko.actors.ValueAllocator$ValuesClaimed",
-                new ValueAllocator.ValuesClaimed(
-                        "services/default", "claim-1", List.of("ip/10.96.0.10")));
-        stored.put(
-                "io.kubepekko.actors.ValueAllocator$ValuesReleased",
-                new ValueAllocator.ValuesReleased("services/default", List.of("ip/10.96.0.10")));
-        stored.put(
-                "io.kubepekko.actors.ValueAllocator$State",
-                new ValueAllocator.State(
-                        TreePMap.<String, ValueAllocator.Owner>empty()
-                                .plus(
-                                        "ip/10.96.0.10",
-                                        new ValueAllocator.Owner("services/default", "claim-1"))));
+        stored.put("io.kubepekko.actors.Revisions$State", revisions);
+        stored.put("io.kubepekko.actors.ValueAllocator$ValuesClaimed", claimed);
+        stored.put("io.kubepekko.actors.ValueAllocator$ValuesReleased", released);
+        stored.put("io.kubepekko.actors.ValueAllocator$State", allocator);
+        // Before the events and states had files of their own.
+        stored.put("io.kubepekko.actors.entity.CollectionEntity$ObjectChanged", changed);
+        stored.put("io.kubepekko.actors.entity.CollectionEntity$State", collection);
+        stored.put("io.kubepekko.actors.sequencing.Revisions$BlockReserved", reserved);
+        stored.put("io.kubepekko.actors.sequencing.Revisions$CollectionAdded", added);
+        stored.put("io.kubepekko.actors.sequencing.Revisions$HandedOver", handedOver);
+        stored.put("io.kubepekko.actors.sequencing.Revisions$State", revisions);
+        stored.put("io.kubepekko.actors.allocation.ValueAllocator$ValuesClaimed", claimed);
+        stored.put("io.kubepekko.actors.allocation.ValueAllocator$ValuesReleased", released);
+        stored.put("io.kubepekko.actors.allocation.ValueAllocator$State", allocator);
         return stored;
     }
 
@@ -140,30 +156,39 @@ class MovedClassesTest {
     void everyStoredClassOfTheMovedEntitiesIsMapped() {
         Set<String> stored = new TreeSet<>();
         for (Class<?> events :
-                List.of(
-                        CollectionEntity.Event.class,
-                        Revisions.Event.class,
-                        ValueAllocator.Event.class)) {
+                List.of(CollectionEvent.class, RevisionsEvent.class, AllocatorEvent.class)) {
             for (Class<?> event : events.getPermittedSubclasses()) {
                 stored.add(event.getName());
             }
         }
         for (Class<?> snapshot :
                 List.of(
-                        CollectionEntity.State.class,
-                        Revisions.State.class,
-                        ValueAllocator.State.class,
+                        CollectionState.class,
+                        RevisionsState.class,
+                        AllocatorState.class,
                         CollectionSnapshotParts.Header.class,
                         CollectionSnapshotParts.Part.class)) {
             stored.add(snapshot.getName());
         }
         assertEquals(stored, new TreeSet<>(MovedClasses.RENAMED.values()));
+        Pattern beforePackages = Pattern.compile("io\\.kubepekko\\.actors\\.[A-Z]\\w*\\$\\w+");
+        for (String now : stored) {
+            assertTrue(
+                    MovedClasses.RENAMED.entrySet().stream()
+                            .anyMatch(
+                                    e ->
+                                            e.getValue().equals(now)
+                                                    && beforePackages
+                                                            .matcher(e.getKey())
+                                                            .matches()),
+                    now + " is read under its name of before the packages by concern");
+        }
         MovedClasses.RENAMED.forEach(
                 (oldName, now) ->
-                        assertEquals(
-                                oldName,
-                                "io.kubepekko.actors." + now.substring(now.lastIndexOf('.') + 1),
-                                "moved from the base package, same name"));
+                        assertThrows(
+                                ClassNotFoundException.class,
+                                () -> Class.forName(oldName),
+                                oldName + " names no class now"));
         assertEquals(MovedClasses.RENAMED.keySet(), storedUnderOldNames().keySet());
     }
 }

@@ -1,11 +1,12 @@
 package io.kubepekko.actors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kubepekko.api.GroupResource;
-import io.kubepekko.api.status.ApiException;
+import io.kubepekko.api.status.ApiStatus;
+import io.kubepekko.api.store.WriteResult;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,16 +36,17 @@ class StorageQuotaTest {
         StorageQuota.Admission first = quota.admission();
         StorageQuota.Admission second = quota.admission();
 
-        first.admit(() -> MB + MB / 2);
-        ApiException refused = assertThrows(ApiException.class, () -> second.admit(() -> MB));
-        assertEquals(507, refused.status().code());
-        assertTrue(
-                refused.status().message().contains("would take 20500000 bytes"),
-                refused.status().message());
+        assertEquals(Optional.empty(), first.admit(() -> MB + MB / 2));
+        ApiStatus refused = second.admit(() -> MB).orElseThrow().status();
+        assertEquals(507, refused.code());
+        assertTrue(refused.message().contains("would take 20500000 bytes"), refused.message());
 
         first.release();
         quota.record(CONFIG_MAPS, 19 * MB + MB / 2); // the caches counted the first batch
-        quota.admission().admit(() -> MB / 2); // exactly at the quota is within it
+        assertEquals(
+                Optional.empty(),
+                quota.admission().admit(() -> MB / 2),
+                "exactly at the quota is within it");
     }
 
     @Test
@@ -78,7 +80,7 @@ class StorageQuotaTest {
         quota.record(PODS, 9 * MB);
         assertTrue(quota.readiness().isEmpty());
 
-        assertThrows(ApiException.class, () -> quota.admission().admit(() -> 2 * MB));
+        assertTrue(quota.admission().admit(() -> 2 * MB).isPresent());
         assertTrue(quota.readiness().orElseThrow().startsWith("database space exceeded"));
         quota.record(PODS, 8 * MB + 1);
         assertTrue(quota.readiness().isPresent(), "2 MB do not fit yet");
@@ -87,6 +89,30 @@ class StorageQuotaTest {
 
         quota.record(PODS, 11 * MB); // over it, e.g. restarted with a smaller quota
         assertTrue(quota.readiness().isPresent());
-        quota.admission().admit(() -> -MB); // a shrinking write is admitted even over the quota
+        assertEquals(
+                Optional.empty(),
+                quota.admission().admit(() -> -MB),
+                "a shrinking write is admitted even over the quota");
+    }
+
+    /**
+     * A write that does not fit is answered its 507 refusal as a value, which the collection passes
+     * on as the write's reply; nothing is thrown.
+     */
+    @Test
+    void aWriteThatDoesNotFitIsAnsweredARefusalValue() {
+        StorageQuota quota = StorageQuota.of(10 * MB);
+        quota.record(PODS, 9 * MB);
+        Optional<WriteResult.Refused> answer = quota.admission().admit(() -> 2 * MB);
+        assertEquals(507, answer.orElseThrow().status().code());
+        assertTrue(
+                answer.get()
+                        .status()
+                        .message()
+                        .startsWith(
+                                "database space exceeded: the stored"
+                                        + " objects would take 11000000 bytes, over the storage quota of 10000000"
+                                        + " bytes (--storage-quota-bytes)"),
+                answer.get().status().message());
     }
 }

@@ -1015,9 +1015,9 @@ class ClusterFailoverIT {
         Map<String, String> signs =
                 Map.of(
                         "HandedOver persist failed",
-                                "Failed to persist event type [io.kubepekko.actors.sequencing.Revisions$HandedOver]",
+                                "Failed to persist event type [io.kubepekko.actors.sequencing.RevisionsEvent$HandedOver]",
                         "Revisions hand-off timed out",
-                                "HandOffStopMessage [io.kubepekko.actors.sequencing.Revisions$HandOver] is not handled",
+                                "HandOffStopMessage [io.kubepekko.actors.sequencing.RevisionsProtocol$HandOver] is not handled",
                         "recovery failed", "Exception during recovery",
                         "new epochs", "starting a new epoch");
         Map<String, Long> counts = new TreeMap<>();

@@ -1,16 +1,23 @@
 package io.kubepekko.actors.allocation;
 
-import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonProperty;
 import io.kubepekko.actors.CollectionId;
-import io.kubepekko.actors.entity.CollectionEntity;
-import io.kubepekko.actors.sequencing.Revisions;
+import io.kubepekko.actors.allocation.AllocatorProtocol.Abandon;
+import io.kubepekko.actors.allocation.AllocatorProtocol.AskAgain;
+import io.kubepekko.actors.allocation.AllocatorProtocol.Claim;
+import io.kubepekko.actors.allocation.AllocatorProtocol.Claimed;
+import io.kubepekko.actors.allocation.AllocatorProtocol.Command;
+import io.kubepekko.actors.allocation.AllocatorProtocol.Flush;
+import io.kubepekko.actors.allocation.AllocatorProtocol.HoldingsReported;
+import io.kubepekko.actors.allocation.AllocatorProtocol.NamespacesListed;
+import io.kubepekko.actors.allocation.AllocatorProtocol.Settle;
+import io.kubepekko.actors.allocation.AllocatorProtocol.Tick;
+import io.kubepekko.actors.entity.CollectionProtocol;
+import io.kubepekko.actors.sequencing.RevisionsProtocol;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.alloc.ClaimResult;
 import io.kubepekko.api.alloc.Claims;
 import io.kubepekko.api.alloc.ValuePool;
 import io.kubepekko.api.alloc.ValueRequest;
-import io.kubepekko.persistence.CborSerializable;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,14 +25,11 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.random.RandomGenerator;
-import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.actor.typed.SupervisorStrategy;
@@ -41,7 +45,6 @@ import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforc
 import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
 import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
-import org.pcollections.TreePMap;
 
 /**
  * Hands out values that must be unique across the whole cluster (Service cluster IPs and node
@@ -59,14 +62,14 @@ import org.pcollections.TreePMap;
  * <p><b>The collections are the judge.</b> A lost settlement (a crash between a collection's
  * journal write and its message) would leak a value, so at start (recovery), and for any claim
  * unsettled past {@link #PENDING_DEADLINE}, the allocator asks the collections which values their
- * objects hold and which claims are still in flight ({@link CollectionEntity.ReportHoldings}), and
- * releases the rest of what it has recorded for them. Claims wait until that first reconciliation
- * is done. A report is applied only if nothing of that collection was processed since it was asked
- * for (else it is asked again), so a stale report never releases a value a newer write holds.
+ * objects hold and which claims are still in flight ({@link CollectionProtocol.ReportHoldings}),
+ * and releases the rest of what it has recorded for them. Claims wait until that first
+ * reconciliation is done. A report is applied only if nothing of that collection was processed
+ * since it was asked for (else it is asked again), so a stale report never releases a value a newer
+ * write holds.
  */
 public final class ValueAllocator
-        extends EventSourcedBehaviorWithEnforcedReplies<
-                ValueAllocator.Command, ValueAllocator.Event, ValueAllocator.State> {
+        extends EventSourcedBehaviorWithEnforcedReplies<Command, AllocatorEvent, AllocatorState> {
 
     public static final EntityTypeKey<Command> TYPE_KEY =
             EntityTypeKey.create(Command.class, "ValueAllocator");
@@ -81,7 +84,6 @@ public final class ValueAllocator
     static final Duration PENDING_DEADLINE = Duration.ofSeconds(30);
 
     static final Duration TICK = Duration.ofSeconds(5);
-    static final Duration ASK_TIMEOUT = Duration.ofSeconds(10);
 
     /**
      * How often a collection is asked again when its report is stale or missing, before it is given
@@ -89,167 +91,14 @@ public final class ValueAllocator
      */
     static final int MAX_REPORT_ATTEMPTS = 5;
 
-    // ---- state ----
-
-    /**
-     * Who holds a value: the collection (entity id) and the claim that took it, which a collection
-     * names while the claim's batch is in flight.
-     */
-    public record Owner(String collection, String claim) implements CborSerializable {}
-
-    /** Every value that is claimed or held, as its {@link Claims#key}, and its owner. */
-    public record State(TreePMap<String, Owner> owners) implements CborSerializable {
-        static final State EMPTY = new State(TreePMap.empty());
-
-        @JsonCreator
-        static State fromJson(@JsonProperty("owners") Map<String, Owner> owners) {
-            return new State(TreePMap.from(owners == null ? Map.of() : owners));
-        }
-
-        @JsonProperty("owners")
-        Map<String, Owner> ownersForJson() {
-            return new TreeMap<>(owners);
-        }
-
-        State apply(Event event) {
-            if (event instanceof ValuesClaimed c) {
-                return new State(claimed(owners, c));
-            }
-            ValuesReleased r = (ValuesReleased) event;
-            return new State(released(owners, r.collection(), r.keys()));
-        }
-    }
-
-    private static TreePMap<String, Owner> claimed(
-            TreePMap<String, Owner> owners, ValuesClaimed c) {
-        Owner owner = new Owner(c.collection(), c.claimId());
-        TreePMap<String, Owner> next = owners;
-        for (String key : c.keys()) {
-            next = next.plus(key, owner);
-        }
-        return next;
-    }
-
-    /** {@code owners} without those of {@code keys} that {@code collection} owns. */
-    private static TreePMap<String, Owner> released(
-            TreePMap<String, Owner> owners, String collection, List<String> keys) {
-        TreePMap<String, Owner> next = owners;
-        for (String key : keys) {
-            Owner o = next.get(key);
-            if (o != null && o.collection().equals(collection)) {
-                next = next.minus(key);
-            }
-        }
-        return next;
-    }
-
-    // ---- commands ----
-
-    /** Protocol of {@link ValueAllocator}. */
-    public sealed interface Command extends CborSerializable
-            permits Claim,
-                    Settle,
-                    Abandon,
-                    Flush,
-                    Tick,
-                    NamespacesListed,
-                    HoldingsReported,
-                    AskAgain {}
-
-    /**
-     * Claims values for the writes of one batch of {@code collection} (a collection entity id),
-     * each write's requests granted all together or not at all. {@code claimId} names the claim in
-     * {@link Settle}, {@link Abandon} and holdings reports. A dry run only evaluates, as
-     * Kubernetes' dry-run allocators do, and records nothing.
-     */
-    public record Claim(
-            String collection,
-            String claimId,
-            List<List<ValueRequest>> writes,
-            boolean dryRun,
-            ActorRef<Claimed> replyTo)
-            implements Command {}
-
-    /**
-     * The batch that made claim {@code claimId} ({@code null} when it claimed nothing) is
-     * persisted: its claimed values are held; {@code released} are values its objects no longer
-     * hold.
-     */
-    public record Settle(String collection, String claimId, List<String> released)
-            implements Command {}
-
-    /**
-     * The batch that made claim {@code claimId} will never be persisted: its values are free again.
-     */
-    public record Abandon(String collection, String claimId) implements Command {}
-
-    /** Internal: persist what is queued. */
-    public enum Flush implements Command {
-        INSTANCE
-    }
-
-    /** Internal: look for claims left unsettled too long. */
-    public enum Tick implements Command {
-        INSTANCE
-    }
-
-    /**
-     * Internal: the namespaces whose collections of {@code resource} may hold values, or a failure.
-     */
-    public record NamespacesListed(String resource, List<String> namespaces, String failure)
-            implements Command {}
-
-    /**
-     * Internal: a collection's report, asked for when the allocator had processed {@code asked}
-     * items, or a failure.
-     */
-    public record HoldingsReported(
-            String collection, long asked, CollectionEntity.Holdings holdings, String failure)
-            implements Command {}
-
-    /** Internal: ask a collection (or a resource's namespace list) again. */
-    public record AskAgain(String collection, String resource) implements Command {}
-
-    // ---- replies ----
-
-    /**
-     * One result per write of the claim, in order; {@code unavailable} (results empty) when the
-     * allocator cannot take claims now.
-     */
-    public record Claimed(String claimId, List<ClaimResult> results, String unavailable)
-            implements CborSerializable {}
-
-    // ---- events ----
-
-    /** Events of {@link ValueAllocator}; facts, never renamed. */
-    public sealed interface Event extends CborSerializable permits ValuesClaimed, ValuesReleased {}
-
-    /**
-     * {@code collection} claimed {@code keys} (by claim {@code claimId}, or adopted by a
-     * reconciliation).
-     */
-    public record ValuesClaimed(String collection, String claimId, List<String> keys)
-            implements Event {}
-
-    /** {@code keys} owned by {@code collection} are free again. */
-    public record ValuesReleased(String collection, List<String> keys) implements Event {}
-
-    // ---- behaviour ----
-
-    /**
-     * A claim granted and persisted but not yet settled by its collection (this incarnation's
-     * only).
-     */
-    private record Pending(String collection, Instant since) {}
-
     /** A collection's report to apply, in queue order with the claims and settlements. */
-    private record Reconcile(String collection, long asked, CollectionEntity.Holdings holdings) {}
+    private record Reconcile(String collection, long asked, CollectionProtocol.Holdings holdings) {}
 
     /** Where the allocator finds the collections and sequencers it reconciles against. */
     public record Directory(
             List<GroupResource> resources,
-            Function<GroupResource, RecipientRef<Revisions.Command>> revisions,
-            Function<String, RecipientRef<CollectionEntity.Command>> collections) {}
+            Function<GroupResource, RecipientRef<RevisionsProtocol.Command>> revisions,
+            Function<String, RecipientRef<CollectionProtocol.Command>> collections) {}
 
     private final ActorContext<Command> context;
     private final TimerScheduler<Command> timers;
@@ -264,7 +113,8 @@ public final class ValueAllocator
     /** Claims that arrived before the first reconciliation finished. */
     private final ArrayDeque<Claim> waiting = new ArrayDeque<>();
 
-    private final Map<String, Pending> pending = new HashMap<>();
+    private final PendingClaims pending = new PendingClaims();
+    private final HoldingsAsks asks;
 
     /**
      * The collections asked for a report: the {@code tick} they were asked at (-1: not out) and the
@@ -315,6 +165,7 @@ public final class ValueAllocator
                         Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
         this.context = context;
         this.timers = timers;
+        this.asks = new HoldingsAsks(context, timers, directory);
         this.pools = Map.copyOf(pools);
         this.directory = directory;
         this.clock = clock;
@@ -322,8 +173,8 @@ public final class ValueAllocator
     }
 
     @Override
-    public State emptyState() {
-        return State.EMPTY;
+    public AllocatorState emptyState() {
+        return AllocatorState.EMPTY;
     }
 
     @Override
@@ -332,15 +183,14 @@ public final class ValueAllocator
     }
 
     @Override
-    public SignalHandler<State> signalHandler() {
+    public SignalHandler<AllocatorState> signalHandler() {
         return newSignalHandlerBuilder()
                 .onSignal(
                         RecoveryCompleted.instance(),
                         state -> {
                             // Started at every recovery: the restart that follows a journal failure
-                            // cancels the
-                            // actor's timers, and without the tick unsettled claims would never be
-                            // checked again.
+                            // cancels the actor's timers, and without the tick unsettled claims
+                            // would never be checked again.
                             timers.startTimerWithFixedDelay(Tick.INSTANCE, TICK);
                             reconcileAll(state);
                         })
@@ -351,59 +201,24 @@ public final class ValueAllocator
      * Asks every collection that may hold values — those the sequencers know and those the journal
      * records as owners — before any claim is answered.
      */
-    private void reconcileAll(State state) {
+    private void reconcileAll(AllocatorState state) {
         ready = false;
         for (GroupResource resource : directory.resources()) {
             outstanding.add("namespaces:" + resource);
-            listNamespaces(resource);
+            asks.listNamespaces(resource);
         }
         state.owners().values().stream()
-                .map(Owner::collection)
+                .map(AllocatorState.Owner::collection)
                 .distinct()
                 .forEach(this::askInitially);
         becomeReadyIfDone();
-    }
-
-    private void listNamespaces(GroupResource resource) {
-        context.ask(
-                Revisions.Namespaces.class,
-                directory.revisions().apply(resource),
-                ASK_TIMEOUT,
-                Revisions.GetNamespaces::new,
-                (reply, failure) ->
-                        new NamespacesListed(
-                                resource.toString(),
-                                reply == null ? List.of() : reply.namespaces(),
-                                failure == null ? null : String.valueOf(failure)));
     }
 
     private void askInitially(String collection) {
         if (!ready) {
             outstanding.add(collection);
         }
-        ask(collection);
-    }
-
-    /** Asks {@code collection} for its holdings, unless a question is already out. */
-    private void ask(String collection) {
-        long[] entry = asked.get(collection);
-        if (entry != null && entry[0] >= 0) {
-            return;
-        }
-        long attempts = entry == null ? 0 : entry[1];
-        long at = tick;
-        asked.put(collection, new long[] {at, attempts + 1});
-        context.ask(
-                CollectionEntity.Holdings.class,
-                directory.collections().apply(collection),
-                ASK_TIMEOUT,
-                CollectionEntity.ReportHoldings::new,
-                (reply, failure) ->
-                        new HoldingsReported(
-                                collection,
-                                at,
-                                reply,
-                                failure == null ? null : String.valueOf(failure)));
+        asks.ask(collection, tick);
     }
 
     private void becomeReadyIfDone() {
@@ -425,7 +240,7 @@ public final class ValueAllocator
     }
 
     @Override
-    public CommandHandlerWithReply<Command, Event, State> commandHandler() {
+    public CommandHandlerWithReply<Command, AllocatorEvent, AllocatorState> commandHandler() {
         return newCommandHandlerWithReplyBuilder()
                 .forAnyState()
                 .onCommand(Claim.class, this::onClaim)
@@ -442,16 +257,16 @@ public final class ValueAllocator
                                 directory.resources().stream()
                                         .filter(r -> r.toString().equals(c.resource()))
                                         .findFirst()
-                                        .ifPresent(this::listNamespaces);
+                                        .ifPresent(asks::listNamespaces);
                             } else {
-                                ask(c.collection());
+                                asks.ask(c.collection(), tick);
                             }
                             return Effect().noReply();
                         })
                 .build();
     }
 
-    private ReplyEffect<Event, State> onClaim(State state, Claim c) {
+    private ReplyEffect<AllocatorEvent, AllocatorState> onClaim(AllocatorState state, Claim c) {
         if (c.dryRun()) {
             // Dry runs record nothing: evaluated against what is persisted, answered at once.
             List<ClaimResult> results = new ArrayList<>();
@@ -479,7 +294,7 @@ public final class ValueAllocator
         return enqueue(c);
     }
 
-    private ReplyEffect<Event, State> enqueue(Object item) {
+    private ReplyEffect<AllocatorEvent, AllocatorState> enqueue(Object item) {
         queue.add(item);
         scheduleFlush();
         return Effect().noReply();
@@ -489,58 +304,38 @@ public final class ValueAllocator
      * Processes everything queued in order against the persisted state plus the batch's own
      * changes, and persists it at once.
      */
-    private ReplyEffect<Event, State> flush(State state, Flush f) {
+    private ReplyEffect<AllocatorEvent, AllocatorState> flush(AllocatorState state, Flush f) {
         flushScheduled = false;
-        TreePMap<String, Owner> working = state.owners();
-        List<Event> events = new ArrayList<>();
+        Ownership working = new Ownership(state.owners());
         List<Runnable> afterPersist = new ArrayList<>();
         while (!queue.isEmpty()) {
             Object item = queue.poll();
             tick++;
             if (item instanceof Claim c) {
                 touched.put(c.collection(), tick);
-                List<ClaimResult> results = new ArrayList<>();
-                List<String> keys = new ArrayList<>();
-                for (List<ValueRequest> write : c.writes()) {
-                    TreePMap<String, Owner> current = working;
-                    ClaimResult r =
-                            Claims.evaluate(write, pools, current::containsKey, random, false);
-                    results.add(r);
-                    if (r.isGranted()) {
-                        for (int i = 0; i < write.size(); i++) {
-                            String key = Claims.key(write.get(i).pool(), r.granted().get(i));
-                            keys.add(key);
-                            working = working.plus(key, new Owner(c.collection(), c.claimId()));
-                        }
-                    }
-                }
-                if (!keys.isEmpty()) {
-                    events.add(new ValuesClaimed(c.collection(), c.claimId(), keys));
+                Ownership.ClaimOutcome claimed =
+                        working.claim(c.collection(), c.claimId(), c.writes(), pools, random);
+                if (claimed.tookValues()) {
                     Instant now = clock.instant();
-                    afterPersist.add(
-                            () -> pending.put(c.claimId(), new Pending(c.collection(), now)));
+                    afterPersist.add(() -> pending.granted(c.claimId(), c.collection(), now));
                 }
-                Claimed reply = new Claimed(c.claimId(), results, null);
+                Claimed reply = new Claimed(c.claimId(), claimed.results(), null);
                 afterPersist.add(() -> c.replyTo().tell(reply));
             } else if (item instanceof Settle s) {
                 touched.put(s.collection(), tick);
                 if (s.claimId() != null) {
-                    pending.remove(s.claimId());
+                    pending.settled(s.claimId());
                 }
-                working = release(working, s.collection(), s.released(), events);
+                working.settle(s.collection(), s.released());
             } else if (item instanceof Abandon a) {
                 touched.put(a.collection(), tick);
-                pending.remove(a.claimId());
-                working =
-                        release(
-                                working,
-                                a.collection(),
-                                keysOf(working, a.collection(), Set.of(a.claimId())),
-                                events);
+                pending.settled(a.claimId());
+                working.abandon(a.collection(), a.claimId());
             } else {
-                working = reconcile(working, (Reconcile) item, events);
+                reconcile(working, (Reconcile) item);
             }
         }
+        List<AllocatorEvent> events = working.events();
         if (events.isEmpty()) {
             afterPersist.forEach(Runnable::run);
             return Effect().noReply();
@@ -552,110 +347,45 @@ public final class ValueAllocator
     }
 
     /**
-     * The keys {@code collection} owns through one of {@code claims} (scanned: abandons and reports
-     * are rare).
+     * Applies a collection's report (see {@link Ownership#reconcile}), unless it is older than the
+     * collection's last processed change: then it is asked for again.
      */
-    private static List<String> keysOf(
-            TreePMap<String, Owner> working, String collection, Set<String> claims) {
-        List<String> keys = new ArrayList<>();
-        working.forEach(
-                (key, owner) -> {
-                    if (owner.collection().equals(collection) && claims.contains(owner.claim())) {
-                        keys.add(key);
-                    }
-                });
-        return keys;
-    }
-
-    private static TreePMap<String, Owner> release(
-            TreePMap<String, Owner> working,
-            String collection,
-            List<String> keys,
-            List<Event> events) {
-        List<String> owned =
-                keys.stream()
-                        .filter(
-                                k ->
-                                        working.get(k) != null
-                                                && collection.equals(working.get(k).collection()))
-                        .distinct()
-                        .toList();
-        if (owned.isEmpty()) {
-            return working;
-        }
-        events.add(new ValuesReleased(collection, owned));
-        return released(working, collection, owned);
-    }
-
-    /**
-     * Applies a collection's report: what it owns here but neither holds nor has in flight is
-     * released; what it holds that nobody owns here is adopted (values stored before this allocator
-     * existed); a report older than the collection's last processed change is asked for again.
-     */
-    private TreePMap<String, Owner> reconcile(
-            TreePMap<String, Owner> working, Reconcile r, List<Event> events) {
+    private void reconcile(Ownership working, Reconcile r) {
         String collection = r.collection();
         if (touched.getOrDefault(collection, -1L) > r.asked()) {
             askAgainLater(collection);
-            return working;
+            return;
         }
-        asked.remove(collection);
+        asks.done(collection);
         if (outstanding.remove(collection)) {
             becomeReadyIfDone(); // the waiting claims join the queue behind this report
         }
         Set<String> inFlight = new HashSet<>(r.holdings().inFlight());
-        Set<String> keep = new HashSet<>(r.holdings().held());
-        keep.addAll(keysOf(working, collection, inFlight));
-        // Claims not in flight are settled or given up: the holdings tell which of their values
-        // stay.
-        pending.entrySet()
-                .removeIf(
-                        e ->
-                                e.getValue().collection().equals(collection)
-                                        && !inFlight.contains(e.getKey()));
-        List<String> release = new ArrayList<>();
-        for (Map.Entry<String, Owner> e : working.entrySet()) {
-            if (e.getValue().collection().equals(collection) && !keep.contains(e.getKey())) {
-                release.add(e.getKey());
-            }
+        pending.reported(collection, inFlight);
+        Ownership.Reconciled done = working.reconcile(collection, r.holdings().held(), inFlight);
+        if (!done.released().isEmpty()) {
+            context.getLog()
+                    .info("{} held by no object of {}: released", done.released(), collection);
         }
-        if (!release.isEmpty()) {
-            context.getLog().info("{} held by no object of {}: released", release, collection);
+        for (Ownership.Conflict c : done.conflicts()) {
+            context.getLog()
+                    .error(
+                            "{} is held by an object of {} and claimed by {}",
+                            c.key(),
+                            collection,
+                            c.owner());
         }
-        TreePMap<String, Owner> next = release(working, collection, release, events);
-        List<String> adopt = new ArrayList<>();
-        for (String key : r.holdings().held()) {
-            Owner owner = next.get(key);
-            if (owner == null) {
-                adopt.add(key);
-            } else if (!owner.collection().equals(collection)) {
-                context.getLog()
-                        .error(
-                                "{} is held by an object of {} and claimed by {}",
-                                key,
-                                collection,
-                                owner.collection());
-            }
-        }
-        if (!adopt.isEmpty()) {
-            ValuesClaimed adopted = new ValuesClaimed(collection, "reconciled", adopt);
-            events.add(adopted);
-            next = claimed(next, adopted);
-        }
-        return next;
     }
 
-    private ReplyEffect<Event, State> onNamespaces(State state, NamespacesListed n) {
+    private ReplyEffect<AllocatorEvent, AllocatorState> onNamespaces(
+            AllocatorState state, NamespacesListed n) {
         if (n.failure() != null) {
             context.getLog()
                     .warn(
                             "could not list the namespaces of {}: {}; asking again",
                             n.resource(),
                             n.failure());
-            timers.startSingleTimer(
-                    "namespaces:" + n.resource(),
-                    new AskAgain(null, n.resource()),
-                    Duration.ofSeconds(1));
+            asks.listNamespacesLater(n.resource());
             return Effect().noReply();
         }
         GroupResource resource = GroupResource.parse(n.resource());
@@ -667,9 +397,9 @@ public final class ValueAllocator
         return Effect().noReply();
     }
 
-    private ReplyEffect<Event, State> onHoldings(State state, HoldingsReported h) {
-        long[] entry = asked.get(h.collection());
-        if (entry == null || entry[0] != h.asked()) {
+    private ReplyEffect<AllocatorEvent, AllocatorState> onHoldings(
+            AllocatorState state, HoldingsReported h) {
+        if (!asks.awaited(h.collection(), h.asked())) {
             return Effect().noReply(); // an answer to a question asked again since
         }
         if (h.failure() != null) {
@@ -691,39 +421,27 @@ public final class ValueAllocator
      * Asks again after a second, or gives up on the collection after {@link #MAX_REPORT_ATTEMPTS}.
      */
     private void askAgainLater(String collection) {
-        long[] entry = asked.get(collection);
-        if (entry != null && entry[1] >= MAX_REPORT_ATTEMPTS) {
+        long attempts = asks.attempts(collection);
+        if (attempts >= MAX_REPORT_ATTEMPTS) {
             context.getLog()
-                    .warn("giving up reconciling {} after {} attempts", collection, entry[1]);
-            asked.remove(collection);
+                    .warn("giving up reconciling {} after {} attempts", collection, attempts);
+            asks.done(collection);
             outstanding.remove(collection);
             becomeReadyIfDone();
             return;
         }
-        if (entry != null) {
-            entry[0] = -1; // not out any more: the next ask may go
-        }
-        timers.startSingleTimer(
-                "holdings:" + collection, new AskAgain(collection, null), Duration.ofSeconds(1));
+        asks.askLater(collection);
     }
 
     /** Claims nobody settled within {@link #PENDING_DEADLINE}: their collections are asked. */
-    private ReplyEffect<Event, State> onTick() {
-        Instant limit = clock.instant().minus(PENDING_DEADLINE);
-        Set<String> overdue = new LinkedHashSet<>();
-        pending.values()
-                .forEach(
-                        p -> {
-                            if (p.since().isBefore(limit)) {
-                                overdue.add(p.collection());
-                            }
-                        });
-        overdue.forEach(this::ask);
+    private ReplyEffect<AllocatorEvent, AllocatorState> onTick() {
+        pending.overdue(clock.instant().minus(PENDING_DEADLINE))
+                .forEach(collection -> asks.ask(collection, tick));
         return Effect().noReply();
     }
 
     @Override
-    public EventHandler<State, Event> eventHandler() {
-        return newEventHandlerBuilder().forAnyState().onAnyEvent(State::apply);
+    public EventHandler<AllocatorState, AllocatorEvent> eventHandler() {
+        return newEventHandlerBuilder().forAnyState().onAnyEvent(AllocatorState::apply);
     }
 }

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
@@ -54,7 +55,7 @@ final class BatchIntake {
             List<Answer> answers,
             List<PendingWrite> dryRuns) {}
 
-    private final ActorContext<CollectionEntity.Command> context;
+    private final ActorContext<CollectionProtocol.Command> context;
     private final CollectionId id;
     private final ResourceType type;
     private final ObjectWrites writes;
@@ -68,7 +69,7 @@ final class BatchIntake {
      * @param claims the kind's value claims, or null
      */
     BatchIntake(
-            ActorContext<CollectionEntity.Command> context,
+            ActorContext<CollectionProtocol.Command> context,
             CollectionId id,
             ResourceType type,
             ObjectWrites writes,
@@ -114,8 +115,8 @@ final class BatchIntake {
      * against the quota.
      */
     Taken take(
-            CollectionEntity.State state,
-            List<CollectionEntity.Write> queued,
+            CollectionState state,
+            List<CollectionProtocol.Write> queued,
             int max,
             StorageQuota.Admission admission) {
         Map<String, ObjectNode> overlay = new HashMap<>();
@@ -140,7 +141,7 @@ final class BatchIntake {
         }
         ObjectWrites.Env env = environment.env();
         int taken = 0;
-        for (CollectionEntity.Write w : queued) {
+        for (CollectionProtocol.Write w : queued) {
             if (batch.size() >= max || overlay.containsKey(w.op().targetName())) {
                 break; // it must see that earlier write committed
             }
@@ -158,12 +159,16 @@ final class BatchIntake {
                         && !w.op().options().dryRun()
                         && !(w.op() instanceof WriteOp.Delete)
                         && !outcome.removes()) {
-                    admission.admit(() -> growth(state, outcome));
+                    Optional<WriteResult.Refused> full =
+                            admission.admit(() -> growth(state, outcome));
+                    if (full.isPresent()) {
+                        answers.add(new Answer(w.replyTo(), full.get()));
+                        continue;
+                    }
                 }
                 plan = claims == null ? ValuePlan.NONE : claims.plan(w.op(), outcome);
             } catch (ApiException e) {
-                // The storage quota's admission (507) and a Service's values plan (422) refuse by
-                // exception.
+                // A Service's values plan (422) refuses by exception.
                 answers.add(new Answer(w.replyTo(), new WriteResult.Refused(e.status())));
                 continue;
             } catch (RuntimeException e) {
@@ -178,8 +183,7 @@ final class BatchIntake {
             if (w.op().options().dryRun() && !plan.isEmpty()) {
                 dryRuns.add(new PendingWrite(w, outcome, plan));
             } else if (!outcome.changed() || w.op().options().dryRun()) {
-                answers.add(
-                        new Answer(w.replyTo(), CollectionEntity.written(type, outcome, 0, null)));
+                answers.add(new Answer(w.replyTo(), WriteReplies.written(type, outcome, 0, null)));
             } else {
                 overlay.put(
                         ObjectMeta.name(outcome.after()),
@@ -195,13 +199,13 @@ final class BatchIntake {
      * {@link StorageQuota}: measured only near the quota. Deletes are never asked, even those that
      * only mark their object terminating: they must work on a full server.
      */
-    private static long growth(CollectionEntity.State state, WriteOutcome outcome) {
+    private static long growth(CollectionState state, WriteOutcome outcome) {
         byte[] stored = state.objects().get(ObjectMeta.name(outcome.after()));
         return Json.bytes(outcome.after()).length - (stored == null ? 0 : stored.length);
     }
 
     /** The write that persists a repaired object as it is now; null when it is gone. */
-    private PendingWrite typeMetaRewrite(CollectionEntity.State state, String name) {
+    private PendingWrite typeMetaRewrite(CollectionState state, String name) {
         byte[] stored = state.objects().get(name);
         if (stored == null) {
             return null;
@@ -217,7 +221,7 @@ final class BatchIntake {
                         WriteOutcome.ResponseView.OBJECT,
                         List.of());
         return new PendingWrite(
-                new CollectionEntity.Write(op, context.getSystem().ignoreRef()),
+                new CollectionProtocol.Write(op, context.getSystem().ignoreRef()),
                 outcome,
                 ValuePlan.NONE);
     }

@@ -35,7 +35,7 @@ public final class CollectionSnapshotParts {
 
                 @Override
                 public Object result() {
-                    return new CollectionEntity.State(objects, lastVersion);
+                    return new CollectionState(objects, lastVersion);
                 }
             };
         }

@@ -7,7 +7,7 @@ import java.util.SortedMap;
 
 /**
  * Pages of a collection's objects small enough to cross between nodes (see {@link
- * CollectionEntity.ListObjects}).
+ * CollectionProtocol.ListObjects}).
  */
 final class ObjectPages {
 
@@ -17,7 +17,7 @@ final class ObjectPages {
      * The objects named after {@code after} (from the first when null), in name order, up to about
      * {@code maxBytes} (at least one).
      */
-    static CollectionEntity.Items page(CollectionEntity.State state, String after, int maxBytes) {
+    static CollectionProtocol.Items page(CollectionState state, String after, int maxBytes) {
         SortedMap<String, byte[]> from =
                 after == null ? state.objects() : state.objects().tailMap(after, false);
         List<byte[]> out = new ArrayList<>();
@@ -25,12 +25,12 @@ final class ObjectPages {
         String last = null;
         for (Map.Entry<String, byte[]> e : from.entrySet()) {
             if (!out.isEmpty() && bytes + e.getValue().length > maxBytes) {
-                return new CollectionEntity.Items(out, state.lastVersion(), last);
+                return new CollectionProtocol.Items(out, state.lastVersion(), last);
             }
             out.add(e.getValue());
             bytes += e.getValue().length;
             last = e.getKey();
         }
-        return new CollectionEntity.Items(out, state.lastVersion(), null);
+        return new CollectionProtocol.Items(out, state.lastVersion(), null);
     }
 }

@@ -10,17 +10,17 @@ import io.kubepekko.api.store.WriteOutcome;
  * A write of a collection's batch: its outcome, before a version is assigned, and the values it
  * plans to claim.
  */
-record PendingWrite(CollectionEntity.Write write, WriteOutcome outcome, ValuePlan plan) {
+record PendingWrite(CollectionProtocol.Write write, WriteOutcome outcome, ValuePlan plan) {
 
     /**
      * The event of this write at {@code resourceVersion}, which its object now carries; made at
      * {@code committedAt}.
      */
-    CollectionEntity.ObjectChanged changed(long resourceVersion, long committedAt) {
+    ObjectChanged changed(long resourceVersion, long committedAt) {
         ObjectNode after = outcome.after();
         ObjectMeta.of(after).put("resourceVersion", Long.toString(resourceVersion));
         byte[] before = outcome.before() == null ? null : Json.bytes(outcome.before());
-        return new CollectionEntity.ObjectChanged(
+        return new ObjectChanged(
                 resourceVersion,
                 ObjectMeta.name(after),
                 before,

@@ -1,6 +1,7 @@
 package io.kubepekko.actors.entity;
 
 import io.kubepekko.actors.sequencing.Revisions;
+import io.kubepekko.actors.sequencing.RevisionsProtocol;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
@@ -10,17 +11,17 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
  * answered last, which saves the two sharding hops per batch. The direct instance is forgotten when
  * it does not answer in time or hands over, so a moved instance is found again through sharding; it
  * is watched, so that its node leaving is noticed at once (see {@link
- * CollectionEntity.RevisionsStopped}).
+ * CollectionProtocol.RevisionsStopped}).
  */
 final class RevisionsRoute {
 
-    private final ActorContext<CollectionEntity.Command> context;
-    private final RecipientRef<Revisions.Command> sharded;
-    private ActorRef<Revisions.Command> direct;
+    private final ActorContext<CollectionProtocol.Command> context;
+    private final RecipientRef<RevisionsProtocol.Command> sharded;
+    private ActorRef<RevisionsProtocol.Command> direct;
 
     RevisionsRoute(
-            ActorContext<CollectionEntity.Command> context,
-            RecipientRef<Revisions.Command> sharded) {
+            ActorContext<CollectionProtocol.Command> context,
+            RecipientRef<RevisionsProtocol.Command> sharded) {
         this.context = context;
         this.sharded = sharded;
     }
@@ -34,7 +35,7 @@ final class RevisionsRoute {
      * Sends {@code allocate} to the known instance when {@code directly} (and one is known), else
      * through sharding.
      */
-    void ask(Revisions.Allocate allocate, boolean directly) {
+    void ask(RevisionsProtocol.Allocate allocate, boolean directly) {
         if (directly && direct != null) {
             direct.tell(allocate);
         } else {
@@ -43,7 +44,7 @@ final class RevisionsRoute {
     }
 
     /** Sends a report, directly when an instance is known. */
-    void tell(Revisions.Command report) {
+    void tell(RevisionsProtocol.Command report) {
         if (direct != null) {
             direct.tell(report);
         } else {
@@ -52,10 +53,10 @@ final class RevisionsRoute {
     }
 
     /** {@code from} answered: ask it directly from now on. */
-    void answeredBy(ActorRef<Revisions.Command> from) {
+    void answeredBy(ActorRef<RevisionsProtocol.Command> from) {
         if (!from.equals(direct)) {
             direct = from;
-            context.watchWith(from, new CollectionEntity.RevisionsStopped(from));
+            context.watchWith(from, new CollectionProtocol.RevisionsStopped(from));
         }
     }
 
@@ -64,7 +65,7 @@ final class RevisionsRoute {
     }
 
     /** {@code instance} stopped; whether it was the one asked directly (now forgotten). */
-    boolean stopped(ActorRef<Revisions.Command> instance) {
+    boolean stopped(ActorRef<RevisionsProtocol.Command> instance) {
         if (instance.equals(direct)) {
             direct = null;
             return true;

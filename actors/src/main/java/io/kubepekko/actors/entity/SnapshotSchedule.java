@@ -109,7 +109,7 @@ final class SnapshotSchedule {
      * Saves {@code state}, whose events up to {@code sequenceNr} are all persisted, when a snapshot
      * is due.
      */
-    void saveIfDue(long sequenceNr, CollectionEntity.State state) {
+    void saveIfDue(long sequenceNr, CollectionState state) {
         if (!snapshots.saving()
                 && sequenceNr - lastSnapshotSeqNr >= spread * Math.max(1000, lastSnapshotObjects)) {
             snapshots.save(sequenceNr, state);

@@ -37,37 +37,35 @@ final class TypeMetaRepair {
         return out;
     }
 
-    EventAdapter<CollectionEntity.Event, CollectionEntity.Event> events() {
+    EventAdapter<CollectionEvent, CollectionEvent> events() {
         return new EventAdapter<>() {
             @Override
-            public CollectionEntity.Event toJournal(CollectionEntity.Event event) {
+            public CollectionEvent toJournal(CollectionEvent event) {
                 return event;
             }
 
             @Override
-            public String manifest(CollectionEntity.Event event) {
+            public String manifest(CollectionEvent event) {
                 return "";
             }
 
             @Override
-            public EventSeq<CollectionEntity.Event> fromJournal(
-                    CollectionEntity.Event event, String manifest) {
-                return EventSeq.single(
-                        event instanceof CollectionEntity.ObjectChanged c ? repair(c) : event);
+            public EventSeq<CollectionEvent> fromJournal(CollectionEvent event, String manifest) {
+                return EventSeq.single(event instanceof ObjectChanged c ? repair(c) : event);
             }
         };
     }
 
-    SnapshotAdapter<CollectionEntity.State> snapshots() {
+    SnapshotAdapter<CollectionState> snapshots() {
         return new SnapshotAdapter<>() {
             @Override
-            public Object toJournal(CollectionEntity.State state) {
+            public Object toJournal(CollectionState state) {
                 return state;
             }
 
             @Override
-            public CollectionEntity.State fromJournal(Object from) {
-                CollectionEntity.State state = (CollectionEntity.State) from;
+            public CollectionState fromJournal(Object from) {
+                CollectionState state = (CollectionState) from;
                 TreePMap<String, byte[]> objects = state.objects();
                 for (Map.Entry<String, byte[]> e : state.objects().entrySet()) {
                     byte[] fixed = TypeMeta.repairStored(kind, e.getValue());
@@ -78,7 +76,7 @@ final class TypeMetaRepair {
                 }
                 return objects == state.objects()
                         ? state
-                        : new CollectionEntity.State(objects, state.lastVersion());
+                        : new CollectionState(objects, state.lastVersion());
             }
         };
     }
@@ -87,14 +85,14 @@ final class TypeMetaRepair {
      * A replayed change, its object repaired if it has another type meta; a later good one clears
      * the note.
      */
-    private CollectionEntity.ObjectChanged repair(CollectionEntity.ObjectChanged c) {
+    private ObjectChanged repair(ObjectChanged c) {
         byte[] fixed = c.removed() ? c.after() : TypeMeta.repairStored(kind, c.after());
         if (fixed == c.after()) {
             repaired.remove(c.name());
             return c;
         }
         repaired.put(c.name(), typeMetaOf(c.after()));
-        return new CollectionEntity.ObjectChanged(
+        return new ObjectChanged(
                 c.resourceVersion(), c.name(), c.before(), fixed, false, c.committedAt());
     }
 

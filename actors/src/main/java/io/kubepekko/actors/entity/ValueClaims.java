@@ -1,6 +1,7 @@
 package io.kubepekko.actors.entity;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.actors.allocation.AllocatorProtocol;
 import io.kubepekko.actors.allocation.ValueAllocator;
 import io.kubepekko.api.alloc.ClaimResult;
 import io.kubepekko.api.alloc.ClusterValues;
@@ -11,6 +12,7 @@ import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOutcome;
+import io.kubepekko.api.store.WriteResult;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -42,26 +44,33 @@ final class ValueClaims {
     /**
      * A dry run's verdict: its outcome with the values filled in, or its refusal (then non-null).
      */
-    record Verdict(PendingWrite write, ApiStatus refusal) {}
+    record Verdict(PendingWrite write, ApiStatus refusal) {
+        /** The dry run's reply. */
+        WriteResult answer(ResourceType type) {
+            return refusal != null
+                    ? new WriteResult.Refused(refusal)
+                    : WriteReplies.written(type, write.outcome(), 0, null);
+        }
+    }
 
-    private final ActorContext<CollectionEntity.Command> context;
+    private final ActorContext<CollectionProtocol.Command> context;
     private final String collection;
     private final ResourceType type;
     private final ClusterValues values;
-    private final RecipientRef<ValueAllocator.Command> allocator;
-    private final ActorRef<ValueAllocator.Claimed> answers;
+    private final RecipientRef<AllocatorProtocol.Command> allocator;
+    private final ActorRef<AllocatorProtocol.Claimed> answers;
 
     /**
      * Dry runs waiting for the allocator's evaluation, by their key; at most {@link
-     * CollectionEntity#MAX_QUEUE}.
+     * WriteBatcher#MAX_QUEUE}.
      */
     private final Map<String, PendingWrite> dryRuns = new HashMap<>();
 
     private ValueClaims(
-            ActorContext<CollectionEntity.Command> context,
+            ActorContext<CollectionProtocol.Command> context,
             String collection,
             ResourceType type,
-            RecipientRef<ValueAllocator.Command> allocator) {
+            RecipientRef<AllocatorProtocol.Command> allocator) {
         this.context = context;
         this.collection = collection;
         this.type = type;
@@ -69,7 +78,7 @@ final class ValueClaims {
         this.allocator = allocator;
         this.answers =
                 context.messageAdapter(
-                        ValueAllocator.Claimed.class, CollectionEntity.ClaimAnswered::new);
+                        AllocatorProtocol.Claimed.class, CollectionProtocol.ClaimAnswered::new);
     }
 
     /**
@@ -77,10 +86,10 @@ final class ValueClaims {
      * values.
      */
     static ValueClaims forKind(
-            ActorContext<CollectionEntity.Command> context,
+            ActorContext<CollectionProtocol.Command> context,
             String collection,
             ResourceType type,
-            RecipientRef<ValueAllocator.Command> allocator) {
+            RecipientRef<AllocatorProtocol.Command> allocator) {
         if (type.strategy().clusterValues() == null) {
             return null;
         }
@@ -91,6 +100,17 @@ final class ValueClaims {
      * What a write plans to claim; writes through a subresource ({@code /status}, {@code /scale},
      * {@code /binding}) claim nothing.
      */
+    /**
+     * The collection's answer to an allocator reconciling: the values {@code state}'s objects hold
+     * ({@code claims} null: none, the kind holds no cluster-wide values) and the claim in flight.
+     */
+    static CollectionProtocol.Holdings holdings(
+            ValueClaims claims, CollectionState state, String claimInFlight) {
+        return new CollectionProtocol.Holdings(
+                claims == null ? List.of() : claims.held(state.objects().values()),
+                claimInFlight == null ? List.of() : List.of(claimInFlight));
+    }
+
     ValuePlan plan(WriteOp op, WriteOutcome outcome) {
         if (!outcome.changed() || outcome.removes() || isSubresourceWrite(op)) {
             return ValuePlan.NONE;
@@ -115,15 +135,15 @@ final class ValueClaims {
      */
     void claim(String claimId, List<PendingWrite> batch) {
         List<List<ValueRequest>> requests = batch.stream().map(p -> p.plan().requests()).toList();
-        allocator.tell(new ValueAllocator.Claim(collection, claimId, requests, false, answers));
+        allocator.tell(new AllocatorProtocol.Claim(collection, claimId, requests, false, answers));
         context.scheduleOnce(
-                CollectionEntity.ALLOCATE_TIMEOUT,
+                WriteBatcher.ALLOCATE_TIMEOUT,
                 context.getSelf(),
-                new CollectionEntity.ClaimTimedOut(claimId));
+                new CollectionProtocol.ClaimTimedOut(claimId));
     }
 
     /** Fills in the granted writes' values; the refused ones get the kind's error. */
-    Granted split(ValueAllocator.Claimed reply, List<PendingWrite> batch) {
+    Granted split(AllocatorProtocol.Claimed reply, List<PendingWrite> batch) {
         List<PendingWrite> kept = new ArrayList<>(batch.size());
         List<Refusal> refused = new ArrayList<>();
         for (int i = 0; i < batch.size(); i++) {
@@ -149,7 +169,7 @@ final class ValueClaims {
     }
 
     void abandon(String claimId) {
-        allocator.tell(new ValueAllocator.Abandon(collection, claimId));
+        allocator.tell(new AllocatorProtocol.Abandon(collection, claimId));
     }
 
     /**
@@ -167,7 +187,7 @@ final class ValueClaims {
             }
         }
         if (claimId != null || !released.isEmpty()) {
-            allocator.tell(new ValueAllocator.Settle(collection, claimId, released));
+            allocator.tell(new AllocatorProtocol.Settle(collection, claimId, released));
         }
     }
 
@@ -176,7 +196,7 @@ final class ValueClaims {
      * null.
      */
     ApiStatus evaluate(PendingWrite dryRun) {
-        if (dryRuns.size() >= CollectionEntity.MAX_QUEUE) {
+        if (dryRuns.size() >= WriteBatcher.MAX_QUEUE) {
             return ApiStatus.tooManyRequests(
                     "too many dry runs are waiting for "
                             + type.groupResource()
@@ -186,14 +206,14 @@ final class ValueClaims {
         String key = UUID.randomUUID().toString();
         dryRuns.put(key, dryRun);
         context.ask(
-                ValueAllocator.Claimed.class,
+                AllocatorProtocol.Claimed.class,
                 allocator,
-                CollectionEntity.ALLOCATE_TIMEOUT,
+                WriteBatcher.ALLOCATE_TIMEOUT,
                 r ->
-                        new ValueAllocator.Claim(
+                        new AllocatorProtocol.Claim(
                                 collection, key, List.of(dryRun.plan().requests()), true, r),
                 (reply, failure) ->
-                        new CollectionEntity.DryRunAnswered(
+                        new CollectionProtocol.DryRunAnswered(
                                 key, reply, failure == null ? null : String.valueOf(failure)));
         return null;
     }
@@ -202,12 +222,12 @@ final class ValueClaims {
      * A dry run answers with the values Kubernetes' dry-run allocators show, or the refusal it
      * would get; null when the answer is for no dry run waiting.
      */
-    Verdict evaluated(CollectionEntity.DryRunAnswered a) {
+    Verdict evaluated(CollectionProtocol.DryRunAnswered a) {
         PendingWrite d = dryRuns.remove(a.claimId());
         if (d == null) {
             return null;
         }
-        ValueAllocator.Claimed reply = a.reply();
+        AllocatorProtocol.Claimed reply = a.reply();
         if (reply == null || reply.unavailable() != null) {
             return new Verdict(d, unavailable(reply == null ? a.failure() : reply.unavailable()));
         }

@@ -3,10 +3,10 @@ package io.kubepekko.actors.entity;
 import io.kubepekko.actors.CollectionId;
 import io.kubepekko.actors.PublishedEvent;
 import io.kubepekko.actors.StorageQuota;
-import io.kubepekko.actors.allocation.ValueAllocator;
-import io.kubepekko.actors.entity.CollectionEntity.ObjectChanged;
-import io.kubepekko.actors.entity.CollectionEntity.Write;
+import io.kubepekko.actors.allocation.AllocatorProtocol;
+import io.kubepekko.actors.entity.CollectionProtocol.Write;
 import io.kubepekko.actors.sequencing.Revisions;
+import io.kubepekko.actors.sequencing.RevisionsProtocol;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.store.WriteResult;
@@ -14,6 +14,7 @@ import io.kubepekko.api.store.WriteResult.Refused;
 import io.kubepekko.api.store.batch.BatchAction;
 import io.kubepekko.api.store.batch.BatchAction.Persist;
 import io.kubepekko.api.store.batch.WriteBatch;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -28,18 +29,38 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
  *
  * <p>Replies to writes that joined the queue are deferred: recorded in the batch value, they are
  * sent when the write's batch ends, or at once when the write needs no journal write. One journal
- * write answers up to {@link CollectionEntity#MAX_BATCH} writers, which an effect's single reply
- * cannot carry, so they are sent here ({@link #answer}), after the collection's readers, Revisions
- * and the allocator heard of the batch.
+ * write answers up to {@link #MAX_BATCH} writers, which an effect's single reply cannot carry, so
+ * they are sent here ({@link #answer}), after the collection's readers, Revisions and the allocator
+ * heard of the batch.
  */
 final class WriteBatcher {
 
-    private final ActorContext<CollectionEntity.Command> context;
+    static final int MAX_QUEUE = 10_000;
+    static final int MAX_BATCH = 256;
+
+    /**
+     * A commit report goes to Revisions in messages of about this many bytes of objects (see
+     * Committed#parts).
+     */
+    static final long COMMIT_PART_BYTES = 2L * 1024 * 1024;
+
+    static final Duration ALLOCATE_TIMEOUT = Duration.ofSeconds(10);
+
+    /**
+     * How long a batch waits for its versions before asking again through sharding. An ask can be
+     * lost when the Revisions instance's node dies: sent directly, or through a region that has not
+     * yet learnt that the shard's home is gone (the death watch that re-asks races the region's own
+     * news). A second answer is harmless: a batch takes the first, and gives the other back ({@link
+     * RevisionsProtocol.Abandoned}).
+     */
+    static final Duration ASK_AGAIN = Duration.ofSeconds(1);
+
+    private final ActorContext<CollectionProtocol.Command> context;
     private final CollectionId id;
     private final ResourceType type;
     private final StorageQuota quota;
     private final RevisionsRoute revisions;
-    private final ActorRef<Revisions.Allocated> allocations;
+    private final ActorRef<RevisionsProtocol.Allocated> allocations;
 
     /** The kind's value claims, or null when its objects hold no cluster-wide values. */
     private final ValueClaims claims;
@@ -61,7 +82,7 @@ final class WriteBatcher {
     private StorageQuota.Admission admission;
 
     WriteBatcher(
-            ActorContext<CollectionEntity.Command> context,
+            ActorContext<CollectionProtocol.Command> context,
             CollectionId id,
             ResourceType type,
             StorageQuota quota,
@@ -77,8 +98,8 @@ final class WriteBatcher {
         this.intake = intake;
         this.allocations =
                 context.messageAdapter(
-                        Revisions.Allocated.class,
-                        a -> new CollectionEntity.Allocated(a.first(), a.requestId(), a.from()));
+                        RevisionsProtocol.Allocated.class,
+                        a -> new CollectionProtocol.Allocated(a.first(), a.requestId(), a.from()));
     }
 
     /**
@@ -94,13 +115,21 @@ final class WriteBatcher {
         return batch.awaitsReport(first, requestId);
     }
 
-    /** Whether the queue is full: a write is then refused at once. */
-    boolean queueFull() {
-        return batch.queued().size() >= CollectionEntity.MAX_QUEUE;
+    /** The 429 a write gets at once when the queue is full; null when it may join the queue. */
+    Refused refusalIfFull() {
+        if (batch.queued().size() < MAX_QUEUE) {
+            return null;
+        }
+        return new Refused(
+                ApiStatus.tooManyRequests(
+                        "too many requests are queued for "
+                                + type.groupResource()
+                                + ", please try again later",
+                        1));
     }
 
     /** Queues {@code w}; it starts a batch unless one is in flight. */
-    Persist<Write, PendingWrite> write(CollectionEntity.State state, Write w) {
+    Persist<Write, PendingWrite> write(CollectionState state, Write w) {
         batch = batch.enqueue(w);
         return flush(state);
     }
@@ -108,13 +137,12 @@ final class WriteBatcher {
     /**
      * Takes queued writes into a batch unless one is in flight; refusals and no-ops answer at once.
      */
-    Persist<Write, PendingWrite> flush(CollectionEntity.State state) {
+    Persist<Write, PendingWrite> flush(CollectionState state) {
         if (batch.inFlight()) {
             return null;
         }
         admission = quota.admission();
-        BatchIntake.Taken taken =
-                intake.take(state, batch.queued(), CollectionEntity.MAX_BATCH, admission);
+        BatchIntake.Taken taken = intake.take(state, batch.queued(), MAX_BATCH, admission);
         batch = batch.dequeue(taken.taken());
         List<BatchIntake.Answer> answers = new ArrayList<>(taken.answers());
         for (PendingWrite dryRun : taken.dryRuns()) {
@@ -137,7 +165,7 @@ final class WriteBatcher {
      * batch (no later write of the batch depends on them: a write to the same object waits for the
      * next batch). What is left asks for its versions.
      */
-    Persist<Write, PendingWrite> claimAnswered(ValueAllocator.Claimed reply) {
+    Persist<Write, PendingWrite> claimAnswered(AllocatorProtocol.Claimed reply) {
         if (!batch.awaitsClaim(reply.claimId())) {
             return run(batch.lateClaim(reply.claimId()));
         }
@@ -159,7 +187,7 @@ final class WriteBatcher {
                         ValueClaims.cannotAllocate(
                                 type,
                                 "the value allocator did not answer within "
-                                        + CollectionEntity.ALLOCATE_TIMEOUT.toSeconds()
+                                        + ALLOCATE_TIMEOUT.toSeconds()
                                         + "s")));
     }
 
@@ -167,8 +195,8 @@ final class WriteBatcher {
      * Versions came from {@code from}: the batch persists them, or they are given back when late.
      */
     Persist<Write, PendingWrite> allocated(
-            long batchId, long first, ActorRef<Revisions.Command> from) {
-        if (first == Revisions.Allocated.MOVING) {
+            long batchId, long first, ActorRef<RevisionsProtocol.Command> from) {
+        if (first == RevisionsProtocol.Allocated.MOVING) {
             // That instance is handing over: ask through sharding, which delivers to its successor.
             revisions.forget();
             return run(batch.moving(batchId));
@@ -178,7 +206,7 @@ final class WriteBatcher {
             // A late answer for a batch that already failed, or a second one: those versions stay
             // unused
             // (gaps are fine), and Revisions must not wait for them.
-            from.tell(new Revisions.Abandoned(g.first()));
+            from.tell(new RevisionsProtocol.Abandoned(g.first()));
             return null;
         }
         revisions.answeredBy(from);
@@ -190,7 +218,7 @@ final class WriteBatcher {
      * have died with it: ask its successor rather than wait for the timeout. Should both answer,
      * the second finds the batch allocated and is given back.
      */
-    Persist<Write, PendingWrite> revisionsStopped(ActorRef<Revisions.Command> instance) {
+    Persist<Write, PendingWrite> revisionsStopped(ActorRef<RevisionsProtocol.Command> instance) {
         return revisions.stopped(instance) ? run(batch.revisionsStopped()) : null;
     }
 
@@ -224,7 +252,7 @@ final class WriteBatcher {
         List<PublishedEvent> published = new ArrayList<>(events.size());
         events.forEach(e -> published.add(e.published(id.namespace())));
         var f = (BatchAction.Finish<Write, PendingWrite>) advance(batch.persisted());
-        Revisions.Committed.parts(f.first(), published, CollectionEntity.COMMIT_PART_BYTES)
+        RevisionsProtocol.Committed.parts(f.first(), published, COMMIT_PART_BYTES)
                 .forEach(revisions::tell);
         if (claims != null) {
             claims.settle(f.claimId(), f.writes());
@@ -233,11 +261,10 @@ final class WriteBatcher {
             PendingWrite p = f.writes().get(i);
             answer(
                     p,
-                    CollectionEntity.written(
-                            type, p.outcome(), f.first() + i, events.get(i).after()));
+                    WriteReplies.written(type, p.outcome(), f.first() + i, events.get(i).after()));
         }
         if (f.more() || intake.hasRewrites()) {
-            context.getSelf().tell(CollectionEntity.Flush.INSTANCE);
+            context.getSelf().tell(CollectionProtocol.Flush.INSTANCE);
         }
     }
 
@@ -245,8 +272,8 @@ final class WriteBatcher {
      * Answers every write that can no longer complete; a refusal, never a false success. A batch
      * whose journal write failed may be stored all the same (a write that timed out can still
      * land): it is not reported abandoned. Revisions asks about it once it is overdue ({@link
-     * CollectionEntity.Resolve}), and the collection, recovered from its journal, answers from what
-     * is stored.
+     * CollectionProtocol.Resolve}), and the collection, recovered from its journal, answers from
+     * what is stored.
      */
     void failOutstanding(String why) {
         run(batch.failAll(storageUnavailable(why)));
@@ -278,10 +305,10 @@ final class WriteBatcher {
             f.writes().forEach(p -> answer(p, refused));
             f.queued().forEach(w -> w.replyTo().tell(refused));
             if (f.next()) {
-                context.getSelf().tell(CollectionEntity.Flush.INSTANCE);
+                context.getSelf().tell(CollectionProtocol.Flush.INSTANCE);
             }
         } else if (action instanceof BatchAction.Next) {
-            context.getSelf().tell(CollectionEntity.Flush.INSTANCE);
+            context.getSelf().tell(CollectionProtocol.Flush.INSTANCE);
         } else if (!(action instanceof BatchAction.Nothing)) {
             throw new IllegalStateException("not performed here: " + action);
         }
@@ -290,23 +317,20 @@ final class WriteBatcher {
 
     private void askVersions(BatchAction.AskVersions<Write, PendingWrite> a) {
         revisions.ask(
-                new Revisions.Allocate(a.count(), id.namespace(), a.batchId(), allocations),
+                new RevisionsProtocol.Allocate(a.count(), id.namespace(), a.batchId(), allocations),
                 a.direct());
         if (a.startTimeout()) {
             context.scheduleOnce(
-                    CollectionEntity.ALLOCATE_TIMEOUT,
+                    ALLOCATE_TIMEOUT,
                     context.getSelf(),
-                    new CollectionEntity.AllocationFailed(
-                            a.batchId(),
-                            "no answer within "
-                                    + CollectionEntity.ALLOCATE_TIMEOUT.toSeconds()
-                                    + "s"));
+                    new CollectionProtocol.AllocationFailed(
+                            a.batchId(), "no answer within " + ALLOCATE_TIMEOUT.toSeconds() + "s"));
         }
         if (a.askAgainLater()) {
             context.scheduleOnce(
-                    CollectionEntity.ASK_AGAIN,
+                    ASK_AGAIN,
                     context.getSelf(),
-                    new CollectionEntity.AskVersionsAgain(a.batchId()));
+                    new CollectionProtocol.AskVersionsAgain(a.batchId()));
         }
     }
 

@@ -2,7 +2,7 @@ package io.kubepekko.actors.watch;
 
 import io.kubepekko.actors.PublishedEvent;
 import io.kubepekko.actors.StorageQuota;
-import io.kubepekko.actors.sequencing.Revisions;
+import io.kubepekko.actors.sequencing.RevisionsProtocol;
 import io.kubepekko.actors.watch.WatchCache.Command;
 import io.kubepekko.actors.watch.WatchCache.Contents;
 import io.kubepekko.actors.watch.WatchCache.LoadFailed;
@@ -80,9 +80,9 @@ final class CacheInstance {
     private final Clock clock;
     private final AtomicBoolean ready;
     private final StorageQuota quota;
-    private final ActorRef<Revisions.Published> stream;
+    private final ActorRef<RevisionsProtocol.Published> stream;
     private final WaitingRequests<Command> parked = new WaitingRequests<>(MAX_PARKED);
-    private final List<Revisions.Published> buffered = new ArrayList<>();
+    private final List<RevisionsProtocol.Published> buffered = new ArrayList<>();
     private final Watchers watchers;
 
     /** Present when the cache has the journal's history to resume old watches from. */
@@ -128,14 +128,14 @@ final class CacheInstance {
         this.loads = new CollectionLoads(ctx, sources::load, clock);
         this.journal =
                 sources.history().map(h -> new JournalResume(ctx, type, h, settings.history()));
-        this.stream = ctx.messageAdapter(Revisions.Published.class, Stream::new);
+        this.stream = ctx.messageAdapter(RevisionsProtocol.Published.class, Stream::new);
         subscribe();
     }
 
     private void subscribe() {
         lastHeard = clock.instant();
         lastSubscribed = lastHeard;
-        sources.revisions().tell(new Revisions.Subscribe(stream));
+        sources.revisions().tell(new RevisionsProtocol.Subscribe(stream));
     }
 
     /** Waiting for the subscription's acknowledgement, then for the collections' objects. */
@@ -151,7 +151,7 @@ final class CacheInstance {
                         Stream.class,
                         s -> {
                             lastHeard = clock.instant();
-                            Revisions.Published batch = s.batch();
+                            RevisionsProtocol.Published batch = s.batch();
                             StreamFollower.Batch kind =
                                     follower.classify(batch.epoch(), batch.after());
                             if (kind == StreamFollower.Batch.NEW_EPOCH) {
@@ -216,7 +216,7 @@ final class CacheInstance {
                         follower.startVersion(),
                         c.readVersion());
         lastChangeVersion = state.resourceVersion();
-        for (Revisions.Published batch : buffered) {
+        for (RevisionsProtocol.Published batch : buffered) {
             apply(batch);
         }
         buffered.clear();
@@ -291,7 +291,7 @@ final class CacheInstance {
         return Behaviors.same();
     }
 
-    private void apply(Revisions.Published batch) {
+    private void apply(RevisionsProtocol.Published batch) {
         Instant now = clock.instant();
         for (PublishedEvent e : batch.events()) {
             CacheState before = state;

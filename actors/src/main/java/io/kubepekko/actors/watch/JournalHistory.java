@@ -2,6 +2,7 @@ package io.kubepekko.actors.watch;
 
 import io.kubepekko.actors.CollectionId;
 import io.kubepekko.actors.entity.CollectionEntity;
+import io.kubepekko.actors.entity.ObjectChanged;
 import io.kubepekko.persistence.JournalReader;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,22 +52,17 @@ final class JournalHistory implements WatchCache.History {
         return reader.eventsByTag(tag, from)
                 .filter(
                         e ->
-                                e.event() instanceof CollectionEntity.ObjectChanged c
+                                e.event() instanceof ObjectChanged c
                                         && c.resourceVersion() > after
                                         && c.resourceVersion() <= upTo)
                 .take(max + 1L)
-                .takeWhile(
-                        e ->
-                                (bytes[0] += bytes((CollectionEntity.ObjectChanged) e.event()))
-                                        <= MAX_BYTES,
-                        true)
+                .takeWhile(e -> (bytes[0] += bytes((ObjectChanged) e.event())) <= MAX_BYTES, true)
                 .runWith(
                         Sink.fold(
                                 new TreeMap<Long, WatchCache.Historic>(),
                                 (sorted, e) -> {
                                     sorted.put(
-                                            ((CollectionEntity.ObjectChanged) e.event())
-                                                    .resourceVersion(),
+                                            ((ObjectChanged) e.event()).resourceVersion(),
                                             historic(e));
                                     return sorted;
                                 }),
@@ -78,13 +74,13 @@ final class JournalHistory implements WatchCache.History {
                                         : Optional.of(new ArrayList<>(sorted.values())));
     }
 
-    private static long bytes(CollectionEntity.ObjectChanged c) {
+    private static long bytes(ObjectChanged c) {
         return (c.after() == null ? 0 : c.after().length)
                 + (c.before() == null ? 0 : c.before().length);
     }
 
     private static WatchCache.Historic historic(EventEnvelope e) {
-        CollectionEntity.ObjectChanged c = (CollectionEntity.ObjectChanged) e.event();
+        ObjectChanged c = (ObjectChanged) e.event();
         String entityId =
                 e.persistenceId().startsWith(PERSISTENCE_ID_PREFIX)
                         ? e.persistenceId().substring(PERSISTENCE_ID_PREFIX.length())

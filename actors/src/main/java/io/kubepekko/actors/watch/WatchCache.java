@@ -4,6 +4,7 @@ import com.typesafe.config.Config;
 import io.kubepekko.actors.PublishedEvent;
 import io.kubepekko.actors.StorageQuota;
 import io.kubepekko.actors.sequencing.Revisions;
+import io.kubepekko.actors.sequencing.RevisionsProtocol;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.watch.BookmarkSchedule;
@@ -208,7 +209,7 @@ public final class WatchCache {
     public record PositionRead(Instant at, Offset offset) implements Command {}
 
     /** Internal: a batch of the ordered stream. */
-    public record Stream(Revisions.Published batch) implements Command {}
+    public record Stream(RevisionsProtocol.Published batch) implements Command {}
 
     /** Internal: the collections' objects, read after the subscription was acknowledged. */
     public record Loaded(long generation, Contents contents) implements Command {}
@@ -288,7 +289,7 @@ public final class WatchCache {
      * collections.
      */
     public interface Sources {
-        RecipientRef<Revisions.Command> revisions();
+        RecipientRef<RevisionsProtocol.Command> revisions();
 
         /** Reads every collection's objects (called after the subscription was acknowledged). */
         CompletionStage<Contents> load();

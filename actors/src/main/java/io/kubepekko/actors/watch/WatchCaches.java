@@ -4,7 +4,9 @@ import io.kubepekko.actors.CollectionId;
 import io.kubepekko.actors.Futures;
 import io.kubepekko.actors.StorageQuota;
 import io.kubepekko.actors.entity.CollectionEntity;
+import io.kubepekko.actors.entity.CollectionProtocol;
 import io.kubepekko.actors.sequencing.Revisions;
+import io.kubepekko.actors.sequencing.RevisionsProtocol;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.registry.ResourceType;
@@ -168,7 +170,7 @@ public final class WatchCaches {
             implements WatchCache.Sources {
 
         @Override
-        public RecipientRef<Revisions.Command> revisions() {
+        public RecipientRef<RevisionsProtocol.Command> revisions() {
             return sharding.entityRefFor(Revisions.TYPE_KEY, type.groupResource().toString());
         }
 
@@ -177,8 +179,8 @@ public final class WatchCaches {
             return Futures.plain(
                             sharding.entityRefFor(
                                             Revisions.TYPE_KEY, type.groupResource().toString())
-                                    .<Revisions.Namespaces>ask(
-                                            Revisions.GetNamespaces::new, askTimeout))
+                                    .<RevisionsProtocol.Namespaces>ask(
+                                            RevisionsProtocol.GetNamespaces::new, askTimeout))
                     .thenCompose(
                             namespaces -> {
                                 List<CompletableFuture<WatchCache.Contents>> parts =
@@ -226,9 +228,9 @@ public final class WatchCaches {
                 String id, String after, List<byte[]> objects, long readVersion) {
             return Futures.plain(
                             sharding.entityRefFor(CollectionEntity.TYPE_KEY, id)
-                                    .<CollectionEntity.Items>ask(
+                                    .<CollectionProtocol.Items>ask(
                                             r ->
-                                                    new CollectionEntity.ListObjects(
+                                                    new CollectionProtocol.ListObjects(
                                                             after, PAGE_BYTES, r),
                                             askTimeout))
                     .thenCompose(

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.kubepekko.actors.entity.CollectionEntity;
+import io.kubepekko.actors.entity.CollectionProtocol;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.alloc.ClaimResult;
 import io.kubepekko.api.alloc.Refusal;
@@ -46,8 +46,8 @@ class ValueAllocatorTest {
     private static PersistenceTestKit journal;
 
     private String name;
-    private TestProbe<CollectionEntity.Command> collections;
-    private TestProbe<ValueAllocator.Claimed> replies;
+    private TestProbe<CollectionProtocol.Command> collections;
+    private TestProbe<AllocatorProtocol.Claimed> replies;
 
     @BeforeAll
     static void startSystem() {
@@ -68,7 +68,7 @@ class ValueAllocatorTest {
     }
 
     /** An allocator whose collections are the probe, reconciling against no sequencer. */
-    private ActorRef<ValueAllocator.Command> spawn() {
+    private ActorRef<AllocatorProtocol.Command> spawn() {
         return kit.spawn(
                 ValueAllocator.create(
                         name,
@@ -80,27 +80,28 @@ class ValueAllocatorTest {
     }
 
     private ClaimResult claim(
-            ActorRef<ValueAllocator.Command> allocator,
+            ActorRef<AllocatorProtocol.Command> allocator,
             String collection,
             String claimId,
             ValueRequest... requests) {
         allocator.tell(
-                new ValueAllocator.Claim(
+                new AllocatorProtocol.Claim(
                         collection, claimId, List.of(List.of(requests)), false, replies.ref()));
-        ValueAllocator.Claimed reply = replies.receiveMessage();
+        AllocatorProtocol.Claimed reply = replies.receiveMessage();
         assertEquals(claimId, reply.claimId());
         return reply.results().get(0);
     }
 
     /** Answers the allocator's question to one collection, as the collection would. */
     private void report(List<String> held, List<String> inFlight) {
-        CollectionEntity.ReportHoldings ask =
+        CollectionProtocol.ReportHoldings ask =
                 assertInstanceOf(
-                        CollectionEntity.ReportHoldings.class, collections.receiveMessage());
-        ask.replyTo().tell(new CollectionEntity.Holdings(held, inFlight));
+                        CollectionProtocol.ReportHoldings.class, collections.receiveMessage());
+        ask.replyTo().tell(new CollectionProtocol.Holdings(held, inFlight));
     }
 
-    private ActorRef<ValueAllocator.Command> restart(ActorRef<ValueAllocator.Command> allocator) {
+    private ActorRef<AllocatorProtocol.Command> restart(
+            ActorRef<AllocatorProtocol.Command> allocator) {
         kit.stop(allocator);
         return spawn();
     }
@@ -112,7 +113,7 @@ class ValueAllocatorTest {
     @Test
     void claimsLeftUnsettledAreStillAskedAboutAfterAJournalFailure() {
         ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
-        ActorRef<ValueAllocator.Command> allocator =
+        ActorRef<AllocatorProtocol.Command> allocator =
                 kit.spawn(
                         ValueAllocator.create(
                                 name,
@@ -125,7 +126,7 @@ class ValueAllocatorTest {
                                 new Random(11)));
         journal.failNextPersisted("ValueAllocator|" + name);
         allocator.tell(
-                new ValueAllocator.Claim(
+                new AllocatorProtocol.Claim(
                         TEAM_B,
                         "lost",
                         List.of(List.of(ValueRequest.any(IPS))),
@@ -133,17 +134,17 @@ class ValueAllocatorTest {
                         replies.ref()));
         // A claim sent while the allocator restarts may go unanswered (its writer's own deadline
         // covers that).
-        ValueAllocator.Claimed kept = null;
+        AllocatorProtocol.Claimed kept = null;
         for (int attempt = 0; kept == null && attempt < 20; attempt++) {
             allocator.tell(
-                    new ValueAllocator.Claim(
+                    new AllocatorProtocol.Claim(
                             TEAM_A,
                             "c" + attempt,
                             List.of(List.of(ValueRequest.any(IPS))),
                             false,
                             replies.ref()));
             try {
-                ValueAllocator.Claimed reply = replies.receiveMessage(Duration.ofMillis(500));
+                AllocatorProtocol.Claimed reply = replies.receiveMessage(Duration.ofMillis(500));
                 kept = reply.claimId().equals("lost") ? null : reply;
             } catch (AssertionError noAnswerYet) {
                 // try again
@@ -154,9 +155,9 @@ class ValueAllocatorTest {
                 "a claim after the restart: " + kept);
 
         clock.advance(ValueAllocator.PENDING_DEADLINE.plusSeconds(1));
-        CollectionEntity.ReportHoldings ask =
+        CollectionProtocol.ReportHoldings ask =
                 assertInstanceOf(
-                        CollectionEntity.ReportHoldings.class,
+                        CollectionProtocol.ReportHoldings.class,
                         collections.receiveMessage(ValueAllocator.TICK.multipliedBy(2)),
                         "the unsettled claim's collection is asked at the next tick");
         assertTrue(ask.replyTo() != null);
@@ -164,7 +165,7 @@ class ValueAllocatorTest {
 
     @Test
     void grantsEachValueOnceAndPersistsItBeforeAnswering() {
-        ActorRef<ValueAllocator.Command> allocator = spawn();
+        ActorRef<AllocatorProtocol.Command> allocator = spawn();
         ClaimResult first =
                 claim(
                         allocator,
@@ -175,7 +176,7 @@ class ValueAllocatorTest {
         assertTrue(first.isGranted());
         journal.expectNextPersisted(
                 "ValueAllocator|" + name,
-                new ValueAllocator.ValuesClaimed(
+                new AllocatorEvent.ValuesClaimed(
                         TEAM_A,
                         "c1",
                         List.of(IPS + "/10.0.0.5", PORTS + "/" + first.granted().get(1))));
@@ -202,40 +203,40 @@ class ValueAllocatorTest {
 
     @Test
     void aSettledValueIsReleasedWhenItsObjectStopsHoldingIt() {
-        ActorRef<ValueAllocator.Command> allocator = spawn();
+        ActorRef<AllocatorProtocol.Command> allocator = spawn();
         assertTrue(
                 claim(allocator, TEAM_A, "c1", ValueRequest.specific(IPS, "10.0.0.5")).isGranted());
-        allocator.tell(new ValueAllocator.Settle(TEAM_A, "c1", List.of()));
+        allocator.tell(new AllocatorProtocol.Settle(TEAM_A, "c1", List.of()));
         assertFalse(
                 claim(allocator, TEAM_B, "c2", ValueRequest.specific(IPS, "10.0.0.5")).isGranted());
-        allocator.tell(new ValueAllocator.Settle(TEAM_B, null, List.of(IPS + "/10.0.0.5")));
+        allocator.tell(new AllocatorProtocol.Settle(TEAM_B, null, List.of(IPS + "/10.0.0.5")));
         assertFalse(
                 claim(allocator, TEAM_B, "c3", ValueRequest.specific(IPS, "10.0.0.5")).isGranted(),
                 "only its owner releases a value");
-        allocator.tell(new ValueAllocator.Settle(TEAM_A, null, List.of(IPS + "/10.0.0.5")));
+        allocator.tell(new AllocatorProtocol.Settle(TEAM_A, null, List.of(IPS + "/10.0.0.5")));
         assertTrue(
                 claim(allocator, TEAM_B, "c4", ValueRequest.specific(IPS, "10.0.0.5")).isGranted());
     }
 
     @Test
     void anAbandonedClaimFreesItsValues() {
-        ActorRef<ValueAllocator.Command> allocator = spawn();
+        ActorRef<AllocatorProtocol.Command> allocator = spawn();
         assertTrue(
                 claim(allocator, TEAM_A, "c1", ValueRequest.specific(PORTS, "30007")).isGranted());
-        allocator.tell(new ValueAllocator.Abandon(TEAM_A, "c1"));
+        allocator.tell(new AllocatorProtocol.Abandon(TEAM_A, "c1"));
         assertTrue(
                 claim(allocator, TEAM_B, "c2", ValueRequest.specific(PORTS, "30007")).isGranted());
     }
 
     @Test
     void afterARestartValuesHeldByObjectsStayTaken() {
-        ActorRef<ValueAllocator.Command> allocator = spawn();
+        ActorRef<AllocatorProtocol.Command> allocator = spawn();
         assertTrue(
                 claim(allocator, TEAM_A, "c1", ValueRequest.specific(IPS, "10.0.0.5")).isGranted());
-        allocator.tell(new ValueAllocator.Settle(TEAM_A, "c1", List.of()));
+        allocator.tell(new AllocatorProtocol.Settle(TEAM_A, "c1", List.of()));
         allocator = restart(allocator);
         allocator.tell(
-                new ValueAllocator.Claim(
+                new AllocatorProtocol.Claim(
                         TEAM_B,
                         "c2",
                         List.of(List.of(ValueRequest.specific(IPS, "10.0.0.5"))),
@@ -249,7 +250,7 @@ class ValueAllocatorTest {
 
     @Test
     void afterARestartAValueNoObjectHoldsIsReleased() {
-        ActorRef<ValueAllocator.Command> allocator = spawn();
+        ActorRef<AllocatorProtocol.Command> allocator = spawn();
         assertTrue(
                 claim(allocator, TEAM_A, "c1", ValueRequest.specific(IPS, "10.0.0.5")).isGranted());
         allocator = restart(allocator); // the settlement was lost: the collection never stored it
@@ -260,31 +261,31 @@ class ValueAllocatorTest {
 
     @Test
     void afterARestartAClaimStillInFlightStaysTakenUntilAbandoned() {
-        ActorRef<ValueAllocator.Command> allocator = spawn();
+        ActorRef<AllocatorProtocol.Command> allocator = spawn();
         assertTrue(
                 claim(allocator, TEAM_A, "c1", ValueRequest.specific(IPS, "10.0.0.5")).isGranted());
         allocator = restart(allocator);
         report(List.of(), List.of("c1"));
         assertFalse(
                 claim(allocator, TEAM_B, "c2", ValueRequest.specific(IPS, "10.0.0.5")).isGranted());
-        allocator.tell(new ValueAllocator.Abandon(TEAM_A, "c1"));
+        allocator.tell(new AllocatorProtocol.Abandon(TEAM_A, "c1"));
         assertTrue(
                 claim(allocator, TEAM_B, "c3", ValueRequest.specific(IPS, "10.0.0.5")).isGranted());
     }
 
     @Test
     void aReportOlderThanTheCollectionsLastChangeIsAskedForAgain() {
-        ActorRef<ValueAllocator.Command> allocator = spawn();
+        ActorRef<AllocatorProtocol.Command> allocator = spawn();
         assertTrue(
                 claim(allocator, TEAM_A, "c1", ValueRequest.specific(IPS, "10.0.0.5")).isGranted());
         allocator = restart(allocator);
-        CollectionEntity.ReportHoldings ask =
+        CollectionProtocol.ReportHoldings ask =
                 assertInstanceOf(
-                        CollectionEntity.ReportHoldings.class, collections.receiveMessage());
+                        CollectionProtocol.ReportHoldings.class, collections.receiveMessage());
         // The collection's batch is persisted and settled after it answered "in flight, nothing
         // held".
-        allocator.tell(new ValueAllocator.Settle(TEAM_A, "c1", List.of()));
-        ask.replyTo().tell(new CollectionEntity.Holdings(List.of(), List.of("c1")));
+        allocator.tell(new AllocatorProtocol.Settle(TEAM_A, "c1", List.of()));
+        ask.replyTo().tell(new CollectionProtocol.Holdings(List.of(), List.of("c1")));
         report(List.of(IPS + "/10.0.0.5"), List.of()); // asked again: now it holds the value
         assertFalse(
                 claim(allocator, TEAM_B, "c2", ValueRequest.specific(IPS, "10.0.0.5")).isGranted());
@@ -292,7 +293,7 @@ class ValueAllocatorTest {
 
     @Test
     void valuesStoredBeforeTheAllocatorKnewThemAreAdopted() {
-        ActorRef<ValueAllocator.Command> allocator = spawn();
+        ActorRef<AllocatorProtocol.Command> allocator = spawn();
         assertTrue(
                 claim(allocator, TEAM_A, "c1", ValueRequest.specific(IPS, "10.0.0.5")).isGranted());
         allocator = restart(allocator);
@@ -303,13 +304,13 @@ class ValueAllocatorTest {
 
     @Test
     void aDryRunShowsKubernetesPlaceholdersAndRecordsNothing() {
-        ActorRef<ValueAllocator.Command> allocator = spawn();
+        ActorRef<AllocatorProtocol.Command> allocator = spawn();
         assertTrue(
                 claim(allocator, TEAM_A, "c1", ValueRequest.specific(PORTS, "30001")).isGranted());
         journal.expectNextPersistedClass(
-                "ValueAllocator|" + name, ValueAllocator.ValuesClaimed.class);
+                "ValueAllocator|" + name, AllocatorEvent.ValuesClaimed.class);
         allocator.tell(
-                new ValueAllocator.Claim(
+                new AllocatorProtocol.Claim(
                         TEAM_B,
                         "d1",
                         List.of(
@@ -317,7 +318,7 @@ class ValueAllocatorTest {
                                 List.of(ValueRequest.specific(PORTS, "30001"))),
                         true,
                         replies.ref()));
-        ValueAllocator.Claimed dry = replies.receiveMessage();
+        AllocatorProtocol.Claimed dry = replies.receiveMessage();
         assertEquals(List.of("10.0.0.0", "32769"), dry.results().get(0).granted());
         assertEquals(Refusal.Reason.TAKEN, dry.results().get(1).refusal().reason());
         journal.expectNothingPersisted("ValueAllocator|" + name, Duration.ofMillis(200));

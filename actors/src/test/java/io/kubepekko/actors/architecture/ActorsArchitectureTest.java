@@ -29,7 +29,13 @@ class ActorsArchitectureTest {
      * them).
      */
     private static final Set<String> ENTITY_SURFACE =
-            Set.of("CollectionEntity", "CommittedObjects");
+            Set.of(
+                    "CollectionEntity",
+                    "CollectionProtocol",
+                    "CollectionEvent",
+                    "ObjectChanged",
+                    "CollectionState",
+                    "CommittedObjects");
 
     /**
      * The one class that names the rooms' persisted classes from outside them: it maps their names

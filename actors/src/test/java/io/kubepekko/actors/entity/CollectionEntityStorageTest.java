@@ -10,6 +10,7 @@ import com.typesafe.config.ConfigFactory;
 import io.kubepekko.actors.CollectionId;
 import io.kubepekko.actors.Environment;
 import io.kubepekko.actors.sequencing.Revisions;
+import io.kubepekko.actors.sequencing.RevisionsProtocol;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.meta.Json;
@@ -57,7 +58,7 @@ class CollectionEntityStorageTest {
 
     @TempDir Path dir;
     private ActorTestKit kit;
-    private ActorRef<Revisions.Command> revisions;
+    private ActorRef<RevisionsProtocol.Command> revisions;
 
     private Config config() {
         return new StorageSettings.Embedded(dir)
@@ -106,7 +107,7 @@ class CollectionEntityStorageTest {
                 Clock.systemUTC(), () -> "uid-" + uids.incrementAndGet(), () -> "00000", zero);
     }
 
-    private ActorRef<CollectionEntity.Command> spawnEntity() {
+    private ActorRef<CollectionProtocol.Command> spawnEntity() {
         return kit.spawn(
                 CollectionEntity.create(
                         ID,
@@ -126,13 +127,13 @@ class CollectionEntityStorageTest {
         return obj;
     }
 
-    private Map<String, String> list(ActorRef<CollectionEntity.Command> entity) {
+    private Map<String, String> list(ActorRef<CollectionProtocol.Command> entity) {
         Map<String, String> out = new TreeMap<>();
         String after = null;
         do {
-            TestProbe<CollectionEntity.Items> probe = kit.createTestProbe();
-            entity.tell(new CollectionEntity.ListObjects(after, 1024 * 1024, probe.getRef()));
-            CollectionEntity.Items page = probe.receiveMessage(Duration.ofSeconds(30));
+            TestProbe<CollectionProtocol.Items> probe = kit.createTestProbe();
+            entity.tell(new CollectionProtocol.ListObjects(after, 1024 * 1024, probe.getRef()));
+            CollectionProtocol.Items page = probe.receiveMessage(Duration.ofSeconds(30));
             for (byte[] item : page.items()) {
                 out.put(
                         Json.parseTrusted(item).path("metadata").path("name").asText(),
@@ -166,12 +167,12 @@ class CollectionEntityStorageTest {
      */
     @Test
     void recoversFromASnapshotSavedInParts() throws Exception {
-        ActorRef<CollectionEntity.Command> entity = spawnEntity();
+        ActorRef<CollectionProtocol.Command> entity = spawnEntity();
         TestProbe<WriteResult> replies = kit.createTestProbe();
         String value = "x".repeat(300);
         for (int i = 0; i < 1000; i++) {
             entity.tell(
-                    new CollectionEntity.Write(
+                    new CollectionProtocol.Write(
                             new WriteOp.Create(
                                     configMap(String.format("cm-%04d", i), value),
                                     WriteOptions.DEFAULT),

@@ -13,6 +13,7 @@ import io.kubepekko.actors.Environment;
 import io.kubepekko.actors.ReplayedEvents;
 import io.kubepekko.actors.StorageQuota;
 import io.kubepekko.actors.sequencing.Revisions;
+import io.kubepekko.actors.sequencing.RevisionsProtocol;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.codec.FieldValidation;
 import io.kubepekko.api.definition.Registry;
@@ -89,10 +90,10 @@ class CollectionEntityTest {
     private String namespace;
     private String persistenceId;
     private CollectionId id;
-    private ActorRef<Revisions.Command> revisions;
+    private ActorRef<RevisionsProtocol.Command> revisions;
     private CommittedObjects committed;
     private EventSourcedBehaviorTestKit<
-                    CollectionEntity.Command, CollectionEntity.Event, CollectionEntity.State>
+                    CollectionProtocol.Command, CollectionEvent, CollectionState>
             testKit;
 
     @BeforeAll
@@ -182,8 +183,8 @@ class CollectionEntityTest {
 
     @Test
     void committedObjectsArePublishedBeforeTheReplyAndAgainAfterRecovery() {
-        testKit.<CollectionEntity.GetReply>runCommand(
-                r -> new CollectionEntity.Get("settings", r)); // recovered
+        testKit.<CollectionProtocol.GetReply>runCommand(
+                r -> new CollectionProtocol.Get("settings", r)); // recovered
         assertTrue(
                 committed.of(id.entityId()).isEmpty(),
                 "an empty collection publishes once recovered");
@@ -201,12 +202,12 @@ class CollectionEntityTest {
     void aStoppedCollectionWithdrawsItsObjects() {
         CommittedObjects own = new CommittedObjects();
         CollectionId other = new CollectionId(CONFIG_MAPS.groupResource(), namespace + "-stopping");
-        ActorRef<CollectionEntity.Command> entity =
+        ActorRef<CollectionProtocol.Command> entity =
                 actorTestKit.spawn(
                         CollectionEntity.create(
                                 other, CONFIG_MAPS, WRITES, fixedEnvironment(), revisions, own));
-        var probe = actorTestKit.<CollectionEntity.GetReply>createTestProbe();
-        entity.tell(new CollectionEntity.Get("x", probe.ref()));
+        var probe = actorTestKit.<CollectionProtocol.GetReply>createTestProbe();
+        entity.tell(new CollectionProtocol.Get("x", probe.ref()));
         probe.receiveMessage();
         assertTrue(own.of(other.entityId()) != null, "published once recovered");
         actorTestKit.stop(entity);
@@ -220,7 +221,7 @@ class CollectionEntityTest {
         var result = write(create(configMap("settings", "mode", "fast")));
 
         byte[] body = result.replyOfType(WriteResult.Success.class).body();
-        CollectionEntity.ObjectChanged event = onlyEvent(result);
+        ObjectChanged event = onlyEvent(result);
         assertEquals(2, event.resourceVersion());
         assertEquals("settings", event.name());
         assertNull(event.before());
@@ -232,7 +233,7 @@ class CollectionEntityTest {
     @Test
     void createOfAnExistingNameIsRefusedAlreadyExists() {
         write(create(configMap("settings", "mode", "fast")));
-        CollectionEntity.State before = testKit.getState();
+        CollectionState before = testKit.getState();
 
         var result = write(create(configMap("settings", "mode", "slow")));
 
@@ -253,7 +254,7 @@ class CollectionEntityTest {
         WriteResult.Success written = written(result);
         assertInstanceOf(WriteResult.Updated.class, written);
         assertEquals(3, written.resourceVersion());
-        CollectionEntity.ObjectChanged event = onlyEvent(result);
+        ObjectChanged event = onlyEvent(result);
         assertEquals(3, event.resourceVersion());
         assertArrayEquals(stored, event.before());
         assertArrayEquals(written.body(), event.after());
@@ -268,7 +269,7 @@ class CollectionEntityTest {
     void updateWithAStaleResourceVersionIsRefusedConflict() {
         write(create(configMap("settings", "mode", "fast")));
         write(update(withResourceVersion(configMap("settings", "mode", "slow"), "2")));
-        CollectionEntity.State before = testKit.getState();
+        CollectionState before = testKit.getState();
 
         var result =
                 write(update(withResourceVersion(configMap("settings", "mode", "fastest"), "2")));
@@ -311,7 +312,7 @@ class CollectionEntityTest {
         assertEquals("Status", status.path("kind").asText());
         assertEquals("Success", status.path("status").asText());
         assertEquals("settings", status.path("details").path("name").asText());
-        CollectionEntity.ObjectChanged event = onlyEvent(result);
+        ObjectChanged event = onlyEvent(result);
         assertTrue(event.removed());
         assertEquals(3, event.resourceVersion());
         assertArrayEquals(stored, event.before());
@@ -365,8 +366,8 @@ class CollectionEntityTest {
         assertEquals(before, objects(restarted.state()));
         assertEquals(List.of("a", "b"), List.copyOf(before.keySet()));
         var get =
-                testKit.<CollectionEntity.GetReply>runCommand(
-                        r -> new CollectionEntity.Get("b", r));
+                testKit.<CollectionProtocol.GetReply>runCommand(
+                        r -> new CollectionProtocol.Get("b", r));
         assertEquals("2", Json.parseTrusted(get.reply().object()).path("data").path("k").asText());
     }
 
@@ -682,9 +683,7 @@ class CollectionEntityTest {
         testKit.persistenceTestKit()
                 .persistForRecovery(
                         persistenceId,
-                        List.of(
-                                new CollectionEntity.ObjectChanged(
-                                        7, "cm", null, garbage, false, 0)));
+                        List.of(new ObjectChanged(7, "cm", null, garbage, false, 0)));
 
         var restarted =
                 LoggingTestKit.warn(
@@ -695,11 +694,11 @@ class CollectionEntityTest {
 
         assertConfigMap(restarted.state().objects().get("cm"));
         assertConfigMap(
-                testKit.<CollectionEntity.GetReply>runCommand(
-                                r -> new CollectionEntity.Get("cm", r))
+                testKit.<CollectionProtocol.GetReply>runCommand(
+                                r -> new CollectionProtocol.Get("cm", r))
                         .reply()
                         .object());
-        CollectionEntity.ObjectChanged rewrite = awaitEvents(2).get(1);
+        ObjectChanged rewrite = awaitEvents(2).get(1);
         assertConfigMap(rewrite.after());
         assertEquals("v", Json.parseTrusted(rewrite.after()).path("data").path("k").asText());
         assertEquals(
@@ -719,7 +718,7 @@ class CollectionEntityTest {
     void recoveryRepairsAnObjectOfAnotherKindInTheSnapshot() {
         byte[] garbage = Json.bytes(configMap("cm", "k", "v").put("kind", "Pod"));
         var snapshot =
-                new CollectionEntity.State(
+                new CollectionState(
                         TreePMap.<String, byte[]>empty()
                                 .plus("cm", garbage)
                                 .plus("ok", Json.bytes(configMap("ok", "k", "v"))),
@@ -748,7 +747,7 @@ class CollectionEntityTest {
      * too, and logged twice (seen once on a loaded machine).
      */
     private void awaitFirstRecovery() {
-        testKit.<CollectionEntity.GetReply>runCommand(r -> new CollectionEntity.Get("cm", r));
+        testKit.<CollectionProtocol.GetReply>runCommand(r -> new CollectionProtocol.Get("cm", r));
     }
 
     private static void assertConfigMap(byte[] json) {
@@ -757,20 +756,20 @@ class CollectionEntityTest {
         assertEquals("ConfigMap", obj.path("kind").asText());
     }
 
-    private List<CollectionEntity.ObjectChanged> journaled() {
+    private List<ObjectChanged> journaled() {
         return testKit.persistenceTestKit().persistedInStorage(persistenceId).stream()
-                .map(e -> (CollectionEntity.ObjectChanged) e)
+                .map(e -> (ObjectChanged) e)
                 .toList();
     }
 
     /** Waits (bounded) until the journal holds {@code count} events. */
-    private List<CollectionEntity.ObjectChanged> awaitEvents(int count) {
+    private List<ObjectChanged> awaitEvents(int count) {
         return actorTestKit
                 .createTestProbe()
                 .awaitAssert(
                         Duration.ofSeconds(10),
                         () -> {
-                            List<CollectionEntity.ObjectChanged> events = journaled();
+                            List<ObjectChanged> events = journaled();
                             assertEquals(count, events.size());
                             return events;
                         });
@@ -817,13 +816,11 @@ class CollectionEntityTest {
         assertEquals(Reason.ALREADY_EXISTS, refusal(duplicateB).reason());
         assertEquals(List.of(1, 4, 1), batchSizes);
 
-        List<CollectionEntity.ObjectChanged> events = burst.events();
-        assertEquals(
-                versions,
-                events.stream().map(CollectionEntity.ObjectChanged::resourceVersion).toList());
+        List<ObjectChanged> events = burst.events();
+        assertEquals(versions, events.stream().map(ObjectChanged::resourceVersion).toList());
         assertEquals(
                 List.of("first", "a", "b", "a00001", "a00002", "a"),
-                events.stream().map(CollectionEntity.ObjectChanged::name).toList());
+                events.stream().map(ObjectChanged::name).toList());
         for (int i = 0; i < persisted.size(); i++) {
             assertArrayEquals(
                     persisted.get(i).body(),
@@ -894,10 +891,10 @@ class CollectionEntityTest {
         String after = null;
         do {
             String from = after;
-            CollectionEntity.Items page =
-                    testKit.<CollectionEntity.Items>runCommand(
+            CollectionProtocol.Items page =
+                    testKit.<CollectionProtocol.Items>runCommand(
                                     r ->
-                                            new CollectionEntity.ListObjects(
+                                            new CollectionProtocol.ListObjects(
                                                     from, (int) (size * 2), r))
                             .reply();
             pages.add(
@@ -907,9 +904,9 @@ class CollectionEntityTest {
         } while (after != null);
 
         assertEquals(List.of(List.of("a", "b"), List.of("c", "d"), List.of("e")), pages);
-        CollectionEntity.Items tiny =
-                testKit.<CollectionEntity.Items>runCommand(
-                                r -> new CollectionEntity.ListObjects(null, 1, r))
+        CollectionProtocol.Items tiny =
+                testKit.<CollectionProtocol.Items>runCommand(
+                                r -> new CollectionProtocol.ListObjects(null, 1, r))
                         .reply();
         assertEquals(1, tiny.items().size(), "at least one object per page");
         assertEquals("a", tiny.next());
@@ -921,18 +918,21 @@ class CollectionEntityTest {
     void aRequestStillInFlightIsNotAnsweredThenItsVersionsMayBePersisted() {
         Burst burst = new Burst();
         var write = burst.send(create(configMap("a", "k", "1")));
-        Revisions.Allocate asked = (Revisions.Allocate) burst.revisionsProbe.receiveMessage();
-        TestProbe<Revisions.Command> answers = actorTestKit.createTestProbe();
+        RevisionsProtocol.Allocate asked =
+                (RevisionsProtocol.Allocate) burst.revisionsProbe.receiveMessage();
+        TestProbe<RevisionsProtocol.Command> answers = actorTestKit.createTestProbe();
 
-        burst.entity.tell(new CollectionEntity.Resolve(7, 7, asked.requestId(), answers.ref()));
+        burst.entity.tell(new CollectionProtocol.Resolve(7, 7, asked.requestId(), answers.ref()));
         answers.expectNoMessage(Duration.ofMillis(200));
 
         asked.replyTo()
-                .tell(new Revisions.Allocated(7, asked.requestId(), burst.revisionsProbe.ref()));
+                .tell(
+                        new RevisionsProtocol.Allocated(
+                                7, asked.requestId(), burst.revisionsProbe.ref()));
         assertEquals(7, written(write).resourceVersion());
-        burst.entity.tell(new CollectionEntity.Resolve(7, 7, asked.requestId(), answers.ref()));
+        burst.entity.tell(new CollectionProtocol.Resolve(7, 7, asked.requestId(), answers.ref()));
         assertEquals(
-                new Revisions.Resolved(7, Revisions.Resolution.UNKNOWN),
+                new RevisionsProtocol.Resolved(7, RevisionsProtocol.Resolution.UNKNOWN),
                 answers.receiveMessage(),
                 "the journal holds version 7, whose events this collection does not keep");
     }
@@ -943,30 +943,35 @@ class CollectionEntityTest {
         var first = burst.send(create(configMap("a", "k", "1")));
         burst.allocateUntil(1); // from now on the entity asks that instance directly
         assertEquals(1, written(first).resourceVersion());
-        TestProbe<Revisions.Command> moving = actorTestKit.createTestProbe();
+        TestProbe<RevisionsProtocol.Command> moving = actorTestKit.createTestProbe();
         var second = burst.send(create(configMap("b", "k", "1")));
-        Revisions.Command m = burst.revisionsProbe.receiveMessage();
-        while (!(m instanceof Revisions.Allocate)) {
+        RevisionsProtocol.Command m = burst.revisionsProbe.receiveMessage();
+        while (!(m instanceof RevisionsProtocol.Allocate)) {
             m = burst.revisionsProbe.receiveMessage(); // the first write's commit report
         }
-        Revisions.Allocate direct = (Revisions.Allocate) m;
+        RevisionsProtocol.Allocate direct = (RevisionsProtocol.Allocate) m;
 
         direct.replyTo()
                 .tell(
-                        new Revisions.Allocated(
-                                Revisions.Allocated.MOVING, direct.requestId(), moving.ref()));
-        Revisions.Allocate again = (Revisions.Allocate) burst.revisionsProbe.receiveMessage();
+                        new RevisionsProtocol.Allocated(
+                                RevisionsProtocol.Allocated.MOVING,
+                                direct.requestId(),
+                                moving.ref()));
+        RevisionsProtocol.Allocate again =
+                (RevisionsProtocol.Allocate) burst.revisionsProbe.receiveMessage();
         assertEquals(
                 direct.requestId(),
                 again.requestId(),
                 "the same request, through sharding (the probe)");
         again.replyTo()
-                .tell(new Revisions.Allocated(5, again.requestId(), burst.revisionsProbe.ref()));
+                .tell(
+                        new RevisionsProtocol.Allocated(
+                                5, again.requestId(), burst.revisionsProbe.ref()));
         assertEquals(5, written(second).resourceVersion());
 
         // A second answer to the same request (the first instance allocated after all): abandoned.
-        again.replyTo().tell(new Revisions.Allocated(9, again.requestId(), moving.ref()));
-        assertEquals(new Revisions.Abandoned(9), moving.receiveMessage());
+        again.replyTo().tell(new RevisionsProtocol.Allocated(9, again.requestId(), moving.ref()));
+        assertEquals(new RevisionsProtocol.Abandoned(9), moving.receiveMessage());
     }
 
     /**
@@ -980,19 +985,23 @@ class CollectionEntityTest {
     void anAskForVersionsLostWithItsInstanceIsAskedAgainThroughShardingAfterASecond() {
         Burst burst = new Burst();
         var write = burst.send(create(configMap("a", "k", "1")));
-        Revisions.Allocate lost = (Revisions.Allocate) burst.revisionsProbe.receiveMessage();
+        RevisionsProtocol.Allocate lost =
+                (RevisionsProtocol.Allocate) burst.revisionsProbe.receiveMessage();
 
-        Revisions.Allocate again =
-                (Revisions.Allocate) burst.revisionsProbe.receiveMessage(Duration.ofSeconds(5));
+        RevisionsProtocol.Allocate again =
+                (RevisionsProtocol.Allocate)
+                        burst.revisionsProbe.receiveMessage(Duration.ofSeconds(5));
         assertEquals(lost.requestId(), again.requestId(), "the same batch, asked again");
         again.replyTo()
-                .tell(new Revisions.Allocated(3, again.requestId(), burst.revisionsProbe.ref()));
+                .tell(
+                        new RevisionsProtocol.Allocated(
+                                3, again.requestId(), burst.revisionsProbe.ref()));
         assertEquals(3, written(write).resourceVersion());
 
-        TestProbe<Revisions.Command> late = actorTestKit.createTestProbe();
-        lost.replyTo().tell(new Revisions.Allocated(8, lost.requestId(), late.ref()));
+        TestProbe<RevisionsProtocol.Command> late = actorTestKit.createTestProbe();
+        lost.replyTo().tell(new RevisionsProtocol.Allocated(8, lost.requestId(), late.ref()));
         assertEquals(
-                new Revisions.Abandoned(8),
+                new RevisionsProtocol.Abandoned(8),
                 late.receiveMessage(),
                 "the late answer's versions given back");
     }
@@ -1014,20 +1023,23 @@ class CollectionEntityTest {
                 PersistenceId.of("Collection", burst.burstId.entityId()).id());
 
         var failed = burst.send(create(configMap("b", "k", "1")));
-        Revisions.Command m = burst.revisionsProbe.receiveMessage();
-        while (!(m instanceof Revisions.Allocate)) {
+        RevisionsProtocol.Command m = burst.revisionsProbe.receiveMessage();
+        while (!(m instanceof RevisionsProtocol.Allocate)) {
             m = burst.revisionsProbe.receiveMessage(); // the first write's commit report
         }
-        Revisions.Allocate allocate = (Revisions.Allocate) m;
+        RevisionsProtocol.Allocate allocate = (RevisionsProtocol.Allocate) m;
         allocate.replyTo()
-                .tell(new Revisions.Allocated(2, allocate.requestId(), burst.revisionsProbe.ref()));
+                .tell(
+                        new RevisionsProtocol.Allocated(
+                                2, allocate.requestId(), burst.revisionsProbe.ref()));
         assertEquals(503, refusal(failed).code());
         burst.revisionsProbe.expectNoMessage(Duration.ofMillis(300));
 
-        TestProbe<Revisions.Command> answers = actorTestKit.createTestProbe();
-        burst.entity.tell(new CollectionEntity.Resolve(2, 2, allocate.requestId(), answers.ref()));
+        TestProbe<RevisionsProtocol.Command> answers = actorTestKit.createTestProbe();
+        burst.entity.tell(
+                new CollectionProtocol.Resolve(2, 2, allocate.requestId(), answers.ref()));
         assertEquals(
-                new Revisions.Resolved(2, Revisions.Resolution.NOT_PERSISTED),
+                new RevisionsProtocol.Resolved(2, RevisionsProtocol.Resolution.NOT_PERSISTED),
                 answers.receiveMessage(),
                 "the restarted collection finds nothing at version 2 in its journal");
     }
@@ -1038,13 +1050,13 @@ class CollectionEntityTest {
         var write = burst.send(create(configMap("a", "k", "1")));
         burst.allocateUntil(1);
         assertEquals(1, written(write).resourceVersion());
-        TestProbe<Revisions.Command> answers = actorTestKit.createTestProbe();
+        TestProbe<RevisionsProtocol.Command> answers = actorTestKit.createTestProbe();
 
         // An allocation whose answer never reached this collection (a request it gave up on).
-        burst.entity.tell(new CollectionEntity.Resolve(5, 6, 12345, answers.ref()));
+        burst.entity.tell(new CollectionProtocol.Resolve(5, 6, 12345, answers.ref()));
 
         assertEquals(
-                new Revisions.Resolved(5, Revisions.Resolution.NOT_PERSISTED),
+                new RevisionsProtocol.Resolved(5, RevisionsProtocol.Resolution.NOT_PERSISTED),
                 answers.receiveMessage());
     }
 
@@ -1053,14 +1065,15 @@ class CollectionEntityTest {
         var created = write(create(configMap("a", "k", "1")));
         long rv = written(created).resourceVersion();
         testKit.restart();
-        TestProbe<Revisions.Command> answers = actorTestKit.createTestProbe();
+        TestProbe<RevisionsProtocol.Command> answers = actorTestKit.createTestProbe();
 
-        testKit.runCommand(new CollectionEntity.Resolve(rv, rv, 1, answers.ref()));
+        testKit.runCommand(new CollectionProtocol.Resolve(rv, rv, 1, answers.ref()));
         assertEquals(
-                new Revisions.Resolved(rv, Revisions.Resolution.UNKNOWN), answers.receiveMessage());
-        testKit.runCommand(new CollectionEntity.Resolve(rv + 1, rv + 1, 1, answers.ref()));
+                new RevisionsProtocol.Resolved(rv, RevisionsProtocol.Resolution.UNKNOWN),
+                answers.receiveMessage());
+        testKit.runCommand(new CollectionProtocol.Resolve(rv + 1, rv + 1, 1, answers.ref()));
         assertEquals(
-                new Revisions.Resolved(rv + 1, Revisions.Resolution.NOT_PERSISTED),
+                new RevisionsProtocol.Resolved(rv + 1, RevisionsProtocol.Resolution.NOT_PERSISTED),
                 answers.receiveMessage());
     }
 
@@ -1075,8 +1088,9 @@ class CollectionEntityTest {
         private final CollectionId burstId =
                 new CollectionId(CONFIG_MAPS.groupResource(), namespace + "-burst");
 
-        private final TestProbe<Revisions.Command> revisionsProbe = actorTestKit.createTestProbe();
-        private final ActorRef<CollectionEntity.Command> entity;
+        private final TestProbe<RevisionsProtocol.Command> revisionsProbe =
+                actorTestKit.createTestProbe();
+        private final ActorRef<CollectionProtocol.Command> entity;
         private final PersistenceTestKit journal = PersistenceTestKit.create(actorTestKit.system());
 
         Burst() {
@@ -1099,7 +1113,7 @@ class CollectionEntityTest {
 
         TestProbe<WriteResult> send(WriteOp op) {
             TestProbe<WriteResult> replyTo = actorTestKit.createTestProbe();
-            entity.tell(new CollectionEntity.Write(op, replyTo.ref()));
+            entity.tell(new CollectionProtocol.Write(op, replyTo.ref()));
             return replyTo;
         }
 
@@ -1110,35 +1124,36 @@ class CollectionEntityTest {
             List<Integer> sizes = new ArrayList<>();
             long next = 1;
             while (next <= total) {
-                Revisions.Command c = revisionsProbe.receiveMessage();
-                if (c instanceof Revisions.Allocate allocate) {
+                RevisionsProtocol.Command c = revisionsProbe.receiveMessage();
+                if (c instanceof RevisionsProtocol.Allocate allocate) {
                     assertEquals(burstId.namespace(), allocate.namespace());
                     sizes.add(allocate.count());
                     allocate.replyTo()
                             .tell(
-                                    new Revisions.Allocated(
+                                    new RevisionsProtocol.Allocated(
                                             next, allocate.requestId(), revisionsProbe.ref()));
                     next += allocate.count();
                 } else {
                     assertTrue(
-                            c instanceof Revisions.Committed || c instanceof Revisions.Abandoned,
+                            c instanceof RevisionsProtocol.Committed
+                                    || c instanceof RevisionsProtocol.Abandoned,
                             c.toString());
                 }
             }
             return sizes;
         }
 
-        List<CollectionEntity.ObjectChanged> events() {
+        List<ObjectChanged> events() {
             return journal
                     .persistedInStorage(PersistenceId.of("Collection", burstId.entityId()).id())
                     .stream()
-                    .map(CollectionEntity.ObjectChanged.class::cast)
+                    .map(ObjectChanged.class::cast)
                     .toList();
         }
 
         ObjectNode get(String name) {
-            TestProbe<CollectionEntity.GetReply> probe = actorTestKit.createTestProbe();
-            entity.tell(new CollectionEntity.Get(name, probe.ref()));
+            TestProbe<CollectionProtocol.GetReply> probe = actorTestKit.createTestProbe();
+            entity.tell(new CollectionProtocol.Get(name, probe.ref()));
             return Json.parseTrusted(probe.receiveMessage().object());
         }
     }
@@ -1146,12 +1161,9 @@ class CollectionEntityTest {
     // ---- helpers ----
 
     private EventSourcedBehaviorTestKit.CommandResultWithReply<
-                    CollectionEntity.Command,
-                    CollectionEntity.Event,
-                    CollectionEntity.State,
-                    WriteResult>
+                    CollectionProtocol.Command, CollectionEvent, CollectionState, WriteResult>
             write(WriteOp op) {
-        return testKit.runCommand(replyTo -> new CollectionEntity.Write(op, replyTo));
+        return testKit.runCommand(replyTo -> new CollectionProtocol.Write(op, replyTo));
     }
 
     private static WriteOp create(ObjectNode obj) {
@@ -1202,14 +1214,14 @@ class CollectionEntityTest {
         return assertInstanceOf(WriteResult.Refused.class, reply, () -> "reply " + reply).status();
     }
 
-    private static CollectionEntity.ObjectChanged onlyEvent(
-            EventSourcedBehaviorTestKit.CommandResult<?, CollectionEntity.Event, ?> result) {
+    private static ObjectChanged onlyEvent(
+            EventSourcedBehaviorTestKit.CommandResult<?, CollectionEvent, ?> result) {
         assertEquals(1, result.events().size(), () -> "events " + result.events());
-        return assertInstanceOf(CollectionEntity.ObjectChanged.class, result.events().get(0));
+        return assertInstanceOf(ObjectChanged.class, result.events().get(0));
     }
 
     /** The state's objects as JSON text by name: byte arrays compare by identity, text by value. */
-    private static Map<String, String> objects(CollectionEntity.State state) {
+    private static Map<String, String> objects(CollectionState state) {
         Map<String, String> out = new TreeMap<>();
         state.objects()
                 .forEach((name, bytes) -> out.put(name, new String(bytes, StandardCharsets.UTF_8)));

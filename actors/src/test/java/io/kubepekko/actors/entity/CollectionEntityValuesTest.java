@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.actors.CollectionId;
 import io.kubepekko.actors.Environment;
+import io.kubepekko.actors.allocation.AllocatorProtocol;
 import io.kubepekko.actors.allocation.ValueAllocator;
 import io.kubepekko.actors.sequencing.Revisions;
+import io.kubepekko.actors.sequencing.RevisionsProtocol;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.alloc.ClaimResult;
 import io.kubepekko.api.alloc.Refusal;
@@ -53,9 +55,9 @@ class CollectionEntityValuesTest {
     private static ActorTestKit kit;
     private static PersistenceTestKit journal;
 
-    private ActorRef<Revisions.Command> revisions;
-    private ActorRef<CollectionEntity.Command> entity;
-    private TestProbe<ValueAllocator.Command> allocator;
+    private ActorRef<RevisionsProtocol.Command> revisions;
+    private ActorRef<CollectionProtocol.Command> entity;
+    private TestProbe<AllocatorProtocol.Command> allocator;
     private TestProbe<WriteResult> writer;
     private CollectionId id;
 
@@ -113,61 +115,60 @@ class CollectionEntityValuesTest {
     }
 
     private void write(WriteOp op) {
-        entity.tell(new CollectionEntity.Write(op, writer.ref()));
+        entity.tell(new CollectionProtocol.Write(op, writer.ref()));
     }
 
-    private ValueAllocator.Claim expectClaim() {
-        return assertInstanceOf(ValueAllocator.Claim.class, allocator.receiveMessage());
+    private AllocatorProtocol.Claim expectClaim() {
+        return assertInstanceOf(AllocatorProtocol.Claim.class, allocator.receiveMessage());
     }
 
     private WriteResult.Success createGranted(String name) {
         write(new WriteOp.Create(service(name), WriteOptions.DEFAULT));
-        ValueAllocator.Claim claim = expectClaim();
+        AllocatorProtocol.Claim claim = expectClaim();
         claim.replyTo()
                 .tell(
-                        new ValueAllocator.Claimed(
+                        new AllocatorProtocol.Claimed(
                                 claim.claimId(),
                                 List.of(ClaimResult.granted(List.of("10.0.0.7"))),
                                 null));
         allocator.expectMessage(
-                new ValueAllocator.Settle(id.entityId(), claim.claimId(), List.of()));
+                new AllocatorProtocol.Settle(id.entityId(), claim.claimId(), List.of()));
         return assertInstanceOf(WriteResult.Success.class, writer.receiveMessage());
     }
 
     @Test
     void aCreateClaimsItsValuesStoresTheGrantAndSettlesBeforeAnswering() {
         write(new WriteOp.Create(service("web"), WriteOptions.DEFAULT));
-        ValueAllocator.Claim claim = expectClaim();
+        AllocatorProtocol.Claim claim = expectClaim();
         assertEquals(id.entityId(), claim.collection());
         assertEquals(
                 List.of(List.of(ValueRequest.any(ServiceNetwork.CLUSTER_IPS))), claim.writes());
         writer.expectNoMessage(Duration.ofMillis(100));
         claim.replyTo()
                 .tell(
-                        new ValueAllocator.Claimed(
+                        new AllocatorProtocol.Claimed(
                                 claim.claimId(),
                                 List.of(ClaimResult.granted(List.of("10.0.0.7"))),
                                 null));
         WriteResult.Success written =
                 assertInstanceOf(WriteResult.Success.class, writer.receiveMessage());
         allocator.expectMessage(
-                new ValueAllocator.Settle(id.entityId(), claim.claimId(), List.of()));
+                new AllocatorProtocol.Settle(id.entityId(), claim.claimId(), List.of()));
         ObjectNode body = Json.parseTrusted(written.body());
         assertEquals("10.0.0.7", body.at("/spec/clusterIP").asText());
         assertEquals("[\"IPv4\"]", body.at("/spec/ipFamilies").toString());
-        CollectionEntity.ObjectChanged event =
-                journal.expectNextPersistedClass(
-                        persistenceId(), CollectionEntity.ObjectChanged.class);
+        ObjectChanged event =
+                journal.expectNextPersistedClass(persistenceId(), ObjectChanged.class);
         assertEquals("10.0.0.7", Json.parseTrusted(event.after()).at("/spec/clusterIP").asText());
     }
 
     @Test
     void aRefusedClaimAnswersKubernetesErrorAndStoresNothing() {
         write(new WriteOp.Create(service("web"), WriteOptions.DEFAULT));
-        ValueAllocator.Claim claim = expectClaim();
+        AllocatorProtocol.Claim claim = expectClaim();
         claim.replyTo()
                 .tell(
-                        new ValueAllocator.Claimed(
+                        new AllocatorProtocol.Claimed(
                                 claim.claimId(),
                                 List.of(
                                         ClaimResult.refused(
@@ -188,7 +189,7 @@ class CollectionEntityValuesTest {
     void deleteReleasesTheValuesOnceTheRemovalIsPersisted() {
         createGranted("web");
         write(new WriteOp.Delete("web", null, WriteOptions.DEFAULT));
-        allocator.expectMessage(new ValueAllocator.Settle(id.entityId(), null, List.of(IP)));
+        allocator.expectMessage(new AllocatorProtocol.Settle(id.entityId(), null, List.of(IP)));
         assertInstanceOf(WriteResult.Success.class, writer.receiveMessage());
     }
 
@@ -210,32 +211,32 @@ class CollectionEntityValuesTest {
     void holdingsNameTheStoredValuesAndTheClaimInFlight() {
         createGranted("web");
         write(new WriteOp.Create(service("api"), WriteOptions.DEFAULT));
-        ValueAllocator.Claim inFlight = expectClaim();
-        TestProbe<CollectionEntity.Holdings> holdings = kit.createTestProbe();
-        entity.tell(new CollectionEntity.ReportHoldings(holdings.ref()));
+        AllocatorProtocol.Claim inFlight = expectClaim();
+        TestProbe<CollectionProtocol.Holdings> holdings = kit.createTestProbe();
+        entity.tell(new CollectionProtocol.ReportHoldings(holdings.ref()));
         assertEquals(
-                new CollectionEntity.Holdings(List.of(IP), List.of(inFlight.claimId())),
+                new CollectionProtocol.Holdings(List.of(IP), List.of(inFlight.claimId())),
                 holdings.receiveMessage());
     }
 
     @Test
     void aClaimAnsweredTooLateIsAbandoned() {
         write(new WriteOp.Create(service("web"), WriteOptions.DEFAULT));
-        ValueAllocator.Claim claim = expectClaim();
-        entity.tell(new CollectionEntity.ClaimTimedOut(claim.claimId()));
+        AllocatorProtocol.Claim claim = expectClaim();
+        entity.tell(new CollectionProtocol.ClaimTimedOut(claim.claimId()));
         assertEquals(
                 503,
                 assertInstanceOf(WriteResult.Refused.class, writer.receiveMessage())
                         .status()
                         .code());
-        allocator.expectMessage(new ValueAllocator.Abandon(id.entityId(), claim.claimId()));
+        allocator.expectMessage(new AllocatorProtocol.Abandon(id.entityId(), claim.claimId()));
         claim.replyTo()
                 .tell(
-                        new ValueAllocator.Claimed(
+                        new AllocatorProtocol.Claimed(
                                 claim.claimId(),
                                 List.of(ClaimResult.granted(List.of("10.0.0.7"))),
                                 null));
-        allocator.expectMessage(new ValueAllocator.Abandon(id.entityId(), claim.claimId()));
+        allocator.expectMessage(new AllocatorProtocol.Abandon(id.entityId(), claim.claimId()));
     }
 
     @Test
@@ -243,11 +244,11 @@ class CollectionEntityValuesTest {
         write(
                 new WriteOp.Create(
                         service("web"), new WriteOptions(true, null, FieldValidation.WARN)));
-        ValueAllocator.Claim claim = expectClaim();
+        AllocatorProtocol.Claim claim = expectClaim();
         assertTrue(claim.dryRun());
         claim.replyTo()
                 .tell(
-                        new ValueAllocator.Claimed(
+                        new AllocatorProtocol.Claimed(
                                 claim.claimId(),
                                 List.of(ClaimResult.granted(List.of("10.0.0.0"))),
                                 null));

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kubepekko.actors.PublishedEvent;
 import io.kubepekko.actors.ReplayedEvents;
-import io.kubepekko.actors.entity.CollectionEntity;
+import io.kubepekko.actors.entity.CollectionProtocol;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.watch.WatchEvent;
 import io.kubepekko.testsupport.ManualClock;
@@ -47,7 +47,7 @@ class RevisionsTest {
 
     private static ActorTestKit actorTestKit;
 
-    private EventSourcedBehaviorTestKit<Revisions.Command, Revisions.Event, Revisions.State>
+    private EventSourcedBehaviorTestKit<RevisionsProtocol.Command, RevisionsEvent, RevisionsState>
             testKit;
     private String persistenceId;
 
@@ -79,13 +79,17 @@ class RevisionsTest {
     }
 
     private EventSourcedBehaviorTestKit.CommandResultWithReply<
-                    Revisions.Command, Revisions.Event, Revisions.State, Revisions.Allocated>
+                    RevisionsProtocol.Command,
+                    RevisionsEvent,
+                    RevisionsState,
+                    RevisionsProtocol.Allocated>
             allocate(int count, String namespace) {
-        return testKit.runCommand(replyTo -> new Revisions.Allocate(count, namespace, 0, replyTo));
+        return testKit.runCommand(
+                replyTo -> new RevisionsProtocol.Allocate(count, namespace, 0, replyTo));
     }
 
     private long latest() {
-        return testKit.<Revisions.Latest>runCommand(Revisions.GetLatest::new)
+        return testKit.<RevisionsProtocol.Latest>runCommand(RevisionsProtocol.GetLatest::new)
                 .reply()
                 .resourceVersion();
     }
@@ -99,12 +103,12 @@ class RevisionsTest {
                 SerializationExtension.get(Adapter.toClassic(actorTestKit.system()));
         for (Object message :
                 List.of(
-                        Revisions.State.EMPTY,
-                        new Revisions.BlockReserved(1),
-                        new Revisions.Committed(1, List.of()),
-                        new Revisions.Abandoned(1),
-                        new Revisions.Latest(1),
-                        new Revisions.Published("e", 1, List.of()))) {
+                        RevisionsState.EMPTY,
+                        new RevisionsEvent.BlockReserved(1),
+                        new RevisionsProtocol.Committed(1, List.of()),
+                        new RevisionsProtocol.Abandoned(1),
+                        new RevisionsProtocol.Latest(1),
+                        new RevisionsProtocol.Published("e", 1, List.of()))) {
             assertEquals(
                     "JacksonCborSerializer",
                     serialization.findSerializerFor(message).getClass().getSimpleName(),
@@ -130,8 +134,8 @@ class RevisionsTest {
 
         assertEquals(
                 List.of(
-                        new Revisions.BlockReserved(3 + Revisions.BLOCK),
-                        new Revisions.CollectionAdded("team-a")),
+                        new RevisionsEvent.BlockReserved(3 + Revisions.BLOCK),
+                        new RevisionsEvent.CollectionAdded("team-a")),
                 result.events());
         assertEquals(3 + Revisions.BLOCK, result.state().reservedUpTo());
         assertEquals(Set.of("team-a"), Set.copyOf(result.state().namespaces()));
@@ -158,7 +162,8 @@ class RevisionsTest {
 
         assertEquals(Revisions.BLOCK + 3, beyond.reply().first());
         assertEquals(
-                List.of(new Revisions.BlockReserved(2 * Revisions.BLOCK + 3)), beyond.events());
+                List.of(new RevisionsEvent.BlockReserved(2 * Revisions.BLOCK + 3)),
+                beyond.events());
     }
 
     @Test
@@ -168,7 +173,7 @@ class RevisionsTest {
         var other = allocate(1, "team-b");
 
         assertEquals(3, other.reply().first());
-        assertEquals(List.of(new Revisions.CollectionAdded("team-b")), other.events());
+        assertEquals(List.of(new RevisionsEvent.CollectionAdded("team-b")), other.events());
         assertEquals(Set.of("team-a", "team-b"), Set.copyOf(other.state().namespaces()));
     }
 
@@ -192,7 +197,7 @@ class RevisionsTest {
                 next.reply().first() > reservedUpTo,
                 "next " + next.reply().first() + " <= reserved " + reservedUpTo);
         assertEquals(
-                List.of(new Revisions.BlockReserved(next.reply().first() + Revisions.BLOCK)),
+                List.of(new RevisionsEvent.BlockReserved(next.reply().first() + Revisions.BLOCK)),
                 next.events());
     }
 
@@ -202,7 +207,9 @@ class RevisionsTest {
         allocate(1, "team-a");
 
         testKit.restart();
-        var namespaces = testKit.<Revisions.Namespaces>runCommand(Revisions.GetNamespaces::new);
+        var namespaces =
+                testKit.<RevisionsProtocol.Namespaces>runCommand(
+                        RevisionsProtocol.GetNamespaces::new);
 
         assertEquals(List.of("team-a", "team-b"), namespaces.reply().namespaces());
     }
@@ -218,11 +225,13 @@ class RevisionsTest {
                 "a write acknowledged through any node got its version before this question:"
                         + " Most Recent reads wait for everything handed out, whatever reports are still on their way");
 
-        assertTrue(testKit.runCommand(new Revisions.Committed(b, List.of(event(b)))).hasNoEvents());
-        testKit.runCommand(new Revisions.Abandoned(a));
+        assertTrue(
+                testKit.runCommand(new RevisionsProtocol.Committed(b, List.of(event(b))))
+                        .hasNoEvents());
+        testKit.runCommand(new RevisionsProtocol.Abandoned(a));
         assertEquals(c, latest());
 
-        testKit.runCommand(new Revisions.Committed(c, List.of(event(c))));
+        testKit.runCommand(new RevisionsProtocol.Committed(c, List.of(event(c))));
         assertEquals(c, latest());
         long d = allocate(1, "team-b").reply().first();
         assertEquals(d, latest());
@@ -230,9 +239,9 @@ class RevisionsTest {
 
     @Test
     void subscribersReceiveCommittedEventsInVersionOrder() {
-        TestProbe<Revisions.Published> reader = actorTestKit.createTestProbe();
-        testKit.runCommand(new Revisions.Subscribe(reader.ref()));
-        Revisions.Published ack = reader.receiveMessage();
+        TestProbe<RevisionsProtocol.Published> reader = actorTestKit.createTestProbe();
+        testKit.runCommand(new RevisionsProtocol.Subscribe(reader.ref()));
+        RevisionsProtocol.Published ack = reader.receiveMessage();
         assertEquals(
                 List.of(),
                 ack.events(),
@@ -240,12 +249,12 @@ class RevisionsTest {
         long a = allocate(1, "team-a").reply().first();
         long b = allocate(1, "team-b").reply().first();
         assertEquals(a - 1, ack.upTo());
-        testKit.runCommand(new Revisions.Committed(b, List.of(event(b))));
-        Revisions.Published first = reader.receiveMessage();
+        testKit.runCommand(new RevisionsProtocol.Committed(b, List.of(event(b))));
+        RevisionsProtocol.Published first = reader.receiveMessage();
         assertEquals(
                 List.of(), first.events(), "nothing may go out before the lower version resolves");
-        testKit.runCommand(new Revisions.Committed(a, List.of(event(a))));
-        Revisions.Published second = reader.receiveMessage();
+        testKit.runCommand(new RevisionsProtocol.Committed(a, List.of(event(a))));
+        RevisionsProtocol.Published second = reader.receiveMessage();
         assertEquals(
                 List.of(a, b),
                 second.events().stream().map(PublishedEvent::resourceVersion).toList());
@@ -254,11 +263,11 @@ class RevisionsTest {
 
     @Test
     void quietSubscribersGetAHeartbeatEveryTick() {
-        TestProbe<Revisions.Published> reader = actorTestKit.createTestProbe();
-        testKit.runCommand(new Revisions.Subscribe(reader.ref()));
-        Revisions.Published ack = reader.receiveMessage();
-        testKit.runCommand(Revisions.CheckOverdue.INSTANCE);
-        Revisions.Published heartbeat = reader.receiveMessage();
+        TestProbe<RevisionsProtocol.Published> reader = actorTestKit.createTestProbe();
+        testKit.runCommand(new RevisionsProtocol.Subscribe(reader.ref()));
+        RevisionsProtocol.Published ack = reader.receiveMessage();
+        testKit.runCommand(RevisionsProtocol.CheckOverdue.INSTANCE);
+        RevisionsProtocol.Published heartbeat = reader.receiveMessage();
         assertEquals(ack.epoch(), heartbeat.epoch());
         assertEquals(ack.upTo(), heartbeat.upTo());
         assertEquals(List.of(), heartbeat.events());
@@ -268,22 +277,22 @@ class RevisionsTest {
     void aLateCommitOfAnEarlierIncarnationStartsANewEpoch() {
         long inherited = allocate(1, "team-a").reply().first();
         testKit.restart();
-        TestProbe<Revisions.Published> reader = actorTestKit.createTestProbe();
-        testKit.runCommand(new Revisions.Subscribe(reader.ref()));
-        Revisions.Published ack = reader.receiveMessage();
+        TestProbe<RevisionsProtocol.Published> reader = actorTestKit.createTestProbe();
+        testKit.runCommand(new RevisionsProtocol.Subscribe(reader.ref()));
+        RevisionsProtocol.Published ack = reader.receiveMessage();
         assertTrue(
                 ack.upTo() >= inherited,
                 "the new incarnation starts above everything it may have handed out");
 
         // The earlier incarnation's allocation is persisted now: it cannot be published in order.
-        testKit.runCommand(new Revisions.Committed(inherited, List.of(event(inherited))));
-        Revisions.Published next = reader.receiveMessage();
+        testKit.runCommand(new RevisionsProtocol.Committed(inherited, List.of(event(inherited))));
+        RevisionsProtocol.Published next = reader.receiveMessage();
         assertNotEquals(ack.epoch(), next.epoch(), "readers must rebuild from the collections");
         assertEquals(List.of(), next.events());
 
         long fresh = allocate(1, "team-a").reply().first();
-        testKit.runCommand(new Revisions.Committed(fresh, List.of(event(fresh))));
-        Revisions.Published later = reader.receiveMessage();
+        testKit.runCommand(new RevisionsProtocol.Committed(fresh, List.of(event(fresh))));
+        RevisionsProtocol.Published later = reader.receiveMessage();
         assertEquals(next.epoch(), later.epoch());
         assertEquals(
                 List.of(fresh),
@@ -294,14 +303,15 @@ class RevisionsTest {
 
     /** A sequencer on a manual clock whose collections are probes, one per namespace. */
     private record Resolving(
-            EventSourcedBehaviorTestKit<Revisions.Command, Revisions.Event, Revisions.State> kit,
+            EventSourcedBehaviorTestKit<RevisionsProtocol.Command, RevisionsEvent, RevisionsState>
+                    kit,
             ManualClock clock,
-            Map<String, TestProbe<CollectionEntity.Command>> collections,
-            TestProbe<Revisions.Published> reader) {
+            Map<String, TestProbe<CollectionProtocol.Command>> collections,
+            TestProbe<RevisionsProtocol.Published> reader) {
 
         long allocate(int count, String namespace, long requestId) {
-            return kit.<Revisions.Allocated>runCommand(
-                            r -> new Revisions.Allocate(count, namespace, requestId, r))
+            return kit.<RevisionsProtocol.Allocated>runCommand(
+                            r -> new RevisionsProtocol.Allocate(count, namespace, requestId, r))
                     .reply()
                     .first();
         }
@@ -310,9 +320,9 @@ class RevisionsTest {
          * The next batch that is not a heartbeat of {@code epoch} (the real timer may add those at
          * any time).
          */
-        Revisions.Published next(String epoch) {
+        RevisionsProtocol.Published next(String epoch) {
             while (true) {
-                Revisions.Published p = reader.receiveMessage();
+                RevisionsProtocol.Published p = reader.receiveMessage();
                 if (!p.events().isEmpty() || !p.epoch().equals(epoch)) {
                     return p;
                 }
@@ -322,7 +332,7 @@ class RevisionsTest {
 
     private Resolving resolving(String... namespaces) {
         ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
-        Map<String, TestProbe<CollectionEntity.Command>> probes = new HashMap<>();
+        Map<String, TestProbe<CollectionProtocol.Command>> probes = new HashMap<>();
         for (String ns : namespaces) {
             probes.put(ns, actorTestKit.createTestProbe());
         }
@@ -331,7 +341,7 @@ class RevisionsTest {
                         "test.kubepekko.io", "resolving" + GROUP_RESOURCES.incrementAndGet());
         var kit =
                 EventSourcedBehaviorTestKit
-                        .<Revisions.Command, Revisions.Event, Revisions.State>create(
+                        .<RevisionsProtocol.Command, RevisionsEvent, RevisionsState>create(
                                 actorTestKit.system(),
                                 Revisions.create(
                                         gr,
@@ -339,8 +349,8 @@ class RevisionsTest {
                                         ns -> probes.containsKey(ns) ? probes.get(ns).ref() : null,
                                         address -> false),
                                 EventSourcedBehaviorTestKit.enabledSerializationSettings());
-        TestProbe<Revisions.Published> reader = actorTestKit.createTestProbe();
-        kit.runCommand(new Revisions.Subscribe(reader.ref()));
+        TestProbe<RevisionsProtocol.Published> reader = actorTestKit.createTestProbe();
+        kit.runCommand(new RevisionsProtocol.Subscribe(reader.ref()));
         return new Resolving(kit, clock, probes, reader);
     }
 
@@ -349,15 +359,15 @@ class RevisionsTest {
         Resolving r = resolving("team-a", "team-b");
         long a = r.allocate(2, "team-a", 7);
         r.allocate(1, "team-b", 8);
-        r.kit().runCommand(new Revisions.Committed(a + 2, List.of(event(a + 2))));
+        r.kit().runCommand(new RevisionsProtocol.Committed(a + 2, List.of(event(a + 2))));
 
-        r.kit().runCommand(Revisions.CheckOverdue.INSTANCE);
+        r.kit().runCommand(RevisionsProtocol.CheckOverdue.INSTANCE);
         r.collections().get("team-a").expectNoMessage(Duration.ofMillis(100));
 
         r.clock().advance(Revisions.ASK_AFTER.plusSeconds(1));
-        r.kit().runCommand(Revisions.CheckOverdue.INSTANCE);
-        CollectionEntity.Resolve asked =
-                (CollectionEntity.Resolve) r.collections().get("team-a").receiveMessage();
+        r.kit().runCommand(RevisionsProtocol.CheckOverdue.INSTANCE);
+        CollectionProtocol.Resolve asked =
+                (CollectionProtocol.Resolve) r.collections().get("team-a").receiveMessage();
         assertEquals(
                 List.of(a, a + 1, 7L), List.of(asked.first(), asked.last(), asked.requestId()));
         r.collections().get("team-b").expectNoMessage(Duration.ofMillis(100));
@@ -369,11 +379,14 @@ class RevisionsTest {
         String epoch = r.reader().receiveMessage().epoch();
         long a = r.allocate(1, "team-a", 1);
         long b = r.allocate(1, "team-b", 2);
-        r.kit().runCommand(new Revisions.Committed(b, List.of(event(b))));
+        r.kit().runCommand(new RevisionsProtocol.Committed(b, List.of(event(b))));
 
-        r.kit().runCommand(new Revisions.Resolved(a, Revisions.Resolution.NOT_PERSISTED));
+        r.kit()
+                .runCommand(
+                        new RevisionsProtocol.Resolved(
+                                a, RevisionsProtocol.Resolution.NOT_PERSISTED));
 
-        Revisions.Published out = r.next(epoch);
+        RevisionsProtocol.Published out = r.next(epoch);
         assertEquals(epoch, out.epoch(), "nothing was lost: readers go on");
         assertEquals(
                 List.of(b), out.events().stream().map(PublishedEvent::resourceVersion).toList());
@@ -386,15 +399,15 @@ class RevisionsTest {
         String epoch = r.reader().receiveMessage().epoch();
         long a = r.allocate(1, "team-a", 1);
         long b = r.allocate(1, "team-b", 2);
-        r.kit().runCommand(new Revisions.Committed(b, List.of(event(b))));
+        r.kit().runCommand(new RevisionsProtocol.Committed(b, List.of(event(b))));
 
-        r.kit().runCommand(new Revisions.Resolved(a, Revisions.Resolution.UNKNOWN));
+        r.kit().runCommand(new RevisionsProtocol.Resolved(a, RevisionsProtocol.Resolution.UNKNOWN));
 
-        Revisions.Published released = r.next(epoch);
+        RevisionsProtocol.Published released = r.next(epoch);
         assertEquals(
                 List.of(b),
                 released.events().stream().map(PublishedEvent::resourceVersion).toList());
-        Revisions.Published rebuild = r.next(epoch);
+        RevisionsProtocol.Published rebuild = r.next(epoch);
         assertNotEquals(
                 epoch, rebuild.epoch(), "the journal may hold version " + a + ": readers rebuild");
         assertEquals(b, rebuild.upTo());
@@ -406,20 +419,20 @@ class RevisionsTest {
         String epoch = r.reader().receiveMessage().epoch();
         long a = r.allocate(1, "team-a", 1);
         long b = r.allocate(1, "team-a", 2);
-        r.kit().runCommand(new Revisions.Committed(b, List.of(event(b))));
+        r.kit().runCommand(new RevisionsProtocol.Committed(b, List.of(event(b))));
 
         r.clock().advance(Revisions.RESOLVE_DEADLINE.plusSeconds(1));
-        r.kit().runCommand(Revisions.CheckOverdue.INSTANCE);
+        r.kit().runCommand(RevisionsProtocol.CheckOverdue.INSTANCE);
 
-        Revisions.Published released = r.next(epoch);
+        RevisionsProtocol.Published released = r.next(epoch);
         assertEquals(
                 List.of(b),
                 released.events().stream().map(PublishedEvent::resourceVersion).toList());
-        Revisions.Published rebuild = r.next(epoch);
+        RevisionsProtocol.Published rebuild = r.next(epoch);
         assertNotEquals(epoch, rebuild.epoch());
 
-        r.kit().runCommand(new Revisions.Committed(a, List.of(event(a))));
-        Revisions.Published again = r.next(rebuild.epoch());
+        r.kit().runCommand(new RevisionsProtocol.Committed(a, List.of(event(a))));
+        RevisionsProtocol.Published again = r.next(rebuild.epoch());
         assertNotEquals(
                 rebuild.epoch(),
                 again.epoch(),
@@ -427,8 +440,8 @@ class RevisionsTest {
         assertEquals(List.of(), again.events());
 
         long c = r.allocate(1, "team-a", 3);
-        r.kit().runCommand(new Revisions.Committed(c, List.of(event(c))));
-        Revisions.Published live = r.next(again.epoch());
+        r.kit().runCommand(new RevisionsProtocol.Committed(c, List.of(event(c))));
+        RevisionsProtocol.Published live = r.next(again.epoch());
         assertEquals(again.epoch(), live.epoch());
         assertEquals(
                 List.of(c), live.events().stream().map(PublishedEvent::resourceVersion).toList());
@@ -439,15 +452,15 @@ class RevisionsTest {
         Resolving r = resolving("team-a");
         String epoch = r.reader().receiveMessage().epoch();
         long a = r.allocate(1, "team-a", 1);
-        r.kit().runCommand(new Revisions.Committed(a, List.of(event(a))));
+        r.kit().runCommand(new RevisionsProtocol.Committed(a, List.of(event(a))));
         assertEquals(
                 List.of(a),
                 r.next(epoch).events().stream().map(PublishedEvent::resourceVersion).toList());
 
-        r.kit().runCommand(new Revisions.Resolved(a, Revisions.Resolution.UNKNOWN));
+        r.kit().runCommand(new RevisionsProtocol.Resolved(a, RevisionsProtocol.Resolution.UNKNOWN));
         long b = r.allocate(1, "team-a", 2);
-        r.kit().runCommand(new Revisions.Committed(b, List.of(event(b))));
-        Revisions.Published next = r.next(epoch);
+        r.kit().runCommand(new RevisionsProtocol.Committed(b, List.of(event(b))));
+        RevisionsProtocol.Published next = r.next(epoch);
         assertEquals(epoch, next.epoch(), "a stale answer must not force readers to rebuild");
         assertEquals(
                 List.of(b), next.events().stream().map(PublishedEvent::resourceVersion).toList());
@@ -455,16 +468,16 @@ class RevisionsTest {
 
     @Test
     void consecutiveBatchesChainSoThatALostOneIsNoticed() {
-        TestProbe<Revisions.Published> reader = actorTestKit.createTestProbe();
-        testKit.runCommand(new Revisions.Subscribe(reader.ref()));
-        Revisions.Published ack = reader.receiveMessage();
+        TestProbe<RevisionsProtocol.Published> reader = actorTestKit.createTestProbe();
+        testKit.runCommand(new RevisionsProtocol.Subscribe(reader.ref()));
+        RevisionsProtocol.Published ack = reader.receiveMessage();
         assertEquals(ack.upTo(), ack.after());
         long a = allocate(1, "team-a").reply().first();
         long b = allocate(1, "team-a").reply().first();
-        testKit.runCommand(new Revisions.Abandoned(a));
-        testKit.runCommand(new Revisions.Committed(b, List.of(event(b))));
-        Revisions.Published first = nextProgress(reader);
-        Revisions.Published second = nextProgress(reader);
+        testKit.runCommand(new RevisionsProtocol.Abandoned(a));
+        testKit.runCommand(new RevisionsProtocol.Committed(b, List.of(event(b))));
+        RevisionsProtocol.Published first = nextProgress(reader);
+        RevisionsProtocol.Published second = nextProgress(reader);
         assertEquals(
                 List.of(ack.upTo(), a),
                 List.of(first.after(), first.upTo()),
@@ -483,15 +496,15 @@ class RevisionsTest {
                 new GroupResource(
                         "test.kubepekko.io", "handover" + GROUP_RESOURCES.incrementAndGet());
         final PersistenceTestKit journal = PersistenceTestKit.create(actorTestKit.system());
-        ActorRef<Revisions.Command> current = actorTestKit.spawn(Revisions.create(gr));
+        ActorRef<RevisionsProtocol.Command> current = actorTestKit.spawn(Revisions.create(gr));
 
         void next() {
             current = actorTestKit.spawn(Revisions.create(gr));
         }
 
         long allocate(int count) {
-            TestProbe<Revisions.Allocated> r = actorTestKit.createTestProbe();
-            current.tell(new Revisions.Allocate(count, "team-a", 0, r.ref()));
+            TestProbe<RevisionsProtocol.Allocated> r = actorTestKit.createTestProbe();
+            current.tell(new RevisionsProtocol.Allocate(count, "team-a", 0, r.ref()));
             return r.receiveMessage().first();
         }
 
@@ -507,32 +520,33 @@ class RevisionsTest {
     @Test
     void anOrderlyHandOverKeepsTheEpochAndItsReaders() {
         Incarnations r = new Incarnations();
-        TestProbe<Revisions.Published> reader = actorTestKit.createTestProbe();
-        r.current.tell(new Revisions.Subscribe(reader.ref()));
-        Revisions.Published ack = reader.receiveMessage();
+        TestProbe<RevisionsProtocol.Published> reader = actorTestKit.createTestProbe();
+        r.current.tell(new RevisionsProtocol.Subscribe(reader.ref()));
+        RevisionsProtocol.Published ack = reader.receiveMessage();
         long a = r.allocate(1);
-        r.current.tell(new Revisions.Committed(a, List.of(event(a))));
+        r.current.tell(new RevisionsProtocol.Committed(a, List.of(event(a))));
         assertEquals(
                 List.of(a),
                 nextProgress(reader).events().stream()
                         .map(PublishedEvent::resourceVersion)
                         .toList());
 
-        r.current.tell(Revisions.HandOver.INSTANCE);
+        r.current.tell(RevisionsProtocol.HandOver.INSTANCE);
         r.awaitStopped();
-        Revisions.HandedOver recorded =
-                assertInstanceOf(Revisions.HandedOver.class, r.events().get(r.events().size() - 1));
+        RevisionsEvent.HandedOver recorded =
+                assertInstanceOf(
+                        RevisionsEvent.HandedOver.class, r.events().get(r.events().size() - 1));
         assertEquals(List.of(ack.epoch(), a), List.of(recorded.epoch(), recorded.sentUpTo()));
         assertEquals(List.of(reader.ref()), recorded.subscribers());
 
         r.next();
-        Revisions.Published resumed = nextProgress(reader);
+        RevisionsProtocol.Published resumed = nextProgress(reader);
         assertEquals(ack.epoch(), resumed.epoch(), "the successor carries on with the same stream");
         assertEquals(a, resumed.after(), "following on from the last batch its readers got");
         long b = r.allocate(1);
         assertTrue(b > resumed.upTo());
-        r.current.tell(new Revisions.Committed(b, List.of(event(b))));
-        Revisions.Published next = nextProgress(reader);
+        r.current.tell(new RevisionsProtocol.Committed(b, List.of(event(b))));
+        RevisionsProtocol.Published next = nextProgress(reader);
         assertEquals(
                 List.of(ack.epoch(), resumed.upTo(), b),
                 List.of(next.epoch(), next.after(), next.upTo()));
@@ -545,35 +559,35 @@ class RevisionsTest {
         Incarnations r = new Incarnations();
         long a = r.allocate(1);
 
-        r.current.tell(Revisions.HandOver.INSTANCE);
+        r.current.tell(RevisionsProtocol.HandOver.INSTANCE);
         assertEquals(
-                Revisions.Allocated.MOVING,
+                RevisionsProtocol.Allocated.MOVING,
                 r.allocate(1),
                 "asked again through sharding, to the successor");
         assertTrue(
-                r.events().stream().noneMatch(Revisions.HandedOver.class::isInstance),
+                r.events().stream().noneMatch(RevisionsEvent.HandedOver.class::isInstance),
                 a + " is in flight");
 
-        r.current.tell(new Revisions.Committed(a, List.of(event(a))));
+        r.current.tell(new RevisionsProtocol.Committed(a, List.of(event(a))));
         r.awaitStopped();
-        assertInstanceOf(Revisions.HandedOver.class, r.events().get(r.events().size() - 1));
+        assertInstanceOf(RevisionsEvent.HandedOver.class, r.events().get(r.events().size() - 1));
     }
 
     @Test
     void aCrashAfterAHandOverIsANewEpochAgain() {
         Incarnations r = new Incarnations();
-        TestProbe<Revisions.Published> reader = actorTestKit.createTestProbe();
-        r.current.tell(new Revisions.Subscribe(reader.ref()));
+        TestProbe<RevisionsProtocol.Published> reader = actorTestKit.createTestProbe();
+        r.current.tell(new RevisionsProtocol.Subscribe(reader.ref()));
         String epoch = reader.receiveMessage().epoch();
-        r.current.tell(Revisions.HandOver.INSTANCE);
+        r.current.tell(RevisionsProtocol.HandOver.INSTANCE);
         r.awaitStopped();
         r.next();
         r.allocate(Math.toIntExact(Revisions.BLOCK + 1)); // a new block: the hand-over is history
         actorTestKit.stop(r.current); // not a hand-over: as if its node died
         r.next();
 
-        TestProbe<Revisions.Published> later = actorTestKit.createTestProbe();
-        r.current.tell(new Revisions.Subscribe(later.ref()));
+        TestProbe<RevisionsProtocol.Published> later = actorTestKit.createTestProbe();
+        r.current.tell(new RevisionsProtocol.Subscribe(later.ref()));
         assertNotEquals(epoch, later.receiveMessage().epoch());
     }
 
@@ -583,23 +597,24 @@ class RevisionsTest {
     @Test
     void aHandOverWhoseRecordFailsToPersistIsRecordedOnceTheJournalWorksAndTheSuccessorCarriesOn() {
         Incarnations r = new Incarnations();
-        TestProbe<Revisions.Published> reader = actorTestKit.createTestProbe();
-        r.current.tell(new Revisions.Subscribe(reader.ref()));
+        TestProbe<RevisionsProtocol.Published> reader = actorTestKit.createTestProbe();
+        r.current.tell(new RevisionsProtocol.Subscribe(reader.ref()));
         reader.receiveMessage();
         long a = r.allocate(1);
-        r.current.tell(Revisions.HandOver.INSTANCE);
+        r.current.tell(RevisionsProtocol.HandOver.INSTANCE);
 
         // Settled: it persists HandedOver, which the storage refuses (Cassandra went down
         // meanwhile).
         r.journal.failNextPersisted(PersistenceId.of("Revisions", r.gr.toString()).id());
-        r.current.tell(new Revisions.Committed(a, List.of(event(a))));
+        r.current.tell(new RevisionsProtocol.Committed(a, List.of(event(a))));
 
         // Nothing else is sent to it: it must try again by itself (else sharding's hand-off timeout
         // stops it
         // unrecorded, and its successor has no tick either, see below).
         actorTestKit.createTestProbe().expectTerminated(r.current, Duration.ofSeconds(15));
-        Revisions.HandedOver recorded =
-                assertInstanceOf(Revisions.HandedOver.class, r.events().get(r.events().size() - 1));
+        RevisionsEvent.HandedOver recorded =
+                assertInstanceOf(
+                        RevisionsEvent.HandedOver.class, r.events().get(r.events().size() - 1));
 
         assertEquals(
                 List.of(a),
@@ -609,8 +624,8 @@ class RevisionsTest {
 
         r.next();
         long b = r.allocate(1);
-        r.current.tell(new Revisions.Committed(b, List.of(event(b))));
-        Revisions.Published next = nextWithEvents(reader);
+        r.current.tell(new RevisionsProtocol.Committed(b, List.of(event(b))));
+        RevisionsProtocol.Published next = nextWithEvents(reader);
         assertEquals(
                 List.of(b), next.events().stream().map(PublishedEvent::resourceVersion).toList());
         assertEquals(
@@ -626,19 +641,19 @@ class RevisionsTest {
                         "test.kubepekko.io", "recovering" + GROUP_RESOURCES.incrementAndGet());
         String pid = PersistenceId.of("Revisions", gr.toString()).id();
         ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
-        TestProbe<CollectionEntity.Command> collection = actorTestKit.createTestProbe();
+        TestProbe<CollectionProtocol.Command> collection = actorTestKit.createTestProbe();
         // The storage is down when sharding starts it: its first recovery fails (in the report, the
         // Cassandra
         // snapshot store's "Circuit Breaker is open"), and Pekko restarts it with back-off.
         SnapshotTestKit.create(actorTestKit.system()).failNextRead(pid);
-        ActorRef<Revisions.Command> revisions =
+        ActorRef<RevisionsProtocol.Command> revisions =
                 actorTestKit.spawn(
                         Revisions.create(gr, clock, ns -> collection.ref(), address -> false));
-        TestProbe<Revisions.Published> reader = actorTestKit.createTestProbe();
-        revisions.tell(new Revisions.Subscribe(reader.ref()));
-        Revisions.Published ack = reader.receiveMessage(Duration.ofSeconds(10));
+        TestProbe<RevisionsProtocol.Published> reader = actorTestKit.createTestProbe();
+        revisions.tell(new RevisionsProtocol.Subscribe(reader.ref()));
+        RevisionsProtocol.Published ack = reader.receiveMessage(Duration.ofSeconds(10));
 
-        Revisions.Published heartbeat = reader.receiveMessage(Duration.ofSeconds(5));
+        RevisionsProtocol.Published heartbeat = reader.receiveMessage(Duration.ofSeconds(5));
         assertEquals(
                 List.of(ack.epoch(), ack.upTo()),
                 List.of(heartbeat.epoch(), heartbeat.upTo()),
@@ -646,24 +661,24 @@ class RevisionsTest {
 
         // A write whose report is lost (its collection's journal write timed out with the storage
         // down).
-        TestProbe<Revisions.Allocated> writer = actorTestKit.createTestProbe();
-        revisions.tell(new Revisions.Allocate(1, "team-a", 1, writer.ref()));
+        TestProbe<RevisionsProtocol.Allocated> writer = actorTestKit.createTestProbe();
+        revisions.tell(new RevisionsProtocol.Allocate(1, "team-a", 1, writer.ref()));
         long lost = writer.receiveMessage().first();
         clock.advance(Revisions.ASK_AFTER.plusSeconds(1));
-        CollectionEntity.Resolve asked =
-                (CollectionEntity.Resolve)
+        CollectionProtocol.Resolve asked =
+                (CollectionProtocol.Resolve)
                         collection
                                 .fishForMessage(
                                         Duration.ofSeconds(5),
                                         m ->
-                                                m instanceof CollectionEntity.Resolve
+                                                m instanceof CollectionProtocol.Resolve
                                                         ? FishingOutcomes.complete()
                                                         : FishingOutcomes.continueAndIgnore())
                                 .get(0);
         assertEquals(lost, asked.first());
 
         clock.advance(Revisions.RESOLVE_DEADLINE);
-        Revisions.Published out =
+        RevisionsProtocol.Published out =
                 reader.fishForMessage(
                                 Duration.ofSeconds(10),
                                 p ->
@@ -679,9 +694,10 @@ class RevisionsTest {
     }
 
     /** The next batch with events, skipping heartbeats. */
-    private static Revisions.Published nextWithEvents(TestProbe<Revisions.Published> reader) {
+    private static RevisionsProtocol.Published nextWithEvents(
+            TestProbe<RevisionsProtocol.Published> reader) {
         while (true) {
-            Revisions.Published p = reader.receiveMessage(Duration.ofSeconds(10));
+            RevisionsProtocol.Published p = reader.receiveMessage(Duration.ofSeconds(10));
             if (!p.events().isEmpty()) {
                 return p;
             }
@@ -689,9 +705,10 @@ class RevisionsTest {
     }
 
     /** The next batch that moves the stream on, skipping the real timer's heartbeats. */
-    private static Revisions.Published nextProgress(TestProbe<Revisions.Published> reader) {
+    private static RevisionsProtocol.Published nextProgress(
+            TestProbe<RevisionsProtocol.Published> reader) {
         while (true) {
-            Revisions.Published p = reader.receiveMessage();
+            RevisionsProtocol.Published p = reader.receiveMessage();
             if (!p.events().isEmpty() || p.upTo() != p.after()) {
                 return p;
             }
@@ -700,8 +717,8 @@ class RevisionsTest {
 
     @Test
     void aCommitReportedInPartsIsPublishedOnceComplete() {
-        TestProbe<Revisions.Published> reader = actorTestKit.createTestProbe();
-        testKit.runCommand(new Revisions.Subscribe(reader.ref()));
+        TestProbe<RevisionsProtocol.Published> reader = actorTestKit.createTestProbe();
+        testKit.runCommand(new RevisionsProtocol.Subscribe(reader.ref()));
         reader.receiveMessage();
         long a = allocate(3, "team-a").reply().first();
         byte[] big = new byte[1000];
@@ -710,9 +727,11 @@ class RevisionsTest {
                         new PublishedEvent(a, "team-a", "x", WatchEvent.Type.ADDED, big, null),
                         new PublishedEvent(a + 1, "team-a", "y", WatchEvent.Type.ADDED, big, null),
                         new PublishedEvent(a + 2, "team-a", "z", WatchEvent.Type.ADDED, big, null));
-        List<Revisions.Committed> parts = Revisions.Committed.parts(a, events, 1500);
+        List<RevisionsProtocol.Committed> parts =
+                RevisionsProtocol.Committed.parts(a, events, 1500);
         assertEquals(
-                List.of(true, true, false), parts.stream().map(Revisions.Committed::more).toList());
+                List.of(true, true, false),
+                parts.stream().map(RevisionsProtocol.Committed::more).toList());
 
         testKit.runCommand(parts.get(0));
         testKit.runCommand(parts.get(1));
@@ -722,7 +741,7 @@ class RevisionsTest {
                 "handed out, though not completely reported: Most Recent reads wait for it");
         testKit.runCommand(parts.get(2));
 
-        Revisions.Published out = nextProgress(reader);
+        RevisionsProtocol.Published out = nextProgress(reader);
         assertEquals(
                 List.of(a, a + 1, a + 2),
                 out.events().stream().map(PublishedEvent::resourceVersion).toList());
@@ -730,26 +749,27 @@ class RevisionsTest {
 
     @Test
     void aLargeReleaseIsSplitIntoChainedMessagesOfBoundedSize() {
-        byte[] big = new byte[Revisions.PUBLISH_CHUNK_BYTES / 3];
+        byte[] big = new byte[RevisionsProtocol.Published.CHUNK_BYTES / 3];
         List<PublishedEvent> released = new ArrayList<>();
         for (long rv = 11; rv <= 17; rv++) {
             released.add(
                     new PublishedEvent(rv, "team-a", "o" + rv, WatchEvent.Type.MODIFIED, big, big));
         }
 
-        List<Revisions.Published> chunks = Revisions.chunks("e", 10, 20, released);
+        List<RevisionsProtocol.Published> chunks =
+                RevisionsProtocol.Published.chunks("e", 10, 20, released);
 
         assertEquals(
                 List.of(10L, 11L, 12L, 13L, 14L, 15L, 16L),
-                chunks.stream().map(Revisions.Published::after).toList());
+                chunks.stream().map(RevisionsProtocol.Published::after).toList());
         assertEquals(
                 List.of(11L, 12L, 13L, 14L, 15L, 16L, 20L),
-                chunks.stream().map(Revisions.Published::upTo).toList(),
+                chunks.stream().map(RevisionsProtocol.Published::upTo).toList(),
                 "two thirds of a chunk each: one event per message; the last one reaches the batch's end");
         assertEquals(released, chunks.stream().flatMap(c -> c.events().stream()).toList());
 
-        List<Revisions.Published> small =
-                Revisions.chunks("e", 10, 20, List.of(event(11), event(12)));
+        List<RevisionsProtocol.Published> small =
+                RevisionsProtocol.Published.chunks("e", 10, 20, List.of(event(11), event(12)));
         assertEquals(1, small.size());
         assertEquals(List.of(10L, 20L), List.of(small.get(0).after(), small.get(0).upTo()));
     }
@@ -762,7 +782,7 @@ class RevisionsTest {
     @Test
     void latestAfterRestartCoversEverythingThePreviousIncarnationMayHaveCommitted() {
         long first = allocate(5, "team-a").reply().first();
-        testKit.runCommand(new Revisions.Committed(first, List.of()));
+        testKit.runCommand(new RevisionsProtocol.Committed(first, List.of()));
 
         testKit.restart();
 
@@ -775,7 +795,9 @@ class RevisionsTest {
             allocate(1, ns);
         }
 
-        var namespaces = testKit.<Revisions.Namespaces>runCommand(Revisions.GetNamespaces::new);
+        var namespaces =
+                testKit.<RevisionsProtocol.Namespaces>runCommand(
+                        RevisionsProtocol.GetNamespaces::new);
 
         assertEquals(List.of("", "alpha", "mid", "zeta"), namespaces.reply().namespaces());
         assertTrue(namespaces.hasNoEvents());
@@ -788,7 +810,7 @@ class RevisionsTest {
         }
         // One BlockReserved and 120 CollectionAdded: the snapshot is taken at 100, 21 events follow
         // it.
-        Revisions.State before = testKit.getState();
+        RevisionsState before = testKit.getState();
         var snapshots = testKit.snapshotTestKit().orElseThrow().persistedInStorage(persistenceId);
         assertEquals(List.of(100L), snapshots.stream().map(s -> s.first().sequenceNr()).toList());
 

@@ -3,7 +3,7 @@ package io.kubepekko.actors.watch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.kubepekko.actors.entity.CollectionEntity;
+import io.kubepekko.actors.entity.ObjectChanged;
 import io.kubepekko.persistence.JournalReader;
 import java.util.List;
 import java.util.Optional;
@@ -33,7 +33,7 @@ class JournalHistoryTest {
     }
 
     /** A journal holding {@code events} under the tag, in order. */
-    private static JournalReader journal(List<CollectionEntity.ObjectChanged> events) {
+    private static JournalReader journal(List<ObjectChanged> events) {
         return new JournalReader() {
             @Override
             public CompletionStage<Offset> position() {
@@ -55,14 +55,13 @@ class JournalHistoryTest {
         };
     }
 
-    private static CollectionEntity.ObjectChanged change(long rv, int bytes) {
-        return new CollectionEntity.ObjectChanged(
+    private static ObjectChanged change(long rv, int bytes) {
+        return new ObjectChanged(
                 rv, "cm-" + rv, new byte[bytes / 2], new byte[bytes - bytes / 2], false, 1000);
     }
 
     private static Optional<List<WatchCache.Historic>> between(
-            List<CollectionEntity.ObjectChanged> events, long after, long upTo, int max)
-            throws Exception {
+            List<ObjectChanged> events, long after, long upTo, int max) throws Exception {
         return new JournalHistory(
                         journal(events), "configmaps", Materializer.matFromSystem(kit.system()))
                 .between(after, upTo, Offset.noOffset(), max)
@@ -72,7 +71,7 @@ class JournalHistoryTest {
 
     @Test
     void readsTheChangesBetweenTheVersionsInOrder() throws Exception {
-        List<CollectionEntity.ObjectChanged> events =
+        List<ObjectChanged> events =
                 IntStream.rangeClosed(1, 10).mapToObj(i -> change(i, 100)).toList();
         List<WatchCache.Historic> read = between(events, 3, 7, 100).orElseThrow();
         assertEquals(
@@ -86,7 +85,7 @@ class JournalHistoryTest {
     @Test
     void moreThanTheByteBoundIsAnsweredAsTooMuchHistory() throws Exception {
         int big = (int) (JournalHistory.MAX_BYTES / 3);
-        List<CollectionEntity.ObjectChanged> events =
+        List<ObjectChanged> events =
                 List.of(change(1, big), change(2, big), change(3, big), change(4, big));
         assertTrue(between(events, 0, 4, 100).isEmpty(), "four thirds of the bound");
         assertEquals(3, between(events, 0, 3, 100).orElseThrow().size(), "three thirds fit");

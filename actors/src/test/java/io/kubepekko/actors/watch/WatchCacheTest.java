@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.typesafe.config.ConfigFactory;
 import io.kubepekko.actors.PublishedEvent;
 import io.kubepekko.actors.StorageQuota;
-import io.kubepekko.actors.sequencing.Revisions;
+import io.kubepekko.actors.sequencing.RevisionsProtocol;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.watch.CacheRead;
@@ -87,9 +87,10 @@ class WatchCacheTest {
 
     /** Sources backed by probes: the test plays Revisions and decides what each load returns. */
     private record Fake(
-            TestProbe<Revisions.Command> probe, List<CompletableFuture<WatchCache.Contents>> loads)
+            TestProbe<RevisionsProtocol.Command> probe,
+            List<CompletableFuture<WatchCache.Contents>> loads)
             implements WatchCache.Sources {
-        Fake(TestProbe<Revisions.Command> probe, WatchCache.Contents... contents) {
+        Fake(TestProbe<RevisionsProtocol.Command> probe, WatchCache.Contents... contents) {
             this(probe, new ArrayList<>());
             for (WatchCache.Contents c : contents) {
                 loads.add(CompletableFuture.completedFuture(c));
@@ -97,7 +98,7 @@ class WatchCacheTest {
         }
 
         @Override
-        public RecipientRef<Revisions.Command> revisions() {
+        public RecipientRef<RevisionsProtocol.Command> revisions() {
             return probe.ref();
         }
 
@@ -109,25 +110,26 @@ class WatchCacheTest {
 
     private record Started(
             ActorRef<WatchCache.Command> cache,
-            ActorRef<Revisions.Published> stream,
-            TestProbe<Revisions.Command> revisions,
+            ActorRef<RevisionsProtocol.Published> stream,
+            TestProbe<RevisionsProtocol.Command> revisions,
             AtomicBoolean ready) {}
 
     private static Started start(
             WatchCache.Settings settings, Clock clock, WatchCache.Contents... contents) {
-        TestProbe<Revisions.Command> revisions = testKit.createTestProbe();
+        TestProbe<RevisionsProtocol.Command> revisions = testKit.createTestProbe();
         AtomicBoolean ready = new AtomicBoolean();
         ActorRef<WatchCache.Command> cache =
                 testKit.spawn(
                         WatchCache.create(
                                 CONFIGMAPS, new Fake(revisions, contents), settings, clock, ready));
-        ActorRef<Revisions.Published> stream = subscribed(revisions);
+        ActorRef<RevisionsProtocol.Published> stream = subscribed(revisions);
         return new Started(cache, stream, revisions, ready);
     }
 
-    private static ActorRef<Revisions.Published> subscribed(
-            TestProbe<Revisions.Command> revisions) {
-        return assertInstanceOf(Revisions.Subscribe.class, revisions.receiveMessage()).subscriber();
+    private static ActorRef<RevisionsProtocol.Published> subscribed(
+            TestProbe<RevisionsProtocol.Command> revisions) {
+        return assertInstanceOf(RevisionsProtocol.Subscribe.class, revisions.receiveMessage())
+                .subscriber();
     }
 
     private static WatchCache.Settings settings() {
@@ -257,7 +259,7 @@ class WatchCacheTest {
     void theCacheReportsTheBytesOfItsObjectsToTheStorageQuota() {
         StorageQuota quota = StorageQuota.of(1_000_000);
         WatchCache.Contents held = contents(11, cm("a", 11), cm("b", 5));
-        TestProbe<Revisions.Command> revisions = testKit.createTestProbe();
+        TestProbe<RevisionsProtocol.Command> revisions = testKit.createTestProbe();
         ActorRef<WatchCache.Command> cache =
                 testKit.spawn(
                         WatchCache.create(
@@ -267,8 +269,8 @@ class WatchCacheTest {
                                 Clock.systemUTC(),
                                 new AtomicBoolean(),
                                 quota));
-        ActorRef<Revisions.Published> stream = subscribed(revisions);
-        stream.tell(new Revisions.Published("e1", 10, List.of()));
+        ActorRef<RevisionsProtocol.Published> stream = subscribed(revisions);
+        stream.tell(new RevisionsProtocol.Published("e1", 10, List.of()));
         long loaded = cm("a", 11).length + cm("b", 5).length;
         testKit.createTestProbe()
                 .awaitAssert(
@@ -279,10 +281,10 @@ class WatchCacheTest {
                         });
 
         stream.tell(
-                new Revisions.Published(
+                new RevisionsProtocol.Published(
                         "e1", 11, List.of(event(WatchEvent.Type.MODIFIED, "a", 11))));
         stream.tell(
-                new Revisions.Published(
+                new RevisionsProtocol.Published(
                         "e1",
                         11,
                         13,
@@ -312,7 +314,7 @@ class WatchCacheTest {
 
         // a cache started again (on another node, or after a restart) counts the same objects once
         testKit.stop(cache);
-        TestProbe<Revisions.Command> again = testKit.createTestProbe();
+        TestProbe<RevisionsProtocol.Command> again = testKit.createTestProbe();
         testKit.spawn(
                 WatchCache.create(
                         CONFIGMAPS,
@@ -321,7 +323,7 @@ class WatchCacheTest {
                         Clock.systemUTC(),
                         new AtomicBoolean(),
                         quota));
-        subscribed(again).tell(new Revisions.Published("e2", 13, List.of()));
+        subscribed(again).tell(new RevisionsProtocol.Published("e2", 13, List.of()));
         testKit.createTestProbe()
                 .awaitAssert(
                         Duration.ofSeconds(10),
@@ -336,10 +338,10 @@ class WatchCacheTest {
         Started s = start(settings(), Clock.systemUTC(), contents(11, cm("a", 11)));
         // Released up to 10 when subscribed; "a" was changed at 11 before the collections were
         // read.
-        s.stream().tell(new Revisions.Published("e1", 10, List.of()));
+        s.stream().tell(new RevisionsProtocol.Published("e1", 10, List.of()));
         s.stream()
                 .tell(
-                        new Revisions.Published(
+                        new RevisionsProtocol.Published(
                                 "e1", 11, List.of(event(WatchEvent.Type.MODIFIED, "a", 11))));
 
         TestProbe<WatchCache.ReadReply> reader = testKit.createTestProbe();
@@ -352,7 +354,7 @@ class WatchCacheTest {
         reader.expectNoMessage(Duration.ofMillis(100));
         s.stream()
                 .tell(
-                        new Revisions.Published(
+                        new RevisionsProtocol.Published(
                                 "e1", 12, List.of(event(WatchEvent.Type.ADDED, "b", 12))));
         assertEquals(List.of("a", "b"), names(reader.receiveMessage()));
         assertEquals(
@@ -373,7 +375,7 @@ class WatchCacheTest {
         // the
         // collection's reported version, so the cache waits for the stream to pass 12.
         Started s = start(settings(), Clock.systemUTC(), contents(12, cm("a", 5)));
-        s.stream().tell(new Revisions.Published("e1", 10, List.of()));
+        s.stream().tell(new RevisionsProtocol.Published("e1", 10, List.of()));
         TestProbe<WatchCache.ReadReply> reader = testKit.createTestProbe();
         s.cache()
                 .tell(
@@ -385,7 +387,7 @@ class WatchCacheTest {
         assertFalse(s.ready().get());
         s.stream()
                 .tell(
-                        new Revisions.Published(
+                        new RevisionsProtocol.Published(
                                 "e1",
                                 12,
                                 List.of(
@@ -413,7 +415,7 @@ class WatchCacheTest {
     @Test
     void aReadAtAVersionTheCacheDoesNotReachAnswers504() {
         Started s = start(settings(), Clock.systemUTC(), contents(5, cm("a", 5)));
-        s.stream().tell(new Revisions.Published("e1", 5, List.of()));
+        s.stream().tell(new RevisionsProtocol.Published("e1", 5, List.of()));
         WatchCache.ReadFailed failed =
                 assertInstanceOf(
                         WatchCache.ReadFailed.class,
@@ -434,7 +436,7 @@ class WatchCacheTest {
                         Clock.systemUTC(),
                         contents(5, cm("a", 5)),
                         contents(9, cm("a", 5), cm("b", 6), cm("x", 8), cm("c", 9)));
-        s.stream().tell(new Revisions.Published("e1", 5, List.of()));
+        s.stream().tell(new RevisionsProtocol.Published("e1", 5, List.of()));
         Watched w =
                 run(
                         watch(
@@ -444,7 +446,7 @@ class WatchCacheTest {
                                 false));
         s.stream()
                 .tell(
-                        new Revisions.Published(
+                        new RevisionsProtocol.Published(
                                 "e1", 5, 6, List.of(event(WatchEvent.Type.ADDED, "b", 6))));
         assertEquals(List.of("ADDED b@6"), next(w, 1));
 
@@ -452,7 +454,7 @@ class WatchCacheTest {
         // from 8.
         s.stream()
                 .tell(
-                        new Revisions.Published(
+                        new RevisionsProtocol.Published(
                                 "e1", 8, 9, List.of(event(WatchEvent.Type.ADDED, "c", 9))));
         assertEquals(
                 List.of("ERROR 410"),
@@ -477,7 +479,7 @@ class WatchCacheTest {
                         Clock.systemUTC(),
                         contents(5, cm("a", 5)),
                         contents(1500, cm("a", 5), cm("z", 1500)));
-        s.stream().tell(new Revisions.Published("e1", 5, List.of()));
+        s.stream().tell(new RevisionsProtocol.Published("e1", 5, List.of()));
         Watched w =
                 run(
                         watch(
@@ -487,11 +489,11 @@ class WatchCacheTest {
                                 false));
         s.stream()
                 .tell(
-                        new Revisions.Published(
+                        new RevisionsProtocol.Published(
                                 "e1", 6, List.of(event(WatchEvent.Type.ADDED, "b", 6))));
         assertEquals(List.of("ADDED b@6"), next(w, 1));
 
-        s.stream().tell(new Revisions.Published("e2", 2000, List.of()));
+        s.stream().tell(new RevisionsProtocol.Published("e2", 2000, List.of()));
         assertEquals(List.of("ERROR 410"), next(w, 1));
         w.expectComplete();
 
@@ -503,7 +505,7 @@ class WatchCacheTest {
         assertEquals(List.of("a", "z"), names(after), "rebuilt from the collections, not patched");
         s.stream()
                 .tell(
-                        new Revisions.Published(
+                        new RevisionsProtocol.Published(
                                 "e2", 2001, List.of(event(WatchEvent.Type.ADDED, "c", 2001))));
         assertEquals(
                 List.of("a", "c", "z"),
@@ -517,7 +519,7 @@ class WatchCacheTest {
     @Test
     void aWatchListSendsTheStateThenTheEndBookmarkThenLiveEvents() {
         Started s = start(settings(), Clock.systemUTC(), contents(7, cm("a", 3), cm("b", 7)));
-        s.stream().tell(new Revisions.Published("e1", 7, List.of()));
+        s.stream().tell(new RevisionsProtocol.Published("e1", 7, List.of()));
         Watched w =
                 run(
                         watch(
@@ -528,7 +530,7 @@ class WatchCacheTest {
         assertEquals(List.of("ADDED a@3", "ADDED b@7", "BOOKMARK@7 end"), next(w, 3));
         s.stream()
                 .tell(
-                        new Revisions.Published(
+                        new RevisionsProtocol.Published(
                                 "e1",
                                 9,
                                 List.of(
@@ -547,10 +549,10 @@ class WatchCacheTest {
     @Test
     void aWatchFromAVersionReplaysTheRetainedEventsAfterIt() {
         Started s = start(settings(), Clock.systemUTC(), contents(2, cm("a", 2)));
-        s.stream().tell(new Revisions.Published("e1", 2, List.of()));
+        s.stream().tell(new RevisionsProtocol.Published("e1", 2, List.of()));
         s.stream()
                 .tell(
-                        new Revisions.Published(
+                        new RevisionsProtocol.Published(
                                 "e1",
                                 5,
                                 List.of(
@@ -568,7 +570,7 @@ class WatchCacheTest {
         assertEquals(List.of("ADDED c@4", "MODIFIED a@5"), next(w, 2));
         s.stream()
                 .tell(
-                        new Revisions.Published(
+                        new RevisionsProtocol.Published(
                                 "e1", 6, List.of(event(WatchEvent.Type.ADDED, "d", 6))));
         assertEquals(List.of("ADDED d@6"), next(w, 1));
         w.cancel();
@@ -581,10 +583,10 @@ class WatchCacheTest {
                         settings().withRetention(new Retention(Duration.ofMinutes(5), 2)),
                         Clock.systemUTC(),
                         contents(2, cm("a", 2)));
-        s.stream().tell(new Revisions.Published("e1", 2, List.of()));
+        s.stream().tell(new RevisionsProtocol.Published("e1", 2, List.of()));
         s.stream()
                 .tell(
-                        new Revisions.Published(
+                        new RevisionsProtocol.Published(
                                 "e1",
                                 5,
                                 List.of(
@@ -609,7 +611,7 @@ class WatchCacheTest {
     void aWatcherThatCannotKeepUpIsCutOffWith410() {
         Started s =
                 start(settings().withWatcherBuffer(2), Clock.systemUTC(), contents(1, cm("a", 1)));
-        s.stream().tell(new Revisions.Published("e1", 1, List.of()));
+        s.stream().tell(new RevisionsProtocol.Published("e1", 1, List.of()));
         Source<StreamEvent, ?> events =
                 watch(s.cache(), new WatchStart(WatchStart.Target.AFTER, 1, false), false, false);
         // Nobody reads the stream yet: its queue (plus the stream's own small buffers) overflows.
@@ -617,7 +619,7 @@ class WatchCacheTest {
         for (long rv = 2; rv <= 101; rv++) {
             many.add(event(WatchEvent.Type.ADDED, "x" + rv, rv));
         }
-        s.stream().tell(new Revisions.Published("e1", 101, many));
+        s.stream().tell(new RevisionsProtocol.Published("e1", 101, many));
         read(s.cache(), new CacheRead(CacheRead.Target.LATEST, 101), Duration.ofSeconds(5));
         Watched w = run(events);
         StreamEvent last = w.next();
@@ -639,7 +641,7 @@ class WatchCacheTest {
                         settings().withBookmarkInterval(Duration.ofSeconds(30)),
                         clock,
                         contents(4, cm("a", 4)));
-        s.stream().tell(new Revisions.Published("e1", 4, List.of()));
+        s.stream().tell(new RevisionsProtocol.Published("e1", 4, List.of()));
         Watched withBookmarks =
                 run(
                         watch(
@@ -655,7 +657,7 @@ class WatchCacheTest {
                                 false,
                                 false));
         // Progress without changes of this group-resource: the bookmark carries it.
-        s.stream().tell(new Revisions.Published("e1", 4, 9, List.of()));
+        s.stream().tell(new RevisionsProtocol.Published("e1", 4, 9, List.of()));
         read(s.cache(), new CacheRead(CacheRead.Target.LATEST, 9), Duration.ofSeconds(5));
         clock.advance(Duration.ofSeconds(31));
         assertEquals(List.of("BOOKMARK@9"), next(withBookmarks, 1));
@@ -667,7 +669,7 @@ class WatchCacheTest {
     void aWatcherWithADeadlineGetsABookmarkTwoSecondsBeforeIt() throws Exception {
         ManualClock clock = new ManualClock(Instant.parse("2026-11-22T00:00:00Z"));
         Started s = start(settings(), clock, contents(4, cm("a", 4)));
-        s.stream().tell(new Revisions.Published("e1", 4, List.of()));
+        s.stream().tell(new RevisionsProtocol.Published("e1", 4, List.of()));
         TestProbe<WatchCache.WatchReply> replies = testKit.createTestProbe();
         s.cache()
                 .tell(
@@ -685,7 +687,7 @@ class WatchCacheTest {
                                         WatchCache.Watching.class,
                                         replies.receiveMessage(Duration.ofSeconds(10)))
                                 .events());
-        s.stream().tell(new Revisions.Published("e1", 4, 9, List.of()));
+        s.stream().tell(new RevisionsProtocol.Published("e1", 4, 9, List.of()));
         read(s.cache(), new CacheRead(CacheRead.Target.LATEST, 9), Duration.ofSeconds(5));
         clock.advance(Duration.ofSeconds(7));
         CompletableFuture<Optional<StreamEvent>> first = w.queue().pull().toCompletableFuture();
@@ -710,7 +712,7 @@ class WatchCacheTest {
                                 .withProgressBookmarks(false),
                         clock,
                         contents(4, cm("a", 4)));
-        s.stream().tell(new Revisions.Published("e1", 4, List.of()));
+        s.stream().tell(new RevisionsProtocol.Published("e1", 4, List.of()));
         Watched w =
                 run(
                         watch(
@@ -720,7 +722,7 @@ class WatchCacheTest {
                                 false));
         s.stream()
                 .tell(
-                        new Revisions.Published(
+                        new RevisionsProtocol.Published(
                                 "e1", 6, List.of(event(WatchEvent.Type.ADDED, "b", 5))));
         assertEquals(List.of("ADDED b@5"), next(w, 1));
         clock.advance(Duration.ofSeconds(31));
@@ -732,14 +734,15 @@ class WatchCacheTest {
     void aCacheThatHearsNothingSubscribesAgain() {
         ManualClock clock = new ManualClock(Instant.parse("2026-11-22T00:00:00Z"));
         Started s = start(settings(), clock, contents(4, cm("a", 4)));
-        s.stream().tell(new Revisions.Published("e1", 4, List.of()));
+        s.stream().tell(new RevisionsProtocol.Published("e1", 4, List.of()));
         read(
                 s.cache(),
                 new CacheRead(CacheRead.Target.LATEST, 4),
                 Duration.ofSeconds(5)); // it heard the batch
         clock.advance(Duration.ofSeconds(6));
         assertInstanceOf(
-                Revisions.Subscribe.class, s.revisions().receiveMessage(Duration.ofSeconds(5)));
+                RevisionsProtocol.Subscribe.class,
+                s.revisions().receiveMessage(Duration.ofSeconds(5)));
     }
 
     // ---- a storage outage: loads that fail, a stream that does not reach what was loaded ----
@@ -749,12 +752,12 @@ class WatchCacheTest {
      * counted.
      */
     private record Flaky(
-            TestProbe<Revisions.Command> probe,
+            TestProbe<RevisionsProtocol.Command> probe,
             Deque<CompletableFuture<WatchCache.Contents>> outcomes,
             AtomicInteger loads)
             implements WatchCache.Sources {
         @Override
-        public RecipientRef<Revisions.Command> revisions() {
+        public RecipientRef<RevisionsProtocol.Command> revisions() {
             return probe.ref();
         }
 
@@ -799,7 +802,7 @@ class WatchCacheTest {
                                 timedOut,
                                 CompletableFuture.completedFuture(contents(5, cm("a", 5)))));
         AtomicInteger loads = new AtomicInteger();
-        TestProbe<Revisions.Command> revisions = testKit.createTestProbe();
+        TestProbe<RevisionsProtocol.Command> revisions = testKit.createTestProbe();
         AtomicBoolean ready = new AtomicBoolean();
         ActorRef<WatchCache.Command> cache =
                 testKit.spawn(
@@ -815,7 +818,8 @@ class WatchCacheTest {
                 .expect(
                         testKit.system(),
                         () -> {
-                            subscribed(revisions).tell(new Revisions.Published("e1", 5, List.of()));
+                            subscribed(revisions)
+                                    .tell(new RevisionsProtocol.Published("e1", 5, List.of()));
                             awaitLoads(loads, 1);
                             // No batch comes from the stream (its sequencer may be as stuck as the
                             // storage): the cache
@@ -850,7 +854,7 @@ class WatchCacheTest {
         // Its collections hold 2027, but the stream stays at 2004: its sequencer never resolves
         // 2005.
         Started s = start(settings(), clock, contents(2027, cm("a", 2027)));
-        s.stream().tell(new Revisions.Published("e1", 2004, List.of()));
+        s.stream().tell(new RevisionsProtocol.Published("e1", 2004, List.of()));
 
         LoggingTestKit.warn("resourceVersion 2027")
                 .withMessageRegex("is at 2004")
@@ -861,11 +865,11 @@ class WatchCacheTest {
                                 clock.advance(Duration.ofSeconds(2));
                                 s.stream()
                                         .tell(
-                                                new Revisions.Published(
+                                                new RevisionsProtocol.Published(
                                                         "e1", 2004, List.of())); // a heartbeat
                             }
                             assertInstanceOf(
-                                    Revisions.Subscribe.class,
+                                    RevisionsProtocol.Subscribe.class,
                                     s.revisions().receiveMessage(Duration.ofSeconds(10)));
                             return null;
                         });
@@ -873,7 +877,7 @@ class WatchCacheTest {
 
         // Whoever sequences the group-resource now answers: a new epoch, and the cache serves
         // again.
-        s.stream().tell(new Revisions.Published("e2", 2030, List.of()));
+        s.stream().tell(new RevisionsProtocol.Published("e2", 2030, List.of()));
         assertEquals(
                 List.of("a"),
                 names(
@@ -887,19 +891,19 @@ class WatchCacheTest {
     @Test
     void aStoppedWatchIsForgotten() throws Exception {
         Started s = start(settings(), Clock.systemUTC(), contents(4, cm("a", 4)));
-        s.stream().tell(new Revisions.Published("e1", 4, List.of()));
+        s.stream().tell(new RevisionsProtocol.Published("e1", 4, List.of()));
         Source<StreamEvent, ?> events =
                 watch(s.cache(), new WatchStart(WatchStart.Target.AFTER, 4, false), false, false);
         events.take(1).runWith(Sink.ignore(), materializer);
         s.stream()
                 .tell(
-                        new Revisions.Published(
+                        new RevisionsProtocol.Published(
                                 "e1", 5, List.of(event(WatchEvent.Type.ADDED, "b", 5))));
         // Many more events than the buffer holds: a forgotten watcher no longer queues anything.
         for (long rv = 6; rv < 3000; rv++) {
             s.stream()
                     .tell(
-                            new Revisions.Published(
+                            new RevisionsProtocol.Published(
                                     "e1", rv, List.of(event(WatchEvent.Type.ADDED, "x" + rv, rv))));
         }
         assertEquals(

@@ -17,6 +17,7 @@ import io.kubepekko.http.route.DocumentHandler;
 import io.kubepekko.http.route.HealthChecks;
 import io.kubepekko.http.route.ResourceHandler;
 import io.kubepekko.http.route.WatchTimeouts;
+import io.kubepekko.http.security.Pki;
 import io.kubepekko.persistence.StorageProbe;
 import io.kubepekko.persistence.StorageSettings;
 import io.kubepekko.persistence.fencing.WritePermit;
@@ -71,6 +72,7 @@ public final class ApiServer implements AutoCloseable {
     private final String url;
     private final Controllers controllers;
     private final ResourceHandler resources;
+    private final Optional<SecureListener> secure;
 
     private ApiServer(
             ActorSystem<Void> system,
@@ -81,7 +83,8 @@ public final class ApiServer implements AutoCloseable {
             Path kubeconfig,
             String url,
             Controllers controllers,
-            ResourceHandler resources) {
+            ResourceHandler resources,
+            Optional<SecureListener> secure) {
         this.system = system;
         this.binding = binding;
         this.probes = probes;
@@ -91,6 +94,7 @@ public final class ApiServer implements AutoCloseable {
         this.url = url;
         this.controllers = controllers;
         this.resources = resources;
+        this.secure = secure;
     }
 
     public static ApiServer start(ApiServerSettings settings) throws Exception {
@@ -236,10 +240,17 @@ public final class ApiServer implements AutoCloseable {
                         ? "127.0.0.1"
                         : settings.bindAddress();
         String url = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+        Optional<SecureListener> secure = Optional.empty();
+        if (settings.secure().isPresent()) {
+            secure = Optional.of(SecureListener.bind(system, settings, perConnection, host));
+        }
         // Before anything can make /readyz answer 200: whoever waits for readiness
         // (cluster-config/bin/cluster,
         // a supervisor) then hands out the kubeconfig, which must exist by then.
-        Path kubeconfig = Kubeconfig.write(settings.dataDir(), url);
+        Path kubeconfig =
+                secure.isPresent()
+                        ? Kubeconfig.writeContent(settings.dataDir(), secure.get().kubeconfig())
+                        : Kubeconfig.write(settings.dataDir(), url);
 
         awaitUp(cluster, Duration.ofSeconds(60));
         bootstrapWithRetry(controlPlane, Duration.ofSeconds(60));
@@ -257,9 +268,10 @@ public final class ApiServer implements AutoCloseable {
                         : null;
 
         log.info(
-                "kubepekko apiserver listening on {} (storage {}, data dir {}, kubeconfig {}, storage quota {} bytes"
-                        + " of which {} used)",
+                "kubepekko apiserver listening on {}{} (storage {}, data dir {}, kubeconfig {}, storage quota {}"
+                        + " bytes of which {} used)",
                 url,
+                secure.map(l -> " and " + l.url()).orElse(""),
                 describe(storage),
                 settings.dataDir().toAbsolutePath(),
                 kubeconfig.toAbsolutePath(),
@@ -274,7 +286,8 @@ public final class ApiServer implements AutoCloseable {
                 kubeconfig,
                 url,
                 controllers,
-                resources);
+                resources,
+                secure);
     }
 
     /** Whether the storage arbitrates the cluster's formation: seed nodes on Cassandra. */
@@ -414,6 +427,16 @@ public final class ApiServer implements AutoCloseable {
         return url;
     }
 
+    /** The HTTPS URL of the secure port, when it serves. */
+    public Optional<String> secureUrl() {
+        return secure.map(SecureListener::url);
+    }
+
+    /** The certificates and keys the secure port serves and trusts, when it serves. */
+    public Optional<Pki.Material> pki() {
+        return secure.map(SecureListener::pki);
+    }
+
     /** Whether this server may write to the journal now (the write lease of a clustered server). */
     public WritePermit writePermit() {
         return WritePermit.ID.of(Adapter.toClassic(system));
@@ -488,6 +511,13 @@ public final class ApiServer implements AutoCloseable {
             binding.terminate(Duration.ofSeconds(5))
                     .toCompletableFuture()
                     .get(10, TimeUnit.SECONDS);
+            if (secure.isPresent()) {
+                secure.get()
+                        .binding()
+                        .terminate(Duration.ofSeconds(5))
+                        .toCompletableFuture()
+                        .get(10, TimeUnit.SECONDS);
+            }
         } catch (Exception e) {
             log.warn("unbinding failed", e);
         }

@@ -8,6 +8,8 @@ import io.kubepekko.api.alloc.PortRange;
 import io.kubepekko.api.flags.Flag;
 import io.kubepekko.api.flags.FlagSet;
 import io.kubepekko.api.watch.FeatureGates;
+import io.kubepekko.http.security.SecureServing;
+import io.kubepekko.http.security.TlsVersion;
 import io.kubepekko.persistence.StorageSettings;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -84,6 +86,75 @@ public final class ApiServerFlags {
                     false,
                     false,
                     Flag.last(ServerFlagValues::port));
+    // The secure port serves only when --secure-port is given (for now: plain HTTP stays the
+    // default); the TLS flags below shape it.
+    static final Flag<Integer> SECURE_PORT =
+            new Flag<>(
+                    "secure-port",
+                    "int",
+                    "6443",
+                    "the port to serve HTTPS on, beside --port; 0 picks a free port. Served only when given",
+                    false,
+                    false,
+                    Flag.last(ServerFlagValues::port));
+    static final Flag<Optional<String>> ADVERTISE_ADDRESS =
+            new Flag<>(
+                    "advertise-address",
+                    STRING,
+                    null,
+                    "the IP address the server advertises to members of the cluster; a name of the generated"
+                            + " serving certificate",
+                    false,
+                    false,
+                    Flag.optional(ServerFlagValues::address));
+    static final Flag<Optional<Path>> TLS_CERT_FILE =
+            new Flag<>(
+                    "tls-cert-file",
+                    STRING,
+                    null,
+                    "file with the x509 serving certificate (then its intermediates) for HTTPS; without it a"
+                            + " certificate of the CA under --data-dir/pki is served",
+                    false,
+                    false,
+                    Flag.optional(ServerFlagValues::dataDir));
+    static final Flag<Optional<Path>> TLS_PRIVATE_KEY_FILE =
+            new Flag<>(
+                    "tls-private-key-file",
+                    STRING,
+                    null,
+                    "file with the x509 private key matching --tls-cert-file",
+                    false,
+                    false,
+                    Flag.optional(ServerFlagValues::dataDir));
+    static final Flag<Optional<Path>> CLIENT_CA_FILE =
+            new Flag<>(
+                    "client-ca-file",
+                    STRING,
+                    null,
+                    "file with the CAs client certificates are verified against (CN the user, O the groups);"
+                            + " without it the client CA under --data-dir/pki",
+                    false,
+                    false,
+                    Flag.optional(ServerFlagValues::dataDir));
+    static final Flag<TlsVersion> TLS_MIN_VERSION =
+            new Flag<>(
+                    "tls-min-version",
+                    STRING,
+                    "VersionTLS12",
+                    "minimum TLS version supported. Possible values: VersionTLS10, VersionTLS11, VersionTLS12,"
+                            + " VersionTLS13",
+                    false,
+                    false,
+                    Flag.last(ServerFlagValues::tlsVersion));
+    static final Flag<List<String>> TLS_CIPHER_SUITES =
+            new Flag<>(
+                    "tls-cipher-suites",
+                    "strings",
+                    "",
+                    "comma list of cipher suites for the server (IANA names, as kube's); empty: the defaults",
+                    false,
+                    false,
+                    Flag.last(ServerFlagValues::cipherSuites));
     static final Flag<Duration> LIVEZ_GRACE_PERIOD =
             new Flag<>(
                     "livez-grace-period",
@@ -265,6 +336,13 @@ public final class ApiServerFlags {
                             DATA_DIR,
                             BIND_ADDRESS,
                             PORT,
+                            SECURE_PORT,
+                            ADVERTISE_ADDRESS,
+                            TLS_CERT_FILE,
+                            TLS_PRIVATE_KEY_FILE,
+                            CLIENT_CA_FILE,
+                            TLS_MIN_VERSION,
+                            TLS_CIPHER_SUITES,
                             LIVEZ_GRACE_PERIOD,
                             SHUTDOWN_DELAY_DURATION,
                             WATCH_CACHE_WINDOW,
@@ -343,6 +421,9 @@ public final class ApiServerFlags {
                                 v.given(CLUSTER_SEED_NODES).orElse(null),
                                 v.given(CLUSTER_PORT).orElse(null),
                                 v.given(CLUSTER_HOSTNAME).orElse(null)));
+        if (v.given(SECURE_PORT).isPresent()) {
+            settings = settings.withSecure(secureServing(v));
+        }
         try {
             // the flags and the file together: a file may select the profile and the seeds
             settings.resolve();
@@ -353,5 +434,20 @@ public final class ApiServerFlags {
                     ApiServerSettings.INVALID + ConfigFileFlag.oneLine(e.getMessage()));
         }
         return new Parsed(settings, false, false, v.warnings());
+    }
+
+    private static SecureServing secureServing(FlagSet.Parsed.Values v) throws UsageException {
+        try {
+            return new SecureServing(
+                    v.get(SECURE_PORT),
+                    v.get(TLS_CERT_FILE),
+                    v.get(TLS_PRIVATE_KEY_FILE),
+                    v.get(CLIENT_CA_FILE),
+                    v.get(TLS_MIN_VERSION),
+                    v.get(TLS_CIPHER_SUITES),
+                    v.get(ADVERTISE_ADDRESS));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
     }
 }

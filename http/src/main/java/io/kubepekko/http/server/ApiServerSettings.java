@@ -6,12 +6,14 @@ import io.kubepekko.api.alloc.Ipv4Cidr;
 import io.kubepekko.api.alloc.PortRange;
 import io.kubepekko.api.kinds.ServiceNetwork;
 import io.kubepekko.api.watch.FeatureGates;
+import io.kubepekko.http.security.SecureServing;
 import io.kubepekko.persistence.StorageSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * How an API server runs, read once from its flags.
@@ -28,6 +30,8 @@ import java.util.Map;
  * @param services where Service cluster IPs and node ports come from
  * @param storage which storage profile holds the journal
  * @param cluster how this server's actor system joins the Pekko Cluster
+ * @param secure the HTTPS listener ({@code --secure-port} and the TLS flags), beside the plain one;
+ *     empty: none
  */
 public record ApiServerSettings(
         Path dataDir,
@@ -39,7 +43,8 @@ public record ApiServerSettings(
         Config overrides,
         ServiceRanges services,
         StorageFlags storage,
-        ClusterFlags cluster) {
+        ClusterFlags cluster,
+        Optional<SecureServing> secure) {
 
     /**
      * The actor system's name: Pekko refuses a member whose system name differs, so every node uses
@@ -91,6 +96,31 @@ public record ApiServerSettings(
 
     private static final String HOSTNAME = "pekko.remote.artery.canonical.hostname";
     private static final String PORT = "pekko.remote.artery.canonical.port";
+
+    public ApiServerSettings(
+            Path dataDir,
+            String bindAddress,
+            int port,
+            Duration livezGracePeriod,
+            Duration shutdownDelay,
+            ReadFlags reads,
+            Config overrides,
+            ServiceRanges services,
+            StorageFlags storage,
+            ClusterFlags cluster) {
+        this(
+                dataDir,
+                bindAddress,
+                port,
+                livezGracePeriod,
+                shutdownDelay,
+                reads,
+                overrides,
+                services,
+                storage,
+                cluster,
+                Optional.empty());
+    }
 
     public ApiServerSettings(
             Path dataDir,
@@ -326,7 +356,8 @@ public record ApiServerSettings(
                 overrides,
                 services,
                 storage,
-                cluster);
+                cluster,
+                secure);
     }
 
     public ApiServerSettings withPort(int p) {
@@ -340,7 +371,8 @@ public record ApiServerSettings(
                 overrides,
                 services,
                 storage,
-                cluster);
+                cluster,
+                secure);
     }
 
     public ApiServerSettings withReads(ReadFlags r) {
@@ -354,7 +386,8 @@ public record ApiServerSettings(
                 overrides,
                 services,
                 storage,
-                cluster);
+                cluster,
+                secure);
     }
 
     /** Layers {@code hocon} over the configuration (later calls win). */
@@ -369,7 +402,8 @@ public record ApiServerSettings(
                 ConfigFactory.parseString(hocon).withFallback(overrides),
                 services,
                 storage,
-                cluster);
+                cluster,
+                secure);
     }
 
     public ApiServerSettings withServices(ServiceRanges s) {
@@ -383,7 +417,8 @@ public record ApiServerSettings(
                 overrides,
                 s,
                 storage,
-                cluster);
+                cluster,
+                secure);
     }
 
     public ApiServerSettings withStorage(StorageFlags s) {
@@ -397,7 +432,24 @@ public record ApiServerSettings(
                 overrides,
                 services,
                 s,
-                cluster);
+                cluster,
+                secure);
+    }
+
+    /** Serves HTTPS as {@code s} says, beside plain HTTP. */
+    public ApiServerSettings withSecure(SecureServing s) {
+        return new ApiServerSettings(
+                dataDir,
+                bindAddress,
+                port,
+                livezGracePeriod,
+                shutdownDelay,
+                reads,
+                overrides,
+                services,
+                storage,
+                cluster,
+                Optional.of(s));
     }
 
     public ApiServerSettings withCluster(ClusterFlags c) {
@@ -411,6 +463,7 @@ public record ApiServerSettings(
                 overrides,
                 services,
                 storage,
-                c);
+                c,
+                secure);
     }
 }

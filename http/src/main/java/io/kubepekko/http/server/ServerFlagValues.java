@@ -6,6 +6,8 @@ import io.kubepekko.api.flags.Flag;
 import io.kubepekko.api.flags.Ports;
 import io.kubepekko.api.meta.GoDurations;
 import io.kubepekko.api.watch.FeatureGates;
+import io.kubepekko.http.security.CipherSuites;
+import io.kubepekko.http.security.TlsVersion;
 import io.kubepekko.persistence.StorageSettings;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -187,5 +189,21 @@ final class ServerFlagValues {
             // refused below
         }
         throw new Flag.InvalidValue(value, "time: invalid duration \"" + value + "\"");
+    }
+
+    static TlsVersion tlsVersion(String value) throws Flag.InvalidValue {
+        return TlsVersion.named(value)
+                .orElseThrow(
+                        () ->
+                                new Flag.InvalidValue(
+                                        value, "unknown tls version \"" + value + "\""));
+    }
+
+    static List<String> cipherSuites(String value) throws Flag.InvalidValue {
+        try {
+            return CipherSuites.parse(value);
+        } catch (CipherSuites.Unknown e) {
+            throw new Flag.InvalidValue(value, e.getMessage());
+        }
     }
 }

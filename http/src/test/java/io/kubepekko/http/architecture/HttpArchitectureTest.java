@@ -16,12 +16,14 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * House rules of {@code http/}. Its three rooms depend downward only: {@code server} (boot, flags,
+ * House rules of {@code http/}. Its rooms depend downward only: {@code server} (boot, flags,
  * settings, the process) builds the {@code route} handlers, which answer in the {@code encoding}'s
- * formats; nothing in http depends on the server, and encoding knows no routes. Routes talk to the
- * control plane through its facade and never reach into the entities, the watch caches or the
- * controllers' insides. The facade is named by class, not package, so the rule holds while {@code
- * io.kubepekko.actors} is split into packages: a class keeps its name when it moves.
+ * formats; nothing in http depends on the server, and encoding knows no routes. {@code security}
+ * (the PKI, TLS, client certificates, key files) sits beside encoding, below the server and the
+ * routes. Routes talk to the control plane through its facade and never reach into the entities,
+ * the watch caches or the controllers' insides. The facade is named by class, not package, so the
+ * rule holds while {@code io.kubepekko.actors} is split into packages: a class keeps its name when
+ * it moves.
  */
 class HttpArchitectureTest {
     /**
@@ -84,14 +86,20 @@ class HttpArchitectureTest {
                         .definedBy("io.kubepekko.http.route..")
                         .layer("encoding")
                         .definedBy("io.kubepekko.http.encoding..")
+                        .layer("security")
+                        .definedBy("io.kubepekko.http.security..")
                         .whereLayer("server")
                         .mayNotBeAccessedByAnyLayer()
                         .whereLayer("route")
                         .mayOnlyBeAccessedByLayers("server")
                         .whereLayer("encoding")
                         .mayOnlyBeAccessedByLayers("route", "server")
+                        .whereLayer("security")
+                        .mayOnlyBeAccessedByLayers("route", "server")
                         .because(
-                                "the server wires the routes, the routes use the encodings, never the other way");
+                                "the server wires the routes, the routes use the encodings, never the other way;"
+                                        + " security (certificates, TLS) is used by the server and the routes and"
+                                        + " uses neither");
         rule.check(http);
     }
 
@@ -105,7 +113,8 @@ class HttpArchitectureTest {
                         .resideInAnyPackage(
                                 "io.kubepekko.http.server..",
                                 "io.kubepekko.http.route..",
-                                "io.kubepekko.http.encoding..")
+                                "io.kubepekko.http.encoding..",
+                                "io.kubepekko.http.security..")
                         .because(
                                 "a class in the bare io.kubepekko.http package would sit outside the rooms' rules");
         rule.check(http);

@@ -1,0 +1,78 @@
+package io.kubepekko.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kubepekko.e2e.support.ClientBinaries;
+import io.kubepekko.e2e.support.Kubectl;
+import io.kubepekko.e2e.support.ProcessResult;
+import io.kubepekko.http.security.SecureServing;
+import io.kubepekko.http.server.ApiServer;
+import io.kubepekko.http.server.ApiServerSettings;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The real kubectl over the secure port, with nothing but the admin kubeconfig the server wrote: it
+ * verifies the serving certificate against the embedded CA (no insecure-skip-tls-verify) and
+ * presents the embedded admin client certificate.
+ */
+class KubectlTlsE2E {
+
+    private static Path scratch;
+    private static ApiServer server;
+
+    @BeforeAll
+    static void start() throws Exception {
+        scratch = Files.createTempDirectory("kubepekko-e2e-tls-");
+        server =
+                ApiServer.start(
+                        ApiServerSettings.defaults()
+                                .withDataDir(scratch.resolve("data"))
+                                .withPort(0)
+                                .withSecure(SecureServing.generated(0)));
+    }
+
+    @AfterAll
+    static void stop() throws IOException {
+        if (server != null) {
+            server.close();
+        }
+        try (Stream<Path> files = Files.walk(scratch)) {
+            for (Path p : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    private static Kubectl kubectl() {
+        return new Kubectl(
+                ClientBinaries.require().kubectl(), server.kubeconfig(), scratch, scratch);
+    }
+
+    @Test
+    void kubectlWorksOverHttpsWithTheGeneratedAdminKubeconfig() throws Exception {
+        String kubeconfig = Files.readString(server.kubeconfig());
+        assertTrue(kubeconfig.contains("certificate-authority-data:"), kubeconfig);
+        assertTrue(!kubeconfig.contains("insecure-skip-tls-verify"), kubeconfig);
+
+        ProcessResult version = kubectl().run("get", "--raw", "/version");
+        assertEquals(0, version.exitCode(), version.describe());
+        assertTrue(version.stdout().contains("gitVersion"), version.describe());
+
+        ProcessResult created =
+                kubectl().run("create", "configmap", "over-tls", "--from-literal=k=v");
+        assertEquals(0, created.exitCode(), created.describe());
+        ProcessResult got =
+                kubectl().run("get", "configmap", "over-tls", "-o", "jsonpath={.data.k}", "-v=6");
+        assertEquals(0, got.exitCode(), got.describe());
+        assertEquals("v", got.stdout());
+        assertTrue(got.stderr().contains(server.secureUrl().orElseThrow()), got.describe());
+    }
+}

@@ -1,0 +1,140 @@
+package io.kubepekko.http.security;
+
+import java.io.IOException;
+import java.net.Socket;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateException;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509ExtendedTrustManager;
+import org.apache.pekko.http.javadsl.ConnectionContext;
+import org.apache.pekko.http.javadsl.HttpsConnectionContext;
+
+/**
+ * The secure port's TLS: the serving certificate, the versions and cipher suites of the flags, and
+ * client certificates requested but neither required nor verified in the handshake. That is kube's
+ * {@code tls.RequestClientCert} (secure_serving.go): a request without a certificate may still
+ * authenticate with a token or be anonymous, and a certificate is verified by the x509
+ * authenticator, which answers 401 for a bad one rather than failing the handshake. The client CAs'
+ * subjects are still sent as acceptable issuers, as Go sends its {@code ClientCAs}.
+ */
+public final class TlsServing {
+    private TlsServing() {}
+
+    /** The connection context of a secure listener serving {@code material} with {@code flags}. */
+    public static HttpsConnectionContext context(Pki.Material material, SecureServing flags) {
+        SSLContext ssl = sslContext(material);
+        List<String> protocols = flags.minVersion().protocolsFromHere();
+        List<String> suites = flags.cipherSuites();
+        return ConnectionContext.httpsServer(
+                () -> {
+                    SSLEngine engine = ssl.createSSLEngine();
+                    engine.setUseClientMode(false);
+                    SSLParameters p = engine.getSSLParameters();
+                    p.setWantClientAuth(true);
+                    List<String> supported = Arrays.asList(engine.getSupportedProtocols());
+                    p.setProtocols(
+                            protocols.stream().filter(supported::contains).toArray(String[]::new));
+                    if (!suites.isEmpty()) {
+                        p.setCipherSuites(cipherSuites(engine, suites));
+                    }
+                    engine.setSSLParameters(p);
+                    return engine;
+                });
+    }
+
+    /** The suites named, those the JDK has, and every TLS 1.3 suite (fixed in Go). */
+    private static String[] cipherSuites(SSLEngine engine, List<String> named) {
+        List<String> supported = Arrays.asList(engine.getSupportedCipherSuites());
+        List<String> enabled = new ArrayList<>();
+        for (String s : engine.getEnabledCipherSuites()) {
+            if (CipherSuites.tls13(s)) {
+                enabled.add(s);
+            }
+        }
+        for (String s : named) {
+            if (supported.contains(s) && !enabled.contains(s)) {
+                enabled.add(s);
+            }
+        }
+        return enabled.toArray(String[]::new);
+    }
+
+    static SSLContext sslContext(Pki.Material material) {
+        try {
+            KeyStore keys = KeyStore.getInstance("PKCS12");
+            keys.load(null, null);
+            char[] password = new char[0];
+            keys.setKeyEntry(
+                    "serving",
+                    material.servingKey(),
+                    password,
+                    material.servingChain().toArray(Certificate[]::new));
+            KeyManagerFactory kmf =
+                    KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            kmf.init(keys, password);
+            SSLContext ssl = SSLContext.getInstance("TLS");
+            ssl.init(
+                    kmf.getKeyManagers(),
+                    new TrustManager[] {new RequestClientCert(material.clientCas())},
+                    null);
+            return ssl;
+        } catch (GeneralSecurityException | IOException e) {
+            throw new IllegalStateException("building the TLS context of the secure port", e);
+        }
+    }
+
+    /**
+     * Accepts whatever client certificate is sent, leaving it to the x509 authenticator; never used
+     * to check a server (the secure port is no client).
+     */
+    private static final class RequestClientCert extends X509ExtendedTrustManager {
+        private final X509Certificate[] acceptedIssuers;
+
+        RequestClientCert(List<X509Certificate> clientCas) {
+            this.acceptedIssuers = clientCas.toArray(X509Certificate[]::new);
+        }
+
+        @Override
+        public void checkClientTrusted(X509Certificate[] chain, String authType) {}
+
+        @Override
+        public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {}
+
+        @Override
+        public void checkClientTrusted(
+                X509Certificate[] chain, String authType, SSLEngine engine) {}
+
+        @Override
+        public void checkServerTrusted(X509Certificate[] chain, String authType)
+                throws CertificateException {
+            throw new CertificateException("the secure port checks no server");
+        }
+
+        @Override
+        public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket)
+                throws CertificateException {
+            checkServerTrusted(chain, authType);
+        }
+
+        @Override
+        public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
+                throws CertificateException {
+            checkServerTrusted(chain, authType);
+        }
+
+        @Override
+        public X509Certificate[] getAcceptedIssuers() {
+            return acceptedIssuers.clone();
+        }
+    }
+}

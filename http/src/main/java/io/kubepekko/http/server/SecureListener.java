@@ -1,0 +1,90 @@
+package io.kubepekko.http.server;
+
+import io.kubepekko.api.alloc.Ipv4;
+import io.kubepekko.api.auth.ServingNames;
+import io.kubepekko.http.security.ClientCertificates;
+import io.kubepekko.http.security.Pem;
+import io.kubepekko.http.security.Pki;
+import io.kubepekko.http.security.SecureServing;
+import io.kubepekko.http.security.TlsServing;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.concurrent.TimeUnit;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.http.javadsl.Http;
+import org.apache.pekko.http.javadsl.ServerBinding;
+import org.apache.pekko.http.javadsl.model.HttpRequest;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.stream.javadsl.Flow;
+
+/**
+ * The HTTPS listener on {@code --secure-port}: the same requests as the plain one, over TLS with
+ * the PKI under the data directory, each request carrying its connection's SSL session (for the
+ * client certificate).
+ *
+ * @param binding the listener
+ * @param url its URL, on the host clients reach it at
+ * @param pki what it serves and trusts
+ */
+record SecureListener(ServerBinding binding, String url, Pki.Material pki) {
+
+    static SecureListener bind(
+            ActorSystem<Void> system,
+            ApiServerSettings settings,
+            Flow<HttpRequest, HttpResponse, ?> perConnection,
+            String host)
+            throws Exception {
+        SecureServing tls = settings.secure().orElseThrow();
+        ServingNames names =
+                ServingNames.of(
+                        hostName(),
+                        tls.advertiseAddress(),
+                        Ipv4.format(settings.services().clusterIpRange().firstUsable()));
+        Pki.Material pki = Pki.prepare(settings.dataDir(), tls, names, Clock.systemUTC());
+        ServerBinding binding =
+                Http.get(system)
+                        .newServerAt(settings.bindAddress(), tls.port())
+                        .enableHttps(TlsServing.context(pki, tls))
+                        .adaptSettings(
+                                s ->
+                                        ClientCertificates.includeSession(
+                                                s.withRawRequestUriHeader(true)))
+                        .bindFlow(perConnection)
+                        .toCompletableFuture()
+                        .get(30, TimeUnit.SECONDS);
+        String url =
+                "https://"
+                        + (host.contains(":") ? "[" + host + "]" : host)
+                        + ":"
+                        + binding.localAddress().getPort();
+        return new SecureListener(binding, url, pki);
+    }
+
+    /** The admin kubeconfig for this listener. */
+    String kubeconfig() {
+        return Kubeconfig.renderTls(
+                url,
+                Pem.encode(pki.serverCa()),
+                pki.admin()
+                        .map(a -> new String[] {Pem.encode(a.certificate()), Pem.encode(a.key())}));
+    }
+
+    /**
+     * The host's name as the kernel has it (Go's {@code os.Hostname}), without a DNS lookup; the
+     * JDK's local host name when the kernel's is not readable.
+     */
+    private static String hostName() {
+        Path kernel = Path.of("/proc/sys/kernel/hostname");
+        try {
+            if (Files.isReadable(kernel)) {
+                return Files.readString(kernel).trim();
+            }
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "";
+        }
+    }
+}
