@@ -1,0 +1,178 @@
+package io.kubepekko.http.route;
+
+import io.kubepekko.api.Verb;
+import io.kubepekko.api.auth.Authentication;
+import io.kubepekko.api.auth.AuthorizationHeader;
+import io.kubepekko.api.auth.Credentials;
+import io.kubepekko.api.auth.Impersonation;
+import io.kubepekko.api.auth.UserInfo;
+import io.kubepekko.api.auth.authorizer.AuthorizationAttributes;
+import io.kubepekko.api.auth.authorizer.Authorizer;
+import io.kubepekko.api.auth.authorizer.Decision;
+import io.kubepekko.api.auth.authorizer.ForbiddenMessage;
+import io.kubepekko.api.status.ApiStatus;
+import io.kubepekko.api.status.Reason;
+import io.kubepekko.http.security.ClientCertificates;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.pekko.http.javadsl.model.HttpHeader;
+import org.apache.pekko.http.javadsl.model.HttpRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The secure port's gate, in kube-apiserver's filter order: authentication (client certificate,
+ * bearer tokens, anonymous), impersonation, then authorization with kube's request attributes. A
+ * credential that does not authenticate is kube's bare 401; a request no authorizer allows is 403
+ * with kube's message. Why a credential failed goes to the debug log only, never to the client.
+ */
+public final class CheckingGate implements Gate {
+    private static final Logger log = LoggerFactory.getLogger(CheckingGate.class);
+
+    private static final ApiStatus UNAUTHORIZED =
+            new ApiStatus(401, Reason.UNAUTHORIZED, "Unauthorized", null);
+
+    private final Authentication.Authenticator authenticator;
+    private final Authorizer authorizer;
+
+    /**
+     * @param authenticator the server's authenticators as one union (anonymous included when on)
+     * @param authorizer the server's authorizers as one union, in {@code --authorization-mode}
+     *     order
+     */
+    public CheckingGate(Authentication.Authenticator authenticator, Authorizer authorizer) {
+        this.authenticator = authenticator;
+        this.authorizer = authorizer;
+    }
+
+    @Override
+    public Passage pass(HttpRequest request, Optional<RequestInfo> info, String path) {
+        String authorization = request.getHeader("Authorization").map(h -> h.value()).orElse(null);
+        AuthorizationHeader.Parsed header = AuthorizationHeader.parse(authorization);
+        Credentials credentials =
+                new Credentials(ClientCertificates.of(request), header.bearerToken(), false);
+        Authentication authentication = authenticator.authenticate(credentials);
+        if (!(authentication instanceof Authentication.Authenticated authenticated)) {
+            if (authentication instanceof Authentication.Rejected rejected) {
+                log.debug("Unable to authenticate the request: {}", rejected.reason());
+            }
+            return new Passage.Stopped(UNAUTHORIZED);
+        }
+        Impersonation.Outcome acting =
+                Impersonation.decide(
+                        authenticated.user(), Impersonation.read(headers(request)), authorizer);
+        if (acting instanceof Impersonation.Outcome.Refused refused) {
+            return new Passage.Stopped(refused.status());
+        }
+        UserInfo user = ((Impersonation.Outcome.ActAs) acting).user();
+        AuthorizationAttributes attributes = attributes(user, info, request, path);
+        Decision decision = authorizer.authorize(attributes);
+        if (!decision.allowed()) {
+            return new Passage.Stopped(ForbiddenMessage.status(attributes, decision.reason()));
+        }
+        return new Passage.Through(user, header.warning().stream().toList());
+    }
+
+    /**
+     * kube's request attributes: a resource request's verb, group, version, resource, subresource,
+     * namespace and name; a non-resource request's lower-cased method and path. Two of kube's
+     * request-info rules: a namespace object's own namespace is its name, and a list or watch
+     * selecting one name by {@code metadata.name} is authorized for that name.
+     */
+    static AuthorizationAttributes attributes(
+            UserInfo user, Optional<RequestInfo> info, HttpRequest request, String path) {
+        if (info.isEmpty()) {
+            return AuthorizationAttributes.nonResource(
+                    user, request.method().value().toLowerCase(Locale.ROOT), path);
+        }
+        RequestInfo r = info.get();
+        String name = r.name();
+        if (name == null && (r.verb() == Verb.LIST || r.verb() == Verb.WATCH)) {
+            name =
+                    request.getUri()
+                            .query()
+                            .get("fieldSelector")
+                            .flatMap(CheckingGate::singleName)
+                            .orElse(null);
+        }
+        String namespace = r.namespace();
+        if (namespace == null && r.group().isEmpty() && r.resource().equals("namespaces")) {
+            namespace = r.name();
+        }
+        return AuthorizationAttributes.resource(
+                user,
+                r.verb(),
+                namespace,
+                r.group(),
+                r.version(),
+                r.resource(),
+                r.subresource(),
+                name);
+    }
+
+    /**
+     * The name a field selector requires exactly with a {@code metadata.name=x} (or {@code ==})
+     * term, as kube's {@code RequiresExactMatch}; only a name that is a valid path segment counts.
+     */
+    static Optional<String> singleName(String selector) {
+        for (String term : terms(selector)) {
+            for (String prefix : List.of("metadata.name==", "metadata.name=")) {
+                if (term.startsWith(prefix)) {
+                    String value = unescape(term.substring(prefix.length()));
+                    boolean segment =
+                            !value.isEmpty()
+                                    && !value.equals(".")
+                                    && !value.equals("..")
+                                    && value.indexOf('/') < 0
+                                    && value.indexOf('%') < 0;
+                    return segment ? Optional.of(value) : Optional.empty();
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The selector's terms: split at commas a backslash does not escape. */
+    private static List<String> terms(String selector) {
+        List<String> terms = new ArrayList<>();
+        StringBuilder term = new StringBuilder();
+        for (int i = 0; i < selector.length(); i++) {
+            char c = selector.charAt(i);
+            if (c == '\\' && i + 1 < selector.length()) {
+                term.append(c).append(selector.charAt(++i));
+            } else if (c == ',') {
+                terms.add(term.toString().strip());
+                term.setLength(0);
+            } else {
+                term.append(c);
+            }
+        }
+        terms.add(term.toString().strip());
+        return terms;
+    }
+
+    private static String unescape(String value) {
+        StringBuilder out = new StringBuilder(value.length());
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c == '\\' && i + 1 < value.length()) {
+                c = value.charAt(++i);
+            }
+            out.append(c);
+        }
+        return out.toString();
+    }
+
+    private static List<Map.Entry<String, String>> headers(HttpRequest request) {
+        List<Map.Entry<String, String>> out = new ArrayList<>();
+        for (HttpHeader h : request.getHeaders()) {
+            if (h.name().regionMatches(true, 0, "Impersonate-", 0, "Impersonate-".length())) {
+                out.add(Map.entry(h.name(), h.value()));
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,52 @@
+package io.kubepekko.http.route;
+
+import io.kubepekko.api.auth.UserInfo;
+import io.kubepekko.api.status.ApiStatus;
+import java.util.List;
+import java.util.Optional;
+import org.apache.pekko.http.javadsl.model.HttpRequest;
+
+/**
+ * The checks a request passes before any handler reads its body: who sent it and whether they may
+ * do it (kube-apiserver's authentication, impersonation and authorization filters). Each listener
+ * has its gate: the secure port checks credentials and permissions ({@link CheckingGate}); the
+ * plain port, while it exists, is kube's old insecure port ({@link #INSECURE}).
+ */
+public interface Gate {
+
+    /**
+     * The user of kube's insecure port: {@code system:unsecured} in {@code system:masters}, so
+     * every authorizer allows it.
+     */
+    UserInfo UNSECURED =
+            UserInfo.of("system:unsecured", List.of(UserInfo.MASTERS, UserInfo.AUTHENTICATED));
+
+    /** The plain-HTTP port's gate: no credentials, every request as {@link #UNSECURED}. */
+    Gate INSECURE = (request, info, path) -> new Passage.Through(UNSECURED, List.of());
+
+    /**
+     * Decides whether {@code request} goes on, and as whom.
+     *
+     * @param info the resource request the path names, empty for a non-resource path
+     * @param path the decoded request path
+     */
+    Passage pass(HttpRequest request, Optional<RequestInfo> info, String path);
+
+    /** A gate's answer. */
+    sealed interface Passage {
+        /**
+         * The request goes on as {@code user}.
+         *
+         * @param warnings warnings for the client ({@code Warning} headers), e.g. a malformed
+         *     Authorization header kube tolerates
+         */
+        record Through(UserInfo user, List<String> warnings) implements Passage {
+            public Through {
+                warnings = List.copyOf(warnings);
+            }
+        }
+
+        /** The request is answered {@code status} (401, 403 or 400) and goes no further. */
+        record Stopped(ApiStatus status) implements Passage {}
+    }
+}
