@@ -7,6 +7,7 @@ import io.kubepekko.api.auth.authorizer.Decision;
 import io.kubepekko.api.auth.rbac.BootstrapPolicy;
 import io.kubepekko.api.auth.rbac.PolicyRule;
 import io.kubepekko.api.selector.FieldSelector;
+import io.kubepekko.api.status.FieldError;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -69,7 +70,7 @@ public final class NodeAuthorizer implements Authorizer {
         }
         String node = identity.get();
         if (node.isEmpty()) {
-            return Decision.noOpinion("unknown node for user \"" + a.user().name() + "\"");
+            return Decision.noOpinion("unknown node for user " + FieldError.quote(a.user().name()));
         }
         if (a.resourceRequest()) {
             Decision d = subdivided(node, a);

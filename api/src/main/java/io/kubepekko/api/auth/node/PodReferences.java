@@ -31,12 +31,22 @@ public final class PodReferences {
      * creates mirror pods itself and must not gain access to other objects by doing so.
      */
     public static Set<ObjectRef> of(JsonNode pod) {
+        if (isMirror(pod)) {
+            return new LinkedHashSet<>();
+        }
+        return all(pod);
+    }
+
+    /** Whether {@code pod} is a mirror pod. */
+    public static boolean isMirror(JsonNode pod) {
+        return pod.path("metadata").path("annotations").has(MIRROR_ANNOTATION);
+    }
+
+    /** Every object {@code pod} references, whether or not it is a mirror pod. */
+    public static Set<ObjectRef> all(JsonNode pod) {
         JsonNode meta = pod.path("metadata");
         String ns = meta.path("namespace").asText("");
         Set<ObjectRef> refs = new LinkedHashSet<>();
-        if (meta.path("annotations").has(MIRROR_ANNOTATION)) {
-            return refs;
-        }
         JsonNode spec = pod.path("spec");
         add(refs, GraphObject.SERVICE_ACCOUNT, ns, spec.path("serviceAccountName"));
         for (JsonNode ref : spec.path("imagePullSecrets")) {
