@@ -2,6 +2,7 @@ package io.kubepekko.api.auth.authorizer;
 
 import io.kubepekko.api.Verb;
 import io.kubepekko.api.auth.UserInfo;
+import io.kubepekko.api.selector.FieldSelector;
 import java.util.Objects;
 
 /**
@@ -23,6 +24,9 @@ import java.util.Objects;
  * @param subresource the subresource, empty when none
  * @param name the object name, empty for lists, collections and creates without a name
  * @param path the request path of a non-resource request
+ * @param fieldSelector the list's or watch's field selector (kube's {@code GetFieldSelector}),
+ *     which the node authorizer reads to allow a kubelet to list only its own pods; {@link
+ *     FieldSelector#everything()} when the request has none or it does not parse
  */
 public record AuthorizationAttributes(
         UserInfo user,
@@ -34,7 +38,8 @@ public record AuthorizationAttributes(
         String resource,
         String subresource,
         String name,
-        String path) {
+        String path,
+        FieldSelector fieldSelector) {
 
     public AuthorizationAttributes {
         Objects.requireNonNull(user, "user");
@@ -46,6 +51,33 @@ public record AuthorizationAttributes(
         subresource = orEmpty(subresource);
         name = orEmpty(name);
         path = orEmpty(path);
+        fieldSelector = fieldSelector == null ? FieldSelector.everything() : fieldSelector;
+    }
+
+    /** Attributes without a field selector. */
+    public AuthorizationAttributes(
+            UserInfo user,
+            String verb,
+            boolean resourceRequest,
+            String namespace,
+            String apiGroup,
+            String apiVersion,
+            String resource,
+            String subresource,
+            String name,
+            String path) {
+        this(
+                user,
+                verb,
+                resourceRequest,
+                namespace,
+                apiGroup,
+                apiVersion,
+                resource,
+                subresource,
+                name,
+                path,
+                FieldSelector.everything());
     }
 
     /** A resource request. */
@@ -100,7 +132,24 @@ public record AuthorizationAttributes(
                 resource,
                 subresource,
                 name,
-                path);
+                path,
+                fieldSelector);
+    }
+
+    /** The same request with the list's or watch's field selector. */
+    public AuthorizationAttributes withFieldSelector(FieldSelector selector) {
+        return new AuthorizationAttributes(
+                user,
+                verb,
+                resourceRequest,
+                namespace,
+                apiGroup,
+                apiVersion,
+                resource,
+                subresource,
+                name,
+                path,
+                selector);
     }
 
     private static String orEmpty(String s) {
