@@ -46,13 +46,7 @@ final class FlagValues {
 
     /** Go's {@code strconv.ParseBool}. */
     static boolean bool(String text) throws Flag.InvalidValue {
-        return switch (text) {
-            case "1", "t", "T", "TRUE", "true", "True" -> true;
-            case "0", "f", "F", "FALSE", "false", "False" -> false;
-            default ->
-                    throw new Flag.InvalidValue(
-                            text, "strconv.ParseBool: parsing \"" + text + "\": invalid syntax");
-        };
+        return Flag.goBool(text);
     }
 
     private static final Pattern DECIMAL = Pattern.compile("[+-]?[0-9]+");

@@ -110,6 +110,17 @@ public record Flag<T>(
         return given -> given.isEmpty() ? Optional.empty() : Optional.of(last.convert(given));
     }
 
+    /** Go's {@code strconv.ParseBool}, as pflag reads a boolean flag's value. */
+    public static boolean goBool(String text) throws InvalidValue {
+        return switch (text) {
+            case "1", "t", "T", "TRUE", "true", "True" -> true;
+            case "0", "f", "F", "FALSE", "false", "False" -> false;
+            default ->
+                    throw new InvalidValue(
+                            text, "strconv.ParseBool: parsing \"" + text + "\": invalid syntax");
+        };
+    }
+
     /** A text a flag does not accept, with the reason in Kubernetes' words. */
     public static final class InvalidValue extends Exception {
         private static final long serialVersionUID = 1L;

@@ -45,6 +45,18 @@ public final class Encoder {
             ContentTypes.create(
                     MediaTypes.customBinary("application", "vnd.kubernetes.protobuf", false));
 
+    /** {@code response} with kube's {@code Warning: 299 - "text"} header for each warning. */
+    public static HttpResponse withWarnings(HttpResponse response, List<String> warnings) {
+        if (warnings.isEmpty()) {
+            return response;
+        }
+        List<HttpHeader> headers = new ArrayList<>();
+        for (String w : warnings) {
+            headers.add(RawHeader.create("Warning", "299 - " + FieldError.quote(w)));
+        }
+        return response.addHeaders(headers);
+    }
+
     /**
      * Writes JSON bytes produced elsewhere; re-encodes only for YAML, protobuf or {@code pretty}.
      * An object whose kind has no protobuf form is written as JSON even when protobuf was asked for
@@ -56,14 +68,7 @@ public final class Encoder {
             Negotiation.Format format,
             boolean pretty,
             List<String> warnings) {
-        HttpResponse r = HttpResponse.create().withStatus(code);
-        if (!warnings.isEmpty()) {
-            List<HttpHeader> headers = new ArrayList<>();
-            for (String w : warnings) {
-                headers.add(RawHeader.create("Warning", "299 - " + FieldError.quote(w)));
-            }
-            r = r.addHeaders(headers);
-        }
+        HttpResponse r = withWarnings(HttpResponse.create().withStatus(code), warnings);
         if (format == Negotiation.Format.YAML) {
             return r.withEntity(YAML, yaml(json));
         }

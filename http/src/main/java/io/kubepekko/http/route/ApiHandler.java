@@ -43,13 +43,19 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
     private final DocumentHandler documents;
     private final HealthChecks livez;
     private final HealthChecks readyz;
+    private final Gate gate;
 
+    /**
+     * @param gate who may send what through the listener this handler serves
+     */
     public ApiHandler(
             Materializer materializer,
             ResourceHandler resources,
             DocumentHandler documents,
             HealthChecks livez,
-            HealthChecks readyz) {
+            HealthChecks readyz,
+            Gate gate) {
+        this.gate = gate;
         this.materializer = materializer;
         this.resources = resources;
         this.documents = documents;
@@ -118,6 +124,26 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
         boolean watch =
                 query.get("watch").map(v -> v.equals("true") || v.equals("1")).orElse(false);
         Optional<RequestInfo> info = RequestInfoParser.parse(method, path, watch);
+        Gate.Passage passage = gate.pass(request, info, path);
+        if (passage instanceof Gate.Passage.Stopped stopped) {
+            return CompletableFuture.completedFuture(
+                    Encoder.status(stopped.status(), statusFormat));
+        }
+        List<String> warnings = ((Gate.Passage.Through) passage).warnings();
+        CompletionStage<HttpResponse> answer = passed(request, accept, statusFormat, info, path);
+        return warnings.isEmpty()
+                ? answer
+                : answer.thenApply(r -> Encoder.withWarnings(r, warnings));
+    }
+
+    private CompletionStage<HttpResponse> passed(
+            HttpRequest request,
+            String accept,
+            Negotiation.Format statusFormat,
+            Optional<RequestInfo> info,
+            String path) {
+        Query query = request.getUri().query();
+        String method = request.method().value();
         if (info.isPresent()) {
             Negotiation.Representation representation = Negotiation.representation(accept);
             boolean pretty =

@@ -10,6 +10,8 @@ import io.kubepekko.api.auth.authorizer.AuthorizationAttributes;
 import io.kubepekko.api.auth.authorizer.Authorizer;
 import io.kubepekko.api.auth.authorizer.Decision;
 import io.kubepekko.api.auth.authorizer.ForbiddenMessage;
+import io.kubepekko.api.selector.FieldSelector;
+import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.Reason;
 import io.kubepekko.http.security.ClientCertificates;
@@ -90,80 +92,54 @@ public final class CheckingGate implements Gate {
         }
         RequestInfo r = info.get();
         String name = r.name();
+        boolean collection =
+                r.verb() == Verb.LIST
+                        || r.verb() == Verb.WATCH
+                        || r.verb() == Verb.DELETECOLLECTION;
+        FieldSelector selector = collection ? fieldSelector(request) : FieldSelector.everything();
         if (name == null && (r.verb() == Verb.LIST || r.verb() == Verb.WATCH)) {
-            name =
-                    request.getUri()
-                            .query()
-                            .get("fieldSelector")
-                            .flatMap(CheckingGate::singleName)
-                            .orElse(null);
+            name = selector.exactName().filter(CheckingGate::pathSegment).orElse(null);
         }
         String namespace = r.namespace();
         if (namespace == null && r.group().isEmpty() && r.resource().equals("namespaces")) {
             namespace = r.name();
         }
         return AuthorizationAttributes.resource(
-                user,
-                r.verb(),
-                namespace,
-                r.group(),
-                r.version(),
-                r.resource(),
-                r.subresource(),
-                name);
+                        user,
+                        r.verb(),
+                        namespace,
+                        r.group(),
+                        r.version(),
+                        r.resource(),
+                        r.subresource(),
+                        name)
+                .withFieldSelector(selector);
     }
 
     /**
-     * The name a field selector requires exactly with a {@code metadata.name=x} (or {@code ==})
-     * term, as kube's {@code RequiresExactMatch}; only a name that is a valid path segment counts.
+     * The request's field selector, for list, watch and deletecollection (kube's authorizers may
+     * read it); one that does not parse counts as none, as in kube, and the handler answers its 400
+     * later.
      */
-    static Optional<String> singleName(String selector) {
-        for (String term : terms(selector)) {
-            for (String prefix : List.of("metadata.name==", "metadata.name=")) {
-                if (term.startsWith(prefix)) {
-                    String value = unescape(term.substring(prefix.length()));
-                    boolean segment =
-                            !value.isEmpty()
-                                    && !value.equals(".")
-                                    && !value.equals("..")
-                                    && value.indexOf('/') < 0
-                                    && value.indexOf('%') < 0;
-                    return segment ? Optional.of(value) : Optional.empty();
-                }
-            }
+    private static FieldSelector fieldSelector(HttpRequest request) {
+        try {
+            return request.getUri()
+                    .query()
+                    .get("fieldSelector")
+                    .map(FieldSelector::parse)
+                    .orElse(FieldSelector.everything());
+        } catch (ApiException unparsable) {
+            return FieldSelector.everything();
         }
-        return Optional.empty();
     }
 
-    /** The selector's terms: split at commas a backslash does not escape. */
-    private static List<String> terms(String selector) {
-        List<String> terms = new ArrayList<>();
-        StringBuilder term = new StringBuilder();
-        for (int i = 0; i < selector.length(); i++) {
-            char c = selector.charAt(i);
-            if (c == '\\' && i + 1 < selector.length()) {
-                term.append(c).append(selector.charAt(++i));
-            } else if (c == ',') {
-                terms.add(term.toString().strip());
-                term.setLength(0);
-            } else {
-                term.append(c);
-            }
-        }
-        terms.add(term.toString().strip());
-        return terms;
-    }
-
-    private static String unescape(String value) {
-        StringBuilder out = new StringBuilder(value.length());
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c == '\\' && i + 1 < value.length()) {
-                c = value.charAt(++i);
-            }
-            out.append(c);
-        }
-        return out.toString();
+    /** A valid path segment: what kube's request info accepts as a name from a selector. */
+    private static boolean pathSegment(String name) {
+        return !name.isEmpty()
+                && !name.equals(".")
+                && !name.equals("..")
+                && name.indexOf('/') < 0
+                && name.indexOf('%') < 0;
     }
 
     private static List<Map.Entry<String, String>> headers(HttpRequest request) {

@@ -17,6 +17,7 @@ import java.util.Optional;
  * @param cipherSuites {@code --tls-cipher-suites}, IANA names; empty: the JDK's defaults
  * @param advertiseAddress {@code --advertise-address}: the IP members of the cluster reach this
  *     server at, a name of the generated serving certificate
+ * @param access who may do what through the secure port (authentication and authorization)
  */
 public record SecureServing(
         int port,
@@ -25,7 +26,8 @@ public record SecureServing(
         Optional<Path> clientCaFile,
         TlsVersion minVersion,
         List<String> cipherSuites,
-        Optional<String> advertiseAddress) {
+        Optional<String> advertiseAddress,
+        AccessSettings access) {
 
     /** kube-apiserver's default {@code --secure-port}. */
     public static final int DEFAULT_PORT = 6443;
@@ -47,6 +49,20 @@ public record SecureServing(
                 Optional.empty(),
                 TlsVersion.TLS12,
                 List.of(),
-                Optional.empty());
+                Optional.empty(),
+                AccessSettings.DEFAULT);
+    }
+
+    /** The same port and TLS with {@code other} access settings. */
+    public SecureServing withAccess(AccessSettings other) {
+        return new SecureServing(
+                port,
+                certFile,
+                keyFile,
+                clientCaFile,
+                minVersion,
+                cipherSuites,
+                advertiseAddress,
+                other);
     }
 }

@@ -4,6 +4,7 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigValueFactory;
 import io.kubepekko.actors.Environment;
 import io.kubepekko.actors.StorageQuota;
+import io.kubepekko.actors.authorization.RbacPolicySource;
 import io.kubepekko.actors.controllers.Controllers;
 import io.kubepekko.actors.fencing.PeerContact;
 import io.kubepekko.actors.plane.ControlPlane;
@@ -14,6 +15,7 @@ import io.kubepekko.api.store.ObjectWrites;
 import io.kubepekko.api.watch.FeatureGates;
 import io.kubepekko.http.route.ApiHandler;
 import io.kubepekko.http.route.DocumentHandler;
+import io.kubepekko.http.route.Gate;
 import io.kubepekko.http.route.HealthChecks;
 import io.kubepekko.http.route.ResourceHandler;
 import io.kubepekko.http.route.WatchTimeouts;
@@ -73,6 +75,7 @@ public final class ApiServer implements AutoCloseable {
     private final Controllers controllers;
     private final ResourceHandler resources;
     private final Optional<SecureListener> secure;
+    private final Optional<AccessControl> access;
 
     private ApiServer(
             ActorSystem<Void> system,
@@ -84,7 +87,8 @@ public final class ApiServer implements AutoCloseable {
             String url,
             Controllers controllers,
             ResourceHandler resources,
-            Optional<SecureListener> secure) {
+            Optional<SecureListener> secure,
+            Optional<AccessControl> access) {
         this.system = system;
         this.binding = binding;
         this.probes = probes;
@@ -95,6 +99,7 @@ public final class ApiServer implements AutoCloseable {
         this.controllers = controllers;
         this.resources = resources;
         this.secure = secure;
+        this.access = access;
     }
 
     public static ApiServer start(ApiServerSettings settings) throws Exception {
@@ -198,6 +203,22 @@ public final class ApiServer implements AutoCloseable {
         ready.put("storage", storageHealth::get);
         ready.put("cluster", () -> clusterHealth(cluster));
         ready.put("watch-caches", controlPlane::readiness);
+        Optional<Pki.Material> pki =
+                settings.secure().isPresent()
+                        ? Optional.of(SecureListener.pki(settings))
+                        : Optional.empty();
+        Optional<AccessControl> access = Optional.empty();
+        if (pki.isPresent()) {
+            access =
+                    Optional.of(
+                            AccessControl.start(
+                                    controlPlane,
+                                    settings.secure().get().access(),
+                                    pki.get(),
+                                    RbacPolicySource.Settings.fromConfig(config),
+                                    environment.clock()));
+            ready.put("informer-sync", access.get().readiness());
+        }
         ready.put("storage-quota", quota::readiness);
         ready.put(
                 "shutdown",
@@ -213,19 +234,16 @@ public final class ApiServer implements AutoCloseable {
                         new WatchTimeouts(
                                 config.getDuration("kubepekko.watch.min-request-timeout")),
                         environment.clock());
-        ApiHandler handler =
-                new ApiHandler(
-                        Materializer.matFromSystem(system),
-                        resources,
-                        new DocumentHandler(registry),
-                        livez,
-                        readyz);
-        // One request at a time per connection, as pipelining-limit = 1 has it.
         Flow<HttpRequest, HttpResponse, ?> perConnection =
-                HeaderDeadline.around(
-                        Flow.<HttpRequest>create().mapAsync(1, handler::apply),
-                        config.getDuration("kubepekko.http.read-header-timeout"),
-                        config.getDuration("kubepekko.http.keep-alive-timeout"));
+                connections(
+                        new ApiHandler(
+                                Materializer.matFromSystem(system),
+                                resources,
+                                new DocumentHandler(registry),
+                                livez,
+                                readyz,
+                                Gate.INSECURE),
+                        config);
         // Routing reads the request target as sent (RequestPath): never configurable off.
         ServerBinding binding =
                 Http.get(system)
@@ -242,7 +260,17 @@ public final class ApiServer implements AutoCloseable {
         String url = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
         Optional<SecureListener> secure = Optional.empty();
         if (settings.secure().isPresent()) {
-            secure = Optional.of(SecureListener.bind(system, settings, perConnection, host));
+            Flow<HttpRequest, HttpResponse, ?> checked =
+                    connections(
+                            new ApiHandler(
+                                    Materializer.matFromSystem(system),
+                                    resources,
+                                    new DocumentHandler(registry),
+                                    livez,
+                                    readyz,
+                                    access.orElseThrow().gate()),
+                            config);
+            secure = Optional.of(SecureListener.bind(system, settings, pki.get(), checked, host));
         }
         // Before anything can make /readyz answer 200: whoever waits for readiness
         // (cluster-config/bin/cluster,
@@ -287,7 +315,17 @@ public final class ApiServer implements AutoCloseable {
                 url,
                 controllers,
                 resources,
-                secure);
+                secure,
+                access);
+    }
+
+    /** One request at a time per connection, as pipelining-limit = 1 has it. */
+    private static Flow<HttpRequest, HttpResponse, ?> connections(
+            ApiHandler handler, Config config) {
+        return HeaderDeadline.around(
+                Flow.<HttpRequest>create().mapAsync(1, handler::apply),
+                config.getDuration("kubepekko.http.read-header-timeout"),
+                config.getDuration("kubepekko.http.keep-alive-timeout"));
     }
 
     /** Whether the storage arbitrates the cluster's formation: seed nodes on Cassandra. */
@@ -503,6 +541,8 @@ public final class ApiServer implements AutoCloseable {
         if (controllers != null) {
             controllers.close();
         }
+        // Its informers ask the sequencers through sharding: stop them before the regions go.
+        access.ifPresent(AccessControl::close);
         try {
             if (!settings.shutdownDelay().isZero()) {
                 TimeUnit.MILLISECONDS.sleep(settings.shutdownDelay().toMillis());

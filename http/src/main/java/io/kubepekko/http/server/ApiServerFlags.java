@@ -5,6 +5,7 @@ import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import io.kubepekko.api.alloc.Ipv4Cidr;
 import io.kubepekko.api.alloc.PortRange;
+import io.kubepekko.api.auth.authorizer.AuthorizationMode;
 import io.kubepekko.api.flags.Flag;
 import io.kubepekko.api.flags.FlagSet;
 import io.kubepekko.api.watch.FeatureGates;
@@ -155,6 +156,38 @@ public final class ApiServerFlags {
                     false,
                     false,
                     Flag.last(ServerFlagValues::cipherSuites));
+    static final Flag<List<AuthorizationMode>> AUTHORIZATION_MODE =
+            new Flag<>(
+                    "authorization-mode",
+                    "strings",
+                    "Node,RBAC",
+                    "Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of:"
+                            + " AlwaysAllow,AlwaysDeny,Node,RBAC.",
+                    false,
+                    false,
+                    Flag.last(ServerFlagValues::authorizationModes));
+    static final Flag<Boolean> ANONYMOUS_AUTH =
+            new Flag<>(
+                    "anonymous-auth",
+                    "",
+                    "true",
+                    "Enables anonymous requests to the secure port of the API server. Requests that are not"
+                            + " rejected by another authentication method are treated as anonymous requests."
+                            + " Anonymous requests have a username of system:anonymous, and a group name of"
+                            + " system:unauthenticated.",
+                    true,
+                    false,
+                    Flag.last(Flag::goBool));
+    static final Flag<Optional<Path>> TOKEN_AUTH_FILE =
+            new Flag<>(
+                    "token-auth-file",
+                    STRING,
+                    null,
+                    "If set, the file that will be used to secure the secure port of the API server via"
+                            + " token authentication.",
+                    false,
+                    false,
+                    Flag.optional(ServerFlagValues::dataDir));
     static final Flag<Duration> LIVEZ_GRACE_PERIOD =
             new Flag<>(
                     "livez-grace-period",
@@ -343,6 +376,9 @@ public final class ApiServerFlags {
                             CLIENT_CA_FILE,
                             TLS_MIN_VERSION,
                             TLS_CIPHER_SUITES,
+                            AUTHORIZATION_MODE,
+                            ANONYMOUS_AUTH,
+                            TOKEN_AUTH_FILE,
                             LIVEZ_GRACE_PERIOD,
                             SHUTDOWN_DELAY_DURATION,
                             WATCH_CACHE_WINDOW,
@@ -445,7 +481,11 @@ public final class ApiServerFlags {
                     v.get(CLIENT_CA_FILE),
                     v.get(TLS_MIN_VERSION),
                     v.get(TLS_CIPHER_SUITES),
-                    v.get(ADVERTISE_ADDRESS));
+                    v.get(ADVERTISE_ADDRESS),
+                    new AccessSettings(
+                            v.get(AUTHORIZATION_MODE),
+                            v.get(ANONYMOUS_AUTH),
+                            v.get(TOKEN_AUTH_FILE)));
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

@@ -31,19 +31,25 @@ import org.apache.pekko.stream.javadsl.Flow;
  */
 record SecureListener(ServerBinding binding, String url, Pki.Material pki) {
 
-    static SecureListener bind(
-            ActorSystem<Void> system,
-            ApiServerSettings settings,
-            Flow<HttpRequest, HttpResponse, ?> perConnection,
-            String host)
-            throws Exception {
+    /** The PKI the secure port serves and trusts, created under the data directory when absent. */
+    static Pki.Material pki(ApiServerSettings settings) throws Exception {
         SecureServing tls = settings.secure().orElseThrow();
         ServingNames names =
                 ServingNames.of(
                         hostName(),
                         tls.advertiseAddress(),
                         Ipv4.format(settings.services().clusterIpRange().firstUsable()));
-        Pki.Material pki = Pki.prepare(settings.dataDir(), tls, names, Clock.systemUTC());
+        return Pki.prepare(settings.dataDir(), tls, names, Clock.systemUTC());
+    }
+
+    static SecureListener bind(
+            ActorSystem<Void> system,
+            ApiServerSettings settings,
+            Pki.Material pki,
+            Flow<HttpRequest, HttpResponse, ?> perConnection,
+            String host)
+            throws Exception {
+        SecureServing tls = settings.secure().orElseThrow();
         ServerBinding binding =
                 Http.get(system)
                         .newServerAt(settings.bindAddress(), tls.port())

@@ -2,6 +2,7 @@ package io.kubepekko.http.server;
 
 import io.kubepekko.api.alloc.Ipv4Cidr;
 import io.kubepekko.api.alloc.PortRange;
+import io.kubepekko.api.auth.authorizer.AuthorizationMode;
 import io.kubepekko.api.flags.Flag;
 import io.kubepekko.api.flags.Ports;
 import io.kubepekko.api.meta.GoDurations;
@@ -205,5 +206,14 @@ final class ServerFlagValues {
         } catch (CipherSuites.Unknown e) {
             throw new Flag.InvalidValue(value, e.getMessage());
         }
+    }
+
+    /** {@code --authorization-mode}: kube's list, refused in kube's words. */
+    static List<AuthorizationMode> authorizationModes(String value) throws Flag.InvalidValue {
+        AuthorizationMode.Parsed parsed = AuthorizationMode.parse(value);
+        if (parsed.problem().isPresent()) {
+            throw new Flag.InvalidValue(value, parsed.problem().get());
+        }
+        return parsed.modes();
     }
 }

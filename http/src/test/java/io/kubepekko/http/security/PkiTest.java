@@ -194,7 +194,8 @@ class PkiTest {
                         Optional.of(file),
                         TlsVersion.TLS12,
                         List.of(),
-                        Optional.empty());
+                        Optional.empty(),
+                        AccessSettings.DEFAULT);
 
         Pki.Material m = Pki.prepare(dataDir, flags, NAMES, at(NOW));
 
