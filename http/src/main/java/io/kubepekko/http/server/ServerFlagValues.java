@@ -206,4 +206,14 @@ final class ServerFlagValues {
             throw new Flag.InvalidValue(value, e.getMessage());
         }
     }
+
+    /** A Go {@code int} flag: pflag's refusal of a value that is not one. */
+    static int integer(String value) throws Flag.InvalidValue {
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new Flag.InvalidValue(
+                    value, "strconv.ParseInt: parsing \"" + value + "\": invalid syntax");
+        }
+    }
 }
