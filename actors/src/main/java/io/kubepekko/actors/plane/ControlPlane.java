@@ -600,7 +600,8 @@ public final class ControlPlane {
                             .toCompletableFuture()
                             .thenApply(written -> unlessRefused(written, 409)));
         }
-        return CompletableFuture.allOf(creates.toArray(CompletableFuture[]::new));
+        return CompletableFuture.allOf(creates.toArray(CompletableFuture[]::new))
+                .thenCompose(v -> RbacBootstrap.reconcile(this));
     }
 
     public ActorSystem<?> system() {

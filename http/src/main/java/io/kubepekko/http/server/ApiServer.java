@@ -4,6 +4,7 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigValueFactory;
 import io.kubepekko.actors.Environment;
 import io.kubepekko.actors.StorageQuota;
+import io.kubepekko.actors.authorization.RbacPolicySource;
 import io.kubepekko.actors.controllers.Controllers;
 import io.kubepekko.actors.fencing.PeerContact;
 import io.kubepekko.actors.plane.ControlPlane;
@@ -71,6 +72,7 @@ public final class ApiServer implements AutoCloseable {
     private final String url;
     private final Controllers controllers;
     private final ResourceHandler resources;
+    private final RbacPolicySource rbacPolicy;
 
     private ApiServer(
             ActorSystem<Void> system,
@@ -81,7 +83,8 @@ public final class ApiServer implements AutoCloseable {
             Path kubeconfig,
             String url,
             Controllers controllers,
-            ResourceHandler resources) {
+            ResourceHandler resources,
+            RbacPolicySource rbacPolicy) {
         this.system = system;
         this.binding = binding;
         this.probes = probes;
@@ -91,6 +94,7 @@ public final class ApiServer implements AutoCloseable {
         this.url = url;
         this.controllers = controllers;
         this.resources = resources;
+        this.rbacPolicy = rbacPolicy;
     }
 
     public static ApiServer start(ApiServerSettings settings) throws Exception {
@@ -245,6 +249,9 @@ public final class ApiServer implements AutoCloseable {
         bootstrapWithRetry(controlPlane, Duration.ofSeconds(60));
         bootstrapped.set(true);
         awaitCaches(controlPlane, Duration.ofSeconds(120));
+        // Every server follows RBAC itself: it authorizes its own requests.
+        RbacPolicySource rbacPolicy =
+                RbacPolicySource.start(controlPlane, RbacPolicySource.Settings.fromConfig(config));
         // After bootstrap, like kube-controller-manager against a serving apiserver.
         // Off only for tests of the API server's own behaviour (kube-apiserver without a
         // kube-controller-manager).
@@ -274,7 +281,8 @@ public final class ApiServer implements AutoCloseable {
                 kubeconfig,
                 url,
                 controllers,
-                resources);
+                resources,
+                rbacPolicy);
     }
 
     /** Whether the storage arbitrates the cluster's formation: seed nodes on Cassandra. */
@@ -436,6 +444,11 @@ public final class ApiServer implements AutoCloseable {
      */
     public boolean controllersActiveHere() {
         return controllers != null && controllers.activeHere();
+    }
+
+    /** The RBAC policy this server authorizes with, and whether it has synced. */
+    public RbacPolicySource rbacPolicy() {
+        return rbacPolicy;
     }
 
     public Path kubeconfig() {
