@@ -20,12 +20,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PostStop;
 import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
@@ -73,18 +76,24 @@ public final class RbacPolicySource implements AutoCloseable {
     private final AtomicReference<RbacPolicy> current;
     private final AtomicBoolean synced;
     private final ActorRef<Command> actor;
+    private final CompletableFuture<Void> stopped;
 
     private RbacPolicySource(
-            AtomicReference<RbacPolicy> current, AtomicBoolean synced, ActorRef<Command> actor) {
+            AtomicReference<RbacPolicy> current,
+            AtomicBoolean synced,
+            ActorRef<Command> actor,
+            CompletableFuture<Void> stopped) {
         this.current = current;
         this.synced = synced;
         this.actor = actor;
+        this.stopped = stopped;
     }
 
     /** Starts following the four kinds through {@code controlPlane}'s watch caches. */
     public static RbacPolicySource start(ControlPlane controlPlane, Settings settings) {
         AtomicReference<RbacPolicy> current = new AtomicReference<>(RbacPolicy.empty());
         AtomicBoolean synced = new AtomicBoolean();
+        CompletableFuture<Void> stopped = new CompletableFuture<>();
         ActorRef<Command> actor =
                 controlPlane
                         .system()
@@ -101,10 +110,11 @@ public final class RbacPolicySource implements AutoCloseable {
                                                                         kinds(controlPlane),
                                                                         settings,
                                                                         current,
-                                                                        synced))),
+                                                                        synced,
+                                                                        stopped))),
                                 "rbac-policy",
                                 Props.empty());
-        return new RbacPolicySource(current, synced, actor);
+        return new RbacPolicySource(current, synced, actor, stopped);
     }
 
     /** The current snapshot, for {@code RbacAuthorizer}: read once per decision. */
@@ -122,10 +132,19 @@ public final class RbacPolicySource implements AutoCloseable {
         return synced() ? Optional.empty() : Optional.of("RBAC roles and bindings not synced yet");
     }
 
-    /** Stops following (the actor system's termination stops it too). */
+    /**
+     * Stops following and waits (bounded) until the informers have stopped: an informer relisting
+     * while the node shuts down asks a sequencer through sharding, which then finds no home and
+     * holds up the shard region's shutdown. The last policy stays readable.
+     */
     @Override
     public void close() {
         actor.tell(Stop.INSTANCE);
+        try {
+            stopped.get(5, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            // The actor system's termination stops it anyway.
+        }
     }
 
     private static Map<GroupResource, ResourceType> kinds(ControlPlane controlPlane) {
@@ -186,6 +205,7 @@ public final class RbacPolicySource implements AutoCloseable {
         private final Map<GroupResource, Map<String, RbacBinding>> bindingObjects =
                 Map.of(roleBindings, new HashMap<>(), clusterRoleBindings, new HashMap<>());
         private final Set<GroupResource> listed = new HashSet<>();
+        private final CompletableFuture<Void> stopped;
 
         Follower(
                 ActorContext<Command> ctx,
@@ -194,8 +214,10 @@ public final class RbacPolicySource implements AutoCloseable {
                 Map<GroupResource, ResourceType> kinds,
                 Settings settings,
                 AtomicReference<RbacPolicy> current,
-                AtomicBoolean synced) {
+                AtomicBoolean synced,
+                CompletableFuture<Void> stopped) {
             super(ctx);
+            this.stopped = stopped;
             this.timers = timers;
             this.settings = settings;
             this.current = current;
@@ -224,6 +246,12 @@ public final class RbacPolicySource implements AutoCloseable {
                                 return this;
                             })
                     .onMessageEquals(Stop.INSTANCE, Behaviors::stopped)
+                    .onSignal(
+                            PostStop.class,
+                            s -> {
+                                stopped.complete(null);
+                                return this;
+                            })
                     .build();
         }
 

@@ -17,7 +17,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * kube-apiserver's {@code rbac/bootstrap-roles} post-start hook: every bootstrap ClusterRole and
@@ -32,9 +35,14 @@ final class RbacBootstrap {
     /** Reads, decisions and writes one object gets before the start gives up (and is retried). */
     private static final int ATTEMPTS = 5;
 
+    private static final Logger log = LoggerFactory.getLogger(RbacBootstrap.class);
+
     private static final String RBAC = "rbac.authorization.k8s.io";
 
     private final ControlPlane controlPlane;
+    private final AtomicInteger created = new AtomicInteger();
+    private final AtomicInteger updated = new AtomicInteger();
+    private final AtomicInteger kept = new AtomicInteger();
 
     private RbacBootstrap(ControlPlane controlPlane) {
         this.controlPlane = controlPlane;
@@ -42,6 +50,7 @@ final class RbacBootstrap {
 
     /** Completes when every bootstrap object is reconciled; fails with the first refusal kept. */
     static CompletionStage<Void> reconcile(ControlPlane controlPlane) {
+        long started = System.nanoTime();
         RbacBootstrap bootstrap = new RbacBootstrap(controlPlane);
         ResourceType roles = bootstrap.type("clusterroles");
         ResourceType bindings = bootstrap.type("clusterrolebindings");
@@ -64,7 +73,15 @@ final class RbacBootstrap {
                                                 1));
                             }
                             return CompletableFuture.allOf(more.toArray(CompletableFuture[]::new));
-                        });
+                        })
+                .thenRun(
+                        () ->
+                                log.info(
+                                        "RBAC bootstrap roles and bindings reconciled in {} ms: {} created, {} updated, {} left alone (autoupdate \"false\")",
+                                        (System.nanoTime() - started) / 1_000_000,
+                                        bootstrap.created.get(),
+                                        bootstrap.updated.get(),
+                                        bootstrap.kept.get()));
     }
 
     private ResourceType type(String resource) {
@@ -92,6 +109,7 @@ final class RbacBootstrap {
                                     .thenCompose(
                                             refused -> {
                                                 if (refused == null) {
+                                                    count(action);
                                                     return CompletableFuture.completedFuture(null);
                                                 }
                                                 int code = refused.code();
@@ -102,6 +120,16 @@ final class RbacBootstrap {
                                                 throw refused.exception();
                                             });
                         });
+    }
+
+    private void count(Action action) {
+        if (action instanceof BootstrapReconciliation.Create) {
+            created.incrementAndGet();
+        } else if (action instanceof BootstrapReconciliation.Protected) {
+            kept.incrementAndGet();
+        } else if (!(action instanceof BootstrapReconciliation.Unchanged)) {
+            updated.incrementAndGet();
+        }
     }
 
     /** Writes what {@code action} says; the refusal's Status, or null when it succeeded. */

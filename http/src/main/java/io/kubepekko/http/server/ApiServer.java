@@ -493,6 +493,7 @@ public final class ApiServer implements AutoCloseable {
         if (controllers != null) {
             controllers.close();
         }
+        rbacPolicy.close();
         try {
             if (!settings.shutdownDelay().isZero()) {
                 TimeUnit.MILLISECONDS.sleep(settings.shutdownDelay().toMillis());
