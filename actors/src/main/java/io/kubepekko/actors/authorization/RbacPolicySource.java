@@ -9,6 +9,7 @@ import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.auth.rbac.RbacBinding;
 import io.kubepekko.api.auth.rbac.RbacPolicy;
 import io.kubepekko.api.auth.rbac.RbacRole;
+import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.watch.PartialJson;
@@ -23,10 +24,12 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.PostStop;
 import org.apache.pekko.actor.typed.Props;
@@ -73,58 +76,71 @@ public final class RbacPolicySource implements AutoCloseable {
         }
     }
 
-    private final AtomicReference<RbacPolicy> current;
-    private final AtomicBoolean synced;
-    private final ActorRef<Command> actor;
-    private final CompletableFuture<Void> stopped;
-
-    private RbacPolicySource(
+    /** What the actor publishes and the server reads. */
+    private record Shared(
             AtomicReference<RbacPolicy> current,
             AtomicBoolean synced,
-            ActorRef<Command> actor,
-            CompletableFuture<Void> stopped) {
-        this.current = current;
-        this.synced = synced;
+            AtomicInteger rebuilds,
+            CompletableFuture<Void> stopped) {}
+
+    private final Shared shared;
+    private final ActorRef<Command> actor;
+
+    private RbacPolicySource(Shared shared, ActorRef<Command> actor) {
+        this.shared = shared;
         this.actor = actor;
-        this.stopped = stopped;
     }
 
     /** Starts following the four kinds through {@code controlPlane}'s watch caches. */
     public static RbacPolicySource start(ControlPlane controlPlane, Settings settings) {
-        AtomicReference<RbacPolicy> current = new AtomicReference<>(RbacPolicy.empty());
-        AtomicBoolean synced = new AtomicBoolean();
-        CompletableFuture<Void> stopped = new CompletableFuture<>();
+        return start(
+                controlPlane.system(),
+                Informer.ListWatch.of(controlPlane),
+                controlPlane.registry(),
+                settings);
+    }
+
+    /** Starts following the four kinds of {@code registry} through {@code source}. */
+    static RbacPolicySource start(
+            ActorSystem<?> system,
+            Informer.ListWatch source,
+            Registry registry,
+            Settings settings) {
+        Shared shared =
+                new Shared(
+                        new AtomicReference<>(RbacPolicy.empty()),
+                        new AtomicBoolean(),
+                        new AtomicInteger(),
+                        new CompletableFuture<>());
+        Map<GroupResource, ResourceType> kinds = kinds(registry);
         ActorRef<Command> actor =
-                controlPlane
-                        .system()
-                        .systemActorOf(
-                                Behaviors.<Command>setup(
-                                        ctx ->
-                                                Behaviors.withTimers(
-                                                        timers ->
-                                                                new Follower(
-                                                                        ctx,
-                                                                        timers,
-                                                                        Informer.ListWatch.of(
-                                                                                controlPlane),
-                                                                        kinds(controlPlane),
-                                                                        settings,
-                                                                        current,
-                                                                        synced,
-                                                                        stopped))),
-                                "rbac-policy",
-                                Props.empty());
-        return new RbacPolicySource(current, synced, actor, stopped);
+                system.systemActorOf(
+                        Behaviors.<Command>setup(
+                                ctx ->
+                                        Behaviors.withTimers(
+                                                timers ->
+                                                        new Follower(
+                                                                ctx, timers, source, kinds,
+                                                                settings, shared))),
+                        "rbac-policy",
+                        Props.empty());
+        return new RbacPolicySource(shared, actor);
     }
 
     /** The current snapshot, for {@code RbacAuthorizer}: read once per decision. */
     public Supplier<RbacPolicy> policy() {
+        AtomicReference<RbacPolicy> current = shared.current();
         return current::get;
     }
 
     /** Whether the four kinds have been listed at least once, so the policy is complete. */
     public boolean synced() {
-        return synced.get();
+        return shared.synced().get();
+    }
+
+    /** How many times the policy has been built (coalescing's proof). */
+    int rebuilds() {
+        return shared.rebuilds().get();
     }
 
     /** Empty once synced; else why not ready, for /readyz. */
@@ -141,22 +157,20 @@ public final class RbacPolicySource implements AutoCloseable {
     public void close() {
         actor.tell(Stop.INSTANCE);
         try {
-            stopped.get(5, TimeUnit.SECONDS);
+            shared.stopped().get(5, TimeUnit.SECONDS);
         } catch (Exception e) {
             // The actor system's termination stops it anyway.
         }
     }
 
-    private static Map<GroupResource, ResourceType> kinds(ControlPlane controlPlane) {
+    private static Map<GroupResource, ResourceType> kinds(Registry registry) {
         Map<GroupResource, ResourceType> kinds = new HashMap<>();
         for (String resource :
                 new String[] {"roles", "clusterroles", "rolebindings", "clusterrolebindings"}) {
             GroupResource gr = new GroupResource(RBAC, resource);
             kinds.put(
                     gr,
-                    controlPlane
-                            .registry()
-                            .find(gr)
+                    registry.find(gr)
                             .orElseThrow(() -> new IllegalStateException(gr + " is not served")));
         }
         return kinds;
@@ -205,6 +219,7 @@ public final class RbacPolicySource implements AutoCloseable {
         private final Map<GroupResource, Map<String, RbacBinding>> bindingObjects =
                 Map.of(roleBindings, new HashMap<>(), clusterRoleBindings, new HashMap<>());
         private final Set<GroupResource> listed = new HashSet<>();
+        private final AtomicInteger rebuilds;
         private final CompletableFuture<Void> stopped;
 
         Follower(
@@ -213,15 +228,14 @@ public final class RbacPolicySource implements AutoCloseable {
                 Informer.ListWatch source,
                 Map<GroupResource, ResourceType> kinds,
                 Settings settings,
-                AtomicReference<RbacPolicy> current,
-                AtomicBoolean synced,
-                CompletableFuture<Void> stopped) {
+                Shared shared) {
             super(ctx);
-            this.stopped = stopped;
             this.timers = timers;
             this.settings = settings;
-            this.current = current;
-            this.synced = synced;
+            this.current = shared.current();
+            this.synced = shared.synced();
+            this.rebuilds = shared.rebuilds();
+            this.stopped = shared.stopped();
             var events = ctx.messageAdapter(Informer.Event.class, Observed::new);
             kinds.forEach(
                     (gr, type) ->
@@ -296,6 +310,7 @@ public final class RbacPolicySource implements AutoCloseable {
         }
 
         private void rebuild() {
+            rebuilds.incrementAndGet();
             current.set(
                     RbacPolicy.of(
                             List.copyOf(roleObjects.get(roles).values()),
