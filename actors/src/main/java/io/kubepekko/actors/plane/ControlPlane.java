@@ -239,7 +239,7 @@ public final class ControlPlane {
 
     /** Creates the system namespaces that do not exist yet. */
     public CompletionStage<Void> bootstrap() {
-        return writes.bootstrap();
+        return writes.bootstrap().thenCompose(v -> RbacBootstrap.reconcile(this));
     }
 
     public ActorSystem<?> system() {

@@ -4,6 +4,7 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigValueFactory;
 import io.kubepekko.actors.Environment;
 import io.kubepekko.actors.StorageQuota;
+import io.kubepekko.actors.authorization.RbacPolicySource;
 import io.kubepekko.actors.controllers.Controllers;
 import io.kubepekko.actors.fencing.PeerContact;
 import io.kubepekko.actors.plane.ControlPlane;
@@ -73,6 +74,7 @@ public final class ApiServer implements AutoCloseable {
     private final Controllers controllers;
     private final ResourceHandler resources;
     private final Optional<SecureListener> secure;
+    private final RbacPolicySource rbacPolicy;
 
     private ApiServer(
             ActorSystem<Void> system,
@@ -84,7 +86,8 @@ public final class ApiServer implements AutoCloseable {
             String url,
             Controllers controllers,
             ResourceHandler resources,
-            Optional<SecureListener> secure) {
+            Optional<SecureListener> secure,
+            RbacPolicySource rbacPolicy) {
         this.system = system;
         this.binding = binding;
         this.probes = probes;
@@ -95,6 +98,7 @@ public final class ApiServer implements AutoCloseable {
         this.controllers = controllers;
         this.resources = resources;
         this.secure = secure;
+        this.rbacPolicy = rbacPolicy;
     }
 
     public static ApiServer start(ApiServerSettings settings) throws Exception {
@@ -256,6 +260,9 @@ public final class ApiServer implements AutoCloseable {
         bootstrapWithRetry(controlPlane, Duration.ofSeconds(60));
         bootstrapped.set(true);
         awaitCaches(controlPlane, Duration.ofSeconds(120));
+        // Every server follows RBAC itself: it authorizes its own requests.
+        RbacPolicySource rbacPolicy =
+                RbacPolicySource.start(controlPlane, RbacPolicySource.Settings.fromConfig(config));
         // After bootstrap, like kube-controller-manager against a serving apiserver.
         // Off only for tests of the API server's own behaviour (kube-apiserver without a
         // kube-controller-manager).
@@ -287,7 +294,8 @@ public final class ApiServer implements AutoCloseable {
                 url,
                 controllers,
                 resources,
-                secure);
+                secure,
+                rbacPolicy);
     }
 
     /** Whether the storage arbitrates the cluster's formation: seed nodes on Cassandra. */
@@ -461,6 +469,11 @@ public final class ApiServer implements AutoCloseable {
         return controllers != null && controllers.activeHere();
     }
 
+    /** The RBAC policy this server authorizes with, and whether it has synced. */
+    public RbacPolicySource rbacPolicy() {
+        return rbacPolicy;
+    }
+
     public Path kubeconfig() {
         return kubeconfig;
     }
@@ -503,6 +516,7 @@ public final class ApiServer implements AutoCloseable {
         if (controllers != null) {
             controllers.close();
         }
+        rbacPolicy.close();
         try {
             if (!settings.shutdownDelay().isZero()) {
                 TimeUnit.MILLISECONDS.sleep(settings.shutdownDelay().toMillis());
