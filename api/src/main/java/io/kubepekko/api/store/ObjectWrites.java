@@ -518,7 +518,7 @@ public final class ObjectWrites {
     /**
      * A namespaced object takes the request's namespace; a different one in the body is refused.
      */
-    static void checkNamespace(
+    public static void checkNamespace(
             ResourceType type, String namespace, ObjectNode obj, boolean create) {
         ObjectNode meta = ObjectMeta.of(obj);
         String bodyNs = ObjectMeta.namespace(obj);
