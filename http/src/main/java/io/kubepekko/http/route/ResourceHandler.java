@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.Verb;
+import io.kubepekko.api.auth.AccessReviews;
+import io.kubepekko.api.auth.TokenIssuer;
+import io.kubepekko.api.auth.UserInfo;
 import io.kubepekko.api.codec.FieldValidation;
 import io.kubepekko.api.definition.KindDefinition;
 import io.kubepekko.api.meta.GoStrconv;
@@ -42,7 +45,7 @@ import org.apache.pekko.http.javadsl.model.ws.WebSocketUpgrade;
  */
 public final class ResourceHandler {
 
-    private static final String NOT_ALLOWED =
+    static final String NOT_ALLOWED =
             "the server does not allow this method on the requested resource";
 
     /** The verbs kube-apiserver routes on an object's own path ({@code .../{resource}/{name}}). */
@@ -58,9 +61,22 @@ public final class ResourceHandler {
     /** get, list and watch. */
     private final ReadHandler reads;
 
-    public ResourceHandler(ControlPlane controlPlane, WatchTimeouts watchTimeouts, Clock clock) {
+    /** The reviews and the token subresource, which store nothing. */
+    private final ReviewHandler reviews;
+
+    /**
+     * @param accessReviews what the access and token reviews ask
+     * @param tokenIssuer who issues service-account tokens ({@code serviceaccounts/{name}/token})
+     */
+    public ResourceHandler(
+            ControlPlane controlPlane,
+            WatchTimeouts watchTimeouts,
+            Clock clock,
+            AccessReviews accessReviews,
+            TokenIssuer tokenIssuer) {
         this.controlPlane = controlPlane;
         this.reads = new ReadHandler(controlPlane, watchTimeouts, clock);
+        this.reviews = new ReviewHandler(controlPlane, accessReviews, tokenIssuer, clock);
     }
 
     /** Ends every watch stream (see {@link ReadHandler#endWatches}). */
@@ -72,6 +88,7 @@ public final class ResourceHandler {
      * The parts of a request the handler reads.
      *
      * @param webSocket the WebSocket upgrade the client asked for (a watch over WebSocket), or null
+     * @param user who sent the request
      */
     record Request(
             RequestInfo info,
@@ -81,7 +98,30 @@ public final class ResourceHandler {
             Negotiation.Representation representation,
             boolean pretty,
             WebSocketUpgrade webSocket,
-            String userAgent) {
+            String userAgent,
+            UserInfo user) {
+        /** A request from the interim requester, until authentication is wired in. */
+        Request(
+                RequestInfo info,
+                Query query,
+                String contentType,
+                byte[] body,
+                Negotiation.Representation representation,
+                boolean pretty,
+                WebSocketUpgrade webSocket,
+                String userAgent) {
+            this(
+                    info,
+                    query,
+                    contentType,
+                    body,
+                    representation,
+                    pretty,
+                    webSocket,
+                    userAgent,
+                    ReviewHandler.INTERIM_REQUESTER);
+        }
+
         Request(
                 RequestInfo info,
                 Query query,
@@ -99,7 +139,8 @@ public final class ResourceHandler {
                             : Negotiation.Representation.JSON,
                     pretty,
                     null,
-                    null);
+                    null,
+                    ReviewHandler.INTERIM_REQUESTER);
         }
 
         /** The encoding of the response. */
@@ -111,12 +152,28 @@ public final class ResourceHandler {
             return other == representation
                     ? this
                     : new Request(
-                            info, query, contentType, body, other, pretty, webSocket, userAgent);
+                            info,
+                            query,
+                            contentType,
+                            body,
+                            other,
+                            pretty,
+                            webSocket,
+                            userAgent,
+                            user);
         }
 
         Request withInfo(RequestInfo other) {
             return new Request(
-                    other, query, contentType, body, representation, pretty, webSocket, userAgent);
+                    other,
+                    query,
+                    contentType,
+                    body,
+                    representation,
+                    pretty,
+                    webSocket,
+                    userAgent,
+                    user);
         }
 
         Optional<String> param(String name) {
@@ -159,7 +216,11 @@ public final class ResourceHandler {
             case LIST -> reads.list(kind, r);
             case WATCH -> reads.watch(kind, r);
             case CREATE ->
-                    type.forwardedCreate() != null ? forwardedCreate(type, r) : create(type, r);
+                    type.review() != null
+                            ? reviews.review(type, r)
+                            : type.forwardedCreate() != null
+                                    ? forwardedCreate(type, r)
+                                    : create(type, r);
             case UPDATE -> update(type, r);
             case PATCH -> patch(type, r, null, List.of(PatchType.values()));
             case DELETE -> delete(type, r);
@@ -176,7 +237,7 @@ public final class ResourceHandler {
      * namespace for a list or watch, an error otherwise. A namespace {@code .} or {@code ..} is
      * refused with 400 too (kube-apiserver fails with 500 {@code invalid key} there).
      */
-    private static Request withPathNames(Request r) {
+    static Request withPathNames(Request r) {
         RequestInfo info = r.info();
         String namespace = info.namespace();
         if (namespace != null && namespace.isEmpty()) {
@@ -355,6 +416,9 @@ public final class ResourceHandler {
         SubresourceRoute route =
                 SubresourceRoute.of(type, r.info().subresource())
                         .orElseThrow(() -> ApiStatus.pathNotFound().exception());
+        if (route instanceof SubresourceRoute.IssuesToken) {
+            return reviews.issueToken(type, r);
+        }
         if (route instanceof SubresourceRoute.Creates creates) {
             // Only created (kube's NamedCreater): any other method finds the POST route and is
             // refused.
