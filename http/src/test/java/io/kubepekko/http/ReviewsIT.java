@@ -181,6 +181,73 @@ class ReviewsIT {
         assertEquals("[\"create\"]", token.path("verbs").toString());
     }
 
+    @Test
+    void aggregatedDiscoveryListsTheReviewsWithoutStorage() {
+        ObjectNode all =
+                api.get(
+                                "/apis",
+                                "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList")
+                        .assertCode(200)
+                        .json();
+        JsonNode sar = null;
+        List<String> groups = new ArrayList<>();
+        for (JsonNode group : all.path("items")) {
+            groups.add(group.path("metadata").path("name").asText());
+            for (JsonNode r : group.path("versions").path(0).path("resources")) {
+                if (r.path("resource").asText().equals("subjectaccessreviews")) {
+                    sar = r;
+                }
+            }
+        }
+        assertEquals(
+                List.of("apps", "authentication.k8s.io", "authorization.k8s.io", "batch"),
+                groups.subList(0, 4),
+                "kube-apiserver's group order");
+        assertEquals(
+                json(
+                        "{'resource':'subjectaccessreviews','responseKind':{'group':'authorization.k8s.io',"
+                                + "'version':'v1','kind':'SubjectAccessReview'},'scope':'Cluster',"
+                                + "'singularResource':'subjectaccessreview','verbs':['create']}"),
+                Json.string(sar));
+    }
+
+    @Test
+    void openApiDescribesOnlyTheCreateWithKubesSchemas() {
+        ObjectNode doc = api.get("/openapi/v3/apis/authorization.k8s.io/v1").assertCode(200).json();
+        JsonNode paths = doc.path("paths");
+        List<String> operations = new ArrayList<>();
+        paths.path("/apis/authorization.k8s.io/v1/subjectaccessreviews")
+                .fieldNames()
+                .forEachRemaining(operations::add);
+        assertEquals(List.of("parameters", "post"), operations.stream().sorted().toList());
+        assertEquals(
+                "createAuthorizationV1NamespacedLocalSubjectAccessReview",
+                paths.path(
+                                "/apis/authorization.k8s.io/v1/namespaces/{namespace}/localsubjectaccessreviews")
+                        .path("post")
+                        .path("operationId")
+                        .asText());
+        JsonNode schema =
+                doc.path("components")
+                        .path("schemas")
+                        .path("io.k8s.api.authorization.v1.SubjectAccessReviewSpec");
+        assertTrue(
+                schema.path("properties").has("resourceAttributes"),
+                "kube's schema, not a minimal one: " + schema);
+        ObjectNode core = api.get("/openapi/v3/api/v1").assertCode(200).json();
+        assertEquals(
+                "createCoreV1NamespacedServiceAccountToken",
+                core.path("paths")
+                        .path("/api/v1/namespaces/{namespace}/serviceaccounts/{name}/token")
+                        .path("post")
+                        .path("operationId")
+                        .asText());
+        assertTrue(
+                core.path("components")
+                        .path("schemas")
+                        .has("io.k8s.api.authentication.v1.TokenRequest"));
+    }
+
     // --- authentication.k8s.io
 
     @Test
