@@ -9,6 +9,7 @@ import io.kubepekko.api.auth.AccessReviews;
 import io.kubepekko.api.auth.TokenIssuer;
 import io.kubepekko.api.auth.UserInfo;
 import io.kubepekko.api.auth.review.Review;
+import io.kubepekko.api.auth.review.Reviews;
 import io.kubepekko.api.auth.review.TokenRequests;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.registry.ResourceType;
@@ -57,6 +58,7 @@ final class ReviewHandler {
     /** A create of a review kind ({@link ResourceType#review()}). */
     CompletionStage<HttpResponse> review(ResourceType type, ResourceHandler.Request r) {
         Decoded d = decode(type, type.gvk(), r);
+        beforeCreate(d);
         ObjectNode answer =
                 type.review()
                         .answer(
@@ -83,6 +85,8 @@ final class ReviewHandler {
         String namespace = r.info().namespace();
         String name = r.info().name();
         Decoded d = decode(serviceAccounts, TokenRequests.GVK, r);
+        TokenRequests.applyDefaults(d.body()); // decoding's defaults: before the field manager
+        beforeCreate(d);
         TokenIssuer.Request request = TokenRequests.parse(d.body(), tokens.defaultAudiences());
         return controlPlane
                 .get(serviceAccounts, namespace, name)
@@ -153,14 +157,20 @@ final class ReviewHandler {
                         });
     }
 
-    private record Decoded(ObjectNode body, List<String> warnings) {}
+    /** A decoded body and what the create's field manager needs to know of it. */
+    private record Decoded(
+            ObjectNode body, List<String> warnings, GroupVersionKind kind, String manager) {}
+
+    /** The create handler's last steps before the storage: system fields wiped, fields managed. */
+    private void beforeCreate(Decoded d) {
+        Reviews.beforeCreate(d.body(), d.kind(), d.manager(), clock.instant());
+    }
 
     /**
      * The create's options checked (422 on CreateOptions), the body decoded as {@code kind}, and
      * its namespace made the URL's as for every create of {@code type}.
      */
-    private static Decoded decode(
-            ResourceType type, GroupVersionKind kind, ResourceHandler.Request r) {
+    private Decoded decode(ResourceType type, GroupVersionKind kind, ResourceHandler.Request r) {
         WriteOptions options =
                 WriteOptions.parse(
                         "CreateOptions",
@@ -172,6 +182,10 @@ final class ReviewHandler {
                 RequestBodies.decode(r.contentType(), r.body(), kind, options.fieldValidation());
         ObjectNode body = d.object();
         ObjectWrites.checkNamespace(type, r.info().namespace(), body, true);
-        return new Decoded(body, d.warnings());
+        String manager =
+                options.fieldManager() != null
+                        ? options.fieldManager()
+                        : ResourceHandler.managerFromUserAgent(r.userAgent());
+        return new Decoded(body, d.warnings(), kind, manager);
     }
 }

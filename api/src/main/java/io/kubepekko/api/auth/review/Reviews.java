@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.auth.AccessReviews;
 import io.kubepekko.api.auth.AccessReviews.Attributes;
 import io.kubepekko.api.auth.AccessReviews.Decision;
@@ -12,9 +13,16 @@ import io.kubepekko.api.auth.AccessReviews.ResourceAttributes;
 import io.kubepekko.api.auth.AccessReviews.Rules;
 import io.kubepekko.api.auth.AccessReviews.Subject;
 import io.kubepekko.api.auth.UserInfo;
+import io.kubepekko.api.managed.ManagedFields;
+import io.kubepekko.api.managed.TypedFields;
+import io.kubepekko.api.merge.MergeMetadata;
+import io.kubepekko.api.meta.ObjectMeta;
+import io.kubepekko.api.protobuf.ProtoKinds;
+import io.kubepekko.api.protobuf.ProtoSchema;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.store.Timestamps;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -58,6 +66,55 @@ public final class Reviews {
 
     /** authorization.k8s.io/v1 SelfSubjectRulesReview ({@code kubectl auth can-i --list}). */
     public static final Review SELF_SUBJECT_RULES_REVIEW = Reviews::selfSubjectRulesReview;
+
+    private static final TypedFields FIELDS = new TypedFields(MergeMetadata.builtin());
+
+    /**
+     * The fields kube-apiserver's create handler wipes from every body ({@code
+     * rest.WipeObjectMetaSystemFields}).
+     */
+    private static final List<String> SYSTEM_FIELDS =
+            List.of(
+                    "creationTimestamp",
+                    "uid",
+                    "deletionTimestamp",
+                    "deletionGracePeriodSeconds",
+                    "selfLink");
+
+    /**
+     * What kube-apiserver's create handler does to every body before the storage sees it, the
+     * reviews' included: the system fields of its metadata wiped, and in {@code
+     * metadata.managedFields} one Update entry of {@code manager} owning the fields the body sets
+     * (the field manager). The reviews that echo their request (TokenReview, the access reviews,
+     * TokenRequest) answer with those managed fields.
+     *
+     * @param kind the body's kind, whose message definitions name its fields
+     */
+    public static void beforeCreate(
+            ObjectNode body, GroupVersionKind kind, String manager, Instant now) {
+        if (body.get("metadata") instanceof ObjectNode metadata) {
+            metadata.remove(SYSTEM_FIELDS);
+        }
+        String message =
+                ProtoKinds.message(
+                        ProtoSchema.builtin(), kind.group(), kind.version(), kind.kind());
+        if (message == null) {
+            return;
+        }
+        ObjectNode meta = ObjectMeta.of(body);
+        meta.remove("managedFields");
+        List<ManagedFields.Entry> entries =
+                ManagedFields.update(
+                        List.of(),
+                        manager == null || manager.isEmpty() ? "unknown" : manager,
+                        null,
+                        kind.apiVersion(),
+                        Timestamps.format(now),
+                        FIELDS.compare(null, body, message));
+        if (!entries.isEmpty()) {
+            meta.set("managedFields", ManagedFields.render(entries));
+        }
+    }
 
     private static ObjectNode tokenReview(ObjectNode body, Review.Context c) {
         JsonNode spec = body.path("spec");
@@ -374,8 +431,8 @@ public final class Reviews {
 
     /**
      * The request as kube encodes it back: kind, apiVersion, metadata (empty but for the namespace
-     * of a namespaced review, with kube's {@code creationTimestamp: null}), the spec as sent and
-     * {@code status}.
+     * of a namespaced review and the managed fields, with kube's {@code creationTimestamp: null}),
+     * the spec as sent and {@code status}.
      */
     private static ObjectNode echo(ObjectNode body, ObjectNode status) {
         ObjectNode out = head(body);
@@ -385,6 +442,10 @@ public final class Reviews {
             metadata.put("namespace", namespace);
         }
         metadata.putNull("creationTimestamp");
+        JsonNode managed = body.path("metadata").get("managedFields");
+        if (managed != null && !managed.isEmpty()) {
+            metadata.set("managedFields", managed);
+        }
         out.set("spec", body.has("spec") ? body.get("spec") : NODES.objectNode());
         out.set("status", status);
         return out;

@@ -36,6 +36,18 @@ public final class TokenRequests {
     private static final long MAX_EXPIRATION_SECONDS = 1L << 32;
 
     /**
+     * kube's defaults of a decoded TokenRequest ({@code SetDefaults_TokenRequestSpec}): an hour's
+     * lifetime. Decoding applies them, so they are in the object before anything else sees it.
+     */
+    public static void applyDefaults(ObjectNode body) {
+        JsonNode spec = body.get("spec");
+        ObjectNode s = spec instanceof ObjectNode o ? o : body.putObject("spec");
+        if (!s.path("expirationSeconds").isNumber()) {
+            s.put("expirationSeconds", DEFAULT_EXPIRATION_SECONDS);
+        }
+    }
+
+    /**
      * The request the body makes, validated (422 as kube) and with kube's defaults: an hour's
      * lifetime and, without audiences, {@code defaultAudiences}.
      */

@@ -2,14 +2,18 @@ package io.kubepekko.api.auth.review;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.auth.AccessReviews;
 import io.kubepekko.api.auth.TokenIssuer;
 import io.kubepekko.api.auth.UserInfo;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.status.ApiException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -117,7 +121,9 @@ class ReviewsTest {
                                         + "'metadata':{'name':'','labels':{},'managedFields':[{'manager':'m'}]},"
                                         + "'spec':{'groups':['g'],'nonResourceAttributes':{'path':'/','verb':'get'}}}"),
                         context(null));
-        assertEquals("{\"creationTimestamp\":null}", Json.string(out.get("metadata")));
+        assertEquals(
+                "{\"creationTimestamp\":null,\"managedFields\":[{\"manager\":\"m\"}]}",
+                Json.string(out.get("metadata")));
     }
 
     @Test
@@ -130,6 +136,59 @@ class ReviewsTest {
                         Reviews.LOCAL_SUBJECT_ACCESS_REVIEW,
                         "{'metadata':{'namespace':'ns'},'spec':{'user':'u','nonResourceAttributes':{'path':'/p'}}}",
                         "ns"));
+    }
+
+    /**
+     * As kube-apiserver answered {@code kubectl auth can-i create pods} (a kubectl -v=8 log): the
+     * field manager's Update entry of the request's fields, system fields wiped.
+     */
+    @Test
+    void beforeCreateManagesTheRequestsFieldsAsKubesFieldManager() {
+        ObjectNode body =
+                obj(
+                        "{'kind':'SelfSubjectAccessReview','apiVersion':'authorization.k8s.io/v1',"
+                                + "'metadata':{'creationTimestamp':null,'uid':'u'},"
+                                + "'spec':{'resourceAttributes':{'namespace':'default','verb':'create',"
+                                + "'resource':'pods'}}}");
+        Reviews.beforeCreate(
+                body,
+                new GroupVersionKind("authorization.k8s.io", "v1", "SelfSubjectAccessReview"),
+                "kubectl",
+                Instant.parse("2024-11-19T19:06:33Z"));
+        ObjectNode out = Reviews.SELF_SUBJECT_ACCESS_REVIEW.answer(body, context(null));
+        JsonNode managed = out.path("metadata").path("managedFields");
+        assertEquals(1, managed.size(), out::toString);
+        JsonNode entry = managed.get(0);
+        assertEquals(
+                "kubectl Update authorization.k8s.io/v1 2024-11-19T19:06:33Z FieldsV1",
+                entry.path("manager").asText()
+                        + " "
+                        + entry.path("operation").asText()
+                        + " "
+                        + entry.path("apiVersion").asText()
+                        + " "
+                        + entry.path("time").asText()
+                        + " "
+                        + entry.path("fieldsType").asText());
+        // kube also marks the pointer struct itself ("." : {}), which our field sets do not tell
+        // apart from a value struct yet.
+        List<String> owned = new ArrayList<>();
+        entry.path("fieldsV1")
+                .path("f:spec")
+                .path("f:resourceAttributes")
+                .fieldNames()
+                .forEachRemaining(owned::add);
+        owned.remove(".");
+        assertEquals(List.of("f:namespace", "f:resource", "f:verb"), owned);
+        assertTrue(out.path("metadata").path("creationTimestamp").isNull(), "uid wiped, as kube");
+        assertEquals(
+                List.of("creationTimestamp", "managedFields"), fieldNames(out.get("metadata")));
+    }
+
+    private static List<String> fieldNames(JsonNode node) {
+        List<String> out = new ArrayList<>();
+        node.fieldNames().forEachRemaining(out::add);
+        return out;
     }
 
     @Test
