@@ -177,13 +177,22 @@ public final class TokenRequests {
         ObjectNode out = nodes.objectNode();
         out.put("kind", GVK.kind());
         out.put("apiVersion", GVK.apiVersion());
-        ObjectNode metadata =
-                body.path("metadata").isObject()
-                        ? ((ObjectNode) body.get("metadata")).deepCopy()
-                        : nodes.objectNode();
+        // ObjectMeta's field order: what the body named, then the wiped creationTimestamp, then the
+        // managed fields.
+        ObjectNode metadata = nodes.objectNode();
+        body.path("metadata")
+                .properties()
+                .forEach(
+                        e -> {
+                            if (!e.getKey().equals("managedFields")) {
+                                metadata.set(e.getKey(), e.getValue());
+                            }
+                        });
         metadata.put("namespace", namespace);
-        if (!metadata.has("creationTimestamp")) {
-            metadata.putNull("creationTimestamp");
+        metadata.putNull("creationTimestamp");
+        JsonNode managed = body.path("metadata").get("managedFields");
+        if (managed != null) {
+            metadata.set("managedFields", managed);
         }
         out.set("metadata", metadata);
         ObjectNode spec = out.putObject("spec");
