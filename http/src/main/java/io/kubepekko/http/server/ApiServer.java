@@ -9,6 +9,8 @@ import io.kubepekko.actors.controllers.Controllers;
 import io.kubepekko.actors.fencing.PeerContact;
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.actors.watch.WatchCache;
+import io.kubepekko.api.auth.AccessReviews;
+import io.kubepekko.api.auth.TokenIssuer;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.kinds.ServiceNetwork;
 import io.kubepekko.api.store.ObjectWrites;
@@ -110,6 +112,22 @@ public final class ApiServer implements AutoCloseable {
      */
     public static ApiServer start(ApiServerSettings settings, Environment environment)
             throws Exception {
+        return start(
+                settings, environment, AccessReviews.alwaysAllow(), TokenIssuer.unconfigured());
+    }
+
+    /**
+     * Starts a server whose reviews ask {@code accessReviews} and whose {@code
+     * serviceaccounts/{name}/token} asks {@code tokenIssuer}. Until authentication and
+     * authorization are wired in, {@link #start(ApiServerSettings, Environment)} uses kube's
+     * answers for a server that checks nothing and has no signing key.
+     */
+    public static ApiServer start(
+            ApiServerSettings settings,
+            Environment environment,
+            AccessReviews accessReviews,
+            TokenIssuer tokenIssuer)
+            throws Exception {
         DataDirectory.prepare(settings.dataDir());
         ApiServerSettings.Resolved resolved = settings.resolve();
         Config systemConfig = resolved.config();
@@ -123,7 +141,7 @@ public final class ApiServer implements AutoCloseable {
         ActorSystem<Void> system =
                 ActorSystem.create(Behaviors.empty(), ApiServerSettings.SYSTEM_NAME, systemConfig);
         try {
-            return boot(settings, resolved, system, environment);
+            return boot(settings, resolved, system, environment, accessReviews, tokenIssuer);
         } catch (Exception | Error e) {
             system.terminate();
             throw e;
@@ -134,7 +152,9 @@ public final class ApiServer implements AutoCloseable {
             ApiServerSettings settings,
             ApiServerSettings.Resolved resolved,
             ActorSystem<Void> system,
-            Environment environment)
+            Environment environment,
+            AccessReviews accessReviews,
+            TokenIssuer tokenIssuer)
             throws Exception {
         StorageSettings storage = resolved.storage();
         Config config = resolved.config();
@@ -216,7 +236,9 @@ public final class ApiServer implements AutoCloseable {
                         controlPlane,
                         new WatchTimeouts(
                                 config.getDuration("kubepekko.watch.min-request-timeout")),
-                        environment.clock());
+                        environment.clock(),
+                        accessReviews,
+                        tokenIssuer);
         ApiHandler handler =
                 new ApiHandler(
                         Materializer.matFromSystem(system),
