@@ -125,6 +125,41 @@ class KubectlE2E {
                 versions.toString());
     }
 
+    // ---------------------------------------------------------------- auth
+
+    /**
+     * Until authentication is wired in, every request acts as the interim administrator, and the
+     * reviews answer as kube does with authorization AlwaysAllow.
+     */
+    @Test
+    void authWhoamiPrintsTheInterimAdministrator() {
+        ProcessResult result = ok("auth", "whoami");
+        List<String> lines = result.stdout().lines().map(String::strip).toList();
+        assertTrue(
+                lines.stream().anyMatch(l -> l.matches("Username\\s+system:admin")),
+                result.describe());
+        assertTrue(
+                lines.stream()
+                        .anyMatch(
+                                l ->
+                                        l.matches(
+                                                "Groups\\s+\\[system:masters"
+                                                        + " system:authenticated\\]")),
+                result.describe());
+    }
+
+    @Test
+    void authCanIAnswersYesAsAlwaysAllowDoes() {
+        ProcessResult result = ok("auth", "can-i", "create", "pods");
+        assertEquals("yes", result.stdout().strip(), result.describe());
+        ProcessResult list = ok("auth", "can-i", "--list");
+        assertTrue(
+                list.stdout()
+                        .lines()
+                        .anyMatch(l -> l.matches("\\*\\.\\*\\s+\\[\\]\\s+\\[\\]\\s+\\[\\*\\]")),
+                list.describe());
+    }
+
     // ---------------------------------------------------------------- create and get
 
     /** One manifest for {@code create -f}, and what must come back from the server afterwards. */

@@ -182,6 +182,23 @@ class DeletionIT {
     }
 
     @Test
+    void aDeleteCollectionWhoseDeleteIsRefusedAnswersThatRefusalAndKeepsTheObject() {
+        String ns = namespace();
+        ObjectNode cm = configMap(ns, "only", "[]");
+        api.call("DELETE", cms(ns))
+                .json(json("{'preconditions':{'uid':'other'}}"))
+                .send()
+                .assertStatus(
+                        409,
+                        "Conflict",
+                        "Operation cannot be fulfilled on ConfigMap \"only\": the UID in the "
+                                + "precondition (other) does not match the UID in record ("
+                                + cm.at("/metadata/uid").asText()
+                                + "). The object might have been deleted and then recreated");
+        api.get(cms(ns) + "/only").assertCode(200);
+    }
+
+    @Test
     void foregroundAndOrphanAddTheirFinalizersAndOrphanDependentsFalseIsAccepted() {
         String ns = namespace();
         configMap(ns, "fg", "[]");

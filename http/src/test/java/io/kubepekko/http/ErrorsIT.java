@@ -143,6 +143,19 @@ class ErrorsIT {
         api.get(path).assertStatus(404, "NotFound", NOT_FOUND);
     }
 
+    /**
+     * Without a service-account signing key kube-apiserver registers no token subresource; the
+     * server has none until one is wired in.
+     */
+    @Test
+    void tokenSubresourceIsNotServedWithoutASigningKey() {
+        api.post(
+                        "/api/v1/namespaces/default/serviceaccounts/default/token",
+                        json(
+                                "{'apiVersion':'authentication.k8s.io/v1','kind':'TokenRequest','spec':{}}"))
+                .assertStatus(404, "NotFound", NOT_FOUND);
+    }
+
     @ParameterizedTest(name = "{0}")
     @ValueSource(
             strings = {

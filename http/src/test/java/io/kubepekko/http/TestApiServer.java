@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.actors.Environment;
+import io.kubepekko.api.auth.AccessReviews;
+import io.kubepekko.api.auth.TokenIssuer;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.http.server.ApiServer;
 import io.kubepekko.http.server.ApiServerSettings;
@@ -59,6 +61,11 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
                     .version(HttpClient.Version.HTTP_1_1)
                     .connectTimeout(Duration.ofSeconds(10))
                     .build();
+
+    /** What the servers' reviews ask, and who issues their service-account tokens. */
+    private AccessReviews accessReviews = AccessReviews.alwaysAllow();
+
+    private TokenIssuer tokenIssuer = TokenIssuer.unconfigured();
 
     /** Which node the next request goes to (round-robin over {@link #nodes}). */
     private final AtomicInteger turn = new AtomicInteger();
@@ -150,6 +157,17 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
         return started(new TestApiServer(tune, Environment.system(), 1));
     }
 
+    /**
+     * A server whose reviews ask {@code reviews} and whose token subresource asks {@code tokens}.
+     */
+    static TestApiServer startWithReviews(AccessReviews reviews, TokenIssuer tokens)
+            throws Exception {
+        TestApiServer t = new TestApiServer(s -> s, Environment.system(), TestTarget.size());
+        t.accessReviews = reviews;
+        t.tokenIssuer = tokens;
+        return started(t);
+    }
+
     private static TestApiServer started(TestApiServer t) throws Exception {
         t.boot();
         return t;
@@ -173,7 +191,7 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
         }
         ApiServerSettings tuned = tune.apply(base);
         settings.add(tuned);
-        ApiServer server = ApiServer.start(tuned, environment);
+        ApiServer server = ApiServer.start(tuned, environment, accessReviews, tokenIssuer);
         nodes = List.of(server);
         boolean embedded = tuned.storageSettings() instanceof StorageSettings.Embedded;
         if (embedded && !Files.exists(dataDir.resolve("kubepekko.mv.db"))) {
@@ -215,7 +233,7 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
     private void startNodes() throws Exception {
         List<ApiServer> started = new ArrayList<>();
         try {
-            started.add(ApiServer.start(settings.get(0), environment));
+            started.add(ApiServer.start(settings.get(0), environment, accessReviews, tokenIssuer));
             // Threads of their own: the common pool may have a single thread on a small machine.
             ExecutorService starter = Executors.newFixedThreadPool(settings.size() - 1);
             List<CompletableFuture<ApiServer>> joining = new ArrayList<>();
@@ -244,7 +262,7 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
 
     private ApiServer startNode(ApiServerSettings s) {
         try {
-            return ApiServer.start(s, environment);
+            return ApiServer.start(s, environment, accessReviews, tokenIssuer);
         } catch (Exception e) {
             throw new IllegalStateException("a cluster node did not start", e);
         }
@@ -285,7 +303,10 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
         closeNewestFirst(nodes);
         nodes = List.of();
         if (size == 1) {
-            nodes = List.of(ApiServer.start(settings.get(0), environment));
+            nodes =
+                    List.of(
+                            ApiServer.start(
+                                    settings.get(0), environment, accessReviews, tokenIssuer));
         } else {
             startNodes();
         }

@@ -22,11 +22,12 @@ import org.apache.pekko.cluster.typed.SingletonActor;
 
 /**
  * The built-in controllers of the cluster (kube-controller-manager's share of the deletion
- * lifecycle): the {@link GarbageCollector} and the {@link NamespaceController}, under one parent
- * that restarts a failed controller with back-off. The parent is a Cluster Singleton: every server
- * starts its manager, and the parent runs on the oldest member only, so one node collects (two
- * would race each other's deletions and double the load). When that member leaves, the parent is
- * stopped there and started on the next oldest.
+ * lifecycle, and RBAC's aggregation): the {@link GarbageCollector}, the {@link NamespaceController}
+ * and the {@link ClusterRoleAggregationController}, under one parent that restarts a failed
+ * controller with back-off. The parent is a Cluster Singleton: every server starts its manager, and
+ * the parent runs on the oldest member only, so one node collects (two would race each other's
+ * deletions and double the load). When that member leaves, the parent is stopped there and started
+ * on the next oldest.
  */
 public final class Controllers implements AutoCloseable {
 
@@ -42,7 +43,10 @@ public final class Controllers implements AutoCloseable {
     }
 
     /** How the controllers work. */
-    public record Settings(GarbageCollector.Settings gc, NamespaceController.Settings namespaces) {
+    public record Settings(
+            GarbageCollector.Settings gc,
+            NamespaceController.Settings namespaces,
+            ClusterRoleAggregationController.Settings clusterRoleAggregation) {
         /**
          * What {@code kubepekko.controllers} of {@code config} sets (the actors' reference.conf has
          * every default).
@@ -53,7 +57,9 @@ public final class Controllers implements AutoCloseable {
                     GarbageCollector.Settings.fromConfig(
                             controllers.getConfig("garbage-collector")),
                     NamespaceController.Settings.fromConfig(
-                            controllers.getConfig("namespace-controller")));
+                            controllers.getConfig("namespace-controller")),
+                    ClusterRoleAggregationController.Settings.fromConfig(
+                            controllers.getConfig("clusterrole-aggregation")));
         }
     }
 
@@ -109,6 +115,13 @@ public final class Controllers implements AutoCloseable {
                                                     controlPlane, settings.namespaces(), clock))
                                     .onFailure(restart),
                             "namespace-controller");
+                    ctx.spawn(
+                            Behaviors.supervise(
+                                            ClusterRoleAggregationController.create(
+                                                    controlPlane,
+                                                    settings.clusterRoleAggregation()))
+                                    .onFailure(restart),
+                            "clusterrole-aggregation-controller");
                     return Behaviors.receive(Command.class)
                             .onMessage(
                                     Stop.class,

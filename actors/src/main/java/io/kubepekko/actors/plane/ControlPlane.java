@@ -12,6 +12,7 @@ import io.kubepekko.api.alloc.ValuePool;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.namespace.NamespaceLifecycle;
 import io.kubepekko.api.registry.ResourceType;
+import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.store.DeletionOptions;
 import io.kubepekko.api.store.ObjectWrites;
 import io.kubepekko.api.store.WriteOp;
@@ -41,6 +42,15 @@ public final class ControlPlane {
 
     /** Objects of a list (JSON each) and the list's resourceVersion. */
     public record ObjectList(List<byte[]> items, long resourceVersion) {}
+
+    /** What a deletecollection did: deleted the listed objects, or was refused. */
+    public sealed interface CollectionDeletion {
+        /** Every listed object was deleted (or was already gone). */
+        record Deleted(ObjectList listed) implements CollectionDeletion {}
+
+        /** A delete was refused with {@code status}; it answers the request. */
+        record Refused(ApiStatus status) implements CollectionDeletion {}
+    }
 
     /**
      * How reads are served.
@@ -219,17 +229,17 @@ public final class ControlPlane {
     /**
      * Deletes every selected object, one write each with the request's options (so each honours its
      * finalizers, grace period and propagation), and answers the objects as listed, as
-     * kube-apiserver's store does. An object already gone is skipped; any other refusal fails the
-     * whole request.
+     * kube-apiserver's store does. An object already gone is skipped; any other refusal answers the
+     * whole request (the deletes that were allowed stay done, as in kube).
      */
-    public CompletionStage<ObjectList> deleteCollection(
+    public CompletionStage<CollectionDeletion> deleteCollection(
             ResourceType type, String namespace, ReadOptions selection, DeletionOptions deletion) {
         return writes.deleteCollection(type, namespace, selection, deletion);
     }
 
     /** Creates the system namespaces that do not exist yet. */
     public CompletionStage<Void> bootstrap() {
-        return writes.bootstrap();
+        return writes.bootstrap().thenCompose(v -> RbacBootstrap.reconcile(this));
     }
 
     public ActorSystem<?> system() {

@@ -134,12 +134,13 @@ final class Writes {
                         });
     }
 
-    CompletionStage<ControlPlane.ObjectList> deleteCollection(
+    CompletionStage<ControlPlane.CollectionDeletion> deleteCollection(
             ResourceType type, String namespace, ReadOptions selection, DeletionOptions deletion) {
         return reads.list(type, namespace, selection.forDeleteCollection())
                 .thenCompose(
                         listed -> {
-                            List<CompletableFuture<Void>> deletes = new ArrayList<>();
+                            List<CompletableFuture<Optional<ApiStatus>>> deletes =
+                                    new ArrayList<>();
                             for (byte[] item : listed.items()) {
                                 ObjectNode obj = Json.parseTrusted(item);
                                 WriteOp op = WriteOp.Delete.of(ObjectMeta.name(obj), deletion);
@@ -149,27 +150,53 @@ final class Writes {
                                 deletes.add(
                                         write(type, ObjectMeta.namespace(obj), op)
                                                 .toCompletableFuture()
-                                                .thenApply(written -> unlessRefused(written, 404)));
+                                                .thenApply(written -> refusal(written, 404)));
                             }
                             return CompletableFuture.allOf(
                                             deletes.toArray(CompletableFuture[]::new))
                                     .thenApply(
                                             v ->
-                                                    new ControlPlane.ObjectList(
-                                                            listed.items(),
-                                                            listed.resourceVersion()));
+                                                    deletionOf(
+                                                            deletes,
+                                                            new ControlPlane.ObjectList(
+                                                                    listed.items(),
+                                                                    listed.resourceVersion())));
                         });
     }
 
-    /**
-     * Nothing, when {@code result} succeeded or was refused with {@code tolerated} (a delete of a
-     * collection that found an object gone, a bootstrap that found its namespace there); any other
-     * refusal fails the whole request with its Status.
-     */
-    private static Void unlessRefused(WriteResult result, int tolerated) {
-        if (result instanceof WriteResult.Refused refused && refused.status().code() != tolerated) {
-            throw refused.status().exception();
+    /** The listed objects, or the first refusal in list order: it answers the whole request. */
+    private static ControlPlane.CollectionDeletion deletionOf(
+            List<CompletableFuture<Optional<ApiStatus>>> deletes, ControlPlane.ObjectList listed) {
+        for (CompletableFuture<Optional<ApiStatus>> d : deletes) {
+            Optional<ApiStatus> refused = d.join();
+            if (refused.isPresent()) {
+                return new ControlPlane.CollectionDeletion.Refused(refused.get());
+            }
         }
+        return new ControlPlane.CollectionDeletion.Deleted(listed);
+    }
+
+    /**
+     * The Status of a refused {@code result}, unless refused with {@code tolerated} (a delete of a
+     * collection that found an object gone, a bootstrap that found its namespace there).
+     */
+    private static Optional<ApiStatus> refusal(WriteResult result, int tolerated) {
+        if (result instanceof WriteResult.Refused refused && refused.status().code() != tolerated) {
+            return Optional.of(refused.status());
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Nothing when a bootstrap create succeeded or found its object there; any other refusal fails
+     * the start-up step, which its caller retries (not a request: nobody reads a value).
+     */
+    private static Void createdOrThere(WriteResult result) {
+        refusal(result, 409)
+                .ifPresent(
+                        status -> {
+                            throw status.exception();
+                        });
         return null;
     }
 
@@ -180,7 +207,7 @@ final class Writes {
             creates.add(
                     write(namespaces, "", new WriteOp.Create(ns, WriteOptions.DEFAULT))
                             .toCompletableFuture()
-                            .thenApply(written -> unlessRefused(written, 409)));
+                            .thenApply(Writes::createdOrThere));
         }
         return CompletableFuture.allOf(creates.toArray(CompletableFuture[]::new));
     }

@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Test;
  * House rules of {@code actors/}: its packages are rooms by concern. The collection entity's
  * collaborators are the entity's own; the other rooms talk to it through its protocol ({@code
  * CollectionEntity} and its nested messages) and read its committed objects ({@code
- * CommittedObjects}). The read side and the entities sit below the control-plane facade and the
- * controllers, and the base package holds only what the rooms share.
+ * CommittedObjects}). The read side and the entities sit below the control-plane facade, the
+ * controllers and the authorization policy (which follows RBAC objects with the controllers'
+ * informers), and the base package holds only what the rooms share.
  */
 class ActorsArchitectureTest {
     private static final String ACTORS = "io.kubepekko.actors";
@@ -80,9 +81,12 @@ class ActorsArchitectureTest {
                                 ACTORS + ".watch..")
                         .should()
                         .dependOnClassesThat()
-                        .resideInAnyPackage(ACTORS + ".plane..", ACTORS + ".controllers..")
+                        .resideInAnyPackage(
+                                ACTORS + ".plane..",
+                                ACTORS + ".controllers..",
+                                ACTORS + ".authorization..")
                         .because(
-                                "ControlPlane composes the entities and the caches; the controllers are its clients");
+                                "ControlPlane composes the entities and the caches; the controllers and the authorization policy are its clients");
         rule.check(actors);
     }
 
@@ -100,6 +104,20 @@ class ActorsArchitectureTest {
                         .resideInAPackage(ACTORS + ".watch..")
                         .because(
                                 "the caches follow the entities' published changes, never the other way");
+        rule.check(actors);
+    }
+
+    @Test
+    void theFacadeAndTheControllersDoNotDependOnTheAuthorizationPolicy() {
+        ArchRule rule =
+                noClasses()
+                        .that()
+                        .resideInAnyPackage(ACTORS + ".plane..", ACTORS + ".controllers..")
+                        .should()
+                        .dependOnClassesThat()
+                        .resideInAPackage(ACTORS + ".authorization..")
+                        .because(
+                                "the authorization policy is a client of the control plane, read by the server's request filter");
         rule.check(actors);
     }
 

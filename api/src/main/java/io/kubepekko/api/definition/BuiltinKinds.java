@@ -3,6 +3,8 @@ package io.kubepekko.api.definition;
 import static io.kubepekko.api.definition.KindDefinition.builtin;
 import static io.kubepekko.api.registry.ResourceType.builder;
 
+import io.kubepekko.api.auth.review.Review;
+import io.kubepekko.api.auth.review.Reviews;
 import io.kubepekko.api.kinds.BindingStrategy;
 import io.kubepekko.api.kinds.ConfigMapStrategy;
 import io.kubepekko.api.kinds.CronJobStrategy;
@@ -28,6 +30,7 @@ import io.kubepekko.api.kinds.ServiceStrategy;
 import io.kubepekko.api.kinds.StorageClassStrategy;
 import io.kubepekko.api.kinds.WorkloadStrategy;
 import io.kubepekko.api.registry.NameRule;
+import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.registry.ScaleSpec;
 import io.kubepekko.api.registry.Strategy;
 import io.kubepekko.api.table.ConfigMapPrinter;
@@ -57,6 +60,7 @@ import io.kubepekko.api.table.StatefulSetPrinter;
 import io.kubepekko.api.table.StorageClassPrinter;
 import io.kubepekko.api.table.TablePrinter;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The built-in kinds, as Kubernetes 1.35 registers them, each one definition: names, short names,
@@ -65,9 +69,10 @@ import java.util.List;
  * object), the kind's strategy and its Table printer. Adding a built-in kind is one entry here
  * (plus its strategy and printer classes where it has its own).
  *
- * <p>Groups appear in kube-apiserver's discovery order (apps, batch, networking.k8s.io, policy,
- * rbac.authorization.k8s.io, storage.k8s.io, scheduling.k8s.io, coordination.k8s.io), because
- * {@link Registry#groups()} keeps insertion order and discovery lists groups in that order.
+ * <p>Groups appear in kube-apiserver's discovery order (apps, authentication.k8s.io,
+ * authorization.k8s.io, batch, networking.k8s.io, policy, rbac.authorization.k8s.io,
+ * storage.k8s.io, scheduling.k8s.io, coordination.k8s.io), because {@link Registry#groups()} keeps
+ * insertion order and discovery lists groups in that order.
  *
  * <p>Selectable fields are the labels clients send, which for a few kinds are not the JSON path of
  * the value they select ({@code ...ToSelectableFields} in {@code pkg/registry/*}/strategy.go):
@@ -213,6 +218,7 @@ public final class BuiltinKinds {
                     builtin(
                             builder("", "v1", "ServiceAccount", "serviceaccounts")
                                     .shortNames("sa")
+                                    .subresource("token")
                                     .returnsDeletedObject(),
                             Strategy.GENERIC,
                             new ServiceAccountPrinter()),
@@ -268,6 +274,34 @@ public final class BuiltinKinds {
                                     .nameRule(NameRule.DNS_LABEL),
                             new WorkloadStrategy(WorkloadStrategy.Kind.STATEFUL_SET),
                             new StatefulSetPrinter()),
+                    // authentication.k8s.io/v1 and authorization.k8s.io/v1: reviews, created and
+                    // answered from code, never stored.
+                    review("authentication.k8s.io", "TokenReview", Reviews.TOKEN_REVIEW, false),
+                    review(
+                            "authentication.k8s.io",
+                            "SelfSubjectReview",
+                            Reviews.SELF_SUBJECT_REVIEW,
+                            false),
+                    review(
+                            "authorization.k8s.io",
+                            "LocalSubjectAccessReview",
+                            Reviews.LOCAL_SUBJECT_ACCESS_REVIEW,
+                            true),
+                    review(
+                            "authorization.k8s.io",
+                            "SelfSubjectAccessReview",
+                            Reviews.SELF_SUBJECT_ACCESS_REVIEW,
+                            false),
+                    review(
+                            "authorization.k8s.io",
+                            "SelfSubjectRulesReview",
+                            Reviews.SELF_SUBJECT_RULES_REVIEW,
+                            false),
+                    review(
+                            "authorization.k8s.io",
+                            "SubjectAccessReview",
+                            Reviews.SUBJECT_ACCESS_REVIEW,
+                            false),
                     // batch/v1
                     builtin(
                             builder("batch", "v1", "CronJob", "cronjobs")
@@ -371,6 +405,17 @@ public final class BuiltinKinds {
                                     .allowCreateOnUpdate(),
                             new LeaseStrategy(),
                             new LeasePrinter()));
+
+    /** A review kind of {@code group}/v1: only created, answered by {@code review}. */
+    private static KindDefinition review(
+            String group, String kind, Review review, boolean namespaced) {
+        ResourceType.Builder entry =
+                builder(group, "v1", kind, kind.toLowerCase(Locale.ROOT) + "s").answeredBy(review);
+        if (!namespaced) {
+            entry.clusterScoped();
+        }
+        return builtin(entry, Strategy.GENERIC, TablePrinter.DEFAULT);
+    }
 
     /** Every built-in kind, core group first, then named groups in discovery order. */
     public static List<KindDefinition> all() {

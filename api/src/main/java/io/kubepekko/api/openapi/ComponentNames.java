@@ -27,6 +27,8 @@ final class ComponentNames {
             Map.ofEntries(
                     Map.entry("core", ""),
                     Map.entry("apps", "apps"),
+                    Map.entry("authentication", "authentication.k8s.io"),
+                    Map.entry("authorization", "authorization.k8s.io"),
                     Map.entry("batch", "batch"),
                     Map.entry("networking", "networking.k8s.io"),
                     Map.entry("policy", "policy"),

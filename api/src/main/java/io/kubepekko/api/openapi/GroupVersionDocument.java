@@ -4,9 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupVersionKind;
+import io.kubepekko.api.auth.review.TokenRequests;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.registry.ResourceType;
-import io.kubepekko.api.registry.SubresourceCreate;
+import io.kubepekko.api.store.SubresourceRoute;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -205,16 +206,17 @@ final class GroupVersionDocument {
                     SchemaNames.SCALE_GVK);
         }
         for (String sub : t.subresources().stream().sorted().toList()) {
-            SubresourceCreate creation = t.strategy().subresourceCreate(sub);
-            if (creation != null) {
-                GroupVersionKind of = creation.bodyKind();
+            GroupVersionKind of = createdBody(t, sub);
+            if (of != null) {
                 addObjectSchema(of);
+                // kube names the operation after the subresource: ...ServiceAccountToken.
+                String subName = Character.toUpperCase(sub.charAt(0)) + sub.substring(1);
                 path(item + "/" + sub, t, Shape.ITEM)
                         .put(
                                 "post",
                                 ops.write(
                                         "create",
-                                        namespaced + t.kind() + of.kind(),
+                                        namespaced + t.kind() + subName,
                                         "Creates a "
                                                 + of.kind()
                                                 + " of the named "
@@ -229,6 +231,18 @@ final class GroupVersionDocument {
                                         "202"));
             }
         }
+    }
+
+    /**
+     * The body kind of a subresource that is only created (pods/binding, serviceaccounts/token), or
+     * null for any other.
+     */
+    private static GroupVersionKind createdBody(ResourceType t, String sub) {
+        SubresourceRoute route = SubresourceRoute.of(t, sub).orElse(null);
+        if (route instanceof SubresourceRoute.Creates c) {
+            return c.creation().bodyKind();
+        }
+        return route instanceof SubresourceRoute.IssuesToken ? TokenRequests.GVK : null;
     }
 
     private void addSubresource(

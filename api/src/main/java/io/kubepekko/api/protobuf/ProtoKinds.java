@@ -14,6 +14,8 @@ public final class ProtoKinds {
             Map.ofEntries(
                     Map.entry("", "core"),
                     Map.entry("apps", "apps"),
+                    Map.entry("authentication.k8s.io", "authentication"),
+                    Map.entry("authorization.k8s.io", "authorization"),
                     Map.entry("batch", "batch"),
                     Map.entry("networking.k8s.io", "networking"),
                     Map.entry("policy", "policy"),

@@ -39,6 +39,8 @@ public final class ProtoSchema {
                     "core-v1-pod.wire",
                     "core-v1-cluster.wire",
                     "apps-v1.wire",
+                    "authentication-v1.wire",
+                    "authorization-v1.wire",
                     "batch-v1.wire",
                     "networking-v1.wire",
                     "policy-v1.wire",

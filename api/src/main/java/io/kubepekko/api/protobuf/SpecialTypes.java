@@ -1,6 +1,7 @@
 package io.kubepekko.api.protobuf;
 
 import static io.kubepekko.api.protobuf.WellKnownTypes.DURATION;
+import static io.kubepekko.api.protobuf.WellKnownTypes.EXTRA_VALUE;
 import static io.kubepekko.api.protobuf.WellKnownTypes.FIELDS_V1;
 import static io.kubepekko.api.protobuf.WellKnownTypes.INT_OR_STRING;
 import static io.kubepekko.api.protobuf.WellKnownTypes.MICRO_TIME;
@@ -9,6 +10,7 @@ import static io.kubepekko.api.protobuf.WellKnownTypes.RAW_EXTENSION;
 import static io.kubepekko.api.protobuf.WellKnownTypes.TIME;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.CodedOutputStream;
@@ -24,13 +26,22 @@ import java.util.Set;
 
 /**
  * The messages whose JSON form is not an object of their fields: times, durations, IntOrString,
- * Quantity, FieldsV1 and RawExtension. Each converts between its wire message and its JSON value.
+ * Quantity, FieldsV1, RawExtension and the reviews' ExtraValue. Each converts between its wire
+ * message and its JSON value.
  */
 final class SpecialTypes {
     private SpecialTypes() {}
 
     private static final Set<String> ALL =
-            Set.of(TIME, MICRO_TIME, DURATION, INT_OR_STRING, QUANTITY, FIELDS_V1, RAW_EXTENSION);
+            Set.of(
+                    TIME,
+                    MICRO_TIME,
+                    DURATION,
+                    INT_OR_STRING,
+                    QUANTITY,
+                    FIELDS_V1,
+                    RAW_EXTENSION,
+                    EXTRA_VALUE);
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final DateTimeFormatter MICROS =
             DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSX").withZone(ZoneOffset.UTC);
@@ -50,6 +61,7 @@ final class SpecialTypes {
         int int2 = 0;
         String text = null;
         byte[] raw = null;
+        ArrayNode items = NODES.arrayNode();
         while (true) {
             int tag = in.readTag();
             if (tag == 0) {
@@ -92,6 +104,12 @@ final class SpecialTypes {
                     }
                     raw = in.readByteArray();
                 }
+                case EXTRA_VALUE -> {
+                    if (number != 1) {
+                        throw errors.unknownField(type, number);
+                    }
+                    items.add(in.readString());
+                }
                 default -> throw new IllegalStateException(type);
             }
         }
@@ -111,6 +129,7 @@ final class SpecialTypes {
             case INT_OR_STRING ->
                     int1 == 1 ? NODES.textNode(text == null ? "" : text) : NODES.numberNode(int2);
             case QUANTITY -> NODES.textNode(text == null ? "" : text);
+            case EXTRA_VALUE -> items;
             default -> raw == null || raw.length == 0 ? null : json(type, raw, errors);
         };
     }
@@ -148,6 +167,11 @@ final class SpecialTypes {
             case QUANTITY -> out.writeString(1, value.asText());
             case FIELDS_V1, RAW_EXTENSION ->
                     out.writeByteArray(1, Json.MAPPER.writeValueAsBytes(value));
+            case EXTRA_VALUE -> {
+                for (JsonNode item : value) {
+                    out.writeString(1, item.asText());
+                }
+            }
             default -> throw new IllegalStateException(type);
         }
         out.flush();

@@ -15,4 +15,10 @@ public final class WellKnownTypes {
     public static final String QUANTITY = "resource.Quantity";
     public static final String FIELDS_V1 = "meta.FieldsV1";
     public static final String RAW_EXTENSION = "runtime.RawExtension";
+
+    /**
+     * authentication/v1 and authorization/v1 {@code ExtraValue}: a Go {@code []string} whose
+     * message wraps the strings in field 1, and whose JSON form is the array.
+     */
+    public static final String EXTRA_VALUE = "auth.ExtraValue";
 }

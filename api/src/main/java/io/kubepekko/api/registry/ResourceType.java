@@ -2,6 +2,7 @@ package io.kubepekko.api.registry;
 
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.GroupVersionKind;
+import io.kubepekko.api.auth.review.Review;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -30,6 +31,8 @@ import java.util.Set;
  *     null} for every stored kind
  * @param builtin served from code rather than defined at run time (a custom resource); only
  *     built-in kinds without selectable fields use Kubernetes' default field-label conversion
+ * @param review for a resource whose creates are answered from code and never stored (the access
+ *     and token reviews), what answers them; {@code null} for every other kind
  */
 public record ResourceType(
         String group,
@@ -52,7 +55,8 @@ public record ResourceType(
         Strategy strategy,
         boolean returnsDeletedObject,
         ForwardedCreate forwardedCreate,
-        boolean builtin) {
+        boolean builtin,
+        Review review) {
 
     /** The verbs of an ordinary resource, sorted as discovery lists them. */
     public static final List<String> ALL_VERBS =
@@ -109,10 +113,10 @@ public record ResourceType(
     /**
      * Whether objects of this kind are stored (a collection, a watch cache, discovery's storage
      * version hash); {@code false} for a resource that only forwards its creates ({@link
-     * #forwardedCreate()}).
+     * #forwardedCreate()}) or whose creates are answered from code ({@link #review()}).
      */
     public boolean stored() {
-        return forwardedCreate == null;
+        return forwardedCreate == null && review == null;
     }
 
     /** Starts an entry with the common defaults: all verbs, no subresources, subdomain names. */
@@ -142,6 +146,7 @@ public record ResourceType(
         private boolean returnsDeletedObject;
         private ForwardedCreate forwardedCreate;
         private boolean builtin;
+        private Review review;
 
         private Builder(String group, String version, String kind, String resource) {
             this.group = group;
@@ -257,6 +262,16 @@ public record ResourceType(
             return this;
         }
 
+        /**
+         * A resource without objects, whose only verb, create, is answered by {@code review} and
+         * stores nothing (kube's TokenReview, SubjectAccessReview and the other reviews).
+         */
+        public Builder answeredBy(Review review) {
+            this.review = review;
+            this.verbs = List.of("create");
+            return this;
+        }
+
         public Builder strategy(Strategy strategy) {
             this.strategy = strategy;
             return this;
@@ -287,7 +302,8 @@ public record ResourceType(
                     strategy,
                     returnsDeletedObject,
                     forwardedCreate,
-                    builtin);
+                    builtin,
+                    review);
         }
     }
 }

@@ -10,14 +10,14 @@ import java.util.Optional;
  * Whether a write's body names the object and namespace its request addresses. Each check answers
  * its refusal as a value (400, in kube-apiserver's words), empty when the write may go on.
  */
-final class BodyIdentity {
+public final class BodyIdentity {
     private BodyIdentity() {}
 
     /**
      * A namespaced object takes the request's namespace; a different one in the body is refused. A
      * cluster-scoped object loses any namespace it names.
      */
-    static Optional<ApiStatus> placeInNamespace(
+    public static Optional<ApiStatus> placeInNamespace(
             ResourceType type, String namespace, ObjectNode obj, boolean create) {
         ObjectNode meta = ObjectMeta.of(obj);
         String bodyNs = ObjectMeta.namespace(obj);

@@ -2,6 +2,7 @@ package io.kubepekko.api.store;
 
 import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.Verb;
+import io.kubepekko.api.auth.review.TokenRequests;
 import io.kubepekko.api.discovery.SubresourceInfo;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.registry.ResourceType;
@@ -29,6 +30,9 @@ public sealed interface SubresourceRoute {
         if (!type.subresources().contains(name)) {
             return Optional.empty();
         }
+        if (SubresourceInfo.of(type, name).responseKind().equals(TokenRequests.GVK)) {
+            return Optional.of(new IssuesToken());
+        }
         SubresourceCreate creation = type.strategy().subresourceCreate(name);
         if (creation != null) {
             return Optional.of(new Creates(creation));
@@ -53,6 +57,12 @@ public sealed interface SubresourceRoute {
      * {@code pods/binding}).
      */
     record Creates(SubresourceCreate creation) implements SubresourceRoute {}
+
+    /**
+     * A POST that issues a service-account token for the object it addresses ({@code
+     * serviceaccounts/{name}/token}, kube's {@code TokenREST}): nothing is written.
+     */
+    record IssuesToken() implements SubresourceRoute {}
 
     /**
      * Reads and writes of a part of the object ({@code status}, {@code finalize}) or of a view of

@@ -87,9 +87,36 @@ class BuiltinKindsTest {
     }
 
     @Test
-    void listsExactlyTheTwentyNineBuiltinKindsAndBindings() {
+    void listsExactlyTheTwentyNineBuiltinKindsBindingsAndTheSixReviews() {
         assertEquals(29, REGISTRY.stored().size());
-        assertEquals(30, REGISTRY.all().size());
+        assertEquals(36, REGISTRY.all().size());
+    }
+
+    /**
+     * kube-apiserver's review storages (tokenreview, selfsubjectreview, the four access reviews):
+     * create only, no short names, nothing stored; only LocalSubjectAccessReview is namespaced.
+     */
+    @ParameterizedTest(name = "{0}/{1} namespaced={2}")
+    @CsvSource({
+        "authentication.k8s.io, tokenreviews, false, TokenReview",
+        "authentication.k8s.io, selfsubjectreviews, false, SelfSubjectReview",
+        "authorization.k8s.io, subjectaccessreviews, false, SubjectAccessReview",
+        "authorization.k8s.io, localsubjectaccessreviews, true, LocalSubjectAccessReview",
+        "authorization.k8s.io, selfsubjectaccessreviews, false, SelfSubjectAccessReview",
+        "authorization.k8s.io, selfsubjectrulesreviews, false, SelfSubjectRulesReview"
+    })
+    void reviewsAreOnlyCreatedAndNeverStored(
+            String group, String resource, boolean namespaced, String kind) {
+        ResourceType t = type(group, resource);
+        assertEquals(kind, t.kind());
+        assertEquals("v1", t.version());
+        assertEquals(namespaced, t.namespaced());
+        assertEquals(List.of("create"), t.verbs());
+        assertEquals(List.of(), t.shortNames());
+        assertEquals(Set.of(), t.subresources());
+        assertTrue(t.review() != null, "answered from code");
+        assertFalse(t.stored());
+        assertEquals(Optional.empty(), REGISTRY.findKind(group + "/v1", kind), "never an owner");
     }
 
     /**
@@ -162,6 +189,7 @@ class BuiltinKindsTest {
 
     @Test
     void clusterScopedKindsAreTheSevenKubernetesDeclares() {
+        // Of the kinds with objects; the reviews' scopes are checked with them.
         assertEquals(
                 Set.of(
                         "namespaces",
@@ -171,7 +199,7 @@ class BuiltinKindsTest {
                         "clusterrolebindings",
                         "storageclasses",
                         "priorityclasses"),
-                resourcesWhere(t -> !t.namespaced()));
+                resourcesWhere(t -> t.stored() && !t.namespaced()));
     }
 
     @Test
@@ -302,6 +330,8 @@ class BuiltinKindsTest {
                 List.of(
                         "",
                         "apps",
+                        "authentication.k8s.io",
+                        "authorization.k8s.io",
                         "batch",
                         "networking.k8s.io",
                         "policy",
@@ -367,7 +397,7 @@ class BuiltinKindsTest {
 
     @Test
     void everyDefinitionIsBuiltinCompleteAndListedOnce() {
-        assertEquals(30, BuiltinKinds.all().size());
+        assertEquals(36, BuiltinKinds.all().size());
         for (KindDefinition d : BuiltinKinds.all()) {
             assertTrue(d.type().builtin(), d.type().kind());
             assertEquals(

@@ -91,6 +91,8 @@ class DiscoveryTest {
         assertEquals(
                 List.of(
                         "apps",
+                        "authentication.k8s.io",
+                        "authorization.k8s.io",
                         "batch",
                         "networking.k8s.io",
                         "policy",
@@ -309,6 +311,8 @@ class DiscoveryTest {
         assertEquals(
                 List.of(
                         "apps",
+                        "authentication.k8s.io",
+                        "authorization.k8s.io",
                         "batch",
                         "networking.k8s.io",
                         "policy",

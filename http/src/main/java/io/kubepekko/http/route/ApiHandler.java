@@ -172,7 +172,8 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
                                                             .orElse(null),
                                                     request.getHeader("User-Agent")
                                                             .map(h -> h.value())
-                                                            .orElse(null))));
+                                                            .orElse(null),
+                                                    ReviewHandler.INTERIM_REQUESTER)));
         }
         if (!method.equals("GET") && !method.equals("HEAD")) {
             return CompletableFuture.completedFuture(documents.notFound(accept));

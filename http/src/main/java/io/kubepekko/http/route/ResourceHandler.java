@@ -2,6 +2,9 @@ package io.kubepekko.http.route;
 
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.Verb;
+import io.kubepekko.api.auth.AccessReviews;
+import io.kubepekko.api.auth.TokenIssuer;
+import io.kubepekko.api.auth.UserInfo;
 import io.kubepekko.api.definition.KindDefinition;
 import io.kubepekko.api.protobuf.ProtobufBodies;
 import io.kubepekko.api.registry.ResourceType;
@@ -26,7 +29,7 @@ import org.apache.pekko.http.javadsl.model.ws.WebSocketUpgrade;
  */
 public final class ResourceHandler {
 
-    private static final String NOT_ALLOWED =
+    static final String NOT_ALLOWED =
             "the server does not allow this method on the requested resource";
 
     /** The verbs kube-apiserver routes on an object's own path ({@code .../{resource}/{name}}). */
@@ -45,10 +48,23 @@ public final class ResourceHandler {
     /** create, update, patch, delete and deletecollection. */
     private final WriteHandler writes;
 
-    public ResourceHandler(ControlPlane controlPlane, WatchTimeouts watchTimeouts, Clock clock) {
+    /** The reviews and the token subresource, which store nothing. */
+    private final ReviewHandler reviews;
+
+    /**
+     * @param accessReviews what the access and token reviews ask
+     * @param tokenIssuer who issues service-account tokens ({@code serviceaccounts/{name}/token})
+     */
+    public ResourceHandler(
+            ControlPlane controlPlane,
+            WatchTimeouts watchTimeouts,
+            Clock clock,
+            AccessReviews accessReviews,
+            TokenIssuer tokenIssuer) {
         this.controlPlane = controlPlane;
         this.reads = new ReadHandler(controlPlane, watchTimeouts, clock);
         this.writes = new WriteHandler(controlPlane);
+        this.reviews = new ReviewHandler(controlPlane, accessReviews, tokenIssuer, clock);
     }
 
     /** Ends every watch stream (see {@link ReadHandler#endWatches}). */
@@ -60,6 +76,7 @@ public final class ResourceHandler {
      * The parts of a request the handler reads.
      *
      * @param webSocket the WebSocket upgrade the client asked for (a watch over WebSocket), or null
+     * @param user who sent the request
      */
     record Request(
             RequestInfo info,
@@ -70,7 +87,8 @@ public final class ResourceHandler {
             Negotiation.Format statusFormat,
             boolean pretty,
             WebSocketUpgrade webSocket,
-            String userAgent) {
+            String userAgent,
+            UserInfo user) {
 
         /** The encoding of the response. */
         Negotiation.Format format() {
@@ -98,7 +116,8 @@ public final class ResourceHandler {
                             statusFormat,
                             pretty,
                             webSocket,
-                            userAgent);
+                            userAgent,
+                            user);
         }
 
         Request withInfo(RequestInfo other) {
@@ -111,7 +130,8 @@ public final class ResourceHandler {
                     statusFormat,
                     pretty,
                     webSocket,
-                    userAgent);
+                    userAgent,
+                    user);
         }
 
         Optional<String> param(String name) {
@@ -154,9 +174,11 @@ public final class ResourceHandler {
             case LIST -> reads.list(kind, r);
             case WATCH -> reads.watch(kind, r);
             case CREATE ->
-                    type.forwardedCreate() != null
-                            ? writes.forwardedCreate(type, r)
-                            : writes.create(type, r);
+                    type.review() != null
+                            ? reviews.review(type, r)
+                            : type.forwardedCreate() != null
+                                    ? writes.forwardedCreate(type, r)
+                                    : writes.create(type, r);
             case UPDATE -> writes.update(type, r);
             case PATCH -> writes.patch(type, r, null, List.of(PatchType.values()));
             case DELETE -> writes.delete(type, r);
@@ -173,7 +195,7 @@ public final class ResourceHandler {
      * namespace for a list or watch, an error otherwise. A namespace {@code .} or {@code ..} is
      * refused with 400 too (kube-apiserver fails with 500 {@code invalid key} there).
      */
-    private static Request withPathNames(Request r) {
+    static Request withPathNames(Request r) {
         RequestInfo info = r.info();
         String namespace = info.namespace();
         if (namespace != null && namespace.isEmpty()) {
@@ -222,6 +244,9 @@ public final class ResourceHandler {
         SubresourceRoute route =
                 SubresourceRoute.of(type, r.info().subresource())
                         .orElseThrow(() -> ApiStatus.pathNotFound().exception());
+        if (route instanceof SubresourceRoute.IssuesToken) {
+            return reviews.issueToken(type, r);
+        }
         if (route instanceof SubresourceRoute.Creates creates) {
             // Only created (kube's NamedCreater): any other method finds the POST route and is
             // refused.

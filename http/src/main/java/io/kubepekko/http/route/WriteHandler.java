@@ -161,15 +161,21 @@ final class WriteHandler {
         return controlPlane
                 .deleteCollection(type, r.info().namespace(), listed, deletionOptions(r))
                 .thenApply(
-                        l ->
-                                Encoder.list(
-                                        type.gvk(),
-                                        type.listKind(),
-                                        new ListChunk(l.items(), l.resourceVersion(), null, null),
-                                        null,
-                                        null,
-                                        r.format(),
-                                        r.pretty()));
+                        done -> {
+                            if (done instanceof ControlPlane.CollectionDeletion.Refused refused) {
+                                return r.refusal(refused.status());
+                            }
+                            ControlPlane.ObjectList l =
+                                    ((ControlPlane.CollectionDeletion.Deleted) done).listed();
+                            return Encoder.list(
+                                    type.gvk(),
+                                    type.listKind(),
+                                    new ListChunk(l.items(), l.resourceVersion(), null, null),
+                                    null,
+                                    null,
+                                    r.format(),
+                                    r.pretty());
+                        });
     }
 
     /** A write of an object's part (status, scale, finalize) with a body of the part's kind. */

@@ -1,5 +1,6 @@
 package io.kubepekko.http.server;
 
+import io.kubepekko.actors.Backoff;
 import io.kubepekko.actors.authorization.RbacPolicySource;
 import io.kubepekko.actors.controllers.NodeGraphSource;
 import io.kubepekko.actors.plane.ControlPlane;
@@ -71,7 +72,8 @@ final class AccessControl implements AutoCloseable {
             ControlPlane controlPlane,
             AccessSettings access,
             Pki.Material pki,
-            RbacPolicySource.Settings rbacSettings,
+            RbacPolicySource rbacPolicy,
+            Backoff informerBackoff,
             Clock clock)
             throws Refused {
         Authentication.Authenticator authenticator = authenticator(access, pki, clock);
@@ -87,16 +89,14 @@ final class AccessControl implements AutoCloseable {
                     controlPlane
                             .system()
                             .systemActorOf(
-                                    NodeGraphSource.create(
-                                            controlPlane, graph, rbacSettings.informer()),
+                                    NodeGraphSource.create(controlPlane, graph, informerBackoff),
                                     "node-graph",
                                     Props.empty());
                     chain.add(NodeAuthorizer.of(graph));
                 }
                 case RBAC -> {
-                    RbacPolicySource source = RbacPolicySource.start(controlPlane, rbacSettings);
-                    rbac = Optional.of(source);
-                    chain.add(new RbacAuthorizer(source.policy()));
+                    rbac = Optional.of(rbacPolicy);
+                    chain.add(new RbacAuthorizer(rbacPolicy.policy()));
                 }
             }
         }
@@ -151,11 +151,7 @@ final class AccessControl implements AutoCloseable {
         return () -> rbac.flatMap(RbacPolicySource::readiness);
     }
 
-    /**
-     * Stops following roles and bindings. The node graph's informers stop with the actor system.
-     */
+    /** The node graph's informers stop with the actor system; the server closes the RBAC source. */
     @Override
-    public void close() {
-        rbac.ifPresent(RbacPolicySource::close);
-    }
+    public void close() {}
 }

@@ -9,6 +9,8 @@ import io.kubepekko.actors.controllers.Controllers;
 import io.kubepekko.actors.fencing.PeerContact;
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.actors.watch.WatchCache;
+import io.kubepekko.api.auth.AccessReviews;
+import io.kubepekko.api.auth.TokenIssuer;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.kinds.ServiceNetwork;
 import io.kubepekko.api.store.ObjectWrites;
@@ -76,6 +78,7 @@ public final class ApiServer implements AutoCloseable {
     private final ResourceHandler resources;
     private final Optional<SecureListener> secure;
     private final Optional<AccessControl> access;
+    private final RbacPolicySource rbacPolicy;
 
     private ApiServer(
             ActorSystem<Void> system,
@@ -88,7 +91,8 @@ public final class ApiServer implements AutoCloseable {
             Controllers controllers,
             ResourceHandler resources,
             Optional<SecureListener> secure,
-            Optional<AccessControl> access) {
+            Optional<AccessControl> access,
+            RbacPolicySource rbacPolicy) {
         this.system = system;
         this.binding = binding;
         this.probes = probes;
@@ -100,6 +104,7 @@ public final class ApiServer implements AutoCloseable {
         this.resources = resources;
         this.secure = secure;
         this.access = access;
+        this.rbacPolicy = rbacPolicy;
     }
 
     public static ApiServer start(ApiServerSettings settings) throws Exception {
@@ -110,6 +115,22 @@ public final class ApiServer implements AutoCloseable {
      * Starts a server whose clock and randomness come from {@code environment} (tests inject them).
      */
     public static ApiServer start(ApiServerSettings settings, Environment environment)
+            throws Exception {
+        return start(
+                settings, environment, AccessReviews.alwaysAllow(), TokenIssuer.unconfigured());
+    }
+
+    /**
+     * Starts a server whose reviews ask {@code accessReviews} and whose {@code
+     * serviceaccounts/{name}/token} asks {@code tokenIssuer}. Until authentication and
+     * authorization are wired in, {@link #start(ApiServerSettings, Environment)} uses kube's
+     * answers for a server that checks nothing and has no signing key.
+     */
+    public static ApiServer start(
+            ApiServerSettings settings,
+            Environment environment,
+            AccessReviews accessReviews,
+            TokenIssuer tokenIssuer)
             throws Exception {
         DataDirectory.prepare(settings.dataDir());
         ApiServerSettings.Resolved resolved = settings.resolve();
@@ -124,7 +145,7 @@ public final class ApiServer implements AutoCloseable {
         ActorSystem<Void> system =
                 ActorSystem.create(Behaviors.empty(), ApiServerSettings.SYSTEM_NAME, systemConfig);
         try {
-            return boot(settings, resolved, system, environment);
+            return boot(settings, resolved, system, environment, accessReviews, tokenIssuer);
         } catch (Exception | Error e) {
             system.terminate();
             throw e;
@@ -135,7 +156,9 @@ public final class ApiServer implements AutoCloseable {
             ApiServerSettings settings,
             ApiServerSettings.Resolved resolved,
             ActorSystem<Void> system,
-            Environment environment)
+            Environment environment,
+            AccessReviews accessReviews,
+            TokenIssuer tokenIssuer)
             throws Exception {
         StorageSettings storage = resolved.storage();
         Config config = resolved.config();
@@ -207,6 +230,10 @@ public final class ApiServer implements AutoCloseable {
                 settings.secure().isPresent()
                         ? Optional.of(SecureListener.pki(settings))
                         : Optional.empty();
+        // Every server follows RBAC itself: it authorizes its own requests. Its informers wait
+        // for the caches, so starting it here costs the start nothing.
+        RbacPolicySource.Settings rbacSettings = RbacPolicySource.Settings.fromConfig(config);
+        RbacPolicySource rbacPolicy = RbacPolicySource.start(controlPlane, rbacSettings);
         Optional<AccessControl> access = Optional.empty();
         if (pki.isPresent()) {
             access =
@@ -215,7 +242,8 @@ public final class ApiServer implements AutoCloseable {
                                     controlPlane,
                                     settings.secure().get().access(),
                                     pki.get(),
-                                    RbacPolicySource.Settings.fromConfig(config),
+                                    rbacPolicy,
+                                    rbacSettings.informer(),
                                     environment.clock()));
             ready.put("informer-sync", access.get().readiness());
         }
@@ -233,7 +261,9 @@ public final class ApiServer implements AutoCloseable {
                         controlPlane,
                         new WatchTimeouts(
                                 config.getDuration("kubepekko.watch.min-request-timeout")),
-                        environment.clock());
+                        environment.clock(),
+                        accessReviews,
+                        tokenIssuer);
         Flow<HttpRequest, HttpResponse, ?> perConnection =
                 connections(
                         new ApiHandler(
@@ -316,7 +346,8 @@ public final class ApiServer implements AutoCloseable {
                 controllers,
                 resources,
                 secure,
-                access);
+                access,
+                rbacPolicy);
     }
 
     /** One request at a time per connection, as pipelining-limit = 1 has it. */
@@ -499,6 +530,11 @@ public final class ApiServer implements AutoCloseable {
         return controllers != null && controllers.activeHere();
     }
 
+    /** The RBAC policy this server authorizes with, and whether it has synced. */
+    public RbacPolicySource rbacPolicy() {
+        return rbacPolicy;
+    }
+
     public Path kubeconfig() {
         return kubeconfig;
     }
@@ -543,6 +579,7 @@ public final class ApiServer implements AutoCloseable {
         }
         // Its informers ask the sequencers through sharding: stop them before the regions go.
         access.ifPresent(AccessControl::close);
+        rbacPolicy.close();
         try {
             if (!settings.shutdownDelay().isZero()) {
                 TimeUnit.MILLISECONDS.sleep(settings.shutdownDelay().toMillis());

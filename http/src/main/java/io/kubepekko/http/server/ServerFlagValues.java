@@ -216,4 +216,14 @@ final class ServerFlagValues {
         }
         return parsed.modes();
     }
+
+    /** A Go {@code int} flag: pflag's refusal of a value that is not one. */
+    static int integer(String value) throws Flag.InvalidValue {
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new Flag.InvalidValue(
+                    value, "strconv.ParseInt: parsing \"" + value + "\": invalid syntax");
+        }
+    }
 }

@@ -18,25 +18,27 @@ import org.junit.jupiter.api.Test;
 /**
  * House rules of {@code http/}. Its rooms depend downward only: {@code server} (boot, flags,
  * settings, the process) builds the {@code route} handlers, which answer in the {@code encoding}'s
- * formats; nothing in http depends on the server, and encoding knows no routes. {@code security}
- * (the PKI, TLS, client certificates, key files) sits beside encoding, below the server and the
- * routes. Routes talk to the control plane through its facade and never reach into the entities,
- * the watch caches or the controllers' insides. The facade is named by class, not package, so the
- * rule holds while {@code io.kubepekko.actors} is split into packages: a class keeps its name when
- * it moves.
+ * formats and report to the {@code audit} log; nothing in http depends on the server, and neither
+ * encoding nor audit knows the routes. {@code security} (the PKI, TLS, client certificates, key
+ * files) sits beside encoding, below the server and the routes. Routes talk to the control plane
+ * through its facade and never reach into the entities, the watch caches or the controllers'
+ * insides. The facade is named by class, not package, so the rule holds while {@code
+ * io.kubepekko.actors} is split into packages: a class keeps its name when it moves.
  */
 class HttpArchitectureTest {
     /**
      * The actors types http may use, by their top-level class's simple name; all their nested types
      * (protocol records, settings) come with them. ControlPlane is the facade the routes call; the
      * rest is the wiring that {@code ApiServer} and {@code ClusterJoin} do at startup: controllers,
-     * the clock and process environment, the storage quota, the failover fencing actors, and one
-     * helper that turns a Pekko future into a CompletionStage.
+     * the RBAC policy the server authorizes with, the clock and process environment, the storage
+     * quota, the failover fencing actors, and one helper that turns a Pekko future into a
+     * CompletionStage.
      */
     private static final Set<String> FACADE =
             Set.of(
                     "ControlPlane",
                     "Controllers",
+                    "RbacPolicySource",
                     "Environment",
                     "StorageQuota",
                     "Futures",
@@ -88,6 +90,8 @@ class HttpArchitectureTest {
                         .definedBy("io.kubepekko.http.encoding..")
                         .layer("security")
                         .definedBy("io.kubepekko.http.security..")
+                        .layer("audit")
+                        .definedBy("io.kubepekko.http.audit..")
                         .whereLayer("server")
                         .mayNotBeAccessedByAnyLayer()
                         .whereLayer("route")
@@ -95,6 +99,8 @@ class HttpArchitectureTest {
                         .whereLayer("encoding")
                         .mayOnlyBeAccessedByLayers("route", "server")
                         .whereLayer("security")
+                        .mayOnlyBeAccessedByLayers("route", "server")
+                        .whereLayer("audit")
                         .mayOnlyBeAccessedByLayers("route", "server")
                         .because(
                                 "the server wires the routes, the routes use the encodings, never the other way;"
@@ -114,7 +120,8 @@ class HttpArchitectureTest {
                                 "io.kubepekko.http.server..",
                                 "io.kubepekko.http.route..",
                                 "io.kubepekko.http.encoding..",
-                                "io.kubepekko.http.security..")
+                                "io.kubepekko.http.security..",
+                                "io.kubepekko.http.audit..")
                         .because(
                                 "a class in the bare io.kubepekko.http package would sit outside the rooms' rules");
         rule.check(http);

@@ -293,7 +293,7 @@ class ApiServerFlagsTest {
     @Test
     void helpListsEveryDeclaredFlagWithItsDefault() {
         List<Flag<?>> flags = ApiServerFlags.FLAGS.flags();
-        assertEquals(27, flags.size());
+        assertEquals(35, flags.size());
         for (Flag<?> flag : flags) {
             String line =
                     ApiServerFlags.USAGE
@@ -385,10 +385,21 @@ class ApiServerFlagsTest {
 
     /**
      * Each declared flag checks its own value and names itself (and the value) when it refuses it.
+     * The audit paths take any text, and kube checks the audit log's format and mode only once the
+     * log is enabled, with messages of its own (ApiServerAuditFlagsTest).
      */
     @Test
     void aMistypedValueNamesItsFlag() {
+        List<Flag<?>> anyText =
+                List.of(
+                        ApiServerFlags.AUDIT_POLICY_FILE,
+                        ApiServerFlags.AUDIT_LOG_PATH,
+                        ApiServerFlags.AUDIT_LOG_FORMAT,
+                        ApiServerFlags.AUDIT_LOG_MODE);
         for (Flag<?> flag : ApiServerFlags.FLAGS.flags()) {
+            if (anyText.contains(flag)) {
+                continue;
+            }
             // A path flag takes any text but an empty one.
             String bad =
                     List.of(

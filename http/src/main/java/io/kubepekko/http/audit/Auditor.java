@@ -1,0 +1,201 @@
+package io.kubepekko.http.audit;
+
+import io.kubepekko.api.audit.AuditPolicy;
+import io.kubepekko.api.audit.AuditRequestFacts;
+import io.kubepekko.api.audit.RequestAudit;
+import io.kubepekko.api.audit.RequestAuditConfig;
+import io.kubepekko.api.auth.Credentials;
+import io.kubepekko.api.auth.authorizer.AuthorizationAttributes;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+/**
+ * The server's audit: the policy, and the sink events go to. The request path calls {@link #begin}
+ * once a request is authenticated (before impersonation and authorization, where kube's audit
+ * filter sits) and reports to the handle; a request whose credentials were refused is reported with
+ * {@link #authenticationFailed}. A server without {@code --audit-policy-file} and {@code
+ * --audit-log-path} has a {@link #disabled} auditor, whose handles record nothing.
+ */
+public final class Auditor implements AutoCloseable {
+    private final Optional<AuditPolicy> policy;
+    private final AuditSink sink;
+    private final AuditMode mode;
+    private final InstantSource clock;
+    private final Supplier<String> ids;
+
+    public Auditor(
+            Optional<AuditPolicy> policy,
+            AuditSink sink,
+            AuditMode mode,
+            InstantSource clock,
+            Supplier<String> ids) {
+        this.policy = policy;
+        this.sink = sink;
+        this.mode = mode;
+        this.clock = clock;
+        this.ids = ids;
+    }
+
+    /** Audits nothing. */
+    public static Auditor disabled() {
+        return new Auditor(
+                Optional.empty(),
+                AuditSink.NONE,
+                AuditMode.BLOCKING,
+                InstantSource.system(),
+                () -> UUID.randomUUID().toString());
+    }
+
+    /**
+     * The auditor of {@code settings}: the log file is created (mode 0600) now, so a path that
+     * cannot be written fails at start as in kube.
+     *
+     * @throws IOException when the log file cannot be created
+     */
+    public static Auditor open(AuditSettings settings) throws IOException {
+        if (!settings.enabled()) {
+            return disabled();
+        }
+        AuditLog.LineWriter out =
+                settings.toStdout() ? stdout() : file(settings, Clock.systemUTC());
+        AuditLog log =
+                new AuditLog(
+                        out,
+                        settings.format(),
+                        settings.mode(),
+                        settings.bufferSize(),
+                        AuditLog.DEFAULT_BLOCK_TIMEOUT);
+        return new Auditor(
+                settings.policy(),
+                log,
+                settings.mode(),
+                InstantSource.system(),
+                () -> UUID.randomUUID().toString());
+    }
+
+    static AuditLog.LineWriter file(AuditSettings settings, Clock clock) throws IOException {
+        RotatingFile file =
+                new RotatingFile(
+                        Path.of(settings.logPath()),
+                        settings.maxSizeMegabytes() * 1024L * 1024L,
+                        settings.maxBackups(),
+                        Duration.ofDays(settings.maxAgeDays()),
+                        clock);
+        try {
+            file.ensureExists();
+        } catch (IOException e) {
+            throw new IOException("ensureLogFile: " + e.getMessage(), e);
+        }
+        return new AuditLog.LineWriter() {
+            @Override
+            public void write(byte[] line) throws IOException {
+                file.write(line);
+            }
+
+            @Override
+            public void close() throws IOException {
+                file.close();
+            }
+        };
+    }
+
+    private static AuditLog.LineWriter stdout() {
+        OutputStream out = new FileOutputStream(FileDescriptor.out);
+        return new AuditLog.LineWriter() {
+            @Override
+            public void write(byte[] line) throws IOException {
+                out.write(line);
+                out.flush();
+            }
+
+            @Override
+            public void close() throws IOException {
+                out.flush(); // standard output stays open for the rest of the process
+            }
+        };
+    }
+
+    /** Whether any request can be audited. */
+    public boolean enabled() {
+        return policy.isPresent();
+    }
+
+    /**
+     * Starts the audit of an authenticated request and records its {@code RequestReceived} event
+     * when the policy asks for it.
+     *
+     * @param attrs the request's authorization attributes, with the authenticated user
+     * @param requestURI the path and query as sent
+     * @param sourceIPs the client addresses
+     * @param userAgent the User-Agent header, or empty
+     * @param auditIdHeader the request's {@code Audit-ID} header, if sent
+     * @param longRunning whether the request is long-running (watch, follow, exec, proxy)
+     */
+    public AuditHandle begin(
+            AuthorizationAttributes attrs,
+            String requestURI,
+            List<String> sourceIPs,
+            String userAgent,
+            Optional<String> auditIdHeader,
+            boolean longRunning) {
+        RequestAuditConfig config =
+                policy.map(p -> p.evaluate(attrs)).orElse(RequestAuditConfig.NONE);
+        AuditRequestFacts facts =
+                facts(requestURI, sourceIPs, userAgent, auditIdHeader, longRunning);
+        return new AuditHandle(
+                RequestAudit.start(config, attrs, facts, clock), facts.auditID(), sink, mode);
+    }
+
+    /**
+     * Records kube's single {@code ResponseStarted} event of a request whose credentials were
+     * refused (with {@code code}, 401). {@code attrs}' user is ignored: the event has none.
+     */
+    public void authenticationFailed(
+            AuthorizationAttributes attrs,
+            String requestURI,
+            List<String> sourceIPs,
+            String userAgent,
+            Optional<String> auditIdHeader,
+            Credentials presented,
+            int code) {
+        if (policy.isEmpty()) {
+            return;
+        }
+        RequestAuditConfig config = policy.get().evaluateWithoutUser(attrs);
+        RequestAudit.authenticationFailed(
+                        config,
+                        attrs,
+                        facts(requestURI, sourceIPs, userAgent, auditIdHeader, false),
+                        presented,
+                        code,
+                        clock)
+                .ifPresent(sink::record);
+    }
+
+    private AuditRequestFacts facts(
+            String requestURI,
+            List<String> sourceIPs,
+            String userAgent,
+            Optional<String> auditIdHeader,
+            boolean longRunning) {
+        String id = auditIdHeader.filter(s -> !s.isEmpty()).orElseGet(ids);
+        return new AuditRequestFacts(
+                id, requestURI, sourceIPs, userAgent, clock.instant(), longRunning);
+    }
+
+    /** Writes what is queued and closes the log. */
+    @Override
+    public void close() {
+        sink.close();
+    }
+}
