@@ -10,7 +10,8 @@ import java.util.Objects;
  * carries authenticator-specific facts (a service-account token's pod name, for instance) that
  * reviews and audit report but authorization ignores.
  *
- * @param name the user name, never empty
+ * @param name the user name; empty only for the subject of an access review that names groups alone
+ *     (authenticators never prove a nameless user)
  * @param uid the user's unique id, empty when the authenticator knows none
  * @param groups the groups in the order the authenticator listed them
  * @param extra extra attributes, keyed by their (lower-case) name
@@ -32,9 +33,6 @@ public record UserInfo(
 
     public UserInfo {
         Objects.requireNonNull(name, "name");
-        if (name.isEmpty()) {
-            throw new IllegalArgumentException("a user has a name");
-        }
         uid = uid == null ? "" : uid;
         groups = List.copyOf(groups);
         extra = Map.copyOf(extra);

@@ -1,6 +1,7 @@
 package io.kubepekko.http.route;
 
 import io.kubepekko.actors.Futures;
+import io.kubepekko.api.auth.UserInfo;
 import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.Failures;
@@ -129,8 +130,10 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
             return CompletableFuture.completedFuture(
                     Encoder.status(stopped.status(), statusFormat));
         }
-        List<String> warnings = ((Gate.Passage.Through) passage).warnings();
-        CompletionStage<HttpResponse> answer = passed(request, accept, statusFormat, info, path);
+        Gate.Passage.Through through = (Gate.Passage.Through) passage;
+        List<String> warnings = through.warnings();
+        CompletionStage<HttpResponse> answer =
+                passed(request, accept, statusFormat, info, path, through.user());
         return warnings.isEmpty()
                 ? answer
                 : answer.thenApply(r -> Encoder.withWarnings(r, warnings));
@@ -141,7 +144,8 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
             String accept,
             Negotiation.Format statusFormat,
             Optional<RequestInfo> info,
-            String path) {
+            String path,
+            UserInfo user) {
         Query query = request.getUri().query();
         String method = request.method().value();
         if (info.isPresent()) {
@@ -173,7 +177,7 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
                                                     request.getHeader("User-Agent")
                                                             .map(h -> h.value())
                                                             .orElse(null),
-                                                    ReviewHandler.INTERIM_REQUESTER)));
+                                                    user)));
         }
         if (!method.equals("GET") && !method.equals("HEAD")) {
             return CompletableFuture.completedFuture(documents.notFound(accept));

@@ -4,6 +4,7 @@ import io.kubepekko.actors.Backoff;
 import io.kubepekko.actors.authorization.RbacPolicySource;
 import io.kubepekko.actors.controllers.NodeGraphSource;
 import io.kubepekko.actors.plane.ControlPlane;
+import io.kubepekko.api.auth.AccessReviews;
 import io.kubepekko.api.auth.Authentication;
 import io.kubepekko.api.auth.AuthenticatorUnion;
 import io.kubepekko.api.auth.BearerTokenAuthenticator;
@@ -52,10 +53,12 @@ final class AccessControl implements AutoCloseable {
 
     private final Gate gate;
     private final Optional<RbacPolicySource> rbac;
+    private final AccessReviews reviews;
 
-    private AccessControl(Gate gate, Optional<RbacPolicySource> rbac) {
+    private AccessControl(Gate gate, Optional<RbacPolicySource> rbac, AccessReviews reviews) {
         this.gate = gate;
         this.rbac = rbac;
+        this.reviews = reviews;
     }
 
     /** A start-up problem with the access flags (an unreadable token file): exit 1 with it. */
@@ -76,7 +79,12 @@ final class AccessControl implements AutoCloseable {
             Backoff informerBackoff,
             Clock clock)
             throws Refused {
-        Authentication.Authenticator authenticator = authenticator(access, pki, clock);
+        Optional<BearerTokenAuthenticator> tokens = tokens(access);
+        List<Authentication.Authenticator> authenticators = new ArrayList<>();
+        authenticators.add(new X509Authenticator(pki.clientCas(), clock));
+        tokens.ifPresent(authenticators::add);
+        Authentication.Authenticator authenticator =
+                new AuthenticatorUnion(authenticators, access.anonymousAuth());
         Optional<RbacPolicySource> rbac = Optional.empty();
         List<Authorizer> chain = new ArrayList<>();
         chain.add(Authorizers.systemMasters());
@@ -100,25 +108,28 @@ final class AccessControl implements AutoCloseable {
                 }
             }
         }
-        Gate gate = new CheckingGate(authenticator, Authorizers.union(chain));
-        return new AccessControl(gate, rbac);
+        Authorizer authorizer = Authorizers.union(chain);
+        Gate gate = new CheckingGate(authenticator, authorizer);
+        AccessReviews reviews =
+                new CheckedReviews(
+                        tokens.map(t -> (TokenAuthenticator) t::authenticateToken),
+                        API_AUDIENCES,
+                        authorizer,
+                        rbac.map(RbacPolicySource::policy),
+                        access.authorizationModes().contains(AuthorizationMode.ALWAYS_ALLOW));
+        return new AccessControl(gate, rbac, reviews);
     }
 
-    private static Authentication.Authenticator authenticator(
-            AccessSettings access, Pki.Material pki, Clock clock) throws Refused {
-        List<TokenAuthenticator> tokens = new ArrayList<>();
-        if (access.tokenAuthFile().isPresent()) {
-            tokens.add(
-                    TokenAuthenticator.audienceAgnostic(
-                            API_AUDIENCES,
-                            new TokenFileAuthenticator(tokenFile(access.tokenAuthFile().get()))));
+    /** The bearer-token authenticators (the token file), when any is configured. */
+    private static Optional<BearerTokenAuthenticator> tokens(AccessSettings access) throws Refused {
+        if (access.tokenAuthFile().isEmpty()) {
+            return Optional.empty();
         }
-        List<Authentication.Authenticator> chain = new ArrayList<>();
-        chain.add(new X509Authenticator(pki.clientCas(), clock));
-        if (!tokens.isEmpty()) {
-            chain.add(new BearerTokenAuthenticator(tokens, API_AUDIENCES));
-        }
-        return new AuthenticatorUnion(chain, access.anonymousAuth());
+        TokenAuthenticator file =
+                TokenAuthenticator.audienceAgnostic(
+                        API_AUDIENCES,
+                        new TokenFileAuthenticator(tokenFile(access.tokenAuthFile().get())));
+        return Optional.of(new BearerTokenAuthenticator(List.of(file), API_AUDIENCES));
     }
 
     private static TokenFile tokenFile(Path path) throws Refused {
@@ -136,6 +147,11 @@ final class AccessControl implements AutoCloseable {
         TokenFile.Parsed parsed = (TokenFile.Parsed) parse;
         parsed.warnings().forEach(w -> log.warn("{}", w));
         return parsed.file();
+    }
+
+    /** The reviews, answered by this gate's authenticators and authorizers. */
+    AccessReviews reviews() {
+        return reviews;
     }
 
     /** The gate of the secure port. */

@@ -6,15 +6,12 @@ import io.kubepekko.actors.Environment;
 import io.kubepekko.actors.StorageQuota;
 import io.kubepekko.actors.authorization.RbacPolicySource;
 import io.kubepekko.actors.controllers.Controllers;
-import io.kubepekko.actors.fencing.PeerContact;
 import io.kubepekko.actors.plane.ControlPlane;
-import io.kubepekko.actors.watch.WatchCache;
 import io.kubepekko.api.auth.AccessReviews;
 import io.kubepekko.api.auth.TokenIssuer;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.kinds.ServiceNetwork;
 import io.kubepekko.api.store.ObjectWrites;
-import io.kubepekko.api.watch.FeatureGates;
 import io.kubepekko.http.route.ApiHandler;
 import io.kubepekko.http.route.DocumentHandler;
 import io.kubepekko.http.route.Gate;
@@ -43,7 +40,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.Member;
@@ -135,7 +131,7 @@ public final class ApiServer implements AutoCloseable {
         DataDirectory.prepare(settings.dataDir());
         ApiServerSettings.Resolved resolved = settings.resolve();
         Config systemConfig = resolved.config();
-        if (storageJoins(resolved)) {
+        if (BootSteps.storageJoins(resolved)) {
             // The storage decides whether this server forms the cluster or joins it (ClusterJoin),
             // not Pekko.
             systemConfig =
@@ -167,16 +163,16 @@ public final class ApiServer implements AutoCloseable {
         storage.prepareSchema(system).toCompletableFuture().get(60, TimeUnit.SECONDS);
         if (resolved.seedNodes().isEmpty()) {
             cluster.manager().tell(Join.create(cluster.selfMember().address()));
-        } else if (storageJoins(resolved)) {
+        } else if (BootSteps.storageJoins(resolved)) {
             ClusterJoin.join(system, resolved.seedNodes(), config);
         } // else the configured seed nodes are joined by the cluster extension itself
-        startWriteLease(system, config);
+        BootSteps.startWriteLease(system, config);
 
         DataDirectory.restrictFiles(settings.dataDir());
 
         Duration askTimeout = config.getDuration("kubepekko.http.ask-timeout");
         Registry registry = Registry.builtin();
-        StorageQuota quota = storageQuota(config, Runtime.getRuntime().maxMemory());
+        StorageQuota quota = BootSteps.storageQuota(config, Runtime.getRuntime().maxMemory());
         ControlPlane controlPlane =
                 ControlPlane.start(
                         system,
@@ -185,7 +181,7 @@ public final class ApiServer implements AutoCloseable {
                                 ObjectWrites.SCHEMA_PRUNER,
                                 config.getBytes(ApiServerFlags.MAX_OBJECT_BYTES)),
                         environment,
-                        readSettings(settings, config, askTimeout),
+                        BootSteps.readSettings(settings, config, askTimeout),
                         storage.journalReader(system, config),
                         ServiceNetwork.pools(
                                 settings.services().clusterIpRange(),
@@ -224,7 +220,7 @@ public final class ApiServer implements AutoCloseable {
         live.put("poststarthook/bootstrap-namespaces", bootstrap);
         Map<String, Supplier<Optional<String>>> ready = new LinkedHashMap<>(live);
         ready.put("storage", storageHealth::get);
-        ready.put("cluster", () -> clusterHealth(cluster));
+        ready.put("cluster", () -> BootSteps.clusterHealth(cluster));
         ready.put("watch-caches", controlPlane::readiness);
         Optional<Pki.Material> pki =
                 settings.secure().isPresent()
@@ -262,7 +258,11 @@ public final class ApiServer implements AutoCloseable {
                         new WatchTimeouts(
                                 config.getDuration("kubepekko.watch.min-request-timeout")),
                         environment.clock(),
-                        accessReviews,
+                        // The secure port's own checks answer the reviews, unless a test brought
+                        // its own double.
+                        access.isPresent() && accessReviews == AccessReviews.alwaysAllow()
+                                ? access.get().reviews()
+                                : accessReviews,
                         tokenIssuer);
         Flow<HttpRequest, HttpResponse, ?> perConnection =
                 connections(
@@ -310,10 +310,10 @@ public final class ApiServer implements AutoCloseable {
                         ? Kubeconfig.writeContent(settings.dataDir(), secure.get().kubeconfig())
                         : Kubeconfig.write(settings.dataDir(), url);
 
-        awaitUp(cluster, Duration.ofSeconds(60));
-        bootstrapWithRetry(controlPlane, Duration.ofSeconds(60));
+        BootSteps.awaitUp(cluster, Duration.ofSeconds(60));
+        BootSteps.bootstrapWithRetry(controlPlane, Duration.ofSeconds(60));
         bootstrapped.set(true);
-        awaitCaches(controlPlane, Duration.ofSeconds(120));
+        BootSteps.awaitCaches(controlPlane, Duration.ofSeconds(120));
         // After bootstrap, like kube-controller-manager against a serving apiserver.
         // Off only for tests of the API server's own behaviour (kube-apiserver without a
         // kube-controller-manager).
@@ -330,7 +330,7 @@ public final class ApiServer implements AutoCloseable {
                         + " bytes of which {} used)",
                 url,
                 secure.map(l -> " and " + l.url()).orElse(""),
-                describe(storage),
+                BootSteps.describe(storage),
                 settings.dataDir().toAbsolutePath(),
                 kubeconfig.toAbsolutePath(),
                 quota.limit(),
@@ -357,135 +357,6 @@ public final class ApiServer implements AutoCloseable {
                 Flow.<HttpRequest>create().mapAsync(1, handler::apply),
                 config.getDuration("kubepekko.http.read-header-timeout"),
                 config.getDuration("kubepekko.http.keep-alive-timeout"));
-    }
-
-    /** Whether the storage arbitrates the cluster's formation: seed nodes on Cassandra. */
-    private static boolean storageJoins(ApiServerSettings.Resolved resolved) {
-        return !resolved.seedNodes().isEmpty()
-                && resolved.storage() instanceof StorageSettings.Cassandra;
-    }
-
-    /**
-     * Keeps this server's journal writes behind a lease on the cluster's majority, so that a server
-     * the others may replace (cut off, or paused) stops writing before its successor starts.
-     */
-    private static void startWriteLease(ActorSystem<Void> system, Config config) {
-        Duration lease = config.getDuration("kubepekko.cluster.write-lease.duration");
-        Duration heartbeatPause =
-                config.getDuration("pekko.cluster.failure-detector.acceptable-heartbeat-pause");
-        Duration stableAfter =
-                config.getDuration("pekko.cluster.split-brain-resolver.stable-after");
-        PeerContact.checkLease(lease, heartbeatPause, stableAfter);
-        WritePermit permit = WritePermit.ID.of(Adapter.toClassic(system));
-        permit.replacedNoSoonerThan(
-                PeerContact.replacementMargin(lease, heartbeatPause, stableAfter));
-        system.systemActorOf(
-                PeerContact.create(
-                        permit,
-                        config.getDuration("kubepekko.cluster.write-lease.interval"),
-                        lease),
-                PeerContact.NAME,
-                Props.empty());
-    }
-
-    /**
-     * The storage quota {@code config} sets ({@code --storage-quota-bytes}), or by default {@code
-     * kubepekko.storage.quota-heap-percent} of {@code maxHeap}.
-     */
-    static StorageQuota storageQuota(Config config, long maxHeap) {
-        long bytes = config.getBytes(ApiServerSettings.StorageFlags.QUOTA_BYTES);
-        if (bytes > 0) {
-            return StorageQuota.of(bytes);
-        }
-        return StorageQuota.of(
-                Math.max(1, maxHeap / 100 * config.getInt("kubepekko.storage.quota-heap-percent")));
-    }
-
-    /**
-     * Ready while this node is Up and sees every member reachable: with an unreachable member, the
-     * shards it hosts answer nothing until the split brain resolver has decided, so this node could
-     * not serve every request.
-     */
-    static Optional<String> clusterHealth(Cluster cluster) {
-        MemberStatus status = cluster.selfMember().status();
-        if (status != MemberStatus.up()) {
-            return Optional.of("this node is " + status + ", not Up");
-        }
-        List<String> unreachable = new ArrayList<>();
-        for (Member m : cluster.state().getUnreachable()) {
-            unreachable.add(m.address().toString());
-        }
-        return unreachable.isEmpty()
-                ? Optional.empty()
-                : Optional.of("unreachable members: " + String.join(", ", unreachable));
-    }
-
-    private static String describe(StorageSettings storage) {
-        return storage instanceof StorageSettings.Cassandra c
-                ? "cassandra " + String.join(",", c.contactPoints()) + " keyspace " + c.keyspace()
-                : "embedded";
-    }
-
-    private static void awaitUp(Cluster cluster, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (cluster.selfMember().status() != MemberStatus.up()) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("the cluster did not come up within " + timeout);
-            }
-            Thread.onSpinWait();
-            TimeUnit.MILLISECONDS.sleep(20);
-        }
-    }
-
-    /**
-     * Reads and watches are served from the caches: the server announces itself once they are
-     * ready.
-     */
-    private static void awaitCaches(ControlPlane controlPlane, Duration timeout)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!controlPlane.loadingCaches().isEmpty()) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException(
-                        "the watch caches did not load within "
-                                + timeout
-                                + ": "
-                                + controlPlane.loadingCaches());
-            }
-            TimeUnit.MILLISECONDS.sleep(20);
-        }
-    }
-
-    static ControlPlane.ReadSettings readSettings(
-            ApiServerSettings settings, Config config, Duration askTimeout) {
-        ApiServerSettings.ReadFlags reads = settings.reads();
-        FeatureGates gates = reads.featureGates();
-        WatchCache.Settings cache =
-                WatchCache.Settings.fromConfig(
-                        config,
-                        reads.watchCacheWindow(),
-                        reads.continueTokenTtl(),
-                        reads.watchHistoryRetention(),
-                        gates.enabled(FeatureGates.EFFICIENT_WATCH_RESUMPTION));
-        return new ControlPlane.ReadSettings(askTimeout, cache, gates);
-    }
-
-    private static void bootstrapWithRetry(ControlPlane controlPlane, Duration timeout)
-            throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            try {
-                controlPlane
-                        .bootstrap()
-                        .toCompletableFuture()
-                        .get(timeout.toSeconds(), TimeUnit.SECONDS);
-                return;
-            } catch (Exception e) {
-                if (System.nanoTime() > deadline) {
-                    throw e;
-                }
-            }
-        }
     }
 
     public int port() {

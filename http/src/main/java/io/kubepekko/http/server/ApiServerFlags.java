@@ -5,22 +5,13 @@ import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import io.kubepekko.api.alloc.Ipv4Cidr;
 import io.kubepekko.api.alloc.PortRange;
-import io.kubepekko.api.audit.AuditPolicy;
-import io.kubepekko.api.auth.authorizer.AuthorizationMode;
 import io.kubepekko.api.flags.Flag;
 import io.kubepekko.api.flags.FlagSet;
 import io.kubepekko.api.watch.FeatureGates;
-import io.kubepekko.http.audit.AuditLogFormat;
-import io.kubepekko.http.audit.AuditMode;
-import io.kubepekko.http.audit.AuditPolicyFile;
 import io.kubepekko.http.audit.AuditSettings;
-import io.kubepekko.http.security.AccessSettings;
-import io.kubepekko.http.security.SecureServing;
-import io.kubepekko.http.security.TlsVersion;
 import io.kubepekko.persistence.StorageSettings;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -102,107 +93,6 @@ public final class ApiServerFlags {
                     false,
                     false,
                     Flag.last(ServerFlagValues::port));
-    // The secure port serves only when --secure-port is given (for now: plain HTTP stays the
-    // default); the TLS flags below shape it.
-    static final Flag<Integer> SECURE_PORT =
-            new Flag<>(
-                    "secure-port",
-                    "int",
-                    "6443",
-                    "the port to serve HTTPS on, beside --port; 0 picks a free port. Served only when given",
-                    false,
-                    false,
-                    Flag.last(ServerFlagValues::port));
-    static final Flag<Optional<String>> ADVERTISE_ADDRESS =
-            new Flag<>(
-                    "advertise-address",
-                    STRING,
-                    null,
-                    "the IP address the server advertises to members of the cluster; a name of the generated"
-                            + " serving certificate",
-                    false,
-                    false,
-                    Flag.optional(ServerFlagValues::address));
-    static final Flag<Optional<Path>> TLS_CERT_FILE =
-            new Flag<>(
-                    "tls-cert-file",
-                    STRING,
-                    null,
-                    "file with the x509 serving certificate (then its intermediates) for HTTPS; without it a"
-                            + " certificate of the CA under --data-dir/pki is served",
-                    false,
-                    false,
-                    Flag.optional(ServerFlagValues::dataDir));
-    static final Flag<Optional<Path>> TLS_PRIVATE_KEY_FILE =
-            new Flag<>(
-                    "tls-private-key-file",
-                    STRING,
-                    null,
-                    "file with the x509 private key matching --tls-cert-file",
-                    false,
-                    false,
-                    Flag.optional(ServerFlagValues::dataDir));
-    static final Flag<Optional<Path>> CLIENT_CA_FILE =
-            new Flag<>(
-                    "client-ca-file",
-                    STRING,
-                    null,
-                    "file with the CAs client certificates are verified against (CN the user, O the groups);"
-                            + " without it the client CA under --data-dir/pki",
-                    false,
-                    false,
-                    Flag.optional(ServerFlagValues::dataDir));
-    static final Flag<TlsVersion> TLS_MIN_VERSION =
-            new Flag<>(
-                    "tls-min-version",
-                    STRING,
-                    "VersionTLS12",
-                    "minimum TLS version supported. Possible values: VersionTLS10, VersionTLS11, VersionTLS12,"
-                            + " VersionTLS13",
-                    false,
-                    false,
-                    Flag.last(ServerFlagValues::tlsVersion));
-    static final Flag<List<String>> TLS_CIPHER_SUITES =
-            new Flag<>(
-                    "tls-cipher-suites",
-                    "strings",
-                    "",
-                    "comma list of cipher suites for the server (IANA names, as kube's); empty: the defaults",
-                    false,
-                    false,
-                    Flag.last(ServerFlagValues::cipherSuites));
-    static final Flag<List<AuthorizationMode>> AUTHORIZATION_MODE =
-            new Flag<>(
-                    "authorization-mode",
-                    "strings",
-                    "Node,RBAC",
-                    "Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of:"
-                            + " AlwaysAllow,AlwaysDeny,Node,RBAC.",
-                    false,
-                    false,
-                    Flag.last(ServerFlagValues::authorizationModes));
-    static final Flag<Boolean> ANONYMOUS_AUTH =
-            new Flag<>(
-                    "anonymous-auth",
-                    "",
-                    "true",
-                    "Enables anonymous requests to the secure port of the API server. Requests that are not"
-                            + " rejected by another authentication method are treated as anonymous requests."
-                            + " Anonymous requests have a username of system:anonymous, and a group name of"
-                            + " system:unauthenticated.",
-                    true,
-                    false,
-                    Flag.last(Flag::goBool));
-    static final Flag<Optional<Path>> TOKEN_AUTH_FILE =
-            new Flag<>(
-                    "token-auth-file",
-                    STRING,
-                    null,
-                    "If set, the file that will be used to secure the secure port of the API server via"
-                            + " token authentication.",
-                    false,
-                    false,
-                    Flag.optional(ServerFlagValues::dataDir));
     static final Flag<Duration> LIVEZ_GRACE_PERIOD =
             new Flag<>(
                     "livez-grace-period",
@@ -375,88 +265,6 @@ public final class ApiServerFlags {
                     false,
                     Flag.optional(ConfigFileFlag::configFile));
 
-    // The audit flags, as kube-apiserver's (k8s.io/apiserver server/options/audit.go); checked in
-    // auditSettings() only when the log is enabled, as kube validates them.
-    static final Flag<Optional<String>> AUDIT_POLICY_FILE =
-            new Flag<>(
-                    "audit-policy-file",
-                    STRING,
-                    null,
-                    "Path to the file that defines the audit policy configuration.",
-                    false,
-                    false,
-                    Flag.optional(value -> value));
-    static final Flag<String> AUDIT_LOG_PATH =
-            new Flag<>(
-                    "audit-log-path",
-                    STRING,
-                    "",
-                    "If set, all requests coming to the apiserver will be logged to this file.  '-' means"
-                            + " standard out.",
-                    false,
-                    false,
-                    Flag.last(value -> value));
-    static final Flag<Integer> AUDIT_LOG_MAXAGE =
-            new Flag<>(
-                    "audit-log-maxage",
-                    "int",
-                    "0",
-                    "The maximum number of days to retain old audit log files based on the timestamp encoded in"
-                            + " their filename.",
-                    false,
-                    false,
-                    Flag.last(ServerFlagValues::integer));
-    static final Flag<Integer> AUDIT_LOG_MAXBACKUP =
-            new Flag<>(
-                    "audit-log-maxbackup",
-                    "int",
-                    "0",
-                    "The maximum number of old audit log files to retain. Setting a value of 0 will mean"
-                            + " there's no restriction on the number of files.",
-                    false,
-                    false,
-                    Flag.last(ServerFlagValues::integer));
-    static final Flag<Integer> AUDIT_LOG_MAXSIZE =
-            new Flag<>(
-                    "audit-log-maxsize",
-                    "int",
-                    "0",
-                    "The maximum size in megabytes of the audit log file before it gets rotated.",
-                    false,
-                    false,
-                    Flag.last(ServerFlagValues::integer));
-    static final Flag<String> AUDIT_LOG_FORMAT =
-            new Flag<>(
-                    "audit-log-format",
-                    STRING,
-                    "json",
-                    "Format of saved audits. \"legacy\" indicates 1-line text format for each event."
-                            + " \"json\" indicates structured json format. Known formats are legacy,json.",
-                    false,
-                    false,
-                    Flag.last(value -> value));
-    static final Flag<String> AUDIT_LOG_MODE =
-            new Flag<>(
-                    "audit-log-mode",
-                    STRING,
-                    "blocking",
-                    "Strategy for sending audit events. Blocking indicates sending events should block"
-                            + " server responses. Batch causes the backend to buffer and write events"
-                            + " asynchronously. Known modes are batch,blocking,blocking-strict.",
-                    false,
-                    false,
-                    Flag.last(value -> value));
-    static final Flag<Integer> AUDIT_LOG_BATCH_BUFFER_SIZE =
-            new Flag<>(
-                    "audit-log-batch-buffer-size",
-                    "int",
-                    "10000",
-                    "The size of the buffer to store events before batching and writing. Only used in"
-                            + " batch mode.",
-                    false,
-                    false,
-                    Flag.last(ServerFlagValues::integer));
-
     /** The server's command line. */
     static final FlagSet FLAGS =
             new FlagSet(
@@ -466,16 +274,16 @@ public final class ApiServerFlags {
                             DATA_DIR,
                             BIND_ADDRESS,
                             PORT,
-                            SECURE_PORT,
-                            ADVERTISE_ADDRESS,
-                            TLS_CERT_FILE,
-                            TLS_PRIVATE_KEY_FILE,
-                            CLIENT_CA_FILE,
-                            TLS_MIN_VERSION,
-                            TLS_CIPHER_SUITES,
-                            AUTHORIZATION_MODE,
-                            ANONYMOUS_AUTH,
-                            TOKEN_AUTH_FILE,
+                            SecureServingFlags.SECURE_PORT,
+                            SecureServingFlags.ADVERTISE_ADDRESS,
+                            SecureServingFlags.TLS_CERT_FILE,
+                            SecureServingFlags.TLS_PRIVATE_KEY_FILE,
+                            SecureServingFlags.CLIENT_CA_FILE,
+                            SecureServingFlags.TLS_MIN_VERSION,
+                            SecureServingFlags.TLS_CIPHER_SUITES,
+                            SecureServingFlags.AUTHORIZATION_MODE,
+                            SecureServingFlags.ANONYMOUS_AUTH,
+                            SecureServingFlags.TOKEN_AUTH_FILE,
                             LIVEZ_GRACE_PERIOD,
                             SHUTDOWN_DELAY_DURATION,
                             WATCH_CACHE_WINDOW,
@@ -493,14 +301,14 @@ public final class ApiServerFlags {
                             CLUSTER_PORT,
                             CLUSTER_HOSTNAME,
                             CONFIG,
-                            AUDIT_POLICY_FILE,
-                            AUDIT_LOG_PATH,
-                            AUDIT_LOG_MAXAGE,
-                            AUDIT_LOG_MAXBACKUP,
-                            AUDIT_LOG_MAXSIZE,
-                            AUDIT_LOG_FORMAT,
-                            AUDIT_LOG_MODE,
-                            AUDIT_LOG_BATCH_BUFFER_SIZE),
+                            AuditFlags.AUDIT_POLICY_FILE,
+                            AuditFlags.AUDIT_LOG_PATH,
+                            AuditFlags.AUDIT_LOG_MAXAGE,
+                            AuditFlags.AUDIT_LOG_MAXBACKUP,
+                            AuditFlags.AUDIT_LOG_MAXSIZE,
+                            AuditFlags.AUDIT_LOG_FORMAT,
+                            AuditFlags.AUDIT_LOG_MODE,
+                            AuditFlags.AUDIT_LOG_BATCH_BUFFER_SIZE),
                     arg -> "unexpected argument \"" + arg + "\"");
 
     /** {@code --help}, generated from the declarations above. */
@@ -562,8 +370,8 @@ public final class ApiServerFlags {
                                 v.given(CLUSTER_SEED_NODES).orElse(null),
                                 v.given(CLUSTER_PORT).orElse(null),
                                 v.given(CLUSTER_HOSTNAME).orElse(null)));
-        if (v.given(SECURE_PORT).isPresent()) {
-            settings = settings.withSecure(secureServing(v));
+        if (v.given(SecureServingFlags.SECURE_PORT).isPresent()) {
+            settings = settings.withSecure(SecureServingFlags.secureServing(v));
         }
         try {
             // the flags and the file together: a file may select the profile and the seeds
@@ -574,96 +382,6 @@ public final class ApiServerFlags {
             throw new UsageException(
                     ApiServerSettings.INVALID + ConfigFileFlag.oneLine(e.getMessage()));
         }
-        return new Parsed(settings, false, false, v.warnings(), auditSettings(v));
-    }
-
-    /**
-     * The audit flags, checked as kube-apiserver checks them: the policy file is read whenever one
-     * is named; the log's values only when the log is enabled.
-     */
-    private static AuditSettings auditSettings(FlagSet.Parsed.Values v) throws UsageException {
-        Optional<AuditPolicy> policy = Optional.empty();
-        Optional<String> policyFile = v.get(AUDIT_POLICY_FILE).filter(f -> !f.isEmpty());
-        if (policyFile.isPresent()) {
-            try {
-                policy = Optional.of(AuditPolicyFile.load(Path.of(policyFile.get())));
-            } catch (AuditPolicyFile.Invalid e) {
-                throw new UsageException(e.getMessage());
-            }
-        }
-        String path = v.get(AUDIT_LOG_PATH);
-        if (path.isEmpty()) {
-            return AuditSettings.DISABLED;
-        }
-        List<String> errors = new ArrayList<>();
-        String modeText = v.get(AUDIT_LOG_MODE);
-        Optional<AuditMode> mode = AuditMode.parse(modeText);
-        if (mode.isEmpty()) {
-            errors.add(
-                    "invalid audit log mode "
-                            + modeText
-                            + ", allowed modes are \""
-                            + AuditMode.allowed()
-                            + "\"");
-        }
-        int buffer = v.get(AUDIT_LOG_BATCH_BUFFER_SIZE);
-        if (mode.orElse(null) == AuditMode.BATCH && buffer <= 0) {
-            errors.add(
-                    "invalid audit batch log buffer size "
-                            + buffer
-                            + ", must be a positive number");
-        }
-        String formatText = v.get(AUDIT_LOG_FORMAT);
-        Optional<AuditLogFormat> format = AuditLogFormat.parse(formatText);
-        if (format.isEmpty()) {
-            errors.add(
-                    "invalid audit log format "
-                            + formatText
-                            + ", allowed formats are \""
-                            + AuditLogFormat.allowed()
-                            + "\"");
-        }
-        negative(AUDIT_LOG_MAXAGE, v.get(AUDIT_LOG_MAXAGE), errors);
-        negative(AUDIT_LOG_MAXBACKUP, v.get(AUDIT_LOG_MAXBACKUP), errors);
-        negative(AUDIT_LOG_MAXSIZE, v.get(AUDIT_LOG_MAXSIZE), errors);
-        if (!errors.isEmpty()) {
-            throw new UsageException(
-                    errors.size() == 1 ? errors.get(0) : "[" + String.join(", ", errors) + "]");
-        }
-        return new AuditSettings(
-                policy,
-                path,
-                v.get(AUDIT_LOG_MAXAGE),
-                v.get(AUDIT_LOG_MAXBACKUP),
-                v.get(AUDIT_LOG_MAXSIZE),
-                format.get(),
-                mode.get(),
-                // the queue is used in every mode here; kube ignores the size outside batch mode
-                buffer > 0 ? buffer : AuditSettings.DEFAULT_BUFFER_SIZE);
-    }
-
-    private static void negative(Flag<Integer> flag, int value, List<String> errors) {
-        if (value < 0) {
-            errors.add(flag.option() + " " + value + " can't be a negative number");
-        }
-    }
-
-    private static SecureServing secureServing(FlagSet.Parsed.Values v) throws UsageException {
-        try {
-            return new SecureServing(
-                    v.get(SECURE_PORT),
-                    v.get(TLS_CERT_FILE),
-                    v.get(TLS_PRIVATE_KEY_FILE),
-                    v.get(CLIENT_CA_FILE),
-                    v.get(TLS_MIN_VERSION),
-                    v.get(TLS_CIPHER_SUITES),
-                    v.get(ADVERTISE_ADDRESS),
-                    new AccessSettings(
-                            v.get(AUTHORIZATION_MODE),
-                            v.get(ANONYMOUS_AUTH),
-                            v.get(TOKEN_AUTH_FILE)));
-        } catch (IllegalArgumentException e) {
-            throw new UsageException(e.getMessage());
-        }
+        return new Parsed(settings, false, false, v.warnings(), AuditFlags.settings(v));
     }
 }

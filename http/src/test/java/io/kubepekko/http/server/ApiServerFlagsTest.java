@@ -161,14 +161,14 @@ class ApiServerFlagsTest {
         long heap = 512L * 1024 * 1024;
         assertEquals(
                 heap / 100 * 30,
-                ApiServer.storageQuota(settings().resolve().config(), heap).limit());
+                BootSteps.storageQuota(settings().resolve().config(), heap).limit());
         assertEquals(
                 heap / 100 * 30,
-                ApiServer.storageQuota(settings("--storage-quota-bytes=0").resolve().config(), heap)
+                BootSteps.storageQuota(settings("--storage-quota-bytes=0").resolve().config(), heap)
                         .limit());
         assertEquals(
                 1000,
-                ApiServer.storageQuota(
+                BootSteps.storageQuota(
                                 settings("--storage-quota-bytes=1000").resolve().config(), heap)
                         .limit());
     }
@@ -293,7 +293,7 @@ class ApiServerFlagsTest {
     @Test
     void helpListsEveryDeclaredFlagWithItsDefault() {
         List<Flag<?>> flags = ApiServerFlags.FLAGS.flags();
-        assertEquals(35, flags.size());
+        assertEquals(38, flags.size());
         for (Flag<?> flag : flags) {
             String line =
                     ApiServerFlags.USAGE
@@ -392,10 +392,10 @@ class ApiServerFlagsTest {
     void aMistypedValueNamesItsFlag() {
         List<Flag<?>> anyText =
                 List.of(
-                        ApiServerFlags.AUDIT_POLICY_FILE,
-                        ApiServerFlags.AUDIT_LOG_PATH,
-                        ApiServerFlags.AUDIT_LOG_FORMAT,
-                        ApiServerFlags.AUDIT_LOG_MODE);
+                        AuditFlags.AUDIT_POLICY_FILE,
+                        AuditFlags.AUDIT_LOG_PATH,
+                        AuditFlags.AUDIT_LOG_FORMAT,
+                        AuditFlags.AUDIT_LOG_MODE);
         for (Flag<?> flag : ApiServerFlags.FLAGS.flags()) {
             if (anyText.contains(flag)) {
                 continue;
@@ -404,9 +404,10 @@ class ApiServerFlagsTest {
             String bad =
                     List.of(
                                             ApiServerFlags.DATA_DIR,
-                                            ApiServerFlags.TLS_CERT_FILE,
-                                            ApiServerFlags.TLS_PRIVATE_KEY_FILE,
-                                            ApiServerFlags.CLIENT_CA_FILE)
+                                            SecureServingFlags.TLS_CERT_FILE,
+                                            SecureServingFlags.TLS_PRIVATE_KEY_FILE,
+                                            SecureServingFlags.CLIENT_CA_FILE,
+                                            SecureServingFlags.TOKEN_AUTH_FILE)
                                     .contains(flag)
                             ? ""
                             : "%";

@@ -37,7 +37,7 @@ class ClusterHealthTest {
     @Test
     void failsUntilTheNodeIsUp() {
         Cluster cluster = Cluster.get(kit.system());
-        Optional<String> before = ApiServer.clusterHealth(cluster);
+        Optional<String> before = BootSteps.clusterHealth(cluster);
         assertTrue(
                 before.isPresent()
                         && before.get().startsWith("this node is ")
@@ -48,6 +48,6 @@ class ClusterHealthTest {
         await().atMost(Duration.ofSeconds(20))
                 .pollInterval(Duration.ofMillis(50))
                 .untilAsserted(
-                        () -> assertEquals(Optional.empty(), ApiServer.clusterHealth(cluster)));
+                        () -> assertEquals(Optional.empty(), BootSteps.clusterHealth(cluster)));
     }
 }

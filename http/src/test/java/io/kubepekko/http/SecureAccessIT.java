@@ -1,0 +1,219 @@
+package io.kubepekko.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kubepekko.http.security.CertificateIssuer;
+import io.kubepekko.http.security.SecureServing;
+import java.net.http.HttpClient;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Who may do what through the secure port: kube's 401 for a credential that does not prove a user,
+ * the anonymous user's few rights, 403 with kube's message for a user without a role, a namespaced
+ * {@code edit} binding that allows its namespace only, and impersonation checked with the {@code
+ * impersonate} verb. The plain port (kube's old insecure port) is not gated.
+ */
+class SecureAccessIT {
+
+    @RegisterExtension
+    static final TestApiServer SERVER =
+            TestApiServer.perClass(s -> s.withSecure(SecureServing.generated(0)));
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static TlsClients.Kubeconfig admin;
+    private static HttpClient adminClient;
+    private static HttpClient anonymous;
+    private static HttpClient jane;
+
+    @BeforeAll
+    static void clients() throws Exception {
+        Path kubeconfig = SERVER.server().kubeconfig();
+        admin = TlsClients.kubeconfig(kubeconfig);
+        adminClient = TlsClients.client(admin.ca(), admin.clientCert(), admin.clientKey());
+        anonymous = TlsClients.client(admin.ca(), null, null);
+        CertificateIssuer.Issued janes =
+                TlsClients.userCertificate(kubeconfig.getParent(), "jane", List.of("devs"));
+        jane = TlsClients.client(admin.ca(), janes.certificate(), janes.key());
+        for (String ns : List.of("team-a", "team-b")) {
+            HttpResponse<String> created =
+                    TlsClients.send(
+                            adminClient,
+                            "POST",
+                            url("/api/v1/namespaces"),
+                            "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\""
+                                    + ns
+                                    + "\"}}",
+                            Map.of());
+            assertEquals(201, created.statusCode(), created.body());
+        }
+    }
+
+    private static String url(String path) {
+        return admin.server() + path;
+    }
+
+    private static JsonNode status(HttpResponse<String> r, int code) throws Exception {
+        assertEquals(code, r.statusCode(), r.body());
+        JsonNode body = JSON.readTree(r.body());
+        assertEquals("Status", body.path("kind").asText(), r.body());
+        assertEquals(code, body.path("code").asInt(), r.body());
+        return body;
+    }
+
+    @Test
+    void anonymousRequestsMayReadHealthAndVersionOnly() throws Exception {
+        assertEquals(200, TlsClients.get(anonymous, url("/version")).statusCode());
+        assertEquals(200, TlsClients.get(anonymous, url("/healthz")).statusCode());
+        JsonNode api = status(TlsClients.get(anonymous, url("/api")), 403);
+        assertEquals(
+                "forbidden: User \"system:anonymous\" cannot get path \"/api\"",
+                api.path("message").asText());
+        JsonNode pods =
+                status(TlsClients.get(anonymous, url("/api/v1/namespaces/team-a/pods")), 403);
+        assertEquals("Forbidden", pods.path("reason").asText());
+        assertEquals(
+                "pods is forbidden: User \"system:anonymous\" cannot list resource \"pods\" in API"
+                        + " group \"\" in the namespace \"team-a\"",
+                pods.path("message").asText());
+        assertEquals("pods", pods.at("/details/kind").asText());
+    }
+
+    @Test
+    void aCertificateOfAnotherCaIsUnauthorizedEvenWithAnonymousRequestsOn() throws Exception {
+        CertificateIssuer.Issued mallory =
+                TlsClients.strangerCertificate("mallory", List.of("system:masters"));
+        HttpClient client = TlsClients.client(admin.ca(), mallory.certificate(), mallory.key());
+        JsonNode body = status(TlsClients.get(client, url("/version")), 401);
+        assertEquals("Unauthorized", body.path("reason").asText());
+        assertEquals("Unauthorized", body.path("message").asText());
+    }
+
+    @Test
+    void anUnknownBearerTokenIsUnauthorized() throws Exception {
+        HttpResponse<String> r =
+                TlsClients.send(
+                        anonymous,
+                        "GET",
+                        url("/api/v1/namespaces"),
+                        null,
+                        Map.of("Authorization", "Bearer not-a-token"));
+        status(r, 401);
+    }
+
+    @Test
+    void theAdminOfSystemMastersMayDoAnything() throws Exception {
+        assertEquals(
+                200,
+                TlsClients.get(adminClient, url("/api/v1/namespaces/team-a/secrets")).statusCode());
+        assertEquals(200, TlsClients.get(adminClient, url("/api")).statusCode());
+    }
+
+    @Test
+    void anEditBindingAllowsItsNamespaceAndNotAnother() throws Exception {
+        JsonNode before =
+                status(TlsClients.get(jane, url("/api/v1/namespaces/team-a/configmaps")), 403);
+        assertEquals(
+                "configmaps is forbidden: User \"jane\" cannot list resource \"configmaps\" in API"
+                        + " group \"\" in the namespace \"team-a\"",
+                before.path("message").asText());
+        HttpResponse<String> bound =
+                TlsClients.send(
+                        adminClient,
+                        "POST",
+                        url("/apis/rbac.authorization.k8s.io/v1/namespaces/team-a/rolebindings"),
+                        "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"RoleBinding\","
+                                + "\"metadata\":{\"name\":\"jane-edit\"},"
+                                + "\"roleRef\":{\"apiGroup\":\"rbac.authorization.k8s.io\","
+                                + "\"kind\":\"ClusterRole\",\"name\":\"edit\"},"
+                                + "\"subjects\":[{\"apiGroup\":\"rbac.authorization.k8s.io\","
+                                + "\"kind\":\"User\",\"name\":\"jane\"}]}",
+                        Map.of());
+        assertEquals(201, bound.statusCode(), bound.body());
+
+        awaitCode(jane, url("/api/v1/namespaces/team-a/configmaps"), 200);
+        HttpResponse<String> created =
+                TlsClients.send(
+                        jane,
+                        "POST",
+                        url("/api/v1/namespaces/team-a/configmaps"),
+                        "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"c\"}}",
+                        Map.of());
+        assertEquals(201, created.statusCode(), created.body());
+        JsonNode other =
+                status(TlsClients.get(jane, url("/api/v1/namespaces/team-b/configmaps/c")), 403);
+        assertEquals(
+                "configmaps \"c\" is forbidden: User \"jane\" cannot get resource \"configmaps\" in"
+                        + " API group \"\" in the namespace \"team-b\"",
+                other.path("message").asText());
+        // edit does not reach RBAC itself
+        status(
+                TlsClients.get(
+                        jane,
+                        url("/apis/rbac.authorization.k8s.io/v1/namespaces/team-a/rolebindings")),
+                403);
+    }
+
+    @Test
+    void impersonationIsCheckedWithTheImpersonateVerb() throws Exception {
+        HttpResponse<String> asJane =
+                TlsClients.send(
+                        adminClient,
+                        "GET",
+                        url("/api/v1/namespaces/team-b/secrets"),
+                        null,
+                        Map.of("Impersonate-User", "jane"));
+        JsonNode forbidden = status(asJane, 403);
+        assertTrue(
+                forbidden.path("message").asText().contains("User \"jane\" cannot list"),
+                forbidden.toString());
+
+        HttpResponse<String> janeAsAdmin =
+                TlsClients.send(
+                        jane,
+                        "GET",
+                        url("/api/v1/namespaces"),
+                        null,
+                        Map.of("Impersonate-User", "kubernetes-admin"));
+        JsonNode refused = status(janeAsAdmin, 403);
+        assertEquals(
+                "users \"kubernetes-admin\" is forbidden: User \"jane\" cannot impersonate resource"
+                        + " \"users\" in API group \"\" at the cluster scope",
+                refused.path("message").asText());
+
+        HttpResponse<String> groupsOnly =
+                TlsClients.send(
+                        adminClient,
+                        "GET",
+                        url("/api/v1/namespaces"),
+                        null,
+                        Map.of("Impersonate-Group", "devs"));
+        status(groupsOnly, 400);
+    }
+
+    @Test
+    void thePlainPortIsKubesInsecurePort() {
+        assertEquals(200, SERVER.get("/api/v1/namespaces/team-a/secrets").code());
+    }
+
+    /**
+     * Polls until {@code url} answers {@code code}: the policy follows the store a moment later.
+     */
+    private static void awaitCode(HttpClient client, String url, int code) {
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> TlsClients.get(client, url).statusCode() == code);
+    }
+}

@@ -1,0 +1,183 @@
+package io.kubepekko.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.kubepekko.api.auth.CertificateLifetimes;
+import io.kubepekko.api.auth.ServingNames;
+import io.kubepekko.http.security.CertificateIssuer;
+import io.kubepekko.http.security.Pem;
+import io.kubepekko.http.security.Pki;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.Principal;
+import java.security.PrivateKey;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509ExtendedKeyManager;
+
+/**
+ * HTTPS clients of a test server's secure port: the admin kubeconfig's cluster and user, clients
+ * presenting any certificate, and certificates for other users signed by the server's client CA.
+ */
+final class TlsClients {
+    private TlsClients() {}
+
+    /** The admin kubeconfig's cluster and user. */
+    record Kubeconfig(
+            String server, X509Certificate ca, X509Certificate clientCert, PrivateKey clientKey) {}
+
+    static Kubeconfig kubeconfig(Path file) throws Exception {
+        JsonNode k = new ObjectMapper(new YAMLFactory()).readTree(Files.readString(file));
+        JsonNode cluster = k.path("clusters").get(0).path("cluster");
+        JsonNode user = k.path("users").get(0).path("user");
+        return new Kubeconfig(
+                cluster.path("server").asText(),
+                Pem.certificates(decode(cluster.path("certificate-authority-data")), "ca").get(0),
+                Pem.certificates(decode(user.path("client-certificate-data")), "cert").get(0),
+                Pem.privateKey(decode(user.path("client-key-data")), "key"));
+    }
+
+    private static String decode(JsonNode base64) {
+        return new String(Base64.getDecoder().decode(base64.asText()), StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * A client certificate for {@code user} in {@code groups}, signed by the server's client CA.
+     */
+    static CertificateIssuer.Issued userCertificate(Path dataDir, String user, List<String> groups)
+            throws Exception {
+        Path dir = dataDir.resolve(Pki.DIRECTORY);
+        CertificateIssuer.Issued clientCa =
+                new CertificateIssuer.Issued(
+                        Pem.certificates(dir.resolve(Pki.CLIENT_CA + ".crt")).get(0),
+                        Pem.privateKey(dir.resolve(Pki.CLIENT_CA + ".key")));
+        return CertificateIssuer.leaf(
+                clientCa,
+                CertificateIssuer.subject(user, groups),
+                CertificateIssuer.Usage.CLIENT,
+                new ServingNames(List.of(), List.of()),
+                Instant.now(),
+                CertificateLifetimes.LEAF);
+    }
+
+    /** A client certificate signed by a CA the server does not know. */
+    static CertificateIssuer.Issued strangerCertificate(String user, List<String> groups) {
+        CertificateIssuer.Issued otherCa =
+                CertificateIssuer.selfSignedCa("other", Instant.now(), CertificateLifetimes.CA);
+        return CertificateIssuer.leaf(
+                otherCa,
+                CertificateIssuer.subject(user, groups),
+                CertificateIssuer.Usage.CLIENT,
+                new ServingNames(List.of(), List.of()),
+                Instant.now(),
+                CertificateLifetimes.LEAF);
+    }
+
+    /**
+     * A client trusting {@code ca} that presents {@code cert} (when given) whatever CAs the server
+     * names.
+     */
+    static HttpClient client(X509Certificate ca, X509Certificate cert, PrivateKey key)
+            throws Exception {
+        KeyStore trust = KeyStore.getInstance("PKCS12");
+        trust.load(null, null);
+        trust.setCertificateEntry("ca", ca);
+        TrustManagerFactory tmf =
+                TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(trust);
+        SSLContext ssl = SSLContext.getInstance("TLS");
+        ssl.init(
+                cert == null ? null : new KeyManager[] {new Presenting(cert, key)},
+                tmf.getTrustManagers(),
+                null);
+        return HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .sslContext(ssl)
+                .connectTimeout(Duration.ofSeconds(10))
+                .build();
+    }
+
+    static HttpResponse<String> get(HttpClient client, String url) throws Exception {
+        return send(client, "GET", url, null, Map.of());
+    }
+
+    static HttpResponse<String> send(
+            HttpClient client, String method, String url, String json, Map<String, String> headers)
+            throws Exception {
+        HttpRequest.Builder b =
+                HttpRequest.newBuilder(URI.create(url))
+                        .timeout(Duration.ofSeconds(30))
+                        .method(
+                                method,
+                                json == null
+                                        ? HttpRequest.BodyPublishers.noBody()
+                                        : HttpRequest.BodyPublishers.ofString(json));
+        if (json != null) {
+            b.header("Content-Type", "application/json");
+        }
+        headers.forEach(b::header);
+        return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Presents one certificate, whichever issuers the server asks for. */
+    private static final class Presenting extends X509ExtendedKeyManager {
+        private final X509Certificate cert;
+        private final PrivateKey key;
+
+        Presenting(X509Certificate cert, PrivateKey key) {
+            this.cert = cert;
+            this.key = key;
+        }
+
+        @Override
+        public String chooseEngineClientAlias(String[] keyType, Principal[] issuers, SSLEngine e) {
+            return "client";
+        }
+
+        @Override
+        public String chooseClientAlias(String[] keyType, Principal[] issuers, Socket socket) {
+            return "client";
+        }
+
+        @Override
+        public String[] getClientAliases(String keyType, Principal[] issuers) {
+            return new String[] {"client"};
+        }
+
+        @Override
+        public X509Certificate[] getCertificateChain(String alias) {
+            return new X509Certificate[] {cert};
+        }
+
+        @Override
+        public PrivateKey getPrivateKey(String alias) {
+            return key;
+        }
+
+        @Override
+        public String[] getServerAliases(String keyType, Principal[] issuers) {
+            return null;
+        }
+
+        @Override
+        public String chooseServerAlias(String keyType, Principal[] issuers, Socket socket) {
+            return null;
+        }
+    }
+}
