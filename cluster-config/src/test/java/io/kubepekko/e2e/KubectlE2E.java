@@ -128,15 +128,16 @@ class KubectlE2E {
     // ---------------------------------------------------------------- auth
 
     /**
-     * Until authentication is wired in, every request acts as the interim administrator, and the
-     * reviews answer as kube does with authorization AlwaysAllow.
+     * The kubeconfig's plain port is kube's old insecure port: every request acts as {@code
+     * system:unsecured} in {@code system:masters}, and the reviews answer as kube does with
+     * authorization AlwaysAllow.
      */
     @Test
-    void authWhoamiPrintsTheInterimAdministrator() {
+    void authWhoamiPrintsTheInsecurePortsUser() {
         ProcessResult result = ok("auth", "whoami");
         List<String> lines = result.stdout().lines().map(String::strip).toList();
         assertTrue(
-                lines.stream().anyMatch(l -> l.matches("Username\\s+system:admin")),
+                lines.stream().anyMatch(l -> l.matches("Username\\s+system:unsecured")),
                 result.describe());
         assertTrue(
                 lines.stream()

@@ -309,7 +309,7 @@ class ReviewsIT {
                 "a new object, stamped now: " + out);
         assertEquals(
                 json(
-                        "{'userInfo':{'username':'system:admin','groups':['system:masters','system:authenticated']}}"),
+                        "{'userInfo':{'username':'system:unsecured','groups':['system:masters','system:authenticated']}}"),
                 out.path("status").toString());
     }
 
@@ -469,7 +469,7 @@ class ReviewsIT {
                         .json();
         assertEquals(
                 json("{'allowed':true,'reason':'double: allowed'}"), out.path("status").toString());
-        assertEquals("system:admin", asked.get().user());
+        assertEquals("system:unsecured", asked.get().user());
         api.post(
                         AUTHZ + "/selfsubjectaccessreviews",
                         json(

@@ -5,10 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kubepekko.http.security.AccessSettings;
 import io.kubepekko.http.security.CertificateIssuer;
 import io.kubepekko.http.security.SecureServing;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -26,9 +30,29 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class SecureAccessIT {
 
+    /** kube's static token file: one user, tom, in two groups. */
+    private static final Path TOKENS = tokenFile();
+
     @RegisterExtension
     static final TestApiServer SERVER =
-            TestApiServer.perClass(s -> s.withSecure(SecureServing.generated(0)));
+            TestApiServer.perClass(
+                    s ->
+                            s.withSecure(
+                                    SecureServing.generated(0)
+                                            .withAccess(
+                                                    AccessSettings.DEFAULT.withTokenAuthFile(
+                                                            TOKENS))));
+
+    private static Path tokenFile() {
+        try {
+            Path file = Files.createTempFile("kubepekko-tokens-", ".csv");
+            file.toFile().deleteOnExit();
+            Files.writeString(file, "t0ken-of-tom,tom,uid-tom,\"devs,ops\"\n");
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -101,15 +125,71 @@ class SecureAccessIT {
     }
 
     @Test
-    void anUnknownBearerTokenIsUnauthorized() throws Exception {
-        HttpResponse<String> r =
+    void aTokenOfTheTokenFileAuthenticatesItsUserAndAnUnknownOneIsUnauthorized() throws Exception {
+        HttpResponse<String> tom =
+                TlsClients.send(
+                        anonymous,
+                        "GET",
+                        url("/api/v1/namespaces"),
+                        null,
+                        Map.of("Authorization", "Bearer t0ken-of-tom"));
+        assertEquals(
+                "namespaces is forbidden: User \"tom\" cannot list resource \"namespaces\" in API"
+                        + " group \"\" at the cluster scope",
+                status(tom, 403).path("message").asText());
+        HttpResponse<String> whoami =
+                TlsClients.send(
+                        anonymous,
+                        "POST",
+                        url("/apis/authentication.k8s.io/v1/selfsubjectreviews"),
+                        "{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":\"SelfSubjectReview\"}",
+                        Map.of("Authorization", "Bearer t0ken-of-tom"));
+        assertEquals(201, whoami.statusCode(), whoami.body());
+        JsonNode user = JSON.readTree(whoami.body()).at("/status/userInfo");
+        assertEquals("tom", user.path("username").asText());
+        assertEquals("uid-tom", user.path("uid").asText());
+        assertEquals(
+                List.of("devs", "ops", "system:authenticated"),
+                JSON.convertValue(user.path("groups"), List.class));
+
+        HttpResponse<String> unknown =
                 TlsClients.send(
                         anonymous,
                         "GET",
                         url("/api/v1/namespaces"),
                         null,
                         Map.of("Authorization", "Bearer not-a-token"));
-        status(r, 401);
+        assertEquals("Unauthorized", status(unknown, 401).path("reason").asText());
+    }
+
+    @Test
+    void aSubjectAccessReviewAsksTheSameAuthorizers() throws Exception {
+        HttpResponse<String> review =
+                TlsClients.send(
+                        adminClient,
+                        "POST",
+                        url("/apis/authorization.k8s.io/v1/subjectaccessreviews"),
+                        "{\"apiVersion\":\"authorization.k8s.io/v1\",\"kind\":\"SubjectAccessReview\","
+                                + "\"spec\":{\"user\":\"nobody\",\"resourceAttributes\":"
+                                + "{\"namespace\":\"team-a\",\"verb\":\"get\",\"resource\":\"secrets\"}}}",
+                        Map.of());
+        assertEquals(201, review.statusCode(), review.body());
+        JsonNode status = JSON.readTree(review.body()).path("status");
+        assertEquals(false, status.path("allowed").asBoolean(true), review.body());
+        HttpResponse<String> masters =
+                TlsClients.send(
+                        adminClient,
+                        "POST",
+                        url("/apis/authorization.k8s.io/v1/subjectaccessreviews"),
+                        "{\"apiVersion\":\"authorization.k8s.io/v1\",\"kind\":\"SubjectAccessReview\","
+                                + "\"spec\":{\"user\":\"root\",\"groups\":[\"system:masters\"],"
+                                + "\"resourceAttributes\":{\"namespace\":\"team-a\",\"verb\":\"get\","
+                                + "\"resource\":\"secrets\"}}}",
+                        Map.of());
+        assertEquals(
+                true,
+                JSON.readTree(masters.body()).at("/status/allowed").asBoolean(),
+                masters.body());
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.kubepekko.api.status.ApiStatus;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -53,7 +54,10 @@ public final class Impersonation {
 
         public Requested {
             groups = List.copyOf(groups);
-            extra = Map.copyOf(extra);
+            // In the order the headers came: the checks run (and the first refusal answers) so.
+            Map<String, List<String>> ordered = new LinkedHashMap<>();
+            extra.forEach((k, v) -> ordered.put(k, List.copyOf(v)));
+            extra = Collections.unmodifiableMap(ordered);
         }
 
         /** Whether any impersonation header was sent. */

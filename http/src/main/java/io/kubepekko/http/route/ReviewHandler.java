@@ -7,7 +7,6 @@ import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.Verb;
 import io.kubepekko.api.auth.AccessReviews;
 import io.kubepekko.api.auth.TokenIssuer;
-import io.kubepekko.api.auth.UserInfo;
 import io.kubepekko.api.auth.review.Review;
 import io.kubepekko.api.auth.review.Reviews;
 import io.kubepekko.api.auth.review.TokenRequests;
@@ -33,14 +32,6 @@ import org.apache.pekko.http.javadsl.model.HttpResponse;
  * Part of {@link ResourceHandler}.
  */
 final class ReviewHandler {
-
-    /**
-     * Who sent a request until authentication is wired in: the server checks nothing, so every
-     * request acts as an administrator, named as k3s names its admin ({@code system:admin} in
-     * {@code system:masters}). Interim: the authenticated user replaces it.
-     */
-    static final UserInfo INTERIM_REQUESTER =
-            UserInfo.of("system:admin", List.of(UserInfo.MASTERS, UserInfo.AUTHENTICATED));
 
     private final ControlPlane controlPlane;
     private final AccessReviews reviews;

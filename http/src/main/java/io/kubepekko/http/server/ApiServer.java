@@ -118,9 +118,10 @@ public final class ApiServer implements AutoCloseable {
 
     /**
      * Starts a server whose reviews ask {@code accessReviews} and whose {@code
-     * serviceaccounts/{name}/token} asks {@code tokenIssuer}. Until authentication and
-     * authorization are wired in, {@link #start(ApiServerSettings, Environment)} uses kube's
-     * answers for a server that checks nothing and has no signing key.
+     * serviceaccounts/{name}/token} asks {@code tokenIssuer} (test doubles). {@link
+     * #start(ApiServerSettings, Environment)} answers the reviews with the secure port's own checks
+     * when it has one, else with kube's answers for a server that checks nothing; the token route
+     * answers as kube-apiserver without a signing key.
      */
     public static ApiServer start(
             ApiServerSettings settings,

@@ -39,6 +39,8 @@ class HttpArchitectureTest {
                     "ControlPlane",
                     "Controllers",
                     "RbacPolicySource",
+                    "NodeGraphSource",
+                    "Backoff",
                     "Environment",
                     "StorageQuota",
                     "Futures",
