@@ -5,6 +5,7 @@ import io.kubepekko.api.auth.UserInfo;
 import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.Failures;
+import io.kubepekko.http.audit.AuditHandle;
 import io.kubepekko.http.encoding.Encoder;
 import io.kubepekko.http.encoding.Negotiation;
 import io.kubepekko.http.encoding.RequestBodies;
@@ -15,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import org.apache.pekko.NotUsed;
 import org.apache.pekko.http.javadsl.model.AttributeKeys;
 import org.apache.pekko.http.javadsl.model.HttpEntity;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
@@ -22,10 +24,14 @@ import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.Query;
 import org.apache.pekko.http.javadsl.model.RequestEntity;
 import org.apache.pekko.http.javadsl.model.headers.Accept;
+import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 import org.apache.pekko.http.scaladsl.model.EntityStreamException;
 import org.apache.pekko.http.scaladsl.model.EntityStreamSizeException;
+import org.apache.pekko.http.scaladsl.model.ResponseEntity;
 import org.apache.pekko.stream.Materializer;
+import org.apache.pekko.stream.javadsl.Flow;
 import org.apache.pekko.stream.javadsl.Sink;
+import org.apache.pekko.util.ByteString;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -134,9 +140,49 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
         List<String> warnings = through.warnings();
         CompletionStage<HttpResponse> answer =
                 passed(request, accept, statusFormat, info, path, through.user());
-        return warnings.isEmpty()
-                ? answer
-                : answer.thenApply(r -> Encoder.withWarnings(r, warnings));
+        if (!warnings.isEmpty()) {
+            answer = answer.thenApply(r -> Encoder.withWarnings(r, warnings));
+        }
+        AuditHandle audit = through.audit();
+        return audit == null ? answer : audited(answer, audit, statusFormat);
+    }
+
+    /**
+     * Tells the request's audit how it ended: its code when the response is whole, or, for a stream
+     * (a watch), when it starts and again when its body ends. A failure is answered as {@link
+     * #failure} answers it, and audited with that code. The response carries kube's {@code
+     * Audit-Id} header.
+     */
+    private CompletionStage<HttpResponse> audited(
+            CompletionStage<HttpResponse> answer,
+            AuditHandle audit,
+            Negotiation.Format statusFormat) {
+        return answer.exceptionally(e -> failure(e, statusFormat))
+                .thenApply(response -> reported(response, audit));
+    }
+
+    private static HttpResponse reported(HttpResponse response, AuditHandle audit) {
+        int code = response.status().intValue();
+        HttpResponse withId = response.addHeader(RawHeader.create("Audit-Id", audit.auditID()));
+        if (response.entity().isKnownEmpty() || response.entity() instanceof HttpEntity.Strict) {
+            audit.responseComplete(code, null);
+            return withId;
+        }
+        audit.responseStarted(code);
+        Flow<ByteString, ByteString, NotUsed> ending =
+                Flow.<ByteString>create()
+                        .watchTermination(
+                                (mat, done) -> {
+                                    done.whenComplete((d, f) -> audit.responseComplete(code, null));
+                                    return mat;
+                                });
+        // The Java model has no transformDataBytes on a response entity; the Scala one does.
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        ResponseEntity watched =
+                ((ResponseEntity) response.entity())
+                        .transformDataBytes(
+                                (org.apache.pekko.stream.scaladsl.Flow) ending.asScala());
+        return withId.withEntity(watched);
     }
 
     private CompletionStage<HttpResponse> passed(

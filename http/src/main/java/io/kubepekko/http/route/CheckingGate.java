@@ -14,12 +14,16 @@ import io.kubepekko.api.selector.FieldSelector;
 import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.Reason;
+import io.kubepekko.http.audit.AuditHandle;
+import io.kubepekko.http.audit.Auditor;
+import io.kubepekko.http.audit.SourceIps;
 import io.kubepekko.http.security.ClientCertificates;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.pekko.http.javadsl.model.AttributeKeys;
 import org.apache.pekko.http.javadsl.model.HttpHeader;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.slf4j.Logger;
@@ -39,15 +43,19 @@ public final class CheckingGate implements Gate {
 
     private final Authentication.Authenticator authenticator;
     private final Authorizer authorizer;
+    private final Auditor auditor;
 
     /**
      * @param authenticator the server's authenticators as one union (anonymous included when on)
      * @param authorizer the server's authorizers as one union, in {@code --authorization-mode}
      *     order
+     * @param auditor where the requests are audited (kube's audit filter sits after authentication)
      */
-    public CheckingGate(Authentication.Authenticator authenticator, Authorizer authorizer) {
+    public CheckingGate(
+            Authentication.Authenticator authenticator, Authorizer authorizer, Auditor auditor) {
         this.authenticator = authenticator;
         this.authorizer = authorizer;
+        this.auditor = auditor;
     }
 
     @Override
@@ -57,25 +65,64 @@ public final class CheckingGate implements Gate {
         Credentials credentials =
                 new Credentials(ClientCertificates.of(request), header.bearerToken(), false);
         Authentication authentication = authenticator.authenticate(credentials);
+        String uri =
+                request.getUri().getPathString()
+                        + request.getUri().rawQueryString().map(q -> "?" + q).orElse("");
+        List<String> sourceIps = sourceIps(request);
+        String userAgent = request.getHeader("User-Agent").map(h -> h.value()).orElse("");
+        Optional<String> auditId = request.getHeader("Audit-ID").map(h -> h.value());
         if (!(authentication instanceof Authentication.Authenticated authenticated)) {
             if (authentication instanceof Authentication.Rejected rejected) {
                 log.debug("Unable to authenticate the request: {}", rejected.reason());
             }
+            auditor.authenticationFailed(
+                    attributes(UserInfo.anonymous(), info, request, path),
+                    uri,
+                    sourceIps,
+                    userAgent,
+                    auditId,
+                    credentials,
+                    UNAUTHORIZED.code());
             return new Passage.Stopped(UNAUTHORIZED);
         }
         Impersonation.Outcome acting =
                 Impersonation.decide(
                         authenticated.user(), Impersonation.read(headers(request)), authorizer);
+        AuditHandle audit =
+                auditor.begin(
+                        attributes(authenticated.user(), info, request, path),
+                        uri,
+                        sourceIps,
+                        userAgent,
+                        auditId,
+                        info.map(r -> r.verb() == Verb.WATCH).orElse(false));
         if (acting instanceof Impersonation.Outcome.Refused refused) {
+            audit.responseComplete(refused.status().code(), null);
             return new Passage.Stopped(refused.status());
         }
         UserInfo user = ((Impersonation.Outcome.ActAs) acting).user();
+        if (user != authenticated.user()) {
+            audit.impersonating(user);
+        }
         AuthorizationAttributes attributes = attributes(user, info, request, path);
         Decision decision = authorizer.authorize(attributes);
+        audit.authorized(decision);
         if (!decision.allowed()) {
-            return new Passage.Stopped(ForbiddenMessage.status(attributes, decision.reason()));
+            ApiStatus forbidden = ForbiddenMessage.status(attributes, decision.reason());
+            audit.responseComplete(forbidden.code(), null);
+            return new Passage.Stopped(forbidden);
         }
-        return new Passage.Through(user, header.warning().stream().toList());
+        return new Passage.Through(user, header.warning().stream().toList(), audit);
+    }
+
+    /** kube's source IPs: X-Forwarded-For, X-Real-Ip, then the connection's peer. */
+    private static List<String> sourceIps(HttpRequest request) {
+        return SourceIps.of(
+                request.getHeader("X-Forwarded-For").map(h -> h.value()).orElse(null),
+                request.getHeader("X-Real-Ip").map(h -> h.value()).orElse(null),
+                request.getAttribute(AttributeKeys.remoteAddress)
+                        .map(r -> r.getAddress().orElse(null))
+                        .orElse(null));
     }
 
     /**

@@ -2,6 +2,7 @@ package io.kubepekko.http.route;
 
 import io.kubepekko.api.auth.UserInfo;
 import io.kubepekko.api.status.ApiStatus;
+import io.kubepekko.http.audit.AuditHandle;
 import java.util.List;
 import java.util.Optional;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
@@ -22,7 +23,7 @@ public interface Gate {
             UserInfo.of("system:unsecured", List.of(UserInfo.MASTERS, UserInfo.AUTHENTICATED));
 
     /** The plain-HTTP port's gate: no credentials, every request as {@link #UNSECURED}. */
-    Gate INSECURE = (request, info, path) -> new Passage.Through(UNSECURED, List.of());
+    Gate INSECURE = (request, info, path) -> new Passage.Through(UNSECURED, List.of(), null);
 
     /**
      * Decides whether {@code request} goes on, and as whom.
@@ -39,8 +40,9 @@ public interface Gate {
          *
          * @param warnings warnings for the client ({@code Warning} headers), e.g. a malformed
          *     Authorization header kube tolerates
+         * @param audit the request's audit, told how it ends; null where nothing is audited
          */
-        record Through(UserInfo user, List<String> warnings) implements Passage {
+        record Through(UserInfo user, List<String> warnings, AuditHandle audit) implements Passage {
             public Through {
                 warnings = List.copyOf(warnings);
             }

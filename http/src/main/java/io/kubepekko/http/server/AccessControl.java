@@ -18,6 +18,7 @@ import io.kubepekko.api.auth.authorizer.Authorizers;
 import io.kubepekko.api.auth.node.NodeAuthorizer;
 import io.kubepekko.api.auth.node.NodeGraph;
 import io.kubepekko.api.auth.rbac.RbacAuthorizer;
+import io.kubepekko.http.audit.Auditor;
 import io.kubepekko.http.route.CheckingGate;
 import io.kubepekko.http.route.Gate;
 import io.kubepekko.http.security.AccessSettings;
@@ -77,6 +78,7 @@ final class AccessControl implements AutoCloseable {
             Pki.Material pki,
             RbacPolicySource rbacPolicy,
             Backoff informerBackoff,
+            Auditor auditor,
             Clock clock)
             throws Refused {
         Optional<BearerTokenAuthenticator> tokens = tokens(access);
@@ -109,7 +111,7 @@ final class AccessControl implements AutoCloseable {
             }
         }
         Authorizer authorizer = Authorizers.union(chain);
-        Gate gate = new CheckingGate(authenticator, authorizer);
+        Gate gate = new CheckingGate(authenticator, authorizer, auditor);
         AccessReviews reviews =
                 new CheckedReviews(
                         tokens.map(t -> (TokenAuthenticator) t::authenticateToken),

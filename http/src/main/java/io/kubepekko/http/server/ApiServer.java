@@ -12,6 +12,7 @@ import io.kubepekko.api.auth.TokenIssuer;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.kinds.ServiceNetwork;
 import io.kubepekko.api.store.ObjectWrites;
+import io.kubepekko.http.audit.Auditor;
 import io.kubepekko.http.route.ApiHandler;
 import io.kubepekko.http.route.DocumentHandler;
 import io.kubepekko.http.route.Gate;
@@ -75,6 +76,7 @@ public final class ApiServer implements AutoCloseable {
     private final Optional<SecureListener> secure;
     private final Optional<AccessControl> access;
     private final RbacPolicySource rbacPolicy;
+    private final Auditor auditor;
 
     private ApiServer(
             ActorSystem<Void> system,
@@ -88,7 +90,8 @@ public final class ApiServer implements AutoCloseable {
             ResourceHandler resources,
             Optional<SecureListener> secure,
             Optional<AccessControl> access,
-            RbacPolicySource rbacPolicy) {
+            RbacPolicySource rbacPolicy,
+            Auditor auditor) {
         this.system = system;
         this.binding = binding;
         this.probes = probes;
@@ -101,6 +104,7 @@ public final class ApiServer implements AutoCloseable {
         this.secure = secure;
         this.access = access;
         this.rbacPolicy = rbacPolicy;
+        this.auditor = auditor;
     }
 
     public static ApiServer start(ApiServerSettings settings) throws Exception {
@@ -231,6 +235,9 @@ public final class ApiServer implements AutoCloseable {
         // for the caches, so starting it here costs the start nothing.
         RbacPolicySource.Settings rbacSettings = RbacPolicySource.Settings.fromConfig(config);
         RbacPolicySource rbacPolicy = RbacPolicySource.start(controlPlane, rbacSettings);
+        // The log file is created now, so a path that cannot be written stops the start.
+        Auditor auditor =
+                settings.audit().enabled() ? Auditor.open(settings.audit()) : Auditor.disabled();
         Optional<AccessControl> access = Optional.empty();
         if (pki.isPresent()) {
             access =
@@ -241,6 +248,7 @@ public final class ApiServer implements AutoCloseable {
                                     pki.get(),
                                     rbacPolicy,
                                     rbacSettings.informer(),
+                                    auditor,
                                     environment.clock()));
             ready.put("informer-sync", access.get().readiness());
         }
@@ -348,7 +356,8 @@ public final class ApiServer implements AutoCloseable {
                 resources,
                 secure,
                 access,
-                rbacPolicy);
+                rbacPolicy,
+                auditor);
     }
 
     /** One request at a time per connection, as pipelining-limit = 1 has it. */
@@ -470,6 +479,8 @@ public final class ApiServer implements AutoCloseable {
         } catch (Exception e) {
             log.warn("unbinding failed", e);
         }
+        // After the listeners: the last requests' events are written before the log closes.
+        auditor.close();
         probes.shutdownNow();
         system.terminate();
         try {

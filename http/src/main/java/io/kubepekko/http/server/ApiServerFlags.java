@@ -8,7 +8,6 @@ import io.kubepekko.api.alloc.PortRange;
 import io.kubepekko.api.flags.Flag;
 import io.kubepekko.api.flags.FlagSet;
 import io.kubepekko.api.watch.FeatureGates;
-import io.kubepekko.http.audit.AuditSettings;
 import io.kubepekko.persistence.StorageSettings;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,17 +45,9 @@ public final class ApiServerFlags {
      * flags to standard error), or help/version to print.
      */
     public record Parsed(
-            ApiServerSettings settings,
-            boolean help,
-            boolean version,
-            List<String> warnings,
-            AuditSettings audit) {
+            ApiServerSettings settings, boolean help, boolean version, List<String> warnings) {
         Parsed(ApiServerSettings settings, boolean help, boolean version) {
             this(settings, help, version, List.of());
-        }
-
-        Parsed(ApiServerSettings settings, boolean help, boolean version, List<String> warnings) {
-            this(settings, help, version, warnings, AuditSettings.DISABLED);
         }
     }
 
@@ -373,6 +364,7 @@ public final class ApiServerFlags {
         if (v.given(SecureServingFlags.SECURE_PORT).isPresent()) {
             settings = settings.withSecure(SecureServingFlags.secureServing(v));
         }
+        settings = settings.withAudit(AuditFlags.settings(v));
         try {
             // the flags and the file together: a file may select the profile and the seeds
             settings.resolve();
@@ -382,6 +374,6 @@ public final class ApiServerFlags {
             throw new UsageException(
                     ApiServerSettings.INVALID + ConfigFileFlag.oneLine(e.getMessage()));
         }
-        return new Parsed(settings, false, false, v.warnings(), AuditFlags.settings(v));
+        return new Parsed(settings, false, false, v.warnings());
     }
 }

@@ -6,6 +6,7 @@ import io.kubepekko.api.alloc.Ipv4Cidr;
 import io.kubepekko.api.alloc.PortRange;
 import io.kubepekko.api.kinds.ServiceNetwork;
 import io.kubepekko.api.watch.FeatureGates;
+import io.kubepekko.http.audit.AuditSettings;
 import io.kubepekko.http.security.SecureServing;
 import io.kubepekko.persistence.StorageSettings;
 import java.nio.file.Path;
@@ -32,6 +33,7 @@ import java.util.Optional;
  * @param cluster how this server's actor system joins the Pekko Cluster
  * @param secure the HTTPS listener ({@code --secure-port} and the TLS flags), beside the plain one;
  *     empty: none
+ * @param audit what is audited and where the log goes ({@code --audit-*})
  */
 public record ApiServerSettings(
         Path dataDir,
@@ -44,7 +46,8 @@ public record ApiServerSettings(
         ServiceRanges services,
         StorageFlags storage,
         ClusterFlags cluster,
-        Optional<SecureServing> secure) {
+        Optional<SecureServing> secure,
+        AuditSettings audit) {
 
     /**
      * The actor system's name: Pekko refuses a member whose system name differs, so every node uses
@@ -119,7 +122,8 @@ public record ApiServerSettings(
                 services,
                 storage,
                 cluster,
-                Optional.empty());
+                Optional.empty(),
+                AuditSettings.DISABLED);
     }
 
     public ApiServerSettings(
@@ -357,7 +361,8 @@ public record ApiServerSettings(
                 services,
                 storage,
                 cluster,
-                secure);
+                secure,
+                audit);
     }
 
     public ApiServerSettings withPort(int p) {
@@ -372,7 +377,8 @@ public record ApiServerSettings(
                 services,
                 storage,
                 cluster,
-                secure);
+                secure,
+                audit);
     }
 
     public ApiServerSettings withReads(ReadFlags r) {
@@ -387,7 +393,8 @@ public record ApiServerSettings(
                 services,
                 storage,
                 cluster,
-                secure);
+                secure,
+                audit);
     }
 
     /** Layers {@code hocon} over the configuration (later calls win). */
@@ -403,7 +410,8 @@ public record ApiServerSettings(
                 services,
                 storage,
                 cluster,
-                secure);
+                secure,
+                audit);
     }
 
     public ApiServerSettings withServices(ServiceRanges s) {
@@ -418,7 +426,8 @@ public record ApiServerSettings(
                 s,
                 storage,
                 cluster,
-                secure);
+                secure,
+                audit);
     }
 
     public ApiServerSettings withStorage(StorageFlags s) {
@@ -433,7 +442,8 @@ public record ApiServerSettings(
                 services,
                 s,
                 cluster,
-                secure);
+                secure,
+                audit);
     }
 
     /** Serves HTTPS as {@code s} says, beside plain HTTP. */
@@ -449,7 +459,25 @@ public record ApiServerSettings(
                 services,
                 storage,
                 cluster,
-                Optional.of(s));
+                Optional.of(s),
+                audit);
+    }
+
+    /** Audits requests as {@code a} says ({@link AuditSettings#DISABLED}: nothing). */
+    public ApiServerSettings withAudit(AuditSettings a) {
+        return new ApiServerSettings(
+                dataDir,
+                bindAddress,
+                port,
+                livezGracePeriod,
+                shutdownDelay,
+                reads,
+                overrides,
+                services,
+                storage,
+                cluster,
+                secure,
+                a);
     }
 
     public ApiServerSettings withCluster(ClusterFlags c) {
@@ -464,6 +492,7 @@ public record ApiServerSettings(
                 services,
                 storage,
                 c,
-                secure);
+                secure,
+                audit);
     }
 }

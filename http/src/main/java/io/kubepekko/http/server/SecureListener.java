@@ -56,8 +56,10 @@ record SecureListener(ServerBinding binding, String url, Pki.Material pki) {
                         .enableHttps(TlsServing.context(pki, tls))
                         .adaptSettings(
                                 s ->
+                                        // the peer's address: the audit's sourceIPs
                                         ClientCertificates.includeSession(
-                                                s.withRawRequestUriHeader(true)))
+                                                s.withRawRequestUriHeader(true)
+                                                        .withRemoteAddressAttribute(true)))
                         .bindFlow(perConnection)
                         .toCompletableFuture()
                         .get(30, TimeUnit.SECONDS);

@@ -28,7 +28,7 @@ class ApiServerAuditFlagsTest {
     private static Path policy;
 
     private static AuditSettings audit(String... args) throws ApiServerFlags.UsageException {
-        return ApiServerFlags.parse(args, new Properties()).audit();
+        return ApiServerFlags.parse(args, new Properties()).settings().audit();
     }
 
     private static String error(String... args) {
