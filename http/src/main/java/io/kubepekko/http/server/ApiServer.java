@@ -264,7 +264,10 @@ public final class ApiServer implements AutoCloseable {
                         access.isPresent() && accessReviews == AccessReviews.alwaysAllow()
                                 ? access.get().reviews()
                                 : accessReviews,
-                        tokenIssuer);
+                        // Likewise the token subresource signs with the secure port's key.
+                        access.isPresent() && !tokenIssuer.configured()
+                                ? access.get().tokenIssuer()
+                                : tokenIssuer);
         Flow<HttpRequest, HttpResponse, ?> perConnection =
                 connections(
                         new ApiHandler(
