@@ -196,4 +196,39 @@ class ServiceAccountTokenIT {
                 .atMost(Duration.ofSeconds(30))
                 .until(() -> whoami(token).statusCode() == 401);
     }
+
+    @Test
+    void theIssuerDiscoveryIsServedToServiceAccountsAsKubeServesIt() throws Exception {
+        String token =
+                token("{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":\"TokenRequest\"}");
+        Map<String, String> bearer = Map.of("Authorization", "Bearer " + token);
+        HttpResponse<String> config =
+                TlsClients.send(
+                        anonymous, "GET", url("/.well-known/openid-configuration"), null, bearer);
+        assertEquals(200, config.statusCode(), config.body());
+        assertEquals("application/json", config.headers().firstValue("Content-Type").orElse(""));
+        assertEquals(
+                "public, max-age=3600", config.headers().firstValue("Cache-Control").orElse(""));
+        JsonNode doc = JSON.readTree(config.body());
+        assertEquals("https://kubernetes.default.svc.cluster.local", doc.path("issuer").asText());
+        assertEquals(admin.server() + "/openid/v1/jwks", doc.path("jwks_uri").asText());
+        assertEquals("[\"RS256\"]", doc.path("id_token_signing_alg_values_supported").toString());
+
+        HttpResponse<String> jwks =
+                TlsClients.send(anonymous, "GET", url("/openid/v1/jwks"), null, bearer);
+        assertEquals(200, jwks.statusCode(), jwks.body());
+        assertEquals(
+                "application/jwk-set+json", jwks.headers().firstValue("Content-Type").orElse(""));
+        JsonNode key = JSON.readTree(jwks.body()).at("/keys/0");
+        JsonNode header =
+                JSON.readTree(
+                        Base64.getUrlDecoder().decode(token.substring(0, token.indexOf('.'))));
+        assertEquals(header.path("kid").asText(), key.path("kid").asText());
+        assertEquals("RSA", key.path("kty").asText());
+        assertEquals("sig", key.path("use").asText());
+
+        // kube binds system:service-account-issuer-discovery to service accounts only.
+        HttpResponse<String> anon = TlsClients.get(anonymous, url("/openid/v1/jwks"));
+        assertEquals(403, anon.statusCode(), anon.body());
+    }
 }

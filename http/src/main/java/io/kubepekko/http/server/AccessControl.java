@@ -220,13 +220,24 @@ final class AccessControl implements AutoCloseable {
     }
 
     /**
-     * The service-account issuer's OIDC discovery documents, when kube would serve them.
+     * The service-account issuer's OIDC discovery documents, when kube would serve them (else the
+     * reason is logged, as kube does).
      *
-     * @param externalAddress the secure port's host:port (the default {@code jwks_uri}'s)
+     * @param secureUrl the secure port's URL: its host:port is kube's external address, the default
+     *     {@code jwks_uri}'s
      */
-    OpenIdMetadata.Discovery discovery(String externalAddress) {
-        return OpenIdMetadata.discovery(
-                API_AUDIENCES.get(0), "", externalAddress, serviceAccountKeys);
+    Optional<OpenIdMetadata.Served> issuerDiscovery(String secureUrl) {
+        String externalAddress = secureUrl.replaceFirst("^https://", "");
+        OpenIdMetadata.Discovery discovery =
+                OpenIdMetadata.discovery(
+                        API_AUDIENCES.get(0), "", externalAddress, serviceAccountKeys);
+        if (discovery instanceof OpenIdMetadata.Served served) {
+            return Optional.of(served);
+        }
+        log.warn(
+                "service-account issuer discovery is not served: {}",
+                ((OpenIdMetadata.NotServed) discovery).reason());
+        return Optional.empty();
     }
 
     /** The gate of the secure port. */
