@@ -70,18 +70,21 @@ final class AccessControl implements AutoCloseable {
     private final AccessReviews reviews;
     private final TokenIssuer tokenIssuer;
     private final List<PublicKey> serviceAccountKeys;
+    private final BoundObjectIndex boundObjects;
 
     private AccessControl(
             Gate gate,
             Optional<RbacPolicySource> rbac,
             AccessReviews reviews,
             TokenIssuer tokenIssuer,
-            List<PublicKey> serviceAccountKeys) {
+            List<PublicKey> serviceAccountKeys,
+            BoundObjectIndex boundObjects) {
         this.gate = gate;
         this.rbac = rbac;
         this.reviews = reviews;
         this.tokenIssuer = tokenIssuer;
         this.serviceAccountKeys = serviceAccountKeys;
+        this.boundObjects = boundObjects;
     }
 
     /** A start-up problem with the access flags (an unreadable token file): exit 1 with it. */
@@ -159,7 +162,7 @@ final class AccessControl implements AutoCloseable {
                         authorizer,
                         rbac.map(RbacPolicySource::policy),
                         access.authorizationModes().contains(AuthorizationMode.ALWAYS_ALLOW));
-        return new AccessControl(gate, rbac, reviews, tokenIssuer, keys.verifying());
+        return new AccessControl(gate, rbac, reviews, tokenIssuer, keys.verifying(), bound);
     }
 
     /** The PKI's service-account keys: {@code sa.key} signs, {@code sa.pub} verifies. */
@@ -247,10 +250,11 @@ final class AccessControl implements AutoCloseable {
 
     /**
      * /readyz's check: the RBAC authorizer has seen every role and binding once (kube's RBAC
-     * authorizer waits for its informers too); ready at once without RBAC.
+     * authorizer waits for its informers too), and the service-account token authenticator's index
+     * has listed its objects once.
      */
     Supplier<Optional<String>> readiness() {
-        return () -> rbac.flatMap(RbacPolicySource::readiness);
+        return () -> rbac.flatMap(RbacPolicySource::readiness).or(boundObjects::readiness);
     }
 
     /** The node graph's informers stop with the actor system; the server closes the RBAC source. */

@@ -7,6 +7,7 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -27,6 +28,7 @@ public final class BoundObjectIndex implements BoundObjects {
                     new GroupResource("", "nodes"), Kind.NODE);
 
     private final Map<Kind, Map<String, Live>> objects = new ConcurrentHashMap<>();
+    private final Set<Kind> listedKinds = ConcurrentHashMap.newKeySet();
 
     public BoundObjectIndex() {
         for (Kind kind : Kind.values()) {
@@ -48,6 +50,17 @@ public final class BoundObjectIndex implements BoundObjects {
         Map<String, Live> current = objects.get(kind);
         current.keySet().retainAll(fresh.keySet());
         current.putAll(fresh);
+        listedKinds.add(kind);
+    }
+
+    /**
+     * Empty once every kind was listed; until then why not: a token checked before would be refused
+     * for an object the index has not seen yet.
+     */
+    public Optional<String> readiness() {
+        return listedKinds.size() == Kind.values().length
+                ? Optional.empty()
+                : Optional.of("service-account token objects not listed yet");
     }
 
     /** An object of {@code kind} added or changed. */

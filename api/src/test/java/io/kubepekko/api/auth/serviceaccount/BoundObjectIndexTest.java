@@ -68,4 +68,14 @@ class BoundObjectIndexTest {
                 Optional.of(BoundObjects.Live.of("u2")),
                 index.find(BoundObjects.Kind.SECRET, "ci", "old"));
     }
+
+    @Test
+    void isReadyOnceEveryKindWasListed() {
+        BoundObjectIndex index = new BoundObjectIndex();
+        for (BoundObjects.Kind kind : BoundObjects.Kind.values()) {
+            assertEquals(true, index.readiness().isPresent(), kind.toString());
+            index.replace(kind, List.of());
+        }
+        assertEquals(Optional.empty(), index.readiness());
+    }
 }
