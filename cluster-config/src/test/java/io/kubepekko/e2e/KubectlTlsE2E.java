@@ -13,6 +13,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -74,5 +76,49 @@ class KubectlTlsE2E {
         assertEquals(0, got.exitCode(), got.describe());
         assertEquals("v", got.stdout());
         assertTrue(got.stderr().contains(server.secureUrl().orElseThrow()), got.describe());
+    }
+
+    @Test
+    void kubectlCreateTokenIssuesAServiceAccountTokenThatAuthenticatesAsIt() throws Exception {
+        ProcessResult sa = kubectl().run("create", "serviceaccount", "robot");
+        assertEquals(0, sa.exitCode(), sa.describe());
+        ProcessResult token = kubectl().run("create", "token", "robot", "--duration=15m");
+        assertEquals(0, token.exitCode(), token.describe());
+        String jwt = token.stdout().trim();
+        assertEquals(3, jwt.split("\\.").length, token.describe());
+
+        // A kubeconfig with the server's CA and the token alone (no client certificate, which
+        // would authenticate first).
+        String admin = Files.readString(server.kubeconfig());
+        Matcher ca = Pattern.compile("certificate-authority-data: *(\\S+)").matcher(admin);
+        assertTrue(ca.find(), admin);
+        Path robotConfig = scratch.resolve("robot.kubeconfig");
+        Files.writeString(
+                robotConfig,
+                String.join(
+                        "\n",
+                        "apiVersion: v1",
+                        "kind: Config",
+                        "clusters:",
+                        "- name: kubepekko",
+                        "  cluster:",
+                        "    server: " + server.secureUrl().orElseThrow(),
+                        "    certificate-authority-data: " + ca.group(1),
+                        "users:",
+                        "- name: robot",
+                        "  user:",
+                        "    token: " + jwt,
+                        "contexts:",
+                        "- name: robot",
+                        "  context:",
+                        "    cluster: kubepekko",
+                        "    user: robot",
+                        "current-context: robot",
+                        ""));
+        ProcessResult whoami =
+                new Kubectl(ClientBinaries.require().kubectl(), robotConfig, scratch, scratch)
+                        .run("auth", "whoami", "-o", "jsonpath={.status.userInfo.username}");
+        assertEquals(0, whoami.exitCode(), whoami.describe());
+        assertEquals("system:serviceaccount:default:robot", whoami.stdout());
     }
 }

@@ -2,6 +2,7 @@ package io.kubepekko.http.route;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.auth.serviceaccount.OpenIdMetadata;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.discovery.Discovery;
 import io.kubepekko.api.discovery.DiscoveryDocument;
@@ -16,6 +17,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.model.ContentType;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
@@ -38,9 +40,21 @@ public final class DocumentHandler {
     private final Discovery discovery;
     private final OpenApiV3 openApi;
     private final Registry registry;
+    private final Supplier<Optional<OpenIdMetadata.Served>> issuerDiscovery;
 
     public DocumentHandler(Registry registry) {
+        this(registry, Optional::empty);
+    }
+
+    /**
+     * A handler that also serves the service-account issuer's OIDC discovery ({@value
+     * OpenIdMetadata#CONFIGURATION_PATH} and {@value OpenIdMetadata#JWKS_PATH}) while {@code
+     * issuerDiscovery} has them: the secure port's, once it knows its address.
+     */
+    public DocumentHandler(
+            Registry registry, Supplier<Optional<OpenIdMetadata.Served>> issuerDiscovery) {
         this.registry = registry;
+        this.issuerDiscovery = issuerDiscovery;
         this.discovery = Discovery.of(registry);
         this.openApi = OpenApiV3.of(registry);
         ObjectNode v = Json.MAPPER.createObjectNode();
@@ -64,6 +78,12 @@ public final class DocumentHandler {
         String ifNoneMatch = request.getHeader("If-None-Match").map(h -> h.value()).orElse(null);
         if (p.equals("/version")) {
             return Encoder.json(200, version, Negotiation.Format.JSON, false, List.of());
+        }
+        if (p.equals(OpenIdMetadata.CONFIGURATION_PATH) || p.equals(OpenIdMetadata.JWKS_PATH)) {
+            Optional<OpenIdMetadata.Served> served = issuerDiscovery.get();
+            if (served.isPresent()) {
+                return issuerDocument(served.get(), p.equals(OpenIdMetadata.JWKS_PATH));
+            }
         }
         if (p.equals("/api") || p.equals("/apis")) {
             DiscoveryFormat format =
@@ -92,6 +112,23 @@ public final class DocumentHandler {
                     .orElseGet(() -> notFound(accept));
         }
         return notFound(accept);
+    }
+
+    /**
+     * kube's {@code OpenIDMetadataServer}: the JSON with its own media type and a public hour's
+     * {@code Cache-Control} instead of the server's usual one.
+     */
+    private static HttpResponse issuerDocument(OpenIdMetadata.Served served, boolean keySet) {
+        String mediaType =
+                keySet ? OpenIdMetadata.JWKS_MEDIA_TYPE : OpenIdMetadata.CONFIGURATION_MEDIA_TYPE;
+        byte[] body = Json.bytes(keySet ? served.keySet() : served.configuration());
+        return HttpResponse.create()
+                .withStatus(200)
+                .withEntity(ContentTypes.parse(mediaType), body)
+                .addHeader(
+                        RawHeader.create(
+                                "Cache-Control",
+                                "public, max-age=" + OpenIdMetadata.MAX_AGE_SECONDS));
     }
 
     /** {@code /api/v1}, {@code /apis/{group}} and {@code /apis/{group}/{version}}. */

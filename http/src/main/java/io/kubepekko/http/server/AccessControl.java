@@ -2,6 +2,7 @@ package io.kubepekko.http.server;
 
 import io.kubepekko.actors.Backoff;
 import io.kubepekko.actors.authorization.RbacPolicySource;
+import io.kubepekko.actors.controllers.BoundObjectSource;
 import io.kubepekko.actors.controllers.NodeGraphSource;
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.auth.AccessReviews;
@@ -11,6 +12,7 @@ import io.kubepekko.api.auth.BearerTokenAuthenticator;
 import io.kubepekko.api.auth.TokenAuthenticator;
 import io.kubepekko.api.auth.TokenFile;
 import io.kubepekko.api.auth.TokenFileAuthenticator;
+import io.kubepekko.api.auth.TokenIssuer;
 import io.kubepekko.api.auth.X509Authenticator;
 import io.kubepekko.api.auth.authorizer.AuthorizationMode;
 import io.kubepekko.api.auth.authorizer.Authorizer;
@@ -18,19 +20,28 @@ import io.kubepekko.api.auth.authorizer.Authorizers;
 import io.kubepekko.api.auth.node.NodeAuthorizer;
 import io.kubepekko.api.auth.node.NodeGraph;
 import io.kubepekko.api.auth.rbac.RbacAuthorizer;
+import io.kubepekko.api.auth.serviceaccount.BoundObjectIndex;
+import io.kubepekko.api.auth.serviceaccount.OpenIdMetadata;
+import io.kubepekko.api.auth.serviceaccount.ServiceAccountTokenAuthenticator;
+import io.kubepekko.api.auth.serviceaccount.ServiceAccountTokenIssuer;
+import io.kubepekko.api.auth.serviceaccount.SigningTokenIssuer;
 import io.kubepekko.http.audit.Auditor;
 import io.kubepekko.http.route.CheckingGate;
 import io.kubepekko.http.route.Gate;
 import io.kubepekko.http.security.AccessSettings;
 import io.kubepekko.http.security.Pki;
+import io.kubepekko.http.security.ServiceAccountKeyFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.PublicKey;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.Props;
 import org.slf4j.Logger;
@@ -40,7 +51,10 @@ import org.slf4j.LoggerFactory;
  * The secure port's authentication and authorization, built from its flags and kept current: the
  * authenticators (client certificates of the client CA, the static token file, anonymous), and the
  * authorizers of {@code --authorization-mode} behind kube's {@code system:masters} authorizer, with
- * the sources the Node and RBAC authorizers read (each server follows the store itself).
+ * the sources the Node and RBAC authorizers read (each server follows the store itself). The
+ * authenticators include service-account tokens (verified with the PKI's {@code sa.pub}, their
+ * bound objects looked up in an informer-fed index), and the PKI's {@code sa.key} signs the tokens
+ * of the {@code serviceaccounts/{name}/token} subresource.
  */
 final class AccessControl implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(AccessControl.class);
@@ -55,11 +69,23 @@ final class AccessControl implements AutoCloseable {
     private final Gate gate;
     private final Optional<RbacPolicySource> rbac;
     private final AccessReviews reviews;
+    private final TokenIssuer tokenIssuer;
+    private final List<PublicKey> serviceAccountKeys;
+    private final BoundObjectIndex boundObjects;
 
-    private AccessControl(Gate gate, Optional<RbacPolicySource> rbac, AccessReviews reviews) {
+    private AccessControl(
+            Gate gate,
+            Optional<RbacPolicySource> rbac,
+            AccessReviews reviews,
+            TokenIssuer tokenIssuer,
+            List<PublicKey> serviceAccountKeys,
+            BoundObjectIndex boundObjects) {
         this.gate = gate;
         this.rbac = rbac;
         this.reviews = reviews;
+        this.tokenIssuer = tokenIssuer;
+        this.serviceAccountKeys = serviceAccountKeys;
+        this.boundObjects = boundObjects;
     }
 
     /** A start-up problem with the access flags (an unreadable token file): exit 1 with it. */
@@ -81,7 +107,26 @@ final class AccessControl implements AutoCloseable {
             Auditor auditor,
             Clock clock)
             throws Refused {
-        Optional<BearerTokenAuthenticator> tokens = tokens(access);
+        ServiceAccountKeys keys = serviceAccountKeys(pki);
+        BoundObjectIndex bound = new BoundObjectIndex();
+        controlPlane
+                .system()
+                .systemActorOf(
+                        BoundObjectSource.create(controlPlane, bound, informerBackoff),
+                        "service-account-bound-objects",
+                        Props.empty());
+        String issuer = API_AUDIENCES.get(0);
+        TokenAuthenticator serviceAccounts =
+                new ServiceAccountTokenAuthenticator(
+                        List.of(issuer), keys.verifying(), API_AUDIENCES, bound, clock);
+        TokenIssuer tokenIssuer =
+                new SigningTokenIssuer(
+                        new ServiceAccountTokenIssuer(issuer, keys.signing()),
+                        API_AUDIENCES,
+                        bound,
+                        clock,
+                        () -> UUID.randomUUID().toString());
+        Optional<BearerTokenAuthenticator> tokens = tokens(access, serviceAccounts);
         List<Authentication.Authenticator> authenticators = new ArrayList<>();
         authenticators.add(new X509Authenticator(pki.clientCas(), clock));
         tokens.ifPresent(authenticators::add);
@@ -119,19 +164,37 @@ final class AccessControl implements AutoCloseable {
                         authorizer,
                         rbac.map(RbacPolicySource::policy),
                         access.authorizationModes().contains(AuthorizationMode.ALWAYS_ALLOW));
-        return new AccessControl(gate, rbac, reviews);
+        return new AccessControl(gate, rbac, reviews, tokenIssuer, keys.verifying(), bound);
     }
 
-    /** The bearer-token authenticators (the token file), when any is configured. */
-    private static Optional<BearerTokenAuthenticator> tokens(AccessSettings access) throws Refused {
-        if (access.tokenAuthFile().isEmpty()) {
-            return Optional.empty();
+    /** The PKI's service-account keys: {@code sa.key} signs, {@code sa.pub} verifies. */
+    private record ServiceAccountKeys(KeyPair signing, List<PublicKey> verifying) {}
+
+    private static ServiceAccountKeys serviceAccountKeys(Pki.Material pki) throws Refused {
+        try {
+            return new ServiceAccountKeys(
+                    ServiceAccountKeyFiles.signingKey(pki.serviceAccountKey()),
+                    ServiceAccountKeyFiles.publicKeys(pki.serviceAccountPublicKey()));
+        } catch (ServiceAccountKeyFiles.KeyFileException e) {
+            throw new Refused(e.getMessage());
         }
-        TokenAuthenticator file =
-                TokenAuthenticator.audienceAgnostic(
-                        API_AUDIENCES,
-                        new TokenFileAuthenticator(tokenFile(access.tokenAuthFile().get())));
-        return Optional.of(new BearerTokenAuthenticator(List.of(file), API_AUDIENCES));
+    }
+
+    /**
+     * The bearer-token authenticators: the token file when configured, then service-account tokens
+     * (kube's order).
+     */
+    private static Optional<BearerTokenAuthenticator> tokens(
+            AccessSettings access, TokenAuthenticator serviceAccounts) throws Refused {
+        List<TokenAuthenticator> authenticators = new ArrayList<>();
+        if (access.tokenAuthFile().isPresent()) {
+            authenticators.add(
+                    TokenAuthenticator.audienceAgnostic(
+                            API_AUDIENCES,
+                            new TokenFileAuthenticator(tokenFile(access.tokenAuthFile().get()))));
+        }
+        authenticators.add(serviceAccounts);
+        return Optional.of(new BearerTokenAuthenticator(authenticators, API_AUDIENCES));
     }
 
     private static TokenFile tokenFile(Path path) throws Refused {
@@ -156,6 +219,32 @@ final class AccessControl implements AutoCloseable {
         return reviews;
     }
 
+    /** Issues service-account tokens with the PKI's signing key. */
+    TokenIssuer tokenIssuer() {
+        return tokenIssuer;
+    }
+
+    /**
+     * The service-account issuer's OIDC discovery documents, when kube would serve them (else the
+     * reason is logged, as kube does).
+     *
+     * @param secureUrl the secure port's URL: its host:port is kube's external address, the default
+     *     {@code jwks_uri}'s
+     */
+    Optional<OpenIdMetadata.Served> issuerDiscovery(String secureUrl) {
+        String externalAddress = secureUrl.replaceFirst("^https://", "");
+        OpenIdMetadata.Discovery discovery =
+                OpenIdMetadata.discovery(
+                        API_AUDIENCES.get(0), "", externalAddress, serviceAccountKeys);
+        if (discovery instanceof OpenIdMetadata.Served served) {
+            return Optional.of(served);
+        }
+        log.warn(
+                "service-account issuer discovery is not served: {}",
+                ((OpenIdMetadata.NotServed) discovery).reason());
+        return Optional.empty();
+    }
+
     /** The gate of the secure port. */
     Gate gate() {
         return gate;
@@ -163,10 +252,11 @@ final class AccessControl implements AutoCloseable {
 
     /**
      * /readyz's check: the RBAC authorizer has seen every role and binding once (kube's RBAC
-     * authorizer waits for its informers too); ready at once without RBAC.
+     * authorizer waits for its informers too), and the service-account token authenticator's index
+     * has listed its objects once.
      */
     Supplier<Optional<String>> readiness() {
-        return () -> rbac.flatMap(RbacPolicySource::readiness);
+        return () -> rbac.flatMap(RbacPolicySource::readiness).or(boundObjects::readiness);
     }
 
     /** The node graph's informers stop with the actor system; the server closes the RBAC source. */

@@ -9,6 +9,7 @@ import io.kubepekko.actors.controllers.Controllers;
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.auth.AccessReviews;
 import io.kubepekko.api.auth.TokenIssuer;
+import io.kubepekko.api.auth.serviceaccount.OpenIdMetadata;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.kinds.ServiceNetwork;
 import io.kubepekko.api.store.ObjectWrites;
@@ -272,7 +273,10 @@ public final class ApiServer implements AutoCloseable {
                         access.isPresent() && accessReviews == AccessReviews.alwaysAllow()
                                 ? access.get().reviews()
                                 : accessReviews,
-                        tokenIssuer);
+                        // Likewise the token subresource signs with the secure port's key.
+                        access.isPresent() && !tokenIssuer.configured()
+                                ? access.get().tokenIssuer()
+                                : tokenIssuer);
         Flow<HttpRequest, HttpResponse, ?> perConnection =
                 connections(
                         new ApiHandler(
@@ -298,18 +302,22 @@ public final class ApiServer implements AutoCloseable {
                         : settings.bindAddress();
         String url = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
         Optional<SecureListener> secure = Optional.empty();
+        // Known once the secure port is bound: the jwks_uri names its address.
+        AtomicReference<Optional<OpenIdMetadata.Served>> issuerDiscovery =
+                new AtomicReference<>(Optional.empty());
         if (settings.secure().isPresent()) {
             Flow<HttpRequest, HttpResponse, ?> checked =
                     connections(
                             new ApiHandler(
                                     Materializer.matFromSystem(system),
                                     resources,
-                                    new DocumentHandler(registry),
+                                    new DocumentHandler(registry, issuerDiscovery::get),
                                     livez,
                                     readyz,
                                     access.orElseThrow().gate()),
                             config);
             secure = Optional.of(SecureListener.bind(system, settings, pki.get(), checked, host));
+            issuerDiscovery.set(access.orElseThrow().issuerDiscovery(secure.get().url()));
         }
         // Before anything can make /readyz answer 200: whoever waits for readiness
         // (cluster-config/bin/cluster,

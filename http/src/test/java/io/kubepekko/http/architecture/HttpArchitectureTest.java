@@ -30,9 +30,10 @@ class HttpArchitectureTest {
      * The actors types http may use, by their top-level class's simple name; all their nested types
      * (protocol records, settings) come with them. ControlPlane is the facade the routes call; the
      * rest is the wiring that {@code ApiServer} and {@code ClusterJoin} do at startup: controllers,
-     * the RBAC policy the server authorizes with, the clock and process environment, the storage
-     * quota, the failover fencing actors, and one helper that turns a Pekko future into a
-     * CompletionStage.
+     * the RBAC policy the server authorizes with, the informer-fed sources of the Node authorizer's
+     * graph and of the service-account token authenticator's index, the clock and process
+     * environment, the storage quota, the failover fencing actors, and one helper that turns a
+     * Pekko future into a CompletionStage.
      */
     private static final Set<String> FACADE =
             Set.of(
@@ -40,6 +41,7 @@ class HttpArchitectureTest {
                     "Controllers",
                     "RbacPolicySource",
                     "NodeGraphSource",
+                    "BoundObjectSource",
                     "Backoff",
                     "Environment",
                     "StorageQuota",
