@@ -230,6 +230,9 @@ class EndpointAccessMatrixIT {
             out.add(get(health + "?verbose", Access.PUBLIC, 200));
             out.add(get(health + "/ping", Access.MONITORING, 200));
         }
+        // The service-account issuer's discovery: kube binds it to system:serviceaccounts only.
+        out.add(get("/.well-known/openid-configuration", Access.RESOURCE, 200));
+        out.add(get("/openid/v1/jwks", Access.RESOURCE, 200));
         // Paths no role but cluster-admin's names: kube refuses them before finding them missing.
         // kube serves / (its path list) and /metrics to the admin; this server answers 404.
         out.add(get("/", Access.RESOURCE, 0));
@@ -406,7 +409,7 @@ class EndpointAccessMatrixIT {
         Set<String> matrix = new TreeSet<>();
         routes.forEach(r -> matrix.add(r.family()));
         Set<String> served = new TreeSet<>();
-        Pattern pathLike = Pattern.compile("/?[a-z][a-z0-9-]*(/[a-z0-9][a-z0-9.-]*)*/?");
+        Pattern pathLike = Pattern.compile("/?\\.?[a-z][a-z0-9-]*(/[a-z0-9][a-z0-9.-]*)*/?");
         for (String constant : ClassConstants.ofPackage(ApiHandler.class)) {
             if (!pathLike.matcher(constant).matches()) {
                 continue;
