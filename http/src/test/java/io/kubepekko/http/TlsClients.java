@@ -35,14 +35,14 @@ import javax.net.ssl.X509ExtendedKeyManager;
  * HTTPS clients of a test server's secure port: the admin kubeconfig's cluster and user, clients
  * presenting any certificate, and certificates for other users signed by the server's client CA.
  */
-final class TlsClients {
+public final class TlsClients {
     private TlsClients() {}
 
     /** The admin kubeconfig's cluster and user. */
-    record Kubeconfig(
+    public record Kubeconfig(
             String server, X509Certificate ca, X509Certificate clientCert, PrivateKey clientKey) {}
 
-    static Kubeconfig kubeconfig(Path file) throws Exception {
+    public static Kubeconfig kubeconfig(Path file) throws Exception {
         JsonNode k = new ObjectMapper(new YAMLFactory()).readTree(Files.readString(file));
         JsonNode cluster = k.path("clusters").get(0).path("cluster");
         JsonNode user = k.path("users").get(0).path("user");
@@ -60,8 +60,8 @@ final class TlsClients {
     /**
      * A client certificate for {@code user} in {@code groups}, signed by the server's client CA.
      */
-    static CertificateIssuer.Issued userCertificate(Path dataDir, String user, List<String> groups)
-            throws Exception {
+    public static CertificateIssuer.Issued userCertificate(
+            Path dataDir, String user, List<String> groups) throws Exception {
         Path dir = dataDir.resolve(Pki.DIRECTORY);
         CertificateIssuer.Issued clientCa =
                 new CertificateIssuer.Issued(
@@ -77,7 +77,7 @@ final class TlsClients {
     }
 
     /** A client certificate signed by a CA the server does not know. */
-    static CertificateIssuer.Issued strangerCertificate(String user, List<String> groups) {
+    public static CertificateIssuer.Issued strangerCertificate(String user, List<String> groups) {
         CertificateIssuer.Issued otherCa =
                 CertificateIssuer.selfSignedCa("other", Instant.now(), CertificateLifetimes.CA);
         return CertificateIssuer.leaf(
@@ -93,7 +93,7 @@ final class TlsClients {
      * A client trusting {@code ca} that presents {@code cert} (when given) whatever CAs the server
      * names.
      */
-    static HttpClient client(X509Certificate ca, X509Certificate cert, PrivateKey key)
+    public static HttpClient client(X509Certificate ca, X509Certificate cert, PrivateKey key)
             throws Exception {
         KeyStore trust = KeyStore.getInstance("PKCS12");
         trust.load(null, null);
@@ -113,11 +113,11 @@ final class TlsClients {
                 .build();
     }
 
-    static HttpResponse<String> get(HttpClient client, String url) throws Exception {
+    public static HttpResponse<String> get(HttpClient client, String url) throws Exception {
         return send(client, "GET", url, null, Map.of());
     }
 
-    static HttpResponse<String> send(
+    public static HttpResponse<String> send(
             HttpClient client, String method, String url, String json, Map<String, String> headers)
             throws Exception {
         HttpRequest.Builder b =

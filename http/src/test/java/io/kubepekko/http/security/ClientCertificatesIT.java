@@ -7,14 +7,12 @@ import io.kubepekko.api.auth.CertificateLifetimes;
 import io.kubepekko.api.auth.Credentials;
 import io.kubepekko.api.auth.ServingNames;
 import io.kubepekko.api.auth.X509Authenticator;
-import java.net.Socket;
+import io.kubepekko.http.TlsClients;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.Principal;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
@@ -23,11 +21,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import javax.net.ssl.KeyManager;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.TrustManagerFactory;
-import javax.net.ssl.X509ExtendedKeyManager;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.http.javadsl.Http;
@@ -96,22 +89,7 @@ class ClientCertificatesIT {
     }
 
     private static String get(X509Certificate cert, PrivateKey key) throws Exception {
-        KeyStore trust = KeyStore.getInstance("PKCS12");
-        trust.load(null, null);
-        trust.setCertificateEntry("ca", pki.serverCa());
-        TrustManagerFactory tmf =
-                TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(trust);
-        SSLContext ssl = SSLContext.getInstance("TLS");
-        ssl.init(
-                cert == null ? null : new KeyManager[] {new Presenting(cert, key)},
-                tmf.getTrustManagers(),
-                null);
-        HttpClient client =
-                HttpClient.newBuilder()
-                        .version(HttpClient.Version.HTTP_1_1)
-                        .sslContext(ssl)
-                        .build();
+        HttpClient client = TlsClients.client(pki.serverCa(), cert, key);
         URI uri = URI.create("https://localhost:" + binding.localAddress().getPort() + "/");
         return client.send(HttpRequest.newBuilder(uri).build(), BodyHandlers.ofString()).body();
     }
@@ -142,51 +120,5 @@ class ClientCertificatesIT {
                         Instant.now(),
                         CertificateLifetimes.LEAF);
         assertEquals("rejected", get(mallory.certificate(), mallory.key()));
-    }
-
-    /** Presents one certificate, whichever issuers the server asks for. */
-    private static final class Presenting extends X509ExtendedKeyManager {
-        private final X509Certificate cert;
-        private final PrivateKey key;
-
-        Presenting(X509Certificate cert, PrivateKey key) {
-            this.cert = cert;
-            this.key = key;
-        }
-
-        @Override
-        public String chooseEngineClientAlias(String[] keyType, Principal[] issuers, SSLEngine e) {
-            return "client";
-        }
-
-        @Override
-        public String chooseClientAlias(String[] keyType, Principal[] issuers, Socket socket) {
-            return "client";
-        }
-
-        @Override
-        public String[] getClientAliases(String keyType, Principal[] issuers) {
-            return new String[] {"client"};
-        }
-
-        @Override
-        public X509Certificate[] getCertificateChain(String alias) {
-            return new X509Certificate[] {cert};
-        }
-
-        @Override
-        public PrivateKey getPrivateKey(String alias) {
-            return key;
-        }
-
-        @Override
-        public String[] getServerAliases(String keyType, Principal[] issuers) {
-            return null;
-        }
-
-        @Override
-        public String chooseServerAlias(String keyType, Principal[] issuers, Socket socket) {
-            return null;
-        }
     }
 }
