@@ -50,14 +50,18 @@ final class ReviewHandler {
     CompletionStage<HttpResponse> review(ResourceType type, ResourceHandler.Request r) {
         Decoded d = decode(type, type.gvk(), r);
         beforeCreate(d);
-        ObjectNode answer =
+        Review.Answer answer =
                 type.review()
                         .answer(
                                 d.body(),
                                 new Review.Context(
                                         r.info().namespace(), r.user(), reviews, clock.instant()));
+        if (answer instanceof Review.Answer.Refused refused) {
+            return CompletableFuture.completedFuture(r.refusal(refused.status()));
+        }
+        ObjectNode object = ((Review.Answer.Answered) answer).object();
         return CompletableFuture.completedFuture(
-                Encoder.json(201, Json.bytes(answer), r.format(), r.pretty(), d.warnings()));
+                Encoder.json(201, Json.bytes(object), r.format(), r.pretty(), d.warnings()));
     }
 
     /**
@@ -98,7 +102,7 @@ final class ReviewHandler {
                 .thenApply(
                         result -> {
                             if (result instanceof TokenIssuer.Refused refused) {
-                                throw refused.status().exception();
+                                return r.refusal(refused.status());
                             }
                             ObjectNode answer =
                                     TokenRequests.answer(

@@ -3,6 +3,7 @@ package io.kubepekko.api.auth.review;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.auth.AccessReviews;
 import io.kubepekko.api.auth.UserInfo;
+import io.kubepekko.api.status.ApiStatus;
 import java.time.Instant;
 
 /**
@@ -13,13 +14,22 @@ import java.time.Instant;
 public interface Review {
 
     /**
-     * The answer to a create of {@code body}.
+     * The answer to a create of {@code body}: the object kube answers with 201, or kube's 400 or
+     * 422 for a body it refuses, as a value.
      *
      * @param body the decoded request body (kind and apiVersion checked, namespace aligned with the
      *     URL's as for every create); the method may change and return it
-     * @throws io.kubepekko.api.status.ApiException with kube's 400 or 422 for a body it refuses
      */
-    ObjectNode answer(ObjectNode body, Context context);
+    Answer answer(ObjectNode body, Context context);
+
+    /** A review's answer. */
+    sealed interface Answer {
+        /** The object to answer with 201. */
+        record Answered(ObjectNode object) implements Answer {}
+
+        /** The body is refused with {@code status}. */
+        record Refused(ApiStatus status) implements Answer {}
+    }
 
     /**
      * What a review knows of its request.

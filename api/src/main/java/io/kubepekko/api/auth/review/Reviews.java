@@ -19,6 +19,7 @@ import io.kubepekko.api.merge.MergeMetadata;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.protobuf.ProtoKinds;
 import io.kubepekko.api.protobuf.ProtoSchema;
+import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.store.Timestamps;
@@ -50,22 +51,43 @@ public final class Reviews {
     private static final String AUTHORIZATION = "authorization.k8s.io";
 
     /** authentication.k8s.io/v1 TokenReview. */
-    public static final Review TOKEN_REVIEW = Reviews::tokenReview;
+    public static final Review TOKEN_REVIEW = refusalsAsValues(Reviews::tokenReview);
 
     /** authentication.k8s.io/v1 SelfSubjectReview ({@code kubectl auth whoami}). */
-    public static final Review SELF_SUBJECT_REVIEW = Reviews::selfSubjectReview;
+    public static final Review SELF_SUBJECT_REVIEW = refusalsAsValues(Reviews::selfSubjectReview);
 
     /** authorization.k8s.io/v1 SubjectAccessReview. */
-    public static final Review SUBJECT_ACCESS_REVIEW = Reviews::subjectAccessReview;
+    public static final Review SUBJECT_ACCESS_REVIEW =
+            refusalsAsValues(Reviews::subjectAccessReview);
 
     /** authorization.k8s.io/v1 LocalSubjectAccessReview (namespaced). */
-    public static final Review LOCAL_SUBJECT_ACCESS_REVIEW = Reviews::localSubjectAccessReview;
+    public static final Review LOCAL_SUBJECT_ACCESS_REVIEW =
+            refusalsAsValues(Reviews::localSubjectAccessReview);
 
     /** authorization.k8s.io/v1 SelfSubjectAccessReview ({@code kubectl auth can-i}). */
-    public static final Review SELF_SUBJECT_ACCESS_REVIEW = Reviews::selfSubjectAccessReview;
+    public static final Review SELF_SUBJECT_ACCESS_REVIEW =
+            refusalsAsValues(Reviews::selfSubjectAccessReview);
 
     /** authorization.k8s.io/v1 SelfSubjectRulesReview ({@code kubectl auth can-i --list}). */
-    public static final Review SELF_SUBJECT_RULES_REVIEW = Reviews::selfSubjectRulesReview;
+    public static final Review SELF_SUBJECT_RULES_REVIEW =
+            refusalsAsValues(Reviews::selfSubjectRulesReview);
+
+    /** A review's validation, which refuses by {@link ApiException} from deep in its checks. */
+    @FunctionalInterface
+    private interface Checked {
+        ObjectNode answer(ObjectNode body, Review.Context context);
+    }
+
+    /** The checks' one catch: a refusal leaves a review as a value. */
+    private static Review refusalsAsValues(Checked checked) {
+        return (body, context) -> {
+            try {
+                return new Review.Answer.Answered(checked.answer(body, context));
+            } catch (ApiException refused) {
+                return new Review.Answer.Refused(refused.status());
+            }
+        };
+    }
 
     private static final TypedFields FIELDS = new TypedFields(MergeMetadata.builtin());
 

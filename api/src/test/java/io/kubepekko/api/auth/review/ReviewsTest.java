@@ -12,6 +12,7 @@ import io.kubepekko.api.auth.TokenIssuer;
 import io.kubepekko.api.auth.UserInfo;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.status.ApiException;
+import io.kubepekko.api.status.ApiStatus;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,16 +36,23 @@ class ReviewsTest {
     }
 
     private static String refusal(Review review, String body, String namespace) {
-        ApiException e =
-                assertThrows(
-                        ApiException.class, () -> review.answer(obj(body), context(namespace)));
-        return e.status().code() + " " + e.status().message();
+        Review.Answer answer = review.answer(obj(body), context(namespace));
+        assertTrue(answer instanceof Review.Answer.Refused, answer.toString());
+        ApiStatus status = ((Review.Answer.Refused) answer).status();
+        return status.code() + " " + status.message();
+    }
+
+    private static ObjectNode answered(Review review, ObjectNode body, Review.Context context) {
+        Review.Answer answer = review.answer(body, context);
+        assertTrue(answer instanceof Review.Answer.Answered, answer.toString());
+        return ((Review.Answer.Answered) answer).object();
     }
 
     @Test
     void alwaysAllowAllowsWithoutAReasonAsKubesAlwaysAllowAuthorizer() {
         ObjectNode out =
-                Reviews.SELF_SUBJECT_ACCESS_REVIEW.answer(
+                answered(
+                        Reviews.SELF_SUBJECT_ACCESS_REVIEW,
                         obj(
                                 "{'kind':'SelfSubjectAccessReview','apiVersion':'authorization.k8s.io/v1',"
                                         + "'metadata':{'creationTimestamp':null},"
@@ -61,7 +69,8 @@ class ReviewsTest {
     @Test
     void alwaysAllowGrantsEveryRule() {
         ObjectNode out =
-                Reviews.SELF_SUBJECT_RULES_REVIEW.answer(
+                answered(
+                        Reviews.SELF_SUBJECT_RULES_REVIEW,
                         obj(
                                 "{'kind':'SelfSubjectRulesReview','apiVersion':'authorization.k8s.io/v1',"
                                         + "'spec':{'namespace':'default'}}"),
@@ -76,7 +85,8 @@ class ReviewsTest {
     @Test
     void withoutATokenAuthenticatorATokenIsNotAuthenticated() {
         ObjectNode out =
-                Reviews.TOKEN_REVIEW.answer(
+                answered(
+                        Reviews.TOKEN_REVIEW,
                         obj(
                                 "{'kind':'TokenReview','apiVersion':'authentication.k8s.io/v1',"
                                         + "'spec':{'token':'t'}}"),
@@ -87,7 +97,8 @@ class ReviewsTest {
     @Test
     void selfSubjectReviewIsANewObjectStampedNow() {
         ObjectNode out =
-                Reviews.SELF_SUBJECT_REVIEW.answer(
+                answered(
+                        Reviews.SELF_SUBJECT_REVIEW,
                         obj("{'kind':'SelfSubjectReview','apiVersion':'authentication.k8s.io/v1'}"),
                         context(null));
         assertEquals(
@@ -115,7 +126,8 @@ class ReviewsTest {
     @Test
     void managedFieldsAndEmptyValuesDoNotMakeMetadataNonEmpty() {
         ObjectNode out =
-                Reviews.SUBJECT_ACCESS_REVIEW.answer(
+                answered(
+                        Reviews.SUBJECT_ACCESS_REVIEW,
                         obj(
                                 "{'kind':'SubjectAccessReview','apiVersion':'authorization.k8s.io/v1',"
                                         + "'metadata':{'name':'','labels':{},'managedFields':[{'manager':'m'}]},"
@@ -155,7 +167,7 @@ class ReviewsTest {
                 new GroupVersionKind("authorization.k8s.io", "v1", "SelfSubjectAccessReview"),
                 "kubectl",
                 Instant.parse("2024-11-19T19:06:33Z"));
-        ObjectNode out = Reviews.SELF_SUBJECT_ACCESS_REVIEW.answer(body, context(null));
+        ObjectNode out = answered(Reviews.SELF_SUBJECT_ACCESS_REVIEW, body, context(null));
         JsonNode managed = out.path("metadata").path("managedFields");
         assertEquals(1, managed.size(), out::toString);
         JsonNode entry = managed.get(0);
