@@ -26,6 +26,8 @@ import io.kubepekko.http.encoding.RequestBodies;
 import io.kubepekko.http.route.ResourceHandler.Request;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 
@@ -45,6 +47,10 @@ final class WriteHandler {
     CompletionStage<HttpResponse> create(ResourceType type, Request r) {
         WriteOptions options = writeOptions(r, List.of());
         RequestBodies.Decoded d = decodeWithWarnings(type, r, options);
+        Optional<ApiStatus> refused = admissionRefusal(type, r, d.object());
+        if (refused.isPresent()) {
+            return CompletableFuture.completedFuture(r.refusal(refused.get()));
+        }
         return write(type, r, new WriteOp.Create(d.object(), options), d.warnings());
     }
 
@@ -96,6 +102,10 @@ final class WriteHandler {
     CompletionStage<HttpResponse> update(ResourceType type, Request r) {
         WriteOptions options = writeOptions(r, List.of());
         RequestBodies.Decoded d = decodeWithWarnings(type, r, options);
+        Optional<ApiStatus> refused = admissionRefusal(type, r, d.object());
+        if (refused.isPresent()) {
+            return CompletableFuture.completedFuture(r.refusal(refused.get()));
+        }
         return write(
                 type,
                 r,
@@ -138,6 +148,15 @@ final class WriteHandler {
                 r,
                 new WriteOp.Patch(
                         r.info().name(), patchType, r.body(), subresource, options, force));
+    }
+
+    /** The gate's check of the object about to be written (RBAC escalation prevention). */
+    private static Optional<ApiStatus> admissionRefusal(
+            ResourceType type, Request r, ObjectNode object) {
+        String namespace = r.info().namespace();
+        return r.admission()
+                .refusal(
+                        r.user(), type.groupResource(), namespace == null ? "" : namespace, object);
     }
 
     private static ApiStatus unknownPatchFormat(List<PatchType> accepted) {
