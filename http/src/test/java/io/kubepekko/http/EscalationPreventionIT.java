@@ -62,7 +62,7 @@ class EscalationPreventionIT {
                                 + "\"verbs\":[\"*\"]},"
                                 + "{\"apiGroups\":[\"rbac.authorization.k8s.io\"],"
                                 + "\"resources\":[\"roles\",\"rolebindings\"],"
-                                + "\"verbs\":[\"create\",\"get\",\"list\",\"update\"]}"));
+                                + "\"verbs\":[\"create\",\"get\",\"list\",\"update\",\"patch\"]}"));
         created(
                 adminClient,
                 RBAC + "/namespaces/esc/rolebindings",
@@ -171,6 +171,32 @@ class EscalationPreventionIT {
                                 "roles.rbac.authorization.k8s.io \"cm-reader\" is forbidden: user"
                                         + " \"eve\""),
                 refused.toString());
+    }
+
+    @Test
+    void aPatchIsJudgedByItsResult() throws Exception {
+        String held = "{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"verbs\":[\"get\"]}";
+        created(eve, RBAC + "/namespaces/esc/roles", role("pod-getter", held));
+        String path = url(RBAC + "/namespaces/esc/roles/pod-getter");
+        Map<String, String> merge = Map.of("Content-Type", "application/merge-patch+json");
+        JsonNode refused =
+                forbidden(
+                        TlsClients.send(
+                                eve, "PATCH", path, "{\"rules\":[" + ALL_SECRETS + "]}", merge));
+        assertTrue(
+                refused.path("message")
+                        .asText()
+                        .endsWith("{APIGroups:[\"\"], Resources:[\"secrets\"], Verbs:[\"*\"]}"),
+                refused.toString());
+        HttpResponse<String> labelled =
+                TlsClients.send(
+                        eve, "PATCH", path, "{\"metadata\":{\"labels\":{\"a\":\"b\"}}}", merge);
+        assertEquals(200, labelled.statusCode(), labelled.body());
+        assertEquals(
+                "pods",
+                JSON.readTree(TlsClients.get(adminClient, path).body())
+                        .at("/rules/0/resources/0")
+                        .asText());
     }
 
     @Test

@@ -10,11 +10,31 @@ import java.util.Optional;
  * the store: the place of kube's registry-level admission such as RBAC's escalation prevention.
  * Implementations are pure over what they were built with and never throw for any input.
  */
-@FunctionalInterface
 public interface WriteAdmission {
 
     /** Admits everything: the plain port, whose user is in {@code system:masters}. */
-    WriteAdmission NONE = (user, resource, namespace, object) -> Optional.empty();
+    WriteAdmission NONE =
+            new WriteAdmission() {
+                @Override
+                public boolean concerns(GroupResource resource) {
+                    return false;
+                }
+
+                @Override
+                public Optional<ApiStatus> refusal(
+                        UserInfo user,
+                        GroupResource resource,
+                        String namespace,
+                        ObjectNode object) {
+                    return Optional.empty();
+                }
+            };
+
+    /**
+     * Whether writes of {@code resource} are checked at all: a patch is tried (dry run) for its
+     * result only when they are.
+     */
+    boolean concerns(GroupResource resource);
 
     /**
      * Why {@code user} may not write {@code object}, or empty when they may.

@@ -6,6 +6,7 @@ import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.Verb;
 import io.kubepekko.api.codec.FieldValidation;
 import io.kubepekko.api.meta.GoStrconv;
+import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.ForwardedCreate;
 import io.kubepekko.api.registry.ResourceType;
@@ -143,11 +144,36 @@ final class WriteHandler {
         WriteOptions options = writeOptions(r, leading);
         boolean force =
                 r.param("force").filter(v -> !v.isEmpty()).map(GoStrconv::parseBool).orElse(false);
-        return write(
-                type,
-                r,
+        WriteOp.Patch op =
                 new WriteOp.Patch(
-                        r.info().name(), patchType, r.body(), subresource, options, force));
+                        r.info().name(), patchType, r.body(), subresource, options, force);
+        if (subresource != null || !r.admission().concerns(type.groupResource())) {
+            return write(type, r, op);
+        }
+        // The admission judges the patched object, which only the store can compute: the patch is
+        // tried as a dry run first and written only when its result is admitted.
+        WriteOp.Patch trial =
+                new WriteOp.Patch(
+                        r.info().name(),
+                        patchType,
+                        r.body(),
+                        null,
+                        new WriteOptions(true, options.fieldManager(), options.fieldValidation()),
+                        force);
+        return controlPlane
+                .write(type, r.info().namespace(), trial)
+                .thenCompose(
+                        tried -> {
+                            if (tried instanceof WriteResult.Success s) {
+                                Optional<ApiStatus> refused =
+                                        admissionRefusal(type, r, Json.parseTrusted(s.body()));
+                                if (refused.isPresent()) {
+                                    return CompletableFuture.completedFuture(
+                                            r.refusal(refused.get()));
+                                }
+                            }
+                            return write(type, r, op);
+                        });
     }
 
     /** The gate's check of the object about to be written (RBAC escalation prevention). */

@@ -46,9 +46,18 @@ public final class EscalationCheck implements WriteAdmission {
     }
 
     @Override
+    public boolean concerns(GroupResource resource) {
+        return resource.group().equals(RBAC_GROUP)
+                && switch (resource.resource()) {
+                    case "roles", "clusterroles", "rolebindings", "clusterrolebindings" -> true;
+                    default -> false;
+                };
+    }
+
+    @Override
     public Optional<ApiStatus> refusal(
             UserInfo user, GroupResource resource, String namespace, ObjectNode object) {
-        if (!resource.group().equals(RBAC_GROUP) || Escalation.escalationAllowed(user)) {
+        if (!concerns(resource) || Escalation.escalationAllowed(user)) {
             return Optional.empty();
         }
         String ns = namespace == null ? "" : namespace;

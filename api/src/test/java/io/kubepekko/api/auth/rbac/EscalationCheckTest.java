@@ -1,6 +1,7 @@
 package io.kubepekko.api.auth.rbac;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -148,6 +149,17 @@ class EscalationCheckTest {
                 "rolebindings.rbac.authorization.k8s.io \"b\" is forbidden:"
                         + " roles.rbac.authorization.k8s.io \"nope\" not found",
                 refusal.orElseThrow().message());
+    }
+
+    @Test
+    void onlyTheFourRbacKindsAreConcerned() {
+        EscalationCheck check = check(RbacPolicy.empty());
+        assertTrue(check.concerns(ROLES));
+        assertTrue(
+                check.concerns(
+                        new GroupResource("rbac.authorization.k8s.io", "clusterrolebindings")));
+        assertFalse(check.concerns(new GroupResource("", "roles")));
+        assertFalse(check.concerns(new GroupResource("", "secrets")));
     }
 
     @Test
