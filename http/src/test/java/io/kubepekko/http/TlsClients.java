@@ -128,7 +128,8 @@ public final class TlsClients {
                                 json == null
                                         ? HttpRequest.BodyPublishers.noBody()
                                         : HttpRequest.BodyPublishers.ofString(json));
-        if (json != null) {
+        // a patch names its own media type
+        if (json != null && !headers.containsKey("Content-Type")) {
             b.header("Content-Type", "application/json");
         }
         headers.forEach(b::header);

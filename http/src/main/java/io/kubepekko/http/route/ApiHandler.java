@@ -223,7 +223,8 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
                                                     request.getHeader("User-Agent")
                                                             .map(h -> h.value())
                                                             .orElse(null),
-                                                    user)));
+                                                    user,
+                                                    gate.admission())));
         }
         if (!method.equals("GET") && !method.equals("HEAD")) {
             return CompletableFuture.completedFuture(documents.notFound(accept));

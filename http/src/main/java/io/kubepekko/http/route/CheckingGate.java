@@ -6,6 +6,7 @@ import io.kubepekko.api.auth.AuthorizationHeader;
 import io.kubepekko.api.auth.Credentials;
 import io.kubepekko.api.auth.Impersonation;
 import io.kubepekko.api.auth.UserInfo;
+import io.kubepekko.api.auth.WriteAdmission;
 import io.kubepekko.api.auth.authorizer.AuthorizationAttributes;
 import io.kubepekko.api.auth.authorizer.Authorizer;
 import io.kubepekko.api.auth.authorizer.Decision;
@@ -44,18 +45,29 @@ public final class CheckingGate implements Gate {
     private final Authentication.Authenticator authenticator;
     private final Authorizer authorizer;
     private final Auditor auditor;
+    private final WriteAdmission admission;
 
     /**
      * @param authenticator the server's authenticators as one union (anonymous included when on)
      * @param authorizer the server's authorizers as one union, in {@code --authorization-mode}
      *     order
      * @param auditor where the requests are audited (kube's audit filter sits after authentication)
+     * @param admission the checks of written objects behind this gate (RBAC escalation prevention)
      */
     public CheckingGate(
-            Authentication.Authenticator authenticator, Authorizer authorizer, Auditor auditor) {
+            Authentication.Authenticator authenticator,
+            Authorizer authorizer,
+            Auditor auditor,
+            WriteAdmission admission) {
         this.authenticator = authenticator;
         this.authorizer = authorizer;
         this.auditor = auditor;
+        this.admission = admission;
+    }
+
+    @Override
+    public WriteAdmission admission() {
+        return admission;
     }
 
     @Override

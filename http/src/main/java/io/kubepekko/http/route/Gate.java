@@ -1,6 +1,7 @@
 package io.kubepekko.http.route;
 
 import io.kubepekko.api.auth.UserInfo;
+import io.kubepekko.api.auth.WriteAdmission;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.http.audit.AuditHandle;
 import java.util.List;
@@ -32,6 +33,14 @@ public interface Gate {
      * @param path the decoded request path
      */
     Passage pass(HttpRequest request, Optional<RequestInfo> info, String path);
+
+    /**
+     * What checks an object a request that passed is about to write, before it reaches the store.
+     * The insecure port's user is in {@code system:masters}, which every check admits.
+     */
+    default WriteAdmission admission() {
+        return WriteAdmission.NONE;
+    }
 
     /** A gate's answer. */
     sealed interface Passage {

@@ -5,6 +5,7 @@ import io.kubepekko.api.Verb;
 import io.kubepekko.api.auth.AccessReviews;
 import io.kubepekko.api.auth.TokenIssuer;
 import io.kubepekko.api.auth.UserInfo;
+import io.kubepekko.api.auth.WriteAdmission;
 import io.kubepekko.api.definition.KindDefinition;
 import io.kubepekko.api.protobuf.ProtobufBodies;
 import io.kubepekko.api.registry.ResourceType;
@@ -77,6 +78,7 @@ public final class ResourceHandler {
      *
      * @param webSocket the WebSocket upgrade the client asked for (a watch over WebSocket), or null
      * @param user who sent the request
+     * @param admission the gate's checks of the objects the request writes
      */
     record Request(
             RequestInfo info,
@@ -88,7 +90,8 @@ public final class ResourceHandler {
             boolean pretty,
             WebSocketUpgrade webSocket,
             String userAgent,
-            UserInfo user) {
+            UserInfo user,
+            WriteAdmission admission) {
 
         /** The encoding of the response. */
         Negotiation.Format format() {
@@ -117,7 +120,8 @@ public final class ResourceHandler {
                             pretty,
                             webSocket,
                             userAgent,
-                            user);
+                            user,
+                            admission);
         }
 
         Request withInfo(RequestInfo other) {
@@ -131,7 +135,8 @@ public final class ResourceHandler {
                     pretty,
                     webSocket,
                     userAgent,
-                    user);
+                    user,
+                    admission);
         }
 
         Optional<String> param(String name) {

@@ -6,6 +6,7 @@ import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.Verb;
 import io.kubepekko.api.codec.FieldValidation;
 import io.kubepekko.api.meta.GoStrconv;
+import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.ForwardedCreate;
 import io.kubepekko.api.registry.ResourceType;
@@ -26,6 +27,8 @@ import io.kubepekko.http.encoding.RequestBodies;
 import io.kubepekko.http.route.ResourceHandler.Request;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 
@@ -45,6 +48,10 @@ final class WriteHandler {
     CompletionStage<HttpResponse> create(ResourceType type, Request r) {
         WriteOptions options = writeOptions(r, List.of());
         RequestBodies.Decoded d = decodeWithWarnings(type, r, options);
+        Optional<ApiStatus> refused = admissionRefusal(type, r, d.object());
+        if (refused.isPresent()) {
+            return CompletableFuture.completedFuture(r.refusal(refused.get()));
+        }
         return write(type, r, new WriteOp.Create(d.object(), options), d.warnings());
     }
 
@@ -96,6 +103,10 @@ final class WriteHandler {
     CompletionStage<HttpResponse> update(ResourceType type, Request r) {
         WriteOptions options = writeOptions(r, List.of());
         RequestBodies.Decoded d = decodeWithWarnings(type, r, options);
+        Optional<ApiStatus> refused = admissionRefusal(type, r, d.object());
+        if (refused.isPresent()) {
+            return CompletableFuture.completedFuture(r.refusal(refused.get()));
+        }
         return write(
                 type,
                 r,
@@ -133,11 +144,45 @@ final class WriteHandler {
         WriteOptions options = writeOptions(r, leading);
         boolean force =
                 r.param("force").filter(v -> !v.isEmpty()).map(GoStrconv::parseBool).orElse(false);
-        return write(
-                type,
-                r,
+        WriteOp.Patch op =
                 new WriteOp.Patch(
-                        r.info().name(), patchType, r.body(), subresource, options, force));
+                        r.info().name(), patchType, r.body(), subresource, options, force);
+        if (subresource != null || !r.admission().concerns(type.groupResource())) {
+            return write(type, r, op);
+        }
+        // The admission judges the patched object, which only the store can compute: the patch is
+        // tried as a dry run first and written only when its result is admitted.
+        WriteOp.Patch trial =
+                new WriteOp.Patch(
+                        r.info().name(),
+                        patchType,
+                        r.body(),
+                        null,
+                        new WriteOptions(true, options.fieldManager(), options.fieldValidation()),
+                        force);
+        return controlPlane
+                .write(type, r.info().namespace(), trial)
+                .thenCompose(
+                        tried -> {
+                            if (tried instanceof WriteResult.Success s) {
+                                Optional<ApiStatus> refused =
+                                        admissionRefusal(type, r, Json.parseTrusted(s.body()));
+                                if (refused.isPresent()) {
+                                    return CompletableFuture.completedFuture(
+                                            r.refusal(refused.get()));
+                                }
+                            }
+                            return write(type, r, op);
+                        });
+    }
+
+    /** The gate's check of the object about to be written (RBAC escalation prevention). */
+    private static Optional<ApiStatus> admissionRefusal(
+            ResourceType type, Request r, ObjectNode object) {
+        String namespace = r.info().namespace();
+        return r.admission()
+                .refusal(
+                        r.user(), type.groupResource(), namespace == null ? "" : namespace, object);
     }
 
     private static ApiStatus unknownPatchFormat(List<PatchType> accepted) {

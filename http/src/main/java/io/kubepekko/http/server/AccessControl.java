@@ -19,6 +19,7 @@ import io.kubepekko.api.auth.authorizer.Authorizer;
 import io.kubepekko.api.auth.authorizer.Authorizers;
 import io.kubepekko.api.auth.node.NodeAuthorizer;
 import io.kubepekko.api.auth.node.NodeGraph;
+import io.kubepekko.api.auth.rbac.EscalationCheck;
 import io.kubepekko.api.auth.rbac.RbacAuthorizer;
 import io.kubepekko.api.auth.serviceaccount.BoundObjectIndex;
 import io.kubepekko.api.auth.serviceaccount.OpenIdMetadata;
@@ -156,7 +157,14 @@ final class AccessControl implements AutoCloseable {
             }
         }
         Authorizer authorizer = Authorizers.union(chain);
-        Gate gate = new CheckingGate(authenticator, authorizer, auditor);
+        // kube wraps the RBAC storage with these checks whatever the authorization modes; they read
+        // the RBAC objects and ask the whole chain for escalate and bind.
+        Gate gate =
+                new CheckingGate(
+                        authenticator,
+                        authorizer,
+                        auditor,
+                        new EscalationCheck(authorizer, rbacPolicy.policy()));
         AccessReviews reviews =
                 new CheckedReviews(
                         tokens.map(t -> (TokenAuthenticator) t::authenticateToken),
