@@ -46,9 +46,9 @@ public final class Reviews {
      * The kind kube names in a 422: the decoded internal object's, whose kind is empty, so the
      * message reads {@code .authorization.k8s.io "" is invalid: ...}.
      */
-    private static final String INVALID_KIND = "";
+    static final String INVALID_KIND = "";
 
-    private static final String AUTHORIZATION = "authorization.k8s.io";
+    static final String AUTHORIZATION = "authorization.k8s.io";
 
     /** authentication.k8s.io/v1 TokenReview. */
     public static final Review TOKEN_REVIEW = refusalsAsValues(Reviews::tokenReview);
@@ -172,23 +172,23 @@ public final class Reviews {
 
     private static ObjectNode subjectAccessReview(ObjectNode body, Review.Context c) {
         JsonNode spec = body.path("spec");
-        List<FieldError> errors = specErrors(spec, true);
-        if (!metadataEmpty(body, false)) {
+        List<FieldError> errors = ReviewValidation.specErrors(spec, true);
+        if (!ReviewValidation.metadataEmpty(body, false)) {
             errors.add(
                     FieldError.invalid(
                             "metadata",
                             GoValue.of(GoSyntax.objectMeta(body.path("metadata"))),
                             "must be empty"));
         }
-        refuseIf(errors);
+        ReviewValidation.refuseIf(errors);
         return echo(body, decision(c.reviews().authorize(subject(spec), attributes(spec))));
     }
 
     private static ObjectNode localSubjectAccessReview(ObjectNode body, Review.Context c) {
         JsonNode spec = body.path("spec");
         String namespace = body.path("metadata").path("namespace").asText("");
-        List<FieldError> errors = specErrors(spec, true);
-        if (!metadataEmpty(body, true)) {
+        List<FieldError> errors = ReviewValidation.specErrors(spec, true);
+        if (!ReviewValidation.metadataEmpty(body, true)) {
             errors.add(
                     FieldError.invalid(
                             "metadata",
@@ -196,7 +196,8 @@ public final class Reviews {
                             "must be empty except for namespace"));
         }
         JsonNode resource = spec.path("resourceAttributes");
-        if (present(resource) && !resource.path("namespace").asText("").equals(namespace)) {
+        if (ReviewValidation.present(resource)
+                && !resource.path("namespace").asText("").equals(namespace)) {
             errors.add(
                     FieldError.invalid(
                             "spec.resourceAttributes.namespace",
@@ -204,14 +205,14 @@ public final class Reviews {
                             "must match metadata.namespace"));
         }
         JsonNode nonResource = spec.path("nonResourceAttributes");
-        if (present(nonResource)) {
+        if (ReviewValidation.present(nonResource)) {
             errors.add(
                     FieldError.invalid(
                             "spec.nonResourceAttributes",
                             GoValue.of(GoSyntax.nonResourceAttributes(nonResource)),
                             "disallowed on this kind of request"));
         }
-        refuseIf(errors);
+        ReviewValidation.refuseIf(errors);
         // After validation, as kube checks the URL's namespace (the body's was aligned with it).
         if (c.namespace() == null || c.namespace().isEmpty()) {
             throw ApiStatus.badRequest("namespace is required on this type: ").exception();
@@ -227,15 +228,15 @@ public final class Reviews {
 
     private static ObjectNode selfSubjectAccessReview(ObjectNode body, Review.Context c) {
         JsonNode spec = body.path("spec");
-        List<FieldError> errors = specErrors(spec, false);
-        if (!metadataEmpty(body, false)) {
+        List<FieldError> errors = ReviewValidation.specErrors(spec, false);
+        if (!ReviewValidation.metadataEmpty(body, false)) {
             errors.add(
                     FieldError.invalid(
                             "metadata",
                             GoValue.of(GoSyntax.objectMeta(body.path("metadata"))),
                             "must be empty"));
         }
-        refuseIf(errors);
+        ReviewValidation.refuseIf(errors);
         return echo(
                 body, decision(c.reviews().authorize(Subject.of(c.requester()), attributes(spec))));
     }
@@ -272,104 +273,6 @@ public final class Reviews {
         return out;
     }
 
-    /**
-     * {@code ValidateSubjectAccessReviewSpec} ({@code withSubject}) or {@code
-     * ValidateSelfSubjectAccessReviewSpec}, in kube's order.
-     */
-    private static List<FieldError> specErrors(JsonNode spec, boolean withSubject) {
-        List<FieldError> errors = new ArrayList<>();
-        JsonNode resource = spec.path("resourceAttributes");
-        JsonNode nonResource = spec.path("nonResourceAttributes");
-        if (present(resource) && present(nonResource)) {
-            errors.add(
-                    FieldError.invalid(
-                            "spec.nonResourceAttributes",
-                            GoValue.of(GoSyntax.nonResourceAttributes(nonResource)),
-                            "cannot be specified in combination with resourceAttributes"));
-        }
-        if (!present(resource) && !present(nonResource)) {
-            errors.add(
-                    FieldError.invalid(
-                            "spec.resourceAttributes",
-                            null,
-                            "exactly one of nonResourceAttributes or resourceAttributes must be"
-                                    + " specified"));
-        }
-        if (withSubject
-                && spec.path("user").asText("").isEmpty()
-                && spec.path("groups").isEmpty()) {
-            errors.add(
-                    FieldError.invalid(
-                            "spec.user",
-                            spec.path("user").asText(""),
-                            "at least one of user or group must be specified"));
-        }
-        if (present(resource)) {
-            selectorErrors(resource.path("fieldSelector"), "fieldSelector", errors);
-            selectorErrors(resource.path("labelSelector"), "labelSelector", errors);
-        }
-        return errors;
-    }
-
-    private static void selectorErrors(JsonNode selector, String name, List<FieldError> errors) {
-        if (!present(selector)) {
-            return;
-        }
-        String path = "spec.resourceAttributes." + name;
-        String raw = selector.path("rawSelector").asText("");
-        boolean requirements = !selector.path("requirements").isEmpty();
-        if (!raw.isEmpty() && requirements) {
-            errors.add(
-                    FieldError.invalid(
-                            path + ".rawSelector",
-                            raw,
-                            "may not specified at the same time as requirements"));
-        }
-        if (raw.isEmpty() && !requirements) {
-            errors.add(
-                    FieldError.required(
-                            path + ".requirements",
-                            "when "
-                                    + path
-                                    + " is specified, requirements or rawSelector is required"));
-        }
-    }
-
-    /**
-     * Whether metadata is empty as kube's {@code Semantic.DeepEqual} with an empty ObjectMeta sees
-     * it: managed fields never count, the namespace only where the review is namespaced, and empty
-     * values equal absent ones.
-     */
-    private static boolean metadataEmpty(ObjectNode body, boolean namespaced) {
-        JsonNode metadata = body.path("metadata");
-        for (Map.Entry<String, JsonNode> f : metadata.properties()) {
-            String key = f.getKey();
-            if (key.equals("managedFields") || (namespaced && key.equals("namespace"))) {
-                continue;
-            }
-            JsonNode v = f.getValue();
-            boolean empty =
-                    v.isNull()
-                            || (v.isTextual() && v.asText().isEmpty())
-                            || (v.isNumber() && v.asLong() == 0)
-                            || (v.isContainerNode() && v.isEmpty());
-            if (!empty) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static void refuseIf(List<FieldError> errors) {
-        if (!errors.isEmpty()) {
-            throw ApiStatus.invalid(AUTHORIZATION, INVALID_KIND, "", errors).exception();
-        }
-    }
-
-    private static boolean present(JsonNode node) {
-        return node.isObject();
-    }
-
     /** The subject a SubjectAccessReview's spec names. */
     private static Subject subject(JsonNode spec) {
         Map<String, List<String>> extra = new LinkedHashMap<>();
@@ -383,7 +286,7 @@ public final class Reviews {
 
     private static Attributes attributes(JsonNode spec) {
         JsonNode r = spec.path("resourceAttributes");
-        if (present(r)) {
+        if (ReviewValidation.present(r)) {
             return new ResourceAttributes(
                     r.path("namespace").asText(""),
                     r.path("verb").asText(""),
