@@ -50,16 +50,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class EndpointAccessMatrixIT {
 
-    @RegisterExtension
-    static final TestApiServer SERVER =
-            TestApiServer.perClass(s -> s.withSecure(SecureServing.generated(0)));
+    @RegisterExtension static final TestApiServer SERVER = TestApiServer.perClass();
 
     @RegisterExtension
     static final TestApiServer CLOSED =
             TestApiServer.perClass(
                     s ->
                             s.withSecure(
-                                    SecureServing.generated(0)
+                                    SecureServing.generated()
                                             .withAccess(
                                                     AccessSettings.DEFAULT.withAnonymousAuth(
                                                             false))));

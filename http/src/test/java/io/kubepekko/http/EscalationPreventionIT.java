@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kubepekko.http.security.CertificateIssuer;
-import io.kubepekko.http.security.SecureServing;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -25,9 +24,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class EscalationPreventionIT {
 
-    @RegisterExtension
-    static final TestApiServer SERVER =
-            TestApiServer.perClass(s -> s.withSecure(SecureServing.generated(0)));
+    @RegisterExtension static final TestApiServer SERVER = TestApiServer.perClass();
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String RBAC = "/apis/rbac.authorization.k8s.io/v1";

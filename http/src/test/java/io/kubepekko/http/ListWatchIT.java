@@ -17,7 +17,6 @@ import io.kubepekko.http.encoding.Encoder;
 import io.kubepekko.http.server.ApiServerSettings;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -621,11 +620,11 @@ class ListWatchIT {
             ObjectNode a = createCm(ns, "a", "web");
             BlockingQueue<String> messages = new LinkedBlockingQueue<>();
             WebSocket ws =
-                    HttpClient.newHttpClient()
+                    TestPki.adminClient()
                             .newWebSocketBuilder()
                             .buildAsync(
                                     URI.create(
-                                            api.url().replace("http://", "ws://")
+                                            api.url().replace("https://", "wss://")
                                                     + cms(ns)
                                                     + "?watch=true&resourceVersion=0"),
                                     new WebSocket.Listener() {

@@ -194,7 +194,7 @@ class ProtobufIT {
                 cms,
                 json(
                         "{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'w'},'data':{'k':'v'}}"));
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        HttpClient client = TestPki.adminClient();
         HttpResponse<InputStream> r =
                 client.send(
                         HttpRequest.newBuilder(

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Named.named;
 
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
@@ -451,11 +450,11 @@ class ProtocolEdgesIT {
             String name = freshName();
             BlockingQueue<String> messages = new LinkedBlockingQueue<>();
             WebSocket ws =
-                    HttpClient.newHttpClient()
+                    TestPki.adminClient()
                             .newWebSocketBuilder()
                             .buildAsync(
                                     URI.create(
-                                            api.url().replace("http://", "ws://")
+                                            api.url().replace("https://", "wss://")
                                                     + CMS
                                                     + "?watch=1&labelSelector=edge%3D"
                                                     + name),

@@ -18,9 +18,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import javax.net.ssl.SSLSocket;
 
 /**
- * One plain TCP connection to the server, for requests no HTTP client library would send: malformed
+ * One TCP (TLS) connection to the server, for requests no HTTP client library would send: malformed
  * request lines, oversized heads, heads that never end. Reads responses as HTTP/1.1 frames them
  * (Content-Length, chunked, or until the server closes).
  */
@@ -35,11 +36,26 @@ final class RawHttp implements AutoCloseable {
         this.out = socket.getOutputStream();
     }
 
-    /** A connection to the server at {@code url} (http://host:port). */
+    /**
+     * A connection to the server at {@code url} ({@code https://host:port}, as the {@link TestPki}
+     * admin, the handshake done; {@code http://host:port} plain).
+     */
     static RawHttp open(String url) {
         URI u = URI.create(url);
         try {
-            Socket s = new Socket(u.getHost(), u.getPort());
+            Socket s;
+            if ("https".equals(u.getScheme())) {
+                SSLSocket tls =
+                        (SSLSocket)
+                                TestPki.admin()
+                                        .getSocketFactory()
+                                        .createSocket(u.getHost(), u.getPort());
+                tls.setSoTimeout(60_000);
+                tls.startHandshake();
+                s = tls;
+            } else {
+                s = new Socket(u.getHost(), u.getPort());
+            }
             s.setTcpNoDelay(true);
             s.setSoTimeout(60_000);
             return new RawHttp(s);

@@ -38,7 +38,7 @@ class SecureAccessIT {
             TestApiServer.perClass(
                     s ->
                             s.withSecure(
-                                    SecureServing.generated(0)
+                                    SecureServing.generated()
                                             .withAccess(
                                                     AccessSettings.DEFAULT.withTokenAuthFile(
                                                             TOKENS))));

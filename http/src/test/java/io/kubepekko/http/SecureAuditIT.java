@@ -11,7 +11,6 @@ import io.kubepekko.api.audit.AuditPolicyReader;
 import io.kubepekko.http.audit.AuditLogFormat;
 import io.kubepekko.http.audit.AuditMode;
 import io.kubepekko.http.audit.AuditSettings;
-import io.kubepekko.http.security.SecureServing;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpClient;
@@ -40,17 +39,16 @@ class SecureAuditIT {
     static final TestApiServer SERVER =
             TestApiServer.perClass(
                     s ->
-                            s.withSecure(SecureServing.generated(0))
-                                    .withAudit(
-                                            new AuditSettings(
-                                                    Optional.of(metadataForEverything()),
-                                                    LOG.toString(),
-                                                    0,
-                                                    0,
-                                                    0,
-                                                    AuditLogFormat.JSON,
-                                                    AuditMode.BLOCKING,
-                                                    AuditSettings.DEFAULT_BUFFER_SIZE)));
+                            s.withAudit(
+                                    new AuditSettings(
+                                            Optional.of(metadataForEverything()),
+                                            LOG.toString(),
+                                            0,
+                                            0,
+                                            0,
+                                            AuditLogFormat.JSON,
+                                            AuditMode.BLOCKING,
+                                            AuditSettings.DEFAULT_BUFFER_SIZE)));
 
     private static final ObjectMapper JSON = new ObjectMapper();
 

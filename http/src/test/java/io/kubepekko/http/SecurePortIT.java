@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.kubepekko.api.auth.CertificateLifetimes;
 import io.kubepekko.api.auth.ServingNames;
 import io.kubepekko.http.security.CertificateIssuer;
-import io.kubepekko.http.security.SecureServing;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.security.PrivateKey;
@@ -22,9 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class SecurePortIT {
 
-    @RegisterExtension
-    static final TestApiServer SERVER =
-            TestApiServer.perClass(s -> s.withSecure(SecureServing.generated(0)));
+    @RegisterExtension static final TestApiServer SERVER = TestApiServer.perClass();
 
     private static TlsClients.Kubeconfig kubeconfig() throws Exception {
         return TlsClients.kubeconfig(SERVER.server().kubeconfig());
@@ -42,7 +39,7 @@ class SecurePortIT {
     @Test
     void theAdminKubeconfigReachesTheSecurePortWithItsClientCertificate() throws Exception {
         TlsClients.Kubeconfig k = kubeconfig();
-        assertEquals(SERVER.server().secureUrl().orElseThrow(), k.server());
+        assertEquals(SERVER.server().url(), k.server());
         assertTrue(k.server().startsWith("https://127.0.0.1:"), k.server());
         assertEquals(
                 "CN=kubernetes-admin,O=system:masters",

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.kubepekko.http.security.SecureServing;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -28,9 +27,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class ServiceAccountTokenIT {
 
-    @RegisterExtension
-    static final TestApiServer SERVER =
-            TestApiServer.perClass(s -> s.withSecure(SecureServing.generated(0)));
+    @RegisterExtension static final TestApiServer SERVER = TestApiServer.perClass();
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String NS = "sa-tokens";

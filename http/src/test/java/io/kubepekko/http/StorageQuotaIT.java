@@ -98,7 +98,7 @@ class StorageQuotaIT {
      * they refuse one.
      */
     private static void assertReady(boolean ready) {
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        HttpClient http = TestPki.adminClient();
         await().atMost(Duration.ofSeconds(10))
                 .untilAsserted(
                         () -> {

@@ -40,10 +40,11 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * An API server started in-process on a free port with its own temporary data directory, and a
- * plain HTTP/1.1 client to talk to it. One per test class: starting the actor system and the
- * embedded journal takes seconds. With {@code -Dkubepekko.it.storage=cassandra} every server runs
- * on the cassandra profile instead, each in a keyspace of its own (see {@link TestCassandra}).
+ * An API server started in-process on a free port with its own temporary data directory, and an
+ * HTTPS/1.1 client to talk to it as the admin (the data directory is seeded with {@link TestPki}).
+ * One per test class: starting the actor system and the embedded journal takes seconds. With {@code
+ * -Dkubepekko.it.storage=cassandra} every server runs on the cassandra profile instead, each in a
+ * keyspace of its own (see {@link TestCassandra}).
  *
  * <p>With {@code -Dkubepekko.it.target=cluster} (see {@link TestTarget}) it is three servers
  * instead, each its own actor system, forming one Pekko Cluster on one fresh Cassandra keyspace,
@@ -55,12 +56,8 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
     private final UnaryOperator<ApiServerSettings> tune;
     private final Environment environment;
     private final int size;
-    // HTTP/1.1 only: the default client would ask for an h2c upgrade on every request.
-    private final HttpClient client =
-            HttpClient.newBuilder()
-                    .version(HttpClient.Version.HTTP_1_1)
-                    .connectTimeout(Duration.ofSeconds(10))
-                    .build();
+    // HTTP/1.1, as the admin of the shared test PKI.
+    private final HttpClient client = TestPki.adminClient();
 
     /** What the servers' reviews ask, and who issues their service-account tokens. */
     private AccessReviews accessReviews = AccessReviews.alwaysAllow();
@@ -184,6 +181,7 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
     private void bootOne() throws Exception {
         Path dataDir = Files.createTempDirectory("kubepekko-it-");
         dataDirs.add(dataDir);
+        TestPki.seed(dataDir);
         ApiServerSettings base =
                 new ApiServerSettings(dataDir, "127.0.0.1", 0, Duration.ZERO, Duration.ZERO);
         if (TestCassandra.requested()) {
@@ -213,6 +211,7 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
         for (int i = 0; i < size; i++) {
             Path dataDir = Files.createTempDirectory("kubepekko-it-node" + i + "-");
             dataDirs.add(dataDir);
+            TestPki.seed(dataDir);
             settings.add(
                     tune.apply(
                             new ApiServerSettings(

@@ -95,6 +95,16 @@ public final class TlsClients {
      */
     public static HttpClient client(X509Certificate ca, X509Certificate cert, PrivateKey key)
             throws Exception {
+        return HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .sslContext(context(ca, cert, key))
+                .connectTimeout(Duration.ofSeconds(10))
+                .build();
+    }
+
+    /** TLS trusting {@code ca}, presenting {@code cert} (when given). */
+    public static SSLContext context(X509Certificate ca, X509Certificate cert, PrivateKey key)
+            throws Exception {
         KeyStore trust = KeyStore.getInstance("PKCS12");
         trust.load(null, null);
         trust.setCertificateEntry("ca", ca);
@@ -106,11 +116,7 @@ public final class TlsClients {
                 cert == null ? null : new KeyManager[] {new Presenting(cert, key)},
                 tmf.getTrustManagers(),
                 null);
-        return HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .sslContext(ssl)
-                .connectTimeout(Duration.ofSeconds(10))
-                .build();
+        return ssl;
     }
 
     public static HttpResponse<String> get(HttpClient client, String url) throws Exception {

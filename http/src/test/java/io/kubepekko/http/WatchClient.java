@@ -58,11 +58,7 @@ final class WatchClient implements AutoCloseable {
                         .build();
         // A client of its own: the connection of an abandoned watch is never pooled for another
         // request.
-        HttpClient client =
-                HttpClient.newBuilder()
-                        .version(HttpClient.Version.HTTP_1_1)
-                        .connectTimeout(Duration.ofSeconds(10))
-                        .build();
+        HttpClient client = TestPki.adminClient();
         try {
             return new WatchClient(client.send(request, HttpResponse.BodyHandlers.ofInputStream()));
         } catch (IOException e) {

@@ -10,21 +10,10 @@ import org.apache.pekko.http.javadsl.model.HttpRequest;
 
 /**
  * The checks a request passes before any handler reads its body: who sent it and whether they may
- * do it (kube-apiserver's authentication, impersonation and authorization filters). Each listener
- * has its gate: the secure port checks credentials and permissions ({@link CheckingGate}); the
- * plain port, while it exists, is kube's old insecure port ({@link #INSECURE}).
+ * do it (kube-apiserver's authentication, impersonation and authorization filters): {@link
+ * CheckingGate} on the server's HTTPS port.
  */
 public interface Gate {
-
-    /**
-     * The user of kube's insecure port: {@code system:unsecured} in {@code system:masters}, so
-     * every authorizer allows it.
-     */
-    UserInfo UNSECURED =
-            UserInfo.of("system:unsecured", List.of(UserInfo.MASTERS, UserInfo.AUTHENTICATED));
-
-    /** The plain-HTTP port's gate: no credentials, every request as {@link #UNSECURED}. */
-    Gate INSECURE = (request, info, path) -> new Passage.Through(UNSECURED, List.of(), null);
 
     /**
      * Decides whether {@code request} goes on, and as whom.
@@ -36,7 +25,7 @@ public interface Gate {
 
     /**
      * What checks an object a request that passed is about to write, before it reaches the store.
-     * The insecure port's user is in {@code system:masters}, which every check admits.
+     * By default none.
      */
     default WriteAdmission admission() {
         return WriteAdmission.NONE;

@@ -53,6 +53,35 @@ public final class Pki {
     public static final String ADMIN_USER = "kubernetes-admin";
 
     /**
+     * The files the servers of one cluster share, under {@link #DIRECTORY}: both CAs and the
+     * service-account key pair. Each server issues its own serving and admin certificates from
+     * them, so any server's admin kubeconfig works against every server, and a token one signs
+     * every other accepts.
+     */
+    public static final List<String> SHARED =
+            List.of(
+                    SERVER_CA + ".crt",
+                    SERVER_CA + ".key",
+                    CLIENT_CA + ".crt",
+                    CLIENT_CA + ".key",
+                    SERVICE_ACCOUNT_KEY,
+                    SERVICE_ACCOUNT_PUBLIC_KEY);
+
+    /**
+     * Copies the {@link #SHARED} files of {@code fromDataDir} into {@code toDataDir}, owner-only,
+     * before a server starts there: it then joins the first server's trust.
+     */
+    public static void share(Path fromDataDir, Path toDataDir) throws IOException {
+        Path to = toDataDir.resolve(DIRECTORY);
+        PrivateFiles.directory(to);
+        for (String name : SHARED) {
+            PrivateFiles.write(
+                    to.resolve(name),
+                    Files.readString(fromDataDir.resolve(DIRECTORY).resolve(name)));
+        }
+    }
+
+    /**
      * What the server serves and trusts.
      *
      * @param servingChain the serving certificate, then its intermediates

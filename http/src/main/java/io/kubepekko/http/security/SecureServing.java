@@ -9,7 +9,6 @@ import java.util.Optional;
  * serves a certificate of its own CA under the data directory; without {@code --client-ca-file} it
  * trusts the client CA it generated there (which signed the admin kubeconfig's certificate).
  *
- * @param port {@code --secure-port}; 0 picks a free one
  * @param certFile {@code --tls-cert-file}: the serving certificate, then its intermediates (PEM)
  * @param keyFile {@code --tls-private-key-file}: its private key (PEM)
  * @param clientCaFile {@code --client-ca-file}: the CAs client certificates are verified against
@@ -20,7 +19,6 @@ import java.util.Optional;
  * @param access who may do what through the secure port (authentication and authorization)
  */
 public record SecureServing(
-        int port,
         Optional<Path> certFile,
         Optional<Path> keyFile,
         Optional<Path> clientCaFile,
@@ -40,10 +38,12 @@ public record SecureServing(
         }
     }
 
-    /** Generated certificates on {@code port}, TLS 1.2 and later, the JDK's cipher suites. */
-    public static SecureServing generated(int port) {
+    /**
+     * Generated certificates, TLS 1.2 and later, the JDK's cipher suites, kube's default access
+     * settings.
+     */
+    public static SecureServing generated() {
         return new SecureServing(
-                port,
                 Optional.empty(),
                 Optional.empty(),
                 Optional.empty(),
@@ -53,16 +53,9 @@ public record SecureServing(
                 AccessSettings.DEFAULT);
     }
 
-    /** The same port and TLS with {@code other} access settings. */
+    /** The same TLS with {@code other} access settings. */
     public SecureServing withAccess(AccessSettings other) {
         return new SecureServing(
-                port,
-                certFile,
-                keyFile,
-                clientCaFile,
-                minVersion,
-                cipherSuites,
-                advertiseAddress,
-                other);
+                certFile, keyFile, clientCaFile, minVersion, cipherSuites, advertiseAddress, other);
     }
 }

@@ -16,7 +16,6 @@ import io.kubepekko.api.store.ObjectWrites;
 import io.kubepekko.http.audit.Auditor;
 import io.kubepekko.http.route.ApiHandler;
 import io.kubepekko.http.route.DocumentHandler;
-import io.kubepekko.http.route.Gate;
 import io.kubepekko.http.route.HealthChecks;
 import io.kubepekko.http.route.ResourceHandler;
 import io.kubepekko.http.route.WatchTimeouts;
@@ -48,8 +47,6 @@ import org.apache.pekko.cluster.Member;
 import org.apache.pekko.cluster.MemberStatus;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
-import org.apache.pekko.http.javadsl.Http;
-import org.apache.pekko.http.javadsl.ServerBinding;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.stream.Materializer;
@@ -59,50 +56,44 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One API server: an actor system joining a Pekko Cluster (a one-node one of its own without seed
- * nodes) on its storage profile's journal, the control plane on top, and the HTTP listener. {@link
+ * nodes) on its storage profile's journal, the control plane on top, and the HTTPS listener. {@link
  * #start} returns once the server answers requests.
  */
 public final class ApiServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ApiServer.class);
 
     private final ActorSystem<Void> system;
-    private final ServerBinding binding;
+    private final SecureListener listener;
     private final ScheduledExecutorService probes;
     private final AtomicBoolean shuttingDown;
     private final ApiServerSettings settings;
     private final Path kubeconfig;
-    private final String url;
     private final Controllers controllers;
     private final ResourceHandler resources;
-    private final Optional<SecureListener> secure;
-    private final Optional<AccessControl> access;
+    private final AccessControl access;
     private final RbacPolicySource rbacPolicy;
     private final Auditor auditor;
 
     private ApiServer(
             ActorSystem<Void> system,
-            ServerBinding binding,
+            SecureListener listener,
             ScheduledExecutorService probes,
             AtomicBoolean shuttingDown,
             ApiServerSettings settings,
             Path kubeconfig,
-            String url,
             Controllers controllers,
             ResourceHandler resources,
-            Optional<SecureListener> secure,
-            Optional<AccessControl> access,
+            AccessControl access,
             RbacPolicySource rbacPolicy,
             Auditor auditor) {
         this.system = system;
-        this.binding = binding;
+        this.listener = listener;
         this.probes = probes;
         this.shuttingDown = shuttingDown;
         this.settings = settings;
         this.kubeconfig = kubeconfig;
-        this.url = url;
         this.controllers = controllers;
         this.resources = resources;
-        this.secure = secure;
         this.access = access;
         this.rbacPolicy = rbacPolicy;
         this.auditor = auditor;
@@ -124,9 +115,8 @@ public final class ApiServer implements AutoCloseable {
     /**
      * Starts a server whose reviews ask {@code accessReviews} and whose {@code
      * serviceaccounts/{name}/token} asks {@code tokenIssuer} (test doubles). {@link
-     * #start(ApiServerSettings, Environment)} answers the reviews with the secure port's own checks
-     * when it has one, else with kube's answers for a server that checks nothing; the token route
-     * answers as kube-apiserver without a signing key.
+     * #start(ApiServerSettings, Environment)} answers the reviews with the server's own checks and
+     * signs tokens with its service-account key.
      */
     public static ApiServer start(
             ApiServerSettings settings,
@@ -228,10 +218,7 @@ public final class ApiServer implements AutoCloseable {
         ready.put("storage", storageHealth::get);
         ready.put("cluster", () -> BootSteps.clusterHealth(cluster));
         ready.put("watch-caches", controlPlane::readiness);
-        Optional<Pki.Material> pki =
-                settings.secure().isPresent()
-                        ? Optional.of(SecureListener.pki(settings))
-                        : Optional.empty();
+        Pki.Material pki = SecureListener.pki(settings);
         // Every server follows RBAC itself: it authorizes its own requests. Its informers wait
         // for the caches, so starting it here costs the start nothing.
         RbacPolicySource.Settings rbacSettings = RbacPolicySource.Settings.fromConfig(config);
@@ -239,20 +226,16 @@ public final class ApiServer implements AutoCloseable {
         // The log file is created now, so a path that cannot be written stops the start.
         Auditor auditor =
                 settings.audit().enabled() ? Auditor.open(settings.audit()) : Auditor.disabled();
-        Optional<AccessControl> access = Optional.empty();
-        if (pki.isPresent()) {
-            access =
-                    Optional.of(
-                            AccessControl.start(
-                                    controlPlane,
-                                    settings.secure().get().access(),
-                                    pki.get(),
-                                    rbacPolicy,
-                                    rbacSettings.informer(),
-                                    auditor,
-                                    environment.clock()));
-            ready.put("informer-sync", access.get().readiness());
-        }
+        AccessControl access =
+                AccessControl.start(
+                        controlPlane,
+                        settings.secure().access(),
+                        pki,
+                        rbacPolicy,
+                        rbacSettings.informer(),
+                        auditor,
+                        environment.clock());
+        ready.put("informer-sync", access.readiness());
         ready.put("storage-quota", quota::readiness);
         ready.put(
                 "shutdown",
@@ -268,64 +251,36 @@ public final class ApiServer implements AutoCloseable {
                         new WatchTimeouts(
                                 config.getDuration("kubepekko.watch.min-request-timeout")),
                         environment.clock(),
-                        // The secure port's own checks answer the reviews, unless a test brought
-                        // its own double.
-                        access.isPresent() && accessReviews == AccessReviews.alwaysAllow()
-                                ? access.get().reviews()
+                        // The server's own checks answer the reviews, unless a test brought its own
+                        // double.
+                        accessReviews == AccessReviews.alwaysAllow()
+                                ? access.reviews()
                                 : accessReviews,
-                        // Likewise the token subresource signs with the secure port's key.
-                        access.isPresent() && !tokenIssuer.configured()
-                                ? access.get().tokenIssuer()
-                                : tokenIssuer);
+                        // Likewise the token subresource signs with the server's key.
+                        tokenIssuer.configured() ? tokenIssuer : access.tokenIssuer());
+        // Known once the port is bound: the jwks_uri names its address.
+        AtomicReference<Optional<OpenIdMetadata.Served>> issuerDiscovery =
+                new AtomicReference<>(Optional.empty());
         Flow<HttpRequest, HttpResponse, ?> perConnection =
                 connections(
                         new ApiHandler(
                                 Materializer.matFromSystem(system),
                                 resources,
-                                new DocumentHandler(registry),
+                                new DocumentHandler(registry, issuerDiscovery::get),
                                 livez,
                                 readyz,
-                                Gate.INSECURE),
+                                access.gate()),
                         config);
-        // Routing reads the request target as sent (RequestPath): never configurable off.
-        ServerBinding binding =
-                Http.get(system)
-                        .newServerAt(settings.bindAddress(), settings.port())
-                        .adaptSettings(s -> s.withRawRequestUriHeader(true))
-                        .bindFlow(perConnection)
-                        .toCompletableFuture()
-                        .get(30, TimeUnit.SECONDS);
-        int port = binding.localAddress().getPort();
         String host =
                 settings.bindAddress().equals("0.0.0.0") || settings.bindAddress().equals("::")
                         ? "127.0.0.1"
                         : settings.bindAddress();
-        String url = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
-        Optional<SecureListener> secure = Optional.empty();
-        // Known once the secure port is bound: the jwks_uri names its address.
-        AtomicReference<Optional<OpenIdMetadata.Served>> issuerDiscovery =
-                new AtomicReference<>(Optional.empty());
-        if (settings.secure().isPresent()) {
-            Flow<HttpRequest, HttpResponse, ?> checked =
-                    connections(
-                            new ApiHandler(
-                                    Materializer.matFromSystem(system),
-                                    resources,
-                                    new DocumentHandler(registry, issuerDiscovery::get),
-                                    livez,
-                                    readyz,
-                                    access.orElseThrow().gate()),
-                            config);
-            secure = Optional.of(SecureListener.bind(system, settings, pki.get(), checked, host));
-            issuerDiscovery.set(access.orElseThrow().issuerDiscovery(secure.get().url()));
-        }
+        SecureListener listener = SecureListener.bind(system, settings, pki, perConnection, host);
+        issuerDiscovery.set(access.issuerDiscovery(listener.url()));
         // Before anything can make /readyz answer 200: whoever waits for readiness
         // (cluster-config/bin/cluster,
         // a supervisor) then hands out the kubeconfig, which must exist by then.
-        Path kubeconfig =
-                secure.isPresent()
-                        ? Kubeconfig.writeContent(settings.dataDir(), secure.get().kubeconfig())
-                        : Kubeconfig.write(settings.dataDir(), url);
+        Path kubeconfig = Kubeconfig.writeContent(settings.dataDir(), listener.kubeconfig());
 
         BootSteps.awaitUp(cluster, Duration.ofSeconds(60));
         BootSteps.bootstrapWithRetry(controlPlane, Duration.ofSeconds(60));
@@ -343,10 +298,9 @@ public final class ApiServer implements AutoCloseable {
                         : null;
 
         log.info(
-                "kubepekko apiserver listening on {}{} (storage {}, data dir {}, kubeconfig {}, storage quota {}"
+                "kubepekko apiserver listening on {} (storage {}, data dir {}, kubeconfig {}, storage quota {}"
                         + " bytes of which {} used)",
-                url,
-                secure.map(l -> " and " + l.url()).orElse(""),
+                listener.url(),
                 BootSteps.describe(storage),
                 settings.dataDir().toAbsolutePath(),
                 kubeconfig.toAbsolutePath(),
@@ -354,15 +308,13 @@ public final class ApiServer implements AutoCloseable {
                 quota.used());
         return new ApiServer(
                 system,
-                binding,
+                listener,
                 probes,
                 shuttingDown,
                 settings,
                 kubeconfig,
-                url,
                 controllers,
                 resources,
-                secure,
                 access,
                 rbacPolicy,
                 auditor);
@@ -377,22 +329,19 @@ public final class ApiServer implements AutoCloseable {
                 config.getDuration("kubepekko.http.keep-alive-timeout"));
     }
 
+    /** The port HTTPS is served on. */
     public int port() {
-        return binding.localAddress().getPort();
+        return listener.binding().localAddress().getPort();
     }
 
+    /** The HTTPS URL clients reach this server at ({@code https://host:port}). */
     public String url() {
-        return url;
+        return listener.url();
     }
 
-    /** The HTTPS URL of the secure port, when it serves. */
-    public Optional<String> secureUrl() {
-        return secure.map(SecureListener::url);
-    }
-
-    /** The certificates and keys the secure port serves and trusts, when it serves. */
-    public Optional<Pki.Material> pki() {
-        return secure.map(SecureListener::pki);
+    /** The certificates and keys the server serves and trusts. */
+    public Pki.Material pki() {
+        return listener.pki();
     }
 
     /** Whether this server may write to the journal now (the write lease of a clustered server). */
@@ -467,23 +416,17 @@ public final class ApiServer implements AutoCloseable {
             controllers.close();
         }
         // Its informers ask the sequencers through sharding: stop them before the regions go.
-        access.ifPresent(AccessControl::close);
+        access.close();
         rbacPolicy.close();
         try {
             if (!settings.shutdownDelay().isZero()) {
                 TimeUnit.MILLISECONDS.sleep(settings.shutdownDelay().toMillis());
             }
             resources.endWatches();
-            binding.terminate(Duration.ofSeconds(5))
+            listener.binding()
+                    .terminate(Duration.ofSeconds(5))
                     .toCompletableFuture()
                     .get(10, TimeUnit.SECONDS);
-            if (secure.isPresent()) {
-                secure.get()
-                        .binding()
-                        .terminate(Duration.ofSeconds(5))
-                        .toCompletableFuture()
-                        .get(10, TimeUnit.SECONDS);
-            }
         } catch (Exception e) {
             log.warn("unbinding failed", e);
         }

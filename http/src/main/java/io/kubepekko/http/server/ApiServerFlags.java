@@ -70,20 +70,12 @@ public final class ApiServerFlags {
             new Flag<>(
                     "bind-address",
                     STRING,
-                    "127.0.0.1",
-                    "address to listen on",
+                    "0.0.0.0",
+                    "The IP address on which to listen for the --secure-port port; 0.0.0.0 or :: listens on"
+                            + " every interface",
                     false,
                     false,
                     Flag.last(ServerFlagValues::address));
-    static final Flag<Integer> PORT =
-            new Flag<>(
-                    "port",
-                    "int",
-                    "8080",
-                    "plain HTTP port; 0 picks a free port",
-                    false,
-                    false,
-                    Flag.last(ServerFlagValues::port));
     static final Flag<Duration> LIVEZ_GRACE_PERIOD =
             new Flag<>(
                     "livez-grace-period",
@@ -264,7 +256,6 @@ public final class ApiServerFlags {
                     List.of(
                             DATA_DIR,
                             BIND_ADDRESS,
-                            PORT,
                             SecureServingFlags.SECURE_PORT,
                             SecureServingFlags.ADVERTISE_ADDRESS,
                             SecureServingFlags.TLS_CERT_FILE,
@@ -344,7 +335,7 @@ public final class ApiServerFlags {
                 new ApiServerSettings(
                         v.get(DATA_DIR),
                         v.get(BIND_ADDRESS),
-                        v.get(PORT),
+                        v.get(SecureServingFlags.SECURE_PORT),
                         v.get(LIVEZ_GRACE_PERIOD),
                         v.get(SHUTDOWN_DELAY_DURATION),
                         new ApiServerSettings.ReadFlags(
@@ -361,9 +352,7 @@ public final class ApiServerFlags {
                                 v.given(CLUSTER_SEED_NODES).orElse(null),
                                 v.given(CLUSTER_PORT).orElse(null),
                                 v.given(CLUSTER_HOSTNAME).orElse(null)));
-        if (v.given(SecureServingFlags.SECURE_PORT).isPresent()) {
-            settings = settings.withSecure(SecureServingFlags.secureServing(v));
-        }
+        settings = settings.withSecure(SecureServingFlags.secureServing(v));
         settings = settings.withAudit(AuditFlags.settings(v));
         try {
             // the flags and the file together: a file may select the profile and the seeds

@@ -14,14 +14,13 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * How an API server runs, read once from its flags.
  *
  * @param dataDir where the embedded database and {@code admin.kubeconfig} live
- * @param bindAddress the address the HTTP listener binds
- * @param port the plain-HTTP port; 0 picks a free one
+ * @param bindAddress the address the HTTPS listener binds
+ * @param port the HTTPS port ({@code --secure-port}); 0 picks a free one
  * @param livezGracePeriod how long after start /livez treats unfinished start-up as passing
  * @param shutdownDelay how long the server keeps serving, with /readyz failing, after a shutdown
  *     starts
@@ -31,8 +30,8 @@ import java.util.Optional;
  * @param services where Service cluster IPs and node ports come from
  * @param storage which storage profile holds the journal
  * @param cluster how this server's actor system joins the Pekko Cluster
- * @param secure the HTTPS listener ({@code --secure-port} and the TLS flags), beside the plain one;
- *     empty: none
+ * @param secure the listener's TLS and who may do what through it (the TLS, authentication and
+ *     authorization flags)
  * @param audit what is audited and where the log goes ({@code --audit-*})
  */
 public record ApiServerSettings(
@@ -46,7 +45,7 @@ public record ApiServerSettings(
         ServiceRanges services,
         StorageFlags storage,
         ClusterFlags cluster,
-        Optional<SecureServing> secure,
+        SecureServing secure,
         AuditSettings audit) {
 
     /**
@@ -122,7 +121,7 @@ public record ApiServerSettings(
                 services,
                 storage,
                 cluster,
-                Optional.empty(),
+                SecureServing.generated(),
                 AuditSettings.DISABLED);
     }
 
@@ -446,7 +445,7 @@ public record ApiServerSettings(
                 audit);
     }
 
-    /** Serves HTTPS as {@code s} says, beside plain HTTP. */
+    /** Serves HTTPS and checks access as {@code s} says. */
     public ApiServerSettings withSecure(SecureServing s) {
         return new ApiServerSettings(
                 dataDir,
@@ -459,7 +458,7 @@ public record ApiServerSettings(
                 services,
                 storage,
                 cluster,
-                Optional.of(s),
+                s,
                 audit);
     }
 

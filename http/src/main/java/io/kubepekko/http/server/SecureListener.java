@@ -21,9 +21,8 @@ import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.stream.javadsl.Flow;
 
 /**
- * The HTTPS listener on {@code --secure-port}: the same requests as the plain one, over TLS with
- * the PKI under the data directory, each request carrying its connection's SSL session (for the
- * client certificate).
+ * The HTTPS listener on {@code --secure-port}, the server's only one: TLS with the PKI under the
+ * data directory, each request carrying its connection's SSL session (for the client certificate).
  *
  * @param binding the listener
  * @param url its URL, on the host clients reach it at
@@ -33,7 +32,7 @@ record SecureListener(ServerBinding binding, String url, Pki.Material pki) {
 
     /** The PKI the secure port serves and trusts, created under the data directory when absent. */
     static Pki.Material pki(ApiServerSettings settings) throws Exception {
-        SecureServing tls = settings.secure().orElseThrow();
+        SecureServing tls = settings.secure();
         ServingNames names =
                 ServingNames.of(
                         hostName(),
@@ -49,10 +48,10 @@ record SecureListener(ServerBinding binding, String url, Pki.Material pki) {
             Flow<HttpRequest, HttpResponse, ?> perConnection,
             String host)
             throws Exception {
-        SecureServing tls = settings.secure().orElseThrow();
+        SecureServing tls = settings.secure();
         ServerBinding binding =
                 Http.get(system)
-                        .newServerAt(settings.bindAddress(), tls.port())
+                        .newServerAt(settings.bindAddress(), settings.port())
                         .enableHttps(TlsServing.context(pki, tls))
                         .adaptSettings(
                                 s ->

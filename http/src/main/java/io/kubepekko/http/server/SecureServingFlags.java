@@ -12,8 +12,8 @@ import java.util.Optional;
 
 /**
  * The secure port's flags, named as kube-apiserver names them: where it listens, its TLS, and who
- * may do what through it. Listed in {@link ApiServerFlags#FLAGS}; the port serves only when {@code
- * --secure-port} is given (plain HTTP stays the default for now).
+ * may do what through it. Listed in {@link ApiServerFlags#FLAGS}. The secure port is the server's
+ * only listener, as kube-apiserver's since 1.20.
  */
 final class SecureServingFlags {
     private SecureServingFlags() {}
@@ -25,7 +25,7 @@ final class SecureServingFlags {
                     "secure-port",
                     "int",
                     "6443",
-                    "the port to serve HTTPS on, beside --port; 0 picks a free port. Served only when given",
+                    "The port on which to serve HTTPS with authentication and authorization; 0 picks a free port",
                     false,
                     false,
                     Flag.last(ServerFlagValues::port));
@@ -124,7 +124,6 @@ final class SecureServingFlags {
             throws ApiServerFlags.UsageException {
         try {
             return new SecureServing(
-                    v.get(SECURE_PORT),
                     v.get(TLS_CERT_FILE),
                     v.get(TLS_PRIVATE_KEY_FILE),
                     v.get(CLIENT_CA_FILE),

@@ -50,7 +50,7 @@ class ClientCertificatesIT {
         pki =
                 Pki.prepare(
                         dataDir,
-                        SecureServing.generated(0),
+                        SecureServing.generated(),
                         ServingNames.of("", Optional.empty(), "10.0.0.1"),
                         Clock.systemUTC());
         X509Authenticator authenticator = new X509Authenticator(pki.clientCas(), Clock.systemUTC());
@@ -58,7 +58,7 @@ class ClientCertificatesIT {
         binding =
                 Http.get(system)
                         .newServerAt("127.0.0.1", 0)
-                        .enableHttps(TlsServing.context(pki, SecureServing.generated(0)))
+                        .enableHttps(TlsServing.context(pki, SecureServing.generated()))
                         .adaptSettings(ClientCertificates::includeSession)
                         .bindSync(
                                 request -> {

@@ -40,7 +40,7 @@ class PkiTest {
     }
 
     private Pki.Material prepare(ServingNames names, Instant now) throws Exception {
-        return Pki.prepare(dataDir, SecureServing.generated(0), names, at(now));
+        return Pki.prepare(dataDir, SecureServing.generated(), names, at(now));
     }
 
     @Test
@@ -188,7 +188,6 @@ class PkiTest {
         Files.writeString(file, Pem.encode(own.certificate()));
         SecureServing flags =
                 new SecureServing(
-                        0,
                         Optional.empty(),
                         Optional.empty(),
                         Optional.of(file),

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,17 +46,16 @@ class DataDirectoryTest {
     }
 
     @Test
-    void theKubeconfigIsWrittenOwnerOnlyAndSaysThereIsNoTlsToVerify() throws Exception {
+    void theKubeconfigIsWrittenOwnerOnly() throws Exception {
         Path dir = Files.createDirectory(tmp.resolve("data"));
-        Path file = Kubeconfig.write(dir, "http://127.0.0.1:8080");
+        Path file =
+                Kubeconfig.writeContent(
+                        dir,
+                        Kubeconfig.renderTls("https://127.0.0.1:6443", "ca", Optional.empty()));
         assertEquals("rw-------", mode(file));
         String text = Files.readString(file);
-        assertEquals(
-                true,
-                text.contains(
-                        "    server: http://127.0.0.1:8080\n    insecure-skip-tls-verify: true\n"),
-                text);
-        Kubeconfig.write(dir, "http://127.0.0.1:8081"); // replaced atomically, still private
+        assertEquals(true, text.contains("    server: https://127.0.0.1:6443\n"), text);
+        Kubeconfig.writeContent(dir, "other"); // replaced atomically, still private
         assertEquals("rw-------", mode(file));
         assertEquals(false, Files.exists(dir.resolve("admin.kubeconfig.tmp")));
     }

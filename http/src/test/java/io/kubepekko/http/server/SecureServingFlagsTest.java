@@ -2,7 +2,6 @@ package io.kubepekko.http.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kubepekko.http.security.SecureServing;
 import io.kubepekko.http.security.TlsVersion;
@@ -27,8 +26,12 @@ class SecureServingFlagsTest {
     }
 
     @Test
-    void withoutSecurePortOnlyThePlainPortServesForNow() throws Exception {
-        assertTrue(settings("--tls-min-version", "VersionTLS13").secure().isEmpty());
+    void httpsOnTheSecurePortIsTheOnlyListenerOnEveryInterfaceByDefault() throws Exception {
+        ApiServerSettings s = settings();
+        assertEquals(6443, s.port());
+        assertEquals("0.0.0.0", s.bindAddress());
+        assertEquals(
+                "unknown flag: --port", error("--port=8080").lines().findFirst().orElseThrow());
     }
 
     @Test
@@ -42,9 +45,7 @@ class SecureServingFlagsTest {
                                 "--client-ca-file=/etc/k/ca.crt",
                                 "--tls-min-version=VersionTLS13",
                                 "--tls-cipher-suites=TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,TLS_AES_128_GCM_SHA256")
-                        .secure()
-                        .orElseThrow();
-        assertEquals(0, s.port());
+                        .secure();
         assertEquals(Optional.of("192.168.1.5"), s.advertiseAddress());
         assertEquals(Optional.of(Path.of("/etc/k/tls.crt")), s.certFile());
         assertEquals(Optional.of(Path.of("/etc/k/tls.key")), s.keyFile());
@@ -57,8 +58,7 @@ class SecureServingFlagsTest {
 
     @Test
     void theDefaultsAreTls12AndTheJdksCipherSuites() throws Exception {
-        SecureServing s = settings("--secure-port", "6443").secure().orElseThrow();
-        assertEquals(6443, s.port());
+        SecureServing s = settings("--secure-port", "6443").secure();
         assertEquals(TlsVersion.TLS12, s.minVersion());
         assertEquals(List.of(), s.cipherSuites());
     }
