@@ -21,9 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * RBAC in the running control plane: kube's bootstrap ClusterRoles and ClusterRoleBindings exist
- * after start and are reconciled by the next start, the aggregation controller keeps aggregated
- * roles current, and every server's policy follows roles and bindings within a deadline.
+ * RBAC in the running control plane: kube's bootstrap ClusterRoles and ClusterRoleBindings (the
+ * controllers' too) and the Roles and RoleBindings of kube-system and kube-public exist after start
+ * and are reconciled by the next start, the aggregation controller keeps aggregated roles current,
+ * and every server's policy follows roles and bindings within a deadline.
  */
 class RbacPolicyIT {
 
@@ -62,6 +63,48 @@ class RbacPolicyIT {
             assertTrue(
                     bindings.contains(expected.at("/metadata/name").asText()), bindings.toString());
         }
+    }
+
+    @Test
+    void theControllersRolesAndTheKubeSystemAndKubePublicRolesExistAfterStart() {
+        BootstrapPolicy policy = BootstrapPolicy.defaults();
+        for (String ns : List.of("kube-system", "kube-public")) {
+            for (String kind : List.of("roles", "rolebindings")) {
+                Response list = api.get(RBAC + "/namespaces/" + ns + "/" + kind);
+                assertEquals(200, list.code(), list.text());
+                List<ObjectNode> expected =
+                        kind.equals("roles") ? policy.roles() : policy.roleBindings();
+                assertEquals(
+                        expected.stream()
+                                .filter(o -> o.at("/metadata/namespace").asText().equals(ns))
+                                .map(o -> o.at("/metadata/name").asText())
+                                .sorted()
+                                .toList(),
+                        TestApiServer.itemNames(list.json()).stream().sorted().toList(),
+                        ns + " " + kind);
+            }
+        }
+        JsonNode reader =
+                api.get(
+                                RBAC
+                                        + "/namespaces/kube-system/roles/extension-apiserver-authentication-reader")
+                        .json();
+        assertEquals(
+                "extension-apiserver-authentication",
+                reader.at("/rules/0/resourceNames/0").asText(),
+                reader.toString());
+        JsonNode controller =
+                api.get(RBAC + "/clusterrolebindings/system:controller:namespace-controller")
+                        .json();
+        assertEquals("ServiceAccount", controller.at("/subjects/0/kind").asText());
+        assertEquals("kube-system", controller.at("/subjects/0/namespace").asText());
+        assertEquals("namespace-controller", controller.at("/subjects/0/name").asText());
+        JsonNode deployments =
+                api.get(RBAC + "/clusterroles/system:controller:deployment-controller").json();
+        assertEquals(
+                "rbac-defaults",
+                deployments.at("/metadata/labels/kubernetes.io~1bootstrapping").asText());
+        assertEquals("deployments", deployments.at("/rules/0/resources/0").asText());
     }
 
     @Test
@@ -136,6 +179,17 @@ class RbacPolicyIT {
         stripRules("system:public-info-viewer", "false");
         Response deleted = api.delete(RBAC + "/clusterrolebindings/system:discovery");
         assertEquals(200, deleted.code(), deleted.text());
+        // The same for a Role of kube-system and a RoleBinding of kube-public.
+        String schedulerLock =
+                RBAC + "/namespaces/kube-system/roles/system::leader-locking-kube-scheduler";
+        ObjectNode lock = api.get(schedulerLock).json();
+        lock.putArray("rules");
+        Response stripped = api.put(schedulerLock, lock.toString());
+        assertEquals(200, stripped.code(), stripped.text());
+        String signer =
+                RBAC + "/namespaces/kube-public/rolebindings/system:controller:bootstrap-signer";
+        Response unbound = api.delete(signer);
+        assertEquals(200, unbound.code(), unbound.text());
 
         api.restart();
 
@@ -144,6 +198,12 @@ class RbacPolicyIT {
         JsonNode info = api.get(RBAC + "/clusterroles/system:public-info-viewer").json();
         assertTrue(info.path("rules").isEmpty(), info.toString());
         assertEquals(200, api.get(RBAC + "/clusterrolebindings/system:discovery").code());
+        // kube's reconcile adds what is missing as one rule per verb and resource.
+        JsonNode restoredLock = api.get(schedulerLock).json();
+        assertEquals(10, restoredLock.path("rules").size(), restoredLock.toString());
+        Response rebound = api.get(signer);
+        assertEquals(200, rebound.code(), rebound.text());
+        assertEquals("bootstrap-signer", rebound.json().at("/subjects/0/name").asText());
     }
 
     private static void stripRules(String role, String autoupdate) {

@@ -15,6 +15,7 @@ import io.kubepekko.api.store.WriteOptions;
 import io.kubepekko.api.store.WriteResult;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -23,12 +24,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * kube-apiserver's {@code rbac/bootstrap-roles} post-start hook: every bootstrap ClusterRole and
- * ClusterRoleBinding ({@link BootstrapPolicy}) is created when missing and reconciled when present
- * ({@link BootstrapReconciliation}). Each object is read, decided on and written on its own; a
- * write refused with 409 (another server of the cluster created or updated it first) or 404 (it
- * went away meanwhile) starts that object over from a fresh read, a few times, as kube's reconcile
- * does. Several servers starting at once therefore converge on the same objects.
+ * kube-apiserver's {@code rbac/bootstrap-roles} post-start hook: every bootstrap ClusterRole,
+ * ClusterRoleBinding, and Role and RoleBinding of kube-system and kube-public ({@link
+ * BootstrapPolicy}) is created when missing and reconciled when present ({@link
+ * BootstrapReconciliation}). The namespaces exist by then: the start creates them first. Each
+ * object is read, decided on and written on its own; a write refused with 409 (another server of
+ * the cluster created or updated it first) or 404 (it went away meanwhile) starts that object over
+ * from a fresh read, a few times, as kube's reconcile does. Several servers starting at once
+ * therefore converge on the same objects.
  */
 final class RbacBootstrap {
 
@@ -52,13 +55,18 @@ final class RbacBootstrap {
     static CompletionStage<Void> reconcile(ControlPlane controlPlane) {
         long started = System.nanoTime();
         RbacBootstrap bootstrap = new RbacBootstrap(controlPlane);
-        ResourceType roles = bootstrap.type("clusterroles");
-        ResourceType bindings = bootstrap.type("clusterrolebindings");
+        ResourceType clusterRoles = bootstrap.type("clusterroles");
+        ResourceType clusterRoleBindings = bootstrap.type("clusterrolebindings");
+        ResourceType roles = bootstrap.type("roles");
+        ResourceType roleBindings = bootstrap.type("rolebindings");
         BootstrapPolicy policy = BootstrapPolicy.defaults();
         List<CompletableFuture<Void>> all = new ArrayList<>();
         // Roles first: a binding to a role not there yet would grant nothing for a moment.
         for (ObjectNode role : policy.clusterRoles()) {
-            all.add(bootstrap.one(roles, role, BootstrapReconciliation::clusterRole, 1));
+            all.add(bootstrap.one(clusterRoles, role, BootstrapReconciliation::clusterRole, 1));
+        }
+        for (ObjectNode role : policy.roles()) {
+            all.add(bootstrap.one(roles, role, BootstrapReconciliation::role, 1));
         }
         return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new))
                 .thenCompose(
@@ -67,9 +75,17 @@ final class RbacBootstrap {
                             for (ObjectNode binding : policy.clusterRoleBindings()) {
                                 more.add(
                                         bootstrap.one(
-                                                bindings,
+                                                clusterRoleBindings,
                                                 binding,
                                                 BootstrapReconciliation::clusterRoleBinding,
+                                                1));
+                            }
+                            for (ObjectNode binding : policy.roleBindings()) {
+                                more.add(
+                                        bootstrap.one(
+                                                roleBindings,
+                                                binding,
+                                                BootstrapReconciliation::roleBinding,
                                                 1));
                             }
                             return CompletableFuture.allOf(more.toArray(CompletableFuture[]::new));
@@ -97,15 +113,16 @@ final class RbacBootstrap {
             BiFunction<ObjectNode, ObjectNode, Action> decide,
             int attempt) {
         String name = ObjectMeta.name(expected);
+        String namespace = Objects.requireNonNullElse(ObjectMeta.namespace(expected), "");
         return controlPlane
-                .get(type, "", name)
+                .get(type, namespace, name)
                 .toCompletableFuture()
                 .thenCompose(
                         found -> {
                             Action action =
                                     decide.apply(
                                             expected, found.map(Json::parseTrusted).orElse(null));
-                            return write(type, name, action)
+                            return write(type, namespace, name, action)
                                     .thenCompose(
                                             refused -> {
                                                 if (refused == null) {
@@ -133,33 +150,35 @@ final class RbacBootstrap {
     }
 
     /** Writes what {@code action} says; the refusal's Status, or null when it succeeded. */
-    private CompletableFuture<ApiStatus> write(ResourceType type, String name, Action action) {
+    private CompletableFuture<ApiStatus> write(
+            ResourceType type, String namespace, String name, Action action) {
         if (action instanceof BootstrapReconciliation.Create c) {
-            return send(type, new WriteOp.Create(c.object(), OPTIONS));
+            return send(type, namespace, new WriteOp.Create(c.object(), OPTIONS));
         }
         if (action instanceof BootstrapReconciliation.Update u) {
-            return send(type, new WriteOp.Update(name, u.object(), null, OPTIONS));
+            return send(type, namespace, new WriteOp.Update(name, u.object(), null, OPTIONS));
         }
         if (action instanceof BootstrapReconciliation.Recreate r) {
-            return recreate(type, name, r.object());
+            return recreate(type, namespace, name, r.object());
         }
         return CompletableFuture.completedFuture(null); // unchanged or protected
     }
 
     /** A binding's roleRef cannot change: delete the stored one (that very one) and create. */
-    private CompletableFuture<ApiStatus> recreate(ResourceType type, String name, ObjectNode obj) {
+    private CompletableFuture<ApiStatus> recreate(
+            ResourceType type, String namespace, String name, ObjectNode obj) {
         return controlPlane
-                .get(type, "", name)
+                .get(type, namespace, name)
                 .toCompletableFuture()
                 .thenCompose(
                         found -> {
                             if (found.isEmpty()) {
-                                return send(type, new WriteOp.Create(obj, OPTIONS));
+                                return send(type, namespace, new WriteOp.Create(obj, OPTIONS));
                             }
                             String uid = ObjectMeta.uid(Json.parseTrusted(found.get()));
                             WriteOp delete =
                                     new WriteOp.Delete(name, new Preconditions(uid, null), OPTIONS);
-                            return send(type, delete)
+                            return send(type, namespace, delete)
                                     .thenCompose(
                                             refused ->
                                                     refused != null
@@ -167,6 +186,7 @@ final class RbacBootstrap {
                                                                     refused)
                                                             : send(
                                                                     type,
+                                                                    namespace,
                                                                     new WriteOp.Create(
                                                                             obj, OPTIONS)));
                         });
@@ -174,9 +194,9 @@ final class RbacBootstrap {
 
     private static final WriteOptions OPTIONS = WriteOptions.DEFAULT;
 
-    private CompletableFuture<ApiStatus> send(ResourceType type, WriteOp op) {
+    private CompletableFuture<ApiStatus> send(ResourceType type, String namespace, WriteOp op) {
         return controlPlane
-                .write(type, "", op)
+                .write(type, namespace, op)
                 .toCompletableFuture()
                 .thenApply(
                         result ->

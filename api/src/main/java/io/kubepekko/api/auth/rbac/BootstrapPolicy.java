@@ -11,9 +11,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The default ClusterRoles and ClusterRoleBindings kube-apiserver creates at start (kube's {@code
- * bootstrappolicy}), as object bodies ready to be created or reconciled: each carries kube's label
- * {@code kubernetes.io/bootstrapping: rbac-defaults} and annotation {@code
+ * The default RBAC objects kube-apiserver creates at start (kube's {@code bootstrappolicy}, 1.35
+ * with its default feature gates), as object bodies ready to be created or reconciled: the
+ * ClusterRoles and ClusterRoleBindings, those of kube-controller-manager's controllers ({@code
+ * system:controller:*}, each bound to its ServiceAccount in kube-system), and the Roles and
+ * RoleBindings of kube-system and kube-public. Each carries kube's label {@code
+ * kubernetes.io/bootstrapping: rbac-defaults} and annotation {@code
  * rbac.authorization.kubernetes.io/autoupdate: "true"}. Aggregated roles (admin, edit, view) come
  * with their {@code aggregationRule} and no rules, as kube creates them; the aggregation controller
  * fills them in.
@@ -33,6 +36,8 @@ public final class BootstrapPolicy {
     private static final String API_VERSION = "rbac.authorization.k8s.io/v1";
     private static final String RBAC_GROUP = "rbac.authorization.k8s.io";
     private static final String FILE = "bootstrap-policy.txt";
+    private static final String CONTROLLER_PREFIX = "system:controller:";
+    private static final String CONTROLLER_NAMESPACE = "kube-system";
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
     private static final BootstrapPolicy DEFAULT =
@@ -40,10 +45,18 @@ public final class BootstrapPolicy {
 
     private final List<ObjectNode> clusterRoles;
     private final List<ObjectNode> clusterRoleBindings;
+    private final List<ObjectNode> roles;
+    private final List<ObjectNode> roleBindings;
 
-    private BootstrapPolicy(List<ObjectNode> clusterRoles, List<ObjectNode> clusterRoleBindings) {
+    private BootstrapPolicy(
+            List<ObjectNode> clusterRoles,
+            List<ObjectNode> clusterRoleBindings,
+            List<ObjectNode> roles,
+            List<ObjectNode> roleBindings) {
         this.clusterRoles = List.copyOf(clusterRoles);
         this.clusterRoleBindings = List.copyOf(clusterRoleBindings);
+        this.roles = List.copyOf(roles);
+        this.roleBindings = List.copyOf(roleBindings);
     }
 
     /** kube's default policy. */
@@ -51,14 +64,34 @@ public final class BootstrapPolicy {
         return DEFAULT;
     }
 
-    /** The ClusterRoles, by name; fresh copies the caller may change. */
+    /**
+     * The ClusterRoles: kube's by name, then the controllers' by name, as kube reconciles them;
+     * fresh copies the caller may change.
+     */
     public List<ObjectNode> clusterRoles() {
-        return clusterRoles.stream().map(ObjectNode::deepCopy).toList();
+        return copies(clusterRoles);
     }
 
-    /** The ClusterRoleBindings in kube's order; fresh copies the caller may change. */
+    /**
+     * The ClusterRoleBindings: kube's in its order, then the controllers' by name; fresh copies the
+     * caller may change.
+     */
     public List<ObjectNode> clusterRoleBindings() {
-        return clusterRoleBindings.stream().map(ObjectNode::deepCopy).toList();
+        return copies(clusterRoleBindings);
+    }
+
+    /** The Roles of kube-system and kube-public, by namespace and name; fresh copies. */
+    public List<ObjectNode> roles() {
+        return copies(roles);
+    }
+
+    /** The RoleBindings of kube-system and kube-public, by namespace and name; fresh copies. */
+    public List<ObjectNode> roleBindings() {
+        return copies(roleBindings);
+    }
+
+    private static List<ObjectNode> copies(List<ObjectNode> objects) {
+        return objects.stream().map(ObjectNode::deepCopy).toList();
     }
 
     /**
@@ -70,9 +103,9 @@ public final class BootstrapPolicy {
                 ClusterRoleAggregation.settle(
                         clusterRoles.stream().map(RbacRole::fromJson).toList());
         return RbacPolicy.of(
-                List.of(),
+                this.roles.stream().map(RbacRole::fromJson).toList(),
                 roles,
-                List.of(),
+                roleBindings.stream().map(RbacBinding::fromJson).toList(),
                 clusterRoleBindings.stream().map(RbacBinding::fromJson).toList());
     }
 
@@ -80,8 +113,11 @@ public final class BootstrapPolicy {
         if (text == null) {
             throw new IllegalStateException(FILE + " is missing from the classpath");
         }
-        List<ObjectNode> roles = new ArrayList<>();
+        List<ObjectNode> clusterRoles = new ArrayList<>();
         List<ObjectNode> bindings = new ArrayList<>();
+        List<ObjectNode> controllerBindings = new ArrayList<>();
+        List<ObjectNode> roles = new ArrayList<>();
+        List<ObjectNode> roleBindings = new ArrayList<>();
         ObjectNode role = null;
         for (DefinitionLines.Line line : DefinitionLines.of(text)) {
             String[] words = line.text().split("\\s+");
@@ -89,19 +125,58 @@ public final class BootstrapPolicy {
             switch (words[0]) {
                 case "clusterrole" -> {
                     role = clusterRole(words[1], opts);
+                    clusterRoles.add(role);
+                }
+                case "controllerrole" -> {
+                    // kube's addControllerRole: the role and its binding to the controller's
+                    // ServiceAccount, both named system:controller:NAME.
+                    String name = CONTROLLER_PREFIX + words[1];
+                    role = object("ClusterRole", name);
+                    clusterRoles.add(role);
+                    controllerBindings.add(
+                            binding(
+                                    object("ClusterRoleBinding", name),
+                                    RoleRef.CLUSTER_ROLE,
+                                    name,
+                                    List.of(
+                                            Subject.SERVICE_ACCOUNT
+                                                    + ":"
+                                                    + CONTROLLER_NAMESPACE
+                                                    + "/"
+                                                    + words[1]),
+                                    line));
+                }
+                case "role" -> {
+                    role = namespaced("Role", words[1], line);
                     roles.add(role);
                 }
                 case "rule" -> {
                     if (role == null) {
-                        throw bad(line, "rule before any clusterrole");
+                        throw bad(line, "rule before any role");
                     }
                     role.withArray("rules").add(rule(opts, line));
                 }
-                case "binding" -> bindings.add(binding(words[1], opts, line));
+                case "binding" ->
+                        bindings.add(
+                                binding(
+                                        object("ClusterRoleBinding", words[1]),
+                                        RoleRef.CLUSTER_ROLE,
+                                        opts.getOrDefault("role", words[1]),
+                                        list(opts.get("subjects")),
+                                        line));
+                case "rolebinding" ->
+                        roleBindings.add(
+                                binding(
+                                        namespaced("RoleBinding", words[1], line),
+                                        RoleRef.ROLE,
+                                        required(opts, "role", line),
+                                        list(opts.get("subjects")),
+                                        line));
                 default -> throw bad(line, "unknown entry " + words[0]);
             }
         }
-        return new BootstrapPolicy(roles, bindings);
+        bindings.addAll(controllerBindings);
+        return new BootstrapPolicy(clusterRoles, bindings, roles, roleBindings);
     }
 
     private static ObjectNode clusterRole(String name, Map<String, String> opts) {
@@ -139,13 +214,15 @@ public final class BootstrapPolicy {
     }
 
     private static ObjectNode binding(
-            String name, Map<String, String> opts, DefinitionLines.Line line) {
-        ObjectNode obj = object("ClusterRoleBinding", name);
+            ObjectNode obj,
+            String roleKind,
+            String roleName,
+            List<String> subjects,
+            DefinitionLines.Line line) {
         ObjectNode ref = obj.putObject("roleRef");
         ref.put("apiGroup", RBAC_GROUP);
-        ref.put("kind", RoleRef.CLUSTER_ROLE);
-        ref.put("name", opts.getOrDefault("role", name));
-        List<String> subjects = list(opts.get("subjects"));
+        ref.put("kind", roleKind);
+        ref.put("name", roleName);
         if (!subjects.isEmpty()) {
             ArrayNode out = obj.putArray("subjects");
             for (String s : subjects) {
@@ -169,6 +246,26 @@ public final class BootstrapPolicy {
             }
         }
         return obj;
+    }
+
+    /** A namespaced object named NAMESPACE/NAME in the file. */
+    private static ObjectNode namespaced(String kind, String qualified, DefinitionLines.Line line) {
+        int slash = qualified.indexOf('/');
+        if (slash <= 0 || slash == qualified.length() - 1) {
+            throw bad(line, "a namespaced object is NAMESPACE/NAME, got " + qualified);
+        }
+        ObjectNode obj = object(kind, qualified.substring(slash + 1));
+        ((ObjectNode) obj.path("metadata")).put("namespace", qualified.substring(0, slash));
+        return obj;
+    }
+
+    private static String required(
+            Map<String, String> opts, String key, DefinitionLines.Line line) {
+        String value = opts.get(key);
+        if (value == null || value.isEmpty()) {
+            throw bad(line, "missing " + key + "=");
+        }
+        return value;
     }
 
     private static ObjectNode object(String kind, String name) {

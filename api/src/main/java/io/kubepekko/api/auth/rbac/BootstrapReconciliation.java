@@ -9,14 +9,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What the server's start does to one bootstrap ClusterRole or ClusterRoleBinding (kube's {@code
- * rbac/bootstrap-roles} post-start hook, with the reconcile semantics of {@code
- * pkg/registry/rbac/reconciliation} in its union mode): a missing object is created; an existing
- * one annotated {@code rbac.authorization.kubernetes.io/autoupdate: "false"} is left alone; any
- * other gets what it lacks — the expected labels and annotations it does not set (its own values
- * win), the rules (as kube's uncovered atoms) or subjects it does not hold, and the aggregation
- * selectors it lacks — and keeps everything it has. A binding whose {@code roleRef} differs is
- * recreated (a roleRef is immutable). Pure: the caller reads and writes.
+ * What the server's start does to one bootstrap ClusterRole, ClusterRoleBinding, Role or
+ * RoleBinding (kube's {@code rbac/bootstrap-roles} post-start hook, with the reconcile semantics of
+ * {@code pkg/registry/rbac/reconciliation} in its union mode): a missing object is created; an
+ * existing one annotated {@code rbac.authorization.kubernetes.io/autoupdate: "false"} is left
+ * alone; any other gets what it lacks — the expected labels and annotations it does not set (its
+ * own values win), the rules (as kube's uncovered atoms) or subjects it does not hold, and the
+ * aggregation selectors it lacks — and keeps everything it has. A binding whose {@code roleRef}
+ * differs is recreated (a roleRef is immutable). Pure: the caller reads and writes.
  */
 public final class BootstrapReconciliation {
 
@@ -85,6 +85,27 @@ public final class BootstrapReconciliation {
             }
         }
         return changed ? new Update(result) : new Unchanged();
+    }
+
+    /**
+     * The action for a Role of kube-system or kube-public: as for a ClusterRole, which kube
+     * reconciles with the same code (a Role has no aggregation rule, so none is added or kept).
+     *
+     * @param expected the bootstrap role ({@link BootstrapPolicy#roles()})
+     * @param existing the stored role, or null when there is none
+     */
+    public static Action role(ObjectNode expected, ObjectNode existing) {
+        return clusterRole(expected, existing);
+    }
+
+    /**
+     * The action for a RoleBinding of kube-system or kube-public: as for a ClusterRoleBinding.
+     *
+     * @param expected the bootstrap binding ({@link BootstrapPolicy#roleBindings()})
+     * @param existing the stored binding, or null when there is none
+     */
+    public static Action roleBinding(ObjectNode expected, ObjectNode existing) {
+        return clusterRoleBinding(expected, existing);
     }
 
     /**

@@ -8,11 +8,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.auth.UserInfo;
 import io.kubepekko.api.auth.authorizer.AuthorizationAttributes;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** kube's default ClusterRoles and ClusterRoleBindings (bootstrappolicy testdata). */
+/**
+ * kube 1.35's default RBAC objects (bootstrappolicy testdata: cluster roles, controller roles,
+ * namespace roles and their bindings).
+ */
 class BootstrapPolicyTest {
 
     private final BootstrapPolicy policy = BootstrapPolicy.defaults();
@@ -22,61 +26,265 @@ class BootstrapPolicyTest {
         return objects.stream().map(o -> o.path("metadata").path("name").asText()).toList();
     }
 
+    /** kube-controller-manager's controllers that have a role of their own (kube 1.35). */
+    private static final List<String> CONTROLLERS =
+            List.of(
+                    "attachdetach-controller",
+                    "certificate-controller",
+                    "clusterrole-aggregation-controller",
+                    "cronjob-controller",
+                    "daemon-set-controller",
+                    "deployment-controller",
+                    "disruption-controller",
+                    "endpoint-controller",
+                    "endpointslice-controller",
+                    "endpointslicemirroring-controller",
+                    "ephemeral-volume-controller",
+                    "expand-controller",
+                    "generic-garbage-collector",
+                    "horizontal-pod-autoscaler",
+                    "job-controller",
+                    "legacy-service-account-token-cleaner",
+                    "namespace-controller",
+                    "node-controller",
+                    "persistent-volume-binder",
+                    "pod-garbage-collector",
+                    "pv-protection-controller",
+                    "pvc-protection-controller",
+                    "replicaset-controller",
+                    "replication-controller",
+                    "resource-claim-controller",
+                    "resourcequota-controller",
+                    "root-ca-cert-publisher",
+                    "route-controller",
+                    "selinux-warning-controller",
+                    "service-account-controller",
+                    "service-cidrs-controller",
+                    "service-controller",
+                    "statefulset-controller",
+                    "ttl-after-finished-controller",
+                    "ttl-controller",
+                    "validatingadmissionpolicy-status-controller",
+                    "volumeattributesclass-protection-controller");
+
     @Test
-    void clusterRolesAreExactlyKubes() {
-        assertEquals(
-                List.of(
-                        "admin",
-                        "cluster-admin",
-                        "edit",
-                        "system:aggregate-to-admin",
-                        "system:aggregate-to-edit",
-                        "system:aggregate-to-view",
-                        "system:auth-delegator",
-                        "system:basic-user",
-                        "system:certificates.k8s.io:certificatesigningrequests:nodeclient",
-                        "system:certificates.k8s.io:certificatesigningrequests:selfnodeclient",
-                        "system:certificates.k8s.io:kube-apiserver-client-approver",
-                        "system:certificates.k8s.io:kube-apiserver-client-kubelet-approver",
-                        "system:certificates.k8s.io:kubelet-serving-approver",
-                        "system:certificates.k8s.io:legacy-unknown-approver",
-                        "system:discovery",
-                        "system:heapster",
-                        "system:kube-aggregator",
-                        "system:kube-controller-manager",
-                        "system:kube-dns",
-                        "system:kube-scheduler",
-                        "system:kubelet-api-admin",
-                        "system:monitoring",
-                        "system:node",
-                        "system:node-bootstrapper",
-                        "system:node-problem-detector",
-                        "system:node-proxier",
-                        "system:persistent-volume-provisioner",
-                        "system:public-info-viewer",
-                        "system:service-account-issuer-discovery",
-                        "system:volume-scheduler",
-                        "view"),
-                names(policy.clusterRoles()));
+    void clusterRolesAreExactlyKubesThenTheControllers() {
+        List<String> expected =
+                new ArrayList<>(
+                        List.of(
+                                "admin",
+                                "cluster-admin",
+                                "edit",
+                                "system:aggregate-to-admin",
+                                "system:aggregate-to-edit",
+                                "system:aggregate-to-view",
+                                "system:auth-delegator",
+                                "system:basic-user",
+                                "system:certificates.k8s.io:certificatesigningrequests:nodeclient",
+                                "system:certificates.k8s.io:certificatesigningrequests:selfnodeclient",
+                                "system:certificates.k8s.io:kube-apiserver-client-approver",
+                                "system:certificates.k8s.io:kube-apiserver-client-kubelet-approver",
+                                "system:certificates.k8s.io:kubelet-serving-approver",
+                                "system:certificates.k8s.io:legacy-unknown-approver",
+                                "system:discovery",
+                                "system:heapster",
+                                "system:kube-aggregator",
+                                "system:kube-controller-manager",
+                                "system:kube-dns",
+                                "system:kube-scheduler",
+                                "system:kubelet-api-admin",
+                                "system:monitoring",
+                                "system:node",
+                                "system:node-bootstrapper",
+                                "system:node-problem-detector",
+                                "system:node-proxier",
+                                "system:persistent-volume-provisioner",
+                                "system:public-info-viewer",
+                                "system:service-account-issuer-discovery",
+                                "system:volume-scheduler",
+                                "view"));
+        CONTROLLERS.forEach(c -> expected.add("system:controller:" + c));
+        assertEquals(expected, names(policy.clusterRoles()));
+        assertEquals(31 + 37, policy.clusterRoles().size());
     }
 
     @Test
-    void clusterRoleBindingsAreExactlyKubes() {
+    void clusterRoleBindingsAreExactlyKubesThenTheControllers() {
+        List<String> expected =
+                new ArrayList<>(
+                        List.of(
+                                "cluster-admin",
+                                "system:monitoring",
+                                "system:discovery",
+                                "system:basic-user",
+                                "system:public-info-viewer",
+                                "system:node-proxier",
+                                "system:kube-controller-manager",
+                                "system:kube-dns",
+                                "system:kube-scheduler",
+                                "system:volume-scheduler",
+                                "system:node",
+                                "system:service-account-issuer-discovery"));
+        CONTROLLERS.forEach(c -> expected.add("system:controller:" + c));
+        assertEquals(expected, names(policy.clusterRoleBindings()));
+    }
+
+    @Test
+    void rolesAndRoleBindingsAreKubesInKubeSystemAndKubePublic() {
+        List<String> roles =
+                List.of(
+                        "kube-public/system:controller:bootstrap-signer",
+                        "kube-system/extension-apiserver-authentication-reader",
+                        "kube-system/system::leader-locking-kube-controller-manager",
+                        "kube-system/system::leader-locking-kube-scheduler",
+                        "kube-system/system:controller:bootstrap-signer",
+                        "kube-system/system:controller:cloud-provider",
+                        "kube-system/system:controller:token-cleaner");
+        assertEquals(roles, qualified(policy.roles()));
         assertEquals(
                 List.of(
-                        "cluster-admin",
-                        "system:monitoring",
-                        "system:discovery",
-                        "system:basic-user",
-                        "system:public-info-viewer",
-                        "system:node-proxier",
-                        "system:kube-controller-manager",
-                        "system:kube-dns",
-                        "system:kube-scheduler",
-                        "system:volume-scheduler",
-                        "system:node",
-                        "system:service-account-issuer-discovery"),
-                names(policy.clusterRoleBindings()));
+                        "kube-public/system:controller:bootstrap-signer",
+                        "kube-system/system::extension-apiserver-authentication-reader",
+                        "kube-system/system::leader-locking-kube-controller-manager",
+                        "kube-system/system::leader-locking-kube-scheduler",
+                        "kube-system/system:controller:bootstrap-signer",
+                        "kube-system/system:controller:cloud-provider",
+                        "kube-system/system:controller:token-cleaner"),
+                qualified(policy.roleBindings()));
+        for (ObjectNode b : policy.roleBindings()) {
+            assertEquals("Role", b.at("/roleRef/kind").asText());
+            String role =
+                    b.at("/metadata/namespace").asText() + "/" + b.at("/roleRef/name").asText();
+            assertTrue(roles.contains(role), role);
+        }
+    }
+
+    @Test
+    void theDeploymentControllersRoleIsKubes() {
+        List<String> apps = List.of("apps", "extensions");
+        assertEquals(
+                List.of(
+                        rule(List.of("get", "list", "update", "watch"), apps, "deployments"),
+                        rule(List.of("update"), apps, "deployments/status"),
+                        rule(List.of("update"), apps, "deployments/finalizers"),
+                        rule(
+                                List.of(
+                                        "create", "delete", "get", "list", "patch", "update",
+                                        "watch"),
+                                apps,
+                                "replicasets"),
+                        rule(List.of("get", "list", "update", "watch"), List.of(""), "pods"),
+                        rule(
+                                List.of("create", "patch", "update"),
+                                List.of("", "events.k8s.io"),
+                                "events")),
+                PolicyRule.listFromJson(
+                        clusterRole("system:controller:deployment-controller").path("rules")));
+    }
+
+    private static PolicyRule rule(List<String> verbs, List<String> groups, String resource) {
+        return PolicyRule.resources(verbs, groups, List.of(resource), List.of());
+    }
+
+    @Test
+    void eachControllerIsBoundToItsServiceAccountInKubeSystem() {
+        ObjectNode ns = binding("system:controller:namespace-controller");
+        assertEquals(
+                "{\"kind\":\"ServiceAccount\",\"name\":\"namespace-controller\","
+                        + "\"namespace\":\"kube-system\"}",
+                ns.path("subjects").path(0).toString());
+        assertEquals(1, ns.path("subjects").size());
+        assertEquals(
+                "{\"apiGroup\":\"rbac.authorization.k8s.io\",\"kind\":\"ClusterRole\","
+                        + "\"name\":\"system:controller:namespace-controller\"}",
+                ns.path("roleRef").toString());
+        UserInfo controller =
+                UserInfo.of(
+                        "system:serviceaccount:kube-system:namespace-controller",
+                        List.of("system:serviceaccounts", "system:serviceaccounts:kube-system"));
+        assertTrue(
+                rbac.authorize(
+                                AuthorizationAttributes.resource(
+                                        controller,
+                                        "deletecollection",
+                                        "team-a",
+                                        "apps",
+                                        "v1",
+                                        "deployments",
+                                        "",
+                                        ""))
+                        .allowed());
+        assertFalse(
+                rbac.authorize(
+                                AuthorizationAttributes.resource(
+                                        controller, "create", "team-a", "", "v1", "pods", "", ""))
+                        .allowed());
+    }
+
+    @Test
+    void theRulesAreThoseOf135WithItsDefaultFeatureGates() {
+        // Came with 1.36 (DRADeviceTaints beta, granular ResourceClaim status authorization,
+        // the PVC Unused condition), so not in 1.35.
+        assertFalse(
+                names(policy.clusterRoles())
+                        .contains("system:controller:device-taint-eviction-controller"));
+        assertFalse(
+                resources(clusterRole("system:controller:resource-claim-controller"))
+                        .contains("resourceclaims/binding"));
+        assertFalse(
+                resources(clusterRole("system:controller:pvc-protection-controller"))
+                        .contains("persistentvolumeclaims/status"));
+        // The in-tree Portworx plugin's rule, gone in 1.36, is still there in 1.35.
+        assertTrue(
+                resources(clusterRole("system:controller:expand-controller")).contains("services"));
+        // Alpha or off-by-default beta in 1.35: no role, no rule.
+        assertFalse(names(policy.clusterRoles()).contains("system:cluster-trust-bundle-discovery"));
+        assertFalse(urls(clusterRole("system:monitoring")).contains("/flagz"));
+        assertFalse(resources(clusterRole("system:node")).contains("clustertrustbundles"));
+        // On by default in 1.35: DRA (GA in 1.34), fine-grained kubelet authorization.
+        assertTrue(resources(clusterRole("system:kube-scheduler")).contains("resourceslices"));
+        assertTrue(
+                resources(clusterRole("system:aggregate-to-edit"))
+                        .contains("resourceclaimtemplates"));
+        assertTrue(resources(clusterRole("system:kubelet-api-admin")).contains("nodes/pods"));
+        assertTrue(
+                urls(clusterRole("system:service-account-issuer-discovery"))
+                        .contains("/openid/v1/jwks/"));
+    }
+
+    @Test
+    void theControllerManagerAndSchedulerMayUseTheirKubeSystemRolesThereOnly() {
+        UserInfo kcm =
+                UserInfo.of("system:kube-controller-manager", List.of(UserInfo.AUTHENTICATED));
+        UserInfo scheduler = UserInfo.of("system:kube-scheduler", List.of(UserInfo.AUTHENTICATED));
+        assertEquals(
+                "RBAC: allowed by RoleBinding"
+                        + " \"system::extension-apiserver-authentication-reader/kube-system\" of"
+                        + " Role \"extension-apiserver-authentication-reader\" to User"
+                        + " \"system:kube-scheduler\"",
+                rbac.authorize(authConfig(scheduler, "kube-system")).reason());
+        assertFalse(rbac.authorize(authConfig(scheduler, "default")).allowed());
+        // Its ClusterRole lets the controller manager update its own lease only; the
+        // leader-locking Role any lease of kube-system.
+        assertTrue(rbac.authorize(updateLease(kcm, "kube-system")).allowed());
+        assertFalse(rbac.authorize(updateLease(kcm, "default")).allowed());
+    }
+
+    private static AuthorizationAttributes authConfig(UserInfo u, String namespace) {
+        return AuthorizationAttributes.resource(
+                u,
+                "get",
+                namespace,
+                "",
+                "v1",
+                "configmaps",
+                "",
+                "extension-apiserver-authentication");
+    }
+
+    private static AuthorizationAttributes updateLease(UserInfo u, String namespace) {
+        return AuthorizationAttributes.resource(
+                u, "update", namespace, "coordination.k8s.io", "v1", "leases", "", "other");
     }
 
     @Test
@@ -215,6 +423,36 @@ class BootstrapPolicyTest {
         return rbac.authorize(AuthorizationAttributes.nonResource(u, "get", path)).allowed();
     }
 
+    private ObjectNode clusterRole(String name) {
+        return policy.clusterRoles().stream()
+                .filter(o -> o.path("metadata").path("name").asText().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no ClusterRole " + name));
+    }
+
+    private static List<String> resources(ObjectNode role) {
+        List<String> out = new ArrayList<>();
+        role.path("rules").forEach(r -> r.path("resources").forEach(x -> out.add(x.asText())));
+        return out;
+    }
+
+    private static List<String> urls(ObjectNode role) {
+        List<String> out = new ArrayList<>();
+        role.path("rules")
+                .forEach(r -> r.path("nonResourceURLs").forEach(x -> out.add(x.asText())));
+        return out;
+    }
+
+    private static List<String> qualified(List<ObjectNode> objects) {
+        return objects.stream()
+                .map(
+                        o ->
+                                o.at("/metadata/namespace").asText()
+                                        + "/"
+                                        + o.at("/metadata/name").asText())
+                .toList();
+    }
+
     private ObjectNode binding(String name) {
         return policy.clusterRoleBindings().stream()
                 .filter(o -> o.path("metadata").path("name").asText().equals(name))
@@ -223,7 +461,12 @@ class BootstrapPolicyTest {
     }
 
     private List<ObjectNode> concat() {
-        return Stream.concat(policy.clusterRoles().stream(), policy.clusterRoleBindings().stream())
+        return Stream.of(
+                        policy.clusterRoles(),
+                        policy.clusterRoleBindings(),
+                        policy.roles(),
+                        policy.roleBindings())
+                .flatMap(List::stream)
                 .toList();
     }
 }

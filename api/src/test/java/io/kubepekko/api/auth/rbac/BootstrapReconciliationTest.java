@@ -185,5 +185,98 @@ class BootstrapReconciliationTest {
             assertInstanceOf(
                     Unchanged.class, BootstrapReconciliation.clusterRoleBinding(b, b.deepCopy()));
         }
+        for (ObjectNode r : p.roles()) {
+            assertInstanceOf(Unchanged.class, BootstrapReconciliation.role(r, r.deepCopy()));
+        }
+        for (ObjectNode b : p.roleBindings()) {
+            assertInstanceOf(Unchanged.class, BootstrapReconciliation.roleBinding(b, b.deepCopy()));
+        }
+    }
+
+    @Test
+    void aMissingNamespacedRoleOrBindingIsCreatedInItsNamespace() {
+        ObjectNode reader =
+                namespaced(
+                        BootstrapPolicy.defaults().roles(),
+                        "kube-system",
+                        "extension-apiserver-authentication-reader");
+        ObjectNode created =
+                assertInstanceOf(Create.class, BootstrapReconciliation.role(reader, null)).object();
+        assertEquals("kube-system", created.at("/metadata/namespace").asText());
+        assertEquals("Role", created.path("kind").asText());
+        ObjectNode binding =
+                namespaced(
+                        BootstrapPolicy.defaults().roleBindings(),
+                        "kube-public",
+                        "system:controller:bootstrap-signer");
+        assertEquals(
+                "kube-public",
+                assertInstanceOf(Create.class, BootstrapReconciliation.roleBinding(binding, null))
+                        .object()
+                        .at("/metadata/namespace")
+                        .asText());
+    }
+
+    @Test
+    void aNamespacedRoleGetsTheRulesItLostAndKeepsTheOnesAUserAdded() {
+        ObjectNode expected =
+                namespaced(
+                        BootstrapPolicy.defaults().roles(),
+                        "kube-system",
+                        "system::leader-locking-kube-scheduler");
+        ObjectNode existing = expected.deepCopy();
+        ((ObjectNode) existing.get("metadata")).put("resourceVersion", "12");
+        // A user narrowed the leases rule to get and added a rule of their own.
+        existing.putArray("rules")
+                .add(
+                        obj(
+                                "{'verbs':['get'],'apiGroups':['coordination.k8s.io'],"
+                                        + "'resources':['leases']}"))
+                .add(obj("{'verbs':['get'],'apiGroups':[''],'resources':['configmaps']}"));
+        ObjectNode updated =
+                assertInstanceOf(Update.class, BootstrapReconciliation.role(expected, existing))
+                        .object();
+        List<PolicyRule> rules = PolicyRule.listFromJson(updated.path("rules"));
+        assertEquals(PolicyRule.listFromJson(existing.path("rules")), rules.subList(0, 2));
+        assertEquals(
+                true,
+                PolicyComparator.covers(rules, PolicyRule.listFromJson(expected.path("rules")))
+                        .covered());
+        assertEquals("12", updated.at("/metadata/resourceVersion").asText());
+        assertEquals(null, updated.get("aggregationRule"));
+        assertInstanceOf(Unchanged.class, BootstrapReconciliation.role(expected, updated));
+    }
+
+    @Test
+    void aNamespacedBindingGetsItsMissingSubjectsUnlessProtected() {
+        ObjectNode expected =
+                namespaced(
+                        BootstrapPolicy.defaults().roleBindings(),
+                        "kube-system",
+                        "system::leader-locking-kube-controller-manager");
+        ObjectNode existing = expected.deepCopy();
+        existing.putArray("subjects")
+                .add(obj("{'kind':'ServiceAccount','name':'mine','namespace':'kube-system'}"));
+        ObjectNode updated =
+                assertInstanceOf(
+                                Update.class,
+                                BootstrapReconciliation.roleBinding(expected, existing))
+                        .object();
+        assertEquals(4, updated.path("subjects").size(), updated.toString());
+        assertEquals("mine", updated.at("/subjects/0/name").asText());
+        ((ObjectNode) existing.at("/metadata/annotations"))
+                .put(BootstrapPolicy.AUTOUPDATE_ANNOTATION, "false");
+        assertInstanceOf(Protected.class, BootstrapReconciliation.roleBinding(expected, existing));
+        ObjectNode otherRole = expected.deepCopy();
+        ((ObjectNode) otherRole.get("roleRef")).put("name", "other");
+        assertInstanceOf(Recreate.class, BootstrapReconciliation.roleBinding(expected, otherRole));
+    }
+
+    private static ObjectNode namespaced(List<ObjectNode> objects, String ns, String name) {
+        return objects.stream()
+                .filter(o -> o.at("/metadata/namespace").asText().equals(ns))
+                .filter(o -> o.at("/metadata/name").asText().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(ns + "/" + name + " is not bootstrapped"));
     }
 }
