@@ -1,8 +1,6 @@
 package io.kubepekko.api.meta;
 
 import io.kubepekko.api.status.FieldError;
-import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
@@ -52,15 +50,6 @@ public final class GoUrl {
         }
     }
 
-    // A reason without the url, wrapped by parse into Invalid.
-    private static final class Reason extends Exception {
-        private static final long serialVersionUID = 1L;
-
-        Reason(String message) {
-            super(message, null, false, false);
-        }
-    }
-
     /** The scheme, lower-cased as Go keeps it; empty when there is none. */
     public String scheme() {
         return scheme;
@@ -74,23 +63,26 @@ public final class GoUrl {
         Builder b;
         try {
             b = parseWithoutFragment(u);
-        } catch (Reason e) {
+        } catch (GoUrlEscaping.Refusal e) {
             throw new Invalid(u, e.getMessage());
         }
         try {
-            b.fragment = unescape(frag, Mode.FRAGMENT);
-            b.rawFragment = escape(b.fragment, Mode.FRAGMENT).equals(frag) ? "" : frag;
-        } catch (Reason e) {
+            b.fragment = GoUrlEscaping.unescape(frag, GoUrlEscaping.Mode.FRAGMENT);
+            b.rawFragment =
+                    GoUrlEscaping.escape(b.fragment, GoUrlEscaping.Mode.FRAGMENT).equals(frag)
+                            ? ""
+                            : frag;
+        } catch (GoUrlEscaping.Refusal e) {
             throw new Invalid(rawUrl, e.getMessage());
         }
         return new GoUrl(b);
     }
 
-    private static Builder parseWithoutFragment(String rawUrl) throws Reason {
+    private static Builder parseWithoutFragment(String rawUrl) throws GoUrlEscaping.Refusal {
         for (int i = 0; i < rawUrl.length(); i++) {
             char c = rawUrl.charAt(i);
             if (c < 0x20 || c == 0x7f) {
-                throw new Reason("net/url: invalid control character in URL");
+                throw new GoUrlEscaping.Refusal("net/url: invalid control character in URL");
             }
         }
         Builder b = new Builder();
@@ -122,7 +114,7 @@ public final class GoUrl {
             int slash = rest.indexOf('/');
             String segment = slash < 0 ? rest : rest.substring(0, slash);
             if (segment.contains(":")) {
-                throw new Reason("first path segment in URL cannot contain colon");
+                throw new GoUrlEscaping.Refusal("first path segment in URL cannot contain colon");
             }
         }
         if ((!b.scheme.isEmpty() || !rest.startsWith("///")) && rest.startsWith("//")) {
@@ -137,13 +129,13 @@ public final class GoUrl {
         } else if (!b.scheme.isEmpty() && rest.startsWith("/")) {
             b.omitHost = true;
         }
-        b.path = unescape(rest, Mode.PATH);
-        b.rawPath = escape(b.path, Mode.PATH).equals(rest) ? "" : rest;
+        b.path = GoUrlEscaping.unescape(rest, GoUrlEscaping.Mode.PATH);
+        b.rawPath = GoUrlEscaping.escape(b.path, GoUrlEscaping.Mode.PATH).equals(rest) ? "" : rest;
         return b;
     }
 
     /** Go's getScheme: the index of the scheme's colon, or -1 when there is no scheme. */
-    private static int schemeEnd(String rawUrl) throws Reason {
+    private static int schemeEnd(String rawUrl) throws GoUrlEscaping.Refusal {
         for (int i = 0; i < rawUrl.length(); i++) {
             char c = rawUrl.charAt(i);
             if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
@@ -157,7 +149,7 @@ public final class GoUrl {
             }
             if (c == ':') {
                 if (i == 0) {
-                    throw new Reason("missing protocol scheme");
+                    throw new GoUrlEscaping.Refusal("missing protocol scheme");
                 }
                 return i;
             }
@@ -166,7 +158,7 @@ public final class GoUrl {
         return -1;
     }
 
-    private static void parseAuthority(String authority, Builder b) throws Reason {
+    private static void parseAuthority(String authority, Builder b) throws GoUrlEscaping.Refusal {
         int at = authority.lastIndexOf('@');
         b.host = parseHost(at < 0 ? authority : authority.substring(at + 1));
         if (at < 0) {
@@ -174,44 +166,51 @@ public final class GoUrl {
         }
         String userinfo = authority.substring(0, at);
         if (!validUserinfo(userinfo)) {
-            throw new Reason("net/url: invalid userinfo");
+            throw new GoUrlEscaping.Refusal("net/url: invalid userinfo");
         }
         b.hasUser = true;
         int colon = userinfo.indexOf(':');
         if (colon < 0) {
-            b.username = unescape(userinfo, Mode.USER_PASSWORD);
+            b.username = GoUrlEscaping.unescape(userinfo, GoUrlEscaping.Mode.USER_PASSWORD);
         } else {
-            b.username = unescape(userinfo.substring(0, colon), Mode.USER_PASSWORD);
-            b.password = unescape(userinfo.substring(colon + 1), Mode.USER_PASSWORD);
+            b.username =
+                    GoUrlEscaping.unescape(
+                            userinfo.substring(0, colon), GoUrlEscaping.Mode.USER_PASSWORD);
+            b.password =
+                    GoUrlEscaping.unescape(
+                            userinfo.substring(colon + 1), GoUrlEscaping.Mode.USER_PASSWORD);
         }
     }
 
-    private static String parseHost(String host) throws Reason {
+    private static String parseHost(String host) throws GoUrlEscaping.Refusal {
         if (host.startsWith("[")) {
             int close = host.lastIndexOf(']');
             if (close < 0) {
-                throw new Reason("missing ']' in host");
+                throw new GoUrlEscaping.Refusal("missing ']' in host");
             }
             String colonPort = host.substring(close + 1);
             if (!validOptionalPort(colonPort)) {
-                throw new Reason("invalid port " + FieldError.quote(colonPort) + " after host");
+                throw new GoUrlEscaping.Refusal(
+                        "invalid port " + FieldError.quote(colonPort) + " after host");
             }
             int zone = host.substring(0, close).indexOf("%25");
             if (zone >= 0) {
-                return unescape(host.substring(0, zone), Mode.HOST)
-                        + unescape(host.substring(zone, close), Mode.ZONE)
-                        + unescape(host.substring(close), Mode.HOST);
+                return GoUrlEscaping.unescape(host.substring(0, zone), GoUrlEscaping.Mode.HOST)
+                        + GoUrlEscaping.unescape(
+                                host.substring(zone, close), GoUrlEscaping.Mode.ZONE)
+                        + GoUrlEscaping.unescape(host.substring(close), GoUrlEscaping.Mode.HOST);
             }
         } else {
             int colon = host.lastIndexOf(':');
             if (colon >= 0) {
                 String colonPort = host.substring(colon);
                 if (!validOptionalPort(colonPort)) {
-                    throw new Reason("invalid port " + FieldError.quote(colonPort) + " after host");
+                    throw new GoUrlEscaping.Refusal(
+                            "invalid port " + FieldError.quote(colonPort) + " after host");
                 }
             }
         }
-        return unescape(host, Mode.HOST);
+        return GoUrlEscaping.unescape(host, GoUrlEscaping.Mode.HOST);
     }
 
     private static boolean validOptionalPort(String port) {
@@ -232,7 +231,7 @@ public final class GoUrl {
     private static boolean validUserinfo(String s) {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            if (alphanumeric(c) || "-._:~!$&'()*+,;=%@".indexOf(c) >= 0) {
+            if (GoUrlEscaping.alphanumeric(c) || "-._:~!$&'()*+,;=%@".indexOf(c) >= 0) {
                 continue;
             }
             return false;
@@ -240,131 +239,20 @@ public final class GoUrl {
         return true;
     }
 
-    /** Go's encoding modes: which bytes a part of the URL escapes. */
-    private enum Mode {
-        PATH,
-        HOST,
-        ZONE,
-        USER_PASSWORD,
-        FRAGMENT
-    }
-
-    private static boolean alphanumeric(int c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-    }
-
-    private static boolean shouldEscape(int c, Mode mode) {
-        if (alphanumeric(c)) {
-            return false;
-        }
-        if ((mode == Mode.HOST || mode == Mode.ZONE) && "!$&'()*+,;=:[]<>\"".indexOf(c) >= 0) {
-            return false;
-        }
-        if (c == '-' || c == '_' || c == '.' || c == '~') {
-            return false;
-        }
-        if ("$&+,/:;=?@".indexOf(c) >= 0) {
-            return switch (mode) {
-                case PATH -> c == '?';
-                case USER_PASSWORD -> c == '@' || c == '/' || c == '?' || c == ':';
-                case FRAGMENT -> false;
-                default -> true;
-            };
-        }
-        if (mode == Mode.FRAGMENT && "!()*".indexOf(c) >= 0) {
-            return false;
-        }
-        return true;
-    }
-
-    private static boolean hex(int c) {
-        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-    }
-
-    private static String escapeError(String s) {
-        return "invalid URL escape " + FieldError.quote(s);
-    }
-
-    /** Go's unescape over the UTF-8 bytes of {@code s}. */
-    private static String unescape(String s, Mode mode) throws Reason {
-        byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
-        ByteArrayOutputStream out = new ByteArrayOutputStream(bytes.length);
-        for (int i = 0; i < bytes.length; ) {
-            int c = bytes[i] & 0xff;
-            if (c == '%') {
-                if (i + 2 >= bytes.length || !hex(bytes[i + 1]) || !hex(bytes[i + 2])) {
-                    int end = Math.min(bytes.length, i + 3);
-                    throw new Reason(
-                            escapeError(new String(bytes, i, end - i, StandardCharsets.UTF_8)));
-                }
-                String escape = new String(bytes, i, 3, StandardCharsets.UTF_8);
-                int value = Integer.parseInt(escape.substring(1), 16);
-                if (mode == Mode.HOST && value >> 4 < 8 && !escape.equals("%25")) {
-                    throw new Reason(escapeError(escape));
-                }
-                // A zone may escape what a host may hold unescaped, and a space.
-                if (mode == Mode.ZONE
-                        && !escape.equals("%25")
-                        && value != ' '
-                        && shouldEscape(value, Mode.HOST)) {
-                    throw new Reason(escapeError(escape));
-                }
-                out.write(value);
-                i += 3;
-            } else {
-                if ((mode == Mode.HOST || mode == Mode.ZONE) && c < 0x80 && shouldEscape(c, mode)) {
-                    throw new Reason(
-                            "invalid character "
-                                    + FieldError.quote(String.valueOf((char) c))
-                                    + " in host name");
-                }
-                out.write(c);
-                i++;
-            }
-        }
-        return out.toString(StandardCharsets.UTF_8);
-    }
-
-    private static String escape(String s, Mode mode) {
-        StringBuilder b = new StringBuilder();
-        for (byte raw : s.getBytes(StandardCharsets.UTF_8)) {
-            int c = raw & 0xff;
-            if (shouldEscape(c, mode)) {
-                b.append('%').append(String.format("%02X", c));
-            } else {
-                b.append((char) c);
-            }
-        }
-        return b.toString();
-    }
-
-    private static boolean validEncoded(String s, Mode mode) {
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if ("!$&'()*+,;=:@[]%".indexOf(c) >= 0) {
-                continue;
-            }
-            if (shouldEscape(c, mode)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static String escaped(String value, String raw, Mode mode) {
-        if (!raw.isEmpty() && validEncoded(raw, mode)) {
+    private static String escaped(String value, String raw, GoUrlEscaping.Mode mode) {
+        if (!raw.isEmpty() && GoUrlEscaping.validEncoded(raw, mode)) {
             try {
-                if (unescape(raw, mode).equals(value)) {
+                if (GoUrlEscaping.unescape(raw, mode).equals(value)) {
                     return raw;
                 }
-            } catch (Reason e) {
+            } catch (GoUrlEscaping.Refusal e) {
                 // not the raw form of this value: escape the value
             }
         }
-        if (mode == Mode.PATH && value.equals("*")) {
+        if (mode == GoUrlEscaping.Mode.PATH && value.equals("*")) {
             return "*";
         }
-        return escape(value, mode);
+        return GoUrlEscaping.escape(value, mode);
     }
 
     /** Go's {@code URL.String()}. */
@@ -383,18 +271,22 @@ public final class GoUrl {
                         buf.append("//");
                     }
                     if (hasUser) {
-                        buf.append(escape(username, Mode.USER_PASSWORD));
+                        buf.append(
+                                GoUrlEscaping.escape(username, GoUrlEscaping.Mode.USER_PASSWORD));
                         if (password != null) {
-                            buf.append(':').append(escape(password, Mode.USER_PASSWORD));
+                            buf.append(':')
+                                    .append(
+                                            GoUrlEscaping.escape(
+                                                    password, GoUrlEscaping.Mode.USER_PASSWORD));
                         }
                         buf.append('@');
                     }
                     if (!host.isEmpty()) {
-                        buf.append(escape(host, Mode.HOST));
+                        buf.append(GoUrlEscaping.escape(host, GoUrlEscaping.Mode.HOST));
                     }
                 }
             }
-            String p = escaped(path, rawPath, Mode.PATH);
+            String p = escaped(path, rawPath, GoUrlEscaping.Mode.PATH);
             if (!p.isEmpty() && p.charAt(0) != '/' && !host.isEmpty()) {
                 buf.append('/');
             }
@@ -410,7 +302,7 @@ public final class GoUrl {
             buf.append('?').append(rawQuery);
         }
         if (!fragment.isEmpty()) {
-            buf.append('#').append(escaped(fragment, rawFragment, Mode.FRAGMENT));
+            buf.append('#').append(escaped(fragment, rawFragment, GoUrlEscaping.Mode.FRAGMENT));
         }
         return buf.toString();
     }
