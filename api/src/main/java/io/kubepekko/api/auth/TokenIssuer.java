@@ -2,6 +2,7 @@ package io.kubepekko.api.auth;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.status.ApiStatus;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -30,6 +31,15 @@ public interface TokenIssuer {
      * --api-audiences}, by default the service-account issuer).
      */
     List<String> defaultAudiences();
+
+    /**
+     * The longest lifetime a token is issued for ({@code --service-account-max-token-expiration}):
+     * the route shortens a longer request to it, with kube's warning, before asking {@link #issue}.
+     * Zero (the default) means no limit beyond the 2^32 seconds validation allows.
+     */
+    default Duration maxExpiration() {
+        return Duration.ZERO;
+    }
 
     /**
      * kube-apiserver without a service-account signing key: it registers no {@code token}

@@ -270,7 +270,7 @@ public final class FlagSet {
         }
         return switch (flag.type()) {
             case "string" -> " (default \"" + d + "\")";
-            case "strings" -> " (default [" + d + "])";
+            case "strings", "stringArray" -> " (default [" + d + "])";
             default -> " (default " + d + ")";
         };
     }

@@ -358,6 +358,7 @@ class FlagSetTest {
         return Stream.of(
                 Arguments.of("string", "a", " (default \"a\")"),
                 Arguments.of("strings", "a:1", " (default [a:1])"),
+                Arguments.of("stringArray", "https://a", " (default [https://a])"),
                 Arguments.of("duration", "0s", " (default 0s)"),
                 Arguments.of("int", "", ""));
     }

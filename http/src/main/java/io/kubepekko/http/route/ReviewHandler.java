@@ -18,6 +18,7 @@ import io.kubepekko.api.store.WriteOptions;
 import io.kubepekko.http.encoding.Encoder;
 import io.kubepekko.http.encoding.RequestBodies;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -97,22 +98,40 @@ final class ReviewHandler {
                                                                             name)
                                                                     .exception()));
                             return boundObject(namespace, name, request)
-                                    .thenApply(bound -> tokens.issue(account, request, bound));
-                        })
-                .thenApply(
-                        result -> {
-                            if (result instanceof TokenIssuer.Refused refused) {
-                                return r.refusal(refused.status());
-                            }
-                            ObjectNode answer =
-                                    TokenRequests.answer(
-                                            d.body(),
-                                            namespace,
-                                            request,
-                                            (TokenIssuer.Issued) result);
-                            return Encoder.json(
-                                    201, Json.bytes(answer), r.format(), r.pretty(), d.warnings());
+                                    .thenApply(
+                                            bound -> {
+                                                // kube cuts the lifetime after the bound checks
+                                                TokenRequests.Shortened issued =
+                                                        TokenRequests.shorten(
+                                                                request, tokens.maxExpiration());
+                                                return answer(
+                                                        r,
+                                                        d,
+                                                        issued,
+                                                        tokens.issue(
+                                                                account, issued.request(), bound));
+                                            });
                         });
+    }
+
+    /** The TokenRequest answered with the issued token, or the issuer's refusal. */
+    private static HttpResponse answer(
+            ResourceHandler.Request r,
+            Decoded d,
+            TokenRequests.Shortened issued,
+            TokenIssuer.Result result) {
+        if (result instanceof TokenIssuer.Refused refused) {
+            return r.refusal(refused.status());
+        }
+        ObjectNode answer =
+                TokenRequests.answer(
+                        d.body(),
+                        r.info().namespace(),
+                        issued.request(),
+                        (TokenIssuer.Issued) result);
+        List<String> warnings = new ArrayList<>(d.warnings());
+        issued.warning().ifPresent(warnings::add);
+        return Encoder.json(201, Json.bytes(answer), r.format(), r.pretty(), warnings);
     }
 
     /** The object the token is to be bound to, checked against the reference; 404 when absent. */

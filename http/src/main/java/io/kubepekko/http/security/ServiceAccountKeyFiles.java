@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.io.Reader;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
@@ -58,9 +60,10 @@ public final class ServiceAccountKeyFiles {
 
     /** The verification keys of one file. */
     public static List<PublicKey> publicKeys(Path file) throws KeyFileException {
+        String pem = read(file);
         List<PublicKey> keys = new ArrayList<>();
         try {
-            for (Object block : blocks(read(file))) {
+            for (Object block : blocks(pem)) {
                 publicKeyOf(block).ifPresent(keys::add);
             }
         } catch (IOException | GeneralSecurityException | RuntimeException e) {
@@ -79,8 +82,9 @@ public final class ServiceAccountKeyFiles {
 
     /** The signing key of {@code --service-account-signing-key-file}, with its public half. */
     public static KeyPair signingKey(Path file) throws KeyFileException {
+        String pem = read(file);
         try {
-            for (Object block : blocks(read(file))) {
+            for (Object block : blocks(pem)) {
                 Optional<KeyPair> pair = keyPairOf(block);
                 if (pair.isPresent()) {
                     return pair.get();
@@ -97,8 +101,17 @@ public final class ServiceAccountKeyFiles {
                 null);
     }
 
-    private static String read(Path file) throws IOException {
-        return Files.readString(file, StandardCharsets.US_ASCII);
+    /** The file's text; a file that cannot be read is refused in Go's {@code os.ReadFile} words. */
+    private static String read(Path file) throws KeyFileException {
+        try {
+            return new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
+        } catch (NoSuchFileException e) {
+            throw new KeyFileException("open " + file + ": no such file or directory", e);
+        } catch (AccessDeniedException e) {
+            throw new KeyFileException("open " + file + ": permission denied", e);
+        } catch (IOException e) {
+            throw new KeyFileException("read " + file + ": " + e.getMessage(), e);
+        }
     }
 
     /** The PEM blocks of a text, parsed as far as Bouncy Castle knows their types. */

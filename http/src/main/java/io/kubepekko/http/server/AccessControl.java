@@ -23,6 +23,7 @@ import io.kubepekko.api.auth.rbac.EscalationCheck;
 import io.kubepekko.api.auth.rbac.RbacAuthorizer;
 import io.kubepekko.api.auth.serviceaccount.BoundObjectIndex;
 import io.kubepekko.api.auth.serviceaccount.OpenIdMetadata;
+import io.kubepekko.api.auth.serviceaccount.ServiceAccountOptions;
 import io.kubepekko.api.auth.serviceaccount.ServiceAccountTokenAuthenticator;
 import io.kubepekko.api.auth.serviceaccount.ServiceAccountTokenIssuer;
 import io.kubepekko.api.auth.serviceaccount.SigningTokenIssuer;
@@ -32,6 +33,7 @@ import io.kubepekko.http.route.Gate;
 import io.kubepekko.http.security.AccessSettings;
 import io.kubepekko.http.security.Pki;
 import io.kubepekko.http.security.ServiceAccountKeyFiles;
+import io.kubepekko.http.security.ServiceAccountSettings;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -53,24 +55,19 @@ import org.slf4j.LoggerFactory;
  * authenticators (client certificates of the client CA, the static token file, anonymous), and the
  * authorizers of {@code --authorization-mode} behind kube's {@code system:masters} authorizer, with
  * the sources the Node and RBAC authorizers read (each server follows the store itself). The
- * authenticators include service-account tokens (verified with the PKI's {@code sa.pub}, their
- * bound objects looked up in an informer-fed index), and the PKI's {@code sa.key} signs the tokens
- * of the {@code serviceaccounts/{name}/token} subresource.
+ * authenticators include service-account tokens of every {@code --service-account-issuer} (verified
+ * with the {@code --service-account-key-file} keys, their bound objects looked up in an
+ * informer-fed index), and the {@code --service-account-signing-key-file} key (by default the PKI's
+ * {@code sa.key}) signs the tokens of the {@code serviceaccounts/{name}/token} subresource.
  */
 final class AccessControl implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(AccessControl.class);
-
-    /**
-     * The audiences of an ordinary request: kube's default {@code --api-audiences}, the first
-     * service-account issuer, which is kubeadm's and k3s' issuer.
-     */
-    static final List<String> API_AUDIENCES =
-            List.of("https://kubernetes.default.svc.cluster.local");
 
     private final Gate gate;
     private final Optional<RbacPolicySource> rbac;
     private final AccessReviews reviews;
     private final TokenIssuer tokenIssuer;
+    private final ServiceAccountSettings serviceAccounts;
     private final List<PublicKey> serviceAccountKeys;
     private final BoundObjectIndex boundObjects;
 
@@ -79,17 +76,21 @@ final class AccessControl implements AutoCloseable {
             Optional<RbacPolicySource> rbac,
             AccessReviews reviews,
             TokenIssuer tokenIssuer,
+            ServiceAccountSettings serviceAccounts,
             List<PublicKey> serviceAccountKeys,
             BoundObjectIndex boundObjects) {
         this.gate = gate;
         this.rbac = rbac;
         this.reviews = reviews;
         this.tokenIssuer = tokenIssuer;
+        this.serviceAccounts = serviceAccounts;
         this.serviceAccountKeys = serviceAccountKeys;
         this.boundObjects = boundObjects;
     }
 
-    /** A start-up problem with the access flags (an unreadable token file): exit 1 with it. */
+    /**
+     * A start-up problem with the access flags (an unreadable token or key file): exit 1 with it.
+     */
     static final class Refused extends Exception {
         private static final long serialVersionUID = 1L;
 
@@ -108,7 +109,11 @@ final class AccessControl implements AutoCloseable {
             Auditor auditor,
             Clock clock)
             throws Refused {
-        ServiceAccountKeys keys = serviceAccountKeys(pki);
+        ServiceAccountSettings sa = access.serviceAccounts();
+        ServiceAccountKeys keys = serviceAccountKeys(sa, pki);
+        ServiceAccountOptions.warnings(sa.maxExpiration(), sa.extendExpiration())
+                .forEach(w -> log.warn("{}", w));
+        List<String> audiences = sa.audiences();
         BoundObjectIndex bound = new BoundObjectIndex();
         controlPlane
                 .system()
@@ -116,18 +121,19 @@ final class AccessControl implements AutoCloseable {
                         BoundObjectSource.create(controlPlane, bound, informerBackoff),
                         "service-account-bound-objects",
                         Props.empty());
-        String issuer = API_AUDIENCES.get(0);
         TokenAuthenticator serviceAccounts =
                 new ServiceAccountTokenAuthenticator(
-                        List.of(issuer), keys.verifying(), API_AUDIENCES, bound, clock);
+                        sa.issuers(), keys.verifying(), audiences, bound, clock);
         TokenIssuer tokenIssuer =
                 new SigningTokenIssuer(
-                        new ServiceAccountTokenIssuer(issuer, keys.signing()),
-                        API_AUDIENCES,
+                        keys.signer(),
+                        audiences,
+                        sa.maxExpiration(),
+                        sa.extendExpiration(),
                         bound,
                         clock,
                         () -> UUID.randomUUID().toString());
-        Optional<BearerTokenAuthenticator> tokens = tokens(access, serviceAccounts);
+        Optional<BearerTokenAuthenticator> tokens = tokens(access, audiences, serviceAccounts);
         List<Authentication.Authenticator> authenticators = new ArrayList<>();
         authenticators.add(new X509Authenticator(pki.clientCas(), clock));
         tokens.ifPresent(authenticators::add);
@@ -168,21 +174,41 @@ final class AccessControl implements AutoCloseable {
         AccessReviews reviews =
                 new CheckedReviews(
                         tokens.map(t -> (TokenAuthenticator) t::authenticateToken),
-                        API_AUDIENCES,
+                        audiences,
                         authorizer,
                         rbac.map(RbacPolicySource::policy),
                         access.authorizationModes().contains(AuthorizationMode.ALWAYS_ALLOW));
-        return new AccessControl(gate, rbac, reviews, tokenIssuer, keys.verifying(), bound);
+        return new AccessControl(gate, rbac, reviews, tokenIssuer, sa, keys.verifying(), bound);
     }
 
-    /** The PKI's service-account keys: {@code sa.key} signs, {@code sa.pub} verifies. */
-    private record ServiceAccountKeys(KeyPair signing, List<PublicKey> verifying) {}
+    /**
+     * The service-account keys: the signer of the signing key file ({@code sa.key} by default), and
+     * the keys of the key files that verify tokens (by default the signing key's public half).
+     */
+    private record ServiceAccountKeys(
+            ServiceAccountTokenIssuer signer, List<PublicKey> verifying) {}
 
-    private static ServiceAccountKeys serviceAccountKeys(Pki.Material pki) throws Refused {
+    private static ServiceAccountKeys serviceAccountKeys(
+            ServiceAccountSettings sa, Pki.Material pki) throws Refused {
+        KeyPair signing;
         try {
-            return new ServiceAccountKeys(
-                    ServiceAccountKeyFiles.signingKey(pki.serviceAccountKey()),
-                    ServiceAccountKeyFiles.publicKeys(pki.serviceAccountPublicKey()));
+            signing =
+                    ServiceAccountKeyFiles.signingKey(
+                            sa.signingKeyFile().orElse(pki.serviceAccountKey()));
+        } catch (ServiceAccountKeyFiles.KeyFileException e) {
+            throw new Refused("failed to parse service-account-issuer-key-file: " + e.getMessage());
+        }
+        ServiceAccountTokenIssuer signer;
+        try {
+            signer = new ServiceAccountTokenIssuer(sa.issuer(), signing);
+        } catch (IllegalArgumentException e) {
+            throw new Refused("failed to build token generator: " + e.getMessage());
+        }
+        if (sa.keyFiles().isEmpty()) {
+            return new ServiceAccountKeys(signer, List.of(signing.getPublic()));
+        }
+        try {
+            return new ServiceAccountKeys(signer, ServiceAccountKeyFiles.publicKeys(sa.keyFiles()));
         } catch (ServiceAccountKeyFiles.KeyFileException e) {
             throw new Refused(e.getMessage());
         }
@@ -193,16 +219,17 @@ final class AccessControl implements AutoCloseable {
      * (kube's order).
      */
     private static Optional<BearerTokenAuthenticator> tokens(
-            AccessSettings access, TokenAuthenticator serviceAccounts) throws Refused {
+            AccessSettings access, List<String> audiences, TokenAuthenticator serviceAccounts)
+            throws Refused {
         List<TokenAuthenticator> authenticators = new ArrayList<>();
         if (access.tokenAuthFile().isPresent()) {
             authenticators.add(
                     TokenAuthenticator.audienceAgnostic(
-                            API_AUDIENCES,
+                            audiences,
                             new TokenFileAuthenticator(tokenFile(access.tokenAuthFile().get()))));
         }
         authenticators.add(serviceAccounts);
-        return Optional.of(new BearerTokenAuthenticator(authenticators, API_AUDIENCES));
+        return Optional.of(new BearerTokenAuthenticator(authenticators, audiences));
     }
 
     private static TokenFile tokenFile(Path path) throws Refused {
@@ -227,14 +254,15 @@ final class AccessControl implements AutoCloseable {
         return reviews;
     }
 
-    /** Issues service-account tokens with the PKI's signing key. */
+    /** Issues service-account tokens with the signing key. */
     TokenIssuer tokenIssuer() {
         return tokenIssuer;
     }
 
     /**
      * The service-account issuer's OIDC discovery documents, when kube would serve them (else the
-     * reason is logged, as kube does).
+     * reason is logged, as kube does): the first issuer, {@code --service-account-jwks-uri} and the
+     * verification keys.
      *
      * @param secureUrl the secure port's URL: its host:port is kube's external address, the default
      *     {@code jwks_uri}'s
@@ -243,7 +271,10 @@ final class AccessControl implements AutoCloseable {
         String externalAddress = secureUrl.replaceFirst("^https://", "");
         OpenIdMetadata.Discovery discovery =
                 OpenIdMetadata.discovery(
-                        API_AUDIENCES.get(0), "", externalAddress, serviceAccountKeys);
+                        serviceAccounts.issuer(),
+                        serviceAccounts.jwksUri(),
+                        externalAddress,
+                        serviceAccountKeys);
         if (discovery instanceof OpenIdMetadata.Served served) {
             return Optional.of(served);
         }

@@ -133,7 +133,8 @@ final class SecureServingFlags {
                     new AccessSettings(
                             v.get(AUTHORIZATION_MODE),
                             v.get(ANONYMOUS_AUTH),
-                            v.get(TOKEN_AUTH_FILE)));
+                            v.get(TOKEN_AUTH_FILE),
+                            ServiceAccountFlags.settings(v)));
         } catch (IllegalArgumentException e) {
             throw new ApiServerFlags.UsageException(e.getMessage());
         }

@@ -192,6 +192,33 @@ final class ServerFlagValues {
         throw new Flag.InvalidValue(value, "time: invalid duration \"" + value + "\"");
     }
 
+    /**
+     * A Go duration as pflag's duration flags take it, negative ones too: the flag's own check
+     * refuses what it does not want, in its words.
+     */
+    static Duration signedDuration(String value) throws Flag.InvalidValue {
+        try {
+            return Duration.ofNanos(GoDurations.parse(value));
+        } catch (IllegalArgumentException e) {
+            throw new Flag.InvalidValue(value, "time: " + e.getMessage());
+        }
+    }
+
+    /**
+     * pflag's string slice ({@code strings}): every occurrence is a comma-separated list, appended
+     * to the ones before; an empty value is an empty list. (pflag reads each as a CSV record;
+     * quoted fields are not read here.)
+     */
+    static List<String> stringSlice(List<String> given) {
+        List<String> values = new ArrayList<>();
+        for (String text : given) {
+            if (!text.isEmpty()) {
+                values.addAll(List.of(text.split(",", -1)));
+            }
+        }
+        return List.copyOf(values);
+    }
+
     static TlsVersion tlsVersion(String value) throws Flag.InvalidValue {
         return TlsVersion.named(value)
                 .orElseThrow(

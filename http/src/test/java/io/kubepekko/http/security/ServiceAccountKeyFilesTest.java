@@ -124,6 +124,23 @@ class ServiceAccountKeyFilesTest {
     }
 
     @Test
+    void refusesAMissingFileInGosWords() {
+        Path missing = dir.resolve("missing.pem");
+        assertEquals(
+                "open " + missing + ": no such file or directory",
+                assertThrows(
+                                ServiceAccountKeyFiles.KeyFileException.class,
+                                () -> ServiceAccountKeyFiles.publicKeys(missing))
+                        .getMessage());
+        assertEquals(
+                "open " + missing + ": no such file or directory",
+                assertThrows(
+                                ServiceAccountKeyFiles.KeyFileException.class,
+                                () -> ServiceAccountKeyFiles.signingKey(missing))
+                        .getMessage());
+    }
+
+    @Test
     void aTokenSignedWithTheSigningFileVerifiesWithTheKeyFile() throws Exception {
         KeyPair signing = ServiceAccountKeyFiles.signingKey(write("sa.key", pkcs8(EC)));
         List<PublicKey> verify = ServiceAccountKeyFiles.publicKeys(write("sa.pub", EC.getPublic()));

@@ -12,6 +12,7 @@ import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
 import io.kubepekko.api.store.Timestamps;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -87,6 +88,34 @@ public final class TokenRequests {
                         : Optional.empty();
         return new TokenIssuer.Request(
                 audiences.isEmpty() ? defaultAudiences : audiences, seconds, bound);
+    }
+
+    /**
+     * A request as it is issued and the warning for its client, if any.
+     *
+     * @param request the request, its lifetime at most the maximum
+     * @param warning kube's warning when the lifetime was cut
+     */
+    public record Shortened(TokenIssuer.Request request, Optional<String> warning) {}
+
+    /**
+     * kube's {@code --service-account-max-token-expiration} after the bound object's checks: a
+     * longer lifetime is cut to the maximum (so the answer's {@code spec.expirationSeconds} and
+     * {@code status.expirationTimestamp} show it) with a warning; zero means no maximum.
+     */
+    public static Shortened shorten(TokenIssuer.Request request, Duration max) {
+        long maxSeconds = max.getSeconds();
+        if (maxSeconds <= 0 || request.expirationSeconds() <= maxSeconds) {
+            return new Shortened(request, Optional.empty());
+        }
+        return new Shortened(
+                new TokenIssuer.Request(request.audiences(), maxSeconds, request.boundObjectRef()),
+                Optional.of(
+                        "requested expiration of "
+                                + request.expirationSeconds()
+                                + " seconds shortened to "
+                                + maxSeconds
+                                + " seconds"));
     }
 
     /**

@@ -17,12 +17,16 @@ import java.util.function.Supplier;
  * pod's node, with its uid when the node exists) and applies kube's {@code
  * --service-account-extend-token-expiration} (default on): a pod-bound token for the API server's
  * own audiences asked for exactly one hour and seven seconds lives a year and warns after the hour.
- * {@code status.expirationTimestamp} is always the time asked for, as kube answers.
+ * {@code status.expirationTimestamp} is always the time asked for, as kube answers. The request
+ * comes already shortened to {@link #maxExpiration()}, so a maximum below the hour and seven
+ * seconds turns the extension off, as in kube.
  */
 public final class SigningTokenIssuer implements TokenIssuer {
 
     private final ServiceAccountTokenIssuer signer;
     private final List<String> apiAudiences;
+    private final Duration maxExpiration;
+    private final boolean extendExpiration;
     private final BoundObjects objects;
     private final InstantSource clock;
     private final Supplier<String> ids;
@@ -30,6 +34,8 @@ public final class SigningTokenIssuer implements TokenIssuer {
     /**
      * @param signer signs with the {@code --service-account-signing-key-file} key
      * @param apiAudiences the API server's audiences, the default of {@code spec.audiences}
+     * @param maxExpiration {@code --service-account-max-token-expiration}, zero for none
+     * @param extendExpiration {@code --service-account-extend-token-expiration}
      * @param objects where a pod's node is looked up for its uid
      * @param clock the time of issue
      * @param ids each token's {@code jti} (kube: a random UUID)
@@ -37,11 +43,15 @@ public final class SigningTokenIssuer implements TokenIssuer {
     public SigningTokenIssuer(
             ServiceAccountTokenIssuer signer,
             List<String> apiAudiences,
+            Duration maxExpiration,
+            boolean extendExpiration,
             BoundObjects objects,
             InstantSource clock,
             Supplier<String> ids) {
         this.signer = signer;
         this.apiAudiences = List.copyOf(apiAudiences);
+        this.maxExpiration = maxExpiration;
+        this.extendExpiration = extendExpiration;
         this.objects = objects;
         this.clock = clock;
         this.ids = ids;
@@ -59,7 +69,8 @@ public final class SigningTokenIssuer implements TokenIssuer {
         Duration asked = Duration.ofSeconds(request.expirationSeconds());
         Duration lifetime = asked;
         Duration warnAfter = Duration.ZERO;
-        if (binding instanceof ServiceAccountClaims.ToPod
+        if (extendExpiration
+                && binding instanceof ServiceAccountClaims.ToPod
                 && request.expirationSeconds() == TokenRequests.WARN_ONLY_EXPIRATION_SECONDS
                 && apiAudiences.containsAll(request.audiences())) {
             warnAfter = asked;
@@ -82,6 +93,11 @@ public final class SigningTokenIssuer implements TokenIssuer {
     @Override
     public List<String> defaultAudiences() {
         return apiAudiences;
+    }
+
+    @Override
+    public Duration maxExpiration() {
+        return maxExpiration;
     }
 
     private ServiceAccountClaims.Binding binding(

@@ -13,6 +13,7 @@ import io.kubepekko.api.auth.UserInfo;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -235,5 +236,20 @@ class ReviewsTest {
                         + " Invalid value: 4294967297: may not specify a duration larger than 2^32"
                         + " seconds",
                 tooLong.status().message());
+    }
+
+    @Test
+    void tokenRequestLongerThanTheMaximumIsShortenedWithKubesWarning() {
+        TokenIssuer.Request day = new TokenIssuer.Request(List.of("a"), 86400, Optional.empty());
+        TokenRequests.Shortened cut = TokenRequests.shorten(day, Duration.ofHours(2));
+        assertEquals(new TokenIssuer.Request(List.of("a"), 7200, Optional.empty()), cut.request());
+        assertEquals(
+                Optional.of("requested expiration of 86400 seconds shortened to 7200 seconds"),
+                cut.warning());
+        for (Duration max : List.of(Duration.ZERO, Duration.ofDays(1), Duration.ofDays(2))) {
+            TokenRequests.Shortened kept = TokenRequests.shorten(day, max);
+            assertEquals(day, kept.request(), max.toString());
+            assertEquals(Optional.empty(), kept.warning(), max.toString());
+        }
     }
 }

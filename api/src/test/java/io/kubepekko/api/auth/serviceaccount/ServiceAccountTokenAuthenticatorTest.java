@@ -8,6 +8,7 @@ import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.JWSObject;
 import com.nimbusds.jose.Payload;
+import com.nimbusds.jose.crypto.ECDSASigner;
 import com.nimbusds.jose.crypto.RSASSASigner;
 import io.kubepekko.api.auth.Authentication;
 import io.kubepekko.api.auth.BearerTokenAuthenticator;
@@ -16,6 +17,7 @@ import io.kubepekko.api.meta.Json;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
 import java.security.MessageDigest;
+import java.security.interfaces.ECPrivateKey;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -225,6 +227,30 @@ class ServiceAccountTokenAuthenticatorTest {
                                         .toString()));
         withoutKid.sign(new RSASSASigner(TestKeys.RSA.getPrivate()));
         assertInstanceOf(Authentication.Authenticated.class, check(withoutKid.serialize()));
+    }
+
+    @Test
+    void acceptsATokenOfAnyAcceptedIssuerSignedOutsideWithAnyVerificationKey() throws Exception {
+        // What another issuer (an older --service-account-issuer, a migration's signer) made:
+        // its own issuer, an EC key, no kid, signed without ServiceAccountTokenIssuer.
+        JWSObject external =
+                new JWSObject(
+                        new JWSHeader(JWSAlgorithm.ES256),
+                        new Payload(
+                                claims(new ServiceAccountClaims.Unbound())
+                                        .payload("https://old.example")
+                                        .toString()));
+        external.sign(new ECDSASigner((ECPrivateKey) TestKeys.EC.getPrivate()));
+        Authentication a = check(external.serialize());
+        assertEquals(
+                "system:serviceaccount:ci:builder",
+                assertInstanceOf(Authentication.Authenticated.class, a).user().name());
+        // Without that key among the verification keys it is refused, not left to others.
+        assertEquals(
+                "service account token signature is invalid",
+                rejection(
+                        authenticator(NOW, TestKeys.RSA)
+                                .authenticateToken(external.serialize(), List.of())));
     }
 
     @Test

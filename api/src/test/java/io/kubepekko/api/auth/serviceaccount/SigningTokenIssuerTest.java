@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.auth.Authentication;
 import io.kubepekko.api.auth.TokenIssuer;
 import io.kubepekko.api.meta.Json;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Base64;
@@ -33,13 +34,18 @@ class SigningTokenIssuerTest {
                             BoundObjects.key(BoundObjects.Kind.NODE, "", "node-a"),
                             BoundObjects.Live.of("node-uid")));
 
-    private final SigningTokenIssuer issuer =
-            new SigningTokenIssuer(
-                    new ServiceAccountTokenIssuer(ISSUER, TestKeys.RSA),
-                    List.of(ISSUER),
-                    objects,
-                    InstantSource.fixed(NOW),
-                    () -> "jti-1");
+    private final SigningTokenIssuer issuer = issuer(true);
+
+    private SigningTokenIssuer issuer(boolean extendExpiration) {
+        return new SigningTokenIssuer(
+                new ServiceAccountTokenIssuer(ISSUER, TestKeys.RSA),
+                List.of(ISSUER),
+                Duration.ofHours(2),
+                extendExpiration,
+                objects,
+                InstantSource.fixed(NOW),
+                () -> "jti-1");
+    }
 
     private static ObjectNode object(String namespace, String name, String uid) {
         ObjectNode o = Json.MAPPER.createObjectNode();
@@ -115,6 +121,31 @@ class SigningTokenIssuerTest {
         assertEquals(
                 NOW_SECONDS.getEpochSecond() + 3607,
                 claims.at("/kubernetes.io/warnafter").asLong());
+    }
+
+    @Test
+    void withoutTheExtensionAPodBoundTokenLivesWhatWasAsked() throws Exception {
+        TokenIssuer.Issued issued =
+                (TokenIssuer.Issued)
+                        issuer(false)
+                                .issue(
+                                        object("ci", "builder", "sa-uid"),
+                                        new TokenIssuer.Request(
+                                                List.of(ISSUER),
+                                                3607,
+                                                Optional.of(
+                                                        new TokenIssuer.BoundObjectRef(
+                                                                "v1", "Pod", "web-0", ""))),
+                                        Optional.of(object("ci", "web-0", "pod-uid")));
+        JsonNode claims = claims(issued.token());
+        assertEquals(NOW_SECONDS.getEpochSecond() + 3607, claims.path("exp").asLong());
+        assertFalse(claims.path("kubernetes.io").has("warnafter"));
+    }
+
+    @Test
+    void reportsItsMaximumExpirationForTheRouteToShortenRequests() {
+        assertEquals(Duration.ofHours(2), issuer.maxExpiration());
+        assertEquals(Duration.ZERO, TokenIssuer.unconfigured().maxExpiration());
     }
 
     @Test
