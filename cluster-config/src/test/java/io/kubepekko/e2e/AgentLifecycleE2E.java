@@ -84,7 +84,7 @@ class AgentLifecycleE2E {
         agentLog = dir.resolve("agent.log");
         agent =
                 AgentProcess.start(
-                        server.kubeconfig(),
+                        server.dataDir(),
                         containerd.endpoint(),
                         dir.resolve("agent"),
                         NODE,

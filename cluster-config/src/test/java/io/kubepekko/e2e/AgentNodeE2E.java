@@ -9,6 +9,7 @@ import io.kubepekko.e2e.support.AgentProcess;
 import io.kubepekko.e2e.support.ApiCalls;
 import io.kubepekko.e2e.support.LocalContainerd;
 import io.kubepekko.e2e.support.ServerProcess;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,9 +21,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The agent as a user starts it: the project's containerd ({@code bin/containerd-local}), an API
- * server, and {@code bin/agent --kubeconfig}: the Node registers Ready with the runtime's version
- * and images, and its Lease in {@code kube-node-lease} is renewed. Needs root (containerd); skipped
- * otherwise and with {@code -DskipE2E}.
+ * server, and {@code bin/agent --apiserver-data-dir} (the agent as its node, {@code
+ * system:node:<name>}): the Node registers Ready with the runtime's version and images, and its
+ * Lease in {@code kube-node-lease} is renewed. Needs root (containerd); skipped otherwise and with
+ * {@code -DskipE2E}.
  */
 @DisabledIfSystemProperty(named = "skipE2E", matches = "true")
 class AgentNodeE2E {
@@ -36,13 +38,14 @@ class AgentNodeE2E {
     void anAgentOnContainerdRegistersItsNodeReadyWithTheRuntimeAndRenewsItsLease()
             throws Exception {
         AgentProcess.assumeRoot();
-        ApiCalls api = new ApiCalls(Duration.ofSeconds(10));
         try (LocalContainerd containerd = LocalContainerd.start(dir.resolve("containerd"));
                 ServerProcess server = ServerProcess.start(dir.resolve("server"))) {
+            // The test looks as the admin; the agent is its node (system:node:<name>).
+            ApiCalls api = new ApiCalls(Duration.ofSeconds(10), server.tls());
             Path log = dir.resolve("agent.log");
             try (AgentProcess agent =
                     AgentProcess.start(
-                            server.kubeconfig(),
+                            server.dataDir(),
                             containerd.endpoint(),
                             dir.resolve("agent"),
                             NODE,
@@ -61,6 +64,11 @@ class AgentNodeE2E {
                         NODE,
                         node.at("/metadata/labels/kubernetes.io~1hostname").asText(),
                         node.toString());
+                // It ran as its node: the script issued its kubeconfig from the server's CA.
+                assertTrue(
+                        Files.readString(dir.resolve("agent/kubeconfig"))
+                                .contains("name: system:node:" + NODE + "\n"),
+                        "the agent's kubeconfig is its node's");
                 List<String> images = names(node);
                 assertTrue(images.contains("docker.io/library/busybox:1.36"), images.toString());
 

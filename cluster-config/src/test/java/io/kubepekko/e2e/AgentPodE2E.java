@@ -47,9 +47,10 @@ class AgentPodE2E {
     void aBusyboxPodAppliedWithKubectlRunsOnTheAgentAndKubectlDeleteRemovesIt() throws Exception {
         AgentProcess.assumeRoot();
         ClientBinaries clients = ClientBinaries.require();
-        ApiCalls api = new ApiCalls(Duration.ofSeconds(10));
         try (LocalContainerd containerd = LocalContainerd.start(dir.resolve("containerd"));
                 ServerProcess server = ServerProcess.start(dir.resolve("server"))) {
+            // The test looks as the admin; the agent is its node (system:node:<name>).
+            ApiCalls api = new ApiCalls(Duration.ofSeconds(10), server.tls());
             Kubectl kubectl =
                     new Kubectl(clients.kubectl(), server.kubeconfig(), dir, dir)
                             .withTimeout(AWAIT);
@@ -57,7 +58,7 @@ class AgentPodE2E {
             // small enough that the app's output is rotated within the test
             try (AgentProcess agent =
                     AgentProcess.start(
-                            server.kubeconfig(),
+                            server.dataDir(),
                             containerd.endpoint(),
                             dir.resolve("agent"),
                             NODE,

@@ -50,9 +50,10 @@ class AgentRestartE2E {
                     throws Exception {
         AgentProcess.assumeRoot();
         ClientBinaries clients = ClientBinaries.require();
-        ApiCalls api = new ApiCalls(Duration.ofSeconds(10));
         try (LocalContainerd containerd = LocalContainerd.start(dir.resolve("containerd"));
                 ServerProcess server = ServerProcess.start(dir.resolve("server"))) {
+            // The test looks as the admin; the agent is its node (system:node:<name>).
+            ApiCalls api = new ApiCalls(Duration.ofSeconds(10), server.tls());
             Kubectl kubectl =
                     new Kubectl(clients.kubectl(), server.kubeconfig(), dir, dir)
                             .withTimeout(AWAIT);
@@ -243,7 +244,7 @@ class AgentRestartE2E {
             ServerProcess server, LocalContainerd containerd, Path log, String... flags)
             throws IOException {
         return AgentProcess.start(
-                server.kubeconfig(), containerd.endpoint(), dir.resolve("agent"), NODE, log, flags);
+                server.dataDir(), containerd.endpoint(), dir.resolve("agent"), NODE, log, flags);
     }
 
     private static String pod(String name) {

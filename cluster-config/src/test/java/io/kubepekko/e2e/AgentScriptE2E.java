@@ -12,12 +12,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * {@code cluster-config/bin/agent} run as a process: version, help, and a bad flag's one line with
- * exit 2.
+ * {@code cluster-config/bin/agent} run as a process: version, help, a bad flag's one line with exit
+ * 2, and the script's own {@code --apiserver-data-dir} refused beside {@code --kubeconfig} or
+ * stopping with {@code bin/node-kubeconfig}'s error when no server made the data directory.
  */
 class AgentScriptE2E {
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
@@ -53,6 +55,40 @@ class AgentScriptE2E {
         assertEquals(2, result.exitCode(), result.describe());
         assertEquals("", result.stdout(), result.describe());
         assertEquals(List.of(line), result.stderrText().lines().toList(), result.describe());
+    }
+
+    @Test
+    void theScriptsApiserverDataDirIssuesTheKubeconfigSoItIsRefusedBesideKubeconfig() {
+        ProcessResult result =
+                agent("--apiserver-data-dir", "data", "--kubeconfig", "admin.kubeconfig");
+        assertEquals(2, result.exitCode(), result.describe());
+        assertEquals(
+                List.of(
+                        "Error: --apiserver-data-dir issues the kubeconfig: give it or --kubeconfig,"
+                                + " not both"),
+                result.stderrText().lines().toList(),
+                result.describe());
+    }
+
+    @Test
+    void anApiserverDataDirWithoutAServerStopsTheScriptWithBinNodeKubeconfigsError(
+            @TempDir Path dir) {
+        Path data = dir.resolve("no-server");
+        ProcessResult result =
+                agent(
+                        "--apiserver-data-dir=" + data,
+                        "--hostname-override",
+                        "Node-1",
+                        "--root-dir",
+                        dir.resolve("agent").toString());
+        assertEquals(1, result.exitCode(), result.describe());
+        assertEquals(
+                List.of(
+                        "Error: "
+                                + data.resolve("admin.kubeconfig")
+                                + " not found: start the API server with this --data-dir first"),
+                result.stderrText().lines().toList(),
+                result.describe());
     }
 
     private static ProcessResult agent(String... args) {

@@ -14,7 +14,8 @@ import java.util.Optional;
  * How to reach and authenticate to the API server, read from a kubeconfig file (YAML or JSON) at
  * its {@code current-context}, as client-go's clientcmd does: file paths are relative to the
  * kubeconfig's directory; {@code *-data} fields win over the file fields; a token wins over a token
- * file.
+ * file; a CA together with {@code insecure-skip-tls-verify} is refused, as client-go's transport
+ * does. {@link ApiClient} turns it into TLS ({@code Tls}).
  *
  * @param server the API server's URL
  * @param caPem CA certificates (PEM) to trust for an {@code https} server; empty: the JDK's
@@ -105,6 +106,14 @@ public record Kubeconfig(
         }
         Optional<byte[]> ca =
                 bytes(cluster, "certificate-authority-data", "certificate-authority", dir, file);
+        boolean insecure = cluster.path("insecure-skip-tls-verify").asBoolean(false);
+        if (insecure && ca.isPresent()) {
+            // client-go's transport refuses the pair rather than ignore either.
+            throw new Invalid(
+                    "kubeconfig "
+                            + file
+                            + ": specifying a root certificates file with the insecure flag is not allowed");
+        }
         Optional<byte[]> cert =
                 bytes(user, "client-certificate-data", "client-certificate", dir, file);
         Optional<byte[]> key = bytes(user, "client-key-data", "client-key", dir, file);
@@ -122,7 +131,7 @@ public record Kubeconfig(
         return new Kubeconfig(
                 uri,
                 ca,
-                cluster.path("insecure-skip-tls-verify").asBoolean(false),
+                insecure,
                 cert,
                 key,
                 token,

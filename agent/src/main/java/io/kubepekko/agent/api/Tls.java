@@ -1,40 +1,48 @@
 package io.kubepekko.agent.api;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.security.KeyFactory;
 import java.security.KeyStore;
 import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.SecureRandom;
+import java.security.Signature;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
-import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
-import javax.net.ssl.X509TrustManager;
+import javax.net.ssl.X509ExtendedTrustManager;
+import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
+import org.bouncycastle.openssl.PEMEncryptedKeyPair;
+import org.bouncycastle.openssl.PEMKeyPair;
+import org.bouncycastle.openssl.PEMParser;
+import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
+import org.bouncycastle.pkcs.PKCS8EncryptedPrivateKeyInfo;
 
 /**
- * The JDK {@link SSLContext} for a kubeconfig: its CA as the only trust anchors (or the JDK's when
- * it has none), its client certificate and key as the client identity. Keys in PKCS#8 ({@code
- * PRIVATE KEY}) or PKCS#1 RSA ({@code RSA PRIVATE KEY}, what kubeadm writes); SEC1 EC keys are
- * refused with a message.
+ * The JDK {@link SSLContext} for a kubeconfig, as client-go's transport builds its TLS config: its
+ * CA as the only trust anchors (or the JDK's when it has none), its client certificate and key as
+ * the client identity. The JDK's HTTP client checks the server's certificate names the host of the
+ * server URL (client-go's default); {@code insecure-skip-tls-verify} skips both checks, as Go's
+ * {@code InsecureSkipVerify}. Keys as client-go reads them: PKCS#8 ({@code PRIVATE KEY}, RSA, EC or
+ * Ed25519), PKCS#1 ({@code RSA PRIVATE KEY}, kubeadm's RSA keys) and SEC 1 ({@code EC PRIVATE KEY},
+ * kubeadm's and openssl's EC keys); a key that does not belong to the certificate is refused here
+ * rather than in the first handshake.
  */
 final class Tls {
     private Tls() {}
 
-    private static final Pattern PEM =
-            Pattern.compile("-----BEGIN ([A-Z ]+)-----([A-Za-z0-9+/=\\s]+)-----END \\1-----");
     private static final char[] NO_PASSWORD = new char[0];
 
     static SSLContext context(Kubeconfig k) throws GeneralSecurityException {
@@ -42,12 +50,7 @@ final class Tls {
         if (k.insecureSkipTlsVerify()) {
             trust = new TrustManager[] {new TrustAll()};
         } else if (k.caPem().isPresent()) {
-            KeyStore ts = KeyStore.getInstance("PKCS12");
-            try {
-                ts.load(null, null);
-            } catch (IOException e) {
-                throw new GeneralSecurityException(e);
-            }
+            KeyStore ts = emptyStore();
             int i = 0;
             for (Certificate c : certificates(k.caPem().get())) {
                 ts.setCertificateEntry("ca" + i++, c);
@@ -59,18 +62,11 @@ final class Tls {
         }
         KeyManager[] keys = null;
         if (k.clientCertPem().isPresent() && k.clientKeyPem().isPresent()) {
-            KeyStore ks = KeyStore.getInstance("PKCS12");
-            try {
-                ks.load(null, null);
-            } catch (IOException e) {
-                throw new GeneralSecurityException(e);
-            }
             List<Certificate> chain = certificates(k.clientCertPem().get());
-            ks.setKeyEntry(
-                    "client",
-                    privateKey(k.clientKeyPem().get()),
-                    NO_PASSWORD,
-                    chain.toArray(new Certificate[0]));
+            PrivateKey key = privateKey(k.clientKeyPem().get());
+            requirePair(key, chain.get(0).getPublicKey());
+            KeyStore ks = emptyStore();
+            ks.setKeyEntry("client", key, NO_PASSWORD, chain.toArray(new Certificate[0]));
             KeyManagerFactory kmf =
                     KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             kmf.init(ks, NO_PASSWORD);
@@ -79,6 +75,16 @@ final class Tls {
         SSLContext ctx = SSLContext.getInstance("TLS");
         ctx.init(keys, trust, null);
         return ctx;
+    }
+
+    private static KeyStore emptyStore() throws GeneralSecurityException {
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        try {
+            store.load(null, null);
+        } catch (IOException e) {
+            throw new GeneralSecurityException(e);
+        }
+        return store;
     }
 
     static List<Certificate> certificates(byte[] pem) throws GeneralSecurityException {
@@ -91,100 +97,89 @@ final class Tls {
         return out;
     }
 
+    /** The first private key among the PEM blocks; other blocks (EC parameters) are skipped. */
     static PrivateKey privateKey(byte[] pem) throws GeneralSecurityException {
-        Matcher m = PEM.matcher(new String(pem, StandardCharsets.US_ASCII));
-        while (m.find()) {
-            String type = m.group(1);
-            byte[] der = Base64.getMimeDecoder().decode(m.group(2).replaceAll("\\s", ""));
-            switch (type) {
-                case "PRIVATE KEY" -> {
-                    return pkcs8(der);
+        JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
+        try (PEMParser parser =
+                new PEMParser(
+                        new InputStreamReader(
+                                new ByteArrayInputStream(pem), StandardCharsets.US_ASCII))) {
+            for (Object o = parser.readObject(); o != null; o = parser.readObject()) {
+                if (o instanceof PEMKeyPair pair) {
+                    return converter.getPrivateKey(pair.getPrivateKeyInfo());
                 }
-                case "RSA PRIVATE KEY" -> {
-                    return KeyFactory.getInstance("RSA")
-                            .generatePrivate(new PKCS8EncodedKeySpec(wrapPkcs1(der)));
+                if (o instanceof PrivateKeyInfo info) {
+                    return converter.getPrivateKey(info);
                 }
-                case "EC PRIVATE KEY" ->
-                        throw new GeneralSecurityException(
-                                "EC private keys in SEC1 form are not supported; convert with: openssl pkcs8 -topk8 -nocrypt");
-                default -> {
-                    // Parameters and other blocks: look further.
+                if (o instanceof PEMEncryptedKeyPair || o instanceof PKCS8EncryptedPrivateKeyInfo) {
+                    // client-go refuses them too: a kubeconfig has no field for the password.
+                    throw new GeneralSecurityException("the private key is encrypted");
                 }
             }
+        } catch (IOException | IllegalArgumentException e) {
+            throw new GeneralSecurityException("unreadable PEM private key: " + e.getMessage(), e);
         }
         throw new GeneralSecurityException("no private key in PEM data");
     }
 
-    private static PrivateKey pkcs8(byte[] der) throws GeneralSecurityException {
-        PKCS8EncodedKeySpec spec = new PKCS8EncodedKeySpec(der);
-        for (String alg : new String[] {"RSA", "EC", "Ed25519"}) {
-            try {
-                return KeyFactory.getInstance(alg).generatePrivate(spec);
-            } catch (GeneralSecurityException e) {
-                // Not this algorithm.
-            }
+    /**
+     * Go's {@code tls.X509KeyPair} check, done by signing: the key must be the certificate's, or
+     * every handshake would fail with a server's bare "bad certificate".
+     */
+    private static void requirePair(PrivateKey key, PublicKey certificateKey)
+            throws GeneralSecurityException {
+        String algorithm =
+                switch (key.getAlgorithm()) {
+                    case "RSA" -> "SHA256withRSA";
+                    case "EC", "ECDSA" -> "SHA256withECDSA";
+                    default -> key.getAlgorithm(); // Ed25519 signs without a digest name
+                };
+        byte[] probe = new byte[32];
+        new SecureRandom().nextBytes(probe);
+        boolean matches;
+        try {
+            Signature sign = Signature.getInstance(algorithm);
+            sign.initSign(key);
+            sign.update(probe);
+            byte[] signature = sign.sign();
+            Signature verify = Signature.getInstance(algorithm);
+            verify.initVerify(certificateKey);
+            verify.update(probe);
+            matches = verify.verify(signature);
+        } catch (GeneralSecurityException e) {
+            // A key of another algorithm than the certificate's.
+            matches = false;
         }
-        throw new GeneralSecurityException("unsupported PKCS#8 private key");
+        if (!matches) {
+            throw new GeneralSecurityException(
+                    "the client key does not match the client certificate's public key");
+        }
     }
 
     /**
-     * A PKCS#1 RSAPrivateKey inside a PKCS#8 PrivateKeyInfo (version 0, rsaEncryption, NULL
-     * params).
+     * {@code insecure-skip-tls-verify}: any server certificate for any host name is accepted, as
+     * client-go does then. Extended, so the JDK does not add its own host name check.
      */
-    static byte[] wrapPkcs1(byte[] pkcs1) {
-        byte[] algorithm = {
-            0x30,
-            0x0d,
-            0x06,
-            0x09,
-            0x2a,
-            (byte) 0x86,
-            0x48,
-            (byte) 0x86,
-            (byte) 0xf7,
-            0x0d,
-            0x01,
-            0x01,
-            0x01,
-            0x05,
-            0x00
-        };
-        byte[] version = {0x02, 0x01, 0x00};
-        ByteArrayOutputStream body = new ByteArrayOutputStream();
-        body.writeBytes(version);
-        body.writeBytes(algorithm);
-        body.write(0x04);
-        body.writeBytes(derLength(pkcs1.length));
-        body.writeBytes(pkcs1);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(0x30);
-        out.writeBytes(derLength(body.size()));
-        out.writeBytes(body.toByteArray());
-        return out.toByteArray();
-    }
-
-    private static byte[] derLength(int n) {
-        if (n < 0x80) {
-            return new byte[] {(byte) n};
-        }
-        if (n < 0x100) {
-            return new byte[] {(byte) 0x81, (byte) n};
-        }
-        if (n < 0x10000) {
-            return new byte[] {(byte) 0x82, (byte) (n >> 8), (byte) n};
-        }
-        return new byte[] {(byte) 0x83, (byte) (n >> 16), (byte) (n >> 8), (byte) n};
-    }
-
-    /**
-     * {@code insecure-skip-tls-verify}: any server certificate is accepted, as client-go does then.
-     */
-    private static final class TrustAll implements X509TrustManager {
+    private static final class TrustAll extends X509ExtendedTrustManager {
         @Override
         public void checkClientTrusted(X509Certificate[] chain, String authType) {}
 
         @Override
         public void checkServerTrusted(X509Certificate[] chain, String authType) {}
+
+        @Override
+        public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {}
+
+        @Override
+        public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {}
+
+        @Override
+        public void checkClientTrusted(
+                X509Certificate[] chain, String authType, SSLEngine engine) {}
+
+        @Override
+        public void checkServerTrusted(
+                X509Certificate[] chain, String authType, SSLEngine engine) {}
 
         @Override
         public X509Certificate[] getAcceptedIssuers() {

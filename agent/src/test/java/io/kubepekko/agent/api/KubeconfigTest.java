@@ -109,7 +109,7 @@ class KubeconfigTest {
     }
 
     @Test
-    void aPkcs1RsaKeyIsWrappedIntoPkcs8() throws Exception {
+    void aPkcs1RsaKeyIsRead() throws Exception {
         KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
         g.initialize(1024);
         PrivateKey key = g.generateKeyPair().getPrivate();

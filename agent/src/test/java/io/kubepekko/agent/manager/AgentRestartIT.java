@@ -109,7 +109,7 @@ class AgentRestartIT {
     }
 
     /** One run of the agent's pod side: its own actor system, as one process would have. */
-    private void startAgent() {
+    private void startAgent() throws Exception {
         agent = ActorTestKit.create();
         NodeContext node =
                 new NodeContext(
@@ -124,11 +124,13 @@ class AgentRestartIT {
                         8L << 30,
                         100L << 30,
                         PodCgroups.of(List.of(memoryCgroups, unifiedCgroups)));
+        // The agent as a kubelet: its node's identity, confined by the Node authorizer.
+        ApiClient agentClient = api.nodeClient(nodeName);
         ActorRef<StatusManager.Command> status =
-                agent.spawn(StatusManager.create(client), "status");
+                agent.spawn(StatusManager.create(agentClient), "status");
         agent.spawn(
                 PodManager.create(
-                        client,
+                        agentClient,
                         fake.client(),
                         node,
                         status,

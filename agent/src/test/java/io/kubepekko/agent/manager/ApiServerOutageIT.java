@@ -10,9 +10,7 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.agent.api.ApiClient;
 import io.kubepekko.agent.api.DeleteOptions;
-import io.kubepekko.agent.api.Kubeconfig;
 import io.kubepekko.agent.api.Resource;
-import io.kubepekko.agent.api.TokenBucket;
 import io.kubepekko.agent.cri.CriRuntimeFacts;
 import io.kubepekko.agent.cri.FakeCri;
 import io.kubepekko.agent.node.NodeAgent;
@@ -24,7 +22,6 @@ import io.kubepekko.agent.runtime.NodeContext;
 import io.kubepekko.agent.runtime.ResolvConf;
 import io.kubepekko.agent.worker.PodWorkerSettings;
 import java.net.InetAddress;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -88,12 +85,7 @@ class ApiServerOutageIT {
         scheduler = Executors.newSingleThreadScheduledExecutor();
         // The agent's own client, as the process has: one address for its whole life, whoever
         // answers there.
-        ApiClient client =
-                new ApiClient(
-                        Kubeconfig.plain(URI.create(api.server.url())),
-                        ApiClient.userAgent("agent"),
-                        new TokenBucket(1000, 1000, System.nanoTime()),
-                        Duration.ofSeconds(5));
+        ApiClient client = api.nodeClient(NODE, Duration.ofSeconds(5));
         startAgent(client);
 
         sync(

@@ -90,10 +90,12 @@ class PodManagerIT {
                         4000,
                         8L << 30,
                         100L << 30);
-        status = kit.spawn(StatusManager.create(client), "status");
+        // The agent under test as a kubelet: its node's identity, confined by the Node authorizer.
+        ApiClient agentClient = api.nodeClient(NODE);
+        status = kit.spawn(StatusManager.create(agentClient), "status");
         kit.spawn(
                 PodManager.create(
-                        client,
+                        agentClient,
                         fake.client(),
                         node,
                         status,
@@ -334,10 +336,14 @@ class PodManagerIT {
             assertEquals(409, ApiError.of(e).code(), ApiError.of(e).toString());
         }
 
-        status.tell(
+        // The guard alone, on a pod no node has (a node may read only its own pods): written as
+        // the admin.
+        ActorRef<StatusManager.Command> guarded =
+                kit.spawn(StatusManager.create(client), "status-guarded");
+        guarded.tell(
                 new StatusManager.Write(
                         "default", "guarded", "another-uid", yaml("{phase: Failed}")));
-        status.tell(
+        guarded.tell(
                 new StatusManager.Write(
                         "default", "guarded", uid, yaml("{phase: Pending, message: written}")));
         ObjectNode p = awaitStatus("guarded", s -> s.path("message").asText().equals("written"));
@@ -411,12 +417,16 @@ class PodManagerIT {
                             4000,
                             8L << 30,
                             100L << 30);
+            // A second node: its own identity, so its own status writes.
+            ApiClient smallClient = api.nodeClient(small);
+            ActorRef<StatusManager.Command> smallStatus =
+                    kit.spawn(StatusManager.create(smallClient), "status-small");
             kit.spawn(
                     PodManager.create(
-                            client,
+                            smallClient,
                             smallCri.client(),
                             node,
-                            status,
+                            smallStatus,
                             Clock.systemUTC(),
                             PodWorkerSettings.DEFAULT.withRelistPeriod(Duration.ofMillis(100)),
                             scheduler,

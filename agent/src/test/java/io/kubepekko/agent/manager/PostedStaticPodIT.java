@@ -136,12 +136,14 @@ class PostedStaticPodIT {
                         4000,
                         8L << 30,
                         100L << 30);
+        // The agent as a kubelet: its node's identity, confined by the Node authorizer.
+        ApiClient agentClient = api.nodeClient(nodeName);
         ActorRef<StatusManager.Command> status =
-                agent.spawn(StatusManager.create(client), "status");
+                agent.spawn(StatusManager.create(agentClient), "status");
         ActorRef<PodManager.Command> pods =
                 agent.spawn(
                         PodManager.create(
-                                client,
+                                agentClient,
                                 fake.client(),
                                 node,
                                 status,

@@ -122,11 +122,14 @@ class StaticPodIT {
                         4000,
                         8L << 30,
                         100L << 30);
-        ActorRef<StatusManager.Command> status = kit.spawn(StatusManager.create(client), "status");
+        // The agent under test as a kubelet: its node's identity, confined by the Node authorizer.
+        ApiClient agentClient = api.nodeClient(NODE);
+        ActorRef<StatusManager.Command> status =
+                kit.spawn(StatusManager.create(agentClient), "status");
         ActorRef<PodManager.Command> pods =
                 kit.spawn(
                         PodManager.create(
-                                client,
+                                agentClient,
                                 fake.client(),
                                 node,
                                 status,

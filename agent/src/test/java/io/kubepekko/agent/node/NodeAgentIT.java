@@ -9,14 +9,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.agent.api.ApiClient;
 import io.kubepekko.agent.api.ApiError;
 import io.kubepekko.agent.api.DeleteOptions;
-import io.kubepekko.agent.api.Kubeconfig;
 import io.kubepekko.agent.api.Resource;
-import io.kubepekko.agent.api.TokenBucket;
+import io.kubepekko.agent.api.TestKubeconfigs;
+import io.kubepekko.http.security.Pki;
 import io.kubepekko.http.server.ApiServer;
 import io.kubepekko.http.server.ApiServerSettings;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -58,7 +57,7 @@ class NodeAgentIT {
                 ApiServer.start(
                         new ApiServerSettings(
                                 dataDir, "127.0.0.1", 0, Duration.ZERO, Duration.ZERO));
-        client = client(server.url());
+        client = TestKubeconfigs.client(TestKubeconfigs.admin(server));
     }
 
     @AfterAll
@@ -67,12 +66,9 @@ class NodeAgentIT {
         server.close();
     }
 
-    private static ApiClient client(String url) throws Exception {
-        return new ApiClient(
-                Kubeconfig.plain(URI.create(url)),
-                ApiClient.userAgent("test"),
-                new TokenBucket(1000, 1000, System.nanoTime()),
-                Duration.ofSeconds(10));
+    /** The agent's client of node {@code name}: its node certificate, as a kubelet's. */
+    private static ApiClient nodeClient(String name) throws Exception {
+        return TestKubeconfigs.client(TestKubeconfigs.node(server, name));
     }
 
     /** The runtime's answers, changeable by the test. */
@@ -190,7 +186,10 @@ class NodeAgentIT {
     void registersTheNodeReportsItsStatusOnChangeOnlyAndKeepsItsLease() throws Exception {
         FakeRuntime runtime = new FakeRuntime();
         Queue<NodeEvent> events =
-                start(client, runtime, settings("node-a", false, Duration.ofSeconds(30)));
+                start(
+                        nodeClient("node-a"),
+                        runtime,
+                        settings("node-a", false, Duration.ofSeconds(30)));
 
         await().atMost(DEADLINE).until(() -> synced(events, true) >= 1);
         ObjectNode node = node("node-a");
@@ -263,7 +262,7 @@ class NodeAgentIT {
     @Test
     void aSilentRuntimeMakesTheNodeNotReadyAsTheKubeletSays() throws Exception {
         FakeRuntime runtime = new FakeRuntime();
-        start(client, runtime, settings("node-c", true, Duration.ofMillis(500)));
+        start(nodeClient("node-c"), runtime, settings("node-c", true, Duration.ofMillis(500)));
         await().atMost(DEADLINE)
                 .until(
                         () ->
@@ -301,7 +300,7 @@ class NodeAgentIT {
             throws Exception {
         FakeRuntime runtime = new FakeRuntime();
         runtime.networkReady = false;
-        start(client, runtime, settings("node-d", true, Duration.ofSeconds(30)));
+        start(nodeClient("node-d"), runtime, settings("node-d", true, Duration.ofSeconds(30)));
         await().atMost(DEADLINE)
                 .until(
                         () ->
@@ -334,7 +333,10 @@ class NodeAgentIT {
     @Test
     void aDeletedNodeIsRegisteredAgain() throws Exception {
         Queue<NodeEvent> events =
-                start(client, new FakeRuntime(), settings("node-b", true, Duration.ofSeconds(30)));
+                start(
+                        nodeClient("node-b"),
+                        new FakeRuntime(),
+                        settings("node-b", true, Duration.ofSeconds(30)));
         await().atMost(DEADLINE).until(() -> synced(events, true) >= 1);
         String uid = node("node-b").path("metadata").path("uid").asText();
         client.delete(Resource.NODES.object(null, "node-b"), DeleteOptions.NONE)
@@ -370,7 +372,12 @@ class NodeAgentIT {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
-        ApiClient later = client("http://127.0.0.1:" + port);
+        // The agent's kubeconfig names a server that is not there yet; the server that comes
+        // shares the first one's CAs, as the servers of one cluster do.
+        ApiClient later =
+                TestKubeconfigs.client(
+                        TestKubeconfigs.node(
+                                dataDir, "node-late", Optional.of("https://127.0.0.1:" + port)));
         Queue<NodeEvent> events =
                 start(
                         later,
@@ -378,11 +385,12 @@ class NodeAgentIT {
                         settings("node-late", true, Duration.ofSeconds(30)));
         Path dir = Files.createTempDirectory("kubepekko-agent-it-late-");
         await().atMost(DEADLINE).until(() -> events.isEmpty());
+        Pki.share(dataDir, dir);
         try (ApiServer late =
                 ApiServer.start(
                         new ApiServerSettings(
                                 dir, "127.0.0.1", port, Duration.ZERO, Duration.ZERO))) {
-            ApiClient direct = client(late.url());
+            ApiClient direct = TestKubeconfigs.client(TestKubeconfigs.admin(late));
             await().atMost(DEADLINE)
                     .until(() -> events.stream().anyMatch(e -> e instanceof NodeEvent.Registered));
             await().atMost(DEADLINE)

@@ -9,10 +9,11 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * {@code cluster-config/bin/agent} as a user starts it, for the end-to-end tests: against a
- * server's kubeconfig and a runtime endpoint, its state under a root directory, its output in a
- * log. {@link #close()} stops it as a supervisor would (SIGTERM, SIGKILL after 30 s) and prints the
- * end of its log.
+ * {@code cluster-config/bin/agent} as a user starts it, for the end-to-end tests: as its node
+ * ({@code system:node:<name>}, the credentials the script issues with {@code --apiserver-data-dir}
+ * from the server's data directory into {@code <root-dir>/kubeconfig}), with a runtime endpoint,
+ * its state under a root directory, its output in a log. {@link #close()} stops it as a supervisor
+ * would (SIGTERM, SIGKILL after 30 s) and prints the end of its log.
  */
 public final class AgentProcess implements AutoCloseable {
     private final Process process;
@@ -30,9 +31,12 @@ public final class AgentProcess implements AutoCloseable {
                 "containerd and runc need root");
     }
 
-    /** Starts the agent of {@code node}; {@code flags} come after the ones every test gives. */
+    /**
+     * Starts the agent of {@code node} with credentials issued from the server's {@code
+     * serverDataDir}; {@code flags} come after the ones every test gives.
+     */
     public static AgentProcess start(
-            Path kubeconfig,
+            Path serverDataDir,
             String runtimeEndpoint,
             Path rootDir,
             String node,
@@ -46,8 +50,8 @@ public final class AgentProcess implements AutoCloseable {
                                 RepositoryRoot.find()
                                         .resolve("cluster-config/bin/agent")
                                         .toString(),
-                                "--kubeconfig",
-                                kubeconfig.toString(),
+                                "--apiserver-data-dir",
+                                serverDataDir.toString(),
                                 "--container-runtime-endpoint",
                                 runtimeEndpoint,
                                 "--root-dir",

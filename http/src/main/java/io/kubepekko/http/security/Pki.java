@@ -158,6 +158,37 @@ public final class Pki {
                 dir.resolve(SERVICE_ACCOUNT_PUBLIC_KEY));
     }
 
+    /**
+     * A client certificate for {@code user} in {@code groups} (CN and O, as the server's x509
+     * authenticator reads them), signed by the generated client CA under {@code dataDir}: what
+     * {@code kubeadm kubeconfig user --client-name --org} issues. Nothing is written.
+     *
+     * @throws IOException when {@code dataDir} holds no generated client CA (no server started
+     *     there yet, or it trusts an operator's {@code --client-ca-file}, whose key it never had)
+     */
+    public static CertificateIssuer.Issued issueClient(
+            Path dataDir, String user, List<String> groups, Clock clock) throws IOException {
+        Path dir = dataDir.resolve(DIRECTORY);
+        Optional<CertificateIssuer.Issued> clientCa = read(dir, CLIENT_CA);
+        if (clientCa.isEmpty()) {
+            throw new IOException(
+                    "no client CA under "
+                            + dir
+                            + " ("
+                            + CLIENT_CA
+                            + ".crt and "
+                            + CLIENT_CA
+                            + ".key): start the API server with this --data-dir first");
+        }
+        return CertificateIssuer.leaf(
+                clientCa.get(),
+                CertificateIssuer.subject(user, groups),
+                CertificateIssuer.Usage.CLIENT,
+                new ServingNames(List.of(), List.of()),
+                clock.instant(),
+                CertificateLifetimes.LEAF);
+    }
+
     private static CertificateIssuer.Issued ca(Path dir, String name, Instant now)
             throws IOException {
         Optional<CertificateIssuer.Issued> existing = read(dir, name);

@@ -19,6 +19,16 @@ final class Kubeconfig {
      * works wherever it is copied.
      */
     static String renderTls(String serverUrl, String caPem, Optional<String[]> certAndKeyPem) {
+        return render(serverUrl, caPem, "admin", certAndKeyPem);
+    }
+
+    /**
+     * A kubeconfig for {@code userName} (the kubeconfig's entry name; the server knows the user by
+     * the certificate): server, CA, client certificate and key embedded, context {@code kubepekko}
+     * in namespace {@code default}.
+     */
+    static String render(
+            String serverUrl, String caPem, String userName, Optional<String[]> certAndKeyPem) {
         String user =
                 certAndKeyPem
                         .map(
@@ -40,15 +50,15 @@ final class Kubeconfig {
                 - name: kubepekko
                   context:
                     cluster: kubepekko
-                    user: admin
+                    user: %s
                     namespace: default
                 current-context: kubepekko
                 users:
-                - name: admin
+                - name: %s
                   user:%s
                 preferences: {}
                 """
-                .formatted(serverUrl, base64(caPem), user);
+                .formatted(serverUrl, base64(caPem), userName, userName, user);
     }
 
     private static String base64(String pem) {
