@@ -5,6 +5,7 @@ import io.kubepekko.actors.authorization.RbacPolicySource;
 import io.kubepekko.actors.controllers.BoundObjectSource;
 import io.kubepekko.actors.controllers.NodeGraphSource;
 import io.kubepekko.actors.plane.ControlPlane;
+import io.kubepekko.api.admission.WriteAdmission;
 import io.kubepekko.api.auth.AccessReviews;
 import io.kubepekko.api.auth.Authentication;
 import io.kubepekko.api.auth.AuthenticatorUnion;
@@ -19,9 +20,11 @@ import io.kubepekko.api.auth.authorizer.Authorizer;
 import io.kubepekko.api.auth.authorizer.Authorizers;
 import io.kubepekko.api.auth.node.NodeAuthorizer;
 import io.kubepekko.api.auth.node.NodeGraph;
+import io.kubepekko.api.auth.node.NodeRestriction;
 import io.kubepekko.api.auth.rbac.EscalationCheck;
 import io.kubepekko.api.auth.rbac.RbacAuthorizer;
 import io.kubepekko.api.auth.serviceaccount.BoundObjectIndex;
+import io.kubepekko.api.auth.serviceaccount.BoundObjects;
 import io.kubepekko.api.auth.serviceaccount.OpenIdMetadata;
 import io.kubepekko.api.auth.serviceaccount.ServiceAccountTokenAuthenticator;
 import io.kubepekko.api.auth.serviceaccount.ServiceAccountTokenIssuer;
@@ -49,10 +52,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The secure port's authentication and authorization, built from its flags and kept current: the
- * authenticators (client certificates of the client CA, the static token file, anonymous), and the
- * authorizers of {@code --authorization-mode} behind kube's {@code system:masters} authorizer, with
- * the sources the Node and RBAC authorizers read (each server follows the store itself). The
+ * The secure port's authentication, authorization and admission, built from its flags and kept
+ * current: the authenticators (client certificates of the client CA, the static token file,
+ * anonymous), the authorizers of {@code --authorization-mode} behind kube's {@code system:masters}
+ * authorizer, with the sources the Node and RBAC authorizers read (each server follows the store
+ * itself), and the admission plugins (NodeRestriction, RBAC escalation prevention). The
  * authenticators include service-account tokens (verified with the PKI's {@code sa.pub}, their
  * bound objects looked up in an informer-fed index), and the PKI's {@code sa.key} signs the tokens
  * of the {@code serviceaccounts/{name}/token} subresource.
@@ -73,6 +77,7 @@ final class AccessControl implements AutoCloseable {
     private final TokenIssuer tokenIssuer;
     private final List<PublicKey> serviceAccountKeys;
     private final BoundObjectIndex boundObjects;
+    private final WriteAdmission admission;
 
     private AccessControl(
             Gate gate,
@@ -80,13 +85,15 @@ final class AccessControl implements AutoCloseable {
             AccessReviews reviews,
             TokenIssuer tokenIssuer,
             List<PublicKey> serviceAccountKeys,
-            BoundObjectIndex boundObjects) {
+            BoundObjectIndex boundObjects,
+            WriteAdmission admission) {
         this.gate = gate;
         this.rbac = rbac;
         this.reviews = reviews;
         this.tokenIssuer = tokenIssuer;
         this.serviceAccountKeys = serviceAccountKeys;
         this.boundObjects = boundObjects;
+        this.admission = admission;
     }
 
     /** A start-up problem with the access flags (an unreadable token file): exit 1 with it. */
@@ -157,14 +164,8 @@ final class AccessControl implements AutoCloseable {
             }
         }
         Authorizer authorizer = Authorizers.union(chain);
-        // kube wraps the RBAC storage with these checks whatever the authorization modes; they read
-        // the RBAC objects and ask the whole chain for escalate and bind.
-        Gate gate =
-                new CheckingGate(
-                        authenticator,
-                        authorizer,
-                        auditor,
-                        new EscalationCheck(authorizer, rbacPolicy.policy()));
+        WriteAdmission admission = admission(authorizer, rbacPolicy, bound);
+        Gate gate = new CheckingGate(authenticator, authorizer, auditor, admission);
         AccessReviews reviews =
                 new CheckedReviews(
                         tokens.map(t -> (TokenAuthenticator) t::authenticateToken),
@@ -172,7 +173,36 @@ final class AccessControl implements AutoCloseable {
                         authorizer,
                         rbac.map(RbacPolicySource::policy),
                         access.authorizationModes().contains(AuthorizationMode.ALWAYS_ALLOW));
-        return new AccessControl(gate, rbac, reviews, tokenIssuer, keys.verifying(), bound);
+        return new AccessControl(
+                gate, rbac, reviews, tokenIssuer, keys.verifying(), bound, admission);
+    }
+
+    /**
+     * The server's admission plugins, in kube's order: NodeRestriction (in kube-apiserver's default
+     * plugins; it reads the pods and nodes the token index follows), then the checks kube wraps the
+     * RBAC storage with whatever the authorization modes, which read the RBAC objects and ask the
+     * whole authorizer chain for {@code escalate} and {@code bind}.
+     */
+    private static WriteAdmission admission(
+            Authorizer authorizer, RbacPolicySource rbacPolicy, BoundObjectIndex bound) {
+        NodeRestriction.Lookup informed =
+                new NodeRestriction.Lookup() {
+                    @Override
+                    public Optional<Pod> pod(String namespace, String name) {
+                        return bound.find(BoundObjects.Kind.POD, namespace, name)
+                                .map(live -> new Pod(live.uid(), live.nodeName()));
+                    }
+
+                    @Override
+                    public Optional<String> nodeUid(String name) {
+                        return bound.find(BoundObjects.Kind.NODE, "", name)
+                                .map(BoundObjects.Live::uid);
+                    }
+                };
+        return WriteAdmission.chain(
+                List.of(
+                        new NodeRestriction(informed),
+                        new EscalationCheck(authorizer, rbacPolicy.policy())));
     }
 
     /** The PKI's service-account keys: {@code sa.key} signs, {@code sa.pub} verifies. */
@@ -256,6 +286,11 @@ final class AccessControl implements AutoCloseable {
     /** The gate of the secure port. */
     Gate gate() {
         return gate;
+    }
+
+    /** The admission plugins every user's write passes, in the collections that store them. */
+    WriteAdmission admission() {
+        return admission;
     }
 
     /**
