@@ -8,8 +8,9 @@ import java.util.Set;
 /**
  * Equality of two objects as kube's {@code equality.Semantic.DeepEqual} compares their decoded Go
  * values, as far as JSON can tell: an absent field, {@code null}, an empty list and an empty map
- * are the same (Go's nil and empty slices and maps are); anything else must be equal. A struct
- * pointer set to an empty struct counts as absent here, which Go tells apart.
+ * are the same (Go's nil and empty slices and maps are), and so is a map holding only such values;
+ * anything else must be equal. A struct pointer set to an empty struct counts as absent here, which
+ * Go tells apart.
  */
 public final class SemanticJson {
 
