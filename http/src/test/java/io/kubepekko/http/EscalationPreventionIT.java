@@ -170,6 +170,12 @@ class EscalationPreventionIT {
                 refused.toString());
     }
 
+    /**
+     * The collection patches the stored role and judges the result, in the write itself (no dry run
+     * first): the patched rules escalate and are refused; a label on a role eve may hold is
+     * written. {@code CollectionAdmissionTest} shows the same judgment against a write queued
+     * before the patch.
+     */
     @Test
     void aPatchIsJudgedByItsResult() throws Exception {
         String held = "{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"verbs\":[\"get\"]}";
@@ -194,6 +200,49 @@ class EscalationPreventionIT {
                 JSON.readTree(TlsClients.get(adminClient, path).body())
                         .at("/rules/0/resources/0")
                         .asText());
+    }
+
+    /**
+     * kube's {@code IsOnlyMutatingGCFields}: a role eve could not have written (the admin granted
+     * secrets in it) may still get owner references and finalizers from her, which is what the
+     * garbage collector writes; any other change of it is judged by its rules.
+     */
+    @Test
+    void onlyGarbageCollectionFieldsMayChangeOnARoleBeyondTheUsersRights() throws Exception {
+        created(adminClient, RBAC + "/namespaces/esc/roles", role("admins-secrets", ALL_SECRETS));
+        String path = url(RBAC + "/namespaces/esc/roles/admins-secrets");
+        Map<String, String> merge = Map.of("Content-Type", "application/merge-patch+json");
+        HttpResponse<String> finalized =
+                TlsClients.send(
+                        eve,
+                        "PATCH",
+                        path,
+                        "{\"metadata\":{\"finalizers\":[\"example.com/hold\"],"
+                                + "\"ownerReferences\":[{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
+                                + "\"name\":\"owner\",\"uid\":\"owner-uid\"}]}}",
+                        merge);
+        assertEquals(200, finalized.statusCode(), finalized.body());
+        JsonNode refused =
+                forbidden(
+                        TlsClients.send(
+                                eve,
+                                "PATCH",
+                                path,
+                                "{\"metadata\":{\"labels\":{\"a\":\"b\"}}}",
+                                merge));
+        assertTrue(
+                refused.path("message")
+                        .asText()
+                        .endsWith("{APIGroups:[\"\"], Resources:[\"secrets\"], Verbs:[\"*\"]}"),
+                refused.toString());
+        HttpResponse<String> released =
+                TlsClients.send(
+                        eve,
+                        "PATCH",
+                        path,
+                        "{\"metadata\":{\"finalizers\":null,\"ownerReferences\":null}}",
+                        merge);
+        assertEquals(200, released.statusCode(), released.body());
     }
 
     @Test

@@ -29,7 +29,8 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 /**
  * Takes a collection's next batch off its queue: runs each queued write through the pure pipeline
  * in {@code api}, against the stored objects overlaid with the batch's earlier writes, so that
- * uniqueness and preconditions hold as if they ran one by one. A write to an object that an earlier
+ * uniqueness, preconditions and admission (a user's write is judged by its result against what is
+ * stored, in the same step) hold as if they ran one by one. A write to an object that an earlier
  * write of the batch changes waits for the next batch: its answer, its preconditions and its
  * event's {@code before} must see that change committed, with its resourceVersion. Objects repaired
  * at recovery ({@link TypeMetaRepair}) go first, persisted as they are now.
@@ -149,7 +150,11 @@ final class BatchIntake {
             WriteOutcome outcome;
             ValuePlan plan;
             try {
-                WriteDecision decision = writes.execute(type, id.namespace(), lookup, w.op(), env);
+                WriteDecision decision =
+                        w.user() == null
+                                ? writes.execute(type, id.namespace(), lookup, w.op(), env)
+                                : writes.execute(
+                                        type, id.namespace(), lookup, w.op(), env, w.user());
                 if (decision instanceof WriteResult.Refused refused) {
                     answers.add(new Answer(w.replyTo(), refused));
                     continue;

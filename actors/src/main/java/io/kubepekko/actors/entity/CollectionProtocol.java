@@ -3,6 +3,7 @@ package io.kubepekko.actors.entity;
 import io.kubepekko.actors.allocation.AllocatorProtocol;
 import io.kubepekko.actors.allocation.ValueAllocator;
 import io.kubepekko.actors.sequencing.RevisionsProtocol;
+import io.kubepekko.api.auth.UserInfo;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteResult;
 import io.kubepekko.persistence.CborSerializable;
@@ -45,8 +46,20 @@ public final class CollectionProtocol {
     public record ListObjects(String after, int maxBytes, ActorRef<Items> replyTo)
             implements Command {}
 
-    /** Executes one write. */
-    public record Write(WriteOp op, ActorRef<WriteResult> replyTo) implements Command {}
+    /**
+     * Executes one write.
+     *
+     * @param user who sends it, whose write the collection's admission judges; null for the
+     *     server's own writes (its controllers, its bootstrap), which are not admitted
+     */
+    public record Write(WriteOp op, UserInfo user, ActorRef<WriteResult> replyTo)
+            implements Command {
+
+        /** The server's own write. */
+        public Write(WriteOp op, ActorRef<WriteResult> replyTo) {
+            this(op, null, replyTo);
+        }
+    }
 
     /**
      * Internal: the versions for batch {@code batchId}, and the Revisions instance that gave them.

@@ -9,6 +9,7 @@ import io.kubepekko.actors.watch.WatchCache;
 import io.kubepekko.actors.watch.WatchCaches;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.alloc.ValuePool;
+import io.kubepekko.api.auth.UserInfo;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.namespace.NamespaceLifecycle;
 import io.kubepekko.api.registry.ResourceType;
@@ -25,6 +26,7 @@ import io.kubepekko.persistence.JournalReader;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.NotUsed;
@@ -218,23 +220,47 @@ public final class ControlPlane {
     }
 
     /**
-     * Executes a write; creates of namespaced objects first check that their namespace exists and
-     * is live. The answer is the collection's, unchanged; the stage fails only when no answer came
-     * (a timeout, storage gone).
+     * Executes the server's own write (a controller's, the bootstrap's; kube's loopback client in
+     * {@code system:masters}), which admission does not judge; creates of namespaced objects first
+     * check that their namespace exists and is live. The answer is the collection's, unchanged; the
+     * stage fails only when no answer came (a timeout, storage gone).
      */
     public CompletionStage<WriteResult> write(ResourceType type, String namespace, WriteOp op) {
-        return writes.write(type, namespace, op);
+        return writes.write(type, namespace, op, null);
+    }
+
+    /**
+     * Executes {@code user}'s write as {@link #write(ResourceType, String, WriteOp)} does, judged
+     * by the collection's admission ({@link io.kubepekko.api.admission.WriteAdmission}, given to
+     * the {@link ObjectWrites} this plane started with) inside the write, with the stored object
+     * and the one the write leaves.
+     */
+    public CompletionStage<WriteResult> write(
+            ResourceType type, String namespace, WriteOp op, UserInfo user) {
+        return writes.write(type, namespace, op, Objects.requireNonNull(user, "user"));
     }
 
     /**
      * Deletes every selected object, one write each with the request's options (so each honours its
      * finalizers, grace period and propagation), and answers the objects as listed, as
      * kube-apiserver's store does. An object already gone is skipped; any other refusal answers the
-     * whole request (the deletes that were allowed stay done, as in kube).
+     * whole request (the deletes that were allowed stay done, as in kube). The server's own, not
+     * admitted.
      */
     public CompletionStage<CollectionDeletion> deleteCollection(
             ResourceType type, String namespace, ReadOptions selection, DeletionOptions deletion) {
-        return writes.deleteCollection(type, namespace, selection, deletion);
+        return writes.deleteCollection(type, namespace, selection, deletion, null);
+    }
+
+    /** {@code user}'s delete of a collection: each delete is admitted as {@code user}'s. */
+    public CompletionStage<CollectionDeletion> deleteCollection(
+            ResourceType type,
+            String namespace,
+            ReadOptions selection,
+            DeletionOptions deletion,
+            UserInfo user) {
+        return writes.deleteCollection(
+                type, namespace, selection, deletion, Objects.requireNonNull(user, "user"));
     }
 
     /** Creates the system namespaces that do not exist yet. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.actors.entity.CollectionProtocol;
 import io.kubepekko.actors.failover.StrandedAsks;
 import io.kubepekko.api.GroupResource;
+import io.kubepekko.api.auth.UserInfo;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.namespace.NamespaceLifecycle;
@@ -49,7 +50,11 @@ final class Writes {
         this.namespaces = namespaces;
     }
 
-    CompletionStage<WriteResult> write(ResourceType type, String namespace, WriteOp op) {
+    /**
+     * @param user who sends the write, admitted by the collection; null for the server's own
+     */
+    CompletionStage<WriteResult> write(
+            ResourceType type, String namespace, WriteOp op, UserInfo user) {
         boolean namespaceWrite = type.groupResource().equals(namespaces.groupResource());
         String namespaceName = namespaceWrite ? op.targetName() : null;
         if (namespaceName != null) {
@@ -91,7 +96,8 @@ final class Writes {
                                                                         r ->
                                                                                 new CollectionProtocol
                                                                                         .Write(
-                                                                                        op, r),
+                                                                                        op, user,
+                                                                                        r),
                                                                         askTimeout)));
         if (namespaceName != null) {
             // Again once the write is done: an admission that read the namespace before it changed
@@ -135,7 +141,11 @@ final class Writes {
     }
 
     CompletionStage<ControlPlane.CollectionDeletion> deleteCollection(
-            ResourceType type, String namespace, ReadOptions selection, DeletionOptions deletion) {
+            ResourceType type,
+            String namespace,
+            ReadOptions selection,
+            DeletionOptions deletion,
+            UserInfo user) {
         return reads.list(type, namespace, selection.forDeleteCollection())
                 .thenCompose(
                         listed -> {
@@ -148,7 +158,7 @@ final class Writes {
                                 // arrives: the response is the listed items, and holding every
                                 // answer until the last one would copy the collection.
                                 deletes.add(
-                                        write(type, ObjectMeta.namespace(obj), op)
+                                        write(type, ObjectMeta.namespace(obj), op, user)
                                                 .toCompletableFuture()
                                                 .thenApply(written -> refusal(written, 404)));
                             }
@@ -205,7 +215,7 @@ final class Writes {
         for (ObjectNode ns : NamespaceLifecycle.systemNamespaces()) {
             // 409: already there from an earlier start.
             creates.add(
-                    write(namespaces, "", new WriteOp.Create(ns, WriteOptions.DEFAULT))
+                    write(namespaces, "", new WriteOp.Create(ns, WriteOptions.DEFAULT), null)
                             .toCompletableFuture()
                             .thenApply(Writes::createdOrThere));
         }

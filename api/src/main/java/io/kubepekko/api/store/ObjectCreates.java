@@ -2,6 +2,7 @@ package io.kubepekko.api.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.admission.Operation;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
@@ -14,7 +15,8 @@ import java.util.function.Function;
 
 /**
  * The create step of {@link ObjectWrites}: system fields (uid, creationTimestamp, a generated
- * name), the kind's initial status and defaults, validation, and the uniqueness of the name.
+ * name), the kind's initial status and defaults, admission, validation, and the uniqueness of the
+ * name.
  */
 final class ObjectCreates {
     private ObjectCreates() {}
@@ -27,7 +29,8 @@ final class ObjectCreates {
             String namespace,
             Function<String, ObjectNode> current,
             ObjectNode obj,
-            ObjectWrites.Env env) {
+            ObjectWrites.Env env,
+            AdmissionStep admit) {
         Optional<ApiStatus> misplaced = BodyIdentity.placeInNamespace(type, namespace, obj, true);
         if (misplaced.isPresent()) {
             return ObjectWrites.refused(misplaced.get());
@@ -75,6 +78,10 @@ final class ObjectCreates {
         }
         type.strategy().applyDefaults(obj);
         type.strategy().prepareForCreate(obj);
+        Optional<ApiStatus> refused = admit.refusal(Operation.CREATE, null, obj);
+        if (refused.isPresent()) {
+            return ObjectWrites.refused(refused.get());
+        }
         List<FieldError> errors = new ArrayList<>(ObjectMetaValidation.validateCreate(type, obj));
         errors.addAll(type.strategy().validateCreate(obj));
         if (!errors.isEmpty()) {

@@ -37,9 +37,10 @@ final class ObjectPatches {
             String namespace,
             Function<String, ObjectNode> current,
             WriteOp.Patch p,
-            ObjectWrites.Env env) {
+            ObjectWrites.Env env,
+            AdmissionStep admit) {
         if (p.type() == PatchType.APPLY_PATCH) {
-            return apply(type, namespace, current, p, env);
+            return apply(type, namespace, current, p, env, admit);
         }
         ObjectNode existing = current.apply(p.name());
         if (existing == null) {
@@ -90,7 +91,15 @@ final class ObjectPatches {
         }
         if (scale) {
             return ObjectUpdates.update(
-                    type, namespace, current, p.name(), obj, p.subresource(), List.of(), env);
+                    type,
+                    namespace,
+                    current,
+                    p.name(),
+                    obj,
+                    p.subresource(),
+                    List.of(),
+                    env,
+                    admit);
         }
         ObjectWrites.Pruned pruned = pruner.prune(type, obj, p.options().fieldValidation());
         return ObjectUpdates.update(
@@ -101,7 +110,8 @@ final class ObjectPatches {
                 pruned.object(),
                 p.subresource(),
                 pruned.warnings(),
-                env);
+                env,
+                admit);
     }
 
     /**
@@ -114,7 +124,8 @@ final class ObjectPatches {
             String namespace,
             Function<String, ObjectNode> current,
             WriteOp.Patch p,
-            ObjectWrites.Env env) {
+            ObjectWrites.Env env,
+            AdmissionStep admit) {
         ObjectNode config = ApplyPatches.config(type, p);
         boolean status = "status".equals(p.subresource());
         ObjectWrites.Pruned pruned =
@@ -134,7 +145,7 @@ final class ObjectPatches {
             }
             ObjectNode created = encoded(type, (ApplyPatches.Applied) merged);
             return ObjectWrites.withWarnings(
-                    ObjectCreates.create(type, namespace, current, created, env),
+                    ObjectCreates.create(type, namespace, current, created, env, admit),
                     pruned.warnings());
         }
         ApplyPatches.Merge merged =
@@ -152,7 +163,8 @@ final class ObjectPatches {
                         applied,
                         p.subresource(),
                         pruned.warnings(),
-                        env);
+                        env,
+                        admit);
         if (!status || !(decision instanceof WriteOutcome out) || out.removes()) {
             return decision;
         }

@@ -2,6 +2,7 @@ package io.kubepekko.api.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.admission.Operation;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
@@ -15,8 +16,8 @@ import java.util.function.Function;
 /**
  * The update step of {@link ObjectWrites}, which a patch and an apply end in too: preconditions
  * (uid, resourceVersion), the part written (the object, its status, its scale, a namespace's
- * finalizers), system fields carried over, generation, validation, and whether the write changes
- * anything or completes a deletion.
+ * finalizers), system fields carried over, generation, admission, validation, and whether the write
+ * changes anything or completes a deletion.
  */
 final class ObjectUpdates {
     private ObjectUpdates() {}
@@ -29,7 +30,8 @@ final class ObjectUpdates {
             ObjectNode incoming,
             String subresource,
             List<String> warnings,
-            ObjectWrites.Env env) {
+            ObjectWrites.Env env,
+            AdmissionStep admit) {
         // PUT bodies were checked with the handler's wording already; a patched object gets the
         // storage's.
         Optional<ApiStatus> misaddressed =
@@ -49,7 +51,8 @@ final class ObjectUpdates {
                 }
                 ObjectMeta.of(incoming).remove("resourceVersion");
                 return ObjectWrites.withWarnings(
-                        ObjectCreates.create(type, namespace, current, incoming, env), warnings);
+                        ObjectCreates.create(type, namespace, current, incoming, env, admit),
+                        warnings);
             }
             return ObjectWrites.refused(ApiStatus.notFound(type.groupResource(), name));
         }
@@ -111,6 +114,10 @@ final class ObjectUpdates {
                 && (type.strategy().generationChanged(existing, updated)
                         || deletionRequested(existing, updated))) {
             ObjectMeta.of(updated).put("generation", ObjectMeta.generation(existing) + 1);
+        }
+        Optional<ApiStatus> refused = admit.refusal(Operation.UPDATE, existing, updated);
+        if (refused.isPresent()) {
+            return ObjectWrites.refused(refused.get());
         }
         List<FieldError> errors =
                 new ArrayList<>(ObjectMetaValidation.validateUpdate(type, updated, existing));

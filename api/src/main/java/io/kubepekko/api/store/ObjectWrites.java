@@ -1,6 +1,11 @@
 package io.kubepekko.api.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.GroupResource;
+import io.kubepekko.api.admission.AdmissionRequest;
+import io.kubepekko.api.admission.Operation;
+import io.kubepekko.api.admission.WriteAdmission;
+import io.kubepekko.api.auth.UserInfo;
 import io.kubepekko.api.codec.BodyDecoder;
 import io.kubepekko.api.codec.DecodedBody;
 import io.kubepekko.api.codec.FieldValidation;
@@ -17,7 +22,8 @@ import java.util.function.Supplier;
 
 /**
  * The generic write pipeline, executed by the single writer of a collection: fill system fields,
- * prepare (status split, generation), default, validate, check uniqueness and preconditions. Pure:
+ * prepare (status split, generation), default, admit (a user's write: {@link WriteAdmission}, with
+ * the stored object and the complete new one), validate, check uniqueness and preconditions. Pure:
  * the current objects come from a lookup, time and randomness from {@link Env}.
  *
  * <p>This is its entry: it checks the body's type meta and identity, hands the write to its step
@@ -80,23 +86,33 @@ public final class ObjectWrites {
 
     private final ObjectPatches patches;
     private final ObjectSizeLimit sizeLimit;
+    private final WriteAdmission admission;
 
     public ObjectWrites(FieldPruner pruner) {
         this(pruner, DEFAULT_MAX_OBJECT_BYTES);
+    }
+
+    /** A pipeline that admits every write. */
+    public ObjectWrites(FieldPruner pruner, long maxObjectBytes) {
+        this(pruner, maxObjectBytes, WriteAdmission.NONE);
     }
 
     /**
      * @param maxObjectBytes the largest object a write may leave stored: its JSON as the pipeline
      *     produces it, managedFields included, before the resourceVersion (and a Service's
      *     allocated IPs and ports) are filled in
+     * @param admission what a user's write is admitted by ({@link #execute(ResourceType, String,
+     *     Function, WriteOp, Env, UserInfo)})
      */
-    public ObjectWrites(FieldPruner pruner, long maxObjectBytes) {
+    public ObjectWrites(FieldPruner pruner, long maxObjectBytes, WriteAdmission admission) {
         this.patches = new ObjectPatches(pruner);
         this.sizeLimit = new ObjectSizeLimit(maxObjectBytes);
+        this.admission = admission;
     }
 
     /**
-     * Executes {@code op} against the collection {@code namespace} of {@code type}.
+     * Executes the server's own write {@code op} (a controller's, the bootstrap's) against the
+     * collection {@code namespace} of {@code type}; it is not admitted.
      *
      * @param current the stored object by name, or {@code null}; the result is not mutated
      * @return the outcome, or the write's refusal
@@ -107,8 +123,36 @@ public final class ObjectWrites {
             Function<String, ObjectNode> current,
             WriteOp op,
             Env env) {
+        return run(type, namespace, current, op, env, AdmissionStep.NONE);
+    }
+
+    /**
+     * Executes {@code user}'s write {@code op} against the collection {@code namespace} of {@code
+     * type}, admitted by this pipeline's {@link WriteAdmission} with the stored object and the one
+     * the write leaves.
+     *
+     * @param current the stored object by name, or {@code null}; the result is not mutated
+     * @return the outcome, or the write's refusal
+     */
+    public WriteDecision execute(
+            ResourceType type,
+            String namespace,
+            Function<String, ObjectNode> current,
+            WriteOp op,
+            Env env,
+            UserInfo user) {
+        return run(type, namespace, current, op, env, admissionStep(type, namespace, op, user));
+    }
+
+    private WriteDecision run(
+            ResourceType type,
+            String namespace,
+            Function<String, ObjectNode> current,
+            WriteOp op,
+            Env env,
+            AdmissionStep admit) {
         try {
-            WriteDecision decision = dispatch(type, namespace, current, op, env);
+            WriteDecision decision = dispatch(type, namespace, current, op, env, admit);
             return decision instanceof WriteOutcome out
                     ? sizeLimit.fit(op, ManagedFieldsRecorder.record(type, op, out, env.now()))
                     : decision;
@@ -121,19 +165,52 @@ public final class ObjectWrites {
         }
     }
 
+    /** {@code op}'s admission as {@code user}'s, addressed as the request addressed it. */
+    private AdmissionStep admissionStep(
+            ResourceType type, String namespace, WriteOp op, UserInfo user) {
+        GroupResource resource = op.addressed(type);
+        String subresource = subresource(op);
+        String ns = type.namespaced() ? namespace : "";
+        return (operation, oldObject, object) ->
+                admission.refusal(
+                        new AdmissionRequest(
+                                operation,
+                                user,
+                                resource,
+                                subresource,
+                                ns,
+                                op.targetName(),
+                                object,
+                                oldObject,
+                                op.options().dryRun()));
+    }
+
+    /** The subresource the request addressed; a forwarded create addressed its own resource. */
+    private static String subresource(WriteOp op) {
+        if (op instanceof WriteOp.Update u) {
+            return u.subresource();
+        } else if (op instanceof WriteOp.Patch p) {
+            return p.subresource();
+        } else if (op instanceof WriteOp.CreateSubresource c && c.forwardedFrom() == null) {
+            return c.subresource();
+        }
+        return null;
+    }
+
     private WriteDecision dispatch(
             ResourceType type,
             String namespace,
             Function<String, ObjectNode> current,
             WriteOp op,
-            Env env) {
+            Env env,
+            AdmissionStep admit) {
         if (op instanceof WriteOp.Create c) {
             ObjectNode obj = c.object().deepCopy();
             Optional<ApiStatus> mistyped = TypeMeta.checkBody(type.gvk(), obj);
             if (mistyped.isPresent()) {
                 return refused(mistyped.get());
             }
-            return ObjectCreates.create(type, namespace, current, obj, env);
+            return ObjectCreates.create(type, namespace, current, obj, env, admit);
         } else if (op instanceof WriteOp.Update u) {
             ObjectNode obj = u.object().deepCopy();
             // kube-apiserver's update handler checks the type, the name, then the namespace,
@@ -154,13 +231,29 @@ public final class ObjectWrites {
                 return refused(misaddressed.get());
             }
             return ObjectUpdates.update(
-                    type, namespace, current, u.name(), obj, u.subresource(), List.of(), env);
+                    type,
+                    namespace,
+                    current,
+                    u.name(),
+                    obj,
+                    u.subresource(),
+                    List.of(),
+                    env,
+                    admit);
         } else if (op instanceof WriteOp.Patch p) {
-            return patches.patch(type, namespace, current, p, env);
+            return patches.patch(type, namespace, current, p, env, admit);
         } else if (op instanceof WriteOp.CreateSubresource c) {
-            return SubresourceCreates.execute(type, namespace, current, c, env);
+            return SubresourceCreates.execute(type, namespace, current, c, env, admit);
         }
-        return Deletion.execute(type, current, (WriteOp.Delete) op, env.now());
+        WriteDecision deleted = Deletion.execute(type, current, (WriteOp.Delete) op, env.now());
+        if (deleted instanceof WriteOutcome out) {
+            // kube's delete validation runs in storage, after the preconditions held.
+            Optional<ApiStatus> refused = admit.refusal(Operation.DELETE, out.before(), null);
+            if (refused.isPresent()) {
+                return refused(refused.get());
+            }
+        }
+        return deleted;
     }
 
     static WriteDecision withWarnings(WriteDecision d, List<String> warnings) {

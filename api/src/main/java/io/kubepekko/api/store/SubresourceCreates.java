@@ -2,6 +2,7 @@ package io.kubepekko.api.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupVersionKind;
+import io.kubepekko.api.admission.Operation;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.registry.SubresourceCreate;
@@ -22,15 +23,16 @@ final class SubresourceCreates {
      * A create through a subresource of an existing object (pods/binding), in kube-apiserver's
      * order: the create handler's checks of the body (type meta, namespace; system fields wiped
      * unless the subresource keeps them), then the subresource's (the name matches the URL's, the
-     * body is valid), the storage key's (a usable name), and storage's update: the object exists,
-     * the preconditions hold, and the subresource changes it.
+     * body is valid), admission, the storage key's (a usable name), and storage's update: the
+     * object exists, the preconditions hold, and the subresource changes it.
      */
     static WriteDecision execute(
             ResourceType type,
             String namespace,
             Function<String, ObjectNode> current,
             WriteOp.CreateSubresource op,
-            ObjectWrites.Env env) {
+            ObjectWrites.Env env,
+            AdmissionStep admit) {
         SubresourceCreate creation = type.strategy().subresourceCreate(op.subresource());
         if (creation == null) {
             return ObjectWrites.refused(ApiStatus.pathNotFound());
@@ -65,6 +67,11 @@ final class SubresourceCreates {
         List<FieldError> errors = creation.validate(body);
         if (!errors.isEmpty()) {
             return ObjectWrites.refused(ApiStatus.invalid(kind.group(), kind.kind(), name, errors));
+        }
+        // kube's BindingREST asks admission here, before storage reads the object.
+        Optional<ApiStatus> refused = admit.refusal(Operation.CREATE, null, body);
+        if (refused.isPresent()) {
+            return ObjectWrites.refused(refused.get());
         }
         StorageKeys.checkName(name);
         ObjectNode existing = current.apply(name);

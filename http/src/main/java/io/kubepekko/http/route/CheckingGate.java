@@ -1,12 +1,12 @@
 package io.kubepekko.http.route;
 
 import io.kubepekko.api.Verb;
+import io.kubepekko.api.admission.WriteAdmission;
 import io.kubepekko.api.auth.Authentication;
 import io.kubepekko.api.auth.AuthorizationHeader;
 import io.kubepekko.api.auth.Credentials;
 import io.kubepekko.api.auth.Impersonation;
 import io.kubepekko.api.auth.UserInfo;
-import io.kubepekko.api.auth.WriteAdmission;
 import io.kubepekko.api.auth.authorizer.AuthorizationAttributes;
 import io.kubepekko.api.auth.authorizer.Authorizer;
 import io.kubepekko.api.auth.authorizer.Decision;
@@ -52,7 +52,8 @@ public final class CheckingGate implements Gate {
      * @param authorizer the server's authorizers as one union, in {@code --authorization-mode}
      *     order
      * @param auditor where the requests are audited (kube's audit filter sits after authentication)
-     * @param admission the checks of written objects behind this gate (RBAC escalation prevention)
+     * @param admission the server's admission plugins (NodeRestriction, RBAC escalation
+     *     prevention), which the creates that store nothing ask here (see {@link Gate#admission})
      */
     public CheckingGate(
             Authentication.Authenticator authenticator,

@@ -1,7 +1,7 @@
 package io.kubepekko.http.route;
 
+import io.kubepekko.api.admission.WriteAdmission;
 import io.kubepekko.api.auth.UserInfo;
-import io.kubepekko.api.auth.WriteAdmission;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.http.audit.AuditHandle;
 import java.util.List;
@@ -24,8 +24,9 @@ public interface Gate {
     Passage pass(HttpRequest request, Optional<RequestInfo> info, String path);
 
     /**
-     * What checks an object a request that passed is about to write, before it reaches the store.
-     * By default none.
+     * The server's admission plugins, for the creates that store nothing ({@code
+     * serviceaccounts/{name}/token}); a stored write is admitted inside its collection by the same
+     * plugins. By default none.
      */
     default WriteAdmission admission() {
         return WriteAdmission.NONE;

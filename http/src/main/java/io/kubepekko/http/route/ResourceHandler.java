@@ -2,10 +2,10 @@ package io.kubepekko.http.route;
 
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.Verb;
+import io.kubepekko.api.admission.WriteAdmission;
 import io.kubepekko.api.auth.AccessReviews;
 import io.kubepekko.api.auth.TokenIssuer;
 import io.kubepekko.api.auth.UserInfo;
-import io.kubepekko.api.auth.WriteAdmission;
 import io.kubepekko.api.definition.KindDefinition;
 import io.kubepekko.api.protobuf.ProtobufBodies;
 import io.kubepekko.api.registry.ResourceType;
@@ -77,8 +77,8 @@ public final class ResourceHandler {
      * The parts of a request the handler reads.
      *
      * @param webSocket the WebSocket upgrade the client asked for (a watch over WebSocket), or null
-     * @param user who sent the request
-     * @param admission the gate's checks of the objects the request writes
+     * @param user who sent the request; its writes are admitted as this user's
+     * @param admission the server's admission, which a create that stores nothing asks itself
      */
     record Request(
             RequestInfo info,

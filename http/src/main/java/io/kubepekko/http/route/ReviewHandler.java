@@ -5,6 +5,8 @@ import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.Verb;
+import io.kubepekko.api.admission.AdmissionRequest;
+import io.kubepekko.api.admission.Operation;
 import io.kubepekko.api.auth.AccessReviews;
 import io.kubepekko.api.auth.TokenIssuer;
 import io.kubepekko.api.auth.review.Review;
@@ -83,6 +85,23 @@ final class ReviewHandler {
         Decoded d = decode(serviceAccounts, TokenRequests.GVK, r);
         TokenRequests.applyDefaults(d.body()); // decoding's defaults: before the field manager
         beforeCreate(d);
+        // kube's create handler admits the body before the token storage validates it.
+        Optional<ApiStatus> notAdmitted =
+                r.admission()
+                        .refusal(
+                                new AdmissionRequest(
+                                        Operation.CREATE,
+                                        r.user(),
+                                        serviceAccounts.groupResource(),
+                                        r.info().subresource(),
+                                        namespace,
+                                        name,
+                                        d.body(),
+                                        null,
+                                        d.dryRun()));
+        if (notAdmitted.isPresent()) {
+            return CompletableFuture.completedFuture(r.refusal(notAdmitted.get()));
+        }
         TokenIssuer.Request request = TokenRequests.parse(d.body(), tokens.defaultAudiences());
         return controlPlane
                 .get(serviceAccounts, namespace, name)
@@ -173,7 +192,11 @@ final class ReviewHandler {
 
     /** A decoded body and what the create's field manager needs to know of it. */
     private record Decoded(
-            ObjectNode body, List<String> warnings, GroupVersionKind kind, String manager) {}
+            ObjectNode body,
+            List<String> warnings,
+            GroupVersionKind kind,
+            String manager,
+            boolean dryRun) {}
 
     /** The create handler's last steps before the storage: system fields wiped, fields managed. */
     private void beforeCreate(Decoded d) {
@@ -204,6 +227,6 @@ final class ReviewHandler {
                 options.fieldManager() != null
                         ? options.fieldManager()
                         : WriteHandler.managerFromUserAgent(r.userAgent());
-        return new Decoded(body, d.warnings(), kind, manager);
+        return new Decoded(body, d.warnings(), kind, manager, options.dryRun());
     }
 }

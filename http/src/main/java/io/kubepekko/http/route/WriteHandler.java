@@ -6,7 +6,6 @@ import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.Verb;
 import io.kubepekko.api.codec.FieldValidation;
 import io.kubepekko.api.meta.GoStrconv;
-import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.ForwardedCreate;
 import io.kubepekko.api.registry.ResourceType;
@@ -27,15 +26,14 @@ import io.kubepekko.http.encoding.RequestBodies;
 import io.kubepekko.http.route.ResourceHandler.Request;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 
 /**
  * The writes of {@link ResourceHandler}: create, update, patch, delete and deletecollection, of an
  * object or through a subresource. Each reads its options and body, hands one {@link WriteOp} to
- * the {@link ControlPlane} and renders the {@link WriteResult} it answers.
+ * the {@link ControlPlane} as the request's user's (whose admission the collection runs inside the
+ * write) and renders the {@link WriteResult} it answers.
  */
 final class WriteHandler {
 
@@ -48,10 +46,6 @@ final class WriteHandler {
     CompletionStage<HttpResponse> create(ResourceType type, Request r) {
         WriteOptions options = writeOptions(r, List.of());
         RequestBodies.Decoded d = decodeWithWarnings(type, r, options);
-        Optional<ApiStatus> refused = admissionRefusal(type, r, d.object());
-        if (refused.isPresent()) {
-            return CompletableFuture.completedFuture(r.refusal(refused.get()));
-        }
         return write(type, r, new WriteOp.Create(d.object(), options), d.warnings());
     }
 
@@ -103,10 +97,6 @@ final class WriteHandler {
     CompletionStage<HttpResponse> update(ResourceType type, Request r) {
         WriteOptions options = writeOptions(r, List.of());
         RequestBodies.Decoded d = decodeWithWarnings(type, r, options);
-        Optional<ApiStatus> refused = admissionRefusal(type, r, d.object());
-        if (refused.isPresent()) {
-            return CompletableFuture.completedFuture(r.refusal(refused.get()));
-        }
         return write(
                 type,
                 r,
@@ -144,45 +134,12 @@ final class WriteHandler {
         WriteOptions options = writeOptions(r, leading);
         boolean force =
                 r.param("force").filter(v -> !v.isEmpty()).map(GoStrconv::parseBool).orElse(false);
-        WriteOp.Patch op =
+        // The collection applies the patch to the stored object and admits its result there.
+        return write(
+                type,
+                r,
                 new WriteOp.Patch(
-                        r.info().name(), patchType, r.body(), subresource, options, force);
-        if (subresource != null || !r.admission().concerns(type.groupResource())) {
-            return write(type, r, op);
-        }
-        // The admission judges the patched object, which only the store can compute: the patch is
-        // tried as a dry run first and written only when its result is admitted.
-        WriteOp.Patch trial =
-                new WriteOp.Patch(
-                        r.info().name(),
-                        patchType,
-                        r.body(),
-                        null,
-                        new WriteOptions(true, options.fieldManager(), options.fieldValidation()),
-                        force);
-        return controlPlane
-                .write(type, r.info().namespace(), trial)
-                .thenCompose(
-                        tried -> {
-                            if (tried instanceof WriteResult.Success s) {
-                                Optional<ApiStatus> refused =
-                                        admissionRefusal(type, r, Json.parseTrusted(s.body()));
-                                if (refused.isPresent()) {
-                                    return CompletableFuture.completedFuture(
-                                            r.refusal(refused.get()));
-                                }
-                            }
-                            return write(type, r, op);
-                        });
-    }
-
-    /** The gate's check of the object about to be written (RBAC escalation prevention). */
-    private static Optional<ApiStatus> admissionRefusal(
-            ResourceType type, Request r, ObjectNode object) {
-        String namespace = r.info().namespace();
-        return r.admission()
-                .refusal(
-                        r.user(), type.groupResource(), namespace == null ? "" : namespace, object);
+                        r.info().name(), patchType, r.body(), subresource, options, force));
     }
 
     private static ApiStatus unknownPatchFormat(List<PatchType> accepted) {
@@ -204,7 +161,7 @@ final class WriteHandler {
                 ReadOptions.parse(
                         ReadOptions.Verb.LIST, r.query().toMultiMap(), controlPlane.featureGates());
         return controlPlane
-                .deleteCollection(type, r.info().namespace(), listed, deletionOptions(r))
+                .deleteCollection(type, r.info().namespace(), listed, deletionOptions(r), r.user())
                 .thenApply(
                         done -> {
                             if (done instanceof ControlPlane.CollectionDeletion.Refused refused) {
@@ -244,7 +201,7 @@ final class WriteHandler {
     private CompletionStage<HttpResponse> write(
             ResourceType type, Request r, WriteOp op, List<String> decodeWarnings) {
         return controlPlane
-                .write(type, r.info().namespace(), op)
+                .write(type, r.info().namespace(), op, r.user())
                 .thenApply(result -> response(result, r, decodeWarnings));
     }
 

@@ -5,6 +5,7 @@ import io.kubepekko.actors.authorization.RbacPolicySource;
 import io.kubepekko.actors.controllers.BoundObjectSource;
 import io.kubepekko.actors.controllers.NodeGraphSource;
 import io.kubepekko.actors.plane.ControlPlane;
+import io.kubepekko.api.admission.WriteAdmission;
 import io.kubepekko.api.auth.AccessReviews;
 import io.kubepekko.api.auth.Authentication;
 import io.kubepekko.api.auth.AuthenticatorUnion;
@@ -19,9 +20,11 @@ import io.kubepekko.api.auth.authorizer.Authorizer;
 import io.kubepekko.api.auth.authorizer.Authorizers;
 import io.kubepekko.api.auth.node.NodeAuthorizer;
 import io.kubepekko.api.auth.node.NodeGraph;
+import io.kubepekko.api.auth.node.NodeRestriction;
 import io.kubepekko.api.auth.rbac.EscalationCheck;
 import io.kubepekko.api.auth.rbac.RbacAuthorizer;
 import io.kubepekko.api.auth.serviceaccount.BoundObjectIndex;
+import io.kubepekko.api.auth.serviceaccount.BoundObjects;
 import io.kubepekko.api.auth.serviceaccount.OpenIdMetadata;
 import io.kubepekko.api.auth.serviceaccount.ServiceAccountOptions;
 import io.kubepekko.api.auth.serviceaccount.ServiceAccountTokenAuthenticator;
@@ -51,12 +54,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The secure port's authentication and authorization, built from its flags and kept current: the
- * authenticators (client certificates of the client CA, the static token file, anonymous), and the
- * authorizers of {@code --authorization-mode} behind kube's {@code system:masters} authorizer, with
- * the sources the Node and RBAC authorizers read (each server follows the store itself). The
- * authenticators include service-account tokens of every {@code --service-account-issuer} (verified
- * with the {@code --service-account-key-file} keys, their bound objects looked up in an
+ * The secure port's authentication, authorization and admission, built from its flags and kept
+ * current: the authenticators (client certificates of the client CA, the static token file,
+ * anonymous), the authorizers of {@code --authorization-mode} behind kube's {@code system:masters}
+ * authorizer, with the sources the Node and RBAC authorizers read (each server follows the store
+ * itself), and the admission plugins (NodeRestriction, RBAC escalation prevention). The
+ * authenticators include service-account tokens of every {@code --service-account-issuer}
+ * (verified with the {@code --service-account-key-file} keys, their bound objects looked up in an
  * informer-fed index), and the {@code --service-account-signing-key-file} key (by default the PKI's
  * {@code sa.key}) signs the tokens of the {@code serviceaccounts/{name}/token} subresource.
  */
@@ -70,6 +74,7 @@ final class AccessControl implements AutoCloseable {
     private final ServiceAccountSettings serviceAccounts;
     private final List<PublicKey> serviceAccountKeys;
     private final BoundObjectIndex boundObjects;
+    private final WriteAdmission admission;
 
     private AccessControl(
             Gate gate,
@@ -78,7 +83,8 @@ final class AccessControl implements AutoCloseable {
             TokenIssuer tokenIssuer,
             ServiceAccountSettings serviceAccounts,
             List<PublicKey> serviceAccountKeys,
-            BoundObjectIndex boundObjects) {
+            BoundObjectIndex boundObjects,
+            WriteAdmission admission) {
         this.gate = gate;
         this.rbac = rbac;
         this.reviews = reviews;
@@ -86,6 +92,7 @@ final class AccessControl implements AutoCloseable {
         this.serviceAccounts = serviceAccounts;
         this.serviceAccountKeys = serviceAccountKeys;
         this.boundObjects = boundObjects;
+        this.admission = admission;
     }
 
     /**
@@ -163,14 +170,8 @@ final class AccessControl implements AutoCloseable {
             }
         }
         Authorizer authorizer = Authorizers.union(chain);
-        // kube wraps the RBAC storage with these checks whatever the authorization modes; they read
-        // the RBAC objects and ask the whole chain for escalate and bind.
-        Gate gate =
-                new CheckingGate(
-                        authenticator,
-                        authorizer,
-                        auditor,
-                        new EscalationCheck(authorizer, rbacPolicy.policy()));
+        WriteAdmission admission = admission(authorizer, rbacPolicy, bound);
+        Gate gate = new CheckingGate(authenticator, authorizer, auditor, admission);
         AccessReviews reviews =
                 new CheckedReviews(
                         tokens.map(t -> (TokenAuthenticator) t::authenticateToken),
@@ -178,7 +179,36 @@ final class AccessControl implements AutoCloseable {
                         authorizer,
                         rbac.map(RbacPolicySource::policy),
                         access.authorizationModes().contains(AuthorizationMode.ALWAYS_ALLOW));
-        return new AccessControl(gate, rbac, reviews, tokenIssuer, sa, keys.verifying(), bound);
+        return new AccessControl(
+                gate, rbac, reviews, tokenIssuer, sa, keys.verifying(), bound, admission);
+    }
+
+    /**
+     * The server's admission plugins, in kube's order: NodeRestriction (in kube-apiserver's default
+     * plugins; it reads the pods and nodes the token index follows), then the checks kube wraps the
+     * RBAC storage with whatever the authorization modes, which read the RBAC objects and ask the
+     * whole authorizer chain for {@code escalate} and {@code bind}.
+     */
+    private static WriteAdmission admission(
+            Authorizer authorizer, RbacPolicySource rbacPolicy, BoundObjectIndex bound) {
+        NodeRestriction.Lookup informed =
+                new NodeRestriction.Lookup() {
+                    @Override
+                    public Optional<Pod> pod(String namespace, String name) {
+                        return bound.find(BoundObjects.Kind.POD, namespace, name)
+                                .map(live -> new Pod(live.uid(), live.nodeName()));
+                    }
+
+                    @Override
+                    public Optional<String> nodeUid(String name) {
+                        return bound.find(BoundObjects.Kind.NODE, "", name)
+                                .map(BoundObjects.Live::uid);
+                    }
+                };
+        return WriteAdmission.chain(
+                List.of(
+                        new NodeRestriction(informed),
+                        new EscalationCheck(authorizer, rbacPolicy.policy())));
     }
 
     /**
@@ -287,6 +317,11 @@ final class AccessControl implements AutoCloseable {
     /** The gate of the secure port. */
     Gate gate() {
         return gate;
+    }
+
+    /** The admission plugins every user's write passes, in the collections that store them. */
+    WriteAdmission admission() {
+        return admission;
     }
 
     /**

@@ -7,6 +7,7 @@ import io.kubepekko.actors.StorageQuota;
 import io.kubepekko.actors.authorization.RbacPolicySource;
 import io.kubepekko.actors.controllers.Controllers;
 import io.kubepekko.actors.plane.ControlPlane;
+import io.kubepekko.api.admission.DeferredAdmission;
 import io.kubepekko.api.auth.AccessReviews;
 import io.kubepekko.api.auth.TokenIssuer;
 import io.kubepekko.api.auth.serviceaccount.OpenIdMetadata;
@@ -169,13 +170,17 @@ public final class ApiServer implements AutoCloseable {
         Duration askTimeout = config.getDuration("kubepekko.http.ask-timeout");
         Registry registry = Registry.builtin();
         StorageQuota quota = BootSteps.storageQuota(config, Runtime.getRuntime().maxMemory());
+        // The collections start now; the plugins read what follows their store, so they come
+        // once access control is built, before this server serves a request.
+        DeferredAdmission admission = new DeferredAdmission();
         ControlPlane controlPlane =
                 ControlPlane.start(
                         system,
                         registry,
                         new ObjectWrites(
                                 ObjectWrites.SCHEMA_PRUNER,
-                                config.getBytes(ApiServerFlags.MAX_OBJECT_BYTES)),
+                                config.getBytes(ApiServerFlags.MAX_OBJECT_BYTES),
+                                admission),
                         environment,
                         BootSteps.readSettings(settings, config, askTimeout),
                         storage.journalReader(system, config),
@@ -235,6 +240,7 @@ public final class ApiServer implements AutoCloseable {
                         rbacSettings.informer(),
                         auditor,
                         environment.clock());
+        admission.install(access.admission());
         ready.put("informer-sync", access.readiness());
         ready.put("storage-quota", quota::readiness);
         ready.put(

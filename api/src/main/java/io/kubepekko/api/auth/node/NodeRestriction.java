@@ -2,84 +2,65 @@ package io.kubepekko.api.auth.node;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupResource;
-import io.kubepekko.api.auth.UserInfo;
+import io.kubepekko.api.admission.AdmissionRequest;
+import io.kubepekko.api.admission.Operation;
+import io.kubepekko.api.admission.WriteAdmission;
+import io.kubepekko.api.meta.SemanticJson;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * kube's NodeRestriction admission plugin, the half of node security the {@link NodeAuthorizer}
- * leaves out because it needs the objects: a kubelet may write only its own Node (not its taints or
- * config source), its own Lease, the status of pods bound to it, evictions and deletions of those
- * pods, mirror pods of itself that reference nothing, and tokens bound to its pods. Requests of
- * users that are not nodes pass untouched.
+ * kube's NodeRestriction admission plugin ({@code plugin/pkg/admission/noderestriction}), the half
+ * of node security the {@link NodeAuthorizer} leaves out because it needs the objects: a kubelet
+ * may write only its own Node (not its taints, its config source, nor labels outside the kubelet's
+ * set), its own Lease in {@code kube-node-lease}, the status of pods bound to it and of PVCs (only
+ * capacity and conditions), deletions of pods bound to it, mirror pods of itself owned by its Node
+ * that reference nothing, and tokens bound to its pods. Requests of users that are not nodes pass
+ * untouched. kube's messages, word for word, except a PVC's diff (kube prints go-cmp's, whose
+ * format is deliberately unstable).
  *
- * <p>Not covered yet: kube's node-label policy (which {@code kubernetes.io} labels a kubelet may
- * set), PVC status, CSINode, ResourceSlice and CSR checks, and the token-audience restriction.
+ * <p>Not covered, because this server does not serve them: CSINode, ResourceSlice and
+ * CertificateSigningRequest writes, and pod evictions are checked but never reached.
  */
-public final class NodeRestriction {
+public final class NodeRestriction implements WriteAdmission {
 
     private static final GroupResource PODS = new GroupResource("", "pods");
     private static final GroupResource NODES = new GroupResource("", "nodes");
+    private static final GroupResource PVCS = new GroupResource("", "persistentvolumeclaims");
     private static final GroupResource SERVICE_ACCOUNTS = new GroupResource("", "serviceaccounts");
     private static final GroupResource LEASES = new GroupResource("coordination.k8s.io", "leases");
 
-    /** kube's admission operations a node's writes have. */
-    public enum Operation {
-        CREATE,
-        UPDATE,
-        DELETE
-    }
+    /** The resources kube's listers name in their NotFound errors (singular, as client-go's). */
+    private static final GroupResource POD_LISTER = new GroupResource("", "pod");
+
+    private static final GroupResource NODE_LISTER = new GroupResource("", "node");
 
     /**
-     * One write as admission sees it.
-     *
-     * @param user who writes
-     * @param operation create, update (patches included) or delete
-     * @param resource the resource written
-     * @param subresource its subresource, empty when none
-     * @param namespace the namespace, empty for cluster-scoped resources
-     * @param name the object's name: from the path, or from the body on a create
-     * @param object the new object (the body: Pod, Node, Lease, Eviction, TokenRequest); null on a
-     *     delete
-     * @param oldObject the stored object an update replaces; null on a create or delete
+     * The stored pods and nodes admission consults besides the write's own objects, answered from
+     * memory (kube reads its informers' listers; a cache that lags is fine, as theirs).
      */
-    public record Request(
-            UserInfo user,
-            Operation operation,
-            GroupResource resource,
-            String subresource,
-            String namespace,
-            String name,
-            JsonNode object,
-            JsonNode oldObject) {
-
-        public Request {
-            Objects.requireNonNull(user, "user");
-            Objects.requireNonNull(operation, "operation");
-            Objects.requireNonNull(resource, "resource");
-            subresource = subresource == null ? "" : subresource;
-            namespace = namespace == null ? "" : namespace;
-            name = name == null ? "" : name;
-            object = object == null ? MissingNode.getInstance() : object;
-            oldObject = oldObject == null ? MissingNode.getInstance() : oldObject;
-        }
-    }
-
-    /** Reads the stored pods and nodes admission consults (a cache is fine, as kube's lister). */
     public interface Lookup {
-        Optional<JsonNode> pod(String namespace, String name);
+        /** A pod's uid and {@code spec.nodeName}. */
+        record Pod(String uid, String nodeName) {}
 
-        Optional<JsonNode> node(String name);
+        Optional<Pod> pod(String namespace, String name);
+
+        /** A Node's {@code metadata.uid}. */
+        Optional<String> nodeUid(String name);
     }
 
-    private NodeRestriction() {}
+    private final Lookup lookup;
 
-    /** The refusal of {@code r}, empty when admission lets it through. */
-    public static Optional<ApiStatus> admit(Request r, Lookup lookup) {
+    public NodeRestriction(Lookup lookup) {
+        this.lookup = lookup;
+    }
+
+    @Override
+    public Optional<ApiStatus> refusal(AdmissionRequest r) {
         Optional<String> identity = NodeIdentifier.nodeName(r.user());
         if (identity.isEmpty()) {
             return Optional.empty();
@@ -90,9 +71,9 @@ public final class NodeRestriction {
         }
         if (r.resource().equals(PODS)) {
             return switch (r.subresource()) {
-                case "" -> pod(node, r, lookup);
+                case "" -> pod(node, r);
                 case "status" -> podStatus(node, r);
-                case "eviction" -> eviction(node, r, lookup);
+                case "eviction" -> eviction(node, r);
                 default ->
                         forbidden(
                                 r,
@@ -104,8 +85,13 @@ public final class NodeRestriction {
         if (r.resource().equals(NODES)) {
             return node(node, r);
         }
+        if (r.resource().equals(PVCS)) {
+            return r.subresource().equals("status")
+                    ? pvcStatus(node, r)
+                    : forbidden(r, "may only update PVC status");
+        }
         if (r.resource().equals(SERVICE_ACCOUNTS)) {
-            return token(node, r, lookup);
+            return token(node, r);
         }
         if (r.resource().equals(LEASES)) {
             return lease(node, r);
@@ -113,17 +99,21 @@ public final class NodeRestriction {
         return Optional.empty();
     }
 
-    private static Optional<ApiStatus> pod(String node, Request r, Lookup lookup) {
+    private Optional<ApiStatus> pod(String node, AdmissionRequest r) {
         switch (r.operation()) {
             case CREATE -> {
-                return mirrorPod(node, r, lookup);
+                return mirrorPod(node, r);
             }
             case DELETE -> {
-                Optional<JsonNode> existing = lookup.pod(r.namespace(), r.name());
-                if (existing.isEmpty()) {
-                    return Optional.of(ApiStatus.notFound(PODS, r.name()));
+                // kube reads the pod from its informer; the stored one is at hand here.
+                Optional<String> bound =
+                        r.oldObject() != null
+                                ? Optional.of(nodeNameOf(r.oldObject()))
+                                : lookup.pod(r.namespace(), r.name()).map(Lookup.Pod::nodeName);
+                if (bound.isEmpty()) {
+                    return Optional.of(ApiStatus.notFound(POD_LISTER, r.name()));
                 }
-                if (!nodeNameOf(existing.get()).equals(node)) {
+                if (!bound.get().equals(node)) {
                     return forbidden(
                             r,
                             "node "
@@ -145,8 +135,8 @@ public final class NodeRestriction {
     }
 
     /** A kubelet creates only mirror pods of itself, owned by its Node, referencing nothing. */
-    private static Optional<ApiStatus> mirrorPod(String node, Request r, Lookup lookup) {
-        JsonNode pod = r.object();
+    private Optional<ApiStatus> mirrorPod(String node, AdmissionRequest r) {
+        JsonNode pod = objectOf(r);
         String n = quote(node);
         if (!PodReferences.isMirror(pod)) {
             return forbidden(
@@ -188,16 +178,26 @@ public final class NodeRestriction {
             return forbidden(
                     r, "node " + n + " must not set blockOwnerDeletion on an owner reference");
         }
-        Optional<JsonNode> self = lookup.node(node);
-        if (self.isEmpty()) {
-            return Optional.of(ApiStatus.notFound(NODES, node));
+        Optional<String> nodeUid = lookup.nodeUid(node);
+        if (nodeUid.isEmpty()) {
+            return Optional.of(ApiStatus.notFound(NODE_LISTER, node));
         }
         String ownerUid = owner.path("uid").asText("");
-        String nodeUid = self.get().path("metadata").path("uid").asText("");
-        if (!ownerUid.equals(nodeUid)) {
+        if (!ownerUid.equals(nodeUid.get())) {
             return forbidden(
-                    r, "node " + node + " UID mismatch: expected " + ownerUid + " got " + nodeUid);
+                    r,
+                    "node "
+                            + node
+                            + " UID mismatch: expected "
+                            + ownerUid
+                            + " got "
+                            + nodeUid.get());
         }
+        return unreferencing(n, r, pod);
+    }
+
+    /** kube lets a node create no pod that would give it access to other objects. */
+    private static Optional<ApiStatus> unreferencing(String n, AdmissionRequest r, JsonNode pod) {
         if (!pod.path("spec").path("serviceAccountName").asText("").isEmpty()) {
             return forbidden(
                     r, "node " + n + " can not create pods that reference a service account");
@@ -230,66 +230,150 @@ public final class NodeRestriction {
         return Optional.empty();
     }
 
-    private static Optional<ApiStatus> podStatus(String node, Request r) {
+    private static Optional<ApiStatus> podStatus(String node, AdmissionRequest r) {
         if (r.operation() != Operation.UPDATE) {
             return forbidden(r, "unexpected operation " + quote(r.operation().name()));
         }
-        if (!nodeNameOf(r.oldObject()).equals(node)) {
+        JsonNode old = oldObjectOf(r);
+        if (!nodeNameOf(old).equals(node)) {
             return forbidden(
                     r,
                     "node "
                             + quote(node)
                             + " can only update pod status for pods with spec.nodeName set to itself");
         }
-        if (!labels(r.oldObject()).equals(labels(r.object()))) {
+        JsonNode now = objectOf(r);
+        if (!SemanticJson.equal(
+                old.path("metadata").path("labels"), now.path("metadata").path("labels"))) {
             return forbidden(r, "node " + quote(node) + " cannot update labels through pod status");
         }
         // kube's message spells "statues"
-        if (!claimStatuses(r.oldObject()).equals(claimStatuses(r.object()))) {
+        if (!claimStatusesEqual(
+                old.path("status").path("resourceClaimStatuses"),
+                now.path("status").path("resourceClaimStatuses"))) {
             return forbidden(r, "node " + quote(node) + " cannot update resource claim statues");
         }
         return Optional.empty();
     }
 
-    private static Optional<ApiStatus> eviction(String node, Request r, Lookup lookup) {
+    /** kube's {@code resourceClaimStatusesEqual}: the same names and claim names, in order. */
+    private static boolean claimStatusesEqual(JsonNode a, JsonNode b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            JsonNode x = a.get(i);
+            JsonNode y = b.get(i);
+            if (!x.path("name").asText("").equals(y.path("name").asText(""))) {
+                return false;
+            }
+            JsonNode claimX = x.path("resourceClaimName");
+            JsonNode claimY = y.path("resourceClaimName");
+            boolean hasX = claimX.isTextual();
+            if (hasX != claimY.isTextual() || (hasX && !claimX.asText().equals(claimY.asText()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private Optional<ApiStatus> eviction(String node, AdmissionRequest r) {
         if (r.operation() != Operation.CREATE) {
             return forbidden(r, "unexpected operation " + r.operation().name());
         }
         String podName = r.name();
         if (podName.isEmpty()) {
-            podName = r.object().path("metadata").path("name").asText("");
+            podName = objectOf(r).path("metadata").path("name").asText("");
             if (podName.isEmpty()) {
                 return forbidden(r, "could not determine pod from request data");
             }
         }
-        Optional<JsonNode> existing = lookup.pod(r.namespace(), podName);
+        Optional<Lookup.Pod> existing = lookup.pod(r.namespace(), podName);
         if (existing.isEmpty()) {
-            return Optional.of(ApiStatus.notFound(PODS, podName));
+            return Optional.of(ApiStatus.notFound(POD_LISTER, podName));
         }
-        if (!nodeNameOf(existing.get()).equals(node)) {
+        if (!existing.get().nodeName().equals(node)) {
             return forbidden(
                     r, "node " + node + " can only evict pods with spec.nodeName set to itself");
         }
         return Optional.empty();
     }
 
-    private static Optional<ApiStatus> node(String node, Request r) {
-        if (!r.name().equals(node)) {
-            return forbidden(
-                    r, "node " + quote(node) + " is not allowed to modify node " + quote(r.name()));
+    private static Optional<ApiStatus> pvcStatus(String node, AdmissionRequest r) {
+        if (r.operation() != Operation.UPDATE) {
+            return forbidden(r, "unexpected operation " + quote(r.operation().name()));
         }
-        JsonNode spec = r.object().path("spec");
-        if (r.operation() == Operation.CREATE && hasValue(spec.path("configSource"))) {
+        JsonNode old = comparablePvc(oldObjectOf(r));
+        JsonNode now = comparablePvc(objectOf(r));
+        if (!SemanticJson.equal(old, now)) {
             return forbidden(
                     r,
                     "node "
                             + quote(node)
-                            + " is not allowed to create pods with a non-nil configSource");
+                            + " is not allowed to update fields other than status.quantity and"
+                            + " status.conditions: "
+                            + JsonDiff.paths(old, now));
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * A PVC without what its kubelet may change (capacity, conditions, and with kube's
+     * RecoverVolumeExpansionFailure, on since 1.32, the allocated resources and their statuses) and
+     * without what is not compared (resourceVersion, managedFields).
+     */
+    private static JsonNode comparablePvc(JsonNode pvc) {
+        if (!(pvc instanceof ObjectNode o)) {
+            return MissingNode.getInstance();
+        }
+        ObjectNode copy = o.deepCopy();
+        if (copy.get("metadata") instanceof ObjectNode meta) {
+            meta.remove("resourceVersion");
+            meta.remove("managedFields");
+        }
+        if (copy.get("status") instanceof ObjectNode status) {
+            status.remove("capacity");
+            status.remove("conditions");
+            status.remove("allocatedResourceStatuses");
+            status.remove("allocatedResources");
+        }
+        return copy;
+    }
+
+    private static Optional<ApiStatus> node(String node, AdmissionRequest r) {
+        if (!r.name().equals(node)) {
+            return forbidden(
+                    r, "node " + quote(node) + " is not allowed to modify node " + quote(r.name()));
+        }
+        JsonNode obj = objectOf(r);
+        JsonNode spec = obj.path("spec");
+        JsonNode labels = obj.path("metadata").path("labels");
+        if (r.operation() == Operation.CREATE) {
+            if (hasValue(spec.path("configSource"))) {
+                // kube's message says pods
+                return forbidden(
+                        r,
+                        "node "
+                                + quote(node)
+                                + " is not allowed to create pods with a non-nil configSource");
+            }
+            Set<String> forbidden =
+                    NodeLabels.forbidden(NodeLabels.modified(labels, MissingNode.getInstance()));
+            if (!forbidden.isEmpty()) {
+                return forbidden(
+                        r,
+                        "node "
+                                + quote(node)
+                                + " is not allowed to set the following labels: "
+                                + String.join(", ", forbidden));
+            }
         }
         if (r.operation() == Operation.UPDATE) {
-            JsonNode old = r.oldObject().path("spec");
+            JsonNode old = oldObjectOf(r);
+            JsonNode oldSpec = old.path("spec");
             if (hasValue(spec.path("configSource"))
-                    && !spec.path("configSource").equals(old.path("configSource"))) {
+                    && !SemanticJson.equal(
+                            spec.path("configSource"), oldSpec.path("configSource"))) {
                 return forbidden(
                         r,
                         "node "
@@ -297,19 +381,27 @@ public final class NodeRestriction {
                                 + " is not allowed to update configSource to a new non-nil"
                                 + " configSource");
             }
-            if (!emptyIfAbsent(spec.path("taints")).equals(emptyIfAbsent(old.path("taints")))) {
+            if (!SemanticJson.equal(spec.path("taints"), oldSpec.path("taints"))) {
                 return forbidden(r, "node " + quote(node) + " is not allowed to modify taints");
+            }
+            Set<String> forbidden =
+                    NodeLabels.forbidden(
+                            NodeLabels.modified(labels, old.path("metadata").path("labels")));
+            if (!forbidden.isEmpty()) {
+                // kube's message names no node here
+                return forbidden(
+                        r, "is not allowed to modify labels: " + String.join(", ", forbidden));
             }
         }
         return Optional.empty();
     }
 
     /** A node asks tokens only bound to a pod of its own, named with the pod's current uid. */
-    private static Optional<ApiStatus> token(String node, Request r, Lookup lookup) {
+    private Optional<ApiStatus> token(String node, AdmissionRequest r) {
         if (r.operation() != Operation.CREATE || !r.subresource().equals("token")) {
             return Optional.empty();
         }
-        JsonNode ref = r.object().path("spec").path("boundObjectRef");
+        JsonNode ref = objectOf(r).path("spec").path("boundObjectRef");
         String podName = ref.path("name").asText("");
         if (!ref.path("apiVersion").asText("").equals("v1")
                 || !ref.path("kind").asText("").equals("Pod")
@@ -320,11 +412,11 @@ public final class NodeRestriction {
         if (uid.isEmpty()) {
             return forbidden(r, "node requested token with a pod binding without a uid");
         }
-        Optional<JsonNode> pod = lookup.pod(r.namespace(), podName);
+        Optional<Lookup.Pod> pod = lookup.pod(r.namespace(), podName);
         if (pod.isEmpty()) {
-            return Optional.of(ApiStatus.notFound(PODS, podName));
+            return Optional.of(ApiStatus.notFound(POD_LISTER, podName));
         }
-        if (!pod.get().path("metadata").path("uid").asText("").equals(uid)) {
+        if (!pod.get().uid().equals(uid)) {
             return forbidden(
                     r,
                     "the UID in the bound object reference ("
@@ -332,14 +424,14 @@ public final class NodeRestriction {
                             + ") does not match the UID in record. The object might have been"
                             + " deleted and then recreated");
         }
-        if (!nodeNameOf(pod.get()).equals(node)) {
+        if (!pod.get().nodeName().equals(node)) {
             return forbidden(
                     r, "node requested token bound to a pod scheduled on a different node");
         }
         return Optional.empty();
     }
 
-    private static Optional<ApiStatus> lease(String node, Request r) {
+    private static Optional<ApiStatus> lease(String node, AdmissionRequest r) {
         if (!r.namespace().equals(NodeAuthorizer.NODE_LEASE_NAMESPACE)) {
             return forbidden(
                     r,
@@ -349,7 +441,7 @@ public final class NodeRestriction {
         }
         String name =
                 r.operation() == Operation.CREATE
-                        ? r.object().path("metadata").path("name").asText("")
+                        ? objectOf(r).path("metadata").path("name").asText("")
                         : r.name();
         if (!name.equals(node)) {
             return forbidden(
@@ -358,21 +450,16 @@ public final class NodeRestriction {
         return Optional.empty();
     }
 
+    private static JsonNode objectOf(AdmissionRequest r) {
+        return r.object() == null ? MissingNode.getInstance() : r.object();
+    }
+
+    private static JsonNode oldObjectOf(AdmissionRequest r) {
+        return r.oldObject() == null ? MissingNode.getInstance() : r.oldObject();
+    }
+
     private static String nodeNameOf(JsonNode pod) {
         return pod.path("spec").path("nodeName").asText("");
-    }
-
-    private static JsonNode labels(JsonNode obj) {
-        return emptyIfAbsent(obj.path("metadata").path("labels"));
-    }
-
-    private static JsonNode claimStatuses(JsonNode pod) {
-        return emptyIfAbsent(pod.path("status").path("resourceClaimStatuses"));
-    }
-
-    /** Absent, null and empty compare equal, as Go's nil and empty maps and slices do. */
-    private static JsonNode emptyIfAbsent(JsonNode n) {
-        return n.isMissingNode() || n.isNull() || n.isEmpty() ? MissingNode.getInstance() : n;
     }
 
     private static boolean hasValue(JsonNode n) {
@@ -384,7 +471,7 @@ public final class NodeRestriction {
         return FieldError.quote(s);
     }
 
-    private static Optional<ApiStatus> forbidden(Request r, String why) {
-        return Optional.of(ApiStatus.forbidden(r.resource(), r.name(), why));
+    private static Optional<ApiStatus> forbidden(AdmissionRequest r, String why) {
+        return Optional.of(r.forbidden(why));
     }
 }

@@ -1,11 +1,13 @@
 package io.kubepekko.api.auth.rbac;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupResource;
+import io.kubepekko.api.admission.AdmissionRequest;
+import io.kubepekko.api.admission.Operation;
+import io.kubepekko.api.admission.WriteAdmission;
 import io.kubepekko.api.auth.UserInfo;
-import io.kubepekko.api.auth.WriteAdmission;
 import io.kubepekko.api.auth.authorizer.Authorizer;
-import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
 import java.util.List;
@@ -13,11 +15,13 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * kube's policy-based RBAC storage ({@code pkg/registry/rbac/*}/policybased): a write of a Role or
- * ClusterRole must grant only rules the user holds, and a write of a RoleBinding or
- * ClusterRoleBinding must bind a role whose rules the user holds, unless the user is in {@code
- * system:masters} or may {@code escalate} the role / {@code bind} the referenced role. Every other
- * resource is admitted.
+ * kube's policy-based RBAC storage ({@code pkg/registry/rbac/*}/policybased) as an admission of
+ * writes: a create or update of a Role or ClusterRole must grant only rules the user holds (and a
+ * ClusterRole's aggregationRule, set before or after, needs every right), and a create or update of
+ * a RoleBinding or ClusterRoleBinding must bind a role whose rules the user holds, unless the user
+ * is in {@code system:masters} or may {@code escalate} the role / {@code bind} the referenced role.
+ * An update that changes only what the garbage collector writes (owner references, finalizers) is
+ * let through, as kube's storage does. Deletes and every other resource are admitted.
  */
 public final class EscalationCheck implements WriteAdmission {
 
@@ -45,8 +49,8 @@ public final class EscalationCheck implements WriteAdmission {
         this.policy = policy;
     }
 
-    @Override
-    public boolean concerns(GroupResource resource) {
+    /** Whether writes of {@code resource} are checked at all: the four RBAC resources. */
+    public static boolean concerns(GroupResource resource) {
         return resource.group().equals(RBAC_GROUP)
                 && switch (resource.resource()) {
                     case "roles", "clusterroles", "rolebindings", "clusterrolebindings" -> true;
@@ -55,48 +59,58 @@ public final class EscalationCheck implements WriteAdmission {
     }
 
     @Override
-    public Optional<ApiStatus> refusal(
-            UserInfo user, GroupResource resource, String namespace, ObjectNode object) {
-        if (!concerns(resource) || Escalation.escalationAllowed(user)) {
+    public Optional<ApiStatus> refusal(AdmissionRequest request) {
+        // kube wraps the storage of the objects themselves, for their creates and updates.
+        if (!concerns(request.resource())
+                || !request.subresource().isEmpty()
+                || request.operation() == Operation.DELETE
+                || request.object() == null
+                || Escalation.escalationAllowed(request.user())) {
             return Optional.empty();
         }
-        String ns = namespace == null ? "" : namespace;
-        String name = nameOf(object);
-        return switch (resource.resource()) {
-            case "roles", "clusterroles" -> roleRefusal(user, resource, ns, name, object);
-            case "rolebindings", "clusterrolebindings" ->
-                    bindingRefusal(user, resource, ns, name, object);
-            default -> Optional.empty();
+        return switch (request.resource().resource()) {
+            case "roles", "clusterroles" -> roleRefusal(request);
+            default -> bindingRefusal(request);
         };
     }
 
-    private Optional<ApiStatus> roleRefusal(
-            UserInfo user, GroupResource resource, String ns, String name, ObjectNode object) {
-        if (Escalation.roleEscalationAuthorized(authorizer, user, resource.resource(), ns, name)) {
+    private Optional<ApiStatus> roleRefusal(AdmissionRequest r) {
+        UserInfo user = r.user();
+        GroupResource resource = r.resource();
+        String ns = r.namespace();
+        if (Escalation.roleEscalationAuthorized(authorizer, user, resource.resource(), ns, r.name())
+                || onlyGarbageCollection(r)) {
             return Optional.empty();
         }
-        RbacPolicy current = policy.get();
-        if (resource.resource().equals("clusterroles")
-                && object.path("aggregationRule").isObject()) {
-            if (Escalation.confirmNoEscalation(user, current.rulesFor(user, ns), FULL_AUTHORITY)
-                    .isPresent()) {
-                return Optional.of(
-                        ApiStatus.forbidden(
-                                resource,
-                                name,
-                                "must have cluster-admin privileges to use the aggregationRule"));
-            }
+        UserRules held = policy.get().rulesFor(user, ns);
+        List<PolicyRule> requested = PolicyRule.listFromJson(r.object().path("rules"));
+        Optional<String> escalates = Escalation.confirmNoEscalation(user, held, requested);
+        if (escalates.isPresent()) {
+            return Optional.of(ApiStatus.forbidden(resource, r.name(), escalates.get()));
         }
-        List<PolicyRule> requested = PolicyRule.listFromJson(object.path("rules"));
-        return Escalation.confirmNoEscalation(user, current.rulesFor(user, ns), requested)
-                .map(why -> ApiStatus.forbidden(resource, name, why));
+        // An aggregationRule gathers anything and, set before, keeps a role from being narrowed.
+        if (resource.resource().equals("clusterroles")
+                && (aggregates(r.object()) || aggregates(r.oldObject()))
+                && Escalation.confirmNoEscalation(user, held, FULL_AUTHORITY).isPresent()) {
+            return Optional.of(
+                    ApiStatus.forbidden(
+                            resource,
+                            r.name(),
+                            "must have cluster-admin privileges to use the aggregationRule"));
+        }
+        return Optional.empty();
     }
 
-    private Optional<ApiStatus> bindingRefusal(
-            UserInfo user, GroupResource resource, String ns, String name, ObjectNode object) {
+    private Optional<ApiStatus> bindingRefusal(AdmissionRequest r) {
+        if (onlyGarbageCollection(r)) {
+            return Optional.empty();
+        }
+        UserInfo user = r.user();
+        GroupResource resource = r.resource();
+        String ns = r.namespace();
         RoleRef ref;
         try {
-            ref = RoleRef.fromJson(object.path("roleRef"));
+            ref = RoleRef.fromJson(r.object().path("roleRef"));
         } catch (RuntimeException e) {
             // validation answers a malformed roleRef with its own 422
             return Optional.empty();
@@ -120,15 +134,25 @@ public final class EscalationCheck implements WriteAdmission {
                                     + FieldError.quote(ref.name())
                                     + " not found"
                             : "unsupported role reference kind: " + FieldError.quote(ref.kind());
-            return Optional.of(ApiStatus.forbidden(resource, name, why));
+            return Optional.of(ApiStatus.forbidden(resource, r.name(), why));
         }
         return Escalation.confirmNoEscalation(user, current.rulesFor(user, ns), role.rules())
-                .map(why -> ApiStatus.forbidden(resource, name, why));
+                .map(why -> ApiStatus.forbidden(resource, r.name(), why));
     }
 
-    private static String nameOf(ObjectNode object) {
-        String name = ObjectMeta.name(object);
-        return name == null ? "" : name;
+    /** kube's {@code IsOnlyMutatingGCFields} exemption, which only an update can have. */
+    private static boolean onlyGarbageCollection(AdmissionRequest r) {
+        return r.operation() == Operation.UPDATE
+                && GarbageCollectionFields.onlyThoseChange(r.object(), r.oldObject());
+    }
+
+    /** kube's {@code hasAggregationRule}: an aggregationRule with at least one selector. */
+    private static boolean aggregates(ObjectNode clusterRole) {
+        if (clusterRole == null) {
+            return false;
+        }
+        JsonNode selectors = clusterRole.path("aggregationRule").path("clusterRoleSelectors");
+        return selectors.isArray() && !selectors.isEmpty();
     }
 
     private static String referencedResource(RoleRef ref) {

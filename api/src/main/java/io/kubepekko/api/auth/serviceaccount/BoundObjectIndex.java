@@ -12,10 +12,11 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The {@link BoundObjects} a server answers from memory: for each service account, pod, secret and
- * node, only its uid and deletion timestamp (kube's token getter reads whole objects from its
- * informers; a token check needs no more than these two facts, so whole objects are not kept). Fed
- * by informers (a relist replaces a kind, each change puts or removes one object) and read by the
- * token authenticator on the request thread without waiting.
+ * node, only its uid and deletion timestamp, and a pod's node (kube's token getter and its
+ * NodeRestriction admission plugin read whole objects from their informers; a token check and that
+ * admission need no more than these facts, so whole objects are not kept). Fed by informers (a
+ * relist replaces a kind, each change puts or removes one object) and read by the token
+ * authenticator on the request thread without waiting.
  */
 public final class BoundObjectIndex implements BoundObjects {
 
@@ -84,7 +85,10 @@ public final class BoundObjectIndex implements BoundObjects {
 
     private static Live live(JsonNode object) {
         JsonNode meta = object.path("metadata");
-        return new Live(meta.path("uid").asText(""), deletionTimestamp(meta));
+        return new Live(
+                meta.path("uid").asText(""),
+                deletionTimestamp(meta),
+                object.path("spec").path("nodeName").asText(""));
     }
 
     private static Optional<Instant> deletionTimestamp(JsonNode meta) {

@@ -30,8 +30,18 @@ public interface BoundObjects {
      *
      * @param uid its {@code metadata.uid}
      * @param deletionTimestamp its {@code metadata.deletionTimestamp}, if it is being deleted
+     * @param nodeName a pod's {@code spec.nodeName} (which NodeRestriction checks a node's token
+     *     request against); empty for an unscheduled pod and for the other kinds
      */
-    record Live(String uid, Optional<Instant> deletionTimestamp) {
+    record Live(String uid, Optional<Instant> deletionTimestamp, String nodeName) {
+        public Live {
+            nodeName = nodeName == null ? "" : nodeName;
+        }
+
+        public Live(String uid, Optional<Instant> deletionTimestamp) {
+            this(uid, deletionTimestamp, "");
+        }
+
         public static Live of(String uid) {
             return new Live(uid, Optional.empty());
         }

@@ -55,6 +55,17 @@ class BoundObjectIndexTest {
     }
 
     @Test
+    void aPodsNodeIsKeptForNodeRestriction() {
+        BoundObjectIndex index = new BoundObjectIndex();
+        ObjectNode pod = object("ci", "web-0", "pod-uid");
+        pod.putObject("spec").put("nodeName", "n1");
+        index.put(BoundObjects.Kind.POD, pod);
+        assertEquals(
+                Optional.of(new BoundObjects.Live("pod-uid", Optional.empty(), "n1")),
+                index.find(BoundObjects.Kind.POD, "ci", "web-0"));
+    }
+
+    @Test
     void aRelistReplacesWhatWasKnownOfItsKindOnly() {
         BoundObjectIndex index = new BoundObjectIndex();
         index.put(BoundObjects.Kind.POD, object("ci", "old", "u1"));
