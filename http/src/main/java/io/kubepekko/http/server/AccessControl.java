@@ -59,8 +59,8 @@ import org.slf4j.LoggerFactory;
  * anonymous), the authorizers of {@code --authorization-mode} behind kube's {@code system:masters}
  * authorizer, with the sources the Node and RBAC authorizers read (each server follows the store
  * itself), and the admission plugins (NodeRestriction, RBAC escalation prevention). The
- * authenticators include service-account tokens of every {@code --service-account-issuer}
- * (verified with the {@code --service-account-key-file} keys, their bound objects looked up in an
+ * authenticators include service-account tokens of every {@code --service-account-issuer} (verified
+ * with the {@code --service-account-key-file} keys, their bound objects looked up in an
  * informer-fed index), and the {@code --service-account-signing-key-file} key (by default the PKI's
  * {@code sa.key}) signs the tokens of the {@code serviceaccounts/{name}/token} subresource.
  */
