@@ -424,8 +424,8 @@ class ApiServerFlagsTest {
     }
 
     /**
-     * kube-apiserver has had no insecure port since 1.20 ({@code --insecure-port} and {@code
-     * --port} removed): HTTPS on {@code --secure-port} is the only listener.
+     * kube-apiserver's insecure port is gone (off since 1.20, its {@code --insecure-port} and
+     * {@code --port} flags removed in 1.24): HTTPS on {@code --secure-port} is the only listener.
      */
     @Test
     void thePlainPortFlagIsGone() {
