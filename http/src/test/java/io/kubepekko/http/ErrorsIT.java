@@ -144,16 +144,17 @@ class ErrorsIT {
     }
 
     /**
-     * Without a service-account signing key kube-apiserver registers no token subresource; the
-     * server has none until one is wired in.
+     * Every server signs with the service-account key under its data directory, so the token
+     * subresource is served; a token for a service account that does not exist is kube's 404 for it
+     * (no controller creates {@code default} here).
      */
     @Test
-    void tokenSubresourceIsNotServedWithoutASigningKey() {
+    void aTokenOfAServiceAccountThatDoesNotExistIsNotFound() {
         api.post(
                         "/api/v1/namespaces/default/serviceaccounts/default/token",
                         json(
                                 "{'apiVersion':'authentication.k8s.io/v1','kind':'TokenRequest','spec':{}}"))
-                .assertStatus(404, "NotFound", NOT_FOUND);
+                .assertStatus(404, "NotFound", "serviceaccounts \"default\" not found");
     }
 
     @ParameterizedTest(name = "{0}")

@@ -11,6 +11,7 @@ import io.kubepekko.http.server.ApiServerSettings;
 import io.kubepekko.testsupport.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -21,6 +22,15 @@ import org.junit.jupiter.api.Test;
  * server's clock is injected, so "an hour ago" takes no time.
  */
 class JournalResumeIT {
+
+    /**
+     * A clock at the real time, then moved by the test: the server checks the admin's client
+     * certificate ({@link TestPki}'s, valid from an hour before it was issued) by this clock, so a
+     * fixed date in the past would make every request 401.
+     */
+    private static ManualClock clockAtNow() {
+        return new ManualClock(Instant.now().truncatedTo(ChronoUnit.SECONDS));
+    }
 
     private static TestApiServer start(ManualClock clock) throws Exception {
         Environment system = Environment.system();
@@ -62,7 +72,7 @@ class JournalResumeIT {
     @Test
     void aWatchFromAnHourAgoReplaysTheJournalThenGoesLiveAndOlderThanTheRetentionIs410()
             throws Exception {
-        ManualClock clock = new ManualClock(Instant.parse("2026-11-22T08:00:00Z"));
+        ManualClock clock = clockAtNow();
         try (TestApiServer api = start(clock)) {
             ObjectNode a = create(api, "a");
             ObjectNode b = create(api, "b");
@@ -123,7 +133,7 @@ class JournalResumeIT {
 
     @Test
     void aWatchFromBeforeARestartResumesFromTheJournal() throws Exception {
-        ManualClock clock = new ManualClock(Instant.parse("2026-11-22T08:00:00Z"));
+        ManualClock clock = clockAtNow();
         try (TestApiServer api = start(clock)) {
             ObjectNode a = create(api, "a");
             ObjectNode b = create(api, "b");

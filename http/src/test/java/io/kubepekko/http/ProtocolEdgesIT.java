@@ -2,11 +2,15 @@ package io.kubepekko.http;
 
 import static io.kubepekko.http.TestApiServer.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Named.named;
 
+import java.io.IOException;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.WebSocket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletionStage;
@@ -28,11 +32,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The HTTP layer's edges, over plain sockets where no client library would go: request heads that
- * are malformed, oversized or never finished, bodies with broken framing or an unknown media type,
- * Accept headers that parse to nothing, and watch durations out of range. Every request the server
- * can still answer gets a {@code Status}; a connection that stalls in its head is closed; nothing
- * running (watches, kept-alive connections) is cut by those deadlines.
+ * The HTTP layer's edges, over raw TLS sockets where no client library would go: request heads that
+ * are malformed, oversized or never finished (a connection the server ends is closed down to TCP),
+ * bodies with broken framing or an unknown media type, Accept headers that parse to nothing, and
+ * watch durations out of range. Every request the server can still answer gets a {@code Status}; a
+ * connection that stalls in its head is closed; nothing running (watches, kept-alive connections)
+ * is cut by those deadlines.
  */
 class ProtocolEdgesIT {
 
@@ -371,7 +376,7 @@ class ProtocolEdgesIT {
                             "BadRequest"),
                     Arguments.of(
                             named(
-                                    "TLS to the plain port",
+                                    "a TLS handshake inside TLS",
                                     "\u0016\u0003\u0001\u0000\u00a5\u0001\u0000\u0000"),
                             400,
                             "BadRequest"));
@@ -381,6 +386,26 @@ class ProtocolEdgesIT {
         @MethodSource("malformed")
         void aHeadThatCannotBeServedAnswersAStatus(String request, int code, String reason) {
             rawExchange(request).assertFailure(code, reason);
+        }
+
+        /**
+         * The server's only port speaks TLS: a plain HTTP request there is never served, and its
+         * connection is closed (Go answers a plain-text 400 before closing; no HTTP success either
+         * way).
+         */
+        @Test
+        void plainHttpToTheTlsPortIsNotServed() throws IOException {
+            URI u = URI.create(api.url());
+            try (Socket plain = new Socket(u.getHost(), u.getPort())) {
+                plain.setSoTimeout(Math.toIntExact(HEADER_TIMEOUT.multipliedBy(10).toMillis()));
+                plain.getOutputStream()
+                        .write(request("GET", "/api", "").getBytes(StandardCharsets.ISO_8859_1));
+                String answer =
+                        new String(
+                                plain.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+                assertFalse(answer.startsWith("HTTP/1.1 2"), answer);
+                assertFalse(answer.contains("APIVersions"), answer);
+            }
         }
 
         @Test

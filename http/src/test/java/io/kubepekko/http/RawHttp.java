@@ -27,11 +27,14 @@ import javax.net.ssl.SSLSocket;
  */
 final class RawHttp implements AutoCloseable {
     private final Socket socket;
+    // The TCP connection under the TLS one: whether the server closed it, not only its TLS session.
+    private final Socket tcp;
     private final InputStream in;
     private final OutputStream out;
 
-    private RawHttp(Socket socket) throws IOException {
+    private RawHttp(Socket socket, Socket tcp) throws IOException {
         this.socket = socket;
+        this.tcp = tcp;
         this.in = socket.getInputStream();
         this.out = socket.getOutputStream();
     }
@@ -43,22 +46,21 @@ final class RawHttp implements AutoCloseable {
     static RawHttp open(String url) {
         URI u = URI.create(url);
         try {
-            Socket s;
+            Socket tcp = new Socket(u.getHost(), u.getPort());
+            tcp.setTcpNoDelay(true);
+            tcp.setSoTimeout(60_000);
+            Socket s = tcp;
             if ("https".equals(u.getScheme())) {
                 SSLSocket tls =
                         (SSLSocket)
                                 TestPki.admin()
                                         .getSocketFactory()
-                                        .createSocket(u.getHost(), u.getPort());
+                                        .createSocket(tcp, u.getHost(), u.getPort(), true);
                 tls.setSoTimeout(60_000);
                 tls.startHandshake();
                 s = tls;
-            } else {
-                s = new Socket(u.getHost(), u.getPort());
             }
-            s.setTcpNoDelay(true);
-            s.setSoTimeout(60_000);
-            return new RawHttp(s);
+            return new RawHttp(s, tcp);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -174,11 +176,14 @@ final class RawHttp implements AutoCloseable {
 
     /**
      * Waits up to {@code deadline} for the server to close the connection, failing if it does not
-     * or if it answers anything first.
+     * or if it answers anything first. Over TLS the TCP connection must close too: a server that
+     * only ends the TLS session ({@code close_notify}) still holds the socket, and a client sending
+     * on it waits for an answer that never comes.
      */
     void awaitClosedWithin(Duration deadline) {
+        long end = System.nanoTime() + deadline.toNanos();
         try {
-            socket.setSoTimeout(Math.toIntExact(deadline.toMillis()));
+            socket.setSoTimeout(remainingMillis(end));
             int b = in.read();
             if (b != -1) {
                 fail(
@@ -188,6 +193,12 @@ final class RawHttp implements AutoCloseable {
                                         in.readNBytes(Math.min(200, in.available())),
                                         StandardCharsets.ISO_8859_1));
             }
+            if (tcp != socket) {
+                tcp.setSoTimeout(remainingMillis(end));
+                if (tcp.getInputStream().read() != -1) {
+                    fail("the server sent bytes after closing its TLS session");
+                }
+            }
         } catch (SocketTimeoutException e) {
             fail("the server kept the connection open for more than " + deadline);
         } catch (SocketException reset) {
@@ -195,6 +206,10 @@ final class RawHttp implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private static int remainingMillis(long endNanos) {
+        return Math.toIntExact(Math.max(1, (endNanos - System.nanoTime()) / 1_000_000));
     }
 
     private String readHead() throws IOException {

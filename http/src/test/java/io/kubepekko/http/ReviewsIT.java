@@ -11,6 +11,7 @@ import io.kubepekko.api.auth.AccessReviews;
 import io.kubepekko.api.auth.TokenIssuer;
 import io.kubepekko.api.auth.UserInfo;
 import io.kubepekko.api.meta.Json;
+import io.kubepekko.http.security.Pki;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -309,7 +310,7 @@ class ReviewsIT {
                 "a new object, stamped now: " + out);
         assertEquals(
                 json(
-                        "{'userInfo':{'username':'system:unsecured','groups':['system:masters','system:authenticated']}}"),
+                        "{'userInfo':{'username':'kubernetes-admin','groups':['system:masters','system:authenticated']}}"),
                 out.path("status").toString());
     }
 
@@ -469,7 +470,7 @@ class ReviewsIT {
                         .json();
         assertEquals(
                 json("{'allowed':true,'reason':'double: allowed'}"), out.path("status").toString());
-        assertEquals("system:unsecured", asked.get().user());
+        assertEquals(Pki.ADMIN_USER, asked.get().user());
         api.post(
                         AUTHZ + "/selfsubjectaccessreviews",
                         json(

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Who may do what through the secure port: kube's 401 for a credential that does not prove a user,
  * the anonymous user's few rights, 403 with kube's message for a user without a role, a namespaced
  * {@code edit} binding that allows its namespace only, and impersonation checked with the {@code
- * impersonate} verb. The plain port (kube's old insecure port) is not gated.
+ * impersonate} verb.
  */
 class SecureAccessIT {
 

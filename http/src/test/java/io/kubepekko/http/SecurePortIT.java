@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The secure port: HTTPS with the PKI the server creates under its data directory, used through the
- * admin kubeconfig it writes, beside the plain port every other test uses.
+ * The secure port, the server's only one: HTTPS with the PKI the server creates under its data
+ * directory, used through the admin kubeconfig it writes.
  */
 class SecurePortIT {
 

@@ -101,12 +101,19 @@ class SeedNodesProfileIT {
     }
 
     /**
-     * The settings the server's command line gives, in the test server's data directory on a free
-     * port.
+     * The settings the server's command line gives, in the test server's data directory (its PKI
+     * the test one) on a free port of 127.0.0.1.
      */
     private static ApiServerSettings fromFlags(ApiServerSettings base, String... flags) {
         List<String> args =
-                new ArrayList<>(List.of("--data-dir", base.dataDir().toString(), "--port", "0"));
+                new ArrayList<>(
+                        List.of(
+                                "--data-dir",
+                                base.dataDir().toString(),
+                                "--bind-address",
+                                "127.0.0.1",
+                                "--secure-port",
+                                "0"));
         args.addAll(List.of(flags));
         try {
             return ApiServerFlags.parse(args.toArray(String[]::new), new Properties()).settings();

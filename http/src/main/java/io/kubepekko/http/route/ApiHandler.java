@@ -18,6 +18,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import org.apache.pekko.NotUsed;
 import org.apache.pekko.http.javadsl.model.AttributeKeys;
+import org.apache.pekko.http.javadsl.model.HttpEntities;
 import org.apache.pekko.http.javadsl.model.HttpEntity;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
@@ -176,6 +177,15 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
                                     done.whenComplete((d, f) -> audit.responseComplete(code, null));
                                     return mat;
                                 });
+        if (response.entity() instanceof HttpEntity.Default known) {
+            // Its length stays known (a streamed list's Content-Length): transformDataBytes would
+            // make it chunked, as a transformation may change the length; this one only watches.
+            return withId.withEntity(
+                    HttpEntities.create(
+                            known.getContentType(),
+                            known.getContentLength(),
+                            known.getDataBytes().via(ending)));
+        }
         // The Java model has no transformDataBytes on a response entity; the Scala one does.
         @SuppressWarnings({"unchecked", "rawtypes"})
         ResponseEntity watched =

@@ -48,7 +48,7 @@ public final class TlsServing {
                         p.setCipherSuites(cipherSuites(engine, suites));
                     }
                     engine.setSSLParameters(p);
-                    return engine;
+                    return new ClosingEngine(engine);
                 });
     }
 

@@ -27,11 +27,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Closes a connection whose client does not finish sending a request's head in time, as Go's {@code
  * ReadHeaderTimeout} (32 s in kube-apiserver's secure serving) and {@code IdleTimeout} (90 s) do: a
- * new connection has {@code headerTimeout} to deliver its first request line and headers; after a
- * response has been sent in full, a kept-alive connection has {@code idleTimeout + headerTimeout}
- * to deliver the next one (Go allows the idle time until the next request's first bytes, then the
- * header time; the first bytes are not visible here, only the parsed request, so the two are
- * added).
+ * new connection has twice {@code headerTimeout} to finish its TLS handshake and deliver its first
+ * request line and headers (Go gives the handshake {@code ReadHeaderTimeout}, the smallest of its
+ * read and write timeouts, then the head {@code ReadHeaderTimeout} from the handshake's end; the
+ * handshake is not visible here, so the two are added); after a response has been sent in full, a
+ * kept-alive connection has {@code idleTimeout + headerTimeout} to deliver the next one (Go allows
+ * the idle time until the next request's first bytes, then the header time; the first bytes are not
+ * visible here either, only the parsed request, so the two are added).
  *
  * <p>It sits between Pekko HTTP's server layer and the request handler, one instance per
  * connection, and sees parsed requests going in and responses going out. While a request is being
@@ -149,7 +151,7 @@ final class HeaderDeadline
             @Override
             public void preStart() {
                 responseSent = createAsyncCallback(done -> sent());
-                scheduleOnce(DEADLINE, headerTimeout);
+                scheduleOnce(DEADLINE, headerTimeout.multipliedBy(2));
             }
 
             /**

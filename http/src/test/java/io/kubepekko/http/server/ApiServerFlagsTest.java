@@ -42,41 +42,47 @@ class ApiServerFlagsTest {
                 .getMessage();
     }
 
+    /**
+     * What no flag gives: HTTPS on kube-apiserver's secure port on every interface, its only
+     * listener.
+     */
+    private static final ApiServerSettings FLAG_DEFAULTS =
+            new ApiServerSettings(Path.of("data"), "0.0.0.0", 6443, Duration.ZERO, Duration.ZERO);
+
     @Test
     void noFlagsGiveTheDefaults() throws Exception {
-        assertEquals(
-                new ApiServerSettings(
-                        Path.of("data"), "127.0.0.1", 8080, Duration.ZERO, Duration.ZERO),
-                settings());
+        assertEquals(FLAG_DEFAULTS, settings());
     }
 
     static Stream<Arguments> everyFlag() {
         return Stream.of(
                 Arguments.of(
                         named("--data-dir", new String[] {"--data-dir", "/var/lib/kp"}),
-                        ApiServerSettings.defaults().withDataDir(Path.of("/var/lib/kp"))),
+                        FLAG_DEFAULTS.withDataDir(Path.of("/var/lib/kp"))),
                 Arguments.of(
-                        named("--bind-address IPv4", new String[] {"--bind-address", "0.0.0.0"}),
+                        named("--bind-address IPv4", new String[] {"--bind-address", "127.0.0.1"}),
                         new ApiServerSettings(
-                                Path.of("data"), "0.0.0.0", 8080, Duration.ZERO, Duration.ZERO)),
+                                Path.of("data"), "127.0.0.1", 6443, Duration.ZERO, Duration.ZERO)),
                 Arguments.of(
                         named("--bind-address IPv6", new String[] {"--bind-address", "::1"}),
                         new ApiServerSettings(
-                                Path.of("data"), "::1", 8080, Duration.ZERO, Duration.ZERO)),
+                                Path.of("data"), "::1", 6443, Duration.ZERO, Duration.ZERO)),
                 Arguments.of(
-                        named("--port", new String[] {"--port", "6443"}),
-                        ApiServerSettings.defaults().withPort(6443)),
+                        named("--secure-port", new String[] {"--secure-port", "8443"}),
+                        FLAG_DEFAULTS.withPort(8443)),
                 Arguments.of(
-                        named("--port 0 picks a free port", new String[] {"--port", "0"}),
-                        ApiServerSettings.defaults().withPort(0)),
+                        named(
+                                "--secure-port 0 picks a free port",
+                                new String[] {"--secure-port", "0"}),
+                        FLAG_DEFAULTS.withPort(0)),
                 Arguments.of(
                         named(
                                 "--livez-grace-period",
                                 new String[] {"--livez-grace-period", "1m30s"}),
                         new ApiServerSettings(
                                 Path.of("data"),
-                                "127.0.0.1",
-                                8080,
+                                "0.0.0.0",
+                                6443,
                                 Duration.ofSeconds(90),
                                 Duration.ZERO)),
                 Arguments.of(
@@ -85,40 +91,35 @@ class ApiServerFlagsTest {
                                 new String[] {"--shutdown-delay-duration", "250ms"}),
                         new ApiServerSettings(
                                 Path.of("data"),
-                                "127.0.0.1",
-                                8080,
+                                "0.0.0.0",
+                                6443,
                                 Duration.ZERO,
                                 Duration.ofMillis(250))),
                 Arguments.of(
                         named(
                                 "--service-cluster-ip-range",
                                 new String[] {"--service-cluster-ip-range", "10.96.0.0/12"}),
-                        ApiServerSettings.defaults()
-                                .withServices(
-                                        new ApiServerSettings.ServiceRanges(
-                                                Ipv4Cidr.parse("10.96.0.0/12"),
-                                                PortRange.DEFAULT_NODE_PORTS))),
+                        FLAG_DEFAULTS.withServices(
+                                new ApiServerSettings.ServiceRanges(
+                                        Ipv4Cidr.parse("10.96.0.0/12"),
+                                        PortRange.DEFAULT_NODE_PORTS))),
                 Arguments.of(
                         named(
                                 "--service-node-port-range",
                                 new String[] {"--service-node-port-range", "20000-20100"}),
-                        ApiServerSettings.defaults()
-                                .withServices(
-                                        new ApiServerSettings.ServiceRanges(
-                                                Ipv4Cidr.parse("10.0.0.0/24"),
-                                                new PortRange(20000, 101)))),
+                        FLAG_DEFAULTS.withServices(
+                                new ApiServerSettings.ServiceRanges(
+                                        Ipv4Cidr.parse("10.0.0.0/24"), new PortRange(20000, 101)))),
                 Arguments.of(
                         named("--storage cassandra", new String[] {"--storage", "cassandra"}),
-                        ApiServerSettings.defaults()
-                                .withStorage(
-                                        new ApiServerSettings.StorageFlags(
-                                                StorageSettings.Profile.CASSANDRA, null, null))),
+                        FLAG_DEFAULTS.withStorage(
+                                new ApiServerSettings.StorageFlags(
+                                        StorageSettings.Profile.CASSANDRA, null, null))),
                 Arguments.of(
                         named("--storage embedded", new String[] {"--storage", "embedded"}),
-                        ApiServerSettings.defaults()
-                                .withStorage(
-                                        new ApiServerSettings.StorageFlags(
-                                                StorageSettings.Profile.EMBEDDED, null, null))),
+                        FLAG_DEFAULTS.withStorage(
+                                new ApiServerSettings.StorageFlags(
+                                        StorageSettings.Profile.EMBEDDED, null, null))),
                 Arguments.of(
                         named(
                                 "--cassandra-contact-points",
@@ -126,30 +127,26 @@ class ApiServerFlagsTest {
                                     "--cassandra-contact-points",
                                     "10.0.0.1:9042,cass-2.example:9043,[::1]:9044"
                                 }),
-                        ApiServerSettings.defaults()
-                                .withStorage(
-                                        new ApiServerSettings.StorageFlags(
-                                                null,
-                                                List.of(
-                                                        "10.0.0.1:9042",
-                                                        "cass-2.example:9043",
-                                                        "[::1]:9044"),
-                                                null))),
+                        FLAG_DEFAULTS.withStorage(
+                                new ApiServerSettings.StorageFlags(
+                                        null,
+                                        List.of(
+                                                "10.0.0.1:9042",
+                                                "cass-2.example:9043",
+                                                "[::1]:9044"),
+                                        null))),
                 Arguments.of(
                         named(
                                 "--cassandra-keyspace",
                                 new String[] {"--cassandra-keyspace", "prod_1"}),
-                        ApiServerSettings.defaults()
-                                .withStorage(
-                                        new ApiServerSettings.StorageFlags(null, null, "prod_1"))),
+                        FLAG_DEFAULTS.withStorage(
+                                new ApiServerSettings.StorageFlags(null, null, "prod_1"))),
                 Arguments.of(
                         named(
                                 "--storage-quota-bytes",
                                 new String[] {"--storage-quota-bytes", "536870912"}),
-                        ApiServerSettings.defaults()
-                                .withStorage(
-                                        new ApiServerSettings.StorageFlags(
-                                                null, null, null, 536870912L))));
+                        FLAG_DEFAULTS.withStorage(
+                                new ApiServerSettings.StorageFlags(null, null, null, 536870912L))));
     }
 
     /**
@@ -249,15 +246,15 @@ class ApiServerFlagsTest {
         assertEquals(
                 new ApiServerSettings(
                         Path.of("d"),
-                        "0.0.0.0",
+                        "127.0.0.1",
                         1234,
                         Duration.ofSeconds(10),
                         Duration.ofSeconds(5)),
                 settings(
                         "--data-dir=d",
                         "--bind-address",
-                        "0.0.0.0",
-                        "--port=1234",
+                        "127.0.0.1",
+                        "--secure-port=1234",
                         "--livez-grace-period",
                         "10s",
                         "--shutdown-delay-duration=5s"));
@@ -265,7 +262,7 @@ class ApiServerFlagsTest {
 
     @Test
     void lastOccurrenceOfAFlagWins() throws Exception {
-        assertEquals(7, settings("--port", "6", "--port=7").port());
+        assertEquals(7, settings("--secure-port", "6", "--secure-port=7").port());
     }
 
     @Test
@@ -293,7 +290,7 @@ class ApiServerFlagsTest {
     @Test
     void helpListsEveryDeclaredFlagWithItsDefault() {
         List<Flag<?>> flags = ApiServerFlags.FLAGS.flags();
-        assertEquals(38, flags.size());
+        assertEquals(37, flags.size());
         for (Flag<?> flag : flags) {
             String line =
                     ApiServerFlags.USAGE
@@ -322,8 +319,11 @@ class ApiServerFlagsTest {
         }
         assertTrue(ApiServerFlags.USAGE.startsWith("Usage: apiserver [flags]\n"));
         assertTrue(ApiServerFlags.USAGE.contains("(default \"data\")"));
-        assertTrue(ApiServerFlags.USAGE.contains("--port int"));
-        assertTrue(ApiServerFlags.USAGE.contains("(default 8080)"));
+        assertTrue(ApiServerFlags.USAGE.contains("--secure-port int"));
+        assertTrue(ApiServerFlags.USAGE.contains("(default 6443)"));
+        assertTrue(ApiServerFlags.USAGE.contains("--bind-address string"));
+        assertTrue(ApiServerFlags.USAGE.contains("(default \"0.0.0.0\")"));
+        assertFalse(ApiServerFlags.USAGE.contains("--port "), "no plain port: kube's is gone");
         assertTrue(ApiServerFlags.USAGE.contains("--shutdown-delay-duration duration"));
         assertTrue(ApiServerFlags.USAGE.contains("(default 5m0s)"));
         assertTrue(ApiServerFlags.USAGE.contains("--storage-max-object-bytes int"));
@@ -423,6 +423,16 @@ class ApiServerFlagsTest {
         }
     }
 
+    /**
+     * kube-apiserver's insecure port is gone (off since 1.20, its {@code --insecure-port} and
+     * {@code --port} flags removed in 1.24): HTTPS on {@code --secure-port} is the only listener.
+     */
+    @Test
+    void thePlainPortFlagIsGone() {
+        assertEquals("unknown flag: --port", error("--port", "8080"));
+        assertEquals("unknown flag: --port", error("--port=0"));
+    }
+
     @Test
     void rejectsUnknownFlag() {
         assertEquals("unknown flag: --insecure-port", error("--insecure-port", "8080"));
@@ -440,20 +450,20 @@ class ApiServerFlagsTest {
 
     @Test
     void rejectsFlagWithoutItsValue() {
-        assertEquals("flag needs an argument: --port", error("--port"));
+        assertEquals("flag needs an argument: --secure-port", error("--secure-port"));
     }
 
     static Stream<Arguments> badValues() {
         return Stream.of(
                 Arguments.of(
-                        named("port not a number", new String[] {"--port", "http"}),
-                        "invalid argument \"http\" for \"--port\" flag: "),
+                        named("port not a number", new String[] {"--secure-port", "https"}),
+                        "invalid argument \"https\" for \"--secure-port\" flag: "),
                 Arguments.of(
-                        named("port above 65535", new String[] {"--port=65536"}),
-                        "invalid argument \"65536\" for \"--port\" flag: "),
+                        named("port above 65535", new String[] {"--secure-port=65536"}),
+                        "invalid argument \"65536\" for \"--secure-port\" flag: "),
                 Arguments.of(
-                        named("negative port", new String[] {"--port=-1"}),
-                        "invalid argument \"-1\" for \"--port\" flag: "),
+                        named("negative port", new String[] {"--secure-port=-1"}),
+                        "invalid argument \"-1\" for \"--secure-port\" flag: "),
                 Arguments.of(
                         named(
                                 "bind address a host name",
