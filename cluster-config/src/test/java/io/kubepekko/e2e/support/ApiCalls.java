@@ -12,9 +12,10 @@ import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 
 /**
- * Plain JSON requests to an API server that never throw for a failed exchange: a refused
- * connection, a reset or a client-side timeout becomes a {@link Reply} with status -1 and the
- * reason, so load and failover tests can record every outcome, failures included.
+ * JSON requests to an API server that never throw for a failed exchange: a refused connection, a
+ * reset, a failed handshake or a client-side timeout becomes a {@link Reply} with status -1 and the
+ * reason, so load and failover tests can record every outcome, failures included. The server serves
+ * HTTPS only: make it with the {@link ClientTls} of a kubeconfig (its admin's, say).
  */
 public final class ApiCalls {
     public static final ObjectMapper JSON = new ObjectMapper();
@@ -26,6 +27,16 @@ public final class ApiCalls {
      * @param requestTimeout how long a request may take before the client gives up on it; longer
      *     than the server's own deadlines, so the server's answer (a 5xx Status) normally comes
      *     first
+     * @param tls whom the client trusts and who it is
+     */
+    public ApiCalls(Duration requestTimeout, ClientTls tls) {
+        this.requestTimeout = requestTimeout;
+        this.http = tls.httpClient();
+    }
+
+    /**
+     * Without a certificate of the server's CA to trust: only for servers whose certificate the
+     * JDK's default trust verifies (never the test servers, which have CAs of their own).
      */
     public ApiCalls(Duration requestTimeout) {
         this.requestTimeout = requestTimeout;

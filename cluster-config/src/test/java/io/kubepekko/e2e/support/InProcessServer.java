@@ -7,7 +7,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -193,6 +195,21 @@ public final class InProcessServer implements BeforeAllCallback, AfterAllCallbac
     /** The kubeconfig kubectl and helm use: the server's own, or in cluster mode the proxy's. */
     public Path kubeconfig() {
         return kubeconfig;
+    }
+
+    /**
+     * A kubeconfig like {@link #kubeconfig()} (the same server and CA) whose user is {@code user}
+     * in {@code groups}, by a client certificate of the server's client CA (in cluster mode, the CA
+     * every node shares), written into {@link #scratch()}.
+     */
+    public Path kubeconfigFor(String user, List<String> groups) {
+        ClientTls tls =
+                ClientTls.fromKubeconfig(kubeconfig)
+                        .as(ClientTls.userCertificate(server.settings().dataDir(), user, groups));
+        return tls.writeKubeconfig(
+                scratch.resolve(user.replaceAll("[^A-Za-z0-9-]", "_") + ".kubeconfig"),
+                ClientTls.serverOf(kubeconfig),
+                Optional.empty());
     }
 
     /** A directory of this class's own: kubectl's and helm's caches and homes live below it. */

@@ -24,7 +24,8 @@ import java.util.stream.Collectors;
  * Cluster on one keyspace: what a clustered deployment is, on one machine, for tests that kill a
  * node with SIGKILL or restart Cassandra. Every node lists all the nodes' cluster ports as seed
  * nodes, so whichever is killed can restart (same data directory and ports) and join the others
- * again. {@link #close()} stops everything it started.
+ * again. The nodes share one {@link SharedPki}, made before the first starts: {@link #tls()} is an
+ * admin of every node. {@link #close()} stops everything it started.
  */
 public final class LocalCluster implements AutoCloseable {
     /**
@@ -37,11 +38,8 @@ public final class LocalCluster implements AutoCloseable {
     private final String keyspace;
     private final List<Integer> clusterPorts = new ArrayList<>();
     private final List<ServerProcess> nodes = new ArrayList<>();
-    private final HttpClient http =
-            HttpClient.newBuilder()
-                    .version(HttpClient.Version.HTTP_1_1)
-                    .connectTimeout(Duration.ofSeconds(2))
-                    .build();
+    private final SharedPki pki;
+    private final HttpClient http;
     private LocalCassandra cassandra;
 
     /**
@@ -56,13 +54,15 @@ public final class LocalCluster implements AutoCloseable {
     private LocalCluster(Path dir) {
         this.dir = dir;
         this.keyspace = "e2e_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        this.pki = SharedPki.create(dir.resolve("shared"));
+        this.http = pki.admin().httpClient();
         Runtime.getRuntime().addShutdownHook(exitHook);
     }
 
     /**
-     * Starts Cassandra under {@code dir/cassandra}, then node 0 (it creates the keyspace's schema),
-     * then the others side by side, and returns once every node's /readyz is 200 with its {@code
-     * cluster} check ok.
+     * Creates the nodes' shared PKI under {@code dir/shared}, starts Cassandra under {@code
+     * dir/cassandra}, then node 0 (it creates the keyspace's schema), then the others side by side,
+     * and returns once every node's /readyz is 200 with its {@code cluster} check ok.
      */
     public static LocalCluster start(Path dir, int size) {
         return start(dir, size, "");
@@ -83,16 +83,10 @@ public final class LocalCluster implements AutoCloseable {
             for (int i = 0; i < size; i++) {
                 cluster.clusterPorts.add(ServerProcess.freePort());
             }
-            cluster.nodes.add(
-                    ServerProcess.spawn(
-                            dir.resolve("node-0"), ServerProcess.freePort(), cluster.flags(0)));
+            cluster.nodes.add(cluster.spawn(0));
             cluster.nodes.get(0).awaitReady();
             for (int i = 1; i < size; i++) {
-                cluster.nodes.add(
-                        ServerProcess.spawn(
-                                dir.resolve("node-" + i),
-                                ServerProcess.freePort(),
-                                cluster.flags(i)));
+                cluster.nodes.add(cluster.spawn(i));
             }
             for (ServerProcess node : cluster.nodes) {
                 node.awaitReady();
@@ -110,6 +104,12 @@ public final class LocalCluster implements AutoCloseable {
             cluster.close();
             throw new IllegalStateException("the local cluster did not start", e);
         }
+    }
+
+    private ServerProcess spawn(int node) {
+        Path dataDir = dir.resolve("node-" + node);
+        pki.seed(dataDir);
+        return ServerProcess.spawn(dataDir, ServerProcess.freePort(), flags(node));
     }
 
     private List<String> flags(int node) {
@@ -146,6 +146,11 @@ public final class LocalCluster implements AutoCloseable {
     /** The nodes' base URLs, in node order. */
     public List<String> urls() {
         return nodes.stream().map(ServerProcess::url).toList();
+    }
+
+    /** TLS as an admin of every node (the nodes share their CAs). */
+    public ClientTls tls() {
+        return pki.admin();
     }
 
     public LocalCassandra cassandra() {

@@ -27,7 +27,10 @@ import java.util.stream.Stream;
 /**
  * Three API servers in this JVM, each its own actor system, forming one Pekko Cluster on one fresh
  * Cassandra keyspace, behind a {@link RoundRobinProxy}: the kubeconfig points at the proxy, so
- * consecutive kubectl connections are served by different nodes.
+ * consecutive kubectl connections are served by different nodes. The nodes share one {@link
+ * SharedPki}, made before the first starts: TLS passes through the proxy, and whichever node a
+ * connection reaches serves a certificate of the one server CA (naming 127.0.0.1) and knows the
+ * admin certificate of the kubeconfig.
  *
  * <p>Chosen for the kubectl suite with {@code -Dkubepekko.e2e.target=cluster} (see {@link
  * #requested()}). The Cassandra is the test JVM's one local node, started on first use and shared
@@ -45,11 +48,14 @@ public final class LocalServerCluster implements AutoCloseable {
     private final List<ApiServer> nodes;
     private final RoundRobinProxy proxy;
     private final Path kubeconfig;
+    private final SharedPki pki;
 
-    private LocalServerCluster(List<ApiServer> nodes, RoundRobinProxy proxy, Path kubeconfig) {
+    private LocalServerCluster(
+            List<ApiServer> nodes, RoundRobinProxy proxy, Path kubeconfig, SharedPki pki) {
         this.nodes = List.copyOf(nodes);
         this.proxy = proxy;
         this.kubeconfig = kubeconfig;
+        this.pki = pki;
     }
 
     /**
@@ -71,6 +77,7 @@ public final class LocalServerCluster implements AutoCloseable {
                         List.of(sharedCassandra().contactPoint()),
                         "e2e_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16));
         long t0 = System.nanoTime();
+        SharedPki pki = SharedPki.create(dir.resolve("shared"));
         int seedPort = freePort();
         List<String> seeds = List.of("127.0.0.1:" + seedPort);
         List<ApiServer> nodes = new ArrayList<>();
@@ -85,6 +92,7 @@ public final class LocalServerCluster implements AutoCloseable {
             for (int i = 0; i < NODES; i++) {
                 long started = System.nanoTime();
                 int clusterPort = i == 0 ? seedPort : 0;
+                pki.seed(dir.resolve("node-" + i));
                 nodes.add(
                         ApiServer.start(
                                 base.withDataDir(dir.resolve("node-" + i))
@@ -97,7 +105,7 @@ public final class LocalServerCluster implements AutoCloseable {
                         "[kubepekko e2e] node %d started in %.1f s%n",
                         i, (System.nanoTime() - started) / 1e9);
             }
-            awaitFormed(nodes);
+            awaitFormed(nodes, pki.admin());
             System.err.printf(
                     "[kubepekko e2e] cluster of %d formed in %.1f s on keyspace %s%n",
                     NODES, (System.nanoTime() - t0) / 1e9, storage.cassandraKeyspace());
@@ -107,7 +115,7 @@ public final class LocalServerCluster implements AutoCloseable {
             }
             proxy = RoundRobinProxy.start(backends);
             Path kubeconfig = writeKubeconfig(dir, proxy.url());
-            return new LocalServerCluster(nodes, proxy, kubeconfig);
+            return new LocalServerCluster(nodes, proxy, kubeconfig, pki);
         } catch (Exception | Error e) {
             if (proxy != null) {
                 proxy.close();
@@ -117,7 +125,7 @@ public final class LocalServerCluster implements AutoCloseable {
         }
     }
 
-    private static void awaitFormed(List<ApiServer> nodes) {
+    private static void awaitFormed(List<ApiServer> nodes, ClientTls admin) {
         await().atMost(FORMATION_TIMEOUT)
                 .pollInterval(Duration.ofMillis(200))
                 .untilAsserted(
@@ -132,11 +140,7 @@ public final class LocalServerCluster implements AutoCloseable {
                                                 + nodes.get(i).upMembers());
                             }
                         });
-        HttpClient http =
-                HttpClient.newBuilder()
-                        .version(HttpClient.Version.HTTP_1_1)
-                        .connectTimeout(Duration.ofSeconds(5))
-                        .build();
+        HttpClient http = admin.httpClient();
         for (ApiServer node : nodes) {
             HttpRequest readyz =
                     HttpRequest.newBuilder(URI.create(node.url() + "/readyz?verbose"))
@@ -211,6 +215,14 @@ public final class LocalServerCluster implements AutoCloseable {
     /** The kubeconfig whose server is the proxy in front of all nodes. */
     public Path kubeconfig() {
         return kubeconfig;
+    }
+
+    /**
+     * The CAs the nodes share: {@link ClientTls#userCertificate} issues certificates every node
+     * authenticates from {@code pki().dataDir()}.
+     */
+    public SharedPki pki() {
+        return pki;
     }
 
     /** The proxy in front of the nodes. */

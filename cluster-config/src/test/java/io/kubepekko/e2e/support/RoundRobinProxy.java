@@ -56,9 +56,12 @@ public final class RoundRobinProxy implements AutoCloseable {
         return proxy;
     }
 
-    /** {@code http://127.0.0.1:<port>} of the proxy. */
+    /**
+     * {@code https://127.0.0.1:<port>} of the proxy: the TLS of a client's connection passes
+     * through to the backend, whose serving certificate names 127.0.0.1.
+     */
     public String url() {
-        return "http://127.0.0.1:" + listener.getLocalPort();
+        return "https://127.0.0.1:" + listener.getLocalPort();
     }
 
     /** How many client connections backend {@code index} has been given so far. */

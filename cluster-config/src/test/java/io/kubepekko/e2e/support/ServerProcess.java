@@ -19,7 +19,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * An API server in a JVM of its own ({@code io.kubepekko.http.server.ApiServerMain} on the test
  * classpath), so a test can kill it the hard way and start it again on the same data directory and
- * port. Its output goes to {@code server-<n>.log} next to the data directory.
+ * port. It serves HTTPS on {@code --secure-port} of 127.0.0.1; its clients trust the CA and present
+ * the admin certificate of the {@code admin.kubeconfig} it writes ({@link #tls()}). Its output goes
+ * to {@code server-<n>.log} next to the data directory.
  */
 public final class ServerProcess implements AutoCloseable {
     /**
@@ -34,7 +36,9 @@ public final class ServerProcess implements AutoCloseable {
     private final Path dataDir;
     private final int port;
     private final List<String> extraArgs;
-    private final HttpClient http;
+
+    /** The readiness probe's client, made once the server has written its kubeconfig. */
+    private HttpClient probeClient;
 
     /** What must answer 200 for the server to count as ready. */
     private String readyPath = "/readyz";
@@ -46,11 +50,6 @@ public final class ServerProcess implements AutoCloseable {
         this.dataDir = dataDir;
         this.port = port;
         this.extraArgs = List.copyOf(extraArgs);
-        this.http =
-                HttpClient.newBuilder()
-                        .version(HttpClient.Version.HTTP_1_1)
-                        .connectTimeout(PROBE_TIMEOUT)
-                        .build();
     }
 
     /** Starts a server on {@code dataDir} and a free port, and returns once /readyz answers 200. */
@@ -109,8 +108,9 @@ public final class ServerProcess implements AutoCloseable {
         return command;
     }
 
+    /** {@code https://127.0.0.1:<port>}: the serving certificate names 127.0.0.1. */
     public String url() {
-        return "http://127.0.0.1:" + port;
+        return "https://127.0.0.1:" + port;
     }
 
     public int port() {
@@ -124,6 +124,15 @@ public final class ServerProcess implements AutoCloseable {
     /** The kubeconfig the server writes into its data directory. */
     public Path kubeconfig() {
         return dataDir.resolve("admin.kubeconfig");
+    }
+
+    /**
+     * The admin's TLS from {@link #kubeconfig()}: it trusts the server's CA and presents the admin
+     * certificate ({@code kubernetes-admin} in {@code system:masters}); the same across restarts,
+     * since the server keeps its CAs. Available once the server has started.
+     */
+    public ClientTls tls() {
+        return ClientTls.fromKubeconfig(kubeconfig());
     }
 
     /** The log file of the current (or last) run. */
@@ -224,7 +233,9 @@ public final class ServerProcess implements AutoCloseable {
                         List.of(
                                 "--data-dir",
                                 dataDir.toString(),
-                                "--port",
+                                "--bind-address",
+                                "127.0.0.1",
+                                "--secure-port",
                                 Integer.toString(port)));
         args.addAll(extraArgs);
         try {
@@ -271,6 +282,12 @@ public final class ServerProcess implements AutoCloseable {
                                 + logTail());
             }
             try {
+                HttpClient http = probeClient();
+                if (http == null) {
+                    last = "no " + kubeconfig().getFileName() + " yet";
+                    process.waitFor(100, TimeUnit.MILLISECONDS);
+                    continue;
+                }
                 HttpResponse<String> response =
                         http.send(probe, HttpResponse.BodyHandlers.ofString());
                 if (response.statusCode() == 200) {
@@ -303,6 +320,17 @@ public final class ServerProcess implements AutoCloseable {
                         + last
                         + ")\n"
                         + logTail());
+    }
+
+    /**
+     * The admin's client once the server has written its kubeconfig (which names the CA the probe
+     * must trust), else null.
+     */
+    private HttpClient probeClient() {
+        if (probeClient == null && Files.isRegularFile(kubeconfig())) {
+            probeClient = tls().httpClient();
+        }
+        return probeClient;
     }
 
     private String logTail() {
