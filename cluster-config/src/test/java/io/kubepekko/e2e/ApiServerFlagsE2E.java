@@ -29,7 +29,10 @@ class ApiServerFlagsE2E {
                 List.of(
                         "--data-dir",
                         "--bind-address",
-                        "--port",
+                        "--secure-port",
+                        "--tls-cert-file",
+                        "--client-ca-file",
+                        "--authorization-mode",
                         "--livez-grace-period",
                         "--shutdown-delay-duration",
                         "--help",
@@ -55,8 +58,10 @@ class ApiServerFlagsE2E {
             value = {
                 "--bogus                      | --bogus",
                 "--shutdown-delay 5s          | --shutdown-delay",
-                "--port abc                   | --port",
-                "--port=70000                 | --port",
+                "--secure-port abc            | --secure-port",
+                "--secure-port=70000          | --secure-port",
+                // kube's insecure port is gone, as from kube-apiserver 1.24
+                "--port 8080                  | unknown flag: --port",
                 "--livez-grace-period xyz     | --livez-grace-period",
                 "--shutdown-delay-duration -1s | --shutdown-delay-duration",
                 "--bind-address not-an-ip     | --bind-address",

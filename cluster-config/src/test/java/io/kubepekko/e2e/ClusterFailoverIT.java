@@ -73,7 +73,9 @@ class ClusterFailoverIT {
     static Path dir;
 
     private static LocalCluster cluster;
-    private static final ApiCalls api = new ApiCalls(REQUEST_TIMEOUT);
+
+    /** As the cluster's admin, over TLS. */
+    private static ApiCalls api;
 
     @BeforeAll
     static void startCluster() {
@@ -82,6 +84,7 @@ class ClusterFailoverIT {
         // such answers, and what they check (a 5xx, never a false success) does not depend on how
         // long it took.
         cluster = LocalCluster.start(dir, NODES, "kubepekko.http.ask-timeout = 15s\n");
+        api = new ApiCalls(REQUEST_TIMEOUT, cluster.tls());
     }
 
     /**
@@ -605,7 +608,7 @@ class ClusterFailoverIT {
         private int probes;
 
         private LivenessProbe(List<String> nodes) {
-            ApiCalls probeApi = new ApiCalls(Duration.ofSeconds(10));
+            ApiCalls probeApi = new ApiCalls(Duration.ofSeconds(10), cluster.tls());
             thread =
                     new Thread(
                             () -> {

@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.kubepekko.e2e.support.ApiCalls;
+import io.kubepekko.e2e.support.ClientBinaries;
+import io.kubepekko.e2e.support.ClientTls;
+import io.kubepekko.e2e.support.Kubectl;
 import io.kubepekko.e2e.support.ProcessResult;
 import io.kubepekko.e2e.support.Processes;
 import io.kubepekko.e2e.support.RepositoryRoot;
@@ -37,17 +40,18 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code cluster-config/bin/cluster}: start a two-node cluster on loopback, write through one node
- * and read through the other, see it in {@code status}, stop it, and find no process of it left. A
- * three-node cluster outlives a restart of its Cassandra with {@code cluster-config/bin/cassandra},
- * as docs/operations.md tells. A stop leaves no warning in the nodes' logs.
+ * and read through the other, each with the other node's admin kubeconfig (the nodes share their
+ * CAs), see it in {@code status}, stop it, and find no process of it left. A three-node cluster
+ * outlives a restart of its Cassandra with {@code cluster-config/bin/cassandra}, as
+ * docs/operations.md tells. A stop leaves no warning in the nodes' logs.
  */
 class ClusterScriptE2E {
     private static final Duration START_TIMEOUT = Duration.ofMinutes(6);
     private static final Duration STOP_TIMEOUT = Duration.ofMinutes(3);
     private static final Pattern NODE_LINE =
-            Pattern.compile("node (\\d+): (http://127\\.0\\.0\\.1:\\d+)  kubeconfig (\\S+)");
+            Pattern.compile("node (\\d+): (https://127\\.0\\.0\\.1:\\d+)  kubeconfig (\\S+)");
     private static final Pattern PORTS_LINE =
-            Pattern.compile("node \\d+: pid \\d+, http (\\d+), cluster (\\d+)");
+            Pattern.compile("node \\d+: pid \\d+, https (\\d+), cluster (\\d+)");
     private static final Pattern CASSANDRA_LINE =
             Pattern.compile("cassandra: 127\\.0\\.0\\.1:(\\d+) ");
 
@@ -96,15 +100,23 @@ class ClusterScriptE2E {
         ProcessResult start = cluster("start", START_TIMEOUT, "--nodes", "2");
         assertEquals(0, start.exitCode(), start.describe());
         List<String> urls = new ArrayList<>();
+        List<Path> kubeconfigs = new ArrayList<>();
         Matcher m = NODE_LINE.matcher(start.stdout());
         while (m.find()) {
             assertEquals(urls.size(), Integer.parseInt(m.group(1)), start.describe());
             urls.add(m.group(2));
+            kubeconfigs.add(Path.of(m.group(3)));
             assertTrue(
                     Files.isRegularFile(Path.of(m.group(3))),
                     "kubeconfig " + m.group(3) + "\n" + start.describe());
         }
         assertEquals(2, urls.size(), start.describe());
+        assertEquals(
+                List.of(
+                        dir.resolve("node-0/admin.kubeconfig"),
+                        dir.resolve("node-1/admin.kubeconfig")),
+                kubeconfigs,
+                start.describe());
         assertFreePortsDistinctAndBelowEphemeralRange(start);
         assertTrue(start.stdout().contains("cassandra: 127.0.0.1:"), start.describe());
         recordPids();
@@ -113,14 +125,19 @@ class ClusterScriptE2E {
                 Files.isRegularFile(dir.resolve("node-0.log"))
                         && Files.isRegularFile(dir.resolve("node-1.log")));
 
-        ApiCalls api = new ApiCalls(Duration.ofSeconds(60));
+        // Each node's admin kubeconfig works against the other node: one server CA, one client CA.
+        ApiCalls asAdminOfNode0 =
+                new ApiCalls(Duration.ofSeconds(60), ClientTls.fromKubeconfig(kubeconfigs.get(0)));
+        ApiCalls asAdminOfNode1 =
+                new ApiCalls(Duration.ofSeconds(60), ClientTls.fromKubeconfig(kubeconfigs.get(1)));
         ApiCalls.Reply created =
-                api.post(
+                asAdminOfNode1.post(
                         urls.get(0),
                         "/api/v1/namespaces/default/configmaps",
                         "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"shared\"},\"data\":{\"k\":\"v\"}}");
         assertEquals(201, created.status(), created.toString());
-        ApiCalls.Reply read = api.get(urls.get(1), "/api/v1/namespaces/default/configmaps/shared");
+        ApiCalls.Reply read =
+                asAdminOfNode0.get(urls.get(1), "/api/v1/namespaces/default/configmaps/shared");
         assertEquals(200, read.status(), read.toString());
         assertEquals("v", read.json().path("data").path("k").asText());
         assertEquals(
@@ -135,9 +152,22 @@ class ClusterScriptE2E {
                         && status.stdout().contains("cassandra: running"),
                 status.describe());
         assertEquals(
-                2,
-                status.stdout().lines().filter(l -> l.contains("readyz 200")).count(),
+                List.of(
+                        "node 0: running (pid "
+                                + recordedPid(0)
+                                + ") "
+                                + urls.get(0)
+                                + " readyz 200 kubeconfig "
+                                + kubeconfigs.get(0),
+                        "node 1: running (pid "
+                                + recordedPid(1)
+                                + ") "
+                                + urls.get(1)
+                                + " readyz 200 kubeconfig "
+                                + kubeconfigs.get(1)),
+                status.stdout().lines().filter(l -> l.startsWith("node ")).toList(),
                 status.describe());
+        kubectlReadsThroughEachNodeWithTheOthersKubeconfig(urls, kubeconfigs);
 
         ProcessResult stopped = stopQuietly();
         assertFalse(Files.exists(dir.resolve("node-0.pid")), "pid files removed");
@@ -166,7 +196,7 @@ class ClusterScriptE2E {
         String cqlPort = cql.group(1);
         recordPids();
 
-        ApiCalls api = new ApiCalls(Duration.ofSeconds(60));
+        ApiCalls api = new ApiCalls(Duration.ofSeconds(60), admin());
         ApiCalls.Reply before =
                 api.post(urls.get(0), "/api/v1/namespaces/default/configmaps", configMap("before"));
         assertEquals(201, before.status(), before.toString());
@@ -184,7 +214,7 @@ class ClusterScriptE2E {
 
         // Short requests, so a poll that meets the outage's 503/504 (or its wait) is soon followed
         // by another.
-        ApiCalls polls = new ApiCalls(Duration.ofSeconds(15));
+        ApiCalls polls = new ApiCalls(Duration.ofSeconds(15), admin());
         AtomicInteger attempt = new AtomicInteger();
         for (String url : urls) {
             AtomicReference<ApiCalls.Reply> last = new AtomicReference<>();
@@ -237,7 +267,7 @@ class ClusterScriptE2E {
         assertEquals(0, start.exitCode(), start.describe());
         List<String> urls = urls(start);
         assertEquals(3, urls.size(), start.describe());
-        ApiCalls api = new ApiCalls(Duration.ofSeconds(60));
+        ApiCalls api = new ApiCalls(Duration.ofSeconds(60), admin());
         for (int i = 0; i < urls.size(); i++) {
             // A write through each node: collections, sequencers and their shards in use across the
             // cluster.
@@ -258,6 +288,33 @@ class ClusterScriptE2E {
                         .map(l -> l.replaceAll(" \\(pid \\d+\\)", ""))
                         .toList(),
                 "youngest first\n" + stopped.describe());
+    }
+
+    /**
+     * The real kubectl (Go's TLS: the CAs the script made with openssl, the certificates each node
+     * issued from them) with one node's kubeconfig against the other node.
+     */
+    private void kubectlReadsThroughEachNodeWithTheOthersKubeconfig(
+            List<String> urls, List<Path> kubeconfigs) throws IOException {
+        Path home = Files.createDirectories(dir.resolve("kubectl-home"));
+        for (int i = 0; i < 2; i++) {
+            ProcessResult got =
+                    new Kubectl(
+                                    ClientBinaries.require().kubectl(),
+                                    kubeconfigs.get(1 - i),
+                                    home,
+                                    home)
+                            .run(
+                                    "--server",
+                                    urls.get(i),
+                                    "get",
+                                    "configmap",
+                                    "shared",
+                                    "-o",
+                                    "jsonpath={.data.k}");
+            assertEquals(0, got.exitCode(), got.describe());
+            assertEquals("v", got.stdout(), got.describe());
+        }
     }
 
     @Test
@@ -348,6 +405,15 @@ class ClusterScriptE2E {
         }
         assertEquals(List.of(), warnings, "the nodes logged while stopping\n" + stopped.describe());
         return stopped;
+    }
+
+    private String recordedPid(int node) throws IOException {
+        return Files.readString(dir.resolve("node-" + node + ".pid")).strip();
+    }
+
+    /** The admin of node 0's kubeconfig: an admin of every node. */
+    private ClientTls admin() {
+        return ClientTls.fromKubeconfig(dir.resolve("node-0/admin.kubeconfig"));
     }
 
     private static List<String> urls(ProcessResult start) {

@@ -9,9 +9,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.e2e.support.ServerProcess;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.SocketException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -36,6 +38,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
+import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,15 +56,14 @@ class DurabilityE2E {
             List.of("default", "kube-node-lease", "kube-public", "kube-system");
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final HttpClient http =
-            HttpClient.newBuilder()
-                    .version(HttpClient.Version.HTTP_1_1)
-                    .connectTimeout(Duration.ofSeconds(5))
-                    .build();
-
     @TempDir Path scratch;
 
     private ServerProcess server;
+
+    /** The admin's client of {@link #clientOf}. */
+    private HttpClient client;
+
+    private ServerProcess clientOf;
 
     @AfterEach
     void killServer() {
@@ -146,19 +148,14 @@ class DurabilityE2E {
         assertEquals(201, before.statusCode(), before.body());
         Path firstLog = server.log();
         // Watches open at the stop (a chunked one and a WebSocket one, as fabric8 watches) end in
-        // order: the
-        // server ends them before its listener and actor system stop, instead of tearing them down
-        // (an ERROR line).
-        HttpResponse<InputStream> chunked =
-                http.send(
-                        get("/api/v1/namespaces/default/configmaps?watch=true"),
-                        HttpResponse.BodyHandlers.ofInputStream());
-        assertEquals(200, chunked.statusCode());
+        // order: the server ends them before its listener and actor system stop, instead of tearing
+        // them down (an ERROR line).
+        ChunkedWatch chunked = ChunkedWatch.open(server, "/api/v1/namespaces/default/configmaps");
         CompletableFuture<Integer> closed = new CompletableFuture<>();
-        http.newWebSocketBuilder()
+        http().newWebSocketBuilder()
                 .buildAsync(
                         URI.create(
-                                server.url().replace("http://", "ws://")
+                                server.url().replace("https://", "wss://")
                                         + "/api/v1/namespaces/default/configmaps?watch=true"),
                         new WebSocket.Listener() {
                             @Override
@@ -188,10 +185,9 @@ class DurabilityE2E {
 
         assertEquals(143, server.awaitExit(Duration.ofSeconds(120)), "exit code after SIGTERM");
         assertEquals(1000, closed.get(30, TimeUnit.SECONDS), "the WebSocket watch closed normally");
-        try (InputStream body = chunked.body()) {
-            body.readAllBytes(); // the chunked watch ended with its last chunk (a torn-down one
-            // throws here)
-        }
+        assertTrue(
+                chunked.receivedToTheEnd().endsWith("\r\n0\r\n\r\n"),
+                "the chunked watch ended with its last chunk");
         String log = Files.readString(firstLog, StandardCharsets.UTF_8);
         assertFalse(log.contains("Database is already closed"), log);
         assertFalse(log.contains("Failed to persist"), log);
@@ -217,6 +213,55 @@ class DurabilityE2E {
         // hand-over) and have remoting try their old cluster port again and again.
         assertCleanLog(server.log());
         assertOwnerOnly(server.dataDir());
+    }
+
+    /**
+     * A chunked watch on a TLS socket of its own, as the admin: what the server sent is read as it
+     * is, so that the test sees whether the stream ended with its last chunk. (The server resets
+     * the TLS connection at its stop right after that chunk, and the JDK's HttpClient then at times
+     * fails the body before handing its end over.)
+     */
+    private record ChunkedWatch(SSLSocket socket) {
+        static ChunkedWatch open(ServerProcess server, String collection) throws IOException {
+            SSLSocket socket =
+                    (SSLSocket)
+                            server.tls()
+                                    .sslContext()
+                                    .getSocketFactory()
+                                    .createSocket("127.0.0.1", server.port());
+            socket.setSoTimeout((int) Duration.ofMinutes(2).toMillis());
+            socket.getOutputStream()
+                    .write(
+                            ("GET "
+                                            + collection
+                                            + "?watch=true HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                            + "Accept: application/json\r\n\r\n")
+                                    .getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            StringBuilder head = new StringBuilder();
+            InputStream in = socket.getInputStream();
+            while (!head.toString().endsWith("\r\n\r\n")) {
+                int b = in.read();
+                if (b < 0) {
+                    throw new IOException("the connection ended in the head: " + head);
+                }
+                head.append((char) b);
+            }
+            assertTrue(head.toString().startsWith("HTTP/1.1 200 "), head.toString());
+            assertTrue(head.toString().contains("Transfer-Encoding: chunked"), head.toString());
+            return new ChunkedWatch(socket);
+        }
+
+        /** The body as it came, until the server closed the connection. */
+        String receivedToTheEnd() throws IOException {
+            ByteArrayOutputStream body = new ByteArrayOutputStream();
+            try (socket) {
+                socket.getInputStream().transferTo(body);
+            } catch (SocketException reset) {
+                // what came before the reset is all there is
+            }
+            return body.toString(StandardCharsets.UTF_8);
+        }
     }
 
     /** No line at WARN or ERROR, and no stack trace. */
@@ -434,6 +479,18 @@ class DurabilityE2E {
 
     private HttpResponse<String> send(HttpRequest request)
             throws IOException, InterruptedException {
-        return http.send(request, HttpResponse.BodyHandlers.ofString());
+        return http().send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
+     * A client of the current server as its admin (from its kubeconfig): servers on different data
+     * directories have CAs of their own.
+     */
+    private synchronized HttpClient http() {
+        if (clientOf != server) {
+            client = server.tls().httpClient();
+            clientOf = server;
+        }
+        return client;
     }
 }

@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.kubepekko.e2e.support.ClientTls;
 import io.kubepekko.http.server.ApiServer;
 import io.kubepekko.http.server.ApiServerSettings;
 import java.io.IOException;
@@ -30,7 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The fabric8 Java client's shared informer (list, then watch from the list's version, re-watch
  * from the last version it saw, relist on 410) against the server, across a restart of the server:
- * it must receive every change and end with exactly the server's state.
+ * it must receive every change and end with exactly the server's state. It talks TLS with the
+ * server's admin kubeconfig, and reconnects to the restarted server with the same one (the server
+ * keeps its CAs).
  */
 class Fabric8InformerE2E {
 
@@ -53,9 +56,19 @@ class Fabric8InformerE2E {
         ApiServerSettings settings =
                 ApiServerSettings.defaults().withDataDir(scratch.resolve("data")).withPort(port);
         ApiServer server = ApiServer.start(settings);
+        // The server's own kubeconfig, as a user hands it to fabric8: the CA to verify the server
+        // with, the admin's client certificate. fabric8 takes a PKCS#8 key ("PRIVATE KEY", as the
+        // server writes its EC keys) for RSA unless told its algorithm (it tells only "EC PRIVATE
+        // KEY" and "RSA PRIVATE KEY" apart), so it is told.
+        String keyAlgorithm =
+                ClientTls.fromKubeconfig(server.kubeconfig())
+                        .user()
+                        .orElseThrow()
+                        .key()
+                        .getAlgorithm();
         Config config =
-                new ConfigBuilder()
-                        .withMasterUrl("http://127.0.0.1:" + port)
+                new ConfigBuilder(Config.fromKubeconfig(server.kubeconfig().toFile()))
+                        .withClientKeyAlgo(keyAlgorithm)
                         .withNamespace("fab")
                         .withRequestTimeout(10_000)
                         .withConnectionTimeout(5_000)

@@ -128,16 +128,15 @@ class KubectlE2E {
     // ---------------------------------------------------------------- auth
 
     /**
-     * The kubeconfig's plain port is kube's old insecure port: every request acts as {@code
-     * system:unsecured} in {@code system:masters}, and the reviews answer as kube does with
-     * authorization AlwaysAllow.
+     * The kubeconfig's user is the admin of the server's client CA, kubeadm's: {@code
+     * kubernetes-admin} in {@code system:masters}, and authenticated.
      */
     @Test
-    void authWhoamiPrintsTheInsecurePortsUser() {
+    void authWhoamiPrintsTheAdminOfTheKubeconfig() {
         ProcessResult result = ok("auth", "whoami");
         List<String> lines = result.stdout().lines().map(String::strip).toList();
         assertTrue(
-                lines.stream().anyMatch(l -> l.matches("Username\\s+system:unsecured")),
+                lines.stream().anyMatch(l -> l.matches("Username\\s+kubernetes-admin")),
                 result.describe());
         assertTrue(
                 lines.stream()
@@ -149,8 +148,9 @@ class KubectlE2E {
                 result.describe());
     }
 
+    /** {@code system:masters} may do anything, and its rules say so as kube's do. */
     @Test
-    void authCanIAnswersYesAsAlwaysAllowDoes() {
+    void authCanIAnswersYesForTheAdmin() {
         ProcessResult result = ok("auth", "can-i", "create", "pods");
         assertEquals("yes", result.stdout().strip(), result.describe());
         ProcessResult list = ok("auth", "can-i", "--list");

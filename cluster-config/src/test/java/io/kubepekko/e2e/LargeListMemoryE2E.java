@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kubepekko.e2e.support.ClientBinaries;
+import io.kubepekko.e2e.support.ClientTls;
 import io.kubepekko.e2e.support.Kubectl;
 import io.kubepekko.e2e.support.ProcessResult;
 import io.kubepekko.e2e.support.RepositoryRoot;
 import io.kubepekko.e2e.support.RunningProcess;
-import io.kubepekko.e2e.support.ServerProcess;
 import io.kubepekko.e2e.support.StreamedLists;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -28,6 +28,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -71,11 +73,12 @@ class LargeListMemoryE2E {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(120);
 
-    private static final HttpClient HTTP =
-            HttpClient.newBuilder()
-                    .version(HttpClient.Version.HTTP_1_1)
-                    .connectTimeout(Duration.ofSeconds(5))
-                    .build();
+    /** The line the server logs once it serves, naming its URL. */
+    private static final Pattern LISTENING =
+            Pattern.compile("kubepekko apiserver listening on (https://\\S+) ");
+
+    /** The admin's client, from the server's kubeconfig. */
+    private static HttpClient http;
 
     @TempDir static Path scratch;
 
@@ -88,7 +91,6 @@ class LargeListMemoryE2E {
     static void startAndFill() throws Exception {
         dataDir = scratch.resolve("data");
         Files.createDirectories(dataDir);
-        int port = ServerProcess.freePort();
         Path root = RepositoryRoot.find();
         // More data than the default quota (30 % of the heap) lets in: what is under test is a list
         // larger than the
@@ -100,15 +102,31 @@ class LargeListMemoryE2E {
                                 root.resolve("cluster-config/bin/apiserver").toString(),
                                 "--data-dir",
                                 dataDir.toString(),
-                                "--port",
-                                Integer.toString(port),
+                                "--bind-address",
+                                "127.0.0.1",
+                                // a free port: the URL comes from the server's log line
+                                "--secure-port",
+                                "0",
                                 "--storage-quota-bytes",
                                 Long.toString(200L * 1024 * 1024)),
                         root,
                         // The build running this test has just packaged the server: no rebuild from
                         // within it.
                         Map.of("KUBEPEKKO_SKIP_BUILD", "1", "KUBEPEKKO_JAVA_OPTS", HEAP));
-        url = "http://127.0.0.1:" + port;
+        url =
+                await().atMost(READY_TIMEOUT)
+                        .pollInterval(Duration.ofMillis(200))
+                        .alias("the server logs its URL")
+                        .until(
+                                () -> {
+                                    assertTrue(
+                                            server.isAlive(),
+                                            "the server exited while starting\n" + serverOutput());
+                                    return listeningOn();
+                                },
+                                found -> found != null);
+        // The kubeconfig is written before the server says it listens.
+        http = ClientTls.fromKubeconfig(dataDir.resolve("admin.kubeconfig")).httpClient();
         await().atMost(READY_TIMEOUT)
                 .pollInterval(Duration.ofMillis(200))
                 .alias("the server is ready")
@@ -267,9 +285,20 @@ class LargeListMemoryE2E {
                 "the server ran out of memory\n" + tail(output));
     }
 
+    /** The URL of the server's "listening on" line, or null before it. */
+    private static String listeningOn() {
+        for (String line : serverOutput().lines().toList()) {
+            Matcher m = LISTENING.matcher(line);
+            if (m.find()) {
+                return m.group(1);
+            }
+        }
+        return null;
+    }
+
     private static boolean ready() {
         try {
-            return HTTP.send(
+            return http.send(
                                     request("GET", "/readyz").build(),
                                     HttpResponse.BodyHandlers.discarding())
                             .statusCode()
@@ -294,7 +323,7 @@ class LargeListMemoryE2E {
     /** Sends a request; a failure to get an answer fails with the end of the server's output. */
     private static HttpResponse<InputStream> call(HttpRequest request) throws InterruptedException {
         try {
-            return HTTP.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            return http.send(request, HttpResponse.BodyHandlers.ofInputStream());
         } catch (IOException e) {
             throw new AssertionError(
                     request.method()
@@ -317,7 +346,7 @@ class LargeListMemoryE2E {
     private static void send(String method, String path, String body, int expected)
             throws Exception {
         HttpResponse<String> response =
-                HTTP.send(
+                http.send(
                         HttpRequest.newBuilder(URI.create(url + path))
                                 .timeout(REQUEST_TIMEOUT)
                                 .header("Content-Type", "application/json")

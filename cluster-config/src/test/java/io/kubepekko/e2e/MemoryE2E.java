@@ -93,15 +93,12 @@ class MemoryE2E {
         return new Representation(accept, query, body -> StreamedLists.names(accept, body));
     }
 
-    private final HttpClient http =
-            HttpClient.newBuilder()
-                    .version(HttpClient.Version.HTTP_1_1)
-                    .connectTimeout(Duration.ofSeconds(5))
-                    .build();
-
     @TempDir Path scratch;
 
     private ServerProcess server;
+
+    /** The server's admin's, over TLS. */
+    private HttpClient http;
 
     @AfterEach
     void stop() {
@@ -118,6 +115,7 @@ class MemoryE2E {
         server =
                 ServerProcess.start(
                         scratch.resolve("data"), List.of(), "/readyz?exclude=storage-quota");
+        http = server.tls().httpClient();
         for (int n = 0; n < NAMESPACES; n++) {
             HttpResponse<String> ns =
                     send(

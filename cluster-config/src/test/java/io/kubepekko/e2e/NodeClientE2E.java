@@ -1,6 +1,7 @@
 package io.kubepekko.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -24,9 +25,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The official JavaScript client, {@code @kubernetes/client-node}, unmodified, with the kubeconfig
- * the server writes: it refuses a plain {@code http://} server unless that kubeconfig says {@code
- * insecure-skip-tls-verify}. The client is installed from the npm registry by {@code
- * cluster-config/bin/fetch-node-client}; the test is skipped with the reason when it cannot be had.
+ * the server writes: it verifies the server against the kubeconfig's CA (no {@code
+ * insecure-skip-tls-verify}) and is the admin by the kubeconfig's client certificate. The client is
+ * installed from the npm registry by {@code cluster-config/bin/fetch-node-client}; the test is
+ * skipped with the reason when it cannot be had.
  */
 class NodeClientE2E {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -58,6 +60,9 @@ class NodeClientE2E {
 
     @Test
     void theJavaScriptClientWorksWithTheServersOwnKubeconfig() throws IOException {
+        assertFalse(
+                Files.readString(SERVER.kubeconfig()).contains("insecure-skip-tls-verify"),
+                "the kubeconfig verifies the server");
         Path client = installClient();
         ProcessResult run =
                 Processes.run(
@@ -76,12 +81,17 @@ class NodeClientE2E {
             steps.add(JSON.readTree(line));
         }
         assertEquals(
-                List.of("list", "create", "read", "delete"),
+                List.of("whoami", "list", "create", "read", "delete"),
                 steps.stream().map(s -> s.path("step").asText()).toList(),
                 run.describe());
+        assertEquals("kubernetes-admin", steps.get(0).path("username").asText(), run.describe());
+        assertEquals(
+                "[\"system:masters\",\"system:authenticated\"]",
+                steps.get(0).path("groups").toString(),
+                run.describe());
         assertTrue(
-                steps.get(0).path("names").toString().contains("\"kube-system\""), run.describe());
-        assertEquals(steps.get(1).path("uid"), steps.get(2).path("uid"));
-        assertEquals("hello", steps.get(2).path("data").path("greeting").asText());
+                steps.get(1).path("names").toString().contains("\"kube-system\""), run.describe());
+        assertEquals(steps.get(2).path("uid"), steps.get(3).path("uid"));
+        assertEquals("hello", steps.get(3).path("data").path("greeting").asText());
     }
 }
