@@ -290,7 +290,7 @@ class ApiServerFlagsTest {
     @Test
     void helpListsEveryDeclaredFlagWithItsDefault() {
         List<Flag<?>> flags = ApiServerFlags.FLAGS.flags();
-        assertEquals(37, flags.size());
+        assertEquals(44, flags.size());
         for (Flag<?> flag : flags) {
             String line =
                     ApiServerFlags.USAGE
@@ -310,7 +310,8 @@ class ApiServerFlagsTest {
                                 "(default "
                                         + switch (flag.type()) {
                                             case "string" -> "\"" + flag.defaultText() + "\"";
-                                            case "strings" -> "[" + flag.defaultText() + "]";
+                                            case "strings", "stringArray" ->
+                                                    "[" + flag.defaultText() + "]";
                                             default -> flag.defaultText();
                                         }
                                         + ")"),
@@ -386,7 +387,9 @@ class ApiServerFlagsTest {
     /**
      * Each declared flag checks its own value and names itself (and the value) when it refuses it.
      * The audit paths take any text, and kube checks the audit log's format and mode only once the
-     * log is enabled, with messages of its own (ApiServerAuditFlagsTest).
+     * log is enabled, with messages of its own (ApiServerAuditFlagsTest); likewise the
+     * service-account issuers, audiences and JWKS URI are checked together, after parsing
+     * (ServiceAccountFlagsTest).
      */
     @Test
     void aMistypedValueNamesItsFlag() {
@@ -395,7 +398,10 @@ class ApiServerFlagsTest {
                         AuditFlags.AUDIT_POLICY_FILE,
                         AuditFlags.AUDIT_LOG_PATH,
                         AuditFlags.AUDIT_LOG_FORMAT,
-                        AuditFlags.AUDIT_LOG_MODE);
+                        AuditFlags.AUDIT_LOG_MODE,
+                        ServiceAccountFlags.SERVICE_ACCOUNT_ISSUER,
+                        ServiceAccountFlags.API_AUDIENCES,
+                        ServiceAccountFlags.SERVICE_ACCOUNT_JWKS_URI);
         for (Flag<?> flag : ApiServerFlags.FLAGS.flags()) {
             if (anyText.contains(flag)) {
                 continue;
@@ -407,7 +413,9 @@ class ApiServerFlagsTest {
                                             SecureServingFlags.TLS_CERT_FILE,
                                             SecureServingFlags.TLS_PRIVATE_KEY_FILE,
                                             SecureServingFlags.CLIENT_CA_FILE,
-                                            SecureServingFlags.TOKEN_AUTH_FILE)
+                                            SecureServingFlags.TOKEN_AUTH_FILE,
+                                            ServiceAccountFlags.SERVICE_ACCOUNT_KEY_FILE,
+                                            ServiceAccountFlags.SERVICE_ACCOUNT_SIGNING_KEY_FILE)
                                     .contains(flag)
                             ? ""
                             : "%";
