@@ -10,6 +10,7 @@ import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 import org.apache.pekko.http.scaladsl.model.ResponseEntity;
+import org.apache.pekko.http.scaladsl.model.UniversalEntity;
 import org.apache.pekko.stream.javadsl.Flow;
 import org.apache.pekko.util.ByteString;
 import org.apache.pekko.util.ByteStringBuilder;
@@ -42,45 +43,57 @@ public final class AuditedResponses {
             return audit.responseComplete(code, contentType, strict.getData())
                     .thenApply(stored -> withId);
         }
-        boolean keep = audit.recordsStreamedBody();
-        Flow<ByteString, ByteString, NotUsed> ending =
-                Flow.fromMaterializer(
-                                (materializer, attributes) -> {
-                                    // One per run of the stream: a body sent twice is kept twice.
-                                    ByteStringBuilder kept =
-                                            keep ? ByteString.createBuilder() : null;
-                                    return Flow.<ByteString>create()
-                                            .map(
-                                                    piece -> {
-                                                        if (kept != null) {
-                                                            kept.append(piece);
-                                                        }
-                                                        return piece;
-                                                    })
-                                            .watchTermination(
-                                                    (mat, done) -> {
-                                                        done.whenComplete(
-                                                                (d, failed) ->
-                                                                        audit.responseComplete(
-                                                                                code,
-                                                                                contentType,
-                                                                                kept == null
-                                                                                                || failed
-                                                                                                        != null
-                                                                                        ? null
-                                                                                        : kept
-                                                                                                .result()));
-                                                        return mat;
-                                                    });
-                                })
-                        .mapMaterializedValue(m -> NotUsed.notUsed());
-        // The Java model has no transformDataBytes on a response entity; the Scala one does.
-        @SuppressWarnings({"unchecked", "rawtypes"})
+        Flow<ByteString, ByteString, NotUsed> ending = ending(audit, code, contentType);
+        // The Java model has no transformDataBytes on a response entity; the Scala one does. The
+        // bytes pass unchanged: a body whose length is known keeps it (a large list's
+        // Content-Length), any other stays chunked.
+        @SuppressWarnings("rawtypes")
+        org.apache.pekko.stream.scaladsl.Flow scalaFlow =
+                (org.apache.pekko.stream.scaladsl.Flow) ending.asScala();
+        @SuppressWarnings("unchecked")
         ResponseEntity watched =
-                ((ResponseEntity) response.entity())
-                        .transformDataBytes(
-                                (org.apache.pekko.stream.scaladsl.Flow) ending.asScala());
+                response.entity() instanceof UniversalEntity sized
+                        ? (ResponseEntity)
+                                sized.transformDataBytes(sized.contentLength(), scalaFlow)
+                        : ((ResponseEntity) response.entity()).transformDataBytes(scalaFlow);
         return audit.responseStarted(code).thenApply(stored -> withId.withEntity(watched));
+    }
+
+    /**
+     * The bytes of a stream, passed on unchanged, and its end reported to the audit: with the whole
+     * body when the audit keeps this stream's body (gathered per run of the stream: a body sent
+     * twice is kept twice), without it otherwise or when the stream failed.
+     */
+    private static Flow<ByteString, ByteString, NotUsed> ending(
+            AuditHandle audit, int code, String contentType) {
+        boolean keep = audit.recordsStreamedBody();
+        return Flow.fromMaterializer(
+                        (materializer, attributes) -> {
+                            ByteStringBuilder kept = keep ? ByteString.createBuilder() : null;
+                            return Flow.<ByteString>create()
+                                    .map(piece -> kept == null ? piece : gathered(kept, piece))
+                                    .watchTermination(
+                                            (mat, done) -> {
+                                                done.whenComplete(
+                                                        (d, failed) ->
+                                                                audit.responseComplete(
+                                                                        code,
+                                                                        contentType,
+                                                                        kept == null
+                                                                                        || failed
+                                                                                                != null
+                                                                                ? null
+                                                                                : kept.result()));
+                                                return mat;
+                                            });
+                        })
+                .mapMaterializedValue(m -> NotUsed.notUsed());
+    }
+
+    /** {@code piece}, also added to {@code kept} (a reference to it, not a copy). */
+    private static ByteString gathered(ByteStringBuilder kept, ByteString piece) {
+        kept.append(piece);
+        return piece;
     }
 
     /**

@@ -141,16 +141,22 @@ class AuditedResponsesTest {
                             "{\"metadata\":{\"name\":\"a\"}},",
                             "{\"metadata\":{\"name\":\"b\"}}",
                             "]}");
+            long length = String.join("", pieces).length();
             HttpResponse streamed =
                     HttpResponse.create()
                             .withEntity(
-                                    HttpEntities.createChunked(
+                                    HttpEntities.create(
                                             ContentTypes.APPLICATION_JSON,
+                                            length,
                                             Source.from(pieces).map(ByteString::fromString)));
             HttpResponse response =
                     AuditedResponses.report(streamed, begin(auditor, "list", false))
                             .toCompletableFuture()
                             .get(30, TimeUnit.SECONDS);
+            assertEquals(
+                    length,
+                    response.entity().getContentLengthOption().orElse(-1),
+                    "a streamed list keeps its Content-Length");
             String sent = drain(response);
             assertEquals(String.join("", pieces), sent);
             Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> out.lines.size() == 2);
