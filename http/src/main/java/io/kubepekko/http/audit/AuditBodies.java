@@ -107,11 +107,24 @@ final class AuditBodies {
     }
 
     /**
+     * How many top-level fields are read for a body's kind: every object this server writes names
+     * its kind among its first two, and a document without a kind (an OpenAPI document of several
+     * megabytes) is not scanned to its end on the request's thread.
+     */
+    private static final int KIND_WITHIN_FIELDS = 4;
+
+    /**
      * One top-level field of an object body, read without decoding the rest (for protobuf, the
      * whole body is decoded): {@link MissingNode} when the object has no such field; empty when the
      * body is not an object in JSON, YAML or protobuf.
      */
     static Optional<JsonNode> field(String mediaType, ByteString body, String name) {
+        return field(mediaType, body, name, Integer.MAX_VALUE);
+    }
+
+    /** {@link #field(String, ByteString, String)} among the first {@code maxFields} only. */
+    private static Optional<JsonNode> field(
+            String mediaType, ByteString body, String name, int maxFields) {
         ObjectMapper mapper =
                 switch (mediaType) {
                     case JSON -> Json.MAPPER;
@@ -125,7 +138,7 @@ final class AuditBodies {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 return Optional.empty();
             }
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
+            for (int read = 0; read < maxFields && p.nextToken() == JsonToken.FIELD_NAME; read++) {
                 String field = p.currentName();
                 p.nextToken();
                 if (field.equals(name)) {
@@ -148,7 +161,7 @@ final class AuditBodies {
         if (mediaType.equals(PROTOBUF)) {
             return protobufKind(body.take(PROTOBUF_HEAD).toArray());
         }
-        return field(mediaType, body, "kind").map(k -> k.asText("")).orElse("");
+        return field(mediaType, body, "kind", KIND_WITHIN_FIELDS).map(k -> k.asText("")).orElse("");
     }
 
     /** The kind in a protobuf envelope's TypeMeta (its first field), from the body's head. */
