@@ -1,6 +1,5 @@
 package io.kubepekko.api.audit;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -28,8 +27,10 @@ import java.util.TreeMap;
  * @param userAgent the User-Agent header, truncated as kube does
  * @param objectRef the object of a resource request, or {@code null}
  * @param responseStatus the outcome, once known, or {@code null}
- * @param requestObject the request body at level Request and above, or {@code null}
- * @param responseObject the response body at level RequestResponse, or {@code null}
+ * @param requestObject the request body at level Request and above, or {@code null}; decoded when
+ *     the event is laid out
+ * @param responseObject the response body at level RequestResponse, or {@code null}; decoded when
+ *     the event is laid out
  * @param requestReceivedTimestamp when the request arrived
  * @param stageTimestamp when this stage was reached
  * @param annotations audit annotations (the authorization decision and reason, ...)
@@ -46,8 +47,8 @@ public record AuditEvent(
         String userAgent,
         AuditObjectRef objectRef,
         AuditResponseStatus responseStatus,
-        JsonNode requestObject,
-        JsonNode responseObject,
+        AuditBody requestObject,
+        AuditBody responseObject,
         Instant requestReceivedTimestamp,
         Instant stageTimestamp,
         Map<String, String> annotations) {
@@ -66,7 +67,9 @@ public record AuditEvent(
         return MICRO_TIME.format(instant);
     }
 
-    /** The event as kube marshals it. */
+    /**
+     * The event as kube marshals it. The bodies are decoded here: the log calls this on its writer.
+     */
     public ObjectNode toJson() {
         JsonNodeFactory f = JsonNodeFactory.instance;
         ObjectNode o = f.objectNode();
@@ -112,10 +115,10 @@ public record AuditEvent(
             }
         }
         if (requestObject != null) {
-            o.set("requestObject", requestObject);
+            requestObject.tree().ifPresent(tree -> o.set("requestObject", tree));
         }
         if (responseObject != null) {
-            o.set("responseObject", responseObject);
+            responseObject.tree().ifPresent(tree -> o.set("responseObject", tree));
         }
         o.put("requestReceivedTimestamp", microTime(requestReceivedTimestamp));
         o.put("stageTimestamp", microTime(stageTimestamp));

@@ -35,12 +35,13 @@ public final class RequestAudit {
     private final InstantSource clock;
     private final UserInfo user;
     private final String verb;
+    private final boolean resourceRequest;
     private final Map<String, String> annotations = new LinkedHashMap<>();
     private UserInfo impersonatedUser;
     private AuditObjectRef objectRef;
     private AuditResponseStatus responseStatus;
-    private JsonNode requestObject;
-    private JsonNode responseObject;
+    private AuditBody requestObject;
+    private AuditBody responseObject;
     private boolean responseStartedSent;
     private boolean finished;
 
@@ -55,6 +56,7 @@ public final class RequestAudit {
         this.clock = clock;
         this.user = user;
         this.verb = attrs.verb();
+        this.resourceRequest = attrs.resourceRequest();
         this.objectRef =
                 attrs.resourceRequest()
                         ? new AuditObjectRef(
@@ -86,6 +88,14 @@ public final class RequestAudit {
         return config;
     }
 
+    /**
+     * Whether the request names a resource: only those record bodies (kube documents {@code
+     * requestObject} and {@code responseObject} as omitted for non-resource requests).
+     */
+    public boolean resourceRequest() {
+        return resourceRequest;
+    }
+
     /** The {@code RequestReceived} event, when recorded. Call once, first. */
     public Optional<AuditEvent> received() {
         return event(AuditStage.REQUEST_RECEIVED);
@@ -113,24 +123,49 @@ public final class RequestAudit {
     }
 
     /**
-     * The decoded request body: its metadata fills the object reference's empty fields (a create
-     * names its object only in the body), and at level Request and above the body is recorded.
+     * The decoded request body: {@link #requestObject(JsonNode, AuditBody)} with the body's
+     * metadata. The body is copied if it is recorded, so the caller may go on changing it.
      */
     public void requestObject(JsonNode body) {
-        if (body == null || !config.level().atLeast(AuditLevel.METADATA)) {
+        if (body == null) {
             return;
         }
-        JsonNode meta = body.path("metadata");
+        requestObject(
+                body.path("metadata"),
+                config.level().atLeast(AuditLevel.REQUEST) ? AuditBody.of(body.deepCopy()) : null);
+    }
+
+    /**
+     * A request body that decodes into an object (a create's or update's object, a delete's
+     * DeleteOptions), as kube's {@code LogRequestObject} records it: the body's {@code metadata}
+     * fills the object reference's empty fields (a create names its object only in the body), and
+     * at level Request and above {@code body} is recorded.
+     */
+    public void requestObject(JsonNode metadata, AuditBody body) {
+        if (!config.level().atLeast(AuditLevel.METADATA)) {
+            return;
+        }
         AuditObjectRef ref =
                 objectRef != null ? objectRef : new AuditObjectRef("", "", "", "", "", "", "", "");
         objectRef =
                 ref.fillFrom(
-                        meta.path("namespace").asText(""),
-                        meta.path("name").asText(""),
-                        meta.path("uid").asText(""),
-                        meta.path("resourceVersion").asText(""));
-        if (config.level().atLeast(AuditLevel.REQUEST)) {
+                        metadata.path("namespace").asText(""),
+                        metadata.path("name").asText(""),
+                        metadata.path("uid").asText(""),
+                        metadata.path("resourceVersion").asText(""));
+        if (body != null && config.level().atLeast(AuditLevel.REQUEST)) {
             requestObject = recorded(body);
+        }
+    }
+
+    /**
+     * A patch request's body: kube's {@code LogRequestPatch} records the patch itself (a JSON
+     * patch's operations, a merge patch, an apply configuration) as the request object, at level
+     * Request and above, and leaves the object reference as it is.
+     */
+    public void requestPatch(AuditBody patch) {
+        if (patch != null && config.level().atLeast(AuditLevel.REQUEST)) {
+            requestObject = patch;
         }
     }
 
@@ -151,19 +186,34 @@ public final class RequestAudit {
 
     /**
      * The response is complete, with {@code code} and the body the client got ({@code null} for a
-     * stream or no body): the events to record, a long-running request's {@code ResponseStarted}
-     * first if it was not sent yet, then {@code ResponseComplete}.
+     * stream or no body): {@link #responseComplete(AuditResponseStatus, AuditBody)} with the body's
+     * status. The body is copied if it is recorded.
      */
     public List<AuditEvent> responseComplete(int code, JsonNode body) {
+        return responseComplete(
+                AuditResponseStatus.of(code, body),
+                body != null && config.level().atLeast(AuditLevel.REQUEST_RESPONSE)
+                        ? AuditBody.of(body.deepCopy())
+                        : null);
+    }
+
+    /**
+     * The response is complete: the events to record, a long-running request's {@code
+     * ResponseStarted} first if it was not sent yet, then {@code ResponseComplete}. {@code status}
+     * is the outcome (the body's own fields when it is a {@code Status}, as kube's {@code
+     * LogResponseObject} copies them at level Metadata and above); {@code body} is the object the
+     * client got, recorded at level RequestResponse, or {@code null} for a stream or no body.
+     */
+    public List<AuditEvent> responseComplete(AuditResponseStatus status, AuditBody body) {
         List<AuditEvent> events = new ArrayList<>();
         if (finished) {
             return events;
         }
         if (facts.longRunning() && !responseStartedSent) {
-            responseStarted(code).ifPresent(events::add);
+            responseStarted(status.code()).ifPresent(events::add);
         }
         finished = true;
-        responseStatus = AuditResponseStatus.of(code, body);
+        responseStatus = status;
         if (body != null && config.level().atLeast(AuditLevel.REQUEST_RESPONSE)) {
             responseObject = recorded(body);
         }
@@ -240,25 +290,36 @@ public final class RequestAudit {
     }
 
     /**
-     * A body as recorded: a copy, without managed fields when the policy says so, and without the
-     * bearer tokens that TokenReview requests and TokenRequest responses carry (kube would record
-     * them; we never write a credential to the log).
+     * A body as recorded: without managed fields when the policy says so, and without the bearer
+     * tokens that TokenReview requests and responses and TokenRequest responses carry (kube would
+     * record them; we never write a credential to the log). The token is found by the body's kind
+     * and by the resource the request names, so a body that leaves its kind out keeps no token
+     * either.
      */
-    private JsonNode recorded(JsonNode body) {
-        JsonNode copy = body.deepCopy();
-        if (config.omitManagedFields()) {
-            dropManagedFields(copy);
-        }
-        if (copy instanceof ObjectNode o) {
-            String kind = o.path("kind").asText("");
-            if (kind.equals("TokenReview") && o.path("spec") instanceof ObjectNode spec) {
-                spec.remove("token");
-            }
-            if (kind.equals("TokenRequest") && o.path("status") instanceof ObjectNode status) {
-                status.remove("token");
-            }
-        }
-        return copy;
+    private AuditBody recorded(AuditBody body) {
+        boolean omitManagedFields = config.omitManagedFields();
+        String resource = objectRef == null ? "" : objectRef.resource();
+        String subresource = objectRef == null ? "" : objectRef.subresource();
+        boolean tokenReview = resource.equals("tokenreviews");
+        boolean tokenRequest = resource.equals("serviceaccounts") && subresource.equals("token");
+        return body.map(
+                tree -> {
+                    if (omitManagedFields) {
+                        dropManagedFields(tree);
+                    }
+                    if (tree instanceof ObjectNode o) {
+                        String kind = o.path("kind").asText("");
+                        if ((tokenReview || kind.equals("TokenReview"))
+                                && o.path("spec") instanceof ObjectNode spec) {
+                            spec.remove("token");
+                        }
+                        if ((tokenRequest || kind.equals("TokenRequest"))
+                                && o.path("status") instanceof ObjectNode st) {
+                            st.remove("token");
+                        }
+                    }
+                    return tree;
+                });
     }
 
     /** kube's {@code copyWithoutManagedFields}: the object itself, or each item of a list. */

@@ -10,7 +10,8 @@ import io.kubepekko.api.auth.UserInfo;
 import io.kubepekko.api.auth.authorizer.AuthorizationAttributes;
 import io.kubepekko.api.auth.authorizer.Decision;
 import io.kubepekko.api.meta.Json;
-import java.nio.charset.StandardCharsets;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** Events as kube's audit filter emits them: shape, stages, bodies, and no credential in any. */
@@ -49,7 +51,11 @@ class RequestAuditTest {
     }
 
     private static JsonNode json(String text) {
-        return Json.parseTrusted(text.getBytes(StandardCharsets.UTF_8));
+        try {
+            return Json.MAPPER.readTree(text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Test
@@ -352,5 +358,99 @@ class RequestAuditTest {
                                 .get(0)
                                 .toJson());
         assertFalse(issued.contains(TOKEN), issued);
+    }
+
+    @Test
+    void bodiesAreDecodedOnlyWhenTheEventIsLaidOut() {
+        RequestAudit audit =
+                RequestAudit.start(
+                        at(AuditLevel.REQUEST_RESPONSE),
+                        createPod(),
+                        facts("/api/v1/namespaces/ns/pods", false),
+                        CLOCK);
+        AtomicInteger decoded = new AtomicInteger();
+        AuditBody counted =
+                () -> {
+                    decoded.incrementAndGet();
+                    return Optional.of(json("{\"kind\":\"Pod\",\"metadata\":{\"name\":\"web\"}}"));
+                };
+        audit.requestObject(json("{\"name\":\"web\"}"), counted);
+        AuditEvent done = audit.responseComplete(AuditResponseStatus.ofCode(201), counted).get(0);
+        assertEquals(0, decoded.get(), "decoded on the request's thread");
+        assertEquals("web", done.objectRef().name(), "the metadata was read at once");
+        JsonNode laidOut = done.toJson();
+        assertEquals(2, decoded.get());
+        assertEquals("web", laidOut.at("/requestObject/metadata/name").asText());
+        assertEquals("web", laidOut.at("/responseObject/metadata/name").asText());
+    }
+
+    @Test
+    void aBodyThatDoesNotDecodeLeavesItsFieldOut() {
+        RequestAudit audit =
+                RequestAudit.start(
+                        at(AuditLevel.REQUEST_RESPONSE), createPod(), facts("/x", false), CLOCK);
+        audit.requestObject(json("{}"), Optional::empty);
+        JsonNode done =
+                audit.responseComplete(AuditResponseStatus.ofCode(201), Optional::empty)
+                        .get(0)
+                        .toJson();
+        assertFalse(done.has("requestObject"));
+        assertFalse(done.has("responseObject"));
+    }
+
+    @Test
+    void aPatchIsRecordedFromLevelRequestAndNamesNothing() {
+        AuthorizationAttributes patch =
+                AuthorizationAttributes.resource(ALICE, "patch", "ns", "", "v1", "pods", "", "web");
+        JsonNode ops = json("[{\"op\":\"remove\",\"path\":\"/metadata/labels\"}]");
+        for (AuditLevel level : List.of(AuditLevel.METADATA, AuditLevel.REQUEST)) {
+            RequestAudit audit = RequestAudit.start(at(level), patch, facts("/x", false), CLOCK);
+            audit.requestPatch(AuditBody.of(ops));
+            JsonNode done = audit.responseComplete(200, null).get(0).toJson();
+            assertEquals(level == AuditLevel.REQUEST, done.has("requestObject"), level.wireName());
+            if (done.has("requestObject")) {
+                assertEquals(ops, done.get("requestObject"));
+            }
+            assertEquals("web", done.at("/objectRef/name").asText());
+        }
+    }
+
+    @Test
+    void aStatusGivenApartIsTheOutcomeAndTheBodyOnlyAtRequestResponse() {
+        AuditResponseStatus conflict =
+                new AuditResponseStatus(409, "Failure", "exists", "AlreadyExists", null);
+        RequestAudit request =
+                RequestAudit.start(at(AuditLevel.REQUEST), createPod(), facts("/x", false), CLOCK);
+        JsonNode done =
+                request.responseComplete(conflict, AuditBody.of(json("{\"kind\":\"Status\"}")))
+                        .get(0)
+                        .toJson();
+        assertEquals("AlreadyExists", done.at("/responseStatus/reason").asText());
+        assertFalse(done.has("responseObject"));
+    }
+
+    @Test
+    void aTokenReviewWithoutItsKindStillLosesItsToken() {
+        AuthorizationAttributes review =
+                AuthorizationAttributes.resource(
+                        ALICE, "create", "", "authentication.k8s.io", "v1", "tokenreviews", "", "");
+        RequestAudit audit =
+                RequestAudit.start(
+                        at(AuditLevel.REQUEST_RESPONSE),
+                        review,
+                        facts("/apis/authentication.k8s.io/v1/tokenreviews", false),
+                        CLOCK);
+        audit.requestObject(json("{\"spec\":{\"token\":\"" + TOKEN + "\"}}"));
+        String line =
+                Json.string(
+                        audit.responseComplete(
+                                        201,
+                                        json(
+                                                "{\"spec\":{\"token\":\""
+                                                        + TOKEN
+                                                        + "\"},\"status\":{}}"))
+                                .get(0)
+                                .toJson());
+        assertFalse(line.contains(TOKEN), line);
     }
 }

@@ -1,29 +1,69 @@
 package io.kubepekko.http.audit;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kubepekko.api.Verb;
+import io.kubepekko.api.audit.AuditBody;
 import io.kubepekko.api.audit.AuditEvent;
+import io.kubepekko.api.audit.AuditLevel;
+import io.kubepekko.api.audit.AuditResponseStatus;
 import io.kubepekko.api.audit.RequestAudit;
 import io.kubepekko.api.auth.UserInfo;
 import io.kubepekko.api.auth.authorizer.Decision;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.apache.pekko.util.ByteString;
 
 /**
  * The audit of one request, from {@link Auditor#begin}: the request path tells it what happens and
  * it records the events the policy asks for. Calls come in the request's order; they may come from
  * different threads (a stream completes elsewhere), one at a time.
+ *
+ * <p>Nothing here waits. What records an event answers when the sink has stored it as the mode asks
+ * (see {@link AuditLog}): the request path chains its next step to that answer, so in the blocking
+ * modes a request goes on only once its event is written, as in kube, with no thread held.
  */
 public final class AuditHandle {
+    private static final CompletionStage<Boolean> DONE = CompletableFuture.completedFuture(true);
+
+    /** Null for a request whose audit ended before it began (refused credentials). */
     private final RequestAudit audit;
+
     private final String auditID;
     private final AuditSink sink;
-    private final boolean stored;
+    private final boolean longRunning;
+    private final CompletionStage<Boolean> ready;
 
-    AuditHandle(RequestAudit audit, String auditID, AuditSink sink, AuditMode mode) {
+    AuditHandle(
+            RequestAudit audit,
+            String auditID,
+            AuditSink sink,
+            AuditMode mode,
+            boolean longRunning) {
         this.audit = audit;
         this.auditID = auditID;
         this.sink = sink;
-        boolean taken = send(audit.received());
-        this.stored = taken || mode != AuditMode.BLOCKING_STRICT;
+        this.longRunning = longRunning;
+        CompletionStage<Boolean> received = send(audit.received());
+        this.ready =
+                mode == AuditMode.BLOCKING_STRICT ? received : received.thenApply(stored -> true);
+    }
+
+    private AuditHandle(String auditID, CompletionStage<Boolean> recorded) {
+        this.audit = null;
+        this.auditID = auditID;
+        this.sink = AuditSink.NONE;
+        this.longRunning = false;
+        this.ready = recorded.thenApply(stored -> true);
+    }
+
+    /**
+     * The handle of a request whose only event was recorded already ({@code recorded} answers it):
+     * it records nothing more.
+     */
+    static AuditHandle over(String auditID, CompletionStage<Boolean> recorded) {
+        return new AuditHandle(auditID, recorded);
     }
 
     /** The request's audit id: kube returns it in the {@code Audit-Id} response header. */
@@ -32,52 +72,164 @@ public final class AuditHandle {
     }
 
     /**
-     * False when {@code --audit-log-mode=blocking-strict} could not store the {@code
-     * RequestReceived} event: the request must then fail with 500 ("failed to store audit event"),
-     * as in kube.
+     * Completes when the request may be handled: once its {@code RequestReceived} event is stored
+     * as the mode asks. False when {@code --audit-log-mode=blocking-strict} could not store it: the
+     * request must then fail with 500 ("failed to store audit event") without more events, as in
+     * kube.
      */
-    public boolean stored() {
-        return stored;
+    public CompletionStage<Boolean> ready() {
+        return ready;
     }
 
     /**
      * The authorizer's decision (annotated as {@code authorization.k8s.io/decision} and reason).
      */
     public synchronized void authorized(Decision decision) {
-        audit.authorized(decision);
+        if (audit != null) {
+            audit.authorized(decision);
+        }
     }
 
     /** The user the request acts as (impersonation). */
     public synchronized void impersonating(UserInfo user) {
-        audit.impersonating(user);
+        if (audit != null) {
+            audit.impersonating(user);
+        }
     }
 
     /** Another audit annotation. */
     public synchronized void annotate(String key, String value) {
-        audit.annotate(key, value);
+        if (audit != null) {
+            audit.annotate(key, value);
+        }
     }
 
-    /** The decoded request body. */
+    /** A decoded request body, recorded as {@link RequestAudit#requestObject(JsonNode)} does. */
     public synchronized void requestObject(JsonNode body) {
-        audit.requestObject(body);
+        if (audit != null) {
+            audit.requestObject(body);
+        }
     }
 
-    /** The response's status line went out (records {@code ResponseStarted} for long-running). */
-    public synchronized void responseStarted(int code) {
-        send(audit.responseStarted(code));
+    /**
+     * The body of a resource request, as sent, recorded as kube's handlers record theirs: a
+     * create's or update's object (whose metadata names the object of a create), a patch itself, a
+     * delete's DeleteOptions; nothing for other verbs, an empty body, or a body in an encoding the
+     * server does not read. Below level Request only a create's or update's metadata is read.
+     *
+     * @param contentType the request's Content-Type, or null without one
+     */
+    public synchronized void requestBody(Verb verb, String contentType, ByteString body) {
+        if (audit == null
+                || !audit.resourceRequest()
+                || !audit.config().audited()
+                || body.isEmpty()) {
+            return;
+        }
+        boolean recordsBody = audit.config().level().atLeast(AuditLevel.REQUEST);
+        String mediaType = AuditBodies.mediaType(contentType);
+        switch (verb) {
+            case PATCH -> {
+                if (recordsBody) {
+                    audit.requestPatch(AuditBodies.patch(mediaType, body));
+                }
+            }
+            case CREATE, UPDATE, DELETE, DELETECOLLECTION -> objectBody(mediaType, body);
+            default -> {}
+        }
     }
 
-    /** The response is complete; {@code body} is what the client got, or null for none/stream. */
-    public synchronized void responseComplete(int code, JsonNode body) {
-        audit.responseComplete(code, body).forEach(sink::record);
+    private void objectBody(String mediaType, ByteString body) {
+        if (mediaType.equals(AuditBodies.PROTOBUF)) {
+            // The metadata needs the whole message decoded: keep that tree.
+            AuditBodies.decode(mediaType, body)
+                    .filter(JsonNode::isObject)
+                    .ifPresent(
+                            tree -> audit.requestObject(tree.path("metadata"), AuditBody.of(tree)));
+            return;
+        }
+        AuditBodies.field(mediaType, body, "metadata")
+                .ifPresent(
+                        metadata ->
+                                audit.requestObject(metadata, AuditBodies.lazy(mediaType, body)));
+    }
+
+    /**
+     * Whether the response's body is recorded (level RequestResponse, a resource request): when it
+     * is not, only a {@code Status} body is read, for its fields.
+     */
+    public boolean recordsResponseBody() {
+        return audit != null
+                && audit.resourceRequest()
+                && audit.config().level().atLeast(AuditLevel.REQUEST_RESPONSE);
+    }
+
+    /**
+     * Whether a streamed response's body is recorded: a list sent in pieces is, at level
+     * RequestResponse; a long-running request's stream (a watch) never is, as in kube.
+     */
+    public boolean recordsStreamedBody() {
+        return recordsResponseBody() && !longRunning;
+    }
+
+    /**
+     * The response's status line went out: records {@code ResponseStarted} for a long-running
+     * request. Answers when that event is stored as the mode asks.
+     */
+    public synchronized CompletionStage<Boolean> responseStarted(int code) {
+        return audit == null ? DONE : send(audit.responseStarted(code));
+    }
+
+    /**
+     * The response is complete, with a decoded body ({@code null} for none): records as {@link
+     * RequestAudit#responseComplete(int, JsonNode)}. Answers when the events are stored.
+     */
+    public synchronized CompletionStage<Boolean> responseComplete(int code, JsonNode body) {
+        return audit == null ? DONE : sendAll(audit.responseComplete(code, body));
+    }
+
+    /**
+     * The response is complete, with the body the client got as sent ({@code null} or empty for
+     * none or a stream not kept): a {@code Status} body lends its fields to the outcome, and at
+     * level RequestResponse the body is recorded, decoded when the event is written. Answers when
+     * the events are stored.
+     *
+     * @param contentType the response's Content-Type
+     */
+    public synchronized CompletionStage<Boolean> responseComplete(
+            int code, String contentType, ByteString body) {
+        if (audit == null) {
+            return DONE;
+        }
+        AuditResponseStatus status = AuditResponseStatus.ofCode(code);
+        AuditBody recorded = null;
+        if (body != null && !body.isEmpty() && audit.config().audited()) {
+            String mediaType = AuditBodies.mediaType(contentType);
+            if (AuditBodies.kind(mediaType, body).equals("Status")) {
+                Optional<JsonNode> tree = AuditBodies.decode(mediaType, body);
+                status = AuditResponseStatus.of(code, tree.orElse(null));
+                recorded = tree.map(AuditBody::of).orElse(null);
+            } else {
+                recorded = AuditBodies.lazy(mediaType, body);
+            }
+        }
+        return sendAll(audit.responseComplete(status, recordsResponseBody() ? recorded : null));
     }
 
     /** Handling failed with an unexpected error: records {@code Panic}. */
-    public synchronized void panic(Throwable failure) {
-        send(audit.panic(String.valueOf(failure)));
+    public synchronized CompletionStage<Boolean> panic(Throwable failure) {
+        return audit == null ? DONE : send(audit.panic(String.valueOf(failure)));
     }
 
-    private boolean send(Optional<AuditEvent> event) {
-        return event.map(sink::record).orElse(true);
+    private CompletionStage<Boolean> send(Optional<AuditEvent> event) {
+        return event.map(sink::record).orElse(DONE);
+    }
+
+    private CompletionStage<Boolean> sendAll(List<AuditEvent> events) {
+        CompletionStage<Boolean> all = DONE;
+        for (AuditEvent event : events) {
+            all = all.thenCombine(sink.record(event), (a, b) -> a && b);
+        }
+        return all;
     }
 }

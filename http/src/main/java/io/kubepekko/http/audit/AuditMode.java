@@ -4,21 +4,25 @@ import java.util.Arrays;
 import java.util.Optional;
 
 /**
- * kube's {@code --audit-log-mode}: what a request does when the log cannot take its event at once.
- * Here every mode writes off the request thread through a bounded queue; the modes differ when the
- * queue is full.
+ * kube's {@code --audit-log-mode}: whether a request waits for its events to be written. Every mode
+ * writes on the log's own thread through a bounded queue ({@link AuditLog}); no request thread ever
+ * waits on it, a waiting request only chains its next step to the write.
  */
 public enum AuditMode {
-    /** Drop the event at once (kube's buffered backend drops when its buffer is full). */
+    /**
+     * The event is queued and the request goes on at once; a full queue drops it (kube's buffered
+     * backend drops when its buffer is full).
+     */
     BATCH("batch"),
     /**
-     * Wait for room, the request held meanwhile, as kube's blocking mode holds it while it writes
-     * (kube's default for the log backend); bounded here, so a stalled disk cannot hold a request
-     * forever: past the wait the event is dropped.
+     * The request goes on once its event is written, as kube's blocking backend writes it before
+     * the request goes on (kube's default for the log backend): received before it is handled, the
+     * outcome before the response is sent, a watch's start before its stream. An event that cannot
+     * be written (full queue, failing output) does not stop the request.
      */
     BLOCKING("blocking"),
     /**
-     * As blocking, and a request whose {@code RequestReceived} event could not be taken fails with
+     * As blocking, and a request whose {@code RequestReceived} event could not be stored fails with
      * 500, as in kube.
      */
     BLOCKING_STRICT("blocking-strict");

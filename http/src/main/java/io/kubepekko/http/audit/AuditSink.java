@@ -1,6 +1,8 @@
 package io.kubepekko.http.audit;
 
 import io.kubepekko.api.audit.AuditEvent;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * Where audit events go, kube's audit {@code Sink}. Events of one request are given in the order
@@ -8,12 +10,12 @@ import io.kubepekko.api.audit.AuditEvent;
  */
 public interface AuditSink extends AutoCloseable {
     /**
-     * Takes one event. Never blocks the caller forever: a sink that cannot take it in time drops it
-     * and answers false.
-     *
-     * @return whether the event was taken
+     * Takes one event without ever blocking the caller. The answer completes once the sink has done
+     * what its mode promises (written the event, or only queued it), true, or once it gave the
+     * event up (dropped, or its write failed), false. It never completes on a thread that writes
+     * events: what the caller chains to it runs elsewhere.
      */
-    boolean record(AuditEvent event);
+    CompletionStage<Boolean> record(AuditEvent event);
 
     /** Writes what was taken and releases the sink's resources. */
     @Override
@@ -23,8 +25,8 @@ public interface AuditSink extends AutoCloseable {
     AuditSink NONE =
             new AuditSink() {
                 @Override
-                public boolean record(AuditEvent event) {
-                    return true;
+                public CompletionStage<Boolean> record(AuditEvent event) {
+                    return CompletableFuture.completedFuture(true);
                 }
 
                 @Override

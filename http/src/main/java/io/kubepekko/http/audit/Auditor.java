@@ -17,6 +17,8 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
 /**
@@ -60,9 +62,11 @@ public final class Auditor implements AutoCloseable {
      * The auditor of {@code settings}: the log file is created (mode 0600) now, so a path that
      * cannot be written fails at start as in kube.
      *
+     * @param completions where a request waiting for its event to be written goes on (the server's
+     *     dispatcher), never the log's writer
      * @throws IOException when the log file cannot be created
      */
-    public static Auditor open(AuditSettings settings) throws IOException {
+    public static Auditor open(AuditSettings settings, Executor completions) throws IOException {
         if (!settings.enabled()) {
             return disabled();
         }
@@ -74,7 +78,8 @@ public final class Auditor implements AutoCloseable {
                         settings.format(),
                         settings.mode(),
                         settings.bufferSize(),
-                        AuditLog.DEFAULT_BLOCK_TIMEOUT);
+                        AuditLog.DEFAULT_CLOSE_TIMEOUT,
+                        completions);
         return new Auditor(
                 settings.policy(),
                 log,
@@ -153,14 +158,20 @@ public final class Auditor implements AutoCloseable {
         AuditRequestFacts facts =
                 facts(requestURI, sourceIPs, userAgent, auditIdHeader, longRunning);
         return new AuditHandle(
-                RequestAudit.start(config, attrs, facts, clock), facts.auditID(), sink, mode);
+                RequestAudit.start(config, attrs, facts, clock),
+                facts.auditID(),
+                sink,
+                mode,
+                longRunning);
     }
 
     /**
      * Records kube's single {@code ResponseStarted} event of a request whose credentials were
-     * refused (with {@code code}, 401). {@code attrs}' user is ignored: the event has none.
+     * refused (with {@code code}, 401). {@code attrs}' user is ignored: the event has none. The
+     * handle records nothing more; it gives the response its audit id, and answers when the event
+     * is stored.
      */
-    public void authenticationFailed(
+    public AuditHandle authenticationFailed(
             AuthorizationAttributes attrs,
             String requestURI,
             List<String> sourceIPs,
@@ -168,18 +179,16 @@ public final class Auditor implements AutoCloseable {
             Optional<String> auditIdHeader,
             Credentials presented,
             int code) {
+        AuditRequestFacts facts = facts(requestURI, sourceIPs, userAgent, auditIdHeader, false);
         if (policy.isEmpty()) {
-            return;
+            return AuditHandle.over(facts.auditID(), CompletableFuture.completedFuture(true));
         }
         RequestAuditConfig config = policy.get().evaluateWithoutUser(attrs);
-        RequestAudit.authenticationFailed(
-                        config,
-                        attrs,
-                        facts(requestURI, sourceIPs, userAgent, auditIdHeader, false),
-                        presented,
-                        code,
-                        clock)
-                .ifPresent(sink::record);
+        return AuditHandle.over(
+                facts.auditID(),
+                RequestAudit.authenticationFailed(config, attrs, facts, presented, code, clock)
+                        .map(sink::record)
+                        .orElse(CompletableFuture.completedFuture(true)));
     }
 
     private AuditRequestFacts facts(

@@ -6,6 +6,7 @@ import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.Failures;
 import io.kubepekko.http.audit.AuditHandle;
+import io.kubepekko.http.audit.AuditedResponses;
 import io.kubepekko.http.encoding.Encoder;
 import io.kubepekko.http.encoding.Negotiation;
 import io.kubepekko.http.encoding.RequestBodies;
@@ -16,23 +17,17 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
-import org.apache.pekko.NotUsed;
 import org.apache.pekko.http.javadsl.model.AttributeKeys;
-import org.apache.pekko.http.javadsl.model.HttpEntities;
 import org.apache.pekko.http.javadsl.model.HttpEntity;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.Query;
 import org.apache.pekko.http.javadsl.model.RequestEntity;
 import org.apache.pekko.http.javadsl.model.headers.Accept;
-import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 import org.apache.pekko.http.scaladsl.model.EntityStreamException;
 import org.apache.pekko.http.scaladsl.model.EntityStreamSizeException;
-import org.apache.pekko.http.scaladsl.model.ResponseEntity;
 import org.apache.pekko.stream.Materializer;
-import org.apache.pekko.stream.javadsl.Flow;
 import org.apache.pekko.stream.javadsl.Sink;
-import org.apache.pekko.util.ByteString;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -133,66 +128,65 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
                 query.get("watch").map(v -> v.equals("true") || v.equals("1")).orElse(false);
         Optional<RequestInfo> info = RequestInfoParser.parse(method, path, watch);
         Gate.Passage passage = gate.pass(request, info, path);
-        if (passage instanceof Gate.Passage.Stopped stopped) {
-            return CompletableFuture.completedFuture(
-                    Encoder.status(stopped.status(), statusFormat));
-        }
-        Gate.Passage.Through through = (Gate.Passage.Through) passage;
-        List<String> warnings = through.warnings();
-        CompletionStage<HttpResponse> answer =
-                passed(request, accept, statusFormat, info, path, through.user());
-        if (!warnings.isEmpty()) {
-            answer = answer.thenApply(r -> Encoder.withWarnings(r, warnings));
-        }
-        AuditHandle audit = through.audit();
-        return audit == null ? answer : audited(answer, audit, statusFormat);
+        AuditHandle audit = passage.audit();
+        // In the blocking audit modes the request goes on once its RequestReceived event is
+        // written, and its response once its outcome is: chained, no thread waits.
+        return audit.ready()
+                .thenCompose(
+                        goOn ->
+                                goOn
+                                        ? answered(
+                                                request, accept, statusFormat, info, path, passage)
+                                        : CompletableFuture.completedFuture(
+                                                AuditedResponses.notStored(request, audit)));
     }
 
     /**
-     * Tells the request's audit how it ended: its code when the response is whole, or, for a stream
-     * (a watch), when it starts and again when its body ends. A failure is answered as {@link
-     * #failure} answers it, and audited with that code. The response carries kube's {@code
-     * Audit-Id} header.
+     * The passage's answer, reported to the request's audit; a failure is answered as {@link
+     * #failure} answers it, and audited so.
      */
-    private CompletionStage<HttpResponse> audited(
-            CompletionStage<HttpResponse> answer,
-            AuditHandle audit,
-            Negotiation.Format statusFormat) {
+    private CompletionStage<HttpResponse> answered(
+            HttpRequest request,
+            String accept,
+            Negotiation.Format statusFormat,
+            Optional<RequestInfo> info,
+            String path,
+            Gate.Passage passage) {
+        CompletionStage<HttpResponse> answer =
+                passage instanceof Gate.Passage.Through through
+                        ? through(request, accept, statusFormat, info, path, through)
+                        : CompletableFuture.completedFuture(
+                                Encoder.status(
+                                        ((Gate.Passage.Stopped) passage).status(), statusFormat));
         return answer.exceptionally(e -> failure(e, statusFormat))
-                .thenApply(response -> reported(response, audit));
+                .thenCompose(response -> AuditedResponses.report(response, passage.audit()));
     }
 
-    private static HttpResponse reported(HttpResponse response, AuditHandle audit) {
-        int code = response.status().intValue();
-        HttpResponse withId = response.addHeader(RawHeader.create("Audit-Id", audit.auditID()));
-        if (response.entity().isKnownEmpty() || response.entity() instanceof HttpEntity.Strict) {
-            audit.responseComplete(code, null);
-            return withId;
+    private CompletionStage<HttpResponse> through(
+            HttpRequest request,
+            String accept,
+            Negotiation.Format statusFormat,
+            Optional<RequestInfo> info,
+            String path,
+            Gate.Passage.Through through) {
+        CompletionStage<HttpResponse> answer;
+        try {
+            answer =
+                    passed(
+                            request,
+                            accept,
+                            statusFormat,
+                            info,
+                            path,
+                            through.user(),
+                            through.audit());
+        } catch (RuntimeException e) {
+            answer = CompletableFuture.failedFuture(e);
         }
-        audit.responseStarted(code);
-        Flow<ByteString, ByteString, NotUsed> ending =
-                Flow.<ByteString>create()
-                        .watchTermination(
-                                (mat, done) -> {
-                                    done.whenComplete((d, f) -> audit.responseComplete(code, null));
-                                    return mat;
-                                });
-        if (response.entity() instanceof HttpEntity.Default known) {
-            // Its length stays known (a streamed list's Content-Length): transformDataBytes would
-            // make it chunked, as a transformation may change the length; this one only watches.
-            return withId.withEntity(
-                    HttpEntities.create(
-                            known.getContentType(),
-                            known.getContentLength(),
-                            known.getDataBytes().via(ending)));
-        }
-        // The Java model has no transformDataBytes on a response entity; the Scala one does.
-        @SuppressWarnings({"unchecked", "rawtypes"})
-        ResponseEntity watched =
-                ((ResponseEntity) response.entity())
-                        .transformDataBytes(
-                                (org.apache.pekko.stream.scaladsl.Flow) ending.asScala());
-        return withId.withEntity(watched);
+        List<String> warnings = through.warnings();
+        return warnings.isEmpty()
+                ? answer
+                : answer.thenApply(r -> Encoder.withWarnings(r, warnings));
     }
 
     private CompletionStage<HttpResponse> passed(
@@ -201,7 +195,8 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
             Negotiation.Format statusFormat,
             Optional<RequestInfo> info,
             String path,
-            UserInfo user) {
+            UserInfo user,
+            AuditHandle audit) {
         Query query = request.getUri().query();
         String method = request.method().value();
         if (info.isPresent()) {
@@ -216,6 +211,7 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
                 return refuseUnread(request.entity(), length);
             }
             return strictEntity(request.entity())
+                    .thenApply(strict -> audited(strict, info.get(), contentType, audit))
                     .thenCompose(
                             strict ->
                                     resources.handle(
@@ -246,6 +242,13 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
                     case "readyz" -> health("readyz", path, query, readyz, false);
                     default -> documents.handle(path, query, request, accept);
                 });
+    }
+
+    /** The body, told to the request's audit (which records what its level asks for). */
+    private static HttpEntity.Strict audited(
+            HttpEntity.Strict body, RequestInfo info, String contentType, AuditHandle audit) {
+        audit.requestBody(info.verb(), contentType, body.getData());
+        return body;
     }
 
     /** Bodies up to this size are read and dropped before a 413, so the client sees the answer. */

@@ -88,15 +88,16 @@ public final class CheckingGate implements Gate {
             if (authentication instanceof Authentication.Rejected rejected) {
                 log.debug("Unable to authenticate the request: {}", rejected.reason());
             }
-            auditor.authenticationFailed(
-                    attributes(UserInfo.anonymous(), info, request, path),
-                    uri,
-                    sourceIps,
-                    userAgent,
-                    auditId,
-                    credentials,
-                    UNAUTHORIZED.code());
-            return new Passage.Stopped(UNAUTHORIZED);
+            AuditHandle failed =
+                    auditor.authenticationFailed(
+                            attributes(UserInfo.anonymous(), info, request, path),
+                            uri,
+                            sourceIps,
+                            userAgent,
+                            auditId,
+                            credentials,
+                            UNAUTHORIZED.code());
+            return new Passage.Stopped(UNAUTHORIZED, failed);
         }
         Impersonation.Outcome acting =
                 Impersonation.decide(
@@ -110,8 +111,7 @@ public final class CheckingGate implements Gate {
                         auditId,
                         info.map(r -> r.verb() == Verb.WATCH).orElse(false));
         if (acting instanceof Impersonation.Outcome.Refused refused) {
-            audit.responseComplete(refused.status().code(), null);
-            return new Passage.Stopped(refused.status());
+            return new Passage.Stopped(refused.status(), audit);
         }
         UserInfo user = ((Impersonation.Outcome.ActAs) acting).user();
         if (user != authenticated.user()) {
@@ -121,9 +121,8 @@ public final class CheckingGate implements Gate {
         Decision decision = authorizer.authorize(attributes);
         audit.authorized(decision);
         if (!decision.allowed()) {
-            ApiStatus forbidden = ForbiddenMessage.status(attributes, decision.reason());
-            audit.responseComplete(forbidden.code(), null);
-            return new Passage.Stopped(forbidden);
+            return new Passage.Stopped(
+                    ForbiddenMessage.status(attributes, decision.reason()), audit);
         }
         return new Passage.Through(user, header.warning().stream().toList(), audit);
     }

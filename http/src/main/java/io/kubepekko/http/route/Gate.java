@@ -35,11 +35,16 @@ public interface Gate {
     /** A gate's answer. */
     sealed interface Passage {
         /**
+         * The request's audit, told how it ends (a server without auditing has handles that record
+         * nothing).
+         */
+        AuditHandle audit();
+
+        /**
          * The request goes on as {@code user}.
          *
          * @param warnings warnings for the client ({@code Warning} headers), e.g. a malformed
          *     Authorization header kube tolerates
-         * @param audit the request's audit, told how it ends; null where nothing is audited
          */
         record Through(UserInfo user, List<String> warnings, AuditHandle audit) implements Passage {
             public Through {
@@ -47,7 +52,10 @@ public interface Gate {
             }
         }
 
-        /** The request is answered {@code status} (401, 403 or 400) and goes no further. */
-        record Stopped(ApiStatus status) implements Passage {}
+        /**
+         * The request is answered {@code status} (401, 403 or 400) and goes no further; the answer
+         * is reported to {@code audit} as any response is.
+         */
+        record Stopped(ApiStatus status, AuditHandle audit) implements Passage {}
     }
 }

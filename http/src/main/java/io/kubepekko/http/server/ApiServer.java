@@ -228,9 +228,12 @@ public final class ApiServer implements AutoCloseable {
         // for the caches, so starting it here costs the start nothing.
         RbacPolicySource.Settings rbacSettings = RbacPolicySource.Settings.fromConfig(config);
         RbacPolicySource rbacPolicy = RbacPolicySource.start(controlPlane, rbacSettings);
-        // The log file is created now, so a path that cannot be written stops the start.
+        // The log file is created now, so a path that cannot be written stops the start. A request
+        // waiting for its event to be written goes on on the dispatcher, not on the log's writer.
         Auditor auditor =
-                settings.audit().enabled() ? Auditor.open(settings.audit()) : Auditor.disabled();
+                settings.audit().enabled()
+                        ? Auditor.open(settings.audit(), system.executionContext())
+                        : Auditor.disabled();
         AccessControl access =
                 AccessControl.start(
                         controlPlane,

@@ -19,9 +19,12 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -64,18 +67,38 @@ class AuditLogTest {
         public void close() {}
     }
 
+    /** Where the tests' answers complete: a thread of its own, named, never the writer. */
+    static final ExecutorService COMPLETIONS =
+            Executors.newCachedThreadPool(
+                    r -> {
+                        Thread t = new Thread(r, "completions");
+                        t.setDaemon(true);
+                        return t;
+                    });
+
+    static AuditLog log(AuditLog.LineWriter out, AuditMode mode, int capacity) {
+        return new AuditLog(
+                out, AuditLogFormat.JSON, mode, capacity, Duration.ofSeconds(30), COMPLETIONS);
+    }
+
+    private static boolean answer(CompletionStage<Boolean> stage) throws Exception {
+        return stage.toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+
     @Test
-    void writesEveryEventAsOneJsonLineInTheOrderRecorded() {
+    void writesEveryEventAsOneJsonLineInTheOrderRecorded() throws Exception {
         Capture out = new Capture();
-        AuditLog log =
-                new AuditLog(
-                        out, AuditLogFormat.JSON, AuditMode.BLOCKING, 4, Duration.ofSeconds(30));
+        AuditLog log = log(out, AuditMode.BLOCKING, 64);
         List<String> expected = new ArrayList<>();
+        List<CompletionStage<Boolean>> answers = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
             AuditStage stage =
                     i % 2 == 0 ? AuditStage.REQUEST_RECEIVED : AuditStage.RESPONSE_COMPLETE;
-            assertTrue(log.record(event("id-" + (i / 2), stage)));
+            answers.add(log.record(event("id-" + (i / 2), stage)));
             expected.add("id-" + (i / 2) + "/" + stage.wireName());
+        }
+        for (CompletionStage<Boolean> a : answers) {
+            assertTrue(answer(a));
         }
         log.close();
         assertEquals(50, out.lines.size());
@@ -127,57 +150,100 @@ class AuditLogTest {
         public void close() {}
     }
 
+    /**
+     * kube's blocking mode without a blocked thread: the answer completes once the event is
+     * written, and the caller is never held, not even by a full queue (it drops instead). A caller
+     * that waited would hang the test until the preemptive timeout fails it.
+     */
     @Test
-    void aStalledOutputNeverHoldsABlockingCallerForever() throws Exception {
+    void blockingModeAnswersOnceWrittenAndNeverHoldsTheCaller() throws Exception {
         Stalled out = new Stalled();
-        AuditLog log =
-                new AuditLog(
-                        out, AuditLogFormat.JSON, AuditMode.BLOCKING, 1, Duration.ofMillis(50));
-        assertTrue(log.record(event("first", AuditStage.REQUEST_RECEIVED)));
+        AuditLog log = log(out, AuditMode.BLOCKING, 2);
+        CompletableFuture<Boolean> first =
+                log.record(event("first", AuditStage.REQUEST_RECEIVED)).toCompletableFuture();
         assertTrue(out.entered.await(30, TimeUnit.SECONDS), "the writer took the first event");
-        assertTrue(log.record(event("second", AuditStage.REQUEST_RECEIVED))); // fills the queue
-        boolean taken =
+        List<CompletableFuture<Boolean>> queued =
                 assertTimeoutPreemptively(
                         Duration.ofSeconds(30),
-                        () -> log.record(event("third", AuditStage.REQUEST_RECEIVED)));
-        assertFalse(taken, "dropped once the bounded wait is over");
+                        () ->
+                                List.of(
+                                        log.record(event("second", AuditStage.REQUEST_RECEIVED))
+                                                .toCompletableFuture(),
+                                        log.record(event("third", AuditStage.REQUEST_RECEIVED))
+                                                .toCompletableFuture(),
+                                        log.record(event("fourth", AuditStage.REQUEST_RECEIVED))
+                                                .toCompletableFuture()));
+        assertFalse(first.isDone(), "answered before it was written");
+        assertFalse(queued.get(0).isDone());
+        assertFalse(queued.get(1).isDone());
+        assertFalse(answer(queued.get(2)), "the full queue drops at once");
         assertEquals(1, log.dropped());
 
         out.release.countDown();
-        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> out.lines.size() == 2);
+        assertTrue(answer(first));
+        assertTrue(answer(queued.get(0)));
+        assertTrue(answer(queued.get(1)));
         log.close();
+        assertEquals(3, out.lines.size());
         assertTrue(out.lines.get(0).contains("\"first\""));
-        assertTrue(out.lines.get(1).contains("\"second\""));
+        assertTrue(out.lines.get(2).contains("\"third\""));
     }
 
     @Test
-    void batchModeDropsAtOnceWhenTheQueueIsFull() throws Exception {
+    void answersCompleteOnTheCompletionsExecutorNeverOnTheWriter() throws Exception {
         Stalled out = new Stalled();
-        AuditLog log =
-                new AuditLog(out, AuditLogFormat.JSON, AuditMode.BATCH, 1, Duration.ofDays(1));
-        assertTrue(log.record(event("first", AuditStage.REQUEST_RECEIVED)));
+        AuditLog log = log(out, AuditMode.BLOCKING, 4);
+        CompletionStage<Boolean> written = log.record(event("a", AuditStage.REQUEST_RECEIVED));
         assertTrue(out.entered.await(30, TimeUnit.SECONDS));
-        assertTrue(log.record(event("second", AuditStage.REQUEST_RECEIVED)));
-        // a day-long block timeout would hang here if batch mode waited
-        assertFalse(
-                assertTimeoutPreemptively(
-                        Duration.ofSeconds(30),
-                        () -> log.record(event("third", AuditStage.REQUEST_RECEIVED))));
+        // Chained while the write is held, so it runs on the thread that completes the answer.
+        CompletableFuture<String> ranOn =
+                written.thenApply(w -> Thread.currentThread().getName()).toCompletableFuture();
+        out.release.countDown();
+        assertEquals("completions", ranOn.get(30, TimeUnit.SECONDS));
+        log.close();
+    }
+
+    @Test
+    void aFailingOutputAnswersFalseInTheBlockingModes() throws Exception {
+        AuditLog.LineWriter failing =
+                new AuditLog.LineWriter() {
+                    @Override
+                    public void write(byte[] line) throws IOException {
+                        throw new IOException("disk full");
+                    }
+
+                    @Override
+                    public void close() {}
+                };
+        AuditLog log = log(failing, AuditMode.BLOCKING_STRICT, 4);
+        assertFalse(answer(log.record(event("a", AuditStage.REQUEST_RECEIVED))));
+        log.close();
+    }
+
+    @Test
+    void batchModeAnswersAtOnceAndDropsWhenTheQueueIsFull() throws Exception {
+        Stalled out = new Stalled();
+        AuditLog log = log(out, AuditMode.BATCH, 1);
+        assertTrue(answer(log.record(event("first", AuditStage.REQUEST_RECEIVED))));
+        assertTrue(out.entered.await(30, TimeUnit.SECONDS));
+        CompletionStage<Boolean> second = log.record(event("second", AuditStage.REQUEST_RECEIVED));
+        assertTrue(second.toCompletableFuture().isDone(), "batch answers once queued");
+        assertTrue(answer(second));
+        assertFalse(answer(log.record(event("third", AuditStage.REQUEST_RECEIVED))));
         out.release.countDown();
         log.close();
+        assertEquals(2, out.lines.size());
     }
 
     @Test
-    void closeWritesWhatIsQueuedAndRefusesMore() {
+    void closeWritesWhatIsQueuedAndRefusesMore() throws Exception {
         Capture out = new Capture();
-        AuditLog log =
-                new AuditLog(
-                        out, AuditLogFormat.JSON, AuditMode.BLOCKING, 100, Duration.ofSeconds(30));
+        AuditLog log = log(out, AuditMode.BLOCKING, 100);
         for (int i = 0; i < 20; i++) {
             log.record(event("id-" + i, AuditStage.RESPONSE_COMPLETE));
         }
         log.close();
         assertEquals(20, out.lines.size());
-        assertFalse(log.record(event("late", AuditStage.RESPONSE_COMPLETE)));
+        assertFalse(answer(log.record(event("late", AuditStage.RESPONSE_COMPLETE))));
     }
 }

@@ -19,12 +19,13 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,9 +50,7 @@ class AuditorTest {
     }
 
     private Auditor auditor(AuditPolicy policy, AuditLogTest.Capture out) {
-        AuditLog log =
-                new AuditLog(
-                        out, AuditLogFormat.JSON, AuditMode.BLOCKING, 16, Duration.ofSeconds(30));
+        AuditLog log = AuditLogTest.log(out, AuditMode.BLOCKING, 16);
         return new Auditor(Optional.of(policy), log, AuditMode.BLOCKING, CLOCK, () -> "id-1");
     }
 
@@ -197,7 +196,7 @@ class AuditorTest {
                         "",
                         Optional.empty(),
                         false);
-        assertTrue(h.stored());
+        assertTrue(h.ready().toCompletableFuture().join());
         assertEquals(36, h.auditID().length());
         h.responseComplete(200, null);
         auditor.close();
@@ -208,8 +207,8 @@ class AuditorTest {
         AuditSink refusing =
                 new AuditSink() {
                     @Override
-                    public boolean record(AuditEvent event) {
-                        return false;
+                    public CompletionStage<Boolean> record(AuditEvent event) {
+                        return CompletableFuture.completedFuture(false);
                     }
 
                     @Override
@@ -222,11 +221,15 @@ class AuditorTest {
         assertFalse(
                 new Auditor(Optional.of(all), refusing, AuditMode.BLOCKING_STRICT, CLOCK, () -> "x")
                         .begin(attrs, "/version", List.of(), "", Optional.empty(), false)
-                        .stored());
+                        .ready()
+                        .toCompletableFuture()
+                        .join());
         assertTrue(
                 new Auditor(Optional.of(all), refusing, AuditMode.BLOCKING, CLOCK, () -> "x")
                         .begin(attrs, "/version", List.of(), "", Optional.empty(), false)
-                        .stored());
+                        .ready()
+                        .toCompletableFuture()
+                        .join());
     }
 
     @Test
@@ -242,7 +245,7 @@ class AuditorTest {
                         AuditLogFormat.JSON,
                         AuditMode.BLOCKING,
                         100);
-        try (Auditor auditor = Auditor.open(settings)) {
+        try (Auditor auditor = Auditor.open(settings, AuditLogTest.COMPLETIONS)) {
             assertTrue(Files.exists(path), "created at start");
             auditor.begin(
                             AuthorizationAttributes.nonResource(
