@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
+import io.kubepekko.api.admission.WriteAdmission;
 import io.kubepekko.api.audit.AuditPolicy;
 import io.kubepekko.api.audit.AuditPolicyReader;
 import io.kubepekko.api.auth.Authentication;
 import io.kubepekko.api.auth.UserInfo;
-import io.kubepekko.api.auth.WriteAdmission;
 import io.kubepekko.api.auth.authorizer.Decision;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.http.audit.AuditLog;
