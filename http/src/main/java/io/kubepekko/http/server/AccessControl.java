@@ -3,6 +3,7 @@ package io.kubepekko.http.server;
 import io.kubepekko.actors.Backoff;
 import io.kubepekko.actors.authorization.RbacPolicySource;
 import io.kubepekko.actors.controllers.BoundObjectSource;
+import io.kubepekko.actors.controllers.Informer;
 import io.kubepekko.actors.controllers.NodeGraphSource;
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.admission.WriteAdmission;
@@ -44,12 +45,18 @@ import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.PublicKey;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Props;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
+import org.apache.pekko.pattern.Patterns;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -75,6 +82,7 @@ final class AccessControl implements AutoCloseable {
     private final List<PublicKey> serviceAccountKeys;
     private final BoundObjectIndex boundObjects;
     private final WriteAdmission admission;
+    private final List<ActorRef<Informer.Event>> sources;
 
     private AccessControl(
             Gate gate,
@@ -84,7 +92,8 @@ final class AccessControl implements AutoCloseable {
             ServiceAccountSettings serviceAccounts,
             List<PublicKey> serviceAccountKeys,
             BoundObjectIndex boundObjects,
-            WriteAdmission admission) {
+            WriteAdmission admission,
+            List<ActorRef<Informer.Event>> sources) {
         this.gate = gate;
         this.rbac = rbac;
         this.reviews = reviews;
@@ -93,6 +102,7 @@ final class AccessControl implements AutoCloseable {
         this.serviceAccountKeys = serviceAccountKeys;
         this.boundObjects = boundObjects;
         this.admission = admission;
+        this.sources = List.copyOf(sources);
     }
 
     /**
@@ -122,12 +132,14 @@ final class AccessControl implements AutoCloseable {
                 .forEach(w -> log.warn("{}", w));
         List<String> audiences = sa.audiences();
         BoundObjectIndex bound = new BoundObjectIndex();
-        controlPlane
-                .system()
-                .systemActorOf(
-                        BoundObjectSource.create(controlPlane, bound, informerBackoff),
-                        "service-account-bound-objects",
-                        Props.empty());
+        List<ActorRef<Informer.Event>> sources = new ArrayList<>();
+        sources.add(
+                controlPlane
+                        .system()
+                        .systemActorOf(
+                                BoundObjectSource.create(controlPlane, bound, informerBackoff),
+                                "service-account-bound-objects",
+                                Props.empty()));
         TokenAuthenticator serviceAccounts =
                 new ServiceAccountTokenAuthenticator(
                         sa.issuers(), keys.verifying(), audiences, bound, clock);
@@ -155,12 +167,14 @@ final class AccessControl implements AutoCloseable {
                 case ALWAYS_DENY -> chain.add(Authorizers.alwaysDeny());
                 case NODE -> {
                     NodeGraph graph = new NodeGraph();
-                    controlPlane
-                            .system()
-                            .systemActorOf(
-                                    NodeGraphSource.create(controlPlane, graph, informerBackoff),
-                                    "node-graph",
-                                    Props.empty());
+                    sources.add(
+                            controlPlane
+                                    .system()
+                                    .systemActorOf(
+                                            NodeGraphSource.create(
+                                                    controlPlane, graph, informerBackoff),
+                                            "node-graph",
+                                            Props.empty()));
                     chain.add(NodeAuthorizer.of(graph));
                 }
                 case RBAC -> {
@@ -180,7 +194,7 @@ final class AccessControl implements AutoCloseable {
                         rbac.map(RbacPolicySource::policy),
                         access.authorizationModes().contains(AuthorizationMode.ALWAYS_ALLOW));
         return new AccessControl(
-                gate, rbac, reviews, tokenIssuer, sa, keys.verifying(), bound, admission);
+                gate, rbac, reviews, tokenIssuer, sa, keys.verifying(), bound, admission, sources);
     }
 
     /**
@@ -333,7 +347,28 @@ final class AccessControl implements AutoCloseable {
         return () -> rbac.flatMap(RbacPolicySource::readiness).or(boundObjects::readiness);
     }
 
-    /** The node graph's informers stop with the actor system; the server closes the RBAC source. */
+    /**
+     * Stops the node graph's and the bound objects' informers and waits (bounded) until they have
+     * stopped: an informer relisting while the node shuts down asks a sequencer through sharding,
+     * which then finds no home and holds up the shard region's shutdown. The server closes the RBAC
+     * source.
+     */
     @Override
-    public void close() {}
+    public void close() {
+        List<CompletableFuture<Boolean>> stopping = new ArrayList<>();
+        for (ActorRef<Informer.Event> source : sources) {
+            stopping.add(
+                    Patterns.gracefulStop(Adapter.toClassic(source), STOP_TIMEOUT)
+                            .toCompletableFuture());
+        }
+        try {
+            CompletableFuture.allOf(stopping.toArray(CompletableFuture[]::new))
+                    .get(STOP_TIMEOUT.toSeconds() + 1, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            // The actor system's termination stops them anyway.
+            log.debug("access informers did not stop in time", e);
+        }
+    }
+
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
 }
