@@ -24,6 +24,7 @@ public final class ApplyBench {
     /** Command-line settings; see {@link #USAGE}. */
     record Options(
             URI serverUrl,
+            Path kubeconfig,
             Path apiserver,
             Duration duration,
             Duration warmup,
@@ -46,7 +47,9 @@ public final class ApplyBench {
         --pool N                Deployments per cell, at least the concurrency (default 200)
         --namespaces N          namespaces the pools are spread over (default 4)
         --cells LIST            cells measured, in order (default apply-1,apply-5,update,merge-patch)
-        --server-url URL        benchmark a running server instead of starting one
+        --server-url URL        benchmark a running server instead of starting one (https: with
+                                --kubeconfig's CA and client certificate)
+        --kubeconfig FILE       benchmark the running server FILE names, as its user
         --apiserver PATH        launch script (default cluster-config/bin/apiserver)
         --start-timeout D       deadline for the server to become ready (default 300s)
         --out FILE              also append the report to FILE
@@ -76,26 +79,27 @@ public final class ApplyBench {
         // Other work on the machine skews every figure; the report says how busy it was.
         String loadAtStart = Report.loadAverage();
         ApplyReport.Run run;
-        if (options.serverUrl() != null) {
+        Endpoint running = BenchFlags.server(options.serverUrl(), options.kubeconfig());
+        if (running != null) {
             Processes.awaitHttp(
-                    options.serverUrl(),
-                    "/readyz",
-                    r -> r.status() == 200,
-                    null,
-                    Duration.ofSeconds(10));
-            run = measure(options.serverUrl(), "external at " + options.serverUrl());
+                    running, "/readyz", r -> r.status() == 200, null, Duration.ofSeconds(10));
+            run = measure(running, "external at " + running);
         } else {
             try (ServerProcess server =
                     Processes.closeOnExit(
                             ServerProcess.start(options.apiserver(), options.startTimeout()))) {
-                run = measure(server.url(), "started by the benchmark (embedded default)");
+                run =
+                        measure(
+                                server.endpoint(),
+                                "started by the benchmark (embedded default; HTTPS with the admin"
+                                        + " kubeconfig's client certificate)");
             }
         }
         Report.print(new ApplyReport(options, run).markdown(command, loadAtStart), options.out());
         return run.clean();
     }
 
-    private ApplyReport.Run measure(URI url, String server)
+    private ApplyReport.Run measure(Endpoint url, String server)
             throws IOException, InterruptedException {
         ApplyLoad load =
                 new ApplyLoad(
@@ -165,7 +169,7 @@ public final class ApplyBench {
     }
 
     /** Creates the namespaces and every measured cell's pool, unmeasured. */
-    private void prepare(URI url, ApplyLoad load) throws IOException, InterruptedException {
+    private void prepare(Endpoint url, ApplyLoad load) throws IOException, InterruptedException {
         KubeTarget namespaces = new KubeTarget(url);
         try (HttpConn conn = new HttpConn(url)) {
             for (int i = 0; i < options.namespaces(); i++) {
@@ -206,7 +210,7 @@ public final class ApplyBench {
      * One unmeasured round of every cell before the first is measured, so that the first cell does
      * not pay for the server's JIT compiling the write path (as in bench/run).
      */
-    private void warmUp(URI url, ApplyLoad load) throws InterruptedException {
+    private void warmUp(Endpoint url, ApplyLoad load) throws InterruptedException {
         if (options.warmup().isZero()) {
             return;
         }
@@ -232,6 +236,7 @@ public final class ApplyBench {
                                 "namespaces",
                                 "cells",
                                 "server-url",
+                                "kubeconfig",
                                 "apiserver",
                                 "start-timeout",
                                 "out"),
@@ -243,6 +248,9 @@ public final class ApplyBench {
             options =
                     new Options(
                             BenchFlags.uri(flags.get("server-url")),
+                            flags.containsKey("kubeconfig")
+                                    ? Path.of(flags.get("kubeconfig"))
+                                    : null,
                             flags.containsKey("apiserver")
                                     ? Path.of(flags.get("apiserver"))
                                     : root.resolve("cluster-config/bin/apiserver"),

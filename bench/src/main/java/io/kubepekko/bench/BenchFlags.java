@@ -1,6 +1,8 @@
 package io.kubepekko.bench;
 
+import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -59,7 +61,6 @@ final class BenchFlags {
         return flags;
     }
 
-    /** {@code http://host:port}, or null when the flag was not given. */
     /**
      * The options of a benchmark's command line, or, when they do not parse, the reason and the
      * usage on stderr and exit status 2 (the scripts' convention for a bad flag).
@@ -75,15 +76,40 @@ final class BenchFlags {
         }
     }
 
+    /** {@code http://host:port} or {@code https://host:port}, or null when not given. */
     static URI uri(String value) {
         if (value == null) {
             return null;
         }
         URI uri = URI.create(value);
-        if (!"http".equals(uri.getScheme()) || uri.getHost() == null) {
-            throw new IllegalArgumentException("expected http://host:port, got " + value);
+        if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+                || uri.getHost() == null) {
+            throw new IllegalArgumentException("expected http(s)://host:port, got " + value);
         }
         return uri;
+    }
+
+    /**
+     * A running server given on the command line: {@code --kubeconfig FILE} (its server, CA and
+     * client certificate; {@code --server-url} overrides the server), or a plain {@code
+     * --server-url http://...}; null when neither was given.
+     *
+     * @throws IOException when the kubeconfig cannot be read or an https URL has no kubeconfig
+     */
+    static Endpoint server(URI serverUrl, Path kubeconfig) throws IOException {
+        if (kubeconfig != null) {
+            Endpoint fromFile = ClientTls.kubeconfig(kubeconfig);
+            return serverUrl == null ? fromFile : fromFile.at(serverUrl);
+        }
+        if (serverUrl == null) {
+            return null;
+        }
+        if ("https".equals(serverUrl.getScheme())) {
+            throw new IOException(
+                    serverUrl
+                            + " is HTTPS: give --kubeconfig with its CA and a client certificate");
+        }
+        return Endpoint.plain(serverUrl);
     }
 
     /** {@code 500ms}, {@code 6s}, {@code 1.5s}, {@code 2m}, or plain seconds. */

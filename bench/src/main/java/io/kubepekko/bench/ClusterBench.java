@@ -94,7 +94,7 @@ public final class ClusterBench {
                                     options.cassandraCache(),
                                     keyspace,
                                     options.startTimeout()))) {
-                measure(deployment, new KubeTarget(running.urls()), results);
+                measure(deployment, new KubeTarget(running.endpoints()), results);
             }
             System.err.println("bench: stopped " + deployment.label(options.nodes()));
         }

@@ -5,7 +5,6 @@ import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.protobuf.ProtobufBodies;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,7 +35,9 @@ public final class CodecBench {
         --list-reps N           timed GETs per representation (default 50)
         --object-bytes N        pod JSON size (default 2048)
         --apiserver PATH        launch script (default cluster-config/bin/apiserver)
-        --server-url URL        list from a running server instead of starting one
+        --server-url URL        list from a running server instead of starting one (https: with
+                                --kubeconfig's CA and client certificate)
+        --kubeconfig FILE       list from the running server FILE names, as its user
         --out FILE              also append the report to FILE
       """;
 
@@ -64,6 +65,7 @@ public final class CodecBench {
                                 "object-bytes",
                                 "apiserver",
                                 "server-url",
+                                "kubeconfig",
                                 "out"),
                         USAGE);
         Duration duration = BenchFlags.duration(flags.getOrDefault("duration", "5s"));
@@ -86,15 +88,19 @@ public final class CodecBench {
                                 t.bytes()));
 
         List<ListFigure> lists;
-        if (flags.containsKey("server-url")) {
-            lists = lists(URI.create(flags.get("server-url")), fixture, pods, reps);
+        Endpoint running =
+                BenchFlags.server(
+                        BenchFlags.uri(flags.get("server-url")),
+                        flags.containsKey("kubeconfig") ? Path.of(flags.get("kubeconfig")) : null);
+        if (running != null) {
+            lists = lists(running, fixture, pods, reps);
         } else {
             Path script =
                     flags.containsKey("apiserver")
                             ? Path.of(flags.get("apiserver"))
                             : root.resolve("cluster-config/bin/apiserver");
             try (ServerProcess server = ServerProcess.start(script, Duration.ofMinutes(5))) {
-                lists = lists(server.url(), fixture, pods, reps);
+                lists = lists(server.endpoint(), fixture, pods, reps);
             }
         }
         String report =
@@ -161,7 +167,7 @@ public final class CodecBench {
     /**
      * Creates {@code pods} pods in one namespace, then times lists of them in each representation.
      */
-    static List<ListFigure> lists(URI server, PodFixture fixture, int pods, int reps)
+    static List<ListFigure> lists(Endpoint server, PodFixture fixture, int pods, int reps)
             throws IOException {
         String ns = PodFixture.namespace(0);
         try (HttpConn conn = new HttpConn(server)) {

@@ -1,8 +1,8 @@
 package io.kubepekko.bench;
 
+import io.kubepekko.http.security.Pki;
 import io.kubepekko.persistence.cassandra.LocalCassandra;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -84,26 +84,26 @@ enum Deployment {
             }
             // The seed first, on a fixed cluster port; it creates the keyspace's tables, which the
             // joiners then find. One after the other, so that each is Up before the next joins.
+            // The seed also creates the cluster's CAs and service-account key, which every joiner
+            // gets before it starts (kube's servers share them the same way).
             int seedPort = Processes.freePort();
             String seeds = "--cluster-seed-nodes=127.0.0.1:" + seedPort;
             for (int i = 0; i < nodes; i++) {
                 List<String> flags = new ArrayList<>(storage);
                 flags.add(seeds);
+                Path dataDir = Files.createTempDirectory("bench-apiserver-");
                 if (i == 0) {
                     flags.add("--cluster-port=" + seedPort);
+                } else {
+                    Pki.share(running.servers.get(0).dataDir(), dataDir);
                 }
-                running.servers.add(
-                        ServerProcess.start(
-                                script,
-                                Files.createTempDirectory("bench-apiserver-"),
-                                0,
-                                flags,
-                                timeout));
+                running.servers.add(ServerProcess.start(script, dataDir, 0, flags, timeout));
             }
             // The seed's own readiness was checked while it was alone: check all again as one
             // cluster.
             for (ServerProcess server : running.servers) {
-                Processes.awaitHttp(server.url(), "/readyz", r -> r.status() == 200, null, timeout);
+                Processes.awaitHttp(
+                        server.endpoint(), "/readyz", r -> r.status() == 200, null, timeout);
             }
             return running;
         } catch (IOException | InterruptedException | RuntimeException e) {
@@ -118,9 +118,9 @@ enum Deployment {
         private LocalCassandra cassandra;
         private Path cassandraDir;
 
-        /** The servers' base URLs, the seed's first. */
-        List<URI> urls() {
-            return servers.stream().map(ServerProcess::url).toList();
+        /** The servers, each with its own admin identity, the seed's first. */
+        List<Endpoint> endpoints() {
+            return servers.stream().map(ServerProcess::endpoint).toList();
         }
 
         @Override

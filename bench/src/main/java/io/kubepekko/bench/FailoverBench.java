@@ -1,5 +1,6 @@
 package io.kubepekko.bench;
 
+import io.kubepekko.http.security.Pki;
 import io.kubepekko.persistence.cassandra.LocalCassandra;
 import java.io.IOException;
 import java.net.URI;
@@ -82,8 +83,10 @@ public final class FailoverBench {
       """;
 
     private final Options options;
-    private final HttpClient http =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    /** Trusts the cluster's server CA and presents an admin certificate; once server 0 is up. */
+    private HttpClient http;
+
     private final List<URI> urls = new ArrayList<>();
 
     /** Servers not to send to (killed and not ready again). */
@@ -163,6 +166,11 @@ public final class FailoverBench {
                             .collect(Collectors.joining(","));
             for (int i = 0; i < options.nodes(); i++) {
                 dataDirs.add(Files.createTempDirectory("bench-failover-" + i + "-"));
+                if (i > 0) {
+                    // server 0 created the cluster's CAs and service-account key: every server
+                    // serves and trusts the same ones
+                    Pki.share(dataDirs.get(0), dataDirs.get(i));
+                }
                 flags.add(
                         List.of(
                                 "--storage=cassandra",
@@ -180,9 +188,21 @@ public final class FailoverBench {
                                 logFile(i)));
                 urls.add(servers.get(i).url());
             }
+            Endpoint admin = servers.get(0).endpoint();
+            // HTTP/1.1 as the bench's own clients speak it (the JDK client would ask for h2)
+            http =
+                    HttpClient.newBuilder()
+                            .version(HttpClient.Version.HTTP_1_1)
+                            .connectTimeout(Duration.ofSeconds(2))
+                            .sslContext(admin.tls())
+                            .build();
             for (URI url : urls) {
                 Processes.awaitHttp(
-                        url, "/readyz", r -> r.status() == 200, null, options.startTimeout());
+                        admin.at(url),
+                        "/readyz",
+                        r -> r.status() == 200,
+                        null,
+                        options.startTimeout());
             }
             lastSuccess = new AtomicLongArray(options.namespaces());
             for (int n = 0; n < options.namespaces(); n++) {

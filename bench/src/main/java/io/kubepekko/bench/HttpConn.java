@@ -13,6 +13,9 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.SSLSocketFactory;
 
 /**
  * One HTTP/1.1 keep-alive connection, used by one worker at a time.
@@ -23,6 +26,11 @@ import java.util.Locale;
  * client's throughput against the same etcd, so it would have measured itself rather than the
  * stores. A blocking socket per worker keeps the client's CPU share small and makes "one connection
  * per worker" literal.
+ *
+ * <p>Against an {@code https} {@link Endpoint} the socket is an {@link SSLSocket} (the server CA as
+ * the only trust, the host name checked as HTTPS clients do, the client certificate presented): the
+ * handshake happens once, in {@link #connect()}, and every request after it reuses the session, as
+ * kube's clients keep their connections.
  */
 final class HttpConn implements Closeable {
 
@@ -58,6 +66,7 @@ final class HttpConn implements Closeable {
 
     private final String host;
     private final int port;
+    private final SSLSocketFactory tls;
     private final byte[] hostHeader;
     private int readTimeoutMillis = READ_TIMEOUT_MS;
     private byte[] acceptHeader =
@@ -65,6 +74,12 @@ final class HttpConn implements Closeable {
 
     /** Volatile so that {@link #abort()} from another thread sees the socket a reader opened. */
     private volatile Socket socket;
+
+    /**
+     * The TCP socket under {@link #socket} (the same one without TLS): {@link #abort()} closes this
+     * one, since closing an SSLSocket would first try to send close_notify while a reader holds it.
+     */
+    private volatile Socket tcp;
 
     private InputStream in;
     private OutputStream out;
@@ -74,9 +89,16 @@ final class HttpConn implements Closeable {
      */
     private int sentOnSocket;
 
+    /** A plain HTTP connection (etcd). */
     HttpConn(URI base) {
+        this(Endpoint.plain(base));
+    }
+
+    HttpConn(Endpoint endpoint) {
+        URI base = endpoint.base();
         this.host = base.getHost();
-        this.port = base.getPort() > 0 ? base.getPort() : 80;
+        this.tls = endpoint.secure() ? endpoint.tls().getSocketFactory() : null;
+        this.port = base.getPort() > 0 ? base.getPort() : endpoint.secure() ? 443 : 80;
         this.hostHeader =
                 ("Host: " + host + ":" + port + "\r\n").getBytes(StandardCharsets.US_ASCII);
     }
@@ -95,7 +117,10 @@ final class HttpConn implements Closeable {
                 ("Accept: " + mediaTypes + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
     }
 
-    /** Opens the socket now, so that connecting is not timed as part of the first request. */
+    /**
+     * Opens the socket now, and over TLS completes the handshake, so that neither is timed as part
+     * of the first request.
+     */
     void connect() throws IOException {
         if (socket != null) {
             return;
@@ -105,10 +130,31 @@ final class HttpConn implements Closeable {
         s.setKeepAlive(true);
         s.connect(new InetSocketAddress(host, port), CONNECT_TIMEOUT_MS);
         s.setSoTimeout(readTimeoutMillis);
+        tcp = s;
+        if (tls != null) {
+            try {
+                s = handshake(s);
+            } catch (IOException e) {
+                tcp = null;
+                s.close();
+                throw e;
+            }
+        }
         socket = s;
         in = new BufferedInputStream(s.getInputStream(), 64 * 1024);
         out = new BufferedOutputStream(s.getOutputStream(), 16 * 1024);
         sentOnSocket = 0;
+    }
+
+    /** TLS over a connected socket, HTTP/1.1 by ALPN, the server's name checked. */
+    private SSLSocket handshake(Socket connected) throws IOException {
+        SSLSocket ssl = (SSLSocket) tls.createSocket(connected, host, port, true);
+        SSLParameters parameters = ssl.getSSLParameters();
+        parameters.setEndpointIdentificationAlgorithm("HTTPS");
+        parameters.setApplicationProtocols(new String[] {"http/1.1"});
+        ssl.setSSLParameters(parameters);
+        ssl.startHandshake();
+        return ssl;
     }
 
     /** Sends one request with a JSON body (or none) and reads the whole response; see below. */
@@ -193,7 +239,7 @@ final class HttpConn implements Closeable {
      * with an IOException: the way to end a watch that the server would keep open.
      */
     void abort() {
-        Socket s = socket;
+        Socket s = tcp;
         if (s != null) {
             try {
                 s.close();
@@ -352,6 +398,7 @@ final class HttpConn implements Closeable {
             }
         }
         socket = null;
+        tcp = null;
         in = null;
         out = null;
     }

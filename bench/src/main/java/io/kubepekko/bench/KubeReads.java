@@ -1,7 +1,6 @@
 package io.kubepekko.bench;
 
 import java.io.IOException;
-import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -16,8 +15,8 @@ final class KubeReads implements ReadStore {
 
     private final KubeTarget writes;
 
-    KubeReads(URI base) {
-        this.writes = new KubeTarget(base);
+    KubeReads(Endpoint server) {
+        this.writes = new KubeTarget(server);
     }
 
     @Override

@@ -60,12 +60,21 @@ public final class LoadBench {
             int objectBytes,
             Duration startTimeout,
             Path out,
-            Set<Op> ops) {}
+            Set<Op> ops,
+            Path kubeconfig,
+            String user) {}
 
     static final String USAGE =
             """
       usage: bench/run [options]
-        --server-url URL        benchmark a running server instead of starting one
+        --server-url URL        benchmark a running server instead of starting one (https: with
+                                --kubeconfig's CA and client certificate)
+        --kubeconfig FILE       benchmark the running server FILE names, as its user (CA and
+                                client certificate)
+        --user NAME             measure as NAME (client certificate from the started server's
+                                client CA, authorized by a RoleBinding to ClusterRole edit in each
+                                bench namespace) instead of the admin, whom system:masters lets
+                                skip RBAC
         --apiserver PATH        launch script (default cluster-config/bin/apiserver)
         --etcd-url URL          benchmark a running etcd instead of starting one
         --etcd-only             measure etcd only
@@ -133,25 +142,53 @@ public final class LoadBench {
                 }
             }
         }
+        String oursAccess = "not run";
         if (options.runOurs()) {
-            if (options.serverUrl() != null) {
+            Endpoint running = BenchFlags.server(options.serverUrl(), options.kubeconfig());
+            if (running != null) {
                 Processes.awaitHttp(
-                        options.serverUrl(),
-                        "/readyz",
-                        r -> r.status() == 200,
-                        null,
-                        Duration.ofSeconds(10));
-                measure(new KubeTarget(options.serverUrl()), cells, ours);
+                        running, "/readyz", r -> r.status() == 200, null, Duration.ofSeconds(10));
+                oursAccess =
+                        running.secure()
+                                ? "external at " + running + ", as " + options.kubeconfig()
+                                : "external at " + running + ", plain HTTP";
+                measure(new KubeTarget(running), cells, ours);
             } else {
                 try (ServerProcess process =
                         Processes.closeOnExit(
                                 ServerProcess.start(options.apiserver(), options.startTimeout()))) {
-                    measure(new KubeTarget(process.url()), cells, ours);
+                    KubeTarget target;
+                    if (options.user() == null) {
+                        target = new KubeTarget(process.endpoint());
+                        oursAccess =
+                                "HTTPS with the admin kubeconfig's client certificate"
+                                        + " (system:masters)";
+                    } else {
+                        Endpoint admin = process.endpoint();
+                        target =
+                                KubeTarget.boundUser(
+                                        admin,
+                                        admin.as(
+                                                ClientTls.user(
+                                                        process.dataDir(),
+                                                        options.user(),
+                                                        List.of())),
+                                        options.user());
+                        oursAccess =
+                                "HTTPS as user "
+                                        + options.user()
+                                        + " (client certificate from the server's client CA),"
+                                        + " authorized by RBAC: RoleBinding to ClusterRole "
+                                        + KubeTarget.ROLE
+                                        + " in each namespace";
+                    }
+                    measure(target, cells, ours);
                 }
             }
         }
         String report =
-                new Report(cells, ours, etcd, options).markdown(command, etcdVersion, loadAtStart);
+                new Report(cells, ours, etcd, options)
+                        .markdown(command, etcdVersion, oursAccess, loadAtStart);
         Report.print(report, options.out());
     }
 
@@ -314,7 +351,9 @@ public final class LoadBench {
                                 "object-bytes",
                                 "start-timeout",
                                 "out",
-                                "ops"),
+                                "ops",
+                                "kubeconfig",
+                                "user"),
                         USAGE);
         boolean etcdOnly = flags.containsKey("etcd-only");
         boolean serverOnly = flags.containsKey("server-only");
@@ -338,9 +377,17 @@ public final class LoadBench {
                         Integer.parseInt(flags.getOrDefault("object-bytes", "2048")),
                         BenchFlags.duration(flags.getOrDefault("start-timeout", "300s")),
                         flags.containsKey("out") ? Path.of(flags.get("out")) : null,
-                        ops(flags.getOrDefault("ops", "create,get,update,get-one")));
+                        ops(flags.getOrDefault("ops", "create,get,update,get-one")),
+                        flags.containsKey("kubeconfig") ? Path.of(flags.get("kubeconfig")) : null,
+                        flags.get("user"));
         if (options.pool() < 1) {
             throw new IllegalArgumentException("--pool must be at least 1");
+        }
+        if (options.user() != null
+                && (options.serverUrl() != null || options.kubeconfig() != null)) {
+            throw new IllegalArgumentException(
+                    "--user needs a server the bench starts: it issues the user's certificate from"
+                            + " that server's client CA");
         }
         return options;
     }

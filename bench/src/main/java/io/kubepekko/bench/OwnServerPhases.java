@@ -36,7 +36,7 @@ final class OwnServerPhases {
                         ServerProcess.start(options.apiserver(), options.startTimeout()))) {
             Jcmd.verify(server.pid(), "ApiServerMain");
             Jcmd jcmd = new Jcmd(server.pid());
-            ReadStore store = new KubeReads(server.url());
+            ReadStore store = new KubeReads(server.endpoint());
             createNamespaces(store);
             int first = Math.max(options.namespaces(), Math.min(1000, options.heapObjects() / 10));
             results.add(Seeder.create(store, pods, 0, first, options.connections()));
@@ -88,7 +88,7 @@ final class OwnServerPhases {
         int exitCode;
         try {
             Processes.closeOnExit(first);
-            ReadStore store = new KubeReads(first.url());
+            ReadStore store = new KubeReads(first.endpoint());
             createNamespaces(store);
             seeded = Seeder.create(store, pods, 0, options.warmObjects(), options.connections());
             results.add(seeded);
@@ -116,7 +116,7 @@ final class OwnServerPhases {
                     warm.jvmNanos() / 1e9,
                     warm.processNanos() / 1e9,
                     warm.rebuilt() ? " (the launch script built the project first)" : "");
-            ReadStore store = new KubeReads(second.url());
+            ReadStore store = new KubeReads(second.endpoint());
             long l0 = System.nanoTime();
             ReadStore.Listing listing;
             try (HttpConn conn = store.newConnection()) {

@@ -131,7 +131,7 @@ public final class PodStartBench {
                     ContainerdLocal.start(options.containerdLocal(), tmp.resolve("containerd"));
             ServerProcess server = ServerProcess.start(options.apiserver(), options.startTimeout());
             started.add(server);
-            api = new PodStartApi(server.url(), options.startTimeout());
+            api = new PodStartApi(server.endpoint(), options.startTimeout());
             Floor floor =
                     options.runtimeFloor()
                             ? runtimeFloor(containerd[0], tmp.resolve("floor"))

@@ -40,6 +40,18 @@ final class Processes {
             Process process,
             Duration timeout)
             throws IOException, InterruptedException {
+        awaitHttp(Endpoint.plain(base), path, ready, process, timeout);
+    }
+
+    /** {@link #awaitHttp(URI, String, Predicate, Process, Duration)} over TLS too. */
+    static void awaitHttp(
+            Endpoint endpoint,
+            String path,
+            Predicate<HttpConn.Response> ready,
+            Process process,
+            Duration timeout)
+            throws IOException, InterruptedException {
+        URI base = endpoint.base();
         long deadline = System.nanoTime() + timeout.toNanos();
         String last = "no response";
         while (System.nanoTime() < deadline) {
@@ -52,7 +64,7 @@ final class Processes {
                                 + path
                                 + " was ready");
             }
-            try (HttpConn conn = new HttpConn(base)) {
+            try (HttpConn conn = new HttpConn(endpoint)) {
                 HttpConn.Response response = conn.get(path);
                 if (ready.test(response)) {
                     return;

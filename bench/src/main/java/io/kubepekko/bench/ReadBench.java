@@ -131,7 +131,7 @@ public final class ReadBench {
             try (ServerProcess server =
                     Processes.closeOnExit(
                             ServerProcess.start(options.apiserver(), options.startTimeout()))) {
-                work.run(new KubeReads(server.url()));
+                work.run(new KubeReads(server.endpoint()));
             } catch (IOException | RuntimeException e) {
                 failed(phase, "ours", e);
             }

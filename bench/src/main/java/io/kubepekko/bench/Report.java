@@ -62,7 +62,7 @@ final class Report {
         this.options = options;
     }
 
-    String markdown(String command, String etcdVersion, String loadAtStart) {
+    String markdown(String command, String etcdVersion, String oursAccess, String loadAtStart) {
         StringBuilder md = new StringBuilder();
         md.append("## Benchmark ")
                 .append(
@@ -75,7 +75,9 @@ final class Report {
                 .append(System.getProperty("java.version"))
                 .append("; etcd: ")
                 .append(etcdVersion)
+                .append(etcd.isEmpty() ? "" : ", plain HTTP")
                 .append('\n');
+        md.append("- ours: ").append(oursAccess).append('\n');
         md.append("- per cell: ")
                 .append(
                         options.count() > 0

@@ -25,9 +25,11 @@ import java.util.regex.Pattern;
 
 /**
  * Our API server as a separate process, started through {@code cluster-config/bin/apiserver
- * --data-dir <tmp> --port 0}. Its address comes from the log line {@code listening on
- * http://127.0.0.1:<port>}, or from {@code server:} in {@code <data-dir>/admin.kubeconfig},
- * whichever shows first; it is ready when {@code /readyz} answers 200.
+ * --data-dir <tmp> --secure-port 0 --bind-address 127.0.0.1}. Its address comes from the log line
+ * {@code listening on https://127.0.0.1:<port>}, or from {@code server:} in {@code
+ * <data-dir>/admin.kubeconfig}, whichever shows first; it is ready when {@code /readyz} answers
+ * 200. The server serves only HTTPS: {@link #endpoint()} talks to it as the admin kubeconfig does
+ * (its CA, its {@code system:masters} client certificate).
  *
  * <p>For a restart on the same data (a warm start), start it on a data directory and fixed port of
  * the caller's choosing, {@link #stop(Duration)} it (the data stays), and start it again with the
@@ -35,9 +37,11 @@ import java.util.regex.Pattern;
  */
 final class ServerProcess implements AutoCloseable {
 
-    private static final Pattern LISTENING = Pattern.compile("listening on (http://[^\\s/]+:\\d+)");
+    private static final Pattern LISTENING =
+            Pattern.compile("listening on (https?://[^\\s/]+:\\d+)");
     private static final Pattern KUBECONFIG_SERVER = Pattern.compile("(?m)^\\s*server:\\s*(\\S+)");
     private static final int LOG_TAIL_LINES = 40;
+    private static final long KUBECONFIG_POLL_MILLIS = 20;
 
     private final Process process;
     private final Path dataDir;
@@ -50,7 +54,7 @@ final class ServerProcess implements AutoCloseable {
 
     private volatile boolean rebuilt;
     private volatile Path logFile;
-    private URI url;
+    private Endpoint endpoint;
 
     private ServerProcess(Process process, Path dataDir) {
         this.process = process;
@@ -101,8 +105,11 @@ final class ServerProcess implements AutoCloseable {
                                 script.toString(),
                                 "--data-dir",
                                 dataDir.toString(),
-                                "--port",
-                                Integer.toString(port)));
+                                "--secure-port",
+                                Integer.toString(port),
+                                // loopback only: the default, 0.0.0.0, would open the machine
+                                "--bind-address",
+                                "127.0.0.1"));
         command.addAll(flags);
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         ServerProcess server = new ServerProcess(process, dataDir);
@@ -115,18 +122,19 @@ final class ServerProcess implements AutoCloseable {
         exec.start();
         try {
             long deadline = System.nanoTime() + timeout.toNanos();
-            server.url =
+            URI url =
                     port > 0
-                            ? URI.create("http://127.0.0.1:" + port)
+                            ? URI.create("https://127.0.0.1:" + port)
                             : server.awaitAddress(deadline);
+            server.endpoint = server.awaitKubeconfig(deadline).at(url);
             Processes.awaitHttp(
-                    server.url,
+                    server.endpoint,
                     "/readyz",
                     r -> r.status() == 200,
                     process,
                     Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
             server.ready = true;
-            System.err.println("apiserver ready at " + server.url);
+            System.err.println("apiserver ready at " + url);
             return server;
         } catch (IOException | RuntimeException e) {
             server.printLogTail();
@@ -194,7 +202,17 @@ final class ServerProcess implements AutoCloseable {
     }
 
     URI url() {
-        return url;
+        return endpoint.base();
+    }
+
+    /** The server as its admin kubeconfig reaches it: its CA, the admin's client certificate. */
+    Endpoint endpoint() {
+        return endpoint;
+    }
+
+    /** Where the server keeps its data and its PKI ({@code pki/}). */
+    Path dataDir() {
+        return dataDir;
     }
 
     /**
@@ -264,6 +282,31 @@ final class ServerProcess implements AutoCloseable {
             }
         }
         throw new IOException("apiserver did not announce its address in time");
+    }
+
+    /**
+     * The admin kubeconfig's server, CA and client certificate, once the server has written it
+     * (before {@code /readyz} can answer 200; on a restart it is there from the last run, with the
+     * same CAs).
+     */
+    private Endpoint awaitKubeconfig(long deadline) throws IOException, InterruptedException {
+        Path kubeconfig = kubeconfig();
+        while (true) {
+            if (Files.exists(kubeconfig)) {
+                return ClientTls.kubeconfig(kubeconfig);
+            }
+            if (!process.isAlive()) {
+                throw new IOException(
+                        "apiserver exited with code "
+                                + process.exitValue()
+                                + " before writing "
+                                + kubeconfig);
+            }
+            if (System.nanoTime() >= deadline) {
+                throw new IOException("apiserver did not write " + kubeconfig + " in time");
+            }
+            process.waitFor(KUBECONFIG_POLL_MILLIS, TimeUnit.MILLISECONDS);
+        }
     }
 
     private static Optional<URI> serverIn(Path kubeconfig) {
