@@ -3,7 +3,6 @@ package io.kubepekko.http.server;
 import io.kubepekko.actors.Backoff;
 import io.kubepekko.actors.authorization.RbacPolicySource;
 import io.kubepekko.actors.controllers.BoundObjectSource;
-import io.kubepekko.actors.controllers.Informer;
 import io.kubepekko.actors.controllers.NodeGraphSource;
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.admission.WriteAdmission;
@@ -82,7 +81,7 @@ final class AccessControl implements AutoCloseable {
     private final List<PublicKey> serviceAccountKeys;
     private final BoundObjectIndex boundObjects;
     private final WriteAdmission admission;
-    private final List<ActorRef<Informer.Event>> sources;
+    private final List<ActorRef<?>> sources;
 
     private AccessControl(
             Gate gate,
@@ -93,7 +92,7 @@ final class AccessControl implements AutoCloseable {
             List<PublicKey> serviceAccountKeys,
             BoundObjectIndex boundObjects,
             WriteAdmission admission,
-            List<ActorRef<Informer.Event>> sources) {
+            List<ActorRef<?>> sources) {
         this.gate = gate;
         this.rbac = rbac;
         this.reviews = reviews;
@@ -132,7 +131,7 @@ final class AccessControl implements AutoCloseable {
                 .forEach(w -> log.warn("{}", w));
         List<String> audiences = sa.audiences();
         BoundObjectIndex bound = new BoundObjectIndex();
-        List<ActorRef<Informer.Event>> sources = new ArrayList<>();
+        List<ActorRef<?>> sources = new ArrayList<>();
         sources.add(
                 controlPlane
                         .system()
@@ -356,7 +355,7 @@ final class AccessControl implements AutoCloseable {
     @Override
     public void close() {
         List<CompletableFuture<Boolean>> stopping = new ArrayList<>();
-        for (ActorRef<Informer.Event> source : sources) {
+        for (ActorRef<?> source : sources) {
             stopping.add(
                     Patterns.gracefulStop(Adapter.toClassic(source), STOP_TIMEOUT)
                             .toCompletableFuture());
