@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.http.server.ApiServerSettings;
+import io.kubepekko.http.server.StorageFlags;
 import io.kubepekko.persistence.cassandra.LocalCassandra;
 import java.time.Duration;
 import java.util.List;
@@ -61,9 +62,8 @@ class CassandraStorageIT {
 
     @Test
     void servesVerbsAndWatchesAndARestartOnTheSameKeyspaceFindsEverything() throws Exception {
-        ApiServerSettings.StorageFlags storage =
-                ApiServerSettings.StorageFlags.cassandra(
-                        List.of(cassandra.contactPoint()), TestCassandra.keyspace());
+        StorageFlags storage =
+                StorageFlags.cassandra(List.of(cassandra.contactPoint()), TestCassandra.keyspace());
         try (TestApiServer api = TestApiServer.start(s -> s.withStorage(storage))) {
             awaitStorageReady(api);
 
@@ -135,9 +135,8 @@ class CassandraStorageIT {
      */
     @Test
     void withoutSchemaCreationTheServerNeedsTheProductionScript() throws Exception {
-        ApiServerSettings.StorageFlags storage =
-                ApiServerSettings.StorageFlags.cassandra(
-                        List.of(cassandra.contactPoint()), "kubepekko");
+        StorageFlags storage =
+                StorageFlags.cassandra(List.of(cassandra.contactPoint()), "kubepekko");
         UnaryOperator<ApiServerSettings> production =
                 s ->
                         s.withStorage(storage)

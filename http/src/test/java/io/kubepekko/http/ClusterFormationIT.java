@@ -9,7 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.Json;
-import io.kubepekko.http.server.ApiServerSettings;
+import io.kubepekko.http.server.ClusterFlags;
+import io.kubepekko.http.server.StorageFlags;
 import io.kubepekko.persistence.cassandra.LocalCassandra;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -101,9 +102,8 @@ class ClusterFormationIT {
 
     @Test
     void twoServersShareObjectsAndWatches() throws Exception {
-        ApiServerSettings.StorageFlags storage =
-                ApiServerSettings.StorageFlags.cassandra(
-                        List.of(cassandra.contactPoint()), TestCassandra.keyspace());
+        StorageFlags storage =
+                StorageFlags.cassandra(List.of(cassandra.contactPoint()), TestCassandra.keyspace());
         String seed = "127.0.0.1:" + TestApiServer.freePort();
         int seedPort = Integer.parseInt(seed.substring(seed.indexOf(':') + 1));
         try (TestApiServer a =
@@ -111,7 +111,7 @@ class ClusterFormationIT {
                                 s ->
                                         s.withStorage(storage)
                                                 .withCluster(
-                                                        new ApiServerSettings.ClusterFlags(
+                                                        new ClusterFlags(
                                                                 List.of(seed),
                                                                 seedPort,
                                                                 "127.0.0.1")));
@@ -120,7 +120,7 @@ class ClusterFormationIT {
                                 s ->
                                         s.withStorage(storage)
                                                 .withCluster(
-                                                        new ApiServerSettings.ClusterFlags(
+                                                        new ClusterFlags(
                                                                 List.of(seed), 0, "127.0.0.1")))) {
             awaitOneCluster(a, b);
             ObjectNode list = writtenOnOneReadOnTheOther(a, b);
@@ -219,9 +219,8 @@ class ClusterFormationIT {
      */
     @Test
     void watchesGoOnWhenTheirSequencersMoveInOrder() throws Exception {
-        ApiServerSettings.StorageFlags storage =
-                ApiServerSettings.StorageFlags.cassandra(
-                        List.of(cassandra.contactPoint()), TestCassandra.keyspace());
+        StorageFlags storage =
+                StorageFlags.cassandra(List.of(cassandra.contactPoint()), TestCassandra.keyspace());
         int seedPort = TestApiServer.freePort();
         String seed = "127.0.0.1:" + seedPort;
         TestApiServer a =
@@ -229,7 +228,7 @@ class ClusterFormationIT {
                         s ->
                                 s.withStorage(storage)
                                         .withCluster(
-                                                new ApiServerSettings.ClusterFlags(
+                                                new ClusterFlags(
                                                         List.of(seed), seedPort, "127.0.0.1")));
         boolean aClosed = false;
         try (TestApiServer b =
@@ -237,8 +236,7 @@ class ClusterFormationIT {
                         s ->
                                 s.withStorage(storage)
                                         .withCluster(
-                                                new ApiServerSettings.ClusterFlags(
-                                                        List.of(seed), 0, "127.0.0.1")))) {
+                                                new ClusterFlags(List.of(seed), 0, "127.0.0.1")))) {
             await().atMost(Duration.ofSeconds(30))
                     .pollInterval(Duration.ofMillis(100))
                     .untilAsserted(() -> assertEquals(2, b.server().upMembers().size()));

@@ -5,7 +5,8 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kubepekko.http.server.ApiServerSettings;
+import io.kubepekko.http.server.ClusterFlags;
+import io.kubepekko.http.server.StorageFlags;
 import io.kubepekko.persistence.cassandra.LocalCassandra;
 import java.time.Duration;
 import java.util.List;
@@ -40,9 +41,8 @@ class ClusterLargeMessagesIT {
 
     @Test
     void aJoiningServerLoadsALargeCollectionAndLargeObjectsCrossNodes() throws Exception {
-        ApiServerSettings.StorageFlags storage =
-                ApiServerSettings.StorageFlags.cassandra(
-                        List.of(cassandra.contactPoint()), TestCassandra.keyspace());
+        StorageFlags storage =
+                StorageFlags.cassandra(List.of(cassandra.contactPoint()), TestCassandra.keyspace());
         int seedPort = TestApiServer.freePort();
         List<String> seeds = List.of("127.0.0.1:" + seedPort);
         try (TestApiServer a =
@@ -50,8 +50,7 @@ class ClusterLargeMessagesIT {
                         s ->
                                 s.withStorage(storage)
                                         .withCluster(
-                                                new ApiServerSettings.ClusterFlags(
-                                                        seeds, seedPort, "127.0.0.1")))) {
+                                                new ClusterFlags(seeds, seedPort, "127.0.0.1")))) {
             // Alone in the cluster, A hosts the collection's entity.
             for (int i = 0; i < OBJECTS; i++) {
                 a.create(
@@ -69,8 +68,7 @@ class ClusterLargeMessagesIT {
                             s ->
                                     s.withStorage(storage)
                                             .withCluster(
-                                                    new ApiServerSettings.ClusterFlags(
-                                                            seeds, 0, "127.0.0.1")))) {
+                                                    new ClusterFlags(seeds, 0, "127.0.0.1")))) {
                 await().atMost(Duration.ofSeconds(60))
                         .pollInterval(Duration.ofMillis(200))
                         .untilAsserted(

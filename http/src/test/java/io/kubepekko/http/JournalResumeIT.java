@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.actors.Environment;
-import io.kubepekko.http.server.ApiServerSettings;
+import io.kubepekko.http.server.ReadFlags;
 import io.kubepekko.testsupport.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -37,7 +37,7 @@ class JournalResumeIT {
         return TestApiServer.start(
                 s ->
                         s.withReads(
-                                        new ApiServerSettings.ReadFlags(
+                                        new ReadFlags(
                                                 Duration.ofMinutes(1),
                                                 Duration.ofMinutes(5),
                                                 Duration.ofHours(2),

@@ -19,7 +19,7 @@ import io.kubepekko.api.protobuf.Envelope;
 import io.kubepekko.api.protobuf.ProtobufBodies;
 import io.kubepekko.api.watch.FeatureGates;
 import io.kubepekko.http.encoding.Encoder;
-import io.kubepekko.http.server.ApiServerSettings;
+import io.kubepekko.http.server.ReadFlags;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -324,7 +324,7 @@ class LargeListsIT {
                     TestApiServer.start(
                             s ->
                                     s.withReads(
-                                            new ApiServerSettings.ReadFlags(
+                                            new ReadFlags(
                                                     s.reads().watchCacheWindow(),
                                                     s.reads().continueTokenTtl(),
                                                     s.reads().watchHistoryRetention(),

@@ -14,7 +14,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.watch.FeatureGates;
 import io.kubepekko.http.encoding.Encoder;
-import io.kubepekko.http.server.ApiServerSettings;
+import io.kubepekko.http.server.ReadFlags;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.WebSocket;
@@ -47,7 +47,7 @@ class ListWatchIT {
             TestApiServer.perClass(
                     s ->
                             s.withReads(
-                                            new ApiServerSettings.ReadFlags(
+                                            new ReadFlags(
                                                     Duration.ofMinutes(5),
                                                     Duration.ofSeconds(2),
                                                     Duration.ofMinutes(5),
@@ -688,7 +688,7 @@ class ListWatchIT {
                     TestApiServer.start(
                             s ->
                                     s.withReads(
-                                            new ApiServerSettings.ReadFlags(
+                                            new ReadFlags(
                                                     s.reads().watchCacheWindow(),
                                                     s.reads().continueTokenTtl(),
                                                     s.reads().watchHistoryRetention(),
@@ -726,7 +726,7 @@ class ListWatchIT {
                     TestApiServer.start(
                             s ->
                                     s.withReads(
-                                            new ApiServerSettings.ReadFlags(
+                                            new ReadFlags(
                                                     s.reads().watchCacheWindow(),
                                                     s.reads().continueTokenTtl(),
                                                     s.reads().watchHistoryRetention(),

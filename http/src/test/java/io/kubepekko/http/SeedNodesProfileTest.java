@@ -10,6 +10,7 @@ import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigParseOptions;
 import io.kubepekko.http.server.ApiServerFlags;
 import io.kubepekko.http.server.ApiServerSettings;
+import io.kubepekko.http.server.StorageFlags;
 import io.kubepekko.persistence.StorageSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,9 +51,7 @@ class SeedNodesProfileTest {
                         .withoutPath(HOSTNAME); // a substitution, left to each node
         Config known =
                 ApiServerSettings.defaults()
-                        .withStorage(
-                                ApiServerSettings.StorageFlags.cassandra(
-                                        List.of("127.0.0.1:9042"), "kubepekko"))
+                        .withStorage(StorageFlags.cassandra(List.of("127.0.0.1:9042"), "kubepekko"))
                         .resolve()
                         .config();
         TreeSet<String> unknown = new TreeSet<>();

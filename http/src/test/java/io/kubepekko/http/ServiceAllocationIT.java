@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.alloc.Ipv4;
 import io.kubepekko.api.alloc.Ipv4Cidr;
 import io.kubepekko.api.alloc.PortRange;
-import io.kubepekko.http.server.ApiServerSettings;
+import io.kubepekko.http.server.ServiceRanges;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -40,10 +40,7 @@ class ServiceAllocationIT {
     @RegisterExtension
     static final TestApiServer api =
             TestApiServer.perClass(
-                    s ->
-                            s.withServices(
-                                    new ApiServerSettings.ServiceRanges(
-                                            CIDR, PortRange.DEFAULT_NODE_PORTS)));
+                    s -> s.withServices(new ServiceRanges(CIDR, PortRange.DEFAULT_NODE_PORTS)));
 
     private static String unique(String prefix) {
         return prefix + "-" + NAMES.incrementAndGet();
@@ -610,7 +607,7 @@ class ServiceAllocationIT {
                 TestApiServer.start(
                         s ->
                                 s.withServices(
-                                        new ApiServerSettings.ServiceRanges(
+                                        new ServiceRanges(
                                                 Ipv4Cidr.parse("10.9.0.0/29"),
                                                 PortRange.parse("30000-30000"))))) {
             String path = services("default");

@@ -11,6 +11,8 @@ import io.kubepekko.api.auth.TokenIssuer;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.http.server.ApiServer;
 import io.kubepekko.http.server.ApiServerSettings;
+import io.kubepekko.http.server.ClusterFlags;
+import io.kubepekko.http.server.StorageFlags;
 import io.kubepekko.persistence.StorageSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -205,7 +207,7 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
      * data dir.
      */
     private void bootCluster() throws Exception {
-        ApiServerSettings.StorageFlags storage = TestCassandra.freshKeyspace();
+        StorageFlags storage = TestCassandra.freshKeyspace();
         int seedPort = freePort();
         List<String> seeds = List.of("127.0.0.1:" + seedPort);
         for (int i = 0; i < size; i++) {
@@ -218,7 +220,7 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
                                             dataDir, "127.0.0.1", 0, Duration.ZERO, Duration.ZERO)
                                     .withStorage(storage)
                                     .withCluster(
-                                            new ApiServerSettings.ClusterFlags(
+                                            new ClusterFlags(
                                                     seeds, i == 0 ? seedPort : 0, "127.0.0.1"))));
         }
         startNodes();

@@ -4,7 +4,7 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
-import io.kubepekko.http.server.ApiServerSettings;
+import io.kubepekko.http.server.StorageFlags;
 import io.kubepekko.persistence.cassandra.LocalCassandra;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -30,8 +30,8 @@ final class TestCassandra {
     }
 
     /** The cassandra profile on a keyspace no other server uses. */
-    static ApiServerSettings.StorageFlags freshKeyspace() throws Exception {
-        return ApiServerSettings.StorageFlags.cassandra(contactPoints(), keyspace());
+    static StorageFlags freshKeyspace() throws Exception {
+        return StorageFlags.cassandra(contactPoints(), keyspace());
     }
 
     /** A keyspace name no other test uses. */

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.kubepekko.http.server.ApiServerSettings;
+import io.kubepekko.http.server.StorageFlags;
 import io.kubepekko.persistence.fencing.WritePermit;
 import java.time.Duration;
 import java.util.List;
@@ -28,7 +28,7 @@ class WriteFenceIT {
 
     @Test
     void aServerWhosePermitLapsedWritesNothingAndWritesAgainOnceItIsBack() throws Exception {
-        ApiServerSettings.StorageFlags storage = TestCassandra.freshKeyspace();
+        StorageFlags storage = TestCassandra.freshKeyspace();
         try (TestApiServer api =
                 TestApiServer.startSingle(
                         s ->

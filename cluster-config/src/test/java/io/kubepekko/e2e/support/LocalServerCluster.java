@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.kubepekko.http.server.ApiServer;
 import io.kubepekko.http.server.ApiServerSettings;
+import io.kubepekko.http.server.ClusterFlags;
+import io.kubepekko.http.server.StorageFlags;
 import io.kubepekko.persistence.cassandra.LocalCassandra;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -72,8 +74,8 @@ public final class LocalServerCluster implements AutoCloseable {
      * stopped again if a later step fails.
      */
     public static LocalServerCluster start(Path dir) throws Exception {
-        ApiServerSettings.StorageFlags storage =
-                ApiServerSettings.StorageFlags.cassandra(
+        StorageFlags storage =
+                StorageFlags.cassandra(
                         List.of(sharedCassandra().contactPoint()),
                         "e2e_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16));
         long t0 = System.nanoTime();
@@ -99,7 +101,7 @@ public final class LocalServerCluster implements AutoCloseable {
                                         .withPort(0)
                                         .withStorage(storage)
                                         .withCluster(
-                                                new ApiServerSettings.ClusterFlags(
+                                                new ClusterFlags(
                                                         seeds, clusterPort, "127.0.0.1"))));
                 System.err.printf(
                         "[kubepekko e2e] node %d started in %.1f s%n",

@@ -345,17 +345,17 @@ public final class ApiServerFlags {
                         v.get(SecureServingFlags.SECURE_PORT),
                         v.get(LIVEZ_GRACE_PERIOD),
                         v.get(SHUTDOWN_DELAY_DURATION),
-                        new ApiServerSettings.ReadFlags(
+                        new ReadFlags(
                                 window, v.get(CONTINUE_TOKEN_TTL), retention, v.get(FEATURE_GATES)),
                         file == null ? ConfigFactory.empty() : file,
-                        new ApiServerSettings.ServiceRanges(
+                        new ServiceRanges(
                                 v.get(SERVICE_CLUSTER_IP_RANGE), v.get(SERVICE_NODE_PORT_RANGE)),
-                        new ApiServerSettings.StorageFlags(
+                        new StorageFlags(
                                 v.given(STORAGE).orElse(null),
                                 v.given(CASSANDRA_CONTACT_POINTS).orElse(null),
                                 v.given(CASSANDRA_KEYSPACE).orElse(null),
                                 v.given(STORAGE_QUOTA_BYTES).orElse(null)),
-                        new ApiServerSettings.ClusterFlags(
+                        new ClusterFlags(
                                 v.given(CLUSTER_SEED_NODES).orElse(null),
                                 v.given(CLUSTER_PORT).orElse(null),
                                 v.given(CLUSTER_HOSTNAME).orElse(null)));

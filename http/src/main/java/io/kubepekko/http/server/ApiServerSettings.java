@@ -2,18 +2,12 @@ package io.kubepekko.http.server;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
-import io.kubepekko.api.alloc.Ipv4Cidr;
-import io.kubepekko.api.alloc.PortRange;
-import io.kubepekko.api.kinds.ServiceNetwork;
-import io.kubepekko.api.watch.FeatureGates;
 import io.kubepekko.http.audit.AuditSettings;
 import io.kubepekko.http.security.SecureServing;
 import io.kubepekko.persistence.StorageSettings;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * How an API server runs, read once from its flags.
@@ -54,50 +48,10 @@ public record ApiServerSettings(
      */
     public static final String SYSTEM_NAME = "kubepekko";
 
-    /**
-     * The cluster-formation flags the operator gave; a null one was not given, and the
-     * configuration decides (the {@code --config} file's {@code pekko.cluster.seed-nodes} and
-     * {@code pekko.remote.artery.canonical}, else the built-in: no seed nodes, port 0, 127.0.0.1).
-     *
-     * @param seedNodes {@code --cluster-seed-nodes}: {@code host:port} remoting addresses of the
-     *     seed nodes; empty means this node forms a cluster of its own (joins itself)
-     * @param port {@code --cluster-port}: the artery port; 0 picks a free one (a seed needs a fixed
-     *     one)
-     * @param hostname {@code --cluster-hostname}: the address other nodes reach this one at
-     */
-    public record ClusterFlags(List<String> seedNodes, Integer port, String hostname) {
-        /** No cluster flag given. */
-        public static final ClusterFlags DEFAULT = new ClusterFlags(null, null, null);
-
-        public ClusterFlags {
-            seedNodes = seedNodes == null ? null : List.copyOf(seedNodes);
-        }
-
-        /** The remoting and seed-node configuration of the flags given. */
-        public Config toConfig() {
-            Map<String, Object> given = new LinkedHashMap<>();
-            if (hostname != null) {
-                given.put(HOSTNAME, hostname);
-            }
-            if (port != null) {
-                given.put(PORT, port);
-            }
-            if (seedNodes != null) {
-                given.put(
-                        SEED_NODES,
-                        seedNodes.stream().map(s -> "pekko://" + SYSTEM_NAME + "@" + s).toList());
-            }
-            return ConfigFactory.parseMap(given, "cluster flags");
-        }
-    }
-
     static final String SEED_NODES = "pekko.cluster.seed-nodes";
 
     /** How a problem of the layered configuration (rather than of one flag) starts. */
     static final String INVALID = "invalid configuration: ";
-
-    private static final String HOSTNAME = "pekko.remote.artery.canonical.hostname";
-    private static final String PORT = "pekko.remote.artery.canonical.port";
 
     public ApiServerSettings(
             Path dataDir,
@@ -146,73 +100,6 @@ public record ApiServerSettings(
                 services,
                 storage,
                 ClusterFlags.DEFAULT);
-    }
-
-    /**
-     * The storage flags the operator gave; a null one was not given, and the configuration decides
-     * ({@code kubepekko.storage.profile}, {@code kubepekko.storage.cassandra.contact-points} and
-     * {@code .keyspace}: by default embedded, 127.0.0.1:9042, kubepekko).
-     *
-     * @param profile {@code --storage}: embedded or cassandra
-     * @param cassandraContactPoints {@code --cassandra-contact-points}: {@code host:port} of
-     *     Cassandra nodes
-     * @param cassandraKeyspace {@code --cassandra-keyspace}
-     * @param quotaBytes {@code --storage-quota-bytes}: the storage quota; 0 for the default (a
-     *     share of the heap, see {@link #QUOTA_BYTES})
-     */
-    public record StorageFlags(
-            StorageSettings.Profile profile,
-            List<String> cassandraContactPoints,
-            String cassandraKeyspace,
-            Long quotaBytes) {
-        /** No storage flag given. */
-        public static final StorageFlags DEFAULT = new StorageFlags(null, null, null, null);
-
-        /**
-         * The setting {@code --storage-quota-bytes} sets (reference.conf says how its default is
-         * derived).
-         */
-        public static final String QUOTA_BYTES = "kubepekko.storage.quota-bytes";
-
-        public StorageFlags {
-            cassandraContactPoints =
-                    cassandraContactPoints == null ? null : List.copyOf(cassandraContactPoints);
-        }
-
-        public StorageFlags(
-                StorageSettings.Profile profile,
-                List<String> cassandraContactPoints,
-                String cassandraKeyspace) {
-            this(profile, cassandraContactPoints, cassandraKeyspace, null);
-        }
-
-        public StorageFlags withQuotaBytes(Long bytes) {
-            return new StorageFlags(profile, cassandraContactPoints, cassandraKeyspace, bytes);
-        }
-
-        /** The cassandra profile on these contact points and keyspace. */
-        public static StorageFlags cassandra(List<String> contactPoints, String keyspace) {
-            return new StorageFlags(
-                    StorageSettings.Profile.CASSANDRA, contactPoints, keyspace, null);
-        }
-
-        /** The storage configuration of the flags given. */
-        public Config toConfig() {
-            Map<String, Object> given = new LinkedHashMap<>();
-            if (profile != null) {
-                given.put(StorageSettings.PROFILE, profile.flagValue());
-            }
-            if (cassandraContactPoints != null) {
-                given.put(StorageSettings.CASSANDRA_CONTACT_POINTS, cassandraContactPoints);
-            }
-            if (cassandraKeyspace != null) {
-                given.put(StorageSettings.CASSANDRA_KEYSPACE, cassandraKeyspace);
-            }
-            if (quotaBytes != null) {
-                given.put(QUOTA_BYTES, quotaBytes);
-            }
-            return ConfigFactory.parseMap(given, "storage flags");
-        }
     }
 
     public ApiServerSettings(
@@ -272,19 +159,6 @@ public record ApiServerSettings(
         return ConfigLayering.resolve(this);
     }
 
-    /**
-     * The Service ranges.
-     *
-     * @param clusterIpRange {@code --service-cluster-ip-range}, kube-apiserver's default
-     *     10.0.0.0/24
-     * @param nodePortRange {@code --service-node-port-range}, default 30000-32767
-     */
-    public record ServiceRanges(Ipv4Cidr clusterIpRange, PortRange nodePortRange) {
-        public static final ServiceRanges DEFAULT =
-                new ServiceRanges(
-                        ServiceNetwork.DEFAULT_CLUSTER_IP_RANGE, PortRange.DEFAULT_NODE_PORTS);
-    }
-
     public ApiServerSettings(
             Path dataDir,
             String bindAddress,
@@ -302,29 +176,6 @@ public record ApiServerSettings(
                 reads,
                 overrides,
                 ServiceRanges.DEFAULT);
-    }
-
-    /**
-     * The list/watch flags.
-     *
-     * @param watchCacheWindow how long the watch cache keeps events in memory ({@code
-     *     --watch-cache-window})
-     * @param continueTokenTtl how long a continue token stays valid ({@code --continue-token-ttl})
-     * @param watchHistoryRetention how far back a watch may resume, from the journal when older
-     *     than the window ({@code --watch-history-retention})
-     * @param featureGates {@code --feature-gates}
-     */
-    public record ReadFlags(
-            Duration watchCacheWindow,
-            Duration continueTokenTtl,
-            Duration watchHistoryRetention,
-            FeatureGates featureGates) {
-        public static final ReadFlags DEFAULT =
-                new ReadFlags(
-                        Duration.ofMinutes(5),
-                        Duration.ofMinutes(5),
-                        Duration.ofMinutes(5),
-                        FeatureGates.defaults());
     }
 
     public ApiServerSettings(

@@ -61,7 +61,7 @@ final class BootSteps {
      * kubepekko.storage.quota-heap-percent} of {@code maxHeap}.
      */
     static StorageQuota storageQuota(Config config, long maxHeap) {
-        long bytes = config.getBytes(ApiServerSettings.StorageFlags.QUOTA_BYTES);
+        long bytes = config.getBytes(StorageFlags.QUOTA_BYTES);
         if (bytes > 0) {
             return StorageQuota.of(bytes);
         }
@@ -126,7 +126,7 @@ final class BootSteps {
 
     static ControlPlane.ReadSettings readSettings(
             ApiServerSettings settings, Config config, Duration askTimeout) {
-        ApiServerSettings.ReadFlags reads = settings.reads();
+        ReadFlags reads = settings.reads();
         FeatureGates gates = reads.featureGates();
         WatchCache.Settings cache =
                 WatchCache.Settings.fromConfig(

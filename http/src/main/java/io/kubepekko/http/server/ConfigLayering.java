@@ -22,7 +22,7 @@ final class ConfigLayering {
     private static final String SYSTEM_NAME = ApiServerSettings.SYSTEM_NAME;
 
     static ApiServerSettings.Resolved resolve(ApiServerSettings settings) {
-        ApiServerSettings.ClusterFlags cluster = settings.cluster();
+        ClusterFlags cluster = settings.cluster();
         Config given =
                 cluster.toConfig()
                         .withFallback(settings.storage().toConfig())

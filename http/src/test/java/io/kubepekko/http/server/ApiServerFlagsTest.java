@@ -100,7 +100,7 @@ class ApiServerFlagsTest {
                                 "--service-cluster-ip-range",
                                 new String[] {"--service-cluster-ip-range", "10.96.0.0/12"}),
                         FLAG_DEFAULTS.withServices(
-                                new ApiServerSettings.ServiceRanges(
+                                new ServiceRanges(
                                         Ipv4Cidr.parse("10.96.0.0/12"),
                                         PortRange.DEFAULT_NODE_PORTS))),
                 Arguments.of(
@@ -108,18 +108,16 @@ class ApiServerFlagsTest {
                                 "--service-node-port-range",
                                 new String[] {"--service-node-port-range", "20000-20100"}),
                         FLAG_DEFAULTS.withServices(
-                                new ApiServerSettings.ServiceRanges(
+                                new ServiceRanges(
                                         Ipv4Cidr.parse("10.0.0.0/24"), new PortRange(20000, 101)))),
                 Arguments.of(
                         named("--storage cassandra", new String[] {"--storage", "cassandra"}),
                         FLAG_DEFAULTS.withStorage(
-                                new ApiServerSettings.StorageFlags(
-                                        StorageSettings.Profile.CASSANDRA, null, null))),
+                                new StorageFlags(StorageSettings.Profile.CASSANDRA, null, null))),
                 Arguments.of(
                         named("--storage embedded", new String[] {"--storage", "embedded"}),
                         FLAG_DEFAULTS.withStorage(
-                                new ApiServerSettings.StorageFlags(
-                                        StorageSettings.Profile.EMBEDDED, null, null))),
+                                new StorageFlags(StorageSettings.Profile.EMBEDDED, null, null))),
                 Arguments.of(
                         named(
                                 "--cassandra-contact-points",
@@ -128,7 +126,7 @@ class ApiServerFlagsTest {
                                     "10.0.0.1:9042,cass-2.example:9043,[::1]:9044"
                                 }),
                         FLAG_DEFAULTS.withStorage(
-                                new ApiServerSettings.StorageFlags(
+                                new StorageFlags(
                                         null,
                                         List.of(
                                                 "10.0.0.1:9042",
@@ -139,14 +137,12 @@ class ApiServerFlagsTest {
                         named(
                                 "--cassandra-keyspace",
                                 new String[] {"--cassandra-keyspace", "prod_1"}),
-                        FLAG_DEFAULTS.withStorage(
-                                new ApiServerSettings.StorageFlags(null, null, "prod_1"))),
+                        FLAG_DEFAULTS.withStorage(new StorageFlags(null, null, "prod_1"))),
                 Arguments.of(
                         named(
                                 "--storage-quota-bytes",
                                 new String[] {"--storage-quota-bytes", "536870912"}),
-                        FLAG_DEFAULTS.withStorage(
-                                new ApiServerSettings.StorageFlags(null, null, null, 536870912L))));
+                        FLAG_DEFAULTS.withStorage(new StorageFlags(null, null, null, 536870912L))));
     }
 
     /**
@@ -216,7 +212,7 @@ class ApiServerFlagsTest {
 
     @Test
     void serviceRangesDefaultAsKubeApiserversDo() throws Exception {
-        ApiServerSettings.ServiceRanges services = settings().services();
+        ServiceRanges services = settings().services();
         assertEquals("10.0.0.0/24", services.clusterIpRange().toString());
         assertEquals("30000-32767", services.nodePortRange().toString());
     }
@@ -353,7 +349,7 @@ class ApiServerFlagsTest {
                 built.getBytes(ApiServerFlags.MAX_OBJECT_BYTES));
         assertEquals(
                 Long.parseLong(ApiServerFlags.STORAGE_QUOTA_BYTES.defaultText()),
-                built.getBytes(ApiServerSettings.StorageFlags.QUOTA_BYTES));
+                built.getBytes(StorageFlags.QUOTA_BYTES));
         assertEquals(List.of(), built.getStringList("pekko.cluster.seed-nodes"));
         assertEquals("", ApiServerFlags.CLUSTER_SEED_NODES.defaultText());
         assertEquals(
@@ -532,10 +528,7 @@ class ApiServerFlagsTest {
 
     @Test
     void clusterFlagsDefaultToAOneNodeClusterOnAFreePort() throws Exception {
-        assertEquals(
-                new ApiServerSettings.ClusterFlags(null, null, null),
-                settings().cluster(),
-                "no flag given");
+        assertEquals(new ClusterFlags(null, null, null), settings().cluster(), "no flag given");
         ApiServerSettings.Resolved resolved = settings().resolve();
         assertEquals(List.of(), resolved.seedNodes());
         assertEquals(0, resolved.config().getInt("pekko.remote.artery.canonical.port"));
@@ -554,8 +547,7 @@ class ApiServerFlagsTest {
                         "--cluster-hostname",
                         "10.0.0.1");
         assertEquals(
-                new ApiServerSettings.ClusterFlags(
-                        List.of("10.0.0.1:2552", "node-2.example:2553"), 2552, "10.0.0.1"),
+                new ClusterFlags(List.of("10.0.0.1:2552", "node-2.example:2553"), 2552, "10.0.0.1"),
                 s.cluster());
         Config c = s.cluster().toConfig();
         assertEquals(
