@@ -21,25 +21,16 @@ import io.kubepekko.http.route.HealthChecks;
 import io.kubepekko.http.route.ResourceHandler;
 import io.kubepekko.http.route.WatchTimeouts;
 import io.kubepekko.http.security.Pki;
-import io.kubepekko.persistence.StorageProbe;
 import io.kubepekko.persistence.StorageSettings;
 import io.kubepekko.persistence.fencing.WritePermit;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
@@ -65,8 +56,7 @@ public final class ApiServer implements AutoCloseable {
 
     private final ActorSystem<Void> system;
     private final SecureListener listener;
-    private final ScheduledExecutorService probes;
-    private final AtomicBoolean shuttingDown;
+    private final ServerHealth health;
     private final ApiServerSettings settings;
     private final Path kubeconfig;
     private final Controllers controllers;
@@ -78,8 +68,7 @@ public final class ApiServer implements AutoCloseable {
     private ApiServer(
             ActorSystem<Void> system,
             SecureListener listener,
-            ScheduledExecutorService probes,
-            AtomicBoolean shuttingDown,
+            ServerHealth health,
             ApiServerSettings settings,
             Path kubeconfig,
             Controllers controllers,
@@ -89,8 +78,7 @@ public final class ApiServer implements AutoCloseable {
             Auditor auditor) {
         this.system = system;
         this.listener = listener;
-        this.probes = probes;
-        this.shuttingDown = shuttingDown;
+        this.health = health;
         this.settings = settings;
         this.kubeconfig = kubeconfig;
         this.controllers = controllers;
@@ -189,40 +177,7 @@ public final class ApiServer implements AutoCloseable {
                                 settings.services().nodePortRange()),
                         quota);
 
-        AtomicBoolean shuttingDown = new AtomicBoolean(false);
-        AtomicBoolean bootstrapped = new AtomicBoolean(false);
-        AtomicReference<Optional<String>> storageHealth =
-                new AtomicReference<>(Optional.of("not probed yet"));
-        StorageProbe probe = storage.probe(system, config);
-        ScheduledExecutorService probes =
-                Executors.newSingleThreadScheduledExecutor(
-                        r -> {
-                            Thread t = new Thread(r, "kubepekko-storage-probe");
-                            t.setDaemon(true);
-                            return t;
-                        });
-        probes.scheduleWithFixedDelay(
-                () -> storageHealth.set(probe.check()), 0, 2, TimeUnit.SECONDS);
-
-        Supplier<Optional<String>> ping = Optional::empty;
-        Supplier<Optional<String>> sharding =
-                () ->
-                        cluster.selfMember().status() == MemberStatus.up()
-                                ? Optional.empty()
-                                : Optional.of("cluster member is not up");
-        Supplier<Optional<String>> bootstrap =
-                () ->
-                        bootstrapped.get()
-                                ? Optional.empty()
-                                : Optional.of("system namespaces not created yet");
-        Map<String, Supplier<Optional<String>>> live = new LinkedHashMap<>();
-        live.put("ping", ping);
-        live.put("sharding", sharding);
-        live.put("poststarthook/bootstrap-namespaces", bootstrap);
-        Map<String, Supplier<Optional<String>>> ready = new LinkedHashMap<>(live);
-        ready.put("storage", storageHealth::get);
-        ready.put("cluster", () -> BootSteps.clusterHealth(cluster));
-        ready.put("watch-caches", controlPlane::readiness);
+        ServerHealth health = ServerHealth.start(storage.probe(system, config), cluster);
         Pki.Material pki = SecureListener.pki(settings);
         // Every server follows RBAC itself: it authorizes its own requests. Its informers wait
         // for the caches, so starting it here costs the start nothing.
@@ -244,15 +199,8 @@ public final class ApiServer implements AutoCloseable {
                         auditor,
                         environment.clock());
         admission.install(access.admission());
-        ready.put("informer-sync", access.readiness());
-        ready.put("storage-quota", quota::readiness);
-        ready.put(
-                "shutdown",
-                () -> shuttingDown.get() ? Optional.of("shutting down") : Optional.empty());
-        Set<String> startup = Set.of("sharding", "poststarthook/bootstrap-namespaces");
-        HealthChecks livez =
-                new HealthChecks(live, startup, Clock.systemUTC(), settings.livezGracePeriod());
-        HealthChecks readyz = new HealthChecks(ready, Set.of(), Clock.systemUTC(), Duration.ZERO);
+        HealthChecks livez = health.livez(settings.livezGracePeriod());
+        HealthChecks readyz = health.readyz(cluster, controlPlane, access.readiness(), quota);
 
         ResourceHandler resources =
                 new ResourceHandler(
@@ -293,7 +241,7 @@ public final class ApiServer implements AutoCloseable {
 
         BootSteps.awaitUp(cluster, Duration.ofSeconds(60));
         BootSteps.bootstrapWithRetry(controlPlane, Duration.ofSeconds(60));
-        bootstrapped.set(true);
+        health.bootstrapped();
         BootSteps.awaitCaches(controlPlane, Duration.ofSeconds(120));
         // After bootstrap, like kube-controller-manager against a serving apiserver.
         // Off only for tests of the API server's own behaviour (kube-apiserver without a
@@ -318,8 +266,7 @@ public final class ApiServer implements AutoCloseable {
         return new ApiServer(
                 system,
                 listener,
-                probes,
-                shuttingDown,
+                health,
                 settings,
                 kubeconfig,
                 controllers,
@@ -403,7 +350,7 @@ public final class ApiServer implements AutoCloseable {
      * Whether {@link #close()} has been called: a termination without it was the cluster's doing.
      */
     public boolean closing() {
-        return shuttingDown.get();
+        return health.isShuttingDown();
     }
 
     /**
@@ -414,10 +361,10 @@ public final class ApiServer implements AutoCloseable {
      */
     @Override
     public void close() {
-        shuttingDown.set(true);
+        health.shuttingDown();
         ShutdownLogFilter.serverStopping();
         if (system.getWhenTerminated().toCompletableFuture().isDone()) {
-            probes.shutdownNow();
+            health.close();
             return;
         }
         // The controllers write through the control plane: stop them before it goes away.
@@ -441,7 +388,7 @@ public final class ApiServer implements AutoCloseable {
         }
         // After the listeners: the last requests' events are written before the log closes.
         auditor.close();
-        probes.shutdownNow();
+        health.close();
         system.terminate();
         try {
             system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
