@@ -35,9 +35,9 @@ public final class NodeRestriction implements WriteAdmission {
     private static final GroupResource LEASES = new GroupResource("coordination.k8s.io", "leases");
 
     /** The resources kube's listers name in their NotFound errors (singular, as client-go's). */
-    private static final GroupResource POD_LISTER = new GroupResource("", "pod");
+    static final GroupResource POD_LISTER = new GroupResource("", "pod");
 
-    private static final GroupResource NODE_LISTER = new GroupResource("", "node");
+    static final GroupResource NODE_LISTER = new GroupResource("", "node");
 
     /**
      * The stored pods and nodes admission consults besides the write's own objects, answered from
@@ -54,9 +54,11 @@ public final class NodeRestriction implements WriteAdmission {
     }
 
     private final Lookup lookup;
+    private final PodRestriction pods;
 
     public NodeRestriction(Lookup lookup) {
         this.lookup = lookup;
+        this.pods = new PodRestriction(lookup);
     }
 
     @Override
@@ -71,9 +73,9 @@ public final class NodeRestriction implements WriteAdmission {
         }
         if (r.resource().equals(PODS)) {
             return switch (r.subresource()) {
-                case "" -> pod(node, r);
-                case "status" -> podStatus(node, r);
-                case "eviction" -> eviction(node, r);
+                case "" -> pods.pod(node, r);
+                case "status" -> PodRestriction.podStatus(node, r);
+                case "eviction" -> pods.eviction(node, r);
                 default ->
                         forbidden(
                                 r,
@@ -95,206 +97,6 @@ public final class NodeRestriction implements WriteAdmission {
         }
         if (r.resource().equals(LEASES)) {
             return lease(node, r);
-        }
-        return Optional.empty();
-    }
-
-    private Optional<ApiStatus> pod(String node, AdmissionRequest r) {
-        switch (r.operation()) {
-            case CREATE -> {
-                return mirrorPod(node, r);
-            }
-            case DELETE -> {
-                // kube reads the pod from its informer; the stored one is at hand here.
-                Optional<String> bound =
-                        r.oldObject() != null
-                                ? Optional.of(nodeNameOf(r.oldObject()))
-                                : lookup.pod(r.namespace(), r.name()).map(Lookup.Pod::nodeName);
-                if (bound.isEmpty()) {
-                    return Optional.of(ApiStatus.notFound(POD_LISTER, r.name()));
-                }
-                if (!bound.get().equals(node)) {
-                    return forbidden(
-                            r,
-                            "node "
-                                    + quote(node)
-                                    + " can only delete pods with spec.nodeName set to itself");
-                }
-                return Optional.empty();
-            }
-            default -> {
-                return forbidden(
-                        r,
-                        "unexpected operation "
-                                + quote(r.operation().name())
-                                + ", node "
-                                + quote(node)
-                                + " can only create and delete mirror pods");
-            }
-        }
-    }
-
-    /** A kubelet creates only mirror pods of itself, owned by its Node, referencing nothing. */
-    private Optional<ApiStatus> mirrorPod(String node, AdmissionRequest r) {
-        JsonNode pod = objectOf(r);
-        String n = quote(node);
-        if (!PodReferences.isMirror(pod)) {
-            return forbidden(
-                    r,
-                    "pod does not have "
-                            + quote(PodReferences.MIRROR_ANNOTATION)
-                            + " annotation, node "
-                            + n
-                            + " can only create mirror pods");
-        }
-        if (!nodeNameOf(pod).equals(node)) {
-            return forbidden(
-                    r, "node " + n + " can only create pods with spec.nodeName set to itself");
-        }
-        JsonNode owners = pod.path("metadata").path("ownerReferences");
-        if (owners.size() > 1) {
-            return forbidden(
-                    r,
-                    "node "
-                            + n
-                            + " can only create pods with a single owner reference set to itself");
-        }
-        JsonNode owner = owners.path(0);
-        if (owners.size() == 0
-                || !owner.path("apiVersion").asText("").equals("v1")
-                || !owner.path("kind").asText("").equals("Node")
-                || !owner.path("name").asText("").equals(node)) {
-            return forbidden(
-                    r, "node " + n + " can only create pods with an owner reference set to itself");
-        }
-        if (!owner.path("controller").asBoolean(false)) {
-            return forbidden(
-                    r,
-                    "node "
-                            + n
-                            + " can only create pods with a controller owner reference set to itself");
-        }
-        if (owner.path("blockOwnerDeletion").asBoolean(false)) {
-            return forbidden(
-                    r, "node " + n + " must not set blockOwnerDeletion on an owner reference");
-        }
-        Optional<String> nodeUid = lookup.nodeUid(node);
-        if (nodeUid.isEmpty()) {
-            return Optional.of(ApiStatus.notFound(NODE_LISTER, node));
-        }
-        String ownerUid = owner.path("uid").asText("");
-        if (!ownerUid.equals(nodeUid.get())) {
-            return forbidden(
-                    r,
-                    "node "
-                            + node
-                            + " UID mismatch: expected "
-                            + ownerUid
-                            + " got "
-                            + nodeUid.get());
-        }
-        return unreferencing(n, r, pod);
-    }
-
-    /** kube lets a node create no pod that would give it access to other objects. */
-    private static Optional<ApiStatus> unreferencing(String n, AdmissionRequest r, JsonNode pod) {
-        if (!pod.path("spec").path("serviceAccountName").asText("").isEmpty()) {
-            return forbidden(
-                    r, "node " + n + " can not create pods that reference a service account");
-        }
-        Set<ObjectRef> refs = PodReferences.all(pod);
-        if (refs.stream().anyMatch(ref -> ref.type() == GraphObject.SECRET)) {
-            return forbidden(r, "node " + n + " can not create pods that reference secrets");
-        }
-        if (refs.stream().anyMatch(ref -> ref.type() == GraphObject.CONFIG_MAP)) {
-            return forbidden(r, "node " + n + " can not create pods that reference configmaps");
-        }
-        for (JsonNode v : pod.path("spec").path("volumes")) {
-            for (JsonNode source : v.path("projected").path("sources")) {
-                if (source.has("clusterTrustBundle")) {
-                    return forbidden(
-                            r,
-                            "node "
-                                    + n
-                                    + " can not create pods that reference clustertrustbundles");
-                }
-            }
-        }
-        for (JsonNode v : pod.path("spec").path("volumes")) {
-            if (v.has("persistentVolumeClaim")) {
-                return forbidden(
-                        r,
-                        "node " + n + " can not create pods that reference persistentvolumeclaims");
-            }
-        }
-        return Optional.empty();
-    }
-
-    private static Optional<ApiStatus> podStatus(String node, AdmissionRequest r) {
-        if (r.operation() != Operation.UPDATE) {
-            return forbidden(r, "unexpected operation " + quote(r.operation().name()));
-        }
-        JsonNode old = oldObjectOf(r);
-        if (!nodeNameOf(old).equals(node)) {
-            return forbidden(
-                    r,
-                    "node "
-                            + quote(node)
-                            + " can only update pod status for pods with spec.nodeName set to itself");
-        }
-        JsonNode now = objectOf(r);
-        if (!SemanticJson.equal(
-                old.path("metadata").path("labels"), now.path("metadata").path("labels"))) {
-            return forbidden(r, "node " + quote(node) + " cannot update labels through pod status");
-        }
-        // kube's message spells "statues"
-        if (!claimStatusesEqual(
-                old.path("status").path("resourceClaimStatuses"),
-                now.path("status").path("resourceClaimStatuses"))) {
-            return forbidden(r, "node " + quote(node) + " cannot update resource claim statues");
-        }
-        return Optional.empty();
-    }
-
-    /** kube's {@code resourceClaimStatusesEqual}: the same names and claim names, in order. */
-    private static boolean claimStatusesEqual(JsonNode a, JsonNode b) {
-        if (a.size() != b.size()) {
-            return false;
-        }
-        for (int i = 0; i < a.size(); i++) {
-            JsonNode x = a.get(i);
-            JsonNode y = b.get(i);
-            if (!x.path("name").asText("").equals(y.path("name").asText(""))) {
-                return false;
-            }
-            JsonNode claimX = x.path("resourceClaimName");
-            JsonNode claimY = y.path("resourceClaimName");
-            boolean hasX = claimX.isTextual();
-            if (hasX != claimY.isTextual() || (hasX && !claimX.asText().equals(claimY.asText()))) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private Optional<ApiStatus> eviction(String node, AdmissionRequest r) {
-        if (r.operation() != Operation.CREATE) {
-            return forbidden(r, "unexpected operation " + r.operation().name());
-        }
-        String podName = r.name();
-        if (podName.isEmpty()) {
-            podName = objectOf(r).path("metadata").path("name").asText("");
-            if (podName.isEmpty()) {
-                return forbidden(r, "could not determine pod from request data");
-            }
-        }
-        Optional<Lookup.Pod> existing = lookup.pod(r.namespace(), podName);
-        if (existing.isEmpty()) {
-            return Optional.of(ApiStatus.notFound(POD_LISTER, podName));
-        }
-        if (!existing.get().nodeName().equals(node)) {
-            return forbidden(
-                    r, "node " + node + " can only evict pods with spec.nodeName set to itself");
         }
         return Optional.empty();
     }
@@ -450,28 +252,28 @@ public final class NodeRestriction implements WriteAdmission {
         return Optional.empty();
     }
 
-    private static JsonNode objectOf(AdmissionRequest r) {
+    static JsonNode objectOf(AdmissionRequest r) {
         return r.object() == null ? MissingNode.getInstance() : r.object();
     }
 
-    private static JsonNode oldObjectOf(AdmissionRequest r) {
+    static JsonNode oldObjectOf(AdmissionRequest r) {
         return r.oldObject() == null ? MissingNode.getInstance() : r.oldObject();
     }
 
-    private static String nodeNameOf(JsonNode pod) {
+    static String nodeNameOf(JsonNode pod) {
         return pod.path("spec").path("nodeName").asText("");
     }
 
-    private static boolean hasValue(JsonNode n) {
+    static boolean hasValue(JsonNode n) {
         return !n.isMissingNode() && !n.isNull();
     }
 
     /** Go's %q of a plain string. */
-    private static String quote(String s) {
+    static String quote(String s) {
         return FieldError.quote(s);
     }
 
-    private static Optional<ApiStatus> forbidden(AdmissionRequest r, String why) {
+    static Optional<ApiStatus> forbidden(AdmissionRequest r, String why) {
         return Optional.of(r.forbidden(why));
     }
 }
