@@ -41,20 +41,6 @@ import java.util.stream.Collectors;
  */
 public final class FailoverBench {
 
-    /** Command-line settings; see {@link #USAGE}. */
-    record Options(
-            int nodes,
-            int kills,
-            int namespaces,
-            Duration settle,
-            Duration requestTimeout,
-            Duration gapTimeout,
-            Path apiserver,
-            Path cassandraCache,
-            Duration startTimeout,
-            Path logs,
-            Path out) {}
-
     /**
      * One kill: which server, and when each namespace wrote again (ms after the kill; -1: never).
      */
@@ -66,23 +52,7 @@ public final class FailoverBench {
         }
     }
 
-    static final String USAGE =
-            """
-      usage: bench/failover [options]
-        --nodes N               servers in the cluster (default 3)
-        --kills N               kill -9 this many times, servers in turn 1, 2, 0, 1, ... (default 5)
-        --namespaces N          writers, one per namespace (default 9)
-        --settle D              after a restart, load before the next kill (default 20s)
-        --request-timeout D     a writer gives up on one create after this (default 3s)
-        --gap-timeout D         a kill whose writes are not back after this fails (default 180s)
-        --apiserver PATH        launch script (default cluster-config/bin/apiserver)
-        --start-timeout D       deadline for each process to become ready (default 300s)
-        --logs DIR              keep each server's log in DIR/node-<i>.log (default: not kept)
-        --out FILE              also append the report to FILE
-      The servers' JVM flags come from KUBEPEKKO_JAVA_OPTS (e.g. -D overrides of the cluster timings).
-      """;
-
-    private final Options options;
+    private final FailoverOptions options;
 
     /** Trusts the cluster's server CA and presents an admin certificate; once server 0 is up. */
     private HttpClient http;
@@ -99,12 +69,13 @@ public final class FailoverBench {
     private final AtomicLong failures = new AtomicLong();
     private volatile boolean writing = true;
 
-    private FailoverBench(Options options) {
+    private FailoverBench(FailoverOptions options) {
         this.options = options;
     }
 
     public static void main(String[] args) throws Exception {
-        Options options = BenchFlags.parseOrExit(args, FailoverBench::parse, USAGE);
+        FailoverOptions options =
+                BenchFlags.parseOrExit(args, FailoverOptions::parse, FailoverOptions.USAGE);
         String command =
                 System.getProperty("bench.command", "FailoverBench " + String.join(" ", args));
         try {
@@ -431,38 +402,5 @@ public final class FailoverBench {
                         lost,
                         failures.get()));
         return md.toString();
-    }
-
-    static Options parse(String[] args) {
-        Map<String, String> flags =
-                BenchFlags.parse(
-                        args,
-                        List.of(
-                                "nodes",
-                                "kills",
-                                "namespaces",
-                                "settle",
-                                "request-timeout",
-                                "gap-timeout",
-                                "apiserver",
-                                "start-timeout",
-                                "logs",
-                                "out"),
-                        USAGE);
-        Path root = Path.of(System.getProperty("bench.root", "."));
-        return new Options(
-                BenchFlags.positive(flags.getOrDefault("nodes", "3")),
-                BenchFlags.positive(flags.getOrDefault("kills", "5")),
-                BenchFlags.positive(flags.getOrDefault("namespaces", "9")),
-                BenchFlags.duration(flags.getOrDefault("settle", "20s")),
-                BenchFlags.duration(flags.getOrDefault("request-timeout", "3s")),
-                BenchFlags.duration(flags.getOrDefault("gap-timeout", "180s")),
-                flags.containsKey("apiserver")
-                        ? Path.of(flags.get("apiserver"))
-                        : root.resolve("cluster-config/bin/apiserver"),
-                root.resolve(".cache/cassandra"),
-                BenchFlags.duration(flags.getOrDefault("start-timeout", "300s")),
-                flags.containsKey("logs") ? Path.of(flags.get("logs")) : null,
-                flags.containsKey("out") ? Path.of(flags.get("out")) : null);
     }
 }
