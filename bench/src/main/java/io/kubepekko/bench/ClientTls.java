@@ -1,24 +1,19 @@
 package io.kubepekko.bench;
 
 import io.kubepekko.agent.api.Kubeconfig;
-import io.kubepekko.api.auth.CertificateLifetimes;
-import io.kubepekko.api.auth.ServingNames;
 import io.kubepekko.http.security.CertificateIssuer;
+import io.kubepekko.http.security.ClientTlsContexts;
 import io.kubepekko.http.security.Pem;
 import io.kubepekko.http.security.Pki;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
-import java.time.Instant;
+import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 
 /**
  * The TLS side of a client of our server, as kube's own benchmarks and integration tests connect:
@@ -28,8 +23,6 @@ import javax.net.ssl.TrustManagerFactory;
  * {@link CertificateIssuer}, so the bench reads and issues exactly what the server writes.
  */
 final class ClientTls {
-    private static final char[] NO_PASSWORD = new char[0];
-
     private ClientTls() {}
 
     /**
@@ -63,21 +56,9 @@ final class ClientTls {
      * the groups from O), trusting its server CA.
      */
     static SSLContext user(Path dataDir, String user, List<String> groups) throws IOException {
-        Path pki = dataDir.resolve(Pki.DIRECTORY);
-        CertificateIssuer.Issued clientCa =
-                new CertificateIssuer.Issued(
-                        Pem.certificates(pki.resolve(Pki.CLIENT_CA + ".crt")).get(0),
-                        Pem.privateKey(pki.resolve(Pki.CLIENT_CA + ".key")));
-        CertificateIssuer.Issued issued =
-                CertificateIssuer.leaf(
-                        clientCa,
-                        CertificateIssuer.subject(user, groups),
-                        CertificateIssuer.Usage.CLIENT,
-                        new ServingNames(List.of(), List.of()),
-                        Instant.now(),
-                        CertificateLifetimes.LEAF);
+        CertificateIssuer.Issued issued = Pki.issueClient(dataDir, user, groups, Clock.systemUTC());
         return context(
-                Pem.certificates(pki.resolve(Pki.SERVER_CA + ".crt")),
+                Pem.certificates(dataDir.resolve(Pki.DIRECTORY).resolve(Pki.SERVER_CA + ".crt")),
                 List.of(issued.certificate()),
                 issued.key());
     }
@@ -86,27 +67,7 @@ final class ClientTls {
     static SSLContext context(
             List<X509Certificate> cas, List<X509Certificate> chain, PrivateKey key)
             throws IOException {
-        try {
-            KeyStore trust = KeyStore.getInstance("PKCS12");
-            trust.load(null, null);
-            for (int i = 0; i < cas.size(); i++) {
-                trust.setCertificateEntry("ca" + i, cas.get(i));
-            }
-            TrustManagerFactory tmf =
-                    TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            tmf.init(trust);
-            KeyStore identity = KeyStore.getInstance("PKCS12");
-            identity.load(null, null);
-            identity.setKeyEntry("client", key, NO_PASSWORD, chain.toArray(new X509Certificate[0]));
-            KeyManagerFactory kmf =
-                    KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            kmf.init(identity, NO_PASSWORD);
-            SSLContext context = SSLContext.getInstance("TLS");
-            context.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
-            return context;
-        } catch (GeneralSecurityException e) {
-            throw new IOException("building the client's TLS context: " + e.getMessage(), e);
-        }
+        return ClientTlsContexts.of(cas, chain, key);
     }
 
     private static String text(Optional<byte[]> pem) throws IOException {

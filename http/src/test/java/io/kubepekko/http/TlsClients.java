@@ -6,9 +6,9 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.kubepekko.api.auth.CertificateLifetimes;
 import io.kubepekko.api.auth.ServingNames;
 import io.kubepekko.http.security.CertificateIssuer;
+import io.kubepekko.http.security.ClientTlsContexts;
 import io.kubepekko.http.security.Pem;
 import io.kubepekko.http.security.Pki;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -16,20 +16,15 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.Principal;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.TrustManagerFactory;
-import javax.net.ssl.X509ExtendedKeyManager;
 
 /**
  * HTTPS clients of a test server's secure port: the admin kubeconfig's cluster and user, clients
@@ -62,18 +57,7 @@ public final class TlsClients {
      */
     public static CertificateIssuer.Issued userCertificate(
             Path dataDir, String user, List<String> groups) throws Exception {
-        Path dir = dataDir.resolve(Pki.DIRECTORY);
-        CertificateIssuer.Issued clientCa =
-                new CertificateIssuer.Issued(
-                        Pem.certificates(dir.resolve(Pki.CLIENT_CA + ".crt")).get(0),
-                        Pem.privateKey(dir.resolve(Pki.CLIENT_CA + ".key")));
-        return CertificateIssuer.leaf(
-                clientCa,
-                CertificateIssuer.subject(user, groups),
-                CertificateIssuer.Usage.CLIENT,
-                new ServingNames(List.of(), List.of()),
-                Instant.now(),
-                CertificateLifetimes.LEAF);
+        return Pki.issueClient(dataDir, user, groups, Clock.systemUTC());
     }
 
     /** A client certificate signed by a CA the server does not know. */
@@ -102,21 +86,12 @@ public final class TlsClients {
                 .build();
     }
 
-    /** TLS trusting {@code ca}, presenting {@code cert} (when given). */
+    /**
+     * TLS trusting {@code ca}, presenting {@code cert} (when given) whatever CAs the server names.
+     */
     public static SSLContext context(X509Certificate ca, X509Certificate cert, PrivateKey key)
             throws Exception {
-        KeyStore trust = KeyStore.getInstance("PKCS12");
-        trust.load(null, null);
-        trust.setCertificateEntry("ca", ca);
-        TrustManagerFactory tmf =
-                TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(trust);
-        SSLContext ssl = SSLContext.getInstance("TLS");
-        ssl.init(
-                cert == null ? null : new KeyManager[] {new Presenting(cert, key)},
-                tmf.getTrustManagers(),
-                null);
-        return ssl;
+        return ClientTlsContexts.of(List.of(ca), cert == null ? List.of() : List.of(cert), key);
     }
 
     public static HttpResponse<String> get(HttpClient client, String url) throws Exception {
@@ -140,51 +115,5 @@ public final class TlsClients {
         }
         headers.forEach(b::header);
         return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    /** Presents one certificate, whichever issuers the server asks for. */
-    private static final class Presenting extends X509ExtendedKeyManager {
-        private final X509Certificate cert;
-        private final PrivateKey key;
-
-        Presenting(X509Certificate cert, PrivateKey key) {
-            this.cert = cert;
-            this.key = key;
-        }
-
-        @Override
-        public String chooseEngineClientAlias(String[] keyType, Principal[] issuers, SSLEngine e) {
-            return "client";
-        }
-
-        @Override
-        public String chooseClientAlias(String[] keyType, Principal[] issuers, Socket socket) {
-            return "client";
-        }
-
-        @Override
-        public String[] getClientAliases(String keyType, Principal[] issuers) {
-            return new String[] {"client"};
-        }
-
-        @Override
-        public X509Certificate[] getCertificateChain(String alias) {
-            return new X509Certificate[] {cert};
-        }
-
-        @Override
-        public PrivateKey getPrivateKey(String alias) {
-            return key;
-        }
-
-        @Override
-        public String[] getServerAliases(String keyType, Principal[] issuers) {
-            return null;
-        }
-
-        @Override
-        public String chooseServerAlias(String keyType, Principal[] issuers, Socket socket) {
-            return null;
-        }
     }
 }

@@ -2,9 +2,8 @@ package io.kubepekko.e2e.support;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import io.kubepekko.api.auth.CertificateLifetimes;
-import io.kubepekko.api.auth.ServingNames;
 import io.kubepekko.http.security.CertificateIssuer;
+import io.kubepekko.http.security.ClientTlsContexts;
 import io.kubepekko.http.security.Pem;
 import io.kubepekko.http.security.Pki;
 import java.io.IOException;
@@ -13,18 +12,13 @@ import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
-import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
+import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 
 /**
  * A client's side of the server's TLS, as a kubeconfig gives it: the server CA to verify the
@@ -37,7 +31,6 @@ import javax.net.ssl.TrustManagerFactory;
  * @param user the client certificate and key presented, if any
  */
 public record ClientTls(X509Certificate serverCa, Optional<CertificateIssuer.Issued> user) {
-    private static final char[] NO_PASSWORD = new char[0];
 
     /** The cluster's CA and the first user of {@code kubeconfig} (embedded PEM data). */
     public static ClientTls fromKubeconfig(Path kubeconfig) {
@@ -93,21 +86,10 @@ public record ClientTls(X509Certificate serverCa, Optional<CertificateIssuer.Iss
      */
     public static CertificateIssuer.Issued userCertificate(
             Path dataDir, String user, List<String> groups) {
-        Path dir = dataDir.resolve(Pki.DIRECTORY);
         try {
-            CertificateIssuer.Issued clientCa =
-                    new CertificateIssuer.Issued(
-                            Pem.certificates(dir.resolve(Pki.CLIENT_CA + ".crt")).get(0),
-                            Pem.privateKey(dir.resolve(Pki.CLIENT_CA + ".key")));
-            return CertificateIssuer.leaf(
-                    clientCa,
-                    CertificateIssuer.subject(user, groups),
-                    CertificateIssuer.Usage.CLIENT,
-                    new ServingNames(List.of(), List.of()),
-                    Instant.now(),
-                    CertificateLifetimes.LEAF);
+            return Pki.issueClient(dataDir, user, groups, Clock.systemUTC());
         } catch (IOException e) {
-            throw new UncheckedIOException("no client CA under " + dir, e);
+            throw new UncheckedIOException(e.getMessage(), e);
         }
     }
 
@@ -124,32 +106,11 @@ public record ClientTls(X509Certificate serverCa, Optional<CertificateIssuer.Iss
     /** TLS trusting only the server CA, presenting the user's certificate if there is one. */
     public SSLContext sslContext() {
         try {
-            KeyStore trust = KeyStore.getInstance("PKCS12");
-            trust.load(null, null);
-            trust.setCertificateEntry("server-ca", serverCa);
-            TrustManagerFactory trustManagers =
-                    TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            trustManagers.init(trust);
-            KeyManagerFactory keyManagers = null;
-            if (user.isPresent()) {
-                KeyStore keys = KeyStore.getInstance("PKCS12");
-                keys.load(null, null);
-                keys.setKeyEntry(
-                        "client",
-                        user.get().key(),
-                        NO_PASSWORD,
-                        new Certificate[] {user.get().certificate()});
-                keyManagers =
-                        KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-                keyManagers.init(keys, NO_PASSWORD);
-            }
-            SSLContext context = SSLContext.getInstance("TLS");
-            context.init(
-                    keyManagers == null ? null : keyManagers.getKeyManagers(),
-                    trustManagers.getTrustManagers(),
-                    null);
-            return context;
-        } catch (GeneralSecurityException | IOException e) {
+            return ClientTlsContexts.of(
+                    List.of(serverCa),
+                    user.map(u -> List.of(u.certificate())).orElse(List.of()),
+                    user.map(CertificateIssuer.Issued::key).orElse(null));
+        } catch (IOException e) {
             throw new IllegalStateException("TLS context of the test client", e);
         }
     }
