@@ -108,20 +108,20 @@ public final class ServiceAccountOptions {
             return warnings;
         }
         String shown = GoDurations.format(max.toNanos());
-        if (max.getSeconds() < TokenRequests.WARN_ONLY_EXPIRATION_SECONDS) {
+        if (max.getSeconds() < SigningTokenIssuer.WARN_ONLY_EXPIRATION_SECONDS) {
             warnings.add(
                     "service-account-extend-token-expiration is true, in order to correctly"
                             + " trigger safe transition logic, service-account-max-token-expiration"
                             + " must be set longer than "
-                            + TokenRequests.WARN_ONLY_EXPIRATION_SECONDS
+                            + SigningTokenIssuer.WARN_ONLY_EXPIRATION_SECONDS
                             + " seconds (currently "
                             + shown
                             + ")");
         }
-        if (max.compareTo(TokenRequests.EXTENDED_EXPIRATION) < 0) {
+        if (max.compareTo(SigningTokenIssuer.EXTENDED_EXPIRATION) < 0) {
             warnings.add(
                     "service-account-extend-token-expiration is true, enabling tokens valid up to "
-                            + TokenRequests.EXTENDED_EXPIRATION.getSeconds()
+                            + SigningTokenIssuer.EXTENDED_EXPIRATION.getSeconds()
                             + " seconds, which is longer than service-account-max-token-expiration"
                             + " set to "
                             + shown);

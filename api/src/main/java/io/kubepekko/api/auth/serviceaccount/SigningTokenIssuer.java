@@ -23,6 +23,12 @@ import java.util.function.Supplier;
  */
 public final class SigningTokenIssuer implements TokenIssuer {
 
+    /** The expiration that makes kube issue an extended pod-bound token (one hour + 7 s). */
+    public static final long WARN_ONLY_EXPIRATION_SECONDS = 60 * 60 + 7;
+
+    /** The lifetime of kube's extended pod-bound tokens: one year. */
+    public static final Duration EXTENDED_EXPIRATION = Duration.ofSeconds(24L * 365 * 60 * 60);
+
     private final ServiceAccountTokenIssuer signer;
     private final List<String> apiAudiences;
     private final Duration maxExpiration;
@@ -71,10 +77,10 @@ public final class SigningTokenIssuer implements TokenIssuer {
         Duration warnAfter = Duration.ZERO;
         if (extendExpiration
                 && binding instanceof ServiceAccountClaims.ToPod
-                && request.expirationSeconds() == TokenRequests.WARN_ONLY_EXPIRATION_SECONDS
+                && request.expirationSeconds() == WARN_ONLY_EXPIRATION_SECONDS
                 && apiAudiences.containsAll(request.audiences())) {
             warnAfter = asked;
-            lifetime = TokenRequests.EXTENDED_EXPIRATION;
+            lifetime = EXTENDED_EXPIRATION;
         }
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         ServiceAccountClaims claims =

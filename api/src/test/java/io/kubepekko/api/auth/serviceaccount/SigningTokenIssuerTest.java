@@ -116,7 +116,7 @@ class SigningTokenIssuerTest {
         JsonNode claims = claims(issued.token());
         assertEquals(NOW_SECONDS.plusSeconds(3607), issued.expiration());
         assertEquals(
-                NOW_SECONDS.plus(TokenRequests.EXTENDED_EXPIRATION).getEpochSecond(),
+                NOW_SECONDS.plus(SigningTokenIssuer.EXTENDED_EXPIRATION).getEpochSecond(),
                 claims.path("exp").asLong());
         assertEquals(
                 NOW_SECONDS.getEpochSecond() + 3607,
