@@ -12,10 +12,12 @@ import java.security.spec.ECGenParameterSpec;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.Date;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x500.X500NameBuilder;
 import org.bouncycastle.asn1.x500.style.BCStyle;
@@ -57,6 +59,61 @@ class X509AuthenticatorTest {
         Authentication.Authenticated ok = assertInstanceOf(Authentication.Authenticated.class, a);
         assertEquals("alice", ok.user().name());
         assertEquals(List.of("dev", "ops"), ok.user().groups());
+    }
+
+    /**
+     * A chain verified once is remembered, but only while every certificate of its path is valid:
+     * the same chain a year and a day later is rejected as expired, as a first look would.
+     */
+    @Test
+    void aRememberedChainIsRejectedOnceItsValidityEnds() {
+        AtomicReference<Instant> now = new AtomicReference<>(NOW);
+        Clock moving =
+                new Clock() {
+                    @Override
+                    public ZoneOffset getZone() {
+                        return ZoneOffset.UTC;
+                    }
+
+                    @Override
+                    public Clock withZone(ZoneId zone) {
+                        return this;
+                    }
+
+                    @Override
+                    public Instant instant() {
+                        return now.get();
+                    }
+                };
+        X509Authenticator authenticator = new X509Authenticator(List.of(CA.cert()), moving);
+        Issued alice = leaf(CA, "alice", List.of("dev"), Optional.empty(), NOW);
+        for (int i = 0; i < 2; i++) {
+            Authentication.Authenticated ok =
+                    assertInstanceOf(
+                            Authentication.Authenticated.class,
+                            authenticator.authenticate(presenting(alice.cert())));
+            assertEquals("alice", ok.user().name());
+            assertEquals(List.of("dev"), ok.user().groups());
+        }
+        now.set(NOW.plus(Duration.ofDays(366)));
+        assertInstanceOf(
+                Authentication.Rejected.class,
+                authenticator.authenticate(presenting(alice.cert())));
+        now.set(NOW.minus(Duration.ofDays(1)));
+        assertInstanceOf(
+                Authentication.Rejected.class,
+                authenticator.authenticate(presenting(alice.cert())));
+    }
+
+    /** Only chains that authenticated are remembered: a rejected one is rejected every time. */
+    @Test
+    void aRejectedChainStaysRejected() {
+        Issued stranger = leaf(OTHER_CA, "mallory", List.of(), Optional.empty(), NOW);
+        for (int i = 0; i < 2; i++) {
+            assertInstanceOf(
+                    Authentication.Rejected.class,
+                    AUTHENTICATOR.authenticate(presenting(stranger.cert())));
+        }
     }
 
     @Test
