@@ -13,7 +13,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.kubepekko.e2e.support.ClientTls;
 import io.kubepekko.http.server.ApiServer;
 import io.kubepekko.http.server.ApiServerSettings;
 import java.io.IOException;
@@ -56,19 +55,10 @@ class Fabric8InformerE2E {
         ApiServerSettings settings =
                 ApiServerSettings.defaults().withDataDir(scratch.resolve("data")).withPort(port);
         ApiServer server = ApiServer.start(settings);
-        // The server's own kubeconfig, as a user hands it to fabric8: the CA to verify the server
-        // with, the admin's client certificate. fabric8 takes a PKCS#8 key ("PRIVATE KEY", as the
-        // server writes its EC keys) for RSA unless told its algorithm (it tells only "EC PRIVATE
-        // KEY" and "RSA PRIVATE KEY" apart), so it is told.
-        String keyAlgorithm =
-                ClientTls.fromKubeconfig(server.kubeconfig())
-                        .user()
-                        .orElseThrow()
-                        .key()
-                        .getAlgorithm();
+        // The server's own kubeconfig, read by fabric8 as a user hands it over: the CA to verify
+        // the server with, the admin's client certificate and its SEC 1 key.
         Config config =
                 new ConfigBuilder(Config.fromKubeconfig(server.kubeconfig().toFile()))
-                        .withClientKeyAlgo(keyAlgorithm)
                         .withNamespace("fab")
                         .withRequestTimeout(10_000)
                         .withConnectionTimeout(5_000)

@@ -37,15 +37,9 @@ import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.TrustManagerFactory;
-import org.bouncycastle.asn1.DERBitString;
-import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
-import org.bouncycastle.asn1.sec.ECPrivateKey;
-import org.bouncycastle.asn1.sec.SECObjectIdentifiers;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.Extension;
-import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
-import org.bouncycastle.asn1.x9.X962Parameters;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
@@ -81,24 +75,23 @@ class TlsTest {
     }
 
     @Test
-    void anEcClientKeyInPkcs8AsTheServerWritesItAuthenticatesAndTheServerIsVerified()
+    void anEcClientKeyInSec1AsTheServerAndKubeadmWriteItAuthenticatesAndTheServerIsVerified()
             throws Exception {
         CertificateIssuer.Issued node = client("system:node:n1", "system:nodes");
         serve(serving("127.0.0.1"));
         Kubeconfig k = kubeconfig(Pem.encode(node.certificate()), Pem.encode(node.key()));
-        assertTrue(Pem.encode(node.key()).startsWith("-----BEGIN PRIVATE KEY-----"));
+        assertTrue(Pem.encode(node.key()).startsWith("-----BEGIN EC PRIVATE KEY-----"));
         assertEquals("CN=system:node:n1,O=system:nodes", peer(k));
     }
 
     @Test
-    void anEcClientKeyInSec1FormAsKubeadmAndOpensslWriteItAuthenticates() throws Exception {
+    void anEcClientKeyInPkcs8FormAsOpensslGenpkeyWritesItAuthenticates() throws Exception {
         CertificateIssuer.Issued node = client("system:node:n2", "system:nodes");
         serve(serving("127.0.0.1"));
-        String sec1 = sec1(node);
-        assertTrue(sec1.startsWith("-----BEGIN EC PRIVATE KEY-----"), sec1);
+        String pkcs8 = pem("PRIVATE KEY", node.key().getEncoded());
         assertEquals(
                 "CN=system:node:n2,O=system:nodes",
-                peer(kubeconfig(Pem.encode(node.certificate()), sec1)));
+                peer(kubeconfig(Pem.encode(node.certificate()), pkcs8)));
     }
 
     @Test
@@ -346,25 +339,6 @@ class TlsTest {
                     }
                 });
         server.start();
-    }
-
-    /**
-     * The EC key as SEC 1 ({@code EC PRIVATE KEY}) with its curve and public key, as openssl and
-     * Go's {@code x509.MarshalECPrivateKey} write it.
-     */
-    private static String sec1(CertificateIssuer.Issued issued) throws IOException {
-        ECPrivateKey inner =
-                ECPrivateKey.getInstance(
-                        PrivateKeyInfo.getInstance(issued.key().getEncoded()).parsePrivateKey());
-        SubjectPublicKeyInfo pub =
-                SubjectPublicKeyInfo.getInstance(issued.certificate().getPublicKey().getEncoded());
-        ECPrivateKey sec1 =
-                new ECPrivateKey(
-                        256,
-                        inner.getKey(),
-                        new DERBitString(pub.getPublicKeyData().getBytes()),
-                        new X962Parameters(SECObjectIdentifiers.secp256r1));
-        return pem("EC PRIVATE KEY", sec1.getEncoded());
     }
 
     private static String pem(String type, byte[] der) throws IOException {

@@ -261,7 +261,12 @@ public final class Pki {
             if (Files.exists(pub)) {
                 return;
             }
-            pair = Pem.keyPair(key);
+            try {
+                // Any form kube reads (PKCS#1, SEC 1, PKCS#8: openssl genpkey's, bin/cluster's).
+                pair = ServiceAccountKeyFiles.signingKey(key);
+            } catch (ServiceAccountKeyFiles.KeyFileException e) {
+                throw new IOException(e.getMessage(), e);
+            }
         } else {
             pair = CertificateIssuer.rsaKey();
             PrivateFiles.write(key, Pem.encode(pair.getPrivate()));

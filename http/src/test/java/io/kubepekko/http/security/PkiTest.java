@@ -15,6 +15,7 @@ import io.kubepekko.api.auth.X509Authenticator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.KeyPair;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
@@ -80,6 +81,39 @@ class PkiTest {
                         .startsWith("-----BEGIN RSA PRIVATE KEY-----"));
         assertTrue(
                 Files.readString(pki.resolve("sa.pub")).startsWith("-----BEGIN PUBLIC KEY-----"));
+        // EC keys as client-go's keyutil writes them, which every client reads (fabric8 too).
+        for (String key :
+                List.of(
+                        "client-admin.key",
+                        "client-ca.key",
+                        "server-ca.key",
+                        "serving-kube-apiserver.key")) {
+            assertTrue(
+                    Files.readString(pki.resolve(key)).startsWith("-----BEGIN EC PRIVATE KEY-----"),
+                    key);
+        }
+    }
+
+    @Test
+    void pkcs8KeysOfAnEarlierStartOrOfOpensslAreReused() throws Exception {
+        CertificateIssuer.Issued ca =
+                CertificateIssuer.selfSignedCa("earlier-ca", NOW, CertificateLifetimes.CA);
+        KeyPair sa = CertificateIssuer.rsaKey();
+        Path pki = dataDir.resolve(Pki.DIRECTORY);
+        Files.createDirectories(pki);
+        Files.writeString(
+                pki.resolve("server-ca.key"), PemTest.pem("PRIVATE KEY", ca.key().getEncoded()));
+        Files.writeString(pki.resolve("server-ca.crt"), Pem.encode(ca.certificate()));
+        // openssl genpkey's form, and no sa.pub: it is derived from the key.
+        Files.writeString(
+                pki.resolve("sa.key"), PemTest.pem("PRIVATE KEY", sa.getPrivate().getEncoded()));
+
+        Pki.Material m = prepare(NAMES, NOW);
+
+        assertEquals(ca.certificate(), m.serverCa());
+        m.servingChain().get(0).verify(ca.certificate().getPublicKey());
+        assertEquals(
+                List.of(sa.getPublic()), ServiceAccountKeyFiles.publicKeys(pki.resolve("sa.pub")));
     }
 
     @Test
