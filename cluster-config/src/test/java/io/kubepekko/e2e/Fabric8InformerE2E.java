@@ -53,7 +53,10 @@ class Fabric8InformerE2E {
     void anInformerReceivesEveryChangeAcrossAServerRestart() throws Exception {
         int port = freePort();
         ApiServerSettings settings =
-                ApiServerSettings.defaults().withDataDir(scratch.resolve("data")).withPort(port);
+                ApiServerSettings.defaults()
+                        .withDataDir(scratch.resolve("data"))
+                        .withBindAddress("127.0.0.1")
+                        .withPort(port);
         ApiServer server = ApiServer.start(settings);
         // The server's own kubeconfig, read by fabric8 as a user hands it over: the CA to verify
         // the server with, the admin's client certificate and its SEC 1 key.

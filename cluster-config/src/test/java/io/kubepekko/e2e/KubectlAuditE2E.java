@@ -53,6 +53,7 @@ class KubectlAuditE2E {
                 ApiServer.start(
                         ApiServerSettings.defaults()
                                 .withDataDir(scratch.resolve("data"))
+                                .withBindAddress("127.0.0.1")
                                 .withPort(0)
                                 .withAudit(
                                         new AuditSettings(

@@ -86,6 +86,7 @@ public final class InProcessServer implements BeforeAllCallback, AfterAllCallbac
                     ApiServer.start(
                             ApiServerSettings.defaults()
                                     .withDataDir(scratch.resolve("data"))
+                                    .withBindAddress("127.0.0.1")
                                     .withPort(0));
             kubeconfig = server.kubeconfig();
         }

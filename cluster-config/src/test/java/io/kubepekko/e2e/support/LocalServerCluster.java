@@ -87,7 +87,7 @@ public final class LocalServerCluster implements AutoCloseable {
         // Pekko's shard rebalancing stays on, as in production: within the first minute shards move
         // to the
         // joined nodes while the tests run, Revisions sequencers included (handed over in order).
-        ApiServerSettings base = ApiServerSettings.defaults();
+        ApiServerSettings base = ApiServerSettings.defaults().withBindAddress("127.0.0.1");
         try {
             // One after the other: the first creates the keyspace's tables, which the others then
             // find.

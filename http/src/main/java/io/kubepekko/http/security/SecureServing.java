@@ -27,9 +27,6 @@ public record SecureServing(
         Optional<String> advertiseAddress,
         AccessSettings access) {
 
-    /** kube-apiserver's default {@code --secure-port}. */
-    public static final int DEFAULT_PORT = 6443;
-
     public SecureServing {
         cipherSuites = List.copyOf(cipherSuites);
         if (certFile.isPresent() != keyFile.isPresent()) {

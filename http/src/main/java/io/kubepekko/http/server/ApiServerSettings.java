@@ -8,6 +8,7 @@ import io.kubepekko.persistence.StorageSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Properties;
 
 /**
  * How an API server runs, read once from its flags.
@@ -194,15 +195,41 @@ public record ApiServerSettings(
                 ConfigFactory.empty());
     }
 
+    /**
+     * What an empty command line gives: every flag at its default, as {@link ApiServerFlags}
+     * declares it (the one place defaults are written: {@code --bind-address 0.0.0.0}, {@code
+     * --secure-port 6443}), and no configuration file. A test that starts a server says where it
+     * listens ({@link #withBindAddress}, {@link #withPort}).
+     */
     public static ApiServerSettings defaults() {
-        return new ApiServerSettings(
-                Path.of("data"), "127.0.0.1", 8080, Duration.ZERO, Duration.ZERO);
+        try {
+            return ApiServerFlags.parse(new String[0], new Properties()).settings();
+        } catch (ApiServerFlags.UsageException e) {
+            throw new IllegalStateException(
+                    "the flags' defaults are refused: " + e.getMessage(), e);
+        }
     }
 
     public ApiServerSettings withDataDir(Path dir) {
         return new ApiServerSettings(
                 dir,
                 bindAddress,
+                port,
+                livezGracePeriod,
+                shutdownDelay,
+                reads,
+                overrides,
+                services,
+                storage,
+                cluster,
+                secure,
+                audit);
+    }
+
+    public ApiServerSettings withBindAddress(String address) {
+        return new ApiServerSettings(
+                dataDir,
+                address,
                 port,
                 livezGracePeriod,
                 shutdownDelay,

@@ -54,6 +54,11 @@ class ApiServerFlagsTest {
         assertEquals(FLAG_DEFAULTS, settings());
     }
 
+    @Test
+    void theSettingsDefaultsAreTheFlagsDefaults() {
+        assertEquals(FLAG_DEFAULTS, ApiServerSettings.defaults());
+    }
+
     static Stream<Arguments> everyFlag() {
         return Stream.of(
                 Arguments.of(
