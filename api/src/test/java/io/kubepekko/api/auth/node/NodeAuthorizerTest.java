@@ -324,6 +324,10 @@ class NodeAuthorizerTest {
                 Arguments.of(req(N1, "get", "ns", "", "endpoints", "kubernetes"), allow()),
                 Arguments.of(req(N1, "create", "ns", "", "events", ""), allow()),
                 Arguments.of(req(N1, "patch", "ns", "", "events", "e"), allow()),
+                // kube 1.35: the events.k8s.io group's events too
+                Arguments.of(req(N1, "create", "ns", "events.k8s.io", "events", ""), allow()),
+                Arguments.of(req(N1, "update", "ns", "events.k8s.io", "events", "e"), allow()),
+                Arguments.of(req(N1, "delete", "ns", "events.k8s.io", "events", "e"), no("")),
                 Arguments.of(
                         req(
                                 N1,
