@@ -11,6 +11,7 @@ import io.kubepekko.api.audit.AuditPolicyReader;
 import io.kubepekko.http.audit.AuditLogFormat;
 import io.kubepekko.http.audit.AuditMode;
 import io.kubepekko.http.audit.AuditSettings;
+import io.kubepekko.http.encoding.Encoder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpClient;
@@ -172,6 +173,50 @@ class SecureAuditIT {
             assertEquals("RequestResponse", e.path("level").asText());
             assertFalse(e.has("responseObject"), "a watch's stream is never recorded: " + e);
         }
+    }
+
+    @Test
+    void aStreamedListIsAuditedWhenReceivedAndWhenCompleteOnly() throws Exception {
+        String path = "/api/v1/namespaces/" + RECORDED + "/configmaps";
+        String data = "x".repeat(Encoder.STREAM_LISTS_ABOVE / 2);
+        for (int i = 0; i < 3; i++) {
+            HttpResponse<String> created =
+                    TlsClients.send(
+                            admin(),
+                            "POST",
+                            url(path),
+                            "{\"metadata\":{\"name\":\"big-"
+                                    + i
+                                    + "\",\"labels\":{\"size\":\"big\"}},"
+                                    + "\"data\":{\"k\":\""
+                                    + data
+                                    + "\"}}",
+                            Map.of());
+            assertEquals(201, created.statusCode(), created.body());
+        }
+        HttpResponse<String> listed = TlsClients.get(admin(), url(path + "?labelSelector=size"));
+        assertEquals(200, listed.statusCode());
+        assertTrue(listed.body().length() > Encoder.STREAM_LISTS_ABOVE, "the list is streamed");
+        JsonNode complete = completed(listed);
+        String id = listed.headers().firstValue("Audit-Id").orElseThrow();
+        assertEquals(
+                List.of("RequestReceived", "ResponseComplete"),
+                events(id).stream().map(e -> e.path("stage").asText()).toList(),
+                "a list is not long-running in kube: no ResponseStarted");
+        assertEquals(json(listed.body()), complete.get("responseObject"));
+    }
+
+    @Test
+    void aPodLogRequestIsLongRunningWhateverItsAnswer() throws Exception {
+        HttpResponse<String> log =
+                TlsClients.get(admin(), url("/api/v1/namespaces/" + RECORDED + "/pods/none/log"));
+        JsonNode complete = completed(log);
+        assertEquals(log.statusCode(), complete.at("/responseStatus/code").asInt());
+        String id = log.headers().firstValue("Audit-Id").orElseThrow();
+        assertEquals(
+                List.of("RequestReceived", "ResponseStarted", "ResponseComplete"),
+                events(id).stream().map(e -> e.path("stage").asText()).toList(),
+                "kube's long-running subresources (log, exec, attach, portforward, proxy)");
     }
 
     /** The events of one request, in the order written. */

@@ -13,8 +13,9 @@ import java.util.Objects;
  * @param sourceIPs the client addresses, as kube's {@code utilnet.SourceIPs} lists them
  * @param userAgent the User-Agent header, empty when absent
  * @param receivedAt when the request arrived
- * @param longRunning whether the request is long-running (watch, follow, exec, proxy): only those
- *     report a {@link AuditStage#RESPONSE_STARTED} stage
+ * @param longRunning whether the request is long-running (kube's check: a watch, the log, exec,
+ *     attach, portforward and proxy subresources): only those report a {@link
+ *     AuditStage#RESPONSE_STARTED} stage
  */
 public record AuditRequestFacts(
         String auditID,

@@ -8,7 +8,7 @@ import java.util.Optional;
 public enum AuditStage {
     /** As soon as the request is received, before it is handled. */
     REQUEST_RECEIVED("RequestReceived"),
-    /** Once the response headers are sent, for long-running requests (watch, exec, log follow). */
+    /** Once the response headers are sent, for long-running requests (watch, exec, log). */
     RESPONSE_STARTED("ResponseStarted"),
     /** Once the response is complete and no more bytes will be sent. */
     RESPONSE_COMPLETE("ResponseComplete"),

@@ -20,9 +20,10 @@ import java.util.Optional;
  * to record, in order, each only when the policy's level and omitted stages allow it.
  *
  * <p>A normal request records {@code RequestReceived} then {@code ResponseComplete}; a long-running
- * one (watch, follow) records {@code ResponseStarted} when its response begins, then {@code
- * ResponseComplete} when it ends; a failure inside the server records {@code Panic} instead of
- * {@code ResponseComplete}. One instance serves one request, from one thread at a time.
+ * one (a watch, a pod's log, exec, attach, port-forward, a proxy) records {@code ResponseStarted}
+ * when its response begins, then {@code ResponseComplete} when it ends; a failure inside the server
+ * records {@code Panic} instead of {@code ResponseComplete}. One instance serves one request, from
+ * one thread at a time.
  */
 public final class RequestAudit {
     /** kube's annotation keys and values for the authorization decision. */

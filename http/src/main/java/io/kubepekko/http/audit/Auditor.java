@@ -144,7 +144,8 @@ public final class Auditor implements AutoCloseable {
      * @param sourceIPs the client addresses
      * @param userAgent the User-Agent header, or empty
      * @param auditIdHeader the request's {@code Audit-ID} header, if sent
-     * @param longRunning whether the request is long-running (watch, follow, exec, proxy)
+     * @param longRunning whether the request is long-running (kube's check: a watch, the log, exec,
+     *     attach, portforward and proxy subresources)
      */
     public AuditHandle begin(
             AuthorizationAttributes attrs,

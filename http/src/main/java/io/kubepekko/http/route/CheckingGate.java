@@ -109,7 +109,7 @@ public final class CheckingGate implements Gate {
                         sourceIps,
                         userAgent,
                         auditId,
-                        info.map(r -> r.verb() == Verb.WATCH).orElse(false));
+                        LongRunningRequests.check(info, path));
         if (acting instanceof Impersonation.Outcome.Refused refused) {
             return new Passage.Stopped(refused.status(), audit);
         }

@@ -15,11 +15,11 @@ import java.util.Optional;
 /**
  * kube's Node authorizer ({@code --authorization-mode=Node}): what a kubelet may do. A request from
  * a user that is not a node ({@link NodeIdentifier}) gets no opinion. For a node, secrets, config
- * maps, claims, volumes, service-account tokens and resource slices are allowed only when the
- * {@link NodeGraph} relates the object to that node; its own Node, Lease and CSINode by name; pods
- * as kube's selector-aware rules; everything else by the static rules of the {@code system:node}
- * ClusterRole (kube's {@code NodeRules}). Like kube it never denies: a refusal is a no opinion with
- * kube's reason, so a later RBAC binding may still allow.
+ * maps, claims, volumes, service accounts and their tokens, and resource slices are allowed only
+ * when the {@link NodeGraph} relates the object to that node; its own Node, Lease and CSINode by
+ * name; pods as kube's selector-aware rules; everything else by the static rules of the {@code
+ * system:node} ClusterRole (kube's {@code NodeRules}). Like kube it never denies: a refusal is a no
+ * opinion with kube's reason, so a later RBAC binding may still allow.
  *
  * <p>Writes kube leaves to the NodeRestriction admission plugin (a node updating another node's
  * status or another node's pod) are allowed here, as in kube.
@@ -99,7 +99,7 @@ public final class NodeAuthorizer implements Authorizer {
                                 ? statusUpdate(node, GraphObject.PERSISTENT_VOLUME_CLAIM, a)
                                 : get(node, GraphObject.PERSISTENT_VOLUME_CLAIM, a);
                 case "persistentvolumes" -> get(node, GraphObject.PERSISTENT_VOLUME, a);
-                case "serviceaccounts" -> createToken(node, a);
+                case "serviceaccounts" -> serviceAccount(node, a);
                 case "nodes" -> nodes(node, a);
                 case "pods" -> pods(node, a);
                 default -> null;
@@ -172,6 +172,18 @@ public final class NodeAuthorizer implements Authorizer {
             return noRelationship(node);
         }
         return Decision.allow("");
+    }
+
+    /**
+     * A ServiceAccount a pod on the node runs as: the kubelet may get it (kube 1.34's default
+     * KubeletServiceAccountTokenForCredentialProviders: it passes the account's annotations to
+     * image credential providers) and create tokens for it; nothing else.
+     */
+    private Decision serviceAccount(String node, AuthorizationAttributes a) {
+        if (a.verb().equals("get") && a.subresource().isEmpty()) {
+            return readNamespaced(node, GraphObject.SERVICE_ACCOUNT, a);
+        }
+        return createToken(node, a);
     }
 
     private Decision createToken(String node, AuthorizationAttributes a) {

@@ -170,11 +170,72 @@ class NodeAuthorizerTest {
                         req(N2, "patch", "ns", "", "persistentvolumeclaims", "status", "data"),
                         no(NO_RELATION_N2)),
                 Arguments.of(
-                        req(N1, "get", "ns", "", "serviceaccounts", "web-sa"),
-                        no("can only create tokens for individual service accounts")),
-                Arguments.of(
                         req(N1, "create", "ns", "", "serviceaccounts", "web-sa"),
                         no("can only create token subresource of serviceaccount")));
+    }
+
+    /**
+     * kube 1.34 on (KubeletServiceAccountTokenForCredentialProviders, on by default): a node gets
+     * the ServiceAccount a pod bound to it runs as, and creates its tokens; nothing else of service
+     * accounts.
+     */
+    static Stream<Arguments> serviceAccounts() {
+        return Stream.of(
+                Arguments.of(req(N1, "get", "ns", "", "serviceaccounts", "web-sa"), allow()),
+                Arguments.of(
+                        req(N1, "create", "ns", "", "serviceaccounts", "token", "web-sa"), allow()),
+                // an account no pod of the node runs as, the same name elsewhere, another node
+                Arguments.of(
+                        req(N1, "get", "ns", "", "serviceaccounts", "unrelated-sa"),
+                        no(NO_RELATION_N1)),
+                Arguments.of(
+                        req(N1, "create", "ns", "", "serviceaccounts", "token", "unrelated-sa"),
+                        no(NO_RELATION_N1)),
+                Arguments.of(
+                        req(N1, "get", "other", "", "serviceaccounts", "web-sa"),
+                        no(NO_RELATION_N1)),
+                Arguments.of(
+                        req(N2, "get", "ns", "", "serviceaccounts", "web-sa"), no(NO_RELATION_N2)),
+                // a mirror pod relates its node to nothing, as in kube's graph
+                Arguments.of(
+                        req(N1, "get", "ns", "", "serviceaccounts", "mirror-sa"),
+                        no(NO_RELATION_N1)),
+                // only one account, by name, in its namespace
+                Arguments.of(
+                        req(N1, "get", "", "", "serviceaccounts", "web-sa"),
+                        no("can only read namespaced object of this type")),
+                Arguments.of(
+                        req(N1, "get", "ns", "", "serviceaccounts", ""),
+                        no("No Object name found")),
+                Arguments.of(
+                        req(N1, "list", "ns", "", "serviceaccounts", ""),
+                        no("can only create tokens for individual service accounts")),
+                Arguments.of(
+                        req(N1, "watch", "ns", "", "serviceaccounts", "web-sa"),
+                        no("can only create tokens for individual service accounts")),
+                Arguments.of(
+                        req(N1, "update", "ns", "", "serviceaccounts", "web-sa"),
+                        no("can only create tokens for individual service accounts")),
+                Arguments.of(
+                        req(N1, "get", "ns", "", "serviceaccounts", "token", "web-sa"),
+                        no("can only create tokens for individual service accounts")),
+                Arguments.of(
+                        req(N1, "create", "ns", "", "serviceaccounts", ""),
+                        no("can only create tokens for individual service accounts")));
+    }
+
+    @ParameterizedTest
+    @MethodSource("serviceAccounts")
+    void aNodeReachesOnlyTheServiceAccountsItsPodsRunAs(AuthorizationAttributes a, Decision want) {
+        NodeGraph graph = graphWithWeb();
+        graph.putPod(
+                json(
+                        """
+                        {"metadata":{"namespace":"ns","name":"static-n1",
+                          "annotations":{"kubernetes.io/config.mirror":"h"}},
+                         "spec":{"nodeName":"n1","serviceAccountName":"mirror-sa"}}
+                        """));
+        assertEquals(want, NodeAuthorizer.of(graph).authorize(a));
     }
 
     @ParameterizedTest
@@ -263,6 +324,10 @@ class NodeAuthorizerTest {
                 Arguments.of(req(N1, "get", "ns", "", "endpoints", "kubernetes"), allow()),
                 Arguments.of(req(N1, "create", "ns", "", "events", ""), allow()),
                 Arguments.of(req(N1, "patch", "ns", "", "events", "e"), allow()),
+                // kube 1.35: the events.k8s.io group's events too
+                Arguments.of(req(N1, "create", "ns", "events.k8s.io", "events", ""), allow()),
+                Arguments.of(req(N1, "update", "ns", "events.k8s.io", "events", "e"), allow()),
+                Arguments.of(req(N1, "delete", "ns", "events.k8s.io", "events", "e"), no("")),
                 Arguments.of(
                         req(
                                 N1,

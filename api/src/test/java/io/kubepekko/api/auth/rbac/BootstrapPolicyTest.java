@@ -252,6 +252,166 @@ class BootstrapPolicyTest {
                         .contains("/openid/v1/jwks/"));
     }
 
+    /** A resource rule from comma-separated verbs, groups and resources, as kube's testdata. */
+    private static PolicyRule r(String verbs, String groups, String resources) {
+        return PolicyRule.resources(
+                List.of(verbs.split(",")),
+                List.of(groups.split(",", -1)),
+                List.of(resources.split(",")),
+                List.of());
+    }
+
+    private List<PolicyRule> rules(String clusterRole) {
+        return PolicyRule.listFromJson(clusterRole(clusterRole).path("rules"));
+    }
+
+    /**
+     * The roles 1.34 and 1.35 changed, rule by rule as kube's testdata lists them: the kubelet's
+     * metrics for system:monitoring (1.34, #132178), and events of events.k8s.io beside the core
+     * group's for view, edit and the node (1.35, #133740).
+     */
+    @Test
+    void theRolesChangedIn134And135AreKubesRuleByRule() {
+        assertEquals(
+                List.of(
+                        PolicyRule.nonResource(
+                                List.of("get"),
+                                List.of(
+                                        "/healthz",
+                                        "/healthz/*",
+                                        "/livez",
+                                        "/livez/*",
+                                        "/metrics",
+                                        "/metrics/slis",
+                                        "/readyz",
+                                        "/readyz/*")),
+                        r("get", "", "nodes/metrics")),
+                rules("system:monitoring"));
+        assertEquals(
+                List.of(
+                        r("create", "authentication.k8s.io", "tokenreviews"),
+                        r(
+                                "create",
+                                "authorization.k8s.io",
+                                "localsubjectaccessreviews,subjectaccessreviews"),
+                        r("get,list,watch", "", "services"),
+                        r("create,get,list,watch", "", "nodes"),
+                        r("patch,update", "", "nodes/status"),
+                        r("patch,update", "", "nodes"),
+                        r("create,patch,update", ",events.k8s.io", "events"),
+                        r("get,list,watch", "", "pods"),
+                        r("create,delete", "", "pods"),
+                        r("patch,update", "", "pods/status"),
+                        r("create", "", "pods/eviction"),
+                        r("get,list,watch", "", "configmaps,secrets"),
+                        r("get", "", "persistentvolumeclaims,persistentvolumes"),
+                        r("get", "", "endpoints"),
+                        r(
+                                "create,get,list,watch",
+                                "certificates.k8s.io",
+                                "certificatesigningrequests"),
+                        r("create,delete,get,patch,update", "coordination.k8s.io", "leases"),
+                        r("get", "storage.k8s.io", "volumeattachments"),
+                        r("create", "", "serviceaccounts/token"),
+                        r("get,patch,update", "", "persistentvolumeclaims/status"),
+                        r("get,list,watch", "storage.k8s.io", "csidrivers"),
+                        r("create,delete,get,patch,update", "storage.k8s.io", "csinodes"),
+                        r("get,list,watch", "node.k8s.io", "runtimeclasses"),
+                        r("get", "resource.k8s.io", "resourceclaims"),
+                        r("deletecollection", "resource.k8s.io", "resourceslices"),
+                        r("get", "", "serviceaccounts")),
+                rules("system:node"));
+        String readOnly = "get,list,watch";
+        assertEquals(
+                List.of(
+                        r(
+                                readOnly,
+                                "",
+                                "configmaps,endpoints,persistentvolumeclaims,"
+                                        + "persistentvolumeclaims/status,pods,replicationcontrollers,"
+                                        + "replicationcontrollers/scale,serviceaccounts,services,"
+                                        + "services/status"),
+                        r(
+                                readOnly,
+                                "",
+                                "bindings,limitranges,namespaces/status,pods/log,pods/status,"
+                                        + "replicationcontrollers/status,resourcequotas,"
+                                        + "resourcequotas/status"),
+                        r(readOnly, "", "namespaces"),
+                        r(readOnly, ",events.k8s.io", "events"),
+                        r(readOnly, "discovery.k8s.io", "endpointslices"),
+                        r(
+                                readOnly,
+                                "apps",
+                                "controllerrevisions,daemonsets,daemonsets/status,deployments,"
+                                        + "deployments/scale,deployments/status,replicasets,"
+                                        + "replicasets/scale,replicasets/status,statefulsets,"
+                                        + "statefulsets/scale,statefulsets/status"),
+                        r(
+                                readOnly,
+                                "autoscaling",
+                                "horizontalpodautoscalers,horizontalpodautoscalers/status"),
+                        r(readOnly, "batch", "cronjobs,cronjobs/status,jobs,jobs/status"),
+                        r(
+                                readOnly,
+                                "extensions",
+                                "daemonsets,daemonsets/status,deployments,deployments/scale,"
+                                        + "deployments/status,ingresses,ingresses/status,"
+                                        + "networkpolicies,replicasets,replicasets/scale,"
+                                        + "replicasets/status,replicationcontrollers/scale"),
+                        r(readOnly, "policy", "poddisruptionbudgets,poddisruptionbudgets/status"),
+                        r(
+                                readOnly,
+                                "networking.k8s.io",
+                                "ingresses,ingresses/status,networkpolicies"),
+                        r(
+                                readOnly,
+                                "resource.k8s.io",
+                                "resourceclaims,resourceclaims/status,resourceclaimtemplates")),
+                rules("system:aggregate-to-view"));
+        String write = "create,delete,deletecollection,patch,update";
+        assertEquals(
+                List.of(
+                        r(
+                                readOnly,
+                                "",
+                                "pods/attach,pods/exec,pods/portforward,pods/proxy,secrets,"
+                                        + "services/proxy"),
+                        r("impersonate", "", "serviceaccounts"),
+                        r(write, "", "pods,pods/attach,pods/exec,pods/portforward,pods/proxy"),
+                        r("create", "", "pods/eviction"),
+                        r(
+                                write,
+                                "",
+                                "configmaps,persistentvolumeclaims,replicationcontrollers,"
+                                        + "replicationcontrollers/scale,secrets,serviceaccounts,"
+                                        + "services,services/proxy"),
+                        r("create", "", "serviceaccounts/token"),
+                        r(write, ",events.k8s.io", "events"),
+                        r(
+                                write,
+                                "apps",
+                                "daemonsets,deployments,deployments/rollback,deployments/scale,"
+                                        + "replicasets,replicasets/scale,statefulsets,"
+                                        + "statefulsets/scale"),
+                        r(write, "autoscaling", "horizontalpodautoscalers"),
+                        r(write, "batch", "cronjobs,jobs"),
+                        r(
+                                write,
+                                "extensions",
+                                "daemonsets,deployments,deployments/rollback,deployments/scale,"
+                                        + "ingresses,networkpolicies,replicasets,replicasets/scale,"
+                                        + "replicationcontrollers/scale"),
+                        r(write, "policy", "poddisruptionbudgets"),
+                        r(write, "networking.k8s.io", "ingresses,networkpolicies"),
+                        r(
+                                "create,delete,deletecollection,get,list,patch,update,watch",
+                                "coordination.k8s.io",
+                                "leases"),
+                        r(write, "resource.k8s.io", "resourceclaims,resourceclaimtemplates")),
+                rules("system:aggregate-to-edit"));
+    }
+
     @Test
     void theControllerManagerAndSchedulerMayUseTheirKubeSystemRolesThereOnly() {
         UserInfo kcm =
