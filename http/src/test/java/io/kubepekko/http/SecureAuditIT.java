@@ -126,6 +126,8 @@ class SecureAuditIT {
         assertEquals("Metadata", create.path("level").asText());
         assertEquals("configmaps", create.at("/objectRef/resource").asText());
         assertEquals("default", create.at("/objectRef/namespace").asText());
+        // The connection's peer, from the listener's remote-address attribute.
+        assertEquals("[\"127.0.0.1\"]", create.path("sourceIPs").toString());
         assertEquals(
                 created.headers().firstValue("Audit-Id").orElseThrow(),
                 create.path("auditID").asText());

@@ -10,6 +10,7 @@ import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Supplier;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
@@ -32,24 +33,30 @@ public final class TlsServing {
 
     /** The connection context of a secure listener serving {@code material} with {@code flags}. */
     public static HttpsConnectionContext context(Pki.Material material, SecureServing flags) {
+        return ConnectionContext.httpsServer(engines(material, flags)::get);
+    }
+
+    /**
+     * A new server-side engine for each connection of a secure listener serving {@code material}
+     * with {@code flags}.
+     */
+    public static Supplier<SSLEngine> engines(Pki.Material material, SecureServing flags) {
         SSLContext ssl = sslContext(material);
         List<String> protocols = flags.minVersion().protocolsFromHere();
         List<String> suites = flags.cipherSuites();
-        return ConnectionContext.httpsServer(
-                () -> {
-                    SSLEngine engine = ssl.createSSLEngine();
-                    engine.setUseClientMode(false);
-                    SSLParameters p = engine.getSSLParameters();
-                    p.setWantClientAuth(true);
-                    List<String> supported = Arrays.asList(engine.getSupportedProtocols());
-                    p.setProtocols(
-                            protocols.stream().filter(supported::contains).toArray(String[]::new));
-                    if (!suites.isEmpty()) {
-                        p.setCipherSuites(cipherSuites(engine, suites));
-                    }
-                    engine.setSSLParameters(p);
-                    return new ClosingEngine(engine);
-                });
+        return () -> {
+            SSLEngine engine = ssl.createSSLEngine();
+            engine.setUseClientMode(false);
+            SSLParameters p = engine.getSSLParameters();
+            p.setWantClientAuth(true);
+            List<String> supported = Arrays.asList(engine.getSupportedProtocols());
+            p.setProtocols(protocols.stream().filter(supported::contains).toArray(String[]::new));
+            if (!suites.isEmpty()) {
+                p.setCipherSuites(cipherSuites(engine, suites));
+            }
+            engine.setSSLParameters(p);
+            return new ClosingEngine(engine);
+        };
     }
 
     /** The suites named, those the JDK has, and every TLS 1.3 suite (fixed in Go). */

@@ -40,7 +40,6 @@ import org.apache.pekko.cluster.MemberStatus;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
-import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.stream.Materializer;
 import org.apache.pekko.stream.javadsl.Flow;
 import org.slf4j.Logger;
@@ -218,21 +217,28 @@ public final class ApiServer implements AutoCloseable {
         // Known once the port is bound: the jwks_uri names its address.
         AtomicReference<Optional<OpenIdMetadata.Served>> issuerDiscovery =
                 new AtomicReference<>(Optional.empty());
-        Flow<HttpRequest, HttpResponse, ?> perConnection =
-                connections(
-                        new ApiHandler(
-                                Materializer.matFromSystem(system),
-                                resources,
-                                new DocumentHandler(registry, issuerDiscovery::get),
-                                livez,
-                                readyz,
-                                access.gate()),
-                        config);
+        ApiHandler api =
+                new ApiHandler(
+                        Materializer.matFromSystem(system),
+                        resources,
+                        new DocumentHandler(registry, issuerDiscovery::get),
+                        livez,
+                        readyz,
+                        access.gate());
         String host =
                 settings.bindAddress().equals("0.0.0.0") || settings.bindAddress().equals("::")
                         ? "127.0.0.1"
                         : settings.bindAddress();
-        SecureListener listener = SecureListener.bind(system, settings, pki, perConnection, host);
+        SecureListener listener =
+                SecureListener.bind(
+                        system,
+                        settings,
+                        pki,
+                        // One request at a time per connection, as pipelining-limit = 1 has it.
+                        Flow.<HttpRequest>create().mapAsync(1, api::apply),
+                        config.getDuration("kubepekko.http.read-header-timeout"),
+                        config.getDuration("kubepekko.http.keep-alive-timeout"),
+                        host);
         issuerDiscovery.set(access.issuerDiscovery(listener.url()));
         // Before anything can make /readyz answer 200: whoever waits for readiness
         // (cluster-config/bin/cluster,
@@ -274,15 +280,6 @@ public final class ApiServer implements AutoCloseable {
                 access,
                 rbacPolicy,
                 auditor);
-    }
-
-    /** One request at a time per connection, as pipelining-limit = 1 has it. */
-    private static Flow<HttpRequest, HttpResponse, ?> connections(
-            ApiHandler handler, Config config) {
-        return HeaderDeadline.around(
-                Flow.<HttpRequest>create().mapAsync(1, handler::apply),
-                config.getDuration("kubepekko.http.read-header-timeout"),
-                config.getDuration("kubepekko.http.keep-alive-timeout"));
     }
 
     /** The port HTTPS is served on. */

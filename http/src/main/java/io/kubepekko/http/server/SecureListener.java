@@ -12,23 +12,23 @@ import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.http.javadsl.Http;
-import org.apache.pekko.http.javadsl.ServerBinding;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.settings.ServerSettings;
 import org.apache.pekko.stream.javadsl.Flow;
 
 /**
  * The HTTPS listener on {@code --secure-port}, the server's only one: TLS with the PKI under the
- * data directory, each request carrying its connection's SSL session (for the client certificate).
+ * data directory, each request carrying its connection's SSL session (for the client certificate),
+ * each connection under the deadlines of {@link HeaderDeadline} and {@link HandshakeGuard}.
  *
  * @param binding the listener
  * @param url its URL, on the host clients reach it at
  * @param pki what it serves and trusts
  */
-record SecureListener(ServerBinding binding, String url, Pki.Material pki) {
+record SecureListener(HttpsBinding binding, String url, Pki.Material pki) {
 
     /** The PKI the secure port serves and trusts, created under the data directory when absent. */
     static Pki.Material pki(ApiServerSettings settings) throws Exception {
@@ -41,27 +41,38 @@ record SecureListener(ServerBinding binding, String url, Pki.Material pki) {
         return Pki.prepare(settings.dataDir(), tls, names, Clock.systemUTC());
     }
 
+    /**
+     * Binds the secure port.
+     *
+     * @param handler serves each connection's requests, one materialization per connection
+     * @param headerTimeout {@code kubepekko.http.read-header-timeout}
+     * @param keepAliveTimeout {@code kubepekko.http.keep-alive-timeout}
+     */
     static SecureListener bind(
             ActorSystem<Void> system,
             ApiServerSettings settings,
             Pki.Material pki,
-            Flow<HttpRequest, HttpResponse, ?> perConnection,
+            Flow<HttpRequest, HttpResponse, ?> handler,
+            Duration headerTimeout,
+            Duration keepAliveTimeout,
             String host)
             throws Exception {
-        SecureServing tls = settings.secure();
-        ServerBinding binding =
-                Http.get(system)
-                        .newServerAt(settings.bindAddress(), settings.port())
-                        .enableHttps(TlsServing.context(pki, tls))
-                        .adaptSettings(
-                                s ->
-                                        // the peer's address: the audit's sourceIPs
-                                        ClientCertificates.includeSession(
-                                                s.withRawRequestUriHeader(true)
-                                                        .withRemoteAddressAttribute(true)))
-                        .bindFlow(perConnection)
-                        .toCompletableFuture()
-                        .get(30, TimeUnit.SECONDS);
+        ServerSettings server =
+                ClientCertificates.includeSession(
+                        ServerSettings.create(system.classicSystem())
+                                .withRawRequestUriHeader(true)
+                                // the peer's address: the audit's sourceIPs
+                                .withRemoteAddressAttribute(true));
+        HttpsBinding binding =
+                HttpsBinding.bind(
+                        system,
+                        settings.bindAddress(),
+                        settings.port(),
+                        server,
+                        TlsServing.engines(pki, settings.secure()),
+                        handler,
+                        headerTimeout,
+                        keepAliveTimeout);
         String url =
                 "https://"
                         + (host.contains(":") ? "[" + host + "]" : host)
