@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
@@ -55,7 +54,7 @@ public final class Auditor implements AutoCloseable {
                 AuditSink.NONE,
                 AuditMode.BLOCKING,
                 InstantSource.system(),
-                () -> UUID.randomUUID().toString());
+                AuditIds::next);
     }
 
     /**
@@ -81,11 +80,7 @@ public final class Auditor implements AutoCloseable {
                         AuditLog.DEFAULT_CLOSE_TIMEOUT,
                         completions);
         return new Auditor(
-                settings.policy(),
-                log,
-                settings.mode(),
-                InstantSource.system(),
-                () -> UUID.randomUUID().toString());
+                settings.policy(), log, settings.mode(), InstantSource.system(), AuditIds::next);
     }
 
     static AuditLog.LineWriter file(AuditSettings settings, Clock clock) throws IOException {

@@ -19,13 +19,10 @@ import io.kubepekko.http.audit.AuditHandle;
 import io.kubepekko.http.audit.Auditor;
 import io.kubepekko.http.audit.SourceIps;
 import io.kubepekko.http.security.ClientCertificates;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import org.apache.pekko.http.javadsl.model.AttributeKeys;
-import org.apache.pekko.http.javadsl.model.HttpHeader;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,17 +70,15 @@ public final class CheckingGate implements Gate {
 
     @Override
     public Passage pass(HttpRequest request, Optional<RequestInfo> info, String path) {
-        String authorization = request.getHeader("Authorization").map(h -> h.value()).orElse(null);
-        AuthorizationHeader.Parsed header = AuthorizationHeader.parse(authorization);
+        GateHeaders headers = GateHeaders.of(request);
+        AuthorizationHeader.Parsed header = AuthorizationHeader.parse(headers.authorization());
         Credentials credentials =
                 new Credentials(ClientCertificates.of(request), header.bearerToken(), false);
         Authentication authentication = authenticator.authenticate(credentials);
         String uri =
                 request.getUri().getPathString()
                         + request.getUri().rawQueryString().map(q -> "?" + q).orElse("");
-        List<String> sourceIps = sourceIps(request);
-        String userAgent = request.getHeader("User-Agent").map(h -> h.value()).orElse("");
-        Optional<String> auditId = request.getHeader("Audit-ID").map(h -> h.value());
+        List<String> sourceIps = sourceIps(request, headers);
         if (!(authentication instanceof Authentication.Authenticated authenticated)) {
             if (authentication instanceof Authentication.Rejected rejected) {
                 log.debug("Unable to authenticate the request: {}", rejected.reason());
@@ -93,31 +88,36 @@ public final class CheckingGate implements Gate {
                             attributes(UserInfo.anonymous(), info, request, path),
                             uri,
                             sourceIps,
-                            userAgent,
-                            auditId,
+                            headers.userAgent(),
+                            headers.auditId(),
                             credentials,
                             UNAUTHORIZED.code());
             return new Passage.Stopped(UNAUTHORIZED, failed);
         }
         Impersonation.Outcome acting =
                 Impersonation.decide(
-                        authenticated.user(), Impersonation.read(headers(request)), authorizer);
+                        authenticated.user(),
+                        Impersonation.read(headers.impersonation()),
+                        authorizer);
+        AuthorizationAttributes asAuthenticated =
+                attributes(authenticated.user(), info, request, path);
         AuditHandle audit =
                 auditor.begin(
-                        attributes(authenticated.user(), info, request, path),
+                        asAuthenticated,
                         uri,
                         sourceIps,
-                        userAgent,
-                        auditId,
+                        headers.userAgent(),
+                        headers.auditId(),
                         LongRunningRequests.check(info, path));
         if (acting instanceof Impersonation.Outcome.Refused refused) {
             return new Passage.Stopped(refused.status(), audit);
         }
         UserInfo user = ((Impersonation.Outcome.ActAs) acting).user();
+        AuthorizationAttributes attributes = asAuthenticated;
         if (user != authenticated.user()) {
             audit.impersonating(user);
+            attributes = attributes(user, info, request, path);
         }
-        AuthorizationAttributes attributes = attributes(user, info, request, path);
         Decision decision = authorizer.authorize(attributes);
         audit.authorized(decision);
         if (!decision.allowed()) {
@@ -128,10 +128,10 @@ public final class CheckingGate implements Gate {
     }
 
     /** kube's source IPs: X-Forwarded-For, X-Real-Ip, then the connection's peer. */
-    private static List<String> sourceIps(HttpRequest request) {
+    private static List<String> sourceIps(HttpRequest request, GateHeaders headers) {
         return SourceIps.of(
-                request.getHeader("X-Forwarded-For").map(h -> h.value()).orElse(null),
-                request.getHeader("X-Real-Ip").map(h -> h.value()).orElse(null),
+                headers.forwardedFor(),
+                headers.realIp(),
                 request.getAttribute(AttributeKeys.remoteAddress)
                         .map(r -> r.getAddress().orElse(null))
                         .orElse(null));
@@ -199,15 +199,5 @@ public final class CheckingGate implements Gate {
                 && !name.equals("..")
                 && name.indexOf('/') < 0
                 && name.indexOf('%') < 0;
-    }
-
-    private static List<Map.Entry<String, String>> headers(HttpRequest request) {
-        List<Map.Entry<String, String>> out = new ArrayList<>();
-        for (HttpHeader h : request.getHeaders()) {
-            if (h.name().regionMatches(true, 0, "Impersonate-", 0, "Impersonate-".length())) {
-                out.add(Map.entry(h.name(), h.value()));
-            }
-        }
-        return out;
     }
 }
