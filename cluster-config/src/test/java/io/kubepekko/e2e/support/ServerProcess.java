@@ -240,9 +240,17 @@ public final class ServerProcess implements AutoCloseable {
      * first.
      */
     public void restart() {
+        relaunch();
+        awaitReady();
+    }
+
+    /**
+     * Starts the server again as {@link #restart()} does, without waiting for it: several can start
+     * side by side, then each is {@link #awaitReady() awaited}.
+     */
+    public void relaunch() {
         kill9();
         launchProcess();
-        awaitReady();
     }
 
     /** Whether the server's JVM runs. */
