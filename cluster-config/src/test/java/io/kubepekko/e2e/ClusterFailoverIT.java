@@ -375,41 +375,6 @@ class ClusterFailoverIT {
                 "acknowledged writes against the store" + logs());
     }
 
-    // ---- e. a node the others removed exits
-    // -----------------------------------------------------------------
-
-    /**
-     * A node that stops answering (SIGSTOP: a long pause, or a partition) is downed by the
-     * majority's split brain resolver and removed. When it runs again it finds itself removed and
-     * its actor system stops; its process must then exit (code 1), so that a supervisor starts a
-     * fresh server, instead of staying alive with nothing listening.
-     */
-    @Test
-    @Order(5)
-    void aNodeTheOthersRemovedExitsWhenItRunsAgain() {
-        int victim = 2;
-        List<Integer> others = IntStream.range(0, NODES).filter(i -> i != victim).boxed().toList();
-        cluster.node(victim).pause();
-        try {
-            // First the others' failure detectors find it unreachable (their cluster check fails),
-            // then their
-            // split brain resolver downs it and it is removed (the check passes again).
-            await().atMost(FAILOVER_TIMEOUT)
-                    .pollInterval(POLL)
-                    .alias("the paused node seen unreachable by the others")
-                    .until(() -> others.stream().allMatch(i -> !clusterOk(i)));
-            await().atMost(FAILOVER_TIMEOUT)
-                    .pollInterval(POLL)
-                    .alias("the paused node downed and removed by the others")
-                    .until(() -> others.stream().allMatch(ClusterFailoverIT::clusterOk));
-        } finally {
-            cluster.node(victim).resume();
-        }
-        int code = cluster.node(victim).awaitExit(FAILOVER_TIMEOUT);
-        assertEquals(1, code, "exit code of the removed node" + logs());
-        cluster.restart(victim);
-    }
-
     /**
      * A partition, as the paused side lives it: the others replace a node that stopped answering
      * (SIGSTOP) and go on writing; when the node runs again, its collections and sequencers are
@@ -417,7 +382,9 @@ class ClusterFailoverIT {
      * write lease lapsed two seconds into the pause, so its journal refuses them: nothing the
      * paused node answers after the pause may be a success, no acknowledged write is lost, and no
      * resourceVersion is acknowledged twice (two sequencers of one kind would hand out the same
-     * numbers).
+     * numbers). The others first find it unreachable, then their split brain resolver downs it and
+     * it is removed; running again, it finds itself removed and its process exits (code 1), so that
+     * a supervisor starts a fresh server, instead of staying alive with nothing listening.
      */
     @Test
     @Order(6)
@@ -1105,8 +1072,7 @@ class ClusterFailoverIT {
                 ops.stream().filter(o -> o.started() >= paused && o.acknowledged()).toList(),
                 "a member of the superseded cluster acknowledged writes sent during and after its pause"
                         + logs());
-        others.forEach(i -> cluster.node(i).restart());
-        cluster.awaitWhole();
+        cluster.restartTogether(others);
         Map<String, JsonNode> stored =
                 list(cluster.node(seed).url(), throughOther.collectionPath());
         assertEquals(

@@ -39,11 +39,12 @@ import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code cluster-config/bin/cluster}: start a two-node cluster on loopback, write through one node
- * and read through the other, each with the other node's admin kubeconfig (the nodes share their
- * CAs), see it in {@code status}, stop it, and find no process of it left. A three-node cluster
- * outlives a restart of its Cassandra with {@code cluster-config/bin/cassandra}, as
- * docs/operations.md tells. A stop leaves no warning in the nodes' logs.
+ * {@code cluster-config/bin/cluster}: start a three-node cluster on loopback, write through one
+ * node and read through another, each with the other node's admin kubeconfig (the nodes share their
+ * CAs), see it in {@code status}, stop it one node at a time, and find no process of it left and no
+ * warning in the nodes' logs. A two-node cluster outlives a restart of its Cassandra with {@code
+ * cluster-config/bin/cassandra}, as docs/operations.md tells. (Each cluster start costs a Cassandra
+ * and a JVM per node: the tests share what they can.)
  */
 class ClusterScriptE2E {
     private static final Duration START_TIMEOUT = Duration.ofMinutes(6);
@@ -94,10 +95,17 @@ class ClusterScriptE2E {
         }
     }
 
+    /**
+     * Three nodes that share objects and CAs; then {@code cluster stop} stops them one at a time,
+     * youngest first, each leaving the cluster and handing its shards to members that stay (the
+     * first to two, the second to one, the last to none): every process ends, and no node logs a
+     * warning while stopping (no hand-over or shutdown phase timing out).
+     */
     @Test
-    void startsTwoNodesThatShareObjectsAndStopsLeavingNoProcess() throws IOException {
+    void startsThreeNodesThatShareObjectsAndStopsThemOneAtATimeLeavingNoProcessAndNoWarning()
+            throws IOException {
         started = true;
-        ProcessResult start = cluster("start", START_TIMEOUT, "--nodes", "2");
+        ProcessResult start = cluster("start", START_TIMEOUT, "--nodes", "3");
         assertEquals(0, start.exitCode(), start.describe());
         List<String> urls = new ArrayList<>();
         List<Path> kubeconfigs = new ArrayList<>();
@@ -110,20 +118,22 @@ class ClusterScriptE2E {
                     Files.isRegularFile(Path.of(m.group(3))),
                     "kubeconfig " + m.group(3) + "\n" + start.describe());
         }
-        assertEquals(2, urls.size(), start.describe());
+        assertEquals(3, urls.size(), start.describe());
         assertEquals(
                 List.of(
                         dir.resolve("node-0/admin.kubeconfig"),
-                        dir.resolve("node-1/admin.kubeconfig")),
+                        dir.resolve("node-1/admin.kubeconfig"),
+                        dir.resolve("node-2/admin.kubeconfig")),
                 kubeconfigs,
                 start.describe());
-        assertFreePortsDistinctAndBelowEphemeralRange(start);
+        assertFreePortsDistinctAndBelowEphemeralRange(start, 3);
         assertTrue(start.stdout().contains("cassandra: 127.0.0.1:"), start.describe());
         recordPids();
-        assertEquals(3, pids.size(), "two servers and Cassandra recorded: " + pids);
+        assertEquals(4, pids.size(), "three servers and Cassandra recorded: " + pids);
         assertTrue(
                 Files.isRegularFile(dir.resolve("node-0.log"))
-                        && Files.isRegularFile(dir.resolve("node-1.log")));
+                        && Files.isRegularFile(dir.resolve("node-1.log"))
+                        && Files.isRegularFile(dir.resolve("node-2.log")));
 
         // Each node's admin kubeconfig works against the other node: one server CA, one client CA.
         ApiCalls asAdminOfNode0 =
@@ -149,27 +159,48 @@ class ClusterScriptE2E {
         assertTrue(
                 status.stdout().contains("node 0: running")
                         && status.stdout().contains("node 1: running")
+                        && status.stdout().contains("node 2: running")
                         && status.stdout().contains("cassandra: running"),
                 status.describe());
+        List<String> statusLines = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            statusLines.add(
+                    "node "
+                            + i
+                            + ": running (pid "
+                            + recordedPid(i)
+                            + ") "
+                            + urls.get(i)
+                            + " readyz 200 kubeconfig "
+                            + kubeconfigs.get(i));
+        }
         assertEquals(
-                List.of(
-                        "node 0: running (pid "
-                                + recordedPid(0)
-                                + ") "
-                                + urls.get(0)
-                                + " readyz 200 kubeconfig "
-                                + kubeconfigs.get(0),
-                        "node 1: running (pid "
-                                + recordedPid(1)
-                                + ") "
-                                + urls.get(1)
-                                + " readyz 200 kubeconfig "
-                                + kubeconfigs.get(1)),
+                statusLines,
                 status.stdout().lines().filter(l -> l.startsWith("node ")).toList(),
                 status.describe());
         kubectlReadsThroughEachNodeWithTheOthersKubeconfig(urls, kubeconfigs);
 
+        ApiCalls api = new ApiCalls(Duration.ofSeconds(60), admin());
+        for (int i = 0; i < urls.size(); i++) {
+            // A write through each node: collections, sequencers and their shards in use across the
+            // cluster when it stops.
+            ApiCalls.Reply written =
+                    api.post(
+                            urls.get(i),
+                            "/api/v1/namespaces/default/configmaps",
+                            configMap("cm-" + i));
+            assertEquals(201, written.status(), written.toString());
+        }
+
         ProcessResult stopped = stopQuietly();
+        assertEquals(
+                List.of("stopping node 2", "stopping node 1", "stopping node 0"),
+                stopped.stderr()
+                        .lines()
+                        .filter(l -> l.startsWith("stopping node"))
+                        .map(l -> l.replaceAll(" \\(pid \\d+\\)", ""))
+                        .toList(),
+                "youngest first\n" + stopped.describe());
         assertFalse(Files.exists(dir.resolve("node-0.pid")), "pid files removed");
 
         ProcessResult after = cluster("status", Duration.ofMinutes(1));
@@ -181,16 +212,16 @@ class ClusterScriptE2E {
      * What docs/operations.md tells a user: stop Cassandra under running servers with {@code
      * bin/cassandra stop}, start it again with {@code bin/cassandra start} on the same data
      * directory. It comes back on its CQL port, where the servers look for it, and a create
-     * succeeds through every node again.
+     * succeeds through every node again. (Two nodes: {@code --nodes} other than its default.)
      */
     @Test
-    void cassandraRestartedUnderThreeNodesComesBackOnItsPortAndWritesResumeThroughEveryNode()
+    void cassandraRestartedUnderTwoNodesComesBackOnItsPortAndWritesResumeThroughEveryNode()
             throws IOException {
         started = true;
-        ProcessResult start = cluster("start", START_TIMEOUT, "--nodes", "3");
+        ProcessResult start = cluster("start", START_TIMEOUT, "--nodes", "2");
         assertEquals(0, start.exitCode(), start.describe());
         List<String> urls = urls(start);
-        assertEquals(3, urls.size(), start.describe());
+        assertEquals(2, urls.size(), start.describe());
         Matcher cql = CASSANDRA_LINE.matcher(start.stdout());
         assertTrue(cql.find(), start.describe());
         String cqlPort = cql.group(1);
@@ -241,7 +272,7 @@ class ClusterScriptE2E {
                                 + last.get());
             }
         }
-        ApiCalls.Reply read = api.get(urls.get(2), "/api/v1/namespaces/default/configmaps/before");
+        ApiCalls.Reply read = api.get(urls.get(1), "/api/v1/namespaces/default/configmaps/before");
         assertEquals(200, read.status(), read.toString());
 
         // Not stopQuietly: a shard hand-over (a rebalance after the start) caught by the outage can
@@ -252,42 +283,6 @@ class ClusterScriptE2E {
         for (long pid : pids) {
             assertFalse(alive(pid), "pid " + pid + " still runs after stop\n" + stopped.describe());
         }
-    }
-
-    /**
-     * {@code cluster stop} stops three nodes one at a time, youngest first, each leaving the
-     * cluster and handing its shards to members that stay (the first to two, the second to one, the
-     * last to none): every process ends, and no node logs a warning while stopping (no hand-over or
-     * shutdown phase timing out).
-     */
-    @Test
-    void stopsThreeNodesOneAtATimeLeavingNoProcessAndNoWarning() throws IOException {
-        started = true;
-        ProcessResult start = cluster("start", START_TIMEOUT, "--nodes", "3");
-        assertEquals(0, start.exitCode(), start.describe());
-        List<String> urls = urls(start);
-        assertEquals(3, urls.size(), start.describe());
-        ApiCalls api = new ApiCalls(Duration.ofSeconds(60), admin());
-        for (int i = 0; i < urls.size(); i++) {
-            // A write through each node: collections, sequencers and their shards in use across the
-            // cluster.
-            ApiCalls.Reply created =
-                    api.post(
-                            urls.get(i),
-                            "/api/v1/namespaces/default/configmaps",
-                            configMap("cm-" + i));
-            assertEquals(201, created.status(), created.toString());
-        }
-
-        ProcessResult stopped = stopQuietly();
-        assertEquals(
-                List.of("stopping node 2", "stopping node 1", "stopping node 0"),
-                stopped.stderr()
-                        .lines()
-                        .filter(l -> l.startsWith("stopping node"))
-                        .map(l -> l.replaceAll(" \\(pid \\d+\\)", ""))
-                        .toList(),
-                "youngest first\n" + stopped.describe());
     }
 
     /**
@@ -342,15 +337,18 @@ class ClusterScriptE2E {
      * it can be taken by another process's outgoing connection before the node binds it (a start
      * failed so once).
      */
-    private static void assertFreePortsDistinctAndBelowEphemeralRange(ProcessResult start)
-            throws IOException {
+    private static void assertFreePortsDistinctAndBelowEphemeralRange(
+            ProcessResult start, int nodes) throws IOException {
         Set<Integer> ports = new HashSet<>();
         Matcher m = PORTS_LINE.matcher(start.stderr());
         while (m.find()) {
             ports.add(Integer.parseInt(m.group(1)));
             ports.add(Integer.parseInt(m.group(2)));
         }
-        assertEquals(4, ports.size(), "four distinct ports for two nodes\n" + start.describe());
+        assertEquals(
+                2 * nodes,
+                ports.size(),
+                "two distinct ports for each of " + nodes + " nodes\n" + start.describe());
         if (!Files.isReadable(EPHEMERAL_RANGE)) {
             return;
         }

@@ -29,6 +29,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -50,6 +51,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DurabilityE2E {
     private static final int OBJECTS = 200;
+    private static final int SERVICES = 60;
     private static final int WRITERS = 8;
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
     private static final List<String> SYSTEM_NAMESPACES =
@@ -72,6 +74,11 @@ class DurabilityE2E {
         }
     }
 
+    /**
+     * One server and one kill for what must survive it (each start and restart of a server JVM
+     * costs seconds): acknowledged ConfigMaps and Services with their cluster IPs, the system
+     * namespaces exactly once.
+     */
     @Test
     void acknowledgedCreatesSurviveKill9AndRestart() throws Exception {
         server = ServerProcess.start(scratch.resolve("data"));
@@ -79,7 +86,10 @@ class DurabilityE2E {
                 0,
                 configMapCount(),
                 "a server on a fresh data directory must start without configmaps");
-        Map<String, JsonNode> acknowledged = createConcurrently();
+        assertEquals(SYSTEM_NAMESPACES, namespaceNames());
+        Map<String, JsonNode> acknowledged = new TreeMap<>();
+        Map<String, String> addresses = new TreeMap<>();
+        createConcurrently(acknowledged, addresses);
         assertEquals(
                 OBJECTS,
                 acknowledged.values().stream()
@@ -132,6 +142,33 @@ class DurabilityE2E {
                         JSON.readTree(after.body()).at("/metadata/resourceVersion").asText());
         assertTrue(
                 next > newest, "resourceVersion " + next + " after restart is not above " + newest);
+
+        assertAddressesNotHandedOutAgain(addresses);
+    }
+
+    /**
+     * Service cluster IPs are claimed durably before a create is answered: after SIGKILL no address
+     * an acknowledged Service holds is handed out again, asked for or picked.
+     */
+    private void assertAddressesNotHandedOutAgain(Map<String, String> addresses) throws Exception {
+        for (Map.Entry<String, String> e : new TreeMap<>(addresses).entrySet()) {
+            HttpResponse<String> stored =
+                    send(get("/api/v1/namespaces/default/services/" + e.getKey()));
+            assertEquals(
+                    e.getValue(),
+                    JSON.readTree(stored.body()).at("/spec/clusterIP").asText(),
+                    e.getKey());
+            HttpResponse<String> thief = send(createService("thief-" + e.getKey(), e.getValue()));
+            assertEquals(
+                    422, thief.statusCode(), e.getValue() + " handed out again: " + thief.body());
+            assertTrue(thief.body().contains("provided IP is already allocated"), thief.body());
+        }
+        for (int i = 0; i < SERVICES; i++) {
+            HttpResponse<String> fresh = send(createService("fresh-" + i, null));
+            assertEquals(201, fresh.statusCode(), fresh.body());
+            String ip = JSON.readTree(fresh.body()).at("/spec/clusterIP").asText();
+            assertTrue(!addresses.containsValue(ip), ip + " picked again after kill -9");
+        }
     }
 
     /**
@@ -301,78 +338,6 @@ class DurabilityE2E {
         assertTrue(Files.exists(dataDir.resolve("admin.kubeconfig")));
     }
 
-    /**
-     * Service cluster IPs are claimed durably before a create is answered: after SIGKILL no address
-     * an acknowledged Service holds is handed out again, asked for or picked.
-     */
-    @Test
-    void acknowledgedServiceAddressesAreNeverHandedOutAgainAfterKill9() throws Exception {
-        server = ServerProcess.start(scratch.resolve("data"));
-        Map<String, String> addresses = new ConcurrentHashMap<>();
-        ExecutorService writers = Executors.newFixedThreadPool(WRITERS);
-        try {
-            List<Future<?>> futures = new ArrayList<>();
-            for (int i = 0; i < 60; i++) {
-                String name = "svc-%02d".formatted(i);
-                futures.add(
-                        writers.submit(
-                                () -> {
-                                    HttpResponse<String> response = send(createService(name, null));
-                                    assertEquals(
-                                            201,
-                                            response.statusCode(),
-                                            name + ": " + response.body());
-                                    addresses.put(
-                                            name,
-                                            JSON.readTree(response.body())
-                                                    .at("/spec/clusterIP")
-                                                    .asText());
-                                    return null;
-                                }));
-            }
-            for (Future<?> future : futures) {
-                future.get(5, TimeUnit.MINUTES);
-            }
-        } finally {
-            writers.shutdownNow();
-        }
-        assertEquals(
-                60, new HashSet<>(addresses.values()).size(), "distinct addresses: " + addresses);
-
-        server.kill9();
-        server.restart();
-
-        for (Map.Entry<String, String> e : new TreeMap<>(addresses).entrySet()) {
-            HttpResponse<String> stored =
-                    send(get("/api/v1/namespaces/default/services/" + e.getKey()));
-            assertEquals(
-                    e.getValue(),
-                    JSON.readTree(stored.body()).at("/spec/clusterIP").asText(),
-                    e.getKey());
-            HttpResponse<String> thief = send(createService("thief-" + e.getKey(), e.getValue()));
-            assertEquals(
-                    422, thief.statusCode(), e.getValue() + " handed out again: " + thief.body());
-            assertTrue(thief.body().contains("provided IP is already allocated"), thief.body());
-        }
-        for (int i = 0; i < 60; i++) {
-            HttpResponse<String> fresh = send(createService("fresh-" + i, null));
-            assertEquals(201, fresh.statusCode(), fresh.body());
-            String ip = JSON.readTree(fresh.body()).at("/spec/clusterIP").asText();
-            assertTrue(!addresses.containsValue(ip), ip + " picked again after kill -9");
-        }
-    }
-
-    @Test
-    void systemNamespacesExistExactlyOnceAfterKill9AndRestart() throws Exception {
-        server = ServerProcess.start(scratch.resolve("data"));
-        assertEquals(SYSTEM_NAMESPACES, namespaceNames());
-
-        server.kill9();
-        server.restart();
-
-        assertEquals(SYSTEM_NAMESPACES, namespaceNames());
-    }
-
     @Test
     void serversOnDifferentDataDirectoriesShareNothing() throws Exception {
         server = ServerProcess.start(scratch.resolve("first"));
@@ -397,36 +362,59 @@ class DurabilityE2E {
         return JSON.readTree(list.body()).path("items").size();
     }
 
-    private Map<String, JsonNode> createConcurrently() throws Exception {
-        Map<String, JsonNode> acknowledged = new ConcurrentHashMap<>();
+    /**
+     * Creates {@value #OBJECTS} ConfigMaps and {@value #SERVICES} Services (each with an address of
+     * its own) with {@value #WRITERS} writers, the Services spread among the ConfigMaps to the end:
+     * both kinds have writes acknowledged right before a kill that follows.
+     */
+    private void createConcurrently(
+            Map<String, JsonNode> acknowledged, Map<String, String> addresses) throws Exception {
+        Map<String, JsonNode> configMaps = new ConcurrentHashMap<>();
+        Map<String, String> services = new ConcurrentHashMap<>();
+        List<Callable<Void>> creates = new ArrayList<>();
+        for (int i = 0; i < OBJECTS; i++) {
+            String name = "durable-%03d".formatted(i);
+            creates.add(
+                    () -> {
+                        HttpResponse<String> response = send(create(name));
+                        assertEquals(201, response.statusCode(), name + ": " + response.body());
+                        configMaps.put(name, JSON.readTree(response.body()));
+                        return null;
+                    });
+            if ((i + 1) * SERVICES / OBJECTS > i * SERVICES / OBJECTS) {
+                String service = "svc-%02d".formatted(i * SERVICES / OBJECTS);
+                creates.add(
+                        () -> {
+                            HttpResponse<String> response = send(createService(service, null));
+                            assertEquals(
+                                    201, response.statusCode(), service + ": " + response.body());
+                            services.put(
+                                    service,
+                                    JSON.readTree(response.body()).at("/spec/clusterIP").asText());
+                            return null;
+                        });
+            }
+        }
         ExecutorService writers = Executors.newFixedThreadPool(WRITERS);
         try {
-            List<Future<?>> futures = new ArrayList<>();
-            for (int w = 0; w < WRITERS; w++) {
-                int writer = w;
-                futures.add(
-                        writers.submit(
-                                () -> {
-                                    for (int i = writer; i < OBJECTS; i += WRITERS) {
-                                        String name = "durable-%03d".formatted(i);
-                                        HttpResponse<String> response = send(create(name));
-                                        assertEquals(
-                                                201,
-                                                response.statusCode(),
-                                                name + ": " + response.body());
-                                        acknowledged.put(name, JSON.readTree(response.body()));
-                                    }
-                                    return null;
-                                }));
+            List<Future<Void>> futures = new ArrayList<>();
+            for (Callable<Void> c : creates) {
+                futures.add(writers.submit(c)); // in order: the queue is first in, first out
             }
-            for (Future<?> future : futures) {
+            for (Future<Void> future : futures) {
                 future.get(5, TimeUnit.MINUTES);
             }
         } finally {
             writers.shutdownNow();
         }
-        assertEquals(OBJECTS, acknowledged.size());
-        return new TreeMap<>(acknowledged);
+        assertEquals(OBJECTS, configMaps.size());
+        assertEquals(SERVICES, services.size());
+        assertEquals(
+                SERVICES,
+                new HashSet<>(services.values()).size(),
+                "distinct addresses: " + services);
+        acknowledged.putAll(configMaps);
+        addresses.putAll(services);
     }
 
     private List<String> namespaceNames() throws IOException, InterruptedException {

@@ -112,9 +112,13 @@ class MemoryE2E {
         // Up means ready but for the storage quota: a full server is not ready for more data (as
         // kube-apiserver
         // with etcd's NOSPACE alarm), and writers racing to the quota may end a little over it.
+        // Full JIT: the lists below move over a gigabyte through the server's encoders and TLS.
         server =
                 ServerProcess.start(
-                        scratch.resolve("data"), List.of(), "/readyz?exclude=storage-quota");
+                        scratch.resolve("data"),
+                        List.of(),
+                        "/readyz?exclude=storage-quota",
+                        ServerProcess.Jit.FULL);
         http = server.tls().httpClient();
         for (int n = 0; n < NAMESPACES; n++) {
             HttpResponse<String> ns =

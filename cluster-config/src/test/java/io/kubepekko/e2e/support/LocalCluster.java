@@ -176,6 +176,16 @@ public final class LocalCluster implements AutoCloseable {
     }
 
     /**
+     * Starts nodes {@code which} again side by side (same data directories, ports and flags), as
+     * {@link #start} starts all but the first, and waits until the cluster is whole.
+     */
+    public void restartTogether(List<Integer> which) {
+        which.forEach(i -> nodes.get(i).relaunch());
+        which.forEach(i -> nodes.get(i).awaitReady());
+        awaitWhole();
+    }
+
+    /**
      * Brings back whatever an earlier (failed) test left down: Cassandra, then every node not
      * running; then waits until the cluster is whole. Lets each test start from a whole cluster.
      */

@@ -46,6 +46,19 @@ public final class ServerProcess implements AutoCloseable {
     private Process process;
     private int starts;
 
+    /**
+     * How the server's JVM compiles: a few seconds of server are over before C2 pays back its
+     * compile time, minutes of megabytes through TLS and the encoders are not.
+     */
+    public enum Jit {
+        /** C1 only: quick to start, for the usual short-lived test server. */
+        QUICK,
+        /** The JVM's default tiered compilation, for a server that moves hundreds of megabytes. */
+        FULL
+    }
+
+    private Jit jit = Jit.QUICK;
+
     private ServerProcess(Path dataDir, int port, List<String> extraArgs) {
         this.dataDir = dataDir;
         this.port = port;
@@ -73,8 +86,18 @@ public final class ServerProcess implements AutoCloseable {
      * for more data) answers 200, as every restart then does.
      */
     public static ServerProcess start(Path dataDir, List<String> extraArgs, String readyPath) {
+        return start(dataDir, extraArgs, readyPath, Jit.QUICK);
+    }
+
+    /**
+     * As {@link #start(Path, List, String)}, its JVM (and every restart's) compiling as {@code jit}
+     * says.
+     */
+    public static ServerProcess start(
+            Path dataDir, List<String> extraArgs, String readyPath, Jit jit) {
         ServerProcess server = new ServerProcess(dataDir, freePort(), extraArgs);
         server.readyPath = readyPath;
+        server.jit = jit;
         server.launchProcess();
         server.awaitReady();
         return server;
@@ -94,12 +117,18 @@ public final class ServerProcess implements AutoCloseable {
      * The command line that runs the server's entry point with {@code args}, on the test classpath.
      */
     public static List<String> command(String... args) {
+        return command(Jit.QUICK, args);
+    }
+
+    private static List<String> command(Jit jit, String... args) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        // Small heap and quick JIT: these servers hold little data and the machine is shared.
+        // Small heap: these servers hold little data and the machine is shared.
         command.add("-Xms64m");
         command.add("-Xmx512m");
-        command.add("-XX:TieredStopAtLevel=1");
+        if (jit == Jit.QUICK) {
+            command.add("-XX:TieredStopAtLevel=1");
+        }
         command.add("-XX:+ExitOnOutOfMemoryError"); // as cluster-config/bin/apiserver runs it
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
@@ -211,9 +240,17 @@ public final class ServerProcess implements AutoCloseable {
      * first.
      */
     public void restart() {
+        relaunch();
+        awaitReady();
+    }
+
+    /**
+     * Starts the server again as {@link #restart()} does, without waiting for it: several can start
+     * side by side, then each is {@link #awaitReady() awaited}.
+     */
+    public void relaunch() {
         kill9();
         launchProcess();
-        awaitReady();
     }
 
     /** Whether the server's JVM runs. */
@@ -241,7 +278,7 @@ public final class ServerProcess implements AutoCloseable {
         try {
             Files.createDirectories(dataDir);
             process =
-                    new ProcessBuilder(command(args.toArray(String[]::new)))
+                    new ProcessBuilder(command(jit, args.toArray(String[]::new)))
                             .redirectInput(
                                     ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
                             .redirectErrorStream(true)
