@@ -2,6 +2,7 @@ package io.kubepekko.api.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.Json;
+import io.kubepekko.api.meta.JsonSizeBound;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.status.ApiStatus;
 
@@ -42,17 +43,27 @@ final class ObjectSizeLimit {
                 || !out.changed()
                 || out.removes()
                 || out.after() == null
-                || Json.byteSize(out.after()) <= maxObjectBytes) {
+                || fits(out.after())) {
             return out;
         }
         boolean apply = op instanceof WriteOp.Patch p && p.type() == PatchType.APPLY_PATCH;
         ObjectNode meta = ObjectMeta.of(out.after());
         if (!apply && !(op instanceof WriteOp.Delete) && meta.has("managedFields")) {
             meta.remove("managedFields");
-            if (Json.byteSize(out.after()) <= maxObjectBytes) {
+            if (fits(out.after())) {
                 return out;
             }
         }
         return new WriteResult.Refused(ApiStatus.requestEntityTooLarge(TOO_LARGE));
+    }
+
+    /**
+     * Whether {@code object}'s JSON is within the limit. This runs for every write inside its
+     * collection's entity, one write after the other: the bound answers without writing the object
+     * unless it is near the limit.
+     */
+    private boolean fits(ObjectNode object) {
+        return JsonSizeBound.of(object) <= maxObjectBytes
+                || Json.byteSize(object) <= maxObjectBytes;
     }
 }
