@@ -498,12 +498,21 @@ class ListWatchIT {
             }
         }
 
+        /**
+         * By name on kube's deprecated {@code watch/} path, or by a field selector. A get of the
+         * object's own path with {@code watch=true} is a get, as in kube-apiserver, whose item
+         * route has no watch.
+         */
         @Test
         void aSingleObjectIsWatchedByNameOrByFieldSelector() {
             String ns = newNamespace();
             ObjectNode a = createCm(ns, "a", "web");
             createCm(ns, "b", "web");
-            try (WatchClient byName = watch(cms(ns) + "/a?watch=true");
+            String legacy = "/api/v1/watch/namespaces/" + ns + "/configmaps/a";
+            ObjectNode got = api.get(cms(ns) + "/a?watch=true").assertCode(200).json();
+            assertEquals("ConfigMap", got.path("kind").asText());
+            assertEquals(rv(a), got.path("metadata").path("resourceVersion").asLong());
+            try (WatchClient byName = watch(legacy);
                     WatchClient bySelector =
                             watch(cms(ns) + "?watch=true&fieldSelector=metadata.name%3Da")) {
                 assertEquals(List.of("ADDED a@" + rv(a)), byName.next(1));
@@ -513,7 +522,7 @@ class ListWatchIT {
                 assertEquals(List.of("MODIFIED a@" + rv(a2)), byName.next(1));
                 assertEquals(List.of("MODIFIED a@" + rv(a2)), bySelector.next(1));
             }
-            api.get(cms(ns) + "/a?watch=true&fieldSelector=metadata.name%3Db")
+            api.get(legacy + "?fieldSelector=metadata.name%3Db")
                     .assertStatus(
                             400,
                             "BadRequest",

@@ -245,6 +245,57 @@ class SecureAccessIT {
                 403);
     }
 
+    /**
+     * A read of a collection is a watch for any watch value but false or 0, as kube reads it, and
+     * is authorized as one: a user who may only list cannot watch by writing {@code watch=yes}, nor
+     * through the deprecated {@code watch/} path.
+     */
+    @Test
+    void aWatchIsAuthorizedAsAWatchWhateverWatchValueItCarries() throws Exception {
+        String rbac = "/apis/rbac.authorization.k8s.io/v1/namespaces/team-b/";
+        HttpResponse<String> role =
+                TlsClients.send(
+                        adminClient,
+                        "POST",
+                        url(rbac + "roles"),
+                        "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"Role\","
+                                + "\"metadata\":{\"name\":\"cm-lister\"},\"rules\":[{\"apiGroups\":[\"\"],"
+                                + "\"resources\":[\"configmaps\"],\"verbs\":[\"list\"]}]}",
+                        Map.of());
+        assertEquals(201, role.statusCode(), role.body());
+        HttpResponse<String> bound =
+                TlsClients.send(
+                        adminClient,
+                        "POST",
+                        url(rbac + "rolebindings"),
+                        "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"RoleBinding\","
+                                + "\"metadata\":{\"name\":\"lee-lists\"},"
+                                + "\"roleRef\":{\"apiGroup\":\"rbac.authorization.k8s.io\","
+                                + "\"kind\":\"Role\",\"name\":\"cm-lister\"},"
+                                + "\"subjects\":[{\"apiGroup\":\"rbac.authorization.k8s.io\","
+                                + "\"kind\":\"User\",\"name\":\"lee\"}]}",
+                        Map.of());
+        assertEquals(201, bound.statusCode(), bound.body());
+        CertificateIssuer.Issued lees =
+                TlsClients.userCertificate(
+                        SERVER.server().kubeconfig().getParent(), "lee", List.of());
+        HttpClient lee = TlsClients.client(admin.ca(), lees.certificate(), lees.key());
+        String configMaps = "/api/v1/namespaces/team-b/configmaps";
+        awaitCode(lee, url(configMaps), 200);
+        assertEquals(200, TlsClients.get(lee, url(configMaps + "?watch=false")).statusCode());
+        assertEquals(200, TlsClients.get(lee, url(configMaps + "?watch=0")).statusCode());
+        String refused =
+                "configmaps is forbidden: User \"lee\" cannot watch resource \"configmaps\" in API"
+                        + " group \"\" in the namespace \"team-b\"";
+        for (String watch : List.of("?watch=yes", "?watch=True", "?watch=", "?watch=1")) {
+            JsonNode s = status(TlsClients.get(lee, url(configMaps + watch)), 403);
+            assertEquals(refused, s.path("message").asText(), watch);
+        }
+        JsonNode legacy =
+                status(TlsClients.get(lee, url("/api/v1/watch/namespaces/team-b/configmaps")), 403);
+        assertEquals(refused, legacy.path("message").asText());
+    }
+
     @Test
     void impersonationIsCheckedWithTheImpersonateVerb() throws Exception {
         HttpResponse<String> asJane =

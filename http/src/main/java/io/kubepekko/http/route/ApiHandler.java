@@ -124,9 +124,7 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
         String path = RequestPath.of(request);
         Query query = request.getUri().query();
         String method = request.method().value();
-        boolean watch =
-                query.get("watch").map(v -> v.equals("true") || v.equals("1")).orElse(false);
-        Optional<RequestInfo> info = RequestInfoParser.parse(method, path, watch);
+        Optional<RequestInfo> info = RequestInfoParser.parse(method, path, query.get("watch"));
         Gate.Passage passage = gate.pass(request, info, path);
         AuditHandle audit = passage.audit();
         // In the blocking audit modes the request goes on once its RequestReceived event is

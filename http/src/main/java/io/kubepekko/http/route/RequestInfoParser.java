@@ -21,11 +21,19 @@ final class RequestInfoParser {
     /** Subresources of the namespace object itself, not namespaced resources named like them. */
     private static final Set<String> NAMESPACE_SUBRESOURCES = Set.of("status", "finalize");
 
-    /** Empty when the path is not a resource path (discovery, health, unknown). */
-    static Optional<RequestInfo> parse(String method, String path, boolean watch) {
+    private static final String LEGACY_WATCH = "watch";
+    private static final String LEGACY_PROXY = "proxy";
+
+    /**
+     * Empty when the path is not a resource path (discovery, health, unknown).
+     *
+     * @param watchParam the first {@code watch} query value, if any: any value but {@code false} or
+     *     {@code 0} (in any case) makes a read of a collection a watch, as kube's request-info
+     *     parser and its list options read it; a read of one named object stays a get
+     */
+    static Optional<RequestInfo> parse(String method, String path, Optional<String> watchParam) {
         // kube-apiserver's router serves resources under /api/{version} and /apis/{group}/{version}
-        // only;
-        // "//api/v1/..." does not start with either root.
+        // only; "//api/v1/..." does not start with either root.
         if (!path.startsWith("/api/") && !path.startsWith("/apis/")) {
             return Optional.empty();
         }
@@ -46,6 +54,16 @@ final class RequestInfoParser {
             return Optional.empty();
         }
         List<String> rest = parts.subList(i + 1, parts.size());
+        // kube's special verbs: the deprecated watch/ paths, still served; proxy/ paths are no
+        // longer served by kube-apiserver (it authorizes the verb proxy and answers 404): here they
+        // are not resource paths, which answers 404 as well.
+        boolean legacyWatch = rest.get(0).equals(LEGACY_WATCH);
+        if (legacyWatch || rest.get(0).equals(LEGACY_PROXY)) {
+            if (rest.size() < 2 || !legacyWatch) {
+                return Optional.empty();
+            }
+            rest = rest.subList(1, rest.size());
+        }
         String namespace = null;
         if (rest.get(0).equals("namespaces") && rest.size() > 1) {
             namespace = rest.get(1);
@@ -56,22 +74,42 @@ final class RequestInfoParser {
                 namespace = null;
             }
         }
-        if (rest.size() > 3) {
-            return Optional.empty();
-        }
         String resource = rest.get(0);
         String name = rest.size() > 1 ? rest.get(1) : null;
         String sub = rest.size() > 2 ? rest.get(2) : null;
-        Verb verb =
-                switch (method) {
-                    case "GET", "HEAD" -> watch ? Verb.WATCH : name == null ? Verb.LIST : Verb.GET;
-                    case "POST" -> Verb.CREATE;
-                    case "PUT" -> Verb.UPDATE;
-                    case "PATCH" -> Verb.PATCH;
-                    case "DELETE" -> name == null ? Verb.DELETECOLLECTION : Verb.DELETE;
-                    default -> Verb.UNSUPPORTED;
-                };
-        return Optional.of(new RequestInfo(verb, group, version, resource, namespace, name, sub));
+        boolean read = method.equals("GET") || method.equals("HEAD");
+        Verb verb;
+        if (legacyWatch) {
+            verb = Verb.WATCH;
+        } else {
+            verb =
+                    switch (method) {
+                        case "GET", "HEAD" ->
+                                name != null
+                                        ? Verb.GET
+                                        : watches(watchParam) ? Verb.WATCH : Verb.LIST;
+                        case "POST" -> Verb.CREATE;
+                        case "PUT" -> Verb.UPDATE;
+                        case "PATCH" -> Verb.PATCH;
+                        case "DELETE" -> name == null ? Verb.DELETECOLLECTION : Verb.DELETE;
+                        default -> Verb.UNSUPPORTED;
+                    };
+        }
+        RequestInfo.Route route;
+        if (rest.size() > 3 || legacyWatch && sub != null) {
+            route = RequestInfo.Route.NO_PATH;
+        } else if (legacyWatch && !read) {
+            route = RequestInfo.Route.NO_METHOD;
+        } else {
+            route = RequestInfo.Route.SERVED;
+        }
+        return Optional.of(
+                new RequestInfo(verb, group, version, resource, namespace, name, sub, route));
+    }
+
+    /** Go's {@code Convert_Slice_string_To_bool} of the first value. */
+    private static boolean watches(Optional<String> watchParam) {
+        return watchParam.map(v -> !(v.equals("0") || v.equalsIgnoreCase("false"))).orElse(false);
     }
 
     /**

@@ -146,6 +146,11 @@ public final class ResourceHandler {
 
     CompletionStage<HttpResponse> handle(Request request) {
         RequestInfo info = request.info();
+        switch (info.route()) {
+            case NO_PATH -> throw ApiStatus.pathNotFound().exception();
+            case NO_METHOD -> throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
+            case SERVED -> {}
+        }
         KindDefinition kind =
                 controlPlane
                         .registry()
@@ -216,7 +221,8 @@ public final class ResourceHandler {
                                     info.resource(),
                                     null,
                                     info.name(),
-                                    info.subresource()));
+                                    info.subresource(),
+                                    info.route()));
         } else if (namespace != null) {
             StorageKeys.checkNamespace(namespace);
         }

@@ -2,6 +2,7 @@ package io.kubepekko.http.route;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -18,6 +19,9 @@ class LongRunningRequestsTest {
                 "GET  | /api/v1/namespaces/n/configmaps          | ''       | false",
                 "GET  | /api/v1/namespaces/n/configmaps          | ?watch=1 | true",
                 "GET  | /api/v1/namespaces/n/configmaps/c        | ''       | false",
+                "GET  | /api/v1/namespaces/n/configmaps/c        | ?watch=1 | false",
+                "GET  | /api/v1/watch/namespaces/n/configmaps/c  | ''       | true",
+                "GET  | /api/v1/watch/namespaces/n/configmaps    | ''       | true",
                 "GET  | /api/v1/namespaces/n/pods/p/log          | ''       | true",
                 "POST | /api/v1/namespaces/n/pods/p/exec         | ''       | true",
                 "GET  | /api/v1/namespaces/n/pods/p/attach       | ''       | true",
@@ -31,7 +35,7 @@ class LongRunningRequestsTest {
                 "GET  | /openapi/v2                              | ''       | false",
             })
     void isKubesLongRunningCheck(String method, String path, String query, boolean expected) {
-        boolean watch = query.contains("watch=1");
+        Optional<String> watch = query.contains("watch=") ? Optional.of("1") : Optional.empty();
         assertEquals(
                 expected,
                 LongRunningRequests.check(RequestInfoParser.parse(method, path, watch), path));
