@@ -191,7 +191,7 @@ public record ApiServerSettings(
                 port,
                 livezGracePeriod,
                 shutdownDelay,
-                ReadFlags.DEFAULT,
+                defaults().reads(),
                 ConfigFactory.empty());
     }
 

@@ -17,11 +17,4 @@ public record ReadFlags(
         Duration watchCacheWindow,
         Duration continueTokenTtl,
         Duration watchHistoryRetention,
-        FeatureGates featureGates) {
-    public static final ReadFlags DEFAULT =
-            new ReadFlags(
-                    Duration.ofMinutes(5),
-                    Duration.ofMinutes(5),
-                    Duration.ofMinutes(5),
-                    FeatureGates.defaults());
-}
+        FeatureGates featureGates) {}
