@@ -30,16 +30,21 @@ import org.slf4j.LoggerFactory;
  *       recognizes ({@code tlsRecordHeaderLooksLikeHTTP}: {@code "GET /"}, {@code "HEAD "}, {@code
  *       "POST "}, {@code "PUT /"}, {@code "OPTIO"}), it answers {@link #PLAIN_HTTP_ANSWER} in the
  *       clear and closes the connection, as {@code conn.serve} does for that {@code
- *       RecordHeaderError}. Any other start goes to TLS unchanged, and at once when its first bytes
- *       already differ from every such start (a ClientHello's first byte, 0x16, does).
+ *       RecordHeaderError}.
+ *   <li>one whose first record header is not TLS's in another way: a record type other than
+ *       handshake or alert, or a version of 16.0 or more ({@code readRecordOrCCS}: "first record
+ *       does not look like a TLS handshake"). Go closes it without a word, where a TLS stack would
+ *       answer an alert. An SSL 2 start (0x80) goes to TLS, which refuses it with an alert as Go
+ *       does.
  *   <li>one that does not finish its handshake: the connection is closed {@code handshakeTimeout}
  *       after it was accepted (Go's {@code tlsHandshakeTimeout}, the smallest positive of its
  *       read-header, read and write timeouts: kube-apiserver's {@code ReadHeaderTimeout}, 32 s).
  * </ul>
  *
  * <p>It sits between the TCP connection and the TLS stage, one per connection; {@code handshake}
- * completes when the TLS stage has finished the handshake. Once the first bytes are judged TLS and
- * the handshake is done, it only passes bytes on, with no work of its own.
+ * completes when the TLS stage has finished the handshake. It holds the first five bytes (a record
+ * header, as Go reads them) until they are complete; once they are judged TLS and the handshake is
+ * done, it only passes bytes on, with no work of its own.
  */
 final class HandshakeGuard
         extends GraphStage<BidiShape<ByteString, ByteString, ByteString, ByteString>> {
@@ -59,22 +64,39 @@ final class HandshakeGuard
                     .map(s -> ByteString.fromString(s, StandardCharsets.US_ASCII))
                     .toList();
 
+    private static final int HANDSHAKE_RECORD = 0x16;
+    private static final int ALERT_RECORD = 0x15;
+    private static final int SSL2_START = 0x80;
+
+    /** Go's bound: no TLS version is 16.0 or more. */
+    private static final int NO_SUCH_VERSION = 0x1000;
+
     /** What a connection's first bytes say it speaks. */
     enum Verdict {
         TLS,
         PLAIN_HTTP,
-        /** Fewer than five bytes, all of them the start of a plain HTTP request so far. */
+        /** A first record header no TLS client sends: closed without an answer. */
+        NOT_TLS,
+        /** Fewer than the five bytes of a record header. */
         UNDECIDED
     }
 
     /** What {@code first}, the connection's bytes so far, say it speaks. */
     static Verdict verdict(ByteString first) {
-        int n = Math.min(first.size(), RECORD_HEADER);
-        ByteString head = first.take(n);
-        for (ByteString start : HTTP_STARTS) {
-            if (start.take(n).equals(head)) {
-                return n == RECORD_HEADER ? Verdict.PLAIN_HTTP : Verdict.UNDECIDED;
-            }
+        if (first.size() < RECORD_HEADER) {
+            return Verdict.UNDECIDED;
+        }
+        ByteString head = first.take(RECORD_HEADER);
+        if (HTTP_STARTS.contains(head)) {
+            return Verdict.PLAIN_HTTP;
+        }
+        int type = head.apply(0) & 0xff;
+        int version = (head.apply(1) & 0xff) << 8 | (head.apply(2) & 0xff);
+        if (type == SSL2_START) {
+            return Verdict.TLS;
+        }
+        if (type != HANDSHAKE_RECORD && type != ALERT_RECORD || version >= NO_SUCH_VERSION) {
+            return Verdict.NOT_TLS;
         }
         return Verdict.TLS;
     }
@@ -165,6 +187,7 @@ final class HandshakeGuard
                                 switch (verdict(first)) {
                                     case TLS -> passToTls();
                                     case PLAIN_HTTP -> answerPlainHttp();
+                                    case NOT_TLS -> closeSilently();
                                     case UNDECIDED -> pull(fromNet);
                                 }
                             }
@@ -212,6 +235,11 @@ final class HandshakeGuard
                 // network's side is cancelled: the TCP stage closes at once on a cancel that finds
                 // no write in progress.
                 emit(toNet, PLAIN_HTTP_ANSWER, this::completeStage);
+            }
+
+            private void closeSilently() {
+                log.debug("closing a connection whose first bytes are not a TLS record");
+                completeStage();
             }
 
             @Override

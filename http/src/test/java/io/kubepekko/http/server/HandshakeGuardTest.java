@@ -57,11 +57,26 @@ class HandshakeGuardTest {
                 Arguments.of(named("nothing yet", ""), Verdict.UNDECIDED),
                 Arguments.of(named("GET so far", "GET "), Verdict.UNDECIDED),
                 Arguments.of(named("P so far", "P"), Verdict.UNDECIDED),
-                Arguments.of(named("DELETE (not one of Go's)", "DELETE /x HTTP/1.1"), Verdict.TLS),
-                Arguments.of(named("PATCH (not one of Go's)", "PATCH /x HTTP/1.1"), Verdict.TLS),
-                Arguments.of(named("GET without a slash", "GET x HTTP/1.1"), Verdict.TLS),
-                Arguments.of(named("lowercase", "get / HTTP/1.1"), Verdict.TLS),
-                Arguments.of(named("a ClientHello's first byte", "\u0016"), Verdict.TLS),
+                Arguments.of(
+                        named("DELETE (not one of Go's)", "DELETE /x HTTP/1.1"), Verdict.NOT_TLS),
+                Arguments.of(
+                        named("PATCH (not one of Go's)", "PATCH /x HTTP/1.1"), Verdict.NOT_TLS),
+                Arguments.of(named("GET without a slash", "GET x HTTP/1.1"), Verdict.NOT_TLS),
+                Arguments.of(named("lowercase", "get / HTTP/1.1"), Verdict.NOT_TLS),
+                Arguments.of(named("a ClientHello's first byte", "\u0016"), Verdict.UNDECIDED),
+                Arguments.of(
+                        named("four bytes of a record", "\u0016\u0003\u0001\u0000"),
+                        Verdict.UNDECIDED),
+                Arguments.of(
+                        named("an alert record", "\u0015\u0003\u0003\u0000\u0002"), Verdict.TLS),
+                Arguments.of(
+                        named("an SSL 2 ClientHello", "\u0080\u002e\u0001\u0003\u0001"),
+                        Verdict.TLS),
+                Arguments.of(
+                        named("application data first", "\u0017\u0003\u0003\u0000\u0010"),
+                        Verdict.NOT_TLS),
+                Arguments.of(
+                        named("version 16.0", "\u0016\u0010\u0000\u0000\u0010"), Verdict.NOT_TLS),
                 Arguments.of(
                         named("a ClientHello's record header", "\u0016\u0003\u0001\u0000\u00a5"),
                         Verdict.TLS));
@@ -89,14 +104,17 @@ class HandshakeGuardTest {
     }
 
     @Test
-    void handsTlsItsFirstByteWithoutWaitingForMore() throws Exception {
-        assertEquals(bytes("\u0016"), firstToTls(List.of("\u0016")));
+    void handsTlsARecordHeaderOnceItIsCompleteWithWhatCameWithIt() throws Exception {
+        assertEquals(
+                bytes("\u0016\u0003\u0001\u0000\u00a5\u0001"),
+                firstToTls(List.of("\u0016\u0003", "\u0001\u0000\u00a5\u0001")));
     }
 
     @Test
-    void handsTlsAnyOtherStartUnchanged() throws Exception {
-        assertEquals(
-                bytes("DELETE /x HTTP/1.1\r\n"), firstToTls(List.of("DELETE /x HTTP/1.1\r\n")));
+    void closesWithoutAWordAStartThatIsNeitherTlsNorGosPlainHttp() throws Exception {
+        Exchange e = run(List.of("DELETE /x HTTP/1.1\r\n\r\n"), new CompletableFuture<>());
+        assertEquals(List.of(), e.toNet());
+        assertEquals(List.of(), e.toTls());
     }
 
     @Test
