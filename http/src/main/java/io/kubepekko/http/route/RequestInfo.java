@@ -36,17 +36,6 @@ public record RequestInfo(
         NO_METHOD
     }
 
-    public RequestInfo(
-            Verb verb,
-            String group,
-            String version,
-            String resource,
-            String namespace,
-            String name,
-            String subresource) {
-        this(verb, group, version, resource, namespace, name, subresource, Route.SERVED);
-    }
-
     public boolean hasName() {
         return name != null;
     }
