@@ -79,10 +79,12 @@ public final class Encoder {
                 return r.withEntity(PROTOBUF, ProtobufBodies.builtin().encode(object, kind));
             }
         }
-        if (pretty) {
-            return r.withEntity(ContentTypes.APPLICATION_JSON, prettyJson(json));
-        }
-        return r.withEntity(ContentTypes.APPLICATION_JSON, json);
+        // The bytes are never written to once made (stored objects, fresh encodings): the entity
+        // may keep the array instead of a copy.
+        return r.withEntity(
+                HttpEntities.create(
+                        ContentTypes.APPLICATION_JSON,
+                        ByteString.fromArrayUnsafe(pretty ? prettyJson(json) : json)));
     }
 
     public static HttpResponse json(

@@ -217,7 +217,8 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
                                                     info.get(),
                                                     query,
                                                     contentType,
-                                                    strict.getData().toArray(),
+                                                    // read only from here on: no copy needed
+                                                    strict.getData().toArrayUnsafe(),
                                                     representation,
                                                     statusFormat,
                                                     pretty,
