@@ -230,6 +230,14 @@ class EventsVersionsIT {
                         .json()
                         .get("items")
                         .size());
+        // kube's source label is the reporting controller of an event without a source.
+        assertEquals(
+                1,
+                api.get(core(ns) + "?fieldSelector=source%3Dexample.com/scaler")
+                        .assertCode(200)
+                        .json()
+                        .get("items")
+                        .size());
         api.get(eventsV1(ns) + "?fieldSelector=involvedObject.name%3Dweb")
                 .assertStatus(400, "BadRequest", "field label not supported: involvedObject.name");
         assertEquals(

@@ -79,9 +79,10 @@ import java.util.Locale;
  *
  * <p>Selectable fields are the labels clients send, which for a few kinds are not the JSON path of
  * the value they select ({@code ...ToSelectableFields} in {@code pkg/registry/*}/strategy.go):
- * Event {@code source} is {@code source.component}, Job {@code status.successful} is {@code
- * status.succeeded} (an int, so absent reads {@code 0}), and the boolean labels ({@code
- * spec.hostNetwork}, {@code spec.unschedulable}) read {@code "false"} when the field is absent.
+ * Event {@code source} is {@code source.component} (else the reporting controller), Job {@code
+ * status.successful} is {@code status.succeeded} (an int, so absent reads {@code 0}), and the
+ * boolean labels ({@code spec.hostNetwork}, {@code spec.unschedulable}) read {@code "false"} when
+ * the field is absent.
  *
  * <p>Kinds that kube prints with its default convertor (Name, Created At) name {@link
  * TablePrinter#DEFAULT}: Binding, LimitRange, Role and ClusterRole have no printer of their own in
@@ -131,8 +132,11 @@ public final class BuiltinKinds {
                                             "involvedObject.fieldPath",
                                             "reason",
                                             "reportingComponent")
-                                    // EventToSelectableFields: "source" is the reporting component.
-                                    .selectableField("source", "source.component", "")
+                                    // EventToSelectableFields: "source" is the source component,
+                                    // else
+                                    // the reporting controller.
+                                    .selectableFieldOr(
+                                            "source", "source.component", "reportingComponent")
                                     .selectableFields("type"),
                             new EventStrategy(),
                             EventPrinter.INSTANCE),
@@ -293,7 +297,10 @@ public final class BuiltinKinds {
                                             "regarding.fieldPath",
                                             "reason",
                                             "reportingController")
-                                    .selectableField("source", "deprecatedSource.component", "")
+                                    .selectableFieldOr(
+                                            "source",
+                                            "deprecatedSource.component",
+                                            "reportingController")
                                     .selectableFields("type"),
                             new GroupResource("", "events"),
                             EventsV1Conversion.INSTANCE,

@@ -250,6 +250,15 @@ public record ResourceType(
             return this;
         }
 
+        /**
+         * Adds a selectable field read from {@code path}, or from {@code fallback} when that is
+         * absent or empty.
+         */
+        public Builder selectableFieldOr(String label, String path, String fallback) {
+            selectableFields.add(new SelectableField(label, path, "", fallback));
+            return this;
+        }
+
         /** An old spelling of a selectable field's label that Kubernetes still accepts. */
         public Builder fieldLabelAlias(String old, String label) {
             fieldLabelAliases.put(old, label);

@@ -432,7 +432,9 @@ class BuiltinKindsTest {
         assertTrue(
                 type("", "events")
                         .selectableFields()
-                        .contains(new SelectableField("source", "source.component", "")));
+                        .contains(
+                                new SelectableField(
+                                        "source", "source.component", "", "reportingComponent")));
         assertTrue(
                 type("", "pods")
                         .selectableFields()
