@@ -213,6 +213,25 @@ class EventsVersionsIT {
     }
 
     @Test
+    void aDeleteCollectionThroughEventsV1AnswersInThatVersion() {
+        String ns = newNamespace();
+        api.create(eventsV1(ns), newEvent(ns, "d1"));
+        api.create(eventsV1(ns), newEvent(ns, "d2").replace("\"web\"", "\"db\""));
+        ObjectNode deleted =
+                api.delete(eventsV1(ns) + "?fieldSelector=regarding.name%3Dweb")
+                        .assertCode(200)
+                        .json();
+        assertEquals("EventList", deleted.get("kind").asText());
+        assertEquals("events.k8s.io/v1", deleted.get("apiVersion").asText());
+        assertEquals(1, deleted.get("items").size());
+        assertEquals("d1", deleted.at("/items/0/metadata/name").asText());
+        assertEquals("web", deleted.at("/items/0/regarding/name").asText());
+        ObjectNode left = api.get(core(ns)).assertCode(200).json();
+        assertEquals(1, left.get("items").size());
+        assertEquals("db", left.at("/items/0/involvedObject/name").asText());
+    }
+
+    @Test
     void eachVersionSelectsByItsOwnFieldLabels() {
         String ns = newNamespace();
         api.create(eventsV1(ns), newEvent(ns, "s1"));

@@ -166,7 +166,11 @@ public final class ObjectWrites {
             Env env,
             AdmissionStep admit) {
         try {
-            Versions versions = Versions.of(registry, type, op.options().apiVersion());
+            Versions versions =
+                    Versions.of(
+                            registry,
+                            type,
+                            op.options() == null ? null : op.options().apiVersion());
             WriteDecision decision =
                     dispatch(versions, versions.storage(), namespace, current, op, env, admit);
             return decision instanceof WriteOutcome out
