@@ -119,6 +119,7 @@ class KubectlE2E {
                                 "apps/v1",
                                 "batch/v1",
                                 "coordination.k8s.io/v1",
+                                "events.k8s.io/v1",
                                 "networking.k8s.io/v1",
                                 "policy/v1",
                                 "rbac.authorization.k8s.io/v1")),

@@ -102,7 +102,9 @@ class KubectlTableE2E {
                 "services     | NAME TYPE CLUSTER-IP EXTERNAL-IP PORT(S) AGE",
                 "configmaps   | NAME DATA AGE",
                 "secrets      | NAME TYPE DATA AGE",
-                "events       | LAST SEEN TYPE REASON OBJECT MESSAGE"
+                "events       | LAST SEEN TYPE REASON OBJECT MESSAGE",
+                // The same events through events.k8s.io/v1, printed with the same columns.
+                "events.v1.events.k8s.io | LAST SEEN TYPE REASON OBJECT MESSAGE"
             })
     void namespacedKindsPrintTheirColumns(String resource, String header) {
         ProcessResult result = ok("get", resource, "-n", NS);
@@ -121,6 +123,20 @@ class KubectlTableE2E {
         ProcessResult result = ok("get", resource);
         assertEquals(
                 header, words(result.stdout().lines().findFirst().orElse("")), result.describe());
+    }
+
+    @Test
+    void aCoreEventReadsThroughEventsV1UnderItsNewNames() {
+        ProcessResult result =
+                ok(
+                        "get",
+                        "events.v1.events.k8s.io",
+                        "web-0.started",
+                        "-n",
+                        NS,
+                        "-o",
+                        "jsonpath={.apiVersion} {.note} {.regarding.name} {.deprecatedCount}");
+        assertEquals("events.k8s.io/v1 Started container app web-0 1", result.stdout().trim());
     }
 
     @Test

@@ -201,8 +201,13 @@ class ReviewsIT {
             }
         }
         assertEquals(
-                List.of("apps", "authentication.k8s.io", "authorization.k8s.io", "batch"),
-                groups.subList(0, 4),
+                List.of(
+                        "apps",
+                        "events.k8s.io",
+                        "authentication.k8s.io",
+                        "authorization.k8s.io",
+                        "batch"),
+                groups.subList(0, 5),
                 "kube-apiserver's group order");
         assertEquals(
                 json(

@@ -163,8 +163,8 @@ public final class GarbageCollector extends AbstractBehavior<GarbageCollector.Co
         this.queue = queue;
         var events = ctx.messageAdapter(Informer.Event.class, Observed::new);
         Informer.ListWatch source = Informer.ListWatch.of(controlPlane);
-        for (ResourceType type : registry.all()) {
-            // One informer per group-resource (the registry may serve several versions of one).
+        for (ResourceType type : registry.stored()) {
+            // One informer per stored group-resource, in its storage version.
             if (type.supports("list")
                     && type.supports("watch")
                     && unsynced.add(type.groupResource())) {

@@ -126,12 +126,13 @@ public final class NamespaceController extends AbstractBehavior<NamespaceControl
 
     /**
      * Every namespaced kind that can be listed and deleted, once per group-resource (kube:
-     * discovery's "delete").
+     * discovery's "delete"), in its storage version: a version stored as another (events.k8s.io
+     * Events) is deleted with it.
      */
     private static List<ResourceType> deletableNamespacedKinds(ControlPlane controlPlane) {
         Set<GroupResource> seen = new HashSet<>();
         List<ResourceType> out = new ArrayList<>();
-        for (ResourceType t : controlPlane.registry().all()) {
+        for (ResourceType t : controlPlane.registry().stored()) {
             if (t.namespaced()
                     && t.supports("delete")
                     && t.supports("list")

@@ -3,6 +3,7 @@ package io.kubepekko.api.definition;
 import static io.kubepekko.api.definition.KindDefinition.builtin;
 import static io.kubepekko.api.registry.ResourceType.builder;
 
+import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.auth.review.Review;
 import io.kubepekko.api.auth.review.Reviews;
 import io.kubepekko.api.kinds.BindingStrategy;
@@ -10,6 +11,7 @@ import io.kubepekko.api.kinds.ConfigMapStrategy;
 import io.kubepekko.api.kinds.CronJobStrategy;
 import io.kubepekko.api.kinds.EndpointsStrategy;
 import io.kubepekko.api.kinds.EventStrategy;
+import io.kubepekko.api.kinds.EventsV1Conversion;
 import io.kubepekko.api.kinds.IngressStrategy;
 import io.kubepekko.api.kinds.JobStrategy;
 import io.kubepekko.api.kinds.LeaseStrategy;
@@ -34,6 +36,7 @@ import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.registry.ScaleSpec;
 import io.kubepekko.api.registry.Strategy;
 import io.kubepekko.api.table.ConfigMapPrinter;
+import io.kubepekko.api.table.ConvertedPrinter;
 import io.kubepekko.api.table.CronJobPrinter;
 import io.kubepekko.api.table.DaemonSetPrinter;
 import io.kubepekko.api.table.DeploymentPrinter;
@@ -69,16 +72,17 @@ import java.util.Locale;
  * object), the kind's strategy and its Table printer. Adding a built-in kind is one entry here
  * (plus its strategy and printer classes where it has its own).
  *
- * <p>Groups appear in kube-apiserver's discovery order (apps, authentication.k8s.io,
+ * <p>Groups appear in kube-apiserver's discovery order (apps, events.k8s.io, authentication.k8s.io,
  * authorization.k8s.io, batch, networking.k8s.io, policy, rbac.authorization.k8s.io,
  * storage.k8s.io, scheduling.k8s.io, coordination.k8s.io), because {@link Registry#groups()} keeps
  * insertion order and discovery lists groups in that order.
  *
  * <p>Selectable fields are the labels clients send, which for a few kinds are not the JSON path of
  * the value they select ({@code ...ToSelectableFields} in {@code pkg/registry/*}/strategy.go):
- * Event {@code source} is {@code source.component}, Job {@code status.successful} is {@code
- * status.succeeded} (an int, so absent reads {@code 0}), and the boolean labels ({@code
- * spec.hostNetwork}, {@code spec.unschedulable}) read {@code "false"} when the field is absent.
+ * Event {@code source} is {@code source.component} (else the reporting controller), Job {@code
+ * status.successful} is {@code status.succeeded} (an int, so absent reads {@code 0}), and the
+ * boolean labels ({@code spec.hostNetwork}, {@code spec.unschedulable}) read {@code "false"} when
+ * the field is absent.
  *
  * <p>Kinds that kube prints with its default convertor (Name, Created At) name {@link
  * TablePrinter#DEFAULT}: Binding, LimitRange, Role and ClusterRole have no printer of their own in
@@ -128,8 +132,11 @@ public final class BuiltinKinds {
                                             "involvedObject.fieldPath",
                                             "reason",
                                             "reportingComponent")
-                                    // EventToSelectableFields: "source" is the reporting component.
-                                    .selectableField("source", "source.component", "")
+                                    // EventToSelectableFields: "source" is the source component,
+                                    // else
+                                    // the reporting controller.
+                                    .selectableFieldOr(
+                                            "source", "source.component", "reportingComponent")
                                     .selectableFields("type"),
                             new EventStrategy(),
                             EventPrinter.INSTANCE),
@@ -274,6 +281,31 @@ public final class BuiltinKinds {
                                     .nameRule(NameRule.DNS_LABEL),
                             new WorkloadStrategy(WorkloadStrategy.Kind.STATEFUL_SET),
                             new StatefulSetPrinter()),
+                    // events.k8s.io/v1: core/v1's Events under the newer field names, stored in
+                    // core/v1's collections (kube stores both groups' events together).
+                    KindDefinition.servedVersion(
+                            builder("events.k8s.io", "v1", "Event", "events")
+                                    .shortNames("ev")
+                                    .allowCreateOnUpdate()
+                                    .selectableFields(
+                                            "regarding.kind",
+                                            "regarding.namespace",
+                                            "regarding.name",
+                                            "regarding.uid",
+                                            "regarding.apiVersion",
+                                            "regarding.resourceVersion",
+                                            "regarding.fieldPath",
+                                            "reason",
+                                            "reportingController")
+                                    .selectableFieldOr(
+                                            "source",
+                                            "deprecatedSource.component",
+                                            "reportingController")
+                                    .selectableFields("type"),
+                            new GroupResource("", "events"),
+                            EventsV1Conversion.INSTANCE,
+                            new ConvertedPrinter(
+                                    EventPrinter.INSTANCE, EventsV1Conversion.INSTANCE)),
                     // authentication.k8s.io/v1 and authorization.k8s.io/v1: reviews, created and
                     // answered from code, never stored.
                     review("authentication.k8s.io", "TokenReview", Reviews.TOKEN_REVIEW, false),

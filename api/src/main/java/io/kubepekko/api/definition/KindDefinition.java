@@ -1,9 +1,11 @@
 package io.kubepekko.api.definition;
 
+import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.alloc.ClusterValues;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.registry.SelectableField;
 import io.kubepekko.api.registry.Strategy;
+import io.kubepekko.api.registry.VersionConversion;
 import io.kubepekko.api.table.TablePrinter;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -19,19 +21,47 @@ import java.util.Set;
  * holds these; built-in kinds come from {@link BuiltinKinds}, and custom resources will be
  * registered the same way at run time.
  *
+ * <p>A definition is one served version. Most are also their kind's storage version ({@code
+ * storedIn} null): objects are stored as they are served. A version whose objects are stored under
+ * another definition (events.k8s.io/v1 Events in core/v1's collections) names that group-resource
+ * and the conversion between the two forms ({@link StoredIn}); its writes then run through the
+ * storage definition's strategy, told which version the request used.
+ *
  * <p>A definition is checked when it is made ({@link #problems()}): a part that contradicts another
  * (a {@code scale} subresource without a scale spec, an alias to a label the kind does not select
  * on) refuses it, so an incomplete kind fails the server's start rather than a request.
+ *
+ * @param storedIn where the objects of this version are stored, when not as this version; null for
+ *     a storage version
  */
-public record KindDefinition(ResourceType type, TablePrinter printer) {
+public record KindDefinition(ResourceType type, TablePrinter printer, StoredIn storedIn) {
 
     private static final String NAME = "metadata.name";
     private static final String NAMESPACE = "metadata.namespace";
+
+    /**
+     * Where a served version's objects are stored: the group-resource whose storage version holds
+     * them, and how an object of this version becomes that version's and back.
+     */
+    public record StoredIn(GroupResource resource, VersionConversion conversion) {
+        public StoredIn {
+            Objects.requireNonNull(resource, "resource");
+            Objects.requireNonNull(conversion, "conversion");
+        }
+    }
+
+    /** A storage version: its objects are stored as it serves them. */
+    public KindDefinition(ResourceType type, TablePrinter printer) {
+        this(type, printer, null);
+    }
 
     public KindDefinition {
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(printer, () -> type.kind() + " lacks a Table printer");
         List<String> problems = problems(type, printer);
+        if (storedIn != null && !type.stored()) {
+            problems.add("a version without objects of its own is stored nowhere");
+        }
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException(
                     type.kind()
@@ -51,6 +81,26 @@ public record KindDefinition(ResourceType type, TablePrinter printer) {
             ResourceType.Builder entry, Strategy strategy, TablePrinter printer) {
         Objects.requireNonNull(strategy, "strategy");
         return new KindDefinition(entry.builtin().strategy(strategy).build(), printer);
+    }
+
+    /**
+     * A built-in version whose objects are stored as another version of the kind: the entry (its
+     * names and selectable fields as this version spells them), where and how its objects are
+     * stored, and how it prints. It has no strategy of its own: its writes are the storage
+     * version's, told the version they were made in.
+     */
+    public static KindDefinition servedVersion(
+            ResourceType.Builder entry,
+            GroupResource storedIn,
+            VersionConversion conversion,
+            TablePrinter printer) {
+        return new KindDefinition(
+                entry.builtin().build(), printer, new StoredIn(storedIn, conversion));
+    }
+
+    /** Whether objects of this version are stored as they are served. */
+    public boolean isStorageVersion() {
+        return storedIn == null;
     }
 
     public Strategy strategy() {

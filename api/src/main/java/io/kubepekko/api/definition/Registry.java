@@ -1,9 +1,11 @@
 package io.kubepekko.api.definition;
 
 import io.kubepekko.api.GroupResource;
+import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.registry.ForwardedCreate;
 import io.kubepekko.api.registry.ResourceType;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,15 +16,30 @@ import java.util.Optional;
  * finds its kind's {@link KindDefinition}, and with it the entry, strategy and printer. It takes
  * definitions, whoever made them: built-in kinds come from {@link BuiltinKinds}, and custom
  * resources will register through the same constructor.
+ *
+ * <p>A kind may be served in several versions. Each group-resource with objects has one storage
+ * version (a definition without {@link KindDefinition#storedIn()}); every other served version of
+ * it names where its objects are stored and how they convert ({@link ServedKind}). Collections,
+ * watch caches and the controllers know only the storage versions ({@link #stored()}); requests
+ * reach every served version ({@link #served}).
  */
 public final class Registry {
     private final Map<String, KindDefinition> byGvr = new LinkedHashMap<>();
+    private final Map<String, ServedKind> served = new LinkedHashMap<>();
+
+    /** Every storage version by its group-resource. */
     private final Map<GroupResource, KindDefinition> byGroupResource = new LinkedHashMap<>();
+
+    /** Every served version of each storage group-resource, by apiVersion, storage first. */
+    private final Map<GroupResource, Map<String, ServedKind>> versions = new LinkedHashMap<>();
+
     private final List<ResourceType> types;
 
     /**
-     * @throws IllegalArgumentException for two definitions of one resource, or a resource that
-     *     forwards its creates to a subresource no registered kind creates through
+     * @throws IllegalArgumentException for two definitions of one resource, two storage versions of
+     *     one group-resource, a version stored in a group-resource without a storage version of the
+     *     same kind and scope, or a resource that forwards its creates to a subresource no
+     *     registered kind creates through
      */
     public Registry(List<KindDefinition> definitions) {
         for (KindDefinition d : definitions) {
@@ -31,12 +48,44 @@ public final class Registry {
             if (byGvr.putIfAbsent(key, d) != null) {
                 throw new IllegalArgumentException("duplicate registry entry " + key);
             }
-            byGroupResource.putIfAbsent(t.groupResource(), d);
+            if (d.isStorageVersion() && byGroupResource.putIfAbsent(t.groupResource(), d) != null) {
+                throw new IllegalArgumentException(t.groupResource() + " has two storage versions");
+            }
+        }
+        for (KindDefinition d : definitions) {
+            ResourceType t = d.type();
+            ServedKind kind = servedKind(d);
+            served.put(key(t.group(), t.version(), t.resource()), kind);
+            versions.computeIfAbsent(
+                            kind.storageType().groupResource(), gr -> new LinkedHashMap<>())
+                    .put(t.apiVersion(), kind);
         }
         for (KindDefinition d : definitions) {
             checkForwardedCreate(d.type());
         }
         this.types = byGvr.values().stream().map(KindDefinition::type).toList();
+    }
+
+    private ServedKind servedKind(KindDefinition d) {
+        if (d.isStorageVersion()) {
+            return ServedKind.storageVersion(d);
+        }
+        ResourceType t = d.type();
+        KindDefinition storage = byGroupResource.get(d.storedIn().resource());
+        if (storage == null
+                || !storage.type().kind().equals(t.kind())
+                || storage.type().namespaced() != t.namespaced()) {
+            throw new IllegalArgumentException(
+                    t.apiVersion()
+                            + " "
+                            + t.resource()
+                            + " is stored as "
+                            + d.storedIn().resource()
+                            + ", which has no storage version of kind "
+                            + t.kind()
+                            + " and the same scope");
+        }
+        return new ServedKind(d, storage, d.storedIn().conversion());
     }
 
     private void checkForwardedCreate(ResourceType t) {
@@ -78,7 +127,27 @@ public final class Registry {
         return definition(group, version, resource).map(KindDefinition::type);
     }
 
-    /** The kind serving a group's resource (at its preferred version, the first registered). */
+    /**
+     * What a request to a URL's group, version and resource reaches: that version's definition, the
+     * one its objects are stored under and the conversion between them.
+     */
+    public Optional<ServedKind> served(String group, String version, String resource) {
+        return Optional.ofNullable(served.get(key(group, version, resource)));
+    }
+
+    /**
+     * Every served version of the objects stored under {@code storage} (a storage version's
+     * group-resource), by apiVersion, the storage version first; empty for anything else.
+     */
+    public Map<String, ServedKind> servedVersions(GroupResource storage) {
+        Map<String, ServedKind> out = versions.get(storage);
+        return out == null ? Map.of() : Collections.unmodifiableMap(out);
+    }
+
+    /**
+     * The storage version of a group-resource with objects; empty for a group-resource served only
+     * as a version stored elsewhere (events.k8s.io {@code events}) and for unknown ones.
+     */
     public Optional<KindDefinition> definition(GroupResource gr) {
         return Optional.ofNullable(byGroupResource.get(gr));
     }
@@ -88,20 +157,22 @@ public final class Registry {
     }
 
     /**
-     * The entry serving {@code kind} at exactly {@code apiVersion} (an owner reference's
-     * coordinates), as a REST mapping resolves them; subresource-only kinds have no entry of their
-     * own, and kinds without stored objects (Binding) none that could be an owner.
+     * The storage entry of {@code kind} served at exactly {@code apiVersion} (an owner reference's
+     * coordinates), as a REST mapping resolves them: the entry its objects are read through, which
+     * for a version stored as another is that other's. Subresource-only kinds have no entry of
+     * their own, and kinds without stored objects (Binding) none that could be an owner.
      */
     public Optional<ResourceType> findKind(String apiVersion, String kind) {
         int slash = apiVersion == null ? -1 : apiVersion.indexOf('/');
         String group = slash < 0 ? "" : apiVersion.substring(0, slash);
         String version = slash < 0 ? apiVersion : apiVersion.substring(slash + 1);
-        for (ResourceType t : types) {
+        for (ServedKind s : served.values()) {
+            ResourceType t = s.type();
             if (t.stored()
                     && t.kind().equals(kind)
                     && t.group().equals(group)
                     && t.version().equals(version)) {
-                return Optional.of(t);
+                return Optional.of(s.storageType());
             }
         }
         return Optional.empty();
@@ -121,11 +192,25 @@ public final class Registry {
     }
 
     /**
-     * The resources whose objects are stored: each has collections, a watch cache, namespace
-     * cleanup.
+     * The storage versions of the resources whose objects are stored, one per group-resource: each
+     * has collections, a watch cache, namespace cleanup, informers. A version stored as another is
+     * not among them.
      */
     public List<ResourceType> stored() {
-        return types.stream().filter(ResourceType::stored).toList();
+        return byGroupResource.values().stream()
+                .map(KindDefinition::type)
+                .filter(ResourceType::stored)
+                .toList();
+    }
+
+    /**
+     * The kind of the storage version that holds the objects of {@code type} (a served version's
+     * entry): discovery's storage version hash is made of it.
+     */
+    public GroupVersionKind storageKind(ResourceType type) {
+        return served(type.group(), type.version(), type.resource())
+                .map(s -> s.storageType().gvk())
+                .orElse(type.gvk());
     }
 
     /** Group names in the order discovery lists them (core group, "", first). */

@@ -56,7 +56,7 @@ final class LegacyDocuments {
                         .put("groupVersion", gv);
         ArrayNode resources = root.putArray("resources");
         for (ResourceType t : sortedResources(registry, group, version)) {
-            resources.add(resource(t));
+            resources.add(resource(t, registry.storageKind(t)));
             for (String sub : sortedSubresources(t)) {
                 resources.add(subresource(t, SubresourceInfo.of(t, sub)));
             }
@@ -81,7 +81,8 @@ final class LegacyDocuments {
     /**
      * kube-apiserver's storage version hash: base64 of the first 8 bytes of SHA-256 over {@code
      * group/version/kind} (core group empty, so {@code /v1/Pod}). Clients use it only to notice
-     * that a storage version changed; built-in kinds are stored at the version they are served in.
+     * that a storage version changed, so every version of a kind stored in one version has that
+     * version's hash (events.k8s.io/v1 events have core/v1 Event's).
      */
     static String storageVersionHash(GroupVersionKind gvk) {
         try {
@@ -100,7 +101,10 @@ final class LegacyDocuments {
         return F.objectNode().put("groupVersion", group + "/" + version).put("version", version);
     }
 
-    private static ObjectNode resource(ResourceType t) {
+    /**
+     * @param storage the kind of the storage version that holds the objects
+     */
+    private static ObjectNode resource(ResourceType t, GroupVersionKind storage) {
         ObjectNode r =
                 F.objectNode()
                         .put("name", t.resource())
@@ -116,7 +120,7 @@ final class LegacyDocuments {
         }
         if (t.stored()) {
             // Only a storage has a storage version: kube's bindings resource lists none.
-            r.put("storageVersionHash", storageVersionHash(t.gvk()));
+            r.put("storageVersionHash", storageVersionHash(storage));
         }
         return r;
     }

@@ -9,6 +9,7 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -66,17 +67,40 @@ public final class ManagedFields {
             String apiVersion,
             String time,
             TypedFields.Comparison changes) {
+        return update(entries, manager, subresource, apiVersion, time, changes, Map.of());
+    }
+
+    /**
+     * The entries after an Update by {@code manager} through {@code apiVersion}, for a kind served
+     * in several versions: {@code changes} compares the object before and after the write in {@code
+     * apiVersion}, {@code otherVersions} compares it in each other version of the kind an entry was
+     * written through, whose fields are paths of that version (structured-merge-diff compares the
+     * object in every manager's version). An Update entry is the manager's own only in the write's
+     * version (kube's manager identifier holds an Update's apiVersion); entries of a version
+     * neither names are compared as the write's.
+     */
+    public static List<Entry> update(
+            List<Entry> entries,
+            String manager,
+            String subresource,
+            String apiVersion,
+            String time,
+            TypedFields.Comparison changes,
+            Map<String, TypedFields.Comparison> otherVersions) {
         boolean status = "status".equals(subresource);
-        FieldSet addedOrModified = scope(changes.added().union(changes.modified()), status);
-        FieldSet removed = changes.removed();
         List<Entry> out = new ArrayList<>();
         Entry own = null;
         for (Entry e : entries) {
-            if (e.sameOwner(manager, "Update", subresource)) {
+            TypedFields.Comparison inVersion = otherVersions.get(e.apiVersion());
+            if (inVersion == null && e.sameOwner(manager, "Update", subresource)) {
                 own = e;
                 continue;
             }
-            FieldSet kept = e.fields().difference(addedOrModified).difference(removed);
+            TypedFields.Comparison c = inVersion == null ? changes : inVersion;
+            FieldSet kept =
+                    e.fields()
+                            .difference(scope(c.added().union(c.modified()), status))
+                            .difference(c.removed());
             if (!kept.isEmpty()) {
                 out.add(
                         kept.equals(e.fields())
@@ -90,10 +114,11 @@ public final class ManagedFields {
                                         kept));
             }
         }
+        FieldSet addedOrModified = scope(changes.added().union(changes.modified()), status);
         FieldSet mine =
                 (own == null ? FieldSet.EMPTY : own.fields())
                         .union(addedOrModified)
-                        .difference(removed);
+                        .difference(changes.removed());
         if (!mine.isEmpty()) {
             boolean changed = own == null || !mine.equals(own.fields());
             Entry updated =

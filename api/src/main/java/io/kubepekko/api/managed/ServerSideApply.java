@@ -8,10 +8,13 @@ import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.status.ApiStatus;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * Server-side apply (structured-merge-diff's Apply): merges an applied configuration into the live
@@ -90,6 +93,23 @@ public final class ServerSideApply {
             ObjectNode config,
             String type,
             Request request) {
+        return apply(live, entries, config, type, request, VersionConverter.NONE);
+    }
+
+    /**
+     * Applies {@code config} to {@code live} (both in the request's version) for a kind served in
+     * several versions: a manager who wrote through another version owns fields of that version, so
+     * its conflicts and the fields the apply removes from it are found by comparing the object as
+     * that version has it, and an applier whose last apply was through another version has the
+     * fields it omits now removed in that version (structured-merge-diff's {@code prune}).
+     */
+    public Outcome apply(
+            ObjectNode live,
+            List<ManagedFields.Entry> entries,
+            ObjectNode config,
+            String type,
+            Request request,
+            VersionConverter versions) {
         boolean status = "status".equals(request.subresource());
         ObjectNode scoped = scope(config, status);
         FieldSet applied = fields.applied(scoped, type);
@@ -104,23 +124,38 @@ public final class ServerSideApply {
             }
         }
         ObjectNode merged = merge.merge(live, scoped, type);
-        // Nothing to remove when this apply names everything the last one did (the usual re-apply).
-        boolean removes = own != null && !own.fields().difference(applied).isEmpty();
-        if (removes) {
-            FieldSet owned = applied;
-            for (ManagedFields.Entry e : others) {
-                owned = owned.union(e.fields());
-            }
-            merged = removal.prune(merged, type, own.fields(), owned);
+        boolean removes = false;
+        if (own != null) {
+            Pruned pruned = prune(merged, scoped, applied, own, others, type, versions);
+            merged = pruned.object();
+            removes = pruned.removed();
         }
 
         TypedFields.Comparison changes = fields.compare(live, merged, type);
-        FieldSet changed = changes.added().union(changes.modified());
+        Map<String, TypedFields.Comparison> byVersion = new HashMap<>();
+        ObjectNode before = live;
+        ObjectNode after = merged;
+        Function<ManagedFields.Entry, TypedFields.Comparison> changesOf =
+                e ->
+                        byVersion.computeIfAbsent(
+                                e.apiVersion(),
+                                v -> {
+                                    Optional<VersionConverter.Converted> was =
+                                            versions.convert(before, v);
+                                    if (was.isEmpty()) {
+                                        return changes;
+                                    }
+                                    return fields.compare(
+                                            was.get().object(),
+                                            versions.convert(after, v).orElseThrow().object(),
+                                            was.get().type());
+                                });
         Map<ManagedFields.Entry, FieldSet> conflicts = new LinkedHashMap<>();
         for (ManagedFields.Entry e : others) {
-            FieldSet c = e.fields().intersection(changed);
-            if (!c.isEmpty()) {
-                conflicts.put(e, c);
+            TypedFields.Comparison c = changesOf.apply(e);
+            FieldSet conflict = e.fields().intersection(c.added().union(c.modified()));
+            if (!conflict.isEmpty()) {
+                conflicts.put(e, conflict);
             }
         }
         if (!conflicts.isEmpty()
@@ -128,7 +163,6 @@ public final class ServerSideApply {
                 && !allowedByLastApplied(live, conflicts, type, request)) {
             return new Conflicts(ApplyConflicts.sorted(conflicts));
         }
-
         boolean objectChanged = !live.equals(merged);
         List<ManagedFields.Entry> out = new ArrayList<>();
         if (!applied.isEmpty()) {
@@ -147,7 +181,7 @@ public final class ServerSideApply {
         }
         for (ManagedFields.Entry e : others) {
             FieldSet taken = conflicts.getOrDefault(e, FieldSet.EMPTY);
-            FieldSet kept = e.fields().difference(taken).difference(changes.removed());
+            FieldSet kept = e.fields().difference(taken).difference(changesOf.apply(e).removed());
             if (!kept.isEmpty()) {
                 out.add(
                         kept.equals(e.fields())
@@ -167,6 +201,55 @@ public final class ServerSideApply {
             annotations.put(LAST_APPLIED, lastAppliedValue(config));
         }
         return new Result(merged, out, removes);
+    }
+
+    /** A merged object after the removal of what its applier stopped applying. */
+    private record Pruned(ObjectNode object, boolean removed) {}
+
+    /**
+     * Removes the fields the applier applied last time ({@code own}) and omits now, unless another
+     * manager owns them; nothing when this apply names everything the last one did (the usual
+     * re-apply). The fields of an apply through another version are paths of that version, so the
+     * object is pruned as that version has it, keeping what this apply and that version's other
+     * managers own.
+     */
+    private Pruned prune(
+            ObjectNode merged,
+            ObjectNode scoped,
+            FieldSet applied,
+            ManagedFields.Entry own,
+            List<ManagedFields.Entry> others,
+            String type,
+            VersionConverter versions) {
+        Optional<VersionConverter.Converted> inLast = versions.convert(merged, own.apiVersion());
+        if (inLast.isPresent()) {
+            String lastType = inLast.get().type();
+            FieldSet owned =
+                    fields.applied(
+                            versions.convert(scoped, own.apiVersion()).orElseThrow().object(),
+                            lastType);
+            if (own.fields().difference(owned).isEmpty()) {
+                return new Pruned(merged, false);
+            }
+            for (ManagedFields.Entry e : others) {
+                if (e.apiVersion().equals(own.apiVersion())) {
+                    owned = owned.union(e.fields());
+                }
+            }
+            ObjectNode pruned =
+                    removal.prune(inLast.get().object().deepCopy(), lastType, own.fields(), owned);
+            return new Pruned(versions.back(pruned, own.apiVersion()), true);
+        }
+        if (own.fields().difference(applied).isEmpty()) {
+            return new Pruned(merged, false);
+        }
+        FieldSet owned = applied;
+        for (ManagedFields.Entry e : others) {
+            if (versions.convert(merged, e.apiVersion()).isEmpty()) {
+                owned = owned.union(e.fields());
+            }
+        }
+        return new Pruned(removal.prune(merged, type, own.fields(), owned), true);
     }
 
     /**

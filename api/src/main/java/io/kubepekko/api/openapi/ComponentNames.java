@@ -27,6 +27,7 @@ final class ComponentNames {
             Map.ofEntries(
                     Map.entry("core", ""),
                     Map.entry("apps", "apps"),
+                    Map.entry("events", "events.k8s.io"),
                     Map.entry("authentication", "authentication.k8s.io"),
                     Map.entry("authorization", "authorization.k8s.io"),
                     Map.entry("batch", "batch"),

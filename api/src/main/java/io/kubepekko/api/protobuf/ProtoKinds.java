@@ -14,6 +14,7 @@ public final class ProtoKinds {
             Map.ofEntries(
                     Map.entry("", "core"),
                     Map.entry("apps", "apps"),
+                    Map.entry("events.k8s.io", "events"),
                     Map.entry("authentication.k8s.io", "authentication"),
                     Map.entry("authorization.k8s.io", "authorization"),
                     Map.entry("batch", "batch"),

@@ -39,6 +39,7 @@ public final class ProtoSchema {
                     "core-v1-pod.wire",
                     "core-v1-cluster.wire",
                     "apps-v1.wire",
+                    "events-v1.wire",
                     "authentication-v1.wire",
                     "authorization-v1.wire",
                     "batch-v1.wire",

@@ -101,6 +101,40 @@ public record ResourceType(
         return scale != null && subresources.contains("scale");
     }
 
+    /**
+     * This entry with the strategy of a write made through another served version of the kind
+     * ({@link Strategy#forRequestVersion}); itself when the strategy does not differ.
+     */
+    public ResourceType forRequestVersion(String apiVersion) {
+        Strategy versioned = strategy.forRequestVersion(apiVersion);
+        if (versioned == strategy) {
+            return this;
+        }
+        return new ResourceType(
+                group,
+                version,
+                kind,
+                listKind,
+                resource,
+                singular,
+                shortNames,
+                categories,
+                namespaced,
+                verbs,
+                subresources,
+                selectableFields,
+                fieldLabelAliases,
+                tracksGeneration,
+                allowCreateOnUpdate,
+                nameRule,
+                scale,
+                versioned,
+                returnsDeletedObject,
+                forwardedCreate,
+                builtin,
+                review);
+    }
+
     /** The field-selector labels of {@link #selectableFields()}, in order. */
     public List<String> selectableLabels() {
         return selectableFields.stream().map(SelectableField::label).toList();
@@ -213,6 +247,15 @@ public record ResourceType(
         /** Adds a selectable field read from another path or with a value when absent. */
         public Builder selectableField(String label, String path, String absent) {
             selectableFields.add(new SelectableField(label, path, absent));
+            return this;
+        }
+
+        /**
+         * Adds a selectable field read from {@code path}, or from {@code fallback} when that is
+         * absent or empty.
+         */
+        public Builder selectableFieldOr(String label, String path, String fallback) {
+            selectableFields.add(new SelectableField(label, path, "", fallback));
             return this;
         }
 

@@ -15,6 +15,16 @@ public interface Strategy {
     Strategy GENERIC = new Strategy() {};
 
     /**
+     * This strategy for a write made through {@code apiVersion}, a served version of the kind other
+     * than its storage version (kube's strategies read the request's version from its context:
+     * events.k8s.io/v1 Events are validated more strictly than core/v1 ones). The storage version's
+     * own writes use this strategy as it is, which is also the default for every version.
+     */
+    default Strategy forRequestVersion(String apiVersion) {
+        return this;
+    }
+
+    /**
      * Fills defaults visible to clients (Service type, container imagePullPolicy…). Mutates {@code
      * obj}.
      */

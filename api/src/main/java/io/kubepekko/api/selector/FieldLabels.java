@@ -100,12 +100,24 @@ final class FieldLabels {
      */
     String valueOf(JsonNode object, String label) {
         SelectableField source = sources.getOrDefault(label, SelectableField.of(label));
+        String value = read(object, source.path());
+        if ((value == null || value.isEmpty()) && source.fallback() != null) {
+            String fallback = read(object, source.fallback());
+            if (fallback != null && !fallback.isEmpty()) {
+                return fallback;
+            }
+        }
+        return value == null ? source.absent() : value;
+    }
+
+    /** A scalar's JSON text at a dotted path, "" for a non-scalar, null when absent. */
+    private static String read(JsonNode object, String path) {
         JsonNode node = object;
-        for (String part : source.path().split("\\.", -1)) {
+        for (String part : path.split("\\.", -1)) {
             node = node == null ? null : node.get(part);
         }
         if (node == null || node.isNull() || node.isMissingNode()) {
-            return source.absent();
+            return null;
         }
         return node.isValueNode() ? node.asText() : "";
     }
@@ -136,7 +148,11 @@ final class FieldLabels {
         }
         Set<String> out = new LinkedHashSet<>();
         for (String label : allowed) {
-            out.add(sources.getOrDefault(label, SelectableField.of(label)).path());
+            SelectableField source = sources.getOrDefault(label, SelectableField.of(label));
+            out.add(source.path());
+            if (source.fallback() != null) {
+                out.add(source.fallback());
+            }
         }
         return Set.copyOf(out);
     }

@@ -54,6 +54,36 @@ public record ApiStatus(
         return new ApiException(this);
     }
 
+    /**
+     * This Status as the resource {@code served} reports it, when it names an object of {@code
+     * stored} (details and the {@code resource "name"} of its message): kube-apiserver names the
+     * resource a request addressed, so a write through events.k8s.io/v1 that its core/v1 storage
+     * refuses says {@code events.events.k8s.io "x" ...}. Any other Status comes back as it is.
+     */
+    public ApiStatus requalified(GroupResource stored, GroupResource served) {
+        if (stored.equals(served)
+                || details.kind() == null
+                || !details.kind().equals(stored.resource())
+                || !(details.group() == null ? "" : details.group()).equals(stored.group())) {
+            return this;
+        }
+        String name = details.name() == null ? "" : details.name();
+        String named = " " + FieldError.quote(name);
+        String text = message == null ? null : message.replace(stored + named, served + named);
+        return new ApiStatus(
+                code,
+                reason,
+                text,
+                new Details(
+                        details.name(),
+                        served.group().isEmpty() ? null : served.group(),
+                        served.resource(),
+                        details.uid(),
+                        details.causes(),
+                        details.retryAfterSeconds()),
+                listContinue);
+    }
+
     private static Details resourceDetails(GroupResource gr, String name) {
         return new Details(
                 name,

@@ -7,8 +7,6 @@ import io.kubepekko.api.managed.ServerSideApply;
 import io.kubepekko.api.merge.MergeMetadata;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;
-import io.kubepekko.api.protobuf.ProtoKinds;
-import io.kubepekko.api.protobuf.ProtoSchema;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
 import java.io.IOException;
@@ -90,27 +88,24 @@ final class ApplyPatches {
      * takes as "none").
      */
     static Merge apply(
-            ResourceType type,
+            Versions versions,
             ObjectNode existing,
             ObjectNode config,
             WriteOp.Patch p,
             Instant now) {
+        ResourceType type = versions.served();
         ObjectNode live;
         List<ManagedFields.Entry> entries;
         if (existing == null) {
             live = Json.MAPPER.createObjectNode();
             entries = List.of();
         } else {
-            live = existing.deepCopy();
+            // Merged as the configuration's version has the object.
+            live = versions.fromStorage(existing).deepCopy();
             entries = ManagedFields.of(existing);
             ObjectMeta.of(live).remove("managedFields");
         }
-        String message =
-                ProtoKinds.message(
-                        ProtoSchema.builtin(),
-                        type.gvk().group(),
-                        type.gvk().version(),
-                        type.gvk().kind());
+        String message = ManagedFieldsRecorder.message(type);
         String manager = p.options().fieldManager();
         ServerSideApply.Outcome outcome =
                 APPLY.apply(
@@ -123,7 +118,8 @@ final class ApplyPatches {
                                 p.subresource(),
                                 type.apiVersion(),
                                 Timestamps.format(now),
-                                p.force()));
+                                p.force()),
+                        versions.converter());
         if (outcome instanceof ServerSideApply.Conflicts conflicts) {
             return new Conflicted(conflicts);
         }

@@ -10,7 +10,9 @@ import io.kubepekko.api.protobuf.ProtoKinds;
 import io.kubepekko.api.protobuf.ProtoSchema;
 import io.kubepekko.api.registry.ResourceType;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Keeps {@code metadata.managedFields} on every create and update (an Update operation by the
@@ -23,7 +25,13 @@ final class ManagedFieldsRecorder {
 
     private static final TypedFields FIELDS = new TypedFields(MergeMetadata.builtin());
 
-    static WriteOutcome record(ResourceType type, WriteOp op, WriteOutcome out, Instant now) {
+    /**
+     * @param versions the version the write was made through, whose paths the writer's fields are
+     *     recorded in and whose apiVersion its entry carries, and the kind's other versions, in
+     *     which the fields of managers who wrote through them are compared
+     */
+    static WriteOutcome record(Versions versions, WriteOp op, WriteOutcome out, Instant now) {
+        ResourceType type = versions.served();
         // A subresource's create (pods/binding) is written straight to storage by kube-apiserver,
         // past
         // the field manager: the object's managedFields stay as they were.
@@ -34,12 +42,7 @@ final class ManagedFieldsRecorder {
                 || out.after() == null) {
             return out;
         }
-        String message =
-                ProtoKinds.message(
-                        ProtoSchema.builtin(),
-                        type.gvk().group(),
-                        type.gvk().version(),
-                        type.gvk().kind());
+        String message = message(type);
         if (message == null) {
             return out; // a kind without merge metadata: nothing to track by
         }
@@ -66,7 +69,24 @@ final class ManagedFieldsRecorder {
         List<ManagedFields.Entry> entries =
                 before == null || reset ? List.of() : ManagedFields.of(before);
         // managedFields themselves are never tracked, so the objects are compared as they are.
-        TypedFields.Comparison changes = FIELDS.compare(before, after, message);
+        TypedFields.Comparison changes =
+                FIELDS.compare(
+                        before == null ? null : versions.fromStorage(before),
+                        versions.fromStorage(after),
+                        message);
+        Map<String, TypedFields.Comparison> otherVersions = new HashMap<>();
+        for (ManagedFields.Entry e : entries) {
+            versions.other(e.apiVersion())
+                    .ifPresent(
+                            other ->
+                                    otherVersions.computeIfAbsent(
+                                            e.apiVersion(),
+                                            v ->
+                                                    FIELDS.compare(
+                                                            other.fromStorage(before),
+                                                            other.fromStorage(after),
+                                                            message(other.type()))));
+        }
         List<ManagedFields.Entry> updated =
                 ManagedFields.update(
                         entries,
@@ -74,13 +94,20 @@ final class ManagedFieldsRecorder {
                         subresource(op),
                         type.apiVersion(),
                         Timestamps.format(now),
-                        changes);
+                        changes,
+                        otherVersions);
         if (updated.isEmpty()) {
             meta.remove("managedFields");
         } else {
             meta.set("managedFields", ManagedFields.render(updated));
         }
         return out;
+    }
+
+    /** The protobuf message whose merge metadata a kind's fields follow; null for none. */
+    static String message(ResourceType type) {
+        return ProtoKinds.message(
+                ProtoSchema.builtin(), type.gvk().group(), type.gvk().version(), type.gvk().kind());
     }
 
     /** {@code [{}]} as sent, or the empty list the update step turns it into before validation. */

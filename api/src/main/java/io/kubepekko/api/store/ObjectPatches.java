@@ -32,7 +32,13 @@ final class ObjectPatches {
         this.pruner = pruner;
     }
 
+    /**
+     * @param versions the version the patch is written in, which it is applied to (the stored
+     *     object converted), and the storage version the result is converted back to
+     * @param type the storage version's entry, with the strategy of the patch's version
+     */
     WriteDecision patch(
+            Versions versions,
             ResourceType type,
             String namespace,
             Function<String, ObjectNode> current,
@@ -40,20 +46,25 @@ final class ObjectPatches {
             ObjectWrites.Env env,
             AdmissionStep admit) {
         if (p.type() == PatchType.APPLY_PATCH) {
-            return apply(type, namespace, current, p, env, admit);
+            return apply(versions, type, namespace, current, p, env, admit);
         }
         ObjectNode existing = current.apply(p.name());
         if (existing == null) {
             return ObjectWrites.refused(ApiStatus.notFound(type.groupResource(), p.name()));
         }
         boolean scale = "scale".equals(p.subresource());
-        ObjectNode base = scale ? ScaleConversion.toScale(type, existing) : existing;
+        // A Scale is the same in every version; anything else is patched as the client sees it.
+        ResourceType served = scale ? type : versions.served();
+        ObjectNode base =
+                scale
+                        ? ScaleConversion.toScale(type, existing)
+                        : versions.fromStorage(existing).deepCopy();
         JsonNode patched;
         switch (p.type()) {
             case JSON_PATCH -> patched = JsonPatch.apply(base, p.patch());
             case MERGE_PATCH -> patched = MergePatch.apply(base, MergePatch.parse(p.patch()));
             case STRATEGIC_MERGE_PATCH -> {
-                String message = strategicMergeMessage(type, scale);
+                String message = strategicMergeMessage(served, scale);
                 if (message == null) {
                     // A kind without declared merge metadata (a custom resource): 415, as
                     // kube-apiserver answers.
@@ -78,13 +89,13 @@ final class ObjectPatches {
             return ObjectWrites.refused(
                     ApiStatus.badRequest("the patched object is not a JSON object"));
         }
-        GroupVersionKind served = scale ? ScaleConversion.GVK : type.gvk();
+        GroupVersionKind patchedKind = scale ? ScaleConversion.GVK : served.gvk();
         Optional<ApiStatus> mistyped;
         if (p.type() == PatchType.STRATEGIC_MERGE_PATCH) {
-            TypeMeta.resetPatched(served, obj);
+            TypeMeta.resetPatched(patchedKind, obj);
             mistyped = Optional.empty();
         } else {
-            mistyped = TypeMeta.checkPatched(served, obj);
+            mistyped = TypeMeta.checkPatched(patchedKind, obj);
         }
         if (mistyped.isPresent()) {
             return ObjectWrites.refused(mistyped.get());
@@ -101,13 +112,13 @@ final class ObjectPatches {
                     env,
                     admit);
         }
-        ObjectWrites.Pruned pruned = pruner.prune(type, obj, p.options().fieldValidation());
+        ObjectWrites.Pruned pruned = pruner.prune(served, obj, p.options().fieldValidation());
         return ObjectUpdates.update(
                 type,
                 namespace,
                 current,
                 p.name(),
-                pruned.object(),
+                versions.toStorage(pruned.object()),
                 p.subresource(),
                 pruned.warnings(),
                 env,
@@ -120,40 +131,43 @@ final class ObjectPatches {
      * path.
      */
     private WriteDecision apply(
+            Versions versions,
             ResourceType type,
             String namespace,
             Function<String, ObjectNode> current,
             WriteOp.Patch p,
             ObjectWrites.Env env,
             AdmissionStep admit) {
-        ObjectNode config = ApplyPatches.config(type, p);
+        // The configuration is merged into the object as the version it is written in has it.
+        ResourceType served = versions.served();
+        ObjectNode config = ApplyPatches.config(served, p);
         boolean status = "status".equals(p.subresource());
         ObjectWrites.Pruned pruned =
                 status
                         ? new ObjectWrites.Pruned(config, List.of())
                         : pruner.pruneAppliedConfiguration(
-                                type, config, p.options().fieldValidation());
+                                served, config, p.options().fieldValidation());
         ObjectNode existing = current.apply(p.name());
         if (existing == null) {
             if (p.subresource() != null) {
                 return ObjectWrites.refused(ApiStatus.notFound(type.groupResource(), p.name()));
             }
             ApplyPatches.Merge merged =
-                    ApplyPatches.apply(type, null, pruned.object(), p, env.now());
+                    ApplyPatches.apply(versions, null, pruned.object(), p, env.now());
             if (merged instanceof ApplyPatches.Conflicted conflicted) {
                 return conflicted.refusal();
             }
-            ObjectNode created = encoded(type, (ApplyPatches.Applied) merged);
+            ObjectNode created = versions.toStorage(encoded(served, (ApplyPatches.Applied) merged));
             return ObjectWrites.withWarnings(
                     ObjectCreates.create(type, namespace, current, created, env, admit),
                     pruned.warnings());
         }
         ApplyPatches.Merge merged =
-                ApplyPatches.apply(type, existing, pruned.object(), p, env.now());
+                ApplyPatches.apply(versions, existing, pruned.object(), p, env.now());
         if (merged instanceof ApplyPatches.Conflicted conflicted) {
             return conflicted.refusal();
         }
-        ObjectNode applied = encoded(type, (ApplyPatches.Applied) merged);
+        ObjectNode applied = versions.toStorage(encoded(served, (ApplyPatches.Applied) merged));
         WriteDecision decision =
                 ObjectUpdates.update(
                         type,

@@ -9,6 +9,7 @@ import io.kubepekko.api.auth.UserInfo;
 import io.kubepekko.api.codec.BodyDecoder;
 import io.kubepekko.api.codec.DecodedBody;
 import io.kubepekko.api.codec.FieldValidation;
+import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
@@ -88,6 +89,9 @@ public final class ObjectWrites {
     private final ObjectSizeLimit sizeLimit;
     private final WriteAdmission admission;
 
+    /** The served versions a write may be made through ({@link WriteOptions#apiVersion()}). */
+    private final Registry registry;
+
     public ObjectWrites(FieldPruner pruner) {
         this(pruner, DEFAULT_MAX_OBJECT_BYTES);
     }
@@ -105,9 +109,19 @@ public final class ObjectWrites {
      *     Function, WriteOp, Env, UserInfo)})
      */
     public ObjectWrites(FieldPruner pruner, long maxObjectBytes, WriteAdmission admission) {
+        this(pruner, maxObjectBytes, admission, Registry.builtin());
+    }
+
+    /**
+     * @param registry the kinds whose served versions a write may be made through: a write whose
+     *     options name a version other than its collection's storage version is converted
+     */
+    public ObjectWrites(
+            FieldPruner pruner, long maxObjectBytes, WriteAdmission admission, Registry registry) {
         this.patches = new ObjectPatches(pruner);
         this.sizeLimit = new ObjectSizeLimit(maxObjectBytes);
         this.admission = admission;
+        this.registry = registry;
     }
 
     /**
@@ -152,9 +166,15 @@ public final class ObjectWrites {
             Env env,
             AdmissionStep admit) {
         try {
-            WriteDecision decision = dispatch(type, namespace, current, op, env, admit);
+            Versions versions =
+                    Versions.of(
+                            registry,
+                            type,
+                            op.options() == null ? null : op.options().apiVersion());
+            WriteDecision decision =
+                    dispatch(versions, versions.storage(), namespace, current, op, env, admit);
             return decision instanceof WriteOutcome out
-                    ? sizeLimit.fit(op, ManagedFieldsRecorder.record(type, op, out, env.now()))
+                    ? sizeLimit.fit(op, ManagedFieldsRecorder.record(versions, op, out, env.now()))
                     : decision;
         } catch (ApiException e) {
             // The checks deep inside shared helpers refuse by throwing: decoding a patch (the
@@ -197,7 +217,12 @@ public final class ObjectWrites {
         return null;
     }
 
+    /**
+     * @param type the storage version's entry, with the strategy of the version the write was made
+     *     through
+     */
     private WriteDecision dispatch(
+            Versions versions,
             ResourceType type,
             String namespace,
             Function<String, ObjectNode> current,
@@ -206,21 +231,19 @@ public final class ObjectWrites {
             AdmissionStep admit) {
         if (op instanceof WriteOp.Create c) {
             ObjectNode obj = c.object().deepCopy();
-            Optional<ApiStatus> mistyped = TypeMeta.checkBody(type.gvk(), obj);
+            Optional<ApiStatus> mistyped = TypeMeta.checkBody(versions.served().gvk(), obj);
             if (mistyped.isPresent()) {
                 return refused(mistyped.get());
             }
-            return ObjectCreates.create(type, namespace, current, obj, env, admit);
+            return ObjectCreates.create(
+                    type, namespace, current, versions.toStorage(obj), env, admit);
         } else if (op instanceof WriteOp.Update u) {
             ObjectNode obj = u.object().deepCopy();
+            boolean scale = "scale".equals(u.subresource());
             // kube-apiserver's update handler checks the type, the name, then the namespace,
             // before storage sees the body.
             Optional<ApiStatus> misaddressed =
-                    TypeMeta.checkBody(
-                                    "scale".equals(u.subresource())
-                                            ? ScaleConversion.GVK
-                                            : type.gvk(),
-                                    obj)
+                    TypeMeta.checkBody(scale ? ScaleConversion.GVK : versions.served().gvk(), obj)
                             .or(
                                     () ->
                                             BodyIdentity.namesUrlObject(
@@ -235,13 +258,13 @@ public final class ObjectWrites {
                     namespace,
                     current,
                     u.name(),
-                    obj,
+                    scale ? obj : versions.toStorage(obj),
                     u.subresource(),
                     List.of(),
                     env,
                     admit);
         } else if (op instanceof WriteOp.Patch p) {
-            return patches.patch(type, namespace, current, p, env, admit);
+            return patches.patch(versions, type, namespace, current, p, env, admit);
         } else if (op instanceof WriteOp.CreateSubresource c) {
             return SubresourceCreates.execute(type, namespace, current, c, env, admit);
         }

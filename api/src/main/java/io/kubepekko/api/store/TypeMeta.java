@@ -45,6 +45,7 @@ public final class TypeMeta {
                     Map.entry("autoscaling", List.of("v1", "v2", "v2beta1", "v2beta2")),
                     Map.entry("batch", List.of("v1", "v1beta1")),
                     Map.entry("coordination.k8s.io", List.of("v1", "v1beta1", "v1alpha2")),
+                    Map.entry("events.k8s.io", List.of("v1", "v1beta1")),
                     Map.entry("networking.k8s.io", List.of("v1", "v1beta1")),
                     Map.entry("policy", List.of("v1", "v1beta1")),
                     Map.entry("rbac.authorization.k8s.io", List.of("v1", "v1beta1", "v1alpha1")),
@@ -62,6 +63,8 @@ public final class TypeMeta {
                     Map.entry("autoscaling", "autoscaling"),
                     Map.entry("batch", "batch"),
                     Map.entry("coordination.k8s.io", "coordination"),
+                    // events.k8s.io's Event is the core group's internal Event.
+                    Map.entry("events.k8s.io", "core"),
                     Map.entry("networking.k8s.io", "networking"),
                     Map.entry("policy", "policy"),
                     Map.entry("rbac.authorization.k8s.io", "rbac"),
@@ -263,8 +266,8 @@ public final class TypeMeta {
                 SCHEME_VERSIONS.getOrDefault(actual.group(), List.of()).contains(actual.version());
         if (actual.equals(url)
                 || (registeredVersion
-                        && actual.group().equals(url.group())
-                        && actual.kind().equals(url.kind()))) {
+                        && actual.kind().equals(url.kind())
+                        && internalPackage(actual.group()).equals(internalPackage(url.group())))) {
             return null;
         }
         String goType = null;
@@ -289,6 +292,15 @@ public final class TypeMeta {
                 + "."
                 + url.kind()
                 + "): unknown conversion";
+    }
+
+    /**
+     * The Go package of a group's internal types: a kind decodes from any registered version of a
+     * kind with the same internal type (core/v1 and events.k8s.io/v1 Events are both {@code
+     * core.Event}).
+     */
+    private static String internalPackage(String group) {
+        return INTERNAL_PACKAGES.getOrDefault(group, group);
     }
 
     /** Go's error for a type meta field that is not a string; null when it is one, or absent. */

@@ -13,9 +13,26 @@ import java.util.List;
  * @param dryRun run every stage but persistence ({@code dryRun=All})
  * @param fieldManager the manager name recorded for this write (may be null: derived later)
  * @param fieldValidation what a body's unknown and duplicate fields do
+ * @param apiVersion the served version the request addressed, in which its body or patch is
+ *     written, when it is not the kind's storage version (events.k8s.io/v1 for core/v1 Events);
+ *     null for a write in the storage version
  */
-public record WriteOptions(boolean dryRun, String fieldManager, FieldValidation fieldValidation) {
+public record WriteOptions(
+        boolean dryRun, String fieldManager, FieldValidation fieldValidation, String apiVersion) {
     public static final WriteOptions DEFAULT = new WriteOptions(false, null, FieldValidation.WARN);
+
+    /** Options of a write in the kind's storage version. */
+    public WriteOptions(boolean dryRun, String fieldManager, FieldValidation fieldValidation) {
+        this(dryRun, fieldManager, fieldValidation, null);
+    }
+
+    /**
+     * These options for a write made through the served version {@code apiVersion}; null for the
+     * storage version.
+     */
+    public WriteOptions inVersion(String apiVersion) {
+        return new WriteOptions(dryRun, fieldManager, fieldValidation, apiVersion);
+    }
 
     /**
      * The options of a create, update or patch request, validated as kube-apiserver's {@code

@@ -91,6 +91,7 @@ class DiscoveryTest {
         assertEquals(
                 List.of(
                         "apps",
+                        "events.k8s.io",
                         "authentication.k8s.io",
                         "authorization.k8s.io",
                         "batch",
@@ -311,6 +312,7 @@ class DiscoveryTest {
         assertEquals(
                 List.of(
                         "apps",
+                        "events.k8s.io",
                         "authentication.k8s.io",
                         "authorization.k8s.io",
                         "batch",

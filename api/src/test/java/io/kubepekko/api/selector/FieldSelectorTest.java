@@ -281,6 +281,18 @@ class FieldSelectorTest {
                         "{\"source\":{\"component\":\"kubelet\",\"host\":\"n1\"}}",
                         true),
                 arguments(
+                        "event source without a component is the reporting controller",
+                        "events",
+                        "source=example.com/ctl",
+                        "{\"source\":{},\"reportingComponent\":\"example.com/ctl\"}",
+                        true),
+                arguments(
+                        "event source component wins over the reporting controller",
+                        "events",
+                        "source=ctl",
+                        "{\"source\":{\"component\":\"kubelet\"},\"reportingComponent\":\"ctl\"}",
+                        false),
+                arguments(
                         "event reporting component",
                         "events",
                         "reportingComponent=ctrl",

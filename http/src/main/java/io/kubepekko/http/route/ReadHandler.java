@@ -3,6 +3,7 @@ package io.kubepekko.http.route;
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.definition.KindDefinition;
+import io.kubepekko.api.definition.ServedKind;
 import io.kubepekko.api.meta.PartialObjects;
 import io.kubepekko.api.meta.SelfLinks;
 import io.kubepekko.api.protobuf.ProtobufBodies;
@@ -72,18 +73,42 @@ final class ReadHandler {
         return ReadOptions.parse(verb, r.query().toMultiMap(), controlPlane.featureGates());
     }
 
-    CompletionStage<HttpResponse> get(KindDefinition definition, Request r) {
+    /**
+     * The options with the field selector in the storage version's labels: a version stored as
+     * another accepts its own labels only (400 for another, as kube's field label conversion), and
+     * the storage matches its objects by its own.
+     */
+    private static ReadOptions inStorageLabels(ServedKind kind, ReadOptions options) {
+        return kind.isStorageVersion()
+                ? options
+                : options.withFieldSelector(kind.storageFieldSelector(options.fieldSelector()));
+    }
+
+    /** The stored objects in the served version, each then decorated by {@code then}. */
+    private static UnaryOperator<byte[]> served(ServedKind kind, UnaryOperator<byte[]> then) {
+        if (kind.isStorageVersion()) {
+            return then;
+        }
+        return then == null ? kind::fromStorage : json -> then.apply(kind.fromStorage(json));
+    }
+
+    CompletionStage<HttpResponse> get(ServedKind kind, Request r) {
+        KindDefinition definition = kind.definition();
         ResourceType type = definition.type();
         String name = r.info().name();
         IncludeObject include = includeObject(r);
         return controlPlane
-                .get(type, r.info().namespace(), name, readOptions(ReadOptions.Verb.GET, r))
+                .get(
+                        kind.storageType(),
+                        r.info().namespace(),
+                        name,
+                        readOptions(ReadOptions.Verb.GET, r))
                 .thenApply(
                         found -> {
                             if (found.isEmpty()) {
                                 return r.refusal(ApiStatus.notFound(type.groupResource(), name));
                             }
-                            byte[] obj = found.get();
+                            byte[] obj = kind.fromStorage(found.get());
                             obj = selfLinks ? SelfLinks.withSelfLink(type, obj) : obj;
                             if (r.representation().table()) {
                                 return Encoder.json(
@@ -139,17 +164,24 @@ final class ReadHandler {
                 : IncludeObject.METADATA;
     }
 
-    CompletionStage<HttpResponse> list(KindDefinition definition, Request r) {
+    CompletionStage<HttpResponse> list(ServedKind kind, Request r) {
+        KindDefinition definition = kind.definition();
         ResourceType type = definition.type();
         IncludeObject include = includeObject(r);
+        ReadOptions options = inStorageLabels(kind, readOptions(ReadOptions.Verb.LIST, r));
         return controlPlane
-                .list(type, r.info().namespace(), readOptions(ReadOptions.Verb.LIST, r))
+                .list(kind.storageType(), r.info().namespace(), options)
                 .thenApply(
                         chunk -> {
-                            // The selfLink goes into each item as it is written: never a second
-                            // copy of the list.
+                            // The selfLink goes into each item as it is written, and a version
+                            // stored as another converts each item then: never a second copy of
+                            // the list.
                             UnaryOperator<byte[]> links =
-                                    selfLinks ? json -> SelfLinks.withSelfLink(type, json) : null;
+                                    served(
+                                            kind,
+                                            selfLinks
+                                                    ? json -> SelfLinks.withSelfLink(type, json)
+                                                    : null);
                             if (r.representation().table()) {
                                 return Encoder.table(
                                         Tables.listBody(
@@ -215,7 +247,8 @@ final class ReadHandler {
      * client asked to upgrade. A watch of a named object ({@code GET .../name?watch}) is a watch of
      * the collection selected by {@code metadata.name}, as in kube-apiserver.
      */
-    CompletionStage<HttpResponse> watch(KindDefinition definition, Request r) {
+    CompletionStage<HttpResponse> watch(ServedKind served, Request r) {
+        KindDefinition definition = served.definition();
         ResourceType type = definition.type();
         if (r.format() == Negotiation.Format.YAML
                 || (r.format() == Negotiation.Format.PROTOBUF
@@ -232,9 +265,13 @@ final class ReadHandler {
                     options.withFieldSelector(
                             ReadOptions.namedSelector(options.fieldSelector(), r.info().name()));
         }
+        options = inStorageLabels(served, options);
         Duration timeout = watchTimeouts.of(options.timeoutSeconds());
+        // A watch in one version sees every write to the storage, whichever version made it.
         UnaryOperator<byte[]> objects =
-                selfLinks ? json -> SelfLinks.withSelfLink(type, json) : json -> json;
+                served(
+                        served,
+                        selfLinks ? json -> SelfLinks.withSelfLink(type, json) : json -> json);
         String kind = type.kind();
         String apiVersion = type.apiVersion();
         if (PartialObjects.KIND.equals(r.representation().partial())) {
@@ -262,7 +299,7 @@ final class ReadHandler {
                                                 clock))
                                 : new WatchFraming(kind, apiVersion, objects);
         return controlPlane
-                .watch(type, r.info().namespace(), options, timeout)
+                .watch(served.storageType(), r.info().namespace(), options, timeout)
                 .thenApply(
                         events -> {
                             if (r.webSocket() != null) {

@@ -6,7 +6,7 @@ import io.kubepekko.api.admission.WriteAdmission;
 import io.kubepekko.api.auth.AccessReviews;
 import io.kubepekko.api.auth.TokenIssuer;
 import io.kubepekko.api.auth.UserInfo;
-import io.kubepekko.api.definition.KindDefinition;
+import io.kubepekko.api.definition.ServedKind;
 import io.kubepekko.api.protobuf.ProtobufBodies;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
@@ -151,10 +151,10 @@ public final class ResourceHandler {
             case NO_METHOD -> throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
             case SERVED -> {}
         }
-        KindDefinition kind =
+        ServedKind kind =
                 controlPlane
                         .registry()
-                        .definition(info.group(), info.version(), info.resource())
+                        .served(info.group(), info.version(), info.resource())
                         .orElseThrow(() -> ApiStatus.pathNotFound().exception());
         ResourceType type = kind.type();
         // Protobuf only for kinds that have a protobuf form; others get the client's fallback, or
@@ -165,7 +165,7 @@ public final class ResourceHandler {
                                 .forKind(ProtobufBodies.builtin().supports(type.gvk())));
         checkScope(type, info);
         if (info.subresource() != null) {
-            return subresource(type, r);
+            return subresource(kind, r);
         }
         if (info.hasName() && ITEM_VERBS.stream().noneMatch(type::supports)) {
             // kube-apiserver registers no route under a resource it only creates (bindings/{name}).
@@ -188,11 +188,11 @@ public final class ResourceHandler {
                             ? reviews.review(type, r)
                             : type.forwardedCreate() != null
                                     ? writes.forwardedCreate(type, r)
-                                    : writes.create(type, r);
-            case UPDATE -> writes.update(type, r);
-            case PATCH -> writes.patch(type, r, null, List.of(PatchType.values()));
-            case DELETE -> writes.delete(type, r);
-            case DELETECOLLECTION -> writes.deleteCollection(type, r);
+                                    : writes.create(kind, r);
+            case UPDATE -> writes.update(kind, r);
+            case PATCH -> writes.patch(kind, r, null, List.of(PatchType.values()));
+            case DELETE -> writes.delete(kind, r);
+            case DELETECOLLECTION -> writes.deleteCollection(kind, r);
             case UNSUPPORTED -> throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
         };
     }
@@ -251,7 +251,8 @@ public final class ResourceHandler {
         }
     }
 
-    private CompletionStage<HttpResponse> subresource(ResourceType type, Request r) {
+    private CompletionStage<HttpResponse> subresource(ServedKind kind, Request r) {
+        ResourceType type = kind.type();
         SubresourceRoute route =
                 SubresourceRoute.of(type, r.info().subresource())
                         .orElseThrow(() -> ApiStatus.pathNotFound().exception());
@@ -275,24 +276,26 @@ public final class ResourceHandler {
         withPathNames(
                 r); // a subresource is never listed: the request comes back unchanged or not at all
         return switch (r.info().verb()) {
-            case GET -> readPart(type, r, part);
-            case UPDATE -> writes.updatePart(type, r, part);
-            case PATCH -> writes.patch(type, r, part.name(), part.patchTypes());
+            case GET -> readPart(kind, r, part);
+            case UPDATE -> writes.updatePart(kind, r, part);
+            case PATCH -> writes.patch(kind, r, part.name(), part.patchTypes());
             default -> throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
         };
     }
 
     /**
-     * An object's part (its status, its Scale) as the client asked for it; 404 when it is absent.
+     * An object's part (its status, its Scale) as the client asked for it, read from the object in
+     * the served version; 404 when it is absent.
      */
     private CompletionStage<HttpResponse> readPart(
-            ResourceType type, Request r, SubresourceRoute.ObjectPart part) {
+            ServedKind kind, Request r, SubresourceRoute.ObjectPart part) {
+        ResourceType type = kind.type();
         String name = r.info().name();
         return controlPlane
-                .get(type, r.info().namespace(), name)
+                .get(kind.storageType(), r.info().namespace(), name)
                 .thenApply(
                         found ->
-                                found.map(obj -> partResponse(type, r, part, obj))
+                                found.map(obj -> partResponse(type, r, part, kind.fromStorage(obj)))
                                         .orElseGet(
                                                 () ->
                                                         r.refusal(

@@ -5,6 +5,7 @@ import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.Verb;
 import io.kubepekko.api.codec.FieldValidation;
+import io.kubepekko.api.definition.ServedKind;
 import io.kubepekko.api.meta.GoStrconv;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.ForwardedCreate;
@@ -43,10 +44,10 @@ final class WriteHandler {
         this.controlPlane = controlPlane;
     }
 
-    CompletionStage<HttpResponse> create(ResourceType type, Request r) {
-        WriteOptions options = writeOptions(r, List.of());
-        RequestBodies.Decoded d = decodeWithWarnings(type, r, options);
-        return write(type, r, new WriteOp.Create(d.object(), options), d.warnings());
+    CompletionStage<HttpResponse> create(ServedKind kind, Request r) {
+        WriteOptions options = writeOptions(kind, r, List.of());
+        RequestBodies.Decoded d = decodeWithWarnings(kind.type(), r, options);
+        return write(kind, r, new WriteOp.Create(d.object(), options), d.warnings());
     }
 
     /**
@@ -94,11 +95,11 @@ final class WriteHandler {
                 d.warnings());
     }
 
-    CompletionStage<HttpResponse> update(ResourceType type, Request r) {
-        WriteOptions options = writeOptions(r, List.of());
-        RequestBodies.Decoded d = decodeWithWarnings(type, r, options);
+    CompletionStage<HttpResponse> update(ServedKind kind, Request r) {
+        WriteOptions options = writeOptions(kind, r, List.of());
+        RequestBodies.Decoded d = decodeWithWarnings(kind.type(), r, options);
         return write(
-                type,
+                kind,
                 r,
                 new WriteOp.Update(r.info().name(), d.object(), null, options),
                 d.warnings());
@@ -109,7 +110,7 @@ final class WriteHandler {
      * accepted}.
      */
     CompletionStage<HttpResponse> patch(
-            ResourceType type, Request r, String subresource, List<PatchType> accepted) {
+            ServedKind kind, Request r, String subresource, List<PatchType> accepted) {
         // As kube-apiserver's PatchResource: the value up to its first ";", compared as it is.
         String mediaType = r.contentType() == null ? "" : r.contentType();
         int semicolon = mediaType.indexOf(';');
@@ -131,15 +132,17 @@ final class WriteHandler {
         if (!apply && r.param("force").isPresent()) {
             leading.add(FieldError.forbidden("force", "may not be specified for non-apply patch"));
         }
-        WriteOptions options = writeOptions(r, leading);
+        WriteOptions options = writeOptions(kind, r, leading);
         boolean force =
                 r.param("force").filter(v -> !v.isEmpty()).map(GoStrconv::parseBool).orElse(false);
-        // The collection applies the patch to the stored object and admits its result there.
+        // The collection applies the patch to the stored object (in the patch's version) and
+        // admits its result there.
         return write(
-                type,
+                kind,
                 r,
                 new WriteOp.Patch(
-                        r.info().name(), patchType, r.body(), subresource, options, force));
+                        r.info().name(), patchType, r.body(), subresource, options, force),
+                List.of());
     }
 
     private static ApiStatus unknownPatchFormat(List<PatchType> accepted) {
@@ -149,23 +152,32 @@ final class WriteHandler {
                         + String.join(", ", accepted.stream().map(t -> t.mediaType).toList()));
     }
 
-    CompletionStage<HttpResponse> delete(ResourceType type, Request r) {
-        return write(type, r, WriteOp.Delete.of(r.info().name(), deletionOptions(r)));
+    CompletionStage<HttpResponse> delete(ServedKind kind, Request r) {
+        return write(kind, r, WriteOp.Delete.of(r.info().name(), deletionOptions(r)), List.of());
     }
 
-    CompletionStage<HttpResponse> deleteCollection(ResourceType type, Request r) {
+    CompletionStage<HttpResponse> deleteCollection(ServedKind kind, Request r) {
+        ResourceType type = kind.type();
         // The list options are validated as kube-apiserver does (400 malformed numbers, 422 invalid
         // combinations) before the delete options, and the parsed value is what selects the
         // objects.
         ReadOptions listed =
                 ReadOptions.parse(
                         ReadOptions.Verb.LIST, r.query().toMultiMap(), controlPlane.featureGates());
+        if (!kind.isStorageVersion()) {
+            listed = listed.withFieldSelector(kind.storageFieldSelector(listed.fieldSelector()));
+        }
         return controlPlane
-                .deleteCollection(type, r.info().namespace(), listed, deletionOptions(r), r.user())
+                .deleteCollection(
+                        kind.storageType(),
+                        r.info().namespace(),
+                        listed,
+                        deletionOptions(r),
+                        r.user())
                 .thenApply(
                         done -> {
                             if (done instanceof ControlPlane.CollectionDeletion.Refused refused) {
-                                return r.refusal(refused.status());
+                                return r.refusal(kind.refusal(refused.status()));
                             }
                             ControlPlane.ObjectList l =
                                     ((ControlPlane.CollectionDeletion.Deleted) done).listed();
@@ -174,7 +186,7 @@ final class WriteHandler {
                                     type.listKind(),
                                     new ListChunk(l.items(), l.resourceVersion(), null, null),
                                     null,
-                                    null,
+                                    kind.isStorageVersion() ? null : kind::fromStorage,
                                     r.format(),
                                     r.pretty());
                         });
@@ -182,8 +194,8 @@ final class WriteHandler {
 
     /** A write of an object's part (status, scale, finalize) with a body of the part's kind. */
     CompletionStage<HttpResponse> updatePart(
-            ResourceType type, Request r, SubresourceRoute.ObjectPart part) {
-        WriteOptions options = writeOptions(r, List.of());
+            ServedKind kind, Request r, SubresourceRoute.ObjectPart part) {
+        WriteOptions options = writeOptions(kind, r, List.of());
         ObjectNode body =
                 RequestBodies.decode(
                                 r.contentType(),
@@ -191,28 +203,43 @@ final class WriteHandler {
                                 part.bodyKind(),
                                 options.fieldValidation())
                         .object();
-        return write(type, r, new WriteOp.Update(r.info().name(), body, part.name(), options));
+        return write(
+                kind,
+                r,
+                new WriteOp.Update(r.info().name(), body, part.name(), options),
+                List.of());
     }
 
-    private CompletionStage<HttpResponse> write(ResourceType type, Request r, WriteOp op) {
-        return write(type, r, op, List.of());
-    }
-
+    /** A write to a kind served in its storage version only (bindings, pods/binding). */
     private CompletionStage<HttpResponse> write(
             ResourceType type, Request r, WriteOp op, List<String> decodeWarnings) {
         return controlPlane
                 .write(type, r.info().namespace(), op, r.user())
-                .thenApply(result -> response(result, r, decodeWarnings));
+                .thenApply(result -> response(result, r, decodeWarnings, null));
+    }
+
+    /**
+     * A write through a served version: to the storage's collection, which converts its body or
+     * patch from the version the options name, answered in the served version.
+     */
+    private CompletionStage<HttpResponse> write(
+            ServedKind kind, Request r, WriteOp op, List<String> decodeWarnings) {
+        return controlPlane
+                .write(kind.storageType(), r.info().namespace(), op, r.user())
+                .thenApply(result -> response(result, r, decodeWarnings, kind));
     }
 
     /**
      * The one place a write's answer becomes its HTTP status and body. A refusal answers as every
      * failed request does: a Status in the encoding negotiated for errors, not for the object, and
-     * without the decoding's warnings.
+     * without the decoding's warnings. Through a version stored as another ({@code kind}, null for
+     * none), the body is that version's object and a refusal names that version's resource.
      */
-    static HttpResponse response(WriteResult result, Request r, List<String> decodeWarnings) {
+    static HttpResponse response(
+            WriteResult result, Request r, List<String> decodeWarnings, ServedKind kind) {
+        boolean converted = kind != null && !kind.isStorageVersion();
         if (result instanceof WriteResult.Refused refused) {
-            return r.refusal(refused.status());
+            return r.refusal(converted ? kind.refusal(refused.status()) : refused.status());
         }
         WriteResult.Success w = (WriteResult.Success) result;
         int code =
@@ -224,7 +251,8 @@ final class WriteHandler {
             warnings = new ArrayList<>(decodeWarnings);
             warnings.addAll(w.warnings());
         }
-        return Encoder.json(code, w.body(), r.format(), r.pretty(), warnings);
+        byte[] body = converted ? kind.responseBody(w.body()) : w.body();
+        return Encoder.json(code, body, r.format(), r.pretty(), warnings);
     }
 
     /**
@@ -241,6 +269,11 @@ final class WriteHandler {
      * leading} are a patch's own problems. Without {@code fieldManager} the User-Agent names the
      * manager.
      */
+    private static WriteOptions writeOptions(ServedKind kind, Request r, List<FieldError> leading) {
+        WriteOptions o = writeOptions(r, leading);
+        return kind.isStorageVersion() ? o : o.inVersion(kind.apiVersion());
+    }
+
     private static WriteOptions writeOptions(Request r, List<FieldError> leading) {
         WriteOptions o =
                 WriteOptions.parse(

@@ -167,7 +167,8 @@ public final class ApiServer implements AutoCloseable {
                         new ObjectWrites(
                                 ObjectWrites.SCHEMA_PRUNER,
                                 config.getBytes(ApiServerFlags.MAX_OBJECT_BYTES),
-                                admission),
+                                admission,
+                                registry),
                         environment,
                         BootSteps.readSettings(settings, config, askTimeout),
                         storage.journalReader(system, config),
