@@ -131,7 +131,12 @@ final class BenchFlags {
     }
 
     static int positive(String value) {
-        int n = Integer.parseInt(value.trim());
+        int n;
+        try {
+            n = Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("expected a positive number, got " + value);
+        }
         if (n < 1) {
             throw new IllegalArgumentException("expected a positive number, got " + value);
         }

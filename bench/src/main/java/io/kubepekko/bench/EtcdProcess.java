@@ -19,6 +19,7 @@ final class EtcdProcess implements AutoCloseable {
     private final Path dataDir;
     private final URI clientUrl;
     private final String version;
+    private long startNanos;
 
     private EtcdProcess(Process process, Path dataDir, URI clientUrl, String version) {
         this.process = process;
@@ -32,6 +33,9 @@ final class EtcdProcess implements AutoCloseable {
         Path dataDir = Files.createTempDirectory("bench-etcd-");
         String client = "http://127.0.0.1:" + Processes.freePort();
         String peer = "http://127.0.0.1:" + Processes.freePort();
+        // Asked before the launch, so that the first readiness poll follows it without delay.
+        String version = version(etcd);
+        long launched = System.nanoTime();
         // Peer URLs are advertised consistently so nothing points at the default :2380, which
         // another
         // etcd on this machine may own; a single member never talks to peers anyway.
@@ -55,7 +59,7 @@ final class EtcdProcess implements AutoCloseable {
                         .redirectErrorStream(true)
                         .redirectOutput(dataDir.resolve("etcd.log").toFile())
                         .start();
-        EtcdProcess started = new EtcdProcess(process, dataDir, URI.create(client), version(etcd));
+        EtcdProcess started = new EtcdProcess(process, dataDir, URI.create(client), version);
         try {
             Processes.awaitHttp(
                     started.clientUrl,
@@ -63,6 +67,7 @@ final class EtcdProcess implements AutoCloseable {
                     r -> r.ok() && r.text().contains("\"true\""),
                     process,
                     timeout);
+            started.startNanos = System.nanoTime() - launched;
         } catch (IOException e) {
             started.printLogTail();
             started.close();
@@ -73,6 +78,14 @@ final class EtcdProcess implements AutoCloseable {
 
     URI clientUrl() {
         return clientUrl;
+    }
+
+    /**
+     * From launching the process to its first healthy {@code /health} (polled every 100 ms), in
+     * nanoseconds.
+     */
+    long startNanos() {
+        return startNanos;
     }
 
     /** etcd's own version line, for the report. */
