@@ -28,6 +28,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -446,9 +448,11 @@ class ProtocolEdgesIT {
         }
     }
 
+    /** Each waits out a deadline on a connection of its own: they run side by side. */
     @Nested
     class SlowClients {
 
+        @Execution(ExecutionMode.CONCURRENT)
         @ParameterizedTest(name = "head sent: \"{0}\"")
         @ValueSource(
                 strings = {
@@ -463,6 +467,7 @@ class ProtocolEdgesIT {
             }
         }
 
+        @Execution(ExecutionMode.CONCURRENT)
         @Test
         void aConnectionTricklingItsHeadIsClosed() {
             ScheduledExecutorService trickle = Executors.newSingleThreadScheduledExecutor();
@@ -477,6 +482,7 @@ class ProtocolEdgesIT {
             }
         }
 
+        @Execution(ExecutionMode.CONCURRENT)
         @Test
         void aWatchOutlivesTheHeadDeadlineAndItsConnectionServesTheNextRequest() {
             try (RawHttp c = RawHttp.open(api.url())) {
@@ -489,6 +495,7 @@ class ProtocolEdgesIT {
             }
         }
 
+        @Execution(ExecutionMode.CONCURRENT)
         @Test
         void aWebSocketWatchOutlivesTheHeadAndKeepAliveDeadlines() throws Exception {
             String name = freshName();
@@ -545,6 +552,7 @@ class ProtocolEdgesIT {
             }
         }
 
+        @Execution(ExecutionMode.CONCURRENT)
         @Test
         void anIdleKeptAliveConnectionOutlivesTheHeadDeadline() {
             try (RawHttp idle = RawHttp.open(api.url())) {
@@ -559,6 +567,7 @@ class ProtocolEdgesIT {
             }
         }
 
+        @Execution(ExecutionMode.CONCURRENT)
         @Test
         void anIdleKeptAliveConnectionIsClosedAfterTheKeepAliveTimeout() {
             try (RawHttp idle = RawHttp.open(api.url())) {
