@@ -162,7 +162,8 @@ public final class AgentMain {
             return EXIT_USAGE;
         }
         NodeAgentSettings node =
-                NodeAgentSettings.of(settings, HostFacts.hostName(), versionNumber());
+                NodeAgentSettings.of(settings, HostFacts.hostName(), versionNumber())
+                        .withRuntimeDownAfter(ConfigFactory.load());
         NodeContext podNode = nodeContext(settings, node.identity().name());
         ScheduledExecutorService scheduler =
                 Executors.newSingleThreadScheduledExecutor(

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import io.kubepekko.agent.node.NodeAgentSettings;
 import io.kubepekko.e2e.support.AgentProcess;
 import io.kubepekko.e2e.support.ApiCalls;
 import io.kubepekko.e2e.support.ClientBinaries;
@@ -101,10 +102,19 @@ class AgentRestartE2E {
             assertTrue(Files.isDirectory(goneLogs), goneLogs.toString());
 
             Path log = dir.resolve("agent-2.log");
-            // A short status period: the Node's Ready follows the runtime within seconds of the
-            // kubelet's 30 s.
+            // A short status period, and the runtime down after 6 s without an answer instead of
+            // the kubelet's 30 s (RuntimeHealthTest holds the kubelet's): the Node's Ready follows
+            // the runtime within seconds.
             try (AgentProcess second =
-                    startAgent(server, containerd, log, "--node-status-update-frequency", "2s")) {
+                    AgentProcess.start(
+                            server.dataDir(),
+                            containerd.endpoint(),
+                            dir.resolve("agent"),
+                            NODE,
+                            log,
+                            List.of(NodeAgentSettings.RUNTIME_DOWN_AFTER + "=6s"),
+                            "--node-status-update-frequency",
+                            "2s")) {
                 JsonNode adopted =
                         await().atMost(AWAIT)
                                 .pollInterval(Duration.ofMillis(500))
@@ -157,12 +167,12 @@ class AgentRestartE2E {
     }
 
     /**
-     * containerd's daemon stopped while pod steady runs: after the kubelet's 30 s without an answer
-     * the Node is not Ready with the kubelet's reason and message
-     * (pkg/kubelet/nodestatus/setters.go ReadyCondition with pkg/kubelet/runtime.go's "container
-     * runtime is down"), and the pod's status is left as it was; started again, containerd still
-     * runs the same container, the Node is Ready again and the agent's CRI client works (a new pod
-     * runs).
+     * containerd's daemon stopped while pod steady runs: after the runtime-down threshold without
+     * an answer (the kubelet's 30 s, here shortened) the Node is not Ready with the kubelet's
+     * reason and message (pkg/kubelet/nodestatus/setters.go ReadyCondition with
+     * pkg/kubelet/runtime.go's "container runtime is down"), and the pod's status is left as it
+     * was; started again, containerd still runs the same container, the Node is Ready again and the
+     * agent's CRI client works (a new pod runs).
      */
     private void containerdRestartedUnderTheAgent(
             ApiCalls api,

@@ -7,6 +7,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -16,6 +18,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the handshake must end within the read-header timeout of the connection's start (Go's {@code
  * tlsHandshakeTimeout}), and the first request head then has the read-header timeout of its own,
  * from the handshake's end.
+ *
+ * <p>The tests run side by side (each on a connection of its own): each waits out a deadline.
  */
 class HandshakeDeadlineIT {
 
@@ -56,6 +60,7 @@ class HandshakeDeadlineIT {
                 Arguments.of(named("a plain request's start, too short to judge", "GET")));
     }
 
+    @Execution(ExecutionMode.CONCURRENT)
     @ParameterizedTest(name = "{0}")
     @MethodSource("stalledBeforeTheHandshakeEnds")
     void aConnectionStalledBeforeItsHandshakeEndsIsClosedWithinTheHandshakeDeadline(String sent) {
@@ -64,6 +69,7 @@ class HandshakeDeadlineIT {
         }
     }
 
+    @Execution(ExecutionMode.CONCURRENT)
     @Test
     void aConnectionStalledAfterItsHandshakeIsClosedWithinTheHeadDeadline() {
         try (RawHttp tls = RawHttp.open(api.url())) {

@@ -27,6 +27,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -448,9 +450,11 @@ class ProtocolEdgesIT {
         }
     }
 
+    /** Each waits out a deadline on a connection of its own: they run side by side. */
     @Nested
     class SlowClients {
 
+        @Execution(ExecutionMode.CONCURRENT)
         @ParameterizedTest(name = "head sent: \"{0}\"")
         @ValueSource(
                 strings = {
@@ -465,6 +469,7 @@ class ProtocolEdgesIT {
             }
         }
 
+        @Execution(ExecutionMode.CONCURRENT)
         @Test
         void aConnectionTricklingItsHeadIsClosed() {
             ScheduledExecutorService trickle = Executors.newSingleThreadScheduledExecutor();
@@ -479,6 +484,7 @@ class ProtocolEdgesIT {
             }
         }
 
+        @Execution(ExecutionMode.CONCURRENT)
         @Test
         void aWatchOutlivesTheHeadDeadlineAndItsConnectionServesTheNextRequest() {
             try (RawHttp c = RawHttp.open(api.url())) {
@@ -491,6 +497,7 @@ class ProtocolEdgesIT {
             }
         }
 
+        @Execution(ExecutionMode.CONCURRENT)
         @Test
         void aWebSocketWatchOutlivesTheHeadAndKeepAliveDeadlines() throws Exception {
             String name = freshName();
@@ -547,6 +554,7 @@ class ProtocolEdgesIT {
             }
         }
 
+        @Execution(ExecutionMode.CONCURRENT)
         @Test
         void anIdleKeptAliveConnectionOutlivesTheHeadDeadline() {
             try (RawHttp idle = RawHttp.open(api.url())) {
@@ -561,6 +569,7 @@ class ProtocolEdgesIT {
             }
         }
 
+        @Execution(ExecutionMode.CONCURRENT)
         @Test
         void anIdleKeptAliveConnectionIsClosedAfterTheKeepAliveTimeout() {
             try (RawHttp idle = RawHttp.open(api.url())) {

@@ -78,6 +78,24 @@ final class RawHttp implements AutoCloseable {
             String target,
             Map<String, String> headers,
             String body) {
+        try (RawHttp connection = open(baseUrl)) {
+            return connection.exchange(baseUrl, method, target, headers, body, true);
+        }
+    }
+
+    /**
+     * Sends one request on this connection, its target byte for byte as given, and reads its whole
+     * answer.
+     *
+     * @param close whether the request asks the server to close the connection afterwards
+     */
+    private Response exchange(
+            String baseUrl,
+            String method,
+            String target,
+            Map<String, String> headers,
+            String body,
+            boolean close) {
         URI base = URI.create(baseUrl);
         byte[] payload = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
         StringBuilder head =
@@ -89,15 +107,48 @@ final class RawHttp implements AutoCloseable {
                         .append(base.getHost())
                         .append(':')
                         .append(base.getPort())
-                        .append("\r\n")
-                        .append("Connection: close\r\n");
+                        .append("\r\n");
+        if (close) {
+            head.append("Connection: close\r\n");
+        }
         headers.forEach((k, v) -> head.append(k).append(": ").append(v).append("\r\n"));
         if (body != null) {
             head.append("Content-Length: ").append(payload.length).append("\r\n");
         }
-        try (RawHttp connection = open(baseUrl)) {
-            connection.send(head.append("\r\n").toString()).send(payload);
-            return connection.response();
+        send(head.append("\r\n").toString()).send(payload);
+        return response();
+    }
+
+    /**
+     * Requests one after another as {@link #send} sends them, on one kept-alive connection while
+     * the server keeps it (a new one after an answer with {@code Connection: close}): for walks of
+     * thousands of requests, where a TLS handshake each would take most of the time.
+     */
+    static final class Session implements AutoCloseable {
+        private final String baseUrl;
+        private RawHttp connection;
+
+        Session(String baseUrl) {
+            this.baseUrl = baseUrl;
+        }
+
+        Response send(String method, String target, Map<String, String> headers, String body) {
+            if (connection == null) {
+                connection = open(baseUrl);
+            }
+            Response r = connection.exchange(baseUrl, method, target, headers, body, false);
+            if (r.header("Connection").filter("close"::equalsIgnoreCase).isPresent()) {
+                close();
+            }
+            return r;
+        }
+
+        @Override
+        public void close() {
+            if (connection != null) {
+                connection.close();
+                connection = null;
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 package io.kubepekko.agent.node;
 
+import com.typesafe.config.Config;
 import io.kubepekko.agent.flags.AgentSettings;
 import java.net.InetAddress;
 import java.nio.file.Path;
@@ -43,6 +44,13 @@ public record NodeAgentSettings(
     /** The kubelet's {@code nodeStatusReportFrequency} default. */
     public static final Duration REPORT_FREQUENCY = Duration.ofMinutes(5);
 
+    /**
+     * The setting (a system property of the agent's JVM) that shortens {@link #runtimeDownAfter}
+     * for end-to-end tests, which would otherwise wait out the kubelet's 30 s to see a stopped
+     * runtime make the node not ready. The kubelet has no flag for it; unset, it is the kubelet's.
+     */
+    public static final String RUNTIME_DOWN_AFTER = "kubepekko.agent.runtime-down-after";
+
     public NodeAgentSettings {
         nodeIps = List.copyOf(nodeIps);
     }
@@ -60,6 +68,28 @@ public record NodeAgentSettings(
                 NodeLease.RENEW_INTERVAL,
                 RuntimeHealth.KUBELET_THRESHOLD,
                 s.rootDir());
+    }
+
+    /**
+     * The same with {@link #runtimeDownAfter} from {@code config}'s {@value #RUNTIME_DOWN_AFTER},
+     * when set.
+     */
+    public NodeAgentSettings withRuntimeDownAfter(Config config) {
+        if (!config.hasPath(RUNTIME_DOWN_AFTER)) {
+            return this;
+        }
+        return new NodeAgentSettings(
+                identity,
+                register,
+                nodeIps,
+                maxPods,
+                kubeletPort,
+                agentVersion,
+                statusUpdateFrequency,
+                statusReportFrequency,
+                leaseRenewInterval,
+                config.getDuration(RUNTIME_DOWN_AFTER),
+                rootDir);
     }
 
     /** The same with the port the agent's server actually bound ({@code --port 0} picks one). */

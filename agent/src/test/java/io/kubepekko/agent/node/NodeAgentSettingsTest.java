@@ -2,8 +2,10 @@ package io.kubepekko.agent.node;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.typesafe.config.ConfigFactory;
 import io.kubepekko.agent.flags.AgentFlags;
 import io.kubepekko.agent.flags.AgentSettings;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class NodeAgentSettingsTest {
@@ -26,5 +28,21 @@ class NodeAgentSettingsTest {
         assertEquals(
                 NodeAgentSettings.of(flags("--port", "0"), "host", "v1").identity(),
                 picked.identity());
+    }
+
+    @Test
+    void theRuntimeIsDownAfterTheKubeletsThirtySecondsUnlessTheSettingShortensIt() {
+        NodeAgentSettings kubelets = NodeAgentSettings.of(flags(), "host", "v1");
+        assertEquals(Duration.ofSeconds(30), kubelets.runtimeDownAfter());
+        assertEquals(
+                Duration.ofSeconds(30),
+                kubelets.withRuntimeDownAfter(ConfigFactory.parseString("a = 1"))
+                        .runtimeDownAfter());
+        assertEquals(
+                Duration.ofSeconds(6),
+                kubelets.withRuntimeDownAfter(
+                                ConfigFactory.parseString(
+                                        NodeAgentSettings.RUNTIME_DOWN_AFTER + " = 6s"))
+                        .runtimeDownAfter());
     }
 }

@@ -43,6 +43,22 @@ public final class AgentProcess implements AutoCloseable {
             Path log,
             String... flags)
             throws IOException {
+        return start(serverDataDir, runtimeEndpoint, rootDir, node, log, List.of(), flags);
+    }
+
+    /**
+     * As {@link #start(Path, String, Path, String, Path, String...)}, the agent's JVM with {@code
+     * systemProperties} ({@code name=value}) besides the script's heap.
+     */
+    public static AgentProcess start(
+            Path serverDataDir,
+            String runtimeEndpoint,
+            Path rootDir,
+            String node,
+            Path log,
+            List<String> systemProperties,
+            String... flags)
+            throws IOException {
         List<String> command =
                 new ArrayList<>(
                         List.of(
@@ -69,6 +85,12 @@ public final class AgentProcess implements AutoCloseable {
                 new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         // The build running the test has just packaged the agent: the script must not build again.
         builder.environment().put("KUBEPEKKO_SKIP_BUILD", "1");
+        if (!systemProperties.isEmpty()) {
+            // Replaces the script's default options: its heap is repeated here.
+            List<String> options = new ArrayList<>(List.of("-Xms64m", "-Xmx512m"));
+            systemProperties.forEach(p -> options.add("-D" + p));
+            builder.environment().put("KUBEPEKKO_AGENT_JAVA_OPTS", String.join(" ", options));
+        }
         return new AgentProcess(builder.start(), log);
     }
 
