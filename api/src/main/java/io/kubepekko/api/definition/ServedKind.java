@@ -75,7 +75,11 @@ public final class ServedKind {
 
     /** A stored object's JSON in the served version: the same bytes for the storage version. */
     public byte[] fromStorage(byte[] stored) {
-        return isStorageVersion() ? stored : Json.bytes(fromStorage(Json.parseTrusted(stored)));
+        if (isStorageVersion()) {
+            return stored;
+        }
+        byte[] converted = conversion.fromStorageJson(stored, type().gvk());
+        return converted != null ? converted : Json.bytes(fromStorage(Json.parseTrusted(stored)));
     }
 
     /** A stored object in the served version, with its type meta; {@code stored} is not changed. */
