@@ -41,6 +41,23 @@ class TopLevelFieldsTest {
     }
 
     @Test
+    void bracesAndQuotesInsideStringsDoNotEndAValue() {
+        String nested = "{\"s\":\"}]\\\"{[\",\"t\":[\"]\",{\"u\":\"\\\\\"}],\"n\":-1.5e3}";
+        assertEquals(
+                "{\"kind\":\"Thing\",\"apiVersion\":\"example.com/v2\",\"new\":"
+                        + nested
+                        + ",\"z\":\"é☃\"}",
+                rewrite("{\"old\":" + nested + ",\"z\":\"é☃\"}"));
+    }
+
+    @Test
+    void aNameWithEscapesIsReadAsItsText() {
+        assertEquals(
+                "{\"kind\":\"Thing\",\"apiVersion\":\"example.com/v2\",\"new\":1,\"a\\\"b\":2}",
+                rewrite("{\"\\u006fld\":1,\"a\\\"b\":2}"));
+    }
+
+    @Test
     void anEmptyObjectHasOnlyTypeMeta() {
         assertEquals("{\"kind\":\"Thing\",\"apiVersion\":\"example.com/v2\"}", rewrite("{}"));
     }
