@@ -46,8 +46,11 @@ public final class Registry {
      */
     private final List<KindDefinition> unavailable = new ArrayList<>();
 
-    /** Which of the held versions and resources are served ({@code --runtime-config}). */
-    private final ApiEnablement enablement;
+    /**
+     * The served versions turned on, by group/version/resource: decided once, so that a request's
+     * lookup costs one map read.
+     */
+    private final Map<String, ServedKind> enabled = new LinkedHashMap<>();
 
     /**
      * A registry serving kube 1.35's default versions of {@code definitions}.
@@ -108,7 +111,13 @@ public final class Registry {
                             !unavailable.contains(d) && d.lifecycle().enabledByDefault()));
         }
         ApiEnablement on = ApiEnablement.resolve(runtimeConfig, known, SchemeVersions.KUBE_1_35);
-        this.enablement = on;
+        served.forEach(
+                (key, kind) -> {
+                    ResourceType t = kind.type();
+                    if (on.enabled(t.group(), t.version(), t.resource())) {
+                        enabled.put(key, kind);
+                    }
+                });
         this.types =
                 byGvr.values().stream()
                         .map(KindDefinition::type)
@@ -193,10 +202,7 @@ public final class Registry {
      * in kube 1.35), or removed.
      */
     public Optional<ServedKind> served(String group, String version, String resource) {
-        ServedKind kind = served.get(key(group, version, resource));
-        return kind != null && enablement.enabled(group, version, resource)
-                ? Optional.of(kind)
-                : Optional.empty();
+        return Optional.ofNullable(enabled.get(key(group, version, resource)));
     }
 
     /**
