@@ -2,15 +2,20 @@ package io.kubepekko.api.audit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.GroupVersionKind;
+import io.kubepekko.api.codec.BodyDecoder;
+import io.kubepekko.api.codec.FieldValidation;
 import io.kubepekko.api.definition.ServedKind;
 import io.kubepekko.api.meta.Json;
+import io.kubepekko.api.schema.ModelSchemas;
 import java.util.Map;
 
 /**
  * A create's or update's body as kube's {@code LogRequestObject} records it: not the bytes sent but
  * the object its codec decoded (defaulted for the request's version, before admission), encoded
- * back to JSON in that version. So the record carries the kind's defaults, its type meta first,
- * and, as Go encodes an unset {@code metav1.Time}, {@code metadata.creationTimestamp: null}.
+ * back to JSON in that version. So the record carries the kind's defaults and none of the fields
+ * its schema does not know, its type meta first, and, as Go encodes an unset {@code metav1.Time},
+ * {@code metadata.creationTimestamp: null}.
  */
 public final class DecodedRequestObject {
     private DecodedRequestObject() {}
@@ -26,7 +31,7 @@ public final class DecodedRequestObject {
         }
         ObjectNode decoded;
         try {
-            decoded = defaulted(kind, sent.deepCopy());
+            decoded = defaulted(kind, typed(kind, sent.deepCopy()));
         } catch (RuntimeException unreadable) {
             // The write refuses such a body with its own status; the record keeps what was sent.
             return body;
@@ -46,6 +51,22 @@ public final class DecodedRequestObject {
             }
         }
         return out;
+    }
+
+    /**
+     * What a typed decode keeps: the fields the version's schema does not know are dropped, as
+     * kube's decoder drops them (its default field validation warns, and the object has no place
+     * for them). A kind without a built-in schema is kept as sent.
+     */
+    private static ObjectNode typed(ServedKind kind, ObjectNode body) {
+        GroupVersionKind gvk = kind.type().gvk();
+        return ModelSchemas.forKind(gvk)
+                .map(
+                        schema ->
+                                new BodyDecoder(gvk, schema)
+                                        .prune(body, FieldValidation.IGNORE)
+                                        .object())
+                .orElse(body);
     }
 
     /**

@@ -60,6 +60,19 @@ class DecodedRequestObjectTest {
     }
 
     @Test
+    void fieldsTheSchemaDoesNotKnowAreDroppedAsATypedDecodeDropsThem() {
+        JsonNode recorded =
+                DecodedRequestObject.of(
+                        served("", "v1", "configmaps"),
+                        json(
+                                "{'metadata':{'name':'c','bogus':1},'data':{'k':'v'},"
+                                        + "'extra':{'a':'b'}}"));
+        assertFalse(recorded.has("extra"), recorded.toString());
+        assertFalse(recorded.path("metadata").has("bogus"), recorded.toString());
+        assertEquals("v", recorded.at("/data/k").asText());
+    }
+
+    @Test
     void anUpdateKeepsItsCreationTimestampAndWhatItSet() {
         ObjectNode sent =
                 json(
