@@ -216,6 +216,9 @@ class ListWatchIT {
             ObjectNode first = api.get(cms(ns) + "?limit=2").assertCode(200).json();
             assertEquals(List.of("a", "b"), itemNames(first));
             assertEquals(3, first.path("metadata").path("remainingItemCount").asInt());
+            // RemoveSelfLink is GA behaviour (its gate is removed in kube 1.35): never set
+            assertFalse(first.path("metadata").has("selfLink"));
+            assertFalse(first.path("items").path(0).path("metadata").has("selfLink"));
             String token = first.path("metadata").path("continue").asText();
             assertFalse(token.isEmpty());
             String decoded =
