@@ -92,6 +92,30 @@ class ApiServerFlagsE2E {
                 result.describe());
     }
 
+    /**
+     * A refused feature gate: kube-apiserver 1.35 sets its gates after parsing the flags and prints
+     * component-base's error alone on cobra's line; here too, and the exit code is 2 as for every
+     * flag error. SPEC's gates are removed in kube 1.35; a GA gate is locked on.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "RemoveSelfLink=false | unrecognized feature gate: RemoveSelfLink",
+                "APIListChunking=true | unrecognized feature gate: APIListChunking",
+                "ConsistentListFromCache=false | cannot set feature gate ConsistentListFromCache to false,"
+                        + " feature is locked to true",
+            })
+    void refusedFeatureGatePrintsKubesOneLineAndExitsTwo(String gates, String message) {
+        ProcessResult result = server("--feature-gates", gates);
+        assertEquals(2, result.exitCode(), result.describe());
+        assertEquals("", result.stdout(), result.describe());
+        assertEquals(
+                List.of("Error: " + message),
+                result.stderrText().lines().toList(),
+                result.describe());
+    }
+
     private static ProcessResult server(String... args) {
         return Processes.run(ServerProcess.command(args), null, Map.of(), TIMEOUT);
     }

@@ -17,16 +17,11 @@ import com.google.protobuf.WireFormat;
 import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.protobuf.Envelope;
 import io.kubepekko.api.protobuf.ProtobufBodies;
-import io.kubepekko.api.watch.FeatureGates;
 import io.kubepekko.http.encoding.Encoder;
-import io.kubepekko.http.server.ReadFlags;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Nested;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -310,60 +305,5 @@ class LargeListsIT {
             }
         }
         return items;
-    }
-
-    /**
-     * With RemoveSelfLink off, every streamed item carries its selfLink (added as it is written).
-     */
-    @Nested
-    @Tag("own-servers")
-    class SelfLinks {
-        @Test
-        void streamedItemsCarryTheirSelfLinks() throws Exception {
-            try (TestApiServer linked =
-                    TestApiServer.start(
-                            s ->
-                                    s.withReads(
-                                            new ReadFlags(
-                                                    s.reads().watchCacheWindow(),
-                                                    s.reads().continueTokenTtl(),
-                                                    s.reads().watchHistoryRetention(),
-                                                    FeatureGates.parse("RemoveSelfLink=false"))))) {
-                fill(linked);
-                for (String accept : List.of("application/json", "application/yaml")) {
-                    Response r = linked.get(BIG, accept).assertCode(200);
-                    ObjectNode list = accept.endsWith("yaml") ? yaml(r) : r.json();
-                    assertEquals(BIG, list.path("metadata").path("selfLink").asText());
-                    assertEquals(OBJECTS, list.path("items").size());
-                    for (JsonNode item : list.path("items")) {
-                        assertEquals(
-                                BIG + "/" + item.path("metadata").path("name").asText(),
-                                item.path("metadata").path("selfLink").asText(),
-                                accept);
-                    }
-                }
-                Response table =
-                        linked.get(
-                                        BIG + "?includeObject=Object",
-                                        "application/json;as=Table;g=meta.k8s.io;v=v1")
-                                .assertCode(200);
-                assertEquals(
-                        BIG + "/big-0",
-                        table.json()
-                                .path("rows")
-                                .path(0)
-                                .path("object")
-                                .path("metadata")
-                                .path("selfLink")
-                                .asText());
-                Envelope.Unknown unknown =
-                        Envelope.decode(
-                                linked.get(BIG, ProtobufBodies.MEDIA_TYPE).assertCode(200).body());
-                assertEquals(OBJECTS, listItems(unknown.raw()).size());
-                assertTrue(
-                        new String(listItems(unknown.raw()).get(0), StandardCharsets.UTF_8)
-                                .contains(BIG + "/big-0"));
-            }
-        }
     }
 }

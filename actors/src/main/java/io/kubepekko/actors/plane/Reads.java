@@ -96,7 +96,7 @@ final class Reads {
                                         type,
                                         CacheRead.of(options.mode(), latest),
                                         waitFor(options.mode())))
-                .thenApply(s -> ListChunk.of(s, ns, selection, options, readSettings.gates()));
+                .thenApply(s -> ListChunk.of(s, ns, selection, options));
     }
 
     CompletionStage<Source<StreamEvent, NotUsed>> watch(

@@ -90,7 +90,8 @@ public final class WatchCache {
          * @param window {@code --watch-cache-window}: how long the window keeps events
          * @param continueTokenTtl {@code --continue-token-ttl}
          * @param historyRetention {@code --watch-history-retention}
-         * @param progressBookmarks the EfficientWatchResumption feature gate
+         * @param progressBookmarks EfficientWatchResumption (always on in the server: kube removed
+         *     its gate in 1.33)
          */
         public static Settings fromConfig(
                 Config config,

@@ -33,8 +33,8 @@ public final class ListBodies {
     /**
      * The list in {@code format}, item by item.
      *
-     * @param perItem applied to each item's stored JSON before it is encoded (the selfLink), or
-     *     null
+     * @param perItem applied to each item's stored JSON before it is encoded (a conversion to the
+     *     served version), or null
      */
     public static ListBody of(
             TextFormat format, ListHead head, List<byte[]> items, UnaryOperator<byte[]> perItem) {

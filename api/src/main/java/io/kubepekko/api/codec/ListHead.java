@@ -7,7 +7,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * What a list carries besides its items: its type and its {@code metadata}.
  *
- * @param selfLink the collection's path, or null (set only with the RemoveSelfLink gate off)
+ * @param selfLink the collection's path, or null: kube stopped setting it (RemoveSelfLink, GA in
+ *     1.24), so this server passes null
  * @param continueToken the token of the next page, or null
  * @param remainingItemCount how many items follow, or null when not reported
  */

@@ -144,8 +144,8 @@ public final class ProtobufBodies {
      * encoded fails here, before anything is written); the encoded items are kept while they add up
      * to at most {@code keepUpTo} bytes, else each is encoded again as the body is written.
      *
-     * @param perItem applied to each item's stored JSON before it is encoded (the selfLink), or
-     *     null
+     * @param perItem applied to each item's stored JSON before it is encoded (a conversion to the
+     *     served version), or null
      */
     public ListBody listBody(
             GroupVersionKind itemKind,

@@ -104,8 +104,8 @@ public final class Tables {
      * exists at a time, however long the list. Written whole, it is byte for byte what {@link
      * #render} gives in that format.
      *
-     * @param perItem applied to each object's stored JSON before its row is made (the selfLink), or
-     *     null
+     * @param perItem applied to each object's stored JSON before its row is made (a conversion to
+     *     the served version), or null
      */
     public static ListBody listBody(
             TextFormat format,

@@ -5,8 +5,7 @@ import java.util.List;
 /**
  * One list response cut from a snapshot: the items, the list's {@code metadata.resourceVersion}
  * (the snapshot's, on every page), the continue token when more items follow, and {@code
- * remainingItemCount} where Kubernetes reports it (paged, not the last page, no selector, and the
- * RemainingItemCount gate on).
+ * remainingItemCount} where Kubernetes reports it (paged, not the last page, no selector).
  *
  * @param items the items' stored JSON, in key order (shared arrays)
  * @param continueToken the encoded token for the next page, or {@code null} on the last page
@@ -21,11 +20,7 @@ public record ListChunk(
      * @param namespace the listed namespace, or {@code null} for all
      */
     public static ListChunk of(
-            Snapshot snapshot,
-            String namespace,
-            Selection selection,
-            ReadOptions options,
-            FeatureGates gates) {
+            Snapshot snapshot, String namespace, Selection selection, ReadOptions options) {
         // kube-apiserver serves resourceVersion="0" from its cache whole, ignoring limit.
         int limit =
                 options.mode() instanceof ReadOptions.Mode.Any
@@ -42,10 +37,7 @@ public record ListChunk(
         // after it.
         String token =
                 new ContinueToken(snapshot.resourceVersion(), page.nextKey() + '\0').encode();
-        Long remaining =
-                selection.isEverything() && gates.enabled(FeatureGates.REMAINING_ITEM_COUNT)
-                        ? page.remainingItemCount()
-                        : null;
+        Long remaining = selection.isEverything() ? page.remainingItemCount() : null;
         return new ListChunk(page.items(), snapshot.resourceVersion(), token, remaining);
     }
 }

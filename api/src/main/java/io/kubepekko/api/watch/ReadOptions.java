@@ -120,8 +120,8 @@ public record ReadOptions(
      * @param verb {@code get}, {@code list} or {@code watch}; a list with {@code watch=true} (any
      *     value but {@code false} and {@code 0}, as kube-apiserver reads it) is a watch
      * @param query the decoded query parameters; only the first value of each counts
-     * @param gates the server's feature gates; with {@code APIListChunking} off, limit and continue
-     *     are ignored
+     * @param gates the server's feature gates; with {@code WatchList} off, a watch may not ask for
+     *     its initial events
      * @throws io.kubepekko.api.status.ApiException with Kubernetes' status for an invalid request
      */
     public static ReadOptions parse(
@@ -182,7 +182,9 @@ public record ReadOptions(
         String continueToken = q.string("continue");
         Boolean sendInitialEvents = q.optionalBool("sendInitialEvents");
 
+        boolean watchList = gates.enabled(FeatureGates.WATCH_LIST);
         if (watch
+                && watchList
                 && sendInitialEvents == null
                 && match.isEmpty()
                 && (rv.isEmpty() || rv.equals("0"))) {
@@ -194,14 +196,13 @@ public record ReadOptions(
         }
         List<FieldError> errors =
                 watch
-                        ? watchErrors(match, sendInitialEvents, continueToken)
+                        ? watchErrors(match, sendInitialEvents, continueToken, watchList)
                         : listErrors(rv, match, sendInitialEvents, continueToken);
         if (!errors.isEmpty()) {
             throw ApiStatus.invalid("meta.k8s.io", "ListOptions", null, errors).exception();
         }
 
-        boolean chunking = gates.enabled(FeatureGates.API_LIST_CHUNKING);
-        long limit = chunking && rawLimit != null && rawLimit > 0 ? rawLimit : 0;
+        long limit = rawLimit != null && rawLimit > 0 ? rawLimit : 0;
         if (watch) {
             return new ReadOptions(
                     Verb.WATCH,
@@ -214,7 +215,7 @@ public record ReadOptions(
                     fieldSelector);
         }
         Mode mode;
-        if (chunking && !continueToken.isEmpty()) {
+        if (!continueToken.isEmpty()) {
             ContinueToken token = ContinueToken.decode(continueToken);
             if (!rv.isEmpty() && !rv.equals("0")) {
                 throw ReadErrors.resourceVersionWithContinue().exception();
@@ -303,13 +304,19 @@ public record ReadOptions(
     }
 
     private static List<FieldError> watchErrors(
-            String match, Boolean sendInitialEvents, String continueToken) {
+            String match, Boolean sendInitialEvents, String continueToken, boolean watchList) {
         List<FieldError> errors = new ArrayList<>();
         if (sendInitialEvents != null && !match.equals(MATCH_NOT_OLDER_THAN)) {
             errors.add(
                     FieldError.forbidden(
                             "resourceVersionMatch",
                             "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"));
+        }
+        if (sendInitialEvents != null && !watchList) {
+            errors.add(
+                    FieldError.forbidden(
+                            "sendInitialEvents",
+                            "sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled"));
         }
         if (!match.isEmpty()) {
             if (sendInitialEvents == null) {

@@ -1,69 +1,107 @@
 package io.kubepekko.api.watch;
 
-import static io.kubepekko.api.watch.FeatureGates.API_LIST_CHUNKING;
-import static io.kubepekko.api.watch.FeatureGates.EFFICIENT_WATCH_RESUMPTION;
-import static io.kubepekko.api.watch.FeatureGates.REMAINING_ITEM_COUNT;
-import static io.kubepekko.api.watch.FeatureGates.REMOVE_SELF_LINK;
+import static io.kubepekko.api.watch.FeatureGates.WATCH_LIST;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
+import io.kubepekko.api.watch.FeatureGates.Gate;
+import io.kubepekko.api.watch.FeatureGates.Stage;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class FeatureGatesTest {
 
-    private static final List<String> ALL =
-            List.of(
-                    API_LIST_CHUNKING,
-                    EFFICIENT_WATCH_RESUMPTION,
-                    REMAINING_ITEM_COUNT,
-                    REMOVE_SELF_LINK);
+    /** One gate of each kind kube 1.35 has, as component-base decides them. */
+    private static final String ALPHA = "StorageVersionAPI";
+
+    private static final String BETA_OFF = "ConcurrentWatchObjectDecode";
+    private static final String GA_LOCKED = "ConsistentListFromCache";
+    private static final String DEPRECATED = "KMSv1";
+    private static final String DEPRECATED_LOCKED = "WatchFromStorageWithoutResourceVersion";
+
+    private static final List<String> SAMPLE =
+            List.of(ALPHA, WATCH_LIST, BETA_OFF, GA_LOCKED, DEPRECATED, DEPRECATED_LOCKED);
 
     private static List<Boolean> states(FeatureGates gates) {
-        return ALL.stream().map(gates::enabled).toList();
+        return SAMPLE.stream().map(gates::enabled).toList();
     }
 
     @Test
-    void everyBetaGateIsOnByDefault() {
-        assertEquals(List.of(true, true, true, true), states(FeatureGates.defaults()));
+    void eachStageHasKubesDefault() {
+        assertEquals(
+                List.of(false, true, false, true, false, false), states(FeatureGates.defaults()));
         assertEquals(FeatureGates.defaults(), FeatureGates.parse(""));
+        for (Gate gate : FeatureGates.known()) {
+            switch (gate.stage()) {
+                case ALPHA -> assertFalse(gate.defaultEnabled() || gate.locked(), gate.name());
+                case BETA -> assertFalse(gate.locked(), gate.name());
+                case GA -> assertTrue(gate.defaultEnabled() && gate.locked(), gate.name());
+                case DEPRECATED -> {}
+            }
+        }
+    }
+
+    @Test
+    void theGatesAreKube135sGenericApiServersInItsOrder() {
+        List<String> names = FeatureGates.known().stream().map(Gate::name).toList();
+        assertEquals(41, names.size());
+        // kube keeps them sorted case-sensitively, upper case first
+        assertEquals(names.stream().sorted().toList(), names);
+        assertEquals(
+                new Gate(WATCH_LIST, Stage.BETA, true, false),
+                FeatureGates.known().get(names.indexOf(WATCH_LIST)));
     }
 
     static Stream<Arguments> flags() {
         return Stream.of(
                 arguments(
-                        "one gate off", "APIListChunking=false", List.of(false, true, true, true)),
+                        "one gate off",
+                        "WatchList=false",
+                        List.of(false, false, false, true, false, false)),
                 arguments(
                         "whitespace and empty entries",
-                        " APIListChunking = false ,,RemoveSelfLink=true,",
-                        List.of(false, true, true, true)),
+                        " WatchList = false ,,StorageVersionAPI=true,",
+                        List.of(true, false, false, true, false, false)),
                 arguments(
                         "later entry wins",
-                        "RemainingItemCount=false,RemainingItemCount=true",
-                        List.of(true, true, true, true)),
+                        "WatchList=false,WatchList=true",
+                        List.of(false, true, false, true, false, false)),
                 arguments(
                         "Go bool spellings",
-                        "APIListChunking=F,EfficientWatchResumption=0,"
-                                + "RemainingItemCount=FALSE,RemoveSelfLink=t",
-                        List.of(false, false, false, true)),
+                        "WatchList=F,StorageVersionAPI=T,KMSv1=1",
+                        List.of(true, false, false, true, true, false)),
                 arguments(
-                        "AllBeta moves every beta default",
+                        "the kube: component prefix",
+                        "kube:WatchList=false, kube:StorageVersionAPI=true",
+                        List.of(true, false, false, true, false, false)),
+                arguments(
+                        "AllBeta moves every beta default, not GA or deprecated gates",
+                        "AllBeta=true",
+                        List.of(false, true, true, true, false, false)),
+                arguments(
+                        "AllBeta off",
                         "AllBeta=false",
-                        List.of(false, false, false, false)),
+                        List.of(false, false, false, true, false, false)),
                 arguments(
                         "a named gate beats AllBeta",
-                        "AllBeta=false,RemoveSelfLink=true",
-                        List.of(false, false, false, true)),
+                        "AllBeta=false,WatchList=true",
+                        List.of(false, true, false, true, false, false)),
                 arguments(
-                        "AllAlpha leaves beta gates alone",
-                        "AllAlpha=true,APIListChunking=0",
-                        List.of(false, true, true, true)));
+                        "AllAlpha moves alpha gates only",
+                        "AllAlpha=true",
+                        List.of(true, true, false, true, false, false)),
+                arguments(
+                        "a locked gate may be set to its default",
+                        "ConsistentListFromCache=true,WatchFromStorageWithoutResourceVersion=false",
+                        List.of(false, true, false, true, false, false)));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -77,24 +115,44 @@ class FeatureGatesTest {
                 arguments("unknown gate", "Foo=true", "unrecognized feature gate: Foo"),
                 arguments(
                         "unknown gate after known",
-                        "APIListChunking=true,WatchList=true",
-                        "unrecognized feature gate: WatchList"),
+                        "WatchList=true,Bar=true",
+                        "unrecognized feature gate: Bar"),
                 arguments(
-                        "missing value",
-                        "APIListChunking",
-                        "missing bool value for APIListChunking"),
+                        "a GA gate set off",
+                        "ConsistentListFromCache=false",
+                        "cannot set feature gate ConsistentListFromCache to false, feature is locked to true"),
+                arguments(
+                        "a locked deprecated gate set on",
+                        "WatchFromStorageWithoutResourceVersion=true",
+                        "cannot set feature gate WatchFromStorageWithoutResourceVersion to true, feature is locked to false"),
+                arguments(
+                        "several locked gates: Go's aggregate",
+                        "RetryGenerateName=false,BtreeWatchCache=false",
+                        "[cannot set feature gate RetryGenerateName to false, feature is locked to true, "
+                                + "cannot set feature gate BtreeWatchCache to false, feature is locked to true]"),
+                arguments(
+                        "an unknown gate stops before the locked ones",
+                        "RetryGenerateName=false,Foo=true",
+                        "unrecognized feature gate: Foo"),
+                arguments("missing value", "WatchList", "missing bool value for WatchList"),
                 arguments(
                         "non-bool value",
-                        "APIListChunking=yes",
-                        "invalid value of APIListChunking=yes, err: strconv.ParseBool: parsing \"yes\": invalid syntax"),
+                        "WatchList=yes",
+                        "invalid value of WatchList=yes, err: strconv.ParseBool: parsing \"yes\": invalid syntax"),
                 arguments(
                         "empty value",
-                        "APIListChunking=",
-                        "invalid value of APIListChunking=, err: strconv.ParseBool: parsing \"\": invalid syntax"),
+                        "WatchList=",
+                        "invalid value of WatchList=, err: strconv.ParseBool: parsing \"\": invalid syntax"),
                 arguments(
                         "values are checked before names",
-                        "Foo=true,APIListChunking=yes",
-                        "invalid value of APIListChunking=yes, err: strconv.ParseBool: parsing \"yes\": invalid syntax"));
+                        "Foo=true,WatchList=yes",
+                        "invalid value of WatchList=yes, err: strconv.ParseBool: parsing \"yes\": invalid syntax"),
+                arguments(
+                        "another component", "wardle:Foo=true", "component not registered: wardle"),
+                arguments(
+                        "kube: and no prefix mixed",
+                        "kube:WatchList=true,StorageVersionAPI=true",
+                        "set kube feature gates with default empty prefix or kube: prefix consistently, do not mix use"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -105,20 +163,50 @@ class FeatureGatesTest {
         assertEquals(message, e.getMessage());
     }
 
+    /** Removed in kube 1.30 (RemoveSelfLink) and 1.33 (the others): no longer gates at all. */
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "APIListChunking",
+                "RemainingItemCount",
+                "EfficientWatchResumption",
+                "RemoveSelfLink"
+            })
+    void specsGatesAreRemovedAsInKube135(String gate) {
+        for (String value : List.of("true", "false")) {
+            IllegalArgumentException e =
+                    assertThrows(
+                            IllegalArgumentException.class,
+                            () -> FeatureGates.parse(gate + "=" + value));
+            assertEquals("unrecognized feature gate: " + gate, e.getMessage());
+        }
+        assertTrue(
+                FeatureGateSpecs.REMOVED.stream().anyMatch(r -> r.name().equals(gate)),
+                "documented as removed");
+    }
+
+    @Test
+    void settingAGaOrDeprecatedGateWarnsAsKlogDoes() {
+        assertEquals(
+                List.of(
+                        "Setting GA feature gate ConsistentListFromCache=true. It will be removed in a future release.",
+                        "Setting deprecated feature gate KMSv1=true. It will be removed in a future release."),
+                FeatureGates.parse(
+                                "WatchList=false,ConsistentListFromCache=true,KMSv1=true,AllBeta=true")
+                        .warnings());
+        assertEquals(List.of(), FeatureGates.defaults().warnings());
+    }
+
     @Test
     void askingForAnUnregisteredGateIsAProgrammingError() {
         assertThrows(
-                IllegalArgumentException.class, () -> FeatureGates.defaults().enabled("WatchList"));
+                IllegalArgumentException.class,
+                () -> FeatureGates.defaults().enabled("APIListChunking"));
     }
 
     @Test
     void isAValue() {
-        assertEquals(
-                FeatureGates.parse("APIListChunking=false"),
-                FeatureGates.parse(" APIListChunking=false"));
-        assertTrue(
-                FeatureGates.parse("APIListChunking=false")
-                        .explicit()
-                        .containsKey(API_LIST_CHUNKING));
+        assertEquals(FeatureGates.parse("WatchList=false"), FeatureGates.parse(" WatchList=false"));
+        assertTrue(FeatureGates.parse("WatchList=false").explicit().containsKey(WATCH_LIST));
     }
 }

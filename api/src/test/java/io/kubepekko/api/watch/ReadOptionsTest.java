@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ReadOptionsTest {
 
     private static final FeatureGates GATES = FeatureGates.defaults();
-    private static final FeatureGates NO_CHUNKING = FeatureGates.parse("APIListChunking=false");
+    private static final FeatureGates NO_WATCH_LIST = FeatureGates.parse("WatchList=false");
     private static final String TOKEN = new ContinueToken(40, "default/cm7").encode();
     private static final Mode CONTINUE = new Mode.Continue(new ContinueToken(40, "default/cm7"));
 
@@ -170,46 +170,46 @@ class ReadOptionsTest {
         assertFalse(ReadOptions.parse("list", q("limit", "-3"), GATES).paged());
     }
 
-    static Stream<Arguments> withoutChunking() {
-        return Stream.of(
-                arguments(
-                        "limit ignored: other is not older than",
-                        q("limit", "10", "resourceVersion", "5"),
-                        notOlderThan(5)),
-                arguments("continue ignored", q("limit", "10", "continue", TOKEN), MOST_RECENT),
-                arguments(
-                        "continue ignored, so a version is allowed",
-                        q("continue", TOKEN, "resourceVersion", "5"),
-                        notOlderThan(5)),
-                arguments("malformed continue never read", q("continue", "!!"), MOST_RECENT));
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("withoutChunking")
-    void ignoresLimitAndContinueWhenChunkingIsOff(
-            String name, Map<String, List<String>> query, Mode expected) {
-        ReadOptions o = ReadOptions.parse("list", query, NO_CHUNKING);
-        assertEquals(expected, o.mode());
-        assertEquals(0, o.limit());
-    }
-
+    /**
+     * WatchList off (a beta gate, on by default in kube 1.35): a watch may not ask for its initial
+     * events, in kube's words after the match errors, and a legacy watch from "" or "0" is not
+     * turned into a WatchList request.
+     */
     @Test
-    void validatesContinueEvenWhenChunkingIsOff() {
+    void withWatchListOffAWatchMayNotAskForItsInitialEvents() {
         ApiException e =
                 assertThrows(
                         ApiException.class,
                         () ->
                                 ReadOptions.parse(
-                                        "list",
+                                        "watch",
                                         q(
-                                                "continue",
-                                                TOKEN,
-                                                "resourceVersionMatch",
-                                                "NotOlderThan",
-                                                "resourceVersion",
-                                                "5"),
-                                        NO_CHUNKING));
+                                                "sendInitialEvents",
+                                                "true",
+                                                "allowWatchBookmarks",
+                                                "true"),
+                                        NO_WATCH_LIST));
         assertEquals(422, e.status().code());
+        assertEquals(
+                "ListOptions.meta.k8s.io \"\" is invalid: [resourceVersionMatch: Forbidden: "
+                        + "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan, "
+                        + "sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch "
+                        + "unless the WatchList feature gate is enabled]",
+                e.status().message());
+        ReadOptions legacy =
+                ReadOptions.parse(
+                        "watch",
+                        q("resourceVersion", "0", "allowWatchBookmarks", "true"),
+                        NO_WATCH_LIST);
+        assertFalse(legacy.sendInitialEvents());
+        assertFalse(legacy.initialEventsEndBookmark());
+        assertTrue(
+                ReadOptions.parse(
+                                "watch",
+                                q("resourceVersion", "0", "allowWatchBookmarks", "true"),
+                                GATES)
+                        .initialEventsEndBookmark(),
+                "with the gate on, the same watch is a WatchList request");
     }
 
     static Stream<Arguments> getTable() {

@@ -342,13 +342,7 @@ class ReadResolutionTest {
 
         @Test
         void anUnpagedListIsWholeWithoutAToken() {
-            ListChunk chunk =
-                    ListChunk.of(
-                            latest(),
-                            null,
-                            Selection.everything(),
-                            list(Map.of()),
-                            FeatureGates.defaults());
+            ListChunk chunk = ListChunk.of(latest(), null, Selection.everything(), list(Map.of()));
             assertEquals(3, chunk.items().size());
             assertEquals(13, chunk.resourceVersion());
             assertNull(chunk.continueToken());
@@ -362,8 +356,7 @@ class ReadResolutionTest {
                             latest(),
                             null,
                             Selection.everything(),
-                            list(Map.of("limit", List.of("2"))),
-                            FeatureGates.defaults());
+                            list(Map.of("limit", List.of("2"))));
             assertEquals(2, first.items().size());
             assertEquals(1L, first.remainingItemCount());
             ContinueToken token = ContinueToken.decode(first.continueToken());
@@ -383,31 +376,17 @@ class ReadResolutionTest {
                                             "limit",
                                             List.of("2"),
                                             "continue",
-                                            List.of(first.continueToken()))),
-                            FeatureGates.defaults());
+                                            List.of(first.continueToken()))));
             assertEquals(1, second.items().size());
             assertNull(second.continueToken());
             assertNull(second.remainingItemCount());
         }
 
         @Test
-        void selectorsAndTheGateHideTheRemainingCount() {
+        void aSelectorHidesTheRemainingCount() {
             Map<String, List<String>> paged = Map.of("limit", List.of("1"));
             assertNull(
-                    ListChunk.of(
-                                    latest(),
-                                    null,
-                                    Selection.parse(PODS, "app=db", null),
-                                    list(paged),
-                                    FeatureGates.defaults())
-                            .remainingItemCount());
-            assertNull(
-                    ListChunk.of(
-                                    latest(),
-                                    null,
-                                    Selection.everything(),
-                                    list(paged),
-                                    FeatureGates.parse("RemainingItemCount=false"))
+                    ListChunk.of(latest(), null, Selection.parse(PODS, "app=db", null), list(paged))
                             .remainingItemCount());
         }
 
@@ -418,8 +397,7 @@ class ReadResolutionTest {
                             latest(),
                             null,
                             Selection.everything(),
-                            list(Map.of("limit", List.of("1"), "resourceVersion", List.of("0"))),
-                            FeatureGates.defaults());
+                            list(Map.of("limit", List.of("1"), "resourceVersion", List.of("0"))));
             assertEquals(3, chunk.items().size());
             assertNull(chunk.continueToken());
         }

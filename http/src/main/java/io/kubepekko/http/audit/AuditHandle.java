@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.UnaryOperator;
 import org.apache.pekko.util.ByteString;
 
 /**
@@ -120,6 +121,17 @@ public final class AuditHandle {
      * @param contentType the request's Content-Type, or null without one
      */
     public synchronized void requestBody(Verb verb, String contentType, ByteString body) {
+        requestBody(verb, contentType, body, UnaryOperator.identity());
+    }
+
+    /**
+     * {@link #requestBody(Verb, String, ByteString)}, a create's or update's object recorded as
+     * {@code decoding} turns the body sent into the object kube's codec decodes (its defaults for
+     * the request's version: {@link io.kubepekko.api.audit.DecodedRequestObject}), when the event
+     * is written.
+     */
+    public synchronized void requestBody(
+            Verb verb, String contentType, ByteString body, UnaryOperator<JsonNode> decoding) {
         if (audit == null
                 || !audit.resourceRequest()
                 || !audit.config().audited()
@@ -134,24 +146,29 @@ public final class AuditHandle {
                     audit.requestPatch(AuditBodies.patch(mediaType, body));
                 }
             }
-            case CREATE, UPDATE, DELETE, DELETECOLLECTION -> objectBody(mediaType, body);
+            case CREATE, UPDATE -> objectBody(mediaType, body, decoding);
+            case DELETE, DELETECOLLECTION -> objectBody(mediaType, body, UnaryOperator.identity());
             default -> {}
         }
     }
 
-    private void objectBody(String mediaType, ByteString body) {
+    private void objectBody(String mediaType, ByteString body, UnaryOperator<JsonNode> decoding) {
         if (mediaType.equals(AuditBodies.PROTOBUF)) {
-            // The metadata needs the whole message decoded: keep that tree.
+            // The metadata needs the whole message decoded: keep that tree, recorded as JSON.
             AuditBodies.decode(mediaType, body)
                     .filter(JsonNode::isObject)
                     .ifPresent(
-                            tree -> audit.requestObject(tree.path("metadata"), AuditBody.of(tree)));
+                            tree ->
+                                    audit.requestObject(
+                                            tree.path("metadata"),
+                                            AuditBody.of(tree).map(decoding)));
             return;
         }
         AuditBodies.field(mediaType, body, "metadata")
                 .ifPresent(
                         metadata ->
-                                audit.requestObject(metadata, AuditBodies.lazy(mediaType, body)));
+                                audit.requestObject(
+                                        metadata, AuditBodies.lazy(mediaType, body).map(decoding)));
     }
 
     /**

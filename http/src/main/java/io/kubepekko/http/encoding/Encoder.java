@@ -147,14 +147,13 @@ public final class Encoder {
      * length known up front), so the response is never a second copy of the data; other encodings
      * are written item by item ({@link #body}).
      *
-     * @param perItem applied to each item's stored JSON before it is written (the selfLink), or
-     *     null
+     * @param perItem applied to each item's stored JSON before it is written (a conversion to the
+     *     served version), or null
      */
     public static HttpResponse list(
             GroupVersionKind itemKind,
             String listKind,
             ListChunk chunk,
-            String selfLink,
             UnaryOperator<byte[]> perItem,
             Negotiation.Format format,
             boolean pretty) {
@@ -162,7 +161,7 @@ public final class Encoder {
                 new ListHead(
                         itemKind.apiVersion(),
                         listKind,
-                        selfLink,
+                        null,
                         chunk.resourceVersion(),
                         chunk.continueToken(),
                         chunk.remainingItemCount());

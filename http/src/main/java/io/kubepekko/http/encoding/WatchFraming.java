@@ -58,8 +58,8 @@ public final class WatchFraming {
             String metaVersion, TablePrinter printer, IncludeObject include, Clock clock) {}
 
     /**
-     * Frames events of one kind; bookmarks carry its kind and apiVersion. {@code objects} may
-     * decorate each object's JSON (selfLink with RemoveSelfLink off); usually it is the identity.
+     * Frames events of one kind; bookmarks carry its kind and apiVersion. {@code objects} may turn
+     * each object's JSON into the served version; usually it is the identity.
      */
     public WatchFraming(String kind, String apiVersion, UnaryOperator<byte[]> objects) {
         this(kind, apiVersion, objects, null, false);

@@ -252,9 +252,10 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
     }
 
     /** The body, told to the request's audit (which records what its level asks for). */
-    private static HttpEntity.Strict audited(
+    private HttpEntity.Strict audited(
             HttpEntity.Strict body, RequestInfo info, String contentType, AuditHandle audit) {
-        audit.requestBody(info.verb(), contentType, body.getData());
+        audit.requestBody(
+                info.verb(), contentType, body.getData(), resources.auditedDecoding(info));
         return body;
     }
 

@@ -5,13 +5,11 @@ import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.definition.KindDefinition;
 import io.kubepekko.api.definition.ServedKind;
 import io.kubepekko.api.meta.PartialObjects;
-import io.kubepekko.api.meta.SelfLinks;
 import io.kubepekko.api.protobuf.ProtobufBodies;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.table.IncludeObject;
 import io.kubepekko.api.table.Tables;
-import io.kubepekko.api.watch.FeatureGates;
 import io.kubepekko.api.watch.ReadOptions;
 import io.kubepekko.http.encoding.Encoder;
 import io.kubepekko.http.encoding.Negotiation;
@@ -37,7 +35,7 @@ import org.apache.pekko.stream.javadsl.Sink;
 /**
  * The read verbs of the resource endpoints — get, list and watch — in every representation a client
  * may ask for (the object, a Table, PartialObjectMetadata, JSON, YAML, protobuf; watches chunked or
- * over a WebSocket), with the selfLink when RemoveSelfLink is off. Part of {@link ResourceHandler}.
+ * over a WebSocket). Part of {@link ResourceHandler}.
  */
 final class ReadHandler {
 
@@ -56,9 +54,6 @@ final class ReadHandler {
     /** Ends every watch stream at shutdown ({@link #endWatches}). */
     private final SharedKillSwitch watches = KillSwitches.shared("watches");
 
-    /** RemoveSelfLink off: reads carry {@code metadata.selfLink} again. */
-    private final boolean selfLinks;
-
     /** Ages in Tables are measured to this clock's now. */
     private final Clock clock;
 
@@ -66,7 +61,6 @@ final class ReadHandler {
         this.controlPlane = controlPlane;
         this.watchTimeouts = watchTimeouts;
         this.clock = clock;
-        this.selfLinks = !controlPlane.featureGates().enabled(FeatureGates.REMOVE_SELF_LINK);
     }
 
     private ReadOptions readOptions(ReadOptions.Verb verb, Request r) {
@@ -109,7 +103,6 @@ final class ReadHandler {
                                 return r.refusal(ApiStatus.notFound(type.groupResource(), name));
                             }
                             byte[] obj = kind.fromStorage(found.get());
-                            obj = selfLinks ? SelfLinks.withSelfLink(type, obj) : obj;
                             if (r.representation().table()) {
                                 return Encoder.json(
                                         200,
@@ -173,15 +166,9 @@ final class ReadHandler {
                 .list(kind.storageType(), r.info().namespace(), options)
                 .thenApply(
                         chunk -> {
-                            // The selfLink goes into each item as it is written, and a version
-                            // stored as another converts each item then: never a second copy of
-                            // the list.
-                            UnaryOperator<byte[]> links =
-                                    served(
-                                            kind,
-                                            selfLinks
-                                                    ? json -> SelfLinks.withSelfLink(type, json)
-                                                    : null);
+                            // A version stored as another converts each item as it is written:
+                            // never a second copy of the list.
+                            UnaryOperator<byte[]> links = served(kind, null);
                             if (r.representation().table()) {
                                 return Encoder.table(
                                         Tables.listBody(
@@ -224,7 +211,6 @@ final class ReadHandler {
                                                 PartialObjects.KIND),
                                         PartialObjects.LIST_KIND,
                                         chunk,
-                                        null,
                                         partialItem,
                                         r.format(),
                                         r.pretty());
@@ -233,9 +219,6 @@ final class ReadHandler {
                                     type.gvk(),
                                     type.listKind(),
                                     chunk,
-                                    selfLinks
-                                            ? SelfLinks.collection(type, r.info().namespace())
-                                            : null,
                                     links,
                                     r.format(),
                                     r.pretty());
@@ -268,10 +251,7 @@ final class ReadHandler {
         options = inStorageLabels(served, options);
         Duration timeout = watchTimeouts.of(options.timeoutSeconds());
         // A watch in one version sees every write to the storage, whichever version made it.
-        UnaryOperator<byte[]> objects =
-                served(
-                        served,
-                        selfLinks ? json -> SelfLinks.withSelfLink(type, json) : json -> json);
+        UnaryOperator<byte[]> objects = served(served, json -> json);
         String kind = type.kind();
         String apiVersion = type.apiVersion();
         if (PartialObjects.KIND.equals(r.representation().partial())) {

@@ -1,8 +1,10 @@
 package io.kubepekko.http.route;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.Verb;
 import io.kubepekko.api.admission.WriteAdmission;
+import io.kubepekko.api.audit.DecodedRequestObject;
 import io.kubepekko.api.auth.AccessReviews;
 import io.kubepekko.api.auth.TokenIssuer;
 import io.kubepekko.api.auth.UserInfo;
@@ -20,6 +22,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
+import java.util.function.UnaryOperator;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.Query;
 import org.apache.pekko.http.javadsl.model.ws.WebSocketUpgrade;
@@ -161,6 +164,25 @@ public final class ResourceHandler {
         Optional<String> param(String name) {
             return query.get(name);
         }
+    }
+
+    /**
+     * How the request's audit turns a create's or update's body into the object kube records: the
+     * object as the served version's codec decodes it, with its defaults. Other requests, and
+     * subresources with a body of another kind, record the body as sent.
+     */
+    UnaryOperator<JsonNode> auditedDecoding(RequestInfo info) {
+        boolean objectBody =
+                (info.verb() == Verb.CREATE || info.verb() == Verb.UPDATE)
+                        && (info.subresource() == null || info.subresource().equals("status"));
+        if (!objectBody) {
+            return UnaryOperator.identity();
+        }
+        return controlPlane
+                .registry()
+                .served(info.group(), info.version(), info.resource())
+                .<UnaryOperator<JsonNode>>map(kind -> body -> DecodedRequestObject.of(kind, body))
+                .orElse(UnaryOperator.identity());
     }
 
     CompletionStage<HttpResponse> handle(Request request) {

@@ -185,7 +185,6 @@ final class WriteHandler {
                                     type.gvk(),
                                     type.listKind(),
                                     new ListChunk(l.items(), l.resourceVersion(), null, null),
-                                    null,
                                     kind.isStorageVersion() ? null : kind::fromStorage,
                                     r.format(),
                                     r.pretty());

@@ -14,6 +14,7 @@ import io.kubepekko.api.watch.FeatureGates;
 import io.kubepekko.persistence.StorageSettings;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -124,19 +125,24 @@ public final class ApiServerFlags {
                     false,
                     false,
                     Flag.last(ServerFlagValues::positive));
-    static final Flag<FeatureGates> FEATURE_GATES =
+
+    /**
+     * Kept as given, every occurrence: as kube-apiserver's component registry, the gates are set
+     * once the flags are parsed, and a gate refused then is reported in the gate's own words.
+     */
+    static final Flag<String> FEATURE_GATES =
             new Flag<>(
                     "feature-gates",
-                    "mapStringBool",
+                    "colonSeparatedMultimapStringString",
                     null,
-                    "comma list of key=value pairs for the gates APIListChunking, EfficientWatchResumption,"
-                            + " RemainingItemCount, RemoveSelfLink (all beta, default true), AllBeta, AllAlpha",
+                    "Comma-separated list of component:key=value pairs that describe feature gates for"
+                            + " alpha/experimental features; the component defaults to \"kube\", and the flag"
+                            + " may be repeated. The gates are kube-apiserver 1.35's generic API server's"
+                            + " (docs/operations.md lists them), AllAlpha and AllBeta",
                     false,
-                    false,
-                    given ->
-                            given.isEmpty()
-                                    ? FeatureGates.defaults()
-                                    : Flag.last(ServerFlagValues::featureGates).convert(given));
+                    true,
+                    given -> String.join(",", given));
+
     // Every occurrence adds to one map, as kube's ConfigurationMap; what the keys mean is checked
     // against the served versions once all are read (parse below), as kube-apiserver does.
     static final Flag<RuntimeConfig> RUNTIME_CONFIG =
@@ -352,6 +358,12 @@ public final class ApiServerFlags {
                             Map.of(MAX_OBJECT_BYTES, v.get(STORAGE_MAX_OBJECT_BYTES)), "flags");
             file = file == null ? flag : flag.withFallback(file);
         }
+        FeatureGates gates;
+        try {
+            gates = FeatureGates.parse(v.get(FEATURE_GATES));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
         Duration window = v.get(WATCH_CACHE_WINDOW);
         Duration retention = v.get(WATCH_HISTORY_RETENTION);
         if (retention.compareTo(window) < 0) {
@@ -365,8 +377,7 @@ public final class ApiServerFlags {
                         v.get(SecureServingFlags.SECURE_PORT),
                         v.get(LIVEZ_GRACE_PERIOD),
                         v.get(SHUTDOWN_DELAY_DURATION),
-                        new ReadFlags(
-                                window, v.get(CONTINUE_TOKEN_TTL), retention, v.get(FEATURE_GATES)),
+                        new ReadFlags(window, v.get(CONTINUE_TOKEN_TTL), retention, gates),
                         file == null ? ConfigFactory.empty() : file,
                         new ServiceRanges(
                                 v.get(SERVICE_CLUSTER_IP_RANGE), v.get(SERVICE_NODE_PORT_RANGE)),
@@ -397,6 +408,8 @@ public final class ApiServerFlags {
             throw new UsageException(
                     ApiServerSettings.INVALID + ConfigFileFlag.oneLine(e.getMessage()));
         }
-        return new Parsed(settings, false, false, v.warnings());
+        List<String> warnings = new ArrayList<>(v.warnings());
+        warnings.addAll(gates.warnings());
+        return new Parsed(settings, false, false, warnings);
     }
 }

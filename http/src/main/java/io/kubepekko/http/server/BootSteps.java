@@ -134,7 +134,8 @@ final class BootSteps {
                         reads.watchCacheWindow(),
                         reads.continueTokenTtl(),
                         reads.watchHistoryRetention(),
-                        gates.enabled(FeatureGates.EFFICIENT_WATCH_RESUMPTION));
+                        // EfficientWatchResumption: GA in kube 1.24, its gate removed in 1.33
+                        true);
         return new ControlPlane.ReadSettings(askTimeout, cache, gates);
     }
 

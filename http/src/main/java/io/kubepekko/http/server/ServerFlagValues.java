@@ -6,7 +6,6 @@ import io.kubepekko.api.auth.authorizer.AuthorizationMode;
 import io.kubepekko.api.flags.Flag;
 import io.kubepekko.api.flags.Ports;
 import io.kubepekko.api.meta.GoDurations;
-import io.kubepekko.api.watch.FeatureGates;
 import io.kubepekko.http.security.CipherSuites;
 import io.kubepekko.http.security.TlsVersion;
 import io.kubepekko.persistence.StorageSettings;
@@ -169,14 +168,6 @@ final class ServerFlagValues {
             throw new Flag.InvalidValue(value, "must be positive");
         }
         return d;
-    }
-
-    static FeatureGates featureGates(String value) throws Flag.InvalidValue {
-        try {
-            return FeatureGates.parse(value);
-        } catch (IllegalArgumentException e) {
-            throw new Flag.InvalidValue(value, e.getMessage());
-        }
     }
 
     /** A Go duration ({@code 10s}, {@code 1m30s}), not negative. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.Verb;
 import io.kubepekko.api.audit.AuditPolicy;
@@ -21,6 +22,7 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import org.apache.pekko.util.ByteString;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -215,6 +217,67 @@ class AuditHandleTest {
                                 }));
         assertEquals("c", done.at("/objectRef/name").asText());
         assertEquals(json(SENT_JSON), done.get("requestObject"));
+    }
+
+    /**
+     * A create's or update's object is recorded as kube's codec decodes it (the decoding the route
+     * gives: here a marker field), in JSON whatever its encoding; a patch and DeleteOptions as
+     * sent.
+     */
+    @Test
+    void aCreateOrUpdateObjectIsRecordedDecodedAPatchOrDeleteAsSent() {
+        UnaryOperator<JsonNode> decoding =
+                body -> ((ObjectNode) body.deepCopy()).put("decoded", true);
+        ByteString protobuf =
+                ByteString.fromArray(ProtobufBodies.builtin().encode(json(SENT_JSON), CONFIG_MAP));
+        for (Verb verb : List.of(Verb.CREATE, Verb.UPDATE)) {
+            for (String type : List.of("application/json", ProtobufBodies.MEDIA_TYPE)) {
+                ByteString body = type.equals("application/json") ? bytes(SENT_JSON) : protobuf;
+                JsonNode done =
+                        completed(
+                                audited(
+                                        "- level: Request\n",
+                                        attrs(verb, verb == Verb.CREATE ? "" : "c"),
+                                        h -> {
+                                            h.requestBody(verb, type, body, decoding);
+                                            h.responseComplete(200, null);
+                                        }));
+                assertEquals("c", done.at("/objectRef/name").asText(), verb + " " + type);
+                assertTrue(done.at("/requestObject/decoded").asBoolean(), verb + " " + type);
+                assertEquals("v", done.at("/requestObject/data/k").asText(), verb + " " + type);
+            }
+        }
+        String patch = "{\"data\":{\"k\":\"w\"}}";
+        JsonNode patched =
+                completed(
+                        audited(
+                                "- level: Request\n",
+                                attrs(Verb.PATCH, "c"),
+                                h -> {
+                                    h.requestBody(
+                                            Verb.PATCH,
+                                            "application/merge-patch+json",
+                                            bytes(patch),
+                                            decoding);
+                                    h.responseComplete(200, null);
+                                }));
+        assertEquals(json(patch), patched.get("requestObject"));
+        String options =
+                "{\"kind\":\"DeleteOptions\",\"apiVersion\":\"v1\",\"gracePeriodSeconds\":0}";
+        JsonNode deleted =
+                completed(
+                        audited(
+                                "- level: Request\n",
+                                attrs(Verb.DELETE, "c"),
+                                h -> {
+                                    h.requestBody(
+                                            Verb.DELETE,
+                                            "application/json",
+                                            bytes(options),
+                                            decoding);
+                                    h.responseComplete(200, null);
+                                }));
+        assertEquals(json(options), deleted.get("requestObject"));
     }
 
     @Test

@@ -12,6 +12,7 @@ import io.kubepekko.api.alloc.PortRange;
 import io.kubepekko.api.definition.RuntimeConfig;
 import io.kubepekko.api.flags.Flag;
 import io.kubepekko.api.meta.GoDurations;
+import io.kubepekko.api.watch.FeatureGates;
 import io.kubepekko.persistence.StorageSettings;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -407,7 +408,9 @@ class ApiServerFlagsTest {
                         ServiceAccountFlags.SERVICE_ACCOUNT_JWKS_URI,
                         // kube reads any text into the map; its keys are refused later, in
                         // kube's words (aRuntimeConfigKubeRefusesIsAUsageErrorInKubesWords)
-                        ApiServerFlags.RUNTIME_CONFIG);
+                        ApiServerFlags.RUNTIME_CONFIG,
+                        // set once the flags are parsed, in component-base's words (below)
+                        ApiServerFlags.FEATURE_GATES);
         for (Flag<?> flag : ApiServerFlags.FLAGS.flags()) {
             if (anyText.contains(flag)) {
                 continue;
@@ -668,6 +671,78 @@ class ApiServerFlagsTest {
         assertTrue(
                 message.startsWith(messagePrefix),
                 () -> "<" + message + "> should start with <" + messagePrefix + ">");
+    }
+
+    /**
+     * {@code --feature-gates}, as kube-apiserver 1.35's component registry sets it once the flags
+     * are parsed: every occurrence counts, and a refused gate is reported in component-base's words
+     * alone (cobra's {@code Error: } line, no flag name).
+     */
+    @Nested
+    class FeatureGatesFlag {
+        @Test
+        void everyOccurrenceCountsAndTheLaterEntryWins() throws Exception {
+            FeatureGates gates =
+                    settings(
+                                    "--feature-gates=WatchList=false,StorageVersionAPI=true",
+                                    "--feature-gates",
+                                    "WatchList=true")
+                            .reads()
+                            .featureGates();
+            assertTrue(gates.enabled(FeatureGates.WATCH_LIST));
+            assertTrue(gates.enabled("StorageVersionAPI"));
+            assertEquals(FeatureGates.defaults(), settings().reads().featureGates());
+        }
+
+        @ParameterizedTest(name = "{0}")
+        @ValueSource(
+                strings = {
+                    "APIListChunking=false",
+                    "RemainingItemCount=false",
+                    "EfficientWatchResumption=true",
+                    "RemoveSelfLink=false"
+                })
+        void specsGatesAreUnrecognizedAsInKube135(String flag) {
+            assertEquals(
+                    "unrecognized feature gate: " + flag.substring(0, flag.indexOf('=')),
+                    error("--feature-gates=" + flag));
+        }
+
+        @Test
+        void aLockedGateCannotBeTurnedOff() {
+            assertEquals(
+                    "cannot set feature gate ConsistentListFromCache to false, feature is locked to true",
+                    error("--feature-gates", "ConsistentListFromCache=false"));
+        }
+
+        @Test
+        void aMalformedEntryIsReportedAsComponentBaseDoes() {
+            assertEquals(
+                    "invalid value of WatchList=maybe, err: strconv.ParseBool: parsing \"maybe\": invalid syntax",
+                    error("--feature-gates", "WatchList=maybe"));
+        }
+
+        @Test
+        void settingAGaOrDeprecatedGateWarnsOnce() throws Exception {
+            ApiServerFlags.Parsed p =
+                    ApiServerFlags.parse(
+                            new String[] {
+                                "--feature-gates=RetryGenerateName=true,KMSv1=false,WatchList=true"
+                            });
+            assertEquals(
+                    List.of(
+                            "Setting GA feature gate RetryGenerateName=true. It will be removed in a future release.",
+                            "Setting deprecated feature gate KMSv1=false. It will be removed in a future release."),
+                    p.warnings());
+        }
+
+        @Test
+        void helpDocumentsTheFlagAsKubeDoes() {
+            assertTrue(
+                    ApiServerFlags.USAGE.contains(
+                            "--feature-gates colonSeparatedMultimapStringString "),
+                    ApiServerFlags.USAGE);
+        }
     }
 
     /**
