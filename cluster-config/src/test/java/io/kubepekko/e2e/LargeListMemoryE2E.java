@@ -220,6 +220,29 @@ class LargeListMemoryE2E {
      * kube-apiserver's.
      */
     @Order(3)
+    /**
+     * The server says in its log when it became ready and how long that took from the JVM's start
+     * (issue 28: start-up time is read from this line).
+     */
+    @Test
+    void theServerLogsHowLongItTookToBecomeReady() {
+        Pattern ready =
+                Pattern.compile(
+                        "kubepekko apiserver ready: /readyz passes (\\d+\\.\\d\\d) s after the JVM"
+                                + " started");
+        String seconds =
+                await().atMost(Duration.ofSeconds(10))
+                        .pollInterval(Duration.ofMillis(100))
+                        .alias("the ready line")
+                        .until(
+                                () -> {
+                                    Matcher m = ready.matcher(serverOutput());
+                                    return m.find() ? m.group(1) : null;
+                                },
+                                found -> found != null);
+        assertTrue(Double.parseDouble(seconds) > 0, seconds);
+    }
+
     @Test
     void kubectlGetPrintsEveryRow() throws Exception {
         Kubectl kubectl =

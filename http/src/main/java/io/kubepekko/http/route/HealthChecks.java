@@ -54,6 +54,16 @@ public final class HealthChecks {
         return r;
     }
 
+    /** Whether every check passes now, as the endpoint without parameters would answer. */
+    public boolean passing() {
+        for (String name : checks.keySet()) {
+            if (run(name, false).isPresent()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** {@code /<endpoint>} with its {@code verbose} and {@code exclude} parameters. */
     Result all(String endpoint, boolean verbose, List<String> exclude, boolean live) {
         StringBuilder b = new StringBuilder();

@@ -271,6 +271,7 @@ public final class ApiServer implements AutoCloseable {
                 kubeconfig.toAbsolutePath(),
                 quota.limit(),
                 quota.used());
+        ReadyLog.start(system, readyz);
         return new ApiServer(
                 system,
                 listener,

@@ -1,0 +1,46 @@
+package io.kubepekko.http.server;
+
+import io.kubepekko.http.route.HealthChecks;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.Locale;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Logs the moment the server first becomes ready ({@code /readyz} would answer 200) with how long
+ * that took from the JVM's start: the start-up time an operator or a benchmark reads from the log
+ * instead of polling for it. The checks are run at once and then every few milliseconds on the
+ * scheduler until they pass, then never again.
+ */
+final class ReadyLog {
+    private static final Logger log = LoggerFactory.getLogger(ApiServer.class);
+    private static final Duration EVERY = Duration.ofMillis(5);
+    private static final Duration GIVE_UP_AFTER = Duration.ofMinutes(10);
+
+    private ReadyLog() {}
+
+    static void start(ActorSystem<?> system, HealthChecks readyz) {
+        long jvmStartMillis = ManagementFactory.getRuntimeMXBean().getStartTime();
+        poll(system, readyz, jvmStartMillis, System.nanoTime() + GIVE_UP_AFTER.toNanos());
+    }
+
+    /** Checks now; unless ready (or past the deadline), checks again a moment later. */
+    private static void poll(
+            ActorSystem<?> system, HealthChecks readyz, long jvmStartMillis, long deadline) {
+        if (readyz.passing()) {
+            log.info(
+                    String.format(
+                            Locale.ROOT,
+                            "kubepekko apiserver ready: /readyz passes %.2f s after the JVM started",
+                            (System.currentTimeMillis() - jvmStartMillis) / 1000.0));
+        } else if (System.nanoTime() < deadline) {
+            system.scheduler()
+                    .scheduleOnce(
+                            EVERY,
+                            () -> poll(system, readyz, jvmStartMillis, deadline),
+                            system.executionContext());
+        }
+    }
+}
