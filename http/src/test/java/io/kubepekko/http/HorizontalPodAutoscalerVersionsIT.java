@@ -139,6 +139,58 @@ class HorizontalPodAutoscalerVersionsIT {
     }
 
     @Test
+    void aStatusWrittenInV2IsAV1StatusWithItsRestInAnnotationsAndBack() {
+        String ns = newNamespace();
+        api.create(v2(ns), newV2("s1"));
+        ObjectNode current = api.get(v2(ns) + "/s1").assertCode(200).json();
+        current.set(
+                "status",
+                TestApiServer.obj(
+                        "{'currentReplicas':2,'desiredReplicas':3,'currentMetrics':[{'type':'Resource',"
+                                + "'resource':{'name':'cpu','current':{'averageValue':'250m',"
+                                + "'averageUtilization':45}}}],'conditions':[{'type':'AbleToScale',"
+                                + "'status':'True','lastTransitionTime':'2026-11-29T22:00:00Z',"
+                                + "'reason':'ReadyForNewScale'}]}"));
+        api.put(v2(ns) + "/s1/status", current.toString()).assertCode(200);
+
+        ObjectNode asV1 = api.get(v1(ns) + "/s1").assertCode(200).json();
+        assertEquals(45, asV1.at("/status/currentCPUUtilizationPercentage").asInt());
+        assertEquals(2, asV1.at("/status/currentReplicas").asInt());
+        assertTrue(
+                asV1.at("/metadata/annotations").has("autoscaling.alpha.kubernetes.io/conditions"),
+                asV1::toString);
+        // A v1 status write of what it read keeps what only the annotations carried.
+        ((ObjectNode) asV1.get("status")).put("desiredReplicas", 4);
+        api.put(v1(ns) + "/s1/status", asV1.toString()).assertCode(200);
+        ObjectNode stored = api.get(v2(ns) + "/s1").assertCode(200).json();
+        assertEquals(4, stored.at("/status/desiredReplicas").asInt());
+        assertEquals("ReadyForNewScale", stored.at("/status/conditions/0/reason").asText());
+        assertEquals(
+                "250m",
+                stored.at("/status/currentMetrics/0/resource/current/averageValue").asText());
+        assertFalse(stored.get("metadata").has("annotations"), stored::toString);
+    }
+
+    @Test
+    void fieldSelectorsAreTheMetadataOnesInBothVersions() {
+        String ns = newNamespace();
+        api.create(v2(ns), newV2("f1"));
+        api.create(v1(ns), newV1("f2"));
+        ObjectNode selected =
+                api.get(v1(ns) + "?fieldSelector=metadata.name%3Df1").assertCode(200).json();
+        assertEquals(List.of("f1"), TestApiServer.itemNames(selected));
+        // autoscaling registers no field label conversion: kube's default answer, in both.
+        for (String path : List.of(v1(ns), v2(ns))) {
+            api.get(path + "?fieldSelector=spec.maxReplicas%3D5")
+                    .assertStatus(
+                            400,
+                            "BadRequest",
+                            "\"spec.maxReplicas\" is not a known field selector: only"
+                                    + " \"metadata.name\", \"metadata.namespace\"");
+        }
+    }
+
+    @Test
     void serverSideApplyThroughV1RecordsItsManagerInV1() {
         String ns = newNamespace();
         ObjectNode applied =
