@@ -36,6 +36,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *       against the stored JSON's size; the class histogram's growth shows where it went.
  *   <li><b>warmstart</b>: 100,000 pods, SIGTERM, restart on the same data directory, time from
  *       process start until {@code /readyz} answers 200 (it includes the watch caches loading).
+ *   <li><b>versions</b>: 10,000 core Events listed whole through {@code core/v1}, their storage
+ *       version, and through {@code events.k8s.io/v1}, which the server converts item by item
+ *       (consistent and cached, interleaved): what serving another version costs ({@link
+ *       VersionListsPhase}).
  * </ol>
  *
  * <p>The server runs with the launch script's JVM options ({@code -Xmx2g}); set {@code
@@ -94,6 +98,7 @@ public final class ReadBench {
                 case WATCH -> bothStores(phase, this::watchPhase);
                 case HEAP -> ourStoreOnly(phase, ownServer::heapPhase);
                 case WARMSTART -> ourStoreOnly(phase, ownServer::warmStartPhase);
+                case VERSIONS -> ourStoreOnly(phase, this::versionsPhase);
             }
         }
         String report = new ReadReport(options, results).markdown(command, loadAtStart);
@@ -135,6 +140,15 @@ public final class ReadBench {
             } catch (IOException | RuntimeException e) {
                 failed(phase, "ours", e);
             }
+        }
+    }
+
+    /** Lists core Events through both their versions, on a server of its own. */
+    private void versionsPhase() throws IOException, InterruptedException {
+        try (ServerProcess server =
+                Processes.closeOnExit(
+                        ServerProcess.start(options.apiserver(), options.startTimeout()))) {
+            results.versions = new VersionListsPhase(options).run(new KubeReads(server.endpoint()));
         }
     }
 

@@ -30,6 +30,7 @@ final class ReadDetails {
         watchDetails();
         heapDetails();
         warmStartDetails();
+        versionDetails();
         seedDetails();
         problems();
     }
@@ -231,6 +232,38 @@ final class ReadDetails {
                 s.jvmNanos() > 0 ? String.format(Locale.ROOT, "%.2f", s.jvmNanos() / 1e9) : "—",
                 s.processNanos() / 1e9,
                 s.rebuilt() ? " (the launch script built the project first)" : "");
+    }
+
+    private void versionDetails() {
+        VersionListsPhase.Outcome v = results.versions;
+        if (v == null) {
+            return;
+        }
+        md.append("\n### Lists through another version\n\n");
+        md.append(
+                String.format(
+                        Locale.ROOT,
+                        "%,d core Events (about 900 bytes each as sent, created through core/v1, their"
+                                + " storage version, over %d namespaces), listed whole through each"
+                                + " version, %d timed rounds, the four ways interleaved in each.%n%n",
+                        v.events(),
+                        options.namespaces(),
+                        options.reps(v.events())));
+        md.append("| version | mode | p50 | p99 | min | MiB per list |\n");
+        md.append("|---|---|---:|---:|---:|---:|\n");
+        for (VersionListsPhase.Way way : VersionListsPhase.Way.values()) {
+            ReadResults.ListStats s = v.lists().get(way);
+            md.append(
+                    String.format(
+                            Locale.ROOT,
+                            "| %s | %s | %s | %s | %s | %.1f |%n",
+                            way.version,
+                            way.mode,
+                            ms(s.timings().p50()),
+                            ms(s.timings().p99()),
+                            ms(s.timings().min()),
+                            s.bytes() / 1048576.0));
+        }
     }
 
     private void seedDetails() {

@@ -30,6 +30,7 @@ record ReadOptions(
         int fanoutWrites,
         int heapObjects,
         int warmObjects,
+        int versionEvents,
         Duration startTimeout,
         Path out) {
 
@@ -43,13 +44,14 @@ record ReadOptions(
         LIST,
         WATCH,
         HEAP,
-        WARMSTART
+        WARMSTART,
+        VERSIONS
     }
 
     static final String USAGE =
             """
       usage: bench/read [options]
-        --only LIST             phases to run, of list,watch,heap,warmstart (default all)
+        --only LIST             phases to run, of list,watch,heap,warmstart,versions (default all)
         --server-only           measure our server only (no etcd, no ratios)
         --etcd-only             measure etcd only (list and watch)
         --apiserver PATH        launch script (default cluster-config/bin/apiserver)
@@ -65,11 +67,12 @@ record ReadOptions(
         --fanout-writes N       creates timed per fan-out (default 50)
         --heap-objects N        pods added between the two heap measurements (default 20000)
         --warm-objects N        pods in the store that is restarted (default 100000)
+        --version-events N      core Events listed through both their versions (default 10000)
         --start-timeout D       deadline for a process to become ready (default 300s)
         --out FILE              also append the report to FILE
       Smoke run (about 2 minutes):
         bench/read --list-sizes 1000,2000 --fanout 10 --watch-warmups 100 --watch-writes 100 \\
-            --fanout-writes 10 --heap-objects 200 --warm-objects 2000
+            --fanout-writes 10 --heap-objects 200 --warm-objects 2000 --version-events 1000
       The server's JVM takes its options from KUBEPEKKO_JAVA_OPTS (default -Xms256m -Xmx2g).
       """;
 
@@ -94,6 +97,7 @@ record ReadOptions(
                                 "fanout-writes",
                                 "heap-objects",
                                 "warm-objects",
+                                "version-events",
                                 "start-timeout",
                                 "out"),
                         USAGE);
@@ -107,7 +111,7 @@ record ReadOptions(
                     flags.containsKey("apiserver")
                             ? Path.of(flags.get("apiserver"))
                             : root.resolve("cluster-config/bin/apiserver"),
-                    phases(flags.getOrDefault("only", "list,watch,heap,warmstart")),
+                    phases(flags.getOrDefault("only", "list,watch,heap,warmstart,versions")),
                     BenchFlags.positives(flags.getOrDefault("list-sizes", "10000,100000")),
                     Integer.parseInt(flags.getOrDefault("list-reps", "0")),
                     BenchFlags.positive(flags.getOrDefault("page-size", "500")),
@@ -120,6 +124,7 @@ record ReadOptions(
                     BenchFlags.positive(flags.getOrDefault("fanout-writes", "50")),
                     BenchFlags.positive(flags.getOrDefault("heap-objects", "20000")),
                     BenchFlags.positive(flags.getOrDefault("warm-objects", "100000")),
+                    BenchFlags.positive(flags.getOrDefault("version-events", "10000")),
                     BenchFlags.duration(flags.getOrDefault("start-timeout", "300s")),
                     flags.containsKey("out") ? Path.of(flags.get("out")) : null);
         } catch (NumberFormatException e) {
@@ -134,7 +139,7 @@ record ReadOptions(
                 phases.add(Phase.valueOf(part.trim().toUpperCase(Locale.ROOT)));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(
-                        "unknown phase " + part + " (list,watch,heap,warmstart)");
+                        "unknown phase " + part + " (list,watch,heap,warmstart,versions)");
             }
         }
         return phases;

@@ -39,17 +39,24 @@ final class ReadReport {
                 .append('\n');
         boolean lists = options.phases().contains(ReadOptions.Phase.LIST);
         boolean watches = options.phases().contains(ReadOptions.Phase.WATCH);
-        md.append(
-                String.format(
-                        Locale.ROOT,
-                        "- pods: %,d bytes of JSON as sent, stored as %s bytes"
-                                + " on average by ours and %s by etcd (its values are the pods in stored form), over %d"
-                                + " namespaces, created over %d connections%n",
-                        options.objectBytes(),
-                        bytes(results.averageStoredBytes(OURS)),
-                        bytes(results.averageStoredBytes(ETCD)),
-                        options.namespaces(),
-                        options.connections()));
+        boolean pods =
+                lists
+                        || watches
+                        || options.phases().contains(ReadOptions.Phase.HEAP)
+                        || options.phases().contains(ReadOptions.Phase.WARMSTART);
+        if (pods) {
+            md.append(
+                    String.format(
+                            Locale.ROOT,
+                            "- pods: %,d bytes of JSON as sent, stored as %s bytes"
+                                    + " on average by ours and %s by etcd (its values are the pods in stored form), over %d"
+                                    + " namespaces, created over %d connections%n",
+                            options.objectBytes(),
+                            bytes(results.averageStoredBytes(OURS)),
+                            bytes(results.averageStoredBytes(ETCD)),
+                            options.namespaces(),
+                            options.connections()));
+        }
         if (lists) {
             md.append(
                     String.format(

@@ -64,6 +64,7 @@ final class ReadResults {
     final List<String> problems = new ArrayList<>();
     Heap heap;
     WarmStart warmStart;
+    VersionListsPhase.Outcome versions;
     String etcdVersion = "not run";
 
     ListStats list(String store, int size, ReadStore.ListMode mode) {

@@ -26,6 +26,9 @@ final class ReadTargets {
     private static final double CACHE_TARGET = 1.5;
     private static final double WARM_START_TARGET_S = 20;
 
+    /** Issue 26: a list through another version costs at most this much of the stored one's. */
+    private static final double OTHER_VERSION_TARGET = 2;
+
     /** How a value is printed. */
     private enum Unit {
         MS,
@@ -180,6 +183,31 @@ final class ReadTargets {
                             ? null
                             : "lists " + warm.listedItems() + " pods");
         }
+        versionRows();
+    }
+
+    private void versionRows() {
+        VersionListsPhase.Outcome v = results.versions;
+        if (v == null) {
+            return;
+        }
+        String events = String.format(Locale.ROOT, "%,d events", v.events());
+        row(
+                "list " + events + ", events.k8s.io/v1 ÷ core/v1 p50 (whole, consistent)",
+                Unit.TIMES,
+                v.p50(VersionListsPhase.Way.EVENTS_CONSISTENT)
+                        / v.p50(VersionListsPhase.Way.CORE_CONSISTENT),
+                Double.NaN,
+                "≤ 2×",
+                Judge.atMost(OTHER_VERSION_TARGET));
+        row(
+                "list " + events + ", events.k8s.io/v1 ÷ core/v1 p50 (whole, cached)",
+                Unit.TIMES,
+                v.p50(VersionListsPhase.Way.EVENTS_CACHED)
+                        / v.p50(VersionListsPhase.Way.CORE_CACHED),
+                Double.NaN,
+                "—",
+                null);
     }
 
     /** Whether a figure meets its target; {@code etcd} is NaN when etcd was not measured. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kubepekko.api.audit.AuditPolicyReader;
+import io.kubepekko.api.definition.RuntimeConfig;
 import io.kubepekko.e2e.support.ClientBinaries;
 import io.kubepekko.e2e.support.ClientTls;
 import io.kubepekko.e2e.support.Kubectl;
@@ -32,7 +33,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The audit log as the real kubectl leaves it over the server's TLS: the admin's create and a
  * second user's refused get are each recorded as kube records them (one server with its own log,
- * whatever the e2e target: the log is a server's own).
+ * whatever the e2e target: the log is a server's own). The server also serves the deprecated
+ * networking.k8s.io/v1beta1 ({@code --runtime-config}): kubectl prints its warning, and the log
+ * marks the request deprecated.
  */
 class KubectlAuditE2E {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -55,6 +58,8 @@ class KubectlAuditE2E {
                                 .withDataDir(scratch.resolve("data"))
                                 .withBindAddress("127.0.0.1")
                                 .withPort(0)
+                                .withRuntimeConfig(
+                                        RuntimeConfig.parse("networking.k8s.io/v1beta1=true"))
                                 .withAudit(
                                         new AuditSettings(
                                                 Optional.of(
@@ -130,6 +135,49 @@ class KubectlAuditE2E {
         } catch (IOException e) {
             return List.of(e.toString());
         }
+    }
+
+    @Test
+    void kubectlPrintsTheDeprecationWarningAndTheLogMarksTheRequest() throws Exception {
+        Kubectl admin = kubectl(server.kubeconfig(), "admin");
+        ProcessResult versions = admin.run("api-versions");
+        assertEquals(0, versions.exitCode(), versions.describe());
+        assertTrue(
+                versions.stdoutText().lines().anyMatch("networking.k8s.io/v1beta1"::equals),
+                versions.describe());
+
+        ProcessResult listed = admin.run("get", "ipaddresses.v1beta1.networking.k8s.io");
+        assertEquals(0, listed.exitCode(), listed.describe());
+        assertTrue(
+                listed.stderr()
+                        .contains(
+                                "Warning: networking.k8s.io/v1beta1 IPAddress is deprecated in"
+                                        + " v1.34+, unavailable in v1.37+"),
+                listed.describe());
+        ProcessResult ga = admin.run("get", "ipaddresses.v1.networking.k8s.io");
+        assertEquals(0, ga.exitCode(), ga.describe());
+        assertFalse(ga.stderr().contains("deprecated"), ga.describe());
+
+        JsonNode list =
+                events().stream()
+                        .filter(e -> e.path("stage").asText().equals("ResponseComplete"))
+                        .filter(e -> e.path("verb").asText().equals("list"))
+                        .filter(
+                                e ->
+                                        e.path("objectRef")
+                                                .path("apiVersion")
+                                                .asText()
+                                                .equals("v1beta1"))
+                        .filter(
+                                e ->
+                                        e.path("objectRef")
+                                                .path("resource")
+                                                .asText()
+                                                .equals("ipaddresses"))
+                        .findFirst()
+                        .orElseThrow(() -> new AssertionError(String.join("\n", linesOf())));
+        assertEquals("true", list.path("annotations").path("k8s.io/deprecated").asText());
+        assertEquals("1.37", list.path("annotations").path("k8s.io/removed-release").asText());
     }
 
     @Test

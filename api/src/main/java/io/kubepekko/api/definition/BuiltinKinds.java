@@ -15,6 +15,7 @@ import io.kubepekko.api.kinds.EventStrategy;
 import io.kubepekko.api.kinds.EventsV1Conversion;
 import io.kubepekko.api.kinds.HorizontalPodAutoscalerStrategy;
 import io.kubepekko.api.kinds.IngressStrategy;
+import io.kubepekko.api.kinds.IpAddressStrategy;
 import io.kubepekko.api.kinds.JobStrategy;
 import io.kubepekko.api.kinds.LeaseStrategy;
 import io.kubepekko.api.kinds.LimitRangeStrategy;
@@ -37,6 +38,7 @@ import io.kubepekko.api.registry.NameRule;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.registry.ScaleSpec;
 import io.kubepekko.api.registry.Strategy;
+import io.kubepekko.api.registry.VersionConversion;
 import io.kubepekko.api.table.ConfigMapPrinter;
 import io.kubepekko.api.table.ConvertedPrinter;
 import io.kubepekko.api.table.CronJobPrinter;
@@ -46,6 +48,7 @@ import io.kubepekko.api.table.EndpointsPrinter;
 import io.kubepekko.api.table.EventPrinter;
 import io.kubepekko.api.table.HorizontalPodAutoscalerPrinter;
 import io.kubepekko.api.table.IngressPrinter;
+import io.kubepekko.api.table.IpAddressPrinter;
 import io.kubepekko.api.table.JobPrinter;
 import io.kubepekko.api.table.LeasePrinter;
 import io.kubepekko.api.table.NamespacePrinter;
@@ -398,6 +401,31 @@ public final class BuiltinKinds {
                                     .tracksGeneration(),
                             new NetworkPolicyStrategy(),
                             new NetworkPolicyPrinter()),
+                    // networking.k8s.io/v1 IPAddress (GA in 1.33), named by the address itself.
+                    builtin(
+                            builder("networking.k8s.io", "v1", "IPAddress", "ipaddresses")
+                                    .clusterScoped()
+                                    .shortNames("ip")
+                                    .nameRule(NameRule.IP_ADDRESS),
+                            IpAddressStrategy.INSTANCE,
+                            IpAddressPrinter.INSTANCE),
+                    // networking.k8s.io/v1beta1 IPAddress: the same schema over v1's objects.
+                    // Tagged
+                    // only "introduced=1.31", so deprecated in 1.34 and removed in 1.37; a beta
+                    // introduced since 1.24, so off unless --runtime-config turns it on.
+                    KindDefinition.servedVersion(
+                                    builder(
+                                                    "networking.k8s.io",
+                                                    "v1beta1",
+                                                    "IPAddress",
+                                                    "ipaddresses")
+                                            .clusterScoped()
+                                            .shortNames("ip")
+                                            .nameRule(NameRule.IP_ADDRESS),
+                                    new GroupResource("networking.k8s.io", "ipaddresses"),
+                                    VersionConversion.IDENTITY,
+                                    IpAddressPrinter.INSTANCE)
+                            .withLifecycle(VersionLifecycle.introduced("v1beta1", "1.31")),
                     // policy/v1: the PDB validator checks only the spec, so names get the generic
                     // path-segment rule.
                     builtin(

@@ -33,8 +33,11 @@ import java.util.Set;
  *
  * @param storedIn where the objects of this version are stored, when not as this version; null for
  *     a storage version
+ * @param lifecycle the version's stability track and, for a prerelease version, when it was
+ *     introduced, deprecated and removed ({@link #withLifecycle}); a GA version has none
  */
-public record KindDefinition(ResourceType type, TablePrinter printer, StoredIn storedIn) {
+public record KindDefinition(
+        ResourceType type, TablePrinter printer, StoredIn storedIn, VersionLifecycle lifecycle) {
 
     private static final String NAME = "metadata.name";
     private static final String NAMESPACE = "metadata.namespace";
@@ -55,10 +58,21 @@ public record KindDefinition(ResourceType type, TablePrinter printer, StoredIn s
         this(type, printer, null);
     }
 
+    /** A version without lifecycle tags (GA, or a custom resource's). */
+    public KindDefinition(ResourceType type, TablePrinter printer, StoredIn storedIn) {
+        this(type, printer, storedIn, null);
+    }
+
     public KindDefinition {
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(printer, () -> type.kind() + " lacks a Table printer");
+        if (lifecycle == null) {
+            lifecycle = VersionLifecycle.untagged(type.version());
+        }
         List<String> problems = problems(type, printer);
+        if (lifecycle.track() != VersionLifecycle.Track.of(type.version())) {
+            problems.add("its lifecycle's track is not the one of version " + type.version());
+        }
         if (storedIn != null && !type.stored()) {
             problems.add("a version without objects of its own is stored nowhere");
         }
@@ -96,6 +110,14 @@ public record KindDefinition(ResourceType type, TablePrinter printer, StoredIn s
             TablePrinter printer) {
         return new KindDefinition(
                 entry.builtin().build(), printer, new StoredIn(storedIn, conversion));
+    }
+
+    /**
+     * This version with the lifecycle its type's {@code +k8s:prerelease-lifecycle-gen} tags give
+     * it.
+     */
+    public KindDefinition withLifecycle(VersionLifecycle tags) {
+        return new KindDefinition(type, printer, storedIn, tags);
     }
 
     /** Whether objects of this version are stored as they are served. */

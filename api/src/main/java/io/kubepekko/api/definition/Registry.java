@@ -22,6 +22,12 @@ import java.util.Optional;
  * it names where its objects are stored and how they convert ({@link ServedKind}). Collections,
  * watch caches and the controllers know only the storage versions ({@link #stored()}); requests
  * reach every served version ({@link #served}).
+ *
+ * <p>Which versions are served is kube 1.35's choice, as {@code --runtime-config} changes it
+ * ({@link ApiEnablement}): a version off by default (a beta introduced since 1.24) or turned off
+ * answers 404 and is absent from {@link #all()}, and so from discovery and OpenAPI, while its
+ * objects stay stored and readable through the versions still served. A version whose lifecycle
+ * ends before 1.35 is held ({@link #unavailable()}) and never served.
  */
 public final class Registry {
     private final Map<String, KindDefinition> byGvr = new LinkedHashMap<>();
@@ -36,13 +42,47 @@ public final class Registry {
     private final List<ResourceType> types;
 
     /**
+     * Every version this registry holds but never serves: removed by kube 1.35, or not yet in it.
+     */
+    private final List<KindDefinition> unavailable = new ArrayList<>();
+
+    /**
+     * The served versions turned on, by group/version/resource: decided once, so that a request's
+     * lookup costs one map read.
+     */
+    private final Map<String, ServedKind> enabled = new LinkedHashMap<>();
+
+    /**
+     * A registry serving kube 1.35's default versions of {@code definitions}.
+     *
      * @throws IllegalArgumentException for two definitions of one resource, two storage versions of
      *     one group-resource, a version stored in a group-resource without a storage version of the
      *     same kind and scope, or a resource that forwards its creates to a subresource no
      *     registered kind creates through
      */
     public Registry(List<KindDefinition> definitions) {
+        this(definitions, RuntimeConfig.NONE);
+    }
+
+    /**
+     * A registry serving the versions of {@code definitions} that kube 1.35 serves by default, as
+     * {@code runtimeConfig} changes that. A definition whose lifecycle says it is no longer served
+     * in 1.35 (or not yet) is held, never served.
+     *
+     * @throws ApiEnablement.InvalidException when {@code runtimeConfig} cannot be applied, in
+     *     kube-apiserver's words
+     * @throws IllegalArgumentException as {@link #Registry(List)}
+     */
+    public Registry(List<KindDefinition> definitions, RuntimeConfig runtimeConfig) {
+        List<KindDefinition> available = new ArrayList<>();
         for (KindDefinition d : definitions) {
+            if (d.lifecycle().unavailableIn(Release.EMULATED)) {
+                unavailable.add(d);
+            } else {
+                available.add(d);
+            }
+        }
+        for (KindDefinition d : available) {
             ResourceType t = d.type();
             String key = key(t.group(), t.version(), t.resource());
             if (byGvr.putIfAbsent(key, d) != null) {
@@ -52,7 +92,7 @@ public final class Registry {
                 throw new IllegalArgumentException(t.groupResource() + " has two storage versions");
             }
         }
-        for (KindDefinition d : definitions) {
+        for (KindDefinition d : available) {
             ResourceType t = d.type();
             ServedKind kind = servedKind(d);
             served.put(key(t.group(), t.version(), t.resource()), kind);
@@ -60,10 +100,29 @@ public final class Registry {
                             kind.storageType().groupResource(), gr -> new LinkedHashMap<>())
                     .put(t.apiVersion(), kind);
         }
-        for (KindDefinition d : definitions) {
+        for (KindDefinition d : available) {
             checkForwardedCreate(d.type());
         }
-        this.types = byGvr.values().stream().map(KindDefinition::type).toList();
+        List<ApiEnablement.Known> known = new ArrayList<>();
+        for (KindDefinition d : definitions) {
+            known.add(
+                    new ApiEnablement.Known(
+                            new ApiEnablement.GroupVersion(d.type().group(), d.type().version()),
+                            !unavailable.contains(d) && d.lifecycle().enabledByDefault()));
+        }
+        ApiEnablement on = ApiEnablement.resolve(runtimeConfig, known, SchemeVersions.KUBE_1_35);
+        served.forEach(
+                (key, kind) -> {
+                    ResourceType t = kind.type();
+                    if (on.enabled(t.group(), t.version(), t.resource())) {
+                        enabled.put(key, kind);
+                    }
+                });
+        this.types =
+                byGvr.values().stream()
+                        .map(KindDefinition::type)
+                        .filter(t -> on.enabled(t.group(), t.version(), t.resource()))
+                        .toList();
     }
 
     private ServedKind servedKind(KindDefinition d) {
@@ -109,9 +168,18 @@ public final class Registry {
         }
     }
 
-    /** The registry of every built-in kind. */
+    /** The registry of every built-in kind, serving the versions kube 1.35 serves by default. */
     public static Registry builtin() {
         return new Registry(BuiltinKinds.all());
+    }
+
+    /**
+     * The registry of every built-in kind, serving the versions {@code runtimeConfig} leaves on.
+     *
+     * @throws ApiEnablement.InvalidException when {@code runtimeConfig} cannot be applied
+     */
+    public static Registry builtin(RuntimeConfig runtimeConfig) {
+        return new Registry(BuiltinKinds.all(), runtimeConfig);
     }
 
     private static String key(String group, String version, String resource) {
@@ -129,15 +197,26 @@ public final class Registry {
 
     /**
      * What a request to a URL's group, version and resource reaches: that version's definition, the
-     * one its objects are stored under and the conversion between them.
+     * one its objects are stored under and the conversion between them. Empty for a version or
+     * resource that is not served: unknown, turned off ({@code --runtime-config}, or off by default
+     * in kube 1.35), or removed.
      */
     public Optional<ServedKind> served(String group, String version, String resource) {
-        return Optional.ofNullable(served.get(key(group, version, resource)));
+        return Optional.ofNullable(enabled.get(key(group, version, resource)));
     }
 
     /**
-     * Every served version of the objects stored under {@code storage} (a storage version's
-     * group-resource), by apiVersion, the storage version first; empty for anything else.
+     * The versions held but never served, because kube 1.35 no longer serves them (or does not
+     * yet): their lifecycle says so.
+     */
+    public List<KindDefinition> unavailable() {
+        return Collections.unmodifiableList(unavailable);
+    }
+
+    /**
+     * Every version of the objects stored under {@code storage} (a storage version's
+     * group-resource), by apiVersion, the storage version first; empty for anything else. Versions
+     * turned off are among them: their managers' field ownership is converted all the same.
      */
     public Map<String, ServedKind> servedVersions(GroupResource storage) {
         Map<String, ServedKind> out = versions.get(storage);
@@ -179,8 +258,8 @@ public final class Registry {
     }
 
     /**
-     * Every served resource, those without objects of their own ({@link ResourceType#stored()})
-     * included.
+     * Every served resource (discovery's and OpenAPI's), those without objects of their own ({@link
+     * ResourceType#stored()}) included; versions and resources turned off are not.
      */
     public List<ResourceType> all() {
         return types;
@@ -208,9 +287,8 @@ public final class Registry {
      * entry): discovery's storage version hash is made of it.
      */
     public GroupVersionKind storageKind(ResourceType type) {
-        return served(type.group(), type.version(), type.resource())
-                .map(s -> s.storageType().gvk())
-                .orElse(type.gvk());
+        ServedKind kind = served.get(key(type.group(), type.version(), type.resource()));
+        return kind == null ? type.gvk() : kind.storageType().gvk();
     }
 
     /** Group names in the order discovery lists them (core group, "", first). */

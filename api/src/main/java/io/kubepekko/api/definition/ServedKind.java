@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One served version of a kind as a request reaches it: the version's own definition (its names,
@@ -68,6 +69,17 @@ public final class ServedKind {
         return definition == storage;
     }
 
+    /**
+     * This version's lifecycle when kube 1.35 deprecates it: a request to it then gets kube's
+     * {@code Warning} ({@link VersionLifecycle#warning}), the {@code k8s.io/deprecated} and {@code
+     * k8s.io/removed-release} audit annotations and a place in {@code
+     * apiserver_requested_deprecated_apis}. Empty for a version not deprecated.
+     */
+    public Optional<VersionLifecycle> deprecation() {
+        VersionLifecycle lifecycle = definition.lifecycle();
+        return lifecycle.deprecatedIn(Release.EMULATED) ? Optional.of(lifecycle) : Optional.empty();
+    }
+
     /** The group version a request through this version writes in ({@code events.k8s.io/v1}). */
     public String apiVersion() {
         return type().apiVersion();
@@ -75,7 +87,11 @@ public final class ServedKind {
 
     /** A stored object's JSON in the served version: the same bytes for the storage version. */
     public byte[] fromStorage(byte[] stored) {
-        return isStorageVersion() ? stored : Json.bytes(fromStorage(Json.parseTrusted(stored)));
+        if (isStorageVersion()) {
+            return stored;
+        }
+        byte[] converted = conversion.fromStorageJson(stored, type().gvk());
+        return converted != null ? converted : Json.bytes(fromStorage(Json.parseTrusted(stored)));
     }
 
     /** A stored object in the served version, with its type meta; {@code stored} is not changed. */

@@ -2,7 +2,9 @@ package io.kubepekko.api.kinds;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.meta.Json;
+import io.kubepekko.api.meta.TopLevelFields;
 import io.kubepekko.api.registry.VersionConversion;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -104,6 +106,13 @@ public final class EventsV1Conversion implements VersionConversion {
     @Override
     public ObjectNode fromStorage(ObjectNode stored) {
         return renamed(stored, TO_EVENTS, EVENTS_ORDER);
+    }
+
+    /** Renaming only: done on the bytes, values copied as they are stored. */
+    @Override
+    public byte[] fromStorageJson(byte[] stored, GroupVersionKind served) {
+        return TopLevelFields.rewrite(
+                stored, served.kind(), served.apiVersion(), TO_EVENTS, EVENTS_ORDER);
     }
 
     @Override

@@ -44,6 +44,7 @@ public final class ProtoSchema {
                     "authorization-v1.wire",
                     "batch-v1.wire",
                     "networking-v1.wire",
+                    "networking-v1beta1.wire",
                     "policy-v1.wire",
                     "rbac-v1.wire",
                     "storage-v1.wire",

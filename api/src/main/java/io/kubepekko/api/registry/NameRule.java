@@ -15,5 +15,10 @@ public enum NameRule {
     /** RFC 1035 label: like a DNS label but starting with a letter (services). */
     DNS1035_LABEL,
     /** Any string usable as one path segment: not '.', '..', and no '/' or '%' (RBAC kinds). */
-    PATH_SEGMENT
+    PATH_SEGMENT,
+    /**
+     * An IP address in canonical form (networking.k8s.io IPAddresses); a {@code generateName} is
+     * held to the same rule.
+     */
+    IP_ADDRESS
 }

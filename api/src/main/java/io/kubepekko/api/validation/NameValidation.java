@@ -282,6 +282,7 @@ public final class NameValidation {
             case DNS_LABEL -> dns1123Label(prefix ? maskTrailingDash(name) : name);
             case DNS1035_LABEL -> dns1035Label(prefix ? maskTrailingDash(name) : name);
             case PATH_SEGMENT -> prefix ? pathSegmentPrefix(name) : pathSegmentName(name);
+            case IP_ADDRESS -> IpAddressName.messages(name);
         };
     }
 

@@ -71,6 +71,7 @@ class BuiltinKindsTest {
         "batch, v1, jobs, Job, job",
         "networking.k8s.io, v1, ingresses, Ingress, ingress",
         "networking.k8s.io, v1, networkpolicies, NetworkPolicy, networkpolicy",
+        "networking.k8s.io, v1, ipaddresses, IPAddress, ipaddress",
         "policy, v1, poddisruptionbudgets, PodDisruptionBudget, poddisruptionbudget",
         "rbac.authorization.k8s.io, v1, clusterrolebindings, ClusterRoleBinding, clusterrolebinding",
         "rbac.authorization.k8s.io, v1, clusterroles, ClusterRole, clusterrole",
@@ -89,11 +90,12 @@ class BuiltinKindsTest {
     }
 
     @Test
-    void listsExactlyTheThirtyBuiltinKindsBindingsTheSixReviewsEventsV1AndAutoscalingV1() {
+    void listsExactlyTheThirtyOneBuiltinKindsBindingsTheSixReviewsEventsV1AndAutoscalingV1() {
         // events.k8s.io/v1 Events are served, but stored as core/v1 Events; autoscaling/v1
-        // HorizontalPodAutoscalers as autoscaling/v2 ones.
-        assertEquals(30, REGISTRY.stored().size());
-        assertEquals(39, REGISTRY.all().size());
+        // HorizontalPodAutoscalers as autoscaling/v2 ones; networking.k8s.io/v1beta1
+        // IPAddresses are held, off by default.
+        assertEquals(31, REGISTRY.stored().size());
+        assertEquals(40, REGISTRY.all().size());
     }
 
     /**
@@ -193,12 +195,13 @@ class BuiltinKindsTest {
     }
 
     @Test
-    void clusterScopedKindsAreTheSevenKubernetesDeclares() {
+    void clusterScopedKindsAreTheEightKubernetesDeclares() {
         // Of the kinds with objects; the reviews' scopes are checked with them.
         assertEquals(
                 Set.of(
                         "namespaces",
                         "nodes",
+                        "ipaddresses",
                         "persistentvolumes",
                         "clusterroles",
                         "clusterrolebindings",
@@ -406,7 +409,7 @@ class BuiltinKindsTest {
 
     @Test
     void everyDefinitionIsBuiltinCompleteAndListedOnce() {
-        assertEquals(39, BuiltinKinds.all().size());
+        assertEquals(41, BuiltinKinds.all().size());
         for (KindDefinition d : BuiltinKinds.all()) {
             assertTrue(d.type().builtin(), d.type().kind());
             assertEquals(

@@ -46,6 +46,25 @@ public final class Encoder {
                     MediaTypes.customBinary("application", "vnd.kubernetes.protobuf", false));
 
     /** {@code response} with kube's {@code Warning: 299 - "text"} header for each warning. */
+    /**
+     * {@code response} with {@code warnings} before the warnings it has: those recorded before the
+     * handler ran (authentication's, a deprecated version's) come first, as kube's warning recorder
+     * writes them in the order they were added.
+     */
+    public static HttpResponse withWarningsFirst(HttpResponse response, List<String> warnings) {
+        if (warnings.isEmpty()) {
+            return response;
+        }
+        List<HttpHeader> headers = new ArrayList<>();
+        for (String w : warnings) {
+            headers.add(RawHeader.create("Warning", "299 - " + FieldError.quote(w)));
+        }
+        for (HttpHeader h : response.getHeaders()) {
+            headers.add(h);
+        }
+        return response.withHeaders(headers);
+    }
+
     public static HttpResponse withWarnings(HttpResponse response, List<String> warnings) {
         if (warnings.isEmpty()) {
             return response;

@@ -182,6 +182,14 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
             answer = CompletableFuture.failedFuture(e);
         }
         List<String> warnings = through.warnings();
+        List<String> deprecation =
+                info.map(i -> resources.deprecations().of(i, through.audit())).orElse(List.of());
+        if (!deprecation.isEmpty()) {
+            // kube's route handler warns before it serves: refusals and errors carry it too.
+            answer =
+                    answer.exceptionally(e -> failure(e, statusFormat))
+                            .thenApply(r -> Encoder.withWarningsFirst(r, deprecation));
+        }
         return warnings.isEmpty()
                 ? answer
                 : answer.thenApply(r -> Encoder.withWarnings(r, warnings));

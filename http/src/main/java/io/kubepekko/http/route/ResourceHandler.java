@@ -7,6 +7,7 @@ import io.kubepekko.api.auth.AccessReviews;
 import io.kubepekko.api.auth.TokenIssuer;
 import io.kubepekko.api.auth.UserInfo;
 import io.kubepekko.api.definition.ServedKind;
+import io.kubepekko.api.metrics.DeprecatedApiRequests;
 import io.kubepekko.api.protobuf.ProtobufBodies;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
@@ -52,6 +53,11 @@ public final class ResourceHandler {
     /** The reviews and the token subresource, which store nothing. */
     private final ReviewHandler reviews;
 
+    /** Which requests reach a deprecated version, and what kube does about them. */
+    private final DeprecatedApiRequests deprecatedApis = new DeprecatedApiRequests();
+
+    private final Deprecations deprecations;
+
     /**
      * @param accessReviews what the access and token reviews ask
      * @param tokenIssuer who issues service-account tokens ({@code serviceaccounts/{name}/token})
@@ -66,6 +72,19 @@ public final class ResourceHandler {
         this.reads = new ReadHandler(controlPlane, watchTimeouts, clock);
         this.writes = new WriteHandler(controlPlane);
         this.reviews = new ReviewHandler(controlPlane, accessReviews, tokenIssuer, clock);
+        this.deprecations = new Deprecations(controlPlane.registry(), deprecatedApis);
+    }
+
+    /**
+     * The deprecated APIs requested so far: the data of {@code
+     * apiserver_requested_deprecated_apis}.
+     */
+    public DeprecatedApiRequests deprecatedApis() {
+        return deprecatedApis;
+    }
+
+    Deprecations deprecations() {
+        return deprecations;
     }
 
     /** Ends every watch stream (see {@link ReadHandler#endWatches}). */

@@ -13,6 +13,7 @@ import io.kubepekko.api.auth.TokenIssuer;
 import io.kubepekko.api.auth.serviceaccount.OpenIdMetadata;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.kinds.ServiceNetwork;
+import io.kubepekko.api.metrics.DeprecatedApiRequests;
 import io.kubepekko.api.store.ObjectWrites;
 import io.kubepekko.http.audit.Auditor;
 import io.kubepekko.http.route.ApiHandler;
@@ -155,7 +156,7 @@ public final class ApiServer implements AutoCloseable {
         DataDirectory.restrictFiles(settings.dataDir());
 
         Duration askTimeout = config.getDuration("kubepekko.http.ask-timeout");
-        Registry registry = Registry.builtin();
+        Registry registry = Registry.builtin(settings.runtimeConfig());
         StorageQuota quota = BootSteps.storageQuota(config, Runtime.getRuntime().maxMemory());
         // The collections start now; the plugins read what follows their store, so they come
         // once access control is built, before this server serves a request.
@@ -329,6 +330,14 @@ public final class ApiServer implements AutoCloseable {
 
     public Path kubeconfig() {
         return kubeconfig;
+    }
+
+    /**
+     * The deprecated APIs requested from this server so far: the series of kube's {@code
+     * apiserver_requested_deprecated_apis} gauge, for a metrics endpoint to export.
+     */
+    public DeprecatedApiRequests deprecatedApis() {
+        return resources.deprecatedApis();
     }
 
     public ApiServerSettings settings() {

@@ -5,6 +5,9 @@ import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import io.kubepekko.api.alloc.Ipv4Cidr;
 import io.kubepekko.api.alloc.PortRange;
+import io.kubepekko.api.definition.ApiEnablement;
+import io.kubepekko.api.definition.Registry;
+import io.kubepekko.api.definition.RuntimeConfig;
 import io.kubepekko.api.flags.Flag;
 import io.kubepekko.api.flags.FlagSet;
 import io.kubepekko.api.watch.FeatureGates;
@@ -134,6 +137,22 @@ public final class ApiServerFlags {
                             given.isEmpty()
                                     ? FeatureGates.defaults()
                                     : Flag.last(ServerFlagValues::featureGates).convert(given));
+    // Every occurrence adds to one map, as kube's ConfigurationMap; what the keys mean is checked
+    // against the served versions once all are read (parse below), as kube-apiserver does.
+    static final Flag<RuntimeConfig> RUNTIME_CONFIG =
+            new Flag<>(
+                    "runtime-config",
+                    "mapStringString",
+                    null,
+                    "A set of key=value pairs that enable or disable built-in APIs: v1=true|false for the core API"
+                            + " group, <group>/<version>=true|false for a specific API group and version (e.g."
+                            + " apps/v1=true), <group>/<version>/<resource>=true|false for one resource, api/all,"
+                            + " api/ga, api/beta and api/alpha=true|false for every version, the versions of the"
+                            + " form v[0-9]+, v[0-9]+beta[0-9]+ and v[0-9]+alpha[0-9]+; api/legacy is deprecated and"
+                            + " ignored",
+                    false,
+                    true,
+                    RuntimeConfig::parse);
     static final Flag<Ipv4Cidr> SERVICE_CLUSTER_IP_RANGE =
             new Flag<>(
                     "service-cluster-ip-range",
@@ -279,6 +298,7 @@ public final class ApiServerFlags {
                             WATCH_HISTORY_RETENTION,
                             CONTINUE_TOKEN_TTL,
                             FEATURE_GATES,
+                            RUNTIME_CONFIG,
                             SERVICE_CLUSTER_IP_RANGE,
                             SERVICE_NODE_PORT_RANGE,
                             STORAGE,
@@ -361,6 +381,13 @@ public final class ApiServerFlags {
                                 v.given(CLUSTER_HOSTNAME).orElse(null)));
         settings = settings.withSecure(SecureServingFlags.secureServing(v));
         settings = settings.withAudit(AuditFlags.settings(v));
+        RuntimeConfig runtimeConfig = v.get(RUNTIME_CONFIG);
+        try {
+            Registry.builtin(runtimeConfig);
+        } catch (ApiEnablement.InvalidException e) {
+            throw new UsageException(e.getMessage());
+        }
+        settings = settings.withRuntimeConfig(runtimeConfig);
         try {
             // the flags and the file together: a file may select the profile and the seeds
             settings.resolve();

@@ -2,6 +2,7 @@ package io.kubepekko.http.server;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import io.kubepekko.api.definition.RuntimeConfig;
 import io.kubepekko.http.audit.AuditSettings;
 import io.kubepekko.http.security.SecureServing;
 import io.kubepekko.persistence.StorageSettings;
@@ -28,6 +29,7 @@ import java.util.Properties;
  * @param secure the listener's TLS and who may do what through it (the TLS, authentication and
  *     authorization flags)
  * @param audit what is audited and where the log goes ({@code --audit-*})
+ * @param runtimeConfig which API versions and resources are served ({@code --runtime-config})
  */
 public record ApiServerSettings(
         Path dataDir,
@@ -41,7 +43,8 @@ public record ApiServerSettings(
         StorageFlags storage,
         ClusterFlags cluster,
         SecureServing secure,
-        AuditSettings audit) {
+        AuditSettings audit,
+        RuntimeConfig runtimeConfig) {
 
     /**
      * The actor system's name: Pekko refuses a member whose system name differs, so every node uses
@@ -77,7 +80,8 @@ public record ApiServerSettings(
                 storage,
                 cluster,
                 SecureServing.generated(),
-                AuditSettings.DISABLED);
+                AuditSettings.DISABLED,
+                RuntimeConfig.NONE);
     }
 
     public ApiServerSettings(
@@ -223,7 +227,8 @@ public record ApiServerSettings(
                 storage,
                 cluster,
                 secure,
-                audit);
+                audit,
+                runtimeConfig);
     }
 
     public ApiServerSettings withBindAddress(String address) {
@@ -239,7 +244,8 @@ public record ApiServerSettings(
                 storage,
                 cluster,
                 secure,
-                audit);
+                audit,
+                runtimeConfig);
     }
 
     public ApiServerSettings withPort(int p) {
@@ -255,7 +261,8 @@ public record ApiServerSettings(
                 storage,
                 cluster,
                 secure,
-                audit);
+                audit,
+                runtimeConfig);
     }
 
     public ApiServerSettings withReads(ReadFlags r) {
@@ -271,7 +278,8 @@ public record ApiServerSettings(
                 storage,
                 cluster,
                 secure,
-                audit);
+                audit,
+                runtimeConfig);
     }
 
     /** Layers {@code hocon} over the configuration (later calls win). */
@@ -288,7 +296,8 @@ public record ApiServerSettings(
                 storage,
                 cluster,
                 secure,
-                audit);
+                audit,
+                runtimeConfig);
     }
 
     public ApiServerSettings withServices(ServiceRanges s) {
@@ -304,7 +313,8 @@ public record ApiServerSettings(
                 storage,
                 cluster,
                 secure,
-                audit);
+                audit,
+                runtimeConfig);
     }
 
     public ApiServerSettings withStorage(StorageFlags s) {
@@ -320,7 +330,8 @@ public record ApiServerSettings(
                 s,
                 cluster,
                 secure,
-                audit);
+                audit,
+                runtimeConfig);
     }
 
     /** Serves HTTPS and checks access as {@code s} says. */
@@ -337,7 +348,8 @@ public record ApiServerSettings(
                 storage,
                 cluster,
                 s,
-                audit);
+                audit,
+                runtimeConfig);
     }
 
     /** Audits requests as {@code a} says ({@link AuditSettings#DISABLED}: nothing). */
@@ -354,7 +366,26 @@ public record ApiServerSettings(
                 storage,
                 cluster,
                 secure,
-                a);
+                a,
+                runtimeConfig);
+    }
+
+    /** Serves the API versions and resources {@code r} leaves on ({@code --runtime-config}). */
+    public ApiServerSettings withRuntimeConfig(RuntimeConfig r) {
+        return new ApiServerSettings(
+                dataDir,
+                bindAddress,
+                port,
+                livezGracePeriod,
+                shutdownDelay,
+                reads,
+                overrides,
+                services,
+                storage,
+                cluster,
+                secure,
+                audit,
+                r);
     }
 
     public ApiServerSettings withCluster(ClusterFlags c) {
@@ -370,6 +401,7 @@ public record ApiServerSettings(
                 storage,
                 c,
                 secure,
-                audit);
+                audit,
+                runtimeConfig);
     }
 }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Named.named;
 import com.typesafe.config.Config;
 import io.kubepekko.api.alloc.Ipv4Cidr;
 import io.kubepekko.api.alloc.PortRange;
+import io.kubepekko.api.definition.RuntimeConfig;
 import io.kubepekko.api.flags.Flag;
 import io.kubepekko.api.meta.GoDurations;
 import io.kubepekko.persistence.StorageSettings;
@@ -17,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Nested;
@@ -291,7 +293,7 @@ class ApiServerFlagsTest {
     @Test
     void helpListsEveryDeclaredFlagWithItsDefault() {
         List<Flag<?>> flags = ApiServerFlags.FLAGS.flags();
-        assertEquals(44, flags.size());
+        assertEquals(45, flags.size());
         for (Flag<?> flag : flags) {
             String line =
                     ApiServerFlags.USAGE
@@ -402,7 +404,10 @@ class ApiServerFlagsTest {
                         AuditFlags.AUDIT_LOG_MODE,
                         ServiceAccountFlags.SERVICE_ACCOUNT_ISSUER,
                         ServiceAccountFlags.API_AUDIENCES,
-                        ServiceAccountFlags.SERVICE_ACCOUNT_JWKS_URI);
+                        ServiceAccountFlags.SERVICE_ACCOUNT_JWKS_URI,
+                        // kube reads any text into the map; its keys are refused later, in
+                        // kube's words (aRuntimeConfigKubeRefusesIsAUsageErrorInKubesWords)
+                        ApiServerFlags.RUNTIME_CONFIG);
         for (Flag<?> flag : ApiServerFlags.FLAGS.flags()) {
             if (anyText.contains(flag)) {
                 continue;
@@ -440,6 +445,40 @@ class ApiServerFlagsTest {
     void thePlainPortFlagIsGone() {
         assertEquals("unknown flag: --port", error("--port", "8080"));
         assertEquals("unknown flag: --port", error("--port=0"));
+    }
+
+    @Test
+    void runtimeConfigOccurrencesAddToOneMap() throws Exception {
+        assertEquals(RuntimeConfig.NONE, settings().runtimeConfig());
+        assertEquals(
+                RuntimeConfig.parse(
+                        List.of("batch/v1=false,networking.k8s.io/v1beta1", "batch/v1=true")),
+                settings(
+                                "--runtime-config=batch/v1=false,networking.k8s.io/v1beta1",
+                                "--runtime-config",
+                                "batch/v1=true")
+                        .runtimeConfig());
+        assertEquals(
+                Map.of("batch/v1", "", "networking.k8s.io/v1beta1", ""),
+                settings(
+                                "--runtime-config=batch/v1=false,networking.k8s.io/v1beta1",
+                                "--runtime-config=batch/v1")
+                        .runtimeConfig()
+                        .entries());
+    }
+
+    @Test
+    void aRuntimeConfigKubeRefusesIsAUsageErrorInKubesWords() {
+        assertEquals(
+                "unknown api groups example.com", error("--runtime-config=example.com/v1=true"));
+        assertEquals(
+                "group version batch/v2 that has not been registered",
+                error("--runtime-config", "batch/v2"));
+        assertEquals(
+                "invalid key with only api/all=false", error("--runtime-config=api/all=false"));
+        assertEquals(
+                "invalid value of apps/v1: yes, err: strconv.ParseBool: parsing \"yes\": invalid syntax",
+                error("--runtime-config=apps/v1=yes"));
     }
 
     @Test
