@@ -117,6 +117,8 @@ class KubectlE2E {
                         List.of(
                                 "v1",
                                 "apps/v1",
+                                "autoscaling/v1",
+                                "autoscaling/v2",
                                 "batch/v1",
                                 "coordination.k8s.io/v1",
                                 "events.k8s.io/v1",

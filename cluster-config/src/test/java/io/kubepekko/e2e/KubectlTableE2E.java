@@ -91,6 +91,8 @@ class KubectlTableE2E {
                 kind: Node
                 metadata: {name: worker-1, labels: {node-role.kubernetes.io/worker: ""}}
                 """);
+        // kubectl creates the autoscaler through autoscaling/v2, reading the deployment first.
+        ok("autoscale", "deployment", "web", "-n", NS, "--max=5", "--cpu-percent=60");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -104,7 +106,11 @@ class KubectlTableE2E {
                 "secrets      | NAME TYPE DATA AGE",
                 "events       | LAST SEEN TYPE REASON OBJECT MESSAGE",
                 // The same events through events.k8s.io/v1, printed with the same columns.
-                "events.v1.events.k8s.io | LAST SEEN TYPE REASON OBJECT MESSAGE"
+                "events.v1.events.k8s.io | LAST SEEN TYPE REASON OBJECT MESSAGE",
+                "hpa          | NAME REFERENCE TARGETS MINPODS MAXPODS REPLICAS AGE",
+                // The same autoscaler through autoscaling/v1, printed with the same columns.
+                "horizontalpodautoscalers.v1.autoscaling | NAME REFERENCE TARGETS MINPODS MAXPODS"
+                        + " REPLICAS AGE"
             })
     void namespacedKindsPrintTheirColumns(String resource, String header) {
         ProcessResult result = ok("get", resource, "-n", NS);
@@ -137,6 +143,28 @@ class KubectlTableE2E {
                         "-o",
                         "jsonpath={.apiVersion} {.note} {.regarding.name} {.deprecatedCount}");
         assertEquals("events.k8s.io/v1 Started container app web-0 1", result.stdout().trim());
+    }
+
+    @Test
+    void anAutoscalerMadeThroughV2ReadsThroughV1() {
+        assertEquals(
+                "web Deployment/web cpu: <unknown>/60% 1 5 0",
+                firstCells(ok("get", "hpa", "web", "-n", NS), 7));
+        assertEquals(
+                firstCells(ok("get", "hpa", "web", "-n", NS), 7),
+                firstCells(
+                        ok("get", "horizontalpodautoscalers.v1.autoscaling", "web", "-n", NS), 7));
+        ProcessResult result =
+                ok(
+                        "get",
+                        "horizontalpodautoscalers.v1.autoscaling",
+                        "web",
+                        "-n",
+                        NS,
+                        "-o",
+                        "jsonpath={.apiVersion} {.spec.targetCPUUtilizationPercentage}"
+                                + " {.spec.scaleTargetRef.name}");
+        assertEquals("autoscaling/v1 60 web", result.stdout().trim());
     }
 
     @Test

@@ -206,8 +206,9 @@ class ReviewsIT {
                         "events.k8s.io",
                         "authentication.k8s.io",
                         "authorization.k8s.io",
+                        "autoscaling",
                         "batch"),
-                groups.subList(0, 5),
+                groups.subList(0, 6),
                 "kube-apiserver's group order");
         assertEquals(
                 json(

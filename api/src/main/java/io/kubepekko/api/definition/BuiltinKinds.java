@@ -6,12 +6,14 @@ import static io.kubepekko.api.registry.ResourceType.builder;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.auth.review.Review;
 import io.kubepekko.api.auth.review.Reviews;
+import io.kubepekko.api.kinds.AutoscalingV1Conversion;
 import io.kubepekko.api.kinds.BindingStrategy;
 import io.kubepekko.api.kinds.ConfigMapStrategy;
 import io.kubepekko.api.kinds.CronJobStrategy;
 import io.kubepekko.api.kinds.EndpointsStrategy;
 import io.kubepekko.api.kinds.EventStrategy;
 import io.kubepekko.api.kinds.EventsV1Conversion;
+import io.kubepekko.api.kinds.HorizontalPodAutoscalerStrategy;
 import io.kubepekko.api.kinds.IngressStrategy;
 import io.kubepekko.api.kinds.IpAddressStrategy;
 import io.kubepekko.api.kinds.JobStrategy;
@@ -44,6 +46,7 @@ import io.kubepekko.api.table.DaemonSetPrinter;
 import io.kubepekko.api.table.DeploymentPrinter;
 import io.kubepekko.api.table.EndpointsPrinter;
 import io.kubepekko.api.table.EventPrinter;
+import io.kubepekko.api.table.HorizontalPodAutoscalerPrinter;
 import io.kubepekko.api.table.IngressPrinter;
 import io.kubepekko.api.table.IpAddressPrinter;
 import io.kubepekko.api.table.JobPrinter;
@@ -76,7 +79,7 @@ import java.util.Locale;
  * (plus its strategy and printer classes where it has its own).
  *
  * <p>Groups appear in kube-apiserver's discovery order (apps, events.k8s.io, authentication.k8s.io,
- * authorization.k8s.io, batch, networking.k8s.io, policy, rbac.authorization.k8s.io,
+ * authorization.k8s.io, autoscaling, batch, networking.k8s.io, policy, rbac.authorization.k8s.io,
  * storage.k8s.io, scheduling.k8s.io, coordination.k8s.io), because {@link Registry#groups()} keeps
  * insertion order and discovery lists groups in that order.
  *
@@ -337,6 +340,34 @@ public final class BuiltinKinds {
                             "SubjectAccessReview",
                             Reviews.SUBJECT_ACCESS_REVIEW,
                             false),
+                    // autoscaling/v2, the storage version, then autoscaling/v1 over it: v1 holds
+                    // one
+                    // CPU target and carries the rest of v2 in annotations.
+                    builtin(
+                            builder(
+                                            "autoscaling",
+                                            "v2",
+                                            "HorizontalPodAutoscaler",
+                                            "horizontalpodautoscalers")
+                                    .shortNames("hpa")
+                                    .categories("all")
+                                    .status(),
+                            new HorizontalPodAutoscalerStrategy(),
+                            HorizontalPodAutoscalerPrinter.INSTANCE),
+                    KindDefinition.servedVersion(
+                            builder(
+                                            "autoscaling",
+                                            "v1",
+                                            "HorizontalPodAutoscaler",
+                                            "horizontalpodautoscalers")
+                                    .shortNames("hpa")
+                                    .categories("all")
+                                    .status(),
+                            new GroupResource("autoscaling", "horizontalpodautoscalers"),
+                            AutoscalingV1Conversion.INSTANCE,
+                            new ConvertedPrinter(
+                                    HorizontalPodAutoscalerPrinter.INSTANCE,
+                                    AutoscalingV1Conversion.INSTANCE)),
                     // batch/v1
                     builtin(
                             builder("batch", "v1", "CronJob", "cronjobs")

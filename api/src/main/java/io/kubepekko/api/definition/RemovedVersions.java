@@ -47,6 +47,30 @@ public final class RemovedVersions {
             String deprecated,
             String removed,
             String replacementGroup) {
+        return removed(
+                group,
+                version,
+                kind,
+                resource,
+                namespaced,
+                introduced,
+                deprecated,
+                removed,
+                replacementGroup,
+                "v1");
+    }
+
+    private static RemovedVersion removed(
+            String group,
+            String version,
+            String kind,
+            String resource,
+            boolean namespaced,
+            String introduced,
+            String deprecated,
+            String removed,
+            String replacementGroup,
+            String replacementVersion) {
         return new RemovedVersion(
                 new GroupVersionKind(group, version, kind),
                 resource,
@@ -56,7 +80,7 @@ public final class RemovedVersions {
                         introduced,
                         deprecated,
                         removed,
-                        new GroupVersionKind(replacementGroup, "v1", kind)));
+                        new GroupVersionKind(replacementGroup, replacementVersion, kind)));
     }
 
     /** kube 1.35's removed versions of the kinds this server serves. */
@@ -182,6 +206,30 @@ public final class RemovedVersions {
                             "1.21",
                             "1.25",
                             "batch"),
+                    // autoscaling/v2beta1 and v2beta2: replaced by autoscaling/v2 (tags introduced,
+                    // deprecated and replacement; removed three minors after the deprecation).
+                    removed(
+                            "autoscaling",
+                            "v2beta1",
+                            "HorizontalPodAutoscaler",
+                            "horizontalpodautoscalers",
+                            true,
+                            "1.8",
+                            "1.22",
+                            "1.25",
+                            "autoscaling",
+                            "v2"),
+                    removed(
+                            "autoscaling",
+                            "v2beta2",
+                            "HorizontalPodAutoscaler",
+                            "horizontalpodautoscalers",
+                            true,
+                            "1.12",
+                            "1.23",
+                            "1.26",
+                            "autoscaling",
+                            "v2"),
                     removed(
                             "policy",
                             "v1beta1",

@@ -50,7 +50,8 @@ public final class ProtoSchema {
                     "storage-v1.wire",
                     "scheduling-v1.wire",
                     "coordination-v1.wire",
-                    "autoscaling-v1.wire");
+                    "autoscaling-v1.wire",
+                    "autoscaling-v2.wire");
 
     private static final ProtoSchema BUILTIN = load(FILES);
 

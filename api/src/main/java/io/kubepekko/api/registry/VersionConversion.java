@@ -13,8 +13,10 @@ import java.util.Map;
  *
  * <p>The storage version of a kind converts nothing ({@link #IDENTITY}); every other served version
  * names the group-resource its objects are stored in and one of these. Neither direction touches
- * {@code apiVersion} and {@code kind}, which the caller sets, nor {@code metadata}, which every
- * version shares.
+ * {@code apiVersion} and {@code kind}, which the caller sets. {@code metadata} is every version's,
+ * except where kube keeps what a version cannot hold in annotations (autoscaling/v1
+ * HorizontalPodAutoscalers): such a conversion adds or removes those annotations, on a copy of the
+ * metadata, never on the given object's.
  */
 public interface VersionConversion {
 

@@ -65,6 +65,8 @@ class BuiltinKindsTest {
         "apps, v1, deployments, Deployment, deployment",
         "apps, v1, replicasets, ReplicaSet, replicaset",
         "apps, v1, statefulsets, StatefulSet, statefulset",
+        "autoscaling, v2, horizontalpodautoscalers, HorizontalPodAutoscaler, horizontalpodautoscaler",
+        "autoscaling, v1, horizontalpodautoscalers, HorizontalPodAutoscaler, horizontalpodautoscaler",
         "batch, v1, cronjobs, CronJob, cronjob",
         "batch, v1, jobs, Job, job",
         "networking.k8s.io, v1, ingresses, Ingress, ingress",
@@ -88,12 +90,12 @@ class BuiltinKindsTest {
     }
 
     @Test
-    void listsExactlyTheThirtyBuiltinKindsBindingsTheSixReviewsAndEventsV1() {
-        // events.k8s.io/v1 Events are served, but stored as core/v1 Events;
-        // networking.k8s.io/v1beta1
+    void listsExactlyTheThirtyOneBuiltinKindsBindingsTheSixReviewsEventsV1AndAutoscalingV1() {
+        // events.k8s.io/v1 Events are served, but stored as core/v1 Events; autoscaling/v1
+        // HorizontalPodAutoscalers as autoscaling/v2 ones; networking.k8s.io/v1beta1
         // IPAddresses are held, off by default.
-        assertEquals(30, REGISTRY.stored().size());
-        assertEquals(38, REGISTRY.all().size());
+        assertEquals(31, REGISTRY.stored().size());
+        assertEquals(40, REGISTRY.all().size());
     }
 
     /**
@@ -159,6 +161,7 @@ class BuiltinKindsTest {
         "apps, deployments, deploy, all",
         "apps, replicasets, rs, all",
         "apps, statefulsets, sts, all",
+        "autoscaling, horizontalpodautoscalers, hpa, all",
         "batch, cronjobs, cj, all",
         "batch, jobs, '', all",
         "networking.k8s.io, ingresses, ing, ''",
@@ -211,6 +214,7 @@ class BuiltinKindsTest {
     void statusSubresourceOnlyWhereKubernetesServesIt() {
         assertEquals(
                 Set.of(
+                        "horizontalpodautoscalers",
                         "namespaces",
                         "nodes",
                         "persistentvolumeclaims",
@@ -338,6 +342,7 @@ class BuiltinKindsTest {
                         "events.k8s.io",
                         "authentication.k8s.io",
                         "authorization.k8s.io",
+                        "autoscaling",
                         "batch",
                         "networking.k8s.io",
                         "policy",
@@ -373,6 +378,7 @@ class BuiltinKindsTest {
         "apps, Deployment, WorkloadStrategy, DeploymentPrinter",
         "apps, ReplicaSet, WorkloadStrategy, ReplicaSetPrinter",
         "apps, StatefulSet, WorkloadStrategy, StatefulSetPrinter",
+        "autoscaling, HorizontalPodAutoscaler, HorizontalPodAutoscalerStrategy, HorizontalPodAutoscalerPrinter",
         "batch, CronJob, CronJobStrategy, CronJobPrinter",
         "batch, Job, JobStrategy, JobPrinter",
         "networking.k8s.io, Ingress, IngressStrategy, IngressPrinter",
@@ -403,7 +409,7 @@ class BuiltinKindsTest {
 
     @Test
     void everyDefinitionIsBuiltinCompleteAndListedOnce() {
-        assertEquals(39, BuiltinKinds.all().size());
+        assertEquals(41, BuiltinKinds.all().size());
         for (KindDefinition d : BuiltinKinds.all()) {
             assertTrue(d.type().builtin(), d.type().kind());
             assertEquals(

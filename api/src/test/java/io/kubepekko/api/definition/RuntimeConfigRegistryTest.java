@@ -36,6 +36,20 @@ class RuntimeConfigRegistryTest {
     }
 
     @Test
+    void autoscalingV1TurnedOffLeavesV2ServingTheSameObjects() {
+        Registry r = registry("autoscaling/v1=false");
+        assertFalse(serves(r, "autoscaling", "v1", "horizontalpodautoscalers"));
+        assertTrue(serves(r, "autoscaling", "v2", "horizontalpodautoscalers"));
+        assertEquals(List.of("v2"), r.versions("autoscaling"));
+        // Still held: managers who wrote through v1 keep their version's comparisons.
+        assertTrue(
+                r.servedVersions(new GroupResource("autoscaling", "horizontalpodautoscalers"))
+                        .containsKey("autoscaling/v1"));
+        Registry both = Registry.builtin();
+        assertEquals(List.of("v2", "v1"), both.versions("autoscaling"));
+    }
+
+    @Test
     void byDefaultIpAddressesAreServedAtV1OnlyAndV1beta1IsHeld() {
         Registry r = Registry.builtin();
         assertTrue(serves(r, "networking.k8s.io", "v1", "ipaddresses"));

@@ -149,7 +149,8 @@ class MergeMetadataFileTest {
                         "storage/v1",
                         "scheduling/v1",
                         "coordination/v1",
-                        "autoscaling/v1"),
+                        "autoscaling/v1",
+                        "autoscaling/v2"),
                 groups);
     }
 
@@ -246,7 +247,8 @@ class MergeMetadataFileTest {
                         "storage-v1",
                         "scheduling-v1",
                         "coordination-v1",
-                        "autoscaling-v1")) {
+                        "autoscaling-v1",
+                        "autoscaling-v2")) {
             String path = "/io/kubepekko/api/protobuf/" + file + ".wire";
             try (InputStream in = MergeMetadataFileTest.class.getResourceAsStream(path)) {
                 assertNotNull(in, path);

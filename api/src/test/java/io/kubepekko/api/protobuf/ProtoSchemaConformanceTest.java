@@ -36,7 +36,8 @@ class ProtoSchemaConformanceTest {
                     Map.entry("storage.v1.", "k8s.io.api.storage.v1."),
                     Map.entry("scheduling.v1.", "k8s.io.api.scheduling.v1."),
                     Map.entry("coordination.v1.", "k8s.io.api.coordination.v1."),
-                    Map.entry("autoscaling.v1.", "k8s.io.api.autoscaling.v1."));
+                    Map.entry("autoscaling.v1.", "k8s.io.api.autoscaling.v1."),
+                    Map.entry("autoscaling.v2.", "k8s.io.api.autoscaling.v2."));
 
     private static final List<String> THEIR_FILES =
             List.of(
@@ -53,7 +54,8 @@ class ProtoSchemaConformanceTest {
                     "V1Storage",
                     "V1Scheduling",
                     "V1Coordination",
-                    "V1Autoscaling");
+                    "V1Autoscaling",
+                    "V2Autoscaling");
 
     private static Map<String, Descriptor> theirs() throws Exception {
         Map<String, Descriptor> out = new HashMap<>();
