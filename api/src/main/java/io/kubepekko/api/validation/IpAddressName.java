@@ -1,5 +1,6 @@
 package io.kubepekko.api.validation;
 
+import io.kubepekko.api.meta.GoIp;
 import java.util.List;
 
 /**
@@ -24,7 +25,7 @@ public final class IpAddressName {
         if (hasLeadingZero(name)) {
             return List.of("must not have leading 0s");
         }
-        if (ip.length == 16 && v4Mapped(ip)) {
+        if (GoIp.v4Mapped(ip)) {
             return List.of("must not be an IPv4-mapped IPv6 address");
         }
         String canonical = format(ip);
@@ -154,57 +155,8 @@ public final class IpAddressName {
         return false;
     }
 
-    private static boolean v4Mapped(int[] ip) {
-        for (int i = 0; i < 10; i++) {
-            if (ip[i] != 0) {
-                return false;
-            }
-        }
-        return ip[10] == 0xff && ip[11] == 0xff;
-    }
-
     /** Go's {@code net.IP.String()}. */
     static String format(int[] ip) {
-        if (ip.length == 4) {
-            return ip[0] + "." + ip[1] + "." + ip[2] + "." + ip[3];
-        }
-        if (v4Mapped(ip)) {
-            return ip[12] + "." + ip[13] + "." + ip[14] + "." + ip[15];
-        }
-        int[] g = new int[8];
-        for (int i = 0; i < 8; i++) {
-            g[i] = (ip[2 * i] << 8) | ip[2 * i + 1];
-        }
-        // The longest run of two or more zero groups (the first of equal runs) becomes "::".
-        int bestStart = -1;
-        int bestLen = 1;
-        for (int i = 0; i < 8; ) {
-            if (g[i] != 0) {
-                i++;
-                continue;
-            }
-            int j = i;
-            while (j < 8 && g[j] == 0) {
-                j++;
-            }
-            if (j - i > bestLen) {
-                bestStart = i;
-                bestLen = j - i;
-            }
-            i = j;
-        }
-        StringBuilder s = new StringBuilder();
-        for (int i = 0; i < 8; i++) {
-            if (i == bestStart) {
-                s.append("::");
-                i += bestLen - 1;
-                continue;
-            }
-            if (s.length() > 0 && s.charAt(s.length() - 1) != ':') {
-                s.append(':');
-            }
-            s.append(Integer.toHexString(g[i]));
-        }
-        return s.toString();
+        return GoIp.format(ip);
     }
 }

@@ -1,7 +1,6 @@
 package io.kubepekko.http.audit;
 
-import java.net.Inet4Address;
-import java.net.Inet6Address;
+import io.kubepekko.api.meta.GoIp;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
@@ -61,43 +60,6 @@ public final class SourceIps {
 
     /** Go's {@code net.IP.String()}: IPv4 dotted, IPv6 with the longest zero run as {@code ::}. */
     static String format(InetAddress address) {
-        if (address instanceof Inet4Address || !(address instanceof Inet6Address)) {
-            return address.getHostAddress();
-        }
-        byte[] b = address.getAddress();
-        int[] groups = new int[8];
-        for (int i = 0; i < 8; i++) {
-            groups[i] = ((b[2 * i] & 0xff) << 8) | (b[2 * i + 1] & 0xff);
-        }
-        int bestStart = -1;
-        int bestLen = 0;
-        for (int i = 0; i < 8; ) {
-            if (groups[i] != 0) {
-                i++;
-                continue;
-            }
-            int j = i;
-            while (j < 8 && groups[j] == 0) {
-                j++;
-            }
-            if (j - i > bestLen && j - i >= 2) {
-                bestStart = i;
-                bestLen = j - i;
-            }
-            i = j;
-        }
-        StringBuilder s = new StringBuilder();
-        for (int i = 0; i < 8; i++) {
-            if (i == bestStart) {
-                s.append("::");
-                i += bestLen - 1;
-                continue;
-            }
-            if (s.length() > 0 && s.charAt(s.length() - 1) != ':') {
-                s.append(':');
-            }
-            s.append(Integer.toHexString(groups[i]));
-        }
-        return s.toString();
+        return GoIp.format(address.getAddress());
     }
 }
