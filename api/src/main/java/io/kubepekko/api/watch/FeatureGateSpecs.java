@@ -1,13 +1,8 @@
 package io.kubepekko.api.watch;
 
+import io.kubepekko.api.meta.DefinitionLines;
 import io.kubepekko.api.watch.FeatureGates.Gate;
 import io.kubepekko.api.watch.FeatureGates.Stage;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -52,24 +47,15 @@ final class FeatureGateSpecs {
                     new Removed("RemoveSelfLink", "1.24", "1.30"));
 
     private static List<Gate> read() {
-        try (InputStream in = FeatureGateSpecs.class.getResourceAsStream(RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException("missing resource " + RESOURCE);
-            }
-            BufferedReader reader =
-                    new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-            List<Gate> gates = new ArrayList<>();
-            String line;
-            while ((line = reader.readLine()) != null) {
-                line = line.strip();
-                if (!line.isEmpty() && !line.startsWith("#")) {
-                    gates.add(gate(line));
-                }
-            }
-            return List.copyOf(gates);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        String text = DefinitionLines.resource(FeatureGateSpecs.class, RESOURCE);
+        if (text == null) {
+            throw new IllegalStateException("missing resource " + RESOURCE);
         }
+        List<Gate> gates = new ArrayList<>();
+        for (DefinitionLines.Line line : DefinitionLines.of(text)) {
+            gates.add(gate(line.text()));
+        }
+        return List.copyOf(gates);
     }
 
     /** One line: {@code Name STAGE default [locked]}. */
