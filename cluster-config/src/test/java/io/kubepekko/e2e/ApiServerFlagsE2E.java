@@ -1,14 +1,19 @@
 package io.kubepekko.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kubepekko.e2e.support.ClientBinaries;
+import io.kubepekko.e2e.support.Kubectl;
 import io.kubepekko.e2e.support.ProcessResult;
 import io.kubepekko.e2e.support.Processes;
 import io.kubepekko.e2e.support.ServerProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -114,6 +119,48 @@ class ApiServerFlagsE2E {
                 List.of("Error: " + message),
                 result.stderrText().lines().toList(),
                 result.describe());
+    }
+
+    /**
+     * Issue 26's proof with a real kubectl: the same data directory served again with {@code
+     * --runtime-config} drops batch/v1 from {@code kubectl api-versions} and adds the
+     * off-by-default networking.k8s.io/v1beta1; the restart also takes a kubelet gate, as
+     * kube-apiserver does.
+     */
+    @Test
+    void apiVersionsFollowRuntimeConfigAcrossARestart(@TempDir Path dir) throws Exception {
+        Path data = dir.resolve("data");
+        List<String> before;
+        try (ServerProcess server = ServerProcess.start(data)) {
+            before = apiVersions(server, dir);
+        }
+        assertTrue(before.contains("batch/v1"), before.toString());
+        assertFalse(before.contains("networking.k8s.io/v1beta1"), before.toString());
+        try (ServerProcess server =
+                ServerProcess.start(
+                        data,
+                        List.of(
+                                "--runtime-config=batch/v1=false,networking.k8s.io/v1beta1=true",
+                                "--feature-gates=InPlacePodVerticalScaling=true"))) {
+            List<String> after = apiVersions(server, dir);
+            List<String> expected = new ArrayList<>(before);
+            expected.remove("batch/v1");
+            expected.add("networking.k8s.io/v1beta1");
+            Collections.sort(expected);
+            assertEquals(expected, after);
+        }
+    }
+
+    private static List<String> apiVersions(ServerProcess server, Path dir) throws Exception {
+        Kubectl kubectl =
+                new Kubectl(
+                        ClientBinaries.require().kubectl(),
+                        server.kubeconfig(),
+                        Files.createDirectories(dir.resolve("home")),
+                        dir);
+        ProcessResult result = kubectl.run("api-versions");
+        assertEquals(0, result.exitCode(), result.describe());
+        return result.stdout().lines().toList();
     }
 
     private static ProcessResult server(String... args) {

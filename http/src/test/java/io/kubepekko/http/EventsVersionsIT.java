@@ -120,6 +120,126 @@ class EventsVersionsIT {
         assertEquals("yes", asCore.at("/metadata/labels/seen").asText());
     }
 
+    private static String coreEvent(String ns, String name) {
+        return json(
+                "{'apiVersion':'v1','kind':'Event','metadata':{'name':'"
+                        + name
+                        + "'},'involvedObject':{'kind':'Pod','namespace':'"
+                        + ns
+                        + "','name':'p'},'reason':'Started','message':'started','type':'Normal'}");
+    }
+
+    private static String mismatch(String data, String expected) {
+        return "the API version in the data ("
+                + data
+                + ") does not match the expected API version ("
+                + expected
+                + ")";
+    }
+
+    /**
+     * Bad input across versions (issue 26): kube-apiserver's scheme decodes a body of any version
+     * it registers for the kind (core v1 and events.k8s.io/v1 Events share one internal type, and
+     * removed beta versions are still registered), and the create and update handlers then refuse
+     * one whose version is not the URL's with 400.
+     */
+    @Test
+    void aBodyOfTheOtherEventsVersionIsRefusedWith400OnCreateAndUpdate() {
+        String ns = newNamespace();
+        api.post(core(ns), newEvent(ns, "x1"))
+                .assertStatus(400, "BadRequest", mismatch("events.k8s.io/v1", "v1"));
+        api.post(eventsV1(ns), coreEvent(ns, "x2"))
+                .assertStatus(400, "BadRequest", mismatch("v1", "events.k8s.io/v1"));
+        api.create(core(ns), coreEvent(ns, "x3"));
+        api.put(core(ns) + "/x3", newEvent(ns, "x3"))
+                .assertStatus(400, "BadRequest", mismatch("events.k8s.io/v1", "v1"));
+        api.put(eventsV1(ns) + "/x3", coreEvent(ns, "x3"))
+                .assertStatus(400, "BadRequest", mismatch("v1", "events.k8s.io/v1"));
+        api.get(core(ns) + "/x1").assertCode(404);
+        api.get(core(ns) + "/x2").assertCode(404);
+    }
+
+    @Test
+    void aBodyOfAVersionKubeRemovedIsRefusedWith400AndOneItNeverHadIsNotRegistered() {
+        String ns = newNamespace();
+        api.post(
+                        "/apis/batch/v1/namespaces/" + ns + "/cronjobs",
+                        json(
+                                "{'apiVersion':'batch/v1beta1','kind':'CronJob','metadata':{'name':'c'},"
+                                        + "'spec':{'schedule':'* * * * *','jobTemplate':{'spec':{'template':"
+                                        + "{'spec':{'restartPolicy':'Never','containers':[{'name':'c','image':'busybox'}]}}}}}}"))
+                .assertStatus(400, "BadRequest", mismatch("batch/v1beta1", "batch/v1"));
+        api.post(
+                        "/apis/policy/v1/namespaces/" + ns + "/poddisruptionbudgets",
+                        json(
+                                "{'apiVersion':'policy/v1beta1','kind':'PodDisruptionBudget',"
+                                        + "'metadata':{'name':'p'},'spec':{'minAvailable':1}}"))
+                .assertStatus(400, "BadRequest", mismatch("policy/v1beta1", "policy/v1"));
+        api.post(
+                        "/apis/apps/v1/namespaces/" + ns + "/deployments",
+                        json(
+                                "{'apiVersion':'apps/v1beta3','kind':'Deployment','metadata':{'name':'d'}}"))
+                .assertStatus(
+                        400,
+                        "BadRequest",
+                        "Deployment in version \"v1beta3\" cannot be handled as a Deployment: no kind"
+                                + " \"Deployment\" is registered for version \"apps/v1beta3\" in scheme"
+                                + " \"k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30\"");
+    }
+
+    /**
+     * A patch that changes the type meta: kube decodes a JSON or merge patch's result through its
+     * scheme into the URL's kind, so another kind is refused with 422 (the patched object in the
+     * message), while a strategic merge patch's result is converted from a map into the URL's Go
+     * type and its type meta is simply the URL's.
+     */
+    @Test
+    void aPatchThatChangesTheKindIsRefusedUnlessStrategic() {
+        String ns = newNamespace();
+        api.create(eventsV1(ns), newEvent(ns, "k1"));
+        ObjectNode refused =
+                api.patch(
+                                eventsV1(ns) + "/k1",
+                                "application/json-patch+json",
+                                "[{\"op\":\"replace\",\"path\":\"/kind\",\"value\":\"Pod\"}]")
+                        .assertStatusMessageStartsWith(
+                                422, "Invalid", " \"\" is invalid: patch: Invalid value: \"{");
+        assertTrue(
+                refused.get("message")
+                        .asText()
+                        .endsWith(
+                                "no kind \"Pod\" is registered for version \"events.k8s.io/v1\" in"
+                                        + " scheme \"k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30\""),
+                refused.toString());
+        api.patch(
+                        core(ns) + "/k1",
+                        "application/merge-patch+json",
+                        json("{'apiVersion':'apps/v1'}"))
+                .assertStatusMessageStartsWith(
+                        422, "Invalid", " \"\" is invalid: patch: Invalid value: \"{");
+        ObjectNode strategic =
+                api.patch(
+                                core(ns) + "/k1",
+                                "application/strategic-merge-patch+json",
+                                json(
+                                        "{'kind':'Pod','apiVersion':'events.k8s.io/v1','message':'m'}"))
+                        .assertCode(200)
+                        .json();
+        assertEquals("v1", strategic.get("apiVersion").asText());
+        assertEquals("Event", strategic.get("kind").asText());
+        assertEquals("m", strategic.get("message").asText());
+    }
+
+    @Test
+    void anApplyOfTheOtherEventsVersionIsAnInvalidObjectType() {
+        String ns = newNamespace();
+        api.call("PATCH", core(ns) + "/a9?fieldManager=applier")
+                .body("application/apply-patch+yaml", newEvent(ns, "a9"))
+                .send()
+                .assertStatus(
+                        400, "BadRequest", "invalid object type: events.k8s.io/v1, Kind=Event");
+    }
+
     @Test
     void aWatchInOneVersionSeesWritesThroughTheOther() {
         String ns = newNamespace();

@@ -265,6 +265,63 @@ class RuntimeConfigIT {
                         "/apis/batch/v1/namespaces/default/jobs",
                         json("{'apiVersion':'batch/v1','kind':'Job','metadata':{'name':'j'}}"))
                 .assertCode(404);
+        // a turned-off version is still in kube's scheme: its body decodes, then is refused
+        api.post(
+                        "/apis/events.k8s.io/v1/namespaces/default/events",
+                        json(
+                                "{'apiVersion':'v1','kind':'Event','metadata':{'name':'off'},"
+                                        + "'involvedObject':{'kind':'Pod','namespace':'default',"
+                                        + "'name':'p'},'reason':'R','message':'m','type':'Normal'}"))
+                .assertStatus(
+                        400,
+                        "BadRequest",
+                        "the API version in the data (v1) does not match the expected API version"
+                                + " (events.k8s.io/v1)");
+    }
+
+    /**
+     * A JSON or merge patch whose result names the other served version of the kind: kube decodes
+     * it from that version (the same IPAddress fields) and converts it to the URL's, so the write
+     * succeeds and answers in the URL's version; another kind of that version is refused with 422.
+     */
+    @Test
+    void aPatchToTheOtherServedVersionIsDecodedFromItAndAnotherKindRefused() {
+        api.post(GA, address("networking.k8s.io/v1", "10.9.2.1", "a")).assertCode(201);
+        ObjectNode patched =
+                api.patch(
+                                GA + "/10.9.2.1",
+                                "application/merge-patch+json",
+                                json(
+                                        "{'apiVersion':'networking.k8s.io/v1beta1',"
+                                                + "'metadata':{'labels':{'via':'beta'}}}"))
+                        .assertCode(200)
+                        .json();
+        assertEquals("networking.k8s.io/v1", patched.path("apiVersion").asText());
+        assertEquals("beta", patched.at("/metadata/labels/via").asText());
+        assertEquals("a", patched.at("/spec/parentRef/name").asText());
+        ObjectNode refused =
+                api.patch(
+                                BETA + "/10.9.2.1",
+                                "application/json-patch+json",
+                                "[{\"op\":\"replace\",\"path\":\"/kind\",\"value\":\"IPAddressList\"}]")
+                        .assertStatusMessageStartsWith(
+                                422, "Invalid", " \"\" is invalid: patch: Invalid value: \"{");
+        assertTrue(
+                refused.path("message")
+                        .asText()
+                        .endsWith(
+                                "converting (v1beta1.IPAddressList) to (networking.IPAddress):"
+                                        + " unknown conversion"),
+                refused.toString());
+        api.call("PATCH", GA + "/10.9.2.1?fieldManager=applier")
+                .body(
+                        "application/apply-patch+yaml",
+                        address("networking.k8s.io/v1beta1", "10.9.2.1", "a"))
+                .send()
+                .assertStatus(
+                        400,
+                        "BadRequest",
+                        "invalid object type: networking.k8s.io/v1beta1, Kind=IPAddress");
     }
 
     @Test

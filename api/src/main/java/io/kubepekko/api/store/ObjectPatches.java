@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.codec.FieldValidation;
+import io.kubepekko.api.definition.ServedKind;
 import io.kubepekko.api.merge.MergeMetadata;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.patch.JsonPatch;
@@ -13,6 +14,7 @@ import io.kubepekko.api.protobuf.ProtoKinds;
 import io.kubepekko.api.protobuf.ProtoSchema;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -91,10 +93,20 @@ final class ObjectPatches {
         }
         GroupVersionKind patchedKind = scale ? ScaleConversion.GVK : served.gvk();
         Optional<ApiStatus> mistyped;
+        List<String> decodeWarnings = List.of();
         if (p.type() == PatchType.STRATEGIC_MERGE_PATCH) {
             TypeMeta.resetPatched(patchedKind, obj);
             mistyped = Optional.empty();
         } else {
+            Optional<ServedKind> written = scale ? Optional.empty() : writtenIn(versions, obj);
+            if (written.isPresent()) {
+                // kube decodes the patched JSON as the version it names, dropping the fields that
+                // version lacks (warned of, or refused under Strict), and converts it to the URL's.
+                ObjectWrites.Pruned asWritten =
+                        pruner.prune(written.get().type(), obj, p.options().fieldValidation());
+                decodeWarnings = asWritten.warnings();
+                obj = versions.fromStorage(written.get().toStorage(asWritten.object())).deepCopy();
+            }
             mistyped = TypeMeta.checkPatched(patchedKind, obj);
         }
         if (mistyped.isPresent()) {
@@ -113,6 +125,8 @@ final class ObjectPatches {
                     admit);
         }
         ObjectWrites.Pruned pruned = pruner.prune(served, obj, p.options().fieldValidation());
+        List<String> warnings = new ArrayList<>(decodeWarnings);
+        warnings.addAll(pruned.warnings());
         return ObjectUpdates.update(
                 type,
                 namespace,
@@ -120,9 +134,29 @@ final class ObjectPatches {
                 p.name(),
                 versions.toStorage(pruned.object()),
                 p.subresource(),
-                pruned.warnings(),
+                warnings,
                 env,
                 admit);
+    }
+
+    /**
+     * The other served version of the kind a JSON or merge patch's result names in its {@code
+     * apiVersion} (with the kind's own {@code kind}, or none); empty when it names the URL's
+     * version or anything else, which {@link TypeMeta#checkPatched} judges.
+     */
+    private static Optional<ServedKind> writtenIn(Versions versions, ObjectNode patched) {
+        JsonNode apiVersion = patched.get("apiVersion");
+        JsonNode kind = patched.get("kind");
+        if (apiVersion == null || !apiVersion.isTextual()) {
+            return Optional.empty();
+        }
+        if (kind != null
+                && !(kind.isTextual()
+                        && (kind.asText().isEmpty()
+                                || kind.asText().equals(versions.served().kind())))) {
+            return Optional.empty();
+        }
+        return versions.other(apiVersion.asText());
     }
 
     /**

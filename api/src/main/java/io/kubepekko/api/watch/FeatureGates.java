@@ -12,11 +12,13 @@ import java.util.Map;
  * kube-apiserver 1.35's syntax, rules and messages (component-base's feature gate behind its
  * component registry); a value afterwards, so request code can read it without synchronisation.
  *
- * <p>Every gate carries its stage as kube 1.35 has it ({@link FeatureGateSpecs}): an alpha gate is
- * off by default, a beta one on (unless kube ships it off), a GA gate is locked on and a deprecated
- * one may be locked too; setting a locked gate to anything but its default refuses to start,
- * setting a GA or deprecated gate logs kube's warning, and a gate kube has removed (as SPEC's
- * {@code APIListChunking}, {@code RemainingItemCount}, {@code EfficientWatchResumption}, {@code
+ * <p>The server knows every gate kube-apiserver 1.35 does ({@link FeatureGateSpecs}: kubelet,
+ * scheduler, controller, logging and client-go gates too, as one {@code --feature-gates} is passed
+ * to every component), each with its stage as kube 1.35 has it: an alpha gate is off by default, a
+ * beta one on (unless kube ships it off), a GA gate is on and mostly locked, a deprecated one may
+ * be locked too; setting a locked gate to anything but its default refuses to start, setting a GA
+ * or deprecated gate logs kube's warning, and a gate kube has removed (as SPEC's {@code
+ * APIListChunking}, {@code RemainingItemCount}, {@code EfficientWatchResumption}, {@code
  * RemoveSelfLink}) is unrecognized, its feature simply always on.
  *
  * @param explicit the gates named in the flag, with the value given there, in the order first named
@@ -58,7 +60,7 @@ public record FeatureGates(Map<String, Boolean> explicit) {
         return new FeatureGates(Map.of());
     }
 
-    /** The gates the server knows, in kube's order (alphabetical, upper case first). */
+    /** The gates the server knows, in kube's order (byte order: upper case first). */
     public static List<Gate> known() {
         return FeatureGateSpecs.KNOWN;
     }
@@ -224,12 +226,7 @@ public record FeatureGates(Map<String, Boolean> explicit) {
     }
 
     private static Gate gate(String name) {
-        for (Gate g : FeatureGateSpecs.KNOWN) {
-            if (g.name().equals(name)) {
-                return g;
-            }
-        }
-        return null;
+        return FeatureGateSpecs.BY_NAME.get(name);
     }
 
     /** Go's {@code strconv.ParseBool}: the only spellings it accepts; null for anything else. */

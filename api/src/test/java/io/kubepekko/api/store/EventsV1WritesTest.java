@@ -1,6 +1,7 @@
 package io.kubepekko.api.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -185,6 +186,50 @@ class EventsV1WritesTest {
                         null,
                         through(apiVersion, manager)))
                 .orThrow();
+    }
+
+    /**
+     * A JSON or merge patch whose result names the kind's other served version is decoded as that
+     * version, as kube decodes the patched JSON through its scheme: the fields only the URL's
+     * version has are unknown there (refused under Strict), and the fields of the named version
+     * count.
+     */
+    @Test
+    void aPatchResultNamingTheOtherVersionIsDecodedAsThatVersion() {
+        createThroughEventsV1();
+        WriteDecision d =
+                run(
+                        new WriteOp.Patch(
+                                "e1",
+                                PatchType.MERGE_PATCH,
+                                "{\"apiVersion\":\"v1\",\"message\":\"x\"}"
+                                        .getBytes(StandardCharsets.UTF_8),
+                                null,
+                                through(V1, "a")));
+        ApiStatus s = assertInstanceOf(WriteResult.Refused.class, d).status();
+        assertEquals(400, s.code());
+        assertTrue(s.message().contains("unknown field \"note\""), s.message());
+        assertTrue(s.message().contains("unknown field \"regarding\""), s.message());
+        assertFalse(s.message().contains("\"message\""), s.message());
+
+        // Warn: the fields core/v1 lacks are dropped, so the events.k8s.io/v1 update that results
+        // has lost its regarding object and reporting controller, which its validation refuses.
+        WriteOptions warn = new WriteOptions(false, "b", FieldValidation.WARN).inVersion(V1);
+        List<String> causes =
+                refusal(
+                        run(
+                                new WriteOp.Patch(
+                                        "e1",
+                                        PatchType.JSON_PATCH,
+                                        ("[{\"op\":\"replace\",\"path\":\"/apiVersion\",\"value\":\"v1\"},"
+                                                        + "{\"op\":\"add\",\"path\":\"/message\",\"value\":\"x\"}]")
+                                                .getBytes(StandardCharsets.UTF_8),
+                                        null,
+                                        warn)));
+        assertTrue(causes.contains("reportingController: Required value"), causes.toString());
+        assertTrue(
+                causes.contains("message: Invalid value: \"x\": field is immutable"),
+                causes.toString());
     }
 
     @Test

@@ -43,21 +43,90 @@ class FeatureGatesTest {
             switch (gate.stage()) {
                 case ALPHA -> assertFalse(gate.defaultEnabled() || gate.locked(), gate.name());
                 case BETA -> assertFalse(gate.locked(), gate.name());
-                case GA -> assertTrue(gate.defaultEnabled() && gate.locked(), gate.name());
+                case GA -> assertTrue(gate.defaultEnabled(), gate.name());
                 case DEPRECATED -> {}
             }
         }
     }
 
     @Test
-    void theGatesAreKube135sGenericApiServersInItsOrder() {
+    void theGatesAreKubeApiserver135sInItsOrder() {
         List<String> names = FeatureGates.known().stream().map(Gate::name).toList();
-        assertEquals(41, names.size());
+        // kube-apiserver 1.35's whole registry: pkg/features with the generic API server's,
+        // apiextensions', controller-manager's and zpages' gates, logs, metrics and client-go
+        assertEquals(218, names.size());
         // kube keeps them sorted case-sensitively, upper case first
         assertEquals(names.stream().sorted().toList(), names);
         assertEquals(
                 new Gate(WATCH_LIST, Stage.BETA, true, false),
                 FeatureGates.known().get(names.indexOf(WATCH_LIST)));
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "GangScheduling=true", // kube pkg/features (scheduler), alpha
+                "PodLevelResources=false", // kubelet, beta
+                "InformerResourceVersion=false", // client-go, GA not locked
+                "WatchListClient=false", // client-go, beta
+                "ContextualLogging=false", // component-base logs
+                "ComponentSLIs=true", // component-base metrics, GA locked on
+                "CRDObservedGenerationTracking=true", // apiextensions-apiserver
+                "CloudControllerManagerWebhook=true", // controller-manager
+                "ComponentStatusz=true", // component-base zpages
+                "RuntimeClassInImageCriApi=true" // kube's spelling, not the Go constant's
+            })
+    void gatesOfEveryComponentInKubeApiserversRegistryAreAccepted(String flag) {
+        FeatureGates gates = FeatureGates.parse(flag);
+        String name = flag.substring(0, flag.indexOf('='));
+        assertEquals(
+                Boolean.parseBoolean(flag.substring(flag.indexOf('=') + 1)), gates.enabled(name));
+    }
+
+    @Test
+    void kubeletAndControllerGatesKeepKubesStagesAndLocks() {
+        assertEquals(
+                new Gate("InPlacePodVerticalScaling", Stage.GA, true, true),
+                FeatureGates.known().stream()
+                        .filter(g -> g.name().equals("InPlacePodVerticalScaling"))
+                        .findFirst()
+                        .orElseThrow());
+        assertTrue(
+                FeatureGates.parse("InPlacePodVerticalScaling=true")
+                        .enabled("InPlacePodVerticalScaling"));
+        IllegalArgumentException locked =
+                assertThrows(
+                        IllegalArgumentException.class,
+                        () ->
+                                FeatureGates.parse(
+                                        "InPlacePodVerticalScaling=false,JobManagedBy=false"));
+        assertEquals(
+                "[cannot set feature gate InPlacePodVerticalScaling to false, feature is locked to true,"
+                        + " cannot set feature gate JobManagedBy to false, feature is locked to true]",
+                locked.getMessage());
+        FeatureGates allAlpha = FeatureGates.parse("AllAlpha=true");
+        assertTrue(allAlpha.enabled("GangScheduling"));
+        assertFalse(allAlpha.enabled("AllowDNSOnlyNodeCSR"), "deprecated: no meta-gate moves it");
+        assertEquals(
+                List.of(
+                        "Setting deprecated feature gate GitRepoVolumeDriver=true. It will be removed in a future release."),
+                FeatureGates.parse("GitRepoVolumeDriver=true").warnings());
+        IllegalArgumentException unknown =
+                assertThrows(
+                        IllegalArgumentException.class,
+                        () -> FeatureGates.parse("RuntimeClassInImageCriAPI=true"));
+        assertEquals("unrecognized feature gate: RuntimeClassInImageCriAPI", unknown.getMessage());
+    }
+
+    @Test
+    void aDataLineIsNameStageDefaultAndAnOptionalLock() {
+        assertEquals(
+                new Gate("X", Stage.DEPRECATED, false, true),
+                FeatureGateSpecs.gate("X DEPRECATED false locked"));
+        assertEquals(new Gate("Y", Stage.BETA, true, false), FeatureGateSpecs.gate("Y BETA true"));
+        assertThrows(IllegalStateException.class, () -> FeatureGateSpecs.gate("Z BETA yes"));
+        assertThrows(
+                IllegalStateException.class, () -> FeatureGateSpecs.gate("Z BETA true frozen"));
     }
 
     static Stream<Arguments> flags() {

@@ -137,8 +137,9 @@ public final class ApiServerFlags {
                     null,
                     "Comma-separated list of component:key=value pairs that describe feature gates for"
                             + " alpha/experimental features; the component defaults to \"kube\", and the flag"
-                            + " may be repeated. The gates are kube-apiserver 1.35's generic API server's"
-                            + " (docs/operations.md lists them), AllAlpha and AllBeta",
+                            + " may be repeated. The gates are every gate kube-apiserver 1.35 knows, the"
+                            + " kubelet's, scheduler's and controllers' too (docs/operations.md), AllAlpha"
+                            + " and AllBeta",
                     false,
                     true,
                     given -> String.join(",", given));

@@ -694,6 +694,21 @@ class ApiServerFlagsTest {
             assertEquals(FeatureGates.defaults(), settings().reads().featureGates());
         }
 
+        @Test
+        void theGatesOfTheOtherComponentsAreAcceptedAsByKubeApiserver() throws Exception {
+            FeatureGates gates =
+                    settings(
+                                    "--feature-gates=kube:InPlacePodVerticalScaling=true,"
+                                            + "kube:GangScheduling=true,kube:WatchListClient=false")
+                            .reads()
+                            .featureGates();
+            assertTrue(gates.enabled("GangScheduling"));
+            assertFalse(gates.enabled("WatchListClient"));
+            assertEquals(
+                    "cannot set feature gate InPlacePodVerticalScaling to false, feature is locked to true",
+                    error("--feature-gates", "InPlacePodVerticalScaling=false"));
+        }
+
         @ParameterizedTest(name = "{0}")
         @ValueSource(
                 strings = {
