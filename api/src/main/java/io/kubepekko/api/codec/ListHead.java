@@ -5,17 +5,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 
 /**
- * What a list carries besides its items: its type and its {@code metadata}.
+ * What a list carries besides its items: its type and its {@code metadata} (never a {@code
+ * selfLink}: kube has not set one since RemoveSelfLink went GA).
  *
- * @param selfLink the collection's path, or null: kube stopped setting it (RemoveSelfLink, GA in
- *     1.24), so this server passes null
  * @param continueToken the token of the next page, or null
  * @param remainingItemCount how many items follow, or null when not reported
  */
 public record ListHead(
         String apiVersion,
         String kind,
-        String selfLink,
         long resourceVersion,
         String continueToken,
         Long remainingItemCount) {
@@ -23,9 +21,6 @@ public record ListHead(
     /** The list's {@code metadata} (a ListMeta). */
     public ObjectNode metadata() {
         ObjectNode meta = JsonNodeFactory.instance.objectNode();
-        if (selfLink != null) {
-            meta.put("selfLink", selfLink);
-        }
         meta.put("resourceVersion", Long.toString(resourceVersion));
         if (continueToken != null) {
             meta.put("continue", continueToken);
@@ -54,9 +49,6 @@ public record ListHead(
                         .append("\",\"apiVersion\":\"")
                         .append(apiVersion)
                         .append("\",\"metadata\":{");
-        if (selfLink != null) {
-            b.append("\"selfLink\":\"").append(selfLink).append("\",");
-        }
         b.append("\"resourceVersion\":\"").append(resourceVersion).append('"');
         if (continueToken != null) {
             b.append(",\"continue\":\"").append(continueToken).append('"');

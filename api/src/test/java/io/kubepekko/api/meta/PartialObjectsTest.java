@@ -40,7 +40,6 @@ class PartialObjectsTest {
                 new ListHead(
                         PartialObjects.apiVersion(metaVersion),
                         PartialObjects.LIST_KIND,
-                        null,
                         9,
                         "c",
                         3L);

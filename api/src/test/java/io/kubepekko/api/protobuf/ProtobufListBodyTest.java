@@ -56,7 +56,7 @@ class ProtobufListBodyTest {
         return pods;
     }
 
-    private static final ListHead HEAD = new ListHead("v1", "PodList", null, 42, "tok", 7L);
+    private static final ListHead HEAD = new ListHead("v1", "PodList", 42, "tok", 7L);
 
     /**
      * keepUpTo 0 encodes every item again while writing; a large one writes the items encoded when

@@ -161,7 +161,6 @@ public final class Encoder {
                 new ListHead(
                         itemKind.apiVersion(),
                         listKind,
-                        null,
                         chunk.resourceVersion(),
                         chunk.continueToken(),
                         chunk.remainingItemCount());
