@@ -81,6 +81,10 @@ public final class EventsV1Conversion implements VersionConversion {
                     "deprecatedLastTimestamp",
                     "deprecatedCount");
 
+    /** The renaming from core/v1 to events.k8s.io/v1, done on stored bytes. */
+    private static final TopLevelFields TO_EVENTS_BYTES =
+            TopLevelFields.renaming(TO_EVENTS, EVENTS_ORDER);
+
     /**
      * kube's field label conversion for events.k8s.io/v1 Events: the labels it accepts, mapped to
      * the core/v1 labels its selectable fields are kept under.
@@ -111,8 +115,7 @@ public final class EventsV1Conversion implements VersionConversion {
     /** Renaming only: done on the bytes, values copied as they are stored. */
     @Override
     public byte[] fromStorageJson(byte[] stored, GroupVersionKind served) {
-        return TopLevelFields.rewrite(
-                stored, served.kind(), served.apiVersion(), TO_EVENTS, EVENTS_ORDER);
+        return TO_EVENTS_BYTES.rewrite(stored, served.kind(), served.apiVersion());
     }
 
     @Override

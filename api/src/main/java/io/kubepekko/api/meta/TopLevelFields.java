@@ -5,107 +5,225 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * Renames and reorders the top-level fields of an object's JSON without parsing its values: each
- * value is copied as the bytes it already is. Serving a list through a version that differs from
- * the stored one only in field names (events.k8s.io/v1 Events over core/v1) converts every item;
- * parsing each into a tree and writing it again cost several times the list itself, and even
- * Jackson's tokenizer, which canonicalises every nested field name it skips, most of it.
+ * One renaming and reordering of an object's top-level fields, applied to JSON without parsing its
+ * values: each value is copied as the bytes it already is. Serving a list through a version that
+ * differs from the stored one only in field names (events.k8s.io/v1 Events over core/v1) converts
+ * every item; parsing each into a tree and writing it again cost several times the list itself, and
+ * even Jackson's tokenizer, which canonicalises every nested field name it skips, most of it.
  *
  * <p>So the top level is read by a scanner that knows only where a JSON value ends (strings with
  * their escapes, nesting of objects and arrays, scalars up to the next delimiter): enough for JSON
  * this server wrote itself, which is all it is given (stored objects, whose bytes came out of
- * Jackson). The output is byte for byte what {@link Json#bytes} writes for the same renaming done
- * on the tree, which the tests check over random objects.
+ * Jackson). Names are matched as bytes against the ones the renaming knows. The output is byte for
+ * byte what {@link Json#bytes} writes for the same renaming done on a tree (a later duplicate
+ * winning, as in a tree), which the tests check over random objects.
  */
 public final class TopLevelFields {
-    private TopLevelFields() {}
 
-    /** Where one top-level field's quoted name and value are, and its served name. */
-    private record Field(String name, int nameStart, int nameEnd, int valueStart, int valueEnd) {}
+    private static final byte[] KIND = "kind".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] API_VERSION = "apiVersion".getBytes(StandardCharsets.US_ASCII);
+
+    /** The output's fields in order (type meta excluded), each as its quoted name. */
+    private final byte[][] slotNames;
+
+    /** Stored names the renaming knows, their unquoted bytes, and the slot each goes to. */
+    private final byte[][] knownNames;
+
+    private final int[] knownSlots;
+
+    /** The same by text, for the rare name written with escapes. */
+    private final Map<String, Integer> slotsByStoredName;
+
+    /** Served name of each stored name the renaming renames (for fields no slot holds). */
+    private final Map<String, String> names;
+
+    private TopLevelFields(Map<String, String> names, List<String> order) {
+        this.names = Map.copyOf(names);
+        Set<String> slots = new LinkedHashSet<>(order);
+        slots.remove("kind");
+        slots.remove("apiVersion");
+        List<String> slotList = List.copyOf(slots);
+        slotNames = new byte[slotList.size()][];
+        for (int i = 0; i < slotNames.length; i++) {
+            slotNames[i] = quoted(slotList.get(i));
+        }
+        // A stored name goes where its served name (renamed, or itself) is ordered: every renamed
+        // name and every ordered name, which a stored object may hold under its own name too.
+        Map<String, Integer> byStored = new HashMap<>();
+        Set<String> candidates = new LinkedHashSet<>(names.keySet());
+        candidates.addAll(slotList);
+        for (String stored : candidates) {
+            int slot = slotList.indexOf(names.getOrDefault(stored, stored));
+            if (slot >= 0 && !stored.equals("kind") && !stored.equals("apiVersion")) {
+                byStored.put(stored, slot);
+            }
+        }
+        slotsByStoredName = Map.copyOf(byStored);
+        knownNames = new byte[byStored.size()][];
+        knownSlots = new int[byStored.size()];
+        int i = 0;
+        for (Map.Entry<String, Integer> e : byStored.entrySet()) {
+            knownNames[i] = e.getKey().getBytes(StandardCharsets.UTF_8);
+            knownSlots[i] = e.getValue();
+            i++;
+        }
+    }
+
+    /**
+     * A renaming: top-level fields renamed by {@code names} (stored name to served name), written
+     * in {@code order} (served names; {@code kind} and {@code apiVersion} are always first), then
+     * those {@code order} does not name in the order they came.
+     */
+    public static TopLevelFields renaming(Map<String, String> names, List<String> order) {
+        return new TopLevelFields(names, order);
+    }
 
     /**
      * {@code json}'s object with {@code kind} and {@code apiVersion} first (the stored ones
-     * dropped), then its other fields renamed by {@code names} in {@code order}, then those {@code
-     * order} does not name in the order they came.
+     * dropped), then its other fields renamed and ordered.
      *
      * @param kind a kind name (letters and digits only)
      * @param apiVersion a group version (letters, digits, '.', '-' and '/' only)
      * @throws IllegalArgumentException when {@code json} is not one JSON object
      */
-    public static byte[] rewrite(
-            byte[] json,
-            String kind,
-            String apiVersion,
-            Map<String, String> names,
-            List<String> order) {
+    public byte[] rewrite(byte[] json, String kind, String apiVersion) {
         requirePlain(kind);
         requirePlain(apiVersion);
-        Map<String, Field> byName = new HashMap<>();
-        List<Field> unordered = new ArrayList<>();
+        int slots = slotNames.length;
+        // Value spans per slot, then (growing) per unordered field with its quoted name's span or,
+        // when renamed, the new quoted name.
+        int[] slotStart = new int[slots];
+        int[] slotEnd = new int[slots];
+        Arrays.fill(slotStart, -1);
+        Extra extra = new Extra();
         try {
-            scan(json, names, order, byName, unordered);
+            scan(json, slotStart, slotEnd, extra);
         } catch (ArrayIndexOutOfBoundsException e) {
             throw new IllegalArgumentException("not one JSON object: it ends too early");
         }
         byte[] head =
                 ("{\"kind\":\"" + kind + "\",\"apiVersion\":\"" + apiVersion + "\"")
                         .getBytes(StandardCharsets.US_ASCII);
-        List<Field> fields = new ArrayList<>(byName.size());
-        for (String name : order) {
-            Field f = byName.get(name);
-            if (f != null) {
-                fields.add(f);
+        int size = head.length + 1;
+        for (int s = 0; s < slots; s++) {
+            if (slotStart[s] >= 0) {
+                size += 2 + slotNames[s].length + slotEnd[s] - slotStart[s];
             }
         }
-        fields.addAll(unordered);
-        List<byte[]> renamed = new ArrayList<>(fields.size());
-        int size = head.length + 1;
-        for (Field f : fields) {
-            byte[] quoted = f.nameStart() < 0 ? quoted(f.name()) : null;
-            renamed.add(quoted);
-            int nameLength = quoted != null ? quoted.length : f.nameEnd() - f.nameStart();
-            size += 1 + nameLength + 1 + (f.valueEnd() - f.valueStart());
+        for (int e = 0; e < extra.count; e++) {
+            size += 2 + extra.nameLength(e) + extra.valueEnd[e] - extra.valueStart[e];
         }
         byte[] out = new byte[size];
         System.arraycopy(head, 0, out, 0, head.length);
         int at = head.length;
-        for (int i = 0; i < fields.size(); i++) {
-            Field f = fields.get(i);
-            out[at++] = ',';
-            byte[] quoted = renamed.get(i);
-            if (quoted != null) {
-                System.arraycopy(quoted, 0, out, at, quoted.length);
-                at += quoted.length;
-            } else {
-                int length = f.nameEnd() - f.nameStart();
-                System.arraycopy(json, f.nameStart(), out, at, length);
-                at += length;
+        for (int s = 0; s < slots; s++) {
+            if (slotStart[s] >= 0) {
+                at =
+                        field(
+                                out,
+                                at,
+                                slotNames[s],
+                                0,
+                                slotNames[s].length,
+                                json,
+                                slotStart[s],
+                                slotEnd[s]);
             }
-            out[at++] = ':';
-            int length = f.valueEnd() - f.valueStart();
-            System.arraycopy(json, f.valueStart(), out, at, length);
-            at += length;
+        }
+        for (int e = 0; e < extra.count; e++) {
+            at =
+                    extra.renamed[e] != null
+                            ? field(
+                                    out,
+                                    at,
+                                    extra.renamed[e],
+                                    0,
+                                    extra.renamed[e].length,
+                                    json,
+                                    extra.valueStart[e],
+                                    extra.valueEnd[e])
+                            : field(
+                                    out,
+                                    at,
+                                    json,
+                                    extra.nameStart[e],
+                                    extra.nameEnd[e],
+                                    json,
+                                    extra.valueStart[e],
+                                    extra.valueEnd[e]);
         }
         out[at] = '}';
         return out;
     }
 
-    /**
-     * Reads the top level: each field's name and value span, kept by served name ({@code byName}, a
-     * later duplicate winning as it does in a tree) and, for names {@code order} does not list, in
-     * their order of arrival.
-     */
-    private static void scan(
-            byte[] b,
-            Map<String, String> names,
-            List<String> order,
-            Map<String, Field> byName,
-            List<Field> unordered) {
+    /** The fields no slot holds, in their order of arrival. */
+    private static final class Extra {
+        int count;
+        int[] nameStart = new int[4];
+        int[] nameEnd = new int[4];
+        int[] valueStart = new int[4];
+        int[] valueEnd = new int[4];
+        byte[][] renamed = new byte[4][];
+        List<String> text = new ArrayList<>();
+
+        void add(String name, int ns, int ne, byte[] quotedRenamed, int vs, int ve) {
+            for (int e = 0; e < count; e++) {
+                if (text.get(e).equals(name)) {
+                    // A duplicate name: the later value in the earlier place, as a tree keeps it.
+                    valueStart[e] = vs;
+                    valueEnd[e] = ve;
+                    return;
+                }
+            }
+            if (count == nameStart.length) {
+                int n = count * 2;
+                nameStart = Arrays.copyOf(nameStart, n);
+                nameEnd = Arrays.copyOf(nameEnd, n);
+                valueStart = Arrays.copyOf(valueStart, n);
+                valueEnd = Arrays.copyOf(valueEnd, n);
+                renamed = Arrays.copyOf(renamed, n);
+            }
+            nameStart[count] = ns;
+            nameEnd[count] = ne;
+            renamed[count] = quotedRenamed;
+            valueStart[count] = vs;
+            valueEnd[count] = ve;
+            text.add(name);
+            count++;
+        }
+
+        int nameLength(int e) {
+            return renamed[e] != null ? renamed[e].length : nameEnd[e] - nameStart[e];
+        }
+    }
+
+    private static int field(
+            byte[] out,
+            int at,
+            byte[] name,
+            int nameFrom,
+            int nameTo,
+            byte[] json,
+            int valueFrom,
+            int valueTo) {
+        out[at++] = ',';
+        System.arraycopy(name, nameFrom, out, at, nameTo - nameFrom);
+        at += nameTo - nameFrom;
+        out[at++] = ':';
+        System.arraycopy(json, valueFrom, out, at, valueTo - valueFrom);
+        return at + valueTo - valueFrom;
+    }
+
+    /** Reads the top level into the slots' spans and the unordered fields. */
+    private void scan(byte[] b, int[] slotStart, int[] slotEnd, Extra extra) {
         int i = skipSpace(b, 0);
         expect(b, i, '{');
         i = skipSpace(b, i + 1);
@@ -114,30 +232,11 @@ public final class TopLevelFields {
                 expect(b, i, '"');
                 int nameStart = i;
                 int nameEnd = stringEnd(b, i);
-                String stored = name(b, nameStart, nameEnd);
                 i = skipSpace(b, nameEnd);
                 expect(b, i, ':');
                 int valueStart = skipSpace(b, i + 1);
                 int valueEnd = valueEnd(b, valueStart);
-                if (!stored.equals("kind") && !stored.equals("apiVersion")) {
-                    String served = names.getOrDefault(stored, stored);
-                    boolean same = served.equals(stored);
-                    Field f =
-                            new Field(
-                                    served,
-                                    same ? nameStart : -1,
-                                    same ? nameEnd : -1,
-                                    valueStart,
-                                    valueEnd);
-                    Field before = byName.put(served, f);
-                    if (!order.contains(served)) {
-                        if (before == null) {
-                            unordered.add(f);
-                        } else {
-                            unordered.set(unordered.indexOf(before), f);
-                        }
-                    }
-                }
+                place(b, nameStart, nameEnd, valueStart, valueEnd, slotStart, slotEnd, extra);
                 i = skipSpace(b, valueEnd);
                 if (b[i] == ',') {
                     i = skipSpace(b, i + 1);
@@ -150,6 +249,63 @@ public final class TopLevelFields {
         if (skipSpace(b, i + 1) != b.length) {
             throw new IllegalArgumentException("not one JSON object: more follows it");
         }
+    }
+
+    /** Puts one field where it belongs: dropped (type meta), a slot, or the unordered rest. */
+    private void place(
+            byte[] b,
+            int nameStart,
+            int nameEnd,
+            int valueStart,
+            int valueEnd,
+            int[] slotStart,
+            int[] slotEnd,
+            Extra extra) {
+        int from = nameStart + 1;
+        int to = nameEnd - 1;
+        if (!hasEscape(b, from, to)) {
+            if (equals(b, from, to, KIND) || equals(b, from, to, API_VERSION)) {
+                return;
+            }
+            for (int k = 0; k < knownNames.length; k++) {
+                if (equals(b, from, to, knownNames[k])) {
+                    slotStart[knownSlots[k]] = valueStart;
+                    slotEnd[knownSlots[k]] = valueEnd;
+                    return;
+                }
+            }
+        }
+        String name = text(b, nameStart, nameEnd);
+        if (name.equals("kind") || name.equals("apiVersion")) {
+            return;
+        }
+        Integer slot = slotsByStoredName.get(name);
+        if (slot != null) {
+            slotStart[slot] = valueStart;
+            slotEnd[slot] = valueEnd;
+            return;
+        }
+        String served = names.get(name);
+        extra.add(
+                served != null ? served : name,
+                nameStart,
+                nameEnd,
+                served != null ? quoted(served) : null,
+                valueStart,
+                valueEnd);
+    }
+
+    private static boolean hasEscape(byte[] b, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (b[i] == '\\') {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean equals(byte[] b, int from, int to, byte[] name) {
+        return to - from == name.length && Arrays.equals(b, from, to, name, 0, name.length);
     }
 
     /** The end (exclusive) of the value that starts at {@code i}. */
@@ -206,18 +362,16 @@ public final class TopLevelFields {
         }
     }
 
-    /** A quoted name's text: its escapes, when it has any, undone by Jackson. */
-    private static String name(byte[] b, int start, int end) {
-        for (int i = start + 1; i < end - 1; i++) {
-            if (b[i] == '\\') {
-                try {
-                    return Json.MAPPER.readValue(b, start, end - start, String.class);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            }
+    /** A quoted name's text, its escapes undone by Jackson when it has any. */
+    private static String text(byte[] b, int start, int end) {
+        if (!hasEscape(b, start + 1, end - 1)) {
+            return new String(b, start + 1, end - start - 2, StandardCharsets.UTF_8);
         }
-        return new String(b, start + 1, end - start - 2, StandardCharsets.UTF_8);
+        try {
+            return Json.MAPPER.readValue(b, start, end - start, String.class);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static byte[] quoted(String name) {

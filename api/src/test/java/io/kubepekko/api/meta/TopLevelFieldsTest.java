@@ -11,14 +11,14 @@ import org.junit.jupiter.api.Test;
 /** Top-level renaming on bytes: names, order, type meta, and what it refuses. */
 class TopLevelFieldsTest {
 
+    private static final TopLevelFields RENAMING =
+            TopLevelFields.renaming(
+                    Map.of("old", "new"), List.of("kind", "apiVersion", "metadata", "new", "b"));
+
     private static String rewrite(String json) {
         return new String(
-                TopLevelFields.rewrite(
-                        json.replace('\'', '"').getBytes(UTF_8),
-                        "Thing",
-                        "example.com/v2",
-                        Map.of("old", "new"),
-                        List.of("kind", "apiVersion", "metadata", "new", "b")),
+                RENAMING.rewrite(
+                        json.replace('\'', '"').getBytes(UTF_8), "Thing", "example.com/v2"),
                 UTF_8);
     }
 
@@ -68,8 +68,6 @@ class TopLevelFieldsTest {
         assertThrows(IllegalArgumentException.class, () -> rewrite("{}{}"));
         assertThrows(
                 IllegalArgumentException.class,
-                () ->
-                        TopLevelFields.rewrite(
-                                "{}".getBytes(UTF_8), "Bad\"Kind", "v1", Map.of(), List.of()));
+                () -> RENAMING.rewrite("{}".getBytes(UTF_8), "Bad\"Kind", "v1"));
     }
 }
