@@ -145,6 +145,23 @@ class KubectlTableE2E {
         assertEquals("events.k8s.io/v1 Started container app web-0 1", result.stdout().trim());
     }
 
+    /** {@code kubectl events} lists the event {@code get events.v1.events.k8s.io} reads above. */
+    @Test
+    void kubectlEventsListsTheSameEvent() {
+        ProcessResult result = ok("events", "-n", NS);
+        String row =
+                result.stdout()
+                        .lines()
+                        .filter(line -> line.contains("Pod/web-0"))
+                        .findFirst()
+                        .orElse("");
+        assertTrue(
+                row.contains("Normal")
+                        && row.contains("Started")
+                        && row.contains("Started container app"),
+                result.describe());
+    }
+
     @Test
     void anAutoscalerMadeThroughV2ReadsThroughV1() {
         assertEquals(
