@@ -7,31 +7,18 @@ import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.auth.review.Review;
 import io.kubepekko.api.auth.review.Reviews;
 import io.kubepekko.api.kinds.AutoscalingV1Conversion;
-import io.kubepekko.api.kinds.BindingStrategy;
-import io.kubepekko.api.kinds.ConfigMapStrategy;
 import io.kubepekko.api.kinds.CronJobStrategy;
-import io.kubepekko.api.kinds.EndpointsStrategy;
-import io.kubepekko.api.kinds.EventStrategy;
 import io.kubepekko.api.kinds.EventsV1Conversion;
 import io.kubepekko.api.kinds.HorizontalPodAutoscalerStrategy;
 import io.kubepekko.api.kinds.IngressStrategy;
 import io.kubepekko.api.kinds.IpAddressStrategy;
 import io.kubepekko.api.kinds.JobStrategy;
 import io.kubepekko.api.kinds.LeaseStrategy;
-import io.kubepekko.api.kinds.LimitRangeStrategy;
-import io.kubepekko.api.kinds.NamespaceStrategy;
 import io.kubepekko.api.kinds.NetworkPolicyStrategy;
-import io.kubepekko.api.kinds.NodeStrategy;
-import io.kubepekko.api.kinds.PersistentVolumeClaimStrategy;
-import io.kubepekko.api.kinds.PersistentVolumeStrategy;
 import io.kubepekko.api.kinds.PodDisruptionBudgetStrategy;
-import io.kubepekko.api.kinds.PodStrategy;
 import io.kubepekko.api.kinds.PriorityClassStrategy;
-import io.kubepekko.api.kinds.ResourceQuotaStrategy;
 import io.kubepekko.api.kinds.RoleBindingStrategy;
 import io.kubepekko.api.kinds.RoleStrategy;
-import io.kubepekko.api.kinds.SecretStrategy;
-import io.kubepekko.api.kinds.ServiceStrategy;
 import io.kubepekko.api.kinds.StorageClassStrategy;
 import io.kubepekko.api.kinds.WorkloadStrategy;
 import io.kubepekko.api.registry.NameRule;
@@ -39,35 +26,25 @@ import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.registry.ScaleSpec;
 import io.kubepekko.api.registry.Strategy;
 import io.kubepekko.api.registry.VersionConversion;
-import io.kubepekko.api.table.ConfigMapPrinter;
 import io.kubepekko.api.table.ConvertedPrinter;
 import io.kubepekko.api.table.CronJobPrinter;
 import io.kubepekko.api.table.DaemonSetPrinter;
 import io.kubepekko.api.table.DeploymentPrinter;
-import io.kubepekko.api.table.EndpointsPrinter;
 import io.kubepekko.api.table.EventPrinter;
 import io.kubepekko.api.table.HorizontalPodAutoscalerPrinter;
 import io.kubepekko.api.table.IngressPrinter;
 import io.kubepekko.api.table.IpAddressPrinter;
 import io.kubepekko.api.table.JobPrinter;
 import io.kubepekko.api.table.LeasePrinter;
-import io.kubepekko.api.table.NamespacePrinter;
 import io.kubepekko.api.table.NetworkPolicyPrinter;
-import io.kubepekko.api.table.NodePrinter;
-import io.kubepekko.api.table.PersistentVolumeClaimPrinter;
-import io.kubepekko.api.table.PersistentVolumePrinter;
 import io.kubepekko.api.table.PodDisruptionBudgetPrinter;
-import io.kubepekko.api.table.PodPrinter;
 import io.kubepekko.api.table.PriorityClassPrinter;
 import io.kubepekko.api.table.ReplicaSetPrinter;
-import io.kubepekko.api.table.ResourceQuotaPrinter;
 import io.kubepekko.api.table.RoleBindingPrinter;
-import io.kubepekko.api.table.SecretPrinter;
-import io.kubepekko.api.table.ServiceAccountPrinter;
-import io.kubepekko.api.table.ServicePrinter;
 import io.kubepekko.api.table.StatefulSetPrinter;
 import io.kubepekko.api.table.StorageClassPrinter;
 import io.kubepekko.api.table.TablePrinter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -76,7 +53,8 @@ import java.util.Locale;
  * categories, scope, verbs, subresources, the facts the generic write path needs (create-on-update,
  * generation tracking, name rule, field-selector labels, whether a removing DELETE answers with the
  * object), the kind's strategy and its Table printer. Adding a built-in kind is one entry here
- * (plus its strategy and printer classes where it has its own).
+ * (core/v1 kinds: in {@link CoreKinds}) (plus its strategy and printer classes where it has its
+ * own).
  *
  * <p>Groups appear in kube-apiserver's discovery order (apps, events.k8s.io, authentication.k8s.io,
  * authorization.k8s.io, autoscaling, batch, networking.k8s.io, policy, rbac.authorization.k8s.io,
@@ -97,155 +75,9 @@ import java.util.Locale;
 public final class BuiltinKinds {
     private BuiltinKinds() {}
 
-    private static final String[] NO_DELETECOLLECTION = {
-        "create", "delete", "get", "list", "patch", "update", "watch"
-    };
-
-    private static final List<KindDefinition> ALL =
+    /** The named groups' kinds, in kube-apiserver's discovery order of groups. */
+    private static final List<KindDefinition> GROUPS =
             List.of(
-                    // core/v1: bindings hold nothing; a create binds the pod it names
-                    // (pods/{name}/binding).
-                    builtin(
-                            builder("", "v1", "Binding", "bindings")
-                                    .forwardsCreateTo("pods", "binding"),
-                            new BindingStrategy(),
-                            TablePrinter.DEFAULT),
-                    builtin(
-                            builder("", "v1", "ConfigMap", "configmaps").shortNames("cm"),
-                            new ConfigMapStrategy(),
-                            new ConfigMapPrinter()),
-                    builtin(
-                            builder("", "v1", "Endpoints", "endpoints")
-                                    .shortNames("ep")
-                                    .allowCreateOnUpdate(),
-                            new EndpointsStrategy(),
-                            EndpointsPrinter.INSTANCE),
-                    // core/v1 events validate only the generic path-segment name rule (strict names
-                    // are
-                    // reserved for events.k8s.io/v1).
-                    builtin(
-                            builder("", "v1", "Event", "events")
-                                    .shortNames("ev")
-                                    .allowCreateOnUpdate()
-                                    .nameRule(NameRule.PATH_SEGMENT)
-                                    .selectableFields(
-                                            "involvedObject.kind",
-                                            "involvedObject.namespace",
-                                            "involvedObject.name",
-                                            "involvedObject.uid",
-                                            "involvedObject.apiVersion",
-                                            "involvedObject.resourceVersion",
-                                            "involvedObject.fieldPath",
-                                            "reason",
-                                            "reportingComponent")
-                                    // EventToSelectableFields: "source" is the source component,
-                                    // else
-                                    // the reporting controller.
-                                    .selectableFieldOr(
-                                            "source", "source.component", "reportingComponent")
-                                    .selectableFields("type"),
-                            new EventStrategy(),
-                            EventPrinter.INSTANCE),
-                    builtin(
-                            builder("", "v1", "LimitRange", "limitranges")
-                                    .shortNames("limits")
-                                    .allowCreateOnUpdate(),
-                            new LimitRangeStrategy(),
-                            TablePrinter.DEFAULT),
-                    builtin(
-                            builder("", "v1", "Namespace", "namespaces")
-                                    .clusterScoped()
-                                    .shortNames("ns")
-                                    .verbs(NO_DELETECOLLECTION)
-                                    .status()
-                                    .subresource("finalize")
-                                    .returnsDeletedObject()
-                                    .nameRule(NameRule.DNS_LABEL)
-                                    .selectableFields("status.phase"),
-                            new NamespaceStrategy(),
-                            NamespacePrinter.INSTANCE),
-                    // NodeToSelectableFields formats the bool, so absent reads "false".
-                    builtin(
-                            builder("", "v1", "Node", "nodes")
-                                    .clusterScoped()
-                                    .shortNames("no")
-                                    .status()
-                                    .selectableField(
-                                            "spec.unschedulable", "spec.unschedulable", "false"),
-                            new NodeStrategy(),
-                            NodePrinter.INSTANCE),
-                    builtin(
-                            builder("", "v1", "PersistentVolumeClaim", "persistentvolumeclaims")
-                                    .shortNames("pvc")
-                                    .status()
-                                    .returnsDeletedObject(),
-                            new PersistentVolumeClaimStrategy(),
-                            new PersistentVolumeClaimPrinter()),
-                    builtin(
-                            builder("", "v1", "PersistentVolume", "persistentvolumes")
-                                    .clusterScoped()
-                                    .shortNames("pv")
-                                    .status()
-                                    .returnsDeletedObject(),
-                            new PersistentVolumeStrategy(),
-                            new PersistentVolumePrinter()),
-                    builtin(
-                            builder("", "v1", "Pod", "pods")
-                                    .shortNames("po")
-                                    .categories("all")
-                                    .status()
-                                    .subresource("log")
-                                    .subresource("binding")
-                                    .tracksGeneration()
-                                    .returnsDeletedObject()
-                                    .selectableFields(
-                                            "spec.nodeName",
-                                            "spec.restartPolicy",
-                                            "spec.schedulerName",
-                                            "spec.serviceAccountName")
-                                    // PodToSelectableFields reports false when there is no host
-                                    // network setting.
-                                    .selectableField(
-                                            "spec.hostNetwork", "spec.hostNetwork", "false")
-                                    .selectableFields(
-                                            "status.phase",
-                                            "status.podIP",
-                                            "status.nominatedNodeName")
-                                    // The label old clients send for the node name, which
-                                    // kube-apiserver rewrites.
-                                    .fieldLabelAlias("spec.host", "spec.nodeName"),
-                            new PodStrategy(),
-                            PodPrinter.INSTANCE),
-                    builtin(
-                            builder("", "v1", "ResourceQuota", "resourcequotas")
-                                    .shortNames("quota")
-                                    .status()
-                                    .returnsDeletedObject(),
-                            new ResourceQuotaStrategy(),
-                            new ResourceQuotaPrinter()),
-                    builtin(
-                            builder("", "v1", "Secret", "secrets").selectableFields("type"),
-                            new SecretStrategy(),
-                            new SecretPrinter()),
-                    // ServiceAccount has only the generic metadata rules.
-                    builtin(
-                            builder("", "v1", "ServiceAccount", "serviceaccounts")
-                                    .shortNames("sa")
-                                    .subresource("token")
-                                    .returnsDeletedObject(),
-                            Strategy.GENERIC,
-                            new ServiceAccountPrinter()),
-                    builtin(
-                            builder("", "v1", "Service", "services")
-                                    .shortNames("svc")
-                                    .categories("all")
-                                    .status()
-                                    .nameRule(NameRule.DNS1035_LABEL)
-                                    .allowCreateOnUpdate()
-                                    .returnsDeletedObject()
-                                    .selectableFields("spec.clusterIP", "spec.type"),
-                            new ServiceStrategy(),
-                            ServicePrinter.INSTANCE),
                     // apps/v1
                     builtin(
                             builder("apps", "v1", "DaemonSet", "daemonsets")
@@ -508,7 +340,18 @@ public final class BuiltinKinds {
         return builtin(entry, Strategy.GENERIC, TablePrinter.DEFAULT);
     }
 
-    /** Every built-in kind, core group first, then named groups in discovery order. */
+    private static final List<KindDefinition> ALL = concat(CoreKinds.ALL, GROUPS);
+
+    private static List<KindDefinition> concat(List<KindDefinition> a, List<KindDefinition> b) {
+        List<KindDefinition> all = new ArrayList<>(a);
+        all.addAll(b);
+        return List.copyOf(all);
+    }
+
+    /**
+     * Every built-in kind, core group first ({@link CoreKinds}), then named groups in discovery
+     * order.
+     */
     public static List<KindDefinition> all() {
         return ALL;
     }
