@@ -1,5 +1,7 @@
 package io.kubepekko.http;
 
+import static io.kubepekko.http.DiscoveryDocuments.aggregatedGroup;
+import static io.kubepekko.http.DiscoveryDocuments.resource;
 import static io.kubepekko.http.TestApiServer.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -412,30 +414,9 @@ class EventsVersionsIT {
                 "[\"create\",\"delete\",\"deletecollection\",\"get\",\"list\",\"patch\",\"update\",\"watch\"]",
                 v1.get("verbs").toString());
 
-        ObjectNode aggregated =
-                api.get(
-                                "/apis",
-                                "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList")
-                        .assertCode(200)
-                        .json();
-        boolean found = false;
-        for (JsonNode g : aggregated.get("items")) {
-            if (g.at("/metadata/name").asText().equals("events.k8s.io")) {
-                assertEquals("v1", g.at("/versions/0/version").asText());
-                assertEquals("events", g.at("/versions/0/resources/0/resource").asText());
-                found = true;
-            }
-        }
-        assertTrue(found, aggregated::toString);
-    }
-
-    private static JsonNode resource(ObjectNode list, String name) {
-        for (JsonNode r : list.get("resources")) {
-            if (r.get("name").asText().equals(name)) {
-                return r;
-            }
-        }
-        throw new AssertionError(name + " not in " + list);
+        JsonNode eventsGroup = aggregatedGroup(api, "events.k8s.io");
+        assertEquals("v1", eventsGroup.at("/versions/0/version").asText());
+        assertEquals("events", eventsGroup.at("/versions/0/resources/0/resource").asText());
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.kubepekko.http;
 
+import static io.kubepekko.http.DiscoveryDocuments.aggregatedGroup;
+import static io.kubepekko.http.DiscoveryDocuments.resource;
 import static io.kubepekko.http.TestApiServer.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -291,30 +293,9 @@ class HorizontalPodAutoscalerVersionsIT {
                     api.get("/apis/autoscaling/" + version).assertCode(200).json(),
                     "horizontalpodautoscalers/status");
         }
-        ObjectNode aggregated =
-                api.get(
-                                "/apis",
-                                "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList")
-                        .assertCode(200)
-                        .json();
-        boolean found = false;
-        for (JsonNode g : aggregated.get("items")) {
-            if (g.at("/metadata/name").asText().equals("autoscaling")) {
-                assertEquals("v2", g.at("/versions/0/version").asText());
-                assertEquals("v1", g.at("/versions/1/version").asText());
-                found = true;
-            }
-        }
-        assertTrue(found, aggregated::toString);
-    }
-
-    private static JsonNode resource(ObjectNode list, String name) {
-        for (JsonNode r : list.get("resources")) {
-            if (r.get("name").asText().equals(name)) {
-                return r;
-            }
-        }
-        throw new AssertionError(name + " not in " + list);
+        JsonNode group = aggregatedGroup(api, "autoscaling");
+        assertEquals("v2", group.at("/versions/0/version").asText());
+        assertEquals("v1", group.at("/versions/1/version").asText());
     }
 
     @Test
