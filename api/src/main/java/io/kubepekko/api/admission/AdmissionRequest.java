@@ -46,6 +46,20 @@ public record AdmissionRequest(
         name = name == null ? "" : name;
     }
 
+    /** This request with {@code changed} as the object the write leaves (a mutating plugin's). */
+    public AdmissionRequest withObject(ObjectNode changed) {
+        return new AdmissionRequest(
+                operation,
+                user,
+                resource,
+                subresource,
+                namespace,
+                name,
+                changed,
+                oldObject,
+                dryRun);
+    }
+
     /**
      * kube's {@code admission.NewForbidden}: 403 naming the resource and {@link #subjectName}, with
      * {@code why} as the reason.

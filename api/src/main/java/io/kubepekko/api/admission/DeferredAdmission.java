@@ -27,6 +27,14 @@ public final class DeferredAdmission implements WriteAdmission {
     }
 
     @Override
+    public Mutation mutation(AdmissionRequest request) {
+        WriteAdmission plugins = installed;
+        return plugins == null
+                ? new Mutation.Refused(request.forbidden("not yet ready to handle request"))
+                : plugins.mutation(request);
+    }
+
+    @Override
     public Optional<ApiStatus> refusal(AdmissionRequest request) {
         WriteAdmission plugins = installed;
         return plugins == null

@@ -1,5 +1,6 @@
 package io.kubepekko.api.admission;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.status.ApiStatus;
 import java.util.List;
 import java.util.Optional;
@@ -28,6 +29,46 @@ public interface WriteAdmission {
      * of an object it needed), or empty when it may.
      */
     Optional<ApiStatus> refusal(AdmissionRequest request);
+
+    /**
+     * The mutating phase, asked before {@link #refusal} with the object the write would leave: the
+     * object it leaves instead, or the refusal. None here: the object as it is.
+     */
+    default Mutation mutation(AdmissionRequest request) {
+        return new Mutation.Admitted(request.object());
+    }
+
+    /**
+     * kube's admission chain: every mutating plugin in order, each seeing what the ones before it
+     * left (the first refusal answers), then the refusing plugins in order on the result (the first
+     * refusal answers).
+     */
+    static WriteAdmission chain(List<MutatingAdmission> mutating, List<WriteAdmission> validating) {
+        List<MutatingAdmission> mutators = List.copyOf(mutating);
+        WriteAdmission validators = chain(validating);
+        return new WriteAdmission() {
+            @Override
+            public Mutation mutation(AdmissionRequest request) {
+                AdmissionRequest current = request;
+                for (MutatingAdmission plugin : mutators) {
+                    Mutation m = plugin.admit(current);
+                    if (m instanceof Mutation.Refused) {
+                        return m;
+                    }
+                    ObjectNode object = ((Mutation.Admitted) m).object();
+                    if (object != current.object()) {
+                        current = current.withObject(object);
+                    }
+                }
+                return new Mutation.Admitted(current.object());
+            }
+
+            @Override
+            public Optional<ApiStatus> refusal(AdmissionRequest request) {
+                return validators.refusal(request);
+            }
+        };
+    }
 
     /** The plugins in order: the first refusal answers, as kube's admission chain. */
     static WriteAdmission chain(List<WriteAdmission> plugins) {

@@ -2,6 +2,7 @@ package io.kubepekko.api.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.admission.Mutation;
 import io.kubepekko.api.admission.Operation;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.ResourceType;
@@ -15,8 +16,8 @@ import java.util.function.Function;
 
 /**
  * The create step of {@link ObjectWrites}: system fields (uid, creationTimestamp, a generated
- * name), the kind's initial status and defaults, admission, validation, and the uniqueness of the
- * name.
+ * name), the kind's defaults, mutating admission, the kind's initial status, refusing admission,
+ * validation, and the uniqueness of the name.
  */
 final class ObjectCreates {
     private ObjectCreates() {}
@@ -68,6 +69,13 @@ final class ObjectCreates {
         // because some depend on the status the object is created with; they only fill unset
         // fields.
         type.strategy().applyDefaults(obj);
+        // kube's create handler runs the mutating admission plugins on the decoded (defaulted)
+        // object, before the store prepares it: a pod's qosClass counts LimitRanger's defaults.
+        Mutation mutation = admit.mutation(Operation.CREATE, null, obj);
+        if (mutation instanceof Mutation.Refused refusal) {
+            return ObjectWrites.refused(refusal.status());
+        }
+        obj = ((Mutation.Admitted) mutation).object();
         if (type.hasStatus()) {
             JsonNode initial = type.strategy().initialStatus(obj);
             if (initial == null) {

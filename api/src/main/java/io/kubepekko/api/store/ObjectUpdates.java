@@ -2,6 +2,7 @@ package io.kubepekko.api.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.admission.Mutation;
 import io.kubepekko.api.admission.Operation;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.ResourceType;
@@ -16,8 +17,8 @@ import java.util.function.Function;
 /**
  * The update step of {@link ObjectWrites}, which a patch and an apply end in too: preconditions
  * (uid, resourceVersion), the part written (the object, its status, its scale, a namespace's
- * finalizers), system fields carried over, generation, admission, validation, and whether the write
- * changes anything or completes a deletion.
+ * finalizers), system fields carried over, mutating admission, generation, refusing admission,
+ * validation, and whether the write changes anything or completes a deletion.
  */
 final class ObjectUpdates {
     private ObjectUpdates() {}
@@ -66,6 +67,7 @@ final class ObjectUpdates {
         }
         WriteOutcome.ResponseView view = WriteOutcome.ResponseView.OBJECT;
         ObjectNode updated;
+        boolean prepare = false;
         if ("status".equals(subresource)) {
             updated = existing.deepCopy();
             JsonNode status = incoming.get("status");
@@ -106,9 +108,17 @@ final class ObjectUpdates {
                 }
             }
             type.strategy().applyDefaults(updated);
-            if (!finalize) {
-                type.strategy().prepareForUpdate(updated, existing);
-            }
+            prepare = !finalize;
+        }
+        // kube's update handler runs the mutating admission plugins on the updated object, before
+        // the store prepares and validates it.
+        Mutation mutation = admit.mutation(Operation.UPDATE, existing, updated);
+        if (mutation instanceof Mutation.Refused refusal) {
+            return ObjectWrites.refused(refusal.status());
+        }
+        updated = ((Mutation.Admitted) mutation).object();
+        if (prepare) {
+            type.strategy().prepareForUpdate(updated, existing);
         }
         if (type.tracksGeneration()
                 && (type.strategy().generationChanged(existing, updated)

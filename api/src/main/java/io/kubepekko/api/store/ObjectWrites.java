@@ -3,6 +3,7 @@ package io.kubepekko.api.store;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.admission.AdmissionRequest;
+import io.kubepekko.api.admission.Mutation;
 import io.kubepekko.api.admission.Operation;
 import io.kubepekko.api.admission.WriteAdmission;
 import io.kubepekko.api.auth.UserInfo;
@@ -23,9 +24,10 @@ import java.util.function.Supplier;
 
 /**
  * The generic write pipeline, executed by the single writer of a collection: fill system fields,
- * prepare (status split, generation), default, admit (a user's write: {@link WriteAdmission}, with
- * the stored object and the complete new one), validate, check uniqueness and preconditions. Pure:
- * the current objects come from a lookup, time and randomness from {@link Env}.
+ * default, admit's mutating phase (a user's write), prepare (status split, generation), admit's
+ * refusing phase (a user's write: {@link WriteAdmission}, with the stored object and the complete
+ * new one), validate, check uniqueness and preconditions. Pure: the current objects come from a
+ * lookup, time and randomness from {@link Env}.
  *
  * <p>This is its entry: it checks the body's type meta and identity, hands the write to its step
  * ({@link ObjectCreates}, {@link ObjectUpdates}, {@link ObjectPatches}, {@link SubresourceCreates},
@@ -191,18 +193,32 @@ public final class ObjectWrites {
         GroupResource resource = op.addressed(type);
         String subresource = subresource(op);
         String ns = type.namespaced() ? namespace : "";
-        return (operation, oldObject, object) ->
-                admission.refusal(
-                        new AdmissionRequest(
-                                operation,
-                                user,
-                                resource,
-                                subresource,
-                                ns,
-                                op.targetName(),
-                                object,
-                                oldObject,
-                                op.options().dryRun()));
+        return new AdmissionStep() {
+            @Override
+            public Mutation mutation(Operation operation, ObjectNode oldObject, ObjectNode object) {
+                return admission.mutation(request(operation, oldObject, object));
+            }
+
+            @Override
+            public Optional<ApiStatus> refusal(
+                    Operation operation, ObjectNode oldObject, ObjectNode object) {
+                return admission.refusal(request(operation, oldObject, object));
+            }
+
+            private AdmissionRequest request(
+                    Operation operation, ObjectNode oldObject, ObjectNode object) {
+                return new AdmissionRequest(
+                        operation,
+                        user,
+                        resource,
+                        subresource,
+                        ns,
+                        op.targetName(),
+                        object,
+                        oldObject,
+                        op.options().dryRun());
+            }
+        };
     }
 
     /** The subresource the request addressed; a forwarded create addressed its own resource. */
@@ -270,7 +286,12 @@ public final class ObjectWrites {
         }
         WriteDecision deleted = Deletion.execute(type, current, (WriteOp.Delete) op, env.now());
         if (deleted instanceof WriteOutcome out) {
-            // kube's delete validation runs in storage, after the preconditions held.
+            // kube's delete admission runs in storage, after the preconditions held: a mutating
+            // plugin has no object to change there, but may refuse.
+            if (admit.mutation(Operation.DELETE, out.before(), null)
+                    instanceof Mutation.Refused refusedDelete) {
+                return refused(refusedDelete.status());
+            }
             Optional<ApiStatus> refused = admit.refusal(Operation.DELETE, out.before(), null);
             if (refused.isPresent()) {
                 return refused(refused.get());

@@ -2,6 +2,7 @@ package io.kubepekko.api.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupVersionKind;
+import io.kubepekko.api.admission.Mutation;
 import io.kubepekko.api.admission.Operation;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.ResourceType;
@@ -62,14 +63,21 @@ final class SubresourceCreates {
                     ApiStatus.badRequest(
                             "name in URL does not match name in " + kind.kind() + " object"));
         }
+        // kube's create handler runs the mutating plugins on the body before the storage
+        // validates it.
+        Mutation mutation = admit.mutation(Operation.CREATE, null, body);
+        if (mutation instanceof Mutation.Refused refusal) {
+            return ObjectWrites.refused(refusal.status());
+        }
+        ObjectNode admitted = ((Mutation.Admitted) mutation).object();
         // kube-apiserver answers these with 500 (an aggregate, not a Status); a request's fault is
         // a 422 here.
-        List<FieldError> errors = creation.validate(body);
+        List<FieldError> errors = creation.validate(admitted);
         if (!errors.isEmpty()) {
             return ObjectWrites.refused(ApiStatus.invalid(kind.group(), kind.kind(), name, errors));
         }
         // kube's BindingREST asks admission here, before storage reads the object.
-        Optional<ApiStatus> refused = admit.refusal(Operation.CREATE, null, body);
+        Optional<ApiStatus> refused = admit.refusal(Operation.CREATE, null, admitted);
         if (refused.isPresent()) {
             return ObjectWrites.refused(refused.get());
         }
@@ -79,12 +87,13 @@ final class SubresourceCreates {
             return ObjectWrites.refused(ApiStatus.notFound(type.groupResource(), name));
         }
         if (creation.takesPreconditionsFromBody()) {
-            ApiStatus violated = storagePreconditions(type, namespace, name, body, existing);
+            ApiStatus violated = storagePreconditions(type, namespace, name, admitted, existing);
             if (violated != null) {
                 return ObjectWrites.refused(violated);
             }
         }
-        ObjectNode after = creation.apply(existing.deepCopy(), body, Timestamps.format(env.now()));
+        ObjectNode after =
+                creation.apply(existing.deepCopy(), admitted, Timestamps.format(env.now()));
         return new WriteOutcome(
                 existing,
                 after,

@@ -76,4 +76,45 @@ class WriteAdmissionTest {
         assertEquals(Optional.empty(), deferred.refusal(create("cm", null)));
         assertThrows(IllegalStateException.class, () -> deferred.install(WriteAdmission.NONE));
     }
+
+    @Test
+    void theMutatingPluginsRunInOrderEachOnWhatTheOnesBeforeLeftAndTheFirstRefusalAnswers() {
+        List<String> seen = new ArrayList<>();
+        MutatingAdmission label =
+                r -> {
+                    ObjectNode changed = r.object().deepCopy();
+                    changed.withObjectProperty("metadata").put("name", "renamed");
+                    return new Mutation.Admitted(changed);
+                };
+        MutatingAdmission look =
+                r -> {
+                    seen.add(r.object().path("metadata").path("name").asText());
+                    return new Mutation.Admitted(r.object());
+                };
+        MutatingAdmission refuse = r -> new Mutation.Refused(r.forbidden("no"));
+        AdmissionRequest request = create("cm", null);
+        Mutation m = WriteAdmission.chain(List.of(look, label, look), List.of()).mutation(request);
+        assertEquals(List.of("", "renamed"), seen);
+        assertEquals(
+                "renamed", ((Mutation.Admitted) m).object().path("metadata").path("name").asText());
+        assertEquals(JsonNodeFactory.instance.objectNode(), request.object(), "not modified");
+        seen.clear();
+        Mutation refused = WriteAdmission.chain(List.of(refuse, look), List.of()).mutation(request);
+        assertEquals(
+                "configmaps \"cm\" is forbidden: no",
+                ((Mutation.Refused) refused).status().message());
+        assertEquals(List.of(), seen);
+    }
+
+    @Test
+    void aDeferredAdmissionRefusesToMutateUntilInstalled() {
+        DeferredAdmission deferred = new DeferredAdmission();
+        Mutation m = deferred.mutation(create("cm", null));
+        assertEquals(
+                "configmaps \"cm\" is forbidden: not yet ready to handle request",
+                ((Mutation.Refused) m).status().message());
+        deferred.install(WriteAdmission.NONE);
+        AdmissionRequest r = create("cm", null);
+        assertEquals(r.object(), ((Mutation.Admitted) deferred.mutation(r)).object());
+    }
 }
