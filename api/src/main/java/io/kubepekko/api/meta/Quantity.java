@@ -237,6 +237,20 @@ public final class Quantity implements Comparable<Quantity> {
         return canonical(roundedAmount(s, suffix), format);
     }
 
+    /**
+     * How kube prints a value it computed from quantities (a sum, which keeps the format of its
+     * first addend): canonical, in the format of the quantity written as {@code like} ({@code 1Gi}
+     * binary, {@code 1e3} exponent, else decimal).
+     */
+    public static String print(BigDecimal amount, String like) {
+        QuantitySyntax.Scanned s = QuantitySyntax.scan(like.strip());
+        QuantitySyntax.Format format =
+                QuantitySyntax.error(s) == null
+                        ? QuantitySyntax.interpret(s.suffix()).format()
+                        : QuantitySyntax.Format.DECIMAL_SI;
+        return canonical(amount, format);
+    }
+
     /** Kubernetes' judgement that the text it parsed is already canonical, so it keeps it. */
     private static boolean keepsText(
             QuantitySyntax.Format format, int exponent, int scale, String shifted, long value) {
