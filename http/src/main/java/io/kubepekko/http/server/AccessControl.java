@@ -3,9 +3,12 @@ package io.kubepekko.http.server;
 import io.kubepekko.actors.Backoff;
 import io.kubepekko.actors.authorization.RbacPolicySource;
 import io.kubepekko.actors.controllers.BoundObjectSource;
+import io.kubepekko.actors.controllers.LimitRangeSource;
 import io.kubepekko.actors.controllers.NodeGraphSource;
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.admission.WriteAdmission;
+import io.kubepekko.api.admission.limitranger.LimitRangeIndex;
+import io.kubepekko.api.admission.limitranger.LimitRanger;
 import io.kubepekko.api.auth.AccessReviews;
 import io.kubepekko.api.auth.Authentication;
 import io.kubepekko.api.auth.AuthenticatorUnion;
@@ -64,9 +67,9 @@ import org.slf4j.LoggerFactory;
  * current: the authenticators (client certificates of the client CA, the static token file,
  * anonymous), the authorizers of {@code --authorization-mode} behind kube's {@code system:masters}
  * authorizer, with the sources the Node and RBAC authorizers read (each server follows the store
- * itself), and the admission plugins (NodeRestriction, RBAC escalation prevention). The
- * authenticators include service-account tokens of every {@code --service-account-issuer} (verified
- * with the {@code --service-account-key-file} keys, their bound objects looked up in an
+ * itself), and the admission plugins (LimitRanger, NodeRestriction, RBAC escalation prevention).
+ * The authenticators include service-account tokens of every {@code --service-account-issuer}
+ * (verified with the {@code --service-account-key-file} keys, their bound objects looked up in an
  * informer-fed index), and the {@code --service-account-signing-key-file} key (by default the PKI's
  * {@code sa.key}) signs the tokens of the {@code serviceaccounts/{name}/token} subresource.
  */
@@ -80,6 +83,7 @@ final class AccessControl implements AutoCloseable {
     private final ServiceAccountSettings serviceAccounts;
     private final List<PublicKey> serviceAccountKeys;
     private final BoundObjectIndex boundObjects;
+    private final LimitRangeIndex limitRanges;
     private final WriteAdmission admission;
     private final List<ActorRef<?>> sources;
 
@@ -91,6 +95,7 @@ final class AccessControl implements AutoCloseable {
             ServiceAccountSettings serviceAccounts,
             List<PublicKey> serviceAccountKeys,
             BoundObjectIndex boundObjects,
+            LimitRangeIndex limitRanges,
             WriteAdmission admission,
             List<ActorRef<?>> sources) {
         this.gate = gate;
@@ -100,6 +105,7 @@ final class AccessControl implements AutoCloseable {
         this.serviceAccounts = serviceAccounts;
         this.serviceAccountKeys = serviceAccountKeys;
         this.boundObjects = boundObjects;
+        this.limitRanges = limitRanges;
         this.admission = admission;
         this.sources = List.copyOf(sources);
     }
@@ -183,7 +189,15 @@ final class AccessControl implements AutoCloseable {
             }
         }
         Authorizer authorizer = Authorizers.union(chain);
-        WriteAdmission admission = admission(authorizer, rbacPolicy, bound);
+        LimitRangeIndex limitRanges = new LimitRangeIndex();
+        sources.add(
+                controlPlane
+                        .system()
+                        .systemActorOf(
+                                LimitRangeSource.create(controlPlane, limitRanges, informerBackoff),
+                                "limit-ranges",
+                                Props.empty()));
+        WriteAdmission admission = admission(authorizer, rbacPolicy, bound, limitRanges);
         Gate gate = new CheckingGate(authenticator, authorizer, auditor, admission);
         AccessReviews reviews =
                 new CheckedReviews(
@@ -193,17 +207,30 @@ final class AccessControl implements AutoCloseable {
                         rbac.map(RbacPolicySource::policy),
                         access.authorizationModes().contains(AuthorizationMode.ALWAYS_ALLOW));
         return new AccessControl(
-                gate, rbac, reviews, tokenIssuer, sa, keys.verifying(), bound, admission, sources);
+                gate,
+                rbac,
+                reviews,
+                tokenIssuer,
+                sa,
+                keys.verifying(),
+                bound,
+                limitRanges,
+                admission,
+                sources);
     }
 
     /**
-     * The server's admission plugins, in kube's order: NodeRestriction (in kube-apiserver's default
+     * The server's admission plugins, in kube's order: LimitRanger (mutating, then refusing; it
+     * reads the LimitRanges its informer follows), NodeRestriction (in kube-apiserver's default
      * plugins; it reads the pods and nodes the token index follows), then the checks kube wraps the
      * RBAC storage with whatever the authorization modes, which read the RBAC objects and ask the
      * whole authorizer chain for {@code escalate} and {@code bind}.
      */
     private static WriteAdmission admission(
-            Authorizer authorizer, RbacPolicySource rbacPolicy, BoundObjectIndex bound) {
+            Authorizer authorizer,
+            RbacPolicySource rbacPolicy,
+            BoundObjectIndex bound,
+            LimitRangeIndex limitRanges) {
         NodeRestriction.Lookup informed =
                 new NodeRestriction.Lookup() {
                     @Override
@@ -218,8 +245,11 @@ final class AccessControl implements AutoCloseable {
                                 .map(BoundObjects.Live::uid);
                     }
                 };
+        LimitRanger limitRanger = new LimitRanger(limitRanges);
         return WriteAdmission.chain(
+                List.of(limitRanger),
                 List.of(
+                        limitRanger,
                         new NodeRestriction(informed),
                         new EscalationCheck(authorizer, rbacPolicy.policy())));
     }
@@ -339,18 +369,21 @@ final class AccessControl implements AutoCloseable {
 
     /**
      * /readyz's check: the RBAC authorizer has seen every role and binding once (kube's RBAC
-     * authorizer waits for its informers too), and the service-account token authenticator's index
-     * has listed its objects once.
+     * authorizer waits for its informers too), the service-account token authenticator's index has
+     * listed its objects once, and so has LimitRanger's.
      */
     Supplier<Optional<String>> readiness() {
-        return () -> rbac.flatMap(RbacPolicySource::readiness).or(boundObjects::readiness);
+        return () ->
+                rbac.flatMap(RbacPolicySource::readiness)
+                        .or(boundObjects::readiness)
+                        .or(limitRanges::readiness);
     }
 
     /**
-     * Stops the node graph's and the bound objects' informers and waits (bounded) until they have
-     * stopped: an informer relisting while the node shuts down asks a sequencer through sharding,
-     * which then finds no home and holds up the shard region's shutdown. The server closes the RBAC
-     * source.
+     * Stops the node graph's, the bound objects' and the LimitRanges' informers and waits (bounded)
+     * until they have stopped: an informer relisting while the node shuts down asks a sequencer
+     * through sharding, which then finds no home and holds up the shard region's shutdown. The
+     * server closes the RBAC source.
      */
     @Override
     public void close() {
