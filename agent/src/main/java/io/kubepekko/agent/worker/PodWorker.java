@@ -37,8 +37,9 @@ import org.apache.pekko.japi.function.Function;
  * <p>It relists the pod's sandboxes and containers, publishes the status when it changed ({@link
  * StatusPublisher}), and runs one sync pass when {@link SyncTriggers} says (the node's relist saw
  * the pod change, its spec changed, a step changed something, a failure or a back-off to retry, a
- * probe stopped a container, the resync period); a healthy pod is not relisted every period. A pass
- * is: the sandbox first (a pass that runs it reads its status and goes on to the containers without
+ * probe stopped a container, an exit the runtime may yet report as an OOM kill ({@link
+ * LateOomReasons}), the resync period); a healthy pod is not relisted every period. A pass is: the
+ * sandbox first (a pass that runs it reads its status and goes on to the containers without
  * relisting, as SyncPod); then the init containers in order, each to completion; then the app
  * containers that should (re)start, a restarted one with attempt + 1 once its {@link
  * CrashLoopBackOff} has passed; a failed pull is retried after its own back-off ({@code
@@ -163,6 +164,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     private final ActorRef<ProbeManager.Command> probes;
     private ProbeResults probeResults = ProbeResults.NONE;
     private final VolumeRefresh volumes;
+    private final LateOomReasons lateOom;
 
     private PodWorker(
             ActorContext<Command> ctx,
@@ -199,6 +201,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
                         .orElse(clock.instant());
         this.backOff = settings.newBackOff();
         this.failures = new FailureStreaks(ctx.getLog(), uid);
+        this.lateOom = new LateOomReasons(settings.relistPeriod(), settings.resyncPeriod());
         this.sync = new SyncTriggers<>(ctx, timers, Tick.INSTANCE, settings, uid, lifecycle);
         this.starts =
                 new ContainerStarts<>(
@@ -321,6 +324,8 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     private Behavior<Command> onObserved(ObservedPod now) {
         observed = now;
         publishStatus();
+        // An exit the runtime may still report as an OOM kill: nothing in a listing would say so.
+        lateOom.readAgainAfter(observed).ifPresent(wait -> sync.wakeUp("late OOM reason", wait));
         String phase = status.last().path("phase").asText();
         probes.tell(
                 new ProbeManager.Seen(

@@ -88,10 +88,11 @@ import java.util.function.Supplier;
  * and PullImage succeeds only for images put in the fake registry, failing otherwise as containerd
  * does without registry access.
  *
- * <p>Test controls: make a running container exit (with a code, or OOM-killed), write lines to its
- * log file, script ExecSync answers per container name, make starts of a container name fail, make
- * every call UNAVAILABLE, stall one method (never answered, for deadline tests), stop and restart
- * the server while keeping the state (a runtime restart), and read the calls it served.
+ * <p>Test controls: make a running container exit (with a code, or OOM-killed, or its OOM event
+ * handled after its exit as containerd 1.6 may), write lines to its log file, script ExecSync
+ * answers per container name, make starts of a container name fail, make every call UNAVAILABLE,
+ * stall one method (never answered, for deadline tests), stop and restart the server while keeping
+ * the state (a runtime restart), and read the calls it served.
  */
 public final class FakeCri implements AutoCloseable {
 
@@ -267,7 +268,6 @@ public final class FakeCri implements AutoCloseable {
         exitContainer(containerId, exitCode, null);
     }
 
-    /** The kernel's OOM killer ends a running container: exit 137, reason OOMKilled. */
     /**
      * The container writes {@code text} as one line of stdout to its log file (CRI format, as
      * containerd).
@@ -276,8 +276,28 @@ public final class FakeCri implements AutoCloseable {
         state.writeLog(containerId, text);
     }
 
+    /** The kernel's OOM killer ends a running container: exit 137, reason OOMKilled. */
     public void oomKill(String containerId) {
         exitContainer(containerId, 137, "OOMKilled");
+    }
+
+    /**
+     * containerd handles the container's task OOM event: its reason becomes OOMKilled whatever its
+     * state. After {@code exitContainer(id, 137)} this is containerd 1.6's late OOM event: the exit
+     * first reads {@code Error 137}, then {@code OOMKilled 137}; before the exit, the exit keeps
+     * it.
+     */
+    public void oomEvent(String containerId) {
+        state.oomEvent(containerId);
+    }
+
+    /**
+     * containerd handles the container's task OOM event only after {@code reads} ContainerStatus
+     * reads of it exited: those answer its exit's reason ({@code Error} for 137), the next ones
+     * {@code OOMKilled}. A late OOM event in terms of what a client sees, without a timer.
+     */
+    public void oomEventAfterReads(String containerId, int reads) {
+        state.oomEventAfterReads(containerId, reads);
     }
 
     /**

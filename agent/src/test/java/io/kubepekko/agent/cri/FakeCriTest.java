@@ -151,6 +151,30 @@ class FakeCriTest {
     }
 
     @Test
+    void anOomEventHandledAfterTheExitTurnsErrorIntoOomKilledAndOneHandledBeforeIsKept() {
+        String late = run("late", 0);
+        fake.exitContainer(late, 137);
+        assertEquals("Error", await(cri.containerStatus(late)).getReason());
+        fake.oomEvent(late);
+        ContainerStatus status = await(cri.containerStatus(late));
+        assertEquals(137, status.getExitCode());
+        assertEquals("OOMKilled", status.getReason());
+
+        String counted = run("counted", 0);
+        fake.oomEventAfterReads(counted, 2);
+        fake.exitContainer(counted, 137);
+        assertEquals("Error", await(cri.containerStatus(counted)).getReason());
+        assertEquals("Error", await(cri.containerStatus(counted)).getReason());
+        assertEquals("OOMKilled", await(cri.containerStatus(counted)).getReason());
+        assertEquals("OOMKilled", await(cri.containerStatus(counted)).getReason());
+
+        String early = run("early", 0);
+        fake.oomEvent(early);
+        fake.exitContainer(early, 137);
+        assertEquals("OOMKilled", await(cri.containerStatus(early)).getReason());
+    }
+
+    @Test
     void aStartThatFailsLeavesTheContainerExitedWithStartError() {
         String message =
                 "failed to create containerd task: exec: \"nosuch\": executable file not found in $PATH";

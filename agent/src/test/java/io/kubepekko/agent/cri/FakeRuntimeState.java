@@ -374,6 +374,12 @@ final class FakeRuntimeState {
 
     synchronized ContainerStatus containerStatus(String id) {
         Ctr c = container(id, "an error occurred when try to find container %s: %s");
+        if (c.state == ContainerState.CONTAINER_EXITED && c.readsBeforeOom >= 0) {
+            if (c.readsBeforeOom == 0) {
+                c.reason = "OOMKilled";
+            }
+            c.readsBeforeOom--;
+        }
         ContainerStatus.Builder status =
                 ContainerStatus.newBuilder()
                         .setId(c.id)
@@ -513,6 +519,14 @@ final class FakeRuntimeState {
         exit(c, exitCode, reason);
     }
 
+    synchronized void oomEventAfterReads(String id, int reads) {
+        container(id, "an error occurred when try to find container %s: %s").readsBeforeOom = reads;
+    }
+
+    synchronized void oomEvent(String id) {
+        container(id, "an error occurred when try to find container %s: %s").reason = "OOMKilled";
+    }
+
     synchronized void scriptExec(String containerName, List<ExecOutcome> outcomes) {
         execScripts.put(containerName, new ArrayDeque<>(outcomes));
     }
@@ -557,7 +571,9 @@ final class FakeRuntimeState {
         c.state = ContainerState.CONTAINER_EXITED;
         c.finishedAt = nanos(clock.instant());
         c.exitCode = exitCode;
-        c.reason = reason;
+        if (reason != null) { // containerd's exit handler leaves a reason an OOM event set
+            c.reason = reason;
+        }
     }
 
     private List<Ctr> containersOf(String sandboxId) {
@@ -675,6 +691,11 @@ final class FakeRuntimeState {
         int exitCode;
         String reason;
         String message = "";
+
+        /**
+         * Status reads of the exited container answered before its OOM event is handled; -1: none.
+         */
+        int readsBeforeOom = -1;
 
         Ctr(
                 String id,

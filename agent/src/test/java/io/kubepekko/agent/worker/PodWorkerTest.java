@@ -256,6 +256,36 @@ class PodWorkerTest {
     }
 
     @Test
+    void anOomKillTheRuntimeReportsOnlyAfterTheExitEndsAsOomKilledInTheTerminalStatus() {
+        f.spawn(
+                pod(
+                        "oom-late",
+                        "u5b",
+                        "Never",
+                        "containers: [{name: 'app', image: '"
+                                + FakeCri.BUSYBOX_IMAGE
+                                + "',"
+                                + " imagePullPolicy: 'IfNotPresent'}]"),
+                PodInputs.NONE);
+        Container c = f.awaitContainer("app", ContainerState.CONTAINER_RUNNING);
+        // containerd 1.6 handles the task's exit event first (Error 137, the pod Failed) and its
+        // OOM event only later: here after more reads than the exit's own syncs make (one or two).
+        // Nothing in a listing changes meanwhile, and the resync is a minute away.
+        f.fake.oomEventAfterReads(c.getId(), 3);
+        f.fake.exitContainer(c.getId(), 137);
+        f.awaitLatest("u5b", s -> terminatedReason(s).equals("Error"));
+
+        ObjectNode last = f.awaitLatest("u5b", s -> terminatedReason(s).equals("OOMKilled"));
+        assertEquals(137, app(last).path("state").path("terminated").path("exitCode").asInt());
+        assertEquals("Failed", last.path("phase").asText());
+        assertEquals(1, f.fake.calls("CreateContainer").size(), "never restarted");
+    }
+
+    private static String terminatedReason(JsonNode status) {
+        return app(status).path("state").path("terminated").path("reason").asText();
+    }
+
+    @Test
     void anAbsentImageWithPullPolicyNeverWaitsWithErrImageNeverPull() {
         f.spawn(
                 pod(

@@ -7,9 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.agent.cri.v1.ContainerState;
+import io.kubepekko.agent.cri.v1.ContainerStatus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** The pure rules of the pod worker's collaborators. */
@@ -138,5 +142,66 @@ class WorkerCollaboratorsTest {
                 {"phase": "Running"}"""));
         assertEquals(List.of("ns/p u1 Pending", "ns/p u1 Running"), written);
         assertEquals("Running", publisher.last().path("phase").asText());
+    }
+
+    // ---------------------------------------------------------------- late OOM reasons
+
+    private static ContainerStatus exited(String id, int exitCode, String reason) {
+        return ContainerStatus.newBuilder()
+                .setId(id)
+                .setState(ContainerState.CONTAINER_EXITED)
+                .setExitCode(exitCode)
+                .setReason(reason)
+                .build();
+    }
+
+    private static ObservedPod pod(ContainerStatus... instances) {
+        return new ObservedPod(Optional.empty(), List.of(), Map.of("app", List.of(instances)));
+    }
+
+    @Test
+    void aKilledExitReadingErrorIsReadAgainAtDoublingIntervalsUntilTheResyncTakesOver() {
+        LateOomReasons late = new LateOomReasons(Duration.ofSeconds(1), Duration.ofMinutes(1));
+        ObservedPod killed = pod(exited("c1", 137, "Error"));
+        List<Duration> waits = new ArrayList<>();
+        for (int read = 0; read < 8; read++) {
+            late.readAgainAfter(killed).ifPresent(waits::add);
+        }
+        assertEquals(
+                List.of(1L, 2L, 4L, 8L, 16L, 32L),
+                waits.stream().map(Duration::toSeconds).toList(),
+                "64 s is past the resync, whose syncs read the pod anyway");
+    }
+
+    @Test
+    void onlyAnExit137ThatReadsErrorMayStillChange() {
+        LateOomReasons late = new LateOomReasons(Duration.ofSeconds(1), Duration.ofMinutes(1));
+        assertEquals(Optional.empty(), late.readAgainAfter(pod(exited("c1", 137, "OOMKilled"))));
+        assertEquals(Optional.empty(), late.readAgainAfter(pod(exited("c2", 1, "Error"))));
+        assertEquals(Optional.empty(), late.readAgainAfter(pod(exited("c3", 0, "Completed"))));
+        ContainerStatus running =
+                ContainerStatus.newBuilder()
+                        .setId("c4")
+                        .setState(ContainerState.CONTAINER_RUNNING)
+                        .build();
+        assertEquals(Optional.empty(), late.readAgainAfter(pod(running)));
+        assertEquals(Optional.empty(), late.readAgainAfter(ObservedPod.NOTHING));
+    }
+
+    @Test
+    void aContainerThatReadsOomKilledIsForgottenAndANewKilledOneStartsFromARelistPeriod() {
+        LateOomReasons late = new LateOomReasons(Duration.ofSeconds(1), Duration.ofMinutes(1));
+        late.readAgainAfter(pod(exited("c1", 137, "Error")));
+        late.readAgainAfter(pod(exited("c1", 137, "Error")));
+        assertEquals(Optional.empty(), late.readAgainAfter(pod(exited("c1", 137, "OOMKilled"))));
+        assertEquals(
+                Optional.of(Duration.ofSeconds(1)),
+                late.readAgainAfter(pod(exited("c1", 137, "Error"))),
+                "forgotten once it read otherwise");
+
+        assertEquals(
+                Optional.of(Duration.ofSeconds(1)),
+                late.readAgainAfter(pod(exited("c2", 137, "Error"), exited("c1", 137, "Error"))),
+                "the soonest read of the pod's undecided exits");
     }
 }
