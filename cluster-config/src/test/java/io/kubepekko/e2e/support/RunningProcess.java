@@ -107,6 +107,15 @@ public final class RunningProcess implements AutoCloseable {
         return result(false);
     }
 
+    /**
+     * Asks the process to stop (SIGTERM, as a supervisor does) and waits for it to end; kills it
+     * with everything it started, and fails, if it is still running after {@code within}.
+     */
+    public ProcessResult terminate(Duration within) {
+        process.destroy();
+        return awaitExit(within);
+    }
+
     public boolean isAlive() {
         return process.isAlive();
     }
