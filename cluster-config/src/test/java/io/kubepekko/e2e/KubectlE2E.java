@@ -1,5 +1,6 @@
 package io.kubepekko.e2e;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,6 +12,7 @@ import io.kubepekko.e2e.support.InProcessServer;
 import io.kubepekko.e2e.support.Kubectl;
 import io.kubepekko.e2e.support.ProcessResult;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -809,6 +811,84 @@ class KubectlE2E {
         assertEquals(
                 "Error from server (NotFound): configmaps \"bogus\" not found",
                 fails("get", "cm", "bogus").stderrText());
+    }
+
+    // ---------------------------------------------------------------- eviction
+
+    @Test
+    void drainIsHeldBackByAPodDisruptionBudgetWithKubectlsRetryMessage() {
+        String ns = SERVER.namespace("kubectl-drain");
+        String node = "kubectl-drain-node";
+        write("drain-node.yaml", "apiVersion: v1\nkind: Node\nmetadata:\n  name: " + node + "\n");
+        ok("create", "-f", "drain-node.yaml");
+        for (String pod : List.of("a", "b")) {
+            write(
+                    "drain-" + pod + ".yaml",
+                    "apiVersion: v1\nkind: Pod\nmetadata:\n  name: "
+                            + pod
+                            + "\n  namespace: "
+                            + ns
+                            + "\n  labels:\n    app: drained\nspec:\n  nodeName: "
+                            + node
+                            + "\n  containers:\n  - name: c\n    image: nginx:1.27\n");
+            ok("create", "-f", "drain-" + pod + ".yaml");
+            ok(
+                    "patch",
+                    "pod",
+                    pod,
+                    "-n",
+                    ns,
+                    "--subresource=status",
+                    "--type=merge",
+                    "-p",
+                    "{\"status\":{\"phase\":\"Running\",\"conditions\":"
+                            + "[{\"type\":\"Ready\",\"status\":\"True\"}]}}");
+        }
+        assertEquals(
+                "poddisruptionbudget.policy/drained created",
+                ok(
+                                "create",
+                                "poddisruptionbudget",
+                                "drained",
+                                "-n",
+                                ns,
+                                "--selector=app=drained",
+                                "--min-available=2")
+                        .stdoutText());
+        await().atMost(Duration.ofSeconds(20))
+                .until(
+                        () ->
+                                ok(
+                                                "get",
+                                                "pdb",
+                                                "drained",
+                                                "-n",
+                                                ns,
+                                                "-o",
+                                                "jsonpath={.status.observedGeneration}/{.status.currentHealthy}")
+                                        .stdoutText()
+                                        .equals("1/2"));
+
+        ProcessResult held =
+                kubectl()
+                        .run(
+                                "drain",
+                                node,
+                                "--pod-selector=app=drained",
+                                "--force",
+                                "--timeout=2s");
+        assertEquals(1, held.exitCode(), held.describe());
+        assertTrue(
+                held.stderr()
+                        .contains(
+                                "error when evicting pods/\"a\" -n \""
+                                        + ns
+                                        + "\" (will retry after 5s): Cannot evict pod as it would"
+                                        + " violate the pod's disruption budget."),
+                held.describe());
+        ok("get", "pod", "a", "-n", ns);
+
+        ok("delete", "node", node);
     }
 
     // ---------------------------------------------------------------- helpers

@@ -22,12 +22,12 @@ import org.apache.pekko.cluster.typed.SingletonActor;
 
 /**
  * The built-in controllers of the cluster (kube-controller-manager's share of the deletion
- * lifecycle, and RBAC's aggregation): the {@link GarbageCollector}, the {@link NamespaceController}
- * and the {@link ClusterRoleAggregationController}, under one parent that restarts a failed
- * controller with back-off. The parent is a Cluster Singleton: every server starts its manager, and
- * the parent runs on the oldest member only, so one node collects (two would race each other's
- * deletions and double the load). When that member leaves, the parent is stopped there and started
- * on the next oldest.
+ * lifecycle, RBAC's aggregation and PodDisruptionBudgets' status): the {@link GarbageCollector},
+ * the {@link NamespaceController}, the {@link ClusterRoleAggregationController} and the {@link
+ * DisruptionController}, under one parent that restarts a failed controller with back-off. The
+ * parent is a Cluster Singleton: every server starts its manager, and the parent runs on the oldest
+ * member only, so one node collects (two would race each other's deletions and double the load).
+ * When that member leaves, the parent is stopped there and started on the next oldest.
  */
 public final class Controllers implements AutoCloseable {
 
@@ -46,7 +46,8 @@ public final class Controllers implements AutoCloseable {
     public record Settings(
             GarbageCollector.Settings gc,
             NamespaceController.Settings namespaces,
-            ClusterRoleAggregationController.Settings clusterRoleAggregation) {
+            ClusterRoleAggregationController.Settings clusterRoleAggregation,
+            DisruptionController.Settings disruption) {
         /**
          * What {@code kubepekko.controllers} of {@code config} sets (the actors' reference.conf has
          * every default).
@@ -59,7 +60,9 @@ public final class Controllers implements AutoCloseable {
                     NamespaceController.Settings.fromConfig(
                             controllers.getConfig("namespace-controller")),
                     ClusterRoleAggregationController.Settings.fromConfig(
-                            controllers.getConfig("clusterrole-aggregation")));
+                            controllers.getConfig("clusterrole-aggregation")),
+                    DisruptionController.Settings.fromConfig(
+                            controllers.getConfig("disruption-controller")));
         }
     }
 
@@ -122,6 +125,12 @@ public final class Controllers implements AutoCloseable {
                                                     settings.clusterRoleAggregation()))
                                     .onFailure(restart),
                             "clusterrole-aggregation-controller");
+                    ctx.spawn(
+                            Behaviors.supervise(
+                                            DisruptionController.create(
+                                                    controlPlane, settings.disruption(), clock))
+                                    .onFailure(restart),
+                            "disruption-controller");
                     return Behaviors.receive(Command.class)
                             .onMessage(
                                     Stop.class,

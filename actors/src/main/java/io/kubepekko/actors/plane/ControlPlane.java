@@ -23,6 +23,7 @@ import io.kubepekko.api.watch.ListChunk;
 import io.kubepekko.api.watch.ReadOptions;
 import io.kubepekko.api.watch.StreamEvent;
 import io.kubepekko.persistence.JournalReader;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -70,6 +71,7 @@ public final class ControlPlane {
     private final WatchCaches caches;
     private final Reads reads;
     private final Writes writes;
+    private final Evictions evictions;
 
     private ControlPlane(
             ActorSystem<?> system,
@@ -77,7 +79,8 @@ public final class ControlPlane {
             ReadSettings readSettings,
             WatchCaches caches,
             CommittedObjects committed,
-            StrandedAsks stranded) {
+            StrandedAsks stranded,
+            Clock clock) {
         this.system = system;
         this.registry = registry;
         this.readSettings = readSettings;
@@ -91,6 +94,7 @@ public final class ControlPlane {
                         stranded,
                         readSettings.askTimeout(),
                         registry.find(NamespaceLifecycle.NAMESPACES).orElseThrow());
+        this.evictions = new Evictions(this, clock);
     }
 
     /**
@@ -146,7 +150,13 @@ public final class ControlPlane {
                         journal,
                         quota);
         return new ControlPlane(
-                system, registry, readSettings, caches, committed, RemovedMembers.start(system));
+                system,
+                registry,
+                readSettings,
+                caches,
+                committed,
+                RemovedMembers.start(system),
+                environment.clock());
     }
 
     /**
@@ -261,6 +271,22 @@ public final class ControlPlane {
             UserInfo user) {
         return writes.deleteCollection(
                 type, namespace, selection, deletion, Objects.requireNonNull(user, "user"));
+    }
+
+    /**
+     * Evicts a pod ({@code POST pods/{name}/eviction}, already decoded and admitted), as
+     * kube-apiserver's eviction storage does: deleted with {@code options} when no
+     * PodDisruptionBudget guards it or its budget grants the disruption (written into the budget's
+     * status first), answered {@link WriteResult.Created} with kube's {@code Status} of success;
+     * refused with kube's 429 when the budget allows no disruption, 500 when several budgets guard
+     * the pod, 404 when it is absent. The budget and pod writes are the server's own.
+     *
+     * @param options the eviction's {@code deleteOptions}, with the request's dry run propagated
+     * @param fieldManager the manager of the pod's condition write
+     */
+    public CompletionStage<WriteResult> evict(
+            String namespace, String pod, DeletionOptions options, String fieldManager) {
+        return evictions.evict(namespace, pod, options, fieldManager);
     }
 
     /** Creates the system namespaces that do not exist yet. */

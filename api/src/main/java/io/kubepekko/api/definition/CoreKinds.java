@@ -139,6 +139,7 @@ final class CoreKinds {
                                     .status()
                                     .subresource("log")
                                     .subresource("binding")
+                                    .subresource("eviction")
                                     .tracksGeneration()
                                     .returnsDeletedObject()
                                     .selectableFields(

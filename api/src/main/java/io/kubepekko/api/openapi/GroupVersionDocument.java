@@ -242,6 +242,9 @@ final class GroupVersionDocument {
         if (route instanceof SubresourceRoute.Creates c) {
             return c.creation().bodyKind();
         }
+        if (route instanceof SubresourceRoute.Evicts) {
+            return SubresourceRoute.Evicts.GVK;
+        }
         return route instanceof SubresourceRoute.IssuesToken ? TokenRequests.GVK : null;
     }
 
@@ -333,7 +336,16 @@ final class GroupVersionDocument {
         schema.putIfAbsent("properties", Json.MAPPER.createObjectNode());
         schema.set(Schemas.GVK_EXTENSION, Schemas.gvkList(List.of(gvk)));
         putSchema(SchemaNames.of(gvk), schema);
-        source.definitions(gvk).forEach((name, s) -> putSchema(name, s.deepCopy()));
+        source.definitions(gvk)
+                .forEach(
+                        (name, s) -> {
+                            // An Eviction refers to DeleteOptions, which the meta schemas already
+                            // give with the group-versions that register it: theirs stands.
+                            if (!name.equals(SchemaNames.DELETE_OPTIONS)
+                                    || !schemas.containsKey(name)) {
+                                putSchema(name, s.deepCopy());
+                            }
+                        });
     }
 
     private void putSchema(String name, ObjectNode schema) {

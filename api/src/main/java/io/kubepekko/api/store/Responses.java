@@ -30,7 +30,7 @@ public final class Responses {
      * {@code metav1.Status{Status: Success}} a subresource's create returns, whose code
      * kube-apiserver's create handler fills in; it has no details.
      */
-    static ObjectNode success(int code) {
+    public static ObjectNode success(int code) {
         ObjectNode n = Json.MAPPER.createObjectNode();
         n.put("kind", "Status").put("apiVersion", "v1");
         n.putObject("metadata");

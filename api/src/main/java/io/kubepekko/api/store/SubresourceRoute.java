@@ -30,8 +30,12 @@ public sealed interface SubresourceRoute {
         if (!type.subresources().contains(name)) {
             return Optional.empty();
         }
-        if (SubresourceInfo.of(type, name).responseKind().equals(TokenRequests.GVK)) {
+        GroupVersionKind body = SubresourceInfo.of(type, name).responseKind();
+        if (body.equals(TokenRequests.GVK)) {
             return Optional.of(new IssuesToken());
+        }
+        if (body.equals(Evicts.GVK)) {
+            return Optional.of(new Evicts());
         }
         SubresourceCreate creation = type.strategy().subresourceCreate(name);
         if (creation != null) {
@@ -63,6 +67,15 @@ public sealed interface SubresourceRoute {
      * serviceaccounts/{name}/token}, kube's {@code TokenREST}): nothing is written.
      */
     record IssuesToken() implements SubresourceRoute {}
+
+    /**
+     * A POST that evicts the pod it addresses ({@code pods/{name}/eviction}, kube's {@code
+     * EvictionREST}): the pod is deleted unless a PodDisruptionBudget refuses.
+     */
+    record Evicts() implements SubresourceRoute {
+        /** The body's kind. */
+        public static final GroupVersionKind GVK = new GroupVersionKind("policy", "v1", "Eviction");
+    }
 
     /**
      * Reads and writes of a part of the object ({@code status}, {@code finalize}) or of a view of

@@ -242,8 +242,9 @@ class BuiltinKindsTest {
     }
 
     @Test
-    void podsAdvertiseTheirBindingAndLogSubresources() {
-        assertEquals(Set.of("binding", "log", "status"), type("", "pods").subresources());
+    void podsAdvertiseTheirBindingEvictionAndLogSubresources() {
+        assertEquals(
+                Set.of("binding", "eviction", "log", "status"), type("", "pods").subresources());
     }
 
     @Test

@@ -201,6 +201,12 @@ class DiscoveryTest {
                         "{\"name\":\"pods/binding\",\"singularName\":\"\",\"namespaced\":true,"
                                 + "\"kind\":\"Binding\",\"verbs\":[\"create\"]}"),
                 entry(resources, "name", "pods/binding"));
+        assertEquals(
+                json(
+                        "{\"name\":\"pods/eviction\",\"singularName\":\"\",\"namespaced\":true,"
+                                + "\"group\":\"policy\",\"version\":\"v1\",\"kind\":\"Eviction\","
+                                + "\"verbs\":[\"create\"]}"),
+                entry(resources, "name", "pods/eviction"));
         JsonNode aggregated =
                 tree(DISCOVERY.aggregatedApi("v2"))
                         .get("items")
@@ -285,7 +291,7 @@ class DiscoveryTest {
     }
 
     @Test
-    void aggregatedPodListsBindingLogAndStatusSubresources() {
+    void aggregatedPodListsBindingEvictionLogAndStatusSubresources() {
         JsonNode resources =
                 tree(DISCOVERY.aggregatedApi("v2"))
                         .get("items")
@@ -298,7 +304,10 @@ class DiscoveryTest {
         assertEquals(
                 json(
                         "[{\"subresource\":\"binding\",\"responseKind\":{\"group\":\"\",\"version\":\"v1\","
-                                + "\"kind\":\"Binding\"},\"verbs\":[\"create\"]},{\"subresource\":\"log\",\"responseKind\":{\"group\":\"\",\"version\":\"v1\",\"kind\":\"Pod\"},"
+                                + "\"kind\":\"Binding\"},\"verbs\":[\"create\"]},"
+                                + "{\"subresource\":\"eviction\",\"responseKind\":{\"group\":\"policy\","
+                                + "\"version\":\"v1\",\"kind\":\"Eviction\"},\"verbs\":[\"create\"]},"
+                                + "{\"subresource\":\"log\",\"responseKind\":{\"group\":\"\",\"version\":\"v1\",\"kind\":\"Pod\"},"
                                 + "\"verbs\":[\"get\"]},{\"subresource\":\"status\",\"responseKind\":{\"group\":\"\",\"version\":\"v1\","
                                 + "\"kind\":\"Pod\"},\"verbs\":[\"get\",\"patch\",\"update\"]}]"),
                 pods.get("subresources"));

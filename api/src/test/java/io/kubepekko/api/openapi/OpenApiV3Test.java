@@ -215,6 +215,34 @@ class OpenApiV3Test {
         assertFalse(parameterNames(allNamespaces.path("parameters")).contains("namespace"));
     }
 
+    /** A pod's eviction is a POST of a policy/v1 Eviction on its /eviction path, as kube's. */
+    @Test
+    void aPodsEvictionIsPostedAsAPolicyV1Eviction() {
+        ResourceType pods = REGISTRY.find("", "v1", "pods").orElseThrow();
+        JsonNode doc = document(pods);
+        JsonNode eviction =
+                doc.path("paths").path("/api/v1/namespaces/{namespace}/pods/{name}/eviction");
+        assertEquals(List.of("post", "parameters"), fieldNames(eviction));
+        JsonNode post = eviction.path("post");
+        assertEquals("createCoreV1NamespacedPodEviction", post.path("operationId").asText());
+        assertEquals(
+                gvkJson(new GroupVersionKind("policy", "v1", "Eviction")),
+                post.path("x-kubernetes-group-version-kind"));
+        assertEquals(
+                "#/components/schemas/io.k8s.api.policy.v1.Eviction",
+                post.path("requestBody")
+                        .path("content")
+                        .path("application/json")
+                        .path("schema")
+                        .path("$ref")
+                        .asText());
+        JsonNode schemas = doc.path("components").path("schemas");
+        assertTrue(
+                schemas.path("io.k8s.api.policy.v1.Eviction")
+                        .path("properties")
+                        .has("deleteOptions"));
+    }
+
     /**
      * bindings are only created (kube's LegacyBindingREST): one POST on the collection, no item
      * path and no list type; a pod's binding is a POST on its /binding path.

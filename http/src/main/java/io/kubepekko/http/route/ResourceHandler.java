@@ -56,6 +56,9 @@ public final class ResourceHandler {
     /** The reviews and the token subresource, which store nothing. */
     private final ReviewHandler reviews;
 
+    /** {@code pods/{name}/eviction}. */
+    private final EvictionHandler evictions;
+
     /** Which requests reach a deprecated version, and what kube does about them. */
     private final DeprecatedApiRequests deprecatedApis = new DeprecatedApiRequests();
 
@@ -75,6 +78,7 @@ public final class ResourceHandler {
         this.reads = new ReadHandler(controlPlane, watchTimeouts, clock);
         this.writes = new WriteHandler(controlPlane);
         this.reviews = new ReviewHandler(controlPlane, accessReviews, tokenIssuer, clock);
+        this.evictions = new EvictionHandler(controlPlane);
         this.deprecations = new Deprecations(controlPlane.registry(), deprecatedApis);
     }
 
@@ -299,6 +303,9 @@ public final class ResourceHandler {
                         .orElseThrow(() -> ApiStatus.pathNotFound().exception());
         if (route instanceof SubresourceRoute.IssuesToken) {
             return reviews.issueToken(type, r);
+        }
+        if (route instanceof SubresourceRoute.Evicts) {
+            return evictions.evict(type, r);
         }
         if (route instanceof SubresourceRoute.Creates creates) {
             // Only created (kube's NamedCreater): any other method finds the POST route and is

@@ -1,0 +1,326 @@
+package io.kubepekko.actors.controllers;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.typesafe.config.Config;
+import io.kubepekko.actors.Backoff;
+import io.kubepekko.actors.plane.ControlPlane;
+import io.kubepekko.api.GroupResource;
+import io.kubepekko.api.meta.ObjectMeta;
+import io.kubepekko.api.policy.DisruptionStatus;
+import io.kubepekko.api.registry.ResourceType;
+import io.kubepekko.api.status.Failures;
+import io.kubepekko.api.watch.PartialJson;
+import io.kubepekko.api.watch.WatchEvent;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+
+/**
+ * kube-controller-manager's disruption controller: keeps each PodDisruptionBudget's status (the
+ * pods it expects, how many are healthy and must be, the disruptions it allows, its {@code
+ * DisruptionAllowed} condition, the evictions still pending) from the pods its selector matches.
+ * Informers on pods (only the fields it reads) and budgets say which budgets to look at: a budget's
+ * change, and a change of a pod it selects. A sync computes the status ({@link DisruptionStatus})
+ * with the pods' controllers' scales read live ({@link ControllerScales}) and writes it when it
+ * differs, with the budget's resourceVersion; a 409 is retried after a back-off from the informer's
+ * newer copy. A budget whose status cannot be computed gets kube's fail-safe status: no disruption
+ * allowed, reason {@code SyncFailed}. A budget with pending evictions is looked at again when the
+ * first of them expires.
+ */
+public final class DisruptionController extends AbstractBehavior<DisruptionController.Command> {
+
+    /** The controller's protocol: informer events and the results of its own syncs. */
+    public sealed interface Command {}
+
+    private record Observed(Informer.Event event) implements Command {}
+
+    /** A sync ended: failed, or done (with when to look again, or null). */
+    private record Worked(String key, Throwable failure, Instant recheckAt) implements Command {}
+
+    private record Requeue(String key) implements Command {}
+
+    /**
+     * @param workers budgets synced at once
+     * @param informer the informers' back-off
+     * @param retry back-off of a budget whose sync failed
+     */
+    public record Settings(int workers, Backoff informer, Backoff retry) {
+        /** {@code kubepekko.controllers.disruption-controller} of the server's config. */
+        static Settings fromConfig(Config config) {
+            return new Settings(
+                    config.getInt("workers"),
+                    Backoff.fromConfig(config.getConfig("informer-backoff")),
+                    Backoff.fromConfig(config.getConfig("retry-backoff")));
+        }
+    }
+
+    /** What a sync reads of a pod: its labels, controller, deletion, phase and conditions. */
+    private static final PartialJson POD_FIELDS =
+            PartialJson.keeping(
+                    Set.of(
+                            "metadata.name",
+                            "metadata.namespace",
+                            "metadata.uid",
+                            "metadata.labels",
+                            "metadata.ownerReferences",
+                            "metadata.deletionTimestamp",
+                            "status.phase",
+                            "status.conditions"));
+
+    private final ControllerClient client;
+    private final ControllerScales scales;
+    private final ResourceType podType;
+    private final ResourceType budgetType;
+    private final Clock clock;
+    private final TimerScheduler<Command> timers;
+    private final WorkQueue queue;
+
+    /** Every budget by {@code namespace/name}, whole (its status is written back whole). */
+    private final Map<String, ObjectNode> budgets = new HashMap<>();
+
+    /** Every pod's read fields, by namespace, then name. */
+    private final Map<String, Map<String, ObjectNode>> pods = new HashMap<>();
+
+    private boolean podsSynced;
+    private boolean budgetsSynced;
+
+    public static Behavior<Command> create(
+            ControlPlane controlPlane, Settings settings, Clock clock) {
+        return Behaviors.setup(
+                ctx ->
+                        Behaviors.withTimers(
+                                timers ->
+                                        new DisruptionController(
+                                                ctx, controlPlane, settings, clock, timers)));
+    }
+
+    private DisruptionController(
+            ActorContext<Command> ctx,
+            ControlPlane controlPlane,
+            Settings settings,
+            Clock clock,
+            TimerScheduler<Command> timers) {
+        super(ctx);
+        this.client = new ControllerClient(controlPlane);
+        this.scales = new ControllerScales(client, controlPlane.registry());
+        this.podType = controlPlane.registry().find(new GroupResource("", "pods")).orElseThrow();
+        this.budgetType =
+                controlPlane
+                        .registry()
+                        .find(new GroupResource("policy", "poddisruptionbudgets"))
+                        .orElseThrow();
+        this.clock = clock;
+        this.timers = timers;
+        this.queue =
+                new WorkQueue(
+                        settings.workers(),
+                        settings.retry(),
+                        (key, delay) -> timers.startSingleTimer(key, new Requeue(key), delay));
+        ctx.spawn(
+                Informer.create(
+                        Informer.ListWatch.of(controlPlane),
+                        budgetType,
+                        ctx.messageAdapter(Informer.Event.class, Observed::new),
+                        settings.informer()),
+                "informer-poddisruptionbudgets");
+        ctx.spawn(
+                Informer.create(
+                        Informer.ListWatch.of(controlPlane),
+                        podType,
+                        ctx.messageAdapter(Informer.Event.class, Observed::new),
+                        settings.informer(),
+                        POD_FIELDS::parse),
+                "informer-pods");
+    }
+
+    @Override
+    public Receive<Command> createReceive() {
+        return newReceiveBuilder()
+                .onMessage(Observed.class, this::onObserved)
+                .onMessage(Worked.class, this::onWorked)
+                .onMessage(
+                        Requeue.class,
+                        r -> {
+                            queue.add(r.key());
+                            drain();
+                            return this;
+                        })
+                .build();
+    }
+
+    private Behavior<Command> onObserved(Observed observed) {
+        Informer.Event event = observed.event();
+        boolean ofBudgets = event.type().groupResource().equals(budgetType.groupResource());
+        if (event instanceof Informer.Synced s) {
+            if (ofBudgets) {
+                budgets.clear();
+                s.objects().forEach(b -> budgets.put(key(b), b));
+                budgetsSynced = true;
+            } else {
+                pods.clear();
+                s.objects().forEach(this::rememberPod);
+                podsSynced = true;
+            }
+            budgets.keySet().forEach(queue::add);
+        } else if (event instanceof Informer.Changed c) {
+            if (ofBudgets) {
+                String key = key(c.object());
+                if (c.change() == WatchEvent.Type.DELETED) {
+                    budgets.remove(key);
+                    queue.forget(key);
+                } else {
+                    budgets.put(key, c.object());
+                    queue.add(key);
+                }
+            } else {
+                onPodChanged(c);
+            }
+        }
+        drain();
+        return this;
+    }
+
+    /** Queues the budgets that select the pod as it was and as it is. */
+    private void onPodChanged(Informer.Changed c) {
+        ObjectNode pod = c.object();
+        String namespace = ObjectMeta.namespace(pod);
+        Map<String, ObjectNode> inNamespace = pods.get(namespace);
+        ObjectNode before = inNamespace == null ? null : inNamespace.get(ObjectMeta.name(pod));
+        if (c.change() == WatchEvent.Type.DELETED) {
+            if (inNamespace != null) {
+                inNamespace.remove(ObjectMeta.name(pod));
+                if (inNamespace.isEmpty()) {
+                    pods.remove(namespace);
+                }
+            }
+        } else {
+            rememberPod(pod);
+        }
+        for (Map.Entry<String, ObjectNode> b : budgets.entrySet()) {
+            if (DisruptionStatus.selects(b.getValue(), pod)
+                    || (before != null && DisruptionStatus.selects(b.getValue(), before))) {
+                queue.add(b.getKey());
+            }
+        }
+    }
+
+    private void rememberPod(ObjectNode pod) {
+        pods.computeIfAbsent(ObjectMeta.namespace(pod), n -> new HashMap<>())
+                .put(ObjectMeta.name(pod), pod);
+    }
+
+    private void drain() {
+        if (!podsSynced || !budgetsSynced) {
+            return;
+        }
+        for (String key = queue.next(); key != null; key = queue.next()) {
+            String started = key;
+            ObjectNode budget = budgets.get(key);
+            CompletionStage<Instant> sync =
+                    budget == null
+                            ? CompletableFuture.completedFuture(null)
+                            : sync(budget, podsOf(budget));
+            getContext().pipeToSelf(sync, (recheck, e) -> new Worked(started, e, recheck));
+        }
+    }
+
+    private List<JsonNode> podsOf(ObjectNode budget) {
+        Map<String, ObjectNode> inNamespace = pods.get(ObjectMeta.namespace(budget));
+        return inNamespace == null ? List.of() : List.copyOf(inNamespace.values());
+    }
+
+    /**
+     * kube's {@code sync}: the budget's status from its pods, written if it changed, or its
+     * fail-safe status when it cannot be computed; answers when to look again, or null.
+     */
+    private CompletionStage<Instant> sync(ObjectNode budget, List<JsonNode> namespacePods) {
+        List<JsonNode> selected;
+        try {
+            selected = DisruptionStatus.selectedPods(budget, namespacePods);
+        } catch (IllegalArgumentException e) {
+            return failSafe(budget, e.getMessage());
+        }
+        List<JsonNode> refs = DisruptionStatus.controllersToResolve(budget, selected);
+        return scales.of(ObjectMeta.namespace(budget), refs)
+                .thenCompose(
+                        found -> {
+                            Instant now = clock.instant();
+                            DisruptionStatus.Expectation expected =
+                                    DisruptionStatus.expectation(budget, selected, found);
+                            DisruptionStatus.Disrupted disrupted =
+                                    DisruptionStatus.disrupted(budget, selected, now);
+                            int healthy = DisruptionStatus.currentHealthy(selected, disrupted, now);
+                            Optional<ObjectNode> updated =
+                                    DisruptionStatus.updated(
+                                            budget, healthy, expected, disrupted, now);
+                            CompletionStage<?> written =
+                                    updated.isEmpty()
+                                            ? CompletableFuture.completedFuture(null)
+                                            : write(updated.get());
+                            return written.thenApply(w -> disrupted.recheckAt());
+                        })
+                .exceptionallyCompose(
+                        e -> {
+                            Throwable cause = Failures.unwrap(e);
+                            if (cause instanceof IllegalArgumentException) {
+                                return failSafe(budget, cause.getMessage());
+                            }
+                            return CompletableFuture.failedFuture(cause);
+                        });
+    }
+
+    private CompletionStage<Instant> failSafe(ObjectNode budget, String message) {
+        return write(DisruptionStatus.failSafe(budget, message, clock.instant()))
+                .thenApply(w -> null);
+    }
+
+    private CompletionStage<?> write(ObjectNode budget) {
+        return client.update(
+                budgetType,
+                ObjectMeta.namespace(budget),
+                ObjectMeta.name(budget),
+                budget,
+                "status");
+    }
+
+    private Behavior<Command> onWorked(Worked worked) {
+        if (worked.failure() != null && ControllerClient.code(worked.failure()) != 404) {
+            getContext()
+                    .getLog()
+                    .debug(
+                            "status of PodDisruptionBudget {} not written, retrying: {}",
+                            worked.key(),
+                            worked.failure().toString());
+            queue.failed(worked.key());
+        } else {
+            queue.done(worked.key());
+            if (worked.recheckAt() != null) {
+                Duration wait = Duration.between(clock.instant(), worked.recheckAt());
+                timers.startSingleTimer(
+                        "recheck-" + worked.key(),
+                        new Requeue(worked.key()),
+                        wait.isNegative() ? Duration.ZERO : wait);
+            }
+        }
+        drain();
+        return this;
+    }
+
+    private static String key(ObjectNode obj) {
+        return ObjectMeta.namespace(obj) + "/" + ObjectMeta.name(obj);
+    }
+}
