@@ -6,12 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.kubepekko.api.auth.CertificateLifetimes;
 import io.kubepekko.api.auth.ServingNames;
 import io.kubepekko.http.security.CertificateIssuer;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.util.List;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -85,6 +88,24 @@ class SecurePortIT {
         // The handshake completed (an HTTP answer came); the x509 authenticator answered kube's
         // 401.
         assertEquals(401, r.statusCode(), r.body());
+    }
+
+    /**
+     * A JDK client offers AES-256-GCM first; kube-apiserver (Go, on hardware with AES instructions)
+     * answers with TLS 1.3 and AES-128-GCM, and so does the secure port.
+     */
+    @Test
+    void aJdkClientGetsTls13WithAes128GcmAsFromKubeApiserver() throws Exception {
+        TlsClients.Kubeconfig k = kubeconfig();
+        URI url = URI.create(k.server());
+        SSLContext tls = TlsClients.context(k.ca(), k.clientCert(), k.clientKey());
+        try (SSLSocket socket =
+                (SSLSocket) tls.getSocketFactory().createSocket(url.getHost(), url.getPort())) {
+            assertEquals("TLS_AES_256_GCM_SHA384", socket.getEnabledCipherSuites()[0]);
+            socket.startHandshake();
+            assertEquals("TLSv1.3", socket.getSession().getProtocol());
+            assertEquals("TLS_AES_128_GCM_SHA256", socket.getSession().getCipherSuite());
+        }
     }
 
     @Test

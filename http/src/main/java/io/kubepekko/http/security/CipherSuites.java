@@ -59,6 +59,37 @@ public final class CipherSuites {
         return Map.copyOf(m);
     }
 
+    /**
+     * Go's TLS 1.3 preference on hardware with AES instructions (crypto/tls's
+     * defaultCipherSuitesTLS13).
+     */
+    private static final List<String> GO_TLS13_ORDER =
+            List.of(
+                    "TLS_AES_128_GCM_SHA256",
+                    "TLS_AES_256_GCM_SHA384",
+                    "TLS_CHACHA20_POLY1305_SHA256");
+
+    /**
+     * {@code enabled} with its TLS 1.3 suites first, in the order Go's server prefers them, the
+     * others after them in their given order: the order a server that picks by its own preference
+     * needs to choose what kube-apiserver chooses for a client offering AES-GCM.
+     */
+    public static String[] inGoOrder(String[] enabled) {
+        List<String> ordered = new ArrayList<>();
+        List<String> given = List.of(enabled);
+        for (String suite : GO_TLS13_ORDER) {
+            if (given.contains(suite)) {
+                ordered.add(suite);
+            }
+        }
+        for (String suite : enabled) {
+            if (!ordered.contains(suite)) {
+                ordered.add(suite);
+            }
+        }
+        return ordered.toArray(String[]::new);
+    }
+
     /** A name {@code --tls-cipher-suites} does not know. */
     public static final class Unknown extends Exception {
         private static final long serialVersionUID = 1L;
