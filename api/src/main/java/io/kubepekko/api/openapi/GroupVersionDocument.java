@@ -8,7 +8,6 @@ import io.kubepekko.api.auth.review.TokenRequests;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.store.SubresourceRoute;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -26,21 +25,6 @@ import java.util.TreeMap;
  * merge patch they could not merge. The server still accepts strategic merge patches.
  */
 final class GroupVersionDocument {
-    private static final List<String> OBJECT_MEDIA =
-            List.of("application/json", "application/yaml", "application/vnd.kubernetes.protobuf");
-    private static final List<String> STREAM_MEDIA =
-            List.of(
-                    "application/json",
-                    "application/yaml",
-                    "application/vnd.kubernetes.protobuf",
-                    "application/json;stream=watch",
-                    "application/vnd.kubernetes.protobuf;stream=watch");
-    private static final List<String> PATCH_MEDIA =
-            List.of(
-                    "application/apply-patch+yaml",
-                    "application/json-patch+json",
-                    "application/merge-patch+json");
-
     private final GroupVersionKind gv;
     private final SchemaSource source;
     private final Map<String, PathItem> paths = new TreeMap<>();
@@ -72,7 +56,7 @@ final class GroupVersionDocument {
         String prefix = t.gvk().pathPrefix();
         String collection = prefix + scope + "/" + t.resource();
         String item = collection + "/{name}";
-        Ops ops = new Ops(t);
+        ResourceOperations ops = new ResourceOperations(gv, t);
 
         PathItem c = path(collection, t, Shape.COLLECTION);
         if (t.supports("list")) {
@@ -84,7 +68,7 @@ final class GroupVersionDocument {
                             "Lists the "
                                     + t.kind()
                                     + " objects"
-                                    + where(t)
+                                    + ResourceOperations.where(t)
                                     + ", or watches them with watch=true."));
         }
         if (t.supports("create")) {
@@ -169,7 +153,7 @@ final class GroupVersionDocument {
                                     "Watches the "
                                             + t.kind()
                                             + " objects"
-                                            + where(t)
+                                            + ResourceOperations.where(t)
                                             + ". Deprecated: use list with watch=true."));
             path(watchCollection + "/{name}", t, Shape.ITEM)
                     .put(
@@ -249,7 +233,12 @@ final class GroupVersionDocument {
     }
 
     private void addSubresource(
-            String path, ResourceType t, Ops ops, String rest, String name, GroupVersionKind of) {
+            String path,
+            ResourceType t,
+            ResourceOperations ops,
+            String rest,
+            String name,
+            GroupVersionKind of) {
         PathItem p = path(path, t, Shape.ITEM);
         String schema = SchemaNames.of(of);
         if (t.supports("get")) {
@@ -284,10 +273,6 @@ final class GroupVersionDocument {
                             of,
                             schema));
         }
-    }
-
-    private static String where(ResourceType t) {
-        return t.namespaced() ? " of a namespace" : "";
     }
 
     /** Which path parameters a path item has. */
@@ -367,158 +352,5 @@ final class GroupVersionDocument {
         ObjectNode s = doc.putObject("components").putObject("schemas");
         schemas.forEach(s::set);
         return doc;
-    }
-
-    /** The operations of one path, in OpenAPI's field order, then the parameters they share. */
-    private static final class PathItem {
-        private static final List<String> METHODS =
-                List.of("get", "put", "post", "delete", "patch");
-        private final Map<String, ObjectNode> operations = new LinkedHashMap<>();
-        private final ArrayNode parameters;
-
-        PathItem(ArrayNode parameters) {
-            this.parameters = parameters;
-        }
-
-        void put(String method, ObjectNode operation) {
-            operations.put(method, operation);
-        }
-
-        ObjectNode toJson() {
-            ObjectNode item = Json.MAPPER.createObjectNode();
-            METHODS.forEach(
-                    m -> {
-                        if (operations.containsKey(m)) {
-                            item.set(m, operations.get(m));
-                        }
-                    });
-            item.set("parameters", parameters);
-            return item;
-        }
-    }
-
-    /** The operations of one resource type. */
-    private final class Ops {
-        private final ResourceType t;
-
-        Ops(ResourceType t) {
-            this.t = t;
-        }
-
-        ObjectNode read(String rest, String description, GroupVersionKind of, String schema) {
-            ObjectNode op = operation("read", rest, description, "get", of, List.of());
-            op.set("responses", responses(schema, OBJECT_MEDIA, "200"));
-            return op;
-        }
-
-        /** list, watch (one object) and watchlist: all take the list parameters. */
-        ObjectNode list(String action, String rest, String description) {
-            String verb = action.equals("list") ? "list" : "watch";
-            ObjectNode op = operation(verb, rest, description, action, t.gvk(), Parameters.LIST);
-            String schema =
-                    action.equals("list")
-                            ? SchemaNames.of(t.gvk(), t.listKind())
-                            : SchemaNames.WATCH_EVENT;
-            op.set("responses", responses(schema, STREAM_MEDIA, "200"));
-            return op;
-        }
-
-        ObjectNode write(
-                String verb,
-                String rest,
-                String description,
-                String action,
-                GroupVersionKind of,
-                String schema,
-                List<String> query,
-                String... codes) {
-            ObjectNode op = operation(verb, rest, description, action, of, query);
-            op.set("requestBody", body(schema, OBJECT_MEDIA, true));
-            op.set("responses", responses(schema, OBJECT_MEDIA, codes));
-            return op;
-        }
-
-        ObjectNode patch(String rest, String description, GroupVersionKind of, String schema) {
-            ObjectNode op = operation("patch", rest, description, "patch", of, Parameters.PATCH);
-            op.set("requestBody", body(SchemaNames.PATCH, PATCH_MEDIA, true));
-            op.set("responses", responses(schema, OBJECT_MEDIA, "200", "201"));
-            return op;
-        }
-
-        ObjectNode delete(String namespaced) {
-            ObjectNode op =
-                    operation(
-                            "delete",
-                            namespaced + t.kind(),
-                            "Deletes the named " + t.kind() + ".",
-                            "delete",
-                            t.gvk(),
-                            Parameters.DELETE);
-            op.set("requestBody", body(SchemaNames.DELETE_OPTIONS, OBJECT_MEDIA, false));
-            op.set("responses", responses(SchemaNames.STATUS, OBJECT_MEDIA, "200", "202"));
-            return op;
-        }
-
-        ObjectNode deleteCollection(String namespaced) {
-            ObjectNode op =
-                    operation(
-                            "delete",
-                            "Collection" + namespaced + t.kind(),
-                            "Deletes the "
-                                    + t.kind()
-                                    + " objects"
-                                    + where(t)
-                                    + " that match the selectors.",
-                            "deletecollection",
-                            t.gvk(),
-                            Parameters.DELETE_COLLECTION);
-            op.set("requestBody", body(SchemaNames.DELETE_OPTIONS, OBJECT_MEDIA, false));
-            op.set("responses", responses(SchemaNames.STATUS, OBJECT_MEDIA, "200"));
-            return op;
-        }
-
-        private ObjectNode operation(
-                String verb,
-                String rest,
-                String description,
-                String action,
-                GroupVersionKind of,
-                List<String> query) {
-            ObjectNode op = Json.MAPPER.createObjectNode();
-            op.putArray("tags").add(OperationIds.tag(gv));
-            op.put("description", description);
-            op.put("operationId", OperationIds.of(verb, gv, rest));
-            if (!query.isEmpty()) {
-                op.set("parameters", Parameters.queries(query));
-            }
-            op.put("x-kubernetes-action", action);
-            op.set(Schemas.GVK_EXTENSION, Schemas.gvkObject(of));
-            return op;
-        }
-    }
-
-    private static ObjectNode body(String schema, List<String> media, boolean required) {
-        ObjectNode body = Json.MAPPER.createObjectNode();
-        ObjectNode content = body.putObject("content");
-        media.forEach(m -> content.putObject(m).set("schema", Schemas.refOnly(schema)));
-        if (required) {
-            body.put("required", true);
-        }
-        return body;
-    }
-
-    private static final Map<String, String> REASONS =
-            Map.of("200", "OK", "201", "Created", "202", "Accepted", "401", "Unauthorized");
-
-    private static ObjectNode responses(String schema, List<String> media, String... codes) {
-        ObjectNode responses = Json.MAPPER.createObjectNode();
-        for (String code : codes) {
-            ObjectNode r = responses.putObject(code);
-            r.put("description", REASONS.get(code));
-            ObjectNode content = r.putObject("content");
-            media.forEach(m -> content.putObject(m).set("schema", Schemas.refOnly(schema)));
-        }
-        responses.putObject("401").put("description", REASONS.get("401"));
-        return responses;
     }
 }
