@@ -202,7 +202,8 @@ final class ContainerStarts<M> {
                                                 "create",
                                                 job,
                                                 ContainerSteps.criFailure(
-                                                        t, PodWorker.CREATE_CONTAINER_ERROR))));
+                                                        t,
+                                                        WaitingReasons.CREATE_CONTAINER_ERROR))));
     }
 
     private void onCreated(Created created) {

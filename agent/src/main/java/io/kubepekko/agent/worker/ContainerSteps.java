@@ -95,7 +95,8 @@ final class ContainerSteps {
     /** The kubelet shows a pull error as grpc-go words it, waiting {@code ErrImagePull}. */
     static Failure pullFailure(Throwable t) {
         String message = grpcText(CriError.of(t));
-        return new Failure(message, Optional.of(new Waiting(PodWorker.ERR_IMAGE_PULL, message)));
+        return new Failure(
+                message, Optional.of(new Waiting(WaitingReasons.ERR_IMAGE_PULL, message)));
     }
 
     /**
@@ -158,7 +159,7 @@ final class ContainerSteps {
                     e.reason() == PodConfigException.Reason.CREATE_CONTAINER_CONFIG_ERROR
                             ? Optional.of(
                                     new Waiting(
-                                            PodWorker.CREATE_CONTAINER_CONFIG_ERROR,
+                                            WaitingReasons.CREATE_CONTAINER_CONFIG_ERROR,
                                             e.eventMessage()))
                             : Optional.empty(); // ContainerCreating
             return new Failure(e.eventMessage(), waiting);
@@ -248,9 +249,10 @@ final class ContainerSteps {
         if (cause instanceof PostStartHookFailed hook) {
             return new Failure(
                     hook.getMessage(),
-                    Optional.of(new Waiting(PodWorker.POST_START_HOOK_ERROR, hook.getMessage())));
+                    Optional.of(
+                            new Waiting(WaitingReasons.POST_START_HOOK_ERROR, hook.getMessage())));
         }
-        return criFailure(t, PodWorker.RUN_CONTAINER_ERROR);
+        return criFailure(t, WaitingReasons.RUN_CONTAINER_ERROR);
     }
 
     /**

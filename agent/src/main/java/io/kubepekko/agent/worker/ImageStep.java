@@ -55,14 +55,14 @@ final class ImageStep {
             String message =
                     "Container image \"" + image + "\" is not present with pull policy of Never";
             return new Decision.Refuse(
-                    new Waiting(PodWorker.ERR_IMAGE_NEVER_PULL, message), Optional.empty());
+                    new Waiting(WaitingReasons.ERR_IMAGE_NEVER_PULL, message), Optional.empty());
         }
         CrashLoopBackOff.Entry wait = pullBackOff.get(image);
         if (wait != null
                 && Duration.between(wait.lastUpdate(), now).compareTo(wait.backOff()) < 0) {
             String message = "Back-off pulling image \"" + image + "\"";
             return new Decision.Refuse(
-                    new Waiting(PodWorker.IMAGE_PULL_BACK_OFF, message),
+                    new Waiting(WaitingReasons.IMAGE_PULL_BACK_OFF, message),
                     Optional.of(Duration.between(now, wait.lastUpdate().plus(wait.backOff()))));
         }
         return new Decision.Pull();

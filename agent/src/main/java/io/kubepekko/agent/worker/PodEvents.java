@@ -92,19 +92,19 @@ final class PodEvents {
                         ? ""
                         : PodTermination.containerJson(pod, container).path("image").asText();
         switch (waiting.reason()) {
-            case PodWorker.ERR_IMAGE_PULL -> {
+            case WaitingReasons.ERR_IMAGE_PULL -> {
                 failed(container, "Failed to pull image \"" + image + "\": " + failure.message());
                 failed(container, "Error: " + waiting.reason());
             }
-            case PodWorker.IMAGE_PULL_BACK_OFF -> {
+            case WaitingReasons.IMAGE_PULL_BACK_OFF -> {
                 record(container, NORMAL, "BackOff", "Back-off pulling image \"" + image + "\"");
                 failed(container, "Error: " + waiting.reason());
             }
-            case PodWorker.ERR_IMAGE_NEVER_PULL -> {
-                record(container, WARNING, PodWorker.ERR_IMAGE_NEVER_PULL, waiting.message());
+            case WaitingReasons.ERR_IMAGE_NEVER_PULL -> {
+                record(container, WARNING, WaitingReasons.ERR_IMAGE_NEVER_PULL, waiting.message());
                 failed(container, "Error: " + waiting.reason());
             }
-            case PodWorker.POST_START_HOOK_ERROR -> {} // FailedPostStartHook was recorded
+            case WaitingReasons.POST_START_HOOK_ERROR -> {} // FailedPostStartHook was recorded
             default -> failed(container, "Error: " + waiting.message());
         }
     }

@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.DispatcherSelector;
@@ -100,14 +101,6 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
 
     private record Probed(ProbeManager.Report report) implements Command {}
 
-    public static final String ERR_IMAGE_NEVER_PULL = "ErrImageNeverPull";
-    public static final String ERR_IMAGE_PULL = "ErrImagePull";
-    public static final String IMAGE_PULL_BACK_OFF = "ImagePullBackOff";
-    public static final String CREATE_CONTAINER_CONFIG_ERROR = "CreateContainerConfigError";
-    public static final String CREATE_CONTAINER_ERROR = "CreateContainerError";
-    public static final String RUN_CONTAINER_ERROR = "RunContainerError";
-    public static final String POST_START_HOOK_ERROR = "PostStartHookError";
-
     /**
      * A worker for {@code pod}; it subscribes to {@code lifecycle} (the node's relist) by the pod's
      * uid while it lives.
@@ -141,6 +134,10 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
     }
 
     private final TimerScheduler<Command> timers;
+
+    /** The dispatcher of the worker's blocking runtime and file calls. */
+    private final Executor blocking;
+
     private final CriRuntime cri;
     private final NodeContext node;
     private final PodEvents events;
@@ -186,11 +183,8 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
         this.events = events;
         this.clock = clock;
         this.settings = settings;
-        this.steps =
-                new ContainerSteps(
-                        cri,
-                        node,
-                        ctx.getSystem().dispatchers().lookup(DispatcherSelector.blocking()));
+        this.blocking = ctx.getSystem().dispatchers().lookup(DispatcherSelector.blocking());
+        this.steps = new ContainerSteps(cri, node, blocking);
         this.pod = pod;
         this.spec = PodSpec.of(pod.path("spec"));
         this.inputs = inputs;
@@ -218,12 +212,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
                         () -> this.pod,
                         () -> this.inputs,
                         this::endPass);
-        this.volumes =
-                new VolumeRefresh(
-                        node,
-                        ctx.getSystem().dispatchers().lookup(DispatcherSelector.blocking()),
-                        ctx.getLog(),
-                        uid);
+        this.volumes = new VolumeRefresh(node, blocking, ctx.getLog(), uid);
         this.probes =
                 ctx.spawn(
                         ProbeManager.create(
@@ -480,10 +469,7 @@ public final class PodWorker extends AbstractBehavior<PodWorker.Command> {
                         PodTermination.run(
                                 cri,
                                 node.cgroups(),
-                                getContext()
-                                        .getSystem()
-                                        .dispatchers()
-                                        .lookup(DispatcherSelector.blocking()),
+                                blocking,
                                 clock,
                                 events,
                                 uid,
