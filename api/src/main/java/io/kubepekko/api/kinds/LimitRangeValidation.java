@@ -115,57 +115,35 @@ final class LimitRangeValidation {
             Parsed dflt = defaults.get(k);
             Parsed dreq = defaultRequests.get(k);
             Parsed ratio = ratios.get(k);
-            if (lo != null && hi != null && lo.q.compareTo(hi.q) > 0) {
-                errs.add(
-                        invalid(
-                                idx.child("min").key(k),
-                                lo,
-                                "min value " + lo + " is greater than max value " + hi));
-            }
-            if (dreq != null && lo != null && lo.q.compareTo(dreq.q) > 0) {
-                errs.add(
-                        invalid(
-                                idx.child("defaultRequest").key(k),
-                                dreq,
-                                "min value "
-                                        + lo
-                                        + " is greater than default request value "
-                                        + dreq));
-            }
-            if (dreq != null && hi != null && dreq.q.compareTo(hi.q) > 0) {
-                errs.add(
-                        invalid(
-                                idx.child("defaultRequest").key(k),
-                                dreq,
-                                "default request value "
-                                        + dreq
-                                        + " is greater than max value "
-                                        + hi));
-            }
-            if (dreq != null && dflt != null && dreq.q.compareTo(dflt.q) > 0) {
-                errs.add(
-                        invalid(
-                                idx.child("defaultRequest").key(k),
-                                dreq,
-                                "default request value "
-                                        + dreq
-                                        + " is greater than default limit value "
-                                        + dflt));
-            }
-            if (dflt != null && lo != null && lo.q.compareTo(dflt.q) > 0) {
-                errs.add(
-                        invalid(
-                                idx.child("default").key(k),
-                                lo,
-                                "min value " + lo + " is greater than default value " + dflt));
-            }
-            if (dflt != null && hi != null && dflt.q.compareTo(hi.q) > 0) {
-                errs.add(
-                        invalid(
-                                idx.child("default").key(k),
-                                hi,
-                                "default value " + dflt + " is greater than max value " + hi));
-            }
+            // Each pair must be ordered, the field named and the value shown as kube's
+            // ValidateLimitRange name them.
+            notAbove(errs, idx.child("min").key(k), lo, lo, "min", hi, "max");
+            notAbove(
+                    errs,
+                    idx.child("defaultRequest").key(k),
+                    dreq,
+                    lo,
+                    "min",
+                    dreq,
+                    "default request");
+            notAbove(
+                    errs,
+                    idx.child("defaultRequest").key(k),
+                    dreq,
+                    dreq,
+                    "default request",
+                    hi,
+                    "max");
+            notAbove(
+                    errs,
+                    idx.child("defaultRequest").key(k),
+                    dreq,
+                    dreq,
+                    "default request",
+                    dflt,
+                    "default limit");
+            notAbove(errs, idx.child("default").key(k), lo, lo, "min", dflt, "default");
+            notAbove(errs, idx.child("default").key(k), hi, dflt, "default", hi, "max");
             if (ratio != null && ratio.q.compareTo(ONE) < 0) {
                 errs.add(
                         invalid(
@@ -191,6 +169,33 @@ final class LimitRangeValidation {
                                         + " in "
                                         + k));
             }
+        }
+    }
+
+    /**
+     * kube's {@code "<lower> value <x> is greater than <upper> value <y>"} at {@code field}
+     * (showing {@code shown}) when both are set and out of order.
+     */
+    private static void notAbove(
+            List<FieldError> errs,
+            FieldPath field,
+            Parsed shown,
+            Parsed lower,
+            String lowerName,
+            Parsed upper,
+            String upperName) {
+        if (lower != null && upper != null && lower.q.compareTo(upper.q) > 0) {
+            errs.add(
+                    invalid(
+                            field,
+                            shown,
+                            lowerName
+                                    + " value "
+                                    + lower
+                                    + " is greater than "
+                                    + upperName
+                                    + " value "
+                                    + upper));
         }
     }
 

@@ -23,22 +23,13 @@ final class LimitConstraints {
         Amount lim = limits.get(resource);
         Values v = values(req, lim, enforced);
         if (req == null) {
-            return Optional.of(
-                    String.format(
-                            "minimum %s usage per %s is %s.  No request is specified",
-                            resource, limitType, enforced));
+            return missing("minimum", resource, limitType, enforced, "request");
         }
         if (v.request < v.enforced) {
-            return Optional.of(
-                    String.format(
-                            "minimum %s usage per %s is %s, but request is %s",
-                            resource, limitType, enforced, req));
+            return beyond("minimum", resource, limitType, enforced, "request", req);
         }
         if (lim != null && v.limit < v.enforced) {
-            return Optional.of(
-                    String.format(
-                            "minimum %s usage per %s is %s, but limit is %s",
-                            resource, limitType, enforced, lim));
+            return beyond("minimum", resource, limitType, enforced, "limit", lim);
         }
         return Optional.empty();
     }
@@ -54,22 +45,13 @@ final class LimitConstraints {
         Amount lim = limits.get(resource);
         Values v = values(req, lim, enforced);
         if (lim == null) {
-            return Optional.of(
-                    String.format(
-                            "maximum %s usage per %s is %s.  No limit is specified",
-                            resource, limitType, enforced));
+            return missing("maximum", resource, limitType, enforced, "limit");
         }
         if (v.limit > v.enforced) {
-            return Optional.of(
-                    String.format(
-                            "maximum %s usage per %s is %s, but limit is %s",
-                            resource, limitType, enforced, lim));
+            return beyond("maximum", resource, limitType, enforced, "limit", lim);
         }
         if (req != null && v.request > v.enforced) {
-            return Optional.of(
-                    String.format(
-                            "maximum %s usage per %s is %s, but request is %s",
-                            resource, limitType, enforced, req));
+            return beyond("maximum", resource, limitType, enforced, "request", req);
         }
         return Optional.empty();
     }
@@ -83,16 +65,10 @@ final class LimitConstraints {
         Amount req = requests.get(resource);
         Values v = values(req, null, enforced);
         if (req == null) {
-            return Optional.of(
-                    String.format(
-                            "maximum %s usage per %s is %s.  No request is specified",
-                            resource, limitType, enforced));
+            return missing("maximum", resource, limitType, enforced, "request");
         }
         if (v.request > v.enforced) {
-            return Optional.of(
-                    String.format(
-                            "maximum %s usage per %s is %s, but request is %s",
-                            resource, limitType, enforced, req));
+            return beyond("maximum", resource, limitType, enforced, "request", req);
         }
         return Optional.empty();
     }
@@ -155,5 +131,28 @@ final class LimitConstraints {
             return new Values(req.milliValue(), lim.milliValue(), enforced.milliValue());
         }
         return new Values(req.value(), lim.value(), enforced.value());
+    }
+
+    /** kube's message for a bound with nothing to check it against. */
+    private static Optional<String> missing(
+            String bound, String resource, String limitType, Amount enforced, String what) {
+        return Optional.of(
+                String.format(
+                        "%s %s usage per %s is %s.  No %s is specified",
+                        bound, resource, limitType, enforced, what));
+    }
+
+    /** kube's message for a request or limit past a bound. */
+    private static Optional<String> beyond(
+            String bound,
+            String resource,
+            String limitType,
+            Amount enforced,
+            String what,
+            Amount actual) {
+        return Optional.of(
+                String.format(
+                        "%s %s usage per %s is %s, but %s is %s",
+                        bound, resource, limitType, enforced, what, actual));
     }
 }
