@@ -139,6 +139,14 @@ class EvictionIT {
                         "BadRequest",
                         "the namespace of the provided object does not match the namespace sent on"
                                 + " the request");
+        evict(ns, "p", json("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'p'}}"))
+                .assertStatus(
+                        400,
+                        "BadRequest",
+                        "ConfigMap in version \"v1\" cannot be handled as a Eviction: converting"
+                                + " (v1.ConfigMap) to (policy.Eviction): unknown conversion");
+        evict(ns, "p", json("{'apiVersion':'policy/v1','kind':'Pod','metadata':{'name':'p'}}"))
+                .assertCode(400);
         api.get(pods(ns) + "/p").assertCode(200);
     }
 

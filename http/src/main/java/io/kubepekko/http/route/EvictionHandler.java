@@ -15,6 +15,7 @@ import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.store.BodyIdentity;
 import io.kubepekko.api.store.DeletionOptions;
+import io.kubepekko.api.store.TypeMeta;
 import io.kubepekko.api.store.WriteOptions;
 import io.kubepekko.http.encoding.RequestBodies;
 import io.kubepekko.http.route.ResourceHandler.Request;
@@ -57,6 +58,12 @@ final class EvictionHandler {
                         r.param("fieldValidation").orElse(""));
         RequestBodies.Decoded d = decode(r, options);
         ObjectNode eviction = d.object();
+        // A body of another kind (a Pod, a ConfigMap) is no Eviction, whatever its fields.
+        TypeMeta.checkBody(EvictionRules.V1, eviction)
+                .ifPresent(
+                        refused -> {
+                            throw refused.exception();
+                        });
         BodyIdentity.placeInNamespace(pods, namespace, eviction, true)
                 .ifPresent(
                         refused -> {
