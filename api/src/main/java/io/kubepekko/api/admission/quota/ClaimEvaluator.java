@@ -29,6 +29,16 @@ final class ClaimEvaluator implements QuotaEvaluator {
     }
 
     @Override
+    public Set<String> readFields() {
+        Set<String> fields = new TreeSet<>(IDENTITY);
+        fields.add("metadata.annotations");
+        fields.add("metadata.resourceVersion");
+        fields.add("spec.storageClassName");
+        fields.add("spec.resources");
+        return fields;
+    }
+
+    @Override
     public boolean handles(Operation operation, String subresource) {
         return operation == Operation.CREATE
                 || (operation == Operation.UPDATE && subresource.isEmpty());

@@ -60,6 +60,25 @@ final class PodEvaluator implements QuotaEvaluator {
     }
 
     @Override
+    public Set<String> readFields() {
+        Set<String> fields = new TreeSet<>(IDENTITY);
+        fields.addAll(
+                List.of(
+                        "metadata.deletionTimestamp",
+                        "metadata.deletionGracePeriodSeconds",
+                        "spec.containers",
+                        "spec.initContainers",
+                        "spec.resources",
+                        "spec.overhead",
+                        "spec.activeDeadlineSeconds",
+                        "spec.priorityClassName",
+                        "spec.affinity",
+                        "status.phase",
+                        "status.qosClass"));
+        return fields;
+    }
+
+    @Override
     public boolean handles(Operation operation, String subresource) {
         return subresource.isEmpty() && operation == Operation.CREATE;
     }

@@ -18,6 +18,17 @@ public interface QuotaEvaluator {
     /** The resource evaluated. */
     GroupResource resource();
 
+    /** The identity fields every evaluator reads of an observed object. */
+    Set<String> IDENTITY = Set.of("metadata.name", "metadata.namespace", "metadata.uid");
+
+    /**
+     * The dotted paths of a stored object its usage and scopes read (an informer parses only
+     * these): by default its identity, which an object count needs.
+     */
+    default Set<String> readFields() {
+        return IDENTITY;
+    }
+
     /** Whether a write of the object ({@code subresource} empty) or a subresource is charged. */
     boolean handles(Operation operation, String subresource);
 

@@ -51,6 +51,7 @@ public final class QuotaLedger {
     private final Clock clock;
     private final Duration chargeTtl;
     private final Map<String, Namespace> namespaces = new ConcurrentHashMap<>();
+    private final Set<GroupResource> followed = ConcurrentHashMap.newKeySet();
     private final Set<GroupResource> listed = ConcurrentHashMap.newKeySet();
 
     public QuotaLedger(Clock clock, Duration chargeTtl) {
@@ -205,9 +206,20 @@ public final class QuotaLedger {
         return used;
     }
 
-    /** Empty once every tracked resource and the quotas were listed; until then why not. */
+    /**
+     * Says that an informer of {@code resource} feeds this ledger: it is ready once that informer
+     * has listed (a tracked resource the server does not serve has none).
+     */
+    public void follow(GroupResource resource) {
+        followed.add(resource);
+    }
+
+    /** Empty once every followed resource was listed; until then why not. */
     public Optional<String> readiness() {
-        for (GroupResource r : QuotaEvaluators.tracked()) {
+        if (followed.isEmpty()) {
+            return Optional.of("resource quota informers not started yet");
+        }
+        for (GroupResource r : followed) {
             if (!listed.contains(r)) {
                 return Optional.of("resource quota usage not listed yet: " + r);
             }

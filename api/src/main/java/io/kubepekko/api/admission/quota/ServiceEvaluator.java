@@ -31,6 +31,15 @@ final class ServiceEvaluator implements QuotaEvaluator {
     }
 
     @Override
+    public Set<String> readFields() {
+        Set<String> fields = new TreeSet<>(IDENTITY);
+        fields.add("spec.type");
+        fields.add("spec.ports");
+        fields.add("spec.allocateLoadBalancerNodePorts");
+        return fields;
+    }
+
+    @Override
     public boolean handles(Operation operation, String subresource) {
         return operation == Operation.CREATE || operation == Operation.UPDATE;
     }
