@@ -13,12 +13,14 @@ import io.kubepekko.api.status.ApiStatus;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -114,7 +116,7 @@ class ResourceQuotaAdmissionTest {
 
     private Map<String, String> used(String quota, boolean observedOnly) {
         SortedMap<String, QuotaAmount> used = ledger.used("ns", observedOnly).get(quota);
-        Map<String, String> printed = new java.util.TreeMap<>();
+        Map<String, String> printed = new TreeMap<>();
         used.forEach((k, v) -> printed.put(k, v.toString()));
         return printed;
     }
@@ -259,12 +261,12 @@ class ResourceQuotaAdmissionTest {
             Clock moving =
                     new Clock() {
                         @Override
-                        public java.time.ZoneId getZone() {
+                        public ZoneId getZone() {
                             return ZoneOffset.UTC;
                         }
 
                         @Override
-                        public Clock withZone(java.time.ZoneId zone) {
+                        public Clock withZone(ZoneId zone) {
                             return this;
                         }
 
