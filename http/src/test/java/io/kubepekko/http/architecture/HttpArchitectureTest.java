@@ -31,9 +31,9 @@ class HttpArchitectureTest {
      * (protocol records, settings) come with them. ControlPlane is the facade the routes call; the
      * rest is the wiring that {@code ApiServer} and {@code ClusterJoin} do at startup: controllers,
      * the RBAC policy the server authorizes with, the informer-fed sources of the Node authorizer's
-     * graph, of the service-account token authenticator's index and of LimitRanger's index, the
-     * clock and process environment, the storage quota, the failover fencing actors, and one helper
-     * that turns a Pekko future into a CompletionStage.
+     * graph, of the service-account token authenticator's index, of LimitRanger's index and of the
+     * ResourceQuota admission's ledger, the clock and process environment, the storage quota, the
+     * failover fencing actors, and one helper that turns a Pekko future into a CompletionStage.
      */
     private static final Set<String> FACADE =
             Set.of(
@@ -43,6 +43,7 @@ class HttpArchitectureTest {
                     "NodeGraphSource",
                     "BoundObjectSource",
                     "LimitRangeSource",
+                    "QuotaSource",
                     "Backoff",
                     "Environment",
                     "StorageQuota",
