@@ -2,7 +2,6 @@ package io.kubepekko.http.route;
 
 import io.kubepekko.actors.Futures;
 import io.kubepekko.api.auth.UserInfo;
-import io.kubepekko.api.metrics.RequestLabels;
 import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.Failures;
@@ -19,9 +18,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.apache.pekko.http.javadsl.model.AttributeKeys;
-import org.apache.pekko.http.javadsl.model.ContentType;
-import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpEntity;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
@@ -240,10 +238,8 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
         if (metering == null || info.isEmpty() || info.get().route() != RequestInfo.Route.SERVED) {
             return answer;
         }
-        RequestLabels labels = RequestMetering.labels(request, info.get());
-        boolean longRunning = LongRunningRequests.check(info, path);
-        return answer.exceptionally(e -> failure(e, statusFormat))
-                .thenApply(r -> metering.recorded(r, labels, start, longRunning));
+        UnaryOperator<HttpResponse> recorded = metering.recorder(request, info.get(), path, start);
+        return answer.exceptionally(e -> failure(e, statusFormat)).thenApply(recorded);
     }
 
     private CompletionStage<HttpResponse> passed(
@@ -294,7 +290,7 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
             return CompletableFuture.completedFuture(documents.notFound(accept));
         }
         if (metrics != null && path.equals(METRICS)) {
-            return metrics.scrape().thenApply(ApiHandler::exposition);
+            return metrics.scrape().thenApply(RequestMetering::exposition);
         }
         return CompletableFuture.completedFuture(
                 switch (firstSegment(path)) {
@@ -307,13 +303,6 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
 
     /** kube-apiserver's metrics endpoint. */
     private static final String METRICS = "/metrics";
-
-    private static final ContentType EXPOSITION = ContentTypes.parse(ServerMetrics.CONTENT_TYPE);
-
-    /** The metrics in Prometheus' text format. */
-    private static HttpResponse exposition(byte[] text) {
-        return HttpResponse.create().withStatus(200).withEntity(EXPOSITION, text);
-    }
 
     /** The body, told to the request's audit (which records what its level asks for). */
     private HttpEntity.Strict audited(

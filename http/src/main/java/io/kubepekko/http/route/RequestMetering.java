@@ -4,8 +4,12 @@ import io.kubepekko.api.metrics.RequestLabels;
 import io.kubepekko.http.encoding.RequestBodies;
 import io.kubepekko.http.metrics.ServerMetrics;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 import org.apache.pekko.NotUsed;
+import org.apache.pekko.http.javadsl.model.ContentType;
+import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpEntity;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
@@ -26,6 +30,25 @@ final class RequestMetering {
 
     RequestMetering(ServerMetrics metrics) {
         this.metrics = metrics;
+    }
+
+    private static final ContentType EXPOSITION = ContentTypes.parse(ServerMetrics.CONTENT_TYPE);
+
+    /** The answer to {@code GET /metrics}: the metrics in Prometheus' text format. */
+    static HttpResponse exposition(byte[] text) {
+        return HttpResponse.create().withStatus(200).withEntity(EXPOSITION, text);
+    }
+
+    /**
+     * Records a routed resource request's response (see {@link #recorded}).
+     *
+     * @param start when the request arrived ({@link System#nanoTime()})
+     */
+    UnaryOperator<HttpResponse> recorder(
+            HttpRequest request, RequestInfo info, String path, long start) {
+        RequestLabels labels = labels(request, info);
+        boolean longRunning = LongRunningRequests.check(Optional.of(info), path);
+        return response -> recorded(response, labels, start, longRunning);
     }
 
     /** The request's labels: what kube reports for its verb, scope and dry run. */
