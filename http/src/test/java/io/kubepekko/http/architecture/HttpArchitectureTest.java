@@ -20,10 +20,11 @@ import org.junit.jupiter.api.Test;
  * settings, the process) builds the {@code route} handlers, which answer in the {@code encoding}'s
  * formats and report to the {@code audit} log; nothing in http depends on the server, and neither
  * encoding nor audit knows the routes. {@code security} (the PKI, TLS, client certificates, key
- * files) sits beside encoding, below the server and the routes. Routes talk to the control plane
- * through its facade and never reach into the entities, the watch caches or the controllers'
- * insides. The facade is named by class, not package, so the rule holds while {@code
- * io.kubepekko.actors} is split into packages: a class keeps its name when it moves.
+ * files) sits beside encoding, below the server and the routes, and so does {@code metrics} (what
+ * {@code /metrics} exports, which the routes record in). Routes talk to the control plane through
+ * its facade and never reach into the entities, the watch caches or the controllers' insides. The
+ * facade is named by class, not package, so the rule holds while {@code io.kubepekko.actors} is
+ * split into packages: a class keeps its name when it moves.
  */
 class HttpArchitectureTest {
     /**
@@ -98,6 +99,8 @@ class HttpArchitectureTest {
                         .definedBy("io.kubepekko.http.security..")
                         .layer("audit")
                         .definedBy("io.kubepekko.http.audit..")
+                        .layer("metrics")
+                        .definedBy("io.kubepekko.http.metrics..")
                         .whereLayer("server")
                         .mayNotBeAccessedByAnyLayer()
                         .whereLayer("route")
@@ -107,6 +110,8 @@ class HttpArchitectureTest {
                         .whereLayer("security")
                         .mayOnlyBeAccessedByLayers("route", "server")
                         .whereLayer("audit")
+                        .mayOnlyBeAccessedByLayers("route", "server")
+                        .whereLayer("metrics")
                         .mayOnlyBeAccessedByLayers("route", "server")
                         .because(
                                 "the server wires the routes, the routes use the encodings, never the other way;"
@@ -127,7 +132,8 @@ class HttpArchitectureTest {
                                 "io.kubepekko.http.route..",
                                 "io.kubepekko.http.encoding..",
                                 "io.kubepekko.http.security..",
-                                "io.kubepekko.http.audit..")
+                                "io.kubepekko.http.audit..",
+                                "io.kubepekko.http.metrics..")
                         .because(
                                 "a class in the bare io.kubepekko.http package would sit outside the rooms' rules");
         rule.check(http);
