@@ -102,7 +102,9 @@ class EndpointAccessMatrixIT {
         DISCOVERY,
         /** {@code system:public-info-viewer}: everyone, anonymous included. */
         PUBLIC,
-        /** Health sub-checks ({@code /livez/ping}): only {@code system:monitoring}. */
+        /**
+         * Health sub-checks ({@code /livez/ping}) and {@code /metrics}: {@code system:monitoring}.
+         */
         MONITORING
     }
 
@@ -231,10 +233,11 @@ class EndpointAccessMatrixIT {
         // The service-account issuer's discovery: kube binds it to system:serviceaccounts only.
         out.add(get("/.well-known/openid-configuration", Access.RESOURCE, 200));
         out.add(get("/openid/v1/jwks", Access.RESOURCE, 200));
+        // kube's metrics: system:monitoring's, as the health sub-checks.
+        out.add(get("/metrics", Access.MONITORING, 200));
         // Paths no role but cluster-admin's names: kube refuses them before finding them missing.
-        // kube serves / (its path list) and /metrics to the admin; this server answers 404.
+        // kube serves / (its path list) to the admin; this server answers 404.
         out.add(get("/", Access.RESOURCE, 0));
-        out.add(get("/metrics", Access.MONITORING, 0));
         out.add(get("/no-such-path", Access.RESOURCE, 0));
         return out;
     }

@@ -22,12 +22,13 @@ import org.apache.pekko.cluster.typed.SingletonActor;
 
 /**
  * The built-in controllers of the cluster (kube-controller-manager's share of the deletion
- * lifecycle, RBAC's aggregation and PodDisruptionBudgets' status): the {@link GarbageCollector},
- * the {@link NamespaceController}, the {@link ClusterRoleAggregationController} and the {@link
- * DisruptionController}, under one parent that restarts a failed controller with back-off. The
- * parent is a Cluster Singleton: every server starts its manager, and the parent runs on the oldest
- * member only, so one node collects (two would race each other's deletions and double the load).
- * When that member leaves, the parent is stopped there and started on the next oldest.
+ * lifecycle, RBAC's aggregation, PodDisruptionBudgets' and ResourceQuotas' status): the {@link
+ * GarbageCollector}, the {@link NamespaceController}, the {@link ClusterRoleAggregationController},
+ * the {@link DisruptionController} and the {@link ResourceQuotaController}, under one parent that
+ * restarts a failed controller with back-off. The parent is a Cluster Singleton: every server
+ * starts its manager, and the parent runs on the oldest member only, so one node collects (two
+ * would race each other's deletions and double the load). When that member leaves, the parent is
+ * stopped there and started on the next oldest.
  */
 public final class Controllers implements AutoCloseable {
 
@@ -47,7 +48,8 @@ public final class Controllers implements AutoCloseable {
             GarbageCollector.Settings gc,
             NamespaceController.Settings namespaces,
             ClusterRoleAggregationController.Settings clusterRoleAggregation,
-            DisruptionController.Settings disruption) {
+            DisruptionController.Settings disruption,
+            ResourceQuotaController.Settings resourceQuota) {
         /**
          * What {@code kubepekko.controllers} of {@code config} sets (the actors' reference.conf has
          * every default).
@@ -62,7 +64,9 @@ public final class Controllers implements AutoCloseable {
                     ClusterRoleAggregationController.Settings.fromConfig(
                             controllers.getConfig("clusterrole-aggregation")),
                     DisruptionController.Settings.fromConfig(
-                            controllers.getConfig("disruption-controller")));
+                            controllers.getConfig("disruption-controller")),
+                    ResourceQuotaController.Settings.fromConfig(
+                            controllers.getConfig("resource-quota-controller")));
         }
     }
 
@@ -131,6 +135,12 @@ public final class Controllers implements AutoCloseable {
                                                     controlPlane, settings.disruption(), clock))
                                     .onFailure(restart),
                             "disruption-controller");
+                    ctx.spawn(
+                            Behaviors.supervise(
+                                            ResourceQuotaController.create(
+                                                    controlPlane, settings.resourceQuota(), clock))
+                                    .onFailure(restart),
+                            "resource-quota-controller");
                     return Behaviors.receive(Command.class)
                             .onMessage(
                                     Stop.class,

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * ResourceQuotas: standard or qualified resource names, non-negative quantities, known scopes;
@@ -93,6 +94,15 @@ public final class ResourceQuotaStrategy implements Strategy {
                                 BadValue.of(spec.get("scopes")),
                                 "unsupported scope"));
             }
+            for (String resource : new TreeSet<>(Nodes.stringMap(spec.get("hard")).keySet())) {
+                if (isStandard(resource) && !scopeValidFor(scope, resource)) {
+                    errs.add(
+                            FieldError.invalid(
+                                    SPEC.child("scopes").toString(),
+                                    BadValue.of(spec.get("scopes")),
+                                    "unsupported scope applied to resource"));
+                }
+            }
         }
         Set<String> set = new HashSet<>(scopes);
         if ((set.contains("BestEffort") && set.contains("NotBestEffort"))
@@ -134,6 +144,33 @@ public final class ResourceQuotaStrategy implements Strategy {
                 || name.startsWith("hugepages-")
                 || name.startsWith("requests.hugepages-");
     }
+
+    /**
+     * kube's {@code IsResourceQuotaScopeValidForResource}: the pod scopes limit pods and their cpu
+     * and memory; BestEffort only pods, which have none.
+     */
+    private static boolean scopeValidFor(String scope, String resource) {
+        return switch (scope) {
+            case "Terminating",
+                    "NotTerminating",
+                    "NotBestEffort",
+                    "PriorityClass",
+                    "CrossNamespacePodAffinity" ->
+                    POD_COMPUTE_RESOURCES.contains(resource);
+            case "BestEffort" -> resource.equals("pods");
+            default -> true;
+        };
+    }
+
+    private static final Set<String> POD_COMPUTE_RESOURCES =
+            Set.of(
+                    "pods",
+                    "cpu",
+                    "memory",
+                    "limits.cpu",
+                    "limits.memory",
+                    "requests.cpu",
+                    "requests.memory");
 
     private static boolean isInteger(String name) {
         return INTEGER_RESOURCES.contains(name) || name.startsWith("count/");

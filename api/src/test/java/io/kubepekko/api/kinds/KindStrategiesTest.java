@@ -548,6 +548,13 @@ class KindStrategiesTest {
                         List.of(
                                 "spec.hard[gpus]: Invalid value: \"gpus\": must be a standard resource for quota")),
                 Arguments.of(
+                        "quota scope that does not apply to its resources",
+                        "",
+                        "ResourceQuota",
+                        "{'spec':{'hard':{'pods':'2','services':'1'},'scopes':['BestEffort']}}",
+                        List.of(
+                                "spec.scopes: Invalid value: [\"BestEffort\"]: unsupported scope applied to resource")),
+                Arguments.of(
                         "event in another namespace",
                         "",
                         "Event",

@@ -10,6 +10,7 @@ import io.kubepekko.http.audit.AuditedResponses;
 import io.kubepekko.http.encoding.Encoder;
 import io.kubepekko.http.encoding.Negotiation;
 import io.kubepekko.http.encoding.RequestBodies;
+import io.kubepekko.http.metrics.ServerMetrics;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Optional;
@@ -17,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.apache.pekko.http.javadsl.model.AttributeKeys;
 import org.apache.pekko.http.javadsl.model.HttpEntity;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
@@ -47,10 +49,10 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
     private final HealthChecks livez;
     private final HealthChecks readyz;
     private final Gate gate;
+    private final ServerMetrics metrics;
+    private final RequestMetering metering;
 
-    /**
-     * @param gate who may send what through the listener this handler serves
-     */
+    /** A handler that keeps no metrics and serves no {@code /metrics} (tests of other parts). */
     public ApiHandler(
             Materializer materializer,
             ResourceHandler resources,
@@ -58,7 +60,24 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
             HealthChecks livez,
             HealthChecks readyz,
             Gate gate) {
+        this(materializer, resources, documents, livez, readyz, gate, null);
+    }
+
+    /**
+     * @param gate who may send what through the listener this handler serves
+     * @param metrics what the resource requests are recorded in and {@code /metrics} serves
+     */
+    public ApiHandler(
+            Materializer materializer,
+            ResourceHandler resources,
+            DocumentHandler documents,
+            HealthChecks livez,
+            HealthChecks readyz,
+            Gate gate,
+            ServerMetrics metrics) {
         this.gate = gate;
+        this.metrics = metrics;
+        this.metering = metrics == null ? null : new RequestMetering(metrics);
         this.materializer = materializer;
         this.resources = resources;
         this.documents = documents;
@@ -68,11 +87,12 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
 
     @Override
     public CompletionStage<HttpResponse> apply(HttpRequest request) {
+        long start = System.nanoTime();
         String accept = accept(request);
         Negotiation.Format statusFormat = statusFormat(accept);
         CompletionStage<HttpResponse> response;
         try {
-            response = route(request, accept, statusFormat);
+            response = route(request, accept, statusFormat, start);
         } catch (RuntimeException e) {
             response = CompletableFuture.failedFuture(e);
         }
@@ -120,7 +140,7 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
     }
 
     private CompletionStage<HttpResponse> route(
-            HttpRequest request, String accept, Negotiation.Format statusFormat) {
+            HttpRequest request, String accept, Negotiation.Format statusFormat, long start) {
         String path = RequestPath.of(request);
         Query query = request.getUri().query();
         String method = request.method().value();
@@ -134,7 +154,13 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
                         goOn ->
                                 goOn
                                         ? answered(
-                                                request, accept, statusFormat, info, path, passage)
+                                                request,
+                                                accept,
+                                                statusFormat,
+                                                info,
+                                                path,
+                                                passage,
+                                                start)
                                         : CompletableFuture.completedFuture(
                                                 AuditedResponses.notStored(request, audit)));
     }
@@ -149,10 +175,11 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
             Negotiation.Format statusFormat,
             Optional<RequestInfo> info,
             String path,
-            Gate.Passage passage) {
+            Gate.Passage passage,
+            long start) {
         CompletionStage<HttpResponse> answer =
                 passage instanceof Gate.Passage.Through through
-                        ? through(request, accept, statusFormat, info, path, through)
+                        ? through(request, accept, statusFormat, info, path, through, start)
                         : CompletableFuture.completedFuture(
                                 Encoder.status(
                                         ((Gate.Passage.Stopped) passage).status(), statusFormat));
@@ -166,7 +193,8 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
             Negotiation.Format statusFormat,
             Optional<RequestInfo> info,
             String path,
-            Gate.Passage.Through through) {
+            Gate.Passage.Through through,
+            long start) {
         CompletionStage<HttpResponse> answer;
         try {
             answer =
@@ -190,9 +218,28 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
                     answer.exceptionally(e -> failure(e, statusFormat))
                             .thenApply(r -> Encoder.withWarningsFirst(r, deprecation));
         }
-        return warnings.isEmpty()
-                ? answer
-                : answer.thenApply(r -> Encoder.withWarnings(r, warnings));
+        if (!warnings.isEmpty()) {
+            answer = answer.thenApply(r -> Encoder.withWarnings(r, warnings));
+        }
+        return metered(answer, request, info, path, statusFormat, start);
+    }
+
+    /**
+     * The answer, recorded in the request metrics when it is a routed resource request's: kube
+     * records what its routes serve, not what its filters refuse.
+     */
+    private CompletionStage<HttpResponse> metered(
+            CompletionStage<HttpResponse> answer,
+            HttpRequest request,
+            Optional<RequestInfo> info,
+            String path,
+            Negotiation.Format statusFormat,
+            long start) {
+        if (metering == null || info.isEmpty() || info.get().route() != RequestInfo.Route.SERVED) {
+            return answer;
+        }
+        UnaryOperator<HttpResponse> recorded = metering.recorder(request, info.get(), path, start);
+        return answer.exceptionally(e -> failure(e, statusFormat)).thenApply(recorded);
     }
 
     private CompletionStage<HttpResponse> passed(
@@ -242,6 +289,9 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
         if (!method.equals("GET") && !method.equals("HEAD")) {
             return CompletableFuture.completedFuture(documents.notFound(accept));
         }
+        if (metrics != null && path.equals(METRICS)) {
+            return metrics.scrape().thenApply(RequestMetering::exposition);
+        }
         return CompletableFuture.completedFuture(
                 switch (firstSegment(path)) {
                     case "healthz" -> health("healthz", path, query, livez, true);
@@ -250,6 +300,9 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
                     default -> documents.handle(path, query, request, accept);
                 });
     }
+
+    /** kube-apiserver's metrics endpoint. */
+    private static final String METRICS = "/metrics";
 
     /** The body, told to the request's audit (which records what its level asks for). */
     private HttpEntity.Strict audited(

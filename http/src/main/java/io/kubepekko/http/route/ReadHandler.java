@@ -2,9 +2,11 @@ package io.kubepekko.http.route;
 
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.GroupVersionKind;
+import io.kubepekko.api.Verb;
 import io.kubepekko.api.definition.KindDefinition;
 import io.kubepekko.api.definition.ServedKind;
 import io.kubepekko.api.meta.PartialObjects;
+import io.kubepekko.api.metrics.RequestLabels;
 import io.kubepekko.api.protobuf.ProtobufBodies;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
@@ -14,7 +16,9 @@ import io.kubepekko.api.watch.ReadOptions;
 import io.kubepekko.http.encoding.Encoder;
 import io.kubepekko.http.encoding.Negotiation;
 import io.kubepekko.http.encoding.WatchFraming;
+import io.kubepekko.http.metrics.ServerMetrics;
 import io.kubepekko.http.route.ResourceHandler.Request;
+import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -31,6 +35,7 @@ import org.apache.pekko.http.javadsl.model.ws.TextMessage;
 import org.apache.pekko.stream.KillSwitches;
 import org.apache.pekko.stream.SharedKillSwitch;
 import org.apache.pekko.stream.javadsl.Sink;
+import org.apache.pekko.util.ByteString;
 
 /**
  * The read verbs of the resource endpoints — get, list and watch — in every representation a client
@@ -57,10 +62,18 @@ final class ReadHandler {
     /** Ages in Tables are measured to this clock's now. */
     private final Clock clock;
 
-    ReadHandler(ControlPlane controlPlane, WatchTimeouts watchTimeouts, Clock clock) {
+    /** Counts the events sent to watchers, and the watches over WebSockets while they run. */
+    private final ServerMetrics metrics;
+
+    ReadHandler(
+            ControlPlane controlPlane,
+            WatchTimeouts watchTimeouts,
+            Clock clock,
+            ServerMetrics metrics) {
         this.controlPlane = controlPlane;
         this.watchTimeouts = watchTimeouts;
         this.clock = clock;
+        this.metrics = metrics;
     }
 
     private ReadOptions readOptions(ReadOptions.Verb verb, Request r) {
@@ -278,11 +291,27 @@ final class ReadHandler {
                                                 includeObject(r),
                                                 clock))
                                 : new WatchFraming(kind, apiVersion, objects);
+        CounterDataPoint sent =
+                metrics.watchEvents(r.info().group(), r.info().version(), r.info().resource());
         return controlPlane
                 .watch(served.storageType(), r.info().namespace(), options, timeout)
                 .thenApply(
                         events -> {
                             if (r.webSocket() != null) {
+                                // The chunked watch is counted while its body streams (see
+                                // RequestMetering); a WebSocket's messages flow past HTTP.
+                                RequestLabels labels =
+                                        RequestLabels.of(
+                                                Verb.WATCH,
+                                                "GET",
+                                                r.info().group(),
+                                                r.info().version(),
+                                                r.info().resource(),
+                                                r.info().subresource(),
+                                                r.info().namespace(),
+                                                r.info().name(),
+                                                null,
+                                                List.of());
                                 // As kube-apiserver: one text message per event (clients like
                                 // fabric8 watch this way).
                                 return r.webSocket()
@@ -294,9 +323,22 @@ final class ReadHandler {
                                                                 e ->
                                                                         (Message)
                                                                                 TextMessage.create(
-                                                                                        framing.frame(
-                                                                                                        e)
-                                                                                                .utf8String())));
+                                                                                        counted(
+                                                                                                        sent,
+                                                                                                        framing
+                                                                                                                .frame(
+                                                                                                                        e))
+                                                                                                .utf8String()))
+                                                        .watchTermination(
+                                                                (mat, done) -> {
+                                                                    Runnable open =
+                                                                            metrics.longRunning(
+                                                                                    labels);
+                                                                    done.whenComplete(
+                                                                            (d, failed) ->
+                                                                                    open.run());
+                                                                    return mat;
+                                                                }));
                             }
                             return HttpResponse.create()
                                     .withStatus(200)
@@ -307,8 +349,19 @@ final class ReadHandler {
                                                             : ContentTypes.APPLICATION_JSON,
                                                     events.takeWithin(timeout)
                                                             .via(watches.flow())
-                                                            .map(framing::frame)));
+                                                            .map(
+                                                                    e ->
+                                                                            counted(
+                                                                                    sent,
+                                                                                    framing.frame(
+                                                                                            e)))));
                         });
+    }
+
+    /** {@code frame}, counted as one event sent. */
+    private static ByteString counted(CounterDataPoint sent, ByteString frame) {
+        sent.inc();
+        return frame;
     }
 
     /**

@@ -18,6 +18,7 @@ import io.kubepekko.api.store.StorageKeys;
 import io.kubepekko.api.store.SubresourceRoute;
 import io.kubepekko.http.encoding.Encoder;
 import io.kubepekko.http.encoding.Negotiation;
+import io.kubepekko.http.metrics.ServerMetrics;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -60,22 +61,25 @@ public final class ResourceHandler {
     private final EvictionHandler evictions;
 
     /** Which requests reach a deprecated version, and what kube does about them. */
-    private final DeprecatedApiRequests deprecatedApis = new DeprecatedApiRequests();
+    private final DeprecatedApiRequests deprecatedApis;
 
     private final Deprecations deprecations;
 
     /**
      * @param accessReviews what the access and token reviews ask
      * @param tokenIssuer who issues service-account tokens ({@code serviceaccounts/{name}/token})
+     * @param metrics where watch events and requests of deprecated versions are counted
      */
     public ResourceHandler(
             ControlPlane controlPlane,
             WatchTimeouts watchTimeouts,
             Clock clock,
             AccessReviews accessReviews,
-            TokenIssuer tokenIssuer) {
+            TokenIssuer tokenIssuer,
+            ServerMetrics metrics) {
         this.controlPlane = controlPlane;
-        this.reads = new ReadHandler(controlPlane, watchTimeouts, clock);
+        this.deprecatedApis = metrics.deprecatedApis();
+        this.reads = new ReadHandler(controlPlane, watchTimeouts, clock, metrics);
         this.writes = new WriteHandler(controlPlane);
         this.reviews = new ReviewHandler(controlPlane, accessReviews, tokenIssuer, clock);
         this.evictions = new EvictionHandler(controlPlane);

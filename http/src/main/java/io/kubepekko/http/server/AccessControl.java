@@ -5,10 +5,13 @@ import io.kubepekko.actors.authorization.RbacPolicySource;
 import io.kubepekko.actors.controllers.BoundObjectSource;
 import io.kubepekko.actors.controllers.LimitRangeSource;
 import io.kubepekko.actors.controllers.NodeGraphSource;
+import io.kubepekko.actors.controllers.QuotaSource;
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.admission.WriteAdmission;
 import io.kubepekko.api.admission.limitranger.LimitRangeIndex;
 import io.kubepekko.api.admission.limitranger.LimitRanger;
+import io.kubepekko.api.admission.quota.QuotaLedger;
+import io.kubepekko.api.admission.quota.ResourceQuotaAdmission;
 import io.kubepekko.api.auth.AccessReviews;
 import io.kubepekko.api.auth.Authentication;
 import io.kubepekko.api.auth.AuthenticatorUnion;
@@ -84,6 +87,7 @@ final class AccessControl implements AutoCloseable {
     private final List<PublicKey> serviceAccountKeys;
     private final BoundObjectIndex boundObjects;
     private final LimitRangeIndex limitRanges;
+    private final QuotaLedger quotaLedger;
     private final WriteAdmission admission;
     private final List<ActorRef<?>> sources;
 
@@ -96,6 +100,7 @@ final class AccessControl implements AutoCloseable {
             List<PublicKey> serviceAccountKeys,
             BoundObjectIndex boundObjects,
             LimitRangeIndex limitRanges,
+            QuotaLedger quotaLedger,
             WriteAdmission admission,
             List<ActorRef<?>> sources) {
         this.gate = gate;
@@ -106,6 +111,7 @@ final class AccessControl implements AutoCloseable {
         this.serviceAccountKeys = serviceAccountKeys;
         this.boundObjects = boundObjects;
         this.limitRanges = limitRanges;
+        this.quotaLedger = quotaLedger;
         this.admission = admission;
         this.sources = List.copyOf(sources);
     }
@@ -197,7 +203,16 @@ final class AccessControl implements AutoCloseable {
                                 LimitRangeSource.create(controlPlane, limitRanges, informerBackoff),
                                 "limit-ranges",
                                 Props.empty()));
-        WriteAdmission admission = admission(authorizer, rbacPolicy, bound, limitRanges);
+        QuotaLedger quotaLedger = new QuotaLedger(clock, QuotaLedger.DEFAULT_CHARGE_TTL);
+        sources.add(
+                controlPlane
+                        .system()
+                        .systemActorOf(
+                                QuotaSource.create(controlPlane, quotaLedger, informerBackoff),
+                                "resource-quotas",
+                                Props.empty()));
+        WriteAdmission admission =
+                admission(authorizer, rbacPolicy, bound, limitRanges, quotaLedger);
         Gate gate = new CheckingGate(authenticator, authorizer, auditor, admission);
         AccessReviews reviews =
                 new CheckedReviews(
@@ -215,6 +230,7 @@ final class AccessControl implements AutoCloseable {
                 keys.verifying(),
                 bound,
                 limitRanges,
+                quotaLedger,
                 admission,
                 sources);
     }
@@ -224,13 +240,15 @@ final class AccessControl implements AutoCloseable {
      * reads the LimitRanges its informer follows), NodeRestriction (in kube-apiserver's default
      * plugins; it reads the pods and nodes the token index follows), then the checks kube wraps the
      * RBAC storage with whatever the authorization modes, which read the RBAC objects and ask the
-     * whole authorizer chain for {@code escalate} and {@code bind}.
+     * whole authorizer chain for {@code escalate} and {@code bind}; ResourceQuota last, as kube
+     * orders it, so that only a write every other plugin admitted is charged.
      */
     private static WriteAdmission admission(
             Authorizer authorizer,
             RbacPolicySource rbacPolicy,
             BoundObjectIndex bound,
-            LimitRangeIndex limitRanges) {
+            LimitRangeIndex limitRanges,
+            QuotaLedger quotaLedger) {
         NodeRestriction.Lookup informed =
                 new NodeRestriction.Lookup() {
                     @Override
@@ -251,7 +269,8 @@ final class AccessControl implements AutoCloseable {
                 List.of(
                         limitRanger,
                         new NodeRestriction(informed),
-                        new EscalationCheck(authorizer, rbacPolicy.policy())));
+                        new EscalationCheck(authorizer, rbacPolicy.policy()),
+                        new ResourceQuotaAdmission(quotaLedger)));
     }
 
     /**
@@ -376,7 +395,8 @@ final class AccessControl implements AutoCloseable {
         return () ->
                 rbac.flatMap(RbacPolicySource::readiness)
                         .or(boundObjects::readiness)
-                        .or(limitRanges::readiness);
+                        .or(limitRanges::readiness)
+                        .or(quotaLedger::readiness);
     }
 
     /**

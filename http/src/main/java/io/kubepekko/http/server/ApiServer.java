@@ -16,6 +16,8 @@ import io.kubepekko.api.kinds.ServiceNetwork;
 import io.kubepekko.api.metrics.DeprecatedApiRequests;
 import io.kubepekko.api.store.ObjectWrites;
 import io.kubepekko.http.audit.Auditor;
+import io.kubepekko.http.metrics.ServerMetrics;
+import io.kubepekko.http.metrics.StorageObjects;
 import io.kubepekko.http.route.ApiHandler;
 import io.kubepekko.http.route.DocumentHandler;
 import io.kubepekko.http.route.HealthChecks;
@@ -203,6 +205,8 @@ public final class ApiServer implements AutoCloseable {
         HealthChecks livez = health.livez(settings.livezGracePeriod());
         HealthChecks readyz = health.readyz(cluster, controlPlane, access.readiness(), quota);
 
+        ServerMetrics metrics =
+                new ServerMetrics(new DeprecatedApiRequests(), new StorageObjects(controlPlane));
         ResourceHandler resources =
                 new ResourceHandler(
                         controlPlane,
@@ -215,7 +219,8 @@ public final class ApiServer implements AutoCloseable {
                                 ? access.reviews()
                                 : accessReviews,
                         // Likewise the token subresource signs with the server's key.
-                        tokenIssuer.configured() ? tokenIssuer : access.tokenIssuer());
+                        tokenIssuer.configured() ? tokenIssuer : access.tokenIssuer(),
+                        metrics);
         // Known once the port is bound: the jwks_uri names its address.
         AtomicReference<Optional<OpenIdMetadata.Served>> issuerDiscovery =
                 new AtomicReference<>(Optional.empty());
@@ -226,7 +231,8 @@ public final class ApiServer implements AutoCloseable {
                         new DocumentHandler(registry, issuerDiscovery::get),
                         livez,
                         readyz,
-                        access.gate());
+                        access.gate(),
+                        metrics);
         String host =
                 settings.bindAddress().equals("0.0.0.0") || settings.bindAddress().equals("::")
                         ? "127.0.0.1"

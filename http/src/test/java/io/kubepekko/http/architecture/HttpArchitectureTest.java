@@ -20,10 +20,11 @@ import org.junit.jupiter.api.Test;
  * settings, the process) builds the {@code route} handlers, which answer in the {@code encoding}'s
  * formats and report to the {@code audit} log; nothing in http depends on the server, and neither
  * encoding nor audit knows the routes. {@code security} (the PKI, TLS, client certificates, key
- * files) sits beside encoding, below the server and the routes. Routes talk to the control plane
- * through its facade and never reach into the entities, the watch caches or the controllers'
- * insides. The facade is named by class, not package, so the rule holds while {@code
- * io.kubepekko.actors} is split into packages: a class keeps its name when it moves.
+ * files) sits beside encoding, below the server and the routes, and so does {@code metrics} (what
+ * {@code /metrics} exports, which the routes record in). Routes talk to the control plane through
+ * its facade and never reach into the entities, the watch caches or the controllers' insides. The
+ * facade is named by class, not package, so the rule holds while {@code io.kubepekko.actors} is
+ * split into packages: a class keeps its name when it moves.
  */
 class HttpArchitectureTest {
     /**
@@ -31,9 +32,9 @@ class HttpArchitectureTest {
      * (protocol records, settings) come with them. ControlPlane is the facade the routes call; the
      * rest is the wiring that {@code ApiServer} and {@code ClusterJoin} do at startup: controllers,
      * the RBAC policy the server authorizes with, the informer-fed sources of the Node authorizer's
-     * graph, of the service-account token authenticator's index and of LimitRanger's index, the
-     * clock and process environment, the storage quota, the failover fencing actors, and one helper
-     * that turns a Pekko future into a CompletionStage.
+     * graph, of the service-account token authenticator's index, of LimitRanger's index and of the
+     * ResourceQuota admission's ledger, the clock and process environment, the storage quota, the
+     * failover fencing actors, and one helper that turns a Pekko future into a CompletionStage.
      */
     private static final Set<String> FACADE =
             Set.of(
@@ -43,6 +44,7 @@ class HttpArchitectureTest {
                     "NodeGraphSource",
                     "BoundObjectSource",
                     "LimitRangeSource",
+                    "QuotaSource",
                     "Backoff",
                     "Environment",
                     "StorageQuota",
@@ -97,6 +99,8 @@ class HttpArchitectureTest {
                         .definedBy("io.kubepekko.http.security..")
                         .layer("audit")
                         .definedBy("io.kubepekko.http.audit..")
+                        .layer("metrics")
+                        .definedBy("io.kubepekko.http.metrics..")
                         .whereLayer("server")
                         .mayNotBeAccessedByAnyLayer()
                         .whereLayer("route")
@@ -106,6 +110,8 @@ class HttpArchitectureTest {
                         .whereLayer("security")
                         .mayOnlyBeAccessedByLayers("route", "server")
                         .whereLayer("audit")
+                        .mayOnlyBeAccessedByLayers("route", "server")
+                        .whereLayer("metrics")
                         .mayOnlyBeAccessedByLayers("route", "server")
                         .because(
                                 "the server wires the routes, the routes use the encodings, never the other way;"
@@ -126,7 +132,8 @@ class HttpArchitectureTest {
                                 "io.kubepekko.http.route..",
                                 "io.kubepekko.http.encoding..",
                                 "io.kubepekko.http.security..",
-                                "io.kubepekko.http.audit..")
+                                "io.kubepekko.http.audit..",
+                                "io.kubepekko.http.metrics..")
                         .because(
                                 "a class in the bare io.kubepekko.http package would sit outside the rooms' rules");
         rule.check(http);

@@ -1,0 +1,177 @@
+package io.kubepekko.http;
+
+import static io.kubepekko.http.TestApiServer.json;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The ResourceQuota admission plugin and the quota controller through the API: a pod beyond a quota
+ * is refused with kube's 403, a pod that does not state what the quota tracks too, a dry run is
+ * checked and charges nothing, {@code status.hard} and {@code status.used} follow creates and
+ * deletes, and 64 concurrent writers in one namespace never exceed the quota together.
+ */
+class ResourceQuotaIT {
+
+    private static final Duration DEADLINE = Duration.ofSeconds(60);
+    private static final AtomicInteger names = new AtomicInteger();
+
+    @RegisterExtension static final TestApiServer api = TestApiServer.perClass();
+
+    private static String newNamespace() {
+        String ns = "quota-" + names.incrementAndGet();
+        api.create(
+                "/api/v1/namespaces",
+                json("{'apiVersion':'v1','kind':'Namespace','metadata':{'name':'" + ns + "'}}"));
+        return ns;
+    }
+
+    private static String pods(String ns) {
+        return "/api/v1/namespaces/" + ns + "/pods";
+    }
+
+    private static String quotaPath(String ns) {
+        return "/api/v1/namespaces/" + ns + "/resourcequotas/q";
+    }
+
+    private static void quota(String ns, String hard) {
+        api.create(
+                "/api/v1/namespaces/" + ns + "/resourcequotas",
+                json(
+                        "{'apiVersion':'v1','kind':'ResourceQuota','metadata':{'name':'q'},"
+                                + "'spec':{'hard':"
+                                + hard
+                                + "}}"));
+    }
+
+    private static String pod(String name, String resources) {
+        return json(
+                "{'apiVersion':'v1','kind':'Pod','metadata':{'name':'"
+                        + name
+                        + "'},'spec':{'containers':[{'name':'app','image':'nginx',"
+                        + "'resources':"
+                        + resources
+                        + "}]}}");
+    }
+
+    /**
+     * Waits until the quota reached the informer of the server that admits the namespace's pods: a
+     * dry-run create (which charges nothing) of a pod asking {@code cpu} is refused.
+     */
+    private static void awaitQuotaEnforced(String ns, String cpu) {
+        await().atMost(DEADLINE)
+                .until(
+                        () ->
+                                api.post(
+                                                        pods(ns) + "?dryRun=All",
+                                                        pod(
+                                                                "probe",
+                                                                "{'requests':{'cpu':'"
+                                                                        + cpu
+                                                                        + "'}}"))
+                                                .code()
+                                        == 403);
+    }
+
+    private static void awaitStatus(String ns, String hard, String used) {
+        await().atMost(DEADLINE)
+                .untilAsserted(
+                        () -> {
+                            JsonNode status =
+                                    api.get(quotaPath(ns)).assertCode(200).json().path("status");
+                            assertEquals(TestApiServer.obj(hard), status.path("hard"));
+                            assertEquals(TestApiServer.obj(used), status.path("used"));
+                        });
+    }
+
+    @Test
+    void aPodBeyondTheQuotaIsRefusedWithKubesMessageAndStatusFollowsCreatesAndDeletes() {
+        String ns = newNamespace();
+        quota(ns, "{'pods':'2','requests.cpu':'1'}");
+        awaitQuotaEnforced(ns, "2");
+        api.post(pods(ns) + "?dryRun=All", pod("big", "{'requests':{'cpu':'2'}}"))
+                .assertStatus(
+                        403,
+                        "Forbidden",
+                        "pods \"big\" is forbidden: exceeded quota: q, requested:"
+                                + " requests.cpu=2, used: requests.cpu=0, limited: requests.cpu=1");
+        api.post(pods(ns), pod("bare", "{}"))
+                .assertStatus(
+                        403,
+                        "Forbidden",
+                        "pods \"bare\" is forbidden: failed quota: q: must specify requests.cpu"
+                                + " for: app");
+
+        api.create(pods(ns), pod("p1", "{'requests':{'cpu':'500m'}}"));
+        // a dry run is checked and charges nothing: p2 still fits after it
+        api.post(pods(ns) + "?dryRun=All", pod("p2", "{'requests':{'cpu':'500m'}}"))
+                .assertCode(201);
+        api.create(pods(ns), pod("p2", "{'requests':{'cpu':'500m'}}"));
+        api.post(pods(ns), pod("p3", "{'requests':{'cpu':'100m'}}"))
+                .assertStatus(
+                        403,
+                        "Forbidden",
+                        "pods \"p3\" is forbidden: exceeded quota: q, requested:"
+                                + " pods=1,requests.cpu=100m, used: pods=2,requests.cpu=1,"
+                                + " limited: pods=2,requests.cpu=1");
+        awaitStatus(ns, "{'pods':'2','requests.cpu':'1'}", "{'pods':'2','requests.cpu':'1'}");
+
+        api.delete(pods(ns) + "/p1").assertCode(200);
+        awaitStatus(ns, "{'pods':'2','requests.cpu':'1'}", "{'pods':'1','requests.cpu':'500m'}");
+        await().atMost(DEADLINE)
+                .until(
+                        () ->
+                                api.post(pods(ns), pod("p3", "{'requests':{'cpu':'100m'}}")).code()
+                                        == 201);
+        awaitStatus(ns, "{'pods':'2','requests.cpu':'1'}", "{'pods':'2','requests.cpu':'600m'}");
+    }
+
+    @Test
+    void sixtyFourConcurrentWritersNeverExceedTheQuota() throws Exception {
+        String ns = newNamespace();
+        quota(ns, "{'pods':'10','requests.cpu':'100'}");
+        awaitQuotaEnforced(ns, "200");
+        ExecutorService writers = Executors.newFixedThreadPool(64);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<Response>> answers = new ArrayList<>();
+        for (int i = 0; i < 64; i++) {
+            String name = "w" + i;
+            answers.add(
+                    writers.submit(
+                            () -> {
+                                start.await();
+                                return api.post(pods(ns), pod(name, "{'requests':{'cpu':'250m'}}"));
+                            }));
+        }
+        start.countDown();
+        int created = 0;
+        for (Future<Response> f : answers) {
+            Response r = f.get(60, TimeUnit.SECONDS);
+            if (r.code() == 201) {
+                created++;
+            } else {
+                assertEquals(403, r.code(), r.text());
+                assertTrue(
+                        r.json().path("message").asText().contains("exceeded quota: q"), r.text());
+            }
+        }
+        writers.shutdown();
+        assertEquals(10, created);
+        assertEquals(10, api.get(pods(ns)).assertCode(200).json().path("items").size());
+        awaitStatus(
+                ns, "{'pods':'10','requests.cpu':'100'}", "{'pods':'10','requests.cpu':'2500m'}");
+    }
+}
