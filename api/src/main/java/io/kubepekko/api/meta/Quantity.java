@@ -11,8 +11,8 @@ import java.util.Optional;
  * A {@code resource.Quantity} ({@code 500m}, {@code 1.5Gi}, {@code 1e3}): the one parser of
  * quantities for the decoder, validation, Table printing, the agent and its flags. Text is read as
  * Kubernetes' {@code ParseQuantity} scans it (sign, number, suffix, with its error messages); the
- * value is kept exact as written, and {@link #print} gives the text kube-apiserver shows for a
- * stored quantity.
+ * value is kept as written to nano precision (finer is rounded up, as Kubernetes does), and {@link
+ * #print} gives the text kube-apiserver shows for a stored quantity.
  */
 public final class Quantity implements Comparable<Quantity> {
 
@@ -34,6 +34,11 @@ public final class Quantity implements Comparable<Quantity> {
     /** Kubernetes keeps quantities to nano precision, rounding anything finer up. */
     private static final int NANO = -9;
 
+    /** The most digits a parsed value has before the decimal point (see {@link #bounded}). */
+    private static final int MAX_DIGITS = 1000;
+
+    private static final BigDecimal SMALLEST = BigDecimal.ONE.scaleByPowerOfTen(NANO);
+    private static final BigDecimal LARGEST = BigDecimal.ONE.scaleByPowerOfTen(MAX_DIGITS);
     private static final BigDecimal MAX_INT64 = BigDecimal.valueOf(Long.MAX_VALUE);
     private static final BigDecimal MIN_INT64 = BigDecimal.valueOf(Long.MIN_VALUE);
     private static final BigDecimal BINARY_FLOOR = BigDecimal.valueOf(-1024);
@@ -73,7 +78,8 @@ public final class Quantity implements Comparable<Quantity> {
         if (QuantitySyntax.error(s) != null) {
             return Optional.empty();
         }
-        return Optional.of(new Quantity(exactAmount(s, QuantitySyntax.interpret(s.suffix()))));
+        return Optional.of(
+                new Quantity(bounded(exactAmount(s, QuantitySyntax.interpret(s.suffix())))));
     }
 
     /**
@@ -85,7 +91,7 @@ public final class Quantity implements Comparable<Quantity> {
             return Optional.empty();
         }
         if (node.isNumber()) {
-            return Optional.of(new Quantity(node.decimalValue()));
+            return Optional.of(new Quantity(bounded(node.decimalValue())));
         }
         return parse(node.asText());
     }
@@ -93,7 +99,10 @@ public final class Quantity implements Comparable<Quantity> {
     // ---- the value
     // ----------------------------------------------------------------------------------------
 
-    /** The exact value written ({@code 1.5Ki} is 1536), not rounded. */
+    /**
+     * The value written ({@code 1.5Ki} is 1536), to nano precision (rounded up beyond it, as
+     * Kubernetes rounds), within 10^1000.
+     */
     public BigDecimal amount() {
         return amount;
     }
@@ -273,15 +282,42 @@ public final class Quantity implements Comparable<Quantity> {
         return amount.multiply(new BigDecimal(BigInteger.ONE.shiftLeft(suffix.exponent())));
     }
 
+    /**
+     * A value within the bounds its arithmetic stays cheap in: finer than nano rounded up to nano,
+     * as Kubernetes' parser rounds every quantity, and no larger in magnitude than 10^{@value
+     * #MAX_DIGITS}. Kubernetes keeps an exponent like {@code 1e999999999} as written; a sum of it
+     * and {@code 1n} would need a billion digits (a request must not get there), and no resource is
+     * counted anywhere near that size, so it is held at the bound.
+     */
+    private static BigDecimal bounded(BigDecimal exact) {
+        BigDecimal amount = toNano(exact);
+        if ((long) amount.precision() - amount.scale() > MAX_DIGITS) {
+            return amount.signum() < 0 ? LARGEST.negate() : LARGEST;
+        }
+        return amount;
+    }
+
+    /**
+     * Rounded up (away from zero) to nano precision, decided from the digits' count before any
+     * rounding: a value like {@code 1e-999999999} is not expanded into digits, it is 1n.
+     */
+    private static BigDecimal toNano(BigDecimal exact) {
+        int sign = exact.signum();
+        if (sign == 0 || exact.scale() <= -NANO) {
+            return exact;
+        }
+        if ((long) exact.precision() - exact.scale() <= NANO) {
+            return sign < 0 ? SMALLEST.negate() : SMALLEST;
+        }
+        return exact.setScale(-NANO, RoundingMode.UP);
+    }
+
     /** The value as Kubernetes' slow path keeps it: rounded up to nano, binary capped at int64. */
     private static BigDecimal roundedAmount(
             QuantitySyntax.Scanned s, QuantitySyntax.Suffix suffix) {
-        BigDecimal amount = exactAmount(s, suffix);
+        BigDecimal amount = toNano(exactAmount(s, suffix));
         int sign = amount.signum();
         amount = amount.abs();
-        if (sign != 0 && amount.scale() > -NANO) {
-            amount = amount.setScale(-NANO, RoundingMode.UP);
-        }
         if (suffix.format() == QuantitySyntax.Format.BINARY_SI && amount.compareTo(MAX_INT64) > 0) {
             amount = MAX_INT64;
         }

@@ -78,6 +78,23 @@ class QuantityTest {
         assertEquals("0", Quantity.print(f.objectNode()));
     }
 
+    /**
+     * Kubernetes rounds what is finer than nano up to 1n; an exponent like 1e999999999 is held at
+     * 10^1000, so that sums of such values stay a few hundred digits (a request once reached a 500:
+     * BigInteger would overflow supported range).
+     */
+    @Test
+    void extremeExponentsAddUpWithoutExpandingIntoDigits() {
+        BigDecimal sum =
+                Quantity.parse("1e999999999")
+                        .orElseThrow()
+                        .amount()
+                        .add(Quantity.parse("1e-999999999").orElseThrow().amount());
+        assertEquals(1010, sum.precision());
+        assertEquals("1e-9", Quantity.print("1e-999999999"));
+        assertEquals("1n", Quantity.print("0.1n"));
+    }
+
     @Test
     void textThatIsNotAQuantityIsShownUnchanged() {
         assertEquals("lots", Quantity.print("lots"));
@@ -99,10 +116,13 @@ class QuantityTest {
         "-0.5, -0.5",
         ".5, 0.5",
         "5., 5",
-        "0.0000000001, 0.0000000001",
+        "0.0000000001, 0.000000001",
+        "1e-999999999, 0.000000001",
+        "-1e-999999999, -0.000000001",
+        "1e999999999, 1e1000",
         "' 10Mi ', 10485760",
     })
-    void parsesTheExactValueWritten(String text, String value) {
+    void parsesTheValueWrittenToNanoPrecision(String text, String value) {
         Optional<Quantity> q = Quantity.parse(text);
         assertTrue(q.isPresent(), text);
         assertEquals(0, new BigDecimal(value).compareTo(q.get().amount()), text + " is " + q.get());
