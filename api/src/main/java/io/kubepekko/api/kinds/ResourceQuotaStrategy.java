@@ -113,8 +113,90 @@ public final class ResourceQuotaStrategy implements Strategy {
                             BadValue.of(spec.get("scopes")),
                             "conflicting scopes"));
         }
+        validateScopeSelector(spec, errs);
         return errs;
     }
+
+    /** kube's {@code validateScopedResourceSelectorRequirement}, its paths and messages. */
+    private static void validateScopeSelector(JsonNode spec, List<FieldError> errs) {
+        JsonNode selector = spec.get("scopeSelector");
+        if (selector == null || selector.isNull()) {
+            return;
+        }
+        FieldPath path = SPEC.child("scopeSelector").child("matchExpressions");
+        Set<String> hard = new TreeSet<>(Nodes.stringMap(spec.get("hard")).keySet());
+        Set<String> scopes = new HashSet<>();
+        for (JsonNode req : selector.path("matchExpressions")) {
+            String scope = req.path("scopeName").asText("");
+            String operator = req.path("operator").asText("");
+            int values = req.path("values").size();
+            if (!SCOPES.contains(scope)) {
+                errs.add(
+                        FieldError.invalid(
+                                path.child("scopeName").toString(), scope, "unsupported scope"));
+            }
+            for (String resource : hard) {
+                if (isStandard(resource) && !scopeValidFor(scope, resource)) {
+                    errs.add(
+                            FieldError.invalid(
+                                    path.toString(),
+                                    BadValue.of(selector),
+                                    "unsupported scope applied to resource"));
+                }
+            }
+            if (EXISTS_ONLY_SCOPES.contains(scope) && !operator.equals("Exists")) {
+                errs.add(
+                        FieldError.invalid(
+                                path.child("operator").toString(),
+                                operator,
+                                "must be 'Exist' only operator when scope is any of"
+                                        + " ResourceQuotaScopeTerminating,"
+                                        + " ResourceQuotaScopeNotTerminating,"
+                                        + " ResourceQuotaScopeBestEffort and"
+                                        + " ResourceQuotaScopeNotBestEffort"));
+            }
+            switch (operator) {
+                case "In", "NotIn" -> {
+                    if (values == 0) {
+                        errs.add(
+                                FieldError.required(
+                                        path.child("values").toString(),
+                                        "must be at least one value when `operator` is 'In' or"
+                                                + " 'NotIn' for scope selector"));
+                    }
+                }
+                case "Exists", "DoesNotExist" -> {
+                    if (values != 0) {
+                        errs.add(
+                                FieldError.invalid(
+                                        path.child("values").toString(),
+                                        BadValue.of(req.get("values")),
+                                        "must be no value when `operator` is 'Exist' or"
+                                                + " 'DoesNotExist' for scope selector"));
+                    }
+                }
+                default ->
+                        errs.add(
+                                FieldError.invalid(
+                                        path.child("operator").toString(),
+                                        operator,
+                                        "not a valid selector operator"));
+            }
+            scopes.add(scope);
+        }
+        if ((scopes.contains("BestEffort") && scopes.contains("NotBestEffort"))
+                || (scopes.contains("Terminating") && scopes.contains("NotTerminating"))) {
+            // kube shows spec.scopes here, not the selector.
+            errs.add(
+                    FieldError.invalid(
+                            path.toString(),
+                            BadValue.of(spec.get("scopes")),
+                            "conflicting scopes"));
+        }
+    }
+
+    private static final Set<String> EXISTS_ONLY_SCOPES =
+            Set.of("Terminating", "NotTerminating", "BestEffort", "NotBestEffort");
 
     @Override
     public List<FieldError> validateUpdate(ObjectNode obj, ObjectNode old) {

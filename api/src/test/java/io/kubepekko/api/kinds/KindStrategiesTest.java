@@ -555,6 +555,22 @@ class KindStrategiesTest {
                         List.of(
                                 "spec.scopes: Invalid value: [\"BestEffort\"]: unsupported scope applied to resource")),
                 Arguments.of(
+                        "quota scope selector with an unknown scope and operator",
+                        "",
+                        "ResourceQuota",
+                        "{'spec':{'hard':{'pods':'1'},'scopeSelector':{'matchExpressions':[{'scopeName':'Nope','operator':'Bad'}]}}}",
+                        List.of(
+                                "spec.scopeSelector.matchExpressions.scopeName: Invalid value: \"Nope\": unsupported scope",
+                                "spec.scopeSelector.matchExpressions.operator: Invalid value: \"Bad\": not a valid selector operator")),
+                Arguments.of(
+                        "quota scope selector: Exists only for the pod scopes, values only for In",
+                        "",
+                        "ResourceQuota",
+                        "{'spec':{'hard':{'pods':'1'},'scopeSelector':{'matchExpressions':[{'scopeName':'BestEffort','operator':'In','values':['x']},{'scopeName':'PriorityClass','operator':'In'}]}}}",
+                        List.of(
+                                "spec.scopeSelector.matchExpressions.operator: Invalid value: \"In\": must be 'Exist' only operator when scope is any of ResourceQuotaScopeTerminating, ResourceQuotaScopeNotTerminating, ResourceQuotaScopeBestEffort and ResourceQuotaScopeNotBestEffort",
+                                "spec.scopeSelector.matchExpressions.values: Required value: must be at least one value when `operator` is 'In' or 'NotIn' for scope selector")),
+                Arguments.of(
                         "event in another namespace",
                         "",
                         "Event",
