@@ -1,17 +1,14 @@
 package io.kubepekko.http.security;
 
-import java.io.IOException;
 import java.net.Socket;
 import java.security.GeneralSecurityException;
-import java.security.KeyStore;
-import java.security.cert.Certificate;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
-import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
@@ -85,24 +82,15 @@ public final class TlsServing {
 
     static SSLContext sslContext(Pki.Material material) {
         try {
-            KeyStore keys = KeyStore.getInstance("PKCS12");
-            keys.load(null, null);
-            char[] password = new char[0];
-            keys.setKeyEntry(
-                    "serving",
-                    material.servingKey(),
-                    password,
-                    material.servingChain().toArray(Certificate[]::new));
-            KeyManagerFactory kmf =
-                    KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            kmf.init(keys, password);
             SSLContext ssl = SSLContext.getInstance("TLS");
             ssl.init(
-                    kmf.getKeyManagers(),
+                    new KeyManager[] {
+                        new ServingKeyManager(material.servingChain(), material.servingKey())
+                    },
                     new TrustManager[] {new RequestClientCert(material.clientCas())},
                     null);
             return ssl;
-        } catch (GeneralSecurityException | IOException e) {
+        } catch (GeneralSecurityException e) {
             throw new IllegalStateException("building the TLS context of the secure port", e);
         }
     }
