@@ -324,7 +324,9 @@ public final class ApiServerFlags {
                             AuditFlags.AUDIT_LOG_MAXSIZE,
                             AuditFlags.AUDIT_LOG_FORMAT,
                             AuditFlags.AUDIT_LOG_MODE,
-                            AuditFlags.AUDIT_LOG_BATCH_BUFFER_SIZE),
+                            AuditFlags.AUDIT_LOG_BATCH_BUFFER_SIZE,
+                            AdmissionFlags.DEFAULT_NOT_READY_TOLERATION_SECONDS,
+                            AdmissionFlags.DEFAULT_UNREACHABLE_TOLERATION_SECONDS),
                     arg -> "unexpected argument \"" + arg + "\"");
 
     /** {@code --help}, generated from the declarations above. */
@@ -393,6 +395,7 @@ public final class ApiServerFlags {
                                 v.given(CLUSTER_HOSTNAME).orElse(null)));
         settings = settings.withSecure(SecureServingFlags.secureServing(v));
         settings = settings.withAudit(AuditFlags.settings(v));
+        settings = settings.withTolerations(AdmissionFlags.tolerations(v));
         RuntimeConfig runtimeConfig = v.get(RUNTIME_CONFIG);
         try {
             Registry.builtin(runtimeConfig);

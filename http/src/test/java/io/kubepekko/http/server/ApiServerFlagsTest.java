@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Named.named;
 
 import com.typesafe.config.Config;
+import io.kubepekko.api.admission.tolerations.DefaultTolerationSeconds;
 import io.kubepekko.api.alloc.Ipv4Cidr;
 import io.kubepekko.api.alloc.PortRange;
 import io.kubepekko.api.definition.RuntimeConfig;
@@ -294,7 +295,7 @@ class ApiServerFlagsTest {
     @Test
     void helpListsEveryDeclaredFlagWithItsDefault() {
         List<Flag<?>> flags = ApiServerFlags.FLAGS.flags();
-        assertEquals(45, flags.size());
+        assertEquals(47, flags.size());
         for (Flag<?> flag : flags) {
             String line =
                     ApiServerFlags.USAGE
@@ -482,6 +483,22 @@ class ApiServerFlagsTest {
         assertEquals(
                 "invalid value of apps/v1: yes, err: strconv.ParseBool: parsing \"yes\": invalid syntax",
                 error("--runtime-config=apps/v1=yes"));
+    }
+
+    @Test
+    void theDefaultTolerationSecondsFlagsSetThePluginsTolerations() throws Exception {
+        assertEquals(new DefaultTolerationSeconds(300, 300), settings().tolerations());
+        assertEquals(
+                new DefaultTolerationSeconds(60, 7),
+                settings(
+                                "--default-not-ready-toleration-seconds=60",
+                                "--default-unreachable-toleration-seconds",
+                                "7")
+                        .tolerations());
+        assertEquals(
+                "invalid argument \"soon\" for \"--default-not-ready-toleration-seconds\" flag:"
+                        + " strconv.ParseInt: parsing \"soon\": invalid syntax",
+                error("--default-not-ready-toleration-seconds=soon"));
     }
 
     @Test
