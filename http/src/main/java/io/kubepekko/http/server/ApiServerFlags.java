@@ -11,6 +11,7 @@ import io.kubepekko.api.definition.RuntimeConfig;
 import io.kubepekko.api.flags.Flag;
 import io.kubepekko.api.flags.FlagSet;
 import io.kubepekko.api.watch.FeatureGates;
+import io.kubepekko.http.logging.LogSettings;
 import io.kubepekko.persistence.StorageSettings;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -49,9 +50,13 @@ public final class ApiServerFlags {
      * flags to standard error), or help/version to print.
      */
     public record Parsed(
-            ApiServerSettings settings, boolean help, boolean version, List<String> warnings) {
+            ApiServerSettings settings,
+            boolean help,
+            boolean version,
+            List<String> warnings,
+            LogSettings logging) {
         Parsed(ApiServerSettings settings, boolean help, boolean version) {
-            this(settings, help, version, List.of());
+            this(settings, help, version, List.of(), LogSettings.DEFAULT);
         }
     }
 
@@ -326,7 +331,9 @@ public final class ApiServerFlags {
                             AuditFlags.AUDIT_LOG_MODE,
                             AuditFlags.AUDIT_LOG_BATCH_BUFFER_SIZE,
                             AdmissionFlags.DEFAULT_NOT_READY_TOLERATION_SECONDS,
-                            AdmissionFlags.DEFAULT_UNREACHABLE_TOLERATION_SECONDS),
+                            AdmissionFlags.DEFAULT_UNREACHABLE_TOLERATION_SECONDS,
+                            LoggingFlags.LOGGING_FORMAT,
+                            LoggingFlags.V),
                     arg -> "unexpected argument \"" + arg + "\"");
 
     /** {@code --help}, generated from the declarations above. */
@@ -414,6 +421,6 @@ public final class ApiServerFlags {
         }
         List<String> warnings = new ArrayList<>(v.warnings());
         warnings.addAll(gates.warnings());
-        return new Parsed(settings, false, false, warnings);
+        return new Parsed(settings, false, false, warnings, LoggingFlags.settings(v));
     }
 }
