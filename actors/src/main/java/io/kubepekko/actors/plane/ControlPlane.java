@@ -289,9 +289,14 @@ public final class ControlPlane {
         return evictions.evict(namespace, pod, options, fieldManager);
     }
 
-    /** Creates the system namespaces that do not exist yet. */
+    /**
+     * Creates the system namespaces and the system PriorityClasses that do not exist yet, then
+     * reconciles the bootstrap RBAC policy.
+     */
     public CompletionStage<Void> bootstrap() {
-        return writes.bootstrap().thenCompose(v -> RbacBootstrap.reconcile(this));
+        return writes.bootstrap()
+                .thenCompose(v -> PriorityClassBootstrap.create(this))
+                .thenCompose(v -> RbacBootstrap.reconcile(this));
     }
 
     public ActorSystem<?> system() {

@@ -20,7 +20,9 @@ import java.util.function.UnaryOperator;
  * value, whatever it looks like); a boolean takes {@code --flag} or {@code --flag=value}, never the
  * next argument; the last occurrence wins unless the flag is repeatable; every occurrence is
  * converted in order, so the first bad one is the error; {@code --} ends the flags. {@code
- * -h}/{@code --help} and {@code --version} stop the parse where they stand.
+ * -h}/{@code --help} and {@code --version} stop the parse where they stand. A flag with a
+ * one-letter name answers to its shorthand too ({@code -v 2}, {@code -v=2}, {@code -v2}), as kube's
+ * {@code -v, --v}.
  */
 public final class FlagSet {
     private final String command;
@@ -122,8 +124,31 @@ public final class FlagSet {
             if (!arg.startsWith("-") || arg.equals("-")) {
                 return new Parsed.Invalid(positionalError.apply(arg));
             }
+            Flag<?> shorthand = arg.startsWith("--") ? null : shorthand(arg);
+            if (shorthand != null) {
+                String rest = arg.substring(2);
+                String value;
+                if (rest.startsWith("=")) {
+                    value = rest.substring(1);
+                } else if (!rest.isEmpty()) {
+                    value = rest;
+                } else if (i + 1 < args.length) {
+                    value = args[++i];
+                } else {
+                    return new Parsed.Invalid(
+                            "flag needs an argument: '" + shorthand.name() + "' in " + arg);
+                }
+                try {
+                    shorthand.conversion().convert(List.of(value));
+                } catch (Flag.InvalidValue e) {
+                    return invalid(shorthand, e);
+                }
+                occurrences.computeIfAbsent(shorthand, f -> new ArrayList<>()).add(value);
+                continue;
+            }
             if (!arg.startsWith("--")) {
-                // Only -h is a shorthand; pflag names the first letter it does not know.
+                // Only -h and one-letter flags are shorthands; pflag names the first letter it does
+                // not know.
                 Optional<Character> unknown =
                         arg.substring(1)
                                 .chars()
@@ -221,9 +246,22 @@ public final class FlagSet {
                 "invalid argument \""
                         + e.value()
                         + "\" for \""
-                        + flag.option()
+                        + shown(flag)
                         + "\" flag: "
                         + e.getMessage());
+    }
+
+    /** The one-letter flag {@code arg} ({@code -v...}) names, or null. */
+    private Flag<?> shorthand(String arg) {
+        if (arg.length() < 2 || arg.charAt(1) == 'h') {
+            return null;
+        }
+        return byName.get(String.valueOf(arg.charAt(1)));
+    }
+
+    /** How pflag names a flag in its messages and help: {@code -v, --v} with its shorthand. */
+    private static String shown(Flag<?> flag) {
+        return flag.name().length() == 1 ? "-" + flag.name() + ", " + flag.option() : flag.option();
     }
 
     /**
@@ -243,8 +281,8 @@ public final class FlagSet {
             if (flag.deprecated() == null) {
                 rows.add(
                         new String[] {
-                            "      "
-                                    + flag.option()
+                            (flag.name().length() == 1 ? "  " : "      ")
+                                    + shown(flag)
                                     + (flag.type().isEmpty() ? "" : " " + flag.type()),
                             flag.help() + defaultNote(flag)
                         });

@@ -237,6 +237,48 @@ class FlagSetTest {
                 error("--header=a:1", "--header", "nocolon"));
     }
 
+    static final Flag<Integer> V =
+            new Flag<>(
+                    "v",
+                    "Level",
+                    "0",
+                    "number for the log level verbosity",
+                    false,
+                    false,
+                    Flag.last(FlagSetTest::number));
+
+    /** kube's {@code -v, --v}: a one-letter flag answers to its shorthand, as pflag's VarP. */
+    @Test
+    void aOneLetterFlagAnswersToItsShorthandAsKubesV() {
+        FlagSet set = new FlagSet("cmd", "A command.", List.of(PORT, V), arg -> arg);
+        for (String[] args :
+                List.of(
+                        new String[] {"-v", "4"},
+                        new String[] {"-v=4"},
+                        new String[] {"-v4"},
+                        new String[] {"--v", "4"},
+                        new String[] {"--v=4"},
+                        new String[] {"-v", "2", "--port=1", "--v=4"})) {
+            FlagSet.Parsed.Values v =
+                    assertInstanceOf(FlagSet.Parsed.Values.class, set.parse(args));
+            assertEquals(4, v.get(V), List.of(args).toString());
+        }
+        assertEquals(
+                "invalid argument \"x\" for \"-v, --v\" flag: strconv.ParseInt: parsing \"x\":"
+                        + " invalid syntax",
+                assertInstanceOf(FlagSet.Parsed.Invalid.class, set.parse("-vx")).message());
+        assertEquals(
+                "flag needs an argument: 'v' in -v",
+                assertInstanceOf(FlagSet.Parsed.Invalid.class, set.parse("-v")).message());
+        assertEquals(
+                "unknown shorthand flag: 'p' in -p",
+                assertInstanceOf(FlagSet.Parsed.Invalid.class, set.parse("-p", "1")).message());
+        assertTrue(
+                set.usage()
+                        .matches("(?s).*\n  -v, --v Level +number for the log level verbosity.*"),
+                set.usage());
+    }
+
     @Test
     void aFlagWithoutItsValueOrAnArgumentThatIsNoFlag() {
         assertEquals("flag needs an argument: --port", error("--port"));

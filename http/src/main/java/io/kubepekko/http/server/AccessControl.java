@@ -12,6 +12,7 @@ import io.kubepekko.api.admission.limitranger.LimitRangeIndex;
 import io.kubepekko.api.admission.limitranger.LimitRanger;
 import io.kubepekko.api.admission.quota.QuotaLedger;
 import io.kubepekko.api.admission.quota.ResourceQuotaAdmission;
+import io.kubepekko.api.admission.tolerations.DefaultTolerationSeconds;
 import io.kubepekko.api.auth.AccessReviews;
 import io.kubepekko.api.auth.Authentication;
 import io.kubepekko.api.auth.AuthenticatorUnion;
@@ -88,6 +89,7 @@ final class AccessControl implements AutoCloseable {
     private final BoundObjectIndex boundObjects;
     private final LimitRangeIndex limitRanges;
     private final QuotaLedger quotaLedger;
+    private final DefaultingPlugins defaulting;
     private final WriteAdmission admission;
     private final List<ActorRef<?>> sources;
 
@@ -101,6 +103,7 @@ final class AccessControl implements AutoCloseable {
             BoundObjectIndex boundObjects,
             LimitRangeIndex limitRanges,
             QuotaLedger quotaLedger,
+            DefaultingPlugins defaulting,
             WriteAdmission admission,
             List<ActorRef<?>> sources) {
         this.gate = gate;
@@ -112,6 +115,7 @@ final class AccessControl implements AutoCloseable {
         this.boundObjects = boundObjects;
         this.limitRanges = limitRanges;
         this.quotaLedger = quotaLedger;
+        this.defaulting = defaulting;
         this.admission = admission;
         this.sources = List.copyOf(sources);
     }
@@ -135,7 +139,8 @@ final class AccessControl implements AutoCloseable {
             RbacPolicySource rbacPolicy,
             Backoff informerBackoff,
             Auditor auditor,
-            Clock clock)
+            Clock clock,
+            DefaultTolerationSeconds tolerations)
             throws Refused {
         ServiceAccountSettings sa = access.serviceAccounts();
         ServiceAccountKeys keys = serviceAccountKeys(sa, pki);
@@ -211,8 +216,10 @@ final class AccessControl implements AutoCloseable {
                                 QuotaSource.create(controlPlane, quotaLedger, informerBackoff),
                                 "resource-quotas",
                                 Props.empty()));
+        DefaultingPlugins defaulting =
+                DefaultingPlugins.start(controlPlane, informerBackoff, tolerations, sources);
         WriteAdmission admission =
-                admission(authorizer, rbacPolicy, bound, limitRanges, quotaLedger);
+                admission(authorizer, rbacPolicy, bound, limitRanges, quotaLedger, defaulting);
         Gate gate = new CheckingGate(authenticator, authorizer, auditor, admission);
         AccessReviews reviews =
                 new CheckedReviews(
@@ -231,6 +238,7 @@ final class AccessControl implements AutoCloseable {
                 bound,
                 limitRanges,
                 quotaLedger,
+                defaulting,
                 admission,
                 sources);
     }
@@ -240,15 +248,18 @@ final class AccessControl implements AutoCloseable {
      * reads the LimitRanges its informer follows), NodeRestriction (in kube-apiserver's default
      * plugins; it reads the pods and nodes the token index follows), then the checks kube wraps the
      * RBAC storage with whatever the authorization modes, which read the RBAC objects and ask the
-     * whole authorizer chain for {@code escalate} and {@code bind}; ResourceQuota last, as kube
-     * orders it, so that only a write every other plugin admitted is charged.
+     * whole authorizer chain for {@code escalate} and {@code bind}; Priority,
+     * DefaultTolerationSeconds and DefaultStorageClass after NodeRestriction, as kube orders them;
+     * ResourceQuota last, as kube orders it, so that only a write every other plugin admitted is
+     * charged.
      */
     private static WriteAdmission admission(
             Authorizer authorizer,
             RbacPolicySource rbacPolicy,
             BoundObjectIndex bound,
             LimitRangeIndex limitRanges,
-            QuotaLedger quotaLedger) {
+            QuotaLedger quotaLedger,
+            DefaultingPlugins defaulting) {
         NodeRestriction.Lookup informed =
                 new NodeRestriction.Lookup() {
                     @Override
@@ -265,10 +276,15 @@ final class AccessControl implements AutoCloseable {
                 };
         LimitRanger limitRanger = new LimitRanger(limitRanges);
         return WriteAdmission.chain(
-                List.of(limitRanger),
+                List.of(
+                        limitRanger,
+                        defaulting.priority,
+                        defaulting.tolerations,
+                        defaulting.storageClass),
                 List.of(
                         limitRanger,
                         new NodeRestriction(informed),
+                        defaulting.priority,
                         new EscalationCheck(authorizer, rbacPolicy.policy()),
                         new ResourceQuotaAdmission(quotaLedger)));
     }
@@ -396,7 +412,8 @@ final class AccessControl implements AutoCloseable {
                 rbac.flatMap(RbacPolicySource::readiness)
                         .or(boundObjects::readiness)
                         .or(limitRanges::readiness)
-                        .or(quotaLedger::readiness);
+                        .or(quotaLedger::readiness)
+                        .or(defaulting::readiness);
     }
 
     /**

@@ -200,7 +200,8 @@ public final class ApiServer implements AutoCloseable {
                         rbacPolicy,
                         rbacSettings.informer(),
                         auditor,
-                        environment.clock());
+                        environment.clock(),
+                        settings.tolerations());
         admission.install(access.admission());
         HealthChecks livez = health.livez(settings.livezGracePeriod());
         HealthChecks readyz = health.readyz(cluster, controlPlane, access.readiness(), quota);

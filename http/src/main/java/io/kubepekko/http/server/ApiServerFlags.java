@@ -11,6 +11,7 @@ import io.kubepekko.api.definition.RuntimeConfig;
 import io.kubepekko.api.flags.Flag;
 import io.kubepekko.api.flags.FlagSet;
 import io.kubepekko.api.watch.FeatureGates;
+import io.kubepekko.http.logging.LogSettings;
 import io.kubepekko.persistence.StorageSettings;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -49,9 +50,13 @@ public final class ApiServerFlags {
      * flags to standard error), or help/version to print.
      */
     public record Parsed(
-            ApiServerSettings settings, boolean help, boolean version, List<String> warnings) {
+            ApiServerSettings settings,
+            boolean help,
+            boolean version,
+            List<String> warnings,
+            LogSettings logging) {
         Parsed(ApiServerSettings settings, boolean help, boolean version) {
-            this(settings, help, version, List.of());
+            this(settings, help, version, List.of(), LogSettings.DEFAULT);
         }
     }
 
@@ -324,7 +329,11 @@ public final class ApiServerFlags {
                             AuditFlags.AUDIT_LOG_MAXSIZE,
                             AuditFlags.AUDIT_LOG_FORMAT,
                             AuditFlags.AUDIT_LOG_MODE,
-                            AuditFlags.AUDIT_LOG_BATCH_BUFFER_SIZE),
+                            AuditFlags.AUDIT_LOG_BATCH_BUFFER_SIZE,
+                            AdmissionFlags.DEFAULT_NOT_READY_TOLERATION_SECONDS,
+                            AdmissionFlags.DEFAULT_UNREACHABLE_TOLERATION_SECONDS,
+                            LoggingFlags.LOGGING_FORMAT,
+                            LoggingFlags.V),
                     arg -> "unexpected argument \"" + arg + "\"");
 
     /** {@code --help}, generated from the declarations above. */
@@ -393,6 +402,7 @@ public final class ApiServerFlags {
                                 v.given(CLUSTER_HOSTNAME).orElse(null)));
         settings = settings.withSecure(SecureServingFlags.secureServing(v));
         settings = settings.withAudit(AuditFlags.settings(v));
+        settings = settings.withTolerations(AdmissionFlags.tolerations(v));
         RuntimeConfig runtimeConfig = v.get(RUNTIME_CONFIG);
         try {
             Registry.builtin(runtimeConfig);
@@ -411,6 +421,6 @@ public final class ApiServerFlags {
         }
         List<String> warnings = new ArrayList<>(v.warnings());
         warnings.addAll(gates.warnings());
-        return new Parsed(settings, false, false, warnings);
+        return new Parsed(settings, false, false, warnings, LoggingFlags.settings(v));
     }
 }

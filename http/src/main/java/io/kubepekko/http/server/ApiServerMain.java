@@ -28,6 +28,8 @@ public final class ApiServerMain {
                             + ")");
             return;
         }
+        // Before anything logs, so the whole run has one format.
+        parsed.logging().apply();
         parsed.warnings().forEach(System.err::println);
         ApiServer server = ApiServer.start(parsed.settings());
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "kubepekko-shutdown"));

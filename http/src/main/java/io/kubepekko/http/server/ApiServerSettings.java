@@ -2,6 +2,7 @@ package io.kubepekko.http.server;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import io.kubepekko.api.admission.tolerations.DefaultTolerationSeconds;
 import io.kubepekko.api.definition.RuntimeConfig;
 import io.kubepekko.http.audit.AuditSettings;
 import io.kubepekko.http.security.SecureServing;
@@ -30,6 +31,8 @@ import java.util.Properties;
  *     authorization flags)
  * @param audit what is audited and where the log goes ({@code --audit-*})
  * @param runtimeConfig which API versions and resources are served ({@code --runtime-config})
+ * @param tolerations the DefaultTolerationSeconds admission plugin's tolerations ({@code
+ *     --default-not-ready-toleration-seconds}, {@code --default-unreachable-toleration-seconds})
  */
 public record ApiServerSettings(
         Path dataDir,
@@ -44,7 +47,14 @@ public record ApiServerSettings(
         ClusterFlags cluster,
         SecureServing secure,
         AuditSettings audit,
-        RuntimeConfig runtimeConfig) {
+        RuntimeConfig runtimeConfig,
+        DefaultTolerationSeconds tolerations) {
+
+    /** kube's defaults of the DefaultTolerationSeconds flags. */
+    static final DefaultTolerationSeconds DEFAULT_TOLERATIONS =
+            new DefaultTolerationSeconds(
+                    DefaultTolerationSeconds.DEFAULT_SECONDS,
+                    DefaultTolerationSeconds.DEFAULT_SECONDS);
 
     /**
      * The actor system's name: Pekko refuses a member whose system name differs, so every node uses
@@ -81,7 +91,8 @@ public record ApiServerSettings(
                 cluster,
                 SecureServing.generated(),
                 AuditSettings.DISABLED,
-                RuntimeConfig.NONE);
+                RuntimeConfig.NONE,
+                DEFAULT_TOLERATIONS);
     }
 
     public ApiServerSettings(
@@ -228,7 +239,8 @@ public record ApiServerSettings(
                 cluster,
                 secure,
                 audit,
-                runtimeConfig);
+                runtimeConfig,
+                tolerations);
     }
 
     public ApiServerSettings withBindAddress(String address) {
@@ -245,7 +257,8 @@ public record ApiServerSettings(
                 cluster,
                 secure,
                 audit,
-                runtimeConfig);
+                runtimeConfig,
+                tolerations);
     }
 
     public ApiServerSettings withPort(int p) {
@@ -262,7 +275,8 @@ public record ApiServerSettings(
                 cluster,
                 secure,
                 audit,
-                runtimeConfig);
+                runtimeConfig,
+                tolerations);
     }
 
     public ApiServerSettings withReads(ReadFlags r) {
@@ -279,7 +293,8 @@ public record ApiServerSettings(
                 cluster,
                 secure,
                 audit,
-                runtimeConfig);
+                runtimeConfig,
+                tolerations);
     }
 
     /** Layers {@code hocon} over the configuration (later calls win). */
@@ -297,7 +312,8 @@ public record ApiServerSettings(
                 cluster,
                 secure,
                 audit,
-                runtimeConfig);
+                runtimeConfig,
+                tolerations);
     }
 
     public ApiServerSettings withServices(ServiceRanges s) {
@@ -314,7 +330,8 @@ public record ApiServerSettings(
                 cluster,
                 secure,
                 audit,
-                runtimeConfig);
+                runtimeConfig,
+                tolerations);
     }
 
     public ApiServerSettings withStorage(StorageFlags s) {
@@ -331,7 +348,8 @@ public record ApiServerSettings(
                 cluster,
                 secure,
                 audit,
-                runtimeConfig);
+                runtimeConfig,
+                tolerations);
     }
 
     /** Serves HTTPS and checks access as {@code s} says. */
@@ -349,7 +367,8 @@ public record ApiServerSettings(
                 cluster,
                 s,
                 audit,
-                runtimeConfig);
+                runtimeConfig,
+                tolerations);
     }
 
     /** Audits requests as {@code a} says ({@link AuditSettings#DISABLED}: nothing). */
@@ -367,7 +386,8 @@ public record ApiServerSettings(
                 cluster,
                 secure,
                 a,
-                runtimeConfig);
+                runtimeConfig,
+                tolerations);
     }
 
     /** Serves the API versions and resources {@code r} leaves on ({@code --runtime-config}). */
@@ -385,7 +405,27 @@ public record ApiServerSettings(
                 cluster,
                 secure,
                 audit,
-                r);
+                r,
+                tolerations);
+    }
+
+    /** Adds {@code t}'s tolerations to pods that lack them (DefaultTolerationSeconds). */
+    public ApiServerSettings withTolerations(DefaultTolerationSeconds t) {
+        return new ApiServerSettings(
+                dataDir,
+                bindAddress,
+                port,
+                livezGracePeriod,
+                shutdownDelay,
+                reads,
+                overrides,
+                services,
+                storage,
+                cluster,
+                secure,
+                audit,
+                runtimeConfig,
+                t);
     }
 
     public ApiServerSettings withCluster(ClusterFlags c) {
@@ -402,6 +442,7 @@ public record ApiServerSettings(
                 c,
                 secure,
                 audit,
-                runtimeConfig);
+                runtimeConfig,
+                tolerations);
     }
 }

@@ -7,12 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Named.named;
 
 import com.typesafe.config.Config;
+import io.kubepekko.api.admission.tolerations.DefaultTolerationSeconds;
 import io.kubepekko.api.alloc.Ipv4Cidr;
 import io.kubepekko.api.alloc.PortRange;
 import io.kubepekko.api.definition.RuntimeConfig;
 import io.kubepekko.api.flags.Flag;
 import io.kubepekko.api.meta.GoDurations;
 import io.kubepekko.api.watch.FeatureGates;
+import io.kubepekko.http.logging.LogSettings;
 import io.kubepekko.persistence.StorageSettings;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -294,12 +296,17 @@ class ApiServerFlagsTest {
     @Test
     void helpListsEveryDeclaredFlagWithItsDefault() {
         List<Flag<?>> flags = ApiServerFlags.FLAGS.flags();
-        assertEquals(45, flags.size());
+        assertEquals(49, flags.size());
         for (Flag<?> flag : flags) {
+            // pflag shows a one-letter flag with its shorthand: "  -v, --v Level"
+            String shown =
+                    flag.name().length() == 1
+                            ? "  -" + flag.name() + ", " + flag.option()
+                            : "      " + flag.option();
             String line =
                     ApiServerFlags.USAGE
                             .lines()
-                            .filter(l -> l.startsWith("      " + flag.option() + " "))
+                            .filter(l -> l.startsWith(shown + " "))
                             .findFirst()
                             .orElseThrow(
                                     () ->
@@ -307,7 +314,7 @@ class ApiServerFlagsTest {
                                                     flag.option()
                                                             + " missing from\n"
                                                             + ApiServerFlags.USAGE));
-            assertTrue(line.startsWith("      " + flag.option() + " " + flag.type() + " "), line);
+            assertTrue(line.startsWith(shown + " " + flag.type() + " "), line);
             if (flag.defaultText() != null && !flag.defaultText().isEmpty()) {
                 assertTrue(
                         line.endsWith(
@@ -410,7 +417,10 @@ class ApiServerFlagsTest {
                         // kube's words (aRuntimeConfigKubeRefusesIsAUsageErrorInKubesWords)
                         ApiServerFlags.RUNTIME_CONFIG,
                         // set once the flags are parsed, in component-base's words (below)
-                        ApiServerFlags.FEATURE_GATES);
+                        ApiServerFlags.FEATURE_GATES,
+                        // validated once parsed, in component-base's words
+                        // (theLoggingFlagsAreKubesAndAnUnknownFormatIsRefusedInKubesWords)
+                        LoggingFlags.LOGGING_FORMAT);
         for (Flag<?> flag : ApiServerFlags.FLAGS.flags()) {
             if (anyText.contains(flag)) {
                 continue;
@@ -434,7 +444,9 @@ class ApiServerFlagsTest {
                             "invalid argument \""
                                     + bad
                                     + "\" for \""
-                                    + flag.option()
+                                    + (flag.name().length() == 1
+                                            ? "-" + flag.name() + ", " + flag.option()
+                                            : flag.option())
                                     + "\" flag: "),
                     message);
         }
@@ -482,6 +494,42 @@ class ApiServerFlagsTest {
         assertEquals(
                 "invalid value of apps/v1: yes, err: strconv.ParseBool: parsing \"yes\": invalid syntax",
                 error("--runtime-config=apps/v1=yes"));
+    }
+
+    @Test
+    void theDefaultTolerationSecondsFlagsSetThePluginsTolerations() throws Exception {
+        assertEquals(new DefaultTolerationSeconds(300, 300), settings().tolerations());
+        assertEquals(
+                new DefaultTolerationSeconds(60, 7),
+                settings(
+                                "--default-not-ready-toleration-seconds=60",
+                                "--default-unreachable-toleration-seconds",
+                                "7")
+                        .tolerations());
+        assertEquals(
+                "invalid argument \"soon\" for \"--default-not-ready-toleration-seconds\" flag:"
+                        + " strconv.ParseInt: parsing \"soon\": invalid syntax",
+                error("--default-not-ready-toleration-seconds=soon"));
+    }
+
+    @Test
+    void theLoggingFlagsAreKubesAndAnUnknownFormatIsRefusedInKubesWords() throws Exception {
+        assertEquals(new LogSettings("text", 0), ApiServerFlags.parse(new String[0]).logging());
+        assertEquals(
+                new LogSettings("json", 4),
+                ApiServerFlags.parse(new String[] {"--logging-format=json", "-v", "4"}).logging());
+        assertEquals(
+                new LogSettings("text", 6), ApiServerFlags.parse(new String[] {"--v=6"}).logging());
+        assertEquals(
+                "format: Invalid value: \"xml\": Unsupported log format",
+                error("--logging-format", "xml"));
+        assertEquals(
+                "invalid argument \"-1\" for \"-v, --v\" flag: strconv.ParseUint: parsing"
+                        + " \"-1\": invalid syntax",
+                error("-v=-1"));
+        assertEquals(
+                "verbosity: Invalid value: 4294967295: Must be <= 2147483647",
+                error("-v", "4294967295"));
     }
 
     @Test
