@@ -23,6 +23,7 @@ import io.kubepekko.http.route.DocumentHandler;
 import io.kubepekko.http.route.HealthChecks;
 import io.kubepekko.http.route.ResourceHandler;
 import io.kubepekko.http.route.WatchTimeouts;
+import io.kubepekko.http.security.Pem;
 import io.kubepekko.http.security.Pki;
 import io.kubepekko.persistence.StorageSettings;
 import io.kubepekko.persistence.fencing.WritePermit;
@@ -265,7 +266,8 @@ public final class ApiServer implements AutoCloseable {
                         ? Controllers.start(
                                 controlPlane,
                                 Controllers.Settings.fromConfig(config),
-                                environment.clock())
+                                environment.clock(),
+                                Pem.encode(pki.serverCa()))
                         : null;
 
         log.info(
