@@ -53,7 +53,8 @@ public final class Controllers implements AutoCloseable {
             ClusterRoleAggregationController.Settings clusterRoleAggregation,
             DisruptionController.Settings disruption,
             ResourceQuotaController.Settings resourceQuota,
-            NamespacePublisher.Settings namespacePublishers) {
+            NamespacePublisher.Settings namespacePublishers,
+            boolean rootCaPublisher) {
         /**
          * What {@code kubepekko.controllers} of {@code config} sets (the actors' reference.conf has
          * every default).
@@ -72,7 +73,8 @@ public final class Controllers implements AutoCloseable {
                     ResourceQuotaController.Settings.fromConfig(
                             controllers.getConfig("resource-quota-controller")),
                     NamespacePublisher.Settings.fromConfig(
-                            controllers.getConfig("namespace-publishers")));
+                            controllers.getConfig("namespace-publishers")),
+                    controllers.getBoolean("root-ca-cert-publisher.enabled"));
         }
     }
 
@@ -166,14 +168,16 @@ public final class Controllers implements AutoCloseable {
                                                     new DefaultServiceAccount()))
                                     .onFailure(restart),
                             "serviceaccount-controller");
-                    ctx.spawn(
-                            Behaviors.supervise(
-                                            NamespacePublisher.create(
-                                                    controlPlane,
-                                                    settings.namespacePublishers(),
-                                                    new RootCaConfigMap(rootCa)))
-                                    .onFailure(restart),
-                            "root-ca-cert-publisher");
+                    if (settings.rootCaPublisher()) {
+                        ctx.spawn(
+                                Behaviors.supervise(
+                                                NamespacePublisher.create(
+                                                        controlPlane,
+                                                        settings.namespacePublishers(),
+                                                        new RootCaConfigMap(rootCa)))
+                                        .onFailure(restart),
+                                "root-ca-cert-publisher");
+                    }
                     return Behaviors.receive(Command.class)
                             .onMessage(
                                     Stop.class,

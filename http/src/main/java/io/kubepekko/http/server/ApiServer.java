@@ -201,7 +201,8 @@ public final class ApiServer implements AutoCloseable {
                         rbacPolicy,
                         rbacSettings.informer(),
                         auditor,
-                        environment.clock());
+                        environment.clock(),
+                        environment.nameSuffixes());
         admission.install(access.admission());
         HealthChecks livez = health.livez(settings.livezGracePeriod());
         HealthChecks readyz = health.readyz(cluster, controlPlane, access.readiness(), quota);
