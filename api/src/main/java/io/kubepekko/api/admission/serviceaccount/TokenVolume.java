@@ -23,7 +23,7 @@ final class TokenVolume {
     static final String VOLUME_PREFIX = "kube-api-access-";
 
     /** kube's bound token lifetime kube-apiserver extends for legacy clients (1 h + 7 s). */
-    static final long EXPIRATION_SECONDS = 3607;
+    static final int EXPIRATION_SECONDS = 3607;
 
     /** Mutates {@code pod} (a copy the plugin owns). */
     static void mount(ObjectNode pod, Supplier<String> suffix) {

@@ -47,7 +47,7 @@ class ServiceAccountAdmissionTest {
     }
 
     private static ObjectNode account(String ns, String name, String extra) {
-        return obj("{'metadata':{'namespace':'" + ns + "','name':'" + name + "'" + extra + "}");
+        return obj("{'metadata':{'namespace':'" + ns + "','name':'" + name + "'" + extra + "}}");
     }
 
     private static ServiceAccountIndex index(ObjectNode... accounts) {
