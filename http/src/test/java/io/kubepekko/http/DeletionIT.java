@@ -45,6 +45,11 @@ class DeletionIT {
         api.create(
                 "/api/v1/namespaces",
                 json("{'apiVersion':'v1','kind':'Namespace','metadata':{'name':'" + ns + "'}}"));
+        // The controllers are off: the account the ServiceAccount plugin requires of a pod is made
+        // here, as kube-controller-manager would.
+        api.create(
+                "/api/v1/namespaces/" + ns + "/serviceaccounts",
+                json("{'apiVersion':'v1','kind':'ServiceAccount','metadata':{'name':'default'}}"));
         return ns;
     }
 

@@ -151,10 +151,10 @@ class ErrorsIT {
     @Test
     void aTokenOfAServiceAccountThatDoesNotExistIsNotFound() {
         api.post(
-                        "/api/v1/namespaces/default/serviceaccounts/default/token",
+                        "/api/v1/namespaces/default/serviceaccounts/nobody/token",
                         json(
                                 "{'apiVersion':'authentication.k8s.io/v1','kind':'TokenRequest','spec':{}}"))
-                .assertStatus(404, "NotFound", "serviceaccounts \"default\" not found");
+                .assertStatus(404, "NotFound", "serviceaccounts \"nobody\" not found");
     }
 
     @ParameterizedTest(name = "{0}")

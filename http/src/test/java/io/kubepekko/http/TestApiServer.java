@@ -58,6 +58,9 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
     private final UnaryOperator<ApiServerSettings> tune;
     private final Environment environment;
     private final int size;
+
+    static final String ROOT_CA_PUBLISHER_OFF =
+            "kubepekko.controllers.root-ca-cert-publisher.enabled = off";
     // HTTP/1.1, as the admin of the shared test PKI.
     private final HttpClient client = TestPki.adminClient();
 
@@ -77,7 +80,9 @@ final class TestApiServer implements AutoCloseable, BeforeAllCallback, AfterAllC
 
     private TestApiServer(
             UnaryOperator<ApiServerSettings> tune, Environment environment, int size) {
-        this.tune = tune;
+        // kube's root CA publisher puts a ConfigMap in every namespace, which the tests listing
+        // and watching ConfigMaps would see come at any moment: off unless a test turns it on.
+        this.tune = s -> tune.apply(s.withConfig(ROOT_CA_PUBLISHER_OFF));
         this.environment = environment;
         this.size = size;
     }

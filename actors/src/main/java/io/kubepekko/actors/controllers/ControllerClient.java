@@ -68,6 +68,12 @@ final class ControllerClient {
                                 null)));
     }
 
+    /** A create of {@code obj} in {@code namespace}. */
+    CompletionStage<WriteResult.Success> create(
+            ResourceType type, String namespace, ObjectNode obj) {
+        return succeeded(controlPlane.write(type, namespace, new WriteOp.Create(obj, OPTIONS)));
+    }
+
     /** A JSON merge patch of the object itself. */
     CompletionStage<WriteResult.Success> mergePatch(
             ResourceType type, String namespace, String name, byte[] patch) {

@@ -2,6 +2,8 @@ package io.kubepekko.actors.controllers;
 
 import com.typesafe.config.Config;
 import io.kubepekko.actors.plane.ControlPlane;
+import io.kubepekko.api.namespace.DefaultServiceAccount;
+import io.kubepekko.api.namespace.RootCaConfigMap;
 import io.kubepekko.persistence.CborSerializable;
 import java.time.Clock;
 import java.time.Duration;
@@ -24,8 +26,9 @@ import org.apache.pekko.cluster.typed.SingletonActor;
  * The built-in controllers of the cluster (kube-controller-manager's share of the deletion
  * lifecycle, RBAC's aggregation, PodDisruptionBudgets' and ResourceQuotas' status): the {@link
  * GarbageCollector}, the {@link NamespaceController}, the {@link ClusterRoleAggregationController},
- * the {@link DisruptionController} and the {@link ResourceQuotaController}, under one parent that
- * restarts a failed controller with back-off. The parent is a Cluster Singleton: every server
+ * the {@link DisruptionController}, the {@link ResourceQuotaController}, and two {@link
+ * NamespacePublisher}s (kube's serviceaccounts controller and root CA publisher), under one parent
+ * that restarts a failed controller with back-off. The parent is a Cluster Singleton: every server
  * starts its manager, and the parent runs on the oldest member only, so one node collects (two
  * would race each other's deletions and double the load). When that member leaves, the parent is
  * stopped there and started on the next oldest.
@@ -49,7 +52,9 @@ public final class Controllers implements AutoCloseable {
             NamespaceController.Settings namespaces,
             ClusterRoleAggregationController.Settings clusterRoleAggregation,
             DisruptionController.Settings disruption,
-            ResourceQuotaController.Settings resourceQuota) {
+            ResourceQuotaController.Settings resourceQuota,
+            NamespacePublisher.Settings namespacePublishers,
+            boolean rootCaPublisher) {
         /**
          * What {@code kubepekko.controllers} of {@code config} sets (the actors' reference.conf has
          * every default).
@@ -66,7 +71,10 @@ public final class Controllers implements AutoCloseable {
                     DisruptionController.Settings.fromConfig(
                             controllers.getConfig("disruption-controller")),
                     ResourceQuotaController.Settings.fromConfig(
-                            controllers.getConfig("resource-quota-controller")));
+                            controllers.getConfig("resource-quota-controller")),
+                    NamespacePublisher.Settings.fromConfig(
+                            controllers.getConfig("namespace-publishers")),
+                    controllers.getBoolean("root-ca-cert-publisher.enabled"));
         }
     }
 
@@ -90,21 +98,32 @@ public final class Controllers implements AutoCloseable {
      * Starts the controllers on {@code controlPlane}'s actor system.
      *
      * @param clock the time written into status conditions
+     * @param rootCa the PEM bundle clients verify the API server with, published in every namespace
      */
-    public static Controllers start(ControlPlane controlPlane, Settings settings, Clock clock) {
+    public static Controllers start(
+            ControlPlane controlPlane, Settings settings, Clock clock, String rootCa) {
         AtomicBoolean activeHere = new AtomicBoolean();
         ActorRef<Command> proxy =
                 ClusterSingleton.get(controlPlane.system())
                         .init(
                                 SingletonActor.of(
-                                                parent(controlPlane, settings, clock, activeHere),
+                                                parent(
+                                                        controlPlane,
+                                                        settings,
+                                                        clock,
+                                                        rootCa,
+                                                        activeHere),
                                                 "controllers")
                                         .withStopMessage(HandOver.INSTANCE));
         return new Controllers(controlPlane, proxy, activeHere);
     }
 
     private static Behavior<Command> parent(
-            ControlPlane controlPlane, Settings settings, Clock clock, AtomicBoolean activeHere) {
+            ControlPlane controlPlane,
+            Settings settings,
+            Clock clock,
+            String rootCa,
+            AtomicBoolean activeHere) {
         return Behaviors.setup(
                 ctx -> {
                     activeHere.set(true);
@@ -141,6 +160,24 @@ public final class Controllers implements AutoCloseable {
                                                     controlPlane, settings.resourceQuota(), clock))
                                     .onFailure(restart),
                             "resource-quota-controller");
+                    ctx.spawn(
+                            Behaviors.supervise(
+                                            NamespacePublisher.create(
+                                                    controlPlane,
+                                                    settings.namespacePublishers(),
+                                                    new DefaultServiceAccount()))
+                                    .onFailure(restart),
+                            "serviceaccount-controller");
+                    if (settings.rootCaPublisher()) {
+                        ctx.spawn(
+                                Behaviors.supervise(
+                                                NamespacePublisher.create(
+                                                        controlPlane,
+                                                        settings.namespacePublishers(),
+                                                        new RootCaConfigMap(rootCa)))
+                                        .onFailure(restart),
+                                "root-ca-cert-publisher");
+                    }
                     return Behaviors.receive(Command.class)
                             .onMessage(
                                     Stop.class,

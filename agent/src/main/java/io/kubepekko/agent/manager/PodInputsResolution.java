@@ -7,12 +7,15 @@ import io.kubepekko.agent.api.ApiError;
 import io.kubepekko.agent.api.Backoff;
 import io.kubepekko.agent.api.Resource;
 import io.kubepekko.agent.runtime.PodInputs;
+import io.kubepekko.agent.runtime.TokenRequestKey;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -65,6 +68,7 @@ final class PodInputsResolution {
 
     private final ActorContext<?> ctx;
     private final ApiClient client;
+    private final ServiceAccountTokens tokens;
     private final ActorRef<Command> self;
     private final Map<String, State> reads = new HashMap<>();
     private final Map<String, Delivered> delivered = new HashMap<>();
@@ -73,12 +77,17 @@ final class PodInputsResolution {
 
     /**
      * Inputs read again every {@code refreshPeriod} (the kubelet's sync frequency, 1 min by
-     * default).
+     * default); tokens are refreshed on the clock's time.
      */
     PodInputsResolution(
-            ActorContext<?> ctx, ApiClient client, ActorRef<Command> self, Duration refreshPeriod) {
+            ActorContext<?> ctx,
+            ApiClient client,
+            ActorRef<Command> self,
+            Duration refreshPeriod,
+            Clock clock) {
         this.ctx = ctx;
         this.client = client;
+        this.tokens = new ServiceAccountTokens(client, clock);
         this.self = self;
         this.refreshPeriod = refreshPeriod;
         ctx.scheduleOnce(refreshPeriod, self, Refresh.INSTANCE);
@@ -99,6 +108,7 @@ final class PodInputsResolution {
     void cancel(String uid) {
         reads.remove(uid);
         delivered.remove(uid);
+        tokens.forget(uid);
     }
 
     /**
@@ -169,10 +179,15 @@ final class PodInputsResolution {
                 });
     }
 
-    /** Whether re-reading can change anything: the pod refers to a ConfigMap or Secret. */
+    /**
+     * Whether re-reading can change anything: the pod refers to a ConfigMap or Secret, or projects
+     * a token (refreshed before it expires).
+     */
     static boolean needsRefresh(JsonNode pod) {
         PodReferences refs = PodReferences.of(pod);
-        return !refs.configMaps().isEmpty() || !refs.secrets().isEmpty();
+        return !refs.configMaps().isEmpty()
+                || !refs.secrets().isEmpty()
+                || !TokenRequestKey.ofPod(pod).isEmpty();
     }
 
     private State current(String uid, long seq) {
@@ -183,7 +198,7 @@ final class PodInputsResolution {
     private void start(String uid, State s) {
         long mine = ++seq;
         s.seq = mine;
-        read(client, s.pod)
+        read(client, tokens, s.pod)
                 .whenComplete(
                         (in, t) ->
                                 self.tell(
@@ -192,8 +207,13 @@ final class PodInputsResolution {
                                                 : new Failed(uid, mine, ApiError.of(t))));
     }
 
-    /** The pod's ConfigMaps and Secrets, read from its namespace. */
-    static CompletionStage<PodInputs> read(ApiClient client, JsonNode pod) {
+    /**
+     * The pod's ConfigMaps and Secrets, read from its namespace, and the tokens its projected
+     * volumes ask for (a token that could not be had is in the inputs as its failure: the volume's
+     * mount error, not a failed read).
+     */
+    static CompletionStage<PodInputs> read(
+            ApiClient client, ServiceAccountTokens tokens, JsonNode pod) {
         String ns = pod.path("metadata").path("namespace").asText("");
         PodReferences refs = PodReferences.of(pod);
         Map<String, CompletableFuture<Optional<ObjectNode>>> cms = new HashMap<>();
@@ -202,8 +222,19 @@ final class PodInputsResolution {
         refs.secrets().forEach(n -> secrets.put(n, optional(client.get(SECRETS.object(ns, n)))));
         List<CompletableFuture<?>> all = new ArrayList<>(cms.values());
         all.addAll(secrets.values());
+        Map<TokenRequestKey, CompletableFuture<PodInputs.Token>> issued = new TreeMap<>();
+        TokenRequestKey.ofPod(pod)
+                .forEach(k -> issued.put(k, tokens.token(pod, k).toCompletableFuture()));
+        all.addAll(issued.values());
         return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new))
-                .thenApply(v -> inputs(joined(cms), joined(secrets)));
+                .thenApply(
+                        v -> {
+                            PodInputs in = inputs(joined(cms), joined(secrets));
+                            for (var t : issued.entrySet()) {
+                                in = in.withToken(t.getKey(), t.getValue().join());
+                            }
+                            return in;
+                        });
     }
 
     /** The inputs of what was read: a name whose object does not exist (empty) is left out. */

@@ -306,7 +306,8 @@ public final class PodManager extends AbstractBehavior<PodManager.Command> {
                         ctx,
                         client,
                         ctx.messageAdapter(PodInputsResolution.Command.class, Inputs::new),
-                        settings.resyncPeriod());
+                        settings.resyncPeriod(),
+                        clock);
         this.deletions =
                 new PodDeletions(
                         ctx, client, ctx.messageAdapter(PodDeletions.Command.class, Deletion::new));

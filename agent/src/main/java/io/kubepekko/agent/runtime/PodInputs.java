@@ -10,18 +10,51 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The ConfigMaps and Secrets of the pod's namespace that its environment and volumes refer to,
- * fetched by the caller. A name absent here is an object that does not exist (kube's {@code
- * configmap "x" not found}). Equal by content, so inputs read again can be told apart from a
- * change.
+ * The ConfigMaps and Secrets of the pod's namespace that its environment and volumes refer to, and
+ * the service-account tokens its projected volumes ask for, fetched by the caller. A name absent
+ * here is an object that does not exist (kube's {@code configmap "x" not found}). Equal by content,
+ * so inputs read again can be told apart from a change (a token refreshed is one).
  */
-public record PodInputs(Map<String, ConfigMapData> configMaps, Map<String, SecretData> secrets) {
+public record PodInputs(
+        Map<String, ConfigMapData> configMaps,
+        Map<String, SecretData> secrets,
+        Map<TokenRequestKey, Token> tokens) {
 
     public static final PodInputs NONE = new PodInputs(Map.of(), Map.of());
 
     public PodInputs {
         configMaps = Map.copyOf(configMaps);
         secrets = Map.copyOf(secrets);
+        tokens = Map.copyOf(tokens);
+    }
+
+    public PodInputs(Map<String, ConfigMapData> configMaps, Map<String, SecretData> secrets) {
+        this(configMaps, secrets, Map.of());
+    }
+
+    /**
+     * A token of the pod's service account, or why there is none (kube's {@code failed to fetch
+     * token: …}, the volume's mount error).
+     */
+    public record Token(String token, String error) {
+        public static Token of(String token) {
+            return new Token(token, null);
+        }
+
+        public static Token failed(String error) {
+            return new Token(null, error);
+        }
+    }
+
+    /** The token the projection {@code key} gets, when it was asked for. */
+    public Optional<Token> token(TokenRequestKey key) {
+        return Optional.ofNullable(tokens.get(key));
+    }
+
+    public PodInputs withToken(TokenRequestKey key, Token token) {
+        Map<TokenRequestKey, Token> m = new HashMap<>(tokens);
+        m.put(key, token);
+        return new PodInputs(configMaps, secrets, m);
     }
 
     /** A ConfigMap's {@code data} (text) and {@code binaryData} (bytes). */
@@ -126,12 +159,12 @@ public record PodInputs(Map<String, ConfigMapData> configMaps, Map<String, Secre
     public PodInputs withConfigMap(String name, ConfigMapData cm) {
         Map<String, ConfigMapData> m = new HashMap<>(configMaps);
         m.put(name, cm);
-        return new PodInputs(m, secrets);
+        return new PodInputs(m, secrets, tokens);
     }
 
     public PodInputs withSecret(String name, SecretData s) {
         Map<String, SecretData> m = new HashMap<>(secrets);
         m.put(name, s);
-        return new PodInputs(configMaps, m);
+        return new PodInputs(configMaps, m, tokens);
     }
 }

@@ -232,6 +232,8 @@ public final class VolumePlanner {
                                 files);
                     } else if (s.has("downwardAPI")) {
                         downwardFiles(pod, s.get("downwardAPI"), defaultMode, node, podIps, files);
+                    } else if (s.has("serviceAccountToken")) {
+                        tokenFile(s.get("serviceAccountToken"), defaultMode, inputs, files);
                     }
                 } catch (SourceError e) {
                     errors.add(e.getMessage());
@@ -368,6 +370,25 @@ public final class VolumePlanner {
     private static int mode(JsonNode n, String field, int dflt) {
         JsonNode v = n.get(field);
         return v != null && v.isNumber() ? v.intValue() : dflt;
+    }
+
+    /**
+     * The token of a {@code serviceAccountToken} source at its path, with the volume's mode (the
+     * kubelet's projected plugin; without fsUser/fsGroup, which the agent does not apply), or the
+     * token request's failure.
+     */
+    private static void tokenFile(
+            JsonNode src, int mode, PodInputs inputs, Map<String, VolumePlan.FileContent> files)
+            throws SourceError {
+        PodInputs.Token token =
+                inputs.token(TokenRequestKey.of(src))
+                        .orElseThrow(() -> new SourceError("failed to fetch token: not requested"));
+        if (token.error() != null) {
+            throw new SourceError(token.error());
+        }
+        files.put(
+                Json.text(src, "path"),
+                new VolumePlan.FileContent(token.token().getBytes(StandardCharsets.UTF_8), mode));
     }
 
     private static void configMapFiles(

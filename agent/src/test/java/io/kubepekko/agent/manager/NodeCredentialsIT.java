@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.agent.api.ApiClient;
 import io.kubepekko.agent.api.ApiError;
@@ -29,6 +30,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -64,6 +66,7 @@ class NodeCredentialsIT {
     private static FakeCri fake;
     private static ActorTestKit agent;
     private static ScheduledExecutorService scheduler;
+    private static Path root;
 
     @BeforeAll
     static void start() throws Exception {
@@ -105,7 +108,7 @@ class NodeCredentialsIT {
         NodeContext node =
                 new NodeContext(
                         NODE,
-                        dir.resolve("root"),
+                        root = dir.resolve("root"),
                         List.of("192.168.1.10"),
                         List.of(),
                         "",
@@ -154,6 +157,11 @@ class NodeCredentialsIT {
         scheduler.shutdownNow();
         fake.close();
         api.close();
+    }
+
+    /** The claims of a JWT (its middle part), unverified: the server verified it when it signed. */
+    private static JsonNode jwtClaims(String jwt) throws Exception {
+        return new ObjectMapper().readTree(Base64.getUrlDecoder().decode(jwt.split("\\.")[1]));
     }
 
     private static String node(String name) {
@@ -219,6 +227,32 @@ class NodeCredentialsIT {
                                                         .toStringUtf8()
                                                         .equals("app-secret-value")),
                 "the Secret its pod uses was read: " + create.getConfig().getEnvsList());
+        // The ServiceAccount plugin gave the pod its token volume; the agent asked the server for
+        // the token with its node credentials, bound to the pod, and wrote it with the CA and the
+        // namespace.
+        String volume =
+                running.path("spec").path("volumes").findValuesAsText("name").stream()
+                        .filter(n -> n.startsWith("kube-api-access-"))
+                        .findFirst()
+                        .orElseThrow(() -> new AssertionError(running.toString()));
+        Path dir =
+                root.resolve("pods")
+                        .resolve(uid)
+                        .resolve("volumes/kubernetes.io~projected")
+                        .resolve(volume);
+        await().atMost(DEADLINE)
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> Files.exists(dir.resolve("token")));
+        JsonNode claims = jwtClaims(Files.readString(dir.resolve("token")));
+        assertEquals("system:serviceaccount:default:default", claims.path("sub").asText());
+        assertEquals(
+                "mine",
+                claims.path("kubernetes.io").path("pod").path("name").asText(),
+                claims.toString());
+        assertEquals(uid, claims.path("kubernetes.io").path("pod").path("uid").asText());
+        assertEquals("default", Files.readString(dir.resolve("namespace")));
+        assertTrue(
+                Files.readString(dir.resolve("ca.crt")).startsWith("-----BEGIN CERTIFICATE-----"));
         // The node may read what its pods use.
         assertEquals(
                 "app-secret",

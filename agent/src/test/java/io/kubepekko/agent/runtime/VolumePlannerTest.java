@@ -220,4 +220,72 @@ class VolumePlannerTest {
                                 pod.resolve("volume-subpaths/allcfg/app/1"))),
                 m.subPathCopies());
     }
+
+    /** The ServiceAccount plugin's volume, as kube's admission writes it. */
+    static final JsonNode TOKEN_POD =
+            json(
+                    """
+            {metadata:{name:'p',namespace:'d',uid:'u-9'},
+             spec:{serviceAccountName:'default',containers:[{name:'app'}],
+               volumes:[{name:'kube-api-access-abcde',projected:{defaultMode:420,sources:[
+                     {serviceAccountToken:{expirationSeconds:3607,path:'token'}},
+                     {serviceAccountToken:{audience:'vault',path:'vault/token'}},
+                     {configMap:{name:'kube-root-ca.crt',items:[{key:'ca.crt',path:'ca.crt'}]}},
+                     {downwardAPI:{items:[{path:'namespace',fieldRef:{apiVersion:'v1',fieldPath:'metadata.namespace'}}]}}]}}]}}
+            """);
+
+    @Test
+    void aTokenSourceWritesItsTokenWithTheVolumesMode() throws Exception {
+        assertEquals(
+                Set.of(new TokenRequestKey("", 3607), new TokenRequestKey("vault", 3600)),
+                TokenRequestKey.ofPod(TOKEN_POD));
+        PodInputs inputs =
+                PodInputs.NONE
+                        .withConfigMap(
+                                "kube-root-ca.crt",
+                                PodInputs.ConfigMapData.of(Map.of("ca.crt", "CA")))
+                        .withToken(new TokenRequestKey("", 3607), PodInputs.Token.of("jwt-1"))
+                        .withToken(new TokenRequestKey("vault", 3600), PodInputs.Token.of("jwt-2"));
+        VolumePlan plan = VolumePlanner.plan(TOKEN_POD, inputs, TestPods.node(ROOT), List.of());
+        var volume = (VolumePlan.Content) plan.volume("kube-api-access-abcde").get();
+        assertEquals(
+                ROOT.resolve("pods/u-9/volumes/kubernetes.io~projected/kube-api-access-abcde"),
+                volume.hostPath());
+        assertEquals(
+                Map.of(
+                        "token",
+                        file("jwt-1", 0644),
+                        "vault/token",
+                        file("jwt-2", 0644),
+                        "ca.crt",
+                        file("CA", 0644),
+                        "namespace",
+                        file("d", 0644)),
+                volume.files());
+    }
+
+    @Test
+    void aTokenThatCouldNotBeHadFailsTheMountWithItsError() {
+        PodInputs inputs =
+                PodInputs.NONE
+                        .withConfigMap(
+                                "kube-root-ca.crt",
+                                PodInputs.ConfigMapData.of(Map.of("ca.crt", "CA")))
+                        .withToken(
+                                new TokenRequestKey("", 3607),
+                                PodInputs.Token.failed(
+                                        "failed to fetch token: serviceaccounts \"default\" not found"))
+                        .withToken(new TokenRequestKey("vault", 3600), PodInputs.Token.of("jwt-2"));
+        PodConfigException e =
+                assertThrows(
+                        PodConfigException.class,
+                        () ->
+                                VolumePlanner.plan(
+                                        TOKEN_POD, inputs, TestPods.node(ROOT), List.of()));
+        assertEquals(PodConfigException.Reason.FAILED_MOUNT, e.reason());
+        assertEquals(
+                "MountVolume.SetUp failed for volume \"kube-api-access-abcde\" : failed to fetch"
+                        + " token: serviceaccounts \"default\" not found",
+                e.eventMessage());
+    }
 }

@@ -1,8 +1,12 @@
 package io.kubepekko.api.admission;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.status.ApiStatus;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * A server's admission, which its collections hold from their start, before the plugins can be
@@ -32,6 +36,15 @@ public final class DeferredAdmission implements WriteAdmission {
         return plugins == null
                 ? new Mutation.Refused(request.forbidden("not yet ready to handle request"))
                 : plugins.mutation(request);
+    }
+
+    @Override
+    public CompletionStage<Void> prepareCreate(
+            GroupResource resource, String namespace, ObjectNode object) {
+        WriteAdmission plugins = installed;
+        return plugins == null
+                ? CompletableFuture.completedFuture(null)
+                : plugins.prepareCreate(resource, namespace, object);
     }
 
     @Override

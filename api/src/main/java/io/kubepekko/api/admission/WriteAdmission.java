@@ -1,9 +1,12 @@
 package io.kubepekko.api.admission;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.status.ApiStatus;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * An admission plugin of writes: kube's admission control, asked once per write with what the write
@@ -39,6 +42,17 @@ public interface WriteAdmission {
     }
 
     /**
+     * What the plugins must look up before a create of {@code object} in {@code namespace} can be
+     * admitted, done before the write and off its thread (kube's plugins call the API server live
+     * where their informer has not shown an object yet; the write's plugins only read what is
+     * known): completes once done, never exceptionally. None here.
+     */
+    default CompletionStage<Void> prepareCreate(
+            GroupResource resource, String namespace, ObjectNode object) {
+        return CompletableFuture.completedFuture(null);
+    }
+
+    /**
      * kube's admission chain: every mutating plugin in order, each seeing what the ones before it
      * left (the first refusal answers), then the refusing plugins in order on the result (the first
      * refusal answers).
@@ -67,20 +81,42 @@ public interface WriteAdmission {
             public Optional<ApiStatus> refusal(AdmissionRequest request) {
                 return validators.refusal(request);
             }
+
+            @Override
+            public CompletionStage<Void> prepareCreate(
+                    GroupResource resource, String namespace, ObjectNode object) {
+                return validators.prepareCreate(resource, namespace, object);
+            }
         };
     }
 
-    /** The plugins in order: the first refusal answers, as kube's admission chain. */
+    /**
+     * The plugins in order: the first refusal answers, as kube's admission chain; their look-ups
+     * before a create run one after the other.
+     */
     static WriteAdmission chain(List<WriteAdmission> plugins) {
         List<WriteAdmission> copy = List.copyOf(plugins);
-        return request -> {
-            for (WriteAdmission plugin : copy) {
-                Optional<ApiStatus> refused = plugin.refusal(request);
-                if (refused.isPresent()) {
-                    return refused;
+        return new WriteAdmission() {
+            @Override
+            public Optional<ApiStatus> refusal(AdmissionRequest request) {
+                for (WriteAdmission plugin : copy) {
+                    Optional<ApiStatus> refused = plugin.refusal(request);
+                    if (refused.isPresent()) {
+                        return refused;
+                    }
                 }
+                return Optional.empty();
             }
-            return Optional.empty();
+
+            @Override
+            public CompletionStage<Void> prepareCreate(
+                    GroupResource resource, String namespace, ObjectNode object) {
+                CompletionStage<Void> done = CompletableFuture.completedFuture(null);
+                for (WriteAdmission plugin : copy) {
+                    done = done.thenCompose(v -> plugin.prepareCreate(resource, namespace, object));
+                }
+                return done;
+            }
         };
     }
 }

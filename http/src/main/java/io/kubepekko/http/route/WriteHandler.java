@@ -47,7 +47,16 @@ final class WriteHandler {
     CompletionStage<HttpResponse> create(ServedKind kind, Request r) {
         WriteOptions options = writeOptions(kind, r, List.of());
         RequestBodies.Decoded d = decodeWithWarnings(kind.type(), r, options);
-        return write(kind, r, new WriteOp.Create(d.object(), options), d.warnings());
+        // What the plugins look up live comes first, so that the write's admission reads it.
+        return r.admission()
+                .prepareCreate(kind.type().groupResource(), r.info().namespace(), d.object())
+                .thenCompose(
+                        prepared ->
+                                write(
+                                        kind,
+                                        r,
+                                        new WriteOp.Create(d.object(), options),
+                                        d.warnings()));
     }
 
     /**

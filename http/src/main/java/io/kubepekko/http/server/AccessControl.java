@@ -6,12 +6,16 @@ import io.kubepekko.actors.controllers.BoundObjectSource;
 import io.kubepekko.actors.controllers.LimitRangeSource;
 import io.kubepekko.actors.controllers.NodeGraphSource;
 import io.kubepekko.actors.controllers.QuotaSource;
+import io.kubepekko.actors.controllers.ServiceAccountSource;
 import io.kubepekko.actors.plane.ControlPlane;
+import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.admission.WriteAdmission;
 import io.kubepekko.api.admission.limitranger.LimitRangeIndex;
 import io.kubepekko.api.admission.limitranger.LimitRanger;
 import io.kubepekko.api.admission.quota.QuotaLedger;
 import io.kubepekko.api.admission.quota.ResourceQuotaAdmission;
+import io.kubepekko.api.admission.serviceaccount.ServiceAccountAdmission;
+import io.kubepekko.api.admission.serviceaccount.ServiceAccountIndex;
 import io.kubepekko.api.admission.tolerations.DefaultTolerationSeconds;
 import io.kubepekko.api.auth.AccessReviews;
 import io.kubepekko.api.auth.Authentication;
@@ -37,6 +41,8 @@ import io.kubepekko.api.auth.serviceaccount.ServiceAccountOptions;
 import io.kubepekko.api.auth.serviceaccount.ServiceAccountTokenAuthenticator;
 import io.kubepekko.api.auth.serviceaccount.ServiceAccountTokenIssuer;
 import io.kubepekko.api.auth.serviceaccount.SigningTokenIssuer;
+import io.kubepekko.api.meta.Json;
+import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.http.audit.Auditor;
 import io.kubepekko.http.route.CheckingGate;
 import io.kubepekko.http.route.Gate;
@@ -57,6 +63,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -90,6 +97,7 @@ final class AccessControl implements AutoCloseable {
     private final LimitRangeIndex limitRanges;
     private final QuotaLedger quotaLedger;
     private final DefaultingPlugins defaulting;
+    private final ServiceAccountIndex serviceAccountIndex;
     private final WriteAdmission admission;
     private final List<ActorRef<?>> sources;
 
@@ -104,6 +112,7 @@ final class AccessControl implements AutoCloseable {
             LimitRangeIndex limitRanges,
             QuotaLedger quotaLedger,
             DefaultingPlugins defaulting,
+            ServiceAccountIndex serviceAccountIndex,
             WriteAdmission admission,
             List<ActorRef<?>> sources) {
         this.gate = gate;
@@ -116,6 +125,7 @@ final class AccessControl implements AutoCloseable {
         this.limitRanges = limitRanges;
         this.quotaLedger = quotaLedger;
         this.defaulting = defaulting;
+        this.serviceAccountIndex = serviceAccountIndex;
         this.admission = admission;
         this.sources = List.copyOf(sources);
     }
@@ -140,7 +150,8 @@ final class AccessControl implements AutoCloseable {
             Backoff informerBackoff,
             Auditor auditor,
             Clock clock,
-            DefaultTolerationSeconds tolerations)
+            DefaultTolerationSeconds tolerations,
+            Supplier<String> nameSuffixes)
             throws Refused {
         ServiceAccountSettings sa = access.serviceAccounts();
         ServiceAccountKeys keys = serviceAccountKeys(sa, pki);
@@ -218,8 +229,26 @@ final class AccessControl implements AutoCloseable {
                                 Props.empty()));
         DefaultingPlugins defaulting =
                 DefaultingPlugins.start(controlPlane, informerBackoff, tolerations, sources);
+        ServiceAccountIndex serviceAccountIndex = new ServiceAccountIndex(clock);
+        sources.add(
+                controlPlane
+                        .system()
+                        .systemActorOf(
+                                ServiceAccountSource.create(
+                                        controlPlane, serviceAccountIndex, informerBackoff),
+                                "service-accounts",
+                                Props.empty()));
+        ServiceAccountAdmission serviceAccountAdmission =
+                serviceAccountAdmission(controlPlane, serviceAccountIndex, nameSuffixes);
         WriteAdmission admission =
-                admission(authorizer, rbacPolicy, bound, limitRanges, quotaLedger, defaulting);
+                admission(
+                        authorizer,
+                        rbacPolicy,
+                        bound,
+                        limitRanges,
+                        quotaLedger,
+                        defaulting,
+                        serviceAccountAdmission);
         Gate gate = new CheckingGate(authenticator, authorizer, auditor, admission);
         AccessReviews reviews =
                 new CheckedReviews(
@@ -239,19 +268,49 @@ final class AccessControl implements AutoCloseable {
                 limitRanges,
                 quotaLedger,
                 defaulting,
+                serviceAccountIndex,
                 admission,
                 sources);
     }
 
     /**
+     * The ServiceAccount plugin, reading the accounts its informer follows and, where it misses,
+     * the store at "Most Recent", with kube's 100–200 ms between attempts waited on the scheduler.
+     */
+    private static ServiceAccountAdmission serviceAccountAdmission(
+            ControlPlane controlPlane, ServiceAccountIndex index, Supplier<String> nameSuffixes) {
+        ResourceType accounts =
+                controlPlane
+                        .registry()
+                        .find(new GroupResource("", "serviceaccounts"))
+                        .orElseThrow();
+        return new ServiceAccountAdmission(
+                index,
+                nameSuffixes,
+                (namespace, name) ->
+                        controlPlane
+                                .get(accounts, namespace, name)
+                                .thenApply(found -> found.map(Json::parseTrusted)),
+                millis ->
+                        CompletableFuture.runAsync(
+                                () -> {},
+                                CompletableFuture.delayedExecutor(
+                                        millis,
+                                        TimeUnit.MILLISECONDS,
+                                        controlPlane.system().executionContext())),
+                () -> ThreadLocalRandom.current().nextLong(100, 200));
+    }
+
+    /**
      * The server's admission plugins, in kube's order: LimitRanger (mutating, then refusing; it
-     * reads the LimitRanges its informer follows), NodeRestriction (in kube-apiserver's default
-     * plugins; it reads the pods and nodes the token index follows), then the checks kube wraps the
-     * RBAC storage with whatever the authorization modes, which read the RBAC objects and ask the
-     * whole authorizer chain for {@code escalate} and {@code bind}; Priority,
-     * DefaultTolerationSeconds and DefaultStorageClass after NodeRestriction, as kube orders them;
-     * ResourceQuota last, as kube orders it, so that only a write every other plugin admitted is
-     * charged.
+     * reads the LimitRanges its informer follows), ServiceAccount (likewise, over the
+     * ServiceAccounts its informer follows, with kube's live look-up before a pod create),
+     * NodeRestriction (in kube-apiserver's default plugins; it reads the pods and nodes the token
+     * index follows), then the checks kube wraps the RBAC storage with whatever the authorization
+     * modes, which read the RBAC objects and ask the whole authorizer chain for {@code escalate}
+     * and {@code bind}; Priority, DefaultTolerationSeconds and DefaultStorageClass after
+     * NodeRestriction, as kube orders them; ResourceQuota last, as kube orders it, so that only a
+     * write every other plugin admitted is charged.
      */
     private static WriteAdmission admission(
             Authorizer authorizer,
@@ -259,7 +318,8 @@ final class AccessControl implements AutoCloseable {
             BoundObjectIndex bound,
             LimitRangeIndex limitRanges,
             QuotaLedger quotaLedger,
-            DefaultingPlugins defaulting) {
+            DefaultingPlugins defaulting,
+            ServiceAccountAdmission serviceAccounts) {
         NodeRestriction.Lookup informed =
                 new NodeRestriction.Lookup() {
                     @Override
@@ -278,11 +338,13 @@ final class AccessControl implements AutoCloseable {
         return WriteAdmission.chain(
                 List.of(
                         limitRanger,
+                        serviceAccounts,
                         defaulting.priority,
                         defaulting.tolerations,
                         defaulting.storageClass),
                 List.of(
                         limitRanger,
+                        serviceAccounts,
                         new NodeRestriction(informed),
                         defaulting.priority,
                         new EscalationCheck(authorizer, rbacPolicy.policy()),
@@ -412,6 +474,7 @@ final class AccessControl implements AutoCloseable {
                 rbac.flatMap(RbacPolicySource::readiness)
                         .or(boundObjects::readiness)
                         .or(limitRanges::readiness)
+                        .or(serviceAccountIndex::readiness)
                         .or(quotaLedger::readiness)
                         .or(defaulting::readiness);
     }

@@ -23,6 +23,7 @@ import io.kubepekko.http.route.DocumentHandler;
 import io.kubepekko.http.route.HealthChecks;
 import io.kubepekko.http.route.ResourceHandler;
 import io.kubepekko.http.route.WatchTimeouts;
+import io.kubepekko.http.security.Pem;
 import io.kubepekko.http.security.Pki;
 import io.kubepekko.persistence.StorageSettings;
 import io.kubepekko.persistence.fencing.WritePermit;
@@ -201,7 +202,8 @@ public final class ApiServer implements AutoCloseable {
                         rbacSettings.informer(),
                         auditor,
                         environment.clock(),
-                        settings.tolerations());
+                        settings.tolerations(),
+                        environment.nameSuffixes());
         admission.install(access.admission());
         HealthChecks livez = health.livez(settings.livezGracePeriod());
         HealthChecks readyz = health.readyz(cluster, controlPlane, access.readiness(), quota);
@@ -266,7 +268,8 @@ public final class ApiServer implements AutoCloseable {
                         ? Controllers.start(
                                 controlPlane,
                                 Controllers.Settings.fromConfig(config),
-                                environment.clock())
+                                environment.clock(),
+                                Pem.encode(pki.serverCa()))
                         : null;
 
         log.info(
