@@ -6,12 +6,14 @@ import io.kubepekko.actors.controllers.BoundObjectSource;
 import io.kubepekko.actors.controllers.LimitRangeSource;
 import io.kubepekko.actors.controllers.NodeGraphSource;
 import io.kubepekko.actors.controllers.QuotaSource;
+import io.kubepekko.actors.controllers.WebhookConfigurationSource;
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.admission.WriteAdmission;
 import io.kubepekko.api.admission.limitranger.LimitRangeIndex;
 import io.kubepekko.api.admission.limitranger.LimitRanger;
 import io.kubepekko.api.admission.quota.QuotaLedger;
 import io.kubepekko.api.admission.quota.ResourceQuotaAdmission;
+import io.kubepekko.api.admission.webhook.WebhookIndex;
 import io.kubepekko.api.auth.AccessReviews;
 import io.kubepekko.api.auth.Authentication;
 import io.kubepekko.api.auth.AuthenticatorUnion;
@@ -89,6 +91,7 @@ final class AccessControl implements AutoCloseable {
     private final LimitRangeIndex limitRanges;
     private final QuotaLedger quotaLedger;
     private final WriteAdmission admission;
+    private final WebhookIndex webhooks;
     private final List<ActorRef<?>> sources;
 
     private AccessControl(
@@ -102,6 +105,7 @@ final class AccessControl implements AutoCloseable {
             LimitRangeIndex limitRanges,
             QuotaLedger quotaLedger,
             WriteAdmission admission,
+            WebhookIndex webhooks,
             List<ActorRef<?>> sources) {
         this.gate = gate;
         this.rbac = rbac;
@@ -113,6 +117,7 @@ final class AccessControl implements AutoCloseable {
         this.limitRanges = limitRanges;
         this.quotaLedger = quotaLedger;
         this.admission = admission;
+        this.webhooks = webhooks;
         this.sources = List.copyOf(sources);
     }
 
@@ -211,6 +216,15 @@ final class AccessControl implements AutoCloseable {
                                 QuotaSource.create(controlPlane, quotaLedger, informerBackoff),
                                 "resource-quotas",
                                 Props.empty()));
+        WebhookIndex webhooks = new WebhookIndex();
+        sources.add(
+                controlPlane
+                        .system()
+                        .systemActorOf(
+                                WebhookConfigurationSource.create(
+                                        controlPlane, webhooks, informerBackoff),
+                                "webhook-configurations",
+                                Props.empty()));
         WriteAdmission admission =
                 admission(authorizer, rbacPolicy, bound, limitRanges, quotaLedger);
         Gate gate = new CheckingGate(authenticator, authorizer, auditor, admission);
@@ -232,6 +246,7 @@ final class AccessControl implements AutoCloseable {
                 limitRanges,
                 quotaLedger,
                 admission,
+                webhooks,
                 sources);
     }
 
@@ -379,6 +394,11 @@ final class AccessControl implements AutoCloseable {
     /** The gate of the secure port. */
     Gate gate() {
         return gate;
+    }
+
+    /** The admission webhooks configured, as this server's informers see them. */
+    WebhookIndex webhooks() {
+        return webhooks;
     }
 
     /** The admission plugins every user's write passes, in the collections that store them. */
