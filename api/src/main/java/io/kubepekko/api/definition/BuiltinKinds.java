@@ -20,6 +20,7 @@ import io.kubepekko.api.kinds.PriorityClassStrategy;
 import io.kubepekko.api.kinds.RoleBindingStrategy;
 import io.kubepekko.api.kinds.RoleStrategy;
 import io.kubepekko.api.kinds.StorageClassStrategy;
+import io.kubepekko.api.kinds.WebhookConfigurationStrategy;
 import io.kubepekko.api.kinds.WorkloadStrategy;
 import io.kubepekko.api.registry.NameRule;
 import io.kubepekko.api.registry.ResourceType;
@@ -44,6 +45,7 @@ import io.kubepekko.api.table.RoleBindingPrinter;
 import io.kubepekko.api.table.StatefulSetPrinter;
 import io.kubepekko.api.table.StorageClassPrinter;
 import io.kubepekko.api.table.TablePrinter;
+import io.kubepekko.api.table.WebhookConfigurationPrinter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -58,8 +60,8 @@ import java.util.Locale;
  *
  * <p>Groups appear in kube-apiserver's discovery order (apps, events.k8s.io, authentication.k8s.io,
  * authorization.k8s.io, autoscaling, batch, networking.k8s.io, policy, rbac.authorization.k8s.io,
- * storage.k8s.io, scheduling.k8s.io, coordination.k8s.io), because {@link Registry#groups()} keeps
- * insertion order and discovery lists groups in that order.
+ * storage.k8s.io, admissionregistration.k8s.io, scheduling.k8s.io, coordination.k8s.io), because
+ * {@link Registry#groups()} keeps insertion order and discovery lists groups in that order.
  *
  * <p>Selectable fields are the labels clients send, which for a few kinds are not the JSON path of
  * the value they select ({@code ...ToSelectableFields} in {@code pkg/registry/*}/strategy.go):
@@ -315,6 +317,29 @@ public final class BuiltinKinds {
                                     .returnsDeletedObject(),
                             new StorageClassStrategy(),
                             new StorageClassPrinter()),
+                    // admissionregistration.k8s.io/v1
+                    builtin(
+                            builder(
+                                            "admissionregistration.k8s.io",
+                                            "v1",
+                                            "MutatingWebhookConfiguration",
+                                            "mutatingwebhookconfigurations")
+                                    .clusterScoped()
+                                    .categories("api-extensions"),
+                            new WebhookConfigurationStrategy(
+                                    true, WebhookConfigurationStrategy.ExpressionCheck.NONE),
+                            WebhookConfigurationPrinter.INSTANCE),
+                    builtin(
+                            builder(
+                                            "admissionregistration.k8s.io",
+                                            "v1",
+                                            "ValidatingWebhookConfiguration",
+                                            "validatingwebhookconfigurations")
+                                    .clusterScoped()
+                                    .categories("api-extensions"),
+                            new WebhookConfigurationStrategy(
+                                    false, WebhookConfigurationStrategy.ExpressionCheck.NONE),
+                            WebhookConfigurationPrinter.INSTANCE),
                     // scheduling.k8s.io/v1
                     builtin(
                             builder("scheduling.k8s.io", "v1", "PriorityClass", "priorityclasses")

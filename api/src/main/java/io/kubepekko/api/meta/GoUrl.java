@@ -2,6 +2,7 @@ package io.kubepekko.api.meta;
 
 import io.kubepekko.api.status.FieldError;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * A URL as Go's {@code net/url.Parse} reads it, for the flags kube-apiserver checks with it ({@code
@@ -53,6 +54,38 @@ public final class GoUrl {
     /** The scheme, lower-cased as Go keeps it; empty when there is none. */
     public String scheme() {
         return scheme;
+    }
+
+    /** The host (with its port), empty when there is none. */
+    public String host() {
+        return host;
+    }
+
+    /**
+     * Go's {@code URL.User.String()} (the escaped user name, then {@code :password} when set), or
+     * empty when the URL has no user information.
+     */
+    public Optional<String> user() {
+        if (!hasUser) {
+            return Optional.empty();
+        }
+        String user = GoUrlEscaping.escape(username, GoUrlEscaping.Mode.USER_PASSWORD);
+        return Optional.of(
+                password == null
+                        ? user
+                        : user
+                                + ":"
+                                + GoUrlEscaping.escape(password, GoUrlEscaping.Mode.USER_PASSWORD));
+    }
+
+    /** The fragment, unescaped; empty when there is none. */
+    public String fragment() {
+        return fragment;
+    }
+
+    /** The query as written, without its "?"; empty when there is none. */
+    public String rawQuery() {
+        return rawQuery;
     }
 
     /** Go's {@code url.Parse}. */

@@ -35,6 +35,7 @@ final class ComponentNames {
                     Map.entry("policy", "policy"),
                     Map.entry("rbac", "rbac.authorization.k8s.io"),
                     Map.entry("storage", "storage.k8s.io"),
+                    Map.entry("admissionregistration", "admissionregistration.k8s.io"),
                     Map.entry("scheduling", "scheduling.k8s.io"),
                     Map.entry("coordination", "coordination.k8s.io"),
                     Map.entry("autoscaling", "autoscaling"));

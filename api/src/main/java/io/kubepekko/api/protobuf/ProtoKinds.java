@@ -22,6 +22,7 @@ public final class ProtoKinds {
                     Map.entry("policy", "policy"),
                     Map.entry("rbac.authorization.k8s.io", "rbac"),
                     Map.entry("storage.k8s.io", "storage"),
+                    Map.entry("admissionregistration.k8s.io", "admissionregistration"),
                     Map.entry("scheduling.k8s.io", "scheduling"),
                     Map.entry("coordination.k8s.io", "coordination"),
                     Map.entry("autoscaling", "autoscaling"),

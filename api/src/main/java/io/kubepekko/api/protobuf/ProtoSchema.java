@@ -48,6 +48,7 @@ public final class ProtoSchema {
                     "policy-v1.wire",
                     "rbac-v1.wire",
                     "storage-v1.wire",
+                    "admissionregistration-v1.wire",
                     "scheduling-v1.wire",
                     "coordination-v1.wire",
                     "autoscaling-v1.wire",

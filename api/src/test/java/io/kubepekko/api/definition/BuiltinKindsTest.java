@@ -78,6 +78,8 @@ class BuiltinKindsTest {
         "rbac.authorization.k8s.io, v1, rolebindings, RoleBinding, rolebinding",
         "rbac.authorization.k8s.io, v1, roles, Role, role",
         "storage.k8s.io, v1, storageclasses, StorageClass, storageclass",
+        "admissionregistration.k8s.io, v1, mutatingwebhookconfigurations, MutatingWebhookConfiguration, mutatingwebhookconfiguration",
+        "admissionregistration.k8s.io, v1, validatingwebhookconfigurations, ValidatingWebhookConfiguration, validatingwebhookconfiguration",
         "scheduling.k8s.io, v1, priorityclasses, PriorityClass, priorityclass",
         "coordination.k8s.io, v1, leases, Lease, lease",
     })
@@ -90,12 +92,12 @@ class BuiltinKindsTest {
     }
 
     @Test
-    void listsExactlyTheThirtyOneBuiltinKindsBindingsTheSixReviewsEventsV1AndAutoscalingV1() {
+    void listsExactlyTheThirtyThreeBuiltinKindsBindingsTheSixReviewsEventsV1AndAutoscalingV1() {
         // events.k8s.io/v1 Events are served, but stored as core/v1 Events; autoscaling/v1
         // HorizontalPodAutoscalers as autoscaling/v2 ones; networking.k8s.io/v1beta1
         // IPAddresses are held, off by default.
-        assertEquals(31, REGISTRY.stored().size());
-        assertEquals(40, REGISTRY.all().size());
+        assertEquals(33, REGISTRY.stored().size());
+        assertEquals(42, REGISTRY.all().size());
     }
 
     /**
@@ -195,7 +197,7 @@ class BuiltinKindsTest {
     }
 
     @Test
-    void clusterScopedKindsAreTheEightKubernetesDeclares() {
+    void clusterScopedKindsAreTheTenKubernetesDeclares() {
         // Of the kinds with objects; the reviews' scopes are checked with them.
         assertEquals(
                 Set.of(
@@ -206,6 +208,8 @@ class BuiltinKindsTest {
                         "clusterroles",
                         "clusterrolebindings",
                         "storageclasses",
+                        "mutatingwebhookconfigurations",
+                        "validatingwebhookconfigurations",
                         "priorityclasses"),
                 resourcesWhere(t -> t.stored() && !t.namespaced()));
     }
@@ -349,6 +353,7 @@ class BuiltinKindsTest {
                         "policy",
                         "rbac.authorization.k8s.io",
                         "storage.k8s.io",
+                        "admissionregistration.k8s.io",
                         "scheduling.k8s.io",
                         "coordination.k8s.io"),
                 REGISTRY.groups());
@@ -410,7 +415,7 @@ class BuiltinKindsTest {
 
     @Test
     void everyDefinitionIsBuiltinCompleteAndListedOnce() {
-        assertEquals(41, BuiltinKinds.all().size());
+        assertEquals(43, BuiltinKinds.all().size());
         for (KindDefinition d : BuiltinKinds.all()) {
             assertTrue(d.type().builtin(), d.type().kind());
             assertEquals(

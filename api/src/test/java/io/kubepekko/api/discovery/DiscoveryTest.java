@@ -100,6 +100,7 @@ class DiscoveryTest {
                         "policy",
                         "rbac.authorization.k8s.io",
                         "storage.k8s.io",
+                        "admissionregistration.k8s.io",
                         "scheduling.k8s.io",
                         "coordination.k8s.io"),
                 names);
@@ -331,6 +332,7 @@ class DiscoveryTest {
                         "policy",
                         "rbac.authorization.k8s.io",
                         "storage.k8s.io",
+                        "admissionregistration.k8s.io",
                         "scheduling.k8s.io",
                         "coordination.k8s.io"),
                 names);

@@ -19,6 +19,7 @@ import io.kubepekko.api.store.SubresourceRoute;
 import io.kubepekko.http.encoding.Encoder;
 import io.kubepekko.http.encoding.Negotiation;
 import io.kubepekko.http.metrics.ServerMetrics;
+import io.kubepekko.http.webhook.WebhookAdmission;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -77,10 +78,31 @@ public final class ResourceHandler {
             AccessReviews accessReviews,
             TokenIssuer tokenIssuer,
             ServerMetrics metrics) {
+        this(
+                controlPlane,
+                watchTimeouts,
+                clock,
+                accessReviews,
+                tokenIssuer,
+                metrics,
+                WebhookAdmission.none(controlPlane));
+    }
+
+    /**
+     * @param webhooks the admission webhooks users' writes call
+     */
+    public ResourceHandler(
+            ControlPlane controlPlane,
+            WatchTimeouts watchTimeouts,
+            Clock clock,
+            AccessReviews accessReviews,
+            TokenIssuer tokenIssuer,
+            ServerMetrics metrics,
+            WebhookAdmission webhooks) {
         this.controlPlane = controlPlane;
         this.deprecatedApis = metrics.deprecatedApis();
         this.reads = new ReadHandler(controlPlane, watchTimeouts, clock, metrics);
-        this.writes = new WriteHandler(controlPlane);
+        this.writes = new WriteHandler(controlPlane, webhooks);
         this.reviews = new ReviewHandler(controlPlane, accessReviews, tokenIssuer, clock);
         this.evictions = new EvictionHandler(controlPlane);
         this.deprecations = new Deprecations(controlPlane.registry(), deprecatedApis);

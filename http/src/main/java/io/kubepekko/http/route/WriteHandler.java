@@ -25,6 +25,7 @@ import io.kubepekko.api.watch.ReadOptions;
 import io.kubepekko.http.encoding.Encoder;
 import io.kubepekko.http.encoding.RequestBodies;
 import io.kubepekko.http.route.ResourceHandler.Request;
+import io.kubepekko.http.webhook.WebhookAdmission;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
@@ -34,14 +35,17 @@ import org.apache.pekko.http.javadsl.model.HttpResponse;
  * The writes of {@link ResourceHandler}: create, update, patch, delete and deletecollection, of an
  * object or through a subresource. Each reads its options and body, hands one {@link WriteOp} to
  * the {@link ControlPlane} as the request's user's (whose admission the collection runs inside the
- * write) and renders the {@link WriteResult} it answers.
+ * write, after the admission webhooks the request calls) and renders the {@link WriteResult} it
+ * answers.
  */
 final class WriteHandler {
 
     private final ControlPlane controlPlane;
+    private final WebhookAdmission webhooks;
 
-    WriteHandler(ControlPlane controlPlane) {
+    WriteHandler(ControlPlane controlPlane, WebhookAdmission webhooks) {
         this.controlPlane = controlPlane;
+        this.webhooks = webhooks;
     }
 
     CompletionStage<HttpResponse> create(ServedKind kind, Request r) {
@@ -232,9 +236,16 @@ final class WriteHandler {
      */
     private CompletionStage<HttpResponse> write(
             ServedKind kind, Request r, WriteOp op, List<String> decodeWarnings) {
-        return controlPlane
-                .write(kind.storageType(), r.info().namespace(), op, r.user())
-                .thenApply(result -> response(result, r, decodeWarnings, kind));
+        return webhooks.write(kind, r.info().namespace(), op, r.user())
+                .thenApply(
+                        written -> {
+                            List<String> warnings = decodeWarnings;
+                            if (!written.warnings().isEmpty()) {
+                                warnings = new ArrayList<>(decodeWarnings);
+                                warnings.addAll(written.warnings());
+                            }
+                            return response(written.result(), r, warnings, kind);
+                        });
     }
 
     /**

@@ -7,6 +7,7 @@ import io.kubepekko.actors.controllers.LimitRangeSource;
 import io.kubepekko.actors.controllers.NodeGraphSource;
 import io.kubepekko.actors.controllers.QuotaSource;
 import io.kubepekko.actors.controllers.ServiceAccountSource;
+import io.kubepekko.actors.controllers.WebhookConfigurationSource;
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.admission.WriteAdmission;
@@ -17,6 +18,7 @@ import io.kubepekko.api.admission.quota.ResourceQuotaAdmission;
 import io.kubepekko.api.admission.serviceaccount.ServiceAccountAdmission;
 import io.kubepekko.api.admission.serviceaccount.ServiceAccountIndex;
 import io.kubepekko.api.admission.tolerations.DefaultTolerationSeconds;
+import io.kubepekko.api.admission.webhook.WebhookIndex;
 import io.kubepekko.api.auth.AccessReviews;
 import io.kubepekko.api.auth.Authentication;
 import io.kubepekko.api.auth.AuthenticatorUnion;
@@ -99,6 +101,7 @@ final class AccessControl implements AutoCloseable {
     private final DefaultingPlugins defaulting;
     private final ServiceAccountIndex serviceAccountIndex;
     private final WriteAdmission admission;
+    private final WebhookIndex webhooks;
     private final List<ActorRef<?>> sources;
 
     private AccessControl(
@@ -114,6 +117,7 @@ final class AccessControl implements AutoCloseable {
             DefaultingPlugins defaulting,
             ServiceAccountIndex serviceAccountIndex,
             WriteAdmission admission,
+            WebhookIndex webhooks,
             List<ActorRef<?>> sources) {
         this.gate = gate;
         this.rbac = rbac;
@@ -127,6 +131,7 @@ final class AccessControl implements AutoCloseable {
         this.defaulting = defaulting;
         this.serviceAccountIndex = serviceAccountIndex;
         this.admission = admission;
+        this.webhooks = webhooks;
         this.sources = List.copyOf(sources);
     }
 
@@ -230,6 +235,7 @@ final class AccessControl implements AutoCloseable {
         DefaultingPlugins defaulting =
                 DefaultingPlugins.start(controlPlane, informerBackoff, tolerations, sources);
         ServiceAccountIndex serviceAccountIndex = new ServiceAccountIndex(clock);
+        WebhookIndex webhooks = new WebhookIndex();
         sources.add(
                 controlPlane
                         .system()
@@ -240,6 +246,14 @@ final class AccessControl implements AutoCloseable {
                                 Props.empty()));
         ServiceAccountAdmission serviceAccountAdmission =
                 serviceAccountAdmission(controlPlane, serviceAccountIndex, nameSuffixes);
+        sources.add(
+                controlPlane
+                        .system()
+                        .systemActorOf(
+                                WebhookConfigurationSource.create(
+                                        controlPlane, webhooks, informerBackoff),
+                                "webhook-configurations",
+                                Props.empty()));
         WriteAdmission admission =
                 admission(
                         authorizer,
@@ -270,6 +284,7 @@ final class AccessControl implements AutoCloseable {
                 defaulting,
                 serviceAccountIndex,
                 admission,
+                webhooks,
                 sources);
     }
 
@@ -457,6 +472,11 @@ final class AccessControl implements AutoCloseable {
     /** The gate of the secure port. */
     Gate gate() {
         return gate;
+    }
+
+    /** The admission webhooks configured, as this server's informers see them. */
+    WebhookIndex webhooks() {
+        return webhooks;
     }
 
     /** The admission plugins every user's write passes, in the collections that store them. */

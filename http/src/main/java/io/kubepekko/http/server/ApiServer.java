@@ -8,6 +8,7 @@ import io.kubepekko.actors.authorization.RbacPolicySource;
 import io.kubepekko.actors.controllers.Controllers;
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.admission.DeferredAdmission;
+import io.kubepekko.api.admission.webhook.MatchConditions;
 import io.kubepekko.api.auth.AccessReviews;
 import io.kubepekko.api.auth.TokenIssuer;
 import io.kubepekko.api.auth.serviceaccount.OpenIdMetadata;
@@ -25,6 +26,8 @@ import io.kubepekko.http.route.ResourceHandler;
 import io.kubepekko.http.route.WatchTimeouts;
 import io.kubepekko.http.security.Pem;
 import io.kubepekko.http.security.Pki;
+import io.kubepekko.http.webhook.WebhookAdmission;
+import io.kubepekko.http.webhook.WebhookCaller;
 import io.kubepekko.persistence.StorageSettings;
 import io.kubepekko.persistence.fencing.WritePermit;
 import java.nio.file.Path;
@@ -32,6 +35,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -223,7 +227,13 @@ public final class ApiServer implements AutoCloseable {
                                 : accessReviews,
                         // Likewise the token subresource signs with the server's key.
                         tokenIssuer.configured() ? tokenIssuer : access.tokenIssuer(),
-                        metrics);
+                        metrics,
+                        new WebhookAdmission(
+                                controlPlane,
+                                access.webhooks(),
+                                new WebhookCaller(),
+                                () -> UUID.randomUUID().toString(),
+                                MatchConditions.ALWAYS));
         // Known once the port is bound: the jwks_uri names its address.
         AtomicReference<Optional<OpenIdMetadata.Served>> issuerDiscovery =
                 new AtomicReference<>(Optional.empty());

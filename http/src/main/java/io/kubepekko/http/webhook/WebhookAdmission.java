@@ -1,0 +1,347 @@
+package io.kubepekko.http.webhook;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.actors.plane.ControlPlane;
+import io.kubepekko.api.GroupResource;
+import io.kubepekko.api.admission.webhook.MatchConditions;
+import io.kubepekko.api.admission.webhook.Webhook;
+import io.kubepekko.api.admission.webhook.WebhookIndex;
+import io.kubepekko.api.admission.webhook.WebhookRequest;
+import io.kubepekko.api.admission.webhook.WebhookRules;
+import io.kubepekko.api.auth.UserInfo;
+import io.kubepekko.api.definition.ServedKind;
+import io.kubepekko.api.meta.Json;
+import io.kubepekko.api.registry.ResourceType;
+import io.kubepekko.api.status.ApiStatus;
+import io.kubepekko.api.store.WriteOp;
+import io.kubepekko.api.store.WriteOptions;
+import io.kubepekko.api.store.WriteResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+
+/**
+ * kube's MutatingAdmissionWebhook and ValidatingAdmissionWebhook plugins for one user's write,
+ * around the write itself: the collection admits inside its single writer, where no webhook may be
+ * waited on, so the webhooks are asked first, outside it. When a configured webhook's rules match
+ * the request, the write is first run as a dry run (every default and in-server admission applied,
+ * nothing stored) to learn the object it would leave; the mutating webhooks are called in order on
+ * that object, their JSON patches applied; the validating ones are then called together on the
+ * result; and the write is sent for real: as it came when no webhook changed the object, else as
+ * the changed object (a create, or an update that must find the object unchanged since).
+ *
+ * <p>Requests no configured webhook's rules match go to the collection as they are, at the cost of
+ * reading one snapshot. The writes the server makes itself (its controllers) are not asked, unlike
+ * kube's loopback writes.
+ */
+public final class WebhookAdmission {
+
+    private final ControlPlane controlPlane;
+    private final WebhookIndex index;
+    private final WebhookCaller caller;
+    private final Supplier<String> uids;
+    private final MatchConditions conditions;
+    private final WebhookEndpoints endpoints = new WebhookEndpoints();
+
+    /**
+     * @param index the configured webhooks, kept current by the server's informers
+     * @param uids the uid of each review sent
+     * @param conditions evaluates the webhooks' match conditions
+     */
+    public WebhookAdmission(
+            ControlPlane controlPlane,
+            WebhookIndex index,
+            WebhookCaller caller,
+            Supplier<String> uids,
+            MatchConditions conditions) {
+        this.controlPlane = controlPlane;
+        this.index = index;
+        this.caller = caller;
+        this.uids = uids;
+        this.conditions = conditions;
+    }
+
+    /** Asks no webhook: every write goes on as it came. */
+    public static WebhookAdmission none(ControlPlane controlPlane) {
+        return new WebhookAdmission(
+                controlPlane, new WebhookIndex(), null, null, MatchConditions.ALWAYS);
+    }
+
+    /** A write's answer with the warnings the webhooks gave. */
+    public record Written(WriteResult result, List<String> warnings) {}
+
+    /** {@code user}'s write {@code op} through {@code kind}, with the webhooks its rules call. */
+    public CompletionStage<Written> write(
+            ServedKind kind, String namespace, WriteOp op, UserInfo user) {
+        ControlPlane plane = controlPlane;
+        if (index.isEmpty() || op instanceof WriteOp.CreateSubresource) {
+            return plain(plane, kind, namespace, op, user);
+        }
+        WebhookRequest base = base(kind, namespace, op, user);
+        List<WebhookRules.Version> versions = versions(kind);
+        List<Webhook> mutating = candidates(index.mutating(), base, versions);
+        List<Webhook> validating = candidates(index.validating(), base, versions);
+        if (mutating.isEmpty() && validating.isEmpty()) {
+            return plain(plane, kind, namespace, op, user);
+        }
+        return prepare(kind, namespace, op, user, base)
+                .thenCompose(
+                        prepared -> {
+                            if (prepared.refusal != null) {
+                                return done(prepared.refusal);
+                            }
+                            if (prepared.request == null) {
+                                return plain(plane, kind, namespace, op, user);
+                            }
+                            return namespaceLabels(mutating, validating, prepared.request)
+                                    .thenCompose(
+                                            labels ->
+                                                    new WebhookCalls(
+                                                                    caller,
+                                                                    uids,
+                                                                    kindsByVersion(kind),
+                                                                    labels,
+                                                                    conditions,
+                                                                    endpoints)
+                                                            .admit(
+                                                                    prepared.request,
+                                                                    mutating,
+                                                                    validating,
+                                                                    versions))
+                                    .thenCompose(
+                                            admitted -> {
+                                                if (admitted.refusal() != null) {
+                                                    return CompletableFuture.completedFuture(
+                                                            new Written(
+                                                                    new WriteResult.Refused(
+                                                                            admitted.refusal()),
+                                                                    admitted.warnings()));
+                                                }
+                                                WriteOp real =
+                                                        admitted.object()
+                                                                        == prepared.request.object()
+                                                                ? op
+                                                                : changed(
+                                                                        op,
+                                                                        prepared,
+                                                                        admitted.object());
+                                                return plane.write(
+                                                                kind.storageType(),
+                                                                namespace,
+                                                                real,
+                                                                user)
+                                                        .thenApply(
+                                                                r ->
+                                                                        new Written(
+                                                                                r,
+                                                                                admitted
+                                                                                        .warnings()));
+                                            });
+                        });
+    }
+
+    private static CompletionStage<Written> plain(
+            ControlPlane plane, ServedKind kind, String namespace, WriteOp op, UserInfo user) {
+        return plane.write(kind.storageType(), namespace, op, user)
+                .thenApply(r -> new Written(r, List.of()));
+    }
+
+    private static CompletionStage<Written> done(ApiStatus refusal) {
+        return CompletableFuture.completedFuture(
+                new Written(new WriteResult.Refused(refusal), List.of()));
+    }
+
+    /** The webhooks whose rules match, in call order. */
+    private static List<Webhook> candidates(
+            List<Webhook> hooks, WebhookRequest request, List<WebhookRules.Version> versions) {
+        List<Webhook> out = new ArrayList<>();
+        for (Webhook h : hooks) {
+            if (WebhookRules.matchingVersion(h, request, versions).isPresent()
+                    || (request.operation().equals("UPDATE")
+                            && WebhookRules.matchingVersion(
+                                            h, request.withOperation("CREATE"), versions)
+                                    .isPresent())) {
+                out.add(h);
+            }
+        }
+        return out;
+    }
+
+    private List<WebhookRules.Version> versions(ServedKind kind) {
+        List<WebhookRules.Version> out = new ArrayList<>();
+        for (ServedKind v : kindsByVersion(kind).values()) {
+            ResourceType t = v.type();
+            out.add(
+                    new WebhookRules.Version(
+                            new WebhookRequest.Gvr(t.group(), t.version(), t.resource()),
+                            new WebhookRequest.Gvk(t.group(), t.version(), t.kind())));
+        }
+        return out;
+    }
+
+    private Map<String, ServedKind> kindsByVersion(ServedKind kind) {
+        Map<String, ServedKind> all =
+                controlPlane.registry().servedVersions(kind.storageType().groupResource());
+        return all.isEmpty() ? Map.of(kind.apiVersion(), kind) : all;
+    }
+
+    /** The request as far as known before the write: no objects yet. */
+    private static WebhookRequest base(
+            ServedKind kind, String namespace, WriteOp op, UserInfo user) {
+        ResourceType t = kind.type();
+        String operation;
+        String subresource = "";
+        String name = op.targetName();
+        boolean dryRun;
+        if (op instanceof WriteOp.Create c) {
+            operation = "CREATE";
+            name = c.object().path("metadata").path("name").asText("");
+            dryRun = c.options().dryRun();
+        } else if (op instanceof WriteOp.Update u) {
+            operation = "UPDATE";
+            subresource = u.subresource();
+            dryRun = u.options().dryRun();
+        } else if (op instanceof WriteOp.Patch p) {
+            operation = "UPDATE";
+            subresource = p.subresource();
+            dryRun = p.options().dryRun();
+        } else {
+            operation = "DELETE";
+            dryRun = ((WriteOp.Delete) op).options().dryRun();
+        }
+        return new WebhookRequest(
+                operation,
+                new WebhookRequest.Gvk(t.group(), t.version(), t.kind()),
+                new WebhookRequest.Gvr(t.group(), t.version(), t.resource()),
+                subresource,
+                namespace,
+                name,
+                user,
+                null,
+                null,
+                dryRun,
+                WebhookOptions.of(op, operation));
+    }
+
+    /**
+     * The request with its objects, or the refusal its dry run met; neither when the write goes on
+     * as it came (a delete of nothing, which answers its own 404).
+     */
+    private record Prepared(WebhookRequest request, String oldResourceVersion, ApiStatus refusal) {}
+
+    private CompletionStage<Prepared> prepare(
+            ServedKind kind, String namespace, WriteOp op, UserInfo user, WebhookRequest base) {
+        CompletionStage<Optional<ObjectNode>> old =
+                base.operation().equals("CREATE")
+                        ? CompletableFuture.completedFuture(Optional.empty())
+                        : controlPlane
+                                .get(kind.storageType(), namespace, op.targetName())
+                                .thenApply(
+                                        bytes ->
+                                                bytes.map(
+                                                        b ->
+                                                                kind.fromStorage(
+                                                                        Json.parseTrusted(b))));
+        return old.thenCompose(
+                stored -> {
+                    WebhookRequest request = base;
+                    String oldRv = null;
+                    if (stored.isPresent()) {
+                        request = request.withOldObject(stored.get());
+                        oldRv = stored.get().path("metadata").path("resourceVersion").asText(null);
+                    } else if (base.operation().equals("UPDATE")) {
+                        request = request.withOperation("CREATE"); // kube: a create through update
+                    } else if (base.operation().equals("DELETE")) {
+                        // Nothing to delete: the write answers its 404 itself.
+                        return CompletableFuture.completedFuture(new Prepared(null, null, null));
+                    }
+                    if (request.operation().equals("DELETE")) {
+                        return CompletableFuture.completedFuture(
+                                new Prepared(request, oldRv, null));
+                    }
+                    WebhookRequest withOld = request;
+                    String rv = oldRv;
+                    return controlPlane
+                            .write(kind.storageType(), namespace, WebhookOptions.dryRun(op), user)
+                            .thenApply(
+                                    result -> {
+                                        if (result instanceof WriteResult.Refused refused) {
+                                            return new Prepared(
+                                                    null, rv, kind.refusal(refused.status()));
+                                        }
+                                        ObjectNode object =
+                                                Json.parseTrusted(
+                                                        kind.responseBody(
+                                                                ((WriteResult.Success) result)
+                                                                        .body()));
+                                        if (withOld.operation().equals("CREATE")) {
+                                            WebhookOptions.clearSystemFields(
+                                                    object, withOld.name());
+                                        }
+                                        return new Prepared(withOld.withObject(object), rv, null);
+                                    });
+                });
+    }
+
+    /** The labels of the namespace, read once when a selector asks for them. */
+    private CompletionStage<Map<String, String>> namespaceLabels(
+            List<Webhook> mutating, List<Webhook> validating, WebhookRequest request) {
+        boolean needed =
+                mutating.stream().anyMatch(h -> WebhookRules.needsNamespace(h, request))
+                        || validating.stream()
+                                .anyMatch(h -> WebhookRules.needsNamespace(h, request));
+        if (!needed) {
+            return CompletableFuture.completedFuture(Map.of());
+        }
+        Optional<ResourceType> namespaces =
+                controlPlane.registry().find(new GroupResource("", "namespaces"));
+        if (namespaces.isEmpty()) {
+            return CompletableFuture.completedFuture(Map.of());
+        }
+        return controlPlane
+                .get(namespaces.get(), "", WebhookRules.namespaceOf(request))
+                .thenApply(
+                        bytes -> {
+                            Map<String, String> labels = new TreeMap<>();
+                            bytes.ifPresent(
+                                    b ->
+                                            Json.parseTrusted(b)
+                                                    .path("metadata")
+                                                    .path("labels")
+                                                    .properties()
+                                                    .forEach(
+                                                            e ->
+                                                                    labels.put(
+                                                                            e.getKey(),
+                                                                            e.getValue()
+                                                                                    .asText())));
+                            return labels;
+                        });
+    }
+
+    /** The write that stores what the mutating webhooks made of the object. */
+    private static WriteOp changed(WriteOp op, Prepared prepared, ObjectNode object) {
+        ObjectNode body = object.deepCopy();
+        ObjectNode meta = (ObjectNode) body.path("metadata");
+        meta.remove("managedFields");
+        if (prepared.request.operation().equals("CREATE") && prepared.oldResourceVersion == null) {
+            WriteOptions options = WebhookOptions.options(op);
+            return op instanceof WriteOp.Create
+                    ? new WriteOp.Create(body, options)
+                    : new WriteOp.Update(op.targetName(), body, null, options);
+        }
+        if (meta.isObject()) {
+            meta.put("resourceVersion", prepared.oldResourceVersion);
+        }
+        String subresource =
+                op instanceof WriteOp.Update u
+                        ? u.subresource()
+                        : op instanceof WriteOp.Patch p ? p.subresource() : null;
+        return new WriteOp.Update(op.targetName(), body, subresource, WebhookOptions.options(op));
+    }
+}

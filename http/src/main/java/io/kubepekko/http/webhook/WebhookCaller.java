@@ -1,0 +1,214 @@
+package io.kubepekko.http.webhook;
+
+import io.kubepekko.http.security.ClientTlsContexts;
+import io.kubepekko.http.security.Pem;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
+
+/**
+ * Posts AdmissionReviews to webhooks over HTTPS with the JDK's asynchronous client, so no Pekko
+ * dispatcher thread waits on a webhook: each call bounded by the webhook's timeout (which the URL
+ * tells the webhook, as kube's {@code ?timeout=10s}) and its answer by {@link #MAX_RESPONSE_BYTES}.
+ * A webhook's {@code caBundle} is its only trust (one client per bundle, kept); without one the
+ * JDK's system trust is used.
+ */
+public final class WebhookCaller {
+
+    /** The largest answer read; a longer one is a failed call. */
+    public static final int MAX_RESPONSE_BYTES = 3 * 1024 * 1024;
+
+    private static final HttpClient SYSTEM_TRUST = client(null);
+    private final ConcurrentHashMap<String, HttpClient> clients = new ConcurrentHashMap<>();
+
+    /** What one call came to. */
+    public sealed interface Outcome {}
+
+    /** The webhook answered 200 with {@code body}. */
+    public record Answered(byte[] body) implements Outcome {}
+
+    /** No usable answer: kube's {@code failed to call webhook: <reason>} reason. */
+    public record Failed(String reason) implements Outcome {}
+
+    /** POSTs {@code review} to {@code url}; never fails the stage. */
+    public CompletionStage<Outcome> call(
+            String url, byte[] caBundle, int timeoutSeconds, byte[] review) {
+        String target = url + (url.contains("?") ? "&" : "?") + "timeout=" + timeoutSeconds + "s";
+        String post = "Post \"" + target + "\": ";
+        HttpClient client;
+        HttpRequest request;
+        try {
+            client = caBundle.length == 0 ? SYSTEM_TRUST : clientFor(caBundle);
+            request =
+                    HttpRequest.newBuilder(URI.create(target))
+                            .timeout(Duration.ofSeconds(timeoutSeconds))
+                            .header("Content-Type", "application/json")
+                            .header("Accept", "application/json, */*")
+                            .POST(HttpRequest.BodyPublishers.ofByteArray(review))
+                            .build();
+        } catch (IOException | IllegalArgumentException e) {
+            return CompletableFuture.completedFuture(new Failed(post + e.getMessage()));
+        }
+        return client.sendAsync(request, info -> new Bounded(MAX_RESPONSE_BYTES))
+                .orTimeout(timeoutSeconds + 1L, TimeUnit.SECONDS)
+                .handle(
+                        (response, error) -> {
+                            if (error != null) {
+                                return new Failed(post + reason(error, request.uri()));
+                            }
+                            if (response.statusCode() != 200) {
+                                return new Failed(status(response.statusCode(), response.body()));
+                            }
+                            return (Outcome) new Answered(response.body());
+                        });
+    }
+
+    private HttpClient clientFor(byte[] caBundle) throws IOException {
+        String key = Base64.getEncoder().encodeToString(caBundle);
+        HttpClient cached = clients.get(key);
+        if (cached != null) {
+            return cached;
+        }
+        List<X509Certificate> cas =
+                Pem.certificates(new String(caBundle, StandardCharsets.UTF_8), "caBundle");
+        if (cas.isEmpty()) {
+            throw new IOException("unable to load root certificates: no certificates found");
+        }
+        SSLContext context = ClientTlsContexts.of(cas, List.of(), null);
+        // A few distinct bundles at most in a cluster; the map is bounded by the configurations.
+        return clients.computeIfAbsent(key, k -> client(context));
+    }
+
+    private static HttpClient client(SSLContext context) {
+        HttpClient.Builder b =
+                HttpClient.newBuilder()
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .connectTimeout(Duration.ofSeconds(30))
+                        .followRedirects(HttpClient.Redirect.NEVER);
+        if (context != null) {
+            b.sslContext(context);
+        }
+        return b.build();
+    }
+
+    /** Go's words for the failures Go's client would meet. */
+    private static String reason(Throwable error, URI uri) {
+        Throwable e =
+                error instanceof CompletionException && error.getCause() != null
+                        ? error.getCause()
+                        : error;
+        if (e instanceof HttpTimeoutException || e instanceof TimeoutException) {
+            return "context deadline exceeded";
+        }
+        if (e instanceof ConnectException) {
+            int port = uri.getPort() < 0 ? 443 : uri.getPort();
+            return "dial tcp " + uri.getHost() + ":" + port + ": connect: connection refused";
+        }
+        if (e instanceof SSLException) {
+            return "tls: failed to verify certificate: x509: certificate signed by unknown authority";
+        }
+        if (e instanceof TooLarge) {
+            return e.getMessage();
+        }
+        String message = e.getMessage();
+        return message == null ? e.getClass().getSimpleName() : message;
+    }
+
+    /** client-go's error for an answer that is not a 200. */
+    private static String status(int code, byte[] body) {
+        String text = new String(body, StandardCharsets.UTF_8).strip();
+        if (code >= 500 && !text.isEmpty()) {
+            return "an error on the server (\""
+                    + text
+                    + "\") has prevented the request from succeeding";
+        }
+        return "the server responded with the status code "
+                + code
+                + " but did not return more information";
+    }
+
+    private static final class TooLarge extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        TooLarge(int limit) {
+            super("response body larger than " + limit + " bytes", null);
+        }
+    }
+
+    /** Collects the body up to a limit; beyond it the call fails. */
+    private static final class Bounded implements HttpResponse.BodySubscriber<byte[]> {
+        private final int limit;
+        private final CompletableFuture<byte[]> result = new CompletableFuture<>();
+        private final List<ByteBuffer> buffers = new ArrayList<>();
+        private int size;
+        private Flow.Subscription subscription;
+
+        Bounded(int limit) {
+            this.limit = limit;
+        }
+
+        @Override
+        public CompletionStage<byte[]> getBody() {
+            return result;
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription s) {
+            subscription = s;
+            s.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(List<ByteBuffer> items) {
+            for (ByteBuffer b : items) {
+                size += b.remaining();
+                buffers.add(b);
+            }
+            if (size > limit && !result.isDone()) {
+                subscription.cancel();
+                buffers.clear();
+                result.completeExceptionally(new TooLarge(limit));
+            }
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            result.completeExceptionally(t);
+        }
+
+        @Override
+        public void onComplete() {
+            if (result.isDone()) {
+                return;
+            }
+            byte[] out = new byte[size];
+            int at = 0;
+            for (ByteBuffer b : buffers) {
+                int n = b.remaining();
+                b.get(out, at, n);
+                at += n;
+            }
+            result.complete(out);
+        }
+    }
+}

@@ -1,0 +1,330 @@
+package io.kubepekko.http.webhook;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.admission.webhook.AdmissionReviews;
+import io.kubepekko.api.admission.webhook.MatchConditions;
+import io.kubepekko.api.admission.webhook.Webhook;
+import io.kubepekko.api.admission.webhook.WebhookRequest;
+import io.kubepekko.api.admission.webhook.WebhookRules;
+import io.kubepekko.api.definition.ServedKind;
+import io.kubepekko.api.meta.Json;
+import io.kubepekko.api.patch.JsonPatch;
+import io.kubepekko.api.status.ApiException;
+import io.kubepekko.api.status.ApiStatus;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+
+/**
+ * The webhook phases of one write: the mutating webhooks one after another on the object, each
+ * patch applied before the next is called (and the {@code IfNeeded} ones called once more when a
+ * later one changed the object), then the validating webhooks all at once on the result, the first
+ * refusal in call order answering, as kube's dispatchers do.
+ */
+final class WebhookCalls {
+
+    /** What the webhooks made of the write: the object it leaves, or the refusal answering it. */
+    record Admitted(ObjectNode object, ApiStatus refusal, List<String> warnings) {}
+
+    /** One webhook's part: the object after it, a refusal, its warnings. */
+    private record Step(
+            ObjectNode object, ApiStatus refusal, List<String> warnings, boolean called) {}
+
+    private final WebhookCaller caller;
+    private final Supplier<String> uids;
+    private final Map<String, ServedKind> kinds;
+    private final Map<String, String> namespaceLabels;
+    private final MatchConditions conditions;
+    private final WebhookEndpoints endpoints;
+    private final List<String> warnings = new ArrayList<>();
+
+    WebhookCalls(
+            WebhookCaller caller,
+            Supplier<String> uids,
+            Map<String, ServedKind> kinds,
+            Map<String, String> namespaceLabels,
+            MatchConditions conditions,
+            WebhookEndpoints endpoints) {
+        this.caller = caller;
+        this.uids = uids;
+        this.kinds = kinds;
+        this.namespaceLabels = namespaceLabels;
+        this.conditions = conditions;
+        this.endpoints = endpoints;
+    }
+
+    CompletionStage<Admitted> admit(
+            WebhookRequest request,
+            List<Webhook> mutating,
+            List<Webhook> validating,
+            List<WebhookRules.Version> versions) {
+        Map<String, ObjectNode> reinvocable = new LinkedHashMap<>();
+        return mutate(request, mutating, 0, versions, reinvocable)
+                .thenCompose(
+                        first -> {
+                            if (first.refusal() != null) {
+                                return CompletableFuture.completedFuture(first);
+                            }
+                            List<Webhook> again = new ArrayList<>();
+                            for (Webhook h : mutating) {
+                                ObjectNode seen = reinvocable.get(h.uid());
+                                if (seen != null && !seen.equals(first.object())) {
+                                    again.add(h);
+                                }
+                            }
+                            return again.isEmpty()
+                                    ? CompletableFuture.completedFuture(first)
+                                    : mutate(
+                                            request.withObject(first.object()),
+                                            again,
+                                            0,
+                                            versions,
+                                            new LinkedHashMap<>());
+                        })
+                .thenCompose(
+                        mutated -> {
+                            if (mutated.refusal() != null) {
+                                return CompletableFuture.completedFuture(
+                                        new Admitted(
+                                                null, mutated.refusal(), List.copyOf(warnings)));
+                            }
+                            return validate(
+                                            request.withObject(mutated.object()),
+                                            validating,
+                                            versions)
+                                    .thenApply(
+                                            refusal ->
+                                                    new Admitted(
+                                                            mutated.object(),
+                                                            refusal,
+                                                            List.copyOf(warnings)));
+                        });
+    }
+
+    private CompletionStage<Admitted> mutate(
+            WebhookRequest request,
+            List<Webhook> hooks,
+            int i,
+            List<WebhookRules.Version> versions,
+            Map<String, ObjectNode> reinvocable) {
+        if (i == hooks.size()) {
+            return CompletableFuture.completedFuture(
+                    new Admitted(request.object(), null, List.of()));
+        }
+        Webhook hook = hooks.get(i);
+        return call(hook, request, versions)
+                .thenCompose(
+                        step -> {
+                            synchronized (warnings) {
+                                warnings.addAll(step.warnings());
+                            }
+                            if (step.refusal() != null) {
+                                return CompletableFuture.completedFuture(
+                                        new Admitted(null, step.refusal(), List.of()));
+                            }
+                            if (step.object() != request.object() && hook.reinvokedIfNeeded()) {
+                                reinvocable.put(hook.uid(), step.object());
+                            } else if (hook.reinvokedIfNeeded() && step.called()) {
+                                reinvocable.put(hook.uid(), request.object());
+                            }
+                            WebhookRequest next =
+                                    step.object() == request.object()
+                                            ? request
+                                            : request.withObject(step.object());
+                            return mutate(next, hooks, i + 1, versions, reinvocable);
+                        });
+    }
+
+    private CompletionStage<ApiStatus> validate(
+            WebhookRequest request, List<Webhook> hooks, List<WebhookRules.Version> versions) {
+        List<CompletableFuture<Step>> calls = new ArrayList<>();
+        for (Webhook h : hooks) {
+            calls.add(call(h, request, versions).toCompletableFuture());
+        }
+        return CompletableFuture.allOf(calls.toArray(new CompletableFuture<?>[0]))
+                .thenApply(
+                        done -> {
+                            ApiStatus first = null;
+                            for (CompletableFuture<Step> c : calls) {
+                                Step s = c.join();
+                                synchronized (warnings) {
+                                    warnings.addAll(s.warnings());
+                                }
+                                if (first == null && s.refusal() != null) {
+                                    first = s.refusal();
+                                }
+                            }
+                            return first;
+                        });
+    }
+
+    /**
+     * Asks one webhook when it applies to the request; the object after it (the request's own when
+     * it was skipped or changed nothing) or the refusal its answer, failure or policy makes.
+     */
+    private CompletionStage<Step> call(
+            Webhook hook, WebhookRequest request, List<WebhookRules.Version> versions) {
+        Optional<WebhookRules.Version> version =
+                WebhookRules.matchingVersion(hook, request, versions);
+        if (version.isEmpty()
+                || !WebhookRules.objectSelectorMatches(hook, request)
+                || !WebhookRules.namespaceSelectorMatches(hook, request, ns -> namespaceLabels)) {
+            return skipped(request);
+        }
+        WebhookRequest sent = inVersion(request, version.get());
+        MatchConditions.Result matched = conditions.evaluate(hook, sent);
+        if (matched instanceof MatchConditions.Result.NoMatch) {
+            return skipped(request);
+        }
+        if (matched instanceof MatchConditions.Result.Failed f) {
+            return failed(hook, request, f.reason());
+        }
+        if (request.dryRun() && !hook.safeOnDryRun()) {
+            return refused(AdmissionReviews.dryRunUnsupported(hook.name()));
+        }
+        if (!hook.admissionReviewVersions().contains("v1")) {
+            return failed(
+                    hook,
+                    request,
+                    "could not create admission objects: webhook does not accept known "
+                            + "AdmissionReview versions (v1, v1beta1)");
+        }
+        Optional<String> url = endpoints.url(hook);
+        if (url.isEmpty()) {
+            return failed(hook, request, endpoints.unresolved(hook));
+        }
+        String uid = uids.get();
+        byte[] review = Json.bytes(AdmissionReviews.request(uid, sent, version.get()));
+        return caller.call(url.get(), hook.caBundle(), hook.timeoutSeconds(), review)
+                .thenApply(outcome -> answer(hook, request, sent, version.get(), uid, outcome));
+    }
+
+    private Step answer(
+            Webhook hook,
+            WebhookRequest request,
+            WebhookRequest sent,
+            WebhookRules.Version version,
+            String uid,
+            WebhookCaller.Outcome outcome) {
+        if (outcome instanceof WebhookCaller.Failed f) {
+            return failure(hook, request, "failed to call webhook: " + f.reason());
+        }
+        byte[] body = ((WebhookCaller.Answered) outcome).body();
+        AdmissionReviews.Answer answer = AdmissionReviews.response(body, uid, hook.mutating());
+        if (answer instanceof AdmissionReviews.Malformed m) {
+            return failure(
+                    hook,
+                    request,
+                    m.reason() == null
+                            ? "failed to call webhook: couldn't get version/kind; json parse error: "
+                                    + "invalid character in the webhook's answer"
+                            : "received invalid webhook response: " + m.reason());
+        }
+        AdmissionReviews.Verdict v = (AdmissionReviews.Verdict) answer;
+        if (!v.allowed()) {
+            return new Step(
+                    null, AdmissionReviews.denied(hook.name(), v.status()), v.warnings(), true);
+        }
+        if (v.patch() == null || v.patch().length == 0) {
+            return new Step(request.object(), null, v.warnings(), true);
+        }
+        if (!"JSONPatch".equals(v.patchType())) {
+            Step s = failure(hook, request, "unsupported patch type \"" + v.patchType() + "\"");
+            return new Step(s.object(), s.refusal(), v.warnings(), true);
+        }
+        ArrayNode operations;
+        try {
+            operations = JsonPatch.parse(v.patch());
+        } catch (ApiException e) {
+            Step s =
+                    failure(
+                            hook,
+                            request,
+                            "received undecodable patch in webhook response: "
+                                    + e.status().message());
+            return new Step(s.object(), s.refusal(), v.warnings(), true);
+        }
+        if (operations.isEmpty()) {
+            return new Step(request.object(), null, v.warnings(), true);
+        }
+        if (sent.object() == null) {
+            return new Step(
+                    null,
+                    ApiStatus.internal(
+                            "admission webhook \""
+                                    + hook.name()
+                                    + "\" attempted to modify the object, which is not supported"
+                                    + " for this operation"),
+                    v.warnings(),
+                    true);
+        }
+        ObjectNode patched;
+        try {
+            patched = (ObjectNode) JsonPatch.apply(sent.object(), operations);
+        } catch (ApiException | ClassCastException e) {
+            String why = e instanceof ApiException a ? a.status().message() : "not an object";
+            return new Step(null, ApiStatus.internal(why), v.warnings(), true);
+        }
+        ObjectNode back = backToRequest(patched, version, request);
+        return new Step(
+                back.equals(request.object()) ? request.object() : back, null, v.warnings(), true);
+    }
+
+    private Step failure(Webhook hook, WebhookRequest request, String reason) {
+        if (hook.ignoresFailures()) {
+            return new Step(request.object(), null, List.of(), true);
+        }
+        return new Step(null, AdmissionReviews.failedCalling(hook.name(), reason), List.of(), true);
+    }
+
+    private CompletionStage<Step> failed(Webhook hook, WebhookRequest request, String reason) {
+        return CompletableFuture.completedFuture(failure(hook, request, reason));
+    }
+
+    private static CompletionStage<Step> skipped(WebhookRequest request) {
+        return CompletableFuture.completedFuture(
+                new Step(request.object(), null, List.of(), false));
+    }
+
+    private static CompletionStage<Step> refused(ApiStatus status) {
+        return CompletableFuture.completedFuture(new Step(null, status, List.of(), false));
+    }
+
+    /** The request with its objects in {@code version} (an equivalent version's webhook). */
+    private WebhookRequest inVersion(WebhookRequest request, WebhookRules.Version version) {
+        if (version.resource().equals(request.resource())) {
+            return request;
+        }
+        ServedKind from = kinds.get(apiVersion(request.resource()));
+        ServedKind to = kinds.get(apiVersion(version.resource()));
+        if (from == null || to == null) {
+            return request;
+        }
+        WebhookRequest converted = request.withObject(convert(request.object(), from, to));
+        return converted.withOldObject(convert(request.oldObject(), from, to));
+    }
+
+    private ObjectNode backToRequest(
+            ObjectNode patched, WebhookRules.Version version, WebhookRequest request) {
+        if (version.resource().equals(request.resource())) {
+            return patched;
+        }
+        ServedKind from = kinds.get(apiVersion(version.resource()));
+        ServedKind to = kinds.get(apiVersion(request.resource()));
+        return from == null || to == null ? patched : convert(patched, from, to);
+    }
+
+    private static ObjectNode convert(ObjectNode object, ServedKind from, ServedKind to) {
+        return object == null ? null : to.fromStorage(from.toStorage(object));
+    }
+
+    private static String apiVersion(WebhookRequest.Gvr gvr) {
+        return gvr.group().isEmpty() ? gvr.version() : gvr.group() + "/" + gvr.version();
+    }
+}

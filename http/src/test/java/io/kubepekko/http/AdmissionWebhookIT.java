@@ -1,0 +1,391 @@
+package io.kubepekko.http;
+
+import static io.kubepekko.http.TestApiServer.json;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import io.kubepekko.api.auth.ServingNames;
+import io.kubepekko.api.meta.Json;
+import io.kubepekko.http.security.CertificateIssuer;
+import io.kubepekko.http.security.Pem;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Admission webhooks through the API, with a real HTTPS webhook server the test starts (its
+ * certificate signed by a CA given as the configurations' caBundle): a validating webhook's denial
+ * with its message, a mutating webhook's JSON patch, failure policies on a webhook that is down,
+ * hangs past its timeout or answers garbage, dry runs, the object and namespace selectors and the
+ * warnings a webhook returns. Every configuration is limited to its own namespace by a namespace
+ * selector, so the cases do not meet; each waits until its configuration reached the server's
+ * informer by the request its "probe" webhook records.
+ */
+class AdmissionWebhookIT {
+
+    private static final Duration DEADLINE = Duration.ofSeconds(30);
+    private static final AtomicInteger names = new AtomicInteger();
+    private static final Map<String, List<JsonNode>> received = new ConcurrentHashMap<>();
+    private static final CountDownLatch release = new CountDownLatch(1);
+
+    @RegisterExtension static final TestApiServer api = TestApiServer.perClass();
+
+    private static HttpsServer webhooks;
+    private static ExecutorService executor;
+    private static String base;
+    private static String caBundle;
+
+    @BeforeAll
+    static void startWebhookServer() throws Exception {
+        Instant now = Instant.now();
+        CertificateIssuer.Issued ca =
+                CertificateIssuer.selfSignedCa("webhook-ca", now, Duration.ofDays(1));
+        CertificateIssuer.Issued serving =
+                CertificateIssuer.leaf(
+                        ca,
+                        CertificateIssuer.subject("webhook", List.of()),
+                        CertificateIssuer.Usage.SERVER,
+                        ServingNames.of("localhost", Optional.empty(), "127.0.0.1"),
+                        now,
+                        Duration.ofDays(1));
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        keys.load(null, null);
+        keys.setKeyEntry(
+                "serving",
+                serving.key(),
+                new char[0],
+                new X509Certificate[] {serving.certificate(), ca.certificate()});
+        KeyManagerFactory kmf =
+                KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        kmf.init(keys, new char[0]);
+        SSLContext tls = SSLContext.getInstance("TLS");
+        tls.init(kmf.getKeyManagers(), null, null);
+        webhooks = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        webhooks.setHttpsConfigurator(new HttpsConfigurator(tls));
+        executor = Executors.newCachedThreadPool();
+        webhooks.setExecutor(executor);
+        webhooks.createContext("/", AdmissionWebhookIT::handle);
+        webhooks.start();
+        base = "https://127.0.0.1:" + webhooks.getAddress().getPort();
+        caBundle =
+                Base64.getEncoder()
+                        .encodeToString(
+                                Pem.encode(ca.certificate()).getBytes(StandardCharsets.US_ASCII));
+    }
+
+    @AfterAll
+    static void stopWebhookServer() {
+        release.countDown();
+        webhooks.stop(0);
+        executor.shutdownNow();
+    }
+
+    /** The webhook server: what it answers is named by the first segment of the path. */
+    private static void handle(HttpExchange exchange) throws IOException {
+        byte[] body = exchange.getRequestBody().readAllBytes();
+        JsonNode review = Json.MAPPER.readTree(body);
+        String path = exchange.getRequestURI().getPath();
+        received.computeIfAbsent(path, p -> new CopyOnWriteArrayList<>()).add(review);
+        String uid = review.at("/request/uid").asText();
+        String action = path.split("/")[1];
+        String response;
+        switch (action) {
+            case "deny" ->
+                    response =
+                            answer(
+                                    uid,
+                                    "'allowed':false,'status':{'code':403,'message':'no configmaps here'}");
+            case "label" ->
+                    response =
+                            answer(
+                                    uid,
+                                    "'allowed':true,'patchType':'JSONPatch','patch':'"
+                                            + Base64.getEncoder()
+                                                    .encodeToString(
+                                                            json("[{'op':'add','path':'/metadata/labels/mutated','value':'yes'}]")
+                                                                    .getBytes(
+                                                                            StandardCharsets.UTF_8))
+                                            + "'");
+            case "warn" -> response = answer(uid, "'allowed':true,'warnings':['careful now']");
+            case "garbage" -> response = "this is not a review";
+            case "hang" -> {
+                try {
+                    release.await(20, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                response = answer(uid, "'allowed':true");
+            }
+            default -> response = answer(uid, "'allowed':true");
+        }
+        byte[] out = response.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("Content-Type", "application/json");
+        exchange.sendResponseHeaders(200, out.length);
+        exchange.getResponseBody().write(out);
+        exchange.close();
+    }
+
+    private static String answer(String uid, String fields) {
+        return json(
+                "{'apiVersion':'admission.k8s.io/v1','kind':'AdmissionReview','response':{'uid':'"
+                        + uid
+                        + "',"
+                        + fields
+                        + "}}");
+    }
+
+    /** A namespace of its own, labelled so that only its case's configuration applies there. */
+    private static String newCase() {
+        String c = "hooks-" + names.incrementAndGet();
+        api.create(
+                "/api/v1/namespaces",
+                json(
+                        "{'apiVersion':'v1','kind':'Namespace','metadata':{'name':'"
+                                + c
+                                + "','labels':{'webhook-case':'"
+                                + c
+                                + "'}}}"));
+        return c;
+    }
+
+    /**
+     * A webhook of case {@code c} calling {@code path} on ConfigMap creates; {@code extra} adds
+     * fields (failurePolicy, objectSelector…).
+     */
+    private static String hook(String c, String name, String path, String extra) {
+        return hookAt(c, name, base + path, extra);
+    }
+
+    private static String hookAt(String c, String name, String url, String extra) {
+        return "{'name':'"
+                + name
+                + "','clientConfig':{'url':'"
+                + url
+                + "','caBundle':'"
+                + caBundle
+                + "'},'rules':[{'operations':['CREATE'],'apiGroups':[''],'apiVersions':['v1'],"
+                + "'resources':['configmaps']}],'sideEffects':'None','admissionReviewVersions':['v1'],"
+                + "'namespaceSelector':{'matchLabels':{'webhook-case':'"
+                + c
+                + "'}}"
+                + (extra.isEmpty() ? "" : "," + extra)
+                + "}";
+    }
+
+    /**
+     * Configures {@code hooks} (after a probe webhook) for case {@code c} and waits until the
+     * server calls them: the probe saw a request.
+     */
+    private static void configure(String c, boolean mutating, String... hooks) {
+        String kind = mutating ? "MutatingWebhookConfiguration" : "ValidatingWebhookConfiguration";
+        List<String> all = new ArrayList<>();
+        all.add(hook(c, "probe." + c + ".example.com", "/probe/" + c, ""));
+        all.addAll(List.of(hooks));
+        api.create(
+                "/apis/admissionregistration.k8s.io/v1/" + kind.toLowerCase() + "s",
+                json(
+                        "{'apiVersion':'admissionregistration.k8s.io/v1','kind':'"
+                                + kind
+                                + "','metadata':{'name':'"
+                                + c
+                                + "'},'webhooks':["
+                                + String.join(",", all)
+                                + "]}"));
+        await().atMost(DEADLINE)
+                .until(
+                        () -> {
+                            api.post(configMaps(c) + "?dryRun=All", configMap("probe", "{}"));
+                            return received.containsKey("/probe/" + c);
+                        });
+    }
+
+    private static String configMaps(String ns) {
+        return "/api/v1/namespaces/" + ns + "/configmaps";
+    }
+
+    private static String configMap(String name, String labels) {
+        return json(
+                "{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'"
+                        + name
+                        + "','labels':"
+                        + labels
+                        + "},'data':{'k':'v'}}");
+    }
+
+    @Test
+    void aValidatingWebhookDeniesWithItsMessage() {
+        String c = newCase();
+        configure(c, false, hook(c, "deny.example.com", "/deny", ""));
+
+        Response r = api.post(configMaps(c), configMap("cm", "{}"));
+        assertEquals(403, r.code(), r.text());
+        assertEquals(
+                "admission webhook \"deny.example.com\" denied the request: no configmaps here",
+                r.json().path("message").asText());
+        assertEquals(404, api.get(configMaps(c) + "/cm").code());
+    }
+
+    @Test
+    void aMutatingWebhooksPatchIsStored() {
+        String c = newCase();
+        configure(c, true, hook(c, "label.example.com", "/label", ""));
+
+        ObjectNode created = api.create(configMaps(c), configMap("cm", "{'app':'web'}"));
+        assertEquals("yes", created.at("/metadata/labels/mutated").asText());
+        assertEquals("web", created.at("/metadata/labels/app").asText());
+        assertEquals(
+                "yes",
+                api.get(configMaps(c) + "/cm").json().at("/metadata/labels/mutated").asText());
+        JsonNode review = received.get("/label").get(0);
+        assertEquals("CREATE", review.at("/request/operation").asText());
+        assertEquals("configmaps", review.at("/request/resource/resource").asText());
+        assertEquals("ConfigMap", review.at("/request/kind/kind").asText());
+        assertEquals(c, review.at("/request/namespace").asText());
+        assertEquals("kubernetes-admin", review.at("/request/userInfo/username").asText());
+        assertEquals("CreateOptions", review.at("/request/options/kind").asText());
+    }
+
+    @Test
+    void aWebhookThatIsDownFailsTheWriteOnlyWhenItsPolicyIsFail() throws IOException {
+        int down = TestApiServer.freePort();
+        String ignored = newCase();
+        configure(
+                ignored,
+                false,
+                hookAt(
+                        ignored,
+                        "down.example.com",
+                        "https://127.0.0.1:" + down + "/",
+                        "'failurePolicy':'Ignore'"));
+        assertEquals(201, api.post(configMaps(ignored), configMap("cm", "{}")).code());
+
+        String failing = newCase();
+        configure(
+                failing,
+                false,
+                hookAt(failing, "down.example.com", "https://127.0.0.1:" + down + "/", ""));
+        Response r = api.post(configMaps(failing), configMap("cm", "{}"));
+        assertEquals(500, r.code(), r.text());
+        assertEquals("InternalError", r.json().path("reason").asText());
+        assertEquals(
+                "Internal error occurred: failed calling webhook \"down.example.com\": failed to call"
+                        + " webhook: Post \"https://127.0.0.1:"
+                        + down
+                        + "/?timeout=10s\": dial tcp 127.0.0.1:"
+                        + down
+                        + ": connect: connection refused",
+                r.json().path("message").asText());
+    }
+
+    @Test
+    void aWebhookThatHangsPastItsTimeoutFailsAsItsPolicySays() {
+        String ignored = newCase();
+        configure(
+                ignored,
+                false,
+                hook(
+                        ignored,
+                        "hang.example.com",
+                        "/hang",
+                        "'failurePolicy':'Ignore','timeoutSeconds':1"));
+        assertEquals(201, api.post(configMaps(ignored), configMap("cm", "{}")).code());
+
+        String failing = newCase();
+        configure(failing, false, hook(failing, "hang.example.com", "/hang", "'timeoutSeconds':1"));
+        Response r = api.post(configMaps(failing), configMap("cm", "{}"));
+        assertEquals(500, r.code(), r.text());
+        assertTrue(
+                r.json()
+                        .path("message")
+                        .asText()
+                        .endsWith("/hang?timeout=1s\": context deadline exceeded"),
+                r.text());
+    }
+
+    @Test
+    void aGarbageAnswerIsAFailedCall() {
+        String c = newCase();
+        configure(c, false, hook(c, "garbage.example.com", "/garbage", ""));
+        Response r = api.post(configMaps(c), configMap("cm", "{}"));
+        assertEquals(500, r.code(), r.text());
+        assertTrue(
+                r.json()
+                        .path("message")
+                        .asText()
+                        .startsWith(
+                                "Internal error occurred: failed calling webhook \"garbage.example.com\":"),
+                r.text());
+    }
+
+    @Test
+    void aDryRunCallsAWebhookWithoutSideEffectsTellingItSo() {
+        String c = newCase();
+        configure(c, true, hook(c, "label.example.com", "/label/" + c, ""));
+
+        Response r = api.post(configMaps(c) + "?dryRun=All", configMap("cm", "{'app':'web'}"));
+        assertEquals(201, r.code(), r.text());
+        assertEquals("yes", r.json().at("/metadata/labels/mutated").asText());
+        List<JsonNode> reviews = received.get("/label/" + c);
+        assertTrue(reviews.get(reviews.size() - 1).at("/request/dryRun").asBoolean());
+        assertEquals(404, api.get(configMaps(c) + "/cm").code());
+    }
+
+    @Test
+    void selectorsSkipTheWebhook() {
+        String c = newCase();
+        configure(
+                c,
+                false,
+                hook(
+                        c,
+                        "deny.example.com",
+                        "/deny",
+                        "'objectSelector':{'matchLabels':{'checked':'yes'}}"));
+        // The object selector: an object without the label is not sent.
+        assertEquals(201, api.post(configMaps(c), configMap("free", "{}")).code());
+        assertEquals(403, api.post(configMaps(c), configMap("held", "{'checked':'yes'}")).code());
+        // The namespace selector: another namespace is not this configuration's.
+        String other = newCase();
+        assertEquals(
+                201, api.post(configMaps(other), configMap("held", "{'checked':'yes'}")).code());
+    }
+
+    @Test
+    void aWebhooksWarningsAreWarningHeaders() {
+        String c = newCase();
+        configure(c, false, hook(c, "warn.example.com", "/warn", ""));
+        Response r = api.post(configMaps(c), configMap("cm", "{}"));
+        assertEquals(201, r.code(), r.text());
+        assertEquals(List.of("299 - \"careful now\""), r.headers().allValues("Warning"));
+        assertFalse(received.get("/warn").isEmpty());
+    }
+}
