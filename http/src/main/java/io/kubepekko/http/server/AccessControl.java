@@ -3,20 +3,9 @@ package io.kubepekko.http.server;
 import io.kubepekko.actors.Backoff;
 import io.kubepekko.actors.authorization.RbacPolicySource;
 import io.kubepekko.actors.controllers.BoundObjectSource;
-import io.kubepekko.actors.controllers.LimitRangeSource;
 import io.kubepekko.actors.controllers.NodeGraphSource;
-import io.kubepekko.actors.controllers.QuotaSource;
-import io.kubepekko.actors.controllers.ServiceAccountSource;
-import io.kubepekko.actors.controllers.WebhookConfigurationSource;
 import io.kubepekko.actors.plane.ControlPlane;
-import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.admission.WriteAdmission;
-import io.kubepekko.api.admission.limitranger.LimitRangeIndex;
-import io.kubepekko.api.admission.limitranger.LimitRanger;
-import io.kubepekko.api.admission.quota.QuotaLedger;
-import io.kubepekko.api.admission.quota.ResourceQuotaAdmission;
-import io.kubepekko.api.admission.serviceaccount.ServiceAccountAdmission;
-import io.kubepekko.api.admission.serviceaccount.ServiceAccountIndex;
 import io.kubepekko.api.admission.tolerations.DefaultTolerationSeconds;
 import io.kubepekko.api.admission.webhook.WebhookIndex;
 import io.kubepekko.api.auth.AccessReviews;
@@ -33,18 +22,13 @@ import io.kubepekko.api.auth.authorizer.Authorizer;
 import io.kubepekko.api.auth.authorizer.Authorizers;
 import io.kubepekko.api.auth.node.NodeAuthorizer;
 import io.kubepekko.api.auth.node.NodeGraph;
-import io.kubepekko.api.auth.node.NodeRestriction;
-import io.kubepekko.api.auth.rbac.EscalationCheck;
 import io.kubepekko.api.auth.rbac.RbacAuthorizer;
 import io.kubepekko.api.auth.serviceaccount.BoundObjectIndex;
-import io.kubepekko.api.auth.serviceaccount.BoundObjects;
 import io.kubepekko.api.auth.serviceaccount.OpenIdMetadata;
 import io.kubepekko.api.auth.serviceaccount.ServiceAccountOptions;
 import io.kubepekko.api.auth.serviceaccount.ServiceAccountTokenAuthenticator;
 import io.kubepekko.api.auth.serviceaccount.ServiceAccountTokenIssuer;
 import io.kubepekko.api.auth.serviceaccount.SigningTokenIssuer;
-import io.kubepekko.api.meta.Json;
-import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.http.audit.Auditor;
 import io.kubepekko.http.route.CheckingGate;
 import io.kubepekko.http.route.Gate;
@@ -65,7 +49,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -96,12 +79,7 @@ final class AccessControl implements AutoCloseable {
     private final ServiceAccountSettings serviceAccounts;
     private final List<PublicKey> serviceAccountKeys;
     private final BoundObjectIndex boundObjects;
-    private final LimitRangeIndex limitRanges;
-    private final QuotaLedger quotaLedger;
-    private final DefaultingPlugins defaulting;
-    private final ServiceAccountIndex serviceAccountIndex;
-    private final WriteAdmission admission;
-    private final WebhookIndex webhooks;
+    private final AdmissionPlugins plugins;
     private final List<ActorRef<?>> sources;
 
     private AccessControl(
@@ -112,12 +90,7 @@ final class AccessControl implements AutoCloseable {
             ServiceAccountSettings serviceAccounts,
             List<PublicKey> serviceAccountKeys,
             BoundObjectIndex boundObjects,
-            LimitRangeIndex limitRanges,
-            QuotaLedger quotaLedger,
-            DefaultingPlugins defaulting,
-            ServiceAccountIndex serviceAccountIndex,
-            WriteAdmission admission,
-            WebhookIndex webhooks,
+            AdmissionPlugins plugins,
             List<ActorRef<?>> sources) {
         this.gate = gate;
         this.rbac = rbac;
@@ -126,12 +99,7 @@ final class AccessControl implements AutoCloseable {
         this.serviceAccounts = serviceAccounts;
         this.serviceAccountKeys = serviceAccountKeys;
         this.boundObjects = boundObjects;
-        this.limitRanges = limitRanges;
-        this.quotaLedger = quotaLedger;
-        this.defaulting = defaulting;
-        this.serviceAccountIndex = serviceAccountIndex;
-        this.admission = admission;
-        this.webhooks = webhooks;
+        this.plugins = plugins;
         this.sources = List.copyOf(sources);
     }
 
@@ -216,53 +184,18 @@ final class AccessControl implements AutoCloseable {
             }
         }
         Authorizer authorizer = Authorizers.union(chain);
-        LimitRangeIndex limitRanges = new LimitRangeIndex();
-        sources.add(
-                controlPlane
-                        .system()
-                        .systemActorOf(
-                                LimitRangeSource.create(controlPlane, limitRanges, informerBackoff),
-                                "limit-ranges",
-                                Props.empty()));
-        QuotaLedger quotaLedger = new QuotaLedger(clock, QuotaLedger.DEFAULT_CHARGE_TTL);
-        sources.add(
-                controlPlane
-                        .system()
-                        .systemActorOf(
-                                QuotaSource.create(controlPlane, quotaLedger, informerBackoff),
-                                "resource-quotas",
-                                Props.empty()));
-        DefaultingPlugins defaulting =
-                DefaultingPlugins.start(controlPlane, informerBackoff, tolerations, sources);
-        ServiceAccountIndex serviceAccountIndex = new ServiceAccountIndex(clock);
-        WebhookIndex webhooks = new WebhookIndex();
-        sources.add(
-                controlPlane
-                        .system()
-                        .systemActorOf(
-                                ServiceAccountSource.create(
-                                        controlPlane, serviceAccountIndex, informerBackoff),
-                                "service-accounts",
-                                Props.empty()));
-        ServiceAccountAdmission serviceAccountAdmission =
-                serviceAccountAdmission(controlPlane, serviceAccountIndex, nameSuffixes);
-        sources.add(
-                controlPlane
-                        .system()
-                        .systemActorOf(
-                                WebhookConfigurationSource.create(
-                                        controlPlane, webhooks, informerBackoff),
-                                "webhook-configurations",
-                                Props.empty()));
-        WriteAdmission admission =
-                admission(
+        AdmissionPlugins plugins =
+                AdmissionPlugins.start(
+                        controlPlane,
                         authorizer,
                         rbacPolicy,
                         bound,
-                        limitRanges,
-                        quotaLedger,
-                        defaulting,
-                        serviceAccountAdmission);
+                        informerBackoff,
+                        clock,
+                        tolerations,
+                        nameSuffixes,
+                        sources);
+        WriteAdmission admission = plugins.admission();
         Gate gate = new CheckingGate(authenticator, authorizer, auditor, admission);
         AccessReviews reviews =
                 new CheckedReviews(
@@ -272,98 +205,7 @@ final class AccessControl implements AutoCloseable {
                         rbac.map(RbacPolicySource::policy),
                         access.authorizationModes().contains(AuthorizationMode.ALWAYS_ALLOW));
         return new AccessControl(
-                gate,
-                rbac,
-                reviews,
-                tokenIssuer,
-                sa,
-                keys.verifying(),
-                bound,
-                limitRanges,
-                quotaLedger,
-                defaulting,
-                serviceAccountIndex,
-                admission,
-                webhooks,
-                sources);
-    }
-
-    /**
-     * The ServiceAccount plugin, reading the accounts its informer follows and, where it misses,
-     * the store at "Most Recent", with kube's 100–200 ms between attempts waited on the scheduler.
-     */
-    private static ServiceAccountAdmission serviceAccountAdmission(
-            ControlPlane controlPlane, ServiceAccountIndex index, Supplier<String> nameSuffixes) {
-        ResourceType accounts =
-                controlPlane
-                        .registry()
-                        .find(new GroupResource("", "serviceaccounts"))
-                        .orElseThrow();
-        return new ServiceAccountAdmission(
-                index,
-                nameSuffixes,
-                (namespace, name) ->
-                        controlPlane
-                                .get(accounts, namespace, name)
-                                .thenApply(found -> found.map(Json::parseTrusted)),
-                millis ->
-                        CompletableFuture.runAsync(
-                                () -> {},
-                                CompletableFuture.delayedExecutor(
-                                        millis,
-                                        TimeUnit.MILLISECONDS,
-                                        controlPlane.system().executionContext())),
-                () -> ThreadLocalRandom.current().nextLong(100, 200));
-    }
-
-    /**
-     * The server's admission plugins, in kube's order: LimitRanger (mutating, then refusing; it
-     * reads the LimitRanges its informer follows), ServiceAccount (likewise, over the
-     * ServiceAccounts its informer follows, with kube's live look-up before a pod create),
-     * NodeRestriction (in kube-apiserver's default plugins; it reads the pods and nodes the token
-     * index follows), then the checks kube wraps the RBAC storage with whatever the authorization
-     * modes, which read the RBAC objects and ask the whole authorizer chain for {@code escalate}
-     * and {@code bind}; Priority, DefaultTolerationSeconds and DefaultStorageClass after
-     * NodeRestriction, as kube orders them; ResourceQuota last, as kube orders it, so that only a
-     * write every other plugin admitted is charged.
-     */
-    private static WriteAdmission admission(
-            Authorizer authorizer,
-            RbacPolicySource rbacPolicy,
-            BoundObjectIndex bound,
-            LimitRangeIndex limitRanges,
-            QuotaLedger quotaLedger,
-            DefaultingPlugins defaulting,
-            ServiceAccountAdmission serviceAccounts) {
-        NodeRestriction.Lookup informed =
-                new NodeRestriction.Lookup() {
-                    @Override
-                    public Optional<Pod> pod(String namespace, String name) {
-                        return bound.find(BoundObjects.Kind.POD, namespace, name)
-                                .map(live -> new Pod(live.uid(), live.nodeName()));
-                    }
-
-                    @Override
-                    public Optional<String> nodeUid(String name) {
-                        return bound.find(BoundObjects.Kind.NODE, "", name)
-                                .map(BoundObjects.Live::uid);
-                    }
-                };
-        LimitRanger limitRanger = new LimitRanger(limitRanges);
-        return WriteAdmission.chain(
-                List.of(
-                        limitRanger,
-                        serviceAccounts,
-                        defaulting.priority,
-                        defaulting.tolerations,
-                        defaulting.storageClass),
-                List.of(
-                        limitRanger,
-                        serviceAccounts,
-                        new NodeRestriction(informed),
-                        defaulting.priority,
-                        new EscalationCheck(authorizer, rbacPolicy.policy()),
-                        new ResourceQuotaAdmission(quotaLedger)));
+                gate, rbac, reviews, tokenIssuer, sa, keys.verifying(), bound, plugins, sources);
     }
 
     /**
@@ -476,12 +318,12 @@ final class AccessControl implements AutoCloseable {
 
     /** The admission webhooks configured, as this server's informers see them. */
     WebhookIndex webhooks() {
-        return webhooks;
+        return plugins.webhooks();
     }
 
     /** The admission plugins every user's write passes, in the collections that store them. */
     WriteAdmission admission() {
-        return admission;
+        return plugins.admission();
     }
 
     /**
@@ -493,10 +335,7 @@ final class AccessControl implements AutoCloseable {
         return () ->
                 rbac.flatMap(RbacPolicySource::readiness)
                         .or(boundObjects::readiness)
-                        .or(limitRanges::readiness)
-                        .or(serviceAccountIndex::readiness)
-                        .or(quotaLedger::readiness)
-                        .or(defaulting::readiness);
+                        .or(plugins::readiness);
     }
 
     /**

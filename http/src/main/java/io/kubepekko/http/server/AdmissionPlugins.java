@@ -1,0 +1,225 @@
+package io.kubepekko.http.server;
+
+import io.kubepekko.actors.Backoff;
+import io.kubepekko.actors.authorization.RbacPolicySource;
+import io.kubepekko.actors.controllers.LimitRangeSource;
+import io.kubepekko.actors.controllers.QuotaSource;
+import io.kubepekko.actors.controllers.ServiceAccountSource;
+import io.kubepekko.actors.controllers.WebhookConfigurationSource;
+import io.kubepekko.actors.plane.ControlPlane;
+import io.kubepekko.api.GroupResource;
+import io.kubepekko.api.admission.WriteAdmission;
+import io.kubepekko.api.admission.limitranger.LimitRangeIndex;
+import io.kubepekko.api.admission.limitranger.LimitRanger;
+import io.kubepekko.api.admission.quota.QuotaLedger;
+import io.kubepekko.api.admission.quota.ResourceQuotaAdmission;
+import io.kubepekko.api.admission.serviceaccount.ServiceAccountAdmission;
+import io.kubepekko.api.admission.serviceaccount.ServiceAccountIndex;
+import io.kubepekko.api.admission.tolerations.DefaultTolerationSeconds;
+import io.kubepekko.api.admission.webhook.WebhookIndex;
+import io.kubepekko.api.auth.authorizer.Authorizer;
+import io.kubepekko.api.auth.node.NodeRestriction;
+import io.kubepekko.api.auth.rbac.EscalationCheck;
+import io.kubepekko.api.auth.serviceaccount.BoundObjectIndex;
+import io.kubepekko.api.auth.serviceaccount.BoundObjects;
+import io.kubepekko.api.meta.Json;
+import io.kubepekko.api.registry.ResourceType;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.Props;
+
+/**
+ * The server's admission chain and what its plugins read: each plugin that needs objects of the
+ * store (LimitRanges, ResourceQuotas, PriorityClasses and StorageClasses, ServiceAccounts, the
+ * webhook configurations) reads them from an index an informer of its own keeps, and /readyz waits
+ * until each has listed once.
+ */
+final class AdmissionPlugins {
+    private final LimitRangeIndex limitRanges;
+    private final QuotaLedger quotaLedger;
+    private final DefaultingPlugins defaulting;
+    private final ServiceAccountIndex serviceAccounts;
+    private final WebhookIndex webhooks;
+    private final WriteAdmission admission;
+
+    private AdmissionPlugins(
+            LimitRangeIndex limitRanges,
+            QuotaLedger quotaLedger,
+            DefaultingPlugins defaulting,
+            ServiceAccountIndex serviceAccounts,
+            WebhookIndex webhooks,
+            WriteAdmission admission) {
+        this.limitRanges = limitRanges;
+        this.quotaLedger = quotaLedger;
+        this.defaulting = defaulting;
+        this.serviceAccounts = serviceAccounts;
+        this.webhooks = webhooks;
+        this.admission = admission;
+    }
+
+    /**
+     * Starts the plugins' informers (added to {@code sources}, which the caller stops) and builds
+     * the chain.
+     *
+     * @param authorizer the whole authorizer chain, which the escalation check asks
+     * @param bound the pods and nodes NodeRestriction reads
+     * @param nameSuffixes the random suffixes of generated names (the token volume's)
+     */
+    static AdmissionPlugins start(
+            ControlPlane controlPlane,
+            Authorizer authorizer,
+            RbacPolicySource rbacPolicy,
+            BoundObjectIndex bound,
+            Backoff informerBackoff,
+            Clock clock,
+            DefaultTolerationSeconds tolerations,
+            Supplier<String> nameSuffixes,
+            List<ActorRef<?>> sources) {
+        LimitRangeIndex limitRanges = new LimitRangeIndex();
+        follow(
+                controlPlane,
+                sources,
+                LimitRangeSource.create(controlPlane, limitRanges, informerBackoff),
+                "limit-ranges");
+        QuotaLedger quotaLedger = new QuotaLedger(clock, QuotaLedger.DEFAULT_CHARGE_TTL);
+        follow(
+                controlPlane,
+                sources,
+                QuotaSource.create(controlPlane, quotaLedger, informerBackoff),
+                "resource-quotas");
+        DefaultingPlugins defaulting =
+                DefaultingPlugins.start(controlPlane, informerBackoff, tolerations, sources);
+        ServiceAccountIndex serviceAccounts = new ServiceAccountIndex(clock);
+        follow(
+                controlPlane,
+                sources,
+                ServiceAccountSource.create(controlPlane, serviceAccounts, informerBackoff),
+                "service-accounts");
+        WebhookIndex webhooks = new WebhookIndex();
+        follow(
+                controlPlane,
+                sources,
+                WebhookConfigurationSource.create(controlPlane, webhooks, informerBackoff),
+                "webhook-configurations");
+        WriteAdmission admission =
+                chain(
+                        authorizer,
+                        rbacPolicy,
+                        bound,
+                        new LimitRanger(limitRanges),
+                        quotaLedger,
+                        defaulting,
+                        serviceAccountAdmission(controlPlane, serviceAccounts, nameSuffixes));
+        return new AdmissionPlugins(
+                limitRanges, quotaLedger, defaulting, serviceAccounts, webhooks, admission);
+    }
+
+    private static void follow(
+            ControlPlane controlPlane,
+            List<ActorRef<?>> sources,
+            Behavior<?> informer,
+            String name) {
+        sources.add(controlPlane.system().systemActorOf(informer, name, Props.empty()));
+    }
+
+    /**
+     * The ServiceAccount plugin, reading the accounts its informer follows and, where it misses,
+     * the store at "Most Recent", with kube's 100–200 ms between attempts waited on the scheduler.
+     */
+    private static ServiceAccountAdmission serviceAccountAdmission(
+            ControlPlane controlPlane, ServiceAccountIndex index, Supplier<String> nameSuffixes) {
+        ResourceType accounts =
+                controlPlane
+                        .registry()
+                        .find(new GroupResource("", "serviceaccounts"))
+                        .orElseThrow();
+        return new ServiceAccountAdmission(
+                index,
+                nameSuffixes,
+                (namespace, name) ->
+                        controlPlane
+                                .get(accounts, namespace, name)
+                                .thenApply(found -> found.map(Json::parseTrusted)),
+                millis ->
+                        CompletableFuture.runAsync(
+                                () -> {},
+                                CompletableFuture.delayedExecutor(
+                                        millis,
+                                        TimeUnit.MILLISECONDS,
+                                        controlPlane.system().executionContext())),
+                () -> ThreadLocalRandom.current().nextLong(100, 200));
+    }
+
+    /**
+     * The plugins in kube's order: LimitRanger (mutating, then refusing), ServiceAccount (likewise,
+     * with kube's live look-up before a pod create), NodeRestriction (in kube-apiserver's default
+     * plugins; it reads the pods and nodes the token index follows), Priority,
+     * DefaultTolerationSeconds and DefaultStorageClass after NodeRestriction, as kube orders them,
+     * then the checks kube wraps the RBAC storage with whatever the authorization modes (they read
+     * the RBAC objects and ask the whole authorizer chain for {@code escalate} and {@code bind});
+     * ResourceQuota last, as kube orders it, so that only a write every other plugin admitted is
+     * charged.
+     */
+    private static WriteAdmission chain(
+            Authorizer authorizer,
+            RbacPolicySource rbacPolicy,
+            BoundObjectIndex bound,
+            LimitRanger limitRanger,
+            QuotaLedger quotaLedger,
+            DefaultingPlugins defaulting,
+            ServiceAccountAdmission serviceAccounts) {
+        NodeRestriction.Lookup informed =
+                new NodeRestriction.Lookup() {
+                    @Override
+                    public Optional<Pod> pod(String namespace, String name) {
+                        return bound.find(BoundObjects.Kind.POD, namespace, name)
+                                .map(live -> new Pod(live.uid(), live.nodeName()));
+                    }
+
+                    @Override
+                    public Optional<String> nodeUid(String name) {
+                        return bound.find(BoundObjects.Kind.NODE, "", name)
+                                .map(BoundObjects.Live::uid);
+                    }
+                };
+        return WriteAdmission.chain(
+                List.of(
+                        limitRanger,
+                        serviceAccounts,
+                        defaulting.priority,
+                        defaulting.tolerations,
+                        defaulting.storageClass),
+                List.of(
+                        limitRanger,
+                        serviceAccounts,
+                        new NodeRestriction(informed),
+                        defaulting.priority,
+                        new EscalationCheck(authorizer, rbacPolicy.policy()),
+                        new ResourceQuotaAdmission(quotaLedger)));
+    }
+
+    WriteAdmission admission() {
+        return admission;
+    }
+
+    /** The webhook configurations the HTTP layer's webhook admission reads. */
+    WebhookIndex webhooks() {
+        return webhooks;
+    }
+
+    /** Why the plugins are not ready yet (an index that has not listed once), if they are not. */
+    Optional<String> readiness() {
+        return limitRanges
+                .readiness()
+                .or(serviceAccounts::readiness)
+                .or(quotaLedger::readiness)
+                .or(defaulting::readiness);
+    }
+}
