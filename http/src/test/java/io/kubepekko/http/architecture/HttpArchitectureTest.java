@@ -20,11 +20,13 @@ import org.junit.jupiter.api.Test;
  * settings, the process) builds the {@code route} handlers, which answer in the {@code encoding}'s
  * formats and report to the {@code audit} log; nothing in http depends on the server, and neither
  * encoding nor audit knows the routes. {@code security} (the PKI, TLS, client certificates, key
- * files) sits beside encoding, below the server and the routes, and so does {@code metrics} (what
- * {@code /metrics} exports, which the routes record in). Routes talk to the control plane through
- * its facade and never reach into the entities, the watch caches or the controllers' insides. The
- * facade is named by class, not package, so the rule holds while {@code io.kubepekko.actors} is
- * split into packages: a class keeps its name when it moves.
+ * files) sits beside encoding, below the server and the routes, and so do {@code metrics} (what
+ * {@code /metrics} exports, which the routes record in) and {@code webhook} (the admission
+ * webhooks' calls, which the write routes make); {@code logging} (the log format and verbosity) is
+ * the server's alone. Routes talk to the control plane through its facade and never reach into the
+ * entities, the watch caches or the controllers' insides. The facade is named by class, not
+ * package, so the rule holds while {@code io.kubepekko.actors} is split into packages: a class
+ * keeps its name when it moves.
  */
 class HttpArchitectureTest {
     /**
@@ -45,6 +47,9 @@ class HttpArchitectureTest {
                     "BoundObjectSource",
                     "LimitRangeSource",
                     "QuotaSource",
+                    "ServiceAccountSource",
+                    "InformedObjectsSource",
+                    "WebhookConfigurationSource",
                     "Backoff",
                     "Environment",
                     "StorageQuota",
@@ -101,6 +106,10 @@ class HttpArchitectureTest {
                         .definedBy("io.kubepekko.http.audit..")
                         .layer("metrics")
                         .definedBy("io.kubepekko.http.metrics..")
+                        .layer("webhook")
+                        .definedBy("io.kubepekko.http.webhook..")
+                        .layer("logging")
+                        .definedBy("io.kubepekko.http.logging..")
                         .whereLayer("server")
                         .mayNotBeAccessedByAnyLayer()
                         .whereLayer("route")
@@ -108,15 +117,19 @@ class HttpArchitectureTest {
                         .whereLayer("encoding")
                         .mayOnlyBeAccessedByLayers("route", "server")
                         .whereLayer("security")
-                        .mayOnlyBeAccessedByLayers("route", "server")
+                        .mayOnlyBeAccessedByLayers("route", "server", "webhook")
                         .whereLayer("audit")
                         .mayOnlyBeAccessedByLayers("route", "server")
                         .whereLayer("metrics")
                         .mayOnlyBeAccessedByLayers("route", "server")
+                        .whereLayer("webhook")
+                        .mayOnlyBeAccessedByLayers("route", "server")
+                        .whereLayer("logging")
+                        .mayOnlyBeAccessedByLayers("server")
                         .because(
                                 "the server wires the routes, the routes use the encodings, never the other way;"
-                                        + " security (certificates, TLS) is used by the server and the routes and"
-                                        + " uses neither");
+                                        + " security (certificates, TLS) is used by the server, the routes and the"
+                                        + " webhook calls and uses none of them");
         rule.check(http);
     }
 
@@ -133,7 +146,9 @@ class HttpArchitectureTest {
                                 "io.kubepekko.http.encoding..",
                                 "io.kubepekko.http.security..",
                                 "io.kubepekko.http.audit..",
-                                "io.kubepekko.http.metrics..")
+                                "io.kubepekko.http.metrics..",
+                                "io.kubepekko.http.webhook..",
+                                "io.kubepekko.http.logging..")
                         .because(
                                 "a class in the bare io.kubepekko.http package would sit outside the rooms' rules");
         rule.check(http);
