@@ -58,6 +58,12 @@ class RequestFuzzIT {
                             "{'apiVersion':'v1','kind':'Namespace','metadata':{'name':'"
                                     + ns
                                     + "'}}"));
+            // The controllers are off: the account the ServiceAccount plugin requires of a pod is
+            // made here, as kube-controller-manager would.
+            api.create(
+                    "/api/v1/namespaces/" + ns + "/serviceaccounts",
+                    json(
+                            "{'apiVersion':'v1','kind':'ServiceAccount','metadata':{'name':'default'}}"));
             for (FuzzRequests.Kind k : FuzzRequests.KINDS) {
                 if (k.namespaced()) {
                     api.create(k.collection(ns), Json.string(k.sample(FuzzRequests.NAME)));
