@@ -145,6 +145,19 @@ class LargeListMemoryE2E {
                         + "\"}}",
                 201);
         names = new TreeSet<>();
+        // The root CA publisher puts kube-root-ca.crt in every namespace, as kube's does: it is
+        // listed beside the test's objects.
+        await().atMost(READY_TIMEOUT)
+                .pollInterval(Duration.ofMillis(100))
+                .alias("kube-root-ca.crt published in " + NS)
+                .until(
+                        () -> {
+                            HttpResponse<InputStream> r =
+                                    call(request("GET", COLLECTION + "/kube-root-ca.crt").build());
+                            r.body().close();
+                            return r.statusCode() == 200;
+                        });
+        names.add("kube-root-ca.crt");
         for (int i = 0; i < OBJECTS; i++) {
             String name = String.format("big-%03d", i);
             send(
