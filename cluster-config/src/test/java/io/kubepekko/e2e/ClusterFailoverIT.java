@@ -132,9 +132,7 @@ class ClusterFailoverIT {
 
         try (InformerWatcher onB = InformerWatcher.start(api, b, path)) {
             await().atMost(Duration.ofSeconds(30)).pollInterval(POLL).until(() -> onB.lists() >= 1);
-            Map<String, Long> listed = new TreeMap<>(onB.state());
-            // The root CA publisher's, in every namespace as kube keeps it.
-            listed.remove("kube-root-ca.crt");
+            Map<String, Long> listed = written(onB.state());
             Map<String, Long> expectedListed = new TreeMap<>();
             before.forEach(w -> expectedListed.merge(w.name(), w.rv(), Math::max));
             assertEquals(
@@ -155,7 +153,7 @@ class ClusterFailoverIT {
                             () ->
                                     assertEquals(
                                             expectedState,
-                                            new TreeMap<>(onB.state()),
+                                            written(onB.state()),
                                             "B's informer state"));
             List<List<String>> sessions =
                     onB.sessions().stream()
@@ -739,6 +737,13 @@ class ClusterFailoverIT {
 
     private static List<String> names(Map<String, JsonNode> objects) {
         return List.copyOf(objects.keySet());
+    }
+
+    /** An informer's state but kube-root-ca.crt, which the root CA publisher keeps everywhere. */
+    private static Map<String, Long> written(Map<String, Long> state) {
+        Map<String, Long> written = new TreeMap<>(state);
+        written.remove("kube-root-ca.crt");
+        return written;
     }
 
     private static Map<String, Long> versions(Map<String, JsonNode> objects) {
