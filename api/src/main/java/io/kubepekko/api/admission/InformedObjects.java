@@ -13,7 +13,7 @@ import java.util.Optional;
  * inside writes without waiting. Reads see an immutable snapshot, replaced whole on each change:
  * the resources kept here (PriorityClasses, StorageClasses) are few and change rarely.
  */
-public final class InformedObjects {
+public final class InformedObjects implements InformedIndex {
 
     private final String what;
     private volatile Map<String, JsonNode> byName = Map.of();
@@ -37,6 +37,7 @@ public final class InformedObjects {
     }
 
     /** A relist: what is listed now is all there is. */
+    @Override
     public synchronized void replace(List<? extends JsonNode> objects) {
         Map<String, JsonNode> fresh = new HashMap<>();
         for (JsonNode object : objects) {
@@ -47,6 +48,7 @@ public final class InformedObjects {
     }
 
     /** An object added or changed. */
+    @Override
     public synchronized void put(JsonNode object) {
         Map<String, JsonNode> next = new HashMap<>(byName);
         next.put(name(object), object);
@@ -54,6 +56,7 @@ public final class InformedObjects {
     }
 
     /** An object deleted. */
+    @Override
     public synchronized void remove(JsonNode object) {
         Map<String, JsonNode> next = new HashMap<>(byName);
         next.remove(name(object));

@@ -2,10 +2,7 @@ package io.kubepekko.http.server;
 
 import io.kubepekko.actors.Backoff;
 import io.kubepekko.actors.authorization.RbacPolicySource;
-import io.kubepekko.actors.controllers.LimitRangeSource;
 import io.kubepekko.actors.controllers.QuotaSource;
-import io.kubepekko.actors.controllers.ServiceAccountSource;
-import io.kubepekko.actors.controllers.WebhookConfigurationSource;
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.admission.WriteAdmission;
@@ -32,7 +29,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorRef;
-import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.Props;
 
 /**
@@ -42,6 +38,13 @@ import org.apache.pekko.actor.typed.Props;
  * until each has listed once.
  */
 final class AdmissionPlugins {
+    private static final GroupResource LIMIT_RANGES = new GroupResource("", "limitranges");
+    private static final GroupResource SERVICE_ACCOUNTS = new GroupResource("", "serviceaccounts");
+    private static final GroupResource MUTATING_WEBHOOKS =
+            new GroupResource("admissionregistration.k8s.io", "mutatingwebhookconfigurations");
+    private static final GroupResource VALIDATING_WEBHOOKS =
+            new GroupResource("admissionregistration.k8s.io", "validatingwebhookconfigurations");
+
     private final LimitRangeIndex limitRanges;
     private final QuotaLedger quotaLedger;
     private final DefaultingPlugins defaulting;
@@ -82,32 +85,29 @@ final class AdmissionPlugins {
             DefaultTolerationSeconds tolerations,
             Supplier<String> nameSuffixes,
             List<ActorRef<?>> sources) {
-        LimitRangeIndex limitRanges = new LimitRangeIndex();
-        follow(
-                controlPlane,
-                sources,
-                LimitRangeSource.create(controlPlane, limitRanges, informerBackoff),
-                "limit-ranges");
+        IndexFeeds feeds = new IndexFeeds(controlPlane, informerBackoff, sources);
+        LimitRangeIndex limitRanges =
+                feeds.follow(LIMIT_RANGES, new LimitRangeIndex(), "limit-ranges");
         QuotaLedger quotaLedger = new QuotaLedger(clock, QuotaLedger.DEFAULT_CHARGE_TTL);
-        follow(
-                controlPlane,
-                sources,
-                QuotaSource.create(controlPlane, quotaLedger, informerBackoff),
-                "resource-quotas");
-        DefaultingPlugins defaulting =
-                DefaultingPlugins.start(controlPlane, informerBackoff, tolerations, sources);
-        ServiceAccountIndex serviceAccounts = new ServiceAccountIndex(clock);
-        follow(
-                controlPlane,
-                sources,
-                ServiceAccountSource.create(controlPlane, serviceAccounts, informerBackoff),
-                "service-accounts");
+        sources.add(
+                controlPlane
+                        .system()
+                        .systemActorOf(
+                                QuotaSource.create(controlPlane, quotaLedger, informerBackoff),
+                                "resource-quotas",
+                                Props.empty()));
+        DefaultingPlugins defaulting = DefaultingPlugins.start(feeds, tolerations);
+        ServiceAccountIndex serviceAccounts =
+                feeds.follow(SERVICE_ACCOUNTS, new ServiceAccountIndex(clock), "service-accounts");
         WebhookIndex webhooks = new WebhookIndex();
-        follow(
-                controlPlane,
-                sources,
-                WebhookConfigurationSource.create(controlPlane, webhooks, informerBackoff),
-                "webhook-configurations");
+        feeds.follow(
+                MUTATING_WEBHOOKS,
+                webhooks.mutatingConfigurations(),
+                "mutating-webhook-configurations");
+        feeds.follow(
+                VALIDATING_WEBHOOKS,
+                webhooks.validatingConfigurations(),
+                "validating-webhook-configurations");
         WriteAdmission admission =
                 chain(
                         authorizer,
@@ -119,14 +119,6 @@ final class AdmissionPlugins {
                         serviceAccountAdmission(controlPlane, serviceAccounts, nameSuffixes));
         return new AdmissionPlugins(
                 limitRanges, quotaLedger, defaulting, serviceAccounts, webhooks, admission);
-    }
-
-    private static void follow(
-            ControlPlane controlPlane,
-            List<ActorRef<?>> sources,
-            Behavior<?> informer,
-            String name) {
-        sources.add(controlPlane.system().systemActorOf(informer, name, Props.empty()));
     }
 
     /**
@@ -220,6 +212,7 @@ final class AdmissionPlugins {
                 .readiness()
                 .or(serviceAccounts::readiness)
                 .or(quotaLedger::readiness)
-                .or(defaulting::readiness);
+                .or(defaulting::readiness)
+                .or(webhooks::readiness);
     }
 }

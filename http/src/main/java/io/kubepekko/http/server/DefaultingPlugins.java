@@ -1,17 +1,11 @@
 package io.kubepekko.http.server;
 
-import io.kubepekko.actors.Backoff;
-import io.kubepekko.actors.controllers.InformedObjectsSource;
-import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.admission.InformedObjects;
 import io.kubepekko.api.admission.priority.PriorityAdmission;
 import io.kubepekko.api.admission.storageclass.DefaultStorageClass;
 import io.kubepekko.api.admission.tolerations.DefaultTolerationSeconds;
-import java.util.List;
 import java.util.Optional;
-import org.apache.pekko.actor.typed.ActorRef;
-import org.apache.pekko.actor.typed.Props;
 
 /**
  * The defaulting admission plugins kube-apiserver enables by default that read the store: Priority
@@ -42,31 +36,16 @@ final class DefaultingPlugins {
         this.storageClass = new DefaultStorageClass(storageClasses);
     }
 
-    /** Starts the class informers, adding them to {@code sources} (stopped with the server). */
-    static DefaultingPlugins start(
-            ControlPlane controlPlane,
-            Backoff backoff,
-            DefaultTolerationSeconds tolerations,
-            List<ActorRef<?>> sources) {
-        InformedObjects priorityClasses = new InformedObjects("priority classes");
-        InformedObjects storageClasses = new InformedObjects("storage classes");
-        sources.add(
-                controlPlane
-                        .system()
-                        .systemActorOf(
-                                InformedObjectsSource.create(
-                                        controlPlane, PRIORITY_CLASSES, priorityClasses, backoff),
-                                "priority-classes",
-                                Props.empty()));
-        sources.add(
-                controlPlane
-                        .system()
-                        .systemActorOf(
-                                InformedObjectsSource.create(
-                                        controlPlane, STORAGE_CLASSES, storageClasses, backoff),
-                                "storage-classes",
-                                Props.empty()));
-        return new DefaultingPlugins(priorityClasses, storageClasses, tolerations);
+    /** Starts the class informers through {@code feeds} (stopped with the server). */
+    static DefaultingPlugins start(IndexFeeds feeds, DefaultTolerationSeconds tolerations) {
+        return new DefaultingPlugins(
+                feeds.follow(
+                        PRIORITY_CLASSES,
+                        new InformedObjects("priority classes"),
+                        "priority-classes"),
+                feeds.follow(
+                        STORAGE_CLASSES, new InformedObjects("storage classes"), "storage-classes"),
+                tolerations);
     }
 
     /** Empty once both informers have listed their classes. */

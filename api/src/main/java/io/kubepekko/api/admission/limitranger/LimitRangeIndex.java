@@ -2,6 +2,7 @@ package io.kubepekko.api.admission.limitranger;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.admission.InformedIndex;
 import io.kubepekko.api.kinds.LimitRangeDefaults;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,7 +21,7 @@ import java.util.TreeMap;
  * <p>Writes come from one informer actor; reads see an immutable snapshot, replaced whole on each
  * change (LimitRanges are few and change rarely).
  */
-public final class LimitRangeIndex {
+public final class LimitRangeIndex implements InformedIndex {
 
     /** A namespace's LimitRanges by name: their items. */
     private volatile Map<String, TreeMap<String, List<LimitRangeItem>>> byNamespace = Map.of();
@@ -34,6 +35,7 @@ public final class LimitRangeIndex {
     }
 
     /** A relist: what is listed now is all there is. */
+    @Override
     public synchronized void replace(List<? extends JsonNode> listed) {
         Map<String, TreeMap<String, List<LimitRangeItem>>> fresh = new HashMap<>();
         for (JsonNode limitRange : listed) {
@@ -45,6 +47,7 @@ public final class LimitRangeIndex {
     }
 
     /** A LimitRange added or changed. */
+    @Override
     public synchronized void put(JsonNode limitRange) {
         Map<String, TreeMap<String, List<LimitRangeItem>>> next = new HashMap<>(byNamespace);
         TreeMap<String, List<LimitRangeItem>> ranges =
@@ -55,6 +58,7 @@ public final class LimitRangeIndex {
     }
 
     /** A LimitRange deleted. */
+    @Override
     public synchronized void remove(JsonNode limitRange) {
         TreeMap<String, List<LimitRangeItem>> current = byNamespace.get(namespace(limitRange));
         if (current == null) {

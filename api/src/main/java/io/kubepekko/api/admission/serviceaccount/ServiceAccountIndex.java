@@ -2,6 +2,7 @@ package io.kubepekko.api.admission.serviceaccount;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.admission.InformedIndex;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,7 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Writes come from one informer actor; reads see an immutable snapshot, replaced whole on each
  * change.
  */
-public final class ServiceAccountIndex {
+public final class ServiceAccountIndex implements InformedIndex {
 
     /** How long an account found live counts without the informer: its event is ms behind. */
     static final Duration CONFIRMED_FOR = Duration.ofSeconds(10);
@@ -61,6 +62,7 @@ public final class ServiceAccountIndex {
     }
 
     /** A relist: what is listed now is all there is. */
+    @Override
     public synchronized void replace(List<? extends JsonNode> accounts) {
         Map<String, ObjectNode> fresh = new HashMap<>();
         for (JsonNode account : accounts) {
@@ -71,13 +73,15 @@ public final class ServiceAccountIndex {
     }
 
     /** An account added or changed. */
-    public synchronized void put(ObjectNode account) {
+    @Override
+    public synchronized void put(JsonNode account) {
         Map<String, ObjectNode> next = new HashMap<>(byKey);
-        next.put(key(account), account);
+        next.put(key(account), (ObjectNode) account);
         byKey = next;
     }
 
     /** An account deleted: found live a moment ago or not, it is gone. */
+    @Override
     public synchronized void remove(JsonNode account) {
         confirmed.remove(key(account));
         if (byKey.containsKey(key(account))) {

@@ -1,6 +1,7 @@
 package io.kubepekko.api.admission.webhook;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kubepekko.api.admission.InformedIndex;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -62,6 +63,35 @@ public final class WebhookIndex {
     public synchronized void remove(boolean isMutating, JsonNode configuration) {
         (isMutating ? mutating : validating).remove(name(configuration));
         publish();
+    }
+
+    /** The mutating configurations' side of the index, as their informer feeds it. */
+    public InformedIndex mutatingConfigurations() {
+        return side(true);
+    }
+
+    /** The validating configurations' side of the index, as their informer feeds it. */
+    public InformedIndex validatingConfigurations() {
+        return side(false);
+    }
+
+    private InformedIndex side(boolean isMutating) {
+        return new InformedIndex() {
+            @Override
+            public void replace(List<? extends JsonNode> objects) {
+                WebhookIndex.this.replace(isMutating, objects);
+            }
+
+            @Override
+            public void put(JsonNode object) {
+                WebhookIndex.this.put(isMutating, object);
+            }
+
+            @Override
+            public void remove(JsonNode object) {
+                WebhookIndex.this.remove(isMutating, object);
+            }
+        };
     }
 
     /** Why the index cannot be trusted yet, or empty once both kinds were listed. */

@@ -3,7 +3,7 @@ package io.kubepekko.actors.controllers;
 import io.kubepekko.actors.Backoff;
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.GroupResource;
-import io.kubepekko.api.admission.InformedObjects;
+import io.kubepekko.api.admission.InformedIndex;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.watch.WatchEvent;
 import java.util.List;
@@ -11,20 +11,22 @@ import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
- * Keeps an {@link InformedObjects} of one resource current for the admission plugins that read it
- * (Priority's PriorityClasses, DefaultStorageClass's StorageClasses), as kube's plugins follow
- * their informers: one {@link Informer}, each relist a replace and each change a put or remove.
- * Every API server runs its own, so admitting a write never waits on another actor.
+ * Keeps an {@link InformedIndex} of one resource current for the admission plugin that reads it
+ * (LimitRanger's LimitRanges, ServiceAccount's accounts, Priority's PriorityClasses,
+ * DefaultStorageClass's StorageClasses, the webhook configurations), as kube's plugins follow their
+ * informers: one {@link Informer} over every namespace, each relist a replace and each change a put
+ * or remove. Every API server runs its own, so admitting a write never waits on another actor; an
+ * object created a moment ago applies once its event reaches this server's watch.
  */
-public final class InformedObjectsSource {
+public final class IndexSource {
 
-    private InformedObjectsSource() {}
+    private IndexSource() {}
 
     /** A source feeding {@code objects} with {@code resource} from {@code controlPlane}. */
     public static Behavior<Informer.Event> create(
             ControlPlane controlPlane,
             GroupResource resource,
-            InformedObjects objects,
+            InformedIndex objects,
             Backoff backoff) {
         return create(
                 Informer.ListWatch.of(controlPlane),
@@ -39,7 +41,7 @@ public final class InformedObjectsSource {
             Informer.ListWatch source,
             Registry registry,
             GroupResource resource,
-            InformedObjects objects,
+            InformedIndex objects,
             Backoff backoff) {
         return Behaviors.setup(
                 ctx -> {

@@ -1,11 +1,13 @@
 package io.kubepekko.actors.controllers;
 
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.actors.Backoff;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.admission.AdmissionRequest;
+import io.kubepekko.api.admission.InformedObjects;
 import io.kubepekko.api.admission.Operation;
 import io.kubepekko.api.admission.limitranger.LimitRangeIndex;
 import io.kubepekko.api.admission.limitranger.LimitRanger;
@@ -33,7 +35,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 /** LimitRanger's index follows the LimitRanges the informer lists and watches. */
-class LimitRangeSourceTest {
+class IndexSourceTest {
 
     private static final ActorTestKit kit = ActorTestKit.create();
     private static final Backoff FAST = new Backoff(Duration.ofMillis(10), Duration.ofMillis(50));
@@ -104,19 +106,21 @@ class LimitRangeSourceTest {
                 .orElse("");
     }
 
+    private static final GroupResource LIMIT_RANGES = new GroupResource("", "limitranges");
+
     @Test
     void listedAndWatchedLimitRangesApplyUntilDeleted() {
         Scripted source = new Scripted();
-        source.lists.put(LimitRangeSource.LIMIT_RANGES, List.of(limitRange("a", "500m")));
+        source.lists.put(LIMIT_RANGES, List.of(limitRange("a", "500m")));
         source.watches.put(
-                LimitRangeSource.LIMIT_RANGES,
+                LIMIT_RANGES,
                 List.of(
                         event(WatchEvent.Type.ADDED, "b", 11, limitRange("b", "1")),
                         event(WatchEvent.Type.DELETED, "a", 12, limitRange("a", "500m"))));
         LimitRangeIndex index = new LimitRangeIndex();
         LimitRanger ranger = new LimitRanger(index);
 
-        kit.spawn(LimitRangeSource.create(source, Registry.builtin(), index, FAST));
+        kit.spawn(IndexSource.create(source, Registry.builtin(), LIMIT_RANGES, index, FAST));
 
         await().atMost(DEADLINE).until(() -> index.readiness().isEmpty());
         // "a" comes first by name: "b" answers only once "a" is gone
@@ -127,5 +131,19 @@ class LimitRangeSourceTest {
                                         .equals(
                                                 "pods \"p\" is forbidden: maximum cpu usage per"
                                                         + " Container is 1, but limit is 2"));
+    }
+
+    @Test
+    void aResourceNotServedCountsAsListedEmpty() {
+        InformedObjects widgets = new InformedObjects("widgets");
+        kit.spawn(
+                IndexSource.create(
+                        new Scripted(),
+                        Registry.builtin(),
+                        new GroupResource("example.com", "widgets"),
+                        widgets,
+                        FAST));
+        await().atMost(DEADLINE).until(() -> widgets.readiness().isEmpty());
+        assertTrue(widgets.all().isEmpty());
     }
 }
