@@ -3,7 +3,6 @@ package io.kubepekko.agent.runtime;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.agent.cri.v1.Mount;
 import io.kubepekko.agent.cri.v1.MountPropagation;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -175,8 +174,9 @@ public final class VolumePlanner {
             JsonNode src = v.get("configMap");
             Map<String, VolumePlan.FileContent> files = new TreeMap<>();
             try {
-                configMapFiles(src, mode(src, "defaultMode", DEFAULT_MODE), inputs, files);
-            } catch (SourceError e) {
+                PayloadSources.configMapFiles(
+                        src, PayloadSources.mode(src, "defaultMode", DEFAULT_MODE), inputs, files);
+            } catch (PayloadSources.SourceError e) {
                 throw PodConfigException.mount(name, e.getMessage());
             }
             return Optional.of(
@@ -188,13 +188,13 @@ public final class VolumePlanner {
             JsonNode src = v.get("secret");
             Map<String, VolumePlan.FileContent> files = new TreeMap<>();
             try {
-                secretFiles(
+                PayloadSources.secretFiles(
                         src,
                         Json.text(src, "secretName"),
-                        mode(src, "defaultMode", DEFAULT_MODE),
+                        PayloadSources.mode(src, "defaultMode", DEFAULT_MODE),
                         inputs,
                         files);
-            } catch (SourceError e) {
+            } catch (PayloadSources.SourceError e) {
                 throw PodConfigException.mount(name, e.getMessage());
             }
             return Optional.of(
@@ -204,9 +204,14 @@ public final class VolumePlanner {
             JsonNode src = v.get("downwardAPI");
             Map<String, VolumePlan.FileContent> files = new TreeMap<>();
             try {
-                downwardFiles(
-                        pod, src, mode(src, "defaultMode", DEFAULT_MODE), node, podIps, files);
-            } catch (SourceError e) {
+                PayloadSources.downwardFiles(
+                        pod,
+                        src,
+                        PayloadSources.mode(src, "defaultMode", DEFAULT_MODE),
+                        node,
+                        podIps,
+                        files);
+            } catch (PayloadSources.SourceError e) {
                 throw PodConfigException.mount(name, e.getMessage());
             }
             return Optional.of(
@@ -216,26 +221,29 @@ public final class VolumePlanner {
                             files));
         } else if (v.has("projected")) {
             JsonNode src = v.get("projected");
-            int defaultMode = mode(src, "defaultMode", DEFAULT_MODE);
+            int defaultMode = PayloadSources.mode(src, "defaultMode", DEFAULT_MODE);
             Map<String, VolumePlan.FileContent> files = new TreeMap<>();
             List<String> errors = new ArrayList<>();
             for (JsonNode s : Json.items(src, "sources")) {
                 try {
                     if (s.has("configMap")) {
-                        configMapFiles(s.get("configMap"), defaultMode, inputs, files);
+                        PayloadSources.configMapFiles(
+                                s.get("configMap"), defaultMode, inputs, files);
                     } else if (s.has("secret")) {
-                        secretFiles(
+                        PayloadSources.secretFiles(
                                 s.get("secret"),
                                 Json.text(s, "secret", "name"),
                                 defaultMode,
                                 inputs,
                                 files);
                     } else if (s.has("downwardAPI")) {
-                        downwardFiles(pod, s.get("downwardAPI"), defaultMode, node, podIps, files);
+                        PayloadSources.downwardFiles(
+                                pod, s.get("downwardAPI"), defaultMode, node, podIps, files);
                     } else if (s.has("serviceAccountToken")) {
-                        tokenFile(s.get("serviceAccountToken"), defaultMode, inputs, files);
+                        PayloadSources.tokenFile(
+                                s.get("serviceAccountToken"), defaultMode, inputs, files);
                     }
-                } catch (SourceError e) {
+                } catch (PayloadSources.SourceError e) {
                     errors.add(e.getMessage());
                 }
             }
@@ -358,156 +366,5 @@ public final class VolumePlanner {
                     throw PodConfigException.containerConfig(
                             "invalid MountPropagation mode: \"" + mode + "\"");
         };
-    }
-
-    /** A source that could not be read; the volume's setup fails with this message. */
-    private static final class SourceError extends Exception {
-        SourceError(String message) {
-            super(message, null, false, false);
-        }
-    }
-
-    private static int mode(JsonNode n, String field, int dflt) {
-        JsonNode v = n.get(field);
-        return v != null && v.isNumber() ? v.intValue() : dflt;
-    }
-
-    /**
-     * The token of a {@code serviceAccountToken} source at its path, with the volume's mode (the
-     * kubelet's projected plugin; without fsUser/fsGroup, which the agent does not apply), or the
-     * token request's failure.
-     */
-    private static void tokenFile(
-            JsonNode src, int mode, PodInputs inputs, Map<String, VolumePlan.FileContent> files)
-            throws SourceError {
-        PodInputs.Token token =
-                inputs.token(TokenRequestKey.of(src))
-                        .orElseThrow(() -> new SourceError("failed to fetch token: not requested"));
-        if (token.error() != null) {
-            throw new SourceError(token.error());
-        }
-        files.put(
-                Json.text(src, "path"),
-                new VolumePlan.FileContent(token.token().getBytes(StandardCharsets.UTF_8), mode));
-    }
-
-    private static void configMapFiles(
-            JsonNode src,
-            int defaultMode,
-            PodInputs inputs,
-            Map<String, VolumePlan.FileContent> files)
-            throws SourceError {
-        String name = Json.text(src, "name");
-        boolean optional = Json.bool(src, "optional");
-        Optional<PodInputs.ConfigMapData> cm = inputs.configMap(name);
-        if (cm.isEmpty()) {
-            if (optional) {
-                return;
-            }
-            throw new SourceError("configmap \"" + name + "\" not found");
-        }
-        Map<String, byte[]> all = new TreeMap<>();
-        cm.get().data().forEach((k, v) -> all.put(k, v.getBytes(StandardCharsets.UTF_8)));
-        all.putAll(cm.get().binaryData());
-        List<JsonNode> items = Json.items(src, "items");
-        if (items.isEmpty()) {
-            all.forEach((k, v) -> files.put(k, new VolumePlan.FileContent(v, defaultMode)));
-            return;
-        }
-        for (JsonNode item : items) {
-            String key = Json.text(item, "key");
-            byte[] data = all.get(key);
-            if (data == null) {
-                if (optional) {
-                    continue;
-                }
-                throw new SourceError("configmap references non-existent config key: " + key);
-            }
-            files.put(
-                    Json.text(item, "path"),
-                    new VolumePlan.FileContent(data, mode(item, "mode", defaultMode)));
-        }
-    }
-
-    private static void secretFiles(
-            JsonNode src,
-            String name,
-            int defaultMode,
-            PodInputs inputs,
-            Map<String, VolumePlan.FileContent> files)
-            throws SourceError {
-        boolean optional = Json.bool(src, "optional");
-        Optional<PodInputs.SecretData> secret = inputs.secret(name);
-        if (secret.isEmpty()) {
-            if (optional) {
-                return;
-            }
-            throw new SourceError("secret \"" + name + "\" not found");
-        }
-        List<JsonNode> items = Json.items(src, "items");
-        if (items.isEmpty()) {
-            new TreeMap<>(secret.get().data())
-                    .forEach((k, v) -> files.put(k, new VolumePlan.FileContent(v, defaultMode)));
-            return;
-        }
-        for (JsonNode item : items) {
-            String key = Json.text(item, "key");
-            byte[] data = secret.get().data().get(key);
-            if (data == null) {
-                if (optional) {
-                    continue;
-                }
-                throw new SourceError("references non-existent secret key: " + key);
-            }
-            files.put(
-                    Json.text(item, "path"),
-                    new VolumePlan.FileContent(data, mode(item, "mode", defaultMode)));
-        }
-    }
-
-    private static void downwardFiles(
-            JsonNode pod,
-            JsonNode src,
-            int defaultMode,
-            NodeContext node,
-            List<String> podIps,
-            Map<String, VolumePlan.FileContent> files)
-            throws SourceError {
-        for (JsonNode item : Json.items(src, "items")) {
-            String value;
-            try {
-                if (item.has("fieldRef")) {
-                    value =
-                            DownwardApi.field(
-                                    pod, Json.text(item, "fieldRef", "fieldPath"), node, podIps);
-                } else if (item.has("resourceFieldRef")) {
-                    JsonNode ref = item.get("resourceFieldRef");
-                    String containerName = Json.text(ref, "containerName");
-                    JsonNode container =
-                            EnvironmentBuilder.findContainer(pod, containerName)
-                                    .orElseThrow(
-                                            () ->
-                                                    new SourceError(
-                                                            "container "
-                                                                    + containerName
-                                                                    + " not found"));
-                    value =
-                            DownwardApi.resource(
-                                    container,
-                                    Json.text(ref, "resource"),
-                                    Json.text(ref, "divisor"),
-                                    node);
-                } else {
-                    continue;
-                }
-            } catch (PodConfigException e) {
-                throw new SourceError(e.getMessage());
-            }
-            files.put(
-                    Json.text(item, "path"),
-                    new VolumePlan.FileContent(
-                            value.getBytes(StandardCharsets.UTF_8),
-                            mode(item, "mode", defaultMode)));
-        }
     }
 }
