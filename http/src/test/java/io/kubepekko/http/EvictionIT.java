@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -28,7 +30,14 @@ class EvictionIT {
             "Cannot evict pod as it would violate the pod's disruption budget.";
     private static final AtomicInteger names = new AtomicInteger();
 
-    @RegisterExtension static final TestApiServer api = TestApiServer.perClass();
+    /** A stale DisruptionTarget condition is reset after 3 s here (kube: 2 min). */
+    @RegisterExtension
+    static final TestApiServer api =
+            TestApiServer.perClass(
+                    s ->
+                            s.withConfig(
+                                    "kubepekko.controllers.disruption-controller"
+                                            + ".stale-pod-disruption-timeout = 3s"));
 
     private static String newNamespace() {
         String ns = "evict-" + names.incrementAndGet();
@@ -237,6 +246,52 @@ class EvictionIT {
         assertEquals("EvictionByEvictionAPI", target.get("reason").asText());
         assertEquals("Eviction API: evicting", target.get("message").asText());
         evict(ns, "b", eviction("b")).assertStatus(429, "TooManyRequests", VIOLATES);
+    }
+
+    /**
+     * kube's stale-pod-disruption clean-up: a pod an eviction marked but that is not being deleted
+     * (its delete failed) has the condition reset to False once the timeout passed; one the kubelet
+     * marked keeps it.
+     */
+    @Test
+    void aStaleDisruptionTargetIsResetToFalseButNotTheKubeletsOne() {
+        String ns = newNamespace();
+        runningPod(ns, "kubelets", true, null);
+        runningPod(ns, "evicted", true, null);
+        markDisruptionTarget(ns, "kubelets", "TerminationByKubelet");
+        markDisruptionTarget(ns, "evicted", "EvictionByEvictionAPI");
+        JsonNode[] reset = new JsonNode[1];
+        await().atMost(Duration.ofSeconds(30))
+                .until(
+                        () -> {
+                            reset[0] = disruptionTarget(ns, "evicted");
+                            return reset[0].path("status").asText().equals("False");
+                        });
+        assertFalse(reset[0].has("reason"), reset[0].toString());
+        assertFalse(reset[0].has("message"), reset[0].toString());
+        assertEquals("True", disruptionTarget(ns, "kubelets").path("status").asText());
+        assertEquals("Running", api.get(pods(ns) + "/evicted").json().at("/status/phase").asText());
+    }
+
+    private static void markDisruptionTarget(String ns, String name, String reason) {
+        ObjectNode pod = api.get(pods(ns) + "/" + name).assertCode(200).json();
+        ((ArrayNode) pod.at("/status/conditions"))
+                .addObject()
+                .put("type", "DisruptionTarget")
+                .put("status", "True")
+                .put("reason", reason)
+                .put("message", "Eviction API: evicting")
+                .put("lastTransitionTime", Instant.now().toString());
+        api.put(pods(ns) + "/" + name + "/status", pod.toString()).assertCode(200);
+    }
+
+    private static JsonNode disruptionTarget(String ns, String name) {
+        for (JsonNode c : api.get(pods(ns) + "/" + name).json().at("/status/conditions")) {
+            if (c.path("type").asText().equals("DisruptionTarget")) {
+                return c;
+            }
+        }
+        throw new AssertionError("no DisruptionTarget condition on " + name);
     }
 
     @Test

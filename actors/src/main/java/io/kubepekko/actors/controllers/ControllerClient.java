@@ -77,11 +77,18 @@ final class ControllerClient {
     /** A JSON merge patch of the object itself. */
     CompletionStage<WriteResult.Success> mergePatch(
             ResourceType type, String namespace, String name, byte[] patch) {
+        return mergePatch(type, namespace, name, null, patch);
+    }
+
+    /** A JSON merge patch of the object's {@code subresource} (null: the object itself). */
+    CompletionStage<WriteResult.Success> mergePatch(
+            ResourceType type, String namespace, String name, String subresource, byte[] patch) {
         return succeeded(
                 controlPlane.write(
                         type,
                         namespace,
-                        new WriteOp.Patch(name, PatchType.MERGE_PATCH, patch, null, OPTIONS)));
+                        new WriteOp.Patch(
+                                name, PatchType.MERGE_PATCH, patch, subresource, OPTIONS)));
     }
 
     /** A PUT of the whole object, or of {@code subresource} ({@code status}, {@code finalize}). */

@@ -6,8 +6,10 @@ import com.typesafe.config.Config;
 import io.kubepekko.actors.Backoff;
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.GroupResource;
+import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.policy.DisruptionStatus;
+import io.kubepekko.api.policy.StaleDisruptionConditions;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.Failures;
 import io.kubepekko.api.watch.PartialJson;
@@ -39,7 +41,9 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * differs, with the budget's resourceVersion; a 409 is retried after a back-off from the informer's
  * newer copy. A budget whose status cannot be computed gets kube's fail-safe status: no disruption
  * allowed, reason {@code SyncFailed}. A budget with pending evictions is looked at again when the
- * first of them expires.
+ * first of them expires. A pod whose {@code DisruptionTarget} condition an eviction set but which
+ * is still not being deleted after {@code stale-pod-disruption-timeout} gets the condition reset to
+ * {@code False} ({@link StaleDisruptionConditions}), as kube's stale-pod-disruption worker does.
  */
 public final class DisruptionController extends AbstractBehavior<DisruptionController.Command> {
 
@@ -53,18 +57,27 @@ public final class DisruptionController extends AbstractBehavior<DisruptionContr
 
     private record Requeue(String key) implements Command {}
 
+    /** Time to look at the pod {@code namespace/name}'s DisruptionTarget condition again. */
+    private record StaleCheck(String key) implements Command {}
+
+    /** A stale condition's reset was written, or failed. */
+    private record StaleReset(String key, Throwable failure) implements Command {}
+
     /**
      * @param workers budgets synced at once
      * @param informer the informers' back-off
-     * @param retry back-off of a budget whose sync failed
+     * @param retry back-off of a budget whose sync failed (and of a failed condition reset)
+     * @param staleTimeout how long a pod may keep an eviction's DisruptionTarget condition without
+     *     being deleted
      */
-    public record Settings(int workers, Backoff informer, Backoff retry) {
+    public record Settings(int workers, Backoff informer, Backoff retry, Duration staleTimeout) {
         /** {@code kubepekko.controllers.disruption-controller} of the server's config. */
         static Settings fromConfig(Config config) {
             return new Settings(
                     config.getInt("workers"),
                     Backoff.fromConfig(config.getConfig("informer-backoff")),
-                    Backoff.fromConfig(config.getConfig("retry-backoff")));
+                    Backoff.fromConfig(config.getConfig("retry-backoff")),
+                    config.getDuration("stale-pod-disruption-timeout"));
         }
     }
 
@@ -75,6 +88,7 @@ public final class DisruptionController extends AbstractBehavior<DisruptionContr
                             "metadata.name",
                             "metadata.namespace",
                             "metadata.uid",
+                            "metadata.resourceVersion",
                             "metadata.labels",
                             "metadata.ownerReferences",
                             "metadata.deletionTimestamp",
@@ -88,6 +102,7 @@ public final class DisruptionController extends AbstractBehavior<DisruptionContr
     private final Clock clock;
     private final TimerScheduler<Command> timers;
     private final WorkQueue queue;
+    private final Settings settings;
 
     /** Every budget by {@code namespace/name}, whole (its status is written back whole). */
     private final Map<String, ObjectNode> budgets = new HashMap<>();
@@ -125,6 +140,7 @@ public final class DisruptionController extends AbstractBehavior<DisruptionContr
                         .orElseThrow();
         this.clock = clock;
         this.timers = timers;
+        this.settings = settings;
         this.queue =
                 new WorkQueue(
                         settings.workers(),
@@ -159,6 +175,8 @@ public final class DisruptionController extends AbstractBehavior<DisruptionContr
                             drain();
                             return this;
                         })
+                .onMessage(StaleCheck.class, c -> onStaleCheck(c.key()))
+                .onMessage(StaleReset.class, this::onStaleReset)
                 .build();
     }
 
@@ -221,6 +239,61 @@ public final class DisruptionController extends AbstractBehavior<DisruptionContr
     private void rememberPod(ObjectNode pod) {
         pods.computeIfAbsent(ObjectMeta.namespace(pod), n -> new HashMap<>())
                 .put(ObjectMeta.name(pod), pod);
+        onStaleCheck(key(pod));
+    }
+
+    // ---------------------------------------------------------------- stale DisruptionTarget
+
+    /** Resets the pod's condition if it is stale now, else looks again when it will be. */
+    private Behavior<Command> onStaleCheck(String key) {
+        ObjectNode pod = pod(key);
+        String timer = "stale-" + key;
+        Optional<Duration> staleIn =
+                pod == null
+                        ? Optional.empty()
+                        : StaleDisruptionConditions.staleIn(
+                                pod, clock.instant(), settings.staleTimeout());
+        if (staleIn.isEmpty()) {
+            timers.cancel(timer);
+        } else if (staleIn.get().isZero()) {
+            timers.cancel(timer);
+            getContext()
+                    .pipeToSelf(
+                            client.mergePatch(
+                                    podType,
+                                    ObjectMeta.namespace(pod),
+                                    ObjectMeta.name(pod),
+                                    "status",
+                                    Json.bytes(
+                                            StaleDisruptionConditions.resetPatch(
+                                                    pod, clock.instant()))),
+                            (done, e) -> new StaleReset(key, e));
+        } else {
+            timers.startSingleTimer(timer, new StaleCheck(key), staleIn.get());
+        }
+        return this;
+    }
+
+    private Behavior<Command> onStaleReset(StaleReset reset) {
+        if (reset.failure() == null) {
+            getContext()
+                    .getLog()
+                    .debug("reset stale DisruptionTarget condition of pod {}", reset.key());
+        } else if (ControllerClient.code(reset.failure()) != 404
+                && ControllerClient.code(reset.failure()) != 409) {
+            // A 409: the pod changed, and its informer event checks it again.
+            timers.startSingleTimer(
+                    "stale-" + reset.key(),
+                    new StaleCheck(reset.key()),
+                    settings.retry().initial());
+        }
+        return this;
+    }
+
+    private ObjectNode pod(String key) {
+        int slash = key.indexOf('/');
+        Map<String, ObjectNode> inNamespace = pods.get(key.substring(0, slash));
+        return inNamespace == null ? null : inNamespace.get(key.substring(slash + 1));
     }
 
     private void drain() {
