@@ -26,7 +26,6 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -59,6 +58,11 @@ class AdmissionWebhookIT {
 
     @RegisterExtension static final TestApiServer api = TestApiServer.perClass();
 
+    /** The Service the serving certificate names: {@code webhook.hooks-svc.svc}. */
+    private static final String SERVICE = "webhook";
+
+    private static final String SERVICE_NS = "hooks-svc";
+
     private static HttpsServer webhooks;
     private static ExecutorService executor;
     private static String base;
@@ -74,7 +78,9 @@ class AdmissionWebhookIT {
                         ca,
                         CertificateIssuer.subject("webhook", List.of()),
                         CertificateIssuer.Usage.SERVER,
-                        ServingNames.of("localhost", Optional.empty(), "127.0.0.1"),
+                        new ServingNames(
+                                List.of("localhost", SERVICE + "." + SERVICE_NS + ".svc"),
+                                List.of("127.0.0.1")),
                         now,
                         Duration.ofDays(1));
         KeyStore keys = KeyStore.getInstance("PKCS12");
@@ -387,5 +393,105 @@ class AdmissionWebhookIT {
         assertEquals(201, r.code(), r.text());
         assertEquals(List.of("299 - \"careful now\""), r.headers().allValues("Warning"));
         assertFalse(received.get("/warn").isEmpty());
+    }
+
+    /**
+     * A webhook of case {@code c} calling Service {@code service} of SERVICE_NS at {@code path}.
+     */
+    private static String serviceHook(String c, String name, String service, String path) {
+        return hook(c, name, "/unused", "")
+                .replace(
+                        "'url':'" + base + "/unused'",
+                        "'service':{'namespace':'"
+                                + SERVICE_NS
+                                + "','name':'"
+                                + service
+                                + "','path':'"
+                                + path
+                                + "'}");
+    }
+
+    private static void serviceWithEndpoints(String name) {
+        api.create(
+                "/api/v1/namespaces/" + SERVICE_NS + "/services",
+                json(
+                        "{'apiVersion':'v1','kind':'Service','metadata':{'name':'"
+                                + name
+                                + "'},'spec':{'ports':[{'name':'https','port':443,'targetPort':8443}]}}"));
+        api.create(
+                "/api/v1/namespaces/" + SERVICE_NS + "/endpoints",
+                json(
+                        "{'apiVersion':'v1','kind':'Endpoints','metadata':{'name':'"
+                                + name
+                                + "'},'subsets':[{'addresses':[{'ip':'127.0.0.1'}],"
+                                + "'ports':[{'name':'https','port':"
+                                + webhooks.getAddress().getPort()
+                                + "}]}]}"));
+    }
+
+    @Test
+    void aServiceReferenceCallsAReadyEndpointVerifyingTheServicesName() {
+        api.create(
+                "/api/v1/namespaces",
+                json(
+                        "{'apiVersion':'v1','kind':'Namespace','metadata':{'name':'"
+                                + SERVICE_NS
+                                + "'}}"));
+        String c = newCase();
+        configure(c, false, serviceHook(c, "svc.example.com", SERVICE, "/deny/svc"));
+        String post = "Post \"https://webhook.hooks-svc.svc:443/deny/svc?timeout=10s\": ";
+        String failed =
+                "Internal error occurred: failed calling webhook \"svc.example.com\": failed to"
+                        + " call webhook: ";
+
+        Response r = api.post(configMaps(c), configMap("cm", "{}"));
+        assertEquals(500, r.code(), r.text());
+        assertEquals(
+                failed + post + "service \"webhook\" not found", r.json().path("message").asText());
+
+        api.create(
+                "/api/v1/namespaces/" + SERVICE_NS + "/services",
+                json(
+                        "{'apiVersion':'v1','kind':'Service','metadata':{'name':'"
+                                + SERVICE
+                                + "'},'spec':{'ports':[{'name':'https','port':443,'targetPort':8443}]}}"));
+        r = api.post(configMaps(c), configMap("cm", "{}"));
+        assertEquals(500, r.code(), r.text());
+        assertEquals(
+                failed + post + "no endpoints available for service \"webhook\"",
+                r.json().path("message").asText());
+
+        api.create(
+                "/api/v1/namespaces/" + SERVICE_NS + "/endpoints",
+                json(
+                        "{'apiVersion':'v1','kind':'Endpoints','metadata':{'name':'"
+                                + SERVICE
+                                + "'},'subsets':[{'addresses':[{'ip':'127.0.0.1'}],"
+                                + "'ports':[{'name':'https','port':"
+                                + webhooks.getAddress().getPort()
+                                + "}]}]}"));
+        r = api.post(configMaps(c), configMap("cm", "{}"));
+        assertEquals(403, r.code(), r.text());
+        assertEquals(
+                "admission webhook \"svc.example.com\" denied the request: no configmaps here",
+                r.json().path("message").asText());
+        assertFalse(received.get("/deny/svc").isEmpty());
+
+        // Another Service to the same endpoint: the certificate does not name it.
+        String other = newCase();
+        serviceWithEndpoints("other");
+        configure(other, false, serviceHook(other, "other.example.com", "other", "/deny/other"));
+        r = api.post(configMaps(other), configMap("cm", "{}"));
+        assertEquals(500, r.code(), r.text());
+        assertTrue(
+                r.json()
+                        .path("message")
+                        .asText()
+                        .endsWith(
+                                "tls: failed to verify certificate: x509: certificate is valid for"
+                                        + " localhost, webhook.hooks-svc.svc, not"
+                                        + " other.hooks-svc.svc"),
+                r.text());
+        assertFalse(received.containsKey("/deny/other"));
     }
 }

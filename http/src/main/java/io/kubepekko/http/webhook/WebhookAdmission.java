@@ -46,7 +46,7 @@ public final class WebhookAdmission {
     private final WebhookCaller caller;
     private final Supplier<String> uids;
     private final MatchConditions conditions;
-    private final WebhookEndpoints endpoints = new WebhookEndpoints();
+    private final WebhookEndpoints endpoints;
 
     /**
      * @param index the configured webhooks, kept current by the server's informers
@@ -64,6 +64,7 @@ public final class WebhookAdmission {
         this.caller = caller;
         this.uids = uids;
         this.conditions = conditions;
+        this.endpoints = new WebhookEndpoints(controlPlane);
     }
 
     /** Asks no webhook: every write goes on as it came. */
