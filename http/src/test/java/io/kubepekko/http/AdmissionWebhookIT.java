@@ -494,4 +494,36 @@ class AdmissionWebhookIT {
                 r.text());
         assertFalse(received.containsKey("/deny/other"));
     }
+
+    @Test
+    void aDeleteCollectionCallsTheWebhooksForEachItem() {
+        String c = newCase();
+        configure(
+                c,
+                false,
+                hook(
+                                c,
+                                "deny.example.com",
+                                "/deny/" + c,
+                                "'objectSelector':{'matchLabels':{'checked':'yes'}}")
+                        .replace("'operations':['CREATE']", "'operations':['DELETE']"));
+        api.create(configMaps(c), configMap("free", "{}"));
+        api.create(configMaps(c), configMap("held", "{'checked':'yes'}"));
+
+        Response r = api.delete(configMaps(c));
+        assertEquals(403, r.code(), r.text());
+        assertEquals(
+                "admission webhook \"deny.example.com\" denied the request: no configmaps here",
+                r.json().path("message").asText());
+        assertEquals(200, api.get(configMaps(c) + "/held").code());
+        List<JsonNode> reviews = received.get("/deny/" + c);
+        assertEquals(1, reviews.size(), reviews.toString());
+        JsonNode request = reviews.get(0).path("request");
+        assertEquals("DELETE", request.path("operation").asText());
+        // kube's DeleteCollection admits each item with the request's attributes: no name.
+        assertEquals("", request.path("name").asText());
+        assertEquals(c, request.path("namespace").asText());
+        assertEquals("held", request.at("/oldObject/metadata/name").asText());
+        assertEquals("DeleteOptions", request.at("/options/kind").asText());
+    }
 }

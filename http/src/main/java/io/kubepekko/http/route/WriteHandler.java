@@ -186,7 +186,9 @@ final class WriteHandler {
                         r.info().namespace(),
                         listed,
                         deletionOptions(r),
-                        r.user())
+                        r.user(),
+                        (item, op) ->
+                                webhooks.deleteItem(kind, r.info().namespace(), item, op, r.user()))
                 .thenApply(
                         done -> {
                             if (done instanceof ControlPlane.CollectionDeletion.Refused refused) {

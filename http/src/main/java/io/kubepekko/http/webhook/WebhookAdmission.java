@@ -146,6 +146,59 @@ public final class WebhookAdmission {
                         });
     }
 
+    /**
+     * One item of {@code user}'s deletecollection in {@code namespace} ({@code item} as listed,
+     * stored): kube asks the webhooks for each item with the request's own attributes (its
+     * namespace, no name: kube's DeleteCollection admits with an empty name) and the item as the
+     * old object, then deletes it unless refused.
+     */
+    public CompletionStage<WriteResult> deleteItem(
+            ServedKind kind, String namespace, byte[] item, WriteOp.Delete op, UserInfo user) {
+        ObjectNode stored = kind.fromStorage(Json.parseTrusted(item));
+        String itemNamespace = stored.path("metadata").path("namespace").asText("");
+        if (index.isEmpty()) {
+            return controlPlane.write(kind.storageType(), itemNamespace, op, user);
+        }
+        WebhookRequest b = base(kind, namespace, op, user);
+        WebhookRequest request =
+                new WebhookRequest(
+                        b.operation(),
+                        b.kind(),
+                        b.resource(),
+                        "",
+                        namespace,
+                        "",
+                        user,
+                        null,
+                        stored,
+                        b.dryRun(),
+                        b.options());
+        List<WebhookRules.Version> versions = versions(kind);
+        List<Webhook> mutating = candidates(index.mutating(), request, versions);
+        List<Webhook> validating = candidates(index.validating(), request, versions);
+        if (mutating.isEmpty() && validating.isEmpty()) {
+            return controlPlane.write(kind.storageType(), itemNamespace, op, user);
+        }
+        return namespaceLabels(mutating, validating, request)
+                .thenCompose(
+                        labels ->
+                                new WebhookCalls(
+                                                caller,
+                                                uids,
+                                                kindsByVersion(kind),
+                                                labels,
+                                                conditions,
+                                                endpoints)
+                                        .admit(request, mutating, validating, versions))
+                .thenCompose(
+                        admitted ->
+                                admitted.refusal() != null
+                                        ? CompletableFuture.<WriteResult>completedFuture(
+                                                new WriteResult.Refused(admitted.refusal()))
+                                        : controlPlane.write(
+                                                kind.storageType(), itemNamespace, op, user));
+    }
+
     private static CompletionStage<Written> plain(
             ControlPlane plane, ServedKind kind, String namespace, WriteOp op, UserInfo user) {
         return plane.write(kind.storageType(), namespace, op, user)
