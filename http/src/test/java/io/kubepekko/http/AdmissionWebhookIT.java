@@ -526,4 +526,74 @@ class AdmissionWebhookIT {
         assertEquals("held", request.at("/oldObject/metadata/name").asText());
         assertEquals("DeleteOptions", request.at("/options/kind").asText());
     }
+
+    @Test
+    void subresourceCreatesCallTheWebhooksTheirRulesName() {
+        String c = newCase();
+        configure(
+                c,
+                false,
+                hook(c, "deny.example.com", "/deny/" + c, "")
+                        .replace(
+                                "'resources':['configmaps']",
+                                "'resources':['pods/eviction','pods/binding','bindings',"
+                                        + "'serviceaccounts/token']"));
+        String pods = "/api/v1/namespaces/" + c + "/pods";
+        api.create(
+                pods,
+                json(
+                        "{'apiVersion':'v1','kind':'Pod','metadata':{'name':'p'},"
+                                + "'spec':{'containers':[{'name':'c','image':'nginx:1.27'}]}}"));
+        String denied =
+                "admission webhook \"deny.example.com\" denied the request: no configmaps here";
+
+        Response r =
+                api.post(
+                        pods + "/p/eviction",
+                        json(
+                                "{'apiVersion':'policy/v1','kind':'Eviction',"
+                                        + "'metadata':{'name':'p'}}"));
+        assertEquals(403, r.code(), r.text());
+        assertEquals(denied, r.json().path("message").asText());
+        assertEquals(200, api.get(pods + "/p").code());
+        JsonNode eviction = received.get("/deny/" + c).get(0).path("request");
+        assertEquals("CREATE", eviction.path("operation").asText());
+        assertEquals("Eviction", eviction.at("/kind/kind").asText());
+        assertEquals("policy", eviction.at("/kind/group").asText());
+        assertEquals("pods", eviction.at("/resource/resource").asText());
+        assertEquals("eviction", eviction.path("subResource").asText());
+        assertEquals("p", eviction.path("name").asText());
+        assertEquals("Eviction", eviction.at("/object/kind").asText());
+
+        String binding =
+                json(
+                        "{'apiVersion':'v1','kind':'Binding','metadata':{'name':'p'},"
+                                + "'target':{'apiVersion':'v1','kind':'Node','name':'n1'}}");
+        r = api.post(pods + "/p/binding", binding);
+        assertEquals(403, r.code(), r.text());
+        assertEquals(denied, r.json().path("message").asText());
+        r = api.post("/api/v1/namespaces/" + c + "/bindings", binding);
+        assertEquals(403, r.code(), r.text());
+        assertEquals("", api.get(pods + "/p").json().at("/spec/nodeName").asText());
+
+        await().atMost(DEADLINE)
+                .until(
+                        () ->
+                                api.get("/api/v1/namespaces/" + c + "/serviceaccounts/default")
+                                                .code()
+                                        == 200);
+        r =
+                api.post(
+                        "/api/v1/namespaces/" + c + "/serviceaccounts/default/token",
+                        json("{'apiVersion':'authentication.k8s.io/v1','kind':'TokenRequest'}"));
+        assertEquals(403, r.code(), r.text());
+        assertEquals(denied, r.json().path("message").asText());
+        List<JsonNode> reviews = received.get("/deny/" + c);
+        assertEquals(4, reviews.size());
+        assertEquals("binding", reviews.get(1).at("/request/subResource").asText());
+        assertEquals("bindings", reviews.get(2).at("/request/resource/resource").asText());
+        assertEquals("", reviews.get(2).at("/request/subResource").asText());
+        assertEquals("TokenRequest", reviews.get(3).at("/request/kind/kind").asText());
+        assertEquals("token", reviews.get(3).at("/request/subResource").asText());
+    }
 }

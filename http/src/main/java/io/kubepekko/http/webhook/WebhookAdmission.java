@@ -3,6 +3,7 @@ package io.kubepekko.http.webhook;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.GroupResource;
+import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.admission.webhook.MatchConditions;
 import io.kubepekko.api.admission.webhook.Webhook;
 import io.kubepekko.api.admission.webhook.WebhookIndex;
@@ -197,6 +198,69 @@ public final class WebhookAdmission {
                                                 new WriteResult.Refused(admitted.refusal()))
                                         : controlPlane.write(
                                                 kind.storageType(), itemNamespace, op, user));
+    }
+
+    /**
+     * What the webhooks made of the body of a create that is not an object's (a subresource's:
+     * {@code pods/binding}, {@code pods/eviction}, {@code serviceaccounts/token}; or {@code
+     * bindings}): the body to go on with (a mutating webhook's patch applied), or the refusal.
+     */
+    public record Body(ObjectNode object, ApiStatus refusal, List<String> warnings) {}
+
+    /**
+     * {@code user}'s create of {@code body} (of {@code bodyKind}) through {@code subresource} of
+     * {@code name} in {@code type} (empty subresource: a create of {@code type} itself): the
+     * webhooks whose rules match it ({@code pods/eviction}, {@code *}{@code /*}) are called with
+     * kube's attributes for it, the body as the object.
+     */
+    public CompletionStage<Body> create(
+            ResourceType type,
+            String subresource,
+            String namespace,
+            String name,
+            GroupVersionKind bodyKind,
+            ObjectNode body,
+            boolean dryRun,
+            String fieldManager,
+            UserInfo user) {
+        if (index.isEmpty()) {
+            return CompletableFuture.completedFuture(new Body(body, null, List.of()));
+        }
+        WebhookRequest.Gvr gvr =
+                new WebhookRequest.Gvr(type.group(), type.version(), type.resource());
+        WebhookRequest.Gvk gvk =
+                new WebhookRequest.Gvk(bodyKind.group(), bodyKind.version(), bodyKind.kind());
+        WebhookRequest request =
+                new WebhookRequest(
+                        "CREATE",
+                        gvk,
+                        gvr,
+                        subresource,
+                        namespace,
+                        name,
+                        user,
+                        body,
+                        null,
+                        dryRun,
+                        WebhookOptions.create(dryRun, fieldManager));
+        List<WebhookRules.Version> versions = List.of(new WebhookRules.Version(gvr, gvk));
+        List<Webhook> mutating = candidates(index.mutating(), request, versions);
+        List<Webhook> validating = candidates(index.validating(), request, versions);
+        if (mutating.isEmpty() && validating.isEmpty()) {
+            return CompletableFuture.completedFuture(new Body(body, null, List.of()));
+        }
+        return namespaceLabels(mutating, validating, request)
+                .thenCompose(
+                        labels ->
+                                new WebhookCalls(
+                                                caller,
+                                                uids,
+                                                Map.of(),
+                                                labels,
+                                                conditions,
+                                                endpoints)
+                                        .admit(request, mutating, validating, versions))
+                .thenApply(a -> new Body(a.object(), a.refusal(), a.warnings()));
     }
 
     private static CompletionStage<Written> plain(
