@@ -130,18 +130,21 @@ class AdmissionWebhookIT {
                             answer(
                                     uid,
                                     "'allowed':false,'status':{'code':403,'message':'no configmaps here'}");
-            case "label" ->
-                    response =
-                            answer(
-                                    uid,
-                                    "'allowed':true,'patchType':'JSONPatch','patch':'"
-                                            + Base64.getEncoder()
-                                                    .encodeToString(
-                                                            json("[{'op':'add','path':'/metadata/labels/mutated','value':'yes'}]")
-                                                                    .getBytes(
-                                                                            StandardCharsets.UTF_8))
-                                            + "'");
+            case "label" -> response = labelPatch(uid);
             case "warn" -> response = answer(uid, "'allowed':true,'warnings':['careful now']");
+            case "interfere" -> {
+                // The first call writes the object itself, between the server's dry run and its
+                // store of what the webhook answers.
+                if (received.get(path).size() == 1) {
+                    String target = review.at("/request/object/metadata/name").asText();
+                    String ns = review.at("/request/namespace").asText();
+                    api.patch(
+                            configMaps(ns) + "/" + target,
+                            "application/merge-patch+json",
+                            json("{'data':{'meanwhile':'written'}}"));
+                }
+                response = labelPatch(uid);
+            }
             case "garbage" -> response = "this is not a review";
             case "hang" -> {
                 try {
@@ -158,6 +161,18 @@ class AdmissionWebhookIT {
         exchange.sendResponseHeaders(200, out.length);
         exchange.getResponseBody().write(out);
         exchange.close();
+    }
+
+    /** Allowed, with a JSON patch adding the label mutated=yes. */
+    private static String labelPatch(String uid) {
+        return answer(
+                uid,
+                "'allowed':true,'patchType':'JSONPatch','patch':'"
+                        + Base64.getEncoder()
+                                .encodeToString(
+                                        json("[{'op':'add','path':'/metadata/labels/mutated','value':'yes'}]")
+                                                .getBytes(StandardCharsets.UTF_8))
+                        + "'");
     }
 
     private static String answer(String uid, String fields) {
@@ -595,5 +610,33 @@ class AdmissionWebhookIT {
         assertEquals("", reviews.get(2).at("/request/subResource").asText());
         assertEquals("TokenRequest", reviews.get(3).at("/request/kind/kind").asText());
         assertEquals("token", reviews.get(3).at("/request/subResource").asText());
+    }
+
+    @Test
+    void aPatchAWebhookChangedIsMadeAgainWhenTheObjectChangedMeanwhile() {
+        String c = newCase();
+        configure(
+                c,
+                true,
+                hook(c, "interfere.example.com", "/interfere/" + c, "")
+                        .replace("'operations':['CREATE']", "'operations':['UPDATE']"));
+        api.create(configMaps(c), configMap("cm", "{'app':'web'}"));
+
+        Response r =
+                api.patch(
+                        configMaps(c) + "/cm",
+                        "application/merge-patch+json",
+                        json("{'data':{'k':'patched'}}"));
+        assertEquals(200, r.code(), r.text());
+        JsonNode stored = api.get(configMaps(c) + "/cm").json();
+        assertEquals("patched", stored.at("/data/k").asText());
+        assertEquals("written", stored.at("/data/meanwhile").asText());
+        assertEquals("yes", stored.at("/metadata/labels/mutated").asText());
+        // The webhook's own write called it too (the second review); the patch was then asked
+        // again on the object that write left.
+        List<JsonNode> reviews = received.get("/interfere/" + c);
+        assertEquals(3, reviews.size());
+        assertEquals("written", reviews.get(2).at("/request/object/data/meanwhile").asText());
+        assertEquals("patched", reviews.get(2).at("/request/object/data/k").asText());
     }
 }

@@ -17,6 +17,7 @@ import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOptions;
 import io.kubepekko.api.store.WriteResult;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
@@ -77,9 +79,60 @@ public final class WebhookAdmission {
     /** A write's answer with the warnings the webhooks gave. */
     public record Written(WriteResult result, List<String> warnings) {}
 
+    /**
+     * How often a write a mutating webhook changed is made again from the start when the object
+     * changed between its dry run and its store: kube's patch handler retries a conflict up to 5
+     * times ({@code maxRetryWhenPatchConflicts}), re-applying the patch and asking admission again.
+     */
+    private static final int CONFLICT_RETRIES = 5;
+
     /** {@code user}'s write {@code op} through {@code kind}, with the webhooks its rules call. */
     public CompletionStage<Written> write(
             ServedKind kind, String namespace, WriteOp op, UserInfo user) {
+        return write(kind, namespace, op, user, CONFLICT_RETRIES);
+    }
+
+    /**
+     * The write, made again when it was stored as an update at the version its dry run read and met
+     * a 409 because another write came in between: kube's guaranteed update would have re-run the
+     * request on the new object. Not when the request itself names a resourceVersion (its
+     * precondition is the user's, and its 409 the answer).
+     */
+    private CompletionStage<Written> write(
+            ServedKind kind, String namespace, WriteOp op, UserInfo user, int retries) {
+        AtomicBoolean rewritten = new AtomicBoolean();
+        return attempt(kind, namespace, op, user, rewritten)
+                .thenCompose(
+                        written ->
+                                retries > 0
+                                                && rewritten.get()
+                                                && conflict(written.result())
+                                                && !namesResourceVersion(op)
+                                        ? write(kind, namespace, op, user, retries - 1)
+                                        : CompletableFuture.completedFuture(written));
+    }
+
+    private static boolean conflict(WriteResult result) {
+        return result instanceof WriteResult.Refused r
+                && r.status().code() == 409
+                && "Conflict".equals(r.status().reason());
+    }
+
+    /** Whether the request carries its own resourceVersion precondition. */
+    private static boolean namesResourceVersion(WriteOp op) {
+        if (op instanceof WriteOp.Update u) {
+            return !u.object().path("metadata").path("resourceVersion").asText("").isEmpty();
+        }
+        if (op instanceof WriteOp.Patch p) {
+            // A patch that sets metadata.resourceVersion makes it the patched object's
+            // precondition.
+            return new String(p.patch(), StandardCharsets.UTF_8).contains("resourceVersion");
+        }
+        return true;
+    }
+
+    private CompletionStage<Written> attempt(
+            ServedKind kind, String namespace, WriteOp op, UserInfo user, AtomicBoolean rewritten) {
         ControlPlane plane = controlPlane;
         if (index.isEmpty() || op instanceof WriteOp.CreateSubresource) {
             return plain(plane, kind, namespace, op, user);
@@ -132,6 +185,7 @@ public final class WebhookAdmission {
                                                                         op,
                                                                         prepared,
                                                                         admitted.object());
+                                                rewritten.set(real != op);
                                                 return plane.write(
                                                                 kind.storageType(),
                                                                 namespace,
