@@ -50,6 +50,7 @@ public final class WebhookAdmission {
     private final Supplier<String> uids;
     private final MatchConditions conditions;
     private final WebhookEndpoints endpoints;
+    private final WebhookSideWrites sideWrites = new WebhookSideWrites(this);
 
     /**
      * @param index the configured webhooks, kept current by the server's informers
@@ -209,49 +210,7 @@ public final class WebhookAdmission {
      */
     public CompletionStage<WriteResult> deleteItem(
             ServedKind kind, String namespace, byte[] item, WriteOp.Delete op, UserInfo user) {
-        ObjectNode stored = kind.fromStorage(Json.parseTrusted(item));
-        String itemNamespace = stored.path("metadata").path("namespace").asText("");
-        if (index.isEmpty()) {
-            return controlPlane.write(kind.storageType(), itemNamespace, op, user);
-        }
-        WebhookRequest b = base(kind, namespace, op, user);
-        WebhookRequest request =
-                new WebhookRequest(
-                        b.operation(),
-                        b.kind(),
-                        b.resource(),
-                        "",
-                        namespace,
-                        "",
-                        user,
-                        null,
-                        stored,
-                        b.dryRun(),
-                        b.options());
-        List<WebhookRules.Version> versions = versions(kind);
-        List<Webhook> mutating = candidates(index.mutating(), request, versions);
-        List<Webhook> validating = candidates(index.validating(), request, versions);
-        if (mutating.isEmpty() && validating.isEmpty()) {
-            return controlPlane.write(kind.storageType(), itemNamespace, op, user);
-        }
-        return namespaceLabels(mutating, validating, request)
-                .thenCompose(
-                        labels ->
-                                new WebhookCalls(
-                                                caller,
-                                                uids,
-                                                kindsByVersion(kind),
-                                                labels,
-                                                conditions,
-                                                endpoints)
-                                        .admit(request, mutating, validating, versions))
-                .thenCompose(
-                        admitted ->
-                                admitted.refusal() != null
-                                        ? CompletableFuture.<WriteResult>completedFuture(
-                                                new WriteResult.Refused(admitted.refusal()))
-                                        : controlPlane.write(
-                                                kind.storageType(), itemNamespace, op, user));
+        return sideWrites.deleteItem(kind, namespace, item, op, user);
     }
 
     /**
@@ -277,44 +236,21 @@ public final class WebhookAdmission {
             boolean dryRun,
             String fieldManager,
             UserInfo user) {
-        if (index.isEmpty()) {
-            return CompletableFuture.completedFuture(new Body(body, null, List.of()));
-        }
-        WebhookRequest.Gvr gvr =
-                new WebhookRequest.Gvr(type.group(), type.version(), type.resource());
-        WebhookRequest.Gvk gvk =
-                new WebhookRequest.Gvk(bodyKind.group(), bodyKind.version(), bodyKind.kind());
-        WebhookRequest request =
-                new WebhookRequest(
-                        "CREATE",
-                        gvk,
-                        gvr,
-                        subresource,
-                        namespace,
-                        name,
-                        user,
-                        body,
-                        null,
-                        dryRun,
-                        WebhookOptions.create(dryRun, fieldManager));
-        List<WebhookRules.Version> versions = List.of(new WebhookRules.Version(gvr, gvk));
-        List<Webhook> mutating = candidates(index.mutating(), request, versions);
-        List<Webhook> validating = candidates(index.validating(), request, versions);
-        if (mutating.isEmpty() && validating.isEmpty()) {
-            return CompletableFuture.completedFuture(new Body(body, null, List.of()));
-        }
-        return namespaceLabels(mutating, validating, request)
-                .thenCompose(
-                        labels ->
-                                new WebhookCalls(
-                                                caller,
-                                                uids,
-                                                Map.of(),
-                                                labels,
-                                                conditions,
-                                                endpoints)
-                                        .admit(request, mutating, validating, versions))
-                .thenApply(a -> new Body(a.object(), a.refusal(), a.warnings()));
+        return sideWrites.create(
+                type, subresource, namespace, name, bodyKind, body, dryRun, fieldManager, user);
+    }
+
+    ControlPlane controlPlane() {
+        return controlPlane;
+    }
+
+    WebhookIndex index() {
+        return index;
+    }
+
+    /** The calls of one write's webhooks, its kind's versions {@code kinds}. */
+    WebhookCalls calls(Map<String, ServedKind> kinds, Map<String, String> namespaceLabels) {
+        return new WebhookCalls(caller, uids, kinds, namespaceLabels, conditions, endpoints);
     }
 
     private static CompletionStage<Written> plain(
@@ -329,7 +265,7 @@ public final class WebhookAdmission {
     }
 
     /** The webhooks whose rules match, in call order. */
-    private static List<Webhook> candidates(
+    static List<Webhook> candidates(
             List<Webhook> hooks, WebhookRequest request, List<WebhookRules.Version> versions) {
         List<Webhook> out = new ArrayList<>();
         for (Webhook h : hooks) {
@@ -344,7 +280,7 @@ public final class WebhookAdmission {
         return out;
     }
 
-    private List<WebhookRules.Version> versions(ServedKind kind) {
+    List<WebhookRules.Version> versions(ServedKind kind) {
         List<WebhookRules.Version> out = new ArrayList<>();
         for (ServedKind v : kindsByVersion(kind).values()) {
             ResourceType t = v.type();
@@ -356,15 +292,14 @@ public final class WebhookAdmission {
         return out;
     }
 
-    private Map<String, ServedKind> kindsByVersion(ServedKind kind) {
+    Map<String, ServedKind> kindsByVersion(ServedKind kind) {
         Map<String, ServedKind> all =
                 controlPlane.registry().servedVersions(kind.storageType().groupResource());
         return all.isEmpty() ? Map.of(kind.apiVersion(), kind) : all;
     }
 
     /** The request as far as known before the write: no objects yet. */
-    private static WebhookRequest base(
-            ServedKind kind, String namespace, WriteOp op, UserInfo user) {
+    static WebhookRequest base(ServedKind kind, String namespace, WriteOp op, UserInfo user) {
         ResourceType t = kind.type();
         String operation;
         String subresource = "";
@@ -461,7 +396,7 @@ public final class WebhookAdmission {
     }
 
     /** The labels of the namespace, read once when a selector asks for them. */
-    private CompletionStage<Map<String, String>> namespaceLabels(
+    CompletionStage<Map<String, String>> namespaceLabels(
             List<Webhook> mutating, List<Webhook> validating, WebhookRequest request) {
         boolean needed =
                 mutating.stream().anyMatch(h -> WebhookRules.needsNamespace(h, request))
