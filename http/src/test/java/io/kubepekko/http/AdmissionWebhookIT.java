@@ -26,7 +26,6 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -59,6 +58,11 @@ class AdmissionWebhookIT {
 
     @RegisterExtension static final TestApiServer api = TestApiServer.perClass();
 
+    /** The Service the serving certificate names: {@code webhook.hooks-svc.svc}. */
+    private static final String SERVICE = "webhook";
+
+    private static final String SERVICE_NS = "hooks-svc";
+
     private static HttpsServer webhooks;
     private static ExecutorService executor;
     private static String base;
@@ -74,7 +78,9 @@ class AdmissionWebhookIT {
                         ca,
                         CertificateIssuer.subject("webhook", List.of()),
                         CertificateIssuer.Usage.SERVER,
-                        ServingNames.of("localhost", Optional.empty(), "127.0.0.1"),
+                        new ServingNames(
+                                List.of("localhost", SERVICE + "." + SERVICE_NS + ".svc"),
+                                List.of("127.0.0.1")),
                         now,
                         Duration.ofDays(1));
         KeyStore keys = KeyStore.getInstance("PKCS12");
@@ -124,18 +130,21 @@ class AdmissionWebhookIT {
                             answer(
                                     uid,
                                     "'allowed':false,'status':{'code':403,'message':'no configmaps here'}");
-            case "label" ->
-                    response =
-                            answer(
-                                    uid,
-                                    "'allowed':true,'patchType':'JSONPatch','patch':'"
-                                            + Base64.getEncoder()
-                                                    .encodeToString(
-                                                            json("[{'op':'add','path':'/metadata/labels/mutated','value':'yes'}]")
-                                                                    .getBytes(
-                                                                            StandardCharsets.UTF_8))
-                                            + "'");
+            case "label" -> response = labelPatch(uid);
             case "warn" -> response = answer(uid, "'allowed':true,'warnings':['careful now']");
+            case "interfere" -> {
+                // The first call writes the object itself, between the server's dry run and its
+                // store of what the webhook answers.
+                if (received.get(path).size() == 1) {
+                    String target = review.at("/request/object/metadata/name").asText();
+                    String ns = review.at("/request/namespace").asText();
+                    api.patch(
+                            configMaps(ns) + "/" + target,
+                            "application/merge-patch+json",
+                            json("{'data':{'meanwhile':'written'}}"));
+                }
+                response = labelPatch(uid);
+            }
             case "garbage" -> response = "this is not a review";
             case "hang" -> {
                 try {
@@ -152,6 +161,18 @@ class AdmissionWebhookIT {
         exchange.sendResponseHeaders(200, out.length);
         exchange.getResponseBody().write(out);
         exchange.close();
+    }
+
+    /** Allowed, with a JSON patch adding the label mutated=yes. */
+    private static String labelPatch(String uid) {
+        return answer(
+                uid,
+                "'allowed':true,'patchType':'JSONPatch','patch':'"
+                        + Base64.getEncoder()
+                                .encodeToString(
+                                        json("[{'op':'add','path':'/metadata/labels/mutated','value':'yes'}]")
+                                                .getBytes(StandardCharsets.UTF_8))
+                        + "'");
     }
 
     private static String answer(String uid, String fields) {
@@ -387,5 +408,235 @@ class AdmissionWebhookIT {
         assertEquals(201, r.code(), r.text());
         assertEquals(List.of("299 - \"careful now\""), r.headers().allValues("Warning"));
         assertFalse(received.get("/warn").isEmpty());
+    }
+
+    /**
+     * A webhook of case {@code c} calling Service {@code service} of SERVICE_NS at {@code path}.
+     */
+    private static String serviceHook(String c, String name, String service, String path) {
+        return hook(c, name, "/unused", "")
+                .replace(
+                        "'url':'" + base + "/unused'",
+                        "'service':{'namespace':'"
+                                + SERVICE_NS
+                                + "','name':'"
+                                + service
+                                + "','path':'"
+                                + path
+                                + "'}");
+    }
+
+    private static void serviceWithEndpoints(String name) {
+        api.create(
+                "/api/v1/namespaces/" + SERVICE_NS + "/services",
+                json(
+                        "{'apiVersion':'v1','kind':'Service','metadata':{'name':'"
+                                + name
+                                + "'},'spec':{'ports':[{'name':'https','port':443,'targetPort':8443}]}}"));
+        api.create(
+                "/api/v1/namespaces/" + SERVICE_NS + "/endpoints",
+                json(
+                        "{'apiVersion':'v1','kind':'Endpoints','metadata':{'name':'"
+                                + name
+                                + "'},'subsets':[{'addresses':[{'ip':'127.0.0.1'}],"
+                                + "'ports':[{'name':'https','port':"
+                                + webhooks.getAddress().getPort()
+                                + "}]}]}"));
+    }
+
+    @Test
+    void aServiceReferenceCallsAReadyEndpointVerifyingTheServicesName() {
+        api.create(
+                "/api/v1/namespaces",
+                json(
+                        "{'apiVersion':'v1','kind':'Namespace','metadata':{'name':'"
+                                + SERVICE_NS
+                                + "'}}"));
+        String c = newCase();
+        configure(c, false, serviceHook(c, "svc.example.com", SERVICE, "/deny/svc"));
+        String post = "Post \"https://webhook.hooks-svc.svc:443/deny/svc?timeout=10s\": ";
+        String failed =
+                "Internal error occurred: failed calling webhook \"svc.example.com\": failed to"
+                        + " call webhook: ";
+
+        Response r = api.post(configMaps(c), configMap("cm", "{}"));
+        assertEquals(500, r.code(), r.text());
+        assertEquals(
+                failed + post + "service \"webhook\" not found", r.json().path("message").asText());
+
+        api.create(
+                "/api/v1/namespaces/" + SERVICE_NS + "/services",
+                json(
+                        "{'apiVersion':'v1','kind':'Service','metadata':{'name':'"
+                                + SERVICE
+                                + "'},'spec':{'ports':[{'name':'https','port':443,'targetPort':8443}]}}"));
+        r = api.post(configMaps(c), configMap("cm", "{}"));
+        assertEquals(500, r.code(), r.text());
+        assertEquals(
+                failed + post + "no endpoints available for service \"webhook\"",
+                r.json().path("message").asText());
+
+        api.create(
+                "/api/v1/namespaces/" + SERVICE_NS + "/endpoints",
+                json(
+                        "{'apiVersion':'v1','kind':'Endpoints','metadata':{'name':'"
+                                + SERVICE
+                                + "'},'subsets':[{'addresses':[{'ip':'127.0.0.1'}],"
+                                + "'ports':[{'name':'https','port':"
+                                + webhooks.getAddress().getPort()
+                                + "}]}]}"));
+        r = api.post(configMaps(c), configMap("cm", "{}"));
+        assertEquals(403, r.code(), r.text());
+        assertEquals(
+                "admission webhook \"svc.example.com\" denied the request: no configmaps here",
+                r.json().path("message").asText());
+        assertFalse(received.get("/deny/svc").isEmpty());
+
+        // Another Service to the same endpoint: the certificate does not name it.
+        String other = newCase();
+        serviceWithEndpoints("other");
+        configure(other, false, serviceHook(other, "other.example.com", "other", "/deny/other"));
+        r = api.post(configMaps(other), configMap("cm", "{}"));
+        assertEquals(500, r.code(), r.text());
+        assertTrue(
+                r.json()
+                        .path("message")
+                        .asText()
+                        .endsWith(
+                                "tls: failed to verify certificate: x509: certificate is valid for"
+                                        + " localhost, webhook.hooks-svc.svc, not"
+                                        + " other.hooks-svc.svc"),
+                r.text());
+        assertFalse(received.containsKey("/deny/other"));
+    }
+
+    @Test
+    void aDeleteCollectionCallsTheWebhooksForEachItem() {
+        String c = newCase();
+        configure(
+                c,
+                false,
+                hook(
+                                c,
+                                "deny.example.com",
+                                "/deny/" + c,
+                                "'objectSelector':{'matchLabels':{'checked':'yes'}}")
+                        .replace("'operations':['CREATE']", "'operations':['DELETE']"));
+        api.create(configMaps(c), configMap("free", "{}"));
+        api.create(configMaps(c), configMap("held", "{'checked':'yes'}"));
+
+        Response r = api.delete(configMaps(c));
+        assertEquals(403, r.code(), r.text());
+        assertEquals(
+                "admission webhook \"deny.example.com\" denied the request: no configmaps here",
+                r.json().path("message").asText());
+        assertEquals(200, api.get(configMaps(c) + "/held").code());
+        List<JsonNode> reviews = received.get("/deny/" + c);
+        assertEquals(1, reviews.size(), reviews.toString());
+        JsonNode request = reviews.get(0).path("request");
+        assertEquals("DELETE", request.path("operation").asText());
+        // kube's DeleteCollection admits each item with the request's attributes: no name.
+        assertEquals("", request.path("name").asText());
+        assertEquals(c, request.path("namespace").asText());
+        assertEquals("held", request.at("/oldObject/metadata/name").asText());
+        assertEquals("DeleteOptions", request.at("/options/kind").asText());
+    }
+
+    @Test
+    void subresourceCreatesCallTheWebhooksTheirRulesName() {
+        String c = newCase();
+        configure(
+                c,
+                false,
+                hook(c, "deny.example.com", "/deny/" + c, "")
+                        .replace(
+                                "'resources':['configmaps']",
+                                "'resources':['pods/eviction','pods/binding','bindings',"
+                                        + "'serviceaccounts/token']"));
+        String pods = "/api/v1/namespaces/" + c + "/pods";
+        api.create(
+                pods,
+                json(
+                        "{'apiVersion':'v1','kind':'Pod','metadata':{'name':'p'},"
+                                + "'spec':{'containers':[{'name':'c','image':'nginx:1.27'}]}}"));
+        String denied =
+                "admission webhook \"deny.example.com\" denied the request: no configmaps here";
+
+        Response r =
+                api.post(
+                        pods + "/p/eviction",
+                        json(
+                                "{'apiVersion':'policy/v1','kind':'Eviction',"
+                                        + "'metadata':{'name':'p'}}"));
+        assertEquals(403, r.code(), r.text());
+        assertEquals(denied, r.json().path("message").asText());
+        assertEquals(200, api.get(pods + "/p").code());
+        JsonNode eviction = received.get("/deny/" + c).get(0).path("request");
+        assertEquals("CREATE", eviction.path("operation").asText());
+        assertEquals("Eviction", eviction.at("/kind/kind").asText());
+        assertEquals("policy", eviction.at("/kind/group").asText());
+        assertEquals("pods", eviction.at("/resource/resource").asText());
+        assertEquals("eviction", eviction.path("subResource").asText());
+        assertEquals("p", eviction.path("name").asText());
+        assertEquals("Eviction", eviction.at("/object/kind").asText());
+
+        String binding =
+                json(
+                        "{'apiVersion':'v1','kind':'Binding','metadata':{'name':'p'},"
+                                + "'target':{'apiVersion':'v1','kind':'Node','name':'n1'}}");
+        r = api.post(pods + "/p/binding", binding);
+        assertEquals(403, r.code(), r.text());
+        assertEquals(denied, r.json().path("message").asText());
+        r = api.post("/api/v1/namespaces/" + c + "/bindings", binding);
+        assertEquals(403, r.code(), r.text());
+        assertEquals("", api.get(pods + "/p").json().at("/spec/nodeName").asText());
+
+        await().atMost(DEADLINE)
+                .until(
+                        () ->
+                                api.get("/api/v1/namespaces/" + c + "/serviceaccounts/default")
+                                                .code()
+                                        == 200);
+        r =
+                api.post(
+                        "/api/v1/namespaces/" + c + "/serviceaccounts/default/token",
+                        json("{'apiVersion':'authentication.k8s.io/v1','kind':'TokenRequest'}"));
+        assertEquals(403, r.code(), r.text());
+        assertEquals(denied, r.json().path("message").asText());
+        List<JsonNode> reviews = received.get("/deny/" + c);
+        assertEquals(4, reviews.size());
+        assertEquals("binding", reviews.get(1).at("/request/subResource").asText());
+        assertEquals("bindings", reviews.get(2).at("/request/resource/resource").asText());
+        assertEquals("", reviews.get(2).at("/request/subResource").asText());
+        assertEquals("TokenRequest", reviews.get(3).at("/request/kind/kind").asText());
+        assertEquals("token", reviews.get(3).at("/request/subResource").asText());
+    }
+
+    @Test
+    void aPatchAWebhookChangedIsMadeAgainWhenTheObjectChangedMeanwhile() {
+        String c = newCase();
+        configure(
+                c,
+                true,
+                hook(c, "interfere.example.com", "/interfere/" + c, "")
+                        .replace("'operations':['CREATE']", "'operations':['UPDATE']"));
+        api.create(configMaps(c), configMap("cm", "{'app':'web'}"));
+
+        Response r =
+                api.patch(
+                        configMaps(c) + "/cm",
+                        "application/merge-patch+json",
+                        json("{'data':{'k':'patched'}}"));
+        assertEquals(200, r.code(), r.text());
+        JsonNode stored = api.get(configMaps(c) + "/cm").json();
+        assertEquals("patched", stored.at("/data/k").asText());
+        assertEquals("written", stored.at("/data/meanwhile").asText());
+        assertEquals("yes", stored.at("/metadata/labels/mutated").asText());
+        // The webhook's own write called it too (the second review); the patch was then asked
+        // again on the object that write left.
+        List<JsonNode> reviews = received.get("/interfere/" + c);
+        assertEquals(3, reviews.size());
+        assertEquals("written", reviews.get(2).at("/request/object/data/meanwhile").asText());
+        assertEquals("patched", reviews.get(2).at("/request/object/data/k").asText());
     }
 }

@@ -274,6 +274,36 @@ public final class ControlPlane {
     }
 
     /**
+     * One delete of a collection: the item as listed (stored JSON) and its delete, answered as a
+     * write is. What a user's deletecollection calls around each delete (its admission webhooks).
+     */
+    @FunctionalInterface
+    public interface ItemDelete {
+        CompletionStage<WriteResult> delete(byte[] item, WriteOp.Delete op);
+    }
+
+    /**
+     * {@code user}'s delete of a collection as {@link #deleteCollection(ResourceType, String,
+     * ReadOptions, DeletionOptions, UserInfo)}, each item's delete made through {@code around},
+     * which is given the plain write to call (or not, when it refuses the item).
+     */
+    public CompletionStage<CollectionDeletion> deleteCollection(
+            ResourceType type,
+            String namespace,
+            ReadOptions selection,
+            DeletionOptions deletion,
+            UserInfo user,
+            ItemDelete around) {
+        return writes.deleteCollection(
+                type,
+                namespace,
+                selection,
+                deletion,
+                Objects.requireNonNull(user, "user"),
+                Objects.requireNonNull(around, "around"));
+    }
+
+    /**
      * Evicts a pod ({@code POST pods/{name}/eviction}, already decoded and admitted), as
      * kube-apiserver's eviction storage does: deleted with {@code options} when no
      * PodDisruptionBudget guards it or its budget grants the disruption (written into the budget's

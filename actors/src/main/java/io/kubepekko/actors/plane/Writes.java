@@ -146,6 +146,19 @@ final class Writes {
             ReadOptions selection,
             DeletionOptions deletion,
             UserInfo user) {
+        return deleteCollection(type, namespace, selection, deletion, user, null);
+    }
+
+    /**
+     * @param around makes each item's delete (null: the plain write)
+     */
+    CompletionStage<ControlPlane.CollectionDeletion> deleteCollection(
+            ResourceType type,
+            String namespace,
+            ReadOptions selection,
+            DeletionOptions deletion,
+            UserInfo user,
+            ControlPlane.ItemDelete around) {
         return reads.list(type, namespace, selection.forDeleteCollection())
                 .thenCompose(
                         listed -> {
@@ -153,13 +166,18 @@ final class Writes {
                                     new ArrayList<>();
                             for (byte[] item : listed.items()) {
                                 ObjectNode obj = Json.parseTrusted(item);
-                                WriteOp op = WriteOp.Delete.of(ObjectMeta.name(obj), deletion);
+                                WriteOp.Delete op =
+                                        WriteOp.Delete.of(ObjectMeta.name(obj), deletion);
+                                String ns = ObjectMeta.namespace(obj);
+                                CompletionStage<WriteResult> deleted =
+                                        around == null
+                                                ? write(type, ns, op, user)
+                                                : around.delete(item, op);
                                 // Each delete's answer (the object again) is dropped when it
                                 // arrives: the response is the listed items, and holding every
                                 // answer until the last one would copy the collection.
                                 deletes.add(
-                                        write(type, ObjectMeta.namespace(obj), op, user)
-                                                .toCompletableFuture()
+                                        deleted.toCompletableFuture()
                                                 .thenApply(written -> refusal(written, 404)));
                             }
                             return CompletableFuture.allOf(

@@ -19,7 +19,9 @@ import io.kubepekko.api.store.TypeMeta;
 import io.kubepekko.api.store.WriteOptions;
 import io.kubepekko.http.encoding.RequestBodies;
 import io.kubepekko.http.route.ResourceHandler.Request;
+import io.kubepekko.http.webhook.WebhookAdmission;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -36,9 +38,11 @@ import org.apache.pekko.http.javadsl.model.HttpResponse;
 final class EvictionHandler {
 
     private final ControlPlane controlPlane;
+    private final WebhookAdmission webhooks;
 
-    EvictionHandler(ControlPlane controlPlane) {
+    EvictionHandler(ControlPlane controlPlane, WebhookAdmission webhooks) {
         this.controlPlane = controlPlane;
+        this.webhooks = webhooks;
     }
 
     CompletionStage<HttpResponse> evict(ResourceType pods, Request r) {
@@ -102,9 +106,32 @@ final class EvictionHandler {
                 options.fieldManager() != null
                         ? options.fieldManager()
                         : WriteHandler.managerFromUserAgent(r.userAgent());
-        return controlPlane
-                .evict(namespace, name, deletion, manager)
-                .thenApply(result -> WriteHandler.response(result, r, d.warnings(), null));
+        // The webhooks after the server's own plugins (kube's validating ones come last; a
+        // mutating webhook's change to the Eviction is not read back: its deleteOptions are taken).
+        return webhooks.create(
+                        pods,
+                        r.info().subresource(),
+                        namespace,
+                        name,
+                        EvictionRules.V1,
+                        eviction,
+                        deletion.dryRun(),
+                        options.fieldManager(),
+                        r.user())
+                .thenCompose(
+                        b -> {
+                            if (b.refusal() != null) {
+                                return CompletableFuture.completedFuture(r.refusal(b.refusal()));
+                            }
+                            List<String> warnings = new ArrayList<>(d.warnings());
+                            warnings.addAll(b.warnings());
+                            return controlPlane
+                                    .evict(namespace, name, deletion, manager)
+                                    .thenApply(
+                                            result ->
+                                                    WriteHandler.response(
+                                                            result, r, warnings, null));
+                        });
     }
 
     /**

@@ -103,8 +103,8 @@ public final class ResourceHandler {
         this.deprecatedApis = metrics.deprecatedApis();
         this.reads = new ReadHandler(controlPlane, watchTimeouts, clock, metrics);
         this.writes = new WriteHandler(controlPlane, webhooks);
-        this.reviews = new ReviewHandler(controlPlane, accessReviews, tokenIssuer, clock);
-        this.evictions = new EvictionHandler(controlPlane);
+        this.reviews = new ReviewHandler(controlPlane, accessReviews, tokenIssuer, clock, webhooks);
+        this.evictions = new EvictionHandler(controlPlane, webhooks);
         this.deprecations = new Deprecations(controlPlane.registry(), deprecatedApis);
     }
 

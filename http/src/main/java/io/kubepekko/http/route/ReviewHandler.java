@@ -19,6 +19,7 @@ import io.kubepekko.api.store.BodyIdentity;
 import io.kubepekko.api.store.WriteOptions;
 import io.kubepekko.http.encoding.Encoder;
 import io.kubepekko.http.encoding.RequestBodies;
+import io.kubepekko.http.webhook.WebhookAdmission;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,13 +41,19 @@ final class ReviewHandler {
     private final AccessReviews reviews;
     private final TokenIssuer tokens;
     private final Clock clock;
+    private final WebhookAdmission webhooks;
 
     ReviewHandler(
-            ControlPlane controlPlane, AccessReviews reviews, TokenIssuer tokens, Clock clock) {
+            ControlPlane controlPlane,
+            AccessReviews reviews,
+            TokenIssuer tokens,
+            Clock clock,
+            WebhookAdmission webhooks) {
         this.controlPlane = controlPlane;
         this.reviews = reviews;
         this.tokens = tokens;
         this.clock = clock;
+        this.webhooks = webhooks;
     }
 
     /** A create of a review kind ({@link ResourceType#review()}). */
@@ -102,6 +109,40 @@ final class ReviewHandler {
         if (notAdmitted.isPresent()) {
             return CompletableFuture.completedFuture(r.refusal(notAdmitted.get()));
         }
+        return webhooks.create(
+                        serviceAccounts,
+                        r.info().subresource(),
+                        namespace,
+                        name,
+                        TokenRequests.GVK,
+                        d.body(),
+                        d.dryRun(),
+                        d.manager(),
+                        r.user())
+                .thenCompose(
+                        b -> {
+                            if (b.refusal() != null) {
+                                return CompletableFuture.completedFuture(r.refusal(b.refusal()));
+                            }
+                            List<String> warnings = new ArrayList<>(d.warnings());
+                            warnings.addAll(b.warnings());
+                            return issueToken(
+                                    serviceAccounts,
+                                    r,
+                                    new Decoded(
+                                            b.object(),
+                                            warnings,
+                                            d.kind(),
+                                            d.manager(),
+                                            d.dryRun()));
+                        });
+    }
+
+    /** The token issued once every admission allowed {@code d}. */
+    private CompletionStage<HttpResponse> issueToken(
+            ResourceType serviceAccounts, ResourceHandler.Request r, Decoded d) {
+        String namespace = r.info().namespace();
+        String name = r.info().name();
         TokenIssuer.Request request = TokenRequests.parse(d.body(), tokens.defaultAudiences());
         return controlPlane
                 .get(serviceAccounts, namespace, name)

@@ -28,6 +28,7 @@ import io.kubepekko.http.route.ResourceHandler.Request;
 import io.kubepekko.http.webhook.WebhookAdmission;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 
@@ -81,16 +82,40 @@ final class WriteHandler {
         WriteOptions options = writeOptions(r, List.of());
         RequestBodies.Decoded d = decodeWithWarnings(type, r, options);
         String name = ObjectMeta.name(d.object());
-        return write(
-                target,
-                r,
-                new WriteOp.CreateSubresource(
+        // kube admits a create of bindings as one of that resource, named as the body.
+        return webhooks.create(
+                        type,
+                        "",
+                        r.info().namespace(),
                         name == null ? "" : name,
-                        forward.subresource(),
+                        type.gvk(),
                         d.object(),
-                        type.resource(),
-                        options),
-                d.warnings());
+                        options.dryRun(),
+                        options.fieldManager(),
+                        r.user())
+                .thenCompose(
+                        b ->
+                                b.refusal() != null
+                                        ? CompletableFuture.completedFuture(r.refusal(b.refusal()))
+                                        : write(
+                                                target,
+                                                r,
+                                                new WriteOp.CreateSubresource(
+                                                        name == null ? "" : name,
+                                                        forward.subresource(),
+                                                        b.object(),
+                                                        type.resource(),
+                                                        options),
+                                                concat(d.warnings(), b.warnings())));
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        if (b.isEmpty()) {
+            return a;
+        }
+        List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
     }
 
     /** A create through a subresource of the named object (pods/{name}/binding). */
@@ -100,12 +125,30 @@ final class WriteHandler {
         RequestBodies.Decoded d =
                 RequestBodies.decode(
                         r.contentType(), r.body(), creation.bodyKind(), options.fieldValidation());
-        return write(
-                type,
-                r,
-                new WriteOp.CreateSubresource(
-                        r.info().name(), r.info().subresource(), d.object(), null, options),
-                d.warnings());
+        return webhooks.create(
+                        type,
+                        r.info().subresource(),
+                        r.info().namespace(),
+                        r.info().name(),
+                        creation.bodyKind(),
+                        d.object(),
+                        options.dryRun(),
+                        options.fieldManager(),
+                        r.user())
+                .thenCompose(
+                        b ->
+                                b.refusal() != null
+                                        ? CompletableFuture.completedFuture(r.refusal(b.refusal()))
+                                        : write(
+                                                type,
+                                                r,
+                                                new WriteOp.CreateSubresource(
+                                                        r.info().name(),
+                                                        r.info().subresource(),
+                                                        b.object(),
+                                                        null,
+                                                        options),
+                                                concat(d.warnings(), b.warnings())));
     }
 
     CompletionStage<HttpResponse> update(ServedKind kind, Request r) {
@@ -186,7 +229,9 @@ final class WriteHandler {
                         r.info().namespace(),
                         listed,
                         deletionOptions(r),
-                        r.user())
+                        r.user(),
+                        (item, op) ->
+                                webhooks.deleteItem(kind, r.info().namespace(), item, op, r.user()))
                 .thenApply(
                         done -> {
                             if (done instanceof ControlPlane.CollectionDeletion.Refused refused) {

@@ -3,6 +3,7 @@ package io.kubepekko.http.webhook;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.GroupResource;
+import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.admission.webhook.MatchConditions;
 import io.kubepekko.api.admission.webhook.Webhook;
 import io.kubepekko.api.admission.webhook.WebhookIndex;
@@ -16,6 +17,7 @@ import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.store.WriteOp;
 import io.kubepekko.api.store.WriteOptions;
 import io.kubepekko.api.store.WriteResult;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +25,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
@@ -46,7 +49,8 @@ public final class WebhookAdmission {
     private final WebhookCaller caller;
     private final Supplier<String> uids;
     private final MatchConditions conditions;
-    private final WebhookEndpoints endpoints = new WebhookEndpoints();
+    private final WebhookEndpoints endpoints;
+    private final WebhookSideWrites sideWrites = new WebhookSideWrites(this);
 
     /**
      * @param index the configured webhooks, kept current by the server's informers
@@ -64,6 +68,7 @@ public final class WebhookAdmission {
         this.caller = caller;
         this.uids = uids;
         this.conditions = conditions;
+        this.endpoints = new WebhookEndpoints(controlPlane);
     }
 
     /** Asks no webhook: every write goes on as it came. */
@@ -75,9 +80,60 @@ public final class WebhookAdmission {
     /** A write's answer with the warnings the webhooks gave. */
     public record Written(WriteResult result, List<String> warnings) {}
 
+    /**
+     * How often a write a mutating webhook changed is made again from the start when the object
+     * changed between its dry run and its store: kube's patch handler retries a conflict up to 5
+     * times ({@code maxRetryWhenPatchConflicts}), re-applying the patch and asking admission again.
+     */
+    private static final int CONFLICT_RETRIES = 5;
+
     /** {@code user}'s write {@code op} through {@code kind}, with the webhooks its rules call. */
     public CompletionStage<Written> write(
             ServedKind kind, String namespace, WriteOp op, UserInfo user) {
+        return write(kind, namespace, op, user, CONFLICT_RETRIES);
+    }
+
+    /**
+     * The write, made again when it was stored as an update at the version its dry run read and met
+     * a 409 because another write came in between: kube's guaranteed update would have re-run the
+     * request on the new object. Not when the request itself names a resourceVersion (its
+     * precondition is the user's, and its 409 the answer).
+     */
+    private CompletionStage<Written> write(
+            ServedKind kind, String namespace, WriteOp op, UserInfo user, int retries) {
+        AtomicBoolean rewritten = new AtomicBoolean();
+        return attempt(kind, namespace, op, user, rewritten)
+                .thenCompose(
+                        written ->
+                                retries > 0
+                                                && rewritten.get()
+                                                && conflict(written.result())
+                                                && !namesResourceVersion(op)
+                                        ? write(kind, namespace, op, user, retries - 1)
+                                        : CompletableFuture.completedFuture(written));
+    }
+
+    private static boolean conflict(WriteResult result) {
+        return result instanceof WriteResult.Refused r
+                && r.status().code() == 409
+                && "Conflict".equals(r.status().reason());
+    }
+
+    /** Whether the request carries its own resourceVersion precondition. */
+    private static boolean namesResourceVersion(WriteOp op) {
+        if (op instanceof WriteOp.Update u) {
+            return !u.object().path("metadata").path("resourceVersion").asText("").isEmpty();
+        }
+        if (op instanceof WriteOp.Patch p) {
+            // A patch that sets metadata.resourceVersion makes it the patched object's
+            // precondition.
+            return new String(p.patch(), StandardCharsets.UTF_8).contains("resourceVersion");
+        }
+        return true;
+    }
+
+    private CompletionStage<Written> attempt(
+            ServedKind kind, String namespace, WriteOp op, UserInfo user, AtomicBoolean rewritten) {
         ControlPlane plane = controlPlane;
         if (index.isEmpty() || op instanceof WriteOp.CreateSubresource) {
             return plain(plane, kind, namespace, op, user);
@@ -130,6 +186,7 @@ public final class WebhookAdmission {
                                                                         op,
                                                                         prepared,
                                                                         admitted.object());
+                                                rewritten.set(real != op);
                                                 return plane.write(
                                                                 kind.storageType(),
                                                                 namespace,
@@ -145,6 +202,57 @@ public final class WebhookAdmission {
                         });
     }
 
+    /**
+     * One item of {@code user}'s deletecollection in {@code namespace} ({@code item} as listed,
+     * stored): kube asks the webhooks for each item with the request's own attributes (its
+     * namespace, no name: kube's DeleteCollection admits with an empty name) and the item as the
+     * old object, then deletes it unless refused.
+     */
+    public CompletionStage<WriteResult> deleteItem(
+            ServedKind kind, String namespace, byte[] item, WriteOp.Delete op, UserInfo user) {
+        return sideWrites.deleteItem(kind, namespace, item, op, user);
+    }
+
+    /**
+     * What the webhooks made of the body of a create that is not an object's (a subresource's:
+     * {@code pods/binding}, {@code pods/eviction}, {@code serviceaccounts/token}; or {@code
+     * bindings}): the body to go on with (a mutating webhook's patch applied), or the refusal.
+     */
+    public record Body(ObjectNode object, ApiStatus refusal, List<String> warnings) {}
+
+    /**
+     * {@code user}'s create of {@code body} (of {@code bodyKind}) through {@code subresource} of
+     * {@code name} in {@code type} (empty subresource: a create of {@code type} itself): the
+     * webhooks whose rules match it ({@code pods/eviction}, {@code *}{@code /*}) are called with
+     * kube's attributes for it, the body as the object.
+     */
+    public CompletionStage<Body> create(
+            ResourceType type,
+            String subresource,
+            String namespace,
+            String name,
+            GroupVersionKind bodyKind,
+            ObjectNode body,
+            boolean dryRun,
+            String fieldManager,
+            UserInfo user) {
+        return sideWrites.create(
+                type, subresource, namespace, name, bodyKind, body, dryRun, fieldManager, user);
+    }
+
+    ControlPlane controlPlane() {
+        return controlPlane;
+    }
+
+    WebhookIndex index() {
+        return index;
+    }
+
+    /** The calls of one write's webhooks, its kind's versions {@code kinds}. */
+    WebhookCalls calls(Map<String, ServedKind> kinds, Map<String, String> namespaceLabels) {
+        return new WebhookCalls(caller, uids, kinds, namespaceLabels, conditions, endpoints);
+    }
+
     private static CompletionStage<Written> plain(
             ControlPlane plane, ServedKind kind, String namespace, WriteOp op, UserInfo user) {
         return plane.write(kind.storageType(), namespace, op, user)
@@ -157,7 +265,7 @@ public final class WebhookAdmission {
     }
 
     /** The webhooks whose rules match, in call order. */
-    private static List<Webhook> candidates(
+    static List<Webhook> candidates(
             List<Webhook> hooks, WebhookRequest request, List<WebhookRules.Version> versions) {
         List<Webhook> out = new ArrayList<>();
         for (Webhook h : hooks) {
@@ -172,7 +280,7 @@ public final class WebhookAdmission {
         return out;
     }
 
-    private List<WebhookRules.Version> versions(ServedKind kind) {
+    List<WebhookRules.Version> versions(ServedKind kind) {
         List<WebhookRules.Version> out = new ArrayList<>();
         for (ServedKind v : kindsByVersion(kind).values()) {
             ResourceType t = v.type();
@@ -184,15 +292,14 @@ public final class WebhookAdmission {
         return out;
     }
 
-    private Map<String, ServedKind> kindsByVersion(ServedKind kind) {
+    Map<String, ServedKind> kindsByVersion(ServedKind kind) {
         Map<String, ServedKind> all =
                 controlPlane.registry().servedVersions(kind.storageType().groupResource());
         return all.isEmpty() ? Map.of(kind.apiVersion(), kind) : all;
     }
 
     /** The request as far as known before the write: no objects yet. */
-    private static WebhookRequest base(
-            ServedKind kind, String namespace, WriteOp op, UserInfo user) {
+    static WebhookRequest base(ServedKind kind, String namespace, WriteOp op, UserInfo user) {
         ResourceType t = kind.type();
         String operation;
         String subresource = "";
@@ -289,7 +396,7 @@ public final class WebhookAdmission {
     }
 
     /** The labels of the namespace, read once when a selector asks for them. */
-    private CompletionStage<Map<String, String>> namespaceLabels(
+    CompletionStage<Map<String, String>> namespaceLabels(
             List<Webhook> mutating, List<Webhook> validating, WebhookRequest request) {
         boolean needed =
                 mutating.stream().anyMatch(h -> WebhookRules.needsNamespace(h, request))

@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,8 +24,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.TrustManager;
 
 /**
  * Posts AdmissionReviews to webhooks over HTTPS with the JDK's asynchronous client, so no Pekko
@@ -50,17 +54,47 @@ public final class WebhookCaller {
     /** No usable answer: kube's {@code failed to call webhook: <reason>} reason. */
     public record Failed(String reason) implements Outcome {}
 
+    /**
+     * Where a call goes.
+     *
+     * @param url the URL posted to, as kube names it in its errors (a Service's {@code
+     *     https://<name>.<namespace>.svc:<port>/<path>})
+     * @param address the URL actually connected to (a Service's resolved endpoint), or {@code null}
+     *     for {@code url} itself
+     * @param serverName the TLS name the certificate must carry when it is not {@code url}'s host
+     * @param unresolved why there is nowhere to connect to (kube's dial error), or {@code null}
+     */
+    public record Target(String url, String address, String serverName, String unresolved) {
+        /** A webhook's own {@code url}. */
+        public static Target url(String url) {
+            return new Target(url, null, null, null);
+        }
+    }
+
     /** POSTs {@code review} to {@code url}; never fails the stage. */
     public CompletionStage<Outcome> call(
             String url, byte[] caBundle, int timeoutSeconds, byte[] review) {
-        String target = url + (url.contains("?") ? "&" : "?") + "timeout=" + timeoutSeconds + "s";
-        String post = "Post \"" + target + "\": ";
+        return call(Target.url(url), caBundle, timeoutSeconds, review);
+    }
+
+    /** POSTs {@code review} to {@code target}; never fails the stage. */
+    public CompletionStage<Outcome> call(
+            Target target, byte[] caBundle, int timeoutSeconds, byte[] review) {
+        String query = (target.url().contains("?") ? "&" : "?") + "timeout=" + timeoutSeconds + "s";
+        String post = "Post \"" + target.url() + query + "\": ";
+        if (target.unresolved() != null) {
+            return CompletableFuture.completedFuture(new Failed(post + target.unresolved()));
+        }
+        String connected = (target.address() == null ? target.url() : target.address()) + query;
         HttpClient client;
         HttpRequest request;
         try {
-            client = caBundle.length == 0 ? SYSTEM_TRUST : clientFor(caBundle);
+            client =
+                    target.serverName() != null
+                            ? serviceClientFor(caBundle, target.serverName())
+                            : caBundle.length == 0 ? SYSTEM_TRUST : clientFor(caBundle);
             request =
-                    HttpRequest.newBuilder(URI.create(target))
+                    HttpRequest.newBuilder(URI.create(connected))
                             .timeout(Duration.ofSeconds(timeoutSeconds))
                             .header("Content-Type", "application/json")
                             .header("Accept", "application/json, */*")
@@ -81,6 +115,44 @@ public final class WebhookCaller {
                             }
                             return (Outcome) new Answered(response.body());
                         });
+    }
+
+    /**
+     * A client for a Service's endpoints: trusting the bundle (else the system) for certificates
+     * naming {@code serverName}, which it also sends as SNI (kube's TLS ServerName).
+     */
+    private HttpClient serviceClientFor(byte[] caBundle, String serverName) throws IOException {
+        String key = serverName + "|" + Base64.getEncoder().encodeToString(caBundle);
+        HttpClient cached = clients.get(key);
+        if (cached != null) {
+            return cached;
+        }
+        List<X509Certificate> cas = List.of();
+        if (caBundle.length > 0) {
+            cas = Pem.certificates(new String(caBundle, StandardCharsets.UTF_8), "caBundle");
+            if (cas.isEmpty()) {
+                throw new IOException("unable to load root certificates: no certificates found");
+            }
+        }
+        SSLContext context;
+        try {
+            context = SSLContext.getInstance("TLS");
+            context.init(null, new TrustManager[] {ServiceTrust.of(cas, serverName)}, null);
+        } catch (GeneralSecurityException e) {
+            throw new IOException(
+                    "building the webhook client's TLS context: " + e.getMessage(), e);
+        }
+        SSLParameters parameters = context.getDefaultSSLParameters();
+        parameters.setServerNames(List.of(new SNIHostName(serverName)));
+        HttpClient client =
+                HttpClient.newBuilder()
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .connectTimeout(Duration.ofSeconds(30))
+                        .followRedirects(HttpClient.Redirect.NEVER)
+                        .sslContext(context)
+                        .sslParameters(parameters)
+                        .build();
+        return clients.computeIfAbsent(key, k -> client);
     }
 
     private HttpClient clientFor(byte[] caBundle) throws IOException {
@@ -123,6 +195,11 @@ public final class WebhookCaller {
         if (e instanceof ConnectException) {
             int port = uri.getPort() < 0 ? 443 : uri.getPort();
             return "dial tcp " + uri.getHost() + ":" + port + ": connect: connection refused";
+        }
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof ServiceTrust.NameMismatch m) {
+                return "tls: failed to verify certificate: " + m.getMessage();
+            }
         }
         if (e instanceof SSLException) {
             return "tls: failed to verify certificate: x509: certificate signed by unknown authority";

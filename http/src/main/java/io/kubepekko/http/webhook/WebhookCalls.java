@@ -195,13 +195,13 @@ final class WebhookCalls {
                     "could not create admission objects: webhook does not accept known "
                             + "AdmissionReview versions (v1, v1beta1)");
         }
-        Optional<String> url = endpoints.url(hook);
-        if (url.isEmpty()) {
-            return failed(hook, request, endpoints.unresolved(hook));
-        }
         String uid = uids.get();
         byte[] review = Json.bytes(AdmissionReviews.request(uid, sent, version.get()));
-        return caller.call(url.get(), hook.caBundle(), hook.timeoutSeconds(), review)
+        return endpoints
+                .target(hook)
+                .thenCompose(
+                        target ->
+                                caller.call(target, hook.caBundle(), hook.timeoutSeconds(), review))
                 .thenApply(outcome -> answer(hook, request, sent, version.get(), uid, outcome));
     }
 

@@ -44,6 +44,20 @@ final class WebhookOptions {
         return o;
     }
 
+    /** A create's options as kube sends them for a create of a subresource. */
+    static ObjectNode create(boolean dryRun, String fieldManager) {
+        ObjectNode o = JsonNodeFactory.instance.objectNode();
+        o.put("kind", "CreateOptions");
+        o.put("apiVersion", "meta.k8s.io/v1");
+        if (dryRun) {
+            o.putArray("dryRun").add("All");
+        }
+        if (fieldManager != null) {
+            o.put("fieldManager", fieldManager);
+        }
+        return o;
+    }
+
     /** The options {@code op} carries. */
     static WriteOptions options(WriteOp op) {
         if (op instanceof WriteOp.Create c) {

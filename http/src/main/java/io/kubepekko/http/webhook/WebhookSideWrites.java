@@ -1,0 +1,131 @@
+package io.kubepekko.http.webhook;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.GroupVersionKind;
+import io.kubepekko.api.admission.webhook.Webhook;
+import io.kubepekko.api.admission.webhook.WebhookRequest;
+import io.kubepekko.api.admission.webhook.WebhookRules;
+import io.kubepekko.api.auth.UserInfo;
+import io.kubepekko.api.definition.ServedKind;
+import io.kubepekko.api.meta.Json;
+import io.kubepekko.api.registry.ResourceType;
+import io.kubepekko.api.store.WriteOp;
+import io.kubepekko.api.store.WriteResult;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The webhooks of the writes that are not one object's own create, update, patch or delete: each
+ * item of a deletecollection, and the creates through subresources whose body is no stored object
+ * (bindings, evictions, token requests). Their requests are built here; matching, calling and the
+ * phases are {@link WebhookAdmission}'s.
+ */
+final class WebhookSideWrites {
+    private final WebhookAdmission admission;
+
+    WebhookSideWrites(WebhookAdmission admission) {
+        this.admission = admission;
+    }
+
+    CompletionStage<WriteResult> deleteItem(
+            ServedKind kind, String namespace, byte[] item, WriteOp.Delete op, UserInfo user) {
+        ObjectNode stored = kind.fromStorage(Json.parseTrusted(item));
+        String itemNamespace = stored.path("metadata").path("namespace").asText("");
+        if (admission.index().isEmpty()) {
+            return admission.controlPlane().write(kind.storageType(), itemNamespace, op, user);
+        }
+        WebhookRequest b = WebhookAdmission.base(kind, namespace, op, user);
+        WebhookRequest request =
+                new WebhookRequest(
+                        b.operation(),
+                        b.kind(),
+                        b.resource(),
+                        "",
+                        namespace,
+                        "",
+                        user,
+                        null,
+                        stored,
+                        b.dryRun(),
+                        b.options());
+        List<WebhookRules.Version> versions = admission.versions(kind);
+        List<Webhook> mutating =
+                WebhookAdmission.candidates(admission.index().mutating(), request, versions);
+        List<Webhook> validating =
+                WebhookAdmission.candidates(admission.index().validating(), request, versions);
+        if (mutating.isEmpty() && validating.isEmpty()) {
+            return admission.controlPlane().write(kind.storageType(), itemNamespace, op, user);
+        }
+        return admission
+                .namespaceLabels(mutating, validating, request)
+                .thenCompose(
+                        labels ->
+                                admission
+                                        .calls(admission.kindsByVersion(kind), labels)
+                                        .admit(request, mutating, validating, versions))
+                .thenCompose(
+                        admitted ->
+                                admitted.refusal() != null
+                                        ? CompletableFuture.<WriteResult>completedFuture(
+                                                new WriteResult.Refused(admitted.refusal()))
+                                        : admission
+                                                .controlPlane()
+                                                .write(
+                                                        kind.storageType(),
+                                                        itemNamespace,
+                                                        op,
+                                                        user));
+    }
+
+    CompletionStage<WebhookAdmission.Body> create(
+            ResourceType type,
+            String subresource,
+            String namespace,
+            String name,
+            GroupVersionKind bodyKind,
+            ObjectNode body,
+            boolean dryRun,
+            String fieldManager,
+            UserInfo user) {
+        if (admission.index().isEmpty()) {
+            return CompletableFuture.completedFuture(
+                    new WebhookAdmission.Body(body, null, List.of()));
+        }
+        WebhookRequest.Gvr gvr =
+                new WebhookRequest.Gvr(type.group(), type.version(), type.resource());
+        WebhookRequest.Gvk gvk =
+                new WebhookRequest.Gvk(bodyKind.group(), bodyKind.version(), bodyKind.kind());
+        WebhookRequest request =
+                new WebhookRequest(
+                        "CREATE",
+                        gvk,
+                        gvr,
+                        subresource,
+                        namespace,
+                        name,
+                        user,
+                        body,
+                        null,
+                        dryRun,
+                        WebhookOptions.create(dryRun, fieldManager));
+        List<WebhookRules.Version> versions = List.of(new WebhookRules.Version(gvr, gvk));
+        List<Webhook> mutating =
+                WebhookAdmission.candidates(admission.index().mutating(), request, versions);
+        List<Webhook> validating =
+                WebhookAdmission.candidates(admission.index().validating(), request, versions);
+        if (mutating.isEmpty() && validating.isEmpty()) {
+            return CompletableFuture.completedFuture(
+                    new WebhookAdmission.Body(body, null, List.of()));
+        }
+        return admission
+                .namespaceLabels(mutating, validating, request)
+                .thenCompose(
+                        labels ->
+                                admission
+                                        .calls(Map.of(), labels)
+                                        .admit(request, mutating, validating, versions))
+                .thenApply(a -> new WebhookAdmission.Body(a.object(), a.refusal(), a.warnings()));
+    }
+}
