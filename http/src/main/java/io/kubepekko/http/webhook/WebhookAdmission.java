@@ -3,6 +3,7 @@ package io.kubepekko.http.webhook;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.GroupResource;
+import io.kubepekko.api.admission.AdmissionObserver;
 import io.kubepekko.api.admission.webhook.MatchConditions;
 import io.kubepekko.api.admission.webhook.Webhook;
 import io.kubepekko.api.admission.webhook.WebhookIndex;
@@ -46,6 +47,7 @@ public final class WebhookAdmission {
     private final WebhookCaller caller;
     private final Supplier<String> uids;
     private final MatchConditions conditions;
+    private final AdmissionObserver observer;
     private final WebhookEndpoints endpoints = new WebhookEndpoints();
 
     /**
@@ -59,6 +61,21 @@ public final class WebhookAdmission {
             WebhookCaller caller,
             Supplier<String> uids,
             MatchConditions conditions) {
+        this(controlPlane, index, caller, uids, conditions, AdmissionObserver.NONE);
+    }
+
+    /**
+     * As the other constructor, with each webhook call's time and rejection told to {@code
+     * observer}.
+     */
+    public WebhookAdmission(
+            ControlPlane controlPlane,
+            WebhookIndex index,
+            WebhookCaller caller,
+            Supplier<String> uids,
+            MatchConditions conditions,
+            AdmissionObserver observer) {
+        this.observer = observer;
         this.controlPlane = controlPlane;
         this.index = index;
         this.caller = caller;
@@ -107,7 +124,8 @@ public final class WebhookAdmission {
                                                                     kindsByVersion(kind),
                                                                     labels,
                                                                     conditions,
-                                                                    endpoints)
+                                                                    endpoints,
+                                                                    observer)
                                                             .admit(
                                                                     prepared.request,
                                                                     mutating,
