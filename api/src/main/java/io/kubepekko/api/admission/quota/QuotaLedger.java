@@ -160,6 +160,27 @@ public final class QuotaLedger {
         }
     }
 
+    /**
+     * Every observed object's usage evaluated again at the clock's time, as kube's quota controller
+     * recalculates usage at each full resync: a pod deleted with a grace period stops counting once
+     * the period is over, though no event told of it.
+     */
+    public void reevaluate() {
+        Instant now = clock.instant();
+        for (Namespace ns : namespaces.values()) {
+            synchronized (ns) {
+                for (Map.Entry<Key, Entry> e : List.copyOf(ns.observed.entrySet())) {
+                    Entry old = e.getValue();
+                    Map<String, QuotaAmount> usage = old.evaluator().usage(old.object(), now);
+                    if (!usage.equals(old.usage())) {
+                        Entry fresh = new Entry(old.evaluator(), old.object(), usage);
+                        ns.change(e.getKey(), () -> ns.observed.put(e.getKey(), fresh));
+                    }
+                }
+            }
+        }
+    }
+
     /** An object of {@code resource} deleted. */
     public void remove(GroupResource resource, JsonNode object) {
         Namespace ns = namespace(namespaceOf(object));

@@ -289,6 +289,41 @@ class ResourceQuotaAdmissionTest {
         }
 
         @Test
+        void aPodPastItsGracePeriodStopsCountingAtTheNextReevaluation() {
+            Instant[] now = {NOW};
+            Clock moving =
+                    new Clock() {
+                        @Override
+                        public ZoneId getZone() {
+                            return ZoneOffset.UTC;
+                        }
+
+                        @Override
+                        public Clock withZone(ZoneId zone) {
+                            return this;
+                        }
+
+                        @Override
+                        public Instant instant() {
+                            return now[0];
+                        }
+                    };
+            QuotaLedger resynced = new QuotaLedger(moving, Duration.ofSeconds(30));
+            resynced.replace(QUOTAS, List.of(quota("q", "{'hard':{'pods':'5'}}")));
+            ObjectNode deleted = pod("going", "{}");
+            ((ObjectNode) deleted.path("metadata"))
+                    .put("deletionTimestamp", NOW.toString())
+                    .put("deletionGracePeriodSeconds", 30);
+            resynced.replace(PODS, List.of(deleted));
+            assertEquals("1", resynced.used("ns", true).get("q").get("pods").toString());
+
+            now[0] = NOW.plusSeconds(31);
+            assertEquals("1", resynced.used("ns", true).get("q").get("pods").toString());
+            resynced.reevaluate();
+            assertEquals("0", resynced.used("ns", true).get("q").get("pods").toString());
+        }
+
+        @Test
         void sixtyFourConcurrentAdmitsNeverOverspend() throws Exception {
             quotas(quota("q", "{'hard':{'pods':'10','requests.cpu':'5'}}"));
             ExecutorService pool = Executors.newFixedThreadPool(64);
