@@ -110,7 +110,7 @@ public final class ResourceQuotaController
                         settings.retry(),
                         (key, delay) -> timers.startSingleTimer(key, new Requeue(key), delay));
         timers.startTimerWithFixedDelay(Resync.INSTANCE, settings.resyncPeriod());
-        for (GroupResource resource : QuotaEvaluators.tracked()) {
+        for (GroupResource resource : QuotaEvaluators.followed(controlPlane.registry().stored())) {
             Optional<ResourceType> type = controlPlane.registry().find(resource);
             if (type.isEmpty()) {
                 continue;

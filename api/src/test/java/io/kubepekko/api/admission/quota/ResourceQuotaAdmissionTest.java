@@ -1,6 +1,7 @@
 package io.kubepekko.api.admission.quota;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -8,6 +9,7 @@ import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.admission.AdmissionRequest;
 import io.kubepekko.api.admission.Operation;
 import io.kubepekko.api.auth.UserInfo;
+import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.status.ApiStatus;
 import java.time.Clock;
@@ -403,6 +405,47 @@ class ResourceQuotaAdmissionTest {
                             + " services.nodeports=2, used: services.nodeports=1, limited:"
                             + " services.nodeports=2",
                     create(services, np).orElseThrow().message());
+        }
+
+        @Test
+        void anyOtherResourceIsCountedAsCountResourceDotGroupOnCreate() {
+            quotas(quota("d", "{'hard':{'count/deployments.apps':'2','count/jobs.batch':'0'}}"));
+            GroupResource deployments = new GroupResource("apps", "deployments");
+            ledger.replace(
+                    deployments,
+                    List.of(obj("{'metadata':{'name':'a','namespace':'ns','uid':'a'}}")));
+            assertEquals(
+                    Optional.empty(),
+                    create(
+                            deployments,
+                            obj("{'metadata':{'name':'b','namespace':'ns','uid':'b'}}")));
+            assertEquals(
+                    "deployments.apps \"c\" is forbidden: exceeded quota: d, requested:"
+                            + " count/deployments.apps=1, used: count/deployments.apps=2, limited:"
+                            + " count/deployments.apps=2",
+                    create(deployments, obj("{'metadata':{'name':'c','namespace':'ns','uid':'c'}}"))
+                            .orElseThrow()
+                            .message());
+            assertEquals(
+                    "jobs.batch \"j\" is forbidden: exceeded quota: d, requested:"
+                            + " count/jobs.batch=1, used: count/jobs.batch=0, limited:"
+                            + " count/jobs.batch=0",
+                    create(
+                                    new GroupResource("batch", "jobs"),
+                                    obj("{'metadata':{'name':'j','namespace':'ns','uid':'j'}}"))
+                            .orElseThrow()
+                            .message());
+        }
+
+        @Test
+        void eventsAreIgnoredAndEveryNamespacedStoredResourceIsFollowed() {
+            assertEquals(Optional.empty(), QuotaEvaluators.of(new GroupResource("", "events")));
+            List<GroupResource> followed = QuotaEvaluators.followed(Registry.builtin().stored());
+            assertTrue(followed.contains(new GroupResource("apps", "deployments")));
+            assertTrue(followed.contains(new GroupResource("batch", "cronjobs")));
+            assertTrue(followed.contains(new GroupResource("", "pods")));
+            assertFalse(followed.contains(new GroupResource("", "events")));
+            assertFalse(followed.contains(new GroupResource("", "namespaces")));
         }
 
         @Test
