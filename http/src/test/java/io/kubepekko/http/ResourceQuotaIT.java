@@ -68,22 +68,19 @@ class ResourceQuotaIT {
     }
 
     /**
-     * Waits until the quota reached the informer of the server that admits the namespace's pods: a
-     * dry-run create (which charges nothing) of a pod asking {@code cpu} is refused.
+     * Waits until the quota, with the status the controller wrote, reached the informer of the
+     * server that admits the namespace's pods: a dry-run create (which charges nothing) of a pod
+     * asking {@code cpu} exceeds it (until the status is there, kube's {@code status unknown} 403).
      */
     private static void awaitQuotaEnforced(String ns, String cpu) {
         await().atMost(DEADLINE)
                 .until(
                         () ->
                                 api.post(
-                                                        pods(ns) + "?dryRun=All",
-                                                        pod(
-                                                                "probe",
-                                                                "{'requests':{'cpu':'"
-                                                                        + cpu
-                                                                        + "'}}"))
-                                                .code()
-                                        == 403);
+                                                pods(ns) + "?dryRun=All",
+                                                pod("probe", "{'requests':{'cpu':'" + cpu + "'}}"))
+                                        .text()
+                                        .contains("exceeded quota"));
     }
 
     private static void awaitStatus(String ns, String hard, String used) {

@@ -103,7 +103,7 @@ public final class ResourceQuotaController
         super(ctx);
         this.client = new ControllerClient(controlPlane);
         this.quotaType = controlPlane.registry().find(QUOTAS).orElseThrow();
-        this.ledger = new QuotaLedger(clock, QuotaLedger.DEFAULT_CHARGE_TTL);
+        this.ledger = QuotaLedger.ofSpecs(clock);
         this.queue =
                 new WorkQueue(
                         settings.workers(),
@@ -221,7 +221,7 @@ public final class ResourceQuotaController
                 ledger.used(ns, true).getOrDefault(name, new TreeMap<>());
         ObjectNode status = Json.MAPPER.createObjectNode();
         ObjectNode hard = status.putObject("hard");
-        QuotaSpec.of(quota).hard().forEach((r, amount) -> hard.put(r, amount.toString()));
+        QuotaSpec.desired(quota).hard().forEach((r, amount) -> hard.put(r, amount.toString()));
         ObjectNode usedNode = status.putObject("used");
         used.forEach((r, amount) -> usedNode.put(r, amount.toString()));
         if (status.equals(quota.path("status"))) {

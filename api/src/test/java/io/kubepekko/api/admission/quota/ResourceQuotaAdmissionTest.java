@@ -51,7 +51,18 @@ class ResourceQuotaAdmissionTest {
         }
     }
 
+    /** A quota whose status the controller has written: its hard limits, nothing used yet. */
     static ObjectNode quota(String name, String spec) {
+        ObjectNode quota = unsynced(name, spec);
+        ObjectNode status = quota.putObject("status");
+        status.set("hard", quota.path("spec").path("hard").deepCopy());
+        ObjectNode used = status.putObject("used");
+        quota.path("spec").path("hard").fieldNames().forEachRemaining(n -> used.put(n, "0"));
+        return quota;
+    }
+
+    /** A quota the controller has not written a status for. */
+    static ObjectNode unsynced(String name, String spec) {
         return obj(
                 "{'apiVersion':'v1','kind':'ResourceQuota','metadata':{'name':'"
                         + name
@@ -446,6 +457,31 @@ class ResourceQuotaAdmissionTest {
             assertTrue(followed.contains(new GroupResource("", "pods")));
             assertFalse(followed.contains(new GroupResource("", "events")));
             assertFalse(followed.contains(new GroupResource("", "namespaces")));
+        }
+
+        @Test
+        void aQuotaLimitsOnlyOnceItsStatusReportsTheUsageOfWhatItLimits() {
+            GroupResource configmaps = new GroupResource("", "configmaps");
+            ObjectNode cm = obj("{'metadata':{'name':'a','namespace':'ns','uid':'a'}}");
+            quotas(unsynced("c", "{'hard':{'count/configmaps':'5','configmaps':'5','pods':'1'}}"));
+            assertEquals(Optional.empty(), create(configmaps, cm), "no status.hard: no limit");
+
+            ObjectNode partly =
+                    quota("c", "{'hard':{'count/configmaps':'5','configmaps':'5','pods':'1'}}");
+            ((ObjectNode) partly.path("status").path("used")).remove("configmaps");
+            quotas(partly);
+            assertEquals(
+                    "configmaps \"a\" is forbidden: status unknown for quota: c, resources:"
+                            + " configmaps,count/configmaps",
+                    create(configmaps, cm).orElseThrow().message());
+            // Pods are limited by what the status reports: their usage is known.
+            assertEquals(Optional.empty(), create(PODS, pod("p", "{}")));
+
+            // The spec alone does not limit: kube's admission reads status.hard.
+            ObjectNode spec = quota("c", "{'hard':{'count/configmaps':'5'}}");
+            ((ObjectNode) spec.path("spec").path("hard")).put("count/configmaps", "0");
+            quotas(spec);
+            assertEquals(Optional.empty(), create(configmaps, cm));
         }
 
         @Test
