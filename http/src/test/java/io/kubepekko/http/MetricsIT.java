@@ -8,7 +8,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kubepekko.http.metrics.PrometheusText;
 import io.kubepekko.http.security.CertificateIssuer;
+import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -266,6 +268,110 @@ class MetricsIT {
         assertEquals("counter", text.type("apiserver_request_total"));
         assertEquals("histogram", text.type("apiserver_request_duration_seconds"));
         assertEquals("gauge", text.type("jvm_memory_used_bytes"));
+    }
+
+    @Test
+    void admissionJournalWatchCacheAndShardingFiguresAreExported() {
+        String ns = newNamespace();
+        String path = "/api/v1/namespaces/" + ns + "/configmaps";
+        Map<String, String> limitRanger =
+                Map.of("name", "LimitRanger", "type", "admit", "operation", "CREATE");
+        Map<String, String> quota =
+                Map.of("name", "ResourceQuota", "type", "validate", "operation", "CREATE");
+        Map<String, String> validateStep = Map.of("type", "validate", "operation", "CREATE");
+        Map<String, String> configMaps = Map.of("group", "", "resource", "configmaps");
+        PrometheusText before = scrape();
+
+        post(path, configMap("x")).assertCode(201);
+        post(path, configMap("y")).assertCode(201);
+
+        String controller = "apiserver_admission_controller_admission_duration_seconds_count";
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .until(
+                        () ->
+                                grew(
+                                        before,
+                                        scrape(),
+                                        "apiserver_watch_cache_events_received_total",
+                                        configMaps,
+                                        2));
+        PrometheusText after = scrape();
+        assertTrue(grew(before, after, controller, limitRanger, 2), "LimitRanger admit");
+        assertTrue(grew(before, after, controller, quota, 2), "ResourceQuota validate");
+        assertTrue(
+                grew(
+                        before,
+                        after,
+                        "apiserver_admission_step_admission_duration_seconds_count",
+                        validateStep,
+                        2),
+                "validate step");
+        assertTrue(
+                grew(
+                        before,
+                        after,
+                        "kubepekko_journal_write_duration_seconds_count",
+                        configMaps,
+                        1),
+                "journal writes");
+        assertTrue(
+                grew(before, after, "kubepekko_journal_events_written_total", configMaps, 2),
+                "journal events");
+        assertTrue(after.value("kubepekko_sharding_entities", Map.of("region", "Collection")) >= 1);
+        assertTrue(after.value("kubepekko_sharding_entities", Map.of("region", "Revisions")) >= 1);
+    }
+
+    private static boolean grew(
+            PrometheusText before,
+            PrometheusText after,
+            String name,
+            Map<String, String> labels,
+            double by) {
+        return after.value(name, labels) - before.value(name, labels) >= by;
+    }
+
+    @Test
+    void deleteResetsTheMetricsAsKubesMetricsWithReset() throws Exception {
+        String ns = newNamespace();
+        post("/api/v1/namespaces/" + ns + "/configmaps", configMap("r")).assertCode(201);
+        String[] posted = {"verb", "POST", "dry_run", "", "scope", "resource", "code", "201"};
+        assertTrue(requests(scrape(), posted) >= 1);
+
+        // Only who may delete the path: system:monitoring may read it, not reset it.
+        Path kubeconfig = api.server().kubeconfig();
+        TlsClients.Kubeconfig admin = TlsClients.kubeconfig(kubeconfig);
+        CertificateIssuer.Issued monitoring =
+                TlsClients.userCertificate(
+                        kubeconfig.getParent(), "prometheus", List.of("system:monitoring"));
+        HttpClient prometheus =
+                TlsClients.client(admin.ca(), monitoring.certificate(), monitoring.key());
+        HttpResponse<String> refused =
+                prometheus.send(
+                        HttpRequest.newBuilder(URI.create(admin.server() + "/metrics"))
+                                .DELETE()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertEquals(403, refused.statusCode(), refused.body());
+        assertEquals(
+                "forbidden: User \"prometheus\" cannot delete path \"/metrics\"",
+                JSON.readTree(refused.body()).path("message").asText());
+        assertTrue(requests(scrape(), posted) >= 1);
+
+        Response reset = api.call("DELETE", "/metrics").on(api.server()).send().assertCode(200);
+        assertEquals("metrics reset\n", reset.text());
+        PrometheusText after = scrape();
+        assertTrue(after.samples("apiserver_request_total", configMaps(posted)).isEmpty());
+        assertTrue(
+                after.samples(
+                                "apiserver_admission_controller_admission_duration_seconds_count",
+                                Map.of())
+                        .isEmpty());
+        assertTrue(after.value("jvm_memory_used_bytes", Map.of()) > 0);
+
+        // Counting goes on from zero.
+        post("/api/v1/namespaces/" + ns + "/configmaps", configMap("s")).assertCode(201);
+        assertEquals(1, requests(scrape(), posted));
     }
 
     private static void assertForbidden(HttpResponse<String> r, String user) throws Exception {

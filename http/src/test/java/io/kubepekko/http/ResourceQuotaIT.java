@@ -68,22 +68,19 @@ class ResourceQuotaIT {
     }
 
     /**
-     * Waits until the quota reached the informer of the server that admits the namespace's pods: a
-     * dry-run create (which charges nothing) of a pod asking {@code cpu} is refused.
+     * Waits until the quota, with the status the controller wrote, reached the informer of the
+     * server that admits the namespace's pods: a dry-run create (which charges nothing) of a pod
+     * asking {@code cpu} exceeds it (until the status is there, kube's {@code status unknown} 403).
      */
     private static void awaitQuotaEnforced(String ns, String cpu) {
         await().atMost(DEADLINE)
                 .until(
                         () ->
                                 api.post(
-                                                        pods(ns) + "?dryRun=All",
-                                                        pod(
-                                                                "probe",
-                                                                "{'requests':{'cpu':'"
-                                                                        + cpu
-                                                                        + "'}}"))
-                                                .code()
-                                        == 403);
+                                                pods(ns) + "?dryRun=All",
+                                                pod("probe", "{'requests':{'cpu':'" + cpu + "'}}"))
+                                        .text()
+                                        .contains("exceeded quota"));
     }
 
     private static void awaitStatus(String ns, String hard, String used) {
@@ -137,6 +134,39 @@ class ResourceQuotaIT {
                                 api.post(pods(ns), pod("p3", "{'requests':{'cpu':'100m'}}")).code()
                                         == 201);
         awaitStatus(ns, "{'pods':'2','requests.cpu':'1'}", "{'pods':'2','requests.cpu':'600m'}");
+    }
+
+    private static String deployment(String name) {
+        return json(
+                "{'apiVersion':'apps/v1','kind':'Deployment','metadata':{'name':'"
+                        + name
+                        + "'},'spec':{'selector':{'matchLabels':{'app':'a'}},"
+                        + "'template':{'metadata':{'labels':{'app':'a'}},"
+                        + "'spec':{'containers':[{'name':'app','image':'nginx'}]}}}}");
+    }
+
+    @Test
+    void anyResourceIsCountedAsCountResourceDotGroup() {
+        String ns = newNamespace();
+        String deployments = "/apis/apps/v1/namespaces/" + ns + "/deployments";
+        quota(ns, "{'count/deployments.apps':'1'}");
+        await().atMost(DEADLINE)
+                .until(
+                        () ->
+                                api.post(deployments + "?dryRun=All", deployment("probe")).code()
+                                        == 201);
+        api.create(deployments, deployment("d1"));
+        // Once the quota has reached the admitting server's informer, d2 is one too many.
+        await().atMost(DEADLINE)
+                .until(() -> api.post(deployments + "?dryRun=All", deployment("d2")).code() == 403);
+        api.post(deployments, deployment("d2"))
+                .assertStatus(
+                        403,
+                        "Forbidden",
+                        "deployments.apps \"d2\" is forbidden: exceeded quota: q, requested:"
+                                + " count/deployments.apps=1, used: count/deployments.apps=1,"
+                                + " limited: count/deployments.apps=1");
+        awaitStatus(ns, "{'count/deployments.apps':'1'}", "{'count/deployments.apps':'1'}");
     }
 
     @Test

@@ -38,7 +38,7 @@ public final class QuotaSource {
             Informer.ListWatch source, Registry registry, QuotaLedger ledger, Backoff backoff) {
         return Behaviors.setup(
                 ctx -> {
-                    for (GroupResource resource : QuotaEvaluators.tracked()) {
+                    for (GroupResource resource : QuotaEvaluators.followed(registry.stored())) {
                         Optional<ResourceType> type = registry.find(resource);
                         if (type.isEmpty()) {
                             continue;

@@ -16,6 +16,7 @@ import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.watch.PartialJson;
 import io.kubepekko.api.watch.WatchEvent;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -51,18 +52,25 @@ public final class ResourceQuotaController
 
     private record Requeue(String key) implements Command {}
 
+    private enum Resync implements Command {
+        INSTANCE
+    }
+
     /**
      * @param workers quotas synced at once
      * @param informer the informers' back-off
      * @param retry back-off of a quota whose status write failed
+     * @param resyncPeriod how often every quota's usage is recalculated and synced whatever its
+     *     informers told (kube-controller-manager's {@code --resource-quota-sync-period})
      */
-    public record Settings(int workers, Backoff informer, Backoff retry) {
+    public record Settings(int workers, Backoff informer, Backoff retry, Duration resyncPeriod) {
         /** {@code kubepekko.controllers.resource-quota-controller} of the server's config. */
         static Settings fromConfig(Config config) {
             return new Settings(
                     config.getInt("workers"),
                     Backoff.fromConfig(config.getConfig("informer-backoff")),
-                    Backoff.fromConfig(config.getConfig("retry-backoff")));
+                    Backoff.fromConfig(config.getConfig("retry-backoff")),
+                    config.getDuration("resync-period"));
         }
     }
 
@@ -95,13 +103,14 @@ public final class ResourceQuotaController
         super(ctx);
         this.client = new ControllerClient(controlPlane);
         this.quotaType = controlPlane.registry().find(QUOTAS).orElseThrow();
-        this.ledger = new QuotaLedger(clock, QuotaLedger.DEFAULT_CHARGE_TTL);
+        this.ledger = QuotaLedger.ofSpecs(clock);
         this.queue =
                 new WorkQueue(
                         settings.workers(),
                         settings.retry(),
                         (key, delay) -> timers.startSingleTimer(key, new Requeue(key), delay));
-        for (GroupResource resource : QuotaEvaluators.tracked()) {
+        timers.startTimerWithFixedDelay(Resync.INSTANCE, settings.resyncPeriod());
+        for (GroupResource resource : QuotaEvaluators.followed(controlPlane.registry().stored())) {
             Optional<ResourceType> type = controlPlane.registry().find(resource);
             if (type.isEmpty()) {
                 continue;
@@ -124,6 +133,7 @@ public final class ResourceQuotaController
     public Receive<Command> createReceive() {
         return newReceiveBuilder()
                 .onMessage(Observed.class, this::onObserved)
+                .onMessageEquals(Resync.INSTANCE, this::onResync)
                 .onMessage(Worked.class, this::onWorked)
                 .onMessage(
                         Requeue.class,
@@ -172,6 +182,17 @@ public final class ResourceQuotaController
         return this;
     }
 
+    /**
+     * kube's full resync: usage evaluated again (time ends a pod's grace period, which no event
+     * tells) and every quota synced.
+     */
+    private Behavior<Command> onResync() {
+        ledger.reevaluate();
+        quotas.forEach((ns, named) -> named.keySet().forEach(n -> queue.add(ns + "/" + n)));
+        drain();
+        return this;
+    }
+
     private void rememberQuota(ObjectNode quota) {
         quotas.computeIfAbsent(ObjectMeta.namespace(quota), n -> new HashMap<>())
                 .put(ObjectMeta.name(quota), quota);
@@ -200,7 +221,7 @@ public final class ResourceQuotaController
                 ledger.used(ns, true).getOrDefault(name, new TreeMap<>());
         ObjectNode status = Json.MAPPER.createObjectNode();
         ObjectNode hard = status.putObject("hard");
-        QuotaSpec.of(quota).hard().forEach((r, amount) -> hard.put(r, amount.toString()));
+        QuotaSpec.desired(quota).hard().forEach((r, amount) -> hard.put(r, amount.toString()));
         ObjectNode usedNode = status.putObject("used");
         used.forEach((r, amount) -> usedNode.put(r, amount.toString()));
         if (status.equals(quota.path("status"))) {

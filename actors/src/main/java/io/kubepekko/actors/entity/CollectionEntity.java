@@ -3,6 +3,7 @@ package io.kubepekko.actors.entity;
 import io.kubepekko.actors.CollectionId;
 import io.kubepekko.actors.Environment;
 import io.kubepekko.actors.StorageQuota;
+import io.kubepekko.actors.StoreMetrics;
 import io.kubepekko.actors.allocation.AllocatorProtocol;
 import io.kubepekko.actors.entity.CollectionProtocol.Allocated;
 import io.kubepekko.actors.entity.CollectionProtocol.AllocationFailed;
@@ -92,6 +93,8 @@ public final class CollectionEntity
 
     /** Repairs the type meta of recovered objects (see {@link TypeMetaRepair}). */
     private final TypeMetaRepair typeMetaRepair;
+
+    private final StoreMetrics.JournalWrites journal;
 
     public static Behavior<Command> create(
             CollectionId id,
@@ -199,6 +202,8 @@ public final class CollectionEntity
                         claims,
                         intake);
         this.typeMetaRepair = new TypeMetaRepair(type.gvk());
+        this.journal =
+                StoreMetrics.get(context.getSystem()).recorder().journal(type.groupResource());
         this.snapshots =
                 new SnapshotSchedule(
                         context,
@@ -360,6 +365,7 @@ public final class CollectionEntity
             return Effect().noReply();
         }
         long now = clock.millis();
+        long asked = System.nanoTime();
         List<ObjectChanged> events = new ArrayList<>(batch.writes().size());
         for (PendingWrite p : batch.writes()) {
             events.add(p.changed(batch.first() + events.size(), now));
@@ -368,6 +374,7 @@ public final class CollectionEntity
                 .persist(List.<CollectionEvent>copyOf(events))
                 .thenRun(
                         s -> {
+                            journal.written(events.size(), System.nanoTime() - asked);
                             committed.publish(id.entityId(), this, s.objects());
                             batcher.persisted(events);
                             snapshots.saveIfDue(lastSequenceNumber(context), s);

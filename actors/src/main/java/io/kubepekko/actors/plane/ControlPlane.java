@@ -172,6 +172,14 @@ public final class ControlPlane {
         return caches.notReady();
     }
 
+    /**
+     * How many entities of each shard region (Collection, Revisions, ValueAllocator) run on this
+     * node; a region that does not answer within the ask timeout is left out.
+     */
+    public CompletionStage<Map<String, Integer>> shardedEntities() {
+        return ShardedEntities.count(system, readSettings.askTimeout());
+    }
+
     public FeatureGates featureGates() {
         return readSettings.gates();
     }

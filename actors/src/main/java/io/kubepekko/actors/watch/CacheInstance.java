@@ -2,6 +2,7 @@ package io.kubepekko.actors.watch;
 
 import io.kubepekko.actors.PublishedEvent;
 import io.kubepekko.actors.StorageQuota;
+import io.kubepekko.actors.StoreMetrics;
 import io.kubepekko.actors.sequencing.RevisionsProtocol;
 import io.kubepekko.actors.watch.WatchCache.Command;
 import io.kubepekko.actors.watch.WatchCache.Contents;
@@ -81,6 +82,7 @@ final class CacheInstance {
     private final AtomicBoolean ready;
     private final StorageQuota quota;
     private final ActorRef<RevisionsProtocol.Published> stream;
+    private final StoreMetrics.CacheEvents received;
     private final WaitingRequests<Command> parked = new WaitingRequests<>(MAX_PARKED);
     private final List<RevisionsProtocol.Published> buffered = new ArrayList<>();
     private final Watchers watchers;
@@ -129,6 +131,8 @@ final class CacheInstance {
         this.journal =
                 sources.history().map(h -> new JournalResume(ctx, type, h, settings.history()));
         this.stream = ctx.messageAdapter(RevisionsProtocol.Published.class, Stream::new);
+        this.received =
+                StoreMetrics.get(ctx.getSystem()).recorder().cacheEvents(type.groupResource());
         subscribe();
     }
 
@@ -293,6 +297,7 @@ final class CacheInstance {
 
     private void apply(RevisionsProtocol.Published batch) {
         Instant now = clock.instant();
+        received.received(batch.events().size());
         for (PublishedEvent e : batch.events()) {
             CacheState before = state;
             state =

@@ -3,6 +3,7 @@ package io.kubepekko.api.admission;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.status.ApiStatus;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -55,39 +56,29 @@ public interface WriteAdmission {
     /**
      * kube's admission chain: every mutating plugin in order, each seeing what the ones before it
      * left (the first refusal answers), then the refusing plugins in order on the result (the first
-     * refusal answers).
+     * refusal answers). Unnamed and unmetered: see {@link #chain(List, List, AdmissionObserver)}.
      */
     static WriteAdmission chain(List<MutatingAdmission> mutating, List<WriteAdmission> validating) {
-        List<MutatingAdmission> mutators = List.copyOf(mutating);
-        WriteAdmission validators = chain(validating);
-        return new WriteAdmission() {
-            @Override
-            public Mutation mutation(AdmissionRequest request) {
-                AdmissionRequest current = request;
-                for (MutatingAdmission plugin : mutators) {
-                    Mutation m = plugin.admit(current);
-                    if (m instanceof Mutation.Refused) {
-                        return m;
-                    }
-                    ObjectNode object = ((Mutation.Admitted) m).object();
-                    if (object != current.object()) {
-                        current = current.withObject(object);
-                    }
-                }
-                return new Mutation.Admitted(current.object());
-            }
+        List<NamedPlugin<MutatingAdmission>> mutators = new ArrayList<>(mutating.size());
+        for (MutatingAdmission m : mutating) {
+            mutators.add(new NamedPlugin<>(null, m));
+        }
+        List<NamedPlugin<WriteAdmission>> validators = new ArrayList<>(validating.size());
+        for (WriteAdmission v : validating) {
+            validators.add(new NamedPlugin<>(null, v));
+        }
+        return chain(mutators, validators, AdmissionObserver.NONE);
+    }
 
-            @Override
-            public Optional<ApiStatus> refusal(AdmissionRequest request) {
-                return validators.refusal(request);
-            }
-
-            @Override
-            public CompletionStage<Void> prepareCreate(
-                    GroupResource resource, String namespace, ObjectNode object) {
-                return validators.prepareCreate(resource, namespace, object);
-            }
-        };
+    /**
+     * kube's admission chain, as {@link #chain(List, List)}, with each named plugin's time and each
+     * phase's reported to {@code observer} (kube's admission metrics).
+     */
+    static WriteAdmission chain(
+            List<NamedPlugin<MutatingAdmission>> mutating,
+            List<NamedPlugin<WriteAdmission>> validating,
+            AdmissionObserver observer) {
+        return new MeteredChain(mutating, validating, observer);
     }
 
     /**

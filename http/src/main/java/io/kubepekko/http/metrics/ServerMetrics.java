@@ -1,5 +1,7 @@
 package io.kubepekko.http.metrics;
 
+import io.kubepekko.actors.StoreMetrics;
+import io.kubepekko.api.admission.AdmissionObserver;
 import io.kubepekko.api.metrics.DeprecatedApiRequests;
 import io.kubepekko.api.metrics.RequestLabels;
 import io.prometheus.metrics.config.EscapingScheme;
@@ -16,6 +18,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -54,19 +57,42 @@ public final class ServerMetrics {
     private final DeprecatedApiRequests deprecatedApis;
     private final ObjectCounts storageObjects;
     private volatile Map<String, Long> storedCounts = Map.of();
+    private final EntityCounts shardedEntities;
+    private volatile Map<String, Integer> entityCounts = Map.of();
+    private final AdmissionLatencies admission;
+    private final StoreFigures store;
     private final Counter requests;
     private final Histogram durations;
     private final Histogram sizes;
     private final Gauge longRunning;
     private final Counter watchEvents;
 
+    /** How many entities of each shard region run on this node, by region name. */
+    @FunctionalInterface
+    public interface EntityCounts {
+        CompletionStage<Map<String, Integer>> count();
+    }
+
     /**
      * @param deprecatedApis the series of {@code apiserver_requested_deprecated_apis}
      * @param storageObjects counts {@code apiserver_storage_objects} at each scrape
      */
     public ServerMetrics(DeprecatedApiRequests deprecatedApis, ObjectCounts storageObjects) {
+        this(deprecatedApis, storageObjects, () -> CompletableFuture.completedFuture(Map.of()));
+    }
+
+    /**
+     * @param deprecatedApis the series of {@code apiserver_requested_deprecated_apis}
+     * @param storageObjects counts {@code apiserver_storage_objects} at each scrape
+     * @param shardedEntities counts {@code kubepekko_sharding_entities} at each scrape
+     */
+    public ServerMetrics(
+            DeprecatedApiRequests deprecatedApis,
+            ObjectCounts storageObjects,
+            EntityCounts shardedEntities) {
         this.deprecatedApis = deprecatedApis;
         this.storageObjects = storageObjects;
+        this.shardedEntities = shardedEntities;
         requests =
                 Counter.builder()
                         .name("apiserver_request_total")
@@ -170,7 +196,47 @@ public final class ServerMetrics {
                             }
                         })
                 .register(registry);
+        GaugeWithCallback.builder()
+                .name("kubepekko_sharding_entities")
+                .help(
+                        "Number of entities of each Pekko Cluster Sharding region running on this"
+                                + " node at the time of the scrape.")
+                .labelNames("region")
+                .callback(callback -> entityCounts.forEach((region, n) -> callback.call(n, region)))
+                .register(registry);
+        admission = new AdmissionLatencies(registry);
+        store = new StoreFigures(registry);
         JvmMetrics.builder().register(registry);
+    }
+
+    /** Where the admission chain and the webhooks report their times. */
+    public AdmissionObserver admission() {
+        return admission;
+    }
+
+    /**
+     * Where the store (journal writes, watch caches) reports; install it before the store starts.
+     */
+    public StoreMetrics.Recorder store() {
+        return store;
+    }
+
+    /**
+     * Forgets every labelled series, as kube's {@code DELETE /metrics} resets its registry's
+     * vectors: requests, their durations and sizes, watch events, admission and store figures. The
+     * JVM's collectors and the gauges counted at each scrape are not reset (kube's go and process
+     * collectors are not either; a counted gauge is counted again). A watch that is streaming
+     * counts its later events and its end in series the reset dropped, which are not exported
+     * again.
+     */
+    public void reset() {
+        requests.clear();
+        durations.clear();
+        sizes.clear();
+        longRunning.clear();
+        watchEvents.clear();
+        admission.reset();
+        store.reset();
     }
 
     /**
@@ -242,13 +308,15 @@ public final class ServerMetrics {
         return watchEvents.labelValues(group == null ? "" : group, version, resource);
     }
 
-    /** Every metric in the text exposition format, the storage counts fresh. */
+    /** Every metric in the text exposition format, the storage and entity counts fresh. */
     public CompletionStage<byte[]> scrape() {
         return storageObjects
                 .count()
-                .thenApply(
-                        counts -> {
+                .thenCombine(
+                        shardedEntities.count(),
+                        (counts, entities) -> {
                             storedCounts = counts;
+                            entityCounts = entities;
                             return text();
                         });
     }

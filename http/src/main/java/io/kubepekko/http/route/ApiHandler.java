@@ -286,6 +286,12 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
                                                     user,
                                                     gate.admission())));
         }
+        if (metrics != null && path.equals(METRICS) && method.equals("DELETE")) {
+            // kube's MetricsWithReset (its --profiling is on by default); the authorizer let
+            // through a non-resource delete of /metrics.
+            metrics.reset();
+            return CompletableFuture.completedFuture(RequestMetering.resetDone());
+        }
         if (!method.equals("GET") && !method.equals("HEAD")) {
             return CompletableFuture.completedFuture(documents.notFound(accept));
         }

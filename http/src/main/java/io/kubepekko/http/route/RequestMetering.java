@@ -10,9 +10,11 @@ import java.util.function.UnaryOperator;
 import org.apache.pekko.NotUsed;
 import org.apache.pekko.http.javadsl.model.ContentType;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
+import org.apache.pekko.http.javadsl.model.HttpCharsets;
 import org.apache.pekko.http.javadsl.model.HttpEntity;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.MediaTypes;
 import org.apache.pekko.http.scaladsl.model.ResponseEntity;
 import org.apache.pekko.http.scaladsl.model.UniversalEntity;
 import org.apache.pekko.stream.javadsl.Flow;
@@ -33,6 +35,15 @@ final class RequestMetering {
     }
 
     private static final ContentType EXPOSITION = ContentTypes.parse(ServerMetrics.CONTENT_TYPE);
+
+    /** The answer to {@code DELETE /metrics}, as kube's: Go's sniffed type for its text. */
+    static HttpResponse resetDone() {
+        return HttpResponse.create()
+                .withStatus(200)
+                .withEntity(
+                        ContentTypes.create(MediaTypes.TEXT_PLAIN, HttpCharsets.UTF_8),
+                        "metrics reset\n");
+    }
 
     /** The answer to {@code GET /metrics}: the metrics in Prometheus' text format. */
     static HttpResponse exposition(byte[] text) {

@@ -5,6 +5,7 @@ import io.kubepekko.actors.authorization.RbacPolicySource;
 import io.kubepekko.actors.controllers.BoundObjectSource;
 import io.kubepekko.actors.controllers.NodeGraphSource;
 import io.kubepekko.actors.plane.ControlPlane;
+import io.kubepekko.api.admission.AdmissionObserver;
 import io.kubepekko.api.admission.WriteAdmission;
 import io.kubepekko.api.admission.tolerations.DefaultTolerationSeconds;
 import io.kubepekko.api.admission.webhook.WebhookIndex;
@@ -124,7 +125,8 @@ final class AccessControl implements AutoCloseable {
             Auditor auditor,
             Clock clock,
             DefaultTolerationSeconds tolerations,
-            Supplier<String> nameSuffixes)
+            Supplier<String> nameSuffixes,
+            AdmissionObserver admissionMetrics)
             throws Refused {
         ServiceAccountSettings sa = access.serviceAccounts();
         ServiceAccountKeys keys = serviceAccountKeys(sa, pki);
@@ -194,6 +196,7 @@ final class AccessControl implements AutoCloseable {
                         clock,
                         tolerations,
                         nameSuffixes,
+                        admissionMetrics,
                         sources);
         WriteAdmission admission = plugins.admission();
         Gate gate = new CheckingGate(authenticator, authorizer, auditor, admission);

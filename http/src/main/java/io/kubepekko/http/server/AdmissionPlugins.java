@@ -5,6 +5,8 @@ import io.kubepekko.actors.authorization.RbacPolicySource;
 import io.kubepekko.actors.controllers.QuotaSource;
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.GroupResource;
+import io.kubepekko.api.admission.AdmissionObserver;
+import io.kubepekko.api.admission.NamedPlugin;
 import io.kubepekko.api.admission.WriteAdmission;
 import io.kubepekko.api.admission.limitranger.LimitRangeIndex;
 import io.kubepekko.api.admission.limitranger.LimitRanger;
@@ -74,6 +76,7 @@ final class AdmissionPlugins {
      * @param authorizer the whole authorizer chain, which the escalation check asks
      * @param bound the pods and nodes NodeRestriction reads
      * @param nameSuffixes the random suffixes of generated names (the token volume's)
+     * @param metrics where each plugin's and each phase's time is recorded
      */
     static AdmissionPlugins start(
             ControlPlane controlPlane,
@@ -84,6 +87,7 @@ final class AdmissionPlugins {
             Clock clock,
             DefaultTolerationSeconds tolerations,
             Supplier<String> nameSuffixes,
+            AdmissionObserver metrics,
             List<ActorRef<?>> sources) {
         IndexFeeds feeds = new IndexFeeds(controlPlane, informerBackoff, sources);
         LimitRangeIndex limitRanges =
@@ -116,7 +120,8 @@ final class AdmissionPlugins {
                         new LimitRanger(limitRanges),
                         quotaLedger,
                         defaulting,
-                        serviceAccountAdmission(controlPlane, serviceAccounts, nameSuffixes));
+                        serviceAccountAdmission(controlPlane, serviceAccounts, nameSuffixes),
+                        metrics);
         return new AdmissionPlugins(
                 limitRanges, quotaLedger, defaulting, serviceAccounts, webhooks, admission);
     }
@@ -166,7 +171,8 @@ final class AdmissionPlugins {
             LimitRanger limitRanger,
             QuotaLedger quotaLedger,
             DefaultingPlugins defaulting,
-            ServiceAccountAdmission serviceAccounts) {
+            ServiceAccountAdmission serviceAccounts,
+            AdmissionObserver metrics) {
         NodeRestriction.Lookup informed =
                 new NodeRestriction.Lookup() {
                     @Override
@@ -181,20 +187,25 @@ final class AdmissionPlugins {
                                 .map(BoundObjects.Live::uid);
                     }
                 };
+        // kube's plugin names, as its metrics label them; the escalation check is the RBAC
+        // storage's in kube, not a plugin: its time counts in the phase's only.
         return WriteAdmission.chain(
                 List.of(
-                        limitRanger,
-                        serviceAccounts,
-                        defaulting.priority,
-                        defaulting.tolerations,
-                        defaulting.storageClass),
+                        new NamedPlugin<>("LimitRanger", limitRanger),
+                        new NamedPlugin<>("ServiceAccount", serviceAccounts),
+                        new NamedPlugin<>("Priority", defaulting.priority),
+                        new NamedPlugin<>("DefaultTolerationSeconds", defaulting.tolerations),
+                        new NamedPlugin<>("DefaultStorageClass", defaulting.storageClass)),
                 List.of(
-                        limitRanger,
-                        serviceAccounts,
-                        new NodeRestriction(informed),
-                        defaulting.priority,
-                        new EscalationCheck(authorizer, rbacPolicy.policy()),
-                        new ResourceQuotaAdmission(quotaLedger)));
+                        new NamedPlugin<>("LimitRanger", limitRanger),
+                        new NamedPlugin<>("ServiceAccount", serviceAccounts),
+                        new NamedPlugin<>("NodeRestriction", new NodeRestriction(informed)),
+                        new NamedPlugin<>("Priority", defaulting.priority),
+                        new NamedPlugin<WriteAdmission>(
+                                null, new EscalationCheck(authorizer, rbacPolicy.policy())),
+                        new NamedPlugin<>(
+                                "ResourceQuota", new ResourceQuotaAdmission(quotaLedger))),
+                metrics);
     }
 
     WriteAdmission admission() {

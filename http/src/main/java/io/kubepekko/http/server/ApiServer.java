@@ -4,6 +4,7 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigValueFactory;
 import io.kubepekko.actors.Environment;
 import io.kubepekko.actors.StorageQuota;
+import io.kubepekko.actors.StoreMetrics;
 import io.kubepekko.actors.authorization.RbacPolicySource;
 import io.kubepekko.actors.controllers.Controllers;
 import io.kubepekko.actors.plane.ControlPlane;
@@ -168,6 +169,15 @@ public final class ApiServer implements AutoCloseable {
         // The collections start now; the plugins read what follows their store, so they come
         // once access control is built, before this server serves a request.
         DeferredAdmission admission = new DeferredAdmission();
+        // Before the store starts, so that its collections and caches find where to report; the
+        // counts of the scrape come from the control plane started next.
+        AtomicReference<ControlPlane> counted = new AtomicReference<>();
+        ServerMetrics metrics =
+                new ServerMetrics(
+                        new DeprecatedApiRequests(),
+                        () -> new StorageObjects(counted.get()).count(),
+                        () -> counted.get().shardedEntities());
+        StoreMetrics.get(system).install(metrics.store());
         ControlPlane controlPlane =
                 ControlPlane.start(
                         system,
@@ -184,6 +194,7 @@ public final class ApiServer implements AutoCloseable {
                                 settings.services().clusterIpRange(),
                                 settings.services().nodePortRange()),
                         quota);
+        counted.set(controlPlane);
 
         ServerHealth health = ServerHealth.start(storage.probe(system, config), cluster);
         Pki.Material pki = SecureListener.pki(settings);
@@ -207,13 +218,12 @@ public final class ApiServer implements AutoCloseable {
                         auditor,
                         environment.clock(),
                         settings.tolerations(),
-                        environment.nameSuffixes());
+                        environment.nameSuffixes(),
+                        metrics.admission());
         admission.install(access.admission());
         HealthChecks livez = health.livez(settings.livezGracePeriod());
         HealthChecks readyz = health.readyz(cluster, controlPlane, access.readiness(), quota);
 
-        ServerMetrics metrics =
-                new ServerMetrics(new DeprecatedApiRequests(), new StorageObjects(controlPlane));
         ResourceHandler resources =
                 new ResourceHandler(
                         controlPlane,
@@ -233,7 +243,8 @@ public final class ApiServer implements AutoCloseable {
                                 access.webhooks(),
                                 new WebhookCaller(),
                                 () -> UUID.randomUUID().toString(),
-                                MatchConditions.ALWAYS));
+                                MatchConditions.ALWAYS,
+                                metrics.admission()));
         // Known once the port is bound: the jwks_uri names its address.
         AtomicReference<Optional<OpenIdMetadata.Served>> issuerDiscovery =
                 new AtomicReference<>(Optional.empty());

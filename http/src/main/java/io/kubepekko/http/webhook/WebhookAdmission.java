@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.GroupVersionKind;
+import io.kubepekko.api.admission.AdmissionObserver;
 import io.kubepekko.api.admission.webhook.MatchConditions;
 import io.kubepekko.api.admission.webhook.Webhook;
 import io.kubepekko.api.admission.webhook.WebhookIndex;
@@ -49,6 +50,7 @@ public final class WebhookAdmission {
     private final WebhookCaller caller;
     private final Supplier<String> uids;
     private final MatchConditions conditions;
+    private final AdmissionObserver observer;
     private final WebhookEndpoints endpoints;
     private final WebhookSideWrites sideWrites = new WebhookSideWrites(this);
 
@@ -63,6 +65,21 @@ public final class WebhookAdmission {
             WebhookCaller caller,
             Supplier<String> uids,
             MatchConditions conditions) {
+        this(controlPlane, index, caller, uids, conditions, AdmissionObserver.NONE);
+    }
+
+    /**
+     * As the other constructor, with each webhook call's time and rejection told to {@code
+     * observer}.
+     */
+    public WebhookAdmission(
+            ControlPlane controlPlane,
+            WebhookIndex index,
+            WebhookCaller caller,
+            Supplier<String> uids,
+            MatchConditions conditions,
+            AdmissionObserver observer) {
+        this.observer = observer;
         this.controlPlane = controlPlane;
         this.index = index;
         this.caller = caller;
@@ -163,7 +180,8 @@ public final class WebhookAdmission {
                                                                     kindsByVersion(kind),
                                                                     labels,
                                                                     conditions,
-                                                                    endpoints)
+                                                                    endpoints,
+                                                                    observer)
                                                             .admit(
                                                                     prepared.request,
                                                                     mutating,
@@ -250,7 +268,8 @@ public final class WebhookAdmission {
 
     /** The calls of one write's webhooks, its kind's versions {@code kinds}. */
     WebhookCalls calls(Map<String, ServedKind> kinds, Map<String, String> namespaceLabels) {
-        return new WebhookCalls(caller, uids, kinds, namespaceLabels, conditions, endpoints);
+        return new WebhookCalls(
+                caller, uids, kinds, namespaceLabels, conditions, endpoints, observer);
     }
 
     private static CompletionStage<Written> plain(

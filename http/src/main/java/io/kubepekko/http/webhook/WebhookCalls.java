@@ -2,6 +2,7 @@ package io.kubepekko.http.webhook;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.admission.AdmissionObserver;
 import io.kubepekko.api.admission.webhook.AdmissionReviews;
 import io.kubepekko.api.admission.webhook.MatchConditions;
 import io.kubepekko.api.admission.webhook.Webhook;
@@ -42,6 +43,7 @@ final class WebhookCalls {
     private final Map<String, String> namespaceLabels;
     private final MatchConditions conditions;
     private final WebhookEndpoints endpoints;
+    private final AdmissionObserver observer;
     private final List<String> warnings = new ArrayList<>();
 
     WebhookCalls(
@@ -50,13 +52,15 @@ final class WebhookCalls {
             Map<String, ServedKind> kinds,
             Map<String, String> namespaceLabels,
             MatchConditions conditions,
-            WebhookEndpoints endpoints) {
+            WebhookEndpoints endpoints,
+            AdmissionObserver observer) {
         this.caller = caller;
         this.uids = uids;
         this.kinds = kinds;
         this.namespaceLabels = namespaceLabels;
         this.conditions = conditions;
         this.endpoints = endpoints;
+        this.observer = observer;
     }
 
     CompletionStage<Admitted> admit(
@@ -182,10 +186,32 @@ final class WebhookCalls {
         if (matched instanceof MatchConditions.Result.NoMatch) {
             return skipped(request);
         }
+        long start = System.nanoTime();
+        return attempt(hook, request, sent, version.get(), matched)
+                .thenApply(
+                        step -> {
+                            observer.webhook(
+                                    hook.name(),
+                                    hook.mutating(),
+                                    request.operation(),
+                                    step.refusal() != null,
+                                    System.nanoTime() - start);
+                            return step;
+                        });
+    }
+
+    /** Calls a webhook that applies to the request, as {@link #call} says. */
+    private CompletionStage<Step> attempt(
+            Webhook hook,
+            WebhookRequest request,
+            WebhookRequest sent,
+            WebhookRules.Version version,
+            MatchConditions.Result matched) {
         if (matched instanceof MatchConditions.Result.Failed f) {
             return failed(hook, request, f.reason());
         }
         if (request.dryRun() && !hook.safeOnDryRun()) {
+            rejected(hook, request, AdmissionObserver.WebhookRejection.APISERVER_INTERNAL_ERROR, 0);
             return refused(AdmissionReviews.dryRunUnsupported(hook.name()));
         }
         if (!hook.admissionReviewVersions().contains("v1")) {
@@ -196,13 +222,13 @@ final class WebhookCalls {
                             + "AdmissionReview versions (v1, v1beta1)");
         }
         String uid = uids.get();
-        byte[] review = Json.bytes(AdmissionReviews.request(uid, sent, version.get()));
+        byte[] review = Json.bytes(AdmissionReviews.request(uid, sent, version));
         return endpoints
                 .target(hook)
                 .thenCompose(
                         target ->
                                 caller.call(target, hook.caBundle(), hook.timeoutSeconds(), review))
-                .thenApply(outcome -> answer(hook, request, sent, version.get(), uid, outcome));
+                .thenApply(outcome -> answer(hook, request, sent, version, uid, outcome));
     }
 
     private Step answer(
@@ -228,8 +254,9 @@ final class WebhookCalls {
         }
         AdmissionReviews.Verdict v = (AdmissionReviews.Verdict) answer;
         if (!v.allowed()) {
-            return new Step(
-                    null, AdmissionReviews.denied(hook.name(), v.status()), v.warnings(), true);
+            ApiStatus denied = AdmissionReviews.denied(hook.name(), v.status());
+            rejected(hook, request, AdmissionObserver.WebhookRejection.NO_ERROR, denied.code());
+            return new Step(null, denied, v.warnings(), true);
         }
         if (v.patch() == null || v.patch().length == 0) {
             return new Step(request.object(), null, v.warnings(), true);
@@ -254,6 +281,7 @@ final class WebhookCalls {
             return new Step(request.object(), null, v.warnings(), true);
         }
         if (sent.object() == null) {
+            rejected(hook, request, AdmissionObserver.WebhookRejection.APISERVER_INTERNAL_ERROR, 0);
             return new Step(
                     null,
                     ApiStatus.internal(
@@ -269,6 +297,7 @@ final class WebhookCalls {
             patched = (ObjectNode) JsonPatch.apply(sent.object(), operations);
         } catch (ApiException | ClassCastException e) {
             String why = e instanceof ApiException a ? a.status().message() : "not an object";
+            rejected(hook, request, AdmissionObserver.WebhookRejection.APISERVER_INTERNAL_ERROR, 0);
             return new Step(null, ApiStatus.internal(why), v.warnings(), true);
         }
         ObjectNode back = backToRequest(patched, version, request);
@@ -280,7 +309,16 @@ final class WebhookCalls {
         if (hook.ignoresFailures()) {
             return new Step(request.object(), null, List.of(), true);
         }
+        rejected(hook, request, AdmissionObserver.WebhookRejection.CALLING_WEBHOOK_ERROR, 0);
         return new Step(null, AdmissionReviews.failedCalling(hook.name(), reason), List.of(), true);
+    }
+
+    private void rejected(
+            Webhook hook,
+            WebhookRequest request,
+            AdmissionObserver.WebhookRejection why,
+            int code) {
+        observer.webhookRejected(hook.name(), hook.mutating(), request.operation(), why, code);
     }
 
     private CompletionStage<Step> failed(Webhook hook, WebhookRequest request, String reason) {

@@ -4,7 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kubepekko.actors.StoreMetrics;
+import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.Verb;
+import io.kubepekko.api.admission.AdmissionObserver;
+import io.kubepekko.api.admission.Operation;
 import io.kubepekko.api.metrics.DeprecatedApiRequests;
 import io.kubepekko.api.metrics.RequestLabels;
 import java.nio.charset.StandardCharsets;
@@ -211,5 +215,160 @@ class ServerMetricsTest {
         assertEquals("gauge", text.type("jvm_memory_used_bytes"));
         assertTrue(text.value("jvm_memory_used_bytes", Map.of("area", "heap")) > 0);
         assertTrue(text.type("jvm_threads_current") != null);
+    }
+
+    @Test
+    void admissionTimesAreHistogramsWithKubesNamesLabelsAndBuckets() throws Exception {
+        AdmissionObserver admission = metrics.admission();
+        admission.plugin(
+                "LimitRanger", AdmissionObserver.Phase.ADMIT, Operation.CREATE, false, 3_000_000);
+        admission.plugin(
+                "LimitRanger", AdmissionObserver.Phase.ADMIT, Operation.CREATE, false, 1_000_000);
+        admission.step(AdmissionObserver.Phase.VALIDATE, Operation.DELETE, true, 30_000_000);
+        admission.webhook("w.example.com", false, "UPDATE", true, 2_000_000);
+        admission.webhookRejected(
+                "w.example.com", false, "UPDATE", AdmissionObserver.WebhookRejection.NO_ERROR, 403);
+        PrometheusText text = scrape();
+        String controller = "apiserver_admission_controller_admission_duration_seconds";
+        assertEquals("histogram", text.type(controller));
+        assertTrue(text.help(controller).startsWith("[STABLE] Admission controller latency"));
+        Map<String, String> limitRanger =
+                Map.of(
+                        "name", "LimitRanger",
+                        "type", "admit",
+                        "operation", "CREATE",
+                        "rejected", "false");
+        assertEquals(2, text.value(controller + "_count", limitRanger));
+        assertEquals(0.004, text.value(controller + "_sum", limitRanger), 1e-9);
+        assertEquals(
+                List.of(0.005, 0.025, 0.1, 0.5, 1.0, 2.5, Double.POSITIVE_INFINITY),
+                text.samples(controller + "_bucket", limitRanger).stream()
+                        .map(s -> bound(s.labels().get("le")))
+                        .toList());
+        // 30 ms: in the 0.1 s bucket, not in the 25 ms one.
+        assertEquals(
+                List.of(0.0, 0.0, 1.0),
+                text
+                        .samples(
+                                "apiserver_admission_step_admission_duration_seconds_bucket",
+                                Map.of(
+                                        "type",
+                                        "validate",
+                                        "operation",
+                                        "DELETE",
+                                        "rejected",
+                                        "true"))
+                        .stream()
+                        .filter(s -> bound(s.labels().get("le")) <= 0.1)
+                        .map(PrometheusText.Sample::value)
+                        .toList());
+        Map<String, String> webhook =
+                Map.of(
+                        "name", "w.example.com",
+                        "type", "validating",
+                        "operation", "UPDATE",
+                        "rejected", "true");
+        assertEquals(
+                9,
+                text.samples(
+                                "apiserver_admission_webhook_admission_duration_seconds_bucket",
+                                webhook)
+                        .size());
+        assertEquals(
+                1,
+                text.value(
+                        "apiserver_admission_webhook_rejection_count",
+                        Map.of(
+                                "name", "w.example.com",
+                                "type", "validating",
+                                "operation", "UPDATE",
+                                "error_type", "no_error",
+                                "rejection_code", "403")));
+    }
+
+    @Test
+    void theStoreReportsJournalWritesAndCacheEventsPerGroupAndResource() throws Exception {
+        GroupResource deployments = new GroupResource("apps", "deployments");
+        StoreMetrics.JournalWrites journal = metrics.store().journal(deployments);
+        journal.written(3, 400_000);
+        journal.written(1, 2_000_000);
+        metrics.store().cacheEvents(deployments).received(4);
+        PrometheusText text = scrape();
+        Map<String, String> labels = Map.of("group", "apps", "resource", "deployments");
+        assertEquals("histogram", text.type("kubepekko_journal_write_duration_seconds"));
+        assertEquals(2, text.value("kubepekko_journal_write_duration_seconds_count", labels));
+        // 0.4 ms falls in the 0.5 ms bucket, 2 ms in the 2.5 ms one.
+        assertEquals(
+                List.of(0.0, 1.0, 1.0, 2.0),
+                text.samples("kubepekko_journal_write_duration_seconds_bucket", labels).stream()
+                        .filter(s -> bound(s.labels().get("le")) <= 0.0025)
+                        .map(PrometheusText.Sample::value)
+                        .toList());
+        assertEquals(4, text.value("kubepekko_journal_events_written_total", labels));
+        assertEquals(4, text.value("apiserver_watch_cache_events_received_total", labels));
+    }
+
+    @Test
+    void shardedEntitiesAreCountedAtEachScrape() throws Exception {
+        ServerMetrics sharded =
+                new ServerMetrics(
+                        deprecated,
+                        () -> CompletableFuture.completedFuture(Map.of()),
+                        () -> CompletableFuture.completedFuture(Map.of("Collection", 7)));
+        PrometheusText text =
+                PrometheusText.parse(
+                        new String(
+                                sharded.scrape().toCompletableFuture().get(),
+                                StandardCharsets.UTF_8));
+        assertEquals("gauge", text.type("kubepekko_sharding_entities"));
+        assertEquals(7, text.value("kubepekko_sharding_entities", Map.of("region", "Collection")));
+    }
+
+    @Test
+    void aResetForgetsEveryLabelledSeriesAndRecordingGoesOn() throws Exception {
+        metrics.served(GET, 200, 10, 1_000_000);
+        metrics.admission()
+                .plugin(
+                        "ResourceQuota",
+                        AdmissionObserver.Phase.VALIDATE,
+                        Operation.CREATE,
+                        false,
+                        1_000);
+        StoreMetrics.JournalWrites journal =
+                metrics.store().journal(new GroupResource("", "configmaps"));
+        journal.written(1, 1_000);
+        metrics.reset();
+        PrometheusText reset = scrape();
+        assertTrue(reset.samples("apiserver_request_total", Map.of()).isEmpty());
+        assertTrue(
+                reset.samples(
+                                "apiserver_admission_controller_admission_duration_seconds_count",
+                                Map.of())
+                        .isEmpty());
+        assertTrue(
+                reset.samples("kubepekko_journal_write_duration_seconds_count", Map.of())
+                        .isEmpty());
+        assertFalse(reset.samples("jvm_memory_used_bytes", Map.of()).isEmpty());
+
+        // The handles given out before the reset record in fresh series.
+        metrics.admission()
+                .plugin(
+                        "ResourceQuota",
+                        AdmissionObserver.Phase.VALIDATE,
+                        Operation.CREATE,
+                        false,
+                        1_000);
+        journal.written(2, 1_000);
+        PrometheusText after = scrape();
+        assertEquals(
+                1,
+                after.value(
+                        "apiserver_admission_controller_admission_duration_seconds_count",
+                        Map.of("name", "ResourceQuota")));
+        assertEquals(
+                2,
+                after.value(
+                        "kubepekko_journal_events_written_total",
+                        Map.of("resource", "configmaps")));
     }
 }

@@ -8,7 +8,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * kube's {@code CheckRequest} of the ResourceQuota admission plugin, over the namespace's quotas
@@ -54,6 +56,16 @@ public final class QuotaCheck {
             var missing = evaluator.constraints(restricted, object);
             if (missing.isPresent()) {
                 return new Refused("failed quota: " + quota.name() + ": " + missing.get());
+            }
+            SortedSet<String> unknown = new TreeSet<>(restricted);
+            unknown.removeAll(quota.usedKnown());
+            if (!unknown.isEmpty()) {
+                // kube names every restricted resource then, not only those without a usage.
+                return new Refused(
+                        "status unknown for quota: "
+                                + quota.name()
+                                + ", resources: "
+                                + String.join(",", new TreeSet<>(restricted)));
             }
             interesting.add(quota);
         }

@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * What each ResourceQuota has used, as this server knows it: the quotas and the tracked objects its
@@ -54,9 +55,24 @@ public final class QuotaLedger {
     private final Set<GroupResource> followed = ConcurrentHashMap.newKeySet();
     private final Set<GroupResource> listed = ConcurrentHashMap.newKeySet();
 
+    private final Function<JsonNode, QuotaSpec> specs;
+
+    /**
+     * Admission's ledger: quotas enforce their {@code status.hard} once their usage is reported.
+     */
     public QuotaLedger(Clock clock, Duration chargeTtl) {
+        this(clock, chargeTtl, QuotaSpec::of);
+    }
+
+    private QuotaLedger(Clock clock, Duration chargeTtl, Function<JsonNode, QuotaSpec> specs) {
         this.clock = clock;
         this.chargeTtl = chargeTtl;
+        this.specs = specs;
+    }
+
+    /** The controller's ledger, which counts usage for each quota's {@code spec.hard}. */
+    public static QuotaLedger ofSpecs(Clock clock) {
+        return new QuotaLedger(clock, DEFAULT_CHARGE_TTL, QuotaSpec::desired);
     }
 
     /**
@@ -122,7 +138,7 @@ public final class QuotaLedger {
             synchronized (ns) {
                 if (isQuotas(resource)) {
                     Map<String, QuotaSpec> fresh = new TreeMap<>();
-                    listedHere.forEach(q -> fresh.put(name(q), QuotaSpec.of(q)));
+                    listedHere.forEach(q -> fresh.put(name(q), specs.apply(q)));
                     ns.quotas.clear();
                     ns.quotas.putAll(fresh);
                     ns.recount();
@@ -150,13 +166,34 @@ public final class QuotaLedger {
         Namespace ns = namespace(namespaceOf(object));
         synchronized (ns) {
             if (isQuotas(resource)) {
-                QuotaSpec spec = QuotaSpec.of(object);
-                // The controller's status writes change no spec: no recount for them.
+                QuotaSpec spec = specs.apply(object);
+                // A status write that changes neither limits nor known usages: no recount.
                 if (!spec.equals(ns.quotas.put(name(object), spec))) {
                     ns.recount();
                 }
             }
             QuotaEvaluators.of(resource).ifPresent(e -> ns.observe(e, object, clock.instant()));
+        }
+    }
+
+    /**
+     * Every observed object's usage evaluated again at the clock's time, as kube's quota controller
+     * recalculates usage at each full resync: a pod deleted with a grace period stops counting once
+     * the period is over, though no event told of it.
+     */
+    public void reevaluate() {
+        Instant now = clock.instant();
+        for (Namespace ns : namespaces.values()) {
+            synchronized (ns) {
+                for (Map.Entry<Key, Entry> e : List.copyOf(ns.observed.entrySet())) {
+                    Entry old = e.getValue();
+                    Map<String, QuotaAmount> usage = old.evaluator().usage(old.object(), now);
+                    if (!usage.equals(old.usage())) {
+                        Entry fresh = new Entry(old.evaluator(), old.object(), usage);
+                        ns.change(e.getKey(), () -> ns.observed.put(e.getKey(), fresh));
+                    }
+                }
+            }
         }
     }
 

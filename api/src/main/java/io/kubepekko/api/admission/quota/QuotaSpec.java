@@ -2,17 +2,29 @@ package io.kubepekko.api.admission.quota;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * A ResourceQuota as quota reads it: its name, its hard limits (from {@code spec.hard}; an amount
- * that is no quantity is left out, as validation refuses it) and its scopes, {@code spec.scopes}
- * and {@code spec.scopeSelector}'s expressions alike (kube's {@code getScopeSelectorsFromQuota}).
+ * A ResourceQuota as quota reads it: its name, its hard limits (an amount that is no quantity is
+ * left out, as validation refuses it), the resources its status reports a usage of, and its scopes,
+ * {@code spec.scopes} and {@code spec.scopeSelector}'s expressions alike (kube's {@code
+ * getScopeSelectorsFromQuota}).
+ *
+ * @param hard admission's limits are {@code status.hard}, which the controller copies from {@code
+ *     spec.hard} (kube's admission reads the status); the controller's are {@code spec.hard}
+ * @param usedKnown the resources {@code status.used} names: admission refuses a write a quota
+ *     limits before the controller reported their usage (kube's {@code hasUsageStats})
  */
 public record QuotaSpec(
-        String namespace, String name, SortedMap<String, QuotaAmount> hard, List<Scope> scopes) {
+        String namespace,
+        String name,
+        SortedMap<String, QuotaAmount> hard,
+        Set<String> usedKnown,
+        List<Scope> scopes) {
 
     /**
      * One scope requirement: a scope name, an operator ({@code In}, {@code NotIn}, {@code Exists},
@@ -22,15 +34,36 @@ public record QuotaSpec(
 
     public QuotaSpec {
         hard = new TreeMap<>(hard);
+        usedKnown = Set.copyOf(usedKnown);
         scopes = List.copyOf(scopes);
     }
 
-    /** The quota {@code resourceQuota} (a stored ResourceQuota) sets. */
+    /**
+     * The quota {@code resourceQuota} (a stored ResourceQuota) enforces in admission: its {@code
+     * status.hard}, and the resources of its {@code status.used}.
+     */
     public static QuotaSpec of(JsonNode resourceQuota) {
+        JsonNode status = resourceQuota.path("status");
+        Set<String> used = new HashSet<>();
+        status.path("used").properties().forEach(e -> used.add(e.getKey()));
+        return read(resourceQuota, status.path("hard"), used);
+    }
+
+    /**
+     * The quota {@code resourceQuota} asks for, as the controller reads it: its {@code spec.hard},
+     * every usage known (the controller is the one that reports it).
+     */
+    public static QuotaSpec desired(JsonNode resourceQuota) {
+        JsonNode hard = resourceQuota.path("spec").path("hard");
+        Set<String> all = new HashSet<>();
+        hard.properties().forEach(e -> all.add(e.getKey()));
+        return read(resourceQuota, hard, all);
+    }
+
+    private static QuotaSpec read(JsonNode resourceQuota, JsonNode hardNode, Set<String> used) {
         JsonNode spec = resourceQuota.path("spec");
         SortedMap<String, QuotaAmount> hard = new TreeMap<>();
-        spec.path("hard")
-                .properties()
+        hardNode.properties()
                 .forEach(e -> QuotaAmount.of(e.getValue()).ifPresent(a -> hard.put(e.getKey(), a)));
         List<Scope> scopes = new ArrayList<>();
         for (JsonNode s : spec.path("scopes")) {
@@ -44,6 +77,10 @@ public record QuotaSpec(
         }
         JsonNode meta = resourceQuota.path("metadata");
         return new QuotaSpec(
-                meta.path("namespace").asText(""), meta.path("name").asText(""), hard, scopes);
+                meta.path("namespace").asText(""),
+                meta.path("name").asText(""),
+                hard,
+                used,
+                scopes);
     }
 }

@@ -1,6 +1,7 @@
 package io.kubepekko.api.admission.quota;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -8,6 +9,7 @@ import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.admission.AdmissionRequest;
 import io.kubepekko.api.admission.Operation;
 import io.kubepekko.api.auth.UserInfo;
+import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.status.ApiStatus;
 import java.time.Clock;
@@ -49,7 +51,18 @@ class ResourceQuotaAdmissionTest {
         }
     }
 
+    /** A quota whose status the controller has written: its hard limits, nothing used yet. */
     static ObjectNode quota(String name, String spec) {
+        ObjectNode quota = unsynced(name, spec);
+        ObjectNode status = quota.putObject("status");
+        status.set("hard", quota.path("spec").path("hard").deepCopy());
+        ObjectNode used = status.putObject("used");
+        quota.path("spec").path("hard").fieldNames().forEachRemaining(n -> used.put(n, "0"));
+        return quota;
+    }
+
+    /** A quota the controller has not written a status for. */
+    static ObjectNode unsynced(String name, String spec) {
         return obj(
                 "{'apiVersion':'v1','kind':'ResourceQuota','metadata':{'name':'"
                         + name
@@ -289,6 +302,41 @@ class ResourceQuotaAdmissionTest {
         }
 
         @Test
+        void aPodPastItsGracePeriodStopsCountingAtTheNextReevaluation() {
+            Instant[] now = {NOW};
+            Clock moving =
+                    new Clock() {
+                        @Override
+                        public ZoneId getZone() {
+                            return ZoneOffset.UTC;
+                        }
+
+                        @Override
+                        public Clock withZone(ZoneId zone) {
+                            return this;
+                        }
+
+                        @Override
+                        public Instant instant() {
+                            return now[0];
+                        }
+                    };
+            QuotaLedger resynced = new QuotaLedger(moving, Duration.ofSeconds(30));
+            resynced.replace(QUOTAS, List.of(quota("q", "{'hard':{'pods':'5'}}")));
+            ObjectNode deleted = pod("going", "{}");
+            ((ObjectNode) deleted.path("metadata"))
+                    .put("deletionTimestamp", NOW.toString())
+                    .put("deletionGracePeriodSeconds", 30);
+            resynced.replace(PODS, List.of(deleted));
+            assertEquals("1", resynced.used("ns", true).get("q").get("pods").toString());
+
+            now[0] = NOW.plusSeconds(31);
+            assertEquals("1", resynced.used("ns", true).get("q").get("pods").toString());
+            resynced.reevaluate();
+            assertEquals("0", resynced.used("ns", true).get("q").get("pods").toString());
+        }
+
+        @Test
         void sixtyFourConcurrentAdmitsNeverOverspend() throws Exception {
             quotas(quota("q", "{'hard':{'pods':'10','requests.cpu':'5'}}"));
             ExecutorService pool = Executors.newFixedThreadPool(64);
@@ -368,6 +416,72 @@ class ResourceQuotaAdmissionTest {
                             + " services.nodeports=2, used: services.nodeports=1, limited:"
                             + " services.nodeports=2",
                     create(services, np).orElseThrow().message());
+        }
+
+        @Test
+        void anyOtherResourceIsCountedAsCountResourceDotGroupOnCreate() {
+            quotas(quota("d", "{'hard':{'count/deployments.apps':'2','count/jobs.batch':'0'}}"));
+            GroupResource deployments = new GroupResource("apps", "deployments");
+            ledger.replace(
+                    deployments,
+                    List.of(obj("{'metadata':{'name':'a','namespace':'ns','uid':'a'}}")));
+            assertEquals(
+                    Optional.empty(),
+                    create(
+                            deployments,
+                            obj("{'metadata':{'name':'b','namespace':'ns','uid':'b'}}")));
+            assertEquals(
+                    "deployments.apps \"c\" is forbidden: exceeded quota: d, requested:"
+                            + " count/deployments.apps=1, used: count/deployments.apps=2, limited:"
+                            + " count/deployments.apps=2",
+                    create(deployments, obj("{'metadata':{'name':'c','namespace':'ns','uid':'c'}}"))
+                            .orElseThrow()
+                            .message());
+            assertEquals(
+                    "jobs.batch \"j\" is forbidden: exceeded quota: d, requested:"
+                            + " count/jobs.batch=1, used: count/jobs.batch=0, limited:"
+                            + " count/jobs.batch=0",
+                    create(
+                                    new GroupResource("batch", "jobs"),
+                                    obj("{'metadata':{'name':'j','namespace':'ns','uid':'j'}}"))
+                            .orElseThrow()
+                            .message());
+        }
+
+        @Test
+        void eventsAreIgnoredAndEveryNamespacedStoredResourceIsFollowed() {
+            assertEquals(Optional.empty(), QuotaEvaluators.of(new GroupResource("", "events")));
+            List<GroupResource> followed = QuotaEvaluators.followed(Registry.builtin().stored());
+            assertTrue(followed.contains(new GroupResource("apps", "deployments")));
+            assertTrue(followed.contains(new GroupResource("batch", "cronjobs")));
+            assertTrue(followed.contains(new GroupResource("", "pods")));
+            assertFalse(followed.contains(new GroupResource("", "events")));
+            assertFalse(followed.contains(new GroupResource("", "namespaces")));
+        }
+
+        @Test
+        void aQuotaLimitsOnlyOnceItsStatusReportsTheUsageOfWhatItLimits() {
+            GroupResource configmaps = new GroupResource("", "configmaps");
+            ObjectNode cm = obj("{'metadata':{'name':'a','namespace':'ns','uid':'a'}}");
+            quotas(unsynced("c", "{'hard':{'count/configmaps':'5','configmaps':'5','pods':'1'}}"));
+            assertEquals(Optional.empty(), create(configmaps, cm), "no status.hard: no limit");
+
+            ObjectNode partly =
+                    quota("c", "{'hard':{'count/configmaps':'5','configmaps':'5','pods':'1'}}");
+            ((ObjectNode) partly.path("status").path("used")).remove("configmaps");
+            quotas(partly);
+            assertEquals(
+                    "configmaps \"a\" is forbidden: status unknown for quota: c, resources:"
+                            + " configmaps,count/configmaps",
+                    create(configmaps, cm).orElseThrow().message());
+            // Pods are limited by what the status reports: their usage is known.
+            assertEquals(Optional.empty(), create(PODS, pod("p", "{}")));
+
+            // The spec alone does not limit: kube's admission reads status.hard.
+            ObjectNode spec = quota("c", "{'hard':{'count/configmaps':'5'}}");
+            ((ObjectNode) spec.path("spec").path("hard")).put("count/configmaps", "0");
+            quotas(spec);
+            assertEquals(Optional.empty(), create(configmaps, cm));
         }
 
         @Test
