@@ -2,6 +2,7 @@ package io.kubepekko.http.webhook;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.admission.webhook.AdmissionReviews;
 import io.kubepekko.api.admission.webhook.MatchConditions;
 import io.kubepekko.api.admission.webhook.Webhook;
@@ -183,7 +184,16 @@ final class WebhookCalls {
             return skipped(request);
         }
         if (matched instanceof MatchConditions.Result.Failed f) {
-            return failed(hook, request, f.reason());
+            // kube's matcher: Ignore skips the webhook; Fail refuses the write as forbidden.
+            return hook.ignoresFailures()
+                    ? skipped(request)
+                    : refused(
+                            ApiStatus.forbidden(
+                                    new GroupResource(
+                                            request.resource().group(),
+                                            request.resource().resource()),
+                                    request.name(),
+                                    f.reason()));
         }
         if (request.dryRun() && !hook.safeOnDryRun()) {
             return refused(AdmissionReviews.dryRunUnsupported(hook.name()));
