@@ -38,7 +38,7 @@ public final class CelMatchConditions implements MatchConditions.Compiler {
     public MatchConditions.Compiled compile(List<Webhook.MatchCondition> conditions) {
         List<Condition> compiled = new ArrayList<>();
         for (Webhook.MatchCondition c : conditions) {
-            compiled.add(new Condition(c.name(), cel.compile(c.expression().strip())));
+            compiled.add(new Condition(c.name(), cel.compile(c.expression())));
         }
         return request -> evaluate(List.copyOf(compiled), request);
     }
@@ -65,8 +65,9 @@ public final class CelMatchConditions implements MatchConditions.Compiler {
                 return new MatchConditions.Result.NoMatch(c.name());
             }
             if (!Boolean.TRUE.equals(result)) {
-                // An unbound variable (namespaceObject) leaves the result unknown.
-                errors.add(resultedIn(program, "no such attribute: " + result));
+                // Only namespaceObject is declared but never bound for webhooks (as in kube):
+                // using it leaves the result unknown.
+                errors.add(resultedIn(program, "no such attribute(s): namespaceObject"));
             }
         }
         if (errors.isEmpty()) {

@@ -160,6 +160,15 @@ class CelMatchConditionsTest {
     }
 
     @Test
+    void namespaceObjectIsDeclaredButNotBoundForWebhooks() {
+        assertEquals(
+                new Result.Failed(
+                        "expression 'namespaceObject.metadata.name == \"x\"' resulted in error:"
+                                + " no such attribute(s): namespaceObject"),
+                evaluate(create("apps-ns", "alice"), "namespaceObject.metadata.name == \"x\""));
+    }
+
+    @Test
     void aDeleteHasNoObject() {
         WebhookRequest delete =
                 new WebhookRequest(
