@@ -31,8 +31,9 @@ import java.util.Optional;
  * as kube's {@code kubernetes.AdmissionRequest}), {@code namespaceObject} (declared, never bound
  * for webhooks, as in kube), {@code authorizer} and {@code authorizer.requestResource}; CEL's
  * standard library and macros with cel-java's extensions that kube's environment also has: strings,
- * optional types, sets, lists, two-variable comprehensions and {@code cel.bind}. Expressions must
- * be bool. Thread-safe: one instance serves every compile and evaluation.
+ * optional types, sets, lists, two-variable comprehensions and {@code cel.bind}, and kube's own
+ * regex ({@code find}, {@code findAll}) and authorizer libraries. Expressions must be bool.
+ * Thread-safe: one instance serves every compile and evaluation.
  */
 public final class AdmissionCel {
 
@@ -103,6 +104,8 @@ public final class AdmissionCel {
                         .addVar("authorizer.requestResource", CelAuthorizer.RESOURCE_CHECK)
                         .addFunctionDeclarations(CelAuthorizer.declarations())
                         .addFunctionBindings(CelAuthorizer.bindings())
+                        .addFunctionDeclarations(CelRegex.declarations())
+                        .addFunctionBindings(CelRegex.bindings())
                         .addCompilerLibraries(
                                 libraries.stream().map(CelCompilerLibrary.class::cast).toList())
                         .addCompilerLibraries(CelExtensions.bindings())

@@ -90,6 +90,9 @@ class CelMatchConditionsTest {
                 "object.metadata.labels.exists(k, k == 'app')",
                 "'web'.upperAscii() == 'WEB' && 'a,b'.split(',').size() == 2",
                 "object.metadata.name.matches('^w.b$')",
+                "'abc 123 de45'.find('[0-9]+') == '123' && 'abc'.find('[0-9]+') == ''",
+                "'abc 123 de45'.findAll('[0-9]+') == ['123', '45']",
+                "'a1b2c3'.findAll('[0-9]', 2) == ['1', '2'] && 'a1'.findAll('[0-9]', 0) == []",
                 "object.?spec.?paused.orValue(false) == false",
                 "sets.contains(['a', 'b'], ['a'])",
                 "authorizer.group('apps').resource('deployments').namespace('apps-ns')"
@@ -166,6 +169,15 @@ class CelMatchConditionsTest {
                         "expression 'namespaceObject.metadata.name == \"x\"' resulted in error:"
                                 + " no such attribute(s): namespaceObject"),
                 evaluate(create("apps-ns", "alice"), "namespaceObject.metadata.name == \"x\""));
+    }
+
+    @Test
+    void aBadRegexIsAnEvaluationError() {
+        assertEquals(
+                new Result.Failed(
+                        "expression 'object.metadata.name.find(\"(\") == \"\"' resulted in error:"
+                                + " error parsing regexp: missing closing ): `(`"),
+                evaluate(create("apps-ns", "alice"), "object.metadata.name.find(\"(\") == \"\""));
     }
 
     @Test
