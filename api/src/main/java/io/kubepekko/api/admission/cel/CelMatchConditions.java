@@ -24,7 +24,6 @@ public final class CelMatchConditions implements MatchConditions.Compiler {
     /** cel-java puts the position first; cel-go's messages, which kube shows, have none. */
     private static final Pattern POSITION = Pattern.compile("^evaluation error( at [^:]*:\\d+)?: ");
 
-    private final AdmissionCel cel = AdmissionCel.get();
     private final Authorizer authorizer;
 
     /**
@@ -36,6 +35,9 @@ public final class CelMatchConditions implements MatchConditions.Compiler {
 
     @Override
     public MatchConditions.Compiled compile(List<Webhook.MatchCondition> conditions) {
+        // The environment is built on the first configuration with conditions, not at server
+        // start: most servers never need it.
+        AdmissionCel cel = AdmissionCel.get();
         List<Condition> compiled = new ArrayList<>();
         for (Webhook.MatchCondition c : conditions) {
             compiled.add(new Condition(c.name(), cel.compile(c.expression())));
