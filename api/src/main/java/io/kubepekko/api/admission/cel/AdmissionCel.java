@@ -32,7 +32,8 @@ import java.util.Optional;
  * for webhooks, as in kube), {@code authorizer} and {@code authorizer.requestResource}; CEL's
  * standard library and macros with cel-java's extensions that kube's environment also has: strings,
  * optional types, sets, lists, two-variable comprehensions and {@code cel.bind}, and kube's own
- * regex ({@code find}, {@code findAll}) and authorizer libraries. Expressions must be bool.
+ * regex ({@code find}, {@code findAll}), lists ({@code isSorted}, {@code sum}, {@code min}, {@code
+ * max}, {@code indexOf}, {@code lastIndexOf}) and authorizer libraries. Expressions must be bool.
  * Thread-safe: one instance serves every compile and evaluation.
  */
 public final class AdmissionCel {
@@ -106,6 +107,8 @@ public final class AdmissionCel {
                         .addFunctionBindings(CelAuthorizer.bindings())
                         .addFunctionDeclarations(CelRegex.declarations())
                         .addFunctionBindings(CelRegex.bindings())
+                        .addFunctionDeclarations(CelLists.declarations())
+                        .addFunctionBindings(CelLists.bindings())
                         .addCompilerLibraries(
                                 libraries.stream().map(CelCompilerLibrary.class::cast).toList())
                         .addCompilerLibraries(CelExtensions.bindings())

@@ -95,6 +95,15 @@ class CelMatchConditionsTest {
                 "'a1b2c3'.findAll('[0-9]', 2) == ['1', '2'] && 'a1'.findAll('[0-9]', 0) == []",
                 "object.?spec.?paused.orValue(false) == false",
                 "sets.contains(['a', 'b'], ['a'])",
+                "[1, 2, 2].isSorted() && !['b', 'a'].isSorted() && [].isSorted()",
+                "[3, 1, 2].sum() == 6 && [1.5, 2.5].sum() == 4.0 && [1u, 2u].sum() == 3u",
+                "[3, 1, 2].min() == 1 && ['b', 'c', 'a'].max() == 'c'",
+                "[1, 2, 1].indexOf(1) == 0 && [1, 2, 1].lastIndexOf(1) == 2"
+                        + " && ['a'].indexOf('z') == -1",
+                "'abcb'.indexOf('b') == 1 && 'abcb'.lastIndexOf('b') == 3",
+                "object.metadata.labels.map(k, k).indexOf('app') == 0",
+                "object.metadata.labels.map(k, k).isSorted()"
+                        + " && object.metadata.labels.map(k, k).max() == 'app'",
                 "authorizer.group('apps').resource('deployments').namespace('apps-ns')"
                         + ".check('create').allowed()",
                 "authorizer.requestResource.check('create').allowed()",
@@ -178,6 +187,24 @@ class CelMatchConditionsTest {
                         "expression 'object.metadata.name.find(\"(\") == \"\"' resulted in error:"
                                 + " error parsing regexp: missing closing ): `(`"),
                 evaluate(create("apps-ns", "alice"), "object.metadata.name.find(\"(\") == \"\""));
+    }
+
+    @Test
+    void listsOfWhatDoesNotCompareFailWhenEvaluated() {
+        assertEquals(
+                new Result.Failed(
+                        "expression '[{'a': 1}, {'b': 2}].isSorted()' resulted in error: no such"
+                                + " overload"),
+                evaluate(create("apps-ns", "alice"), "[{'a': 1}, {'b': 2}].isSorted()"));
+    }
+
+    @Test
+    void theMinOfNothingIsAnError() {
+        assertEquals(
+                new Result.Failed(
+                        "expression '[1].filter(x, x > 1).min() == 0' resulted in error:"
+                                + " min called on empty list"),
+                evaluate(create("apps-ns", "alice"), "[1].filter(x, x > 1).min() == 0"));
     }
 
     @Test
