@@ -639,4 +639,114 @@ class AdmissionWebhookIT {
         assertEquals("written", reviews.get(2).at("/request/object/data/meanwhile").asText());
         assertEquals("patched", reviews.get(2).at("/request/object/data/k").asText());
     }
+
+    /** A {@code matchConditions} field of the given conditions (name, expression pairs). */
+    private static String conditions(String... nameAndExpression) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < nameAndExpression.length; i += 2) {
+            out.add(
+                    "{'name':'"
+                            + nameAndExpression[i]
+                            + "','expression':\""
+                            // json() turns ' into ", so CEL's strings are written "…", escaped.
+                            + nameAndExpression[i + 1].replace("\"", "\\\"")
+                            + "\"}");
+        }
+        return "'matchConditions':[" + String.join(",", out) + "]";
+    }
+
+    @Test
+    void aFalseMatchConditionSkipsTheWebhookATrueOneCallsIt() {
+        String c = newCase();
+        configure(
+                c,
+                false,
+                hook(
+                        c,
+                        "deny.example.com",
+                        "/deny/" + c,
+                        conditions(
+                                "not-free",
+                                "object.metadata.name != \"free\"",
+                                "admin",
+                                "request.userInfo.username == \"kubernetes-admin\""
+                                        + " && oldObject == null")));
+        int calls = received.getOrDefault("/deny/" + c, List.of()).size();
+        assertEquals(201, api.post(configMaps(c), configMap("free", "{}")).code());
+        assertEquals(calls, received.getOrDefault("/deny/" + c, List.of()).size());
+        Response r = api.post(configMaps(c), configMap("held", "{}"));
+        assertEquals(403, r.code(), r.text());
+        assertEquals(calls + 1, received.get("/deny/" + c).size());
+    }
+
+    @Test
+    void aMatchConditionThatFailsToEvaluateFailsTheWriteOnlyWhenThePolicyIsFail() {
+        String failing = newCase();
+        configure(
+                failing,
+                false,
+                hook(
+                        failing,
+                        "deny.example.com",
+                        "/deny/" + failing,
+                        conditions("broken", "object.data.missing == \"x\"")));
+        Response r = api.post(configMaps(failing), configMap("cm", "{}"));
+        assertEquals(403, r.code(), r.text());
+        assertEquals("Forbidden", r.json().path("reason").asText());
+        assertEquals(
+                "configmaps \"cm\" is forbidden: expression 'object.data.missing == \"x\"' resulted"
+                        + " in error: key 'missing' is not present in map.",
+                r.json().path("message").asText());
+        assertFalse(received.containsKey("/deny/" + failing));
+
+        String ignored = newCase();
+        configure(
+                ignored,
+                false,
+                hook(
+                        ignored,
+                        "deny.example.com",
+                        "/deny/" + ignored,
+                        "'failurePolicy':'Ignore',"
+                                + conditions("broken", "object.data.missing == \"x\"")));
+        assertEquals(201, api.post(configMaps(ignored), configMap("cm", "{}")).code());
+        assertFalse(received.containsKey("/deny/" + ignored));
+    }
+
+    @Test
+    void aMatchConditionThatDoesNotCompileIsInvalid() {
+        String c = newCase();
+        Response r =
+                api.post(
+                        "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations",
+                        json(
+                                "{'apiVersion':'admissionregistration.k8s.io/v1',"
+                                        + "'kind':'ValidatingWebhookConfiguration','metadata':{'name':'"
+                                        + c
+                                        + "'},'webhooks':["
+                                        + hook(
+                                                c,
+                                                "deny.example.com",
+                                                "/deny",
+                                                conditions("sum", "1 + 1", "bad", "nope == 1"))
+                                        + "]}"));
+        assertEquals(422, r.code(), r.text());
+        JsonNode causes = r.json().at("/details/causes");
+        assertEquals(2, causes.size(), r.text());
+        assertEquals(
+                "webhooks[0].matchConditions[0].expression", causes.get(0).path("field").asText());
+        assertEquals(
+                "Invalid value: \"1 + 1\": must evaluate to bool but got int",
+                causes.get(0).path("message").asText());
+        assertEquals(
+                "webhooks[0].matchConditions[1].expression", causes.get(1).path("field").asText());
+        assertTrue(
+                causes.get(1)
+                        .path("message")
+                        .asText()
+                        .startsWith(
+                                "Invalid value: \"nope == 1\": compilation failed: ERROR:"
+                                        + " <input>:1:1: undeclared reference to 'nope'"),
+                r.text());
+    }
 }

@@ -4,6 +4,7 @@ import static io.kubepekko.api.definition.KindDefinition.builtin;
 import static io.kubepekko.api.registry.ResourceType.builder;
 
 import io.kubepekko.api.GroupResource;
+import io.kubepekko.api.admission.cel.CelExpressionCheck;
 import io.kubepekko.api.auth.review.Review;
 import io.kubepekko.api.auth.review.Reviews;
 import io.kubepekko.api.kinds.AutoscalingV1Conversion;
@@ -326,8 +327,7 @@ public final class BuiltinKinds {
                                             "mutatingwebhookconfigurations")
                                     .clusterScoped()
                                     .categories("api-extensions"),
-                            new WebhookConfigurationStrategy(
-                                    true, WebhookConfigurationStrategy.ExpressionCheck.NONE),
+                            new WebhookConfigurationStrategy(true, CelExpressionCheck.INSTANCE),
                             WebhookConfigurationPrinter.INSTANCE),
                     builtin(
                             builder(
@@ -337,8 +337,7 @@ public final class BuiltinKinds {
                                             "validatingwebhookconfigurations")
                                     .clusterScoped()
                                     .categories("api-extensions"),
-                            new WebhookConfigurationStrategy(
-                                    false, WebhookConfigurationStrategy.ExpressionCheck.NONE),
+                            new WebhookConfigurationStrategy(false, CelExpressionCheck.INSTANCE),
                             WebhookConfigurationPrinter.INSTANCE),
                     // scheduling.k8s.io/v1
                     builtin(

@@ -8,6 +8,7 @@ import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.admission.AdmissionObserver;
 import io.kubepekko.api.admission.NamedPlugin;
 import io.kubepekko.api.admission.WriteAdmission;
+import io.kubepekko.api.admission.cel.CelMatchConditions;
 import io.kubepekko.api.admission.limitranger.LimitRangeIndex;
 import io.kubepekko.api.admission.limitranger.LimitRanger;
 import io.kubepekko.api.admission.quota.QuotaLedger;
@@ -103,7 +104,7 @@ final class AdmissionPlugins {
         DefaultingPlugins defaulting = DefaultingPlugins.start(feeds, tolerations);
         ServiceAccountIndex serviceAccounts =
                 feeds.follow(SERVICE_ACCOUNTS, new ServiceAccountIndex(clock), "service-accounts");
-        WebhookIndex webhooks = new WebhookIndex();
+        WebhookIndex webhooks = new WebhookIndex(new CelMatchConditions(authorizer));
         feeds.follow(
                 MUTATING_WEBHOOKS,
                 webhooks.mutatingConfigurations(),

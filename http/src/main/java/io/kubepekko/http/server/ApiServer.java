@@ -243,7 +243,7 @@ public final class ApiServer implements AutoCloseable {
                                 access.webhooks(),
                                 new WebhookCaller(),
                                 () -> UUID.randomUUID().toString(),
-                                MatchConditions.ALWAYS,
+                                MatchConditions.COMPILED,
                                 metrics.admission()));
         // Known once the port is bound: the jwks_uri names its address.
         AtomicReference<Optional<OpenIdMetadata.Served>> issuerDiscovery =

@@ -2,6 +2,7 @@ package io.kubepekko.http.webhook;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.admission.AdmissionObserver;
 import io.kubepekko.api.admission.webhook.AdmissionReviews;
 import io.kubepekko.api.admission.webhook.MatchConditions;
@@ -208,7 +209,16 @@ final class WebhookCalls {
             WebhookRules.Version version,
             MatchConditions.Result matched) {
         if (matched instanceof MatchConditions.Result.Failed f) {
-            return failed(hook, request, f.reason());
+            // kube's matcher: Ignore skips the webhook; Fail refuses the write as forbidden.
+            return hook.ignoresFailures()
+                    ? skipped(request)
+                    : refused(
+                            ApiStatus.forbidden(
+                                    new GroupResource(
+                                            request.resource().group(),
+                                            request.resource().resource()),
+                                    request.name(),
+                                    f.reason()));
         }
         if (request.dryRun() && !hook.safeOnDryRun()) {
             rejected(hook, request, AdmissionObserver.WebhookRejection.APISERVER_INTERNAL_ERROR, 0);

@@ -19,6 +19,7 @@ import java.util.Optional;
  * @param service the Service to call, when it names one instead
  * @param caBundle the PEM certificates that sign the webhook's serving certificate; empty for the
  *     system's trust
+ * @param conditions its match conditions, compiled
  */
 public record Webhook(
         String configuration,
@@ -37,7 +38,8 @@ public record Webhook(
         Optional<String> url,
         Optional<ServiceRef> service,
         byte[] caBundle,
-        List<MatchCondition> matchConditions) {
+        List<MatchCondition> matchConditions,
+        MatchConditions.Compiled conditions) {
 
     /** A rule: which operations on which resources a webhook is called for. */
     public record Rule(
@@ -68,8 +70,14 @@ public record Webhook(
         return "IfNeeded".equals(reinvocationPolicy);
     }
 
-    /** Every webhook of a stored configuration object, in its order. */
+    /** Every webhook of a stored configuration object, in its order, its conditions ignored. */
     public static List<Webhook> of(JsonNode configuration, boolean mutating) {
+        return of(configuration, mutating, MatchConditions.Compiler.NONE);
+    }
+
+    /** Every webhook of a stored configuration object, in its order, conditions compiled. */
+    public static List<Webhook> of(
+            JsonNode configuration, boolean mutating, MatchConditions.Compiler compiler) {
         String config = configuration.path("metadata").path("name").asText("");
         String uid = configuration.path("metadata").path("uid").asText(config);
         List<Webhook> out = new ArrayList<>();
@@ -128,7 +136,10 @@ public record Webhook(
                                     : Optional.empty(),
                             service,
                             ca,
-                            List.copyOf(conditions)));
+                            List.copyOf(conditions),
+                            conditions.isEmpty()
+                                    ? MatchConditions.Compiled.NONE
+                                    : compiler.compile(List.copyOf(conditions))));
         }
         return out;
     }

@@ -23,6 +23,17 @@ public final class WebhookIndex {
     private volatile List<Webhook> validatingSnapshot = List.of();
     private volatile boolean mutatingSynced;
     private volatile boolean validatingSynced;
+    private final MatchConditions.Compiler conditions;
+
+    /** An index whose webhooks' match conditions are not evaluated. */
+    public WebhookIndex() {
+        this(MatchConditions.Compiler.NONE);
+    }
+
+    /** An index that compiles each configuration's match conditions as it takes it. */
+    public WebhookIndex(MatchConditions.Compiler conditions) {
+        this.conditions = conditions;
+    }
 
     /** The mutating webhooks, in call order. */
     public List<Webhook> mutating() {
@@ -43,7 +54,7 @@ public final class WebhookIndex {
     public synchronized void replace(boolean isMutating, List<? extends JsonNode> listed) {
         Map<String, List<Webhook>> map = isMutating ? mutating : validating;
         map.clear();
-        listed.forEach(c -> map.put(name(c), Webhook.of(c, isMutating)));
+        listed.forEach(c -> map.put(name(c), Webhook.of(c, isMutating, conditions)));
         if (isMutating) {
             mutatingSynced = true;
         } else {
@@ -55,7 +66,7 @@ public final class WebhookIndex {
     /** A configuration created or changed. */
     public synchronized void put(boolean isMutating, JsonNode configuration) {
         (isMutating ? mutating : validating)
-                .put(name(configuration), Webhook.of(configuration, isMutating));
+                .put(name(configuration), Webhook.of(configuration, isMutating, conditions));
         publish();
     }
 

@@ -1,0 +1,195 @@
+package io.kubepekko.api.admission.cel;
+
+import com.google.common.collect.ImmutableCollection;
+import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableSet;
+import dev.cel.bundle.Cel;
+import dev.cel.bundle.CelFactory;
+import dev.cel.common.CelAbstractSyntaxTree;
+import dev.cel.common.CelOptions;
+import dev.cel.common.CelValidationResult;
+import dev.cel.common.types.CelType;
+import dev.cel.common.types.CelTypeProvider;
+import dev.cel.common.types.CelTypes;
+import dev.cel.common.types.ListType;
+import dev.cel.common.types.MapType;
+import dev.cel.common.types.SimpleType;
+import dev.cel.common.types.StructType;
+import dev.cel.compiler.CelCompilerLibrary;
+import dev.cel.extensions.CelExtensions;
+import dev.cel.parser.CelStandardMacro;
+import dev.cel.runtime.CelEvaluationException;
+import dev.cel.runtime.CelRuntime;
+import dev.cel.runtime.CelRuntimeLibrary;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The CEL environment of admission expressions (kube's {@code k8s.io/apiserver/pkg/admission/plugin
+ * /cel} compiler): the variables {@code object} and {@code oldObject} (dyn), {@code request} (typed
+ * as kube's {@code kubernetes.AdmissionRequest}), {@code namespaceObject} (declared, never bound
+ * for webhooks, as in kube), {@code authorizer} and {@code authorizer.requestResource}; CEL's
+ * standard library and macros with cel-java's extensions that kube's environment also has: strings,
+ * optional types, sets, lists, two-variable comprehensions and {@code cel.bind}, and kube's own
+ * regex ({@code find}, {@code findAll}), lists ({@code isSorted}, {@code sum}, {@code min}, {@code
+ * max}, {@code indexOf}, {@code lastIndexOf}) and authorizer libraries. Expressions must be bool.
+ * Thread-safe: one instance serves every compile and evaluation.
+ */
+public final class AdmissionCel {
+
+    /** kube's bound on a comprehension's iterations: a runaway condition fails, not the server. */
+    private static final int MAX_ITERATIONS = 1_000_000;
+
+    private static final StructType GVK =
+            struct("kubernetes.GroupVersionKind", stringFields("group", "version", "kind"));
+    private static final StructType GVR =
+            struct("kubernetes.GroupVersionResource", stringFields("group", "version", "resource"));
+    private static final StructType USER_INFO =
+            struct(
+                    "kubernetes.UserInfo",
+                    Map.of(
+                            "username",
+                            SimpleType.STRING,
+                            "uid",
+                            SimpleType.STRING,
+                            "groups",
+                            ListType.create(SimpleType.STRING),
+                            "extra",
+                            MapType.create(SimpleType.STRING, ListType.create(SimpleType.STRING))));
+    private static final StructType REQUEST =
+            struct(
+                    "kubernetes.AdmissionRequest",
+                    Map.ofEntries(
+                            Map.entry("kind", GVK),
+                            Map.entry("resource", GVR),
+                            Map.entry("subResource", SimpleType.STRING),
+                            Map.entry("requestKind", GVK),
+                            Map.entry("requestResource", GVR),
+                            Map.entry("requestSubResource", SimpleType.STRING),
+                            Map.entry("name", SimpleType.STRING),
+                            Map.entry("namespace", SimpleType.STRING),
+                            Map.entry("operation", SimpleType.STRING),
+                            Map.entry("userInfo", USER_INFO),
+                            Map.entry("dryRun", SimpleType.BOOL),
+                            Map.entry("options", SimpleType.DYN)));
+
+    private static final AdmissionCel INSTANCE = new AdmissionCel();
+
+    private final Cel cel;
+
+    private AdmissionCel() {
+        CelOptions options =
+                CelOptions.current()
+                        .enableOptionalSyntax(true)
+                        .enableHeterogeneousNumericComparisons(true)
+                        .comprehensionMaxIterations(MAX_ITERATIONS)
+                        .build();
+        List<Object> libraries =
+                List.of(
+                        CelExtensions.strings(),
+                        CelExtensions.optional(),
+                        CelExtensions.sets(options),
+                        CelExtensions.lists(),
+                        CelExtensions.comprehensions());
+        cel =
+                CelFactory.standardCelBuilder()
+                        .setOptions(options)
+                        .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
+                        .setTypeProvider(new Types())
+                        .addVar("object", SimpleType.DYN)
+                        .addVar("oldObject", SimpleType.DYN)
+                        .addVar("namespaceObject", SimpleType.DYN)
+                        .addVar("request", REQUEST)
+                        .addVar("authorizer", CelAuthorizer.AUTHORIZER)
+                        .addVar("authorizer.requestResource", CelAuthorizer.RESOURCE_CHECK)
+                        .addFunctionDeclarations(CelAuthorizer.declarations())
+                        .addFunctionBindings(CelAuthorizer.bindings())
+                        .addFunctionDeclarations(CelRegex.declarations())
+                        .addFunctionBindings(CelRegex.bindings())
+                        .addFunctionDeclarations(CelLists.declarations())
+                        .addFunctionBindings(CelLists.bindings())
+                        .addCompilerLibraries(
+                                libraries.stream().map(CelCompilerLibrary.class::cast).toList())
+                        .addCompilerLibraries(CelExtensions.bindings())
+                        .addRuntimeLibraries(
+                                libraries.stream().map(CelRuntimeLibrary.class::cast).toList())
+                        .build();
+    }
+
+    /** The one environment. */
+    public static AdmissionCel get() {
+        return INSTANCE;
+    }
+
+    /** A compiled expression, or why it does not compile in kube's words. */
+    public sealed interface Compiled {}
+
+    /** A program ready to evaluate. */
+    public record Program(String expression, CelRuntime.Program program) implements Compiled {
+
+        /** The expression's result, or the evaluation's failure. */
+        Object eval(Map<String, ?> variables) throws CelEvaluationException {
+            return program.eval(variables);
+        }
+    }
+
+    /** An expression kube would not accept: the detail of its {@code Invalid} field error. */
+    public record Invalid(String expression, String detail) implements Compiled {}
+
+    /** Compiles a bool expression, as kube's {@code CompileCELExpression}. */
+    public Compiled compile(String expression) {
+        CelValidationResult result = cel.compile(expression);
+        if (result.hasError()) {
+            return new Invalid(expression, "compilation failed: " + result.getErrorString());
+        }
+        CelAbstractSyntaxTree ast;
+        try {
+            ast = result.getAst();
+        } catch (Exception e) {
+            return new Invalid(expression, "compilation failed: " + e.getMessage());
+        }
+        CelType type = ast.getResultType();
+        if (!type.equals(SimpleType.BOOL)) {
+            return new Invalid(
+                    expression, "must evaluate to bool but got " + CelTypes.format(type));
+        }
+        try {
+            return new Program(expression, cel.createProgram(ast));
+        } catch (Exception e) {
+            return new Invalid(expression, "program instantiation failed: " + e.getMessage());
+        }
+    }
+
+    private static Map<String, CelType> stringFields(String... names) {
+        return Map.of(
+                names[0],
+                SimpleType.STRING,
+                names[1],
+                SimpleType.STRING,
+                names[2],
+                SimpleType.STRING);
+    }
+
+    private static StructType struct(String name, Map<String, CelType> fields) {
+        return StructType.create(
+                name,
+                ImmutableSet.copyOf(fields.keySet()),
+                field -> Optional.ofNullable(fields.get(field)));
+    }
+
+    /** The struct types of the {@code request} variable, for the checker. */
+    private static final class Types implements CelTypeProvider {
+        private final ImmutableList<CelType> types = ImmutableList.of(GVK, GVR, USER_INFO, REQUEST);
+
+        @Override
+        public ImmutableCollection<CelType> types() {
+            return types;
+        }
+
+        @Override
+        public Optional<CelType> findType(String typeName) {
+            return types.stream().filter(t -> t.name().equals(typeName)).findFirst();
+        }
+    }
+}
