@@ -96,6 +96,7 @@ public final class AgentMain {
         } else if (parsed instanceof AgentFlags.Parsed.Version) {
             System.out.println(version());
         } else if (parsed instanceof AgentFlags.Parsed.Run run) {
+            run.logging().apply();
             run.warnings().forEach(System.err::println);
             return start(run.settings());
         }

@@ -2,6 +2,8 @@ package io.kubepekko.agent.flags;
 
 import io.kubepekko.api.flags.Flag;
 import io.kubepekko.api.flags.FlagSet;
+import io.kubepekko.api.logging.LogSettings;
+import io.kubepekko.api.logging.LoggingFlags;
 import java.net.InetAddress;
 import java.net.URI;
 import java.nio.file.Path;
@@ -266,19 +268,31 @@ public final class AgentFlags {
                             CONTAINER_LOG_MAX_SIZE,
                             CONTAINER_LOG_MAX_FILES,
                             ADDRESS,
-                            PORT),
+                            PORT,
+                            LoggingFlags.LOGGING_FORMAT,
+                            LoggingFlags.V),
                     arg -> "unknown command \"" + arg + "\"");
 
     /** Every flag, in the order help lists them (pflag sorts by name). */
     static final List<Flag<?>> ALL = FLAGS.flags();
 
+    /**
+     * The kubelet's logging configuration is the {@code logging} field of its configuration, so its
+     * refusals name {@code logging.format} and {@code logging.verbosity}.
+     */
+    private static final String LOGGING_FIELD = "logging.";
+
+    /** How the kubelet's command wraps a refused logging configuration. */
+    private static final String LOGGING_ERROR = "initialize logging: ";
+
     /** The outcome of parsing the command line. */
     public sealed interface Parsed {
         /**
-         * Run with these settings, after printing the warnings (deprecated flags used) to standard
-         * error.
+         * Run with these settings, after applying {@code logging} and printing the warnings
+         * (deprecated flags used) to standard error.
          */
-        record Run(AgentSettings settings, List<String> warnings) implements Parsed {
+        record Run(AgentSettings settings, List<String> warnings, LogSettings logging)
+                implements Parsed {
             public Run {
                 warnings = List.copyOf(warnings);
             }
@@ -297,7 +311,14 @@ public final class AgentFlags {
     public static Parsed parse(String... args) {
         FlagSet.Parsed parsed = FLAGS.parse(args);
         if (parsed instanceof FlagSet.Parsed.Values values) {
-            return new Parsed.Run(settings(values), values.warnings());
+            try {
+                return new Parsed.Run(
+                        settings(values),
+                        values.warnings(),
+                        LoggingFlags.settings(values, LOGGING_FIELD));
+            } catch (LoggingFlags.InvalidException e) {
+                return new Parsed.Invalid(LOGGING_ERROR + e.getMessage());
+            }
         }
         if (parsed instanceof FlagSet.Parsed.Invalid invalid) {
             return new Parsed.Invalid(invalid.message());

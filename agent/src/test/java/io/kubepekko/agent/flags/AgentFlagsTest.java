@@ -6,7 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.ConsoleAppender;
 import io.kubepekko.api.flags.Flag;
+import io.kubepekko.api.logging.KubeJsonEncoder;
+import io.kubepekko.api.logging.LogSettings;
 import java.net.InetAddress;
 import java.net.URI;
 import java.nio.file.Path;
@@ -377,5 +385,72 @@ class AgentFlagsTest {
         assertTrue(usage.contains("(default \"unix:///run/containerd/containerd.sock\")"));
         assertTrue(usage.contains("(default 110)"));
         assertTrue(usage.contains("(default true)"));
+    }
+
+    private static LogSettings logging(String... args) {
+        AgentFlags.Parsed parsed = AgentFlags.parse(args);
+        if (parsed instanceof AgentFlags.Parsed.Run run) {
+            return run.logging();
+        }
+        return fail("expected settings for " + List.of(args) + ", got " + parsed);
+    }
+
+    @Test
+    void theLoggingFlagsAreTheKubeletsWithEveryFormOfV() {
+        assertEquals(new LogSettings("text", 0), logging());
+        assertEquals(new LogSettings("json", 4), logging("--logging-format=json", "-v", "4"));
+        assertEquals(new LogSettings("text", 2), logging("--logging-format", "text", "-v2"));
+        assertEquals(new LogSettings("text", 3), logging("-v=3"));
+        assertEquals(new LogSettings("text", 6), logging("--v=6"));
+        assertEquals(new LogSettings("text", 7), logging("--v", "7", "--max-pods=3"));
+        assertEquals(3, settings("-v", "5", "--max-pods=3").maxPods());
+    }
+
+    @Test
+    void aLoggingConfigurationTheKubeletRefusesIsRefusedInItsWords() {
+        // The kubelet validates its configuration's logging field once the flags are parsed.
+        assertEquals(
+                "initialize logging: logging.format: Invalid value: \"xml\": Unsupported log format",
+                error("--logging-format", "xml"));
+        assertEquals(
+                "initialize logging: logging.verbosity: Invalid value: 4294967295: Must be <="
+                        + " 2147483647",
+                error("-v", "4294967295"));
+        assertEquals(
+                "invalid argument \"-1\" for \"-v, --v\" flag: strconv.ParseUint: parsing"
+                        + " \"-1\": invalid syntax",
+                error("-v=-1"));
+        assertEquals(
+                "invalid argument \"x\" for \"-v, --v\" flag: strconv.ParseUint: parsing"
+                        + " \"x\": invalid syntax",
+                error("--v", "x"));
+    }
+
+    @Test
+    void jsonPutsKubesEncoderOnTheConsoleAndVSetsTheRootLevel() {
+        LoggerContext context = new LoggerContext();
+        Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
+        // named as logback's default configuration names it: the agent may run without a
+        // logback.xml of its own
+        ConsoleAppender<ILoggingEvent> console = new ConsoleAppender<>();
+        console.setName("console");
+        console.setContext(context);
+        PatternLayoutEncoder pattern = new PatternLayoutEncoder();
+        pattern.setContext(context);
+        pattern.setPattern("%msg%n");
+        pattern.start();
+        console.setEncoder(pattern);
+        console.start();
+        root.addAppender(console);
+
+        logging("-v", "1").apply(context);
+        assertEquals(Level.INFO, root.getLevel());
+        assertInstanceOf(PatternLayoutEncoder.class, console.getEncoder());
+
+        logging("--logging-format=json", "-v", "4").apply(context);
+        assertEquals(Level.DEBUG, root.getLevel());
+        assertInstanceOf(KubeJsonEncoder.class, console.getEncoder());
+        assertEquals("System.out", console.getTarget());
+        assertTrue(console.isStarted());
     }
 }

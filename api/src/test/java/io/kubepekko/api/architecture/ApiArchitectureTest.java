@@ -53,6 +53,26 @@ class ApiArchitectureTest {
         rule.check(api);
     }
 
+    /**
+     * logback is on api's classpath for kube's logging flags, which the API server and the node
+     * agent apply to it; the resource model logs through nothing but slf4j, if at all.
+     */
+    @Test
+    void onlyTheLoggingRoomUsesLogback() {
+        ArchRule rule =
+                noClasses()
+                        .that()
+                        .resideInAPackage(API)
+                        .and()
+                        .resideOutsideOfPackage("io.kubepekko.api.logging..")
+                        .should()
+                        .dependOnClassesThat()
+                        .resideInAnyPackage("ch.qos.logback..")
+                        .because(
+                                "the logging flags configure logback; nothing else in api knows it");
+        rule.check(api);
+    }
+
     @Test
     void apiDoesNoNetworkOrFileIo() {
         ArchRule rule =

@@ -10,8 +10,9 @@ import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.definition.RuntimeConfig;
 import io.kubepekko.api.flags.Flag;
 import io.kubepekko.api.flags.FlagSet;
+import io.kubepekko.api.logging.LogSettings;
+import io.kubepekko.api.logging.LoggingFlags;
 import io.kubepekko.api.watch.FeatureGates;
-import io.kubepekko.http.logging.LogSettings;
 import io.kubepekko.persistence.StorageSettings;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -421,6 +422,10 @@ public final class ApiServerFlags {
         }
         List<String> warnings = new ArrayList<>(v.warnings());
         warnings.addAll(gates.warnings());
-        return new Parsed(settings, false, false, warnings, LoggingFlags.settings(v));
+        try {
+            return new Parsed(settings, false, false, warnings, LoggingFlags.settings(v));
+        } catch (LoggingFlags.InvalidException e) {
+            throw new UsageException(e.getMessage());
+        }
     }
 }

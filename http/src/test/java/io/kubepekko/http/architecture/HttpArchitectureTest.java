@@ -22,11 +22,11 @@ import org.junit.jupiter.api.Test;
  * encoding nor audit knows the routes. {@code security} (the PKI, TLS, client certificates, key
  * files) sits beside encoding, below the server and the routes, and so do {@code metrics} (what
  * {@code /metrics} exports, which the routes record in) and {@code webhook} (the admission
- * webhooks' calls, which the write routes make); {@code logging} (the log format and verbosity) is
- * the server's alone. Routes talk to the control plane through its facade and never reach into the
- * entities, the watch caches or the controllers' insides. The facade is named by class, not
- * package, so the rule holds while {@code io.kubepekko.actors} is split into packages: a class
- * keeps its name when it moves.
+ * webhooks' calls, which the write routes make). The log format and verbosity live in api's {@code
+ * logging}, shared with the node agent. Routes talk to the control plane through its facade and
+ * never reach into the entities, the watch caches or the controllers' insides. The facade is named
+ * by class, not package, so the rule holds while {@code io.kubepekko.actors} is split into
+ * packages: a class keeps its name when it moves.
  */
 class HttpArchitectureTest {
     /**
@@ -107,8 +107,6 @@ class HttpArchitectureTest {
                         .definedBy("io.kubepekko.http.metrics..")
                         .layer("webhook")
                         .definedBy("io.kubepekko.http.webhook..")
-                        .layer("logging")
-                        .definedBy("io.kubepekko.http.logging..")
                         .whereLayer("server")
                         .mayNotBeAccessedByAnyLayer()
                         .whereLayer("route")
@@ -123,8 +121,6 @@ class HttpArchitectureTest {
                         .mayOnlyBeAccessedByLayers("route", "server")
                         .whereLayer("webhook")
                         .mayOnlyBeAccessedByLayers("route", "server")
-                        .whereLayer("logging")
-                        .mayOnlyBeAccessedByLayers("server")
                         .because(
                                 "the server wires the routes, the routes use the encodings, never the other way;"
                                         + " security (certificates, TLS) is used by the server, the routes and the"
@@ -146,8 +142,7 @@ class HttpArchitectureTest {
                                 "io.kubepekko.http.security..",
                                 "io.kubepekko.http.audit..",
                                 "io.kubepekko.http.metrics..",
-                                "io.kubepekko.http.webhook..",
-                                "io.kubepekko.http.logging..")
+                                "io.kubepekko.http.webhook..")
                         .because(
                                 "a class in the bare io.kubepekko.http package would sit outside the rooms' rules");
         rule.check(http);

@@ -1,20 +1,24 @@
-package io.kubepekko.http.logging;
+package io.kubepekko.api.logging;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.ConsoleAppender;
+import java.util.Iterator;
 import java.util.Objects;
 import org.slf4j.ILoggerFactory;
 import org.slf4j.LoggerFactory;
 
 /**
- * The server's {@code --logging-format} and {@code -v}, applied to the logging stack (logback) once
- * the flags are parsed: the console appender's encoder becomes {@link KubeJsonEncoder} writing to
- * standard output for {@code json} (kube's JSON format writes one stream to stdout), and the root
- * logger's level follows the verbosity ({@link Verbosity}). {@code text} keeps the configured
- * pattern on standard error. Loggers configured with their own level (Pekko's, at WARN) keep it.
+ * A command's {@code --logging-format} and {@code -v} (the API server's and the node agent's),
+ * applied to the logging stack (logback) once the flags are parsed: the console appender's encoder
+ * becomes {@link KubeJsonEncoder} writing to standard output for {@code json} (kube's JSON format
+ * writes one stream to stdout), and the root logger's level follows the verbosity ({@link
+ * Verbosity}). {@code text} keeps the configured pattern. Loggers configured with their own level
+ * (Pekko's, at WARN) keep it. The console appender is the one logback.xml names {@link #CONSOLE},
+ * else the root logger's first console appender (logback's own default configuration has one, named
+ * otherwise).
  *
  * @param format {@code text} or {@code json}
  * @param verbosity {@code -v}
@@ -28,7 +32,7 @@ public record LogSettings(String format, long verbosity) {
     public static final LogSettings DEFAULT = new LogSettings(TEXT, 0);
 
     /** The appender of logback.xml that writes the log. */
-    static final String CONSOLE = "STDERR";
+    public static final String CONSOLE = "STDERR";
 
     public LogSettings {
         Objects.requireNonNull(format, "format");
@@ -45,11 +49,12 @@ public record LogSettings(String format, long verbosity) {
         }
     }
 
-    void apply(LoggerContext context) {
+    /** Applies these settings to {@code context}. */
+    public void apply(LoggerContext context) {
         Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
         root.setLevel(Verbosity.level(verbosity));
-        Appender<ILoggingEvent> appender = root.getAppender(CONSOLE);
-        if (format.equals(JSON) && appender instanceof ConsoleAppender<ILoggingEvent> console) {
+        if (format.equals(JSON)
+                && console(root) instanceof ConsoleAppender<ILoggingEvent> console) {
             KubeJsonEncoder encoder = new KubeJsonEncoder();
             encoder.setContext(context);
             encoder.start();
@@ -58,5 +63,19 @@ public record LogSettings(String format, long verbosity) {
             console.setTarget("System.out");
             console.start();
         }
+    }
+
+    private static Appender<ILoggingEvent> console(Logger root) {
+        Appender<ILoggingEvent> named = root.getAppender(CONSOLE);
+        if (named != null) {
+            return named;
+        }
+        for (Iterator<Appender<ILoggingEvent>> it = root.iteratorForAppenders(); it.hasNext(); ) {
+            Appender<ILoggingEvent> appender = it.next();
+            if (appender instanceof ConsoleAppender) {
+                return appender;
+            }
+        }
+        return null;
     }
 }

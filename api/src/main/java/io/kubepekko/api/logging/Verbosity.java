@@ -1,4 +1,4 @@
-package io.kubepekko.http.logging;
+package io.kubepekko.api.logging;
 
 import ch.qos.logback.classic.Level;
 

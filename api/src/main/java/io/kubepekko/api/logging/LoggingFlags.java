@@ -1,18 +1,17 @@
-package io.kubepekko.http.server;
+package io.kubepekko.api.logging;
 
 import io.kubepekko.api.flags.Flag;
 import io.kubepekko.api.flags.FlagSet;
-import io.kubepekko.http.logging.LogSettings;
 
 /**
  * kube's logging flags (component-base {@code logs/api/v1}): {@code --logging-format} and {@code
- * -v, --v}, listed in {@link ApiServerFlags#FLAGS}. The format is checked once the flags are
- * parsed, with kube's message, as kube validates its logging configuration.
+ * -v, --v}, which the API server and the node agent list among their flags. The format is checked
+ * once the flags are parsed, with kube's message, as kube validates its logging configuration.
  */
-final class LoggingFlags {
+public final class LoggingFlags {
     private LoggingFlags() {}
 
-    static final Flag<String> LOGGING_FORMAT =
+    public static final Flag<String> LOGGING_FORMAT =
             new Flag<>(
                     "logging-format",
                     "string",
@@ -21,7 +20,7 @@ final class LoggingFlags {
                     false,
                     false,
                     Flag.last(value -> value));
-    static final Flag<Long> V =
+    public static final Flag<Long> V =
             new Flag<>(
                     "v",
                     "Level",
@@ -31,17 +30,43 @@ final class LoggingFlags {
                     false,
                     Flag.last(LoggingFlags::level));
 
-    /** The settings the flags give, or kube's validation error. */
-    static LogSettings settings(FlagSet.Parsed.Values v) throws ApiServerFlags.UsageException {
+    /** A logging configuration kube refuses; each command turns it into its own usage error. */
+    public static final class InvalidException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        InvalidException(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * The settings the flags give, or kube's validation error with the field paths of a
+     * configuration at the root ({@code format: Invalid value: ...}, the API server's).
+     */
+    public static LogSettings settings(FlagSet.Parsed.Values v) throws InvalidException {
+        return settings(v, "");
+    }
+
+    /**
+     * The settings the flags give, or kube's validation error with its fields under {@code prefix}
+     * ({@code logging.} for the kubelet, whose logging configuration is a field of its
+     * configuration).
+     */
+    public static LogSettings settings(FlagSet.Parsed.Values v, String prefix)
+            throws InvalidException {
         String format = v.get(LOGGING_FORMAT);
         if (!format.equals(LogSettings.TEXT) && !format.equals(LogSettings.JSON)) {
-            throw new ApiServerFlags.UsageException(
-                    "format: Invalid value: \"" + format + "\": Unsupported log format");
+            throw new InvalidException(
+                    prefix + "format: Invalid value: \"" + format + "\": Unsupported log format");
         }
         long verbosity = v.get(V);
         if (verbosity > Integer.MAX_VALUE) {
-            throw new ApiServerFlags.UsageException(
-                    "verbosity: Invalid value: " + verbosity + ": Must be <= " + Integer.MAX_VALUE);
+            throw new InvalidException(
+                    prefix
+                            + "verbosity: Invalid value: "
+                            + verbosity
+                            + ": Must be <= "
+                            + Integer.MAX_VALUE);
         }
         return new LogSettings(format, verbosity);
     }

@@ -1,4 +1,4 @@
-package io.kubepekko.http.logging;
+package io.kubepekko.api.logging;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
