@@ -11,13 +11,21 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
+import io.kubepekko.api.audit.AuditPolicy;
+import io.kubepekko.api.audit.AuditPolicyReader;
 import io.kubepekko.api.auth.ServingNames;
 import io.kubepekko.api.meta.Json;
+import io.kubepekko.http.audit.AuditLogFormat;
+import io.kubepekko.http.audit.AuditMode;
+import io.kubepekko.http.audit.AuditSettings;
 import io.kubepekko.http.security.CertificateIssuer;
 import io.kubepekko.http.security.Pem;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
@@ -26,6 +34,8 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -56,7 +66,52 @@ class AdmissionWebhookIT {
     private static final Map<String, List<JsonNode>> received = new ConcurrentHashMap<>();
     private static final CountDownLatch release = new CountDownLatch(1);
 
-    @RegisterExtension static final TestApiServer api = TestApiServer.perClass();
+    /**
+     * The server's audit log: requests in {@value #METADATA_NS} at Metadata, the rest at Request.
+     */
+    private static final Path AUDIT_LOG = auditLog();
+
+    private static final String METADATA_NS = "hooks-audited-metadata";
+
+    @RegisterExtension
+    static final TestApiServer api =
+            TestApiServer.perClass(
+                    s ->
+                            s.withAudit(
+                                    new AuditSettings(
+                                            Optional.of(auditPolicy()),
+                                            AUDIT_LOG.toString(),
+                                            0,
+                                            0,
+                                            0,
+                                            AuditLogFormat.JSON,
+                                            AuditMode.BLOCKING,
+                                            AuditSettings.DEFAULT_BUFFER_SIZE)));
+
+    private static Path auditLog() {
+        try {
+            Path dir = Files.createTempDirectory("kubepekko-webhook-audit-");
+            dir.toFile().deleteOnExit();
+            return dir.resolve("audit.log");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static AuditPolicy auditPolicy() {
+        AuditPolicyReader.Result read =
+                AuditPolicyReader.read(
+                        ("apiVersion: audit.k8s.io/v1\n"
+                                        + "kind: Policy\n"
+                                        + "rules:\n"
+                                        + "- level: Metadata\n"
+                                        + "  namespaces: ["
+                                        + METADATA_NS
+                                        + "]\n"
+                                        + "- level: Request\n")
+                                .getBytes(StandardCharsets.UTF_8));
+        return ((AuditPolicyReader.Result.Loaded) read).policy();
+    }
 
     /** The Service the serving certificate names: {@code webhook.hooks-svc.svc}. */
     private static final String SERVICE = "webhook";
@@ -132,6 +187,8 @@ class AdmissionWebhookIT {
                                     "'allowed':false,'status':{'code':403,'message':'no configmaps here'}");
             case "label" -> response = labelPatch(uid);
             case "warn" -> response = answer(uid, "'allowed':true,'warnings':['careful now']");
+            case "annotate" ->
+                    response = answer(uid, "'allowed':true,'auditAnnotations':{'verdict':'fine'}");
             case "interfere" -> {
                 // The first call writes the object itself, between the server's dry run and its
                 // store of what the webhook answers.
@@ -186,7 +243,10 @@ class AdmissionWebhookIT {
 
     /** A namespace of its own, labelled so that only its case's configuration applies there. */
     private static String newCase() {
-        String c = "hooks-" + names.incrementAndGet();
+        return newCase("hooks-" + names.incrementAndGet());
+    }
+
+    private static String newCase(String c) {
         api.create(
                 "/api/v1/namespaces",
                 json(
@@ -748,5 +808,124 @@ class AdmissionWebhookIT {
                                 "Invalid value: \"nope == 1\": compilation failed: ERROR:"
                                         + " <input>:1:1: undeclared reference to 'nope'"),
                 r.text());
+    }
+
+    /**
+     * kube's webhook audit annotations: every mutating webhook called says whether it mutated, the
+     * patch of the one that did (at level Request), a webhook's own auditAnnotations under its
+     * name, a call that failed open under Ignore; at level Metadata the patch is left out.
+     */
+    @Test
+    void theWebhooksLeaveKubesAuditAnnotations() throws Exception {
+        for (String c : List.of(newCase(), newCase(METADATA_NS))) {
+            configure(c, true, hook(c, "label.example.com", "/label/" + c, ""));
+            configure(
+                    c,
+                    false,
+                    hook(c, "annotate.example.com", "/annotate/" + c, ""),
+                    hookAt(
+                            c,
+                            "down.example.com",
+                            "https://127.0.0.1:1/down",
+                            "'failurePolicy':'Ignore'"));
+        }
+        String request = "hooks-" + names.get();
+        assertEquals(201, api.post(configMaps(request), configMap("audited", "{}")).code());
+        assertEquals(201, api.post(configMaps(METADATA_NS), configMap("audited", "{}")).code());
+
+        Map<String, String> atRequest = auditAnnotations(request);
+        Map<String, String> mutations = withPrefix(atRequest, "mutation.webhook.admission.k8s.io/");
+        assertTrue(
+                mutations.containsValue(
+                        "{\"configuration\":\""
+                                + request
+                                + "\",\"webhook\":\"label.example.com\",\"mutated\":true}"),
+                atRequest.toString());
+        assertTrue(
+                mutations.containsValue(
+                        "{\"configuration\":\""
+                                + request
+                                + "\",\"webhook\":\"probe."
+                                + request
+                                + ".example.com\",\"mutated\":false}"),
+                atRequest.toString());
+        Map<String, String> patches = withPrefix(atRequest, "patch.webhook.admission.k8s.io/");
+        assertEquals(
+                List.of(
+                        "{\"configuration\":\""
+                                + request
+                                + "\",\"webhook\":\"label.example.com\",\"patch\":[{\"op\":\"add\","
+                                + "\"path\":\"/metadata/labels/mutated\",\"value\":\"yes\"}],"
+                                + "\"patchType\":\"JSONPatch\"}"),
+                List.copyOf(patches.values()),
+                atRequest.toString());
+        // The patch's key is the mutation's of the same webhook: round 0, its index.
+        String patchKey = patches.keySet().iterator().next();
+        assertTrue(
+                atRequest
+                        .get(
+                                "mutation.webhook.admission.k8s.io/"
+                                        + patchKey.substring(patchKey.indexOf('/') + 1))
+                        .contains("\"mutated\":true"),
+                atRequest.toString());
+        assertEquals("fine", atRequest.get("annotate.example.com/verdict"), atRequest.toString());
+        assertEquals(
+                List.of("down.example.com"),
+                List.copyOf(
+                        withPrefix(atRequest, "failed-open.validating.webhook.admission.k8s.io/")
+                                .values()),
+                atRequest.toString());
+        assertTrue(
+                withPrefix(
+                                        atRequest,
+                                        "failed-open.validating.webhook.admission.k8s.io/round_0_index_")
+                                .size()
+                        == 1);
+
+        Map<String, String> atMetadata = auditAnnotations(METADATA_NS);
+        assertFalse(
+                withPrefix(atMetadata, "mutation.webhook.admission.k8s.io/").isEmpty(),
+                atMetadata.toString());
+        assertTrue(
+                withPrefix(atMetadata, "patch.webhook.admission.k8s.io/").isEmpty(),
+                atMetadata.toString());
+    }
+
+    /** The annotations of the create of ConfigMap "audited" in {@code ns}, once logged. */
+    private static Map<String, String> auditAnnotations(String ns) {
+        return await().atMost(DEADLINE)
+                .until(
+                        () -> {
+                            for (String line : Files.readAllLines(AUDIT_LOG)) {
+                                JsonNode e = Json.MAPPER.readTree(line);
+                                if (e.path("stage").asText().equals("ResponseComplete")
+                                        && e.path("verb").asText().equals("create")
+                                        && e.at("/objectRef/namespace").asText().equals(ns)
+                                        && e.at("/objectRef/name").asText().equals("audited")) {
+                                    Map<String, String> out = new TreeMap<>();
+                                    e.path("annotations")
+                                            .properties()
+                                            .forEach(
+                                                    a ->
+                                                            out.put(
+                                                                    a.getKey(),
+                                                                    a.getValue().asText()));
+                                    return out;
+                                }
+                            }
+                            return null;
+                        },
+                        found -> found != null);
+    }
+
+    private static Map<String, String> withPrefix(Map<String, String> all, String prefix) {
+        Map<String, String> out = new TreeMap<>();
+        all.forEach(
+                (k, v) -> {
+                    if (k.startsWith(prefix)) {
+                        out.put(k, v);
+                    }
+                });
+        return out;
     }
 }

@@ -112,7 +112,15 @@ public final class RequestAudit {
      * in kube.
      */
     public void annotate(String key, String value) {
-        if (config.level().atLeast(AuditLevel.METADATA)) {
+        annotate(key, value, AuditLevel.METADATA);
+    }
+
+    /**
+     * An audit annotation recorded only when the request is audited at {@code least} or above
+     * (kube's {@code AddAnnotationWithLevel}: a webhook's patch, at Request).
+     */
+    public void annotate(String key, String value, AuditLevel least) {
+        if (config.level().atLeast(least)) {
             annotations.putIfAbsent(key, value);
         }
     }

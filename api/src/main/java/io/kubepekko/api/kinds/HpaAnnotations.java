@@ -79,24 +79,9 @@ final class HpaAnnotations {
         return v != null && v.isTextual() ? Optional.of(v.textValue()) : Optional.empty();
     }
 
-    /**
-     * The JSON text Go's {@code json.Marshal} writes for a value: compact, with {@code <}, {@code
-     * >}, {@code &}, U+2028 and U+2029 escaped.
-     */
+    /** The JSON text Go's {@code json.Marshal} writes for a value ({@link Json#goString}). */
     static String goJson(JsonNode value) {
-        String s = Json.string(value);
-        if (s.indexOf('<') < 0
-                && s.indexOf('>') < 0
-                && s.indexOf('&') < 0
-                && s.indexOf('\u2028') < 0
-                && s.indexOf('\u2029') < 0) {
-            return s;
-        }
-        return s.replace("<", "\\u003c")
-                .replace(">", "\\u003e")
-                .replace("&", "\\u0026")
-                .replace("\u2028", "\\u2028")
-                .replace("\u2029", "\\u2029");
+        return Json.goString(value);
     }
 
     /** An annotation's JSON, or empty when it does not parse (kube moves only well-formed data). */

@@ -49,6 +49,27 @@ public final class Json {
         }
     }
 
+    /**
+     * The text Go's {@code json.Marshal} writes for {@code value}: compact, with {@code <}, {@code
+     * >}, {@code &}, U+2028 and U+2029 escaped as {@code \\u003c} and so on (kube writes such JSON
+     * into annotations).
+     */
+    public static String goString(JsonNode value) {
+        String s = string(value);
+        if (s.indexOf('<') < 0
+                && s.indexOf('>') < 0
+                && s.indexOf('&') < 0
+                && s.indexOf('\u2028') < 0
+                && s.indexOf('\u2029') < 0) {
+            return s;
+        }
+        return s.replace("<", "\\u003c")
+                .replace(">", "\\u003e")
+                .replace("&", "\\u0026")
+                .replace("\u2028", "\\u2028")
+                .replace("\u2029", "\\u2029");
+    }
+
     /** The length of {@link #bytes}, counted without keeping them. */
     public static long byteSize(JsonNode node) {
         long[] count = new long[1];

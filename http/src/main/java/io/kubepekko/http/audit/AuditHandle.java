@@ -105,6 +105,13 @@ public final class AuditHandle {
         }
     }
 
+    /** An audit annotation recorded only at level {@code least} and above. */
+    public synchronized void annotate(String key, String value, AuditLevel least) {
+        if (audit != null) {
+            audit.annotate(key, value, least);
+        }
+    }
+
     /** A decoded request body, recorded as {@link RequestAudit#requestObject(JsonNode)} does. */
     public synchronized void requestObject(JsonNode body) {
         if (audit != null) {

@@ -284,7 +284,8 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
                                                             .map(h -> h.value())
                                                             .orElse(null),
                                                     user,
-                                                    gate.admission())));
+                                                    gate.admission(),
+                                                    audit)));
         }
         if (metrics != null && path.equals(METRICS) && method.equals("DELETE")) {
             // kube's MetricsWithReset (its --profiling is on by default); the authorizer let

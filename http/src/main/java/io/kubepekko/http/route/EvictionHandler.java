@@ -118,6 +118,11 @@ final class EvictionHandler {
                         deletion.dryRun(),
                         options.fieldManager(),
                         r.user())
+                .thenApply(
+                        b -> {
+                            r.annotate(b.annotations());
+                            return b;
+                        })
                 .thenCompose(
                         b -> {
                             if (b.refusal() != null) {

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.Verb;
 import io.kubepekko.api.admission.WriteAdmission;
+import io.kubepekko.api.admission.webhook.WebhookAuditAnnotations;
+import io.kubepekko.api.audit.AuditLevel;
 import io.kubepekko.api.audit.DecodedRequestObject;
 import io.kubepekko.api.auth.AccessReviews;
 import io.kubepekko.api.auth.TokenIssuer;
@@ -16,6 +18,7 @@ import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.store.PatchType;
 import io.kubepekko.api.store.StorageKeys;
 import io.kubepekko.api.store.SubresourceRoute;
+import io.kubepekko.http.audit.AuditHandle;
 import io.kubepekko.http.encoding.Encoder;
 import io.kubepekko.http.encoding.Negotiation;
 import io.kubepekko.http.metrics.ServerMetrics;
@@ -131,6 +134,7 @@ public final class ResourceHandler {
      * @param webSocket the WebSocket upgrade the client asked for (a watch over WebSocket), or null
      * @param user who sent the request; its writes are admitted as this user's
      * @param admission the server's admission, which a create that stores nothing asks itself
+     * @param audit the request's audit, which records what admission annotates
      */
     record Request(
             RequestInfo info,
@@ -143,7 +147,21 @@ public final class ResourceHandler {
             WebSocketUpgrade webSocket,
             String userAgent,
             UserInfo user,
-            WriteAdmission admission) {
+            WriteAdmission admission,
+            AuditHandle audit) {
+
+        /**
+         * Records the audit annotations the admission webhooks left (a patch's only at level
+         * Request and above).
+         */
+        void annotate(List<WebhookAuditAnnotations.Annotation> annotations) {
+            for (WebhookAuditAnnotations.Annotation a : annotations) {
+                audit.annotate(
+                        a.key(),
+                        a.value(),
+                        a.requestLevel() ? AuditLevel.REQUEST : AuditLevel.METADATA);
+            }
+        }
 
         /** The encoding of the response. */
         Negotiation.Format format() {
@@ -173,7 +191,8 @@ public final class ResourceHandler {
                             webSocket,
                             userAgent,
                             user,
-                            admission);
+                            admission,
+                            audit);
         }
 
         Request withInfo(RequestInfo other) {
@@ -188,7 +207,8 @@ public final class ResourceHandler {
                     webSocket,
                     userAgent,
                     user,
-                    admission);
+                    admission,
+                    audit);
         }
 
         Optional<String> param(String name) {

@@ -119,6 +119,11 @@ final class ReviewHandler {
                         d.dryRun(),
                         d.manager(),
                         r.user())
+                .thenApply(
+                        b -> {
+                            r.annotate(b.annotations());
+                            return b;
+                        })
                 .thenCompose(
                         b -> {
                             if (b.refusal() != null) {

@@ -93,6 +93,11 @@ final class WriteHandler {
                         options.dryRun(),
                         options.fieldManager(),
                         r.user())
+                .thenApply(
+                        b -> {
+                            r.annotate(b.annotations());
+                            return b;
+                        })
                 .thenCompose(
                         b ->
                                 b.refusal() != null
@@ -135,6 +140,11 @@ final class WriteHandler {
                         options.dryRun(),
                         options.fieldManager(),
                         r.user())
+                .thenApply(
+                        b -> {
+                            r.annotate(b.annotations());
+                            return b;
+                        })
                 .thenCompose(
                         b ->
                                 b.refusal() != null
@@ -284,6 +294,7 @@ final class WriteHandler {
         return webhooks.write(kind, r.info().namespace(), op, r.user())
                 .thenApply(
                         written -> {
+                            r.annotate(written.annotations());
                             List<String> warnings = decodeWarnings;
                             if (!written.warnings().isEmpty()) {
                                 warnings = new ArrayList<>(decodeWarnings);

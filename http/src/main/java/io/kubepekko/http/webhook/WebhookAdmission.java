@@ -7,6 +7,7 @@ import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.admission.AdmissionObserver;
 import io.kubepekko.api.admission.webhook.MatchConditions;
 import io.kubepekko.api.admission.webhook.Webhook;
+import io.kubepekko.api.admission.webhook.WebhookAuditAnnotations;
 import io.kubepekko.api.admission.webhook.WebhookIndex;
 import io.kubepekko.api.admission.webhook.WebhookRequest;
 import io.kubepekko.api.admission.webhook.WebhookRules;
@@ -94,8 +95,18 @@ public final class WebhookAdmission {
                 controlPlane, new WebhookIndex(), null, null, MatchConditions.ALWAYS);
     }
 
-    /** A write's answer with the warnings the webhooks gave. */
-    public record Written(WriteResult result, List<String> warnings) {}
+    /**
+     * A write's answer with the warnings the webhooks gave and the audit annotations kube's
+     * dispatchers add for them.
+     */
+    public record Written(
+            WriteResult result,
+            List<String> warnings,
+            List<WebhookAuditAnnotations.Annotation> annotations) {
+        Written(WriteResult result, List<String> warnings) {
+            this(result, warnings, List.of());
+        }
+    }
 
     /**
      * How often a write a mutating webhook changed is made again from the start when the object
@@ -181,7 +192,8 @@ public final class WebhookAdmission {
                                                                     labels,
                                                                     conditions,
                                                                     endpoints,
-                                                                    observer)
+                                                                    observer,
+                                                                    index.mutating())
                                                             .admit(
                                                                     prepared.request,
                                                                     mutating,
@@ -194,7 +206,8 @@ public final class WebhookAdmission {
                                                             new Written(
                                                                     new WriteResult.Refused(
                                                                             admitted.refusal()),
-                                                                    admitted.warnings()));
+                                                                    admitted.warnings(),
+                                                                    admitted.annotations()));
                                                 }
                                                 WriteOp real =
                                                         admitted.object()
@@ -214,8 +227,9 @@ public final class WebhookAdmission {
                                                                 r ->
                                                                         new Written(
                                                                                 r,
+                                                                                admitted.warnings(),
                                                                                 admitted
-                                                                                        .warnings()));
+                                                                                        .annotations()));
                                             });
                         });
     }
@@ -236,7 +250,15 @@ public final class WebhookAdmission {
      * {@code pods/binding}, {@code pods/eviction}, {@code serviceaccounts/token}; or {@code
      * bindings}): the body to go on with (a mutating webhook's patch applied), or the refusal.
      */
-    public record Body(ObjectNode object, ApiStatus refusal, List<String> warnings) {}
+    public record Body(
+            ObjectNode object,
+            ApiStatus refusal,
+            List<String> warnings,
+            List<WebhookAuditAnnotations.Annotation> annotations) {
+        Body(ObjectNode object, ApiStatus refusal, List<String> warnings) {
+            this(object, refusal, warnings, List.of());
+        }
+    }
 
     /**
      * {@code user}'s create of {@code body} (of {@code bodyKind}) through {@code subresource} of
@@ -269,7 +291,14 @@ public final class WebhookAdmission {
     /** The calls of one write's webhooks, its kind's versions {@code kinds}. */
     WebhookCalls calls(Map<String, ServedKind> kinds, Map<String, String> namespaceLabels) {
         return new WebhookCalls(
-                caller, uids, kinds, namespaceLabels, conditions, endpoints, observer);
+                caller,
+                uids,
+                kinds,
+                namespaceLabels,
+                conditions,
+                endpoints,
+                observer,
+                index.mutating());
     }
 
     private static CompletionStage<Written> plain(

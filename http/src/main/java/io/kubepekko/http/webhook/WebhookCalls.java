@@ -7,6 +7,7 @@ import io.kubepekko.api.admission.AdmissionObserver;
 import io.kubepekko.api.admission.webhook.AdmissionReviews;
 import io.kubepekko.api.admission.webhook.MatchConditions;
 import io.kubepekko.api.admission.webhook.Webhook;
+import io.kubepekko.api.admission.webhook.WebhookAuditAnnotations;
 import io.kubepekko.api.admission.webhook.WebhookRequest;
 import io.kubepekko.api.admission.webhook.WebhookRules;
 import io.kubepekko.api.definition.ServedKind;
@@ -31,8 +32,26 @@ import java.util.function.Supplier;
  */
 final class WebhookCalls {
 
-    /** What the webhooks made of the write: the object it leaves, or the refusal answering it. */
-    record Admitted(ObjectNode object, ApiStatus refusal, List<String> warnings) {}
+    /**
+     * What the webhooks made of the write: the object it leaves, or the refusal answering it; their
+     * warnings and the audit annotations kube's dispatchers add.
+     */
+    record Admitted(
+            ObjectNode object,
+            ApiStatus refusal,
+            List<String> warnings,
+            List<WebhookAuditAnnotations.Annotation> annotations) {
+        Admitted(ObjectNode object, ApiStatus refusal, List<String> warnings) {
+            this(object, refusal, warnings, List.of());
+        }
+    }
+
+    /** Where a call stands for its audit annotations: the round and the webhook's index. */
+    private record Slot(int round, int index) {}
+
+    /** A webhook that applies to the request: the request as sent to it, in its version. */
+    private record Prepared(
+            WebhookRequest sent, WebhookRules.Version version, MatchConditions.Result matched) {}
 
     /** One webhook's part: the object after it, a refusal, its warnings. */
     private record Step(
@@ -46,6 +65,10 @@ final class WebhookCalls {
     private final WebhookEndpoints endpoints;
     private final AdmissionObserver observer;
     private final List<String> warnings = new ArrayList<>();
+    private final List<WebhookAuditAnnotations.Annotation> annotations = new ArrayList<>();
+
+    /** Every mutating webhook configured, in call order: kube's indexes in audit annotations. */
+    private final List<Webhook> configuredMutating;
 
     WebhookCalls(
             WebhookCaller caller,
@@ -54,7 +77,8 @@ final class WebhookCalls {
             Map<String, String> namespaceLabels,
             MatchConditions conditions,
             WebhookEndpoints endpoints,
-            AdmissionObserver observer) {
+            AdmissionObserver observer,
+            List<Webhook> configuredMutating) {
         this.caller = caller;
         this.uids = uids;
         this.kinds = kinds;
@@ -62,6 +86,7 @@ final class WebhookCalls {
         this.conditions = conditions;
         this.endpoints = endpoints;
         this.observer = observer;
+        this.configuredMutating = configuredMutating;
     }
 
     CompletionStage<Admitted> admit(
@@ -70,7 +95,7 @@ final class WebhookCalls {
             List<Webhook> validating,
             List<WebhookRules.Version> versions) {
         Map<String, ObjectNode> reinvocable = new LinkedHashMap<>();
-        return mutate(request, mutating, 0, versions, reinvocable)
+        return mutate(request, mutating, 0, 0, versions, reinvocable)
                 .thenCompose(
                         first -> {
                             if (first.refusal() != null) {
@@ -89,6 +114,7 @@ final class WebhookCalls {
                                             request.withObject(first.object()),
                                             again,
                                             0,
+                                            1,
                                             versions,
                                             new LinkedHashMap<>());
                         })
@@ -97,7 +123,10 @@ final class WebhookCalls {
                             if (mutated.refusal() != null) {
                                 return CompletableFuture.completedFuture(
                                         new Admitted(
-                                                null, mutated.refusal(), List.copyOf(warnings)));
+                                                null,
+                                                mutated.refusal(),
+                                                List.copyOf(warnings),
+                                                annotations()));
                             }
                             return validate(
                                             request.withObject(mutated.object()),
@@ -108,7 +137,8 @@ final class WebhookCalls {
                                                     new Admitted(
                                                             mutated.object(),
                                                             refusal,
-                                                            List.copyOf(warnings)));
+                                                            List.copyOf(warnings),
+                                                            annotations()));
                         });
     }
 
@@ -116,6 +146,7 @@ final class WebhookCalls {
             WebhookRequest request,
             List<Webhook> hooks,
             int i,
+            int round,
             List<WebhookRules.Version> versions,
             Map<String, ObjectNode> reinvocable) {
         if (i == hooks.size()) {
@@ -123,34 +154,52 @@ final class WebhookCalls {
                     new Admitted(request.object(), null, List.of()));
         }
         Webhook hook = hooks.get(i);
-        return call(hook, request, versions)
-                .thenCompose(
-                        step -> {
-                            synchronized (warnings) {
-                                warnings.addAll(step.warnings());
-                            }
-                            if (step.refusal() != null) {
-                                return CompletableFuture.completedFuture(
-                                        new Admitted(null, step.refusal(), List.of()));
-                            }
-                            if (step.object() != request.object() && hook.reinvokedIfNeeded()) {
-                                reinvocable.put(hook.uid(), step.object());
-                            } else if (hook.reinvokedIfNeeded() && step.called()) {
-                                reinvocable.put(hook.uid(), request.object());
-                            }
-                            WebhookRequest next =
-                                    step.object() == request.object()
-                                            ? request
-                                            : request.withObject(step.object());
-                            return mutate(next, hooks, i + 1, versions, reinvocable);
-                        });
+        Optional<Prepared> prepared = prepare(hook, request, versions);
+        CompletionStage<Step> called =
+                prepared.isEmpty()
+                        ? skipped(request)
+                        : timed(
+                                hook,
+                                request,
+                                prepared.get(),
+                                new Slot(round, configuredMutating.indexOf(hook)));
+        return called.thenCompose(
+                step -> {
+                    synchronized (warnings) {
+                        warnings.addAll(step.warnings());
+                    }
+                    if (step.refusal() != null) {
+                        return CompletableFuture.completedFuture(
+                                new Admitted(null, step.refusal(), List.of()));
+                    }
+                    if (step.object() != request.object() && hook.reinvokedIfNeeded()) {
+                        reinvocable.put(hook.uid(), step.object());
+                    } else if (hook.reinvokedIfNeeded() && step.called()) {
+                        reinvocable.put(hook.uid(), request.object());
+                    }
+                    WebhookRequest next =
+                            step.object() == request.object()
+                                    ? request
+                                    : request.withObject(step.object());
+                    return mutate(next, hooks, i + 1, round, versions, reinvocable);
+                });
     }
 
     private CompletionStage<ApiStatus> validate(
             WebhookRequest request, List<Webhook> hooks, List<WebhookRules.Version> versions) {
         List<CompletableFuture<Step>> calls = new ArrayList<>();
+        // kube numbers the validating webhooks the request is sent to (its "relevant hooks").
+        int relevant = 0;
         for (Webhook h : hooks) {
-            calls.add(call(h, request, versions).toCompletableFuture());
+            Optional<Prepared> prepared = prepare(h, request, versions);
+            if (prepared.isEmpty()) {
+                continue;
+            }
+            boolean counted =
+                    !(prepared.get().matched() instanceof MatchConditions.Result.Failed
+                            && h.ignoresFailures());
+            Slot slot = new Slot(0, counted ? relevant++ : -1);
+            calls.add(timed(h, request, prepared.get(), slot).toCompletableFuture());
         }
         return CompletableFuture.allOf(calls.toArray(new CompletableFuture<?>[0]))
                 .thenApply(
@@ -170,25 +219,35 @@ final class WebhookCalls {
     }
 
     /**
-     * Asks one webhook when it applies to the request; the object after it (the request's own when
-     * it was skipped or changed nothing) or the refusal its answer, failure or policy makes.
+     * Whether {@code hook} applies to the request (its rules, selectors and match conditions): the
+     * request as it would be sent to it, or empty when it is skipped.
      */
-    private CompletionStage<Step> call(
+    private Optional<Prepared> prepare(
             Webhook hook, WebhookRequest request, List<WebhookRules.Version> versions) {
         Optional<WebhookRules.Version> version =
                 WebhookRules.matchingVersion(hook, request, versions);
         if (version.isEmpty()
                 || !WebhookRules.objectSelectorMatches(hook, request)
                 || !WebhookRules.namespaceSelectorMatches(hook, request, ns -> namespaceLabels)) {
-            return skipped(request);
+            return Optional.empty();
         }
         WebhookRequest sent = inVersion(request, version.get());
         MatchConditions.Result matched = conditions.evaluate(hook, sent);
         if (matched instanceof MatchConditions.Result.NoMatch) {
-            return skipped(request);
+            return Optional.empty();
         }
+        return Optional.of(new Prepared(sent, version.get(), matched));
+    }
+
+    /**
+     * Calls a webhook that applies to the request, its time and rejection told to the observer: the
+     * object after it (the request's own when it changed nothing) or the refusal its answer,
+     * failure or policy makes.
+     */
+    private CompletionStage<Step> timed(
+            Webhook hook, WebhookRequest request, Prepared prepared, Slot slot) {
         long start = System.nanoTime();
-        return attempt(hook, request, sent, version.get(), matched)
+        return attempt(hook, request, prepared.sent(), prepared.version(), prepared.matched(), slot)
                 .thenApply(
                         step -> {
                             observer.webhook(
@@ -201,13 +260,14 @@ final class WebhookCalls {
                         });
     }
 
-    /** Calls a webhook that applies to the request, as {@link #call} says. */
+    /** Calls a webhook that applies to the request, as {@link #timed} says. */
     private CompletionStage<Step> attempt(
             Webhook hook,
             WebhookRequest request,
             WebhookRequest sent,
             WebhookRules.Version version,
-            MatchConditions.Result matched) {
+            MatchConditions.Result matched,
+            Slot slot) {
         if (matched instanceof MatchConditions.Result.Failed f) {
             // kube's matcher: Ignore skips the webhook; Fail refuses the write as forbidden.
             return hook.ignoresFailures()
@@ -220,6 +280,29 @@ final class WebhookCalls {
                                     request.name(),
                                     f.reason()));
         }
+        CompletionStage<Step> step = send(hook, request, sent, version, slot);
+        if (!hook.mutating()) {
+            return step;
+        }
+        // kube records every mutating webhook it called, and whether it changed the object.
+        return step.thenApply(
+                s -> {
+                    annotate(
+                            WebhookAuditAnnotations.mutation(
+                                    slot.round(),
+                                    slot.index(),
+                                    hook,
+                                    s.refusal() == null && s.object() != request.object()));
+                    return s;
+                });
+    }
+
+    private CompletionStage<Step> send(
+            Webhook hook,
+            WebhookRequest request,
+            WebhookRequest sent,
+            WebhookRules.Version version,
+            Slot slot) {
         if (request.dryRun() && !hook.safeOnDryRun()) {
             rejected(hook, request, AdmissionObserver.WebhookRejection.APISERVER_INTERNAL_ERROR, 0);
             return refused(AdmissionReviews.dryRunUnsupported(hook.name()));
@@ -228,6 +311,7 @@ final class WebhookCalls {
             return failed(
                     hook,
                     request,
+                    slot,
                     "could not create admission objects: webhook does not accept known "
                             + "AdmissionReview versions (v1, v1beta1)");
         }
@@ -238,7 +322,7 @@ final class WebhookCalls {
                 .thenCompose(
                         target ->
                                 caller.call(target, hook.caBundle(), hook.timeoutSeconds(), review))
-                .thenApply(outcome -> answer(hook, request, sent, version, uid, outcome));
+                .thenApply(outcome -> answer(hook, request, sent, version, uid, slot, outcome));
     }
 
     private Step answer(
@@ -247,9 +331,10 @@ final class WebhookCalls {
             WebhookRequest sent,
             WebhookRules.Version version,
             String uid,
+            Slot slot,
             WebhookCaller.Outcome outcome) {
         if (outcome instanceof WebhookCaller.Failed f) {
-            return failure(hook, request, "failed to call webhook: " + f.reason());
+            return failure(hook, request, slot, "failed to call webhook: " + f.reason());
         }
         byte[] body = ((WebhookCaller.Answered) outcome).body();
         AdmissionReviews.Answer answer = AdmissionReviews.response(body, uid, hook.mutating());
@@ -257,12 +342,14 @@ final class WebhookCalls {
             return failure(
                     hook,
                     request,
+                    slot,
                     m.reason() == null
                             ? "failed to call webhook: couldn't get version/kind; json parse error: "
                                     + "invalid character in the webhook's answer"
                             : "received invalid webhook response: " + m.reason());
         }
         AdmissionReviews.Verdict v = (AdmissionReviews.Verdict) answer;
+        WebhookAuditAnnotations.own(hook, v.auditAnnotations()).forEach(this::annotate);
         if (!v.allowed()) {
             ApiStatus denied = AdmissionReviews.denied(hook.name(), v.status());
             rejected(hook, request, AdmissionObserver.WebhookRejection.NO_ERROR, denied.code());
@@ -272,7 +359,12 @@ final class WebhookCalls {
             return new Step(request.object(), null, v.warnings(), true);
         }
         if (!"JSONPatch".equals(v.patchType())) {
-            Step s = failure(hook, request, "unsupported patch type \"" + v.patchType() + "\"");
+            Step s =
+                    failure(
+                            hook,
+                            request,
+                            slot,
+                            "unsupported patch type \"" + v.patchType() + "\"");
             return new Step(s.object(), s.refusal(), v.warnings(), true);
         }
         ArrayNode operations;
@@ -283,6 +375,7 @@ final class WebhookCalls {
                     failure(
                             hook,
                             request,
+                            slot,
                             "received undecodable patch in webhook response: "
                                     + e.status().message());
             return new Step(s.object(), s.refusal(), v.warnings(), true);
@@ -310,13 +403,15 @@ final class WebhookCalls {
             rejected(hook, request, AdmissionObserver.WebhookRejection.APISERVER_INTERNAL_ERROR, 0);
             return new Step(null, ApiStatus.internal(why), v.warnings(), true);
         }
+        annotate(WebhookAuditAnnotations.patch(slot.round(), slot.index(), hook, operations));
         ObjectNode back = backToRequest(patched, version, request);
         return new Step(
                 back.equals(request.object()) ? request.object() : back, null, v.warnings(), true);
     }
 
-    private Step failure(Webhook hook, WebhookRequest request, String reason) {
+    private Step failure(Webhook hook, WebhookRequest request, Slot slot, String reason) {
         if (hook.ignoresFailures()) {
+            annotate(WebhookAuditAnnotations.failedOpen(slot.round(), slot.index(), hook));
             return new Step(request.object(), null, List.of(), true);
         }
         rejected(hook, request, AdmissionObserver.WebhookRejection.CALLING_WEBHOOK_ERROR, 0);
@@ -331,8 +426,21 @@ final class WebhookCalls {
         observer.webhookRejected(hook.name(), hook.mutating(), request.operation(), why, code);
     }
 
-    private CompletionStage<Step> failed(Webhook hook, WebhookRequest request, String reason) {
-        return CompletableFuture.completedFuture(failure(hook, request, reason));
+    private CompletionStage<Step> failed(
+            Webhook hook, WebhookRequest request, Slot slot, String reason) {
+        return CompletableFuture.completedFuture(failure(hook, request, slot, reason));
+    }
+
+    private void annotate(WebhookAuditAnnotations.Annotation annotation) {
+        synchronized (annotations) {
+            annotations.add(annotation);
+        }
+    }
+
+    private List<WebhookAuditAnnotations.Annotation> annotations() {
+        synchronized (annotations) {
+            return List.copyOf(annotations);
+        }
     }
 
     private static CompletionStage<Step> skipped(WebhookRequest request) {

@@ -126,6 +126,9 @@ final class WebhookSideWrites {
                                 admission
                                         .calls(Map.of(), labels)
                                         .admit(request, mutating, validating, versions))
-                .thenApply(a -> new WebhookAdmission.Body(a.object(), a.refusal(), a.warnings()));
+                .thenApply(
+                        a ->
+                                new WebhookAdmission.Body(
+                                        a.object(), a.refusal(), a.warnings(), a.annotations()));
     }
 }
