@@ -830,8 +830,10 @@ class AdmissionWebhookIT {
                             "'failurePolicy':'Ignore'"));
         }
         String request = "hooks-" + names.get();
-        assertEquals(201, api.post(configMaps(request), configMap("audited", "{}")).code());
-        assertEquals(201, api.post(configMaps(METADATA_NS), configMap("audited", "{}")).code());
+        Response created = api.post(configMaps(request), configMap("audited", "{'app':'x'}"));
+        assertEquals(201, created.code(), created.text());
+        created = api.post(configMaps(METADATA_NS), configMap("audited", "{'app':'x'}"));
+        assertEquals(201, created.code(), created.text());
 
         Map<String, String> atRequest = auditAnnotations(request);
         Map<String, String> mutations = withPrefix(atRequest, "mutation.webhook.admission.k8s.io/");

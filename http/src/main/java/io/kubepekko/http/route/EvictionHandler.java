@@ -118,11 +118,7 @@ final class EvictionHandler {
                         deletion.dryRun(),
                         options.fieldManager(),
                         r.user())
-                .thenApply(
-                        b -> {
-                            r.annotate(b.annotations());
-                            return b;
-                        })
+                .thenApply(r::annotated)
                 .thenCompose(
                         b -> {
                             if (b.refusal() != null) {

@@ -150,6 +150,12 @@ public final class ResourceHandler {
             WriteAdmission admission,
             AuditHandle audit) {
 
+        /** {@code body}, its webhooks' audit annotations recorded ({@link #annotate}). */
+        WebhookAdmission.Body annotated(WebhookAdmission.Body body) {
+            annotate(body.annotations());
+            return body;
+        }
+
         /**
          * Records the audit annotations the admission webhooks left (a patch's only at level
          * Request and above).

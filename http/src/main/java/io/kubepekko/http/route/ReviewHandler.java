@@ -119,11 +119,7 @@ final class ReviewHandler {
                         d.dryRun(),
                         d.manager(),
                         r.user())
-                .thenApply(
-                        b -> {
-                            r.annotate(b.annotations());
-                            return b;
-                        })
+                .thenApply(r::annotated)
                 .thenCompose(
                         b -> {
                             if (b.refusal() != null) {

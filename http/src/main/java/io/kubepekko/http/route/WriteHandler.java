@@ -93,11 +93,7 @@ final class WriteHandler {
                         options.dryRun(),
                         options.fieldManager(),
                         r.user())
-                .thenApply(
-                        b -> {
-                            r.annotate(b.annotations());
-                            return b;
-                        })
+                .thenApply(r::annotated)
                 .thenCompose(
                         b ->
                                 b.refusal() != null
@@ -140,11 +136,7 @@ final class WriteHandler {
                         options.dryRun(),
                         options.fieldManager(),
                         r.user())
-                .thenApply(
-                        b -> {
-                            r.annotate(b.annotations());
-                            return b;
-                        })
+                .thenApply(r::annotated)
                 .thenCompose(
                         b ->
                                 b.refusal() != null
