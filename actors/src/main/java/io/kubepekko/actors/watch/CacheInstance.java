@@ -25,7 +25,6 @@ import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.watch.CacheRead;
 import io.kubepekko.api.watch.CacheState;
 import io.kubepekko.api.watch.CachedEvent;
-import io.kubepekko.api.watch.Downtime;
 import io.kubepekko.api.watch.ObjectKey;
 import io.kubepekko.api.watch.StreamEvent;
 import io.kubepekko.api.watch.StreamFollower;
@@ -51,10 +50,10 @@ import org.apache.pekko.stream.javadsl.Source;
 /**
  * One running {@link WatchCache} (see there for how it starts, follows its stream and rebuilds):
  * the state it holds and the order in which it handles its messages. The decisions are pure values
- * of {@code api.watch} ({@link StreamFollower}, {@link WaitingRequests}, {@link Downtime}, {@link
- * CacheRead}, {@link WatchStart}); the work is done by its collaborators: {@link CollectionLoads}
- * (loading with back-off), {@link Watchers} (fan-out, bookmarks, cut-off) and {@link JournalResume}
- * (watches older than the window).
+ * of {@code api.watch} ({@link StreamFollower}, {@link WaitingRequests}, {@link CacheRead}, {@link
+ * WatchStart}); the work is done by its collaborators: {@link CollectionLoads} (loading with
+ * back-off), {@link Watchers} (fan-out, bookmarks, cut-off), {@link JournalResume} (watches older
+ * than the window) and {@link CacheServing} (whether it serves, and the warnings why not).
  */
 final class CacheInstance {
 
@@ -64,22 +63,11 @@ final class CacheInstance {
     /** Stream batches buffered while loading; beyond this the load starts over. */
     static final int MAX_BUFFERED = 10_000;
 
-    /**
-     * How long a cache may wait for its stream to reach the version it loaded before it warns and
-     * subscribes again: longer than a normal catch-up, shorter than Revisions' 45 s resolve
-     * deadline plus a rebuild.
-     */
-    static final Duration CATCH_UP_PATIENCE = Duration.ofSeconds(30);
-
-    /** At most one warning per cache per interval about why it does not serve. */
-    static final Duration WARN_INTERVAL = Duration.ofMinutes(1);
-
     private final ActorContext<Command> ctx;
     private final ResourceType type;
     private final Sources sources;
     private final Settings settings;
     private final Clock clock;
-    private final AtomicBoolean ready;
     private final StorageQuota quota;
     private final ActorRef<RevisionsProtocol.Published> stream;
     private final StoreMetrics.CacheEvents received;
@@ -101,8 +89,7 @@ final class CacheInstance {
 
     private Instant lastHeard;
     private Instant lastSubscribed;
-    private final Downtime downtime = new Downtime(CATCH_UP_PATIENCE);
-    private final RateLimitedWarning notServing = new RateLimitedWarning(WARN_INTERVAL);
+    private final CacheServing serving;
 
     CacheInstance(
             ActorContext<Command> ctx,
@@ -119,7 +106,7 @@ final class CacheInstance {
         this.sources = sources;
         this.settings = settings;
         this.clock = clock;
-        this.ready = ready;
+        this.serving = new CacheServing(type.groupResource(), ready, ctx.getLog());
         this.watchers =
                 new Watchers(
                         type.groupResource(),
@@ -194,15 +181,7 @@ final class CacheInstance {
         }
         Instant now = clock.instant();
         Duration wait = loads.failed(now);
-        notServing.warn(
-                ctx.getLog(),
-                now,
-                "the {} cache cannot load its collections ({} failed attempts in a row),"
-                        + " trying again in {}: {}",
-                type.groupResource(),
-                loads.failures(),
-                wait,
-                f.reason());
+        serving.loadFailed(now, loads.failures(), wait, f.reason());
         return Behaviors.same();
     }
 
@@ -291,7 +270,7 @@ final class CacheInstance {
                         "the watch cache of "
                                 + type.groupResource()
                                 + " restarted; list again and watch from the new resourceVersion"));
-        ready.set(false);
+        serving.stopped();
         return Behaviors.same();
     }
 
@@ -411,7 +390,15 @@ final class CacheInstance {
         if (state == null && follower.epoch() != null) {
             loads.retryDue(now);
         }
-        checkServing(now);
+        if (serving.check(
+                now,
+                state,
+                follower.epoch(),
+                lastHeard,
+                lastSubscribed,
+                settings.resubscribeAfter())) {
+            subscribe();
+        }
         if (state != null) {
             state = state.expire(now);
             if (state.ready()) {
@@ -424,68 +411,9 @@ final class CacheInstance {
         return Behaviors.same();
     }
 
-    /**
-     * Publishes whether the cache serves ({@code /readyz}), and says so in the log once it serves
-     * again.
-     */
+    /** Publishes whether the cache serves ({@code /readyz}). */
     private void updateReady() {
-        boolean serving = state != null && state.ready();
-        ready.set(serving);
-        downtime.update(serving, clock.instant())
-                .ifPresent(
-                        without -> {
-                            if (notServing.clear()) {
-                                ctx.getLog()
-                                        .info(
-                                                "the {} cache serves again, after {} without",
-                                                type.groupResource(),
-                                                without);
-                            }
-                        });
-    }
-
-    /**
-     * A cache that has loaded but not caught up for long waits for a version its stream does not
-     * reach: its sequencer has not resolved a version below it (it gives one up after 45 s and
-     * starts a new epoch, or its storage is down). It says so, and subscribes again now and then
-     * even though the stream is not silent: the acknowledgement comes from whoever sequences the
-     * group-resource now, so a stream that stopped moving (or a sequencer that was replaced) shows
-     * as a new epoch or a gap. One that gets no answer to its subscription says so too. A load that
-     * fails says why itself.
-     */
-    private void checkServing(Instant now) {
-        Optional<Duration> overdue = downtime.overdue(now);
-        if (overdue.isEmpty()) {
-            return;
-        }
-        Duration waited = overdue.get();
-        if (state != null && !state.ready()) {
-            notServing.warn(
-                    ctx.getLog(),
-                    now,
-                    "the {} cache has not served for {}: it waits for the change"
-                            + " stream to reach resourceVersion {} (the newest its collections held when read),"
-                            + " but the stream of epoch {} is at {}, last heard from {} ago; an earlier version"
-                            + " is unresolved (is the storage down?); subscribing again",
-                    type.groupResource(),
-                    waited,
-                    state.readyAt(),
-                    follower.epoch(),
-                    state.resourceVersion(),
-                    Duration.between(lastHeard, now));
-            if (!now.isBefore(lastSubscribed.plus(settings.resubscribeAfter()))) {
-                subscribe();
-            }
-        } else if (follower.epoch() == null) {
-            notServing.warn(
-                    ctx.getLog(),
-                    now,
-                    "the {} cache has not served for {}: its sequencer (Revisions) has"
-                            + " not answered its subscription (is the storage down?); subscribing again every {}",
-                    type.groupResource(),
-                    waited,
-                    settings.resubscribeAfter());
-        }
+        serving.update(state != null && state.ready(), clock.instant());
     }
 
     private void expireParked(Instant now) {
