@@ -2,7 +2,6 @@ package io.kubepekko.http.webhook;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.actors.plane.ControlPlane;
-import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.admission.AdmissionObserver;
 import io.kubepekko.api.admission.webhook.MatchConditions;
@@ -24,7 +23,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -54,6 +52,7 @@ public final class WebhookAdmission {
     private final AdmissionObserver observer;
     private final WebhookEndpoints endpoints;
     private final WebhookSideWrites sideWrites = new WebhookSideWrites(this);
+    private final NamespaceLabels namespaceLabels;
 
     /**
      * @param index the configured webhooks, kept current by the server's informers
@@ -87,6 +86,7 @@ public final class WebhookAdmission {
         this.uids = uids;
         this.conditions = conditions;
         this.endpoints = new WebhookEndpoints(controlPlane);
+        this.namespaceLabels = new NamespaceLabels(controlPlane);
     }
 
     /** Asks no webhook: every write goes on as it came. */
@@ -166,10 +166,10 @@ public final class WebhookAdmission {
         if (index.isEmpty() || op instanceof WriteOp.CreateSubresource) {
             return plain(plane, kind, namespace, op, user);
         }
-        WebhookRequest base = base(kind, namespace, op, user);
+        WebhookRequest base = WriteRequests.base(kind, namespace, op, user);
         List<WebhookRules.Version> versions = versions(kind);
-        List<Webhook> mutating = candidates(index.mutating(), base, versions);
-        List<Webhook> validating = candidates(index.validating(), base, versions);
+        List<Webhook> mutating = WebhookRules.candidates(index.mutating(), base, versions);
+        List<Webhook> validating = WebhookRules.candidates(index.validating(), base, versions);
         if (mutating.isEmpty() && validating.isEmpty()) {
             return plain(plane, kind, namespace, op, user);
         }
@@ -312,22 +312,6 @@ public final class WebhookAdmission {
                 new Written(new WriteResult.Refused(refusal), List.of()));
     }
 
-    /** The webhooks whose rules match, in call order. */
-    static List<Webhook> candidates(
-            List<Webhook> hooks, WebhookRequest request, List<WebhookRules.Version> versions) {
-        List<Webhook> out = new ArrayList<>();
-        for (Webhook h : hooks) {
-            if (WebhookRules.matchingVersion(h, request, versions).isPresent()
-                    || (request.operation().equals("UPDATE")
-                            && WebhookRules.matchingVersion(
-                                            h, request.withOperation("CREATE"), versions)
-                                    .isPresent())) {
-                out.add(h);
-            }
-        }
-        return out;
-    }
-
     List<WebhookRules.Version> versions(ServedKind kind) {
         List<WebhookRules.Version> out = new ArrayList<>();
         for (ServedKind v : kindsByVersion(kind).values()) {
@@ -344,43 +328,6 @@ public final class WebhookAdmission {
         Map<String, ServedKind> all =
                 controlPlane.registry().servedVersions(kind.storageType().groupResource());
         return all.isEmpty() ? Map.of(kind.apiVersion(), kind) : all;
-    }
-
-    /** The request as far as known before the write: no objects yet. */
-    static WebhookRequest base(ServedKind kind, String namespace, WriteOp op, UserInfo user) {
-        ResourceType t = kind.type();
-        String operation;
-        String subresource = "";
-        String name = op.targetName();
-        boolean dryRun;
-        if (op instanceof WriteOp.Create c) {
-            operation = "CREATE";
-            name = c.object().path("metadata").path("name").asText("");
-            dryRun = c.options().dryRun();
-        } else if (op instanceof WriteOp.Update u) {
-            operation = "UPDATE";
-            subresource = u.subresource();
-            dryRun = u.options().dryRun();
-        } else if (op instanceof WriteOp.Patch p) {
-            operation = "UPDATE";
-            subresource = p.subresource();
-            dryRun = p.options().dryRun();
-        } else {
-            operation = "DELETE";
-            dryRun = ((WriteOp.Delete) op).options().dryRun();
-        }
-        return new WebhookRequest(
-                operation,
-                new WebhookRequest.Gvk(t.group(), t.version(), t.kind()),
-                new WebhookRequest.Gvr(t.group(), t.version(), t.resource()),
-                subresource,
-                namespace,
-                name,
-                user,
-                null,
-                null,
-                dryRun,
-                WebhookOptions.of(op, operation));
     }
 
     /**
@@ -446,37 +393,7 @@ public final class WebhookAdmission {
     /** The labels of the namespace, read once when a selector asks for them. */
     CompletionStage<Map<String, String>> namespaceLabels(
             List<Webhook> mutating, List<Webhook> validating, WebhookRequest request) {
-        boolean needed =
-                mutating.stream().anyMatch(h -> WebhookRules.needsNamespace(h, request))
-                        || validating.stream()
-                                .anyMatch(h -> WebhookRules.needsNamespace(h, request));
-        if (!needed) {
-            return CompletableFuture.completedFuture(Map.of());
-        }
-        Optional<ResourceType> namespaces =
-                controlPlane.registry().find(new GroupResource("", "namespaces"));
-        if (namespaces.isEmpty()) {
-            return CompletableFuture.completedFuture(Map.of());
-        }
-        return controlPlane
-                .get(namespaces.get(), "", WebhookRules.namespaceOf(request))
-                .thenApply(
-                        bytes -> {
-                            Map<String, String> labels = new TreeMap<>();
-                            bytes.ifPresent(
-                                    b ->
-                                            Json.parseTrusted(b)
-                                                    .path("metadata")
-                                                    .path("labels")
-                                                    .properties()
-                                                    .forEach(
-                                                            e ->
-                                                                    labels.put(
-                                                                            e.getKey(),
-                                                                            e.getValue()
-                                                                                    .asText())));
-                            return labels;
-                        });
+        return namespaceLabels.of(mutating, validating, request);
     }
 
     /** The write that stores what the mutating webhooks made of the object. */

@@ -59,13 +59,12 @@ final class WebhookCalls {
 
     private final WebhookCaller caller;
     private final Supplier<String> uids;
-    private final Map<String, ServedKind> kinds;
+    private final VersionedRequests versioned;
     private final Map<String, String> namespaceLabels;
     private final MatchConditions conditions;
     private final WebhookEndpoints endpoints;
     private final AdmissionObserver observer;
-    private final List<String> warnings = new ArrayList<>();
-    private final List<WebhookAuditAnnotations.Annotation> annotations = new ArrayList<>();
+    private final CallOutputs outputs = new CallOutputs();
 
     /** Every mutating webhook configured, in call order: kube's indexes in audit annotations. */
     private final List<Webhook> configuredMutating;
@@ -81,7 +80,7 @@ final class WebhookCalls {
             List<Webhook> configuredMutating) {
         this.caller = caller;
         this.uids = uids;
-        this.kinds = kinds;
+        this.versioned = new VersionedRequests(kinds);
         this.namespaceLabels = namespaceLabels;
         this.conditions = conditions;
         this.endpoints = endpoints;
@@ -125,8 +124,8 @@ final class WebhookCalls {
                                         new Admitted(
                                                 null,
                                                 mutated.refusal(),
-                                                List.copyOf(warnings),
-                                                annotations()));
+                                                outputs.warnings(),
+                                                outputs.annotations()));
                             }
                             return validate(
                                             request.withObject(mutated.object()),
@@ -137,8 +136,8 @@ final class WebhookCalls {
                                                     new Admitted(
                                                             mutated.object(),
                                                             refusal,
-                                                            List.copyOf(warnings),
-                                                            annotations()));
+                                                            outputs.warnings(),
+                                                            outputs.annotations()));
                         });
     }
 
@@ -165,9 +164,7 @@ final class WebhookCalls {
                                 new Slot(round, configuredMutating.indexOf(hook)));
         return called.thenCompose(
                 step -> {
-                    synchronized (warnings) {
-                        warnings.addAll(step.warnings());
-                    }
+                    outputs.warn(step.warnings());
                     if (step.refusal() != null) {
                         return CompletableFuture.completedFuture(
                                 new Admitted(null, step.refusal(), List.of()));
@@ -207,9 +204,7 @@ final class WebhookCalls {
                             ApiStatus first = null;
                             for (CompletableFuture<Step> c : calls) {
                                 Step s = c.join();
-                                synchronized (warnings) {
-                                    warnings.addAll(s.warnings());
-                                }
+                                outputs.warn(s.warnings());
                                 if (first == null && s.refusal() != null) {
                                     first = s.refusal();
                                 }
@@ -231,7 +226,7 @@ final class WebhookCalls {
                 || !WebhookRules.namespaceSelectorMatches(hook, request, ns -> namespaceLabels)) {
             return Optional.empty();
         }
-        WebhookRequest sent = inVersion(request, version.get());
+        WebhookRequest sent = versioned.inVersion(request, version.get());
         MatchConditions.Result matched = conditions.evaluate(hook, sent);
         if (matched instanceof MatchConditions.Result.NoMatch) {
             return Optional.empty();
@@ -287,7 +282,7 @@ final class WebhookCalls {
         // kube records every mutating webhook it called, and whether it changed the object.
         return step.thenApply(
                 s -> {
-                    annotate(
+                    outputs.annotate(
                             WebhookAuditAnnotations.mutation(
                                     slot.round(),
                                     slot.index(),
@@ -349,7 +344,7 @@ final class WebhookCalls {
                             : "received invalid webhook response: " + m.reason());
         }
         AdmissionReviews.Verdict v = (AdmissionReviews.Verdict) answer;
-        WebhookAuditAnnotations.own(hook, v.auditAnnotations()).forEach(this::annotate);
+        WebhookAuditAnnotations.own(hook, v.auditAnnotations()).forEach(outputs::annotate);
         if (!v.allowed()) {
             ApiStatus denied = AdmissionReviews.denied(hook.name(), v.status());
             rejected(hook, request, AdmissionObserver.WebhookRejection.NO_ERROR, denied.code());
@@ -403,15 +398,16 @@ final class WebhookCalls {
             rejected(hook, request, AdmissionObserver.WebhookRejection.APISERVER_INTERNAL_ERROR, 0);
             return new Step(null, ApiStatus.internal(why), v.warnings(), true);
         }
-        annotate(WebhookAuditAnnotations.patch(slot.round(), slot.index(), hook, operations));
-        ObjectNode back = backToRequest(patched, version, request);
+        outputs.annotate(
+                WebhookAuditAnnotations.patch(slot.round(), slot.index(), hook, operations));
+        ObjectNode back = versioned.backToRequest(patched, version, request);
         return new Step(
                 back.equals(request.object()) ? request.object() : back, null, v.warnings(), true);
     }
 
     private Step failure(Webhook hook, WebhookRequest request, Slot slot, String reason) {
         if (hook.ignoresFailures()) {
-            annotate(WebhookAuditAnnotations.failedOpen(slot.round(), slot.index(), hook));
+            outputs.annotate(WebhookAuditAnnotations.failedOpen(slot.round(), slot.index(), hook));
             return new Step(request.object(), null, List.of(), true);
         }
         rejected(hook, request, AdmissionObserver.WebhookRejection.CALLING_WEBHOOK_ERROR, 0);
@@ -431,18 +427,6 @@ final class WebhookCalls {
         return CompletableFuture.completedFuture(failure(hook, request, slot, reason));
     }
 
-    private void annotate(WebhookAuditAnnotations.Annotation annotation) {
-        synchronized (annotations) {
-            annotations.add(annotation);
-        }
-    }
-
-    private List<WebhookAuditAnnotations.Annotation> annotations() {
-        synchronized (annotations) {
-            return List.copyOf(annotations);
-        }
-    }
-
     private static CompletionStage<Step> skipped(WebhookRequest request) {
         return CompletableFuture.completedFuture(
                 new Step(request.object(), null, List.of(), false));
@@ -450,37 +434,5 @@ final class WebhookCalls {
 
     private static CompletionStage<Step> refused(ApiStatus status) {
         return CompletableFuture.completedFuture(new Step(null, status, List.of(), false));
-    }
-
-    /** The request with its objects in {@code version} (an equivalent version's webhook). */
-    private WebhookRequest inVersion(WebhookRequest request, WebhookRules.Version version) {
-        if (version.resource().equals(request.resource())) {
-            return request;
-        }
-        ServedKind from = kinds.get(apiVersion(request.resource()));
-        ServedKind to = kinds.get(apiVersion(version.resource()));
-        if (from == null || to == null) {
-            return request;
-        }
-        WebhookRequest converted = request.withObject(convert(request.object(), from, to));
-        return converted.withOldObject(convert(request.oldObject(), from, to));
-    }
-
-    private ObjectNode backToRequest(
-            ObjectNode patched, WebhookRules.Version version, WebhookRequest request) {
-        if (version.resource().equals(request.resource())) {
-            return patched;
-        }
-        ServedKind from = kinds.get(apiVersion(version.resource()));
-        ServedKind to = kinds.get(apiVersion(request.resource()));
-        return from == null || to == null ? patched : convert(patched, from, to);
-    }
-
-    private static ObjectNode convert(ObjectNode object, ServedKind from, ServedKind to) {
-        return object == null ? null : to.fromStorage(from.toStorage(object));
-    }
-
-    private static String apiVersion(WebhookRequest.Gvr gvr) {
-        return gvr.group().isEmpty() ? gvr.version() : gvr.group() + "/" + gvr.version();
     }
 }

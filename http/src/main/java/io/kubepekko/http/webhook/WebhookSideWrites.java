@@ -36,7 +36,7 @@ final class WebhookSideWrites {
         if (admission.index().isEmpty()) {
             return admission.controlPlane().write(kind.storageType(), itemNamespace, op, user);
         }
-        WebhookRequest b = WebhookAdmission.base(kind, namespace, op, user);
+        WebhookRequest b = WriteRequests.base(kind, namespace, op, user);
         WebhookRequest request =
                 new WebhookRequest(
                         b.operation(),
@@ -52,9 +52,9 @@ final class WebhookSideWrites {
                         b.options());
         List<WebhookRules.Version> versions = admission.versions(kind);
         List<Webhook> mutating =
-                WebhookAdmission.candidates(admission.index().mutating(), request, versions);
+                WebhookRules.candidates(admission.index().mutating(), request, versions);
         List<Webhook> validating =
-                WebhookAdmission.candidates(admission.index().validating(), request, versions);
+                WebhookRules.candidates(admission.index().validating(), request, versions);
         if (mutating.isEmpty() && validating.isEmpty()) {
             return admission.controlPlane().write(kind.storageType(), itemNamespace, op, user);
         }
@@ -112,9 +112,9 @@ final class WebhookSideWrites {
                         WebhookOptions.create(dryRun, fieldManager));
         List<WebhookRules.Version> versions = List.of(new WebhookRules.Version(gvr, gvk));
         List<Webhook> mutating =
-                WebhookAdmission.candidates(admission.index().mutating(), request, versions);
+                WebhookRules.candidates(admission.index().mutating(), request, versions);
         List<Webhook> validating =
-                WebhookAdmission.candidates(admission.index().validating(), request, versions);
+                WebhookRules.candidates(admission.index().validating(), request, versions);
         if (mutating.isEmpty() && validating.isEmpty()) {
             return CompletableFuture.completedFuture(
                     new WebhookAdmission.Body(body, null, List.of()));

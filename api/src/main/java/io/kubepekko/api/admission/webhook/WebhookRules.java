@@ -2,6 +2,7 @@ package io.kubepekko.api.admission.webhook;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.api.validation.LabelValidation;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -22,6 +23,25 @@ public final class WebhookRules {
 
     /** One version a resource is served in: its resource and kind there. */
     public record Version(WebhookRequest.Gvr resource, WebhookRequest.Gvk kind) {}
+
+    /**
+     * The webhooks whose rules match {@code request} in one of {@code versions}, in call order; for
+     * an update, also those whose rules match it as a create (an update of a missing object is a
+     * create: which one it is shows only once the object is read).
+     */
+    public static List<Webhook> candidates(
+            List<Webhook> hooks, WebhookRequest request, List<Version> versions) {
+        List<Webhook> out = new ArrayList<>();
+        for (Webhook h : hooks) {
+            if (matchingVersion(h, request, versions).isPresent()
+                    || (request.operation().equals("UPDATE")
+                            && matchingVersion(h, request.withOperation("CREATE"), versions)
+                                    .isPresent())) {
+                out.add(h);
+            }
+        }
+        return out;
+    }
 
     /**
      * The version in which {@code hook} is sent the request, when one of its rules matches: the

@@ -96,6 +96,31 @@ class WebhookRulesTest {
                         .isPresent());
     }
 
+    /**
+     * An update is a candidate for a create-only webhook too (an update of a missing object is a
+     * create), a delete is not; the order stays the configured one.
+     */
+    @Test
+    void candidatesOfAnUpdateIncludeTheWebhooksOfItsCreate() {
+        Webhook creates =
+                hook(
+                        "'rules':[{'operations':['CREATE'],'apiGroups':[''],'apiVersions':['v1'],"
+                                + "'resources':['pods']}]");
+        Webhook deletes =
+                hook(
+                        "'rules':[{'operations':['DELETE'],'apiGroups':[''],'apiVersions':['v1'],"
+                                + "'resources':['pods']}]");
+        List<Webhook> both = List.of(deletes, creates);
+        assertEquals(
+                List.of(creates),
+                WebhookRules.candidates(
+                        both, request("UPDATE", "", "v1", "pods", "", "n"), List.of()));
+        assertEquals(
+                List.of(deletes),
+                WebhookRules.candidates(
+                        both, request("DELETE", "", "v1", "pods", "", "n"), List.of()));
+    }
+
     @Test
     void equivalentMatchPolicySendsTheVersionTheRuleNames() {
         WebhookRules.Version v2 =
