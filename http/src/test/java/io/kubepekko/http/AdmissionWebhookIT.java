@@ -11,20 +11,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
-import io.kubepekko.api.audit.AuditPolicy;
-import io.kubepekko.api.audit.AuditPolicyReader;
 import io.kubepekko.api.auth.ServingNames;
 import io.kubepekko.api.meta.Json;
-import io.kubepekko.http.audit.AuditLogFormat;
-import io.kubepekko.http.audit.AuditMode;
-import io.kubepekko.http.audit.AuditSettings;
 import io.kubepekko.http.security.CertificateIssuer;
 import io.kubepekko.http.security.Pem;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
@@ -34,7 +27,6 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -69,7 +61,7 @@ class AdmissionWebhookIT {
     /**
      * The server's audit log: requests in {@value #METADATA_NS} at Metadata, the rest at Request.
      */
-    private static final Path AUDIT_LOG = auditLog();
+    private static final Path AUDIT_LOG = AuditLogs.newFile();
 
     private static final String METADATA_NS = "hooks-audited-metadata";
 
@@ -78,40 +70,17 @@ class AdmissionWebhookIT {
             TestApiServer.perClass(
                     s ->
                             s.withAudit(
-                                    new AuditSettings(
-                                            Optional.of(auditPolicy()),
-                                            AUDIT_LOG.toString(),
-                                            0,
-                                            0,
-                                            0,
-                                            AuditLogFormat.JSON,
-                                            AuditMode.BLOCKING,
-                                            AuditSettings.DEFAULT_BUFFER_SIZE)));
-
-    private static Path auditLog() {
-        try {
-            Path dir = Files.createTempDirectory("kubepekko-webhook-audit-");
-            dir.toFile().deleteOnExit();
-            return dir.resolve("audit.log");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static AuditPolicy auditPolicy() {
-        AuditPolicyReader.Result read =
-                AuditPolicyReader.read(
-                        ("apiVersion: audit.k8s.io/v1\n"
-                                        + "kind: Policy\n"
-                                        + "rules:\n"
-                                        + "- level: Metadata\n"
-                                        + "  namespaces: ["
-                                        + METADATA_NS
-                                        + "]\n"
-                                        + "- level: Request\n")
-                                .getBytes(StandardCharsets.UTF_8));
-        return ((AuditPolicyReader.Result.Loaded) read).policy();
-    }
+                                    AuditLogs.settings(
+                                            AuditLogs.policy(
+                                                    "apiVersion: audit.k8s.io/v1\n"
+                                                            + "kind: Policy\n"
+                                                            + "rules:\n"
+                                                            + "- level: Metadata\n"
+                                                            + "  namespaces: ["
+                                                            + METADATA_NS
+                                                            + "]\n"
+                                                            + "- level: Request\n"),
+                                            AUDIT_LOG)));
 
     /** The Service the serving certificate names: {@code webhook.hooks-svc.svc}. */
     private static final String SERVICE = "webhook";
@@ -898,8 +867,7 @@ class AdmissionWebhookIT {
         return await().atMost(DEADLINE)
                 .until(
                         () -> {
-                            for (String line : Files.readAllLines(AUDIT_LOG)) {
-                                JsonNode e = Json.MAPPER.readTree(line);
+                            for (JsonNode e : AuditLogs.events(AUDIT_LOG)) {
                                 if (e.path("stage").asText().equals("ResponseComplete")
                                         && e.path("verb").asText().equals("create")
                                         && e.at("/objectRef/namespace").asText().equals(ns)

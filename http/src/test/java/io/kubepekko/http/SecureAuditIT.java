@@ -9,23 +9,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.GroupVersionKind;
 import io.kubepekko.api.audit.AuditPolicy;
-import io.kubepekko.api.audit.AuditPolicyReader;
 import io.kubepekko.api.protobuf.ProtobufBodies;
-import io.kubepekko.http.audit.AuditLogFormat;
-import io.kubepekko.http.audit.AuditMode;
-import io.kubepekko.http.audit.AuditSettings;
 import io.kubepekko.http.encoding.Encoder;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -41,66 +34,33 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class SecureAuditIT {
 
-    private static final Path LOG = logFile();
+    private static final Path LOG = AuditLogs.newFile();
 
     @RegisterExtension
     static final TestApiServer SERVER =
-            TestApiServer.perClass(
-                    s ->
-                            s.withAudit(
-                                    new AuditSettings(
-                                            Optional.of(policy()),
-                                            LOG.toString(),
-                                            0,
-                                            0,
-                                            0,
-                                            AuditLogFormat.JSON,
-                                            AuditMode.BLOCKING,
-                                            AuditSettings.DEFAULT_BUFFER_SIZE)));
+            TestApiServer.perClass(s -> s.withAudit(AuditLogs.settings(policy(), LOG)));
 
     private static final ObjectMapper JSON = new ObjectMapper();
-
-    private static Path logFile() {
-        try {
-            Path dir = Files.createTempDirectory("kubepekko-audit-");
-            dir.toFile().deleteOnExit();
-            return dir.resolve("audit.log");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 
     /** The namespace whose requests are recorded with their bodies. */
     private static final String RECORDED = "kube-public";
 
     private static AuditPolicy policy() {
-        AuditPolicyReader.Result read =
-                AuditPolicyReader.read(
-                        ("apiVersion: audit.k8s.io/v1\n"
-                                        + "kind: Policy\n"
-                                        + "rules:\n"
-                                        + "- level: Metadata\n"
-                                        + "  resources: [{group: \"\", resources: [secrets]}]\n"
-                                        + "- level: RequestResponse\n"
-                                        + "  namespaces: ["
-                                        + RECORDED
-                                        + "]\n"
-                                        + "- level: Metadata\n")
-                                .getBytes(StandardCharsets.UTF_8));
-        return ((AuditPolicyReader.Result.Loaded) read).policy();
+        return AuditLogs.policy(
+                ("apiVersion: audit.k8s.io/v1\n"
+                        + "kind: Policy\n"
+                        + "rules:\n"
+                        + "- level: Metadata\n"
+                        + "  resources: [{group: \"\", resources: [secrets]}]\n"
+                        + "- level: RequestResponse\n"
+                        + "  namespaces: ["
+                        + RECORDED
+                        + "]\n"
+                        + "- level: Metadata\n"));
     }
 
     private static List<JsonNode> events() throws IOException {
-        List<JsonNode> out = new ArrayList<>();
-        if (!Files.exists(LOG)) {
-            return out;
-        }
-        for (String line : Files.readAllLines(LOG)) {
-            if (!line.isBlank()) {
-                out.add(JSON.readTree(line));
-            }
-        }
-        return out;
+        return AuditLogs.events(LOG);
     }
 
     @Test
