@@ -238,4 +238,26 @@ class CelMatchConditionsTest {
                                 + " performed on messages or maps."),
                 evaluate(delete, "object.metadata.name == \"cm\""));
     }
+
+    /**
+     * A webhook's condition cannot hold a request for long: an expression's comprehensions together
+     * get 1e6 iterations (kube's per-call cost limit is of the same order), then it is an error,
+     * which the failure policy decides on.
+     */
+    @Test
+    void nestedComprehensionsPastTheBudgetAreAnErrorNotAHang() {
+        StringBuilder items = new StringBuilder();
+        for (int i = 0; i < 200; i++) {
+            items.append(i == 0 ? "" : ",").append(i);
+        }
+        WebhookRequest request =
+                create("apps-ns", "alice").withObject(obj("{'items':[" + items + "]}"));
+        String expression = "object.items.all(a, object.items.all(b, object.items.all(c, true)))";
+        assertEquals(
+                new Result.Failed(
+                        "expression '"
+                                + expression
+                                + "' resulted in error: Iteration budget exceeded: 1000000"),
+                evaluate(request, expression));
+    }
 }
