@@ -21,7 +21,6 @@ import io.kubepekko.http.encoding.RequestBodies;
 import io.kubepekko.http.route.ResourceHandler.Request;
 import io.kubepekko.http.webhook.WebhookAdmission;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -108,7 +107,8 @@ final class EvictionHandler {
                         : WriteHandler.managerFromUserAgent(r.userAgent());
         // The webhooks after the server's own plugins (kube's validating ones come last; a
         // mutating webhook's change to the Eviction is not read back: its deleteOptions are taken).
-        return webhooks.create(
+        return r.afterWebhooks(
+                webhooks.create(
                         pods,
                         r.info().subresource(),
                         namespace,
@@ -117,22 +117,14 @@ final class EvictionHandler {
                         eviction,
                         deletion.dryRun(),
                         options.fieldManager(),
-                        r.user())
-                .thenApply(r::annotated)
-                .thenCompose(
-                        b -> {
-                            if (b.refusal() != null) {
-                                return CompletableFuture.completedFuture(r.refusal(b.refusal()));
-                            }
-                            List<String> warnings = new ArrayList<>(d.warnings());
-                            warnings.addAll(b.warnings());
-                            return controlPlane
-                                    .evict(namespace, name, deletion, manager)
-                                    .thenApply(
-                                            result ->
-                                                    WriteHandler.response(
-                                                            result, r, warnings, null));
-                        });
+                        r.user()),
+                d.warnings(),
+                (object, warnings) ->
+                        controlPlane
+                                .evict(namespace, name, deletion, manager)
+                                .thenApply(
+                                        result ->
+                                                WriteHandler.response(result, r, warnings, null)));
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.kubepekko.http.route;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.Verb;
 import io.kubepekko.api.admission.WriteAdmission;
@@ -24,9 +25,12 @@ import io.kubepekko.http.encoding.Negotiation;
 import io.kubepekko.http.metrics.ServerMetrics;
 import io.kubepekko.http.webhook.WebhookAdmission;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.BiFunction;
 import java.util.function.UnaryOperator;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.Query;
@@ -150,10 +154,28 @@ public final class ResourceHandler {
             WriteAdmission admission,
             AuditHandle audit) {
 
-        /** {@code body}, its webhooks' audit annotations recorded ({@link #annotate}). */
-        WebhookAdmission.Body annotated(WebhookAdmission.Body body) {
-            annotate(body.annotations());
-            return body;
+        /**
+         * What follows the webhooks of a body: their audit annotations recorded; their refusal
+         * answers; else {@code next} goes on with the body they left and every warning (the
+         * decoding's, {@code decodeWarnings}, then theirs).
+         */
+        CompletionStage<HttpResponse> afterWebhooks(
+                CompletionStage<WebhookAdmission.Body> admitted,
+                List<String> decodeWarnings,
+                BiFunction<ObjectNode, List<String>, CompletionStage<HttpResponse>> next) {
+            return admitted.thenCompose(
+                    b -> {
+                        annotate(b.annotations());
+                        if (b.refusal() != null) {
+                            return CompletableFuture.completedFuture(refusal(b.refusal()));
+                        }
+                        List<String> warnings = decodeWarnings;
+                        if (!b.warnings().isEmpty()) {
+                            warnings = new ArrayList<>(decodeWarnings);
+                            warnings.addAll(b.warnings());
+                        }
+                        return next.apply(b.object(), warnings);
+                    });
         }
 
         /**

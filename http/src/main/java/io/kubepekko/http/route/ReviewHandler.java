@@ -109,7 +109,8 @@ final class ReviewHandler {
         if (notAdmitted.isPresent()) {
             return CompletableFuture.completedFuture(r.refusal(notAdmitted.get()));
         }
-        return webhooks.create(
+        return r.afterWebhooks(
+                webhooks.create(
                         serviceAccounts,
                         r.info().subresource(),
                         namespace,
@@ -118,25 +119,13 @@ final class ReviewHandler {
                         d.body(),
                         d.dryRun(),
                         d.manager(),
-                        r.user())
-                .thenApply(r::annotated)
-                .thenCompose(
-                        b -> {
-                            if (b.refusal() != null) {
-                                return CompletableFuture.completedFuture(r.refusal(b.refusal()));
-                            }
-                            List<String> warnings = new ArrayList<>(d.warnings());
-                            warnings.addAll(b.warnings());
-                            return issueToken(
-                                    serviceAccounts,
-                                    r,
-                                    new Decoded(
-                                            b.object(),
-                                            warnings,
-                                            d.kind(),
-                                            d.manager(),
-                                            d.dryRun()));
-                        });
+                        r.user()),
+                d.warnings(),
+                (object, warnings) ->
+                        issueToken(
+                                serviceAccounts,
+                                r,
+                                new Decoded(object, warnings, d.kind(), d.manager(), d.dryRun())));
     }
 
     /** The token issued once every admission allowed {@code d}. */

@@ -28,7 +28,6 @@ import io.kubepekko.http.route.ResourceHandler.Request;
 import io.kubepekko.http.webhook.WebhookAdmission;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 
@@ -83,7 +82,8 @@ final class WriteHandler {
         RequestBodies.Decoded d = decodeWithWarnings(type, r, options);
         String name = ObjectMeta.name(d.object());
         // kube admits a create of bindings as one of that resource, named as the body.
-        return webhooks.create(
+        return r.afterWebhooks(
+                webhooks.create(
                         type,
                         "",
                         r.info().namespace(),
@@ -92,31 +92,19 @@ final class WriteHandler {
                         d.object(),
                         options.dryRun(),
                         options.fieldManager(),
-                        r.user())
-                .thenApply(r::annotated)
-                .thenCompose(
-                        b ->
-                                b.refusal() != null
-                                        ? CompletableFuture.completedFuture(r.refusal(b.refusal()))
-                                        : write(
-                                                target,
-                                                r,
-                                                new WriteOp.CreateSubresource(
-                                                        name == null ? "" : name,
-                                                        forward.subresource(),
-                                                        b.object(),
-                                                        type.resource(),
-                                                        options),
-                                                concat(d.warnings(), b.warnings())));
-    }
-
-    private static List<String> concat(List<String> a, List<String> b) {
-        if (b.isEmpty()) {
-            return a;
-        }
-        List<String> all = new ArrayList<>(a);
-        all.addAll(b);
-        return all;
+                        r.user()),
+                d.warnings(),
+                (object, warnings) ->
+                        write(
+                                target,
+                                r,
+                                new WriteOp.CreateSubresource(
+                                        name == null ? "" : name,
+                                        forward.subresource(),
+                                        object,
+                                        type.resource(),
+                                        options),
+                                warnings));
     }
 
     /** A create through a subresource of the named object (pods/{name}/binding). */
@@ -126,7 +114,8 @@ final class WriteHandler {
         RequestBodies.Decoded d =
                 RequestBodies.decode(
                         r.contentType(), r.body(), creation.bodyKind(), options.fieldValidation());
-        return webhooks.create(
+        return r.afterWebhooks(
+                webhooks.create(
                         type,
                         r.info().subresource(),
                         r.info().namespace(),
@@ -135,22 +124,19 @@ final class WriteHandler {
                         d.object(),
                         options.dryRun(),
                         options.fieldManager(),
-                        r.user())
-                .thenApply(r::annotated)
-                .thenCompose(
-                        b ->
-                                b.refusal() != null
-                                        ? CompletableFuture.completedFuture(r.refusal(b.refusal()))
-                                        : write(
-                                                type,
-                                                r,
-                                                new WriteOp.CreateSubresource(
-                                                        r.info().name(),
-                                                        r.info().subresource(),
-                                                        b.object(),
-                                                        null,
-                                                        options),
-                                                concat(d.warnings(), b.warnings())));
+                        r.user()),
+                d.warnings(),
+                (object, warnings) ->
+                        write(
+                                type,
+                                r,
+                                new WriteOp.CreateSubresource(
+                                        r.info().name(),
+                                        r.info().subresource(),
+                                        object,
+                                        null,
+                                        options),
+                                warnings));
     }
 
     CompletionStage<HttpResponse> update(ServedKind kind, Request r) {
