@@ -71,6 +71,15 @@ public final class Informer extends AbstractBehavior<Informer.Command> {
 
         /** Lists and watches through {@code controlPlane}, across all namespaces. */
         static ListWatch of(ControlPlane controlPlane) {
+            return of(controlPlane, "");
+        }
+
+        /**
+         * Lists and watches through {@code controlPlane}, across all namespaces, only the objects
+         * {@code fieldSelector} selects: the watch cache filters on the fields it keeps for each
+         * object, so the others never reach the informer's stream nor its parser.
+         */
+        static ListWatch of(ControlPlane controlPlane, String fieldSelector) {
             return new ListWatch() {
                 @Override
                 public CompletionStage<ListChunk> list(ResourceType type) {
@@ -85,7 +94,7 @@ public final class Informer extends AbstractBehavior<Informer.Command> {
                                     false,
                                     null,
                                     "",
-                                    ""));
+                                    fieldSelector));
                 }
 
                 @Override
@@ -102,7 +111,7 @@ public final class Informer extends AbstractBehavior<Informer.Command> {
                                     false,
                                     null,
                                     "",
-                                    ""));
+                                    fieldSelector));
                 }
             };
         }

@@ -12,7 +12,6 @@ import io.kubepekko.api.status.ApiException;
 import io.kubepekko.api.status.Failures;
 import io.kubepekko.api.watch.WatchEvent;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -107,15 +106,23 @@ public final class NamespacePublisher extends AbstractBehavior<NamespacePublishe
                 controlPlane.registry().find(new GroupResource("", "namespaces")).orElseThrow();
         this.type = controlPlane.registry().find(published.resource()).orElseThrow();
         this.queue = queue;
-        for (ResourceType watched : List.of(namespaces, type)) {
-            ctx.spawn(
-                    Informer.create(
-                            Informer.ListWatch.of(controlPlane),
-                            watched,
-                            ctx.messageAdapter(Informer.Event.class, Observed::new),
-                            settings.informer()),
-                    "informer-" + watched.resource());
-        }
+        var events = ctx.messageAdapter(Informer.Event.class, Observed::new);
+        ctx.spawn(
+                Informer.create(
+                        Informer.ListWatch.of(controlPlane),
+                        namespaces,
+                        events,
+                        settings.informer()),
+                "informer-" + namespaces.resource());
+        // Of the published kind only the copies matter: selecting them by name keeps every other
+        // object of the kind (each ConfigMap a user writes) out of this controller's stream.
+        ctx.spawn(
+                Informer.create(
+                        Informer.ListWatch.of(controlPlane, "metadata.name=" + published.name()),
+                        type,
+                        events,
+                        settings.informer()),
+                "informer-" + type.resource());
     }
 
     @Override
