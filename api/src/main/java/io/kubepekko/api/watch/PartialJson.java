@@ -1,29 +1,35 @@
 package io.kubepekko.api.watch;
 
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.filter.FilteringParserDelegate;
-import com.fasterxml.jackson.core.filter.TokenFilter;
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.Json;
 import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * Parses only some paths of a stored JSON object: a reader that needs a few fields (selector
  * values, owner references) builds a tree of a few nodes instead of the whole object, whose bulk
- * (spec, managedFields) it never looks at.
+ * (spec, data, managedFields) it never looks at. It skips what it does not keep without decoding
+ * it, and stops reading once it has every top-level field it keeps: a stored object is the server's
+ * own JSON, so what follows (a ConfigMap's data after its metadata) need not be scanned.
  */
 public final class PartialJson {
-    private final PathFilter keep;
+    private final Paths keep;
 
-    private PartialJson(PathFilter keep) {
+    private PartialJson(Paths keep) {
         this.keep = keep;
     }
 
-    /** Keeps each dotted path (and everything below it); an array on the way is kept whole. */
+    /**
+     * Keeps each dotted path (and everything below it). Paths run through objects only: an array on
+     * the way is kept whole, a scalar where an object was expected is dropped, and an object on the
+     * way that holds nothing kept is left out.
+     */
     public static PartialJson keeping(Set<String> paths) {
-        return new PartialJson(PathFilter.of(paths));
+        return new PartialJson(Paths.of(paths));
     }
 
     /**
@@ -31,19 +37,71 @@ public final class PartialJson {
      * IllegalArgumentException.
      */
     public ObjectNode parse(byte[] json) {
-        try (JsonParser p =
-                new FilteringParserDelegate(
-                        Json.MAPPER.createParser(json),
-                        keep,
-                        TokenFilter.Inclusion.INCLUDE_ALL_AND_PATH,
-                        true)) {
-            JsonNode tree = Json.MAPPER.readTree(p);
-            if (tree instanceof ObjectNode o) {
-                return o;
+        try (JsonParser p = Json.MAPPER.createParser(json)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw new IllegalArgumentException("stored object is not a JSON object");
             }
-            throw new IllegalArgumentException("stored object is not a JSON object");
+            ObjectNode out = Json.MAPPER.createObjectNode();
+            readObject(p, keep, out, true);
+            return out;
         } catch (IOException e) {
             throw new IllegalArgumentException("stored object is not JSON", e);
+        }
+    }
+
+    /** Reads the object {@code p} is in into {@code out}; at the top, only until all is kept. */
+    private static void readObject(JsonParser p, Paths paths, ObjectNode out, boolean top)
+            throws IOException {
+        int found = 0;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            Paths child = paths.children.get(p.currentName());
+            JsonToken value = p.nextToken();
+            if (child == null) {
+                p.skipChildren();
+                continue;
+            }
+            String name = p.currentName();
+            if (child.whole || value == JsonToken.START_ARRAY) {
+                out.set(name, Json.MAPPER.readTree(p));
+            } else if (value == JsonToken.START_OBJECT) {
+                ObjectNode inner = Json.MAPPER.createObjectNode();
+                readObject(p, child, inner, false);
+                if (!inner.isEmpty()) {
+                    out.set(name, inner);
+                }
+            }
+            if (top && ++found == paths.children.size()) {
+                return;
+            }
+        }
+        if (p.currentToken() != JsonToken.END_OBJECT) {
+            throw new IllegalArgumentException("stored object is not JSON");
+        }
+    }
+
+    /** The kept paths as a tree: a node is kept whole, or only the children it names. */
+    private record Paths(boolean whole, Map<String, Paths> children) {
+        static Paths of(Set<String> paths) {
+            Builder root = new Builder();
+            for (String path : paths) {
+                Builder n = root;
+                for (String part : path.split("\\.", -1)) {
+                    n = n.children.computeIfAbsent(part, k -> new Builder());
+                }
+                n.whole = true;
+            }
+            return root.build();
+        }
+
+        private static final class Builder {
+            boolean whole;
+            final Map<String, Builder> children = new HashMap<>();
+
+            Paths build() {
+                Map<String, Paths> built = new HashMap<>();
+                children.forEach((k, v) -> built.put(k, v.build()));
+                return new Paths(whole, Map.copyOf(built));
+            }
         }
     }
 }
