@@ -109,6 +109,10 @@ public final class AdmissionCel {
                         .addFunctionBindings(CelRegex.bindings())
                         .addFunctionDeclarations(CelLists.declarations())
                         .addFunctionBindings(CelLists.bindings())
+                        .addFunctionDeclarations(CelNet.declarations())
+                        .addFunctionBindings(CelNet.bindings())
+                        .addFunctionDeclarations(CelQuantity.declarations())
+                        .addFunctionBindings(CelQuantity.bindings())
                         .addCompilerLibraries(
                                 libraries.stream().map(CelCompilerLibrary.class::cast).toList())
                         .addCompilerLibraries(CelExtensions.bindings())
