@@ -113,6 +113,10 @@ public final class AdmissionCel {
                         .addFunctionBindings(CelNet.bindings())
                         .addFunctionDeclarations(CelQuantity.declarations())
                         .addFunctionBindings(CelQuantity.bindings())
+                        .addFunctionDeclarations(CelUrls.declarations())
+                        .addFunctionBindings(CelUrls.bindings())
+                        .addFunctionDeclarations(CelSemver.declarations())
+                        .addFunctionBindings(CelSemver.bindings())
                         .addCompilerLibraries(
                                 libraries.stream().map(CelCompilerLibrary.class::cast).toList())
                         .addCompilerLibraries(CelExtensions.bindings())
