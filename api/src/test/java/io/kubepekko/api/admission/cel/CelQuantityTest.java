@@ -47,6 +47,8 @@ class CelQuantityTest {
                 "!quantity('50Mi').isGreaterThan(quantity('100Mi'))",
                 "quantity('50M').isLessThan(quantity('100M'))",
                 "!quantity('100M').isLessThan(quantity('50M'))",
+                "!quantity('200M').isGreaterThan(quantity('0.2G'))",
+                "!quantity('200M').isLessThan(quantity('0.2G'))",
                 "quantity('200M') == quantity('200M')",
                 "quantity('200M') == quantity('0.2G') && quantity('0.2G') == quantity('200M')",
                 "quantity('2M') == quantity('0.002G') && quantity('2000k') == quantity('2M')",
