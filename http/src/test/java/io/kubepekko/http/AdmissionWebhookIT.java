@@ -711,6 +711,9 @@ class AdmissionWebhookIT {
     @Test
     void aMatchConditionThatFailsToEvaluateFailsTheWriteOnlyWhenThePolicyIsFail() {
         String failing = newCase();
+        // The probe's own create must pass (the condition skips the webhook for it): a failed
+        // condition stops every validating webhook.
+        String broken = "object.metadata.name != \"probe\" && object.data.missing == \"x\"";
         configure(
                 failing,
                 false,
@@ -718,13 +721,14 @@ class AdmissionWebhookIT {
                         failing,
                         "deny.example.com",
                         "/deny/" + failing,
-                        conditions("broken", "object.data.missing == \"x\"")));
+                        conditions("broken", broken)));
         Response r = api.post(configMaps(failing), configMap("cm", "{}"));
         assertEquals(403, r.code(), r.text());
         assertEquals("Forbidden", r.json().path("reason").asText());
         assertEquals(
-                "configmaps \"cm\" is forbidden: expression 'object.data.missing == \"x\"' resulted"
-                        + " in error: key 'missing' is not present in map.",
+                "configmaps \"cm\" is forbidden: expression '"
+                        + broken
+                        + "' resulted in error: key 'missing' is not present in map.",
                 r.json().path("message").asText());
         assertFalse(received.containsKey("/deny/" + failing));
 
@@ -740,6 +744,69 @@ class AdmissionWebhookIT {
                                 + conditions("broken", "object.data.missing == \"x\"")));
         assertEquals(201, api.post(configMaps(ignored), configMap("cm", "{}")).code());
         assertFalse(received.containsKey("/deny/" + ignored));
+    }
+
+    /**
+     * kube decides which validating webhooks apply before calling any: a condition failing under
+     * Fail refuses the write, and the webhooks that did apply are not called.
+     */
+    @Test
+    void aValidatingWebhooksFailedConditionKeepsEveryValidatingWebhookFromBeingCalled() {
+        String c = newCase();
+        // The probe's own create must pass: the condition skips the webhook for it and fails
+        // for the others.
+        String broken = "object.metadata.name != \"probe\" && object.data.missing == \"x\"";
+        configure(
+                c,
+                false,
+                hook(c, "allow.example.com", "/allow/" + c, ""),
+                hook(c, "deny.example.com", "/deny/" + c, conditions("broken", broken)));
+        // The probe's creates went through the allowing webhook.
+        int allowed = received.getOrDefault("/allow/" + c, List.of()).size();
+        Response r = api.post(configMaps(c), configMap("cm", "{}"));
+        assertEquals(403, r.code(), r.text());
+        assertEquals(
+                "configmaps \"cm\" is forbidden: expression '"
+                        + broken
+                        + "' resulted in error: key 'missing' is not present in map.",
+                r.json().path("message").asText());
+        assertEquals(
+                allowed,
+                received.get("/allow/" + c).size(),
+                "the other validating webhook was called");
+        assertFalse(received.containsKey("/deny/" + c));
+    }
+
+    /** kube's CEL libraries in a real condition: quantity. */
+    @Test
+    void aMatchConditionCanUseKubesQuantityLibrary() {
+        String c = newCase();
+        configure(
+                c,
+                false,
+                hook(
+                        c,
+                        "deny.example.com",
+                        "/deny/" + c,
+                        conditions(
+                                "big",
+                                "has(object.data.size)"
+                                        + " && quantity(object.data.size)"
+                                        + ".isGreaterThan(quantity(\"1Gi\"))")));
+        assertEquals(201, api.post(configMaps(c), sized("small", "512Mi")).code());
+        assertFalse(received.containsKey("/deny/" + c));
+        Response r = api.post(configMaps(c), sized("large", "2Gi"));
+        assertEquals(403, r.code(), r.text());
+        assertEquals(1, received.get("/deny/" + c).size());
+    }
+
+    private static String sized(String name, String size) {
+        return json(
+                "{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'"
+                        + name
+                        + "'},'data':{'size':'"
+                        + size
+                        + "'}}");
     }
 
     @Test

@@ -147,6 +147,26 @@ public final class Quantity implements Comparable<Quantity> {
         return v.setScale(0, RoundingMode.CEILING).longValueExact();
     }
 
+    /** {@code Quantity.Add}: the exact sum. */
+    public Quantity plus(Quantity other) {
+        return new Quantity(amount.add(other.amount));
+    }
+
+    /** {@code Quantity.Sub}: the exact difference. */
+    public Quantity minus(Quantity other) {
+        return new Quantity(amount.subtract(other.amount));
+    }
+
+    /** The quantity of a whole number, as {@code resource.NewQuantity}. */
+    public static Quantity of(long value) {
+        return new Quantity(BigDecimal.valueOf(value));
+    }
+
+    /** {@code Quantity.AsInt64}'s success: a whole number within the int64 bounds. */
+    public boolean isInt64() {
+        return fitsInt64() && (amount.signum() == 0 || amount.stripTrailingZeros().scale() <= 0);
+    }
+
     @Override
     public int compareTo(Quantity other) {
         return amount.compareTo(other.amount);

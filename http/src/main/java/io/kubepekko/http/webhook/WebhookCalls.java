@@ -184,19 +184,28 @@ final class WebhookCalls {
 
     private CompletionStage<ApiStatus> validate(
             WebhookRequest request, List<Webhook> hooks, List<WebhookRules.Version> versions) {
-        List<CompletableFuture<Step>> calls = new ArrayList<>();
-        // kube numbers the validating webhooks the request is sent to (its "relevant hooks").
-        int relevant = 0;
+        // kube's dispatcher decides which validating webhooks apply, one after the other, before
+        // calling any: a match condition that fails under Fail refuses the write there, and none
+        // is called.
+        List<Map.Entry<Webhook, Prepared>> applying = new ArrayList<>();
         for (Webhook h : hooks) {
             Optional<Prepared> prepared = prepare(h, request, versions);
             if (prepared.isEmpty()) {
                 continue;
             }
-            boolean counted =
-                    !(prepared.get().matched() instanceof MatchConditions.Result.Failed
-                            && h.ignoresFailures());
+            if (prepared.get().matched() instanceof MatchConditions.Result.Failed f
+                    && !h.ignoresFailures()) {
+                return CompletableFuture.completedFuture(conditionsFailed(request, f));
+            }
+            applying.add(Map.entry(h, prepared.get()));
+        }
+        List<CompletableFuture<Step>> calls = new ArrayList<>();
+        // kube numbers the validating webhooks the request is sent to (its "relevant hooks").
+        int relevant = 0;
+        for (Map.Entry<Webhook, Prepared> e : applying) {
+            boolean counted = !(e.getValue().matched() instanceof MatchConditions.Result.Failed);
             Slot slot = new Slot(0, counted ? relevant++ : -1);
-            calls.add(timed(h, request, prepared.get(), slot).toCompletableFuture());
+            calls.add(timed(e.getKey(), request, e.getValue(), slot).toCompletableFuture());
         }
         return CompletableFuture.allOf(calls.toArray(new CompletableFuture<?>[0]))
                 .thenApply(
@@ -267,13 +276,7 @@ final class WebhookCalls {
             // kube's matcher: Ignore skips the webhook; Fail refuses the write as forbidden.
             return hook.ignoresFailures()
                     ? skipped(request)
-                    : refused(
-                            ApiStatus.forbidden(
-                                    new GroupResource(
-                                            request.resource().group(),
-                                            request.resource().resource()),
-                                    request.name(),
-                                    f.reason()));
+                    : refused(conditionsFailed(request, f));
         }
         CompletionStage<Step> step = send(hook, request, sent, version, slot);
         if (!hook.mutating()) {
@@ -290,6 +293,15 @@ final class WebhookCalls {
                                     s.refusal() == null && s.object() != request.object()));
                     return s;
                 });
+    }
+
+    /** kube's refusal when a webhook's match conditions fail under Fail: 403 with their errors. */
+    private static ApiStatus conditionsFailed(
+            WebhookRequest request, MatchConditions.Result.Failed f) {
+        return ApiStatus.forbidden(
+                new GroupResource(request.resource().group(), request.resource().resource()),
+                request.name(),
+                f.reason());
     }
 
     private CompletionStage<Step> send(

@@ -17,10 +17,12 @@ import dev.cel.common.types.SimpleType;
 import dev.cel.common.types.StructType;
 import dev.cel.compiler.CelCompilerLibrary;
 import dev.cel.extensions.CelExtensions;
+import dev.cel.extensions.CelStringExtensions;
 import dev.cel.parser.CelStandardMacro;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
 import dev.cel.runtime.CelRuntimeLibrary;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,8 +35,9 @@ import java.util.Optional;
  * standard library and macros with cel-java's extensions that kube's environment also has: strings,
  * optional types, sets, lists, two-variable comprehensions and {@code cel.bind}, and kube's own
  * regex ({@code find}, {@code findAll}), lists ({@code isSorted}, {@code sum}, {@code min}, {@code
- * max}, {@code indexOf}, {@code lastIndexOf}) and authorizer libraries. Expressions must be bool.
- * Thread-safe: one instance serves every compile and evaluation.
+ * max}, {@code indexOf}, {@code lastIndexOf}), authorizer, ip and cidr, quantity, url, semver and
+ * format libraries. Expressions must be bool. Thread-safe: one instance serves every compile and
+ * evaluation.
  */
 public final class AdmissionCel {
 
@@ -87,7 +90,11 @@ public final class AdmissionCel {
                         .build();
         List<Object> libraries =
                 List.of(
-                        CelExtensions.strings(),
+                        // kube's strings extension is cel-go's version 2: string reverse()
+                        // (cel-go's version 3) is not in it.
+                        CelExtensions.strings(
+                                EnumSet.complementOf(
+                                        EnumSet.of(CelStringExtensions.Function.REVERSE))),
                         CelExtensions.optional(),
                         CelExtensions.sets(options),
                         CelExtensions.lists(),
@@ -109,6 +116,16 @@ public final class AdmissionCel {
                         .addFunctionBindings(CelRegex.bindings())
                         .addFunctionDeclarations(CelLists.declarations())
                         .addFunctionBindings(CelLists.bindings())
+                        .addFunctionDeclarations(CelNet.declarations())
+                        .addFunctionBindings(CelNet.bindings())
+                        .addFunctionDeclarations(CelQuantity.declarations())
+                        .addFunctionBindings(CelQuantity.bindings())
+                        .addFunctionDeclarations(CelUrls.declarations())
+                        .addFunctionBindings(CelUrls.bindings())
+                        .addFunctionDeclarations(CelSemver.declarations())
+                        .addFunctionBindings(CelSemver.bindings())
+                        .addFunctionDeclarations(CelFormat.declarations())
+                        .addFunctionBindings(CelFormat.bindings())
                         .addCompilerLibraries(
                                 libraries.stream().map(CelCompilerLibrary.class::cast).toList())
                         .addCompilerLibraries(CelExtensions.bindings())
