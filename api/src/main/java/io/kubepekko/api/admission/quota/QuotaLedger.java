@@ -55,6 +55,12 @@ public final class QuotaLedger {
     private final Set<GroupResource> followed = ConcurrentHashMap.newKeySet();
     private final Set<GroupResource> listed = ConcurrentHashMap.newKeySet();
 
+    /**
+     * The resources followed when the quotas were first listed (the source follows what they need
+     * before it hands their list over): what {@link #readiness()} waits for; null before.
+     */
+    private volatile Set<GroupResource> followedAtStart;
+
     private final Function<JsonNode, QuotaSpec> specs;
 
     /**
@@ -77,7 +83,10 @@ public final class QuotaLedger {
 
     /**
      * Admits a write of a tracked resource or refuses it with kube's message; an admitted write
-     * that is not a dry run is charged.
+     * that is not a dry run is charged. While the resource is followed but its informer has not
+     * listed yet, what it has used is unknown here: a quota that limits it refuses the write as one
+     * whose status does not report that usage ({@code status unknown for quota}), never admits it
+     * on an undercount.
      *
      * @param oldObject the stored object on an update, else null
      */
@@ -100,6 +109,7 @@ public final class QuotaLedger {
                             evaluator,
                             List.copyOf(ns.quotas.values()),
                             ns.totals,
+                            usageListed(evaluator.resource()),
                             operation,
                             object,
                             oldObject,
@@ -124,7 +134,10 @@ public final class QuotaLedger {
         }
     }
 
-    /** A relist of {@code resource}: what is listed now is all there is. */
+    /**
+     * A relist of {@code resource}: what is listed now is all there is. The first list of the
+     * quotas fixes what {@link #readiness()} waits for: every resource followed by then.
+     */
     public void replace(GroupResource resource, List<? extends JsonNode> objects) {
         Map<String, List<JsonNode>> byNamespace = new HashMap<>();
         for (JsonNode o : objects) {
@@ -159,6 +172,9 @@ public final class QuotaLedger {
             }
         }
         listed.add(resource);
+        if (isQuotas(resource) && followedAtStart == null) {
+            followedAtStart = Set.copyOf(followed);
+        }
     }
 
     /** An object of {@code resource} added or changed. */
@@ -244,24 +260,75 @@ public final class QuotaLedger {
     }
 
     /**
-     * Says that an informer of {@code resource} feeds this ledger: it is ready once that informer
-     * has listed (a tracked resource the server does not serve has none).
+     * Says that an informer of {@code resource} feeds this ledger from now on: until it has listed,
+     * the usage of what it charges is unknown (a write a quota limits of it is refused, a quota
+     * limiting it is not ready). A resource never followed contributes nothing and waits for
+     * nothing.
      */
     public void follow(GroupResource resource) {
         followed.add(resource);
     }
 
-    /** Empty once every followed resource was listed; until then why not. */
+    /** The resources followed so far, in no order. */
+    public Set<GroupResource> followed() {
+        return Set.copyOf(followed);
+    }
+
+    /**
+     * Empty once the quotas were listed and every resource followed by then (what the quotas in
+     * effect at start needed) was listed too; until then why not. A resource followed later, for a
+     * quota created since, never makes the ledger unready again: {@link #readiness(String, String)}
+     * tells of it, for each quota.
+     */
     public Optional<String> readiness() {
         if (followed.isEmpty()) {
             return Optional.of("resource quota informers not started yet");
         }
-        for (GroupResource r : followed) {
+        Set<GroupResource> awaited = followedAtStart;
+        if (awaited == null) {
+            return Optional.of("resource quota usage not listed yet: " + QuotaEvaluators.QUOTAS);
+        }
+        for (GroupResource r : awaited) {
             if (!listed.contains(r)) {
                 return Optional.of("resource quota usage not listed yet: " + r);
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * Empty once every followed resource that charges something the quota {@code name} of {@code
+     * namespace} limits has listed (its usage in {@link #used} is then complete), or when the
+     * ledger does not know the quota; until then why not.
+     */
+    public Optional<String> readiness(String namespace, String name) {
+        Namespace ns = namespaces.get(namespace);
+        if (ns == null) {
+            return Optional.empty();
+        }
+        Set<String> limited;
+        synchronized (ns) {
+            QuotaSpec quota = ns.quotas.get(name);
+            if (quota == null) {
+                return Optional.empty();
+            }
+            limited = quota.hard().keySet();
+        }
+        for (GroupResource r : followed) {
+            if (listed.contains(r)) {
+                continue;
+            }
+            Optional<QuotaEvaluator> evaluator = QuotaEvaluators.of(r);
+            if (evaluator.isPresent() && !evaluator.get().matchingResources(limited).isEmpty()) {
+                return Optional.of("resource quota usage not listed yet: " + r);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Whether what {@code resource} charges is known: not followed, or followed and listed. */
+    private boolean usageListed(GroupResource resource) {
+        return !followed.contains(resource) || listed.contains(resource);
     }
 
     private Namespace namespace(String name) {
