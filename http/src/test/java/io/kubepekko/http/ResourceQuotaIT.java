@@ -159,7 +159,9 @@ class ResourceQuotaIT {
                         () ->
                                 api.post(deployments + "?dryRun=All", deployment("probe")).code()
                                         == 201);
-        api.create(deployments, deployment("d1"));
+        // Once the quota's status reached the admitting server, a 403 "status unknown" until its
+        // informer of deployments (started when the quota was created) has listed.
+        await().atMost(DEADLINE).until(() -> api.post(deployments, deployment("d1")).code() == 201);
         // Once the quota has reached the admitting server's informer, d2 is one too many.
         await().atMost(DEADLINE)
                 .until(() -> api.post(deployments + "?dryRun=All", deployment("d2")).code() == 403);
@@ -193,8 +195,12 @@ class ResourceQuotaIT {
         String ns = newNamespace();
         api.create(configMaps(ns), configMap("a"));
         api.create(configMaps(ns), configMap("b"));
-        // No quota of this server names configmaps: none of its quota informers follows them.
+        // A quota on pods elsewhere: once every server follows pods for it, none follows
+        // configmaps, which no quota names.
+        quota(newNamespace(), "{'count/pods':'1'}");
         for (ApiServer node : api.servers()) {
+            await().atMost(DEADLINE)
+                    .until(() -> node.quotaFollowed().contains(new GroupResource("", "pods")));
             assertFalse(followsConfigMaps(node), node.url() + ": " + node.quotaFollowed());
         }
 
