@@ -52,14 +52,7 @@ public final class QuotaLedger {
     private final Clock clock;
     private final Duration chargeTtl;
     private final Map<String, Namespace> namespaces = new ConcurrentHashMap<>();
-    private final Set<GroupResource> followed = ConcurrentHashMap.newKeySet();
-    private final Set<GroupResource> listed = ConcurrentHashMap.newKeySet();
-
-    /**
-     * The resources followed when the quotas were first listed (the source follows what they need
-     * before it hands their list over): what {@link #readiness()} waits for; null before.
-     */
-    private volatile Set<GroupResource> followedAtStart;
+    private final QuotaListings listings = new QuotaListings();
 
     private final Function<JsonNode, QuotaSpec> specs;
 
@@ -109,7 +102,7 @@ public final class QuotaLedger {
                             evaluator,
                             List.copyOf(ns.quotas.values()),
                             ns.totals,
-                            usageListed(evaluator.resource()),
+                            listings.known(evaluator.resource()),
                             operation,
                             object,
                             oldObject,
@@ -171,10 +164,7 @@ public final class QuotaLedger {
                 }
             }
         }
-        listed.add(resource);
-        if (isQuotas(resource) && followedAtStart == null) {
-            followedAtStart = Set.copyOf(followed);
-        }
+        listings.listed(resource);
     }
 
     /** An object of {@code resource} added or changed. */
@@ -266,12 +256,12 @@ public final class QuotaLedger {
      * nothing.
      */
     public void follow(GroupResource resource) {
-        followed.add(resource);
+        listings.follow(resource);
     }
 
     /** The resources followed so far, in no order. */
     public Set<GroupResource> followed() {
-        return Set.copyOf(followed);
+        return listings.followed();
     }
 
     /**
@@ -281,19 +271,7 @@ public final class QuotaLedger {
      * tells of it, for each quota.
      */
     public Optional<String> readiness() {
-        if (followed.isEmpty()) {
-            return Optional.of("resource quota informers not started yet");
-        }
-        Set<GroupResource> awaited = followedAtStart;
-        if (awaited == null) {
-            return Optional.of("resource quota usage not listed yet: " + QuotaEvaluators.QUOTAS);
-        }
-        for (GroupResource r : awaited) {
-            if (!listed.contains(r)) {
-                return Optional.of("resource quota usage not listed yet: " + r);
-            }
-        }
-        return Optional.empty();
+        return listings.readiness();
     }
 
     /**
@@ -314,21 +292,7 @@ public final class QuotaLedger {
             }
             limited = quota.hard().keySet();
         }
-        for (GroupResource r : followed) {
-            if (listed.contains(r)) {
-                continue;
-            }
-            Optional<QuotaEvaluator> evaluator = QuotaEvaluators.of(r);
-            if (evaluator.isPresent() && !evaluator.get().matchingResources(limited).isEmpty()) {
-                return Optional.of("resource quota usage not listed yet: " + r);
-            }
-        }
-        return Optional.empty();
-    }
-
-    /** Whether what {@code resource} charges is known: not followed, or followed and listed. */
-    private boolean usageListed(GroupResource resource) {
-        return !followed.contains(resource) || listed.contains(resource);
+        return listings.readiness(limited);
     }
 
     private Namespace namespace(String name) {
