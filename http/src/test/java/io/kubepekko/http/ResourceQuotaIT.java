@@ -3,9 +3,12 @@ package io.kubepekko.http;
 import static io.kubepekko.http.TestApiServer.json;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kubepekko.api.GroupResource;
+import io.kubepekko.http.server.ApiServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +25,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The ResourceQuota admission plugin and the quota controller through the API: a pod beyond a quota
  * is refused with kube's 403, a pod that does not state what the quota tracks too, a dry run is
  * checked and charges nothing, {@code status.hard} and {@code status.used} follow creates and
- * deletes, and 64 concurrent writers in one namespace never exceed the quota together.
+ * deletes, a quota created after the objects it counts counts them exactly (their informer starts
+ * only then), and 64 concurrent writers in one namespace never exceed the quota together.
  */
 class ResourceQuotaIT {
 
@@ -155,7 +159,9 @@ class ResourceQuotaIT {
                         () ->
                                 api.post(deployments + "?dryRun=All", deployment("probe")).code()
                                         == 201);
-        api.create(deployments, deployment("d1"));
+        // Once the quota's status reached the admitting server, a 403 "status unknown" until its
+        // informer of deployments (started when the quota was created) has listed.
+        await().atMost(DEADLINE).until(() -> api.post(deployments, deployment("d1")).code() == 201);
         // Once the quota has reached the admitting server's informer, d2 is one too many.
         await().atMost(DEADLINE)
                 .until(() -> api.post(deployments + "?dryRun=All", deployment("d2")).code() == 403);
@@ -167,6 +173,63 @@ class ResourceQuotaIT {
                                 + " count/deployments.apps=1, used: count/deployments.apps=1,"
                                 + " limited: count/deployments.apps=1");
         awaitStatus(ns, "{'count/deployments.apps':'1'}", "{'count/deployments.apps':'1'}");
+    }
+
+    private static String configMaps(String ns) {
+        return "/api/v1/namespaces/" + ns + "/configmaps";
+    }
+
+    private static String configMap(String name) {
+        return json(
+                "{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'"
+                        + name
+                        + "'},'data':{'k':'v'}}");
+    }
+
+    private static boolean followsConfigMaps(ApiServer node) {
+        return node.quotaFollowed().contains(new GroupResource("", "configmaps"));
+    }
+
+    @Test
+    void configMapsAreFollowedOnlyOnceAQuotaCountsThemAndThenCountedExactly() {
+        String ns = newNamespace();
+        api.create(configMaps(ns), configMap("a"));
+        api.create(configMaps(ns), configMap("b"));
+        // A quota on pods elsewhere: once every server follows pods for it, none follows
+        // configmaps, which no quota names.
+        quota(newNamespace(), "{'count/pods':'1'}");
+        for (ApiServer node : api.servers()) {
+            await().atMost(DEADLINE)
+                    .until(() -> node.quotaFollowed().contains(new GroupResource("", "pods")));
+            assertFalse(followsConfigMaps(node), node.url() + ": " + node.quotaFollowed());
+        }
+
+        quota(ns, "{'count/configmaps':'2'}");
+        awaitStatus(ns, "{'count/configmaps':'2'}", "{'count/configmaps':'2'}");
+        for (ApiServer node : api.servers()) {
+            await().atMost(DEADLINE).until(() -> followsConfigMaps(node));
+        }
+        // Until the admitting server's informer has listed configmaps (and its quota informer
+        // has the status), a dry run is 403 "status unknown" (or admitted: no status.hard yet).
+        await().atMost(DEADLINE)
+                .until(
+                        () ->
+                                api.post(configMaps(ns) + "?dryRun=All", configMap("c"))
+                                        .text()
+                                        .contains("exceeded quota"));
+        api.post(configMaps(ns), configMap("c"))
+                .assertStatus(
+                        403,
+                        "Forbidden",
+                        "configmaps \"c\" is forbidden: exceeded quota: q, requested:"
+                                + " count/configmaps=1, used: count/configmaps=2,"
+                                + " limited: count/configmaps=2");
+
+        api.delete(configMaps(ns) + "/a").assertCode(200);
+        awaitStatus(ns, "{'count/configmaps':'2'}", "{'count/configmaps':'1'}");
+        await().atMost(DEADLINE)
+                .until(() -> api.post(configMaps(ns), configMap("c")).code() == 201);
+        awaitStatus(ns, "{'count/configmaps':'2'}", "{'count/configmaps':'2'}");
     }
 
     @Test

@@ -3,28 +3,22 @@ package io.kubepekko.actors.controllers;
 import io.kubepekko.actors.Backoff;
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.GroupResource;
-import io.kubepekko.api.admission.quota.QuotaEvaluator;
 import io.kubepekko.api.admission.quota.QuotaEvaluators;
 import io.kubepekko.api.admission.quota.QuotaLedger;
 import io.kubepekko.api.definition.Registry;
-import io.kubepekko.api.registry.ResourceType;
-import io.kubepekko.api.watch.PartialJson;
 import io.kubepekko.api.watch.WatchEvent;
-import java.util.Optional;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
- * Keeps a {@link QuotaLedger} current with what its informers observe: one {@link Informer} of the
- * ResourceQuotas and one of each resource quota tracks, of all namespaces, each parsing only the
- * fields its evaluator reads. Every API server runs its own, so admitting a write never waits on
- * another actor.
+ * Keeps a {@link QuotaLedger} current with what its {@link QuotaInformers} observe: the
+ * ResourceQuotas of all namespaces and the objects of the resources they need, each informer
+ * started the first time a quota needs it. Every API server runs its own, so admitting a write
+ * never waits on another actor.
  */
 public final class QuotaSource {
 
     private QuotaSource() {}
-
-    static final GroupResource QUOTAS = new GroupResource("", "resourcequotas");
 
     /** A source feeding {@code ledger} from {@code controlPlane}'s watch caches. */
     public static Behavior<Informer.Event> create(
@@ -38,36 +32,18 @@ public final class QuotaSource {
             Informer.ListWatch source, Registry registry, QuotaLedger ledger, Backoff backoff) {
         return Behaviors.setup(
                 ctx -> {
-                    for (GroupResource resource : QuotaEvaluators.followed(registry.stored())) {
-                        Optional<ResourceType> type = registry.find(resource);
-                        if (type.isEmpty()) {
-                            continue;
-                        }
-                        ledger.follow(resource);
-                        String name = "informer-" + resource;
-                        if (resource.equals(QUOTAS)) {
-                            ctx.spawn(
-                                    Informer.create(source, type.get(), ctx.getSelf(), backoff),
-                                    name);
-                        } else {
-                            QuotaEvaluator evaluator = QuotaEvaluators.of(resource).orElseThrow();
-                            PartialJson fields = PartialJson.keeping(evaluator.readFields());
-                            ctx.spawn(
-                                    Informer.create(
-                                            source,
-                                            type.get(),
-                                            ctx.getSelf(),
-                                            backoff,
-                                            fields::parse),
-                                    name);
-                        }
-                    }
+                    QuotaInformers informers =
+                            new QuotaInformers(
+                                    ctx, source, registry, ledger, backoff, ctx.getSelf());
                     return Behaviors.receive(Informer.Event.class)
                             .onMessage(
                                     Informer.Synced.class,
                                     synced -> {
-                                        ledger.replace(
-                                                synced.type().groupResource(), synced.objects());
+                                        GroupResource resource = synced.type().groupResource();
+                                        if (resource.equals(QuotaEvaluators.QUOTAS)) {
+                                            informers.observed(synced.objects());
+                                        }
+                                        ledger.replace(resource, synced.objects());
                                         return Behaviors.same();
                                     })
                             .onMessage(
@@ -76,9 +52,12 @@ public final class QuotaSource {
                                         GroupResource resource = changed.type().groupResource();
                                         if (changed.change() == WatchEvent.Type.DELETED) {
                                             ledger.remove(resource, changed.object());
-                                        } else {
-                                            ledger.put(resource, changed.object());
+                                            return Behaviors.same();
                                         }
+                                        if (resource.equals(QuotaEvaluators.QUOTAS)) {
+                                            informers.observed(changed.object());
+                                        }
+                                        ledger.put(resource, changed.object());
                                         return Behaviors.same();
                                     })
                             .build();

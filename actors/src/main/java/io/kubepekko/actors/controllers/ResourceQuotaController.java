@@ -6,20 +6,16 @@ import io.kubepekko.actors.Backoff;
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.admission.quota.QuotaAmount;
-import io.kubepekko.api.admission.quota.QuotaEvaluator;
-import io.kubepekko.api.admission.quota.QuotaEvaluators;
 import io.kubepekko.api.admission.quota.QuotaLedger;
 import io.kubepekko.api.admission.quota.QuotaSpec;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.meta.ObjectMeta;
 import io.kubepekko.api.registry.ResourceType;
-import io.kubepekko.api.watch.PartialJson;
 import io.kubepekko.api.watch.WatchEvent;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -35,10 +31,11 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * kube-controller-manager's resource quota controller: keeps each ResourceQuota's {@code
  * status.hard} (its {@code spec.hard}) and {@code status.used} (what the objects its informers
  * observe use, every hard resource listed) current. Its informers feed a {@link QuotaLedger} of its
- * own, without charges: a change of a tracked object queues its namespace's quotas, and a sync
- * writes a quota's status when it differs, with the quota's resourceVersion; a 409 is retried after
- * a back-off from the informer's newer copy. Admission never waits on it: it checks against its own
- * server's ledger.
+ * own, without charges, following only the resources the quotas need ({@link QuotaInformers}): a
+ * change of a tracked object queues its namespace's quotas, and a sync of a quota whose usage is
+ * complete writes its status when it differs, with the quota's resourceVersion; a 409 is retried
+ * after a back-off from the informer's newer copy. Admission never waits on it: it checks against
+ * its own server's ledger.
  */
 public final class ResourceQuotaController
         extends AbstractBehavior<ResourceQuotaController.Command> {
@@ -80,6 +77,7 @@ public final class ResourceQuotaController
     private final ResourceType quotaType;
     private final QuotaLedger ledger;
     private final WorkQueue queue;
+    private final QuotaInformers informers;
 
     /** Every quota by namespace, then name, whole (its status is written back whole). */
     private final Map<String, Map<String, ObjectNode>> quotas = new HashMap<>();
@@ -110,23 +108,14 @@ public final class ResourceQuotaController
                         settings.retry(),
                         (key, delay) -> timers.startSingleTimer(key, new Requeue(key), delay));
         timers.startTimerWithFixedDelay(Resync.INSTANCE, settings.resyncPeriod());
-        for (GroupResource resource : QuotaEvaluators.followed(controlPlane.registry().stored())) {
-            Optional<ResourceType> type = controlPlane.registry().find(resource);
-            if (type.isEmpty()) {
-                continue;
-            }
-            ledger.follow(resource);
-            QuotaEvaluator evaluator = QuotaEvaluators.of(resource).orElseThrow();
-            PartialJson fields = PartialJson.keeping(evaluator.readFields());
-            ctx.spawn(
-                    Informer.create(
-                            Informer.ListWatch.of(controlPlane),
-                            type.get(),
-                            ctx.messageAdapter(Informer.Event.class, Observed::new),
-                            settings.informer(),
-                            resource.equals(QUOTAS) ? Json::parseTrusted : fields::parse),
-                    "informer-" + resource);
-        }
+        this.informers =
+                new QuotaInformers(
+                        ctx,
+                        Informer.ListWatch.of(controlPlane),
+                        controlPlane.registry(),
+                        ledger,
+                        settings.informer(),
+                        ctx.messageAdapter(Informer.Event.class, Observed::new));
     }
 
     @Override
@@ -150,6 +139,9 @@ public final class ResourceQuotaController
         GroupResource resource = event.type().groupResource();
         boolean ofQuotas = resource.equals(QUOTAS);
         if (event instanceof Informer.Synced s) {
+            if (ofQuotas) {
+                informers.observed(s.objects());
+            }
             ledger.replace(resource, s.objects());
             if (ofQuotas) {
                 quotas.clear();
@@ -168,6 +160,9 @@ public final class ResourceQuotaController
                     queue.forget(ns + "/" + ObjectMeta.name(c.object()));
                 }
             } else {
+                if (ofQuotas) {
+                    informers.observed(c.object());
+                }
                 ledger.put(resource, c.object());
                 if (ofQuotas) {
                     rememberQuota(c.object());
@@ -198,11 +193,18 @@ public final class ResourceQuotaController
                 .put(ObjectMeta.name(quota), quota);
     }
 
+    /**
+     * Syncs the queued quotas whose usage is complete; a quota limiting something of a resource
+     * whose informer has not listed yet is let go unsynced (its status is not reported on an
+     * undercount) and queued again by that informer's list, which queues every quota.
+     */
     private void drain() {
-        if (ledger.readiness().isPresent()) {
-            return;
-        }
         for (String key = queue.next(); key != null; key = queue.next()) {
+            int slash = key.indexOf('/');
+            if (ledger.readiness(key.substring(0, slash), key.substring(slash + 1)).isPresent()) {
+                queue.done(key);
+                continue;
+            }
             String started = key;
             getContext().pipeToSelf(sync(key), (done, e) -> new Worked(started, e));
         }

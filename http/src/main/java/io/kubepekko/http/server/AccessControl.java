@@ -5,6 +5,7 @@ import io.kubepekko.actors.authorization.RbacPolicySource;
 import io.kubepekko.actors.controllers.BoundObjectSource;
 import io.kubepekko.actors.controllers.NodeGraphSource;
 import io.kubepekko.actors.plane.ControlPlane;
+import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.admission.AdmissionObserver;
 import io.kubepekko.api.admission.WriteAdmission;
 import io.kubepekko.api.admission.tolerations.DefaultTolerationSeconds;
@@ -48,6 +49,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -322,6 +324,11 @@ final class AccessControl implements AutoCloseable {
     /** The admission webhooks configured, as this server's informers see them. */
     WebhookIndex webhooks() {
         return plugins.webhooks();
+    }
+
+    /** The resources whose informers feed this server's quota admission (a test's view). */
+    Set<GroupResource> quotaFollowed() {
+        return plugins.quotaFollowed();
     }
 
     /** The admission plugins every user's write passes, in the collections that store them. */

@@ -27,6 +27,7 @@ import io.kubepekko.api.registry.ResourceType;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -211,6 +212,11 @@ final class AdmissionPlugins {
 
     WriteAdmission admission() {
         return admission;
+    }
+
+    /** The resources whose informers feed the quota ledger: the quotas' and what they need. */
+    Set<GroupResource> quotaFollowed() {
+        return quotaLedger.followed();
     }
 
     /** The webhook configurations the HTTP layer's webhook admission reads. */

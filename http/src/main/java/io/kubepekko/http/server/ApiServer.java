@@ -8,6 +8,7 @@ import io.kubepekko.actors.StoreMetrics;
 import io.kubepekko.actors.authorization.RbacPolicySource;
 import io.kubepekko.actors.controllers.Controllers;
 import io.kubepekko.actors.plane.ControlPlane;
+import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.admission.DeferredAdmission;
 import io.kubepekko.api.admission.webhook.MatchConditions;
 import io.kubepekko.api.auth.AccessReviews;
@@ -36,6 +37,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -353,6 +355,14 @@ public final class ApiServer implements AutoCloseable {
      */
     public boolean controllersActiveHere() {
         return controllers != null && controllers.activeHere();
+    }
+
+    /**
+     * The resources whose informers feed this server's ResourceQuota admission: the quotas', and
+     * those of the resources some quota has needed (for tests: no quota, no informer).
+     */
+    public Set<GroupResource> quotaFollowed() {
+        return access.quotaFollowed();
     }
 
     /** The RBAC policy this server authorizes with, and whether it has synced. */

@@ -37,12 +37,16 @@ public final class QuotaCheck {
     /**
      * @param quotas the namespace's quotas
      * @param used what each quota (by name) has used, without this write
+     * @param usageListed false while the informer of the evaluated resource has not listed: {@code
+     *     used} may miss its objects, so every quota limiting it is as one whose status does not
+     *     report the usage of what it limits
      * @param oldObject the stored object on an update, else null
      */
     public static Result check(
             QuotaEvaluator evaluator,
             List<QuotaSpec> quotas,
             Map<String, ? extends Map<String, QuotaAmount>> used,
+            boolean usageListed,
             Operation operation,
             JsonNode object,
             JsonNode oldObject,
@@ -58,7 +62,9 @@ public final class QuotaCheck {
                 return new Refused("failed quota: " + quota.name() + ": " + missing.get());
             }
             SortedSet<String> unknown = new TreeSet<>(restricted);
-            unknown.removeAll(quota.usedKnown());
+            if (usageListed) {
+                unknown.removeAll(quota.usedKnown());
+            }
             if (!unknown.isEmpty()) {
                 // kube names every restricted resource then, not only those without a usage.
                 return new Refused(

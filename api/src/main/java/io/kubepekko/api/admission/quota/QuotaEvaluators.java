@@ -2,11 +2,13 @@ package io.kubepekko.api.admission.quota;
 
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.registry.ResourceType;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -17,7 +19,8 @@ import java.util.stream.Collectors;
  * the object counts of configmaps, secrets, replication controllers and resource quotas under their
  * old names too, and, as kube's admission makes one for any other resource it is asked about
  * (kube's {@code generic.NewObjectCountEvaluator}), the object count {@code
- * count/<resource>.<group>} of every other namespaced stored resource but kube's ignored ones.
+ * count/<resource>.<group>} of every other namespaced stored resource but kube's ignored ones; and
+ * which of them the quotas in effect need followed ({@link #needed}).
  */
 public final class QuotaEvaluators {
     private QuotaEvaluators() {}
@@ -64,19 +67,31 @@ public final class QuotaEvaluators {
     }
 
     /**
-     * The resources of {@code stored} quota follows (its informers list and watch them): the ones
-     * with their own evaluators and every other namespaced one it does not ignore, in name order.
+     * The resources a quota limiting {@code names} (quota resource names: {@code cpu}, {@code
+     * count/configmaps}...) counts the objects of, among {@code stored}: each namespaced one quota
+     * does not ignore whose evaluator charges one of the names, and always {@code resourcequotas}
+     * (its objects are the quotas). Every other resource contributes nothing to such a quota
+     * whatever its objects, so an informer need not follow it; in name order.
      */
-    public static List<GroupResource> followed(List<ResourceType> stored) {
-        Set<GroupResource> followed = new TreeSet<>(BY_NAME);
-        followed.addAll(EVALUATORS.keySet());
+    public static SortedSet<GroupResource> needed(
+            Collection<String> names, List<ResourceType> stored) {
+        SortedSet<GroupResource> needed = new TreeSet<>(BY_NAME);
+        needed.add(QUOTAS);
+        Set<String> limited = Set.copyOf(names);
         for (ResourceType type : stored) {
-            if (type.namespaced() && !IGNORED.contains(type.groupResource())) {
-                followed.add(type.groupResource());
+            if (!type.namespaced()) {
+                continue;
+            }
+            Optional<QuotaEvaluator> evaluator = of(type.groupResource());
+            if (evaluator.isPresent() && !evaluator.get().matchingResources(limited).isEmpty()) {
+                needed.add(type.groupResource());
             }
         }
-        return List.copyOf(followed);
+        return needed;
     }
+
+    /** The ResourceQuotas, which every quota source follows. */
+    public static final GroupResource QUOTAS = new GroupResource("", "resourcequotas");
 
     private static final Comparator<GroupResource> BY_NAME =
             Comparator.comparing(GroupResource::toString);

@@ -52,8 +52,7 @@ public final class QuotaLedger {
     private final Clock clock;
     private final Duration chargeTtl;
     private final Map<String, Namespace> namespaces = new ConcurrentHashMap<>();
-    private final Set<GroupResource> followed = ConcurrentHashMap.newKeySet();
-    private final Set<GroupResource> listed = ConcurrentHashMap.newKeySet();
+    private final QuotaListings listings = new QuotaListings();
 
     private final Function<JsonNode, QuotaSpec> specs;
 
@@ -77,7 +76,10 @@ public final class QuotaLedger {
 
     /**
      * Admits a write of a tracked resource or refuses it with kube's message; an admitted write
-     * that is not a dry run is charged.
+     * that is not a dry run is charged. While the resource is followed but its informer has not
+     * listed yet, what it has used is unknown here: a quota that limits it refuses the write as one
+     * whose status does not report that usage ({@code status unknown for quota}), never admits it
+     * on an undercount.
      *
      * @param oldObject the stored object on an update, else null
      */
@@ -100,6 +102,7 @@ public final class QuotaLedger {
                             evaluator,
                             List.copyOf(ns.quotas.values()),
                             ns.totals,
+                            listings.known(evaluator.resource()),
                             operation,
                             object,
                             oldObject,
@@ -124,7 +127,10 @@ public final class QuotaLedger {
         }
     }
 
-    /** A relist of {@code resource}: what is listed now is all there is. */
+    /**
+     * A relist of {@code resource}: what is listed now is all there is. The first list of the
+     * quotas fixes what {@link #readiness()} waits for: every resource followed by then.
+     */
     public void replace(GroupResource resource, List<? extends JsonNode> objects) {
         Map<String, List<JsonNode>> byNamespace = new HashMap<>();
         for (JsonNode o : objects) {
@@ -158,7 +164,7 @@ public final class QuotaLedger {
                 }
             }
         }
-        listed.add(resource);
+        listings.listed(resource);
     }
 
     /** An object of {@code resource} added or changed. */
@@ -244,24 +250,49 @@ public final class QuotaLedger {
     }
 
     /**
-     * Says that an informer of {@code resource} feeds this ledger: it is ready once that informer
-     * has listed (a tracked resource the server does not serve has none).
+     * Says that an informer of {@code resource} feeds this ledger from now on: until it has listed,
+     * the usage of what it charges is unknown (a write a quota limits of it is refused, a quota
+     * limiting it is not ready). A resource never followed contributes nothing and waits for
+     * nothing.
      */
     public void follow(GroupResource resource) {
-        followed.add(resource);
+        listings.follow(resource);
     }
 
-    /** Empty once every followed resource was listed; until then why not. */
+    /** The resources followed so far, in no order. */
+    public Set<GroupResource> followed() {
+        return listings.followed();
+    }
+
+    /**
+     * Empty once the quotas were listed and every resource followed by then (what the quotas in
+     * effect at start needed) was listed too; until then why not. A resource followed later, for a
+     * quota created since, never makes the ledger unready again: {@link #readiness(String, String)}
+     * tells of it, for each quota.
+     */
     public Optional<String> readiness() {
-        if (followed.isEmpty()) {
-            return Optional.of("resource quota informers not started yet");
+        return listings.readiness();
+    }
+
+    /**
+     * Empty once every followed resource that charges something the quota {@code name} of {@code
+     * namespace} limits has listed (its usage in {@link #used} is then complete), or when the
+     * ledger does not know the quota; until then why not.
+     */
+    public Optional<String> readiness(String namespace, String name) {
+        Namespace ns = namespaces.get(namespace);
+        if (ns == null) {
+            return Optional.empty();
         }
-        for (GroupResource r : followed) {
-            if (!listed.contains(r)) {
-                return Optional.of("resource quota usage not listed yet: " + r);
+        Set<String> limited;
+        synchronized (ns) {
+            QuotaSpec quota = ns.quotas.get(name);
+            if (quota == null) {
+                return Optional.empty();
             }
+            limited = quota.hard().keySet();
         }
-        return Optional.empty();
+        return listings.readiness(limited);
     }
 
     private Namespace namespace(String name) {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * A ResourceQuota as quota reads it: its name, its hard limits (an amount that is no quantity is
@@ -58,6 +59,18 @@ public record QuotaSpec(
         Set<String> all = new HashSet<>();
         hard.properties().forEach(e -> all.add(e.getKey()));
         return read(resourceQuota, hard, all);
+    }
+
+    /**
+     * Every resource name {@code resourceQuota} limits in its {@code spec.hard} or its {@code
+     * status.hard}: what the controller counts (the spec) and what admission enforces (the status,
+     * which lags the spec until the controller writes it).
+     */
+    public static Set<String> limitedNames(JsonNode resourceQuota) {
+        Set<String> names = new TreeSet<>();
+        resourceQuota.path("spec").path("hard").fieldNames().forEachRemaining(names::add);
+        resourceQuota.path("status").path("hard").fieldNames().forEachRemaining(names::add);
+        return names;
     }
 
     private static QuotaSpec read(JsonNode resourceQuota, JsonNode hardNode, Set<String> used) {

@@ -11,6 +11,7 @@ import io.kubepekko.api.admission.Operation;
 import io.kubepekko.api.auth.UserInfo;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.meta.Json;
+import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
@@ -449,14 +451,18 @@ class ResourceQuotaAdmissionTest {
         }
 
         @Test
-        void eventsAreIgnoredAndEveryNamespacedStoredResourceIsFollowed() {
+        void eventsAreIgnoredAndAnyOtherNamespacedStoredResourceCanBeNeeded() {
             assertEquals(Optional.empty(), QuotaEvaluators.of(new GroupResource("", "events")));
-            List<GroupResource> followed = QuotaEvaluators.followed(Registry.builtin().stored());
-            assertTrue(followed.contains(new GroupResource("apps", "deployments")));
-            assertTrue(followed.contains(new GroupResource("batch", "cronjobs")));
-            assertTrue(followed.contains(new GroupResource("", "pods")));
-            assertFalse(followed.contains(new GroupResource("", "events")));
-            assertFalse(followed.contains(new GroupResource("", "namespaces")));
+            List<String> counts = new ArrayList<>();
+            for (ResourceType type : Registry.builtin().stored()) {
+                counts.add(QuotaEvaluator.countName(type.groupResource()));
+            }
+            Set<GroupResource> needed = QuotaEvaluators.needed(counts, Registry.builtin().stored());
+            assertTrue(needed.contains(new GroupResource("apps", "deployments")));
+            assertTrue(needed.contains(new GroupResource("batch", "cronjobs")));
+            assertTrue(needed.contains(new GroupResource("", "pods")));
+            assertFalse(needed.contains(new GroupResource("", "events")));
+            assertFalse(needed.contains(new GroupResource("", "namespaces")));
         }
 
         @Test
