@@ -71,7 +71,9 @@ class PartialJsonTest {
         assertThrows(IllegalArgumentException.class, () -> p.parse(json("[1,2]")));
         assertThrows(IllegalArgumentException.class, () -> p.parse(json("'text'")));
         assertThrows(IllegalArgumentException.class, () -> p.parse(json("{'metadata':{'name':")));
-        assertThrows(IllegalArgumentException.class, () -> p.parse(json("{'a':1,'metadata':{'name':'a'")));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> p.parse(json("{'a':1,'metadata':{'name':'a'")));
         assertThrows(IllegalArgumentException.class, () -> p.parse(new byte[0]));
     }
 }

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -185,7 +186,7 @@ final class CelFormat {
             return false;
         }
         try {
-            OffsetDateTime.parse(s.toUpperCase(java.util.Locale.ROOT));
+            OffsetDateTime.parse(s.toUpperCase(Locale.ROOT));
             return true;
         } catch (DateTimeParseException e) {
             return false;

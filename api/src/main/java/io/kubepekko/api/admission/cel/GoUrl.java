@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -73,7 +74,7 @@ record GoUrl(
                 if (i == 0) {
                     throw new ParseException(raw, "missing protocol scheme");
                 }
-                scheme = u.substring(0, i).toLowerCase(java.util.Locale.ROOT);
+                scheme = u.substring(0, i).toLowerCase(Locale.ROOT);
                 rest = u.substring(i + 1);
             }
             break;
