@@ -70,14 +70,14 @@ public final class ClusterRoleAggregationController
     private final Map<String, RbacRole> roles = new HashMap<>();
     private boolean synced;
 
-    public static Behavior<Command> create(ControllerClient client, Settings settings) {
+    public static Behavior<Command> create(ControlPlane controlPlane, Settings settings) {
         return Behaviors.setup(
                 ctx ->
                         Behaviors.withTimers(
                                 timers ->
                                         new ClusterRoleAggregationController(
                                                 ctx,
-                                                client,
+                                                controlPlane,
                                                 settings,
                                                 new WorkQueue(
                                                         settings.workers(),
@@ -91,12 +91,11 @@ public final class ClusterRoleAggregationController
 
     private ClusterRoleAggregationController(
             ActorContext<Command> ctx,
-            ControllerClient client,
+            ControlPlane controlPlane,
             Settings settings,
             WorkQueue queue) {
         super(ctx);
-        this.client = client;
-        ControlPlane controlPlane = client.controlPlane();
+        this.client = new ControllerClient(controlPlane);
         this.clusterRoles =
                 controlPlane
                         .registry()

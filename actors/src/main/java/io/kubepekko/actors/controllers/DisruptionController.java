@@ -114,24 +114,23 @@ public final class DisruptionController extends AbstractBehavior<DisruptionContr
     private boolean budgetsSynced;
 
     public static Behavior<Command> create(
-            ControllerClient client, Settings settings, Clock clock) {
+            ControlPlane controlPlane, Settings settings, Clock clock) {
         return Behaviors.setup(
                 ctx ->
                         Behaviors.withTimers(
                                 timers ->
                                         new DisruptionController(
-                                                ctx, client, settings, clock, timers)));
+                                                ctx, controlPlane, settings, clock, timers)));
     }
 
     private DisruptionController(
             ActorContext<Command> ctx,
-            ControllerClient client,
+            ControlPlane controlPlane,
             Settings settings,
             Clock clock,
             TimerScheduler<Command> timers) {
         super(ctx);
-        this.client = client;
-        ControlPlane controlPlane = client.controlPlane();
+        this.client = new ControllerClient(controlPlane);
         this.scales = new ControllerScales(client, controlPlane.registry());
         this.podType = controlPlane.registry().find(new GroupResource("", "pods")).orElseThrow();
         this.budgetType =

@@ -87,24 +87,23 @@ public final class NamespaceController extends AbstractBehavior<NamespaceControl
     private final WorkQueue queue;
 
     public static Behavior<Command> create(
-            ControllerClient client, Settings settings, Clock clock) {
+            ControlPlane controlPlane, Settings settings, Clock clock) {
         return Behaviors.setup(
                 ctx ->
                         Behaviors.withTimers(
                                 timers ->
                                         new NamespaceController(
-                                                ctx, client, settings, clock, timers)));
+                                                ctx, controlPlane, settings, clock, timers)));
     }
 
     private NamespaceController(
             ActorContext<Command> ctx,
-            ControllerClient client,
+            ControlPlane controlPlane,
             Settings settings,
             Clock clock,
             TimerScheduler<Command> timers) {
         super(ctx);
-        this.client = client;
-        ControlPlane controlPlane = client.controlPlane();
+        this.client = new ControllerClient(controlPlane);
         this.namespaces =
                 controlPlane.registry().find(new GroupResource("", "namespaces")).orElseThrow();
         this.content = deletableNamespacedKinds(controlPlane);

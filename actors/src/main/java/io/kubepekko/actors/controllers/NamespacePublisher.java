@@ -73,14 +73,14 @@ public final class NamespacePublisher extends AbstractBehavior<NamespacePublishe
     private boolean copiesSynced;
 
     public static Behavior<Command> create(
-            ControllerClient client, Settings settings, PublishedObject published) {
+            ControlPlane controlPlane, Settings settings, PublishedObject published) {
         return Behaviors.setup(
                 ctx ->
                         Behaviors.withTimers(
                                 timers ->
                                         new NamespacePublisher(
                                                 ctx,
-                                                client,
+                                                controlPlane,
                                                 settings,
                                                 published,
                                                 new WorkQueue(
@@ -95,13 +95,12 @@ public final class NamespacePublisher extends AbstractBehavior<NamespacePublishe
 
     private NamespacePublisher(
             ActorContext<Command> ctx,
-            ControllerClient client,
+            ControlPlane controlPlane,
             Settings settings,
             PublishedObject published,
             WorkQueue queue) {
         super(ctx);
-        this.client = client;
-        ControlPlane controlPlane = client.controlPlane();
+        this.client = new ControllerClient(controlPlane);
         this.published = published;
         this.namespaces =
                 controlPlane.registry().find(new GroupResource("", "namespaces")).orElseThrow();

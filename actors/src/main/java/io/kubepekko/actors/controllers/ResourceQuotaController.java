@@ -83,24 +83,23 @@ public final class ResourceQuotaController
     private final Map<String, Map<String, ObjectNode>> quotas = new HashMap<>();
 
     public static Behavior<Command> create(
-            ControllerClient client, Settings settings, Clock clock) {
+            ControlPlane controlPlane, Settings settings, Clock clock) {
         return Behaviors.setup(
                 ctx ->
                         Behaviors.withTimers(
                                 timers ->
                                         new ResourceQuotaController(
-                                                ctx, client, settings, clock, timers)));
+                                                ctx, controlPlane, settings, clock, timers)));
     }
 
     private ResourceQuotaController(
             ActorContext<Command> ctx,
-            ControllerClient client,
+            ControlPlane controlPlane,
             Settings settings,
             Clock clock,
             TimerScheduler<Command> timers) {
         super(ctx);
-        this.client = client;
-        ControlPlane controlPlane = client.controlPlane();
+        this.client = new ControllerClient(controlPlane);
         this.quotaType = controlPlane.registry().find(QUOTAS).orElseThrow();
         this.ledger = QuotaLedger.ofSpecs(clock);
         this.queue =

@@ -28,7 +28,6 @@ import io.kubepekko.http.route.ResourceHandler;
 import io.kubepekko.http.route.WatchTimeouts;
 import io.kubepekko.http.security.Pem;
 import io.kubepekko.http.security.Pki;
-import io.kubepekko.http.webhook.RequestAdmissionChain;
 import io.kubepekko.http.webhook.WebhookAdmission;
 import io.kubepekko.http.webhook.WebhookCaller;
 import io.kubepekko.persistence.StorageSettings;
@@ -227,14 +226,6 @@ public final class ApiServer implements AutoCloseable {
         HealthChecks livez = health.livez(settings.livezGracePeriod());
         HealthChecks readyz = health.readyz(cluster, controlPlane, access.readiness(), quota);
 
-        WebhookAdmission webhooks =
-                new WebhookAdmission(
-                        controlPlane,
-                        access.webhooks(),
-                        new WebhookCaller(),
-                        () -> UUID.randomUUID().toString(),
-                        MatchConditions.COMPILED,
-                        metrics.admission());
         ResourceHandler resources =
                 new ResourceHandler(
                         controlPlane,
@@ -249,7 +240,13 @@ public final class ApiServer implements AutoCloseable {
                         // Likewise the token subresource signs with the server's key.
                         tokenIssuer.configured() ? tokenIssuer : access.tokenIssuer(),
                         metrics,
-                        webhooks);
+                        new WebhookAdmission(
+                                controlPlane,
+                                access.webhooks(),
+                                new WebhookCaller(),
+                                () -> UUID.randomUUID().toString(),
+                                MatchConditions.COMPILED,
+                                metrics.admission()));
         // Known once the port is bound: the jwks_uri names its address.
         AtomicReference<Optional<OpenIdMetadata.Served>> issuerDiscovery =
                 new AtomicReference<>(Optional.empty());
@@ -293,9 +290,6 @@ public final class ApiServer implements AutoCloseable {
                 config.getBoolean("kubepekko.controllers.enabled")
                         ? Controllers.start(
                                 controlPlane,
-                                // kube's controllers are the API's clients: their writes pass
-                                // the requests' admission chain, webhooks included.
-                                new RequestAdmissionChain(controlPlane, admission, webhooks),
                                 Controllers.Settings.fromConfig(config),
                                 environment.clock(),
                                 Pem.encode(pki.serverCa()))
