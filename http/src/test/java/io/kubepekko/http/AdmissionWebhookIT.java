@@ -155,6 +155,7 @@ class AdmissionWebhookIT {
                                     uid,
                                     "'allowed':false,'status':{'code':403,'message':'no configmaps here'}");
             case "label" -> response = labelPatch(uid);
+            case "labels" -> response = labelsPatch(uid);
             case "warn" -> response = answer(uid, "'allowed':true,'warnings':['careful now']");
             case "annotate" ->
                     response = answer(uid, "'allowed':true,'auditAnnotations':{'verdict':'fine'}");
@@ -197,6 +198,18 @@ class AdmissionWebhookIT {
                         + Base64.getEncoder()
                                 .encodeToString(
                                         json("[{'op':'add','path':'/metadata/labels/mutated','value':'yes'}]")
+                                                .getBytes(StandardCharsets.UTF_8))
+                        + "'");
+    }
+
+    /** Allowed, with a JSON patch setting the labels to mutated=yes (for objects without any). */
+    private static String labelsPatch(String uid) {
+        return answer(
+                uid,
+                "'allowed':true,'patchType':'JSONPatch','patch':'"
+                        + Base64.getEncoder()
+                                .encodeToString(
+                                        json("[{'op':'add','path':'/metadata/labels','value':{'mutated':'yes'}}]")
                                                 .getBytes(StandardCharsets.UTF_8))
                         + "'");
     }
@@ -927,6 +940,88 @@ class AdmissionWebhookIT {
         assertTrue(
                 withPrefix(atMetadata, "patch.webhook.admission.k8s.io/").isEmpty(),
                 atMetadata.toString());
+    }
+
+    /** The user kube-controller-manager's serviceaccounts controller writes as. */
+    private static final String SA_CONTROLLER =
+            "system:serviceaccount:kube-system:service-account-controller";
+
+    /** A webhook of case {@code c} on ServiceAccount creates. */
+    private static String serviceAccountHook(String c, String name, String path) {
+        return hook(c, name, path, "")
+                .replace("'resources':['configmaps']", "'resources':['serviceaccounts']");
+    }
+
+    /**
+     * A namespace created once case {@code c}'s configuration is in place, under its label: its
+     * {@code default} ServiceAccount is the serviceaccounts controller's create, made then.
+     */
+    private static String laterNamespace(String c) {
+        String ns = c + "-later";
+        api.create(
+                "/api/v1/namespaces",
+                json(
+                        "{'apiVersion':'v1','kind':'Namespace','metadata':{'name':'"
+                                + ns
+                                + "','labels':{'webhook-case':'"
+                                + c
+                                + "'}}}"));
+        return ns;
+    }
+
+    @Test
+    void aMutatingWebhookSeesAndChangesWhatAControllerCreatesAsTheControllersUser() {
+        String c = newCase();
+        configure(c, true, serviceAccountHook(c, "labels.example.com", "/labels/" + c));
+        String ns = laterNamespace(c);
+
+        String sa = "/api/v1/namespaces/" + ns + "/serviceaccounts/default";
+        Response created = await().atMost(DEADLINE).until(() -> api.get(sa), r -> r.code() == 200);
+        assertEquals("yes", created.json().at("/metadata/labels/mutated").asText(), created.text());
+        JsonNode review = received.get("/labels/" + c).get(0).path("request");
+        assertEquals("CREATE", review.path("operation").asText());
+        assertEquals(ns, review.path("namespace").asText());
+        assertEquals("default", review.at("/object/metadata/name").asText());
+        assertEquals(SA_CONTROLLER, review.at("/userInfo/username").asText());
+        assertEquals(
+                List.of(
+                        "system:serviceaccounts",
+                        "system:serviceaccounts:kube-system",
+                        "system:authenticated"),
+                Json.MAPPER.convertValue(review.at("/userInfo/groups"), List.class));
+    }
+
+    @Test
+    void aControllersCreateAWebhookRefusesIsRetriedUntilAdmitted() {
+        String c = newCase();
+        configure(c, false, serviceAccountHook(c, "deny.example.com", "/deny/" + c));
+        String ns = laterNamespace(c);
+
+        // Refused at least twice: the controller tries again, as kube's does on any error but
+        // "already exists" and the namespace's termination.
+        await().atMost(DEADLINE)
+                .until(
+                        () ->
+                                received.getOrDefault("/deny/" + c, List.of()).stream()
+                                                .filter(
+                                                        r ->
+                                                                r.at("/request/namespace")
+                                                                        .asText()
+                                                                        .equals(ns))
+                                                .count()
+                                        >= 2);
+        JsonNode review = received.get("/deny/" + c).get(0).path("request");
+        assertEquals(SA_CONTROLLER, review.at("/userInfo/username").asText());
+        String sa = "/api/v1/namespaces/" + ns + "/serviceaccounts/default";
+        assertEquals(404, api.get(sa).code());
+
+        assertEquals(
+                200,
+                api.delete(
+                                "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/"
+                                        + c)
+                        .code());
+        await().atMost(DEADLINE).until(() -> api.get(sa).code() == 200);
     }
 
     /** The annotations of the create of ConfigMap "audited" in {@code ns}, once logged. */

@@ -140,6 +140,31 @@ class ResourceQuotaIT {
         awaitStatus(ns, "{'pods':'2','requests.cpu':'1'}", "{'pods':'2','requests.cpu':'600m'}");
     }
 
+    /**
+     * The serviceaccounts controller's create passes the quota admission as a user's does (kube's
+     * controllers are the API's clients): its re-create of {@code default} beyond the quota is
+     * refused, and retried until the quota allows it.
+     */
+    @Test
+    void aControllersCreateIsHeldByTheQuotaAsAUsersIs() {
+        String ns = newNamespace();
+        String account = "/api/v1/namespaces/" + ns + "/serviceaccounts/default";
+        await().atMost(DEADLINE).until(() -> api.get(account).code() == 200);
+        quota(ns, "{'count/serviceaccounts':'0'}");
+        awaitStatus(ns, "{'count/serviceaccounts':'0'}", "{'count/serviceaccounts':'1'}");
+
+        api.delete(account).assertCode(200);
+        awaitStatus(ns, "{'count/serviceaccounts':'0'}", "{'count/serviceaccounts':'0'}");
+        assertEquals(404, api.get(account).code());
+
+        api.patch(
+                        quotaPath(ns),
+                        "application/merge-patch+json",
+                        json("{'spec':{'hard':{'count/serviceaccounts':'1'}}}"))
+                .assertCode(200);
+        await().atMost(DEADLINE).until(() -> api.get(account).code() == 200);
+    }
+
     private static String deployment(String name) {
         return json(
                 "{'apiVersion':'apps/v1','kind':'Deployment','metadata':{'name':'"

@@ -70,14 +70,14 @@ public final class ClusterRoleAggregationController
     private final Map<String, RbacRole> roles = new HashMap<>();
     private boolean synced;
 
-    public static Behavior<Command> create(ControlPlane controlPlane, Settings settings) {
+    public static Behavior<Command> create(ControllerClient client, Settings settings) {
         return Behaviors.setup(
                 ctx ->
                         Behaviors.withTimers(
                                 timers ->
                                         new ClusterRoleAggregationController(
                                                 ctx,
-                                                controlPlane,
+                                                client,
                                                 settings,
                                                 new WorkQueue(
                                                         settings.workers(),
@@ -91,11 +91,12 @@ public final class ClusterRoleAggregationController
 
     private ClusterRoleAggregationController(
             ActorContext<Command> ctx,
-            ControlPlane controlPlane,
+            ControllerClient client,
             Settings settings,
             WorkQueue queue) {
         super(ctx);
-        this.client = new ControllerClient(controlPlane);
+        this.client = client;
+        ControlPlane controlPlane = client.controlPlane();
         this.clusterRoles =
                 controlPlane
                         .registry()

@@ -2,6 +2,7 @@ package io.kubepekko.actors.controllers;
 
 import com.typesafe.config.Config;
 import io.kubepekko.actors.plane.ControlPlane;
+import io.kubepekko.actors.plane.RequestAdmission;
 import io.kubepekko.api.namespace.DefaultServiceAccount;
 import io.kubepekko.api.namespace.RootCaConfigMap;
 import io.kubepekko.persistence.CborSerializable;
@@ -9,6 +10,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import java.util.stream.StreamSupport;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -32,6 +34,14 @@ import org.apache.pekko.cluster.typed.SingletonActor;
  * starts its manager, and the parent runs on the oldest member only, so one node collects (two
  * would race each other's deletions and double the load). When that member leaves, the parent is
  * stopped there and started on the next oldest.
+ *
+ * <p>Each controller writes as kube's does under {@code --use-service-account-credentials} (the
+ * default of kubeadm clusters): as the service account {@code kube-system/<name>} kube names its
+ * client ({@code generic-garbage-collector}, {@code namespace-controller}, {@code
+ * clusterrole-aggregation-controller}, {@code disruption-controller}, {@code
+ * resourcequota-controller}, {@code service-account-controller}, {@code root-ca-cert-publisher}),
+ * through the {@link RequestAdmission} chain given at start, so admission plugins and webhooks see
+ * its writes as kube's would.
  */
 public final class Controllers implements AutoCloseable {
 
@@ -97,11 +107,19 @@ public final class Controllers implements AutoCloseable {
     /**
      * Starts the controllers on {@code controlPlane}'s actor system.
      *
+     * @param admission the chain every controller's write passes as an API request would, as the
+     *     controller's own user: taken here rather than by {@link ControlPlane} at its start
+     *     because the HTTP layer's chain reads through the started plane (its dry runs, its webhook
+     *     configurations), and the controllers start after it
      * @param clock the time written into status conditions
      * @param rootCa the PEM bundle clients verify the API server with, published in every namespace
      */
     public static Controllers start(
-            ControlPlane controlPlane, Settings settings, Clock clock, String rootCa) {
+            ControlPlane controlPlane,
+            RequestAdmission admission,
+            Settings settings,
+            Clock clock,
+            String rootCa) {
         AtomicBoolean activeHere = new AtomicBoolean();
         ActorRef<Command> proxy =
                 ClusterSingleton.get(controlPlane.system())
@@ -109,6 +127,7 @@ public final class Controllers implements AutoCloseable {
                                 SingletonActor.of(
                                                 parent(
                                                         controlPlane,
+                                                        admission,
                                                         settings,
                                                         clock,
                                                         rootCa,
@@ -120,6 +139,7 @@ public final class Controllers implements AutoCloseable {
 
     private static Behavior<Command> parent(
             ControlPlane controlPlane,
+            RequestAdmission admission,
             Settings settings,
             Clock clock,
             String rootCa,
@@ -127,43 +147,54 @@ public final class Controllers implements AutoCloseable {
         return Behaviors.setup(
                 ctx -> {
                     activeHere.set(true);
+                    Function<String, ControllerClient> client =
+                            name -> new ControllerClient(controlPlane, admission, name);
                     SupervisorStrategy restart =
                             SupervisorStrategy.restartWithBackoff(
                                     Duration.ofSeconds(1), Duration.ofSeconds(30), 0.2);
                     ctx.spawn(
                             Behaviors.supervise(
-                                            GarbageCollector.create(controlPlane, settings.gc()))
+                                            GarbageCollector.create(
+                                                    client.apply("generic-garbage-collector"),
+                                                    settings.gc()))
                                     .onFailure(restart),
                             "garbage-collector");
                     ctx.spawn(
                             Behaviors.supervise(
                                             NamespaceController.create(
-                                                    controlPlane, settings.namespaces(), clock))
+                                                    client.apply("namespace-controller"),
+                                                    settings.namespaces(),
+                                                    clock))
                                     .onFailure(restart),
                             "namespace-controller");
                     ctx.spawn(
                             Behaviors.supervise(
                                             ClusterRoleAggregationController.create(
-                                                    controlPlane,
+                                                    client.apply(
+                                                            "clusterrole-aggregation-controller"),
                                                     settings.clusterRoleAggregation()))
                                     .onFailure(restart),
                             "clusterrole-aggregation-controller");
                     ctx.spawn(
                             Behaviors.supervise(
                                             DisruptionController.create(
-                                                    controlPlane, settings.disruption(), clock))
+                                                    client.apply("disruption-controller"),
+                                                    settings.disruption(),
+                                                    clock))
                                     .onFailure(restart),
                             "disruption-controller");
                     ctx.spawn(
                             Behaviors.supervise(
                                             ResourceQuotaController.create(
-                                                    controlPlane, settings.resourceQuota(), clock))
+                                                    client.apply("resourcequota-controller"),
+                                                    settings.resourceQuota(),
+                                                    clock))
                                     .onFailure(restart),
                             "resource-quota-controller");
                     ctx.spawn(
                             Behaviors.supervise(
                                             NamespacePublisher.create(
-                                                    controlPlane,
+                                                    client.apply("service-account-controller"),
                                                     settings.namespacePublishers(),
                                                     new DefaultServiceAccount()))
                                     .onFailure(restart),
@@ -172,7 +203,7 @@ public final class Controllers implements AutoCloseable {
                         ctx.spawn(
                                 Behaviors.supervise(
                                                 NamespacePublisher.create(
-                                                        controlPlane,
+                                                        client.apply("root-ca-cert-publisher"),
                                                         settings.namespacePublishers(),
                                                         new RootCaConfigMap(rootCa)))
                                         .onFailure(restart),

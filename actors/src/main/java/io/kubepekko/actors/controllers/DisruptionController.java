@@ -114,23 +114,24 @@ public final class DisruptionController extends AbstractBehavior<DisruptionContr
     private boolean budgetsSynced;
 
     public static Behavior<Command> create(
-            ControlPlane controlPlane, Settings settings, Clock clock) {
+            ControllerClient client, Settings settings, Clock clock) {
         return Behaviors.setup(
                 ctx ->
                         Behaviors.withTimers(
                                 timers ->
                                         new DisruptionController(
-                                                ctx, controlPlane, settings, clock, timers)));
+                                                ctx, client, settings, clock, timers)));
     }
 
     private DisruptionController(
             ActorContext<Command> ctx,
-            ControlPlane controlPlane,
+            ControllerClient client,
             Settings settings,
             Clock clock,
             TimerScheduler<Command> timers) {
         super(ctx);
-        this.client = new ControllerClient(controlPlane);
+        this.client = client;
+        ControlPlane controlPlane = client.controlPlane();
         this.scales = new ControllerScales(client, controlPlane.registry());
         this.podType = controlPlane.registry().find(new GroupResource("", "pods")).orElseThrow();
         this.budgetType =

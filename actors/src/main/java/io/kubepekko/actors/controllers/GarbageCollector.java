@@ -132,14 +132,14 @@ public final class GarbageCollector extends AbstractBehavior<GarbageCollector.Co
     private final Set<GroupResource> unsynced = new HashSet<>();
     private final WorkQueue queue;
 
-    public static Behavior<Command> create(ControlPlane controlPlane, Settings settings) {
+    public static Behavior<Command> create(ControllerClient client, Settings settings) {
         return Behaviors.setup(
                 ctx ->
                         Behaviors.withTimers(
                                 timers ->
                                         new GarbageCollector(
                                                 ctx,
-                                                controlPlane,
+                                                client,
                                                 settings,
                                                 new WorkQueue(
                                                         settings.workers(),
@@ -153,12 +153,13 @@ public final class GarbageCollector extends AbstractBehavior<GarbageCollector.Co
 
     private GarbageCollector(
             ActorContext<Command> ctx,
-            ControlPlane controlPlane,
+            ControllerClient client,
             Settings settings,
             WorkQueue queue) {
         super(ctx);
+        this.client = client;
+        ControlPlane controlPlane = client.controlPlane();
         this.registry = controlPlane.registry();
-        this.client = new ControllerClient(controlPlane);
         this.settings = settings;
         this.queue = queue;
         var events = ctx.messageAdapter(Informer.Event.class, Observed::new);

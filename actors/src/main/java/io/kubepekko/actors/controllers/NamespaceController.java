@@ -87,23 +87,24 @@ public final class NamespaceController extends AbstractBehavior<NamespaceControl
     private final WorkQueue queue;
 
     public static Behavior<Command> create(
-            ControlPlane controlPlane, Settings settings, Clock clock) {
+            ControllerClient client, Settings settings, Clock clock) {
         return Behaviors.setup(
                 ctx ->
                         Behaviors.withTimers(
                                 timers ->
                                         new NamespaceController(
-                                                ctx, controlPlane, settings, clock, timers)));
+                                                ctx, client, settings, clock, timers)));
     }
 
     private NamespaceController(
             ActorContext<Command> ctx,
-            ControlPlane controlPlane,
+            ControllerClient client,
             Settings settings,
             Clock clock,
             TimerScheduler<Command> timers) {
         super(ctx);
-        this.client = new ControllerClient(controlPlane);
+        this.client = client;
+        ControlPlane controlPlane = client.controlPlane();
         this.namespaces =
                 controlPlane.registry().find(new GroupResource("", "namespaces")).orElseThrow();
         this.content = deletableNamespacedKinds(controlPlane);

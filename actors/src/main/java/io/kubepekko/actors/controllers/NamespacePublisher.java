@@ -73,14 +73,14 @@ public final class NamespacePublisher extends AbstractBehavior<NamespacePublishe
     private boolean copiesSynced;
 
     public static Behavior<Command> create(
-            ControlPlane controlPlane, Settings settings, PublishedObject published) {
+            ControllerClient client, Settings settings, PublishedObject published) {
         return Behaviors.setup(
                 ctx ->
                         Behaviors.withTimers(
                                 timers ->
                                         new NamespacePublisher(
                                                 ctx,
-                                                controlPlane,
+                                                client,
                                                 settings,
                                                 published,
                                                 new WorkQueue(
@@ -95,12 +95,13 @@ public final class NamespacePublisher extends AbstractBehavior<NamespacePublishe
 
     private NamespacePublisher(
             ActorContext<Command> ctx,
-            ControlPlane controlPlane,
+            ControllerClient client,
             Settings settings,
             PublishedObject published,
             WorkQueue queue) {
         super(ctx);
-        this.client = new ControllerClient(controlPlane);
+        this.client = client;
+        ControlPlane controlPlane = client.controlPlane();
         this.published = published;
         this.namespaces =
                 controlPlane.registry().find(new GroupResource("", "namespaces")).orElseThrow();

@@ -83,23 +83,24 @@ public final class ResourceQuotaController
     private final Map<String, Map<String, ObjectNode>> quotas = new HashMap<>();
 
     public static Behavior<Command> create(
-            ControlPlane controlPlane, Settings settings, Clock clock) {
+            ControllerClient client, Settings settings, Clock clock) {
         return Behaviors.setup(
                 ctx ->
                         Behaviors.withTimers(
                                 timers ->
                                         new ResourceQuotaController(
-                                                ctx, controlPlane, settings, clock, timers)));
+                                                ctx, client, settings, clock, timers)));
     }
 
     private ResourceQuotaController(
             ActorContext<Command> ctx,
-            ControlPlane controlPlane,
+            ControllerClient client,
             Settings settings,
             Clock clock,
             TimerScheduler<Command> timers) {
         super(ctx);
-        this.client = new ControllerClient(controlPlane);
+        this.client = client;
+        ControlPlane controlPlane = client.controlPlane();
         this.quotaType = controlPlane.registry().find(QUOTAS).orElseThrow();
         this.ledger = QuotaLedger.ofSpecs(clock);
         this.queue =

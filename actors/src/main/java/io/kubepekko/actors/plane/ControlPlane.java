@@ -238,10 +238,11 @@ public final class ControlPlane {
     }
 
     /**
-     * Executes the server's own write (a controller's, the bootstrap's; kube's loopback client in
-     * {@code system:masters}), which admission does not judge; creates of namespaced objects first
-     * check that their namespace exists and is live. The answer is the collection's, unchanged; the
-     * stage fails only when no answer came (a timeout, storage gone).
+     * Executes the server's own write (the bootstrap's: kube's loopback client in {@code
+     * system:masters}; a controller's goes through {@link RequestAdmission} as its own user's),
+     * which admission does not judge; creates of namespaced objects first check that their
+     * namespace exists and is live. The answer is the collection's, unchanged; the stage fails only
+     * when no answer came (a timeout, storage gone).
      */
     public CompletionStage<WriteResult> write(ResourceType type, String namespace, WriteOp op) {
         return writes.write(type, namespace, op, null);

@@ -15,8 +15,9 @@ import java.util.concurrent.CompletionStage;
  * inside the collection's single writer, once the new object is complete (defaults and the kind's
  * preparation applied) and before the kind's validation and the uniqueness check, where kube runs
  * its admission plugins and its RBAC storage's checks; a refusal is the write's answer and nothing
- * is stored. Writes the server makes itself (its controllers, its bootstrap; kube's loopback client
- * in {@code system:masters}) are not asked.
+ * is stored. The built-in controllers' writes are asked as their own users', as the requests of
+ * kube's controllers are; the writes of the server's bootstrap (kube's loopback client in {@code
+ * system:masters}) are not asked.
  *
  * <p>Implementations are pure over what they were built with, must not modify the request's
  * objects, and never throw for any input. Only refusing plugins exist so far (kube's validating

@@ -28,6 +28,7 @@ import io.kubepekko.http.route.ResourceHandler;
 import io.kubepekko.http.route.WatchTimeouts;
 import io.kubepekko.http.security.Pem;
 import io.kubepekko.http.security.Pki;
+import io.kubepekko.http.webhook.RequestAdmissionChain;
 import io.kubepekko.http.webhook.WebhookAdmission;
 import io.kubepekko.http.webhook.WebhookCaller;
 import io.kubepekko.persistence.StorageSettings;
@@ -226,6 +227,14 @@ public final class ApiServer implements AutoCloseable {
         HealthChecks livez = health.livez(settings.livezGracePeriod());
         HealthChecks readyz = health.readyz(cluster, controlPlane, access.readiness(), quota);
 
+        WebhookAdmission webhooks =
+                new WebhookAdmission(
+                        controlPlane,
+                        access.webhooks(),
+                        new WebhookCaller(),
+                        () -> UUID.randomUUID().toString(),
+                        MatchConditions.COMPILED,
+                        metrics.admission());
         ResourceHandler resources =
                 new ResourceHandler(
                         controlPlane,
@@ -240,13 +249,7 @@ public final class ApiServer implements AutoCloseable {
                         // Likewise the token subresource signs with the server's key.
                         tokenIssuer.configured() ? tokenIssuer : access.tokenIssuer(),
                         metrics,
-                        new WebhookAdmission(
-                                controlPlane,
-                                access.webhooks(),
-                                new WebhookCaller(),
-                                () -> UUID.randomUUID().toString(),
-                                MatchConditions.COMPILED,
-                                metrics.admission()));
+                        webhooks);
         // Known once the port is bound: the jwks_uri names its address.
         AtomicReference<Optional<OpenIdMetadata.Served>> issuerDiscovery =
                 new AtomicReference<>(Optional.empty());
@@ -290,6 +293,9 @@ public final class ApiServer implements AutoCloseable {
                 config.getBoolean("kubepekko.controllers.enabled")
                         ? Controllers.start(
                                 controlPlane,
+                                // kube's controllers are the API's clients: their writes pass
+                                // the requests' admission chain, webhooks included.
+                                new RequestAdmissionChain(controlPlane, admission, webhooks),
                                 Controllers.Settings.fromConfig(config),
                                 environment.clock(),
                                 Pem.encode(pki.serverCa()))

@@ -39,8 +39,9 @@ import java.util.function.Supplier;
  * the changed object (a create, or an update that must find the object unchanged since).
  *
  * <p>Requests no configured webhook's rules match go to the collection as they are, at the cost of
- * reading one snapshot. The writes the server makes itself (its controllers) are not asked, unlike
- * kube's loopback writes.
+ * reading one snapshot. The built-in controllers' writes come here too, as their own users'
+ * (through {@link RequestAdmissionChain}); the bootstrap's are not asked, unlike kube's loopback
+ * writes.
  */
 public final class WebhookAdmission {
 

@@ -36,8 +36,9 @@ class HttpArchitectureTest {
      * the RBAC policy the server authorizes with, the informer-fed sources of the Node authorizer's
      * graph, of the service-account token authenticator's index, of LimitRanger's index and of the
      * ResourceQuota admission's ledger, the clock and process environment, the storage quota, the
-     * failover fencing actors, one helper that turns a Pekko future into a CompletionStage, and the
-     * extension the store reports its metrics to (installed by the server, recorded by /metrics).
+     * failover fencing actors, one helper that turns a Pekko future into a CompletionStage, the
+     * extension the store reports its metrics to (installed by the server, recorded by /metrics),
+     * and the admission SPI the webhook layer implements for the controllers' writes.
      */
     private static final Set<String> FACADE =
             Set.of(
@@ -55,7 +56,8 @@ class HttpArchitectureTest {
                     "ClusterFormation",
                     "GenerationWatch",
                     "PeerContact",
-                    "StoreMetrics");
+                    "StoreMetrics",
+                    "RequestAdmission");
 
     /**
      * Nested types http may use whose enclosing class is not part of the facade: the watch cache's
