@@ -147,14 +147,17 @@ public final class Quantity implements Comparable<Quantity> {
         return v.setScale(0, RoundingMode.CEILING).longValueExact();
     }
 
-    /** {@code Quantity.Add}: the exact sum. */
+    /**
+     * {@code Quantity.Add}: the sum, held within the bounds every quantity is (so a CEL expression
+     * adding a quantity to itself in a loop cannot grow it to millions of digits).
+     */
     public Quantity plus(Quantity other) {
-        return new Quantity(amount.add(other.amount));
+        return new Quantity(bounded(amount.add(other.amount)));
     }
 
-    /** {@code Quantity.Sub}: the exact difference. */
+    /** {@code Quantity.Sub}: the difference, held within the bounds as {@link #plus}. */
     public Quantity minus(Quantity other) {
-        return new Quantity(amount.subtract(other.amount));
+        return new Quantity(bounded(amount.subtract(other.amount)));
     }
 
     /** The quantity of a whole number, as {@code resource.NewQuantity}. */

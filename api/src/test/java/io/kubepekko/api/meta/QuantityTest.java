@@ -192,4 +192,18 @@ class QuantityTest {
         assertTrue(Quantity.parse("7Ei").orElseThrow().fitsInt64());
         assertFalse(Quantity.parse("8Ei").orElseThrow().fitsInt64());
     }
+
+    @Test
+    void sumsAndDifferencesStayWithinTheBoundsOfAParsedQuantity() {
+        Quantity largest = Quantity.parse("1e999999999").orElseThrow();
+        Quantity q = largest;
+        for (int i = 0; i < 10_000; i++) {
+            q = q.plus(q);
+        }
+        assertEquals(0, largest.compareTo(q));
+        assertEquals(0, largest.amount().negate().compareTo(Quantity.of(0).minus(q).amount()));
+        assertEquals(
+                0,
+                Quantity.parse("2").orElseThrow().compareTo(Quantity.of(5).minus(Quantity.of(3))));
+    }
 }
