@@ -8,7 +8,6 @@ import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.admission.AdmissionObserver;
 import io.kubepekko.api.admission.WriteAdmission;
-import io.kubepekko.api.admission.tolerations.DefaultTolerationSeconds;
 import io.kubepekko.api.admission.webhook.WebhookIndex;
 import io.kubepekko.api.auth.AccessReviews;
 import io.kubepekko.api.auth.Authentication;
@@ -126,7 +125,7 @@ final class AccessControl implements AutoCloseable {
             Backoff informerBackoff,
             Auditor auditor,
             Clock clock,
-            DefaultTolerationSeconds tolerations,
+            AdmissionSettings admissionSettings,
             Supplier<String> nameSuffixes,
             AdmissionObserver admissionMetrics)
             throws Refused {
@@ -196,7 +195,7 @@ final class AccessControl implements AutoCloseable {
                         bound,
                         informerBackoff,
                         clock,
-                        tolerations,
+                        admissionSettings,
                         nameSuffixes,
                         admissionMetrics,
                         sources);

@@ -1,12 +1,15 @@
 package io.kubepekko.http.server;
 
+import io.kubepekko.api.admission.AdmissionPluginSelection;
 import io.kubepekko.api.admission.tolerations.DefaultTolerationSeconds;
 import io.kubepekko.api.flags.Flag;
 import io.kubepekko.api.flags.FlagSet;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * The admission plugins' flags, as kube-apiserver's (the DefaultTolerationSeconds plugin's two),
- * listed in {@link ApiServerFlags#FLAGS}.
+ * The admission flags, as kube-apiserver's: which plugins run, and the DefaultTolerationSeconds
+ * plugin's two; listed in {@link ApiServerFlags#FLAGS}.
  */
 final class AdmissionFlags {
     private AdmissionFlags() {}
@@ -34,11 +37,58 @@ final class AdmissionFlags {
                     false,
                     Flag.last(AdmissionFlags::int64));
 
-    /** The DefaultTolerationSeconds plugin the flags configure. */
-    static DefaultTolerationSeconds tolerations(FlagSet.Parsed.Values v) {
-        return new DefaultTolerationSeconds(
-                v.get(DEFAULT_NOT_READY_TOLERATION_SECONDS),
-                v.get(DEFAULT_UNREACHABLE_TOLERATION_SECONDS));
+    static final Flag<List<String>> ENABLE_ADMISSION_PLUGINS =
+            new Flag<>(
+                    "enable-admission-plugins",
+                    "strings",
+                    "",
+                    "admission plugins that should be enabled in addition to default enabled ones."
+                            + " Comma-delimited list of admission plugins: "
+                            + String.join(", ", AdmissionPluginSelection.registered())
+                            + ". The order of plugins in this flag does not matter.",
+                    false,
+                    true,
+                    AdmissionFlags::names);
+    static final Flag<List<String>> DISABLE_ADMISSION_PLUGINS =
+            new Flag<>(
+                    "disable-admission-plugins",
+                    "strings",
+                    "",
+                    "admission plugins that should be disabled although they are in the default"
+                            + " enabled plugins list. Comma-delimited list of admission plugins: "
+                            + String.join(", ", AdmissionPluginSelection.registered())
+                            + ". The order of plugins in this flag does not matter.",
+                    false,
+                    true,
+                    AdmissionFlags::names);
+
+    /** The plugins that run and the DefaultTolerationSeconds plugin's settings. */
+    static AdmissionSettings settings(FlagSet.Parsed.Values v)
+            throws ApiServerFlags.UsageException {
+        try {
+            return new AdmissionSettings(
+                    AdmissionPluginSelection.of(
+                            v.get(ENABLE_ADMISSION_PLUGINS), v.get(DISABLE_ADMISSION_PLUGINS)),
+                    new DefaultTolerationSeconds(
+                            v.get(DEFAULT_NOT_READY_TOLERATION_SECONDS),
+                            v.get(DEFAULT_UNREACHABLE_TOLERATION_SECONDS)));
+        } catch (AdmissionPluginSelection.Invalid e) {
+            throw new ApiServerFlags.UsageException(e.getMessage());
+        }
+    }
+
+    /**
+     * pflag's string slice: each occurrence a comma list, every occurrence appended, an empty value
+     * an empty list.
+     */
+    private static List<String> names(List<String> given) {
+        List<String> names = new ArrayList<>();
+        for (String text : given) {
+            if (!text.isEmpty()) {
+                names.addAll(List.of(text.split(",", -1)));
+            }
+        }
+        return names;
     }
 
     private static long int64(String value) throws Flag.InvalidValue {

@@ -6,6 +6,7 @@ import io.kubepekko.actors.controllers.QuotaSource;
 import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.admission.AdmissionObserver;
+import io.kubepekko.api.admission.AdmissionPluginSelection;
 import io.kubepekko.api.admission.NamedPlugin;
 import io.kubepekko.api.admission.WriteAdmission;
 import io.kubepekko.api.admission.cel.CelMatchConditions;
@@ -15,7 +16,6 @@ import io.kubepekko.api.admission.quota.QuotaLedger;
 import io.kubepekko.api.admission.quota.ResourceQuotaAdmission;
 import io.kubepekko.api.admission.serviceaccount.ServiceAccountAdmission;
 import io.kubepekko.api.admission.serviceaccount.ServiceAccountIndex;
-import io.kubepekko.api.admission.tolerations.DefaultTolerationSeconds;
 import io.kubepekko.api.admission.webhook.WebhookIndex;
 import io.kubepekko.api.auth.authorizer.Authorizer;
 import io.kubepekko.api.auth.node.NodeRestriction;
@@ -87,7 +87,7 @@ final class AdmissionPlugins {
             BoundObjectIndex bound,
             Backoff informerBackoff,
             Clock clock,
-            DefaultTolerationSeconds tolerations,
+            AdmissionSettings settings,
             Supplier<String> nameSuffixes,
             AdmissionObserver metrics,
             List<ActorRef<?>> sources) {
@@ -102,18 +102,29 @@ final class AdmissionPlugins {
                                 QuotaSource.create(controlPlane, quotaLedger, informerBackoff),
                                 "resource-quotas",
                                 Props.empty()));
-        DefaultingPlugins defaulting = DefaultingPlugins.start(feeds, tolerations);
+        DefaultingPlugins defaulting = DefaultingPlugins.start(feeds, settings.tolerations());
         ServiceAccountIndex serviceAccounts =
                 feeds.follow(SERVICE_ACCOUNTS, new ServiceAccountIndex(clock), "service-accounts");
         WebhookIndex webhooks = new WebhookIndex(new CelMatchConditions(authorizer));
-        feeds.follow(
-                MUTATING_WEBHOOKS,
-                webhooks.mutatingConfigurations(),
-                "mutating-webhook-configurations");
-        feeds.follow(
-                VALIDATING_WEBHOOKS,
-                webhooks.validatingConfigurations(),
-                "validating-webhook-configurations");
+        AdmissionPluginSelection selection = settings.plugins();
+        // A webhook plugin turned off follows no configuration: its side of the index stays
+        // empty, listed once as such so that readiness does not wait for it.
+        if (selection.enabled("MutatingAdmissionWebhook")) {
+            feeds.follow(
+                    MUTATING_WEBHOOKS,
+                    webhooks.mutatingConfigurations(),
+                    "mutating-webhook-configurations");
+        } else {
+            webhooks.replace(true, List.of());
+        }
+        if (selection.enabled("ValidatingAdmissionWebhook")) {
+            feeds.follow(
+                    VALIDATING_WEBHOOKS,
+                    webhooks.validatingConfigurations(),
+                    "validating-webhook-configurations");
+        } else {
+            webhooks.replace(false, List.of());
+        }
         WriteAdmission admission =
                 chain(
                         authorizer,
@@ -123,6 +134,7 @@ final class AdmissionPlugins {
                         quotaLedger,
                         defaulting,
                         serviceAccountAdmission(controlPlane, serviceAccounts, nameSuffixes),
+                        selection,
                         metrics);
         return new AdmissionPlugins(
                 limitRanges, quotaLedger, defaulting, serviceAccounts, webhooks, admission);
@@ -174,6 +186,7 @@ final class AdmissionPlugins {
             QuotaLedger quotaLedger,
             DefaultingPlugins defaulting,
             ServiceAccountAdmission serviceAccounts,
+            AdmissionPluginSelection selection,
             AdmissionObserver metrics) {
         NodeRestriction.Lookup informed =
                 new NodeRestriction.Lookup() {
@@ -192,22 +205,36 @@ final class AdmissionPlugins {
         // kube's plugin names, as its metrics label them; the escalation check is the RBAC
         // storage's in kube, not a plugin: its time counts in the phase's only.
         return WriteAdmission.chain(
-                List.of(
-                        new NamedPlugin<>("LimitRanger", limitRanger),
-                        new NamedPlugin<>("ServiceAccount", serviceAccounts),
-                        new NamedPlugin<>("Priority", defaulting.priority),
-                        new NamedPlugin<>("DefaultTolerationSeconds", defaulting.tolerations),
-                        new NamedPlugin<>("DefaultStorageClass", defaulting.storageClass)),
-                List.of(
-                        new NamedPlugin<>("LimitRanger", limitRanger),
-                        new NamedPlugin<>("ServiceAccount", serviceAccounts),
-                        new NamedPlugin<>("NodeRestriction", new NodeRestriction(informed)),
-                        new NamedPlugin<>("Priority", defaulting.priority),
-                        new NamedPlugin<WriteAdmission>(
-                                null, new EscalationCheck(authorizer, rbacPolicy.policy())),
-                        new NamedPlugin<>(
-                                "ResourceQuota", new ResourceQuotaAdmission(quotaLedger))),
+                enabled(
+                        selection,
+                        List.of(
+                                new NamedPlugin<>("LimitRanger", limitRanger),
+                                new NamedPlugin<>("ServiceAccount", serviceAccounts),
+                                new NamedPlugin<>("Priority", defaulting.priority),
+                                new NamedPlugin<>(
+                                        "DefaultTolerationSeconds", defaulting.tolerations),
+                                new NamedPlugin<>("DefaultStorageClass", defaulting.storageClass))),
+                enabled(
+                        selection,
+                        List.of(
+                                new NamedPlugin<>("LimitRanger", limitRanger),
+                                new NamedPlugin<>("ServiceAccount", serviceAccounts),
+                                new NamedPlugin<>("NodeRestriction", new NodeRestriction(informed)),
+                                new NamedPlugin<>("Priority", defaulting.priority),
+                                new NamedPlugin<WriteAdmission>(
+                                        null, new EscalationCheck(authorizer, rbacPolicy.policy())),
+                                new NamedPlugin<>(
+                                        "ResourceQuota", new ResourceQuotaAdmission(quotaLedger)))),
                 metrics);
+    }
+
+    /**
+     * The plugins of {@code all} that {@code selection} runs; an unnamed one (the RBAC storage's
+     * escalation check, not a plugin in kube) always.
+     */
+    private static <P> List<NamedPlugin<P>> enabled(
+            AdmissionPluginSelection selection, List<NamedPlugin<P>> all) {
+        return all.stream().filter(p -> p.name() == null || selection.enabled(p.name())).toList();
     }
 
     WriteAdmission admission() {

@@ -331,6 +331,8 @@ public final class ApiServerFlags {
                             AuditFlags.AUDIT_LOG_FORMAT,
                             AuditFlags.AUDIT_LOG_MODE,
                             AuditFlags.AUDIT_LOG_BATCH_BUFFER_SIZE,
+                            AdmissionFlags.ENABLE_ADMISSION_PLUGINS,
+                            AdmissionFlags.DISABLE_ADMISSION_PLUGINS,
                             AdmissionFlags.DEFAULT_NOT_READY_TOLERATION_SECONDS,
                             AdmissionFlags.DEFAULT_UNREACHABLE_TOLERATION_SECONDS,
                             LoggingFlags.LOGGING_FORMAT,
@@ -403,7 +405,7 @@ public final class ApiServerFlags {
                                 v.given(CLUSTER_HOSTNAME).orElse(null)));
         settings = settings.withSecure(SecureServingFlags.secureServing(v));
         settings = settings.withAudit(AuditFlags.settings(v));
-        settings = settings.withTolerations(AdmissionFlags.tolerations(v));
+        settings = settings.withAdmission(AdmissionFlags.settings(v));
         RuntimeConfig runtimeConfig = v.get(RUNTIME_CONFIG);
         try {
             Registry.builtin(runtimeConfig);

@@ -2,7 +2,6 @@ package io.kubepekko.http.server;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
-import io.kubepekko.api.admission.tolerations.DefaultTolerationSeconds;
 import io.kubepekko.api.definition.RuntimeConfig;
 import io.kubepekko.http.audit.AuditSettings;
 import io.kubepekko.http.security.SecureServing;
@@ -31,8 +30,7 @@ import java.util.Properties;
  *     authorization flags)
  * @param audit what is audited and where the log goes ({@code --audit-*})
  * @param runtimeConfig which API versions and resources are served ({@code --runtime-config})
- * @param tolerations the DefaultTolerationSeconds admission plugin's tolerations ({@code
- *     --default-not-ready-toleration-seconds}, {@code --default-unreachable-toleration-seconds})
+ * @param admission the admission plugins that run and their settings (the admission flags)
  */
 public record ApiServerSettings(
         Path dataDir,
@@ -48,13 +46,7 @@ public record ApiServerSettings(
         SecureServing secure,
         AuditSettings audit,
         RuntimeConfig runtimeConfig,
-        DefaultTolerationSeconds tolerations) {
-
-    /** kube's defaults of the DefaultTolerationSeconds flags. */
-    static final DefaultTolerationSeconds DEFAULT_TOLERATIONS =
-            new DefaultTolerationSeconds(
-                    DefaultTolerationSeconds.DEFAULT_SECONDS,
-                    DefaultTolerationSeconds.DEFAULT_SECONDS);
+        AdmissionSettings admission) {
 
     /**
      * The actor system's name: Pekko refuses a member whose system name differs, so every node uses
@@ -92,7 +84,7 @@ public record ApiServerSettings(
                 SecureServing.generated(),
                 AuditSettings.DISABLED,
                 RuntimeConfig.NONE,
-                DEFAULT_TOLERATIONS);
+                AdmissionSettings.DEFAULT);
     }
 
     public ApiServerSettings(
@@ -240,7 +232,7 @@ public record ApiServerSettings(
                 secure,
                 audit,
                 runtimeConfig,
-                tolerations);
+                admission);
     }
 
     public ApiServerSettings withBindAddress(String address) {
@@ -258,7 +250,7 @@ public record ApiServerSettings(
                 secure,
                 audit,
                 runtimeConfig,
-                tolerations);
+                admission);
     }
 
     public ApiServerSettings withPort(int p) {
@@ -276,7 +268,7 @@ public record ApiServerSettings(
                 secure,
                 audit,
                 runtimeConfig,
-                tolerations);
+                admission);
     }
 
     public ApiServerSettings withReads(ReadFlags r) {
@@ -294,7 +286,7 @@ public record ApiServerSettings(
                 secure,
                 audit,
                 runtimeConfig,
-                tolerations);
+                admission);
     }
 
     /** Layers {@code hocon} over the configuration (later calls win). */
@@ -313,7 +305,7 @@ public record ApiServerSettings(
                 secure,
                 audit,
                 runtimeConfig,
-                tolerations);
+                admission);
     }
 
     public ApiServerSettings withServices(ServiceRanges s) {
@@ -331,7 +323,7 @@ public record ApiServerSettings(
                 secure,
                 audit,
                 runtimeConfig,
-                tolerations);
+                admission);
     }
 
     public ApiServerSettings withStorage(StorageFlags s) {
@@ -349,7 +341,7 @@ public record ApiServerSettings(
                 secure,
                 audit,
                 runtimeConfig,
-                tolerations);
+                admission);
     }
 
     /** Serves HTTPS and checks access as {@code s} says. */
@@ -368,7 +360,7 @@ public record ApiServerSettings(
                 s,
                 audit,
                 runtimeConfig,
-                tolerations);
+                admission);
     }
 
     /** Audits requests as {@code a} says ({@link AuditSettings#DISABLED}: nothing). */
@@ -387,7 +379,7 @@ public record ApiServerSettings(
                 secure,
                 a,
                 runtimeConfig,
-                tolerations);
+                admission);
     }
 
     /** Serves the API versions and resources {@code r} leaves on ({@code --runtime-config}). */
@@ -406,11 +398,11 @@ public record ApiServerSettings(
                 secure,
                 audit,
                 r,
-                tolerations);
+                admission);
     }
 
-    /** Adds {@code t}'s tolerations to pods that lack them (DefaultTolerationSeconds). */
-    public ApiServerSettings withTolerations(DefaultTolerationSeconds t) {
+    /** Admits writes with the plugins and plugin settings of {@code a}. */
+    public ApiServerSettings withAdmission(AdmissionSettings a) {
         return new ApiServerSettings(
                 dataDir,
                 bindAddress,
@@ -425,7 +417,7 @@ public record ApiServerSettings(
                 secure,
                 audit,
                 runtimeConfig,
-                t);
+                a);
     }
 
     public ApiServerSettings withCluster(ClusterFlags c) {
@@ -443,6 +435,6 @@ public record ApiServerSettings(
                 secure,
                 audit,
                 runtimeConfig,
-                tolerations);
+                admission);
     }
 }

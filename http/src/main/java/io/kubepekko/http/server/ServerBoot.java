@@ -132,7 +132,7 @@ final class ServerBoot {
                         rbacSettings.informer(),
                         auditor,
                         environment.clock(),
-                        settings.tolerations(),
+                        settings.admission(),
                         environment.nameSuffixes(),
                         metrics.admission());
         admission.install(access.admission());

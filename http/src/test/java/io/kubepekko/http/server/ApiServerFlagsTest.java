@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Named.named;
 
 import com.typesafe.config.Config;
+import io.kubepekko.api.admission.AdmissionPluginSelection;
 import io.kubepekko.api.admission.tolerations.DefaultTolerationSeconds;
 import io.kubepekko.api.alloc.Ipv4Cidr;
 import io.kubepekko.api.alloc.PortRange;
@@ -297,7 +298,7 @@ class ApiServerFlagsTest {
     @Test
     void helpListsEveryDeclaredFlagWithItsDefault() {
         List<Flag<?>> flags = ApiServerFlags.FLAGS.flags();
-        assertEquals(49, flags.size());
+        assertEquals(51, flags.size());
         for (Flag<?> flag : flags) {
             // pflag shows a one-letter flag with its shorthand: "  -v, --v Level"
             String shown =
@@ -417,6 +418,11 @@ class ApiServerFlagsTest {
                         // kube reads any text into the map; its keys are refused later, in
                         // kube's words (aRuntimeConfigKubeRefusesIsAUsageErrorInKubesWords)
                         ApiServerFlags.RUNTIME_CONFIG,
+                        // pflag's string slices take any text; the names are refused once
+                        // parsed, in kube's words
+                        // (theAdmissionPluginFlagsAddToAndTakeFromTheDefaultsEachOccurrenceCounting)
+                        AdmissionFlags.ENABLE_ADMISSION_PLUGINS,
+                        AdmissionFlags.DISABLE_ADMISSION_PLUGINS,
                         // set once the flags are parsed, in component-base's words (below)
                         ApiServerFlags.FEATURE_GATES,
                         // validated once parsed, in component-base's words
@@ -499,18 +505,47 @@ class ApiServerFlagsTest {
 
     @Test
     void theDefaultTolerationSecondsFlagsSetThePluginsTolerations() throws Exception {
-        assertEquals(new DefaultTolerationSeconds(300, 300), settings().tolerations());
+        assertEquals(new DefaultTolerationSeconds(300, 300), settings().admission().tolerations());
         assertEquals(
                 new DefaultTolerationSeconds(60, 7),
                 settings(
                                 "--default-not-ready-toleration-seconds=60",
                                 "--default-unreachable-toleration-seconds",
                                 "7")
+                        .admission()
                         .tolerations());
         assertEquals(
                 "invalid argument \"soon\" for \"--default-not-ready-toleration-seconds\" flag:"
                         + " strconv.ParseInt: parsing \"soon\": invalid syntax",
                 error("--default-not-ready-toleration-seconds=soon"));
+    }
+
+    @Test
+    void theAdmissionPluginFlagsAddToAndTakeFromTheDefaultsEachOccurrenceCounting()
+            throws Exception {
+        assertEquals(AdmissionPluginSelection.DEFAULT, settings().admission().plugins());
+        AdmissionPluginSelection s =
+                settings(
+                                "--disable-admission-plugins=ResourceQuota,LimitRanger",
+                                "--disable-admission-plugins",
+                                "Priority",
+                                "--enable-admission-plugins=",
+                                "--enable-admission-plugins=NodeRestriction")
+                        .admission()
+                        .plugins();
+        assertFalse(s.enabled("ResourceQuota"));
+        assertFalse(s.enabled("LimitRanger"));
+        assertFalse(s.enabled("Priority"));
+        assertTrue(s.enabled("NodeRestriction"));
+        assertTrue(s.enabled("ServiceAccount"));
+        assertEquals(
+                "enable-admission-plugins plugin \"Quota\" is unknown",
+                error("--enable-admission-plugins=Quota"));
+        assertEquals(
+                "[Priority] in enable-admission-plugins and disable-admission-plugins overlapped",
+                error(
+                        "--enable-admission-plugins=Priority",
+                        "--disable-admission-plugins=Priority"));
     }
 
     @Test
