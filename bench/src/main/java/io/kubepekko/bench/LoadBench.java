@@ -62,7 +62,8 @@ public final class LoadBench {
             Path out,
             Set<Op> ops,
             Path kubeconfig,
-            String user) {}
+            String user,
+            List<String> serverFlags) {}
 
     static final String USAGE =
             """
@@ -90,6 +91,8 @@ public final class LoadBench {
         --start-timeout D       deadline for a process to become ready (default 300s)
         --out FILE              also append the report to FILE
         --ops LIST              operations measured (default create,get,update,get-one)
+        --server-flags FLAGS    more flags for the server the bench starts, space-separated
+                                (e.g. "--disable-admission-plugins=ResourceQuota")
       """;
 
     private final Options options;
@@ -156,7 +159,10 @@ public final class LoadBench {
             } else {
                 try (ServerProcess process =
                         Processes.closeOnExit(
-                                ServerProcess.start(options.apiserver(), options.startTimeout()))) {
+                                ServerProcess.start(
+                                        options.apiserver(),
+                                        options.serverFlags(),
+                                        options.startTimeout()))) {
                     KubeTarget target;
                     if (options.user() == null) {
                         target = new KubeTarget(process.endpoint());
@@ -353,7 +359,8 @@ public final class LoadBench {
                                 "out",
                                 "ops",
                                 "kubeconfig",
-                                "user"),
+                                "user",
+                                "server-flags"),
                         USAGE);
         boolean etcdOnly = flags.containsKey("etcd-only");
         boolean serverOnly = flags.containsKey("server-only");
@@ -379,7 +386,10 @@ public final class LoadBench {
                         flags.containsKey("out") ? Path.of(flags.get("out")) : null,
                         ops(flags.getOrDefault("ops", "create,get,update,get-one")),
                         flags.containsKey("kubeconfig") ? Path.of(flags.get("kubeconfig")) : null,
-                        flags.get("user"));
+                        flags.get("user"),
+                        flags.containsKey("server-flags")
+                                ? List.of(flags.get("server-flags").trim().split("\\s+"))
+                                : List.of());
         if (options.pool() < 1) {
             throw new IllegalArgumentException("--pool must be at least 1");
         }

@@ -66,6 +66,12 @@ final class ServerProcess implements AutoCloseable {
         return start(script, Files.createTempDirectory("bench-apiserver-"), 0, timeout);
     }
 
+    /** {@link #start(Path, Duration)} with more of the server's flags. */
+    static ServerProcess start(Path script, List<String> flags, Duration timeout)
+            throws IOException, InterruptedException {
+        return start(script, Files.createTempDirectory("bench-apiserver-"), 0, flags, timeout);
+    }
+
     /**
      * Starts the server on {@code dataDir}. With a fixed {@code port} (not 0) the address is known
      * up front, so readiness is polled on {@code /readyz} from the start instead of waiting for the
