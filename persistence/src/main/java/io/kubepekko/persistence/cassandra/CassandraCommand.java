@@ -99,6 +99,12 @@ final class CassandraCommand {
         // commit log either way (a killed process loses nothing the OS has; a drain at stop
         // flushes); the flush only spares a replay.
         command.add("-Dcassandra.test.flush_local_schema_changes=false");
+        // At start Cassandra estimates a memtable row's heap overhead by filling a throw-away
+        // memtable with 100,000 rows: 1-5 s of every start on a shared 2-core machine, and a test
+        // run starts Cassandra a dozen times (restarts included). An estimate from 100 rows, as
+        // Cassandra's own test suite takes, serves a node holding test data as well: it only
+        // weighs memtables against their flush threshold.
+        command.add("-Dcassandra.memtable_row_overhead_computation_step=100");
         command.add("-cp");
         if (tiedToThisJvm) {
             command.add(classpath + File.pathSeparator + launcherLocation());
