@@ -8,6 +8,7 @@ import io.kubepekko.api.auth.ServingNames;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.http.security.CertificateIssuer;
 import io.kubepekko.http.security.Pem;
+import io.kubepekko.http.security.ServingTlsContexts;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -15,9 +16,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
-import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -29,7 +27,6 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -304,23 +301,9 @@ public final class WebhookBench {
                             new ServingNames(List.of("localhost"), List.of("127.0.0.1")),
                             now,
                             Duration.ofDays(1));
-            SSLContext tls;
-            try {
-                KeyStore keys = KeyStore.getInstance("PKCS12");
-                keys.load(null, null);
-                keys.setKeyEntry(
-                        "serving",
-                        serving.key(),
-                        new char[0],
-                        new X509Certificate[] {serving.certificate(), ca.certificate()});
-                KeyManagerFactory kmf =
-                        KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-                kmf.init(keys, new char[0]);
-                tls = SSLContext.getInstance("TLS");
-                tls.init(kmf.getKeyManagers(), null, null);
-            } catch (GeneralSecurityException e) {
-                throw new IOException("the webhook server's TLS: " + e.getMessage(), e);
-            }
+            SSLContext tls =
+                    ServingTlsContexts.of(
+                            List.of(serving.certificate(), ca.certificate()), serving.key());
             HttpsServer server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
             server.setHttpsConfigurator(new HttpsConfigurator(tls));
             server.setExecutor(executor);
