@@ -18,7 +18,9 @@ import java.util.Map;
  * Keeps {@code metadata.managedFields} on every create and update (an Update operation by the
  * write's field manager), as kube-apiserver does. A body that sets managedFields to {@code [{}]}
  * clears them; a body that explicitly changes them is taken as it is (kubectl's migration from
- * client-side to server-side apply relies on both). Writes that change nothing leave them alone.
+ * client-side to server-side apply relies on both). Writes that change nothing leave them alone. A
+ * write whose body's managedFields were recorded already ({@link WriteOptions#managersRecorded()})
+ * keeps them as they are.
  */
 final class ManagedFieldsRecorder {
     private ManagedFieldsRecorder() {}
@@ -42,12 +44,24 @@ final class ManagedFieldsRecorder {
                 || out.after() == null) {
             return out;
         }
+        ObjectNode after = out.after();
+        ObjectNode meta = ObjectMeta.of(after);
+        ObjectNode body = body(op);
+        if (body != null && op.options().managersRecorded()) {
+            // Recorded when the request was admitted, before its mutating webhooks: kept as the
+            // body has them, a subresource's write included.
+            JsonNode given = body.path("metadata").get("managedFields");
+            if (given == null || given.isNull() || given.isEmpty()) {
+                meta.remove("managedFields");
+            } else {
+                meta.set("managedFields", given.deepCopy());
+            }
+            return out;
+        }
         String message = message(type);
         if (message == null) {
             return out; // a kind without merge metadata: nothing to track by
         }
-        ObjectNode after = out.after();
-        ObjectNode meta = ObjectMeta.of(after);
         JsonNode supplied = meta.get("managedFields");
         if (op instanceof WriteOp.Patch p && p.type() == PatchType.APPLY_PATCH) {
             // Server-side apply has recorded its managers already; an empty list means none are
@@ -117,6 +131,14 @@ final class ManagedFieldsRecorder {
                         || (supplied.size() == 1
                                 && supplied.get(0).isObject()
                                 && supplied.get(0).isEmpty()));
+    }
+
+    /** The object a create or update sent; null for a patch. */
+    private static ObjectNode body(WriteOp op) {
+        if (op instanceof WriteOp.Create c) {
+            return c.object();
+        }
+        return op instanceof WriteOp.Update u ? u.object() : null;
     }
 
     private static String manager(WriteOp op) {

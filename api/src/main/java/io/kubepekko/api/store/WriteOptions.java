@@ -16,9 +16,17 @@ import java.util.List;
  * @param apiVersion the served version the request addressed, in which its body or patch is
  *     written, when it is not the kind's storage version (events.k8s.io/v1 for core/v1 Events);
  *     null for a write in the storage version
+ * @param managersRecorded the body of this create or update carries the managedFields its request
+ *     recorded already, which are stored as they are and no manager is recorded again: the store of
+ *     what mutating webhooks made of a request's dry run, since kube's field manager records a
+ *     write before mutating admission, and the fields the webhooks set are nobody's
  */
 public record WriteOptions(
-        boolean dryRun, String fieldManager, FieldValidation fieldValidation, String apiVersion) {
+        boolean dryRun,
+        String fieldManager,
+        FieldValidation fieldValidation,
+        String apiVersion,
+        boolean managersRecorded) {
     public static final WriteOptions DEFAULT = new WriteOptions(false, null, FieldValidation.WARN);
 
     /** Options of a write in the kind's storage version. */
@@ -26,12 +34,27 @@ public record WriteOptions(
         this(dryRun, fieldManager, fieldValidation, null);
     }
 
+    /** Options of a write whose managers are recorded by the write itself. */
+    public WriteOptions(
+            boolean dryRun,
+            String fieldManager,
+            FieldValidation fieldValidation,
+            String apiVersion) {
+        this(dryRun, fieldManager, fieldValidation, apiVersion, false);
+    }
+
     /**
      * These options for a write made through the served version {@code apiVersion}; null for the
      * storage version.
      */
     public WriteOptions inVersion(String apiVersion) {
-        return new WriteOptions(dryRun, fieldManager, fieldValidation, apiVersion);
+        return new WriteOptions(
+                dryRun, fieldManager, fieldValidation, apiVersion, managersRecorded);
+    }
+
+    /** These options for the store of a body whose managedFields were recorded already. */
+    public WriteOptions withManagersRecorded() {
+        return new WriteOptions(dryRun, fieldManager, fieldValidation, apiVersion, true);
     }
 
     /**

@@ -259,6 +259,14 @@ public final class ObjectMetaValidation {
         return errs;
     }
 
+    /**
+     * kube's {@code ValidateManagedFields} of {@code metadata.managedFields} ({@code entries}, an
+     * array or absent): each entry's operation, fieldsType, manager and subresource.
+     */
+    public static List<FieldError> managedFields(JsonNode entries) {
+        return managedFields(entries, META.child("managedFields"));
+    }
+
     private static List<FieldError> managedFields(JsonNode entries, FieldPath path) {
         List<FieldError> errs = new ArrayList<>();
         if (entries == null || !entries.isArray()) {

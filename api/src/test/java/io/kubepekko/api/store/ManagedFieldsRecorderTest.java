@@ -155,4 +155,58 @@ class ManagedFieldsRecorderTest {
                 managed(after),
                 "kubectl's migration to server-side apply sends these");
     }
+
+    /** The managedFields a request recorded before its mutating webhooks, with an Apply entry. */
+    private static final String RECORDED =
+            "[{'manager':'applier','operation':'Apply','apiVersion':'v1','time':'2026-11-23T09:00:00Z',"
+                    + "'fieldsType':'FieldsV1','fieldsV1':{'f:data':{'f:k':{}}}}]";
+
+    private static JsonNode recorded() {
+        return obj("{'m':" + RECORDED + "}").get("m");
+    }
+
+    private static WriteOptions recordedBy(String manager) {
+        return by(manager).withManagersRecorded();
+    }
+
+    @Test
+    void aStoredUpdateWhoseManagersWereRecordedKeepsThemAndOwnsNothingElse() {
+        ObjectNode created = create();
+        // The request recorded no change of its own (as a write that changed nothing but what a
+        // webhook then set): the webhook's label b is nobody's.
+        ObjectNode body =
+                obj("{'metadata':{'name':'cm','labels':{'a':'1','b':'2'}},'data':{'k':'v'}}");
+        ((ObjectNode) body.get("metadata")).set("managedFields", managed(created).deepCopy());
+        now = now.plusSeconds(60);
+        ObjectNode after = run(new WriteOp.Update("cm", body, null, recordedBy("editor")));
+        assertEquals(managed(created), managed(after), after.toString());
+        assertEquals("2", after.at("/metadata/labels/b").asText());
+    }
+
+    @Test
+    void aStoredCreateWhoseManagersWereRecordedKeepsThem() {
+        ObjectNode after =
+                run(
+                        new WriteOp.Create(
+                                obj(
+                                        "{'metadata':{'name':'cm','labels':{'b':'2'},'managedFields':"
+                                                + RECORDED
+                                                + "},'data':{'k':'v'}}"),
+                                recordedBy("applier")));
+        assertEquals(recorded(), managed(after), after.toString());
+    }
+
+    @Test
+    void aStoredUpdateWhoseBodyHasNoManagedFieldsLeavesNone() {
+        create();
+        ObjectNode after =
+                run(
+                        new WriteOp.Update(
+                                "cm",
+                                obj(
+                                        "{'metadata':{'name':'cm','labels':{'a':'1'}},'data':{'k':'w'}}"),
+                                null,
+                                recordedBy("editor")));
+        assertTrue(managed(after).isMissingNode(), "a webhook removed them: " + after);
+    }
 }

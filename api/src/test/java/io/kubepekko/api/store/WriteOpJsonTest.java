@@ -49,4 +49,19 @@ class WriteOpJsonTest {
         byte[] bytes = Json.MAPPER.writerFor(WriteOp.class).writeValueAsBytes(c);
         assertEquals(c, Json.MAPPER.readValue(bytes, WriteOp.class));
     }
+
+    @Test
+    void anUpdateWhoseManagersWereRecordedKeepsTheFlag() throws Exception {
+        WriteOp.Update u =
+                new WriteOp.Update(
+                        "cm",
+                        (ObjectNode) Json.MAPPER.readTree("{\"metadata\":{\"name\":\"cm\"}}"),
+                        null,
+                        new WriteOptions(false, "applier", FieldValidation.STRICT)
+                                .withManagersRecorded());
+        byte[] bytes = Json.MAPPER.writerFor(WriteOp.class).writeValueAsBytes(u);
+        WriteOp back = Json.MAPPER.readValue(bytes, WriteOp.class);
+        assertEquals(u, back);
+        assertTrue(back.options().managersRecorded());
+    }
 }
