@@ -16,7 +16,6 @@ import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.store.WriteOp;
-import io.kubepekko.api.store.WriteOptions;
 import io.kubepekko.api.store.WriteResult;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -136,16 +135,23 @@ public final class WebhookAdmission {
                         written ->
                                 retries > 0
                                                 && rewritten.get()
-                                                && conflict(written.result())
+                                                && conflict(written.result(), op)
                                                 && !namesResourceVersion(op)
                                         ? write(kind, namespace, op, user, retries - 1)
                                         : CompletableFuture.completedFuture(written));
     }
 
-    private static boolean conflict(WriteResult result) {
+    /**
+     * Whether the stored write met another write: the object changed since the dry run (a 409
+     * Conflict), or an apply that was to create it found it created meanwhile (AlreadyExists;
+     * kube's apply would have become an update of it).
+     */
+    private static boolean conflict(WriteResult result, WriteOp op) {
         return result instanceof WriteResult.Refused r
                 && r.status().code() == 409
-                && "Conflict".equals(r.status().reason());
+                && ("Conflict".equals(r.status().reason())
+                        || (op instanceof WriteOp.Patch
+                                && "AlreadyExists".equals(r.status().reason())));
     }
 
     /** Whether the request carries its own resourceVersion precondition. */
@@ -210,14 +216,18 @@ public final class WebhookAdmission {
                                                                     admitted.warnings(),
                                                                     admitted.annotations()));
                                                 }
+                                                List<String> warnings =
+                                                        new ArrayList<>(admitted.warnings());
                                                 WriteOp real =
                                                         admitted.object()
                                                                         == prepared.request.object()
                                                                 ? op
-                                                                : changed(
+                                                                : AdmittedWrite.of(
                                                                         op,
-                                                                        prepared,
-                                                                        admitted.object());
+                                                                        prepared.request,
+                                                                        prepared.oldResourceVersion,
+                                                                        admitted.object(),
+                                                                        warnings);
                                                 rewritten.set(real != op);
                                                 return plane.write(
                                                                 kind.storageType(),
@@ -228,7 +238,7 @@ public final class WebhookAdmission {
                                                                 r ->
                                                                         new Written(
                                                                                 r,
-                                                                                admitted.warnings(),
+                                                                                warnings,
                                                                                 admitted
                                                                                         .annotations()));
                                             });
@@ -395,26 +405,5 @@ public final class WebhookAdmission {
     CompletionStage<Map<String, String>> namespaceLabels(
             List<Webhook> mutating, List<Webhook> validating, WebhookRequest request) {
         return namespaceLabels.of(mutating, validating, request);
-    }
-
-    /** The write that stores what the mutating webhooks made of the object. */
-    private static WriteOp changed(WriteOp op, Prepared prepared, ObjectNode object) {
-        ObjectNode body = object.deepCopy();
-        ObjectNode meta = (ObjectNode) body.path("metadata");
-        meta.remove("managedFields");
-        if (prepared.request.operation().equals("CREATE") && prepared.oldResourceVersion == null) {
-            WriteOptions options = WebhookOptions.options(op);
-            return op instanceof WriteOp.Create
-                    ? new WriteOp.Create(body, options)
-                    : new WriteOp.Update(op.targetName(), body, null, options);
-        }
-        if (meta.isObject()) {
-            meta.put("resourceVersion", prepared.oldResourceVersion);
-        }
-        String subresource =
-                op instanceof WriteOp.Update u
-                        ? u.subresource()
-                        : op instanceof WriteOp.Patch p ? p.subresource() : null;
-        return new WriteOp.Update(op.targetName(), body, subresource, WebhookOptions.options(op));
     }
 }
