@@ -222,9 +222,28 @@ public final class AdmissionCel {
                 field -> Optional.ofNullable(fields.get(field)));
     }
 
-    /** The struct types of the {@code request} variable, for the checker. */
+    /**
+     * The struct types of the {@code request} variable and kube's libraries' own types, for the
+     * checker: a type's name is a type value ({@code type(cidr('10.0.0.0/8')) == net.CIDR}).
+     */
     private static final class Types implements CelTypeProvider {
-        private final ImmutableList<CelType> types = ImmutableList.of(GVK, GVR, USER_INFO, REQUEST);
+        private final ImmutableList<CelType> types =
+                ImmutableList.of(
+                        GVK,
+                        GVR,
+                        USER_INFO,
+                        REQUEST,
+                        CelNet.IP,
+                        CelNet.CIDR,
+                        CelQuantity.QUANTITY,
+                        CelUrls.URL,
+                        CelSemver.SEMVER,
+                        CelFormat.FORMAT,
+                        CelAuthorizer.AUTHORIZER,
+                        CelAuthorizer.PATH_CHECK,
+                        CelAuthorizer.GROUP_CHECK,
+                        CelAuthorizer.RESOURCE_CHECK,
+                        CelAuthorizer.DECISION);
 
         @Override
         public ImmutableCollection<CelType> types() {
