@@ -22,6 +22,8 @@ import dev.cel.parser.CelStandardMacro;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
 import dev.cel.runtime.CelRuntimeLibrary;
+import dev.cel.validator.CelValidator;
+import dev.cel.validator.CelValidatorFactory;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -33,11 +35,11 @@ import java.util.Optional;
  * as kube's {@code kubernetes.AdmissionRequest}), {@code namespaceObject} (declared, never bound
  * for webhooks, as in kube), {@code authorizer} and {@code authorizer.requestResource}; CEL's
  * standard library and macros with cel-java's extensions that kube's environment also has: strings,
- * optional types, sets, lists, two-variable comprehensions and {@code cel.bind}, and kube's own
- * regex ({@code find}, {@code findAll}), lists ({@code isSorted}, {@code sum}, {@code min}, {@code
- * max}, {@code indexOf}, {@code lastIndexOf}), authorizer, ip and cidr, quantity, url, semver and
- * format libraries. Expressions must be bool. Thread-safe: one instance serves every compile and
- * evaluation.
+ * optional types, sets, lists, two-variable comprehensions and {@code cel.bind}; cel-go's strings
+ * {@code format}, which cel-java lacks; and kube's own regex ({@code find}, {@code findAll}), lists
+ * ({@code isSorted}, {@code sum}, {@code min}, {@code max}, {@code indexOf}, {@code lastIndexOf}),
+ * authorizer, ip and cidr, quantity, url, semver and format libraries. Expressions must be bool.
+ * Thread-safe: one instance serves every compile and evaluation.
  */
 public final class AdmissionCel {
 
@@ -80,6 +82,9 @@ public final class AdmissionCel {
     private static final AdmissionCel INSTANCE = new AdmissionCel();
 
     private final Cel cel;
+
+    /** The checks kube's environment runs after type-checking (cel-go's AST validators). */
+    private final CelValidator validator;
 
     private AdmissionCel() {
         CelOptions options =
@@ -126,11 +131,17 @@ public final class AdmissionCel {
                         .addFunctionBindings(CelSemver.bindings())
                         .addFunctionDeclarations(CelFormat.declarations())
                         .addFunctionBindings(CelFormat.bindings())
+                        .addFunctionDeclarations(CelStringFormat.declarations())
+                        .addFunctionBindings(CelStringFormat.bindings())
                         .addCompilerLibraries(
                                 libraries.stream().map(CelCompilerLibrary.class::cast).toList())
                         .addCompilerLibraries(CelExtensions.bindings())
                         .addRuntimeLibraries(
                                 libraries.stream().map(CelRuntimeLibrary.class::cast).toList())
+                        .build();
+        validator =
+                CelValidatorFactory.standardCelValidatorBuilder(cel)
+                        .addAstValidators(new FormatCallCheck())
                         .build();
     }
 
@@ -156,6 +167,14 @@ public final class AdmissionCel {
 
     /** Compiles a bool expression, as kube's {@code CompileCELExpression}. */
     public Compiled compile(String expression) {
+        return compile(expression, SimpleType.BOOL);
+    }
+
+    /**
+     * Compiles an expression of the given result type (kube's expression accessors' {@code
+     * ReturnTypes}; matchConditions' is bool).
+     */
+    Compiled compile(String expression, CelType resultType) {
         CelValidationResult result = cel.compile(expression);
         if (result.hasError()) {
             return new Invalid(expression, "compilation failed: " + result.getErrorString());
@@ -166,10 +185,18 @@ public final class AdmissionCel {
         } catch (Exception e) {
             return new Invalid(expression, "compilation failed: " + e.getMessage());
         }
+        CelValidationResult validated = validator.validate(ast);
+        if (validated.hasError()) {
+            return new Invalid(expression, "compilation failed: " + validated.getErrorString());
+        }
         CelType type = ast.getResultType();
-        if (!type.equals(SimpleType.BOOL)) {
+        if (!type.equals(resultType)) {
             return new Invalid(
-                    expression, "must evaluate to bool but got " + CelTypes.format(type));
+                    expression,
+                    "must evaluate to "
+                            + CelTypes.format(resultType)
+                            + " but got "
+                            + CelTypes.format(type));
         }
         try {
             return new Program(expression, cel.createProgram(ast));
@@ -195,9 +222,28 @@ public final class AdmissionCel {
                 field -> Optional.ofNullable(fields.get(field)));
     }
 
-    /** The struct types of the {@code request} variable, for the checker. */
+    /**
+     * The struct types of the {@code request} variable and kube's libraries' own types, for the
+     * checker: a type's name is a type value ({@code type(cidr('10.0.0.0/8')) == net.CIDR}).
+     */
     private static final class Types implements CelTypeProvider {
-        private final ImmutableList<CelType> types = ImmutableList.of(GVK, GVR, USER_INFO, REQUEST);
+        private final ImmutableList<CelType> types =
+                ImmutableList.of(
+                        GVK,
+                        GVR,
+                        USER_INFO,
+                        REQUEST,
+                        CelNet.IP,
+                        CelNet.CIDR,
+                        CelQuantity.QUANTITY,
+                        CelUrls.URL,
+                        CelSemver.SEMVER,
+                        CelFormat.FORMAT,
+                        CelAuthorizer.AUTHORIZER,
+                        CelAuthorizer.PATH_CHECK,
+                        CelAuthorizer.GROUP_CHECK,
+                        CelAuthorizer.RESOURCE_CHECK,
+                        CelAuthorizer.DECISION);
 
         @Override
         public ImmutableCollection<CelType> types() {

@@ -5,6 +5,7 @@ import dev.cel.common.CelOverloadDecl;
 import dev.cel.common.types.CelType;
 import dev.cel.common.types.OpaqueType;
 import dev.cel.common.types.SimpleType;
+import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelFunctionBinding;
 import dev.cel.runtime.CelFunctionOverload;
 import io.kubepekko.api.admission.webhook.WebhookRequest;
@@ -12,6 +13,7 @@ import io.kubepekko.api.auth.UserInfo;
 import io.kubepekko.api.auth.authorizer.AuthorizationAttributes;
 import io.kubepekko.api.auth.authorizer.Authorizer;
 import io.kubepekko.api.auth.authorizer.Decision;
+import io.kubepekko.api.validation.NameValidation;
 import java.util.List;
 import java.util.Locale;
 
@@ -21,8 +23,10 @@ import java.util.Locale;
  * ({@code authorizer.group('apps').resource('deployments').namespace('ns').check('create')
  * .allowed()}, {@code authorizer.path('/healthz').check('get')}, {@code
  * authorizer.serviceAccount(ns, name)} for a service account instead of the user), and {@code
- * authorizer.requestResource} starts from the request's own resource. Field and label selectors of
- * resource checks are not offered.
+ * authorizer.requestResource} starts from the request's own resource; kube's selectors library adds
+ * {@code fieldSelector(s)} and {@code labelSelector(s)} to resource checks, put in the
+ * authorization attributes (the node authorizer reads the field selector; RBAC ignores both, as
+ * kube's).
  */
 final class CelAuthorizer {
 
@@ -40,6 +44,10 @@ final class CelAuthorizer {
 
     record GroupCheck(Authz authz, String group) {}
 
+    /**
+     * A resource check being built: kube's {@code resourceCheckVal}, its selectors kept as written
+     * and parsed when checked.
+     */
     record ResourceCheck(
             Authz authz,
             String group,
@@ -47,19 +55,103 @@ final class CelAuthorizer {
             String resource,
             String subresource,
             String namespace,
-            String name) {
+            String name,
+            String fieldSelector,
+            String labelSelector) {
 
-        ResourceCheck with(String field, String value) {
-            return switch (field) {
-                case "subresource" ->
-                        new ResourceCheck(authz, group, version, resource, value, namespace, name);
-                case "namespace" ->
-                        new ResourceCheck(
-                                authz, group, version, resource, subresource, value, name);
-                default ->
-                        new ResourceCheck(
-                                authz, group, version, resource, subresource, namespace, value);
-            };
+        ResourceCheck(
+                Authz authz,
+                String group,
+                String version,
+                String resource,
+                String subresource,
+                String namespace,
+                String name) {
+            this(authz, group, version, resource, subresource, namespace, name, "", "");
+        }
+
+        ResourceCheck withSubresource(String value) {
+            return new ResourceCheck(
+                    authz,
+                    group,
+                    version,
+                    resource,
+                    value,
+                    namespace,
+                    name,
+                    fieldSelector,
+                    labelSelector);
+        }
+
+        ResourceCheck withNamespace(String value) {
+            return new ResourceCheck(
+                    authz,
+                    group,
+                    version,
+                    resource,
+                    subresource,
+                    value,
+                    name,
+                    fieldSelector,
+                    labelSelector);
+        }
+
+        ResourceCheck withName(String value) {
+            return new ResourceCheck(
+                    authz,
+                    group,
+                    version,
+                    resource,
+                    subresource,
+                    namespace,
+                    value,
+                    fieldSelector,
+                    labelSelector);
+        }
+
+        ResourceCheck withFieldSelector(String value) {
+            return new ResourceCheck(
+                    authz,
+                    group,
+                    version,
+                    resource,
+                    subresource,
+                    namespace,
+                    name,
+                    value,
+                    labelSelector);
+        }
+
+        ResourceCheck withLabelSelector(String value) {
+            return new ResourceCheck(
+                    authz,
+                    group,
+                    version,
+                    resource,
+                    subresource,
+                    namespace,
+                    name,
+                    fieldSelector,
+                    value);
+        }
+
+        /**
+         * kube's {@code resourceCheckVal.Authorize} attributes: version {@code *} (set by {@code
+         * resource}), the selectors parsed (one that does not parse adds no requirement, as kube's,
+         * which keeps the parse error beside them for authorizers that read it).
+         */
+        AuthorizationAttributes attributes(String verb) {
+            return AuthorizationAttributes.resource(
+                            authz.user(),
+                            verb,
+                            namespace,
+                            group,
+                            version,
+                            resource,
+                            subresource,
+                            name)
+                    .withFieldSelector(CelSelectors.fields(fieldSelector))
+                    .withLabelSelector(CelSelectors.labels(labelSelector));
         }
     }
 
@@ -96,6 +188,10 @@ final class CelAuthorizer {
                 member("subresource", RESOURCE_CHECK, RESOURCE_CHECK, SimpleType.STRING),
                 member("namespace", RESOURCE_CHECK, RESOURCE_CHECK, SimpleType.STRING),
                 member("name", RESOURCE_CHECK, RESOURCE_CHECK, SimpleType.STRING),
+                // kube's AuthzSelectors library (its AuthorizeWithSelectors feature, on by default
+                // since 1.32).
+                member("fieldSelector", RESOURCE_CHECK, RESOURCE_CHECK, SimpleType.STRING),
+                member("labelSelector", RESOURCE_CHECK, RESOURCE_CHECK, SimpleType.STRING),
                 CelFunctionDecl.newFunctionDeclaration(
                         "check",
                         CelOverloadDecl.newMemberOverload(
@@ -117,7 +213,8 @@ final class CelAuthorizer {
                         "authorizer_path",
                         Authz.class,
                         String.class,
-                        (CelFunctionOverload.Binary<Authz, String>) PathCheck::new),
+                        (CelFunctionOverload.Binary<Authz, String>)
+                                (a, path) -> new PathCheck(a, notBlank(path, "path"))),
                 CelFunctionBinding.from(
                         "authorizer_group",
                         Authz.class,
@@ -133,22 +230,40 @@ final class CelAuthorizer {
                         "groupcheck_resource",
                         GroupCheck.class,
                         String.class,
-                        (g, r) -> new ResourceCheck(g.authz(), g.group(), "*", r, "", "", "")),
+                        (g, r) ->
+                                new ResourceCheck(
+                                        g.authz(),
+                                        g.group(),
+                                        "*",
+                                        notBlank(r, "resource"),
+                                        "",
+                                        "",
+                                        "")),
                 CelFunctionBinding.from(
                         "resourcecheck_subresource",
                         ResourceCheck.class,
                         String.class,
-                        (c, v) -> c.with("subresource", v)),
+                        ResourceCheck::withSubresource),
                 CelFunctionBinding.from(
                         "resourcecheck_namespace",
                         ResourceCheck.class,
                         String.class,
-                        (c, v) -> c.with("namespace", v)),
+                        ResourceCheck::withNamespace),
                 CelFunctionBinding.from(
                         "resourcecheck_name",
                         ResourceCheck.class,
                         String.class,
-                        (c, v) -> c.with("name", v)),
+                        ResourceCheck::withName),
+                CelFunctionBinding.from(
+                        "resourcecheck_fieldSelector",
+                        ResourceCheck.class,
+                        String.class,
+                        ResourceCheck::withFieldSelector),
+                CelFunctionBinding.from(
+                        "resourcecheck_labelSelector",
+                        ResourceCheck.class,
+                        String.class,
+                        ResourceCheck::withLabelSelector),
                 CelFunctionBinding.from(
                         "pathcheck_check",
                         PathCheck.class,
@@ -172,19 +287,7 @@ final class CelAuthorizer {
                         "resourcecheck_check",
                         ResourceCheck.class,
                         String.class,
-                        (c, verb) ->
-                                c.authz()
-                                        .authorizer()
-                                        .authorize(
-                                                AuthorizationAttributes.resource(
-                                                        c.authz().user(),
-                                                        verb,
-                                                        c.namespace(),
-                                                        c.group(),
-                                                        c.version(),
-                                                        c.resource(),
-                                                        c.subresource(),
-                                                        c.name()))),
+                        (c, verb) -> c.authz().authorizer().authorize(c.attributes(verb))),
                 CelFunctionBinding.from("decision_allowed", Decision.class, Decision::allowed),
                 CelFunctionBinding.from("decision_reason", Decision.class, Decision::reason),
                 // This server's authorizers decide without failing: never an evaluation error.
@@ -193,12 +296,28 @@ final class CelAuthorizer {
     }
 
     /** kube's service-account user: its name and the two groups every service account is in. */
-    private static Authz serviceAccount(Authz authz, String namespace, String name) {
+    private static Authz serviceAccount(Authz authz, String namespace, String name)
+            throws CelEvaluationException {
+        // kube's ValidateServiceAccountName and ValidateNamespaceName, in that order.
+        if (!NameValidation.dns1123Subdomain(name).isEmpty()) {
+            throw new CelEvaluationException("Invalid service account name");
+        }
+        if (!NameValidation.dns1123Label(namespace).isEmpty()) {
+            throw new CelEvaluationException("Invalid service account namespace");
+        }
         return new Authz(
                 authz.authorizer(),
                 UserInfo.of(
                         "system:serviceaccount:" + namespace + ":" + name,
                         List.of("system:serviceaccounts", "system:serviceaccounts:" + namespace)));
+    }
+
+    /** kube's {@code strings.TrimSpace(x) == ""} refusal: {@code path must not be empty}. */
+    private static String notBlank(String value, String what) throws CelEvaluationException {
+        if (value.strip().isEmpty()) {
+            throw new CelEvaluationException(what + " must not be empty");
+        }
+        return value;
     }
 
     private static CelFunctionDecl member(

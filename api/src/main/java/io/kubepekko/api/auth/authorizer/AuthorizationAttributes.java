@@ -3,6 +3,7 @@ package io.kubepekko.api.auth.authorizer;
 import io.kubepekko.api.Verb;
 import io.kubepekko.api.auth.UserInfo;
 import io.kubepekko.api.selector.FieldSelector;
+import io.kubepekko.api.selector.LabelSelector;
 import java.util.Objects;
 
 /**
@@ -27,6 +28,11 @@ import java.util.Objects;
  * @param fieldSelector the list's or watch's field selector (kube's {@code GetFieldSelector}),
  *     which the node authorizer reads to allow a kubelet to list only its own pods; {@link
  *     FieldSelector#everything()} when the request has none or it does not parse
+ * @param labelSelector the label selector of a CEL authorizer check (kube's {@code
+ *     GetLabelSelector}, set by {@code labelSelector()} since kube's {@code
+ *     AuthorizeWithSelectors}); no authorizer here reads it (kube's RBAC and node authorizers do
+ *     not either), and a request's own label selector is not put here; {@link
+ *     LabelSelector#everything()} when none or it does not parse
  */
 public record AuthorizationAttributes(
         UserInfo user,
@@ -39,7 +45,8 @@ public record AuthorizationAttributes(
         String subresource,
         String name,
         String path,
-        FieldSelector fieldSelector) {
+        FieldSelector fieldSelector,
+        LabelSelector labelSelector) {
 
     public AuthorizationAttributes {
         Objects.requireNonNull(user, "user");
@@ -52,6 +59,7 @@ public record AuthorizationAttributes(
         name = orEmpty(name);
         path = orEmpty(path);
         fieldSelector = fieldSelector == null ? FieldSelector.everything() : fieldSelector;
+        labelSelector = labelSelector == null ? LabelSelector.everything() : labelSelector;
     }
 
     /** Attributes without a field selector. */
@@ -77,7 +85,8 @@ public record AuthorizationAttributes(
                 subresource,
                 name,
                 path,
-                FieldSelector.everything());
+                FieldSelector.everything(),
+                LabelSelector.everything());
     }
 
     /** A resource request. */
@@ -133,7 +142,8 @@ public record AuthorizationAttributes(
                 subresource,
                 name,
                 path,
-                fieldSelector);
+                fieldSelector,
+                labelSelector);
     }
 
     /** The same request with the list's or watch's field selector. */
@@ -149,6 +159,24 @@ public record AuthorizationAttributes(
                 subresource,
                 name,
                 path,
+                selector,
+                labelSelector);
+    }
+
+    /** The same check with a label selector (a CEL authorizer check's). */
+    public AuthorizationAttributes withLabelSelector(LabelSelector selector) {
+        return new AuthorizationAttributes(
+                user,
+                verb,
+                resourceRequest,
+                namespace,
+                apiGroup,
+                apiVersion,
+                resource,
+                subresource,
+                name,
+                path,
+                fieldSelector,
                 selector);
     }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.cel.common.types.SimpleType;
 import dev.cel.runtime.CelEvaluationException;
 import java.util.Map;
 
@@ -19,6 +20,15 @@ final class CelEval {
             throw new AssertionError(expression + ": " + invalid.detail());
         }
         return ((AdmissionCel.Program) compiled).eval(Map.of());
+    }
+
+    /** The value of a closed string expression; it must compile. */
+    static String evalString(String expression) throws CelEvaluationException {
+        AdmissionCel.Compiled compiled = AdmissionCel.get().compile(expression, SimpleType.STRING);
+        if (compiled instanceof AdmissionCel.Invalid invalid) {
+            throw new AssertionError(expression + ": " + invalid.detail());
+        }
+        return (String) ((AdmissionCel.Program) compiled).eval(Map.of());
     }
 
     static void assertTrue(String expression) throws CelEvaluationException {

@@ -126,6 +126,25 @@ class CelMatchConditionsTest {
                                 + ".allowed()"));
     }
 
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "authorizer.path('').check('get').allowed()|path must not be empty",
+                "authorizer.path('  ').check('get').allowed()|path must not be empty",
+                "authorizer.group('apps').resource(' ').check('get').allowed()"
+                        + "|resource must not be empty",
+                "authorizer.serviceAccount('default', 'invalid@*name').path('/x').check('get')"
+                        + ".allowed()|Invalid service account name",
+                "authorizer.serviceAccount('not@a#valid!namespace', 'validname').path('/x')"
+                        + ".check('get').allowed()|Invalid service account namespace",
+            })
+    void theAuthorizerLibraryRefusesWhatKubesRefuses(String expression, String error) {
+        assertEquals(
+                new Result.Failed("expression '" + expression + "' resulted in error: " + error),
+                evaluate(create("apps-ns", "alice"), expression));
+    }
+
     @Test
     void kubesExclusionExamplesSkipTheWebhook() {
         WebhookRequest admin = create("kube-system", "system:admin");
