@@ -218,8 +218,15 @@ final class WriteHandler {
                         listed,
                         deletionOptions(r),
                         r.user(),
+                        // Every item's webhook annotations go to the request's one audit event,
+                        // as kube's: a key met again keeps its first value.
                         (item, op) ->
-                                webhooks.deleteItem(kind, r.info().namespace(), item, op, r.user()))
+                                webhooks.deleteItem(kind, r.info().namespace(), item, op, r.user())
+                                        .thenApply(
+                                                written -> {
+                                                    r.annotate(written.annotations());
+                                                    return written.result();
+                                                }))
                 .thenApply(
                         done -> {
                             if (done instanceof ControlPlane.CollectionDeletion.Refused refused) {

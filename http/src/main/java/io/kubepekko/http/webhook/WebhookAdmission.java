@@ -239,9 +239,10 @@ public final class WebhookAdmission {
      * One item of {@code user}'s deletecollection in {@code namespace} ({@code item} as listed,
      * stored): kube asks the webhooks for each item with the request's own attributes (its
      * namespace, no name: kube's DeleteCollection admits with an empty name) and the item as the
-     * old object, then deletes it unless refused.
+     * old object, then deletes it unless refused. The answer carries the item's webhook warnings
+     * and audit annotations: kube adds every item's to the request's one audit event.
      */
-    public CompletionStage<WriteResult> deleteItem(
+    public CompletionStage<Written> deleteItem(
             ServedKind kind, String namespace, byte[] item, WriteOp.Delete op, UserInfo user) {
         return sideWrites.deleteItem(kind, namespace, item, op, user);
     }

@@ -29,12 +29,12 @@ final class WebhookSideWrites {
         this.admission = admission;
     }
 
-    CompletionStage<WriteResult> deleteItem(
+    CompletionStage<WebhookAdmission.Written> deleteItem(
             ServedKind kind, String namespace, byte[] item, WriteOp.Delete op, UserInfo user) {
         ObjectNode stored = kind.fromStorage(Json.parseTrusted(item));
         String itemNamespace = stored.path("metadata").path("namespace").asText("");
         if (admission.index().isEmpty()) {
-            return admission.controlPlane().write(kind.storageType(), itemNamespace, op, user);
+            return plain(kind, itemNamespace, op, user);
         }
         WebhookRequest b = WriteRequests.base(kind, namespace, op, user);
         WebhookRequest request =
@@ -56,7 +56,7 @@ final class WebhookSideWrites {
         List<Webhook> validating =
                 WebhookRules.candidates(admission.index().validating(), request, versions);
         if (mutating.isEmpty() && validating.isEmpty()) {
-            return admission.controlPlane().write(kind.storageType(), itemNamespace, op, user);
+            return plain(kind, itemNamespace, op, user);
         }
         return admission
                 .namespaceLabels(mutating, validating, request)
@@ -66,17 +66,33 @@ final class WebhookSideWrites {
                                         .calls(admission.kindsByVersion(kind), labels)
                                         .admit(request, mutating, validating, versions))
                 .thenCompose(
-                        admitted ->
-                                admitted.refusal() != null
-                                        ? CompletableFuture.<WriteResult>completedFuture(
-                                                new WriteResult.Refused(admitted.refusal()))
-                                        : admission
-                                                .controlPlane()
-                                                .write(
-                                                        kind.storageType(),
-                                                        itemNamespace,
-                                                        op,
-                                                        user));
+                        admitted -> {
+                            CompletionStage<WriteResult> result =
+                                    admitted.refusal() != null
+                                            ? CompletableFuture.<WriteResult>completedFuture(
+                                                    new WriteResult.Refused(admitted.refusal()))
+                                            : admission
+                                                    .controlPlane()
+                                                    .write(
+                                                            kind.storageType(),
+                                                            itemNamespace,
+                                                            op,
+                                                            user);
+                            return result.thenApply(
+                                    r ->
+                                            new WebhookAdmission.Written(
+                                                    r,
+                                                    admitted.warnings(),
+                                                    admitted.annotations()));
+                        });
+    }
+
+    private CompletionStage<WebhookAdmission.Written> plain(
+            ServedKind kind, String namespace, WriteOp.Delete op, UserInfo user) {
+        return admission
+                .controlPlane()
+                .write(kind.storageType(), namespace, op, user)
+                .thenApply(r -> new WebhookAdmission.Written(r, List.of(), List.of()));
     }
 
     CompletionStage<WebhookAdmission.Body> create(
