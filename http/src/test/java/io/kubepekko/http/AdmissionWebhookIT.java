@@ -663,6 +663,49 @@ class AdmissionWebhookIT {
         assertEquals("token", reviews.get(3).at("/request/subResource").asText());
     }
 
+    /**
+     * kube refuses a create in a terminating namespace in NamespaceLifecycle, a plugin of its
+     * mutating phase ordered before the mutating webhooks: a binding there calls no webhook.
+     */
+    @Test
+    void aBindingTheServerRefusesBeforeTheWebhooksCallsNone() {
+        String c = newCase();
+        configure(
+                c,
+                true,
+                hook(c, "bind.example.com", "/bind/" + c, "")
+                        .replace(
+                                "'resources':['configmaps']",
+                                "'resources':['pods/binding','bindings']"));
+        api.patch(
+                        "/api/v1/namespaces/" + c,
+                        "application/merge-patch+json",
+                        json("{'metadata':{'finalizers':['example.com/keep-ns']}}"))
+                .assertCode(200);
+        api.delete("/api/v1/namespaces/" + c).assertCode(200);
+        String binding =
+                json(
+                        "{'apiVersion':'v1','kind':'Binding','metadata':{'name':'p'},"
+                                + "'target':{'apiVersion':'v1','kind':'Node','name':'n1'}}");
+
+        Response r = api.post("/api/v1/namespaces/" + c + "/pods/p/binding", binding);
+        assertEquals(403, r.code(), r.text());
+        assertEquals(
+                "pods \"p\" is forbidden: unable to create new content in namespace "
+                        + c
+                        + " because it is being terminated",
+                r.json().path("message").asText());
+        r = api.post("/api/v1/namespaces/" + c + "/bindings", binding);
+        assertEquals(403, r.code(), r.text());
+        assertFalse(received.containsKey("/bind/" + c), String.valueOf(received.get("/bind/" + c)));
+
+        api.patch(
+                        "/api/v1/namespaces/" + c,
+                        "application/merge-patch+json",
+                        json("{'metadata':{'finalizers':null}}"))
+                .assertCode(200);
+    }
+
     @Test
     void aPatchAWebhookChangedIsMadeAgainWhenTheObjectChangedMeanwhile() {
         String c = newCase();

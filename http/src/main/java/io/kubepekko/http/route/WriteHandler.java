@@ -25,6 +25,7 @@ import io.kubepekko.api.watch.ReadOptions;
 import io.kubepekko.http.encoding.Encoder;
 import io.kubepekko.http.encoding.RequestBodies;
 import io.kubepekko.http.route.ResourceHandler.Request;
+import io.kubepekko.http.webhook.ServerRefusal;
 import io.kubepekko.http.webhook.WebhookAdmission;
 import java.util.ArrayList;
 import java.util.List;
@@ -92,7 +93,18 @@ final class WriteHandler {
                         d.object(),
                         options.dryRun(),
                         options.fieldManager(),
-                        r.user()),
+                        r.user(),
+                        ServerRefusal.dryRun(
+                                controlPlane,
+                                target,
+                                r.info().namespace(),
+                                r.user(),
+                                new WriteOp.CreateSubresource(
+                                        name == null ? "" : name,
+                                        forward.subresource(),
+                                        d.object(),
+                                        type.resource(),
+                                        options))),
                 d.warnings(),
                 (object, warnings) ->
                         write(
@@ -124,7 +136,18 @@ final class WriteHandler {
                         d.object(),
                         options.dryRun(),
                         options.fieldManager(),
-                        r.user()),
+                        r.user(),
+                        ServerRefusal.dryRun(
+                                controlPlane,
+                                type,
+                                r.info().namespace(),
+                                r.user(),
+                                new WriteOp.CreateSubresource(
+                                        r.info().name(),
+                                        r.info().subresource(),
+                                        d.object(),
+                                        null,
+                                        options))),
                 d.warnings(),
                 (object, warnings) ->
                         write(

@@ -278,8 +278,46 @@ public final class WebhookAdmission {
             boolean dryRun,
             String fieldManager,
             UserInfo user) {
+        return create(
+                type,
+                subresource,
+                namespace,
+                name,
+                bodyKind,
+                body,
+                dryRun,
+                fieldManager,
+                user,
+                ServerRefusal.NONE);
+    }
+
+    /**
+     * As {@link #create(ResourceType, String, String, String, GroupVersionKind, ObjectNode,
+     * boolean, String, UserInfo)}, with {@code first} asked before any webhook when one applies:
+     * its refusal answers and no webhook is called.
+     */
+    public CompletionStage<Body> create(
+            ResourceType type,
+            String subresource,
+            String namespace,
+            String name,
+            GroupVersionKind bodyKind,
+            ObjectNode body,
+            boolean dryRun,
+            String fieldManager,
+            UserInfo user,
+            ServerRefusal first) {
         return sideWrites.create(
-                type, subresource, namespace, name, bodyKind, body, dryRun, fieldManager, user);
+                type,
+                subresource,
+                namespace,
+                name,
+                bodyKind,
+                body,
+                dryRun,
+                fieldManager,
+                user,
+                first);
     }
 
     ControlPlane controlPlane() {

@@ -20,7 +20,8 @@ import java.util.concurrent.CompletionStage;
  * The webhooks of the writes that are not one object's own create, update, patch or delete: each
  * item of a deletecollection, and the creates through subresources whose body is no stored object
  * (bindings, evictions, token requests). Their requests are built here; matching, calling and the
- * phases are {@link WebhookAdmission}'s.
+ * phases are {@link WebhookAdmission}'s. A create asks the server's own refusal ({@link
+ * ServerRefusal}) first, once a webhook applies.
  */
 final class WebhookSideWrites {
     private final WebhookAdmission admission;
@@ -104,7 +105,8 @@ final class WebhookSideWrites {
             ObjectNode body,
             boolean dryRun,
             String fieldManager,
-            UserInfo user) {
+            UserInfo user,
+            ServerRefusal first) {
         if (admission.index().isEmpty()) {
             return CompletableFuture.completedFuture(
                     new WebhookAdmission.Body(body, null, List.of()));
@@ -135,6 +137,21 @@ final class WebhookSideWrites {
             return CompletableFuture.completedFuture(
                     new WebhookAdmission.Body(body, null, List.of()));
         }
+        return first.refusal()
+                .thenCompose(
+                        refused ->
+                                refused.isPresent()
+                                        ? CompletableFuture.<WebhookAdmission.Body>completedFuture(
+                                                new WebhookAdmission.Body(
+                                                        null, refused.get(), List.of()))
+                                        : admit(request, mutating, validating, versions));
+    }
+
+    private CompletionStage<WebhookAdmission.Body> admit(
+            WebhookRequest request,
+            List<Webhook> mutating,
+            List<Webhook> validating,
+            List<WebhookRules.Version> versions) {
         return admission
                 .namespaceLabels(mutating, validating, request)
                 .thenCompose(
