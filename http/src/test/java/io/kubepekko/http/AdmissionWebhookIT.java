@@ -160,6 +160,13 @@ class AdmissionWebhookIT {
             case "warn" -> response = answer(uid, "'allowed':true,'warnings':['careful now']");
             case "annotate" ->
                     response = answer(uid, "'allowed':true,'auditAnnotations':{'verdict':'fine'}");
+            case "item" ->
+                    response =
+                            answer(
+                                    uid,
+                                    "'allowed':true,'auditAnnotations':{'item':'"
+                                            + review.at("/request/oldObject/metadata/name").asText()
+                                            + "'}");
             case "interfere" -> {
                 // The first call writes the object itself, between the server's dry run and its
                 // store of what the webhook answers.
@@ -289,7 +296,9 @@ class AdmissionWebhookIT {
     private static void configure(String c, boolean mutating, String... hooks) {
         String kind = mutating ? "MutatingWebhookConfiguration" : "ValidatingWebhookConfiguration";
         List<String> all = new ArrayList<>();
-        all.add(hook(c, "probe." + c + ".example.com", "/probe/" + c, ""));
+        // A probe of each kind: a case may configure both, and waits for each.
+        String probe = "/probe/" + c + "/" + (mutating ? "mutating" : "validating");
+        all.add(hook(c, "probe." + c + ".example.com", probe, ""));
         all.addAll(List.of(hooks));
         api.create(
                 "/apis/admissionregistration.k8s.io/v1/" + kind.toLowerCase() + "s",
@@ -305,7 +314,7 @@ class AdmissionWebhookIT {
                 .until(
                         () -> {
                             api.post(configMaps(c) + "?dryRun=All", configMap("probe", "{}"));
-                            return received.containsKey("/probe/" + c);
+                            return received.containsKey(probe);
                         });
     }
 
@@ -672,6 +681,49 @@ class AdmissionWebhookIT {
         assertEquals("token", reviews.get(3).at("/request/subResource").asText());
     }
 
+    /**
+     * kube refuses a create in a terminating namespace in NamespaceLifecycle, a plugin of its
+     * mutating phase ordered before the mutating webhooks: a binding there calls no webhook.
+     */
+    @Test
+    void aBindingTheServerRefusesBeforeTheWebhooksCallsNone() {
+        String c = newCase();
+        configure(
+                c,
+                true,
+                hook(c, "bind.example.com", "/bind/" + c, "")
+                        .replace(
+                                "'resources':['configmaps']",
+                                "'resources':['pods/binding','bindings']"));
+        api.patch(
+                        "/api/v1/namespaces/" + c,
+                        "application/merge-patch+json",
+                        json("{'metadata':{'finalizers':['example.com/keep-ns']}}"))
+                .assertCode(200);
+        api.delete("/api/v1/namespaces/" + c).assertCode(200);
+        String binding =
+                json(
+                        "{'apiVersion':'v1','kind':'Binding','metadata':{'name':'p'},"
+                                + "'target':{'apiVersion':'v1','kind':'Node','name':'n1'}}");
+
+        Response r = api.post("/api/v1/namespaces/" + c + "/pods/p/binding", binding);
+        assertEquals(403, r.code(), r.text());
+        assertEquals(
+                "pods \"p\" is forbidden: unable to create new content in namespace "
+                        + c
+                        + " because it is being terminated",
+                r.json().path("message").asText());
+        r = api.post("/api/v1/namespaces/" + c + "/bindings", binding);
+        assertEquals(403, r.code(), r.text());
+        assertFalse(received.containsKey("/bind/" + c), String.valueOf(received.get("/bind/" + c)));
+
+        api.patch(
+                        "/api/v1/namespaces/" + c,
+                        "application/merge-patch+json",
+                        json("{'metadata':{'finalizers':null}}"))
+                .assertCode(200);
+    }
+
     @Test
     void aPatchAWebhookChangedIsMadeAgainWhenTheObjectChangedMeanwhile() {
         String c = newCase();
@@ -1033,7 +1085,8 @@ class AdmissionWebhookIT {
     @Test
     void theWebhooksLeaveKubesAuditAnnotations() throws Exception {
         for (String c : List.of(newCase(), newCase(METADATA_NS))) {
-            configure(c, true, hook(c, "label.example.com", "/label/" + c, ""));
+            // The validating ones first: once the label webhook is on, the probes' creates (no
+            // labels to add to) fail before any validating webhook is called.
             configure(
                     c,
                     false,
@@ -1043,6 +1096,7 @@ class AdmissionWebhookIT {
                             "down.example.com",
                             "https://127.0.0.1:1/down",
                             "'failurePolicy':'Ignore'"));
+            configure(c, true, hook(c, "label.example.com", "/label/" + c, ""));
         }
         String request = "hooks-" + names.get();
         Response created = api.post(configMaps(request), configMap("audited", "{'app':'x'}"));
@@ -1106,6 +1160,54 @@ class AdmissionWebhookIT {
         assertTrue(
                 withPrefix(atMetadata, "patch.webhook.admission.k8s.io/").isEmpty(),
                 atMetadata.toString());
+    }
+
+    @Test
+    void aDeleteCollectionsItemsAnnotateTheRequestsOneAuditEventAsKube() {
+        String c = newCase();
+        String deletes = "'operations':['DELETE']";
+        configure(
+                c,
+                true,
+                hook(c, "item.example.com", "/item/" + c, "")
+                        .replace("'operations':['CREATE']", deletes));
+        configure(
+                c,
+                false,
+                hookAt(
+                                c,
+                                "down.example.com",
+                                "https://127.0.0.1:1/down",
+                                "'failurePolicy':'Ignore'")
+                        .replace("'operations':['CREATE']", deletes));
+        api.create(configMaps(c), configMap("one", "{'batch':'yes'}"));
+        api.create(configMaps(c), configMap("two", "{'batch':'yes'}"));
+
+        // Not the namespace's kube-root-ca.crt: the two items only.
+        Response r = api.delete(configMaps(c) + "?labelSelector=batch%3Dyes");
+        assertEquals(200, r.code(), r.text());
+        assertEquals(2, received.get("/item/" + c).size());
+
+        Map<String, String> annotations = auditAnnotations(c, "deletecollection", "");
+        // Each item calls the same webhooks: their annotations meet under the same keys, and the
+        // request's one event keeps each key's first value, as kube's audit context.
+        assertEquals(
+                List.of(
+                        "{\"configuration\":\""
+                                + c
+                                + "\",\"webhook\":\"item.example.com\",\"mutated\":false}"),
+                List.copyOf(withPrefix(annotations, "mutation.webhook.admission.k8s.io/").values()),
+                annotations.toString());
+        assertEquals(
+                Map.of(
+                        "failed-open.validating.webhook.admission.k8s.io/round_0_index_0",
+                        "down.example.com"),
+                withPrefix(annotations, "failed-open."),
+                annotations.toString());
+        // The items answered "one" and "two": one of them, whichever was first.
+        assertTrue(
+                List.of("one", "two").contains(annotations.get("item.example.com/item")),
+                annotations.toString());
     }
 
     /** The user kube-controller-manager's serviceaccounts controller writes as. */
@@ -1192,14 +1294,19 @@ class AdmissionWebhookIT {
 
     /** The annotations of the create of ConfigMap "audited" in {@code ns}, once logged. */
     private static Map<String, String> auditAnnotations(String ns) {
+        return auditAnnotations(ns, "create", "audited");
+    }
+
+    /** The annotations of the request {@code verb} of {@code name} in {@code ns}, once logged. */
+    private static Map<String, String> auditAnnotations(String ns, String verb, String name) {
         return await().atMost(DEADLINE)
                 .until(
                         () -> {
                             for (JsonNode e : AuditLogs.events(AUDIT_LOG)) {
                                 if (e.path("stage").asText().equals("ResponseComplete")
-                                        && e.path("verb").asText().equals("create")
+                                        && e.path("verb").asText().equals(verb)
                                         && e.at("/objectRef/namespace").asText().equals(ns)
-                                        && e.at("/objectRef/name").asText().equals("audited")) {
+                                        && e.at("/objectRef/name").asText().equals(name)) {
                                     Map<String, String> out = new TreeMap<>();
                                     e.path("annotations")
                                             .properties()

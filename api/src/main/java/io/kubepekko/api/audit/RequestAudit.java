@@ -109,20 +109,29 @@ public final class RequestAudit {
 
     /**
      * An audit annotation, recorded at level Metadata and above; the first value of a key stays, as
-     * in kube.
+     * in kube (see {@link #annotate(String, String, AuditLevel)}).
+     *
+     * @return the value the key keeps when it already had another one
      */
-    public void annotate(String key, String value) {
-        annotate(key, value, AuditLevel.METADATA);
+    public Optional<String> annotate(String key, String value) {
+        return annotate(key, value, AuditLevel.METADATA);
     }
 
     /**
      * An audit annotation recorded only when the request is audited at {@code least} or above
-     * (kube's {@code AddAnnotationWithLevel}: a webhook's patch, at Request).
+     * (kube's {@code AddAnnotationWithLevel}: a webhook's patch, at Request). A key recorded
+     * already keeps its first value, as kube's audit context does: the same value again changes
+     * nothing, another one is dropped (kube logs it), which is what several admissions of one
+     * request (the items of a deletecollection) leave under the same key.
+     *
+     * @return the value the key keeps when it already had another one, for the caller to log
      */
-    public void annotate(String key, String value, AuditLevel least) {
-        if (config.level().atLeast(least)) {
-            annotations.putIfAbsent(key, value);
+    public Optional<String> annotate(String key, String value, AuditLevel least) {
+        if (!config.level().atLeast(least)) {
+            return Optional.empty();
         }
+        String kept = annotations.putIfAbsent(key, value);
+        return kept == null || kept.equals(value) ? Optional.empty() : Optional.of(kept);
     }
 
     /** The authorizer's decision, as kube's authorization filter annotates it. */

@@ -140,6 +140,32 @@ class RequestAuditTest {
     }
 
     @Test
+    void anAnnotationKeepsItsFirstValueAndTellsWhichWhenAnotherComes() {
+        RequestAudit audit =
+                RequestAudit.start(
+                        at(AuditLevel.METADATA),
+                        createPod(),
+                        facts("/api/v1/namespaces/ns/pods", false),
+                        CLOCK);
+        audit.received();
+        assertEquals(Optional.empty(), audit.annotate("hook.example.com/item", "one"));
+        // The same value again (every item of a deletecollection calls the same webhooks).
+        assertEquals(Optional.empty(), audit.annotate("hook.example.com/item", "one"));
+        // kube's audit context keeps the first value and logs the other.
+        assertEquals(Optional.of("one"), audit.annotate("hook.example.com/item", "two"));
+        // Below the request's level: neither recorded nor compared.
+        assertEquals(
+                Optional.empty(),
+                audit.annotate("hook.example.com/item", "three", AuditLevel.REQUEST));
+        assertEquals(
+                Optional.empty(),
+                audit.annotate("patch.example.com/item", "p", AuditLevel.REQUEST));
+
+        JsonNode done = audit.responseComplete(201, json("{}")).get(0).toJson();
+        assertEquals(json("{\"hook.example.com/item\":\"one\"}"), done.get("annotations"));
+    }
+
+    @Test
     void deniedRequestRecordsTheForbiddenStatusAndTheDecision() {
         AuthorizationAttributes get =
                 AuthorizationAttributes.resource(ALICE, "get", "other", "", "v1", "pods", "", "x");

@@ -15,6 +15,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.UnaryOperator;
 import org.apache.pekko.util.ByteString;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The audit of one request, from {@link Auditor#begin}: the request path tells it what happens and
@@ -26,6 +28,7 @@ import org.apache.pekko.util.ByteString;
  * modes a request goes on only once its event is written, as in kube, with no thread held.
  */
 public final class AuditHandle {
+    private static final Logger log = LoggerFactory.getLogger(AuditHandle.class);
     private static final CompletionStage<Boolean> DONE = CompletableFuture.completedFuture(true);
 
     /** Null for a request whose audit ended before it began (refused credentials). */
@@ -98,17 +101,31 @@ public final class AuditHandle {
         }
     }
 
-    /** Another audit annotation. */
+    /**
+     * Another audit annotation (a key keeps its first value: see {@link #annotate(String, String,
+     * AuditLevel)}).
+     */
     public synchronized void annotate(String key, String value) {
-        if (audit != null) {
-            audit.annotate(key, value);
-        }
+        annotate(key, value, AuditLevel.METADATA);
     }
 
-    /** An audit annotation recorded only at level {@code least} and above. */
+    /**
+     * An audit annotation recorded only at level {@code least} and above. A key keeps its first
+     * value; another one is dropped with kube's warning in the log.
+     */
     public synchronized void annotate(String key, String value, AuditLevel least) {
         if (audit != null) {
-            audit.annotate(key, value, least);
+            audit.annotate(key, value, least)
+                    .ifPresent(
+                            kept ->
+                                    log.warn(
+                                            "Failed to set annotations[\"{}\"] to \"{}\" for"
+                                                    + " audit:\"{}\", it has already been set to"
+                                                    + " \"{}\"",
+                                            key,
+                                            value,
+                                            auditID,
+                                            kept));
         }
     }
 

@@ -105,8 +105,9 @@ final class EvictionHandler {
                 options.fieldManager() != null
                         ? options.fieldManager()
                         : WriteHandler.managerFromUserAgent(r.userAgent());
-        // The webhooks after the server's own plugins (kube's validating ones come last; a
-        // mutating webhook's change to the Eviction is not read back: its deleteOptions are taken).
+        // The webhooks after the server's own plugins, as in kube: the one refusing evictions
+        // (NodeRestriction) is in kube's mutating phase, ordered before its webhooks. A mutating
+        // webhook's change to the Eviction is not read back: its deleteOptions are taken.
         return r.afterWebhooks(
                 webhooks.create(
                         pods,

@@ -25,6 +25,7 @@ import io.kubepekko.api.watch.ReadOptions;
 import io.kubepekko.http.encoding.Encoder;
 import io.kubepekko.http.encoding.RequestBodies;
 import io.kubepekko.http.route.ResourceHandler.Request;
+import io.kubepekko.http.webhook.ServerRefusal;
 import io.kubepekko.http.webhook.WebhookAdmission;
 import java.util.ArrayList;
 import java.util.List;
@@ -92,7 +93,18 @@ final class WriteHandler {
                         d.object(),
                         options.dryRun(),
                         options.fieldManager(),
-                        r.user()),
+                        r.user(),
+                        ServerRefusal.dryRun(
+                                controlPlane,
+                                target,
+                                r.info().namespace(),
+                                r.user(),
+                                new WriteOp.CreateSubresource(
+                                        name == null ? "" : name,
+                                        forward.subresource(),
+                                        d.object(),
+                                        type.resource(),
+                                        options))),
                 d.warnings(),
                 (object, warnings) ->
                         write(
@@ -124,7 +136,18 @@ final class WriteHandler {
                         d.object(),
                         options.dryRun(),
                         options.fieldManager(),
-                        r.user()),
+                        r.user(),
+                        ServerRefusal.dryRun(
+                                controlPlane,
+                                type,
+                                r.info().namespace(),
+                                r.user(),
+                                new WriteOp.CreateSubresource(
+                                        r.info().name(),
+                                        r.info().subresource(),
+                                        d.object(),
+                                        null,
+                                        options))),
                 d.warnings(),
                 (object, warnings) ->
                         write(
@@ -218,8 +241,15 @@ final class WriteHandler {
                         listed,
                         deletionOptions(r),
                         r.user(),
+                        // Every item's webhook annotations go to the request's one audit event,
+                        // as kube's: a key met again keeps its first value.
                         (item, op) ->
-                                webhooks.deleteItem(kind, r.info().namespace(), item, op, r.user()))
+                                webhooks.deleteItem(kind, r.info().namespace(), item, op, r.user())
+                                        .thenApply(
+                                                written -> {
+                                                    r.annotate(written.annotations());
+                                                    return written.result();
+                                                }))
                 .thenApply(
                         done -> {
                             if (done instanceof ControlPlane.CollectionDeletion.Refused refused) {

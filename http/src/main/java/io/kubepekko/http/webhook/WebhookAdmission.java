@@ -249,9 +249,10 @@ public final class WebhookAdmission {
      * One item of {@code user}'s deletecollection in {@code namespace} ({@code item} as listed,
      * stored): kube asks the webhooks for each item with the request's own attributes (its
      * namespace, no name: kube's DeleteCollection admits with an empty name) and the item as the
-     * old object, then deletes it unless refused.
+     * old object, then deletes it unless refused. The answer carries the item's webhook warnings
+     * and audit annotations: kube adds every item's to the request's one audit event.
      */
-    public CompletionStage<WriteResult> deleteItem(
+    public CompletionStage<Written> deleteItem(
             ServedKind kind, String namespace, byte[] item, WriteOp.Delete op, UserInfo user) {
         return sideWrites.deleteItem(kind, namespace, item, op, user);
     }
@@ -287,8 +288,46 @@ public final class WebhookAdmission {
             boolean dryRun,
             String fieldManager,
             UserInfo user) {
+        return create(
+                type,
+                subresource,
+                namespace,
+                name,
+                bodyKind,
+                body,
+                dryRun,
+                fieldManager,
+                user,
+                ServerRefusal.NONE);
+    }
+
+    /**
+     * As {@link #create(ResourceType, String, String, String, GroupVersionKind, ObjectNode,
+     * boolean, String, UserInfo)}, with {@code first} asked before any webhook when one applies:
+     * its refusal answers and no webhook is called.
+     */
+    public CompletionStage<Body> create(
+            ResourceType type,
+            String subresource,
+            String namespace,
+            String name,
+            GroupVersionKind bodyKind,
+            ObjectNode body,
+            boolean dryRun,
+            String fieldManager,
+            UserInfo user,
+            ServerRefusal first) {
         return sideWrites.create(
-                type, subresource, namespace, name, bodyKind, body, dryRun, fieldManager, user);
+                type,
+                subresource,
+                namespace,
+                name,
+                bodyKind,
+                body,
+                dryRun,
+                fieldManager,
+                user,
+                first);
     }
 
     ControlPlane controlPlane() {

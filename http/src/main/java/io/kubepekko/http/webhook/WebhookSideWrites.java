@@ -20,7 +20,8 @@ import java.util.concurrent.CompletionStage;
  * The webhooks of the writes that are not one object's own create, update, patch or delete: each
  * item of a deletecollection, and the creates through subresources whose body is no stored object
  * (bindings, evictions, token requests). Their requests are built here; matching, calling and the
- * phases are {@link WebhookAdmission}'s.
+ * phases are {@link WebhookAdmission}'s. A create asks the server's own refusal ({@link
+ * ServerRefusal}) first, once a webhook applies.
  */
 final class WebhookSideWrites {
     private final WebhookAdmission admission;
@@ -29,12 +30,12 @@ final class WebhookSideWrites {
         this.admission = admission;
     }
 
-    CompletionStage<WriteResult> deleteItem(
+    CompletionStage<WebhookAdmission.Written> deleteItem(
             ServedKind kind, String namespace, byte[] item, WriteOp.Delete op, UserInfo user) {
         ObjectNode stored = kind.fromStorage(Json.parseTrusted(item));
         String itemNamespace = stored.path("metadata").path("namespace").asText("");
         if (admission.index().isEmpty()) {
-            return admission.controlPlane().write(kind.storageType(), itemNamespace, op, user);
+            return plain(kind, itemNamespace, op, user);
         }
         WebhookRequest b = WriteRequests.base(kind, namespace, op, user);
         WebhookRequest request =
@@ -56,7 +57,7 @@ final class WebhookSideWrites {
         List<Webhook> validating =
                 WebhookRules.candidates(admission.index().validating(), request, versions);
         if (mutating.isEmpty() && validating.isEmpty()) {
-            return admission.controlPlane().write(kind.storageType(), itemNamespace, op, user);
+            return plain(kind, itemNamespace, op, user);
         }
         return admission
                 .namespaceLabels(mutating, validating, request)
@@ -66,17 +67,33 @@ final class WebhookSideWrites {
                                         .calls(admission.kindsByVersion(kind), labels)
                                         .admit(request, mutating, validating, versions))
                 .thenCompose(
-                        admitted ->
-                                admitted.refusal() != null
-                                        ? CompletableFuture.<WriteResult>completedFuture(
-                                                new WriteResult.Refused(admitted.refusal()))
-                                        : admission
-                                                .controlPlane()
-                                                .write(
-                                                        kind.storageType(),
-                                                        itemNamespace,
-                                                        op,
-                                                        user));
+                        admitted -> {
+                            CompletionStage<WriteResult> result =
+                                    admitted.refusal() != null
+                                            ? CompletableFuture.<WriteResult>completedFuture(
+                                                    new WriteResult.Refused(admitted.refusal()))
+                                            : admission
+                                                    .controlPlane()
+                                                    .write(
+                                                            kind.storageType(),
+                                                            itemNamespace,
+                                                            op,
+                                                            user);
+                            return result.thenApply(
+                                    r ->
+                                            new WebhookAdmission.Written(
+                                                    r,
+                                                    admitted.warnings(),
+                                                    admitted.annotations()));
+                        });
+    }
+
+    private CompletionStage<WebhookAdmission.Written> plain(
+            ServedKind kind, String namespace, WriteOp.Delete op, UserInfo user) {
+        return admission
+                .controlPlane()
+                .write(kind.storageType(), namespace, op, user)
+                .thenApply(r -> new WebhookAdmission.Written(r, List.of(), List.of()));
     }
 
     CompletionStage<WebhookAdmission.Body> create(
@@ -88,7 +105,8 @@ final class WebhookSideWrites {
             ObjectNode body,
             boolean dryRun,
             String fieldManager,
-            UserInfo user) {
+            UserInfo user,
+            ServerRefusal first) {
         if (admission.index().isEmpty()) {
             return CompletableFuture.completedFuture(
                     new WebhookAdmission.Body(body, null, List.of()));
@@ -119,6 +137,21 @@ final class WebhookSideWrites {
             return CompletableFuture.completedFuture(
                     new WebhookAdmission.Body(body, null, List.of()));
         }
+        return first.refusal()
+                .thenCompose(
+                        refused ->
+                                refused.isPresent()
+                                        ? CompletableFuture.<WebhookAdmission.Body>completedFuture(
+                                                new WebhookAdmission.Body(
+                                                        null, refused.get(), List.of()))
+                                        : admit(request, mutating, validating, versions));
+    }
+
+    private CompletionStage<WebhookAdmission.Body> admit(
+            WebhookRequest request,
+            List<Webhook> mutating,
+            List<Webhook> validating,
+            List<WebhookRules.Version> versions) {
         return admission
                 .namespaceLabels(mutating, validating, request)
                 .thenCompose(
