@@ -1,5 +1,6 @@
 package io.kubepekko.api.admission.cel;
 
+import com.google.protobuf.Timestamp;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -15,7 +16,7 @@ final class CelTimes {
     private CelTimes() {}
 
     static boolean isTimestamp(Object value) {
-        return value instanceof com.google.protobuf.Timestamp || value instanceof Instant;
+        return value instanceof Timestamp || value instanceof Instant;
     }
 
     static boolean isDuration(Object value) {
@@ -29,7 +30,7 @@ final class CelTimes {
     static String timestamp(Object value) {
         long seconds;
         int nanos;
-        if (value instanceof com.google.protobuf.Timestamp t) {
+        if (value instanceof Timestamp t) {
             seconds = t.getSeconds();
             nanos = t.getNanos();
         } else {
