@@ -238,6 +238,17 @@ public final class ControlPlane {
     }
 
     /**
+     * kube's NamespaceLifecycle admission of a create through a subresource that stores nothing of
+     * its own kind ({@code pods/eviction}, {@code serviceaccounts/token}): 404 when {@code
+     * namespace} does not exist, kube's 403 with the {@code NamespaceTerminating} cause when it is
+     * being deleted, else empty. Writes through {@link #write} are admitted so on their own.
+     */
+    public CompletionStage<Optional<ApiStatus>> admitCreateInNamespace(
+            GroupResource resource, String name, String namespace) {
+        return writes.admitNamespace(resource, name, namespace, true);
+    }
+
+    /**
      * Executes the server's own write (the bootstrap's: kube's loopback client in {@code
      * system:masters}; a controller's goes through {@link RequestAdmission} as its own user's),
      * which admission does not judge; creates of namespaced objects first check that their

@@ -115,7 +115,7 @@ final class Writes {
      * {@code name} of {@code type}: its refusal, or empty when the write may go on; {@code strict}:
      * the write certainly creates, so a missing namespace is 404.
      */
-    private CompletionStage<Optional<ApiStatus>> admitNamespace(
+    CompletionStage<Optional<ApiStatus>> admitNamespace(
             GroupResource resource, String name, String namespace, boolean strict) {
         if (liveNamespaces.isKnownLive(namespace)) {
             return ADMITTED;

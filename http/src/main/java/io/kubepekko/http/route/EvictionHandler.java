@@ -84,6 +84,27 @@ final class EvictionHandler {
         ArrayNode dry = deleteOptions.putArray("dryRun");
         dryRun.forEach(dry::add);
         DeletionOptions deletion = DeletionOptions.fromBody(deleteOptions);
+        // NamespaceLifecycle first, as kube's mutating phase runs it before the other plugins.
+        return controlPlane
+                .admitCreateInNamespace(pods.groupResource(), name, namespace)
+                .thenCompose(
+                        refused ->
+                                refused.isPresent()
+                                        ? CompletableFuture.completedFuture(
+                                                r.refusal(refused.get()))
+                                        : admitted(pods, r, eviction, deletion, options, d));
+    }
+
+    /** The eviction once NamespaceLifecycle let it in: the other plugins, webhooks, the pod. */
+    private CompletionStage<HttpResponse> admitted(
+            ResourceType pods,
+            Request r,
+            ObjectNode eviction,
+            DeletionOptions deletion,
+            WriteOptions options,
+            RequestBodies.Decoded d) {
+        String namespace = r.info().namespace();
+        String name = r.info().name();
         // kube's create handler admits the eviction before its storage reads the pod.
         Optional<ApiStatus> notAdmitted =
                 r.admission()

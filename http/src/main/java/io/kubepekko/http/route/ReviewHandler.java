@@ -92,6 +92,22 @@ final class ReviewHandler {
         Decoded d = decode(serviceAccounts, TokenRequests.GVK, r);
         TokenRequests.applyDefaults(d.body()); // decoding's defaults: before the field manager
         beforeCreate(d);
+        // NamespaceLifecycle first, as kube's mutating phase runs it before the other plugins.
+        return controlPlane
+                .admitCreateInNamespace(serviceAccounts.groupResource(), name, namespace)
+                .thenCompose(
+                        refused ->
+                                refused.isPresent()
+                                        ? CompletableFuture.completedFuture(
+                                                r.refusal(refused.get()))
+                                        : tokenAdmitted(serviceAccounts, r, d));
+    }
+
+    /** The token request once NamespaceLifecycle let it in: the other plugins, webhooks, issue. */
+    private CompletionStage<HttpResponse> tokenAdmitted(
+            ResourceType serviceAccounts, ResourceHandler.Request r, Decoded d) {
+        String namespace = r.info().namespace();
+        String name = r.info().name();
         // kube's create handler admits the body before the token storage validates it.
         Optional<ApiStatus> notAdmitted =
                 r.admission()
