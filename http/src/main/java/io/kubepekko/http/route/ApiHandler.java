@@ -299,13 +299,15 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
         if (metrics != null && path.equals(METRICS)) {
             return metrics.scrape().thenApply(RequestMetering::exposition);
         }
-        return CompletableFuture.completedFuture(
-                switch (firstSegment(path)) {
-                    case "healthz" -> health("healthz", path, query, livez, true);
-                    case "livez" -> health("livez", path, query, livez, true);
-                    case "readyz" -> health("readyz", path, query, readyz, false);
-                    default -> documents.handle(path, query, request, accept);
-                });
+        return switch (firstSegment(path)) {
+            case "healthz" ->
+                    CompletableFuture.completedFuture(health("healthz", path, query, livez, true));
+            case "livez" ->
+                    CompletableFuture.completedFuture(health("livez", path, query, livez, true));
+            case "readyz" ->
+                    CompletableFuture.completedFuture(health("readyz", path, query, readyz, false));
+            default -> documents.handle(path, query, request, accept);
+        };
     }
 
     /** kube-apiserver's metrics endpoint. */

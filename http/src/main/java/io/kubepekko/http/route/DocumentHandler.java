@@ -17,6 +17,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.model.ContentType;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
@@ -38,7 +40,7 @@ public final class DocumentHandler {
 
     private final byte[] version;
     private final Discovery discovery;
-    private final OpenApiV3 openApi;
+    private final CompletionStage<OpenApiV3> openApi;
     private final Registry registry;
     private final Supplier<Optional<OpenIdMetadata.Served>> issuerDiscovery;
 
@@ -53,10 +55,21 @@ public final class DocumentHandler {
      */
     public DocumentHandler(
             Registry registry, Supplier<Optional<OpenIdMetadata.Served>> issuerDiscovery) {
+        this(registry, issuerDiscovery, CompletableFuture.completedFuture(OpenApiV3.of(registry)));
+    }
+
+    /**
+     * A handler whose OpenAPI documents are {@code openApi}'s once it completes (the server builds
+     * them beside its start; a request that comes first waits for them).
+     */
+    public DocumentHandler(
+            Registry registry,
+            Supplier<Optional<OpenIdMetadata.Served>> issuerDiscovery,
+            CompletionStage<OpenApiV3> openApi) {
         this.registry = registry;
         this.issuerDiscovery = issuerDiscovery;
         this.discovery = Discovery.of(registry);
-        this.openApi = OpenApiV3.of(registry);
+        this.openApi = openApi;
         ObjectNode v = Json.MAPPER.createObjectNode();
         v.put("major", "1");
         v.put("minor", "35");
@@ -70,11 +83,30 @@ public final class DocumentHandler {
         this.version = Json.bytes(v);
     }
 
-    HttpResponse handle(String path, Query query, HttpRequest request, String accept) {
+    CompletionStage<HttpResponse> handle(
+            String path, Query query, HttpRequest request, String accept) {
         String p =
                 path.length() > 1 && path.endsWith("/")
                         ? path.substring(0, path.length() - 1)
                         : path;
+        if (p.equals(OpenApiV3.ROOT_PATH) || p.startsWith(OpenApiV3.ROOT_PATH + "/")) {
+            String ifNoneMatch =
+                    request.getHeader("If-None-Match").map(h -> h.value()).orElse(null);
+            return openApi.thenApply(o -> openApi(o, p, ifNoneMatch, accept));
+        }
+        return CompletableFuture.completedFuture(document(p, request, accept));
+    }
+
+    private HttpResponse openApi(OpenApiV3 docs, String p, String ifNoneMatch, String accept) {
+        if (p.equals(OpenApiV3.ROOT_PATH)) {
+            return openApiResponse(docs.root(), ifNoneMatch);
+        }
+        return docs.groupVersion(p.substring(OpenApiV3.ROOT_PATH.length() + 1))
+                .map(d -> openApiResponse(d, ifNoneMatch))
+                .orElseGet(() -> notFound(accept));
+    }
+
+    private HttpResponse document(String p, HttpRequest request, String accept) {
         String ifNoneMatch = request.getHeader("If-None-Match").map(h -> h.value()).orElse(null);
         if (p.equals("/version")) {
             return Encoder.json(200, version, Negotiation.Format.JSON, false, List.of());
@@ -102,14 +134,6 @@ public final class DocumentHandler {
         }
         if (p.startsWith("/api/") || p.startsWith("/apis/")) {
             return groupDocument(p, ifNoneMatch).orElseGet(() -> notFound(accept));
-        }
-        if (p.equals(OpenApiV3.ROOT_PATH)) {
-            return openApiResponse(openApi.root(), ifNoneMatch);
-        }
-        if (p.startsWith(OpenApiV3.ROOT_PATH + "/")) {
-            return openApi.groupVersion(p.substring(OpenApiV3.ROOT_PATH.length() + 1))
-                    .map(d -> openApiResponse(d, ifNoneMatch))
-                    .orElseGet(() -> notFound(accept));
         }
         return notFound(accept);
     }

@@ -98,7 +98,15 @@ public final class ApiServer implements AutoCloseable {
             TokenIssuer tokenIssuer)
             throws Exception {
         DataDirectory.prepare(settings.dataDir());
-        ApiServerSettings.Resolved resolved = settings.resolve();
+        StartTask<Pki.Material> pki =
+                StartTask.start("kubepekko-pki", () -> SecureListener.pki(settings));
+        ApiServerSettings.Resolved resolved;
+        try {
+            resolved = settings.resolve();
+        } catch (Exception | Error e) {
+            pki.awaitEnd();
+            throw e;
+        }
         Config systemConfig = resolved.config();
         if (BootSteps.storageJoins(resolved)) {
             // The storage decides whether this server forms the cluster or joins it (ClusterJoin),
@@ -107,13 +115,21 @@ public final class ApiServer implements AutoCloseable {
                     systemConfig.withValue(
                             ClusterJoin.SEED_NODES, ConfigValueFactory.fromIterable(List.of()));
         }
-        ActorSystem<Void> system =
-                ActorSystem.create(Behaviors.empty(), ApiServerSettings.SYSTEM_NAME, systemConfig);
+        ActorSystem<Void> system;
+        try {
+            system =
+                    ActorSystem.create(
+                            Behaviors.empty(), ApiServerSettings.SYSTEM_NAME, systemConfig);
+        } catch (Exception | Error e) {
+            pki.awaitEnd();
+            throw e;
+        }
         try {
             return ServerBoot.boot(
-                    settings, resolved, system, environment, accessReviews, tokenIssuer);
+                    settings, resolved, system, environment, accessReviews, tokenIssuer, pki);
         } catch (Exception | Error e) {
             system.terminate();
+            pki.awaitEnd();
             throw e;
         }
     }

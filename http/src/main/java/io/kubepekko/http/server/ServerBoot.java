@@ -15,6 +15,7 @@ import io.kubepekko.api.auth.serviceaccount.OpenIdMetadata;
 import io.kubepekko.api.definition.Registry;
 import io.kubepekko.api.kinds.ServiceNetwork;
 import io.kubepekko.api.metrics.DeprecatedApiRequests;
+import io.kubepekko.api.openapi.OpenApiV3;
 import io.kubepekko.api.store.ObjectWrites;
 import io.kubepekko.http.audit.Auditor;
 import io.kubepekko.http.metrics.ServerMetrics;
@@ -62,7 +63,8 @@ final class ServerBoot {
             ActorSystem<Void> system,
             Environment environment,
             AccessReviews accessReviews,
-            TokenIssuer tokenIssuer)
+            TokenIssuer tokenIssuer,
+            StartTask<Pki.Material> pkiTask)
             throws Exception {
         StorageSettings storage = resolved.storage();
         Config config = resolved.config();
@@ -80,6 +82,8 @@ final class ServerBoot {
 
         Duration askTimeout = config.getDuration("kubepekko.http.ask-timeout");
         Registry registry = Registry.builtin(settings.runtimeConfig());
+        StartTask<OpenApiV3> openApi =
+                StartTask.start("kubepekko-openapi", () -> OpenApiV3.of(registry));
         StorageQuota quota = BootSteps.storageQuota(config, Runtime.getRuntime().maxMemory());
         // The collections start now; the plugins read what follows their store, so they come
         // once access control is built, before this server serves a request.
@@ -112,7 +116,7 @@ final class ServerBoot {
         counted.set(controlPlane);
 
         ServerHealth health = ServerHealth.start(storage.probe(system, config), cluster);
-        Pki.Material pki = SecureListener.pki(settings);
+        Pki.Material pki = pkiTask.join();
         // Every server follows RBAC itself: it authorizes its own requests. Its informers wait
         // for the caches, so starting it here costs the start nothing.
         RbacPolicySource.Settings rbacSettings = RbacPolicySource.Settings.fromConfig(config);
@@ -169,7 +173,7 @@ final class ServerBoot {
                 new ApiHandler(
                         Materializer.matFromSystem(system),
                         resources,
-                        new DocumentHandler(registry, issuerDiscovery::get),
+                        new DocumentHandler(registry, issuerDiscovery::get, openApi.stage()),
                         livez,
                         readyz,
                         access.gate(),
@@ -198,6 +202,8 @@ final class ServerBoot {
         BootSteps.bootstrapWithRetry(controlPlane, Duration.ofSeconds(60));
         health.bootstrapped();
         BootSteps.awaitCaches(controlPlane, Duration.ofSeconds(120));
+        // Built beside the steps above; a start whose documents cannot be built fails, as before.
+        openApi.join();
         // After bootstrap, like kube-controller-manager against a serving apiserver.
         // Off only for tests of the API server's own behaviour (kube-apiserver without a
         // kube-controller-manager).
