@@ -1,7 +1,7 @@
 package io.kubepekko.api.patch;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.math.BigDecimal;
+import io.kubepekko.api.meta.GoFloats;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -63,35 +63,8 @@ final class GoFormat {
             value = Long.toString(node.asLong());
         } else {
             type = "float64";
-            value = float64(node.asDouble());
+            value = GoFloats.g(node.asDouble());
         }
         return verb == 'v' ? value : "%!s(" + type + "=" + value + ")";
-    }
-
-    /**
-     * Go's {@code strconv.FormatFloat(f, 'g', -1, 64)}: the shortest digits, in exponent form below
-     * 1e-4 and from 1e6.
-     */
-    static String float64(double f) {
-        if (Double.isNaN(f)) {
-            return "NaN";
-        }
-        if (Double.isInfinite(f)) {
-            return f > 0 ? "+Inf" : "-Inf";
-        }
-        if (f == 0) {
-            return 1 / f < 0 ? "-0" : "0";
-        }
-        BigDecimal d = new BigDecimal(Double.toString(Math.abs(f))).stripTrailingZeros();
-        String digits = d.unscaledValue().toString();
-        int exp = digits.length() - 1 - d.scale();
-        String sign = f < 0 ? "-" : "";
-        if (exp < -4 || exp >= 6) {
-            String mantissa =
-                    digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
-            String e = Integer.toString(Math.abs(exp));
-            return sign + mantissa + "e" + (exp < 0 ? "-" : "+") + (e.length() < 2 ? "0" + e : e);
-        }
-        return sign + d.toPlainString();
     }
 }

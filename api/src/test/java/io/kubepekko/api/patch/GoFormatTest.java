@@ -9,24 +9,6 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** Go's fmt rendering of decoded JSON, which strategic merge patch errors quote. */
 class GoFormatTest {
 
-    @ParameterizedTest(name = "{0} -> {1}")
-    @CsvSource(
-            delimiter = '|',
-            value = {
-                "1.5|1.5",
-                "-2.5|-2.5",
-                "1000000.0|1e+06",
-                "123456.0|123456",
-                "1234567.5|1.2345675e+06",
-                "0.0001|0.0001",
-                "0.00001|1e-05",
-                "1.0|1",
-                "1e300|1e+300"
-            })
-    void float64AsStrconvFormatsItShortest(double value, String go) {
-        assertEquals(go, GoFormat.float64(value));
-    }
-
     @ParameterizedTest(name = "{0}")
     @CsvSource(
             delimiter = '|',

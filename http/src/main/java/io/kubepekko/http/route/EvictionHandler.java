@@ -125,7 +125,7 @@ final class EvictionHandler {
         String manager =
                 options.fieldManager() != null
                         ? options.fieldManager()
-                        : WriteHandler.managerFromUserAgent(r.userAgent());
+                        : WriteParameters.managerFromUserAgent(r.userAgent());
         // The webhooks after the server's own plugins, as in kube: the one refusing evictions
         // (NodeRestriction) is in kube's mutating phase, ordered before its webhooks. A mutating
         // webhook's change to the Eviction is not read back: its deleteOptions are taken.
@@ -144,9 +144,7 @@ final class EvictionHandler {
                 (object, warnings) ->
                         controlPlane
                                 .evict(namespace, name, deletion, manager)
-                                .thenApply(
-                                        result ->
-                                                WriteHandler.response(result, r, warnings, null)));
+                                .thenApply(result -> WriteResponses.of(result, r, warnings, null)));
     }
 
     /**

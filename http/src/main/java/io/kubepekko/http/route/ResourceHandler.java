@@ -38,8 +38,8 @@ import org.apache.pekko.http.javadsl.model.ws.WebSocketUpgrade;
 
 /**
  * Serves the resource endpoints: resolves the type, checks scope, verb and path names, and hands
- * the request to {@link ReadHandler} (get, list, watch) or {@link WriteHandler} (the writes), or
- * serves a subresource's route.
+ * the request to {@link ReadHandler} (get, list, watch) or {@link WriteHandler} and {@link
+ * SubresourceCreateHandler} (the writes), or serves a subresource's route.
  */
 public final class ResourceHandler {
 
@@ -61,6 +61,9 @@ public final class ResourceHandler {
 
     /** create, update, patch, delete and deletecollection. */
     private final WriteHandler writes;
+
+    /** The creates through a subresource (pods/{name}/binding, bindings). */
+    private final SubresourceCreateHandler subresourceCreates;
 
     /** The reviews and the token subresource, which store nothing. */
     private final ReviewHandler reviews;
@@ -110,6 +113,7 @@ public final class ResourceHandler {
         this.deprecatedApis = metrics.deprecatedApis();
         this.reads = new ReadHandler(controlPlane, watchTimeouts, clock, metrics);
         this.writes = new WriteHandler(controlPlane, webhooks);
+        this.subresourceCreates = new SubresourceCreateHandler(controlPlane, webhooks);
         this.reviews = new ReviewHandler(controlPlane, accessReviews, tokenIssuer, clock, webhooks);
         this.evictions = new EvictionHandler(controlPlane, webhooks);
         this.deprecations = new Deprecations(controlPlane.registry(), deprecatedApis);
@@ -306,7 +310,7 @@ public final class ResourceHandler {
                     type.review() != null
                             ? reviews.review(type, r)
                             : type.forwardedCreate() != null
-                                    ? writes.forwardedCreate(type, r)
+                                    ? subresourceCreates.forwarded(type, r)
                                     : writes.create(kind, r);
             case UPDATE -> writes.update(kind, r);
             case PATCH -> writes.patch(kind, r, null, List.of(PatchType.values()));
@@ -388,7 +392,7 @@ public final class ResourceHandler {
                 throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
             }
             withPathNames(r);
-            return writes.createSubresource(type, r, creates.creation());
+            return subresourceCreates.throughSubresource(type, r, creates.creation());
         }
         SubresourceRoute.ObjectPart part = (SubresourceRoute.ObjectPart) route;
         if (!part.allows(r.info().verb())) {

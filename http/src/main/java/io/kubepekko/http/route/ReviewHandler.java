@@ -273,7 +273,7 @@ final class ReviewHandler {
         String manager =
                 options.fieldManager() != null
                         ? options.fieldManager()
-                        : WriteHandler.managerFromUserAgent(r.userAgent());
+                        : WriteParameters.managerFromUserAgent(r.userAgent());
         return new Decoded(body, d.warnings(), kind, manager, options.dryRun());
     }
 }

@@ -2,19 +2,11 @@ package io.kubepekko.http.route;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.actors.plane.ControlPlane;
-import io.kubepekko.api.GroupVersionKind;
-import io.kubepekko.api.Verb;
-import io.kubepekko.api.codec.FieldValidation;
 import io.kubepekko.api.definition.ServedKind;
 import io.kubepekko.api.meta.GoStrconv;
-import io.kubepekko.api.meta.ObjectMeta;
-import io.kubepekko.api.registry.ForwardedCreate;
 import io.kubepekko.api.registry.ResourceType;
-import io.kubepekko.api.registry.SubresourceCreate;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
-import io.kubepekko.api.store.DeleteOptionsType;
-import io.kubepekko.api.store.DeletionOptions;
 import io.kubepekko.api.store.PatchType;
 import io.kubepekko.api.store.SubresourceRoute;
 import io.kubepekko.api.store.WriteOp;
@@ -25,7 +17,6 @@ import io.kubepekko.api.watch.ReadOptions;
 import io.kubepekko.http.encoding.Encoder;
 import io.kubepekko.http.encoding.RequestBodies;
 import io.kubepekko.http.route.ResourceHandler.Request;
-import io.kubepekko.http.webhook.ServerRefusal;
 import io.kubepekko.http.webhook.WebhookAdmission;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,8 +24,9 @@ import java.util.concurrent.CompletionStage;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 
 /**
- * The writes of {@link ResourceHandler}: create, update, patch, delete and deletecollection, of an
- * object or through a subresource. Each reads its options and body, hands one {@link WriteOp} to
+ * The writes of {@link ResourceHandler}: create, update, patch, delete and deletecollection of an
+ * object, and the writes of its parts (status, scale, finalize); creates through a subresource are
+ * {@link SubresourceCreateHandler}'s. Each reads its options and body, hands one {@link WriteOp} to
  * the {@link ControlPlane} as the request's user's (whose admission the collection runs inside the
  * write, after the admission webhooks the request calls) and renders the {@link WriteResult} it
  * answers.
@@ -50,8 +42,8 @@ final class WriteHandler {
     }
 
     CompletionStage<HttpResponse> create(ServedKind kind, Request r) {
-        WriteOptions options = writeOptions(kind, r, List.of());
-        RequestBodies.Decoded d = decodeWithWarnings(kind.type(), r, options);
+        WriteOptions options = WriteParameters.writeOptions(kind, r, List.of());
+        RequestBodies.Decoded d = WriteParameters.body(kind.type(), r, options);
         // What the plugins look up live comes first, so that the write's admission reads it.
         return r.admission()
                 .prepareCreate(kind.type().groupResource(), r.info().namespace(), d.object())
@@ -64,107 +56,9 @@ final class WriteHandler {
                                         d.warnings()));
     }
 
-    /**
-     * A create of a resource without objects (bindings): the create of its subresource
-     * (pods/binding) on the object the body names.
-     */
-    CompletionStage<HttpResponse> forwardedCreate(ResourceType type, Request r) {
-        ForwardedCreate forward = type.forwardedCreate();
-        ResourceType target =
-                controlPlane
-                        .registry()
-                        .find(type.group(), type.version(), forward.resource())
-                        .orElseThrow(
-                                () ->
-                                        new IllegalStateException(
-                                                type.resource()
-                                                        + " forwards to an unserved resource"));
-        WriteOptions options = writeOptions(r, List.of());
-        RequestBodies.Decoded d = decodeWithWarnings(type, r, options);
-        String name = ObjectMeta.name(d.object());
-        // kube admits a create of bindings as one of that resource, named as the body.
-        return r.afterWebhooks(
-                webhooks.create(
-                        type,
-                        "",
-                        r.info().namespace(),
-                        name == null ? "" : name,
-                        type.gvk(),
-                        d.object(),
-                        options.dryRun(),
-                        options.fieldManager(),
-                        r.user(),
-                        ServerRefusal.dryRun(
-                                controlPlane,
-                                target,
-                                r.info().namespace(),
-                                r.user(),
-                                new WriteOp.CreateSubresource(
-                                        name == null ? "" : name,
-                                        forward.subresource(),
-                                        d.object(),
-                                        type.resource(),
-                                        options))),
-                d.warnings(),
-                (object, warnings) ->
-                        write(
-                                target,
-                                r,
-                                new WriteOp.CreateSubresource(
-                                        name == null ? "" : name,
-                                        forward.subresource(),
-                                        object,
-                                        type.resource(),
-                                        options),
-                                warnings));
-    }
-
-    /** A create through a subresource of the named object (pods/{name}/binding). */
-    CompletionStage<HttpResponse> createSubresource(
-            ResourceType type, Request r, SubresourceCreate creation) {
-        WriteOptions options = writeOptions(r, List.of());
-        RequestBodies.Decoded d =
-                RequestBodies.decode(
-                        r.contentType(), r.body(), creation.bodyKind(), options.fieldValidation());
-        return r.afterWebhooks(
-                webhooks.create(
-                        type,
-                        r.info().subresource(),
-                        r.info().namespace(),
-                        r.info().name(),
-                        creation.bodyKind(),
-                        d.object(),
-                        options.dryRun(),
-                        options.fieldManager(),
-                        r.user(),
-                        ServerRefusal.dryRun(
-                                controlPlane,
-                                type,
-                                r.info().namespace(),
-                                r.user(),
-                                new WriteOp.CreateSubresource(
-                                        r.info().name(),
-                                        r.info().subresource(),
-                                        d.object(),
-                                        null,
-                                        options))),
-                d.warnings(),
-                (object, warnings) ->
-                        write(
-                                type,
-                                r,
-                                new WriteOp.CreateSubresource(
-                                        r.info().name(),
-                                        r.info().subresource(),
-                                        object,
-                                        null,
-                                        options),
-                                warnings));
-    }
-
     CompletionStage<HttpResponse> update(ServedKind kind, Request r) {
-        WriteOptions options = writeOptions(kind, r, List.of());
-        RequestBodies.Decoded d = decodeWithWarnings(kind.type(), r, options);
+        WriteOptions options = WriteParameters.writeOptions(kind, r, List.of());
+        RequestBodies.Decoded d = WriteParameters.body(kind.type(), r, options);
         return write(
                 kind,
                 r,
@@ -199,7 +93,7 @@ final class WriteHandler {
         if (!apply && r.param("force").isPresent()) {
             leading.add(FieldError.forbidden("force", "may not be specified for non-apply patch"));
         }
-        WriteOptions options = writeOptions(kind, r, leading);
+        WriteOptions options = WriteParameters.writeOptions(kind, r, leading);
         boolean force =
                 r.param("force").filter(v -> !v.isEmpty()).map(GoStrconv::parseBool).orElse(false);
         // The collection applies the patch to the stored object (in the patch's version) and
@@ -220,7 +114,11 @@ final class WriteHandler {
     }
 
     CompletionStage<HttpResponse> delete(ServedKind kind, Request r) {
-        return write(kind, r, WriteOp.Delete.of(r.info().name(), deletionOptions(r)), List.of());
+        return write(
+                kind,
+                r,
+                WriteOp.Delete.of(r.info().name(), WriteParameters.deletionOptions(r)),
+                List.of());
     }
 
     CompletionStage<HttpResponse> deleteCollection(ServedKind kind, Request r) {
@@ -239,7 +137,7 @@ final class WriteHandler {
                         kind.storageType(),
                         r.info().namespace(),
                         listed,
-                        deletionOptions(r),
+                        WriteParameters.deletionOptions(r),
                         r.user(),
                         // Every item's webhook annotations go to the request's one audit event,
                         // as kube's: a key met again keeps its first value.
@@ -270,7 +168,7 @@ final class WriteHandler {
     /** A write of an object's part (status, scale, finalize) with a body of the part's kind. */
     CompletionStage<HttpResponse> updatePart(
             ServedKind kind, Request r, SubresourceRoute.ObjectPart part) {
-        WriteOptions options = writeOptions(kind, r, List.of());
+        WriteOptions options = WriteParameters.writeOptions(kind, r, List.of());
         ObjectNode body =
                 RequestBodies.decode(
                                 r.contentType(),
@@ -283,14 +181,6 @@ final class WriteHandler {
                 r,
                 new WriteOp.Update(r.info().name(), body, part.name(), options),
                 List.of());
-    }
-
-    /** A write to a kind served in its storage version only (bindings, pods/binding). */
-    private CompletionStage<HttpResponse> write(
-            ResourceType type, Request r, WriteOp op, List<String> decodeWarnings) {
-        return controlPlane
-                .write(type, r.info().namespace(), op, r.user())
-                .thenApply(result -> response(result, r, decodeWarnings, null));
     }
 
     /**
@@ -308,116 +198,7 @@ final class WriteHandler {
                                 warnings = new ArrayList<>(decodeWarnings);
                                 warnings.addAll(written.warnings());
                             }
-                            return response(written.result(), r, warnings, kind);
+                            return WriteResponses.of(written.result(), r, warnings, kind);
                         });
-    }
-
-    /**
-     * The one place a write's answer becomes its HTTP status and body. A refusal answers as every
-     * failed request does: a Status in the encoding negotiated for errors, not for the object, and
-     * without the decoding's warnings. Through a version stored as another ({@code kind}, null for
-     * none), the body is that version's object and a refusal names that version's resource.
-     */
-    static HttpResponse response(
-            WriteResult result, Request r, List<String> decodeWarnings, ServedKind kind) {
-        boolean converted = kind != null && !kind.isStorageVersion();
-        if (result instanceof WriteResult.Refused refused) {
-            return r.refusal(converted ? kind.refusal(refused.status()) : refused.status());
-        }
-        WriteResult.Success w = (WriteResult.Success) result;
-        int code =
-                w instanceof WriteResult.Created
-                        ? 201
-                        : w instanceof WriteResult.Accepted ? 202 : 200;
-        List<String> warnings = decodeWarnings;
-        if (!w.warnings().isEmpty()) {
-            warnings = new ArrayList<>(decodeWarnings);
-            warnings.addAll(w.warnings());
-        }
-        byte[] body = converted ? kind.responseBody(w.body()) : w.body();
-        return Encoder.json(code, body, r.format(), r.pretty(), warnings);
-    }
-
-    /**
-     * The body decoded as the already validated {@code fieldValidation} of {@code options} asks.
-     */
-    private RequestBodies.Decoded decodeWithWarnings(
-            ResourceType type, Request r, WriteOptions options) {
-        return RequestBodies.decode(
-                r.contentType(), r.body(), type.gvk(), options.fieldValidation());
-    }
-
-    /**
-     * The write's options, validated before the body is read (422 on the options kind); {@code
-     * leading} are a patch's own problems. Without {@code fieldManager} the User-Agent names the
-     * manager.
-     */
-    private static WriteOptions writeOptions(ServedKind kind, Request r, List<FieldError> leading) {
-        WriteOptions o = writeOptions(r, leading);
-        return kind.isStorageVersion() ? o : o.inVersion(kind.apiVersion());
-    }
-
-    private static WriteOptions writeOptions(Request r, List<FieldError> leading) {
-        WriteOptions o =
-                WriteOptions.parse(
-                        optionsKind(r.info().verb()),
-                        leading,
-                        r.param("fieldManager").orElse(null),
-                        values(r, "dryRun"),
-                        r.param("fieldValidation").orElse(""));
-        return o.fieldManager() != null
-                ? o
-                : new WriteOptions(
-                        o.dryRun(), managerFromUserAgent(r.userAgent()), o.fieldValidation());
-    }
-
-    /**
-     * Without {@code fieldManager}, the manager is the User-Agent up to its first "/", as
-     * kube-apiserver names it.
-     */
-    static String managerFromUserAgent(String userAgent) {
-        if (userAgent == null || userAgent.isEmpty()) {
-            return null;
-        }
-        int slash = userAgent.indexOf('/');
-        String name = slash < 0 ? userAgent : userAgent.substring(0, slash);
-        return name.length() > 128 ? name.substring(0, 128) : name;
-    }
-
-    private static String optionsKind(Verb verb) {
-        return switch (verb) {
-            case CREATE -> "CreateOptions";
-            case PATCH -> "PatchOptions";
-            default -> "UpdateOptions";
-        };
-    }
-
-    private static final GroupVersionKind DELETE_OPTIONS =
-            new GroupVersionKind("meta.k8s.io", "v1", "DeleteOptions");
-
-    /**
-     * As kube-apiserver reads them: the body when there is one, else the query. The body must
-     * declare DeleteOptions (or nothing); it is decoded against its schema leniently, as kube's
-     * delete handler uses the non-strict decoder (unknown fields are dropped).
-     */
-    private static DeletionOptions deletionOptions(Request r) {
-        if (r.body().length == 0) {
-            return DeletionOptions.fromQuery(name -> values(r, name));
-        }
-        ObjectNode body =
-                RequestBodies.decode(
-                                r.contentType(), r.body(), DELETE_OPTIONS, FieldValidation.IGNORE)
-                        .object();
-        DeleteOptionsType.check(body, r.body());
-        return DeletionOptions.fromBody(body);
-    }
-
-    /**
-     * Every value of a query parameter in the order the client sent them, as Go's query parser
-     * keeps them ({@code Query.getAll} answers them reversed): the first is the one a single-valued
-     * option takes, and a 422 lists them as sent.
-     */
-    private static List<String> values(Request r, String name) {
-        return r.query().toMultiMap().getOrDefault(name, List.of());
     }
 }

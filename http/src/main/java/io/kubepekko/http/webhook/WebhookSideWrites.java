@@ -19,22 +19,22 @@ import java.util.concurrent.CompletionStage;
 /**
  * The webhooks of the writes that are not one object's own create, update, patch or delete: each
  * item of a deletecollection, and the creates through subresources whose body is no stored object
- * (bindings, evictions, token requests). Their requests are built here; matching, calling and the
- * phases are {@link WebhookAdmission}'s. A create asks the server's own refusal ({@link
- * ServerRefusal}) first, once a webhook applies.
+ * (bindings, evictions, token requests). Their requests are built here; the phases are {@link
+ * WebhookDispatch}'s. A create asks the server's own refusal ({@link ServerRefusal}) first, once a
+ * webhook applies.
  */
 final class WebhookSideWrites {
-    private final WebhookAdmission admission;
+    private final WebhookDispatch dispatch;
 
-    WebhookSideWrites(WebhookAdmission admission) {
-        this.admission = admission;
+    WebhookSideWrites(WebhookDispatch dispatch) {
+        this.dispatch = dispatch;
     }
 
     CompletionStage<WebhookAdmission.Written> deleteItem(
             ServedKind kind, String namespace, byte[] item, WriteOp.Delete op, UserInfo user) {
         ObjectNode stored = kind.fromStorage(Json.parseTrusted(item));
         String itemNamespace = stored.path("metadata").path("namespace").asText("");
-        if (admission.index().isEmpty()) {
+        if (dispatch.index().isEmpty()) {
             return plain(kind, itemNamespace, op, user);
         }
         WebhookRequest b = WriteRequests.base(kind, namespace, op, user);
@@ -51,29 +51,23 @@ final class WebhookSideWrites {
                         stored,
                         b.dryRun(),
                         b.options());
-        List<WebhookRules.Version> versions = admission.versions(kind);
+        List<WebhookRules.Version> versions = dispatch.versions(kind);
         List<Webhook> mutating =
-                WebhookRules.candidates(admission.index().mutating(), request, versions);
+                WebhookRules.candidates(dispatch.index().mutating(), request, versions);
         List<Webhook> validating =
-                WebhookRules.candidates(admission.index().validating(), request, versions);
+                WebhookRules.candidates(dispatch.index().validating(), request, versions);
         if (mutating.isEmpty() && validating.isEmpty()) {
             return plain(kind, itemNamespace, op, user);
         }
-        return admission
-                .namespaceLabels(mutating, validating, request)
-                .thenCompose(
-                        labels ->
-                                admission
-                                        .calls(admission.kindsByVersion(kind), labels)
-                                        .admit(request, mutating, validating, versions))
+        return dispatch.admit(
+                        request, mutating, validating, versions, dispatch.kindsByVersion(kind))
                 .thenCompose(
                         admitted -> {
                             CompletionStage<WriteResult> result =
                                     admitted.refusal() != null
                                             ? CompletableFuture.<WriteResult>completedFuture(
                                                     new WriteResult.Refused(admitted.refusal()))
-                                            : admission
-                                                    .controlPlane()
+                                            : dispatch.controlPlane()
                                                     .write(
                                                             kind.storageType(),
                                                             itemNamespace,
@@ -90,8 +84,7 @@ final class WebhookSideWrites {
 
     private CompletionStage<WebhookAdmission.Written> plain(
             ServedKind kind, String namespace, WriteOp.Delete op, UserInfo user) {
-        return admission
-                .controlPlane()
+        return dispatch.controlPlane()
                 .write(kind.storageType(), namespace, op, user)
                 .thenApply(r -> new WebhookAdmission.Written(r, List.of(), List.of()));
     }
@@ -107,7 +100,7 @@ final class WebhookSideWrites {
             String fieldManager,
             UserInfo user,
             ServerRefusal first) {
-        if (admission.index().isEmpty()) {
+        if (dispatch.index().isEmpty()) {
             return CompletableFuture.completedFuture(
                     new WebhookAdmission.Body(body, null, List.of()));
         }
@@ -130,9 +123,9 @@ final class WebhookSideWrites {
                         WebhookOptions.create(dryRun, fieldManager));
         List<WebhookRules.Version> versions = List.of(new WebhookRules.Version(gvr, gvk));
         List<Webhook> mutating =
-                WebhookRules.candidates(admission.index().mutating(), request, versions);
+                WebhookRules.candidates(dispatch.index().mutating(), request, versions);
         List<Webhook> validating =
-                WebhookRules.candidates(admission.index().validating(), request, versions);
+                WebhookRules.candidates(dispatch.index().validating(), request, versions);
         if (mutating.isEmpty() && validating.isEmpty()) {
             return CompletableFuture.completedFuture(
                     new WebhookAdmission.Body(body, null, List.of()));
@@ -152,13 +145,7 @@ final class WebhookSideWrites {
             List<Webhook> mutating,
             List<Webhook> validating,
             List<WebhookRules.Version> versions) {
-        return admission
-                .namespaceLabels(mutating, validating, request)
-                .thenCompose(
-                        labels ->
-                                admission
-                                        .calls(Map.of(), labels)
-                                        .admit(request, mutating, validating, versions))
+        return dispatch.admit(request, mutating, validating, versions, Map.of())
                 .thenApply(
                         a ->
                                 new WebhookAdmission.Body(

@@ -1,6 +1,7 @@
 package io.kubepekko.api.admission.cel;
 
 import com.google.protobuf.Timestamp;
+import io.kubepekko.api.meta.GoFloats;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;

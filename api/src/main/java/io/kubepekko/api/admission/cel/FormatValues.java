@@ -6,6 +6,7 @@ import dev.cel.common.types.CelType;
 import dev.cel.common.types.SimpleType;
 import dev.cel.common.types.TypeType;
 import dev.cel.common.values.CelByteString;
+import io.kubepekko.api.meta.GoFloats;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -105,7 +106,7 @@ final class FormatValues implements FormatString.Clauses<Object> {
                     "fixed-point clause can only be used on doubles, was given "
                             + CelTypeNames.of(arg));
         }
-        return GoFloats.fixedEnUs(d, precision == null ? DEFAULT_PRECISION : precision);
+        return EnUsFloats.fixedEnUs(d, precision == null ? DEFAULT_PRECISION : precision);
     }
 
     @Override
@@ -116,7 +117,7 @@ final class FormatValues implements FormatString.Clauses<Object> {
                     "scientific clause can only be used on doubles, was given "
                             + CelTypeNames.of(arg));
         }
-        return GoFloats.scientificEnUs(d, precision == null ? DEFAULT_PRECISION : precision);
+        return EnUsFloats.scientificEnUs(d, precision == null ? DEFAULT_PRECISION : precision);
     }
 
     @Override

@@ -1,18 +1,19 @@
 package io.kubepekko.api.admission.cel;
 
+import io.kubepekko.api.meta.GoFloats;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
 
 /**
- * Doubles printed as cel-go's {@code format} prints them: Go's {@code fmt} ({@code %g} for a
- * double's own {@code %s}, {@code %.6f} inside lists and maps, {@code strconv}'s shortest {@code
- * 'f'} for a duration's seconds) and {@code golang.org/x/text/message} in en-US for the {@code %f}
- * and {@code %e} clauses (digits grouped by three with commas, {@code ∞}, and scientific notation
- * as {@code 1.052033 × 10⁰³} with narrow no-break spaces, which is what Go prints though CLDR does
- * not ask for them). Rounding is Go's: the exact binary value, ties to even.
+ * Doubles printed as cel-go's {@code format} prints its {@code %f} and {@code %e} clauses, through
+ * {@code golang.org/x/text/message} in en-US: digits grouped by three with commas, {@code ∞}, and
+ * scientific notation as {@code 1.052033 × 10⁰³} with narrow no-break spaces, which is what Go
+ * prints though CLDR does not ask for them. Rounding is Go's: the exact binary value, ties to even.
+ * Go's own {@code fmt} and {@code strconv} numbers (a double's {@code %s}, {@code %.6f} inside
+ * lists and maps, a duration's seconds) are {@link GoFloats}'.
  */
-final class GoFloats {
+final class EnUsFloats {
 
     /** x/text's en-US superscripting exponent, narrow no-break spaces around the sign. */
     private static final String TIMES_TEN = "\u202f\u00d7\u202f10";
@@ -23,56 +24,7 @@ final class GoFloats {
     };
     private static final String SUPERSCRIPT_MINUS = "\u207b";
 
-    private GoFloats() {}
-
-    /** Go's {@code fmt.Sprintf("%g", x)}: shortest digits, an exponent below 1e-4 or from 1e6. */
-    static String g(double x) {
-        if (Double.isNaN(x)) {
-            return "NaN";
-        }
-        if (Double.isInfinite(x)) {
-            return x > 0 ? "+Inf" : "-Inf";
-        }
-        String sign = negative(x) ? "-" : "";
-        if (x == 0) {
-            return sign + "0";
-        }
-        BigDecimal digits = shortest(Math.abs(x));
-        // The decimal point's position: d1.d2... times 10^exp.
-        int exp = digits.precision() - digits.scale() - 1;
-        // strconv's %g with the shortest digits: an exponent below -4 or from 6 (its "precision 6
-        // for this decision"), so 1e+06 and 1.234567e+06 but 123456.
-        if (exp < -4 || exp >= 6) {
-            String mantissa = digits.unscaledValue().toString();
-            String frac = mantissa.length() > 1 ? "." + mantissa.substring(1) : "";
-            return sign + mantissa.charAt(0) + frac + "e" + (exp < 0 ? "-" : "+") + twoDigits(exp);
-        }
-        return sign + digits.toPlainString();
-    }
-
-    /** strconv's {@code FormatFloat(x, 'f', -1, 64)}: the shortest digits, never an exponent. */
-    static String shortestPlain(double x) {
-        String sign = negative(x) ? "-" : "";
-        if (x == 0) {
-            return sign + "0";
-        }
-        return sign + shortest(Math.abs(x)).toPlainString();
-    }
-
-    /** Go's {@code fmt.Sprintf("%.6f", x)}, no grouping ({@code +Inf}, {@code NaN}). */
-    static String fixedPlain(double x, int precision) {
-        if (Double.isNaN(x)) {
-            return "NaN";
-        }
-        if (Double.isInfinite(x)) {
-            return x > 0 ? "+Inf" : "-Inf";
-        }
-        String sign = negative(x) ? "-" : "";
-        return sign
-                + new BigDecimal(Math.abs(x))
-                        .setScale(precision, RoundingMode.HALF_EVEN)
-                        .toPlainString();
-    }
+    private EnUsFloats() {}
 
     /**
      * x/text's en-US {@code %.Nf}. Its formatter keeps the minimum fraction digits in a byte and
@@ -93,7 +45,7 @@ final class GoFloats {
         BigDecimal abs = new BigDecimal(Math.abs(x));
         BigDecimal rounded;
         if (maxFrac < 0) {
-            rounded = x == 0 ? BigDecimal.ZERO : shortest(Math.abs(x));
+            rounded = x == 0 ? BigDecimal.ZERO : GoFloats.shortestDigits(Math.abs(x));
         } else {
             rounded = abs.scale() <= maxFrac ? abs : abs.setScale(maxFrac, RoundingMode.HALF_EVEN);
         }
@@ -131,7 +83,7 @@ final class GoFloats {
             BigDecimal abs = new BigDecimal(Math.abs(x));
             BigDecimal rounded =
                     maxFrac < 0
-                            ? shortest(Math.abs(x))
+                            ? GoFloats.shortestDigits(Math.abs(x))
                             : abs.round(new MathContext(maxFrac + 1, RoundingMode.HALF_EVEN))
                                     .stripTrailingZeros();
             digits = rounded.unscaledValue().toString();
@@ -155,21 +107,6 @@ final class GoFloats {
         return out.toString();
     }
 
-    /**
-     * The fewest significant digits that read back as {@code x} (positive, finite), the closest to
-     * it of that many: Go's shortest formatting. No trailing zeros (the scale may be negative).
-     */
-    private static BigDecimal shortest(double x) {
-        BigDecimal exact = new BigDecimal(x);
-        for (int p = 1; p < 17; p++) {
-            BigDecimal candidate = exact.round(new MathContext(p, RoundingMode.HALF_EVEN));
-            if (candidate.doubleValue() == x) {
-                return candidate.stripTrailingZeros();
-            }
-        }
-        return exact.round(new MathContext(17, RoundingMode.HALF_EVEN)).stripTrailingZeros();
-    }
-
     /** Trailing zeros dropped, but never a negative scale (no exponent in plain strings). */
     private static BigDecimal strip(BigDecimal d) {
         BigDecimal s = d.stripTrailingZeros();
@@ -191,10 +128,5 @@ final class GoFloats {
     private static String twoDigits(int exp) {
         String e = Integer.toString(Math.abs(exp));
         return e.length() < 2 ? "0" + e : e;
-    }
-
-    /** Go keeps the sign of negative zero. */
-    private static boolean negative(double x) {
-        return x < 0 || (x == 0 && 1 / x < 0);
     }
 }
