@@ -8,7 +8,7 @@ import java.util.Deque;
  * Whether Go's {@code regexp.Compile} takes a pattern, as cel-go's regex literal check asks. RE2J
  * reads Go's syntax, but lacks two of Go's parser limits, which this scan of the pattern applies
  * first: nested repetitions may not multiply past 1,000 copies ({@code (a{100}){100}} is Go's
- * {@code invalid repeat count}), and groups may not nest past 1,000 (Go's {@code expression nests
+ * {@code invalid repeat count}), and groups may not nest 1,000 deep (Go's {@code expression nests
  * too deeply}). It also bounds the program RE2J would build: a pattern whose estimated program
  * passes 100,000 instructions is refused, as Go refuses past about 3.3 million ({@code expression
  * too large}) — lower here because RE2J takes seconds and hundreds of megabytes for those, and a
@@ -19,7 +19,10 @@ final class GoRegex {
     /** Go's bound on a repetition's count and on nested repetitions' product. */
     private static final int MAX_REPEAT = 1000;
 
-    /** Go's bound on the parse tree's height, here on groups' nesting. */
+    /**
+     * Go's bound on the parse tree's height, here on groups' nesting: 1,000 nested groups around a
+     * literal make a tree 1,001 high. (Go's non-capturing groups add no height; here they count.)
+     */
     private static final int MAX_DEPTH = 1000;
 
     /** The largest program (in estimated instructions) compiled. */
@@ -110,7 +113,9 @@ final class GoRegex {
                         // (?flags): no group.
                         i = body;
                     } else {
-                        if (groups.size() > MAX_DEPTH) {
+                        // The new group's depth is the stack's size (the top level is 0); Go's
+                        // parse tree around a literal is one taller than its groups' nesting.
+                        if (groups.size() >= MAX_DEPTH) {
                             return false;
                         }
                         groups.push(new Group());
