@@ -1070,6 +1070,83 @@ class AdmissionWebhookIT {
     }
 
     /**
+     * kube's compile-time literal checks (cel-go's validators in kube's base environment): a
+     * duration or regex literal that would fail and a mixed-type list refuse the configuration with
+     * the compiler's errors at the literal.
+     */
+    @Test
+    void aMatchConditionWithABadLiteralIsInvalidAsKubesCompilerSays() {
+        String c = newCase();
+        String duration = "duration(\"1x\") > duration(\"0s\")";
+        String regex = "object.metadata.name.matches(\"[\")";
+        String mixed = "request.operation in [\"CREATE\", 1]";
+        Response r =
+                api.post(
+                        "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations",
+                        json(
+                                "{'apiVersion':'admissionregistration.k8s.io/v1',"
+                                        + "'kind':'ValidatingWebhookConfiguration','metadata':{'name':'"
+                                        + c
+                                        + "'},'webhooks':["
+                                        + hook(
+                                                c,
+                                                "deny.example.com",
+                                                "/deny",
+                                                conditions(
+                                                        "duration",
+                                                        duration,
+                                                        "regex",
+                                                        regex,
+                                                        "mixed",
+                                                        mixed))
+                                        + "]}"));
+        assertEquals(422, r.code(), r.text());
+        JsonNode causes = r.json().at("/details/causes");
+        assertEquals(3, causes.size(), r.text());
+        for (int i = 0; i < 3; i++) {
+            assertEquals(
+                    "webhooks[0].matchConditions[" + i + "].expression",
+                    causes.get(i).path("field").asText());
+        }
+        assertEquals(
+                "Invalid value: \"duration(\\\"1x\\\") > duration(\\\"0s\\\")\":"
+                        + " compilation failed: ERROR: <input>:1:10: invalid duration argument\n"
+                        + " | duration(\"1x\") > duration(\"0s\")\n"
+                        + " | .........^",
+                causes.get(0).path("message").asText());
+        assertTrue(
+                causes.get(1)
+                        .path("message")
+                        .asText()
+                        .endsWith(
+                                ": compilation failed: ERROR: <input>:1:30: invalid matches"
+                                        + " argument\n | "
+                                        + regex
+                                        + "\n | "
+                                        + ".".repeat(29)
+                                        + "^"),
+                r.text());
+        assertTrue(
+                causes.get(2)
+                        .path("message")
+                        .asText()
+                        .endsWith(
+                                ": compilation failed: ERROR: <input>:1:33: expected type"
+                                        + " 'string' but found 'int'\n | "
+                                        + mixed
+                                        + "\n | "
+                                        + ".".repeat(32)
+                                        + "^"),
+                r.text());
+        assertEquals(
+                404,
+                api.get(
+                                "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/"
+                                        + c)
+                        .code());
+    }
+
+    /**
      * kube's webhook audit annotations: every mutating webhook called says whether it mutated, the
      * patch of the one that did (at level Request), a webhook's own auditAnnotations under its
      * name, a call that failed open under Ignore; at level Metadata the patch is left out.

@@ -6,8 +6,10 @@ import com.google.common.collect.ImmutableSet;
 import dev.cel.bundle.Cel;
 import dev.cel.bundle.CelFactory;
 import dev.cel.common.CelAbstractSyntaxTree;
+import dev.cel.common.CelIssue;
 import dev.cel.common.CelOptions;
 import dev.cel.common.CelValidationResult;
+import dev.cel.common.navigation.CelNavigableAst;
 import dev.cel.common.types.CelType;
 import dev.cel.common.types.CelTypeProvider;
 import dev.cel.common.types.CelTypes;
@@ -22,8 +24,9 @@ import dev.cel.parser.CelStandardMacro;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
 import dev.cel.runtime.CelRuntimeLibrary;
-import dev.cel.validator.CelValidator;
-import dev.cel.validator.CelValidatorFactory;
+import dev.cel.validator.CelAstValidator;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -79,12 +82,24 @@ public final class AdmissionCel {
                             Map.entry("dryRun", SimpleType.BOOL),
                             Map.entry("options", SimpleType.DYN)));
 
+    /** cel-go's bound on the errors an expression's compilation reports. */
+    private static final int MAX_ERRORS = 100;
+
     private static final AdmissionCel INSTANCE = new AdmissionCel();
 
     private final Cel cel;
 
-    /** The checks kube's environment runs after type-checking (cel-go's AST validators). */
-    private final CelValidator validator;
+    /**
+     * The checks kube's environment runs after type-checking (cel-go's AST validators), in the
+     * order kube's base environment adds them.
+     */
+    private final List<CelAstValidator> validators =
+            List.of(
+                    new HomogeneousLiteralCheck(),
+                    LiteralArgCheck.durations(),
+                    LiteralArgCheck.timestamps(),
+                    LiteralArgCheck.regexes(),
+                    new FormatCallCheck());
 
     private AdmissionCel() {
         CelOptions options =
@@ -139,10 +154,6 @@ public final class AdmissionCel {
                         .addRuntimeLibraries(
                                 libraries.stream().map(CelRuntimeLibrary.class::cast).toList())
                         .build();
-        validator =
-                CelValidatorFactory.standardCelValidatorBuilder(cel)
-                        .addAstValidators(new FormatCallCheck())
-                        .build();
     }
 
     /** The one environment. */
@@ -185,9 +196,9 @@ public final class AdmissionCel {
         } catch (Exception e) {
             return new Invalid(expression, "compilation failed: " + e.getMessage());
         }
-        CelValidationResult validated = validator.validate(ast);
-        if (validated.hasError()) {
-            return new Invalid(expression, "compilation failed: " + validated.getErrorString());
+        String issues = validate(ast);
+        if (!issues.isEmpty()) {
+            return new Invalid(expression, "compilation failed: " + issues);
         }
         CelType type = ast.getResultType();
         if (!type.equals(resultType)) {
@@ -203,6 +214,32 @@ public final class AdmissionCel {
         } catch (Exception e) {
             return new Invalid(expression, "program instantiation failed: " + e.getMessage());
         }
+    }
+
+    /**
+     * The validators' errors as cel-go's {@code Issues} prints them: at most 100, sorted by
+     * position, then how many more there were. cel-java's own {@code CelValidator} would build a
+     * new environment per validator on every compile; the environment needs no result type here.
+     */
+    private String validate(CelAbstractSyntaxTree ast) {
+        CelNavigableAst navigable = CelNavigableAst.fromAst(ast);
+        CelAstValidator.IssuesFactory issues = new CelAstValidator.IssuesFactory(navigable);
+        for (CelAstValidator v : validators) {
+            v.validate(navigable, cel, issues);
+        }
+        List<CelIssue> errors = issues.getIssues();
+        if (errors.isEmpty()) {
+            return "";
+        }
+        // cel-go keeps the first 100 reported, then sorts them by position.
+        List<CelIssue> shown =
+                new ArrayList<>(errors.subList(0, Math.min(errors.size(), MAX_ERRORS)));
+        shown.sort(Comparator.comparing(CelIssue::getSourceLocation));
+        String text = CelIssue.toDisplayString(shown, ast.getSource());
+        if (errors.size() > MAX_ERRORS) {
+            text += "\n" + (errors.size() - MAX_ERRORS) + " more errors were truncated";
+        }
+        return text;
     }
 
     private static Map<String, CelType> stringFields(String... names) {
