@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -150,6 +151,33 @@ class AdmissionWebhookIT {
             case "labels" -> response = labelsPatch(uid);
             case "breakmanaged" -> response = breakManagedFields(uid);
             case "warn" -> response = answer(uid, "'allowed':true,'warnings':['careful now']");
+            case "itemwarn" ->
+                    response =
+                            answer(
+                                    uid,
+                                    "'allowed':true,'warnings':['careful now','deleting "
+                                            + review.at("/request/oldObject/metadata/name").asText()
+                                            + "']");
+            case "denywarn" ->
+                    response =
+                            answer(
+                                    uid,
+                                    "'allowed':false,'status':{'code':403,'message':'held'},"
+                                            + "'warnings':['careful now']");
+            case "bigwarn" -> {
+                JsonNode object = review.at("/request/object");
+                String name =
+                        (object.isObject() ? object : review.at("/request/oldObject"))
+                                .at("/metadata/name")
+                                .asText();
+                response =
+                        answer(
+                                uid,
+                                "'allowed':true,'warnings':['"
+                                        + name
+                                        + "x".repeat(5000)
+                                        + "','careful now']");
+            }
             case "annotate" ->
                     response = answer(uid, "'allowed':true,'auditAnnotations':{'verdict':'fine'}");
             case "item" ->
@@ -1277,6 +1305,81 @@ class AdmissionWebhookIT {
         assertTrue(
                 List.of("one", "two").contains(annotations.get("item.example.com/item")),
                 annotations.toString());
+    }
+
+    @Test
+    void aDeleteCollectionsItemsWarningsAreItsWarningHeadersOnceEach() {
+        String c = newCase();
+        configure(
+                c,
+                false,
+                hook(c, "itemwarn.example.com", "/itemwarn/" + c, "")
+                        .replace("'operations':['CREATE']", "'operations':['DELETE']"));
+        for (String name : List.of("one", "two", "three")) {
+            api.create(configMaps(c), configMap(name, "{'batch':'yes'}"));
+        }
+
+        Response r = api.delete(configMaps(c) + "?labelSelector=batch%3Dyes");
+        assertEquals(200, r.code(), r.text());
+        assertEquals(3, received.get("/itemwarn/" + c).size());
+        // Each item's webhook warns: kube's recorder adds every item's warnings to the request's
+        // response, the same text once (the items go in no order the test may rely on).
+        List<String> headers = r.headers().allValues("Warning");
+        assertEquals(4, headers.size(), headers.toString());
+        assertEquals(
+                Set.of(
+                        "299 - \"careful now\"",
+                        "299 - \"deleting one\"",
+                        "299 - \"deleting two\"",
+                        "299 - \"deleting three\""),
+                Set.copyOf(headers));
+    }
+
+    @Test
+    void aRefusalCarriesTheWarningsOfTheWebhookThatRefused() {
+        String c = newCase();
+        configure(
+                c,
+                false,
+                hook(c, "denywarn.example.com", "/denywarn/" + c, "")
+                        .replace("'operations':['CREATE']", "'operations':['DELETE']"));
+        api.create(configMaps(c), configMap("held", "{'batch':'yes'}"));
+
+        // kube's recorder writes the warnings before the answer, a refusal's too.
+        Response one = api.delete(configMaps(c) + "/held");
+        assertEquals(403, one.code(), one.text());
+        assertEquals(List.of("299 - \"careful now\""), one.headers().allValues("Warning"));
+        Response all = api.delete(configMaps(c) + "?labelSelector=batch%3Dyes");
+        assertEquals(403, all.code(), all.text());
+        assertEquals(List.of("299 - \"careful now\""), all.headers().allValues("Warning"));
+    }
+
+    @Test
+    void warningsPastKubesLimitsAreTruncatedAsKubesRecorder() {
+        String c = newCase();
+        configure(
+                c,
+                false,
+                hook(c, "bigwarn.example.com", "/bigwarn/" + c, "")
+                        .replace("'operations':['CREATE']", "'operations':['CREATE','DELETE']"));
+        // A warning of more than kube's 4096 runes: every warning is cut to 256 runes from then.
+        Response created = api.post(configMaps(c), configMap("one", "{'batch':'yes'}"));
+        assertEquals(201, created.code(), created.text());
+        assertEquals(
+                List.of("299 - \"one" + "x".repeat(253) + "\"", "299 - \"careful now\""),
+                created.headers().allValues("Warning"));
+        api.create(configMaps(c), configMap("two", "{'batch':'yes'}"));
+
+        Response r = api.delete(configMaps(c) + "?labelSelector=batch%3Dyes");
+        assertEquals(200, r.code(), r.text());
+        List<String> headers = r.headers().allValues("Warning");
+        assertEquals(3, headers.size(), headers.toString());
+        assertEquals(
+                Set.of(
+                        "299 - \"one" + "x".repeat(253) + "\"",
+                        "299 - \"two" + "x".repeat(253) + "\"",
+                        "299 - \"careful now\""),
+                Set.copyOf(headers));
     }
 
     /** The user kube-controller-manager's serviceaccounts controller writes as. */

@@ -10,7 +10,7 @@ import io.kubepekko.api.codec.TextFormat;
 import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.protobuf.ProtobufBodies;
 import io.kubepekko.api.status.ApiStatus;
-import io.kubepekko.api.status.FieldError;
+import io.kubepekko.api.status.WarningRecorder;
 import io.kubepekko.api.watch.ListChunk;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -57,7 +57,7 @@ public final class Encoder {
         }
         List<HttpHeader> headers = new ArrayList<>();
         for (String w : warnings) {
-            headers.add(RawHeader.create("Warning", "299 - " + FieldError.quote(w)));
+            headers.add(new WarningHeader(w));
         }
         for (HttpHeader h : response.getHeaders()) {
             headers.add(h);
@@ -71,9 +71,40 @@ public final class Encoder {
         }
         List<HttpHeader> headers = new ArrayList<>();
         for (String w : warnings) {
-            headers.add(RawHeader.create("Warning", "299 - " + FieldError.quote(w)));
+            headers.add(new WarningHeader(w));
         }
         return response.addHeaders(headers);
+    }
+
+    /**
+     * {@code response} with its warnings as kube's warning recorder leaves them ({@link
+     * WarningRecorder}: the same text once, bounded in size, none a header cannot carry), where the
+     * first was. Applied once to each answer, when every warning is there.
+     */
+    public static HttpResponse recordedWarnings(HttpResponse response) {
+        List<String> texts = new ArrayList<>();
+        for (HttpHeader h : response.getHeaders()) {
+            if (h instanceof WarningHeader w) {
+                texts.add(w.text());
+            }
+        }
+        List<String> recorded = WarningRecorder.of(texts);
+        if (recorded.equals(texts)) {
+            return response;
+        }
+        List<HttpHeader> headers = new ArrayList<>();
+        boolean placed = false;
+        for (HttpHeader h : response.getHeaders()) {
+            if (!(h instanceof WarningHeader)) {
+                headers.add(h);
+            } else if (!placed) {
+                placed = true;
+                for (String text : recorded) {
+                    headers.add(new WarningHeader(text));
+                }
+            }
+        }
+        return response.withHeaders(headers);
     }
 
     /**

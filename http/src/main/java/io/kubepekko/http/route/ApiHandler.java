@@ -221,6 +221,8 @@ public final class ApiHandler implements Function<HttpRequest, CompletionStage<H
         if (!warnings.isEmpty()) {
             answer = answer.thenApply(r -> Encoder.withWarnings(r, warnings));
         }
+        // Every warning is there: bounded as kube's one recorder of the request bounds them.
+        answer = answer.thenApply(Encoder::recordedWarnings);
         return metered(answer, request, info, path, statusFormat, start);
     }
 

@@ -7,6 +7,7 @@ import io.kubepekko.api.meta.GoStrconv;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.status.FieldError;
+import io.kubepekko.api.status.WarningRecorder;
 import io.kubepekko.api.store.PatchType;
 import io.kubepekko.api.store.SubresourceRoute;
 import io.kubepekko.api.store.WriteOp;
@@ -122,7 +123,6 @@ final class WriteHandler {
     }
 
     CompletionStage<HttpResponse> deleteCollection(ServedKind kind, Request r) {
-        ResourceType type = kind.type();
         // The list options are validated as kube-apiserver does (400 malformed numbers, 422 invalid
         // combinations) before the delete options, and the parsed value is what selects the
         // objects.
@@ -132,6 +132,8 @@ final class WriteHandler {
         if (!kind.isStorageVersion()) {
             listed = listed.withFieldSelector(kind.storageFieldSelector(listed.fieldSelector()));
         }
+        // The items are deleted concurrently, each warning into the request's one recorder.
+        WarningRecorder warnings = new WarningRecorder();
         return controlPlane
                 .deleteCollection(
                         kind.storageType(),
@@ -140,29 +142,37 @@ final class WriteHandler {
                         WriteParameters.deletionOptions(r),
                         r.user(),
                         // Every item's webhook annotations go to the request's one audit event,
-                        // as kube's: a key met again keeps its first value.
+                        // as kube's: a key met again keeps its first value. Their warnings go to
+                        // the request's response, as kube's recorder's: the same text once.
                         (item, op) ->
                                 webhooks.deleteItem(kind, r.info().namespace(), item, op, r.user())
                                         .thenApply(
                                                 written -> {
                                                     r.annotate(written.annotations());
+                                                    warnings.addAll(written.warnings());
                                                     return written.result();
                                                 }))
                 .thenApply(
-                        done -> {
-                            if (done instanceof ControlPlane.CollectionDeletion.Refused refused) {
-                                return r.refusal(kind.refusal(refused.status()));
-                            }
-                            ControlPlane.ObjectList l =
-                                    ((ControlPlane.CollectionDeletion.Deleted) done).listed();
-                            return Encoder.list(
-                                    type.gvk(),
-                                    type.listKind(),
-                                    new ListChunk(l.items(), l.resourceVersion(), null, null),
-                                    kind.isStorageVersion() ? null : kind::fromStorage,
-                                    r.format(),
-                                    r.pretty());
-                        });
+                        done ->
+                                // kube's recorder writes its headers before any answer: a
+                                // refusal carries the warnings of the items admitted until then.
+                                Encoder.withWarnings(deleted(kind, r, done), warnings.texts()));
+    }
+
+    private static HttpResponse deleted(
+            ServedKind kind, Request r, ControlPlane.CollectionDeletion done) {
+        if (done instanceof ControlPlane.CollectionDeletion.Refused refused) {
+            return r.refusal(kind.refusal(refused.status()));
+        }
+        ResourceType type = kind.type();
+        ControlPlane.ObjectList l = ((ControlPlane.CollectionDeletion.Deleted) done).listed();
+        return Encoder.list(
+                type.gvk(),
+                type.listKind(),
+                new ListChunk(l.items(), l.resourceVersion(), null, null),
+                kind.isStorageVersion() ? null : kind::fromStorage,
+                r.format(),
+                r.pretty());
     }
 
     /** A write of an object's part (status, scale, finalize) with a body of the part's kind. */
@@ -193,6 +203,13 @@ final class WriteHandler {
                 .thenApply(
                         written -> {
                             r.annotate(written.annotations());
+                            if (written.result() instanceof WriteResult.Refused) {
+                                // The webhooks' warnings came before their verdict: kube's
+                                // recorder has written them when the refusal is answered.
+                                return Encoder.withWarnings(
+                                        WriteResponses.of(written.result(), r, decodeWarnings, kind),
+                                        written.warnings());
+                            }
                             List<String> warnings = decodeWarnings;
                             if (!written.warnings().isEmpty()) {
                                 warnings = new ArrayList<>(decodeWarnings);
