@@ -207,7 +207,8 @@ final class WriteHandler {
                                 // The webhooks' warnings came before their verdict: kube's
                                 // recorder has written them when the refusal is answered.
                                 return Encoder.withWarnings(
-                                        WriteResponses.of(written.result(), r, decodeWarnings, kind),
+                                        WriteResponses.of(
+                                                written.result(), r, decodeWarnings, kind),
                                         written.warnings());
                             }
                             List<String> warnings = decodeWarnings;

@@ -3,6 +3,7 @@ package io.kubepekko.api.admission.cel;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -64,12 +65,12 @@ class GoRegexTest {
     }
 
     /** Go's height limit is 1,000: 999 groups around a literal; RE2J's recursion takes them. */
-    @org.junit.jupiter.api.Test
+    @Test
     void compilesGroupsNestedUpToGosHeight() {
         assertTrue(GoRegex.compiles("(".repeat(999) + "a" + ")".repeat(999)));
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void refusesAProgramPastTheBound() {
         assertTrue(GoRegex.compiles("(?:a{1000})".repeat(90)));
         assertFalse(GoRegex.compiles("(?:a{1000})".repeat(120)));
