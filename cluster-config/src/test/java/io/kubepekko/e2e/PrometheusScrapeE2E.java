@@ -22,7 +22,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -33,8 +32,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * parser of our own that {@code MetricsIT} uses: a line it refuses (a value that is no number, a
  * broken label set, an invalid metric name or type) fails the test. It is laxer than Prometheus' Go
  * parser about a family named twice and about samples away from their family's {@code TYPE} line
- * (it reads those as families of their own, untyped), so the test refuses both itself. The test is
- * skipped with the reason when python3 or the package cannot be had.
+ * (it reads those as families of their own, untyped), so the test refuses both itself. It fails,
+ * not skips, when python3 or the package cannot be had: the proof would otherwise be silently lost.
  */
 class PrometheusScrapeE2E {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -76,7 +75,7 @@ class PrometheusScrapeE2E {
                         root,
                         Map.of(),
                         Duration.ofMinutes(5));
-        Assumptions.assumeTrue(
+        assertTrue(
                 fetched.exitCode() == 0 && !fetched.timedOut(),
                 () ->
                         "prometheus_client could not be installed (it needs apt-get and Debian's"
@@ -104,8 +103,7 @@ class PrometheusScrapeE2E {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (UncheckedIOException e) {
-            Assumptions.abort("python3 could not be run: " + e.getMessage());
-            throw e;
+            throw new AssertionError("python3 could not be run: " + e.getMessage(), e);
         }
         assertEquals(
                 0,
