@@ -1354,6 +1354,33 @@ class AdmissionWebhookIT {
         assertEquals(List.of("299 - \"careful now\""), all.headers().allValues("Warning"));
     }
 
+    /** A subresource create's refusal carries the refusing webhook's warnings too (eviction). */
+    @Test
+    void aSubresourceCreatesRefusalCarriesTheWebhooksWarnings() {
+        String c = newCase();
+        configure(
+                c,
+                false,
+                hook(c, "denywarn.example.com", "/denywarn/" + c, "")
+                        .replace("'resources':['configmaps']", "'resources':['pods/eviction']"));
+        String pods = "/api/v1/namespaces/" + c + "/pods";
+        api.create(
+                pods,
+                json(
+                        "{'apiVersion':'v1','kind':'Pod','metadata':{'name':'p'},"
+                                + "'spec':{'containers':[{'name':'c','image':'nginx:1.27'}]}}"));
+
+        Response r =
+                api.post(
+                        pods + "/p/eviction",
+                        json(
+                                "{'apiVersion':'policy/v1','kind':'Eviction',"
+                                        + "'metadata':{'name':'p'}}"));
+        assertEquals(403, r.code(), r.text());
+        assertEquals(List.of("299 - \"careful now\""), r.headers().allValues("Warning"));
+        assertEquals(200, api.get(pods + "/p").code());
+    }
+
     @Test
     void warningsPastKubesLimitsAreTruncatedAsKubesRecorder() {
         String c = newCase();

@@ -160,8 +160,8 @@ public final class ResourceHandler {
 
         /**
          * What follows the webhooks of a body: their audit annotations recorded; their refusal
-         * answers; else {@code next} goes on with the body they left and every warning (the
-         * decoding's, {@code decodeWarnings}, then theirs).
+         * answers, with their warnings; else {@code next} goes on with the body they left and every
+         * warning (the decoding's, {@code decodeWarnings}, then theirs).
          */
         CompletionStage<HttpResponse> afterWebhooks(
                 CompletionStage<WebhookAdmission.Body> admitted,
@@ -171,7 +171,10 @@ public final class ResourceHandler {
                     b -> {
                         annotate(b.annotations());
                         if (b.refusal() != null) {
-                            return CompletableFuture.completedFuture(refusal(b.refusal()));
+                            // The webhooks' warnings came before their verdict, as kube's
+                            // recorder has them.
+                            return CompletableFuture.completedFuture(
+                                    Encoder.withWarnings(refusal(b.refusal()), b.warnings()));
                         }
                         List<String> warnings = decodeWarnings;
                         if (!b.warnings().isEmpty()) {
