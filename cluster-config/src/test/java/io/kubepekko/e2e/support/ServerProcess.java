@@ -114,7 +114,8 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     /**
-     * The command line that runs the server's entry point with {@code args}, on the test classpath.
+     * The command line that runs the server's entry point with {@code args}, on the test classpath
+     * (without the tests' own classes; see {@link ServerArchive}).
      */
     public static List<String> command(String... args) {
         return command(Jit.QUICK, args);
@@ -130,8 +131,11 @@ public final class ServerProcess implements AutoCloseable {
             command.add("-XX:TieredStopAtLevel=1");
         }
         command.add("-XX:+ExitOnOutOfMemoryError"); // as cluster-config/bin/apiserver runs it
+        // Its classes mapped from the tests' class-data archive, as bin/apiserver maps its own.
+        String classpath = ServerArchive.classpath();
+        command.addAll(ServerArchive.options(classpath));
         command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
+        command.add(classpath);
         command.add(MAIN_CLASS);
         command.addAll(List.of(args));
         return command;
