@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -162,7 +163,7 @@ class KubectlAdmissionE2E {
                                 last.set(out);
                                 return out.strip().lines().toList().equals(expected);
                             });
-        } catch (org.awaitility.core.ConditionTimeoutException e) {
+        } catch (ConditionTimeoutException e) {
             throw new AssertionError(
                     "kubectl describe quota never printed\n"
                             + String.join("\n", expected)
