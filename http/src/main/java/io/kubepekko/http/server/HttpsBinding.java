@@ -24,14 +24,12 @@ import org.apache.pekko.http.scaladsl.HttpExt;
 import org.apache.pekko.japi.Pair;
 import org.apache.pekko.stream.Attributes;
 import org.apache.pekko.stream.Materializer;
-import org.apache.pekko.stream.TLSClosing;
 import org.apache.pekko.stream.TLSProtocol.SslTlsInbound;
 import org.apache.pekko.stream.TLSProtocol.SslTlsOutbound;
 import org.apache.pekko.stream.javadsl.BidiFlow;
 import org.apache.pekko.stream.javadsl.Flow;
 import org.apache.pekko.stream.javadsl.Keep;
 import org.apache.pekko.stream.javadsl.Sink;
-import org.apache.pekko.stream.javadsl.TLS;
 import org.apache.pekko.stream.javadsl.Tcp;
 import org.apache.pekko.util.ByteString;
 import org.slf4j.Logger;
@@ -172,10 +170,7 @@ final class HttpsBinding {
                 stack(InetSocketAddress remote) {
             CompletableFuture<Done> handshake = new CompletableFuture<>();
             BidiFlow<SslTlsOutbound, ByteString, ByteString, SslTlsInbound, NotUsed> tls =
-                    TLS.create(
-                            engines,
-                            session -> handshake.complete(Done.getInstance()),
-                            TLSClosing.eagerClose());
+                    FusedTls.create(engines, session -> handshake.complete(Done.getInstance()));
             BidiFlow<ByteString, ByteString, ByteString, ByteString, NotUsed> network =
                     connectionIdleTimeout().atop(HandshakeGuard.create(headerTimeout, handshake));
             return HeaderDeadline.around(handler, headerTimeout, keepAliveTimeout, handshake)
