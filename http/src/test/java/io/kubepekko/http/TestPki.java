@@ -47,14 +47,22 @@ public final class TestPki {
         }
     }
 
+    /** The shared PKI as a test server reads it from its data directory. */
+    public static Pki.Material material() {
+        try {
+            return Pki.prepare(
+                    Holder.TEMPLATE,
+                    SecureServing.generated(),
+                    ServingNames.of("", Optional.empty(), "10.0.0.1"),
+                    Clock.systemUTC());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private static SSLContext adminContext() {
         try {
-            Pki.Material pki =
-                    Pki.prepare(
-                            Holder.TEMPLATE,
-                            SecureServing.generated(),
-                            ServingNames.of("", Optional.empty(), "10.0.0.1"),
-                            Clock.systemUTC());
+            Pki.Material pki = material();
             return TlsClients.context(
                     pki.serverCa(),
                     pki.admin().orElseThrow().certificate(),

@@ -31,16 +31,18 @@ import org.apache.pekko.util.ByteString;
  * to wake), which in a profile of single-object GETs cost more than the cipher itself. Here the
  * engine is driven from the stream's own callbacks, on the connection's thread, with no hand-off.
  *
- * <p>Same shape and same behaviour as Pekko's {@code TLS} with {@code TLSClosing.eagerClose()}:
+ * <p>Pekko's {@code TLS} shape, and its behaviour with {@code TLSClosing.eagerClose()} but for a
+ * cancelled input:
  *
  * <ul>
  *   <li>{@code callback} is called with the session once the handshake has finished, before any of
  *       its application data is passed up; if it throws, the connection fails.
  *   <li>Decrypted bytes go up as {@link SessionBytes} of that session; the bytes of each {@link
  *       SendBytes} go down encrypted. Nothing else is sent down by the HTTP layer.
- *   <li>Closing is eager: when the upper layer completes its output (after a {@code Connection:
- *       close} response) or cancels its input, the server sends its {@code close_notify} and the
- *       connection ends once it is written; when the peer closes (its {@code close_notify}, or the
+ *   <li>When the upper layer completes its output (after a {@code Connection: close} response) the
+ *       server sends its {@code close_notify} and the connection ends once it is written; when it
+ *       cancels its input, nothing more is read (its last response may still be on its way down:
+ *       the cancellation can overtake it); when the peer closes (its {@code close_notify}, or the
  *       TCP connection without one) what has been decrypted is passed up and the connection ends.
  *       The server does not wait for the peer's {@code close_notify}, as Go's {@code
  *       tls.Conn.Close} does not.
@@ -121,8 +123,11 @@ final class FusedTls
         /** The peer has closed (its close_notify, or TCP without one). */
         private boolean peerClosed;
 
-        /** The layer above cancelled its input: close once what it sent is written. */
-        private boolean closeWanted;
+        /**
+         * The layer above cancelled its input: nothing more is read; the connection closes when it
+         * completes its output (its last response may still be on its way down).
+         */
+        private boolean inputUnwanted;
 
         /** The engine's outbound side is closed: only its closing records remain to write. */
         private boolean closing;
@@ -173,7 +178,7 @@ final class FusedTls
 
                         @Override
                         public void onDownstreamFinish(Throwable cause) {
-                            closeWanted = true;
+                            inputUnwanted = true;
                             pump();
                         }
                     });
@@ -217,7 +222,7 @@ final class FusedTls
                     if (toNetwork == null && wantsWrap()) {
                         progress |= wrap();
                     }
-                    if (toUser == null && !peerClosed && !closeWanted && !closing) {
+                    if (toUser == null && !peerClosed && !inputUnwanted && !closing) {
                         progress |= unwrap();
                     }
                     progress |= flush();
@@ -231,14 +236,11 @@ final class FusedTls
         }
 
         /**
-         * Closes the engine's outbound side once the layer above is done (completed its output or
-         * cancelled its input) and everything it sent is encrypted.
+         * Closes the engine's outbound side once the layer above has completed its output and
+         * everything it sent is encrypted.
          */
         private void closeOutboundWhenDrained() {
-            if (!closing
-                    && (closeWanted || isClosed(plainIn))
-                    && userPending.isEmpty()
-                    && !appIn.hasRemaining()) {
+            if (!closing && isClosed(plainIn) && userPending.isEmpty() && !appIn.hasRemaining()) {
                 closing = true;
                 engine.closeOutbound();
             }
@@ -455,7 +457,7 @@ final class FusedTls
                     && toUser == null
                     && !peerClosed
                     && !closing
-                    && !closeWanted
+                    && !inputUnwanted
                     && !hasBeenPulled(cipherIn)
                     && !isClosed(cipherIn)) {
                 pull(cipherIn);
@@ -464,7 +466,6 @@ final class FusedTls
                     && !appIn.hasRemaining()
                     && toNetwork == null
                     && !closing
-                    && !closeWanted
                     && !hasBeenPulled(plainIn)
                     && !isClosed(plainIn)) {
                 pull(plainIn);
