@@ -59,7 +59,7 @@ public final class TlsServing {
             p.setCipherSuites(CipherSuites.inGoOrder(enabled));
             p.setUseCipherSuitesOrder(true);
             engine.setSSLParameters(p);
-            return new ClosingEngine(engine);
+            return engine;
         };
     }
 

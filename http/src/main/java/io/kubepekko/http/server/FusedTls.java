@@ -97,6 +97,11 @@ final class FusedTls
     private final class Logic extends GraphStageLogic {
         private SSLEngine engine;
         private SSLSession session;
+
+        /** The session's largest record and largest record's plain bytes (asked once). */
+        private int packetSize;
+
+        private int applicationSize;
         private boolean handshakeDone;
 
         /** Encrypted bytes received and not yet decrypted (read mode). */
@@ -111,7 +116,7 @@ final class FusedTls
         /** Encryption's target (write mode, cleared for each use). */
         private ByteBuffer netOut;
 
-        /** What remains of the upper layer's last element, beyond what {@link #appIn} holds. */
+        /** What the layer above sent that {@link #appIn} does not hold yet. */
         private ByteString userPending = ByteString.emptyByteString();
 
         private ByteString toNetwork;
@@ -143,7 +148,7 @@ final class FusedTls
                         @Override
                         public void onPush() {
                             if (grab(plainIn) instanceof SendBytes send) {
-                                userPending = send.bytes();
+                                userPending = userPending.concat(send.bytes());
                             }
                             pump();
                         }
@@ -196,10 +201,12 @@ final class FusedTls
         public void preStart() {
             engine = engines.get();
             SSLSession s = engine.getSession();
-            netIn = ByteBuffer.allocate(s.getPacketBufferSize()).flip();
-            appIn = ByteBuffer.allocate(s.getApplicationBufferSize()).flip();
-            appOut = ByteBuffer.allocate(2 * s.getApplicationBufferSize());
-            netOut = ByteBuffer.allocate(RECORDS_PER_CHUNK * s.getPacketBufferSize());
+            packetSize = s.getPacketBufferSize();
+            applicationSize = s.getApplicationBufferSize();
+            netIn = ByteBuffer.allocate(packetSize).flip();
+            appIn = ByteBuffer.allocate(applicationSize).flip();
+            appOut = ByteBuffer.allocate(2 * applicationSize);
+            netOut = ByteBuffer.allocate(RECORDS_PER_CHUNK * packetSize);
             try {
                 engine.beginHandshake();
             } catch (SSLException e) {
@@ -287,7 +294,7 @@ final class FusedTls
                         hs == HandshakeStatus.NEED_WRAP
                                 || (handshakeDone
                                         && (appIn.hasRemaining() || !userPending.isEmpty()));
-                if (!more || netOut.remaining() < engine.getSession().getPacketBufferSize()) {
+                if (!more || netOut.remaining() < packetSize) {
                     break;
                 }
             }
@@ -320,9 +327,7 @@ final class FusedTls
                 progress |= r.bytesConsumed() > 0 || r.bytesProduced() > 0;
                 SSLEngineResult.Status status = r.getStatus();
                 if (status == SSLEngineResult.Status.BUFFER_UNDERFLOW) {
-                    if (netIn.limit() == netIn.capacity()) {
-                        grow();
-                    }
+                    // the rest of the record is to come: append makes room for it
                     starved = true;
                     break;
                 }
@@ -340,7 +345,7 @@ final class FusedTls
                 if (r.bytesConsumed() == 0 || hs == HandshakeStatus.NEED_WRAP) {
                     break;
                 }
-                if (appOut.remaining() < engine.getSession().getApplicationBufferSize()) {
+                if (appOut.remaining() < applicationSize) {
                     break;
                 }
             }
@@ -375,6 +380,8 @@ final class FusedTls
 
         private void handshakeFinished() {
             session = engine.getSession();
+            packetSize = Math.max(packetSize, session.getPacketBufferSize());
+            applicationSize = Math.max(applicationSize, session.getApplicationBufferSize());
             handshakeDone = true;
             callback.accept(session);
         }
@@ -462,9 +469,10 @@ final class FusedTls
                     && !isClosed(cipherIn)) {
                 pull(cipherIn);
             }
-            if (userPending.isEmpty()
-                    && !appIn.hasRemaining()
-                    && toNetwork == null
+            // While the network has not taken the last chunk, what comes from above is gathered
+            // (up to a record's worth), to go down as one record and one write: a response's head
+            // and body, say, not one each.
+            if (userPending.size() < applicationSize
                     && !closing
                     && !hasBeenPulled(plainIn)
                     && !isClosed(plainIn)) {
@@ -511,16 +519,6 @@ final class FusedTls
             }
             bytes.copyToBuffer(netIn);
             netIn.flip();
-        }
-
-        private void grow() {
-            ByteBuffer bigger =
-                    ByteBuffer.allocate(
-                            Math.max(
-                                    2 * netIn.capacity(),
-                                    engine.getSession().getPacketBufferSize()));
-            bigger.put(netIn);
-            netIn = bigger.flip();
         }
     }
 }
