@@ -46,8 +46,8 @@ public final class RemovedMembers {
 
     /**
      * Starts the actor under {@code /system} with the grace {@code
-     * kubepekko.cluster.stranded-ask-grace} of the system's configuration, telling {@code asks}
-     * (on {@code System::nanoTime}, as {@link StrandedAsks#on} makes it) of the removals.
+     * kubepekko.cluster.stranded-ask-grace} of the system's configuration, telling {@code asks} (on
+     * {@code System::nanoTime}, as {@link StrandedAsks#on} makes it) of the removals.
      */
     public static void start(ActorSystem<?> system, StrandedAsks asks) {
         system.systemActorOf(

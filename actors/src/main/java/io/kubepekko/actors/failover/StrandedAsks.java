@@ -57,7 +57,8 @@ public final class StrandedAsks {
     public record ReAsking(Duration first, Duration until) {
         public ReAsking {
             if (first.isNegative() || first.isZero()) {
-                throw new IllegalArgumentException("the re-ask interval must be positive: " + first);
+                throw new IllegalArgumentException(
+                        "the re-ask interval must be positive: " + first);
             }
         }
     }
@@ -89,8 +90,7 @@ public final class StrandedAsks {
                 System::nanoTime,
                 (delay, task) -> {
                     Cancellable scheduled =
-                            system.scheduler()
-                                    .scheduleOnce(delay, task, system.executionContext());
+                            system.scheduler().scheduleOnce(delay, task, system.executionContext());
                     return scheduled::cancel;
                 },
                 reAsking);

@@ -145,6 +145,12 @@ public final class ControlPlane {
             StorageQuota quota) {
         CommittedObjects committed =
                 EntityShards.start(system, registry, writes, environment, pools, quota);
+        StrandedAsks stranded =
+                StrandedAsks.on(
+                        system,
+                        new StrandedAsks.ReAsking(
+                                readSettings.reaskAfter(), readSettings.askTimeout()));
+        RemovedMembers.start(system, stranded);
         WatchCaches caches =
                 WatchCaches.start(
                         system,
@@ -152,14 +158,9 @@ public final class ControlPlane {
                         readSettings.cache(),
                         environment.clock(),
                         readSettings.askTimeout(),
+                        stranded,
                         journal,
                         quota);
-        StrandedAsks stranded =
-                StrandedAsks.on(
-                        system,
-                        new StrandedAsks.ReAsking(
-                                readSettings.reaskAfter(), readSettings.askTimeout()));
-        RemovedMembers.start(system, stranded);
         return new ControlPlane(
                 system, registry, readSettings, caches, committed, stranded, environment.clock());
     }
