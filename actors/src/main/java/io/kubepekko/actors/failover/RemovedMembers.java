@@ -46,16 +46,14 @@ public final class RemovedMembers {
 
     /**
      * Starts the actor under {@code /system} with the grace {@code
-     * kubepekko.cluster.stranded-ask-grace} of the system's configuration and returns the tracker
-     * the server's requests register their asks with.
+     * kubepekko.cluster.stranded-ask-grace} of the system's configuration, telling {@code asks} (on
+     * {@code System::nanoTime}, as {@link StrandedAsks#on} makes it) of the removals.
      */
-    public static StrandedAsks start(ActorSystem<?> system) {
-        StrandedAsks asks = new StrandedAsks(System::nanoTime);
+    public static void start(ActorSystem<?> system, StrandedAsks asks) {
         system.systemActorOf(
                 create(asks, grace(system.settings().config()), System::nanoTime),
                 NAME,
                 Props.empty());
-        return asks;
     }
 
     static Duration grace(Config config) {

@@ -59,11 +59,16 @@ public final class ControlPlane {
      * How reads are served.
      *
      * @param askTimeout how long a call waits for an actor's answer
+     * @param reaskAfter how long a read of an entity may stay unanswered before it is asked again
+     *     (then after twice as long, and so on until {@code askTimeout}): see {@link StrandedAsks}
      * @param cache the watch caches' behaviour
      * @param gates the server's feature gates
      */
     public record ReadSettings(
-            Duration askTimeout, WatchCache.Settings cache, FeatureGates gates) {}
+            Duration askTimeout,
+            Duration reaskAfter,
+            WatchCache.Settings cache,
+            FeatureGates gates) {}
 
     private final ActorSystem<?> system;
     private final Registry registry;
@@ -140,6 +145,12 @@ public final class ControlPlane {
             StorageQuota quota) {
         CommittedObjects committed =
                 EntityShards.start(system, registry, writes, environment, pools, quota);
+        StrandedAsks stranded =
+                StrandedAsks.on(
+                        system,
+                        new StrandedAsks.ReAsking(
+                                readSettings.reaskAfter(), readSettings.askTimeout()));
+        RemovedMembers.start(system, stranded);
         WatchCaches caches =
                 WatchCaches.start(
                         system,
@@ -147,16 +158,11 @@ public final class ControlPlane {
                         readSettings.cache(),
                         environment.clock(),
                         readSettings.askTimeout(),
+                        stranded,
                         journal,
                         quota);
         return new ControlPlane(
-                system,
-                registry,
-                readSettings,
-                caches,
-                committed,
-                RemovedMembers.start(system),
-                environment.clock());
+                system, registry, readSettings, caches, committed, stranded, environment.clock());
     }
 
     /**

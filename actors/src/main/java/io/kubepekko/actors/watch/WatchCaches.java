@@ -5,6 +5,7 @@ import io.kubepekko.actors.Futures;
 import io.kubepekko.actors.StorageQuota;
 import io.kubepekko.actors.entity.CollectionEntity;
 import io.kubepekko.actors.entity.CollectionProtocol;
+import io.kubepekko.actors.failover.StrandedAsks;
 import io.kubepekko.actors.sequencing.Revisions;
 import io.kubepekko.actors.sequencing.RevisionsProtocol;
 import io.kubepekko.api.GroupResource;
@@ -71,6 +72,7 @@ public final class WatchCaches {
             WatchCache.Settings settings,
             Clock clock,
             Duration askTimeout,
+            StrandedAsks reads,
             JournalReader journal,
             StorageQuota quota) {
         Materializer materializer = Materializer.matFromSystem(system);
@@ -91,7 +93,7 @@ public final class WatchCaches {
                                             type.groupResource().toString(),
                                             materializer));
             WatchCache.Sources sources =
-                    new CollectionSources(sharding, type, askTimeout, history, loads);
+                    new CollectionSources(sharding, type, askTimeout, reads, history, loads);
             ActorRef<WatchCache.Command> cache =
                     system.systemActorOf(
                             WatchCache.create(type, sources, settings, clock, ready, quota),
@@ -165,6 +167,7 @@ public final class WatchCaches {
             ClusterSharding sharding,
             ResourceType type,
             Duration askTimeout,
+            StrandedAsks reads,
             Optional<WatchCache.History> history,
             AsyncLimiter loads)
             implements WatchCache.Sources {
@@ -176,11 +179,16 @@ public final class WatchCaches {
 
         @Override
         public CompletionStage<WatchCache.Contents> load() {
-            return Futures.plain(
-                            sharding.entityRefFor(
-                                            Revisions.TYPE_KEY, type.groupResource().toString())
-                                    .<RevisionsProtocol.Namespaces>ask(
-                                            RevisionsProtocol.GetNamespaces::new, askTimeout))
+            // Reads: asked again when unanswered (a shard handed off meanwhile drops them).
+            return reads.read(
+                            () ->
+                                    Futures.plain(
+                                            sharding.entityRefFor(
+                                                            Revisions.TYPE_KEY,
+                                                            type.groupResource().toString())
+                                                    .<RevisionsProtocol.Namespaces>ask(
+                                                            RevisionsProtocol.GetNamespaces::new,
+                                                            askTimeout)))
                     .thenCompose(
                             namespaces -> {
                                 List<CompletableFuture<WatchCache.Contents>> parts =
@@ -226,13 +234,16 @@ public final class WatchCaches {
          */
         private CompletionStage<WatchCache.Contents> loadCollection(
                 String id, String after, List<byte[]> objects, long readVersion) {
-            return Futures.plain(
-                            sharding.entityRefFor(CollectionEntity.TYPE_KEY, id)
-                                    .<CollectionProtocol.Items>ask(
-                                            r ->
-                                                    new CollectionProtocol.ListObjects(
-                                                            after, PAGE_BYTES, r),
-                                            askTimeout))
+            return reads.read(
+                            () ->
+                                    Futures.plain(
+                                            sharding.entityRefFor(CollectionEntity.TYPE_KEY, id)
+                                                    .<CollectionProtocol.Items>ask(
+                                                            r ->
+                                                                    new CollectionProtocol
+                                                                            .ListObjects(
+                                                                            after, PAGE_BYTES, r),
+                                                            askTimeout)))
                     .thenCompose(
                             page -> {
                                 objects.addAll(page.items());

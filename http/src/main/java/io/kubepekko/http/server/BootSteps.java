@@ -25,6 +25,9 @@ import org.apache.pekko.cluster.typed.Cluster;
  * lease, and waiting for the cluster, the bootstrap and the caches (each with a deadline).
  */
 final class BootSteps {
+    /** The configuration key of {@link ControlPlane.ReadSettings#reaskAfter()}. */
+    static final String READ_REASK_AFTER = "kubepekko.http.read-reask-after";
+
     private BootSteps() {}
 
     /** Whether the storage arbitrates the cluster's formation: seed nodes on Cassandra. */
@@ -136,7 +139,8 @@ final class BootSteps {
                         reads.watchHistoryRetention(),
                         // EfficientWatchResumption: GA in kube 1.24, its gate removed in 1.33
                         true);
-        return new ControlPlane.ReadSettings(askTimeout, cache, gates);
+        return new ControlPlane.ReadSettings(
+                askTimeout, config.getDuration(READ_REASK_AFTER), cache, gates);
     }
 
     static void bootstrapWithRetry(ControlPlane controlPlane, Duration timeout) throws Exception {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Named.named;
 
 import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
 import io.kubepekko.api.admission.AdmissionPluginSelection;
 import io.kubepekko.api.admission.tolerations.DefaultTolerationSeconds;
 import io.kubepekko.api.alloc.Ipv4Cidr;
@@ -176,6 +177,23 @@ class ApiServerFlagsTest {
                 BootSteps.storageQuota(
                                 settings("--storage-quota-bytes=1000").resolve().config(), heap)
                         .limit());
+    }
+
+    /** A read unanswered this long is asked again (StrandedAsks): 2 s unless configured. */
+    @Test
+    void theReadReaskIntervalIsTwoSecondsUnlessConfigured() throws Exception {
+        Config config = settings().resolve().config();
+        assertEquals(
+                Duration.ofSeconds(2),
+                BootSteps.readSettings(settings(), config, Duration.ofSeconds(30)).reaskAfter());
+        assertEquals(
+                Duration.ofMillis(750),
+                BootSteps.readSettings(
+                                settings(),
+                                ConfigFactory.parseString(BootSteps.READ_REASK_AFTER + " = 750ms")
+                                        .withFallback(config),
+                                Duration.ofSeconds(30))
+                        .reaskAfter());
     }
 
     @Test
