@@ -1,12 +1,12 @@
 package io.kubepekko.http;
 
 import static io.kubepekko.http.AdmissionWebhookFixture.DEADLINE;
-import static io.kubepekko.http.AdmissionWebhookFixture.SERVICE;
-import static io.kubepekko.http.AdmissionWebhookFixture.SERVICE_NS;
 import static io.kubepekko.http.AdmissionWebhookFixture.configMap;
 import static io.kubepekko.http.AdmissionWebhookFixture.configMaps;
 import static io.kubepekko.http.AdmissionWebhookFixture.onOperations;
 import static io.kubepekko.http.AdmissionWebhookFixture.onResources;
+import static io.kubepekko.http.AdmissionWebhookServer.SERVICE;
+import static io.kubepekko.http.AdmissionWebhookServer.SERVICE_NS;
 import static io.kubepekko.http.TestApiServer.json;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
