@@ -50,9 +50,13 @@ final class AdmissionWebhookFixture implements BeforeAllCallback, AfterAllCallba
 
     @Override
     public void afterAll(ExtensionContext context) throws Exception {
-        // The webhook server first, as the API server may call it until it stops.
-        webhooks.stop();
-        api.afterAll(context);
+        // The webhook server first, as the API server may call it until it stops; the API server
+        // stops even when the webhook server never started.
+        try {
+            webhooks.stop();
+        } finally {
+            api.afterAll(context);
+        }
     }
 
     /** The reviews the webhook server received, by the path it was called at. */
