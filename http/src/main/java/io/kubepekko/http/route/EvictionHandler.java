@@ -48,7 +48,7 @@ final class EvictionHandler {
         if (r.info().verb() != Verb.CREATE) {
             throw ApiStatus.methodNotAllowed(ResourceHandler.NOT_ALLOWED).exception();
         }
-        ResourceHandler.withPathNames(r);
+        ResourcePaths.withPathNames(r);
         String namespace = r.info().namespace();
         String name = r.info().name();
         List<String> queryDryRun = r.query().toMultiMap().getOrDefault("dryRun", List.of());

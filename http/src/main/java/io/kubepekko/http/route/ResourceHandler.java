@@ -17,8 +17,6 @@ import io.kubepekko.api.protobuf.ProtobufBodies;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.store.PatchType;
-import io.kubepekko.api.store.StorageKeys;
-import io.kubepekko.api.store.SubresourceRoute;
 import io.kubepekko.http.audit.AuditHandle;
 import io.kubepekko.http.encoding.Encoder;
 import io.kubepekko.http.encoding.Negotiation;
@@ -37,22 +35,15 @@ import org.apache.pekko.http.javadsl.model.Query;
 import org.apache.pekko.http.javadsl.model.ws.WebSocketUpgrade;
 
 /**
- * Serves the resource endpoints: resolves the type, checks scope, verb and path names, and hands
- * the request to {@link ReadHandler} (get, list, watch) or {@link WriteHandler} and {@link
- * SubresourceCreateHandler} (the writes), or serves a subresource's route.
+ * Serves the resource endpoints: resolves the type, checks scope, verb and path names ({@link
+ * ResourcePaths}), and hands the request to {@link ReadHandler} (get, list, watch), {@link
+ * WriteHandler} and {@link SubresourceCreateHandler} (the writes), {@link ReviewHandler} (the
+ * reviews), or {@link SubresourceHandler} (a subresource's path).
  */
 public final class ResourceHandler {
 
     static final String NOT_ALLOWED =
             "the server does not allow this method on the requested resource";
-
-    /** The verbs kube-apiserver routes on an object's own path ({@code .../{resource}/{name}}). */
-    private static final List<String> ITEM_VERBS =
-            List.of(
-                    Verb.GET.wireName(),
-                    Verb.UPDATE.wireName(),
-                    Verb.PATCH.wireName(),
-                    Verb.DELETE.wireName());
 
     private final ControlPlane controlPlane;
 
@@ -68,8 +59,8 @@ public final class ResourceHandler {
     /** The reviews and the token subresource, which store nothing. */
     private final ReviewHandler reviews;
 
-    /** {@code pods/{name}/eviction}. */
-    private final EvictionHandler evictions;
+    /** The requests on a subresource's path. */
+    private final SubresourceHandler subresources;
 
     /** Which requests reach a deprecated version, and what kube does about them. */
     private final DeprecatedApiRequests deprecatedApis;
@@ -115,7 +106,13 @@ public final class ResourceHandler {
         this.writes = new WriteHandler(controlPlane, webhooks);
         this.subresourceCreates = new SubresourceCreateHandler(controlPlane, webhooks);
         this.reviews = new ReviewHandler(controlPlane, accessReviews, tokenIssuer, clock, webhooks);
-        this.evictions = new EvictionHandler(controlPlane, webhooks);
+        this.subresources =
+                new SubresourceHandler(
+                        controlPlane,
+                        writes,
+                        subresourceCreates,
+                        reviews,
+                        new EvictionHandler(controlPlane, webhooks));
         this.deprecations = new Deprecations(controlPlane.registry(), deprecatedApis);
     }
 
@@ -213,30 +210,20 @@ public final class ResourceHandler {
         }
 
         Request withRepresentation(Negotiation.Representation other) {
-            return other == representation
-                    ? this
-                    : new Request(
-                            info,
-                            query,
-                            contentType,
-                            body,
-                            other,
-                            statusFormat,
-                            pretty,
-                            webSocket,
-                            userAgent,
-                            user,
-                            admission,
-                            audit);
+            return other == representation ? this : with(info, other);
         }
 
         Request withInfo(RequestInfo other) {
+            return with(other, representation);
+        }
+
+        private Request with(RequestInfo i, Negotiation.Representation r) {
             return new Request(
-                    other,
+                    i,
                     query,
                     contentType,
                     body,
-                    representation,
+                    r,
                     statusFormat,
                     pretty,
                     webSocket,
@@ -289,22 +276,12 @@ public final class ResourceHandler {
                 request.withRepresentation(
                         request.representation()
                                 .forKind(ProtobufBodies.builtin().supports(type.gvk())));
-        checkScope(type, info);
+        ResourcePaths.checkScope(type, info);
         if (info.subresource() != null) {
-            return subresource(kind, r);
+            return subresources.handle(kind, r);
         }
-        if (info.hasName() && ITEM_VERBS.stream().noneMatch(type::supports)) {
-            // kube-apiserver registers no route under a resource it only creates (bindings/{name}).
-            throw ApiStatus.pathNotFound().exception();
-        }
-        if (!type.supports(info.verb().wireName())) {
-            throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
-        }
-        boolean itemVerb = info.verb() == Verb.UPDATE || info.verb() == Verb.PATCH;
-        if ((itemVerb && !info.hasName()) || (info.verb() == Verb.CREATE && info.hasName())) {
-            throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
-        }
-        r = withPathNames(r);
+        ResourcePaths.checkVerb(type, info);
+        r = ResourcePaths.withPathNames(r);
         return switch (info.verb()) {
             case GET -> reads.get(kind, r);
             case LIST -> reads.list(kind, r);
@@ -321,122 +298,5 @@ public final class ResourceHandler {
             case DELETECOLLECTION -> writes.deleteCollection(kind, r);
             case UNSUPPORTED -> throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
         };
-    }
-
-    /**
-     * The request with its namespace and name segments checked as kube-apiserver's storage keys
-     * them: an object name may not be {@code .} or {@code ..} nor hold {@code /} or {@code %}
-     * ({@code Name parameter invalid}), an empty name segment ({@code pods//status}) names nothing,
-     * and an empty namespace segment ({@code namespaces//configmaps}) is no namespace: every
-     * namespace for a list or watch, an error otherwise. A namespace {@code .} or {@code ..} is
-     * refused with 400 too (kube-apiserver fails with 500 {@code invalid key} there).
-     */
-    static Request withPathNames(Request r) {
-        RequestInfo info = r.info();
-        String namespace = info.namespace();
-        if (namespace != null && namespace.isEmpty()) {
-            if (info.verb() != Verb.LIST && info.verb() != Verb.WATCH) {
-                throw ApiStatus.badRequest("Namespace parameter required.").exception();
-            }
-            r =
-                    r.withInfo(
-                            new RequestInfo(
-                                    info.verb(),
-                                    info.group(),
-                                    info.version(),
-                                    info.resource(),
-                                    null,
-                                    info.name(),
-                                    info.subresource(),
-                                    info.route()));
-        } else if (namespace != null) {
-            StorageKeys.checkNamespace(namespace);
-        }
-        String name = info.name();
-        if (name != null) {
-            if (name.isEmpty()) {
-                throw ApiStatus.badRequest("name must be provided").exception();
-            }
-            StorageKeys.checkName(name);
-        }
-        return r;
-    }
-
-    private static void checkScope(ResourceType type, RequestInfo info) {
-        if (!type.namespaced() && info.namespace() != null) {
-            throw ApiStatus.pathNotFound().exception();
-        }
-        if (type.namespaced() && info.namespace() == null) {
-            // Across namespaces kube-apiserver routes only list and watch, of kinds that have them.
-            if (info.hasName() || !type.supports("list")) {
-                throw ApiStatus.pathNotFound().exception();
-            }
-            if (info.verb() != Verb.LIST && info.verb() != Verb.WATCH) {
-                throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
-            }
-        }
-    }
-
-    private CompletionStage<HttpResponse> subresource(ServedKind kind, Request r) {
-        ResourceType type = kind.type();
-        SubresourceRoute route =
-                SubresourceRoute.of(type, r.info().subresource())
-                        .orElseThrow(() -> ApiStatus.pathNotFound().exception());
-        if (route instanceof SubresourceRoute.IssuesToken) {
-            return reviews.issueToken(type, r);
-        }
-        if (route instanceof SubresourceRoute.Evicts) {
-            return evictions.evict(type, r);
-        }
-        if (route instanceof SubresourceRoute.Creates creates) {
-            // Only created (kube's NamedCreater): any other method finds the POST route and is
-            // refused.
-            if (r.info().verb() != Verb.CREATE) {
-                throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
-            }
-            withPathNames(r);
-            return subresourceCreates.throughSubresource(type, r, creates.creation());
-        }
-        SubresourceRoute.ObjectPart part = (SubresourceRoute.ObjectPart) route;
-        if (!part.allows(r.info().verb())) {
-            // No route for the method (Kubernetes' FinalizeREST only updates).
-            throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
-        }
-        withPathNames(
-                r); // a subresource is never listed: the request comes back unchanged or not at all
-        return switch (r.info().verb()) {
-            case GET -> readPart(kind, r, part);
-            case UPDATE -> writes.updatePart(kind, r, part);
-            case PATCH -> writes.patch(kind, r, part.name(), part.patchTypes());
-            default -> throw ApiStatus.methodNotAllowed(NOT_ALLOWED).exception();
-        };
-    }
-
-    /**
-     * An object's part (its status, its Scale) as the client asked for it, read from the object in
-     * the served version; 404 when it is absent.
-     */
-    private CompletionStage<HttpResponse> readPart(
-            ServedKind kind, Request r, SubresourceRoute.ObjectPart part) {
-        ResourceType type = kind.type();
-        String name = r.info().name();
-        return controlPlane
-                .get(kind.storageType(), r.info().namespace(), name)
-                .thenApply(
-                        found ->
-                                found.map(obj -> partResponse(type, r, part, kind.fromStorage(obj)))
-                                        .orElseGet(
-                                                () ->
-                                                        r.refusal(
-                                                                ApiStatus.notFound(
-                                                                        type.groupResource(),
-                                                                        name))));
-    }
-
-    private static HttpResponse partResponse(
-            ResourceType type, Request r, SubresourceRoute.ObjectPart part, byte[] obj) {
-        byte[] body =
-                ReadHandler.partialObject(type, part.bodyKind().kind(), r, part.read(type, obj));
-        return Encoder.json(200, body, r.format(), r.pretty(), List.of());
     }
 }

@@ -86,7 +86,7 @@ final class ReviewHandler {
         if (r.info().verb() != Verb.CREATE) {
             throw ApiStatus.methodNotAllowed(ResourceHandler.NOT_ALLOWED).exception();
         }
-        ResourceHandler.withPathNames(r);
+        ResourcePaths.withPathNames(r);
         String namespace = r.info().namespace();
         String name = r.info().name();
         Decoded d = decode(serviceAccounts, TokenRequests.GVK, r);

@@ -4,6 +4,7 @@ import io.kubepekko.api.meta.GoFloats;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
+import java.util.function.DoubleFunction;
 
 /**
  * Doubles printed as cel-go's {@code format} prints its {@code %f} and {@code %e} clauses, through
@@ -33,19 +34,16 @@ final class EnUsFloats {
      * rounding when the 16-bit value is negative).
      */
     static String fixedEnUs(double x, long precision) {
-        if (Double.isNaN(x)) {
-            return "NaN";
-        }
-        String sign = x < 0 ? "-" : "";
-        if (Double.isInfinite(x)) {
-            return sign + "\u221e";
-        }
+        return signed(x, magnitude -> fixedMagnitude(magnitude, precision));
+    }
+
+    private static String fixedMagnitude(double magnitude, long precision) {
         int minFrac = (int) (precision & 0xff);
         int maxFrac = (short) precision;
-        BigDecimal abs = new BigDecimal(Math.abs(x));
+        BigDecimal abs = new BigDecimal(magnitude);
         BigDecimal rounded;
         if (maxFrac < 0) {
-            rounded = x == 0 ? BigDecimal.ZERO : GoFloats.shortestDigits(Math.abs(x));
+            rounded = magnitude == 0 ? BigDecimal.ZERO : GoFloats.shortestDigits(magnitude);
         } else {
             rounded = abs.scale() <= maxFrac ? abs : abs.setScale(maxFrac, RoundingMode.HALF_EVEN);
         }
@@ -57,7 +55,7 @@ final class EnUsFloats {
         int point = plain.indexOf('.');
         String integer = point < 0 ? plain : plain.substring(0, point);
         String fraction = point < 0 ? "" : plain.substring(point);
-        return sign + grouped(integer) + fraction;
+        return grouped(integer) + fraction;
     }
 
     /**
@@ -65,31 +63,28 @@ final class EnUsFloats {
      * × 10} and at least two superscript digits. Precisions wrap as {@link #fixedEnUs}.
      */
     static String scientificEnUs(double x, long precision) {
-        if (Double.isNaN(x)) {
-            return "NaN";
-        }
-        String sign = x < 0 ? "-" : "";
-        if (Double.isInfinite(x)) {
-            return sign + "\u221e";
-        }
+        return signed(x, magnitude -> scientificMagnitude(magnitude, precision));
+    }
+
+    private static String scientificMagnitude(double magnitude, long precision) {
         int minFrac = (int) (precision & 0xff);
         int maxFrac = (short) precision;
         String digits;
         int exp;
-        if (x == 0) {
+        if (magnitude == 0) {
             digits = "0";
             exp = 0;
         } else {
-            BigDecimal abs = new BigDecimal(Math.abs(x));
+            BigDecimal abs = new BigDecimal(magnitude);
             BigDecimal rounded =
                     maxFrac < 0
-                            ? GoFloats.shortestDigits(Math.abs(x))
+                            ? GoFloats.shortestDigits(magnitude)
                             : abs.round(new MathContext(maxFrac + 1, RoundingMode.HALF_EVEN))
                                     .stripTrailingZeros();
             digits = rounded.unscaledValue().toString();
             exp = rounded.precision() - rounded.scale() - 1;
         }
-        StringBuilder out = new StringBuilder(sign).append(digits.charAt(0));
+        StringBuilder out = new StringBuilder().append(digits.charAt(0));
         String fraction = digits.substring(1);
         if (fraction.length() < minFrac) {
             fraction = fraction + "0".repeat(minFrac - fraction.length());
@@ -105,6 +100,22 @@ final class EnUsFloats {
             out.append(SUPERSCRIPT_DIGITS[c - '0']);
         }
         return out.toString();
+    }
+
+    /**
+     * x/text's NaN and infinities ({@code ∞} with a minus when negative, never {@code +Inf} as Go's
+     * {@code fmt}), else the minus of a negative {@code x} before {@code magnitude}'s print of
+     * {@code |x|} (negative zero gets none).
+     */
+    private static String signed(double x, DoubleFunction<String> magnitude) {
+        if (Double.isNaN(x)) {
+            return "NaN";
+        }
+        String sign = x < 0 ? "-" : "";
+        if (Double.isInfinite(x)) {
+            return sign + "\u221e";
+        }
+        return sign + magnitude.apply(Math.abs(x));
     }
 
     /** Trailing zeros dropped, but never a negative scale (no exponent in plain strings). */
