@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -23,6 +24,7 @@ import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.cluster.Member;
 import org.apache.pekko.cluster.MemberStatus;
 import org.apache.pekko.cluster.sharding.ShardCoordinator;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
@@ -132,14 +134,13 @@ class ReadDuringHandOffIT {
                 });
     }
 
-    private static String answer(java.util.concurrent.CompletionStage<String> ask)
-            throws Exception {
+    private static String answer(CompletionStage<String> ask) throws Exception {
         return ask.toCompletableFuture().get(ASK_TIMEOUT.toSeconds() + 10, TimeUnit.SECONDS);
     }
 
     private static boolean bothUp(ActorSystem<?> system) {
         int up = 0;
-        for (org.apache.pekko.cluster.Member m : Cluster.get(system).state().getMembers()) {
+        for (Member m : Cluster.get(system).state().getMembers()) {
             if (m.status() == MemberStatus.up()) {
                 up++;
             }
