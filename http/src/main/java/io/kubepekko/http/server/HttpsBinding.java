@@ -39,12 +39,13 @@ import scala.concurrent.duration.FiniteDuration;
 
 /**
  * The secure port's TCP listener, and on each connection it accepts the layers Pekko HTTP's own
- * HTTPS binding stacks (its HTTP server layer, TLS, the connection idle timeout), with {@link
- * HandshakeGuard} between TLS and the network and {@link HeaderDeadline} between the HTTP layer and
- * the handler. Pekko's binding has no place for a stage under its TLS, which the guard needs (it
- * sees the connection's first bytes and whether the handshake has ended), so the connections are
- * assembled here from the same public parts, with the same settings ({@code pekko.http.server}:
- * backlog, socket options, max-connections, idle-timeout, and what the server layer reads).
+ * HTTPS binding stacks (its HTTP server layer, TLS, the connection idle timeout), with TLS served
+ * by {@link FusedTls} rather than Pekko's TLS actor, {@link HandshakeGuard} between TLS and the
+ * network and {@link HeaderDeadline} between the HTTP layer and the handler. Pekko's binding has no
+ * place for a stage under its TLS, which the guard needs (it sees the connection's first bytes and
+ * whether the handshake has ended), so the connections are assembled here from the same public
+ * parts, with the same settings ({@code pekko.http.server}: backlog, socket options,
+ * max-connections, idle-timeout, and what the server layer reads).
  *
  * <p>{@link #terminate} does what Pekko's {@code ServerBinding.terminate} does, with {@link
  * HeaderDeadline} as each connection's terminator: no new connections; an idle connection closes at
