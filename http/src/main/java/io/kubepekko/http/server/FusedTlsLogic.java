@@ -47,6 +47,13 @@ final class FusedTlsLogic extends GraphStageLogic {
     private int applicationSize;
     private boolean handshakeDone;
 
+    /**
+     * The engine's last handshake status was {@code NEED_WRAP} (handshake messages, a ticket or key
+     * update after it, the reply to a close): kept from each result rather than asked of the
+     * engine, whose every question takes its lock, on each turn of {@link #pump}.
+     */
+    private boolean engineWantsWrap;
+
     /** Encrypted bytes received and not yet decrypted. */
     private CipherBytes netIn;
 
@@ -158,6 +165,7 @@ final class FusedTlsLogic extends GraphStageLogic {
         netOut = ByteBuffer.allocate(RECORDS_PER_CHUNK * packetSize);
         try {
             engine.beginHandshake();
+            engineWantsWrap = engine.getHandshakeStatus() == HandshakeStatus.NEED_WRAP;
         } catch (SSLException e) {
             failStage(e);
             return;
@@ -203,10 +211,8 @@ final class FusedTlsLogic extends GraphStageLogic {
     }
 
     private boolean wantsWrap() {
-        return !engine.isOutboundDone()
-                && (closing
-                        || engine.getHandshakeStatus() == HandshakeStatus.NEED_WRAP
-                        || (handshakeDone && !plain.isEmpty()));
+        boolean something = closing || engineWantsWrap || (handshakeDone && !plain.isEmpty());
+        return something && !engine.isOutboundDone();
     }
 
     /** Encrypts into one chunk for the network; whether anything was consumed or produced. */
@@ -308,6 +314,7 @@ final class FusedTlsLogic extends GraphStageLogic {
             }
             hs = engine.getHandshakeStatus();
         }
+        engineWantsWrap = hs == HandshakeStatus.NEED_WRAP;
         return hs;
     }
 
