@@ -15,6 +15,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -99,6 +100,22 @@ final class ServerProcess implements AutoCloseable {
     static ServerProcess start(
             Path script, Path dataDir, int port, List<String> flags, Duration timeout, Path logFile)
             throws IOException, InterruptedException {
+        return start(script, dataDir, port, flags, timeout, logFile, Map.of());
+    }
+
+    /**
+     * {@link #start(Path, Path, int, List, Duration, Path)} with environment variables set for the
+     * server on top of the bench's own (e.g. {@code KUBEPEKKO_JAVA_OPTS}).
+     */
+    static ServerProcess start(
+            Path script,
+            Path dataDir,
+            int port,
+            List<String> flags,
+            Duration timeout,
+            Path logFile,
+            Map<String, String> env)
+            throws IOException, InterruptedException {
         if (!Files.isExecutable(script)) {
             throw new IOException(
                     script
@@ -117,7 +134,9 @@ final class ServerProcess implements AutoCloseable {
                                 "--bind-address",
                                 "127.0.0.1"));
         command.addAll(flags);
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(env);
+        Process process = builder.start();
         ServerProcess server = new ServerProcess(process, dataDir);
         server.logFile = logFile;
         Thread reader = new Thread(server::readLog, "apiserver-log");

@@ -91,6 +91,41 @@ class PartedSnapshotStoreTest {
         }
     }
 
+    /**
+     * {@link Lines} whose parts are cut only as the store asks for them, each after {@link
+     * #beforeEachPart} ran: what the store had stored by then.
+     */
+    record Watched(Lines lines) implements SnapshotInParts {
+        static volatile Runnable beforeEachPart = () -> {};
+
+        @Override
+        public long sizeInBytes() {
+            return lines.sizeInBytes();
+        }
+
+        @Override
+        public Iterator<?> parts(long maxBytes) {
+            Iterator<?> parts = lines.parts(maxBytes);
+            return new Iterator<Object>() {
+                @Override
+                public boolean hasNext() {
+                    return parts.hasNext();
+                }
+
+                @Override
+                public Object next() {
+                    beforeEachPart.run();
+                    return parts.next();
+                }
+            };
+        }
+
+        @Override
+        public Header header(int count) {
+            return lines.header(count);
+        }
+    }
+
     @TempDir Path dir;
     private ActorTestKit kit;
     private ActorRef store;
@@ -189,6 +224,31 @@ class PartedSnapshotStoreTest {
         SelectedSnapshot loaded = load("big").orElseThrow();
         assertEquals(7, loaded.metadata().sequenceNr());
         assertEquals(big, loaded.snapshot());
+    }
+
+    /**
+     * The store holds one part at a time: it asks for a part only once the one before is stored, so
+     * a save never has more than one part's values (and their serialized bytes) in hand.
+     */
+    @Test
+    void asksForEachPartOnlyOnceThePartBeforeIsStored() throws Exception {
+        List<Integer> storedBeforeEachPart = new ArrayList<>();
+        Watched.beforeEachPart =
+                () -> {
+                    try {
+                        storedBeforeEachPart.add(rows("watched#").size());
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                };
+        try {
+            save(store, "watched", 4, new Watched(lines(25, 100, 'w'))); // three parts
+        } finally {
+            Watched.beforeEachPart = () -> {};
+        }
+
+        assertEquals(List.of(0, 1, 2), storedBeforeEachPart);
+        assertEquals(lines(25, 100, 'w'), load("watched").orElseThrow().snapshot());
     }
 
     @Test

@@ -24,6 +24,13 @@ import org.apache.pekko.persistence.typed.EventSeq;
  */
 final class SnapshotSchedule {
 
+    /**
+     * Collections with at least this many objects log their snapshots' saves and their recoveries:
+     * those take seconds and hundreds of MB, and {@code bench/snapshot} times its heap figures by
+     * these lines.
+     */
+    static final int LOGGED_OBJECTS = 10_000;
+
     private final ActorContext<?> context;
     private final String collection;
     private final BackgroundSnapshots snapshots;
@@ -34,6 +41,9 @@ final class SnapshotSchedule {
     private int lastSnapshotObjects;
 
     private double spread;
+
+    /** Whether the save in flight was logged (its end is then logged too). */
+    private boolean savingLogged;
 
     /** Events replayed by the current recovery. */
     private long replayed;
@@ -77,6 +87,15 @@ final class SnapshotSchedule {
      * at most one.
      */
     void recovered(long sequenceNr, int objects) {
+        if (objects >= LOGGED_OBJECTS) {
+            context.getLog()
+                    .info(
+                            "{}: recovered {} objects at {} ({} events replayed)",
+                            collection,
+                            objects,
+                            sequenceNr,
+                            replayed);
+        }
         lastSnapshotSeqNr = sequenceNr - replayed;
         lastSnapshotObjects = (int) Math.max(0, objects - replayed);
     }
@@ -86,12 +105,17 @@ final class SnapshotSchedule {
      */
     void restarting() {
         snapshots.forget();
+        savingLogged = false;
         replayed = 0;
     }
 
     /** The store answered the save at {@code sequenceNr}; {@code failure} is null on success. */
     void saved(long sequenceNr, String failure) {
         snapshots.forget();
+        if (savingLogged && failure == null) {
+            context.getLog().info("{}: saved the snapshot at {}", collection, sequenceNr);
+        }
+        savingLogged = false;
         if (failure != null) {
             // Only recovery time suffers; the next snapshot is due an interval later, as if this
             // one had
@@ -112,6 +136,16 @@ final class SnapshotSchedule {
     void saveIfDue(long sequenceNr, CollectionState state) {
         if (!snapshots.saving()
                 && sequenceNr - lastSnapshotSeqNr >= spread * Math.max(1000, lastSnapshotObjects)) {
+            savingLogged = state.objects().size() >= LOGGED_OBJECTS;
+            if (savingLogged) {
+                context.getLog()
+                        .info(
+                                "{}: saving the snapshot at {} ({} objects, {} bytes)",
+                                collection,
+                                sequenceNr,
+                                state.objects().size(),
+                                state.sizeInBytes());
+            }
             snapshots.save(sequenceNr, state);
             lastSnapshotSeqNr = sequenceNr;
             lastSnapshotObjects = state.objects().size();
