@@ -2,6 +2,8 @@ package io.kubepekko.bench;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -89,9 +91,8 @@ final class ServerLogTail {
             channel.position(offset);
             BufferedReader reader =
                     new BufferedReader(
-                            new java.io.InputStreamReader(
-                                    java.nio.channels.Channels.newInputStream(channel),
-                                    StandardCharsets.UTF_8));
+                            new InputStreamReader(
+                                    Channels.newInputStream(channel), StandardCharsets.UTF_8));
             StringBuilder text = new StringBuilder();
             char[] buffer = new char[8192];
             for (int n = reader.read(buffer); n > 0; n = reader.read(buffer)) {
