@@ -48,9 +48,7 @@ final class FusedTlsLogic extends GraphStageLogic {
     private boolean handshakeDone;
 
     /**
-     * The engine's last handshake status was {@code NEED_WRAP} (handshake messages, a ticket or key
-     * update after it, the reply to a close): kept from each result rather than asked of the
-     * engine, whose every question takes its lock, on each turn of {@link #pump}.
+     * The last result's handshake status was NEED_WRAP: kept, as asking the engine takes its lock.
      */
     private boolean engineWantsWrap;
 
@@ -211,8 +209,8 @@ final class FusedTlsLogic extends GraphStageLogic {
     }
 
     private boolean wantsWrap() {
-        boolean something = closing || engineWantsWrap || (handshakeDone && !plain.isEmpty());
-        return something && !engine.isOutboundDone();
+        boolean toWrap = closing || engineWantsWrap || (handshakeDone && !plain.isEmpty());
+        return toWrap && !engine.isOutboundDone();
     }
 
     /** Encrypts into one chunk for the network; whether anything was consumed or produced. */
