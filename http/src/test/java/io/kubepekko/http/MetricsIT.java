@@ -104,6 +104,18 @@ class MetricsIT {
         get(path + "/missing").assertCode(404);
         get(path).assertCode(200);
         get("/api/v1/configmaps").assertCode(200);
+        api.call("PATCH", path + "/a?fieldManager=m")
+                .on(api.server())
+                .body(
+                        "application/apply-patch+yaml",
+                        "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"data\":{\"k\":\"v\"}}")
+                .send()
+                .assertCode(200);
+        api.call("PATCH", path + "/a")
+                .on(api.server())
+                .body("application/merge-patch+json", "{\"data\":{\"k2\":\"v\"}}")
+                .send()
+                .assertCode(200);
 
         PrometheusText after = scrape();
         String[][] cases = {
@@ -113,8 +125,10 @@ class MetricsIT {
             {"verb", "GET", "dry_run", "", "scope", "resource", "code", "404"},
             {"verb", "LIST", "dry_run", "", "scope", "namespace", "code", "200"},
             {"verb", "LIST", "dry_run", "", "scope", "cluster", "code", "200"},
+            {"verb", "APPLY", "dry_run", "", "scope", "resource", "code", "200"},
+            {"verb", "PATCH", "dry_run", "", "scope", "resource", "code", "200"},
         };
-        double[] counted = {2, 1, 2, 1, 1, 1};
+        double[] counted = {2, 1, 2, 1, 1, 1, 1, 1};
         for (int i = 0; i < cases.length; i++) {
             assertEquals(
                     counted[i],

@@ -31,7 +31,7 @@ public final class AuditHandle {
     private static final Logger log = LoggerFactory.getLogger(AuditHandle.class);
     private static final CompletionStage<Boolean> DONE = CompletableFuture.completedFuture(true);
 
-    /** Null for a request whose audit ended before it began (refused credentials). */
+    /** Null for a request not audited (level None) or whose audit ended before it began. */
     private final RequestAudit audit;
 
     private final String auditID;
@@ -54,12 +54,12 @@ public final class AuditHandle {
                 mode == AuditMode.BLOCKING_STRICT ? received : received.thenApply(stored -> true);
     }
 
-    private AuditHandle(String auditID, CompletionStage<Boolean> recorded) {
+    private AuditHandle(String auditID, CompletionStage<Boolean> ready) {
         this.audit = null;
         this.auditID = auditID;
         this.sink = AuditSink.NONE;
         this.longRunning = false;
-        this.ready = recorded.thenApply(stored -> true);
+        this.ready = ready;
     }
 
     /**
@@ -67,7 +67,12 @@ public final class AuditHandle {
      * it records nothing more.
      */
     static AuditHandle over(String auditID, CompletionStage<Boolean> recorded) {
-        return new AuditHandle(auditID, recorded);
+        return new AuditHandle(auditID, recorded.thenApply(stored -> true));
+    }
+
+    /** The handle of a request the policy does not audit (level None): it records nothing. */
+    static AuditHandle unaudited(String auditID) {
+        return new AuditHandle(auditID, DONE);
     }
 
     /** The request's audit id: kube returns it in the {@code Audit-Id} response header. */

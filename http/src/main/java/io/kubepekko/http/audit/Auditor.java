@@ -149,16 +149,38 @@ public final class Auditor implements AutoCloseable {
             String userAgent,
             Optional<String> auditIdHeader,
             boolean longRunning) {
+        return begin(
+                attrs, () -> requestURI, () -> sourceIPs, userAgent, auditIdHeader, longRunning);
+    }
+
+    /**
+     * {@link #begin(AuthorizationAttributes, String, List, String, Optional, boolean)} with the URI
+     * and source addresses worked out only when the policy audits the request: most requests of
+     * most servers are not audited, and each would otherwise build both for nothing.
+     */
+    public AuditHandle begin(
+            AuthorizationAttributes attrs,
+            Supplier<String> requestURI,
+            Supplier<List<String>> sourceIPs,
+            String userAgent,
+            Optional<String> auditIdHeader,
+            boolean longRunning) {
         RequestAuditConfig config =
-                policy.map(p -> p.evaluate(attrs)).orElse(RequestAuditConfig.NONE);
+                policy.isPresent() ? policy.get().evaluate(attrs) : RequestAuditConfig.NONE;
+        String id = auditID(auditIdHeader);
+        if (!config.audited()) {
+            return AuditHandle.unaudited(id);
+        }
         AuditRequestFacts facts =
-                facts(requestURI, sourceIPs, userAgent, auditIdHeader, longRunning);
+                new AuditRequestFacts(
+                        id,
+                        requestURI.get(),
+                        sourceIPs.get(),
+                        userAgent,
+                        clock.instant(),
+                        longRunning);
         return new AuditHandle(
-                RequestAudit.start(config, attrs, facts, clock),
-                facts.auditID(),
-                sink,
-                mode,
-                longRunning);
+                RequestAudit.start(config, attrs, facts, clock), id, sink, mode, longRunning);
     }
 
     /**
@@ -187,15 +209,24 @@ public final class Auditor implements AutoCloseable {
                         .orElse(CompletableFuture.completedFuture(true)));
     }
 
+    /** The request's audit id: the one it sent, else a new one. */
+    private String auditID(Optional<String> auditIdHeader) {
+        return auditIdHeader.filter(s -> !s.isEmpty()).orElseGet(ids);
+    }
+
     private AuditRequestFacts facts(
             String requestURI,
             List<String> sourceIPs,
             String userAgent,
             Optional<String> auditIdHeader,
             boolean longRunning) {
-        String id = auditIdHeader.filter(s -> !s.isEmpty()).orElseGet(ids);
         return new AuditRequestFacts(
-                id, requestURI, sourceIPs, userAgent, clock.instant(), longRunning);
+                auditID(auditIdHeader),
+                requestURI,
+                sourceIPs,
+                userAgent,
+                clock.instant(),
+                longRunning);
     }
 
     /** Writes what is queued and closes the log. */

@@ -26,8 +26,8 @@ import java.util.concurrent.CompletionStage;
  * the JVM's from the client library's collectors: one registry per server (tests run several in a
  * JVM), exported by {@link #scrape} in the text exposition format.
  *
- * <p>Recording is the library's lock-free counters and histograms; a request looks its series up by
- * label values (one small array), nothing else is allocated for it.
+ * <p>Recording is the library's lock-free counters and histograms; a request finds its series by
+ * its labels ({@link RequestSeries}), nothing else is allocated for it.
  */
 public final class ServerMetrics {
 
@@ -66,6 +66,7 @@ public final class ServerMetrics {
     private final Histogram sizes;
     private final Gauge longRunning;
     private final Counter watchEvents;
+    private final RequestSeries requestSeries;
 
     /** How many entities of each shard region run on this node, by region name. */
     @FunctionalInterface
@@ -204,6 +205,7 @@ public final class ServerMetrics {
                 .labelNames("region")
                 .callback(callback -> entityCounts.forEach((region, n) -> callback.call(n, region)))
                 .register(registry);
+        requestSeries = new RequestSeries(requests, durations, sizes, RequestSeries.LIMIT);
         admission = new AdmissionLatencies(registry);
         store = new StoreFigures(registry);
         JvmMetrics.builder().register(registry);
@@ -237,6 +239,7 @@ public final class ServerMetrics {
         watchEvents.clear();
         admission.reset();
         store.reset();
+        requestSeries.forget();
     }
 
     /**
@@ -245,39 +248,12 @@ public final class ServerMetrics {
      * @param responseBytes the body's size, or a negative number when it is not known (streamed)
      */
     public void served(RequestLabels l, int code, long responseBytes, long nanos) {
-        requests.labelValues(
-                        l.verb(),
-                        l.dryRun(),
-                        l.group(),
-                        l.version(),
-                        l.resource(),
-                        l.subresource(),
-                        l.scope(),
-                        RequestLabels.COMPONENT,
-                        code >= 0 && code < CODES.length ? CODES[code] : Integer.toString(code))
-                .inc();
-        durations
-                .labelValues(
-                        l.verb(),
-                        l.dryRun(),
-                        l.group(),
-                        l.version(),
-                        l.resource(),
-                        l.subresource(),
-                        l.scope(),
-                        RequestLabels.COMPONENT)
-                .observe(nanos / 1e9);
-        if (responseBytes >= 0 && l.sized()) {
-            sizes.labelValues(
-                            l.verb(),
-                            l.group(),
-                            l.version(),
-                            l.resource(),
-                            l.subresource(),
-                            l.scope(),
-                            RequestLabels.COMPONENT)
-                    .observe(responseBytes);
-        }
+        requestSeries.served(l, code, responseBytes, nanos);
+    }
+
+    /** A status code as a label value. */
+    static String code(int code) {
+        return code >= 0 && code < CODES.length ? CODES[code] : Integer.toString(code);
     }
 
     /**

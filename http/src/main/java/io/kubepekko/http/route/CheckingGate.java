@@ -75,10 +75,6 @@ public final class CheckingGate implements Gate {
         Credentials credentials =
                 new Credentials(ClientCertificates.of(request), header.bearerToken(), false);
         Authentication authentication = authenticator.authenticate(credentials);
-        String uri =
-                request.getUri().getPathString()
-                        + request.getUri().rawQueryString().map(q -> "?" + q).orElse("");
-        List<String> sourceIps = sourceIps(request, headers);
         if (!(authentication instanceof Authentication.Authenticated authenticated)) {
             if (authentication instanceof Authentication.Rejected rejected) {
                 log.debug("Unable to authenticate the request: {}", rejected.reason());
@@ -86,8 +82,8 @@ public final class CheckingGate implements Gate {
             AuditHandle failed =
                     auditor.authenticationFailed(
                             attributes(UserInfo.anonymous(), info, request, path),
-                            uri,
-                            sourceIps,
+                            uri(request),
+                            sourceIps(request, headers),
                             headers.userAgent(),
                             headers.auditId(),
                             credentials,
@@ -104,8 +100,8 @@ public final class CheckingGate implements Gate {
         AuditHandle audit =
                 auditor.begin(
                         asAuthenticated,
-                        uri,
-                        sourceIps,
+                        () -> uri(request),
+                        () -> sourceIps(request, headers),
                         headers.userAgent(),
                         headers.auditId(),
                         LongRunningRequests.check(info, path));
@@ -125,6 +121,12 @@ public final class CheckingGate implements Gate {
                     ForbiddenMessage.status(attributes, decision.reason()), audit);
         }
         return new Passage.Through(user, header.warning().stream().toList(), audit);
+    }
+
+    /** The path and query as sent. */
+    private static String uri(HttpRequest request) {
+        return request.getUri().getPathString()
+                + request.getUri().rawQueryString().map(q -> "?" + q).orElse("");
     }
 
     /** kube's source IPs: X-Forwarded-For, X-Real-Ip, then the connection's peer. */

@@ -78,7 +78,10 @@ final class RequestMetering {
                 info.subresource(),
                 info.namespace(),
                 info.name(),
-                RequestBodies.contentType(request),
+                // Read for an apply patch only: the header is taken apart again to be read.
+                request.method().value().equals("PATCH")
+                        ? RequestBodies.contentType(request)
+                        : null,
                 dryRun);
     }
 

@@ -26,6 +26,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -200,6 +202,56 @@ class AuditorTest {
         assertEquals(36, h.auditID().length());
         h.responseComplete(200, null);
         auditor.close();
+    }
+
+    @Test
+    void theUriAndAddressesAreWorkedOutOnlyForARequestThePolicyAudits() {
+        AuditLogTest.Capture out = new AuditLogTest.Capture();
+        UserInfo alice = UserInfo.of("alice", List.of("system:authenticated"));
+        AtomicInteger asked = new AtomicInteger();
+        Supplier<String> uri =
+                () -> {
+                    asked.incrementAndGet();
+                    return "/version?x=1";
+                };
+        Supplier<List<String>> ips =
+                () -> {
+                    asked.incrementAndGet();
+                    return List.of("10.0.0.9");
+                };
+        try (Auditor auditor =
+                auditor(
+                        policy("- level: None\n  nonResourceURLs: [/healthz]\n- level: Metadata\n"),
+                        out)) {
+            AuditHandle health =
+                    auditor.begin(
+                            AuthorizationAttributes.nonResource(alice, "get", "/healthz"),
+                            uri,
+                            ips,
+                            "",
+                            Optional.of("from-header"),
+                            false);
+            assertEquals(0, asked.get(), "level None: neither is built");
+            assertEquals("from-header", health.auditID());
+            assertTrue(health.ready().toCompletableFuture().join());
+            health.authorized(Decision.allow(""));
+            health.responseComplete(200, null);
+            assertFalse(health.recordsResponseBody());
+
+            auditor.begin(
+                            AuthorizationAttributes.nonResource(alice, "get", "/version"),
+                            uri,
+                            ips,
+                            "",
+                            Optional.empty(),
+                            false)
+                    .responseComplete(200, null);
+            assertEquals(2, asked.get(), "an audited request: each once");
+        }
+        assertEquals(2, out.lines.size(), "the audited request's two events only");
+        JsonNode received = parse(out.lines.get(0));
+        assertEquals("/version?x=1", received.get("requestURI").asText());
+        assertEquals("10.0.0.9", received.at("/sourceIPs/0").asText());
     }
 
     @Test

@@ -359,7 +359,14 @@ class ServerMetricsTest {
                         false,
                         1_000);
         journal.written(2, 1_000);
+        metrics.served(GET, 200, 10, 1_000_000);
         PrometheusText after = scrape();
+        assertEquals(
+                1,
+                after.value("apiserver_request_total", Map.of("code", "200", "verb", "GET")),
+                "a request after the reset is counted in a fresh series");
+        assertEquals(
+                1, after.value("apiserver_response_sizes_count", Map.of("resource", "configmaps")));
         assertEquals(
                 1,
                 after.value(
