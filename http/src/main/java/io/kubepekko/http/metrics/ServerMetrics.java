@@ -94,64 +94,9 @@ public final class ServerMetrics {
         this.deprecatedApis = deprecatedApis;
         this.storageObjects = storageObjects;
         this.shardedEntities = shardedEntities;
-        requests =
-                Counter.builder()
-                        .name("apiserver_request_total")
-                        .help(
-                                "[STABLE] Counter of apiserver requests broken out for each verb,"
-                                        + " dry run value, group, version, resource, scope,"
-                                        + " component, and HTTP response code.")
-                        .labelNames(
-                                "verb",
-                                "dry_run",
-                                "group",
-                                "version",
-                                "resource",
-                                "subresource",
-                                "scope",
-                                "component",
-                                "code")
-                        .withoutExemplars()
-                        .register(registry);
-        durations =
-                Histogram.builder()
-                        .name("apiserver_request_duration_seconds")
-                        .help(
-                                "[STABLE] Response latency distribution in seconds for each verb,"
-                                        + " dry run value, group, version, resource, subresource,"
-                                        + " scope and component.")
-                        .labelNames(
-                                "verb",
-                                "dry_run",
-                                "group",
-                                "version",
-                                "resource",
-                                "subresource",
-                                "scope",
-                                "component")
-                        .classicOnly()
-                        .classicUpperBounds(DURATION_BUCKETS)
-                        .withoutExemplars()
-                        .register(registry);
-        sizes =
-                Histogram.builder()
-                        .name("apiserver_response_sizes")
-                        .help(
-                                "[STABLE] Response size distribution in bytes for each group,"
-                                        + " version, verb, resource, subresource, scope and"
-                                        + " component.")
-                        .labelNames(
-                                "verb",
-                                "group",
-                                "version",
-                                "resource",
-                                "subresource",
-                                "scope",
-                                "component")
-                        .classicOnly()
-                        .classicUpperBounds(SIZE_BUCKETS)
-                        .withoutExemplars()
-                        .register(registry);
+        requests = requestTotal(registry);
+        durations = requestDurations(registry);
+        sizes = responseSizes(registry);
         longRunning =
                 Gauge.builder()
                         .name("apiserver_longrunning_requests")
@@ -209,6 +154,67 @@ public final class ServerMetrics {
         admission = new AdmissionLatencies(registry);
         store = new StoreFigures(registry);
         JvmMetrics.builder().register(registry);
+    }
+
+    /** kube's {@code apiserver_request_total}, registered in {@code registry}. */
+    static Counter requestTotal(PrometheusRegistry registry) {
+        return Counter.builder()
+                .name("apiserver_request_total")
+                .help(
+                        "[STABLE] Counter of apiserver requests broken out for each verb,"
+                                + " dry run value, group, version, resource, scope,"
+                                + " component, and HTTP response code.")
+                .labelNames(
+                        "verb",
+                        "dry_run",
+                        "group",
+                        "version",
+                        "resource",
+                        "subresource",
+                        "scope",
+                        "component",
+                        "code")
+                .withoutExemplars()
+                .register(registry);
+    }
+
+    /** kube's {@code apiserver_request_duration_seconds}, registered in {@code registry}. */
+    static Histogram requestDurations(PrometheusRegistry registry) {
+        return Histogram.builder()
+                .name("apiserver_request_duration_seconds")
+                .help(
+                        "[STABLE] Response latency distribution in seconds for each verb,"
+                                + " dry run value, group, version, resource, subresource,"
+                                + " scope and component.")
+                .labelNames(
+                        "verb",
+                        "dry_run",
+                        "group",
+                        "version",
+                        "resource",
+                        "subresource",
+                        "scope",
+                        "component")
+                .classicOnly()
+                .classicUpperBounds(DURATION_BUCKETS)
+                .withoutExemplars()
+                .register(registry);
+    }
+
+    /** kube's {@code apiserver_response_sizes}, registered in {@code registry}. */
+    static Histogram responseSizes(PrometheusRegistry registry) {
+        return Histogram.builder()
+                .name("apiserver_response_sizes")
+                .help(
+                        "[STABLE] Response size distribution in bytes for each group,"
+                                + " version, verb, resource, subresource, scope and"
+                                + " component.")
+                .labelNames(
+                        "verb", "group", "version", "resource", "subresource", "scope", "component")
+                .classicOnly()
+                .classicUpperBounds(SIZE_BUCKETS)
+                .withoutExemplars()
+                .register(registry);
     }
 
     /** Where the admission chain and the webhooks report their times. */

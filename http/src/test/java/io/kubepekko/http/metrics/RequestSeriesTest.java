@@ -19,50 +19,10 @@ import org.junit.jupiter.api.Test;
 /** The series kept per label values: every request counted, whatever was kept or dropped. */
 class RequestSeriesTest {
     private final PrometheusRegistry registry = new PrometheusRegistry();
-    private final Counter requests =
-            Counter.builder()
-                    .name("requests_total")
-                    .labelNames(
-                            "verb",
-                            "dry_run",
-                            "group",
-                            "version",
-                            "resource",
-                            "subresource",
-                            "scope",
-                            "component",
-                            "code")
-                    .register(registry);
-    private final Histogram durations = histogram("durations", true);
-    private final Histogram sizes = histogram("sizes", false);
+    private final Counter requests = ServerMetrics.requestTotal(registry);
+    private final Histogram durations = ServerMetrics.requestDurations(registry);
+    private final Histogram sizes = ServerMetrics.responseSizes(registry);
     private final RequestSeries series = new RequestSeries(requests, durations, sizes, 3);
-
-    private Histogram histogram(String name, boolean dryRun) {
-        List<String> labels =
-                dryRun
-                        ? List.of(
-                                "verb",
-                                "dry_run",
-                                "group",
-                                "version",
-                                "resource",
-                                "subresource",
-                                "scope",
-                                "component")
-                        : List.of(
-                                "verb",
-                                "group",
-                                "version",
-                                "resource",
-                                "subresource",
-                                "scope",
-                                "component");
-        return Histogram.builder()
-                .name(name)
-                .labelNames(labels.toArray(String[]::new))
-                .classicOnly()
-                .register(registry);
-    }
 
     private static RequestLabels get(String resource) {
         return RequestLabels.of(
@@ -87,14 +47,20 @@ class RequestSeriesTest {
         series.served(get("r0"), -1, 10, 1_000_000);
         assertTrue(series.kept() <= 3, "kept: " + series.kept());
         PrometheusText text = scrape();
-        assertEquals(3, text.value("requests_total", Map.of("resource", "r0", "code", "200")));
-        assertEquals(1, text.value("requests_total", Map.of("resource", "r0", "code", "799")));
-        assertEquals(1, text.value("requests_total", Map.of("resource", "r0", "code", "-1")));
-        assertEquals(1, text.value("requests_total", Map.of("resource", "r9", "code", "200")));
-        assertEquals(5, text.value("durations_count", Map.of("resource", "r0")));
+        assertEquals(
+                3, text.value("apiserver_request_total", Map.of("resource", "r0", "code", "200")));
+        assertEquals(
+                1, text.value("apiserver_request_total", Map.of("resource", "r0", "code", "799")));
+        assertEquals(
+                1, text.value("apiserver_request_total", Map.of("resource", "r0", "code", "-1")));
+        assertEquals(
+                1, text.value("apiserver_request_total", Map.of("resource", "r9", "code", "200")));
+        assertEquals(
+                5,
+                text.value("apiserver_request_duration_seconds_count", Map.of("resource", "r0")));
         assertEquals(
                 4,
-                text.value("sizes_count", Map.of("resource", "r0")),
+                text.value("apiserver_response_sizes_count", Map.of("resource", "r0")),
                 "a size not known is not observed");
     }
 
@@ -107,8 +73,9 @@ class RequestSeriesTest {
                 10,
                 1_000_000);
         PrometheusText text = scrape();
-        assertEquals(1, text.value("requests_total", Map.of("verb", "POST", "code", "201")));
-        assertEquals(0, text.value("sizes_count", Map.of("verb", "POST")));
+        assertEquals(
+                1, text.value("apiserver_request_total", Map.of("verb", "POST", "code", "201")));
+        assertEquals(0, text.value("apiserver_response_sizes_count", Map.of("verb", "POST")));
     }
 
     @Test
@@ -120,8 +87,11 @@ class RequestSeriesTest {
         series.forget();
         series.served(get("r0"), 200, 10, 1_000_000);
         PrometheusText text = scrape();
-        assertEquals(1, text.value("requests_total", Map.of("resource", "r0", "code", "200")));
-        assertEquals(1, text.value("durations_count", Map.of("resource", "r0")));
-        assertEquals(1, text.value("sizes_count", Map.of("resource", "r0")));
+        assertEquals(
+                1, text.value("apiserver_request_total", Map.of("resource", "r0", "code", "200")));
+        assertEquals(
+                1,
+                text.value("apiserver_request_duration_seconds_count", Map.of("resource", "r0")));
+        assertEquals(1, text.value("apiserver_response_sizes_count", Map.of("resource", "r0")));
     }
 }
