@@ -6,6 +6,7 @@ import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.auth.serviceaccount.BoundObjectIndex;
 import io.kubepekko.api.auth.serviceaccount.BoundObjects;
 import io.kubepekko.api.definition.Registry;
+import io.kubepekko.api.watch.PartialJson;
 import io.kubepekko.api.watch.WatchEvent;
 import java.util.Map;
 import org.apache.pekko.actor.typed.Behavior;
@@ -19,6 +20,8 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
  * server's watch, as in kube.
  */
 public final class BoundObjectSource {
+
+    private static final PartialJson FIELDS = PartialJson.keeping(BoundObjectIndex.FIELDS);
 
     private BoundObjectSource() {}
 
@@ -43,7 +46,8 @@ public final class BoundObjectSource {
                                                                 source,
                                                                 type,
                                                                 ctx.getSelf(),
-                                                                backoff),
+                                                                backoff,
+                                                                FIELDS::parse),
                                                         "informer-" + e.getKey()));
                     }
                     return Behaviors.receive(Informer.Event.class)

@@ -107,8 +107,8 @@ public final class DisruptionController extends AbstractBehavior<DisruptionContr
     /** Every budget by {@code namespace/name}, whole (its status is written back whole). */
     private final Map<String, ObjectNode> budgets = new HashMap<>();
 
-    /** Every pod's read fields, by namespace, then name. */
-    private final Map<String, Map<String, ObjectNode>> pods = new HashMap<>();
+    /** Every pod's read fields, by namespace, then name, kept as bytes (a few hundred each). */
+    private final CompactObjects pods = new CompactObjects();
 
     private boolean podsSynced;
     private boolean budgetsSynced;
@@ -216,16 +216,9 @@ public final class DisruptionController extends AbstractBehavior<DisruptionContr
     /** Queues the budgets that select the pod as it was and as it is. */
     private void onPodChanged(Informer.Changed c) {
         ObjectNode pod = c.object();
-        String namespace = ObjectMeta.namespace(pod);
-        Map<String, ObjectNode> inNamespace = pods.get(namespace);
-        ObjectNode before = inNamespace == null ? null : inNamespace.get(ObjectMeta.name(pod));
+        ObjectNode before = pods.get(ObjectMeta.namespace(pod), ObjectMeta.name(pod)).orElse(null);
         if (c.change() == WatchEvent.Type.DELETED) {
-            if (inNamespace != null) {
-                inNamespace.remove(ObjectMeta.name(pod));
-                if (inNamespace.isEmpty()) {
-                    pods.remove(namespace);
-                }
-            }
+            pods.remove(ObjectMeta.namespace(pod), ObjectMeta.name(pod));
         } else {
             rememberPod(pod);
         }
@@ -238,16 +231,18 @@ public final class DisruptionController extends AbstractBehavior<DisruptionContr
     }
 
     private void rememberPod(ObjectNode pod) {
-        pods.computeIfAbsent(ObjectMeta.namespace(pod), n -> new HashMap<>())
-                .put(ObjectMeta.name(pod), pod);
-        onStaleCheck(key(pod));
+        pods.put(pod);
+        staleCheck(key(pod), pod);
     }
 
     // ---------------------------------------------------------------- stale DisruptionTarget
 
     /** Resets the pod's condition if it is stale now, else looks again when it will be. */
     private Behavior<Command> onStaleCheck(String key) {
-        ObjectNode pod = pod(key);
+        return staleCheck(key, pod(key));
+    }
+
+    private Behavior<Command> staleCheck(String key, ObjectNode pod) {
         String timer = "stale-" + key;
         Optional<Duration> staleIn =
                 pod == null
@@ -293,8 +288,7 @@ public final class DisruptionController extends AbstractBehavior<DisruptionContr
 
     private ObjectNode pod(String key) {
         int slash = key.indexOf('/');
-        Map<String, ObjectNode> inNamespace = pods.get(key.substring(0, slash));
-        return inNamespace == null ? null : inNamespace.get(key.substring(slash + 1));
+        return pods.get(key.substring(0, slash), key.substring(slash + 1)).orElse(null);
     }
 
     private void drain() {
@@ -313,8 +307,7 @@ public final class DisruptionController extends AbstractBehavior<DisruptionContr
     }
 
     private List<JsonNode> podsOf(ObjectNode budget) {
-        Map<String, ObjectNode> inNamespace = pods.get(ObjectMeta.namespace(budget));
-        return inNamespace == null ? List.of() : List.copyOf(inNamespace.values());
+        return pods.inNamespace(ObjectMeta.namespace(budget));
     }
 
     /**

@@ -5,6 +5,7 @@ import io.kubepekko.actors.plane.ControlPlane;
 import io.kubepekko.api.GroupResource;
 import io.kubepekko.api.auth.node.NodeGraph;
 import io.kubepekko.api.definition.Registry;
+import io.kubepekko.api.watch.PartialJson;
 import io.kubepekko.api.watch.WatchEvent;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -43,7 +44,11 @@ public final class NodeGraphSource {
                                                                 source,
                                                                 type,
                                                                 ctx.getSelf(),
-                                                                backoff),
+                                                                backoff,
+                                                                PartialJson.keeping(
+                                                                                NodeGraph.FIELDS
+                                                                                        .get(gr))
+                                                                        ::parse),
                                                         "informer-" + gr));
                     }
                     return Behaviors.receive(Informer.Event.class)

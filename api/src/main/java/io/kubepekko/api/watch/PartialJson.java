@@ -2,6 +2,7 @@ package io.kubepekko.api.watch;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.Json;
 import java.io.IOException;
@@ -24,9 +25,11 @@ public final class PartialJson {
     }
 
     /**
-     * Keeps each dotted path (and everything below it). Paths run through objects only: an array on
-     * the way is kept whole, a scalar where an object was expected is dropped, and an object on the
-     * way that holds nothing kept is left out.
+     * Keeps each dotted path (and everything below it). A path runs through objects and through
+     * arrays of objects: of an array on the way, each object keeps the rest of the path (its other
+     * elements are dropped), so {@code spec.containers.env} keeps every container's {@code env}
+     * only. A scalar where an object was expected is dropped, and an object or array on the way
+     * that holds nothing kept is left out.
      */
     public static PartialJson keeping(Set<String> paths) {
         return new PartialJson(Paths.of(paths));
@@ -61,8 +64,13 @@ public final class PartialJson {
                 continue;
             }
             String name = p.currentName();
-            if (child.whole || value == JsonToken.START_ARRAY) {
+            if (child.whole) {
                 out.set(name, Json.MAPPER.readTree(p));
+            } else if (value == JsonToken.START_ARRAY) {
+                ArrayNode inner = readArray(p, child);
+                if (!inner.isEmpty()) {
+                    out.set(name, inner);
+                }
             } else if (value == JsonToken.START_OBJECT) {
                 ObjectNode inner = Json.MAPPER.createObjectNode();
                 readObject(p, child, inner, false);
@@ -77,6 +85,26 @@ public final class PartialJson {
         if (p.currentToken() != JsonToken.END_OBJECT) {
             throw new IllegalArgumentException("stored object is not JSON");
         }
+    }
+
+    /** Of the array {@code p} is at the start of, each object's kept parts that hold anything. */
+    private static ArrayNode readArray(JsonParser p, Paths paths) throws IOException {
+        ArrayNode out = Json.MAPPER.createArrayNode();
+        for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+            if (t == null) {
+                throw new IllegalArgumentException("stored object is not JSON");
+            }
+            if (t == JsonToken.START_OBJECT) {
+                ObjectNode element = Json.MAPPER.createObjectNode();
+                readObject(p, paths, element, false);
+                if (!element.isEmpty()) {
+                    out.add(element);
+                }
+            } else {
+                p.skipChildren();
+            }
+        }
+        return out;
     }
 
     /** The kept paths as a tree: a node is kept whole, or only the children it names. */

@@ -30,11 +30,21 @@ class PartialJsonTest {
     }
 
     @Test
-    void anArrayOnThePathIsKeptWholeAndAScalarWhereAnObjectWasExpectedIsDropped() {
-        String obj = "{'spec':{'containers':[{'name':'c','image':'i'}]},'status':'odd'}";
+    void ofAnArrayOnThePathEachObjectKeepsTheRestAndAScalarWhereAnObjectWasExpectedIsDropped() {
+        String obj =
+                "{'spec':{'containers':[{'name':'c','image':'i','env':[{'name':'A'}]},"
+                        + "{'image':'only'},'scalar',['nested'],{'name':'d'}]},'status':'odd'}";
         assertEquals(
-                "{\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]}}",
-                parsed(Set.of("spec.containers.name", "status.phase"), obj));
+                "{\"spec\":{\"containers\":[{\"name\":\"c\",\"env\":[{\"name\":\"A\"}]},{\"name\":\"d\"}]}}",
+                parsed(Set.of("spec.containers.name", "spec.containers.env", "status.phase"), obj));
+    }
+
+    @Test
+    void anArrayOnThePathWhoseObjectsHoldNothingKeptIsLeftOutAndAKeptArrayStaysWhole() {
+        String obj = "{'spec':{'volumes':[{'name':'v'}],'containers':[1,2]},'ports':[1,[2]]}";
+        assertEquals(
+                "{\"ports\":[1,[2]]}",
+                parsed(Set.of("spec.volumes.secret", "spec.containers.env", "ports"), obj));
     }
 
     @Test

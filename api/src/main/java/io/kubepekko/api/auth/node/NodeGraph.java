@@ -42,6 +42,22 @@ public final class NodeGraph {
     public static final List<GroupResource> SOURCES =
             List.of(PODS, PERSISTENT_VOLUMES, VOLUME_ATTACHMENTS, RESOURCE_SLICES);
 
+    /**
+     * The paths of each source's objects the graph reads: its feeder parses no more, so a relist of
+     * 100,000 pods never holds them whole (their status, managedFields and labels are most of
+     * them).
+     */
+    public static final Map<GroupResource, Set<String>> FIELDS =
+            Map.of(
+                    PODS,
+                    PodReferences.FIELDS,
+                    PERSISTENT_VOLUMES,
+                    Set.of("metadata.name", "spec"),
+                    VOLUME_ATTACHMENTS,
+                    Set.of("metadata.name", "spec.nodeName"),
+                    RESOURCE_SLICES,
+                    Set.of("metadata.name", "spec.nodeName"));
+
     private record PodEntry(String node, Set<ObjectRef> uses) {}
 
     private record VolumeEntry(Optional<ObjectRef> claim, Set<ObjectRef> secrets) {}

@@ -28,6 +28,18 @@ public final class BoundObjectIndex implements BoundObjects {
                     new GroupResource("", "secrets"), Kind.SECRET,
                     new GroupResource("", "nodes"), Kind.NODE);
 
+    /**
+     * The paths of an object the index reads: its informers parse no more, so a relist of 100,000
+     * pods or of large secrets never holds them whole.
+     */
+    public static final Set<String> FIELDS =
+            Set.of(
+                    "metadata.namespace",
+                    "metadata.name",
+                    "metadata.uid",
+                    "metadata.deletionTimestamp",
+                    "spec.nodeName");
+
     private final Map<Kind, Map<String, Live>> objects = new ConcurrentHashMap<>();
     private final Set<Kind> listedKinds = ConcurrentHashMap.newKeySet();
 

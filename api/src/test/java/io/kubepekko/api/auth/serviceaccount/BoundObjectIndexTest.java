@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kubepekko.api.meta.Json;
+import io.kubepekko.api.watch.PartialJson;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -88,5 +89,28 @@ class BoundObjectIndexTest {
             index.replace(kind, List.of());
         }
         assertEquals(Optional.empty(), index.readiness());
+    }
+
+    @Test
+    void anObjectsFieldsGiveTheIndexWhatTheWholeObjectGives() {
+        ObjectNode pod = object("ci", "web-0", "pod-uid");
+        ((ObjectNode) pod.get("metadata")).put("deletionTimestamp", "2026-01-02T03:04:05Z");
+        ((ObjectNode) pod.get("metadata")).putObject("labels").put("app", "web");
+        ((ObjectNode) pod.get("spec")).put("nodeName", "n1").putArray("containers").addObject();
+        pod.putObject("status").put("phase", "Running");
+        ObjectNode fields = PartialJson.keeping(BoundObjectIndex.FIELDS).parse(Json.bytes(pod));
+        BoundObjectIndex whole = new BoundObjectIndex();
+        BoundObjectIndex part = new BoundObjectIndex();
+
+        whole.put(BoundObjects.Kind.POD, pod);
+        part.put(BoundObjects.Kind.POD, fields);
+
+        assertEquals(
+                whole.find(BoundObjects.Kind.POD, "ci", "web-0"),
+                part.find(BoundObjects.Kind.POD, "ci", "web-0"));
+        assertEquals(
+                "n1", part.find(BoundObjects.Kind.POD, "ci", "web-0").orElseThrow().nodeName());
+        assertEquals(false, fields.has("status"));
+        assertEquals(false, fields.path("spec").has("containers"));
     }
 }
