@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import io.kubepekko.actors.Backoff;
 import io.kubepekko.api.definition.Registry;
+import io.kubepekko.api.meta.Json;
 import io.kubepekko.api.registry.ResourceType;
 import io.kubepekko.api.status.ApiStatus;
 import io.kubepekko.api.watch.CachedObject;
@@ -23,6 +24,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.pekko.NotUsed;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
@@ -160,5 +162,32 @@ class InformerTest {
                 assertInstanceOf(
                         Informer.Synced.class, consumer.receiveMessage(Duration.ofSeconds(5)));
         assertEquals(List.of("x"), names(synced));
+    }
+
+    @Test
+    void aListsObjectsAreParsedWhenReadNotAllAtOnceBeforeTheConsumerSeesThem() {
+        Scripted source = new Scripted();
+        source.list(10, "a", "b", "c");
+        TestProbe<Informer.Event> consumer = kit.createTestProbe();
+        AtomicInteger parses = new AtomicInteger();
+
+        kit.spawn(
+                Informer.create(
+                        source,
+                        CONFIGMAPS,
+                        consumer.getRef(),
+                        FAST,
+                        json -> {
+                            parses.incrementAndGet();
+                            return Json.parseTrusted(json);
+                        }));
+
+        Informer.Synced synced = consumer.expectMessageClass(Informer.Synced.class);
+        assertEquals(0, parses.get());
+        assertEquals(3, synced.objects().size());
+        assertEquals("b", synced.objects().get(1).at("/metadata/name").asText());
+        assertEquals(1, parses.get());
+        assertEquals(List.of("a", "b", "c"), names(synced));
+        assertEquals(4, parses.get());
     }
 }

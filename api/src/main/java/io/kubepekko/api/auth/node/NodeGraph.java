@@ -2,6 +2,7 @@ package io.kubepekko.api.auth.node;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.api.GroupResource;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -83,7 +84,7 @@ public final class NodeGraph {
      * are ignored. A pod not (yet) bound to a node relates to nothing.
      */
     public void put(GroupResource source, JsonNode object) {
-        write(() -> putLocked(source, object));
+        write(change(source, object));
     }
 
     /** Forgets a deleted object of one of the {@link #SOURCES}. */
@@ -96,12 +97,16 @@ public final class NodeGraph {
 
     /** Replaces every object of {@code source} with {@code objects}: an informer's relist. */
     public void replace(GroupResource source, Collection<? extends JsonNode> objects) {
+        // Read outside the lock: a relist of 100,000 pods would otherwise hold off every node's
+        // requests while each pod is read (an informer's list is parsed as it is iterated).
+        List<Runnable> changes = new ArrayList<>(objects.size());
+        for (JsonNode o : objects) {
+            changes.add(change(source, o));
+        }
         write(
                 () -> {
                     clearLocked(source);
-                    for (JsonNode o : objects) {
-                        putLocked(source, o);
-                    }
+                    changes.forEach(Runnable::run);
                 });
     }
 
@@ -187,26 +192,46 @@ public final class NodeGraph {
         }
     }
 
-    private void putLocked(GroupResource source, JsonNode object) {
+    /**
+     * What recording an added or changed object does to the graph, read from it now and applied
+     * under the write lock.
+     */
+    private Runnable change(GroupResource source, JsonNode object) {
         JsonNode meta = object.path("metadata");
         String name = meta.path("name").asText("");
         String ns = meta.path("namespace").asText("");
         if (name.isEmpty() || !feeds(source)) {
-            return;
+            return () -> {};
         }
-        removeLocked(source, ns, name);
         String node = object.path("spec").path("nodeName").asText("");
         if (source.equals(PODS)) {
-            if (!node.isEmpty()) {
-                addPodLocked(new ObjectRef(GraphObject.POD, ns, name), node, object);
-            }
-        } else if (source.equals(PERSISTENT_VOLUMES)) {
-            addVolumeLocked(name, object);
-        } else if (source.equals(VOLUME_ATTACHMENTS)) {
-            putIfNamed(attachments, name, node);
-        } else {
-            putIfNamed(slices, name, node);
+            ObjectRef pod = new ObjectRef(GraphObject.POD, ns, name);
+            // A pod not bound to a node relates to nothing.
+            Set<ObjectRef> uses = node.isEmpty() ? null : PodReferences.of(object);
+            return () -> {
+                removePodLocked(pod);
+                if (uses != null) {
+                    addPodLocked(pod, node, uses);
+                }
+            };
         }
+        if (source.equals(PERSISTENT_VOLUMES)) {
+            // Like kube, a volume bound to no claim relates to nothing, its secrets included.
+            Optional<ObjectRef> claim = PersistentVolumeReferences.claim(object);
+            Set<ObjectRef> secrets =
+                    claim.isEmpty() ? Set.of() : PersistentVolumeReferences.secrets(object);
+            return () -> {
+                removeVolumeLocked(name);
+                if (claim.isPresent()) {
+                    addVolumeLocked(name, new VolumeEntry(claim, secrets));
+                }
+            };
+        }
+        Map<String, String> byName = source.equals(VOLUME_ATTACHMENTS) ? attachments : slices;
+        return () -> {
+            byName.remove(name);
+            putIfNamed(byName, name, node);
+        };
     }
 
     private void removeLocked(GroupResource source, String ns, String name) {
@@ -235,8 +260,7 @@ public final class NodeGraph {
         }
     }
 
-    private void addPodLocked(ObjectRef pod, String node, JsonNode object) {
-        Set<ObjectRef> uses = PodReferences.of(object);
+    private void addPodLocked(ObjectRef pod, String node, Set<ObjectRef> uses) {
         pods.put(pod, new PodEntry(node, uses));
         for (ObjectRef used : uses) {
             usedOn.computeIfAbsent(used, k -> new HashMap<>(2)).merge(node, 1, Integer::sum);
@@ -260,15 +284,9 @@ public final class NodeGraph {
         }
     }
 
-    /** Like kube, a volume bound to no claim relates to nothing, its secrets included. */
-    private void addVolumeLocked(String name, JsonNode pv) {
-        Optional<ObjectRef> claim = PersistentVolumeReferences.claim(pv);
-        if (claim.isEmpty()) {
-            return;
-        }
-        Set<ObjectRef> secrets = PersistentVolumeReferences.secrets(pv);
-        volumes.put(name, new VolumeEntry(claim, secrets));
-        for (ObjectRef s : secrets) {
+    private void addVolumeLocked(String name, VolumeEntry entry) {
+        volumes.put(name, entry);
+        for (ObjectRef s : entry.secrets()) {
             volumesBySecret.computeIfAbsent(s, k -> new HashSet<>(2)).add(name);
         }
     }
