@@ -29,7 +29,7 @@ CREATE TABLE IF NOT EXISTS PUBLIC."event_journal_by_pid_mark" (
 
 MERGE INTO PUBLIC."event_journal_by_pid" KEY ("persistence_id", "sequence_number")
     SELECT j."persistence_id", j."sequence_number", j."ordering" FROM PUBLIC."event_journal" j
-    WHERE NOT EXISTS (SELECT 1 FROM PUBLIC."event_journal_by_pid_mark");
+    WHERE j."ordering" <= (SELECT CASE WHEN EXISTS (SELECT 1 FROM PUBLIC."event_journal_by_pid_mark") THEN -1 ELSE 9223372036854775807 END);
 
 INSERT INTO PUBLIC."event_journal_by_pid_mark" ("id", "ordering")
     SELECT 1, (SELECT COALESCE(MAX(j."ordering"), 0) FROM PUBLIC."event_journal" j) FROM (VALUES (1)) v

@@ -3,6 +3,7 @@ package io.kubepekko.persistence;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -11,7 +12,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -112,6 +116,33 @@ class EmbeddedSchemaTest {
             assertThrows(
                     SQLException.class,
                     () -> s.execute("INSERT INTO \"event_journal_by_pid\" VALUES ('a', 1, 99)"));
+        }
+    }
+
+    @Test
+    void onceMarkedTheCopyReadsNoRowOfTheJournal() throws Exception {
+        try (Connection c = connect();
+                Statement s = c.createStatement()) {
+            run(s, EmbeddedSchema.script());
+            for (int i = 1; i <= 20; i++) {
+                s.execute(String.format(ROW, "a", i));
+            }
+            String copy =
+                    Arrays.stream(EmbeddedSchema.script().split(";"))
+                            .filter(statement -> statement.strip().startsWith("MERGE"))
+                            .findFirst()
+                            .orElseThrow();
+            String plan = strings(s, "EXPLAIN ANALYZE " + copy).get(0);
+            // H2 notes the rows each table access read: one for the mark, none of the 20 events.
+            Matcher counts = Pattern.compile("scanCount: (\\d+)").matcher(plan);
+            int most = 0;
+            while (counts.find()) {
+                most = Math.max(most, Integer.parseInt(counts.group(1)));
+            }
+            assertTrue(most > 0 && most < 20, plan);
+            assertEquals(
+                    List.of(),
+                    strings(s, "SELECT \"persistence_id\" FROM \"event_journal_by_pid\""));
         }
     }
 }
