@@ -8,8 +8,10 @@ import io.kubepekko.api.namespace.RootCaConfigMap;
 import io.kubepekko.persistence.CborSerializable;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.StreamSupport;
 import org.apache.pekko.Done;
@@ -17,6 +19,7 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.PostStop;
 import org.apache.pekko.actor.typed.SupervisorStrategy;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.MemberStatus;
@@ -46,13 +49,18 @@ import org.apache.pekko.cluster.typed.SingletonActor;
 public final class Controllers implements AutoCloseable {
 
     /** The parent's protocol. */
-    public sealed interface Command extends CborSerializable permits Stop, HandOver {}
+    public sealed interface Command extends CborSerializable permits Stop, HandOver, Go {}
 
     /** Stops every controller; answers once they have stopped. */
     public record Stop(ActorRef<Done> replyTo) implements Command {}
 
     /** Sent by the singleton manager when the parent moves to another member: stop here. */
     public enum HandOver implements Command {
+        INSTANCE
+    }
+
+    /** The parent's own: the server it runs on is ready for the controllers. */
+    enum Go implements Command {
         INSTANCE
     }
 
@@ -113,13 +121,18 @@ public final class Controllers implements AutoCloseable {
      *     configurations), and the controllers start after it
      * @param clock the time written into status conditions
      * @param rootCa the PEM bundle clients verify the API server with, published in every namespace
+     * @param startAfter when the server is ready for the controllers: the parent spawns them once
+     *     it completes (however), as kube-controller-manager starts its controllers once the API
+     *     server it talks to is healthy; before, their informers' lists would compete with the
+     *     server's own start
      */
     public static Controllers start(
             ControlPlane controlPlane,
             RequestAdmission admission,
             Settings settings,
             Clock clock,
-            String rootCa) {
+            String rootCa,
+            CompletionStage<?> startAfter) {
         AtomicBoolean activeHere = new AtomicBoolean();
         ActorRef<Command> proxy =
                 ClusterSingleton.get(controlPlane.system())
@@ -131,7 +144,8 @@ public final class Controllers implements AutoCloseable {
                                                         settings,
                                                         clock,
                                                         rootCa,
-                                                        activeHere),
+                                                        activeHere,
+                                                        startAfter),
                                                 "controllers")
                                         .withStopMessage(HandOver.INSTANCE));
         return new Controllers(controlPlane, proxy, activeHere);
@@ -143,10 +157,12 @@ public final class Controllers implements AutoCloseable {
             Settings settings,
             Clock clock,
             String rootCa,
-            AtomicBoolean activeHere) {
-        return Behaviors.setup(
+            AtomicBoolean activeHere,
+            CompletionStage<?> startAfter) {
+        return gated(
+                startAfter,
+                activeHere,
                 ctx -> {
-                    activeHere.set(true);
                     Function<String, ControllerClient> client =
                             name -> new ControllerClient(controlPlane, admission, name);
                     SupervisorStrategy restart =
@@ -209,7 +225,32 @@ public final class Controllers implements AutoCloseable {
                                         .onFailure(restart),
                                 "root-ca-cert-publisher");
                     }
+                });
+    }
+
+    /**
+     * The parent: active here from its start, it spawns its children ({@code spawn}) once {@code
+     * startAfter} completes, and stops them with itself on {@link Stop} or {@link HandOver},
+     * whether or not they were spawned yet.
+     */
+    static Behavior<Command> gated(
+            CompletionStage<?> startAfter,
+            AtomicBoolean activeHere,
+            Consumer<ActorContext<Command>> spawn) {
+        return Behaviors.setup(
+                ctx -> {
+                    activeHere.set(true);
+                    ctx.pipeToSelf(startAfter, (done, failure) -> Go.INSTANCE);
+                    AtomicBoolean spawned = new AtomicBoolean();
                     return Behaviors.receive(Command.class)
+                            .onMessage(
+                                    Go.class,
+                                    go -> {
+                                        if (spawned.compareAndSet(false, true)) {
+                                            spawn.accept(ctx);
+                                        }
+                                        return Behaviors.same();
+                                    })
                             .onMessage(
                                     Stop.class,
                                     stop -> {

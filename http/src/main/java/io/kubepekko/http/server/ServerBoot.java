@@ -204,9 +204,10 @@ final class ServerBoot {
         BootSteps.awaitCaches(controlPlane, Duration.ofSeconds(120));
         // Built beside the steps above; a start whose documents cannot be built fails, as before.
         openApi.join();
-        // After bootstrap, like kube-controller-manager against a serving apiserver.
-        // Off only for tests of the API server's own behaviour (kube-apiserver without a
-        // kube-controller-manager).
+        // Their parent starts here (a Cluster Singleton: this node may host it); it spawns the
+        // controllers once this server's own informers have synced, like kube-controller-manager
+        // against a healthy apiserver. Off only for tests of the API server's own behaviour
+        // (kube-apiserver without a kube-controller-manager).
         Controllers controllers =
                 config.getBoolean("kubepekko.controllers.enabled")
                         ? Controllers.start(
@@ -216,7 +217,8 @@ final class ServerBoot {
                                 new RequestAdmissionChain(controlPlane, admission, webhooks),
                                 Controllers.Settings.fromConfig(config),
                                 environment.clock(),
-                                Pem.encode(pki.serverCa()))
+                                Pem.encode(pki.serverCa()),
+                                InformersSynced.await(system, access.readiness()))
                         : null;
 
         log.info(
