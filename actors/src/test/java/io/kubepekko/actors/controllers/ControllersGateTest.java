@@ -23,44 +23,43 @@ class ControllersGateTest {
         kit.shutdownTestKit();
     }
 
-    @Test
-    void nothingIsSpawnedBeforeTheServerIsReadyAndThenOnce() {
-        CompletableFuture<Void> ready = new CompletableFuture<>();
-        AtomicBoolean activeHere = new AtomicBoolean();
-        TestProbe<String> spawned = kit.createTestProbe();
-        ActorRef<Controllers.Command> parent =
+    /** A parent whose children are a message to {@code spawned}, waiting for {@code ready}. */
+    private static final class Gate {
+        final CompletableFuture<Void> ready = new CompletableFuture<>();
+        final AtomicBoolean activeHere = new AtomicBoolean();
+        final TestProbe<String> spawned = kit.createTestProbe();
+        final ActorRef<Controllers.Command> parent =
                 kit.spawn(
                         Controllers.gated(
                                 ready, activeHere, ctx -> spawned.getRef().tell("spawned")));
+    }
 
-        await().atMost(Duration.ofSeconds(5)).until(activeHere::get);
-        spawned.expectNoMessage(QUIET);
-        ready.complete(null);
-        spawned.expectMessage("spawned");
-        parent.tell(Controllers.Go.INSTANCE);
-        spawned.expectNoMessage(QUIET);
+    @Test
+    void nothingIsSpawnedBeforeTheServerIsReadyAndThenOnce() {
+        Gate g = new Gate();
+
+        await().atMost(Duration.ofSeconds(5)).until(g.activeHere::get);
+        g.spawned.expectNoMessage(QUIET);
+        g.ready.complete(null);
+        g.spawned.expectMessage("spawned");
+        g.parent.tell(Controllers.Go.INSTANCE);
+        g.spawned.expectNoMessage(QUIET);
 
         TestProbe<Done> stopped = kit.createTestProbe();
-        parent.tell(new Controllers.Stop(stopped.getRef()));
+        g.parent.tell(new Controllers.Stop(stopped.getRef()));
         stopped.expectMessage(Done.getInstance());
-        await().atMost(Duration.ofSeconds(5)).until(() -> !activeHere.get());
+        await().atMost(Duration.ofSeconds(5)).until(() -> !g.activeHere.get());
     }
 
     @Test
     void aParentStoppedBeforeTheServerIsReadySpawnsNothing() {
-        CompletableFuture<Void> ready = new CompletableFuture<>();
-        AtomicBoolean activeHere = new AtomicBoolean();
-        TestProbe<String> spawned = kit.createTestProbe();
-        ActorRef<Controllers.Command> parent =
-                kit.spawn(
-                        Controllers.gated(
-                                ready, activeHere, ctx -> spawned.getRef().tell("spawned")));
+        Gate g = new Gate();
 
         TestProbe<Done> stopped = kit.createTestProbe();
-        parent.tell(new Controllers.Stop(stopped.getRef()));
+        g.parent.tell(new Controllers.Stop(stopped.getRef()));
         stopped.expectMessage(Done.getInstance());
-        ready.complete(null);
-        spawned.expectNoMessage(QUIET);
-        await().atMost(Duration.ofSeconds(5)).until(() -> !activeHere.get());
+        g.ready.complete(null);
+        g.spawned.expectNoMessage(QUIET);
+        await().atMost(Duration.ofSeconds(5)).until(() -> !g.activeHere.get());
     }
 }
