@@ -32,26 +32,20 @@ final class ReadyLog {
 
     static void start(ActorSystem<?> system, HealthChecks readyz) {
         long jvmStartMillis = ManagementFactory.getRuntimeMXBean().getStartTime();
-        poll(system, readyz, jvmStartMillis, System.nanoTime() + GIVE_UP_AFTER.toNanos());
-    }
-
-    /** Checks now; unless ready (or past the deadline), checks again a moment later. */
-    private static void poll(
-            ActorSystem<?> system, HealthChecks readyz, long jvmStartMillis, long deadline) {
-        if (readyz.passing()) {
-            log.info(
-                    String.format(
-                            Locale.ROOT,
-                            "kubepekko apiserver ready: /readyz passes %.2f s after the JVM started",
-                            (System.currentTimeMillis() - jvmStartMillis) / 1000.0));
-            markReady();
-        } else if (System.nanoTime() < deadline) {
-            system.scheduler()
-                    .scheduleOnce(
-                            EVERY,
-                            () -> poll(system, readyz, jvmStartMillis, deadline),
-                            system.executionContext());
-        }
+        ConditionPoll.until(system, readyz::passing, EVERY, EVERY, GIVE_UP_AFTER)
+                .thenAccept(
+                        ready -> {
+                            if (ready) {
+                                log.info(
+                                        String.format(
+                                                Locale.ROOT,
+                                                "kubepekko apiserver ready: /readyz passes %.2f s"
+                                                        + " after the JVM started",
+                                                (System.currentTimeMillis() - jvmStartMillis)
+                                                        / 1000.0));
+                                markReady();
+                            }
+                        });
     }
 
     private static void markReady() {

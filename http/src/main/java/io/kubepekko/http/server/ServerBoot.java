@@ -37,6 +37,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
@@ -205,9 +206,12 @@ final class ServerBoot {
         // Built beside the steps above; a start whose documents cannot be built fails, as before.
         openApi.join();
         // Their parent starts here (a Cluster Singleton: this node may host it); it spawns the
-        // controllers once this server's own informers have synced, like kube-controller-manager
-        // against a healthy apiserver. Off only for tests of the API server's own behaviour
-        // (kube-apiserver without a kube-controller-manager).
+        // controllers once this server's own informers have synced (readyz's informer-sync: RBAC,
+        // the token index, the admission plugins' indexes), like kube-controller-manager against a
+        // healthy apiserver: started before, their lists competed with the server's own start for
+        // the CPU. Off only for tests of the API server's own behaviour (kube-apiserver without a
+        // kube-controller-manager).
+        Supplier<Optional<String>> notSynced = access.readiness();
         Controllers controllers =
                 config.getBoolean("kubepekko.controllers.enabled")
                         ? Controllers.start(
@@ -218,7 +222,11 @@ final class ServerBoot {
                                 Controllers.Settings.fromConfig(config),
                                 environment.clock(),
                                 Pem.encode(pki.serverCa()),
-                                InformersSynced.await(system, access.readiness()))
+                                ConditionPoll.until(
+                                        system,
+                                        () -> notSynced.get().isEmpty(),
+                                        Duration.ofMillis(5),
+                                        Duration.ofMillis(200)))
                         : null;
 
         log.info(
