@@ -53,6 +53,15 @@ class ClassDataSharingE2E {
                 Files.readAllLines(mapped).stream()
                         .anyMatch(l -> l.contains(MAIN + " source: shared objects file (top)")),
                 "the server's main class comes from the archive");
+        // Bouncy Castle's too: the launch classpath holds its jars without their signature (the
+        // JVM never archives a class of a signed jar, and checks a digest for each it loads).
+        assertTrue(
+                Files.readAllLines(mapped).stream()
+                        .anyMatch(
+                                l ->
+                                        l.contains("org.bouncycastle.")
+                                                && l.contains("source: shared objects file (top)")),
+                "Bouncy Castle's classes come from the archive");
 
         // A stale archive under the expected name (made from another classpath, as if a jar had
         // changed unseen): the JVM refuses it quietly and the server starts from its jars.
