@@ -11,8 +11,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Failure policies through the API ({@link AdmissionWebhookFixture}): a webhook that is down, hangs
- * past its timeout or answers garbage fails the write under {@code Fail} and is skipped under
- * {@code Ignore}.
+ * past its timeout, answers garbage or cannot be trusted fails the write under {@code Fail} and is
+ * skipped under {@code Ignore}.
  */
 class AdmissionWebhookFailuresIT {
 
@@ -80,6 +80,22 @@ class AdmissionWebhookFailuresIT {
                         .asText()
                         .endsWith("/hang?timeout=1s\": context deadline exceeded"),
                 r.text());
+    }
+
+    @Test
+    void aWebhookWithoutACaBundleIsCalledTrustingTheSystemsCasOnly() {
+        String c = hooks.newCase();
+        hooks.configure(
+                c, false, hooks.hookWithoutCaBundle(c, "system-trust.example.com", "/allow", ""));
+        Response r = api.post(configMaps(c), configMap("cm", "{}"));
+        assertEquals(500, r.code(), r.text());
+        assertEquals(
+                "Internal error occurred: failed calling webhook \"system-trust.example.com\":"
+                        + " failed to call webhook: Post \""
+                        + hooks.url("/allow")
+                        + "?timeout=10s\": tls: failed to verify certificate: x509: certificate"
+                        + " signed by unknown authority",
+                r.json().path("message").asText());
     }
 
     @Test

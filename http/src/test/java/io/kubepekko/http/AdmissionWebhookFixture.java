@@ -108,6 +108,19 @@ final class AdmissionWebhookFixture implements BeforeAllCallback, AfterAllCallba
         return hookAt(c, name, webhooks.url(path), extra);
     }
 
+    /**
+     * As {@link #hook}, without a {@code caBundle}: the server calls it trusting the JDK's system
+     * CAs only, which the test webhook's own CA is not among.
+     */
+    String hookWithoutCaBundle(String c, String name, String path, String extra) {
+        String hook = hook(c, name, path, extra);
+        String bundle = ",'caBundle':'" + webhooks.caBundle() + "'";
+        if (!hook.contains(bundle)) {
+            throw new IllegalStateException("no caBundle to leave out: " + hook);
+        }
+        return hook.replace(bundle, "");
+    }
+
     /** As {@link #hook}, calling {@code url} wherever it is. */
     String hookAt(String c, String name, String url, String extra) {
         return "{'name':'"

@@ -42,7 +42,15 @@ public final class WebhookCaller {
     /** The largest answer read; a longer one is a failed call. */
     public static final int MAX_RESPONSE_BYTES = 3 * 1024 * 1024;
 
-    private static final HttpClient SYSTEM_TRUST = client(null);
+    /**
+     * The client of webhooks without a {@code caBundle}, made at the first such call: the JDK's
+     * default SSL context it needs loads the system's CA certificates, which took about 0.2 s of
+     * every server's start on its main thread when this was a constant (profiled).
+     */
+    private static final class SystemTrust {
+        static final HttpClient CLIENT = client(null);
+    }
+
     private final ConcurrentHashMap<String, HttpClient> clients = new ConcurrentHashMap<>();
 
     /** What one call came to. */
@@ -92,7 +100,7 @@ public final class WebhookCaller {
             client =
                     target.serverName() != null
                             ? serviceClientFor(caBundle, target.serverName())
-                            : caBundle.length == 0 ? SYSTEM_TRUST : clientFor(caBundle);
+                            : caBundle.length == 0 ? SystemTrust.CLIENT : clientFor(caBundle);
             request =
                     HttpRequest.newBuilder(URI.create(connected))
                             .timeout(Duration.ofSeconds(timeoutSeconds))
