@@ -9,6 +9,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.kubepekko.e2e.support.AgentProcess;
 import io.kubepekko.e2e.support.ClientBinaries;
 import io.kubepekko.e2e.support.Kubectl;
+import io.kubepekko.e2e.support.KubepodsLock;
 import io.kubepekko.e2e.support.LocalContainerd;
 import io.kubepekko.e2e.support.ProcessResult;
 import io.kubepekko.e2e.support.ServerProcess;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,6 +47,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @DisabledIfSystemProperty(named = "skipE2E", matches = "true")
 class AgentLifecycleE2E {
+    /** Alone on the machine's kubepods cgroups for the whole class. */
+    @RegisterExtension static final KubepodsLock KUBEPODS = new KubepodsLock();
+
     private static final Duration AWAIT = Duration.ofSeconds(90);
     private static final Duration POLL = Duration.ofMillis(500);
     private static final String NODE = "e2e-life-node";

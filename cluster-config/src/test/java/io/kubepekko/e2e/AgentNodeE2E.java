@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kubepekko.e2e.support.AgentProcess;
 import io.kubepekko.e2e.support.ApiCalls;
+import io.kubepekko.e2e.support.KubepodsLock;
 import io.kubepekko.e2e.support.LocalContainerd;
 import io.kubepekko.e2e.support.ServerProcess;
 import java.nio.file.Files;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @DisabledIfSystemProperty(named = "skipE2E", matches = "true")
 class AgentNodeE2E {
+    /** Alone on the machine's kubepods cgroups for the whole class. */
+    @RegisterExtension static final KubepodsLock KUBEPODS = new KubepodsLock();
+
     private static final Duration AWAIT = Duration.ofSeconds(90);
     private static final String NODE = "e2e-node";
 

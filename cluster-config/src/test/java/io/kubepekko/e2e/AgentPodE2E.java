@@ -10,6 +10,7 @@ import io.kubepekko.e2e.support.AgentProcess;
 import io.kubepekko.e2e.support.ApiCalls;
 import io.kubepekko.e2e.support.ClientBinaries;
 import io.kubepekko.e2e.support.Kubectl;
+import io.kubepekko.e2e.support.KubepodsLock;
 import io.kubepekko.e2e.support.LocalContainerd;
 import io.kubepekko.e2e.support.NodeCgroups;
 import io.kubepekko.e2e.support.ProcessResult;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,6 +39,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @DisabledIfSystemProperty(named = "skipE2E", matches = "true")
 class AgentPodE2E {
+    /** Alone on the machine's kubepods cgroups for the whole class. */
+    @RegisterExtension static final KubepodsLock KUBEPODS = new KubepodsLock();
+
     private static final Duration AWAIT = Duration.ofSeconds(120);
     private static final String NODE = "e2e-pod-node";
 

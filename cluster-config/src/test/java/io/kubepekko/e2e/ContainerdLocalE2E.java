@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kubepekko.e2e.support.KubepodsLock;
 import io.kubepekko.e2e.support.LocalContainerd;
 import io.kubepekko.e2e.support.NodeCgroups;
 import io.kubepekko.e2e.support.ProcessResult;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,6 +45,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @DisabledIfSystemProperty(named = "skipE2E", matches = "true")
 class ContainerdLocalE2E {
+    /** Alone on the machine's kubepods cgroups for the whole class. */
+    @RegisterExtension static final KubepodsLock KUBEPODS = new KubepodsLock();
+
     private static final String PAUSE = "registry.k8s.io/pause:3.10";
     private static final String BUSYBOX = "docker.io/library/busybox:1.36";
     private static final Duration AWAIT = Duration.ofSeconds(60);
