@@ -12,9 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
@@ -145,25 +143,19 @@ final class BootSteps {
                 askTimeout, config.getDuration(READ_REASK_AFTER), cache, gates);
     }
 
-    /**
-     * Waits for {@code first}, a bootstrap ({@link ControlPlane#bootstrap}) begun earlier, and
-     * bootstraps {@code again} after each failure until one succeeds; past {@code timeout}, a
-     * failure is thrown.
-     */
-    static void bootstrapWithRetry(
-            CompletionStage<Void> first, Supplier<CompletionStage<Void>> again, Duration timeout)
-            throws Exception {
+    static void bootstrapWithRetry(ControlPlane controlPlane, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
-        CompletionStage<Void> attempt = first;
         while (true) {
             try {
-                attempt.toCompletableFuture().get(timeout.toSeconds(), TimeUnit.SECONDS);
+                controlPlane
+                        .bootstrap()
+                        .toCompletableFuture()
+                        .get(timeout.toSeconds(), TimeUnit.SECONDS);
                 return;
             } catch (Exception e) {
                 if (System.nanoTime() > deadline) {
                     throw e;
                 }
-                attempt = again.get();
             }
         }
     }

@@ -35,7 +35,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -142,13 +141,6 @@ final class ServerBoot {
                         environment.nameSuffixes(),
                         metrics.admission());
         admission.install(access.admission());
-        // The bootstrap's writes (the system namespaces and PriorityClasses, the RBAC bootstrap
-        // policy: about 140 objects on a first start, whose first writes also bring up their
-        // collections, the journal and the sequencer). Begun as soon as writes are admitted, they
-        // go
-        // on beside the listener's set-up below (on a first start they held the main thread about
-        // 0.7 s where they were awaited).
-        CompletionStage<Void> bootstrap = controlPlane.bootstrap();
         HealthChecks livez = health.livez(settings.livezGracePeriod());
         HealthChecks readyz = health.readyz(cluster, controlPlane, access.readiness(), quota);
 
@@ -208,7 +200,7 @@ final class ServerBoot {
         Path kubeconfig = Kubeconfig.writeContent(settings.dataDir(), listener.kubeconfig());
 
         BootSteps.awaitUp(cluster, Duration.ofSeconds(60));
-        BootSteps.bootstrapWithRetry(bootstrap, controlPlane::bootstrap, Duration.ofSeconds(60));
+        BootSteps.bootstrapWithRetry(controlPlane, Duration.ofSeconds(60));
         health.bootstrapped();
         BootSteps.awaitCaches(controlPlane, Duration.ofSeconds(120));
         // Built beside the steps above; a start whose documents cannot be built fails, as before.
