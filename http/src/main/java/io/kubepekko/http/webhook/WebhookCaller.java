@@ -3,6 +3,7 @@ package io.kubepekko.http.webhook;
 import io.kubepekko.http.security.ClientTlsContexts;
 import io.kubepekko.http.security.Pem;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -41,15 +42,6 @@ public final class WebhookCaller {
 
     /** The largest answer read; a longer one is a failed call. */
     public static final int MAX_RESPONSE_BYTES = 3 * 1024 * 1024;
-
-    /**
-     * The client of webhooks without a {@code caBundle}, made at the first such call: the JDK's
-     * default SSL context it needs loads the system's CA certificates, which took about 0.2 s of
-     * every server's start on its main thread when this was a constant (profiled).
-     */
-    private static final class SystemTrust {
-        static final HttpClient CLIENT = client(null);
-    }
 
     private final ConcurrentHashMap<String, HttpClient> clients = new ConcurrentHashMap<>();
 
@@ -100,7 +92,7 @@ public final class WebhookCaller {
             client =
                     target.serverName() != null
                             ? serviceClientFor(caBundle, target.serverName())
-                            : caBundle.length == 0 ? SystemTrust.CLIENT : clientFor(caBundle);
+                            : caBundle.length == 0 ? systemTrust() : clientFor(caBundle);
             request =
                     HttpRequest.newBuilder(URI.create(connected))
                             .timeout(Duration.ofSeconds(timeoutSeconds))
@@ -110,6 +102,9 @@ public final class WebhookCaller {
                             .build();
         } catch (IOException | IllegalArgumentException e) {
             return CompletableFuture.completedFuture(new Failed(post + e.getMessage()));
+        } catch (UncheckedIOException e) {
+            // The JDK's client could not be made (its selector: no file descriptor left).
+            return CompletableFuture.completedFuture(new Failed(post + e.getCause().getMessage()));
         }
         return client.sendAsync(request, info -> new Bounded(MAX_RESPONSE_BYTES))
                 .orTimeout(timeoutSeconds + 1L, TimeUnit.SECONDS)
@@ -161,6 +156,16 @@ public final class WebhookCaller {
                         .sslParameters(parameters)
                         .build();
         return clients.computeIfAbsent(key, k -> client);
+    }
+
+    /**
+     * The client of webhooks without a {@code caBundle}, kept under the empty bundle's key and made
+     * at the first such call, not at the server's start: the JDK's default SSL context it needs
+     * loads the system's CA certificates (about 0.2 s of every start's main thread when it was a
+     * constant). One that could not be made is tried again at the next call.
+     */
+    private HttpClient systemTrust() {
+        return clients.computeIfAbsent("", k -> client(null));
     }
 
     private HttpClient clientFor(byte[] caBundle) throws IOException {
