@@ -16,6 +16,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import java.util.stream.Stream;
 import org.h2.Driver;
 import org.junit.jupiter.api.Test;
@@ -104,6 +106,30 @@ class ClassDataSharingE2E {
                         .anyMatch(l -> l.contains(MAIN + " source: file:")),
                 "read from its jar");
         assertEquals(1, files(cds, ".jsa.part").size(), "a new one dumped: " + files(cds, ""));
+    }
+
+    /**
+     * No jar the launch script runs is signed: the JVM archives no class of a signed jar and checks
+     * a digest of each it loads (the build replaces Bouncy Castle's with unsigned copies; a signed
+     * jar that a new dependency brings shows here).
+     */
+    @Test
+    void theLaunchClasspathHoldsNoSignedJar() throws IOException {
+        Path classpath = RepositoryRoot.find().resolve("cluster-config/target/runtime.classpath");
+        List<String> signed = new ArrayList<>();
+        for (String entry : Files.readString(classpath).strip().split(":")) {
+            if (!entry.endsWith(".jar")) {
+                continue;
+            }
+            try (JarFile jar = new JarFile(entry, false)) {
+                if (jar.stream()
+                        .map(JarEntry::getName)
+                        .anyMatch(n -> n.matches("META-INF/[^/]+\\.(SF|RSA|DSA|EC)"))) {
+                    signed.add(entry);
+                }
+            }
+        }
+        assertTrue(signed.isEmpty(), "signed jars on the launch classpath: " + signed);
     }
 
     private static Path jarOf(Class<?> type) throws Exception {
