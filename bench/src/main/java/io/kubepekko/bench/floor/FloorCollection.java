@@ -32,6 +32,9 @@ final class FloorCollection
      */
     record Batch(List<Create> creates, ActorRef<Long> replyTo) implements Command {}
 
+    /** Answers {@code replyTo} with the number of objects (recovering the collection first). */
+    record Count(ActorRef<Integer> replyTo) implements Command {}
+
     /** One object to create: its name and JSON. */
     record Create(String name, byte[] json) implements CborSerializable {}
 
@@ -66,6 +69,9 @@ final class FloorCollection
                                                         .map(c -> new Created(c.name(), c.json()))
                                                         .toList())
                                         .thenReply(batch.replyTo(), s -> s.revision))
+                .onCommand(
+                        Count.class,
+                        (state, count) -> Effect().reply(count.replyTo(), state.objects.size()))
                 .build();
     }
 

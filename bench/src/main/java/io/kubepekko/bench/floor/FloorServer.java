@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
@@ -49,12 +50,14 @@ import org.apache.pekko.japi.function.Function;
  * what our own code costs, and the floor's own figures what the stack costs on the machine.
  *
  * <p>Flags: {@code --data-dir}, {@code --secure-port}, {@code --bind-address} (as the server's),
- * {@code --plain} (HTTP instead of HTTPS). It logs the time since the JVM started at each step of
- * its start, writes {@code <data-dir>/admin.kubeconfig} (its CA and admin client certificate) and
- * logs {@code listening on <url>} once it serves.
+ * {@code --plain} (HTTP instead of HTTPS), {@code --load NAMESPACE} (repeatable: that namespace's
+ * collection is recovered before it serves, for timing a restart). It logs the time since the JVM
+ * started at each step of its start, writes {@code <data-dir>/admin.kubeconfig} (its CA and admin
+ * client certificate) and logs {@code listening on <url>} once it serves.
  */
 public final class FloorServer {
     private static final Duration STEP_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration LOAD_TIMEOUT = Duration.ofMinutes(10);
 
     private final long jvmStartNanos;
 
@@ -71,16 +74,18 @@ public final class FloorServer {
         int port = 0;
         String address = "127.0.0.1";
         boolean plain = false;
+        List<String> loads = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--data-dir" -> dataDir = Path.of(value(args, ++i));
                 case "--secure-port" -> port = Integer.parseInt(value(args, ++i));
                 case "--bind-address" -> address = value(args, ++i);
                 case "--plain" -> plain = true;
+                case "--load" -> loads.add(value(args, ++i));
                 case "--help" -> {
                     System.out.println(
                             "usage: bench/floor-server [--data-dir DIR] [--secure-port PORT]"
-                                    + " [--bind-address IP] [--plain]");
+                                    + " [--bind-address IP] [--plain] [--load NAMESPACE]...");
                     return;
                 }
                 default -> {
@@ -89,7 +94,7 @@ public final class FloorServer {
                 }
             }
         }
-        server.start(dataDir, address, port, plain);
+        server.start(dataDir, address, port, plain, loads);
     }
 
     private static String value(String[] args, int i) {
@@ -100,7 +105,8 @@ public final class FloorServer {
         return args[i];
     }
 
-    private void start(Path dataDir, String address, int port, boolean plain) throws Exception {
+    private void start(Path dataDir, String address, int port, boolean plain, List<String> loads)
+            throws Exception {
         Files.createDirectories(dataDir);
         // Made beside the actor system's start, as our server makes its PKI.
         CompletableFuture<Optional<Pki.Material>> pki =
@@ -133,6 +139,15 @@ public final class FloorServer {
                 .toCompletableFuture()
                 .get(STEP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         step("first write");
+        // A restart's collections recovered before serving, as our server's watch caches load them.
+        for (String namespace : loads) {
+            int objects =
+                    sharding.entityRefFor(FloorCollection.KEY, namespace)
+                            .<Integer>ask(FloorCollection.Count::new, LOAD_TIMEOUT)
+                            .toCompletableFuture()
+                            .get(LOAD_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            step("loaded " + namespace + " (" + objects + " objects)");
+        }
         FloorRoutes routes = new FloorRoutes(system, sharding);
         ServerBuilder builder = Http.get(system).newServerAt(address, port);
         Optional<Pki.Material> material = pki.join();
