@@ -13,10 +13,25 @@ import org.apache.pekko.cluster.sharding.typed.javadsl.EntityRef;
 
 /**
  * Gathers one namespace's creates while its collection writes the batch before, so that concurrent
- * creates share a journal write (as our server's batch intake does): at most one batch in flight.
+ * creates share a journal write (as our server's batch intake does): at most one batch in flight,
+ * of at most {@value #BATCH_OBJECTS} objects and about {@value #BATCH_BYTES} bytes. What waits is
+ * bounded too: a create that would make more than {@value #WAITING_BYTES} bytes wait is refused
+ * with {@link Busy} at once.
  */
 final class FloorIntake extends AbstractBehavior<FloorIntake.Message> {
     private static final Duration ASK_TIMEOUT = Duration.ofSeconds(30);
+    static final int BATCH_OBJECTS = 1000;
+    static final int BATCH_BYTES = 4 << 20;
+    static final long WAITING_BYTES = 64L << 20;
+
+    /** The create was refused because too much is waiting to be written (a 429). */
+    static final class Busy extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Busy() {
+            super("too many creates waiting to be written", null, false, false);
+        }
+    }
 
     /** The intake's messages. */
     sealed interface Message {}
@@ -29,6 +44,7 @@ final class FloorIntake extends AbstractBehavior<FloorIntake.Message> {
 
     private final EntityRef<FloorCollection.Command> collection;
     private final List<Offer> waiting = new ArrayList<>();
+    private long waitingBytes;
     private boolean writing;
 
     private FloorIntake(
@@ -50,7 +66,13 @@ final class FloorIntake extends AbstractBehavior<FloorIntake.Message> {
     }
 
     private Behavior<Message> onOffer(Offer offer) {
+        int bytes = offer.create().json().length;
+        if (waitingBytes + bytes > WAITING_BYTES) {
+            offer.done().completeExceptionally(new Busy());
+            return this;
+        }
         waiting.add(offer);
+        waitingBytes += bytes;
         if (!writing) {
             write();
         }
@@ -75,8 +97,17 @@ final class FloorIntake extends AbstractBehavior<FloorIntake.Message> {
     }
 
     private void write() {
-        List<Offer> batch = List.copyOf(waiting);
-        waiting.clear();
+        int count = 0;
+        long bytes = 0;
+        while (count < waiting.size()
+                && count < BATCH_OBJECTS
+                && (count == 0 || bytes < BATCH_BYTES)) {
+            bytes += waiting.get(count).create().json().length;
+            count++;
+        }
+        List<Offer> batch = List.copyOf(waiting.subList(0, count));
+        waiting.subList(0, count).clear();
+        waitingBytes -= bytes;
         writing = true;
         List<FloorCollection.Create> creates = batch.stream().map(Offer::create).toList();
         getContext()

@@ -78,7 +78,7 @@ public final class FloorServer {
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--data-dir" -> dataDir = Path.of(value(args, ++i));
-                case "--secure-port" -> port = Integer.parseInt(value(args, ++i));
+                case "--secure-port" -> port = port(value(args, ++i));
                 case "--bind-address" -> address = value(args, ++i);
                 case "--plain" -> plain = true;
                 case "--load" -> loads.add(value(args, ++i));
@@ -95,6 +95,21 @@ public final class FloorServer {
             }
         }
         server.start(dataDir, address, port, plain, loads);
+    }
+
+    private static int port(String value) {
+        try {
+            int port = Integer.parseInt(value);
+            if (port >= 0 && port <= 65535) {
+                return port;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        System.err.println(
+                "floor-server: --secure-port must be a port number (0-65535), not " + value);
+        System.exit(2);
+        return -1;
     }
 
     private static String value(String[] args, int i) {
